@@ -1,0 +1,37 @@
+# zfrec: `make demo` and `make test` do all the set-up on a fresh machine.
+PY      ?= python3
+VENV    := .venv
+BIN     := $(VENV)/bin
+STAMP   := $(VENV)/.installed
+QUICK   ?=
+
+.PHONY: setup demo test lint typecheck unit bench clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+demo: setup
+	@bash scripts/demo.sh
+
+lint: setup
+	$(BIN)/ruff check zfrec tests bench
+	$(BIN)/ruff format --check zfrec tests bench
+
+typecheck: setup
+	$(BIN)/mypy --strict
+
+unit: setup
+	$(BIN)/pytest
+
+test: lint typecheck unit
+
+bench: setup
+	$(BIN)/python -m bench $(if $(QUICK),--quick,)
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
