@@ -413,7 +413,12 @@ def resolve(
     """
     found = readings(mask, rules, declarations)
     if not found:
-        raise IllegalPlayError(explain_no_reading(mask, rules, declarations), "R14")
+        bad_declaration = bool(declarations) and bool(readings(mask, rules))
+        raise IllegalPlayError(
+            explain_no_reading(mask, rules, declarations),
+            "R21" if bad_declaration else "R14",
+            "ZF104" if bad_declaration else "ZF101",
+        )
     if top is None:
         categories = {c.category for c in found}
         if len(categories) > 1:
@@ -422,9 +427,10 @@ def resolve(
                 f"{format_play(mask, declarations)} is ambiguous on the lead: "
                 f"it reads as {listed}. Declare the jokers to choose (RULES.md R22)",
                 "R22",
+                "ZF102",
             )
         return found[0]
     for combo in found:
         if beats(combo, top, rules):
             return combo
-    raise IllegalPlayError(why_not_beats(found[0], top, rules), "R19")
+    raise IllegalPlayError(why_not_beats(found[0], top, rules), "R19", "ZF103")

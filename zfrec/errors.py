@@ -74,11 +74,14 @@ class RulesError(ZfrecError):
 
 
 class IllegalPlayError(ZfrecError):
-    """An action breaks a rule. `rule` names the section of RULES.md."""
+    """An action breaks a rule. `rule` names the section of RULES.md, `code` the diagnostic."""
 
-    def __init__(self, message: str, rule: str, location: Location | None = None) -> None:
+    def __init__(
+        self, message: str, rule: str, code: str, location: Location | None = None
+    ) -> None:
         super().__init__(message, location)
         self.rule = rule
+        self.code = code
 
 
 class AmbiguousPlayError(IllegalPlayError):
@@ -90,4 +93,8 @@ class ScoreMismatchError(ZfrecError):
 
 
 class DealError(ZfrecError):
-    """A deal is impossible: duplicated or missing cards, wrong hand sizes."""
+    """A deal is impossible: duplicated or missing cards, wrong hand sizes. `code` as above."""
+
+    def __init__(self, message: str, code: str, location: Location | None = None) -> None:
+        super().__init__(message, location)
+        self.code = code

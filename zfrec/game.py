@@ -27,7 +27,7 @@ MIN_SEATS, MAX_SEATS = 3, 6
 
 def check_seats(n: int) -> None:
     if not MIN_SEATS <= n <= MAX_SEATS:
-        raise DealError(f"Zheng Fen is for 3 to 6 players, not {n} (RULES.md R1)")
+        raise DealError(f"Zheng Fen is for 3 to 6 players, not {n} (RULES.md R1)", "ZF405")
 
 
 def next_seat(seat: int, n: int) -> int:
@@ -63,15 +63,19 @@ def verify_deal(hands: list[int], first_drawer: int | None) -> None:
     for seat, hand in enumerate(hands):
         twice = seen & hand
         if twice:
-            raise DealError(f"{format_cards(twice)} dealt twice (seat {seat + 1}; RULES.md R2)")
+            raise DealError(
+                f"{format_cards(twice)} dealt twice (seat {seat + 1}; RULES.md R2)", "ZF302"
+            )
         seen |= hand
     if seen != FULL_DECK:
-        raise DealError(f"the deal lacks {format_cards(FULL_DECK & ~seen)} (RULES.md R2)")
+        raise DealError(f"the deal lacks {format_cards(FULL_DECK & ~seen)} (RULES.md R2)", "ZF303")
     sizes = [h.bit_count() for h in hands]
     candidates = range(n) if first_drawer is None else [first_drawer]
     if all(sizes != hand_sizes(n, d) for d in candidates):
         want = "" if first_drawer is None else f", expected {hand_sizes(n, first_drawer)}"
-        raise DealError(f"hand sizes {sizes} do not follow the draw order{want} (RULES.md R3)")
+        raise DealError(
+            f"hand sizes {sizes} do not follow the draw order{want} (RULES.md R3)", "ZF304"
+        )
 
 
 # --- events -----------------------------------------------------------------------------------
@@ -173,17 +177,19 @@ class HandState:
     def _verify_turn(self, seat: int) -> None:
         if self.over:
             raise IllegalPlayError(
-                "the hand is over: no play follows the final trick (RULES.md R9)", "R9"
+                "the hand is over: no play follows the final trick (RULES.md R9)", "R9", "ZF204"
             )
         if not 0 <= seat < self.n:
-            raise IllegalPlayError(f"there is no seat {seat + 1}", "R1")
+            raise IllegalPlayError(f"there is no seat {seat + 1}", "R1", "ZF201")
         if not self.hands[seat]:
             raise IllegalPlayError(
-                f"seat {seat + 1} is out and takes no further part (RULES.md R8)", "R8"
+                f"seat {seat + 1} is out and takes no further part (RULES.md R8)", "R8", "ZF202"
             )
         if seat != self.turn:
             raise IllegalPlayError(
-                f"it is seat {self.turn + 1}'s turn, not seat {seat + 1}'s (RULES.md R5)", "R5"
+                f"it is seat {self.turn + 1}'s turn, not seat {seat + 1}'s (RULES.md R5)",
+                "R5",
+                "ZF201",
             )
 
     def verify_play(self, seat: int, mask: int, declarations: Declarations | None = None) -> Combo:
@@ -192,7 +198,9 @@ class HandState:
         missing = mask & ~self.hands[seat]
         if missing:
             raise IllegalPlayError(
-                f"seat {seat + 1} does not hold {format_cards(missing)} (RULES.md R3)", "R3"
+                f"seat {seat + 1} does not hold {format_cards(missing)} (RULES.md R3)",
+                "R3",
+                "ZF301",
             )
         return resolve(mask, self.top, self.rules, declarations)
 
@@ -237,7 +245,9 @@ class HandState:
         self._verify_turn(seat)
         if self.top is None:
             raise IllegalPlayError(
-                f"seat {seat + 1} leads and must play; a leader may not pass (RULES.md R5)", "R5"
+                f"seat {seat + 1} leads and must play; a leader may not pass (RULES.md R5)",
+                "R5",
+                "ZF105",
             )
 
     def can_pass(self, seat: int) -> bool:
@@ -251,21 +261,39 @@ class HandState:
         self.verify_pass(seat)
         trick, turn = self.trick, self.turn_in_trick
         self.turn_in_trick += 1
-        if self.final_turn or seat == self.top_seat:
-            # The last holder's one turn, or the top player declining to beat their own play.
+        self.passed.add(seat)
+        after = self._after_pass(seat, self.passed)
+        if after is None:
             trick_result, hand_result = self._end_trick(final=self.final_turn)
             return PassEvent(seat, trick, turn, trick_result, hand_result)
-        self.passed.add(seat)
-        assert self.top_seat is not None
-        others = [s for s in self.holding() if s != self.top_seat]
-        if all(s in self.passed for s in others):
-            if self.rules.self_overplay and self.hands[self.top_seat]:
-                self.turn = self.top_seat  # may beat their own play (R7)
-                return PassEvent(seat, trick, turn)
-            trick_result, hand_result = self._end_trick(final=False)
-            return PassEvent(seat, trick, turn, trick_result, hand_result)
-        self.turn = self._next_holder(seat)
+        self.turn = after
         return PassEvent(seat, trick, turn)
+
+    def pass_chain(self) -> list[int]:
+        """The seats that would act, in order, if each of them passed; the trick ends after the
+        last. Empty on a lead, where nobody may pass. The replay infers omitted passes from it."""
+        if self.over or self.top is None:
+            return []
+        chain, passed, seat = [], set(self.passed), self.turn
+        while True:
+            chain.append(seat)
+            passed.add(seat)
+            after = self._after_pass(seat, passed)
+            if after is None or len(chain) > 2 * self.n:
+                return chain
+            seat = after
+
+    def _after_pass(self, seat: int, passed: set[int]) -> int | None:
+        """Who acts after `seat` passes, or None when that pass ends the trick (R6, R7, R9)."""
+        if self.final_turn or seat == self.top_seat:
+            # The last holder's one turn, or the top player declining to beat their own play.
+            return None
+        assert self.top_seat is not None
+        if all(s in passed for s in self.holding() if s != self.top_seat):
+            if self.rules.self_overplay and self.hands[self.top_seat]:
+                return self.top_seat  # may beat their own play (R7)
+            return None
+        return self._next_holder(seat)
 
     # internals ------------------------------------------------------------------------------
 
@@ -322,7 +350,7 @@ def first_leader(hands: list[int]) -> int:
     for seat, hand in enumerate(hands):
         if hand >> THREE_OF_HEARTS & 1:
             return seat
-    raise DealError("nobody holds the three of hearts (RULES.md R4)")
+    raise DealError("nobody holds the three of hearts (RULES.md R4)", "ZF303")
 
 
 @dataclass(slots=True)
@@ -363,10 +391,10 @@ class GameState:
     def start_hand(self, hands: list[int], shuffler: int | None = None) -> HandState:
         if self.over:
             raise IllegalPlayError(
-                "the game is over: a score has reached the target (RULES.md R12)", "R12"
+                "the game is over: a score has reached the target (RULES.md R12)", "R12", "ZF404"
             )
         if len(hands) != self.n:
-            raise DealError(f"the deal has {len(hands)} hands for {self.n} seats")
+            raise DealError(f"the deal has {len(hands)} hands for {self.n} seats", "ZF304")
         verify_deal(hands, self.next_first_drawer(shuffler))
         leader = first_leader(hands) if self.previous is None else self.previous.first
         return HandState(list(hands), leader, self.rules, self.hands_played + 1)

@@ -39,9 +39,16 @@ def friendly_errors() -> Iterator[None]:
         fail(f"cannot read input: {exc}")
 
 
-def ruleset(name: str, options: list[str] | None) -> Ruleset:
+def option_dict(options: list[str] | None) -> dict[str, Any]:
+    """`name=value` options from the command line, typed and checked."""
     with friendly_errors():
-        return preset(name, **dict(parse_option(o) for o in options or []))
+        return dict(parse_option(o) for o in options or [])
+
+
+def ruleset(name: str, options: list[str] | None) -> Ruleset:
+    overrides = option_dict(options)
+    with friendly_errors():
+        return preset(name, **overrides)
 
 
 def print_json(data: Any) -> None:

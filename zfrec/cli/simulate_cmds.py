@@ -1,0 +1,98 @@
+"""`zfrec simulate`: write self-play game records."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from zfrec.cli.common import OPTION_HELP, RULES_HELP, err, fail, out, ruleset
+from zfrec.record import dumps
+from zfrec.simulate import BOTS, SimConfig, simulate
+
+
+def parse_players(text: str) -> list[int]:
+    """`4` or a range `3..6`."""
+    lo, sep, hi = text.partition("..")
+    try:
+        low, high = int(lo), int(hi) if sep else int(lo)
+    except ValueError:
+        fail(f"--players takes a number or a range like 3..6, not {text!r}")
+    if not 3 <= low <= high <= 6:
+        fail("--players must lie within 3..6")
+    return list(range(low, high + 1))
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write to a temporary file beside `path`, then rename: never a half-written record."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def simulate_cmd(
+    out_path: Annotated[
+        Path, typer.Option("--out", help="A file for all games, or a directory for one per game.")
+    ],
+    players: Annotated[str, typer.Option("--players", help="Seats: 4, or a range 3..6.")] = "4",
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games.")] = 10,
+    hands_per_game: Annotated[
+        int, typer.Option("--hands-per-game", min=1, help="Hands per game (ends early at target).")
+    ] = 1,
+    to_target: Annotated[
+        bool, typer.Option("--to-target", help="Play each game until a score reaches the target.")
+    ] = False,
+    seed: Annotated[int, typer.Option("--seed", help="Same seed, same records.")] = 0,
+    bot: Annotated[str, typer.Option("--bot", help=f"Player: {', '.join(BOTS)}.")] = "random",
+    rules: Annotated[str, typer.Option("--rules", "-r", help=RULES_HELP)] = "pagat",
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", help=OPTION_HELP)] = None,
+    fmt: Annotated[str, typer.Option("--format", help="zfn or json.")] = "zfn",
+) -> None:
+    """Write self-play game records: full deals, every play, scores and results.
+
+    With a range of players, game i has the (i mod range)-th seat count. A file path gets all
+    games; a directory path (or one without a suffix) gets one file per game.
+    """
+    if bot not in BOTS:
+        fail(f"unknown bot {bot!r}: bots are {', '.join(BOTS)}")
+    if fmt not in ("zfn", "json"):
+        fail(f"--format is zfn or json, not {fmt!r}")
+    rs = ruleset(rules, option)
+    seats = parse_players(players)
+    per_file = out_path.is_dir() or not out_path.suffix
+    records = []
+    progress = Progress(
+        TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=err, transient=True,
+    )  # fmt: skip
+    hands = 0
+    with progress:
+        task = progress.add_task("simulate", total=games)
+        for i in range(games):
+            config = SimConfig(
+                seats[i % len(seats)], rs, bot, None if to_target else hands_per_game
+            )
+            game = next(simulate(config, 1, seed + i))
+            hands += len(game.hands)
+            if per_file:
+                write_atomic(out_path / f"game-{seed + i:06d}.{fmt}", dumps(game, fmt))  # type: ignore[arg-type]
+            else:
+                records.append(game)
+            progress.advance(task)
+    if not per_file:
+        write_atomic(out_path, dumps(records, fmt))  # type: ignore[arg-type]
+    out.print(f"wrote {games} game(s), {hands} hand(s) to {out_path}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("simulate")(simulate_cmd)

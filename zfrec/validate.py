@@ -1,0 +1,258 @@
+"""The validator: replay a record, collect diagnostics, and keep the score ledger.
+
+    >>> report = validate(game)
+    >>> report.ok, [str(d) for d in report.diagnostics], report.scores
+
+Everything is read off the one replay stream (zfrec.replay); nothing here applies a rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from zfrec.cards import format_cards, points_of
+from zfrec.diagnostics import Diagnostic
+from zfrec.errors import Location, NotationError
+from zfrec.game import HandResult
+from zfrec.record import Format, Game, iter_records, iter_records_text
+from zfrec.replay import GameEnd, HandEnd, HandStart, MoveStep, replay
+from zfrec.rules import Ruleset
+
+
+@dataclass(frozen=True, slots=True)
+class HandLedger:
+    """One hand's account: the deal used, the points with the transfer itemised, the totals."""
+
+    number: int
+    deal: tuple[int, ...]
+    reconstructed: bool
+    result: HandResult | None
+    totals: tuple[int, ...]
+
+    def to_json(self, players: list[str]) -> dict[str, object]:
+        r = self.result
+        return {
+            "hand": self.number,
+            "deal_reconstructed": self.reconstructed,
+            "deal": {players[s]: format_cards(m) for s, m in enumerate(self.deal)},
+            "finished": r is not None,
+            "points": None if r is None else dict(zip(players, r.points, strict=True)),
+            "first": None if r is None else players[r.first],
+            "last": None if r is None else players[r.last],
+            "out_order": None if r is None else [players[s] for s in r.out_order],
+            "transfer": None
+            if r is None
+            else {
+                "from": players[r.last],
+                "to": players[r.first],
+                "tricks_points": points_of(r.transfer_tricks),
+                "hand_points": points_of(r.transfer_hand),
+                "cards": format_cards(r.transfer_tricks | r.transfer_hand),
+            },
+            "totals": dict(zip(players, self.totals, strict=True)),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """What the validator found in one game."""
+
+    game: Game
+    rules: Ruleset
+    diagnostics: tuple[Diagnostic, ...]
+    hands: tuple[HandLedger, ...] = ()
+    scores: tuple[int, ...] = ()
+    winners: tuple[int, ...] = ()
+    over: bool = False
+    moves: int = 0  # every action replayed, inferred passes included
+
+    @property
+    def errors(self) -> int:
+        return sum(d.severity == "error" for d in self.diagnostics)
+
+    @property
+    def warnings(self) -> int:
+        return sum(d.severity == "warning" for d in self.diagnostics)
+
+    @property
+    def ok(self) -> bool:
+        return self.errors == 0
+
+    def to_json(self) -> dict[str, object]:
+        players = self.game.players
+        return {
+            "players": players,
+            "rules": self.rules.describe(),
+            "target": self.rules.target,
+            "ok": self.ok,
+            "hands": [h.to_json(players) for h in self.hands],
+            "moves": self.moves,
+            "scores": dict(zip(players, self.scores, strict=False)),
+            "over": self.over,
+            "winners": [players[s] for s in self.winners],
+            "diagnostics": [d.to_json() for d in self.diagnostics],
+        }
+
+
+def validate(
+    record: Game,
+    rules: Ruleset | None = None,
+    game_number: int | None = None,
+    overrides: dict[str, Any] | None = None,
+) -> Report:
+    """Replay `record` under its own rules (or `rules`), with single options overridden."""
+    used = rules or record.ruleset()
+    if overrides:
+        used = used.with_options(**overrides)
+    found: list[Diagnostic] = []
+    hands: list[HandLedger] = []
+    start: HandStart | None = None
+    moves = 0
+    end = GameEnd((), (), False)
+    for _state, event in replay(record, used, game_number):
+        found.extend(event.diagnostics)
+        if isinstance(event, MoveStep):
+            moves += event.event is not None
+        elif isinstance(event, HandStart):
+            start = event
+        elif isinstance(event, HandEnd):
+            assert start is not None
+            hands.append(
+                HandLedger(
+                    record.hands[event.hand_index].number,
+                    start.deal,
+                    start.reconstructed,
+                    event.result,
+                    event.totals,
+                )
+            )
+        else:
+            end = event
+    return Report(
+        record, used, tuple(found), tuple(hands), end.scores, end.winners, end.over, moves
+    )
+
+
+@dataclass(slots=True)
+class FileReport:
+    """The games of one file as they are validated, plus notation errors that cost a game."""
+
+    path: str
+    reports: list[Report] = field(default_factory=list)
+    notation: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        return [*self.notation, *(d for r in self.reports for d in r.diagnostics)]
+
+
+def notation_diagnostic(exc: NotationError, path: str, game_number: int | None) -> Diagnostic:
+    loc = exc.location or Location(file=path)
+    code = "ZF002" if path.lower().endswith(".json") else "ZF001"
+    return Diagnostic(
+        code,
+        exc.message,
+        Location(file=loc.file or path, line=loc.line, col=loc.col, game=game_number),
+    )
+
+
+def validate_games(
+    items: Iterable[Game | NotationError],
+    path: str,
+    rules: Ruleset | None = None,
+    overrides: dict[str, Any] | None = None,
+) -> Iterator[Report | Diagnostic]:
+    """Validate each game as it is read: constant memory over a stream of records."""
+    for number, item in enumerate(items, 1):
+        if isinstance(item, NotationError):
+            yield notation_diagnostic(item, path, number)
+        else:
+            yield validate(item, rules, number, overrides)
+
+
+def validate_path(
+    path: str | Path, rules: Ruleset | None = None, overrides: dict[str, Any] | None = None
+) -> Iterator[Report | Diagnostic]:
+    return validate_games(iter_records(path), str(path), rules, overrides)
+
+
+def validate_text(
+    text: str,
+    source: str = "<stdin>",
+    rules: Ruleset | None = None,
+    overrides: dict[str, Any] | None = None,
+) -> Iterator[Report | Diagnostic]:
+    fmt: Format = "json" if text.lstrip().startswith(("{", "[")) else "zfn"
+    return validate_games(iter_records_text(text, fmt, source), source, rules, overrides)
+
+
+__all__ = [
+    "FileReport",
+    "HandLedger",
+    "Report",
+    "validate",
+    "validate_games",
+    "validate_path",
+    "validate_text",
+]
+
+
+@dataclass(slots=True)
+class FileSummary:
+    """What validating one file found, small enough to send between processes."""
+
+    path: str
+    games: int = 0
+    hands: int = 0
+    moves: int = 0
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    game_json: list[dict[str, object]] = field(default_factory=list)
+    deals: list[str] = field(default_factory=list)
+
+    @property
+    def errors(self) -> int:
+        return sum(d.severity == "error" for d in self.diagnostics)
+
+    @property
+    def warnings(self) -> int:
+        return sum(d.severity == "warning" for d in self.diagnostics)
+
+
+def summarize(
+    items: Iterator[Report | Diagnostic],
+    path: str,
+    *,
+    keep_json: bool = False,
+    show_deal: bool = False,
+    stop_at_error: bool = False,
+) -> FileSummary:
+    """Fold a file's reports into a summary, one game at a time."""
+    out = FileSummary(path)
+    for item in items:
+        if isinstance(item, Diagnostic):
+            out.diagnostics.append(item)
+            out.games += 1
+        else:
+            out.games += 1
+            out.hands += len(item.hands)
+            out.moves += item.moves
+            out.diagnostics.extend(item.diagnostics)
+            if keep_json:
+                out.game_json.append(item.to_json())
+            if show_deal:
+                out.deals.extend(_deal_lines(item, out.games))
+        if stop_at_error and out.errors:
+            break
+    return out
+
+
+def _deal_lines(report: Report, game_number: int) -> Iterator[str]:
+    players = report.game.players
+    for ledger in report.hands:
+        how = "reconstructed from the plays" if ledger.reconstructed else "as recorded"
+        yield f"game {game_number}, hand {ledger.number} deal ({how}):"
+        for seat, mask in enumerate(ledger.deal):
+            yield f"  {players[seat]}: {format_cards(mask)}"
