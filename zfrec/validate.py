@@ -185,7 +185,10 @@ def validate_text(
     rules: Ruleset | None = None,
     overrides: dict[str, Any] | None = None,
 ) -> Iterator[Report | Diagnostic]:
-    fmt: Format = "json" if text.lstrip().startswith(("{", "[")) else "zfn"
+    # A .zfn record opens with a tag `[Name "..."]`; JSON with an object or an array of them.
+    head = text.lstrip()
+    json_like = head.startswith("{") or (head[:1] == "[" and head[1:].lstrip()[:1] in "{]")
+    fmt: Format = "json" if json_like else "zfn"
     return validate_games(iter_records_text(text, fmt, source), source, rules, overrides)
 
 

@@ -11,7 +11,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from zfrec.cli.common import OPTION_HELP, RULES_HELP, err, fail, out, ruleset
-from zfrec.record import dumps
+from zfrec.record import FORMATS, Format, dumps
 from zfrec.simulate import BOTS, SimConfig, simulate
 
 
@@ -65,8 +65,9 @@ def simulate_cmd(
     """
     if bot not in BOTS:
         fail(f"unknown bot {bot!r}: bots are {', '.join(BOTS)}")
-    if fmt not in ("zfn", "json"):
+    if fmt not in FORMATS:
         fail(f"--format is zfn or json, not {fmt!r}")
+    form: Format = "json" if fmt == "json" else "zfn"
     rs = ruleset(rules, option)
     seats = parse_players(players)
     per_file = out_path.is_dir() or not out_path.suffix
@@ -85,12 +86,12 @@ def simulate_cmd(
             game = next(simulate(config, 1, seed + i))
             hands += len(game.hands)
             if per_file:
-                write_atomic(out_path / f"game-{seed + i:06d}.{fmt}", dumps(game, fmt))  # type: ignore[arg-type]
+                write_atomic(out_path / f"game-{seed + i:06d}.{fmt}", dumps(game, form))
             else:
                 records.append(game)
             progress.advance(task)
     if not per_file:
-        write_atomic(out_path, dumps(records, fmt))  # type: ignore[arg-type]
+        write_atomic(out_path, dumps(records, form))
     out.print(f"wrote {games} game(s), {hands} hand(s) to {out_path}")
 
 
