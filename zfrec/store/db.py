@@ -1,0 +1,178 @@
+"""Opening a store: which database, how to talk to it, and bringing its schema up to date.
+
+    >>> engine = open_store()                      # --db > $ZFREC_DB > sqlite:///zfrec.db
+    >>> with session(engine) as s: ...             # commits on success, rolls back on error
+
+Any SQLAlchemy URL works; a bare path means a SQLite file. SQLite runs in WAL mode with a busy
+timeout, and write transactions begin IMMEDIATE (they take the write lock up front), so two
+importers at once queue for the lock instead of failing: readers never wait for writers.
+The schema is managed by Alembic (zfrec/store/migrations) and upgraded when a store is opened.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from alembic.script.revision import RevisionError
+from alembic.util import CommandError
+from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
+from sqlmodel import Session
+
+from zfrec.errors import ZfrecError
+
+ENV_VAR = "ZFREC_DB"
+DEFAULT_URL = "sqlite:///zfrec.db"
+BUSY_TIMEOUT_S = 60.0  # how long a SQLite writer waits for another to finish
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+READONLY = "zfrec_readonly"  # connection option: a SQLite transaction that only reads
+_PG_MIGRATION_LOCK = 0x7A66_7265  # pg_advisory_xact_lock key: one migrator at a time
+
+
+class StoreError(ZfrecError):
+    """The store cannot do what was asked: bad URL, unreachable server, missing game..."""
+
+
+def resolve_url(url: str | None = None) -> str:
+    """The database to use: `url`, else $ZFREC_DB, else ./zfrec.db. A bare path is SQLite."""
+    chosen = url or os.environ.get(ENV_VAR) or DEFAULT_URL
+    if "://" not in chosen:
+        chosen = f"sqlite:///{chosen}"
+    return chosen
+
+
+def describe(url: URL | str) -> str:
+    """The URL for messages, with any password hidden."""
+    try:
+        parsed = url if isinstance(url, URL) else make_url(url)
+    except ArgumentError:
+        return str(url)
+    return parsed.render_as_string(hide_password=True)
+
+
+def open_store(url: str | None = None) -> Engine:
+    """An engine on the store at `url` (see resolve_url), its schema created or upgraded."""
+    engine = make_engine(url)
+    try:
+        upgrade(engine)
+    except SQLAlchemyError as exc:
+        engine.dispose()
+        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+        raise StoreError(f"cannot open database {describe(engine.url)}: {reason}") from None
+    except BaseException:
+        engine.dispose()
+        raise
+    return engine
+
+
+def make_engine(url: str | None = None) -> Engine:
+    """An engine set up for the store (SQLite pragmas and locking), without touching the schema."""
+    resolved = resolve_url(url)
+    try:
+        parsed = make_url(resolved)
+    except ArgumentError:
+        raise StoreError(f"not a database URL: {resolved!r}") from None
+    is_sqlite = parsed.get_backend_name() == "sqlite"
+    kwargs: dict[str, Any] = {}
+    if is_sqlite:
+        kwargs["connect_args"] = {"timeout": BUSY_TIMEOUT_S}
+    try:
+        engine = create_engine(parsed, **kwargs)
+    except (NoSuchModuleError, ImportError) as exc:
+        raise StoreError(f"cannot use database {describe(parsed)}: {exc}") from None
+    except (ArgumentError, TypeError, ValueError) as exc:
+        raise StoreError(f"bad database URL {describe(parsed)}: {exc}") from None
+    if is_sqlite:
+        event.listen(engine, "connect", _sqlite_connect)
+        event.listen(engine, "begin", _sqlite_begin)
+    return engine
+
+
+@contextmanager
+def session(engine: Engine, *, readonly: bool = False) -> Iterator[Session]:
+    """A session that commits when the block ends normally and rolls back if it raises.
+
+    `readonly=True` promises no writes: on SQLite such a session never waits for a writer.
+    Objects stay usable after the commit (expire_on_commit is off).
+    """
+    bind = engine.execution_options(**{READONLY: True}) if readonly else engine
+    with Session(bind, expire_on_commit=False) as s:
+        try:
+            yield s
+            s.commit()
+        except BaseException:
+            s.rollback()
+            raise
+
+
+def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+    # The driver must not begin transactions behind our back: _sqlite_begin does it.
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute("PRAGMA foreign_keys = ON")
+    finally:
+        cursor.close()
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    # A deferred transaction that reads and then writes cannot wait for the lock (SQLite
+    # answers SQLITE_BUSY at once if another writer got in between), so writers lock first.
+    readonly = connection.get_execution_options().get(READONLY, False)
+    connection.exec_driver_sql("BEGIN" if readonly else "BEGIN IMMEDIATE")
+
+
+def alembic_config(connection: Connection | None = None) -> Config:
+    """Alembic's configuration for the packaged migrations, optionally bound to a connection."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    if connection is not None:
+        config.attributes["connection"] = connection
+    return config
+
+
+def head_revision() -> str | None:
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+def current_revision(engine: Engine) -> str | None:
+    with engine.execution_options(**{READONLY: True}).connect() as conn:
+        return MigrationContext.configure(conn).get_current_revision()
+
+
+def upgrade(engine: Engine) -> None:
+    """Bring the schema to the newest revision; quick when it is already there.
+
+    Concurrent openers are serialised (SQLite: the IMMEDIATE lock; PostgreSQL: an advisory
+    lock), and the revision is checked again under the lock, so only one of them migrates.
+    """
+    script = ScriptDirectory.from_config(alembic_config())
+    head = script.get_current_head()
+    if current_revision(engine) == head:
+        return
+    with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_MIGRATION_LOCK})
+        current = MigrationContext.configure(conn).get_current_revision()
+        if current == head:
+            return
+        if current is not None:
+            try:
+                script.get_revision(current)
+            except (CommandError, RevisionError):
+                raise StoreError(
+                    f"the database schema is at revision {current}, which this version of "
+                    "zfrec does not know: upgrade zfrec"
+                ) from None
+        command.upgrade(alembic_config(conn), "head")

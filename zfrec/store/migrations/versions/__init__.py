@@ -1,0 +1,1 @@
+"""Alembic revisions, oldest first by their down_revision chain."""

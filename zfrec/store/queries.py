@@ -1,0 +1,322 @@
+"""Questions asked of the store: which games, one game in full, the record back, statistics."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from sqlalchemy import Connection, case, func, select
+from sqlmodel import Session
+
+from zfrec.diagnostics import CODES
+from zfrec.record import Format, Game, dumps, loads
+from zfrec.store.db import StoreError
+from zfrec.store.tables import DIAG, GAME, HAND, HAND_SEAT, PLAYER, SEAT, player_key, require_game
+
+# results ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """One line of `zfrec games`."""
+
+    id: int
+    date: str | None
+    event: str | None
+    players: list[str]
+    winners: list[str]
+    hands: int
+    valid: bool
+    errors: int
+    content_hash: str
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class HandRow:
+    number: int
+    shuffler: str | None
+    first: str | None
+    last: str | None
+    points: list[int | None]  # per seat; None where the hand did not finish
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class GameDetail:
+    """Everything `zfrec show` prints about one stored game."""
+
+    row: GameRow
+    site: str | None
+    source_path: str | None
+    tags: list[tuple[str, str]]
+    preset: str
+    options: dict[str, Any]
+    target: int
+    scores: list[int | None]  # final, as computed, per seat
+    recorded_scores: list[int] | None
+    over: bool
+    warnings: int
+    imported_at: str
+    hands: list[HandRow]
+    diagnostics: list[dict[str, Any]]
+
+    def to_json(self) -> dict[str, Any]:
+        out = self.row.to_json()
+        out.update(
+            site=self.site,
+            source_path=self.source_path,
+            tags=[list(t) for t in self.tags],
+            rules={"preset": self.preset, "options": self.options},
+            target=self.target,
+            scores=dict(zip(self.row.players, self.scores, strict=True)),
+            recorded_scores=self.recorded_scores,
+            over=self.over,
+            warnings=self.warnings,
+            imported_at=self.imported_at,
+            hand_results=[h.to_json() for h in self.hands],
+            diagnostics=self.diagnostics,
+        )
+        return out
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """Per player, over the stored games. Rates are over finished hands (0.0 if none).
+
+    New measures are added as fields with defaults, so positional construction stays valid.
+    """
+
+    name: str
+    games: int
+    hands: int
+    wins: int
+    mean_points_per_hand: float
+    first_out_rate: float
+    last_rate: float
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+# queries ---------------------------------------------------------------------------------------
+
+
+def _games_of_player(conn: Connection, player: str) -> Any:
+    """The ids of the games `player` sat in, as a subquery; StoreError if nobody has that name."""
+    key = player_key(player)
+    found = conn.scalar(select(PLAYER.c.id).where(PLAYER.c.key == key))
+    if found is None:
+        raise StoreError(f"no player named {player!r} in the store")
+    return select(SEAT.c.game_id).where(SEAT.c.player_id == found)
+
+
+def list_games(session: Session, *, player: str | None = None) -> list[GameRow]:
+    """The stored games in import order, or those `player` sat in."""
+    conn = session.connection()
+    games = select(
+        GAME.c.id,
+        GAME.c.date,
+        GAME.c.event,
+        GAME.c.hands,
+        GAME.c.valid,
+        GAME.c.errors,
+        GAME.c.content_hash,
+    ).order_by(GAME.c.id)
+    seats = select(SEAT.c.game_id, SEAT.c.name, SEAT.c.winner).order_by(SEAT.c.game_id, SEAT.c.seat)
+    if player is not None:
+        ids = _games_of_player(conn, player)
+        games = games.where(GAME.c.id.in_(ids))
+        seats = seats.where(SEAT.c.game_id.in_(ids))
+    names: dict[int, list[str]] = {}
+    winners: dict[int, list[str]] = {}
+    for game_id, name, winner in conn.execute(seats):
+        names.setdefault(game_id, []).append(name)
+        if winner:
+            winners.setdefault(game_id, []).append(name)
+    return [
+        GameRow(
+            id=r.id,
+            date=r.date,
+            event=r.event,
+            players=names.get(r.id, []),
+            winners=winners.get(r.id, []),
+            hands=r.hands,
+            valid=bool(r.valid),
+            errors=r.errors,
+            content_hash=r.content_hash,
+        )
+        for r in conn.execute(games)
+    ]
+
+
+def get_game(session: Session, *, game_id: int) -> GameDetail:
+    """One stored game with its hands and diagnostics. StoreError if there is no such game."""
+    conn = session.connection()
+    g = require_game(conn, game_id)
+    seats = conn.execute(
+        select(SEAT.c.name, SEAT.c.score, SEAT.c.winner)
+        .where(SEAT.c.game_id == game_id)
+        .order_by(SEAT.c.seat)
+    ).all()
+    names = [s.name for s in seats]
+
+    def name(seat: int | None) -> str | None:
+        return names[seat] if seat is not None and 0 <= seat < len(names) else None
+
+    points: dict[int, list[int | None]] = {}
+    for hand_id, seat, value in conn.execute(
+        select(HAND_SEAT.c.hand_id, HAND_SEAT.c.seat, HAND_SEAT.c.points)
+        .where(HAND_SEAT.c.game_id == game_id)
+        .order_by(HAND_SEAT.c.hand_id, HAND_SEAT.c.seat)
+    ):
+        points.setdefault(hand_id, [None] * len(names))[seat] = value
+    hands = [
+        HandRow(h.number, name(h.shuffler), name(h.first), name(h.last), points.get(h.id, []))
+        for h in conn.execute(select(HAND).where(HAND.c.game_id == game_id).order_by(HAND.c.id))
+    ]
+    row = GameRow(
+        id=g.id,
+        date=g.date,
+        event=g.event,
+        players=names,
+        winners=[s.name for s in seats if s.winner],
+        hands=g.hands,
+        valid=bool(g.valid),
+        errors=g.errors,
+        content_hash=g.content_hash,
+    )
+    return GameDetail(
+        row=row,
+        site=g.site,
+        source_path=g.source_path,
+        tags=[(str(k), str(v)) for k, v in g.tags],
+        preset=g.preset,
+        options=dict(g.options),
+        target=g.target,
+        scores=[s.score for s in seats],
+        recorded_scores=g.result_scores,
+        over=bool(g.over),
+        warnings=g.warnings,
+        imported_at=g.imported_at.isoformat(timespec="seconds"),
+        hands=hands,
+        diagnostics=game_diagnostics(session, game_id),
+    )
+
+
+def load_record(session: Session, game_id: int) -> Game:
+    """The stored game as a record, equal to the one imported (positions aside)."""
+    text = _record_text(session.connection(), game_id)
+    return loads(text, "json")[0]
+
+
+def _record_text(conn: Connection, game_id: int) -> str:
+    text = conn.scalar(select(GAME.c.record_json).where(GAME.c.id == game_id))
+    if text is None:
+        raise StoreError(f"no game {game_id} in the store")
+    return str(text)
+
+
+def export_game(session: Session, *, game_id: int, format: Format = "zfn") -> str:
+    """The canonical text of a stored game: exactly what `zfrec fmt` makes of the original."""
+    if format == "json":
+        return _record_text(session.connection(), game_id)
+    if format == "zfn":
+        return dumps(load_record(session, game_id), "zfn")
+    raise StoreError(f"unknown format {format!r}: use zfn or json")
+
+
+def game_diagnostics(session: Session, game_id: int) -> list[dict[str, Any]]:
+    """The validator's findings for a stored game, in Diagnostic.to_json form."""
+    conn = session.connection()
+    rows = conn.execute(select(DIAG).where(DIAG.c.game_id == game_id).order_by(DIAG.c.id))
+    return [
+        {
+            "code": r.code,
+            "severity": r.severity,
+            "rule": _rule(r.code),
+            "message": r.message,
+            "file": r.file,
+            "line": r.line,
+            "col": r.col,
+            "game": r.game_number,
+            "hand": r.hand,
+            "trick": r.trick,
+            "turn": r.turn,
+            "seat": r.seat,
+        }
+        for r in rows
+    ]
+
+
+def _rule(code: str) -> str | None:
+    info = CODES.get(code)
+    return info.rule if info else None
+
+
+def player_stats(
+    session: Session, *, player: str | None = None, valid_only: bool = False
+) -> list[PlayerStats]:
+    """Games, hands, wins, mean points per finished hand, first-out and last rates per player.
+
+    Over every stored game, or only the valid ones. Sorted by name, ignoring case.
+    """
+    conn = session.connection()
+    per_game = (
+        select(
+            SEAT.c.player_id,
+            func.count().label("games"),
+            func.sum(case((SEAT.c.winner, 1), else_=0)).label("wins"),
+        )
+        .join(GAME, GAME.c.id == SEAT.c.game_id)
+        .group_by(SEAT.c.player_id)
+    )
+    per_hand = (
+        select(
+            HAND_SEAT.c.player_id,
+            func.count().label("hands"),
+            func.count(HAND_SEAT.c.points).label("finished"),
+            func.coalesce(func.sum(HAND_SEAT.c.points), 0).label("points"),
+            func.sum(case((HAND_SEAT.c.is_first, 1), else_=0)).label("firsts"),
+            func.sum(case((HAND_SEAT.c.is_last, 1), else_=0)).label("lasts"),
+        )
+        .join(GAME, GAME.c.id == HAND_SEAT.c.game_id)
+        .group_by(HAND_SEAT.c.player_id)
+    )
+    people = select(PLAYER.c.id, PLAYER.c.name, PLAYER.c.key)
+    if valid_only:
+        per_game = per_game.where(GAME.c.valid)
+        per_hand = per_hand.where(GAME.c.valid)
+    if player is not None:
+        key = player_key(player)
+        if conn.scalar(select(PLAYER.c.id).where(PLAYER.c.key == key)) is None:
+            raise StoreError(f"no player named {player!r} in the store")
+        people = people.where(PLAYER.c.key == key)
+    games = {r.player_id: r for r in conn.execute(per_game)}
+    hands = {r.player_id: r for r in conn.execute(per_hand)}
+    out: list[PlayerStats] = []
+    for pid, name, _key in sorted(conn.execute(people), key=lambda r: (r.key, r.id)):
+        g, h = games.get(pid), hands.get(pid)
+        if g is None:
+            continue
+        finished = int(h.finished) if h else 0
+        out.append(
+            PlayerStats(
+                name=name,
+                games=int(g.games),
+                hands=int(h.hands) if h else 0,
+                wins=int(g.wins or 0),
+                mean_points_per_hand=_ratio(h.points if h else 0, finished),
+                first_out_rate=_ratio(h.firsts if h else 0, finished),
+                last_rate=_ratio(h.lasts if h else 0, finished),
+            )
+        )
+    return out
+
+
+def _ratio(part: Any, whole: int) -> float:
+    return float(part or 0) / whole if whole else 0.0

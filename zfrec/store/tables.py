@@ -1,0 +1,36 @@
+"""Core handles on the store's tables, and small helpers the store modules share."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from sqlalchemy import Connection, Row, select
+from sqlmodel import SQLModel
+
+from zfrec.store import models  # noqa: F401  (defines the tables)
+from zfrec.store.db import StoreError
+
+_T = SQLModel.metadata.tables
+GAME, SOURCE, PLAYER, SEAT = _T["game"], _T["game_source"], _T["player"], _T["seat"]
+HAND, HAND_SEAT, PLAY, DIAG = _T["hand"], _T["hand_seat"], _T["play"], _T["diagnostic"]
+ARTIFACT = _T["artifact"]
+CHUNK = 500  # values per IN (...) list
+
+
+def player_key(name: str) -> str:
+    """Names match ignoring case and Unicode normal form, as they do inside a record."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
+
+
+def chunks(items: Sequence[Any]) -> Iterable[list[Any]]:
+    for i in range(0, len(items), CHUNK):
+        yield list(items[i : i + CHUNK])
+
+
+def require_game(conn: Connection, game_id: int) -> Row[Any]:
+    row = conn.execute(select(GAME).where(GAME.c.id == game_id)).first()
+    if row is None:
+        raise StoreError(f"no game {game_id} in the store")
+    return row
