@@ -1,0 +1,471 @@
+"""Hand replays and game pages: view-models built from the replay stream, rendered by Jinja2.
+
+    >>> view = build_game_view(game)            # one pass over zfrec.replay.replay(game)
+    >>> page = render_hand(view.hands[0])       # a self-contained HTML string
+    >>> page = render_game(view, charts)        # the game page, charts inlined
+
+Every number a page shows is read off the engine's state as the replay stream goes by; nothing
+here applies a rule. The replay page is a list of steps (one per action, plus the transfer and
+the result) serialised as JSON into the page; a small inline script draws the current step.
+Renderers return strings: only the CLI writes files.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import importlib.resources
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from zfrec.cards import RANK_SYMBOLS, SUIT_GLYPHS, Stand, card_glyph, ids, points_of
+from zfrec.combos import Combo
+from zfrec.game import PlayEvent
+from zfrec.record.model import Game, Move
+from zfrec.render.views import (
+    ANNOTATION_WORDS,
+    CARD_ALPHABET,
+    CARD_TABLE,
+    COUNTERS,
+    ChartEmbed,
+    DiagnosticView,
+    ExtraSection,
+    Finding,
+    GameHeader,
+    GameView,
+    HandSummary,
+    HandView,
+    PlayView,
+    StepNote,
+    StepView,
+    TransferView,
+    glyphs,
+    packed,
+    place_word,
+)
+from zfrec.replay import GameEnd, HandEnd, HandStart, MoveStep, ReplayState, replay
+from zfrec.rules import Ruleset
+
+__all__ = [
+    "ANNOTATION_WORDS",
+    "CARD_ALPHABET",
+    "CARD_TABLE",
+    "ChartEmbed",
+    "DiagnosticView",
+    "ExtraSection",
+    "Finding",
+    "GameHeader",
+    "GameView",
+    "HandSummary",
+    "HandView",
+    "PlayView",
+    "StepNote",
+    "StepView",
+    "TransferView",
+    "build_game_view",
+    "environment",
+    "packed",
+    "render_game",
+    "render_hand",
+    "render_hands",
+    "seat_of",
+]
+
+
+# --- building the views from the replay stream ----------------------------------------------
+
+
+def build_game_view(
+    record: Game,
+    *,
+    viewer: int | None = None,
+    rules: Ruleset | None = None,
+    hand_href: Callable[[int], str] = lambda number: f"hand-{number}.html",
+) -> GameView:
+    """Every hand's replay and the game's summary, from one pass over the replay stream."""
+    return _Builder(record, viewer, rules or record.ruleset(), hand_href).run()
+
+
+def header_of(record: Game, rules: Ruleset) -> GameHeader:
+    title = record.event or " · ".join(record.players)
+    return GameHeader(
+        title=title,
+        players=tuple(record.players),
+        event=record.event,
+        site=record.site,
+        date=record.date,
+        rules=rules.describe(),
+        target=rules.target,
+        comments=tuple(record.comments),
+    )
+
+
+def seat_of(record: Game, name: str) -> int:
+    """A seat by player name (any case) or 1-based number; ValueError with the choices."""
+    key = name.strip().casefold()
+    for seat, player in enumerate(record.players):
+        if player.casefold() == key:
+            return seat
+    if key.isdecimal() and 1 <= int(key) <= len(record.players):
+        return int(key) - 1
+    raise ValueError(f"no player {name!r} in this game: players are {', '.join(record.players)}")
+
+
+@dataclass(slots=True)
+class _Builder:
+    record: Game
+    viewer: int | None
+    rules: Ruleset
+    hand_href: Callable[[int], str]
+    header: GameHeader = field(init=False)
+    hands: list[HandView] = field(default_factory=list)
+    summaries: list[HandSummary] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    # the hand in progress
+    view: HandView | None = None
+    log: list[PlayView] = field(default_factory=list)
+    top: int | None = None
+    trick_over: bool = False
+    totals_before: tuple[int, ...] = ()
+    last_trick_comments: int = 0
+    _ids: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    # the engine's table at the last step, to reuse while it does not change
+    _hands_key: tuple[int, ...] = ()
+    _hands: tuple[tuple[int, ...] | None, ...] = ()
+    _counts: tuple[int, ...] = ()
+    _won_key: tuple[int, ...] = ()
+    _captured: tuple[tuple[int, ...], ...] = ()
+    _points: tuple[int, ...] = ()
+    _out: tuple[int, ...] = (-1,)
+    _places: tuple[int | None, ...] = ()
+
+    def __post_init__(self) -> None:
+        self.header = header_of(self.record, self.rules)
+
+    def run(self) -> GameView:
+        end = GameEnd((), (), False)
+        for state, event in replay(self.record, self.rules):
+            diags = [DiagnosticView.of(d) for d in event.diagnostics]
+            if isinstance(event, HandStart):
+                self._start(state, event, diags)
+            elif isinstance(event, MoveStep):
+                self._move(state, event, diags)
+            elif isinstance(event, HandEnd):
+                self._end(state, event, diags)
+            else:
+                end = event
+                self._game_end(event, diags)
+        for i, hv in enumerate(self.hands):
+            hv.prev_href = self.hand_href(self.hands[i - 1].number) if i else None
+            last = i + 1 == len(self.hands)
+            hv.next_href = None if last else self.hand_href(self.hands[i + 1].number)
+        return GameView(
+            self.header, self.hands, self.summaries, end.scores, end.winners, end.over,
+            self.findings,
+        )  # fmt: skip
+
+    # helpers -----------------------------------------------------------------------------------
+
+    def name(self, seat: int | None) -> str:
+        players = self.record.players
+        if seat is None:
+            return "nobody"
+        return players[seat] if 0 <= seat < len(players) else f"seat {seat + 1}"
+
+    def cards(self, mask: int) -> tuple[int, ...]:
+        got = self._ids.get(mask)
+        if got is None:
+            got = self._ids[mask] = tuple(ids(mask))
+        return got
+
+    def _snapshot(self, state: ReplayState, **fields: Any) -> StepView:
+        """A step whose table (hands, counts, places, captures, points) is the engine's now."""
+        hs = state.hand
+        assert hs is not None and self.view is not None
+        hands_key = tuple(hs.hands)
+        if hands_key != self._hands_key:  # a pass changes no hand: reuse the last tuples
+            self._hands_key = hands_key
+            viewer = self.viewer
+            self._hands = tuple(
+                self.cards(m) if viewer is None or s == viewer else None
+                for s, m in enumerate(hands_key)
+            )
+            self._counts = tuple(m.bit_count() for m in hands_key)
+        won_key = tuple(hs.won)
+        if won_key != self._won_key:  # only the end of a trick changes what was won
+            self._won_key = won_key
+            self._captured = tuple(self.cards(w & COUNTERS) for w in won_key)
+            self._points = tuple(points_of(w) for w in won_key)
+        if len(hs.out_order) != len(self._out):
+            self._out = tuple(hs.out_order)
+            self._places = _places(self._out, hs.n)
+        fields.setdefault("totals", self.totals_before)
+        fields.setdefault("captured", self._captured)
+        fields.setdefault("points", self._points)
+        fields.setdefault("places", self._places)
+        step = StepView(
+            index=len(self.view.steps),
+            hands=self._hands,
+            counts=self._counts,
+            to_act=None if hs.over else hs.turn,
+            trick_log=tuple(self.log),
+            top=self.top,
+            **fields,
+        )
+        self.view.steps.append(step)
+        if step.diagnostics:
+            href = f"{self.hand_href(self.view.number)}#step={step.index}"
+            self.findings.extend(Finding(d, href) for d in step.diagnostics)
+        return step
+
+    # the stream --------------------------------------------------------------------------------
+
+    def _start(self, state: ReplayState, event: HandStart, diags: list[DiagnosticView]) -> None:
+        hand = self.record.hands[event.hand_index]
+        self.view = HandView(
+            self.header, event.number, event.hand_index, self.viewer, event.reconstructed,
+            event.shuffler, event.leader,
+        )  # fmt: skip
+        self.hands.append(self.view)
+        self.log, self.top, self.trick_over, self.last_trick_comments = [], None, False, 0
+        self.totals_before = tuple(state.game.scores)
+        shuffled = f"{self.name(event.shuffler)} shuffled; " if event.shuffler is not None else ""
+        dealt = "Deal reconstructed from the plays. " if event.reconstructed else ""
+        self._snapshot(
+            state,
+            kind="deal",
+            trick=None,
+            turn=None,
+            seat=None,
+            label="deal",
+            headline=f"Hand {event.number}. {dealt}{shuffled}{self.name(event.leader)} leads.",
+            comments=tuple(hand.comments),
+            diagnostics=diags,
+        )
+
+    def _move(self, state: ReplayState, step: MoveStep, diags: list[DiagnosticView]) -> None:
+        hs = state.hand
+        assert hs is not None
+        if self.trick_over:
+            self.log, self.top, self.trick_over = [], None, False
+        move, ev = step.move, step.event
+        comments: list[str] = []
+        if step.trick_index > self.last_trick_comments:
+            self.last_trick_comments = step.trick_index
+            written = self.record.hands[step.hand_index].tricks[step.trick_index - 1]
+            comments.extend(written.comments)
+        if move is not None:
+            comments.extend(move.comments)
+        errors = any(d.severity == "error" for d in diags)
+        if ev is None:
+            assert move is not None
+            entry = self._rejected(move)
+            kind, seat, trick, turn = "rejected", move.seat, hs.trick, None
+            reasons = "; ".join(d.message for d in diags if d.severity == "error")
+            headline = f"{self.name(seat)}: {_play_glyphs(move)} was not applied: {reasons}"
+        elif isinstance(ev, PlayEvent):
+            entry = self._play(ev.seat, ev.combo, move, errors)
+            self.top = len(self.log)
+            kind, seat, trick, turn = "play", ev.seat, ev.trick, ev.turn
+            headline = f"{self.name(seat)} plays {glyphs(ev.combo.mask)}: {entry.reading}"
+            if ev.out_place is not None:
+                headline += f"; {self.name(seat)} goes out {place_word(ev.out_place)}"
+            if errors:  # applied as written, so the replay can go on; say why it is wrong
+                headline += ". Illegal: " + "; ".join(
+                    d.message for d in diags if d.severity == "error"
+                )
+        else:
+            entry = PlayView(ev.seat, is_pass=True, inferred=move is None, flagged=errors)
+            kind, seat, trick, turn = "pass", ev.seat, ev.trick, ev.turn
+            inferred = " (not written in the record)" if move is None else ""
+            headline = f"{self.name(seat)} passes{inferred}"
+        self.log.append(entry)
+        won = None
+        result = ev.trick_result if ev is not None else None
+        if result is not None:
+            self.trick_over = True
+            won = (result.winner, result.points, self.cards(result.cards))
+            headline += f". {self.name(result.winner)} takes trick {result.number}"
+            headline += f" ({result.points} points)" if result.points else ""
+            if result.next_leader is not None:
+                headline += f"; {self.name(result.next_leader)} leads"
+        self._snapshot(
+            state,
+            kind=kind,
+            trick=trick,
+            turn=turn,
+            seat=seat,
+            label="pass" if entry.is_pass else glyphs(_mask(entry.cards)),
+            headline=headline + ".",
+            trick_won=won,
+            comments=tuple(comments),
+            annotation=move.annotation if move else None,
+            disputed=move.disputed if move else False,
+            dispute_note=move.dispute_note if move else None,
+            diagnostics=diags,
+        )
+
+    def _play(self, seat: int, combo: Combo, move: Move | None, flagged: bool) -> PlayView:
+        declared = {j for j, _ in move.declarations} if move is not None else set()
+        jokers = tuple((j, _stand_text(s), j in declared) for j, s in combo.jokers)
+        reading = "a play that could not be read" if combo.rank < 0 else combo.describe()
+        return PlayView(seat, self.cards(combo.mask), False, reading, jokers, flagged=flagged)
+
+    def _rejected(self, move: Move) -> PlayView:
+        jokers = tuple((j, _stand_text(s), True) for j, s in move.declarations)
+        cards = self.cards(move.cards)
+        return PlayView(move.seat, cards, move.is_pass, None, jokers, rejected=True)
+
+    def _end(self, state: ReplayState, event: HandEnd, diags: list[DiagnosticView]) -> None:
+        hv = self.view
+        assert hv is not None
+        if self.trick_over:
+            self.log, self.top, self.trick_over = [], None, False
+        r = event.result
+        hv.finished = r is not None
+        base: dict[str, Any] = {"trick": None, "turn": None, "seat": None}
+        if r is not None:
+            base["captured"] = tuple(self.cards(t & COUNTERS) for t in r.taken)
+            base["points"] = r.points
+            base["places"] = _places(r.out_order, len(r.points))
+            transfer = TransferView(
+                r.last,
+                r.first,
+                self.cards(r.transfer_tricks),
+                self.cards(r.transfer_hand),
+                points_of(r.transfer_tricks),
+                points_of(r.transfer_hand),
+            )
+            self._snapshot(
+                state,
+                **base,
+                kind="transfer",
+                label="transfer",
+                headline=(
+                    f"{self.name(r.last)} came last: {self.name(r.first)}, first out, takes "
+                    f"{self.name(r.last)}'s tricks and hand, {transfer.points} points."
+                ),
+                transfer=transfer,
+            )
+            scores = ", ".join(f"{self.name(s)} {p}" for s, p in enumerate(r.points))
+            headline = f"Hand {hv.number} over. Points: {scores}."
+        else:
+            headline = f"Hand {hv.number} is not finished in the record; it scores nothing."
+        self._snapshot(
+            state, **base, kind="result", label="result", headline=headline, totals=event.totals,
+            diagnostics=diags,
+        )  # fmt: skip
+        errors = sum(d.severity == "error" for s in hv.steps for d in s.diagnostics)
+        warnings = sum(d.severity == "warning" for s in hv.steps for d in s.diagnostics)
+        self.summaries.append(
+            HandSummary(
+                number=hv.number,
+                href=self.hand_href(hv.number),
+                finished=r is not None,
+                first=None if r is None else r.first,
+                last=None if r is None else r.last,
+                transfer=None if r is None else r.transfer_points,
+                points=None if r is None else r.points,
+                totals=event.totals,
+                errors=errors,
+                warnings=warnings,
+            )
+        )
+
+    def _game_end(self, event: GameEnd, diags: list[DiagnosticView]) -> None:
+        """The game's result goes on the last hand's result step, and its findings with it."""
+        last = self.hands[-1].steps[-1] if self.hands and self.hands[-1].steps else None
+        if last is None:
+            self.findings.extend(Finding(d, None) for d in diags)
+            return
+        last.diagnostics.extend(diags)
+        href = f"{self.hand_href(self.hands[-1].number)}#step={last.index}"
+        self.findings.extend(Finding(d, href) for d in diags)
+        if event.over and event.winners:
+            names = " and ".join(self.name(s) for s in event.winners)
+            verb = "win" if len(event.winners) > 1 else "wins"
+            best = event.scores[event.winners[0]]
+            last.headline += f" Game over: {names} {verb} with {best}."
+
+
+def _play_glyphs(move: Move) -> str:
+    if move.is_pass:
+        return "pass"
+    return " ".join(card_glyph(c) for c in ids(move.cards))
+
+
+def _places(out_order: Sequence[int], n: int) -> tuple[int | None, ...]:
+    places: list[int | None] = [None] * n
+    for place, seat in enumerate(out_order, 1):
+        places[seat] = place
+    return tuple(places)
+
+
+def _mask(cards: Iterable[int]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def _stand_text(stand: Stand) -> str:
+    rank = RANK_SYMBOLS[stand.rank]
+    rank = "10" if rank == "T" else rank
+    return rank + ("" if stand.suit is None else SUIT_GLYPHS[stand.suit])
+
+
+# --- Jinja2 -----------------------------------------------------------------------------------
+
+
+def _load_template(name: str) -> tuple[str, str, Callable[[], bool]] | None:
+    resource = importlib.resources.files("zfrec.templates").joinpath(name)
+    if not resource.is_file():
+        return None
+    return resource.read_text("utf-8"), name, lambda: True
+
+
+@cache
+def environment() -> jinja2.Environment:
+    """The Jinja2 environment: templates shipped in zfrec.templates, autoescape always on."""
+    env = jinja2.Environment(
+        loader=jinja2.FunctionLoader(_load_template),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    # |tojson escapes < > & ' so the JSON cannot close the <script> element it sits in.
+    env.policies["json.dumps_kwargs"] = {"ensure_ascii": False, "separators": (",", ":")}
+    env.globals["place_word"] = place_word
+    env.globals["script_hash"] = script_hash
+    return env
+
+
+@cache
+def script_hash(name: str) -> Markup:
+    """The CSP source that allows exactly the inline script `name` (as it is included)."""
+    text = environment().get_template(name).render()
+    digest = base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
+    return Markup(f"'sha256-{digest}'")  # base64 and quotes only: nothing to escape
+
+
+def render_hand(view: HandView) -> str:
+    """The self-contained replay page of one hand."""
+    template = environment().get_template("replay.html.j2")
+    return template.render(view=view, data=view.data(), scripts=("replay.js",))
+
+
+def render_game(view: GameView, charts: Sequence[ChartEmbed] = ()) -> str:
+    """The game page: summary table, charts (SVG that zfrec generated) and links to replays."""
+    template = environment().get_template("game.html.j2")
+    return template.render(view=view, charts=charts, scripts=())
+
+
+def render_hands(record: Game, *, viewer: int | None = None) -> list[str]:
+    """Every hand's replay page of a record (no charts): what the benchmark measures."""
+    return [render_hand(h) for h in build_game_view(record, viewer=viewer).hands]
