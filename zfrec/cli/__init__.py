@@ -4,18 +4,34 @@ from __future__ import annotations
 
 import typer
 
-from zfrec.cli import engine_cmds
+from zfrec.cli import (
+    analyze_cmds,
+    engine_cmds,
+    record_cmds,
+    render_cmds,
+    simulate_cmds,
+    store_cmds,
+    validate_cmds,
+)
 
 app = typer.Typer(
     name="zfrec",
-    help="zfrec: records, rules, validation, replays and analysis for the card game Zheng Fen (挣分).",
+    help="zfrec: records, rules, validation, replays and analysis for Zheng Fen (挣分).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-for module in (engine_cmds,):
+for module in (
+    engine_cmds,
+    record_cmds,
+    validate_cmds,
+    simulate_cmds,
+    store_cmds,
+    render_cmds,
+    analyze_cmds,
+):
     module.register(app)
 
 

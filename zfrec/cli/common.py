@@ -10,6 +10,7 @@ from typing import Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from zfrec.errors import ZfrecError
 from zfrec.rules import Ruleset, parse_option, preset
@@ -24,7 +25,7 @@ JSON_HELP = "Print JSON for scripts instead of text."
 
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print a one-line error (no traceback) and exit."""
-    err.print(f"[bold red]error:[/] {message}", markup=True)
+    err.print(f"[bold red]error:[/] {escape(message)}", markup=True)
     raise typer.Exit(code)
 
 

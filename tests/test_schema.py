@@ -1,0 +1,123 @@
+"""The JSON Schema of records: well-formed, documented, and in step with what jsonio writes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from importlib import resources
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from jsonschema import Draft202012Validator
+
+from tests.record_strategies import games
+from zfrec.errors import NotationError
+from zfrec.record.jsonio import document, game_to_json
+from zfrec.record.model import Game
+from zfrec.record.schema import (
+    load_schema,
+    pointer,
+    schema_id,
+    validate_document,
+    validate_game,
+    validate_wrapper,
+)
+
+
+def test_schema_is_packaged_and_valid_2020_12() -> None:
+    text = resources.files("zfrec.schemas").joinpath("record.schema.json").read_text("utf-8")
+    assert '"$id"' in text
+    schema = load_schema()
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert schema_id() == "urn:zfrec:schema:record:1"
+    Draft202012Validator.check_schema(schema)
+
+
+def all_properties(node: Any, path: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
+    if isinstance(node, dict):
+        for name, sub in node.get("properties", {}).items():
+            yield f"{path}/{name}", sub
+        for key, value in node.items():
+            yield from all_properties(value, f"{path}/{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from all_properties(value, f"{path}/{i}")
+
+
+def test_every_property_and_definition_has_a_title_and_description() -> None:
+    schema = load_schema()
+    found = list(all_properties(schema))
+    assert len(found) > 30
+    for where, prop in found:
+        assert prop.get("title") and prop.get("description"), where
+    for name, definition in schema["$defs"].items():
+        assert definition.get("title") and definition.get("description"), name
+
+
+@settings(max_examples=100, deadline=None)
+@given(games())
+def test_generated_records_validate_as_documents(game: Game) -> None:
+    validate_document(document(game))
+    validate_document(document([game, game]))
+    Draft202012Validator(load_schema()).validate(game_to_json(game))
+
+
+def test_both_document_shapes_validate() -> None:
+    game = game_to_json(Game(["a", "b", "c"]))
+    validate_document(game)
+    validate_document({"games": [game, game]})
+    validate_document({"games": []})
+    validate_wrapper({"games": [1]})  # the wrapper alone does not look inside the games
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"players": ["a", "b", "c"]}, "at /: 'rules' is a required property"),
+        (
+            {"players": ["a", "b"], "rules": {"preset": "pagat"}, "target": 500, "hands": []},
+            "at /players: ['a', 'b'] is too short",
+        ),
+        (
+            {
+                "players": ["a", "b", "c"],
+                "rules": {"preset": "pagat", "options": {"target": 600}},
+                "target": 500,
+                "hands": [],
+            },
+            "at /rules/options: Additional properties are not allowed ('target' was unexpected)",
+        ),
+        (
+            {
+                "players": ["a", "b", "c"],
+                "rules": {"preset": "pagat"},
+                "target": 500,
+                "hands": [{"number": 1, "tricks": [{"moves": []}]}],
+            },
+            "at /hands/0/tricks/0/moves: [] should be non-empty",
+        ),
+        (
+            {
+                "players": ["a", "b", "c"],
+                "rules": {"preset": "pagat"},
+                "target": 500,
+                "hands": [{"number": 1, "tricks": [{"moves": [{"seat": 0, "play": "3h"}]}]}],
+            },
+            "at /hands/0/tricks/0/moves/0/seat: 0 is less than the minimum of 1",
+        ),
+    ],
+)
+def test_validation_errors_carry_the_json_path(data: Any, message: str) -> None:
+    with pytest.raises(NotationError) as info:
+        validate_game(data, source="x.json")
+    assert str(info.value) == f"x.json: {message}"
+
+
+def test_paths_inside_a_collection_and_pointer_escapes() -> None:
+    with pytest.raises(NotationError, match=r"^<input>: at /games/2/target: 'x' is not of type"):
+        validate_game(
+            {"players": ["a", "b", "c"], "rules": {"preset": "pagat"}, "target": "x", "hands": []},
+            ("games", 2),
+        )
+    assert pointer(()) == "/"
+    assert pointer(("a/b", "c~d", 0)) == "/a~1b/c~0d/0"

@@ -1,0 +1,387 @@
+"""The .zfn reader and canonical writer (FORMAT.md)."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+
+from tests.record_strategies import games
+from zfrec.cards import BJ, SJ, Stand, parse_cards
+from zfrec.errors import NotationError
+from zfrec.record import dumps, iter_records, load, loads
+from zfrec.record.model import Game, Move, Pos
+from zfrec.record.zfn import dumps_zfn, iter_games, parse_zfn, read_games
+
+ROOT = Path(__file__).resolve().parent.parent
+HEAD = '[Players "Ann, Bo Li, 王芳"]\n'
+
+
+def one(text: str) -> Game:
+    [game] = parse_zfn(text, "t.zfn")
+    return game
+
+
+def error_of(text: str) -> str:
+    with pytest.raises(NotationError) as info:
+        parse_zfn(text, "t.zfn")
+    return str(info.value)
+
+
+def moves_of(game: Game, hand: int = 0) -> list[Move]:
+    return [m for trick in game.hands[hand].tricks for m in trick.moves]
+
+
+# --- round trips ------------------------------------------------------------------------------
+
+
+@settings(max_examples=300, deadline=None)
+@given(games())
+def test_round_trip_is_lossless_and_idempotent(game: Game) -> None:
+    text = dumps_zfn(game)
+    assert parse_zfn(text) == [game]
+    assert dumps_zfn(parse_zfn(text)) == text
+
+
+@settings(max_examples=50, deadline=None)
+@given(games(), games(), games())
+def test_several_games_per_file(a: Game, b: Game, c: Game) -> None:
+    text = dumps_zfn([a, b, c])
+    assert parse_zfn(text) == [a, b, c]
+
+
+def format_examples() -> list[str]:
+    return re.findall(r"```zfn\n(.*?)```", (ROOT / "FORMAT.md").read_text("utf-8"), re.S)
+
+
+def test_format_md_examples_are_one_game_and_the_first_is_canonical() -> None:
+    canonical, loose = format_examples()[:2]
+    assert loads(canonical) == loads(loose)
+    assert dumps(loads(loose)) == canonical
+    game = one(canonical)
+    assert game.players == ["Ann", "Bo Li", "王芳"]
+    assert game.hands[0].shuffler == 2
+    assert game.hands[0].deal is not None
+    assert game.hands[0].deal[1].unknown == 18
+    assert [len(t.moves) for t in game.hands[0].tricks] == [6, 4, 5, 3]
+
+
+def test_canonical_layout() -> None:
+    text = (
+        '[Date "1985"]\n[event "x"]\n[Round "3"]\n[players "a, b c, d"]\n'
+        '[Result "1 2 3 winners 3,1"]\n; note\nHAND 2 SHUFFLER=b c\n{hand}\n'
+        "deal 3: ? 5s\ndeal 1: ?3\ndeal 2: 10h,4h\n"
+        "{opening} b c: 4h!  d: pass ; after\n2: 10H ?!\nSCORE 0 10 0 TOTAL 1 2 3\n"
+    )
+    assert dumps(loads(text)) == (
+        '[Event "x"]\n[Date "1985"]\n[Players "a, b c, d"]\n[Rules "pagat"]\n[Target "500"]\n'
+        '[Result "1 2 3 winners 3, 1"]\n[Round "3"]\n{note}\n\n'
+        "hand 2 shuffler 2\n{hand}\ndeal 1: ?3\ndeal 2: 4h Th\ndeal 3: 5s ?\n"
+        "{opening} 2: 4h!  3: - {after}\n2: Th?!\nscore 0 10 0 total 1 2 3\n"
+    )
+
+
+# --- reading details --------------------------------------------------------------------------
+
+
+def test_seats_by_number_name_quotes_and_unquoted_names_with_spaces() -> None:
+    game = one(HEAD + 'hand\n1: 3h  bo li: 4h  "Bo Li": 5h  王芳：6h  Bo Li: 7h  ANN: 8h\n')
+    assert [m.seat for m in moves_of(game)] == [0, 1, 1, 2, 1, 0]
+
+
+def test_cards_unicode_suits_ten_and_case() -> None:
+    game = one(HEAD + "hand\n1: 10♥ t♠ TD 10c  2: 5♡ ; nothing\n")
+    assert moves_of(game)[0].cards == parse_cards("Th Ts Td Tc")
+    # emoji presentation selectors, as phones type them
+    game = one(HEAD + "hand\n1: 10♥\ufe0fj♣\ufe0f\n")
+    assert moves_of(game)[0].cards == parse_cards("Th Jc")
+
+
+def test_glued_cards_declarations_and_annotations() -> None:
+    game = one(HEAD + "hand\n1: 8h8sBJ=8d!?  2: SJ=8,BJ=8h ??  3: pass!  1: -?  2: 过\n")
+    first, second, third, fourth, fifth = moves_of(game)
+    assert first.cards == parse_cards("8h 8s BJ")
+    assert first.declarations == ((BJ, Stand(5, 2)),)
+    assert first.annotation == "!?"
+    assert second.declarations == ((SJ, Stand(5)), (BJ, Stand(5, 1)))
+    assert second.annotation == "??"
+    assert third.is_pass and third.annotation == "!"
+    assert fourth.is_pass and fourth.annotation == "?"
+    assert fifth.is_pass and fifth.annotation is None
+
+
+def test_disputed_marker_and_note() -> None:
+    game = one(HEAD + 'hand\n1: 3h disputed  2: 4h! disputed "not his turn" {hm}  3: 5h\n')
+    a, b, c = moves_of(game)
+    assert (a.disputed, a.dispute_note) == (True, None)
+    assert (b.disputed, b.dispute_note, b.comments) == (True, "not his turn", ["hm"])
+    assert not c.disputed
+
+
+def test_comments_attach_to_what_they_follow() -> None:
+    text = (
+        '[Players "a, b, c"] {on tag}\n{game}\n'
+        "hand 1 {hand line}\n; before deal\ndeal 1: ?18 {deal}\ndeal 2: ?18\ndeal 3: ?18\n"
+        "{trick} 1: 3h {move} 2: 4h\n; after trick\n{multi\n  line}\n"
+        "score 1 2 3 {score}\n; after score\n"
+    )
+    game = one(text)
+    assert game.comments == ["on tag", "game"]
+    hand = game.hands[0]
+    assert hand.comments == ["hand line", "before deal", "deal", "score", "after score"]
+    assert hand.tricks[0].comments == ["trick"]
+    assert [m.comments for m in hand.tricks[0].moves] == [
+        ["move"],
+        ["after trick", "multi\n  line"],
+    ]
+
+
+def test_comment_escapes_round_trip() -> None:
+    game = Game(players=["a", "b", "c"], comments=["x}y\\z", "line\n[not a tag]", "{a} ; b"])
+    text = dumps(game)
+    assert "{line\n\\[not a tag]}" in text
+    assert loads(text) == [game]
+
+
+def test_partial_deals() -> None:
+    game = one(HEAD + "hand\ndeal 1: 3h 4h ?16\ndeal 2: ?\ndeal 3:\n")
+    deal = game.hands[0].deal
+    assert deal is not None
+    assert [(d.known, d.unknown) for d in deal] == [(parse_cards("3h 4h"), 16), (0, 1), (0, 0)]
+    assert game.hands[0].deal is not None and one(HEAD + "hand\n").hands[0].deal is None
+
+
+def test_rules_target_and_result() -> None:
+    game = one(
+        '[Players "a, b, c"]\n[Rules "Poppel, sequence_lengths=equal target=1000"]\n'
+        '[Result "1000 20 30 winner a"]\n'
+    )
+    assert (game.preset, game.options, game.target) == (
+        "poppel",
+        {"sequence_lengths": "equal"},
+        1000,
+    )
+    assert game.ruleset().self_overplay and game.ruleset().target == 1000
+    assert game.result is not None and game.result.winners == (0,)
+    assert dumps(game).splitlines()[1:3] == [
+        '[Rules "poppel sequence_lengths=equal"]',
+        '[Target "1000"]',
+    ]
+
+
+def test_positions() -> None:
+    game = one(HEAD + "\nhand 1\n1: 3h  2: -\n")
+    assert game.pos == Pos(1, 1)
+    assert game.hands[0].pos == Pos(3, 1)
+    assert [m.pos for m in moves_of(game)] == [Pos(4, 1), Pos(4, 8)]
+    assert Pos(4, 8) == Pos(4, 8) and moves_of(game)[1] == Move.passes(1)  # pos not compared
+
+
+def test_bom_and_crlf() -> None:
+    text = "\ufeff" + (HEAD + "hand\n1: 3h\n").replace("\n", "\r\n")
+    assert one(text) == one(HEAD + "hand\n1: 3h\n")
+
+
+def test_load_by_extension(tmp_path: Path) -> None:
+    path = tmp_path / "g.ZFN"
+    path.write_text("\ufeff" + HEAD + "hand\n1: 3h\n", encoding="utf-8")
+    [game] = load(path)
+    assert game.source == str(path)
+    with pytest.raises(NotationError, match="cannot tell the record format of"):
+        list(load(tmp_path / "g.txt"))
+
+
+# --- streaming and recovery -------------------------------------------------------------------
+
+
+def test_streaming_reads_only_one_line_past_a_game() -> None:
+    text = dumps([Game(["a", "b", "c"]), Game(["d", "e", "f"], event="2nd")])
+    lines = text.splitlines(keepends=True)
+    consumed = 0
+
+    def feed() -> Iterator[str]:
+        nonlocal consumed
+        for line in lines:
+            consumed += 1
+            yield line
+
+    reader = iter_games(feed())
+    assert next(reader) == Game(["a", "b", "c"])
+    second_start = lines.index('[Event "2nd"]\n') + 1
+    assert consumed == second_start
+    assert next(reader) == Game(["d", "e", "f"], event="2nd")
+
+
+def test_streaming_an_endless_source() -> None:
+    chunk = dumps(Game(["a", "b", "c"])).splitlines(keepends=True)
+    endless = itertools.cycle(["\n", *chunk])
+    assert len(list(itertools.islice(read_games(endless), 1000))) == 1000
+
+
+BROKEN = (
+    '[Event "one"]\n[Players "a, b, c"]\nhand\n1: 3h\n\n'
+    '[Event "two"]\n[Players "a, b, c"]\nhand\n1: 3h  2: 7x\n2: 4h\n\n'
+    '[Event "three"]\n[Players "a, b, c"]\nhand\n1: 5h\n'
+)
+
+
+def test_recovers_at_the_next_game() -> None:
+    items = list(iter_games(io.StringIO(BROKEN), "b.zfn"))
+    assert [type(i).__name__ for i in items] == ["Game", "NotationError", "Game"]
+    assert isinstance(items[2], Game) and items[2].event == "three"
+    assert str(items[1]) == (
+        "b.zfn:9:12 [game 2]: unknown suit 'x' in '7x': suits are s h d c (or ♠ ♥ ♦ ♣)\n"
+        " 9 | 1: 3h  2: 7x\n"
+        "   |            ^"
+    )
+    error = items[1]
+    assert isinstance(error, NotationError) and error.location is not None
+    assert (error.location.file, error.location.line, error.location.col) == ("b.zfn", 9, 12)
+
+
+def test_recovery_after_errors_in_tags_and_open_comments(tmp_path: Path) -> None:
+    text = (
+        '[Players "a, b"]\n[Event "skipped with its game"]\nhand\n1: 3h\n'
+        '[Players "a, b, c"]\nhand\n1: 3h {never closed\n2: 4h\n'
+        '[Players "a, b, c"]\n[Event "ok"]\n'
+    )
+    path = tmp_path / "r.zfn"
+    path.write_text(text, encoding="utf-8")
+    items = list(iter_records(path))
+    assert [str(i).splitlines()[0] for i in items[:2]] == [
+        f"{path}:1:11 [game 1]: a game has 3 to 6 players, not 2",
+        f"{path}:7:7 [game 2]: comment is never closed: '{{' needs a matching '}}'",
+    ]
+    assert isinstance(items[2], Game) and items[2].event == "ok"
+
+
+def test_strict_reader_raises_the_first_error() -> None:
+    with pytest.raises(NotationError, match=r"t\.zfn:9:12 \[game 2\]: unknown suit"):
+        parse_zfn(BROKEN, "t.zfn")
+
+
+# --- exact error messages ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (
+            "hand\n4: 3h\n",
+            "t.zfn:3:1 [game 1]: there is no seat 4: seats are 1 to 3\n 3 | 4: 3h\n   | ^",
+        ),
+        (
+            "hand\n王芳: 3h  Bob: 4h\n",
+            "t.zfn:3:9 [game 1]: no player is called 'Bob': the seats are 1 Ann, 2 Bo Li, 3 王芳\n"
+            " 3 | 王芳: 3h  Bob: 4h\n"
+            "   |           ^",
+        ),
+        (
+            "hand\n1: 3h!!!\n",
+            "t.zfn:3:4 [game 1]: unknown annotation '!!!': use one of ! ? !! ?? !? ?!\n"
+            " 3 | 1: 3h!!!\n"
+            "   |    ^",
+        ),
+        (
+            "hand\n1:\n",
+            "t.zfn:3:1 [game 1]: seat 1 has no cards: write the cards, or - to pass\n"
+            " 3 | 1:\n"
+            "   | ^",
+        ),
+        (
+            "hand\n1: 3h 4h 3h\n",
+            "t.zfn:3:10 [game 1]: a card in '3h' is given twice in this move\n"
+            " 3 | 1: 3h 4h 3h\n"
+            "   |          ^",
+        ),
+        (
+            "hand\n1: - 3h\n",
+            "t.zfn:3:6 [game 1]: a pass has no cards\n 3 | 1: - 3h\n   |      ^",
+        ),
+        (
+            "hand\n1: 8h=9\n",
+            "t.zfn:3:6 [game 1]: only jokers take a declaration, not 8h\n 3 | 1: 8h=9\n   |      ^",
+        ),
+        (
+            "hand\ndeal 1: ?18\ndeal 3: ?18\n",
+            "t.zfn:3:1 [game 1]: the deal has no line for seat 2; "
+            "write 'deal 2: ?N' if its N cards are unknown\n"
+            " 3 | deal 1: ?18\n"
+            "   | ^",
+        ),
+        (
+            "1: 3h\n",
+            "t.zfn:2:1 [game 1]: a hand starts with a line 'hand N' before its deal and tricks\n"
+            " 2 | 1: 3h\n"
+            "   | ^",
+        ),
+        (
+            "hand\nscore 1 2\n",
+            "t.zfn:3:1 [game 1]: score needs 3 numbers, one per seat in order, not 2\n"
+            " 3 | score 1 2\n"
+            "   | ^",
+        ),
+        (
+            "hand\nscore 1 2 3\n1: 3h\n",
+            "t.zfn:4:1 [game 1]: the score line ends the hand; start a new 'hand' first\n"
+            " 4 | 1: 3h\n"
+            "   | ^",
+        ),
+        (
+            "hand\n1: 3h }\n",
+            "t.zfn:3:7 [game 1]: '}' without an opening '{'\n 3 | 1: 3h }\n   |       ^",
+        ),
+        (
+            "hand\n1: 3h disputed 4h\n",
+            "t.zfn:3:16 [game 1]: after 'disputed' only a quoted note and comments may follow\n"
+            " 3 | 1: 3h disputed 4h\n"
+            "   |                ^",
+        ),
+        (
+            "hand\nplay 1: 3h\n",
+            "t.zfn:3:1 [game 1]: expected a move like '2: 7h 7s' or a keyword, not 'play'\n"
+            " 3 | play 1: 3h\n"
+            "   | ^",
+        ),
+    ],
+)
+def test_error_messages(body: str, message: str) -> None:
+    assert error_of(HEAD + body) == message
+
+
+def test_error_caret_under_wide_characters() -> None:
+    message = error_of('[Players "王芳, 李明, 张伟"]\nhand\n李明：3x\n')
+    assert message.endswith(" 3 | 李明：3x\n   |        ^")
+    assert message.startswith("t.zfn:3:5 [game 1]: unknown suit 'x' in '3x'")
+
+
+@pytest.mark.parametrize(
+    ("header", "message"),
+    [
+        ('[Event "x"]\n', 't.zfn:2:1 [game 1]: the game has no [Players "..."] tag'),
+        ('[Players "a, b, A"]\n', "t.zfn:1:11 [game 1]: player name 'A' is given twice"),
+        ('[Players "a, b, 3"]\n', "t.zfn:1:11 [game 1]: player name '3' is a number"),
+        ('[Players "a, b, c"]\n[Rules "pagot"]\n', "t.zfn:2:9 [game 1]: unknown preset 'pagot'"),
+        (
+            '[Players "a, b, c"]\n[Rules "pagat wild=1"]\n',
+            "t.zfn:2:15 [game 1]: unknown rule option wild",
+        ),
+        ('[Players "a, b, c"]\n[Target "lots"]\n', "t.zfn:2:10 [game 1]: the target is a positive"),
+        ('[Players "a, b, c"]\n[Players "d, e, f"]\n', "t.zfn:2:2 [game 1]: tag Players is given"),
+        ('[Players "a, b, c"\n', "t.zfn:1:19 [game 1]: ']' closes the tag"),
+        ("[Players a, b, c]\n", 't.zfn:1:10 [game 1]: the tag value is quoted: [Name "value"]'),
+        ('[Players "a, b, c"] x\n', "t.zfn:1:21 [game 1]: only a comment may follow a tag"),
+        (
+            '[Players "a, b, c"]\n[Result "1 2 3 winner d"]\n',
+            "t.zfn:2:10 [game 1]: no seat 'd': use a seat number 1-3 or a name",
+        ),
+        ("hand\n", 't.zfn:1:1: a game starts with its tags, e.g. [Players "Ann, Bo, Cy"]'),
+    ],
+)
+def test_header_error_messages(header: str, message: str) -> None:
+    assert error_of(header + "hand\n").startswith(message)

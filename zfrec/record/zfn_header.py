@@ -1,0 +1,212 @@
+"""The tag header of a .zfn game: `[Name "value"]` lines, read and written.
+
+Tag values are checked only once the header is complete (at the first hand), because `Result`
+refers to seats and so needs `Players`, whatever order the tags come in.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from zfrec.errors import RulesError
+from zfrec.record.lexer import QUOTES, SyntaxFail, escape_string, unescape
+from zfrec.record.model import (
+    DEFAULT_PRESET,
+    DEFAULT_TARGET,
+    KNOWN_TAGS,
+    Game,
+    Pos,
+    Result,
+    RuleValue,
+    extra_tag_problem,
+    players_problem,
+)
+from zfrec.rules import OPTION_NAMES, PRESETS, parse_option
+
+_NAME_RE = re.compile(r"\s*\[\s*([A-Za-z][A-Za-z0-9_]*)\s*")
+_VALUE_RE = re.compile(r"(?:[^\"“”\\]|\\.)*[\"“”]")
+_CLOSE_RE = re.compile(r"\s*\]")
+_PLAYER_SPLIT_RE = re.compile(r"[,，、]")
+_WINNERS_RE = re.compile(r"\bwinners?\b", re.IGNORECASE)
+
+
+class Header:
+    """The tags of one game as they are read, then their checked values."""
+
+    def __init__(self) -> None:
+        self.raw: dict[str, tuple[str, Pos]] = {}  # casefolded known tag -> (value, value pos)
+        self.extra: list[tuple[str, str]] = []
+        self._extra_seen: set[str] = set()
+        self.event: str | None = None
+        self.site: str | None = None
+        self.date: str | None = None
+        self.preset = DEFAULT_PRESET
+        self.options: dict[str, RuleValue] = {}
+        self.target = DEFAULT_TARGET
+        self.result: Result | None = None
+
+    def add_line(self, line: str, number: int) -> int:
+        """Read the tag on `line`; return the index where the rest of the line (comments) starts."""
+        m = _NAME_RE.match(line)
+        if m is None:
+            col = len(line) - len(line.lstrip()) + 2
+            raise SyntaxFail("a tag looks like [Name \"value\"]: name it after '['", number, col)
+        name, pos = m.group(1), m.end()
+        if pos >= len(line) or line[pos] not in QUOTES:
+            raise SyntaxFail('the tag value is quoted: [Name "value"]', number, pos + 1)
+        value = _VALUE_RE.match(line, pos + 1)
+        if value is None:
+            raise SyntaxFail('the tag value is never closed: add the closing "', number, pos + 1)
+        close = _CLOSE_RE.match(line, value.end())
+        if close is None:
+            raise SyntaxFail("']' closes the tag", number, value.end() + 1)
+        text = unescape(value.group()[:-1])
+        key = name.casefold()
+        name_col = m.start(1) + 1
+        if key in KNOWN_TAGS:
+            if key in self.raw:
+                raise SyntaxFail(f"tag {KNOWN_TAGS[key]} is given twice", number, name_col)
+            self.raw[key] = (text, Pos(number, pos + 2))
+        else:
+            problem = extra_tag_problem(name, self._extra_seen)
+            if problem:
+                raise SyntaxFail(problem, number, name_col)
+            self.extra.append((name, text))
+        return close.end()
+
+    def finish(self, line: int, col: int) -> list[str]:
+        """Check the tag values; return the players. (line, col) is where Players was needed."""
+        self.event = self._text("event")
+        self.site = self._text("site")
+        self.date = self._text("date")
+        if "players" not in self.raw:
+            raise SyntaxFail(
+                'the game has no [Players "..."] tag '
+                "(the tags of one game stand on consecutive lines)",
+                line,
+                col,
+            )
+        value, pos = self.raw["players"]
+        players = [name.strip() for name in _PLAYER_SPLIT_RE.split(value)]
+        problem = players_problem(players)
+        if problem:
+            raise SyntaxFail(problem, pos.line, pos.col)
+        stated_target = self._target()
+        if "rules" in self.raw:
+            self._rules(*self.raw["rules"], stated_target)
+        if "result" in self.raw:
+            self.result = _result(*self.raw["result"], players)
+        return players
+
+    def _text(self, key: str) -> str | None:
+        return self.raw[key][0] if key in self.raw else None
+
+    def _target(self) -> int | None:
+        if "target" not in self.raw:
+            return None
+        value, pos = self.raw["target"]
+        text = value.strip()
+        if not text.isdecimal() or int(text) < 1:
+            raise SyntaxFail(f"the target is a positive whole number, not {value!r}", *_at(pos))
+        self.target = int(text)
+        return self.target
+
+    def _rules(self, value: str, pos: Pos, stated_target: int | None) -> None:
+        words = value.replace(",", " ").split()
+        if words and "=" not in words[0]:
+            name = words.pop(0).casefold()
+            if name not in PRESETS:
+                raise SyntaxFail(
+                    f"unknown preset {name!r}: presets are {', '.join(PRESETS)}", *_at(pos)
+                )
+            self.preset = name
+        for word in words:
+            try:
+                option, option_value = parse_option(word)
+            except RulesError as exc:
+                raise SyntaxFail(
+                    exc.message, pos.line, pos.col + max(value.find(word), 0)
+                ) from None
+            if option == "target":
+                # The target has its own tag; take it from Rules only if that tag is absent.
+                if stated_target is not None and stated_target != option_value:
+                    raise SyntaxFail(
+                        f"Rules says target={option_value} but the Target tag says {stated_target}",
+                        *_at(pos),
+                    )
+                self.target = option_value
+            else:
+                self.options[option] = option_value
+
+
+def _at(pos: Pos) -> tuple[int, int]:
+    return pos.line, pos.col
+
+
+def _result(value: str, pos: Pos, players: list[str]) -> Result:
+    m = _WINNERS_RE.search(value)
+    score_text = value[: m.start()] if m else value
+    words = score_text.split()
+    if len(words) != len(players) or not all(w.isdecimal() for w in words):
+        raise SyntaxFail(
+            f"Result gives the final score of each of the {len(players)} seats in order, "
+            "then optionally 'winner SEAT' or 'winners SEAT, SEAT'",
+            *_at(pos),
+        )
+    winners: list[int] = []
+    if m:
+        for part in _PLAYER_SPLIT_RE.split(value[m.end() :]):
+            refs = part.split() if all(w.isdecimal() for w in part.split()) else [part.strip()]
+            for ref in refs:
+                seat = _seat(ref, players, pos)
+                if seat in winners:
+                    raise SyntaxFail(f"winner {ref!r} is given twice", *_at(pos))
+                winners.append(seat)
+        if not winners:
+            raise SyntaxFail("'winner' needs a seat: a number or a player name", *_at(pos))
+    return Result(tuple(int(w) for w in words), tuple(winners), pos)
+
+
+def _seat(ref: str, players: list[str], pos: Pos) -> int:
+    if ref.isdecimal() and 1 <= int(ref) <= len(players):
+        return int(ref) - 1
+    for i, name in enumerate(players):
+        if name.casefold() == ref.casefold():
+            return i
+    raise SyntaxFail(f"no seat {ref!r}: use a seat number 1-{len(players)} or a name", *_at(pos))
+
+
+def format_header(game: Game) -> Iterator[str]:
+    """The canonical tag lines: standard tags in a fixed order, then the others as given."""
+
+    def tag(name: str, value: str) -> str:
+        return f'[{name} "{escape_string(value)}"]'
+
+    for name, value in (("Event", game.event), ("Site", game.site), ("Date", game.date)):
+        if value is not None:
+            yield tag(name, value)
+    yield tag("Players", ", ".join(game.players))
+    yield tag("Rules", format_rules(game.preset, game.options))
+    yield tag("Target", str(game.target))
+    if game.result is not None:
+        yield tag("Result", format_result(game.result))
+    for name, value in game.extra_tags:
+        yield tag(name, value)
+
+
+def format_rules(preset: str, options: dict[str, RuleValue]) -> str:
+    order = [o for o in OPTION_NAMES if o in options] + sorted(set(options) - set(OPTION_NAMES))
+    parts = [preset]
+    for name in order:
+        value = options[name]
+        parts.append(f"{name}={str(value).lower() if isinstance(value, bool) else value}")
+    return " ".join(parts)
+
+
+def format_result(result: Result) -> str:
+    text = " ".join(map(str, result.scores))
+    if result.winners:
+        word = "winner" if len(result.winners) == 1 else "winners"
+        text += f" {word} " + ", ".join(str(seat + 1) for seat in result.winners)
+    return text
