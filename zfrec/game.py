@@ -288,10 +288,11 @@ class HandState:
         if self.final_turn or seat == self.top_seat:
             # The last holder's one turn, or the top player declining to beat their own play.
             return None
-        assert self.top_seat is not None
-        if all(s in passed for s in self.holding() if s != self.top_seat):
-            if self.rules.self_overplay and self.hands[self.top_seat]:
-                return self.top_seat  # may beat their own play (R7)
+        top, hands = self.top_seat, self.hands
+        assert top is not None
+        if all(s in passed or s == top or not hands[s] for s in range(self.n)):
+            if self.rules.self_overplay and hands[top]:
+                return top  # may beat their own play (R7)
             return None
         return self._next_holder(seat)
 

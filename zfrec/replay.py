@@ -411,8 +411,8 @@ class _Replayer:
     ) -> Iterator[tuple[ReplayState, ReplayEvent]]:
         """Infer the passes before `move`, or report it out of turn and give it the turn."""
         seat = move.seat
-        if not 0 <= seat < hs.n:
-            return
+        if seat == hs.turn or not 0 <= seat < hs.n:
+            return  # in turn (the common case), or a seat the engine will reject
         if hs.top is None:
             if seat != hs.turn:
                 self._report(

@@ -1,0 +1,1 @@
+"""zfrec's benchmark suite: `make bench` (or `python -m bench`). See README, "Benchmarks"."""

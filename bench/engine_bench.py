@@ -1,0 +1,93 @@
+"""Micro-benchmarks of the rules engine: classification and legal-play enumeration."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+
+from zfrec.cards import BJ, SJ, parse_play
+from zfrec.combos import Combo, readings
+from zfrec.game import deal_random
+from zfrec.movegen import expand, legal_plays, physical_plays
+
+
+def per_call_us(fn: Callable[[], object], min_seconds: float = 0.2) -> float:
+    """Mean microseconds per call of `fn`, over repeated batches for at least `min_seconds`."""
+    calls, start = 0, time.perf_counter()
+    batch = 1
+    while True:
+        for _ in range(batch):
+            fn()
+        calls += batch
+        elapsed = time.perf_counter() - start
+        if elapsed >= min_seconds:
+            return elapsed / calls * 1e6
+        batch *= 2
+
+
+# Five-card plays of every kind, jokers declared and undeclared.
+DECLARED = ["7s 7h SJ=8 BJ=8 8c", "9h Th Jh SJ=Qh BJ=Kh", "5s 5h 6s SJ=6 BJ=7 7h", "8s 8h BJ=8"]
+INFERRED = ["7s 7h SJ BJ 8c", "9h Th Jh SJ BJ", "5s 5h 6s SJ BJ 7h", "8s 8h BJ"]
+
+
+def classify_us(texts: list[str], min_seconds: float) -> float:
+    plays = [parse_play(t) for t in texts]
+    args = [(p.mask, p.declared() or None) for p in plays]
+
+    def run() -> None:
+        for mask, decls in args:
+            readings(mask, declarations=decls)
+
+    return per_call_us(run, min_seconds) / len(args)
+
+
+def hands_with_both_jokers(count: int, seed: int = 2024) -> list[int]:
+    """A fixed set of 18-card hands (three seats) that hold both jokers."""
+    rng, out = random.Random(seed), list[int]()
+    while len(out) < count:
+        for hand in deal_random(3, 0, rng):
+            if hand >> SJ & 1 and hand >> BJ & 1:
+                out.append(hand)
+    return out[:count]
+
+
+def lead_worst_us(hands: list[int], physical: bool, min_seconds: float) -> float:
+    """The slowest hand's time to enumerate every lead."""
+
+    def timed(hand: int) -> float:
+        if physical:
+            return per_call_us(lambda: physical_plays(hand), min_seconds)
+        return per_call_us(lambda: legal_plays(hand), min_seconds)
+
+    return max(timed(hand) for hand in hands)
+
+
+def follow_typical_us(min_seconds: float, seed: int = 7) -> float:
+    """Median time to enumerate follows for a seat facing a typical top play."""
+    rng = random.Random(seed)
+    cases: list[tuple[int, Combo]] = []
+    while len(cases) < 40:
+        hands = deal_random(4, 0, rng)
+        leads = legal_plays(hands[0])
+        move = rng.choice(leads)
+        top = expand(hands[0], move)[0]
+        cases.append((hands[1], top))
+
+    def timed(hand: int, top: Combo) -> float:
+        return per_call_us(lambda: legal_plays(hand, top), min_seconds / 10)
+
+    times = sorted(timed(hand, top) for hand, top in cases)
+    return times[len(times) // 2]
+
+
+def engine_figures(quick: bool) -> dict[str, float]:
+    secs = 0.02 if quick else 0.3
+    hands = hands_with_both_jokers(3 if quick else 24)
+    return {
+        "classify_declared_us": classify_us(DECLARED, secs),
+        "classify_inferred_us": classify_us(INFERRED, secs),
+        "lead_enum_worst_us": lead_worst_us(hands, False, secs / 3),
+        "lead_enum_physical_worst_us": lead_worst_us(hands, True, secs / 3),
+        "follow_enum_typical_us": follow_typical_us(secs),
+    }

@@ -1,0 +1,35 @@
+"""`make bench QUICK=1` must keep working: every key is present and numeric (no timing checks)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+KEYS = {
+    "classify_declared_us", "classify_inferred_us", "lead_enum_worst_us",
+    "lead_enum_physical_worst_us", "follow_enum_typical_us", "parse_hands_per_s",
+    "validate_hands_per_s", "validate_moves_per_s", "validate_jobs2_hands_per_s",
+    "stream_peak_rss_mb", "simulate_hands_per_s", "import_hands_per_s", "render_hands_per_s",
+    "python_chess_plies_per_s", "ratio_vs_python_chess",
+}  # fmt: skip
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_quick_bench_writes_every_key(tmp_path: Path) -> None:
+    out = tmp_path / "results.json"
+    env = {**os.environ, "ZFREC_DB": str(tmp_path / "bench.db")}
+    subprocess.run(
+        [sys.executable, "-m", "bench", "--quick", "--out", str(out)],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+    results = json.loads(out.read_text(encoding="utf-8"))
+    assert results.keys() >= KEYS
+    for key in KEYS:
+        value = results[key]
+        assert isinstance(value, int | float) and value > 0, key
