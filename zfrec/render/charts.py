@@ -166,7 +166,7 @@ def figure_svg(fig: Figure, salt: str, title: str) -> str:
     return svg
 
 
-def figure_png(fig: Figure, dpi: int = 150) -> bytes:
+def figure_png(fig: Figure, dpi: int = 120) -> bytes:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": "zfrec"})
     return buf.getvalue()
