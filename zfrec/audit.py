@@ -1,0 +1,233 @@
+"""Dispute audit: the rules under which a failing record is legal, and the edits that repair it.
+
+    >>> report = audit(game)
+    >>> report.legal, [v.label for v in report.rulesets if v.ok]
+    >>> for repair in report.repairs: print(repair.text())   # "legal if trick 7, turn 3 was a pass"
+
+The repair search is bounded. Candidate edits are generated from where the first error shows:
+the move it is reported at and the moves just before it, the deal of the seat involved, or the
+score line. Each candidate is applied to a copy of the record and judged by `zfrec.validate`, so
+every suggestion is verified, never guessed. Suggestions are ranked by the number of edits, then
+by the errors and warnings that remain, then by how targeted the generator was. When no single
+edit repairs the record, the best partial repairs are extended by a second edit.
+
+Nothing here applies a rule: the replay says what each seat held and what was on the table, the
+move generator lists the plays, and the validator judges the edited record.
+"""
+
+from __future__ import annotations
+
+import html
+import time
+from dataclasses import dataclass
+from typing import Literal
+
+from zfrec.diagnostics import Diagnostic
+from zfrec.diff import DiffReport, Divergence, diff_games
+from zfrec.record.model import Game
+from zfrec.repair import Edit, Repair, search_repairs
+from zfrec.rules import PRESETS, Ruleset, preset
+from zfrec.validate import Report, validate
+
+DEFAULT_BUDGET = 300  # candidate records validated per audit, at most
+DEFAULT_REPAIRS = 5
+
+
+# --- rules search ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RulesVerdict:
+    """The record judged under other rules: a preset, or its own rules with one option flipped."""
+
+    label: str
+    how: Literal["preset", "option"]
+    rules: Ruleset
+    errors: int
+    first: Diagnostic | None
+
+    @property
+    def ok(self) -> bool:
+        return self.errors == 0
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "label": self.label,
+            "how": self.how,
+            "rules": self.rules.describe(),
+            "options": self.rules.options(),
+            "ok": self.ok,
+            "errors": self.errors,
+            "first_error": None if self.first is None else self.first.to_json(),
+        }
+
+
+def rules_search(game: Game) -> list[RulesVerdict]:
+    """Judge the record under each preset and under each single option flip of its own rules.
+
+    Rulesets that play the same (poppel and pagat with self_overplay=true) are judged once, under
+    the first label; the record's own rules are left out.
+    """
+    own = game.ruleset()
+    flips: dict[str, object] = {
+        "self_overplay": not own.self_overplay,
+        "jokers_wild": not own.jokers_wild,
+        "sequence_lengths": "equal" if own.sequence_lengths == "any" else "any",
+    }
+    candidates: list[tuple[str, Literal["preset", "option"], Ruleset]] = [
+        (name, "preset", preset(name, target=own.target)) for name in PRESETS
+    ]
+    for option, value in flips.items():
+        shown = str(value).lower() if isinstance(value, bool) else value
+        candidates.append(
+            (
+                f"{own.describe()} with {option}={shown}",
+                "option",
+                own.with_options(**{option: value}),
+            )
+        )
+    seen = {_play_key(own)}
+    out: list[RulesVerdict] = []
+    for label, how, rules in candidates:
+        key = _play_key(rules)
+        if key in seen:
+            continue
+        seen.add(key)
+        report = validate(game, rules)
+        first = next((d for d in report.diagnostics if d.severity == "error"), None)
+        out.append(RulesVerdict(label, how, rules, report.errors, first))
+    return out
+
+
+def _play_key(rules: Ruleset) -> tuple[tuple[str, object], ...]:
+    return tuple(sorted(rules.options().items()))
+
+
+# --- the report -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AuditReport:
+    game: Game
+    report: Report  # the record as it stands, under its own rules
+    rulesets: tuple[RulesVerdict, ...]
+    repairs: tuple[Repair, ...]
+    tried: int  # candidate records validated
+    budget_hit: bool
+    seconds: float
+
+    @property
+    def legal(self) -> bool:
+        return self.report.ok
+
+    @property
+    def legal_under(self) -> list[RulesVerdict]:
+        return [v for v in self.rulesets if v.ok]
+
+    @property
+    def repaired(self) -> bool:
+        return any(r.ok for r in self.repairs)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "players": self.game.players,
+            "rules": self.report.rules.describe(),
+            "legal": self.legal,
+            "errors": self.report.errors,
+            "diagnostics": [d.to_json() for d in self.report.diagnostics],
+            "legal_under": [v.label for v in self.legal_under],
+            "rulesets": [v.to_json() for v in self.rulesets],
+            "repaired": self.repaired,
+            "repairs": [r.to_json() for r in self.repairs],
+            "search": {
+                "tried": self.tried,
+                "budget_hit": self.budget_hit,
+                "seconds": round(self.seconds, 3),
+            },
+        }
+
+    def to_html(self) -> str:
+        return audit_html(self)
+
+
+# --- the audit ------------------------------------------------------------------------------------
+
+
+def audit(
+    game: Game,
+    *,
+    budget: int = DEFAULT_BUDGET,
+    repairs: int = DEFAULT_REPAIRS,
+    second_edits: bool = True,
+    search_rules: bool = True,
+) -> AuditReport:
+    """Audit one record: its verdict, the rules that make it legal, and ranked repairs.
+
+    `budget` bounds the candidate records validated; `repairs` is how many suggestions to keep.
+    A legal record gets neither a rules search nor repairs.
+    """
+    started = time.perf_counter()
+    rules = game.ruleset()
+    base = validate(game, rules)
+    if base.ok:
+        return AuditReport(game, base, (), (), 0, False, time.perf_counter() - started)
+    verdicts = tuple(rules_search(game)) if search_rules else ()
+    found, tried = search_repairs(game, rules, base, budget, repairs)
+    if second_edits and not any(r.ok for r in found):
+        partial = sorted(found, key=lambda r: r.rank_key)[:2]
+        for step in partial:
+            left = max(0, budget - tried) // max(1, len(partial))
+            if left == 0:
+                break
+            more, used = search_repairs(step.record, rules, step.report, left, repairs)
+            tried += used
+            for r in more:
+                found.append(Repair(step.edits + r.edits, r.record, r.report, len(found) + r.order))
+    found.sort(key=lambda r: r.rank_key)
+    return AuditReport(
+        game, base, verdicts, tuple(found[:repairs]), tried, tried >= budget,
+        time.perf_counter() - started,
+    )  # fmt: skip
+
+
+# --- HTML -----------------------------------------------------------------------------------------
+
+
+def audit_html(report: AuditReport) -> str:
+    """A `<section class="zf-audit">` for an audit page; all text escaped here."""
+    e = html.escape
+    if report.legal:
+        return '<section class="zf-audit"><h2>Audit</h2><p>The record is legal.</p></section>'
+    diags = "".join(f"<li>{e(str(d))}</li>" for d in report.report.diagnostics)
+    under = "".join(
+        f"<li>{e(v.label)}: {'legal' if v.ok else f'{v.errors} error(s)'}</li>"
+        for v in report.rulesets
+    )
+    fixes = "".join(
+        f'<li class="{"zf-repair" if r.ok else "zf-partial"}">{e(r.text())}</li>'
+        for r in report.repairs
+    )
+    return (
+        '<section class="zf-audit"><h2>Audit</h2>'
+        f"<p>The record fails validation with {report.report.errors} error(s).</p>"
+        f"<h3>Diagnostics</h3><ul>{diags}</ul>"
+        f"<h3>Under other rules</h3><ul>{under or '<li>not searched</li>'}</ul>"
+        f"<h3>Smallest repairs</h3><ol>{fixes or '<li>none found</li>'}</ol>"
+        f'<p class="zf-search">{report.tried} candidate records checked in '
+        f"{report.seconds:.2f} s{' (search bounded)' if report.budget_hit else ''}.</p>"
+        "</section>"
+    )
+
+
+__all__ = [
+    "AuditReport",
+    "DiffReport",
+    "Divergence",
+    "Edit",
+    "Repair",
+    "RulesVerdict",
+    "audit",
+    "audit_html",
+    "diff_games",
+    "rules_search",
+]

@@ -1,0 +1,219 @@
+"""Two records of one game, side by side: where they first part, and a verdict on each.
+
+    >>> report = diff_games(a, b)
+    >>> report.first.where(), report.first.message, report.verdict("a"), report.verdict("b")
+
+The moves are compared as the replay sees them, inferred passes included, so a record that
+writes every pass and one that leaves them out agree when the play agrees.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from zfrec.cards import format_cards
+from zfrec.game import HandState
+from zfrec.record.model import Game, Hand, SeatDeal
+from zfrec.repair import score_text
+from zfrec.replay import MoveStep, replay
+from zfrec.validate import Report, validate
+
+
+@dataclass(frozen=True, slots=True)
+class Divergence:
+    """Where two records of one game first part."""
+
+    kind: Literal["players", "hands", "shuffler", "deal", "move", "score", "result", "notes"]
+    message: str
+    hand: int | None = None
+    trick: int | None = None
+    turn: int | None = None
+    seat: str | None = None
+    a: str | None = None
+    b: str | None = None
+
+    def where(self) -> str:
+        bits = [f"{k} {v}" for k, v in (("hand", self.hand), ("trick", self.trick),
+                                          ("turn", self.turn)) if v is not None]  # fmt: skip
+        text = ", ".join(bits)
+        return f"{text} ({self.seat})" if self.seat and text else text or (self.seat or "")
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "kind": self.kind,
+            "message": self.message,
+            "hand": self.hand,
+            "trick": self.trick,
+            "turn": self.turn,
+            "player": self.seat,
+            "a": self.a,
+            "b": self.b,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class DiffReport:
+    a: Report
+    b: Report
+    header: tuple[str, ...]  # differences in players, rules, target
+    first: Divergence | None  # None when the play is the same
+
+    @property
+    def same(self) -> bool:
+        """The same game: same header, and the same deal, play and scores."""
+        return not self.header and (self.first is None or self.first.kind == "notes")
+
+    def verdict(self, which: Literal["a", "b"]) -> str:
+        report = self.a if which == "a" else self.b
+        if report.ok:
+            return "legal"
+        first = next(d for d in report.diagnostics if d.severity == "error")
+        where = first.location.play()
+        return f"{report.errors} error(s); first at {where or 'the record'}: {first.message}"
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "same": self.same,
+            "header": list(self.header),
+            "first_divergence": None if self.first is None else self.first.to_json(),
+            "a": {"legal": self.a.ok, "errors": self.a.errors, "verdict": self.verdict("a")},
+            "b": {"legal": self.b.ok, "errors": self.b.errors, "verdict": self.verdict("b")},
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class _Act:
+    trick: int
+    turn: int
+    seat: int
+    text: str
+
+
+def _acts(game: Game) -> list[list[_Act]]:
+    """Each hand's actions as the replay sees them, inferred passes included."""
+    out: list[list[_Act]] = [[] for _ in game.hands]
+    pre_turn = 1
+    for state, ev in replay(game):
+        hs: HandState | None = state.hand
+        if isinstance(ev, MoveStep):
+            if ev.event is not None:
+                seat, turn = ev.event.seat, ev.event.turn
+            else:
+                assert ev.move is not None
+                seat, turn = ev.move.seat, pre_turn
+            text = "pass" if ev.move is None else ev.move.play_text()
+            out[ev.hand_index].append(_Act(ev.trick_index, turn, seat, text))
+        if hs is not None:
+            pre_turn = hs.turn_in_trick
+    return out
+
+
+def diff_games(a: Game, b: Game) -> DiffReport:
+    """The first place two records of the same game part, and a verdict on each."""
+    header = []
+    if [p.casefold() for p in a.players] != [p.casefold() for p in b.players]:
+        header.append(f"players: A has {', '.join(a.players)}; B has {', '.join(b.players)}")
+    if a.ruleset() != b.ruleset():
+        header.append(f"rules: A {a.ruleset().describe()}, B {b.ruleset().describe()}")
+    if a.target != b.target:
+        header.append(f"target: A {a.target}, B {b.target}")
+    first = None if len(a.players) != len(b.players) else _first_divergence(a, b)
+    return DiffReport(validate(a), validate(b), tuple(header), first)
+
+
+def _first_divergence(a: Game, b: Game) -> Divergence | None:
+    names = a.players
+    acts_a, acts_b = _acts(a), _acts(b)
+    for h, (ha, hb) in enumerate(zip(a.hands, b.hands, strict=False)):
+        number = ha.number
+        if ha.shuffler != hb.shuffler and None not in (ha.shuffler, hb.shuffler):
+            return Divergence(
+                "shuffler", "the records name different shufflers", number,
+                a=_seat(names, ha.shuffler), b=_seat(names, hb.shuffler),
+            )  # fmt: skip
+        found = _deal_divergence(names, number, ha, hb)
+        if found is not None:
+            return found
+        found = _move_divergence(names, number, acts_a[h], acts_b[h])
+        if found is not None:
+            return found
+        if ha.score is not None and hb.score is not None and ha.score != hb.score:
+            return Divergence(
+                "score", "the score lines differ", number,
+                a=score_text(ha.score), b=score_text(hb.score),
+            )  # fmt: skip
+    if len(a.hands) != len(b.hands):
+        return Divergence(
+            "hands", f"A records {len(a.hands)} hand(s), B {len(b.hands)}",
+            a=str(len(a.hands)), b=str(len(b.hands)),
+        )  # fmt: skip
+    if a.result is not None and b.result is not None and a.result != b.result:
+        return Divergence("result", "the recorded results differ")
+    if a != b:
+        return Divergence(
+            "notes",
+            "the play is the same; the records differ only in how it is written "
+            "(passes left out, comments, annotations or tags)",
+        )
+    return None
+
+
+def _seat(names: list[str], seat: int | None) -> str | None:
+    return None if seat is None else names[seat] if 0 <= seat < len(names) else str(seat + 1)
+
+
+def _deal_divergence(names: list[str], number: int, ha: Hand, hb: Hand) -> Divergence | None:
+    if ha.deal is None or hb.deal is None:
+        return None
+    for s, (da, db) in enumerate(zip(ha.deal, hb.deal, strict=False)):
+        if da.known != db.known or da.unknown != db.unknown:
+            only_a, only_b = da.known & ~db.known, db.known & ~da.known
+            detail = (
+                "; ".join(
+                    part
+                    for part in (
+                        f"only A gives {format_cards(only_a)}" if only_a else "",
+                        f"only B gives {format_cards(only_b)}" if only_b else "",
+                    )
+                    if part
+                )
+                or f"unknown cards: A {da.unknown}, B {db.unknown}"
+            )
+            return Divergence(
+                "deal", f"the deals of {_seat(names, s)} differ: {detail}", number,
+                seat=_seat(names, s), a=_deal_text(da), b=_deal_text(db),
+            )  # fmt: skip
+    return None
+
+
+def _deal_text(d: SeatDeal) -> str:
+    unknown = f" ?{d.unknown}" if d.unknown else ""
+    return (format_cards(d.known) + unknown).strip()
+
+
+def _move_divergence(
+    names: list[str], number: int, a: list[_Act], b: list[_Act]
+) -> Divergence | None:
+    for x, y in zip(a, b, strict=False):
+        if (x.seat, x.text) != (y.seat, y.text):
+            who = _seat(names, x.seat) if x.seat == y.seat else None
+            return Divergence(
+                "move",
+                f"A has {_seat(names, x.seat)}: {x.text}; B has {_seat(names, y.seat)}: {y.text}",
+                number, x.trick, x.turn, who, f"{_seat(names, x.seat)}: {x.text}",
+                f"{_seat(names, y.seat)}: {y.text}",
+            )  # fmt: skip
+    if len(a) != len(b):
+        longer, which = (a, "A") if len(a) > len(b) else (b, "B")
+        nxt = longer[min(len(a), len(b))]
+        return Divergence(
+            "move", f"only {which} goes on: {_seat(names, nxt.seat)}: {nxt.text}", number,
+            nxt.trick, nxt.turn, _seat(names, nxt.seat),
+            *((f"{_seat(names, nxt.seat)}: {nxt.text}", None) if which == "A"
+              else (None, f"{_seat(names, nxt.seat)}: {nxt.text}")),
+        )  # fmt: skip
+    return None
+
+
+__all__ = ["DiffReport", "Divergence", "diff_games"]
