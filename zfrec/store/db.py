@@ -15,25 +15,23 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from alembic.script.revision import RevisionError
-from alembic.util import CommandError
-from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 from sqlmodel import Session
 
 from zfrec.errors import ZfrecError
 
+if TYPE_CHECKING:
+    from alembic.config import Config
+
 ENV_VAR = "ZFREC_DB"
 DEFAULT_URL = "sqlite:///zfrec.db"
 BUSY_TIMEOUT_S = 60.0  # how long a SQLite writer waits for another to finish
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+SCHEMA_REVISION = "0001"  # the newest migration; a test checks it against migrations/versions
 READONLY = "zfrec_readonly"  # connection option: a SQLite transaction that only reads
 _PG_MIGRATION_LOCK = 0x7A66_7265  # pg_advisory_xact_lock key: one migrator at a time
 
@@ -135,6 +133,8 @@ def _sqlite_begin(connection: Connection) -> None:
 
 def alembic_config(connection: Connection | None = None) -> Config:
     """Alembic's configuration for the packaged migrations, optionally bound to a connection."""
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     if connection is not None:
@@ -143,12 +143,24 @@ def alembic_config(connection: Connection | None = None) -> Config:
 
 
 def head_revision() -> str | None:
+    """The newest revision among the packaged migrations."""
+    from alembic.script import ScriptDirectory
+
     return ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
 def current_revision(engine: Engine) -> str | None:
+    """The revision the database's schema is at; None for an empty database."""
     with engine.execution_options(**{READONLY: True}).connect() as conn:
-        return MigrationContext.configure(conn).get_current_revision()
+        return _revision(conn)
+
+
+def _revision(conn: Connection) -> str | None:
+    # Plain SQL rather than Alembic, so that opening an up-to-date store never imports Alembic.
+    if not inspect(conn).has_table("alembic_version"):
+        return None
+    found = conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+    return None if found is None else str(found)
 
 
 def upgrade(engine: Engine) -> None:
@@ -157,15 +169,19 @@ def upgrade(engine: Engine) -> None:
     Concurrent openers are serialised (SQLite: the IMMEDIATE lock; PostgreSQL: an advisory
     lock), and the revision is checked again under the lock, so only one of them migrates.
     """
-    script = ScriptDirectory.from_config(alembic_config())
-    head = script.get_current_head()
-    if current_revision(engine) == head:
+    if current_revision(engine) == SCHEMA_REVISION:
         return
+    from alembic import command
+    from alembic.script import ScriptDirectory
+    from alembic.script.revision import RevisionError
+    from alembic.util import CommandError
+
+    script = ScriptDirectory.from_config(alembic_config())
     with engine.begin() as conn:
         if conn.dialect.name == "postgresql":
             conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_MIGRATION_LOCK})
-        current = MigrationContext.configure(conn).get_current_revision()
-        if current == head:
+        current = _revision(conn)
+        if current == script.get_current_head():
             return
         if current is not None:
             try:

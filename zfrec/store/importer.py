@@ -9,6 +9,8 @@ executemany statements on the session's connection: an import is mostly plays.
 from __future__ import annotations
 
 import hashlib
+import random
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -41,7 +43,7 @@ from zfrec.store.tables import (
 )
 from zfrec.validate import HandLedger, Report, notation_diagnostic, validate
 
-_ATTEMPTS = 3  # a file transaction that collides with a concurrent importer is retried
+_ATTEMPTS = 5  # a file transaction that collides with a concurrent importer is retried
 
 
 # identities ------------------------------------------------------------------------------------
@@ -140,10 +142,13 @@ def import_file(
             session.commit()
             return result
         except (IntegrityError, OperationalError) as exc:
+            # A concurrent importer stored the same game or player first, or the server broke
+            # a deadlock between us: start the file again, a little later, from what is there.
             session.rollback()
             if attempt == _ATTEMPTS:
                 reason = str(exc.orig or exc).strip().splitlines()[0]
                 raise StoreError(f"{read.path}: could not store the file: {reason}") from None
+            time.sleep(random.uniform(0.02, 0.1) * attempt)
         except BaseException:
             session.rollback()
             raise

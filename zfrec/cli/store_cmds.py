@@ -1,0 +1,309 @@
+"""`zfrec import`, `games`, `show`, `stats`, `export`: the store from the command line.
+
+The store (SQLAlchemy, Alembic) is imported inside the commands, so other commands start fast.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from zfrec.cli.common import JSON_HELP, err, fail, friendly_errors, out, print_json
+from zfrec.cli.simulate_cmds import write_atomic
+from zfrec.cli.validate_cmds import expand_paths
+from zfrec.errors import ZfrecError
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
+
+    from zfrec.store import GameDetail, ImportResult
+
+DbOption = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        help="Database: any SQLAlchemy URL, or a SQLite file path. "
+        "Default: $ZFREC_DB, else ./zfrec.db.",
+        show_default=False,
+    ),
+]
+PlayerOption = Annotated[
+    str | None, typer.Option("--player", "-p", help="Only games this player sat in.")
+]
+JsonOption = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
+
+
+@contextmanager
+def _store(db: str | None) -> Iterator[Engine]:
+    """The opened store; any ZfrecError inside becomes a message and exit code 2."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from zfrec.store import open_store
+
+    with friendly_errors():
+        engine = open_store(db)
+        try:
+            yield engine
+        except SQLAlchemyError as exc:
+            reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+            fail(f"database error: {reason}")
+        finally:
+            engine.dispose()
+
+
+def import_cmd(
+    paths: Annotated[
+        list[str], typer.Argument(help="Record files (.zfn, .json), directories or globs.")
+    ],
+    db: DbOption = None,
+    only_valid: Annotated[
+        bool, typer.Option("--only-valid", help="Do not store games the validator finds errors in.")
+    ] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Validate records, then store them: each file in one transaction, all or nothing.
+
+    Re-importing a file adds nothing; a changed file replaces what it held before. Games with
+    errors are stored with their diagnostics and flagged, unless --only-valid. Exit 0 when every
+    file was stored, 1 when some could not be, 2 on bad arguments or an unusable database.
+    """
+    from zfrec.store import import_file, session
+
+    files = expand_paths(paths)
+    if "-" in files:
+        fail("import reads files, not standard input")
+    if not files:
+        fail("no record files found (.zfn or .json)")
+    results: list[ImportResult] = []
+    failed: list[dict[str, str]] = []
+    progress = Progress(
+        TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        TextColumn("{task.description}"), console=err, transient=True,
+    )  # fmt: skip
+    with _store(db) as engine, progress:
+        task = progress.add_task("", total=len(files))
+        for path in files:
+            progress.update(task, description=escape(Path(path).name))
+            try:
+                with session(engine) as s:
+                    results.append(import_file(s, path=path, only_valid=only_valid))
+            except ZfrecError as exc:
+                failed.append({"path": path, "error": str(exc)})
+            except (OSError, UnicodeDecodeError) as exc:
+                failed.append({"path": path, "error": f"cannot read: {exc}"})
+            else:
+                if not as_json:
+                    _print_import(results[-1], only_valid)
+            progress.advance(task)
+        where = _where(engine)
+    summary = _import_summary(results, failed)
+    if as_json:
+        print_json(
+            {"database": where, "files": [r.to_json() for r in results], "failed": failed}
+            | {"summary": summary}
+        )
+    else:
+        for f in failed:
+            err.print(f"[bold red]error:[/] {escape(f['path'])}: {escape(f['error'])}", markup=True)
+        t = summary
+        out.print(
+            f"{t['files']} file(s) into {escape(where)}: {t['added']} game(s) added "
+            f"({t['hands']} hand(s)), {t['unchanged']} already stored, {t['removed']} removed, "
+            f"{t['flagged']} flagged with errors, {t['skipped']} skipped, "
+            f"{t['unreadable']} unreadable, {len(failed)} file(s) failed",
+            markup=True,
+        )
+    raise typer.Exit(1 if failed else 0)
+
+
+def _where(engine: Engine) -> str:
+    from zfrec.store.db import describe
+
+    return describe(engine.url)
+
+
+def _print_import(result: ImportResult, only_valid: bool) -> None:
+    r = result
+    if not (r.flagged or r.skipped or r.unreadable or r.removed):
+        return
+    bits = [f"{r.added} added", f"{r.unchanged} already stored"]
+    if r.removed:
+        bits.append(f"{r.removed} earlier version(s) removed")
+    if r.flagged:
+        bits.append(f"[yellow]{r.flagged} flagged with errors[/]")
+    if r.skipped:
+        bits.append(f"[yellow]{r.skipped} skipped for errors[/]")
+    if r.unreadable:
+        kept = "not stored" if only_valid else "diagnostics stored"
+        bits.append(f"[red]{r.unreadable} unreadable[/] ({kept})")
+    out.print(f"{escape(r.path)}: {', '.join(bits)}", markup=True)
+
+
+def _import_summary(results: list[ImportResult], failed: list[dict[str, str]]) -> dict[str, Any]:
+    keys = ("games", "added", "unchanged", "removed", "flagged", "skipped", "unreadable", "hands")
+    summary: dict[str, Any] = {k: sum(getattr(r, k) for r in results) for k in keys}
+    summary["files"] = len(results) + len(failed)
+    summary["failed"] = len(failed)
+    return summary
+
+
+def games_cmd(
+    player: PlayerOption = None, db: DbOption = None, as_json: JsonOption = False
+) -> None:
+    """List the stored games: id, date, event, players, winners, hands, validity."""
+    from zfrec.store import list_games, session
+
+    with _store(db) as engine, session(engine, readonly=True) as s:
+        rows = list_games(s, player=player)
+    if as_json:
+        print_json([r.to_json() for r in rows])
+        return
+    if not rows:
+        out.print("no games stored" + (f" with {player}" if player else ""))
+        return
+    table = Table(box=None, header_style="bold", pad_edge=False)
+    for name in ("id", "date", "event", "players", "winners", "hands", "valid"):
+        table.add_column(name, justify="right" if name in ("id", "hands") else "left")
+    for r in rows:
+        valid = "yes" if r.valid else f"[red]no ({r.errors} error(s))[/]"
+        table.add_row(
+            str(r.id),
+            escape(r.date or ""),
+            escape(r.event or ""),
+            escape(", ".join(r.players)),
+            escape(", ".join(r.winners)),
+            str(r.hands),
+            valid,
+        )
+    out.print(table)
+    out.print(f"{len(rows)} game(s)")
+
+
+def show_cmd(
+    game_id: Annotated[int, typer.Argument(help="The game's id (see `zfrec games`).")],
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Show one stored game: tags, rules, players and scores, every hand, the diagnostics."""
+    from zfrec.store import get_game, session
+
+    with _store(db) as engine, session(engine, readonly=True) as s:
+        detail = get_game(s, game_id=game_id)
+    if as_json:
+        print_json(detail.to_json())
+    else:
+        _print_detail(detail)
+
+
+def _print_detail(d: GameDetail) -> None:
+    r = d.row
+    out.print(f"[bold]game {r.id}[/]  {escape(r.event or '')}", markup=True)
+    for label, value in (
+        ("date", r.date),
+        ("site", d.site),
+        *((name, value) for name, value in d.tags),
+        ("rules", d.preset + "".join(f" {k}={v}" for k, v in d.options.items())),
+        ("target", str(d.target)),
+        ("source", d.source_path),
+        ("hash", r.content_hash),
+    ):
+        if value:
+            out.print(f"  {label:<8} {escape(str(value))}")
+    status = "valid" if r.valid else f"[red]{r.errors} error(s)[/]"
+    out.print(f"  {'status':<8} {status}, {d.warnings} warning(s)", markup=True)
+    table = Table(box=None, header_style="bold", pad_edge=False)
+    table.add_column("hand", justify="right")
+    table.add_column("shuffler")
+    table.add_column("first")
+    table.add_column("last")
+    for name in r.players:
+        table.add_column(escape(name), justify="right")
+    for h in d.hands:
+        points = ["-" if p is None else str(p) for p in h.points] or ["-"] * len(r.players)
+        table.add_row(
+            str(h.number), escape(h.shuffler or "-"), escape(h.first or "-"), escape(h.last or "-"),
+            *points,
+        )  # fmt: skip
+    table.add_row(
+        "total", "", "", "", *("-" if v is None else str(v) for v in d.scores), style="bold"
+    )
+    out.print(table)
+    if r.winners:
+        out.print(f"winner: {escape(', '.join(r.winners))}")
+    for diag in d.diagnostics:
+        where = ":".join(str(diag[k]) for k in ("line", "col") if diag[k] is not None) or "-"
+        out.print(f"  {where:>7} {diag['severity']} {diag['code']} {escape(diag['message'])}")
+
+
+def stats_cmd(
+    player: Annotated[str | None, typer.Option("--player", "-p", help="Only this player.")] = None,
+    valid_only: Annotated[
+        bool, typer.Option("--valid-only", help="Count only games without errors.")
+    ] = False,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Per player: games, hands, wins, mean points per hand, first-out rate, last rate.
+
+    Points and rates are over finished hands, as the rules compute them.
+    """
+    from zfrec.store import player_stats, session
+
+    with _store(db) as engine, session(engine, readonly=True) as s:
+        stats = player_stats(s, player=player, valid_only=valid_only)
+    if as_json:
+        print_json([p.to_json() for p in stats])
+        return
+    if not stats:
+        out.print("no games stored")
+        return
+    table = Table(box=None, header_style="bold", pad_edge=False)
+    table.add_column("player")
+    for name in ("games", "hands", "wins", "points/hand", "first out", "last"):
+        table.add_column(name, justify="right")
+    for p in stats:
+        table.add_row(
+            escape(p.name), str(p.games), str(p.hands), str(p.wins),
+            f"{p.mean_points_per_hand:.1f}", f"{p.first_out_rate:.1%}", f"{p.last_rate:.1%}",
+        )  # fmt: skip
+    out.print(table)
+
+
+def export_cmd(
+    game_id: Annotated[int, typer.Argument(help="The game's id (see `zfrec games`).")],
+    fmt: Annotated[str, typer.Option("--format", "-f", help="zfn or json.")] = "zfn",
+    out_path: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Write to this file instead of stdout.")
+    ] = None,
+    db: DbOption = None,
+) -> None:
+    """Write a stored game's canonical record: exactly what was imported, formatted canonically."""
+    from zfrec.store import export_game, session
+
+    if fmt not in ("zfn", "json"):
+        fail(f"--format is zfn or json, not {fmt!r}")
+    with _store(db) as engine, session(engine, readonly=True) as s:
+        text = export_game(s, game_id=game_id, format="json" if fmt == "json" else "zfn")
+    if out_path is None:
+        sys.stdout.write(text)
+        return
+    try:
+        write_atomic(out_path, text)
+    except OSError as exc:
+        fail(f"cannot write {out_path}: {exc}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("import")(import_cmd)
+    app.command("games")(games_cmd)
+    app.command("show")(show_cmd)
+    app.command("stats")(stats_cmd)
+    app.command("export")(export_cmd)
