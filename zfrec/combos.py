@@ -325,11 +325,28 @@ def _kicker_ok(a: Fixed | None, b: Fixed | None) -> bool:
     return abs(ra - rb) == 1 and (sa is None or sb is None or sa == sb)
 
 
+def _kicker_suit(a: Fixed, b: Fixed) -> int | None:
+    """The suit a kicker of two fixed cards needs, or None when it is valid whatever the suits.
+
+    Only two adjacent cards of one suit need a suit (R17); a joker declared by rank alone in
+    such a kicker takes the other card's suit, or spades when both are such jokers, so that the
+    canonical declaration names the card it stands for (RULES.md, Card notation).
+    """
+    (ra, sa), (rb, sb) = a, b
+    if ra in (rb, THREE) or rb == THREE or (ra in COUNTER_RANKS and rb in COUNTER_RANKS):
+        return None
+    return sa if sa is not None else sb if sb is not None else 0
+
+
 def _full_houses(
     mask: int, fixed: list[Fixed], free: list[int], decls: Declarations
 ) -> list[Combo]:
     items: list[Fixed | None] = [*fixed, *([None] * len(free))]
-    best: dict[int, tuple[list[Fixed], int]] = {}  # triple rank -> joker needs, split quality
+    # Declared jokers are the last fixed items (see _fixed_cards): item index -> joker id.
+    declared = [j for j in (SJ, BJ) if mask >> j & 1 and j in decls]
+    joker_at = {len(fixed) - len(declared) + i: j for i, j in enumerate(declared)}
+    # triple rank -> joker needs, split quality, declarations with kicker suits filled in
+    best: dict[int, tuple[list[Fixed], tuple[int, int], Declarations]] = {}
     for pick in combinations(range(5), 2):
         a, b = items[pick[0]], items[pick[1]]
         if not _kicker_ok(a, b):
@@ -342,19 +359,30 @@ def _full_houses(
         # Free jokers in the triple stand for r; in the kicker they copy the other card,
         # or stand for a Three when both kicker cards are jokers.
         needs: list[Fixed] = [(r, None)] * sum(it is None for it in triple)
+        filled = decls
         if a is None and b is None:
             needs += [(THREE, None), (THREE, None)]
         elif a is None or b is None:
             other = b if a is None else a
             assert other is not None
             needs.append((other[0], None))
+        else:
+            suit = _kicker_suit(a, b)
+            fill = {
+                joker_at[i]: Stand(it[0], suit)
+                for i, it in zip(pick, (a, b), strict=True)
+                if suit is not None and i in joker_at and it[1] is None
+            }
+            if fill:
+                filled = {**decls, **fill}
         # Prefer splits that keep jokers in the triple: the canonical declaration reads best.
-        quality = -len(needs)
+        # Then prefer splits that leave the declarations as they were written.
+        quality = (-len(needs), -(filled is not decls))
         if r not in best or quality > best[r][1]:
-            best[r] = (needs, quality)
+            best[r] = (needs, quality, filled)
     return [
-        Combo(Category.full_house, r, None, mask, _assign(free, needs, decls))
-        for r, (needs, _) in best.items()
+        Combo(Category.full_house, r, None, mask, _assign(free, needs, filled))
+        for r, (needs, _, filled) in best.items()
     ]
 
 
