@@ -338,6 +338,32 @@ def _kicker_suit(a: Fixed, b: Fixed) -> int | None:
     return sa if sa is not None else sb if sb is not None else 0
 
 
+def _full_house_splits(items: list[Fixed | None]) -> list[tuple[int, tuple[int, int]]]:
+    """(triple rank, the two kicker positions) for every split whose triple is one rank.
+
+    The kicker must hold every card of another rank, so only a few of the ten ways to pick two
+    of five cards need trying: one way when three cards share a rank and no joker is free.
+    """
+    counts: dict[int, int] = {}
+    for it in items:
+        if it is not None:
+            counts[it[0]] = counts.get(it[0], 0) + 1
+    free = items.count(None)
+    out = []
+    for r in sorted(counts):
+        if counts[r] + free < 3:
+            continue
+        others = [i for i, it in enumerate(items) if it is not None and it[0] != r]
+        if len(others) > 2:
+            continue
+        rest = [i for i in range(5) if i not in others]
+        for extra in combinations(rest, 2 - len(others)):
+            pick = sorted((*others, *extra))
+            out.append((pick[0], pick[1], r))
+    out.sort()  # the order of all ten splits, so ties between splits resolve as before
+    return [(r, (i, j)) for i, j, r in out]
+
+
 def _full_houses(
     mask: int, fixed: list[Fixed], free: list[int], decls: Declarations
 ) -> list[Combo]:
@@ -347,15 +373,11 @@ def _full_houses(
     joker_at = {len(fixed) - len(declared) + i: j for i, j in enumerate(declared)}
     # triple rank -> joker needs, split quality, declarations with kicker suits filled in
     best: dict[int, tuple[list[Fixed], tuple[int, int], Declarations]] = {}
-    for pick in combinations(range(5), 2):
+    for r, pick in _full_house_splits(items):
         a, b = items[pick[0]], items[pick[1]]
         if not _kicker_ok(a, b):
             continue
         triple = [items[i] for i in range(5) if i not in pick]
-        ranks = {it[0] for it in triple if it is not None}
-        if len(ranks) != 1:
-            continue
-        (r,) = ranks
         # Free jokers in the triple stand for r; in the kicker they copy the other card,
         # or stand for a Three when both kicker cards are jokers.
         needs: list[Fixed] = [(r, None)] * sum(it is None for it in triple)
