@@ -227,11 +227,11 @@ class HandState:
             out_place = len(self.out_order)
         self.turn_in_trick += 1
         trick_result = hand_result = None
-        holding = self.holding()
-        if self.final_turn or not holding:
+        holders = sum(1 for h in self.hands if h)
+        if self.final_turn or not holders:
             trick_result, hand_result = self._end_trick(final=True)
-        elif len(holding) == 1:
-            last = holding[0]
+        elif holders == 1:
+            last = self.holding()[0]
             if last == seat:  # cannot happen: a play that leaves one holder came from another seat
                 trick_result, hand_result = self._end_trick(final=True)
             else:

@@ -144,6 +144,8 @@ class _Replayer:
         )
 
     def _take(self) -> tuple[Diagnostic, ...]:
+        if not self.found:  # the common case: nothing to hand over
+            return ()
         out = tuple(self.found)
         self.found.clear()
         return out
