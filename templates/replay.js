@@ -10,6 +10,8 @@
     comments: [], annotation: null, annotation_words: null, disputed: false,
     dispute_note: null, diagnostics: [], notes: [],
   };
+  // The move list marks the analyser's notes by kind (StepNote.kind); other kinds get ✎.
+  var NOTE_MARKS = { missed_beat: ["✗", "missed beat"], conceded: ["−", "counters conceded"] };
   var PLAY_DEFAULTS = {
     pass: false, reading: null, jokers: [], inferred: false, rejected: false, flagged: false,
   };
@@ -252,7 +254,9 @@
       });
       box.appendChild(ul);
     }
-    st.notes.forEach(function (note) { box.appendChild(el("p", "analysis prewrap", note.text)); });
+    st.notes.forEach(function (note) {
+      box.appendChild(el("p", "analysis prewrap k-" + note.kind, note.text));
+    });
     var empty = !box.firstChild;
     $("notes").classList.toggle("empty", empty);
     if (empty) box.appendChild(el("p", "none", "Nothing noted at this move."));
@@ -287,7 +291,15 @@
       }
       add(b, el("span", "who", st.seat !== null ? name(st.seat) : ""), what);
       if (st.annotation) add(b, el("span", "mark ann", st.annotation));
-      if (st.comments.length || st.notes.length) add(b, el("span", "mark", "✎"));
+      if (st.comments.length) add(b, el("span", "mark", "✎"));
+      var kinds = {};
+      st.notes.forEach(function (note) { kinds[note.kind] = true; });
+      Object.keys(kinds).forEach(function (kind) {
+        var known = Object.prototype.hasOwnProperty.call(NOTE_MARKS, kind);
+        var m = el("span", "mark k-" + kind, known ? NOTE_MARKS[kind][0] : "✎");
+        m.title = known ? NOTE_MARKS[kind][1] : "note";
+        add(b, m);
+      });
       if (st.disputed) add(b, el("span", "mark error", "disputed"));
       var worst = st.diagnostics.some(function (g) { return g.severity === "error"; });
       if (st.diagnostics.length) add(b, el("span", "mark" + (worst ? " error" : ""), "⚠"));

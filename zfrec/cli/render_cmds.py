@@ -77,11 +77,14 @@ def render_cmd(
     ] = None,
     db: Annotated[str | None, typer.Option("--db", help=DB_HELP)] = None,
 ) -> None:
-    """Render a game: its page (index.html) with charts, and one replay page per hand.
+    """Render a game: its page (index.html) with charts and the decision analysis, and one
+    replay page per hand with missed beats and conceded counters marked at their moves. A
+    record that fails validation also gets an audit page (audit.html), except in a seat's view.
 
     Each page is a single self-contained HTML file (CSS and script inline, no external
     requests) that works offline. A file with several games gets one directory per game.
     """
+    from zfrec.render.analysis import AUDIT_PAGE
     from zfrec.render.html import seat_of
     from zfrec.render.site import game_files
 
@@ -96,12 +99,14 @@ def render_cmd(
                 fail(f"{label}, game {number}: {exc}" if len(games) > 1 else str(exc))
         target = out_dir if len(games) == 1 else out_dir / f"game-{number}"
         try:
-            files = game_files(game, viewer=viewer)
+            files = game_files(game, viewer=viewer, audit=True)
         except ZfrecError as exc:
             fail(f"{label}, game {number}: {exc}")
         total += write_files(target, files)
         hands = sum(f.path.startswith("hand-") for f in files)
-        out.print(f"{target / 'index.html'}  ({hands} hand replay(s))")
+        audited = any(f.path == AUDIT_PAGE for f in files)
+        audit_note = f", audit page {AUDIT_PAGE}" if audited else ""
+        out.print(f"{target / 'index.html'}  ({hands} hand replay(s){audit_note})")
     out.print(f"wrote {total} file(s) to {out_dir}")
 
 
@@ -112,8 +117,9 @@ def publish_cmd(
         "Zheng Fen games"
     ),
 ) -> None:
-    """Build a static site from the store: an index of games, game pages, hand replays and
-    player pages. All links are relative. Pages of unchanged games come from the store."""
+    """Build a static site from the store: an index of games, game pages with the decision
+    analysis, hand replays, audit pages of the records that fail validation, and player pages.
+    All links are relative. Pages of unchanged games come from the store."""
     from zfrec.render.site import publish
     from zfrec.store.db import open_store, session
 

@@ -24,6 +24,7 @@ from zfrec.errors import ZfrecError
 if TYPE_CHECKING:
     from sqlalchemy import Engine
 
+    from zfrec.analyze import FlowRow
     from zfrec.store import GameDetail, ImportResult
 
 DbOption = Annotated[
@@ -192,15 +193,20 @@ def show_cmd(
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Show one stored game: tags, rules, players and scores, every hand, the diagnostics."""
-    from zfrec.store import get_game, session
+    """Show one stored game: tags, rules, players and scores, every hand, the diagnostics,
+    and the points flow by trick (the running scores as the counters fall)."""
+    from zfrec.analyze import analyze_game
+    from zfrec.store import get_game, load_record, session
 
     with _store(db) as engine, session(engine, readonly=True) as s:
         detail = get_game(s, game_id=game_id)
+        record = load_record(s, game_id)
+    flow = analyze_game(record, alternatives=False).points_flow()
     if as_json:
-        print_json(detail.to_json())
+        print_json(detail.to_json() | {"points_flow": [r.to_json(record.players) for r in flow]})
     else:
         _print_detail(detail)
+        _print_flow(flow, record.players)
 
 
 def _print_detail(d: GameDetail) -> None:
@@ -243,6 +249,36 @@ def _print_detail(d: GameDetail) -> None:
         out.print(f"  {where:>7} {diag['severity']} {diag['code']} {escape(diag['message'])}")
 
 
+def _print_flow(flow: list[FlowRow], players: list[str]) -> None:
+    """The points flow, without the tricks that held no counter (the JSON has every trick)."""
+    rows = [r for r in flow if r.points or r.kind == "transfer"]
+    if not rows:
+        return
+    table = Table(
+        box=None, header_style="bold", pad_edge=False, title="points flow by trick",
+        title_justify="left", title_style="bold",
+    )  # fmt: skip
+    for name in ("hand", "trick"):
+        table.add_column(name, justify="right")
+    table.add_column("to")
+    table.add_column("points", justify="right")
+    for name in players:
+        table.add_column(escape(name), justify="right")
+    for r in rows:
+        trick = "transfer" if r.trick is None else str(r.trick)
+        to = (
+            players[r.seat]
+            if r.from_seat is None
+            else f"{players[r.from_seat]} → {players[r.seat]}"
+        )
+        table.add_row(str(r.hand), trick, escape(to), f"+{r.points}", *map(str, r.scores))
+    out.print()
+    out.print(table)
+    skipped = len(flow) - len(rows)
+    if skipped:
+        out.print(f"{skipped} trick(s) without counters not shown; --json lists every trick")
+
+
 def stats_cmd(
     player: Annotated[str | None, typer.Option("--player", "-p", help="Only this player.")] = None,
     valid_only: Annotated[
@@ -251,14 +287,17 @@ def stats_cmd(
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Per player: games, hands, wins, mean points per hand, first-out rate, last rate.
+    """Per player: games, hands, wins, win rate, mean points per hand, first-out and last
+    rates; then, from the decision analysis of every stored record: counters captured and
+    conceded, missed beats per hand and the categories played.
 
-    Points and rates are over finished hands, as the rules compute them.
+    Points and rates are over finished hands, as the rules compute them; the win rate is over
+    the games that reached the target.
     """
     from zfrec.store import player_stats, session
 
     with _store(db) as engine, session(engine, readonly=True) as s:
-        stats = player_stats(s, player=player, valid_only=valid_only)
+        stats = player_stats(s, player=player, valid_only=valid_only, analysis=True)
     if as_json:
         print_json([p.to_json() for p in stats])
         return
@@ -267,14 +306,45 @@ def stats_cmd(
         return
     table = Table(box=None, header_style="bold", pad_edge=False)
     table.add_column("player")
-    for name in ("games", "hands", "wins", "points/hand", "first out", "last"):
+    for name in ("games", "hands", "wins", "win rate", "points/hand", "first out", "last"):
         table.add_column(name, justify="right")
     for p in stats:
         table.add_row(
-            escape(p.name), str(p.games), str(p.hands), str(p.wins),
+            escape(p.name), str(p.games), str(p.hands), str(p.wins), _rate(p.win_rate),
             f"{p.mean_points_per_hand:.1f}", f"{p.first_out_rate:.1%}", f"{p.last_rate:.1%}",
         )  # fmt: skip
     out.print(table)
+    out.print()
+    analysis = Table(
+        box=None, header_style="bold", pad_edge=False, title="decision analysis",
+        title_justify="left", title_style="bold",
+    )  # fmt: skip
+    analysis.add_column("player")
+    for name in ("captured", "conceded", "missed beats", "per hand"):
+        analysis.add_column(name, justify="right")
+    analysis.add_column("categories played", overflow="fold")
+    for p in stats:
+        categories = sorted((p.categories_played or {}).items(), key=lambda kv: (-kv[1], kv[0]))
+        analysis.add_row(
+            escape(p.name), _count(p.counters_captured), _count(p.counters_conceded),
+            _count(p.missed_beats),
+            "-" if p.missed_beats_per_hand is None else f"{p.missed_beats_per_hand:.2f}",
+            ", ".join(f"{name.replace('_', ' ')} {n}" for name, n in categories) or "-",
+        )  # fmt: skip
+    out.print(analysis)
+    out.print(
+        "captured: counters won in tricks, before the transfer; conceded: counters played into\n"
+        "a trick another player won; missed beats: passes although a play was legal (per hand:\n"
+        "over the hands whose deal is known); win rate: over the games that reached the target."
+    )
+
+
+def _rate(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1%}"
+
+
+def _count(value: int | None) -> str:
+    return "-" if value is None else str(value)
 
 
 def export_cmd(

@@ -6,8 +6,11 @@
 Nothing here writes a file: it returns relative paths and bytes, and the CLI writes them. All
 links between pages are relative, so the site works from file:// and from any web server.
 Rendered game files are kept in the store as artifacts under a key made of the record's content
-hash and the renderer's fingerprint, so a game is rendered again only when it (or zfrec's
-templates) changed.
+hash, the renderer's fingerprint (zfrec's code and templates) and the options that change the
+output, so a game is rendered again only when one of them changed.
+
+Game pages carry the decision analysis (zfrec.render.analysis): notes at the moves, a section on
+each replay and on the game page. A record that fails validation also gets an audit page.
 """
 
 from __future__ import annotations
@@ -19,14 +22,16 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
+from zfrec.audit import audit as audit_record
 from zfrec.record.model import Game
+from zfrec.render.analysis import AUDIT_PAGE, Decorate, analysis_decorator, render_audit
 from zfrec.render.charts import game_charts
 from zfrec.render.html import (
     ChartEmbed,
-    GameView,
     build_game_view,
     environment,
     render_game,
@@ -43,7 +48,8 @@ MIME = {
     ".svg": "image/svg+xml",
     ".png": "image/png",
 }
-Decorate = Callable[[GameView], None]  # the analyser's hook: add notes and sections to a view
+RENDERED_DEPENDENCIES = ("jinja2", "markupsafe", "matplotlib")  # their versions shape the output
+UNRENDERED_PACKAGES = ("cli", "store")  # zfrec code that does not change a page
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,13 +76,29 @@ def game_files(
     player_hrefs: dict[str, str] | None = None,
     decorate: Decorate | None = None,
     charts: bool = True,
+    analysis: bool = True,
+    audit: bool = False,
 ) -> list[OutputFile]:
-    """A game's page (index.html), one replay per hand and the charts, as relative files."""
+    """A game's page (index.html), one replay per hand and the charts, as relative files.
+
+    `analysis` marks missed beats and conceded counters at their moves and adds the analysis
+    sections (zfrec.render.analysis). `audit` adds audit.html, linked from the game page, when
+    the record fails validation (not in a seat's view: the repairs tell what the hands held).
+    A `decorate` hook runs after the analysis.
+    """
     view = build_game_view(record, viewer=viewer, hand_href=hand_page)
     view.index_href = index_href
     view.player_hrefs = dict(player_hrefs or {})
     for hand in view.hands:
         hand.game_href = "index.html"
+    if analysis:
+        analysis_decorator(record, viewer=viewer)(view)
+    extra: list[OutputFile] = []
+    if audit and viewer is None:
+        report = audit_record(record)
+        if not report.legal:
+            view.audit_href = AUDIT_PAGE
+            extra.append(OutputFile(AUDIT_PAGE, render_audit(view, report).encode()))
     if decorate is not None:
         decorate(view)
     files = [OutputFile(hand_page(h.number), render_hand(h).encode()) for h in view.hands]
@@ -88,7 +110,7 @@ def game_files(
             ChartEmbed(chart.title, chart.inline(), f"{chart.name}.png", f"{chart.name}.svg")
         )
     files.append(OutputFile("index.html", render_game(view, embeds).encode()))
-    return files
+    return files + extra
 
 
 # --- the renderer's fingerprint: a cache key part that changes when the output would -------
@@ -96,24 +118,45 @@ def game_files(
 
 @cache
 def renderer_fingerprint() -> str:
-    """A digest of zfrec's version and every template, so new templates mean new artifacts."""
-    try:
-        version = importlib.metadata.version("zfrec")
-    except importlib.metadata.PackageNotFoundError:  # running from a source tree
-        version = "source"
-    h = hashlib.sha256(version.encode())
-    root = importlib.resources.files("zfrec.templates")
-    for entry in sorted(root.iterdir(), key=lambda e: e.name):
-        if entry.is_file() and not entry.name.endswith((".py", ".pyc")):
-            h.update(entry.name.encode())
-            h.update(entry.read_bytes())
+    """A digest of what shapes the pages besides the record: zfrec's version, its code (the
+    engine, the analyser, the renderer: every module but the CLI and the store), every template,
+    and the versions of Jinja2, MarkupSafe and matplotlib. New code means new artifacts."""
+    h = hashlib.sha256()
+    for dist in ("zfrec", *RENDERED_DEPENDENCIES):
+        try:
+            version = importlib.metadata.version(dist)
+        except importlib.metadata.PackageNotFoundError:  # zfrec running from a source tree
+            version = "source"
+        h.update(f"{dist} {version}\n".encode())
+    for name, data in sorted(_sources()):
+        h.update(f"{name} {len(data)}\n".encode())
+        h.update(data)
     return h.hexdigest()
 
 
+def _sources() -> Iterator[tuple[str, bytes]]:
+    """zfrec's rendering code and templates, as (name, bytes)."""
+    templates = importlib.resources.files("zfrec.templates")
+    for entry in templates.iterdir():
+        if entry.is_file() and not entry.name.endswith((".py", ".pyc")):
+            yield f"templates/{entry.name}", entry.read_bytes()
+    package = Path(__file__).resolve().parent.parent  # zfrec/
+    for path in package.rglob("*.py"):
+        name = path.relative_to(package).as_posix()
+        if name.split("/")[0] not in UNRENDERED_PACKAGES:
+            yield f"zfrec/{name}", path.read_bytes()
+
+
 def cache_key(content_hash: str, salt: str = "") -> str:
-    """What a game's artifacts are keyed by: its record's hash and the renderer's fingerprint."""
+    """What a game's artifacts are keyed by: its record's hash, the renderer's fingerprint, and
+    `salt` (the options and hooks that change the output)."""
     text = f"{content_hash}\n{renderer_fingerprint()}\n{salt}"
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _variant(salt: str, analysis: bool, audit: bool) -> str:
+    """The cache key's salt: the caller's, and the options of game_files that publish sets."""
+    return f"analysis={int(analysis)};audit={int(audit)};{salt}"
 
 
 # --- names in paths -----------------------------------------------------------------------------
@@ -148,6 +191,7 @@ class GameLink:
     hands: int
     valid: bool
     errors: int
+    audit_href: str | None = None  # the game's audit page, for a record that fails validation
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,8 +202,9 @@ class SiteView:
     player_hrefs: dict[str, str]
 
 
-def _link(row: GameRow, prefix: str) -> GameLink:
+def _link(row: GameRow, prefix: str, audited: bool = False) -> GameLink:
     title = row.event or " · ".join(row.players)
+    audit_href = f"{prefix}games/{row.id}/{AUDIT_PAGE}" if audited else None
     return GameLink(
         row.id,
         f"{prefix}games/{row.id}/index.html",
@@ -170,6 +215,7 @@ def _link(row: GameRow, prefix: str) -> GameLink:
         row.hands,
         row.valid,
         row.errors,
+        audit_href,
     )
 
 
@@ -179,13 +225,18 @@ def publish(
     title: str = "Zheng Fen games",
     decorate: Decorate | None = None,
     salt: str = "",
+    analysis: bool = True,
+    audit: bool = True,
     on_game: Callable[[GameRow, bool], None] | None = None,
 ) -> Iterator[OutputFile]:
     """Every file of the static site over the store, game by game.
 
     Game files come from the store's artifacts when they were made from the same record by the
-    same renderer (and `salt`, which a `decorate` hook should change when its output would);
-    otherwise they are rendered and stored. `on_game(row, cached)` reports progress.
+    same renderer with the same options (and `salt`, which a `decorate` hook should change when
+    its output would); otherwise they are rendered and stored. `analysis` and `audit` are
+    game_files' options: a game that fails validation gets an audit page, linked from its game
+    page and from the validity column of the index and the player pages. `on_game(row,
+    cached)` reports progress.
     """
     from zfrec.store.store import list_games, player_stats
 
@@ -194,20 +245,26 @@ def publish(
     names = {s.name for s in stats} | {p for row in rows for p in row.players}
     top_hrefs = {name: player_href(name) for name in names}
     game_hrefs = {name: player_href(name, "../../") for name in names}
+    audited: set[int] = set()
     for row in rows:
         files, cached = stored_game_files(
-            session, row, player_hrefs=game_hrefs, decorate=decorate, salt=salt
-        )
+            session, row, player_hrefs=game_hrefs, decorate=decorate, salt=salt,
+            analysis=analysis, audit=audit,
+        )  # fmt: skip
         if on_game is not None:
             on_game(row, cached)
         for f in files:
+            if f.path == AUDIT_PAGE:
+                audited.add(row.id)
             yield OutputFile(f"games/{row.id}/{f.path}", f.content)
-    site = SiteView(title, [_link(row, "") for row in rows], stats, top_hrefs)
+    site = SiteView(title, [_link(row, "", row.id in audited) for row in rows], stats, top_hrefs)
     env = environment()
     index = env.get_template("index.html.j2").render(site=site, scripts=("sort.js",))
     yield OutputFile("index.html", index.encode())
     for player in stats:
-        games = [_link(row, "../") for row in list_games(session, player=player.name)]
+        games = [
+            _link(row, "../", row.id in audited) for row in list_games(session, player=player.name)
+        ]
         page = env.get_template("player.html.j2").render(
             site=site, player=player, games=games, index_href="../index.html", scripts=("sort.js",)
         )
@@ -233,17 +290,22 @@ def stored_game_files(
     decorate: Decorate | None = None,
     salt: str = "",
     index_href: str | None = "../../index.html",
+    analysis: bool = True,
+    audit: bool = True,
 ) -> tuple[list[OutputFile], bool]:
     """A stored game's files, from its artifacts when they are current; and whether they were."""
     from zfrec.store.store import list_artifacts, load_record, put_artifact
 
-    key = cache_key(row.content_hash, salt)
+    key = cache_key(row.content_hash, _variant(salt, analysis, audit))
     stored = list_artifacts(session, game_id=row.id)
     current = [a for a in stored if a.source_hash == key]
     if current and any(a.kind == "page" and a.name == "index.html" for a in current):
         return [OutputFile(a.name, a.content) for a in current], True
     record = load_record(session, row.id)
-    files = game_files(record, index_href=index_href, player_hrefs=player_hrefs, decorate=decorate)
+    files = game_files(
+        record, index_href=index_href, player_hrefs=player_hrefs, decorate=decorate,
+        analysis=analysis, audit=audit,
+    )  # fmt: skip
     for f in files:
         kind, hand = _artifact_kind(f.path)
         put_artifact(

@@ -343,6 +343,7 @@ class GameView:
     index_href: str | None = None
     player_hrefs: dict[str, str] = field(default_factory=dict)
     sections: list[ExtraSection] = field(default_factory=list)  # hook for the analyser
+    audit_href: str | None = None  # the audit page of a record that fails validation
 
     @property
     def errors(self) -> int:

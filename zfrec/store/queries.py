@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import asdict, dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, case, func, select
 from sqlmodel import Session
@@ -12,6 +12,9 @@ from zfrec.diagnostics import CODES
 from zfrec.record import Format, Game, dumps, loads
 from zfrec.store.db import StoreError
 from zfrec.store.tables import DIAG, GAME, HAND, HAND_SEAT, PLAYER, SEAT, player_key, require_game
+
+if TYPE_CHECKING:
+    from zfrec.analyze import PlayerAnalysis
 
 # results ---------------------------------------------------------------------------
 
@@ -89,6 +92,9 @@ class PlayerStats:
     """Per player, over the stored games. Rates are over finished hands (0.0 if none).
 
     New measures are added as fields with defaults, so positional construction stays valid.
+    The fields after `last_rate` come from the decision analysis (`player_stats(...,
+    analysis=True)`, zfrec.analyze.player_aggregates); they are None when it was not asked for,
+    and a rate is None where there is nothing to divide by.
     """
 
     name: str
@@ -98,6 +104,13 @@ class PlayerStats:
     mean_points_per_hand: float
     first_out_rate: float
     last_rate: float
+    win_rate: float | None = None  # wins / games that reached the target
+    counters_captured: int | None = None  # in tricks, before the last -> first transfer
+    counters_conceded: int | None = None  # played into tricks another player won
+    missed_beats: int | None = None
+    missed_beats_per_hand: float | None = None  # over hands whose deal was known
+    categories_played: dict[str, int] | None = None  # plays per combination category
+    analysis: dict[str, Any] | None = None  # PlayerAnalysis.to_json(): every measure
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -259,11 +272,17 @@ def _rule(code: str) -> str | None:
 
 
 def player_stats(
-    session: Session, *, player: str | None = None, valid_only: bool = False
+    session: Session,
+    *,
+    player: str | None = None,
+    valid_only: bool = False,
+    analysis: bool = False,
 ) -> list[PlayerStats]:
     """Games, hands, wins, mean points per finished hand, first-out and last rates per player.
 
-    Over every stored game, or only the valid ones. Sorted by name, ignoring case.
+    Over every stored game, or only the valid ones. Sorted by name, ignoring case. With
+    `analysis`, every record is loaded and analysed (zfrec.analyze, fast mode) to add the win
+    rate, counters captured and conceded, missed beats and the categories played.
     """
     conn = session.connection()
     per_game = (
@@ -315,7 +334,51 @@ def player_stats(
                 last_rate=_ratio(h.lasts if h else 0, finished),
             )
         )
+    if analysis:
+        found = _player_analyses(session, player=player, valid_only=valid_only)
+        out = [_with_analysis(p, found.get(player_key(p.name))) for p in out]
     return out
+
+
+def _player_analyses(
+    session: Session, *, player: str | None, valid_only: bool
+) -> dict[str, PlayerAnalysis]:
+    """zfrec.analyze.player_aggregates over the stored records, keyed by player_key."""
+    from zfrec.analyze import player_aggregates
+
+    rows = [r for r in list_games(session, player=player) if r.valid or not valid_only]
+    out: dict[str, PlayerAnalysis] = {}
+    for name, p in player_aggregates(load_record(session, r.id) for r in rows).items():
+        key = player_key(name)
+        if key in out:  # spellings the store counts as one person (Unicode normal forms)
+            _merge(out[key], p)
+        else:
+            out[key] = p
+    return out
+
+
+def _merge(into: PlayerAnalysis, other: PlayerAnalysis) -> None:
+    for name in (
+        "games", "games_over", "wins", "hands", "judged_hands", "first_out", "last_out",
+        "points", "transfer_received", "transfer_given",
+    ):  # fmt: skip
+        setattr(into, name, getattr(into, name) + getattr(other, name))
+    into.stats.add(other.stats)
+
+
+def _with_analysis(p: PlayerStats, a: PlayerAnalysis | None) -> PlayerStats:
+    if a is None:
+        return p
+    return replace(
+        p,
+        win_rate=a.win_rate,
+        counters_captured=a.counters_captured,
+        counters_conceded=a.counters_conceded,
+        missed_beats=a.missed_beats,
+        missed_beats_per_hand=a.missed_beats_per_hand,
+        categories_played=a.categories_played,
+        analysis=a.to_json(),
+    )
 
 
 def _ratio(part: Any, whole: int) -> float:
