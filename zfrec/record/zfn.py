@@ -7,10 +7,12 @@ reports it and resumes at the next game's tags (the first tag line after a non-t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
-from typing import Protocol
+from dataclasses import fields
+from typing import Any, Protocol
 
-from zfrec.cards import Stand, format_cards
+from zfrec.cards import DECK_SIZE, Stand, card_str, format_cards
 from zfrec.errors import Location, NotationError
 from zfrec.record.lexer import (
     COLON,
@@ -78,8 +80,9 @@ def lines_of(text: str) -> Iterator[str]:
 
 
 class _Reader:
-    def __init__(self, filename: str | None) -> None:
+    def __init__(self, filename: str | None, fast: bool = True) -> None:
         self.filename = filename
+        self.fast = fast  # False: every line takes the general path (tests compare the two)
         self.lexer = Lexer()
         self.lines: dict[int, str] = {}  # source lines of the current game, for excerpts
         self.game: _GameBuilder | None = None
@@ -112,7 +115,15 @@ class _Reader:
                         raise self.lexer.unterminated()
                     assert self.game is not None
                     self.game.tag_line(line, number, self.lexer)
-                else:
+                elif not (
+                    # Most lines are spelled as the writer spells them, and a fast path reads
+                    # them directly (see "Fast paths"). Any other line, and every line inside a
+                    # `{` comment, goes through the lexer.
+                    self.fast
+                    and self.game is not None
+                    and not self.lexer.in_comment
+                    and self.game.fast_line(line, number)
+                ):
                     tokens = self.lexer.feed(line, number)
                     if tokens:
                         self._statement(tokens)
@@ -200,7 +211,7 @@ class _GameBuilder:
         if keyword == "hand" and not followed_by_colon:
             self._close_hand()
             number = self.hands[-1].number + 1 if self.hands else 1
-            self.hand = _HandBuilder(tokens, index, number, seats)
+            self.hand = _HandBuilder.from_tokens(tokens, index, number, seats)
         elif self.hand is None:
             raise _fail(first, "a hand starts with a line 'hand N' before its deal and tricks")
         elif keyword == "deal" and not followed_by_colon:
@@ -209,6 +220,42 @@ class _GameBuilder:
             self.hand.score_line(tokens, index)
         else:
             self.hand.trick_line(tokens, index)
+
+    def fast_line(self, line: str, number: int) -> bool:
+        """Read `line` without the lexer if it is spelled as the writer spells body lines.
+
+        False if it is not, or if anything about it is unusual; nothing has changed then, and
+        the caller reads the line through the general path (lexer, statement), which is the
+        reference. See "Fast paths" below.
+        """
+        if not line:
+            return True  # a blank line: nothing to read
+        first = line[0]
+        hand = self.hand
+        if hand is None:
+            return False
+        if "0" <= first <= "9":
+            return hand.fast_trick(line, number)
+        if first == "d":
+            return hand.fast_deal(line, number)
+        if first == "h":
+            return self._fast_hand(line, number)
+        if first == "s":
+            return hand.fast_score(line, number)
+        return False
+
+    def _fast_hand(self, line: str, number: int) -> bool:
+        """`hand 3` or `hand 3 shuffler 1`, read as statement() and _HandBuilder.from_tokens do."""
+        m = _FAST_HAND_RE.fullmatch(line)
+        if m is None or self.seats is None:
+            return False
+        hand_number = int(m[1])
+        shuffler = None if m[2] is None else self.seats.numbers.get(m[2], -1)
+        if hand_number < 1 or shuffler == -1:
+            return False
+        self._close_hand()  # may raise, exactly as in statement()
+        self.hand = _HandBuilder(self.seats, hand_number, shuffler, Pos(number, 1))
+        return True
 
     def _comments_only(self, tokens: list[Token]) -> None:
         texts = [t.text for t in tokens]
@@ -257,6 +304,11 @@ class _SeatNames:
         self.max_words = max(len(name.split(" ")) for name in players)
         # Last words of names with spaces: only a colon after one of these may need merging.
         self.last_words = {n.split(" ")[-1].casefold() for n in players if " " in n}
+        # Seat numbers as the writer spells them, for the fast paths. A number that ends a name
+        # with spaces ("Bo 2") is left out: before a colon, merge_names might join it to a name.
+        self.numbers = {str(i + 1): i for i in range(len(players))}
+        for word in self.last_words:
+            self.numbers.pop(word, None)
 
     def resolve(self, token: Token) -> int:
         text = token.text
@@ -308,20 +360,27 @@ def _number(token: Token, what: str) -> int:
 
 
 class _HandBuilder:
-    def __init__(self, tokens: list[Token], index: int, number: int, seats: _SeatNames) -> None:
+    def __init__(self, seats: _SeatNames, number: int, shuffler: int | None, pos: Pos) -> None:
         self.seats = seats
-        self.pos = Pos(tokens[index].line, tokens[index].col)
+        self.pos = pos
         self.number = number
-        self.shuffler: int | None = None
+        self.shuffler = shuffler
         self.deal: dict[int, SeatDeal] = {}
         self.tricks: list[Trick] = []
         self.score: HandScore | None = None
         self.comments: list[str] = []
-        rest = self._take_comments(tokens[index + 1 :])
+
+    @classmethod
+    def from_tokens(
+        cls, tokens: list[Token], index: int, number: int, seats: _SeatNames
+    ) -> _HandBuilder:
+        """The hand that the `hand` line `tokens` starts; `number` is the default number."""
+        hand = cls(seats, number, None, Pos(tokens[index].line, tokens[index].col))
+        rest = hand._take_comments(tokens[index + 1 :])
         if rest and rest[0].kind == WORD and rest[0].text.isdecimal():
-            self.number = int(rest.pop(0).text)
-            if self.number < 1:
-                raise SyntaxFail("hands are numbered from 1", self.pos.line, self.pos.col)
+            hand.number = int(rest.pop(0).text)
+            if hand.number < 1:
+                raise SyntaxFail("hands are numbered from 1", hand.pos.line, hand.pos.col)
         if rest and rest[0].kind == WORD and rest[0].text.casefold().startswith("shuffler"):
             word = rest.pop(0)
             _, eq, value = word.text.partition("=")
@@ -333,9 +392,10 @@ class _HandBuilder:
                 raise _fail(word, "shuffler needs a seat: a number or a player name")
             if len(rest) > 1 and all(t.kind == WORD for t in rest):  # a name with spaces
                 rest = [Token(STRING, " ".join(t.text for t in rest), rest[0].line, rest[0].col)]
-            self.shuffler = seats.resolve(rest.pop(0))
+            hand.shuffler = seats.resolve(rest.pop(0))
         if rest:
             raise _fail(rest[0], "a hand line is 'hand N' with an optional 'shuffler SEAT'")
+        return hand
 
     def _take_comments(self, tokens: list[Token]) -> list[Token]:
         self.comments.extend(t.text for t in tokens if t.kind == COMMENT)
@@ -476,6 +536,66 @@ class _HandBuilder:
             moves.append(Move.plays(seat, cards, tuple(decls), dispute_note=note, **extra))
         return i
 
+    def fast_trick(self, line: str, number: int) -> bool:
+        """`1: 3s 3h  2: -  3: 5s 5c` as the writer spells it, read as trick_line() reads it."""
+        if self.score is not None:
+            return False
+        numbers = self.seats.numbers
+        moves: list[Move] = []
+        at = 0  # where the move starts in the line
+        for text in line.split("  "):  # two spaces between moves
+            # One space after the seat's colon. Without ": ", play_text is "", never a play.
+            seat_text, _, play_text = text.partition(": ")
+            seat = numbers.get(seat_text)
+            # Plays repeat all the time (`-`, single cards), so their reading is cached.
+            play = _PLAYS.get(play_text) or _read_simple_play(play_text)
+            if seat is None or play is None:
+                return False
+            # Move(seat, *play, pos=Pos(number, at + 1)), built as drafts (see _MoveDraft).
+            pos: Any = _PosDraft()
+            pos.line = number
+            pos.col = at + 1
+            pos.__class__ = Pos
+            move: Any = _MoveDraft()
+            move.seat = seat
+            move.is_pass, move.cards, move.declarations = play
+            move.annotation = None
+            move.comments = []
+            move.disputed = False
+            move.dispute_note = None
+            move.pos = pos
+            move.__class__ = Move
+            moves.append(move)
+            at += len(text) + 2
+        # The trick is written where its first move is, at 1:1 of the line; Pos is immutable.
+        self.tricks.append(Trick(moves, [], moves[0].pos))
+        return True
+
+    def fast_deal(self, line: str, number: int) -> bool:
+        """`deal 2: 3s 4h ...` or `deal 2: ?18` as the writer spells it, read as deal_line()."""
+        head, _, text = line.partition(": ")
+        seat = self.seats.numbers.get(head[len("deal ") :]) if head.startswith("deal ") else None
+        if seat is None or seat in self.deal or self.tricks:
+            return False
+        dealt = _plain_deal(text) or _read_simple_deal(text)
+        if dealt is None:
+            return False
+        self.deal[seat] = SeatDeal(dealt[0], dealt[1], Pos(number, 1))
+        return True
+
+    def fast_score(self, line: str, number: int) -> bool:
+        """`score 20 0 80 total 40 0 95` as the writer spells it, read as score_line() reads it."""
+        m = _FAST_SCORE_RE.fullmatch(line)
+        if m is None or self.score is not None:
+            return False
+        n = len(self.seats.players)
+        points = tuple(map(int, m[1].split()))
+        totals = None if m[2] is None else tuple(map(int, m[2].split()))
+        if len(points) != n or (totals is not None and len(totals) != n):
+            return False
+        self.score = HandScore(points, totals, Pos(number, 1))
+        return True
+
     def finish(self) -> Hand:
         deal = None
         if self.deal:
@@ -501,6 +621,153 @@ def _cards(token: Token, text: str) -> tuple[int, Declarations]:
         return parse_cards_word(text)
     except WordFail as fail:
         raise SyntaxFail(fail.message, token.line, token.col + fail.offset) from None
+
+
+# ---------------------------------------------------------------------------------------------
+# Fast paths.
+#
+# Nearly every line of a record is spelled as the writer spells it: `hand 3 shuffler 1`,
+# `deal 2: 3s 4h ...`, `1: 3s 3h  2: -  3: 5s 5c` and `score 20 0 80 total 40 0 95`. The general
+# path lexes such a line into a Token per word and per colon, then walks the tokens. The fast
+# paths (fast_line and the fast_* methods) instead check that the line is spelled exactly like
+# that and build the records directly, several times faster. They take only lines that are
+# certainly valid and unambiguous: the writer's spacing, seats as plain numbers, and words of
+# ASCII card characters only, so no comments, quotes, names, annotations or full-width colons.
+# For anything else, including every line that would be an error, they return False having
+# changed nothing, and the general path reads the line (and raises its usual error).
+# tests/test_zfn_fast.py checks that both paths read the same records, positions included.
+#
+# On such a line the lexer's words are exactly the space-separated parts, so the fast paths see
+# the same words at the same columns. The patterns spell out ASCII classes ([0-9], not \d,
+# which also matches the digits of other scripts).
+
+_CARD_WORD = r"[-=,0-9A-Za-z]+"  # a glued group of cards (`7h`, `7h7s`, `BJ=8h`), or a pass `-`
+_PLAY_RE = re.compile(rf"{_CARD_WORD}(?: {_CARD_WORD})*")  # the words of one move
+_DEAL_WORD = r"[-=,?0-9A-Za-z]+"  # cards, or `?`/`?N` for unknown cards
+_DEAL_RE = re.compile(rf"{_DEAL_WORD}(?: {_DEAL_WORD})*")
+_FAST_HAND_RE = re.compile(r"hand ([0-9]+)(?: shuffler ([0-9]+))?")
+_FAST_SCORE_RE = re.compile(r"score((?: [0-9]+)+)(?: total((?: [0-9]+)+))?")
+
+# Each card as the writer spells it (`3s`, `Th`, `SJ`), for deal lines.
+_CARD_BITS = {card_str(card): 1 << card for card in range(DECK_SIZE)}
+
+
+def _plain_deal(text: str) -> tuple[int, int] | None:
+    """(cards, 0) if `text` is single cards spelled as the writer does, all different; else None.
+
+    The common deal line, read faster than word by word: distinct cards are distinct bits, so
+    their sum is the set.
+    """
+    words = text.split(" ")
+    try:
+        bits = set(map(_CARD_BITS.__getitem__, words))
+    except KeyError:
+        return None
+    return (sum(bits), 0) if len(bits) == len(words) else None
+
+
+def _read_simple_deal(text: str) -> tuple[int, int] | None:
+    """(cards, unknown count) as deal_line() reads `text`; None if a word is neither cards nor
+    `?`/`?N`, or if deal_line() would raise."""
+    if _DEAL_RE.fullmatch(text) is None:
+        return None
+    known = unknown = 0
+    for word in text.split(" "):
+        if word[0] == "?":
+            count = word[1:]
+            if count and not count.isdecimal():
+                return None
+            unknown += int(count) if count else 1
+            continue
+        try:
+            mask, decls = parse_cards_word(word)
+        except WordFail:
+            return None
+        if decls or known & mask:
+            return None
+        known |= mask
+    return known, unknown
+
+
+# A move's words read by _read_simple_play: (is_pass, cards, declarations sorted by joker).
+_Play = tuple[bool, int, Declarations]
+_PLAYS: dict[str, _Play] = {}  # play text -> its reading; cleared when it grows past the limit
+_PLAYS_LIMIT = 20_000  # a few thousand different plays fill a large corpus
+
+
+def _read_simple_play(text: str) -> _Play | None:
+    """What _HandBuilder._move makes of the words of one move (cards, or a pass), and cache it.
+
+    None if `text` is not words of card characters (so no annotation, comment or quoted note),
+    if a word is neither cards nor a pass (`disputed`), or if _move would raise: the line then
+    takes the general path.
+    """
+    if _PLAY_RE.fullmatch(text) is None:
+        return None
+    cards = 0
+    decls: list[tuple[int, Stand]] = []
+    is_pass = False
+    for word in text.split(" "):
+        if word.casefold() in PASS_WORDS:
+            if is_pass or cards:  # "a pass has no cards"
+                return None
+            is_pass = True
+            continue
+        if is_pass:
+            return None
+        try:
+            mask, found = parse_cards_word(word)
+        except WordFail:
+            return None
+        if cards & mask:
+            return None
+        cards |= mask
+        decls.extend(found)
+    if len(_PLAYS) >= _PLAYS_LIMIT:
+        _PLAYS.clear()
+    # Sorted as Move.plays sorts them.
+    play = _PLAYS[text] = (is_pass, cards, tuple(sorted(decls, key=lambda d: d[0])))
+    return play
+
+
+# Building each Move and its Pos is the largest cost of the fast trick path, and most of that is
+# the generated __init__ of these frozen dataclasses: it sets each field through a call of
+# object.__setattr__. fast_trick instead fills a draft, an instance of a plain class with the very
+# same slots, by ordinary (fast) attribute assignment, then turns it into the real class by
+# assigning __class__, which Python allows between classes of identical layout (and refuses with a
+# TypeError otherwise). The result is exactly what Move(...) makes, at twice the speed; the tests
+# compare the two. If Move or Pos gain or lose a field, the check below stops the import, so that
+# fast_trick cannot leave a slot unset: update the drafts and fast_trick together.
+
+
+class _PosDraft:
+    __slots__ = ("col", "line")
+
+
+class _MoveDraft:
+    __slots__ = (
+        "annotation",
+        "cards",
+        "comments",
+        "declarations",
+        "dispute_note",
+        "disputed",
+        "is_pass",
+        "pos",
+        "seat",
+    )
+
+
+def _check_draft(draft: Any, model: Any) -> None:
+    """Stop if `draft` does not have exactly the fields of dataclass `model` as its slots."""
+    if sorted(f.name for f in fields(model)) != sorted(draft.__slots__) or hasattr(
+        model, "__post_init__"
+    ):
+        raise RuntimeError(f"the fields of {model.__name__} changed: update fast_trick in zfn.py")
+
+
+_check_draft(_PosDraft, Pos)
+_check_draft(_MoveDraft, Move)
 
 
 # ---------------------------------------------------------------------------------------------
