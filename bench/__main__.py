@@ -20,6 +20,7 @@ from bench.chess_bench import random_pgn, read_plies_per_s
 from bench.engine_bench import engine_figures
 from bench.parse_bench import parse_hands_per_s
 from bench.validate_bench import validate_rate
+from zfrec.cli.common import tune_gc
 from zfrec.record import dumps, load
 from zfrec.rules import preset
 from zfrec.simulate import SimConfig, simulate_game
@@ -183,6 +184,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="a smoke run on a tiny corpus")
     parser.add_argument("--out", type=Path, default=HERE / "results.json")
     args = parser.parse_args()
+    tune_gc()  # as the zfrec command does, so the figures are what users get
     results = run(args.quick)
     args.out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     show(results)

@@ -6,11 +6,13 @@ import multiprocessing
 import time
 from pathlib import Path
 
+from zfrec.cli.common import tune_gc
 from zfrec.validate import summarize, validate_path
 
 
 def validate_file(path: Path) -> tuple[int, int, int]:
     """(hands, moves, errors) of one file; a module-level function so workers can run it."""
+    tune_gc()  # workers start fresh, as the zfrec command's own workers do
     summary = summarize(validate_path(path), str(path))
     return summary.hands, summary.moves, summary.errors
 

@@ -13,6 +13,7 @@ from zfrec.cli import (
     store_cmds,
     validate_cmds,
 )
+from zfrec.cli.common import tune_gc
 
 app = typer.Typer(
     name="zfrec",
@@ -36,4 +37,5 @@ for module in (
 
 
 def main() -> None:
+    tune_gc()
     app()

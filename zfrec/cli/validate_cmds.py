@@ -24,6 +24,7 @@ from zfrec.cli.common import (
     out,
     print_json,
     ruleset,
+    tune_gc,
 )
 from zfrec.diagnostics import Diagnostic
 from zfrec.errors import ZfrecError
@@ -64,6 +65,7 @@ def check_file(
     strict: bool,
 ) -> FileSummary:
     """Validate one file; runs in a worker process under --jobs."""
+    tune_gc()
     items = (
         validate_text(sys.stdin.read(), "<stdin>", rules, overrides)
         if path == "-"
