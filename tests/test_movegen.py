@@ -6,7 +6,6 @@ card for each joker. ZFREC_DEEP=1 raises the number of random hands tenfold.
 
 from __future__ import annotations
 
-import os
 import random
 from functools import cache
 from itertools import combinations
@@ -16,21 +15,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.brute import BJ, SJ, Key, brute_beats, brute_keys, brute_plays
-from tests.test_combos import card_sets
+from tests.test_combos import EQUAL, EXAMPLES, PAGAT, PARLETT, POPPEL, card_sets
 from zfrec.cards import ids, parse_cards, parse_play, to_mask
 from zfrec.combos import Category, Combo, readings, resolve
 from zfrec.errors import AmbiguousPlayError
 from zfrec.game import HandState
 from zfrec.movegen import Move, expand, legal_plays, physical_plays
-from zfrec.rules import Ruleset, preset
+from zfrec.rules import Ruleset
 
-DEEP = os.environ.get("ZFREC_DEEP") == "1"
-EXAMPLES = 3000 if DEEP else 300
-
-PAGAT = preset("pagat")
-POPPEL = preset("poppel")
-PARLETT = preset("parlett")
-EQUAL = preset("pagat", sequence_lengths="equal")
 ALL_RULES = [PAGAT, POPPEL, PARLETT, EQUAL]
 
 PlaySet = set[tuple[int, Key]]

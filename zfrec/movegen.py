@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from itertools import combinations, product
 from typing import NamedTuple
 
-from zfrec.cards import BJ, NUM_RANKS, SJ, Stand
+from zfrec.cards import BJ, NUM_RANKS, SJ, Stand, ids
 from zfrec.combos import (
     COUNTER_RANKS,
     DEFAULT_RULES,
@@ -24,7 +24,6 @@ from zfrec.combos import (
     Category,
     Combo,
     _kicker_ok,
-    beats,
 )
 from zfrec.rules import Ruleset
 
@@ -320,7 +319,7 @@ def _expand_full_house(h: _Hand, r: int, u: int) -> Iterator[Combo]:
         for triple in combinations(rank_cards, 3 - t):
             for tj in combinations(h.jokers, t):
                 used = _mask(triple) | _mask(tj)
-                rest = [c for c in _ids(h.mask & ~used)]
+                rest = ids(h.mask & ~used)
                 for kick in combinations(rest, 2):
                     kj = [c for c in kick if c >= SJ]
                     if t + len(kj) != u:
@@ -349,17 +348,3 @@ def _expand_special(h: _Hand, r: int) -> Iterator[Combo]:
         suited = (five & 3) == (ten & 3) == (king & 3)
         if suited == (r == 1):
             yield Combo(Category.special, r, None, _mask((five, ten, king)))
-
-
-def _ids(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def beats_top(combo: Combo, top: Combo | None, rules: Ruleset = DEFAULT_RULES) -> bool:
-    """A lead is always allowed; otherwise the play must beat the top."""
-    return top is None or beats(combo, top, rules)

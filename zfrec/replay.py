@@ -28,7 +28,7 @@ from zfrec.game import (
     hand_sizes,
     verify_deal,
 )
-from zfrec.record.model import Game, Hand, Move
+from zfrec.record.model import Game, Hand, Move, Pos
 from zfrec.rules import Ruleset
 
 
@@ -115,15 +115,13 @@ class _Replayer:
         hand: Hand | None = None,
         trick: int | None = None,
         move: Move | None = None,
-        pos: object = None,
+        pos: Pos | None = None,
     ) -> None:
         where = move.pos if move is not None and move.pos else pos or (hand.pos if hand else None)
+        where = where or self.record.pos  # JSON records have no positions at all
         hs = self.state.hand
         seat = move.seat if move is not None else None
-        line = getattr(where, "line", None) if where is not None else None
-        col = getattr(where, "col", None) if where is not None else None
-        if line is None and self.record.pos is not None:
-            line, col = self.record.pos.line, self.record.pos.col
+        line, col = (where.line, where.col) if where is not None else (None, None)
         self.found.append(
             Diagnostic(
                 code,

@@ -185,7 +185,6 @@ def validate_cmd(
                         }
                     )
                 else:
-                    progress.console.print("", end="")
                     _print_file(summary)
                 if strict and summary.errors:
                     break
