@@ -13,6 +13,7 @@ from urllib.parse import unquote
 import pytest
 from typer.testing import CliRunner
 
+from tests.test_render_browser import ARGS, CHROMIUM
 from zfrec.analyze import analyze_game, player_aggregates
 from zfrec.cli import app
 from zfrec.game import PassEvent, PlayEvent
@@ -314,8 +315,6 @@ def test_render_command_writes_an_audit_page_for_a_broken_record(tmp_path: Path)
 
 # --- in a browser (skipped without Debian's chromium and Playwright) ----------------------------
 
-CHROMIUM = "/usr/bin/chromium"
-
 
 def test_a_browser_shows_the_notes_at_their_step_and_marks_the_move_list(tmp_path: Path) -> None:
     sync_api = pytest.importorskip("playwright.sync_api")
@@ -326,7 +325,7 @@ def test_a_browser_shows_the_notes_at_their_step_and_marks_the_move_list(tmp_pat
         (tmp_path / f.path).write_bytes(f.content)
     errors: list[str] = []
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
             page = browser.new_page()
             page.on("pageerror", lambda e: errors.append(str(e)))
