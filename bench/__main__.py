@@ -21,8 +21,8 @@ from bench.engine_bench import engine_figures
 from bench.parse_bench import parse_hands_per_s
 from bench.validate_bench import validate_rate
 from zfrec.cli.common import tune_gc
+from zfrec.engine.rules import preset
 from zfrec.record import dumps, load
-from zfrec.rules import preset
 from zfrec.simulate import SimConfig, simulate_game
 
 HERE = Path(__file__).resolve().parent

@@ -6,10 +6,10 @@ import random
 import time
 from collections.abc import Callable
 
-from zfrec.cards import BJ, SJ, parse_play
-from zfrec.combos import Combo, readings
-from zfrec.game import deal_random
-from zfrec.movegen import expand, legal_plays, physical_plays
+from zfrec.engine.cards import BJ, SJ, parse_play
+from zfrec.engine.combos import Combo, readings
+from zfrec.engine.game import deal_random
+from zfrec.engine.movegen import expand, legal_plays, physical_plays
 
 
 def per_call_us(fn: Callable[[], object], min_seconds: float = 0.2) -> float:

@@ -1,6 +1,7 @@
 """Slow, independent reference implementations for the engine's tests.
 
-Nothing here shares code with zfrec.combos or zfrec.movegen: the classifier substitutes every
+Nothing here shares code with zfrec.engine.combos or zfrec.engine.movegen:
+the classifier substitutes every
 real card for each joker and checks the definitions of the rule texts literally.
 """
 
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 from itertools import combinations, product
 
-from zfrec.cards import BJ, SJ
+from zfrec.engine.cards import BJ, SJ
 
 Key = tuple[str, int, int]  # category name, rank, length (0 when none)
 

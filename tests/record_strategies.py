@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from zfrec.cards import BJ, DECK_SIZE, NUM_RANKS, SJ, Stand
+from zfrec.engine.cards import BJ, DECK_SIZE, NUM_RANKS, SJ, Stand
+from zfrec.engine.rules import PRESETS
 from zfrec.record.model import (
     ANNOTATIONS,
     KNOWN_TAGS,
@@ -19,7 +20,6 @@ from zfrec.record.model import (
     comment_problem,
     name_problem,
 )
-from zfrec.rules import PRESETS
 
 NAME_CHARS = "AaBbOoLlIiz王芳李明张伟 -_.'é!?=#@12"
 # Comment text exercises every escape: braces, backslashes, a '[' after a newline (which would

@@ -1,4 +1,5 @@
-"""Decision analysis (zfrec.analyze): hand-built positions with known answers, and invariants
+"""Decision analysis (zfrec.analysis.analyze): hand-built positions with known answers,
+and invariants
 checked on self-play records against the validator's ledger and the engine's own play check."""
 
 from __future__ import annotations
@@ -10,14 +11,14 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from zfrec.analyze import GameAnalysis, analysis_html, analyze_game, player_aggregates
-from zfrec.cards import parse_play
+from zfrec.analysis.analyze import GameAnalysis, analysis_html, analyze_game, player_aggregates
 from zfrec.cli import app
-from zfrec.combos import resolve
+from zfrec.engine.cards import parse_play
+from zfrec.engine.combos import resolve
+from zfrec.engine.rules import preset
 from zfrec.record import dumps, loads
 from zfrec.record.model import Game
 from zfrec.replay import HandStart, MoveStep, replay
-from zfrec.rules import preset
 from zfrec.simulate import SimConfig, simulate_game
 from zfrec.validate import validate
 

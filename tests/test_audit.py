@@ -1,4 +1,5 @@
-"""Dispute audit (zfrec.audit, zfrec.repair) and record diff (zfrec.diff).
+"""Dispute audit (zfrec.analysis.audit, zfrec.analysis.repair) and record diff
+(zfrec.analysis.diff).
 
 Hand-built records where the right answer is known, and a property test: one random edit to a
 legal self-play record, and the audit's top suggestion is a legal record again.
@@ -15,13 +16,13 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from tests.test_analyze import DEAL, PLAY, record
-from zfrec.audit import audit, audit_html, rules_search
-from zfrec.cards import Stand, iter_ids
+from zfrec.analysis.audit import audit, audit_html, rules_search
+from zfrec.analysis.diff import diff_games
 from zfrec.cli import app
-from zfrec.diff import diff_games
+from zfrec.engine.cards import Stand, iter_ids
+from zfrec.engine.rules import preset
 from zfrec.record import dumps
 from zfrec.record.model import Game, HandScore, Move
-from zfrec.rules import preset
 from zfrec.simulate import SimConfig, simulate_game
 from zfrec.validate import validate
 

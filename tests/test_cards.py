@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zfrec.cards import (
+from zfrec.engine.cards import (
     BJ,
     CARDS,
     DECK_SIZE,

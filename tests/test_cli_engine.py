@@ -8,8 +8,8 @@ from typing import Any
 from typer.testing import CliRunner
 
 from tests.brute import brute_beats, brute_plays
-from zfrec.cards import ids, parse_cards
 from zfrec.cli import app
+from zfrec.engine.cards import ids, parse_cards
 
 runner = CliRunner()
 

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.brute import BJ, SJ, Key, brute_beats, brute_keys
-from zfrec.cards import (
+from zfrec.engine.cards import (
     Stand,
     format_cards,
     ids,
@@ -23,10 +23,10 @@ from zfrec.cards import (
     points_of,
     to_mask,
 )
-from zfrec.combos import Category, Combo, beats, readings, resolve, why_not_beats
+from zfrec.engine.combos import Category, Combo, beats, readings, resolve, why_not_beats
+from zfrec.engine.movegen import physical_plays
+from zfrec.engine.rules import Ruleset, preset
 from zfrec.errors import AmbiguousPlayError, IllegalPlayError
-from zfrec.movegen import physical_plays
-from zfrec.rules import Ruleset, preset
 
 DEEP = os.environ.get("ZFREC_DEEP") == "1"
 EXAMPLES = 3000 if DEEP else 300

@@ -12,10 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zfrec.cards import FULL_DECK, format_cards, parse_cards, points_of
-from zfrec.combos import Category
-from zfrec.errors import AmbiguousPlayError, DealError, IllegalPlayError
-from zfrec.game import (
+from zfrec.engine.cards import FULL_DECK, format_cards, parse_cards, points_of
+from zfrec.engine.combos import Category
+from zfrec.engine.game import (
     GameState,
     HandResult,
     HandState,
@@ -27,8 +26,9 @@ from zfrec.game import (
     next_seat,
     verify_deal,
 )
-from zfrec.movegen import physical_plays
-from zfrec.rules import Ruleset, preset
+from zfrec.engine.movegen import physical_plays
+from zfrec.engine.rules import Ruleset, preset
+from zfrec.errors import AmbiguousPlayError, DealError, IllegalPlayError
 
 DEEP = os.environ.get("ZFREC_DEEP") == "1"
 

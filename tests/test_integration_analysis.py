@@ -14,15 +14,15 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.test_render_browser import ARGS, CHROMIUM
-from zfrec.analyze import analyze_game, player_aggregates
+from zfrec.analysis.analyze import analyze_game, player_aggregates
 from zfrec.cli import app
-from zfrec.game import PassEvent, PlayEvent
+from zfrec.engine.game import PassEvent, PlayEvent
+from zfrec.engine.rules import preset
 from zfrec.record import Game, dumps, load, loads
 from zfrec.render.analysis import AUDIT_PAGE, annotate
 from zfrec.render.html import build_game_view, render_game, render_hand
 from zfrec.render.site import _sources, game_files, stored_game_files
 from zfrec.replay import HandStart, MoveStep, replay
-from zfrec.rules import preset
 from zfrec.simulate import SimConfig, simulate_game
 from zfrec.store import list_games, load_record, open_store, session
 
@@ -294,7 +294,10 @@ def test_the_artifact_key_covers_the_options_and_the_code(db: str) -> None:
         engine.dispose()
     names = {name for name, _ in _sources()}
     for shaping in (
-        "zfrec/analyze.py", "zfrec/audit.py", "zfrec/combos.py", "zfrec/render/analysis.py",
+        "zfrec/analysis/analyze.py",
+        "zfrec/analysis/audit.py",
+        "zfrec/engine/combos.py",
+        "zfrec/render/analysis.py",
         "templates/analysis_game.html.j2", "templates/audit.html.j2", "templates/replay.js",
     ):  # fmt: skip
         assert shaping in names

@@ -16,12 +16,12 @@ from hypothesis import strategies as st
 
 from tests.brute import BJ, SJ, Key, brute_beats, brute_keys, brute_plays
 from tests.test_combos import EQUAL, EXAMPLES, PAGAT, PARLETT, POPPEL, card_sets
-from zfrec.cards import ids, parse_cards, parse_play, to_mask
-from zfrec.combos import Category, Combo, readings, resolve
+from zfrec.engine.cards import ids, parse_cards, parse_play, to_mask
+from zfrec.engine.combos import Category, Combo, readings, resolve
+from zfrec.engine.game import HandState
+from zfrec.engine.movegen import Move, expand, legal_plays, physical_plays
+from zfrec.engine.rules import Ruleset
 from zfrec.errors import AmbiguousPlayError
-from zfrec.game import HandState
-from zfrec.movegen import Move, expand, legal_plays, physical_plays
-from zfrec.rules import Ruleset
 
 ALL_RULES = [PAGAT, POPPEL, PARLETT, EQUAL]
 
@@ -194,7 +194,7 @@ H18 = "3h 4h 5h 5s 6h 6d 7h 7c 8s 8d 9d Th Kh Kc Ks 2d SJ BJ"
 # with tests/brute.py (brute_plays + brute_beats over all subsets; that is how the hands under
 # nine cards are checked again below) and then pinned. For the 18-card hand the brute force is
 # too slow: its counts were computed by reading every one of its 2**18 subsets with
-# zfrec.combos.readings (itself checked against brute_keys above and in test_combos.py) and
+# zfrec.engine.combos.readings (itself checked against brute_keys above and in test_combos.py) and
 # comparing with brute_beats, which test_h18_matches_reading_every_subset repeats, and were
 # cross-checked by the brute force on sub-hands (test_h18_sub_hands_match_brute_force).
 PERFT: list[tuple[str, str | None, Ruleset, int, int]] = [

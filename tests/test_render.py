@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from zfrec.cards import format_cards, ids, points_of
 from zfrec.cli import app
-from zfrec.game import PlayEvent
+from zfrec.engine.cards import format_cards, ids, points_of
+from zfrec.engine.game import PlayEvent
+from zfrec.engine.rules import preset
 from zfrec.record import Game, dumps, loads
 from zfrec.render.charts import game_charts
 from zfrec.render.html import (
@@ -26,7 +27,6 @@ from zfrec.render.html import (
 )
 from zfrec.render.site import cache_key, game_files, slug
 from zfrec.replay import HandEnd, HandStart, MoveStep, replay
-from zfrec.rules import preset
 from zfrec.simulate import SimConfig, simulate_game
 
 XSS_NAME = "<script>alert(1)</script>"
@@ -381,7 +381,7 @@ def test_plays_are_shown_with_the_engines_reading() -> None:
 
 
 def _glyphs(step: object) -> list[str]:
-    from zfrec.cards import card_glyph
+    from zfrec.engine.cards import card_glyph
 
     log = getattr(step, "trick_log")  # noqa: B009
     return [card_glyph(c) for c in ids(sum(1 << c for c in log[-1].cards))]

@@ -15,12 +15,12 @@ from typing import Any
 
 import pytest
 
-from zfrec.cards import card_str, ids, points_of
-from zfrec.game import PlayEvent
+from zfrec.engine.cards import card_str, ids, points_of
+from zfrec.engine.game import PlayEvent
+from zfrec.engine.rules import preset
 from zfrec.record import Game, dumps, loads
 from zfrec.render.html import build_game_view, render_game, render_hand
 from zfrec.replay import HandEnd, HandStart, MoveStep, replay
-from zfrec.rules import preset
 from zfrec.simulate import SimConfig, simulate_game
 
 CHROMIUM = "/usr/bin/chromium"

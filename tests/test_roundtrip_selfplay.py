@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from zfrec.engine.rules import PRESETS, preset
 from zfrec.record import dumps, loads
-from zfrec.rules import PRESETS, preset
 from zfrec.simulate import SimConfig, simulate_game
 
 

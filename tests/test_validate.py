@@ -12,13 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from zfrec.cards import FULL_DECK, points_of
 from zfrec.cli import app
+from zfrec.engine.cards import FULL_DECK, points_of
+from zfrec.engine.game import GameState, HandState
+from zfrec.engine.rules import PRESETS, preset
 from zfrec.errors import ZfrecError
-from zfrec.game import GameState, HandState
 from zfrec.record import dumps
 from zfrec.record.model import Game, HandScore, Move
-from zfrec.rules import PRESETS, preset
 from zfrec.simulate import SimConfig, simulate_game
 from zfrec.validate import validate
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 
 from tests.record_strategies import games
-from zfrec.cards import BJ, SJ, Stand, parse_cards
+from zfrec.engine.cards import BJ, SJ, Stand, parse_cards
 from zfrec.errors import NotationError
 from zfrec.record import dumps, iter_records, load, loads
 from zfrec.record.model import Game, Move, Pos

@@ -18,12 +18,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.record_strategies import games
-from zfrec.cards import DECK_SIZE, card_str
+from zfrec.engine.cards import DECK_SIZE, card_str
+from zfrec.engine.rules import preset
 from zfrec.errors import NotationError
 from zfrec.record.lexer import Lexer, parse_cards_word
 from zfrec.record.model import Game, Move, Trick
 from zfrec.record.zfn import _CARD_BITS, _Reader, dumps_zfn, lines_of, parse_zfn
-from zfrec.rules import preset
 from zfrec.simulate import SimConfig, simulate_game
 
 ROOT = Path(__file__).resolve().parent.parent

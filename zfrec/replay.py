@@ -15,11 +15,10 @@ from __future__ import annotations
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 
-from zfrec.cards import FULL_DECK, Declarations, format_cards
-from zfrec.combos import Category, Combo, readings, resolve
 from zfrec.diagnostics import Diagnostic
-from zfrec.errors import DealError, IllegalPlayError, Location
-from zfrec.game import (
+from zfrec.engine.cards import FULL_DECK, Declarations, format_cards
+from zfrec.engine.combos import Category, Combo, readings, resolve
+from zfrec.engine.game import (
     Event,
     GameState,
     HandResult,
@@ -28,8 +27,9 @@ from zfrec.game import (
     hand_sizes,
     verify_deal,
 )
+from zfrec.engine.rules import Ruleset
+from zfrec.errors import DealError, IllegalPlayError, Location
 from zfrec.record.model import Game, Hand, Move, Pos
-from zfrec.rules import Ruleset
 
 
 @dataclass(slots=True)

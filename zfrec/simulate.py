@@ -12,13 +12,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
-from zfrec.cards import points_of
-from zfrec.combos import Category, Combo
-from zfrec.game import Event, GameState, HandState, deal_random
-from zfrec.movegen import Move, expand, legal_plays
+from zfrec.engine.cards import points_of
+from zfrec.engine.combos import Category, Combo
+from zfrec.engine.game import Event, GameState, HandState, deal_random
+from zfrec.engine.movegen import Move, expand, legal_plays
+from zfrec.engine.rules import Ruleset
 from zfrec.record.model import Game, Hand, HandScore, Result, SeatDeal, Trick
 from zfrec.record.model import Move as RecordMove
-from zfrec.rules import Ruleset
 
 
 class Bot(Protocol):

@@ -13,13 +13,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from zfrec.cards import format_cards, points_of
 from zfrec.diagnostics import Diagnostic
+from zfrec.engine.cards import format_cards, points_of
+from zfrec.engine.game import HandResult
+from zfrec.engine.rules import Ruleset
 from zfrec.errors import Location, NotationError
-from zfrec.game import HandResult
 from zfrec.record import Format, Game, iter_records, iter_records_text
 from zfrec.replay import GameEnd, HandEnd, HandStart, MoveStep, replay
-from zfrec.rules import Ruleset
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,10 +20,10 @@ import typer
 from rich.cells import cell_len
 from rich.markup import escape
 
-from zfrec.analyze import Decision, GameAnalysis, HandAnalysis, analyze_game
-from zfrec.audit import DEFAULT_BUDGET, AuditReport, audit, audit_html
+from zfrec.analysis.analyze import Decision, GameAnalysis, HandAnalysis, analyze_game
+from zfrec.analysis.audit import DEFAULT_BUDGET, AuditReport, audit, audit_html
+from zfrec.analysis.diff import DiffReport, diff_games
 from zfrec.cli.common import JSON_HELP, err, fail, friendly_errors, out, print_json
-from zfrec.diff import DiffReport, diff_games
 from zfrec.errors import NotationError
 from zfrec.record import Format, Game, iter_records, iter_records_text
 

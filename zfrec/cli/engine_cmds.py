@@ -6,7 +6,6 @@ from typing import Annotated
 
 import typer
 
-from zfrec.cards import SUIT_GLYPHS, parse_cards, parse_play, rank_symbol
 from zfrec.cli.common import (
     JSON_HELP,
     OPTION_HELP,
@@ -17,10 +16,11 @@ from zfrec.cli.common import (
     print_json,
     ruleset,
 )
-from zfrec.combos import Category, Combo, explain_no_reading, readings, resolve
+from zfrec.engine.cards import SUIT_GLYPHS, parse_cards, parse_play, rank_symbol
+from zfrec.engine.combos import Category, Combo, explain_no_reading, readings, resolve
+from zfrec.engine.movegen import Move, expand, legal_plays
+from zfrec.engine.rules import Ruleset
 from zfrec.errors import AmbiguousPlayError, IllegalPlayError
-from zfrec.movegen import Move, expand, legal_plays
-from zfrec.rules import Ruleset
 
 RulesOpt = Annotated[str, typer.Option("--rules", "-r", help=RULES_HELP)]
 OptionOpt = Annotated[list[str] | None, typer.Option("--option", "-o", help=OPTION_HELP)]

@@ -24,7 +24,7 @@ from zfrec.errors import ZfrecError
 if TYPE_CHECKING:
     from sqlalchemy import Engine
 
-    from zfrec.analyze import FlowRow
+    from zfrec.analysis.analyze import FlowRow
     from zfrec.store import GameDetail, ImportResult
 
 DbOption = Annotated[
@@ -195,7 +195,7 @@ def show_cmd(
 ) -> None:
     """Show one stored game: tags, rules, players and scores, every hand, the diagnostics,
     and the points flow by trick (the running scores as the counters fall)."""
-    from zfrec.analyze import analyze_game
+    from zfrec.analysis.analyze import analyze_game
     from zfrec.store import get_game, load_record, session
 
     with _store(db) as engine, session(engine, readonly=True) as s:

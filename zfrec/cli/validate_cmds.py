@@ -27,8 +27,8 @@ from zfrec.cli.common import (
     tune_gc,
 )
 from zfrec.diagnostics import Diagnostic
+from zfrec.engine.rules import Ruleset
 from zfrec.errors import ZfrecError
-from zfrec.rules import Ruleset
 from zfrec.validate import FileSummary, summarize, validate_path, validate_text
 
 RECORD_SUFFIXES = (".zfn", ".json")

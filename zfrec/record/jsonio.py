@@ -11,7 +11,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from zfrec.cards import format_cards, parse_cards, parse_play
+from zfrec.engine.cards import format_cards, parse_cards, parse_play
 from zfrec.errors import CardError, Location, NotationError
 from zfrec.record.lexer import excerpt
 from zfrec.record.model import (

@@ -12,7 +12,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
-from zfrec.cards import SJ, Stand, card_str
+from zfrec.engine.cards import SJ, Stand, card_str
 from zfrec.errors import CardError
 
 WORD, STRING, COLON, COMMENT = "word", "string", "colon", "comment"

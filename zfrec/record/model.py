@@ -15,8 +15,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from zfrec.cards import NUM_RANKS, SJ, Stand, format_play
-from zfrec.rules import Ruleset, preset
+from zfrec.engine.cards import NUM_RANKS, SJ, Stand, format_play
+from zfrec.engine.rules import Ruleset, preset
 
 ANNOTATIONS = ("!", "?", "!!", "??", "!?", "?!")
 DEFAULT_TARGET = 500

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import fields
 from typing import Any, Protocol
 
-from zfrec.cards import DECK_SIZE, Stand, card_str, format_cards
+from zfrec.engine.cards import DECK_SIZE, Stand, card_str, format_cards
 from zfrec.errors import Location, NotationError
 from zfrec.record.lexer import (
     COLON,

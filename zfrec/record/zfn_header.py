@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from zfrec.engine.rules import OPTION_NAMES, PRESETS, parse_option
 from zfrec.errors import RulesError
 from zfrec.record.lexer import QUOTES, SyntaxFail, escape_string, unescape
 from zfrec.record.model import (
@@ -22,7 +23,6 @@ from zfrec.record.model import (
     extra_tag_problem,
     players_problem,
 )
-from zfrec.rules import OPTION_NAMES, PRESETS, parse_option
 
 _NAME_RE = re.compile(r"\s*\[\s*([A-Za-z][A-Za-z0-9_]*)\s*")
 _VALUE_RE = re.compile(r"(?:[^\"“”\\]|\\.)*[\"“”]")

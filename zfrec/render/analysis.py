@@ -4,10 +4,11 @@
     >>> files = game_files(record, decorate=decorate)   # game_files(record) does this itself
     >>> page = render_audit(view, audit(record))        # the audit page of a failing record
 
-Every note comes from zfrec.analyze (`GameAnalysis.per_move_notes()`, `points_flow()`), every
-repair from zfrec.audit: nothing here judges a move. A note is put on the step of the replay
-page that shows its move. The sections are rendered by Jinja2 templates with autoescape on, so
-the markup handed to `ExtraSection.html` holds record text only escaped.
+Every note comes from zfrec.analysis.analyze (`GameAnalysis.per_move_notes()`,
+`points_flow()`), every repair from zfrec.analysis.audit: nothing here judges a move. A note is
+put on the step of the replay page that shows its move. The sections are rendered by Jinja2
+templates with autoescape on, so the markup handed to `ExtraSection.html` holds record text
+only escaped.
 
 A seat's view (`viewer`) must not tell what the other hands held: it keeps the notes anyone at
 the table could make (conceded counters) and the viewer's own missed beats, and shows no missed
@@ -21,8 +22,8 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
-from zfrec.analyze import Decision, GameAnalysis, MoveNote, SeatStats, analyze_game
-from zfrec.audit import AuditReport
+from zfrec.analysis.analyze import Decision, GameAnalysis, MoveNote, SeatStats, analyze_game
+from zfrec.analysis.audit import AuditReport
 from zfrec.record.model import Game
 from zfrec.render.html import environment
 from zfrec.render.views import DiagnosticView, ExtraSection, GameView, StepNote, StepView

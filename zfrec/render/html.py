@@ -23,9 +23,10 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from zfrec.cards import RANK_SYMBOLS, SUIT_GLYPHS, Stand, card_glyph, ids, points_of
-from zfrec.combos import Combo
-from zfrec.game import PlayEvent
+from zfrec.engine.cards import RANK_SYMBOLS, SUIT_GLYPHS, Stand, card_glyph, ids, points_of
+from zfrec.engine.combos import Combo
+from zfrec.engine.game import PlayEvent
+from zfrec.engine.rules import Ruleset
 from zfrec.record.model import Game, Move
 from zfrec.render.views import (
     ANNOTATION_WORDS,
@@ -49,7 +50,6 @@ from zfrec.render.views import (
     place_word,
 )
 from zfrec.replay import GameEnd, HandEnd, HandStart, MoveStep, ReplayState, replay
-from zfrec.rules import Ruleset
 
 __all__ = [
     "ANNOTATION_WORDS",

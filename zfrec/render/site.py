@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-from zfrec.audit import audit as audit_record
+from zfrec.analysis.audit import audit as audit_record
 from zfrec.record.model import Game
 from zfrec.render.analysis import AUDIT_PAGE, Decorate, analysis_decorator, render_audit
 from zfrec.render.charts import game_charts

@@ -13,7 +13,8 @@ from typing import Any
 
 from markupsafe import Markup
 
-from zfrec.cards import (
+from zfrec.diagnostics import Diagnostic
+from zfrec.engine.cards import (
     BJ,
     DECK_SIZE,
     RANK_NAMES,
@@ -25,7 +26,6 @@ from zfrec.cards import (
     card_str,
     ids,
 )
-from zfrec.diagnostics import Diagnostic
 
 COUNTERS = 0xF << 8 | 0xF << 28 | 0xF << 40  # every 5, Ten and King
 ANNOTATION_WORDS = {

@@ -20,8 +20,8 @@ from sqlalchemy import Connection, Table, and_, delete, insert, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session
 
-from zfrec.cards import card_str, format_cards
 from zfrec.diagnostics import Diagnostic
+from zfrec.engine.cards import card_str, format_cards
 from zfrec.errors import NotationError, ZfrecError
 from zfrec.record import Game, dumps, iter_records
 from zfrec.record.model import Move

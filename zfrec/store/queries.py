@@ -14,7 +14,7 @@ from zfrec.store.db import StoreError
 from zfrec.store.tables import DIAG, GAME, HAND, HAND_SEAT, PLAYER, SEAT, player_key, require_game
 
 if TYPE_CHECKING:
-    from zfrec.analyze import PlayerAnalysis
+    from zfrec.analysis.analyze import PlayerAnalysis
 
 # results ---------------------------------------------------------------------------
 
@@ -93,7 +93,8 @@ class PlayerStats:
 
     New measures are added as fields with defaults, so positional construction stays valid.
     The fields after `last_rate` come from the decision analysis (`player_stats(...,
-    analysis=True)`, zfrec.analyze.player_aggregates); they are None when it was not asked for,
+    analysis=True)`, zfrec.analysis.analyze.player_aggregates); they are None when it was not asked
+    for,
     and a rate is None where there is nothing to divide by.
     """
 
@@ -281,7 +282,8 @@ def player_stats(
     """Games, hands, wins, mean points per finished hand, first-out and last rates per player.
 
     Over every stored game, or only the valid ones. Sorted by name, ignoring case. With
-    `analysis`, every record is loaded and analysed (zfrec.analyze, fast mode) to add the win
+    `analysis`, every record is loaded and analysed (zfrec.analysis.analyze, fast mode) to add the
+    win
     rate, counters captured and conceded, missed beats and the categories played.
     """
     conn = session.connection()
@@ -343,8 +345,8 @@ def player_stats(
 def _player_analyses(
     session: Session, *, player: str | None, valid_only: bool
 ) -> dict[str, PlayerAnalysis]:
-    """zfrec.analyze.player_aggregates over the stored records, keyed by player_key."""
-    from zfrec.analyze import player_aggregates
+    """zfrec.analysis.analyze.player_aggregates over the stored records, keyed by player_key."""
+    from zfrec.analysis.analyze import player_aggregates
 
     rows = [r for r in list_games(session, player=player) if r.valid or not valid_only]
     out: dict[str, PlayerAnalysis] = {}

@@ -22,11 +22,11 @@ import time
 from dataclasses import dataclass
 from typing import Literal
 
+from zfrec.analysis.diff import DiffReport, Divergence, diff_games
+from zfrec.analysis.repair import Edit, Repair, search_repairs
 from zfrec.diagnostics import Diagnostic
-from zfrec.diff import DiffReport, Divergence, diff_games
+from zfrec.engine.rules import PRESETS, Ruleset, preset
 from zfrec.record.model import Game
-from zfrec.repair import Edit, Repair, search_repairs
-from zfrec.rules import PRESETS, Ruleset, preset
 from zfrec.validate import Report, validate
 
 DEFAULT_BUDGET = 300  # candidate records validated per audit, at most

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from itertools import combinations
 
-from zfrec.cards import (
+from zfrec.engine.cards import (
     BJ,
     JOKER_MASK,
     NUM_RANKS,
@@ -29,8 +29,8 @@ from zfrec.cards import (
     iter_ids,
     rank_symbol,
 )
+from zfrec.engine.rules import Ruleset
 from zfrec.errors import AmbiguousPlayError, IllegalPlayError
-from zfrec.rules import Ruleset
 
 DEFAULT_RULES = Ruleset()
 TWO = 12  # rank index of the 2

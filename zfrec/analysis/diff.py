@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from zfrec.cards import format_cards
-from zfrec.game import HandState
+from zfrec.analysis.repair import score_text
+from zfrec.engine.cards import format_cards
+from zfrec.engine.game import HandState
 from zfrec.record.model import Game, Hand, SeatDeal
-from zfrec.repair import score_text
 from zfrec.replay import MoveStep, replay
 from zfrec.validate import Report, validate
 

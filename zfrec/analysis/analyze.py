@@ -6,7 +6,8 @@
     >>> player_aggregates(games)["Ann"].missed_beats_per_hand
 
 Everything is read off the one replay stream (zfrec.replay). The alternatives at each decision
-come from the move generator (zfrec.movegen) applied to the hand the seat held at that moment;
+come from the move generator (zfrec.engine.movegen) applied to the hand the seat held at that
+moment;
 nothing here applies a rule of its own. The alternatives need the deal: a hand whose deal is
 recorded, or reconstructed without doubt from the plays, is analysed in full; a hand whose deal
 could only be partly reconstructed (diagnostic ZF305) still gets its points, conceded counters
@@ -21,13 +22,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from zfrec.cards import SJ, card_str, format_cards, points_of
-from zfrec.combos import UNIT_OF, Category, Combo
-from zfrec.game import HandResult, HandState, PassEvent, PlayEvent, TrickResult
-from zfrec.movegen import Move, expand, legal_plays
+from zfrec.engine.cards import SJ, card_str, format_cards, points_of
+from zfrec.engine.combos import UNIT_OF, Category, Combo
+from zfrec.engine.game import HandResult, HandState, PassEvent, PlayEvent, TrickResult
+from zfrec.engine.movegen import Move, expand, legal_plays
+from zfrec.engine.rules import Ruleset
 from zfrec.record.model import Game
 from zfrec.replay import GameEnd, HandEnd, HandStart, MoveStep, replay
-from zfrec.rules import Ruleset
 
 NoteKind = Literal["missed_beat", "conceded", "special", "joker"]
 DEFAULT_NOTE_KINDS: tuple[NoteKind, ...] = ("missed_beat", "conceded")

@@ -12,8 +12,8 @@ from collections.abc import Iterator, Sequence
 from itertools import combinations, product
 from typing import NamedTuple
 
-from zfrec.cards import BJ, NUM_RANKS, SJ, Stand, ids
-from zfrec.combos import (
+from zfrec.engine.cards import BJ, NUM_RANKS, SJ, Stand, ids
+from zfrec.engine.combos import (
     COUNTER_RANKS,
     DEFAULT_RULES,
     OF_A_KIND,
@@ -25,7 +25,7 @@ from zfrec.combos import (
     Combo,
     _kicker_ok,
 )
-from zfrec.rules import Ruleset
+from zfrec.engine.rules import Ruleset
 
 
 class Move(NamedTuple):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from zfrec.cards import (
+from zfrec.engine.cards import (
     DECK_SIZE,
     FULL_DECK,
     THREE_OF_HEARTS,
@@ -18,9 +18,9 @@ from zfrec.cards import (
     format_cards,
     points_of,
 )
-from zfrec.combos import DEFAULT_RULES, Combo, resolve
+from zfrec.engine.combos import DEFAULT_RULES, Combo, resolve
+from zfrec.engine.rules import Ruleset
 from zfrec.errors import DealError, IllegalPlayError
-from zfrec.rules import Ruleset
 
 MIN_SEATS, MAX_SEATS = 3, 6
 

@@ -16,14 +16,14 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from zfrec.cards import THREE_OF_HEARTS, Declarations, Stand, card_str, iter_ids
-from zfrec.combos import Combo, readings, resolve
 from zfrec.diagnostics import Diagnostic
+from zfrec.engine.cards import THREE_OF_HEARTS, Declarations, Stand, card_str, iter_ids
+from zfrec.engine.combos import Combo, readings, resolve
+from zfrec.engine.movegen import physical_plays
+from zfrec.engine.rules import Ruleset
 from zfrec.errors import IllegalPlayError
-from zfrec.movegen import physical_plays
 from zfrec.record.model import Game, Hand, HandScore, Move, Result, SeatDeal, Trick
 from zfrec.replay import GameEnd, HandEnd, HandStart, MoveStep, replay
-from zfrec.rules import Ruleset
 from zfrec.validate import Report, validate
 
 PLAYS_PER_PASS = 6  # plays tried in place of one pass
