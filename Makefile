@@ -5,7 +5,7 @@ BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 QUICK   ?=
 
-.PHONY: setup demo test lint typecheck unit bench clean
+.PHONY: setup demo test quick lint typecheck unit bench clean
 
 setup: $(STAMP)
 
@@ -29,6 +29,10 @@ unit: setup
 	$(BIN)/pytest
 
 test: lint typecheck unit
+
+# The fast local lane: everything but the tests marked slow. `make test` (and CI) runs them all.
+quick: setup
+	$(BIN)/pytest -m "not slow"
 
 bench: setup
 	$(BIN)/python -m bench $(if $(QUICK),--quick,)

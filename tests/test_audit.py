@@ -11,6 +11,7 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -225,6 +226,7 @@ def corrupt(game: Game, data: st.DataObject) -> Game:
     rules=st.sampled_from(["pagat", "poppel", "parlett"]),
     data=st.data(),
 )
+@pytest.mark.slow
 def test_top_suggestion_repairs_a_random_edit(
     players: int, seed: int, rules: str, data: st.DataObject
 ) -> None:

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 KEYS = {
     "classify_declared_us", "classify_inferred_us", "lead_enum_worst_us",
     "lead_enum_physical_worst_us", "follow_enum_typical_us", "parse_hands_per_s",
@@ -18,6 +20,7 @@ KEYS = {
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow
 def test_quick_bench_writes_every_key(tmp_path: Path) -> None:
     out = tmp_path / "results.json"
     env = {**os.environ, "ZFREC_DB": str(tmp_path / "bench.db")}

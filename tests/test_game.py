@@ -640,6 +640,7 @@ def check_turn(state: HandState, rng: random.Random) -> None:
     st.sampled_from(ALL_RULES),
     st.integers(0, 2**32 - 1),
 )
+@pytest.mark.slow
 @settings(max_examples=250 if DEEP else 25, deadline=None)
 def test_random_legal_games(n: int, rules: Ruleset, seed: int) -> None:
     rng = random.Random(seed)

@@ -319,6 +319,7 @@ def test_render_command_writes_an_audit_page_for_a_broken_record(tmp_path: Path)
 # --- in a browser (skipped without Debian's chromium and Playwright) ----------------------------
 
 
+@pytest.mark.slow
 def test_a_browser_shows_the_notes_at_their_step_and_marks_the_move_list(tmp_path: Path) -> None:
     sync_api = pytest.importorskip("playwright.sync_api")
     if not os.access(CHROMIUM, os.X_OK):

@@ -21,6 +21,7 @@ from zfrec.record.model import Game, Hand, Move, Trick
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(games())
 def test_json_round_trip_is_lossless(game: Game) -> None:
@@ -29,6 +30,7 @@ def test_json_round_trip_is_lossless(game: Game) -> None:
     assert game_from_json(json.loads(json.dumps(data))) == game
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(games())
 def test_text_to_json_to_text_is_identical(game: Game) -> None:

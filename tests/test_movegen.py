@@ -101,6 +101,7 @@ def positions(draw: st.DrawFn) -> tuple[int, Combo | None, Ruleset]:
     return hand, top, rules
 
 
+@pytest.mark.slow
 @given(positions())
 @settings(max_examples=EXAMPLES, deadline=None)
 def test_physical_plays_match_brute_force(position: tuple[int, Combo | None, Ruleset]) -> None:

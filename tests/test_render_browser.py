@@ -149,6 +149,7 @@ def game_with_notes() -> Game:
     return noted
 
 
+@pytest.mark.slow
 def test_stepping_through_a_hand_shows_the_engines_state(browser: Any, tmp_path: Path) -> None:
     game = game_with_notes()
     path = tmp_path / "hand-1.html"
@@ -215,6 +216,7 @@ def test_keyboard_and_links_to_a_step(browser: Any, tmp_path: Path) -> None:
     page.close()
 
 
+@pytest.mark.slow
 def test_seat_view_hides_the_other_hands(browser: Any, tmp_path: Path) -> None:
     game = game_with_notes()
     path = tmp_path / "seat.html"
@@ -241,6 +243,7 @@ def test_seat_view_hides_the_other_hands(browser: Any, tmp_path: Path) -> None:
     page.close()
 
 
+@pytest.mark.slow
 def test_hostile_text_stays_text(browser: Any, tmp_path: Path) -> None:
     game = simulate_game(SimConfig(3, preset("pagat"), "greedy", 1), 4)
     text = dumps(game).replace("East", "<script>alert(1)</script>")
@@ -268,6 +271,7 @@ def test_hostile_text_stays_text(browser: Any, tmp_path: Path) -> None:
         o.page.close()
 
 
+@pytest.mark.slow
 def test_published_index_sorts_and_links(browser: Any, tmp_path: Path) -> None:
     from zfrec.render.site import publish
     from zfrec.store.db import open_store, session

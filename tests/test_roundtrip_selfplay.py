@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,6 +18,7 @@ from zfrec.simulate import SimConfig, simulate_game
     name=st.sampled_from(sorted(PRESETS)),
     bot=st.sampled_from(["random", "greedy"]),
 )
+@pytest.mark.slow
 def test_self_play_round_trips_through_text_and_json(
     seed: int, players: int, name: str, bot: str
 ) -> None:

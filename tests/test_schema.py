@@ -54,6 +54,7 @@ def test_every_property_and_definition_has_a_title_and_description() -> None:
         assert definition.get("title") and definition.get("description"), name
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(games())
 def test_generated_records_validate_as_documents(game: Game) -> None:

@@ -485,6 +485,7 @@ def test_a_killed_importer_leaves_nothing_of_its_file(
 # concurrency ------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_two_importers_at_once_both_succeed_and_lose_nothing(
     store_url: str, tmp_path: Path, games: list[Game]
 ) -> None:

@@ -40,6 +40,7 @@ def moves_of(game: Game, hand: int = 0) -> list[Move]:
 # --- round trips ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(games())
 def test_round_trip_is_lossless_and_idempotent(game: Game) -> None:
@@ -48,6 +49,7 @@ def test_round_trip_is_lossless_and_idempotent(game: Game) -> None:
     assert dumps_zfn(parse_zfn(text)) == text
 
 
+@pytest.mark.slow
 @settings(max_examples=50, deadline=None)
 @given(games(), games(), games())
 def test_several_games_per_file(a: Game, b: Game, c: Game) -> None:

@@ -100,6 +100,7 @@ def plain(game: Game) -> Game:
 # --- whole records -----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(games())
 def test_canonical_records_read_the_same(game: Game) -> None:
@@ -108,6 +109,7 @@ def test_canonical_records_read_the_same(game: Game) -> None:
     assert snap == snapshot(parse_zfn(text, "t.zfn")[0])
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(games().map(plain))
 def test_plain_records_read_the_same(game: Game) -> None:
@@ -188,12 +190,14 @@ def test_mutated_records_read_the_same(text: str) -> None:
     assert_same(text)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(games().flatmap(lambda game: mutated(dumps_zfn(game))))
 def test_mutated_random_records_read_the_same(text: str) -> None:
     assert_same(text)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(games().map(plain).flatmap(lambda game: mutated(dumps_zfn(game))))
 def test_mutated_plain_records_read_the_same(text: str) -> None:
