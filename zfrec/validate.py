@@ -11,13 +11,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from zfrec.diagnostics import Diagnostic
+from zfrec.diagnostics import Diagnostic, WrittenDiagnostic
 from zfrec.engine.cards import format_cards, points_of
 from zfrec.engine.game import HandResult
 from zfrec.engine.rules import Ruleset
 from zfrec.errors import Location, NotationError
+from zfrec.jsonview import CardsText, PerPlayer, PlayerName, PlayerNames, dump, key
 from zfrec.record import Format, Game, iter_records, iter_records_text
 from zfrec.replay import GameEnd, HandEnd, HandStart, MoveStep, replay
 
@@ -32,28 +33,46 @@ class HandLedger:
     result: HandResult | None
     totals: tuple[int, ...]
 
-    def to_json(self, players: list[str]) -> dict[str, object]:
-        r = self.result
-        return {
-            "hand": self.number,
-            "deal_reconstructed": self.reconstructed,
-            "deal": {players[s]: format_cards(m) for s, m in enumerate(self.deal)},
-            "finished": r is not None,
-            "points": None if r is None else dict(zip(players, r.points, strict=True)),
-            "first": None if r is None else players[r.first],
-            "last": None if r is None else players[r.last],
-            "out_order": None if r is None else [players[s] for s in r.out_order],
-            "transfer": None
-            if r is None
-            else {
-                "from": players[r.last],
-                "to": players[r.first],
-                "tricks_points": points_of(r.transfer_tricks),
-                "hand_points": points_of(r.transfer_hand),
-                "cards": format_cards(r.transfer_tricks | r.transfer_hand),
-            },
-            "totals": dict(zip(players, self.totals, strict=True)),
-        }
+    def to_json(self, players: list[str]) -> dict[str, Any]:
+        """The ledger as `zfrec validate --json` writes it, seats by their players' names."""
+        data: dict[str, Any] = dump(_LedgerJson.of(self), players=players)
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class _TransferJson:
+    from_: Annotated[PlayerName, key("from")]
+    to: PlayerName
+    tricks_points: int
+    hand_points: int
+    cards: CardsText
+
+
+@dataclass(frozen=True, slots=True)
+class _LedgerJson:
+    hand: int
+    deal_reconstructed: bool
+    deal: PerPlayer[CardsText]
+    finished: bool
+    points: PerPlayer[int] | None
+    first: PlayerName | None
+    last: PlayerName | None
+    out_order: PlayerNames | None
+    transfer: _TransferJson | None
+    totals: PerPlayer[int]
+
+    @classmethod
+    def of(cls, ledger: HandLedger) -> _LedgerJson:
+        r = ledger.result
+        if r is None:
+            return cls(ledger.number, ledger.reconstructed, ledger.deal, False, None, None, None,
+                       None, None, ledger.totals)  # fmt: skip
+        transfer = _TransferJson(
+            r.last, r.first, points_of(r.transfer_tricks), points_of(r.transfer_hand),
+            r.transfer_tricks | r.transfer_hand,
+        )  # fmt: skip
+        return cls(ledger.number, ledger.reconstructed, ledger.deal, True, r.points, r.first,
+                   r.last, r.out_order, transfer, ledger.totals)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,20 +100,30 @@ class Report:
     def ok(self) -> bool:
         return self.errors == 0
 
-    def to_json(self) -> dict[str, object]:
-        players = self.game.players
-        return {
-            "players": players,
-            "rules": self.rules.describe(),
-            "target": self.rules.target,
-            "ok": self.ok,
-            "hands": [h.to_json(players) for h in self.hands],
-            "moves": self.moves,
-            "scores": dict(zip(players, self.scores, strict=False)),
-            "over": self.over,
-            "winners": [players[s] for s in self.winners],
-            "diagnostics": [d.to_json() for d in self.diagnostics],
-        }
+    def to_json(self) -> dict[str, Any]:
+        """The report as `zfrec validate --json` writes it for one game."""
+        data: dict[str, Any] = dump(_ReportJson.of(self), players=self.game.players)
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class _ReportJson:
+    players: list[str]
+    rules: str
+    target: int
+    ok: bool
+    hands: tuple[_LedgerJson, ...]
+    moves: int
+    scores: PerPlayer[int]
+    over: bool
+    winners: PlayerNames
+    diagnostics: tuple[WrittenDiagnostic, ...]
+
+    @classmethod
+    def of(cls, r: Report) -> _ReportJson:
+        hands = tuple(_LedgerJson.of(h) for h in r.hands)
+        return cls(r.game.players, r.rules.describe(), r.rules.target, r.ok, hands, r.moves,
+                   r.scores, r.over, r.winners, r.diagnostics)  # fmt: skip
 
 
 def validate(
