@@ -17,7 +17,6 @@ move generator lists the plays, and the validator judges the edited record.
 
 from __future__ import annotations
 
-import html
 import time
 from dataclasses import dataclass
 from typing import Literal
@@ -146,9 +145,6 @@ class AuditReport:
             },
         }
 
-    def to_html(self) -> str:
-        return audit_html(self)
-
 
 # --- the audit ------------------------------------------------------------------------------------
 
@@ -190,35 +186,6 @@ def audit(
     )  # fmt: skip
 
 
-# --- HTML -----------------------------------------------------------------------------------------
-
-
-def audit_html(report: AuditReport) -> str:
-    """A `<section class="zf-audit">` for an audit page; all text escaped here."""
-    e = html.escape
-    if report.legal:
-        return '<section class="zf-audit"><h2>Audit</h2><p>The record is legal.</p></section>'
-    diags = "".join(f"<li>{e(str(d))}</li>" for d in report.report.diagnostics)
-    under = "".join(
-        f"<li>{e(v.label)}: {'legal' if v.ok else f'{v.errors} error(s)'}</li>"
-        for v in report.rulesets
-    )
-    fixes = "".join(
-        f'<li class="{"zf-repair" if r.ok else "zf-partial"}">{e(r.text())}</li>'
-        for r in report.repairs
-    )
-    return (
-        '<section class="zf-audit"><h2>Audit</h2>'
-        f"<p>The record fails validation with {report.report.errors} error(s).</p>"
-        f"<h3>Diagnostics</h3><ul>{diags}</ul>"
-        f"<h3>Under other rules</h3><ul>{under or '<li>not searched</li>'}</ul>"
-        f"<h3>Smallest repairs</h3><ol>{fixes or '<li>none found</li>'}</ol>"
-        f'<p class="zf-search">{report.tried} candidate records checked in '
-        f"{report.seconds:.2f} s{' (search bounded)' if report.budget_hit else ''}.</p>"
-        "</section>"
-    )
-
-
 __all__ = [
     "AuditReport",
     "DiffReport",
@@ -227,7 +194,6 @@ __all__ = [
     "Repair",
     "RulesVerdict",
     "audit",
-    "audit_html",
     "diff_games",
     "rules_search",
 ]

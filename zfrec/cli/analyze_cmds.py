@@ -11,7 +11,6 @@ Exit codes:
 
 from __future__ import annotations
 
-import html
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -21,7 +20,7 @@ from rich.cells import cell_len
 from rich.markup import escape
 
 from zfrec.analysis.analyze import Decision, GameAnalysis, HandAnalysis, analyze_game
-from zfrec.analysis.audit import DEFAULT_BUDGET, AuditReport, audit, audit_html
+from zfrec.analysis.audit import DEFAULT_BUDGET, AuditReport, audit
 from zfrec.analysis.diff import DiffReport, diff_games
 from zfrec.cli.common import JSON_HELP, err, fail, friendly_errors, out, print_json
 from zfrec.errors import NotationError
@@ -274,8 +273,10 @@ def audit_cmd(
         for number, g in _numbered(games, game):
             reports.append((number, audit(g, budget=budget)))
     if html_out is not None:
+        from zfrec.render.analysis import audit_file  # the HTML machinery only when asked for
+
         try:
-            html_out.write_text(audit_page(record, reports), encoding="utf-8")
+            html_out.write_text(audit_file(record, reports), encoding="utf-8")
         except OSError as exc:
             fail(escape(f"cannot write {html_out}: {exc}"))
     if as_json:
@@ -284,20 +285,6 @@ def audit_cmd(
         for number, r in reports:
             _print_audit(number, r)
     raise typer.Exit(0 if all(r.legal for _, r in reports) else 1)
-
-
-def audit_page(title: str, reports: list[tuple[int, AuditReport]]) -> str:
-    """A self-contained HTML page with one audit section per game."""
-    sections = "".join(
-        f"<h2>Game {n}</h2>{audit_html(r).replace('<h2>Audit</h2>', '')}" for n, r in reports
-    )
-    return (
-        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
-        f"<title>Audit: {html.escape(title)}</title><style>"
-        "body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}"
-        ".zf-repair{color:#064}.zf-partial{color:#a60}.zf-search{color:#666}"
-        f"</style></head><body><h1>Audit: {html.escape(title)}</h1>{sections}</body></html>\n"
-    )
 
 
 # --- diff ------------------------------------------------------------------------------------

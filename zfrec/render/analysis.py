@@ -1,8 +1,13 @@
-"""The analyser on the pages: notes at the moves, analysis sections, and the audit page.
+"""The analyser on the pages: notes at the moves, analysis sections, and the audit pages.
 
-    >>> decorate = analysis_decorator(record)           # the renderer's decorate hook
-    >>> files = game_files(record, decorate=decorate)   # game_files(record) does this itself
-    >>> page = render_audit(view, audit(record))        # the audit page of a failing record
+    decorate = analysis_decorator(record)           # the renderer's decorate hook
+    files = game_files(record, decorate=decorate)   # game_files(record) does this itself
+    page = render_audit(view, audit(record))        # the site's audit page of a failing record
+    html = analysis_html(analyze_game(record))      # sections to embed in any page
+    html = audit_html(audit(record))
+    page = audit_file("club.zfn", [(1, audit(record))])  # zfrec audit --html
+
+All the HTML is made by the templates (templates/analysis_*.j2, audit*.j2).
 
 Every note comes from zfrec.analysis.analyze (`GameAnalysis.per_move_notes()`,
 `points_flow()`), every repair from zfrec.analysis.audit: nothing here judges a move. A note is
@@ -34,16 +39,18 @@ Decorate = Callable[[GameView], None]  # the renderer's hook: add notes and sect
 
 @dataclass(frozen=True, slots=True)
 class PlacedNote:
-    """A note of the analysis and where the pages show it."""
+    """A note of the analysis and where the pages show it (nowhere: `href` None)."""
 
     note: MoveNote
     hand_number: int
-    step: int  # the step's index in its hand's replay page
-    href: str  # relative to the game page: hand-N.html#step=K
+    step: int | None = None  # the step's index in its hand's replay page
+    href: str | None = None  # relative to the game page: hand-N.html#step=K
 
 
 @dataclass(frozen=True, slots=True)
 class SeatRow:
+    """A row of the per-seat tables."""
+
     name: str
     seat: int
     stats: SeatStats
@@ -106,11 +113,67 @@ def render_audit(view: GameView, report: AuditReport, *, game_href: str = "index
         .render(
             view=view,
             report=report,
-            diagnostics=[DiagnosticView.of(d) for d in report.report.diagnostics],
+            diagnostics=_diagnostics(report),
             game_href=game_href,
             scripts=(),
         )
     )
+
+
+def analysis_html(analysis: GameAnalysis) -> str:
+    """A `<section class="zf-analysis">` to embed in any page: per-seat totals, the notes (not
+    linked to steps) and the points flow, as on the game page. Record text is escaped.
+
+    >>> from zfrec.analysis.analyze import analyze_game
+    >>> from zfrec.analysis.example import example_game
+    >>> html = analysis_html(analyze_game(example_game()))
+    >>> html.startswith('<section class="zf-analysis">'), html.count('class="zf-missed-beat"')
+    (True, 3)
+    """
+    players = analysis.players
+    return (
+        environment()
+        .get_template("analysis_section.html.j2")
+        .render(
+            players=players,
+            seats=_seat_rows(players, analysis.seat_totals(), None),
+            notes=[PlacedNote(n, n.hand) for n in analysis.per_move_notes()],
+            flow=analysis.points_flow(),
+            errors=analysis.errors,
+            viewer=None,
+        )
+    )
+
+
+def audit_html(report: AuditReport) -> str:
+    """A `<section class="zf-audit">` to embed in any page: the findings of one audit, as on
+    the audit page. Record text is escaped.
+
+    >>> from zfrec.analysis.audit import audit
+    >>> from zfrec.analysis.example import example_game
+    >>> "legal as recorded" in audit_html(audit(example_game()))
+    True
+    """
+    return (
+        environment()
+        .get_template("audit_section.html.j2")
+        .render(report=report, diagnostics=_diagnostics(report))
+    )
+
+
+def audit_file(title: str, reports: Sequence[tuple[int, AuditReport]]) -> str:
+    """The self-contained page of `zfrec audit --html`: the audit of each game (numbered) of a
+    record file, titled `title`."""
+    games = [(number, r, _diagnostics(r)) for number, r in reports]
+    return (
+        environment()
+        .get_template("audit_file.html.j2")
+        .render(title=title, games=games, scripts=())
+    )
+
+
+def _diagnostics(report: AuditReport) -> list[DiagnosticView]:
+    return [DiagnosticView.of(d) for d in report.report.diagnostics]
 
 
 # --- matching notes to steps -----------------------------------------------------------------
@@ -161,7 +224,11 @@ __all__ = [
     "AUDIT_PAGE",
     "Decorate",
     "PlacedNote",
+    "SeatRow",
     "analysis_decorator",
+    "analysis_html",
     "annotate",
+    "audit_file",
+    "audit_html",
     "render_audit",
 ]
