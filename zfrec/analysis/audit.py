@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from zfrec.analysis.diff import DiffReport, Divergence, diff_games
-from zfrec.analysis.repair import Edit, Repair, search_repairs
-from zfrec.diagnostics import Diagnostic
+from zfrec.analysis.repair import Edit, Repair, RepairJson, search_repairs
+from zfrec.diagnostics import Diagnostic, WrittenDiagnostic
 from zfrec.engine.rules import PRESETS, Ruleset, preset
+from zfrec.jsonview import dump
 from zfrec.record.model import Game
 from zfrec.validate import Report, validate
 
@@ -49,16 +50,28 @@ class RulesVerdict:
     def ok(self) -> bool:
         return self.errors == 0
 
-    def to_json(self) -> dict[str, object]:
-        return {
-            "label": self.label,
-            "how": self.how,
-            "rules": self.rules.describe(),
-            "options": self.rules.options(),
-            "ok": self.ok,
-            "errors": self.errors,
-            "first_error": None if self.first is None else self.first.to_json(),
-        }
+    def to_json(self) -> dict[str, Any]:
+        """The verdict as `zfrec audit --json` writes it (ANALYSIS.md)."""
+        data: dict[str, Any] = dump(VerdictJson.of(self))
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class VerdictJson:
+    """The JSON of a `RulesVerdict`: the rules described and their options spelled out."""
+
+    label: str
+    how: Literal["preset", "option"]
+    rules: str
+    options: dict[str, Any]
+    ok: bool
+    errors: int
+    first_error: WrittenDiagnostic | None
+
+    @classmethod
+    def of(cls, v: RulesVerdict) -> VerdictJson:
+        """The view of a verdict."""
+        return cls(v.label, v.how, v.rules.describe(), v.rules.options(), v.ok, v.errors, v.first)
 
 
 def rules_search(game: Game) -> list[RulesVerdict]:
@@ -127,23 +140,51 @@ class AuditReport:
     def repaired(self) -> bool:
         return any(r.ok for r in self.repairs)
 
-    def to_json(self) -> dict[str, object]:
-        return {
-            "players": self.game.players,
-            "rules": self.report.rules.describe(),
-            "legal": self.legal,
-            "errors": self.report.errors,
-            "diagnostics": [d.to_json() for d in self.report.diagnostics],
-            "legal_under": [v.label for v in self.legal_under],
-            "rulesets": [v.to_json() for v in self.rulesets],
-            "repaired": self.repaired,
-            "repairs": [r.to_json() for r in self.repairs],
-            "search": {
-                "tried": self.tried,
-                "budget_hit": self.budget_hit,
-                "seconds": round(self.seconds, 3),
-            },
-        }
+    def to_json(self) -> dict[str, Any]:
+        """The audit as `zfrec audit --json` writes it for one game (ANALYSIS.md)."""
+        data: dict[str, Any] = dump(AuditJson.of(self))
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class SearchJson:
+    """How the repair search went: candidates validated, the bound, the time (to the ms)."""
+
+    tried: int
+    budget_hit: bool
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class AuditJson:
+    """The JSON of an `AuditReport`."""
+
+    players: list[str]
+    rules: str
+    legal: bool
+    errors: int
+    diagnostics: tuple[WrittenDiagnostic, ...]
+    legal_under: list[str]
+    rulesets: tuple[VerdictJson, ...]
+    repaired: bool
+    repairs: tuple[RepairJson, ...]
+    search: SearchJson
+
+    @classmethod
+    def of(cls, r: AuditReport) -> AuditJson:
+        """The view of an audit."""
+        return cls(
+            players=r.game.players,
+            rules=r.report.rules.describe(),
+            legal=r.legal,
+            errors=r.report.errors,
+            diagnostics=r.report.diagnostics,
+            legal_under=[v.label for v in r.legal_under],
+            rulesets=tuple(VerdictJson.of(v) for v in r.rulesets),
+            repaired=r.repaired,
+            repairs=tuple(RepairJson.of(x) for x in r.repairs),
+            search=SearchJson(r.tried, r.budget_hit, round(r.seconds, 3)),
+        )
 
 
 # --- the audit ------------------------------------------------------------------------------------
@@ -187,12 +228,15 @@ def audit(
 
 
 __all__ = [
+    "AuditJson",
     "AuditReport",
     "DiffReport",
     "Divergence",
     "Edit",
     "Repair",
     "RulesVerdict",
+    "SearchJson",
+    "VerdictJson",
     "audit",
     "diff_games",
     "rules_search",

@@ -10,11 +10,12 @@ writes every pass and one that leaves them out agree when the play agrees.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Annotated, Any, Literal
 
 from zfrec.analysis.repair import score_text
 from zfrec.engine.cards import format_cards
 from zfrec.engine.game import HandState
+from zfrec.jsonview import dump, key
 from zfrec.record.model import Game, Hand, SeatDeal
 from zfrec.replay import MoveStep, replay
 from zfrec.validate import Report, validate
@@ -29,7 +30,7 @@ class Divergence:
     hand: int | None = None
     trick: int | None = None
     turn: int | None = None
-    seat: str | None = None
+    seat: Annotated[str | None, key("player")] = None  # the player's name
     a: str | None = None
     b: str | None = None
 
@@ -39,17 +40,10 @@ class Divergence:
         text = ", ".join(bits)
         return f"{text} ({self.seat})" if self.seat and text else text or (self.seat or "")
 
-    def to_json(self) -> dict[str, object]:
-        return {
-            "kind": self.kind,
-            "message": self.message,
-            "hand": self.hand,
-            "trick": self.trick,
-            "turn": self.turn,
-            "player": self.seat,
-            "a": self.a,
-            "b": self.b,
-        }
+    def to_json(self) -> dict[str, Any]:
+        """The divergence as `zfrec diff --json` writes it (`seat` as `player`)."""
+        data: dict[str, Any] = dump(self)
+        return data
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,14 +66,37 @@ class DiffReport:
         where = first.location.play()
         return f"{report.errors} error(s); first at {where or 'the record'}: {first.message}"
 
-    def to_json(self) -> dict[str, object]:
-        return {
-            "same": self.same,
-            "header": list(self.header),
-            "first_divergence": None if self.first is None else self.first.to_json(),
-            "a": {"legal": self.a.ok, "errors": self.a.errors, "verdict": self.verdict("a")},
-            "b": {"legal": self.b.ok, "errors": self.b.errors, "verdict": self.verdict("b")},
-        }
+    def to_json(self) -> dict[str, Any]:
+        """The comparison as `zfrec diff --json` writes it for one game (ANALYSIS.md)."""
+        data: dict[str, Any] = dump(DiffJson.of(self))
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class SideJson:
+    """The verdict on one of the two records."""
+
+    legal: bool
+    errors: int
+    verdict: str
+
+
+@dataclass(frozen=True, slots=True)
+class DiffJson:
+    """The JSON of a `DiffReport`."""
+
+    same: bool
+    header: tuple[str, ...]
+    first_divergence: Divergence | None
+    a: SideJson
+    b: SideJson
+
+    @classmethod
+    def of(cls, d: DiffReport) -> DiffJson:
+        """The view of a comparison."""
+        a = SideJson(d.a.ok, d.a.errors, d.verdict("a"))
+        b = SideJson(d.b.ok, d.b.errors, d.verdict("b"))
+        return cls(d.same, d.header, d.first, a, b)
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,4 +233,4 @@ def _move_divergence(
     return None
 
 
-__all__ = ["DiffReport", "Divergence", "diff_games"]
+__all__ = ["DiffJson", "DiffReport", "Divergence", "SideJson", "diff_games"]

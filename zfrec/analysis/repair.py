@@ -14,14 +14,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from zfrec.diagnostics import Diagnostic
+from zfrec.analysis.steps import WrittenMoves
+from zfrec.diagnostics import Diagnostic, WrittenDiagnostic
 from zfrec.engine.cards import THREE_OF_HEARTS, Declarations, Stand, card_str, iter_ids
 from zfrec.engine.combos import Combo, readings, resolve
 from zfrec.engine.movegen import physical_plays
 from zfrec.engine.rules import Ruleset
 from zfrec.errors import IllegalPlayError
+from zfrec.jsonview import dump, hidden, key
 from zfrec.record.model import Game, Hand, HandScore, Move, Result, SeatDeal, Trick
 from zfrec.replay import GameEnd, HandEnd, HandStart, MoveStep, replay
 from zfrec.validate import Report, validate
@@ -47,22 +49,17 @@ class Edit:
     hand: int | None = None
     trick: int | None = None
     turn: int | None = None
-    seat: str | None = None
+    seat: Annotated[str | None, key("player")] = None  # the player's name
     before: str | None = None
     after: str | None = None
-    apply: Callable[[Game], Game] = field(default=lambda g: g, compare=False, repr=False)
+    apply: Annotated[Callable[[Game], Game], hidden()] = field(
+        default=lambda g: g, compare=False, repr=False
+    )
 
-    def to_json(self) -> dict[str, object]:
-        return {
-            "kind": self.kind,
-            "text": self.text,
-            "hand": self.hand,
-            "trick": self.trick,
-            "turn": self.turn,
-            "player": self.seat,
-            "before": self.before,
-            "after": self.after,
-        }
+    def to_json(self) -> dict[str, Any]:
+        """The edit as `zfrec audit --json` writes it (`seat` as `player`; `apply` left out)."""
+        data: dict[str, Any] = dump(self)
+        return data
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,16 +97,29 @@ class Repair:
             return f"legal if {what}"
         return f"{self.errors} error(s) left if {what}"
 
-    def to_json(self) -> dict[str, object]:
-        return {
-            "text": self.text(),
-            "ok": self.ok,
-            "size": self.size,
-            "errors": self.errors,
-            "warnings": self.warnings,
-            "edits": [e.to_json() for e in self.edits],
-            "remaining": [d.to_json() for d in self.report.diagnostics],
-        }
+    def to_json(self) -> dict[str, Any]:
+        """The repair as `zfrec audit --json` writes it: the verdict, the edits, the
+        diagnostics that remain."""
+        data: dict[str, Any] = dump(RepairJson.of(self))
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class RepairJson:
+    """The JSON of a `Repair`."""
+
+    text: str
+    ok: bool
+    size: int
+    errors: int
+    warnings: int
+    edits: tuple[Edit, ...]
+    remaining: tuple[WrittenDiagnostic, ...]
+
+    @classmethod
+    def of(cls, r: Repair) -> RepairJson:
+        """The view of a repair."""
+        return cls(r.text(), r.ok, r.size, r.errors, r.warnings, r.edits, r.report.diagnostics)
 
 
 # --- what the replay knew at each move ------------------------------------------------------------
@@ -159,7 +169,7 @@ def _index(game: Game, rules: Ruleset) -> _Index:
     info = _HandInfo()
     first: tuple[str, int, int] | None = None
     game_errors: tuple[Diagnostic, ...] = ()
-    seen: dict[int, int] = {}
+    written = WrittenMoves()
     pre: tuple[tuple[int, ...], Combo | None, int, int] = ((), None, 1, 0)
     for state, ev in replay(game, rules):
         errs = _errors(ev.diagnostics)
@@ -167,17 +177,14 @@ def _index(game: Game, rules: Ruleset) -> _Index:
         if isinstance(ev, HandStart):
             info = _HandInfo(deal=ev.deal, start_errors=errs)
             hands.append(info)
-            seen = {}
+            written = WrittenMoves()
             if errs and first is None:
                 first = ("start", ev.hand_index, 0)
         elif isinstance(ev, MoveStep):
+            m, insert_at = written.place(ev)
             if ev.move is not None:
-                m: int | None = seen.get(ev.trick_index, 0)
-                seen[ev.trick_index] = (m or 0) + 1
-                insert_at = m or 0
                 seat, turn = ev.move.seat, ev.event.turn if ev.event is not None else pre[2]
             else:
-                m, insert_at = None, seen.get(ev.trick_index, 0)
                 assert ev.event is not None
                 seat, turn = ev.event.seat, ev.event.turn
             held = pre[0][seat] if 0 <= seat < len(pre[0]) else 0
@@ -751,4 +758,4 @@ def score_text(score: HandScore) -> str:
     return text + (" total " + " ".join(map(str, score.totals)) if score.totals else "")
 
 
-__all__ = ["Edit", "EditKind", "Repair", "score_text", "search_repairs"]
+__all__ = ["Edit", "EditKind", "Repair", "RepairJson", "score_text", "search_repairs"]
