@@ -1,7 +1,8 @@
 """Per-player statistics over many games, from their decision analyses.
 
-This is the one place they are computed: `zfrec stats` and the store's
-`player_stats(..., analysis=True)` take every measure from here, over the stored records.
+This is where they are computed from the records: the store's `player_stats(...,
+analysis=True)` (and so `zfrec stats`) takes every measure from here, over the stored records;
+only without the analysis does the store count games, hands and outcomes in SQL.
 
     >>> from zfrec.analysis.example import example_game
     >>> stats = player_aggregates([example_game()])
@@ -49,6 +50,7 @@ class PlayerAnalysis:
     transfer_received: int = 0
     transfer_given: int = 0
     stats: SeatStats = field(default_factory=SeatStats)
+    hands_played: int = 0  # hands sat in, finished or not
 
     @property
     def counters_captured(self) -> int:
@@ -105,7 +107,7 @@ class PlayerAnalysis:
         """
         for name in (
             "games", "games_over", "wins", "hands", "judged_hands", "first_out", "last_out",
-            "points", "transfer_received", "transfer_given",
+            "points", "transfer_received", "transfer_given", "hands_played",
         ):  # fmt: skip
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.stats.add(other.stats)
@@ -126,6 +128,7 @@ class PlayerJson:
     wins: int
     win_rate: float | None
     hands: int
+    hands_played: int
     first_out: int
     first_rate: float | None
     last_out: int
@@ -147,7 +150,7 @@ class PlayerJson:
     def of(cls, p: PlayerAnalysis) -> PlayerJson:
         """The view of a player's record."""
         return cls(
-            p.name, p.games, p.games_over, p.wins, p.win_rate, p.hands, p.first_out,
+            p.name, p.games, p.games_over, p.wins, p.win_rate, p.hands, p.hands_played, p.first_out,
             p.first_rate, p.last_out, p.last_rate, p.points, p.mean_points, p.transfer_received,
             p.transfer_given, p.counters_captured, p.counters_conceded, p.missed_beats,
             p.missed_beats_per_hand, p.stats.decisions, p.categories_played, p.stats.specials,
@@ -184,6 +187,7 @@ def player_aggregates(games: Iterable[Game | GameAnalysis]) -> dict[str, PlayerA
         for h in ga.hands:
             for s, st in enumerate(h.seats):
                 seats[s].stats.add(st)
+                seats[s].hands_played += 1
             r = h.result
             if r is None:
                 continue
