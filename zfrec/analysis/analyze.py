@@ -110,7 +110,13 @@ class HandAnalysis:
 
 @dataclass(frozen=True, slots=True)
 class HandJson:
-    """The JSON of a `HandAnalysis`: the outcome first, then seats, tricks and decisions."""
+    """The JSON of a `HandAnalysis`: the outcome first, then seats, tricks and decisions.
+
+    >>> from zfrec.analysis.example import example_game
+    >>> view = HandJson.of(analyze_game(example_game()).hands[0])
+    >>> view.known_hands, view.first, view.transfer
+    ((0, 1, 2), None, None)
+    """
 
     hand: int
     deal_known: bool
@@ -228,7 +234,13 @@ class GameAnalysis:
 @dataclass(frozen=True, slots=True)
 class GameJson:
     """The JSON of a `GameAnalysis`: the verdict and scores, per-seat totals, the notes, the
-    points flow, and the hands."""
+    points flow, and the hands.
+
+    >>> from zfrec.analysis.example import example_game
+    >>> view = GameJson.of(analyze_game(example_game()))
+    >>> view.legal, len(view.notes), len(view.points_flow)
+    (True, 4, 4)
+    """
 
     players: list[str]
     rules: str

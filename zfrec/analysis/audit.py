@@ -1,8 +1,12 @@
 """Dispute audit: the rules under which a failing record is legal, and the edits that repair it.
 
-    >>> report = audit(game)
-    >>> report.legal, [v.label for v in report.rulesets if v.ok]
-    >>> for repair in report.repairs: print(repair.text())   # "legal if trick 7, turn 3 was a pass"
+    >>> from zfrec.analysis.example import broken_example
+    >>> report = audit(broken_example())
+    >>> report.legal, [v.label for v in report.legal_under]
+    (False, [])
+    >>> for repair in report.repairs[:2]: print(repair.text())
+    legal if trick 1, turn 5 (Bo) was a pass
+    legal if trick 1, turn 5 (Bo) was not played
 
 The repair search is bounded. Candidate edits are generated from where the first error shows:
 the move it is reported at and the moves just before it, the deal of the seat involved, or the
@@ -38,7 +42,13 @@ DEFAULT_REPAIRS = 5
 
 @dataclass(frozen=True, slots=True)
 class RulesVerdict:
-    """The record judged under other rules: a preset, or its own rules with one option flipped."""
+    """The record judged under other rules: a preset, or its own rules with one option flipped.
+
+    >>> from zfrec.analysis.example import broken_example
+    >>> verdict = rules_search(broken_example())[0]
+    >>> verdict.label, verdict.ok, verdict.first.code if verdict.first else None
+    ('poppel', False, 'ZF103')
+    """
 
     label: str
     how: Literal["preset", "option"]
@@ -48,6 +58,7 @@ class RulesVerdict:
 
     @property
     def ok(self) -> bool:
+        """The record is legal under these rules."""
         return self.errors == 0
 
     def to_json(self) -> dict[str, Any]:
@@ -58,7 +69,12 @@ class RulesVerdict:
 
 @dataclass(frozen=True, slots=True)
 class VerdictJson:
-    """The JSON of a `RulesVerdict`: the rules described and their options spelled out."""
+    """The JSON of a `RulesVerdict`: the rules described and their options spelled out.
+
+    >>> from zfrec.analysis.example import broken_example
+    >>> VerdictJson.of(rules_search(broken_example())[0]).options["self_overplay"]
+    True
+    """
 
     label: str
     how: Literal["preset", "option"]
@@ -79,6 +95,10 @@ def rules_search(game: Game) -> list[RulesVerdict]:
 
     Rulesets that play the same (poppel and pagat with self_overplay=true) are judged once, under
     the first label; the record's own rules are left out.
+
+    >>> from zfrec.analysis.example import broken_example
+    >>> [v.label for v in rules_search(broken_example())]
+    ['poppel', 'parlett', 'pagat with sequence_lengths=equal']
     """
     own = game.ruleset()
     flips: dict[str, object] = {
@@ -120,6 +140,16 @@ def _play_key(rules: Ruleset) -> tuple[tuple[str, object], ...]:
 
 @dataclass(frozen=True, slots=True)
 class AuditReport:
+    """One record audited: its own verdict, the other rules tried, and the repairs found.
+
+    >>> from zfrec.analysis.example import broken_example
+    >>> report = audit(broken_example())
+    >>> report.legal, report.repaired, report.report.errors, report.repairs[0].size
+    (False, True, 2, 1)
+    >>> report.to_json()["search"]["budget_hit"]
+    False
+    """
+
     game: Game
     report: Report  # the record as it stands, under its own rules
     rulesets: tuple[RulesVerdict, ...]
@@ -130,14 +160,17 @@ class AuditReport:
 
     @property
     def legal(self) -> bool:
+        """The record is legal as it stands."""
         return self.report.ok
 
     @property
     def legal_under(self) -> list[RulesVerdict]:
+        """The other rules under which the record is legal."""
         return [v for v in self.rulesets if v.ok]
 
     @property
     def repaired(self) -> bool:
+        """Some repair makes the record legal."""
         return any(r.ok for r in self.repairs)
 
     def to_json(self) -> dict[str, Any]:
@@ -148,7 +181,11 @@ class AuditReport:
 
 @dataclass(frozen=True, slots=True)
 class SearchJson:
-    """How the repair search went: candidates validated, the bound, the time (to the ms)."""
+    """How the repair search went: candidates validated, the bound, the time (to the ms).
+
+    >>> SearchJson(tried=18, budget_hit=False, seconds=0.021)
+    SearchJson(tried=18, budget_hit=False, seconds=0.021)
+    """
 
     tried: int
     budget_hit: bool
@@ -157,7 +194,13 @@ class SearchJson:
 
 @dataclass(frozen=True, slots=True)
 class AuditJson:
-    """The JSON of an `AuditReport`."""
+    """The JSON of an `AuditReport`.
+
+    >>> from zfrec.analysis.example import broken_example
+    >>> view = AuditJson.of(audit(broken_example()))
+    >>> view.legal_under, view.repairs[0].text
+    ([], 'legal if trick 1, turn 5 (Bo) was a pass')
+    """
 
     players: list[str]
     rules: str
@@ -202,6 +245,12 @@ def audit(
 
     `budget` bounds the candidate records validated; `repairs` is how many suggestions to keep.
     A legal record gets neither a rules search nor repairs.
+
+    >>> from zfrec.analysis.example import broken_example, example_game
+    >>> audit(example_game()).legal, audit(example_game()).tried
+    (True, 0)
+    >>> audit(broken_example(), budget=5).tried <= 5
+    True
     """
     started = time.perf_counter()
     rules = game.ruleset()

@@ -130,7 +130,11 @@ class MoveNote:
 
 @dataclass(frozen=True, slots=True)
 class NoteJson:
-    """The JSON of a `MoveNote`: its fields in the order ANALYSIS.md shows them."""
+    """The JSON of a `MoveNote`: its fields in the order ANALYSIS.md shows them.
+
+    >>> NoteJson.of(MoveNote(1, 2, 2, 1, "conceded", "Bo put 10 points", 1, 10)).player
+    1
+    """
 
     hand: int
     trick: int

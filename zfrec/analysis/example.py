@@ -5,9 +5,14 @@ by Bo and Cy, who both could have beaten it (missed beats, with 5 points on the 
 Ten goes into the trick Cy takes (10 points conceded); Cy leads a pair of Queens with the small
 joker as a Queen, then the special four 2s. The record stops before the hand ends.
 
+`broken_example()` is the same record with one error: Bo plays 5h on Ann's 5s, which only
+equals it (RULES.md R19).
+
     >>> game = example_game()
     >>> game.players, len(game.hands[0].tricks)
     (['Ann', 'Bo', 'Cy'], 4)
+    >>> broken_example().hands[0].tricks[0].moves[4].play_text()
+    '5h'
 """
 
 from __future__ import annotations
@@ -29,9 +34,25 @@ deal 3: Qs Qh Qd Qc Ks Kh Kd Kc As Ah Ad Ac 2s 2h 2d 2c SJ BJ
 
 
 def example_game() -> Game:
-    """The example record (see the module's docstring), read afresh."""
+    """The example record (see the module's docstring), read afresh.
+
+    >>> from zfrec.validate import validate
+    >>> [d.code for d in validate(example_game()).diagnostics]  # it stops before the hand ends
+    ['ZF206']
+    """
     [game] = loads(EXAMPLE)
     return game
 
 
-__all__ = ["EXAMPLE", "example_game"]
+def broken_example() -> Game:
+    """The example record with Bo's pass at trick 1, turn 5 written as a play of 5h.
+
+    >>> from zfrec.validate import validate
+    >>> [d.code for d in validate(broken_example()).diagnostics]
+    ['ZF103', 'ZF203', 'ZF206']
+    """
+    [game] = loads(EXAMPLE.replace("1: 5s  2: -", "1: 5s  2: 5h"))
+    return game
+
+
+__all__ = ["EXAMPLE", "broken_example", "example_game"]

@@ -79,7 +79,11 @@ class Transfer:
 
 @dataclass(frozen=True, slots=True)
 class TransferJson:
-    """The JSON of a `Transfer`: giver and receiver by name, the total before its parts."""
+    """The JSON of a `Transfer`: giver and receiver by name, the total before its parts.
+
+    >>> TransferJson.of(Transfer(2, 0, 15, 10, 1 << 8)).points
+    25
+    """
 
     from_: Annotated[PlayerName, key("from")]
     to: PlayerName

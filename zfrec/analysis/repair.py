@@ -8,6 +8,13 @@ the first clean repair. A cheap first look replays only up to the edited hand.
 
 Nothing here applies a rule: the replay says what each seat held and what was on the table, the
 move generator lists the plays, and the validator judges the edited record.
+
+    >>> from zfrec.analysis.example import broken_example
+    >>> from zfrec.validate import validate
+    >>> game = broken_example()
+    >>> found, tried = search_repairs(game, game.ruleset(), validate(game), budget=50, want=2)
+    >>> [r.text() for r in found if r.ok]
+    ['legal if trick 1, turn 5 (Bo) was a pass', 'legal if trick 1, turn 5 (Bo) was not played']
 """
 
 from __future__ import annotations
@@ -42,7 +49,17 @@ EditKind = Literal[
 
 @dataclass(frozen=True, slots=True)
 class Edit:
-    """One change to a record. `text` completes "legal if ..."."""
+    """One change to a record. `text` completes "legal if ..."; `seat` is the player's name;
+    `apply` makes the edited copy of a record.
+
+    >>> from zfrec.analysis.example import broken_example
+    >>> game = broken_example()
+    >>> edit = search_repairs(game, game.ruleset(), validate(game), 50, 1)[0][0].edits[0]
+    >>> edit.kind, edit.before, edit.after, edit.to_json()["player"]
+    ('pass', '5h', 'pass', 'Bo')
+    >>> edit.apply(game).hands[0].tricks[0].moves[4].is_pass
+    True
+    """
 
     kind: EditKind
     text: str
@@ -64,7 +81,14 @@ class Edit:
 
 @dataclass(frozen=True, slots=True)
 class Repair:
-    """Edits and the verdict on the edited record (re-validated)."""
+    """Edits and the verdict on the edited record (re-validated).
+
+    >>> from zfrec.analysis.example import broken_example
+    >>> game = broken_example()
+    >>> [best, *_] = search_repairs(game, game.ruleset(), validate(game), 50, 1)[0]
+    >>> best.ok, best.size, best.errors, best.warnings, best.rank_key
+    (True, 1, 0, 1, (1, 0, 1, 0))
+    """
 
     edits: tuple[Edit, ...]
     record: Game
@@ -73,25 +97,31 @@ class Repair:
 
     @property
     def size(self) -> int:
+        """How many edits."""
         return len(self.edits)
 
     @property
     def errors(self) -> int:
+        """Errors left in the edited record."""
         return self.report.errors
 
     @property
     def warnings(self) -> int:
+        """Warnings left in the edited record."""
         return self.report.warnings
 
     @property
     def ok(self) -> bool:
+        """The edited record is legal."""
         return self.report.ok
 
     @property
     def rank_key(self) -> tuple[int, int, int, int]:
+        """The ranking: fewer edits, then fewer errors and warnings left, then found earlier."""
         return (self.size, self.errors, self.warnings, self.order)
 
     def text(self) -> str:
+        """`legal if ...`, or `N error(s) left if ...`: the edits joined by `and`."""
         what = " and ".join(e.text for e in self.edits)
         if self.ok:
             return f"legal if {what}"
@@ -106,7 +136,14 @@ class Repair:
 
 @dataclass(frozen=True, slots=True)
 class RepairJson:
-    """The JSON of a `Repair`."""
+    """The JSON of a `Repair`.
+
+    >>> from zfrec.analysis.example import broken_example
+    >>> game = broken_example()
+    >>> view = RepairJson.of(search_repairs(game, game.ruleset(), validate(game), 50, 1)[0][0])
+    >>> view.text, [d.code for d in view.remaining]
+    ('legal if trick 1, turn 5 (Bo) was a pass', ['ZF206'])
+    """
 
     text: str
     ok: bool
@@ -746,14 +783,27 @@ def search_repairs(
     game: Game, rules: Ruleset, base: Report, budget: int, want: int
 ) -> tuple[list[Repair], int]:
     """Single-edit repairs of `game` (judged under `rules`; `base` is its report), and how many
-    candidate records were tried. Only edits that leave fewer errors are kept."""
+    candidate records were tried (at most `budget`). Only edits that leave fewer errors are
+    kept; the search stops a little after the first clean repair, or at `want` of them.
+
+    >>> from zfrec.analysis.example import example_game
+    >>> game = example_game()
+    >>> search_repairs(game, game.ruleset(), validate(game), 50, 1)  # nothing to repair
+    ([], 0)
+    """
     search = _Search(game, rules, base, budget, want)
     search.run()
     return search.found, search.tried
 
 
 def score_text(score: HandScore) -> str:
-    """A score line's numbers: `40 30 30 0 total 40 30 30 0`."""
+    """A score line's numbers: `40 30 30 0 total 40 30 30 0`.
+
+    >>> score_text(HandScore((40, 30, 30, 0), (40, 30, 30, 0)))
+    '40 30 30 0 total 40 30 30 0'
+    >>> score_text(HandScore((60, 0, 40), None))
+    '60 0 40'
+    """
     text = " ".join(map(str, score.points))
     return text + (" total " + " ".join(map(str, score.totals)) if score.totals else "")
 

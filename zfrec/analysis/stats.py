@@ -120,7 +120,11 @@ class PlayerAnalysis:
 
 @dataclass(frozen=True, slots=True)
 class PlayerJson:
-    """The JSON of a `PlayerAnalysis`: each count followed by its rate."""
+    """The JSON of a `PlayerAnalysis`: each count followed by its rate.
+
+    >>> PlayerJson.of(PlayerAnalysis("Ann", games=2, games_over=2, wins=1)).win_rate
+    0.5
+    """
 
     name: str
     games: int

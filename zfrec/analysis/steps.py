@@ -3,6 +3,13 @@
 The replay's `MoveStep` names the record trick a step belongs to but not the move's place in
 that trick's line, which the analysis (`Decision.move_index`) and the repair search (to edit
 the move) need. This is the one place that counts it, until the replay events carry it.
+
+    >>> from zfrec.analysis.example import example_game
+    >>> from zfrec.replay import replay
+    >>> written = WrittenMoves()
+    >>> places = [written.place(ev) for _, ev in replay(example_game()) if isinstance(ev, MoveStep)]
+    >>> places[:7]
+    [(0, 0), (1, 1), (2, 2), (3, 3), (4, 4), (5, 5), (0, 0)]
 """
 
 from __future__ import annotations

@@ -9,6 +9,14 @@
 
 All the HTML is made by the templates (templates/analysis_*.j2, audit*.j2).
 
+    >>> from zfrec.analysis.example import example_game
+    >>> from zfrec.render.html import build_game_view
+    >>> game = example_game()
+    >>> view = build_game_view(game)
+    >>> analysis_decorator(game)(view)
+    >>> [n.kind for s in view.hands[0].steps for n in s.notes]
+    ['missed_beat', 'missed_beat', 'missed_beat', 'conceded']
+
 Every note comes from zfrec.analysis.analyze (`GameAnalysis.per_move_notes()`,
 `points_flow()`), every repair from zfrec.analysis.audit: nothing here judges a move. A note is
 put on the step of the replay page that shows its move. The sections are rendered by Jinja2
@@ -39,7 +47,13 @@ Decorate = Callable[[GameView], None]  # the renderer's hook: add notes and sect
 
 @dataclass(frozen=True, slots=True)
 class PlacedNote:
-    """A note of the analysis and where the pages show it (nowhere: `href` None)."""
+    """A note of the analysis and where the pages show it (nowhere: `href` None).
+
+    >>> from zfrec.analysis.analyze import MoveNote
+    >>> note = MoveNote(1, 1, 5, 1, "missed_beat", "Bo passed")
+    >>> PlacedNote(note, 1, 5, "hand-1.html#step=5").href, PlacedNote(note, 1).href
+    ('hand-1.html#step=5', None)
+    """
 
     note: MoveNote
     hand_number: int
@@ -49,7 +63,12 @@ class PlacedNote:
 
 @dataclass(frozen=True, slots=True)
 class SeatRow:
-    """A row of the per-seat tables."""
+    """A row of the per-seat tables; another seat's view hides its missed beats.
+
+    >>> from zfrec.analysis.analyze import SeatStats
+    >>> [r.missed_shown for r in _seat_rows(["Ann", "Bo"], [SeatStats(), SeatStats()], 1)]
+    [False, True]
+    """
 
     name: str
     seat: int
@@ -63,6 +82,13 @@ def analysis_decorator(
     """The decorate hook that marks the analysis on a game's pages (see `annotate`).
 
     The record is analysed with alternatives when the hook runs, unless `analysis` is given.
+
+    >>> from zfrec.analysis.example import example_game
+    >>> from zfrec.render.html import build_game_view
+    >>> view = build_game_view(example_game())
+    >>> analysis_decorator(example_game(), viewer=0)(view)  # as Ann saw the game
+    >>> [n.kind for s in view.hands[0].steps for n in s.notes]
+    ['conceded']
     """
 
     def decorate(view: GameView) -> None:
@@ -73,7 +99,15 @@ def analysis_decorator(
 
 def annotate(view: GameView, analysis: GameAnalysis, *, viewer: int | None = None) -> None:
     """Notes at the moves (missed beats, conceded counters), a section on each replay page and
-    one on the game page: per-seat totals, the notes linked to their steps, the points flow."""
+    one on the game page: per-seat totals, the notes linked to their steps, the points flow.
+
+    >>> from zfrec.analysis.example import example_game
+    >>> from zfrec.render.html import build_game_view
+    >>> view = build_game_view(example_game())
+    >>> annotate(view, analyze_game(example_game()))
+    >>> [s.title for s in view.sections], [s.title for s in view.hands[0].sections]
+    (['Analysis'], ['Analysis of hand 1'])
+    """
     hrefs = [s.href for s in view.summaries]
     placed: dict[int, list[PlacedNote]] = {}  # by hand index
     for i, note, step in _locate(view, analysis):
@@ -106,7 +140,15 @@ def annotate(view: GameView, analysis: GameAnalysis, *, viewer: int | None = Non
 
 def render_audit(view: GameView, report: AuditReport, *, game_href: str = "index.html") -> str:
     """The audit page of a record that fails validation: its diagnostics, the rules it would be
-    legal under, and the smallest verified repairs. Links back to the game page."""
+    legal under, and the smallest verified repairs. Links back to the game page.
+
+    >>> from zfrec.analysis.audit import audit
+    >>> from zfrec.analysis.example import broken_example
+    >>> from zfrec.render.html import build_game_view
+    >>> page = render_audit(build_game_view(broken_example()), audit(broken_example()))
+    >>> page.startswith("<!DOCTYPE html>"), "legal if trick 1, turn 5 (Bo) was a pass" in page
+    (True, True)
+    """
     return (
         environment()
         .get_template("audit.html.j2")
@@ -163,7 +205,14 @@ def audit_html(report: AuditReport) -> str:
 
 def audit_file(title: str, reports: Sequence[tuple[int, AuditReport]]) -> str:
     """The self-contained page of `zfrec audit --html`: the audit of each game (numbered) of a
-    record file, titled `title`."""
+    record file, titled `title`.
+
+    >>> from zfrec.analysis.audit import audit
+    >>> from zfrec.analysis.example import broken_example
+    >>> page = audit_file("club <night>.zfn", [(1, audit(broken_example()))])
+    >>> "<h1>Audit: club &lt;night&gt;.zfn</h1>" in page, page.count('class="zf-repair"')
+    (True, 2)
+    """
     games = [(number, r, _diagnostics(r)) for number, r in reports]
     return (
         environment()
