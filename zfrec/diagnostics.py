@@ -16,6 +16,8 @@ Severity = Literal["error", "warning", "info"]
 
 @dataclass(frozen=True, slots=True)
 class CodeInfo:
+    """What a code means: its severity, a short title, and the rule it cites (RULES.md)."""
+
     severity: Severity
     title: str
     rule: str | None
@@ -74,10 +76,12 @@ class Diagnostic:
 
     @property
     def severity(self) -> Severity:
+        """`error`, `warning` or `info`, by the code."""
         return CODES[self.code].severity
 
     @property
     def rule(self) -> str | None:
+        """The rule the code cites (`R19`), if any."""
         return CODES[self.code].rule
 
     def __str__(self) -> str:

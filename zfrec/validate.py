@@ -1,7 +1,14 @@
 """The validator: replay a record, collect diagnostics, and keep the score ledger.
 
+    >>> from zfrec import loads
+    >>> [game] = loads('[Players "Ann, Bo, Cy"]\\n\\nhand 1 shuffler 3\\n1: 3h  2: 4c  3: 4h')
     >>> report = validate(game)
-    >>> report.ok, [str(d) for d in report.diagnostics], report.scores
+    >>> report.ok, [d.code for d in report.diagnostics], report.scores
+    (False, ['ZF305', 'ZF103', 'ZF206'], (0, 0, 0))
+    >>> print(report.diagnostics[1])
+    <input>:4:15 [hand 1, trick 1, turn 3 (Cy)]: error ZF103: single 4 only equals single 4; a play must be higher (RULES.md R19)
+    >>> report.to_json()["hands"][0]["deal"]["Ann"][:8]  # reconstructed: Ann led the 3h
+    '3s 3h 3d'
 
 Everything is read off the one replay stream (zfrec.replay); nothing here applies a rule.
 """
@@ -90,14 +97,17 @@ class Report:
 
     @property
     def errors(self) -> int:
+        """How many diagnostics are errors."""
         return sum(d.severity == "error" for d in self.diagnostics)
 
     @property
     def warnings(self) -> int:
+        """How many diagnostics are warnings."""
         return sum(d.severity == "warning" for d in self.diagnostics)
 
     @property
     def ok(self) -> bool:
+        """The record is legal: no errors (warnings allowed)."""
         return self.errors == 0
 
     def to_json(self) -> dict[str, Any]:
@@ -175,10 +185,12 @@ class FileReport:
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
+        """Every diagnostic of the file: notation errors first, then each game's."""
         return [*self.notation, *(d for r in self.reports for d in r.diagnostics)]
 
 
 def notation_diagnostic(exc: NotationError, path: str, game_number: int | None) -> Diagnostic:
+    """A game that cannot be read, as a diagnostic: ZF002 for JSON, ZF001 for the notation."""
     loc = exc.location or Location(file=path)
     code = "ZF002" if path.lower().endswith(".json") else "ZF001"
     return Diagnostic(
@@ -205,6 +217,7 @@ def validate_games(
 def validate_path(
     path: str | Path, rules: Ruleset | None = None, overrides: dict[str, Any] | None = None
 ) -> Iterator[Report | Diagnostic]:
+    """Validate each game of a record file as it is read (see `validate_games`)."""
     return validate_games(iter_records(path), str(path), rules, overrides)
 
 
@@ -214,6 +227,7 @@ def validate_text(
     rules: Ruleset | None = None,
     overrides: dict[str, Any] | None = None,
 ) -> Iterator[Report | Diagnostic]:
+    """Validate each game of record text, .zfn or JSON (told apart by how the text opens)."""
     # A .zfn record opens with a tag `[Name "..."]`; JSON with an object or an array of them.
     head = text.lstrip()
     json_like = head.startswith("{") or (head[:1] == "[" and head[1:].lstrip()[:1] in "{]")
@@ -246,10 +260,12 @@ class FileSummary:
 
     @property
     def errors(self) -> int:
+        """How many diagnostics are errors."""
         return sum(d.severity == "error" for d in self.diagnostics)
 
     @property
     def warnings(self) -> int:
+        """How many diagnostics are warnings."""
         return sum(d.severity == "warning" for d in self.diagnostics)
 
 
