@@ -5,8 +5,8 @@
     >>> report = validate(game)
     >>> report.ok, [d.code for d in report.diagnostics], report.scores
     (False, ['ZF305', 'ZF103', 'ZF206'], (0, 0, 0))
-    >>> print(report.diagnostics[1])
-    <input>:4:15 [hand 1, trick 1, turn 3 (Cy)]: error ZF103: single 4 only equals single 4; a play must be higher (RULES.md R19)
+    >>> print(report.diagnostics[1].location)
+    <input>:4:15 [hand 1, trick 1, turn 3 (Cy)]
     >>> report.to_json()["hands"][0]["deal"]["Ann"][:8]  # reconstructed: Ann led the 3h
     '3s 3h 3d'
 
