@@ -7,7 +7,8 @@ never guessed. The search is bounded by a budget of candidate records, and stops
 the first clean repair. A cheap first look replays only up to the edited hand.
 
 Nothing here applies a rule: the replay says what each seat held and what was on the table, the
-move generator lists the plays, and the validator judges the edited record.
+move generator lists the plays, and the validator judges the edited record. The results, `Edit`
+and `Repair`, are defined in zfrec.analysis.edits (and importable from here).
 
     >>> from zfrec.analysis.example import broken_example
     >>> from zfrec.validate import validate
@@ -21,143 +22,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import Annotated, Any, Literal
 
+from zfrec.analysis.edits import Edit, EditKind, Repair, RepairJson
 from zfrec.analysis.steps import WrittenMoves
-from zfrec.diagnostics import Diagnostic, WrittenDiagnostic
+from zfrec.diagnostics import Diagnostic
 from zfrec.engine.cards import THREE_OF_HEARTS, Declarations, Stand, card_str, iter_ids
 from zfrec.engine.combos import Combo, readings, resolve
 from zfrec.engine.movegen import physical_plays
 from zfrec.engine.rules import Ruleset
 from zfrec.errors import IllegalPlayError
-from zfrec.jsonview import dump, hidden, key
 from zfrec.record.model import Game, Hand, HandScore, Move, Result, SeatDeal, Trick
 from zfrec.replay import GameEnd, HandEnd, HandStart, MoveStep, replay
 from zfrec.validate import Report, validate
 
 PLAYS_PER_PASS = 6  # plays tried in place of one pass
 PATIENCE = 40  # candidates tried after the first clean repair, looking for alternatives
-
-EditKind = Literal[
-    "pass", "play", "insert", "delete", "declare", "substitute", "deal_swap", "deal_move",
-    "score", "totals", "result", "shuffler", "drop_hand", "split",
-]  # fmt: skip
-
-
-# --- edits and repairs ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Edit:
-    """One change to a record. `text` completes "legal if ..."; `seat` is the player's name;
-    `apply` makes the edited copy of a record.
-
-    >>> from zfrec.analysis.example import broken_example
-    >>> game = broken_example()
-    >>> edit = search_repairs(game, game.ruleset(), validate(game), 50, 1)[0][0].edits[0]
-    >>> edit.kind, edit.before, edit.after, edit.to_json()["player"]
-    ('pass', '5h', 'pass', 'Bo')
-    >>> edit.apply(game).hands[0].tricks[0].moves[4].is_pass
-    True
-    """
-
-    kind: EditKind
-    text: str
-    hand: int | None = None
-    trick: int | None = None
-    turn: int | None = None
-    seat: Annotated[str | None, key("player")] = None  # the player's name
-    before: str | None = None
-    after: str | None = None
-    apply: Annotated[Callable[[Game], Game], hidden()] = field(
-        default=lambda g: g, compare=False, repr=False
-    )
-
-    def to_json(self) -> dict[str, Any]:
-        """The edit as `zfrec audit --json` writes it (`seat` as `player`; `apply` left out)."""
-        data: dict[str, Any] = dump(self)
-        return data
-
-
-@dataclass(frozen=True, slots=True)
-class Repair:
-    """Edits and the verdict on the edited record (re-validated).
-
-    >>> from zfrec.analysis.example import broken_example
-    >>> game = broken_example()
-    >>> [best, *_] = search_repairs(game, game.ruleset(), validate(game), 50, 1)[0]
-    >>> best.ok, best.size, best.errors, best.warnings, best.rank_key
-    (True, 1, 0, 1, (1, 0, 1, 0))
-    """
-
-    edits: tuple[Edit, ...]
-    record: Game
-    report: Report
-    order: int = 0  # how early the search found it: targeted generators come first
-
-    @property
-    def size(self) -> int:
-        """How many edits."""
-        return len(self.edits)
-
-    @property
-    def errors(self) -> int:
-        """Errors left in the edited record."""
-        return self.report.errors
-
-    @property
-    def warnings(self) -> int:
-        """Warnings left in the edited record."""
-        return self.report.warnings
-
-    @property
-    def ok(self) -> bool:
-        """The edited record is legal."""
-        return self.report.ok
-
-    @property
-    def rank_key(self) -> tuple[int, int, int, int]:
-        """The ranking: fewer edits, then fewer errors and warnings left, then found earlier."""
-        return (self.size, self.errors, self.warnings, self.order)
-
-    def text(self) -> str:
-        """`legal if ...`, or `N error(s) left if ...`: the edits joined by `and`."""
-        what = " and ".join(e.text for e in self.edits)
-        if self.ok:
-            return f"legal if {what}"
-        return f"{self.errors} error(s) left if {what}"
-
-    def to_json(self) -> dict[str, Any]:
-        """The repair as `zfrec audit --json` writes it: the verdict, the edits, the
-        diagnostics that remain."""
-        data: dict[str, Any] = dump(RepairJson.of(self))
-        return data
-
-
-@dataclass(frozen=True, slots=True)
-class RepairJson:
-    """The JSON of a `Repair`.
-
-    >>> from zfrec.analysis.example import broken_example
-    >>> game = broken_example()
-    >>> view = RepairJson.of(search_repairs(game, game.ruleset(), validate(game), 50, 1)[0][0])
-    >>> view.text, [d.code for d in view.remaining]
-    ('legal if trick 1, turn 5 (Bo) was a pass', ['ZF206'])
-    """
-
-    text: str
-    ok: bool
-    size: int
-    errors: int
-    warnings: int
-    edits: tuple[Edit, ...]
-    remaining: tuple[WrittenDiagnostic, ...]
-
-    @classmethod
-    def of(cls, r: Repair) -> RepairJson:
-        """The view of a repair."""
-        return cls(r.text(), r.ok, r.size, r.errors, r.warnings, r.edits, r.report.diagnostics)
-
 
 # --- what the replay knew at each move ------------------------------------------------------------
 
