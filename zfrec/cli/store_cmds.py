@@ -43,14 +43,18 @@ JsonOption = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
 
 
 @contextmanager
-def _store(db: str | None) -> Iterator[Engine]:
-    """The opened store; any ZfrecError inside becomes a message and exit code 2."""
+def _store(db: str | None, *, create: bool = True) -> Iterator[Engine]:
+    """The opened store; any ZfrecError inside becomes a message and exit code 2.
+
+    Only `import` creates a store; the commands that read pass create=False, so a mistyped
+    --db is refused (exit 2) and leaves nothing behind.
+    """
     from sqlalchemy.exc import SQLAlchemyError
 
     from zfrec.store import open_store
 
     with friendly_errors():
-        engine = open_store(db)
+        engine = open_store(db, create=create)
         try:
             yield engine
         except SQLAlchemyError as exc:
@@ -162,7 +166,7 @@ def games_cmd(
     """List the stored games: id, date, event, players, winners, hands, validity."""
     from zfrec.store import list_games, session
 
-    with _store(db) as engine, session(engine, readonly=True) as s:
+    with _store(db, create=False) as engine, session(engine, readonly=True) as s:
         rows = list_games(s, player=player)
     if as_json:
         print_json([r.to_json() for r in rows])
@@ -198,7 +202,7 @@ def show_cmd(
     from zfrec.analysis.analyze import analyze_game
     from zfrec.store import get_game, load_record, session
 
-    with _store(db) as engine, session(engine, readonly=True) as s:
+    with _store(db, create=False) as engine, session(engine, readonly=True) as s:
         detail = get_game(s, game_id=game_id)
         record = load_record(s, game_id)
     flow = analyze_game(record, alternatives=False).points_flow()
@@ -296,7 +300,7 @@ def stats_cmd(
     """
     from zfrec.store import player_stats, session
 
-    with _store(db) as engine, session(engine, readonly=True) as s:
+    with _store(db, create=False) as engine, session(engine, readonly=True) as s:
         stats = player_stats(s, player=player, valid_only=valid_only, analysis=True)
     if as_json:
         print_json([p.to_json() for p in stats])
@@ -360,7 +364,7 @@ def export_cmd(
 
     if fmt not in ("zfn", "json"):
         fail(f"--format is zfn or json, not {fmt!r}")
-    with _store(db) as engine, session(engine, readonly=True) as s:
+    with _store(db, create=False) as engine, session(engine, readonly=True) as s:
         text = export_game(s, game_id=game_id, format="json" if fmt == "json" else "zfn")
     if out_path is None:
         sys.stdout.write(text)
