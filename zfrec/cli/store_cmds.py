@@ -16,7 +16,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from zfrec.cli.common import JSON_HELP, err, fail, friendly_errors, out, print_json
+from zfrec.cli.common import JSON_HELP, err, fail, friendly_errors, out, plural, print_json
 from zfrec.cli.simulate_cmds import write_atomic
 from zfrec.cli.validate_cmds import expand_paths
 from zfrec.errors import ZfrecError
@@ -164,15 +164,17 @@ def games_cmd(
     player: PlayerOption = None, db: DbOption = None, as_json: JsonOption = False
 ) -> None:
     """List the stored games: id, date, event, players, winners, hands, validity."""
-    from zfrec.store import list_games, session
+    from zfrec.store import list_games, session, unreadable_diagnostics
 
     with _store(db, create=False) as engine, session(engine, readonly=True) as s:
         rows = list_games(s, player=player)
+        unreadable = [] if player else unreadable_diagnostics(s)
     if as_json:
         print_json([r.to_json() for r in rows])
         return
     if not rows:
         out.print("no games stored" + (f" with {player}" if player else ""))
+        _unreadable_note(unreadable)
         return
     table = Table(box=None, header_style="bold", pad_edge=False)
     for name in ("id", "date", "event", "players", "winners", "hands", "valid"):
@@ -190,6 +192,54 @@ def games_cmd(
         )
     out.print(table)
     out.print(f"{len(rows)} game(s)")
+    _unreadable_note(unreadable)
+
+
+def _unreadable_note(found: list[dict[str, Any]]) -> None:
+    if found:
+        files = len({d["source"] for d in found})
+        out.print(
+            f"{plural(len(found), 'game')} in {plural(files, 'file')} could not be read "
+            "(not stored): zfrec unreadable shows why"
+        )
+
+
+def unreadable_cmd(
+    file: Annotated[
+        Path | None, typer.Option("--file", "-f", help="Only the games of this imported file.")
+    ] = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Show why games could not be read when they were imported: file, line, column and the
+    reader's message, as `zfrec import` stored them. These games are not in the store.
+
+    Exit 0 (whether or not there are any), 2 on a store that does not exist.
+    """
+    from zfrec.store import session, unreadable_diagnostics
+
+    source = str(file.resolve()) if file is not None else None
+    with _store(db, create=False) as engine, session(engine, readonly=True) as s:
+        found = unreadable_diagnostics(s, source=source)
+    if as_json:
+        print_json(found)
+        return
+    if not found:
+        out.print("no unreadable games stored" + (f" from {file}" if file else ""))
+        return
+    shown = None
+    for d in found:
+        if d["source"] != shown:
+            shown = d["source"]
+            out.print(f"[bold]{escape(d['source'])}[/]", markup=True)
+        where = ":".join(str(d[k]) for k in ("line", "col") if d[k] is not None) or "-"
+        head, *excerpt = d["message"].split("\n")
+        game = f"game {d['game']}" if d["game"] is not None else ""
+        out.print(f"  {game:<8} {where:>7} {d['code']} {escape(head)}")
+        for line in excerpt:
+            out.print(f"  {'':<8} {'':>7} {escape(line)}")
+    files = len({d["source"] for d in found})
+    out.print(f"{plural(len(found), 'unreadable game')} in {plural(files, 'file')}")
 
 
 def show_cmd(
@@ -379,5 +429,6 @@ def register(app: typer.Typer) -> None:
     app.command("import")(import_cmd)
     app.command("games")(games_cmd)
     app.command("show")(show_cmd)
+    app.command("unreadable")(unreadable_cmd)
     app.command("stats")(stats_cmd)
     app.command("export")(export_cmd)
