@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import gc
 import json
+import os
+import stat
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, NoReturn
 
 import typer
@@ -95,6 +98,17 @@ def internal_error(exc: BaseException) -> str:
         f"internal error{f' while processing {where}' if where else ''}: {what} "
         "(a bug in zfrec; ZFREC_TRACEBACK=1 shows the traceback)"
     )
+
+
+def file_mode_for(path: Path) -> int:
+    """The permissions a file written at `path` should get: those of the file it replaces, else
+    what the umask leaves of rw-rw-rw- (temporary files start as rw-------)."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
 
 
 def option_dict(options: list[str] | None) -> dict[str, Any]:
