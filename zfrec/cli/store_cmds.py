@@ -16,7 +16,16 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from zfrec.cli.common import JSON_HELP, err, fail, friendly_errors, out, plural, print_json
+from zfrec.cli.common import (
+    JSON_HELP,
+    err,
+    fail,
+    file_problem,
+    friendly_errors,
+    out,
+    plural,
+    print_json,
+)
 from zfrec.cli.simulate_cmds import write_atomic
 from zfrec.cli.validate_cmds import expand_paths
 from zfrec.errors import ZfrecError
@@ -25,6 +34,7 @@ if TYPE_CHECKING:
     from sqlalchemy import Engine
 
     from zfrec.analysis.analyze import FlowRow
+    from zfrec.record import Format
     from zfrec.store import GameDetail, ImportResult
 
 DbOption = Annotated[
@@ -403,7 +413,12 @@ def _count(value: int | None) -> str:
 
 def export_cmd(
     game_id: Annotated[int, typer.Argument(help="The game's id (see `zfrec games`).")],
-    fmt: Annotated[str, typer.Option("--format", "-f", help="zfn or json.")] = "zfn",
+    fmt: Annotated[
+        str | None, typer.Option("--format", "-f", help="zfn (default) or json.")
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="The record in JSON: the same as --format json.")
+    ] = False,
     out_path: Annotated[
         Path | None, typer.Option("--out", "-o", help="Write to this file instead of stdout.")
     ] = None,
@@ -412,17 +427,20 @@ def export_cmd(
     """Write a stored game's canonical record: exactly what was imported, formatted canonically."""
     from zfrec.store import export_game, session
 
-    if fmt not in ("zfn", "json"):
+    if fmt is not None and fmt not in ("zfn", "json"):
         fail(f"--format is zfn or json, not {fmt!r}")
+    if as_json and fmt == "zfn":
+        fail("--json and --format zfn ask for different formats: give one")
+    chosen: Format = "json" if as_json or fmt == "json" else "zfn"
     with _store(db, create=False) as engine, session(engine, readonly=True) as s:
-        text = export_game(s, game_id=game_id, format="json" if fmt == "json" else "zfn")
+        text = export_game(s, game_id=game_id, format=chosen)
     if out_path is None:
         sys.stdout.write(text)
         return
     try:
         write_atomic(out_path, text)
     except OSError as exc:
-        fail(f"cannot write {out_path}: {exc}")
+        fail(file_problem(str(out_path), exc, "write"))
 
 
 def register(app: typer.Typer) -> None:
