@@ -241,6 +241,10 @@ def convert(
     """
     fmt_in_opt = _check_format(from_format)
     fmt_out = _check_format(to_format)
+    if source != "-" and Path(source).is_dir():
+        fail(f"{source} is a directory: give a record file")
+    if source != "-" and not Path(source).exists():
+        fail(f"no such file: {source}")
     if _same_file(source, target):
         fail(
             f"{source} and {target} are the same file: convert never rewrites its input "
