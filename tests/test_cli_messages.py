@@ -381,8 +381,17 @@ def test_the_demo_prints_each_caret_and_the_site_path_once(tmp_path: Path) -> No
     assert [line for line in lines if "index.html" in line] == [
         f"open {tmp_path.resolve() / 'site' / 'index.html'}"
     ]
-    at = next(i for i, line in enumerate(lines) if " ZF001 " in line and "'7x'" in line)
-    assert lines[at + 2].rstrip().endswith("^") and not lines[at + 3].rstrip().endswith("^")
-    assert sum(line.strip().endswith("|            ^") for line in lines) == 1
+    sections: dict[str, list[str]] = {}
+    for line in lines:
+        if "$ zfrec " in line:
+            command = line.split("$ zfrec ", 1)[1].split()[0]
+            current = sections.setdefault(command, [])
+        elif sections:
+            current.append(line)
+    shown = sections["validate"]
+    at = next(i for i, line in enumerate(shown) if " ZF001 " in line and "'7x'" in line)
+    assert shown[at + 1].rstrip().endswith("12 | 1: 3h  2: 7x")
+    assert shown[at + 2].rstrip().endswith("|            ^")
+    assert " ZF206 " in shown[at + 3]  # the next diagnostic, not a second excerpt and caret
     assert "unreadable games in 2 files" in done.stdout
     assert (tmp_path / "site" / "index.html").is_file()
