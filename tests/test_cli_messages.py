@@ -395,3 +395,16 @@ def test_the_demo_prints_each_caret_and_the_site_path_once(tmp_path: Path) -> No
     assert " ZF206 " in shown[at + 3]  # the next diagnostic, not a second excerpt and caret
     assert "unreadable games in 2 files" in done.stdout
     assert (tmp_path / "site" / "index.html").is_file()
+
+
+def test_paths_with_brackets_are_printed_as_they_are(tmp_path: Path) -> None:
+    out_dir = tmp_path / "site [red]x[/]"
+    code, out, _ = run("render", str(SAMPLES / "02-three-players.zfn"), "--out", str(out_dir))
+    assert code == 0
+    assert out.splitlines() == [
+        f"{out_dir / 'index.html'}  (2 hand replay(s))",
+        f"wrote {len(list(out_dir.iterdir()))} file(s) to {out_dir}",
+    ]
+    target = tmp_path / "[b]games[/b].zfn"
+    code, out, _ = run("simulate", "--games", "1", "--out", str(target))
+    assert (code, out) == (0, f"wrote 1 game(s), 1 hand(s) to {target}\n")

@@ -53,10 +53,7 @@ def _root(
         ),
     ] = False,
 ) -> None:
-    """zfrec: records, rules, validation, replays and analysis for Zheng Fen (挣分).
-
-    Exit codes: 0 ok, 1 findings, 2 usage or input error, 3 internal error.
-    """
+    """The options of `zfrec` itself (the help text is the app's)."""
 
 
 for module in (

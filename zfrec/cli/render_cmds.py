@@ -109,8 +109,8 @@ def render_cmd(
         hands = sum(f.path.startswith("hand-") for f in files)
         audited = any(f.path == AUDIT_PAGE for f in files)
         audit_note = f", audit page {AUDIT_PAGE}" if audited else ""
-        out.print(f"{target / 'index.html'}  ({hands} hand replay(s){audit_note})")
-    out.print(f"wrote {total} file(s) to {out_dir}")
+        out.print(f"{target / 'index.html'}  ({hands} hand replay(s){audit_note})", markup=False)
+    out.print(f"wrote {total} file(s) to {out_dir}", markup=False)
 
 
 def publish_cmd(
@@ -143,7 +143,7 @@ def publish_cmd(
         f"{counts['games']} game(s), {counts['rendered']} rendered, "
         f"{counts['games'] - counts['rendered']} from the store; {written} file(s) written"
     )
-    out.print(f"open {(out_dir / 'index.html').resolve()}")
+    out.print(f"open {(out_dir / 'index.html').resolve()}", markup=False)
 
 
 def register(app: typer.Typer) -> None:

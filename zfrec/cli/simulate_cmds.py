@@ -113,7 +113,7 @@ def simulate_cmd(
             progress.advance(task)
     if not per_file:
         _write(out_path, dumps(records, form))
-    out.print(f"wrote {games} game(s), {hands} hand(s) to {out_path}")
+    out.print(f"wrote {games} game(s), {hands} hand(s) to {out_path}", markup=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -183,7 +183,7 @@ def games_cmd(
         print_json([r.to_json() for r in rows])
         return
     if not rows:
-        out.print("no games stored" + (f" with {player}" if player else ""))
+        out.print("no games stored" + (f" with {player}" if player else ""), markup=False)
         _unreadable_note(unreadable)
         return
     table = Table(box=None, header_style="bold", pad_edge=False)
@@ -235,7 +235,7 @@ def unreadable_cmd(
         print_json(found)
         return
     if not found:
-        out.print("no unreadable games stored" + (f" from {file}" if file else ""))
+        out.print("no unreadable games stored" + (f" from {file}" if file else ""), markup=False)
         return
     shown = None
     for d in found:
