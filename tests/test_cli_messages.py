@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import inspect
+import json
 import os
 import re
 import shutil
@@ -121,8 +122,6 @@ def test_analyze_and_audit_take_every_record_of_a_directory(files: dict[str, Pat
 
     code, out, err = run("analyze", str(folder), "--summary", "--json")
     assert code == 0
-    import json
-
     doc = json.loads(out)
     assert [(g["file"], g["game"]) for g in doc["games"]] == [
         (str(folder / "a-broken.zfn"), 1),
@@ -408,3 +407,18 @@ def test_paths_with_brackets_are_printed_as_they_are(tmp_path: Path) -> None:
     target = tmp_path / "[b]games[/b].zfn"
     code, out, _ = run("simulate", "--games", "1", "--out", str(target))
     assert (code, out) == (0, f"wrote 1 game(s), 1 hand(s) to {target}\n")
+
+
+def test_analyze_audit_and_diff_read_either_format_from_stdin(tmp_path: Path) -> None:
+    record = SAMPLES / "02-three-players.zfn"
+    text = record.read_text(encoding="utf-8")
+    assert text.startswith("[")  # a .zfn record opens with a tag, as a JSON array would
+    as_json = dumps(loads(text), "json")
+    for given in (text, as_json):
+        result = runner.invoke(app, ["analyze", "-", "--json"], input=given)
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.stdout)["games"][0]["players"] == ["Mei", "Jun", "Hao"]
+        result = runner.invoke(app, ["audit", "-"], input=given)
+        assert (result.exit_code, result.stdout) == (0, "game 1: legal as recorded\n")
+        result = runner.invoke(app, ["diff", "-", str(record)], input=given)
+        assert result.exit_code == 0 and result.stdout.startswith("game 1: same game\n")

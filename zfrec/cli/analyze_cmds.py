@@ -57,12 +57,18 @@ class Unreadable(Exception):
     """A record file that cannot be used, with the one-line reason naming it."""
 
 
+def _looks_like_json(text: str) -> bool:
+    """JSON starts with `{` or `[{`; a .zfn record starts with a `[Tag "value"]`."""
+    head = text.lstrip()
+    return head.startswith("{") or (head.startswith("[") and head[1:].lstrip()[:1] in ("{", "]"))
+
+
 def load_games(path: str) -> list[Game]:
     """Every game of a record file (or stdin), or Unreadable with the reason."""
     try:
         if path == "-":
             text = sys.stdin.read()
-            fmt: Format = "json" if text.lstrip().startswith(("{", "[")) else "zfn"
+            fmt: Format = "json" if _looks_like_json(text) else "zfn"
             items = list(iter_records_text(text, fmt, "<stdin>"))
         else:
             if Path(path).is_dir():
