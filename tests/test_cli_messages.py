@@ -422,3 +422,21 @@ def test_analyze_audit_and_diff_read_either_format_from_stdin(tmp_path: Path) ->
         assert (result.exit_code, result.stdout) == (0, "game 1: legal as recorded\n")
         result = runner.invoke(app, ["diff", "-", str(record)], input=given)
         assert result.exit_code == 0 and result.stdout.startswith("game 1: same game\n")
+
+
+def test_fmt_takes_a_directory(tmp_path: Path) -> None:
+    loose = '[players "a, b, c"]\nhand\n1: 3h\n'
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "x.zfn").write_text(loose, encoding="utf-8")
+    shutil.copy(SAMPLES / "02-three-players.zfn", tmp_path / "a.zfn")
+    (tmp_path / "notes.txt").write_text("not a record", encoding="utf-8")
+    code, out, err = run("fmt", "--check", str(tmp_path))
+    assert (code, out) == (1, f"would reformat {tmp_path / 'sub' / 'x.zfn'}\n")
+    assert err == "1 file would be reformatted, 1 unchanged\n"
+    assert run("fmt", str(tmp_path))[0] == 0
+    assert (tmp_path / "sub" / "x.zfn").read_text("utf-8") == dumps(loads(loose))
+    assert run("fmt", "--check", str(tmp_path)) == (
+        0,
+        "",
+        "0 files would be reformatted, 2 unchanged\n",
+    )

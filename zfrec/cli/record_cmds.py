@@ -119,10 +119,24 @@ def _fmt_problem(path: Path, exc: OSError) -> str:
     return file_problem(str(path.parent), exc, "write in")
 
 
+def _with_directories(paths: list[Path]) -> Iterator[Path]:
+    """Each path, a directory replaced by the record files under it (sorted)."""
+    for path in paths:
+        if path.is_dir():
+            yield from sorted(
+                f for f in path.rglob("*") if f.suffix.lower() in (".zfn", ".json") and f.is_file()
+            )
+        else:
+            yield path
+
+
 def fmt(
     files: Annotated[
         list[Path],
-        typer.Argument(help="Record files (.zfn or .json) to rewrite in canonical form."),
+        typer.Argument(
+            help="Record files (.zfn or .json) to rewrite in canonical form, or directories "
+            "(every record in them)."
+        ),
     ],
     check: Annotated[
         bool,
@@ -140,9 +154,10 @@ def fmt(
     """
     problems: list[str] = []
     changed = unchanged = 0
-    for path in files:
+    for path in _with_directories(files):
         try:
-            result = _format_file(path, check, problems)
+            with processing(str(path)):
+                result = _format_file(path, check, problems)
         except ZfrecError as exc:
             problems.append(str(exc))
             continue
