@@ -1,5 +1,9 @@
 """`zfrec analyze`, `zfrec audit`, `zfrec diff`: settle arguments over a recorded game.
 
+analyze and audit also take a directory: every record under it, each file's games after its
+name; a file there that cannot be read is reported by name, the others go on, and the exit code
+is then 2. In JSON each game names its `file`, and `unreadable` lists the files not read.
+
 Exit codes:
 - analyze: 0 when the analysis is printed (a record that fails validation is analysed as
   recorded, with a warning), 2 on unreadable input or a hand or game that is not there.

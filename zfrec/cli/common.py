@@ -94,6 +94,8 @@ def internal_error(exc: BaseException) -> str:
     """The one-line report of an unexpected exception (exit code 3)."""
     where = getattr(exc, FILE_ATTR, None)
     what = f"{type(exc).__name__}: {exc}".strip().rstrip(":").splitlines()[0]
+    if len(what) > 200:  # the message may quote hostile input: keep the report one short line
+        what = what[:199] + "…"
     return (
         f"internal error{f' while processing {where}' if where else ''}: {what} "
         "(a bug in zfrec; ZFREC_TRACEBACK=1 shows the traceback)"
