@@ -5,7 +5,7 @@
     page = render_audit(view, audit(record))        # the site's audit page of a failing record
     html = analysis_html(analyze_game(record))      # sections to embed in any page
     html = audit_html(audit(record))
-    page = audit_file("club.zfn", [(1, audit(record))])  # zfrec audit --html
+    page = audit_file("club.zfn", [("Game 1", audit(record))])  # zfrec audit --html
 
 All the HTML is made by the templates (templates/analysis_*.j2, audit*.j2).
 
@@ -203,17 +203,17 @@ def audit_html(report: AuditReport) -> str:
     )
 
 
-def audit_file(title: str, reports: Sequence[tuple[int, AuditReport]]) -> str:
-    """The self-contained page of `zfrec audit --html`: the audit of each game (numbered) of a
-    record file, titled `title`.
+def audit_file(title: str, reports: Sequence[tuple[str, AuditReport]]) -> str:
+    """The self-contained page of `zfrec audit --html`, titled `title`: the audit of each
+    game, under its heading ("Game 1", "club.zfn, game 2").
 
     >>> from zfrec.analysis.audit import audit
     >>> from zfrec.analysis.example import broken_example
-    >>> page = audit_file("club <night>.zfn", [(1, audit(broken_example()))])
+    >>> page = audit_file("club <night>.zfn", [("Game 1", audit(broken_example()))])
     >>> "<h1>Audit: club &lt;night&gt;.zfn</h1>" in page, page.count('class="zf-repair"')
     (True, 2)
     """
-    games = [(number, r, _diagnostics(r)) for number, r in reports]
+    games = [(heading, r, _diagnostics(r)) for heading, r in reports]
     return (
         environment()
         .get_template("audit_file.html.j2")

@@ -290,14 +290,29 @@ def game_diagnostics(session: Session, game_id: int) -> list[dict[str, Any]]:
     """The validator's findings for a stored game, in Diagnostic.to_json form."""
     conn = session.connection()
     rows = conn.execute(select(DIAG).where(DIAG.c.game_id == game_id).order_by(DIAG.c.id))
-    return [dump(_diagnostic(r)) for r in rows]
+    return [_diagnostic_json(r) for r in rows]
 
 
-def _diagnostic(r: Any) -> DiagnosticJson:
-    return DiagnosticJson(
+def unreadable_diagnostics(session: Session, *, source: str | None = None) -> list[dict[str, Any]]:
+    """Why the games that could not be read were not stored: one diagnostic per unreadable
+    game, in Diagnostic.to_json form plus `source` (the imported file's resolved path), in
+    file and import order. `source` keeps those of one file."""
+    conn = session.connection()
+    query = select(DIAG).where(DIAG.c.game_id.is_(None))
+    if source is not None:
+        query = query.where(DIAG.c.source_path == source)
+    rows = conn.execute(query.order_by(DIAG.c.source_path, DIAG.c.id))
+    return [{"source": r.source_path, **_diagnostic_json(r)} for r in rows]
+
+
+def _diagnostic_json(r: Any) -> dict[str, Any]:
+    """A stored diagnostic row as `Diagnostic.to_json` writes it (`DiagnosticJson`)."""
+    view = DiagnosticJson(
         r.code, r.severity, _rule(r.code), r.message, r.file, r.line, r.col, r.game_number,
         r.hand, r.trick, r.turn, r.seat,
     )  # fmt: skip
+    data: dict[str, Any] = dump(view)
+    return data
 
 
 def _rule(code: str) -> str | None:
