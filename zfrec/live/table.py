@@ -33,6 +33,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import Session
 
 from zfrec.engine.cards import format_cards, points_of
+from zfrec.engine.game import hand_sizes, next_seat
 from zfrec.engine.movegen import example, legal_plays
 from zfrec.engine.rules import preset
 from zfrec.errors import RulesError
@@ -431,10 +432,14 @@ def state_json(
     if (hs is None or hs.over) and not game.over:
         shuffler = game.next_shuffler()
         leader = game.previous.first if game.previous is not None else None
+        # Hand sizes follow the draw order: from the previous first-out, or in hand 1 from
+        # the seat after whoever shuffles (one list per possible shuffler).
+        sizes = [hand_sizes(n, leader if leader is not None else next_seat(s, n)) for s in range(n)]
         out["next"] = {
             "hand": game.hands_played + 1,
             "shuffler": None if shuffler is None else shuffler + 1,
             "leader": None if leader is None else leader + 1,
+            "sizes": sizes,
         }
     return out
 
