@@ -7,6 +7,7 @@ import typer
 from zfrec.cli import (
     analyze_cmds,
     engine_cmds,
+    live_cmds,
     record_cmds,
     render_cmds,
     simulate_cmds,
@@ -32,6 +33,7 @@ for module in (
     store_cmds,
     render_cmds,
     analyze_cmds,
+    live_cmds,
 ):
     module.register(app)
 
