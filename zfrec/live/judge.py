@@ -218,15 +218,29 @@ class LiveGame:
 
     # rebuilding --------------------------------------------------------------------------------
 
-    def _rebuild(self, record: Game, replayed: Replayed | None = None) -> None:
-        done = replayed or replay_to_end(record)
+    def _rebuild(self, record: Game) -> None:
+        """The state at the end of `record`. The replay closes every trick at the end of its
+        line (the notation's rule for omitted passes), so the last line is replayed here, move
+        by move, through the engine: its trick stays open for the next entry."""
+        last = record.hands[-1] if record.hands else None
+        tail = list(last.tricks[-1].moves) if last is not None and last.tricks else []
+        base = record
+        if last is not None and tail:
+            cut = replace(last, tricks=last.tricks[:-1], score=None)
+            base = replace(record, hands=[*record.hands[:-1], cut], result=None)
+        done = replay_to_end(base)
         self.game, self.hand, self.last_result = done.game, done.hand, done.last_result
         self.baseline = [(d.code, d.message) for d in done.errors]
-        last = record.hands[-1] if record.hands else None
         deal = last.deal if last is not None else None
         self.known = [d.known for d in deal] if deal is not None else [0] * self.n
-        self.line = len(last.tricks) if last is not None else 0
-        self.line_moves = len(last.tricks[-1].moves) if last is not None and last.tricks else 0
+        self.line = len(last.tricks) - bool(tail) if last is not None else 0
+        self.line_moves = 0
+        for move in tail:
+            hs = self.hand
+            plan = None if hs is None else self._fast_plan(hs, move)
+            if plan is None:
+                raise AssertionError(f"a stored move does not replay: {move.play_text()}")
+            self._advance(move, len(last.tricks) if last is not None else 1, *plan)
 
     def undo(self) -> Entry:
         """Drop the last entry and rebuild from the rest (always right; replays the record)."""
@@ -238,7 +252,7 @@ class LiveGame:
 
     # judging by replay -------------------------------------------------------------------------
 
-    def _judge_by_replay(self, entry: Entry) -> Replayed:
+    def _judge_by_replay(self, entry: Entry) -> None:
         """Replay the record with `entry` added; refuse it with the validator's first new error."""
         candidate = build_record(self.header, [*self.entries, entry])
         done = replay_to_end(candidate)
@@ -252,25 +266,33 @@ class LiveGame:
             if d.code == "ZF102":
                 extra["readings"] = self._readings(entry)
             raise EntryRefused(d.code, d.message, **extra)
-        return done
 
     def _readings(self, entry: Entry) -> list[dict[str, str]]:
         move = move_of(entry.data)
         found = readings(move.cards, self.rules, dict(move.declarations))
         return [{"play": c.text(), "reading": c.describe()} for c in found]
 
-    def _accept_replayed(self, entry: Entry, done: Replayed) -> Entry:
-        """Take the state a replay reached; add the score and result the entry brought about."""
-        data = dict(entry.data)
-        hand = done.hand
-        if entry.kind == "move" and hand is not None and hand.over and done.last_result:
-            data.update(self._ending(done.game, done.last_result))
-        accepted = Entry(entry.seq, entry.kind, data)
-        self.entries.append(accepted)
-        self._rebuild(build_record(self.header, self.entries), done if data == entry.data else None)
-        return accepted
+    def _accept_judged(self, entry: Entry) -> Entry:
+        """Take an entry the replay accepted: rebuild, and add the score it brought about."""
+        was_over = self.hand is None or self.hand.over
+        self.entries.append(entry)
+        try:
+            self._rebuild(build_record(self.header, self.entries))
+        except BaseException:
+            self.entries.pop()
+            self._rebuild(build_record(self.header, self.entries))
+            raise
+        hand = self.hand
+        if entry.kind == "move" and not was_over and hand is not None and hand.over:
+            assert self.last_result is not None
+            accepted = Entry(entry.seq, entry.kind, {**entry.data, **self._ending()})
+            self.entries[-1] = accepted
+            return accepted
+        return entry
 
-    def _ending(self, game: GameState, result: HandResult) -> dict[str, Any]:
+    def _ending(self) -> dict[str, Any]:
+        game, result = self.game, self.last_result
+        assert result is not None
         out: dict[str, Any] = {
             "score": {"points": list(result.points), "totals": list(game.scores)}
         }
@@ -297,7 +319,8 @@ class LiveGame:
             raise EntryRefused("seat", f"there is no seat {shuffler + 1}: seats are 1 to {self.n}")
         data: dict[str, Any] = {"shuffler": shuffler, "deal": self._deal(shuffler, deals)}
         entry = Entry(len(self.entries) + 1, "hand", data)
-        return self._accept_replayed(entry, self._judge_by_replay(entry))
+        self._judge_by_replay(entry)
+        return self._accept_judged(entry)
 
     def _deal(self, shuffler: int, deals: dict[int, str] | None) -> list[dict[str, Any]] | None:
         if not deals:
@@ -338,11 +361,23 @@ class LiveGame:
             data["holds"] = holds
         entry = Entry(len(self.entries) + 1, "move", data)
         fast = None if holds or self.baseline else self._fast_plan(hs, move)
+        if fast is None and not holds and not self.baseline:
+            # A play by the seat that would lead next, which cannot follow in this trick,
+            # leads the next one: the table left out the passes that ended this trick.
+            fast = self._next_trick_plan(hs, move)
+            if fast is not None:
+                data["line"] = line = self.line + 1
+                entry = Entry(entry.seq, entry.kind, data)
         if fast is None:
-            done = self._judge_by_replay(entry)
-            # hand 1's first lead: the record's deal may say who held the 3h.
-            return self._accept_replayed(entry, done)
-        return self._apply_fast(entry, move, *fast)
+            self._judge_by_replay(entry)
+            return self._accept_judged(entry)
+        was_over = hs.over
+        self._advance(move, line, *fast)
+        if not was_over and hs.over:
+            data.update(self._ending())
+        accepted = Entry(entry.seq, entry.kind, data)
+        self.entries.append(accepted)
+        return accepted
 
     def _starts_line(self, hs: HandState, move: Move) -> bool:
         """Whether the move is written on a new trick line (the notation's trick boundary)."""
@@ -408,6 +443,23 @@ class LiveGame:
             return None
         return passes, combo, swaps
 
+    def _next_trick_plan(
+        self, hs: HandState, move: Move
+    ) -> tuple[list[int], Combo | None, list[tuple[int, int, int]]] | None:
+        if hs.over or hs.top is None or move.is_pass:
+            return None
+        chain = hs.pass_chain()
+        if move.seat not in chain or move.seat != self._leader_after(hs):
+            return None
+        swaps = self._swaps(hs, move.seat, move.cards)
+        if swaps is None:
+            return None
+        try:
+            combo = resolve(move.cards, None, self.rules, dict(move.declarations))
+        except IllegalPlayError:
+            return None
+        return chain, combo, swaps
+
     def _swaps(self, hs: HandState, seat: int, mask: int) -> list[tuple[int, int, int]] | None:
         """Where a seat plays cards that the reconstructed deal put in another seat's unknown
         cards, trade them for its own unknown ones; None when that is not possible."""
@@ -433,33 +485,29 @@ class LiveGame:
             swaps.append((bit, owner, give))
         return swaps
 
-    def _apply_fast(
+    def _advance(
         self,
-        entry: Entry,
         move: Move,
+        line: int,
         passes: list[int],
         combo: Combo | None,
         swaps: list[tuple[int, int, int]],
-    ) -> Entry:
+    ) -> None:
+        """Apply a move the engine accepted: the inferred passes, any card swaps, the move."""
         hs = self.hand
         assert hs is not None
-        data = dict(entry.data)
         events: list[Event] = [hs.pass_(p) for p in passes]
         for bit, owner, give in swaps:
             hs.hands[move.seat] = (hs.hands[move.seat] | bit) & ~give
             hs.hands[owner] = (hs.hands[owner] & ~bit) | give
         events.append(hs.pass_(move.seat) if combo is None else hs.play_combo(move.seat, combo))
-        if data["line"] != self.line:
-            self.line, self.line_moves = data["line"], 0
+        if line != self.line:
+            self.line, self.line_moves = line, 0
         self.line_moves += 1
         result = events[-1].hand_result
         if result is not None:
             self.game.finish_hand(result)
             self.last_result = result
-            data.update(self._ending(self.game, result))
-        accepted = Entry(entry.seq, entry.kind, data)
-        self.entries.append(accepted)
-        return accepted
 
     # what the table shows ----------------------------------------------------------------------
 
