@@ -8,6 +8,7 @@ export must equal the simulated record and validate.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -59,6 +60,19 @@ def client(engine: Engine) -> Iterator[TestClient]:
 
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
+
+
+def move(client: TestClient, tid: str, token: str, seat: int, play: str) -> Any:
+    return client.post(
+        f"/api/tables/{tid}/moves", json={"seat": seat, "play": play}, headers=auth(token)
+    )
+
+
+def games_json(db: str) -> list[dict[str, Any]]:
+    result = runner.invoke(cli, ["games", "--db", db, "--json"])
+    assert result.exit_code == 0, result.output
+    rows: list[dict[str, Any]] = json.loads(result.stdout)
+    return rows
 
 
 def state(client: TestClient, table: str, **params: Any) -> dict[str, Any]:
@@ -218,9 +232,7 @@ def test_whole_games_to_the_target(
     path.write_text(client.get(f"/api/tables/{table}/record.zfn").text, encoding="utf-8")
     assert runner.invoke(cli, ["validate", str(path)]).exit_code == 0
     # A finished game is in the store like an imported one.
-    games = runner.invoke(cli, ["games", "--db", db, "--json"])
-    assert games.exit_code == 0, games.output
-    assert len(games.stdout and __import__("json").loads(games.stdout)) == 1
+    assert len(games_json(db)) == 1
 
 
 def test_omitted_passes_are_inferred_as_the_notation_does(client: TestClient) -> None:
@@ -248,7 +260,7 @@ def test_partial_deals_log_the_same_game(client: TestClient, deals: str) -> None
     assert {d.code for d in report.diagnostics} <= {"ZF305"}
 
 
-# --- single entries --------------------------------------------------------------------------------
+# --- single entries ------------------------------------------------------------------------------
 
 DEAL_1 = "3h 4h 5s 5h 6d 7c 8s 8h 9d Tc Jh Qs Kd Ad 2s 2c SJ BJ"
 
@@ -579,8 +591,7 @@ def test_finished_games_are_stored_and_undo_takes_them_back(
     table, token = new_table(client, game)
     for step in game_steps:
         send(client, table, token, step)
-    listed = runner.invoke(cli, ["games", "--db", db, "--json"])
-    rows = __import__("json").loads(listed.stdout)
+    rows = games_json(db)
     assert len(rows) == 1 and rows[0]["valid"]
     shown = runner.invoke(cli, ["show", str(rows[0]["id"]), "--db", db])
     assert shown.exit_code == 0 and game.players[0] in shown.stdout
@@ -588,13 +599,8 @@ def test_finished_games_are_stored_and_undo_takes_them_back(
     assert runner.invoke(cli, ["publish", "--db", db, "--out", str(site)]).exit_code == 0
     assert (site / "index.html").exists()
     assert client.post(f"/api/tables/{table}/undo", headers=auth(token)).status_code == 200
-    assert (
-        __import__("json").loads(runner.invoke(cli, ["games", "--db", db, "--json"]).stdout) == []
-    )
+    assert json.loads(runner.invoke(cli, ["games", "--db", db, "--json"]).stdout) == []
     send(client, table, token, game_steps[-1])
-    assert (
-        len(__import__("json").loads(runner.invoke(cli, ["games", "--db", db, "--json"]).stdout))
-        == 1
-    )
+    assert len(json.loads(runner.invoke(cli, ["games", "--db", db, "--json"]).stdout)) == 1
     tables = runner.invoke(cli, ["tables", "--db", db, "--json"])
-    assert __import__("json").loads(tables.stdout)[0]["over"] is True
+    assert json.loads(tables.stdout)[0]["over"] is True
