@@ -55,6 +55,13 @@ def serve_cmd(
         ),
     ] = DEFAULT_HOST,
     port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = DEFAULT_PORT,
+    sync: Annotated[
+        str,
+        typer.Option(
+            help="SQLite only: 'normal' (an accepted entry survives the server being killed; "
+            "a power cut may lose the last moments) or 'full' (every entry waits for the disk).",
+        ),
+    ] = "normal",
 ) -> None:
     """Serve the live table: log a game at the table from phones, every entry checked at once.
 
@@ -65,7 +72,11 @@ def serve_cmd(
     import uvicorn
 
     from zfrec.live.app import create_app
+    from zfrec.live.table import tune_store
     from zfrec.store import open_store
+
+    if sync not in ("normal", "full"):
+        fail(f"--sync is normal or full, not {sync!r}")
 
     try:
         probe = socket.create_server((host, port), reuse_port=False)
@@ -74,6 +85,7 @@ def serve_cmd(
         fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
     with friendly_errors():
         engine = open_store(db)
+    tune_store(engine, sync=sync)
     shown = host
     if _wildcard(host):
         shown = lan_address() or "127.0.0.1"

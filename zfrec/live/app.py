@@ -141,6 +141,13 @@ def _asset(name: str) -> str:
     return importlib.resources.files("zfrec.templates").joinpath(name).read_text("utf-8")
 
 
+def _json(data: Any, status: int = 200) -> Response:
+    """JSON straight from the library's dicts: they hold only JSON types already, so FastAPI's
+    generic encoder (a walk over every value) is skipped."""
+    body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return Response(body, status_code=status, media_type="application/json")
+
+
 def _page(name: str, **context: Any) -> HTMLResponse:
     html = environment().get_template(name).render(**context)
     return HTMLResponse(html, headers={"Content-Security-Policy": PAGE_CSP})
@@ -186,7 +193,7 @@ def create_app(
     # the JSON API ------------------------------------------------------------------------------
 
     @app.post("/api/tables", status_code=201)
-    def create_table(body: NewTable) -> dict[str, Any]:
+    def create_table(body: NewTable) -> Response:
         made, token = Table.create(
             engine,
             players=body.players,
@@ -200,40 +207,41 @@ def create_app(
         if on_table_created is not None:
             on_table_created(made.id, token)
         state = made.state()
-        return {"id": made.id, "token": token, "join": f"/t/{made.id}#k={token}", **state}
+        return _json(
+            {"id": made.id, "token": token, "join": f"/t/{made.id}#k={token}", **state}, 201
+        )
 
     @app.get("/api/tables")
-    def tables() -> list[dict[str, Any]]:
-        return [t.to_json() for t in list_tables(engine)]
+    def tables() -> Response:
+        return _json([t.to_json() for t in list_tables(engine)])
 
     @app.get("/api/tables/{table_id}")
     def state(
         table_id: str,
         seat: Annotated[int | None, Query(ge=1, le=MAX_PLAYERS)] = None,
         since: Annotated[int, Query(ge=0)] = 0,
-    ) -> dict[str, Any]:
-        return table(table_id).state(viewer=seat, since=since)
+    ) -> Response:
+        return _json(table(table_id).state(viewer=seat, since=since))
 
     @app.post("/api/tables/{table_id}/hands", status_code=201)
     def start_hand(
         table_id: str, body: NewHand, authorization: Annotated[str | None, Header()] = None
-    ) -> dict[str, Any]:
+    ) -> Response:
         deals = None if body.deals is None else {_seat_key(k): v for k, v in body.deals.items()}
-        return table(table_id).start_hand(
+        state = table(table_id).start_hand(
             _bearer(authorization), shuffler=body.shuffler, deals=deals
         )
+        return _json(state, 201)
 
     @app.post("/api/tables/{table_id}/moves")
     def enter(
         table_id: str, body: NewMove, authorization: Annotated[str | None, Header()] = None
-    ) -> dict[str, Any]:
-        return table(table_id).enter(_bearer(authorization), seat=body.seat, play=body.play)
+    ) -> Response:
+        return _json(table(table_id).enter(_bearer(authorization), seat=body.seat, play=body.play))
 
     @app.post("/api/tables/{table_id}/undo")
-    def undo(
-        table_id: str, authorization: Annotated[str | None, Header()] = None
-    ) -> dict[str, Any]:
-        return table(table_id).undo(_bearer(authorization))
+    def undo(table_id: str, authorization: Annotated[str | None, Header()] = None) -> Response:
+        return _json(table(table_id).undo(_bearer(authorization)))
 
     @app.get("/api/tables/{table_id}/record.zfn")
     def record_zfn(table_id: str) -> Response:

@@ -186,6 +186,13 @@ def replay_to_end(record: Game) -> Replayed:
 
 
 @dataclass(slots=True)
+class _MoveCache:
+    upto: int = 0  # entries looked at
+    hand: int = 0  # hand number at that point
+    items: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass(slots=True)
 class LiveGame:
     """One table's game in memory. `enter`/`start_hand` change it only when they accept."""
 
@@ -200,6 +207,11 @@ class LiveGame:
     line_moves: int = field(init=False, default=0)  # moves written on the last line
     baseline: list[tuple[str, str]] = field(init=False, default_factory=list)
     last_result: HandResult | None = field(init=False, default=None)
+    _moves: _MoveCache = field(init=False, default_factory=lambda: _MoveCache())
+    # state JSON already made, by (version, viewer, since): see zfrec.live.table.cached_state
+    views: dict[tuple[int, int | None, int], dict[str, Any]] = field(
+        init=False, default_factory=dict
+    )
 
     def __post_init__(self) -> None:
         self.rules = self.header.ruleset()
@@ -247,6 +259,7 @@ class LiveGame:
         if not self.entries:
             raise Conflict("nothing-to-undo", "there is nothing to undo")
         gone = self.entries.pop()
+        self._moves = _MoveCache()
         self._rebuild(build_record(self.header, self.entries))
         return gone
 
@@ -529,6 +542,28 @@ class LiveGame:
         for h in hs.hands:
             held |= h
         return FULL_DECK & ~held
+
+    def move_list(self) -> list[dict[str, Any]]:
+        """Every move entered so far, as the API lists them (1-based seats), kept up to date
+        as entries are added, so a state costs only the new ones."""
+        cache = self._moves
+        if cache.upto > len(self.entries):
+            cache.upto, cache.hand, cache.items = 0, 0, []
+        for entry in self.entries[cache.upto :]:
+            if entry.kind == "hand":
+                cache.hand += 1
+            else:
+                d = entry.data
+                cache.items.append(
+                    {
+                        "hand": cache.hand,
+                        "line": d["line"],
+                        "seat": d["seat"] + 1,
+                        "play": d["play"],
+                    }
+                )
+        cache.upto = len(self.entries)
+        return cache.items
 
     def line_entries(self) -> list[Entry]:
         """The moves written on the current hand's last trick line."""

@@ -23,12 +23,13 @@ import hmac
 import secrets
 import threading
 import weakref
+from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, event
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import Session
 
@@ -65,6 +66,7 @@ __all__ = [
     "TableSummary",
     "Unauthorized",
     "list_tables",
+    "tune_store",
 ]
 
 _ATTEMPTS = 5  # a write that loses a race with another process is tried again
@@ -103,6 +105,50 @@ _slots: weakref.WeakKeyDictionary[Engine, dict[str, _Slot]] = weakref.WeakKeyDic
 _slots_lock = threading.Lock()
 
 
+class _FifoLock:
+    """A lock taken in the order it was asked for: under load no writer waits for long."""
+
+    def __init__(self) -> None:
+        self._guard = threading.Lock()
+        self._waiting: deque[threading.Lock] = deque()
+        self._held = False
+
+    def __enter__(self) -> None:
+        with self._guard:
+            if not self._held:
+                self._held = True
+                return
+            turn = threading.Lock()
+            turn.acquire()
+            self._waiting.append(turn)
+        turn.acquire()  # released by the holder before us: the lock is handed over to us
+
+    def __exit__(self, *exc: object) -> None:
+        with self._guard:
+            if self._waiting:
+                self._waiting.popleft().release()
+            else:
+                self._held = False
+
+
+_writers: weakref.WeakKeyDictionary[Engine, _FifoLock] = weakref.WeakKeyDictionary()
+
+
+@contextmanager
+def _one_writer(engine: Engine) -> Iterator[None]:
+    """SQLite has one write lock per database, and a writer that finds it taken sleeps in
+    growing steps before trying again: under load that costs whole tenths of a second. So the
+    threads of this process queue for it here first, and take it in turn without sleeping.
+    PostgreSQL locks one table's row, which needs no help."""
+    if engine.dialect.name != "sqlite":
+        yield
+        return
+    with _slots_lock:
+        lock = _writers.setdefault(engine, _FifoLock())
+    with lock:
+        yield
+
+
 def _slot(engine: Engine, table_id: str) -> _Slot:
     with _slots_lock:
         tables = _slots.setdefault(engine, {})
@@ -132,6 +178,27 @@ class TableSummary:
             "over": self.over,
             "game_id": self.game_id,
         }
+
+
+def tune_store(engine: Engine, *, sync: str = "normal") -> None:
+    """Set how SQLite flushes commits for a live server. `normal` (WAL's usual setting): a
+    committed entry survives the server being killed, and only an operating-system crash or a
+    power cut can lose the last moments; `full`: each commit waits for the disk (a flush costs
+    several milliseconds, and tables queue behind it). Other databases are left alone."""
+    if sync not in ("normal", "full"):
+        raise ValueError(f"sync is normal or full, not {sync!r}")
+    if engine.dialect.name != "sqlite":
+        return
+
+    def pragma(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute(f"PRAGMA synchronous = {sync.upper()}")
+        finally:
+            cursor.close()
+
+    event.listen(engine, "connect", pragma)
+    engine.dispose()  # connections made before this point did not get the setting
 
 
 def list_tables(engine: Engine) -> list[TableSummary]:
@@ -222,7 +289,7 @@ class Table:
     def state(self, *, viewer: int | None = None, since: int = 0) -> dict[str, Any]:
         """The table as the JSON API shows it; `viewer` (1-based) hides the other seats' cards."""
         with self._live() as live:
-            return state_json(self.id, live, viewer=viewer, since=since)
+            return cached_state(self.id, live, viewer=viewer, since=since)
 
     def version(self) -> int:
         with session(self.engine, readonly=True) as s:
@@ -307,7 +374,7 @@ class Table:
         slot = _slot(self.engine, self.id)
         for attempt in range(1, _ATTEMPTS + 1):
             try:
-                with session(self.engine) as s:
+                with _one_writer(self.engine), session(self.engine) as s:
                     row = self._row(s, lock=True)
                     _authorize(row, token)
                     with slot.lock:
@@ -324,7 +391,7 @@ class Table:
                         except BaseException:
                             slot.live = None  # changed in memory but not stored: rebuild
                             raise
-                        return state_json(self.id, live)
+                        return cached_state(self.id, live)
             except (LiveConflict, DBAPIError) as exc:
                 again = isinstance(exc, LiveConflict | IntegrityError) or _retry(exc)
                 if attempt == _ATTEMPTS or not again:
@@ -378,6 +445,20 @@ def _authorize(row: LiveTableRow, token: str | None) -> None:
 # --- the state as JSON --------------------------------------------------------------------------
 
 
+def cached_state(
+    table_id: str, live: LiveGame, *, viewer: int | None = None, since: int = 0
+) -> dict[str, Any]:
+    """state_json, made once per version of the game (and view): every phone at the table asks
+    for the same state after each entry."""
+    key = (live.version, viewer, since)
+    found = live.views.get(key)
+    if found is None:
+        if live.views and next(iter(live.views))[0] != live.version:
+            live.views.clear()
+        found = live.views[key] = state_json(table_id, live, viewer=viewer, since=since)
+    return dict(found)  # a copy of the top level: callers may add keys
+
+
 def state_json(
     table_id: str, live: LiveGame, *, viewer: int | None = None, since: int = 0
 ) -> dict[str, Any]:
@@ -385,13 +466,7 @@ def state_json(
     header, game, hs = live.header, live.game, live.hand
     n = live.n
     view = None if viewer is None else viewer - 1
-    moves: list[dict[str, Any]] = []
-    hand = 0
-    for e in live.entries:
-        if e.kind == "hand":
-            hand += 1
-        else:
-            moves.append(_move_json(e, hand))
+    moves = live.move_list()
     over = game.over and (hs is None or hs.over)
     status = "new" if hs is None else "playing" if not hs.over else "over" if over else "between"
     out: dict[str, Any] = {
@@ -442,11 +517,6 @@ def state_json(
             "sizes": sizes,
         }
     return out
-
-
-def _move_json(entry: Entry, hand: int) -> dict[str, Any]:
-    d = entry.data
-    return {"hand": hand, "line": d["line"], "seat": d["seat"] + 1, "play": d["play"]}
 
 
 def _hand_json(live: LiveGame, view: int | None) -> dict[str, Any]:

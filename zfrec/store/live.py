@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import bindparam, delete, insert, select, update
 from sqlmodel import Session
 
 from zfrec.record import Game
@@ -96,12 +96,22 @@ def create_live_table(
     return LiveTableRow(**values)
 
 
+# Built once: a live table runs these for every entry.
+_ROW = select(LIVE_TABLE).where(LIVE_TABLE.c.id == bindparam("tid"))
+_ROW_LOCKED = _ROW.with_for_update()
+_VERSION = select(LIVE_TABLE.c.version).where(LIVE_TABLE.c.id == bindparam("tid"))
+_INSERT_ENTRY = insert(LIVE_ENTRY)
+_BUMP = (
+    update(LIVE_TABLE)
+    .where(LIVE_TABLE.c.id == bindparam("tid"), LIVE_TABLE.c.version == bindparam("old"))
+    .values(version=bindparam("new"), entries=bindparam("count"), updated_at=bindparam("now"))
+)
+
+
 def get_live_table(session: Session, *, table_id: str, lock: bool = False) -> LiveTableRow:
     """The table's row; `lock` holds it until the transaction ends (writers call this first)."""
-    query = select(LIVE_TABLE).where(LIVE_TABLE.c.id == table_id)
-    if lock:
-        query = query.with_for_update()
-    row = session.connection().execute(query).mappings().first()
+    query = _ROW_LOCKED if lock else _ROW
+    row = session.connection().execute(query, {"tid": table_id}).mappings().first()
     if row is None:
         raise StoreError(f"no live table {table_id!r}")
     return LiveTableRow(**dict(row))
@@ -109,9 +119,7 @@ def get_live_table(session: Session, *, table_id: str, lock: bool = False) -> Li
 
 def live_version(session: Session, *, table_id: str) -> int | None:
     """The table's version, or None if there is no such table: a cheap check for readers."""
-    conn = session.connection()
-    found = conn.execute(select(LIVE_TABLE.c.version).where(LIVE_TABLE.c.id == table_id))
-    value = found.scalar()
+    value = session.connection().execute(_VERSION, {"tid": table_id}).scalar()
     return None if value is None else int(value)
 
 
@@ -133,12 +141,9 @@ def live_entries(session: Session, *, table_id: str) -> list[LiveEntryRow]:
     return [LiveEntryRow(int(seq), str(kind), dict(data)) for seq, kind, data in rows]
 
 
-def _bump(session: Session, table_id: str, version: int, entries: int, **extra: Any) -> int:
-    result = session.connection().execute(
-        update(LIVE_TABLE)
-        .where(LIVE_TABLE.c.id == table_id, LIVE_TABLE.c.version == version)
-        .values(version=version + 1, entries=entries, updated_at=utc_now(), **extra)
-    )
+def _bump(session: Session, table_id: str, version: int, entries: int) -> int:
+    params = {"tid": table_id, "old": version, "new": version + 1, "count": entries}
+    result = session.connection().execute(_BUMP, {**params, "now": utc_now()})
     if result.rowcount != 1:
         raise LiveConflict(f"live table {table_id!r} changed meanwhile")
     return version + 1
@@ -155,7 +160,7 @@ def append_live_entry(
 ) -> int:
     """Store entry `seq` and return the table's new version. Flushed, not committed."""
     session.connection().execute(
-        insert(LIVE_ENTRY),
+        _INSERT_ENTRY,
         {"table_id": table_id, "seq": seq, "kind": kind, "data": data, "created_at": utc_now()},
     )
     return _bump(session, table_id, version, seq)
