@@ -1,13 +1,18 @@
 """Latency of one move entry at the live table, with many tables entering at once.
 
-A `zfrec serve` process runs on loopback over a fresh SQLite store. `tables` client threads
-each create a table and log a self-play game (full deals) move by move, all at the same time;
-every POST /moves is timed from send to answer (the entry is committed before the answer).
+A `zfrec serve` process runs on loopback over a fresh SQLite store (its default settings).
+`tables` client threads each create a table and log a self-play hand (full deals, so the server
+also works out the legal plays it offers) move by move, all starting at the same instant; every
+POST /moves is timed from send to answer (the entry is committed before the answer). Between
+two entries a table waits a think time drawn from 0.2-0.6 s, far quicker than people at a
+table (several seconds a move), so the server always has several tables' entries in hand. With
+`think=0` every table enters as fast as the answers come: a saturation test.
 The figures are the median and the 99th percentile over all those entries.
 """
 
 from __future__ import annotations
 
+import random
 import socket
 import statistics
 import subprocess
@@ -34,13 +39,23 @@ def _port() -> int:
         return port
 
 
-def _log(client: Any, game: Game, latencies: list[float], errors: list[str]) -> None:
+def _log(
+    client: Any,
+    game: Game,
+    latencies: list[float],
+    errors: list[str],
+    think: tuple[float, float],
+    start: threading.Barrier,
+    seed: int,
+) -> None:
+    rng = random.Random(seed)
     r = client.post("/api/tables", json={"players": game.players, "target": game.target})
     if r.status_code != 201:
         errors.append(r.text)
         return
     table, token = r.json()["id"], r.json()["token"]
     auth = {"Authorization": f"Bearer {token}"}
+    start.wait(timeout=60)
     for hand in game.hands:
         assert hand.deal is not None and hand.shuffler is not None
         deals = {str(s + 1): format_cards(d.known) for s, d in enumerate(hand.deal)}
@@ -52,19 +67,23 @@ def _log(client: Any, game: Game, latencies: list[float], errors: list[str]) -> 
         for trick in hand.tricks:
             for move in trick.moves:
                 play = "-" if move.is_pass else move.play_text()
-                start = time.perf_counter()
+                if think[1] > 0:
+                    time.sleep(rng.uniform(*think))
+                began = time.perf_counter()
                 r = client.post(
                     f"/api/tables/{table}/moves",
                     json={"seat": move.seat + 1, "play": play},
                     headers=auth,
                 )
-                latencies.append(time.perf_counter() - start)
+                latencies.append(time.perf_counter() - began)
                 if r.status_code != 200:
                     errors.append(r.text)
                     return
 
 
-def live_move_latency_ms(tables: int = 20, hands: int = 1) -> tuple[float, float]:
+def live_move_latency_ms(
+    tables: int = 20, hands: int = 1, think: tuple[float, float] = (0.2, 0.6)
+) -> tuple[float, float]:
     """(p50, p99) in milliseconds of POST /moves with `tables` tables entering at once."""
     import httpx2 as httpx
 
@@ -75,7 +94,16 @@ def live_move_latency_ms(tables: int = 20, hands: int = 1) -> tuple[float, float
     with tempfile.TemporaryDirectory(prefix="zfrec-live-bench-") as folder:
         port = _port()
         server = subprocess.Popen(
-            [sys.executable, "-m", "zfrec", "serve", "--db", f"{folder}/live.db", "--port", str(port)],
+            [
+                sys.executable,
+                "-m",
+                "zfrec",
+                "serve",
+                "--db",
+                f"{folder}/live.db",
+                "--port",
+                str(port),
+            ],
             cwd=ROOT,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -95,9 +123,12 @@ def live_move_latency_ms(tables: int = 20, hands: int = 1) -> tuple[float, float
             latencies: list[float] = []
             errors: list[str] = []
             clients = [httpx.Client(base_url=base, timeout=60) for _ in games]
+            start = threading.Barrier(len(games))
             threads = [
-                threading.Thread(target=_log, args=(c, g, latencies, errors))
-                for c, g in zip(clients, games, strict=True)
+                threading.Thread(
+                    target=_log, args=(c, g, latencies, errors, think, start, SEED + i)
+                )
+                for i, (c, g) in enumerate(zip(clients, games, strict=True))
             ]
             for t in threads:
                 t.start()

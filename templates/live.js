@@ -273,6 +273,8 @@
     function render(st, own) {
       var fresh = st.version !== state.version || !own;
       state = st;
+      document.body.setAttribute("data-version", String(st.version));
+      document.body.setAttribute("data-status", st.status);
       renderSeats();
       renderFelt();
       renderEntry(fresh);
@@ -388,10 +390,20 @@
       ]));
       if (state.legal && ui.seat === state.turn) {
         box.appendChild(el("div", { cls: "small muted", text: "Legal plays for " + name(state.turn) + ":" }));
-        box.appendChild(el("div", { cls: "chips", id: "legal" }, state.legal.slice(0, 60).map(function (p) {
+        var chip = function (p) {
           return el("button", { type: "button", cls: "chip", "data-play": p.play, title: p.reading,
             text: p.play, onclick: function () { input.value = p.play; picker.set(parsePlay(p.play).ids); } });
-        })));
+        };
+        // Plays without jokers first: they are what is usually played; the rest fold away.
+        var plain = state.legal.filter(function (p) { return !/[SB]J/.test(p.play); });
+        var wild = state.legal.filter(function (p) { return /[SB]J/.test(p.play); });
+        box.appendChild(el("div", { cls: "chips", id: "legal" }, plain.map(chip)));
+        if (wild.length) {
+          box.appendChild(el("details", null, [
+            el("summary", { cls: "small", text: wild.length + " more with jokers" }),
+            el("div", { cls: "chips" }, wild.map(chip))
+          ]));
+        }
       }
     }
 
@@ -458,7 +470,10 @@
         input.value = deal.texts[current] || "";
         var counter = el("div", { cls: "small muted", id: "deal-count" });
         function count() {
-          counter.textContent = name(current) + ": " + parsePlay(input.value).ids.length + " of " + sizeOf(current) + " cards";
+          var got = parsePlay(input.value).ids.length;
+          counter.textContent = name(current) + ": " + got + " of " + sizeOf(current) + " cards";
+          var chip = seats.querySelector('[data-deal-seat="' + current + '"]');
+          if (chip) chip.textContent = name(current) + " " + got + "/" + sizeOf(current);
         }
         var picker = new Picker(function (ids) {
           input.value = playText(ids); deal.texts[current] = input.value; count();

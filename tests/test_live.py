@@ -113,6 +113,7 @@ def log_game(
     drop_passes: bool = False,
     rng: random.Random | None = None,
     validate_every: bool = False,
+    rate: float = 0.08,
 ) -> str:
     table, token = new_table(client, game)
     done: list[Step] = []
@@ -120,9 +121,9 @@ def log_game(
         r = send(client, table, token, step)
         assert r.status_code == (201 if step.kind == "hand" else 200), (step, r.text)
         done.append(step)
-        if rng is not None and step.kind == "move" and rng.random() < 0.08:
+        if rng is not None and step.kind == "move" and rng.random() < rate:
             inject_illegal(client, table, token, rng)
-        if rng is not None and rng.random() < 0.04:
+        if rng is not None and rng.random() < rate / 2:
             undo_and_redo(client, table, token, done, rng)
         if validate_every:
             report = validate(exported(client, table))
@@ -215,13 +216,13 @@ def test_a_logged_hand_exports_as_the_simulated_record_valid_at_every_moment(
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("players", "rules", "seed"),
-    [(3, "poppel", 11), (4, "pagat", 12), (5, "pagat", 13), (6, "parlett", 14)],
+    [(3, "poppel", 11), (5, "parlett", 13)],
 )
 def test_whole_games_to_the_target(
     client: TestClient, tmp_path: Path, db: str, players: int, rules: str, seed: int
 ) -> None:
     game = sim(players, seed, rules, hands=None)
-    table = log_game(client, game, rng=random.Random(seed))
+    table = log_game(client, game, rng=random.Random(seed), rate=0.01)
     got = exported(client, table)
     assert got.hands == game.hands
     assert got.result == game.result
