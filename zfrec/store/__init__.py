@@ -49,6 +49,7 @@ from zfrec.store.store import (
     player_stats,
     put_artifact,
     store_game,
+    unreadable_diagnostics,
 )
 
 __all__ = [
@@ -89,4 +90,5 @@ __all__ = [
     "resolve_url",
     "session",
     "store_game",
+    "unreadable_diagnostics",
 ]

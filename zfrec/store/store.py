@@ -31,6 +31,7 @@ from zfrec.store.queries import (
     list_games,
     load_record,
     player_stats,
+    unreadable_diagnostics,
 )
 from zfrec.store.tables import player_key
 
@@ -55,4 +56,5 @@ __all__ = [
     "player_stats",
     "put_artifact",
     "store_game",
+    "unreadable_diagnostics",
 ]
