@@ -605,3 +605,22 @@ def test_finished_games_are_stored_and_undo_takes_them_back(
     assert len(json.loads(runner.invoke(cli, ["games", "--db", db, "--json"]).stdout)) == 1
     tables = runner.invoke(cli, ["tables", "--db", db, "--json"])
     assert json.loads(tables.stdout)[0]["over"] is True
+
+
+def test_undo_walks_back_through_every_state_as_a_rebuild_sees_it(
+    client: TestClient, db: str
+) -> None:
+    game = sim(4, 111, "poppel", hands=2)
+    table, token = new_table(client, game)
+    seen = [state(client, table)]
+    for step in steps(game, drop_passes=True):
+        assert send(client, table, token, step).status_code in (200, 201)
+        seen.append(state(client, table))
+    other = open_store(db)  # another engine: its Table rebuilds the game from the store
+    try:
+        for expected in reversed(seen[:-1]):
+            assert client.post(f"/api/tables/{table}/undo", headers=auth(token)).status_code == 200
+            assert _same(state(client, table), expected)
+            assert _same(Table(other, table).state(), expected)
+    finally:
+        other.dispose()

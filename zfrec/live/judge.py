@@ -208,6 +208,8 @@ class LiveGame:
     baseline: list[tuple[str, str]] = field(init=False, default_factory=list)
     last_result: HandResult | None = field(init=False, default=None)
     _moves: _MoveCache = field(init=False, default_factory=lambda: _MoveCache())
+    # engine actions (inferred passes + the move) of each move applied since the last rebuild
+    _counts: list[int] = field(init=False, default_factory=list)
     # state JSON already made, by (version, viewer, since): see zfrec.live.table.cached_state
     views: dict[tuple[int, int | None, int], dict[str, Any]] = field(
         init=False, default_factory=dict
@@ -247,21 +249,43 @@ class LiveGame:
         self.known = [d.known for d in deal] if deal is not None else [0] * self.n
         self.line = len(last.tricks) - bool(tail) if last is not None else 0
         self.line_moves = 0
+        self._counts = []
         for move in tail:
             hs = self.hand
             plan = None if hs is None else self._fast_plan(hs, move)
             if plan is None:
                 raise AssertionError(f"a stored move does not replay: {move.play_text()}")
             self._advance(move, len(last.tricks) if last is not None else 1, *plan)
+        # The line's first move came after the passes the replay inferred to close the trick
+        # before it; undoing it by the engine would leave those: that one undo rebuilds.
+        del self._counts[:1]
 
     def undo(self) -> Entry:
-        """Drop the last entry and rebuild from the rest (always right; replays the record)."""
+        """Drop the last entry. A move this process applied is taken back by the engine
+        (`HandState.undo`, once per action it made, inferred passes included); anything else
+        (a hand start, a move that showed who held the 3h, a game just loaded) is undone by
+        rebuilding from the remaining entries, which is always right."""
         if not self.entries:
             raise Conflict("nothing-to-undo", "there is nothing to undo")
-        gone = self.entries.pop()
+        last = self.entries[-1]
         self._moves = _MoveCache()
+        hs = self.hand
+        if last.kind == "move" and self._counts and "holds" not in last.data and hs is not None:
+            ended = hs.over
+            for _ in range(self._counts.pop()):
+                hs.undo()
+            if ended:
+                self.game.unfinish_hand()
+                self.last_result = None
+            self.entries.pop()
+            self.line_moves -= 1
+            if self.line_moves == 0:
+                self.line -= 1
+                self.line_moves = len(self.line_entries())
+            return last
+        self.entries.pop()
         self._rebuild(build_record(self.header, self.entries))
-        return gone
+        return last
 
     # judging by replay -------------------------------------------------------------------------
 
@@ -514,6 +538,7 @@ class LiveGame:
             hs.hands[move.seat] = (hs.hands[move.seat] | bit) & ~give
             hs.hands[owner] = (hs.hands[owner] & ~bit) | give
         events.append(hs.pass_(move.seat) if combo is None else hs.play_combo(move.seat, combo))
+        self._counts.append(len(events))
         if line != self.line:
             self.line, self.line_moves = line, 0
         self.line_moves += 1
