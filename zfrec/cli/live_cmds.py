@@ -121,7 +121,7 @@ def tables_cmd(
     from zfrec.store import open_store
 
     with friendly_errors():
-        engine = open_store(db)
+        engine = open_store(db, create=False)
         try:
             found = list_tables(engine)
         finally:
