@@ -624,3 +624,35 @@ def test_undo_walks_back_through_every_state_as_a_rebuild_sees_it(
             assert _same(Table(other, table).state(), expected)
     finally:
         other.dispose()
+
+
+def test_a_finished_live_game_stays_while_files_come_and_go(
+    client: TestClient, db: str, tmp_path: Path
+) -> None:
+    game = sim(3, 121, "pagat", hands=None)
+    table, token = new_table(client, game)
+    for step in steps(game):
+        send(client, table, token, step)
+    (stored,) = games_json(db)
+    path = tmp_path / "club.zfn"
+    path.write_text(client.get(f"/api/tables/{table}/record.zfn").text, encoding="utf-8")
+    assert runner.invoke(cli, ["import", str(path), "--db", db]).exit_code == 0
+    assert [g["id"] for g in games_json(db)] == [stored["id"]]  # the same record: not added
+    path.write_text(dumps(sim(3, 122, "pagat", hands=1)), encoding="utf-8")
+    assert runner.invoke(cli, ["import", str(path), "--db", db]).exit_code == 0
+    ids = {g["id"] for g in games_json(db)}
+    assert stored["id"] in ids and len(ids) == 2  # the file dropped it; the table holds it
+
+
+def test_serve_refuses_a_port_in_use_with_one_line(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        result = runner.invoke(cli, ["serve", "--db", str(tmp_path / "s.db"), "--port", str(port)])
+    assert result.exit_code == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in result.output
+    assert len(result.output.strip().splitlines()) == 1
+    assert not (tmp_path / "s.db").exists()
