@@ -253,12 +253,22 @@ class LiveGame:
         for move in tail:
             hs = self.hand
             plan = None if hs is None else self._fast_plan(hs, move)
-            if plan is None:
-                raise AssertionError(f"a stored move does not replay: {move.play_text()}")
+            if plan is None:  # never expected: then the replay's own reading of it all is used
+                self._take(replay_to_end(record), record)
+                return
             self._advance(move, len(last.tricks) if last is not None else 1, *plan)
         # The line's first move came after the passes the replay inferred to close the trick
         # before it; undoing it by the engine would leave those: that one undo rebuilds.
         del self._counts[:1]
+
+    def _take(self, done: Replayed, record: Game) -> None:
+        """The state the replay reached at the end of the whole record (its last trick closed)."""
+        self.game, self.hand, self.last_result = done.game, done.hand, done.last_result
+        self.baseline = [(d.code, d.message) for d in done.errors]
+        last = record.hands[-1] if record.hands else None
+        self.line = len(last.tricks) if last is not None else 0
+        self.line_moves = len(last.tricks[-1].moves) if last is not None and last.tricks else 0
+        self._counts = []
 
     def undo(self) -> Entry:
         """Drop the last entry. A move this process applied is taken back by the engine
