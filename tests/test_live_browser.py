@@ -138,6 +138,14 @@ def test_a_whole_hand_entered_by_tapping(browser: Any, tmp_path: Path) -> None:
         frame.locator("#headline").wait_for()
         shot(spectator, "6-watch")
         assert format_cards(hand.deal[0].known).split()[0] not in spectator.content()
+        # The watch page follows the table (server-sent events): hand 2 starts elsewhere, and
+        # the frame moves to its replay.
+        token = page.evaluate(f"localStorage.getItem('zfrec-token:{table}')")
+        r = client.post(
+            f"/api/tables/{table}/hands", json={}, headers={"Authorization": f"Bearer {token}"}
+        )
+        assert r.status_code == 201, r.text
+        spectator.wait_for_selector('#frame[src*="/replay/2?"]', state="attached")
 
 
 def try_illegal(page: Any, played: str) -> bool:
