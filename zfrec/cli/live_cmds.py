@@ -108,7 +108,15 @@ def serve_cmd(
     sys.stdout.flush()
     app = create_app(engine, on_table_created=announce)
     try:
-        uvicorn.run(app, host=host, port=port, log_level="warning", server_header=False)
+        # Open event streams (spectators) must not hold up Ctrl+C for minutes.
+        uvicorn.run(
+            app,
+            host=host,
+            port=port,
+            log_level="warning",
+            server_header=False,
+            timeout_graceful_shutdown=3,
+        )
     finally:
         engine.dispose()
 
