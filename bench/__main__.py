@@ -125,10 +125,10 @@ def run(quick: bool) -> dict[str, Any]:
     def live() -> None:
         from bench.live_bench import live_move_latency_ms
 
-        tables = 4 if quick else 20
-        p50, p99 = live_move_latency_ms(tables)
+        tables, limit = (4, 10) if quick else (20, None)
+        p50, p99 = live_move_latency_ms(tables, limit=limit)
         results["live_move_p50_ms"], results["live_move_p99_ms"] = p50, p99
-        p50, p99 = live_move_latency_ms(tables, think=(0.0, 0.0))
+        p50, p99 = live_move_latency_ms(tables, think=(0.0, 0.0), limit=limit)
         results["live_move_saturated_p50_ms"], results["live_move_saturated_p99_ms"] = p50, p99
 
     def store_and_render() -> None:

@@ -47,8 +47,10 @@ def _log(
     think: tuple[float, float],
     start: threading.Barrier,
     seed: int,
+    limit: int | None,
 ) -> None:
     rng = random.Random(seed)
+    sent = 0
     r = client.post("/api/tables", json={"players": game.players, "target": game.target})
     if r.status_code != 201:
         errors.append(r.text)
@@ -67,6 +69,9 @@ def _log(
         for trick in hand.tricks:
             for move in trick.moves:
                 play = "-" if move.is_pass else move.play_text()
+                if limit is not None and sent >= limit:
+                    return
+                sent += 1
                 if think[1] > 0:
                     time.sleep(rng.uniform(*think))
                 began = time.perf_counter()
@@ -82,9 +87,13 @@ def _log(
 
 
 def live_move_latency_ms(
-    tables: int = 20, hands: int = 1, think: tuple[float, float] = (0.2, 0.6)
+    tables: int = 20,
+    hands: int = 1,
+    think: tuple[float, float] = (0.2, 0.6),
+    limit: int | None = None,
 ) -> tuple[float, float]:
-    """(p50, p99) in milliseconds of POST /moves with `tables` tables entering at once."""
+    """(p50, p99) in milliseconds of POST /moves with `tables` tables entering at once;
+    `limit` stops each table after that many moves (the quick run)."""
     import httpx2 as httpx
 
     games = [
@@ -126,7 +135,7 @@ def live_move_latency_ms(
             start = threading.Barrier(len(games))
             threads = [
                 threading.Thread(
-                    target=_log, args=(c, g, latencies, errors, think, start, SEED + i)
+                    target=_log, args=(c, g, latencies, errors, think, start, SEED + i, limit)
                 )
                 for i, (c, g) in enumerate(zip(clients, games, strict=True))
             ]
