@@ -122,6 +122,15 @@ def run(quick: bool) -> dict[str, Any]:
     def simulate() -> None:
         results["simulate_hands_per_s"] = simulate_rate(20 if quick else 600)
 
+    def live() -> None:
+        from bench.live_bench import live_move_latency_ms
+
+        tables, limit = (4, 10) if quick else (20, None)
+        p50, p99 = live_move_latency_ms(tables, limit=limit)
+        results["live_move_p50_ms"], results["live_move_p99_ms"] = p50, p99
+        p50, p99 = live_move_latency_ms(tables, think=(0.0, 0.0), limit=limit)
+        results["live_move_saturated_p50_ms"], results["live_move_saturated_p99_ms"] = p50, p99
+
     def store_and_render() -> None:
         importer, renderer = optional("import"), optional("render")
         results["import_hands_per_s"] = importer(state["files"]) if importer else None
@@ -137,6 +146,7 @@ def run(quick: bool) -> dict[str, Any]:
         ("streamed validation memory", stream),
         ("simulate", simulate),
         ("import and render", store_and_render),
+        ("live table, 20 tables at once", live),
     ]
     with console.status("benchmarking") as status:
         for label, step in steps:
@@ -158,6 +168,7 @@ TARGETS = {
     "stream_peak_rss_mb": ("<", 100),
     "simulate_hands_per_s": (">=", 300),
     "render_hands_per_s": (">=", 200),
+    "live_move_p99_ms": ("<=", 50),
 }
 
 

@@ -369,3 +369,9 @@ def _expand_special(h: _Hand, r: int) -> Iterator[Combo]:
         suited = (five & 3) == (ten & 3) == (king & 3)
         if suited == (r == 1):
             yield Combo(Category.special, r, None, _mask((five, ten, king)))
+
+
+def example(hand: int, move: Move) -> Combo:
+    """One physical card set from `hand` that makes `move` (the first `expand` would give),
+    without enumerating the others: what a client offers as the move's default cards."""
+    return next(_expand(_Hand(hand), move))

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Table, and_, delete, insert, select
+from sqlalchemy import Connection, Table, and_, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session
 
@@ -34,6 +34,7 @@ from zfrec.store.tables import (
     GAME,
     HAND,
     HAND_SEAT,
+    LIVE_TABLE,
     PLAY,
     PLAYER,
     SEAT,
@@ -278,7 +279,7 @@ def _insert_ignoring_conflicts(conn: Connection, table: Table, keys: list[str]) 
 
 
 def _insert_game(
-    conn: Connection, source: str, entry: _Entry, report: Report, players: dict[str, int]
+    conn: Connection, source: str | None, entry: _Entry, report: Report, players: dict[str, int]
 ) -> int:
     game = entry.game
     n = len(game.players)
@@ -289,7 +290,7 @@ def _insert_game(
             "content_hash": entry.digest,
             "record_json": entry.text,
             "source_path": source,
-            "source_index": entry.number,
+            "source_index": entry.number if source is not None else None,
             "event": game.event,
             "site": game.site,
             "date": game.date,
@@ -408,7 +409,7 @@ def _play_row(
     }
 
 
-def _diagnostic_row(d: Diagnostic, game_id: int | None, source: str) -> dict[str, Any]:
+def _diagnostic_row(d: Diagnostic, game_id: int | None, source: str | None) -> dict[str, Any]:
     loc = d.location
     return {
         "game_id": game_id,
@@ -446,6 +447,10 @@ def _replace_sources(conn: Connection, source: str, refs: list[tuple[int, int]])
     orphans: list[int] = []
     for chunk in chunks(dropped):
         still = set(conn.scalars(select(SOURCE.c.game_id).where(SOURCE.c.game_id.in_(chunk))))
+        # A game a live table finished is held by that table, file or no file.
+        still.update(
+            conn.scalars(select(LIVE_TABLE.c.game_id).where(LIVE_TABLE.c.game_id.in_(chunk)))
+        )
         orphans += [g for g in chunk if g not in still]
     _delete_games(conn, orphans)
     return len(orphans)
@@ -467,11 +472,30 @@ def _delete_games(conn: Connection, ids: Sequence[int]) -> None:
     for chunk in chunks(ids):
         for table in (PLAY, HAND_SEAT, HAND, SEAT, DIAG, ARTIFACT, SOURCE):
             conn.execute(delete(table).where(table.c.game_id.in_(chunk)))
+        conn.execute(update(LIVE_TABLE).where(LIVE_TABLE.c.game_id.in_(chunk)).values(game_id=None))
         conn.execute(delete(GAME).where(GAME.c.id.in_(chunk)))
 
 
 def delete_game(session: Session, *, game_id: int) -> None:
-    """Remove one game and everything derived from it (its artifacts too)."""
+    """Remove one game and everything derived from it (its artifacts too). A live table that
+    finished it keeps its entries and forgets the stored game."""
     conn = session.connection()
     require_game(conn, game_id)
     _delete_games(conn, [game_id])
+
+
+def store_game(session: Session, *, game: Game, report: Report | None = None) -> tuple[int, bool]:
+    """Store one record that comes from no file (a live table's finished game).
+
+    Returns the game's id and whether it was added; a record already stored (same content
+    hash) is not added again. Flushed in the caller's transaction, not committed.
+    """
+    conn = session.connection()
+    text = canonical_json(game)
+    digest = _sha256(text)
+    found = conn.execute(select(GAME.c.id).where(GAME.c.content_hash == digest)).scalar()
+    if found is not None:
+        return int(found), False
+    entry = _Entry(1, game, text, digest, report)
+    players = _player_ids(conn, game.players)
+    return _insert_game(conn, None, entry, entry.validated(), players), True
