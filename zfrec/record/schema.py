@@ -48,7 +48,7 @@ def _shape(definition: str | None) -> dict[str, Any]:
     if definition is None:
         return schema
     if definition == _WRAPPER:
-        shape = copy.deepcopy(schema["$defs"]["collection"])
+        shape: dict[str, Any] = copy.deepcopy(schema["$defs"]["collection"])
         del shape["properties"]["games"]["items"]
         return shape
     return {"$ref": f"#/$defs/{definition}", "$defs": schema["$defs"]}
