@@ -76,3 +76,37 @@ def test_memory_does_not_grow_with_the_file(engine: Engine, tmp_path: Path) -> N
     assert sum(_moves(g) for g in records[:10]) > 1_000  # more than one batch of rows
     before = _peak_bytes(engine, small)  # first: it also warms this store's statement caches
     assert _peak_bytes(engine, large) < 1.5 * before
+
+
+# the command's exit codes: 0 all stored clean, 1 findings ------------------------------------
+
+
+def test_cli_import_of_garbage_exits_one(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from zfrec.cli import app
+
+    garbage = tmp_path / "garbage.zfn"
+    garbage.write_text("".join(f"[{i} not a tag\nnoise {i}\n" for i in range(50)), "utf-8")
+    result = CliRunner().invoke(app, ["import", "--db", str(tmp_path / "g.db"), str(garbage)])
+    assert result.exit_code == 1, result.output
+    assert "50 unreadable" in result.output
+
+
+def test_cli_import_of_a_record_with_errors_exits_one(tmp_path: Path, games: list[Game]) -> None:
+    from typer.testing import CliRunner
+
+    from zfrec.cli import app
+
+    db = str(tmp_path / "e.db")
+    broken = Path(__file__).resolve().parent.parent / "sample_games" / "broken" / "wrong-score.zfn"
+    result = CliRunner().invoke(app, ["import", "--db", db, str(broken)])
+    assert result.exit_code == 1, result.output
+    assert "1 flagged with errors" in result.output
+    clean = _write(tmp_path / "clean.zfn", games[:2])
+    assert CliRunner().invoke(app, ["import", "--db", db, str(clean)]).exit_code == 0
+    binary = tmp_path / "binary.zfn"
+    binary.write_bytes(b"\xd7\xff\x00\x01")
+    result = CliRunner().invoke(app, ["import", "--db", db, str(binary)])
+    assert result.exit_code == 1
+    assert f"cannot read {binary}: not UTF-8 text" in result.output
