@@ -72,6 +72,12 @@ def test_a_run_with_workers_returns_pieces_in_input_order(tmp_path: Path) -> Non
     two = list(run(files, Options(keep_json=True), jobs=2))
     assert sum(j.summary is not None for j in two) > len(files) * 2  # big files were shared out
     assert _by_file(one) == _by_file(two)
+    for flags in ([], ["--show-deal"], ["--json"]):
+        printed = [
+            runner.invoke(app, ["validate", *flags, "--jobs", jobs, *files]).stdout
+            for jobs in ("1", "2")
+        ]
+        assert printed[0] == printed[1], flags
 
 
 def _by_file(judged: list[Judged]) -> list[tuple[str, int, list[str]]]:

@@ -85,9 +85,15 @@ MAX_PER_LINE = 20  # diagnostics printed for one source line; the rest are count
 
 
 class _Printer:
-    """Prints each file's findings as its pieces arrive, at most MAX_PER_LINE per source line."""
+    """Prints each file's findings as its pieces arrive, at most MAX_PER_LINE per source line.
 
-    def __init__(self) -> None:
+    With the deals shown, a file's deals come first and its findings after them, as a file
+    judged whole would print them: the findings wait for the end of the file.
+    """
+
+    def __init__(self, hold: bool) -> None:
+        self.hold = hold
+        self.held: list[Diagnostic] = []
         self.path: str | None = None
         self.per_line: dict[int, int] = {}
 
@@ -99,7 +105,13 @@ class _Printer:
             out.print(f"[bold]{escape(summary.path)}[/]", markup=True)
         for line in summary.deals:
             out.print(escape(line), markup=True)
-        for d in summary.diagnostics:
+        if self.hold:
+            self.held += summary.diagnostics
+        else:
+            self._print(summary.diagnostics)
+
+    def _print(self, diagnostics: list[Diagnostic]) -> None:
+        for d in diagnostics:
             line_no = d.location.line
             if line_no is not None:
                 seen = self.per_line[line_no] = self.per_line.get(line_no, 0) + 1
@@ -108,6 +120,8 @@ class _Printer:
             _print_diagnostic(d)
 
     def file_done(self, path: str) -> None:
+        self._print(self.held)
+        self.held = []
         if self.path == path:
             for line_no, seen in self.per_line.items():
                 if seen > MAX_PER_LINE:
@@ -189,7 +203,7 @@ def validate_cmd(
     options = Options(judged, overrides, keep_json=as_json, show_deal=show_deal, strict=strict)
     tally = _Tally()
     reports: list[dict[str, object]] = []
-    printer = _Printer()
+    printer = _Printer(hold=show_deal)
     current = FileSummary(files[0])  # the file being read: counts, and for --json everything
     stream = run(files, options, jobs, stdin=sys.stdin.read)
     try:
