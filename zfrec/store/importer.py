@@ -410,8 +410,15 @@ def _write_file(
             select(GAME.c.content_hash, GAME.c.id).where(GAME.c.content_hash.in_(chunk))
         )
         existing.update((h, i) for h, i in found_ids)
-    missing = [e for e in read.entries if not e.spooled and e.skipped is None]
-    missing = [e for e in missing if e.digest not in existing]
+    spooled = {e.digest for e in read.entries if e.spooled}
+    missing = [
+        e
+        for e in read.entries
+        if not e.spooled
+        and e.skipped is None
+        and e.digest not in existing
+        and e.digest not in spooled
+    ]
     rebuilt = _reread(read, {e.number for e in missing}, only_valid) if missing else {}
     players = _player_ids(conn, list(read.names.values()) + _names(rebuilt.values()))
     batches = _Batches(conn)
