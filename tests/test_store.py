@@ -780,7 +780,7 @@ def test_cli_import_reports_an_unreadable_file_and_goes_on(
     bad.write_text("{not json", encoding="utf-8")
     db = f"sqlite:///{tmp_path / 'cli.db'}"
     result = runner.invoke(app, ["import", "--db", db, str(bad), str(files[0])])
-    assert result.exit_code == 0  # the file was read: its one unreadable game is recorded
+    assert result.exit_code == 1  # a finding: its one unreadable game is recorded, not stored
     assert "1 unreadable" in result.output and "2 game(s) added" in result.output
     odd = tmp_path / "notes.txt"
     odd.write_text("hello", encoding="utf-8")

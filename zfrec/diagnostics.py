@@ -27,6 +27,8 @@ CODES: dict[str, CodeInfo] = {
     # the record itself
     "ZF001": CodeInfo("error", "syntax error in the text notation", None),
     "ZF002": CodeInfo("error", "JSON record does not match the schema", None),
+    "ZF003": CodeInfo("error", "file cannot be read", None),
+    "ZF004": CodeInfo("warning", "file holds no game", None),
     # plays
     "ZF101": CodeInfo("error", "not a legal combination", "R14"),
     "ZF102": CodeInfo("error", "ambiguous lead: declare the jokers", "R22"),

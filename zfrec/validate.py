@@ -205,9 +205,13 @@ def validate_games(
     path: str,
     rules: Ruleset | None = None,
     overrides: dict[str, Any] | None = None,
+    first: int = 1,
 ) -> Iterator[Report | Diagnostic]:
-    """Validate each game as it is read: constant memory over a stream of records."""
-    for number, item in enumerate(items, 1):
+    """Validate each game as it is read: constant memory over a stream of records.
+
+    Games are numbered from `first` (a part of a file numbers its games as the file does).
+    """
+    for number, item in enumerate(items, first):
         if isinstance(item, NotationError):
             yield notation_diagnostic(item, path, number)
         else:
@@ -276,8 +280,9 @@ def summarize(
     keep_json: bool = False,
     show_deal: bool = False,
     stop_at_error: bool = False,
+    first: int = 1,
 ) -> FileSummary:
-    """Fold a file's reports into a summary, one game at a time."""
+    """Fold a file's reports into a summary, one game at a time; games numbered from `first`."""
     out = FileSummary(path)
     for item in items:
         if isinstance(item, Diagnostic):
@@ -291,7 +296,7 @@ def summarize(
             if keep_json:
                 out.game_json.append(item.to_json())
             if show_deal:
-                out.deals.extend(_deal_lines(item, out.games))
+                out.deals.extend(_deal_lines(item, first - 1 + out.games))
         if stop_at_error and out.errors:
             break
     return out

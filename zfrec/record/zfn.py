@@ -45,13 +45,23 @@ from zfrec.record.zfn_header import Header, format_header
 PASS_WORDS = frozenset({"pass", "-", "–", "—", "－", "过"})  # dashes phones substitute; 过 = pass
 
 
-def iter_games(lines: Iterable[str], filename: str | None = None) -> Iterator[Game | NotationError]:
+def iter_games(
+    lines: Iterable[str],
+    filename: str | None = None,
+    *,
+    first_line: int = 1,
+    games_before: int = 0,
+) -> Iterator[Game | NotationError]:
     """Each game of a .zfn stream, or the NotationError that spoiled it; never raises on syntax.
 
     `lines` is any iterable of text lines (an open file, `io.StringIO`, a generator). Nothing is
-    read beyond the first line of the next game before a game is yielded.
+    read beyond the first line of the next game before a game is yielded. A part of a file that
+    starts at a game's first tag line reads as it does in the whole file when given its
+    `first_line` number and the number of games that start before it (`games_before`).
     """
-    yield from _Reader(filename).run(lines)
+    reader = _Reader(filename)
+    reader.count = games_before
+    yield from reader.run(lines, first_line)
 
 
 def read_games(lines: Iterable[str], filename: str | None = None) -> Iterator[Game]:
@@ -89,10 +99,10 @@ class _Reader:
         self.count = 0  # games started, for Location.game
         self.pending: list[str] = []  # comments seen before the first game's tags
 
-    def run(self, lines: Iterable[str]) -> Iterator[Game | NotationError]:
+    def run(self, lines: Iterable[str], first_line: int = 1) -> Iterator[Game | NotationError]:
         skipping = False
         prev_tag = False
-        for number, raw in enumerate(lines, 1):
+        for number, raw in enumerate(lines, first_line):
             line = raw.rstrip("\r\n")
             if number == 1 and line.startswith("\ufeff"):
                 line = line[1:]
