@@ -297,7 +297,7 @@ class _Replayer:
                     )
                 played[move.seat] |= move.cards
         if hand.deal is not None and all(d.unknown == 0 for d in hand.deal):
-            deal = [d.known for d in hand.deal]
+            deal: list[int] = [d.known for d in hand.deal]
             try:
                 verify_deal(deal, first_drawer)
             except DealError as exc:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from zfrec.diagnostics import Diagnostic
-from zfrec.engine.cards import THREE_OF_HEARTS, Declarations, Stand, card_str, iter_ids
+from zfrec.engine.cards import THREE_OF_HEARTS, Cards, Declarations, Stand, card_str, iter_ids
 from zfrec.engine.combos import Combo, readings, resolve
 from zfrec.engine.movegen import physical_plays
 from zfrec.engine.rules import Ruleset
@@ -254,7 +254,7 @@ def _set_deal(h: int, deal: tuple[SeatDeal, ...]) -> Callable[[Game], Game]:
 
 def _played(move: Move, cards: int, decls: tuple[tuple[int, Stand], ...]) -> Move:
     ordered = tuple(sorted(decls, key=lambda d: d[0]))
-    return replace(move, is_pass=False, cards=cards, declarations=ordered)
+    return replace(move, is_pass=False, cards=Cards(cards), declarations=ordered)
 
 
 # --- the search -----------------------------------------------------------------------------------
@@ -563,8 +563,10 @@ class _Search:
                 iter_ids(spare), key=lambda c: (not takes >> c & 1, _distance(c, x), c)
             ):
                 new = list(deal)
-                new[s] = replace(deal[s], known=deal[s].known & ~(1 << c) | (1 << x))
-                new[holder] = replace(deal[holder], known=deal[holder].known & ~(1 << x) | (1 << c))
+                new[s] = replace(deal[s], known=Cards(deal[s].known & ~(1 << c) | (1 << x)))
+                new[holder] = replace(
+                    deal[holder], known=Cards(deal[holder].known & ~(1 << x) | (1 << c))
+                )
                 yield self._edit(
                     "deal_swap",
                     f"{self._name(s)} held {card_str(x)} instead of {card_str(c)} "
@@ -573,8 +575,8 @@ class _Search:
                     before=card_str(c), after=card_str(x), apply=_set_deal(step.h, tuple(new)),
                 )  # fmt: skip
             new = list(deal)
-            new[s] = replace(deal[s], known=deal[s].known | (1 << x))
-            new[holder] = replace(deal[holder], known=deal[holder].known & ~(1 << x))
+            new[s] = replace(deal[s], known=Cards(deal[s].known | (1 << x)))
+            new[holder] = replace(deal[holder], known=Cards(deal[holder].known & ~(1 << x)))
             yield self._edit(
                 "deal_move", f"{card_str(x)} was dealt to {self._name(s)}, not "
                 f"{self._name(holder)}", None, hand=self.game.hands[step.h].number,
@@ -614,7 +616,7 @@ class _Search:
                     continue
                 for y in iter_ids(missing):
                     new = list(deal)
-                    new[s] = replace(d, known=d.known & ~(1 << c) | (1 << y))
+                    new[s] = replace(d, known=Cards(d.known & ~(1 << c) | (1 << y)))
                     yield Edit(
                         "deal_swap", f"{self._name(s)} was dealt {card_str(y)}, not {card_str(c)}",
                         number, seat=self._name(s), before=card_str(c), after=card_str(y),
@@ -630,8 +632,10 @@ class _Search:
                 if holder is None:
                     continue
                 new = list(deal)
-                new[step.seat] = replace(deal[step.seat], known=deal[step.seat].known | 1 << x)
-                new[holder] = replace(deal[holder], known=deal[holder].known & ~(1 << x))
+                new[step.seat] = replace(
+                    deal[step.seat], known=Cards(deal[step.seat].known | 1 << x)
+                )
+                new[holder] = replace(deal[holder], known=Cards(deal[holder].known & ~(1 << x)))
                 yield Edit(
                     "deal_move", f"{card_str(x)} was dealt to {self._name(step.seat)}, not "
                     f"{self._name(holder)}", number, seat=self._name(step.seat),

@@ -11,7 +11,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from zfrec.engine.cards import format_cards, parse_cards, parse_play
+from zfrec.engine.cards import NO_CARDS, format_cards, parse_cards, parse_play
 from zfrec.errors import CardError, Location, NotationError
 from zfrec.record.lexer import excerpt
 from zfrec.record.model import (
@@ -282,7 +282,7 @@ class _GameReader:
 
     def seat_deal(self, data: dict[str, Any], at: Path) -> SeatDeal:
         try:
-            known = parse_cards(data["cards"]) if data["cards"].strip() else 0
+            known = parse_cards(data["cards"]) if data["cards"].strip() else NO_CARDS
         except CardError as exc:
             raise self.fail((*at, "cards"), exc.message) from None
         return SeatDeal(known, data.get("unknown", 0))
