@@ -149,7 +149,7 @@ class _Replayer:
         return out
 
     def _name(self, seat: int) -> str:
-        return self.record.players[seat]
+        return self.record.seat_name(seat)
 
     def _named(self, message: str) -> str:
         """Engine messages say `seat 2`; records speak of players by name."""

@@ -22,12 +22,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from zfrec.engine.cards import SJ, card_str, format_cards, points_of
+from zfrec.engine.cards import SJ, format_cards, points_of
 from zfrec.engine.combos import UNIT_OF, Category, Combo
 from zfrec.engine.game import HandResult, HandState, PassEvent, PlayEvent, TrickResult
 from zfrec.engine.movegen import Move, expand, legal_plays
 from zfrec.engine.rules import Ruleset
 from zfrec.record.model import Game
+from zfrec.record.text import joker_texts
 from zfrec.replay import GameEnd, HandEnd, HandStart, MoveStep, replay
 
 NoteKind = Literal["missed_beat", "conceded", "special", "joker"]
@@ -479,7 +480,7 @@ class _HandBuilder:
         st.categories[combo.category.name] += 1
         special = combo.category is Category.special
         st.specials += special
-        jokers = _joker_texts(combo)
+        jokers = joker_texts(combo.mask, dict(combo.jokers))
         st.jokers += len(jokers)
         played = abstract_move(combo)
         self.pending.append((len(self.decisions), event.seat, points_of(combo.mask)))
@@ -659,15 +660,6 @@ def _relevant(
         if alt not in out:
             out.append(alt)
     return tuple(out)
-
-
-def _joker_texts(combo: Combo) -> tuple[str, ...]:
-    stands = dict(combo.jokers)
-    return tuple(
-        card_str(j) + (f"={stands[j]}" if j in stands else "")
-        for j in (SJ, SJ + 1)
-        if combo.mask >> j & 1
-    )
 
 
 def _notes(d: Decision, players: list[str]) -> list[MoveNote]:

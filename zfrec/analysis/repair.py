@@ -23,6 +23,7 @@ from zfrec.engine.movegen import physical_plays
 from zfrec.engine.rules import Ruleset
 from zfrec.errors import IllegalPlayError
 from zfrec.record.model import Game, Hand, HandScore, Move, Result, SeatDeal, Trick
+from zfrec.record.text import score_text
 from zfrec.replay import GameEnd, HandEnd, HandStart, MoveStep, replay
 from zfrec.validate import Report, validate
 
@@ -280,8 +281,7 @@ class _Search:
     # naming ------------------------------------------------------------------------------------
 
     def _name(self, seat: int) -> str:
-        players = self.game.players
-        return players[seat] if 0 <= seat < len(players) else f"seat {seat + 1}"
+        return self.game.seat_name(seat)
 
     def _where(self, step: _Step) -> str:
         hand = f"hand {self.game.hands[step.h].number}, " if len(self.game.hands) > 1 else ""
@@ -749,10 +749,4 @@ def search_repairs(
     return search.found, search.tried
 
 
-def score_text(score: HandScore) -> str:
-    """A score line's numbers: `40 30 30 0 total 40 30 30 0`."""
-    text = " ".join(map(str, score.points))
-    return text + (" total " + " ".join(map(str, score.totals)) if score.totals else "")
-
-
-__all__ = ["Edit", "EditKind", "Repair", "score_text", "search_repairs"]
+__all__ = ["Edit", "EditKind", "Repair", "search_repairs"]

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from zfrec.engine.cards import NO_CARDS, format_cards, parse_cards, parse_play
-from zfrec.errors import CardError, Location, NotationError
+from zfrec.errors import CardError, Location, NotationError, SeatError
 from zfrec.record.lexer import excerpt
 from zfrec.record.model import (
     Game,
@@ -26,6 +26,7 @@ from zfrec.record.model import (
     extra_tag_problem,
     move_problem,
     players_problem,
+    seat_of,
     tag_value_problem,
 )
 from zfrec.record.schema import pointer, validate_game, validate_wrapper
@@ -199,6 +200,7 @@ class _GameReader:
         self.source = source
         self.at = at
         self.players = 0
+        self.names: list[str] = []
 
     def fail(self, path: Path, message: str) -> NotationError:
         return NotationError(f"at {pointer((*self.at, *path))}: {message}", Location(self.source))
@@ -208,9 +210,10 @@ class _GameReader:
             raise self.fail(path, problem)
 
     def seat(self, value: int, *path: Any) -> int:
-        if value > self.players:
-            raise self.fail(path, f"there is no seat {value}: seats are 1 to {self.players}")
-        return value - 1
+        try:
+            return seat_of(self.names, value)
+        except SeatError as exc:
+            raise self.fail(path, exc.message) from None
 
     def per_seat(self, values: list[int], *path: Any) -> tuple[int, ...]:
         if len(values) != self.players:
@@ -226,6 +229,7 @@ class _GameReader:
         players = list(data["players"])
         self.check(players_problem(players), "players")
         self.players = len(players)
+        self.names = players
         extra: list[tuple[str, str]] = []
         seen: set[str] = set()
         for i, tag in enumerate(data.get("extra_tags", [])):

@@ -189,9 +189,9 @@ class Game:
         """The rules the record states: its preset, overridden options and target."""
         return preset(self.preset, **{**self.options, "target": self.target})
 
-    def seat_of(self, ref: str) -> int:
-        """The 0-based seat that `ref` names: a 1-based seat number or a player name, in any
-        case. Raises SeatError saying what the seats are."""
+    def seat_of(self, ref: str | int) -> int:
+        """The 0-based seat that `ref` names: a 1-based seat number (as text or an int) or a
+        player name, in any case. Raises SeatError saying what the seats are."""
         return seat_of(self.players, ref)
 
     def seat_name(self, seat: int) -> str:
@@ -204,7 +204,7 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
 
 
-def seat_of(players: Sequence[str], ref: str) -> int:
+def seat_of(players: Sequence[str], ref: str | int) -> int:
     """The 0-based seat `ref` names among `players`: a 1-based number or a name in any case.
 
     Raises SeatError naming the seats. This is the one seat resolver of zfrec: the .zfn reader,
@@ -213,8 +213,12 @@ def seat_of(players: Sequence[str], ref: str) -> int:
     >>> seat_of(["Ann", "Bo", "Cy"], "2"), seat_of(["Ann", "Bo", "Cy"], " CY ")
     (1, 2)
     """
-    text = ref.strip()
     n = len(players)
+    if isinstance(ref, int):
+        if 1 <= ref <= n:
+            return ref - 1
+        raise SeatError(f"there is no seat {ref}: seats are 1 to {n}")
+    text = ref.strip()
     if text.isdecimal():
         if len(text) <= 3 and 1 <= int(text) <= n:
             return int(text) - 1
