@@ -148,6 +148,11 @@ def parse_json_text(text: str, source: str | None = None) -> Any:
         line = lines[exc.lineno - 1] if exc.lineno <= len(lines) else ""
         message = f"invalid JSON: {exc.msg}\n{excerpt(line, exc.lineno, exc.colno)}"
         raise NotationError(message, Location(source, exc.lineno, exc.colno)) from None
+    except RecursionError:
+        raise NotationError("invalid JSON: nested too deeply", Location(source)) from None
+    except ValueError as exc:  # Python refuses to read integers of more than 4,300 digits
+        problem = "a number has too many digits" if "digits" in str(exc) else str(exc)[:200]
+        raise NotationError(f"invalid JSON: {problem}", Location(source)) from None
 
 
 def iter_json_text(text: str, source: str | None = None) -> Iterator[Game | NotationError]:

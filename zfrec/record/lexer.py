@@ -193,6 +193,9 @@ def display_width(text: str) -> int:
 
 
 EXCERPT_SIDE = 60  # characters of context shown each side of the caret
+# Tabs show as spaces, other control characters as their Control Pictures (U+2400...), so an
+# excerpt never moves the terminal's cursor and the caret stays under its character.
+_VISIBLE = {**{c: 0x2400 + c for c in range(32)}, 9: ord(" "), 127: 0x2421}
 
 
 def clip_around(source: str, col: int, side: int = EXCERPT_SIDE) -> tuple[str, int]:
@@ -207,7 +210,7 @@ def clip_around(source: str, col: int, side: int = EXCERPT_SIDE) -> tuple[str, i
     index = max(col - 1, 0)
     start = max(index - side, 0)
     end = index + side + 1
-    shown = source[start:end].replace("\t", " ")
+    shown = source[start:end].translate(_VISIBLE)
     caret = index - start
     if start > 0:
         shown, caret = "…" + shown, caret + 1

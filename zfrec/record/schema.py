@@ -33,20 +33,37 @@ def schema_id() -> str:
     return str(load_schema()["$id"])
 
 
+def _whole_number(checker: Any, instance: Any) -> bool:
+    """JSON Schema counts 2.0 as an integer; a record's seats and scores are whole numbers
+    written as such, so only ints (not bools) pass."""
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+@cache
+def _validator_class() -> Any:
+    # jsonschema is imported here, not at module level: reading .zfn text never needs it.
+    from jsonschema import Draft202012Validator, validators
+
+    checker = Draft202012Validator.TYPE_CHECKER.redefine("integer", _whole_number)
+    extend: Any = validators.extend  # untyped in jsonschema's stubs
+    return extend(Draft202012Validator, type_checker=checker)
+
+
 @cache
 def _validator(definition: str | None) -> Draft202012Validator:
-    # jsonschema is imported here, not at module level: reading .zfn text never needs it.
-    from jsonschema import Draft202012Validator
     from referencing import Registry, Resource
 
+    strict = _validator_class()
     schema = load_schema()
     if definition is None:
-        return Draft202012Validator(schema)
+        validator: Draft202012Validator = strict(schema)
+        return validator
     registry: Registry[Any] = Registry().with_resource(
         schema["$id"], Resource.from_contents(schema)
     )
     ref = {"$ref": f"{schema['$id']}#/$defs/{definition}"}
-    return Draft202012Validator(ref, registry=registry)
+    validator = strict(ref, registry=registry)
+    return validator
 
 
 def pointer(path: Any) -> str:
@@ -60,10 +77,21 @@ def _check(
 ) -> None:
     from jsonschema.exceptions import best_match
 
-    error = best_match(validator.iter_errors(data))
-    if error is not None:
+    try:
+        error = best_match(validator.iter_errors(data))
+        if error is None:
+            return
         where = pointer((*prefix, *error.absolute_path))
-        raise NotationError(f"at {where}: {error.message}", Location(source))
+        message = error.message
+    except RecursionError:
+        raise NotationError("at /: the JSON is nested too deeply", Location(source)) from None
+    # The message quotes the offending value, which hostile input makes huge: keep it short.
+    if len(message) > _MESSAGE_LIMIT:
+        message = message[:_MESSAGE_LIMIT] + "…"
+    raise NotationError(f"at {where}: {message}", Location(source))
+
+
+_MESSAGE_LIMIT = 300
 
 
 def validate_game(data: Any, prefix: tuple[Any, ...] = (), source: str | None = None) -> None:
@@ -81,11 +109,10 @@ def validate_document(data: Any, source: str | None = None) -> None:
 
 @cache
 def _wrapper_validator() -> Draft202012Validator:
-    from jsonschema import Draft202012Validator
-
     shape = copy.deepcopy(load_schema()["$defs"]["collection"])
     del shape["properties"]["games"]["items"]
-    return Draft202012Validator(shape)
+    validator: Draft202012Validator = _validator_class()(shape)
+    return validator
 
 
 def validate_wrapper(data: Any, source: str | None = None) -> None:
