@@ -59,7 +59,7 @@ def _went_out(hand: Hand, trick: Trick, index: int) -> bool:
     """Whether the seat of move `index` of `trick` holds no cards after it."""
     assert hand.deal is not None
     seat = trick.moves[index].seat
-    left = hand.deal[seat].known
+    left: int = hand.deal[seat].known
     for t in hand.tricks:
         for m in t.moves:
             if m.seat == seat and not m.is_pass:

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 
 from tests.record_strategies import games
-from zfrec.engine.cards import BJ, Stand, parse_cards
+from zfrec.engine.cards import BJ, Stand, parse_cards, parse_play
 from zfrec.errors import NotationError
 from zfrec.record import dumps, iter_records, load, loads
 from zfrec.record.jsonio import dumps_json, game_from_json, game_to_json, iter_json_text
@@ -271,3 +271,27 @@ def test_writing_json_refuses_free_text_that_json_records_refuse(text: str, mess
         return  # the reader refuses it already: as good
     with pytest.raises(NotationError, match=re.escape(message)):
         dumps(game, "json")
+
+
+# Every spelling of the card notation (FORMAT.md, Cards), read by the one card parser.
+SPELLINGS = ["7h7s", "7h,7s", "7h, 7s", "10♥ 9♡", "10♥\ufe0f9♥\ufe0f", "bj=8 8s8h", "SJ=10 9sJs"]
+
+
+@pytest.mark.parametrize("spelling", SPELLINGS)
+def test_json_reads_every_spelling_the_text_form_reads(spelling: str) -> None:
+    data = game_to_json(small_game())
+    data["hands"][0]["tricks"][0]["moves"][0]["play"] = spelling
+    move = game_from_json(data).hands[0].tricks[0].moves[0]
+    [text_game] = loads('[Players "a, b, c"]\nhand 1\n1: ' + spelling + "\n")
+    text_move = text_game.hands[0].tricks[0].moves[0]
+    expected = parse_play(spelling)
+    assert (move.cards, move.declarations) == (text_move.cards, text_move.declarations)
+    assert (move.cards, move.declarations) == (expected.mask, expected.declarations)
+
+
+def test_json_deal_cards_read_glued_and_with_symbols() -> None:
+    data = game_to_json(small_game())
+    data["hands"][0]["deal"] = [{"cards": "7h7s,8♠"}, {"cards": "", "unknown": 3}, {"cards": "BJ"}]
+    deal = game_from_json(data).hands[0].deal
+    assert deal is not None
+    assert [str(d.known) for d in deal] == ["7s 7h 8s", "", "BJ"]

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
-from zfrec.engine.cards import points_of
+from zfrec.engine.cards import Cards, points_of
 from zfrec.engine.combos import Category, Combo
 from zfrec.engine.game import Event, GameState, HandState, deal_random
 from zfrec.engine.movegen import Move, expand, legal_plays, move_size
@@ -134,7 +134,7 @@ def simulate_game(config: SimConfig, seed: int) -> Game:
             Hand(
                 number=len(hands) + 1,
                 shuffler=shuffler,
-                deal=tuple(SeatDeal(known=m) for m in deal),
+                deal=tuple(SeatDeal(known=Cards(m)) for m in deal),
                 tricks=tricks,
                 score=HandScore(state.result.points, tuple(game.scores)),
             )

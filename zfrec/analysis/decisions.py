@@ -22,10 +22,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
-from zfrec.engine.cards import COUNTERS, SJ, card_str, format_cards, points_of
+from zfrec.engine.cards import COUNTERS, SJ, format_cards, points_of
 from zfrec.engine.combos import Category, Combo
 from zfrec.engine.movegen import Move, expand, move_size
 from zfrec.jsonview import CardsText, PlayerName, SortedCounts, dump, hidden, key
+from zfrec.record.text import joker_texts as record_joker_texts
 
 NoteKind = Literal["missed_beat", "conceded", "special", "joker"]
 DEFAULT_NOTE_KINDS: tuple[NoteKind, ...] = ("missed_beat", "conceded")
@@ -271,12 +272,7 @@ def joker_texts(combo: Combo) -> tuple[str, ...]:
     >>> joker_texts(resolve(1 << 36 | 1 << SJ, None))  # Qs SJ: the small joker as a Queen
     ('SJ=Q',)
     """
-    stands = dict(combo.jokers)
-    return tuple(
-        card_str(j) + (f"={stands[j]}" if j in stands else "")
-        for j in (SJ, SJ + 1)
-        if combo.mask >> j & 1
-    )
+    return record_joker_texts(combo.mask, dict(combo.jokers))
 
 
 # --- notes -----------------------------------------------------------------------------------

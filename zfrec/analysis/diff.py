@@ -16,11 +16,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from zfrec.analysis.repair import score_text
 from zfrec.engine.cards import format_cards
 from zfrec.engine.game import HandState
 from zfrec.jsonview import dump, key
-from zfrec.record.model import Game, Hand, SeatDeal
+from zfrec.record.model import Game, Hand, seat_name
+from zfrec.record.text import deal_text, score_text
 from zfrec.replay import MoveStep, replay
 from zfrec.validate import Report, validate
 
@@ -222,7 +222,7 @@ def _first_divergence(a: Game, b: Game) -> Divergence | None:
 
 
 def _seat(names: list[str], seat: int | None) -> str | None:
-    return None if seat is None else names[seat] if 0 <= seat < len(names) else str(seat + 1)
+    return None if seat is None else seat_name(names, seat)
 
 
 def _deal_divergence(names: list[str], number: int, ha: Hand, hb: Hand) -> Divergence | None:
@@ -244,14 +244,9 @@ def _deal_divergence(names: list[str], number: int, ha: Hand, hb: Hand) -> Diver
             )
             return Divergence(
                 "deal", f"the deals of {_seat(names, s)} differ: {detail}", number,
-                seat=_seat(names, s), a=_deal_text(da), b=_deal_text(db),
+                seat=_seat(names, s), a=deal_text(da), b=deal_text(db),
             )  # fmt: skip
     return None
-
-
-def _deal_text(d: SeatDeal) -> str:
-    unknown = f" ?{d.unknown}" if d.unknown else ""
-    return (format_cards(d.known) + unknown).strip()
 
 
 def _move_divergence(

@@ -26,12 +26,13 @@ from dataclasses import dataclass, field, replace
 from zfrec.analysis.edits import Edit, EditKind, Repair, RepairJson
 from zfrec.analysis.steps import WrittenMoves
 from zfrec.diagnostics import Diagnostic
-from zfrec.engine.cards import THREE_OF_HEARTS, Declarations, Stand, card_str, iter_ids
+from zfrec.engine.cards import THREE_OF_HEARTS, Cards, Declarations, Stand, card_str, iter_ids
 from zfrec.engine.combos import Combo, readings, resolve
 from zfrec.engine.movegen import physical_plays
 from zfrec.engine.rules import Ruleset
 from zfrec.errors import IllegalPlayError
 from zfrec.record.model import Game, Hand, HandScore, Move, Result, SeatDeal, Trick
+from zfrec.record.text import score_text
 from zfrec.replay import GameEnd, HandEnd, HandStart, MoveStep, replay
 from zfrec.validate import Report, validate
 
@@ -177,7 +178,7 @@ def _set_deal(h: int, deal: tuple[SeatDeal, ...]) -> Callable[[Game], Game]:
 
 def _played(move: Move, cards: int, decls: tuple[tuple[int, Stand], ...]) -> Move:
     ordered = tuple(sorted(decls, key=lambda d: d[0]))
-    return replace(move, is_pass=False, cards=cards, declarations=ordered)
+    return replace(move, is_pass=False, cards=Cards(cards), declarations=ordered)
 
 
 # --- the search -----------------------------------------------------------------------------------
@@ -203,8 +204,7 @@ class _Search:
     # naming ------------------------------------------------------------------------------------
 
     def _name(self, seat: int) -> str:
-        players = self.game.players
-        return players[seat] if 0 <= seat < len(players) else f"seat {seat + 1}"
+        return self.game.seat_name(seat)
 
     def _where(self, step: _Step) -> str:
         hand = f"hand {self.game.hands[step.h].number}, " if len(self.game.hands) > 1 else ""
@@ -486,8 +486,10 @@ class _Search:
                 iter_ids(spare), key=lambda c: (not takes >> c & 1, _distance(c, x), c)
             ):
                 new = list(deal)
-                new[s] = replace(deal[s], known=deal[s].known & ~(1 << c) | (1 << x))
-                new[holder] = replace(deal[holder], known=deal[holder].known & ~(1 << x) | (1 << c))
+                new[s] = replace(deal[s], known=Cards(deal[s].known & ~(1 << c) | (1 << x)))
+                new[holder] = replace(
+                    deal[holder], known=Cards(deal[holder].known & ~(1 << x) | (1 << c))
+                )
                 yield self._edit(
                     "deal_swap",
                     f"{self._name(s)} held {card_str(x)} instead of {card_str(c)} "
@@ -496,8 +498,8 @@ class _Search:
                     before=card_str(c), after=card_str(x), apply=_set_deal(step.h, tuple(new)),
                 )  # fmt: skip
             new = list(deal)
-            new[s] = replace(deal[s], known=deal[s].known | (1 << x))
-            new[holder] = replace(deal[holder], known=deal[holder].known & ~(1 << x))
+            new[s] = replace(deal[s], known=Cards(deal[s].known | (1 << x)))
+            new[holder] = replace(deal[holder], known=Cards(deal[holder].known & ~(1 << x)))
             yield self._edit(
                 "deal_move", f"{card_str(x)} was dealt to {self._name(s)}, not "
                 f"{self._name(holder)}", None, hand=self.game.hands[step.h].number,
@@ -537,7 +539,7 @@ class _Search:
                     continue
                 for y in iter_ids(missing):
                     new = list(deal)
-                    new[s] = replace(d, known=d.known & ~(1 << c) | (1 << y))
+                    new[s] = replace(d, known=Cards(d.known & ~(1 << c) | (1 << y)))
                     yield Edit(
                         "deal_swap", f"{self._name(s)} was dealt {card_str(y)}, not {card_str(c)}",
                         number, seat=self._name(s), before=card_str(c), after=card_str(y),
@@ -553,8 +555,10 @@ class _Search:
                 if holder is None:
                     continue
                 new = list(deal)
-                new[step.seat] = replace(deal[step.seat], known=deal[step.seat].known | 1 << x)
-                new[holder] = replace(deal[holder], known=deal[holder].known & ~(1 << x))
+                new[step.seat] = replace(
+                    deal[step.seat], known=Cards(deal[step.seat].known | 1 << x)
+                )
+                new[holder] = replace(deal[holder], known=Cards(deal[holder].known & ~(1 << x)))
                 yield Edit(
                     "deal_move", f"{card_str(x)} was dealt to {self._name(step.seat)}, not "
                     f"{self._name(holder)}", number, seat=self._name(step.seat),
@@ -675,16 +679,5 @@ def search_repairs(
     return search.found, search.tried
 
 
-def score_text(score: HandScore) -> str:
-    """A score line's numbers: `40 30 30 0 total 40 30 30 0`.
-
-    >>> score_text(HandScore((40, 30, 30, 0), (40, 30, 30, 0)))
-    '40 30 30 0 total 40 30 30 0'
-    >>> score_text(HandScore((60, 0, 40), None))
-    '60 0 40'
-    """
-    text = " ".join(map(str, score.points))
-    return text + (" total " + " ".join(map(str, score.totals)) if score.totals else "")
-
-
+# score_text lives with the writer (zfrec.record.text); it is re-exported for old imports.
 __all__ = ["Edit", "EditKind", "Repair", "RepairJson", "score_text", "search_repairs"]

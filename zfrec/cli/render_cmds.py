@@ -87,7 +87,6 @@ def render_cmd(
     requests) that works offline. A file with several games gets one directory per game.
     """
     from zfrec.render.analysis import AUDIT_PAGE
-    from zfrec.render.html import seat_of
     from zfrec.render.site import game_files
 
     games, label = _records(source, db)
@@ -96,8 +95,8 @@ def render_cmd(
         viewer = None
         if seat is not None:
             try:
-                viewer = seat_of(game, seat)
-            except ValueError as exc:
+                viewer = game.seat_of(seat)
+            except ZfrecError as exc:
                 fail(f"{label}, game {number}: {exc}" if len(games) > 1 else str(exc))
         target = out_dir if len(games) == 1 else out_dir / f"game-{number}"
         try:

@@ -34,6 +34,7 @@ from zfrec.cli.common import (
 )
 from zfrec.diagnostics import Diagnostic
 from zfrec.errors import ZfrecError
+from zfrec.record.lexer import clip_around
 from zfrec.validate import FileSummary
 
 RECORD_SUFFIXES = (".zfn", ".json")
@@ -68,9 +69,9 @@ def _excerpt(d: Diagnostic) -> list[str]:
     text = linecache.getline(loc.file, loc.line).rstrip("\n")
     if not text or loc.file.lower().endswith(".json"):
         return []
-    col = max(1, loc.col or 1)
+    shown, caret = clip_around(text, max(1, loc.col or 1))
     gutter = f"{loc.line:>5} | "
-    return [gutter + text, " " * (len(gutter) + col - 1) + "^"]
+    return [gutter + shown, " " * (len(gutter) + caret) + "^"]
 
 
 def _regutter(line: str) -> str:

@@ -31,9 +31,10 @@ from zfrec.diagnostics import Diagnostic
 from zfrec.engine.cards import (
     FULL_DECK,
     THREE_OF_HEARTS,
+    Card,
+    Cards,
     format_cards,
     ids,
-    parse_card_id,
     parse_play,
 )
 from zfrec.engine.combos import Combo, readings, resolve
@@ -95,7 +96,7 @@ def parse_seat_cards(text: str) -> tuple[int, int | None]:
         else:
             cards.append(token)
     for token in cards:
-        cid = parse_card_id(token)
+        cid = Card.parse(token)
         if mask >> cid & 1:
             raise CardError(f"card {token} is given twice")
         mask |= 1 << cid
@@ -115,7 +116,7 @@ def deal_of(data: dict[str, Any]) -> tuple[SeatDeal, ...] | None:
     deal = data.get("deal")
     if deal is None:
         return None
-    return tuple(SeatDeal(parse_seat_cards(d["known"])[0], int(d["unknown"])) for d in deal)
+    return tuple(SeatDeal(Cards(parse_seat_cards(d["known"])[0]), int(d["unknown"])) for d in deal)
 
 
 def build_record(header: Game, entries: Sequence[Entry]) -> Game:
@@ -150,11 +151,11 @@ def _holding(hand: Hand, header: Game, seat: int, data: dict[str, Any]) -> tuple
     n = len(header.players)
     if hand.deal is None:
         first = next_seat(hand.shuffler or 0, n)
-        deal = [SeatDeal(0, size) for size in hand_sizes(n, first)]
+        deal = [SeatDeal(Cards(), size) for size in hand_sizes(n, first)]
     else:
         deal = list(hand.deal)
     old = deal[seat]
-    deal[seat] = SeatDeal(old.known | held, old.unknown - held.bit_count())
+    deal[seat] = SeatDeal(Cards(old.known | held), old.unknown - held.bit_count())
     return tuple(deal)
 
 

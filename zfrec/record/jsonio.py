@@ -14,8 +14,8 @@ from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import Any
 
-from zfrec.engine.cards import format_cards, format_play, parse_cards, parse_play
-from zfrec.errors import CardError, Location, NotationError
+from zfrec.engine.cards import NO_CARDS, format_cards, format_play, parse_cards, parse_play
+from zfrec.errors import CardError, Location, NotationError, SeatError
 from zfrec.record.lexer import excerpt
 from zfrec.record.model import (
     Declaration,
@@ -30,6 +30,7 @@ from zfrec.record.model import (
     extra_tag_problem,
     move_problem,
     players_problem,
+    seat_of,
     tag_value_problem,
 )
 from zfrec.record.schema import pointer, validate_game, validate_wrapper
@@ -211,6 +212,11 @@ def parse_json_text(text: str, source: str | None = None) -> Any:
         line = lines[exc.lineno - 1] if exc.lineno <= len(lines) else ""
         message = f"invalid JSON: {exc.msg}\n{excerpt(line, exc.lineno, exc.colno)}"
         raise NotationError(message, Location(source, exc.lineno, exc.colno)) from None
+    except RecursionError:
+        raise NotationError("invalid JSON: nested too deeply", Location(source)) from None
+    except ValueError as exc:  # Python refuses to read integers of more than 4,300 digits
+        problem = "a number has too many digits" if "digits" in str(exc) else str(exc)[:200]
+        raise NotationError(f"invalid JSON: {problem}", Location(source)) from None
 
 
 def iter_json_text(text: str, source: str | None = None) -> Iterator[Game | NotationError]:
@@ -293,6 +299,7 @@ class _GameReader:
         self.source = source
         self.at = at
         self.players = 0
+        self.names: list[str] = []
 
     def fail(self, path: Path, message: str) -> NotationError:
         return NotationError(f"at {pointer((*self.at, *path))}: {message}", Location(self.source))
@@ -302,9 +309,10 @@ class _GameReader:
             raise self.fail(path, problem)
 
     def seat(self, value: int, *path: Any) -> int:
-        if value > self.players:
-            raise self.fail(path, f"there is no seat {value}: seats are 1 to {self.players}")
-        return value - 1
+        try:
+            return seat_of(self.names, value)
+        except SeatError as exc:
+            raise self.fail(path, exc.message) from None
 
     def per_seat(self, values: list[int], *path: Any) -> tuple[int, ...]:
         if len(values) != self.players:
@@ -320,6 +328,7 @@ class _GameReader:
         players = list(data["players"])
         self.check(players_problem(players), "players")
         self.players = len(players)
+        self.names = players
         extra: list[tuple[str, str]] = []
         seen: set[str] = set()
         for i, tag in enumerate(data.get("extra_tags", [])):
@@ -376,7 +385,7 @@ class _GameReader:
 
     def seat_deal(self, data: dict[str, Any], at: Path) -> SeatDeal:
         try:
-            known = parse_cards(data["cards"]) if data["cards"].strip() else 0
+            known = parse_cards(data["cards"]) if data["cards"].strip() else NO_CARDS
         except CardError as exc:
             raise self.fail((*at, "cards"), exc.message) from None
         return SeatDeal(known, data.get("unknown", 0))

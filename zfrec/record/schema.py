@@ -54,15 +54,30 @@ def _shape(definition: str | None) -> dict[str, Any]:
     return {"$ref": f"#/$defs/{definition}", "$defs": schema["$defs"]}
 
 
+def _whole_number(checker: Any, instance: Any) -> bool:
+    """JSON Schema counts 2.0 as an integer; a record's seats and scores are whole numbers
+    written as such, so only ints (not bools) pass."""
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+@cache
+def _validator_class() -> Any:
+    # jsonschema is imported here, not at module level: reading .zfn text never needs it.
+    from jsonschema import Draft202012Validator, validators
+
+    checker = Draft202012Validator.TYPE_CHECKER.redefine("integer", _whole_number)
+    extend: Any = validators.extend  # untyped in jsonschema's stubs
+    return extend(Draft202012Validator, type_checker=checker)
+
+
 @cache
 def _validator(definition: str | None) -> Draft202012Validator:
     # jsonschema is imported here, not at module level: reading .zfn text never needs it.
-    from jsonschema import Draft202012Validator
-
     shape = _shape(definition)
     if definition is not None and definition != _WRAPPER:
         shape = {**shape, "$schema": load_schema()["$schema"]}
-    return Draft202012Validator(shape)
+    validator: Draft202012Validator = _validator_class()(shape)
+    return validator
 
 
 @cache
@@ -101,12 +116,21 @@ def _check(definition: str | None, data: Any, prefix: tuple[Any, ...], source: s
         fast = exc
     from jsonschema.exceptions import best_match
 
-    error = best_match(_validator(definition).iter_errors(data))
+    try:
+        error = best_match(_validator(definition).iter_errors(data))
+    except RecursionError:
+        raise NotationError("at /: the JSON is nested too deeply", Location(source)) from None
     if error is not None:
         where, message = pointer((*prefix, *error.absolute_path)), error.message
     else:  # the two never disagree on the test corpus; should they, the compiled check rules
         where, message = pointer((*prefix, *(fast.path or ["data"])[1:])), fast.message
+    # The message quotes the offending value, which hostile input makes huge: keep it short.
+    if len(message) > _MESSAGE_LIMIT:
+        message = message[:_MESSAGE_LIMIT] + "…"
     raise NotationError(f"at {where}: {message}", Location(source))
+
+
+_MESSAGE_LIMIT = 300
 
 
 def validate_game(data: Any, prefix: tuple[Any, ...] = (), source: str | None = None) -> None:
