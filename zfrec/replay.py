@@ -3,8 +3,10 @@
 It yields `(state, event)` pairs: a hand starts, a move is made (recorded, or an inferred pass),
 a hand ends, the game ends. Each event carries the diagnostics found at that point. The
 validator, store, renderer and analyser all consume this stream; none of them re-implements a
-rule. After an illegal move the replay goes on from the recorded state: the move is applied as
-it was written where that is possible, so one run reports every problem.
+rule, and neither does the replay: the engine (zfrec.engine.game) judges every action, and the
+replay routes its errors into located diagnostics. After an illegal move the replay goes on
+from the recorded state through the engine's recovery methods (`HandState.force_play`,
+`force_pass`, `GameState.open_hand`), so one run reports every problem.
 
 `state` is live and mutable (it is the engine's own state, never copied per step): read what
 you need from it before asking for the next event.
@@ -12,24 +14,28 @@ you need from it before asking for the next event.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from zfrec.diagnostics import Diagnostic
-from zfrec.engine.cards import FULL_DECK, Declarations, format_cards
-from zfrec.engine.combos import Category, Combo, readings, resolve
+from zfrec.engine.cards import FULL_DECK, format_cards
+from zfrec.engine.combos import Combo
 from zfrec.engine.game import (
     Event,
     GameState,
     HandResult,
     HandState,
-    first_leader,
+    best_reading,
     hand_sizes,
-    verify_deal,
+    verify_dealt_once,
+    verify_hand_sizes,
 )
 from zfrec.engine.rules import Ruleset
-from zfrec.errors import DealError, IllegalPlayError, Location
+from zfrec.errors import DealError, GameError, IllegalPlayError, Location
 from zfrec.record.model import Game, Hand, Move, Pos
+
+# Errors after which a recorded move is still applied, by the seat that made it.
+_TURN_CODES = frozenset(("ZF201", "ZF203"))
 
 
 @dataclass(slots=True)
@@ -141,6 +147,17 @@ class _Replayer:
             )
         )
 
+    def _judged(
+        self,
+        exc: GameError,
+        hand: Hand | None = None,
+        trick: int | None = None,
+        move: Move | None = None,
+        pos: Pos | None = None,
+    ) -> None:
+        """Report the engine's judgement, its seats named as the record names its players."""
+        self._report(exc.code, exc.render(self._name), hand, trick, move, pos)
+
     def _take(self) -> tuple[Diagnostic, ...]:
         if not self.found:  # the common case: nothing to hand over
             return ()
@@ -149,13 +166,8 @@ class _Replayer:
         return out
 
     def _name(self, seat: int) -> str:
-        return self.record.players[seat]
-
-    def _named(self, message: str) -> str:
-        """Engine messages say `seat 2`; records speak of players by name."""
-        for seat in range(len(self.record.players) - 1, -1, -1):
-            message = message.replace(f"seat {seat + 1}", self._name(seat))
-        return message
+        players = self.record.players
+        return players[seat] if 0 <= seat < len(players) else f"seat {seat + 1}"
 
     # the game ----------------------------------------------------------------------------------
 
@@ -164,21 +176,17 @@ class _Replayer:
         try:
             self.state.game = GameState(n, self.rules)
         except DealError as exc:
-            self._report(exc.code, exc.message, pos=self.record.pos)
+            self._judged(exc, pos=self.record.pos)
             yield self.state, GameEnd((), (), False, self._take())
             return
-        game = self.state.game
-        reported_over = False
+        over_reported = False
         for index, hand in enumerate(self.record.hands):
-            if game.over and not reported_over:
-                self._report(
-                    "ZF404",
-                    f"a score reached the target {self.rules.target} after hand "
-                    f"{game.hands_played}, so hand {hand.number} should not have been played "
-                    "(RULES.md R12)",
-                    hand,
-                )
-                reported_over = True
+            if not over_reported:
+                try:
+                    self.state.game.verify_start(hand.number)
+                except IllegalPlayError as exc:
+                    self._judged(exc, hand)
+                    over_reported = True
             self.state.hand_index = index
             yield from self._hand(index, hand)
         yield self.state, self._game_end()
@@ -213,26 +221,18 @@ class _Replayer:
 
     def _hand(self, index: int, hand: Hand) -> Iterator[tuple[ReplayState, ReplayEvent]]:
         game = self.state.game
-        n = game.n
-        prev = game.previous
-        if prev is not None and hand.shuffler is not None and hand.shuffler != prev.last:
-            self._report(
-                "ZF306",
-                f"{self._name(hand.shuffler)} shuffles, but {self._name(prev.last)} came last "
-                "in the previous hand and shuffles (RULES.md R4)",
-                hand,
-            )
+        try:
+            game.verify_shuffler(hand.shuffler)
+        except DealError as exc:
+            self._judged(exc, hand)
         first_drawer = game.next_first_drawer(hand.shuffler)
-        deal, reconstructed = self._deal(hand, n, first_drawer)
-        if prev is not None:
-            leader = prev.first
-        else:
-            try:
-                leader = first_leader(deal)
-            except DealError as exc:
-                self._report(exc.code, exc.message, hand)
-                leader = hand.tricks[0].moves[0].seat if hand.tricks and hand.tricks[0].moves else 0
-        hs = HandState(list(deal), leader, self.rules, index + 1)
+        deal, reconstructed = self._deal(hand, game.n, first_drawer)
+        try:
+            leader = game.leader_of(deal)
+        except DealError as exc:
+            self._judged(exc, hand)
+            leader = hand.tricks[0].moves[0].seat if hand.tricks and hand.tricks[0].moves else 0
+        hs = game.open_hand(deal, leader, index + 1)
         self.state.hand = hs
         yield self.state, HandStart(
             index, hand.number, tuple(deal), reconstructed, hand.shuffler, first_drawer, leader,
@@ -282,11 +282,12 @@ class _Replayer:
     def _deal(self, hand: Hand, n: int, first_drawer: int | None) -> tuple[list[int], bool]:
         """The hands as dealt: recorded, or completed from the plays (RULES.md R2, R3)."""
         played = [0] * n
+        everything = 0
         for t_index, trick in enumerate(hand.tricks, 1):
             for move in trick.moves:
                 if move.is_pass or not 0 <= move.seat < n:
                     continue
-                twice = move.cards & _union(played)
+                twice = move.cards & everything
                 if twice:
                     self._report(
                         "ZF302",
@@ -296,14 +297,13 @@ class _Replayer:
                         move,
                     )
                 played[move.seat] |= move.cards
+                everything |= move.cards
         if hand.deal is not None and all(d.unknown == 0 for d in hand.deal):
             deal = [d.known for d in hand.deal]
             try:
-                verify_deal(deal, first_drawer)
+                self.state.game.verify_deal(deal, hand.shuffler)
             except DealError as exc:
-                self._report(
-                    exc.code, exc.message, hand, pos=hand.deal[0].pos if hand.deal else None
-                )
+                self._judged(exc, hand, pos=hand.deal[0].pos if hand.deal else None)
             return deal, False
         return self._reconstruct(hand, n, first_drawer, played), True
 
@@ -315,23 +315,22 @@ class _Replayer:
         sizes_options = [hand_sizes(n, d) for d in drawers]
         if hand.deal is not None:
             sizes = [d.size for d in hand.deal]
-            if all(sizes != option for option in sizes_options):
-                self._report(
-                    "ZF304",
-                    f"hand sizes {sizes} do not follow the draw order (RULES.md R3)",
-                    hand,
-                )
+            try:
+                verify_hand_sizes(sizes, first_drawer)
+            except DealError as exc:
+                self._judged(exc, hand)
         else:
             # Pick the draw order under which every seat could have played what it played.
             fits = [
                 o for o in sizes_options if all(p.bit_count() <= o[s] for s, p in enumerate(played))
             ]
             sizes = (fits or sizes_options)[0]
+        try:
+            verify_dealt_once(known)
+        except DealError as exc:
+            self._judged(exc, hand)
         seen = 0
         for s in range(n):
-            twice = seen & known[s]
-            if twice:
-                self._report("ZF302", f"{format_cards(twice)} dealt twice (RULES.md R2)", hand)
             seen |= known[s]
         deal = list(known)
         # A card a seat played and the record does not give it came from its unknown cards;
@@ -372,25 +371,31 @@ class _Replayer:
     def _tricks(
         self, index: int, hand: Hand, hs: HandState
     ) -> Iterator[tuple[ReplayState, ReplayEvent]]:
+        state = self.state
+        n = hs.n
         after_end_reported = False
         for t_index, trick in enumerate(hand.tricks, 1):
             unchecked = False
             for m_index, move in enumerate(trick.moves):
+                seat = move.seat
                 if hs.over:
                     if not after_end_reported:
-                        self._report(
-                            "ZF204",
-                            "the hand ended with the final trick; this and later moves cannot "
-                            "have been played (RULES.md R9)",
-                            hand,
-                            t_index,
-                            move,
-                        )
+                        try:
+                            hs.verify_turn(seat)
+                        except IllegalPlayError as exc:
+                            self._judged(exc, hand, t_index, move)
                         after_end_reported = True
-                    yield self.state, MoveStep(index, t_index, move, None, self._take())
+                    yield state, MoveStep(index, t_index, move, None, self._take())
                     continue
+                if seat != hs.turn and hs.top is not None and 0 <= seat < n:
+                    # Passes the record leaves out: the seats before this one in the pass chain.
+                    chain = hs.pass_chain()
+                    if seat in chain:
+                        for passer in chain[: chain.index(seat)]:
+                            yield state, MoveStep(index, t_index, None, hs.pass_(passer))
+                event: Event | None
                 if move.is_pass:
-                    yield from self._pass(index, hand, t_index, move, hs)
+                    event = self._pass(hand, t_index, move, hs)
                 else:
                     if hs.top is None and m_index > 0:
                         self._report(
@@ -401,127 +406,77 @@ class _Replayer:
                             t_index,
                             move,
                         )
-                    unchecked = yield from self._play(index, hand, t_index, move, hs, unchecked)
+                    event, unchecked = self._play(hand, t_index, move, hs, unchecked)
+                yield state, MoveStep(index, t_index, move, event, self._take())
             if not hs.over and hs.top is not None:
                 for seat in hs.pass_chain():
-                    yield self.state, MoveStep(index, t_index, None, hs.pass_(seat))
+                    yield state, MoveStep(index, t_index, None, hs.pass_(seat))
 
-    def _align(
-        self, hand: Hand, t_index: int, move: Move, hs: HandState, index: int
-    ) -> Iterator[tuple[ReplayState, ReplayEvent]]:
-        """Infer the passes before `move`, or report it out of turn and give it the turn."""
-        seat = move.seat
-        if seat == hs.turn or not 0 <= seat < hs.n:
-            return  # in turn (the common case), or a seat the engine will reject
-        if hs.top is None:
-            if seat != hs.turn:
+    def _pass(self, hand: Hand, t_index: int, move: Move, hs: HandState) -> Event | None:
+        """Apply a recorded pass; the engine judges it (ZF105, ZF201, ZF202)."""
+        try:
+            return hs.pass_(move.seat)
+        except IllegalPlayError as exc:
+            self._judged(exc, hand, t_index, move)
+            if exc.code == "ZF201" and 0 <= move.seat < hs.n:
+                return hs.force_pass(move.seat)  # out of turn: it still passed
+            return None
+
+    def _play(
+        self, hand: Hand, t_index: int, move: Move, hs: HandState, unchecked: bool
+    ) -> tuple[Event | None, bool]:
+        """Apply a recorded play; returns its event and whether the rest of the trick goes
+        unchecked (after a play that could not be read, ZF207)."""
+        seat, mask = move.seat, move.cards
+        decls = dict(move.declarations) if move.declarations else None
+        try:
+            combo: Combo | None = hs.verify_play(seat, mask, decls)
+        except IllegalPlayError as exc:
+            if exc.code not in _TURN_CODES or not 0 <= seat < hs.n:
+                return self._illegal_cards(hand, t_index, move, hs, unchecked, exc)
+            # Out of turn, or the wrong leader: reported, and the seat still played its cards.
+            self._judged(exc, hand, t_index, move)
+            try:
+                combo = hs.verify_cards(seat, mask, decls)
+            except IllegalPlayError as cards_exc:
+                return self._illegal_cards(hand, t_index, move, hs, unchecked, cards_exc)
+            if unchecked:
+                combo = best_reading(mask, self.rules, decls) or combo
+            return hs.force_play(seat, mask, combo), unchecked
+        if unchecked:
+            combo = best_reading(mask, self.rules, decls) or combo
+        assert combo is not None
+        return hs.play_combo(seat, combo), unchecked
+
+    def _illegal_cards(
+        self,
+        hand: Hand,
+        t_index: int,
+        move: Move,
+        hs: HandState,
+        unchecked: bool,
+        exc: IllegalPlayError,
+    ) -> tuple[Event | None, bool]:
+        seat, mask = move.seat, move.cards
+        decls = dict(move.declarations) if move.declarations else None
+        if unchecked and exc.code == "ZF103":
+            combo = best_reading(mask, self.rules, decls)  # the trick is not judged any more
+        else:
+            self._judged(exc, hand, t_index, move)
+            if exc.code in ("ZF202", "ZF204") or not 0 <= seat < hs.n:
+                return None, unchecked  # cannot be applied at all
+            combo = hs.recorded_reading(mask, decls)
+        if combo is None:
+            if not unchecked:
                 self._report(
-                    "ZF203",
-                    f"{self._name(hs.turn)} should lead this trick, not {self._name(seat)} "
-                    "(RULES.md R4, R6, R8)",
+                    "ZF207",
+                    f"the rest of trick {t_index} is not checked against the top play, "
+                    "which could not be read",
                     hand,
                     t_index,
                     move,
                 )
-                if hs.hands[seat]:
-                    hs.turn = seat
-            return
-        chain = hs.pass_chain()
-        if seat in chain:
-            for passer in chain[: chain.index(seat)]:
-                yield self.state, MoveStep(index, t_index, None, hs.pass_(passer))
-            return
-        if hs.hands[seat]:
-            self._report(
-                "ZF201",
-                f"it is {self._name(hs.turn)}'s turn, not {self._name(seat)}'s: the trick "
-                f"would end before {self._name(seat)} could act (RULES.md R5, R6)",
-                hand,
-                t_index,
-                move,
-            )
-            hs.turn = seat
-
-    def _pass(
-        self, index: int, hand: Hand, t_index: int, move: Move, hs: HandState
-    ) -> Iterator[tuple[ReplayState, ReplayEvent]]:
-        if hs.top is None:
-            self._report(
-                "ZF105",
-                f"{self._name(move.seat)} passes, but a trick is to be led and a leader may not "
-                "pass (RULES.md R5)",
-                hand,
-                t_index,
-                move,
-            )
-            yield self.state, MoveStep(index, t_index, move, None, self._take())
-            return
-        yield from self._align(hand, t_index, move, hs, index)
-        try:
-            event: Event | None = hs.pass_(move.seat)
-        except IllegalPlayError as exc:
-            self._report(exc.code, self._named(exc.message), hand, t_index, move)
-            event = None
-        yield self.state, MoveStep(index, t_index, move, event, self._take())
-
-    def _play(
-        self, index: int, hand: Hand, t_index: int, move: Move, hs: HandState, unchecked: bool
-    ) -> Generator[tuple[ReplayState, ReplayEvent], None, bool]:
-        """Apply a recorded play; returns whether the rest of the trick goes unchecked."""
-        yield from self._align(hand, t_index, move, hs, index)
-        decls = dict(move.declarations)
-        combo: Combo | None
-        try:
-            combo = hs.verify_play(move.seat, move.cards, decls)
-            if unchecked:
-                combo = _lead_reading(move.cards, self.rules, decls) or combo
-        except IllegalPlayError as exc:
-            if unchecked and exc.code == "ZF103":
-                combo = _lead_reading(move.cards, self.rules, decls)
-            else:
-                self._report(exc.code, self._named(exc.message), hand, t_index, move)
-                if exc.code in ("ZF202", "ZF204") or not 0 <= move.seat < hs.n:
-                    yield self.state, MoveStep(index, t_index, move, None, self._take())
-                    return unchecked
-                combo = _forced_reading(move.cards, hs.top, self.rules, decls)
-            if combo is None:
-                if not unchecked:
-                    self._report(
-                        "ZF207",
-                        f"the rest of trick {t_index} is not checked against the top play, "
-                        "which could not be read",
-                        hand,
-                        t_index,
-                        move,
-                    )
-                unchecked = True
-                # An unreadable play still happened: its cards leave the hand and join the
-                # trick, under a placeholder reading that later plays are not judged against.
-                category = hs.top.category if hs.top is not None else Category.single
-                combo = Combo(category, -1, None, move.cards)
-        event = hs.play_combo(move.seat, combo)
-        yield self.state, MoveStep(index, t_index, move, event, self._take())
-        return unchecked
-
-
-def _union(masks: list[int]) -> int:
-    out = 0
-    for m in masks:
-        out |= m
-    return out
-
-
-def _lead_reading(mask: int, rules: Ruleset, decls: Declarations) -> Combo | None:
-    """The best reading of a play, honouring its declarations where they are valid."""
-    found = readings(mask, rules, decls) or readings(mask, rules)
-    return found[0] if found else None
-
-
-def _forced_reading(
-    mask: int, top: Combo | None, rules: Ruleset, decls: Declarations
-) -> Combo | None:
-    """The reading an illegal play is taken at, so the replay can go on from it."""
-    try:
-        return resolve(mask, top, rules, decls)
-    except IllegalPlayError:  # ambiguous, or does not beat: take its best reading
-        return _lead_reading(mask, rules, decls)
+            unchecked = True
+        # An illegal play still happened: its cards leave the hand and join the trick, under
+        # its best reading, or a placeholder reading that later plays are not judged against.
+        return hs.force_play(seat, mask, combo), unchecked
