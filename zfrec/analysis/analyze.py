@@ -429,7 +429,7 @@ class _HandBuilder:
         self.captured = [0] * self.n
 
     def step(self, ev: MoveStep, snap: _Snap) -> None:
-        if ev.move is not None:
+        if ev.written is not None:
             move_index: int | None = self.seen.get(ev.trick_index, 0)
             self.seen[ev.trick_index] = (move_index or 0) + 1
         else:

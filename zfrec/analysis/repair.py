@@ -171,11 +171,11 @@ def _index(game: Game, rules: Ruleset) -> _Index:
             if errs and first is None:
                 first = ("start", ev.hand_index, 0)
         elif isinstance(ev, MoveStep):
-            if ev.move is not None:
+            if ev.written is not None:
                 m: int | None = seen.get(ev.trick_index, 0)
                 seen[ev.trick_index] = (m or 0) + 1
                 insert_at = m or 0
-                seat, turn = ev.move.seat, ev.event.turn if ev.event is not None else pre[2]
+                seat, turn = ev.written.seat, ev.event.turn if ev.event is not None else pre[2]
             else:
                 m, insert_at = None, seen.get(ev.trick_index, 0)
                 assert ev.event is not None
@@ -183,7 +183,7 @@ def _index(game: Game, rules: Ruleset) -> _Index:
             held = pre[0][seat] if 0 <= seat < len(pre[0]) else 0
             due = pre[3]
             step = _Step(ev.hand_index, ev.trick_index - 1, m, insert_at, seat, turn, held,
-                         pre[1], ev.move, errs, due, pre[0][due] if pre[0] else 0)  # fmt: skip
+                         pre[1], ev.written, errs, due, pre[0][due] if pre[0] else 0)  # fmt: skip
             if errs and first is None:
                 first = ("step", ev.hand_index, len(info.steps))
             info.steps.append(step)
