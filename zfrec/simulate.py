@@ -14,7 +14,7 @@ from typing import Protocol
 
 from zfrec.engine.cards import points_of
 from zfrec.engine.combos import Category, Combo
-from zfrec.engine.game import Event, GameState, HandState, deal_random
+from zfrec.engine.game import Event, GameState, HandState, PassEvent, deal_random
 from zfrec.engine.movegen import Move, expand, legal_plays
 from zfrec.engine.rules import Ruleset
 from zfrec.record.model import Game, Hand, HandScore, Result, SeatDeal, Trick
@@ -104,22 +104,31 @@ def _pick_cards(hand: HandState, move: Move, bot: Bot, rng: random.Random) -> Co
 
 def play_hand(hand: HandState, bot: Bot, rng: random.Random) -> list[Trick]:
     """Play a hand to its end, returning the tricks as a record writes them."""
-    tricks: list[Trick] = []
-    moves: list[RecordMove] = []
     while not hand.over:
         seat = hand.turn
-        event: Event
         move = bot.choose(hand, legal_plays(hand.hands[seat], hand.top, hand.rules), rng)
         if move is None:
-            event = hand.pass_(seat)
-            moves.append(RecordMove.passes(seat))
+            hand.pass_(seat)
         else:
-            combo = _pick_cards(hand, move, bot, rng)
-            event = hand.play_combo(seat, combo)
-            moves.append(RecordMove.plays(seat, combo.mask, combo.jokers))
+            hand.play_combo(seat, _pick_cards(hand, move, bot, rng))
+    return tricks_of(hand.log)
+
+
+def tricks_of(log: list[Event]) -> list[Trick]:
+    """The tricks of a hand's log as a record writes them: every play with its joker
+    declarations and every pass, a trick closed by the action that ended it."""
+    tricks: list[Trick] = []
+    moves: list[RecordMove] = []
+    for event in log:
+        if isinstance(event, PassEvent):
+            moves.append(RecordMove.passes(event.seat))
+        else:
+            moves.append(RecordMove.plays(event.seat, event.combo.mask, event.combo.jokers))
         if event.trick_result is not None:
             tricks.append(Trick(moves))
             moves = []
+    if moves:
+        tricks.append(Trick(moves))
     return tricks
 
 
