@@ -15,6 +15,8 @@ Severity = Literal["error", "warning", "info"]
 
 @dataclass(frozen=True, slots=True)
 class CodeInfo:
+    """What a diagnostic code means: its severity, a short title and the rule it cites."""
+
     severity: Severity
     title: str
     rule: str | None
@@ -56,22 +58,27 @@ CODES: dict[str, CodeInfo] = {
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
+    """A finding of the validator: its code, its message and where it is."""
+
     code: str
     message: str
     location: Location
 
     @property
     def severity(self) -> Severity:
+        """`error`, `warning` or `info`, fixed by the code."""
         return CODES[self.code].severity
 
     @property
     def rule(self) -> str | None:
+        """The section of RULES.md the code cites, if any."""
         return CODES[self.code].rule
 
     def __str__(self) -> str:
         return f"{self.location}: {self.severity} {self.code}: {self.message}"
 
     def to_json(self) -> dict[str, object]:
+        """The diagnostic as JSON values, its location flattened."""
         loc = self.location
         return {
             "code": self.code,

@@ -26,7 +26,9 @@ class Bot(Protocol):
 
     name: str
 
-    def choose(self, hand: HandState, moves: list[Move], rng: random.Random) -> Move | None: ...
+    def choose(self, hand: HandState, moves: list[Move], rng: random.Random) -> Move | None:
+        """The move for the seat to act (`hand.turn`) among `moves`, or None to pass."""
+        ...
 
 
 class RandomBot:
@@ -35,6 +37,7 @@ class RandomBot:
     name = "random"
 
     def choose(self, hand: HandState, moves: list[Move], rng: random.Random) -> Move | None:
+        """Any legal move, or a pass when following, all equally likely."""
         options: list[Move | None] = [*moves]
         if hand.top is not None:
             options.append(None)
@@ -50,6 +53,7 @@ class GreedyBot:
     name = "greedy"
 
     def choose(self, hand: HandState, moves: list[Move], rng: random.Random) -> Move | None:
+        """The cheapest lead or beat, as the class says; None to pass."""
         if not moves:
             return None
         plain = [m for m in moves if m.jokers == 0 and m.category is not Category.special]
@@ -78,6 +82,7 @@ BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "gree
 
 
 def make_bot(name: str) -> Bot:
+    """A bot by name (`random`, `greedy`); ValueError for another name."""
     try:
         return BOTS[name]()
     except KeyError:
@@ -86,6 +91,9 @@ def make_bot(name: str) -> Bot:
 
 @dataclass(frozen=True, slots=True)
 class SimConfig:
+    """What to simulate: the table size, the rules, the bot, and hands per game (None: play to
+    the target)."""
+
     players: int
     rules: Ruleset
     bot: str = "random"

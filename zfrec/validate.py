@@ -41,6 +41,7 @@ class HandLedger:
     totals: tuple[int, ...]
 
     def to_json(self, players: list[str]) -> dict[str, object]:
+        """The hand's account as JSON values, seats named by `players`."""
         r = self.result
         return {
             "hand": self.number,
@@ -79,17 +80,21 @@ class Report:
 
     @property
     def errors(self) -> int:
+        """How many diagnostics are errors."""
         return sum(d.severity == "error" for d in self.diagnostics)
 
     @property
     def warnings(self) -> int:
+        """How many diagnostics are warnings."""
         return sum(d.severity == "warning" for d in self.diagnostics)
 
     @property
     def ok(self) -> bool:
+        """True when no error was found (warnings allowed)."""
         return self.errors == 0
 
     def to_json(self) -> dict[str, object]:
+        """The report as JSON values (the `--json` output of `zfrec validate`)."""
         players = self.game.players
         return {
             "players": players,
@@ -195,10 +200,12 @@ class FileReport:
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
+        """Every diagnostic of the file: notation errors first, then each game's."""
         return [*self.notation, *(d for r in self.reports for d in r.diagnostics)]
 
 
 def notation_diagnostic(exc: NotationError, path: str, game_number: int | None) -> Diagnostic:
+    """A record that could not be read, as a diagnostic (ZF001 for .zfn, ZF002 for JSON)."""
     loc = exc.location or Location(file=path)
     code = "ZF002" if path.lower().endswith(".json") else "ZF001"
     return Diagnostic(
@@ -225,6 +232,7 @@ def validate_games(
 def validate_path(
     path: str | Path, rules: Ruleset | None = None, overrides: dict[str, Any] | None = None
 ) -> Iterator[Report | Diagnostic]:
+    """Validate each game of a .zfn or .json file as it is read."""
     return validate_games(iter_records(path), str(path), rules, overrides)
 
 
@@ -234,6 +242,7 @@ def validate_text(
     rules: Ruleset | None = None,
     overrides: dict[str, Any] | None = None,
 ) -> Iterator[Report | Diagnostic]:
+    """Validate each game of record text; .zfn or JSON is told from the text."""
     # A .zfn record opens with a tag `[Name "..."]`; JSON with an object or an array of them.
     head = text.lstrip()
     json_like = head.startswith("{") or (head[:1] == "[" and head[1:].lstrip()[:1] in "{]")
@@ -267,10 +276,12 @@ class FileSummary:
 
     @property
     def errors(self) -> int:
+        """How many diagnostics are errors."""
         return sum(d.severity == "error" for d in self.diagnostics)
 
     @property
     def warnings(self) -> int:
+        """How many diagnostics are warnings."""
         return sum(d.severity == "warning" for d in self.diagnostics)
 
 

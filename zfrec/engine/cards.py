@@ -66,6 +66,7 @@ def rank_symbol(rank: int) -> str:
 
 
 def parse_suit(text: str) -> int:
+    """A suit letter or symbol to its index: s h d c (or ♠ ♥ ♦ ♣) are 0..3."""
     suit = _SUIT_ALIASES.get(text.strip().lower())
     if suit is None:
         raise CardError(f"unknown suit {text!r}: suits are s h d c (or ♠ ♥ ♦ ♣)")
@@ -80,26 +81,32 @@ class Card:
 
     @staticmethod
     def parse(text: str) -> Card:
+        """The card a token names, e.g. `Th`, `10♥`, `SJ`."""
         return CARDS[parse_card_id(text)]
 
     @property
     def rank(self) -> int:
+        """The rank index: 0..12 for 3..2, 13 and 14 for the small and big joker."""
         return rank_of(self.id)
 
     @property
     def suit(self) -> int | None:
+        """The suit index 0..3 (s h d c); None for a joker."""
         return None if self.id >= SJ else self.id & 3
 
     @property
     def is_joker(self) -> bool:
+        """True for the small and the big joker."""
         return self.id >= SJ
 
     @property
     def points(self) -> int:
+        """What the card scores: 5 for a Five, 10 for a Ten or King, else 0 (R10)."""
         return 0 if self.id >= SJ else COUNTER_POINTS.get(self.id >> 2, 0)
 
     @property
     def bit(self) -> int:
+        """The card's bit in a card mask."""
         return 1 << self.id
 
     def __str__(self) -> str:
@@ -113,6 +120,7 @@ CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(DECK_SIZE))
 
 
 def card_str(card_id: int) -> str:
+    """Canonical text of one card id: `Th`, `SJ`."""
     if card_id == SJ:
         return "SJ"
     if card_id == BJ:
@@ -153,6 +161,7 @@ class Stand:
 
     @staticmethod
     def parse(text: str) -> Stand:
+        """What a declaration says a joker stands for: `8h`, or `8` when any suit will do."""
         t = text.strip()
         if t.upper() in ("SJ", "BJ"):
             raise CardError(f"a joker cannot stand for a joker ({text!r}); see RULES.md R15")
@@ -164,6 +173,7 @@ class Stand:
         return Stand(parse_rank(t))
 
     def card_id(self) -> int | None:
+        """The real card it names, or None when only the rank is given."""
         return None if self.suit is None else self.rank * 4 + self.suit
 
     def __str__(self) -> str:
@@ -181,6 +191,7 @@ class PlayText:
     declarations: tuple[tuple[int, Stand], ...] = ()
 
     def declared(self) -> Declarations:
+        """The declarations as a dict, joker id -> what it stands for."""
         return dict(self.declarations)
 
     def __str__(self) -> str:
@@ -224,10 +235,12 @@ def iter_ids(mask: int) -> Iterator[int]:
 
 
 def ids(mask: int) -> list[int]:
+    """The card ids of a mask, ascending."""
     return list(iter_ids(mask))
 
 
 def to_mask(cards: Iterable[int | Card]) -> int:
+    """The mask of some cards, given as ids or Cards."""
     mask = 0
     for c in cards:
         mask |= 1 << (c.id if isinstance(c, Card) else c)
@@ -240,6 +253,7 @@ def format_cards(mask: int) -> str:
 
 
 def format_play(mask: int, declarations: Declarations | None = None) -> str:
+    """Canonical text of a play with its joker declarations, e.g. `7s 7h BJ=8h`."""
     decls = declarations or {}
     out = []
     for cid in iter_ids(mask):
