@@ -401,7 +401,82 @@ class _Replayer:
             known,
         )  # fmt: skip
         self._known = known
-        yield from self._tricks(index, hand, hs, known)
+        # The moves, inline here: one generator level less per move than a helper would cost.
+        state, found, n, table, hands = self.state, self.found, hs.n, seats(hs.n), hs.hands
+        after_end_reported = False
+        for t_index, trick in enumerate(hand.tricks, 1):
+            unchecked = False
+            for m_index, move in enumerate(trick.moves):
+                mover = move.seat
+                present = 0 <= mover < n
+                if hs.over:
+                    if not after_end_reported:
+                        try:
+                            hs.verify_turn(mover)
+                        except IllegalPlayError as exc:
+                            self._judged(exc, hand, t_index, move)
+                        after_end_reported = True
+                    held = hands[mover] if present and known[mover] else None
+                    yield state, _new(MoveStep, (
+                        index, t_index, m_index, move, False, seat(mover), None,
+                        hs.turn_in_trick, held, None, None, 0, None, self._take(),
+                    ))  # fmt: skip
+                    continue
+                top = hs.top
+                if mover != hs.turn and top is not None and present:
+                    # Passes the record leaves out: the seats before this one in the pass chain.
+                    chain = hs.pass_chain()
+                    if mover in chain:
+                        for passer in chain[: chain.index(mover)]:
+                            yield state, self._inferred(hs, index, t_index, m_index, passer)
+                        top = hs.top
+                top_seat, to_act, turn, on_table = (
+                    hs.top_seat,
+                    hs.turn,
+                    hs.turn_in_trick,
+                    hs.trick_cards,
+                )
+                held = hands[mover] if present and known[mover] else None
+                event: Event | None
+                if move.is_pass:
+                    try:
+                        event = hs.pass_(mover)
+                    except IllegalPlayError as exc:
+                        event = self._illegal_pass(hand, t_index, move, hs, exc)
+                else:
+                    if top is None and m_index > 0:
+                        self._report(
+                            "ZF205",
+                            f"trick {t_index} was already over; this play leads a new trick "
+                            "(RULES.md R6)",
+                            hand,
+                            t_index,
+                            move,
+                        )
+                    decls = dict(move.declarations) if move.declarations else None
+                    try:
+                        combo = hs.verify_play(mover, move.cards, decls)
+                    except IllegalPlayError as exc:
+                        event, unchecked = self._illegal_play(
+                            hand, t_index, move, hs, unchecked, exc
+                        )
+                    else:
+                        if unchecked:
+                            combo = best_reading(move.cards, self.rules, decls) or combo
+                        event = hs.play_combo(mover, combo)
+                if found:
+                    diagnostics = tuple(found)
+                    found.clear()
+                else:
+                    diagnostics = ()
+                yield state, _new(MoveStep, (
+                    index, t_index, m_index, move, False,
+                    table[mover] if present else seat(mover), table[to_act], turn, held, top,
+                    None if top_seat is None else table[top_seat], on_table, event, diagnostics,
+                ))  # fmt: skip
+            if not hs.over and hs.top is not None:
+                for passer in hs.pass_chain():
+                    yield state, self._inferred(hs, index, t_index, len(trick.moves), passer)
         result = hs.result
         if result is None:
             self._report(
@@ -534,66 +609,7 @@ class _Replayer:
             )
         return deal, tuple(not (guessed and s in open_seats) for s in range(n))
 
-    # tricks ------------------------------------------------------------------------------------
-
-    def _tricks(
-        self, index: int, hand: Hand, hs: HandState, known: tuple[bool, ...]
-    ) -> Iterator[tuple[ReplayState, ReplayEvent]]:
-        state = self.state
-        n = hs.n
-        table = seats(n)
-        hands = hs.hands
-        after_end_reported = False
-        for t_index, trick in enumerate(hand.tricks, 1):
-            unchecked = False
-            for m_index, move in enumerate(trick.moves):
-                mover = move.seat
-                present = 0 <= mover < n
-                if hs.over:
-                    if not after_end_reported:
-                        try:
-                            hs.verify_turn(mover)
-                        except IllegalPlayError as exc:
-                            self._judged(exc, hand, t_index, move)
-                        after_end_reported = True
-                    held = hands[mover] if present and known[mover] else None
-                    yield state, _new(MoveStep, (
-                        index, t_index, m_index, move, False, seat(mover), None,
-                        hs.turn_in_trick, held, None, None, 0, None, self._take(),
-                    ))  # fmt: skip
-                    continue
-                if mover != hs.turn and hs.top is not None and present:
-                    # Passes the record leaves out: the seats before this one in the pass chain.
-                    chain = hs.pass_chain()
-                    if mover in chain:
-                        for passer in chain[: chain.index(mover)]:
-                            yield state, self._inferred(hs, index, t_index, m_index, passer)
-                top, top_seat = hs.top, hs.top_seat
-                to_act, turn, on_table = hs.turn, hs.turn_in_trick, hs.trick_cards
-                held = hands[mover] if present and known[mover] else None
-                event: Event | None
-                if move.is_pass:
-                    event = self._pass(hand, t_index, move, hs)
-                else:
-                    if top is None and m_index > 0:
-                        self._report(
-                            "ZF205",
-                            f"trick {t_index} was already over; this play leads a new trick "
-                            "(RULES.md R6)",
-                            hand,
-                            t_index,
-                            move,
-                        )
-                    event, unchecked = self._play(hand, t_index, move, hs, unchecked)
-                yield state, _new(MoveStep, (
-                    index, t_index, m_index, move, False,
-                    table[mover] if present else seat(mover), table[to_act], turn, held, top,
-                    None if top_seat is None else table[top_seat], on_table, event,
-                    self._take(),
-                ))  # fmt: skip
-            if not hs.over and hs.top is not None:
-                for passer in hs.pass_chain():
-                    yield state, self._inferred(hs, index, t_index, len(trick.moves), passer)
+    # moves -------------------------------------------------------------------------------------
 
     def _inferred(
         self, hs: HandState, index: int, t_index: int, m_index: int, passer: int
@@ -608,41 +624,40 @@ class _Replayer:
         ))  # fmt: skip
         return step
 
-    def _pass(self, hand: Hand, t_index: int, move: Move, hs: HandState) -> Event | None:
-        """Apply a recorded pass; the engine judges it (ZF105, ZF201, ZF202)."""
-        try:
-            return hs.pass_(move.seat)
-        except IllegalPlayError as exc:
-            self._judged(exc, hand, t_index, move)
-            if exc.code == "ZF201" and 0 <= move.seat < hs.n:
-                return hs.force_pass(move.seat)  # out of turn: it still passed
-            return None
+    def _illegal_pass(
+        self, hand: Hand, t_index: int, move: Move, hs: HandState, exc: IllegalPlayError
+    ) -> Event | None:
+        """A recorded pass the engine refused (ZF105, ZF201, ZF202): reported, and applied
+        when it was only out of turn."""
+        self._judged(exc, hand, t_index, move)
+        if exc.code == "ZF201" and 0 <= move.seat < hs.n:
+            return hs.force_pass(move.seat)  # out of turn: it still passed
+        return None
 
-    def _play(
-        self, hand: Hand, t_index: int, move: Move, hs: HandState, unchecked: bool
+    def _illegal_play(
+        self,
+        hand: Hand,
+        t_index: int,
+        move: Move,
+        hs: HandState,
+        unchecked: bool,
+        exc: IllegalPlayError,
     ) -> tuple[Event | None, bool]:
-        """Apply a recorded play; returns its event and whether the rest of the trick goes
-        unchecked (after a play that could not be read, ZF207)."""
+        """A recorded play the engine refused: reported and applied as written where it can
+        be. Returns its event and whether the rest of the trick goes unchecked (ZF207)."""
         seat, mask = move.seat, move.cards
+        if exc.code not in _TURN_CODES or not 0 <= seat < hs.n:
+            return self._illegal_cards(hand, t_index, move, hs, unchecked, exc)
+        # Out of turn, or the wrong leader: reported, and the seat still played its cards.
+        self._judged(exc, hand, t_index, move)
         decls = dict(move.declarations) if move.declarations else None
         try:
-            combo: Combo | None = hs.verify_play(seat, mask, decls)
-        except IllegalPlayError as exc:
-            if exc.code not in _TURN_CODES or not 0 <= seat < hs.n:
-                return self._illegal_cards(hand, t_index, move, hs, unchecked, exc)
-            # Out of turn, or the wrong leader: reported, and the seat still played its cards.
-            self._judged(exc, hand, t_index, move)
-            try:
-                combo = hs.verify_cards(seat, mask, decls)
-            except IllegalPlayError as cards_exc:
-                return self._illegal_cards(hand, t_index, move, hs, unchecked, cards_exc)
-            if unchecked:
-                combo = best_reading(mask, self.rules, decls) or combo
-            return hs.force_play(seat, mask, combo), unchecked
+            combo = hs.verify_cards(seat, mask, decls)
+        except IllegalPlayError as cards_exc:
+            return self._illegal_cards(hand, t_index, move, hs, unchecked, cards_exc)
         if unchecked:
             combo = best_reading(mask, self.rules, decls) or combo
-        assert combo is not None
-        return hs.play_combo(seat, combo), unchecked
+        return hs.force_play(seat, mask, combo), unchecked
 
     def _illegal_cards(
         self,

@@ -461,13 +461,16 @@ def resolve(
     top: Combo | None,
     rules: Ruleset = DEFAULT_RULES,
     declarations: Declarations | None = None,
+    found: Sequence[Combo] | None = None,
 ) -> Combo:
     """The reading a play takes where it is made (RULES.md R22), or raise with the reason.
 
     Leading, an undeclared play whose readings fall in more than one category is ambiguous.
-    Following, it takes its highest reading that beats the top.
+    Following, it takes its highest reading that beats the top. `found`, when given, is
+    `readings(mask, rules, declarations)` computed before (a caller's cache).
     """
-    found = readings(mask, rules, declarations)
+    if found is None:
+        found = readings(mask, rules, declarations)
     if not found:
         bad_declaration = bool(declarations) and bool(readings(mask, rules))
         raise IllegalPlayError(

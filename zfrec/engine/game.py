@@ -235,12 +235,25 @@ Event = PlayEvent | PassEvent
 _new = tuple.__new__
 
 # What an action may change, saved before it so that undo() restores it exactly: turn, trick,
-# turn_in_trick, top, top_seat, trick_cards, passed, final_turn, result, hands, won, and how
-# many seats were out. Hands and won are tuples of at most six ints, so a snapshot is cheap.
-_Saved = tuple[
-    int, int, int, Combo | None, int | None, int, int, bool, "HandResult | None",
-    tuple[int, ...], tuple[int, ...], int,
-]  # fmt: skip
+# turn_in_trick, top, top_seat, trick_cards, the seats that passed, final_turn, the mover's
+# cards (a play changes only the mover's hand) and the cards won so far by the seat that takes
+# the trick if this action ends it (the mover for a play, the top player for a pass). No action
+# is taken once the result exists, and going out is read back from the event.
+_Saved = tuple[int, int, int, Combo | None, int | None, int, int, bool, int, int]
+
+# Readings depend on the cards, their declarations and the rules, and a record plays the same
+# card sets again and again: each is read once per ruleset.
+_READINGS: dict[Ruleset, dict[object, list[Combo]]] = {}
+_READINGS_MAX = 100_000
+
+
+def _readings_cache(rules: Ruleset) -> dict[object, list[Combo]]:
+    cache = _READINGS.get(rules)
+    if cache is None:
+        if len(_READINGS) >= 64:
+            _READINGS.clear()
+        cache = _READINGS[rules] = {}
+    return cache
 
 
 # --- one hand ---------------------------------------------------------------------------------
@@ -290,6 +303,9 @@ class HandState:
     _everyone: int = field(init=False, default=0, repr=False)
     _next: tuple[int, ...] = field(init=False, default=(), repr=False)
     _saved: list[_Saved] = field(init=False, default_factory=list, repr=False)
+    _readings: dict[object, list[Combo]] = field(
+        init=False, default_factory=dict, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         n = len(self.hands)
@@ -301,6 +317,7 @@ class HandState:
         self._everyone = (1 << n) - 1
         self._empty = sum(1 << s for s in range(n) if not self.hands[s])
         self.holders = n - self._empty.bit_count()
+        self._readings = _readings_cache(self.rules)
 
     @property
     def passed(self) -> frozenset[int]:
@@ -317,12 +334,12 @@ class HandState:
 
     # the log -------------------------------------------------------------------------------------
 
-    def _save(self) -> None:
+    def _save(self, seat: int, taker: int | None) -> None:
         self._saved.append(
             (
                 self.turn, self.trick, self.turn_in_trick, self.top, self.top_seat,
-                self.trick_cards, self._passed, self.final_turn, self.result,
-                tuple(self.hands), tuple(self.won), len(self.out_order),
+                self.trick_cards, self._passed, self.final_turn, self.hands[seat],
+                0 if taker is None else self.won[taker],
             )
         )  # fmt: skip
 
@@ -330,18 +347,23 @@ class HandState:
         """Take back the last action and return its event; raise IndexError if there is none."""
         if not self.log:
             raise IndexError("nothing to undo: no action has been taken in this hand")
+        event = self.log.pop()
         (
             self.turn, self.trick, self.turn_in_trick, self.top, self.top_seat,
-            self.trick_cards, self._passed, self.final_turn, self.result, hands, won, out,
+            self.trick_cards, self._passed, self.final_turn, held, won,
         ) = self._saved.pop()  # fmt: skip
-        self.over = self.result is not None
-        self.hands[:] = hands
-        self.won[:] = won
-        for s in self.out_order[out:]:
-            self._empty &= ~(1 << s)
-        self.holders += len(self.out_order) - out
-        del self.out_order[out:]
-        return self.log.pop()
+        seat = event.seat
+        if type(event) is PlayEvent:
+            self.hands[seat] = held
+            if event.out_place is not None:
+                self.out_order.pop()
+                self._empty &= ~(1 << seat)
+                self.holders += 1
+        trick_result = event.trick_result
+        if trick_result is not None:
+            self.won[trick_result.winner] = won
+        self.result, self.over = None, False
+        return event
 
     # verify ------------------------------------------------------------------------------------
 
@@ -414,8 +436,15 @@ class HandState:
                 seat,
                 seat,
             )
+        key: object = (mask, tuple(sorted(declarations.items()))) if declarations else mask
+        found = self._readings.get(key)
+        if found is None:
+            found = readings(mask, self.rules, declarations)
+            if len(self._readings) >= _READINGS_MAX:
+                self._readings.clear()
+            self._readings[key] = found
         try:
-            return resolve(mask, self.top, self.rules, declarations)
+            return resolve(mask, self.top, self.rules, declarations, found)
         except IllegalPlayError as exc:
             exc.at(seat=seat, hand=self.number, trick=self.trick, turn=self.turn_in_trick)
             raise
@@ -433,7 +462,8 @@ class HandState:
         ...
         zfrec.errors.IllegalPlayError: pair of 4s is lower than pair of 5s (RULES.md R19)
         """
-        self.verify_turn(seat)
+        if seat != self.turn or self.over or not self.hands[seat]:
+            self.verify_turn(seat)  # raises: the common case, in turn, is fine
         return self.verify_cards(seat, mask, declarations)
 
     def can_play(self, seat: int, mask: int, declarations: Declarations | None = None) -> bool:
@@ -489,13 +519,14 @@ class HandState:
 
     def play_combo(self, seat: int, combo: Combo) -> PlayEvent:
         """Make a play already verified (by verify_play, or listed by movegen.physical_plays)."""
-        self._save()
+        self._save(seat, seat)
         return self._play(seat, combo)
 
     def pass_(self, seat: int) -> PassEvent:
         """Verify and make a pass; returns its event (also in `log`)."""
-        self.verify_pass(seat)
-        self._save()
+        if seat != self.turn or self.top is None or self.over or not self.hands[seat]:
+            self.verify_pass(seat)  # raises: the common case, in turn and following, is legal
+        self._save(seat, self.top_seat)
         return self._pass(seat)
 
     def force_play(self, seat: int, mask: int, combo: Combo | None) -> PlayEvent:
@@ -513,7 +544,7 @@ class HandState:
         if combo is None:
             category = self.top.category if self.top is not None else Category.single
             combo = Combo(category, -1, None, mask)
-        self._save()
+        self._save(seat, seat)
         self.turn = seat
         return self._play(seat, combo)
 
@@ -524,7 +555,7 @@ class HandState:
         self._verify_present(seat)
         if self.top is None:
             self.verify_pass(seat)
-        self._save()
+        self._save(seat, self.top_seat)
         self.turn = seat
         return self._pass(seat)
 
