@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zfrec.engine.cards import FULL_DECK, format_cards, parse_cards, points_of
+from zfrec.engine.cards import FULL_DECK, SJ, Stand, format_cards, parse_cards, points_of
 from zfrec.engine.combos import Category
 from zfrec.engine.game import (
     GameState,
@@ -885,3 +885,14 @@ def test_dealt_twice_names_the_seat() -> None:
         verify_deal([deal[0], deal[1], deal[2] | c("2c"), deal[3]], 0)
     assert info.value.seats == (2,)
     assert info.value.render(["A", "B", "C", "D"].__getitem__) == "2c dealt twice (C; RULES.md R2)"
+
+
+def test_cached_readings_keep_declarations_apart() -> None:
+    # The same cards with different declarations are different plays (R21).
+    state = hand("9s 9h SJ 3h", "4s", "5s", rules=PAGAT)
+    with pytest.raises(IllegalPlayError) as info:
+        state.verify_play(0, c("9s 9h SJ"), {SJ: Stand(5)})  # as an 8
+    assert info.value.code == "ZF104"
+    combo = state.verify_play(0, c("9s 9h SJ"), {SJ: Stand(6)})
+    assert (combo.category, combo.rank) == (Category.triple, 6)
+    assert state.verify_play(0, c("9s 9h SJ")).rank == 6  # undeclared: the triple of 9s

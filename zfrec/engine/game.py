@@ -244,13 +244,13 @@ _Saved = tuple[int, int, int, Combo | None, int | None, int, int, bool, int, int
 # Readings depend on the cards, their declarations and the rules, and a record plays the same
 # card sets again and again: each is read once per ruleset.
 _READINGS: dict[Ruleset, dict[object, list[Combo]]] = {}
-_READINGS_MAX = 100_000
+_READINGS_MAX = 16_000  # per ruleset; a few MB at most
 
 
 def _readings_cache(rules: Ruleset) -> dict[object, list[Combo]]:
     cache = _READINGS.get(rules)
     if cache is None:
-        if len(_READINGS) >= 64:
+        if len(_READINGS) >= 8:
             _READINGS.clear()
         cache = _READINGS[rules] = {}
     return cache
