@@ -13,13 +13,9 @@ collect_ignore = [
     # `>>>` sketches, not doctests:
     "zfrec/record/__init__.py",
     "zfrec/render/__init__.py",
-    "zfrec/render/analysis.py",
     "zfrec/render/html.py",
     "zfrec/render/site.py",
     "zfrec/store/__init__.py",
     "zfrec/store/db.py",
     "zfrec/store/store.py",
-    "zfrec/analysis/analyze.py",
-    "zfrec/analysis/audit.py",
-    "zfrec/analysis/diff.py",
 ]

@@ -310,13 +310,20 @@ def test_render_command_errors_are_messages(tmp_path: Path) -> None:
     cases = [
         (["render", str(record), "--out", str(tmp_path / "o"), "--seat", "Zed"], "no player"),
         (["render", str(bad), "--out", str(tmp_path / "o")], "unknown suit"),
-        (["render", str(tmp_path / "none.zfn"), "--out", str(tmp_path / "o")], "no such record"),
+        (["render", str(tmp_path / "none.zfn"), "--out", str(tmp_path / "o")], "no such file"),
         (["render", "nonsense", "--out", str(tmp_path / "o")], "neither a record file"),
         (
             ["render", "42", "--out", str(tmp_path / "o"), "--db", str(tmp_path / "z.db")],
+            "no such database",
+        ),
+        (
+            ["render", "42", "--out", str(tmp_path / "o"), "--db", str(tmp_path / "y.db")],
             "no game '42' in the store",
         ),
     ]
+    from zfrec.store.db import open_store
+
+    open_store(str(tmp_path / "y.db")).dispose()
     for args, message in cases:
         result = runner.invoke(app, args)
         assert result.exit_code == 2, (args, result.output)
