@@ -61,16 +61,8 @@ from typing import Any, NamedTuple
 from zfrec.diagnostics import Diagnostic
 from zfrec.engine.cards import FULL_DECK, format_cards
 from zfrec.engine.combos import Combo
-from zfrec.engine.game import (
-    Event,
-    GameState,
-    HandResult,
-    HandState,
-    best_reading,
-    hand_sizes,
-    verify_dealt_once,
-    verify_hand_sizes,
-)
+from zfrec.engine.deal import hand_sizes, verify_dealt_once, verify_hand_sizes
+from zfrec.engine.game import Event, GameState, HandResult, HandState, best_reading
 from zfrec.engine.rules import Ruleset
 from zfrec.engine.seats import Seat, seat, seats
 from zfrec.errors import DealError, GameError, IllegalPlayError, Location

@@ -2,5 +2,5 @@
 
 It knows nothing of records, stores or pages; everything else in zfrec asks it to judge, and
 every rule lives here once. Imports run one way: cards -> combos -> rules -> movegen -> seats ->
-game -> perft.
+deal -> game -> perft.
 """
