@@ -17,13 +17,14 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from tests.test_analyze import DEAL, PLAY, record
-from zfrec.analysis.audit import audit, audit_html, rules_search
+from zfrec.analysis.audit import audit, rules_search
 from zfrec.analysis.diff import diff_games
 from zfrec.cli import app
 from zfrec.engine.cards import Stand, iter_ids
 from zfrec.engine.rules import preset
 from zfrec.record import dumps
 from zfrec.record.model import Game, HandScore, Move
+from zfrec.render.analysis import audit_html
 from zfrec.simulate import SimConfig, simulate_game
 from zfrec.validate import validate
 
@@ -40,7 +41,7 @@ TOO_LOW = "1: 3h  2: 4c  3: -  1: 5s  2: 5h  3: -\n"
 def test_legal_record_needs_no_audit() -> None:
     report = audit(record())
     assert report.legal and report.repairs == () and report.rulesets == ()
-    assert "The record is legal." in audit_html(report)
+    assert "The record is legal as recorded." in audit_html(report)
 
 
 def test_legal_only_under_poppel() -> None:

@@ -7,15 +7,24 @@ never guessed. The search is bounded by a budget of candidate records, and stops
 the first clean repair. A cheap first look replays only up to the edited hand.
 
 Nothing here applies a rule: the replay says what each seat held and what was on the table, the
-move generator lists the plays, and the validator judges the edited record.
+move generator lists the plays, and the validator judges the edited record. The results, `Edit`
+and `Repair`, are defined in zfrec.analysis.edits (and importable from here).
+
+    >>> from zfrec.analysis.example import broken_example
+    >>> from zfrec.validate import validate
+    >>> game = broken_example()
+    >>> found, tried = search_repairs(game, game.ruleset(), validate(game), budget=50, want=2)
+    >>> [r.text() for r in found if r.ok]
+    ['legal if trick 1, turn 5 (Bo) was a pass', 'legal if trick 1, turn 5 (Bo) was not played']
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import Literal
 
+from zfrec.analysis.edits import Edit, EditKind, Repair, RepairJson
+from zfrec.analysis.steps import WrittenMoves
 from zfrec.diagnostics import Diagnostic
 from zfrec.engine.cards import THREE_OF_HEARTS, Declarations, Stand, card_str, iter_ids
 from zfrec.engine.combos import Combo, readings, resolve
@@ -28,89 +37,6 @@ from zfrec.validate import Report, validate
 
 PLAYS_PER_PASS = 6  # plays tried in place of one pass
 PATIENCE = 40  # candidates tried after the first clean repair, looking for alternatives
-
-EditKind = Literal[
-    "pass", "play", "insert", "delete", "declare", "substitute", "deal_swap", "deal_move",
-    "score", "totals", "result", "shuffler", "drop_hand", "split",
-]  # fmt: skip
-
-
-# --- edits and repairs ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Edit:
-    """One change to a record. `text` completes "legal if ..."."""
-
-    kind: EditKind
-    text: str
-    hand: int | None = None
-    trick: int | None = None
-    turn: int | None = None
-    seat: str | None = None
-    before: str | None = None
-    after: str | None = None
-    apply: Callable[[Game], Game] = field(default=lambda g: g, compare=False, repr=False)
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "kind": self.kind,
-            "text": self.text,
-            "hand": self.hand,
-            "trick": self.trick,
-            "turn": self.turn,
-            "player": self.seat,
-            "before": self.before,
-            "after": self.after,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Repair:
-    """Edits and the verdict on the edited record (re-validated)."""
-
-    edits: tuple[Edit, ...]
-    record: Game
-    report: Report
-    order: int = 0  # how early the search found it: targeted generators come first
-
-    @property
-    def size(self) -> int:
-        return len(self.edits)
-
-    @property
-    def errors(self) -> int:
-        return self.report.errors
-
-    @property
-    def warnings(self) -> int:
-        return self.report.warnings
-
-    @property
-    def ok(self) -> bool:
-        return self.report.ok
-
-    @property
-    def rank_key(self) -> tuple[int, int, int, int]:
-        return (self.size, self.errors, self.warnings, self.order)
-
-    def text(self) -> str:
-        what = " and ".join(e.text for e in self.edits)
-        if self.ok:
-            return f"legal if {what}"
-        return f"{self.errors} error(s) left if {what}"
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "text": self.text(),
-            "ok": self.ok,
-            "size": self.size,
-            "errors": self.errors,
-            "warnings": self.warnings,
-            "edits": [e.to_json() for e in self.edits],
-            "remaining": [d.to_json() for d in self.report.diagnostics],
-        }
-
 
 # --- what the replay knew at each move ------------------------------------------------------------
 
@@ -159,7 +85,7 @@ def _index(game: Game, rules: Ruleset) -> _Index:
     info = _HandInfo()
     first: tuple[str, int, int] | None = None
     game_errors: tuple[Diagnostic, ...] = ()
-    seen: dict[int, int] = {}
+    written = WrittenMoves()
     pre: tuple[tuple[int, ...], Combo | None, int, int] = ((), None, 1, 0)
     for state, ev in replay(game, rules):
         errs = _errors(ev.diagnostics)
@@ -167,17 +93,14 @@ def _index(game: Game, rules: Ruleset) -> _Index:
         if isinstance(ev, HandStart):
             info = _HandInfo(deal=ev.deal, start_errors=errs)
             hands.append(info)
-            seen = {}
+            written = WrittenMoves()
             if errs and first is None:
                 first = ("start", ev.hand_index, 0)
         elif isinstance(ev, MoveStep):
+            m, insert_at = written.place(ev)
             if ev.move is not None:
-                m: int | None = seen.get(ev.trick_index, 0)
-                seen[ev.trick_index] = (m or 0) + 1
-                insert_at = m or 0
                 seat, turn = ev.move.seat, ev.event.turn if ev.event is not None else pre[2]
             else:
-                m, insert_at = None, seen.get(ev.trick_index, 0)
                 assert ev.event is not None
                 seat, turn = ev.event.seat, ev.event.turn
             held = pre[0][seat] if 0 <= seat < len(pre[0]) else 0
@@ -739,16 +662,29 @@ def search_repairs(
     game: Game, rules: Ruleset, base: Report, budget: int, want: int
 ) -> tuple[list[Repair], int]:
     """Single-edit repairs of `game` (judged under `rules`; `base` is its report), and how many
-    candidate records were tried. Only edits that leave fewer errors are kept."""
+    candidate records were tried (at most `budget`). Only edits that leave fewer errors are
+    kept; the search stops a little after the first clean repair, or at `want` of them.
+
+    >>> from zfrec.analysis.example import example_game
+    >>> game = example_game()
+    >>> search_repairs(game, game.ruleset(), validate(game), 50, 1)  # nothing to repair
+    ([], 0)
+    """
     search = _Search(game, rules, base, budget, want)
     search.run()
     return search.found, search.tried
 
 
 def score_text(score: HandScore) -> str:
-    """A score line's numbers: `40 30 30 0 total 40 30 30 0`."""
+    """A score line's numbers: `40 30 30 0 total 40 30 30 0`.
+
+    >>> score_text(HandScore((40, 30, 30, 0), (40, 30, 30, 0)))
+    '40 30 30 0 total 40 30 30 0'
+    >>> score_text(HandScore((60, 0, 40), None))
+    '60 0 40'
+    """
     text = " ".join(map(str, score.points))
     return text + (" total " + " ".join(map(str, score.totals)) if score.totals else "")
 
 
-__all__ = ["Edit", "EditKind", "Repair", "score_text", "search_repairs"]
+__all__ = ["Edit", "EditKind", "Repair", "RepairJson", "score_text", "search_repairs"]

@@ -33,6 +33,7 @@ JOKER_MASK = (1 << SJ) | (1 << BJ)
 REAL_MASK = FULL_DECK & ~JOKER_MASK
 THREE_OF_HEARTS = 0 * 4 + 1
 COUNTER_POINTS = {2: 5, 7: 10, 10: 10}  # rank index of 5, T, K -> points
+COUNTERS = 0xF << 8 | 0xF << 28 | 0xF << 40  # the mask of every 5, Ten and King
 
 _SUIT_ALIASES = {
     **{s: i for i, s in enumerate(SUIT_SYMBOLS)},
