@@ -9,6 +9,7 @@ from zfrec.engine.rules import PRESETS
 from zfrec.record.model import (
     ANNOTATIONS,
     KNOWN_TAGS,
+    AltPlay,
     Game,
     Hand,
     HandScore,
@@ -39,6 +40,25 @@ tag_names = st.from_regex(r"[A-Za-z][A-Za-z0-9_]{0,6}", fullmatch=True).filter(
 stands = st.builds(Stand, st.integers(0, NUM_RANKS - 1), st.none() | st.integers(0, 3))
 
 
+Play = tuple[bool, int, tuple[tuple[int, Stand], ...]]  # is_pass, cards, declarations
+
+
+@st.composite
+def plays(draw: st.DrawFn) -> Play:
+    """A pass, or cards (jokers often among them) with some jokers declared."""
+    if draw(st.integers(0, 3)) == 0:
+        return True, 0, ()
+    if draw(st.booleans()):  # a few cards, jokers often among them
+        card_ids = st.integers(0, DECK_SIZE - 1) | st.sampled_from([SJ, BJ])
+        cards = sum(1 << c for c in draw(st.lists(card_ids, min_size=1, max_size=6, unique=True)))
+    else:  # any set at all
+        cards = draw(st.integers(1, (1 << DECK_SIZE) - 1))
+    decls = tuple(
+        (joker, draw(stands)) for joker in (SJ, BJ) if cards >> joker & 1 and draw(st.booleans())
+    )
+    return False, cards, decls
+
+
 @st.composite
 def moves(draw: st.DrawFn, n: int) -> Move:
     seat = draw(st.integers(0, n - 1))
@@ -49,17 +69,18 @@ def moves(draw: st.DrawFn, n: int) -> Move:
         "disputed": disputed,
         "dispute_note": draw(st.none() | lines) if disputed else None,
     }
-    if draw(st.integers(0, 3)) == 0:
-        return Move.passes(seat, **extra)
-    if draw(st.booleans()):  # a few cards, jokers often among them
-        card_ids = st.integers(0, DECK_SIZE - 1) | st.sampled_from([SJ, BJ])
-        cards = sum(1 << c for c in draw(st.lists(card_ids, min_size=1, max_size=6, unique=True)))
-    else:  # any set at all
-        cards = draw(st.integers(1, (1 << DECK_SIZE) - 1))
-    decls = tuple(
-        (joker, draw(stands)) for joker in (SJ, BJ) if cards >> joker & 1 and draw(st.booleans())
-    )
-    return Move.plays(seat, cards, decls, **extra)
+    is_pass, cards, decls = draw(plays())
+    move = Move.passes(seat, **extra) if is_pass else Move.plays(seat, cards, decls, **extra)
+    if disputed:  # the other side's versions (`or Kc`), none repeating another
+        recorded = AltPlay.of_move(move)
+        versions = draw(st.lists(plays().map(_version), max_size=3, unique=True))
+        move.alternatives = tuple(v for v in versions if v != recorded)
+    return move
+
+
+def _version(play: Play) -> AltPlay:
+    is_pass, cards, decls = play
+    return AltPlay(is_pass, Cards(cards), decls)
 
 
 @st.composite

@@ -16,7 +16,7 @@ from zfrec.engine.cards import BJ, Stand, parse_cards, parse_play
 from zfrec.errors import NotationError
 from zfrec.record import dumps, iter_records, load, loads
 from zfrec.record.jsonio import dumps_json, game_from_json, game_to_json, iter_json_text
-from zfrec.record.model import Game, Hand, Move, Trick
+from zfrec.record.model import AltPlay, Game, Hand, Move, Trick
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -60,6 +60,24 @@ def small_game() -> Game:
             )
         ],
     )
+
+
+def test_disputed_versions_in_json() -> None:
+    game = small_game()
+    move = game.hands[0].tricks[0].moves[2]
+    move.dispute_note = "was it a pair?"
+    move.alternatives = (AltPlay(True), AltPlay(False, parse_cards("Ts Th"), ()))
+    data = game_to_json(game)
+    assert data["hands"][0]["tricks"][0]["moves"][2] == {
+        "seat": 3,
+        "play": "Ts Th Td",
+        "disputed": True,
+        "dispute_note": "was it a pair?",
+        "or": ["pass", "Ts Th"],
+    }
+    assert game_from_json(data) == game
+    assert loads(dumps(game, "json"), "json") == [game]
+    assert loads(dumps(game), "zfn") == [game]
 
 
 def test_json_shape() -> None:
@@ -163,6 +181,26 @@ def bad(edit: str, value: Any) -> str:
             "/hands/0/tricks/0/moves/1/dispute_note",
             "why",
             "g.json: at /hands/0/tricks/0/moves/1: a dispute note needs the disputed marker",
+        ),
+        (
+            "/hands/0/tricks/0/moves/1/or",
+            ["Kc"],
+            "g.json: at /hands/0/tricks/0/moves/1: 'or' versions need the disputed marker",
+        ),
+        (
+            "/hands/0/tricks/0/moves/2/or",
+            ["pass", "Th Ts Td"],
+            "g.json: at /hands/0/tricks/0/moves/2: the version Ts Th Td is the play as recorded",
+        ),
+        (
+            "/hands/0/tricks/0/moves/2/or",
+            ["pass", "Kc Kc"],
+            "g.json: at /hands/0/tricks/0/moves/2/or/1: card Kc is given twice",
+        ),
+        (
+            "/hands/0/tricks/0/moves/2/or",
+            [],
+            "g.json: at /hands/0/tricks/0/moves/2/or: [] should be non-empty",
         ),
         ("/players/2", "Ann", "g.json: at /players: player name 'Ann' is given twice"),
         ("/players/2", "7", "g.json: at /players/2: '7' does not match"),

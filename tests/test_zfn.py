@@ -126,6 +126,41 @@ def test_disputed_marker_and_note() -> None:
     assert not c.disputed
 
 
+def test_disputed_versions_after_or() -> None:
+    text = (
+        HEAD + 'hand\n1: 3h  2: Qc disputed "Bo says it was the Kc" or Kc  3: Ac\n'
+        "1: 5s  2: 6s! disputed or 7h,7s {seen} OR pass or 7d BJ=7h  王芳: -\n"
+    )
+    game = one(text)
+    _, qc, ac, _, six, cy = moves_of(game)
+    assert qc.dispute_note == "Bo says it was the Kc"
+    assert [v.play_text() for v in qc.alternatives] == ["Kc"]
+    assert [v.play_text() for v in qc.versions()] == ["Qc", "Kc"]
+    assert not ac.disputed and ac.alternatives == ()
+    assert six.annotation == "!" and six.comments == ["seen"]
+    assert [v.play_text() for v in six.alternatives] == ["7s 7h", "pass", "7d BJ=7h"]
+    assert six.alternatives[2].declarations == ((BJ, Stand(4, 1)),)
+    assert cy.is_pass and cy.seat == 2
+    # canonical: the versions after the note, a pass as -, comments last
+    assert dumps_zfn(game).splitlines()[-2:] == [
+        '1: 3h  2: Qc disputed "Bo says it was the Kc" or Kc  3: Ac',
+        "1: 5s  2: 6s! disputed or 7s 7h or - or 7d BJ=7h {seen}  3: -",
+    ]
+    assert parse_zfn(dumps_zfn(game)) == [game]
+    # a version is part of the record: a different one is a different record
+    other = one(text.replace("or Kc", "or Ks"))
+    assert other != game
+
+
+def test_a_move_with_a_version_in_place() -> None:
+    game = one(HEAD + 'hand\n1: 3h {c} disputed "n" or - or 4h\n')
+    [move] = moves_of(game)
+    passed = move.with_version(move.alternatives[0])
+    assert passed.is_pass and passed.seat == 0 and passed.pos == move.pos
+    assert passed.comments == ["c"] and passed.alternatives == move.alternatives
+    assert move.with_version(move.versions()[0]) == move
+
+
 def test_comments_attach_to_what_they_follow() -> None:
     text = (
         '[Players "a, b, c"] {on tag}\n{game}\n'
@@ -341,9 +376,60 @@ def test_strict_reader_raises_the_first_error() -> None:
         ),
         (
             "hand\n1: 3h disputed 4h\n",
-            "t.zfn:3:16 [game 1]: after 'disputed' only a quoted note and comments may follow\n"
+            "t.zfn:3:16 [game 1]: after 'disputed' only a quoted note, 'or' versions and "
+            "comments may follow\n"
             " 3 | 1: 3h disputed 4h\n"
             "   |                ^",
+        ),
+        (
+            "hand\n1: 3h or 4h\n",
+            "t.zfn:3:7 [game 1]: 'or' gives another version of a disputed move: write "
+            "'disputed' before it (2: Qc disputed or Kc)\n"
+            " 3 | 1: 3h or 4h\n"
+            "   |       ^",
+        ),
+        (
+            "hand\n1: 3h disputed or  2: 4h\n",
+            "t.zfn:3:16 [game 1]: 'or' needs a play after it: the cards, or - for a pass\n"
+            " 3 | 1: 3h disputed or  2: 4h\n"
+            "   |                ^",
+        ),
+        (
+            "hand\n1: 3h disputed or 4h or 3h\n",
+            "t.zfn:3:22 [game 1]: the version 3h is the play as recorded\n"
+            " 3 | 1: 3h disputed or 4h or 3h\n"
+            "   |                      ^",
+        ),
+        (
+            "hand\n1: 3h disputed or 4h or 4h\n",
+            "t.zfn:3:22 [game 1]: the version 4h is given twice\n"
+            " 3 | 1: 3h disputed or 4h or 4h\n"
+            "   |                      ^",
+        ),
+        (
+            'hand\n1: 3h disputed or 4h "late note"\n',
+            't.zfn:3:22 [game 1]: quoted text here can only be the note after "disputed"\n'
+            ' 3 | 1: 3h disputed or 4h "late note"\n'
+            "   |                      ^",
+        ),
+        (
+            "hand\n1: 3h disputed or 4h?\n",
+            "t.zfn:3:19 [game 1]: an annotation belongs to the recorded play, not to an 'or' "
+            "version\n"
+            " 3 | 1: 3h disputed or 4h?\n"
+            "   |                   ^",
+        ),
+        (
+            "hand\n1: 3h disputed or - 4h\n",
+            "t.zfn:3:21 [game 1]: a pass has no cards\n"
+            " 3 | 1: 3h disputed or - 4h\n"
+            "   |                     ^",
+        ),
+        (
+            "hand\n1: 3h disputed or 4h 5x\n",
+            "t.zfn:3:23 [game 1]: unknown suit 'x' in '5x': suits are s h d c (or ♠ ♥ ♦ ♣)\n"
+            " 3 | 1: 3h disputed or 4h 5x\n"
+            "   |                       ^",
         ),
         (
             "hand\nplay 1: 3h\n",

@@ -18,6 +18,7 @@ from typing import Literal
 from zfrec.errors import NotationError
 from zfrec.record.jsonio import dumps_json, game_from_json, game_to_json, iter_json_text
 from zfrec.record.model import (
+    AltPlay,
     Game,
     Hand,
     HandScore,
@@ -34,6 +35,7 @@ FORMATS: tuple[Format, ...] = ("zfn", "json")
 
 __all__ = [
     "FORMATS",
+    "AltPlay",
     "Format",
     "Game",
     "Hand",

@@ -18,6 +18,7 @@ from zfrec.engine.cards import NO_CARDS, format_cards, format_play, parse_cards,
 from zfrec.errors import CardError, Location, NotationError, SeatError
 from zfrec.record.lexer import excerpt
 from zfrec.record.model import (
+    AltPlay,
     Declaration,
     Game,
     Hand,
@@ -166,6 +167,8 @@ def _move_to_json(move: Move, at: Path) -> dict[str, Any]:
         if move.dispute_note is not None:
             _text(tag_value_problem(move.dispute_note), *at, "dispute_note")
             out["dispute_note"] = move.dispute_note
+        if move.alternatives:
+            out["or"] = [version.play_text() for version in move.alternatives]
     _put_comments(out, move.comments, at)
     return out
 
@@ -424,5 +427,19 @@ class _GameReader:
             except CardError as exc:
                 raise self.fail((*at, "play"), exc.message) from None
             move = Move.plays(seat, play.mask, play.declarations, **extra)
+        if "or" in data:
+            move.alternatives = tuple(
+                self.version(text, (*at, "or", i)) for i, text in enumerate(data["or"])
+            )
         self.check(move_problem(move), *at)
         return move
+
+    def version(self, text: str, at: Path) -> AltPlay:
+        """One `or` version of a disputed move: "pass" or cards, as a move's "play"."""
+        if text == "pass":
+            return AltPlay(True)
+        try:
+            play = parse_play(text)
+        except CardError as exc:
+            raise self.fail(at, exc.message) from None
+        return AltPlay(False, play.mask, play.declarations)

@@ -58,6 +58,7 @@ TAG_NAME_RE = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
 Declaration = tuple[int, Stand]  # joker card id, what it stands for
 RuleValue = bool | int | str
+MAX_VERSIONS = 8  # `or` versions of one disputed move (FORMAT.md, Limits)
 
 
 class Pos(NamedTuple):
@@ -79,9 +80,37 @@ class Pos(NamedTuple):
         return f"{self.line}:{self.col}"
 
 
+@dataclass(frozen=True, slots=True)
+class AltPlay:
+    """Another side's version of a disputed move: `or Kc` (a play) or `or -` (a pass).
+
+    >>> AltPlay.of_move(Move.passes(0)).play_text(), AltPlay(cards=Cards(1 << 47)).play_text()
+    ('pass', 'Kc')
+    """
+
+    is_pass: bool = False
+    cards: Cards = NO_CARDS
+    declarations: tuple[Declaration, ...] = ()
+
+    @staticmethod
+    def of_move(move: Move) -> AltPlay:
+        """The play of `move` as a version (for comparing versions with the recorded play)."""
+        return AltPlay(move.is_pass, move.cards, move.declarations)
+
+    def play_text(self) -> str:
+        """`pass`, or the canonical cards with their declarations (`7s 7h BJ=8h`)."""
+        if self.is_pass:
+            return "pass"
+        return format_play(self.cards, dict(self.declarations))
+
+
 @dataclass(slots=True)
 class Move:
-    """One recorded turn: a play of `cards` or a pass, by `seat` (0-based)."""
+    """One recorded turn: a play of `cards` or a pass, by `seat` (0-based).
+
+    A disputed move may hold the other side's versions of it (`alternatives`, written
+    `or Kc`); the record itself goes on from the play as written.
+    """
 
     seat: int
     is_pass: bool = False
@@ -92,6 +121,7 @@ class Move:
     disputed: bool = False
     dispute_note: str | None = None
     pos: Pos | None = field(default=None, compare=False)  # where it was written
+    alternatives: tuple[AltPlay, ...] = ()  # other versions of a disputed move, in order
 
     @staticmethod
     def passes(seat: int, **extra: Any) -> Move:
@@ -111,6 +141,17 @@ class Move:
         if self.is_pass:
             return "pass"
         return format_play(self.cards, dict(self.declarations))
+
+    def versions(self) -> tuple[AltPlay, ...]:
+        """Every version of the move: the recorded play first, then its alternatives."""
+        return (AltPlay.of_move(self), *self.alternatives)
+
+    def with_version(self, version: AltPlay) -> Move:
+        """This move with `version` played instead; seat, position and remarks are kept."""
+        return Move(
+            self.seat, version.is_pass, version.cards, version.declarations, self.annotation,
+            list(self.comments), self.disputed, self.dispute_note, self.pos, self.alternatives,
+        )  # fmt: skip
 
 
 @dataclass(slots=True)
@@ -306,17 +347,47 @@ def move_problem(move: Move) -> str | None:
         return f"unknown annotation {move.annotation!r}: use one of {' '.join(ANNOTATIONS)}"
     if move.dispute_note is not None and not move.disputed:
         return "a dispute note needs the disputed marker"
-    if move.is_pass:
-        if move.cards or move.declarations:
+    if move.alternatives:
+        problem = versions_problem(move)
+        if problem:
+            return problem
+    return play_problem(move.is_pass, move.cards, move.declarations)
+
+
+def versions_problem(move: Move) -> str | None:
+    """Why the `or` versions of `move` cannot stand, or None: they need the disputed marker,
+    must differ from the recorded play and from each other, and each must be a play or a pass."""
+    if not move.disputed:
+        return "'or' versions need the disputed marker"
+    if len(move.alternatives) > MAX_VERSIONS:
+        return f"a disputed move has at most {MAX_VERSIONS} 'or' versions"
+    recorded = AltPlay.of_move(move)
+    seen = {recorded}
+    for alt in move.alternatives:
+        problem = play_problem(alt.is_pass, alt.cards, alt.declarations)
+        if problem:
+            return problem
+        if alt == recorded:
+            return f"the version {alt.play_text()} is the play as recorded"
+        if alt in seen:
+            return f"the version {alt.play_text()} is given twice"
+        seen.add(alt)
+    return None
+
+
+def play_problem(is_pass: bool, cards: int, declarations: tuple[Declaration, ...]) -> str | None:
+    """Structural consistency of one play or pass (a move's, or an `or` version's)."""
+    if is_pass:
+        if cards or declarations:
             return "a pass has no cards"
         return None
-    if not move.cards:
+    if not cards:
         return "a play needs at least one card"
-    for joker, stand in move.declarations:
-        if joker < SJ or not move.cards >> joker & 1:
+    for joker, stand in declarations:
+        if joker < SJ or not cards >> joker & 1:
             return "only jokers in the play take a declaration"
         if not 0 <= stand.rank < NUM_RANKS or stand.suit not in (None, 0, 1, 2, 3):
             return "a joker stands for a real card, 3 through 2"
-    if len({j for j, _ in move.declarations}) != len(move.declarations):
+    if len({j for j, _ in declarations}) != len(declarations):
         return "a joker is declared twice"
     return None

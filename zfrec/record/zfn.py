@@ -47,6 +47,8 @@ from zfrec.record.model import (
     MAX_HAND_NUMBER,
     MAX_SCORE,
     MAX_UNKNOWN,
+    MAX_VERSIONS,
+    AltPlay,
     Game,
     Hand,
     HandScore,
@@ -55,6 +57,7 @@ from zfrec.record.model import (
     SeatDeal,
     Trick,
     seat_of,
+    versions_problem,
 )
 from zfrec.record.text import deal_text, score_text
 from zfrec.record.zfn_header import Header, format_header
@@ -682,6 +685,7 @@ class _HandBuilder:
         note: str | None = None
         comments: list[str] = []
         played = False
+        versions: list[_Version] = []  # `or` versions of a disputed move, as they are read
         n = len(tokens)
         while i < n:
             token = tokens[i]
@@ -694,7 +698,7 @@ class _HandBuilder:
             elif kind == COLON:
                 raise _fail(token, "a ':' follows a seat: a number or a player name")
             elif kind == STRING:
-                if not disputed or note is not None:
+                if not disputed or note is not None or versions:
                     raise _fail(token, 'quoted text here can only be the note after "disputed"')
                 note = text
             elif text.casefold() == "disputed":
@@ -702,11 +706,27 @@ class _HandBuilder:
                     raise _fail(token, "'disputed' comes once, after the cards of a move")
                 disputed = True
             elif disputed:
-                raise _fail(token, "after 'disputed' only a quoted note and comments may follow")
+                if text.casefold() == "or":
+                    if versions:
+                        versions[-1].close()
+                    versions.append(_Version(token))
+                elif versions:
+                    versions[-1].add(token)
+                else:
+                    raise _fail(
+                        token,
+                        "after 'disputed' only a quoted note, 'or' versions and comments may "
+                        "follow",
+                    )
             else:
                 body, ann = split_annotation(text)
                 if not body.strip(","):
                     body = ""  # commas alone only separate cards
+                elif played and body.casefold() == "or":
+                    raise _fail(
+                        token, "'or' gives another version of a disputed move: write 'disputed' "
+                        "before it (2: Qc disputed or Kc)",
+                    )  # fmt: skip
                 if body and annotation is not None:
                     raise _fail(token, "the annotation comes after the last card of the move")
                 if body.casefold() in PASS_WORDS:
@@ -744,6 +764,13 @@ class _HandBuilder:
                 seat, cards, tuple(decls), annotation=annotation, comments=comments,
                 disputed=disputed, dispute_note=note, pos=pos,
             )  # fmt: skip
+        if versions:
+            versions[-1].close()
+            move.alternatives = tuple(v.play() for v in versions)
+            problem = versions_problem(move)
+            if problem:
+                at = versions[-1].token if len(versions) > MAX_VERSIONS else None
+                raise _fail(at or _twice(versions, move), problem)
         moves.append(move)
         return i
 
@@ -765,6 +792,57 @@ class _HandBuilder:
         return Hand(
             self.number, self.shuffler, deal, self.tricks, self.score, self.comments, self.pos
         )
+
+
+class _Version:
+    """One `or` version of a disputed move, read word by word: cards, or a pass."""
+
+    __slots__ = ("cards", "decls", "is_pass", "token")
+
+    def __init__(self, token: Token) -> None:
+        self.token = token  # the `or`, where problems with this version are reported
+        self.cards = 0
+        self.decls: list[tuple[int, Stand]] = []
+        self.is_pass = False
+
+    def add(self, token: Token) -> None:
+        body = token.text
+        if not body.strip(","):
+            return  # commas alone only separate cards
+        if body.casefold() in PASS_WORDS:
+            if self.cards or self.is_pass:
+                raise _fail(token, "a pass has no cards")
+            self.is_pass = True
+            return
+        if self.is_pass:
+            raise _fail(token, "a pass has no cards")
+        if body[-1] in "!?":
+            raise _fail(token, "an annotation belongs to the recorded play, not to an 'or' version")
+        mask, found = _cards(token, body)
+        if self.cards & mask:
+            raise _fail(token, f"a card in {body!r} is given twice in this version")
+        self.cards |= mask
+        self.decls.extend(found)
+
+    def close(self) -> None:
+        if not self.cards and not self.is_pass:
+            raise _fail(self.token, "'or' needs a play after it: the cards, or - for a pass")
+
+    def play(self) -> AltPlay:
+        if self.is_pass:
+            return AltPlay(True)
+        return AltPlay(False, Cards(self.cards), tuple(sorted(self.decls, key=lambda d: d[0])))
+
+
+def _twice(versions: list[_Version], move: Move) -> Token:
+    """The `or` of the first version that repeats the recorded play or an earlier version."""
+    seen = {AltPlay.of_move(move)}
+    for version in versions:
+        play = version.play()
+        if play in seen:
+            return version.token
+        seen.add(play)
+    return versions[0].token
 
 
 def _clip(text: str, width: int = 40) -> str:
@@ -840,6 +918,8 @@ def _move_text(move: Move) -> str:
         text += " disputed"
         if move.dispute_note is not None:
             text += f' "{escape_string(move.dispute_note)}"'
+        for version in move.alternatives:
+            text += " or " + ("-" if version.is_pass else version.play_text())
     for comment in move.comments:
         text += " " + _comment(comment)
     return text
