@@ -535,7 +535,7 @@ def test_comments_annotations_and_disputes_survive_the_round_trip(
 ) -> None:
     text_ = (
         '[Event "研究会"]\n[Players "阿明, 小红, 老王"]\n[Club "蓝天"]\n\n{整局的评论}\n\n'
-        'hand 1\n1: 3h!? {开局}  2: -  3: 4h?? disputed "有争议" ; lead\n'
+        'hand 1\n1: 3h!? {开局}  2: -  3: 4h?? disputed "有争议" or 5h or - ; lead\n'
     )
     path = tmp_path / "annotated.zfn"
     path.write_text(text_, encoding="utf-8")

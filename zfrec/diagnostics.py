@@ -29,6 +29,7 @@ CODES: dict[str, CodeInfo] = {
     "ZF002": CodeInfo("error", "JSON record does not match the schema", None),
     "ZF003": CodeInfo("error", "file cannot be read", None),
     "ZF004": CodeInfo("warning", "file holds no game", None),
+    "ZF005": CodeInfo("info", "disputed move", None),
     # plays
     "ZF101": CodeInfo("error", "not a legal combination", "R14"),
     "ZF102": CodeInfo("error", "ambiguous lead: declare the jokers", "R22"),

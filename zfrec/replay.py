@@ -310,6 +310,18 @@ class _Replayer:
         """Report the engine's judgement, its seats named as the record names its players."""
         self._report(exc.code, exc.render(self._name), hand, trick, move, pos)
 
+    def _dispute(self, hand: Hand, trick: int, move: Move) -> None:
+        """A disputed move is a note (ZF005) with the note and the other versions written."""
+        play = "pass" if move.is_pass else move.play_text()
+        message = f"{self._name(move.seat)}'s {play} is disputed"
+        if move.dispute_note is not None:
+            message += f': "{move.dispute_note}"'
+        if move.alternatives:
+            versions = " or ".join(v.play_text() for v in move.alternatives)
+            label = "version" if len(move.alternatives) == 1 else "versions"
+            message += f"; other {label}: {versions} (zfrec audit judges each one)"
+        self._report("ZF005", message, hand, trick, move)
+
     def _take(self) -> tuple[Diagnostic, ...]:
         if not self.found:  # the common case: nothing to hand over
             return ()
@@ -402,6 +414,8 @@ class _Replayer:
                 mover = move.seat
                 present = 0 <= mover < n
                 if hs.over:
+                    if move.disputed:
+                        self._dispute(hand, t_index, move)
                     if not after_end_reported:
                         try:
                             hs.verify_turn(mover)
@@ -429,6 +443,8 @@ class _Replayer:
                     hs.trick_cards,
                 )
                 held = hands[mover] if present and known[mover] else None
+                if move.disputed:
+                    self._dispute(hand, t_index, move)
                 event: Event | None
                 if move.is_pass:
                     try:

@@ -722,7 +722,7 @@ class _HandBuilder:
                 body, ann = split_annotation(text)
                 if not body.strip(","):
                     body = ""  # commas alone only separate cards
-                elif played and body.casefold() == "or":
+                elif played and len(body) == 2 and body.casefold() == "or":
                     raise _fail(
                         token, "'or' gives another version of a disputed move: write 'disputed' "
                         "before it (2: Qc disputed or Kc)",
