@@ -545,7 +545,9 @@ class _Replayer:
                         t_index,
                         move,
                     )
-                played[move.seat] |= move.cards
+                # A card played twice was dealt to the seat that played it first: the later
+                # play is the one that cannot stand (it is reported there, ZF301).
+                played[move.seat] |= move.cards & ~everything
                 everything |= move.cards
         if hand.deal is not None and all(d.unknown == 0 for d in hand.deal):
             deal: list[int] = [d.known for d in hand.deal]

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from zfrec.analysis.diff import DiffReport, Divergence, diff_games
+from zfrec.analysis.disputes import DisputeJson, DisputeVerdict, judge_disputes
 from zfrec.analysis.repair import Edit, Repair, RepairJson, search_repairs
 from zfrec.diagnostics import Diagnostic, WrittenDiagnostic
 from zfrec.engine.rules import PRESETS, Ruleset, preset
@@ -157,6 +158,7 @@ class AuditReport:
     tried: int  # candidate records validated
     budget_hit: bool
     seconds: float
+    disputes: tuple[DisputeVerdict, ...] = ()  # disputed moves with other versions, judged
 
     @property
     def legal(self) -> bool:
@@ -175,7 +177,7 @@ class AuditReport:
 
     def to_json(self) -> dict[str, Any]:
         """The audit as `zfrec audit --json` writes it for one game (ANALYSIS.md)."""
-        data: dict[str, Any] = dump(AuditJson.of(self))
+        data: dict[str, Any] = dump(AuditJson.of(self), players=self.game.players)
         return data
 
 
@@ -212,6 +214,7 @@ class AuditJson:
     repaired: bool
     repairs: tuple[RepairJson, ...]
     search: SearchJson
+    disputes: tuple[DisputeJson, ...]
 
     @classmethod
     def of(cls, r: AuditReport) -> AuditJson:
@@ -227,6 +230,7 @@ class AuditJson:
             repaired=r.repaired,
             repairs=tuple(RepairJson.of(x) for x in r.repairs),
             search=SearchJson(r.tried, r.budget_hit, round(r.seconds, 3)),
+            disputes=tuple(DisputeJson.of(d) for d in r.disputes),
         )
 
 
@@ -244,7 +248,8 @@ def audit(
     """Audit one record: its verdict, the rules that make it legal, and ranked repairs.
 
     `budget` bounds the candidate records validated; `repairs` is how many suggestions to keep.
-    A legal record gets neither a rules search nor repairs.
+    A legal record gets neither a rules search nor repairs. Every disputed move with other
+    versions is judged either way (zfrec.analysis.disputes).
 
     >>> from zfrec.analysis.example import broken_example, example_game
     >>> audit(example_game()).legal, audit(example_game()).tried
@@ -255,8 +260,9 @@ def audit(
     started = time.perf_counter()
     rules = game.ruleset()
     base = validate(game, rules)
+    disputes = judge_disputes(game, rules)
     if base.ok:
-        return AuditReport(game, base, (), (), 0, False, time.perf_counter() - started)
+        return AuditReport(game, base, (), (), 0, False, time.perf_counter() - started, disputes)
     verdicts = tuple(rules_search(game)) if search_rules else ()
     found, tried = search_repairs(game, rules, base, budget, repairs)
     if second_edits and not any(r.ok for r in found):
@@ -272,7 +278,7 @@ def audit(
     found.sort(key=lambda r: r.rank_key)
     return AuditReport(
         game, base, verdicts, tuple(found[:repairs]), tried, tried >= budget,
-        time.perf_counter() - started,
+        time.perf_counter() - started, disputes,
     )  # fmt: skip
 
 
@@ -280,6 +286,7 @@ __all__ = [
     "AuditJson",
     "AuditReport",
     "DiffReport",
+    "DisputeVerdict",
     "Divergence",
     "Edit",
     "Repair",

@@ -318,6 +318,7 @@ def analyze_cmd(
 def _print_audit(number: int, r: AuditReport) -> None:
     if r.legal:
         out.print(f"[bold]game {number}[/]: [green]legal[/] as recorded", markup=True)
+        _print_disputes(r)
         return
     out.print(
         f"[bold]game {number}[/]: [red]fails[/] with {r.report.errors} error(s) under "
@@ -346,6 +347,45 @@ def _print_audit(number: int, r: AuditReport) -> None:
         out.print("  no repair found within the search bound (try --budget)")
     bound = " (bound reached)" if r.budget_hit else ""
     out.print(f"  searched {r.tried} candidate record(s) in {r.seconds:.2f} s{bound}")
+    _print_disputes(r)
+
+
+def _print_disputes(r: AuditReport) -> None:
+    """Each disputed move, and each of its versions judged by replaying the record with it."""
+    players = r.game.players
+    for d in r.disputes:
+        move = d.move
+        where = f"{move.pos}, " if move.pos else ""
+        hand = r.game.hands[d.hand_index].number
+        note = f': "{move.dispute_note}"' if move.dispute_note is not None else ""
+        out.print(
+            f"  [bold]disputed[/] at {escape(where)}hand {hand}, trick {d.trick_index} "
+            f"({escape(r.game.seat_name(move.seat))}){escape(note)}",
+            markup=True,
+        )
+        for v in d.versions:
+            label = f"{v.play} (as recorded)" if v.recorded else f"or {v.play}"
+            first = v.first_error
+            if first is not None:
+                loc = first.location
+                at = f"{loc.line}:{loc.col}, " if loc.line is not None else ""
+                verdict = (
+                    f"[red]illegal[/]: {first.code} at {escape(at)}{escape(loc.play())}: "
+                    f"{escape(first.message)}"
+                )
+            else:
+                points, totals = d.points(v), d.totals(v)
+                shown = (
+                    f"hand points {escape(_per_seat(players, points))}"
+                    if points is not None
+                    else "the hand does not finish"
+                )
+                verdict = f"[green]legal[/]; {shown}; totals {escape(_per_seat(players, totals))}"
+            out.print(f"    {escape(label)}: {verdict}", markup=True)
+
+
+def _per_seat(players: list[str], values: tuple[int, ...] | None) -> str:
+    return ", ".join(f"{name} {v}" for name, v in zip(players, values or (), strict=False))
 
 
 def audit_cmd(
