@@ -30,6 +30,8 @@ GOLDEN = Path(__file__).resolve().parent / "golden"
 VALID = sorted(p for p in SAMPLES.iterdir() if p.suffix in (".zfn", ".json"))
 BROKEN = sorted(p for p in (SAMPLES / "broken").iterdir() if p.suffix in (".zfn", ".json"))
 READABLE_BROKEN = [p for p in BROKEN if p.stem not in ("syntax-error", "schema-error")]
+DISPUTED = SAMPLES / "broken" / "disputed-version.zfn"  # legal as written; a version is not
+FAILING = [p for p in READABLE_BROKEN if p != DISPUTED]
 UPDATE = os.environ.get("ZFREC_UPDATE_GOLDEN") == "1"
 runner = CliRunner()
 
@@ -101,7 +103,7 @@ def test_validate_json(path: Path) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path", READABLE_BROKEN, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", FAILING, ids=lambda p: p.name)
 def test_audit_and_diff_json(path: Path, tmp_path: Path) -> None:
     """The audit of each broken sample, and the diff of the record against its best repair."""
     data = _check(f"audit/{path.stem}", ["audit", str(path), "--json"], (1,))
@@ -113,6 +115,34 @@ def test_audit_and_diff_json(path: Path, tmp_path: Path) -> None:
     fixed = tmp_path / "fixed.zfn"
     fixed.write_text(dumps(report.repairs[0].record), encoding="utf-8")
     _check(f"diff/{path.stem}", ["diff", str(path), str(fixed), "--json"], (0, 1))
+
+
+def test_audit_json_of_a_dispute() -> None:
+    """The dispute sample: legal as written, its `or Jc` version illegal where Mei plays the Jc
+    herself, later in the hand; the disputes are judged although the record is legal."""
+    data = _check(f"audit/{DISPUTED.stem}", ["audit", str(DISPUTED), "--json"], (0,))
+    [game] = data["games"]
+    assert game["legal"] is True and game["repairs"] == []
+    lines = DISPUTED.read_text(encoding="utf-8").splitlines()
+    disputed_line = next(i for i, t in enumerate(lines, 1) if " or Jc" in t)
+    later_jc = next(i for i, t in enumerate(lines, 1) if "1: Jc" in t)
+    [dispute] = game["disputes"]
+    assert set(dispute) == {"line", "col", "note", "versions"}
+    assert (dispute["line"], dispute["note"]) == (disputed_line, "Mei says it was the Jc")
+    recorded, other = dispute["versions"]
+    assert set(recorded) == {"play", "recorded", "legal", "first_error", "points", "totals"}
+    assert (recorded["play"], recorded["recorded"], recorded["legal"]) == ("Js", True, True)
+    assert recorded["first_error"] is None
+    # the recorded version's points and totals are the ones the score line states
+    score = next(t for t in lines if t.startswith("score ")).split()
+    assert list(recorded["points"].values()) == [int(x) for x in score[1:4]]
+    assert list(recorded["totals"].values()) == [int(x) for x in score[5:8]]
+    assert list(recorded["points"]) == game["players"]
+    assert (other["play"], other["recorded"], other["legal"]) == ("Jc", False, False)
+    assert other["points"] is None and other["totals"] is None
+    error = other["first_error"]
+    assert (error["line"], error["col"]) == (later_jc, lines[later_jc - 1].index("1: Jc") + 1)
+    assert error["code"] in ("ZF301", "ZF302") and "Jc" in error["message"]
 
 
 def test_diff_json_of_two_witnesses(tmp_path: Path) -> None:
@@ -133,7 +163,7 @@ def test_diff_json_of_two_witnesses(tmp_path: Path) -> None:
 def store(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
     tmp = tmp_path_factory.mktemp("store")
     url = f"sqlite:///{tmp / 'club.db'}"
-    files = [str(p) for p in VALID + READABLE_BROKEN]
+    files = [str(p) for p in VALID + FAILING]
     result = runner.invoke(app, ["import", "--db", url, "--json", *files])
     assert result.exit_code == 1, result.output  # the broken records have findings
     return url, tmp
@@ -141,7 +171,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
 
 def test_store_json(store: tuple[str, Path]) -> None:
     url, tmp = store
-    again = ["import", "--db", url, "--json", *(str(p) for p in VALID + READABLE_BROKEN)]
+    again = ["import", "--db", url, "--json", *(str(p) for p in VALID + FAILING)]
     _check("store/import", again, (0,), tmp)
     rows = _check("store/games", ["games", "--db", url, "--json"], (0,))
     assert rows and all(r["id"] for r in rows)
