@@ -84,6 +84,7 @@ class DisputeVerdict:
     trick_index: int  # 1-based, as the diagnostics count tricks
     move_index: int  # 0-based in the written trick
     versions: tuple[VersionVerdict, ...]
+    hand_number: int = 0  # the hand's number in the record (`hand N`)
 
     def points(self, v: VersionVerdict) -> tuple[int, ...] | None:
         """The disputed hand's points per seat with version `v`; None when it is illegal or
@@ -176,7 +177,7 @@ def judge_disputes(
         for i, version in enumerate(move.versions()):
             report = validate(with_version(game, h, t, m, version), used, game_number)
             verdicts.append(VersionVerdict(version, i == 0, report, _held(report, before)))
-        out.append(DisputeVerdict(move, h, t, m, tuple(verdicts)))
+        out.append(DisputeVerdict(move, h, t, m, tuple(verdicts), game.hands[h].number))
     return tuple(out)
 
 

@@ -30,6 +30,7 @@ from zfrec.analysis.audit import audit as audit_record
 from zfrec.record.model import Game
 from zfrec.render.analysis import AUDIT_PAGE, Decorate, analysis_decorator, render_audit
 from zfrec.render.charts import game_charts
+from zfrec.render.disputes import mark_disputes
 from zfrec.render.html import (
     ChartEmbed,
     build_game_view,
@@ -93,6 +94,8 @@ def game_files(
         hand.game_href = "index.html"
     if analysis:
         analysis_decorator(record, viewer=viewer)(view)
+    if viewer is None:  # a verdict may tell what a hand held (a seat lacks the card)
+        mark_disputes(view, record)
     extra: list[OutputFile] = []
     if audit and viewer is None:
         report = audit_record(record)

@@ -1,0 +1,239 @@
+"""Disputed moves judged every way (issue 15, item 1): the validator's note, the audit's verdict
+on each version, and the pages. Each version's verdict is checked against the record edited as
+text and judged by the validator, a route that shares nothing with `with_version`."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from zfrec.analysis.audit import audit
+from zfrec.analysis.disputes import judge_disputes, with_version
+from zfrec.cli import app
+from zfrec.record import Game, dumps, load, loads
+from zfrec.render.analysis import audit_file
+from zfrec.render.site import game_files
+from zfrec.validate import Report, validate
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "sample_games" / "broken" / "disputed-version.zfn"
+THREE = ROOT / "sample_games" / "02-three-players.zfn"
+runner = CliRunner()
+
+
+def _lines(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+def _place(lines: list[str], text: str) -> tuple[int, int]:
+    """The 1-based line and column of the only line holding `text`."""
+    [(line, col)] = [(i, t.index(text) + 1) for i, t in enumerate(lines, 1) if text in t]
+    return line, col
+
+
+def _errors(report: Report) -> list[tuple[str, int | None, int | None]]:
+    return [
+        (d.code, d.location.line, d.location.col)
+        for d in report.diagnostics
+        if d.severity == "error"
+    ]
+
+
+def _edited(text: str, old: str, new: str) -> Game:
+    assert text.count(old) == 1
+    [game] = loads(text.replace(old, new))
+    return game
+
+
+# --- the verdicts -----------------------------------------------------------------------------
+
+
+def test_recorded_version_is_legal_and_the_other_fails_where_its_card_is_played_again() -> None:
+    [game] = load(SAMPLE)
+    lines = _lines(SAMPLE)
+    [dispute] = judge_disputes(game)
+    recorded, other = dispute.versions
+    assert (recorded.play, recorded.recorded, recorded.legal) == ("Js", True, True)
+    # the recorded version's numbers are the validator's, and the score line's
+    own = validate(game)
+    assert own.ok
+    assert dispute.points(recorded) == own.hands[0].result.points == game.hands[0].score.points
+    assert dispute.totals(recorded) == own.scores
+    # `or Jc`: Mei plays the Jc herself in trick 4, after the disputed move
+    assert (other.play, other.recorded, other.legal) == ("Jc", False, False)
+    assert dispute.points(other) is None and dispute.totals(other) is None
+    first = other.first_error
+    assert first is not None
+    assert (first.location.line, first.location.col) == _place(lines, "1: Jc")
+    assert _place(lines, "1: Jc") > _place(lines, "or Jc")
+    # the same record with Jc written instead, judged by the validator alone
+    text = SAMPLE.read_text(encoding="utf-8")
+    edited = validate(_edited(text, '2: Js disputed "Mei says it was the Jc" or Jc', "2: Jc"))
+    assert _errors(edited)[0] == (first.code, first.location.line, first.location.col)
+    assert set(_errors(edited)) == {(d.code, d.location.line, d.location.col) for d in other.errors}
+
+
+def test_a_legal_version_gives_its_own_points_and_totals() -> None:
+    """Hao's 8s in hand 2 of the three-player sample, disputed with a pass: the pass is legal
+    too, and the hand then ends with other points."""
+    text = THREE.read_text(encoding="utf-8")
+    old = "3: 3h  1: 4d  2: 6c  3: 8s  1: 9s"
+    game = _edited(text, old, '3: 3h  1: 4d  2: 6c  3: 8s disputed "or did he pass?" or -  1: 9s')
+    [dispute] = judge_disputes(game)
+    assert dispute.hand_index == 1 and dispute.hand_number == 2
+    recorded, passed = dispute.versions
+    assert recorded.legal and passed.legal
+    as_written = validate(game)
+    assert dispute.points(recorded) == as_written.hands[1].result.points == (0, 100, 0)
+    assert dispute.totals(recorded) == as_written.scores
+    alone = validate(_edited(text, old, "3: 3h  1: 4d  2: 6c  3: -  1: 9s"))
+    assert dispute.points(passed) == alone.hands[1].result.points != (0, 100, 0)
+    assert dispute.totals(passed) == alone.scores
+    # the recorded score line was written for the 8s: it is not held against the pass
+    assert {d.code for d in alone.diagnostics if d.severity == "error"} <= {"ZF401", "ZF402"}
+
+
+def test_errors_before_the_dispute_are_the_records_not_the_versions() -> None:
+    """A wrong lead in trick 1 and a wrong score line: the record fails, but each version is
+    judged on what follows from it."""
+    text = SAMPLE.read_text(encoding="utf-8")
+    text = text.replace("2: 3h  3: 5s", "3: 5s  2: 3h", 1)  # Hao leads although Jun holds 3h
+    text = text.replace("score 0 10 90 total 0 10 90", "score 10 10 80")
+    [game] = loads(text)
+    codes = {d.code for d in validate(game).diagnostics if d.severity == "error"}
+    assert "ZF401" in codes and codes - {"ZF401", "ZF402"}
+    [dispute] = judge_disputes(game)
+    recorded, other = dispute.versions
+    assert recorded.legal and recorded.errors == ()
+    assert dispute.points(recorded) == validate(game).hands[0].result.points
+    assert not other.legal
+    assert other.first_error is not None and "Jc" in other.first_error.message
+
+
+def test_a_version_that_fails_at_once_and_a_record_without_positions() -> None:
+    """`or 3d` does not beat Ann's 3h: illegal at the move itself. Read from JSON the record
+    has no positions, and the verdicts are the same."""
+    text = '[Players "Ann, Bo, Cy"]\n\nhand 1\n1: 3h  2: 9h disputed or 3d or -  3: Th\n'
+    [game] = loads(text)
+    [json_game] = loads(dumps(game, "json"), "json")
+    for record in (game, json_game):
+        [dispute] = judge_disputes(record)
+        assert [(v.play, v.legal) for v in dispute.versions] == [
+            ("9h", True),
+            ("3d", False),
+            ("pass", True),
+        ]
+        first = dispute.versions[1].first_error
+        assert first is not None and first.code == "ZF103"
+        assert (first.location.trick, first.location.seat) == (1, "Bo")
+    data = audit(json_game).to_json()["disputes"]
+    assert (data[0]["line"], data[0]["col"], data[0]["note"]) == (None, None, None)
+
+
+def test_with_version_leaves_the_record_alone() -> None:
+    [game] = load(SAMPLE)
+    before = dumps(game)
+    [dispute] = judge_disputes(game)
+    changed = with_version(game, 0, 1, dispute.move_index, dispute.move.alternatives[0])
+    assert dumps(game) == before
+    assert dumps(changed) != before
+    assert changed.hands[0].tricks[1:] == game.hands[0].tricks[1:]
+
+
+# --- the command line -------------------------------------------------------------------------
+
+
+def test_validate_notes_the_dispute_and_exits_0() -> None:
+    result = runner.invoke(app, ["validate", str(SAMPLE)])
+    assert result.exit_code == 0, result.output
+    line, col = _place(_lines(SAMPLE), "2: Js disputed")
+    assert f"{line}:{col} info ZF005" in result.output
+    assert '"Mei says it was the Jc"; other version: Jc' in result.output
+    assert "0 error(s), 0 warning(s), 1 note(s)" in result.output
+    data = json.loads(runner.invoke(app, ["validate", str(SAMPLE), "--json"]).stdout)
+    [note] = data["files"][0]["games"][0]["diagnostics"]
+    assert (note["code"], note["severity"], note["line"], note["col"]) == (
+        "ZF005",
+        "info",
+        line,
+        col,
+    )
+
+
+def test_audit_text_shows_every_version_and_exits_as_the_record() -> None:
+    result = runner.invoke(app, ["audit", str(SAMPLE)])
+    assert result.exit_code == 0, result.output
+    lines = _lines(SAMPLE)
+    line, col = _place(lines, "2: Js disputed")
+    jc_line, jc_col = _place(lines, "1: Jc")
+    out = result.output
+    assert f"disputed at {line}:{col}, hand 1, trick 1 (Jun)" in out
+    assert "Js (as recorded): legal; hand points Mei 0, Jun 10, Hao 90" in out
+    assert re.search(rf"or Jc: illegal: ZF30[12] at {jc_line}:{jc_col}, hand 1, trick 4", out)
+
+
+def test_audit_json_of_a_failing_record_judges_its_disputes_too(tmp_path: Path) -> None:
+    text = SAMPLE.read_text(encoding="utf-8").replace("score 0 10 90", "score 0 20 80")
+    path = tmp_path / "wrong-score.zfn"
+    path.write_text(text, encoding="utf-8")
+    result = runner.invoke(app, ["audit", str(path), "--json"])
+    assert result.exit_code == 1, result.output
+    [game] = json.loads(result.stdout)["games"]
+    assert game["legal"] is False
+    [dispute] = game["disputes"]
+    assert [v["legal"] for v in dispute["versions"]] == [True, False]
+    assert dispute["versions"][0]["points"] == {"Mei": 0, "Jun": 10, "Hao": 90}
+
+
+# --- the pages --------------------------------------------------------------------------------
+
+
+def _page_data(html: str) -> dict[str, Any]:
+    m = re.search(r'<script type="application/json" id="zf-data">(.*?)</script>', html, re.S)
+    assert m is not None
+    data: dict[str, Any] = json.loads(m.group(1))
+    return data
+
+
+def _versions_table(html: str) -> list[str]:
+    """The rows of the versions table as text, tags stripped."""
+    table = re.search(r'<table class="data zf-versions">(.*?)</table>', html, re.S)
+    assert table is not None
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", table.group(1), re.S)
+    return [" ".join(re.sub(r"<[^>]+>", " ", r).split()) for r in rows[1:]]
+
+
+def test_the_replay_page_shows_the_dispute_at_its_move_and_in_a_section() -> None:
+    [game] = load(SAMPLE)
+    files = {f.path: f.content.decode() for f in game_files(game, charts=False)}
+    page = files["hand-1.html"]
+    assert "Disputed moves" in page
+    jc_line, _ = _place(_lines(SAMPLE), "1: Jc")
+    recorded, other = _versions_table(page)
+    assert recorded.startswith("Js (as recorded) legal Mei 0, Jun 10, Hao 90")
+    assert other.startswith("or Jc illegal ZF30") and f"record line {jc_line}" in other
+    steps = _page_data(page)["steps"]
+    [step] = [s for s in steps if s.get("disputed")]
+    [note] = [n for n in step["notes"] if n["kind"] == "dispute"]
+    assert note["text"].startswith("Disputed: Js (as recorded) legal; or Jc illegal")
+    # a seat's view leaves the verdicts out: they may tell what a hand held
+    seat_view = {f.path: f.content.decode() for f in game_files(game, viewer=0, charts=False)}
+    assert "zf-versions" not in seat_view["hand-1.html"]
+
+
+@pytest.mark.parametrize("legal", [True, False])
+def test_the_audit_page_shows_each_version_and_its_verdict(legal: bool) -> None:
+    text = SAMPLE.read_text(encoding="utf-8")
+    if not legal:
+        text = text.replace("score 0 10 90", "score 0 20 80")
+    [game] = loads(text)
+    page = audit_file("disputed <sample>.zfn", [("Game 1", audit(game))])
+    assert "Disputed moves" in page and "“Mei says it was the Jc”" in page
+    recorded, other = _versions_table(page)
+    assert "legal" in recorded and "illegal" not in recorded
+    assert "illegal" in other and "Jc played a second time" in other
