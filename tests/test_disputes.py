@@ -44,6 +44,12 @@ def _errors(report: Report) -> list[tuple[str, int | None, int | None]]:
     ]
 
 
+def _points(report: Report, hand: int) -> tuple[int, ...]:
+    result = report.hands[hand].result
+    assert result is not None, "the hand does not finish"
+    return result.points
+
+
 def _edited(text: str, old: str, new: str) -> Game:
     assert text.count(old) == 1
     [game] = loads(text.replace(old, new))
@@ -62,7 +68,9 @@ def test_recorded_version_is_legal_and_the_other_fails_where_its_card_is_played_
     # the recorded version's numbers are the validator's, and the score line's
     own = validate(game)
     assert own.ok
-    assert dispute.points(recorded) == own.hands[0].result.points == game.hands[0].score.points
+    score = game.hands[0].score
+    assert score is not None
+    assert dispute.points(recorded) == _points(own, 0) == score.points
     assert dispute.totals(recorded) == own.scores
     # `or Jc`: Mei plays the Jc herself in trick 4, after the disputed move
     assert (other.play, other.recorded, other.legal) == ("Jc", False, False)
@@ -89,10 +97,10 @@ def test_a_legal_version_gives_its_own_points_and_totals() -> None:
     recorded, passed = dispute.versions
     assert recorded.legal and passed.legal
     as_written = validate(game)
-    assert dispute.points(recorded) == as_written.hands[1].result.points == (0, 100, 0)
+    assert dispute.points(recorded) == _points(as_written, 1) == (0, 100, 0)
     assert dispute.totals(recorded) == as_written.scores
     alone = validate(_edited(text, old, "3: 3h  1: 4d  2: 6c  3: -  1: 9s"))
-    assert dispute.points(passed) == alone.hands[1].result.points != (0, 100, 0)
+    assert dispute.points(passed) == _points(alone, 1) != (0, 100, 0)
     assert dispute.totals(passed) == alone.scores
     # the recorded score line was written for the 8s: it is not held against the pass
     assert {d.code for d in alone.diagnostics if d.severity == "error"} <= {"ZF401", "ZF402"}
@@ -110,7 +118,7 @@ def test_errors_before_the_dispute_are_the_records_not_the_versions() -> None:
     [dispute] = judge_disputes(game)
     recorded, other = dispute.versions
     assert recorded.legal and recorded.errors == ()
-    assert dispute.points(recorded) == validate(game).hands[0].result.points
+    assert dispute.points(recorded) == _points(validate(game), 0)
     assert not other.legal
     assert other.first_error is not None and "Jc" in other.first_error.message
 
