@@ -142,7 +142,7 @@ def test_comments_annotations_disputes_and_diagnostics_sit_at_their_moves() -> N
     flagged = steps[8]
     assert flagged.kind == "play" and flagged.annotation == "??" and flagged.disputed
     assert flagged.dispute_note == "Ann says it was a 4 of a kind"
-    assert [d.code for d in flagged.diagnostics] == ["ZF103"]
+    assert [d.code for d in flagged.diagnostics] == ["ZF103", "ZF005"]  # the error, the note
     assert flagged.trick_log[-1].flagged
     joker = next(s for s in steps if s.kind == "play" and 53 in s.trick_log[-1].cards)
     assert joker.trick_log[-1].jokers == ((53, "A", True),)

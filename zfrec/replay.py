@@ -55,7 +55,7 @@ The fields of a `MoveStep` (one per action, inferred passes included):
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from zfrec.diagnostics import Diagnostic
@@ -310,8 +310,9 @@ class _Replayer:
         """Report the engine's judgement, its seats named as the record names its players."""
         self._report(exc.code, exc.render(self._name), hand, trick, move, pos)
 
-    def _dispute(self, hand: Hand, trick: int, move: Move) -> None:
-        """A disputed move is a note (ZF005) with the note and the other versions written."""
+    def _dispute(self, hand: Hand, trick: int, move: Move, turn: int | None = None) -> None:
+        """A disputed move is a note (ZF005) with the note and the other versions written;
+        `turn` is the move's, where it has been applied already."""
         play = "pass" if move.is_pass else move.play_text()
         message = f"{self._name(move.seat)}'s {play} is disputed"
         if move.dispute_note is not None:
@@ -321,6 +322,9 @@ class _Replayer:
             label = "version" if len(move.alternatives) == 1 else "versions"
             message += f"; other {label}: {versions} (zfrec audit judges each one)"
         self._report("ZF005", message, hand, trick, move)
+        if turn is not None:
+            note = self.found[-1]
+            self.found[-1] = replace(note, location=replace(note.location, turn=turn))
 
     def _take(self) -> tuple[Diagnostic, ...]:
         if not self.found:  # the common case: nothing to hand over
@@ -443,8 +447,6 @@ class _Replayer:
                     hs.trick_cards,
                 )
                 held = hands[mover] if present and known[mover] else None
-                if move.disputed:
-                    self._dispute(hand, t_index, move)
                 event: Event | None
                 if move.is_pass:
                     try:
@@ -472,6 +474,8 @@ class _Replayer:
                         if unchecked:
                             combo = best_reading(move.cards, self.rules, decls) or combo
                         event = hs.play_combo(mover, combo)
+                if move.disputed:  # after what was found at the move itself
+                    self._dispute(hand, t_index, move, turn)
                 if found:
                     diagnostics = tuple(found)
                     found.clear()
