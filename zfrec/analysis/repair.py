@@ -31,7 +31,7 @@ from zfrec.engine.combos import Combo, readings, resolve
 from zfrec.engine.movegen import physical_plays
 from zfrec.engine.rules import Ruleset
 from zfrec.errors import IllegalPlayError
-from zfrec.record.model import Game, Hand, HandScore, Move, Result, SeatDeal, Trick
+from zfrec.record.model import AltPlay, Game, Hand, HandScore, Move, Result, SeatDeal, Trick
 from zfrec.record.text import score_text
 from zfrec.replay import GameEnd, HandEnd, HandStart, MoveStep, replay
 from zfrec.validate import Report, validate
@@ -178,6 +178,8 @@ def _set_deal(h: int, deal: tuple[SeatDeal, ...]) -> Callable[[Game], Game]:
 
 def _played(move: Move, cards: int, decls: tuple[tuple[int, Stand], ...]) -> Move:
     ordered = tuple(sorted(decls, key=lambda d: d[0]))
+    if move.alternatives:  # a disputed move's versions: the new play is no longer another one
+        return move.with_version(AltPlay(False, Cards(cards), ordered))
     return replace(move, is_pass=False, cards=Cards(cards), declarations=ordered)
 
 

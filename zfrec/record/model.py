@@ -147,10 +147,12 @@ class Move:
         return (AltPlay.of_move(self), *self.alternatives)
 
     def with_version(self, version: AltPlay) -> Move:
-        """This move with `version` played instead; seat, position and remarks are kept."""
+        """This move with `version` played instead; seat, position and remarks are kept, and
+        the other versions (the play as written among them) stay its alternatives."""
+        others = tuple(v for v in self.versions() if v != version) if self.disputed else ()
         return Move(
             self.seat, version.is_pass, version.cards, version.declarations, self.annotation,
-            list(self.comments), self.disputed, self.dispute_note, self.pos, self.alternatives,
+            list(self.comments), self.disputed, self.dispute_note, self.pos, others,
         )  # fmt: skip
 
 
