@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make demo`: the main job on the sample games. The engine settles a few disputes from the rule
-# texts, then every sample is validated (the broken ones show their findings), imported into a
-# fresh SQLite store, and published as a static site; publish prints the path to open last.
+# texts, then every sample is validated (the broken ones show their findings), a disputed play is
+# judged both ways, and the samples are imported into a fresh SQLite store and published as a
+# static site; publish prints the path to open last.
 set -euo pipefail
 Z=.venv/bin/zfrec
 say() { printf '\n\033[1m$ zfrec %s\033[0m\n' "$*"; }
@@ -15,6 +16,7 @@ run beats "Qs Qh" "5d Tc Kh"
 
 run validate sample_games
 run audit sample_games/broken/does-not-beat.zfn
+run audit sample_games/broken/disputed-version.zfn
 
 rm -rf out/demo.db out/demo.db-* site
 mkdir -p out
