@@ -400,7 +400,9 @@ def audit_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """For a record that fails validation: the presets and single options under which it is
-    legal, and the smallest edits that repair it, ranked, each one verified.
+    legal, and the smallest edits that repair it, ranked, each one verified. For every
+    disputed move with other versions (`2: Qc disputed or Kc`): each version judged by
+    replaying the record with it in place, with its first error or its points and totals.
 
     A directory means every record in it; a file there that cannot be read is reported and the
     others are audited. Exit 0 when every game is legal as recorded, 1 when some game fails
