@@ -313,8 +313,7 @@ class _Replayer:
     def _dispute(self, hand: Hand, trick: int, move: Move, turn: int | None = None) -> None:
         """A disputed move is a note (ZF005) with the note and the other versions written;
         `turn` is the move's, where it has been applied already."""
-        play = "pass" if move.is_pass else move.play_text()
-        message = f"{self._name(move.seat)}'s {play} is disputed"
+        message = f"{self._name(move.seat)}'s {move.play_text()} is disputed"
         if move.dispute_note is not None:
             message += f': "{move.dispute_note}"'
         if move.alternatives:
@@ -418,14 +417,14 @@ class _Replayer:
                 mover = move.seat
                 present = 0 <= mover < n
                 if hs.over:
-                    if move.disputed:
-                        self._dispute(hand, t_index, move)
                     if not after_end_reported:
                         try:
                             hs.verify_turn(mover)
                         except IllegalPlayError as exc:
                             self._judged(exc, hand, t_index, move)
                         after_end_reported = True
+                    if move.disputed:
+                        self._dispute(hand, t_index, move)
                     held = hands[mover] if present and known[mover] else None
                     yield state, _new(MoveStep, (
                         index, t_index, m_index, move, False, seat(mover), None,
