@@ -41,7 +41,8 @@ RECORD_JSON = SAMPLE_JSON + [
 PIECES = [
     " ", "  ", "\t", "\n", "\r", "\r\n", ":", "：", "-", "?", "?3", "!", "?!", "=", ",", "0", "1",
     "2", "7", "9", "10", "12", "١", "3s", "Th", "10h", "♥", "\ufe0f", "sj", "BJ=8h", "SJ=", "3x",
-    "pass", "过", "disputed", 'disputed "x"', " or ", "or -", 'disputed "x" or 3s or -', "total", "score", "deal", "hand", "shuffler",
+    "pass", "过", "disputed", 'disputed "x"', " or ", "or -", 'disputed "x" or 3s or -', "total",
+    "score", "deal", "hand", "shuffler",
     "{c}", "{", "}", "\\", "\\}", "; c", '"', "“", "”", "[", "]", '[Players "a, b, c"]',
     "[Rules \"pagat target=0\"]", '[Target "0"]', '[Result "1 2 3 winner 9"]', "1: ", "  2: -",
     "East", "Zhang 张", "7h7s", "3s,4s", "9" * 30, "9" * 5000, "?" + "9" * 5000, "\x00", "\x01",
