@@ -122,7 +122,9 @@ class _Reader:
     def __init__(self, filename: str | None) -> None:
         self.filename = filename
         self.lexer = Lexer()
-        self.lines: dict[int, str] = {}  # source lines of the current game, for excerpts
+        # The source lines of the current game, for excerpts: line `first_line + i` is lines[i].
+        self.lines: list[str] = []
+        self.first_line = 1
         self.game: _GameBuilder | None = None
         self.count = 0  # games started, for Location.game
         self.pending: list[str] = []  # comments seen before the first game's tags
@@ -145,10 +147,11 @@ class _Reader:
             try:
                 if new_game:
                     yield from self._finish()
+                    self.first_line = number
                     self.count += 1
                     self.game = _GameBuilder(self.count, self.filename, self.pending)
                     self.pending = []
-                self.lines[number] = line
+                self.lines.append(line)
                 if len(line) > MAX_LINE:
                     raise SyntaxFail(
                         f"a line may hold at most {MAX_LINE:,} characters", number, MAX_LINE + 1
@@ -209,10 +212,11 @@ class _Reader:
             yield self._error(fail)
         self.game = None
         self.lexer.reset()
-        self.lines = {}
+        self.lines = []
 
     def _error(self, fail: SyntaxFail) -> NotationError:
-        source = self.lines.get(fail.line, "")
+        index = fail.line - self.first_line
+        source = self.lines[index] if 0 <= index < len(self.lines) else ""
         where = Location(self.filename, fail.line, fail.col, game=self.count or None)
         return NotationError(f"{fail.message}\n{excerpt(source, fail.line, fail.col)}", where)
 
