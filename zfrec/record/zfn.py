@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from typing import Protocol, TextIO
+from typing import TextIO
 
 from zfrec.engine.cards import (
     NO_CARDS,
@@ -37,8 +37,6 @@ from zfrec.record.lexer import (
     Lexer,
     SyntaxFail,
     Token,
-    escape_comment,
-    escape_string,
     excerpt,
     split_annotation,
 )
@@ -56,8 +54,20 @@ from zfrec.record.model import (
     Trick,
     seat_of,
 )
-from zfrec.record.text import deal_text, score_text
-from zfrec.record.zfn_header import Header, format_header
+from zfrec.record.text import dumps_zfn, iter_zfn, write_zfn
+from zfrec.record.zfn_header import Header
+
+# The writer lives in zfrec.record.text, with the texts of record parts it is made of.
+__all__ = [
+    "dumps_zfn",
+    "iter_games",
+    "iter_zfn",
+    "lines_of",
+    "parse_zfn",
+    "read_games",
+    "read_lines",
+    "write_zfn",
+]
 
 PASS_WORDS = frozenset({"pass", "-", "–", "—", "－", "过"})  # dashes phones substitute; 过 = pass
 MAX_LINE = 1_000_000  # characters per line (FORMAT.md, Limits)
@@ -771,69 +781,3 @@ def _cards(token: Token, text: str) -> tuple[int, DeclarationTuple]:
         return read_word(text)
     except CardError as exc:
         raise SyntaxFail(exc.message, token.line, token.col + exc.offset) from None
-
-
-# ---------------------------------------------------------------------------------------------
-# Writer
-
-
-def dumps_zfn(games: Game | Iterable[Game]) -> str:
-    """Canonical .zfn text of one game or several, separated by blank lines."""
-    return "".join(iter_zfn(games))
-
-
-class Writer(Protocol):
-    def write(self, text: str, /) -> object: ...
-
-
-def write_zfn(games: Game | Iterable[Game], out: Writer) -> None:
-    """Stream canonical .zfn text to `out`, one game at a time."""
-    for chunk in iter_zfn(games):
-        out.write(chunk)
-
-
-def iter_zfn(games: Game | Iterable[Game]) -> Iterator[str]:
-    """Canonical text, one chunk per game."""
-    for i, game in enumerate([games] if isinstance(games, Game) else games):
-        yield ("\n" if i else "") + "\n".join(_game_lines(game)) + "\n"
-
-
-def _comment(text: str) -> str:
-    return "{" + escape_comment(text) + "}"
-
-
-def _game_lines(game: Game) -> Iterator[str]:
-    yield from format_header(game)
-    for text in game.comments:
-        yield _comment(text)
-    for hand in game.hands:
-        yield ""
-        yield from _hand_lines(hand)
-
-
-def _hand_lines(hand: Hand) -> Iterator[str]:
-    head = f"hand {hand.number}"
-    if hand.shuffler is not None:
-        head += f" shuffler {hand.shuffler + 1}"
-    yield head
-    for text in hand.comments:
-        yield _comment(text)
-    for seat, dealt in enumerate(hand.deal or ()):
-        yield f"deal {seat + 1}:" + (" " + text if (text := deal_text(dealt)) else "")
-    for trick in hand.tricks:
-        moves = "  ".join(_move_text(m) for m in trick.moves)
-        yield "".join(_comment(c) + " " for c in trick.comments) + moves
-    if hand.score is not None:
-        yield "score " + score_text(hand.score)
-
-
-def _move_text(move: Move) -> str:
-    play = "-" if move.is_pass else move.play_text()
-    text = f"{move.seat + 1}: {play}{move.annotation or ''}"
-    if move.disputed:
-        text += " disputed"
-        if move.dispute_note is not None:
-            text += f' "{escape_string(move.dispute_note)}"'
-    for comment in move.comments:
-        text += " " + _comment(comment)
-    return text
