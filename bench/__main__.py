@@ -152,6 +152,7 @@ TARGETS = {
     "classify_inferred_us": ("<=", 20),
     "lead_enum_worst_us": ("<=", 100),
     "lead_enum_physical_worst_us": ("<=", 250),
+    "lead_enum_physical_us_per_set": ("<=", 3),
     "follow_enum_typical_us": ("<=", 10),
     "validate_hands_per_s": (">=", 5000),
     "ratio_vs_python_chess": (">=", 5),

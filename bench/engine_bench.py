@@ -63,6 +63,14 @@ def lead_worst_us(hands: list[int], physical: bool, min_seconds: float) -> float
     return max(timed(hand) for hand in hands)
 
 
+def physical_us_per_set(hands: list[int], min_seconds: float) -> float:
+    """What physical enumeration costs per card set it lists: the time to list every lead of
+    every hand, over the number of (card set, reading) pairs listed, so that hands with many
+    sets do not hide behind the per-call figure."""
+    total_us = sum(per_call_us(lambda: physical_plays(hand), min_seconds) for hand in hands)
+    return total_us / sum(len(physical_plays(hand)) for hand in hands)
+
+
 def follow_typical_us(min_seconds: float, seed: int = 7) -> float:
     """Median time to enumerate follows for a seat facing a typical top play."""
     rng = random.Random(seed)
@@ -89,5 +97,6 @@ def engine_figures(quick: bool) -> dict[str, float]:
         "classify_inferred_us": classify_us(INFERRED, secs),
         "lead_enum_worst_us": lead_worst_us(hands, False, secs / 3),
         "lead_enum_physical_worst_us": lead_worst_us(hands, True, secs / 3),
+        "lead_enum_physical_us_per_set": physical_us_per_set(hands, secs / 3),
         "follow_enum_typical_us": follow_typical_us(secs),
     }
