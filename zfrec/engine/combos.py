@@ -530,6 +530,23 @@ def _full_houses(
     candidates = thrice if nfree == 0 else twice if nfree == 1 else once
     if not candidates:
         return []
+    if nfree == 0:
+        # The common case, a play with every joker declared: one triple rank, and when three
+        # cards have it, one split.
+        r = candidates.bit_length() - 1
+        others = []
+        for i in range(5):
+            if fixed[i][0] != r:
+                others.append(i)
+        if len(others) == 2:
+            i, j = others
+            ka, kb = fixed[i], fixed[j]
+            if not _kicker_ok(ka, kb):
+                return []
+            filled = decls
+            if j >= nreal and (kb[1] is None or (i >= nreal and ka[1] is None)):
+                filled = _fill_kicker_suit(mask, decls, nreal, i, j, ka, kb)
+            return [_combo(FULL_HOUSE, r, None, mask, _assign(free, [], filled), None)]
     items: Sequence[Fixed | None] = fixed + [None] * nfree if nfree else fixed
     # triple rank -> joker needs, split quality, declarations with kicker suits filled in
     best: dict[int, tuple[list[Stand], int, Declarations]] = {}
