@@ -216,8 +216,11 @@ def why_not_beats(play: Combo, top: Combo, rules: Ruleset = DEFAULT_RULES) -> st
 Jokers = tuple[tuple[int, Stand], ...]
 
 
+_COMBO_FIELDS = ("category", "jokers", "length", "mask", "rank", "suit")
+
+
 class _ComboDraft:
-    __slots__ = ("category", "jokers", "length", "mask", "rank", "suit")
+    __slots__ = _COMBO_FIELDS
 
 
 def _combo_by_draft(
@@ -235,12 +238,12 @@ def _combo_by_draft(
 
 
 def _pick_combo_builder() -> Callable[[Category, int, int | None, int, Jokers, int | None], Combo]:
-    if sorted(f.name for f in fields(Combo)) != sorted(_ComboDraft.__slots__):
+    if sorted(f.name for f in fields(Combo)) != sorted(_COMBO_FIELDS):
         raise RuntimeError("the fields of Combo changed: update _ComboDraft in combos.py")
     probe_args = (Category.pair, 3, None, 0b11, ((SJ, Stand(3)),), None)
     try:
         probe = _combo_by_draft(*probe_args)
-    except TypeError:
+    except (TypeError, AttributeError):  # compiled classes take neither drafts nor swaps
         return Combo
     return _combo_by_draft if type(probe) is Combo and probe == Combo(*probe_args) else Combo
 
