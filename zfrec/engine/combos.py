@@ -54,6 +54,10 @@ class Category(IntEnum):
     special = 9
 
 
+# The members as plain module constants: reading Category.x costs as much as twenty operations.
+SINGLE, PAIR, TRIPLE, QUARTET = Category.single, Category.pair, Category.triple, Category.quartet
+FULL_HOUSE, SUIT_SEQUENCE, SPECIAL = Category.full_house, Category.suit_sequence, Category.special
+
 SEQUENCES = frozenset(
     (
         Category.pair_sequence,
@@ -166,8 +170,8 @@ def beats(play: Combo, top: Combo, rules: Ruleset = DEFAULT_RULES) -> bool:
     highest unit, then by length, and with `sequence_lengths = "equal"` only equal lengths meet.
     """
     pc, tc = play.category, top.category
-    if pc is Category.special:
-        return tc is not Category.special or play.rank > top.rank
+    if pc is SPECIAL:
+        return tc is not SPECIAL or play.rank > top.rank
     if pc is not tc:
         return False
     if pc in SEQUENCES:
@@ -260,10 +264,8 @@ SUIT_STANDS = tuple(CARD_STANDS[s::4] for s in range(4))  # [suit][rank]
 # --- reading ----------------------------------------------------------------------------------
 
 # Reading runs for every play a record holds, so it is written for CPython's costs: an access to
-# an enum member, a comprehension, or a call of sorted/min/max each cost as much as twenty plain
-# operations, and the code below avoids them on its common paths.
-SINGLE, PAIR, TRIPLE, QUARTET = Category.single, Category.pair, Category.triple, Category.quartet
-FULL_HOUSE, SUIT_SEQUENCE, SPECIAL = Category.full_house, Category.suit_sequence, Category.special
+# an enum member (hence the constants above), a comprehension, or a call of sorted/min/max each
+# cost as much as twenty plain operations, and the code below avoids them on its common paths.
 
 # A fixed card is a real card or a declared joker: (rank, suit or None when any suit will do).
 Fixed = tuple[int, int | None]
