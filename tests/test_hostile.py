@@ -264,8 +264,9 @@ def test_json_text_never_breaks_the_reader_or_the_validator(text: str) -> None:
     "path", ["/event", "/site", "/date", "/hands/0/tricks/0/moves/0/dispute_note"]
 )
 def test_one_line_json_texts_may_not_end_in_a_newline(path: str) -> None:
-    """Found by scripts/fuzz.py: the schema's `$` matches before a final newline in Python, so
-    `"event": "\\n"` passed the schema and then could not be written as a .zfn tag."""
+    """Found by scripts/fuzz.py: the schema's `$` matched before a final newline in Python, so
+    `"event": "\\n"` passed the schema and then could not be written as a .zfn tag. The
+    schema's patterns now end in `$(?!\\n)`, and the message says what was expected."""
     [game] = loads(HEAD + '1: 3h disputed "x"\n')
     data = game_to_json(game)
     node: Any = data
@@ -274,5 +275,6 @@ def test_one_line_json_texts_may_not_end_in_a_newline(path: str) -> None:
         node = node[int(key) if key.isdecimal() else key]
     node[last] = "text\n"
     assert first_line_of_error(json.dumps(data), "json") == (
-        f"t: at {path}: a tag value may not contain line breaks or control characters"
+        f"t: at {path}: expected one line of text (text without line breaks or control "
+        "characters other than tab), got 'text\\n'"
     )
