@@ -140,7 +140,8 @@ def _wording(error: Any) -> str:
     if error.validator != "pattern" or not described:
         return str(error.message)
     what = str(error.schema.get("title", "a value")).lower()
-    return f"expected {what} ({described[:1].lower()}{described[1:].rstrip('.')}), got {error.instance!r}"
+    expected = described[:1].lower() + described[1:].rstrip(".")
+    return f"expected {what} ({expected}), got {error.instance!r}"
 
 
 def validate_game(data: Any, prefix: tuple[Any, ...] = (), source: str | None = None) -> None:
