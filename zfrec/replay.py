@@ -38,8 +38,8 @@ The fields of a `MoveStep` (one per action, inferred passes included):
   (1-based, the record's trick line).
 - `move_index`: the move's 0-based position in its written trick (`trick.moves[move_index]`);
   for an inferred pass, the number of written moves before it (where it would be written).
-- `move`: the record's `Move`; for an inferred pass a `Move.passes(seat)` made by the replay
-  (shared between events, do not change it), with `inferred` True. `written` is the move when
+- `move`: the record's `Move`; for an inferred pass a new `Move.passes(seat)` made by the
+  replay, with `inferred` True. `written` is the move when
   it is written, None when it is inferred.
 - `seat`: who moved. `to_act`: whose turn it was before the move (differs from `seat` for a
   move out of turn; None once the hand was over).
@@ -257,12 +257,10 @@ class _Replayer:
     game_number: int | None
     state: ReplayState = field(init=False)
     found: list[Diagnostic] = field(init=False, default_factory=list)
-    _passes: list[Move] = field(init=False, default_factory=list)  # an inferred pass, per seat
     _known: tuple[bool, ...] = field(init=False, default=())  # whose hand is known, this hand
 
     def __post_init__(self) -> None:
         self.state = ReplayState(self.record, GameState.__new__(GameState))
-        self._passes = [Move.passes(s) for s in range(len(self.record.players))]
 
     # diagnostics -------------------------------------------------------------------------------
 
@@ -318,8 +316,7 @@ class _Replayer:
         return out
 
     def _name(self, seat: int) -> str:
-        players = self.record.players
-        return players[seat] if 0 <= seat < len(players) else f"seat {seat + 1}"
+        return self.record.seat_name(seat)
 
     # the game ----------------------------------------------------------------------------------
 
@@ -610,7 +607,7 @@ class _Replayer:
         top_seat = hs.top_seat
         known = self._known[passer]
         step: MoveStep = _new(MoveStep, (
-            index, t_index, m_index, self._passes[passer], True, seat(passer), seat(hs.turn),
+            index, t_index, m_index, Move(passer, True), True, seat(passer), seat(hs.turn),
             hs.turn_in_trick, hs.hands[passer] if known else None, hs.top,
             None if top_seat is None else seat(top_seat), hs.trick_cards, hs.pass_(passer), (),
         ))  # fmt: skip
