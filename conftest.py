@@ -18,8 +18,4 @@ collect_ignore = [
     "zfrec/store/__init__.py",
     "zfrec/store/db.py",
     "zfrec/store/store.py",
-    "zfrec/store/live.py",
-    "zfrec/live/__init__.py",
-    "zfrec/live/app.py",
-    "zfrec/live/table.py",
 ]
