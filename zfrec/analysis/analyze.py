@@ -288,6 +288,7 @@ class _HandBuilder:
     seats: list[SeatStats] = field(default_factory=list)
     pending: list[tuple[int, int, int]] = field(default_factory=list)  # decision, seat, points
     captured: list[int] = field(default_factory=list)
+    actions: int = 0  # the hand's MoveSteps so far: the next decision's `step`
 
     def __post_init__(self) -> None:
         self.seats = [SeatStats() for _ in range(self.n)]
@@ -295,6 +296,8 @@ class _HandBuilder:
 
     def step(self, ev: MoveStep) -> None:
         """One action, judged from the state before it that the step carries."""
+        action = self.actions
+        self.actions += 1
         event = ev.event
         if event is None:
             return
@@ -324,6 +327,7 @@ class _HandBuilder:
             alternatives=(),
             could_beat=None if moves is None else bool(moves),
             missed_beat=False,
+            step=action,
         )
         if isinstance(event, PlayEvent):
             self.decisions.append(self._play(event, st, hand_before, moves, base))
@@ -424,23 +428,34 @@ def analyze_game(
     True
     """
     used = rules or game.ruleset()
-    analyser = _Analyser(game, used, alternatives)
-    end = walk(game, [analyser], used)
-    return analyser.result(end)
+    analyser = GameAnalyser(game, used, alternatives)
+    walk(game, [analyser], used)
+    return analyser.result()
 
 
 @dataclass(slots=True)
-class _Analyser(ReplayVisitor):
-    """The analysis as a visitor of the one replay pass (zfrec.replay.walk): each `MoveStep`
-    brings the state before its move, so nothing is copied or rebuilt here."""
+class GameAnalyser(ReplayVisitor):
+    """The analysis as a visitor of a replay pass (zfrec.replay.walk), so one pass can feed it
+    and a page together; `result()` once the walk is over. Each `MoveStep` brings the state
+    before its move, so nothing is copied or rebuilt here. Give it the rules the walk uses.
+
+    >>> from zfrec.analysis.example import example_game
+    >>> from zfrec.replay import walk
+    >>> game = example_game()
+    >>> analyser = GameAnalyser(game, game.ruleset())
+    >>> _ = walk(game, [analyser])
+    >>> analyser.result().seat_totals() == analyze_game(game).seat_totals()
+    True
+    """
 
     game: Game
     rules: Ruleset
-    alternatives: bool
+    alternatives: bool = True
     hands: list[HandAnalysis] = field(default_factory=list)
     builder: _HandBuilder | None = None
     errors: int = 0
     totals: tuple[int, ...] = ()
+    end: GameEnd | None = None
 
     def __post_init__(self) -> None:
         self.totals = tuple(0 for _ in self.game.players)
@@ -472,9 +487,12 @@ class _Analyser(ReplayVisitor):
     def visit_game_end(self, state: ReplayState, event: GameEnd) -> None:
         """The game's own findings count too."""
         self._count(event.diagnostics)
+        self.end = event
 
-    def result(self, end: GameEnd) -> GameAnalysis:
+    def result(self) -> GameAnalysis:
         """The game's analysis, once the walk is over."""
+        end = self.end
+        assert end is not None, "the walk is not over"
         return GameAnalysis(
             self.game, self.rules, tuple(self.hands), end.scores, end.winners, end.over,
             self.errors,
@@ -487,6 +505,7 @@ __all__ = [
     "Alternative",
     "Decision",
     "FlowRow",
+    "GameAnalyser",
     "GameAnalysis",
     "GameJson",
     "HandAnalysis",

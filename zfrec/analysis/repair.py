@@ -24,7 +24,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
 from zfrec.analysis.edits import Edit, EditKind, Repair, RepairJson
-from zfrec.analysis.steps import WrittenMoves
 from zfrec.diagnostics import Diagnostic
 from zfrec.engine.cards import THREE_OF_HEARTS, Cards, Declarations, Stand, card_str, iter_ids
 from zfrec.engine.combos import Combo, readings, resolve
@@ -86,7 +85,6 @@ def _index(game: Game, rules: Ruleset) -> _Index:
     info = _HandInfo()
     first: tuple[str, int, int] | None = None
     game_errors: tuple[Diagnostic, ...] = ()
-    written = WrittenMoves()
     pre: tuple[tuple[int, ...], Combo | None, int, int] = ((), None, 1, 0)
     for state, ev in replay(game, rules):
         errs = _errors(ev.diagnostics)
@@ -94,11 +92,10 @@ def _index(game: Game, rules: Ruleset) -> _Index:
         if isinstance(ev, HandStart):
             info = _HandInfo(deal=ev.deal, start_errors=errs)
             hands.append(info)
-            written = WrittenMoves()
             if errs and first is None:
                 first = ("start", ev.hand_index, 0)
         elif isinstance(ev, MoveStep):
-            m, insert_at = written.place(ev)
+            m, insert_at = (None if ev.inferred else ev.move_index), ev.move_index
             if ev.written is not None:
                 seat, turn = ev.written.seat, ev.event.turn if ev.event is not None else pre[2]
             else:

@@ -263,6 +263,9 @@ class HandView:
     prev_href: str | None = None
     next_href: str | None = None
     sections: list[ExtraSection] = field(default_factory=list)  # hook for the analyser
+    # The index in `steps` of each replay MoveStep of the hand, in replay order: how a note
+    # made at a step (`MoveNote.step`) finds the step of the page that shows it.
+    actions: list[int] = field(default_factory=list)
 
     @property
     def title(self) -> str:
@@ -343,6 +346,9 @@ class GameView:
     index_href: str | None = None
     player_hrefs: dict[str, str] = field(default_factory=dict)
     sections: list[ExtraSection] = field(default_factory=list)  # hook for the analyser
+    # The index in `steps` of each replay MoveStep of the hand, in replay order: how a note
+    # made at a step (`MoveNote.step`) finds the step of the page that shows it.
+    actions: list[int] = field(default_factory=list)
     audit_href: str | None = None  # the audit page of a record that fails validation
 
     @property
