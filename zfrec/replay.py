@@ -172,13 +172,21 @@ _new = tuple.__new__
 
 
 def replay(
-    record: Game, rules: Ruleset | None = None, game_number: int | None = None
+    record: Game,
+    rules: Ruleset | None = None,
+    game_number: int | None = None,
+    *,
+    start: tuple[int, GameState] | None = None,
 ) -> Iterator[tuple[ReplayState, ReplayEvent]]:
     """Replay a record under its own rules, or under `rules` to re-judge it.
 
-    `game_number` is the game's number in its file, for the diagnostics' locations.
+    `game_number` is the game's number in its file, for the diagnostics' locations. `start`
+    (hand index, the game's state before that hand) replays from that hand on, the earlier
+    hands taken as they were: a repair search judges an edited hand without replaying the
+    hands before it. The state is copied. Start only where the game was not over before the
+    hand before it (a hand after the end is reported once, at the first such hand).
     """
-    return _Replayer(record, rules or record.ruleset(), game_number).run()
+    return _Replayer(record, rules or record.ruleset(), game_number, start).run()
 
 
 class ReplayVisitor:
@@ -255,6 +263,7 @@ class _Replayer:
     record: Game
     rules: Ruleset
     game_number: int | None
+    start: tuple[int, GameState] | None = None
     state: ReplayState = field(init=False)
     found: list[Diagnostic] = field(init=False, default_factory=list)
     _known: tuple[bool, ...] = field(init=False, default=())  # whose hand is known, this hand
@@ -322,14 +331,21 @@ class _Replayer:
 
     def run(self) -> Iterator[tuple[ReplayState, ReplayEvent]]:
         n = len(self.record.players)
-        try:
-            self.state.game = GameState(n, self.rules)
-        except DealError as exc:
-            self._judged(exc, pos=self.record.pos)
-            yield self.state, GameEnd((), (), False, self._take())
-            return
+        first = 0
+        if self.start is not None:
+            first, before = self.start
+            self.state.game = before.copy()
+        else:
+            try:
+                self.state.game = GameState(n, self.rules)
+            except DealError as exc:
+                self._judged(exc, pos=self.record.pos)
+                yield self.state, GameEnd((), (), False, self._take())
+                return
         over_reported = False
         for index, hand in enumerate(self.record.hands):
+            if index < first:
+                continue
             if not over_reported:
                 try:
                     self.state.game.verify_start(hand.number)

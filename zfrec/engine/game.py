@@ -629,6 +629,22 @@ class GameState:
         best = max(self.scores)
         return [s for s in range(self.n) if self.scores[s] == best]
 
+    def copy(self) -> GameState:
+        """An independent copy: scores and results as they are now.
+
+        >>> game = GameState(3)
+        >>> later = game.copy()
+        >>> later.scores[0] = 50
+        >>> game.scores, later.scores
+        ([0, 0, 0], [50, 0, 0])
+        """
+        other = GameState(self.n, self.rules)
+        other.scores = list(self.scores)
+        other.hands_played = self.hands_played
+        other.previous = self.previous
+        other.results = list(self.results)
+        return other
+
     def next_shuffler(self) -> int | None:
         """After hand 1 the last player shuffles (R4); for hand 1 any seat may."""
         return None if self.previous is None else self.previous.last
