@@ -588,6 +588,13 @@ class _Replayer:
             if extra.bit_count() <= room:
                 deal[s] |= extra
                 seen |= extra
+        # The card whose holder leads (the 3h of hand 1, R4), if nobody is shown holding it,
+        # was held by the seat the record has lead; seat order would put it with another.
+        lead_card = self.state.game.lead_card() & ~seen
+        opener = hand.tricks[0].moves[0].seat if hand.tricks and hand.tricks[0].moves else -1
+        if lead_card and 0 <= opener < n and deal[opener].bit_count() < sizes[opener]:
+            deal[opener] |= lead_card
+            seen |= lead_card
         pool = FULL_DECK & ~seen
         free = [max(0, sizes[s] - deal[s].bit_count()) for s in range(n)]
         open_seats = [s for s in range(n) if free[s]]

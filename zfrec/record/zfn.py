@@ -789,7 +789,10 @@ def dumps_zfn(games: Game | Iterable[Game]) -> str:
 
 
 class Writer(Protocol):
-    def write(self, text: str, /) -> object: ...
+    """Where `write_zfn` writes: anything with a text `write` (a file, `io.StringIO`)."""
+
+    def write(self, text: str, /) -> object:
+        """Write some text."""
 
 
 def write_zfn(games: Game | Iterable[Game], out: Writer) -> None:
