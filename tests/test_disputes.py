@@ -10,14 +10,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from zfrec.analysis.audit import audit
-from zfrec.analysis.disputes import judge_disputes, with_version
+from zfrec.analysis.disputes import LEDGER_CODES, judge_disputes, with_version
 from zfrec.cli import app
-from zfrec.record import Game, dumps, load, loads
+from zfrec.engine.rules import preset
+from zfrec.record import AltPlay, Game, dumps, load, loads
 from zfrec.render.analysis import audit_file
 from zfrec.render.site import game_files
+from zfrec.simulate import SimConfig, simulate_game
 from zfrec.validate import Report, validate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -266,3 +270,64 @@ def test_repairs_of_a_disputed_move_stay_records_that_read_back() -> None:
     [move] = [m for m in game.hands[0].tricks[0].moves if m.disputed]
     nine = move.with_version(move.alternatives[0])
     assert [v.play_text() for v in nine.versions()] == ["9h", "3d", "pass"]
+
+
+# --- a property over self-played games ---------------------------------------------------------
+
+
+@pytest.mark.slow
+@settings(max_examples=25, deadline=None)
+@given(st.integers(3, 6), st.integers(0, 10_000), st.data())
+def test_a_pass_version_is_judged_as_the_record_written_with_the_pass(
+    players: int, seed: int, data: st.DataObject
+) -> None:
+    """A legal self-played game, one play disputed with a pass. The recorded version is legal
+    with the validator's points; the pass version's verdict is the validator's on the text with
+    the pass written instead (score lines aside, which were written for the play)."""
+    game = simulate_game(SimConfig(players, preset("pagat"), "greedy", 2), seed)
+    plays = [
+        (h, t, m)
+        for h, hand in enumerate(game.hands)
+        for t, trick in enumerate(hand.tricks, 1)
+        for m, move in enumerate(trick.moves)
+        if not move.is_pass
+    ]
+    h, t, m = data.draw(st.sampled_from(plays))
+    move = game.hands[h].tricks[t - 1].moves[m]
+    move.disputed = True
+    move.alternatives = (AltPlay(True),)
+    [game] = loads(dumps(game))  # the positions of the text with the dispute written
+    move = game.hands[h].tricks[t - 1].moves[m]
+    [dispute] = judge_disputes(game)
+    recorded, passed = dispute.versions
+    own = validate(game)
+    assert own.ok and recorded.legal
+    result = own.hands[h].result
+    assert dispute.points(recorded) == (None if result is None else result.points)
+    # the text with "-" written in place of the play
+    assert move.pos is not None
+    lines = dumps(game).split("\n")
+    line = lines[move.pos.line - 1]
+    head = line[: move.pos.col - 1]
+    written = f"{move.seat + 1}: {move.play_text()} disputed or -"
+    assert line[move.pos.col - 1 :].startswith(written)
+    replaced = f"{move.seat + 1}: -"
+    lines[move.pos.line - 1] = head + replaced + line[move.pos.col - 1 + len(written) :]
+    shift = len(written) - len(replaced)  # later columns of that line, in the judged record
+    alone = validate(loads("\n".join(lines))[0])
+    errors = [d for d in alone.diagnostics if d.severity == "error" and d.code not in LEDGER_CODES]
+    errors.sort(key=lambda d: (d.location.line or 0, d.location.col or 0))
+    assert passed.legal == (not errors)
+    if errors:
+        first = passed.first_error
+        assert first is not None
+        loc = errors[0].location
+        assert loc.line is not None and loc.col is not None
+        col = loc.col + shift if loc.line == move.pos.line and loc.col > move.pos.col else loc.col
+        assert (first.code, first.location.line, first.location.col) == (
+            errors[0].code,
+            loc.line,
+            col,
+        )
+    else:
+        assert dispute.totals(passed) == alone.scores
