@@ -20,8 +20,9 @@ from zfrec.engine.game import PassEvent, PlayEvent
 from zfrec.engine.rules import preset
 from zfrec.record import Game, dumps, load, loads
 from zfrec.render.analysis import AUDIT_PAGE, annotate
+from zfrec.render.gamefiles import _sources
 from zfrec.render.html import build_game_view, render_game, render_hand
-from zfrec.render.site import _sources, game_files, stored_game_files
+from zfrec.render.site import game_files, stored_game_files
 from zfrec.replay import HandStart, MoveStep, replay
 from zfrec.simulate import SimConfig, simulate_game
 from zfrec.store import list_games, load_record, open_store, session

@@ -273,7 +273,7 @@ def test_hostile_text_stays_text(browser: Any, tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_published_index_sorts_and_links(browser: Any, tmp_path: Path) -> None:
-    from zfrec.render.site import publish
+    from zfrec.render.site import OutputFile, publish
     from zfrec.store.db import open_store, session
     from zfrec.store.store import import_file
 
@@ -285,6 +285,7 @@ def test_published_index_sorts_and_links(browser: Any, tmp_path: Path) -> None:
     with session(engine) as s:
         import_file(s, path=records)
         for f in publish(s):
+            assert isinstance(f, OutputFile)
             target = tmp_path / "site" / f.path
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(f.content)

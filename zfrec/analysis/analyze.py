@@ -508,7 +508,10 @@ class _HandBuilder:
         if missed:
             st.missed_beats += 1
             st.missed_points += base.table_points
-        alts = _relevant(hand_before, moves, base.lead, None) if moves and self.detail else ()
+        # A missed beat's note names an example, so it gets its alternatives in either mode.
+        alts: tuple[Alternative, ...] = ()
+        if moves and (self.detail or missed):
+            alts = _relevant(hand_before, moves, base.lead, None)
         return replace(base, alternatives=alts, missed_beat=missed)
 
     def _trick(self, tr: TrickResult) -> None:
@@ -550,9 +553,9 @@ def analyze_game(
 ) -> GameAnalysis:
     """Analyse every decision of a record, under its own rules or `rules`.
 
-    `alternatives=False` is the fast mode for statistics (about three times faster): passes are
-    still judged (options, missed beats), but plays get no option count and no decision lists
-    its alternatives.
+    `alternatives=False` is the fast mode for statistics and pages (about three times faster):
+    passes are still judged (options, missed beats) and a missed beat still lists its
+    alternatives, but plays get no option count and no other decision lists its alternatives.
     """
     used = rules or game.ruleset()
     hands: list[HandAnalysis] = []

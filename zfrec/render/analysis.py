@@ -55,11 +55,12 @@ def analysis_decorator(
 ) -> Decorate:
     """The decorate hook that marks the analysis on a game's pages (see `annotate`).
 
-    The record is analysed with alternatives when the hook runs, unless `analysis` is given.
+    The record is analysed when the hook runs, unless `analysis` is given. The pages show no
+    play's alternatives, only a missed beat's example, so the fast mode does.
     """
 
     def decorate(view: GameView) -> None:
-        annotate(view, analysis or analyze_game(record), viewer=viewer)
+        annotate(view, analysis or analyze_game(record, alternatives=False), viewer=viewer)
 
     return decorate
 

@@ -24,7 +24,7 @@ import jinja2
 from markupsafe import Markup
 
 from zfrec.engine.cards import RANK_SYMBOLS, SUIT_GLYPHS, Stand, card_glyph, ids, points_of
-from zfrec.engine.combos import Combo
+from zfrec.engine.combos import Category, Combo
 from zfrec.engine.game import PlayEvent
 from zfrec.engine.rules import Ruleset
 from zfrec.record.model import Game, Move
@@ -133,6 +133,8 @@ class _Builder:
     trick_over: bool = False
     totals_before: tuple[int, ...] = ()
     last_trick_comments: int = 0
+    disputes: int = 0
+    specials: int = 0
     _ids: dict[int, tuple[int, ...]] = field(default_factory=dict)
     # the engine's table at the last step, to reuse while it does not change
     _hands_key: tuple[int, ...] = ()
@@ -164,10 +166,12 @@ class _Builder:
             hv.prev_href = self.hand_href(self.hands[i - 1].number) if i else None
             last = i + 1 == len(self.hands)
             hv.next_href = None if last else self.hand_href(self.hands[i + 1].number)
-        return GameView(
+        view = GameView(
             self.header, self.hands, self.summaries, end.scores, end.winners, end.over,
             self.findings,
         )  # fmt: skip
+        view.disputes, view.specials = self.disputes, self.specials
+        return view
 
     # helpers -----------------------------------------------------------------------------------
 
@@ -262,6 +266,9 @@ class _Builder:
         if move is not None:
             comments.extend(move.comments)
         errors = any(d.severity == "error" for d in diags)
+        self.disputes += move is not None and move.disputed
+        if isinstance(ev, PlayEvent) and ev.combo.category is Category.special:
+            self.specials += 1
         if ev is None:
             assert move is not None
             entry = self._rejected(move)

@@ -37,10 +37,17 @@ ANNOTATION_WORDS = {
     "?!": "dubious move",
 }
 PLACE_WORDS = ("1st", "2nd", "3rd", "4th", "5th", "6th")
+SHORT_NAME = 18  # characters of a name that charts and narrow columns show
 
 
 def place_word(place: int) -> str:
     return PLACE_WORDS[place - 1] if 1 <= place <= len(PLACE_WORDS) else f"{place}th"
+
+
+def short_name(name: str, limit: int = SHORT_NAME) -> str:
+    """A name cut to `limit` characters with an ellipsis: a very long name must not push a
+    chart's plot or a table's columns off the page (the full name stays in a title)."""
+    return name if len(name) <= limit else name[: limit - 1].rstrip() + "…"
 
 
 # --- view-models --------------------------------------------------------------------------------
@@ -262,6 +269,7 @@ class HandView:
     game_href: str | None = None  # link back to the game page, relative
     prev_href: str | None = None
     next_href: str | None = None
+    viewer_href: str | None = None  # the single-file viewer, to share this hand as one link
     sections: list[ExtraSection] = field(default_factory=list)  # hook for the analyser
 
     @property
@@ -329,6 +337,7 @@ class ChartEmbed:
     svg: Markup
     png_href: str | None = None
     svg_href: str | None = None
+    legend: tuple[tuple[int, str, str], ...] = ()  # seat, short label, full name
 
 
 @dataclass(slots=True)
@@ -344,6 +353,8 @@ class GameView:
     player_hrefs: dict[str, str] = field(default_factory=dict)
     sections: list[ExtraSection] = field(default_factory=list)  # hook for the analyser
     audit_href: str | None = None  # the audit page of a record that fails validation
+    disputes: int = 0  # moves marked disputed
+    specials: int = 0  # specials played
 
     @property
     def errors(self) -> int:
