@@ -86,8 +86,10 @@ def render_cmd(
     requests) that works offline. A file with several games gets one directory per game.
     """
     from zfrec.render.analysis import AUDIT_PAGE
+    from zfrec.render.gamefiles import VIEWER_PAGE, OutputFile
     from zfrec.render.html import seat_of
     from zfrec.render.site import game_files
+    from zfrec.render.viewer import render_viewer
 
     games, label = _records(source, db)
     total = 0
@@ -100,7 +102,8 @@ def render_cmd(
                 fail(f"{label}, game {number}: {exc}" if len(games) > 1 else str(exc))
         target = out_dir if len(games) == 1 else out_dir / f"game-{number}"
         try:
-            files = game_files(game, viewer=viewer, audit=True)
+            files = game_files(game, viewer=viewer, audit=True, viewer_href=VIEWER_PAGE)
+            files.append(OutputFile(VIEWER_PAGE, render_viewer().encode()))
         except ZfrecError as exc:
             fail(f"{label}, game {number}: {exc}")
         total += write_files(target, files)

@@ -18,7 +18,7 @@ beats for the other seats.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from markupsafe import Markup
 
@@ -26,7 +26,14 @@ from zfrec.analysis.analyze import Decision, GameAnalysis, MoveNote, SeatStats, 
 from zfrec.analysis.audit import AuditReport
 from zfrec.record.model import Game
 from zfrec.render.html import environment
-from zfrec.render.views import DiagnosticView, ExtraSection, GameView, StepNote, StepView
+from zfrec.render.views import (
+    DiagnosticView,
+    ExtraSection,
+    GameView,
+    StepNote,
+    StepView,
+    card_prose,
+)
 
 AUDIT_PAGE = "audit.html"
 Decorate = Callable[[GameView], None]  # the renderer's hook: add notes and sections to a view
@@ -70,9 +77,11 @@ def annotate(view: GameView, analysis: GameAnalysis, *, viewer: int | None = Non
     one on the game page: per-seat totals, the notes linked to their steps, the points flow."""
     hrefs = [s.href for s in view.summaries]
     placed: dict[int, list[PlacedNote]] = {}  # by hand index
-    for i, note, step in _locate(view, analysis):
-        if not _visible(note, viewer):
+    names = tuple(analysis.players)
+    for i, found, step in _locate(view, analysis):
+        if not _visible(found, viewer):
             continue
+        note = replace(found, text=card_prose(found.text, names))  # 10♠, names isolated
         step.notes.append(StepNote(note.text, note.kind))
         number = view.hands[i].number
         href = f"{hrefs[i] if i < len(hrefs) else ''}#step={step.index}"
@@ -108,6 +117,7 @@ def render_audit(view: GameView, report: AuditReport, *, game_href: str = "index
             view=view,
             report=report,
             diagnostics=[DiagnosticView.of(d) for d in report.report.diagnostics],
+            findings=view.findings,  # the same diagnostics, in play order, linked to their steps
             game_href=game_href,
             scripts=(),
         )

@@ -159,7 +159,7 @@ def site_pages(
     games = [_link(row, "", metas.get(row.id)) for row in rows]
     site = SiteView(title, games, stats, hrefs, VIEWER_PAGE, events)
     env = environment()
-    index = env.get_template("index.html.j2").render(site=site, scripts=("sort.js",))
+    index = env.get_template("index.html.j2").render(site=site, scripts=("sort.js", "filter.js"))
     yield OutputFile("index.html", index.encode())
     yield OutputFile(VIEWER_PAGE, render_viewer().encode())
     for player in stats:
