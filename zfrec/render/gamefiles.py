@@ -128,7 +128,9 @@ def render_game_files(
             png_href = f"{chart.name}.png"
         if chart.notice and chart.notice not in notices:
             notices.append(chart.notice)
-        embeds.append(ChartEmbed(chart.title, chart.inline(), png_href, f"{chart.name}.svg"))
+        embeds.append(
+            ChartEmbed(chart.title, chart.inline(), png_href, f"{chart.name}.svg", chart.legend)
+        )
     files.append(OutputFile("index.html", render_game(view, embeds).encode()))
     meta = GameMeta(view.disputes, view.specials, view.audit_href is not None, tuple(notices))
     return RenderedGame(files + extra, meta)
