@@ -50,7 +50,7 @@ def as_codes(text: str) -> str:
     """A page's note as the analysis wrote it: isolates out, cards back to their codes."""
     text = text.replace("\u2068", "").replace("\u2069", "")
     text = re.sub(r"(?<![\d])10(?=[♠♥♦♣])|(?<==)10\b", "T", text)
-    return text.translate(str.maketrans({"♠": "s", "♥": "h", "♦": "d", "♣": "c"}))
+    return text.translate(str.maketrans("♠♥♦♣", "shdc"))
 
 
 def missed_beat_game() -> Game:
