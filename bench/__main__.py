@@ -128,6 +128,11 @@ def run(quick: bool) -> dict[str, Any]:
         games = [g for p in state["files"] for g in load(p)]
         results["render_hands_per_s"] = renderer(games) if renderer else None
 
+    def publishing() -> None:
+        from bench.publish_bench import publish_figures
+
+        results.update(publish_figures(state["files"], state["hands"], corpus_dir, quick))
+
     steps = [
         ("self-play corpus", corpus),
         ("engine micro-benchmarks", engine),
@@ -137,6 +142,7 @@ def run(quick: bool) -> dict[str, Any]:
         ("streamed validation memory", stream),
         ("simulate", simulate),
         ("import and render", store_and_render),
+        ("publish a site", publishing),
     ]
     with console.status("benchmarking") as status:
         for label, step in steps:
@@ -158,6 +164,8 @@ TARGETS = {
     "stream_peak_rss_mb": ("<", 100),
     "simulate_hands_per_s": (">=", 300),
     "render_hands_per_s": (">=", 200),
+    "publish_hands_per_s": (">=", 200),
+    "publish_10k_jobs2_s": ("<", 60),
 }
 
 

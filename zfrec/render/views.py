@@ -257,7 +257,12 @@ class StepView:
             "totals": self.totals,
         }
 
-    def to_json(self, log: list[int], before: dict[str, Any] | None = None) -> dict[str, object]:
+    def to_json(
+        self,
+        log: list[int],
+        before: dict[str, Any] | None = None,
+        table: dict[str, Any] | None = None,
+    ) -> dict[str, object]:
         """JSON for the page; `log` numbers the trick's plays in the hand's table of plays.
 
         Keys whose value is empty (None, false, no items) are left out; the script fills them
@@ -266,7 +271,7 @@ class StepView:
         carries the rest forward.
         """
         out: dict[str, object] = {"kind": self.kind, "headline": self.headline, "log": log}
-        table = self.table()
+        table = table or self.table()
         for key, value in table.items():
             if before is None:
                 out[key] = value
@@ -377,8 +382,9 @@ class HandView:
                     k = number[id(play)] = len(plays)
                     plays.append(play.to_json())
                 log.append(k)
-            steps.append(step.to_json(log, before))
-            before = step.table()
+            table = step.table()
+            steps.append(step.to_json(log, before, table))
+            before = table
         return {
             "v": DATA_VERSION,
             "players": self.header.players,
