@@ -571,9 +571,22 @@
       else handled = false;
       if (handled) e.preventDefault();
     });
+    // On a narrow screen the move list takes the height left above the controls, so the felt,
+    // the hand to play and the current move are on the screen together.
+    var narrow = window.matchMedia("(max-width: 900px)");
+    function fitMoves() {
+      var list = $("moves");
+      if (!narrow.matches) { list.style.maxHeight = ""; return; }
+      var top = list.getBoundingClientRect().top + window.scrollY;
+      var controls = document.querySelector(".controls").offsetHeight;
+      list.style.maxHeight = Math.max(64, window.innerHeight - controls - top - 8) + "px";
+      if (buttons[cur]) scrollMove(buttons[cur]);
+    }
+    window.addEventListener("resize", fitMoves);
     share(raw);
     document.body.classList.add("ready");
     go(fromHash(), true);
+    fitMoves();
   }
 
   // --- one link that carries the hand: deflated JSON, base64url, in the fragment -------------

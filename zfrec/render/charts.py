@@ -265,7 +265,7 @@ def chart_svg(m: ChartModel, *, standalone: bool = False) -> str:
             out.append(
                 f'<rect x="{_f(lx)}" y="{ly}" width="12" height="12" rx="6" fill="{s.colour}"/>'
                 f'<text x="{_f(lx + 17)}" y="{ly + 10}" fill="#1d232a">'
-                f"<title>{_t(s.name)}</title>{_t(FSI + s.label + PDI)}</text>"
+                f"<title>{_t(FSI + s.name + PDI)}</title>{_t(FSI + s.label + PDI)}</text>"
             )
     out.append("</svg>")
     return "".join(out)

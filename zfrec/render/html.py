@@ -473,6 +473,7 @@ def environment() -> jinja2.Environment:
     env.policies["json.dumps_kwargs"] = {"ensure_ascii": False, "separators": (",", ":")}
     env.globals["place_word"] = place_word
     env.filters["cards"] = lambda text, names=(): card_prose(str(text), tuple(names))
+    env.filters["isolate"] = isolate
     env.globals["script_hash"] = script_hash
     return env
 
