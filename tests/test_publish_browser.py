@@ -96,7 +96,12 @@ def open_page(browser: Any, url: str, size: dict[str, int]) -> Opened:
     page.on("request", lambda r: opened.requests.append(r.url))
     page.on("pageerror", lambda e: opened.errors.append(str(e)))
     page.on("console", lambda m: opened.errors.append(m.text) if m.type == "error" else None)
-    page.on("dialog", lambda d: (opened.errors.append("dialog " + d.message), d.dismiss()))
+
+    def dialog(d: Any) -> None:
+        opened.errors.append("dialog " + d.message)
+        d.dismiss()
+
+    page.on("dialog", dialog)
     page.goto(url)
     page.wait_for_load_state("load")
     return opened
@@ -111,6 +116,10 @@ def wait_step(page: Any, ok: Callable[[int], bool], seconds: float = 10) -> None
             return
         assert time.monotonic() < deadline, f"the replay stayed at step {step}"
         time.sleep(0.05)
+
+
+def at(i: int) -> Callable[[int], bool]:
+    return lambda step: step == i
 
 
 def only_itself(opened: Opened, url: str) -> None:
@@ -226,7 +235,7 @@ def test_seats_sit_around_the_felt_and_the_previous_trick_is_one_tap_away(
     ended = None
     for i in range(steps):
         page.evaluate(f"location.hash = '#step={i}'")
-        wait_step(page, lambda k, i=i: k == i)
+        wait_step(page, at(i))
         if page.is_visible("#detail .won"):
             ended = page.evaluate(SHOWN)["log"]
             break
@@ -285,7 +294,7 @@ def test_the_viewer_shows_a_shared_hand_as_its_replay_page_does(browser: Any, si
     replayed = []
     for i in (0, 5, 17, len(expected) - 1):
         page.evaluate(f"location.hash = '#step={i}'")
-        wait_step(page, lambda k, i=i: k == i)
+        wait_step(page, at(i))
         replayed.append(
             page.evaluate(SHOWN) | {"hash": None, "headline": page.inner_text("#headline")}
         )
@@ -303,7 +312,7 @@ def test_the_viewer_shows_a_shared_hand_as_its_replay_page_does(browser: Any, si
     assert "Friday club night" in vpage.inner_text("#viewer-title")
     for i, want in zip((0, 5, 17, len(expected) - 1), replayed, strict=True):
         vpage.evaluate(f"location.hash = location.hash.replace(/&step=\\d+$/, '') + '&step={i}'")
-        wait_step(vpage, lambda k, i=i: k == i)
+        wait_step(vpage, at(i))
         got = vpage.evaluate(SHOWN) | {"hash": None, "headline": vpage.inner_text("#headline")}
         assert got == want, i
     vpage.click("#prev")
