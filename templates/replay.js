@@ -113,6 +113,7 @@
     var n = players.length;
     unpack(data.counters || "").forEach(function (c) { counters[c] = true; });
     var cur = -1;
+    var fitMoves = null; // set below, once the layout is there
     var viewAs = null; // client-side "as seat" view of a full page (a seat page holds no others)
     var pinned = null; // the seat whose hand the hand panel shows, if not the one to play
     var bottom = data.viewer === null || data.viewer === undefined ? 0 : data.viewer;
@@ -463,6 +464,7 @@
         buttons[i].classList.add("current");
         buttons[i].setAttribute("aria-current", "step");
         scrollMove(buttons[i]);
+        if (fitMoves) fitMoves();
       }
       $("slider").value = cur;
       $("pos").textContent = "step " + (cur + 1) + " / " + steps.length;
@@ -574,14 +576,14 @@
     // On a narrow screen the move list takes the height left above the controls, so the felt,
     // the hand to play and the current move are on the screen together.
     var narrow = window.matchMedia("(max-width: 900px)");
-    function fitMoves() {
+    fitMoves = function () {
       var list = $("moves");
       if (!narrow.matches) { list.style.maxHeight = ""; return; }
       var top = list.getBoundingClientRect().top + window.scrollY;
       var controls = document.querySelector(".controls").offsetHeight;
       list.style.maxHeight = Math.max(64, window.innerHeight - controls - top - 8) + "px";
       if (buttons[cur]) scrollMove(buttons[cur]);
-    }
+    };
     window.addEventListener("resize", fitMoves);
     share(raw);
     document.body.classList.add("ready");
