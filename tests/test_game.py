@@ -693,3 +693,70 @@ def test_random_legal_games(n: int, rules: Ruleset, seed: int) -> None:
         shuffler = game.next_shuffler()
     assert max(game.scores) >= 200
     assert game.winners() == [s for s in range(n) if game.scores[s] == max(game.scores)]
+
+
+# --- the operation log and undo ------------------------------------------------------------------
+
+_STATE_FIELDS = (
+    "hands", "leader", "number", "turn", "trick", "turn_in_trick", "top", "top_seat",
+    "trick_cards", "passed", "won", "out_order", "final_turn", "result", "log",
+)  # fmt: skip
+
+
+def snapshot(state: HandState) -> tuple[object, ...]:
+    """Every field of the state, copied, so later changes in place cannot touch it."""
+    out: list[object] = []
+    for name in _STATE_FIELDS:
+        value = getattr(state, name)
+        out.append(tuple(value) if isinstance(value, list | set) else value)
+    out[_STATE_FIELDS.index("passed")] = frozenset(state.passed)
+    return tuple(out)
+
+
+@pytest.mark.parametrize("rules", [PAGAT, POPPEL, PARLETT], ids=lambda r: r.preset)
+@pytest.mark.parametrize("n", [3, 4, 5, 6])
+def test_undo_restores_every_earlier_state_exactly(n: int, rules: Ruleset) -> None:
+    rng = random.Random(n * 7 + len(rules.preset))
+    for _ in range(3):
+        first_drawer = rng.randrange(n)
+        state = HandState(deal_random(n, first_drawer, rng), rng.randrange(n), rules)
+        history = [snapshot(state)]
+        while state.result is None:
+            seat = state.turn
+            plays = physical_plays(state.hands[seat], state.top, state.rules)
+            if state.can_pass(seat) and (not plays or rng.random() < 0.5):
+                event: PlayEvent | PassEvent = state.pass_(seat)
+            else:
+                combo = rng.choice(plays)
+                event = state.play(seat, combo.mask, combo.declarations())
+            assert state.log[-1] is event
+            history.append(snapshot(state))
+            if rng.random() < 0.2:  # step back and forth mid-hand too
+                assert state.undo() is event
+                assert snapshot(state) == history[-2]
+                if isinstance(event, PassEvent):
+                    assert state.pass_(seat) == event
+                else:
+                    assert state.play_combo(seat, event.combo) == event
+                assert snapshot(state) == history[-1]
+        assert len(state.log) == len(history) - 1
+        for earlier in reversed(history[:-1]):
+            state.undo()
+            assert snapshot(state) == earlier
+        with pytest.raises(IndexError):
+            state.undo()
+
+
+def test_unfinish_hand_takes_back_the_scores_and_the_next_leader() -> None:
+    game = GameState(3, PAGAT)
+    first = hand_result((60, 40, 0), first=0, last=2)
+    second = hand_result((0, 70, 30), first=1, last=0)
+    game.finish_hand(first)
+    game.finish_hand(second)
+    assert (game.scores, game.next_shuffler()) == ([60, 110, 30], 0)
+    assert game.unfinish_hand() == second
+    assert (game.scores, game.hands_played, game.previous) == ([60, 40, 0], 1, first)
+    assert game.unfinish_hand() == first
+    assert (game.scores, game.previous, game.next_shuffler()) == ([0, 0, 0], None, None)
+    with pytest.raises(IndexError):
+        game.unfinish_hand()

@@ -25,6 +25,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.test_render import full_steps, page_data
+from tests.test_store import store_url  # noqa: F401 - the SQLite and PostgreSQL stores
 from zfrec.cli import app
 from zfrec.engine.combos import Category
 from zfrec.engine.game import PlayEvent
@@ -407,3 +408,34 @@ def test_the_audit_lists_its_findings_in_play_order_linked_to_their_steps(tmp_pa
         assert code in [d["code"] for d in steps[int(step)].get("diagnostics", [])]
         places.append((int(hand), int(step)))
     assert places == sorted(places)
+
+
+# --- the store keeps each game's files (SQLite and PostgreSQL) ---------------------------------
+
+
+def test_the_store_keeps_each_games_files_under_its_key(store_url: str, tmp_path: Path) -> None:  # noqa: F811
+    from zfrec.render.gamefiles import cache_key, variant
+    from zfrec.store.artifacts import current_artifacts
+    from zfrec.store.db import open_store, session
+    from zfrec.store.store import list_games
+
+    records = tmp_path / "g.zfn"
+    records.write_text(dumps([simulated(3, 1, 1), simulated(5, 2, 1)]), encoding="utf-8")
+    assert runner.invoke(app, ["import", "--db", store_url, str(records)]).exit_code == 0
+    first = publish(store_url, tmp_path / "a", "--jobs", "2")
+    elsewhere = publish(store_url, tmp_path / "b")  # a new folder: nothing to keep, all stored
+    assert (first["rendered"], elsewhere["rendered"], elsewhere["from_store"]) == (2, 0, 2)
+    assert tree(tmp_path / "a") == tree(tmp_path / "b")
+    engine = open_store(store_url)
+    try:
+        with session(engine) as s:
+            for row in list_games(s):
+                key = cache_key(row.content_hash, variant("", True, True))
+                stored = current_artifacts(s, game_id=row.id, source_hash=key)
+                assert stored is not None
+                names = {a.name for a in stored}
+                on_disk = {p.name for p in (tmp_path / "a" / "games" / str(row.id)).iterdir()}
+                assert names == on_disk | {"meta.json"}
+                assert current_artifacts(s, game_id=row.id, source_hash="other") is None
+    finally:
+        engine.dispose()

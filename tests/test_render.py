@@ -195,7 +195,7 @@ def test_seat_view_leaves_the_other_hands_out_of_the_page() -> None:
     for step in steps:
         hands = step["hands"]
         assert [h is None for h in hands] == [True, True, False, True]
-    assert "seen by South" not in page and "seen by West" in page
+    assert "South\u2069" not in page.split("<main")[0] and "seen by \u2068West\u2069" in page
 
 
 def test_seat_of_accepts_names_and_numbers() -> None:
@@ -342,13 +342,20 @@ def test_render_command_errors_are_messages(tmp_path: Path) -> None:
     cases = [
         (["render", str(record), "--out", str(tmp_path / "o"), "--seat", "Zed"], "no player"),
         (["render", str(bad), "--out", str(tmp_path / "o")], "unknown suit"),
-        (["render", str(tmp_path / "none.zfn"), "--out", str(tmp_path / "o")], "no such record"),
+        (["render", str(tmp_path / "none.zfn"), "--out", str(tmp_path / "o")], "no such file"),
         (["render", "nonsense", "--out", str(tmp_path / "o")], "neither a record file"),
         (
             ["render", "42", "--out", str(tmp_path / "o"), "--db", str(tmp_path / "z.db")],
+            "no such database",
+        ),
+        (
+            ["render", "42", "--out", str(tmp_path / "o"), "--db", str(tmp_path / "y.db")],
             "no game '42' in the store",
         ),
     ]
+    from zfrec.store.db import open_store
+
+    open_store(str(tmp_path / "y.db")).dispose()
     for args, message in cases:
         result = runner.invoke(app, args)
         assert result.exit_code == 2, (args, result.output)

@@ -744,6 +744,7 @@ def test_cli_errors_are_messages_with_exit_code_2(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("ZFREC_DB", str(tmp_path / "empty.db"))
+    open_store(str(tmp_path / "empty.db")).dispose()  # an empty store: the readers need one
     result = runner.invoke(app, args)
     assert result.exit_code == 2
     assert message in result.output

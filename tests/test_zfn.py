@@ -376,7 +376,10 @@ def test_error_caret_under_wide_characters() -> None:
         ('[Players "a, b, c"]\n[Target "lots"]\n', "t.zfn:2:10 [game 1]: the target is a positive"),
         ('[Players "a, b, c"]\n[Players "d, e, f"]\n', "t.zfn:2:2 [game 1]: tag Players is given"),
         ('[Players "a, b, c"\n', "t.zfn:1:19 [game 1]: ']' closes the tag"),
-        ("[Players a, b, c]\n", 't.zfn:1:10 [game 1]: the tag value is quoted: [Name "value"]'),
+        (
+            "[Players a, b, c]\n",
+            't.zfn:1:10 [game 1]: the tag value must be quoted: [Name "value"]',
+        ),
         ('[Players "a, b, c"] x\n', "t.zfn:1:21 [game 1]: only a comment may follow a tag"),
         (
             '[Players "a, b, c"]\n[Result "1 2 3 winner d"]\n',

@@ -8,7 +8,16 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from zfrec.cli.common import JSON_HELP, err, fail, friendly_errors, out, print_json
+from zfrec.cli.common import (
+    JSON_HELP,
+    err,
+    fail,
+    file_problem,
+    friendly_errors,
+    out,
+    print_json,
+    processing,
+)
 from zfrec.errors import ZfrecError
 from zfrec.record import Game, load
 
@@ -32,7 +41,7 @@ def write_files(root: Path, files: Iterable[OutputFile]) -> int:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(f.content)
         except OSError as exc:
-            fail(f"cannot write {target}: {exc}")
+            fail(file_problem(str(target), exc, "write"))
         count += 1
     return count
 
@@ -40,14 +49,16 @@ def write_files(root: Path, files: Iterable[OutputFile]) -> int:
 def _records(source: str, db: str | None) -> tuple[list[Game], str]:
     """The games named on the command line: a record file's, or one stored game's."""
     path = Path(source)
-    if path.is_file():
-        with friendly_errors():
+    if path.is_dir():
+        fail(f"{source} is a directory: give a record file or a stored game's id")
+    if path.exists():
+        with friendly_errors(source):
             games = list(load(path))
         if not games:
             fail(f"{source} holds no game")
         return games, str(path)
     if path.suffix.lower() in RECORD_SUFFIXES or "/" in source or "\\" in source:
-        fail(f"no such record file: {source}")
+        fail(f"no such file: {source}")
     if not source.strip().isdecimal():
         fail(f"{source!r} is neither a record file (.zfn, .json) nor a stored game id")
     from zfrec.render.site import find_game
@@ -55,7 +66,7 @@ def _records(source: str, db: str | None) -> tuple[list[Game], str]:
     from zfrec.store.store import load_record
 
     with friendly_errors():
-        engine = open_store(db)
+        engine = open_store(db, create=False)
         try:
             with session(engine, readonly=True) as s:
                 row = find_game(s, source)
@@ -102,7 +113,8 @@ def render_cmd(
                 fail(f"{label}, game {number}: {exc}" if len(games) > 1 else str(exc))
         target = out_dir if len(games) == 1 else out_dir / f"game-{number}"
         try:
-            files = game_files(game, viewer=viewer, audit=True, viewer_href=VIEWER_PAGE)
+            with processing(label):
+                files = game_files(game, viewer=viewer, audit=True, viewer_href=VIEWER_PAGE)
             files.append(OutputFile(VIEWER_PAGE, render_viewer().encode()))
         except ZfrecError as exc:
             fail(f"{label}, game {number}: {exc}")
@@ -110,8 +122,8 @@ def render_cmd(
         hands = sum(f.path.startswith("hand-") for f in files)
         audited = any(f.path == AUDIT_PAGE for f in files)
         audit_note = f", audit page {AUDIT_PAGE}" if audited else ""
-        out.print(f"{target / 'index.html'}  ({hands} hand replay(s){audit_note})")
-    out.print(f"wrote {total} file(s) to {out_dir}")
+        out.print(f"{target / 'index.html'}  ({hands} hand replay(s){audit_note})", markup=False)
+    out.print(f"wrote {total} file(s) to {out_dir}", markup=False)
 
 
 def publish_cmd(
@@ -169,7 +181,7 @@ def publish_cmd(
             progress.console.print(f"note: {escape(text)}", markup=True, highlight=False)
 
     with friendly_errors():
-        engine = open_store(db)
+        engine = open_store(db, create=False)
         try:
             with session(engine) as s, SiteWriter(out_dir) as writer, progress:
                 total = len(list_games(s))
@@ -218,7 +230,7 @@ def publish_cmd(
         f"{counts['games']} game(s), {counts['rendered']} rendered, {from_store} from the store"
         f"{unchanged}; {writer.written} file(s) written, {writer.reused} kept, in {seconds:.1f} s"
     )
-    out.print(f"open {index}")
+    out.print(f"open {index}", markup=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -86,6 +86,14 @@ def _excerpt(d: Diagnostic) -> list[str]:
     return [gutter + text, " " * (len(gutter) + col - 1) + "^"]
 
 
+def _regutter(line: str) -> str:
+    """An excerpt line `12 | text` with its line number in the gutter width of _excerpt."""
+    number, bar, text = line.partition("|")
+    if not bar or not (number.strip().isdigit() or not number.strip()):
+        return line
+    return f"{number.strip():>5} |{text}"
+
+
 def _print_file(summary: FileSummary) -> None:
     if not summary.diagnostics and not summary.deals:
         return
@@ -97,12 +105,14 @@ def _print_file(summary: FileSummary) -> None:
         where = f"{loc.line}:{loc.col}" if loc.line is not None else "-"
         play = loc.play()
         colour = COLOURS[d.severity]
+        # A reader's message carries its own excerpt and caret: show that one, not a second.
+        message, *excerpt = d.message.split("\n")
         out.print(
             f"  {where:>7} [{colour}]{d.severity} {d.code}[/] "
-            f"{escape(play + ': ' if play else '')}{escape(d.message)}",
+            f"{escape(play + ': ' if play else '')}{escape(message)}",
             markup=True,
         )
-        for line in _excerpt(d):
+        for line in [_regutter(x) for x in excerpt] or _excerpt(d):
             out.print(f"          {escape(line)}", markup=True)
 
 

@@ -128,13 +128,33 @@ class PassEvent:
 
 Event = PlayEvent | PassEvent
 
+# What an action may change, saved before it so that undo() restores it exactly: turn, trick,
+# turn_in_trick, top, top_seat, trick_cards, passed, final_turn, result, hands, won, and how
+# many seats were out. Hands and won are tuples of at most six ints, so a snapshot is cheap.
+_Saved = tuple[
+    int, int, int, Combo | None, int | None, int, frozenset[int], bool, "HandResult | None",
+    tuple[int, ...], tuple[int, ...], int,
+]  # fmt: skip
+
 
 # --- one hand ---------------------------------------------------------------------------------
 
 
 @dataclass(slots=True)
 class HandState:
-    """A hand in progress. Seats are 0..n-1 in play order."""
+    """A hand in progress. Seats are 0..n-1 in play order.
+
+    Every action appends its frozen event to `log`, and `undo()` takes the last one back,
+    restoring the state exactly: search makes and unmakes moves instead of copying the state.
+
+    >>> from zfrec.engine.cards import parse_cards
+    >>> hs = HandState([parse_cards(h) for h in ("3h 4s", "5s 6s", "7s 8s")], leader=0)
+    >>> event = hs.play(0, parse_cards("3h"))
+    >>> (hs.turn, len(hs.log))
+    (1, 1)
+    >>> hs.undo() == event, hs.turn, hs.hands[0] == parse_cards("3h 4s"), hs.log
+    (True, 0, True, [])
+    """
 
     hands: list[int]
     leader: int
@@ -151,11 +171,36 @@ class HandState:
     out_order: list[int] = field(init=False, default_factory=list)
     final_turn: bool = field(init=False, default=False)
     result: HandResult | None = field(init=False, default=None)
+    log: list[Event] = field(init=False, default_factory=list)
+    _saved: list[_Saved] = field(init=False, default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
         check_seats(len(self.hands))
         self.won = [0] * len(self.hands)
         self.turn = self.leader
+
+    def _save(self) -> None:
+        self._saved.append(
+            (
+                self.turn, self.trick, self.turn_in_trick, self.top, self.top_seat,
+                self.trick_cards, frozenset(self.passed), self.final_turn, self.result,
+                tuple(self.hands), tuple(self.won), len(self.out_order),
+            )
+        )  # fmt: skip
+
+    def undo(self) -> Event:
+        """Take back the last action and return its event; raise IndexError if there is none."""
+        if not self.log:
+            raise IndexError("nothing to undo: no action has been taken in this hand")
+        (
+            self.turn, self.trick, self.turn_in_trick, self.top, self.top_seat,
+            self.trick_cards, passed, self.final_turn, self.result, hands, won, out,
+        ) = self._saved.pop()  # fmt: skip
+        self.passed = set(passed)
+        self.hands[:] = hands
+        self.won[:] = won
+        del self.out_order[out:]
+        return self.log.pop()
 
     @property
     def n(self) -> int:
@@ -216,6 +261,7 @@ class HandState:
 
     def play_combo(self, seat: int, combo: Combo) -> PlayEvent:
         """Apply a play already verified (the replay uses this after verify_play)."""
+        self._save()
         trick, turn = self.trick, self.turn_in_trick
         self.hands[seat] &= ~combo.mask
         self.trick_cards |= combo.mask
@@ -239,7 +285,9 @@ class HandState:
                 self.turn = last
         else:
             self.turn = self._next_holder(seat)
-        return PlayEvent(seat, trick, turn, combo, out_place, trick_result, hand_result)
+        event = PlayEvent(seat, trick, turn, combo, out_place, trick_result, hand_result)
+        self.log.append(event)
+        return event
 
     def verify_pass(self, seat: int) -> None:
         self._verify_turn(seat)
@@ -259,15 +307,19 @@ class HandState:
 
     def pass_(self, seat: int) -> PassEvent:
         self.verify_pass(seat)
+        self._save()
         trick, turn = self.trick, self.turn_in_trick
         self.turn_in_trick += 1
         self.passed.add(seat)
         after = self._after_pass(seat, self.passed)
         if after is None:
             trick_result, hand_result = self._end_trick(final=self.final_turn)
-            return PassEvent(seat, trick, turn, trick_result, hand_result)
-        self.turn = after
-        return PassEvent(seat, trick, turn)
+            event = PassEvent(seat, trick, turn, trick_result, hand_result)
+        else:
+            self.turn = after
+            event = PassEvent(seat, trick, turn)
+        self.log.append(event)
+        return event
 
     def pass_chain(self) -> list[int]:
         """The seats that would act, in order, if each of them passed; the trick ends after the
@@ -363,6 +415,7 @@ class GameState:
     scores: list[int] = field(init=False)
     hands_played: int = field(init=False, default=0)
     previous: HandResult | None = field(init=False, default=None)
+    results: list[HandResult] = field(init=False, default_factory=list)
 
     def __post_init__(self) -> None:
         check_seats(self.n)
@@ -401,7 +454,20 @@ class GameState:
         return HandState(list(hands), leader, self.rules, self.hands_played + 1)
 
     def finish_hand(self, result: HandResult) -> None:
+        """Add a finished hand's points to the scores; it decides the next shuffler and leader."""
         for seat, pts in enumerate(result.points):
             self.scores[seat] += pts
         self.hands_played += 1
+        self.results.append(result)
         self.previous = result
+
+    def unfinish_hand(self) -> HandResult:
+        """Take back the last finish_hand (an undo across the end of a hand) and return it."""
+        if not self.results:
+            raise IndexError("no hand has been finished")
+        result = self.results.pop()
+        for seat, pts in enumerate(result.points):
+            self.scores[seat] -= pts
+        self.hands_played -= 1
+        self.previous = self.results[-1] if self.results else None
+        return result

@@ -54,7 +54,7 @@ class Header:
             raise SyntaxFail("a tag looks like [Name \"value\"]: name it after '['", number, col)
         name, pos = m.group(1), m.end()
         if pos >= len(line) or line[pos] not in QUOTES:
-            raise SyntaxFail('the tag value is quoted: [Name "value"]', number, pos + 1)
+            raise SyntaxFail('the tag value must be quoted: [Name "value"]', number, pos + 1)
         value = _VALUE_RE.match(line, pos + 1)
         if value is None:
             raise SyntaxFail('the tag value is never closed: add the closing "', number, pos + 1)

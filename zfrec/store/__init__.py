@@ -34,6 +34,7 @@ from zfrec.store.store import (
     player_key,
     player_stats,
     put_artifact,
+    unreadable_diagnostics,
 )
 
 __all__ = [
@@ -61,4 +62,5 @@ __all__ = [
     "put_artifact",
     "resolve_url",
     "session",
+    "unreadable_diagnostics",
 ]

@@ -248,23 +248,36 @@ def game_diagnostics(session: Session, game_id: int) -> list[dict[str, Any]]:
     """The validator's findings for a stored game, in Diagnostic.to_json form."""
     conn = session.connection()
     rows = conn.execute(select(DIAG).where(DIAG.c.game_id == game_id).order_by(DIAG.c.id))
-    return [
-        {
-            "code": r.code,
-            "severity": r.severity,
-            "rule": _rule(r.code),
-            "message": r.message,
-            "file": r.file,
-            "line": r.line,
-            "col": r.col,
-            "game": r.game_number,
-            "hand": r.hand,
-            "trick": r.trick,
-            "turn": r.turn,
-            "seat": r.seat,
-        }
-        for r in rows
-    ]
+    return [_diagnostic_json(r) for r in rows]
+
+
+def unreadable_diagnostics(session: Session, *, source: str | None = None) -> list[dict[str, Any]]:
+    """Why the games that could not be read were not stored: one diagnostic per unreadable
+    game, in Diagnostic.to_json form plus `source` (the imported file's resolved path), in
+    file and import order. `source` keeps those of one file."""
+    conn = session.connection()
+    query = select(DIAG).where(DIAG.c.game_id.is_(None))
+    if source is not None:
+        query = query.where(DIAG.c.source_path == source)
+    rows = conn.execute(query.order_by(DIAG.c.source_path, DIAG.c.id))
+    return [{"source": r.source_path, **_diagnostic_json(r)} for r in rows]
+
+
+def _diagnostic_json(r: Any) -> dict[str, Any]:
+    return {
+        "code": r.code,
+        "severity": r.severity,
+        "rule": _rule(r.code),
+        "message": r.message,
+        "file": r.file,
+        "line": r.line,
+        "col": r.col,
+        "game": r.game_number,
+        "hand": r.hand,
+        "trick": r.trick,
+        "turn": r.turn,
+        "seat": r.seat,
+    }
 
 
 def _rule(code: str) -> str | None:

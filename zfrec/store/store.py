@@ -30,6 +30,7 @@ from zfrec.store.queries import (
     list_games,
     load_record,
     player_stats,
+    unreadable_diagnostics,
 )
 from zfrec.store.tables import player_key
 
@@ -53,4 +54,5 @@ __all__ = [
     "player_key",
     "player_stats",
     "put_artifact",
+    "unreadable_diagnostics",
 ]
