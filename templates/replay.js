@@ -13,7 +13,7 @@
   var FSI = "\u2068", PDI = "\u2069";
   var TABLE_KEYS = ["counts", "places", "captured", "points", "totals"];
   var STEP_DEFAULTS = {
-    trick: null, turn: null, seat: null, top: null, to_act: null, won: null, transfer: null,
+    trick: null, seat: null, top: null, to_act: null, won: null, transfer: null,
     comments: [], annotation: null, annotation_words: null, disputed: false,
     dispute_note: null, diagnostics: [], notes: [],
   };

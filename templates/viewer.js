@@ -46,7 +46,7 @@
       });
       if (has(st, "places") && (!Array.isArray(st.places) || st.places.length !== p.length)) fail("bad places");
       if (has(st, "captured") && (!Array.isArray(st.captured) || !st.captured.every(isCards))) fail("bad captures");
-      ["trick", "turn", "seat", "top", "to_act"].forEach(function (k) {
+      ["trick", "seat", "top", "to_act"].forEach(function (k) {
         if (has(st, k) && st[k] !== null && !isInt(st[k])) fail("bad " + k);
       });
       ["seat", "to_act"].forEach(function (k) { if (has(st, k) && (st[k] < 0 || st[k] >= p.length)) fail("bad " + k); });

@@ -283,7 +283,6 @@ class StepView:
                 out[key] = value
         optional = (
             ("trick", self.trick),
-            ("turn", self.turn),
             ("seat", self.seat),
             ("top", self.top),
             ("to_act", self.to_act),
