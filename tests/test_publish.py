@@ -439,3 +439,17 @@ def test_the_store_keeps_each_games_files_under_its_key(store_url: str, tmp_path
                 assert current_artifacts(s, game_id=row.id, source_hash="other") is None
     finally:
         engine.dispose()
+
+
+def test_publish_will_not_replace_the_folder_it_runs_in(tmp_path: Path) -> None:
+    db = store_with(tmp_path, [simulated(3, 1, 1)])
+    inside = tmp_path / "site"
+    inside.mkdir()
+    here = Path.cwd()
+    os.chdir(inside)
+    try:
+        result = runner.invoke(app, ["publish", "--db", db, "--out", "."])
+    finally:
+        os.chdir(here)
+    assert result.exit_code == 2 and "holds the current folder" in result.output
+    assert list(inside.iterdir()) == []

@@ -45,6 +45,14 @@ class SiteWriter:
         self._done = False
 
     def __enter__(self) -> SiteWriter:
+        here = Path.cwd().resolve()
+        if self.target.resolve() == here or self.target.resolve() in here.parents:
+            raise SiteError(
+                f"{self.target} holds the current folder: publish replaces the whole folder, "
+                "so run it from outside"
+            )
+        if self.target.parent == self.target:
+            raise SiteError(f"cannot publish into {self.target}: choose a folder of its own")
         if self.target.exists() and not self.target.is_dir():
             raise SiteError(f"{self.target} exists and is not a folder")
         if self.target.is_dir() and not _is_site(self.target):
