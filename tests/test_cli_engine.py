@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from tests.brute import brute_beats, brute_plays
@@ -13,7 +14,7 @@ from zfrec.engine.cards import ids, parse_cards
 
 runner = CliRunner()
 
-RANK_ERROR = "ranks are 3 4 5 6 7 8 9 T J Q K A 2 (10 for T)"
+CANNOT = "a card is a rank (3-9, 10 or T, J, Q, K, A, 2) and a suit (s h d c or ♠ ♥ ♦ ♣), or SJ/BJ"
 
 
 def run(*args: str) -> tuple[int, str, str]:
@@ -91,10 +92,18 @@ def test_classify_special_and_declared() -> None:
     assert [(r["category"], r["rank"]) for r in data["readings"]] == [("full_house", "T")]
 
 
+@pytest.mark.parametrize("spelling", ["7h7s", "7h,7s", "7♥ 7♠", "10h10s", "BJ=7h7s", "7s BJ=7"])
+def test_classify_reads_every_spelling_of_the_notation(spelling: str) -> None:
+    """The command line reads cards with the parser of .zfn and JSON records (FORMAT.md)."""
+    code, data = run_json("classify", spelling)
+    assert code == 0
+    assert [r["category"] for r in data["readings"]][:1] == ["pair"]
+
+
 def test_classify_malformed_exits_2() -> None:
     code, out, err = run("classify", "Xs 8h")
     assert (code, out) == (2, "")
-    assert err == f"error: malformed card 'Xs': unknown rank 'X': {RANK_ERROR}\n"
+    assert err == f"error: cannot read a card at 'Xs': {CANNOT}\n"
     code, out, err = run("classify", "8h 8h")
     assert (code, err) == (2, "error: card 8h is given twice\n")
 
@@ -186,7 +195,7 @@ def test_beats_json() -> None:
 def test_beats_bad_input_exits_2() -> None:
     code, out, err = run("beats", "8s 8x", "9c 9d")
     assert (code, out) == (2, "")
-    assert err == "error: malformed card '8x': unknown suit 'x': suits are s h d c (or ♠ ♥ ♦ ♣)\n"
+    assert err == "error: unknown suit 'x' in '8x': suits are s h d c (or ♠ ♥ ♦ ♣)\n"
     code, out, err = run("beats", "8s 8h", "9c Td")
     assert (code, out) == (2, "")
     assert err == "error: 9c Td is not a legal combination (RULES.md R14)\n"

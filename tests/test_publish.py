@@ -63,7 +63,7 @@ def store_with(tmp_path: Path, games: list[Game], name: str = "club") -> str:
     records.write_text(dumps(games), encoding="utf-8")
     db = str(tmp_path / f"{name}.db")
     result = runner.invoke(app, ["import", "--db", db, str(records)])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code in (0, 1), result.output  # 1: a record with errors, stored flagged
     return db
 
 

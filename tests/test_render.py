@@ -16,6 +16,7 @@ from zfrec.cli import app
 from zfrec.engine.cards import format_cards, ids, points_of
 from zfrec.engine.game import PlayEvent
 from zfrec.engine.rules import preset
+from zfrec.errors import SeatError
 from zfrec.record import Game, dumps, loads
 from zfrec.render.charts import game_charts
 from zfrec.render.html import (
@@ -24,7 +25,6 @@ from zfrec.render.html import (
     build_game_view,
     render_game,
     render_hand,
-    seat_of,
 )
 from zfrec.render.site import cache_key, game_files, slug
 from zfrec.replay import HandEnd, HandStart, MoveStep, replay
@@ -200,9 +200,11 @@ def test_seat_view_leaves_the_other_hands_out_of_the_page() -> None:
 
 def test_seat_of_accepts_names_and_numbers() -> None:
     game = handmade()
-    assert seat_of(game, "王芳") == 1 and seat_of(game, "bo") == 2 and seat_of(game, "1") == 0
-    with pytest.raises(ValueError, match="no player 'Cy' in this game: players are Ann, 王芳, Bo"):
-        seat_of(game, "Cy")
+    assert game.seat_of("王芳") == 1 and game.seat_of("bo") == 2 and game.seat_of("1") == 0
+    with pytest.raises(
+        SeatError, match="no player is called 'Cy': the seats are 1 Ann, 2 王芳, 3 Bo"
+    ):
+        game.seat_of("Cy")
 
 
 # --- pages are self-contained and safe -------------------------------------------------------

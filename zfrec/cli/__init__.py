@@ -17,6 +17,7 @@ from zfrec import __version__
 from zfrec.cli import (
     analyze_cmds,
     engine_cmds,
+    live_cmds,
     record_cmds,
     render_cmds,
     simulate_cmds,
@@ -64,6 +65,7 @@ for module in (
     store_cmds,
     render_cmds,
     analyze_cmds,
+    live_cmds,
 ):
     module.register(app)
 for info in app.registered_commands:

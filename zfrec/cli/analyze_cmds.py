@@ -15,7 +15,6 @@ Exit codes:
 
 from __future__ import annotations
 
-import html
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -25,7 +24,7 @@ from rich.cells import cell_len
 from rich.markup import escape
 
 from zfrec.analysis.analyze import Decision, GameAnalysis, HandAnalysis, analyze_game
-from zfrec.analysis.audit import DEFAULT_BUDGET, AuditReport, audit, audit_html
+from zfrec.analysis.audit import DEFAULT_BUDGET, AuditReport, audit
 from zfrec.analysis.diff import DiffReport, diff_games
 from zfrec.cli.common import (
     EXIT_FINDINGS,
@@ -374,8 +373,11 @@ def audit_cmd(
         with friendly_errors(file):
             reports.append((file, number, audit(g, budget=budget)))
     if html_out is not None:
+        from zfrec.render.analysis import audit_file  # the HTML machinery only when asked for
+
         try:
-            html_out.write_text(audit_page(record, reports, many), encoding="utf-8")
+            sections = [(f"{f}, game {n}" if many else f"Game {n}", r) for f, n, r in reports]
+            html_out.write_text(audit_file(record, sections), encoding="utf-8")
         except OSError as exc:
             fail(file_problem(str(html_out), exc, "write"))
     if as_json:
@@ -395,22 +397,6 @@ def audit_cmd(
     if bad:
         raise typer.Exit(EXIT_INPUT)
     raise typer.Exit(EXIT_OK if all(r.legal for _, _, r in reports) else EXIT_FINDINGS)
-
-
-def audit_page(title: str, reports: list[tuple[str, int, AuditReport]], many: bool) -> str:
-    """A self-contained HTML page with one audit section per game."""
-    sections = "".join(
-        f"<h2>{html.escape(f + ', game ' if many else 'Game ')}{n}</h2>"
-        f"{audit_html(r).replace('<h2>Audit</h2>', '')}"
-        for f, n, r in reports
-    )
-    return (
-        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
-        f"<title>Audit: {html.escape(title)}</title><style>"
-        "body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}"
-        ".zf-repair{color:#064}.zf-partial{color:#a60}.zf-search{color:#666}"
-        f"</style></head><body><h1>Audit: {html.escape(title)}</h1>{sections}</body></html>\n"
-    )
 
 
 # --- diff ------------------------------------------------------------------------------------

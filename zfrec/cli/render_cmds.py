@@ -98,7 +98,6 @@ def render_cmd(
     """
     from zfrec.render.analysis import AUDIT_PAGE
     from zfrec.render.gamefiles import VIEWER_PAGE, OutputFile
-    from zfrec.render.html import seat_of
     from zfrec.render.site import game_files
     from zfrec.render.viewer import render_viewer
 
@@ -108,8 +107,8 @@ def render_cmd(
         viewer = None
         if seat is not None:
             try:
-                viewer = seat_of(game, seat)
-            except ValueError as exc:
+                viewer = game.seat_of(seat)
+            except ZfrecError as exc:
                 fail(f"{label}, game {number}: {exc}" if len(games) > 1 else str(exc))
         target = out_dir if len(games) == 1 else out_dir / f"game-{number}"
         try:

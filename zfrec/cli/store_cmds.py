@@ -8,12 +8,20 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.table import Table
 
 from zfrec.cli.common import (
@@ -88,8 +96,11 @@ def import_cmd(
 
     Re-importing a file adds nothing; a changed file replaces what it held before. Games with
     errors are stored with their diagnostics and flagged, unless --only-valid. Exit 0 when every
-    file was stored, 1 when some could not be, 2 on bad arguments or an unusable database.
+    game of every file was stored clean, 1 when there are findings (a file that could not be
+    stored, a game that could not be read, a game with errors), 2 on bad arguments or an
+    unusable database.
     """
+    from zfrec.batch import count_games
     from zfrec.store import import_file, session
 
     files = expand_paths(paths)
@@ -99,25 +110,30 @@ def import_cmd(
         fail("no record files found (.zfn or .json)")
     results: list[ImportResult] = []
     failed: list[dict[str, str]] = []
+    shown = err.is_terminal
     progress = Progress(
-        TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        TextColumn("{task.description}"), console=err, transient=True,
+        TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
+        TimeElapsedColumn(), TextColumn("{task.description}"), console=err, transient=True,
+        disable=not shown,
     )  # fmt: skip
     with _store(db) as engine, progress:
-        task = progress.add_task("", total=len(files))
+        total = sum(count_games(f) for f in files) if shown else None
+        task = progress.add_task("", total=total)
         for path in files:
             progress.update(task, description=escape(Path(path).name))
+            read_one = partial(_read_up_to, progress, task, progress.tasks[0].completed)
             try:
                 with session(engine) as s:
-                    results.append(import_file(s, path=path, only_valid=only_valid))
+                    results.append(
+                        import_file(s, path=path, only_valid=only_valid, on_read=read_one)
+                    )
             except ZfrecError as exc:
                 failed.append({"path": path, "error": str(exc)})
             except (OSError, UnicodeDecodeError) as exc:
-                failed.append({"path": path, "error": f"cannot read: {exc}"})
+                failed.append({"path": path, "error": file_problem(path, exc)})
             else:
                 if not as_json:
                     _print_import(results[-1], only_valid)
-            progress.advance(task)
         where = _where(engine)
     summary = _import_summary(results, failed)
     if as_json:
@@ -136,7 +152,12 @@ def import_cmd(
             f"{t['unreadable']} unreadable, {len(failed)} file(s) failed",
             markup=True,
         )
-    raise typer.Exit(1 if failed else 0)
+    findings = failed or summary["unreadable"] or summary["flagged"] or summary["skipped"]
+    raise typer.Exit(1 if findings else 0)
+
+
+def _read_up_to(progress: Progress, task: TaskID, before: float, number: int) -> None:
+    progress.update(task, completed=before + number)
 
 
 def _where(engine: Engine) -> str:

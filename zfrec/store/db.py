@@ -31,7 +31,7 @@ ENV_VAR = "ZFREC_DB"
 DEFAULT_URL = "sqlite:///zfrec.db"
 BUSY_TIMEOUT_S = 60.0  # how long a SQLite writer waits for another to finish
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
-SCHEMA_REVISION = "0001"  # the newest migration; a test checks it against migrations/versions
+SCHEMA_REVISION = "0002"  # the newest migration; a test checks it against migrations/versions
 READONLY = "zfrec_readonly"  # connection option: a SQLite transaction that only reads
 _PG_MIGRATION_LOCK = 0x7A66_7265  # pg_advisory_xact_lock key: one migrator at a time
 

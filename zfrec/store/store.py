@@ -18,6 +18,7 @@ from zfrec.store.importer import (
     content_hash,
     delete_game,
     import_file,
+    store_game,
 )
 from zfrec.store.queries import (
     GameDetail,
@@ -54,5 +55,6 @@ __all__ = [
     "player_key",
     "player_stats",
     "put_artifact",
+    "store_game",
     "unreadable_diagnostics",
 ]
