@@ -5,8 +5,8 @@
     >>> html = render_hand(view.hands[0])          # one self-contained page, as a string
     >>> files = game_files(game)                   # the game page, replays and charts
 
-Renderers return strings (or OutputFile values); only the CLI writes files. Charts (Pillow for
-the PNG) are imported from zfrec.render.charts on demand.
+Renderers return strings (or OutputFile values); only the CLI writes files. Charts (matplotlib)
+are imported from zfrec.render.charts on demand.
 """
 
 from __future__ import annotations

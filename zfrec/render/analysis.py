@@ -156,7 +156,7 @@ def render_audit(view: GameView, report: AuditReport, *, game_href: str = "index
     >>> from zfrec.analysis.example import broken_example
     >>> from zfrec.render.html import build_game_view
     >>> page = render_audit(build_game_view(broken_example()), audit(broken_example()))
-    >>> page.startswith("<!DOCTYPE html>"), "legal if trick 1, turn 5 (Bo) was a pass" in page
+    >>> page.startswith("<!DOCTYPE html>"), "legal if trick 1, turn 5 (\u2068Bo\u2069) was" in page
     (True, True)
     """
     return (

@@ -1,47 +1,66 @@
-"""The game's charts: cumulative scores and points per hand, as responsive SVG and as PNG.
+"""The game's charts: cumulative scores and points per hand, drawn with matplotlib.
 
-    >>> scores, points = game_charts(view)
-    >>> scores.svg          # for inlining: width 100 %, text as text at a fixed pixel size
-    >>> scores.svg_file     # the same chart as a file of its own, 800 px wide, legend inside
-    >>> scores.png          # a picture, or None when no installed font draws the names
+    >>> from zfrec.analysis.example import broken_example
+    >>> from zfrec.render.html import build_game_view
+    >>> scores, points = game_charts(build_game_view(broken_example()))
+    >>> scores.svg[:43]          # the SVG for the page: 100 % wide, text as text
+    '<svg viewBox="0 0 340 242" class="zf-chart"'
+    >>> scores.svg_file[:40]     # the same chart as a file of its own
+    '<svg xmlns="http://www.w3.org/2000/svg" '
+    >>> scores.png[:4]           # a picture, or None when no installed font draws the names
+    b'\x89PNG'
 
-One model per chart (`ChartModel`: axes, ticks, series, target, winners) is drawn twice. The SVG
-places along x in percent and along y in pixels, and draws the lines in a nested viewport that
-stretches with the page (`preserveAspectRatio="none"`, strokes that do not scale): the chart
-fills any width, and its labels stay 11 px on a phone as on a desktop. The PNG is drawn with
-Pillow in faces that fontconfig says cover the names (zfrec.render.fonts); when no installed
-face covers a character, the PNG is left out with a notice, and the page's SVG (drawn by the
-reader's browser with the reader's fonts) stays the chart.
+One model per chart (`ChartModel`: axes, ticks, series, target, winners) is drawn with
+matplotlib's `Figure` (no pyplot: no global state, no GUI backend), once, and saved as SVG and
+PNG. The SVG keeps its text as text (`svg.fonttype: none`) and scales with the page (a
+`viewBox`, 100 % wide). It is drawn at a phone's size: 340 user units wide with 10-unit text, so
+its labels are 9.8 px in the 334 px a 390 px screen leaves it, and some 13 px where a desktop
+shows the two charts side by side (style.css). The PNG is drawn in the faces that cover the
+names' characters (zfrec.render.fonts asks fontconfig, or matplotlib's font manager, by
+coverage); when no installed face covers a character, the PNG is left out with a notice, and
+the page's SVG (drawn by the reader's browser with the reader's fonts) stays the chart.
 """
 
 from __future__ import annotations
 
 import io
 import math
+import os
+import re
+import unicodedata
+import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import Any
 
 from markupsafe import Markup, escape
 
-from zfrec.render.fonts import Face, FontPlan, describe_missing, font_plan
+from zfrec.render.fonts import describe_missing, font_plan
 from zfrec.render.views import GameView, short_name
-
-if TYPE_CHECKING:
-    from PIL import ImageDraw, ImageFont
 
 # Okabe-Ito, distinguishable under the common colour-vision deficiencies; the same order as the
 # seat colours of the replay pages (--seat0..5 in style.css).
 SEAT_COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#9a7400", "#56b4e9")
-HEIGHT = 230  # px; the width is the page's
-TOP, BOTTOM = 22, 34  # px above and below the plot
-RIGHT = 97.0  # % of the width where the plot ends
-TICK_PX = 11
-FILE_WIDTH = 800
-LEGEND_ROW = 22
-GRID, AXIS, INK, TARGET, GOLD = "#e3ddd0", "#8a8f96", "#3b4450", "#b3261e", "#c9971c"
+GRID, AXIS, INK, DARK = "#e3ddd0", "#8a8f96", "#3b4450", "#1d232a"
+TARGET, GOLD = "#b3261e", "#c9971c"
 FSI, PDI = "\u2068", "\u2069"
+PNG_WIDTH = 800  # px
+LEGEND_ROW = 20.0  # user units (points) per row of the file's legend
+
+
+SIZE_WIDTH = 340.0  # user units (points); the chart fills its box, 100 % wide
+PLOT_HEIGHT = 220.0  # user units above the legend
+FONT = 10.0  # user units: 9.8 px where the chart's box is 334 px (a 390 px phone), 12.8 px at 435
+# The text is drawn as matplotlib lays it out with the fonts below; the reader's browser draws the
+# SVG's text in its own fonts, so only the anchors (start, middle, end) matter there.
+RC: dict[Any, Any] = {
+    "svg.fonttype": "none",
+    "path.simplify": False,
+    "figure.facecolor": "white",
+    "savefig.facecolor": "white",
+    "font.size": FONT,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +77,7 @@ class Series:
 
 @dataclass(frozen=True, slots=True)
 class ChartModel:
-    """What a chart shows, in data units; both drawings are made from it."""
+    """What a chart shows, in data units; every drawing is made from it."""
 
     name: str
     title: str
@@ -69,7 +88,7 @@ class ChartModel:
     y_hi: float
     y_ticks: tuple[int, ...]
     x_major: tuple[int, ...]
-    x_minor: tuple[int, ...]  # shown only where the chart is wide
+    x_minor: tuple[int, ...]  # labelled too where they fit
     x_caption: str
     y_caption: str
     target: int | None = None
@@ -83,25 +102,6 @@ class ChartModel:
     def x_hi(self) -> float:
         return self.xs[-1] + (0.6 if self.kind == "bars" else 0.3)
 
-    @property
-    def left(self) -> float:
-        """% of the width left of the plot, room for the longest y tick label."""
-        longest = max(len(str(t)) for t in self.y_ticks)
-        return max(6.5, 2.2 * longest + 1.5)
-
-    def px(self, x: float) -> float:
-        """x as a fraction of the plot's width."""
-        return (x - self.x_lo) / ((self.x_hi - self.x_lo) or 1)
-
-    def xp(self, x: float) -> float:
-        """x in % of the chart's width."""
-        return self.left + self.px(x) * (RIGHT - self.left)
-
-    def yp(self, y: float) -> float:
-        """y in px from the chart's top."""
-        span = (self.y_hi - self.y_lo) or 1
-        return TOP + (self.y_hi - y) / span * (HEIGHT - TOP - BOTTOM)
-
     def text(self) -> str:
         """Every text the chart draws, for choosing fonts."""
         bits = [self.title, self.x_caption, self.y_caption, "target 0123456789-… ★"]
@@ -111,18 +111,19 @@ class ChartModel:
 
 @dataclass(frozen=True, slots=True)
 class Chart:
-    """One chart in its three forms. `name` is the file stem (`scores`, `points`)."""
+    """One chart in its forms. `name` is the file stem (`scores`, `points`)."""
 
     name: str
     title: str
     svg: str  # for inlining in a page
-    svg_file: str  # a standalone file
+    svg_file: str  # the same drawing as a file of its own
     png: bytes | None
     legend: tuple[tuple[int, str, str], ...] = ()  # seat, label, full name
     notice: str | None = None  # why the PNG was left out
 
     def inline(self) -> Markup:
-        """The SVG for inlining in a page: zfrec generated it, so it is marked safe here."""
+        """The SVG for inlining in a page: zfrec generated it, every text in it escaped, so it
+        is marked safe here."""
         return Markup(self.svg)
 
 
@@ -141,7 +142,7 @@ def nice_ticks(lo: float, hi: float, count: int = 5) -> tuple[int, ...]:
 
 
 def x_ticks(xs: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Hand numbers to label: at most 8 everywhere, up to 24 more where the chart is wide."""
+    """Hand numbers to label: at most 8, and up to 24 in all where they fit."""
     if not xs:
         return (), ()
     major_step = max(1, math.ceil(len(xs) / 8))
@@ -152,6 +153,7 @@ def x_ticks(xs: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 
 def score_model(view: GameView) -> ChartModel:
+    """The score race: each player's total after each hand, the target, the winners."""
     players = view.header.players
     summaries = view.summaries
     xs = (0, *(s.number for s in summaries))
@@ -176,6 +178,7 @@ def score_model(view: GameView) -> ChartModel:
 
 
 def points_model(view: GameView) -> ChartModel:
+    """The points each player took in each hand, stacked per hand."""
     players = view.header.players
     summaries = view.summaries
     xs = tuple(s.number for s in summaries)
@@ -195,277 +198,229 @@ def points_model(view: GameView) -> ChartModel:
     )  # fmt: skip
 
 
-# --- SVG -----------------------------------------------------------------------------------------
+# --- drawing with matplotlib ---------------------------------------------------------------------
+
+
+def _label_width(label: str, font: float = FONT) -> float:
+    """An estimate of a label's width in user units: wide characters count double."""
+    return sum(font if unicodedata.east_asian_width(c) in "WF" else font * 0.62 for c in label)
+
+
+def _isolated(label: str) -> str:
+    return FSI + label + PDI
+
+
+def _printable(text: str) -> str:
+    """Text for the PNG: without control and format characters (the isolates included), which
+    matplotlib's raster text would draw as boxes."""
+    return "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cf"))
+
+
+def legend_rows(m: ChartModel, width: float = SIZE_WIDTH) -> list[list[tuple[float, Series]]]:
+    """The legend's entries in rows that fit the width: (x of the entry, series)."""
+    rows: list[list[tuple[float, Series]]] = [[]]
+    x = 6.0
+    for s in m.series:
+        w = 14 + _label_width(s.label) + 12
+        if x + w > width and rows[-1]:
+            rows.append([])
+            x = 6.0
+        rows[-1].append((x, s))
+        x += w
+    return rows
+
+
+@dataclass(slots=True)
+class Drawing:
+    """A chart drawn as a matplotlib Figure; `names` are the texts that hold a player's name."""
+
+    figure: Any
+    width: float
+    height: float
+    names: list[Any]
+
+
+def draw(m: ChartModel) -> Drawing:
+    """The chart as a matplotlib Figure, in user units (points), with its legend below.
+
+    The artists go straight on the figure, placed through two transforms (user units, and the
+    data within the plot's box), with no Axes: an Axes' ticks, spines and their measuring on
+    every draw cost three times the rest of the chart, and the labels here are few and known.
+    Margins are fixed (no layout engine: a long name could defeat one, and one costs most of a
+    small figure's time)."""
+    from matplotlib.collections import LineCollection, PolyCollection
+    from matplotlib.figure import Figure
+    from matplotlib.lines import Line2D
+    from matplotlib.transforms import Affine2D
+
+    rows = legend_rows(m)
+    width = SIZE_WIDTH
+    height = PLOT_HEIGHT + LEGEND_ROW * len(rows) + 2
+    fig = Figure(figsize=(width / 72, height / 72), dpi=72)
+    units = Affine2D().scale(1 / width, 1 / height) + fig.transFigure  # from the bottom left
+    longest = max(len(str(t)) for t in m.y_ticks)
+    x0, x1 = 10 + longest * FONT * 0.62, width - 12
+    y0, y1 = height - PLOT_HEIGHT + 36, height - 22
+    sx = (x1 - x0) / ((m.x_hi - m.x_lo) or 1)
+    sy = (y1 - y0) / ((m.y_hi - m.y_lo) or 1)
+    data = Affine2D().translate(-m.x_lo, -m.y_lo).scale(sx, sy).translate(x0, y0) + units
+
+    def ux(x: float) -> float:
+        return x0 + (x - m.x_lo) * sx
+
+    def uy(y: float) -> float:
+        return y0 + (y - m.y_lo) * sy
+
+    def text(x: float, y: float, s: str, **kw: Any) -> Any:
+        return fig.text(x, y, s, transform=units, color=kw.pop("color", INK), **kw)
+
+    grid = [[(x0, uy(t)), (x1, uy(t))] for t in m.y_ticks]
+    fig.add_artist(LineCollection(grid, colors=GRID, linewidths=1, transform=units, zorder=0))
+    fig.add_artist(Line2D([x0, x1], [y0, y0], color=AXIS, linewidth=1, transform=units))
+    for t in m.y_ticks:
+        text(x0 - 5, uy(t), str(t), ha="right", va="center")
+    labelled = sorted(m.x_major + m.x_minor)
+    digits = max((len(str(x)) for x in labelled), default=1)
+    if len(labelled) * (digits * FONT * 0.62 + 5) > x1 - x0:  # they would touch
+        labelled = list(m.x_major)
+    for x in labelled:
+        text(ux(x), y0 - 4, str(x), ha="center", va="top")
+    text(x1, y0 - 20, m.x_caption, ha="right", va="top")
+    text(4, height - 15, m.y_caption)
+    if m.kind == "lines":
+        for s in m.series:
+            fig.add_artist(
+                Line2D(
+                    m.xs, s.values, color=s.colour, linewidth=2.2, solid_joinstyle="round",
+                    solid_capstyle="round", transform=data,
+                )
+            )  # fmt: skip
+    else:
+        heights = [0] * len(m.xs)
+        for s in m.series:
+            boxes = []
+            for i, (x, v) in enumerate(zip(m.xs, s.values, strict=True)):
+                if v:
+                    lo, hi = heights[i], heights[i] + v
+                    left, right = x - 0.375, x + 0.375
+                    boxes.append([(left, lo), (right, lo), (right, hi), (left, hi)])
+                    heights[i] = hi
+            fig.add_artist(PolyCollection(boxes, facecolors=s.colour, linewidths=0, transform=data))
+    names = []
+    if m.target is not None:
+        fig.add_artist(
+            Line2D([x0, x1], [uy(m.target)] * 2, color=TARGET, linewidth=1.3, dashes=(6, 4),
+                   transform=units)
+        )  # fmt: skip
+        text(x0 + 4, uy(m.target) + 3, f"target {m.target}", color=TARGET, va="bottom")
+    for _seat, wx, wy, label in m.winners:
+        fig.add_artist(
+            Line2D([wx], [wy], marker="*", markersize=15, color=GOLD, markeredgecolor=DARK,
+                   markeredgewidth=0.6, transform=data, zorder=5)
+        )  # fmt: skip
+        names.append(
+            text(ux(wx) - 10, uy(wy) + 8, f"{_isolated(label)} wins", ha="right",
+                 fontweight="bold", color=DARK)
+        )  # fmt: skip
+    for row, entries in enumerate(rows):
+        ly = height - PLOT_HEIGHT - 10 - row * LEGEND_ROW
+        for lx, s in entries:
+            fig.add_artist(
+                Line2D([lx + 5], [ly], marker="o", markersize=10, color=s.colour, transform=units)
+            )
+            names.append(text(lx + 14, ly, _isolated(s.label), va="center_baseline", color=DARK))
+    return Drawing(fig, width, height, names)
+
+
+_PROLOGUE = re.compile(r"^.*?(?=<svg)", re.S)
+_METADATA = re.compile(r"\s*<metadata>.*?</metadata>", re.S)
+_ROOT = re.compile(r'<svg [^>]*?(viewBox="[^"]*")[^>]*>')
+_FAMILY = re.compile(r"font-family: [^;\"]*(?:; )?")
+_ID = re.compile(r' id="([^"]+)"')
+SVG_FONTS = "system-ui, -apple-system, 'Segoe UI', 'Noto Sans', 'Noto Sans CJK SC', sans-serif"
+
+
+def figure_svg(d: Drawing, m: ChartModel) -> tuple[str, str]:
+    """The figure as SVG, for a page and as a file: no XML prologue or metadata, ids unique to
+    the chart, a title for readers, the text in the reader's sans-serif fonts. In a page it is
+    100 % wide and keeps its proportions (`viewBox`); the file keeps its size."""
+    import matplotlib
+
+    buf = io.StringIO()
+    salt = f"zf-{m.name}"
+    with matplotlib.rc_context({"svg.hashsalt": salt}):
+        d.figure.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
+    svg = _METADATA.sub("", _PROLOGUE.sub("", buf.getvalue(), count=1), count=1)
+    svg = _FAMILY.sub("", svg)
+    # matplotlib names its groups by role ("figure_1", "axes_1"): prefixed, the two charts of
+    # a page keep their ids apart
+    svg = _ID.sub(lambda g: f' id="{salt}-{g.group(1)}"', svg)
+    svg = svg.replace("url(#", f"url(#{salt}-").replace('href="#', f'href="#{salt}-')
+    title = escape(m.title)
+    found = _ROOT.search(svg)
+    if found is None:  # matplotlib changed its SVG's head: fail loudly in the tests
+        raise ValueError("unexpected SVG from matplotlib")
+    body = svg[found.end() :].strip()
+    box = found.group(1)
+    common = f' role="img" aria-label="{title}" font-family="{SVG_FONTS}"'
+    page = f'<svg {box} class="zf-chart" width="100%"{common}><title>{title}</title>'
+    file = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'
+        f' {box} width="{_f(d.width)}"'
+        f' height="{_f(d.height)}"{common}><title>{title}</title>'
+    )
+    return page + body, file + body + "\n"
 
 
 def _f(v: float) -> str:
     return f"{v:.2f}".rstrip("0").rstrip(".")
 
 
-def _t(text: str) -> str:
-    return str(escape(text))
-
-
-def chart_svg(m: ChartModel, *, standalone: bool = False) -> str:
-    """The chart as SVG: 100 % wide for a page, or FILE_WIDTH wide with its legend as a file."""
-    legend_rows = _legend_rows(m) if standalone else []
-    height = HEIGHT + LEGEND_ROW * len(legend_rows) + (8 if standalone else 0)
-    size = f'width="{FILE_WIDTH}" height="{height}"' if standalone else f'height="{height}"'
-    head = ['<svg xmlns="http://www.w3.org/2000/svg"' if standalone else "<svg"]
-    head.append(
-        f' class="zf-chart" {size} role="img" aria-label="{_t(m.title)}"'
-        f' font-family="system-ui, sans-serif" font-size="{TICK_PX}">'
-    )
-    out = ["".join(head), f"<title>{_t(m.title)}</title>"]
-    if standalone:
-        out.append('<rect width="100%" height="100%" fill="#fff"/>')
-    left = m.left
-    for t in m.y_ticks:
-        y = _f(m.yp(t))
-        out.append(
-            f'<line x1="{_f(left)}%" x2="{RIGHT}%" y1="{y}" y2="{y}" stroke="{GRID}"/>'
-            f'<text x="{_f(left)}%" y="{y}" dx="-5" dy="4" text-anchor="end" fill="{INK}">'
-            f"{t}</text>"
-        )
-    base = _f(HEIGHT - BOTTOM)
-    out.append(f'<line x1="{_f(left)}%" x2="{RIGHT}%" y1="{base}" y2="{base}" stroke="{AXIS}"/>')
-    for cls, ticks in (("", m.x_major), ("mn", m.x_minor)):
-        for x in ticks:
-            attr = f' class="{cls}"' if cls else ""
-            out.append(
-                f'<text{attr} x="{_f(m.xp(x))}%" y="{_f(HEIGHT - BOTTOM + 15)}"'
-                f' text-anchor="middle" fill="{INK}">{x}</text>'
-            )
-    out.append(
-        f'<text x="{RIGHT}%" y="{HEIGHT - 4}" text-anchor="end" fill="{INK}">'
-        f"{_t(m.x_caption)}</text>"
-        f'<text x="{_f(left)}%" y="12" dx="-5" text-anchor="start" fill="{INK}">'
-        f"{_t(m.y_caption)}</text>"
-    )
-    out.append(_plot_svg(m))
-    if m.target is not None:
-        y = _f(m.yp(m.target))
-        out.append(
-            f'<line x1="{_f(left)}%" x2="{RIGHT}%" y1="{y}" y2="{y}" stroke="{TARGET}"'
-            ' stroke-width="1.3" stroke-dasharray="6 4"/>'
-            f'<text x="{_f(left)}%" y="{y}" dx="4" dy="-4" fill="{TARGET}">'
-            f"target {m.target}</text>"
-        )
-    for _seat, wx, wy, label in m.winners:
-        xp, yp = _f(m.xp(wx)), _f(m.yp(wy))
-        out.append(
-            f'<text x="{xp}%" y="{yp}" dy="6" text-anchor="middle" font-size="18" fill="{GOLD}"'
-            f' stroke="#1d232a" stroke-width="0.6">★</text>'
-            f'<text x="{xp}%" y="{yp}" dx="-10" dy="-8" text-anchor="end" font-weight="bold"'
-            f' fill="#1d232a">{_t(FSI + label + PDI)} wins</text>'
-        )
-    for row, entries in enumerate(legend_rows):
-        ly = HEIGHT + 4 + row * LEGEND_ROW
-        for lx, s in entries:
-            out.append(
-                f'<rect x="{_f(lx)}" y="{ly}" width="12" height="12" rx="6" fill="{s.colour}"/>'
-                f'<text x="{_f(lx + 17)}" y="{ly + 10}" fill="#1d232a">'
-                f"<title>{_t(FSI + s.name + PDI)}</title>{_t(FSI + s.label + PDI)}</text>"
-            )
-    out.append("</svg>")
-    return "".join(out)
-
-
-def _plot_svg(m: ChartModel) -> str:
-    """The lines or bars, in a viewport that stretches with the chart: data units inside."""
-    top, bottom = TOP, HEIGHT - BOTTOM
-    width = RIGHT - m.left
-    vb_w, vb_h = 1000.0, 1000.0
-
-    def vx(x: float) -> str:
-        return _f(m.px(x) * vb_w)
-
-    def vy(y: float) -> str:
-        return _f((m.y_hi - y) / ((m.y_hi - m.y_lo) or 1) * vb_h)
-
-    out = [
-        f'<svg x="{_f(m.left)}%" y="{top}" width="{_f(width)}%" height="{bottom - top}"'
-        f' viewBox="0 0 {vb_w:.0f} {vb_h:.0f}" preserveAspectRatio="none" overflow="visible">'
-    ]
-    if m.kind == "lines":
-        for s in m.series:
-            points = " ".join(f"{vx(x)},{vy(v)}" for x, v in zip(m.xs, s.values, strict=True))
-            out.append(
-                f'<polyline points="{points}" fill="none" stroke="{s.colour}" stroke-width="2.2"'
-                ' stroke-linejoin="round" stroke-linecap="round"'
-                ' vector-effect="non-scaling-stroke"/>'
-            )
-    else:
-        bar = 0.75 / ((m.x_hi - m.x_lo) or 1) * vb_w
-        heights = [0] * len(m.xs)
-        for s in m.series:
-            rects = []
-            for i, (x, v) in enumerate(zip(m.xs, s.values, strict=True)):
-                if v:
-                    y_top, y_bottom = vy(heights[i] + v), vy(heights[i])
-                    h = float(y_bottom) - float(y_top)
-                    rects.append(
-                        f'<rect x="{_f(float(vx(x)) - bar / 2)}" y="{y_top}" width="{_f(bar)}"'
-                        f' height="{_f(h)}"/>'
-                    )
-                    heights[i] += v
-            out.append(f'<g fill="{s.colour}">{"".join(rects)}</g>')
-    out.append("</svg>")
-    return "".join(out)
-
-
-def _label_width(label: str, px: float = TICK_PX) -> float:
-    """An estimate of a label's width in px: wide characters count double."""
-    return sum(px if ord(c) > 0x2E80 else px * 0.6 for c in label)
-
-
-def _legend_rows(m: ChartModel, width: float = FILE_WIDTH) -> list[list[tuple[float, Series]]]:
-    rows: list[list[tuple[float, Series]]] = [[]]
-    x = 10.0
-    for s in m.series:
-        w = 17 + _label_width(s.label) + 18
-        if x + w > width and rows[-1]:
-            rows.append([])
-            x = 10.0
-        rows[-1].append((x, s))
-        x += w
-    return rows
-
-
-# --- PNG -----------------------------------------------------------------------------------------
-
-SCALE = 2  # drawn at twice the size and scaled down: smooth lines without anti-aliasing
-
-
-@dataclass(slots=True)
-class _Pen:
-    draw: ImageDraw.ImageDraw
-    plan: FontPlan
-    fonts: dict[tuple[Face, int], ImageFont.FreeTypeFont] = field(default_factory=dict)
-
-    def font(self, face: Face, size: int) -> ImageFont.FreeTypeFont:
-        key = (face, size)
-        if key not in self.fonts:
-            from PIL import ImageFont
-
-            self.fonts[key] = ImageFont.truetype(face.path, size * SCALE, index=face.index)
-        return self.fonts[key]
-
-    def runs(self, text: str) -> list[tuple[str, Face]]:
-        out: list[tuple[str, Face]] = []
-        for c in text:
-            face = self.plan.face_of(c)
-            if face is None:
-                continue
-            if out and out[-1][1] == face:
-                out[-1] = (out[-1][0] + c, face)
-            else:
-                out.append((c, face))
-        return out
-
-    def text(
-        self, x: float, y: float, text: str, *, size: int = TICK_PX, anchor: str = "start",
-        fill: str = INK, bold: bool = False,
-    ) -> None:  # fmt: skip
-        """Text with its baseline at y (px of the final picture), anchored like SVG text."""
-        runs = [(t, self.font(f, size)) for t, f in self.runs(_printable(text))]
-        width = sum(font.getlength(t) for t, font in runs)
-        pos = x * SCALE - {"start": 0, "middle": width / 2, "end": width}[anchor]
-        for t, font in runs:
-            self.draw.text((pos, y * SCALE), t, font=font, fill=fill, anchor="ls")
-            if bold:
-                self.draw.text((pos + 1, y * SCALE), t, font=font, fill=fill, anchor="ls")
-            pos += font.getlength(t)
-
-
-def _printable(text: str) -> str:
-    import unicodedata
-
-    return "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cf"))
-
-
-def chart_png(m: ChartModel, plan: FontPlan) -> bytes:
-    """The chart as a PNG, FILE_WIDTH px wide, with its legend."""
-    from PIL import Image, ImageDraw
-
-    rows = _legend_rows(m)
-    width, height = FILE_WIDTH, HEIGHT + LEGEND_ROW * len(rows) + 8
-    image = Image.new("RGB", (width * SCALE, height * SCALE), "white")
-    pen = _Pen(ImageDraw.Draw(image), plan)
-    d = pen.draw
-
-    def at(pct: float) -> float:
-        return pct / 100 * width
-
-    def line(x1: float, y1: float, x2: float, y2: float, colour: str, w: float = 1) -> None:
-        d.line(
-            [(x1 * SCALE, y1 * SCALE), (x2 * SCALE, y2 * SCALE)],
-            fill=colour,
-            width=round(w * SCALE),
-        )
-
-    left, right = at(m.left), at(RIGHT)
-    for t in m.y_ticks:
-        y = m.yp(t)
-        line(left, y, right, y, GRID)
-        pen.text(left - 5, y + 4, str(t), anchor="end")
-    line(left, HEIGHT - BOTTOM, right, HEIGHT - BOTTOM, AXIS)
-    for x in (*m.x_major, *m.x_minor):
-        pen.text(at(m.xp(x)), HEIGHT - BOTTOM + 15, str(x), anchor="middle")
-    pen.text(right, HEIGHT - 4, m.x_caption, anchor="end")
-    pen.text(left - 5, 12, m.y_caption)
-    if m.kind == "lines":
-        for s in m.series:
-            points = [
-                (at(m.xp(x)) * SCALE, m.yp(v) * SCALE) for x, v in zip(m.xs, s.values, strict=True)
-            ]
-            d.line(points, fill=s.colour, width=round(2.2 * SCALE), joint="curve")
-    else:
-        bar = 0.75 / ((m.x_hi - m.x_lo) or 1) * (right - left)
-        heights = [0] * len(m.xs)
-        for s in m.series:
-            for i, (x, v) in enumerate(zip(m.xs, s.values, strict=True)):
-                if v:
-                    cx = at(m.xp(x))
-                    top, bottom = m.yp(heights[i] + v), m.yp(heights[i])
-                    d.rectangle(
-                        [
-                            ((cx - bar / 2) * SCALE, top * SCALE),
-                            ((cx + bar / 2) * SCALE, bottom * SCALE),
-                        ],
-                        fill=s.colour,
-                    )
-                    heights[i] += v
-    if m.target is not None:
-        ty = m.yp(m.target)
-        tx = left
-        while tx < right:
-            line(tx, ty, min(tx + 6, right), ty, TARGET, 1.3)
-            tx += 10
-        pen.text(left + 4, ty - 4, f"target {m.target}", fill=TARGET)
-    for _seat, wx, wy, label in m.winners:
-        cx, cy = at(m.xp(wx)), m.yp(wy)
-        d.polygon(_star(cx * SCALE, cy * SCALE, 8 * SCALE), fill=GOLD, outline="#1d232a")
-        pen.text(cx - 10, cy - 8, f"{label} wins", anchor="end", fill="#1d232a", bold=True)
-    for row, entries in enumerate(rows):
-        ly = HEIGHT + 4 + row * LEGEND_ROW
-        for lx, s in entries:
-            box = [(lx * SCALE, ly * SCALE), ((lx + 12) * SCALE, (ly + 12) * SCALE)]
-            d.ellipse(box, fill=s.colour)
-            pen.text(lx + 17, ly + 10, s.label, fill="#1d232a")
-    small = image.reduce(SCALE)  # a box filter: fast, and smooth enough at 2:1
+def figure_png(d: Drawing) -> bytes:
+    """The figure as a PNG, PNG_WIDTH px wide, its names without isolates (a picture has no
+    text around them to turn)."""
+    for text in d.names:
+        text.set_text(_printable(text.get_text()))
     buf = io.BytesIO()
-    small.save(buf, format="PNG", compress_level=3)
+    d.figure.savefig(
+        buf, format="png", dpi=72 * PNG_WIDTH / d.width, metadata={"Software": "zfrec"}
+    )
     return buf.getvalue()
 
 
-def _star(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
-    points = []
-    for k in range(10):
-        radius = r if k % 2 == 0 else r * 0.45
-        angle = -math.pi / 2 + k * math.pi / 5
-        points.append((cx + radius * math.cos(angle), cy + radius * math.sin(angle)))
-    return points
+@cache
+def _family(path: str, index: int) -> str | None:
+    """matplotlib's name for an installed face, registering a file it did not list."""
+    from matplotlib import font_manager
+
+    real = os.path.realpath(path)
+
+    def find() -> str | None:
+        same_file = None
+        for entry in font_manager.fontManager.ttflist:
+            if os.path.realpath(entry.fname) == real:
+                if getattr(entry, "index", 0) == index:
+                    return str(entry.name)
+                same_file = same_file or str(entry.name)
+        # a matplotlib that lists only a collection's first face: it covers the same script
+        return same_file
+
+    name = find()
+    if name is None:
+        try:
+            font_manager.fontManager.addfont(path)
+        except (OSError, RuntimeError, ValueError):
+            return None
+        name = find()
+    return name
+
+
+@cache
+def _families(text: str) -> tuple[tuple[str, ...], str]:
+    """matplotlib font families that draw `text`, in fallback order, and what none covers."""
+    plan = font_plan(text)
+    families = [f for f in (_family(face.path, face.index) for face in plan.faces) if f]
+    return tuple(dict.fromkeys(families)), plan.missing if families else (plan.missing or text)
 
 
 # --- the charts of a game page -------------------------------------------------------------------
@@ -479,36 +434,37 @@ def _notice(missing: str) -> str:
     )
 
 
+def render_chart(m: ChartModel, *, png: bool = True) -> Chart:
+    """One chart in every form: the page's SVG, the SVG file and (fonts allowing) the PNG."""
+    import matplotlib
+
+    families, missing = _families(m.text())
+    notice = _notice(missing) if png and missing else None
+    rc: dict[Any, Any] = {**RC, "font.family": [*families, "sans-serif"]}
+    with matplotlib.rc_context(rc), warnings.catch_warnings():
+        # a glyph no font has: the notice says so once; the SVG draws with the reader's fonts
+        warnings.filterwarnings("ignore", message="Glyph .* missing from")
+        drawing = draw(m)
+        svg, svg_file = figure_svg(drawing, m)
+        picture = figure_png(drawing) if png and notice is None else None
+    legend = tuple((s.seat, s.label, s.name) for s in m.series)
+    return Chart(m.name, m.title, svg, svg_file, picture, legend, notice)
+
+
 def game_charts(view: GameView, *, png: bool = True) -> list[Chart]:
     """The charts of a game page: the score race and the points per hand."""
     if not view.summaries:
         return []
-    out = []
-    for model in (score_model(view), points_model(view)):
-        picture, notice = None, None
-        if png:
-            plan = font_plan(model.text())
-            if plan.missing or not plan.faces:
-                notice = _notice(plan.missing or "any text")
-            else:
-                picture = chart_png(model, plan)
-        legend = tuple((s.seat, s.label, s.name) for s in model.series)
-        out.append(
-            Chart(
-                model.name, model.title, chart_svg(model), chart_svg(model, standalone=True),
-                picture, legend, notice,
-            )
-        )  # fmt: skip
-    return out
+    return [render_chart(model, png=png) for model in (score_model(view), points_model(view))]
 
 
 __all__ = [
     "Chart",
     "ChartModel",
-    "chart_png",
-    "chart_svg",
+    "draw",
     "game_charts",
     "nice_ticks",
     "points_model",
+    "render_chart",
     "score_model",
 ]

@@ -1,8 +1,11 @@
 """Fonts for the PNG charts, chosen by what they cover: whatever is installed that draws the names.
 
-    >>> plan = font_plan("王芳 wins")            # faces in fallback order, and what none covers
-    >>> plan.face_of("王")                       # Face('/usr/share/fonts/.../NotoSansCJK…', 2, …)
-    >>> plan.missing                             # "" when every character has a face
+    >>> plan = font_plan("Ann wins")         # faces in fallback order, and what none covers
+    >>> plan.missing, plan.face_of("A") is not None
+    ('', True)
+
+(`font_plan("王芳 wins").face_of("王")` is a face of a CJK font where one is installed, for
+example Face('/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc', 2, 'Noto Sans CJK SC').)
 
 fontconfig is asked which installed faces cover the characters (`fc-list :charset=…`) and which
 of those it prefers (`fc-match -s`); without fontconfig, matplotlib's font manager lists the

@@ -1,7 +1,9 @@
 """One game's files: its page, a replay per hand, the charts, and the audit page of a broken record.
 
-    >>> files = game_files(record)                     # [OutputFile("index.html", b"..."), ...]
-    >>> made = render_game_files(record, audit=True)   # the files, the index's facts, notices
+    >>> from zfrec.analysis.example import broken_example
+    >>> made = render_game_files(broken_example(), audit=True)  # the files, the index's facts
+    >>> sorted(f.path for f in made.files)[:3], made.meta.audited
+    (['audit.html', 'hand-1.html', 'index.html'], True)
 
 Nothing here writes a file: it returns relative paths and bytes. `cache_key` names what the
 files were made from (the record, zfrec's code and templates, the installed fonts, the options),
@@ -30,7 +32,7 @@ MIME = {
     ".png": "image/png",
     ".json": "application/json",
 }
-RENDERED_DEPENDENCIES = ("jinja2", "markupsafe", "pillow")  # their versions shape the output
+RENDERED_DEPENDENCIES = ("jinja2", "markupsafe", "matplotlib")  # their versions shape the output
 UNRENDERED_PACKAGES = ("cli", "store")  # zfrec code that does not change a page
 VIEWER_PAGE = "viewer.html"
 
@@ -128,9 +130,7 @@ def render_game_files(
             png_href = f"{chart.name}.png"
         if chart.notice and chart.notice not in notices:
             notices.append(chart.notice)
-        embeds.append(
-            ChartEmbed(chart.title, chart.inline(), png_href, f"{chart.name}.svg", chart.legend)
-        )
+        embeds.append(ChartEmbed(chart.title, chart.inline(), png_href, f"{chart.name}.svg"))
     files.append(OutputFile("index.html", render_game(view, embeds).encode()))
     meta = GameMeta(view.disputes, view.specials, view.audit_href is not None, tuple(notices))
     return RenderedGame(files + extra, meta)
@@ -211,7 +211,7 @@ def render_record_json(record_json: str, options: RenderOptions) -> RenderedGame
 def renderer_fingerprint() -> str:
     """A digest of what shapes the pages besides the record: zfrec's version, its code (the
     engine, the analyser, the renderer: every module but the CLI and the store), every template,
-    the versions of Jinja2, MarkupSafe and Pillow, and the installed fonts (a new font can draw
+    the versions of Jinja2, MarkupSafe and matplotlib, and the installed fonts (a new font can draw
     a name the PNG charts had to leave out). New code means new artifacts."""
     from zfrec.render.fonts import fonts_fingerprint
 

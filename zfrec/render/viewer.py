@@ -1,7 +1,10 @@
 """The single-file viewer: one static page that shows any hand passed in its URL fragment.
 
+    >>> from zfrec.analysis.example import broken_example
+    >>> from zfrec.render.html import build_game_view
     >>> page = render_viewer()                   # viewer.html, the same for every site
-    >>> href = viewer_link(hand_view)            # "viewer.html#z=..." for one hand
+    >>> viewer_link(build_game_view(broken_example()).hands[0])[:14]
+    'viewer.html#z='
 
 The fragment carries a hand's replay data (what a replay page holds inline), deflated and
 base64url-encoded: the page needs no server and makes no request, and the data never leaves the

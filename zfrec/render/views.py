@@ -429,7 +429,6 @@ class ChartEmbed:
     svg: Markup
     png_href: str | None = None
     svg_href: str | None = None
-    legend: tuple[tuple[int, str, str], ...] = ()  # seat, short label, full name
 
 
 @dataclass(slots=True)
