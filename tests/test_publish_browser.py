@@ -45,7 +45,8 @@ WIDEST = """() => ({
 # The size each chart label is drawn at, in CSS pixels: font size times the SVG's scale.
 CHART_LABELS = """() => [...document.querySelectorAll('svg.zf-chart text')]
   .filter(t => t.getBBox().width > 0)
-  .map(t => { const m = t.getScreenCTM(); return parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b); })"""
+  .map(t => { const m = t.getScreenCTM();
+    return parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b); })"""
 
 
 @dataclass
