@@ -354,6 +354,17 @@ def test_names_are_isolated_and_long_ones_cut_short_on_every_page(tmp_path: Path
     assert png.startswith(b"\x89PNG") and width == 800 and height < width
 
 
+def test_chart_names_are_text_not_tex() -> None:
+    """matplotlib reads "$...$" as TeX: a name with dollar signs is drawn as written."""
+    names = ["$x^2$", "a$b", "Bo", "$x_1$ ^"]
+    game = renamed(simulated(4, 9, 3), names)
+    charts = game_charts(build_game_view(game))
+    for chart in charts:
+        labels = re.findall(r"<text[^>]*>([^<]*)</text>", chart.svg_file)
+        assert {f"\u2068{n}\u2069" for n in names} <= set(labels), labels
+        assert chart.png is not None and chart.png.startswith(b"\x89PNG")
+
+
 # --- the index's facts, the viewer link, the audit --------------------------------------------
 
 

@@ -61,6 +61,7 @@ RC: dict[Any, Any] = {
     "figure.facecolor": "white",
     "savefig.facecolor": "white",
     "font.size": FONT,
+    "text.parse_math": False,  # a "$" in a name is a dollar sign, not TeX
 }
 
 
@@ -452,7 +453,7 @@ def render_chart(m: ChartModel, *, png: bool = True) -> Chart:
 
     families, missing = _families(m.text())
     notice = _notice(missing) if png and missing else None
-    rc: dict[Any, Any] = {**RC, "font.family": [*families, "sans-serif"]}
+    rc: dict[Any, Any] = {**RC, "font.family": list(families) or ["sans-serif"]}
     with matplotlib.rc_context(rc), warnings.catch_warnings():
         # a glyph no font has: the notice says so once; the SVG draws with the reader's fonts
         warnings.filterwarnings("ignore", message="Glyph .* missing from")
