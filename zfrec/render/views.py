@@ -246,13 +246,15 @@ class StepView:
     diagnostics: list[DiagnosticView] = field(default_factory=list)
     notes: list[StepNote] = field(default_factory=list)  # hook for the analyser
 
-    def table(self) -> dict[str, Any]:
-        """The engine's table at this step, as the page's script reads it."""
+    def table(self, pack: Callable[[tuple[int, ...]], str] | None = None) -> dict[str, Any]:
+        """The engine's table at this step, as the page's script reads it. `pack` packs a card
+        list (`packed`, or a memo of it: steps share the tuples of what did not change)."""
+        pack = pack or packed
         return {
-            "hands": [None if h is None else packed(h) for h in self.hands],
+            "hands": [None if h is None else pack(h) for h in self.hands],
             "counts": self.counts,
             "places": self.places,
-            "captured": [packed(c) for c in self.captured],
+            "captured": [pack(c) for c in self.captured],
             "points": self.points,
             "totals": self.totals,
         }
@@ -373,6 +375,14 @@ class HandView:
         number: dict[int, int] = {}
         steps = []
         before: dict[str, Any] | None = None
+        memo: dict[int, str] = {}  # by identity: the steps, alive throughout, share the tuples
+
+        def pack(cards: tuple[int, ...]) -> str:
+            got = memo.get(id(cards))
+            if got is None:
+                got = memo[id(cards)] = packed(cards)
+            return got
+
         for step in self.steps:
             log = []
             for play in step.trick_log:
@@ -381,7 +391,7 @@ class HandView:
                     k = number[id(play)] = len(plays)
                     plays.append(play.to_json())
                 log.append(k)
-            table = step.table()
+            table = step.table(pack)
             steps.append(step.to_json(log, before, table))
             before = table
         return {
