@@ -321,6 +321,11 @@ def test_the_viewer_shows_a_shared_hand_as_its_replay_page_does(browser: Any, si
     shot(vpage, "viewer-phone")
     only_itself(viewer, url)
     vpage.close()
+    wide = open_page(browser, url, DESKTOP)
+    wide.page.wait_for_selector("#seats .seat[data-count]", state="attached")
+    assert wide.page.evaluate("document.documentElement.scrollWidth") <= DESKTOP["width"]
+    shot(wide.page, "viewer-desktop")
+    wide.page.close()
     # a damaged link: a message, nothing run, nothing drawn
     bad = open_page(browser, copy.as_uri() + "#z=AAAAbm90IGEgaGFuZA", PHONE)
     bad.page.wait_for_selector("#viewer-error:not([hidden])")
