@@ -91,7 +91,7 @@ class ChartModel:
     y_hi: float
     y_ticks: tuple[int, ...]
     x_major: tuple[int, ...]
-    x_minor: tuple[int, ...]  # labelled too where they fit
+    x_minor: tuple[int, ...]  # ticked, not labelled
     x_caption: str
     y_caption: str
     target: int | None = None
@@ -145,7 +145,7 @@ def nice_ticks(lo: float, hi: float, count: int = 5) -> tuple[int, ...]:
 
 
 def x_ticks(xs: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Hand numbers to label: at most 8, and up to 24 in all where they fit."""
+    """Hand numbers to label (at most 8), and to tick besides them (up to 24 in all)."""
     if not xs:
         return (), ()
     major_step = max(1, math.ceil(len(xs) / 8))
@@ -282,12 +282,12 @@ def draw(m: ChartModel) -> Drawing:
     fig.add_artist(Line2D([x0, x1], [y0, y0], color=AXIS, linewidth=1, transform=units))
     for t in m.y_ticks:
         text(x0 - 5, uy(t), str(t), ha="right", va="center")
-    labelled = sorted(m.x_major + m.x_minor)
-    digits = max((len(str(x)) for x in labelled), default=1)
-    if len(labelled) * (digits * FONT * 0.62 + 5) > x1 - x0:  # they would touch
-        labelled = list(m.x_major)
-    for x in labelled:
-        text(ux(x), y0 - 4, str(x), ha="center", va="top")
+    # a label per major hand number, a tick for every hand: each text costs a chart more than
+    # all its lines, the ticks are one artist
+    marks = [[(ux(x), y0), (ux(x), y0 - 3)] for x in sorted(m.x_major + m.x_minor)]
+    fig.add_artist(LineCollection(marks, colors=AXIS, linewidths=0.8, transform=units))
+    for x in m.x_major:
+        text(ux(x), y0 - 5, str(x), ha="center", va="top")
     text(x1, y0 - 20, m.x_caption, ha="right", va="top")
     text(4, height - 15, m.y_caption)
     if m.kind == "lines":
