@@ -145,13 +145,19 @@ def nice_ticks(lo: float, hi: float, count: int = 5) -> tuple[int, ...]:
 
 
 def x_ticks(xs: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Hand numbers to label (at most 8), and to tick besides them (up to 24 in all)."""
+    """Hand numbers to label (at most 8), and to tick besides them (up to 24 in all). Counted
+    back from the last hand, which is always labelled: it is where the game ended.
+
+    >>> x_ticks(range(0, 16))
+    ((1, 3, 5, 7, 9, 11, 13, 15), (0, 2, 4, 6, 8, 10, 12, 14))
+    """
     if not xs:
         return (), ()
     major_step = max(1, math.ceil(len(xs) / 8))
     minor_step = max(1, math.ceil(len(xs) / 24))
-    major = tuple(x for x in xs if (x - xs[0]) % major_step == 0)
-    minor = tuple(x for x in xs if (x - xs[0]) % minor_step == 0 and x not in major)
+    last = xs[-1]
+    major = tuple(x for x in xs if (last - x) % major_step == 0)
+    minor = tuple(x for x in xs if (last - x) % minor_step == 0 and x not in major)
     return major, minor
 
 
