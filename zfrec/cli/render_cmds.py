@@ -16,9 +16,8 @@ from zfrec.cli.common import (
     friendly_errors,
     out,
     print_json,
-    processing,
 )
-from zfrec.errors import ZfrecError
+from zfrec.errors import ZfrecError, processing
 from zfrec.record import Game, load
 
 if TYPE_CHECKING:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from zfrec.record.model import Game
-from zfrec.render.analysis import AUDIT_PAGE, Decorate, analysis_decorator, render_audit
+from zfrec.render.analysis import AUDIT_PAGE, Decorate, analysed_view, render_audit
 from zfrec.render.html import ChartEmbed, build_game_view, render_game, render_hand
 
 MIME = {
@@ -99,14 +99,15 @@ def render_game_files(
     """The files of `game_files`, with the game's facts for the index (`GameMeta`)."""
     from zfrec.render.charts import game_charts
 
-    view = build_game_view(record, viewer=viewer, hand_href=hand_page)
+    if analysis:  # one replay pass feeds the pages and the analysis
+        view = analysed_view(record, viewer=viewer, hand_href=hand_page)
+    else:
+        view = build_game_view(record, viewer=viewer, hand_href=hand_page)
     view.index_href = index_href
     view.player_hrefs = dict(player_hrefs or {})
     for hand in view.hands:
         hand.game_href = "index.html"
         hand.viewer_href = viewer_href
-    if analysis:
-        analysis_decorator(record, viewer=viewer)(view)
     extra: list[OutputFile] = []
     # The replay already found every diagnostic the validator would: a record without errors
     # is legal, and its audit would only validate it again.

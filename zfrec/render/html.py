@@ -23,6 +23,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from zfrec.diagnostics import Diagnostic
 from zfrec.engine.cards import card_glyph, ids, points_of
 from zfrec.engine.combos import Category, Combo
 from zfrec.engine.game import PlayEvent
@@ -52,7 +53,7 @@ from zfrec.render.views import (
     place_word,
     rank_prose,
 )
-from zfrec.replay import GameEnd, HandEnd, HandStart, MoveStep, ReplayState, replay
+from zfrec.replay import GameEnd, HandEnd, HandStart, MoveStep, ReplayState, ReplayVisitor, walk
 
 __all__ = [
     "ANNOTATION_WORDS",
@@ -88,9 +89,16 @@ def build_game_view(
     viewer: int | None = None,
     rules: Ruleset | None = None,
     hand_href: Callable[[int], str] = lambda number: f"hand-{number}.html",
+    visitors: Iterable[object] = (),
 ) -> GameView:
-    """Every hand's replay and the game's summary, from one pass over the replay stream."""
-    return _Builder(record, viewer, rules or record.ruleset(), hand_href).run()
+    """Every hand's replay and the game's summary, from one pass over the replay stream.
+
+    `visitors` (zfrec.replay.ReplayVisitor) are fed by the same pass, after the page's own,
+    so an analysis of the game costs no second replay (zfrec.render.analysis.analysed_view).
+    """
+    builder = _Builder(record, viewer, rules or record.ruleset(), hand_href)
+    end = walk(record, [builder, *visitors], builder.rules)
+    return builder.finish(end)
 
 
 def header_of(record: Game, rules: Ruleset) -> GameHeader:
@@ -108,7 +116,7 @@ def header_of(record: Game, rules: Ruleset) -> GameHeader:
 
 
 @dataclass(slots=True)
-class _Builder:
+class _Builder(ReplayVisitor):
     record: Game
     viewer: int | None
     rules: Ruleset
@@ -140,24 +148,26 @@ class _Builder:
     def __post_init__(self) -> None:
         self.header = header_of(self.record, self.rules)
 
-    def run(self) -> GameView:
-        end = GameEnd((), (), False)
+    def diags(self, diagnostics: tuple[Diagnostic, ...]) -> list[DiagnosticView]:
+        """The diagnostics as pages show them, the players' names isolated in their text."""
+        if not diagnostics:
+            return []
         names = tuple(self.record.players)
-        for state, event in replay(self.record, self.rules):
-            diags = (
-                [DiagnosticView.of(d, names) for d in event.diagnostics]
-                if event.diagnostics
-                else []
-            )
-            if isinstance(event, HandStart):
-                self._start(state, event, diags)
-            elif isinstance(event, MoveStep):
-                self._move(state, event, diags)
-            elif isinstance(event, HandEnd):
-                self._end(state, event, diags)
-            else:
-                end = event
-                self._game_end(event, diags)
+        return [DiagnosticView.of(d, names) for d in diagnostics]
+
+    def visit_hand_start(self, state: ReplayState, event: HandStart) -> None:
+        self._start(state, event, self.diags(event.diagnostics))
+
+    def visit_move(self, state: ReplayState, step: MoveStep) -> None:
+        self._move(state, step, self.diags(step.diagnostics))
+
+    def visit_hand_end(self, state: ReplayState, event: HandEnd) -> None:
+        self._end(state, event, self.diags(event.diagnostics))
+
+    def visit_game_end(self, state: ReplayState, event: GameEnd) -> None:
+        self._game_end(event, self.diags(event.diagnostics))
+
+    def finish(self, end: GameEnd) -> GameView:
         for i, hv in enumerate(self.hands):
             hv.prev_href = self.hand_href(self.hands[i - 1].number) if i else None
             last = i + 1 == len(self.hands)
@@ -295,6 +305,8 @@ class _Builder:
             headline += f" ({result.points} points)" if result.points else ""
             if result.next_leader is not None:
                 headline += f"; {self.name(result.next_leader)} leads"
+        assert self.view is not None
+        self.view.actions.append(len(self.view.steps))
         self._snapshot(
             state,
             kind=kind,
