@@ -65,7 +65,6 @@ RC: dict[Any, Any] = {
     "text.parse_math": False,  # a "$" in a name is a dollar sign, not TeX
     # Unhinted glyphs at the PNG's 23 px text look as good and draw a sixth faster
     "text.hinting": "no_hinting",
-    "text.hinting_factor": 1,
 }
 
 
