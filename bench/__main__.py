@@ -183,7 +183,6 @@ def run(quick: bool) -> dict[str, Any]:
         ("validate --jobs 2", jobs2),
         ("streamed validation memory", stream),
         ("simulate", simulate),
-        ("import and render", store_and_render),
         ("publish a site", publishing),
         ("import (SQLite, PostgreSQL, memory) and render", store_and_render),
         ("live table, 20 tables at once", live),
