@@ -1,0 +1,670 @@
+"""The hindsight solver: the exact result of a hand in progress when every card is known.
+
+For a seat S, the *paranoid value* of a position is the number of points S ends the hand with
+(after the last player's tricks and cards go to the first player out, RULES.md R11) when S plays
+to maximise it and every other seat plays to minimise it. One maximiser against a coalition of
+minimisers is a two-player zero-sum game, so alpha-beta search gives the exact value.
+
+How the search stays small:
+
+- **Make/unmake.** Moves are applied to the engine's own `HandState` (`play_combo`, `pass_`) and
+  taken back with `undo()`; the rules are never re-implemented here.
+- **Symmetry.** A card's suit matters only in suit sequences, suited full-house kickers and
+  5-T-K specials. For each seat, the ranks whose suits can never matter for that seat (judged
+  from the cards it holds at the root, see `suit_relevant_ranks`) are packed to counts: two plays
+  that leave the same counts, read the same and put the same points on the table are one move,
+  and positions that differ only in such suits share a transposition-table entry.
+- **Null-window tests.** The value is found by a binary search of tests "is the value at least
+  v?" (alpha-beta with memory), so a search cut short by its budget still reports the bounds it
+  proved.
+- **Transposition table** with lower and upper bounds and the best move, capped in entries.
+- **Static bounds** from the points already taken cut hopeless branches, and a seat that cannot
+  beat the top has only the pass.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from zfrec.engine.cards import JOKER_MASK, NUM_RANKS, SJ, SJ_RANK, points_of
+from zfrec.engine.combos import Category, Combo
+from zfrec.engine.game import HandState, PassEvent, PlayEvent
+from zfrec.engine.movegen import legal_plays, physical_plays
+from zfrec.engine.rules import Ruleset
+
+COUNTER_RANK_SET = (2, 7, 10)  # 5, T, K
+THREE = 0
+STEP = 5  # every counter is worth a multiple of 5, so every value is too
+
+# PACK[nibble]: the same number of cards of a rank, as the lowest suits.
+PACK = tuple((1 << n.bit_count()) - 1 for n in range(16))
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How much a call to `solve` may spend.
+
+    `nodes` and `seconds` bound the whole call (every seat's search together); `None` means no
+    bound. `table_entries` caps the transposition table of one search, and with it the memory:
+    an entry takes about 300 bytes, so the default of one million stays well under 500 MB.
+    """
+
+    nodes: int | None = 5_000_000
+    seconds: float | None = 60.0
+    table_entries: int = 1_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class SolveResult:
+    """What `solve` found.
+
+    `values[s]` is seat s's paranoid value, or None when its search ran out of budget; then
+    `bounds[s]` holds the proved range (for solved seats, both ends equal the value). `best` lists
+    the plays of the seat to move that reach `seat`'s value (None stands for the pass), `line` a
+    principal variation as (seat, play or None) pairs. `finished` is set when the hand is already
+    over: `values` are then the hand's points and there is nothing to search.
+    """
+
+    seat: int
+    to_move: int | None
+    values: dict[int, int | None]
+    bounds: dict[int, tuple[int, int]]
+    best: list[Combo | None]
+    line: list[tuple[int, Combo | None]]
+    nodes: int
+    ms: float
+    solved: bool
+    finished: bool = False
+
+    @property
+    def value(self) -> int | None:
+        """The value of the perspective seat `seat`."""
+        return self.values[self.seat]
+
+
+class OutOfBudget(Exception):
+    """Raised inside the search when the node or time budget is spent."""
+
+
+# --- which suits can matter ---------------------------------------------------------------------
+
+
+def _rank_counts(mask: int) -> list[int]:
+    return [(mask >> (4 * r) & 0xF).bit_count() for r in range(NUM_RANKS)]
+
+
+def suit_relevant_ranks(hand: int, rules: Ruleset) -> int:
+    """The ranks (bit r) whose suits could matter in a play from this hand or a part of it.
+
+    A suit decides a play only in a suit sequence (five or more adjacent ranks of one suit), a
+    full-house kicker of two adjacent ranks of one suit (neither a Three, RULES.md R17) and the
+    5-T-K specials (suited or not, R18). A rank none of whose cards could be part of such a play
+    from any subset of `hand` can have its cards relabelled between suits without changing any
+    play the seat can make, now or later (a seat's cards only ever leave its hand).
+    """
+    wild = (hand & JOKER_MASK).bit_count() if rules.jokers_wild else 0
+    counts = _rank_counts(hand)
+    relevant = 0
+    suits = [0, 0, 0, 0]
+    for r in range(NUM_RANKS):
+        nib = hand >> (4 * r) & 0xF
+        for s in range(4):
+            if nib >> s & 1:
+                suits[s] |= 1 << r
+    # Suit sequences: a five-rank window of one suit that jokers can complete. Any longer
+    # sequence through a card contains such a window through it.
+    for held in suits:
+        for lo in range(NUM_RANKS - 4):
+            window = held >> lo & 0x1F
+            if window and 5 - window.bit_count() <= wild:
+                relevant |= window << lo
+    # Suited kickers: two adjacent ranks of one suit beside a triple from the rest.
+    for held in suits:
+        pairs = held & (held >> 1) & ~1  # bit a: ranks a and a+1 held in this suit, a not a Three
+        a = 0
+        while pairs:
+            if pairs & 1:
+                rest = counts.copy()
+                rest[a] -= 1
+                rest[a + 1] -= 1
+                if any(c + wild >= 3 for c in rest):
+                    relevant |= 0b11 << a
+            pairs >>= 1
+            a += 1
+    # 5-T-K: mixed or suited depends on the suits.
+    if all(counts[q] for q in COUNTER_RANK_SET):
+        for q in COUNTER_RANK_SET:
+            relevant |= 1 << q
+    return relevant
+
+
+def _nibble_mask(ranks: int) -> int:
+    out = 0
+    for r in range(NUM_RANKS):
+        if ranks >> r & 1:
+            out |= 0xF << (4 * r)
+    return out
+
+
+class _Canon:
+    """One seat's canonical hands: suits kept on relevant ranks, packed on the others."""
+
+    __slots__ = ("cache", "irrelevant", "keep")
+
+    def __init__(self, root_hand: int, rules: Ruleset) -> None:
+        relevant = suit_relevant_ranks(root_hand, rules)
+        self.keep = _nibble_mask(relevant) | JOKER_MASK
+        self.irrelevant = [r for r in range(NUM_RANKS) if not relevant >> r & 1]
+        self.cache: dict[int, int] = {}
+
+    def __call__(self, mask: int) -> int:
+        got = self.cache.get(mask)
+        if got is None:
+            got = mask & self.keep
+            for r in self.irrelevant:
+                got |= PACK[mask >> (4 * r) & 0xF] << (4 * r)
+            self.cache[mask] = got
+        return got
+
+
+class _RankShape:
+    """Rank compression for positions where only the order of ranks matters.
+
+    When no seat can form a sequence, a full house or a special any more (only singles, pairs,
+    triples and quartets: call such hands *simple*), what decides the rest of the hand is how the
+    ranks held compare, not which ranks they are: the key keeps, for the ranks still held (and
+    the top play's rank), their order, how many cards of each every seat holds and what a card
+    of each is worth. Where one seat holds both jokers, which can make a pair of any rank, the
+    key also says between which held ranks there are free ranks. Hands only shrink, so a simple
+    position stays simple.
+    """
+
+    __slots__ = ("hands", "packed", "rules", "values")
+
+    def __init__(self, rules: Ruleset) -> None:
+        self.rules = rules
+        # hand -> (simple?, ranks held as 13 bits, both jokers and wild)
+        self.hands: dict[int, tuple[bool, int, bool]] = {}
+        self.packed: dict[tuple[int, int], int] = {}  # (ranks kept, hand) -> counts, 3 bits each
+        self.values: dict[tuple[int, int, bool], tuple[int, int]] = {}
+
+    def _hand(self, hand: int) -> tuple[bool, int, bool]:
+        got = self.hands.get(hand)
+        if got is None:
+            simple = all(
+                m.category <= Category.quartet for m in legal_plays(hand, None, self.rules)
+            )
+            held = 0
+            for r in range(NUM_RANKS):
+                if hand >> (4 * r) & 0xF:
+                    held |= 1 << r
+            both = self.rules.jokers_wild and hand & JOKER_MASK == JOKER_MASK
+            got = (simple, held, both)
+            self.hands[hand] = got
+        return got
+
+    def _pack(self, kept: int, hand: int) -> int:
+        got = self.packed.get((kept, hand))
+        if got is None:
+            got = (hand >> SJ) << 40  # the jokers as they are
+            k = 0
+            for r in range(NUM_RANKS):
+                if kept >> r & 1:
+                    got |= (hand >> (4 * r) & 0xF).bit_count() << (3 * k)
+                    k += 1
+            self.packed[(kept, hand)] = got
+        return got
+
+    def _values(self, kept: int, held: int, gaps: bool) -> tuple[int, int]:
+        """What a card of each kept rank is worth (0 for a rank only the top play has), with a
+        leading 1 so the number of kept ranks shows; and, when asked, where the free ranks are."""
+        got = self.values.get((kept, held, gaps))
+        if got is None:
+            worth = 1
+            free = 0
+            k = 0
+            last = -1
+            for r in range(NUM_RANKS):
+                if kept >> r & 1:
+                    code = 0
+                    if held >> r & 1:
+                        code = 1 + (r in COUNTER_RANK_SET) + (r != 2 and r in COUNTER_RANK_SET)
+                    worth = worth << 2 | code
+                    if gaps and r > last + 1:
+                        free |= 1 << k
+                    last = r
+                    k += 1
+            if gaps and last < NUM_RANKS - 1:
+                free |= 1 << k
+            got = (worth, free)
+            self.values[(kept, held, gaps)] = got
+        return got
+
+    def simple_key(self, hands: list[int], top: Combo | None) -> tuple[object, ...] | None:
+        """The compressed description of the hands and the top, or None if not every hand is
+        simple."""
+        held = 0
+        both = False
+        for h in hands:
+            if h:
+                simple, ranks, jj = self.hands.get(h) or self._hand(h)
+                if not simple:
+                    return None
+                held |= ranks
+                both = both or jj
+        kept = held
+        if top is None:
+            tk: object = None
+        elif top.category > Category.quartet:
+            tk = (top.category, top.rank, top.length)  # nobody can beat it: kept as it is
+        elif top.rank >= SJ_RANK:
+            tk = (top.category, top.rank)
+        else:
+            kept |= 1 << top.rank
+            tk = (top.category, -1 - (kept & ((1 << top.rank) - 1)).bit_count())
+        worth, free = self._values(kept, held, both)
+        return (tk, worth, free, *[self._pack(kept, h) if h else 0 for h in hands])
+
+
+# --- one search ---------------------------------------------------------------------------------
+
+# A move as the search sees it: the combination (None for the pass), the points it puts on the
+# table, and the mover's canonical hand after it.
+_Move = tuple[Combo | None, int, int]
+PASS: _Move = (None, 0, 0)
+_Entry = tuple[int, int, int]  # lower bound, upper bound, index of the best move (-1: none)
+_Saved = tuple[int, int, int]  # the mover, its canonical hand and the table's points before
+TopKey = tuple[int, int, int] | None
+INFINITY = 1 << 30
+
+
+class _Shared:
+    """What every seat's search of one position can share: canonical hands and move lists."""
+
+    __slots__ = ("canon", "moves", "ranks")
+
+    def __init__(self, state: HandState) -> None:
+        self.canon = [_Canon(h, state.rules) for h in state.hands]
+        self.ranks = _RankShape(state.rules)
+        self.moves: dict[tuple[int, int, TopKey], list[_Move]] = {}
+
+
+class _Search:
+    """The search for one perspective seat S over a live HandState, made and unmade in place."""
+
+    def __init__(
+        self,
+        hs: HandState,
+        seat: int,
+        shared: _Shared,
+        *,
+        deadline: float | None,
+        node_limit: int | None,
+        table_entries: int,
+    ) -> None:
+        self.hs = hs
+        self.seat = seat
+        self.shared = shared
+        self.deadline = deadline
+        self.node_limit = node_limit
+        self.table_entries = table_entries
+        self.table: dict[tuple[object, ...], _Entry] = {}
+        self.nodes = 0
+        self.next_check = 1024
+        self.proved = (0, 0)  # the bounds proved so far, for a search cut short
+        canon = shared.canon
+        self.hands = [canon[s](h) for s, h in enumerate(hs.hands)]  # in step with hs
+        self.pts = [points_of(w) for w in hs.won]  # points each seat has taken in tricks
+        self.trick_pts = points_of(hs.trick_cards)
+        self.total = sum(points_of(h) for h in hs.hands) + sum(self.pts) + self.trick_pts
+
+    def _check(self) -> None:
+        self.next_check = self.nodes + 1024
+        if self.node_limit is not None and self.nodes >= self.node_limit:
+            raise OutOfBudget
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            raise OutOfBudget
+
+    # the position ------------------------------------------------------------------------------
+
+    def key(self) -> tuple[object, ...]:
+        """Everything the rest of the hand depends on, with interchangeable cards merged.
+
+        Who has passed since the top play is not part of it: after any play it follows from the
+        top seat, the seat to act and who holds cards. (Only the root can differ, and no other
+        node has the root's cards with the root's trick still open before anyone plays.)
+        """
+        hs = self.hs
+        top = hs.top
+        out = hs.out_order
+        first = out[0] if out else -1
+        s = self.seat
+        # Taken points matter for S's own total and, while S may still be first out, for the
+        # seat that may come last (its tricks go to the first).
+        pts: object = tuple(self.pts) if first < 0 or first == s else self.pts[s]
+        simple = self.shared.ranks.simple_key(hs.hands, top)
+        if simple is not None:
+            return (-1, hs.turn, hs.top_seat, self.trick_pts, hs.final_turn, first, pts, *simple)
+        return (
+            hs.turn,
+            hs.top_seat,
+            None if top is None else (top.category, top.rank, top.length),
+            self.trick_pts,
+            hs.final_turn,
+            first,
+            pts,
+            *self.hands,
+        )
+
+    def static_bounds(self) -> tuple[int, int]:
+        """Bounds on S's value from the points already taken, without searching."""
+        hs = self.hs
+        s = self.seat
+        pts = self.pts
+        hands = hs.hands
+        mine = pts[s]
+        out = hs.out_order
+        if not hands[s]:  # S is out, so it cannot come last
+            if out[0] != s:  # ... and only the trick it went out on can still add to it
+                return mine, mine + (self.trick_pts if hs.top_seat == s else 0)
+            # First out: it keeps what it has and gets at least the last player's tricks.
+            locked = least = 0
+            least = INFINITY
+            for j, hand in enumerate(hands):
+                if hand:
+                    least = min(least, pts[j])
+                elif j != s:
+                    locked += pts[j]
+            return mine + least, self.total - locked
+        others = sum(pts) - mine
+        if out:  # S cannot be first: at best it takes everything not yet taken by others
+            return 0, self.total - others
+        # S may yet go out first and be given the last player's tricks.
+        return 0, self.total - others + max(p for j, p in enumerate(pts) if j != s)
+
+    def moves(self) -> list[_Move]:
+        """The moves of the seat to act, one per class of equivalent plays, biggest first, and
+        the pass (last) when following."""
+        hs = self.hs
+        seat = hs.turn
+        hand = hs.hands[seat]
+        top = hs.top
+        tkey = None if top is None else (top.category, top.rank, top.length or 0)
+        cache_key = (seat, hand, tkey)
+        found = self.shared.moves.get(cache_key)
+        if found is None:
+            found = self._generate(seat, hand, top)
+            self.shared.moves[cache_key] = found
+        return found
+
+    def _generate(self, seat: int, hand: int, top: Combo | None) -> list[_Move]:
+        canon = self.shared.canon[seat]
+        seen: set[tuple[int, tuple[int, int, int], int]] = set()
+        plays: list[tuple[int, _Move]] = []
+        for combo in physical_plays(hand, top, self.hs.rules):
+            rest = canon(hand & ~combo.mask)
+            points = points_of(combo.mask)
+            sig = (rest, combo.key, points)
+            if sig not in seen:
+                seen.add(sig)
+                plays.append((combo.mask.bit_count(), (combo, points, rest)))
+        # Big sheds first: going out early decides most hands, and it cuts best.
+        plays.sort(key=lambda p: -p[0])
+        found = [m for _, m in plays]
+        if top is not None:
+            found.append(PASS)
+        return found
+
+    # make / unmake ---------------------------------------------------------------------------
+
+    def make(self, move: _Move) -> _Saved:
+        """Apply a move to the state; returns what `unmake` needs."""
+        hs = self.hs
+        seat = hs.turn
+        combo = move[0]
+        saved = (seat, self.hands[seat], self.trick_pts)
+        if combo is None:
+            event: PlayEvent | PassEvent = hs.pass_(seat)
+        else:
+            event = hs.play_combo(seat, combo)
+            self.hands[seat] = move[2]
+            self.trick_pts += move[1]
+        taken = event.trick_result
+        if taken is not None:
+            self.pts[taken.winner] += taken.points
+            self.trick_pts = 0
+        return saved
+
+    def unmake(self, saved: _Saved) -> None:
+        taken = self.hs.undo().trick_result
+        if taken is not None:
+            self.pts[taken.winner] -= taken.points
+        seat, self.hands[seat], self.trick_pts = saved
+
+    # the search --------------------------------------------------------------------------------
+
+    def ab(self, alpha: int, beta: int) -> int:
+        """Fail-soft alpha-beta with memory: the value if it lies in (alpha, beta), else a bound
+        on the side it lies."""
+        self.nodes += 1
+        if self.nodes >= self.next_check:
+            self._check()
+        hs = self.hs
+        result = hs.result
+        if result is not None:
+            return result.points[self.seat]
+        opts = self.moves()
+        if len(opts) == 1:  # a forced pass, or the only play: nothing to choose, nothing to store
+            saved = self.make(opts[0])
+            v = self.ab(alpha, beta)
+            self.unmake(saved)
+            return v
+        key = self.key()
+        entry = self.table.get(key)
+        if entry is None:
+            lo, hi = self.static_bounds()
+            hint = 0
+        else:
+            lo, hi, hint = entry
+        if lo >= beta:
+            return lo
+        if hi <= alpha:
+            return hi
+        if lo == hi:
+            return lo
+        if lo > alpha:
+            alpha = lo
+        if hi < beta:
+            beta = hi
+        order = range(len(opts))
+        if hint > 0:
+            order = [hint, *range(hint), *range(hint + 1, len(opts))]  # type: ignore[assignment]
+        make, unmake, ab = self.make, self.unmake, self.ab
+        best = 0
+        if hs.turn == self.seat:  # S to move (a seat that is out never is)
+            g = -1
+            a = alpha
+            for i in order:
+                saved = make(opts[i])
+                v = ab(a, beta)
+                unmake(saved)
+                if v > g:
+                    g, best = v, i
+                    if g >= beta:
+                        break
+                    if g > a:
+                        a = g
+        else:
+            g = INFINITY
+            b = beta
+            for i in order:
+                saved = make(opts[i])
+                v = ab(alpha, b)
+                unmake(saved)
+                if v < g:
+                    g, best = v, i
+                    if g <= alpha:
+                        break
+                    if g < b:
+                        b = g
+        if g <= alpha:
+            hi = g
+        elif g >= beta:
+            lo = g
+        else:
+            lo = hi = g
+        if entry is not None or len(self.table) < self.table_entries:
+            self.table[key] = (lo, hi, best)
+        return g
+
+    def value_bounds(self, lo: int, hi: int) -> tuple[int, int]:
+        """Narrow [lo, hi] to the value by bisection with null-window tests. If the budget runs
+        out, OutOfBudget is raised and `proved` holds the range proved until then."""
+        self.proved = (lo, hi)
+        while lo < hi:
+            b = lo + STEP * (((hi - lo) // STEP + 1) // 2)
+            g = self.ab(b - 1, b)
+            if g >= b:
+                lo = g
+            else:
+                hi = g
+            self.proved = (lo, hi)
+        return lo, hi
+
+    # answers at the root -----------------------------------------------------------------------
+
+    def keeps(self, value: int, mover: int) -> bool:
+        """After `mover` moved: whether the position still holds `value` for S. S, moving, needs
+        at least `value`; a minimiser needs at most `value`."""
+        if mover == self.seat:
+            return self.ab(value - 1, value) >= value
+        return self.ab(value, value + 1) <= value
+
+    def best_moves(self, value: int) -> list[_Move]:
+        """Every move here that keeps `value`: the best plays of the seat to move."""
+        out = []
+        mover = self.hs.turn
+        for move in self.moves():
+            saved = self.make(move)
+            good = self.keeps(value, mover)
+            self.unmake(saved)
+            if good:
+                out.append(move)
+        return out
+
+    def principal_variation(self, value: int) -> list[tuple[int, Combo | None]]:
+        """One line of best play from here to the end of the hand, for both sides."""
+        line: list[tuple[int, Combo | None]] = []
+        made: list[_Saved] = []
+        while self.hs.result is None:
+            opts = self.moves()
+            entry = self.table.get(self.key())
+            hint = entry[2] if entry is not None else 0
+            order = [hint, *(i for i in range(len(opts)) if i != hint)]
+            mover = self.hs.turn
+            for i in order:
+                saved = self.make(opts[i])
+                if self.keeps(value, mover):
+                    made.append(saved)
+                    line.append((mover, opts[i][0]))
+                    break
+                self.unmake(saved)
+            else:  # cannot happen when `value` is this node's value
+                raise AssertionError("no move keeps the value")
+        for saved in reversed(made):
+            self.unmake(saved)
+        return line
+
+
+# --- the entry point ----------------------------------------------------------------------------
+
+
+@contextmanager
+def _restored(state: HandState) -> Iterator[None]:
+    """Whatever happens inside, the state leaves as it came: a search cut short unwinds by undo."""
+    depth = len(state.log)
+    try:
+        yield
+    finally:
+        while len(state.log) > depth:
+            state.undo()
+
+
+def solve(
+    state: HandState,
+    seat: int | None = None,
+    *,
+    budget: Budget | None = None,
+    all_seats: bool = True,
+) -> SolveResult:
+    """The paranoid value of every seat in a hand in progress, the best plays and a line.
+
+    `seat` is the perspective for `best` and `line` (default: the seat to move). Its value is
+    searched first, then the other seats' values (unless `all_seats` is false). The state is
+    searched in place by make and undo and comes back unchanged. On a finished hand the values
+    are its points and nothing is searched.
+    """
+    budget = budget or Budget()
+    start = time.perf_counter()
+    n = state.n
+    persp = state.turn if seat is None else seat
+    if not 0 <= persp < n:
+        raise ValueError(f"there is no seat {persp + 1}")
+    if state.result is not None:
+        points = state.result.points
+        return SolveResult(
+            seat=persp,
+            to_move=None,
+            values=dict(enumerate(points)),
+            bounds={s: (p, p) for s, p in enumerate(points)},
+            best=[],
+            line=[],
+            nodes=0,
+            ms=(time.perf_counter() - start) * 1000,
+            solved=True,
+            finished=True,
+        )
+    deadline = None if budget.seconds is None else start + budget.seconds
+    shared = _Shared(state)
+    bounds: dict[int, tuple[int, int]] = {}
+    best: list[Combo | None] = []
+    line: list[tuple[int, Combo | None]] = []
+    nodes = 0
+    spent = False
+    for s in [persp] + ([t for t in range(n) if t != persp] if all_seats else []):
+        search = _Search(
+            state,
+            s,
+            shared,
+            deadline=deadline,
+            node_limit=None if budget.nodes is None else budget.nodes - nodes,
+            table_entries=budget.table_entries,
+        )
+        lo, hi = search.static_bounds()
+        if not spent:
+            with _restored(state):
+                try:
+                    lo, hi = search.value_bounds(lo, hi)
+                    if s == persp:
+                        best = [m[0] for m in search.best_moves(lo)]
+                        line = search.principal_variation(lo)
+                except OutOfBudget:
+                    spent = True
+                    lo, hi = search.proved
+        nodes += search.nodes
+        bounds[s] = (lo, hi)
+    ordered = dict(sorted(bounds.items()))
+    return SolveResult(
+        seat=persp,
+        to_move=state.turn,
+        values={s: (lo if lo == hi else None) for s, (lo, hi) in ordered.items()},
+        bounds=ordered,
+        best=best,
+        line=line,
+        nodes=nodes,
+        ms=(time.perf_counter() - start) * 1000,
+        solved=not spent,
+    )
