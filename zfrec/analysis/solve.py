@@ -41,6 +41,7 @@ STEP = 5  # every counter is worth a multiple of 5, so every value is too
 
 # PACK[nibble]: the same number of cards of a rank, as the lowest suits.
 PACK = tuple((1 << n.bit_count()) - 1 for n in range(16))
+CACHE_ENTRIES = 400_000  # per cache of derived keys; cleared when full, to bound the memory
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +183,7 @@ class _RankShape:
     position stays simple.
     """
 
-    __slots__ = ("hands", "packed", "rules", "values")
+    __slots__ = ("hands", "keys", "packed", "rules", "values")
 
     def __init__(self, rules: Ruleset) -> None:
         self.rules = rules
@@ -190,6 +191,7 @@ class _RankShape:
         self.hands: dict[int, tuple[bool, int, bool]] = {}
         self.packed: dict[tuple[int, int], int] = {}  # (ranks kept, hand) -> counts, 3 bits each
         self.values: dict[tuple[int, int, bool], tuple[int, int]] = {}
+        self.keys: dict[tuple[object, ...], tuple[object, ...] | None] = {}
 
     def _hand(self, hand: int) -> tuple[bool, int, bool]:
         got = self.hands.get(hand)
@@ -246,6 +248,15 @@ class _RankShape:
     def simple_key(self, hands: list[int], top: Combo | None) -> tuple[object, ...] | None:
         """The compressed description of the hands and the top, or None if not every hand is
         simple."""
+        ck = (None if top is None else (top.category, top.rank, top.length), *hands)
+        got = self.keys.get(ck, self)
+        if got is self:
+            if len(self.keys) >= CACHE_ENTRIES:
+                self.keys.clear()
+            got = self.keys[ck] = self._simple_key(hands, top)
+        return got  # type: ignore[return-value]
+
+    def _simple_key(self, hands: list[int], top: Combo | None) -> tuple[object, ...] | None:
         held = 0
         both = False
         for h in hands:
@@ -275,9 +286,9 @@ class _RankShape:
 # table, and the mover's canonical hand after it.
 _Move = tuple[Combo | None, int, int]
 PASS: _Move = (None, 0, 0)
+TopKey = tuple[int, int, int | None] | None
 _Entry = tuple[int, int, int]  # lower bound, upper bound, index of the best move (-1: none)
 _Saved = tuple[int, int, int]  # the mover, its canonical hand and the table's points before
-TopKey = tuple[int, int, int] | None
 INFINITY = 1 << 30
 
 
@@ -289,7 +300,7 @@ class _Shared:
     def __init__(self, state: HandState) -> None:
         self.canon = [_Canon(h, state.rules) for h in state.hands]
         self.ranks = _RankShape(state.rules)
-        self.moves: dict[tuple[int, int, TopKey], list[_Move]] = {}
+        self.moves: dict[tuple[int, TopKey], list[_Move]] = {}
 
 
 class _Search:
@@ -347,7 +358,7 @@ class _Search:
         pts: object = tuple(self.pts) if first < 0 or first == s else self.pts[s]
         simple = self.shared.ranks.simple_key(hs.hands, top)
         if simple is not None:
-            return (-1, hs.turn, hs.top_seat, self.trick_pts, hs.final_turn, first, pts, *simple)
+            return (-1, hs.turn, hs.top_seat, self.trick_pts, hs.final_turn, first, pts, simple)
         return (
             hs.turn,
             hs.top_seat,
@@ -363,6 +374,7 @@ class _Search:
         """Bounds on S's value from the points already taken, without searching."""
         hs = self.hs
         s = self.seat
+
         pts = self.pts
         hands = hs.hands
         mine = pts[s]
@@ -392,12 +404,14 @@ class _Search:
         seat = hs.turn
         hand = hs.hands[seat]
         top = hs.top
-        tkey = None if top is None else (top.category, top.rank, top.length or 0)
-        cache_key = (seat, hand, tkey)
-        found = self.shared.moves.get(cache_key)
+        # A hand belongs to one seat, and a top matters only by what it is worth.
+        cache_key = (hand, None if top is None else (top.category, top.rank, top.length))
+        cache = self.shared.moves
+        found = cache.get(cache_key)
         if found is None:
-            found = self._generate(seat, hand, top)
-            self.shared.moves[cache_key] = found
+            if len(cache) >= CACHE_ENTRIES:
+                cache.clear()
+            found = cache[cache_key] = self._generate(seat, hand, top)
         return found
 
     def _generate(self, seat: int, hand: int, top: Combo | None) -> list[_Move]:
@@ -521,11 +535,24 @@ class _Search:
         return g
 
     def value_bounds(self, lo: int, hi: int) -> tuple[int, int]:
-        """Narrow [lo, hi] to the value by bisection with null-window tests. If the budget runs
-        out, OutOfBudget is raised and `proved` holds the range proved until then."""
+        """Narrow [lo, hi] to the value with null-window tests "is it at least b?". If the budget
+        runs out, OutOfBudget is raised and `proved` holds the range proved until then.
+
+        Most values are 0 (S is made to come last) or S's points so far plus a little, so the
+        first tests ask whether S can avoid coming last and whether it can add anything; then
+        the range is bisected.
+        """
         self.proved = (lo, hi)
+        tests = 0
+        mine = self.pts[self.seat]
         while lo < hi:
-            b = lo + STEP * (((hi - lo) // STEP + 1) // 2)
+            if tests == 0 and lo < mine <= hi:
+                b = mine
+            elif tests <= 1:
+                b = lo + STEP
+            else:
+                b = lo + STEP * (((hi - lo) // STEP + 1) // 2)
+            tests += 1
             g = self.ab(b - 1, b)
             if g >= b:
                 lo = g
