@@ -28,6 +28,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from zfrec.engine.cards import JOKER_MASK, NUM_RANKS, SJ, SJ_RANK, points_of
 from zfrec.engine.combos import Category, Combo
@@ -58,14 +59,25 @@ class Budget:
     table_entries: int = 1_000_000
 
 
+class LineStep(NamedTuple):
+    """One move of a principal variation: who, what (None for the pass), and, when the move
+    ends a trick, who takes it and the points in it."""
+
+    seat: int
+    play: Combo | None
+    trick_to: int | None = None
+    trick_points: int = 0
+
+
 @dataclass(frozen=True, slots=True)
 class SolveResult:
     """What `solve` found.
 
     `values[s]` is seat s's paranoid value, or None when its search ran out of budget; then
     `bounds[s]` holds the proved range (for solved seats, both ends equal the value). `best` lists
-    the plays of the seat to move that reach `seat`'s value (None stands for the pass), `line` a
-    principal variation as (seat, play or None) pairs. `finished` is set when the hand is already
+    the plays of the seat to move that keep `seat`'s value (None stands for the pass; one card set
+    stands for each class of equivalent plays), `line` a principal variation to the end of the
+    hand. `finished` is set when the hand is already
     over: `values` are then the hand's points and there is nothing to search.
     """
 
@@ -74,7 +86,7 @@ class SolveResult:
     values: dict[int, int | None]
     bounds: dict[int, tuple[int, int]]
     best: list[Combo | None]
-    line: list[tuple[int, Combo | None]]
+    line: list[LineStep]
     nodes: int
     ms: float
     solved: bool
@@ -324,7 +336,7 @@ class _Search:
         self.table_entries = table_entries
         self.table: dict[tuple[object, ...], _Entry] = {}
         self.nodes = 0
-        self.next_check = 1024
+        self.next_check = 1024 if node_limit is None else min(1024, node_limit)
         self.proved = (0, 0)  # the bounds proved so far, for a search cut short
         canon = shared.canon
         self.hands = [canon[s](h) for s, h in enumerate(hs.hands)]  # in step with hs
@@ -334,8 +346,10 @@ class _Search:
 
     def _check(self) -> None:
         self.next_check = self.nodes + 1024
-        if self.node_limit is not None and self.nodes >= self.node_limit:
-            raise OutOfBudget
+        if self.node_limit is not None:
+            if self.nodes >= self.node_limit:
+                raise OutOfBudget
+            self.next_check = min(self.next_check, self.node_limit)
         if self.deadline is not None and time.perf_counter() >= self.deadline:
             raise OutOfBudget
 
@@ -582,9 +596,9 @@ class _Search:
                 out.append(move)
         return out
 
-    def principal_variation(self, value: int) -> list[tuple[int, Combo | None]]:
+    def principal_variation(self, value: int) -> list[LineStep]:
         """One line of best play from here to the end of the hand, for both sides."""
-        line: list[tuple[int, Combo | None]] = []
+        line: list[LineStep] = []
         made: list[_Saved] = []
         while self.hs.result is None:
             opts = self.moves()
@@ -596,7 +610,11 @@ class _Search:
                 saved = self.make(opts[i])
                 if self.keeps(value, mover):
                     made.append(saved)
-                    line.append((mover, opts[i][0]))
+                    taken = self.hs.log[-1].trick_result
+                    if taken is None:
+                        line.append(LineStep(mover, opts[i][0]))
+                    else:
+                        line.append(LineStep(mover, opts[i][0], taken.winner, taken.points))
                     break
                 self.unmake(saved)
             else:  # cannot happen when `value` is this node's value
@@ -604,6 +622,11 @@ class _Search:
         for saved in reversed(made):
             self.unmake(saved)
         return line
+
+
+def play_text(combo: Combo | None) -> str:
+    """A play in record notation, jokers declared, or `-` for the pass."""
+    return "-" if combo is None else combo.text()
 
 
 # --- the entry point ----------------------------------------------------------------------------
@@ -658,7 +681,7 @@ def solve(
     shared = _Shared(state)
     bounds: dict[int, tuple[int, int]] = {}
     best: list[Combo | None] = []
-    line: list[tuple[int, Combo | None]] = []
+    line: list[LineStep] = []
     nodes = 0
     spent = False
     for s in [persp] + ([t for t in range(n) if t != persp] if all_seats else []):

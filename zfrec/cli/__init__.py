@@ -10,6 +10,7 @@ from zfrec.cli import (
     record_cmds,
     render_cmds,
     simulate_cmds,
+    solve_cmds,
     store_cmds,
     validate_cmds,
 )
@@ -32,6 +33,7 @@ for module in (
     store_cmds,
     render_cmds,
     analyze_cmds,
+    solve_cmds,
 ):
     module.register(app)
 
