@@ -19,6 +19,8 @@ from rich.table import Table
 from bench.chess_bench import random_pgn, read_plies_per_s
 from bench.engine_bench import engine_figures
 from bench.parse_bench import parse_hands_per_s
+from bench.solve_bench import TARGETS as SOLVE_TARGETS
+from bench.solve_bench import solve_figures
 from bench.validate_bench import validate_rate
 from zfrec.cli.common import tune_gc
 from zfrec.engine.rules import preset
@@ -137,6 +139,7 @@ def run(quick: bool) -> dict[str, Any]:
         ("streamed validation memory", stream),
         ("simulate", simulate),
         ("import and render", store_and_render),
+        ("hindsight solver", lambda: results.update(solve_figures(quick))),
     ]
     with console.status("benchmarking") as status:
         for label, step in steps:
@@ -158,6 +161,7 @@ TARGETS = {
     "stream_peak_rss_mb": ("<", 100),
     "simulate_hands_per_s": (">=", 300),
     "render_hands_per_s": (">=", 200),
+    **SOLVE_TARGETS,
 }
 
 

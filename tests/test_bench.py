@@ -16,6 +16,7 @@ KEYS = {
     "validate_hands_per_s", "validate_moves_per_s", "validate_jobs2_hands_per_s",
     "stream_peak_rss_mb", "simulate_hands_per_s", "import_hands_per_s", "render_hands_per_s",
     "python_chess_plies_per_s", "ratio_vs_python_chess",
+    "solve_12_ms", "solve_16_ms", "solve_20_ms", "solve_16_nodes_per_s", "solve_peak_rss_mb",
 }  # fmt: skip
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -476,7 +476,10 @@ class _Search:
 
     def ab(self, alpha: int, beta: int) -> int:
         """Fail-soft alpha-beta with memory: the value if it lies in (alpha, beta), else a bound
-        on the side it lies."""
+        on the side it lies.
+
+        The hot path of the solver, so `moves`, `make` and `unmake` are written out inline.
+        """
         self.nodes += 1
         if self.nodes >= self.next_check:
             self._check()
@@ -484,11 +487,31 @@ class _Search:
         result = hs.result
         if result is not None:
             return result.points[self.seat]
-        opts = self.moves()
+        seat = hs.turn
+        hand = hs.hands[seat]
+        top = hs.top
+        cache_key = (hand, None if top is None else (top.category, top.rank, top.length))
+        opts = self.shared.moves.get(cache_key)
+        if opts is None:
+            opts = self.moves()
+        hands, pts = self.hands, self.pts
+        before_hand, before_table = hands[seat], self.trick_pts
         if len(opts) == 1:  # a forced pass, or the only play: nothing to choose, nothing to store
-            saved = self.make(opts[0])
+            combo, points, rest = opts[0]
+            if combo is None:
+                taken = hs.pass_(seat).trick_result
+            else:
+                taken = hs.play_combo(seat, combo).trick_result
+                hands[seat] = rest
+                self.trick_pts = before_table + points
+            if taken is not None:
+                pts[taken.winner] += taken.points
+                self.trick_pts = 0
             v = self.ab(alpha, beta)
-            self.unmake(saved)
+            hs.undo()
+            if taken is not None:
+                pts[taken.winner] -= taken.points
+            hands[seat], self.trick_pts = before_hand, before_table
             return v
         key = self.key()
         entry = self.table.get(key)
@@ -507,37 +530,41 @@ class _Search:
             alpha = lo
         if hi < beta:
             beta = hi
-        order = range(len(opts))
+        order: range | list[int] = range(len(opts))
         if hint > 0:
-            order = [hint, *range(hint), *range(hint + 1, len(opts))]  # type: ignore[assignment]
-        make, unmake, ab = self.make, self.unmake, self.ab
+            order = [hint, *range(hint), *range(hint + 1, len(opts))]
+        maximising = seat == self.seat  # S to move (a seat that is out never is)
+        g = -1 if maximising else INFINITY
         best = 0
-        if hs.turn == self.seat:  # S to move (a seat that is out never is)
-            g = -1
-            a = alpha
-            for i in order:
-                saved = make(opts[i])
-                v = ab(a, beta)
-                unmake(saved)
+        ab, play_combo, pass_, undo = self.ab, hs.play_combo, hs.pass_, hs.undo
+        for i in order:
+            combo, points, rest = opts[i]
+            if combo is None:
+                taken = pass_(seat).trick_result
+            else:
+                taken = play_combo(seat, combo).trick_result
+                hands[seat] = rest
+                self.trick_pts = before_table + points
+            if taken is not None:
+                pts[taken.winner] += taken.points
+                self.trick_pts = 0
+            if maximising:
+                v = ab(alpha if alpha > g else g, beta)
+            else:
+                v = ab(alpha, beta if beta < g else g)
+            undo()
+            if taken is not None:
+                pts[taken.winner] -= taken.points
+            hands[seat], self.trick_pts = before_hand, before_table
+            if maximising:
                 if v > g:
                     g, best = v, i
                     if g >= beta:
                         break
-                    if g > a:
-                        a = g
-        else:
-            g = INFINITY
-            b = beta
-            for i in order:
-                saved = make(opts[i])
-                v = ab(alpha, b)
-                unmake(saved)
-                if v < g:
-                    g, best = v, i
-                    if g <= alpha:
-                        break
-                    if g < b:
-                        b = g
+            elif v < g:
+                g, best = v, i
+                if g <= alpha:
+                    break
         if g <= alpha:
             hi = g
         elif g >= beta:
