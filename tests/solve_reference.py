@@ -18,6 +18,7 @@ from zfrec.engine.game import HandState
 from zfrec.engine.movegen import physical_plays
 from zfrec.engine.rules import Ruleset
 
+
 def exact_state(hs: HandState) -> tuple[object, ...]:
     """Every field of the hand that the rest of it can depend on, unabridged."""
     return (

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from tests.solve_reference import Minimax, Position, apply, exact_state, random_prefix
+from tests.solve_reference import options as options_of
 from zfrec.analysis.position import PositionError, record_position
 from zfrec.analysis.solve import Budget, solve, suit_relevant_ranks
 from zfrec.cli import app
@@ -29,7 +30,9 @@ from zfrec.record import load, loads
 ROOT = Path(__file__).resolve().parent.parent
 UNFINISHED = ROOT / "sample_games" / "unfinished"
 PINNED = Path(__file__).resolve().parent / "data" / "solve_positions.json"
-EXAMPLES = 150 * (10 if os.environ.get("ZFREC_DEEP") else 1)
+DEEP = 10 if os.environ.get("ZFREC_DEEP") else 1
+EXAMPLES = 25 * DEEP  # the quick lane
+THOUSANDS = 2000 * DEEP  # the slow lane
 RULES = [
     preset("pagat"),
     preset("poppel"),
@@ -72,13 +75,17 @@ def small_positions(draw: st.DrawFn, max_cards: int = 10) -> Position:
     hands = [0] * n
     big = draw(st.integers(0, n - 1))  # one seat often holds more, so full houses turn up
     for i, card in enumerate(cards):
-        seat = i if i < n else draw(st.sampled_from([big, big, *range(n)]))
+        seat = i if i < n else draw(st.sampled_from([big, big, big, *range(n)]))
         hands[seat] |= 1 << card
     leader = draw(st.integers(0, n - 1))
-    steps = draw(st.integers(0, len(cards)))
+    steps = draw(st.integers(0, max(1, len(cards) // 3)))
     seed = draw(st.integers(0, 2**32 - 1))
     hs = HandState(list(hands), leader, rules)
     moves = random_prefix(hs, random.Random(seed), steps)
+    if draw(st.booleans()):  # the others pass round to the top player (under poppel, a choice)
+        while hs.result is None and hs.top is not None and hs.turn != hs.top_seat:
+            hs.pass_(hs.turn)
+            moves.append(None)
     return Position(hands, leader, rules, moves)
 
 
@@ -122,31 +129,49 @@ def test_solver_agrees_with_plain_minimax_thousands(pos: Position) -> None:
 
 @pytest.mark.slow
 @given(small_positions(max_cards=12))
-@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=EXAMPLES * 4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_solver_agrees_with_plain_minimax_twelve_cards(pos: Position) -> None:
     check_against_reference(pos)
+
+
+def test_poppel_choices_agree_with_plain_minimax() -> None:
+    """Under self_overplay, positions where everyone has passed to the top player, who chooses
+    between taking the trick and beating their own play (R7)."""
+    rng, found = random.Random(11), 0
+    while found < 12:
+        n = rng.randint(3, 5)
+        hands = [0] * n
+        for i, card in enumerate(rng.sample(range(54), rng.randint(n + 3, 9))):
+            hands[i % n] |= 1 << card
+        hs = HandState(list(hands), rng.randrange(n), preset("poppel"))
+        moves = random_prefix(hs, rng, rng.randint(0, 3))
+        while hs.result is None and hs.top is not None and hs.turn != hs.top_seat:
+            hs.pass_(hs.turn)
+            moves.append(None)
+        if hs.result is None and hs.top is not None and len(options_of(hs)) > 1:
+            found += 1
+            check_against_reference(Position(hands, hs.leader, hs.rules, moves))
 
 
 # --- the parts ------------------------------------------------------------------------------------
 
 
+def relevant(cards: str, rules: str = "pagat") -> str:
+    bits = suit_relevant_ranks(parse_cards(cards), preset(rules))
+    return "".join("3456789TJQKA2"[r] for r in range(13) if bits >> r & 1)
+
+
 def test_suits_matter_only_where_a_suited_play_could_use_them() -> None:
-    pagat = preset("pagat")
-    ranks = lambda bits: {"3456789TJQKA2"[r] for r in range(13) if bits >> r & 1}  # noqa: E731
-    assert ranks(suit_relevant_ranks(parse_cards("3s 3h 9d Qc"), pagat)) == set()
-    # Four spades and a joker: a suit sequence; the 7h has no part in one.
-    assert ranks(suit_relevant_ranks(parse_cards("3s 4s 5s 6s 7h SJ"), pagat)) == {
-        "3",
-        "4",
-        "5",
-        "6",
-    }
-    assert ranks(suit_relevant_ranks(parse_cards("3s 4s 5s 6s 7h SJ"), preset("parlett"))) == set()
+    assert relevant("3s 3h 9d Qc") == ""
+    # Four spades and a joker make a suit sequence; the 7h has no part in one. Without wild
+    # jokers there is none.
+    assert relevant("3s 4s 5s 6s 7h SJ") == "3456"
+    assert relevant("3s 4s 5s 6s 7h SJ", "parlett") == ""
     # 7-8 of one suit beside a triple: a suited kicker. A Three never needs its suit.
-    assert ranks(suit_relevant_ranks(parse_cards("9s 9h 9d 7c 8c"), pagat)) == {"7", "8"}
-    assert ranks(suit_relevant_ranks(parse_cards("9s 9h 9d 3c 4c"), pagat)) == set()
+    assert relevant("9s 9h 9d 7c 8c") == "78"
+    assert relevant("9s 9h 9d 3c 4c") == ""
     # 5, T and K: mixed or suited specials.
-    assert ranks(suit_relevant_ranks(parse_cards("5s Th Kd"), pagat)) == {"5", "T", "K"}
+    assert relevant("5s Th Kd") == "5TK"
 
 
 def test_a_finished_hand_has_nothing_to_solve() -> None:
@@ -237,12 +262,13 @@ def test_pinned_values_come_from_the_plain_minimax(case: dict[str, Any]) -> None
 def test_pinned_positions_cover_the_rules() -> None:
     cases = pinned_cases()
     assert len(cases) >= 12
-    assert {c["rules"]["preset"] for c in cases} == {"pagat", "poppel", "parlett"}
     states = [pinned_state(c) for c in cases]
+    assert {hs.rules.preset for hs in states} == {"pagat", "poppel", "parlett"}
+    assert any(hs.rules.sequence_lengths == "equal" for hs in states)
     assert any(hs.out_order for hs in states), "a seat already out"
     assert any(hs.top is not None and hs.turn == hs.top_seat for hs in states), "poppel choice"
     assert any(any(h >> SJ for h in hs.hands) for hs in states), "jokers still in play"
-    assert any(sum(h.bit_count() for h in hs.hands) >= 14 for hs in states)
+    assert any(sum(h.bit_count() for h in hs.hands) >= 13 for hs in states)
     assert {hs.n for hs in states} >= {3, 4, 5, 6}
 
 

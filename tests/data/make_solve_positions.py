@@ -52,7 +52,7 @@ def pool(kind: str, rng: random.Random) -> list[int]:
         cards = [c for c in range(52) if c >> 2 in (2, 7, 10)]
         return rng.sample(cards, len(cards)) + rng.sample(range(52), 52)
     if kind == "jokers":
-        return [52, 53] + rng.sample(range(52), 52)
+        return [52, 53, *rng.sample(range(52), 52)]
     if kind == "triples":
         ranks = rng.sample(range(13), 4)
         return [4 * r + s for r in ranks for s in range(4)] + [53]
@@ -123,7 +123,9 @@ PREVIOUS: dict[str, dict[str, Any]] = (
 def main() -> None:
     cases = [
         record_case("sample-three-players", "sample_games/unfinished/three-players.zfn"),
-        record_case("sample-poppel-take-or-beat", "sample_games/unfinished/poppel-take-or-beat.zfn"),
+        record_case(
+            "sample-poppel-take-or-beat", "sample_games/unfinished/poppel-take-or-beat.zfn"
+        ),
     ]
     for spec in SPECS:
         cases.append(case(*spec))
