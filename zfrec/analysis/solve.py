@@ -13,10 +13,11 @@ How the search stays small:
   5-T-K specials. For each seat, the ranks whose suits can never matter for that seat (judged
   from the cards it holds at the root, see `suit_relevant_ranks`) are packed to counts: two plays
   that leave the same counts, read the same and put the same points on the table are one move,
-  and positions that differ only in such suits share a transposition-table entry.
-- **Null-window tests.** The value is found by a binary search of tests "is the value at least
-  v?" (alpha-beta with memory), so a search cut short by its budget still reports the bounds it
-  proved.
+  and positions that differ only in such suits share a transposition-table entry. Once only
+  singles, pairs, triples and quartets can be formed, only the order of the ranks still held
+  matters (`_RankShape`).
+- **Null-window tests.** The value is found by tests "is the value at least v?" (alpha-beta with
+  memory), so a search cut short by its budget still reports the bounds it proved.
 - **Transposition table** with lower and upper bounds and the best move, capped in entries.
 - **Static bounds** from the points already taken cut hopeless branches, and a seat that cannot
   beat the top has only the pass.
@@ -37,7 +38,6 @@ from zfrec.engine.movegen import legal_plays, physical_plays
 from zfrec.engine.rules import Ruleset
 
 COUNTER_RANK_SET = (2, 7, 10)  # 5, T, K
-THREE = 0
 STEP = 5  # every counter is worth a multiple of 5, so every value is too
 
 # PACK[nibble]: the same number of cards of a rank, as the lowest suits.
