@@ -42,7 +42,7 @@ STEP = 5  # every counter is worth a multiple of 5, so every value is too
 
 # PACK[nibble]: the same number of cards of a rank, as the lowest suits.
 PACK = tuple((1 << n.bit_count()) - 1 for n in range(16))
-CACHE_ENTRIES = 400_000  # per cache of derived keys; cleared when full, to bound the memory
+CACHE_ENTRIES = 250_000  # per cache of derived keys; cleared when full, to bound the memory
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,12 +51,13 @@ class Budget:
 
     `nodes` and `seconds` bound the whole call (every seat's search together); `None` means no
     bound. `table_entries` caps the transposition table of one search, and with it the memory:
-    an entry takes about 300 bytes, so the default of one million stays well under 500 MB.
+    an entry takes about 400 bytes, so the default keeps the table near 300 MB and the whole
+    solver under 500 MB.
     """
 
     nodes: int | None = 5_000_000
     seconds: float | None = 60.0
-    table_entries: int = 1_000_000
+    table_entries: int = 800_000
 
 
 class LineStep(NamedTuple):

@@ -148,7 +148,7 @@ def solve_cmd(
         typer.Option(
             "--table",
             min=1000,
-            help="Transposition table entries (about 300 bytes each): caps the memory.",
+            help="Transposition table entries (about 400 bytes each): caps the memory.",
         ),
     ] = DEFAULT.table_entries,
     only_seat: Annotated[
