@@ -54,11 +54,16 @@ def hands_with_both_jokers(count: int, seed: int = 2024) -> list[int]:
 
 def lead_worst_us(hands: list[int], physical: bool, min_seconds: float) -> float:
     """The slowest hand's time to enumerate every lead."""
+    return lead_worst(hands, physical, min_seconds)[0]
 
-    def timed(hand: int) -> float:
+
+def lead_worst(hands: list[int], physical: bool, min_seconds: float) -> tuple[float, int]:
+    """(µs, leads listed) of the hand that takes longest to enumerate every lead."""
+
+    def timed(hand: int) -> tuple[float, int]:
         if physical:
-            return per_call_us(lambda: physical_plays(hand), min_seconds)
-        return per_call_us(lambda: legal_plays(hand), min_seconds)
+            return per_call_us(lambda: physical_plays(hand), min_seconds), len(physical_plays(hand))
+        return per_call_us(lambda: legal_plays(hand), min_seconds), len(legal_plays(hand))
 
     return max(timed(hand) for hand in hands)
 
@@ -84,10 +89,13 @@ def follow_typical_us(min_seconds: float, seed: int = 7) -> float:
 def engine_figures(quick: bool) -> dict[str, float]:
     secs = 0.02 if quick else 0.3
     hands = hands_with_both_jokers(3 if quick else 24)
+    physical_us, physical_sets = lead_worst(hands, True, secs / 3)
     return {
         "classify_declared_us": classify_us(DECLARED, secs),
         "classify_inferred_us": classify_us(INFERRED, secs),
         "lead_enum_worst_us": lead_worst_us(hands, False, secs / 3),
-        "lead_enum_physical_worst_us": lead_worst_us(hands, True, secs / 3),
+        "lead_enum_physical_worst_us": physical_us,
+        # per card set listed, on that worst hand: the cost of the enumeration itself
+        "lead_enum_physical_us_per_set": physical_us / max(1, physical_sets),
         "follow_enum_typical_us": follow_typical_us(secs),
     }

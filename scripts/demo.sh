@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make demo`: the main job on the sample games. The engine settles a few disputes from the rule
 # texts, then every sample is validated (the broken ones show their findings), imported into a
-# fresh SQLite store, and published as a static site whose index path is printed at the end.
+# fresh SQLite store, and published as a static site; publish prints the path to open last.
 set -euo pipefail
 Z=.venv/bin/zfrec
 say() { printf '\n\033[1m$ zfrec %s\033[0m\n' "$*"; }
@@ -19,7 +19,7 @@ run audit sample_games/broken/does-not-beat.zfn
 rm -rf out/demo.db out/demo.db-* site
 mkdir -p out
 run import sample_games --db out/demo.db
+run unreadable --db out/demo.db
 run stats --db out/demo.db
 say "publish --db out/demo.db --out site"
 "$Z" publish --db out/demo.db --out site
-printf '\nOpen the published site: file://%s/site/index.html\n' "$(pwd)"

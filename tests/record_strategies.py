@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from zfrec.engine.cards import BJ, DECK_SIZE, NUM_RANKS, SJ, Stand
+from zfrec.engine.cards import BJ, DECK_SIZE, NUM_RANKS, SJ, Cards, Stand
 from zfrec.engine.rules import PRESETS
 from zfrec.record.model import (
     ANNOTATIONS,
@@ -69,7 +69,8 @@ def hands(draw: st.DrawFn, n: int, number: int) -> Hand:
     if draw(st.booleans()):
         deal = tuple(
             SeatDeal(
-                draw(st.integers(0, (1 << DECK_SIZE) - 1) | st.just(0)), draw(st.integers(0, 20))
+                Cards(draw(st.integers(0, (1 << DECK_SIZE) - 1) | st.just(0))),
+                draw(st.integers(0, 20)),
             )
             for _ in range(n)
         )

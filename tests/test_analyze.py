@@ -11,13 +11,14 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from zfrec.analysis.analyze import GameAnalysis, analysis_html, analyze_game, player_aggregates
+from zfrec.analysis.analyze import GameAnalysis, analyze_game, player_aggregates
 from zfrec.cli import app
 from zfrec.engine.cards import parse_play
 from zfrec.engine.combos import resolve
 from zfrec.engine.rules import preset
 from zfrec.record import dumps, loads
 from zfrec.record.model import Game
+from zfrec.render.analysis import analysis_html
 from zfrec.replay import HandStart, MoveStep, replay
 from zfrec.simulate import SimConfig, simulate_game
 from zfrec.validate import validate
@@ -247,6 +248,7 @@ def test_cli_analyze(tmp_path: Path) -> None:
     bad = tmp_path / "bad.zfn"
     bad.write_text("hand 1\n", encoding="utf-8")
     res = runner.invoke(app, ["analyze", str(bad)])
-    assert res.exit_code == 2 and "cannot be read" in res.output and "Traceback" not in res.output
+    assert res.exit_code == 2 and res.output.startswith(f"error: {bad}:1:1: a game starts with")
+    assert "Traceback" not in res.output
     res = runner.invoke(app, ["analyze", str(tmp_path / "none.zfn")])
     assert res.exit_code == 2 and "no such file" in res.output

@@ -17,13 +17,14 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from tests.test_analyze import DEAL, PLAY, record
-from zfrec.analysis.audit import audit, audit_html, rules_search
+from zfrec.analysis.audit import audit, rules_search
 from zfrec.analysis.diff import diff_games
 from zfrec.cli import app
-from zfrec.engine.cards import Stand, iter_ids
+from zfrec.engine.cards import Cards, Stand, iter_ids
 from zfrec.engine.rules import preset
 from zfrec.record import dumps
 from zfrec.record.model import Game, HandScore, Move
+from zfrec.render.analysis import audit_html
 from zfrec.simulate import SimConfig, simulate_game
 from zfrec.validate import validate
 
@@ -40,7 +41,7 @@ TOO_LOW = "1: 3h  2: 4c  3: -  1: 5s  2: 5h  3: -\n"
 def test_legal_record_needs_no_audit() -> None:
     report = audit(record())
     assert report.legal and report.repairs == () and report.rulesets == ()
-    assert "The record is legal." in audit_html(report)
+    assert "The record is legal as recorded." in audit_html(report)
 
 
 def test_legal_only_under_poppel() -> None:
@@ -177,8 +178,8 @@ def corrupt(game: Game, data: st.DataObject) -> Game:
                                   unique=True))  # fmt: skip
         x = data.draw(st.sampled_from(list(iter_ids(deal[a].known))))
         y = data.draw(st.sampled_from(list(iter_ids(deal[b].known))))
-        deal[a] = replace(deal[a], known=deal[a].known & ~(1 << x) | 1 << y)
-        deal[b] = replace(deal[b], known=deal[b].known & ~(1 << y) | 1 << x)
+        deal[a] = replace(deal[a], known=Cards(deal[a].known & ~(1 << x) | 1 << y))
+        deal[b] = replace(deal[b], known=Cards(deal[b].known & ~(1 << y) | 1 << x))
         return replace(game, hands=[replace(hand, deal=tuple(deal))])
     if kind == "score":
         seat = data.draw(st.integers(0, len(game.players) - 1))
@@ -206,7 +207,7 @@ def corrupt(game: Game, data: st.DataObject) -> Game:
     else:  # a card misread: any other card of the pack
         old = data.draw(st.sampled_from(list(iter_ids(move.cards))))
         other = data.draw(st.integers(0, 53).filter(lambda c: not move.cards >> c & 1))
-        cards = move.cards & ~(1 << old) | 1 << other
+        cards = Cards(move.cards & ~(1 << old) | 1 << other)
         new = replace(move, cards=cards, declarations=tuple(
             d for d in move.declarations if cards >> d[0] & 1))  # fmt: skip
     moves = list(hand.tricks[t].moves)

@@ -15,7 +15,9 @@ KEYS = {
     "lead_enum_physical_worst_us", "follow_enum_typical_us", "parse_hands_per_s",
     "validate_hands_per_s", "validate_moves_per_s", "validate_jobs2_hands_per_s",
     "stream_peak_rss_mb", "simulate_hands_per_s", "import_hands_per_s", "render_hands_per_s",
-    "python_chess_plies_per_s", "ratio_vs_python_chess",
+    "python_chess_plies_per_s", "ratio_vs_python_chess", "live_move_p50_ms", "live_move_p99_ms",
+    "jobs2_speedup", "import_peak_rss_mb",
+    "lead_enum_physical_us_per_set",
     "solve_12_ms", "solve_16_ms", "solve_20_ms", "solve_16_nodes_per_s", "solve_peak_rss_mb",
 }  # fmt: skip
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,3 +39,12 @@ def test_quick_bench_writes_every_key(tmp_path: Path) -> None:
     for key in KEYS:
         value = results[key]
         assert isinstance(value, int | float) and value > 0, key
+    # PostgreSQL is measured when a server is named, as in the store tests.
+    assert "import_pg_hands_per_s" in results
+    if os.environ.get("ZFREC_TEST_PG_URL"):
+        assert results["import_pg_hands_per_s"] > 0
+    # Every figure with a target says whether it met it, and the missed ones are listed.
+    for key, verdict in results["targets"].items():
+        assert verdict["target"].split()[0] in ("<", "<=", ">="), key
+        assert verdict["met"] in (True, False, None), key
+    assert set(results["missed"]) == {k for k, v in results["targets"].items() if v["met"] is False}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from tests.brute import brute_beats, brute_plays
@@ -13,7 +14,7 @@ from zfrec.engine.cards import ids, parse_cards
 
 runner = CliRunner()
 
-RANK_ERROR = "ranks are 3 4 5 6 7 8 9 T J Q K A 2 (10 for T)"
+CANNOT = "a card is a rank (3-9, 10 or T, J, Q, K, A, 2) and a suit (s h d c or ♠ ♥ ♦ ♣), or SJ/BJ"
 
 
 def run(*args: str) -> tuple[int, str, str]:
@@ -91,27 +92,39 @@ def test_classify_special_and_declared() -> None:
     assert [(r["category"], r["rank"]) for r in data["readings"]] == [("full_house", "T")]
 
 
+@pytest.mark.parametrize("spelling", ["7h7s", "7h,7s", "7♥ 7♠", "10h10s", "BJ=7h7s", "7s BJ=7"])
+def test_classify_reads_every_spelling_of_the_notation(spelling: str) -> None:
+    """The command line reads cards with the parser of .zfn and JSON records (FORMAT.md)."""
+    code, data = run_json("classify", spelling)
+    assert code == 0
+    assert [r["category"] for r in data["readings"]][:1] == ["pair"]
+
+
 def test_classify_malformed_exits_2() -> None:
     code, out, err = run("classify", "Xs 8h")
     assert (code, out) == (2, "")
-    assert err == f"error: malformed card 'Xs': unknown rank 'X': {RANK_ERROR}\n"
+    assert err == f"error: cannot read a card at 'Xs': {CANNOT}\n"
     code, out, err = run("classify", "8h 8h")
     assert (code, err) == (2, "error: card 8h is given twice\n")
 
 
-def test_classify_no_combination_exits_2() -> None:
+def test_classify_no_combination_is_a_plain_answer_with_exit_1() -> None:
+    # "not a combination" answers the question: it goes to stdout, not as an error (issue 16)
+    code, out, err = run("classify", "3h 4h 9s")
+    assert (code, out, err) == (1, "3h 4h 9s is not a legal combination (RULES.md R14)\n", "")
     code, out, err = run("classify", "3s 5h")
-    assert (code, out) == (2, "")
-    assert err == "error: 3s 5h is not a legal combination (RULES.md R14)\n"
-    code, out, err = run("classify", "SJ BJ", "--rules", "parlett")
-    assert (code, out) == (2, "")
-    assert err == (
-        "error: jokers are not wild under these rules and can only be played alone (RULES.md R23)\n"
+    assert (code, out, err) == (1, "3s 5h is not a legal combination (RULES.md R14)\n", "")
+    code, out, _ = run("classify", "SJ BJ", "--rules", "parlett")
+    assert (code, out) == (
+        1,
+        "jokers are not wild under these rules and can only be played alone (RULES.md R23)\n",
     )
-    code, _, err = run("classify", "9s BJ=8")
-    assert (code, err) == (
-        2,
-        "error: the declaration BJ=8 gives no legal combination (RULES.md R21)\n",
+    code, out, _ = run("classify", "9s BJ=8")
+    assert (code, out) == (1, "the declaration BJ=8 gives no legal combination (RULES.md R21)\n")
+    code, data = run_json("classify", "3h 4h 9s")
+    assert (code, data) == (
+        1,
+        {"readings": [], "reason": "3h 4h 9s is not a legal combination (RULES.md R14)"},
     )
 
 
@@ -182,7 +195,7 @@ def test_beats_json() -> None:
 def test_beats_bad_input_exits_2() -> None:
     code, out, err = run("beats", "8s 8x", "9c 9d")
     assert (code, out) == (2, "")
-    assert err == "error: malformed card '8x': unknown suit 'x': suits are s h d c (or ♠ ♥ ♦ ♣)\n"
+    assert err == "error: unknown suit 'x' in '8x': suits are s h d c (or ♠ ♥ ♦ ♣)\n"
     code, out, err = run("beats", "8s 8h", "9c Td")
     assert (code, out) == (2, "")
     assert err == "error: 9c Td is not a legal combination (RULES.md R14)\n"
@@ -213,10 +226,26 @@ def test_legal_text_on_the_lead() -> None:
     lines = out.splitlines()
     assert lines[-1] == f"{moves} abstract moves, {physical} distinct card sets"
     assert len(lines) == moves + 1
+    for line in lines[:-1]:  # "(1 card set)", "(2 card sets)": the count is the brute force's
+        sets = int(line.rsplit("(", 1)[1].split()[0])
+        assert line.endswith(f"({sets} card set)" if sets == 1 else f"({sets} card sets)")
+    assert any(line.endswith("(1 card set)") for line in lines)
     assert any(line.startswith("full house of 5s, 1 joker ") for line in lines)
     code, out, _ = run("legal", HAND, "--physical")
     assert code == 0
     assert len(out.splitlines()) == physical + 1
+
+
+def test_legal_counts_in_the_singular() -> None:
+    code, out, _ = run("legal", "3h 4d", "--top", "Ts")
+    assert (code, out) == (0, "0 abstract moves, 0 distinct card sets\n")
+    assert brute_counts("3h 4d", ("single", 7, 0)) == (0, 0)
+    code, out, _ = run("legal", "3h 5s", "--top", "4d")
+    moves, physical = brute_counts("3h 5s", ("single", 1, 0))
+    assert (moves, physical) == (1, 1)
+    lines = out.splitlines()
+    assert lines[0].split() == ["single", "5", "e.g.", "5s", "(1", "card", "set)"]
+    assert lines[1:] == ["1 abstract move, 1 distinct card set"]
 
 
 def test_legal_with_top_and_json() -> None:

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 
 from tests.record_strategies import games
-from zfrec.engine.cards import BJ, Stand, parse_cards
+from zfrec.engine.cards import BJ, Stand, parse_cards, parse_play
 from zfrec.errors import NotationError
 from zfrec.record import dumps, iter_records, load, loads
 from zfrec.record.jsonio import dumps_json, game_from_json, game_to_json, iter_json_text
@@ -224,3 +224,74 @@ def test_top_level_must_be_a_game_or_games() -> None:
         loads("[1]", "json")
     with pytest.raises(NotationError, match="at /: Additional properties are not allowed"):
         loads('{"games": [], "more": 1}', "json")
+
+
+def _reference_layout(value: Any, indent: int = 0) -> str:
+    """The canonical layout by its definition: anything that fits in 100 columns on one line."""
+    flat = json.dumps(value, ensure_ascii=False)
+    if not isinstance(value, dict | list) or not value or indent + len(flat) <= 100:
+        return flat
+    inner = " " * (indent + 2)
+    if isinstance(value, dict):
+        items = [
+            f"{inner}{json.dumps(k, ensure_ascii=False)}: {_reference_layout(v, indent + 2)}"
+            for k, v in value.items()
+        ]
+        return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
+    items = [inner + _reference_layout(v, indent + 2) for v in value]
+    return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
+
+
+@settings(max_examples=60, deadline=None)
+@given(games())
+def test_the_one_pass_writer_lays_out_json_by_the_definition(game: Game) -> None:
+    assert dumps_json(game) == _reference_layout(game_to_json(game)) + "\n"
+    both = {"games": [game_to_json(game), game_to_json(game)]}
+    assert dumps_json([game, game]) == _reference_layout(both) + "\n"
+
+
+def test_a_long_plain_move_is_laid_out_like_any_other_value() -> None:
+    every = parse_cards("3s 3h 3d 3c 4s 4h 4d 4c 5s 5h 5d 5c 6s 6h 6d 6c 7s 7h 7d 7c 8s 8h 8d")
+    game = Game(["Ann", "Bo", "Cy"], hands=[Hand(1, tricks=[Trick([Move.plays(0, every)])])])
+    assert dumps_json([game]) == _reference_layout({"games": [game_to_json(game)]}) + "\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('[Players "a, b, c"]\n[Event "x\x01y"]\n', "at /event: a tag value may not contain"),
+        ('[Players "a, b, c"]\n\nhand 1\n1: 3h {odd\x02}\n', "at /hands/0/tricks/0/moves/0/comm"),
+    ],
+)
+def test_writing_json_refuses_free_text_that_json_records_refuse(text: str, message: str) -> None:
+    # Whatever the text reader lets through, JSON is never written unless it conforms.
+    try:
+        [game] = loads(text)
+    except NotationError:
+        return  # the reader refuses it already: as good
+    with pytest.raises(NotationError, match=re.escape(message)):
+        dumps(game, "json")
+
+
+# Every spelling of the card notation (FORMAT.md, Cards), read by the one card parser.
+SPELLINGS = ["7h7s", "7h,7s", "7h, 7s", "10♥ 9♡", "10♥\ufe0f9♥\ufe0f", "bj=8 8s8h", "SJ=10 9sJs"]
+
+
+@pytest.mark.parametrize("spelling", SPELLINGS)
+def test_json_reads_every_spelling_the_text_form_reads(spelling: str) -> None:
+    data = game_to_json(small_game())
+    data["hands"][0]["tricks"][0]["moves"][0]["play"] = spelling
+    move = game_from_json(data).hands[0].tricks[0].moves[0]
+    [text_game] = loads('[Players "a, b, c"]\nhand 1\n1: ' + spelling + "\n")
+    text_move = text_game.hands[0].tricks[0].moves[0]
+    expected = parse_play(spelling)
+    assert (move.cards, move.declarations) == (text_move.cards, text_move.declarations)
+    assert (move.cards, move.declarations) == (expected.mask, expected.declarations)
+
+
+def test_json_deal_cards_read_glued_and_with_symbols() -> None:
+    data = game_to_json(small_game())
+    data["hands"][0]["deal"] = [{"cards": "7h7s,8♠"}, {"cards": "", "unknown": 3}, {"cards": "BJ"}]
+    deal = game_from_json(data).hands[0].deal
+    assert deal is not None
+    assert [str(d.known) for d in deal] == ["7s 7h 8s", "", "BJ"]

@@ -75,7 +75,7 @@ def test_convert_both_ways_and_stdio(tmp_path: Path) -> None:
 def test_convert_errors_exit_2_without_traceback(tmp_path: Path) -> None:
     result = runner.invoke(app, ["convert", str(tmp_path / "missing.zfn"), "-"])
     assert result.exit_code == 2
-    assert "error: cannot read or write" in result.output
+    assert result.output == f"error: no such file: {tmp_path / 'missing.zfn'}\n"
     assert "Traceback" not in result.output
 
     source = tmp_path / "g.txt"

@@ -15,6 +15,7 @@ from zfrec.cli import app
 from zfrec.engine.cards import format_cards, ids, points_of
 from zfrec.engine.game import PlayEvent
 from zfrec.engine.rules import preset
+from zfrec.errors import SeatError
 from zfrec.record import Game, dumps, loads
 from zfrec.render.charts import game_charts
 from zfrec.render.html import (
@@ -23,7 +24,6 @@ from zfrec.render.html import (
     build_game_view,
     render_game,
     render_hand,
-    seat_of,
 )
 from zfrec.render.site import cache_key, game_files, slug
 from zfrec.replay import HandEnd, HandStart, MoveStep, replay
@@ -168,9 +168,11 @@ def test_seat_view_leaves_the_other_hands_out_of_the_page() -> None:
 
 def test_seat_of_accepts_names_and_numbers() -> None:
     game = handmade()
-    assert seat_of(game, "王芳") == 1 and seat_of(game, "bo") == 2 and seat_of(game, "1") == 0
-    with pytest.raises(ValueError, match="no player 'Cy' in this game: players are Ann, 王芳, Bo"):
-        seat_of(game, "Cy")
+    assert game.seat_of("王芳") == 1 and game.seat_of("bo") == 2 and game.seat_of("1") == 0
+    with pytest.raises(
+        SeatError, match="no player is called 'Cy': the seats are 1 Ann, 2 王芳, 3 Bo"
+    ):
+        game.seat_of("Cy")
 
 
 # --- pages are self-contained and safe -------------------------------------------------------
@@ -310,13 +312,20 @@ def test_render_command_errors_are_messages(tmp_path: Path) -> None:
     cases = [
         (["render", str(record), "--out", str(tmp_path / "o"), "--seat", "Zed"], "no player"),
         (["render", str(bad), "--out", str(tmp_path / "o")], "unknown suit"),
-        (["render", str(tmp_path / "none.zfn"), "--out", str(tmp_path / "o")], "no such record"),
+        (["render", str(tmp_path / "none.zfn"), "--out", str(tmp_path / "o")], "no such file"),
         (["render", "nonsense", "--out", str(tmp_path / "o")], "neither a record file"),
         (
             ["render", "42", "--out", str(tmp_path / "o"), "--db", str(tmp_path / "z.db")],
+            "no such database",
+        ),
+        (
+            ["render", "42", "--out", str(tmp_path / "o"), "--db", str(tmp_path / "y.db")],
             "no game '42' in the store",
         ),
     ]
+    from zfrec.store.db import open_store
+
+    open_store(str(tmp_path / "y.db")).dispose()
     for args, message in cases:
         result = runner.invoke(app, args)
         assert result.exit_code == 2, (args, result.output)

@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from importlib import resources
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from tests.record_strategies import games
 from zfrec.errors import NotationError
-from zfrec.record.jsonio import document, game_to_json
+from zfrec.record.jsonio import document, dumps_json, game_to_json
 from zfrec.record.model import Game
 from zfrec.record.schema import (
+    _validator,
+    is_valid,
     load_schema,
     pointer,
     schema_id,
@@ -58,9 +62,12 @@ def test_every_property_and_definition_has_a_title_and_description() -> None:
 @settings(max_examples=100, deadline=None)
 @given(games())
 def test_generated_records_validate_as_documents(game: Game) -> None:
-    validate_document(document(game))
-    validate_document(document([game, game]))
-    Draft202012Validator(load_schema()).validate(game_to_json(game))
+    # Writing does not validate at run time: this is the proof that it need not.
+    full = Draft202012Validator(load_schema())
+    for doc in (document(game), document([game, game])):
+        full.validate(doc)
+        validate_document(doc)
+        full.validate(json.loads(dumps_json([game] if "games" in doc else game)))
 
 
 def test_both_document_shapes_validate() -> None:
@@ -122,3 +129,75 @@ def test_paths_inside_a_collection_and_pointer_escapes() -> None:
         )
     assert pointer(()) == "/"
     assert pointer(("a/b", "c~d", 0)) == "/a~1b/c~0d/0"
+
+
+# The compiled check decides validity; jsonschema only words the message. They must agree. ------
+
+ODD_VALUES: list[Any] = [
+    None, True, False, 0, 1, -1, 2.0, 2.5, 7, 10**20, "", "x", "x\n", "3h", "3h\n", "pass",
+    "7s 7h BJ=8h", "a\x01b", " pad", "\t", "王芳", "12", [], {}, [1], ["a"], {"a": 1},
+    {"moves": []}, {"seat": 1, "play": "pass"},
+]  # fmt: skip
+
+
+def _paths(node: Any, at: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    yield at
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from _paths(value, (*at, key))
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _paths(value, (*at, i))
+
+
+def _mutate(doc: Any, path: tuple[Any, ...], how: int, value: Any) -> Any:
+    """A copy of `doc` with the node at `path` replaced, removed, or given an extra key."""
+    out = json.loads(json.dumps(doc))
+    if not path:
+        return value
+    parent = out
+    for key in path[:-1]:
+        parent = parent[key]
+    last = path[-1]
+    if how == 0:
+        parent[last] = value
+    elif how == 1:
+        del parent[last]
+    elif isinstance(parent[last], dict):
+        parent[last]["colour"] = value
+    elif isinstance(parent[last], list):
+        parent[last].append(value)
+    else:
+        parent[last] = [value]
+    return out
+
+
+@pytest.mark.slow
+@settings(max_examples=400, deadline=None)
+@given(games(), st.data())
+def test_the_compiled_check_and_jsonschema_agree_on_mutated_documents(
+    game: Game, data: st.DataObject
+) -> None:
+    doc = game_to_json(game)
+    paths = list(_paths(doc))
+    for _ in range(3):
+        path = data.draw(st.sampled_from(paths))
+        how = data.draw(st.integers(0, 2))
+        value = data.draw(st.sampled_from(ODD_VALUES) | st.text(max_size=4) | st.integers())
+        mutated = _mutate(doc, path, how, value)
+        for definition, wrapped in (("game", mutated), (None, {"games": [mutated]})):
+            expected = _validator(definition).is_valid(wrapped)
+            assert is_valid(wrapped, definition) == expected, (path, how, value)
+            if not expected:
+                with pytest.raises(NotationError):
+                    (validate_game if definition else validate_document)(wrapped)
+
+
+@pytest.mark.parametrize("value", ["Ann\n", "3h\n", "x\n"])
+def test_a_value_ending_in_a_newline_is_refused_by_both_checks(value: str) -> None:
+    doc = game_to_json(Game(["Ann", "Bo", "Cy"], event="x", hands=[]))
+    for where in ("players", "event"):
+        bad = dict(doc)
+        bad[where] = ["Ann", "Bo", value] if where == "players" else value
+        assert not is_valid(bad)
+        assert not _validator("game").is_valid(bad)

@@ -621,6 +621,28 @@ def test_player_stats_agree_with_the_validator(engine: Engine, files: list[Path]
         assert east.name == "East"
 
 
+@pytest.mark.slow
+def test_player_stats_from_sql_and_from_the_analysis_agree(
+    engine: Engine, files: list[Path]
+) -> None:
+    """With the analysis every measure comes from zfrec.analysis.stats; without, the counts come
+    from SQL. Both count the same games, hands, wins and outcomes."""
+    for f in files:
+        _import(engine, f)
+    with session(engine, readonly=True) as s:
+        for valid_only in (False, True):
+            sql = player_stats(s, valid_only=valid_only)
+            analysed = player_stats(s, valid_only=valid_only, analysis=True)
+            assert [p.name for p in analysed] == [p.name for p in sql]
+            for a, b in zip(sql, analysed, strict=True):
+                assert (a.games, a.hands, a.wins) == (b.games, b.hands, b.wins)
+                assert a.mean_points_per_hand == pytest.approx(b.mean_points_per_hand)
+                assert a.first_out_rate == pytest.approx(b.first_out_rate)
+                assert a.last_rate == pytest.approx(b.last_rate)
+                assert a.analysis is None and b.analysis is not None
+                assert b.analysis["hands_played"] == b.hands
+
+
 def test_stats_can_leave_out_flagged_games(
     engine: Engine, tmp_path: Path, games: list[Game]
 ) -> None:
@@ -744,6 +766,7 @@ def test_cli_errors_are_messages_with_exit_code_2(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("ZFREC_DB", str(tmp_path / "empty.db"))
+    open_store(str(tmp_path / "empty.db")).dispose()  # an empty store: the readers need one
     result = runner.invoke(app, args)
     assert result.exit_code == 2
     assert message in result.output
@@ -757,7 +780,7 @@ def test_cli_import_reports_an_unreadable_file_and_goes_on(
     bad.write_text("{not json", encoding="utf-8")
     db = f"sqlite:///{tmp_path / 'cli.db'}"
     result = runner.invoke(app, ["import", "--db", db, str(bad), str(files[0])])
-    assert result.exit_code == 0  # the file was read: its one unreadable game is recorded
+    assert result.exit_code == 1  # a finding: its one unreadable game is recorded, not stored
     assert "1 unreadable" in result.output and "2 game(s) added" in result.output
     odd = tmp_path / "notes.txt"
     odd.write_text("hello", encoding="utf-8")

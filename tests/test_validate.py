@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from zfrec.cli import app
-from zfrec.engine.cards import FULL_DECK, points_of
+from zfrec.engine.cards import FULL_DECK, Cards, points_of
 from zfrec.engine.game import GameState, HandState
 from zfrec.engine.rules import PRESETS, preset
 from zfrec.errors import ZfrecError
@@ -134,7 +134,9 @@ def mutate(game: Game, rng: random.Random) -> Game:
     return _edit_move(
         game,
         where,
-        dataclasses.replace(move, cards=move.cards & ~(1 << old) | 1 << new, declarations=decls),
+        dataclasses.replace(
+            move, cards=Cards(move.cards & ~(1 << old) | 1 << new), declarations=decls
+        ),
     )
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.record_strategies import games
 from zfrec.engine.cards import BJ, SJ, Stand, parse_cards
@@ -376,14 +377,296 @@ def test_error_caret_under_wide_characters() -> None:
         ('[Players "a, b, c"]\n[Target "lots"]\n', "t.zfn:2:10 [game 1]: the target is a positive"),
         ('[Players "a, b, c"]\n[Players "d, e, f"]\n', "t.zfn:2:2 [game 1]: tag Players is given"),
         ('[Players "a, b, c"\n', "t.zfn:1:19 [game 1]: ']' closes the tag"),
-        ("[Players a, b, c]\n", 't.zfn:1:10 [game 1]: the tag value is quoted: [Name "value"]'),
+        (
+            "[Players a, b, c]\n",
+            't.zfn:1:10 [game 1]: the tag value must be quoted: [Name "value"]',
+        ),
         ('[Players "a, b, c"] x\n', "t.zfn:1:21 [game 1]: only a comment may follow a tag"),
         (
             '[Players "a, b, c"]\n[Result "1 2 3 winner d"]\n',
-            "t.zfn:2:10 [game 1]: no seat 'd': use a seat number 1-3 or a name",
+            "t.zfn:2:10 [game 1]: no player is called 'd': the seats are 1 a, 2 b, 3 c",
         ),
         ("hand\n", 't.zfn:1:1: a game starts with its tags, e.g. [Players "Ann, Bo, Cy"]'),
     ],
 )
 def test_header_error_messages(header: str, message: str) -> None:
     assert error_of(header + "hand\n").startswith(message)
+
+
+# --- one reader: a line reads the same however it is spelled -----------------------------------
+#
+# Lines spelled as the writer spells them are read straight from the line; any other spelling
+# goes through the lexer. A comment at the end of a line changes nothing but the comments, and
+# forces the lexer, so reading a text with and without such comments compares the two routes
+# through the one grammar: same games (once those comments are dropped), same errors at the
+# same places. The texts are canonical records, simulated games, the sample games, lines at the
+# edge of the writer's spelling, and all of them mutated at random.
+
+MARK = "respelled-by-the-test"
+SAMPLES = sorted((ROOT / "sample_games").rglob("*.zfn"))
+
+
+def respelled(text: str) -> str:
+    """`text` with a comment after every hand, deal, trick and score line that starts and ends
+    outside comments (a `;` comment would take it in, and so would an open `{`)."""
+    out = []
+    open_comment = False
+    for line in text.split("\n"):
+        if line.lstrip().startswith("["):
+            open_comment = False  # a tag line ends an open comment
+        was_open = open_comment
+        open_comment, semicolon = _scan(line, open_comment)
+        statement = re.match(r"(?:[1-6]:|deal |hand|score )", line)
+        if statement and not was_open and not open_comment and not semicolon:
+            line += f" {{{MARK}}}"
+        out.append(line)
+    return "\n".join(out)
+
+
+def _scan(line: str, open_comment: bool) -> tuple[bool, bool]:
+    """Whether a `{` comment is open after `line`, and whether it has a `;` comment."""
+    i = 0
+    while i < len(line):
+        ch = line[i]
+        if open_comment:
+            if ch == "\\":
+                i += 1
+            elif ch == "}":
+                open_comment = False
+        elif ch in '"“”':
+            i += 1
+            while i < len(line) and line[i] not in '"“”':
+                i += 2 if line[i] == "\\" else 1
+        elif ch == "{":
+            open_comment = True
+        elif ch == ";":
+            return False, True
+        i += 1
+    return open_comment, False
+
+
+def unmarked(game: Game) -> Game:
+    def keep(comments: list[str]) -> list[str]:
+        return [c for c in comments if c != MARK]
+
+    for hand in game.hands:
+        hand.comments = keep(hand.comments)
+        for trick in hand.tricks:
+            trick.comments = keep(trick.comments)
+            for move in trick.moves:
+                move.comments = keep(move.comments)
+    game.comments = keep(game.comments)
+    return game
+
+
+def reading(text: str) -> list[object]:
+    """What the reader yields: games as they are, errors by their first line (no excerpt)."""
+    out: list[object] = []
+    for item in iter_games(io.StringIO(text), "t.zfn"):
+        out.append(str(item).split("\n")[0] if isinstance(item, NotationError) else item)
+    return out
+
+
+def check_one_grammar(text: str) -> list[object]:
+    """The same reading with and without forcing the lexer; every game round-trips and every
+    error points into the text. Returns the reading."""
+    plain = reading(text)
+    forced = [
+        unmarked(item) if isinstance(item, Game) else item for item in reading(respelled(text))
+    ]
+    assert plain == forced
+    lines = text.split("\n")
+    for item in plain:
+        if isinstance(item, Game):
+            assert parse_zfn(dumps_zfn(item)) == [item]
+            check_positions(item, lines)
+        else:
+            assert isinstance(item, str)
+            m = re.match(r"t\.zfn:(\d+):(\d+)", item)
+            assert m is not None, item
+            assert 1 <= int(m[1]) <= len(lines) and 1 <= int(m[2]) <= len(lines[int(m[1]) - 1]) + 1
+    return plain
+
+
+def check_positions(game: Game, lines: list[str]) -> None:
+    """Every move's position is where its seat reference is written."""
+    for hand in game.hands:
+        for trick in hand.tricks:
+            for move in trick.moves:
+                assert move.pos is not None
+                at = lines[move.pos.line - 1][move.pos.col - 1 :]
+                ref = re.split("[:：]", at)[0].strip().strip('"“”')
+                assert game.seat_of(ref) == move.seat, (at, move.seat)
+
+
+@pytest.mark.slow
+@settings(max_examples=200, deadline=None)
+@given(games())
+def test_canonical_records_read_the_same_by_either_route(game: Game) -> None:
+    assert check_one_grammar(dumps_zfn(game)) == [game]
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
+def test_sample_games_read_the_same_by_either_route(path: Path) -> None:
+    check_one_grammar(path.read_text("utf-8-sig"))
+
+
+def simulated(players: int, seed: int, hands: int | None = 2, bot: str = "greedy") -> Game:
+    from zfrec.engine.rules import preset
+    from zfrec.simulate import SimConfig, simulate_game
+
+    return simulate_game(SimConfig(players, preset("pagat"), bot, hands), seed)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_simulated_games_are_read_without_the_lexer(
+    players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from zfrec.record.lexer import Lexer
+
+    game = simulated(players, seed=players, hands=3, bot="random" if players % 2 else "greedy")
+    text = dumps_zfn(game)
+    assert check_one_grammar(text) == [game]
+    lexed: list[int] = []
+    feed = Lexer.feed
+
+    def spy(self: Lexer, line: str, number: int, start: int = 0) -> object:
+        if start == 0:
+            lexed.append(number)
+        return feed(self, line, number, start)
+
+    monkeypatch.setattr(Lexer, "feed", spy)
+    assert parse_zfn(text) == [game]
+    # Only the first hand line is lexed: it ends the header, whose checks are the lexer route's.
+    # Every later line is spelled as the writer spells it, and read straight from the line.
+    first_hand = next(i for i, line in enumerate(text.splitlines(), 1) if line.startswith("hand"))
+    assert lexed == [first_hand]
+
+
+# Edits use the characters of the writer's spelling and ones that must push a line off it.
+EDIT_TEXT = st.sampled_from(
+    [
+        " ", "  ", ":", "：", "-", "?", "?3", "!", "?!", "=", ",", "0", "1", "2", "7", "9", "10",
+        "12", "3s", "Th", "10h", "sj", "BJ=8h", "SJ=", "3x", "pass", "PASS", "过", "disputed",
+        'disputed "x"', "total", "score", "deal", "hand", "shuffler", "{c}", "{", "}", "; c",
+        '"', "\t", "\u00a0", "١", "[", "1: ", "  2: -", "East", "Zhang 张", "7h7s", "3s,4s",
+        "99999999", "?99", "\x01",
+    ]
+)  # fmt: skip
+
+
+@st.composite
+def mutated(draw: st.DrawFn, text: str) -> str:
+    """`text` with a few lines edited: characters inserted, deleted or replaced, lines swapped."""
+    lines = text.split("\n")
+    for _ in range(draw(st.integers(1, 4))):
+        i = draw(st.integers(0, len(lines) - 1))
+        line = lines[i]
+        at = draw(st.integers(0, len(line)))
+        op = draw(st.sampled_from(["insert", "delete", "replace", "duplicate", "swap"]))
+        if op == "insert":
+            lines[i] = line[:at] + draw(EDIT_TEXT) + line[at:]
+        elif op == "delete":
+            lines[i] = line[:at] + line[at + draw(st.integers(1, 4)) :]
+        elif op == "replace":
+            lines[i] = line[:at] + draw(EDIT_TEXT) + line[at + draw(st.integers(1, 3)) :]
+        elif op == "duplicate":
+            lines.insert(i, line)
+        else:
+            j = draw(st.integers(0, len(lines) - 1))
+            lines[i], lines[j] = lines[j], lines[i]
+    return "\n".join(lines)
+
+
+SIMULATED_TEXTS = [dumps_zfn(simulated(n, seed=n, hands=1)) for n in (3, 4, 6)]
+SAMPLE_TEXTS = [path.read_text("utf-8-sig") for path in SAMPLES]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(SIMULATED_TEXTS + SAMPLE_TEXTS).flatmap(mutated))
+def test_mutated_records_read_the_same_by_either_route(text: str) -> None:
+    check_one_grammar(text)
+
+
+@pytest.mark.slow
+@settings(max_examples=300, deadline=None)
+@given(games().flatmap(lambda game: mutated(dumps_zfn(game))))
+def test_mutated_random_records_read_the_same_by_either_route(text: str) -> None:
+    check_one_grammar(text)
+
+
+# Lines at the edge of the writer's spelling, good and bad, after two headers: in the second, a
+# colon after `2` might end the name "Bo 2", so `2:` is not a plain seat number there.
+EDGE_HEAD = '[Players "Ann, Bo, Cy, Di"]\n\nhand 1\n'
+EDGE_NAMES_HEAD = '[Players "Ann, Bo 2, Cy, Di"]\n\nhand 1\n'
+EDGE_DEAL = "deal 1: 3s 4s\ndeal 2: ?2\ndeal 3: 5s ?\ndeal 4: ?0 6s 7s\n"
+EDGE_TRICKS = [
+    "1: 3s  3: -  4: 4s\n", "1: 3s 3: - 4: 4s  \n", "1:  3s   3: pass  4: PASS\n",
+    "1: 10h Th\n", "1: 10h 10s  3: 7h7s  4: 3s,4s\n", "1: 3s , 4s\n", "1: ,\n",
+    "1: sj=8h bj=8s 8h  3: -\n", "1: BJ=8 SJ=8h 8s\n", "1: 3s\n{after}\n1: 4s ; after\n",
+    "1: 3s  3:-\n", "1 : 3s\n", "01: 3s\n", " 1: 3s\n", "1: 3s\t\n", "1: 3s\u00a0 3: 4s\n",
+    "1: 3s!  3: -?\n", "1: 3s!!!\n", '1: 3s disputed "x"  3: -\n', "1: 3s disputed\n",
+    "Ann: 3s  Bo 2: 4s  2: 5s\n", "1: 3s  Bo 2: 4s\n", "١: 3s\n", "1：3s\n",
+    "1: 3s  5: 4s\n", "1: 3s  0: 4s\n", "1: 3s 3s\n", "1: 3s3s\n", "1: - 3s\n", "1: 3s -\n",
+    "1: - -\n", "1: 3x\n", "1: 3s  3:\n", "1: 3s  3: \n", "1: =\n", "1: 3s=8h\n",
+    "1: SJ=\n", "1: SJ=1\n", "1: 3s  2:: 4s\n", "score 1 2 3 4\n1: 3s\n", "1: 3s\ndisputed\n",
+    ":\n", "1:\n", "9999: 3s\n", "1: 3s\x01\n",
+]  # fmt: skip
+EDGE_DEALS = [
+    "deal 1: 3s 4s\n", "deal 1: 3s 4s  \n", "deal 1:   3s,4s 5s5h ?  ?12\n", "deal 1: ?18\n",
+    "deal 1:\n", "deal 1:?\n", "deal 1: 3s?\n", "deal 1: 3s ?x\n", "deal 1: 3s 3s\n",
+    "deal 1: 3s 3S\n", "deal 1: 3s 3s3h\n", "deal 1: SJ=8h\n", "deal 1: ?x\n", "deal 1: ??\n",
+    "deal 1: -\n", "deal 5: 3s\n", "deal 2: 3s\n", "deal 01: 3s\n", "deal 1: 3s\ndeal 1: 4s\n",
+    "Deal 1: 3s\n", "deal Ann: 3s\n", "deal Bo 2: 3s\n", "1: 3s\ndeal 3: 4s\n",
+    "deal 1: 3s {c}\n", "deal 1: ?55\n", "deal 1: ?54\n", "deal 1: ?30 ?30\n", "deal 1: 3s , 4s\n",
+    "deal 1: ?" + "9" * 5000 + "\n",
+]  # fmt: skip
+EDGE_HANDS_AND_SCORES = [
+    "hand 2\n", "hand 2 shuffler 3\n", "hand 2  shuffler  3 \n", "hand 0\n", "hand 007\n",
+    "hand 2 shuffler 5\n", "hand 2 shuffler 2\n", "hand 2 shuffler 0\n", "hand 2 shuffler=3\n",
+    "hand 2 shuffler: 3\n", "hand 2 shuffler Cy\n", "hand 2 shuffler\n", "hand shuffler 3\n",
+    "HAND 2\n", "hand: 3s\n", "hand 999999\n", "hand 1000000\n", "hand " + "9" * 5000 + "\n",
+    "hand 2 shuffler " + "9" * 5000 + "\n", "score 1 2 3 4\n", "score 1 2 3 4 total 5 6 7 8\n",
+    "score 1 2 3 4  total  5 6 7 8  \n", "score 1 2 3\n", "score 1 2 3 4 total 5 6 7\n",
+    "score 1 2 3 4 total\n", "score 1 2 3 4\nscore 1 2 3 4\n", "score 1 2 3 4\n1: 3s\n",
+    "score 1 2 3 x\n", "score 1 2 3 4 ; c\n", "SCORE 1 2 3 4\n", "score: 1 2 3 4\n",
+    "score 1 2 3 9999999\n", "score 1 2 3 10000000\n", "score 1 2 3 " + "9" * 5000 + "\n",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("body", EDGE_TRICKS)
+def test_trick_lines_read_the_same_by_either_route(body: str) -> None:
+    for head in (EDGE_HEAD, EDGE_NAMES_HEAD):
+        check_one_grammar(head + EDGE_DEAL + body)
+        check_one_grammar(head + body)  # no deal
+
+
+@pytest.mark.parametrize("body", EDGE_DEALS)
+def test_deal_lines_read_the_same_by_either_route(body: str) -> None:
+    for head in (EDGE_HEAD, EDGE_NAMES_HEAD):
+        check_one_grammar(head + body)
+        check_one_grammar(head + body + "deal 3: ?\ndeal 4: ?\nhand 2\n")  # a deal missing a seat
+
+
+@pytest.mark.parametrize("body", EDGE_HANDS_AND_SCORES)
+def test_hand_and_score_lines_read_the_same_by_either_route(body: str) -> None:
+    for head in (EDGE_HEAD, EDGE_NAMES_HEAD):
+        check_one_grammar(head + body + "1: 3s\n")
+        check_one_grammar(head + EDGE_DEAL + body)
+        check_one_grammar(head + "deal 1: 3s\n" + body)  # closing a hand whose deal misses seats
+
+
+def test_lines_before_the_first_hand_and_after_errors() -> None:
+    check_one_grammar('[Players "a, b, c"]\n1: 3s\nhand 1\n1: 3s\n')
+    check_one_grammar('[Players "a, b, c"]\ndeal 1: 3s\nhand 1\n')
+    check_one_grammar('[Players "a, b, c"]\nscore 1 2 3\n')
+    check_one_grammar(
+        '[Players "a, b, c"]\nhand 1\n1: 3x\n1: 3s\n\n[Players "a, b, c"]\nhand 1\n1: 3s\n'
+    )
+    check_one_grammar('[Players "a, b"]\nhand 1\n1: 3s\n')
+    check_one_grammar('[Players "a, b, c"]\nhand 1\n1: 3s\n{never closed\n1: 4s\n')
+
+
+def test_names_ending_in_a_seat_number() -> None:
+    game = one(EDGE_NAMES_HEAD + "1: 3s  3: 4s\n1: 5s  2: 6s  Bo 2: 7s\n")
+    assert [m.seat for t in game.hands[0].tricks for m in t.moves] == [0, 2, 0, 1, 1]

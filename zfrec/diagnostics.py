@@ -6,15 +6,18 @@ Every code is documented in DIAGNOSTICS.md. Codes never change meaning; new ones
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Annotated, Any, Literal, TypeAlias
 
 from zfrec.errors import Location
+from zfrec.jsonview import dump, written_with
 
 Severity = Literal["error", "warning", "info"]
 
 
 @dataclass(frozen=True, slots=True)
 class CodeInfo:
+    """What a code means: its severity, a short title, and the rule it cites (RULES.md)."""
+
     severity: Severity
     title: str
     rule: str | None
@@ -24,6 +27,8 @@ CODES: dict[str, CodeInfo] = {
     # the record itself
     "ZF001": CodeInfo("error", "syntax error in the text notation", None),
     "ZF002": CodeInfo("error", "JSON record does not match the schema", None),
+    "ZF003": CodeInfo("error", "file cannot be read", None),
+    "ZF004": CodeInfo("warning", "file holds no game", None),
     # plays
     "ZF101": CodeInfo("error", "not a legal combination", "R14"),
     "ZF102": CodeInfo("error", "ambiguous lead: declare the jokers", "R22"),
@@ -56,34 +61,76 @@ CODES: dict[str, CodeInfo] = {
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
+    """A finding: its code (see CODES), the message, and where in the record and the game.
+
+    >>> d = Diagnostic("ZF103", "pair of 4s is lower than pair of 5s", Location(line=12, col=11))
+    >>> d.severity, d.rule
+    ('error', 'R19')
+    >>> str(d)
+    '<input>:12:11: error ZF103: pair of 4s is lower than pair of 5s'
+    >>> d.to_json()["rule"], d.to_json()["line"]
+    ('R19', 12)
+    """
+
     code: str
     message: str
     location: Location
 
     @property
     def severity(self) -> Severity:
+        """`error`, `warning` or `info`, by the code."""
         return CODES[self.code].severity
 
     @property
     def rule(self) -> str | None:
+        """The rule the code cites (`R19`), if any."""
         return CODES[self.code].rule
 
     def __str__(self) -> str:
         return f"{self.location}: {self.severity} {self.code}: {self.message}"
 
-    def to_json(self) -> dict[str, object]:
-        loc = self.location
-        return {
-            "code": self.code,
-            "severity": self.severity,
-            "rule": self.rule,
-            "message": self.message,
-            "file": loc.file,
-            "line": loc.line,
-            "col": loc.col,
-            "game": loc.game,
-            "hand": loc.hand,
-            "trick": loc.trick,
-            "turn": loc.turn,
-            "seat": loc.seat,
-        }
+    def to_json(self) -> dict[str, Any]:
+        """The diagnostic as `--json` writes it: the fields of `DiagnosticJson`."""
+        data: dict[str, Any] = dump(DiagnosticJson.of(self))
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class DiagnosticJson:
+    """A diagnostic as `--json` writes it: code, severity, rule, message, then the location's
+    parts, flat. The store rebuilds it from its rows (zfrec.store.queries.game_diagnostics).
+
+    >>> d = Diagnostic("ZF206", "the record stops", Location(hand=1, seat="Ann"))
+    >>> DiagnosticJson.of(d).severity, DiagnosticJson.of(d).seat
+    ('warning', 'Ann')
+    """
+
+    code: str
+    severity: str
+    rule: str | None
+    message: str
+    file: str | None = None
+    line: int | None = None
+    col: int | None = None
+    game: int | None = None
+    hand: int | None = None
+    trick: int | None = None
+    turn: int | None = None
+    seat: str | None = None
+
+    @classmethod
+    def of(cls, d: Diagnostic) -> DiagnosticJson:
+        """The JSON view of a diagnostic."""
+        loc = d.location
+        return cls(
+            d.code, d.severity, d.rule, d.message, loc.file, loc.line, loc.col, loc.game,
+            loc.hand, loc.trick, loc.turn, loc.seat,
+        )  # fmt: skip
+
+
+def _as_json(d: Diagnostic) -> dict[str, Any]:
+    return d.to_json()
+
+
+WrittenDiagnostic: TypeAlias = Annotated[Diagnostic, written_with(_as_json)]
+"""A `Diagnostic` field of a dumped dataclass (zfrec.jsonview), written as `DiagnosticJson`."""

@@ -62,7 +62,19 @@ class ZfrecError(Exception):
 
 
 class CardError(ZfrecError):
-    """A card, card list or joker declaration is malformed."""
+    """A card, card list or joker declaration is malformed.
+
+    `offset` is the index in the parsed text where the problem is, so readers of larger texts
+    (the .zfn lexer) can point at the very character.
+    """
+
+    def __init__(self, message: str, location: Location | None = None, offset: int = 0) -> None:
+        super().__init__(message, location)
+        self.offset = offset
+
+
+class SeatError(ZfrecError):
+    """A seat reference (a 1-based number or a player name) names no seat of the game."""
 
 
 class NotationError(ZfrecError):

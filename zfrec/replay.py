@@ -149,7 +149,7 @@ class _Replayer:
         return out
 
     def _name(self, seat: int) -> str:
-        return self.record.players[seat]
+        return self.record.seat_name(seat)
 
     def _named(self, message: str) -> str:
         """Engine messages say `seat 2`; records speak of players by name."""
@@ -297,7 +297,7 @@ class _Replayer:
                     )
                 played[move.seat] |= move.cards
         if hand.deal is not None and all(d.unknown == 0 for d in hand.deal):
-            deal = [d.known for d in hand.deal]
+            deal: list[int] = [d.known for d in hand.deal]
             try:
                 verify_deal(deal, first_drawer)
             except DealError as exc:

@@ -12,10 +12,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
-from zfrec.engine.cards import points_of
+from zfrec.engine.cards import Cards, points_of
 from zfrec.engine.combos import Category, Combo
 from zfrec.engine.game import Event, GameState, HandState, deal_random
-from zfrec.engine.movegen import Move, expand, legal_plays
+from zfrec.engine.movegen import Move, expand, legal_plays, move_size
 from zfrec.engine.rules import Ruleset
 from zfrec.record.model import Game, Hand, HandScore, Result, SeatDeal, Trick
 from zfrec.record.model import Move as RecordMove
@@ -55,23 +55,12 @@ class GreedyBot:
         plain = [m for m in moves if m.jokers == 0 and m.category is not Category.special]
         if hand.top is None:
             pool = plain or moves
-            return min(pool, key=lambda m: (m.rank, -_size(m), m.category))
+            return min(pool, key=lambda m: (m.rank, -move_size(m), m.category))
         worth_it = points_of(hand.trick_cards) >= 10
         pool = moves if worth_it else plain
         if not pool:
             return None
         return min(pool, key=lambda m: (m.category is Category.special, m.jokers, m.rank))
-
-
-def _size(move: Move) -> int:
-    k = {Category.pair_sequence: 2, Category.triple_sequence: 3, Category.quartet_sequence: 4}
-    if move.category in k:
-        return k[move.category] * (move.length or 0)
-    if move.category is Category.suit_sequence:
-        return move.length or 0
-    return {Category.full_house: 5, Category.quartet: 4, Category.triple: 3, Category.pair: 2}.get(
-        move.category, 1
-    )
 
 
 BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "greedy": GreedyBot}
@@ -145,7 +134,7 @@ def simulate_game(config: SimConfig, seed: int) -> Game:
             Hand(
                 number=len(hands) + 1,
                 shuffler=shuffler,
-                deal=tuple(SeatDeal(known=m) for m in deal),
+                deal=tuple(SeatDeal(known=Cards(m)) for m in deal),
                 tricks=tricks,
                 score=HandScore(state.result.points, tuple(game.scores)),
             )

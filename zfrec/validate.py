@@ -1,7 +1,14 @@
 """The validator: replay a record, collect diagnostics, and keep the score ledger.
 
+    >>> from zfrec import loads
+    >>> [game] = loads('[Players "Ann, Bo, Cy"]\\n\\nhand 1 shuffler 3\\n1: 3h  2: 4c  3: 4h')
     >>> report = validate(game)
-    >>> report.ok, [str(d) for d in report.diagnostics], report.scores
+    >>> report.ok, [d.code for d in report.diagnostics], report.scores
+    (False, ['ZF305', 'ZF103', 'ZF206'], (0, 0, 0))
+    >>> print(report.diagnostics[1].location)
+    <input>:4:15 [hand 1, trick 1, turn 3 (Cy)]
+    >>> report.to_json()["hands"][0]["deal"]["Ann"][:8]  # reconstructed: Ann led the 3h
+    '3s 3h 3d'
 
 Everything is read off the one replay stream (zfrec.replay); nothing here applies a rule.
 """
@@ -11,13 +18,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from zfrec.diagnostics import Diagnostic
+from zfrec.diagnostics import Diagnostic, WrittenDiagnostic
 from zfrec.engine.cards import format_cards, points_of
 from zfrec.engine.game import HandResult
 from zfrec.engine.rules import Ruleset
 from zfrec.errors import Location, NotationError
+from zfrec.jsonview import CardsText, PerPlayer, PlayerName, PlayerNames, dump, key
 from zfrec.record import Format, Game, iter_records, iter_records_text
 from zfrec.replay import GameEnd, HandEnd, HandStart, MoveStep, replay
 
@@ -32,28 +40,46 @@ class HandLedger:
     result: HandResult | None
     totals: tuple[int, ...]
 
-    def to_json(self, players: list[str]) -> dict[str, object]:
-        r = self.result
-        return {
-            "hand": self.number,
-            "deal_reconstructed": self.reconstructed,
-            "deal": {players[s]: format_cards(m) for s, m in enumerate(self.deal)},
-            "finished": r is not None,
-            "points": None if r is None else dict(zip(players, r.points, strict=True)),
-            "first": None if r is None else players[r.first],
-            "last": None if r is None else players[r.last],
-            "out_order": None if r is None else [players[s] for s in r.out_order],
-            "transfer": None
-            if r is None
-            else {
-                "from": players[r.last],
-                "to": players[r.first],
-                "tricks_points": points_of(r.transfer_tricks),
-                "hand_points": points_of(r.transfer_hand),
-                "cards": format_cards(r.transfer_tricks | r.transfer_hand),
-            },
-            "totals": dict(zip(players, self.totals, strict=True)),
-        }
+    def to_json(self, players: list[str]) -> dict[str, Any]:
+        """The ledger as `zfrec validate --json` writes it, seats by their players' names."""
+        data: dict[str, Any] = dump(_LedgerJson.of(self), players=players)
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class _TransferJson:
+    from_: Annotated[PlayerName, key("from")]
+    to: PlayerName
+    tricks_points: int
+    hand_points: int
+    cards: CardsText
+
+
+@dataclass(frozen=True, slots=True)
+class _LedgerJson:
+    hand: int
+    deal_reconstructed: bool
+    deal: PerPlayer[CardsText]
+    finished: bool
+    points: PerPlayer[int] | None
+    first: PlayerName | None
+    last: PlayerName | None
+    out_order: PlayerNames | None
+    transfer: _TransferJson | None
+    totals: PerPlayer[int]
+
+    @classmethod
+    def of(cls, ledger: HandLedger) -> _LedgerJson:
+        r = ledger.result
+        if r is None:
+            return cls(ledger.number, ledger.reconstructed, ledger.deal, False, None, None, None,
+                       None, None, ledger.totals)  # fmt: skip
+        transfer = _TransferJson(
+            r.last, r.first, points_of(r.transfer_tricks), points_of(r.transfer_hand),
+            r.transfer_tricks | r.transfer_hand,
+        )  # fmt: skip
+        return cls(ledger.number, ledger.reconstructed, ledger.deal, True, r.points, r.first,
+                   r.last, r.out_order, transfer, ledger.totals)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,30 +97,43 @@ class Report:
 
     @property
     def errors(self) -> int:
+        """How many diagnostics are errors."""
         return sum(d.severity == "error" for d in self.diagnostics)
 
     @property
     def warnings(self) -> int:
+        """How many diagnostics are warnings."""
         return sum(d.severity == "warning" for d in self.diagnostics)
 
     @property
     def ok(self) -> bool:
+        """The record is legal: no errors (warnings allowed)."""
         return self.errors == 0
 
-    def to_json(self) -> dict[str, object]:
-        players = self.game.players
-        return {
-            "players": players,
-            "rules": self.rules.describe(),
-            "target": self.rules.target,
-            "ok": self.ok,
-            "hands": [h.to_json(players) for h in self.hands],
-            "moves": self.moves,
-            "scores": dict(zip(players, self.scores, strict=False)),
-            "over": self.over,
-            "winners": [players[s] for s in self.winners],
-            "diagnostics": [d.to_json() for d in self.diagnostics],
-        }
+    def to_json(self) -> dict[str, Any]:
+        """The report as `zfrec validate --json` writes it for one game."""
+        data: dict[str, Any] = dump(_ReportJson.of(self), players=self.game.players)
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class _ReportJson:
+    players: list[str]
+    rules: str
+    target: int
+    ok: bool
+    hands: tuple[_LedgerJson, ...]
+    moves: int
+    scores: PerPlayer[int]
+    over: bool
+    winners: PlayerNames
+    diagnostics: tuple[WrittenDiagnostic, ...]
+
+    @classmethod
+    def of(cls, r: Report) -> _ReportJson:
+        hands = tuple(_LedgerJson.of(h) for h in r.hands)
+        return cls(r.game.players, r.rules.describe(), r.rules.target, r.ok, hands, r.moves,
+                   r.scores, r.over, r.winners, r.diagnostics)  # fmt: skip
 
 
 def validate(
@@ -146,10 +185,12 @@ class FileReport:
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
+        """Every diagnostic of the file: notation errors first, then each game's."""
         return [*self.notation, *(d for r in self.reports for d in r.diagnostics)]
 
 
 def notation_diagnostic(exc: NotationError, path: str, game_number: int | None) -> Diagnostic:
+    """A game that cannot be read, as a diagnostic: ZF002 for JSON, ZF001 for the notation."""
     loc = exc.location or Location(file=path)
     code = "ZF002" if path.lower().endswith(".json") else "ZF001"
     return Diagnostic(
@@ -164,9 +205,13 @@ def validate_games(
     path: str,
     rules: Ruleset | None = None,
     overrides: dict[str, Any] | None = None,
+    first: int = 1,
 ) -> Iterator[Report | Diagnostic]:
-    """Validate each game as it is read: constant memory over a stream of records."""
-    for number, item in enumerate(items, 1):
+    """Validate each game as it is read: constant memory over a stream of records.
+
+    Games are numbered from `first` (a part of a file numbers its games as the file does).
+    """
+    for number, item in enumerate(items, first):
         if isinstance(item, NotationError):
             yield notation_diagnostic(item, path, number)
         else:
@@ -176,6 +221,7 @@ def validate_games(
 def validate_path(
     path: str | Path, rules: Ruleset | None = None, overrides: dict[str, Any] | None = None
 ) -> Iterator[Report | Diagnostic]:
+    """Validate each game of a record file as it is read (see `validate_games`)."""
     return validate_games(iter_records(path), str(path), rules, overrides)
 
 
@@ -185,6 +231,7 @@ def validate_text(
     rules: Ruleset | None = None,
     overrides: dict[str, Any] | None = None,
 ) -> Iterator[Report | Diagnostic]:
+    """Validate each game of record text, .zfn or JSON (told apart by how the text opens)."""
     # A .zfn record opens with a tag `[Name "..."]`; JSON with an object or an array of them.
     head = text.lstrip()
     json_like = head.startswith("{") or (head[:1] == "[" and head[1:].lstrip()[:1] in "{]")
@@ -217,10 +264,12 @@ class FileSummary:
 
     @property
     def errors(self) -> int:
+        """How many diagnostics are errors."""
         return sum(d.severity == "error" for d in self.diagnostics)
 
     @property
     def warnings(self) -> int:
+        """How many diagnostics are warnings."""
         return sum(d.severity == "warning" for d in self.diagnostics)
 
 
@@ -231,8 +280,9 @@ def summarize(
     keep_json: bool = False,
     show_deal: bool = False,
     stop_at_error: bool = False,
+    first: int = 1,
 ) -> FileSummary:
-    """Fold a file's reports into a summary, one game at a time."""
+    """Fold a file's reports into a summary, one game at a time; games numbered from `first`."""
     out = FileSummary(path)
     for item in items:
         if isinstance(item, Diagnostic):
@@ -246,7 +296,7 @@ def summarize(
             if keep_json:
                 out.game_json.append(item.to_json())
             if show_deal:
-                out.deals.extend(_deal_lines(item, out.games))
+                out.deals.extend(_deal_lines(item, first - 1 + out.games))
         if stop_at_error and out.errors:
             break
     return out

@@ -1,8 +1,12 @@
 """Dispute audit: the rules under which a failing record is legal, and the edits that repair it.
 
-    >>> report = audit(game)
-    >>> report.legal, [v.label for v in report.rulesets if v.ok]
-    >>> for repair in report.repairs: print(repair.text())   # "legal if trick 7, turn 3 was a pass"
+    >>> from zfrec.analysis.example import broken_example
+    >>> report = audit(broken_example())
+    >>> report.legal, [v.label for v in report.legal_under]
+    (False, [])
+    >>> for repair in report.repairs[:2]: print(repair.text())
+    legal if trick 1, turn 5 (Bo) was a pass
+    legal if trick 1, turn 5 (Bo) was not played
 
 The repair search is bounded. Candidate edits are generated from where the first error shows:
 the move it is reported at and the moves just before it, the deal of the seat involved, or the
@@ -17,15 +21,15 @@ move generator lists the plays, and the validator judges the edited record.
 
 from __future__ import annotations
 
-import html
 import time
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from zfrec.analysis.diff import DiffReport, Divergence, diff_games
-from zfrec.analysis.repair import Edit, Repair, search_repairs
-from zfrec.diagnostics import Diagnostic
+from zfrec.analysis.repair import Edit, Repair, RepairJson, search_repairs
+from zfrec.diagnostics import Diagnostic, WrittenDiagnostic
 from zfrec.engine.rules import PRESETS, Ruleset, preset
+from zfrec.jsonview import dump
 from zfrec.record.model import Game
 from zfrec.validate import Report, validate
 
@@ -38,7 +42,13 @@ DEFAULT_REPAIRS = 5
 
 @dataclass(frozen=True, slots=True)
 class RulesVerdict:
-    """The record judged under other rules: a preset, or its own rules with one option flipped."""
+    """The record judged under other rules: a preset, or its own rules with one option flipped.
+
+    >>> from zfrec.analysis.example import broken_example
+    >>> verdict = rules_search(broken_example())[0]
+    >>> verdict.label, verdict.ok, verdict.first.code if verdict.first else None
+    ('poppel', False, 'ZF103')
+    """
 
     label: str
     how: Literal["preset", "option"]
@@ -48,18 +58,36 @@ class RulesVerdict:
 
     @property
     def ok(self) -> bool:
+        """The record is legal under these rules."""
         return self.errors == 0
 
-    def to_json(self) -> dict[str, object]:
-        return {
-            "label": self.label,
-            "how": self.how,
-            "rules": self.rules.describe(),
-            "options": self.rules.options(),
-            "ok": self.ok,
-            "errors": self.errors,
-            "first_error": None if self.first is None else self.first.to_json(),
-        }
+    def to_json(self) -> dict[str, Any]:
+        """The verdict as `zfrec audit --json` writes it (ANALYSIS.md)."""
+        data: dict[str, Any] = dump(VerdictJson.of(self))
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class VerdictJson:
+    """The JSON of a `RulesVerdict`: the rules described and their options spelled out.
+
+    >>> from zfrec.analysis.example import broken_example
+    >>> VerdictJson.of(rules_search(broken_example())[0]).options["self_overplay"]
+    True
+    """
+
+    label: str
+    how: Literal["preset", "option"]
+    rules: str
+    options: dict[str, Any]
+    ok: bool
+    errors: int
+    first_error: WrittenDiagnostic | None
+
+    @classmethod
+    def of(cls, v: RulesVerdict) -> VerdictJson:
+        """The view of a verdict."""
+        return cls(v.label, v.how, v.rules.describe(), v.rules.options(), v.ok, v.errors, v.first)
 
 
 def rules_search(game: Game) -> list[RulesVerdict]:
@@ -67,6 +95,10 @@ def rules_search(game: Game) -> list[RulesVerdict]:
 
     Rulesets that play the same (poppel and pagat with self_overplay=true) are judged once, under
     the first label; the record's own rules are left out.
+
+    >>> from zfrec.analysis.example import broken_example
+    >>> [v.label for v in rules_search(broken_example())]
+    ['poppel', 'parlett', 'pagat with sequence_lengths=equal']
     """
     own = game.ruleset()
     flips: dict[str, object] = {
@@ -108,6 +140,16 @@ def _play_key(rules: Ruleset) -> tuple[tuple[str, object], ...]:
 
 @dataclass(frozen=True, slots=True)
 class AuditReport:
+    """One record audited: its own verdict, the other rules tried, and the repairs found.
+
+    >>> from zfrec.analysis.example import broken_example
+    >>> report = audit(broken_example())
+    >>> report.legal, report.repaired, report.report.errors, report.repairs[0].size
+    (False, True, 2, 1)
+    >>> report.to_json()["search"]["budget_hit"]
+    False
+    """
+
     game: Game
     report: Report  # the record as it stands, under its own rules
     rulesets: tuple[RulesVerdict, ...]
@@ -118,36 +160,74 @@ class AuditReport:
 
     @property
     def legal(self) -> bool:
+        """The record is legal as it stands."""
         return self.report.ok
 
     @property
     def legal_under(self) -> list[RulesVerdict]:
+        """The other rules under which the record is legal."""
         return [v for v in self.rulesets if v.ok]
 
     @property
     def repaired(self) -> bool:
+        """Some repair makes the record legal."""
         return any(r.ok for r in self.repairs)
 
-    def to_json(self) -> dict[str, object]:
-        return {
-            "players": self.game.players,
-            "rules": self.report.rules.describe(),
-            "legal": self.legal,
-            "errors": self.report.errors,
-            "diagnostics": [d.to_json() for d in self.report.diagnostics],
-            "legal_under": [v.label for v in self.legal_under],
-            "rulesets": [v.to_json() for v in self.rulesets],
-            "repaired": self.repaired,
-            "repairs": [r.to_json() for r in self.repairs],
-            "search": {
-                "tried": self.tried,
-                "budget_hit": self.budget_hit,
-                "seconds": round(self.seconds, 3),
-            },
-        }
+    def to_json(self) -> dict[str, Any]:
+        """The audit as `zfrec audit --json` writes it for one game (ANALYSIS.md)."""
+        data: dict[str, Any] = dump(AuditJson.of(self))
+        return data
 
-    def to_html(self) -> str:
-        return audit_html(self)
+
+@dataclass(frozen=True, slots=True)
+class SearchJson:
+    """How the repair search went: candidates validated, the bound, the time (to the ms).
+
+    >>> SearchJson(tried=18, budget_hit=False, seconds=0.021)
+    SearchJson(tried=18, budget_hit=False, seconds=0.021)
+    """
+
+    tried: int
+    budget_hit: bool
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class AuditJson:
+    """The JSON of an `AuditReport`.
+
+    >>> from zfrec.analysis.example import broken_example
+    >>> view = AuditJson.of(audit(broken_example()))
+    >>> view.legal_under, view.repairs[0].text
+    ([], 'legal if trick 1, turn 5 (Bo) was a pass')
+    """
+
+    players: list[str]
+    rules: str
+    legal: bool
+    errors: int
+    diagnostics: tuple[WrittenDiagnostic, ...]
+    legal_under: list[str]
+    rulesets: tuple[VerdictJson, ...]
+    repaired: bool
+    repairs: tuple[RepairJson, ...]
+    search: SearchJson
+
+    @classmethod
+    def of(cls, r: AuditReport) -> AuditJson:
+        """The view of an audit."""
+        return cls(
+            players=r.game.players,
+            rules=r.report.rules.describe(),
+            legal=r.legal,
+            errors=r.report.errors,
+            diagnostics=r.report.diagnostics,
+            legal_under=[v.label for v in r.legal_under],
+            rulesets=tuple(VerdictJson.of(v) for v in r.rulesets),
+            repaired=r.repaired,
+            repairs=tuple(RepairJson.of(x) for x in r.repairs),
+            search=SearchJson(r.tried, r.budget_hit, round(r.seconds, 3)),
+        )
 
 
 # --- the audit ------------------------------------------------------------------------------------
@@ -165,6 +245,12 @@ def audit(
 
     `budget` bounds the candidate records validated; `repairs` is how many suggestions to keep.
     A legal record gets neither a rules search nor repairs.
+
+    >>> from zfrec.analysis.example import broken_example, example_game
+    >>> audit(example_game()).legal, audit(example_game()).tried
+    (True, 0)
+    >>> audit(broken_example(), budget=5).tried <= 5
+    True
     """
     started = time.perf_counter()
     rules = game.ruleset()
@@ -190,44 +276,17 @@ def audit(
     )  # fmt: skip
 
 
-# --- HTML -----------------------------------------------------------------------------------------
-
-
-def audit_html(report: AuditReport) -> str:
-    """A `<section class="zf-audit">` for an audit page; all text escaped here."""
-    e = html.escape
-    if report.legal:
-        return '<section class="zf-audit"><h2>Audit</h2><p>The record is legal.</p></section>'
-    diags = "".join(f"<li>{e(str(d))}</li>" for d in report.report.diagnostics)
-    under = "".join(
-        f"<li>{e(v.label)}: {'legal' if v.ok else f'{v.errors} error(s)'}</li>"
-        for v in report.rulesets
-    )
-    fixes = "".join(
-        f'<li class="{"zf-repair" if r.ok else "zf-partial"}">{e(r.text())}</li>'
-        for r in report.repairs
-    )
-    return (
-        '<section class="zf-audit"><h2>Audit</h2>'
-        f"<p>The record fails validation with {report.report.errors} error(s).</p>"
-        f"<h3>Diagnostics</h3><ul>{diags}</ul>"
-        f"<h3>Under other rules</h3><ul>{under or '<li>not searched</li>'}</ul>"
-        f"<h3>Smallest repairs</h3><ol>{fixes or '<li>none found</li>'}</ol>"
-        f'<p class="zf-search">{report.tried} candidate records checked in '
-        f"{report.seconds:.2f} s{' (search bounded)' if report.budget_hit else ''}.</p>"
-        "</section>"
-    )
-
-
 __all__ = [
+    "AuditJson",
     "AuditReport",
     "DiffReport",
     "Divergence",
     "Edit",
     "Repair",
     "RulesVerdict",
+    "SearchJson",
+    "VerdictJson",
     "audit",
-    "audit_html",
     "diff_games",
     "rules_search",
 ]

@@ -1,7 +1,11 @@
 """Two records of one game, side by side: where they first part, and a verdict on each.
 
-    >>> report = diff_games(a, b)
-    >>> report.first.where(), report.first.message, report.verdict("a"), report.verdict("b")
+    >>> from zfrec.analysis.example import broken_example, example_game
+    >>> report = diff_games(example_game(), broken_example())
+    >>> report.same, report.first.where(), report.first.message
+    (False, 'hand 1, trick 1, turn 5 (Bo)', 'A has Bo: pass; B has Bo: 5h')
+    >>> report.verdict("a")
+    'legal'
 
 The moves are compared as the replay sees them, inferred passes included, so a record that
 writes every pass and one that leaves them out agree when the play agrees.
@@ -10,50 +14,61 @@ writes every pass and one that leaves them out agree when the play agrees.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from zfrec.analysis.repair import score_text
 from zfrec.engine.cards import format_cards
 from zfrec.engine.game import HandState
-from zfrec.record.model import Game, Hand, SeatDeal
+from zfrec.jsonview import dump, key
+from zfrec.record.model import Game, Hand, seat_name
+from zfrec.record.text import deal_text, score_text
 from zfrec.replay import MoveStep, replay
 from zfrec.validate import Report, validate
 
 
 @dataclass(frozen=True, slots=True)
 class Divergence:
-    """Where two records of one game first part."""
+    """Where two records of one game first part; `seat` is the player's name.
+
+    >>> d = Divergence("move", "A has Bo: pass; B has Bo: 5h", 1, 1, 5, "Bo", "Bo: pass", "Bo: 5h")
+    >>> d.where()
+    'hand 1, trick 1, turn 5 (Bo)'
+    >>> d.to_json()["player"]
+    'Bo'
+    """
 
     kind: Literal["players", "hands", "shuffler", "deal", "move", "score", "result", "notes"]
     message: str
     hand: int | None = None
     trick: int | None = None
     turn: int | None = None
-    seat: str | None = None
+    seat: Annotated[str | None, key("player")] = None  # the player's name
     a: str | None = None
     b: str | None = None
 
     def where(self) -> str:
+        """`hand 1, trick 2, turn 3 (Bo)`, with the parts that are known."""
         bits = [f"{k} {v}" for k, v in (("hand", self.hand), ("trick", self.trick),
                                           ("turn", self.turn)) if v is not None]  # fmt: skip
         text = ", ".join(bits)
         return f"{text} ({self.seat})" if self.seat and text else text or (self.seat or "")
 
-    def to_json(self) -> dict[str, object]:
-        return {
-            "kind": self.kind,
-            "message": self.message,
-            "hand": self.hand,
-            "trick": self.trick,
-            "turn": self.turn,
-            "player": self.seat,
-            "a": self.a,
-            "b": self.b,
-        }
+    def to_json(self) -> dict[str, Any]:
+        """The divergence as `zfrec diff --json` writes it (`seat` as `player`)."""
+        data: dict[str, Any] = dump(self)
+        return data
 
 
 @dataclass(frozen=True, slots=True)
 class DiffReport:
+    """Two records of one game compared: the header differences, the first divergence in play
+    order, and the validator's report on each.
+
+    >>> from zfrec.analysis.example import example_game
+    >>> report = diff_games(example_game(), example_game())
+    >>> report.same, report.first, report.header
+    (True, None, ())
+    """
+
     a: Report
     b: Report
     header: tuple[str, ...]  # differences in players, rules, target
@@ -65,6 +80,12 @@ class DiffReport:
         return not self.header and (self.first is None or self.first.kind == "notes")
 
     def verdict(self, which: Literal["a", "b"]) -> str:
+        """`legal`, or the error count and the first error of record `a` or `b`.
+
+        >>> from zfrec.analysis.example import broken_example, example_game
+        >>> diff_games(example_game(), broken_example()).verdict("b")[:44]
+        '2 error(s); first at hand 1, trick 1, turn 5'
+        """
         report = self.a if which == "a" else self.b
         if report.ok:
             return "legal"
@@ -72,14 +93,47 @@ class DiffReport:
         where = first.location.play()
         return f"{report.errors} error(s); first at {where or 'the record'}: {first.message}"
 
-    def to_json(self) -> dict[str, object]:
-        return {
-            "same": self.same,
-            "header": list(self.header),
-            "first_divergence": None if self.first is None else self.first.to_json(),
-            "a": {"legal": self.a.ok, "errors": self.a.errors, "verdict": self.verdict("a")},
-            "b": {"legal": self.b.ok, "errors": self.b.errors, "verdict": self.verdict("b")},
-        }
+    def to_json(self) -> dict[str, Any]:
+        """The comparison as `zfrec diff --json` writes it for one game (ANALYSIS.md)."""
+        data: dict[str, Any] = dump(DiffJson.of(self))
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class SideJson:
+    """The verdict on one of the two records.
+
+    >>> SideJson(legal=True, errors=0, verdict="legal").verdict
+    'legal'
+    """
+
+    legal: bool
+    errors: int
+    verdict: str
+
+
+@dataclass(frozen=True, slots=True)
+class DiffJson:
+    """The JSON of a `DiffReport`.
+
+    >>> from zfrec.analysis.example import broken_example, example_game
+    >>> view = DiffJson.of(diff_games(example_game(), broken_example()))
+    >>> view.a.legal, view.b.errors
+    (True, 2)
+    """
+
+    same: bool
+    header: tuple[str, ...]
+    first_divergence: Divergence | None
+    a: SideJson
+    b: SideJson
+
+    @classmethod
+    def of(cls, d: DiffReport) -> DiffJson:
+        """The view of a comparison."""
+        a = SideJson(d.a.ok, d.a.errors, d.verdict("a"))
+        b = SideJson(d.b.ok, d.b.errors, d.verdict("b"))
+        return cls(d.same, d.header, d.first, a, b)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +164,15 @@ def _acts(game: Game) -> list[list[_Act]]:
 
 
 def diff_games(a: Game, b: Game) -> DiffReport:
-    """The first place two records of the same game part, and a verdict on each."""
+    """The first place two records of the same game part, and a verdict on each.
+
+    >>> from dataclasses import replace
+    >>> from zfrec.analysis.example import example_game
+    >>> game = example_game()
+    >>> report = diff_games(game, replace(game, players=["Ann", "Bo", "Di"]))
+    >>> report.same, report.header
+    (False, ('players: A has Ann, Bo, Cy; B has Ann, Bo, Di',))
+    """
     header = []
     if [p.casefold() for p in a.players] != [p.casefold() for p in b.players]:
         header.append(f"players: A has {', '.join(a.players)}; B has {', '.join(b.players)}")
@@ -160,7 +222,7 @@ def _first_divergence(a: Game, b: Game) -> Divergence | None:
 
 
 def _seat(names: list[str], seat: int | None) -> str | None:
-    return None if seat is None else names[seat] if 0 <= seat < len(names) else str(seat + 1)
+    return None if seat is None else seat_name(names, seat)
 
 
 def _deal_divergence(names: list[str], number: int, ha: Hand, hb: Hand) -> Divergence | None:
@@ -182,14 +244,9 @@ def _deal_divergence(names: list[str], number: int, ha: Hand, hb: Hand) -> Diver
             )
             return Divergence(
                 "deal", f"the deals of {_seat(names, s)} differ: {detail}", number,
-                seat=_seat(names, s), a=_deal_text(da), b=_deal_text(db),
+                seat=_seat(names, s), a=deal_text(da), b=deal_text(db),
             )  # fmt: skip
     return None
-
-
-def _deal_text(d: SeatDeal) -> str:
-    unknown = f" ?{d.unknown}" if d.unknown else ""
-    return (format_cards(d.known) + unknown).strip()
 
 
 def _move_divergence(
@@ -216,4 +273,4 @@ def _move_divergence(
     return None
 
 
-__all__ = ["DiffReport", "Divergence", "diff_games"]
+__all__ = ["DiffJson", "DiffReport", "Divergence", "SideJson", "diff_games"]

@@ -7,110 +7,37 @@ never guessed. The search is bounded by a budget of candidate records, and stops
 the first clean repair. A cheap first look replays only up to the edited hand.
 
 Nothing here applies a rule: the replay says what each seat held and what was on the table, the
-move generator lists the plays, and the validator judges the edited record.
+move generator lists the plays, and the validator judges the edited record. The results, `Edit`
+and `Repair`, are defined in zfrec.analysis.edits (and importable from here).
+
+    >>> from zfrec.analysis.example import broken_example
+    >>> from zfrec.validate import validate
+    >>> game = broken_example()
+    >>> found, tried = search_repairs(game, game.ruleset(), validate(game), budget=50, want=2)
+    >>> [r.text() for r in found if r.ok]
+    ['legal if trick 1, turn 5 (Bo) was a pass', 'legal if trick 1, turn 5 (Bo) was not played']
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import Literal
 
+from zfrec.analysis.edits import Edit, EditKind, Repair, RepairJson
+from zfrec.analysis.steps import WrittenMoves
 from zfrec.diagnostics import Diagnostic
-from zfrec.engine.cards import THREE_OF_HEARTS, Declarations, Stand, card_str, iter_ids
+from zfrec.engine.cards import THREE_OF_HEARTS, Cards, Declarations, Stand, card_str, iter_ids
 from zfrec.engine.combos import Combo, readings, resolve
 from zfrec.engine.movegen import physical_plays
 from zfrec.engine.rules import Ruleset
 from zfrec.errors import IllegalPlayError
 from zfrec.record.model import Game, Hand, HandScore, Move, Result, SeatDeal, Trick
+from zfrec.record.text import score_text
 from zfrec.replay import GameEnd, HandEnd, HandStart, MoveStep, replay
 from zfrec.validate import Report, validate
 
 PLAYS_PER_PASS = 6  # plays tried in place of one pass
 PATIENCE = 40  # candidates tried after the first clean repair, looking for alternatives
-
-EditKind = Literal[
-    "pass", "play", "insert", "delete", "declare", "substitute", "deal_swap", "deal_move",
-    "score", "totals", "result", "shuffler", "drop_hand", "split",
-]  # fmt: skip
-
-
-# --- edits and repairs ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Edit:
-    """One change to a record. `text` completes "legal if ..."."""
-
-    kind: EditKind
-    text: str
-    hand: int | None = None
-    trick: int | None = None
-    turn: int | None = None
-    seat: str | None = None
-    before: str | None = None
-    after: str | None = None
-    apply: Callable[[Game], Game] = field(default=lambda g: g, compare=False, repr=False)
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "kind": self.kind,
-            "text": self.text,
-            "hand": self.hand,
-            "trick": self.trick,
-            "turn": self.turn,
-            "player": self.seat,
-            "before": self.before,
-            "after": self.after,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Repair:
-    """Edits and the verdict on the edited record (re-validated)."""
-
-    edits: tuple[Edit, ...]
-    record: Game
-    report: Report
-    order: int = 0  # how early the search found it: targeted generators come first
-
-    @property
-    def size(self) -> int:
-        return len(self.edits)
-
-    @property
-    def errors(self) -> int:
-        return self.report.errors
-
-    @property
-    def warnings(self) -> int:
-        return self.report.warnings
-
-    @property
-    def ok(self) -> bool:
-        return self.report.ok
-
-    @property
-    def rank_key(self) -> tuple[int, int, int, int]:
-        return (self.size, self.errors, self.warnings, self.order)
-
-    def text(self) -> str:
-        what = " and ".join(e.text for e in self.edits)
-        if self.ok:
-            return f"legal if {what}"
-        return f"{self.errors} error(s) left if {what}"
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "text": self.text(),
-            "ok": self.ok,
-            "size": self.size,
-            "errors": self.errors,
-            "warnings": self.warnings,
-            "edits": [e.to_json() for e in self.edits],
-            "remaining": [d.to_json() for d in self.report.diagnostics],
-        }
-
 
 # --- what the replay knew at each move ------------------------------------------------------------
 
@@ -159,7 +86,7 @@ def _index(game: Game, rules: Ruleset) -> _Index:
     info = _HandInfo()
     first: tuple[str, int, int] | None = None
     game_errors: tuple[Diagnostic, ...] = ()
-    seen: dict[int, int] = {}
+    written = WrittenMoves()
     pre: tuple[tuple[int, ...], Combo | None, int, int] = ((), None, 1, 0)
     for state, ev in replay(game, rules):
         errs = _errors(ev.diagnostics)
@@ -167,17 +94,14 @@ def _index(game: Game, rules: Ruleset) -> _Index:
         if isinstance(ev, HandStart):
             info = _HandInfo(deal=ev.deal, start_errors=errs)
             hands.append(info)
-            seen = {}
+            written = WrittenMoves()
             if errs and first is None:
                 first = ("start", ev.hand_index, 0)
         elif isinstance(ev, MoveStep):
+            m, insert_at = written.place(ev)
             if ev.move is not None:
-                m: int | None = seen.get(ev.trick_index, 0)
-                seen[ev.trick_index] = (m or 0) + 1
-                insert_at = m or 0
                 seat, turn = ev.move.seat, ev.event.turn if ev.event is not None else pre[2]
             else:
-                m, insert_at = None, seen.get(ev.trick_index, 0)
                 assert ev.event is not None
                 seat, turn = ev.event.seat, ev.event.turn
             held = pre[0][seat] if 0 <= seat < len(pre[0]) else 0
@@ -254,7 +178,7 @@ def _set_deal(h: int, deal: tuple[SeatDeal, ...]) -> Callable[[Game], Game]:
 
 def _played(move: Move, cards: int, decls: tuple[tuple[int, Stand], ...]) -> Move:
     ordered = tuple(sorted(decls, key=lambda d: d[0]))
-    return replace(move, is_pass=False, cards=cards, declarations=ordered)
+    return replace(move, is_pass=False, cards=Cards(cards), declarations=ordered)
 
 
 # --- the search -----------------------------------------------------------------------------------
@@ -280,8 +204,7 @@ class _Search:
     # naming ------------------------------------------------------------------------------------
 
     def _name(self, seat: int) -> str:
-        players = self.game.players
-        return players[seat] if 0 <= seat < len(players) else f"seat {seat + 1}"
+        return self.game.seat_name(seat)
 
     def _where(self, step: _Step) -> str:
         hand = f"hand {self.game.hands[step.h].number}, " if len(self.game.hands) > 1 else ""
@@ -563,8 +486,10 @@ class _Search:
                 iter_ids(spare), key=lambda c: (not takes >> c & 1, _distance(c, x), c)
             ):
                 new = list(deal)
-                new[s] = replace(deal[s], known=deal[s].known & ~(1 << c) | (1 << x))
-                new[holder] = replace(deal[holder], known=deal[holder].known & ~(1 << x) | (1 << c))
+                new[s] = replace(deal[s], known=Cards(deal[s].known & ~(1 << c) | (1 << x)))
+                new[holder] = replace(
+                    deal[holder], known=Cards(deal[holder].known & ~(1 << x) | (1 << c))
+                )
                 yield self._edit(
                     "deal_swap",
                     f"{self._name(s)} held {card_str(x)} instead of {card_str(c)} "
@@ -573,8 +498,8 @@ class _Search:
                     before=card_str(c), after=card_str(x), apply=_set_deal(step.h, tuple(new)),
                 )  # fmt: skip
             new = list(deal)
-            new[s] = replace(deal[s], known=deal[s].known | (1 << x))
-            new[holder] = replace(deal[holder], known=deal[holder].known & ~(1 << x))
+            new[s] = replace(deal[s], known=Cards(deal[s].known | (1 << x)))
+            new[holder] = replace(deal[holder], known=Cards(deal[holder].known & ~(1 << x)))
             yield self._edit(
                 "deal_move", f"{card_str(x)} was dealt to {self._name(s)}, not "
                 f"{self._name(holder)}", None, hand=self.game.hands[step.h].number,
@@ -614,7 +539,7 @@ class _Search:
                     continue
                 for y in iter_ids(missing):
                     new = list(deal)
-                    new[s] = replace(d, known=d.known & ~(1 << c) | (1 << y))
+                    new[s] = replace(d, known=Cards(d.known & ~(1 << c) | (1 << y)))
                     yield Edit(
                         "deal_swap", f"{self._name(s)} was dealt {card_str(y)}, not {card_str(c)}",
                         number, seat=self._name(s), before=card_str(c), after=card_str(y),
@@ -630,8 +555,10 @@ class _Search:
                 if holder is None:
                     continue
                 new = list(deal)
-                new[step.seat] = replace(deal[step.seat], known=deal[step.seat].known | 1 << x)
-                new[holder] = replace(deal[holder], known=deal[holder].known & ~(1 << x))
+                new[step.seat] = replace(
+                    deal[step.seat], known=Cards(deal[step.seat].known | 1 << x)
+                )
+                new[holder] = replace(deal[holder], known=Cards(deal[holder].known & ~(1 << x)))
                 yield Edit(
                     "deal_move", f"{card_str(x)} was dealt to {self._name(step.seat)}, not "
                     f"{self._name(holder)}", number, seat=self._name(step.seat),
@@ -739,16 +666,18 @@ def search_repairs(
     game: Game, rules: Ruleset, base: Report, budget: int, want: int
 ) -> tuple[list[Repair], int]:
     """Single-edit repairs of `game` (judged under `rules`; `base` is its report), and how many
-    candidate records were tried. Only edits that leave fewer errors are kept."""
+    candidate records were tried (at most `budget`). Only edits that leave fewer errors are
+    kept; the search stops a little after the first clean repair, or at `want` of them.
+
+    >>> from zfrec.analysis.example import example_game
+    >>> game = example_game()
+    >>> search_repairs(game, game.ruleset(), validate(game), 50, 1)  # nothing to repair
+    ([], 0)
+    """
     search = _Search(game, rules, base, budget, want)
     search.run()
     return search.found, search.tried
 
 
-def score_text(score: HandScore) -> str:
-    """A score line's numbers: `40 30 30 0 total 40 30 30 0`."""
-    text = " ".join(map(str, score.points))
-    return text + (" total " + " ".join(map(str, score.totals)) if score.totals else "")
-
-
-__all__ = ["Edit", "EditKind", "Repair", "score_text", "search_repairs"]
+# score_text lives with the writer (zfrec.record.text); it is re-exported for old imports.
+__all__ = ["Edit", "EditKind", "Repair", "RepairJson", "score_text", "search_repairs"]

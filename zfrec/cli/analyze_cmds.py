@@ -1,5 +1,9 @@
 """`zfrec analyze`, `zfrec audit`, `zfrec diff`: settle arguments over a recorded game.
 
+analyze and audit also take a directory: every record under it, each file's games after its
+name; a file there that cannot be read is reported by name, the others go on, and the exit code
+is then 2. In JSON each game names its `file`, and `unreadable` lists the files not read.
+
 Exit codes:
 - analyze: 0 when the analysis is printed (a record that fails validation is analysed as
   recorded, with a warning), 2 on unreadable input or a hand or game that is not there.
@@ -11,7 +15,6 @@ Exit codes:
 
 from __future__ import annotations
 
-import html
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -21,42 +24,126 @@ from rich.cells import cell_len
 from rich.markup import escape
 
 from zfrec.analysis.analyze import Decision, GameAnalysis, HandAnalysis, analyze_game
-from zfrec.analysis.audit import DEFAULT_BUDGET, AuditReport, audit, audit_html
+from zfrec.analysis.audit import DEFAULT_BUDGET, AuditReport, audit
 from zfrec.analysis.diff import DiffReport, diff_games
-from zfrec.cli.common import JSON_HELP, err, fail, friendly_errors, out, print_json
-from zfrec.errors import NotationError
+from zfrec.cli.common import (
+    EXIT_FINDINGS,
+    EXIT_INPUT,
+    EXIT_OK,
+    JSON_HELP,
+    err,
+    fail,
+    file_problem,
+    friendly_errors,
+    out,
+    print_json,
+    processing,
+)
+from zfrec.errors import NotationError, ZfrecError
 from zfrec.record import Format, Game, iter_records, iter_records_text
 
 RecordArg = Annotated[str, typer.Argument(help="A record file (.zfn or .json), or - for stdin.")]
+RecordsArg = Annotated[
+    str,
+    typer.Argument(
+        help="A record file (.zfn or .json), a directory (every record in it), or - for stdin."
+    ),
+]
 GameOpt = Annotated[
     int | None, typer.Option("--game", "-g", min=1, help="Only game N of the file (1-based).")
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
+RECORD_SUFFIXES = (".zfn", ".json")
+
+
+class Unreadable(Exception):
+    """A record file that cannot be used, with the one-line reason naming it."""
+
+
+def _looks_like_json(text: str) -> bool:
+    """JSON starts with `{` or `[{`; a .zfn record starts with a `[Tag "value"]`."""
+    head = text.lstrip()
+    return head.startswith("{") or (head.startswith("[") and head[1:].lstrip()[:1] in ("{", "]"))
+
+
+def load_games(path: str) -> list[Game]:
+    """Every game of a record file (or stdin), or Unreadable with the reason."""
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+            fmt: Format = "json" if _looks_like_json(text) else "zfn"
+            items = list(iter_records_text(text, fmt, "<stdin>"))
+        else:
+            if Path(path).is_dir():
+                raise Unreadable(f"{path} is a directory: give a record file")
+            if not Path(path).exists():
+                raise Unreadable(f"no such file: {path}")
+            with processing(path):
+                items = list(iter_records(path))
+    except ZfrecError as exc:
+        raise Unreadable(str(exc)) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise Unreadable(file_problem(path, exc)) from None
+    games: list[Game] = []
+    for item in items:
+        if isinstance(item, NotationError):
+            raise Unreadable(str(item))  # names the file, line, column and game
+        games.append(item)
+    if not games:
+        raise Unreadable(f"{'standard input' if path == '-' else path} holds no game")
+    return games
 
 
 def read_games(path: str, game: int | None = None) -> list[Game]:
-    """The games of a record file, or exit 2 with the reason."""
-    with friendly_errors():
-        if path == "-":
-            text = sys.stdin.read()
-            fmt: Format = "json" if text.lstrip().startswith(("{", "[")) else "zfn"
-            items = list(iter_records_text(text, fmt, "<stdin>"))
-        else:
-            if not Path(path).is_file():
-                fail(escape(f"no such file: {path}"))
-            items = list(iter_records(path))
-    games: list[Game] = []
-    for number, item in enumerate(items, 1):
-        if isinstance(item, NotationError):
-            fail(escape(f"game {number} cannot be read: {item}"))
-        games.append(item)
-    if not games:
-        fail(escape(f"{path} holds no games"))
+    """The games of a record file (all, or only game `game`), or exit 2 with the reason."""
+    try:
+        games = load_games(path)
+    except Unreadable as exc:
+        fail(str(exc))
     if game is not None:
         if game > len(games):
-            fail(f"there is no game {game}: {escape(path)} holds {len(games)}")
+            fail(f"there is no game {game}: {path} holds {len(games)}")
         return [games[game - 1]]
     return games
+
+
+def record_files(path: str) -> list[str]:
+    """`path` itself, or every record file (.zfn, .json) under a directory, sorted."""
+    if path == "-" or not Path(path).is_dir():
+        return [path]
+    found = sorted(
+        str(f) for f in Path(path).rglob("*") if f.suffix.lower() in RECORD_SUFFIXES and f.is_file()
+    )
+    if not found:
+        fail(f"no record files (.zfn or .json) in {path}")
+    return found
+
+
+def read_many(
+    path: str, game: int | None
+) -> tuple[list[tuple[str, int, Game]], list[dict[str, str]]]:
+    """(file, game number, game) for one file or every record of a directory, and the files
+    that could not be read (path, error). A single file that cannot be read exits 2 at once; in a
+    directory each bad file is reported (naming it) and the others go on."""
+    files = record_files(path)
+    if len(files) == 1 and files[0] == path:
+        return [(path, n, g) for n, g in _numbered(read_games(path, game), game)], []
+    found: list[tuple[str, int, Game]] = []
+    bad: list[dict[str, str]] = []
+    for file in files:
+        try:
+            games = load_games(file)
+        except Unreadable as exc:
+            err.print(f"[bold red]error:[/] {escape(str(exc))}", markup=True)
+            bad.append({"path": file, "error": str(exc)})
+            continue
+        if game is None:
+            found += [(file, n, g) for n, g in enumerate(games, 1)]
+        elif game <= len(games):
+            found.append((file, game, games[game - 1]))
+    if not found and not bad:
+        fail(f"no record under {path} holds a game {game}")
+    return found, bad
 
 
 def _pad(text: str, width: int) -> str:
@@ -173,7 +260,7 @@ def _print_analysis(number: int, a: GameAnalysis, hand: int | None, summary: boo
 
 
 def analyze_cmd(
-    record: RecordArg,
+    record: RecordsArg,
     hand: Annotated[
         int | None, typer.Option("--hand", "-H", min=1, help="Only hand N (its number).")
     ] = None,
@@ -186,33 +273,43 @@ def analyze_cmd(
     """Analyse every decision: alternatives, missed beats, conceded points, specials and
     jokers, the going-out order and the last -> first transfer.
 
-    Works whenever the deal is known: recorded, or reconstructed from the plays. Exit 0 when the
-    analysis is printed, 2 on unreadable input or a hand or game that is not there.
+    Works whenever the deal is known: recorded, or reconstructed from the plays. A directory
+    means every record in it; a file there that cannot be read is reported and the others are
+    analysed. Exit 0 when the analysis is printed, 2 on unreadable input or a hand or game that
+    is not there.
     """
-    games = read_games(record, game)
-    analyses: list[tuple[int, GameAnalysis]] = []
-    with friendly_errors():
-        for number, g in _numbered(games, game):
-            analyses.append((number, analyze_game(g)))
-    if hand is not None and not any(a.hand(hand) for _, a in analyses):
-        fail(f"there is no hand {hand} in {escape(record)}")
+    entries, bad = read_many(record, game)
+    analyses: list[tuple[str, int, GameAnalysis]] = []
+    for file, number, g in entries:
+        with friendly_errors(file):
+            analyses.append((file, number, analyze_game(g)))
+    if hand is not None and not any(a.hand(hand) for _, _, a in analyses):
+        fail(f"there is no hand {hand} in {record}")
+    many = record_files(record) != [record]
     if as_json:
         docs = []
-        for number, a in analyses:
+        for file, number, a in analyses:
             doc = a.to_json()
             if hand is not None:
                 doc["hands"] = [h.to_json(a.players) for h in a.hands if h.hand == hand]
                 doc["notes"] = [n.to_json(a.players) for n in a.per_move_notes() if n.hand == hand]
-            docs.append({"game": number, **doc})
-        print_json({"games": docs})
-        return
-    for number, a in analyses:
-        if a.errors:
-            err.print(
-                f"warning: game {number} fails validation ({a.errors} error(s)); it is analysed "
-                "as recorded (see zfrec audit)"
-            )
-        _print_analysis(number, a, hand, summary)
+            docs.append({"file": file, "game": number, **doc})
+        print_json({"games": docs, "unreadable": bad})
+    else:
+        shown = None
+        for file, number, a in analyses:
+            if many and file != shown:
+                shown = file
+                out.print(f"[bold underline]{escape(file)}[/]", markup=True)
+            if a.errors:
+                err.print(
+                    f"warning: {file}, game {number} fails validation ({a.errors} error(s)); it "
+                    "is analysed as recorded (see zfrec audit)",
+                    markup=False,
+                )
+            _print_analysis(number, a, hand, summary)
+    if bad:
+        raise typer.Exit(EXIT_INPUT)
 
 
 # --- audit -----------------------------------------------------------------------------------
@@ -252,7 +349,7 @@ def _print_audit(number: int, r: AuditReport) -> None:
 
 
 def audit_cmd(
-    record: RecordArg,
+    record: RecordsArg,
     game: GameOpt = None,
     budget: Annotated[
         int, typer.Option("--budget", min=1, help="Most candidate records to validate per game.")
@@ -265,39 +362,41 @@ def audit_cmd(
     """For a record that fails validation: the presets and single options under which it is
     legal, and the smallest edits that repair it, ranked, each one verified.
 
-    Exit 0 when every game is legal as recorded, 1 when some game fails (repaired or not),
-    2 on unreadable input.
+    A directory means every record in it; a file there that cannot be read is reported and the
+    others are audited. Exit 0 when every game is legal as recorded, 1 when some game fails
+    (repaired or not), 2 on unreadable input.
     """
-    games = read_games(record, game)
-    reports: list[tuple[int, AuditReport]] = []
-    with friendly_errors():
-        for number, g in _numbered(games, game):
-            reports.append((number, audit(g, budget=budget)))
+    entries, bad = read_many(record, game)
+    many = record_files(record) != [record]
+    reports: list[tuple[str, int, AuditReport]] = []
+    for file, number, g in entries:
+        with friendly_errors(file):
+            reports.append((file, number, audit(g, budget=budget)))
     if html_out is not None:
+        from zfrec.render.analysis import audit_file  # the HTML machinery only when asked for
+
         try:
-            html_out.write_text(audit_page(record, reports), encoding="utf-8")
+            sections = [(f"{f}, game {n}" if many else f"Game {n}", r) for f, n, r in reports]
+            html_out.write_text(audit_file(record, sections), encoding="utf-8")
         except OSError as exc:
-            fail(escape(f"cannot write {html_out}: {exc}"))
+            fail(file_problem(str(html_out), exc, "write"))
     if as_json:
-        print_json({"games": [{"game": n, **r.to_json()} for n, r in reports]})
+        print_json(
+            {
+                "games": [{"file": f, "game": n, **r.to_json()} for f, n, r in reports],
+                "unreadable": bad,
+            }
+        )
     else:
-        for number, r in reports:
+        shown = None
+        for file, number, r in reports:
+            if many and file != shown:
+                shown = file
+                out.print(f"[bold underline]{escape(file)}[/]", markup=True)
             _print_audit(number, r)
-    raise typer.Exit(0 if all(r.legal for _, r in reports) else 1)
-
-
-def audit_page(title: str, reports: list[tuple[int, AuditReport]]) -> str:
-    """A self-contained HTML page with one audit section per game."""
-    sections = "".join(
-        f"<h2>Game {n}</h2>{audit_html(r).replace('<h2>Audit</h2>', '')}" for n, r in reports
-    )
-    return (
-        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
-        f"<title>Audit: {html.escape(title)}</title><style>"
-        "body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}"
-        ".zf-repair{color:#064}.zf-partial{color:#a60}.zf-search{color:#666}"
-        f"</style></head><body><h1>Audit: {html.escape(title)}</h1>{sections}</body></html>\n"
-    )
+    if bad:
+        raise typer.Exit(EXIT_INPUT)
+    raise typer.Exit(EXIT_OK if all(r.legal for _, _, r in reports) else EXIT_FINDINGS)
 
 
 # --- diff ------------------------------------------------------------------------------------
@@ -331,7 +430,7 @@ def diff_cmd(
     """
     games_a, games_b = read_games(a, game), read_games(b, game)
     first = game or 1
-    with friendly_errors():
+    with friendly_errors(f"{a} and {b}"):
         reports = [
             (first + i, diff_games(x, y))
             for i, (x, y) in enumerate(zip(games_a, games_b, strict=False))

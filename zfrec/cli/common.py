@@ -1,12 +1,19 @@
-"""Helpers shared by the CLI modules: error handling, JSON output, rules options."""
+"""Helpers shared by the CLI modules: error handling, JSON output, rules options, help text.
+
+Exit codes of every command: 0 ok, 1 findings (or a plain "no"), 2 usage or input error,
+3 internal error (a bug in zfrec: see `zfrec.cli.main`).
+"""
 
 from __future__ import annotations
 
 import gc
 import json
+import os
+import stat
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, NoReturn
 
 import typer
@@ -23,22 +30,87 @@ RULES_HELP = "Rules preset: pagat (default), poppel or parlett."
 OPTION_HELP = "Override one rule option, e.g. --option self_overplay=true. Repeatable."
 JSON_HELP = "Print JSON for scripts instead of text."
 
+EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+FILE_ATTR = "zfrec_file"  # set on an unexpected exception: the file being processed
 
-def fail(message: str, code: int = 2) -> NoReturn:
-    """Print a one-line error (no traceback) and exit."""
+
+def fail(message: str, code: int = EXIT_INPUT) -> NoReturn:
+    """Print a one-line error (no traceback) and exit. `message` is plain text, not markup."""
     err.print(f"[bold red]error:[/] {escape(message)}", markup=True)
     raise typer.Exit(code)
 
 
+def file_problem(path: str | None, exc: OSError | UnicodeDecodeError, verb: str = "read") -> str:
+    """What is wrong with a file, in words, naming it: for messages and per-file findings."""
+    name = path or getattr(exc, "filename", None) or "input"
+    if isinstance(exc, UnicodeDecodeError):
+        return f"cannot read {name}: not UTF-8 text"
+    if isinstance(exc, IsADirectoryError):
+        return f"{name} is a directory: give a record file" if verb == "read" else (
+            f"cannot write {name}: it is a directory"
+        )  # fmt: skip
+    if isinstance(exc, FileNotFoundError):
+        return f"no such file: {name}" if verb == "read" else (
+            f"cannot write {name}: its directory does not exist"
+        )  # fmt: skip
+    if isinstance(exc, NotADirectoryError):
+        return f"cannot {verb} {name}: a part of the path is not a directory"
+    if isinstance(exc, PermissionError):
+        return f"cannot {verb} {name}: permission denied"
+    reason = (exc.strerror or str(exc)).strip()
+    return f"cannot {verb} {name}: {reason[:1].lower()}{reason[1:]}"
+
+
 @contextmanager
-def friendly_errors() -> Iterator[None]:
-    """Turn ZfrecError and bad files into a message and exit code 2."""
+def friendly_errors(path: str | None = None) -> Iterator[None]:
+    """Turn ZfrecError and unreadable files into a one-line message and exit code 2.
+
+    `path` names the file being read, for the message and for an internal error's report.
+    """
     try:
         yield
     except ZfrecError as exc:
         fail(str(exc))
     except (OSError, UnicodeDecodeError) as exc:
-        fail(f"cannot read input: {exc}")
+        fail(file_problem(path, exc))
+    except Exception as exc:
+        if path is not None and not hasattr(exc, FILE_ATTR):
+            setattr(exc, FILE_ATTR, path)
+        raise
+
+
+@contextmanager
+def processing(path: str) -> Iterator[None]:
+    """Name `path` in the report of an internal error raised inside the block."""
+    try:
+        yield
+    except Exception as exc:
+        if not hasattr(exc, FILE_ATTR):
+            setattr(exc, FILE_ATTR, path)
+        raise
+
+
+def internal_error(exc: BaseException) -> str:
+    """The one-line report of an unexpected exception (exit code 3)."""
+    where = getattr(exc, FILE_ATTR, None)
+    what = f"{type(exc).__name__}: {exc}".strip().rstrip(":").splitlines()[0]
+    if len(what) > 200:  # the message may quote hostile input: keep the report one short line
+        what = what[:199] + "…"
+    return (
+        f"internal error{f' while processing {where}' if where else ''}: {what} "
+        "(a bug in zfrec; ZFREC_TRACEBACK=1 shows the traceback)"
+    )
+
+
+def file_mode_for(path: Path) -> int:
+    """The permissions a file written at `path` should get: those of the file it replaces, else
+    what the umask leaves of rw-rw-rw- (temporary files start as rw-------)."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
 
 
 def option_dict(options: list[str] | None) -> dict[str, Any]:
@@ -55,6 +127,11 @@ def ruleset(name: str, options: list[str] | None) -> Ruleset:
 
 def print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+
+
+def plural(count: int, noun: str, plural_form: str | None = None) -> str:
+    """`1 card set`, `2 card sets`."""
+    return f"{count} {noun if count == 1 else plural_form or noun + 's'}"
 
 
 Register = Callable[[typer.Typer], None]

@@ -13,6 +13,7 @@ from zfrec.cli.common import (
     fail,
     friendly_errors,
     out,
+    plural,
     print_json,
     ruleset,
 )
@@ -28,12 +29,19 @@ JsonOpt = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
 
 
 def _readings(text: str, rules: Ruleset) -> list[Combo]:
+    """Every reading of a play; exit 2 when the cards are malformed or no combination."""
+    found, reason = _try_readings(text, rules)
+    if not found:
+        fail(reason)
+    return found
+
+
+def _try_readings(text: str, rules: Ruleset) -> tuple[list[Combo], str]:
+    """Every reading of a play, or none and why; exit 2 only when the cards are malformed."""
     with friendly_errors():
         play = parse_play(text)
         found = readings(play.mask, rules, play.declared())
-        if not found:
-            fail(explain_no_reading(play.mask, rules, play.declared()))
-        return found
+        return found, "" if found else explain_no_reading(play.mask, rules, play.declared())
 
 
 def _lead(text: str, rules: Ruleset) -> Combo:
@@ -54,8 +62,12 @@ def classify(
     option: OptionOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """List every reading of CARDS as a combination, best first (RULES.md R13-R23)."""
-    found = _readings(cards, ruleset(rules, option))
+    """List every reading of CARDS as a combination, best first (RULES.md R13-R23).
+
+    Exit 0 when CARDS form a combination; 1 when they do not, with the reason (a plain answer,
+    on standard output); 2 when they cannot be read as cards.
+    """
+    found, reason = _try_readings(cards, ruleset(rules, option))
     if as_json:
         print_json(
             {
@@ -64,10 +76,14 @@ def classify(
                     for c in found
                 ]
             }
+            | ({} if found else {"reason": reason})
         )
-        return
-    for c in found:
-        out.print(f"{c.describe():<60} {c.text()}")
+    else:
+        for c in found:
+            out.print(f"{c.describe():<60} {c.text()}")
+        if not found:
+            out.print(reason)
+    raise typer.Exit(0 if found else 1)
 
 
 def beats_cmd(
@@ -161,9 +177,9 @@ def legal(
             for c in e:
                 out.print(f"{describe_move(m):<48} {c.text()}")
         else:
-            out.print(f"{describe_move(m):<48} e.g. {e[0].text()}  ({len(e)} card sets)")
+            out.print(f"{describe_move(m):<48} e.g. {e[0].text()}  ({plural(len(e), 'card set')})")
     total = sum(len(e) for _, e in rows)
-    out.print(f"{len(moves)} abstract moves, {total} distinct card sets")
+    out.print(f"{plural(len(moves), 'abstract move')}, {plural(total, 'distinct card set')}")
 
 
 def register(app: typer.Typer) -> None:

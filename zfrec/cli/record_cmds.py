@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated
 
 import typer
 from rich.markup import escape
 
-from zfrec.cli.common import err, fail, out
+from zfrec.cli.common import err, fail, file_mode_for, file_problem, out, processing
 from zfrec.errors import NotationError, ZfrecError
 from zfrec.record import (
     FORMATS,
@@ -35,10 +34,6 @@ def _say_error(message: str) -> None:
     err.print(f"[bold red]error:[/] {escape(message)}", markup=True)
 
 
-def _fail(message: str) -> NoReturn:
-    fail(escape(message))
-
-
 class _TempOutput:
     """A temp file beside `path` that atomically replaces it on keep(), else is removed.
 
@@ -49,6 +44,7 @@ class _TempOutput:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._kept = False
+        self._mode = file_mode_for(path)
         self.stream = tempfile.NamedTemporaryFile(  # noqa: SIM115 - lifetime is this object
             "w",
             encoding="utf-8",
@@ -62,8 +58,7 @@ class _TempOutput:
 
     def keep(self) -> None:
         self.stream.close()
-        if self.path.exists():
-            shutil.copymode(self.path, self.name)
+        os.chmod(self.name, self._mode)  # the temp file is rw------- whatever the umask
         os.replace(self.name, self.path)
         self._kept = True
 
@@ -117,10 +112,31 @@ def _same_bytes(a: Path, b: Path) -> bool:
                 return True
 
 
+def _fmt_problem(path: Path, exc: OSError) -> str:
+    """Reading the file, or writing its replacement beside it, failed."""
+    if exc.filename in (None, str(path)):
+        return file_problem(str(path), exc)
+    return file_problem(str(path.parent), exc, "write in")
+
+
+def _with_directories(paths: list[Path]) -> Iterator[Path]:
+    """Each path, a directory replaced by the record files under it (sorted)."""
+    for path in paths:
+        if path.is_dir():
+            yield from sorted(
+                f for f in path.rglob("*") if f.suffix.lower() in (".zfn", ".json") and f.is_file()
+            )
+        else:
+            yield path
+
+
 def fmt(
     files: Annotated[
         list[Path],
-        typer.Argument(help="Record files (.zfn or .json) to rewrite in canonical form."),
+        typer.Argument(
+            help="Record files (.zfn or .json) to rewrite in canonical form, or directories "
+            "(every record in them)."
+        ),
     ],
     check: Annotated[
         bool,
@@ -138,14 +154,18 @@ def fmt(
     """
     problems: list[str] = []
     changed = unchanged = 0
-    for path in files:
+    for path in _with_directories(files):
         try:
-            result = _format_file(path, check, problems)
+            with processing(str(path)):
+                result = _format_file(path, check, problems)
         except ZfrecError as exc:
             problems.append(str(exc))
             continue
-        except (OSError, UnicodeDecodeError) as exc:
-            problems.append(f"cannot read {path}: {exc}")
+        except UnicodeDecodeError as exc:
+            problems.append(file_problem(str(path), exc))
+            continue
+        except OSError as exc:
+            problems.append(_fmt_problem(path, exc))
             continue
         if result is None:
             continue
@@ -196,7 +216,17 @@ def _check_format(value: str | None) -> Format | None:
         return "zfn"
     if low == "json":
         return "json"
-    _fail(f"unknown format {value!r}: use {' or '.join(FORMATS)}")
+    fail(f"unknown format {value!r}: use {' or '.join(FORMATS)}")
+
+
+def _same_file(source: str, target: str) -> bool:
+    if "-" in (source, target):
+        return False
+    a, b = Path(source), Path(target)
+    try:
+        return a.resolve() == b.resolve() or (b.exists() and os.path.samefile(a, b))
+    except OSError:
+        return False
 
 
 def convert(
@@ -219,25 +249,48 @@ def convert(
     `cat club.zfn | zfrec convert - - --to json`. A JSON file holds one game object, or
     {"games": [...]} when there are several. The output file is written atomically and only
     if every game parsed; otherwise each error is shown and the exit code is 2.
+
+    The exit code is 2 too for input that holds no game (nothing is written) and when SOURCE
+    and TARGET are the same file: convert never rewrites its input; `zfrec fmt` puts a record
+    in canonical form in place. A new file gets the permissions the umask gives.
     """
+    fmt_in_opt = _check_format(from_format)
+    fmt_out = _check_format(to_format)
+    if source != "-" and Path(source).is_dir():
+        fail(f"{source} is a directory: give a record file")
+    if source != "-" and not Path(source).exists():
+        fail(f"no such file: {source}")
+    if _same_file(source, target):
+        fail(
+            f"{source} and {target} are the same file: convert never rewrites its input "
+            f"(zfrec fmt {source} puts it in canonical form in place)"
+        )
     try:
-        fmt_in_opt = _check_format(from_format)
-        games, fmt_in = _read_input(source, fmt_in_opt)
-        fmt_out = _check_format(to_format)
+        with processing(source):
+            games, fmt_in = _read_input(source, fmt_in_opt)
+    except ZfrecError as exc:
+        fail(str(exc))
+    except (OSError, UnicodeDecodeError) as exc:
+        fail(file_problem("standard input" if source == "-" else source, exc))
+    if not games:
+        fail(f"{'standard input' if source == '-' else source} holds no game: nothing to convert")
+    try:
         if fmt_out is None:
             fmt_out = ("json" if fmt_in == "zfn" else "zfn") if target == "-" else format_of(target)
-        text = dumps(games[0] if len(games) == 1 and fmt_out == "json" else games, fmt_out)
-        if target == "-":
-            sys.stdout.buffer.write(text.encode("utf-8"))
-            sys.stdout.flush()
-            return
+        with processing(source):
+            text = dumps(games[0] if len(games) == 1 and fmt_out == "json" else games, fmt_out)
+    except ZfrecError as exc:
+        fail(str(exc))
+    if target == "-":
+        sys.stdout.buffer.write(text.encode("utf-8"))
+        sys.stdout.flush()
+        return
+    try:
         with _TempOutput(Path(target)) as tmp:
             tmp.stream.write(text)
             tmp.keep()
-    except ZfrecError as exc:
-        _fail(str(exc))
-    except (OSError, UnicodeDecodeError) as exc:
-        _fail(f"cannot read or write: {exc}")
+    except OSError as exc:
+        fail(file_problem(target, exc, "write"))
 
 
 def register(app: typer.Typer) -> None:

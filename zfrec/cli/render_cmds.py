@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from zfrec.cli.common import fail, friendly_errors, out
+from zfrec.cli.common import fail, file_problem, friendly_errors, out, processing
 from zfrec.errors import ZfrecError
 from zfrec.record import Game, load
 
@@ -31,7 +31,7 @@ def write_files(root: Path, files: Iterable[OutputFile]) -> int:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(f.content)
         except OSError as exc:
-            fail(f"cannot write {target}: {exc}")
+            fail(file_problem(str(target), exc, "write"))
         count += 1
     return count
 
@@ -39,14 +39,16 @@ def write_files(root: Path, files: Iterable[OutputFile]) -> int:
 def _records(source: str, db: str | None) -> tuple[list[Game], str]:
     """The games named on the command line: a record file's, or one stored game's."""
     path = Path(source)
-    if path.is_file():
-        with friendly_errors():
+    if path.is_dir():
+        fail(f"{source} is a directory: give a record file or a stored game's id")
+    if path.exists():
+        with friendly_errors(source):
             games = list(load(path))
         if not games:
             fail(f"{source} holds no game")
         return games, str(path)
     if path.suffix.lower() in RECORD_SUFFIXES or "/" in source or "\\" in source:
-        fail(f"no such record file: {source}")
+        fail(f"no such file: {source}")
     if not source.strip().isdecimal():
         fail(f"{source!r} is neither a record file (.zfn, .json) nor a stored game id")
     from zfrec.render.site import find_game
@@ -54,7 +56,7 @@ def _records(source: str, db: str | None) -> tuple[list[Game], str]:
     from zfrec.store.store import load_record
 
     with friendly_errors():
-        engine = open_store(db)
+        engine = open_store(db, create=False)
         try:
             with session(engine, readonly=True) as s:
                 row = find_game(s, source)
@@ -85,7 +87,6 @@ def render_cmd(
     requests) that works offline. A file with several games gets one directory per game.
     """
     from zfrec.render.analysis import AUDIT_PAGE
-    from zfrec.render.html import seat_of
     from zfrec.render.site import game_files
 
     games, label = _records(source, db)
@@ -94,20 +95,21 @@ def render_cmd(
         viewer = None
         if seat is not None:
             try:
-                viewer = seat_of(game, seat)
-            except ValueError as exc:
+                viewer = game.seat_of(seat)
+            except ZfrecError as exc:
                 fail(f"{label}, game {number}: {exc}" if len(games) > 1 else str(exc))
         target = out_dir if len(games) == 1 else out_dir / f"game-{number}"
         try:
-            files = game_files(game, viewer=viewer, audit=True)
+            with processing(label):
+                files = game_files(game, viewer=viewer, audit=True)
         except ZfrecError as exc:
             fail(f"{label}, game {number}: {exc}")
         total += write_files(target, files)
         hands = sum(f.path.startswith("hand-") for f in files)
         audited = any(f.path == AUDIT_PAGE for f in files)
         audit_note = f", audit page {AUDIT_PAGE}" if audited else ""
-        out.print(f"{target / 'index.html'}  ({hands} hand replay(s){audit_note})")
-    out.print(f"wrote {total} file(s) to {out_dir}")
+        out.print(f"{target / 'index.html'}  ({hands} hand replay(s){audit_note})", markup=False)
+    out.print(f"wrote {total} file(s) to {out_dir}", markup=False)
 
 
 def publish_cmd(
@@ -130,7 +132,7 @@ def publish_cmd(
         counts["rendered"] += not cached
 
     with friendly_errors():
-        engine = open_store(db)
+        engine = open_store(db, create=False)
         try:
             with session(engine) as s:
                 written = write_files(out_dir, publish(s, title=title, on_game=progress))
@@ -140,7 +142,7 @@ def publish_cmd(
         f"{counts['games']} game(s), {counts['rendered']} rendered, "
         f"{counts['games'] - counts['rendered']} from the store; {written} file(s) written"
     )
-    out.print(f"open {(out_dir / 'index.html').resolve()}")
+    out.print(f"open {(out_dir / 'index.html').resolve()}", markup=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -10,7 +10,16 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from zfrec.cli.common import OPTION_HELP, RULES_HELP, err, fail, out, ruleset
+from zfrec.cli.common import (
+    OPTION_HELP,
+    RULES_HELP,
+    err,
+    fail,
+    file_mode_for,
+    file_problem,
+    out,
+    ruleset,
+)
 from zfrec.record import FORMATS, Format, dumps
 from zfrec.simulate import BOTS, SimConfig, simulate
 
@@ -28,16 +37,28 @@ def parse_players(text: str) -> list[int]:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write to a temporary file beside `path`, then rename: never a half-written record."""
+    """Write to a temporary file beside `path`, then rename: never a half-written record.
+
+    The file gets the permissions of the one it replaces, or those the umask gives a new file.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
+    mode = file_mode_for(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
+            os.fchmod(f.fileno(), mode)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        write_atomic(path, text)
+    except OSError as exc:
+        fail(file_problem(str(path), exc, "write"))
 
 
 def simulate_cmd(
@@ -74,7 +95,7 @@ def simulate_cmd(
     records = []
     progress = Progress(
         TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=err, transient=True,
+        console=err, transient=True, disable=not err.is_terminal,
     )  # fmt: skip
     hands = 0
     with progress:
@@ -86,13 +107,13 @@ def simulate_cmd(
             game = next(simulate(config, 1, seed + i))
             hands += len(game.hands)
             if per_file:
-                write_atomic(out_path / f"game-{seed + i:06d}.{fmt}", dumps(game, form))
+                _write(out_path / f"game-{seed + i:06d}.{fmt}", dumps(game, form))
             else:
                 records.append(game)
             progress.advance(task)
     if not per_file:
-        write_atomic(out_path, dumps(records, form))
-    out.print(f"wrote {games} game(s), {hands} hand(s) to {out_path}")
+        _write(out_path, dumps(records, form))
+    out.print(f"wrote {games} game(s), {hands} hand(s) to {out_path}", markup=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -8,15 +8,32 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.table import Table
 
-from zfrec.cli.common import JSON_HELP, err, fail, friendly_errors, out, print_json
+from zfrec.cli.common import (
+    JSON_HELP,
+    err,
+    fail,
+    file_problem,
+    friendly_errors,
+    out,
+    plural,
+    print_json,
+)
 from zfrec.cli.simulate_cmds import write_atomic
 from zfrec.cli.validate_cmds import expand_paths
 from zfrec.errors import ZfrecError
@@ -25,6 +42,7 @@ if TYPE_CHECKING:
     from sqlalchemy import Engine
 
     from zfrec.analysis.analyze import FlowRow
+    from zfrec.record import Format
     from zfrec.store import GameDetail, ImportResult
 
 DbOption = Annotated[
@@ -43,14 +61,18 @@ JsonOption = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
 
 
 @contextmanager
-def _store(db: str | None) -> Iterator[Engine]:
-    """The opened store; any ZfrecError inside becomes a message and exit code 2."""
+def _store(db: str | None, *, create: bool = True) -> Iterator[Engine]:
+    """The opened store; any ZfrecError inside becomes a message and exit code 2.
+
+    Only `import` creates a store; the commands that read pass create=False, so a mistyped
+    --db is refused (exit 2) and leaves nothing behind.
+    """
     from sqlalchemy.exc import SQLAlchemyError
 
     from zfrec.store import open_store
 
     with friendly_errors():
-        engine = open_store(db)
+        engine = open_store(db, create=create)
         try:
             yield engine
         except SQLAlchemyError as exc:
@@ -74,8 +96,11 @@ def import_cmd(
 
     Re-importing a file adds nothing; a changed file replaces what it held before. Games with
     errors are stored with their diagnostics and flagged, unless --only-valid. Exit 0 when every
-    file was stored, 1 when some could not be, 2 on bad arguments or an unusable database.
+    game of every file was stored clean, 1 when there are findings (a file that could not be
+    stored, a game that could not be read, a game with errors), 2 on bad arguments or an
+    unusable database.
     """
+    from zfrec.batch import count_games
     from zfrec.store import import_file, session
 
     files = expand_paths(paths)
@@ -85,25 +110,30 @@ def import_cmd(
         fail("no record files found (.zfn or .json)")
     results: list[ImportResult] = []
     failed: list[dict[str, str]] = []
+    shown = err.is_terminal
     progress = Progress(
-        TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        TextColumn("{task.description}"), console=err, transient=True,
+        TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
+        TimeElapsedColumn(), TextColumn("{task.description}"), console=err, transient=True,
+        disable=not shown,
     )  # fmt: skip
     with _store(db) as engine, progress:
-        task = progress.add_task("", total=len(files))
+        total = sum(count_games(f) for f in files) if shown else None
+        task = progress.add_task("", total=total)
         for path in files:
             progress.update(task, description=escape(Path(path).name))
+            read_one = partial(_read_up_to, progress, task, progress.tasks[0].completed)
             try:
                 with session(engine) as s:
-                    results.append(import_file(s, path=path, only_valid=only_valid))
+                    results.append(
+                        import_file(s, path=path, only_valid=only_valid, on_read=read_one)
+                    )
             except ZfrecError as exc:
                 failed.append({"path": path, "error": str(exc)})
             except (OSError, UnicodeDecodeError) as exc:
-                failed.append({"path": path, "error": f"cannot read: {exc}"})
+                failed.append({"path": path, "error": file_problem(path, exc)})
             else:
                 if not as_json:
                     _print_import(results[-1], only_valid)
-            progress.advance(task)
         where = _where(engine)
     summary = _import_summary(results, failed)
     if as_json:
@@ -122,7 +152,12 @@ def import_cmd(
             f"{t['unreadable']} unreadable, {len(failed)} file(s) failed",
             markup=True,
         )
-    raise typer.Exit(1 if failed else 0)
+    findings = failed or summary["unreadable"] or summary["flagged"] or summary["skipped"]
+    raise typer.Exit(1 if findings else 0)
+
+
+def _read_up_to(progress: Progress, task: TaskID, before: float, number: int) -> None:
+    progress.update(task, completed=before + number)
 
 
 def _where(engine: Engine) -> str:
@@ -160,15 +195,17 @@ def games_cmd(
     player: PlayerOption = None, db: DbOption = None, as_json: JsonOption = False
 ) -> None:
     """List the stored games: id, date, event, players, winners, hands, validity."""
-    from zfrec.store import list_games, session
+    from zfrec.store import list_games, session, unreadable_diagnostics
 
-    with _store(db) as engine, session(engine, readonly=True) as s:
+    with _store(db, create=False) as engine, session(engine, readonly=True) as s:
         rows = list_games(s, player=player)
+        unreadable = [] if player else unreadable_diagnostics(s)
     if as_json:
         print_json([r.to_json() for r in rows])
         return
     if not rows:
-        out.print("no games stored" + (f" with {player}" if player else ""))
+        out.print("no games stored" + (f" with {player}" if player else ""), markup=False)
+        _unreadable_note(unreadable)
         return
     table = Table(box=None, header_style="bold", pad_edge=False)
     for name in ("id", "date", "event", "players", "winners", "hands", "valid"):
@@ -186,6 +223,54 @@ def games_cmd(
         )
     out.print(table)
     out.print(f"{len(rows)} game(s)")
+    _unreadable_note(unreadable)
+
+
+def _unreadable_note(found: list[dict[str, Any]]) -> None:
+    if found:
+        files = len({d["source"] for d in found})
+        out.print(
+            f"{plural(len(found), 'game')} in {plural(files, 'file')} could not be read "
+            "(not stored): zfrec unreadable shows why"
+        )
+
+
+def unreadable_cmd(
+    file: Annotated[
+        Path | None, typer.Option("--file", "-f", help="Only the games of this imported file.")
+    ] = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Show why games could not be read when they were imported: file, line, column and the
+    reader's message, as `zfrec import` stored them. These games are not in the store.
+
+    Exit 0 (whether or not there are any), 2 on a store that does not exist.
+    """
+    from zfrec.store import session, unreadable_diagnostics
+
+    source = str(file.resolve()) if file is not None else None
+    with _store(db, create=False) as engine, session(engine, readonly=True) as s:
+        found = unreadable_diagnostics(s, source=source)
+    if as_json:
+        print_json(found)
+        return
+    if not found:
+        out.print("no unreadable games stored" + (f" from {file}" if file else ""), markup=False)
+        return
+    shown = None
+    for d in found:
+        if d["source"] != shown:
+            shown = d["source"]
+            out.print(f"[bold]{escape(d['source'])}[/]", markup=True)
+        where = ":".join(str(d[k]) for k in ("line", "col") if d[k] is not None) or "-"
+        head, *excerpt = d["message"].split("\n")
+        game = f"game {d['game']}" if d["game"] is not None else ""
+        out.print(f"  {game:<8} {where:>7} {d['code']} {escape(head)}")
+        for line in excerpt:
+            out.print(f"  {'':<8} {'':>7} {escape(line)}")
+    files = len({d["source"] for d in found})
+    out.print(f"{plural(len(found), 'unreadable game')} in {plural(files, 'file')}")
 
 
 def show_cmd(
@@ -198,7 +283,7 @@ def show_cmd(
     from zfrec.analysis.analyze import analyze_game
     from zfrec.store import get_game, load_record, session
 
-    with _store(db) as engine, session(engine, readonly=True) as s:
+    with _store(db, create=False) as engine, session(engine, readonly=True) as s:
         detail = get_game(s, game_id=game_id)
         record = load_record(s, game_id)
     flow = analyze_game(record, alternatives=False).points_flow()
@@ -296,7 +381,7 @@ def stats_cmd(
     """
     from zfrec.store import player_stats, session
 
-    with _store(db) as engine, session(engine, readonly=True) as s:
+    with _store(db, create=False) as engine, session(engine, readonly=True) as s:
         stats = player_stats(s, player=player, valid_only=valid_only, analysis=True)
     if as_json:
         print_json([p.to_json() for p in stats])
@@ -349,7 +434,12 @@ def _count(value: int | None) -> str:
 
 def export_cmd(
     game_id: Annotated[int, typer.Argument(help="The game's id (see `zfrec games`).")],
-    fmt: Annotated[str, typer.Option("--format", "-f", help="zfn or json.")] = "zfn",
+    fmt: Annotated[
+        str | None, typer.Option("--format", "-f", help="zfn (default) or json.")
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="The record in JSON: the same as --format json.")
+    ] = False,
     out_path: Annotated[
         Path | None, typer.Option("--out", "-o", help="Write to this file instead of stdout.")
     ] = None,
@@ -358,22 +448,26 @@ def export_cmd(
     """Write a stored game's canonical record: exactly what was imported, formatted canonically."""
     from zfrec.store import export_game, session
 
-    if fmt not in ("zfn", "json"):
+    if fmt is not None and fmt not in ("zfn", "json"):
         fail(f"--format is zfn or json, not {fmt!r}")
-    with _store(db) as engine, session(engine, readonly=True) as s:
-        text = export_game(s, game_id=game_id, format="json" if fmt == "json" else "zfn")
+    if as_json and fmt == "zfn":
+        fail("--json and --format zfn ask for different formats: give one")
+    chosen: Format = "json" if as_json or fmt == "json" else "zfn"
+    with _store(db, create=False) as engine, session(engine, readonly=True) as s:
+        text = export_game(s, game_id=game_id, format=chosen)
     if out_path is None:
         sys.stdout.write(text)
         return
     try:
         write_atomic(out_path, text)
     except OSError as exc:
-        fail(f"cannot write {out_path}: {exc}")
+        fail(file_problem(str(out_path), exc, "write"))
 
 
 def register(app: typer.Typer) -> None:
     app.command("import")(import_cmd)
     app.command("games")(games_cmd)
     app.command("show")(show_cmd)
+    app.command("unreadable")(unreadable_cmd)
     app.command("stats")(stats_cmd)
     app.command("export")(export_cmd)

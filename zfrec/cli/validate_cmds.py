@@ -3,18 +3,25 @@
 from __future__ import annotations
 
 import glob
+import itertools
 import linecache
-import multiprocessing
 import sys
-from collections.abc import Iterator
-from functools import partial
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
 
+from zfrec.batch import STDIN, Options, count_games, file_findings, merge, run
 from zfrec.cli.common import (
     JSON_HELP,
     OPTION_HELP,
@@ -24,12 +31,11 @@ from zfrec.cli.common import (
     out,
     print_json,
     ruleset,
-    tune_gc,
 )
 from zfrec.diagnostics import Diagnostic
-from zfrec.engine.rules import Ruleset
 from zfrec.errors import ZfrecError
-from zfrec.validate import FileSummary, summarize, validate_path, validate_text
+from zfrec.record.lexer import clip_around
+from zfrec.validate import FileSummary
 
 RECORD_SUFFIXES = (".zfn", ".json")
 COLOURS = {"error": "red", "warning": "yellow", "info": "cyan"}
@@ -56,24 +62,6 @@ def expand_paths(paths: list[str]) -> list[str]:
     return found
 
 
-def check_file(
-    path: str,
-    rules: Ruleset | None,
-    overrides: dict[str, Any],
-    keep_json: bool,
-    show_deal: bool,
-    strict: bool,
-) -> FileSummary:
-    """Validate one file; runs in a worker process under --jobs."""
-    tune_gc()
-    items = (
-        validate_text(sys.stdin.read(), "<stdin>", rules, overrides)
-        if path == "-"
-        else validate_path(path, rules, overrides)
-    )
-    return summarize(items, path, keep_json=keep_json, show_deal=show_deal, stop_at_error=strict)
-
-
 def _excerpt(d: Diagnostic) -> list[str]:
     loc = d.location
     if loc.file is None or loc.line is None or loc.file == "<stdin>":
@@ -81,40 +69,98 @@ def _excerpt(d: Diagnostic) -> list[str]:
     text = linecache.getline(loc.file, loc.line).rstrip("\n")
     if not text or loc.file.lower().endswith(".json"):
         return []
-    col = max(1, loc.col or 1)
+    shown, caret = clip_around(text, max(1, loc.col or 1))
     gutter = f"{loc.line:>5} | "
-    return [gutter + text, " " * (len(gutter) + col - 1) + "^"]
+    return [gutter + shown, " " * (len(gutter) + caret) + "^"]
 
 
-def _print_file(summary: FileSummary) -> None:
-    if not summary.diagnostics and not summary.deals:
-        return
-    out.print(f"[bold]{escape(summary.path)}[/]", markup=True)
-    for line in summary.deals:
-        out.print(escape(line), markup=True)
-    for d in summary.diagnostics:
-        loc = d.location
-        where = f"{loc.line}:{loc.col}" if loc.line is not None else "-"
-        play = loc.play()
-        colour = COLOURS[d.severity]
-        out.print(
-            f"  {where:>7} [{colour}]{d.severity} {d.code}[/] "
-            f"{escape(play + ': ' if play else '')}{escape(d.message)}",
-            markup=True,
-        )
-        for line in _excerpt(d):
-            out.print(f"          {escape(line)}", markup=True)
+def _regutter(line: str) -> str:
+    """An excerpt line `12 | text` with its line number in the gutter width of _excerpt."""
+    number, bar, text = line.partition("|")
+    if not bar or not (number.strip().isdigit() or not number.strip()):
+        return line
+    return f"{number.strip():>5} |{text}"
 
 
-def _run(
-    files: list[str], worker: partial[FileSummary], jobs: int, strict: bool
-) -> Iterator[FileSummary]:
-    if jobs <= 1 or len(files) <= 1:
-        for path in files:
-            yield worker(path)
-        return
-    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-        yield from pool.imap(worker, files)
+MAX_PER_LINE = 20  # diagnostics printed for one source line; the rest are counted
+
+
+class _Printer:
+    """Prints each file's findings as its pieces arrive, at most MAX_PER_LINE per source line.
+
+    With the deals shown, a file's deals come first and its findings after them, as a file
+    judged whole would print them: the findings wait for the end of the file.
+    """
+
+    def __init__(self, hold: bool) -> None:
+        self.hold = hold
+        self.held: list[Diagnostic] = []
+        self.path: str | None = None
+        self.per_line: dict[int, int] = {}
+
+    def piece(self, summary: FileSummary) -> None:
+        if not summary.diagnostics and not summary.deals:
+            return
+        if self.path != summary.path:
+            self.path, self.per_line = summary.path, {}
+            out.print(f"[bold]{escape(summary.path)}[/]", markup=True)
+        for line in summary.deals:
+            out.print(escape(line), markup=True)
+        if self.hold:
+            self.held += summary.diagnostics
+        else:
+            self._print(summary.diagnostics)
+
+    def _print(self, diagnostics: list[Diagnostic]) -> None:
+        for d in diagnostics:
+            line_no = d.location.line
+            if line_no is not None:
+                seen = self.per_line[line_no] = self.per_line.get(line_no, 0) + 1
+                if seen > MAX_PER_LINE:
+                    continue
+            _print_diagnostic(d)
+
+    def file_done(self, path: str) -> None:
+        self._print(self.held)
+        self.held = []
+        if self.path == path:
+            for line_no, seen in self.per_line.items():
+                if seen > MAX_PER_LINE:
+                    out.print(
+                        f"  {line_no:>5}:- … {seen - MAX_PER_LINE} more diagnostic(s) on line "
+                        f"{line_no} not shown (at most {MAX_PER_LINE} per line; --json has all)",
+                        markup=False,
+                    )
+        self.path, self.per_line = None, {}
+
+
+def _print_diagnostic(d: Diagnostic) -> None:
+    loc = d.location
+    where = f"{loc.line}:{loc.col}" if loc.line is not None else "-"
+    play = loc.play()
+    colour = COLOURS[d.severity]
+    # A reader's message carries its own excerpt and caret: show that one, not a second.
+    message, *excerpt = d.message.split("\n")
+    out.print(
+        f"  {where:>7} [{colour}]{d.severity} {d.code}[/] "
+        f"{escape(play + ': ' if play else '')}{escape(message)}",
+        markup=True,
+    )
+    for line in [_regutter(x) for x in excerpt] or _excerpt(d):
+        out.print(f"          {escape(line)}", markup=True)
+
+
+def _progress(files: list[str]) -> tuple[Progress, TaskID]:
+    """Progress per game on stderr, shown only on a terminal (counting games takes a look at
+    every file first, which is worth it only for someone watching)."""
+    shown = err.is_terminal
+    progress = Progress(
+        TextColumn("validating"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
+        TimeElapsedColumn(), TextColumn("{task.description}"), console=err, transient=True,
+        disable=not shown,
+    )  # fmt: skip
+    total = sum(count_games(f) for f in files if f != STDIN) if shown else None
+    return progress, progress.add_task("", total=total)
 
 
 def validate_cmd(
@@ -132,7 +178,12 @@ def validate_cmd(
     ] = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help=OPTION_HELP)] = None,
     strict: Annotated[bool, typer.Option("--strict", help="Stop at the first error.")] = False,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes.")] = 1,
+    jobs: Annotated[
+        int,
+        typer.Option(
+            "--jobs", "-j", min=1, help="Worker processes. Large files are shared out by game."
+        ),
+    ] = 1,
     show_deal: Annotated[
         bool, typer.Option("--show-deal", help="Print each hand's deal, reconstructed or not.")
     ] = False,
@@ -140,84 +191,113 @@ def validate_cmd(
 ) -> None:
     """Replay every record through the rules and report every problem with its location.
 
-    Exit 0 when everything is legal, 1 when errors were found, 2 on unreadable input.
-    Warnings and notes do not change the exit code. A move is every action, passes included.
+    Exit 0 when everything is legal, 1 when errors were found (a file that cannot be read is
+    one), 2 on bad arguments. Warnings and notes do not change the exit code; a file without
+    a game gets a warning. A move is every action, passes included. At most 20 diagnostics are
+    printed per source line (--json has them all).
     """
     judged = ruleset(rules, option) if rules else None
     overrides = option_dict(option)
     files = expand_paths(paths)
     if not files:
         fail("no record files found (.zfn or .json)")
-    worker = partial(
-        check_file,
-        rules=judged,
-        overrides=overrides,
-        keep_json=as_json,
-        show_deal=show_deal,
-        strict=strict,
-    )
-    totals = FileSummary("")
+    options = Options(judged, overrides, keep_json=as_json, show_deal=show_deal, strict=strict)
+    tally = _Tally()
     reports: list[dict[str, object]] = []
-    progress = Progress(
-        TextColumn("validating"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-        disable=len(files) < 2,
-    )
+    printer = _Printer(hold=show_deal)
+    current = FileSummary(files[0])  # the file being read: counts, and for --json everything
+    stream = run(files, options, jobs, stdin=sys.stdin.read)
     try:
+        first = next(stream, None)  # the workers start before the progress display's thread
+        progress, task = _progress(files)
         with progress:
-            task = progress.add_task("validate", total=len(files))
-            for summary in _run(files, worker, jobs, strict):
-                progress.advance(task)
-                totals.games += summary.games
-                totals.hands += summary.hands
-                totals.moves += summary.moves
-                totals.diagnostics += summary.diagnostics
+            for item in itertools.chain([first] if first else [], stream):
+                progress.update(task, description=escape(Path(item.path).name))
+                part = item.summary
+                if part is not None:  # a piece of the file
+                    progress.advance(task, part.games)
+                    tally.add(part)
+                    if as_json:
+                        merge(current, part)
+                    else:
+                        printer.piece(part)
+                        current.games += part.games
+                    if not (strict and tally.errors):
+                        continue
+                findings = file_findings(item.path, current.games, item.problem)
+                tally.add(FileSummary(item.path, diagnostics=findings))
                 if as_json:
+                    current.diagnostics += findings
                     reports.append(
                         {
-                            "path": summary.path,
-                            "games": summary.game_json,
-                            "diagnostics": [d.to_json() for d in summary.diagnostics],
+                            "path": item.path,
+                            "games": current.game_json,
+                            "diagnostics": [d.to_json() for d in current.diagnostics],
                         }
                     )
                 else:
-                    _print_file(summary)
-                if strict and summary.errors:
+                    printer.piece(FileSummary(item.path, diagnostics=findings))
+                    printer.file_done(item.path)
+                tally.files += 1
+                current = FileSummary("")
+                if strict and tally.errors:
                     break
     except ZfrecError as exc:
         fail(str(exc))
-    except (OSError, UnicodeDecodeError) as exc:
-        fail(f"cannot read input: {exc}")
-    info = sum(d.severity == "info" for d in totals.diagnostics)
+    finally:
+        stream.close()
     if as_json:
         print_json(
             {
                 "files": reports,
                 "summary": {
                     "files": len(reports),
-                    "games": totals.games,
-                    "hands": totals.hands,
-                    "moves": totals.moves,
-                    "errors": totals.errors,
-                    "warnings": totals.warnings,
-                    "info": info,
-                    "ok": totals.errors == 0,
+                    "games": tally.games,
+                    "hands": tally.hands,
+                    "moves": tally.moves,
+                    "errors": tally.errors,
+                    "warnings": tally.warnings,
+                    "info": tally.info,
+                    "unreadable_files": tally.unreadable,
+                    "ok": tally.errors == 0,
                 },
             }
         )
     else:
-        verdict = "[green]all legal[/]" if totals.errors == 0 else "[red]findings[/]"
+        verdict = "[green]all legal[/]" if tally.errors == 0 else "[red]findings[/]"
+        cannot = f" ({tally.unreadable} could not be read)" if tally.unreadable else ""
         out.print(
-            f"{len(files)} file(s), {totals.games} game(s), {totals.hands} hand(s), "
-            f"{totals.moves} move(s): {totals.errors} error(s), {totals.warnings} warning(s), "
-            f"{info} note(s) - {verdict}",
+            f"{len(files)} file(s){cannot}, {tally.games} game(s), {tally.hands} hand(s), "
+            f"{tally.moves} move(s): {tally.errors} error(s), {tally.warnings} warning(s), "
+            f"{tally.info} note(s) - {verdict}",
             markup=True,
         )
-    raise typer.Exit(1 if totals.errors else 0)
+    raise typer.Exit(1 if tally.errors else 0)
+
+
+@dataclass(slots=True)
+class _Tally:
+    """The run's totals, counted as pieces arrive (the findings themselves are not kept)."""
+
+    files: int = 0
+    games: int = 0
+    hands: int = 0
+    moves: int = 0
+    errors: int = 0
+    warnings: int = 0
+    info: int = 0
+    unreadable: int = 0
+
+    def add(self, part: FileSummary) -> None:
+        self.games += part.games
+        self.hands += part.hands
+        self.moves += part.moves
+        for d in part.diagnostics:
+            severity = d.severity
+            self.errors += severity == "error"
+            self.warnings += severity == "warning"
+            self.info += severity == "info"
+            self.unreadable += d.code == "ZF003"
 
 
 def register(app: typer.Typer) -> None:

@@ -4,12 +4,32 @@ A card is an id 0..53: real cards are `rank * 4 + suit` (rank 0..12 for 3..2, su
 s h d c), the small joker is 52 and the big joker 53. A set of cards is an int with bit `id` set,
 so containment is `m & ~hand == 0` and removal is `hand & ~m`. The four cards of one rank sit in
 one nibble, which is what makes rank counting cheap.
+
+The public value types are `Card` (one card) and `Cards` (a set of cards). Both are `int`
+subclasses: a `Card` is its id and a `Cards` is its mask, so the engine's mask arithmetic works on
+them unchanged and at full speed, while `str()`, `repr()`, iteration and `in` speak the notation:
+
+    >>> hand = Cards.parse("8h 8s BJ 10♥")
+    >>> str(hand), len(hand), "Th" in hand
+    ('8s 8h Th BJ', 4, True)
+    >>> [str(card) for card in hand]
+    ['8s', '8h', 'Th', 'BJ']
+    >>> hand
+    Cards.parse('8s 8h Th BJ')
+
+Arithmetic on them gives plain ints (masks); wrap a mask in `Cards(mask)` to print it.
+
+There is one card parser, `read_word` (one word, glued or comma-separated cards), used by
+`parse_play`, `parse_cards`, `Card.parse` and `Cards.parse`, and through them by the command line,
+the JSON reader and the .zfn reader. They all accept the same spellings (FORMAT.md, Cards).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from zfrec.errors import CardError
 
@@ -33,27 +53,20 @@ JOKER_MASK = (1 << SJ) | (1 << BJ)
 REAL_MASK = FULL_DECK & ~JOKER_MASK
 THREE_OF_HEARTS = 0 * 4 + 1
 COUNTER_POINTS = {2: 5, 7: 10, 10: 10}  # rank index of 5, T, K -> points
+COUNTERS = 0xF << 8 | 0xF << 28 | 0xF << 40  # the mask of every 5, Ten and King
 
-_SUIT_ALIASES = {
-    **{s: i for i, s in enumerate(SUIT_SYMBOLS)},
-    **{g: i for i, g in enumerate(SUIT_GLYPHS)},
-    **{g: i for i, g in enumerate("♤♡♢♧")},
-}
+# Every suit spelling, in groups of four in s h d c order: letters, glyphs, outlined glyphs.
+_SUIT_SPELLINGS = "shdc♠♥♦♣♤♡♢♧"
+RANK_ERROR = "ranks are 3 4 5 6 7 8 9 T J Q K A 2 (10 for T)"
+SUIT_ERROR = "suits are s h d c (or ♠ ♥ ♦ ♣)"
+CARD_HELP = (
+    "a card is a rank (3-9, 10 or T, J, Q, K, A, 2) and a suit (s h d c or ♠ ♥ ♦ ♣), or SJ/BJ"
+)
 
 
 def rank_of(card_id: int) -> int:
     """Rank index of a card id: 0..12 for real cards, 13 and 14 for the jokers."""
     return card_id >> 2 if card_id < SJ else card_id - SJ + SJ_RANK
-
-
-def parse_rank(text: str) -> int:
-    """A real rank symbol (`3`..`9`, `T` or `10`, `J`, `Q`, `K`, `A`, `2`) to its index."""
-    t = text.strip().upper()
-    if t == "10":
-        t = "T"
-    if len(t) == 1 and t in RANK_SYMBOLS:
-        return RANK_SYMBOLS.index(t)
-    raise CardError(f"unknown rank {text!r}: ranks are 3 4 5 6 7 8 9 T J Q K A 2 (10 for T)")
 
 
 def rank_symbol(rank: int) -> str:
@@ -65,54 +78,26 @@ def rank_symbol(rank: int) -> str:
     return RANK_SYMBOLS[rank]
 
 
+def parse_rank(text: str) -> int:
+    """A real rank symbol (`3`..`9`, `T` or `10`, `J`, `Q`, `K`, `A`, `2`) to its index."""
+    t = text.strip().upper()
+    if t == "10":
+        t = "T"
+    if len(t) == 1 and t in RANK_SYMBOLS:
+        return RANK_SYMBOLS.index(t)
+    raise CardError(f"unknown rank {text!r}: {RANK_ERROR}")
+
+
 def parse_suit(text: str) -> int:
-    suit = _SUIT_ALIASES.get(text.strip().lower())
-    if suit is None:
-        raise CardError(f"unknown suit {text!r}: suits are s h d c (or ♠ ♥ ♦ ♣)")
-    return suit
-
-
-@dataclass(frozen=True, slots=True, order=True)
-class Card:
-    """One card of the 54-card pack. `Card.parse('Th')`, `str(card) == 'Th'`."""
-
-    id: int
-
-    @staticmethod
-    def parse(text: str) -> Card:
-        return CARDS[parse_card_id(text)]
-
-    @property
-    def rank(self) -> int:
-        return rank_of(self.id)
-
-    @property
-    def suit(self) -> int | None:
-        return None if self.id >= SJ else self.id & 3
-
-    @property
-    def is_joker(self) -> bool:
-        return self.id >= SJ
-
-    @property
-    def points(self) -> int:
-        return 0 if self.id >= SJ else COUNTER_POINTS.get(self.id >> 2, 0)
-
-    @property
-    def bit(self) -> int:
-        return 1 << self.id
-
-    def __str__(self) -> str:
-        return card_str(self.id)
-
-    def __repr__(self) -> str:
-        return f"Card.parse({card_str(self.id)!r})"
-
-
-CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(DECK_SIZE))
+    """A suit letter or symbol (`s h d c`, `♠ ♥ ♦ ♣`, `♤ ♡ ♢ ♧`) to its index 0..3."""
+    t = text.strip().lower()
+    if len(t) == 1 and t in _SUIT_SPELLINGS:
+        return _SUIT_SPELLINGS.index(t) % 4
+    raise CardError(f"unknown suit {text!r}: {SUIT_ERROR}")
 
 
 def card_str(card_id: int) -> str:
+    """The notation of one card id: `Th`, `3s`, `SJ`."""
     if card_id == SJ:
         return "SJ"
     if card_id == BJ:
@@ -128,91 +113,330 @@ def card_glyph(card_id: int) -> str:
     return ("10" if rank == "T" else rank) + SUIT_GLYPHS[card_id & 3]
 
 
-def parse_card_id(text: str) -> int:
-    """One card token to its id. Case-insensitive; accepts `10` and suit symbols."""
-    t = text.strip()
-    upper = t.upper()
-    if upper == "SJ":
-        return SJ
-    if upper == "BJ":
-        return BJ
-    if len(t) < 2:
-        raise CardError(f"malformed card {text!r}: write rank then suit, e.g. Th, 10♥, As, SJ")
-    try:
-        return parse_rank(t[:-1]) * 4 + parse_suit(t[-1])
-    except CardError as exc:
-        raise CardError(f"malformed card {text!r}: {exc.message}") from None
+class Card(int):
+    """One card of the 54-card pack; its int value is the card id (0..53).
+
+    An int subclass, so it indexes tables and shifts (`1 << card`) like the ids the engine uses.
+
+    >>> card = Card.parse("10♥")
+    >>> card, str(card), card.rank, card.suit, card.points
+    (Card.parse('Th'), 'Th', 7, 1, 10)
+    >>> Card.parse("bj").is_joker
+    True
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, card_id: int) -> Card:
+        if not 0 <= card_id < DECK_SIZE:
+            raise CardError(f"there is no card {card_id}: card ids are 0 to {DECK_SIZE - 1}")
+        return int.__new__(cls, card_id)
+
+    @staticmethod
+    def parse(text: str) -> Card:
+        """One card in any spelling the notation accepts (`Th`, `10♥`, `th`, `SJ`)."""
+        word = text.strip()
+        mask, decls = read_word(word) if word else (0, ())
+        if decls or mask.bit_count() != 1:
+            raise CardError(f"{text!r} is not one card: write e.g. Th, 10♥, As or SJ")
+        return CARDS[mask.bit_length() - 1]
+
+    @property
+    def id(self) -> int:
+        """The card id as a plain int."""
+        return int(self)
+
+    @property
+    def rank(self) -> int:
+        """Rank index: 0..12 for 3..2, 13 for SJ, 14 for BJ."""
+        return rank_of(self)
+
+    @property
+    def suit(self) -> int | None:
+        """Suit index 0..3 (s h d c); None for a joker."""
+        return None if self >= SJ else self & 3
+
+    @property
+    def is_joker(self) -> bool:
+        return self >= SJ
+
+    @property
+    def points(self) -> int:
+        """Counter points: 5 for a Five, 10 for a Ten or King, else 0 (jokers too)."""
+        return 0 if self >= SJ else COUNTER_POINTS.get(self >> 2, 0)
+
+    @property
+    def bit(self) -> int:
+        """The one-card mask."""
+        return 1 << self
+
+    def __str__(self) -> str:
+        return card_str(self)
+
+    def __repr__(self) -> str:
+        return f"Card.parse({card_str(self)!r})"
+
+
+CARDS: tuple[Card, ...] = tuple(int.__new__(Card, i) for i in range(DECK_SIZE))
+
+
+class Cards(int):
+    """A set of cards; its int value is the 54-bit mask. `Cards(mask)` wraps a mask.
+
+    `str()` is the canonical notation (ascending rank, suits s h d c), iteration gives the `Card`s
+    in that order, `len()` counts them and `in` takes a `Card`, a card id, a card's notation or
+    another `Cards` (a subset test). Arithmetic works on the mask and gives plain ints.
+
+    >>> pair = Cards.parse("8s,8h")
+    >>> str(pair), len(pair), Card.parse("8s") in pair, "8d" in pair
+    ('8s 8h', 2, True, False)
+    >>> Cards.parse("8s") in pair, Cards(pair | Card.parse("8d").bit)
+    (True, Cards.parse('8s 8h 8d'))
+    >>> Cards(), str(Cards())
+    (Cards(), '')
+    """
+
+    __slots__ = ()
+
+    @staticmethod
+    def parse(text: str) -> Cards:
+        """Cards separated by spaces or commas, or glued (`7h7s`); no joker declarations."""
+        return parse_cards(text)
+
+    @staticmethod
+    def of(cards: Iterable[int]) -> Cards:
+        """The set of the given cards (`Card`s or card ids)."""
+        return Cards(to_mask(cards))
+
+    def __iter__(self) -> Iterator[Card]:
+        return (CARDS[i] for i in iter_ids(self))
+
+    def __len__(self) -> int:
+        return self.bit_count()
+
+    def __contains__(self, item: object) -> bool:
+        if isinstance(item, str):
+            item = Card.parse(item)
+        if isinstance(item, Cards):
+            return item & ~self == 0
+        if isinstance(item, int) and 0 <= item < DECK_SIZE:
+            return bool(self >> item & 1)
+        return False
+
+    def __str__(self) -> str:
+        return format_cards(self)
+
+    def __repr__(self) -> str:
+        return f"Cards.parse({format_cards(self)!r})" if self else "Cards()"
+
+
+NO_CARDS = Cards()  # the empty set
 
 
 @dataclass(frozen=True, slots=True)
 class Stand:
-    """What a wild joker stands for: a real rank, and a suit where the suit matters."""
+    """What a wild joker stands for: a real rank, and a suit where the suit matters.
+
+    >>> Stand.parse("10h"), str(Stand.parse("8"))
+    (Stand(rank=7, suit=1), '8')
+    """
 
     rank: int
     suit: int | None = None
 
     @staticmethod
     def parse(text: str) -> Stand:
+        """A rank with an optional suit, as after `=` in `BJ=8h` or `BJ=8`."""
         t = text.strip()
         if t.upper() in ("SJ", "BJ"):
             raise CardError(f"a joker cannot stand for a joker ({text!r}); see RULES.md R15")
-        if len(t) >= 2 and t[-1].lower() in _SUIT_ALIASES and t.upper() != "10":
-            try:
-                return Stand(parse_rank(t[:-1]), parse_suit(t[-1]))
-            except CardError:
-                pass
-        return Stand(parse_rank(t))
+        m = _STAND_RE.fullmatch(t)
+        if m is None:
+            raise CardError(f"unknown rank {text!r}: {RANK_ERROR}")
+        return _stand(m.group(1), m.group(2))
 
     def card_id(self) -> int | None:
+        """The card it stands for, when the suit is given."""
         return None if self.suit is None else self.rank * 4 + self.suit
 
     def __str__(self) -> str:
         return RANK_SYMBOLS[self.rank] + ("" if self.suit is None else SUIT_SYMBOLS[self.suit])
 
+    def glyph(self) -> str:
+        """Display form with a suit symbol: `10♥`, `8`."""
+        rank = "10" if self.rank == 7 else RANK_SYMBOLS[self.rank]
+        return rank + ("" if self.suit is None else SUIT_GLYPHS[self.suit])
+
 
 Declarations = dict[int, Stand]  # joker card id -> what it stands for
+DeclarationTuple = tuple[tuple[int, Stand], ...]  # the same, sorted by joker, as records keep it
+
+
+def declared_text(card_id: int, stand: Stand | None) -> str:
+    """One card of a play with what it stands for, if declared: `BJ=8h`, `SJ=8`, `7s`."""
+    return card_str(card_id) + ("" if stand is None else f"={stand}")
 
 
 @dataclass(frozen=True, slots=True)
 class PlayText:
-    """A parsed play: its cards as a mask and its joker declarations."""
+    """A parsed play: its cards and its joker declarations (sorted by joker).
 
-    mask: int
-    declarations: tuple[tuple[int, Stand], ...] = ()
+    >>> play = parse_play("8s 8h BJ=8")
+    >>> play.mask, play.declared()
+    (Cards.parse('8s 8h BJ'), {53: Stand(rank=5, suit=None)})
+    >>> str(play)
+    '8s 8h BJ=8'
+    """
+
+    mask: Cards
+    declarations: DeclarationTuple = ()
 
     def declared(self) -> Declarations:
+        """The declarations as a dict, as the engine takes them."""
         return dict(self.declarations)
 
     def __str__(self) -> str:
         return format_play(self.mask, dict(self.declarations))
 
 
-def parse_cards(text: str) -> int:
-    """A whitespace- or comma-separated list of cards to a mask. Duplicates are an error."""
+# ---------------------------------------------------------------------------------------------
+# The card parser. A word of cards may be glued (`7h7s`, `BJ=8h8s`) or comma-separated
+# (`7h,7s`), so it is read card by card. A declaration's suit is optional, so `BJ=8SJ` reads as
+# BJ=8s then `J`: separate such cards with a space or a comma (FORMAT.md says so).
+
+_RANK = r"10|[2-9tjqka]"
+_SUIT = rf"[{_SUIT_SPELLINGS}]"
+_CARD_RE = re.compile(rf"({_RANK})({_SUIT})|([sb]j)(?:=({_RANK})({_SUIT})?)?", re.IGNORECASE)
+_RANK_RE = re.compile(_RANK, re.IGNORECASE)
+_STAND_RE = re.compile(rf"({_RANK})({_SUIT})?", re.IGNORECASE)
+_SKIP = ",\ufe0f"  # separators, and the emoji variation selector phones put after ♥ (♥️)
+# Each card as the writer spells it (`3s`, `Th`, `SJ`): the common case, read by one lookup.
+_CANONICAL = {card_str(card): 1 << card for card in range(DECK_SIZE)}
+
+
+def _card_id(rank: str, suit: str) -> int:
+    index = RANK_SYMBOLS.index("T" if rank == "10" else rank.upper())
+    return index * 4 + _SUIT_SPELLINGS.index(suit.lower()) % 4
+
+
+def _stand(rank: str, suit: str | None) -> Stand:
+    index = RANK_SYMBOLS.index("T" if rank == "10" else rank.upper())
+    return Stand(index, None if suit is None else _SUIT_SPELLINGS.index(suit.lower()) % 4)
+
+
+@lru_cache(maxsize=8192)
+def read_word(word: str) -> tuple[int, DeclarationTuple]:
+    """One word of cards (no spaces) to (mask, declarations in the order written).
+
+    Raises CardError whose `offset` is the index in `word` of the problem.
+
+    >>> read_word("7h7s,BJ=8")
+    (9007199254937600, ((53, Stand(rank=5, suit=None)),))
+    """
+    mask = 0
+    decls: list[tuple[int, Stand]] = []
+    pos = 0
+    n = len(word)
+    while pos < n:
+        if word[pos] in _SKIP:
+            pos += 1
+            continue
+        m = _CARD_RE.match(word, pos)
+        if m is None:
+            raise _unreadable(word, pos)
+        if m.group(1):
+            cid = _card_id(m.group(1), m.group(2))
+            if m.end() < n and word[m.end()] == "=":
+                raise CardError(
+                    f"only jokers take a declaration, not {card_str(cid)}", offset=m.end()
+                )
+        else:
+            cid = SJ if m.group(3).upper() == "SJ" else BJ
+            if m.group(4):
+                decls.append((cid, _stand(m.group(4), m.group(5))))
+            elif m.end() < n and word[m.end()] == "=":
+                after = word[m.end() + 1 : m.end() + 3]
+                if after.upper() in ("SJ", "BJ"):
+                    raise CardError(
+                        f"a joker cannot stand for a joker ({after!r}); see RULES.md R15",
+                        offset=m.end() + 1,
+                    )
+                raise CardError(
+                    "a joker declaration names a real rank, 3 through 2 (RULES.md R15)",
+                    offset=m.end(),
+                )
+        if mask >> cid & 1:
+            raise CardError(f"card {card_str(cid)} is given twice", offset=pos)
+        mask |= 1 << cid
+        pos = m.end()
+    if not mask:
+        raise CardError(f"no cards here: {CARD_HELP}", offset=0)
+    return mask, tuple(decls)
+
+
+def _unreadable(text: str, pos: int) -> CardError:
+    """Say precisely what is wrong with the card that starts at `pos`."""
+    rank = _RANK_RE.match(text, pos)
+    if rank is None:
+        shown = text[pos : pos + 20] + ("…" if len(text) > pos + 20 else "")
+        return CardError(f"cannot read a card at {shown!r}: {CARD_HELP}", offset=pos)
+    end = rank.end()
+    if end >= len(text) or text[end] in ",=":
+        return CardError(f"card {text[pos:end]!r} has no suit: add s, h, d or c", offset=end)
+    card = text[pos : end + 1]
+    return CardError(f"unknown suit {text[end]!r} in {card!r}: {SUIT_ERROR}", offset=end)
+
+
+_WORD_RE = re.compile(r"\S+")
+
+
+def parse_play(text: str) -> PlayText:
+    """Cards with optional joker declarations, e.g. `7s 7h SJ BJ=8 8c`, `7h7s` or `BJ=8h`.
+
+    Words are separated by spaces; within a word cards may be glued or separated by commas.
+    Raises CardError with the `offset` of the problem in `text`.
+    """
+    mask = 0
+    decls: list[tuple[int, Stand]] = []
+    for m in _WORD_RE.finditer(text):
+        word = m.group()
+        try:
+            word_mask, word_decls = read_word(word)
+        except CardError as exc:
+            if not word.strip(_SKIP):
+                continue  # a lone comma between words
+            raise CardError(exc.message, offset=m.start() + exc.offset) from None
+        twice = mask & word_mask
+        if twice:
+            low = (twice & -twice).bit_length() - 1
+            raise CardError(f"card {card_str(low)} is given twice", offset=m.start())
+        mask |= word_mask
+        decls.extend(word_decls)
+    if not mask:
+        raise CardError("no cards given")
+    return PlayText(Cards(mask), tuple(sorted(decls, key=lambda d: d[0])))
+
+
+def parse_cards(text: str) -> Cards:
+    """A whitespace- or comma-separated (or glued) list of cards. Duplicates are an error.
+
+    >>> parse_cards("BJ 2c 3h, Ts")
+    Cards.parse('3h Ts 2c BJ')
+    """
+    # The common case, cards as the writer spells them: one lookup per card, and distinct
+    # cards are distinct bits, so their sum is the set.
+    words = text.split(" ")
+    try:
+        bits = set(map(_CANONICAL.__getitem__, words))
+    except KeyError:
+        pass
+    else:
+        if len(bits) == len(words):
+            return Cards(sum(bits))
     play = parse_play(text)
     if play.declarations:
         raise CardError("joker declarations are not allowed here")
     return play.mask
-
-
-def parse_play(text: str) -> PlayText:
-    """Cards with optional joker declarations, e.g. `7s 7h SJ BJ=8 8c` or `BJ=8h`."""
-    mask = 0
-    decls: dict[int, Stand] = {}
-    tokens = text.replace(",", " ").split()
-    if not tokens:
-        raise CardError("no cards given")
-    for token in tokens:
-        name, eq, value = token.partition("=")
-        cid = parse_card_id(name)
-        if mask >> cid & 1:
-            raise CardError(f"card {card_str(cid)} is given twice")
-        mask |= 1 << cid
-        if eq:
-            if cid < SJ:
-                raise CardError(f"only jokers take a declaration, not {card_str(cid)}")
-            decls[cid] = Stand.parse(value)
-    return PlayText(mask, tuple(sorted(decls.items())))
 
 
 def iter_ids(mask: int) -> Iterator[int]:
@@ -224,13 +448,15 @@ def iter_ids(mask: int) -> Iterator[int]:
 
 
 def ids(mask: int) -> list[int]:
+    """Card ids in a mask, lowest first, as a list."""
     return list(iter_ids(mask))
 
 
-def to_mask(cards: Iterable[int | Card]) -> int:
+def to_mask(cards: Iterable[int]) -> int:
+    """The mask of some card ids (or `Card`s, which are ids)."""
     mask = 0
     for c in cards:
-        mask |= 1 << (c.id if isinstance(c, Card) else c)
+        mask |= 1 << c
     return mask
 
 
@@ -240,12 +466,9 @@ def format_cards(mask: int) -> str:
 
 
 def format_play(mask: int, declarations: Declarations | None = None) -> str:
+    """Canonical text of a play, each declared joker with what it stands for: `8s 8h BJ=8h`."""
     decls = declarations or {}
-    out = []
-    for cid in iter_ids(mask):
-        stand = decls.get(cid)
-        out.append(card_str(cid) + ("" if stand is None else f"={stand}"))
-    return " ".join(out)
+    return " ".join(declared_text(cid, decls.get(cid)) for cid in iter_ids(mask))
 
 
 def points_of(mask: int) -> int:

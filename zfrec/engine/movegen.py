@@ -38,6 +38,27 @@ class Move(NamedTuple):
     jokers: int
 
 
+def move_size(move: Move) -> int:
+    """How many cards an abstract move plays.
+
+    >>> move_size(Move(Category.pair_sequence, 5, 3, None, 0))  # 8-8 9-9 T-T
+    6
+    >>> move_size(Move(Category.special, 2, None, None, 0))  # four 2s
+    4
+    """
+    c = move.category
+    if c in UNIT_OF:
+        return UNIT_OF[c] * (move.length or 0)
+    if c is Category.suit_sequence:
+        return move.length or 0
+    if c is Category.special:
+        return 4 if move.rank == 2 else 3  # four 2s, or a 5-T-K
+    return _SIZE_OF.get(c, 1)
+
+
+_SIZE_OF = {Category.full_house: 5, Category.quartet: 4, Category.triple: 3, Category.pair: 2}
+
+
 class _Hand:
     """Rank counts, suit masks and jokers of a hand, computed once per enumeration."""
 
@@ -348,3 +369,9 @@ def _expand_special(h: _Hand, r: int) -> Iterator[Combo]:
         suited = (five & 3) == (ten & 3) == (king & 3)
         if suited == (r == 1):
             yield Combo(Category.special, r, None, _mask((five, ten, king)))
+
+
+def example(hand: int, move: Move) -> Combo:
+    """One physical card set from `hand` that makes `move` (the first `expand` would give),
+    without enumerating the others: what a client offers as the move's default cards."""
+    return next(_expand(_Hand(hand), move))

@@ -87,7 +87,8 @@ def parse_option(text: str) -> tuple[str, Any]:
             raise RulesError(f"{name} takes true or false, not {raw!r}")
         value = value in ("true", "yes", "1", "on")
     elif name == "target":
-        if not value.isdigit():
-            raise RulesError(f"target must be a positive whole number, not {raw!r}")
+        # ASCII digits only, and few of them: int() refuses '²' and numbers of 4,300 digits.
+        if not (value.isascii() and value.isdigit()) or len(value) > 18:
+            raise RulesError(f"target must be a positive whole number, not {raw[:40]!r}")
         value = int(value)
     return name, value

@@ -27,7 +27,7 @@ from zfrec.record.model import (
     SeatDeal,
     Trick,
 )
-from zfrec.record.zfn import dumps_zfn, iter_games, parse_zfn, read_games
+from zfrec.record.zfn import dumps_zfn, iter_games, parse_zfn, read_games, read_lines
 
 Format = Literal["zfn", "json"]
 FORMATS: tuple[Format, ...] = ("zfn", "json")
@@ -72,12 +72,13 @@ def format_of(path: str | Path) -> Format:
 def iter_records(path: str | Path) -> Iterator[Game | NotationError]:
     """Each game in a .zfn or .json file, or the NotationError of a game that failed.
 
-    A .zfn file is streamed line by line; a .json file is read whole.
+    A .zfn file is streamed line by line, in bounded memory however long a line is; a .json
+    file is read whole.
     """
     name = str(path)
     if format_of(path) == "zfn":
         with open(path, encoding="utf-8-sig", newline=None) as stream:
-            yield from iter_games(stream, name)
+            yield from iter_games(read_lines(stream), name)
     else:
         with open(path, encoding="utf-8-sig") as stream:
             text = stream.read()

@@ -1,20 +1,24 @@
 """JSON, the canonical machine form of a record. FORMAT.md describes it; the schema defines it.
 
-Every object read is validated against the schema first, and every object written is validated
-before it is returned, so a JSON record that zfrec produced or accepted always conforms.
-Positions are not kept in JSON: records read from it have `pos` None everywhere.
+Every object read is validated against the schema first. An object written from a typed Game
+conforms by construction (tests/test_schema.py checks that on random records), so writing does
+not validate again; only free text, which a reader may have let through, is checked. A JSON
+record that zfrec produced or accepted always conforms. Positions are not kept in JSON: records
+read from it have `pos` None everywhere.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 from typing import Any
 
-from zfrec.engine.cards import format_cards, parse_cards, parse_play
-from zfrec.errors import CardError, Location, NotationError
+from zfrec.engine.cards import NO_CARDS, format_cards, format_play, parse_cards, parse_play
+from zfrec.errors import CardError, Location, NotationError, SeatError
 from zfrec.record.lexer import excerpt
 from zfrec.record.model import (
+    Declaration,
     Game,
     Hand,
     HandScore,
@@ -26,6 +30,7 @@ from zfrec.record.model import (
     extra_tag_problem,
     move_problem,
     players_problem,
+    seat_of,
     tag_value_problem,
 )
 from zfrec.record.schema import pointer, validate_game, validate_wrapper
@@ -34,11 +39,39 @@ Path = tuple[Any, ...]
 
 
 def game_to_json(game: Game) -> dict[str, Any]:
-    """The JSON object of one game (keys in the order of the text form), validated."""
+    """The JSON object of one game (keys in the order of the text form), schema-valid.
+
+    Raises NotationError if a free-text field holds what JSON records refuse (a control
+    character in a comment, say), naming its JSON path.
+    """
+    return _game_to_json(game, False)
+
+
+class _Flat(str):
+    """JSON text of a plain move, already rendered on one line: dumps_json's shortcut."""
+
+    __slots__ = ()
+
+
+# A move's one-line text must fit at the deepest indent it is written at (a game inside
+# {"games": [...]}), or _render would have to break it over lines.
+_FLAT_MOVE_WIDTH = 100 - 16
+
+
+@lru_cache(maxsize=1 << 16)
+def _play_json(is_pass: bool, cards: int, declarations: tuple[Declaration, ...]) -> str:
+    if is_pass:
+        return '"pass"'
+    return json.dumps(format_play(cards, dict(declarations)), ensure_ascii=False)
+
+
+def _game_to_json(game: Game, flat_moves: bool) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in (("event", game.event), ("site", game.site), ("date", game.date)):
         if value is not None:
+            _text(tag_value_problem(value), key)
             out[key] = value
+    _text(players_problem(game.players), "players")
     out["players"] = list(game.players)
     rules: dict[str, Any] = {"preset": game.preset}
     if game.options:
@@ -51,26 +84,38 @@ def game_to_json(game: Game) -> dict[str, Any]:
             result["winners"] = [seat + 1 for seat in game.result.winners]
         out["result"] = result
     if game.extra_tags:
+        for i, (_, value) in enumerate(game.extra_tags):
+            _text(tag_value_problem(value), "extra_tags", i, "value")
         out["extra_tags"] = [{"name": n, "value": v} for n, v in game.extra_tags]
-    _put_comments(out, game.comments)
-    out["hands"] = [_hand_to_json(hand) for hand in game.hands]
-    validate_game(out)
+    _put_comments(out, game.comments, ())
+    out["hands"] = [_hand_to_json(hand, i, flat_moves) for i, hand in enumerate(game.hands)]
     return out
 
 
-def _put_comments(out: dict[str, Any], comments: list[str]) -> None:
+def _text(problem: str | None, *path: Any) -> None:
+    # The schema's patterns on free text, which the .zfn reader does not check in full.
+    if problem:
+        raise NotationError(f"at {pointer(path)}: {problem}")
+
+
+def _put_comments(out: dict[str, Any], comments: list[str], at: Path) -> None:
     if comments:
+        for i, text in enumerate(comments):
+            _text(comment_problem(text), *at, "comments", i)
         out["comments"] = list(comments)
 
 
-def _hand_to_json(hand: Hand) -> dict[str, Any]:
+def _hand_to_json(hand: Hand, index: int, flat_moves: bool) -> dict[str, Any]:
     out: dict[str, Any] = {"number": hand.number}
     if hand.shuffler is not None:
         out["shuffler"] = hand.shuffler + 1
     if hand.deal is not None:
         out["deal"] = [_deal_to_json(d) for d in hand.deal]
-    _put_comments(out, hand.comments)
-    out["tricks"] = [_trick_to_json(trick) for trick in hand.tricks]
+    at = ("hands", index)
+    _put_comments(out, hand.comments, at)
+    out["tricks"] = [
+        _trick_to_json(trick, (*at, "tricks", i), flat_moves) for i, trick in enumerate(hand.tricks)
+    ]
     if hand.score is not None:
         score: dict[str, Any] = {"points": list(hand.score.points)}
         if hand.score.totals is not None:
@@ -86,22 +131,42 @@ def _deal_to_json(dealt: SeatDeal) -> dict[str, Any]:
     return out
 
 
-def _trick_to_json(trick: Trick) -> dict[str, Any]:
+def _trick_to_json(trick: Trick, at: Path, flat_moves: bool) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    _put_comments(out, trick.comments)
-    out["moves"] = [_move_to_json(move) for move in trick.moves]
+    _put_comments(out, trick.comments, at)
+    moves: list[Any] = []
+    for i, move in enumerate(trick.moves):
+        if move.annotation is not None or move.disputed or move.comments:
+            moves.append(_move_to_json(move, (*at, "moves", i)))
+        elif flat_moves:
+            # Moves are most of a record: write each once, as the text _render would make.
+            text = (
+                '{"seat": '
+                + str(move.seat + 1)
+                + ', "play": '
+                + _play_json(move.is_pass, move.cards, move.declarations)
+                + "}"
+            )
+            if len(text) <= _FLAT_MOVE_WIDTH:
+                moves.append(_Flat(text))
+            else:
+                moves.append({"seat": move.seat + 1, "play": move.play_text()})
+        else:
+            moves.append({"seat": move.seat + 1, "play": move.play_text()})
+    out["moves"] = moves
     return out
 
 
-def _move_to_json(move: Move) -> dict[str, Any]:
+def _move_to_json(move: Move, at: Path) -> dict[str, Any]:
     out: dict[str, Any] = {"seat": move.seat + 1, "play": move.play_text()}
     if move.annotation is not None:
         out["annotation"] = move.annotation
     if move.disputed:
         out["disputed"] = True
         if move.dispute_note is not None:
+            _text(tag_value_problem(move.dispute_note), *at, "dispute_note")
             out["dispute_note"] = move.dispute_note
-    _put_comments(out, move.comments)
+    _put_comments(out, move.comments, at)
     return out
 
 
@@ -147,6 +212,11 @@ def parse_json_text(text: str, source: str | None = None) -> Any:
         line = lines[exc.lineno - 1] if exc.lineno <= len(lines) else ""
         message = f"invalid JSON: {exc.msg}\n{excerpt(line, exc.lineno, exc.colno)}"
         raise NotationError(message, Location(source, exc.lineno, exc.colno)) from None
+    except RecursionError:
+        raise NotationError("invalid JSON: nested too deeply", Location(source)) from None
+    except ValueError as exc:  # Python refuses to read integers of more than 4,300 digits
+        problem = "a number has too many digits" if "digits" in str(exc) else str(exc)[:200]
+        raise NotationError(f"invalid JSON: {problem}", Location(source)) from None
 
 
 def iter_json_text(text: str, source: str | None = None) -> Iterator[Game | NotationError]:
@@ -171,25 +241,55 @@ def dumps_json(games: Game | Iterable[Game]) -> str:
     Any object or array that fits on one line of 100 columns is written on one line, so a move
     or a short trick reads at a glance instead of sprawling over a dozen lines.
     """
-    return _render(document(games), 0) + "\n"
+    if isinstance(games, Game):
+        doc = _game_to_json(games, True)
+    else:
+        doc = {"games": [_game_to_json(g, True) for g in games]}
+    return _render(doc, 0, {})[1] + "\n"
 
 
 _WIDTH = 100
 
 
-def _render(value: Any, indent: int) -> str:
-    flat = json.dumps(value, ensure_ascii=False)
-    if not isinstance(value, dict | list) or not value or indent + len(flat) <= _WIDTH:
-        return flat
-    inner = " " * (indent + 2)
-    if isinstance(value, dict):
-        items = [
-            f"{inner}{json.dumps(k, ensure_ascii=False)}: {_render(v, indent + 2)}"
-            for k, v in value.items()
-        ]
-        return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
-    items = [inner + _render(v, indent + 2) for v in value]
-    return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
+def _render(value: Any, indent: int, strings: dict[str, str]) -> tuple[str, str]:
+    """(the value on one line, the value as written at `indent`), in one pass: each node's
+    one-line form is joined from its children's, never encoded again. `strings` caches the
+    encoding of repeated strings (keys, plays)."""
+    kind = type(value)
+    if kind is _Flat:
+        return value, value
+    if kind is str:
+        text = strings.get(value)
+        if text is None:
+            text = strings[value] = json.dumps(value, ensure_ascii=False)
+        return text, text
+    if kind is int:
+        text = str(value)
+        return text, text
+    if kind is dict:
+        if not value:
+            return "{}", "{}"
+        keys = [strings.get(k) or _render(k, 0, strings)[0] for k in value]
+        parts = [_render(v, indent + 2, strings) for v in value.values()]
+        flat = "{" + ", ".join([k + ": " + f for k, (f, _) in zip(keys, parts, strict=True)]) + "}"
+        if indent + len(flat) <= _WIDTH:
+            return flat, flat
+        inner = " " * (indent + 2)
+        items = [inner + k + ": " + shown for k, (_, shown) in zip(keys, parts, strict=True)]
+        return flat, "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
+    if kind is list:
+        if not value:
+            return "[]", "[]"
+        parts = [(v, v) if type(v) is _Flat else _render(v, indent + 2, strings) for v in value]
+        flat = "[" + ", ".join([f for f, _ in parts]) + "]"
+        if indent + len(flat) <= _WIDTH:
+            return flat, flat
+        inner = " " * (indent + 2)
+        return flat, "[\n" + ",\n".join(
+            [inner + shown for _, shown in parts]
+        ) + "\n" + " " * indent + "]"
+    text = json.dumps(value)  # true, false, null
+    return text, text
 
 
 class _GameReader:
@@ -199,6 +299,7 @@ class _GameReader:
         self.source = source
         self.at = at
         self.players = 0
+        self.names: list[str] = []
 
     def fail(self, path: Path, message: str) -> NotationError:
         return NotationError(f"at {pointer((*self.at, *path))}: {message}", Location(self.source))
@@ -208,9 +309,10 @@ class _GameReader:
             raise self.fail(path, problem)
 
     def seat(self, value: int, *path: Any) -> int:
-        if value > self.players:
-            raise self.fail(path, f"there is no seat {value}: seats are 1 to {self.players}")
-        return value - 1
+        try:
+            return seat_of(self.names, value)
+        except SeatError as exc:
+            raise self.fail(path, exc.message) from None
 
     def per_seat(self, values: list[int], *path: Any) -> tuple[int, ...]:
         if len(values) != self.players:
@@ -226,6 +328,7 @@ class _GameReader:
         players = list(data["players"])
         self.check(players_problem(players), "players")
         self.players = len(players)
+        self.names = players
         extra: list[tuple[str, str]] = []
         seen: set[str] = set()
         for i, tag in enumerate(data.get("extra_tags", [])):
@@ -282,7 +385,7 @@ class _GameReader:
 
     def seat_deal(self, data: dict[str, Any], at: Path) -> SeatDeal:
         try:
-            known = parse_cards(data["cards"]) if data["cards"].strip() else 0
+            known = parse_cards(data["cards"]) if data["cards"].strip() else NO_CARDS
         except CardError as exc:
             raise self.fail((*at, "cards"), exc.message) from None
         return SeatDeal(known, data.get("unknown", 0))

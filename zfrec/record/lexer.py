@@ -1,8 +1,13 @@
-"""Tokens of the .zfn notation, card words, and caret excerpts for error messages.
+"""Tokens of the .zfn notation, and caret excerpts for error messages.
 
-Nothing here knows about games, hands or tricks; zfn.py gives the tokens their meaning. The lexer
-is fed one physical line at a time and hands back a *logical* line: usually the same line, but a
-`{...}` comment may run over several lines, and the logical line then ends after it closes.
+Nothing here knows about games, hands or tricks; zfn.py gives the tokens their meaning, and
+zfrec.engine.cards reads card words. The lexer is fed one physical line at a time and hands back
+a *logical* line: usually the same line, but a `{...}` comment may run over several lines, and
+the logical line then ends after it closes.
+
+Quoted text and comments are scanned with `str.find`-style searches, never with a regex that
+repeats an alternation: such a regex backtracks and needs memory in proportion to the text, which
+a long one-line comment turned into hundreds of megabytes.
 """
 
 from __future__ import annotations
@@ -10,14 +15,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
-
-from zfrec.engine.cards import SJ, Stand, card_str
-from zfrec.errors import CardError
 
 WORD, STRING, COLON, COMMENT = "word", "string", "colon", "comment"
 QUOTES = '"“”'  # phones turn " into curly quotes; accept all three
 COLONS = ":："  # full-width colon from Chinese keyboards
+MAX_COMMENT = 1_000_000  # characters in one comment, over all its lines (FORMAT.md, Limits)
 
 
 class SyntaxFail(Exception):
@@ -42,13 +44,31 @@ _WORD_RE = re.compile(r"[^\s{};:：\"“”}]+")
 _SPACE_RE = re.compile(r"\s*")
 _SPECIAL_RE = re.compile(r"[{};\"“”}]")
 _PLAIN_TOKEN_RE = re.compile(r"[^\s{};:：\"“”}]+|[:：]")
-_STRING_RE = re.compile(r"(?:[^\"“”\\]|\\.)*[\"“”]")
-_COMMENT_BODY_RE = re.compile(r"(?:[^}\\]|\\.)*", re.DOTALL)
+_STRING_STOP_RE = re.compile(r"[\"“”\\]")  # what ends or escapes inside quoted text
+_COMMENT_STOP_RE = re.compile(r"[}\\]")  # what ends or escapes inside a comment
 _UNESCAPE_RE = re.compile(r"\\(.)", re.DOTALL)
 
 
 def unescape(text: str) -> str:
     return _UNESCAPE_RE.sub(r"\1", text) if "\\" in text else text
+
+
+def _unescaped(stops: re.Pattern[str], text: str, pos: int) -> int:
+    """Index of the first character from `pos` that `stops` matches and no backslash escapes,
+    or -1. One search per escape, so the cost is linear and the memory constant."""
+    while True:
+        m = stops.search(text, pos)
+        if m is None:
+            return -1
+        if m.group() != "\\":
+            return m.start()
+        pos = m.start() + 2
+
+
+def closing_quote(text: str, pos: int) -> int:
+    """Index of the quote that closes quoted text starting at `pos` (after the opening quote),
+    or -1 if the line ends first. A backslash escapes the character after it."""
+    return _unescaped(_STRING_STOP_RE, text, pos)
 
 
 def escape_string(text: str) -> str:
@@ -71,12 +91,14 @@ class Lexer:
 
     def __init__(self) -> None:
         self.tokens: list[Token] = []
-        self._comment: list[str] | None = None  # raw pieces of an open brace comment
+        # The raw pieces of a brace comment still open at the end of the last line, else None.
+        self.comment: list[str] | None = None
         self._comment_at = (0, 0)
+        self._comment_size = 0
 
     @property
     def in_comment(self) -> bool:
-        return self._comment is not None
+        return self.comment is not None
 
     def unterminated(self) -> SyntaxFail:
         line, col = self._comment_at
@@ -84,11 +106,11 @@ class Lexer:
 
     def reset(self) -> None:
         self.tokens = []
-        self._comment = None
+        self.comment = None
 
     def feed(self, text: str, line: int, start: int = 0) -> list[Token] | None:
         """Tokens of the logical line that `text` completes, or None while a comment is open."""
-        plain = not start and self._comment is None and not self.tokens
+        plain = not start and self.comment is None and not self.tokens
         if plain and _SPECIAL_RE.search(text) is None:
             # The common line (a trick, a deal) has only words and colons: one regex pass.
             return [
@@ -96,7 +118,7 @@ class Lexer:
                 for m in _PLAIN_TOKEN_RE.finditer(text)
             ]
         pos = 0
-        if self._comment is not None:
+        if self.comment is not None:
             pos = self._continue_comment(text, 0)
             if pos < 0:
                 return None
@@ -114,14 +136,15 @@ class Lexer:
                 tokens.append(Token(COLON, ch, line, col))
                 pos += 1
             elif ch in QUOTES:
-                m = _STRING_RE.match(text, pos + 1)
-                if m is None:
+                end = closing_quote(text, pos + 1)
+                if end < 0:
                     raise SyntaxFail('quoted text is never closed: add the closing "', line, col)
-                tokens.append(Token(STRING, unescape(m.group()[:-1]), line, col))
-                pos = m.end()
+                tokens.append(Token(STRING, unescape(text[pos + 1 : end]), line, col))
+                pos = end + 1
             elif ch == "{":
-                self._comment = []
+                self.comment = []
                 self._comment_at = (line, col)
+                self._comment_size = 0
                 pos = self._continue_comment(text, pos + 1)
                 if pos < 0:
                     return None
@@ -140,18 +163,22 @@ class Lexer:
 
     def _continue_comment(self, text: str, pos: int) -> int:
         """Read comment text from `pos`; the position after `}`, or -1 if it stays open."""
-        assert self._comment is not None
-        m = _COMMENT_BODY_RE.match(text, pos)
-        assert m is not None
-        end = m.end()
-        if end < len(text) and text[end] == "}":
-            self._comment.append(m.group())
-            body = "".join(self._comment)
-            self._comment = None
+        assert self.comment is not None
+        end = _unescaped(_COMMENT_STOP_RE, text, pos)
+        if end >= 0:
+            self.comment.append(text[pos:end])
+            body = "".join(self.comment)
+            self.comment = None
             self._add_comment(unescape(body), *self._comment_at)
             return end + 1
         # Open to the next line. A lone backslash at the very end is taken literally.
-        self._comment.append(text[pos:] + "\n")
+        self.comment.append(text[pos:] + "\n")
+        self._comment_size += len(text) - pos + 1
+        if self._comment_size > MAX_COMMENT:
+            raise SyntaxFail(
+                f"a comment may hold at most {MAX_COMMENT:,} characters: is a '}}' missing?",
+                *self._comment_at,
+            )
         return -1
 
     def _add_comment(self, text: str, line: int, col: int) -> None:
@@ -165,38 +192,43 @@ def display_width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
+EXCERPT_SIDE = 60  # characters of context shown each side of the caret
+# Tabs show as spaces, other control characters as their Control Pictures (U+2400...), so an
+# excerpt never moves the terminal's cursor and the caret stays under its character.
+_VISIBLE = {**{c: 0x2400 + c for c in range(32)}, 9: ord(" "), 127: 0x2421}
+
+
+def clip_around(source: str, col: int, side: int = EXCERPT_SIDE) -> tuple[str, int]:
+    """The part of a source line shown in an excerpt, and the caret's 0-based index in it.
+
+    A long line is cut to `side` characters each side of column `col`, with `…` where it was
+    cut, so a message about a very long line stays short.
+
+    >>> clip_around("x" * 200, 100, 10)
+    ('…xxxxxxxxxxxxxxxxxxxxx…', 11)
+    """
+    index = max(col - 1, 0)
+    start = max(index - side, 0)
+    end = index + side + 1
+    shown = source[start:end].translate(_VISIBLE)
+    caret = index - start
+    if start > 0:
+        shown, caret = "…" + shown, caret + 1
+    if end < len(source):
+        shown += "…"
+    return shown, caret
+
+
 def excerpt(source: str, line: int, col: int) -> str:
-    """The source line with a caret under column `col`, for error messages."""
-    shown = source.replace("\t", " ")
+    """The source line with a caret under column `col`, for error messages; long lines are
+    clipped around the caret (clip_around)."""
+    shown, caret = clip_around(source, col)
     number = str(line)
-    pad = " " * display_width(shown[: max(col - 1, 0)])
+    pad = " " * display_width(shown[:caret])
     return f" {number} | {shown}\n {' ' * len(number)} | {pad}^"
 
 
-# ---------------------------------------------------------------------------------------------
-# Card words. Cards may be glued (`7h7s`, `BJ=8h8s`) or comma-separated (`7h,7s`), so a word is
-# read card by card. A declaration's suit is optional, so `BJ=8SJ` reads as BJ=8s then `J`:
-# separate such cards with a space or a comma.
-
-_RANK = r"10|[2-9tjqka]"
-_SUIT = r"[shdc♠♥♦♣♤♡♢♧]"
-_CARD_RE = re.compile(rf"({_RANK})({_SUIT})|([sb]j)(?:=({_RANK})({_SUIT})?)?", re.IGNORECASE)
-_RANK_RE = re.compile(_RANK, re.IGNORECASE)
 _ANNOTATION_RE = re.compile(r"[!?]+$")
-CARD_HELP = (
-    "a card is a rank (3-9, 10 or T, J, Q, K, A, 2) and a suit (s h d c or ♠ ♥ ♦ ♣), or SJ/BJ"
-)
-
-Declarations = tuple[tuple[int, Stand], ...]
-
-
-class WordFail(Exception):
-    """A problem at character `offset` of a card word."""
-
-    def __init__(self, message: str, offset: int) -> None:
-        super().__init__(message)
-        self.message = message
-        self.offset = offset
 
 
 def split_annotation(word: str) -> tuple[str, str | None]:
@@ -205,60 +237,3 @@ def split_annotation(word: str) -> tuple[str, str | None]:
     if m is None:
         return word, None
     return word[: m.start()], m.group()
-
-
-@lru_cache(maxsize=8192)
-def parse_cards_word(word: str) -> tuple[int, Declarations]:
-    """One word of cards to (mask, declarations). Raises WordFail with the offending offset."""
-    # Phones put an emoji variation selector after suit symbols (♥️); it means nothing here.
-    text = word.replace("\ufe0f", "")
-    mask = 0
-    decls: list[tuple[int, Stand]] = []
-    pos = 0
-    n = len(text)
-    while pos < n:
-        if text[pos] == ",":
-            pos += 1
-            continue
-        m = _CARD_RE.match(text, pos)
-        if m is None:
-            raise _unreadable(text, pos)
-        if m.group(1):
-            rank = "T" if m.group(1) == "10" else m.group(1).upper()
-            cid = "3456789TJQKA2".index(rank) * 4 + "shdc♠♥♦♣♤♡♢♧".index(m.group(2).lower()) % 4
-            if m.end() < n and text[m.end()] == "=":
-                raise WordFail(f"only jokers take a declaration, not {card_str(cid)}", m.end())
-        else:
-            cid = SJ if m.group(3).upper() == "SJ" else SJ + 1
-            if m.group(4):
-                decls.append((cid, _stand(m.group(4), m.group(5))))
-            elif m.end() < n and text[m.end()] == "=":
-                raise WordFail(
-                    "a joker declaration names a real rank, 3 through 2 (RULES.md R15)", m.end()
-                )
-        if mask >> cid & 1:
-            raise WordFail(f"card {card_str(cid)} is given twice", pos)
-        mask |= 1 << cid
-        pos = m.end()
-    if not mask:
-        raise WordFail(f"no cards here: {CARD_HELP}", 0)
-    return mask, tuple(decls)
-
-
-def _unreadable(text: str, pos: int) -> WordFail:
-    """Say precisely what is wrong with the card that starts at `pos`."""
-    rank = _RANK_RE.match(text, pos)
-    if rank is None:
-        return WordFail(f"cannot read a card at {text[pos:]!r}: {CARD_HELP}", pos)
-    end = rank.end()
-    if end >= len(text) or text[end] in ",=":
-        return WordFail(f"card {text[pos:end]!r} has no suit: add s, h, d or c", end)
-    card = text[pos : end + 1]
-    return WordFail(f"unknown suit {text[end]!r} in {card!r}: suits are s h d c (or ♠ ♥ ♦ ♣)", end)
-
-
-def _stand(rank: str, suit: str | None) -> Stand:
-    try:
-        return Stand.parse(rank + (suit or ""))
-    except CardError as exc:  # pragma: no cover - the regex only lets valid stands through
-        raise WordFail(exc.message, 0) from None

@@ -5,24 +5,44 @@ and the validator decide that. The model only guarantees the structure that both
 text and JSON) can express, so that text -> record -> JSON -> record -> text is lossless.
 
 Seats are 0-based indices into `Game.players` here; both notations show them 1-based.
+`Game.seat_of` resolves what a person types for a seat (a number or a name, any case) and
+`Game.seat_name` names a seat; every part of zfrec that does either goes through them.
 Every element carries its source position (`pos`), which never takes part in equality: a record
 read from JSON (no positions) equals the same record read from text.
+
+The classes are plain slotted dataclasses. Those that hold lists (a move's comments, a trick's
+moves, ...) are mutable, and the readers fill them as they go; `SeatDeal`, `HandScore` and
+`Result` hold only numbers and tuples and are frozen, and `Pos` is a named tuple.
+
+    >>> game = Game(["Ann", "Bo Li", "王芳"])
+    >>> game.seat_of("bo li"), game.seat_of("3"), game.seat_name(0)
+    (1, 2, 'Ann')
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
-from zfrec.engine.cards import NUM_RANKS, SJ, Stand, format_play
+from zfrec.engine.cards import DECK_SIZE, NO_CARDS, NUM_RANKS, SJ, Cards, Stand, format_play
 from zfrec.engine.rules import Ruleset, preset
+from zfrec.errors import SeatError
 
 ANNOTATIONS = ("!", "?", "!!", "??", "!?", "?!")
 DEFAULT_TARGET = 500
 DEFAULT_PRESET = "pagat"
 MIN_PLAYERS = 3
 MAX_PLAYERS = 6
+
+# Bounds of the numbers a record may hold (FORMAT.md, Limits). They are far above any real game
+# and keep hostile input from reaching arithmetic or a database column as a huge integer.
+MAX_HAND_NUMBER = 999_999
+MAX_TARGET = 999_999
+MAX_SCORE = 9_999_999  # points of a hand, running totals and final scores alike
+MAX_UNKNOWN = DECK_SIZE  # unknown cards in one seat's deal
 
 # Characters a player name may not contain, because the text notation uses them as delimiters:
 # quotes and colons around seat references, commas between names in [Players], brackets of tags,
@@ -40,9 +60,17 @@ Declaration = tuple[int, Stand]  # joker card id, what it stands for
 RuleValue = bool | int | str
 
 
-@dataclass(frozen=True, slots=True)
-class Pos:
-    """A 1-based line and column (in characters) in the source text."""
+class Pos(NamedTuple):
+    """A 1-based line and column (in characters) in the source text.
+
+    Immutable and hashable. A named tuple rather than a frozen dataclass because a record has
+    one per move and a tuple is built in C: `Pos(4, 8)`, or `tuple.__new__(Pos, (4, 8))` where
+    every microsecond counts (the .zfn reader), is the same value.
+
+    >>> pos = Pos(4, 8)
+    >>> str(pos), pos.line, pos == Pos(4, 8), pos < Pos(5, 1)
+    ('4:8', 4, True, True)
+    """
 
     line: int
     col: int
@@ -51,13 +79,13 @@ class Pos:
         return f"{self.line}:{self.col}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Move:
-    """One recorded turn: a play of `cards` or a pass, by `seat`."""
+    """One recorded turn: a play of `cards` or a pass, by `seat` (0-based)."""
 
     seat: int
     is_pass: bool = False
-    cards: int = 0
+    cards: Cards = NO_CARDS
     declarations: tuple[Declaration, ...] = ()
     annotation: str | None = None
     comments: list[str] = field(default_factory=list)
@@ -67,14 +95,16 @@ class Move:
 
     @staticmethod
     def passes(seat: int, **extra: Any) -> Move:
+        """A pass by `seat`; `extra` sets the other fields (annotation, comments, ...)."""
         return Move(seat, is_pass=True, **extra)
 
     @staticmethod
     def plays(
         seat: int, cards: int, declarations: tuple[Declaration, ...] = (), **extra: Any
     ) -> Move:
+        """A play of `cards` (a mask or `Cards`), declarations in any order."""
         ordered = tuple(sorted(declarations, key=lambda d: d[0]))
-        return Move(seat, cards=cards, declarations=ordered, **extra)
+        return Move(seat, cards=Cards(cards), declarations=ordered, **extra)
 
     def play_text(self) -> str:
         """`pass`, or the canonical cards with their declarations (`7s 7h BJ=8h`)."""
@@ -83,7 +113,7 @@ class Move:
         return format_play(self.cards, dict(self.declarations))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Trick:
     """The moves of one trick as written. Omitted passes are inferred by the replay."""
 
@@ -96,12 +126,13 @@ class Trick:
 class SeatDeal:
     """What is known of one seat's dealt hand: some cards, and how many more are unknown."""
 
-    known: int = 0
+    known: Cards = NO_CARDS
     unknown: int = 0
     pos: Pos | None = field(default=None, compare=False)  # where it was written
 
     @property
     def size(self) -> int:
+        """How many cards the seat was dealt, known and unknown."""
         return self.known.bit_count() + self.unknown
 
 
@@ -114,8 +145,10 @@ class HandScore:
     pos: Pos | None = field(default=None, compare=False)  # where it was written
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Hand:
+    """One hand as written: its number, shuffler, deal, tricks and score line."""
+
     number: int
     shuffler: int | None = None
     deal: tuple[SeatDeal, ...] | None = None  # None: no deal recorded; else one per seat
@@ -134,8 +167,10 @@ class Result:
     pos: Pos | None = field(default=None, compare=False)  # where it was written
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Game:
+    """One game record: tags, players in seat order, rules, hands, comments."""
+
     players: list[str]
     event: str | None = None
     site: str | None = None
@@ -154,8 +189,53 @@ class Game:
         """The rules the record states: its preset, overridden options and target."""
         return preset(self.preset, **{**self.options, "target": self.target})
 
+    def seat_of(self, ref: str | int) -> int:
+        """The 0-based seat that `ref` names: a 1-based seat number (as text or an int) or a
+        player name, in any case. Raises SeatError saying what the seats are."""
+        return seat_of(self.players, ref)
+
     def seat_name(self, seat: int) -> str:
-        return self.players[seat]
+        """The player at 0-based `seat`, or `seat N` (1-based) for a seat the game lacks."""
+        return seat_name(self.players, seat)
+
+
+def name_key(name: str) -> str:
+    """What player names are compared by: ignoring case and Unicode normal form (as the store)."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
+
+
+def seat_of(players: Sequence[str], ref: str | int) -> int:
+    """The 0-based seat `ref` names among `players`: a 1-based number or a name in any case.
+
+    Raises SeatError naming the seats. This is the one seat resolver of zfrec: the .zfn reader,
+    the JSON reader and the command line's `--seat` all come here.
+
+    >>> seat_of(["Ann", "Bo", "Cy"], "2"), seat_of(["Ann", "Bo", "Cy"], " CY ")
+    (1, 2)
+    """
+    n = len(players)
+    if isinstance(ref, int):
+        if 1 <= ref <= n:
+            return ref - 1
+        raise SeatError(f"there is no seat {ref}: seats are 1 to {n}")
+    text = ref.strip()
+    if text.isdecimal():
+        if len(text) <= 3 and 1 <= int(text) <= n:
+            return int(text) - 1
+        shown = str(int(text)) if len(text) <= 20 else text[:20] + "…"
+        raise SeatError(f"there is no seat {shown}: seats are 1 to {n}")
+    key = name_key(text)
+    for seat, name in enumerate(players):
+        if name_key(name) == key:
+            return seat
+    shown = text if len(text) <= 40 else text[:40] + "…"
+    names = ", ".join(f"{i + 1} {name}" for i, name in enumerate(players))
+    raise SeatError(f"no player is called {shown!r}: the seats are {names}")
+
+
+def seat_name(players: Sequence[str], seat: int) -> str:
+    """The player at 0-based `seat`, or `seat N` (1-based) for a seat beyond the players."""
+    return players[seat] if 0 <= seat < len(players) else f"seat {seat + 1}"
 
 
 def name_problem(name: str) -> str | None:
@@ -184,7 +264,7 @@ def players_problem(players: list[str]) -> str | None:
         problem = name_problem(name)
         if problem:
             return problem
-        key = name.casefold()
+        key = name_key(name)
         if key in seen:
             return f"player name {name!r} is given twice (names are compared ignoring case)"
         seen.add(key)

@@ -3,35 +3,50 @@
 The reader takes lines one at a time and yields each game as soon as the next one begins, so a
 file of any size is read in constant memory. A syntax error costs only its own game: the reader
 reports it and resumes at the next game's tags (the first tag line after a non-tag line).
+
+There is one grammar. Each statement (a hand, deal, trick or score line) is read into values
+and handed to one builder method, which checks it against the game so far. Most lines are
+spelled exactly as the writer spells them, and one regex (`_PLAIN_RE`) recognises such a line
+whole, so its values are taken from the regex instead of a token per word; any other line is
+split into tokens by the lexer. Either way the same builder methods, the same card parser
+(zfrec.engine.cards) and the same seat resolver (zfrec.record.model.seat_of) do the reading.
+A plain line that would be an error is left to the lexer, which reports it at its token.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import fields
-from typing import Any, Protocol
+from typing import Protocol, TextIO
 
-from zfrec.engine.cards import DECK_SIZE, Stand, card_str, format_cards
-from zfrec.errors import Location, NotationError
+from zfrec.engine.cards import (
+    NO_CARDS,
+    Cards,
+    DeclarationTuple,
+    Stand,
+    parse_cards,
+    parse_play,
+    read_word,
+)
+from zfrec.errors import CardError, Location, NotationError, SeatError
 from zfrec.record.lexer import (
     COLON,
     COMMENT,
     STRING,
     WORD,
-    Declarations,
     Lexer,
     SyntaxFail,
     Token,
-    WordFail,
     escape_comment,
     escape_string,
     excerpt,
-    parse_cards_word,
     split_annotation,
 )
 from zfrec.record.model import (
     ANNOTATIONS,
+    MAX_HAND_NUMBER,
+    MAX_SCORE,
+    MAX_UNKNOWN,
     Game,
     Hand,
     HandScore,
@@ -39,19 +54,34 @@ from zfrec.record.model import (
     Pos,
     SeatDeal,
     Trick,
+    seat_of,
 )
+from zfrec.record.text import deal_text, score_text
 from zfrec.record.zfn_header import Header, format_header
 
 PASS_WORDS = frozenset({"pass", "-", "–", "—", "－", "过"})  # dashes phones substitute; 过 = pass
+MAX_LINE = 1_000_000  # characters per line (FORMAT.md, Limits)
+_new_tuple = tuple.__new__  # Pos(l, c) without the Python-level __new__ of a named tuple
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")  # every control character but tab
 
 
-def iter_games(lines: Iterable[str], filename: str | None = None) -> Iterator[Game | NotationError]:
+def iter_games(
+    lines: Iterable[str],
+    filename: str | None = None,
+    *,
+    first_line: int = 1,
+    games_before: int = 0,
+) -> Iterator[Game | NotationError]:
     """Each game of a .zfn stream, or the NotationError that spoiled it; never raises on syntax.
 
     `lines` is any iterable of text lines (an open file, `io.StringIO`, a generator). Nothing is
-    read beyond the first line of the next game before a game is yielded.
+    read beyond the first line of the next game before a game is yielded. A part of a file that
+    starts at a game's first tag line reads as it does in the whole file when given its
+    `first_line` number and the number of games that start before it (`games_before`).
     """
-    yield from _Reader(filename).run(lines)
+    reader = _Reader(filename)
+    reader.count = games_before
+    yield from reader.run(lines, first_line)
 
 
 def read_games(lines: Iterable[str], filename: str | None = None) -> Iterator[Game]:
@@ -67,32 +97,51 @@ def parse_zfn(text: str, filename: str | None = None) -> list[Game]:
     return list(read_games(lines_of(text), filename))
 
 
+_LINE_END_RE = re.compile(r"\r\n?|\n")
+
+
 def lines_of(text: str) -> Iterator[str]:
-    # Not str.splitlines: it also splits at \x0c, \u2028 and friends, which files do not.
+    """The lines of `text`, split where a file opened as text splits them: `\\n`, `\\r\\n`, `\\r`.
+
+    Not str.splitlines: it also splits at \\x0c, \\u2028 and friends, which files do not.
+    """
     start = 0
-    while start < len(text):
-        end = text.find("\n", start)
-        if end < 0:
-            yield text[start:]
+    for m in _LINE_END_RE.finditer(text):
+        yield text[start : m.end()]
+        start = m.end()
+    if start < len(text):
+        yield text[start:]
+
+
+def read_lines(stream: TextIO, limit: int = MAX_LINE) -> Iterator[str]:
+    """The lines of a text stream, in bounded memory: a line longer than `limit` characters is
+    cut after `limit + 1` of them (the reader reports it) and the rest of it is skipped."""
+    while True:
+        line = stream.readline(limit + 1)
+        if not line:
             return
-        yield text[start : end + 1]
-        start = end + 1
+        yield line
+        if len(line) > limit and not line.endswith("\n"):
+            while True:
+                rest = stream.readline(limit + 1)
+                if not rest or rest.endswith("\n"):
+                    break
 
 
 class _Reader:
-    def __init__(self, filename: str | None, fast: bool = True) -> None:
+    def __init__(self, filename: str | None) -> None:
         self.filename = filename
-        self.fast = fast  # False: every line takes the general path (tests compare the two)
         self.lexer = Lexer()
         self.lines: dict[int, str] = {}  # source lines of the current game, for excerpts
         self.game: _GameBuilder | None = None
         self.count = 0  # games started, for Location.game
         self.pending: list[str] = []  # comments seen before the first game's tags
 
-    def run(self, lines: Iterable[str]) -> Iterator[Game | NotationError]:
+    def run(self, lines: Iterable[str], first_line: int = 1) -> Iterator[Game | NotationError]:
         skipping = False
         prev_tag = False
-        for number, raw in enumerate(lines, 1):
+        lexer = self.lexer
+        for number, raw in enumerate(lines, first_line):
             line = raw.rstrip("\r\n")
             if number == 1 and line.startswith("\ufeff"):
                 line = line[1:]
@@ -110,27 +159,40 @@ class _Reader:
                     self.game = _GameBuilder(self.count, self.filename, self.pending)
                     self.pending = []
                 self.lines[number] = line
-                if is_tag:
-                    if self.lexer.in_comment:  # a tag line always ends an open comment
-                        raise self.lexer.unterminated()
-                    assert self.game is not None
-                    self.game.tag_line(line, number, self.lexer)
-                elif not (
-                    # Most lines are spelled as the writer spells them, and a fast path reads
-                    # them directly (see "Fast paths"). Any other line, and every line inside a
-                    # `{` comment, goes through the lexer.
-                    self.fast
-                    and self.game is not None
-                    and not self.lexer.in_comment
-                    and self.game.fast_line(line, number)
+                if len(line) > MAX_LINE:
+                    raise SyntaxFail(
+                        f"a line may hold at most {MAX_LINE:,} characters", number, MAX_LINE + 1
+                    )
+                game = self.game
+                if (
+                    # A line spelled as the writer spells it is read without the lexer.
+                    game is not None
+                    and game.hand is not None
+                    and lexer.comment is None
+                    and game.hand.plain_line(line, number, game)
                 ):
-                    tokens = self.lexer.feed(line, number)
+                    continue
+                control = _CONTROL_RE.search(line)
+                if control is not None:
+                    raise SyntaxFail(
+                        f"control character U+{ord(control.group()):04X} is not allowed: "
+                        "a record is plain text (tabs are allowed)",
+                        number,
+                        control.start() + 1,
+                    )
+                if is_tag:
+                    if lexer.in_comment:  # a tag line always ends an open comment
+                        raise lexer.unterminated()
+                    assert game is not None
+                    game.tag_line(line, number, lexer)
+                elif line or lexer.in_comment:
+                    tokens = lexer.feed(line, number)
                     if tokens:
                         self._statement(tokens)
             except SyntaxFail as fail:
                 yield self._error(fail)
                 self.game = None
-                self.lexer.reset()
+                lexer.reset()
                 skipping = True
         if not skipping:
             yield from self._finish()
@@ -169,6 +231,51 @@ def _fail(token: Token, message: str) -> SyntaxFail:
     return SyntaxFail(message, token.line, token.col)
 
 
+# ---------------------------------------------------------------------------------------------
+# Plain lines: a statement spelled exactly as the writer spells it, with seats as plain numbers,
+# cards in canonical spelling, the writer's spacing, and no comments, quotes or names. A trick
+# line is recognised move by move: `_PLAIN_MOVE_RE` for the play of each (checked once per
+# different play, then cached). One regex, `_PLAIN_RE`, recognises the other plain lines. The
+# numbers these admit are within the bounds of the model.
+
+_P_RANK = "[3-9TJQKA2]"
+_P_CARD = f"(?:{_P_RANK}[shdc]|[SB]J(?:={_P_RANK}[shdc]?)?)"
+_PLAIN_MOVE_RE = re.compile(f"(?:-|{_P_CARD}(?: {_P_CARD})*)(?:[!?]{{1,2}})?")
+_P_SCORES = f"[0-9]{{1,{len(str(MAX_SCORE))}}}(?: [0-9]{{1,{len(str(MAX_SCORE))}}})*"
+_PLAIN_RE = re.compile(
+    f"hand (?P<hand>[0-9]{{1,{len(str(MAX_HAND_NUMBER))}}})(?: shuffler (?P<shuffler>[1-6]))?"
+    f"|score (?P<points>{_P_SCORES})(?: total (?P<totals>{_P_SCORES}))?"
+)
+
+_Play = tuple[bool, Cards, DeclarationTuple, str | None]  # is_pass, cards, declarations, mark
+# Plays repeat all the time (`-`, single cards), so each different play text is read once.
+_PLAYS: dict[str, _Play] = {}
+_PLAYS_LIMIT = 20_000  # a few thousand different plays fill a large corpus
+
+
+def _plain_play(text: str) -> _Play | None:
+    """The play of a plain move (`3s 3h`, `-`, `BJ=8 8s!`), or None if it is not one."""
+    if _PLAIN_MOVE_RE.fullmatch(text) is None:
+        return None
+    body, annotation = split_annotation(text)
+    if body == "-":
+        play: _Play = (True, NO_CARDS, (), annotation)
+    else:
+        try:
+            read = parse_play(body)
+        except CardError:
+            return None  # a card given twice: the lexer says where
+        play = (False, read.mask, read.declarations, annotation)
+    if len(_PLAYS) >= _PLAYS_LIMIT:
+        _PLAYS.clear()
+    _PLAYS[text] = play
+    return play
+
+
+# ---------------------------------------------------------------------------------------------
+# Builders
+
+
 class _GameBuilder:
     """Collects one game, statement by statement."""
 
@@ -180,7 +287,7 @@ class _GameBuilder:
         self.hand: _HandBuilder | None = None
         self.pos: Pos | None = None
         self.players: list[str] | None = None
-        self.seats: _SeatNames | None = None
+        self.seats: _Seats | None = None
         self.index = index
 
     def tag_line(self, line: str, number: int, lexer: Lexer) -> None:
@@ -193,10 +300,10 @@ class _GameBuilder:
                 raise _fail(token, "only a comment may follow a tag on its line")
             self.comments.append(token.text)
 
-    def _start_body(self, at: Token) -> _SeatNames:
+    def _start_body(self, at: Token) -> _Seats:
         if self.seats is None:
             self.players = self.header.finish(at.line, at.col)
-            self.seats = _SeatNames(self.players)
+            self.seats = _Seats(self.players)
         return self.seats
 
     def statement(self, tokens: list[Token]) -> None:
@@ -210,8 +317,7 @@ class _GameBuilder:
         followed_by_colon = index + 1 < len(tokens) and tokens[index + 1].kind == COLON
         if keyword == "hand" and not followed_by_colon:
             self._close_hand()
-            number = self.hands[-1].number + 1 if self.hands else 1
-            self.hand = _HandBuilder.from_tokens(tokens, index, number, seats)
+            self._hand_line(tokens, index, seats)
         elif self.hand is None:
             raise _fail(first, "a hand starts with a line 'hand N' before its deal and tricks")
         elif keyword == "deal" and not followed_by_colon:
@@ -221,41 +327,44 @@ class _GameBuilder:
         else:
             self.hand.trick_line(tokens, index)
 
-    def fast_line(self, line: str, number: int) -> bool:
-        """Read `line` without the lexer if it is spelled as the writer spells body lines.
+    def start_hand(self, number: int, shuffler: int | None, pos: Pos) -> _HandBuilder:
+        """Begin hand `number` at `pos`, closing the one before."""
+        assert self.seats is not None
+        self._close_hand()
+        self.hand = _HandBuilder(self.seats, number, shuffler, pos)
+        return self.hand
 
-        False if it is not, or if anything about it is unusual; nothing has changed then, and
-        the caller reads the line through the general path (lexer, statement), which is the
-        reference. See "Fast paths" below.
-        """
-        if not line:
-            return True  # a blank line: nothing to read
-        first = line[0]
-        hand = self.hand
-        if hand is None:
-            return False
-        if "0" <= first <= "9":
-            return hand.fast_trick(line, number)
-        if first == "d":
-            return hand.fast_deal(line, number)
-        if first == "h":
-            return self._fast_hand(line, number)
-        if first == "s":
-            return hand.fast_score(line, number)
-        return False
-
-    def _fast_hand(self, line: str, number: int) -> bool:
-        """`hand 3` or `hand 3 shuffler 1`, read as statement() and _HandBuilder.from_tokens do."""
-        m = _FAST_HAND_RE.fullmatch(line)
-        if m is None or self.seats is None:
-            return False
-        hand_number = int(m[1])
-        shuffler = None if m[2] is None else self.seats.numbers.get(m[2], -1)
-        if hand_number < 1 or shuffler == -1:
-            return False
-        self._close_hand()  # may raise, exactly as in statement()
-        self.hand = _HandBuilder(self.seats, hand_number, shuffler, Pos(number, 1))
-        return True
+    def _hand_line(self, tokens: list[Token], index: int, seats: _Seats) -> None:
+        """`hand [N] [shuffler SEAT]`; N defaults to one more than the last hand."""
+        keyword = tokens[index]
+        pos = Pos(keyword.line, keyword.col)
+        comments = [t.text for t in tokens[index + 1 :] if t.kind == COMMENT]
+        rest = [t for t in tokens[index + 1 :] if t.kind != COMMENT]
+        number = self.hands[-1].number + 1 if self.hands else 1
+        if rest and rest[0].kind == WORD and rest[0].text.isdecimal():
+            token = rest.pop(0)
+            written = _count(token.text, MAX_HAND_NUMBER)
+            if written is None:
+                raise _fail(token, f"hand numbers go up to {MAX_HAND_NUMBER:,}")
+            number = written
+            if number < 1:
+                raise SyntaxFail("hands are numbered from 1", pos.line, pos.col)
+        shuffler = None
+        if rest and rest[0].kind == WORD and rest[0].text.casefold().startswith("shuffler"):
+            word = rest.pop(0)
+            _, eq, value = word.text.partition("=")
+            if eq and value:  # shuffler=4
+                rest.insert(0, Token(WORD, value, word.line, word.col + len("shuffler=")))
+            elif rest and rest[0].kind == COLON:
+                rest.pop(0)
+            if not rest:
+                raise _fail(word, "shuffler needs a seat: a number or a player name")
+            if len(rest) > 1 and all(t.kind == WORD for t in rest):  # a name with spaces
+                rest = [Token(STRING, " ".join(t.text for t in rest), rest[0].line, rest[0].col)]
+            shuffler = seats.resolve(rest.pop(0))
+        if rest:
+            raise _fail(rest[0], "a hand line is 'hand N' with an optional 'shuffler SEAT'")
+        self.start_hand(number, shuffler, pos).comments.extend(comments)
 
     def _comments_only(self, tokens: list[Token]) -> None:
         texts = [t.text for t in tokens]
@@ -295,8 +404,21 @@ class _GameBuilder:
         )
 
 
-class _SeatNames:
-    """Resolves seat references: a 1-based number, or a player name in any case."""
+def _count(text: str, bound: int) -> int | None:
+    """A whole number (ASCII or any script's digits) no greater than `bound`, or None."""
+    if not text.isdecimal() or len(text.lstrip("0")) > len(str(bound)):
+        return None
+    value = int(text)
+    return value if value <= bound else None
+
+
+def _unknown(digits: str) -> int | None:
+    """The count of unknown cards after `?`: none means one."""
+    return _count(digits, MAX_UNKNOWN) if digits else 1
+
+
+class _Seats:
+    """Seat references of one game: the model's resolver, with the exact spellings cached."""
 
     def __init__(self, players: list[str]) -> None:
         self.players = players
@@ -304,24 +426,21 @@ class _SeatNames:
         self.max_words = max(len(name.split(" ")) for name in players)
         # Last words of names with spaces: only a colon after one of these may need merging.
         self.last_words = {n.split(" ")[-1].casefold() for n in players if " " in n}
-        # Seat numbers as the writer spells them, for the fast paths. A number that ends a name
+        # Seat numbers as the writer spells them, for plain lines. A number that ends a name
         # with spaces ("Bo 2") is left out: before a colon, merge_names might join it to a name.
         self.numbers = {str(i + 1): i for i in range(len(players))}
         for word in self.last_words:
             self.numbers.pop(word, None)
+        self.exact = {**{name: i for i, name in enumerate(players)}, **self.numbers}
 
     def resolve(self, token: Token) -> int:
-        text = token.text
-        if token.kind == WORD and text.isdecimal():
-            seat = int(text)
-            if not 1 <= seat <= len(self.players):
-                raise _fail(token, f"there is no seat {seat}: seats are 1 to {len(self.players)}")
-            return seat - 1
-        seat_index = self.by_name.get(text.casefold())
-        if seat_index is None:
-            names = ", ".join(f"{i + 1} {n}" for i, n in enumerate(self.players))
-            raise _fail(token, f"no player is called {text!r}: the seats are {names}")
-        return seat_index
+        seat = self.exact.get(token.text)
+        if seat is not None:
+            return seat
+        try:
+            return seat_of(self.players, token.text)
+        except SeatError as exc:
+            raise _fail(token, exc.message) from None
 
     def merge_names(self, tokens: list[Token], start: int) -> list[Token]:
         """Join unquoted words before a colon into one name token where they spell a name.
@@ -353,14 +472,8 @@ def _is_seat_ref(tokens: list[Token], i: int) -> bool:
     return tokens[i].kind in (WORD, STRING) and i + 1 < len(tokens) and tokens[i + 1].kind == COLON
 
 
-def _number(token: Token, what: str) -> int:
-    if token.kind != WORD or not token.text.isdecimal():
-        raise _fail(token, f"expected {what}, a whole number, not {token.text!r}")
-    return int(token.text)
-
-
 class _HandBuilder:
-    def __init__(self, seats: _SeatNames, number: int, shuffler: int | None, pos: Pos) -> None:
+    def __init__(self, seats: _Seats, number: int, shuffler: int | None, pos: Pos) -> None:
         self.seats = seats
         self.pos = pos
         self.number = number
@@ -370,32 +483,112 @@ class _HandBuilder:
         self.score: HandScore | None = None
         self.comments: list[str] = []
 
-    @classmethod
-    def from_tokens(
-        cls, tokens: list[Token], index: int, number: int, seats: _SeatNames
-    ) -> _HandBuilder:
-        """The hand that the `hand` line `tokens` starts; `number` is the default number."""
-        hand = cls(seats, number, None, Pos(tokens[index].line, tokens[index].col))
-        rest = hand._take_comments(tokens[index + 1 :])
-        if rest and rest[0].kind == WORD and rest[0].text.isdecimal():
-            hand.number = int(rest.pop(0).text)
-            if hand.number < 1:
-                raise SyntaxFail("hands are numbered from 1", hand.pos.line, hand.pos.col)
-        if rest and rest[0].kind == WORD and rest[0].text.casefold().startswith("shuffler"):
-            word = rest.pop(0)
-            _, eq, value = word.text.partition("=")
-            if eq and value:  # shuffler=4
-                rest.insert(0, Token(WORD, value, word.line, word.col + len("shuffler=")))
-            elif rest and rest[0].kind == COLON:
-                rest.pop(0)
-            if not rest:
-                raise _fail(word, "shuffler needs a seat: a number or a player name")
-            if len(rest) > 1 and all(t.kind == WORD for t in rest):  # a name with spaces
-                rest = [Token(STRING, " ".join(t.text for t in rest), rest[0].line, rest[0].col)]
-            hand.shuffler = seats.resolve(rest.pop(0))
-        if rest:
-            raise _fail(rest[0], "a hand line is 'hand N' with an optional 'shuffler SEAT'")
-        return hand
+    # --- what each statement may do here; errors at the place given ---------------------------
+
+    def _deal_allowed(self, line: int, col: int) -> None:
+        if self.tricks:
+            raise SyntaxFail("deal lines come before the first trick of the hand", line, col)
+
+    def _new_deal(self, seat: int, line: int, col: int) -> None:
+        if seat in self.deal:
+            raise SyntaxFail(f"seat {seat + 1} is dealt twice in this hand", line, col)
+
+    def _score_allowed(self, line: int, col: int) -> None:
+        if self.score is not None:
+            raise SyntaxFail("the hand already has a score line", line, col)
+
+    def _per_seat(self, count: int, what: str, line: int, col: int) -> None:
+        n = len(self.seats.players)
+        if count != n:
+            raise SyntaxFail(
+                f"{what} needs {n} numbers, one per seat in order, not {count}", line, col
+            )
+
+    def _trick_allowed(self, line: int, col: int) -> None:
+        if self.score is not None:
+            raise SyntaxFail("the score line ends the hand; start a new 'hand' first", line, col)
+
+    # --- plain lines ------------------------------------------------------------------------
+
+    def plain_line(self, line: str, number: int, game: _GameBuilder) -> bool:
+        """Read `line` if it is plain. False, with nothing changed, if the lexer is to read it
+        instead: it is not plain, has a seat number that might end a name, or is an error."""
+        if not line:
+            return True
+        first = line[0]
+        if "1" <= first <= "6":
+            return self._plain_trick(line, number)
+        if line.startswith("deal "):
+            return self._plain_deal(line, number)
+        m = _PLAIN_RE.fullmatch(line)
+        if m is None:
+            return False
+        if first == "h":
+            return self._plain_hand(m, number, game)
+        return self._plain_score(m, number)
+
+    def _plain_trick(self, line: str, number: int) -> bool:
+        """`1: 3s 3h  2: -  3: 5s 5c!`: moves two spaces apart, each `SEAT: PLAY`."""
+        if self.score is not None:
+            return False  # the lexer reports it
+        numbers = self.seats.numbers
+        moves: list[Move] = []
+        col = 1
+        for text in line.split("  "):
+            seat_text, _, play_text = text.partition(": ")
+            seat = numbers.get(seat_text)
+            play = _PLAYS.get(play_text) or _plain_play(play_text)
+            if seat is None or play is None:
+                return False
+            is_pass, cards, declarations, annotation = play
+            moves.append(
+                Move(seat, is_pass, cards, declarations, annotation, [], False, None,
+                     _new_tuple(Pos, (number, col)))
+            )  # fmt: skip
+            col += len(text) + 2
+        self.tricks.append(Trick(moves, [], moves[0].pos))
+        return True
+
+    def _plain_deal(self, line: str, number: int) -> bool:
+        """`deal 2: 3s 4h ?16`: the seat as a number, cards (read by the card parser, which
+        reads the writer's spelling at once), then `?` or `?N` for unknown cards."""
+        head, colon, text = line.partition(":")
+        seat = self.seats.numbers.get(head[len("deal ") :])
+        if seat is None or not colon or self.tricks or seat in self.deal:
+            return False  # not plain, or the lexer reports the error
+        cards_text, mark, count = text.rpartition("?") if "?" in text else (text, "", "")
+        unknown = _unknown(count) if mark else 0
+        if unknown is None or (mark and cards_text and not cards_text[-1].isspace()):
+            return False  # `?` glued to a card, or not a count after it
+        cards_text = cards_text.strip()
+        try:
+            known = parse_cards(cards_text) if cards_text else NO_CARDS
+        except CardError:
+            return False  # the lexer says where
+        self.deal[seat] = SeatDeal(known, unknown, _new_tuple(Pos, (number, 1)))
+        return True
+
+    def _plain_hand(self, m: re.Match[str], number: int, game: _GameBuilder) -> bool:
+        hand_number = int(m["hand"])
+        shuffler = None if m["shuffler"] is None else self.seats.numbers.get(m["shuffler"], -1)
+        if hand_number < 1 or shuffler == -1:
+            return False
+        game.start_hand(hand_number, shuffler, Pos(number, 1))
+        return True
+
+    def _plain_score(self, m: re.Match[str], number: int) -> bool:
+        self._score_allowed(number, 1)
+        points_text, totals_text = m["points"], m["totals"]
+        points = tuple(map(int, points_text.split(" ")))
+        self._per_seat(len(points), "score", number, 1)
+        totals = None
+        if totals_text is not None:
+            totals = tuple(map(int, totals_text.split(" ")))
+            self._per_seat(len(totals), "total", number, len("score  ") + len(points_text) + 1)
+        self.score = HandScore(points, totals, Pos(number, 1))
+        return True
+
+    # --- lines read by the lexer ------------------------------------------------------------
 
     def _take_comments(self, tokens: list[Token]) -> list[Token]:
         self.comments.extend(t.text for t in tokens if t.kind == COMMENT)
@@ -403,24 +596,28 @@ class _HandBuilder:
 
     def deal_line(self, tokens: list[Token], index: int) -> None:
         keyword = tokens[index]
-        if self.tricks:
-            raise _fail(keyword, "deal lines come before the first trick of the hand")
+        self._deal_allowed(keyword.line, keyword.col)
         rest = self._take_comments(self.seats.merge_names(tokens, index + 1)[index + 1 :])
         if len(rest) < 2 or not _is_seat_ref(rest, 0):
             raise _fail(keyword, "write a deal line as 'deal SEAT: cards', with ? per unknown card")
         seat = self.seats.resolve(rest[0])
-        if seat in self.deal:
-            raise _fail(rest[0], f"seat {seat + 1} is dealt twice in this hand")
+        self._new_deal(seat, rest[0].line, rest[0].col)
         known = unknown = 0
         for token in rest[2:]:
             text = token.text
             if token.kind != WORD:
                 raise _fail(token, "a deal line lists cards and ? for unknown cards")
+            if not text.strip(","):
+                continue  # commas alone only separate cards
             if text.startswith("?"):
-                count = text[1:]
-                if count and not count.isdecimal():
-                    raise _fail(token, f"write ? for one unknown card or ?N for N, not {text!r}")
-                unknown += int(count) if count else 1
+                count = _unknown(text[1:])
+                if count is None:
+                    raise _fail(
+                        token,
+                        f"write ? for one unknown card or ?N for N (at most {MAX_UNKNOWN}), "
+                        f"not {_clip(text)!r}",
+                    )
+                unknown += count
                 continue
             mask, decls = _cards(token, text)
             if decls:
@@ -428,12 +625,13 @@ class _HandBuilder:
             if known & mask:
                 raise _fail(token, f"a card in {text!r} is dealt twice to seat {seat + 1}")
             known |= mask
-        self.deal[seat] = SeatDeal(known, unknown, Pos(keyword.line, keyword.col))
+        if unknown > MAX_UNKNOWN:
+            raise _fail(keyword, f"a seat is dealt at most {MAX_UNKNOWN} unknown cards")
+        self.deal[seat] = SeatDeal(Cards(known), unknown, Pos(keyword.line, keyword.col))
 
     def score_line(self, tokens: list[Token], index: int) -> None:
         keyword = tokens[index]
-        if self.score is not None:
-            raise _fail(keyword, "the hand already has a score line")
+        self._score_allowed(keyword.line, keyword.col)
         rest = self._take_comments(tokens[index + 1 :])
         split = next((i for i, t in enumerate(rest) if t.text.casefold() == "total"), len(rest))
         points = self._scores(keyword, rest[:split], "score")
@@ -443,14 +641,19 @@ class _HandBuilder:
         self.score = HandScore(points, totals, Pos(keyword.line, keyword.col))
 
     def _scores(self, at: Token, tokens: list[Token], what: str) -> tuple[int, ...]:
-        n = len(self.seats.players)
-        if len(tokens) != n:
-            raise _fail(at, f"{what} needs {n} numbers, one per seat in order, not {len(tokens)}")
-        return tuple(_number(t, "a score") for t in tokens)
+        self._per_seat(len(tokens), what, at.line, at.col)
+        out = []
+        for token in tokens:
+            if token.kind != WORD or not token.text.isdecimal():
+                raise _fail(token, f"expected a score, a whole number, not {_clip(token.text)!r}")
+            value = _count(token.text, MAX_SCORE)
+            if value is None:
+                raise _fail(token, f"a score is at most {MAX_SCORE:,}")
+            out.append(value)
+        return tuple(out)
 
     def trick_line(self, tokens: list[Token], index: int) -> None:
-        if self.score is not None:
-            raise _fail(tokens[index], "the score line ends the hand; start a new 'hand' first")
+        self._trick_allowed(tokens[index].line, tokens[index].col)
         tokens = self.seats.merge_names(tokens, 0)
         comments: list[str] = []
         i = 0
@@ -459,7 +662,8 @@ class _HandBuilder:
             i += 1
         if not _is_seat_ref(tokens, i):
             raise _fail(
-                tokens[i], f"expected a move like '2: 7h 7s' or a keyword, not {tokens[i].text!r}"
+                tokens[i],
+                f"expected a move like '2: 7h 7s' or a keyword, not {_clip(tokens[i].text)!r}",
             )
         trick = Trick([], comments, Pos(tokens[0].line, tokens[0].col))
         while i < len(tokens):
@@ -501,6 +705,8 @@ class _HandBuilder:
                 raise _fail(token, "after 'disputed' only a quoted note and comments may follow")
             else:
                 body, ann = split_annotation(text)
+                if not body.strip(","):
+                    body = ""  # commas alone only separate cards
                 if body and annotation is not None:
                     raise _fail(token, "the annotation comes after the last card of the move")
                 if body.casefold() in PASS_WORDS:
@@ -523,78 +729,23 @@ class _HandBuilder:
                         raise _fail(token, "a move has one annotation")
                     if ann not in ANNOTATIONS:
                         raise _fail(
-                            token, f"unknown annotation {ann!r}: use one of {' '.join(ANNOTATIONS)}"
+                            token,
+                            f"unknown annotation {_clip(ann)!r}: "
+                            f"use one of {' '.join(ANNOTATIONS)}",
                         )
                     annotation = ann
         if not played:
             raise _fail(seat_token, f"seat {seat + 1} has no cards: write the cards, or - to pass")
         pos = Pos(seat_token.line, seat_token.col)
-        extra = {"annotation": annotation, "comments": comments, "disputed": disputed, "pos": pos}
         if is_pass:
-            moves.append(Move.passes(seat, dispute_note=note, **extra))
+            move = Move(seat, True, NO_CARDS, (), annotation, comments, disputed, note, pos)
         else:
-            moves.append(Move.plays(seat, cards, tuple(decls), dispute_note=note, **extra))
+            move = Move.plays(
+                seat, cards, tuple(decls), annotation=annotation, comments=comments,
+                disputed=disputed, dispute_note=note, pos=pos,
+            )  # fmt: skip
+        moves.append(move)
         return i
-
-    def fast_trick(self, line: str, number: int) -> bool:
-        """`1: 3s 3h  2: -  3: 5s 5c` as the writer spells it, read as trick_line() reads it."""
-        if self.score is not None:
-            return False
-        numbers = self.seats.numbers
-        moves: list[Move] = []
-        at = 0  # where the move starts in the line
-        for text in line.split("  "):  # two spaces between moves
-            # One space after the seat's colon. Without ": ", play_text is "", never a play.
-            seat_text, _, play_text = text.partition(": ")
-            seat = numbers.get(seat_text)
-            # Plays repeat all the time (`-`, single cards), so their reading is cached.
-            play = _PLAYS.get(play_text) or _read_simple_play(play_text)
-            if seat is None or play is None:
-                return False
-            # Move(seat, *play, pos=Pos(number, at + 1)), built as drafts (see _MoveDraft).
-            pos: Any = _PosDraft()
-            pos.line = number
-            pos.col = at + 1
-            pos.__class__ = Pos
-            move: Any = _MoveDraft()
-            move.seat = seat
-            move.is_pass, move.cards, move.declarations = play
-            move.annotation = None
-            move.comments = []
-            move.disputed = False
-            move.dispute_note = None
-            move.pos = pos
-            move.__class__ = Move
-            moves.append(move)
-            at += len(text) + 2
-        # The trick is written where its first move is, at 1:1 of the line; Pos is immutable.
-        self.tricks.append(Trick(moves, [], moves[0].pos))
-        return True
-
-    def fast_deal(self, line: str, number: int) -> bool:
-        """`deal 2: 3s 4h ...` or `deal 2: ?18` as the writer spells it, read as deal_line()."""
-        head, _, text = line.partition(": ")
-        seat = self.seats.numbers.get(head[len("deal ") :]) if head.startswith("deal ") else None
-        if seat is None or seat in self.deal or self.tricks:
-            return False
-        dealt = _plain_deal(text) or _read_simple_deal(text)
-        if dealt is None:
-            return False
-        self.deal[seat] = SeatDeal(dealt[0], dealt[1], Pos(number, 1))
-        return True
-
-    def fast_score(self, line: str, number: int) -> bool:
-        """`score 20 0 80 total 40 0 95` as the writer spells it, read as score_line() reads it."""
-        m = _FAST_SCORE_RE.fullmatch(line)
-        if m is None or self.score is not None:
-            return False
-        n = len(self.seats.players)
-        points = tuple(map(int, m[1].split()))
-        totals = None if m[2] is None else tuple(map(int, m[2].split()))
-        if len(points) != n or (totals is not None and len(totals) != n):
-            return False
-        self.score = HandScore(points, totals, Pos(number, 1))
-        return True
 
     def finish(self) -> Hand:
         deal = None
@@ -616,158 +767,16 @@ class _HandBuilder:
         )
 
 
-def _cards(token: Token, text: str) -> tuple[int, Declarations]:
+def _clip(text: str, width: int = 40) -> str:
+    """`text` for a message: long words (hostile input) are cut with an ellipsis."""
+    return text if len(text) <= width else text[:width] + "…"
+
+
+def _cards(token: Token, text: str) -> tuple[int, DeclarationTuple]:
     try:
-        return parse_cards_word(text)
-    except WordFail as fail:
-        raise SyntaxFail(fail.message, token.line, token.col + fail.offset) from None
-
-
-# ---------------------------------------------------------------------------------------------
-# Fast paths.
-#
-# Nearly every line of a record is spelled as the writer spells it: `hand 3 shuffler 1`,
-# `deal 2: 3s 4h ...`, `1: 3s 3h  2: -  3: 5s 5c` and `score 20 0 80 total 40 0 95`. The general
-# path lexes such a line into a Token per word and per colon, then walks the tokens. The fast
-# paths (fast_line and the fast_* methods) instead check that the line is spelled exactly like
-# that and build the records directly, several times faster. They take only lines that are
-# certainly valid and unambiguous: the writer's spacing, seats as plain numbers, and words of
-# ASCII card characters only, so no comments, quotes, names, annotations or full-width colons.
-# For anything else, including every line that would be an error, they return False having
-# changed nothing, and the general path reads the line (and raises its usual error).
-# tests/test_zfn_fast.py checks that both paths read the same records, positions included.
-#
-# On such a line the lexer's words are exactly the space-separated parts, so the fast paths see
-# the same words at the same columns. The patterns spell out ASCII classes ([0-9], not \d,
-# which also matches the digits of other scripts).
-
-_CARD_WORD = r"[-=,0-9A-Za-z]+"  # a glued group of cards (`7h`, `7h7s`, `BJ=8h`), or a pass `-`
-_PLAY_RE = re.compile(rf"{_CARD_WORD}(?: {_CARD_WORD})*")  # the words of one move
-_DEAL_WORD = r"[-=,?0-9A-Za-z]+"  # cards, or `?`/`?N` for unknown cards
-_DEAL_RE = re.compile(rf"{_DEAL_WORD}(?: {_DEAL_WORD})*")
-_FAST_HAND_RE = re.compile(r"hand ([0-9]+)(?: shuffler ([0-9]+))?")
-_FAST_SCORE_RE = re.compile(r"score((?: [0-9]+)+)(?: total((?: [0-9]+)+))?")
-
-# Each card as the writer spells it (`3s`, `Th`, `SJ`), for deal lines.
-_CARD_BITS = {card_str(card): 1 << card for card in range(DECK_SIZE)}
-
-
-def _plain_deal(text: str) -> tuple[int, int] | None:
-    """(cards, 0) if `text` is single cards spelled as the writer does, all different; else None.
-
-    The common deal line, read faster than word by word: distinct cards are distinct bits, so
-    their sum is the set.
-    """
-    words = text.split(" ")
-    try:
-        bits = set(map(_CARD_BITS.__getitem__, words))
-    except KeyError:
-        return None
-    return (sum(bits), 0) if len(bits) == len(words) else None
-
-
-def _read_simple_deal(text: str) -> tuple[int, int] | None:
-    """(cards, unknown count) as deal_line() reads `text`; None if a word is neither cards nor
-    `?`/`?N`, or if deal_line() would raise."""
-    if _DEAL_RE.fullmatch(text) is None:
-        return None
-    known = unknown = 0
-    for word in text.split(" "):
-        if word[0] == "?":
-            count = word[1:]
-            if count and not count.isdecimal():
-                return None
-            unknown += int(count) if count else 1
-            continue
-        try:
-            mask, decls = parse_cards_word(word)
-        except WordFail:
-            return None
-        if decls or known & mask:
-            return None
-        known |= mask
-    return known, unknown
-
-
-# A move's words read by _read_simple_play: (is_pass, cards, declarations sorted by joker).
-_Play = tuple[bool, int, Declarations]
-_PLAYS: dict[str, _Play] = {}  # play text -> its reading; cleared when it grows past the limit
-_PLAYS_LIMIT = 20_000  # a few thousand different plays fill a large corpus
-
-
-def _read_simple_play(text: str) -> _Play | None:
-    """What _HandBuilder._move makes of the words of one move (cards, or a pass), and cache it.
-
-    None if `text` is not words of card characters (so no annotation, comment or quoted note),
-    if a word is neither cards nor a pass (`disputed`), or if _move would raise: the line then
-    takes the general path.
-    """
-    if _PLAY_RE.fullmatch(text) is None:
-        return None
-    cards = 0
-    decls: list[tuple[int, Stand]] = []
-    is_pass = False
-    for word in text.split(" "):
-        if word.casefold() in PASS_WORDS:
-            if is_pass or cards:  # "a pass has no cards"
-                return None
-            is_pass = True
-            continue
-        if is_pass:
-            return None
-        try:
-            mask, found = parse_cards_word(word)
-        except WordFail:
-            return None
-        if cards & mask:
-            return None
-        cards |= mask
-        decls.extend(found)
-    if len(_PLAYS) >= _PLAYS_LIMIT:
-        _PLAYS.clear()
-    # Sorted as Move.plays sorts them.
-    play = _PLAYS[text] = (is_pass, cards, tuple(sorted(decls, key=lambda d: d[0])))
-    return play
-
-
-# Building each Move and its Pos is the largest cost of the fast trick path, and most of that is
-# the generated __init__ of these frozen dataclasses: it sets each field through a call of
-# object.__setattr__. fast_trick instead fills a draft, an instance of a plain class with the very
-# same slots, by ordinary (fast) attribute assignment, then turns it into the real class by
-# assigning __class__, which Python allows between classes of identical layout (and refuses with a
-# TypeError otherwise). The result is exactly what Move(...) makes, at twice the speed; the tests
-# compare the two. If Move or Pos gain or lose a field, the check below stops the import, so that
-# fast_trick cannot leave a slot unset: update the drafts and fast_trick together.
-
-
-class _PosDraft:
-    __slots__ = ("col", "line")
-
-
-class _MoveDraft:
-    __slots__ = (
-        "annotation",
-        "cards",
-        "comments",
-        "declarations",
-        "dispute_note",
-        "disputed",
-        "is_pass",
-        "pos",
-        "seat",
-    )
-
-
-def _check_draft(draft: Any, model: Any) -> None:
-    """Stop if `draft` does not have exactly the fields of dataclass `model` as its slots."""
-    if sorted(f.name for f in fields(model)) != sorted(draft.__slots__) or hasattr(
-        model, "__post_init__"
-    ):
-        raise RuntimeError(f"the fields of {model.__name__} changed: update fast_trick in zfn.py")
-
-
-_check_draft(_PosDraft, Pos)
-_check_draft(_MoveDraft, Move)
+        return read_word(text)
+    except CardError as exc:
+        raise SyntaxFail(exc.message, token.line, token.col + exc.offset) from None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -816,22 +825,12 @@ def _hand_lines(hand: Hand) -> Iterator[str]:
     for text in hand.comments:
         yield _comment(text)
     for seat, dealt in enumerate(hand.deal or ()):
-        yield _deal_line(seat, dealt)
+        yield f"deal {seat + 1}:" + (" " + text if (text := deal_text(dealt)) else "")
     for trick in hand.tricks:
         moves = "  ".join(_move_text(m) for m in trick.moves)
         yield "".join(_comment(c) + " " for c in trick.comments) + moves
     if hand.score is not None:
-        line = "score " + " ".join(map(str, hand.score.points))
-        if hand.score.totals is not None:
-            line += " total " + " ".join(map(str, hand.score.totals))
-        yield line
-
-
-def _deal_line(seat: int, dealt: SeatDeal) -> str:
-    items = [format_cards(dealt.known)] if dealt.known else []
-    if dealt.unknown:
-        items.append("?" if dealt.unknown == 1 else f"?{dealt.unknown}")
-    return f"deal {seat + 1}:" + "".join(" " + item for item in items)
+        yield "score " + score_text(hand.score)
 
 
 def _move_text(move: Move) -> str:

@@ -9,23 +9,25 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from zfrec.engine.rules import OPTION_NAMES, PRESETS, parse_option
-from zfrec.errors import RulesError
-from zfrec.record.lexer import QUOTES, SyntaxFail, escape_string, unescape
+from zfrec.engine.rules import OPTION_NAMES, PRESETS, parse_option, preset
+from zfrec.errors import RulesError, SeatError
+from zfrec.record.lexer import QUOTES, SyntaxFail, closing_quote, escape_string, unescape
 from zfrec.record.model import (
     DEFAULT_PRESET,
     DEFAULT_TARGET,
     KNOWN_TAGS,
+    MAX_SCORE,
+    MAX_TARGET,
     Game,
     Pos,
     Result,
     RuleValue,
     extra_tag_problem,
     players_problem,
+    seat_of,
 )
 
 _NAME_RE = re.compile(r"\s*\[\s*([A-Za-z][A-Za-z0-9_]*)\s*")
-_VALUE_RE = re.compile(r"(?:[^\"“”\\]|\\.)*[\"“”]")
 _CLOSE_RE = re.compile(r"\s*\]")
 _PLAYER_SPLIT_RE = re.compile(r"[,，、]")
 _WINNERS_RE = re.compile(r"\bwinners?\b", re.IGNORECASE)
@@ -54,14 +56,14 @@ class Header:
             raise SyntaxFail("a tag looks like [Name \"value\"]: name it after '['", number, col)
         name, pos = m.group(1), m.end()
         if pos >= len(line) or line[pos] not in QUOTES:
-            raise SyntaxFail('the tag value is quoted: [Name "value"]', number, pos + 1)
-        value = _VALUE_RE.match(line, pos + 1)
-        if value is None:
+            raise SyntaxFail('the tag value must be quoted: [Name "value"]', number, pos + 1)
+        end = closing_quote(line, pos + 1)
+        if end < 0:
             raise SyntaxFail('the tag value is never closed: add the closing "', number, pos + 1)
-        close = _CLOSE_RE.match(line, value.end())
+        close = _CLOSE_RE.match(line, end + 1)
         if close is None:
-            raise SyntaxFail("']' closes the tag", number, value.end() + 1)
-        text = unescape(value.group()[:-1])
+            raise SyntaxFail("']' closes the tag", number, end + 2)
+        text = unescape(line[pos + 1 : end])
         key = name.casefold()
         name_col = m.start(1) + 1
         if key in KNOWN_TAGS:
@@ -106,10 +108,10 @@ class Header:
         if "target" not in self.raw:
             return None
         value, pos = self.raw["target"]
-        text = value.strip()
-        if not text.isdecimal() or int(text) < 1:
-            raise SyntaxFail(f"the target is a positive whole number, not {value!r}", *_at(pos))
-        self.target = int(text)
+        problem = _target_problem(value)
+        if problem:
+            raise SyntaxFail(problem, *_at(pos))
+        self.target = int(value)
         return self.target
 
     def _rules(self, value: str, pos: Pos, stated_target: int | None) -> None:
@@ -118,17 +120,19 @@ class Header:
             name = words.pop(0).casefold()
             if name not in PRESETS:
                 raise SyntaxFail(
-                    f"unknown preset {name!r}: presets are {', '.join(PRESETS)}", *_at(pos)
+                    f"unknown preset {_clip(name)!r}: presets are {', '.join(PRESETS)}", *_at(pos)
                 )
             self.preset = name
         for word in words:
+            at = (pos.line, pos.col + max(value.find(word), 0))
             try:
                 option, option_value = parse_option(word)
             except RulesError as exc:
-                raise SyntaxFail(
-                    exc.message, pos.line, pos.col + max(value.find(word), 0)
-                ) from None
+                raise SyntaxFail(exc.message, *at) from None
             if option == "target":
+                problem = _target_problem(str(option_value))
+                if problem:
+                    raise SyntaxFail(problem, *at)
                 # The target has its own tag; take it from Rules only if that tag is absent.
                 if stated_target is not None and stated_target != option_value:
                     raise SyntaxFail(
@@ -138,6 +142,22 @@ class Header:
                 self.target = option_value
             else:
                 self.options[option] = option_value
+            try:  # the value itself, as the engine will take it (e.g. sequence_lengths=any)
+                preset(self.preset, **self.options)
+            except RulesError as exc:
+                raise SyntaxFail(exc.message, *at) from None
+
+
+def _target_problem(value: str) -> str | None:
+    """Why `value` is not a target (a whole number from 1 to MAX_TARGET), or None."""
+    text = value.strip()
+    if not text.isdecimal():
+        return f"the target is a positive whole number, not {_clip(value)!r}"
+    if len(text) > 20 or int(text) > MAX_TARGET:
+        return f"the target is at most {MAX_TARGET:,}"
+    if int(text) < 1:
+        return f"the target is a positive whole number, not {_clip(value)!r}"
+    return None
 
 
 def _at(pos: Pos) -> tuple[int, int]:
@@ -154,6 +174,8 @@ def _result(value: str, pos: Pos, players: list[str]) -> Result:
             "then optionally 'winner SEAT' or 'winners SEAT, SEAT'",
             *_at(pos),
         )
+    if any(len(w) > len(str(MAX_SCORE)) or int(w) > MAX_SCORE for w in words):
+        raise SyntaxFail(f"a score is at most {MAX_SCORE:,}", *_at(pos))
     winners: list[int] = []
     if m:
         for part in _PLAYER_SPLIT_RE.split(value[m.end() :]):
@@ -161,7 +183,7 @@ def _result(value: str, pos: Pos, players: list[str]) -> Result:
             for ref in refs:
                 seat = _seat(ref, players, pos)
                 if seat in winners:
-                    raise SyntaxFail(f"winner {ref!r} is given twice", *_at(pos))
+                    raise SyntaxFail(f"winner {_clip(ref)!r} is given twice", *_at(pos))
                 winners.append(seat)
         if not winners:
             raise SyntaxFail("'winner' needs a seat: a number or a player name", *_at(pos))
@@ -169,12 +191,14 @@ def _result(value: str, pos: Pos, players: list[str]) -> Result:
 
 
 def _seat(ref: str, players: list[str], pos: Pos) -> int:
-    if ref.isdecimal() and 1 <= int(ref) <= len(players):
-        return int(ref) - 1
-    for i, name in enumerate(players):
-        if name.casefold() == ref.casefold():
-            return i
-    raise SyntaxFail(f"no seat {ref!r}: use a seat number 1-{len(players)} or a name", *_at(pos))
+    try:
+        return seat_of(players, ref)
+    except SeatError as exc:
+        raise SyntaxFail(exc.message, *_at(pos)) from None
+
+
+def _clip(text: str, width: int = 40) -> str:
+    return text if len(text) <= width else text[:width] + "…"
 
 
 def format_header(game: Game) -> Iterator[str]:

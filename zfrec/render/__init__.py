@@ -20,7 +20,6 @@ from zfrec.render.html import (
     build_game_view,
     render_game,
     render_hand,
-    seat_of,
 )
 
 __all__ = [
@@ -34,7 +33,6 @@ __all__ = [
     "publish",
     "render_game",
     "render_hand",
-    "seat_of",
 ]
 
 

@@ -1,8 +1,21 @@
-"""The analyser on the pages: notes at the moves, analysis sections, and the audit page.
+"""The analyser on the pages: notes at the moves, analysis sections, and the audit pages.
 
-    >>> decorate = analysis_decorator(record)           # the renderer's decorate hook
-    >>> files = game_files(record, decorate=decorate)   # game_files(record) does this itself
-    >>> page = render_audit(view, audit(record))        # the audit page of a failing record
+    decorate = analysis_decorator(record)           # the renderer's decorate hook
+    files = game_files(record, decorate=decorate)   # game_files(record) does this itself
+    page = render_audit(view, audit(record))        # the site's audit page of a failing record
+    html = analysis_html(analyze_game(record))      # sections to embed in any page
+    html = audit_html(audit(record))
+    page = audit_file("club.zfn", [("Game 1", audit(record))])  # zfrec audit --html
+
+All the HTML is made by the templates (templates/analysis_*.j2, audit*.j2).
+
+    >>> from zfrec.analysis.example import example_game
+    >>> from zfrec.render.html import build_game_view
+    >>> game = example_game()
+    >>> view = build_game_view(game)
+    >>> analysis_decorator(game)(view)
+    >>> [n.kind for s in view.hands[0].steps for n in s.notes]
+    ['missed_beat', 'missed_beat', 'missed_beat', 'conceded']
 
 Every note comes from zfrec.analysis.analyze (`GameAnalysis.per_move_notes()`,
 `points_flow()`), every repair from zfrec.analysis.audit: nothing here judges a move. A note is
@@ -34,16 +47,29 @@ Decorate = Callable[[GameView], None]  # the renderer's hook: add notes and sect
 
 @dataclass(frozen=True, slots=True)
 class PlacedNote:
-    """A note of the analysis and where the pages show it."""
+    """A note of the analysis and where the pages show it (nowhere: `href` None).
+
+    >>> from zfrec.analysis.analyze import MoveNote
+    >>> note = MoveNote(1, 1, 5, 1, "missed_beat", "Bo passed")
+    >>> PlacedNote(note, 1, 5, "hand-1.html#step=5").href, PlacedNote(note, 1).href
+    ('hand-1.html#step=5', None)
+    """
 
     note: MoveNote
     hand_number: int
-    step: int  # the step's index in its hand's replay page
-    href: str  # relative to the game page: hand-N.html#step=K
+    step: int | None = None  # the step's index in its hand's replay page
+    href: str | None = None  # relative to the game page: hand-N.html#step=K
 
 
 @dataclass(frozen=True, slots=True)
 class SeatRow:
+    """A row of the per-seat tables; another seat's view hides its missed beats.
+
+    >>> from zfrec.analysis.analyze import SeatStats
+    >>> [r.missed_shown for r in _seat_rows(["Ann", "Bo"], [SeatStats(), SeatStats()], 1)]
+    [False, True]
+    """
+
     name: str
     seat: int
     stats: SeatStats
@@ -56,6 +82,13 @@ def analysis_decorator(
     """The decorate hook that marks the analysis on a game's pages (see `annotate`).
 
     The record is analysed with alternatives when the hook runs, unless `analysis` is given.
+
+    >>> from zfrec.analysis.example import example_game
+    >>> from zfrec.render.html import build_game_view
+    >>> view = build_game_view(example_game())
+    >>> analysis_decorator(example_game(), viewer=0)(view)  # as Ann saw the game
+    >>> [n.kind for s in view.hands[0].steps for n in s.notes]
+    ['conceded']
     """
 
     def decorate(view: GameView) -> None:
@@ -66,7 +99,15 @@ def analysis_decorator(
 
 def annotate(view: GameView, analysis: GameAnalysis, *, viewer: int | None = None) -> None:
     """Notes at the moves (missed beats, conceded counters), a section on each replay page and
-    one on the game page: per-seat totals, the notes linked to their steps, the points flow."""
+    one on the game page: per-seat totals, the notes linked to their steps, the points flow.
+
+    >>> from zfrec.analysis.example import example_game
+    >>> from zfrec.render.html import build_game_view
+    >>> view = build_game_view(example_game())
+    >>> annotate(view, analyze_game(example_game()))
+    >>> [s.title for s in view.sections], [s.title for s in view.hands[0].sections]
+    (['Analysis'], ['Analysis of hand 1'])
+    """
     hrefs = [s.href for s in view.summaries]
     placed: dict[int, list[PlacedNote]] = {}  # by hand index
     for i, note, step in _locate(view, analysis):
@@ -99,18 +140,89 @@ def annotate(view: GameView, analysis: GameAnalysis, *, viewer: int | None = Non
 
 def render_audit(view: GameView, report: AuditReport, *, game_href: str = "index.html") -> str:
     """The audit page of a record that fails validation: its diagnostics, the rules it would be
-    legal under, and the smallest verified repairs. Links back to the game page."""
+    legal under, and the smallest verified repairs. Links back to the game page.
+
+    >>> from zfrec.analysis.audit import audit
+    >>> from zfrec.analysis.example import broken_example
+    >>> from zfrec.render.html import build_game_view
+    >>> page = render_audit(build_game_view(broken_example()), audit(broken_example()))
+    >>> page.startswith("<!DOCTYPE html>"), "legal if trick 1, turn 5 (Bo) was a pass" in page
+    (True, True)
+    """
     return (
         environment()
         .get_template("audit.html.j2")
         .render(
             view=view,
             report=report,
-            diagnostics=[DiagnosticView.of(d) for d in report.report.diagnostics],
+            diagnostics=_diagnostics(report),
             game_href=game_href,
             scripts=(),
         )
     )
+
+
+def analysis_html(analysis: GameAnalysis) -> str:
+    """A `<section class="zf-analysis">` to embed in any page: per-seat totals, the notes (not
+    linked to steps) and the points flow, as on the game page. Record text is escaped.
+
+    >>> from zfrec.analysis.analyze import analyze_game
+    >>> from zfrec.analysis.example import example_game
+    >>> html = analysis_html(analyze_game(example_game()))
+    >>> html.startswith('<section class="zf-analysis">'), html.count('class="zf-missed-beat"')
+    (True, 3)
+    """
+    players = analysis.players
+    return (
+        environment()
+        .get_template("analysis_section.html.j2")
+        .render(
+            players=players,
+            seats=_seat_rows(players, analysis.seat_totals(), None),
+            notes=[PlacedNote(n, n.hand) for n in analysis.per_move_notes()],
+            flow=analysis.points_flow(),
+            errors=analysis.errors,
+            viewer=None,
+        )
+    )
+
+
+def audit_html(report: AuditReport) -> str:
+    """A `<section class="zf-audit">` to embed in any page: the findings of one audit, as on
+    the audit page. Record text is escaped.
+
+    >>> from zfrec.analysis.audit import audit
+    >>> from zfrec.analysis.example import example_game
+    >>> "legal as recorded" in audit_html(audit(example_game()))
+    True
+    """
+    return (
+        environment()
+        .get_template("audit_section.html.j2")
+        .render(report=report, diagnostics=_diagnostics(report))
+    )
+
+
+def audit_file(title: str, reports: Sequence[tuple[str, AuditReport]]) -> str:
+    """The self-contained page of `zfrec audit --html`, titled `title`: the audit of each
+    game, under its heading ("Game 1", "club.zfn, game 2").
+
+    >>> from zfrec.analysis.audit import audit
+    >>> from zfrec.analysis.example import broken_example
+    >>> page = audit_file("club <night>.zfn", [("Game 1", audit(broken_example()))])
+    >>> "<h1>Audit: club &lt;night&gt;.zfn</h1>" in page, page.count('class="zf-repair"')
+    (True, 2)
+    """
+    games = [(heading, r, _diagnostics(r)) for heading, r in reports]
+    return (
+        environment()
+        .get_template("audit_file.html.j2")
+        .render(title=title, games=games, scripts=())
+    )
+
+
+def _diagnostics(report: AuditReport) -> list[DiagnosticView]:
+    return [DiagnosticView.of(d) for d in report.report.diagnostics]
 
 
 # --- matching notes to steps -----------------------------------------------------------------
@@ -161,7 +273,11 @@ __all__ = [
     "AUDIT_PAGE",
     "Decorate",
     "PlacedNote",
+    "SeatRow",
     "analysis_decorator",
+    "analysis_html",
     "annotate",
+    "audit_file",
+    "audit_html",
     "render_audit",
 ]

@@ -23,7 +23,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from zfrec.engine.cards import RANK_SYMBOLS, SUIT_GLYPHS, Stand, card_glyph, ids, points_of
+from zfrec.engine.cards import card_glyph, ids, points_of
 from zfrec.engine.combos import Combo
 from zfrec.engine.game import PlayEvent
 from zfrec.engine.rules import Ruleset
@@ -73,7 +73,6 @@ __all__ = [
     "render_game",
     "render_hand",
     "render_hands",
-    "seat_of",
 ]
 
 
@@ -103,17 +102,6 @@ def header_of(record: Game, rules: Ruleset) -> GameHeader:
         target=rules.target,
         comments=tuple(record.comments),
     )
-
-
-def seat_of(record: Game, name: str) -> int:
-    """A seat by player name (any case) or 1-based number; ValueError with the choices."""
-    key = name.strip().casefold()
-    for seat, player in enumerate(record.players):
-        if player.casefold() == key:
-            return seat
-    if key.isdecimal() and 1 <= int(key) <= len(record.players):
-        return int(key) - 1
-    raise ValueError(f"no player {name!r} in this game: players are {', '.join(record.players)}")
 
 
 @dataclass(slots=True)
@@ -172,10 +160,7 @@ class _Builder:
     # helpers -----------------------------------------------------------------------------------
 
     def name(self, seat: int | None) -> str:
-        players = self.record.players
-        if seat is None:
-            return "nobody"
-        return players[seat] if 0 <= seat < len(players) else f"seat {seat + 1}"
+        return "nobody" if seat is None else self.record.seat_name(seat)
 
     def cards(self, mask: int) -> tuple[int, ...]:
         got = self._ids.get(mask)
@@ -312,12 +297,12 @@ class _Builder:
 
     def _play(self, seat: int, combo: Combo, move: Move | None, flagged: bool) -> PlayView:
         declared = {j for j, _ in move.declarations} if move is not None else set()
-        jokers = tuple((j, _stand_text(s), j in declared) for j, s in combo.jokers)
+        jokers = tuple((j, s.glyph(), j in declared) for j, s in combo.jokers)
         reading = "a play that could not be read" if combo.rank < 0 else combo.describe()
         return PlayView(seat, self.cards(combo.mask), False, reading, jokers, flagged=flagged)
 
     def _rejected(self, move: Move) -> PlayView:
-        jokers = tuple((j, _stand_text(s), True) for j, s in move.declarations)
+        jokers = tuple((j, s.glyph(), True) for j, s in move.declarations)
         cards = self.cards(move.cards)
         return PlayView(move.seat, cards, move.is_pass, None, jokers, rejected=True)
 
@@ -411,12 +396,6 @@ def _mask(cards: Iterable[int]) -> int:
     for c in cards:
         m |= 1 << c
     return m
-
-
-def _stand_text(stand: Stand) -> str:
-    rank = RANK_SYMBOLS[stand.rank]
-    rank = "10" if rank == "T" else rank
-    return rank + ("" if stand.suit is None else SUIT_GLYPHS[stand.suit])
 
 
 # --- Jinja2 -----------------------------------------------------------------------------------

@@ -13,6 +13,20 @@ zfrec.record.Game objects back. STORE.md documents the schema and the guarantees
 from __future__ import annotations
 
 from zfrec.store.db import StoreError, open_store, resolve_url, session
+from zfrec.store.live import (
+    LiveConflict,
+    LiveEntryRow,
+    LiveTableRow,
+    append_live_entry,
+    create_live_table,
+    finish_live_game,
+    get_live_table,
+    list_live_tables,
+    live_entries,
+    live_version,
+    pop_live_entry,
+    reopen_live_game,
+)
 from zfrec.store.models import Artifact
 from zfrec.store.store import (
     GameDetail,
@@ -34,6 +48,8 @@ from zfrec.store.store import (
     player_key,
     player_stats,
     put_artifact,
+    store_game,
+    unreadable_diagnostics,
 )
 
 __all__ = [
@@ -42,23 +58,37 @@ __all__ = [
     "GameRow",
     "HandRow",
     "ImportResult",
+    "LiveConflict",
+    "LiveEntryRow",
+    "LiveTableRow",
     "PlayerStats",
     "StoreError",
+    "append_live_entry",
     "canonical_json",
     "content_hash",
+    "create_live_table",
     "delete_game",
     "export_game",
+    "finish_live_game",
     "game_diagnostics",
     "get_artifact",
     "get_game",
+    "get_live_table",
     "import_file",
     "list_artifacts",
     "list_games",
+    "list_live_tables",
+    "live_entries",
+    "live_version",
     "load_record",
     "open_store",
     "player_key",
     "player_stats",
+    "pop_live_entry",
     "put_artifact",
+    "reopen_live_game",
     "resolve_url",
     "session",
+    "store_game",
+    "unreadable_diagnostics",
 ]

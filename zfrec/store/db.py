@@ -31,7 +31,7 @@ ENV_VAR = "ZFREC_DB"
 DEFAULT_URL = "sqlite:///zfrec.db"
 BUSY_TIMEOUT_S = 60.0  # how long a SQLite writer waits for another to finish
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
-SCHEMA_REVISION = "0001"  # the newest migration; a test checks it against migrations/versions
+SCHEMA_REVISION = "0002"  # the newest migration; a test checks it against migrations/versions
 READONLY = "zfrec_readonly"  # connection option: a SQLite transaction that only reads
 _PG_MIGRATION_LOCK = 0x7A66_7265  # pg_advisory_xact_lock key: one migrator at a time
 
@@ -57,10 +57,20 @@ def describe(url: URL | str) -> str:
     return parsed.render_as_string(hide_password=True)
 
 
-def open_store(url: str | None = None) -> Engine:
-    """An engine on the store at `url` (see resolve_url), its schema created or upgraded."""
-    engine = make_engine(url)
+def open_store(url: str | None = None, *, create: bool = True) -> Engine:
+    """An engine on the store at `url` (see resolve_url), its schema created or upgraded.
+
+    With `create=False` (the commands that only read) the store must exist already: a missing
+    SQLite file or a database without zfrec's schema is a StoreError, and nothing is created,
+    so a mistyped --db cannot leave an empty store behind.
+    """
+    engine = make_engine(url, must_exist=not create)
     try:
+        if not create and current_revision(engine) is None:
+            raise StoreError(
+                f"{describe(engine.url)} holds no zfrec store: check --db and ${ENV_VAR} "
+                "(zfrec import creates a store)"
+            )
         upgrade(engine)
     except SQLAlchemyError as exc:
         engine.dispose()
@@ -72,14 +82,36 @@ def open_store(url: str | None = None) -> Engine:
     return engine
 
 
-def make_engine(url: str | None = None) -> Engine:
-    """An engine set up for the store (SQLite pragmas and locking), without touching the schema."""
+def sqlite_file(url: URL) -> str | None:
+    """The file a SQLite URL names, or None for an in-memory database."""
+    database = url.database or ""
+    if url.query.get("uri") in ("true", "1") and database.startswith("file:"):
+        database = database.removeprefix("file:").partition("?")[0]
+        if url.query.get("mode") == "memory":
+            return None
+    return None if database in ("", ":memory:") else database
+
+
+def make_engine(url: str | None = None, *, must_exist: bool = False) -> Engine:
+    """An engine set up for the store (SQLite pragmas and locking), without touching the schema.
+
+    `must_exist=True` refuses a SQLite file that is not there instead of creating it.
+    """
     resolved = resolve_url(url)
     try:
         parsed = make_url(resolved)
     except ArgumentError:
         raise StoreError(f"not a database URL: {resolved!r}") from None
     is_sqlite = parsed.get_backend_name() == "sqlite"
+    if is_sqlite and must_exist:
+        path = sqlite_file(parsed)
+        if path is None:
+            raise StoreError("an in-memory database holds no zfrec store")
+        if not Path(path).exists():
+            raise StoreError(
+                f"no such database: {path} (check --db and ${ENV_VAR}; zfrec import creates a "
+                "store)"
+            )
     kwargs: dict[str, Any] = {}
     if is_sqlite:
         kwargs["connect_args"] = {"timeout": BUSY_TIMEOUT_S}
@@ -90,7 +122,9 @@ def make_engine(url: str | None = None) -> Engine:
     except (ArgumentError, TypeError, ValueError) as exc:
         raise StoreError(f"bad database URL {describe(parsed)}: {exc}") from None
     if is_sqlite:
-        event.listen(engine, "connect", _sqlite_connect)
+        # WAL mode is a property of the file, set when a store is created; setting it on a
+        # file that must already be a store would write to whatever file --db names.
+        event.listen(engine, "connect", _sqlite_connect_existing if must_exist else _sqlite_connect)
         event.listen(engine, "begin", _sqlite_begin)
     return engine
 
@@ -112,16 +146,21 @@ def session(engine: Engine, *, readonly: bool = False) -> Iterator[Session]:
             raise
 
 
-def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+def _sqlite_connect(dbapi_connection: Any, _record: Any, *, wal: bool = True) -> None:
     # The driver must not begin transactions behind our back: _sqlite_begin does it.
     dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     try:
         cursor.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-        cursor.execute("PRAGMA journal_mode = WAL")
+        if wal:
+            cursor.execute("PRAGMA journal_mode = WAL")
         cursor.execute("PRAGMA foreign_keys = ON")
     finally:
         cursor.close()
+
+
+def _sqlite_connect_existing(dbapi_connection: Any, record: Any) -> None:
+    _sqlite_connect(dbapi_connection, record, wal=False)
 
 
 def _sqlite_begin(connection: Connection) -> None:

@@ -2,21 +2,29 @@
 
 Atomic per file: the file's rows are written in one transaction, committed at the end, so a
 failure anywhere leaves nothing of that file. Idempotent by content hash: a game whose
-canonical JSON is already stored is not added again. The bulk of the rows is written with Core
-executemany statements on the session's connection: an import is mostly plays.
+canonical JSON is already stored is not added again.
+
+Two passes, so that memory stays flat and other importers are not held up. The first reads the
+file one game at a time, outside any write lock: canonical JSON, hash, and for games not
+stored yet the validation, whose rows go to a temporary spool file (plain tuples, pickled).
+The second takes the write lock and streams the spool into the database with executemany,
+no ORM object per row. Only small per-game facts (position, hash) stay in memory.
 """
 
 from __future__ import annotations
 
 import hashlib
+import pickle
 import random
+import tempfile
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
-from sqlalchemy import Connection, Table, and_, delete, insert, select
+from sqlalchemy import Connection, Table, and_, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session
 
@@ -33,6 +41,7 @@ from zfrec.store.tables import (
     GAME,
     HAND,
     HAND_SEAT,
+    LIVE_TABLE,
     PLAY,
     PLAYER,
     SEAT,
@@ -44,6 +53,7 @@ from zfrec.store.tables import (
 from zfrec.validate import HandLedger, Report, notation_diagnostic, validate
 
 _ATTEMPTS = 5  # a file transaction that collides with a concurrent importer is retried
+_BATCH = 1_000  # rows per executemany of hand_seat and play rows
 
 
 # identities ------------------------------------------------------------------------------------
@@ -85,31 +95,40 @@ class ImportResult:
         return out
 
 
-# import ----------------------------------------------------------------------------------------
+# the first pass: read, hash, validate, spool --------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Rows:
+    """Everything one new game writes, ids left out (the second pass knows them)."""
+
+    game: dict[str, Any]
+    seats: list[tuple[Any, ...]]  # (seat, player key, name, score, winner)
+    hands: list[dict[str, Any]]
+    hand_seats: list[list[tuple[Any, ...]]]  # per hand: the columns after game_id, hand_id
+    plays: list[list[tuple[Any, ...]]]  # per hand: the columns after game_id, hand_id
+    diagnostics: list[Diagnostic]
 
 
 @dataclass(slots=True)
 class _Entry:
-    """A game read from the file, with its identity; validated only if it is new."""
+    """What the second pass needs of a readable game, kept for every game of the file."""
 
     number: int  # 1-based position in the file
-    game: Game
-    text: str
     digest: str
-    report: Report | None = None
-
-    def validated(self) -> Report:
-        if self.report is None:
-            self.report = validate(self.game, game_number=self.number)
-        return self.report
+    spooled: bool  # its rows are in the spool: it was new, and not skipped
+    ok: bool = True
+    skipped: list[Diagnostic] | None = None  # --only-valid: the errors that kept it out
 
 
 @dataclass(slots=True)
 class _FileRead:
     path: str  # as given, for messages and diagnostics
     source: str  # resolved, the file's identity in the store
+    spool: IO[bytes]
     entries: list[_Entry] = field(default_factory=list)
     unreadable: list[Diagnostic] = field(default_factory=list)
+    names: dict[str, str] = field(default_factory=dict)  # player key -> first spelling
     count: int = 0
 
 
@@ -119,44 +138,78 @@ def import_file(
     path: str | Path,
     only_valid: bool = False,
     on_game: Callable[[int], None] | None = None,
+    on_read: Callable[[int], None] | None = None,
 ) -> ImportResult:
     """Validate the games of one .zfn or .json file, then store them in one transaction.
 
     Commits on success; on any failure nothing of this file is left behind. Games already
     stored (same content hash) are not added again; games this file held before but no longer
     holds are removed, unless another file still holds them. A game with errors is stored with
-    its diagnostics and flagged invalid, unless `only_valid`. `on_game(number)` is called as each
-    game is handled, inside the transaction. Starts with no transaction open in `session`.
+    its diagnostics and flagged invalid, unless `only_valid`. `on_read(number)` is called as
+    each game has been read and judged (for progress), `on_game(number)` as each game is
+    written, inside the transaction. Starts with no transaction open in `session`.
     """
-    read = _read_file(path)
     if session.new or session.dirty or session.deleted:
         raise StoreError("import_file needs a session without unsaved changes")
     session.rollback()  # end any read-only transaction: the import makes its own
-    known = _known_hashes(session, [e.digest for e in read.entries])
-    for entry in read.entries:
-        if entry.digest not in known:
-            entry.validated()  # outside the write lock, so other importers are not held up
-    for attempt in range(1, _ATTEMPTS + 1):
+    with tempfile.TemporaryFile(prefix="zfrec-import-") as spool:
         try:
-            result = _write_file(session, read, only_valid, on_game)
-            session.commit()
-            return result
-        except (IntegrityError, OperationalError) as exc:
-            # A concurrent importer stored the same game or player first, or the server broke
-            # a deadlock between us: start the file again, a little later, from what is there.
-            session.rollback()
-            if attempt == _ATTEMPTS:
-                reason = str(exc.orig or exc).strip().splitlines()[0]
-                raise StoreError(f"{read.path}: could not store the file: {reason}") from None
-            time.sleep(random.uniform(0.02, 0.1) * attempt)
-        except BaseException:
-            session.rollback()
-            raise
+            read = _read_file(session, path, spool, only_valid, on_read)
+        finally:
+            session.rollback()  # the first pass only read: no lock is kept into the second
+        for attempt in range(1, _ATTEMPTS + 1):
+            try:
+                spool.seek(0)
+                result = _write_file(session, read, only_valid, on_game)
+                session.commit()
+                return result
+            except (IntegrityError, OperationalError) as exc:
+                # A concurrent importer stored the same game or player first, or the server
+                # broke a deadlock between us: start again, a little later, from what is there.
+                session.rollback()
+                if attempt == _ATTEMPTS:
+                    reason = str(exc.orig or exc).strip().splitlines()[0]
+                    raise StoreError(f"{read.path}: could not store the file: {reason}") from None
+                time.sleep(random.uniform(0.02, 0.1) * attempt)
+            except BaseException:
+                session.rollback()
+                raise
     raise AssertionError("unreachable")
 
 
-def _read_file(path: str | Path) -> _FileRead:
-    read = _FileRead(str(path), str(Path(path).resolve()))
+def _read_file(
+    session: Session,
+    path: str | Path,
+    spool: IO[bytes],
+    only_valid: bool,
+    on_read: Callable[[int], None] | None,
+) -> _FileRead:
+    read = _FileRead(str(path), str(Path(path).resolve()), spool)
+    conn = session.connection(execution_options={READONLY: True})
+    seen: set[str] = set()  # digests spooled from this file, so a repeat is judged once
+    for number, text, game in _readable(read, path):
+        digest = _sha256(text)
+        known = digest in seen or _is_stored(conn, digest)
+        entry = _Entry(number, digest, spooled=False)
+        if not known:
+            report = validate(game, game_number=number)
+            entry.ok = report.ok
+            if only_valid and not report.ok:
+                entry.skipped = list(report.diagnostics)
+            else:
+                pickle.dump((digest, _rows(read.source, number, text, game, report)), spool, 5)
+                entry.spooled = True
+                seen.add(digest)
+                for name in game.players:
+                    read.names.setdefault(player_key(name), name)
+        read.entries.append(entry)
+        if on_read is not None:
+            on_read(number)
+    return read
+
+
+def _readable(read: _FileRead, path: str | Path) -> Iterator[tuple[int, str, Game]]:
+    """(position, canonical JSON, game) of each readable game; the others go to `unreadable`."""
     for number, item in enumerate(iter_records(path), 1):
         read.count = number
         if isinstance(item, NotationError):
@@ -168,60 +221,236 @@ def _read_file(path: str | Path) -> _FileRead:
             error = NotationError(exc.message, exc.location)
             read.unreadable.append(notation_diagnostic(error, read.path, number))
             continue
-        read.entries.append(_Entry(number, item, text, _sha256(text)))
-    return read
+        yield number, text, item
 
 
-def _known_hashes(session: Session, digests: Sequence[str]) -> set[str]:
-    conn = session.connection(execution_options={READONLY: True})
-    found: set[str] = set()
-    for chunk in chunks(digests):
-        found.update(
-            conn.scalars(select(GAME.c.content_hash).where(GAME.c.content_hash.in_(chunk)))
+def _is_stored(conn: Connection, digest: str) -> bool:
+    found = conn.execute(select(GAME.c.id).where(GAME.c.content_hash == digest)).first()
+    return found is not None
+
+
+def _rows(source: str | None, number: int, text: str, game: Game, report: Report) -> _Rows:
+    result = game.result
+    row = {
+        "record_json": text,
+        "source_path": source,
+        "source_index": number if source is not None else None,
+        "event": game.event,
+        "site": game.site,
+        "date": game.date,
+        "tags": [list(t) for t in game.extra_tags],
+        "preset": game.preset,
+        "options": dict(game.options),
+        "target": game.target,
+        "players": len(game.players),
+        "result_scores": None if result is None else list(result.scores),
+        "result_winners": None if result is None else list(result.winners),
+        "hands": len(game.hands),
+        "moves": report.moves,
+        "over": report.over,
+        "valid": report.ok,
+        "errors": report.errors,
+        "warnings": report.warnings,
+    }
+    seats = [
+        (
+            s,
+            player_key(name),
+            name,
+            report.scores[s] if s < len(report.scores) else None,
+            s in report.winners,
         )
-    session.rollback()
-    return found
+        for s, name in enumerate(game.players)
+    ]
+    rows = _Rows(row, seats, [], [], [], list(report.diagnostics))
+    ledgers: list[HandLedger | None] = list(report.hands)
+    if len(ledgers) != len(game.hands):  # the replay stopped before the hands (bad seat count)
+        ledgers = [None] * len(game.hands)
+    n = len(game.players)
+    for hand, ledger in zip(game.hands, ledgers, strict=True):
+        res = ledger.result if ledger else None
+        rows.hands.append(
+            {
+                "number": hand.number,
+                "shuffler": hand.shuffler,
+                "first": res.first if res else None,
+                "last": res.last if res else None,
+                "finished": res is not None,
+                "reconstructed": ledger.reconstructed if ledger else False,
+                "transfer_points": res.transfer_points if res else None,
+            }
+        )
+        order = list(res.out_order) if res else []
+        if res and res.last not in order:
+            order.append(res.last)
+        rows.hand_seats.append(
+            [
+                (
+                    s,
+                    res.points[s] if res and s < len(res.points) else None,
+                    order.index(s) + 1 if s in order else None,
+                    bool(res and res.first == s),
+                    bool(res and res.last == s),
+                )
+                for s in range(n)
+            ]
+        )
+        rows.plays.append(
+            [
+                _play_row(move, hand.number, t, turn)
+                for t, trick in enumerate(hand.tricks, 1)
+                for turn, move in enumerate(trick.moves, 1)
+            ]
+        )
+    return rows
+
+
+_HAND_SEAT_COLUMNS = ("seat", "player_id", "points", "place", "is_first", "is_last")
+_PLAY_COLUMNS = (
+    "hand_number", "trick", "turn", "seat", "is_pass", "cards", "mask", "declarations",
+    "annotation", "comment", "disputed", "dispute_note",
+)  # fmt: skip
+
+
+def _play_row(move: Move, hand_number: int, trick: int, turn: int) -> tuple[Any, ...]:
+    if move.annotation is None and not move.comments and not move.disputed:
+        if move.is_pass:
+            return (
+                hand_number,
+                trick,
+                turn,
+                move.seat,
+                True,
+                None,
+                0,
+                None,
+                None,
+                None,
+                False,
+                None,
+            )
+        if not move.declarations:
+            cards = _cards_text(move.cards)
+            return (
+                hand_number,
+                trick,
+                turn,
+                move.seat,
+                False,
+                cards,
+                move.cards,
+                None,
+                None,
+                None,
+                False,
+                None,
+            )
+    decls = " ".join(f"{card_str(j)}={stand}" for j, stand in move.declarations)
+    return (
+        hand_number,
+        trick,
+        turn,
+        move.seat,
+        move.is_pass,
+        None if move.is_pass else _cards_text(move.cards),
+        move.cards,
+        decls or None,
+        move.annotation,
+        "\n\n".join(move.comments) or None,
+        move.disputed,
+        move.dispute_note,
+    )
+
+
+@lru_cache(maxsize=1 << 16)
+def _cards_text(mask: int) -> str:
+    return format_cards(mask)
+
+
+# the second pass: write ------------------------------------------------------------------------
+
+
+class _Batches:
+    """hand_seat and play rows gathered over games, written with one executemany per batch."""
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+        self.sql = {
+            t.name: _insert_sql(conn, t, ("game_id", "hand_id", *cols))
+            for t, cols in ((HAND_SEAT, _HAND_SEAT_COLUMNS), (PLAY, _PLAY_COLUMNS))
+        }
+        self.rows: dict[str, list[tuple[Any, ...]]] = {HAND_SEAT.name: [], PLAY.name: []}
+
+    def add(self, table: Table, game_id: int, hand_id: int, rows: list[tuple[Any, ...]]) -> None:
+        pending = self.rows[table.name]
+        pending.extend((game_id, hand_id, *r) for r in rows)
+        if len(pending) >= _BATCH:
+            self.flush()
+
+    def flush(self) -> None:
+        for name, pending in self.rows.items():
+            if pending:
+                self.conn.exec_driver_sql(self.sql[name], pending)
+                pending.clear()
+
+
+def _insert_sql(conn: Connection, table: Table, columns: Sequence[str]) -> str:
+    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+    quote = conn.dialect.identifier_preparer.quote
+    names = ", ".join(quote(c) for c in columns)
+    return f"INSERT INTO {quote(table.name)} ({names}) VALUES ({', '.join([mark] * len(columns))})"
 
 
 def _write_file(
     session: Session, read: _FileRead, only_valid: bool, on_game: Callable[[int], None] | None
 ) -> ImportResult:
     conn = session.connection()  # SQLite: BEGIN IMMEDIATE, so what we read stays true
-    digests = [e.digest for e in read.entries]
     existing: dict[str, int] = {}
-    for chunk in chunks(digests):
-        rows = conn.execute(
+    for chunk in chunks([e.digest for e in read.entries]):
+        found_ids = conn.execute(
             select(GAME.c.content_hash, GAME.c.id).where(GAME.c.content_hash.in_(chunk))
         )
-        existing.update((h, i) for h, i in rows)
-    fresh = [
+        existing.update((h, i) for h, i in found_ids)
+    spooled = {e.digest for e in read.entries if e.spooled}
+    missing = [
         e
         for e in read.entries
-        if e.digest not in existing and not (only_valid and not e.validated().ok)
+        if not e.spooled
+        and e.skipped is None
+        and e.digest not in existing
+        and e.digest not in spooled
     ]
-    players = _player_ids(conn, (name for e in fresh for name in e.game.players))
+    rebuilt = _reread(read, {e.number for e in missing}, only_valid) if missing else {}
+    players = _player_ids(conn, list(read.names.values()) + _names(rebuilt.values()))
+    batches = _Batches(conn)
     refs: list[tuple[int, int]] = []  # (position in file, game id)
     added = unchanged = flagged = skipped = hands = 0
     found: list[Diagnostic] = list(read.unreadable)
     for entry in read.entries:
+        rows: _Rows | None = None
+        if entry.spooled:
+            digest, rows = pickle.load(read.spool)
+            assert digest == entry.digest
+        elif entry.number in rebuilt:
+            rows = rebuilt[entry.number]
         game_id = existing.get(entry.digest)
         if game_id is not None:
             unchanged += 1
-        elif only_valid and not entry.validated().ok:
+        elif entry.skipped is not None or rows is None:
             skipped += 1
-            found.extend(entry.validated().diagnostics)
+            found.extend(entry.skipped or ())
         else:
-            report = entry.validated()
-            game_id = _insert_game(conn, read.source, entry, report, players)
+            game_id = _insert_game(conn, batches, entry.digest, rows, players)
             existing[entry.digest] = game_id
             added += 1
-            flagged += not report.ok
-            hands += len(entry.game.hands)
-            found.extend(report.diagnostics)
+            flagged += not rows.game["valid"]
+            hands += len(rows.hands)
+            found.extend(rows.diagnostics)
         if game_id is not None:
             refs.append((entry.number, game_id))
         if on_game is not None:
             on_game(entry.number)
+    batches.flush()
     removed = _replace_sources(conn, read.source, refs)
     _replace_unreadable(conn, read.source, [] if only_valid else read.unreadable)
     return ImportResult(
@@ -237,6 +466,26 @@ def _write_file(
         game_ids=tuple(i for _, i in refs),
         diagnostics=tuple(found),
     )
+
+
+def _names(rows: Iterable[_Rows]) -> list[str]:
+    return [name for r in rows for _, _, name, _, _ in r.seats]
+
+
+def _reread(read: _FileRead, numbers: set[int], only_valid: bool) -> dict[int, _Rows]:
+    """Rows of games that were stored when the first pass looked, and are gone now (another
+    importer removed them meanwhile): read and judged again."""
+    wanted = {e.number: e.digest for e in read.entries if e.number in numbers}
+    out: dict[int, _Rows] = {}
+    for number, text, game in _readable(_FileRead(read.path, read.source, read.spool), read.path):
+        if number not in wanted:
+            continue
+        if _sha256(text) != wanted[number]:
+            raise StoreError(f"{read.path}: the file changed while it was being imported")
+        report = validate(game, game_number=number)
+        if not (only_valid and not report.ok):
+            out[number] = _rows(read.source, number, text, game, report)
+    return out
 
 
 def _player_ids(conn: Connection, names: Iterable[str]) -> dict[str, int]:
@@ -278,137 +527,49 @@ def _insert_ignoring_conflicts(conn: Connection, table: Table, keys: list[str]) 
 
 
 def _insert_game(
-    conn: Connection, source: str, entry: _Entry, report: Report, players: dict[str, int]
+    conn: Connection, batches: _Batches, digest: str, rows: _Rows, players: dict[str, int]
 ) -> int:
-    game = entry.game
-    n = len(game.players)
-    result = game.result
     game_id: int = conn.execute(
         insert(GAME).returning(GAME.c.id),
-        {
-            "content_hash": entry.digest,
-            "record_json": entry.text,
-            "source_path": source,
-            "source_index": entry.number,
-            "event": game.event,
-            "site": game.site,
-            "date": game.date,
-            "tags": [list(t) for t in game.extra_tags],
-            "preset": game.preset,
-            "options": dict(game.options),
-            "target": game.target,
-            "players": n,
-            "result_scores": None if result is None else list(result.scores),
-            "result_winners": None if result is None else list(result.winners),
-            "hands": len(game.hands),
-            "moves": report.moves,
-            "over": report.over,
-            "valid": report.ok,
-            "errors": report.errors,
-            "warnings": report.warnings,
-            "imported_at": utc_now(),
-        },
+        {"content_hash": digest, **rows.game, "imported_at": utc_now()},
     ).scalar_one()
-    seat_players = [players[player_key(name)] for name in game.players]
+    seat_players = [players[key] for _, key, _, _, _ in rows.seats]
     conn.execute(
         insert(SEAT),
         [
             {
                 "game_id": game_id,
-                "seat": s,
-                "player_id": seat_players[s],
+                "seat": seat,
+                "player_id": players[key],
                 "name": name,
-                "score": report.scores[s] if s < len(report.scores) else None,
-                "winner": s in report.winners,
+                "score": score,
+                "winner": winner,
             }
-            for s, name in enumerate(game.players)
+            for seat, key, name, score, winner in rows.seats
         ],
     )
-    _insert_hands(conn, game_id, game, report, seat_players)
-    if report.diagnostics:
-        conn.execute(
-            insert(DIAG), [_diagnostic_row(d, game_id, source) for d in report.diagnostics]
+    if rows.hands:
+        hand_ids = list(
+            conn.scalars(
+                insert(HAND).returning(HAND.c.id, sort_by_parameter_order=True),
+                [{"game_id": game_id, **h} for h in rows.hands],
+            )
         )
+        for hand_id, seats, plays in zip(hand_ids, rows.hand_seats, rows.plays, strict=True):
+            batches.add(
+                HAND_SEAT,
+                game_id,
+                hand_id,
+                [(s, seat_players[s], *rest) for s, *rest in seats],
+            )
+            batches.add(PLAY, game_id, hand_id, plays)
+    if rows.diagnostics:
+        source = rows.game["source_path"]
+        conn.execute(insert(DIAG), [_diagnostic_row(d, game_id, source) for d in rows.diagnostics])
     return game_id
 
 
-def _insert_hands(
-    conn: Connection, game_id: int, game: Game, report: Report, seat_players: list[int]
-) -> None:
-    if not game.hands:
-        return
-    ledgers: list[HandLedger | None] = list(report.hands)
-    if len(ledgers) != len(game.hands):  # the replay stopped before the hands (bad seat count)
-        ledgers = [None] * len(game.hands)
-    hand_rows = []
-    for hand, ledger in zip(game.hands, ledgers, strict=True):
-        res = ledger.result if ledger else None
-        hand_rows.append(
-            {
-                "game_id": game_id,
-                "number": hand.number,
-                "shuffler": hand.shuffler,
-                "first": res.first if res else None,
-                "last": res.last if res else None,
-                "finished": res is not None,
-                "reconstructed": ledger.reconstructed if ledger else False,
-                "transfer_points": res.transfer_points if res else None,
-            }
-        )
-    hand_ids = list(
-        conn.scalars(insert(HAND).returning(HAND.c.id, sort_by_parameter_order=True), hand_rows)
-    )
-    seat_rows: list[dict[str, Any]] = []
-    play_rows: list[dict[str, Any]] = []
-    for hand, ledger, hand_id in zip(game.hands, ledgers, hand_ids, strict=True):
-        res = ledger.result if ledger else None
-        order = list(res.out_order) if res else []
-        if res and res.last not in order:
-            order.append(res.last)
-        for s, player_id in enumerate(seat_players):
-            seat_rows.append(
-                {
-                    "game_id": game_id,
-                    "hand_id": hand_id,
-                    "seat": s,
-                    "player_id": player_id,
-                    "points": res.points[s] if res and s < len(res.points) else None,
-                    "place": order.index(s) + 1 if s in order else None,
-                    "is_first": bool(res and res.first == s),
-                    "is_last": bool(res and res.last == s),
-                }
-            )
-        for t, trick in enumerate(hand.tricks, 1):
-            for turn, move in enumerate(trick.moves, 1):
-                play_rows.append(_play_row(move, game_id, hand_id, hand.number, t, turn))
-    conn.execute(insert(HAND_SEAT), seat_rows)
-    if play_rows:
-        conn.execute(insert(PLAY), play_rows)
-
-
-def _play_row(
-    move: Move, game_id: int, hand_id: int, hand_number: int, trick: int, turn: int
-) -> dict[str, Any]:
-    decls = " ".join(f"{card_str(j)}={stand}" for j, stand in move.declarations)
-    return {
-        "game_id": game_id,
-        "hand_id": hand_id,
-        "hand_number": hand_number,
-        "trick": trick,
-        "turn": turn,
-        "seat": move.seat,
-        "is_pass": move.is_pass,
-        "cards": None if move.is_pass else format_cards(move.cards),
-        "mask": move.cards,
-        "declarations": decls or None,
-        "annotation": move.annotation,
-        "comment": "\n\n".join(move.comments) or None,
-        "disputed": move.disputed,
-        "dispute_note": move.dispute_note,
-    }
-
-
-def _diagnostic_row(d: Diagnostic, game_id: int | None, source: str) -> dict[str, Any]:
+def _diagnostic_row(d: Diagnostic, game_id: int | None, source: str | None) -> dict[str, Any]:
     loc = d.location
     return {
         "game_id": game_id,
@@ -446,6 +607,10 @@ def _replace_sources(conn: Connection, source: str, refs: list[tuple[int, int]])
     orphans: list[int] = []
     for chunk in chunks(dropped):
         still = set(conn.scalars(select(SOURCE.c.game_id).where(SOURCE.c.game_id.in_(chunk))))
+        # A game a live table finished is held by that table, file or no file.
+        still.update(
+            conn.scalars(select(LIVE_TABLE.c.game_id).where(LIVE_TABLE.c.game_id.in_(chunk)))
+        )
         orphans += [g for g in chunk if g not in still]
     _delete_games(conn, orphans)
     return len(orphans)
@@ -467,11 +632,34 @@ def _delete_games(conn: Connection, ids: Sequence[int]) -> None:
     for chunk in chunks(ids):
         for table in (PLAY, HAND_SEAT, HAND, SEAT, DIAG, ARTIFACT, SOURCE):
             conn.execute(delete(table).where(table.c.game_id.in_(chunk)))
+        conn.execute(update(LIVE_TABLE).where(LIVE_TABLE.c.game_id.in_(chunk)).values(game_id=None))
         conn.execute(delete(GAME).where(GAME.c.id.in_(chunk)))
 
 
 def delete_game(session: Session, *, game_id: int) -> None:
-    """Remove one game and everything derived from it (its artifacts too)."""
+    """Remove one game and everything derived from it (its artifacts too). A live table that
+    finished it keeps its entries and forgets the stored game."""
     conn = session.connection()
     require_game(conn, game_id)
     _delete_games(conn, [game_id])
+
+
+def store_game(session: Session, *, game: Game, report: Report | None = None) -> tuple[int, bool]:
+    """Store one record that comes from no file (a live table's finished game).
+
+    Returns the game's id and whether it was added; a record already stored (same content
+    hash) is not added again. Flushed in the caller's transaction, not committed.
+    """
+    conn = session.connection()
+    text = canonical_json(game)
+    digest = _sha256(text)
+    found = conn.execute(select(GAME.c.id).where(GAME.c.content_hash == digest)).scalar()
+    if found is not None:
+        return int(found), False
+    report = report or validate(game)
+    rows = _rows(None, 1, text, game, report)
+    players = _player_ids(conn, game.players)
+    batches = _Batches(conn)
+    game_id = _insert_game(conn, batches, digest, rows, players)
+    batches.flush()
+    return game_id, True

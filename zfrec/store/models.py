@@ -223,3 +223,47 @@ Index(
     col(Artifact.name),
     unique=True,
 )
+
+
+# --- live tables (zfrec serve) ----------------------------------------------------------------
+
+
+class LiveTable(SQLModel, table=True):
+    """A game being logged at the table (LIVE.md). Its record is its entries, in order.
+
+    `version` grows with every change (entry or undo), so a process that holds the table in
+    memory knows whether another process changed it. `token_hash` is the sha256 of the writer
+    token; the token itself is never stored. `game_id` is the stored game once it is over.
+    """
+
+    __tablename__ = "live_table"
+
+    id: str = Field(primary_key=True, max_length=32)
+    token_hash: str = Field(max_length=64)
+    players: list[Any] = Field(sa_type=JSON)  # names in seat order
+    preset: str
+    options: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)
+    target: int
+    event: str | None = None
+    site: str | None = None
+    date: str | None = None
+    version: int = 0
+    entries: int = 0  # entries stored; the next one gets seq = entries + 1
+    over: bool = False
+    game_id: int | None = Field(default=None, foreign_key="game.id", ondelete="SET NULL")
+    created_at: datetime = Field(default_factory=utc_now, sa_type=UTCDateTime)
+    updated_at: datetime = Field(default_factory=utc_now, sa_type=UTCDateTime)
+
+
+class LiveEntry(SQLModel, table=True):
+    """One accepted entry of a live table: a hand start or a move, as JSON (LIVE.md)."""
+
+    __tablename__ = "live_entry"
+    __table_args__ = (UniqueConstraint("table_id", "seq"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    table_id: str = Field(foreign_key="live_table.id", ondelete="CASCADE", max_length=32)
+    seq: int  # 1-based position in the table's record
+    kind: str  # "hand" or "move"
+    data: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)
+    created_at: datetime = Field(default_factory=utc_now, sa_type=UTCDateTime)

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, case, func, select
 from sqlmodel import Session
 
-from zfrec.diagnostics import CODES
+from zfrec.diagnostics import CODES, DiagnosticJson
+from zfrec.jsonview import PerPlayer, dump
 from zfrec.record import Format, Game, dumps, loads
 from zfrec.store.db import StoreError
 from zfrec.store.tables import DIAG, GAME, HAND, HAND_SEAT, PLAYER, SEAT, player_key, require_game
 
 if TYPE_CHECKING:
-    from zfrec.analysis.analyze import PlayerAnalysis
+    from zfrec.analysis.stats import PlayerAnalysis
 
 # results ---------------------------------------------------------------------------
 
@@ -34,11 +35,15 @@ class GameRow:
     content_hash: str
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        """The row as `zfrec games --json` writes it: its fields."""
+        data: dict[str, Any] = dump(self)
+        return data
 
 
 @dataclass(frozen=True, slots=True)
 class HandRow:
+    """One stored hand: who shuffled, who went out first and last, the points per seat."""
+
     number: int
     shuffler: str | None
     first: str | None
@@ -46,7 +51,9 @@ class HandRow:
     points: list[int | None]  # per seat; None where the hand did not finish
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        """The hand as `zfrec show --json` writes it under `hand_results`: its fields."""
+        data: dict[str, Any] = dump(self)
+        return data
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,22 +76,55 @@ class GameDetail:
     diagnostics: list[dict[str, Any]]
 
     def to_json(self) -> dict[str, Any]:
-        out = self.row.to_json()
-        out.update(
-            site=self.site,
-            source_path=self.source_path,
-            tags=[list(t) for t in self.tags],
-            rules={"preset": self.preset, "options": self.options},
-            target=self.target,
-            scores=dict(zip(self.row.players, self.scores, strict=True)),
-            recorded_scores=self.recorded_scores,
-            over=self.over,
-            warnings=self.warnings,
-            imported_at=self.imported_at,
-            hand_results=[h.to_json() for h in self.hands],
-            diagnostics=self.diagnostics,
-        )
-        return out
+        """The game as `zfrec show --json` writes it: the row's fields, then the details."""
+        data: dict[str, Any] = dump(DetailJson.of(self), players=self.row.players)
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class RulesJson:
+    """The rules of a stored game: the preset and every option."""
+
+    preset: str
+    options: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class DetailJson:
+    """The JSON of a `GameDetail`: the `GameRow` fields, flat, then the details."""
+
+    id: int
+    date: str | None
+    event: str | None
+    players: list[str]
+    winners: list[str]
+    hands: int
+    valid: bool
+    errors: int
+    content_hash: str
+    site: str | None
+    source_path: str | None
+    tags: list[tuple[str, str]]
+    rules: RulesJson
+    target: int
+    scores: PerPlayer[int | None]
+    recorded_scores: list[int] | None
+    over: bool
+    warnings: int
+    imported_at: str
+    hand_results: list[HandRow]
+    diagnostics: list[dict[str, Any]]
+
+    @classmethod
+    def of(cls, d: GameDetail) -> DetailJson:
+        """The view of a stored game."""
+        r = d.row
+        return cls(
+            r.id, r.date, r.event, r.players, r.winners, r.hands, r.valid, r.errors,
+            r.content_hash, d.site, d.source_path, d.tags, RulesJson(d.preset, d.options),
+            d.target, tuple(d.scores), d.recorded_scores, d.over, d.warnings, d.imported_at,
+            d.hands, d.diagnostics,
+        )  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -93,9 +133,9 @@ class PlayerStats:
 
     New measures are added as fields with defaults, so positional construction stays valid.
     The fields after `last_rate` come from the decision analysis (`player_stats(...,
-    analysis=True)`, zfrec.analysis.analyze.player_aggregates); they are None when it was not asked
-    for,
-    and a rate is None where there is nothing to divide by.
+    analysis=True)`, zfrec.analysis.stats.player_aggregates); they are None when it was not
+    asked for, and a rate is None where there is nothing to divide by. With the analysis, every
+    field comes from it; without, the first ones are counted in SQL.
     """
 
     name: str
@@ -114,7 +154,9 @@ class PlayerStats:
     analysis: dict[str, Any] | None = None  # PlayerAnalysis.to_json(): every measure
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        """The player as `zfrec stats --json` writes it: its fields."""
+        data: dict[str, Any] = dump(self)
+        return data
 
 
 # queries ---------------------------------------------------------------------------------------
@@ -248,23 +290,29 @@ def game_diagnostics(session: Session, game_id: int) -> list[dict[str, Any]]:
     """The validator's findings for a stored game, in Diagnostic.to_json form."""
     conn = session.connection()
     rows = conn.execute(select(DIAG).where(DIAG.c.game_id == game_id).order_by(DIAG.c.id))
-    return [
-        {
-            "code": r.code,
-            "severity": r.severity,
-            "rule": _rule(r.code),
-            "message": r.message,
-            "file": r.file,
-            "line": r.line,
-            "col": r.col,
-            "game": r.game_number,
-            "hand": r.hand,
-            "trick": r.trick,
-            "turn": r.turn,
-            "seat": r.seat,
-        }
-        for r in rows
-    ]
+    return [_diagnostic_json(r) for r in rows]
+
+
+def unreadable_diagnostics(session: Session, *, source: str | None = None) -> list[dict[str, Any]]:
+    """Why the games that could not be read were not stored: one diagnostic per unreadable
+    game, in Diagnostic.to_json form plus `source` (the imported file's resolved path), in
+    file and import order. `source` keeps those of one file."""
+    conn = session.connection()
+    query = select(DIAG).where(DIAG.c.game_id.is_(None))
+    if source is not None:
+        query = query.where(DIAG.c.source_path == source)
+    rows = conn.execute(query.order_by(DIAG.c.source_path, DIAG.c.id))
+    return [{"source": r.source_path, **_diagnostic_json(r)} for r in rows]
+
+
+def _diagnostic_json(r: Any) -> dict[str, Any]:
+    """A stored diagnostic row as `Diagnostic.to_json` writes it (`DiagnosticJson`)."""
+    view = DiagnosticJson(
+        r.code, r.severity, _rule(r.code), r.message, r.file, r.line, r.col, r.game_number,
+        r.hand, r.trick, r.turn, r.seat,
+    )  # fmt: skip
+    data: dict[str, Any] = dump(view)
+    return data
 
 
 def _rule(code: str) -> str | None:
@@ -281,12 +329,29 @@ def player_stats(
 ) -> list[PlayerStats]:
     """Games, hands, wins, mean points per finished hand, first-out and last rates per player.
 
-    Over every stored game, or only the valid ones. Sorted by name, ignoring case. With
-    `analysis`, every record is loaded and analysed (zfrec.analysis.analyze, fast mode) to add the
-    win
-    rate, counters captured and conceded, missed beats and the categories played.
+    Over every stored game, or only the valid ones. Sorted by name, ignoring case. These are
+    counted in SQL over the stored outcomes. With `analysis`, every record is loaded and
+    analysed instead (zfrec.analysis.stats, fast mode), which gives the same counts and adds the
+    win rate, counters captured and conceded, missed beats and the categories played.
     """
     conn = session.connection()
+    people = select(PLAYER.c.id, PLAYER.c.name, PLAYER.c.key)
+    if player is not None:
+        key = player_key(player)
+        if conn.scalar(select(PLAYER.c.id).where(PLAYER.c.key == key)) is None:
+            raise StoreError(f"no player named {player!r} in the store")
+        people = people.where(PLAYER.c.key == key)
+    rows = sorted(conn.execute(people), key=lambda r: (r.key, r.id))
+    if analysis:
+        found = _player_analyses(session, player=player, valid_only=valid_only)
+        return [_from_analysis(r.name, found[r.key]) for r in rows if r.key in found]
+    return _counted(conn, [(r.id, r.name) for r in rows], valid_only)
+
+
+def _counted(
+    conn: Connection, people: list[tuple[int, str]], valid_only: bool
+) -> list[PlayerStats]:
+    """The SQL measures of `player_stats` for the players (id, name) given."""
     per_game = (
         select(
             SEAT.c.player_id,
@@ -308,19 +373,13 @@ def player_stats(
         .join(GAME, GAME.c.id == HAND_SEAT.c.game_id)
         .group_by(HAND_SEAT.c.player_id)
     )
-    people = select(PLAYER.c.id, PLAYER.c.name, PLAYER.c.key)
     if valid_only:
         per_game = per_game.where(GAME.c.valid)
         per_hand = per_hand.where(GAME.c.valid)
-    if player is not None:
-        key = player_key(player)
-        if conn.scalar(select(PLAYER.c.id).where(PLAYER.c.key == key)) is None:
-            raise StoreError(f"no player named {player!r} in the store")
-        people = people.where(PLAYER.c.key == key)
     games = {r.player_id: r for r in conn.execute(per_game)}
     hands = {r.player_id: r for r in conn.execute(per_hand)}
     out: list[PlayerStats] = []
-    for pid, name, _key in sorted(conn.execute(people), key=lambda r: (r.key, r.id)):
+    for pid, name in people:
         g, h = games.get(pid), hands.get(pid)
         if g is None:
             continue
@@ -336,43 +395,35 @@ def player_stats(
                 last_rate=_ratio(h.lasts if h else 0, finished),
             )
         )
-    if analysis:
-        found = _player_analyses(session, player=player, valid_only=valid_only)
-        out = [_with_analysis(p, found.get(player_key(p.name))) for p in out]
     return out
 
 
 def _player_analyses(
     session: Session, *, player: str | None, valid_only: bool
 ) -> dict[str, PlayerAnalysis]:
-    """zfrec.analysis.analyze.player_aggregates over the stored records, keyed by player_key."""
-    from zfrec.analysis.analyze import player_aggregates
+    """zfrec.analysis.stats.player_aggregates over the stored records, keyed by player_key."""
+    from zfrec.analysis.stats import player_aggregates
 
     rows = [r for r in list_games(session, player=player) if r.valid or not valid_only]
     out: dict[str, PlayerAnalysis] = {}
     for name, p in player_aggregates(load_record(session, r.id) for r in rows).items():
         key = player_key(name)
         if key in out:  # spellings the store counts as one person (Unicode normal forms)
-            _merge(out[key], p)
+            out[key].add(p)
         else:
             out[key] = p
     return out
 
 
-def _merge(into: PlayerAnalysis, other: PlayerAnalysis) -> None:
-    for name in (
-        "games", "games_over", "wins", "hands", "judged_hands", "first_out", "last_out",
-        "points", "transfer_received", "transfer_given",
-    ):  # fmt: skip
-        setattr(into, name, getattr(into, name) + getattr(other, name))
-    into.stats.add(other.stats)
-
-
-def _with_analysis(p: PlayerStats, a: PlayerAnalysis | None) -> PlayerStats:
-    if a is None:
-        return p
-    return replace(
-        p,
+def _from_analysis(name: str, a: PlayerAnalysis) -> PlayerStats:
+    return PlayerStats(
+        name=name,
+        games=a.games,
+        hands=a.hands_played,
+        wins=a.wins,
+        mean_points_per_hand=a.mean_points or 0.0,
+        first_out_rate=a.first_rate or 0.0,
+        last_rate=a.last_rate or 0.0,
         win_rate=a.win_rate,
         counters_captured=a.counters_captured,
         counters_conceded=a.counters_conceded,

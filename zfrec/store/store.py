@@ -18,6 +18,7 @@ from zfrec.store.importer import (
     content_hash,
     delete_game,
     import_file,
+    store_game,
 )
 from zfrec.store.queries import (
     GameDetail,
@@ -30,6 +31,7 @@ from zfrec.store.queries import (
     list_games,
     load_record,
     player_stats,
+    unreadable_diagnostics,
 )
 from zfrec.store.tables import player_key
 
@@ -53,4 +55,6 @@ __all__ = [
     "player_key",
     "player_stats",
     "put_artifact",
+    "store_game",
+    "unreadable_diagnostics",
 ]

@@ -16,6 +16,7 @@ _T = SQLModel.metadata.tables
 GAME, SOURCE, PLAYER, SEAT = _T["game"], _T["game_source"], _T["player"], _T["seat"]
 HAND, HAND_SEAT, PLAY, DIAG = _T["hand"], _T["hand_seat"], _T["play"], _T["diagnostic"]
 ARTIFACT = _T["artifact"]
+LIVE_TABLE, LIVE_ENTRY = _T["live_table"], _T["live_entry"]
 CHUNK = 500  # values per IN (...) list
 
 

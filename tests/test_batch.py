@@ -1,0 +1,178 @@
+"""Batch validation: files cut into pieces of whole games judge exactly as whole files do;
+unreadable and empty files are findings of their own; output is bounded; progress on a tty."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import re
+import select
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from zfrec.batch import Judged, Options, _cut, judge, merge, run
+from zfrec.cli import app
+from zfrec.engine.rules import preset
+from zfrec.record import dumps
+from zfrec.simulate import SimConfig, simulate_game
+from zfrec.validate import FileSummary, summarize, validate_path
+
+ROOT = Path(__file__).resolve().parent.parent
+BROKEN = sorted((ROOT / "sample_games" / "broken").glob("*.zfn"))
+runner = CliRunner()
+
+
+def _whole(path: Path) -> FileSummary:
+    return summarize(validate_path(path), str(path), keep_json=True, show_deal=True)
+
+
+def _in_pieces(path: Path, games_per_piece: int) -> FileSummary:
+    total = FileSummary(str(path))
+    options = Options(keep_json=True, show_deal=True)
+    with open(path, encoding="utf-8-sig", newline=None) as stream:
+        for piece in _cut(stream, str(path), games_per_piece):
+            merge(total, judge(piece, options))
+    return total
+
+
+@pytest.mark.parametrize(
+    "preamble",
+    ["", "{a note before the first game}\n\n", "this is not a record\n\n", "{open comment\n"],
+)
+@pytest.mark.parametrize("games_per_piece", [1, 2, 5])
+def test_pieces_judge_exactly_as_the_whole_file(
+    tmp_path: Path, preamble: str, games_per_piece: int
+) -> None:
+    # Every broken sample (syntax errors, unterminated comments, bad plays) in one file.
+    path = tmp_path / "all.zfn"
+    path.write_text(preamble + "\n".join(p.read_text("utf-8") for p in BROKEN), "utf-8")
+    whole, parts = _whole(path), _in_pieces(path, games_per_piece)
+    assert [str(d) for d in parts.diagnostics] == [str(d) for d in whole.diagnostics]
+    assert (parts.games, parts.hands, parts.moves) == (whole.games, whole.hands, whole.moves)
+    assert parts.game_json == whole.game_json
+    assert parts.deals == whole.deals
+    assert whole.games > len(BROKEN) - 1 and whole.errors >= len(BROKEN)
+
+
+def test_a_run_with_workers_returns_pieces_in_input_order(tmp_path: Path) -> None:
+    games = [
+        simulate_game(SimConfig(3 + i % 4, preset("pagat"), "random", 2), i) for i in range(40)
+    ]
+    big = tmp_path / "big.zfn"
+    big.write_text(dumps(games), "utf-8")
+    broken = tmp_path / "broken.zfn"
+    broken.write_text("\n".join(p.read_text("utf-8") for p in BROKEN), "utf-8")
+    files = [str(big), str(broken), str(big)]
+    one = list(run(files, Options(keep_json=True), jobs=1))
+    two = list(run(files, Options(keep_json=True), jobs=2))
+    assert sum(j.summary is not None for j in two) > len(files) * 2  # big files were shared out
+    assert _by_file(one) == _by_file(two)
+    for flags in ([], ["--show-deal"], ["--json"]):
+        printed = [
+            runner.invoke(app, ["validate", *flags, "--jobs", jobs, *files]).stdout
+            for jobs in ("1", "2")
+        ]
+        assert printed[0] == printed[1], flags
+
+
+def _by_file(judged: list[Judged]) -> list[tuple[str, int, list[str]]]:
+    out, current = [], FileSummary("")
+    for item in judged:
+        if item.summary is None:
+            out.append((item.path, current.games, [str(d) for d in current.diagnostics]))
+            current = FileSummary("")
+        else:
+            merge(current, item.summary)
+    return out
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_binary_file_in_a_directory_is_a_finding_and_the_run_goes_on(
+    tmp_path: Path, jobs: str
+) -> None:
+    good = ROOT / "sample_games" / "02-three-players.zfn"
+    (tmp_path / "a.zfn").write_text(good.read_text("utf-8"), "utf-8")
+    (tmp_path / "b.zfn").write_bytes(b"[Players \xd7\xff\x00 binary")
+    (tmp_path / "c.zfn").write_text(good.read_text("utf-8"), "utf-8")
+    text = runner.invoke(app, ["validate", "--jobs", jobs, str(tmp_path)])
+    assert text.exit_code == 1, text.output
+    assert f"cannot read {tmp_path / 'b.zfn'}: not UTF-8 text" in text.output
+    assert "3 file(s) (1 could not be read), 2 game(s)" in text.output
+    assert "Traceback" not in text.output
+    data = runner.invoke(app, ["validate", "--json", "--jobs", jobs, str(tmp_path)])
+    assert data.exit_code == 1
+    report = json.loads(data.stdout)
+    assert report["summary"]["files"] == 3 and report["summary"]["unreadable_files"] == 1
+    assert report["summary"]["games"] == 2
+    [finding] = report["files"][1]["diagnostics"]
+    assert (finding["code"], finding["file"]) == ("ZF003", str(tmp_path / "b.zfn"))
+
+
+def test_an_empty_file_is_warned_about(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.zfn"
+    empty.write_text("", "utf-8")
+    comments = tmp_path / "notes.zfn"
+    comments.write_text("{just a note}\n", "utf-8")
+    result = runner.invoke(app, ["validate", str(empty), str(comments)])
+    assert result.exit_code == 0
+    assert f"warning ZF004 {empty} holds no game" in result.output
+    assert f"warning ZF004 {comments} holds no game" in result.output
+    assert "all legal" not in result.output.splitlines()[-1] or "2 warning(s)" in result.output
+
+
+def test_a_line_with_a_thousand_errors_prints_a_bounded_report(tmp_path: Path) -> None:
+    moves = " ".join(f"1: {card}" for card in ["3h", "4h", "5h", "6h"] * 250)
+    path = tmp_path / "long.zfn"
+    path.write_text(f'[Players "a, b, c"]\n\nhand 1\n{moves}\n', "utf-8")
+    data = json.loads(runner.invoke(app, ["validate", "--json", str(path)]).stdout)
+    on_line = [d for d in data["files"][0]["diagnostics"] if d["line"] == 4]
+    assert len(on_line) >= 1000  # --json keeps them all
+    text = runner.invoke(app, ["validate", str(path)])
+    assert text.exit_code == 1
+    assert len(text.output.encode()) < 2_000_000
+    assert f"{len(on_line) - 20} more diagnostic(s) on line 4 not shown" in text.output
+
+
+def _on_a_terminal(*args: str) -> str:
+    """Run zfrec with stderr on a pseudo-terminal; what the terminal showed."""
+    main, other = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from zfrec.cli import main; main()", *args],
+        stdout=subprocess.DEVNULL,
+        stderr=other,
+        env={**os.environ, "COLUMNS": "120", "TERM": "xterm"},
+    )
+    os.close(other)
+    shown = b""
+    while True:
+        ready, _, _ = select.select([main], [], [], 120)
+        if not ready:
+            break
+        try:
+            chunk = os.read(main, 65536)
+        except OSError:  # the other end closed
+            break
+        if not chunk:
+            break
+        shown += chunk
+    proc.wait(timeout=120)
+    os.close(main)
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", shown.decode("utf-8", "replace"))
+
+
+@pytest.mark.slow
+def test_progress_counts_games_on_a_terminal_only(tmp_path: Path) -> None:
+    games = [simulate_game(SimConfig(4, preset("pagat"), "random", 2), i) for i in range(30)]
+    path = tmp_path / "many.zfn"
+    path.write_text(dumps(games), "utf-8")
+    shown = _on_a_terminal("validate", str(path))
+    assert "validating" in shown and "30/30 games" in shown
+    imported = _on_a_terminal("import", "--db", str(tmp_path / "p.db"), str(path))
+    assert "importing" in imported and "30/30 games" in imported
+    quiet = runner.invoke(app, ["validate", str(path)])
+    assert "validating" not in quiet.output

@@ -1,0 +1,442 @@
+"""The command line as a user meets it (issue 16): messages that name the file and the problem,
+exit codes 0/1/2/3, `--help` and `--version`, file permissions, convert's refusals, the demo.
+
+The store commands' part of the same issue is in tests/test_cli_store.py.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import inspect
+import json
+import os
+import re
+import shutil
+import stat
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from zfrec.cli import app
+from zfrec.record import dumps, loads
+
+runner = CliRunner()
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_games"
+GOOD = '[Players "Ann, Bo, Cy"]\nhand 1\n1: 3h\n2: 4h\n3: 5h\n'
+BAD = '[Players "a, b, c"]\nhand\n1: 3x [x]\n'
+BAD_FIRST_LINE = "{}:3:5 [game 1]: unknown suit 'x' in '3x': suits are s h d c (or ♠ ♥ ♦ ♣)"
+NOT_UTF8 = b"\xd7\xff\x00 hand 1\n"
+
+
+def run(*args: str, cwd: Path | None = None) -> tuple[int, str, str]:
+    """The real app in this process; an exception other than an exit fails the test."""
+    old = Path.cwd()
+    if cwd is not None:
+        os.chdir(cwd)
+    try:
+        result = runner.invoke(app, list(args))
+    finally:
+        os.chdir(old)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> dict[str, Path]:
+    good = tmp_path / "good.zfn"
+    good.write_text(GOOD, encoding="utf-8")
+    bad = tmp_path / "bad.zfn"
+    bad.write_text(BAD, encoding="utf-8")
+    binary = tmp_path / "binary.zfn"
+    binary.write_bytes(NOT_UTF8)
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    return {"good": good, "bad": bad, "binary": binary, "folder": folder}
+
+
+# --- unreadable input names the file and the problem -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["analyze"], ["audit"], ["render", "--out", "out"], ["diff", "{good}"]],
+    ids=["analyze", "audit", "render", "diff"],
+)
+def test_a_file_that_is_not_utf8_is_named_with_the_problem(
+    tmp_path: Path, files: dict[str, Path], command: list[str]
+) -> None:
+    name, *rest = command
+    rest = [str(tmp_path / r) if r == "out" else r.format(good=files["good"]) for r in rest]
+    code, out, err = run(name, str(files["binary"]), *rest, cwd=tmp_path)
+    assert (code, out, err) == (2, "", f"error: cannot read {files['binary']}: not UTF-8 text\n")
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_missing_file_is_named(tmp_path: Path, files: dict[str, Path]) -> None:
+    missing = tmp_path / "none.zfn"
+    for args in (
+        ["analyze", str(missing)],
+        ["audit", str(missing)],
+        ["diff", str(files["good"]), str(missing)],
+        ["render", str(missing), "--out", str(tmp_path / "o")],
+        ["convert", str(missing), "-"],
+    ):
+        assert run(*args) == (2, "", f"error: no such file: {missing}\n"), args
+
+
+def test_diff_and_render_of_a_directory_ask_for_a_record_file(files: dict[str, Path]) -> None:
+    folder = files["folder"]
+    code, _, err = run("diff", str(files["good"]), str(folder))
+    assert (code, err) == (2, f"error: {folder} is a directory: give a record file\n")
+    code, _, err = run("render", str(folder), "--out", str(folder / "o"))
+    assert (code, err) == (
+        2,
+        f"error: {folder} is a directory: give a record file or a stored game's id\n",
+    )
+    code, _, err = run("convert", str(folder), "-", "--from", "zfn")
+    assert (code, err) == (2, f"error: {folder} is a directory: give a record file\n")
+
+
+def test_analyze_and_audit_take_every_record_of_a_directory(files: dict[str, Path]) -> None:
+    folder = files["folder"]
+    code, _, err = run("analyze", str(folder))
+    assert (code, err) == (2, f"error: no record files (.zfn or .json) in {folder}\n")
+    shutil.copy(SAMPLES / "broken" / "does-not-beat.zfn", folder / "a-broken.zfn")
+    shutil.copy(SAMPLES / "02-three-players.zfn", folder / "b-legal.zfn")
+    (folder / "sub").mkdir()
+    shutil.copy(SAMPLES / "07-parlett.zfn", folder / "sub" / "c.zfn")
+    (folder / "notes.txt").write_text("not a record", encoding="utf-8")
+
+    code, out, err = run("audit", str(folder))
+    assert (code, err) == (1, "")  # one game fails: a finding
+    heads = [line for line in out.splitlines() if line.startswith(str(folder))]
+    assert heads == [str(folder / "a-broken.zfn"), str(folder / "b-legal.zfn"),
+                     str(folder / "sub" / "c.zfn")]  # fmt: skip
+    assert "game 1: fails with 1 error(s)" in out and out.count("legal as recorded") == 2
+
+    code, out, err = run("analyze", str(folder), "--summary", "--json")
+    assert code == 0
+    doc = json.loads(out)
+    assert [(g["file"], g["game"]) for g in doc["games"]] == [
+        (str(folder / "a-broken.zfn"), 1),
+        (str(folder / "b-legal.zfn"), 1),
+        (str(folder / "sub" / "c.zfn"), 1),
+    ]
+    assert doc["unreadable"] == []
+
+    # one bad file is reported by name; the others are still analysed; the exit code says so
+    shutil.copy(files["binary"], folder / "d-binary.zfn")
+    code, out, err = run("audit", str(folder), "--json")
+    assert code == 2
+    assert err == f"error: cannot read {folder / 'd-binary.zfn'}: not UTF-8 text\n"
+    doc = json.loads(out)
+    assert len(doc["games"]) == 3
+    assert doc["unreadable"] == [
+        {"path": str(folder / "d-binary.zfn"), "error": f"cannot read {folder / 'd-binary.zfn'}: "
+         "not UTF-8 text"}
+    ]  # fmt: skip
+    code, out, err = run("analyze", str(folder), "--summary")
+    assert code == 2 and err.startswith(f"error: cannot read {folder / 'd-binary.zfn'}")
+    assert out.count("players (captured, conceded, missed beats, categories)") == 3
+
+
+def test_a_syntax_error_is_shown_once_without_a_rich_escape(files: dict[str, Path]) -> None:
+    bad = files["bad"]
+    for args in (["analyze", str(bad)], ["audit", str(bad)], ["diff", str(bad), str(bad)]):
+        code, out, err = run(*args)
+        assert (code, out) == (2, ""), args
+        lines = err.splitlines()
+        assert lines[0] == "error: " + BAD_FIRST_LINE.format(bad), args
+        assert "\\[" not in err and "\\" not in err
+        assert [line.strip() for line in lines[1:]][-1] == "|     ^"  # one caret, under 3x
+        assert sum(line.rstrip().endswith("^") for line in lines) == 1
+
+
+def test_validate_shows_the_caret_of_a_syntax_error_once() -> None:
+    path = SAMPLES / "broken" / "syntax-error.zfn"
+    code, out, _ = run("validate", str(path))
+    assert code == 1
+    lines = out.splitlines()
+    at = next(i for i, line in enumerate(lines) if " ZF001 " in line)
+    source_line = path.read_text(encoding="utf-8").splitlines()[11]
+    assert lines[at + 1].endswith(f"12 | {source_line}")
+    assert lines[at + 2].rstrip().endswith("^")
+    # the caret sits under column 12 of the source line
+    assert lines[at + 2].index("^") - lines[at + 1].index("|") == 12 + 1
+    assert " ZF" in lines[at + 3]  # the next diagnostic, not a second caret
+    assert sum(line.rstrip().endswith("^") for line in lines) == 2  # ZF001 and ZF206 each once
+
+
+# --- exit codes --------------------------------------------------------------------------------
+
+
+def test_convert_refuses_input_without_a_game(tmp_path: Path) -> None:
+    for text in ("", "\n\n", "{just a comment}\n"):
+        source = tmp_path / "empty.zfn"
+        source.write_text(text, encoding="utf-8")
+        target = tmp_path / "empty.json"
+        code, out, err = run("convert", str(source), str(target))
+        assert (code, out, err) == (
+            2,
+            "",
+            f"error: {source} holds no game: nothing to convert\n",
+        ), text
+        assert not target.exists()
+    result = runner.invoke(app, ["convert", "-", "-"], input="")
+    assert result.exit_code == 2
+    assert result.stderr == "error: standard input holds no game: nothing to convert\n"
+    assert result.stdout == ""
+
+
+def _crash(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
+    """Run the real entry point with a fault planted in the analyser: every real crash found so
+    far is fixed, so an internal error has to be made on purpose to see how it is reported."""
+    plant = (
+        "import zfrec.cli.analyze_cmds as m\n"
+        "def boom(*a, **k):\n"
+        "    raise RuntimeError('planted fault')\n"
+        "m.analyze_game = boom\n"
+        "from zfrec.cli import main\n"
+        "main()\n"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", plant, *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+        check=False,
+    )
+
+
+def test_an_internal_error_exits_3_with_one_line_naming_the_file(files: dict[str, Path]) -> None:
+    done = _crash(["analyze", str(files["good"])])
+    assert done.returncode == 3
+    assert done.stdout == ""
+    assert done.stderr == (
+        f"internal error while processing {files['good']}: RuntimeError: planted fault "
+        "(a bug in zfrec; ZFREC_TRACEBACK=1 shows the traceback)\n"
+    )
+    done = _crash(["analyze", str(files["good"])], ZFREC_TRACEBACK="1")
+    assert done.returncode == 3
+    assert done.stderr.startswith("Traceback (most recent call last):")
+    assert done.stderr.endswith("(a bug in zfrec; ZFREC_TRACEBACK=1 shows the traceback)\n")
+    # the entry point still passes ordinary exit codes through
+    assert _crash(["classify", "3h 4h 9s"]).returncode == 1
+    assert _crash(["classify", "3x"]).returncode == 2
+
+
+# --- convert: same file, messages, permissions -------------------------------------------------
+
+
+def test_convert_never_rewrites_its_input(tmp_path: Path, files: dict[str, Path]) -> None:
+    good = files["good"]
+    (tmp_path / "link.zfn").symlink_to(good)
+    for target in (str(good), f"{tmp_path}/./good.zfn", str(tmp_path / "link.zfn")):
+        code, _, err = run("convert", str(good), target)
+        assert code == 2, target
+        assert err == (
+            f"error: {good} and {target} are the same file: convert never rewrites its input "
+            f"(zfrec fmt {good} puts it in canonical form in place)\n"
+        )
+        assert good.read_text(encoding="utf-8") == GOOD
+    relative = run("convert", "good.zfn", "good.zfn", "--to", "json", cwd=tmp_path)
+    assert relative[0] == 2 and good.read_text(encoding="utf-8") == GOOD
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "bad.zfn", "binary.zfn", "folder", "good.zfn", "link.zfn",
+    ]  # fmt: skip
+
+
+def test_convert_names_the_file_it_cannot_write(tmp_path: Path, files: dict[str, Path]) -> None:
+    target = tmp_path / "no" / "such" / "dir" / "g.json"
+    code, _, err = run("convert", str(files["good"]), str(target))
+    assert (code, err) == (2, f"error: cannot write {target}: its directory does not exist\n")
+    folder = files["folder"] / "x.json"
+    folder.mkdir()
+    code, _, err = run("convert", str(files["good"]), str(folder))
+    assert (code, err) == (2, f"error: cannot write {folder}: it is a directory\n")
+    assert list(files["folder"].iterdir()) == [folder]  # no temporary file left behind
+    code, _, err = run("convert", str(files["binary"]), str(tmp_path / "x.json"))
+    assert (code, err) == (2, f"error: cannot read {files['binary']}: not UTF-8 text\n")
+
+
+@contextmanager
+def umask(mask: int) -> Iterator[None]:
+    old = os.umask(mask)
+    try:
+        yield
+    finally:
+        os.umask(old)
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+@pytest.mark.parametrize(("mask", "expected"), [(0o022, 0o644), (0o027, 0o640), (0o077, 0o600)])
+def test_written_records_respect_the_umask(
+    tmp_path: Path, files: dict[str, Path], mask: int, expected: int
+) -> None:
+    with umask(mask):
+        assert run("convert", str(files["good"]), str(tmp_path / "g.json"))[0] == 0
+        assert run("simulate", "--games", "1", "--out", str(tmp_path / "sim.zfn"))[0] == 0
+        assert run("simulate", "--games", "2", "--out", str(tmp_path / "simdir"))[0] == 0
+    written = [tmp_path / "g.json", tmp_path / "sim.zfn", *(tmp_path / "simdir").iterdir()]
+    assert len(written) == 4
+    assert {p.name: mode(p) for p in written} == {p.name: expected for p in written}
+
+
+def test_a_replaced_file_keeps_its_permissions(tmp_path: Path, files: dict[str, Path]) -> None:
+    target = tmp_path / "g.json"
+    target.write_text("old", encoding="utf-8")
+    target.chmod(0o640)
+    loose = tmp_path / "loose.zfn"
+    loose.write_text('[players "a, b, c"]\nhand\n1: 3h\n', encoding="utf-8")
+    loose.chmod(0o604)
+    with umask(0o077):
+        assert run("convert", str(files["good"]), str(target))[0] == 0
+        assert run("fmt", str(loose))[0] == 0
+    assert loads(target.read_text("utf-8"), "json") == loads(GOOD)
+    assert (mode(target), mode(loose)) == (0o640, 0o604)
+    assert loose.read_text("utf-8") == dumps(loads('[players "a, b, c"]\nhand\n1: 3h\n'))
+
+
+# --- help and version --------------------------------------------------------------------------
+
+
+def _commands() -> list[str]:
+    return sorted(info.name for info in app.registered_commands if info.name)
+
+
+def _help(*args: str) -> str:
+    result = runner.invoke(app, [*args, "--help"], env={"COLUMNS": "400"})
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_every_help_keeps_paragraphs_whole_and_shows_flags_as_flags() -> None:
+    assert len(_commands()) >= 17
+    for name in _commands():
+        info = next(i for i in app.registered_commands if i.name == name)
+        assert info.callback is not None
+        doc = inspect.getdoc(info.callback) or ""
+        text = _help(name)
+        lines = [line.strip() for line in text.splitlines()]
+        for paragraph in doc.split("\n\n"):
+            if paragraph.lstrip().startswith("- "):
+                continue
+            joined = " ".join(paragraph.split())
+            # on a wide terminal each paragraph of the docstring is one line of the help
+            assert joined in lines, (name, joined)
+        assert "<bool>" not in text, name
+        assert re.search(r"--help\s+-h\s+Show this message and exit\.", text), name
+    assert "<bool>" not in _help()
+    # options that take a value still say which
+    assert re.search(r"--budget\s+<int range>", _help("audit"))
+    assert re.search(r"--json\s+Print JSON", _help("validate"))
+
+
+def test_fmt_help_reads_as_sentences_on_a_narrow_terminal() -> None:
+    result = runner.invoke(app, ["fmt", "--help"], env={"COLUMNS": "80"})
+    lines = [line.strip() for line in result.stdout.splitlines()]
+    at = next(i for i, line in enumerate(lines) if line.startswith("Formatting is idempotent"))
+    paragraph = []
+    for line in lines[at:]:
+        if not line:
+            break
+        paragraph.append(line)
+    # rewrapped to the terminal: every line but the last is filled, none stops mid-paragraph
+    assert " ".join(paragraph).endswith("the exit code is then 2.")
+    assert all(len(line) > 60 for line in paragraph[:-1]), paragraph
+
+
+def test_version() -> None:
+    code, out, err = run("--version")
+    assert (code, out, err) == (0, f"zfrec {importlib.metadata.version('zfrec')}\n", "")
+    assert "--version" in _help()
+
+
+# --- the demo ----------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_the_demo_prints_each_caret_and_the_site_path_once(tmp_path: Path) -> None:
+    for name in (".venv", "sample_games"):
+        (tmp_path / name).symlink_to(ROOT / name)
+    done = subprocess.run(
+        ["bash", str(ROOT / "scripts" / "demo.sh")],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert [line for line in lines if "index.html" in line] == [
+        f"open {tmp_path.resolve() / 'site' / 'index.html'}"
+    ]
+    sections: dict[str, list[str]] = {}
+    for line in lines:
+        if "$ zfrec " in line:
+            command = line.split("$ zfrec ", 1)[1].split()[0]
+            current = sections.setdefault(command, [])
+        elif sections:
+            current.append(line)
+    shown = sections["validate"]
+    at = next(i for i, line in enumerate(shown) if " ZF001 " in line and "'7x'" in line)
+    assert shown[at + 1].rstrip().endswith("12 | 1: 3h  2: 7x")
+    assert shown[at + 2].rstrip().endswith("|            ^")
+    assert " ZF206 " in shown[at + 3]  # the next diagnostic, not a second excerpt and caret
+    assert "unreadable games in 2 files" in done.stdout
+    assert (tmp_path / "site" / "index.html").is_file()
+
+
+def test_paths_with_brackets_are_printed_as_they_are(tmp_path: Path) -> None:
+    out_dir = tmp_path / "site [red]x[/]"
+    code, out, _ = run("render", str(SAMPLES / "02-three-players.zfn"), "--out", str(out_dir))
+    assert code == 0
+    assert out.splitlines() == [
+        f"{out_dir / 'index.html'}  (2 hand replay(s))",
+        f"wrote {len(list(out_dir.iterdir()))} file(s) to {out_dir}",
+    ]
+    target = tmp_path / "[b]games[/b].zfn"
+    code, out, _ = run("simulate", "--games", "1", "--out", str(target))
+    assert (code, out) == (0, f"wrote 1 game(s), 1 hand(s) to {target}\n")
+
+
+def test_analyze_audit_and_diff_read_either_format_from_stdin(tmp_path: Path) -> None:
+    record = SAMPLES / "02-three-players.zfn"
+    text = record.read_text(encoding="utf-8")
+    assert text.startswith("[")  # a .zfn record opens with a tag, as a JSON array would
+    as_json = dumps(loads(text), "json")
+    for given in (text, as_json):
+        result = runner.invoke(app, ["analyze", "-", "--json"], input=given)
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.stdout)["games"][0]["players"] == ["Mei", "Jun", "Hao"]
+        result = runner.invoke(app, ["audit", "-"], input=given)
+        assert (result.exit_code, result.stdout) == (0, "game 1: legal as recorded\n")
+        result = runner.invoke(app, ["diff", "-", str(record)], input=given)
+        assert result.exit_code == 0 and result.stdout.startswith("game 1: same game\n")
+
+
+def test_fmt_takes_a_directory(tmp_path: Path) -> None:
+    loose = '[players "a, b, c"]\nhand\n1: 3h\n'
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "x.zfn").write_text(loose, encoding="utf-8")
+    shutil.copy(SAMPLES / "02-three-players.zfn", tmp_path / "a.zfn")
+    (tmp_path / "notes.txt").write_text("not a record", encoding="utf-8")
+    code, out, err = run("fmt", "--check", str(tmp_path))
+    assert (code, out) == (1, f"would reformat {tmp_path / 'sub' / 'x.zfn'}\n")
+    assert err == "1 file would be reformatted, 1 unchanged\n"
+    assert run("fmt", str(tmp_path))[0] == 0
+    assert (tmp_path / "sub" / "x.zfn").read_text("utf-8") == dumps(loads(loose))
+    assert run("fmt", "--check", str(tmp_path)) == (
+        0,
+        "",
+        "0 files would be reformatted, 2 unchanged\n",
+    )

@@ -1,0 +1,228 @@
+"""The store from the command line (issue 16): only `import` creates a store, so a mistyped
+--db is refused and leaves nothing behind; the diagnostics of unreadable games can be seen;
+`export --json`.
+
+Like tests/test_store.py, the tests that take `store_url` run on SQLite and on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, inspect
+from sqlalchemy.engine import make_url
+from typer.testing import CliRunner
+
+from tests import test_store
+from tests.test_store import PG_ENV, _pg_unavailable
+from zfrec.cli import app
+from zfrec.record import dumps, load
+
+store_url = test_store.store_url  # the fixture: a SQLite file, then a PostgreSQL schema
+
+runner = CliRunner()
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
+MISSING = "(check --db and $ZFREC_DB; zfrec import creates a store)"
+READERS = [
+    ["games"],
+    ["show", "1"],
+    ["stats"],
+    ["export", "1"],
+    ["unreadable"],
+    ["publish", "--out", "site"],
+    ["render", "1", "--out", "page"],
+]
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def listing(folder: Path) -> list[str]:
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+
+
+@pytest.fixture
+def records(tmp_path: Path) -> Path:
+    """A folder of one legal record, one with a syntax error and one failing the JSON schema."""
+    folder = tmp_path / "records"
+    folder.mkdir()
+    for name in ("02-three-players.zfn", "broken/syntax-error.zfn", "broken/schema-error.json"):
+        shutil.copy(SAMPLES / name, folder / Path(name).name)
+    return folder
+
+
+# --- a store that does not exist -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args", READERS, ids=lambda a: a[0])
+def test_commands_that_read_refuse_a_missing_sqlite_store_and_create_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("ZFREC_DB", raising=False)
+    before = listing(tmp_path)
+    for db, shown in (
+        (["--db", "nosuch.db"], "nosuch.db"),
+        (["--db", f"sqlite:///{tmp_path / 'nosuch.db'}"], str(tmp_path / "nosuch.db")),
+        ([], "zfrec.db"),  # the default, ./zfrec.db
+    ):
+        code, out, err = run(*args, *db)
+        assert (code, out) == (2, ""), (args, db)
+        assert err == f"error: no such database: {shown} {MISSING}\n"
+        assert listing(tmp_path) == before
+    monkeypatch.setenv("ZFREC_DB", str(tmp_path / "env.db"))
+    code, _, err = run(*args)
+    assert (code, err) == (2, f"error: no such database: {tmp_path / 'env.db'} {MISSING}\n")
+    assert listing(tmp_path) == before
+
+
+def test_an_existing_file_that_is_not_a_store_is_refused_untouched(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    empty = tmp_path / "empty.db"
+    empty.touch()
+    for args in READERS:
+        code, _, err = run(*args, "--db", str(empty))
+        assert code == 2, args
+        assert err == (
+            f"error: sqlite:///{empty} holds no zfrec store: check --db and $ZFREC_DB "
+            "(zfrec import creates a store)\n"
+        )
+    assert empty.stat().st_size == 0
+    assert listing(tmp_path) == ["empty.db"]
+
+
+def test_in_memory_sqlite_holds_no_store() -> None:
+    code, _, err = run("games", "--db", "sqlite://")
+    assert (code, err) == (2, "error: an in-memory database holds no zfrec store\n")
+
+
+def test_an_empty_database_is_refused_and_left_empty(
+    store_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    if store_url.startswith("sqlite"):
+        (tmp_path / "store.db").touch()  # a file is there, as a schema is on the server
+    for args in READERS:
+        code, _, err = run(*args, "--db", store_url)
+        assert code == 2, args
+        assert "holds no zfrec store: check --db and $ZFREC_DB" in err
+        assert "Traceback" not in err
+    engine = create_engine(store_url)
+    try:
+        with engine.connect() as conn:
+            assert inspect(conn).get_table_names() == []
+    finally:
+        engine.dispose()
+    assert listing(tmp_path) == (["store.db"] if store_url.startswith("sqlite") else [])
+    # import is the command that creates a store; then the readers work
+    code, out, _ = run("import", "--db", store_url, str(SAMPLES / "02-three-players.zfn"))
+    assert code == 0, out
+    code, out, _ = run("games", "--db", store_url)
+    assert (code, out.splitlines()[-1]) == (0, "1 game(s)")
+
+
+def test_a_postgresql_database_that_does_not_exist_is_a_clean_exit_2() -> None:
+    base = os.environ.get(PG_ENV)
+    if not base:
+        _pg_unavailable(f"set {PG_ENV} to a PostgreSQL URL (.ci/services.sh starts a server)")
+    assert base is not None
+    url = make_url(base).set(database="zfrec_no_such_database")
+    shown = url.render_as_string(hide_password=True)
+    code, out, err = run("games", "--db", url.render_as_string(hide_password=False))
+    assert (code, out) == (2, "")
+    assert err.startswith(f"error: cannot open database {shown}: ")
+    assert 'database "zfrec_no_such_database" does not exist' in err
+    assert len(err.splitlines()) == 1
+
+
+# --- the diagnostics of unreadable games -------------------------------------------------------
+
+
+def test_unreadable_games_can_be_seen(store_url: str, records: Path) -> None:
+    code, out, _ = run("import", "--db", store_url, str(records))
+    assert code == 1, out  # unreadable games are findings; the rest is stored
+    assert "2 unreadable" in out
+
+    code, out, err = run("games", "--db", store_url)
+    assert (code, err) == (0, "")
+    assert out.splitlines()[-2:] == [
+        "2 game(s)",  # the legal record, and game 2 of the file with a syntax error in game 1
+        "2 games in 2 files could not be read (not stored): zfrec unreadable shows why",
+    ]
+
+    code, data_text, _ = run("unreadable", "--db", store_url, "--json")
+    assert code == 0
+    data = json.loads(data_text)
+    schema, syntax = records / "schema-error.json", records / "syntax-error.zfn"
+    assert [(d["source"], d["code"], d["game"], d["line"], d["col"]) for d in data] == [
+        (str(schema.resolve()), "ZF002", 1, None, None),
+        (str(syntax.resolve()), "ZF001", 1, 12, 12),
+    ]
+    # the messages are the reader's, exactly as validate reports them
+    code, report, _ = run("validate", "--json", str(schema), str(syntax))
+    found = [d for f in json.loads(report)["files"] for d in f["diagnostics"] if d["code"] < "ZF1"]
+    assert [d["message"] for d in data] == [d["message"] for d in found]
+
+    code, out, _ = run("unreadable", "--db", store_url)
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == str(schema.resolve())
+    assert lines[1].split(None, 4) == ["game", "1", "-", "ZF002", data[0]["message"]]
+    assert lines[2] == str(syntax.resolve())
+    head = data[1]["message"].splitlines()[0]
+    assert lines[3].split(None, 4) == ["game", "1", "12:12", "ZF001", head]
+    assert lines[4].strip() == "12 | 1: 3h  2: 7x" and lines[5].strip().endswith("^")
+    assert lines[-1] == "2 unreadable games in 2 files"
+
+    code, out, _ = run("unreadable", "--db", store_url, "--file", str(syntax))
+    assert code == 0 and out.splitlines()[-1] == "1 unreadable game in 1 file"
+    good = records / "02-three-players.zfn"
+    code, out, _ = run("unreadable", "--db", store_url, "--file", str(good))
+    assert (code, out) == (0, f"no unreadable games stored from {good}\n")
+
+    # mend the file and import it again: its diagnostic goes, and so does the note
+    syntax.write_text(
+        syntax.read_text(encoding="utf-8").replace("2: 7x", "2: 7h"), encoding="utf-8"
+    )
+    code, out, _ = run("import", "--db", store_url, str(syntax))
+    # the mended game reads now; exit 1 only for what the rules still find in it
+    assert "0 unreadable" in out and (code == 0) == ("0 flagged with errors" in out), out
+    code, data_text, _ = run("unreadable", "--db", store_url, "--json")
+    assert [d["source"] for d in json.loads(data_text)] == [str(schema.resolve())]
+
+
+def test_no_unreadable_games(tmp_path: Path) -> None:
+    db = str(tmp_path / "s.db")
+    assert run("import", "--db", db, str(SAMPLES / "02-three-players.zfn"))[0] == 0
+    assert run("unreadable", "--db", db) == (0, "no unreadable games stored\n", "")
+    assert run("unreadable", "--db", db, "--json") == (0, "[]\n", "")
+    assert run("games", "--db", db)[1].splitlines()[-1] == "1 game(s)"
+
+
+# --- export --json -----------------------------------------------------------------------------
+
+
+def test_export_takes_json_like_the_other_commands(tmp_path: Path) -> None:
+    db = str(tmp_path / "s.db")
+    source = SAMPLES / "02-three-players.zfn"
+    assert run("import", "--db", db, str(source))[0] == 0
+    expected = dumps(next(iter(load(source))), "json")
+    assert run("export", "1", "--db", db, "--json") == (0, expected, "")
+    assert run("export", "1", "--db", db, "--format", "json") == (0, expected, "")
+    assert run("export", "1", "--db", db, "--json", "--format", "json")[:2] == (0, expected)
+    assert run("export", "1", "--db", db) == (0, dumps(next(iter(load(source)))), "")
+    code, out, err = run("export", "1", "--db", db, "--json", "--format", "zfn")
+    assert (code, out) == (2, "")
+    assert err == "error: --json and --format zfn ask for different formats: give one\n"
+    target = tmp_path / "sub" / "g.json"
+    assert run("export", "1", "--db", db, "--json", "--out", str(target))[0] == 0
+    assert target.read_text("utf-8") == expected

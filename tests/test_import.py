@@ -1,0 +1,112 @@
+"""The importer's two passes: games judged before the write lock, spooled, then written in bulk.
+
+Runs on SQLite and PostgreSQL like tests/test_store.py, whose fixtures it shares.
+"""
+
+from __future__ import annotations
+
+import tracemalloc
+from pathlib import Path
+
+from sqlalchemy import Engine, text
+
+from tests.test_store import _import, _moves, _write, counts, engine, games, store_url
+from zfrec.record import Game, dumps
+from zfrec.store import delete_game, import_file, open_store, session
+
+__all__ = ["engine", "games", "store_url"]  # fixtures, used by name
+
+
+def test_a_game_removed_between_the_passes_is_read_again_and_stored(
+    engine: Engine, tmp_path: Path, games: list[Game]
+) -> None:
+    first = _import(engine, _write(tmp_path / "a.zfn", games[:2]))
+    path = _write(tmp_path / "b.zfn", [games[0], games[2]])
+
+    def meanwhile(number: int) -> None:
+        # Another user deletes the game the first pass found stored, before the write begins.
+        if number == 2:
+            with session(engine) as other:
+                delete_game(other, game_id=first.game_ids[0])
+
+    with session(engine) as s:
+        result = import_file(s, path=path, on_read=meanwhile)
+    assert (result.added, result.unchanged) == (2, 0)
+    c = counts(engine)
+    assert c["game"] == 3
+    assert c["play"] == sum(_moves(g) for g in games[:3])
+    with engine.connect() as conn:
+        stored = set(conn.execute(text("SELECT record_json FROM game")).scalars())
+    assert dumps(games[0], "json") in stored
+
+
+def test_the_same_game_twice_in_one_file_is_stored_once(
+    engine: Engine, tmp_path: Path, games: list[Game]
+) -> None:
+    result = _import(engine, _write(tmp_path / "twice.zfn", [games[3], games[4], games[3]]))
+    assert (result.added, result.unchanged, len(result.game_ids)) == (2, 1, 3)
+    assert result.game_ids[0] == result.game_ids[2]
+    assert counts(engine)["play"] == _moves(games[3]) + _moves(games[4])
+
+
+def _peak_bytes(engine: Engine, path: Path) -> int:
+    tracemalloc.start()
+    try:
+        _import(engine, path)
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_memory_does_not_grow_with_the_file(engine: Engine, tmp_path: Path) -> None:
+    from tests.test_store import _sim
+
+    # 10 games, then 30 others of the same kind: what the import holds at once must not grow
+    # with the number of games, since rows go through a spool file and bounded batches.
+    records = [_sim(4, 9100 + i, hands=3) for i in range(40)]
+    small = _write(tmp_path / "small.zfn", records[:10])
+    large = _write(tmp_path / "large.zfn", records[10:])
+    everything = _write(tmp_path / "all.zfn", records)
+    warm = open_store(f"sqlite:///{tmp_path / 'warm.db'}")
+    try:  # every cache (plays read, plays written) filled before measuring
+        with session(warm) as s:
+            import_file(s, path=everything)
+    finally:
+        warm.dispose()
+    assert sum(_moves(g) for g in records[:10]) > 1_000  # more than one batch of rows
+    before = _peak_bytes(engine, small)  # first: it also warms this store's statement caches
+    assert _peak_bytes(engine, large) < 1.5 * before
+
+
+# the command's exit codes: 0 all stored clean, 1 findings ------------------------------------
+
+
+def test_cli_import_of_garbage_exits_one(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from zfrec.cli import app
+
+    garbage = tmp_path / "garbage.zfn"
+    garbage.write_text("".join(f"[{i} not a tag\nnoise {i}\n" for i in range(50)), "utf-8")
+    result = CliRunner().invoke(app, ["import", "--db", str(tmp_path / "g.db"), str(garbage)])
+    assert result.exit_code == 1, result.output
+    assert "50 unreadable" in result.output
+
+
+def test_cli_import_of_a_record_with_errors_exits_one(tmp_path: Path, games: list[Game]) -> None:
+    from typer.testing import CliRunner
+
+    from zfrec.cli import app
+
+    db = str(tmp_path / "e.db")
+    broken = Path(__file__).resolve().parent.parent / "sample_games" / "broken" / "wrong-score.zfn"
+    result = CliRunner().invoke(app, ["import", "--db", db, str(broken)])
+    assert result.exit_code == 1, result.output
+    assert "1 flagged with errors" in result.output
+    clean = _write(tmp_path / "clean.zfn", games[:2])
+    assert CliRunner().invoke(app, ["import", "--db", db, str(clean)]).exit_code == 0
+    binary = tmp_path / "binary.zfn"
+    binary.write_bytes(b"\xd7\xff\x00\x01")
+    result = CliRunner().invoke(app, ["import", "--db", db, str(binary)])
+    assert result.exit_code == 1
+    assert f"cannot read {binary}: not UTF-8 text" in result.output

@@ -1,0 +1,244 @@
+"""Batch validation: record files cut into runs of whole games, judged in order, in parallel.
+
+`zfrec validate` uses this, with one process or several (`--jobs`). A .zfn file is read as a
+stream and cut where a game's tags begin, so a single large file spreads over every worker as
+well as many small files do. The pieces are judged by worker processes started once, at most a
+few pieces ahead of the output, and the results come back in input order: what is printed is
+the same whatever the number of workers, and memory stays flat.
+
+Workers run only this module and `zfrec.validate`, never the command-line package. They are
+forked where the platform can (Linux): nothing is imported again, and a worker is ready at once.
+
+A file that cannot be read (not UTF-8 text, say) is a finding of that file, ZF003, and the run
+goes on; a file that holds no game gets the warning ZF004.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+from collections import deque
+from collections.abc import Callable, Generator, Iterable, Iterator
+from dataclasses import dataclass, field
+from multiprocessing.pool import AsyncResult, Pool
+from typing import Any
+
+from zfrec.diagnostics import Diagnostic
+from zfrec.engine.rules import Ruleset
+from zfrec.errors import Location, NotationError
+from zfrec.record import Format, Game, format_of, iter_records_text
+from zfrec.record.zfn import iter_games
+from zfrec.validate import FileSummary, summarize, validate_games, validate_text
+
+STDIN = "-"
+_AHEAD = 4  # pieces queued per worker beyond the one it is judging
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """How every piece is judged and what its summary keeps."""
+
+    rules: Ruleset | None = None
+    overrides: dict[str, Any] = field(default_factory=dict)
+    keep_json: bool = False
+    show_deal: bool = False
+    strict: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """Whole games of one file: .zfn lines from `first_line` on, or a whole text (`lines` None).
+
+    `games_before` counts the games that start before the piece (the reader's count),
+    `items_before` the games and unreadable stretches before it (the validator's numbering).
+    """
+
+    path: str
+    first_line: int
+    games_before: int
+    items_before: int
+    lines: list[str] | None
+    text: str = ""  # JSON, or standard input, read whole
+    fmt: Format | None = None  # of `text`; None: standard input, told by its first character
+
+
+@dataclass(slots=True)
+class Judged:
+    """The summary of one piece, or (summary None) the end of a file and what spoiled it."""
+
+    path: str
+    summary: FileSummary | None
+    problem: str | None = None
+
+
+def is_tag(line: str) -> bool:
+    """A tag line (`[Name "value"]`): a run of them opens a game (FORMAT.md)."""
+    return line.lstrip().startswith("[")
+
+
+def pieces(path: str, games_per_piece: int, stdin: Callable[[], str]) -> Iterator[Piece]:
+    """The file at `path` in pieces of about `games_per_piece` games, as it is read.
+
+    Raises OSError or UnicodeDecodeError where the file stops being readable; the pieces before
+    that point have been yielded.
+    """
+    if path == STDIN:
+        yield Piece(path, 1, 0, 0, None, stdin(), None)
+        return
+    fmt = format_of(path)
+    with open(path, encoding="utf-8-sig", newline=None) as stream:
+        if fmt == "json":
+            yield Piece(path, 1, 0, 0, None, stream.read(), "json")
+        else:
+            yield from _cut(stream, path, games_per_piece)
+
+
+def _cut(stream: Iterable[str], path: str, games_per_piece: int) -> Iterator[Piece]:
+    lines: list[str] = []
+    starts = 0  # games that start before the current line
+    extra = 0  # 1 if the text before the first game is an unreadable stretch
+    first_line, games_before, items_before, games = 1, 0, 0, 0  # of the current piece
+    prev_tag = False
+    for number, raw in enumerate(stream, 1):
+        tag = is_tag(raw)
+        if tag and not prev_tag:
+            if starts == 0:
+                # Text before the first game is comments (they join the first game), or an
+                # unreadable stretch that the validator reports as an item of its own.
+                extra = sum(1 for _ in iter_games(lines, path))
+            elif games >= games_per_piece:
+                yield Piece(path, first_line, games_before, items_before, lines)
+                lines, first_line, games_before, items_before = [], number, starts, extra + starts
+                games = 0
+            starts += 1
+            games += 1
+        prev_tag = tag
+        lines.append(raw)
+    if lines:
+        yield Piece(path, first_line, games_before, items_before, lines)
+
+
+def judge(piece: Piece, options: Options) -> FileSummary:
+    """Validate one piece; runs in a worker process under --jobs."""
+    first = piece.items_before + 1
+    if piece.lines is not None:
+        items: Iterator[Game | NotationError] = iter_games(
+            piece.lines, piece.path, first_line=piece.first_line, games_before=piece.games_before
+        )
+        reports = validate_games(items, piece.path, options.rules, options.overrides, first)
+    elif piece.fmt is None:
+        reports = validate_text(piece.text, "<stdin>", options.rules, options.overrides)
+    else:
+        items = iter_records_text(piece.text, piece.fmt, piece.path)
+        reports = validate_games(items, piece.path, options.rules, options.overrides, first)
+    return summarize(
+        reports,
+        piece.path,
+        keep_json=options.keep_json,
+        show_deal=options.show_deal,
+        stop_at_error=options.strict,
+        first=first,
+    )
+
+
+def _all_pieces(
+    files: list[str], games_per_piece: int, stdin: Callable[[], str]
+) -> Iterator[Piece | Judged]:
+    """Every file's pieces in order, each file closed by a Judged marker (with its problem)."""
+    for path in files:
+        problem = None
+        try:
+            yield from pieces(path, games_per_piece, stdin)
+        except UnicodeDecodeError:
+            problem = f"cannot read {path}: not UTF-8 text"
+        except OSError as exc:
+            problem = f"cannot read {path}: {(exc.strerror or str(exc)).strip()}"
+        yield Judged(path, None, problem)
+
+
+def run(
+    files: list[str],
+    options: Options,
+    jobs: int = 1,
+    stdin: Callable[[], str] = lambda: "",
+) -> Generator[Judged, None, None]:
+    """The judged pieces of `files` in input order, each file closed by an item whose summary
+    is None (and whose `problem` says why the file could not be read to its end, if so).
+
+    With `jobs` > 1 the pieces go to that many worker processes, a few pieces ahead at most.
+    """
+    work = _all_pieces(files, 16 if jobs > 1 else 4, stdin)
+    if jobs <= 1:
+        for item in work:
+            yield item if isinstance(item, Judged) else Judged(item.path, judge(item, options))
+        return
+    with _pool(jobs) as pool:
+        pending: deque[Judged | AsyncResult[FileSummary]] = deque()
+        limit = jobs * (_AHEAD + 1)
+        for item in work:
+            if isinstance(item, Judged):
+                pending.append(item)
+            else:
+                pending.append(pool.apply_async(judge, (item, options)))
+            while len(pending) > limit or (pending and _ready(pending[0])):
+                yield _take(pending.popleft())
+        while pending:
+            yield _take(pending.popleft())
+
+
+def _ready(head: Judged | AsyncResult[FileSummary]) -> bool:
+    return isinstance(head, Judged) or head.ready()
+
+
+def _take(head: Judged | AsyncResult[FileSummary]) -> Judged:
+    if isinstance(head, Judged):
+        return head
+    summary = head.get()
+    return Judged(summary.path, summary)
+
+
+def _pool(jobs: int) -> Pool:
+    # Fork where there is fork: the workers start with everything imported already, and the
+    # garbage collector tuned. The pool is made before any thread of ours runs (the progress
+    # display starts after it).
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    return multiprocessing.get_context(method).Pool(jobs)
+
+
+def merge(total: FileSummary, part: FileSummary) -> None:
+    """Add a piece's summary to its file's."""
+    total.games += part.games
+    total.hands += part.hands
+    total.moves += part.moves
+    total.diagnostics += part.diagnostics
+    total.game_json += part.game_json
+    total.deals += part.deals
+
+
+def file_findings(path: str, games: int, problem: str | None) -> list[Diagnostic]:
+    """What the file itself gets: ZF003 if it could not be read to the end, ZF004 if it holds
+    no game at all."""
+    if problem is not None:
+        return [Diagnostic("ZF003", problem, Location(file=path))]
+    if games == 0:
+        return [Diagnostic("ZF004", f"{path} holds no game", Location(file=path))]
+    return []
+
+
+def count_games(path: str) -> int:
+    """How many games the file holds, for a progress bar: a quick look, 1 if it cannot tell."""
+    try:
+        if format_of(path) == "json":
+            with open(path, encoding="utf-8-sig") as stream:
+                data = json.load(stream)
+            games = data.get("games") if isinstance(data, dict) else None
+            return len(games) if isinstance(games, list) else 1
+        count, prev = 0, False
+        with open(path, encoding="utf-8-sig", newline=None) as stream:
+            for line in stream:
+                tag = is_tag(line)
+                count += tag and not prev
+                prev = tag
+        return count
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return 1

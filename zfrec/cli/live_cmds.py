@@ -1,0 +1,153 @@
+"""`zfrec serve` and `zfrec tables`: the live table from the command line (LIVE.md).
+
+The web stack (FastAPI, uvicorn, segno) is imported inside the commands, so other commands
+start fast.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+import sys
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+
+from zfrec.cli.common import JSON_HELP, err, fail, friendly_errors, out, print_json
+from zfrec.cli.store_cmds import DbOption
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
+
+
+def lan_address() -> str | None:
+    """This machine's address on the local network, or None. Connecting a UDP socket sends
+    nothing: it only asks the system which interface would route there."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.254.254.254", 1))
+        address = str(probe.getsockname()[0])
+    except OSError:
+        return None
+    finally:
+        probe.close()
+    return None if ipaddress.ip_address(address).is_loopback else address
+
+
+def _wildcard(host: str) -> bool:
+    return host in ("0.0.0.0", "::", "")
+
+
+def _terminal_qr(text: str) -> None:
+    import segno
+
+    segno.make(text, error="m").terminal(out=sys.stdout, compact=True)
+
+
+def serve_cmd(
+    db: DbOption = None,
+    host: Annotated[
+        str,
+        typer.Option(
+            help="Address to listen on. 0.0.0.0 lets the phones on the local network join "
+            "(the LAN address and a QR code are printed)."
+        ),
+    ] = DEFAULT_HOST,
+    port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = DEFAULT_PORT,
+    sync: Annotated[
+        str,
+        typer.Option(
+            help="SQLite only: 'normal' (an accepted entry survives the server being killed; "
+            "a power cut may lose the last moments) or 'full' (every entry waits for the disk).",
+        ),
+    ] = "normal",
+) -> None:
+    """Serve the live table: log a game at the table from phones, every entry checked at once.
+
+    One laptop or phone runs it; the others open its address. It binds to 127.0.0.1 unless told
+    otherwise, makes no request to the internet, and keeps every table in the store (--db), so
+    a restart resumes them. Stop it with Ctrl+C.
+    """
+    import uvicorn
+
+    from zfrec.live.app import create_app
+    from zfrec.live.table import tune_store
+    from zfrec.store import open_store
+
+    if sync not in ("normal", "full"):
+        fail(f"--sync is normal or full, not {sync!r}")
+
+    try:
+        probe = socket.create_server((host, port), reuse_port=False)
+        probe.close()
+    except OSError as exc:
+        fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
+    with friendly_errors():
+        engine = open_store(db)
+    tune_store(engine, sync=sync)
+    shown = host
+    if _wildcard(host):
+        shown = lan_address() or "127.0.0.1"
+    base = f"http://{shown}:{port}"
+
+    def announce(table_id: str, token: str) -> None:
+        link = f"{base}/t/{table_id}#k={token}"
+        out.print(f"table {escape(table_id)} created; writers join with {escape(link)}")
+        if _wildcard(host) or shown != DEFAULT_HOST:
+            _terminal_qr(link)
+        sys.stdout.flush()
+
+    out.print(f"zfrec live on {escape(base)}/  (Ctrl+C stops it)")
+    if _wildcard(host):
+        if shown == "127.0.0.1":
+            err.print("no local network address found: phones cannot reach this machine yet")
+        else:
+            out.print(f"phones on this network open {escape(base)}/ - or scan:")
+            _terminal_qr(f"{base}/")
+    sys.stdout.flush()
+    app = create_app(engine, on_table_created=announce)
+    try:
+        # Open event streams (spectators) must not hold up Ctrl+C for minutes.
+        uvicorn.run(
+            app,
+            host=host,
+            port=port,
+            log_level="warning",
+            server_header=False,
+            timeout_graceful_shutdown=3,
+        )
+    finally:
+        engine.dispose()
+
+
+def tables_cmd(
+    db: DbOption = None, as_json: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False
+) -> None:
+    """List the live tables in the store: id, players, entries, finished or not."""
+    from zfrec.live import list_tables
+    from zfrec.store import open_store
+
+    with friendly_errors():
+        engine = open_store(db, create=False)
+        try:
+            found = list_tables(engine)
+        finally:
+            engine.dispose()
+    if as_json:
+        print_json([t.to_json() for t in found])
+        return
+    if not found:
+        out.print("no live tables")
+        return
+    for t in found:
+        state = f"finished, game {t.game_id}" if t.over else "in progress"
+        label = f"{t.event} - " if t.event else ""
+        out.print(
+            f"{escape(t.id)}  {escape(label + ', '.join(t.players))}  {t.entries} entries, {state}"
+        )
+
+
+def register(app: typer.Typer) -> None:
+    app.command("serve")(serve_cmd)
+    app.command("tables")(tables_cmd)

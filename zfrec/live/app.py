@@ -1,0 +1,356 @@
+"""`zfrec serve`: the web app over `zfrec.live.Table`. Handlers stay thin: parse the request, make
+one library call, turn a `LiveError` into its status and `{"code", "message"}`.
+
+    >>> app = create_app(open_store("club.db"))
+    >>> uvicorn.run(app, host="127.0.0.1", port=8765)
+
+Everything the pages need (CSS, JS) is served from here: no request leaves the machine. Every
+page carries a Content-Security-Policy that allows only this server's own scripts and styles.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.resources
+import json
+from collections.abc import AsyncIterator, Callable
+from functools import cache
+from typing import Annotated, Any
+
+import segno
+from fastapi import FastAPI, Header, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import Engine
+from starlette.concurrency import run_in_threadpool
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from zfrec.errors import ZfrecError
+from zfrec.live.judge import LiveError
+from zfrec.live.table import NotFound, Table, list_tables
+from zfrec.record.model import MAX_PLAYERS
+from zfrec.render.html import build_game_view, environment, render_hand
+
+MAX_BODY = 64 * 1024  # bytes: a whole deal in notation is under 1 KiB
+STREAM_SECONDS = 300.0  # an event stream ends after this; EventSource reconnects by itself
+POLL_SECONDS = 0.5  # how often a stream looks at the table's version in the store
+PAGE_CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; frame-src 'self'; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'self'"
+)
+API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'"
+ASSETS = {"live.css": "text/css; charset=utf-8", "live.js": "text/javascript; charset=utf-8"}
+
+
+# --- request bodies -----------------------------------------------------------------------------
+
+
+class NewTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    players: Annotated[list[Annotated[str, Field(max_length=60)]], Field(max_length=MAX_PLAYERS)]
+    rules: str = "pagat"
+    options: dict[str, bool | int | str] = {}
+    target: int | None = None
+    event: Annotated[str | None, Field(max_length=200)] = None
+    site: Annotated[str | None, Field(max_length=200)] = None
+    date: Annotated[str | None, Field(max_length=40)] = None
+
+
+class NewHand(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    shuffler: int | None = None
+    deals: dict[str, Annotated[str, Field(max_length=400)]] | None = None
+
+
+class NewMove(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    seat: int
+    play: Annotated[str, Field(max_length=200)]
+
+
+class QrText(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    text: Annotated[str, Field(max_length=500)]
+
+
+# --- middleware ---------------------------------------------------------------------------------
+
+
+class BodyLimit:
+    """Refuse request bodies over `limit` bytes with 413, whether or not they say their size."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", []):
+            if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
+                await _too_large(scope, receive, send)
+                return
+        seen = 0
+
+        async def counted() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise _TooLarge
+            return message
+
+        try:
+            await self.app(scope, counted, send)
+        except _TooLarge:
+            await _too_large(scope, receive, send)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _too_large(scope: Scope, receive: Receive, send: Send) -> None:
+    response = JSONResponse(
+        {"code": "too-large", "message": f"request bodies are limited to {MAX_BODY} bytes"},
+        status_code=413,
+    )
+    await response(scope, receive, send)
+
+
+# --- the app ------------------------------------------------------------------------------------
+
+
+def _bearer(authorization: str | None) -> str | None:
+    if not authorization:
+        return None
+    scheme, _, value = authorization.partition(" ")
+    return value.strip() if scheme.lower() == "bearer" and value.strip() else None
+
+
+@cache
+def _asset(name: str) -> str:
+    return importlib.resources.files("zfrec.templates").joinpath(name).read_text("utf-8")
+
+
+def _json(data: Any, status: int = 200) -> Response:
+    """JSON straight from the library's dicts: they hold only JSON types already, so FastAPI's
+    generic encoder (a walk over every value) is skipped."""
+    body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return Response(body, status_code=status, media_type="application/json")
+
+
+def _page(name: str, **context: Any) -> HTMLResponse:
+    html = environment().get_template(name).render(**context)
+    return HTMLResponse(html, headers={"Content-Security-Policy": PAGE_CSP})
+
+
+def create_app(
+    engine: Engine, *, on_table_created: Callable[[str, str], None] | None = None
+) -> FastAPI:
+    """The web app on the store at `engine`. `on_table_created(id, token)` is told of each new
+    table (the CLI prints its join link and QR code)."""
+    app = FastAPI(title="zfrec live", docs_url=None, redoc_url=None, openapi_url=None)
+    app.add_middleware(BodyLimit)
+
+    @app.middleware("http")
+    async def headers(request: Request, call_next: Any) -> Response:
+        response: Response = await call_next(request)
+        response.headers.setdefault("Content-Security-Policy", API_CSP)
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        response.headers.setdefault("Cache-Control", "no-store")
+        return response
+
+    @app.exception_handler(LiveError)
+    async def live_error(request: Request, exc: LiveError) -> JSONResponse:
+        return JSONResponse(exc.to_json(), status_code=exc.status)
+
+    @app.exception_handler(ZfrecError)
+    async def store_error(request: Request, exc: ZfrecError) -> JSONResponse:
+        return JSONResponse({"code": "store", "message": exc.message}, status_code=503)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
+        message = f"{where}: {first.get('msg', 'bad request')}" if where else "bad request"
+        return JSONResponse({"code": "request", "message": message}, status_code=422)
+
+    def table(table_id: str) -> Table:
+        if len(table_id) > 32:
+            raise NotFound("not-found", "no such live table")
+        return Table(engine, table_id)
+
+    # the JSON API ------------------------------------------------------------------------------
+
+    @app.post("/api/tables", status_code=201)
+    def create_table(body: NewTable) -> Response:
+        made, token = Table.create(
+            engine,
+            players=body.players,
+            rules=body.rules,
+            options=body.options,
+            target=body.target,
+            event=body.event,
+            site=body.site,
+            date=body.date,
+        )
+        if on_table_created is not None:
+            on_table_created(made.id, token)
+        state = made.state()
+        return _json(
+            {"id": made.id, "token": token, "join": f"/t/{made.id}#k={token}", **state}, 201
+        )
+
+    @app.get("/api/tables")
+    def tables() -> Response:
+        return _json([t.to_json() for t in list_tables(engine)])
+
+    @app.get("/api/tables/{table_id}")
+    def state(
+        table_id: str,
+        seat: Annotated[int | None, Query(ge=1, le=MAX_PLAYERS)] = None,
+        since: Annotated[int, Query(ge=0)] = 0,
+    ) -> Response:
+        return _json(table(table_id).state(viewer=seat, since=since))
+
+    @app.post("/api/tables/{table_id}/hands", status_code=201)
+    def start_hand(
+        table_id: str, body: NewHand, authorization: Annotated[str | None, Header()] = None
+    ) -> Response:
+        deals = None if body.deals is None else {_seat_key(k): v for k, v in body.deals.items()}
+        state = table(table_id).start_hand(
+            _bearer(authorization), shuffler=body.shuffler, deals=deals
+        )
+        return _json(state, 201)
+
+    @app.post("/api/tables/{table_id}/moves")
+    def enter(
+        table_id: str, body: NewMove, authorization: Annotated[str | None, Header()] = None
+    ) -> Response:
+        return _json(table(table_id).enter(_bearer(authorization), seat=body.seat, play=body.play))
+
+    @app.post("/api/tables/{table_id}/undo")
+    def undo(table_id: str, authorization: Annotated[str | None, Header()] = None) -> Response:
+        return _json(table(table_id).undo(_bearer(authorization)))
+
+    @app.get("/api/tables/{table_id}/record.zfn")
+    def record_zfn(table_id: str) -> Response:
+        text = table(table_id).export("zfn")
+        return Response(text, media_type="text/plain; charset=utf-8")
+
+    @app.get("/api/tables/{table_id}/record.json")
+    def record_json(table_id: str) -> Response:
+        text = table(table_id).export("json")
+        return Response(text, media_type="application/json")
+
+    @app.get("/api/tables/{table_id}/events")
+    async def events(table_id: str) -> StreamingResponse:
+        live = table(table_id)
+        first = await run_in_threadpool(live.version)
+        return StreamingResponse(
+            _version_stream(live, first),
+            media_type="text/event-stream",
+            headers={"X-Accel-Buffering": "no"},
+        )
+
+    @app.post("/api/qr")
+    def qr(body: QrText) -> Response:
+        svg = segno.make(body.text, error="m").svg_inline(scale=4, border=2)
+        return Response(svg, media_type="image/svg+xml")
+
+    # pages -------------------------------------------------------------------------------------
+
+    @app.get("/", response_class=HTMLResponse)
+    def index() -> HTMLResponse:
+        return _page("live_index.html.j2", tables=list_tables(engine), title="zfrec live")
+
+    @app.get("/new", response_class=HTMLResponse)
+    def new_table() -> HTMLResponse:
+        return _page("live_new.html.j2", title="New table")
+
+    @app.get("/t/{table_id}", response_class=HTMLResponse)
+    def table_page(
+        table_id: str, seat: Annotated[int | None, Query(ge=1, le=MAX_PLAYERS)] = None
+    ) -> HTMLResponse:
+        st = table(table_id).state(viewer=seat)
+        title = st["event"] or " · ".join(st["players"])
+        return _page("live_table.html.j2", state=st, title=title)
+
+    @app.get("/t/{table_id}/watch", response_class=HTMLResponse)
+    def watch(
+        table_id: str, seat: Annotated[int | None, Query(ge=1, le=MAX_PLAYERS)] = None
+    ) -> HTMLResponse:
+        st = table(table_id).state(viewer=seat)
+        title = st["event"] or " · ".join(st["players"])
+        return _page("live_watch.html.j2", state=st, seat=seat, title=f"Watching {title}")
+
+    @app.get("/t/{table_id}/replay/{number}", response_class=HTMLResponse)
+    def replay_page(
+        table_id: str,
+        number: int,
+        seat: Annotated[int | None, Query(ge=1, le=MAX_PLAYERS)] = None,
+    ) -> HTMLResponse:
+        record = table(table_id).record()
+        if seat is not None and seat > len(record.players):
+            raise NotFound("not-found", f"there is no seat {seat}")
+        view = build_game_view(
+            record,
+            viewer=None if seat is None else seat - 1,
+            hand_href=lambda k: f"{k}" + ("" if seat is None else f"?seat={seat}"),
+        )
+        hands = {h.number: h for h in view.hands}
+        if number not in hands:
+            raise NotFound("not-found", f"hand {number} has not started")
+        # The published page's own CSP (in the page) governs it; this server adds framing.
+        return HTMLResponse(
+            render_hand(hands[number]),
+            headers={"Content-Security-Policy": "frame-ancestors 'self'; base-uri 'none'"},
+        )
+
+    @app.get("/static/{name}")
+    def static(name: str) -> Response:
+        if name not in ASSETS:
+            raise NotFound("not-found", f"no asset {name!r}")
+        return Response(
+            _asset(name), media_type=ASSETS[name], headers={"Cache-Control": "max-age=300"}
+        )
+
+    return app
+
+
+def _seat_key(key: str) -> int:
+    if not key.strip().isdigit():
+        raise RequestValidationError(
+            [{"loc": ("body", "deals", key), "msg": "deal keys are seat numbers", "type": "seat"}]
+        )
+    return int(key)
+
+
+async def _version_stream(live: Table, first: int) -> AsyncIterator[str]:
+    """Server-sent events: the table's version now, then each time it changes."""
+    yield f"event: version\ndata: {json.dumps({'version': first})}\n\n"
+    last, waited, quiet = first, 0.0, 0.0
+    while waited < STREAM_SECONDS:
+        await asyncio.sleep(POLL_SECONDS)
+        waited += POLL_SECONDS
+        quiet += POLL_SECONDS
+        try:
+            now = await run_in_threadpool(live.version)
+        except NotFound:
+            return
+        if now != last:
+            last, quiet = now, 0.0
+            yield f"event: version\ndata: {json.dumps({'version': now})}\n\n"
+        elif quiet >= 15:
+            quiet = 0.0
+            yield ": still here\n\n"

@@ -1,0 +1,619 @@
+"""A live game in memory: its entries, the record they make, and the engine's state.
+
+The entries are the truth (they are what the store keeps); the record is built from them and
+the engine's state comes from replaying that record (`zfrec.replay`), so what the table shows is
+what `zfrec validate` would say of its export. Two paths judge an entry:
+
+- the fast path asks the engine directly (`HandState.pass_chain`, `resolve`, `play_combo`) and
+  applies the entry to the state in memory: microseconds, for the usual in-turn entry;
+- everything else (a refusal, a hand start, a first lead that tells who held the three of
+  hearts) builds the candidate record and replays it: the validator's diagnostics decide, and a
+  refusal carries the validator's own code and message.
+
+Entry JSON (seats 0-based, as in the record model):
+
+    hand: {"shuffler": 2, "deal": null | [{"known": "3h 4h", "unknown": 16}, ...]}
+    move: {"seat": 1, "play": "8s 8h" | "pass", "line": 3,
+           "holds": "3h",                                   # hand 1: the leader held the 3h
+           "score": {"points": [...], "totals": [...]},     # this move ended the hand
+           "result": {"scores": [...], "winners": [...]}}   # ... and the game
+
+`line` is the trick line of the record the move is written on (1-based, within the hand).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from zfrec.diagnostics import Diagnostic
+from zfrec.engine.cards import (
+    FULL_DECK,
+    THREE_OF_HEARTS,
+    Card,
+    Cards,
+    format_cards,
+    ids,
+    parse_play,
+)
+from zfrec.engine.combos import Combo, readings, resolve
+from zfrec.engine.game import Event, GameState, HandResult, HandState, hand_sizes, next_seat
+from zfrec.engine.rules import Ruleset
+from zfrec.errors import CardError, IllegalPlayError, ZfrecError
+from zfrec.record.model import Game, Hand, HandScore, Move, Result, SeatDeal, Trick
+from zfrec.record.zfn import PASS_WORDS
+from zfrec.replay import HandEnd, replay
+
+
+class LiveError(ZfrecError):
+    """Why an entry or request was refused. `status` is the HTTP status the web app answers."""
+
+    status = 400
+
+    def __init__(self, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.extra = extra
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, **self.extra}
+
+
+class EntryRefused(LiveError):
+    """An illegal or ambiguous entry, in the validator's words: nothing was recorded."""
+
+    status = 422
+
+
+class Conflict(LiveError):
+    """The entry does not fit where the table is (no hand started, a hand still going...)."""
+
+    status = 409
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One accepted entry, as the store keeps it."""
+
+    seq: int
+    kind: str  # "hand" | "move"
+    data: dict[str, Any]
+
+
+# --- record from entries ------------------------------------------------------------------------
+
+
+def parse_seat_cards(text: str) -> tuple[int, int | None]:
+    """Known cards and the count of unknown ones (`?`, `?N`) of a deal; None: not given."""
+    mask, unknown, cards = 0, None, []
+    for token in text.replace(",", " ").split():
+        if token.startswith("?"):
+            count = token[1:] or "1"
+            if not count.isdigit():
+                raise CardError(f"malformed unknown cards {token!r}: write ? or ?N")
+            unknown = (unknown or 0) + int(count)
+        else:
+            cards.append(token)
+    for token in cards:
+        cid = Card.parse(token)
+        if mask >> cid & 1:
+            raise CardError(f"card {token} is given twice")
+        mask |= 1 << cid
+    return mask, unknown
+
+
+def move_of(data: dict[str, Any]) -> Move:
+    seat = int(data["seat"])
+    text = str(data["play"])
+    if text.casefold() in PASS_WORDS:
+        return Move.passes(seat)
+    play = parse_play(text)
+    return Move.plays(seat, play.mask, play.declarations)
+
+
+def deal_of(data: dict[str, Any]) -> tuple[SeatDeal, ...] | None:
+    deal = data.get("deal")
+    if deal is None:
+        return None
+    return tuple(SeatDeal(Cards(parse_seat_cards(d["known"])[0]), int(d["unknown"])) for d in deal)
+
+
+def build_record(header: Game, entries: Sequence[Entry]) -> Game:
+    """The game record the entries make: hands, deals, trick lines, score lines, result."""
+    hands: list[Hand] = []
+    result: Result | None = None
+    for entry in entries:
+        data = entry.data
+        if entry.kind == "hand":
+            hands.append(Hand(len(hands) + 1, data.get("shuffler"), deal_of(data), []))
+            continue
+        hand = hands[-1]
+        while len(hand.tricks) < int(data["line"]):
+            hand.tricks.append(Trick([]))
+        hand.tricks[int(data["line"]) - 1].moves.append(move_of(data))
+        if "holds" in data:
+            hand = hands[-1] = replace(hand, deal=_holding(hand, header, int(data["seat"]), data))
+        if "score" in data:
+            score = data["score"]
+            hands[-1] = replace(
+                hand, score=HandScore(tuple(score["points"]), tuple(score["totals"]))
+            )
+        if "result" in data:
+            res = data["result"]
+            result = Result(tuple(res["scores"]), tuple(res["winners"]))
+    return replace(header, hands=hands, result=result)
+
+
+def _holding(hand: Hand, header: Game, seat: int, data: dict[str, Any]) -> tuple[SeatDeal, ...]:
+    """The deal with the cards a move showed `seat` held (the 3h of hand 1's leader)."""
+    held = parse_seat_cards(str(data["holds"]))[0]
+    n = len(header.players)
+    if hand.deal is None:
+        first = next_seat(hand.shuffler or 0, n)
+        deal = [SeatDeal(Cards(), size) for size in hand_sizes(n, first)]
+    else:
+        deal = list(hand.deal)
+    old = deal[seat]
+    deal[seat] = SeatDeal(Cards(old.known | held), old.unknown - held.bit_count())
+    return tuple(deal)
+
+
+# --- the game in memory -------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Replayed:
+    """The engine's state at the end of a record, and what the validator found on the way."""
+
+    game: GameState
+    hand: HandState | None
+    errors: list[Diagnostic]
+    last_result: HandResult | None  # the last hand's result, if it ended
+
+
+def replay_to_end(record: Game) -> Replayed:
+    errors: list[Diagnostic] = []
+    game: GameState | None = None
+    hand: HandState | None = None
+    last: HandResult | None = None
+    for state, event in replay(record):
+        errors.extend(d for d in event.diagnostics if d.severity == "error")
+        game, hand = state.game, state.hand
+        if isinstance(event, HandEnd):
+            last = event.result
+    assert game is not None
+    return Replayed(game, hand, errors, last)
+
+
+@dataclass(slots=True)
+class _MoveCache:
+    upto: int = 0  # entries looked at
+    hand: int = 0  # hand number at that point
+    items: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class LiveGame:
+    """One table's game in memory. `enter`/`start_hand` change it only when they accept."""
+
+    header: Game
+    entries: list[Entry] = field(default_factory=list)
+    version: int = 0
+    rules: Ruleset = field(init=False)
+    game: GameState = field(init=False)
+    hand: HandState | None = field(init=False, default=None)
+    known: list[int] = field(init=False, default_factory=list)  # known dealt cards per seat
+    line: int = field(init=False, default=0)  # trick lines of the current hand so far
+    line_moves: int = field(init=False, default=0)  # moves written on the last line
+    baseline: list[tuple[str, str]] = field(init=False, default_factory=list)
+    last_result: HandResult | None = field(init=False, default=None)
+    _moves: _MoveCache = field(init=False, default_factory=lambda: _MoveCache())
+    # engine actions (inferred passes + the move) of each move applied since the last rebuild
+    _counts: list[int] = field(init=False, default_factory=list)
+    # state JSON already made, by (version, viewer, since): see zfrec.live.table.cached_state
+    views: dict[tuple[int, int | None, int], dict[str, Any]] = field(
+        init=False, default_factory=dict
+    )
+
+    def __post_init__(self) -> None:
+        self.rules = self.header.ruleset()
+        self._rebuild(build_record(self.header, self.entries))
+
+    @property
+    def n(self) -> int:
+        return len(self.header.players)
+
+    def record(self) -> Game:
+        """The game so far as a record, score lines and result included."""
+        return build_record(self.header, self.entries)
+
+    def in_hand(self) -> bool:
+        return self.hand is not None and not self.hand.over
+
+    # rebuilding --------------------------------------------------------------------------------
+
+    def _rebuild(self, record: Game) -> None:
+        """The state at the end of `record`. The replay closes every trick at the end of its
+        line (the notation's rule for omitted passes), so the last line is replayed here, move
+        by move, through the engine: its trick stays open for the next entry."""
+        last = record.hands[-1] if record.hands else None
+        tail = list(last.tricks[-1].moves) if last is not None and last.tricks else []
+        base = record
+        if last is not None and tail:
+            cut = replace(last, tricks=last.tricks[:-1], score=None)
+            base = replace(record, hands=[*record.hands[:-1], cut], result=None)
+        done = replay_to_end(base)
+        self.game, self.hand, self.last_result = done.game, done.hand, done.last_result
+        self.baseline = [(d.code, d.message) for d in done.errors]
+        deal = last.deal if last is not None else None
+        self.known = [d.known for d in deal] if deal is not None else [0] * self.n
+        self.line = len(last.tricks) - bool(tail) if last is not None else 0
+        self.line_moves = 0
+        self._counts = []
+        for move in tail:
+            hs = self.hand
+            plan = None if hs is None else self._fast_plan(hs, move)
+            if plan is None:  # never expected: then the replay's own reading of it all is used
+                self._take(replay_to_end(record), record)
+                return
+            self._advance(move, len(last.tricks) if last is not None else 1, *plan)
+        # The line's first move came after the passes the replay inferred to close the trick
+        # before it; undoing it by the engine would leave those: that one undo rebuilds.
+        del self._counts[:1]
+
+    def _take(self, done: Replayed, record: Game) -> None:
+        """The state the replay reached at the end of the whole record (its last trick closed)."""
+        self.game, self.hand, self.last_result = done.game, done.hand, done.last_result
+        self.baseline = [(d.code, d.message) for d in done.errors]
+        last = record.hands[-1] if record.hands else None
+        self.line = len(last.tricks) if last is not None else 0
+        self.line_moves = len(last.tricks[-1].moves) if last is not None and last.tricks else 0
+        self._counts = []
+
+    def undo(self) -> Entry:
+        """Drop the last entry. A move this process applied is taken back by the engine
+        (`HandState.undo`, once per action it made, inferred passes included); anything else
+        (a hand start, a move that showed who held the 3h, a game just loaded) is undone by
+        rebuilding from the remaining entries, which is always right."""
+        if not self.entries:
+            raise Conflict("nothing-to-undo", "there is nothing to undo")
+        last = self.entries[-1]
+        self._moves = _MoveCache()
+        hs = self.hand
+        if last.kind == "move" and self._counts and "holds" not in last.data and hs is not None:
+            ended = hs.over
+            for _ in range(self._counts.pop()):
+                hs.undo()
+            if ended:
+                self.game.unfinish_hand()
+                self.last_result = None
+            self.entries.pop()
+            self.line_moves -= 1
+            if self.line_moves == 0:
+                self.line -= 1
+                self.line_moves = len(self.line_entries())
+            return last
+        self.entries.pop()
+        self._rebuild(build_record(self.header, self.entries))
+        return last
+
+    # judging by replay -------------------------------------------------------------------------
+
+    def _judge_by_replay(self, entry: Entry) -> None:
+        """Replay the record with `entry` added; refuse it with the validator's first new error."""
+        candidate = build_record(self.header, [*self.entries, entry])
+        done = replay_to_end(candidate)
+        old = list(self.baseline)
+        for d in done.errors:
+            key = (d.code, d.message)
+            if key in old:
+                old.remove(key)
+                continue
+            extra: dict[str, Any] = {"location": d.location.play() or None}
+            if d.code == "ZF102":
+                extra["readings"] = self._readings(entry)
+            raise EntryRefused(d.code, d.message, **extra)
+
+    def _readings(self, entry: Entry) -> list[dict[str, str]]:
+        move = move_of(entry.data)
+        found = readings(move.cards, self.rules, dict(move.declarations))
+        return [{"play": c.text(), "reading": c.describe()} for c in found]
+
+    def _accept_judged(self, entry: Entry) -> Entry:
+        """Take an entry the replay accepted: rebuild, and add the score it brought about."""
+        was_over = self.hand is None or self.hand.over
+        self.entries.append(entry)
+        try:
+            self._rebuild(build_record(self.header, self.entries))
+        except BaseException:
+            self.entries.pop()
+            self._rebuild(build_record(self.header, self.entries))
+            raise
+        hand = self.hand
+        if entry.kind == "move" and not was_over and hand is not None and hand.over:
+            assert self.last_result is not None
+            accepted = Entry(entry.seq, entry.kind, {**entry.data, **self._ending()})
+            self.entries[-1] = accepted
+            return accepted
+        return entry
+
+    def _ending(self) -> dict[str, Any]:
+        game, result = self.game, self.last_result
+        assert result is not None
+        out: dict[str, Any] = {
+            "score": {"points": list(result.points), "totals": list(game.scores)}
+        }
+        if game.over:
+            out["result"] = {"scores": list(game.scores), "winners": game.winners()}
+        return out
+
+    # hands -------------------------------------------------------------------------------------
+
+    def start_hand(self, shuffler: int | None, deals: dict[int, str] | None) -> Entry:
+        """Start the next hand: the shuffler (the rules give it after hand 1) and any deals."""
+        if self.in_hand():
+            assert self.hand is not None
+            raise Conflict(
+                "hand-in-progress",
+                f"hand {self.hand.number} is not finished: enter its moves, or undo",
+            )
+        proposed = self.game.next_shuffler()
+        if shuffler is None:
+            shuffler = proposed
+        if shuffler is None:
+            raise EntryRefused("shuffler", "say who shuffled hand 1")
+        if not 0 <= shuffler < self.n:
+            raise EntryRefused("seat", f"there is no seat {shuffler + 1}: seats are 1 to {self.n}")
+        data: dict[str, Any] = {"shuffler": shuffler, "deal": self._deal(shuffler, deals)}
+        entry = Entry(len(self.entries) + 1, "hand", data)
+        self._judge_by_replay(entry)
+        return self._accept_judged(entry)
+
+    def _deal(self, shuffler: int, deals: dict[int, str] | None) -> list[dict[str, Any]] | None:
+        if not deals:
+            return None
+        first = self.game.next_first_drawer(shuffler)
+        sizes = hand_sizes(self.n, first if first is not None else next_seat(shuffler, self.n))
+        out = []
+        for seat in range(self.n):
+            text = deals.get(seat, "")
+            try:
+                mask, unknown = parse_seat_cards(text)
+            except CardError as exc:
+                raise EntryRefused("ZF001", f"deal of seat {seat + 1}: {exc.message}") from None
+            if unknown is None:
+                unknown = max(0, sizes[seat] - mask.bit_count())
+            out.append({"known": format_cards(mask), "unknown": unknown})
+        return out
+
+    # moves -------------------------------------------------------------------------------------
+
+    def enter(self, seat: int, play: str) -> Entry:
+        """Judge one move and, if it is legal, apply it. Raises EntryRefused or Conflict."""
+        if not 0 <= seat < self.n:
+            raise EntryRefused("seat", f"there is no seat {seat + 1}: seats are 1 to {self.n}")
+        if self.hand is None:
+            raise Conflict("no-hand", "no hand has started: start a hand first")
+        text = play.strip()
+        try:
+            move = move_of({"seat": seat, "play": text})
+        except CardError as exc:
+            raise EntryRefused("ZF001", exc.message) from None
+        hs = self.hand
+        new_line = self._starts_line(hs, move)
+        line = self.line + 1 if new_line or self.line == 0 else self.line
+        data: dict[str, Any] = {"seat": seat, "play": move.play_text(), "line": line}
+        holds = self._held_three(hs, move)
+        if holds:
+            data["holds"] = holds
+        entry = Entry(len(self.entries) + 1, "move", data)
+        fast = None if holds or self.baseline else self._fast_plan(hs, move)
+        if fast is None and not holds and not self.baseline:
+            # A play by the seat that would lead next, which cannot follow in this trick,
+            # leads the next one: the table left out the passes that ended this trick.
+            fast = self._next_trick_plan(hs, move)
+            if fast is not None:
+                data["line"] = line = self.line + 1
+                entry = Entry(entry.seq, entry.kind, data)
+        if fast is None:
+            self._judge_by_replay(entry)
+            return self._accept_judged(entry)
+        was_over = hs.over
+        self._advance(move, line, *fast)
+        if not was_over and hs.over:
+            data.update(self._ending())
+        accepted = Entry(entry.seq, entry.kind, data)
+        self.entries.append(accepted)
+        return accepted
+
+    def _starts_line(self, hs: HandState, move: Move) -> bool:
+        """Whether the move is written on a new trick line (the notation's trick boundary)."""
+        if hs.over:
+            return True
+        if hs.top is None:
+            return self.line_moves > 0
+        chain = hs.pass_chain()
+        if move.seat in chain:
+            return False
+        return not move.is_pass and move.seat == self._leader_after(hs)
+
+    def _leader_after(self, hs: HandState) -> int | None:
+        """Who leads once everyone in the pass chain has passed; None if the hand ends."""
+        if hs.final_turn or hs.top_seat is None:
+            return None
+        winner = hs.top_seat
+        if hs.hands[winner]:
+            return winner
+        seat = next_seat(winner, hs.n)
+        while not hs.hands[seat]:
+            seat = next_seat(seat, hs.n)
+        return seat
+
+    def _held_three(self, hs: HandState, move: Move) -> str | None:
+        """Hand 1's first play shows who held the three of hearts, if the deal does not."""
+        if hs.number != 1 or self.line != 0 or move.is_pass:
+            return None
+        three = 1 << THREE_OF_HEARTS
+        if move.cards & three or any(k & three for k in self.known):
+            return None
+        return "3h"
+
+    def _fast_plan(
+        self, hs: HandState, move: Move
+    ) -> tuple[list[int], Combo | None, list[tuple[int, int, int]]] | None:
+        """Passes to infer, the play's reading and card swaps, when the engine accepts the move
+        outright; None to let the replay judge (and word the refusal)."""
+        if hs.over:
+            return None
+        seat = move.seat
+        top = hs.top
+        if top is None:
+            if seat != hs.turn or move.is_pass:
+                return None
+            passes: list[int] = []
+        else:
+            chain = hs.pass_chain()
+            if seat in chain:
+                passes = chain[: chain.index(seat)]
+            elif not move.is_pass and seat == self._leader_after(hs):
+                passes, top = chain, None
+            else:
+                return None
+        if move.is_pass:
+            return passes, None, []
+        swaps = self._swaps(hs, seat, move.cards)
+        if swaps is None:
+            return None
+        try:
+            combo = resolve(move.cards, top, self.rules, dict(move.declarations))
+        except IllegalPlayError:
+            return None
+        return passes, combo, swaps
+
+    def _next_trick_plan(
+        self, hs: HandState, move: Move
+    ) -> tuple[list[int], Combo | None, list[tuple[int, int, int]]] | None:
+        if hs.over or hs.top is None or move.is_pass:
+            return None
+        chain = hs.pass_chain()
+        if move.seat not in chain or move.seat != self._leader_after(hs):
+            return None
+        swaps = self._swaps(hs, move.seat, move.cards)
+        if swaps is None:
+            return None
+        try:
+            combo = resolve(move.cards, None, self.rules, dict(move.declarations))
+        except IllegalPlayError:
+            return None
+        return chain, combo, swaps
+
+    def _swaps(self, hs: HandState, seat: int, mask: int) -> list[tuple[int, int, int]] | None:
+        """Where a seat plays cards that the reconstructed deal put in another seat's unknown
+        cards, trade them for its own unknown ones; None when that is not possible."""
+        missing = mask & ~hs.hands[seat]
+        if not missing:
+            return []
+        spare = hs.hands[seat] & ~self.known[seat] & ~mask
+        swaps = []
+        for card in ids(missing):
+            bit = 1 << card
+            owner = next(
+                (
+                    t
+                    for t in range(hs.n)
+                    if t != seat and hs.hands[t] & bit and not self.known[t] & bit
+                ),
+                None,
+            )
+            if owner is None or not spare:
+                return None
+            give = spare & -spare
+            spare ^= give
+            swaps.append((bit, owner, give))
+        return swaps
+
+    def _advance(
+        self,
+        move: Move,
+        line: int,
+        passes: list[int],
+        combo: Combo | None,
+        swaps: list[tuple[int, int, int]],
+    ) -> None:
+        """Apply a move the engine accepted: the inferred passes, any card swaps, the move."""
+        hs = self.hand
+        assert hs is not None
+        events: list[Event] = [hs.pass_(p) for p in passes]
+        for bit, owner, give in swaps:
+            hs.hands[move.seat] = (hs.hands[move.seat] | bit) & ~give
+            hs.hands[owner] = (hs.hands[owner] & ~bit) | give
+        events.append(hs.pass_(move.seat) if combo is None else hs.play_combo(move.seat, combo))
+        self._counts.append(len(events))
+        if line != self.line:
+            self.line, self.line_moves = line, 0
+        self.line_moves += 1
+        result = events[-1].hand_result
+        if result is not None:
+            self.game.finish_hand(result)
+            self.last_result = result
+
+    # what the table shows ----------------------------------------------------------------------
+
+    def seat_known(self, seat: int) -> bool:
+        """Whether a seat's cards in hand are known: all dealt cards known, or every other seat's
+        (then its cards are the rest)."""
+        hs = self.hand
+        if hs is None:
+            return False
+        unknown = [(hs.hands[s] & ~self.known[s]).bit_count() for s in range(hs.n)]
+        return unknown[seat] == 0 or all(u == 0 for s, u in enumerate(unknown) if s != seat)
+
+    def played(self) -> int:
+        """Cards already played in the current hand."""
+        hs = self.hand
+        if hs is None:
+            return 0
+        held = 0
+        for h in hs.hands:
+            held |= h
+        return FULL_DECK & ~held
+
+    def move_list(self) -> list[dict[str, Any]]:
+        """Every move entered so far, as the API lists them (1-based seats), kept up to date
+        as entries are added, so a state costs only the new ones."""
+        cache = self._moves
+        if cache.upto > len(self.entries):
+            cache.upto, cache.hand, cache.items = 0, 0, []
+        for entry in self.entries[cache.upto :]:
+            if entry.kind == "hand":
+                cache.hand += 1
+            else:
+                d = entry.data
+                cache.items.append(
+                    {
+                        "hand": cache.hand,
+                        "line": d["line"],
+                        "seat": d["seat"] + 1,
+                        "play": d["play"],
+                    }
+                )
+        cache.upto = len(self.entries)
+        return cache.items
+
+    def line_entries(self) -> list[Entry]:
+        """The moves written on the current hand's last trick line."""
+        out: list[Entry] = []
+        for entry in reversed(self.entries):
+            if entry.kind != "move" or entry.data["line"] != self.line:
+                break
+            out.append(entry)
+        return out[::-1]
+
+    def shuffler(self) -> int | None:
+        """The current hand's shuffler (0-based), as entered."""
+        for entry in reversed(self.entries):
+            if entry.kind == "hand":
+                shuffler = entry.data.get("shuffler")
+                return None if shuffler is None else int(shuffler)
+        return None

@@ -1,0 +1,585 @@
+"""`zfrec.live.Table`: a game logged at the table, every entry judged as it is made.
+
+    >>> table, token = Table.create(engine, players=["Ann", "Bo", "Cy"], target=500)
+    >>> table.start_hand(token, shuffler=1, deals={1: "3h 4h ..."})
+    >>> state = table.enter(token, seat=1, play="3h")          # raises EntryRefused if illegal
+    >>> table.undo(token)
+    >>> table.export("zfn")                                     # the game so far, canonical
+
+The table lives in the store, not in one process: every change locks the table's row
+(`SELECT ... FOR UPDATE` on PostgreSQL, `BEGIN IMMEDIATE` on SQLite), checks the version, judges
+the entry against the game in memory (rebuilt from the stored entries when another process or a
+restart changed it), stores the entry and commits, and only then answers. So several `zfrec
+serve` processes can share one PostgreSQL, and a killed server loses no accepted entry.
+
+Seats are 1-based here, as in the JSON API and the notation. State dicts are the JSON the web
+app sends (LIVE.md lists the fields).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import threading
+import weakref
+from collections import deque
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Engine, event
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlmodel import Session
+
+from zfrec.engine.cards import format_cards, points_of
+from zfrec.engine.game import hand_sizes, next_seat
+from zfrec.engine.movegen import example, legal_plays
+from zfrec.engine.rules import preset
+from zfrec.errors import RulesError
+from zfrec.live.judge import Conflict, Entry, EntryRefused, LiveError, LiveGame
+from zfrec.record import Format, Game, dumps
+from zfrec.record.model import players_problem, tag_value_problem
+from zfrec.store import (
+    LiveConflict,
+    LiveTableRow,
+    StoreError,
+    append_live_entry,
+    create_live_table,
+    finish_live_game,
+    get_live_table,
+    list_live_tables,
+    live_entries,
+    pop_live_entry,
+    reopen_live_game,
+    session,
+)
+
+__all__ = [
+    "Conflict",
+    "EntryRefused",
+    "Forbidden",
+    "LiveError",
+    "NotFound",
+    "Table",
+    "TableSummary",
+    "Unauthorized",
+    "list_tables",
+    "tune_store",
+]
+
+_ATTEMPTS = 5  # a write that loses a race with another process is tried again
+
+
+class NotFound(LiveError):
+    status = 404
+
+
+class Unauthorized(LiveError):
+    """A change without the table's writer token."""
+
+    status = 401
+
+
+class Forbidden(LiveError):
+    """A change with a token that is not the table's."""
+
+    status = 403
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+# --- the games held in memory, per engine and table -------------------------------------------
+
+
+@dataclass(slots=True)
+class _Slot:
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    live: LiveGame | None = None
+
+
+_slots: weakref.WeakKeyDictionary[Engine, dict[str, _Slot]] = weakref.WeakKeyDictionary()
+_slots_lock = threading.Lock()
+
+
+class _FifoLock:
+    """A lock taken in the order it was asked for: under load no writer waits for long."""
+
+    def __init__(self) -> None:
+        self._guard = threading.Lock()
+        self._waiting: deque[threading.Lock] = deque()
+        self._held = False
+
+    def __enter__(self) -> None:
+        with self._guard:
+            if not self._held:
+                self._held = True
+                return
+            turn = threading.Lock()
+            turn.acquire()
+            self._waiting.append(turn)
+        turn.acquire()  # released by the holder before us: the lock is handed over to us
+
+    def __exit__(self, *exc: object) -> None:
+        with self._guard:
+            if self._waiting:
+                self._waiting.popleft().release()
+            else:
+                self._held = False
+
+
+_writers: weakref.WeakKeyDictionary[Engine, _FifoLock] = weakref.WeakKeyDictionary()
+
+
+@contextmanager
+def _one_writer(engine: Engine) -> Iterator[None]:
+    """SQLite has one write lock per database, and a writer that finds it taken sleeps in
+    growing steps before trying again: under load that costs whole tenths of a second. So the
+    threads of this process queue for it here first, and take it in turn without sleeping.
+    PostgreSQL locks one table's row, which needs no help."""
+    if engine.dialect.name != "sqlite":
+        yield
+        return
+    with _slots_lock:
+        lock = _writers.setdefault(engine, _FifoLock())
+    with lock:
+        yield
+
+
+def _slot(engine: Engine, table_id: str) -> _Slot:
+    with _slots_lock:
+        tables = _slots.setdefault(engine, {})
+        slot = tables.get(table_id)
+        if slot is None:
+            slot = tables[table_id] = _Slot()
+        return slot
+
+
+@dataclass(frozen=True, slots=True)
+class TableSummary:
+    """A line of the table list: no token, no cards."""
+
+    id: str
+    players: list[str]
+    event: str | None
+    entries: int
+    over: bool
+    game_id: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "players": self.players,
+            "event": self.event,
+            "entries": self.entries,
+            "over": self.over,
+            "game_id": self.game_id,
+        }
+
+
+def tune_store(engine: Engine, *, sync: str = "normal") -> None:
+    """Set how SQLite flushes commits for a live server. `normal` (WAL's usual setting): a
+    committed entry survives the server being killed, and only an operating-system crash or a
+    power cut can lose the last moments; `full`: each commit waits for the disk (a flush costs
+    several milliseconds, and tables queue behind it). Other databases are left alone."""
+    if sync not in ("normal", "full"):
+        raise ValueError(f"sync is normal or full, not {sync!r}")
+    if engine.dialect.name != "sqlite":
+        return
+
+    def pragma(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute(f"PRAGMA synchronous = {sync.upper()}")
+        finally:
+            cursor.close()
+
+    event.listen(engine, "connect", pragma)
+    engine.dispose()  # connections made before this point did not get the setting
+
+
+def list_tables(engine: Engine) -> list[TableSummary]:
+    """The live tables in the store, newest first."""
+    with session(engine, readonly=True) as s:
+        rows = list_live_tables(s)
+    return [
+        TableSummary(r.id, list(r.players), r.event, r.entries, r.over, r.game_id) for r in rows
+    ]
+
+
+def _header(row: LiveTableRow) -> Game:
+    return Game(
+        players=list(row.players),
+        event=row.event,
+        site=row.site,
+        date=row.date,
+        preset=row.preset,
+        options=dict(row.options),
+        target=row.target,
+    )
+
+
+# --- the table ----------------------------------------------------------------------------------
+
+
+class Table:
+    """One live table in the store at `engine`. Cheap to make: the game is held per process."""
+
+    def __init__(self, engine: Engine, table_id: str) -> None:
+        self.engine = engine
+        self.id = table_id
+
+    # creating ----------------------------------------------------------------------------------
+
+    @classmethod
+    def create(
+        cls,
+        engine: Engine,
+        *,
+        players: list[str],
+        rules: str = "pagat",
+        options: dict[str, Any] | None = None,
+        target: int | None = None,
+        event: str | None = None,
+        site: str | None = None,
+        date: str | None = None,
+    ) -> tuple[Table, str]:
+        """A new empty table and its secret writer token (shown once, stored only hashed)."""
+        problem = players_problem([str(p) for p in players])
+        if problem:
+            raise EntryRefused("players", problem)
+        for name, value in (("event", event), ("site", site), ("date", date)):
+            if value is not None and (bad := tag_value_problem(value)):
+                raise EntryRefused(name, f"{name}: {bad}")
+        chosen = dict(options or {})
+        if target is not None:
+            chosen["target"] = target
+        try:
+            ruleset = preset(rules, **chosen)
+        except RulesError as exc:
+            raise EntryRefused("rules", exc.message) from None
+        overrides = {k: v for k, v in ruleset.overrides().items() if k != "target"}
+        token = secrets.token_urlsafe(18)
+        for _ in range(_ATTEMPTS):
+            table_id = secrets.token_urlsafe(6)
+            try:
+                with session(engine) as s:
+                    create_live_table(
+                        s,
+                        table_id=table_id,
+                        token_hash=token_hash(token),
+                        players=[str(p) for p in players],
+                        preset=ruleset.preset,
+                        options=overrides,
+                        target=ruleset.target,
+                        event=event,
+                        site=site,
+                        date=date,
+                    )
+                return cls(engine, table_id), token
+            except IntegrityError:  # the id was taken: draw another
+                continue
+        raise StoreError("could not find a free table id")
+
+    # reading -----------------------------------------------------------------------------------
+
+    def state(self, *, viewer: int | None = None, since: int = 0) -> dict[str, Any]:
+        """The table as the JSON API shows it; `viewer` (1-based) hides the other seats' cards."""
+        with self._live() as live:
+            return cached_state(self.id, live, viewer=viewer, since=since)
+
+    def version(self) -> int:
+        with session(self.engine, readonly=True) as s:
+            return self._row(s).version
+
+    def record(self) -> Game:
+        """The game so far as a record: deals, trick lines, score lines, result."""
+        with self._live() as live:
+            return live.record()
+
+    def export(self, format: Format = "zfn") -> str:
+        """The game so far in canonical .zfn or JSON."""
+        return dumps(self.record(), format)
+
+    def check_token(self, token: str | None) -> None:
+        """Raise Unauthorized without a token, Forbidden with a wrong one."""
+        with session(self.engine, readonly=True) as s:
+            _authorize(self._row(s), token)
+
+    # changing ----------------------------------------------------------------------------------
+
+    def start_hand(
+        self,
+        token: str | None,
+        *,
+        shuffler: int | None = None,
+        deals: dict[int, str] | None = None,
+    ) -> dict[str, Any]:
+        """Start the next hand. `shuffler` (1-based) is needed for hand 1 only; later the rules
+        name it. `deals` maps seats (1-based) to what is known of their cards (`3h 4h ?16`)."""
+        zero = None if shuffler is None else shuffler - 1
+        known = None if deals is None else {int(k) - 1: v for k, v in deals.items()}
+        return self._change(token, lambda live: live.start_hand(zero, known))
+
+    def enter(self, token: str | None, *, seat: int, play: str) -> dict[str, Any]:
+        """One move: `play` is cards (`8s 8h`, `BJ=8h`) or a pass (`-`). A play by a later seat
+        means the seats in between passed. Illegal or ambiguous: EntryRefused, nothing stored."""
+        return self._change(token, lambda live: live.enter(seat - 1, play))
+
+    def undo(self, token: str | None) -> dict[str, Any]:
+        """Remove the last entry (a move or a hand start); any number of times."""
+        return self._change(token, None)
+
+    # internals ---------------------------------------------------------------------------------
+
+    def _row(self, s: Session, lock: bool = False) -> LiveTableRow:
+        try:
+            return get_live_table(s, table_id=self.id, lock=lock)
+        except StoreError:
+            raise NotFound("not-found", f"no live table {self.id!r}") from None
+
+    @contextmanager
+    def _live(self) -> Iterator[LiveGame]:
+        """The game in memory, brought up to the stored version, held under its lock."""
+        slot = _slot(self.engine, self.id)
+        for _ in range(_ATTEMPTS):
+            with session(self.engine, readonly=True) as s:
+                row = self._row(s)
+                with slot.lock:
+                    if slot.live is not None and slot.live.version == row.version:
+                        yield slot.live
+                        return
+                    live = self._load(s, row)
+                    if live is not None:
+                        slot.live = live
+                        yield live
+                        return
+        raise LiveConflict(f"live table {self.id!r} keeps changing; try again")
+
+    def _load(self, s: Session, row: LiveTableRow) -> LiveGame | None:
+        """Rebuild the game from the stored entries; None if they moved on meanwhile."""
+        rows = live_entries(s, table_id=self.id)
+        if len(rows) != row.entries or self._row(s).version != row.version:
+            return None  # PostgreSQL reads each statement afresh: a writer got in between
+        entries = [Entry(r.seq, r.kind, r.data) for r in rows]
+        return LiveGame(_header(row), entries, row.version)
+
+    def _change(
+        self, token: str | None, action: Callable[[LiveGame], Entry] | None
+    ) -> dict[str, Any]:
+        """Lock the row, judge against the current game, store, commit, then answer."""
+        slot = _slot(self.engine, self.id)
+        for attempt in range(1, _ATTEMPTS + 1):
+            try:
+                with _one_writer(self.engine), session(self.engine) as s:
+                    row = self._row(s, lock=True)
+                    _authorize(row, token)
+                    with slot.lock:
+                        live = slot.live
+                        if live is None or live.version != row.version:
+                            slot.live = live = self._load(s, row)
+                            if live is None:
+                                raise LiveConflict("entries changed under the row lock")
+                        try:
+                            self._apply(s, row, live, action)
+                            s.commit()
+                        except LiveError:
+                            raise  # refused: the game in memory did not change
+                        except BaseException:
+                            slot.live = None  # changed in memory but not stored: rebuild
+                            raise
+                        return cached_state(self.id, live)
+            except (LiveConflict, DBAPIError) as exc:
+                again = isinstance(exc, LiveConflict | IntegrityError) or _retry(exc)
+                if attempt == _ATTEMPTS or not again:
+                    raise
+        raise AssertionError("unreachable")
+
+    def _apply(
+        self,
+        s: Session,
+        row: LiveTableRow,
+        live: LiveGame,
+        action: Callable[[LiveGame], Entry] | None,
+    ) -> None:
+        if action is None:
+            if not live.entries:
+                raise Conflict("nothing-to-undo", "there is nothing to undo")
+            seq = live.entries[-1].seq
+            live.undo()
+            live.version = pop_live_entry(s, table_id=self.id, version=row.version, seq=seq)
+            if row.over or row.game_id is not None:
+                reopen_live_game(s, table_id=self.id, game_id=row.game_id)
+            return
+        entry = action(live)
+        live.version = append_live_entry(
+            s,
+            table_id=self.id,
+            version=row.version,
+            seq=entry.seq,
+            kind=entry.kind,
+            data=entry.data,
+        )
+        if "result" in entry.data:
+            finish_live_game(s, table_id=self.id, game=live.record())
+
+
+def _retry(exc: DBAPIError) -> bool:
+    """Lock timeouts, serialisation failures and deadlocks are worth another try."""
+    text = str(exc.orig or exc).lower()
+    return any(w in text for w in ("deadlock", "could not serialize", "database is locked"))
+
+
+def _authorize(row: LiveTableRow, token: str | None) -> None:
+    if not token:
+        raise Unauthorized(
+            "unauthorized", "this changes the table: send its writer token (Authorization: Bearer)"
+        )
+    if not hmac.compare_digest(token_hash(token), row.token_hash):
+        raise Forbidden("forbidden", "that is not this table's writer token")
+
+
+# --- the state as JSON --------------------------------------------------------------------------
+
+
+def cached_state(
+    table_id: str, live: LiveGame, *, viewer: int | None = None, since: int = 0
+) -> dict[str, Any]:
+    """state_json, made once per version of the game (and view): every phone at the table asks
+    for the same state after each entry."""
+    key = (live.version, viewer, since)
+    found = live.views.get(key)
+    if found is None:
+        if live.views and next(iter(live.views))[0] != live.version:
+            live.views.clear()
+        found = live.views[key] = state_json(table_id, live, viewer=viewer, since=since)
+    return dict(found)  # a copy of the top level: callers may add keys
+
+
+def state_json(
+    table_id: str, live: LiveGame, *, viewer: int | None = None, since: int = 0
+) -> dict[str, Any]:
+    """What a client needs to show the table (LIVE.md, "The state"). Seats are 1-based."""
+    header, game, hs = live.header, live.game, live.hand
+    n = live.n
+    view = None if viewer is None else viewer - 1
+    moves = live.move_list()
+    over = game.over and (hs is None or hs.over)
+    status = "new" if hs is None else "playing" if not hs.over else "over" if over else "between"
+    out: dict[str, Any] = {
+        "id": table_id,
+        "version": live.version,
+        "players": list(header.players),
+        "rules": header.preset,
+        "options": dict(header.options),
+        "target": header.target,
+        "event": header.event,
+        "status": status,
+        "hand": hs.number if hs is not None else None,
+        "hand_over": hs is not None and hs.over,
+        "trick": None,
+        "turn": None,
+        "can_pass": False,
+        "top": None,
+        "top_seat": None,
+        "top_reading": None,
+        "trick_moves": [],
+        "cards_left": [None] * n,
+        "hands": [None] * n,
+        "points": [0] * n,
+        "out": [None] * n,
+        "scores": list(game.scores),
+        "moves": moves[since:],
+        "moves_from": min(since, len(moves)),
+        "moves_total": len(moves),
+        "entries": len(live.entries),
+        "legal": None,
+        "played": "",
+        "next": None,
+        "last_hand": _result_json(live),
+        "winners": [s + 1 for s in game.winners()],
+    }
+    if hs is not None:
+        out.update(_hand_json(live, view))
+    if (hs is None or hs.over) and not game.over:
+        shuffler = game.next_shuffler()
+        leader = game.previous.first if game.previous is not None else None
+        # Hand sizes follow the draw order: from the previous first-out, or in hand 1 from
+        # the seat after whoever shuffles (one list per possible shuffler).
+        sizes = [hand_sizes(n, leader if leader is not None else next_seat(s, n)) for s in range(n)]
+        out["next"] = {
+            "hand": game.hands_played + 1,
+            "shuffler": None if shuffler is None else shuffler + 1,
+            "leader": None if leader is None else leader + 1,
+            "sizes": sizes,
+        }
+    return out
+
+
+def _hand_json(live: LiveGame, view: int | None) -> dict[str, Any]:
+    hs = live.hand
+    assert hs is not None
+    n = hs.n
+    hands: list[dict[str, Any] | None] = []
+    for s in range(n):
+        if view is not None and s != view:
+            hands.append(None)
+            continue
+        known = live.seat_known(s)
+        cards = hs.hands[s] if known else hs.hands[s] & live.known[s]
+        hands.append(
+            {
+                "cards": format_cards(cards),
+                "unknown": hs.hands[s].bit_count() - cards.bit_count(),
+                "known": known,
+            }
+        )
+    places: list[int | None] = [None] * n
+    for place, seat in enumerate(hs.out_order, 1):
+        places[seat] = place
+    shuffler = live.shuffler()
+    out: dict[str, Any] = {
+        "trick": None if hs.over else hs.trick,
+        "turn": None if hs.over else hs.turn + 1,
+        "can_pass": not hs.over and hs.top is not None,
+        "top": None if hs.top is None else hs.top.text(),
+        "top_seat": None if hs.top_seat is None else hs.top_seat + 1,
+        "top_reading": None if hs.top is None else hs.top.describe(),
+        "trick_open": hs.top is not None,
+        "trick_moves": [
+            {"seat": e.data["seat"] + 1, "play": e.data["play"]} for e in live.line_entries()
+        ],
+        "cards_left": [h.bit_count() for h in hs.hands],
+        "hands": hands,
+        "points": [points_of(w) for w in hs.won],
+        "out": places,
+        "played": format_cards(live.played()),
+        "shuffler": None if shuffler is None else shuffler + 1,
+        "leader": hs.turn + 1 if hs.trick == 1 and hs.turn_in_trick == 1 else None,
+    }
+    mover = hs.turn
+    if not hs.over and (view is None or view == mover) and live.seat_known(mover):
+        found = legal_plays(hs.hands[mover], hs.top, hs.rules)
+        plays = [example(hs.hands[mover], m) for m in found]
+        out["legal"] = [{"play": c.text(), "reading": c.describe()} for c in plays]
+    return out
+
+
+def _result_json(live: LiveGame) -> dict[str, Any] | None:
+    r = live.last_result
+    if r is None:
+        return None
+    game = live.game
+    return {
+        "hand": game.hands_played,
+        "points": list(r.points),
+        "first": r.first + 1,
+        "last": r.last + 1,
+        "out_order": [s + 1 for s in r.out_order],
+        "transfer_points": r.transfer_points,
+        "transfer_cards": format_cards(r.transfer_tricks | r.transfer_hand),
+        "totals": list(game.scores),
+    }

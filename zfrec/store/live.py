@@ -1,0 +1,200 @@
+"""Live tables in the store: a game being logged at the table, one row per accepted entry.
+
+    >>> with session(engine) as s:
+    ...     row = get_live_table(s, table_id=tid, lock=True)     # FOR UPDATE on PostgreSQL
+    ...     append_live_entry(s, table_id=tid, version=row.version, seq=row.entries + 1, ...)
+
+Every write runs in the caller's transaction and locks the table's row first: SQLite's
+write transactions begin IMMEDIATE (one writer at a time), PostgreSQL takes the row lock
+(`SELECT ... FOR UPDATE`). The version check in the UPDATE is a second guard: a write that
+did not see the newest version changes nothing and raises.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import bindparam, delete, insert, select, update
+from sqlmodel import Session
+
+from zfrec.record import Game
+from zfrec.store.db import StoreError
+from zfrec.store.importer import delete_game, store_game
+from zfrec.store.models import utc_now
+from zfrec.store.tables import GAME, LIVE_ENTRY, LIVE_TABLE, SOURCE
+
+
+class LiveConflict(StoreError):
+    """The table changed under us (another writer got in first): try again."""
+
+
+@dataclass(frozen=True, slots=True)
+class LiveTableRow:
+    """A live table's header and bookkeeping, as stored."""
+
+    id: str
+    token_hash: str
+    players: list[str]
+    preset: str
+    options: dict[str, Any]
+    target: int
+    event: str | None
+    site: str | None
+    date: str | None
+    version: int
+    entries: int
+    over: bool
+    game_id: int | None
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class LiveEntryRow:
+    """One accepted entry: `kind` is "hand" or "move"; `data` its JSON (LIVE.md)."""
+
+    seq: int
+    kind: str
+    data: dict[str, Any]
+
+
+def create_live_table(
+    session: Session,
+    *,
+    table_id: str,
+    token_hash: str,
+    players: list[str],
+    preset: str,
+    options: dict[str, Any],
+    target: int,
+    event: str | None = None,
+    site: str | None = None,
+    date: str | None = None,
+) -> LiveTableRow:
+    """Add an empty live table. Flushed in the caller's transaction."""
+    now = utc_now()
+    values: dict[str, Any] = {
+        "id": table_id,
+        "token_hash": token_hash,
+        "players": list(players),
+        "preset": preset,
+        "options": dict(options),
+        "target": target,
+        "event": event,
+        "site": site,
+        "date": date,
+        "version": 0,
+        "entries": 0,
+        "over": False,
+        "game_id": None,
+        "created_at": now,
+        "updated_at": now,
+    }
+    session.connection().execute(insert(LIVE_TABLE), values)
+    return LiveTableRow(**values)
+
+
+# Built once: a live table runs these for every entry.
+_ROW = select(LIVE_TABLE).where(LIVE_TABLE.c.id == bindparam("tid"))
+_ROW_LOCKED = _ROW.with_for_update()
+_VERSION = select(LIVE_TABLE.c.version).where(LIVE_TABLE.c.id == bindparam("tid"))
+_INSERT_ENTRY = insert(LIVE_ENTRY)
+_BUMP = (
+    update(LIVE_TABLE)
+    .where(LIVE_TABLE.c.id == bindparam("tid"), LIVE_TABLE.c.version == bindparam("old"))
+    .values(version=bindparam("new"), entries=bindparam("count"), updated_at=bindparam("now"))
+)
+
+
+def get_live_table(session: Session, *, table_id: str, lock: bool = False) -> LiveTableRow:
+    """The table's row; `lock` holds it until the transaction ends (writers call this first)."""
+    query = _ROW_LOCKED if lock else _ROW
+    row = session.connection().execute(query, {"tid": table_id}).mappings().first()
+    if row is None:
+        raise StoreError(f"no live table {table_id!r}")
+    return LiveTableRow(**dict(row))
+
+
+def live_version(session: Session, *, table_id: str) -> int | None:
+    """The table's version, or None if there is no such table: a cheap check for readers."""
+    value = session.connection().execute(_VERSION, {"tid": table_id}).scalar()
+    return None if value is None else int(value)
+
+
+def list_live_tables(session: Session) -> list[LiveTableRow]:
+    """Every live table, newest first."""
+    conn = session.connection()
+    rows = conn.execute(select(LIVE_TABLE).order_by(LIVE_TABLE.c.created_at.desc()))
+    return [LiveTableRow(**dict(r)) for r in rows.mappings()]
+
+
+def live_entries(session: Session, *, table_id: str) -> list[LiveEntryRow]:
+    """The table's entries in order."""
+    conn = session.connection()
+    rows = conn.execute(
+        select(LIVE_ENTRY.c.seq, LIVE_ENTRY.c.kind, LIVE_ENTRY.c.data)
+        .where(LIVE_ENTRY.c.table_id == table_id)
+        .order_by(LIVE_ENTRY.c.seq)
+    )
+    return [LiveEntryRow(int(seq), str(kind), dict(data)) for seq, kind, data in rows]
+
+
+def _bump(session: Session, table_id: str, version: int, entries: int) -> int:
+    params = {"tid": table_id, "old": version, "new": version + 1, "count": entries}
+    result = session.connection().execute(_BUMP, {**params, "now": utc_now()})
+    if result.rowcount != 1:
+        raise LiveConflict(f"live table {table_id!r} changed meanwhile")
+    return version + 1
+
+
+def append_live_entry(
+    session: Session,
+    *,
+    table_id: str,
+    version: int,
+    seq: int,
+    kind: str,
+    data: dict[str, Any],
+) -> int:
+    """Store entry `seq` and return the table's new version. Flushed, not committed."""
+    session.connection().execute(
+        _INSERT_ENTRY,
+        {"table_id": table_id, "seq": seq, "kind": kind, "data": data, "created_at": utc_now()},
+    )
+    return _bump(session, table_id, version, seq)
+
+
+def pop_live_entry(session: Session, *, table_id: str, version: int, seq: int) -> int:
+    """Remove entry `seq` (the last one) and return the table's new version."""
+    conn = session.connection()
+    conn.execute(
+        delete(LIVE_ENTRY).where(LIVE_ENTRY.c.table_id == table_id, LIVE_ENTRY.c.seq == seq)
+    )
+    return _bump(session, table_id, version, seq - 1)
+
+
+def finish_live_game(session: Session, *, table_id: str, game: Game) -> int:
+    """Store the finished game like an imported one and link it to the table; its game id."""
+    game_id, _added = store_game(session, game=game)
+    session.connection().execute(
+        update(LIVE_TABLE).where(LIVE_TABLE.c.id == table_id).values(over=True, game_id=game_id)
+    )
+    return game_id
+
+
+def reopen_live_game(session: Session, *, table_id: str, game_id: int | None) -> None:
+    """Undo of the final entry: the table is open again, and its stored game goes unless a
+    file or another table holds the same record."""
+    conn = session.connection()
+    conn.execute(
+        update(LIVE_TABLE).where(LIVE_TABLE.c.id == table_id).values(over=False, game_id=None)
+    )
+    if game_id is None:
+        return
+    held = conn.execute(select(SOURCE.c.id).where(SOURCE.c.game_id == game_id)).first()
+    other = conn.execute(select(LIVE_TABLE.c.id).where(LIVE_TABLE.c.game_id == game_id)).first()
+    exists = conn.execute(select(GAME.c.id).where(GAME.c.id == game_id)).first()
+    if held is None and other is None and exists is not None:
+        delete_game(session, game_id=game_id)
