@@ -369,7 +369,7 @@ def test_cli_errors_and_budget_exit_codes() -> None:
     code, _, err = run(str(UNFINISHED / "no-deal.zfn"))
     assert code == 2 and "deal of hand 1 is not known" in err and "Traceback" not in err
     code, _, err = run(str(UNFINISHED / "three-players.zfn"), "--seat", "Nobody")
-    assert code == 2 and "there is no player 'Nobody'" in err
+    assert code == 2 and "no player is called 'Nobody'" in err
     code, _, err = run(str(ROOT / "nothing-here.zfn"))
     assert code == 2 and "no such file" in err
     code, out, _ = run(str(UNFINISHED / "three-players.zfn"), "--nodes", "20", "--json")

@@ -18,21 +18,10 @@ from rich.markup import escape
 from zfrec.analysis.position import RecordPosition, record_position
 from zfrec.analysis.solve import Budget, LineStep, SolveResult, play_text, solve
 from zfrec.cli.analyze_cmds import GameOpt, JsonOpt, RecordArg, read_games
-from zfrec.cli.common import err, fail, friendly_errors, out, print_json
+from zfrec.cli.common import err, friendly_errors, out, print_json
 from zfrec.engine.cards import format_cards, points_of
 
 DEFAULT = Budget()
-
-
-def _seat(name: str, players: list[str]) -> int:
-    """A player by name (ignoring case) or by 1-based seat number."""
-    folded = name.strip().casefold()
-    for seat, player in enumerate(players):
-        if player.casefold() == folded:
-            return seat
-    if folded.isdecimal() and 1 <= int(folded) <= len(players):
-        return int(folded) - 1
-    fail(f"there is no player {name!r}: the players are {', '.join(players)}")
 
 
 def _pad(text: str, width: int) -> str:
@@ -172,7 +161,8 @@ def solve_cmd(
     with friendly_errors():
         pos = record_position(g)
     players = g.players
-    perspective = None if seat is None else _seat(seat, players)
+    with friendly_errors():
+        perspective = None if seat is None else g.seat_of(seat)
     if pos.errors:
         err.print(
             f"warning: game {number} fails validation ({pos.errors} error(s)); the position is "
