@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zfrec.engine.cards import FULL_DECK, format_cards, parse_cards, points_of
+from zfrec.engine.cards import FULL_DECK, SJ, Stand, format_cards, parse_cards, points_of
 from zfrec.engine.combos import Category
 from zfrec.engine.game import (
     GameState,
@@ -238,7 +238,7 @@ def test_turn_order_and_passes() -> None:
 def test_a_leader_may_not_pass() -> None:
     state = hand("3h 9h", "4s Ts", "5s Js", leader=1)
     assert illegal_pass(state, 1) == (
-        "seat 2 leads and must play; a leader may not pass (RULES.md R5)"
+        "seat 2 passes, but a trick is to be led and a leader may not pass (RULES.md R5)"
     )
     with pytest.raises(IllegalPlayError) as info:
         state.pass_(1)
@@ -248,10 +248,21 @@ def test_a_leader_may_not_pass() -> None:
 
 def test_out_of_turn() -> None:
     state = hand("3h 9h", "4s Ts", "5s Js")
-    assert illegal_play(state, 1, "4s") == "it is seat 1's turn, not seat 2's (RULES.md R5)"
-    assert illegal_pass(state, 2) == "it is seat 1's turn, not seat 3's (RULES.md R5)"
+    # On a lead the wrong seat is the wrong leader (ZF203); a pass there is a leader's (ZF105).
+    assert (
+        illegal_play(state, 1, "4s")
+        == "seat 1 should lead this trick, not seat 2 (RULES.md R4, R6, R8)"
+    )
+    assert illegal_pass(state, 2) == (
+        "seat 3 passes, but a trick is to be led and a leader may not pass (RULES.md R5)"
+    )
     state.play(0, c("3h"))
-    assert illegal_play(state, 0, "9h") == "it is seat 2's turn, not seat 1's (RULES.md R5)"
+    # Seat 3 could act once seat 2 passed; seat 1, the top player, could not (R6).
+    assert illegal_play(state, 2, "5s") == "it is seat 2's turn, not seat 3's (RULES.md R5)"
+    assert illegal_play(state, 0, "9h") == (
+        "it is seat 2's turn, not seat 1's: the trick would end before seat 1 could act "
+        "(RULES.md R5, R6)"
+    )
     assert illegal_play(state, 6, "9h") == "there is no seat 7"
 
 
@@ -518,7 +529,11 @@ def test_scores_accumulate_to_the_target_and_a_tie_shares_the_win() -> None:
     assert game.winners() == [0, 1]
     with pytest.raises(IllegalPlayError) as info:
         game.start_hand(deal_with(3, 0, {}))
-    assert info.value.message == "the game is over: a score has reached the target (RULES.md R12)"
+    assert info.value.message == (
+        "a score reached the target 100 after hand 3, so hand 4 should not have been played "
+        "(RULES.md R12)"
+    )
+    assert (info.value.code, info.value.hand) == ("ZF404", 4)
 
 
 def test_the_highest_score_wins_not_the_first_to_reach() -> None:
@@ -760,3 +775,124 @@ def test_unfinish_hand_takes_back_the_scores_and_the_next_leader() -> None:
     assert (game.scores, game.previous, game.next_shuffler()) == ([0, 0, 0], None, None)
     with pytest.raises(IndexError):
         game.unfinish_hand()
+
+
+# --- errors name their seats; recovery from a recorded illegal move -----------------------------
+
+
+def test_errors_carry_their_seats_and_place() -> None:
+    state = hand("3h 9h", "4s Ts", "5s Js")
+    state.play(0, c("3h"))
+    with pytest.raises(IllegalPlayError) as info:
+        state.verify_play(0, c("9h"))
+    err = info.value
+    assert (err.code, err.rule, err.seats, err.seat) == ("ZF201", "R5", (1, 0), 0)
+    assert (err.hand, err.trick, err.turn) == (1, 1, 2)
+    names = ["Ann", "Bo", "Cy"]
+    assert err.render(names.__getitem__) == (
+        "it is Bo's turn, not Ann's: the trick would end before Ann could act (RULES.md R5, R6)"
+    )
+    # Errors from reading the cards get the place too, and mention no seat.
+    with pytest.raises(IllegalPlayError) as info:
+        state.verify_play(1, c("4s Ts"))
+    assert (info.value.code, info.value.seat, info.value.turn, info.value.seats) == (
+        "ZF101",
+        1,
+        2,
+        (),
+    )
+    assert info.value.render(names.__getitem__) == info.value.message
+
+
+def test_verify_cards_ignores_the_turn() -> None:
+    state = hand("3h 9h", "4s Ts", "5s Js")
+    state.play(0, c("3h"))
+    assert state.verify_cards(2, c("Js")).rank == c_rank("J")
+    with pytest.raises(IllegalPlayError) as info:
+        state.verify_cards(2, c("Ts"))
+    assert info.value.message == "seat 3 does not hold Ts (RULES.md R3)"
+
+
+def c_rank(symbol: str) -> int:
+    return "3456789TJQKA2".index(symbol)
+
+
+def test_forced_moves_take_the_turn_and_undo_exactly() -> None:
+    state = hand("3h 9h 8c", "4s Ts", "5s Js 6d")
+    state.play(0, c("3h"))
+    before = snapshot(state)
+    # Seat 1 plays out of turn (seat 2 had the turn): applied as written, from seat 1 on.
+    event = state.force_play(0, c("9h"), state.verify_cards(0, c("9h")))
+    assert (event.seat, event.turn, state.top_seat, state.turn) == (0, 2, 0, 1)
+    assert state.undo() == event and snapshot(state) == before
+    # A card set with no reading stands under a placeholder that any single beats.
+    event = state.force_play(2, c("5s Js 6d"), None)
+    assert (event.combo.category, event.combo.rank) == (Category.single, -1)
+    assert event.out_place == 1 and state.turn == 0
+    assert state.verify_play(0, c("8c")).rank == c_rank("8")
+    state.undo()
+    # A pass out of turn: seat 3 passes instead of seat 2.
+    event2 = state.force_pass(2)
+    assert (event2.seat, state.turn) == (2, 0)
+    assert state.undo() == event2 and snapshot(state) == before
+    # What cannot be applied at all is refused.
+    with pytest.raises(IllegalPlayError) as info:
+        state.force_play(5, c("3s"), None)
+    assert info.value.message == "there is no seat 6"
+    lead = hand("3h 9h", "4s Ts", "5s Js")
+    with pytest.raises(IllegalPlayError) as info:
+        lead.force_pass(1)
+    assert info.value.code == "ZF105"
+
+
+def test_recorded_reading_goes_on_from_an_illegal_play() -> None:
+    state = hand("5s 5h 9c", "4s 4d SJ", "9d 9s 3c")
+    state.play(0, c("5s 5h"))
+    # Lower than the top: taken at its best reading, which does not beat it.
+    low = state.recorded_reading(c("4s 4d"))
+    assert low is not None and low.describe() == "pair of 4s"
+    assert state.recorded_reading(c("4s 9c")) is None  # no combination at all
+
+
+def test_game_start_checks_one_by_one() -> None:
+    game = GameState(4, preset("pagat", target=100))
+    deal = deal_with(4, 1, {0: "3h"})
+    game.verify_shuffler(2)  # hand 1: anyone shuffles
+    game.verify_deal(deal, shuffler=0)  # the cutter, seat 2, draws first
+    with pytest.raises(DealError) as info:
+        game.verify_deal(deal, shuffler=1)  # seat 3 would have drawn first
+    assert info.value.code == "ZF304"
+    assert game.leader_of(deal) == 0
+    game.finish_hand(hand_result((40, 40, 20, 0), first=1, last=3))
+    with pytest.raises(DealError) as info:
+        game.verify_shuffler(0)
+    err = info.value
+    assert (err.code, err.seats, err.hand) == ("ZF306", (0, 3), 2)
+    assert err.message == (
+        "seat 1 shuffles, but seat 4 came last in the previous hand and shuffles (RULES.md R4)"
+    )
+    assert game.leader_of(deal) == 1  # the previous first-out leads, whoever holds 3h (R4)
+    game.verify_deal(deal)  # ... and draws first
+    with pytest.raises(DealError):
+        game.start_hand(deal, shuffler=0)
+    wrong = game.open_hand(deal, leader=2)  # recovery: no checks at all
+    assert (wrong.turn, wrong.number) == (2, 2)
+
+
+def test_dealt_twice_names_the_seat() -> None:
+    deal = deal_with(4, 0, {0: "3h", 1: "2c"})
+    with pytest.raises(DealError) as info:
+        verify_deal([deal[0], deal[1], deal[2] | c("2c"), deal[3]], 0)
+    assert info.value.seats == (2,)
+    assert info.value.render(["A", "B", "C", "D"].__getitem__) == "2c dealt twice (C; RULES.md R2)"
+
+
+def test_cached_readings_keep_declarations_apart() -> None:
+    # The same cards with different declarations are different plays (R21).
+    state = hand("9s 9h SJ 3h", "4s", "5s", rules=PAGAT)
+    with pytest.raises(IllegalPlayError) as info:
+        state.verify_play(0, c("9s 9h SJ"), {SJ: Stand(5)})  # as an 8
+    assert info.value.code == "ZF104"
+    combo = state.verify_play(0, c("9s 9h SJ"), {SJ: Stand(6)})
+    assert (combo.category, combo.rank) == (Category.triple, 6)
+    assert state.verify_play(0, c("9s 9h SJ")).rank == 6  # undeclared: the triple of 9s

@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 
 from tests.fuzz_strategies import check, json_texts, zfn_texts
 from zfrec.cli import app
+from zfrec.cli.validate_cmds import MAX_PER_LINE
 from zfrec.engine.cards import Cards
 from zfrec.errors import NotationError
 from zfrec.record import Format, Game, dumps, iter_records, iter_records_text, loads
@@ -180,7 +181,10 @@ def test_excerpts_are_clipped_so_many_errors_on_one_line_print_little(tmp_path: 
     path.write_text(HEAD + "  ".join(["2: 3h"] * 1000) + "\n", "utf-8")
     result = runner.invoke(app, ["validate", str(path)])
     assert result.exit_code == 1
-    assert result.output.count("ZF302") >= 999  # each move plays 3h again
+    # Each move plays 3h again; the text shows the first MAX_PER_LINE and says how many more.
+    assert result.output.count("ZF302") == MAX_PER_LINE
+    shown = result.output.count(" error ZF")
+    assert f"{2997 - shown} more diagnostic(s) on line 3 not shown" in result.output
     assert len(result.output.encode()) < 2_000_000
     assert max(len(line) for line in result.output.splitlines()) < 200
 

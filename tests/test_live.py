@@ -198,6 +198,7 @@ def inject_illegal(client: TestClient, table: str, token: str, rng: random.Rando
     assert state(client, table)["version"] == st["version"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("players", "rules", "seed"),
     [(3, "pagat", 1), (4, "poppel", 2), (5, "parlett", 3), (6, "pagat", 4)],
@@ -249,6 +250,7 @@ def test_omitted_passes_are_inferred_as_the_notation_does(client: TestClient) ->
     assert validate(got).ok
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("deals", ["own", "none"])
 def test_partial_deals_log_the_same_game(client: TestClient, deals: str) -> None:
     game = sim(4, 31, "pagat", hands=3)
@@ -584,6 +586,7 @@ def test_the_library_class_is_what_the_app_uses(engine: Engine) -> None:
     assert t.record().hands[0].score is None
 
 
+@pytest.mark.slow
 def test_finished_games_are_stored_and_undo_takes_them_back(
     client: TestClient, db: str, tmp_path: Path
 ) -> None:
@@ -607,6 +610,7 @@ def test_finished_games_are_stored_and_undo_takes_them_back(
     assert json.loads(tables.stdout)[0]["over"] is True
 
 
+@pytest.mark.slow
 def test_undo_walks_back_through_every_state_as_a_rebuild_sees_it(
     client: TestClient, db: str
 ) -> None:
@@ -626,6 +630,7 @@ def test_undo_walks_back_through_every_state_as_a_rebuild_sees_it(
         other.dispose()
 
 
+@pytest.mark.slow
 def test_a_finished_live_game_stays_while_files_come_and_go(
     client: TestClient, db: str, tmp_path: Path
 ) -> None:

@@ -52,8 +52,8 @@ def _features(game: Game) -> set[str]:
         if isinstance(e, PlayEvent):
             c = e.combo
             found.add(c.category.name if c.category is not Category.special else f"special{c.rank}")
-            if c.jokers and event.move is not None:
-                found.add("declared" if event.move.declarations else "inferred")
+            if c.jokers and event.written is not None:
+                found.add("declared" if event.written.declarations else "inferred")
             if e.seat == top_seat:
                 found.add("self_overplay")
             top_seat = e.seat

@@ -1,8 +1,27 @@
-"""The error hierarchy. Every error can carry where it happened."""
+"""The error hierarchy. Every error can carry where it happened.
+
+The rules engine numbers seats from 0 and knows no player names, so an error that mentions a
+seat keeps the seat as a field and renders its message with a naming function:
+
+    >>> from zfrec.errors import IllegalPlayError
+    >>> err = IllegalPlayError("{0} is out and takes no further part", "R8", "ZF202", seats=(1,))
+    >>> err.message
+    'seat 2 is out and takes no further part'
+    >>> err.render(["Ann", "Bo", "Cy"].__getitem__)
+    'Bo is out and takes no further part'
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+
+SeatNamer = Callable[[int], str]
+
+
+def seat_label(seat: int) -> str:
+    """How the engine names a seat when no player names are known: `seat 1` for seat index 0."""
+    return f"seat {seat + 1}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,15 +104,82 @@ class RulesError(ZfrecError):
     """An unknown preset or option."""
 
 
-class IllegalPlayError(ZfrecError):
+class GameError(ZfrecError):
+    """A rule of the game is broken: the engine's judgement, with its diagnostic code.
+
+    `template` is the message with `{0}`, `{1}`... where the seats in `seats` (0-based) are
+    named; `message` names them `seat 1`, `seat 2`..., and `render(name)` with any naming
+    function, such as the record's player names. `seat` is the seat that acted, `hand`, `trick`
+    and `turn` (the action's number within the trick, 1-based) where the engine was; each is
+    None when it does not apply.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        code: str,
+        location: Location | None = None,
+        *,
+        rule: str | None = None,
+        seats: Sequence[int] = (),
+        seat: int | None = None,
+        hand: int | None = None,
+        trick: int | None = None,
+        turn: int | None = None,
+    ) -> None:
+        self.template = message
+        self.seats = tuple(seats)
+        super().__init__(self.render(), location)
+        self.code = code
+        self.rule = rule
+        self.seat = seat
+        self.hand = hand
+        self.trick = trick
+        self.turn = turn
+
+    def render(self, name: SeatNamer = seat_label) -> str:
+        """The message with each seat it mentions named by `name`."""
+        if not self.seats:
+            return self.template
+        return self.template.format(*(name(s) for s in self.seats))
+
+    def at(
+        self,
+        *,
+        seat: int | None = None,
+        hand: int | None = None,
+        trick: int | None = None,
+        turn: int | None = None,
+    ) -> GameError:
+        """Fill in where the engine was, keeping what is already known; returns self."""
+        self.seat = self.seat if self.seat is not None else seat
+        self.hand = self.hand if self.hand is not None else hand
+        self.trick = self.trick if self.trick is not None else trick
+        self.turn = self.turn if self.turn is not None else turn
+        return self
+
+
+class IllegalPlayError(GameError):
     """An action breaks a rule. `rule` names the section of RULES.md, `code` the diagnostic."""
 
     def __init__(
-        self, message: str, rule: str, code: str, location: Location | None = None
+        self,
+        message: str,
+        rule: str,
+        code: str,
+        location: Location | None = None,
+        *,
+        seats: Sequence[int] = (),
+        seat: int | None = None,
+        hand: int | None = None,
+        trick: int | None = None,
+        turn: int | None = None,
     ) -> None:
-        super().__init__(message, location)
-        self.rule = rule
-        self.code = code
+        super().__init__(
+            message, code, location, rule=rule, seats=seats, seat=seat, hand=hand, trick=trick,
+            turn=turn,
+        )  # fmt: skip
+        self.rule: str = rule
 
 
 class AmbiguousPlayError(IllegalPlayError):
@@ -104,9 +190,19 @@ class ScoreMismatchError(ZfrecError):
     """A recorded score differs from the computed one."""
 
 
-class DealError(ZfrecError):
-    """A deal is impossible: duplicated or missing cards, wrong hand sizes. `code` as above."""
+class DealError(GameError):
+    """A deal or the start of a hand is impossible: duplicated or missing cards, wrong hand
+    sizes, the wrong shuffler, a hand after the game ended. `code` as above."""
 
-    def __init__(self, message: str, code: str, location: Location | None = None) -> None:
-        super().__init__(message, location)
-        self.code = code
+    def __init__(
+        self,
+        message: str,
+        code: str,
+        location: Location | None = None,
+        *,
+        rule: str | None = None,
+        seats: Sequence[int] = (),
+        seat: int | None = None,
+        hand: int | None = None,
+    ) -> None:
+        super().__init__(message, code, location, rule=rule, seats=seats, seat=seat, hand=hand)

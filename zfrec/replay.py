@@ -1,40 +1,103 @@
 """replay(record): the one path from a record through the rules engine.
 
-It yields `(state, event)` pairs: a hand starts, a move is made (recorded, or an inferred pass),
-a hand ends, the game ends. Each event carries the diagnostics found at that point. The
-validator, store, renderer and analyser all consume this stream; none of them re-implements a
-rule. After an illegal move the replay goes on from the recorded state: the move is applied as
-it was written where that is possible, so one run reports every problem.
+`replay(game)` yields `(state, event)` pairs: a hand starts (`HandStart`), a move is made
+(`MoveStep`: a recorded move, or a pass the record leaves out), a hand ends (`HandEnd`), the
+game ends (`GameEnd`). Each event carries the diagnostics found at that point. The validator,
+store, renderer and analyser all consume this stream; none of them re-implements a rule, and
+neither does the replay: the engine (zfrec.engine.game) judges every action, and the replay
+routes its errors into located diagnostics. After an illegal move the replay goes on from the
+recorded state through the engine's recovery methods (`HandState.force_play`, `force_pass`,
+`GameState.open_hand`), so one run reports every problem.
+
+`walk(game, visitors)` runs one replay and hands each event to every visitor
+(`ReplayVisitor`: `visit_hand_start`, `visit_move`, `visit_hand_end`, `visit_game_end`), so one
+pass feeds the validator, a page and an analysis together.
+
+    >>> import zfrec
+    >>> game = zfrec.loads(SAMPLE)[0]
+    >>> for state, event in replay(game):
+    ...     if isinstance(event, MoveStep) and event.trick_index == 1:
+    ...         print(f"{event.seat}:", event.move.play_text(), *["(inferred)"] * event.inferred)
+    1: 3h
+    2: pass (inferred)
+    3: 5s
+    1: pass
+    2: pass
 
 `state` is live and mutable (it is the engine's own state, never copied per step): read what
-you need from it before asking for the next event.
+you need from it before asking for the next event. It is the state *after* the event; what a
+move was made from travels in the `MoveStep` itself.
+
+Seats in these events are `Seat`s (zfrec.engine.seats): ints holding the 0-based index, so
+they index `game.players`, shown as the record's 1-based number. Card sets are the engine's
+masks (zfrec.engine.cards: `format_cards`, `ids`).
+
+The fields of a `MoveStep` (one per action, inferred passes included):
+
+- `hand_index`, `trick_index`: the hand (0-based into `game.hands`) and the written trick
+  (1-based, the record's trick line).
+- `move_index`: the move's 0-based position in its written trick (`trick.moves[move_index]`);
+  for an inferred pass, the number of written moves before it (where it would be written).
+- `move`: the record's `Move`; for an inferred pass a `Move.passes(seat)` made by the replay
+  (shared between events, do not change it), with `inferred` True. `written` is the move when
+  it is written, None when it is inferred.
+- `seat`: who moved. `to_act`: whose turn it was before the move (differs from `seat` for a
+  move out of turn; None once the hand was over).
+- `turn`: the action's number within its trick, 1-based, as in the diagnostics.
+- `held`: the mover's cards before the move, where known: None for a seat that is no seat and
+  for a seat whose dealt hand the replay had to guess (`HandStart.known`, ZF305).
+- `top`, `top_seat`: the play to beat before the move and who made it (None on a lead);
+  `trick_cards`: the cards on the table before the move.
+- `event`: the engine's `PlayEvent` or `PassEvent`, None when the move could not be applied.
+- `diagnostics`: what was found at this move.
 """
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 from zfrec.diagnostics import Diagnostic
-from zfrec.engine.cards import FULL_DECK, Declarations, format_cards
-from zfrec.engine.combos import Category, Combo, readings, resolve
-from zfrec.engine.game import (
-    Event,
-    GameState,
-    HandResult,
-    HandState,
-    first_leader,
-    hand_sizes,
-    verify_deal,
-)
+from zfrec.engine.cards import FULL_DECK, format_cards
+from zfrec.engine.combos import Combo
+from zfrec.engine.deal import hand_sizes, verify_dealt_once, verify_hand_sizes
+from zfrec.engine.game import Event, GameState, HandResult, HandState, best_reading
 from zfrec.engine.rules import Ruleset
-from zfrec.errors import DealError, IllegalPlayError, Location
+from zfrec.engine.seats import Seat, seat, seats
+from zfrec.errors import DealError, GameError, IllegalPlayError, Location
 from zfrec.record.model import Game, Hand, Move, Pos
+
+__all__ = [
+    "GameEnd",
+    "HandEnd",
+    "HandStart",
+    "MoveStep",
+    "ReplayEvent",
+    "ReplayState",
+    "ReplayVisitor",
+    "Seat",
+    "replay",
+    "walk",
+]
+
+# Errors after which a recorded move is still applied, by the seat that made it.
+_TURN_CODES = frozenset(("ZF201", "ZF203"))
+
+SAMPLE = """[Players "Ann, Bo, Cy"]
+
+hand 1
+deal 1: 3h 3s 3d 4h 5s 5h 5d 6h 7h 8h 9s 9h 9d Th Jh Ks Kd SJ
+deal 2: 4s 4d 6s 6d 7s 7d 8s 8d Ts Td Js Jd Qs Qh Qd As Ah BJ
+deal 3: 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kh Kc Ad Ac 2s 2h 2d 2c
+1: 3h  3: 5s  1: -  2: -
+3: 6c  1: 7h
+"""
 
 
 @dataclass(slots=True)
 class ReplayState:
-    """Where the replay is: the record, the game so far and the hand in progress."""
+    """Where the replay is: the record, the game so far and the hand in progress (live)."""
 
     record: Game
     game: GameState
@@ -44,33 +107,49 @@ class ReplayState:
 
 @dataclass(frozen=True, slots=True)
 class HandStart:
+    """A hand starts: its deal (as recorded, or rebuilt from the plays) and who leads."""
+
     hand_index: int
     number: int
     deal: tuple[int, ...]  # the hands as dealt (reconstructed where the record lacks them)
     reconstructed: bool
-    shuffler: int | None
-    first_drawer: int | None
-    leader: int
+    shuffler: Seat | None
+    first_drawer: Seat | None
+    leader: Seat
     diagnostics: tuple[Diagnostic, ...] = ()
+    # Whose dealt hand is known exactly: False only for the seats among which a rebuilt deal
+    # had to place cards nobody played in an order of its own (ZF305).
+    known: tuple[bool, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class MoveStep:
-    """One action applied to the hand: a recorded move, or a pass the record left out."""
+class MoveStep(NamedTuple):
+    """One action applied to the hand, with the state before it (see the module docstring)."""
 
     hand_index: int
     trick_index: int  # 1-based trick of the record
-    move: Move | None  # None for an inferred pass
+    move_index: int  # 0-based position in the written trick (inferred: written moves before)
+    move: Move  # the written move, or a pass made by the replay for an inferred one
+    inferred: bool
+    seat: Seat
+    to_act: Seat | None  # whose turn it was; None when the hand was over
+    turn: int  # the action's number in its trick, 1-based
+    held: int | None  # the mover's cards before the move, where known
+    top: Combo | None
+    top_seat: Seat | None
+    trick_cards: int
     event: Event | None  # None when the move could not be applied at all
     diagnostics: tuple[Diagnostic, ...] = ()
 
     @property
-    def inferred(self) -> bool:
-        return self.move is None
+    def written(self) -> Move | None:
+        """The move as written in the record; None for an inferred pass."""
+        return None if self.inferred else self.move
 
 
 @dataclass(frozen=True, slots=True)
 class HandEnd:
+    """A hand ends (or the record stops in it): its result and the running totals."""
+
     hand_index: int
     result: HandResult | None  # None when the record stops before the hand ends
     totals: tuple[int, ...]
@@ -79,20 +158,96 @@ class HandEnd:
 
 @dataclass(frozen=True, slots=True)
 class GameEnd:
+    """The record is over: final scores, and the winners once a score reached the target."""
+
     scores: tuple[int, ...]
-    winners: tuple[int, ...]  # empty when no score reached the target
+    winners: tuple[Seat, ...]  # empty when no score reached the target
     over: bool
     diagnostics: tuple[Diagnostic, ...] = ()
 
 
 ReplayEvent = HandStart | MoveStep | HandEnd | GameEnd
 
+_new = tuple.__new__
+
 
 def replay(
     record: Game, rules: Ruleset | None = None, game_number: int | None = None
 ) -> Iterator[tuple[ReplayState, ReplayEvent]]:
-    """Replay a record under its own rules, or under `rules` to re-judge it."""
+    """Replay a record under its own rules, or under `rules` to re-judge it.
+
+    `game_number` is the game's number in its file, for the diagnostics' locations.
+    """
     return _Replayer(record, rules or record.ruleset(), game_number).run()
+
+
+class ReplayVisitor:
+    """A consumer of the replay for `walk`: override the methods you need; the rest do nothing.
+
+    Each method gets the live state (after the event) and the event. A `MoveStep` carries
+    the state before its move, as a visitor of a game's moves expects.
+    """
+
+    __slots__ = ()
+
+    def visit_hand_start(self, state: ReplayState, event: HandStart) -> None:
+        """A hand starts."""
+
+    def visit_move(self, state: ReplayState, step: MoveStep) -> None:
+        """An action: a recorded move or an inferred pass."""
+
+    def visit_hand_end(self, state: ReplayState, event: HandEnd) -> None:
+        """A hand ends, or the record stops in it."""
+
+    def visit_game_end(self, state: ReplayState, event: GameEnd) -> None:
+        """The record is over."""
+
+
+def walk(
+    record: Game,
+    visitors: Iterable[Any],
+    rules: Ruleset | None = None,
+    game_number: int | None = None,
+) -> GameEnd:
+    """Replay `record` once and give every event to each visitor in turn; returns the GameEnd.
+
+    A visitor is any object with some of ReplayVisitor's methods (subclassing it is optional).
+
+    >>> import zfrec
+    >>> class Passes(ReplayVisitor):
+    ...     count = 0
+    ...     def visit_move(self, state, step):
+    ...         self.count += step.move.is_pass
+    >>> passes, game = Passes(), zfrec.loads(SAMPLE)[0]
+    >>> walk(game, [passes]).over, passes.count
+    (False, 5)
+    """
+    names = ("visit_hand_start", "visit_move", "visit_hand_end", "visit_game_end")
+    calls: list[list[Any]] = [[], [], [], []]
+    for visitor in visitors:
+        for kind, name in enumerate(names):
+            method = getattr(visitor, name, None)
+            if method is None or getattr(type(visitor), name, None) is getattr(ReplayVisitor, name):
+                continue  # not there, or the base class's nothing
+            calls[kind].append(method)
+    starts, moves, ends, game_ends = calls
+    end: GameEnd | None = None
+    for state, event in replay(record, rules, game_number):
+        if type(event) is MoveStep:
+            for call in moves:
+                call(state, event)
+        elif isinstance(event, HandStart):
+            for call in starts:
+                call(state, event)
+        elif isinstance(event, HandEnd):
+            for call in ends:
+                call(state, event)
+        elif isinstance(event, GameEnd):
+            end = event
+            for call in game_ends:
+                call(state, event)
+    assert end is not None
+    return end
 
 
 @dataclass(slots=True)
@@ -102,9 +257,12 @@ class _Replayer:
     game_number: int | None
     state: ReplayState = field(init=False)
     found: list[Diagnostic] = field(init=False, default_factory=list)
+    _passes: list[Move] = field(init=False, default_factory=list)  # an inferred pass, per seat
+    _known: tuple[bool, ...] = field(init=False, default=())  # whose hand is known, this hand
 
     def __post_init__(self) -> None:
         self.state = ReplayState(self.record, GameState.__new__(GameState))
+        self._passes = [Move.passes(s) for s in range(len(self.record.players))]
 
     # diagnostics -------------------------------------------------------------------------------
 
@@ -141,6 +299,17 @@ class _Replayer:
             )
         )
 
+    def _judged(
+        self,
+        exc: GameError,
+        hand: Hand | None = None,
+        trick: int | None = None,
+        move: Move | None = None,
+        pos: Pos | None = None,
+    ) -> None:
+        """Report the engine's judgement, its seats named as the record names its players."""
+        self._report(exc.code, exc.render(self._name), hand, trick, move, pos)
+
     def _take(self) -> tuple[Diagnostic, ...]:
         if not self.found:  # the common case: nothing to hand over
             return ()
@@ -149,13 +318,8 @@ class _Replayer:
         return out
 
     def _name(self, seat: int) -> str:
-        return self.record.seat_name(seat)
-
-    def _named(self, message: str) -> str:
-        """Engine messages say `seat 2`; records speak of players by name."""
-        for seat in range(len(self.record.players) - 1, -1, -1):
-            message = message.replace(f"seat {seat + 1}", self._name(seat))
-        return message
+        players = self.record.players
+        return players[seat] if 0 <= seat < len(players) else f"seat {seat + 1}"
 
     # the game ----------------------------------------------------------------------------------
 
@@ -164,28 +328,24 @@ class _Replayer:
         try:
             self.state.game = GameState(n, self.rules)
         except DealError as exc:
-            self._report(exc.code, exc.message, pos=self.record.pos)
+            self._judged(exc, pos=self.record.pos)
             yield self.state, GameEnd((), (), False, self._take())
             return
-        game = self.state.game
-        reported_over = False
+        over_reported = False
         for index, hand in enumerate(self.record.hands):
-            if game.over and not reported_over:
-                self._report(
-                    "ZF404",
-                    f"a score reached the target {self.rules.target} after hand "
-                    f"{game.hands_played}, so hand {hand.number} should not have been played "
-                    "(RULES.md R12)",
-                    hand,
-                )
-                reported_over = True
+            if not over_reported:
+                try:
+                    self.state.game.verify_start(hand.number)
+                except IllegalPlayError as exc:
+                    self._judged(exc, hand)
+                    over_reported = True
             self.state.hand_index = index
             yield from self._hand(index, hand)
         yield self.state, self._game_end()
 
     def _game_end(self) -> GameEnd:
         game, result = self.state.game, self.record.result
-        winners = tuple(game.winners())
+        winners = tuple(seat(s) for s in game.winners())
         if result is not None:
             scores = tuple(game.scores)
             if result.scores and tuple(result.scores) != scores:
@@ -213,32 +373,102 @@ class _Replayer:
 
     def _hand(self, index: int, hand: Hand) -> Iterator[tuple[ReplayState, ReplayEvent]]:
         game = self.state.game
-        n = game.n
-        prev = game.previous
-        if prev is not None and hand.shuffler is not None and hand.shuffler != prev.last:
-            self._report(
-                "ZF306",
-                f"{self._name(hand.shuffler)} shuffles, but {self._name(prev.last)} came last "
-                "in the previous hand and shuffles (RULES.md R4)",
-                hand,
-            )
+        try:
+            game.verify_shuffler(hand.shuffler)
+        except DealError as exc:
+            self._judged(exc, hand)
         first_drawer = game.next_first_drawer(hand.shuffler)
-        deal, reconstructed = self._deal(hand, n, first_drawer)
-        if prev is not None:
-            leader = prev.first
-        else:
-            try:
-                leader = first_leader(deal)
-            except DealError as exc:
-                self._report(exc.code, exc.message, hand)
-                leader = hand.tricks[0].moves[0].seat if hand.tricks and hand.tricks[0].moves else 0
-        hs = HandState(list(deal), leader, self.rules, index + 1)
+        deal, reconstructed, known = self._deal(hand, game.n, first_drawer)
+        try:
+            leader = game.leader_of(deal)
+        except DealError as exc:
+            self._judged(exc, hand)
+            leader = hand.tricks[0].moves[0].seat if hand.tricks and hand.tricks[0].moves else 0
+        hs = game.open_hand(deal, leader, index + 1)
         self.state.hand = hs
         yield self.state, HandStart(
-            index, hand.number, tuple(deal), reconstructed, hand.shuffler, first_drawer, leader,
-            self._take(),
+            index, hand.number, tuple(deal), reconstructed,
+            None if hand.shuffler is None else seat(hand.shuffler),
+            None if first_drawer is None else seat(first_drawer), seat(leader), self._take(),
+            known,
         )  # fmt: skip
-        yield from self._tricks(index, hand, hs)
+        self._known = known
+        # The moves, inline here: one generator level less per move than a helper would cost.
+        state, found, n, table, hands = self.state, self.found, hs.n, seats(hs.n), hs.hands
+        after_end_reported = False
+        for t_index, trick in enumerate(hand.tricks, 1):
+            unchecked = False
+            for m_index, move in enumerate(trick.moves):
+                mover = move.seat
+                present = 0 <= mover < n
+                if hs.over:
+                    if not after_end_reported:
+                        try:
+                            hs.verify_turn(mover)
+                        except IllegalPlayError as exc:
+                            self._judged(exc, hand, t_index, move)
+                        after_end_reported = True
+                    held = hands[mover] if present and known[mover] else None
+                    yield state, _new(MoveStep, (
+                        index, t_index, m_index, move, False, seat(mover), None,
+                        hs.turn_in_trick, held, None, None, 0, None, self._take(),
+                    ))  # fmt: skip
+                    continue
+                top = hs.top
+                if mover != hs.turn and top is not None and present:
+                    # Passes the record leaves out: the seats before this one in the pass chain.
+                    chain = hs.pass_chain()
+                    if mover in chain:
+                        for passer in chain[: chain.index(mover)]:
+                            yield state, self._inferred(hs, index, t_index, m_index, passer)
+                        top = hs.top
+                top_seat, to_act, turn, on_table = (
+                    hs.top_seat,
+                    hs.turn,
+                    hs.turn_in_trick,
+                    hs.trick_cards,
+                )
+                held = hands[mover] if present and known[mover] else None
+                event: Event | None
+                if move.is_pass:
+                    try:
+                        event = hs.pass_(mover)
+                    except IllegalPlayError as exc:
+                        event = self._illegal_pass(hand, t_index, move, hs, exc)
+                else:
+                    if top is None and m_index > 0:
+                        self._report(
+                            "ZF205",
+                            f"trick {t_index} was already over; this play leads a new trick "
+                            "(RULES.md R6)",
+                            hand,
+                            t_index,
+                            move,
+                        )
+                    decls = dict(move.declarations) if move.declarations else None
+                    try:
+                        combo = hs.verify_play(mover, move.cards, decls)
+                    except IllegalPlayError as exc:
+                        event, unchecked = self._illegal_play(
+                            hand, t_index, move, hs, unchecked, exc
+                        )
+                    else:
+                        if unchecked:
+                            combo = best_reading(move.cards, self.rules, decls) or combo
+                        event = hs.play_combo(mover, combo)
+                if found:
+                    diagnostics = tuple(found)
+                    found.clear()
+                else:
+                    diagnostics = ()
+                yield state, _new(MoveStep, (
+                    index, t_index, m_index, move, False,
+                    table[mover] if present else seat(mover), table[to_act], turn, held, top,
+                    None if top_seat is None else table[top_seat], on_table, event, diagnostics,
+                ))  # fmt: skip
+            if not hs.over and hs.top is not None:
+                for passer in hs.pass_chain():
+                    yield state, self._inferred(hs, index, t_index, len(trick.moves), passer)
         result = hs.result
         if result is None:
             self._report(
@@ -279,14 +509,18 @@ class _Replayer:
 
     # the deal ----------------------------------------------------------------------------------
 
-    def _deal(self, hand: Hand, n: int, first_drawer: int | None) -> tuple[list[int], bool]:
-        """The hands as dealt: recorded, or completed from the plays (RULES.md R2, R3)."""
+    def _deal(
+        self, hand: Hand, n: int, first_drawer: int | None
+    ) -> tuple[list[int], bool, tuple[bool, ...]]:
+        """The hands as dealt: recorded, or completed from the plays (RULES.md R2, R3), and
+        whose dealt hand is known exactly."""
         played = [0] * n
+        everything = 0
         for t_index, trick in enumerate(hand.tricks, 1):
             for move in trick.moves:
                 if move.is_pass or not 0 <= move.seat < n:
                     continue
-                twice = move.cards & _union(played)
+                twice = move.cards & everything
                 if twice:
                     self._report(
                         "ZF302",
@@ -296,42 +530,41 @@ class _Replayer:
                         move,
                     )
                 played[move.seat] |= move.cards
+                everything |= move.cards
         if hand.deal is not None and all(d.unknown == 0 for d in hand.deal):
             deal: list[int] = [d.known for d in hand.deal]
             try:
-                verify_deal(deal, first_drawer)
+                self.state.game.verify_deal(deal, hand.shuffler)
             except DealError as exc:
-                self._report(
-                    exc.code, exc.message, hand, pos=hand.deal[0].pos if hand.deal else None
-                )
-            return deal, False
-        return self._reconstruct(hand, n, first_drawer, played), True
+                self._judged(exc, hand, pos=hand.deal[0].pos if hand.deal else None)
+            return deal, False, (True,) * n
+        deal, known = self._reconstruct(hand, n, first_drawer, played)
+        return deal, True, known
 
     def _reconstruct(
         self, hand: Hand, n: int, first_drawer: int | None, played: list[int]
-    ) -> list[int]:
-        known = [d.known for d in hand.deal] if hand.deal is not None else [0] * n
+    ) -> tuple[list[int], tuple[bool, ...]]:
+        known: list[int] = [d.known for d in hand.deal] if hand.deal is not None else [0] * n
         drawers = [first_drawer] if first_drawer is not None else list(range(n))
         sizes_options = [hand_sizes(n, d) for d in drawers]
         if hand.deal is not None:
             sizes = [d.size for d in hand.deal]
-            if all(sizes != option for option in sizes_options):
-                self._report(
-                    "ZF304",
-                    f"hand sizes {sizes} do not follow the draw order (RULES.md R3)",
-                    hand,
-                )
+            try:
+                verify_hand_sizes(sizes, first_drawer)
+            except DealError as exc:
+                self._judged(exc, hand)
         else:
             # Pick the draw order under which every seat could have played what it played.
             fits = [
                 o for o in sizes_options if all(p.bit_count() <= o[s] for s, p in enumerate(played))
             ]
             sizes = (fits or sizes_options)[0]
+        try:
+            verify_dealt_once(known)
+        except DealError as exc:
+            self._judged(exc, hand)
         seen = 0
         for s in range(n):
-            twice = seen & known[s]
-            if twice:
-                self._report("ZF302", f"{format_cards(twice)} dealt twice (RULES.md R2)", hand)
             seen |= known[s]
         deal = list(known)
         # A card a seat played and the record does not give it came from its unknown cards;
@@ -345,7 +578,8 @@ class _Replayer:
         pool = FULL_DECK & ~seen
         free = [max(0, sizes[s] - deal[s].bit_count()) for s in range(n)]
         open_seats = [s for s in range(n) if free[s]]
-        if len(open_seats) > 1 and pool:
+        guessed = len(open_seats) > 1 and pool
+        if guessed:
             self._report(
                 "ZF305",
                 f"{pool.bit_count()} cards never played could be in more than one hand "
@@ -365,163 +599,87 @@ class _Replayer:
                 f"{format_cards(pool)} fit in no hand of the draw order (RULES.md R3)",
                 hand,
             )
-        return deal
+        return deal, tuple(not (guessed and s in open_seats) for s in range(n))
 
-    # tricks ------------------------------------------------------------------------------------
+    # moves -------------------------------------------------------------------------------------
 
-    def _tricks(
-        self, index: int, hand: Hand, hs: HandState
-    ) -> Iterator[tuple[ReplayState, ReplayEvent]]:
-        after_end_reported = False
-        for t_index, trick in enumerate(hand.tricks, 1):
-            unchecked = False
-            for m_index, move in enumerate(trick.moves):
-                if hs.over:
-                    if not after_end_reported:
-                        self._report(
-                            "ZF204",
-                            "the hand ended with the final trick; this and later moves cannot "
-                            "have been played (RULES.md R9)",
-                            hand,
-                            t_index,
-                            move,
-                        )
-                        after_end_reported = True
-                    yield self.state, MoveStep(index, t_index, move, None, self._take())
-                    continue
-                if move.is_pass:
-                    yield from self._pass(index, hand, t_index, move, hs)
-                else:
-                    if hs.top is None and m_index > 0:
-                        self._report(
-                            "ZF205",
-                            f"trick {t_index} was already over; this play leads a new trick "
-                            "(RULES.md R6)",
-                            hand,
-                            t_index,
-                            move,
-                        )
-                    unchecked = yield from self._play(index, hand, t_index, move, hs, unchecked)
-            if not hs.over and hs.top is not None:
-                for seat in hs.pass_chain():
-                    yield self.state, MoveStep(index, t_index, None, hs.pass_(seat))
+    def _inferred(
+        self, hs: HandState, index: int, t_index: int, m_index: int, passer: int
+    ) -> MoveStep:
+        """A pass the record leaves out, applied, with the state before it."""
+        top_seat = hs.top_seat
+        known = self._known[passer]
+        step: MoveStep = _new(MoveStep, (
+            index, t_index, m_index, self._passes[passer], True, seat(passer), seat(hs.turn),
+            hs.turn_in_trick, hs.hands[passer] if known else None, hs.top,
+            None if top_seat is None else seat(top_seat), hs.trick_cards, hs.pass_(passer), (),
+        ))  # fmt: skip
+        return step
 
-    def _align(
-        self, hand: Hand, t_index: int, move: Move, hs: HandState, index: int
-    ) -> Iterator[tuple[ReplayState, ReplayEvent]]:
-        """Infer the passes before `move`, or report it out of turn and give it the turn."""
-        seat = move.seat
-        if seat == hs.turn or not 0 <= seat < hs.n:
-            return  # in turn (the common case), or a seat the engine will reject
-        if hs.top is None:
-            if seat != hs.turn:
+    def _illegal_pass(
+        self, hand: Hand, t_index: int, move: Move, hs: HandState, exc: IllegalPlayError
+    ) -> Event | None:
+        """A recorded pass the engine refused (ZF105, ZF201, ZF202): reported, and applied
+        when it was only out of turn."""
+        self._judged(exc, hand, t_index, move)
+        if exc.code == "ZF201" and 0 <= move.seat < hs.n:
+            return hs.force_pass(move.seat)  # out of turn: it still passed
+        return None
+
+    def _illegal_play(
+        self,
+        hand: Hand,
+        t_index: int,
+        move: Move,
+        hs: HandState,
+        unchecked: bool,
+        exc: IllegalPlayError,
+    ) -> tuple[Event | None, bool]:
+        """A recorded play the engine refused: reported and applied as written where it can
+        be. Returns its event and whether the rest of the trick goes unchecked (ZF207)."""
+        seat, mask = move.seat, move.cards
+        if exc.code not in _TURN_CODES or not 0 <= seat < hs.n:
+            return self._illegal_cards(hand, t_index, move, hs, unchecked, exc)
+        # Out of turn, or the wrong leader: reported, and the seat still played its cards.
+        self._judged(exc, hand, t_index, move)
+        decls = dict(move.declarations) if move.declarations else None
+        try:
+            combo = hs.verify_cards(seat, mask, decls)
+        except IllegalPlayError as cards_exc:
+            return self._illegal_cards(hand, t_index, move, hs, unchecked, cards_exc)
+        if unchecked:
+            combo = best_reading(mask, self.rules, decls) or combo
+        return hs.force_play(seat, mask, combo), unchecked
+
+    def _illegal_cards(
+        self,
+        hand: Hand,
+        t_index: int,
+        move: Move,
+        hs: HandState,
+        unchecked: bool,
+        exc: IllegalPlayError,
+    ) -> tuple[Event | None, bool]:
+        seat, mask = move.seat, move.cards
+        decls = dict(move.declarations) if move.declarations else None
+        if unchecked and exc.code == "ZF103":
+            combo = best_reading(mask, self.rules, decls)  # the trick is not judged any more
+        else:
+            self._judged(exc, hand, t_index, move)
+            if exc.code in ("ZF202", "ZF204") or not 0 <= seat < hs.n:
+                return None, unchecked  # cannot be applied at all
+            combo = hs.recorded_reading(mask, decls)
+        if combo is None:
+            if not unchecked:
                 self._report(
-                    "ZF203",
-                    f"{self._name(hs.turn)} should lead this trick, not {self._name(seat)} "
-                    "(RULES.md R4, R6, R8)",
+                    "ZF207",
+                    f"the rest of trick {t_index} is not checked against the top play, "
+                    "which could not be read",
                     hand,
                     t_index,
                     move,
                 )
-                if hs.hands[seat]:
-                    hs.turn = seat
-            return
-        chain = hs.pass_chain()
-        if seat in chain:
-            for passer in chain[: chain.index(seat)]:
-                yield self.state, MoveStep(index, t_index, None, hs.pass_(passer))
-            return
-        if hs.hands[seat]:
-            self._report(
-                "ZF201",
-                f"it is {self._name(hs.turn)}'s turn, not {self._name(seat)}'s: the trick "
-                f"would end before {self._name(seat)} could act (RULES.md R5, R6)",
-                hand,
-                t_index,
-                move,
-            )
-            hs.turn = seat
-
-    def _pass(
-        self, index: int, hand: Hand, t_index: int, move: Move, hs: HandState
-    ) -> Iterator[tuple[ReplayState, ReplayEvent]]:
-        if hs.top is None:
-            self._report(
-                "ZF105",
-                f"{self._name(move.seat)} passes, but a trick is to be led and a leader may not "
-                "pass (RULES.md R5)",
-                hand,
-                t_index,
-                move,
-            )
-            yield self.state, MoveStep(index, t_index, move, None, self._take())
-            return
-        yield from self._align(hand, t_index, move, hs, index)
-        try:
-            event: Event | None = hs.pass_(move.seat)
-        except IllegalPlayError as exc:
-            self._report(exc.code, self._named(exc.message), hand, t_index, move)
-            event = None
-        yield self.state, MoveStep(index, t_index, move, event, self._take())
-
-    def _play(
-        self, index: int, hand: Hand, t_index: int, move: Move, hs: HandState, unchecked: bool
-    ) -> Generator[tuple[ReplayState, ReplayEvent], None, bool]:
-        """Apply a recorded play; returns whether the rest of the trick goes unchecked."""
-        yield from self._align(hand, t_index, move, hs, index)
-        decls = dict(move.declarations)
-        combo: Combo | None
-        try:
-            combo = hs.verify_play(move.seat, move.cards, decls)
-            if unchecked:
-                combo = _lead_reading(move.cards, self.rules, decls) or combo
-        except IllegalPlayError as exc:
-            if unchecked and exc.code == "ZF103":
-                combo = _lead_reading(move.cards, self.rules, decls)
-            else:
-                self._report(exc.code, self._named(exc.message), hand, t_index, move)
-                if exc.code in ("ZF202", "ZF204") or not 0 <= move.seat < hs.n:
-                    yield self.state, MoveStep(index, t_index, move, None, self._take())
-                    return unchecked
-                combo = _forced_reading(move.cards, hs.top, self.rules, decls)
-            if combo is None:
-                if not unchecked:
-                    self._report(
-                        "ZF207",
-                        f"the rest of trick {t_index} is not checked against the top play, "
-                        "which could not be read",
-                        hand,
-                        t_index,
-                        move,
-                    )
-                unchecked = True
-                # An unreadable play still happened: its cards leave the hand and join the
-                # trick, under a placeholder reading that later plays are not judged against.
-                category = hs.top.category if hs.top is not None else Category.single
-                combo = Combo(category, -1, None, move.cards)
-        event = hs.play_combo(move.seat, combo)
-        yield self.state, MoveStep(index, t_index, move, event, self._take())
-        return unchecked
-
-
-def _union(masks: list[int]) -> int:
-    out = 0
-    for m in masks:
-        out |= m
-    return out
-
-
-def _lead_reading(mask: int, rules: Ruleset, decls: Declarations) -> Combo | None:
-    """The best reading of a play, honouring its declarations where they are valid."""
-    found = readings(mask, rules, decls) or readings(mask, rules)
-    return found[0] if found else None
-
-
-def _forced_reading(
-    mask: int, top: Combo | None, rules: Ruleset, decls: Declarations
-) -> Combo | None:
-    """The reading an illegal play is taken at, so the replay can go on from it."""
-    try:
-        return resolve(mask, top, rules, decls)
-    except IllegalPlayError:  # ambiguous, or does not beat: take its best reading
-        return _lead_reading(mask, rules, decls)
+            unchecked = True
+        # An illegal play still happened: its cards leave the hand and join the trick, under
+        # its best reading, or a placeholder reading that later plays are not judged against.
+        return hs.force_play(seat, mask, combo), unchecked

@@ -14,7 +14,7 @@ from typing import Protocol
 
 from zfrec.engine.cards import Cards, points_of
 from zfrec.engine.combos import Category, Combo
-from zfrec.engine.game import Event, GameState, HandState, deal_random
+from zfrec.engine.game import Event, GameState, HandState, PassEvent, deal_random
 from zfrec.engine.movegen import Move, expand, legal_plays, move_size
 from zfrec.engine.rules import Ruleset
 from zfrec.record.model import Game, Hand, HandScore, Result, SeatDeal, Trick
@@ -26,7 +26,9 @@ class Bot(Protocol):
 
     name: str
 
-    def choose(self, hand: HandState, moves: list[Move], rng: random.Random) -> Move | None: ...
+    def choose(self, hand: HandState, moves: list[Move], rng: random.Random) -> Move | None:
+        """The move for the seat to act (`hand.turn`) among `moves`, or None to pass."""
+        ...
 
 
 class RandomBot:
@@ -35,6 +37,7 @@ class RandomBot:
     name = "random"
 
     def choose(self, hand: HandState, moves: list[Move], rng: random.Random) -> Move | None:
+        """Any legal move, or a pass when following, all equally likely."""
         options: list[Move | None] = [*moves]
         if hand.top is not None:
             options.append(None)
@@ -50,6 +53,7 @@ class GreedyBot:
     name = "greedy"
 
     def choose(self, hand: HandState, moves: list[Move], rng: random.Random) -> Move | None:
+        """The cheapest lead or beat, as the class says; None to pass."""
         if not moves:
             return None
         plain = [m for m in moves if m.jokers == 0 and m.category is not Category.special]
@@ -67,6 +71,7 @@ BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "gree
 
 
 def make_bot(name: str) -> Bot:
+    """A bot by name (`random`, `greedy`); ValueError for another name."""
     try:
         return BOTS[name]()
     except KeyError:
@@ -75,6 +80,9 @@ def make_bot(name: str) -> Bot:
 
 @dataclass(frozen=True, slots=True)
 class SimConfig:
+    """What to simulate: the table size, the rules, the bot, and hands per game (None: play to
+    the target)."""
+
     players: int
     rules: Ruleset
     bot: str = "random"
@@ -93,22 +101,31 @@ def _pick_cards(hand: HandState, move: Move, bot: Bot, rng: random.Random) -> Co
 
 def play_hand(hand: HandState, bot: Bot, rng: random.Random) -> list[Trick]:
     """Play a hand to its end, returning the tricks as a record writes them."""
-    tricks: list[Trick] = []
-    moves: list[RecordMove] = []
     while not hand.over:
         seat = hand.turn
-        event: Event
         move = bot.choose(hand, legal_plays(hand.hands[seat], hand.top, hand.rules), rng)
         if move is None:
-            event = hand.pass_(seat)
-            moves.append(RecordMove.passes(seat))
+            hand.pass_(seat)
         else:
-            combo = _pick_cards(hand, move, bot, rng)
-            event = hand.play_combo(seat, combo)
-            moves.append(RecordMove.plays(seat, combo.mask, combo.jokers))
+            hand.play_combo(seat, _pick_cards(hand, move, bot, rng))
+    return tricks_of(hand.log)
+
+
+def tricks_of(log: list[Event]) -> list[Trick]:
+    """The tricks of a hand's log as a record writes them: every play with its joker
+    declarations and every pass, a trick closed by the action that ended it."""
+    tricks: list[Trick] = []
+    moves: list[RecordMove] = []
+    for event in log:
+        if isinstance(event, PassEvent):
+            moves.append(RecordMove.passes(event.seat))
+        else:
+            moves.append(RecordMove.plays(event.seat, event.combo.mask, event.combo.jokers))
         if event.trick_result is not None:
             tricks.append(Trick(moves))
             moves = []
+    if moves:
+        tricks.append(Trick(moves))
     return tricks
 
 

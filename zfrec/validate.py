@@ -11,6 +11,8 @@
     '3s 3h 3d'
 
 Everything is read off the one replay stream (zfrec.replay); nothing here applies a rule.
+`Validator` is the same work as a replay visitor, so one `zfrec.replay.walk` can validate a
+record while other visitors (a page, an analysis) read the same pass.
 """
 
 from __future__ import annotations
@@ -24,10 +26,11 @@ from zfrec.diagnostics import Diagnostic, WrittenDiagnostic
 from zfrec.engine.cards import format_cards, points_of
 from zfrec.engine.game import HandResult
 from zfrec.engine.rules import Ruleset
+from zfrec.engine.seats import Seat
 from zfrec.errors import Location, NotationError
 from zfrec.jsonview import CardsText, PerPlayer, PlayerName, PlayerNames, dump, key
 from zfrec.record import Format, Game, iter_records, iter_records_text
-from zfrec.replay import GameEnd, HandEnd, HandStart, MoveStep, replay
+from zfrec.replay import GameEnd, HandEnd, HandStart, MoveStep, ReplayState, ReplayVisitor, walk
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +94,7 @@ class Report:
     diagnostics: tuple[Diagnostic, ...]
     hands: tuple[HandLedger, ...] = ()
     scores: tuple[int, ...] = ()
-    winners: tuple[int, ...] = ()
+    winners: tuple[Seat, ...] = ()
     over: bool = False
     moves: int = 0  # every action replayed, inferred passes included
 
@@ -136,43 +139,84 @@ class _ReportJson:
                    r.scores, r.over, r.winners, r.diagnostics)  # fmt: skip
 
 
+class Validator(ReplayVisitor):
+    """A replay visitor that collects a record's diagnostics and ledger into a `Report`.
+
+    >>> import zfrec
+    >>> from zfrec.replay import walk
+    >>> game = next(zfrec.load("sample_games/02-three-players.zfn"))
+    >>> validator = Validator(game, game.ruleset())
+    >>> end = walk(game, [validator])
+    >>> validator.report().ok, len(validator.report().hands) == len(game.hands)
+    (True, True)
+    """
+
+    __slots__ = ("end", "found", "hands", "moves", "record", "rules", "start")
+
+    def __init__(self, record: Game, rules: Ruleset) -> None:
+        self.record, self.rules = record, rules
+        self.found: list[Diagnostic] = []
+        self.hands: list[HandLedger] = []
+        self.start: HandStart | None = None
+        self.moves = 0
+        self.end = GameEnd((), (), False)
+
+    def visit_hand_start(self, state: ReplayState, event: HandStart) -> None:
+        """Keep the deal for the hand's ledger."""
+        self.found.extend(event.diagnostics)
+        self.start = event
+
+    def visit_move(self, state: ReplayState, step: MoveStep) -> None:
+        """Count the action and keep what was found at it."""
+        if step.diagnostics:
+            self.found.extend(step.diagnostics)
+        self.moves += step.event is not None
+
+    def visit_hand_end(self, state: ReplayState, event: HandEnd) -> None:
+        """Close the hand's ledger."""
+        self.found.extend(event.diagnostics)
+        start = self.start
+        assert start is not None
+        self.hands.append(
+            HandLedger(
+                self.record.hands[event.hand_index].number,
+                start.deal,
+                start.reconstructed,
+                event.result,
+                event.totals,
+            )
+        )
+
+    def visit_game_end(self, state: ReplayState, event: GameEnd) -> None:
+        """Keep the final scores and winners."""
+        self.found.extend(event.diagnostics)
+        self.end = event
+
+    def report(self) -> Report:
+        """What was found, as a Report (complete once the walk is over)."""
+        end = self.end
+        return Report(
+            self.record, self.rules, tuple(self.found), tuple(self.hands), end.scores,
+            end.winners, end.over, self.moves,
+        )  # fmt: skip
+
+
 def validate(
     record: Game,
     rules: Ruleset | None = None,
     game_number: int | None = None,
     overrides: dict[str, Any] | None = None,
 ) -> Report:
-    """Replay `record` under its own rules (or `rules`), with single options overridden."""
+    """Replay `record` under its own rules (or `rules`), with single options overridden.
+
+    `game_number` is the game's number in its file, for the diagnostics' locations.
+    """
     used = rules or record.ruleset()
     if overrides:
         used = used.with_options(**overrides)
-    found: list[Diagnostic] = []
-    hands: list[HandLedger] = []
-    start: HandStart | None = None
-    moves = 0
-    end = GameEnd((), (), False)
-    for _state, event in replay(record, used, game_number):
-        found.extend(event.diagnostics)
-        if isinstance(event, MoveStep):
-            moves += event.event is not None
-        elif isinstance(event, HandStart):
-            start = event
-        elif isinstance(event, HandEnd):
-            assert start is not None
-            hands.append(
-                HandLedger(
-                    record.hands[event.hand_index].number,
-                    start.deal,
-                    start.reconstructed,
-                    event.result,
-                    event.totals,
-                )
-            )
-        else:
-            end = event
-    return Report(
-        record, used, tuple(found), tuple(hands), end.scores, end.winners, end.over, moves
-    )
+    validator = Validator(record, used)
+    walk(record, (validator,), used, game_number)
+    return validator.report()
 
 
 @dataclass(slots=True)
@@ -243,6 +287,7 @@ __all__ = [
     "FileReport",
     "HandLedger",
     "Report",
+    "Validator",
     "validate",
     "validate_games",
     "validate_path",

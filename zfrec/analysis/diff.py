@@ -154,9 +154,9 @@ def _acts(game: Game) -> list[list[_Act]]:
             if ev.event is not None:
                 seat, turn = ev.event.seat, ev.event.turn
             else:
-                assert ev.move is not None
-                seat, turn = ev.move.seat, pre_turn
-            text = "pass" if ev.move is None else ev.move.play_text()
+                assert ev.written is not None
+                seat, turn = ev.written.seat, pre_turn
+            text = "pass" if ev.written is None else ev.written.play_text()
             out[ev.hand_index].append(_Act(ev.trick_index, turn, seat, text))
         if hs is not None:
             pre_turn = hs.turn_in_trick

@@ -99,15 +99,15 @@ def _index(game: Game, rules: Ruleset) -> _Index:
                 first = ("start", ev.hand_index, 0)
         elif isinstance(ev, MoveStep):
             m, insert_at = written.place(ev)
-            if ev.move is not None:
-                seat, turn = ev.move.seat, ev.event.turn if ev.event is not None else pre[2]
+            if ev.written is not None:
+                seat, turn = ev.written.seat, ev.event.turn if ev.event is not None else pre[2]
             else:
                 assert ev.event is not None
                 seat, turn = ev.event.seat, ev.event.turn
             held = pre[0][seat] if 0 <= seat < len(pre[0]) else 0
             due = pre[3]
             step = _Step(ev.hand_index, ev.trick_index - 1, m, insert_at, seat, turn, held,
-                         pre[1], ev.move, errs, due, pre[0][due] if pre[0] else 0)  # fmt: skip
+                         pre[1], ev.written, errs, due, pre[0][due] if pre[0] else 0)  # fmt: skip
             if errs and first is None:
                 first = ("step", ev.hand_index, len(info.steps))
             info.steps.append(step)

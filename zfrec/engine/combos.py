@@ -41,6 +41,8 @@ FOUR_TWOS = 0xF << (4 * TWO)
 
 
 class Category(IntEnum):
+    """The ten categories of play, in the order RULES.md R14 lists them."""
+
     single = 0
     pair = 1
     triple = 2
@@ -90,11 +92,13 @@ class Combo:
 
     @property
     def rank_symbol(self) -> str:
+        """The deciding rank as text, or the special's name (`mixed`, `suited`, `twos`)."""
         if self.category is Category.special:
             return SPECIAL_NAMES[self.rank]
         return rank_symbol(self.rank)
 
     def declarations(self) -> Declarations:
+        """What each wild joker stands for, as a dict."""
         return dict(self.jokers)
 
     def text(self) -> str:
@@ -106,6 +110,7 @@ class Combo:
         return describe(self)
 
     def to_json(self) -> dict[str, object]:
+        """The reading as plain JSON values."""
         return {
             "category": self.category.name,
             "rank": self.rank_symbol,
@@ -131,6 +136,7 @@ def _stand_words(stand: Stand) -> str:
 
 
 def describe(combo: Combo) -> str:
+    """The reading in words, e.g. `pair of 5s` or `full house of 9s, big joker as 9`."""
     c, r = combo.category, combo.rank
     if c is Category.special:
         head = _SPECIAL_WORDS[r]
@@ -455,13 +461,16 @@ def resolve(
     top: Combo | None,
     rules: Ruleset = DEFAULT_RULES,
     declarations: Declarations | None = None,
+    found: Sequence[Combo] | None = None,
 ) -> Combo:
     """The reading a play takes where it is made (RULES.md R22), or raise with the reason.
 
     Leading, an undeclared play whose readings fall in more than one category is ambiguous.
-    Following, it takes its highest reading that beats the top.
+    Following, it takes its highest reading that beats the top. `found`, when given, is
+    `readings(mask, rules, declarations)` computed before (a caller's cache).
     """
-    found = readings(mask, rules, declarations)
+    if found is None:
+        found = readings(mask, rules, declarations)
     if not found:
         bad_declaration = bool(declarations) and bool(readings(mask, rules))
         raise IllegalPlayError(

@@ -1,81 +1,83 @@
-"""The hand and game state machines (RULES.md R1-R12).
+"""The hand and game state machines (RULES.md R1-R12): the one judge of every rule of play.
 
 `HandState` is mutable and is changed in place by its actions; each action returns a frozen
-event for the log. Every action comes in three forms: `verify_*` raises `IllegalPlayError` with
-the reason and the rule, `can_*` answers yes or no, and the action itself applies it.
+event and appends it to `HandState.log`, and `undo()` takes the last action back exactly, so a
+search makes and unmakes moves instead of copying the state. Every action comes in three forms:
+`verify_*` raises `IllegalPlayError` with the reason, the rule and the diagnostic code,
+`can_*` answers yes or no, and the action itself applies it. `GameState` carries the scores
+from hand to hand and checks how each hand starts (R3, R4, R12).
+
+Seats are 0-based ints here (`zfrec.engine.seats`). Errors keep the seats they mention as fields
+and name them `seat 1`, `seat 2`... unless a caller renders them with player names.
+
+A hand of three players with two cards each:
+
+    >>> from zfrec.engine.cards import parse_cards
+    >>> hs = HandState([parse_cards(h) for h in ("3h 9h", "4s Ts", "5s Js")], leader=0)
+    >>> hs.play(0, parse_cards("3h")).seat, hs.turn
+    (0, 1)
+    >>> hs.can_pass(1), hs.can_pass(2)
+    (True, False)
+    >>> hs.verify_play(2, parse_cards("5s"))
+    Traceback (most recent call last):
+    ...
+    zfrec.errors.IllegalPlayError: it is seat 2's turn, not seat 3's (RULES.md R5)
+    >>> [type(e).__name__ for e in (hs.pass_(1), hs.play(2, parse_cards("Js")))]
+    ['PassEvent', 'PlayEvent']
+    >>> hs.pass_(0).trick_result is None, hs.pass_(1).trick_result.winner
+    (True, 2)
 """
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
-from zfrec.engine.cards import (
-    DECK_SIZE,
-    FULL_DECK,
-    THREE_OF_HEARTS,
-    Declarations,
-    format_cards,
-    points_of,
+from zfrec.engine.cards import Declarations, format_cards, points_of
+from zfrec.engine.combos import DEFAULT_RULES, Category, Combo, readings, resolve
+from zfrec.engine.deal import (
+    check_seats,
+    deal_random,
+    first_leader,
+    hand_sizes,
+    next_seat,
+    verify_deal,
+    verify_dealt_once,
+    verify_hand_sizes,
 )
-from zfrec.engine.combos import DEFAULT_RULES, Combo, resolve
 from zfrec.engine.rules import Ruleset
+from zfrec.engine.seats import MAX_SEATS, MIN_SEATS, NEXT
 from zfrec.errors import DealError, IllegalPlayError
 
-MIN_SEATS, MAX_SEATS = 3, 6
+__all__ = [
+    "MAX_SEATS",
+    "MIN_SEATS",
+    "Event",
+    "GameState",
+    "HandResult",
+    "HandState",
+    "PassEvent",
+    "PlayEvent",
+    "TrickResult",
+    "best_reading",
+    "check_seats",
+    "deal_random",
+    "first_leader",
+    "hand_sizes",
+    "next_seat",
+    "verify_deal",
+    "verify_dealt_once",
+    "verify_hand_sizes",
+]
 
 
-def check_seats(n: int) -> None:
-    if not MIN_SEATS <= n <= MAX_SEATS:
-        raise DealError(f"Zheng Fen is for 3 to 6 players, not {n} (RULES.md R1)", "ZF405")
-
-
-def next_seat(seat: int, n: int) -> int:
-    """The next seat in play order (anticlockwise, the right-hand neighbour; R1)."""
-    return (seat + 1) % n
-
-
-def hand_sizes(n: int, first_drawer: int) -> list[int]:
-    """Cards each seat draws: one at a time from `first_drawer` on, until all 54 are taken (R3)."""
-    check_seats(n)
-    base, extra = divmod(DECK_SIZE, n)
-    sizes = [base] * n
-    for i in range(extra):
-        sizes[(first_drawer + i) % n] += 1
-    return sizes
-
-
-def deal_random(n: int, first_drawer: int, rng: random.Random) -> list[int]:
-    """A shuffled pack drawn in play order from `first_drawer`, as one mask per seat."""
-    pack = list(range(DECK_SIZE))
-    rng.shuffle(pack)
-    hands = [0] * n
-    for i, card in enumerate(pack):
-        hands[(first_drawer + i) % n] |= 1 << card
-    return hands
-
-
-def verify_deal(hands: list[int], first_drawer: int | None) -> None:
-    """A full deal holds each of the 54 cards once, in the sizes the draw order gives (R2, R3)."""
-    n = len(hands)
-    check_seats(n)
-    seen = 0
-    for seat, hand in enumerate(hands):
-        twice = seen & hand
-        if twice:
-            raise DealError(
-                f"{format_cards(twice)} dealt twice (seat {seat + 1}; RULES.md R2)", "ZF302"
-            )
-        seen |= hand
-    if seen != FULL_DECK:
-        raise DealError(f"the deal lacks {format_cards(FULL_DECK & ~seen)} (RULES.md R2)", "ZF303")
-    sizes = [h.bit_count() for h in hands]
-    candidates = range(n) if first_drawer is None else [first_drawer]
-    if all(sizes != hand_sizes(n, d) for d in candidates):
-        want = "" if first_drawer is None else f", expected {hand_sizes(n, first_drawer)}"
-        raise DealError(
-            f"hand sizes {sizes} do not follow the draw order{want} (RULES.md R3)", "ZF304"
-        )
+def best_reading(
+    mask: int, rules: Ruleset = DEFAULT_RULES, declarations: Declarations | None = None
+) -> Combo | None:
+    """The highest reading of a card set wherever it is played, honouring its declarations
+    where they give one; None if the cards form no combination at all."""
+    found = readings(mask, rules, declarations) or readings(mask, rules)
+    return found[0] if found else None
 
 
 # --- events -----------------------------------------------------------------------------------
@@ -106,8 +108,17 @@ class HandResult:
     points: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class PlayEvent:
+# The events are named tuples: immutable, and about four times cheaper to make than frozen
+# dataclasses, which matters at one event per action.
+
+
+class PlayEvent(NamedTuple):
+    """A play made: by `seat`, as the `turn`-th action of trick `trick`, read as `combo`.
+
+    `out_place` is 1 when the play took the seat's last card first, 2 second...; the results
+    are set when the play ended the trick (the last holder's one turn, R9) or the hand.
+    """
+
     seat: int
     trick: int
     turn: int
@@ -117,8 +128,10 @@ class PlayEvent:
     hand_result: HandResult | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class PassEvent:
+class PassEvent(NamedTuple):
+    """A pass by `seat`, the `turn`-th action of trick `trick`; the results are set when the
+    pass ended the trick (R6, R7, R9) or the hand."""
+
     seat: int
     trick: int
     turn: int
@@ -128,13 +141,28 @@ class PassEvent:
 
 Event = PlayEvent | PassEvent
 
+_new = tuple.__new__
+
 # What an action may change, saved before it so that undo() restores it exactly: turn, trick,
-# turn_in_trick, top, top_seat, trick_cards, passed, final_turn, result, hands, won, and how
-# many seats were out. Hands and won are tuples of at most six ints, so a snapshot is cheap.
-_Saved = tuple[
-    int, int, int, Combo | None, int | None, int, frozenset[int], bool, "HandResult | None",
-    tuple[int, ...], tuple[int, ...], int,
-]  # fmt: skip
+# turn_in_trick, top, top_seat, trick_cards, the seats that passed, final_turn, the mover's
+# cards (a play changes only the mover's hand) and the cards won so far by the seat that takes
+# the trick if this action ends it (the mover for a play, the top player for a pass). No action
+# is taken once the result exists, and going out is read back from the event.
+_Saved = tuple[int, int, int, Combo | None, int | None, int, int, bool, int, int]
+
+# Readings depend on the cards, their declarations and the rules, and a record plays the same
+# card sets again and again: each is read once per ruleset.
+_READINGS: dict[Ruleset, dict[object, list[Combo]]] = {}
+_READINGS_MAX = 16_000  # per ruleset; a few MB at most
+
+
+def _readings_cache(rules: Ruleset) -> dict[object, list[Combo]]:
+    cache = _READINGS.get(rules)
+    if cache is None:
+        if len(_READINGS) >= 8:
+            _READINGS.clear()
+        cache = _READINGS[rules] = {}
+    return cache
 
 
 # --- one hand ---------------------------------------------------------------------------------
@@ -142,10 +170,15 @@ _Saved = tuple[
 
 @dataclass(slots=True)
 class HandState:
-    """A hand in progress. Seats are 0..n-1 in play order.
+    """A hand in progress. Seats are 0..n-1 in play order; `hands` are card masks.
 
     Every action appends its frozen event to `log`, and `undo()` takes the last one back,
     restoring the state exactly: search makes and unmakes moves instead of copying the state.
+
+    `turn` is the seat to act, `turn_in_trick` the number the next action gets in the trick
+    `trick`; `top` and `top_seat` are the play to beat (None on a lead), `trick_cards` the cards
+    played to the trick so far, `won` the cards each seat has taken. `n`, `over` (a result
+    exists) and `holders` (seats still holding cards) are plain attributes, kept up to date.
 
     >>> from zfrec.engine.cards import parse_cards
     >>> hs = HandState([parse_cards(h) for h in ("3h 4s", "5s 6s", "7s 8s")], leader=0)
@@ -160,31 +193,62 @@ class HandState:
     leader: int
     rules: Ruleset = DEFAULT_RULES
     number: int = 1
+    n: int = field(init=False)
     turn: int = field(init=False)
     trick: int = field(init=False, default=1)
     turn_in_trick: int = field(init=False, default=1)
     top: Combo | None = field(init=False, default=None)
     top_seat: int | None = field(init=False, default=None)
     trick_cards: int = field(init=False, default=0)
-    passed: set[int] = field(init=False, default_factory=set)
     won: list[int] = field(init=False)
     out_order: list[int] = field(init=False, default_factory=list)
     final_turn: bool = field(init=False, default=False)
     result: HandResult | None = field(init=False, default=None)
+    over: bool = field(init=False, default=False)
+    holders: int = field(init=False)
     log: list[Event] = field(init=False, default_factory=list)
+    _passed: int = field(init=False, default=0, repr=False)  # seats that passed since the top
+    _empty: int = field(init=False, default=0, repr=False)  # seats holding no cards
+    _everyone: int = field(init=False, default=0, repr=False)
+    _next: tuple[int, ...] = field(init=False, default=(), repr=False)
     _saved: list[_Saved] = field(init=False, default_factory=list, repr=False)
+    _readings: dict[object, list[Combo]] = field(
+        init=False, default_factory=dict, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
-        check_seats(len(self.hands))
-        self.won = [0] * len(self.hands)
+        n = len(self.hands)
+        check_seats(n)
+        self.n = n
+        self.won = [0] * n
         self.turn = self.leader
+        self._next = NEXT[n]
+        self._everyone = (1 << n) - 1
+        self._empty = sum(1 << s for s in range(n) if not self.hands[s])
+        self.holders = n - self._empty.bit_count()
+        self._readings = _readings_cache(self.rules)
 
-    def _save(self) -> None:
+    @property
+    def passed(self) -> frozenset[int]:
+        """The seats that passed since the top play was made."""
+        return frozenset(s for s in range(self.n) if self._passed >> s & 1)
+
+    def holding(self) -> list[int]:
+        """Seats that still hold cards, in seat order."""
+        return [s for s in range(self.n) if self.hands[s]]
+
+    def is_lead(self) -> bool:
+        """True when the seat to act leads: no play is on the table."""
+        return self.top is None
+
+    # the log -------------------------------------------------------------------------------------
+
+    def _save(self, seat: int, taker: int | None) -> None:
         self._saved.append(
             (
                 self.turn, self.trick, self.turn_in_trick, self.top, self.top_seat,
-                self.trick_cards, frozenset(self.passed), self.final_turn, self.result,
-                tuple(self.hands), tuple(self.won), len(self.out_order),
+                self.trick_cards, self._passed, self.final_turn, self.hands[seat],
+                0 if taker is None else self.won[taker],
             )
         )  # fmt: skip
 
@@ -192,92 +256,251 @@ class HandState:
         """Take back the last action and return its event; raise IndexError if there is none."""
         if not self.log:
             raise IndexError("nothing to undo: no action has been taken in this hand")
+        event = self.log.pop()
         (
             self.turn, self.trick, self.turn_in_trick, self.top, self.top_seat,
-            self.trick_cards, passed, self.final_turn, self.result, hands, won, out,
+            self.trick_cards, self._passed, self.final_turn, held, won,
         ) = self._saved.pop()  # fmt: skip
-        self.passed = set(passed)
-        self.hands[:] = hands
-        self.won[:] = won
-        del self.out_order[out:]
-        return self.log.pop()
+        seat = event.seat
+        if type(event) is PlayEvent:
+            self.hands[seat] = held
+            if event.out_place is not None:
+                self.out_order.pop()
+                self._empty &= ~(1 << seat)
+                self.holders += 1
+        trick_result = event.trick_result
+        if trick_result is not None:
+            self.won[trick_result.winner] = won
+        self.result, self.over = None, False
+        return event
 
-    @property
-    def n(self) -> int:
-        return len(self.hands)
+    # verify ------------------------------------------------------------------------------------
 
-    @property
-    def over(self) -> bool:
-        return self.result is not None
+    def _error(
+        self, message: str, rule: str, code: str, seat: int, *seats: int
+    ) -> IllegalPlayError:
+        return IllegalPlayError(
+            message, rule, code, seats=seats, seat=seat, hand=self.number, trick=self.trick,
+            turn=self.turn_in_trick,
+        )  # fmt: skip
 
-    def holding(self) -> list[int]:
-        """Seats that still hold cards, in seat order."""
-        return [s for s in range(self.n) if self.hands[s]]
-
-    def is_lead(self) -> bool:
-        return self.top is None
-
-    # verify / can / act -----------------------------------------------------------------------
-
-    def _verify_turn(self, seat: int) -> None:
+    def _verify_present(self, seat: int) -> None:
+        """The hand goes on, and `seat` is a seat that still holds cards (R8, R9)."""
         if self.over:
-            raise IllegalPlayError(
-                "the hand is over: no play follows the final trick (RULES.md R9)", "R9", "ZF204"
+            raise self._error(
+                "the hand is over: no play follows the final trick (RULES.md R9)",
+                "R9",
+                "ZF204",
+                seat,
             )
         if not 0 <= seat < self.n:
-            raise IllegalPlayError(f"there is no seat {seat + 1}", "R1", "ZF201")
+            raise self._error(f"there is no seat {seat + 1}", "R1", "ZF201", seat)
         if not self.hands[seat]:
-            raise IllegalPlayError(
-                f"seat {seat + 1} is out and takes no further part (RULES.md R8)", "R8", "ZF202"
-            )
-        if seat != self.turn:
-            raise IllegalPlayError(
-                f"it is seat {self.turn + 1}'s turn, not seat {seat + 1}'s (RULES.md R5)",
-                "R5",
-                "ZF201",
+            raise self._error(
+                "{0} is out and takes no further part (RULES.md R8)", "R8", "ZF202", seat, seat
             )
 
-    def verify_play(self, seat: int, mask: int, declarations: Declarations | None = None) -> Combo:
-        """The reading this play takes, or raise with the reason."""
-        self._verify_turn(seat)
+    def _out_of_turn(self, seat: int) -> IllegalPlayError:
+        turn = self.turn
+        if self.top is None:
+            return self._error(
+                "{0} should lead this trick, not {1} (RULES.md R4, R6, R8)",
+                "R4",
+                "ZF203",
+                seat,
+                turn,
+                seat,
+            )
+        if seat in self.pass_chain():  # the seats before it would have to pass first
+            return self._error(
+                "it is {0}'s turn, not {1}'s (RULES.md R5)", "R5", "ZF201", seat, turn, seat
+            )
+        return self._error(
+            "it is {0}'s turn, not {1}'s: the trick would end before {1} could act "
+            "(RULES.md R5, R6)",
+            "R5",
+            "ZF201",
+            seat,
+            turn,
+            seat,
+        )
+
+    def verify_turn(self, seat: int) -> None:
+        """Raise unless `seat` may act now: the hand goes on (ZF204), the seat exists and holds
+        cards (ZF201, ZF202), and it is its turn: to lead (ZF203) or to follow (ZF201)."""
+        self._verify_present(seat)
+        if seat != self.turn:
+            raise self._out_of_turn(seat)
+
+    def verify_cards(self, seat: int, mask: int, declarations: Declarations | None = None) -> Combo:
+        """The reading a play of `mask` by `seat` takes here, whoever's turn it is; raise if the
+        seat does not hold the cards (ZF301), they form no combination (ZF101), are ambiguous
+        on a lead (ZF102), do not beat the top (ZF103) or are declared wrongly (ZF104)."""
         missing = mask & ~self.hands[seat]
         if missing:
-            raise IllegalPlayError(
-                f"seat {seat + 1} does not hold {format_cards(missing)} (RULES.md R3)",
+            raise self._error(
+                f"{{0}} does not hold {format_cards(missing)} (RULES.md R3)",
                 "R3",
                 "ZF301",
+                seat,
+                seat,
             )
-        return resolve(mask, self.top, self.rules, declarations)
+        key: object = (mask, tuple(sorted(declarations.items()))) if declarations else mask
+        found = self._readings.get(key)
+        if found is None:
+            found = readings(mask, self.rules, declarations)
+            if len(self._readings) >= _READINGS_MAX:
+                self._readings.clear()
+            self._readings[key] = found
+        try:
+            return resolve(mask, self.top, self.rules, declarations, found)
+        except IllegalPlayError as exc:
+            exc.at(seat=seat, hand=self.number, trick=self.trick, turn=self.turn_in_trick)
+            raise
+
+    def verify_play(self, seat: int, mask: int, declarations: Declarations | None = None) -> Combo:
+        """The reading this play takes, or raise `IllegalPlayError` with the reason.
+
+        >>> from zfrec.engine.cards import parse_cards
+        >>> hs = HandState([parse_cards(h) for h in ("5s 5h", "4s 4d", "9c")], leader=0)
+        >>> hs.verify_play(0, parse_cards("5s 5h")).describe()
+        'pair of 5s'
+        >>> _ = hs.play(0, parse_cards("5s 5h"))
+        >>> hs.verify_play(1, parse_cards("4s 4d"))
+        Traceback (most recent call last):
+        ...
+        zfrec.errors.IllegalPlayError: pair of 4s is lower than pair of 5s (RULES.md R19)
+        """
+        if seat != self.turn or self.over or not self.hands[seat]:
+            self.verify_turn(seat)  # raises: the common case, in turn, is fine
+        return self.verify_cards(seat, mask, declarations)
 
     def can_play(self, seat: int, mask: int, declarations: Declarations | None = None) -> bool:
+        """Whether `seat` may play `mask` now (verify_play without the reason)."""
         try:
             self.verify_play(seat, mask, declarations)
         except IllegalPlayError:
             return False
         return True
 
+    def verify_pass(self, seat: int) -> None:
+        """Raise unless `seat` may pass now: as verify_turn, and a leader may not pass (ZF105)."""
+        self._verify_present(seat)
+        if self.top is None:
+            raise self._error(
+                "{0} passes, but a trick is to be led and a leader may not pass (RULES.md R5)",
+                "R5",
+                "ZF105",
+                seat,
+                seat,
+            )
+        if seat != self.turn:
+            raise self._out_of_turn(seat)
+
+    def can_pass(self, seat: int) -> bool:
+        """Whether `seat` may pass now."""
+        try:
+            self.verify_pass(seat)
+        except IllegalPlayError:
+            return False
+        return True
+
+    def pass_chain(self) -> list[int]:
+        """The seats that would act, in order, if each of them passed; the trick ends after the
+        last. Empty on a lead, where nobody may pass. The replay infers omitted passes from it."""
+        if self.over or self.top is None:
+            return []
+        chain: list[int] = []
+        passed, seat = self._passed, self.turn
+        while True:
+            chain.append(seat)
+            passed |= 1 << seat
+            after = self._after_pass(seat, passed)
+            if after is None or len(chain) > 2 * self.n:
+                return chain
+            seat = after
+
+    # act ---------------------------------------------------------------------------------------
+
     def play(self, seat: int, mask: int, declarations: Declarations | None = None) -> PlayEvent:
+        """Verify and make a play of the cards `mask`; returns its event (also in `log`)."""
         return self.play_combo(seat, self.verify_play(seat, mask, declarations))
 
     def play_combo(self, seat: int, combo: Combo) -> PlayEvent:
-        """Apply a play already verified (the replay uses this after verify_play)."""
-        self._save()
+        """Make a play already verified (by verify_play, or listed by movegen.physical_plays)."""
+        self._save(seat, seat)
+        return self._play(seat, combo)
+
+    def pass_(self, seat: int) -> PassEvent:
+        """Verify and make a pass; returns its event (also in `log`)."""
+        if seat != self.turn or self.top is None or self.over or not self.hands[seat]:
+            self.verify_pass(seat)  # raises: the common case, in turn and following, is legal
+        self._save(seat, self.top_seat)
+        return self._pass(seat)
+
+    def force_play(self, seat: int, mask: int, combo: Combo | None) -> PlayEvent:
+        """Recovery after an illegal recorded play: apply it as written, so that a replay goes
+        on from the state the record shows (DIAGNOSTICS.md, After an error).
+
+        `seat` takes the turn if it was not its turn; the cards of `mask` it holds leave its hand
+        and all of them join the trick. `combo` is the reading to go on from (see
+        `recorded_reading`), or None for cards that form no combination: the play then stands
+        under a placeholder reading in the trick's category, rank -1, that every play of that
+        category beats. `combo`, when given, is a reading of the cards of `mask`. Only a seat
+        that still holds cards, in a hand not over, can be forced.
+        """
+        self._verify_present(seat)
+        if combo is None:
+            category = self.top.category if self.top is not None else Category.single
+            combo = Combo(category, -1, None, mask)
+        self._save(seat, seat)
+        self.turn = seat
+        return self._play(seat, combo)
+
+    def force_pass(self, seat: int) -> PassEvent:
+        """Recovery after a recorded pass out of turn: `seat` takes the turn and passes.
+
+        A pass where a trick is to be led cannot be applied (it raises, as verify_pass does)."""
+        self._verify_present(seat)
+        if self.top is None:
+            self.verify_pass(seat)
+        self._save(seat, self.top_seat)
+        self.turn = seat
+        return self._pass(seat)
+
+    def recorded_reading(self, mask: int, declarations: Declarations | None = None) -> Combo | None:
+        """The reading an illegal recorded play is taken at, so that play can go on: its reading
+        here if it has one, else its best reading anywhere (declarations honoured where they
+        give one), else None (the cards form no combination)."""
+        try:
+            return resolve(mask, self.top, self.rules, declarations)
+        except IllegalPlayError:  # ambiguous, or does not beat: take its best reading
+            return best_reading(mask, self.rules, declarations)
+
+    # internals ------------------------------------------------------------------------------
+
+    def _play(self, seat: int, combo: Combo) -> PlayEvent:
         trick, turn = self.trick, self.turn_in_trick
-        self.hands[seat] &= ~combo.mask
+        hands = self.hands
+        held = hands[seat]
+        left = held & ~combo.mask
+        hands[seat] = left
         self.trick_cards |= combo.mask
         self.top, self.top_seat = combo, seat
-        self.passed.clear()
+        self._passed = 0
+        self.turn_in_trick = turn + 1
         out_place = None
-        if not self.hands[seat]:
+        if held and not left:
             self.out_order.append(seat)
             out_place = len(self.out_order)
-        self.turn_in_trick += 1
+            self._empty |= 1 << seat
+            self.holders -= 1
         trick_result = hand_result = None
-        holders = sum(1 for h in self.hands if h)
+        holders = self.holders
         if self.final_turn or not holders:
             trick_result, hand_result = self._end_trick(final=True)
         elif holders == 1:
-            last = self.holding()[0]
+            last = self._next_holder(seat)
             if last == seat:  # cannot happen: a play that leaves one holder came from another seat
                 trick_result, hand_result = self._end_trick(final=True)
             else:
@@ -285,89 +508,59 @@ class HandState:
                 self.turn = last
         else:
             self.turn = self._next_holder(seat)
-        event = PlayEvent(seat, trick, turn, combo, out_place, trick_result, hand_result)
+        event: PlayEvent = _new(
+            PlayEvent, (seat, trick, turn, combo, out_place, trick_result, hand_result)
+        )
         self.log.append(event)
         return event
 
-    def verify_pass(self, seat: int) -> None:
-        self._verify_turn(seat)
-        if self.top is None:
-            raise IllegalPlayError(
-                f"seat {seat + 1} leads and must play; a leader may not pass (RULES.md R5)",
-                "R5",
-                "ZF105",
-            )
-
-    def can_pass(self, seat: int) -> bool:
-        try:
-            self.verify_pass(seat)
-        except IllegalPlayError:
-            return False
-        return True
-
-    def pass_(self, seat: int) -> PassEvent:
-        self.verify_pass(seat)
-        self._save()
+    def _pass(self, seat: int) -> PassEvent:
         trick, turn = self.trick, self.turn_in_trick
-        self.turn_in_trick += 1
-        self.passed.add(seat)
-        after = self._after_pass(seat, self.passed)
+        self.turn_in_trick = turn + 1
+        self._passed |= 1 << seat
+        after = self._after_pass(seat, self._passed)
         if after is None:
             trick_result, hand_result = self._end_trick(final=self.final_turn)
-            event = PassEvent(seat, trick, turn, trick_result, hand_result)
+            event: PassEvent = _new(PassEvent, (seat, trick, turn, trick_result, hand_result))
         else:
             self.turn = after
-            event = PassEvent(seat, trick, turn)
+            event = _new(PassEvent, (seat, trick, turn, None, None))
         self.log.append(event)
         return event
 
-    def pass_chain(self) -> list[int]:
-        """The seats that would act, in order, if each of them passed; the trick ends after the
-        last. Empty on a lead, where nobody may pass. The replay infers omitted passes from it."""
-        if self.over or self.top is None:
-            return []
-        chain, passed, seat = [], set(self.passed), self.turn
-        while True:
-            chain.append(seat)
-            passed.add(seat)
-            after = self._after_pass(seat, passed)
-            if after is None or len(chain) > 2 * self.n:
-                return chain
-            seat = after
-
-    def _after_pass(self, seat: int, passed: set[int]) -> int | None:
+    def _after_pass(self, seat: int, passed: int) -> int | None:
         """Who acts after `seat` passes, or None when that pass ends the trick (R6, R7, R9)."""
-        if self.final_turn or seat == self.top_seat:
+        top = self.top_seat
+        if self.final_turn or seat == top:
             # The last holder's one turn, or the top player declining to beat their own play.
             return None
-        top, hands = self.top_seat, self.hands
         assert top is not None
-        if all(s in passed or s == top or not hands[s] for s in range(self.n)):
-            if self.rules.self_overplay and hands[top]:
+        if passed | self._empty | 1 << top == self._everyone:
+            if self.rules.self_overplay and self.hands[top]:
                 return top  # may beat their own play (R7)
             return None
         return self._next_holder(seat)
 
-    # internals ------------------------------------------------------------------------------
-
     def _next_holder(self, seat: int) -> int:
-        s = next_seat(seat, self.n)
-        while not self.hands[s]:
-            s = next_seat(s, self.n)
+        nxt, hands = self._next, self.hands
+        s = nxt[seat]
+        while not hands[s]:
+            s = nxt[s]
         return s
 
     def _end_trick(self, final: bool) -> tuple[TrickResult, HandResult | None]:
-        assert self.top_seat is not None
         winner = self.top_seat
+        assert winner is not None
         cards = self.trick_cards
         self.won[winner] |= cards
         number = self.trick
         self.trick += 1
         self.turn_in_trick = 1
         self.top, self.top_seat, self.trick_cards = None, None, 0
-        self.passed.clear()
+        self._passed = 0
         if final:
             self.result = self._score()
+            self.over = True
             return TrickResult(number, winner, cards, points_of(cards), None), self.result
         # The winner leads; if they are out, the lead passes on in play order (R8).
         leader = winner if self.hands[winner] else self._next_holder(winner)
@@ -398,17 +591,20 @@ class HandState:
 # --- the game ---------------------------------------------------------------------------------
 
 
-def first_leader(hands: list[int]) -> int:
-    """Hand 1 is led by the holder of the three of hearts (R4)."""
-    for seat, hand in enumerate(hands):
-        if hand >> THREE_OF_HEARTS & 1:
-            return seat
-    raise DealError("nobody holds the three of hearts (RULES.md R4)", "ZF303")
-
-
 @dataclass(slots=True)
 class GameState:
-    """Cumulative scores over hands, the target, and the winners (R4, R12)."""
+    """Cumulative scores over hands, the target, and the winners (R4, R12).
+
+    `start_hand` checks everything about how a hand starts and returns its `HandState`; the
+    checks are also offered one by one (`verify_start`, `verify_shuffler`, `verify_deal`,
+    `leader_of`), and `open_hand` starts a hand without them, for a replay that reports what
+    they found and goes on from what the record shows.
+
+    >>> from zfrec.engine.rules import preset
+    >>> game = GameState(3, preset("pagat", target=100))
+    >>> game.next_shuffler() is None, game.over
+    (True, False)
+    """
 
     n: int
     rules: Ruleset = DEFAULT_RULES
@@ -423,6 +619,7 @@ class GameState:
 
     @property
     def over(self) -> bool:
+        """A score has reached the target, so no further hand is played (R12)."""
         return any(s >= self.rules.target for s in self.scores)
 
     def winners(self) -> list[int]:
@@ -442,16 +639,60 @@ class GameState:
             return self.previous.first
         return None if shuffler is None else next_seat(shuffler, self.n)
 
-    def start_hand(self, hands: list[int], shuffler: int | None = None) -> HandState:
+    def verify_start(self, number: int | None = None) -> None:
+        """Raise `IllegalPlayError` (ZF404) if the game is over, so hand `number` (by default
+        the next) should not be played (R12)."""
         if self.over:
+            number = self.hands_played + 1 if number is None else number
             raise IllegalPlayError(
-                "the game is over: a score has reached the target (RULES.md R12)", "R12", "ZF404"
+                f"a score reached the target {self.rules.target} after hand "
+                f"{self.hands_played}, so hand {number} should not have been played "
+                "(RULES.md R12)",
+                "R12",
+                "ZF404",
+                hand=number,
             )
+
+    def verify_shuffler(self, shuffler: int | None) -> None:
+        """Raise `DealError` (ZF306) if `shuffler` is not the previous hand's last player (R4).
+        In hand 1 anyone may shuffle; None means the record does not say."""
+        prev = self.previous
+        if prev is not None and shuffler is not None and shuffler != prev.last:
+            raise DealError(
+                "{0} shuffles, but {1} came last in the previous hand and shuffles (RULES.md R4)",
+                "ZF306",
+                rule="R4",
+                seats=(shuffler, prev.last),
+                seat=shuffler,
+                hand=self.hands_played + 1,
+            )
+
+    def verify_deal(self, hands: list[int], shuffler: int | None = None) -> None:
+        """Raise `DealError` unless `hands` is a full deal for this table in the sizes of the
+        draw order that `shuffler` (hand 1) or the previous hand (later hands) fixes (R2-R4)."""
         if len(hands) != self.n:
             raise DealError(f"the deal has {len(hands)} hands for {self.n} seats", "ZF304")
         verify_deal(hands, self.next_first_drawer(shuffler))
-        leader = first_leader(hands) if self.previous is None else self.previous.first
-        return HandState(list(hands), leader, self.rules, self.hands_played + 1)
+
+    def leader_of(self, hands: list[int]) -> int:
+        """Who leads the hand: the previous first-out, or in hand 1 the holder of 3h (R4)."""
+        return first_leader(hands) if self.previous is None else self.previous.first
+
+    def open_hand(self, hands: list[int], leader: int, number: int | None = None) -> HandState:
+        """Start a hand without any check: recovery for a replay that has reported what
+        start_hand's checks found and goes on from the recorded deal and leader."""
+        number = self.hands_played + 1 if number is None else number
+        return HandState(list(hands), leader, self.rules, number)
+
+    def start_hand(
+        self, hands: list[int], shuffler: int | None = None, number: int | None = None
+    ) -> HandState:
+        """Check how a hand starts (verify_start, verify_shuffler, verify_deal, the leader) and
+        return its state; raises the first problem found."""
+        self.verify_start(number)
+        self.verify_shuffler(shuffler)
+        self.verify_deal(hands, shuffler)
+        return self.open_hand(hands, self.leader_of(hands), number)
 
     def finish_hand(self, result: HandResult) -> None:
         """Add a finished hand's points to the scores; it decides the next shuffler and leader."""

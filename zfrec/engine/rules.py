@@ -32,9 +32,11 @@ class Ruleset:
         return {k: v for k, v in self.options().items() if base[k] != v}
 
     def with_options(self, **options: Any) -> Ruleset:
+        """This ruleset with single options changed; unknown or bad values raise RulesError."""
         return _checked(replace(self, **_known(options)))
 
     def describe(self) -> str:
+        """The preset and its overridden options, e.g. `pagat (sequence_lengths=equal)`."""
         extra = ", ".join(f"{k}={v}" for k, v in self.overrides().items())
         return f"{self.preset} ({extra})" if extra else self.preset
 

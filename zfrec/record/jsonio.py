@@ -203,10 +203,24 @@ def iter_json_games(data: Any, source: str | None = None) -> Iterator[Game | Not
             yield exc
 
 
+class Fractional:
+    """A JSON number with a fraction or exponent (`2.0`, `1e3`). Every number in a record is a
+    whole number, so the reader keeps such a number as this marker, which no schema type
+    accepts: the game that holds it fails the schema check with the number quoted."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
 def parse_json_text(text: str, source: str | None = None) -> Any:
     """Parse JSON text; a syntax error becomes a NotationError with line, column and caret."""
     try:
-        return json.loads(text)
+        return json.loads(text, parse_float=Fractional)
     except json.JSONDecodeError as exc:
         lines = text.split("\n")
         line = lines[exc.lineno - 1] if exc.lineno <= len(lines) else ""

@@ -238,7 +238,7 @@ class _Builder:
         assert hs is not None
         if self.trick_over:
             self.log, self.top, self.trick_over = [], None, False
-        move, ev = step.move, step.event
+        move, ev = step.written, step.event
         comments: list[str] = []
         if step.trick_index > self.last_trick_comments:
             self.last_trick_comments = step.trick_index

@@ -1,0 +1,129 @@
+"""Seats and deals: the table size, the draw order and the checks of a dealt hand (R1-R4).
+
+>>> hand_sizes(4, 0)
+[14, 14, 13, 13]
+>>> verify_hand_sizes([19, 18, 17], None)
+Traceback (most recent call last):
+...
+zfrec.errors.DealError: hand sizes [19, 18, 17] do not follow the draw order (RULES.md R3)
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+from zfrec.engine.cards import DECK_SIZE, FULL_DECK, THREE_OF_HEARTS, format_cards
+from zfrec.engine.seats import MAX_SEATS, MIN_SEATS
+from zfrec.errors import DealError
+
+__all__ = [
+    "check_seats",
+    "deal_random",
+    "first_leader",
+    "hand_sizes",
+    "next_seat",
+    "verify_deal",
+    "verify_dealt_once",
+    "verify_hand_sizes",
+]
+
+
+def check_seats(n: int) -> None:
+    """Raise `DealError` (ZF405) unless 3 to 6 players sit at the table (R1)."""
+    if not MIN_SEATS <= n <= MAX_SEATS:
+        raise DealError(f"Zheng Fen is for 3 to 6 players, not {n} (RULES.md R1)", "ZF405")
+
+
+def next_seat(seat: int, n: int) -> int:
+    """The next seat in play order (anticlockwise, the right-hand neighbour; R1).
+
+    >>> [next_seat(s, 4) for s in range(4)]
+    [1, 2, 3, 0]
+    """
+    return (seat + 1) % n
+
+
+@cache
+def _sizes(n: int, first_drawer: int) -> tuple[int, ...]:
+    base, extra = divmod(DECK_SIZE, n)
+    sizes = [base] * n
+    for i in range(extra):
+        sizes[(first_drawer + i) % n] += 1
+    return tuple(sizes)
+
+
+def hand_sizes(n: int, first_drawer: int) -> list[int]:
+    """Cards each seat draws: one at a time from `first_drawer` on, until all 54 are taken (R3).
+
+    >>> hand_sizes(4, 0)
+    [14, 14, 13, 13]
+    """
+    check_seats(n)
+    return list(_sizes(n, first_drawer % n))
+
+
+def deal_random(n: int, first_drawer: int, rng: random.Random) -> list[int]:
+    """A shuffled pack drawn in play order from `first_drawer`, as one mask per seat."""
+    pack = list(range(DECK_SIZE))
+    rng.shuffle(pack)
+    hands = [0] * n
+    for i, card in enumerate(pack):
+        hands[(first_drawer + i) % n] |= 1 << card
+    return hands
+
+
+def verify_dealt_once(hands: list[int]) -> None:
+    """Raise `DealError` (ZF302) if a card is in two hands (R2)."""
+    seen = 0
+    for seat, hand in enumerate(hands):
+        twice = seen & hand
+        if twice:
+            raise DealError(
+                f"{format_cards(twice)} dealt twice ({{0}}; RULES.md R2)",
+                "ZF302",
+                rule="R2",
+                seats=(seat,),
+                seat=seat,
+            )
+        seen |= hand
+
+
+def verify_hand_sizes(sizes: list[int], first_drawer: int | None) -> None:
+    """Raise `DealError` (ZF304) unless the hand sizes follow the draw order from
+    `first_drawer`, or from some seat when it is not known (R3)."""
+    n = len(sizes)
+    check_seats(n)
+    candidates = range(n) if first_drawer is None else (first_drawer,)
+    if all(tuple(sizes) != _sizes(n, d % n) for d in candidates):
+        want = "" if first_drawer is None else f", expected {hand_sizes(n, first_drawer)}"
+        raise DealError(
+            f"hand sizes {sizes} do not follow the draw order{want} (RULES.md R3)",
+            "ZF304",
+            rule="R3",
+        )
+
+
+def verify_deal(hands: list[int], first_drawer: int | None) -> None:
+    """A full deal holds each of the 54 cards once, in the sizes the draw order gives (R2, R3).
+
+    Raises `DealError` with code ZF302 (a card twice), ZF303 (cards missing) or ZF304 (sizes).
+    """
+    check_seats(len(hands))
+    verify_dealt_once(hands)
+    seen = 0
+    for hand in hands:
+        seen |= hand
+    if seen != FULL_DECK:
+        raise DealError(
+            f"the deal lacks {format_cards(FULL_DECK & ~seen)} (RULES.md R2)", "ZF303", rule="R2"
+        )
+    verify_hand_sizes([h.bit_count() for h in hands], first_drawer)
+
+
+def first_leader(hands: list[int]) -> int:
+    """Hand 1 is led by the holder of the three of hearts (R4); DealError ZF303 if nobody is."""
+    for seat, hand in enumerate(hands):
+        if hand >> THREE_OF_HEARTS & 1:
+            return seat
+    raise DealError("nobody holds the three of hearts (RULES.md R4)", "ZF303", rule="R4")
