@@ -282,7 +282,7 @@ def test_position_keeps_the_trick_open_where_the_record_stops() -> None:
     assert not pos.finished and pos.errors == 0 and not pos.reconstructed
     # The record stops after South's 7d: West is to act, nobody has passed yet.
     assert hs.top is not None and hs.top.text() == "7d" and hs.top_seat == 1
-    assert (hs.turn, hs.passed) == (2, set())
+    assert (hs.turn, hs.passed) == (2, frozenset())
     assert [format_cards(h) for h in hs.hands] == ["4d 5d 9h Ad", "9c Jc Qc", "8s Js 2d"]
 
 
@@ -291,7 +291,7 @@ def test_passes_after_the_last_recorded_move_are_not_inferred() -> None:
     (game,) = loads(text.rstrip("\n") + "  3: -\n")
     hs = record_position(game).state
     # West's pass is recorded; East is to act and the trick is still South's and open.
-    assert (hs.turn, hs.top_seat, hs.passed) == (0, 1, {2})
+    assert (hs.turn, hs.top_seat, hs.passed) == (0, 1, frozenset({2}))
 
 
 def test_poppel_position_keeps_the_top_players_choice() -> None:

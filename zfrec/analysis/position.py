@@ -79,14 +79,14 @@ def record_position(game: Game, rules: Ruleset | None = None) -> RecordPosition:
             start = event
             state = replay_state.hand
         elif isinstance(event, MoveStep) and event.hand_index == last:
-            if event.move is not None:
+            if not event.inferred:
                 trailing = 0
             elif event.event is not None:
                 trailing += 1
     if start is None or state is None:  # pragma: no cover - the replay starts every hand
         raise PositionError("the replay did not reach the last hand")
     hand = game.hands[last]
-    if any(d.code == "ZF305" for d in start.diagnostics):
+    if not all(start.known) or any(d.code == "ZF305" for d in start.diagnostics):
         raise PositionError(
             f"the deal of hand {hand.number} is not known: cards never played could lie in more "
             "than one hand. Record the deal (or the missing cards) to solve it"
