@@ -77,7 +77,8 @@ def db(tmp_path: Path) -> Iterator[str]:
     """A SQLite store holding two valid sample files and a broken record."""
     url = f"sqlite:///{tmp_path / 'club.db'}"
     result = runner.invoke(app, ["import", "--db", url, *map(str, [*VALID, BROKEN])])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # the broken record is stored flagged: a finding
+    assert "3 game(s) added" in result.output and "1 flagged with errors" in result.output
     yield url
 
 

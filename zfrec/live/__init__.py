@@ -1,9 +1,9 @@
 """The live table: games logged at the table, every entry judged as it is made (LIVE.md).
 
-    >>> from zfrec.live import Table
-    >>> table, token = Table.create(engine, players=["Ann", "Bo", "Cy"])
-    >>> table.start_hand(token, shuffler=1)
-    >>> table.enter(token, seat=2, play="3h")
+    from zfrec.live import Table
+    table, token = Table.create(engine, players=["Ann", "Bo", "Cy"])
+    table.start_hand(token, shuffler=1)
+    table.enter(token, seat=2, play="3h")
 
 `zfrec.live.app` is the web app (`zfrec serve`) over this class.
 """

@@ -1,8 +1,8 @@
 """`zfrec serve`: the web app over `zfrec.live.Table`. Handlers stay thin: parse the request, make
 one library call, turn a `LiveError` into its status and `{"code", "message"}`.
 
-    >>> app = create_app(open_store("club.db"))
-    >>> uvicorn.run(app, host="127.0.0.1", port=8765)
+    app = create_app(open_store("club.db"))
+    uvicorn.run(app, host="127.0.0.1", port=8765)
 
 Everything the pages need (CSS, JS) is served from here: no request leaves the machine. Every
 page carries a Content-Security-Policy that allows only this server's own scripts and styles.

@@ -1,10 +1,10 @@
 """`zfrec.live.Table`: a game logged at the table, every entry judged as it is made.
 
-    >>> table, token = Table.create(engine, players=["Ann", "Bo", "Cy"], target=500)
-    >>> table.start_hand(token, shuffler=1, deals={1: "3h 4h ..."})
-    >>> state = table.enter(token, seat=1, play="3h")          # raises EntryRefused if illegal
-    >>> table.undo(token)
-    >>> table.export("zfn")                                     # the game so far, canonical
+    table, token = Table.create(engine, players=["Ann", "Bo", "Cy"], target=500)
+    table.start_hand(token, shuffler=1, deals={1: "3h 4h ..."})
+    state = table.enter(token, seat=1, play="3h")          # raises EntryRefused if illegal
+    table.undo(token)
+    table.export("zfn")                                     # the game so far, canonical
 
 The table lives in the store, not in one process: every change locks the table's row
 (`SELECT ... FOR UPDATE` on PostgreSQL, `BEGIN IMMEDIATE` on SQLite), checks the version, judges

@@ -1,8 +1,8 @@
 """Live tables in the store: a game being logged at the table, one row per accepted entry.
 
-    >>> with session(engine) as s:
-    ...     row = get_live_table(s, table_id=tid, lock=True)     # FOR UPDATE on PostgreSQL
-    ...     append_live_entry(s, table_id=tid, version=row.version, seq=row.entries + 1, ...)
+    with session(engine) as s:
+        row = get_live_table(s, table_id=tid, lock=True)     # FOR UPDATE on PostgreSQL
+        append_live_entry(s, table_id=tid, version=row.version, seq=row.entries + 1, ...)
 
 Every write runs in the caller's transaction and locks the table's row first: SQLite's
 write transactions begin IMMEDIATE (one writer at a time), PostgreSQL takes the row lock
