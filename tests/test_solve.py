@@ -13,14 +13,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, find, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+import zfrec.solve
 from tests.solve_reference import Minimax, Position, apply, exact_state, random_prefix
 from tests.solve_reference import options as options_of
 from zfrec.analysis.position import PositionError, record_position
-from zfrec.analysis.solve import Budget, solve, suit_relevant_ranks
+from zfrec.analysis.solve import Budget, best_points, solve, suit_relevant_ranks
 from zfrec.cli import app
 from zfrec.engine.cards import BJ, SJ, format_cards, parse_cards, parse_play
 from zfrec.engine.game import HandState
@@ -153,6 +154,48 @@ def test_poppel_choices_agree_with_plain_minimax() -> None:
             check_against_reference(Position(hands, hs.leader, hs.rules, moves))
 
 
+def test_random_positions_reach_every_feature_the_contract_names() -> None:
+    """The strategy above is not idle: it makes positions with 3 and 5 seats, jokers in hand, a
+    trick in progress, a seat out, and poppel's take-or-beat choice."""
+    # Generation only: finding one is the point, a smaller one is not needed.
+    settings_ = settings(database=None, max_examples=5000, deadline=None, phases=[Phase.generate])
+
+    def live(p: Position) -> HandState | None:
+        hs = p.state()
+        return None if hs.result is not None else hs
+
+    def rich(p: Position) -> bool:
+        hs = live(p)
+        return (
+            hs is not None
+            and hs.top is not None
+            and bool(hs.out_order)
+            and any(h >> SJ for h in hs.hands)
+        )
+
+    found = find(small_positions(), rich, settings=settings_)
+    hs = found.state()
+    assert hs.out_order and hs.top is not None and any(h >> SJ for h in hs.hands)
+    for n in (3, 5):
+
+        def seats(p: Position, n: int = n) -> bool:
+            return len(p.hands) == n
+
+        assert len(find(small_positions(), seats, settings=settings_).hands) == n
+
+    def choice(p: Position) -> bool:
+        hs = live(p)
+        return (
+            hs is not None
+            and hs.rules.self_overplay
+            and hs.top is not None
+            and hs.turn == hs.top_seat
+        )
+
+    hs = find(small_positions(), choice, settings=settings_).state()
+    assert hs.rules.self_overplay and hs.turn == hs.top_seat
+
+
 # --- the parts ------------------------------------------------------------------------------------
 
 
@@ -218,6 +261,31 @@ def test_budget_stops_with_bounds_that_hold_the_value() -> None:
     for s, (lo, hi) in cut.bounds.items():
         assert lo <= exact.bounds[s][0] <= hi
         assert cut.values[s] in (None, exact.values[s])
+
+
+def test_table_cap_holds_and_the_value_does_not_change() -> None:
+    rng = random.Random(3)
+    hands = [0, 0, 0, 0]
+    for i, c in enumerate(rng.sample(range(54), 13)):
+        hands[i % 4] |= 1 << c
+    hs = HandState(hands, 0, preset("pagat"))
+    free = solve(hs, budget=UNLIMITED)
+    assert free.table > 40, "the position is too small to test the cap"
+    capped = solve(hs, budget=Budget(nodes=None, seconds=None, table_entries=40))
+    assert capped.table <= 40 and capped.values == free.values
+
+
+def test_best_points_and_the_short_module_name() -> None:
+    hs = HandState([parse_cards("5h"), parse_cards("Kd 3s"), parse_cards("4c")], 0)
+    hs.play(0, parse_cards("5h"))
+    assert zfrec.solve.solve is solve and zfrec.solve.best_points is best_points
+    assert best_points(hs) == dict(enumerate(Minimax().values(hs)))
+    rng = random.Random(5)
+    hands = [0, 0, 0]
+    for i, c in enumerate(rng.sample(range(54), 15)):
+        hands[i % 3] |= 1 << c
+    big = HandState(hands, 0, preset("pagat"))
+    assert best_points(big, budget=Budget(nodes=10, seconds=None)) is None
 
 
 # --- pinned positions -------------------------------------------------------------------------
@@ -376,3 +444,15 @@ def test_cli_errors_and_budget_exit_codes() -> None:
     doc = json.loads(out)
     assert code == 1 and doc["solved"] is False
     assert all(lo <= hi for lo, hi in doc["bounds"].values())
+    # Text: the bounds proved, and the verdict. The exact values lie inside the bounds.
+    code, out, _ = run(str(UNFINISHED / "three-players.zfn"), "--nodes", "20")
+    assert code == 1 and "not solved within the budget: 20 positions searched" in out
+    pinned = next(c for c in pinned_cases() if c["name"] == "sample-three-players")
+    shown = out.split("perfect play from here")[1].splitlines()
+    for name, value in zip(["East", "South", "West"], pinned["values"], strict=True):
+        line = next(x for x in shown if x.strip().startswith(name))
+        if "between" in line:
+            lo, hi = (int(w) for w in line.split("between ")[1].split(" (")[0].split(" and "))
+            assert lo <= value <= hi
+        else:
+            assert int(line.split()[-1]) == value

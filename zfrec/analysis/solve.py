@@ -78,8 +78,9 @@ class SolveResult:
     `bounds[s]` holds the proved range (for solved seats, both ends equal the value). `best` lists
     the plays of the seat to move that keep `seat`'s value (None stands for the pass; one card set
     stands for each class of equivalent plays), `line` a principal variation to the end of the
-    hand. `finished` is set when the hand is already
-    over: `values` are then the hand's points and there is nothing to search.
+    hand. `finished` is set when the hand is already over: `values` are then the hand's points
+    and there is nothing to search. `table` is the most entries one seat's transposition table
+    held, never more than `Budget.table_entries`.
     """
 
     seat: int
@@ -92,6 +93,7 @@ class SolveResult:
     ms: float
     solved: bool
     finished: bool = False
+    table: int = 0  # the most entries one search's transposition table held (<= the cap)
 
     @property
     def value(self) -> int | None:
@@ -711,6 +713,7 @@ def solve(
     best: list[Combo | None] = []
     line: list[LineStep] = []
     nodes = 0
+    table = 0
     spent = False
     for s in [persp] + ([t for t in range(n) if t != persp] if all_seats else []):
         search = _Search(
@@ -733,6 +736,7 @@ def solve(
                     spent = True
                     lo, hi = search.proved
         nodes += search.nodes
+        table = max(table, len(search.table))
         bounds[s] = (lo, hi)
     ordered = dict(sorted(bounds.items()))
     return SolveResult(
@@ -745,4 +749,23 @@ def solve(
         nodes=nodes,
         ms=(time.perf_counter() - start) * 1000,
         solved=not spent,
+        table=table,
     )
+
+
+# A budget for one position inside a longer job (a page, an audit): small enough that a
+# position out of reach costs a second, not a minute.
+QUICK = Budget(nodes=300_000, seconds=2.0, table_entries=300_000)
+
+
+def best_points(state: HandState, *, budget: Budget | None = None) -> dict[int, int] | None:
+    """The best points each seat can reach from here: its paranoid value, every seat.
+
+    The answer for callers that want numbers or nothing (the audit's "best reachable points"
+    per dispute version, a page's table): None when the budget (default `QUICK`) runs out
+    before every seat is solved. On a finished hand, its points. The state comes back unchanged.
+    """
+    result = solve(state, budget=budget or QUICK)
+    if not result.solved:
+        return None
+    return {s: v for s, v in result.values.items() if v is not None}
