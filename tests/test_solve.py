@@ -21,7 +21,7 @@ import zfrec.solve
 from tests.solve_reference import Minimax, Position, apply, exact_state, random_prefix
 from tests.solve_reference import options as options_of
 from zfrec.analysis.position import PositionError, record_position
-from zfrec.analysis.solve import Budget, best_points, solve, suit_relevant_ranks
+from zfrec.analysis.solve import Budget, Solver, best_points, solve, suit_relevant_ranks
 from zfrec.cli import app
 from zfrec.engine.cards import BJ, SJ, format_cards, parse_cards, parse_play
 from zfrec.engine.game import HandState
@@ -152,6 +152,25 @@ def test_poppel_choices_agree_with_plain_minimax() -> None:
         if hs.result is None and hs.top is not None and len(options_of(hs)) > 1:
             found += 1
             check_against_reference(Position(hands, hs.leader, hs.rules, moves))
+
+
+@given(small_positions(), st.integers(0, 2**32 - 1))
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_a_solver_kept_along_the_play_agrees_at_every_step(pos: Position, seed: int) -> None:
+    """One `Solver` follows a random line of play to the end of the hand: its tables, kept
+    from position to position, never give another value than a plain minimax of each one."""
+    hs = pos.state()
+    solver = Solver(hs, UNLIMITED)
+    rng = random.Random(seed)
+    while hs.result is None:
+        result = solver.solve()
+        assert result.values == dict(enumerate(Minimax().values(hs))), pos.describe()
+        random_prefix(hs, rng, 1)
+    # Taking moves back is not going on from the first position: the solver starts afresh.
+    while len(hs.log) > len(pos.moves) // 2:
+        hs.undo()
+    if hs.result is None:
+        assert solver.solve().values == dict(enumerate(Minimax().values(hs)))
 
 
 def test_random_positions_reach_every_feature_the_contract_names() -> None:

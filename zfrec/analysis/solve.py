@@ -15,7 +15,7 @@ How the search stays small:
   that leave the same counts, read the same and put the same points on the table are one move,
   and positions that differ only in such suits share a transposition-table entry. Once only
   singles, pairs, triples and quartets can be formed, only the order of the ranks still held
-  matters (`_RankShape`).
+  matters (`RankShape`).
 - **Null-window tests.** The value is found by tests "is the value at least v?" (alpha-beta with
   memory), so a search cut short by its budget still reports the bounds it proved.
 - **Transposition table** with lower and upper bounds and the best move, capped in entries.
@@ -31,18 +31,26 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from zfrec.engine.cards import JOKER_MASK, NUM_RANKS, SJ, SJ_RANK, points_of
-from zfrec.engine.combos import Category, Combo
+from zfrec.analysis.solve_keys import CACHE_ENTRIES, Canon, RankShape, suit_relevant_ranks
+from zfrec.engine.cards import points_of
+from zfrec.engine.combos import Combo
 from zfrec.engine.game import HandState, PassEvent, PlayEvent
-from zfrec.engine.movegen import legal_plays, physical_plays
-from zfrec.engine.rules import Ruleset
+from zfrec.engine.movegen import physical_plays
 
-COUNTER_RANK_SET = (2, 7, 10)  # 5, T, K
+__all__ = [
+    "QUICK",
+    "Budget",
+    "LineStep",
+    "OutOfBudget",
+    "SolveResult",
+    "Solver",
+    "best_points",
+    "play_text",
+    "solve",
+    "suit_relevant_ranks",
+]
+
 STEP = 5  # every counter is worth a multiple of 5, so every value is too
-
-# PACK[nibble]: the same number of cards of a rank, as the lowest suits.
-PACK = tuple((1 << n.bit_count()) - 1 for n in range(16))
-CACHE_ENTRIES = 250_000  # per cache of derived keys; cleared when full, to bound the memory
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,196 +113,6 @@ class OutOfBudget(Exception):
     """Raised inside the search when the node or time budget is spent."""
 
 
-# --- which suits can matter ---------------------------------------------------------------------
-
-
-def _rank_counts(mask: int) -> list[int]:
-    return [(mask >> (4 * r) & 0xF).bit_count() for r in range(NUM_RANKS)]
-
-
-def suit_relevant_ranks(hand: int, rules: Ruleset) -> int:
-    """The ranks (bit r) whose suits could matter in a play from this hand or a part of it.
-
-    A suit decides a play only in a suit sequence (five or more adjacent ranks of one suit), a
-    full-house kicker of two adjacent ranks of one suit (neither a Three, RULES.md R17) and the
-    5-T-K specials (suited or not, R18). A rank none of whose cards could be part of such a play
-    from any subset of `hand` can have its cards relabelled between suits without changing any
-    play the seat can make, now or later (a seat's cards only ever leave its hand).
-    """
-    wild = (hand & JOKER_MASK).bit_count() if rules.jokers_wild else 0
-    counts = _rank_counts(hand)
-    relevant = 0
-    suits = [0, 0, 0, 0]
-    for r in range(NUM_RANKS):
-        nib = hand >> (4 * r) & 0xF
-        for s in range(4):
-            if nib >> s & 1:
-                suits[s] |= 1 << r
-    # Suit sequences: a five-rank window of one suit that jokers can complete. Any longer
-    # sequence through a card contains such a window through it.
-    for held in suits:
-        for lo in range(NUM_RANKS - 4):
-            window = held >> lo & 0x1F
-            if window and 5 - window.bit_count() <= wild:
-                relevant |= window << lo
-    # Suited kickers: two adjacent ranks of one suit beside a triple from the rest.
-    for held in suits:
-        pairs = held & (held >> 1) & ~1  # bit a: ranks a and a+1 held in this suit, a not a Three
-        a = 0
-        while pairs:
-            if pairs & 1:
-                rest = counts.copy()
-                rest[a] -= 1
-                rest[a + 1] -= 1
-                if any(c + wild >= 3 for c in rest):
-                    relevant |= 0b11 << a
-            pairs >>= 1
-            a += 1
-    # 5-T-K: mixed or suited depends on the suits.
-    if all(counts[q] for q in COUNTER_RANK_SET):
-        for q in COUNTER_RANK_SET:
-            relevant |= 1 << q
-    return relevant
-
-
-def _nibble_mask(ranks: int) -> int:
-    out = 0
-    for r in range(NUM_RANKS):
-        if ranks >> r & 1:
-            out |= 0xF << (4 * r)
-    return out
-
-
-class _Canon:
-    """One seat's canonical hands: suits kept on relevant ranks, packed on the others."""
-
-    __slots__ = ("cache", "irrelevant", "keep")
-
-    def __init__(self, root_hand: int, rules: Ruleset) -> None:
-        relevant = suit_relevant_ranks(root_hand, rules)
-        self.keep = _nibble_mask(relevant) | JOKER_MASK
-        self.irrelevant = [r for r in range(NUM_RANKS) if not relevant >> r & 1]
-        self.cache: dict[int, int] = {}
-
-    def __call__(self, mask: int) -> int:
-        got = self.cache.get(mask)
-        if got is None:
-            got = mask & self.keep
-            for r in self.irrelevant:
-                got |= PACK[mask >> (4 * r) & 0xF] << (4 * r)
-            self.cache[mask] = got
-        return got
-
-
-class _RankShape:
-    """Rank compression for positions where only the order of ranks matters.
-
-    When no seat can form a sequence, a full house or a special any more (only singles, pairs,
-    triples and quartets: call such hands *simple*), what decides the rest of the hand is how the
-    ranks held compare, not which ranks they are: the key keeps, for the ranks still held (and
-    the top play's rank), their order, how many cards of each every seat holds and what a card
-    of each is worth. Where one seat holds both jokers, which can make a pair of any rank, the
-    key also says between which held ranks there are free ranks. Hands only shrink, so a simple
-    position stays simple.
-    """
-
-    __slots__ = ("hands", "keys", "packed", "rules", "values")
-
-    def __init__(self, rules: Ruleset) -> None:
-        self.rules = rules
-        # hand -> (simple?, ranks held as 13 bits, both jokers and wild)
-        self.hands: dict[int, tuple[bool, int, bool]] = {}
-        self.packed: dict[tuple[int, int], int] = {}  # (ranks kept, hand) -> counts, 3 bits each
-        self.values: dict[tuple[int, int, bool], tuple[int, int]] = {}
-        self.keys: dict[tuple[object, ...], tuple[object, ...] | None] = {}
-
-    def _hand(self, hand: int) -> tuple[bool, int, bool]:
-        got = self.hands.get(hand)
-        if got is None:
-            simple = all(
-                m.category <= Category.quartet for m in legal_plays(hand, None, self.rules)
-            )
-            held = 0
-            for r in range(NUM_RANKS):
-                if hand >> (4 * r) & 0xF:
-                    held |= 1 << r
-            both = self.rules.jokers_wild and hand & JOKER_MASK == JOKER_MASK
-            got = (simple, held, both)
-            self.hands[hand] = got
-        return got
-
-    def _pack(self, kept: int, hand: int) -> int:
-        got = self.packed.get((kept, hand))
-        if got is None:
-            got = (hand >> SJ) << 40  # the jokers as they are
-            k = 0
-            for r in range(NUM_RANKS):
-                if kept >> r & 1:
-                    got |= (hand >> (4 * r) & 0xF).bit_count() << (3 * k)
-                    k += 1
-            self.packed[(kept, hand)] = got
-        return got
-
-    def _values(self, kept: int, held: int, gaps: bool) -> tuple[int, int]:
-        """What a card of each kept rank is worth (0 for a rank only the top play has), with a
-        leading 1 so the number of kept ranks shows; and, when asked, where the free ranks are."""
-        got = self.values.get((kept, held, gaps))
-        if got is None:
-            worth = 1
-            free = 0
-            k = 0
-            last = -1
-            for r in range(NUM_RANKS):
-                if kept >> r & 1:
-                    code = 0
-                    if held >> r & 1:
-                        code = 1 + (r in COUNTER_RANK_SET) + (r != 2 and r in COUNTER_RANK_SET)
-                    worth = worth << 2 | code
-                    if gaps and r > last + 1:
-                        free |= 1 << k
-                    last = r
-                    k += 1
-            if gaps and last < NUM_RANKS - 1:
-                free |= 1 << k
-            got = (worth, free)
-            self.values[(kept, held, gaps)] = got
-        return got
-
-    def simple_key(self, hands: list[int], top: Combo | None) -> tuple[object, ...] | None:
-        """The compressed description of the hands and the top, or None if not every hand is
-        simple."""
-        ck = (None if top is None else (top.category, top.rank, top.length), *hands)
-        got = self.keys.get(ck, self)
-        if got is self:
-            if len(self.keys) >= CACHE_ENTRIES:
-                self.keys.clear()
-            got = self.keys[ck] = self._simple_key(hands, top)
-        return got  # type: ignore[return-value]
-
-    def _simple_key(self, hands: list[int], top: Combo | None) -> tuple[object, ...] | None:
-        held = 0
-        both = False
-        for h in hands:
-            if h:
-                simple, ranks, jj = self.hands.get(h) or self._hand(h)
-                if not simple:
-                    return None
-                held |= ranks
-                both = both or jj
-        kept = held
-        if top is None:
-            tk: object = None
-        elif top.category > Category.quartet:
-            tk = (top.category, top.rank, top.length)  # nobody can beat it: kept as it is
-        elif top.rank >= SJ_RANK:
-            tk = (top.category, top.rank)
-        else:
-            kept |= 1 << top.rank
-            tk = (top.category, -1 - (kept & ((1 << top.rank) - 1)).bit_count())
-        worth, free = self._values(kept, held, both)
-        return (tk, worth, free, *[self._pack(kept, h) if h else 0 for h in hands])
-
-
 # --- one search ---------------------------------------------------------------------------------
 
 # A move as the search sees it: the combination (None for the pass), the points it puts on the
@@ -313,8 +131,8 @@ class _Shared:
     __slots__ = ("canon", "moves", "ranks")
 
     def __init__(self, state: HandState) -> None:
-        self.canon = [_Canon(h, state.rules) for h in state.hands]
-        self.ranks = _RankShape(state.rules)
+        self.canon = [Canon(h, state.rules) for h in state.hands]
+        self.ranks = RankShape(state.rules)
         self.moves: dict[tuple[int, TopKey], list[_Move]] = {}
 
 
@@ -330,6 +148,7 @@ class _Search:
         deadline: float | None,
         node_limit: int | None,
         table_entries: int,
+        table: dict[tuple[object, ...], _Entry] | None = None,
     ) -> None:
         self.hs = hs
         self.seat = seat
@@ -337,7 +156,7 @@ class _Search:
         self.deadline = deadline
         self.node_limit = node_limit
         self.table_entries = table_entries
-        self.table: dict[tuple[object, ...], _Entry] = {}
+        self.table: dict[tuple[object, ...], _Entry] = {} if table is None else table
         self.nodes = 0
         self.next_check = 1024 if node_limit is None else min(1024, node_limit)
         self.proved = (0, 0)  # the bounds proved so far, for a search cut short
@@ -673,6 +492,118 @@ def _restored(state: HandState) -> Iterator[None]:
             state.undo()
 
 
+class Solver:
+    """Solves one position after another along the play of one hand, keeping what it learnt.
+
+    Each seat's transposition table and the move lists outlive a call, so when the hand moves on
+    (moves applied to the same `HandState`, as a replay does), the next position is mostly known
+    already: `analyze` solves every decision of a hand's end this way. The table stays sound
+    because every later position is one the first search could reach: the state must go on from
+    where it was (its log extends the log at the first call); otherwise the solver starts afresh.
+    """
+
+    def __init__(self, state: HandState, budget: Budget | None = None) -> None:
+        self.state = state
+        self.budget = budget or Budget()
+        self._shared: _Shared | None = None
+        self._tables: dict[int, dict[tuple[object, ...], _Entry]] = {}
+        self._root_depth = 0
+        self._root_event: object = None
+
+    def _fresh(self) -> bool:
+        """Whether the state went on from the first root; if not, forget everything."""
+        state = self.state
+        depth = self._root_depth
+        if (
+            self._shared is not None
+            and len(state.log) >= depth
+            and (depth == 0 or state.log[depth - 1] is self._root_event)
+        ):
+            return False
+        self._shared = _Shared(state)
+        self._tables = {}
+        self._root_depth = depth = len(state.log)
+        self._root_event = state.log[depth - 1] if depth else None
+        return True
+
+    def solve(
+        self, seat: int | None = None, *, all_seats: bool = True, details: bool = True
+    ) -> SolveResult:
+        """The paranoid value of every seat (or only `seat`), the best plays and a line: see
+        the module function `solve`. Without `details`, only the values (no best plays, no
+        line), which is quicker."""
+        state, budget = self.state, self.budget
+        start = time.perf_counter()
+        n = state.n
+        persp = state.turn if seat is None else seat
+        if not 0 <= persp < n:
+            raise ValueError(f"there is no seat {persp + 1}")
+        if state.result is not None:
+            points = state.result.points
+            return SolveResult(
+                seat=persp,
+                to_move=None,
+                values=dict(enumerate(points)),
+                bounds={s: (p, p) for s, p in enumerate(points)},
+                best=[],
+                line=[],
+                nodes=0,
+                ms=(time.perf_counter() - start) * 1000,
+                solved=True,
+                finished=True,
+            )
+        self._fresh()
+        shared = self._shared
+        assert shared is not None
+        deadline = None if budget.seconds is None else start + budget.seconds
+        bounds: dict[int, tuple[int, int]] = {}
+        best: list[Combo | None] = []
+        line: list[LineStep] = []
+        nodes = 0
+        table = 0
+        spent = False
+        for s in [persp] + ([t for t in range(n) if t != persp] if all_seats else []):
+            kept = self._tables.setdefault(s, {})
+            if len(kept) >= budget.table_entries:  # full of positions left behind: start over
+                kept.clear()
+            search = _Search(
+                state,
+                s,
+                shared,
+                deadline=deadline,
+                node_limit=None if budget.nodes is None else budget.nodes - nodes,
+                table_entries=budget.table_entries,
+                table=kept,
+            )
+            lo, hi = search.static_bounds()
+            if not spent:
+                with _restored(state):
+                    try:
+                        lo, hi = search.value_bounds(lo, hi)
+                        if s == persp and details:
+                            best = [m[0] for m in search.best_moves(lo)]
+                            line = search.principal_variation(lo)
+                    except OutOfBudget:
+                        spent = True
+                        lo, hi = search.proved
+            nodes += search.nodes
+            table = max(table, len(search.table))
+            bounds[s] = (lo, hi)
+        ordered = dict(sorted(bounds.items()))
+        return SolveResult(
+            seat=persp,
+            to_move=state.turn,
+            values={s: (lo if lo == hi else None) for s, (lo, hi) in ordered.items()},
+            bounds=ordered,
+            best=best,
+            line=line,
+            nodes=nodes,
+            ms=(time.perf_counter() - start) * 1000,
+            solved=not spent,
+            table=table,
+        )
+
+
 def solve(
     state: HandState,
     seat: int | None = None,
@@ -685,72 +616,10 @@ def solve(
     `seat` is the perspective for `best` and `line` (default: the seat to move). Its value is
     searched first, then the other seats' values (unless `all_seats` is false). The state is
     searched in place by make and undo and comes back unchanged. On a finished hand the values
-    are its points and nothing is searched.
+    are its points and nothing is searched. (To solve many positions of one hand in turn, a
+    `Solver` keeps its tables between them.)
     """
-    budget = budget or Budget()
-    start = time.perf_counter()
-    n = state.n
-    persp = state.turn if seat is None else seat
-    if not 0 <= persp < n:
-        raise ValueError(f"there is no seat {persp + 1}")
-    if state.result is not None:
-        points = state.result.points
-        return SolveResult(
-            seat=persp,
-            to_move=None,
-            values=dict(enumerate(points)),
-            bounds={s: (p, p) for s, p in enumerate(points)},
-            best=[],
-            line=[],
-            nodes=0,
-            ms=(time.perf_counter() - start) * 1000,
-            solved=True,
-            finished=True,
-        )
-    deadline = None if budget.seconds is None else start + budget.seconds
-    shared = _Shared(state)
-    bounds: dict[int, tuple[int, int]] = {}
-    best: list[Combo | None] = []
-    line: list[LineStep] = []
-    nodes = 0
-    table = 0
-    spent = False
-    for s in [persp] + ([t for t in range(n) if t != persp] if all_seats else []):
-        search = _Search(
-            state,
-            s,
-            shared,
-            deadline=deadline,
-            node_limit=None if budget.nodes is None else budget.nodes - nodes,
-            table_entries=budget.table_entries,
-        )
-        lo, hi = search.static_bounds()
-        if not spent:
-            with _restored(state):
-                try:
-                    lo, hi = search.value_bounds(lo, hi)
-                    if s == persp:
-                        best = [m[0] for m in search.best_moves(lo)]
-                        line = search.principal_variation(lo)
-                except OutOfBudget:
-                    spent = True
-                    lo, hi = search.proved
-        nodes += search.nodes
-        table = max(table, len(search.table))
-        bounds[s] = (lo, hi)
-    ordered = dict(sorted(bounds.items()))
-    return SolveResult(
-        seat=persp,
-        to_move=state.turn,
-        values={s: (lo if lo == hi else None) for s, (lo, hi) in ordered.items()},
-        bounds=ordered,
-        best=best,
-        line=line,
-        nodes=nodes,
-        ms=(time.perf_counter() - start) * 1000,
-        solved=not spent,
-        table=table,
-    )
+    return Solver(state, budget).solve(seat, all_seats=all_seats)
 
 
 # A budget for one position inside a longer job (a page, an audit): small enough that a

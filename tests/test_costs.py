@@ -1,0 +1,108 @@
+"""Decision costs (zfrec.analysis.costs) against the plain minimax of tests/solve_reference.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.solve_reference import Minimax
+from zfrec.analysis.costs import decision_costs
+from zfrec.analysis.solve import Budget
+from zfrec.engine.game import HandState, PlayEvent
+from zfrec.record import load
+from zfrec.record.model import Game
+from zfrec.replay import HandStart, MoveStep, replay
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_games"
+SMALL = 9  # cards left: small enough for the plain minimax
+
+
+def reference_costs(game: Game, max_cards: int) -> dict[tuple[int, int], tuple[int, int, int]]:
+    """(hand_index, step) -> (seat, value before, value after), by the plain minimax, for every
+    legal decision with at most `max_cards` cards left."""
+    out: dict[tuple[int, int], tuple[int, int, int]] = {}
+    hs: HandState | None = None
+    step = 0
+    for state, event in replay(game):
+        if isinstance(event, HandStart):
+            hs, step = None, 0
+            if all(event.known):
+                hs = HandState(list(event.deal), event.leader, state.game.rules)
+        elif isinstance(event, MoveStep):
+            index, step = step, step + 1
+            if hs is None or event.event is None or hs.result is not None:
+                hs = None
+                continue
+            left = sum(h.bit_count() for h in hs.hands)
+            before = Minimax().values(hs)[event.seat] if left <= max_cards else None
+            if isinstance(event.event, PlayEvent):
+                hs.play(event.seat, event.event.combo.mask, event.event.combo.declarations())
+            else:
+                hs.pass_(event.seat)
+            if before is not None:
+                after = Minimax().values(hs)[event.seat]
+                out[(event.hand_index, index)] = (event.seat, before, after)
+    return out
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "13-equal-lengths.zfn",
+        *(
+            pytest.param(name, marks=pytest.mark.slow)
+            for name in ("02-three-players.zfn", "03-five-players.zfn", "11-inferred-jokers.zfn",
+                         "06-poppel-self-overplay.zfn")
+        ),
+    ],
+)  # fmt: skip
+def test_costs_match_the_plain_minimax(name: str) -> None:
+    (game,) = load(SAMPLES / name)
+    found = decision_costs(game, max_cards=SMALL, budget=Budget(nodes=None, seconds=None))
+    expected = reference_costs(game, SMALL)
+    assert expected, "no decision small enough to check"
+    assert set(found) == set(expected)
+    for key, (seat, before, after) in expected.items():
+        cost = found[key]
+        assert (cost.seat, cost.value, cost.after, cost.points) == (
+            seat,
+            before,
+            after,
+            before - after,
+        )
+        assert cost.points >= 0
+        if cost.points == 0:
+            assert cost.best == cost.played
+        else:
+            assert cost.best != cost.played
+            assert cost.text() == f"cost {cost.points}: {cost.best} instead of {cost.played}"
+
+
+def test_samples_hold_decisions_that_cost_points() -> None:
+    """The check above is not idle: among its samples, some decisions cost points (the values
+    of those were compared with the minimax there)."""
+    marked = []
+    for name in ("02-three-players.zfn", "03-five-players.zfn", "13-equal-lengths.zfn"):
+        (game,) = load(SAMPLES / name)
+        costs = decision_costs(game, max_cards=SMALL)
+        marked += [c for c in costs.values() if c.points]
+    assert len(marked) >= 3
+    assert all(c.best != c.played and c.after < c.value for c in marked)
+
+
+def test_no_costs_without_the_deal_or_when_turned_off() -> None:
+    (game,) = load(SAMPLES / "unfinished" / "no-deal.zfn")
+    assert decision_costs(game) == {}
+    (game,) = load(SAMPLES / "02-three-players.zfn")
+    assert decision_costs(game, max_cards=0) == {}
+
+
+def test_a_tiny_budget_gives_no_cost_rather_than_a_guess() -> None:
+    (game,) = load(SAMPLES / "02-three-players.zfn")
+    tight = decision_costs(game, max_cards=12, budget=Budget(nodes=30, seconds=None))
+    exact = decision_costs(game, max_cards=12, budget=Budget(nodes=None, seconds=None))
+    assert len(tight) < len(exact)
+    for key, cost in tight.items():
+        assert cost == exact[key]
