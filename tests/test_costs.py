@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.solve_reference import Minimax
-from zfrec.analysis.costs import decision_costs
+from tests.solve_reference import Minimax, apply
+from zfrec.analysis.costs import decision_costs, perfect_play_tables
 from zfrec.analysis.solve import Budget
 from zfrec.engine.game import HandState, PlayEvent
 from zfrec.record import load
@@ -106,3 +106,34 @@ def test_a_tiny_budget_gives_no_cost_rather_than_a_guess() -> None:
     assert len(tight) < len(exact)
     for key, cost in tight.items():
         assert cost == exact[key]
+
+
+@pytest.mark.parametrize(
+    ("name", "cards"),
+    [
+        ("13-equal-lengths.zfn", SMALL),
+        pytest.param("unfinished/three-players.zfn", SMALL + 1, marks=pytest.mark.slow),
+    ],
+)
+def test_perfect_play_tables_match_the_plain_minimax(name: str, cards: int) -> None:
+    """Every seat's value at each position of the hand's end, and at the position where the
+    hand's record ends (finished, or stopped in the middle): a page's "perfect play from
+    here" table."""
+    (game,) = load(SAMPLES / name)
+    found = perfect_play_tables(game, max_cards=cards, budget=Budget(nodes=None, seconds=None))
+    expected: dict[tuple[int, int], dict[int, int]] = {}
+    hs: HandState | None = None
+    step = 0
+    for state, event in replay(game):
+        if isinstance(event, HandStart):
+            hs, step = HandState(list(event.deal), event.leader, state.game.rules), 0
+        elif isinstance(event, MoveStep) and hs is not None:
+            if sum(h.bit_count() for h in hs.hands) <= cards:
+                expected[(event.hand_index, step)] = dict(enumerate(Minimax().values(hs)))
+            assert event.event is not None
+            apply(hs, event.event.combo if isinstance(event.event, PlayEvent) else None)
+            step += 1
+    assert hs is not None
+    expected[(0, step)] = dict(enumerate(Minimax().values(hs)))
+    assert found.values == expected
+    assert found.costs == decision_costs(game, max_cards=cards)

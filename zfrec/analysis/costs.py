@@ -34,7 +34,7 @@ from zfrec.analysis.solve import Budget, Solver, play_text
 from zfrec.engine.game import HandState, PlayEvent
 from zfrec.engine.rules import Ruleset
 from zfrec.record.model import Game
-from zfrec.replay import HandStart, MoveStep, ReplayState, ReplayVisitor, walk
+from zfrec.replay import HandEnd, HandStart, MoveStep, ReplayState, ReplayVisitor, walk
 
 # Positions with at most this many cards in all hands are solved. A 12-card position takes a
 # few milliseconds to a few hundred; the ones after it reuse its tables.
@@ -84,14 +84,19 @@ class Cost:
 class CostFinder(ReplayVisitor):
     """A replay visitor that solves each decision of a hand's end (see the module docstring).
 
-    `costs` maps (hand_index, step) to the decision's `Cost`.
+    `costs` maps (hand_index, step) to the decision's `Cost`. With `tables`, every seat is
+    solved at each position, and `values` maps (hand_index, step) to each seat's value at the
+    position before that step, and (hand_index, number of steps) to the position where the
+    hand's record ends: the "perfect play from here" table of a replay page.
     """
 
     rules: Ruleset | None = None  # judge under these rules, not the record's own
     max_cards: int = COST_CARDS
     budget: Budget = COST_BUDGET
     game_seconds: float | None = GAME_SECONDS
+    tables: bool = False
     costs: dict[tuple[int, int], Cost] = field(default_factory=dict)
+    values: dict[tuple[int, int], dict[int, int]] = field(default_factory=dict)
     spent: float = 0.0  # seconds of solving so far
     _hand: HandState | None = None
     _solver: Solver | None = None
@@ -124,13 +129,15 @@ class CostFinder(ReplayVisitor):
         ):
             self._hand = self._solver = None  # the record left the rules: no more costs here
             return
-        seat = step.seat
+        seat = int(step.seat)
         left = sum(h.bit_count() for h in hs.hands)
         out_of_time = self.game_seconds is not None and self.spent >= self.game_seconds
         before = None
         if left <= self.max_cards and not out_of_time:
-            before = solver.solve(seat, all_seats=False)
+            before = solver.solve(seat, all_seats=self.tables)
             self.spent += before.ms / 1000
+            if self.tables and before.solved:
+                self.values[(step.hand_index, index)] = _known(before.values)
         played = event.combo if isinstance(event, PlayEvent) else None
         if played is None:
             hs.pass_(seat)
@@ -155,6 +162,23 @@ class CostFinder(ReplayVisitor):
             played=play_text(played),
         )
 
+    def visit_hand_end(self, state: ReplayState, event: HandEnd) -> None:
+        hs, solver = self._hand, self._solver
+        if not self.tables or hs is None or solver is None:
+            return
+        if self.game_seconds is not None and self.spent >= self.game_seconds:
+            return
+        if sum(h.bit_count() for h in hs.hands) > self.max_cards:
+            return
+        found = solver.solve(all_seats=True, details=False)
+        self.spent += found.ms / 1000
+        if found.solved:
+            self.values[(event.hand_index, self._step)] = _known(found.values)
+
+
+def _known(values: dict[int, int | None]) -> dict[int, int]:
+    return {s: v for s, v in values.items() if v is not None}
+
 
 def decision_costs(
     game: Game,
@@ -169,3 +193,18 @@ def decision_costs(
     finder = CostFinder(rules, max_cards, budget, game_seconds)
     walk(game, [finder], rules)
     return finder.costs
+
+
+def perfect_play_tables(
+    game: Game,
+    rules: Ruleset | None = None,
+    *,
+    max_cards: int = COST_CARDS,
+    budget: Budget = COST_BUDGET,
+    game_seconds: float | None = GAME_SECONDS,
+) -> CostFinder:
+    """Every seat's value at each position of the hands' ends that fits the budget, and the
+    decisions' costs: a `CostFinder` with `tables` after one replay of its own."""
+    finder = CostFinder(rules, max_cards, budget, game_seconds, tables=True)
+    walk(game, [finder], rules)
+    return finder

@@ -535,7 +535,7 @@ class Solver:
         state, budget = self.state, self.budget
         start = time.perf_counter()
         n = state.n
-        persp = state.turn if seat is None else seat
+        persp = int(state.turn if seat is None else seat)  # a plain int, not a Seat
         if not 0 <= persp < n:
             raise ValueError(f"there is no seat {persp + 1}")
         if state.result is not None:
@@ -592,7 +592,7 @@ class Solver:
         ordered = dict(sorted(bounds.items()))
         return SolveResult(
             seat=persp,
-            to_move=state.turn,
+            to_move=int(state.turn),
             values={s: (lo if lo == hi else None) for s, (lo, hi) in ordered.items()},
             bounds=ordered,
             best=best,
