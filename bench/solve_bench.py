@@ -62,21 +62,47 @@ def measure(quick: bool) -> dict[str, Any]:
     per_seats = QUICK_PER_SEATS if quick else PER_SEATS
     out: dict[str, Any] = {}
     for left in SIZES:
-        times, cpu, nodes, unsolved = [], [], 0, 0
+        times: dict[int, list[float]] = {3: [], 4: []}
+        cpu: list[float] = []
+        nodes, unsolved = 0, 0
         for hs in positions(left, per_seats):
             start, start_cpu = time.perf_counter(), time.process_time()
             budget = Budget(nodes=None, seconds=10.0 if quick else BUDGET_SECONDS)
             result = solve(hs, budget=budget, all_seats=False)
-            times.append((time.perf_counter() - start) * 1000)
+            times[hs.n].append((time.perf_counter() - start) * 1000)
             cpu.append((time.process_time() - start_cpu) * 1000)
             nodes += result.nodes
             unsolved += not result.solved
-        out[f"solve_{left}_ms"] = statistics.median(times)
-        out[f"solve_{left}_max_ms"] = max(times)
+        every = times[3] + times[4]
+        out[f"solve_{left}_ms"] = statistics.median(every)
+        out[f"solve_{left}_max_ms"] = max(every)
         out[f"solve_{left}_cpu_ms"] = statistics.median(cpu)
-        out[f"solve_{left}_nodes_per_s"] = nodes / (sum(times) / 1000)
+        for n, spent in times.items():
+            out[f"solve_{left}_{n}p_ms"] = statistics.median(spent)
+            out[f"solve_{left}_{n}p_max_ms"] = max(spent)
+        out[f"solve_{left}_nodes_per_s"] = nodes / (sum(every) / 1000)
         out[f"solve_{left}_unsolved"] = unsolved
+    out.update(cost_figures())
     return out
+
+
+def cost_figures() -> dict[str, Any]:
+    """What the decision costs add to `analyze`: the sample game of 14 hands, every decision
+    with 12 cards or fewer left solved (zfrec.analysis.costs)."""
+    from pathlib import Path
+
+    from zfrec.analysis.costs import decision_costs
+    from zfrec.record import load
+
+    (game,) = load(
+        Path(__file__).resolve().parent.parent / "sample_games" / "05-full-game-to-500.zfn"
+    )
+    start = time.perf_counter()
+    costs = decision_costs(game)
+    return {
+        "costs_game_ms": (time.perf_counter() - start) * 1000,
+        "costs_decisions": len(costs),
+    }
 
 
 def own_peak_rss_mb() -> float:
