@@ -115,17 +115,37 @@ class Combo:
         return describe(self)
 
     def to_json(self) -> dict[str, object]:
-        """The reading as plain JSON values."""
-        return {
-            "category": self.category.name,
-            "rank": self.rank_symbol,
-            "length": self.length,
-            "jokers": {card_str(j): str(s) for j, s in self.jokers},
-            "cards": self.text(),
-        }
+        """The reading as plain JSON values (`zfrec classify --json`): the fields of
+        `ComboJson`.
+
+        >>> resolve(0b11 << 8, None).to_json()
+        {'category': 'pair', 'rank': '5', 'length': None, 'jokers': {}, 'cards': '5s 5h'}
+        """
+        from zfrec.jsonview import dump  # pydantic only when JSON is asked for
+
+        data: dict[str, object] = dump(ComboJson.of(self))
+        return data
 
     def __str__(self) -> str:
         return self.text()
+
+
+@dataclass(frozen=True, slots=True)
+class ComboJson:
+    """A reading as JSON: the category and rank by name, what each joker stands for, the
+    cards in the notation."""
+
+    category: str
+    rank: str
+    length: int | None
+    jokers: dict[str, str]
+    cards: str
+
+    @classmethod
+    def of(cls, c: Combo) -> ComboJson:
+        """The view of a reading."""
+        jokers = {card_str(j): str(s) for j, s in c.jokers}
+        return cls(c.category.name, c.rank_symbol, c.length, jokers, c.text())
 
 
 # --- describing -------------------------------------------------------------------------------

@@ -234,6 +234,8 @@ def parse_json_text(text: str, source: str | None = None) -> Any:
 
 
 def iter_json_text(text: str, source: str | None = None) -> Iterator[Game | NotationError]:
+    """The games of JSON record text, in order; a game that cannot be read comes as its
+    NotationError, so the others still come."""
     try:
         data = parse_json_text(text.removeprefix("\ufeff"), source)
     except NotationError as exc:

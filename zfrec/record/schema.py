@@ -38,6 +38,7 @@ def load_schema() -> dict[str, Any]:
 
 
 def schema_id() -> str:
+    """The `$id` of the JSON record schema (schemas/)."""
     return str(load_schema()["$id"])
 
 

@@ -53,7 +53,8 @@ def dumps_zfn(games: Game | Iterable[Game]) -> str:
 class Writer(Protocol):
     """Anything with a `write(text)` method: an open text file, `io.StringIO`, sys.stdout."""
 
-    def write(self, text: str, /) -> object: ...
+    def write(self, text: str, /) -> object:
+        """Write some text."""
 
 
 def write_zfn(games: Game | Iterable[Game], out: Writer) -> None:
