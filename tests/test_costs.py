@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from tests.solve_reference import Minimax, apply
+from zfrec.analysis.analyze import analyze_game
 from zfrec.analysis.costs import decision_costs, perfect_play_tables
 from zfrec.analysis.solve import Budget
+from zfrec.cli import app
 from zfrec.engine.game import HandState, PlayEvent
 from zfrec.record import load
 from zfrec.record.model import Game
@@ -17,6 +21,7 @@ from zfrec.replay import HandStart, MoveStep, replay
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_games"
 SMALL = 9  # cards left: small enough for the plain minimax
+runner = CliRunner()
 
 
 def reference_costs(game: Game, max_cards: int) -> dict[tuple[int, int], tuple[int, int, int]]:
@@ -77,7 +82,7 @@ def test_costs_match_the_plain_minimax(name: str) -> None:
             assert cost.best == cost.played
         else:
             assert cost.best != cost.played
-            assert cost.text() == f"cost {cost.points}: {cost.best} instead of {cost.played}"
+            assert cost.text == f"cost {cost.points}: {cost.best} instead of {cost.played}"
 
 
 def test_samples_hold_decisions_that_cost_points() -> None:
@@ -137,3 +142,53 @@ def test_perfect_play_tables_match_the_plain_minimax(name: str, cards: int) -> N
     expected[(0, step)] = dict(enumerate(Minimax().values(hs)))
     assert found.values == expected
     assert found.costs == decision_costs(game, max_cards=cards)
+
+
+# --- in analyze ---------------------------------------------------------------------------------
+
+
+def test_analyze_puts_each_cost_on_its_decision_and_notes_the_dear_ones() -> None:
+    (game,) = load(SAMPLES / "02-three-players.zfn")
+    costs = decision_costs(game, max_cards=SMALL)
+    analysis = analyze_game(game, solve_cards=SMALL)
+    on_decisions = {(d.hand_index, d.step): d.cost for d in analysis.decisions() if d.cost}
+    assert on_decisions == costs
+    for d in analysis.decisions():
+        assert d.cost is None or d.cost.seat == d.seat
+    dear = [c for c in costs.values() if c.points]
+    notes = [n for n in analysis.per_move_notes() if n.kind == "cost"]
+    assert [(n.hand_index, n.step, n.points) for n in notes] == [
+        (c.hand_index, c.step, c.points) for c in dear
+    ]
+    for n, c in zip(notes, dear, strict=True):
+        assert n.text == f"{game.players[c.seat]}: {c.text}"
+    # Without the solver: no costs, no cost notes, the rest unchanged.
+    plain = analyze_game(game)
+    assert all(d.cost is None for d in plain.decisions())
+    assert [n for n in plain.per_move_notes() if n.kind != "cost"] == [
+        n for n in analysis.per_move_notes() if n.kind != "cost"
+    ]
+
+
+def test_analyze_cli_shows_costs_in_text_and_json() -> None:
+    path = SAMPLES / "02-three-players.zfn"
+    (game,) = load(path)
+    dear = [c for c in decision_costs(game, max_cards=SMALL).values() if c.points]
+    assert dear
+    done = runner.invoke(app, ["analyze", str(path), "--solve-cards", str(SMALL), "--json"])
+    assert done.exit_code == 0
+    doc = json.loads(done.stdout)["games"][0]
+    decisions = [d for h in doc["hands"] for d in h["decisions"]]
+    shown = [d["cost"] for d in decisions if d["cost"] and d["cost"]["points"]]
+    assert [c["text"] for c in shown] == [c.text for c in dear]
+    assert set(shown[0]) == {"points", "value", "after", "best", "played", "text"}
+    assert [n["text"] for n in doc["notes"] if n["kind"] == "cost"] == [
+        f"{game.players[c.seat]}: {c.text}" for c in dear
+    ]
+    done = runner.invoke(app, ["analyze", str(path), "--solve-cards", str(SMALL)])
+    assert done.exit_code == 0
+    for c in dear:
+        assert c.text in done.stdout
+    done = runner.invoke(app, ["analyze", str(path), "--solve-cards", "0", "--json"])
+    doc = json.loads(done.stdout)["games"][0]
+    assert all(d["cost"] is None for h in doc["hands"] for d in h["decisions"])

@@ -22,17 +22,19 @@ only the hand's last cards, so it fails validation for its deal, but the positio
     ... deal 3: 4c
     ... 1: 5h  2: -
     ... ''')[0]
-    >>> [(c.step, c.value, c.after, c.text()) for c in decision_costs(game).values() if c.points]
+    >>> [(c.step, c.value, c.after, c.text) for c in decision_costs(game).values() if c.points]
     [(1, 15, 10, 'cost 5: Kd instead of -')]
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Annotated
 
 from zfrec.analysis.solve import Budget, Solver, play_text
 from zfrec.engine.game import HandState, PlayEvent
 from zfrec.engine.rules import Ruleset
+from zfrec.jsonview import hidden
 from zfrec.record.model import Game
 from zfrec.replay import HandEnd, HandStart, MoveStep, ReplayState, ReplayVisitor, walk
 
@@ -50,34 +52,34 @@ class Cost:
     """What one decision cost, by the solver.
 
     `hand_index` (0-based into the record's hands) and `step` (the 0-based number of the
-    decision's replay step in the hand, inferred passes counted) say which decision. `value` is
-    the most points the seat could guarantee itself before the move, `after` what it could
-    after it, and `points` the difference. `best` is a best play in notation (`-` for the
-    pass), `played` the move made.
+    decision's replay step in the hand, inferred passes counted) say which decision; they and
+    `seat` are not in the JSON, which sits on the decision. `value` is the most points the seat
+    could guarantee itself before the move, `after` what it could after it, and `points` the
+    difference. `best` is a best play in notation (`-` for the pass), `played` the move made,
+    and `text` the blunder mark.
+
+    >>> Cost.of(0, 5, 1, 15, 0, "Kd", "-").text
+    'cost 15: Kd instead of -'
     """
 
-    hand_index: int
-    step: int
-    seat: int
+    hand_index: Annotated[int, hidden()]
+    step: Annotated[int, hidden()]
+    seat: Annotated[int, hidden()]
     points: int
     value: int
     after: int
     best: str
     played: str
+    text: str
 
-    def text(self) -> str:
-        """The blunder mark: `cost 15: Kd instead of -`."""
-        return f"cost {self.points}: {self.best} instead of {self.played}"
-
-    def to_json(self) -> dict[str, object]:
-        """The cost as `zfrec analyze --json` writes it on the decision."""
-        return {
-            "points": self.points,
-            "value": self.value,
-            "after": self.after,
-            "best": self.best,
-            "text": self.text(),
-        }
+    @classmethod
+    def of(
+        cls, hand_index: int, step: int, seat: int, value: int, after: int, best: str, played: str
+    ) -> Cost:
+        """The cost of a decision from the values before and after it."""
+        points = value - after
+        text = f"cost {points}: {best} instead of {played}"
+        return cls(hand_index, step, seat, points, value, after, best, played, text)
 
 
 @dataclass(slots=True)
@@ -151,16 +153,10 @@ class CostFinder(ReplayVisitor):
             return
         points = before.value - after.value
         best = before.best[0] if points and before.best else played
-        self.costs[(step.hand_index, index)] = Cost(
-            hand_index=step.hand_index,
-            step=index,
-            seat=seat,
-            points=points,
-            value=before.value,
-            after=after.value,
-            best=play_text(best),
-            played=play_text(played),
-        )
+        self.costs[(step.hand_index, index)] = Cost.of(
+            step.hand_index, index, seat, before.value, after.value, play_text(best),
+            play_text(played),
+        )  # fmt: skip
 
     def visit_hand_end(self, state: ReplayState, event: HandEnd) -> None:
         hs, solver = self._hand, self._solver
