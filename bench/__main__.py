@@ -169,6 +169,14 @@ def run(quick: bool) -> dict[str, Any]:
         games = [g for p in state["files"] for g in load(p)]
         results["render_hands_per_s"] = renderer(games) if renderer else None
 
+    def publishing() -> None:
+        from bench.publish_bench import publish_figures
+
+        # a quarter of the corpus (one of its four files, about 1,000 hands) for the rate
+        first = state["files"][:1]
+        hands = sum(len(g.hands) for g in load(first[0]))
+        results.update(publish_figures(first, hands, corpus_dir, quick))
+
     steps = [
         ("self-play corpus", corpus),
         ("engine micro-benchmarks", engine),
@@ -177,6 +185,7 @@ def run(quick: bool) -> dict[str, Any]:
         ("validate --jobs 2", jobs2),
         ("streamed validation memory", stream),
         ("simulate", simulate),
+        ("publish a site", publishing),
         ("import (SQLite, PostgreSQL, memory) and render", store_and_render),
         ("live table, 20 tables at once", live),
         ("hindsight solver", lambda: results.update(solve_figures(quick))),
@@ -205,6 +214,8 @@ TARGETS: dict[str, tuple[str, float]] = {
     "import_hands_per_s": (">=", 2000),
     "import_peak_rss_mb": ("<", 200),
     "render_hands_per_s": (">=", 200),
+    "publish_hands_per_s": (">=", 200),
+    "publish_10k_jobs2_s": ("<", 60),
     "live_move_p99_ms": ("<=", 50),
     **SOLVE_TARGETS,
 }

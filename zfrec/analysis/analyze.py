@@ -375,7 +375,8 @@ class _HandBuilder:
         if missed:
             st.missed_beats += 1
             st.missed_points += base.table_points
-        detail = bool(moves) and self.detail
+        # A missed beat's note names an example, so it gets its alternatives in either mode.
+        detail = bool(moves) and (self.detail or missed)
         alts = relevant_alternatives(hand_before, moves or [], base.lead, None) if detail else ()
         return replace(base, alternatives=alts, missed_beat=missed)
 
@@ -423,11 +424,12 @@ def analyze_game(
 ) -> GameAnalysis:
     """Analyse every decision of a record, under its own rules or `rules`.
 
-    `alternatives=False` is the fast mode for statistics (about three times faster): passes are
-    still judged (options, missed beats), but plays get no option count and no decision lists
-    its alternatives. `solve_cards` > 0 asks the hindsight solver what each decision cost
-    (`Decision.cost`, zfrec.analysis.costs) wherever the deal is known and at most that many
-    cards are left, each position within `solve_budget`.
+    `alternatives=False` is the fast mode for statistics and pages (about three times faster):
+    passes are still judged (options, missed beats) and a missed beat still lists its
+    alternatives, but plays get no option count and no other decision lists its alternatives.
+    `solve_cards` > 0 asks the hindsight solver what each decision cost (`Decision.cost`,
+    zfrec.analysis.costs) wherever the deal is known and at most that many cards are left, each
+    position within `solve_budget`.
 
     >>> from zfrec.analysis.example import example_game
     >>> full, fast = analyze_game(example_game()), analyze_game(example_game(), alternatives=False)

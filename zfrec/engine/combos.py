@@ -10,11 +10,11 @@ whose meaning is declared) are counted by rank, and a candidate combination is p
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields
+from collections.abc import Sequence
+from dataclasses import dataclass
 from enum import IntEnum
 from itertools import combinations
-from typing import Any, cast
+from typing import NamedTuple
 
 from zfrec.engine.cards import (
     BJ,
@@ -73,14 +73,16 @@ SEQUENCE_OF = {2: Category.pair_sequence, 3: Category.triple_sequence, 4: Catego
 UNIT_OF = {c: k for k, c in SEQUENCE_OF.items()}
 
 
-@dataclass(frozen=True, slots=True)
-class Combo:
+class Combo(NamedTuple):
     """One reading of a played card set.
 
     `rank` is the rank index of the deciding card (0..12 for 3..2, 13 and 14 for the jokers as
     singles); for a special it is 0 (mixed 5-T-K), 1 (suited 5-T-K) or 2 (four 2s). `length` is
     the number of units in a pair/triple/quartet sequence, the number of cards in a suit
     sequence, and None otherwise. `jokers` says what each wild joker stands for.
+
+    A named tuple, so that it is immutable and yet cheap to build: the engine builds one per
+    reading of every play it reads or lists.
     """
 
     category: Category
@@ -234,51 +236,18 @@ def why_not_beats(play: Combo, top: Combo, rules: Ruleset = DEFAULT_RULES) -> st
 
 # --- building readings fast ---------------------------------------------------------------------
 
-# Reading a play and listing physical plays build many Combo and Stand objects. The generated
-# __init__ of a frozen dataclass sets each field through a call of object.__setattr__, and that
-# costs three times what the rest of building a Combo costs. _combo instead fills a draft, an
-# instance of a plain class with the very same slots, by ordinary (fast) attribute assignment and
-# turns it into a Combo by assigning __class__, which Python allows between classes of identical
-# layout. The result is exactly what Combo(...) makes; tests/test_combos.py compares the two. If
-# Combo gains or loses a field, the check below stops the import, so that no slot is left unset;
-# where Python refuses the swap (a compiled build), _combo is Combo itself.
-
 Jokers = tuple[tuple[int, Stand], ...]
 
-
-_COMBO_FIELDS = ("category", "jokers", "length", "mask", "rank", "suit")
-
-
-class _ComboDraft:
-    __slots__ = _COMBO_FIELDS
+_new_tuple = tuple.__new__
 
 
-def _combo_by_draft(
+def _combo(
     category: Category, rank: int, length: int | None, mask: int, jokers: Jokers, suit: int | None
 ) -> Combo:
-    draft: Any = _ComboDraft()
-    draft.category = category
-    draft.rank = rank
-    draft.length = length
-    draft.mask = mask
-    draft.jokers = jokers
-    draft.suit = suit
-    draft.__class__ = Combo
-    return cast(Combo, draft)
+    """Combo(...) without the keyword handling of its generated constructor: reading a play
+    and listing physical plays build many, and this costs two thirds of it."""
+    return _new_tuple(Combo, (category, rank, length, mask, jokers, suit))
 
-
-def _pick_combo_builder() -> Callable[[Category, int, int | None, int, Jokers, int | None], Combo]:
-    if sorted(f.name for f in fields(Combo)) != sorted(_COMBO_FIELDS):
-        raise RuntimeError("the fields of Combo changed: update _ComboDraft in combos.py")
-    probe_args = (Category.pair, 3, None, 0b11, ((SJ, Stand(3)),), None)
-    try:
-        probe = _combo_by_draft(*probe_args)
-    except (TypeError, AttributeError):  # compiled classes take neither drafts nor swaps
-        return Combo
-    return _combo_by_draft if type(probe) is Combo and probe == Combo(*probe_args) else Combo
-
-
-_combo = _pick_combo_builder()
 
 # Stands are immutable and compare by value, so the engine shares one per rank and per card. A
 # stand always names a real rank, and a suit or none, as Stand.parse and the engine make them.

@@ -31,7 +31,7 @@ beats for the other seats.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from markupsafe import Markup
 
@@ -39,7 +39,14 @@ from zfrec.analysis.analyze import GameAnalyser, GameAnalysis, MoveNote, SeatSta
 from zfrec.analysis.audit import AuditReport
 from zfrec.record.model import Game
 from zfrec.render.html import build_game_view, environment
-from zfrec.render.views import DiagnosticView, ExtraSection, GameView, StepNote, StepView
+from zfrec.render.views import (
+    DiagnosticView,
+    ExtraSection,
+    GameView,
+    StepNote,
+    StepView,
+    card_prose,
+)
 
 AUDIT_PAGE = "audit.html"
 Decorate = Callable[[GameView], None]  # the renderer's hook: add notes and sections to a view
@@ -83,7 +90,8 @@ def analysed_view(
     hand_href: Callable[[int], str] = lambda number: f"hand-{number}.html",
 ) -> GameView:
     """The game's view with its analysis marked on it (as `annotate` does), from one replay
-    pass that feeds the page and the analysis together.
+    pass that feeds the page and the analysis together. The pages show no play's
+    alternatives, only a missed beat's example, so the analysis runs in its fast mode.
 
     >>> from zfrec.analysis.example import example_game
     >>> view = analysed_view(example_game())
@@ -91,7 +99,7 @@ def analysed_view(
     ['missed_beat', 'missed_beat', 'missed_beat', 'conceded']
     """
     rules = record.ruleset()
-    analyser = GameAnalyser(record, rules)
+    analyser = GameAnalyser(record, rules, alternatives=False)
     view = build_game_view(record, viewer=viewer, rules=rules, hand_href=hand_href,
                            visitors=[analyser])  # fmt: skip
     annotate(view, analyser.result(), viewer=viewer)
@@ -103,7 +111,8 @@ def analysis_decorator(
 ) -> Decorate:
     """The decorate hook that marks the analysis on a game's pages (see `annotate`).
 
-    The record is analysed with alternatives when the hook runs, unless `analysis` is given.
+    The record is analysed when the hook runs, unless `analysis` is given. The pages show no
+    play's alternatives, only a missed beat's example, so the fast mode does.
 
     >>> from zfrec.analysis.example import example_game
     >>> from zfrec.render.html import build_game_view
@@ -114,7 +123,7 @@ def analysis_decorator(
     """
 
     def decorate(view: GameView) -> None:
-        annotate(view, analysis or analyze_game(record), viewer=viewer)
+        annotate(view, analysis or analyze_game(record, alternatives=False), viewer=viewer)
 
     return decorate
 
@@ -132,9 +141,11 @@ def annotate(view: GameView, analysis: GameAnalysis, *, viewer: int | None = Non
     """
     hrefs = [s.href for s in view.summaries]
     placed: dict[int, list[PlacedNote]] = {}  # by hand index
-    for i, note, step in _locate(view, analysis):
-        if not _visible(note, viewer):
+    names = tuple(analysis.players)
+    for i, found, step in _locate(view, analysis):
+        if not _visible(found, viewer):
             continue
+        note = replace(found, text=card_prose(found.text, names))  # 10♠, names isolated
         step.notes.append(StepNote(note.text, note.kind))
         number = view.hands[i].number
         href = f"{hrefs[i] if i < len(hrefs) else ''}#step={step.index}"
@@ -168,7 +179,7 @@ def render_audit(view: GameView, report: AuditReport, *, game_href: str = "index
     >>> from zfrec.analysis.example import broken_example
     >>> from zfrec.render.html import build_game_view
     >>> page = render_audit(build_game_view(broken_example()), audit(broken_example()))
-    >>> page.startswith("<!DOCTYPE html>"), "legal if trick 1, turn 5 (Bo) was a pass" in page
+    >>> page.startswith("<!DOCTYPE html>"), "legal if trick 1, turn 5 (\u2068Bo\u2069) was" in page
     (True, True)
     """
     return (
@@ -178,6 +189,7 @@ def render_audit(view: GameView, report: AuditReport, *, game_href: str = "index
             view=view,
             report=report,
             diagnostics=_diagnostics(report),
+            findings=view.findings,  # the same diagnostics, in play order, linked to their steps
             game_href=game_href,
             scripts=(),
         )
