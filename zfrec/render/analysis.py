@@ -58,11 +58,10 @@ Decorate = Callable[[GameView], None]  # the renderer's hook: add notes and sect
 class PlacedNote:
     """A note of the analysis and where the pages show it (nowhere: `href` None).
 
-        >>> from zfrec.analysis.costs import COST_BUDGET, CostFinder
-    from zfrec.analysis.analyze import MoveNote
-        >>> note = MoveNote(1, 1, 5, 1, "missed_beat", "Bo passed")
-        >>> PlacedNote(note, 1, 5, "hand-1.html#step=5").href, PlacedNote(note, 1).href
-        ('hand-1.html#step=5', None)
+    >>> from zfrec.analysis.analyze import MoveNote
+    >>> note = MoveNote(1, 1, 5, 1, "missed_beat", "Bo passed")
+    >>> PlacedNote(note, 1, 5, "hand-1.html#step=5").href, PlacedNote(note, 1).href
+    ('hand-1.html#step=5', None)
     """
 
     note: MoveNote
@@ -75,10 +74,9 @@ class PlacedNote:
 class SeatRow:
     """A row of the per-seat tables; another seat's view hides its missed beats.
 
-        >>> from zfrec.analysis.costs import COST_BUDGET, CostFinder
-    from zfrec.analysis.analyze import SeatStats
-        >>> [r.missed_shown for r in _seat_rows(["Ann", "Bo"], [SeatStats(), SeatStats()], 1)]
-        [False, True]
+    >>> from zfrec.analysis.analyze import SeatStats
+    >>> [r.missed_shown for r in _seat_rows(["Ann", "Bo"], [SeatStats(), SeatStats()], 1)]
+    [False, True]
     """
 
     name: str
@@ -233,14 +231,13 @@ def render_audit(view: GameView, report: AuditReport, *, game_href: str = "index
 
 def analysis_html(analysis: GameAnalysis) -> str:
     """A `<section class="zf-analysis">` to embed in any page: per-seat totals, the notes (not
-        linked to steps) and the points flow, as on the game page. Record text is escaped.
+    linked to steps) and the points flow, as on the game page. Record text is escaped.
 
-        >>> from zfrec.analysis.costs import COST_BUDGET, CostFinder
-    from zfrec.analysis.analyze import analyze_game
-        >>> from zfrec.analysis.example import example_game
-        >>> html = analysis_html(analyze_game(example_game()))
-        >>> html.startswith('<section class="zf-analysis">'), html.count('class="zf-missed-beat"')
-        (True, 3)
+    >>> from zfrec.analysis.analyze import analyze_game
+    >>> from zfrec.analysis.example import example_game
+    >>> html = analysis_html(analyze_game(example_game()))
+    >>> html.startswith('<section class="zf-analysis">'), html.count('class="zf-missed-beat"')
+    (True, 3)
     """
     players = analysis.players
     return (
