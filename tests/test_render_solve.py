@@ -92,3 +92,19 @@ def test_the_table_and_the_cost_note_in_chromium(browser: Any, tmp_path: Path) -
     assert opened.errors == [] and all(u.startswith("file:") for u in opened.requests)
     page.screenshot(path=str(tmp_path / "perfect.png"), full_page=True)
     print(json.dumps({"screenshot": str(tmp_path / "perfect.png")}))
+
+
+def test_render_command_and_the_publish_cache_key(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from zfrec.cli import app
+    from zfrec.render.gamefiles import variant
+
+    done = CliRunner().invoke(
+        app, ["render", str(SAMPLE), "-o", str(tmp_path), "--solve-cards", str(CARDS)]
+    )
+    assert done.exit_code == 0, done.output
+    assert '"perfect":[' in (tmp_path / "hand-1.html").read_text(encoding="utf-8")
+    # A site published with the solver is not taken for one published without it.
+    assert variant("", True, True, CARDS) != variant("", True, True)
+    assert variant("", True, True, 0) == variant("", True, True)
