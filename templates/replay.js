@@ -15,13 +15,16 @@
   var STEP_DEFAULTS = {
     trick: null, seat: null, top: null, to_act: null, won: null, transfer: null,
     comments: [], annotation: null, annotation_words: null, disputed: false,
-    dispute_note: null, diagnostics: [], notes: [],
+    dispute_note: null, diagnostics: [], notes: [], perfect: null,
   };
   var PLAY_DEFAULTS = {
     pass: false, reading: null, jokers: [], inferred: false, rejected: false, flagged: false,
   };
   // The move list marks the analyser's notes by kind (StepNote.kind); other kinds get ✎.
-  var NOTE_MARKS = { missed_beat: ["✗", "missed beat"], conceded: ["−", "counters conceded"] };
+  var NOTE_MARKS = {
+    missed_beat: ["✗", "missed beat"], conceded: ["−", "counters conceded"],
+    cost: ["↓", "points lost against perfect play"],
+  };
   var SPEEDS = [0.5, 1, 2, 4, 8];
   var STEP_MS = 1400; // one step at speed 1×
   var MAX_BYTES = 4 << 20; // a viewer link never unpacks to more than this
@@ -344,6 +347,19 @@
     }
     $("prevtrick").addEventListener("click", function () { prevOpen = !prevOpen; drawPrev(); });
 
+    // --- the hindsight solver's table: what each seat can still make from here
+    function perfectTable(values) {
+      var t = el("table", "perfect");
+      t.appendChild(el("caption", null, "Perfect play from here"));
+      values.forEach(function (v, s) {
+        if (v === null) return;
+        var tr = el("tr");
+        add(tr, el("th", null, name(s)), el("td", "num", v));
+        t.appendChild(tr);
+      });
+      return t;
+    }
+
     // --- notes at this step
     function drawNotes(st) {
       var box = clear($("notes-body"));
@@ -363,6 +379,7 @@
         box.appendChild(ul);
       }
       st.notes.forEach(function (note) { box.appendChild(el("p", "analysis prewrap k-" + note.kind, note.text)); });
+      if (st.perfect) box.appendChild(perfectTable(st.perfect));
       var empty = !box.firstChild;
       $("notes").classList.toggle("empty", empty);
       $("notes-dot").hidden = empty;

@@ -37,6 +37,7 @@ from markupsafe import Markup
 
 from zfrec.analysis.analyze import GameAnalyser, GameAnalysis, MoveNote, SeatStats, analyze_game
 from zfrec.analysis.audit import AuditReport
+from zfrec.analysis.costs import COST_BUDGET, CostFinder
 from zfrec.record.model import Game
 from zfrec.render.html import build_game_view, environment
 from zfrec.render.views import (
@@ -49,6 +50,7 @@ from zfrec.render.views import (
 )
 
 AUDIT_PAGE = "audit.html"
+PAGE_SECONDS = 10.0  # a game's solving for its pages, in all (analysed_view's solve_cards)
 Decorate = Callable[[GameView], None]  # the renderer's hook: add notes and sections to a view
 
 
@@ -88,10 +90,16 @@ def analysed_view(
     *,
     viewer: int | None = None,
     hand_href: Callable[[int], str] = lambda number: f"hand-{number}.html",
+    solve_cards: int = 0,
 ) -> GameView:
     """The game's view with its analysis marked on it (as `annotate` does), from one replay
     pass that feeds the page and the analysis together. The pages show no play's
     alternatives, only a missed beat's example, so the analysis runs in its fast mode.
+
+    `solve_cards` > 0 asks the hindsight solver, in the same pass, about every position of a
+    hand's end with at most that many cards left (zfrec.analysis.costs): each decision's cost
+    becomes a note, and each step shows the "perfect play from here" table (`StepView.perfect`).
+    Not in a seat's view: the solver knows every hand.
 
     >>> from zfrec.analysis.example import example_game
     >>> view = analysed_view(example_game())
@@ -99,11 +107,36 @@ def analysed_view(
     ['missed_beat', 'missed_beat', 'missed_beat', 'conceded']
     """
     rules = record.ruleset()
-    analyser = GameAnalyser(record, rules, alternatives=False)
+    solver = None
+    if solve_cards > 0 and viewer is None:
+        solver = CostFinder(rules, solve_cards, COST_BUDGET, PAGE_SECONDS, tables=True)
+    analyser = GameAnalyser(record, rules, alternatives=False, costs=solver)
     view = build_game_view(record, viewer=viewer, rules=rules, hand_href=hand_href,
                            visitors=[analyser])  # fmt: skip
     annotate(view, analyser.result(), viewer=viewer)
+    if solver is not None:
+        mark_perfect_play(view, solver.values)
     return view
+
+
+def mark_perfect_play(view: GameView, values: dict[tuple[int, int], dict[int, int]]) -> None:
+    """Put each seat's value on the steps whose position the solver reached: a page step that
+    shows replay step k of hand i shows the position before step k + 1, the deal step the
+    position before the first (`CostFinder.values` keys).
+
+    >>> from zfrec.analysis.example import example_game
+    >>> view = analysed_view(example_game())
+    >>> mark_perfect_play(view, {(0, 1): {0: 5, 1: 0, 2: 10}})
+    >>> [(s.index, s.perfect) for s in view.hands[0].steps if s.perfect]
+    [(1, (5, 0, 10))]
+    """
+    for i, hand in enumerate(view.hands):
+        n = len(hand.steps[0].counts) if hand.steps else 0
+        shown = [(0, 0), *((page, k + 1) for k, page in enumerate(hand.actions))]
+        for page, position in shown:
+            found = values.get((i, position))
+            if found is not None and page < len(hand.steps):
+                hand.steps[page].perfect = tuple(found.get(s) for s in range(n))
 
 
 def analysis_decorator(
@@ -281,7 +314,10 @@ def _locate(view: GameView, analysis: GameAnalysis) -> list[tuple[int, MoveNote,
 
 
 def _visible(note: MoveNote, viewer: int | None) -> bool:
-    """A missed beat tells what the seat held: only its own seat's view may show it."""
+    """A missed beat tells what the seat held: only its own seat's view may show it. A cost
+    comes from every hand: no seat's view shows it."""
+    if note.kind == "cost":
+        return viewer is None
     return viewer is None or note.kind != "missed_beat" or note.seat == viewer
 
 
@@ -302,5 +338,6 @@ __all__ = [
     "annotate",
     "audit_file",
     "audit_html",
+    "mark_perfect_play",
     "render_audit",
 ]

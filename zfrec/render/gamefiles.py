@@ -95,12 +95,13 @@ def render_game_files(
     analysis: bool = True,
     audit: bool = False,
     viewer_href: str | None = None,
+    solve_cards: int = 0,
 ) -> RenderedGame:
     """The files of `game_files`, with the game's facts for the index (`GameMeta`)."""
     from zfrec.render.charts import game_charts
 
     if analysis:  # one replay pass feeds the pages and the analysis
-        view = analysed_view(record, viewer=viewer, hand_href=hand_page)
+        view = analysed_view(record, viewer=viewer, hand_href=hand_page, solve_cards=solve_cards)
     else:
         view = build_game_view(record, viewer=viewer, hand_href=hand_page)
     view.index_href = index_href
@@ -156,6 +157,7 @@ def game_files(
     analysis: bool = True,
     audit: bool = False,
     viewer_href: str | None = None,
+    solve_cards: int = 0,
 ) -> list[OutputFile]:
     """A game's page (index.html), one replay per hand and the charts, as relative files.
 
@@ -164,11 +166,14 @@ def game_files(
     the record fails validation (not in a seat's view: the repairs tell what the hands held).
     A `decorate` hook runs after the analysis. `viewer_href`, when given, is where the
     single-file viewer is (each replay page then offers a link that opens the hand in it).
+    `solve_cards` > 0 (with `analysis`, not in a seat's view) adds the hindsight solver's
+    marks: what each decision cost, and the "perfect play from here" table at each step where at
+    most that many cards are left (zfrec.render.analysis.analysed_view).
     """
     return render_game_files(
         record, viewer=viewer, index_href=index_href, player_hrefs=player_hrefs,
         decorate=decorate, charts=charts, analysis=analysis, audit=audit,
-        viewer_href=viewer_href,
+        viewer_href=viewer_href, solve_cards=solve_cards,
     ).files  # fmt: skip
 
 
@@ -185,6 +190,7 @@ class RenderOptions:
     audit: bool = True
     index_href: str = "../../index.html"
     viewer_href: str | None = "../../" + VIEWER_PAGE
+    solve_cards: int = 0
 
 
 _OPTIONS: list[RenderOptions] = []  # set once per worker process by init_worker
@@ -209,7 +215,7 @@ def render_record_json(record_json: str, options: RenderOptions) -> RenderedGame
     return render_game_files(
         record, index_href=options.index_href, player_hrefs=options.player_hrefs,
         decorate=options.decorate, analysis=options.analysis, audit=options.audit,
-        viewer_href=options.viewer_href,
+        viewer_href=options.viewer_href, solve_cards=options.solve_cards,
     )  # fmt: skip
 
 
@@ -260,9 +266,10 @@ def cache_key(content_hash: str, salt: str = "") -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def variant(salt: str, analysis: bool, audit: bool) -> str:
+def variant(salt: str, analysis: bool, audit: bool, solve_cards: int = 0) -> str:
     """The cache key's salt: the caller's, and the options of game_files that publish sets."""
-    return f"analysis={int(analysis)};audit={int(audit)};{salt}"
+    solved = f"solve={solve_cards};" if solve_cards else ""
+    return f"analysis={int(analysis)};audit={int(audit)};{solved}{salt}"
 
 
 def meta_file(meta: GameMeta) -> OutputFile:

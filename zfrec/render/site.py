@@ -248,6 +248,7 @@ def publish(
     jobs: int = 1,
     previous: Mapping[int, ManifestEntry] | None = None,
     on_notice: Callable[[str], None] | None = None,
+    solve_cards: int = 0,
 ) -> Iterator[SiteItem]:
     """Every file of the static site over the store, game by game, then the index, the player
     pages, the viewer and the manifest.
@@ -258,15 +259,17 @@ def publish(
     come. `analysis` and `audit` are game_files' options; `salt` must change when a `decorate`
     hook's output would. `on_game(row, cached)` reports each game (cached: not rendered now);
     `on_notice(text)` passes on what the renderer had to say (a font that is missing).
+    `solve_cards` > 0 adds the hindsight solver's marks to the pages (game_files).
     """
     from zfrec.store.store import export_game, list_games
 
     rows = list_games(session)
     names = {p for row in rows for p in row.players}
     options = RenderOptions(
-        {name: player_href(name, "../../") for name in names}, decorate, analysis, audit
-    )
-    salted = variant(salt, analysis, audit)
+        {name: player_href(name, "../../") for name in names}, decorate, analysis, audit,
+        solve_cards=solve_cards,
+    )  # fmt: skip
+    salted = variant(salt, analysis, audit, solve_cards)
     run = _Run(session, lambda row: cache_key(row.content_hash, salted), options,
                previous or {}, on_game, on_notice)  # fmt: skip
     todo: list[GameRow] = []

@@ -254,6 +254,9 @@ class StepView:
     transfer: TransferView | None = None
     diagnostics: list[DiagnosticView] = field(default_factory=list)
     notes: list[StepNote] = field(default_factory=list)  # hook for the analyser
+    # Each seat's best reachable points from this step's position, by the hindsight solver
+    # (zfrec.analysis.costs): the "perfect play from here" table; None where not solved.
+    perfect: tuple[int | None, ...] | None = None
 
     def table(self, pack: Callable[[tuple[int, ...]], str] | None = None) -> dict[str, Any]:
         """The engine's table at this step, as the page's script reads it. `pack` packs a card
@@ -320,6 +323,8 @@ class StepView:
             out["diagnostics"] = [d.to_json() for d in self.diagnostics]
         if self.notes:
             out["notes"] = [n.to_json() for n in self.notes]
+        if self.perfect is not None:
+            out["perfect"] = self.perfect
         return out
 
 
