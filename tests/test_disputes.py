@@ -331,3 +331,20 @@ def test_a_pass_version_is_judged_as_the_record_written_with_the_pass(
         )
     else:
         assert dispute.totals(passed) == alone.scores
+
+
+def test_best_reachable_points_where_the_deal_is_known_and_the_move_legal() -> None:
+    """Jun's 9c, disputed with the 2d he played in trick 7: after the 9c only Mei's forced
+    answer is left, so the solver's best points are the hand's points as the validator computes
+    them; the 2d version fails at the move itself and gets none."""
+    text = THREE.read_text(encoding="utf-8")
+    game = _edited(text, "2: 9c  1: Qd\n", "2: 9c disputed or 2d  1: Qd\n")
+    [dispute] = judge_disputes(game)
+    recorded, other = dispute.versions
+    assert recorded.legal and recorded.best == _points(validate(game), 0) == (0, 10, 90)
+    assert not other.legal and other.best is None
+    first = other.first_error
+    assert first is not None and first.location.line == _place(_lines(THREE), "2: 9c  1: Qd")[0]
+    data = audit(game).to_json()["disputes"][0]["versions"]
+    assert data[0]["best"] == {"Jun": 10, "Mei": 0, "Hao": 90} and data[1]["best"] is None
+    assert judge_disputes(game, solve_budget=None)[0].versions[0].best is None

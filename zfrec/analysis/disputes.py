@@ -6,7 +6,10 @@ the play as written and everything else as recorded, through to the end of the g
 for each version:
 
 - whether it is legal, or its first error and where;
-- when legal, the disputed hand's points per seat and the game's final totals.
+- when legal, the disputed hand's points per seat and the game's final totals;
+- where the deal is known exactly and the version's move itself is legal, the best points each
+  seat could still reach from the position after it (the hindsight solver,
+  zfrec.analysis.solve, within a node budget: none when the budget runs out).
 
     >>> from zfrec.record import loads
     >>> [game] = loads(DISPUTE_EXAMPLE)
@@ -32,6 +35,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
+from zfrec.analysis.solve import Budget, best_points
 from zfrec.diagnostics import Diagnostic, WrittenDiagnostic
 from zfrec.engine.rules import Ruleset
 from zfrec.errors import Location
@@ -39,6 +43,10 @@ from zfrec.jsonview import PerPlayer, dump
 from zfrec.record.model import AltPlay, Game, Move
 from zfrec.replay import HandStart, MoveStep, replay
 from zfrec.validate import Report, validate
+
+# The hindsight solver's bound per version: nodes only, so the answer never depends on the
+# machine's speed (a time bound would make the same record audit differently).
+SOLVE_BUDGET = Budget(nodes=50_000, seconds=None, table_entries=100_000)
 
 # Comparisons with what the table wrote down: not held against a version (see the docstring).
 LEDGER_CODES = frozenset(("ZF401", "ZF402", "ZF403"))
@@ -58,6 +66,7 @@ class VersionVerdict:
     recorded: bool  # the play as written (the first version)
     report: Report  # the validation of the record with this version in place
     errors: tuple[Diagnostic, ...]  # the errors held against it, in record order
+    best: tuple[int, ...] | None = None  # best reachable points per seat after the move
 
     @property
     def play(self) -> str:
@@ -115,6 +124,7 @@ class VersionJson:
     first_error: WrittenDiagnostic | None
     points: PerPlayer[int] | None
     totals: PerPlayer[int] | None
+    best: PerPlayer[int] | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +142,13 @@ class DisputeJson:
         pos = d.move.pos
         versions = tuple(
             VersionJson(
-                v.play, v.recorded, v.legal, v.first_error, d.points(v), DisputeVerdict.totals(v)
+                v.play,
+                v.recorded,
+                v.legal,
+                v.first_error,
+                d.points(v),
+                DisputeVerdict.totals(v),
+                v.best,
             )
             for v in d.versions
         )
@@ -166,19 +182,58 @@ def with_version(game: Game, h: int, t: int, m: int, version: AltPlay) -> Game:
 
 
 def judge_disputes(
-    game: Game, rules: Ruleset | None = None, game_number: int | None = None
+    game: Game,
+    rules: Ruleset | None = None,
+    game_number: int | None = None,
+    *,
+    solve_budget: Budget | None = SOLVE_BUDGET,
 ) -> tuple[DisputeVerdict, ...]:
-    """Every disputed move with other versions, each version judged (see the module doc)."""
+    """Every disputed move with other versions, each version judged (see the module doc).
+
+    `solve_budget` bounds the hindsight solver per version; None leaves the best reachable
+    points out.
+    """
     used = rules or game.ruleset()
     out: list[DisputeVerdict] = []
     for h, t, m, move in disputed_moves(game):
         before = _errors_before(game, used, h, t, m, game_number)
         verdicts = []
         for i, version in enumerate(move.versions()):
-            report = validate(with_version(game, h, t, m, version), used, game_number)
-            verdicts.append(VersionVerdict(version, i == 0, report, _held(report, before)))
+            record = with_version(game, h, t, m, version)
+            report = validate(record, used, game_number)
+            best = None
+            if solve_budget is not None:
+                best = _best(record, used, h, t, m, solve_budget)
+            verdicts.append(VersionVerdict(version, i == 0, report, _held(report, before), best))
         out.append(DisputeVerdict(move, h, t, m, tuple(verdicts), game.hands[h].number))
     return tuple(out)
+
+
+def _best(
+    game: Game, rules: Ruleset, h: int, t: int, m: int, budget: Budget
+) -> tuple[int, ...] | None:
+    """The best points each seat can reach from the position after move `m` of trick `t` of
+    hand `h`, or None: the deal is not known exactly, the move itself is not legal (or not
+    applied), or the solver's budget runs out."""
+    known = False
+    for state, event in replay(game, rules):
+        if isinstance(event, HandStart):
+            if event.hand_index > h:
+                return None  # the move was never reached
+            known = event.hand_index == h and all(event.known)
+        elif (
+            isinstance(event, MoveStep)
+            and (event.hand_index, event.trick_index, event.move_index) == (h, t, m)
+            and not event.inferred
+        ):
+            legal = event.event is not None and not any(
+                d.severity == "error" for d in event.diagnostics
+            )
+            if not (known and legal) or state.hand is None:
+                return None
+            points = best_points(state.hand, budget=budget)
+            return None if points is None else tuple(points[s] for s in range(state.hand.n))
+    return None
 
 
 def _key(d: Diagnostic) -> tuple[str, str, Location]:

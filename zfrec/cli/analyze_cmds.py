@@ -403,6 +403,8 @@ def _print_disputes(r: AuditReport) -> None:
                     else "the hand does not finish"
                 )
                 verdict = f"[green]legal[/]; {shown}; totals {escape(_per_seat(players, totals))}"
+            if v.best is not None:
+                verdict += f"; best reachable {escape(_per_seat(players, v.best))}"
             out.print(f"    {escape(label)}: {verdict}", markup=True)
 
 
