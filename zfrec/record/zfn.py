@@ -54,8 +54,10 @@ from zfrec.record.model import (
     Pos,
     SeatDeal,
     Trick,
+    name_key,
     seat_of,
 )
+from zfrec.record.problems import Fix, ReadProblem, did_you_mean, name_matches, readable_parts
 from zfrec.record.text import deal_text, score_text
 from zfrec.record.zfn_header import Header, format_header
 
@@ -71,6 +73,7 @@ def iter_games(
     *,
     first_line: int = 1,
     games_before: int = 0,
+    recover: bool = False,
 ) -> Iterator[Game | NotationError]:
     """Each game of a .zfn stream, or the NotationError that spoiled it; never raises on syntax.
 
@@ -78,8 +81,13 @@ def iter_games(
     read beyond the first line of the next game before a game is yielded. A part of a file that
     starts at a game's first tag line reads as it does in the whole file when given its
     `first_line` number and the number of games that start before it (`games_before`).
+
+    With `recover`, an unreadable move (a card, a seat) or trick or score line does not cost
+    the game: the reader notes it in `Game.problems` (zfrec.record.problems) and goes on, so
+    that the validator can report every mistake of a record in one run. Such a game is for
+    judging only; other problems still cost the game.
     """
-    reader = _Reader(filename)
+    reader = _Reader(filename, recover)
     reader.count = games_before
     yield from reader.run(lines, first_line)
 
@@ -129,8 +137,9 @@ def read_lines(stream: TextIO, limit: int = MAX_LINE) -> Iterator[str]:
 
 
 class _Reader:
-    def __init__(self, filename: str | None) -> None:
+    def __init__(self, filename: str | None, recover: bool = False) -> None:
         self.filename = filename
+        self.recover = recover
         self.lexer = Lexer()
         self.lines: dict[int, str] = {}  # source lines of the current game, for excerpts
         self.game: _GameBuilder | None = None
@@ -156,7 +165,9 @@ class _Reader:
                 if new_game:
                     yield from self._finish()
                     self.count += 1
-                    self.game = _GameBuilder(self.count, self.filename, self.pending)
+                    self.game = _GameBuilder(
+                        self.count, self.filename, self.pending, self.recover
+                    )
                     self.pending = []
                 self.lines[number] = line
                 if len(line) > MAX_LINE:
@@ -279,8 +290,12 @@ def _plain_play(text: str) -> _Play | None:
 class _GameBuilder:
     """Collects one game, statement by statement."""
 
-    def __init__(self, index: int, filename: str | None, comments: list[str]) -> None:
+    def __init__(
+        self, index: int, filename: str | None, comments: list[str], recover: bool = False
+    ) -> None:
         self.header = Header()
+        # What could not be read and was skipped (recovering readers only; else errors raise).
+        self.problems: list[ReadProblem] | None = [] if recover else None
         self.filename = filename
         self.comments = list(comments)
         self.hands: list[Hand] = []
@@ -322,16 +337,26 @@ class _GameBuilder:
             raise _fail(first, "a hand starts with a line 'hand N' before its deal and tricks")
         elif keyword == "deal" and not followed_by_colon:
             self.hand.deal_line(tokens, index)
-        elif keyword == "score" and not followed_by_colon:
-            self.hand.score_line(tokens, index)
         else:
-            self.hand.trick_line(tokens, index)
+            try:
+                if keyword == "score" and not followed_by_colon:
+                    self.hand.score_line(tokens, index)
+                else:
+                    self.hand.trick_line(tokens, index)
+            except SyntaxFail as fail:
+                if self.problems is None:
+                    raise
+                # The line is skipped; the replay reports it where it stands.
+                end = max(t.col + len(t.text) for t in tokens if t.line == fail.line) + 1
+                self.problems.append(
+                    ReadProblem("line", fail.message, (fail.line, fail.col), end)
+                )
 
     def start_hand(self, number: int, shuffler: int | None, pos: Pos) -> _HandBuilder:
         """Begin hand `number` at `pos`, closing the one before."""
         assert self.seats is not None
         self._close_hand()
-        self.hand = _HandBuilder(self.seats, number, shuffler, pos)
+        self.hand = _HandBuilder(self.seats, number, shuffler, pos, self.problems)
         return self.hand
 
     def _hand_line(self, tokens: list[Token], index: int, seats: _Seats) -> None:
@@ -401,6 +426,7 @@ class _GameBuilder:
             comments=self.comments,
             pos=self.pos,
             source=self.filename,
+            problems=self.problems or [],
         )
 
 
@@ -423,6 +449,9 @@ class _Seats:
     def __init__(self, players: list[str]) -> None:
         self.players = players
         self.by_name = {name.casefold(): i for i, name in enumerate(players)}
+        self.keys = {name_key(name) for name in players}
+        # Where each name joined from several words ends: (line, col) -> end column.
+        self.spans: dict[tuple[int, int], int] = {}
         self.max_words = max(len(name.split(" ")) for name in players)
         # Last words of names with spaces: only a colon after one of these may need merging.
         self.last_words = {n.split(" ")[-1].casefold() for n in players if " " in n}
@@ -440,32 +469,83 @@ class _Seats:
         try:
             return seat_of(self.players, token.text)
         except SeatError as exc:
-            raise _fail(token, exc.message) from None
+            raise _fail(token, self.unknown(token.text, exc.message)[0]) from None
+
+    def unknown(self, text: str, message: str) -> tuple[str, list[int]]:
+        """The message for a seat reference that names no seat, with the players it may mean
+        (FORMAT.md, Seat references), and those seats."""
+        if text.strip().isdecimal():
+            return message, []
+        matches = name_matches(self.players, text)
+        hint = did_you_mean([self.players[s] for s in matches])
+        return (f"{message}; {hint}" if hint else message), matches
+
+    def _is_seat_word(self, text: str) -> bool:
+        return text in self.exact or name_key(text) in self.keys
 
     def merge_names(self, tokens: list[Token], start: int) -> list[Token]:
         """Join unquoted words before a colon into one name token where they spell a name.
 
-        This lets `Bo Li: 7h` work without quotes. The longest matching run wins.
+        This lets `Bo Li: 7h` work without quotes. The longest matching run wins. Words that
+        spell no name are joined too when they are not a seat and do not look like cards
+        (`zhou wie: 6h`), so that an unknown name is reported as a name, never as cards.
         """
-        last_words = self.last_words
-        if not any(
-            t.kind == COLON and i > start and tokens[i - 1].text.casefold() in last_words
+        if all(
+            t.kind != COLON or i <= start or self._is_seat_word(tokens[i - 1].text)
+            and tokens[i - 1].text.casefold() not in self.last_words
             for i, t in enumerate(tokens)
         ):
             return tokens
         out: list[Token] = tokens[:start]
         for token in tokens[start:]:
             if token.kind == COLON:
-                for k in range(self.max_words, 1, -1):
-                    run = out[-k:]
-                    if len(run) == k and all(t.kind == WORD for t in run):
-                        name = " ".join(t.text for t in run)
-                        if name.casefold() in self.by_name:
-                            del out[-k:]
-                            out.append(Token(STRING, name, run[0].line, run[0].col))
-                            break
+                run = 0
+                while run < self.max_words + 1 and run < len(out) - start:
+                    if out[-run - 1].kind != WORD:
+                        break
+                    run += 1
+                k = self._name_length(out[len(out) - run :])
+                if k > 1:
+                    words = out[-k:]
+                    del out[-k:]
+                    name = " ".join(t.text for t in words)
+                    out.append(Token(STRING, name, words[0].line, words[0].col))
+                    last = words[-1]
+                    self.spans[(last.line, words[0].col)] = last.col + len(last.text)
             out.append(token)
         return out
+
+    def _name_length(self, run: list[Token]) -> int:
+        """How many of the words before a colon make its seat reference: a player's name
+        (longest first), a seat, a name close to a player's, or the words that cannot be
+        cards."""
+        words = [t.text for t in run]
+        for k in range(len(words), 1, -1):
+            if " ".join(words[-k:]).casefold() in self.by_name:
+                return k
+        if not words or self._is_seat_word(words[-1]):
+            return 1
+        plain = 0  # the words at the end that cannot be cards
+        while plain < len(words) and not _looks_like_cards(words[-plain - 1]):
+            plain += 1
+        for k in range(plain, 1, -1):
+            if name_matches(self.players, " ".join(words[-k:])):
+                return k
+        return max(plain, 1)
+
+
+_CARDISH_RE = re.compile(r"(?:10|[2-9tjqka]).?|[sb]j\S*|[!?]+", re.IGNORECASE)
+
+
+def _looks_like_cards(word: str) -> bool:
+    """Whether a word is, or might be meant as, cards or a pass (so not part of a name)."""
+    if word.casefold() in PASS_WORDS or word.casefold() == "disputed":
+        return True
+    try:
+        read_word(split_annotation(word)[0])
+    except CardError:
+        return _CARDISH_RE.fullmatch(word) is not None
+    return True
 
 
 def _is_seat_ref(tokens: list[Token], i: int) -> bool:
@@ -473,8 +553,16 @@ def _is_seat_ref(tokens: list[Token], i: int) -> bool:
 
 
 class _HandBuilder:
-    def __init__(self, seats: _Seats, number: int, shuffler: int | None, pos: Pos) -> None:
+    def __init__(
+        self,
+        seats: _Seats,
+        number: int,
+        shuffler: int | None,
+        pos: Pos,
+        problems: list[ReadProblem] | None = None,
+    ) -> None:
         self.seats = seats
+        self.problems = problems  # None: not recovering, problems raise
         self.pos = pos
         self.number = number
         self.shuffler = shuffler
@@ -671,9 +759,92 @@ class _HandBuilder:
         self.tricks.append(trick)
 
     def _move(self, tokens: list[Token], i: int, moves: list[Move]) -> int:
-        """Read the move at `tokens[i]` (a seat reference); return the index after it."""
+        """Read the move at `tokens[i]` (a seat reference); return the index after it.
+
+        A recovering reader keeps a move it cannot read as a placeholder without cards, notes
+        why (a `move` problem, which the replay reports and skips) and goes on at the next
+        seat reference."""
+        if self.problems is None:
+            return self._read_move(tokens, i, moves)
+        try:
+            return self._read_move(tokens, i, moves)
+        except SyntaxFail as fail:
+            seat_token = tokens[i]
+            j = i + 2
+            while j < len(tokens) and not _is_seat_ref(tokens, j):
+                j += 1
+            last = tokens[j - 1]
+            try:
+                seat = self.seats.resolve(seat_token)
+            except SyntaxFail:
+                seat = -1
+            pos = _new_tuple(Pos, (seat_token.line, seat_token.col))
+            end = last.col + len(last.text) if last.line == fail.line else fail.col + 1
+            self.problems.append(
+                ReadProblem("move", fail.message, (fail.line, fail.col), end, pos)
+            )
+            moves.append(Move(seat, pos=pos))
+            return j
+
+    def _move_seat(self, token: Token) -> int:
+        """The seat of a move; when recovering, an unknown name is noted (a `seat` problem)
+        and read as the one player it is close to, else as no seat (-1)."""
+        if self.problems is None:
+            return self.seats.resolve(token)
+        seat = self.seats.exact.get(token.text)
+        if seat is not None:
+            return seat
+        try:
+            return seat_of(self.seats.players, token.text)
+        except SeatError as exc:
+            message, matches = self.seats.unknown(token.text, exc.message)
+        end = self.seats.spans.get((token.line, token.col))
+        if end is None:
+            end = token.col + len(token.text) + (2 if token.kind == STRING else 0)
+        fix = None
+        if matches:
+            names = [self.seats.players[s] for s in matches]
+            fix = Fix(token.line, token.col, end, names[0], tuple(names[1:]))
+        pos = (token.line, token.col)
+        self.problems.append(
+            ReadProblem("seat", message, pos, end, pos, seats=tuple(matches), fix=fix)
+        )
+        return matches[0] if len(matches) == 1 else -1
+
+    def _move_cards(self, token: Token, body: str, move: Token) -> tuple[int, DeclarationTuple]:
+        """The cards of one word of a move; when recovering, each unreadable card (a comma-
+        separated part of the word) is noted as a `card` problem and the rest is kept."""
+        if self.problems is None:
+            return _cards(token, body)
+        try:
+            return read_word(body)
+        except CardError:
+            pass
+        mask = 0
+        decls: list[tuple[int, Stand]] = []
+        offset = 0
+        for part in body.split(","):
+            if part:
+                try:
+                    got, found = read_word(part)
+                except CardError as exc:
+                    col = token.col + offset
+                    rank, suit = readable_parts(part)
+                    self.problems.append(
+                        ReadProblem(
+                            "card", exc.message, (token.line, col),
+                            col + len(part), (move.line, move.col), rank=rank, suit=suit,
+                        )
+                    )  # fmt: skip
+                else:
+                    mask |= got
+                    decls.extend(found)
+            offset += len(part) + 1
+        return mask, tuple(decls)
+
+    def _read_move(self, tokens: list[Token], i: int, moves: list[Move]) -> int:
         seat_token = tokens[i]
-        seat = self.seats.resolve(seat_token)
+        seat = self._move_seat(seat_token)
         i += 2
         cards = 0
         decls: list[tuple[int, Stand]] = []
@@ -716,7 +887,7 @@ class _HandBuilder:
                 elif body:
                     if is_pass:
                         raise _fail(token, "a pass has no cards")
-                    mask, found = _cards(token, body)
+                    mask, found = self._move_cards(token, body, seat_token)
                     if cards & mask:
                         raise _fail(token, f"a card in {body!r} is given twice in this move")
                     cards |= mask
