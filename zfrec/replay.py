@@ -55,11 +55,11 @@ The fields of a `MoveStep` (one per action, inferred passes included):
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
-from zfrec.diagnostics import Diagnostic
-from zfrec.engine.cards import FULL_DECK, format_cards
+from zfrec.diagnostics import Cause, Diagnostic
+from zfrec.engine.cards import FULL_DECK, Cards, card_str, format_cards, iter_ids
 from zfrec.engine.combos import Combo
 from zfrec.engine.deal import hand_sizes, verify_dealt_once, verify_hand_sizes
 from zfrec.engine.game import Event, GameState, HandResult, HandState, best_reading
@@ -67,6 +67,7 @@ from zfrec.engine.rules import Ruleset
 from zfrec.engine.seats import Seat, seat, seats
 from zfrec.errors import DealError, GameError, IllegalPlayError, Location
 from zfrec.record.model import Game, Hand, Move, Pos
+from zfrec.record.problems import Fix, ReadProblem, card_candidates, card_fix, did_you_mean
 
 __all__ = [
     "GameEnd",
@@ -83,6 +84,22 @@ __all__ = [
 
 # Errors after which a recorded move is still applied, by the seat that made it.
 _TURN_CODES = frozenset(("ZF201", "ZF203"))
+# Errors that change what the replay computes for the rest of a hand (a move skipped, cards a
+# seat did not hold, a deal that is not whole): the hand's later ledger errors follow from them.
+# An unreadable move is one of them when it is skipped (Replayer._recover).
+_ALTERING = frozenset(("ZF202", "ZF204", "ZF301", "ZF302", "ZF303", "ZF304"))
+
+
+_CARD_CODES = frozenset(("ZF101", "ZF102", "ZF103", "ZF104", "ZF301"))
+_SEAT_CODES = frozenset(("ZF201", "ZF202", "ZF203", "ZF301"))
+
+
+def _cause_of(found: Diagnostic) -> Cause:
+    """A diagnostic as the cause of later ones: its root cause if it has one, else itself."""
+    if found.cause is not None:
+        return found.cause
+    return Cause(found.location.line, found.location.col, found.code)
+
 
 SAMPLE = """[Players "Ann, Bo, Cy"]
 
@@ -259,10 +276,26 @@ class _Replayer:
     found: list[Diagnostic] = field(init=False, default_factory=list)
     _passes: list[Move] = field(init=False, default_factory=list)  # an inferred pass, per seat
     _known: tuple[bool, ...] = field(init=False, default=())  # whose hand is known, this hand
+    # What the reader could not read: by the position of the move it spoils, and whole lines.
+    _unread: dict[tuple[int, int], list[ReadProblem]] = field(init=False, default_factory=dict)
+    _lines: list[ReadProblem] = field(init=False, default_factory=list)
+    _cause: Cause | None = field(init=False, default=None)  # of what is found at this move
+    _cause_codes: frozenset[str] = field(init=False, default=frozenset())  # ... with these codes
+    _hand_root: Cause | None = field(init=False, default=None)  # first altering error, this hand
+    _ledger_root: Cause | None = field(init=False, default=None)  # first ledger error
+    _played: int = field(init=False, default=0)  # cards played so far in this hand
+    _tainted: dict[int, Cause] = field(init=False, default_factory=dict)  # card -> bad play
+    _twice: int = field(init=False, default=0)  # cards of this move played before in the hand
 
     def __post_init__(self) -> None:
         self.state = ReplayState(self.record, GameState.__new__(GameState))
         self._passes = [Move.passes(s) for s in range(len(self.record.players))]
+        for problem in self.record.problems:
+            if problem.move is None:
+                self._lines.append(problem)
+            else:
+                self._unread.setdefault(problem.move, []).append(problem)
+        self._lines.sort(key=lambda p: p.pos)
 
     # diagnostics -------------------------------------------------------------------------------
 
@@ -274,14 +307,19 @@ class _Replayer:
         trick: int | None = None,
         move: Move | None = None,
         pos: Pos | None = None,
-    ) -> None:
+        *,
+        cause: Cause | None = None,
+        fix: Fix | None = None,
+        at: tuple[int, int] | None = None,
+    ) -> Diagnostic:
+        """Note a diagnostic at the move, else at `pos`, else at the hand (or at `at`, a place
+        inside the move). Its cause is `cause`, else the cause of what happens at this move."""
         where = move.pos if move is not None and move.pos else pos or (hand.pos if hand else None)
-        where = where or self.record.pos  # JSON records have no positions at all
+        where = at or where or self.record.pos  # JSON records have no positions at all
         hs = self.state.hand
         seat = move.seat if move is not None else None
-        line, col = (where.line, where.col) if where is not None else (None, None)
-        self.found.append(
-            Diagnostic(
+        line, col = (where[0], where[1]) if where is not None else (None, None)
+        found = Diagnostic(
                 code,
                 message,
                 Location(
@@ -296,8 +334,13 @@ class _Replayer:
                     if seat is not None and 0 <= seat < len(self.record.players)
                     else None,
                 ),
-            )
-        )
+                cause or (self._cause if code in self._cause_codes else None),
+                fix,
+            )  # fmt: skip
+        self.found.append(found)
+        if code in _ALTERING and self._hand_root is None and hand is not None:
+            self._hand_root = found.cause or _cause_of(found)
+        return found
 
     def _judged(
         self,
@@ -306,9 +349,9 @@ class _Replayer:
         trick: int | None = None,
         move: Move | None = None,
         pos: Pos | None = None,
-    ) -> None:
+    ) -> Diagnostic:
         """Report the engine's judgement, its seats named as the record names its players."""
-        self._report(exc.code, exc.render(self._name), hand, trick, move, pos)
+        return self._report(exc.code, exc.render(self._name), hand, trick, move, pos)
 
     def _take(self) -> tuple[Diagnostic, ...]:
         if not self.found:  # the common case: nothing to hand over
@@ -377,13 +420,18 @@ class _Replayer:
             game.verify_shuffler(hand.shuffler)
         except DealError as exc:
             self._judged(exc, hand)
+        self._hand_root, self._played, self._tainted = None, 0, {}
         first_drawer = game.next_first_drawer(hand.shuffler)
         deal, reconstructed, known = self._deal(hand, game.n, first_drawer)
-        try:
-            leader = game.leader_of(deal)
-        except DealError as exc:
-            self._judged(exc, hand)
-            leader = hand.tricks[0].moves[0].seat if hand.tricks and hand.tricks[0].moves else 0
+        written_leader = hand.tricks[0].moves[0].seat if hand.tricks and hand.tricks[0].moves else 0
+        if game.previous_unknown:  # the hand before was closed early: who leads is unknown
+            leader = written_leader if 0 <= written_leader < game.n else 0
+        else:
+            try:
+                leader = game.leader_of(deal)
+            except DealError as exc:
+                self._judged(exc, hand)
+                leader = written_leader
         hs = game.open_hand(deal, leader, index + 1)
         self.state.hand = hs
         yield self.state, HandStart(
@@ -396,9 +444,23 @@ class _Replayer:
         # The moves, inline here: one generator level less per move than a helper would cost.
         state, found, n, table, hands = self.state, self.found, hs.n, seats(hs.n), hs.hands
         after_end_reported = False
+        unread = self._unread
         for t_index, trick in enumerate(hand.tricks, 1):
             unchecked = False
+            if self._lines:
+                self._unreadable_lines(hand, trick.pos)
             for m_index, move in enumerate(trick.moves):
+                if unread and move.pos in unread:
+                    recovered = self._recover(hand, t_index, move, hs, unread[move.pos])
+                    if recovered is None:  # the move cannot be replayed: skipped
+                        yield state, _new(MoveStep, (
+                            index, t_index, m_index, move, False, seat(move.seat), None,
+                            hs.turn_in_trick, None, None, None, 0, None, self._take(),
+                        ))  # fmt: skip
+                        continue
+                    move = recovered
+                else:
+                    self._cause = None
                 mover = move.seat
                 present = 0 <= mover < n
                 if hs.over:
@@ -431,11 +493,19 @@ class _Replayer:
                 held = hands[mover] if present and known[mover] else None
                 event: Event | None
                 if move.is_pass:
-                    try:
-                        event = hs.pass_(mover)
-                    except IllegalPlayError as exc:
-                        event = self._illegal_pass(hand, t_index, move, hs, exc)
+                    if top is None and m_index > 0 and present:
+                        event = self._pass_after_end(hand, t_index, move)
+                    else:
+                        try:
+                            event = hs.pass_(mover)
+                        except IllegalPlayError as exc:
+                            event = self._illegal_pass(hand, t_index, move, hs, exc)
                 else:
+                    self._twice = 0
+                    if present:
+                        if move.cards & self._played:
+                            self._played_twice(hand, t_index, move)
+                        self._played |= move.cards
                     if top is None and m_index > 0:
                         self._report(
                             "ZF205",
@@ -469,34 +539,65 @@ class _Replayer:
             if not hs.over and hs.top is not None:
                 for passer in hs.pass_chain():
                     yield state, self._inferred(hs, index, t_index, len(trick.moves), passer)
+        self._cause = None
+        hands_after = self.record.hands[index + 1 :]
+        if self._lines:
+            self._unreadable_lines(hand, hands_after[0].pos if hands_after else None)
         result = hs.result
-        if result is None:
+        if result is not None:
+            game.finish_hand(result)
+            self._check_score(hand, result)
+        elif hand.score is not None or hands_after:
+            self._closed_early(hand, hs)
+        else:
             self._report(
                 "ZF206",
                 "the record stops before the hand ends; no score is computed for it (RULES.md R9)",
                 hand,
             )
-        else:
-            game.finish_hand(result)
-            self._check_score(hand, result)
         yield self.state, HandEnd(index, result, tuple(game.scores), self._take())
 
+    def _closed_early(self, hand: Hand, hs: HandState) -> None:
+        """A score line or the next hand closes a hand that play had not finished (R24): an
+        error at the hand; the game goes on from the totals the record gives."""
+        holding = ", ".join(self._name(s) for s in hs.holding())
+        closer = "a score line" if hand.score is not None else "the next hand"
+        self._report(
+            "ZF208",
+            f"hand {hand.number} is closed by {closer} before it ended: {holding} still hold "
+            "cards (RULES.md R24)",
+            hand,
+            pos=hand.score.pos if hand.score is not None else None,
+            cause=self._hand_root,
+        )
+        score = hand.score
+        self.state.game.close_unfinished(
+            score.points if score is not None else None,
+            score.totals if score is not None else None,
+        )
+
     def _check_score(self, hand: Hand, result: HandResult) -> None:
+        """The recorded points and totals against the computed ones. A wrong total is one
+        error: the game goes on from the recorded totals. Errors that follow from an earlier
+        one in the hand (a skipped move, cards not held) name it as their cause."""
         score = hand.score
         if score is None:
             return
+        cause = self._hand_root
         if tuple(score.points) != result.points:
             transfer = (
                 f"; {self._name(result.last)} came last and gave "
                 f"{result.transfer_points} points to {self._name(result.first)}"
             )
-            self._report(
+            found = self._report(
                 "ZF401",
                 f"recorded points {self._scores(score.points)} differ from the computed "
                 f"{self._scores(result.points)}{transfer} (RULES.md R10, R11)",
                 hand,
                 pos=score.pos,
+                cause=cause,
             )
+            cause = cause or Cause(found.location.line, found.location.col, found.code)
         totals = tuple(self.state.game.scores)
         if score.totals is not None and tuple(score.totals) != totals:
             self._report(
@@ -505,7 +606,9 @@ class _Replayer:
                 f"computed {self._scores(totals)} (RULES.md R12)",
                 hand,
                 pos=score.pos,
+                cause=cause,
             )
+            self.state.game.restate_scores(score.totals)
 
     # the deal ----------------------------------------------------------------------------------
 
@@ -514,23 +617,12 @@ class _Replayer:
     ) -> tuple[list[int], bool, tuple[bool, ...]]:
         """The hands as dealt: recorded, or completed from the plays (RULES.md R2, R3), and
         whose dealt hand is known exactly."""
+        # A card played twice is reported at its second play (the move loop), in play order.
         played = [0] * n
-        everything = 0
-        for t_index, trick in enumerate(hand.tricks, 1):
+        for trick in hand.tricks:
             for move in trick.moves:
-                if move.is_pass or not 0 <= move.seat < n:
-                    continue
-                twice = move.cards & everything
-                if twice:
-                    self._report(
-                        "ZF302",
-                        f"{format_cards(twice)} played a second time in this hand (RULES.md R2)",
-                        hand,
-                        t_index,
-                        move,
-                    )
-                played[move.seat] |= move.cards
-                everything |= move.cards
+                if not move.is_pass and 0 <= move.seat < n:
+                    played[move.seat] |= move.cards
         if hand.deal is not None and all(d.unknown == 0 for d in hand.deal):
             deal: list[int] = [d.known for d in hand.deal]
             try:
@@ -664,8 +756,15 @@ class _Replayer:
         decls = dict(move.declarations) if move.declarations else None
         if unchecked and exc.code == "ZF103":
             combo = best_reading(mask, self.rules, decls)  # the trick is not judged any more
+        elif exc.code == "ZF301" and not mask & ~hs.hands[seat] & ~self._twice:
+            # Only cards already played are missing: the ZF302 at this move says it all.
+            combo = hs.recorded_reading(mask, decls)
         else:
-            self._judged(exc, hand, t_index, move)
+            found = self._judged(exc, hand, t_index, move)
+            if exc.code == "ZF301":  # a later play of these cards follows from this one
+                cause = _cause_of(found)
+                for card in iter_ids(mask & ~hs.hands[seat]):
+                    self._tainted.setdefault(card, cause)
             if exc.code in ("ZF202", "ZF204") or not 0 <= seat < hs.n:
                 return None, unchecked  # cannot be applied at all
             combo = hs.recorded_reading(mask, decls)
@@ -683,3 +782,103 @@ class _Replayer:
         # An illegal play still happened: its cards leave the hand and join the trick, under
         # its best reading, or a placeholder reading that later plays are not judged against.
         return hs.force_play(seat, mask, combo), unchecked
+
+    # what could not be read -----------------------------------------------------------------
+
+    def _unreadable_lines(self, hand: Hand, before: Pos | None) -> None:
+        """Report the skipped lines that stand before `before` (None: all of them)."""
+        lines = self._lines
+        while lines and (before is None or lines[0].pos < before):
+            problem = lines.pop(0)
+            self._report(
+                "ZF001", f"{problem.message}; the line is skipped", hand, at=problem.pos,
+                cause=None,
+            )  # fmt: skip
+            if self._hand_root is None:
+                self._hand_root = Cause(*problem.pos, "ZF001")
+
+    def _recover(
+        self, hand: Hand, t_index: int, move: Move, hs: HandState, problems: list[ReadProblem]
+    ) -> Move | None:
+        """A move the reader could not wholly read: report each problem, with the cards that
+        fit from what the seat still holds (or the player meant), and return the move as it
+        can be replayed, or None when it cannot be and is skipped."""
+        self._cause = None
+        n = hs.n
+        seat_index = move.seat
+        skip = any(p.kind == "move" for p in problems)
+        if not 0 <= seat_index < n and move.cards and not skip:
+            # An unknown name: the one seat that holds the cards that could be read.
+            holders = [s for s in range(n) if self._known[s] and not move.cards & ~hs.hands[s]]
+            if len(holders) == 1:
+                seat_index = holders[0]
+        present = 0 <= seat_index < n and not hs.over
+        held = hs.hands[seat_index] & ~move.cards if present and self._known[seat_index] else 0
+        cards = int(move.cards)
+        notes: list[tuple[ReadProblem, str, Fix | None]] = []
+        for problem in problems:
+            message, fix = problem.message, problem.fix
+            if problem.kind == "card":
+                options = card_candidates(problem.rank, problem.suit, held)
+                hint = did_you_mean([card_str(c) for c in options])
+                fix = card_fix(problem, options)
+                if len(options) == 1:
+                    cards |= 1 << options[0]
+                    held &= ~(1 << options[0])
+                    hint += f" (replayed as {card_str(options[0])})"
+                else:
+                    skip = True
+                message += f"; {hint}" if hint else ""
+            elif problem.kind == "seat" and present:
+                message += f" (replayed as {self._name(seat_index)})"
+            notes.append((problem, message, fix))
+        skip = skip or not present or (not cards and not move.is_pass)
+        replayed = replace(move, seat=seat_index, cards=Cards(cards))
+        for i, (problem, message, fix) in enumerate(notes):
+            if skip and i == 0:
+                message += "; the move is skipped"
+            self._report(
+                "ZF001", message, hand, t_index, replayed if present else move,
+                cause=None, fix=fix, at=problem.pos,
+            )  # fmt: skip
+        first = Cause(*notes[0][0].pos, "ZF001")
+        if skip:
+            if self._hand_root is None:
+                self._hand_root = first
+            return None
+        # What goes wrong at a move read by a guess follows from the guess: the cards' errors
+        # from a guessed card, the turn's errors from a guessed seat.
+        self._cause = first
+        kinds = {p.kind for p in problems}
+        self._cause_codes = (_CARD_CODES if "card" in kinds else frozenset()) | (
+            _SEAT_CODES if "seat" in kinds else frozenset()
+        )
+        for card in iter_ids(cards & ~move.cards):
+            self._tainted.setdefault(card, first)
+        return replayed
+
+    def _played_twice(self, hand: Hand, t_index: int, move: Move) -> None:
+        """ZF302 at the second play of a card, caused by the first play if that was wrong."""
+        twice = move.cards & self._played
+        self._twice = twice
+        cause = next((self._tainted[c] for c in iter_ids(twice) if c in self._tainted), None)
+        self._report(
+            "ZF302",
+            f"{format_cards(twice)} played a second time in this hand (RULES.md R2)",
+            hand,
+            t_index,
+            move,
+            cause=cause,
+        )
+
+    def _pass_after_end(self, hand: Hand, t_index: int, move: Move) -> Event | None:
+        """A pass written after the trick had ended (R26): reported as such, and skipped."""
+        self._report(
+            "ZF209",
+            f"{self._name(move.seat)} passes, but the trick had already ended: every other "
+            f"seat holding cards had passed (RULES.md R6, R26)",
+            hand,
+            t_index,
+            move,
+        )
+        return None

@@ -29,8 +29,8 @@ from typing import Any, NamedTuple
 
 from zfrec.engine.cards import DECK_SIZE, NO_CARDS, NUM_RANKS, SJ, Cards, Stand, format_play
 from zfrec.engine.rules import Ruleset, preset
-from zfrec.record.problems import ReadProblem
 from zfrec.errors import SeatError
+from zfrec.record.problems import ReadProblem
 
 ANNOTATIONS = ("!", "?", "!!", "??", "!?", "?!")
 DEFAULT_TARGET = 500

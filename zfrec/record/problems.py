@@ -135,9 +135,7 @@ def card_candidates(rank: int | None, suit: int | None, held: int) -> list[int]:
     return [
         card
         for card in iter_ids(held)
-        if card < 52
-        and (rank is None or card >> 2 == rank)
-        and (suit is None or card & 3 == suit)
+        if card < 52 and (rank is None or card >> 2 == rank) and (suit is None or card & 3 == suit)
     ]
 
 

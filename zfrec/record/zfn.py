@@ -165,9 +165,7 @@ class _Reader:
                 if new_game:
                     yield from self._finish()
                     self.count += 1
-                    self.game = _GameBuilder(
-                        self.count, self.filename, self.pending, self.recover
-                    )
+                    self.game = _GameBuilder(self.count, self.filename, self.pending, self.recover)
                     self.pending = []
                 self.lines[number] = line
                 if len(line) > MAX_LINE:
@@ -348,9 +346,7 @@ class _GameBuilder:
                     raise
                 # The line is skipped; the replay reports it where it stands.
                 end = max(t.col + len(t.text) for t in tokens if t.line == fail.line) + 1
-                self.problems.append(
-                    ReadProblem("line", fail.message, (fail.line, fail.col), end)
-                )
+                self.problems.append(ReadProblem("line", fail.message, (fail.line, fail.col), end))
 
     def start_hand(self, number: int, shuffler: int | None, pos: Pos) -> _HandBuilder:
         """Begin hand `number` at `pos`, closing the one before."""
@@ -491,8 +487,12 @@ class _Seats:
         (`zhou wie: 6h`), so that an unknown name is reported as a name, never as cards.
         """
         if all(
-            t.kind != COLON or i <= start or self._is_seat_word(tokens[i - 1].text)
-            and tokens[i - 1].text.casefold() not in self.last_words
+            t.kind != COLON
+            or i <= start
+            or (
+                self._is_seat_word(tokens[i - 1].text)
+                and tokens[i - 1].text.casefold() not in self.last_words
+            )
             for i, t in enumerate(tokens)
         ):
             return tokens
@@ -780,9 +780,7 @@ class _HandBuilder:
                 seat = -1
             pos = _new_tuple(Pos, (seat_token.line, seat_token.col))
             end = last.col + len(last.text) if last.line == fail.line else fail.col + 1
-            self.problems.append(
-                ReadProblem("move", fail.message, (fail.line, fail.col), end, pos)
-            )
+            self.problems.append(ReadProblem("move", fail.message, (fail.line, fail.col), end, pos))
             moves.append(Move(seat, pos=pos))
             return j
 
