@@ -836,7 +836,9 @@ class _Replayer:
         replayed = replace(move, seat=seat_index, cards=Cards(cards))
         for i, (problem, message, fix) in enumerate(notes):
             if skip and i == 0:
-                message += "; the move is skipped"
+                message += (
+                    " (the move is skipped)" if message.endswith("?") else "; the move is skipped"
+                )
             self._report(
                 "ZF001", message, hand, t_index, replayed if present else move,
                 cause=None, fix=fix, at=problem.pos,

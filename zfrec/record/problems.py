@@ -63,14 +63,16 @@ class ReadProblem:
     - `move`: a move could not be read at all; it is skipped.
     - `line`: a whole line could not be read; it is skipped.
 
-    `pos` and `end_col` span the unreadable text; `move` is the position of the move it spoils
-    (its seat reference), None for a line. `fix` is a suggestion known when reading (a name).
+    `pos` is where the problem is reported (the character that cannot be read), and `span` the
+    columns of the unreadable text on that line (first, and one past the last), which a fix
+    replaces; `move` is the position of the move it spoils (its seat reference), None for a
+    line. `fix` is a suggestion known when reading (a name).
     """
 
     kind: ProblemKind
     message: str
     pos: tuple[int, int]
-    end_col: int
+    span: tuple[int, int]
     move: tuple[int, int] | None = None
     seats: tuple[int, ...] = ()
     rank: int | None = None
@@ -153,5 +155,5 @@ def card_fix(problem: ReadProblem, cards: Sequence[int]) -> Fix | None:
     if not cards or len(cards) > MAX_SUGGESTIONS:
         return None
     texts = [card_str(c) for c in cards]
-    line, col = problem.pos
-    return Fix(line, col, problem.end_col, texts[0], tuple(texts[1:]))
+    start, end = problem.span
+    return Fix(problem.pos[0], start, end, texts[0], tuple(texts[1:]))

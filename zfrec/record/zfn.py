@@ -346,7 +346,9 @@ class _GameBuilder:
                     raise
                 # The line is skipped; the replay reports it where it stands.
                 end = max(t.col + len(t.text) for t in tokens if t.line == fail.line) + 1
-                self.problems.append(ReadProblem("line", fail.message, (fail.line, fail.col), end))
+                self.problems.append(
+                    ReadProblem("line", fail.message, (fail.line, fail.col), (fail.col, end))
+                )
 
     def start_hand(self, number: int, shuffler: int | None, pos: Pos) -> _HandBuilder:
         """Begin hand `number` at `pos`, closing the one before."""
@@ -446,6 +448,7 @@ class _Seats:
         self.players = players
         self.by_name = {name.casefold(): i for i, name in enumerate(players)}
         self.keys = {name_key(name) for name in players}
+        self.all_numbers = {str(i + 1) for i in range(len(players))}
         # Where each name joined from several words ends: (line, col) -> end column.
         self.spans: dict[tuple[int, int], int] = {}
         self.max_words = max(len(name.split(" ")) for name in players)
@@ -477,7 +480,7 @@ class _Seats:
         return (f"{message}; {hint}" if hint else message), matches
 
     def _is_seat_word(self, text: str) -> bool:
-        return text in self.exact or name_key(text) in self.keys
+        return text in self.exact or text in self.all_numbers or name_key(text) in self.keys
 
     def merge_names(self, tokens: list[Token], start: int) -> list[Token]:
         """Join unquoted words before a colon into one name token where they spell a name.
@@ -539,10 +542,11 @@ _CARDISH_RE = re.compile(r"(?:10|[2-9tjqka]).?|[sb]j\S*|[!?]+", re.IGNORECASE)
 
 def _looks_like_cards(word: str) -> bool:
     """Whether a word is, or might be meant as, cards or a pass (so not part of a name)."""
-    if word.casefold() in PASS_WORDS or word.casefold() == "disputed":
+    body = split_annotation(word)[0]
+    if not body or body.casefold() in PASS_WORDS or word.casefold() == "disputed":
         return True
     try:
-        read_word(split_annotation(word)[0])
+        read_word(body)
     except CardError:
         return _CARDISH_RE.fullmatch(word) is not None
     return True
@@ -780,7 +784,9 @@ class _HandBuilder:
                 seat = -1
             pos = _new_tuple(Pos, (seat_token.line, seat_token.col))
             end = last.col + len(last.text) if last.line == fail.line else fail.col + 1
-            self.problems.append(ReadProblem("move", fail.message, (fail.line, fail.col), end, pos))
+            self.problems.append(
+                ReadProblem("move", fail.message, (fail.line, fail.col), (fail.col, end), pos)
+            )
             moves.append(Move(seat, pos=pos))
             return j
 
@@ -805,7 +811,7 @@ class _HandBuilder:
             fix = Fix(token.line, token.col, end, names[0], tuple(names[1:]))
         pos = (token.line, token.col)
         self.problems.append(
-            ReadProblem("seat", message, pos, end, pos, seats=tuple(matches), fix=fix)
+            ReadProblem("seat", message, pos, (token.col, end), pos, seats=tuple(matches), fix=fix)
         )
         return matches[0] if len(matches) == 1 else -1
 
@@ -830,8 +836,8 @@ class _HandBuilder:
                     rank, suit = readable_parts(part)
                     self.problems.append(
                         ReadProblem(
-                            "card", exc.message, (token.line, col),
-                            col + len(part), (move.line, move.col), rank=rank, suit=suit,
+                            "card", exc.message, (token.line, col + exc.offset),
+                            (col, col + len(part)), (move.line, move.col), rank=rank, suit=suit,
                         )
                     )  # fmt: skip
                 else:
