@@ -5,6 +5,7 @@ Every code is documented in DIAGNOSTICS.md. Codes never change meaning; new ones
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, TypeAlias
 
@@ -122,11 +123,7 @@ class Diagnostic:
     def to_json(self) -> dict[str, Any]:
         """The diagnostic as `--json` writes it: the fields of `DiagnosticJson`, without
         `cause` and `fix` when there is none."""
-        data: dict[str, Any] = dump(DiagnosticJson.of(self))
-        for name in ("cause", "fix"):
-            if data[name] is None:
-                del data[name]
-        return data
+        return DiagnosticJson.of(self).to_json()
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +151,14 @@ class DiagnosticJson:
     cause: Cause | None = None
     fix: Fix | None = None
 
+    def to_json(self) -> dict[str, Any]:
+        """The view as plain JSON data, without `cause` and `fix` when there is none."""
+        data: dict[str, Any] = dump(self)
+        for name in ("cause", "fix"):
+            if data[name] is None:
+                del data[name]
+        return data
+
     @classmethod
     def of(cls, d: Diagnostic) -> DiagnosticJson:
         """The JSON view of a diagnostic."""
@@ -162,6 +167,20 @@ class DiagnosticJson:
             d.code, d.severity, d.rule, d.message, loc.file, loc.line, loc.col, loc.game,
             loc.hand, loc.trick, loc.turn, loc.seat, d.cause, d.fix,
         )  # fmt: skip
+
+
+def first_error(diagnostics: Iterable[Diagnostic]) -> Diagnostic | None:
+    """The root of a record's errors: the first error, in record order, that follows from no
+    other (audit's and diff's "first error"); None when there is no error.
+
+    >>> a = Diagnostic("ZF302", "Kc played a second time", Location(line=16, col=1),
+    ...                Cause(13, 5, "ZF301"))
+    >>> b = Diagnostic("ZF301", "Bo does not hold Kc", Location(line=13, col=5))
+    >>> first_error([a, b]).code
+    'ZF301'
+    """
+    errors = [d for d in diagnostics if d.severity == "error"]
+    return next((d for d in errors if d.cause is None), errors[0] if errors else None)
 
 
 def _as_json(d: Diagnostic) -> dict[str, Any]:

@@ -286,6 +286,7 @@ class _Replayer:
     _played: int = field(init=False, default=0)  # cards played so far in this hand
     _tainted: dict[int, Cause] = field(init=False, default_factory=dict)  # card -> bad play
     _twice: int = field(init=False, default=0)  # cards of this move played before in the hand
+    _restate: tuple[int, ...] | None = field(init=False, default=None)  # totals to go on from
 
     def __post_init__(self) -> None:
         self.state = ReplayState(self.record, GameState.__new__(GameState))
@@ -314,7 +315,9 @@ class _Replayer:
     ) -> Diagnostic:
         """Note a diagnostic at the move, else at `pos`, else at the hand (or at `at`, a place
         inside the move). Its cause is `cause`, else the cause of what happens at this move."""
-        where = move.pos if move is not None and move.pos else pos or (hand.pos if hand else None)
+        where: tuple[int, int] | None = (
+            move.pos if move is not None and move.pos else pos or (hand.pos if hand else None)
+        )
         where = at or where or self.record.pos  # JSON records have no positions at all
         hs = self.state.hand
         seat = move.seat if move is not None else None
@@ -376,6 +379,9 @@ class _Replayer:
             return
         over_reported = False
         for index, hand in enumerate(self.record.hands):
+            if self._restate is not None:
+                self.state.game.restate_scores(self._restate)
+                self._restate = None
             if not over_reported:
                 try:
                     self.state.game.verify_start(hand.number)
@@ -608,7 +614,7 @@ class _Replayer:
                 pos=score.pos,
                 cause=cause,
             )
-            self.state.game.restate_scores(score.totals)
+            self._restate = score.totals  # the next hand starts from them
 
     # the deal ----------------------------------------------------------------------------------
 

@@ -81,6 +81,11 @@ def _errors(ds: tuple[Diagnostic, ...]) -> tuple[Diagnostic, ...]:
     return tuple(d for d in ds if d.severity == "error")
 
 
+def _has_root(errors: tuple[Diagnostic, ...]) -> bool:
+    """Whether one of these errors follows from no earlier one: repairs start at a root."""
+    return any(d.cause is None for d in errors)
+
+
 def _index(game: Game, rules: Ruleset) -> _Index:
     hands: list[_HandInfo] = []
     info = _HandInfo()
@@ -95,7 +100,7 @@ def _index(game: Game, rules: Ruleset) -> _Index:
             info = _HandInfo(deal=ev.deal, start_errors=errs)
             hands.append(info)
             written = WrittenMoves()
-            if errs and first is None:
+            if _has_root(errs) and first is None:
                 first = ("start", ev.hand_index, 0)
         elif isinstance(ev, MoveStep):
             m, insert_at = written.place(ev)
@@ -108,7 +113,7 @@ def _index(game: Game, rules: Ruleset) -> _Index:
             due = pre[3]
             step = _Step(ev.hand_index, ev.trick_index - 1, m, insert_at, seat, turn, held,
                          pre[1], ev.written, errs, due, pre[0][due] if pre[0] else 0)  # fmt: skip
-            if errs and first is None:
+            if _has_root(errs) and first is None:
                 first = ("step", ev.hand_index, len(info.steps))
             info.steps.append(step)
         elif isinstance(ev, HandEnd):
@@ -119,11 +124,11 @@ def _index(game: Game, rules: Ruleset) -> _Index:
             # A hand that stops early and is followed by another is only a warning here, but
             # the next hand's errors come from it.
             unfinished = ev.result is None and ev.hand_index < len(game.hands) - 1
-            if (errs or unfinished) and first is None:
+            if (_has_root(errs) or unfinished) and first is None:
                 first = ("end", ev.hand_index, 0)
         elif isinstance(ev, GameEnd):
             game_errors = errs
-            if errs and first is None:
+            if _has_root(errs) and first is None:
                 first = ("game", len(hands) - 1, 0)
         if hs is not None:
             pre = (tuple(hs.hands), hs.top, hs.turn_in_trick, hs.turn)

@@ -39,6 +39,7 @@ from zfrec.cli.common import (
     print_json,
     processing,
 )
+from zfrec.diagnostics import first_error
 from zfrec.errors import NotationError, ZfrecError
 from zfrec.record import Format, Game, iter_records, iter_records_text
 
@@ -324,7 +325,8 @@ def _print_audit(number: int, r: AuditReport) -> None:
         f"{escape(r.report.rules.describe())}",
         markup=True,
     )
-    first = next(d for d in r.report.diagnostics if d.severity == "error")
+    first = first_error(r.report.diagnostics)
+    assert first is not None  # only reports with errors come here
     out.print(
         f"  first error: {escape(first.location.play())}: {escape(first.message)}", markup=True
     )
