@@ -287,6 +287,7 @@ class _Replayer:
     _tainted: dict[int, Cause] = field(init=False, default_factory=dict)  # card -> bad play
     _twice: int = field(init=False, default=0)  # cards of this move played before in the hand
     _restate: tuple[int, ...] | None = field(init=False, default=None)  # totals to go on from
+    _totals_unknown: bool = field(init=False, default=False)  # a hand was closed without them
 
     def __post_init__(self) -> None:
         self.state = ReplayState(self.record, GameState.__new__(GameState))
@@ -577,6 +578,8 @@ class _Replayer:
             cause=self._hand_root,
         )
         score = hand.score
+        if score is None:  # the hand's points, and so the running totals, are lost
+            self._totals_unknown = True
         self.state.game.close_unfinished(
             score.points if score is not None else None,
             score.totals if score is not None else None,
@@ -605,7 +608,12 @@ class _Replayer:
             )
             cause = cause or Cause(found.location.line, found.location.col, found.code)
         totals = tuple(self.state.game.scores)
-        if score.totals is not None and tuple(score.totals) != totals:
+        if score.totals is not None and self._totals_unknown:
+            # The totals before this hand were lost with a hand closed early without them:
+            # they cannot be checked, and the game goes on from what the record says.
+            self._totals_unknown = False
+            self._restate = score.totals
+        elif score.totals is not None and tuple(score.totals) != totals:
             self._report(
                 "ZF402",
                 f"recorded running totals {self._scores(score.totals)} differ from the "
@@ -625,10 +633,13 @@ class _Replayer:
         whose dealt hand is known exactly."""
         # A card played twice is reported at its second play (the move loop), in play order.
         played = [0] * n
+        guesses: list[tuple[int, ReadProblem]] = []  # unreadable cards, by seat
         for trick in hand.tricks:
             for move in trick.moves:
                 if not move.is_pass and 0 <= move.seat < n:
                     played[move.seat] |= move.cards
+                    if self._unread and move.pos in self._unread:
+                        guesses += [(move.seat, p) for p in self._unread[move.pos]]
         if hand.deal is not None and all(d.unknown == 0 for d in hand.deal):
             deal: list[int] = [d.known for d in hand.deal]
             try:
@@ -636,8 +647,32 @@ class _Replayer:
             except DealError as exc:
                 self._judged(exc, hand, pos=hand.deal[0].pos if hand.deal else None)
             return deal, False, (True,) * n
+        if guesses:
+            self._guess_unreadable(hand, played, guesses)
         deal, known = self._reconstruct(hand, n, first_drawer, played)
         return deal, True, known
+
+    def _guess_unreadable(
+        self, hand: Hand, played: list[int], guesses: list[tuple[int, ReadProblem]]
+    ) -> None:
+        """Before a deal is rebuilt from the plays: an unreadable card is taken as the one card
+        nobody else was dealt or played that fits what could be read of it, if there is one,
+        so that the rebuilt deal gives it to the seat that played it."""
+        taken = 0
+        for cards in played:
+            taken |= cards
+        for s, problem in guesses:
+            own = hand.deal[s].known if hand.deal is not None else 0
+            others = 0
+            for t, dealt in enumerate(hand.deal or ()):
+                if t != s:
+                    others |= dealt.known
+            free = (FULL_DECK & ~taken & ~others) | (own & ~taken)
+            options = card_candidates(problem.rank, problem.suit, free)
+            if problem.kind == "card" and len(options) == 1:
+                card = 1 << options[0]
+                played[s] |= card
+                taken |= card
 
     def _reconstruct(
         self, hand: Hand, n: int, first_drawer: int | None, played: list[int]
