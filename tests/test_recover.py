@@ -100,9 +100,7 @@ def test_four_mistakes_text_and_json_output() -> None:
     assert "0 hand(s)" not in result.output and "2 hand(s)" in result.output
     data = json.loads(runner.invoke(app, ["validate", "--json", str(FOUR)]).stdout)
     diags = data["files"][0]["diagnostics"]
-    assert [d["cause"] for d in diags if "cause" in d] == [
-        {"line": 22, "col": 1, "code": "ZF401"}
-    ]
+    assert [d["cause"] for d in diags if "cause" in d] == [{"line": 22, "col": 1, "code": "ZF401"}]
     fixes = [d["fix"] for d in diags if "fix" in d]
     assert [f["text"] for f in fixes] == ["9d", "Zhou Wei", "Ac"]
     assert set(fixes[0]) == {"line", "col", "end_col", "text", "alternatives"}
@@ -251,8 +249,7 @@ def test_a_scored_hand_that_did_not_reach_its_end_is_an_error() -> None:
     assert [d.code for d in closed] == ["ZF208"]
     assert closed[0].location.line == _line_of(text, "score 0 10 90")
     assert closed[0].message == (
-        "hand 1 is closed by a score line before it ended: Mei, Jun still hold cards "
-        "(RULES.md R24)"
+        "hand 1 is closed by a score line before it ended: Mei, Jun still hold cards (RULES.md R24)"
     )
     assert closed[0].cause is None
     assert not [d for d in report.diagnostics if d.code == "ZF206"]

@@ -281,7 +281,7 @@ class _Search:
         where, h, k = first
         info = self.index.hands[h]
         if where == "start":
-            # Cards played twice are reported with the deal; the plays themselves are suspect.
+            # A deal that is not whole: the plays of a card played twice are suspect too.
             yield from self._twice(info)
             yield from self._deal_fixes(h, info)
             yield from self._shuffler_fix(h, info.start_errors)
@@ -289,6 +289,9 @@ class _Search:
             k = next((i for i, s in enumerate(info.steps) if s.errors), -1)
         if where in ("start", "step") and k >= 0:
             step = info.steps[k]
+            if where == "step" and any(d.code == "ZF302" for d in step.errors):
+                # A card played twice shows at its second play; either play may be the wrong one.
+                yield from self._twice(info)
             yield from self._at_step(info, step)
             for prev in self._window(info, k):
                 yield from self._toggles(info, prev)
