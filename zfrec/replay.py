@@ -59,7 +59,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from zfrec.diagnostics import Cause, Diagnostic
-from zfrec.engine.cards import FULL_DECK, Cards, card_str, format_cards, iter_ids
+from zfrec.engine.cards import FULL_DECK, Cards, format_cards, iter_ids
 from zfrec.engine.combos import Combo
 from zfrec.engine.deal import hand_sizes, verify_dealt_once, verify_hand_sizes
 from zfrec.engine.game import Event, GameState, HandResult, HandState, best_reading
@@ -67,7 +67,17 @@ from zfrec.engine.rules import Ruleset
 from zfrec.engine.seats import Seat, seat, seats
 from zfrec.errors import DealError, GameError, IllegalPlayError, Location
 from zfrec.record.model import Game, Hand, Move, Pos
-from zfrec.record.problems import Fix, ReadProblem, card_candidates, card_fix, did_you_mean
+from zfrec.record.problems import Fix, ReadProblem
+from zfrec.recovery import (
+    ALTERING,
+    CARD_CODES,
+    SEAT_CODES,
+    TURN_FOLLOW,
+    cause_of,
+    guess_unreadable,
+    read_unreadable,
+    skipped_note,
+)
 
 __all__ = [
     "GameEnd",
@@ -84,21 +94,6 @@ __all__ = [
 
 # Errors after which a recorded move is still applied, by the seat that made it.
 _TURN_CODES = frozenset(("ZF201", "ZF203"))
-# Errors that change what the replay computes for the rest of a hand (a move skipped, cards a
-# seat did not hold, a deal that is not whole): the hand's later ledger errors follow from them.
-# An unreadable move is one of them when it is skipped (Replayer._recover).
-_ALTERING = frozenset(("ZF202", "ZF204", "ZF301", "ZF302", "ZF303", "ZF304"))
-
-
-_CARD_CODES = frozenset(("ZF101", "ZF102", "ZF103", "ZF104", "ZF301"))
-_SEAT_CODES = frozenset(("ZF201", "ZF202", "ZF203", "ZF301"))
-
-
-def _cause_of(found: Diagnostic) -> Cause:
-    """A diagnostic as the cause of later ones: its root cause if it has one, else itself."""
-    if found.cause is not None:
-        return found.cause
-    return Cause(found.location.line, found.location.col, found.code)
 
 
 SAMPLE = """[Players "Ann, Bo, Cy"]
@@ -282,10 +277,10 @@ class _Replayer:
     _cause: Cause | None = field(init=False, default=None)  # of what is found at this move
     _cause_codes: frozenset[str] = field(init=False, default=frozenset())  # ... with these codes
     _hand_root: Cause | None = field(init=False, default=None)  # first altering error, this hand
-    _ledger_root: Cause | None = field(init=False, default=None)  # first ledger error
     _played: int = field(init=False, default=0)  # cards played so far in this hand
     _tainted: dict[int, Cause] = field(init=False, default_factory=dict)  # card -> bad play
     _twice: int = field(init=False, default=0)  # cards of this move played before in the hand
+    _skipped: tuple[int, Cause] | None = field(init=False, default=None)  # trick, unread move
     _restate: tuple[int, ...] | None = field(init=False, default=None)  # totals to go on from
     _totals_unknown: bool = field(init=False, default=False)  # a hand was closed without them
 
@@ -338,13 +333,26 @@ class _Replayer:
                     if seat is not None and 0 <= seat < len(self.record.players)
                     else None,
                 ),
-                cause or (self._cause if code in self._cause_codes else None),
+                cause or self._follows(code, trick),
                 fix,
             )  # fmt: skip
         self.found.append(found)
-        if code in _ALTERING and self._hand_root is None and hand is not None:
-            self._hand_root = found.cause or _cause_of(found)
+        if code in ALTERING and self._hand_root is None and hand is not None:
+            self._hand_root = found.cause or cause_of(found)
         return found
+
+    def _follows(self, code: str, trick: int | None) -> Cause | None:
+        """The cause of what is found now, when nothing more precise is known: the guess at a
+        move read by guess, or a move skipped earlier in the trick (whose turns are then not
+        what the record shows; the next trick's lead neither)."""
+        if self._cause is not None and code in self._cause_codes:
+            return self._cause
+        skipped = self._skipped
+        if skipped is None or trick is None or code not in TURN_FOLLOW:
+            return None
+        if trick == skipped[0] or (trick == skipped[0] + 1 and code == "ZF203"):
+            return skipped[1]
+        return None
 
     def _judged(
         self,
@@ -427,7 +435,7 @@ class _Replayer:
             game.verify_shuffler(hand.shuffler)
         except DealError as exc:
             self._judged(exc, hand)
-        self._hand_root, self._played, self._tainted = None, 0, {}
+        self._hand_root, self._played, self._tainted, self._skipped = None, 0, {}, None
         first_drawer = game.next_first_drawer(hand.shuffler)
         deal, reconstructed, known = self._deal(hand, game.n, first_drawer)
         written_leader = hand.tricks[0].moves[0].seat if hand.tricks and hand.tricks[0].moves else 0
@@ -455,7 +463,7 @@ class _Replayer:
         for t_index, trick in enumerate(hand.tricks, 1):
             unchecked = False
             if self._lines:
-                self._unreadable_lines(hand, trick.pos)
+                self._unreadable_lines(hand, trick.pos, t_index)
             for m_index, move in enumerate(trick.moves):
                 if unread and move.pos in unread:
                     recovered = self._recover(hand, t_index, move, hs, unread[move.pos])
@@ -549,7 +557,7 @@ class _Replayer:
         self._cause = None
         hands_after = self.record.hands[index + 1 :]
         if self._lines:
-            self._unreadable_lines(hand, hands_after[0].pos if hands_after else None)
+            self._unreadable_lines(hand, hands_after[0].pos if hands_after else None, 0)
         result = hs.result
         if result is not None:
             game.finish_hand(result)
@@ -648,31 +656,9 @@ class _Replayer:
                 self._judged(exc, hand, pos=hand.deal[0].pos if hand.deal else None)
             return deal, False, (True,) * n
         if guesses:
-            self._guess_unreadable(hand, played, guesses)
+            guess_unreadable(hand.deal, played, guesses)
         deal, known = self._reconstruct(hand, n, first_drawer, played)
         return deal, True, known
-
-    def _guess_unreadable(
-        self, hand: Hand, played: list[int], guesses: list[tuple[int, ReadProblem]]
-    ) -> None:
-        """Before a deal is rebuilt from the plays: an unreadable card is taken as the one card
-        nobody else was dealt or played that fits what could be read of it, if there is one,
-        so that the rebuilt deal gives it to the seat that played it."""
-        taken = 0
-        for cards in played:
-            taken |= cards
-        for s, problem in guesses:
-            own = hand.deal[s].known if hand.deal is not None else 0
-            others = 0
-            for t, dealt in enumerate(hand.deal or ()):
-                if t != s:
-                    others |= dealt.known
-            free = (FULL_DECK & ~taken & ~others) | (own & ~taken)
-            options = card_candidates(problem.rank, problem.suit, free)
-            if problem.kind == "card" and len(options) == 1:
-                card = 1 << options[0]
-                played[s] |= card
-                taken |= card
 
     def _reconstruct(
         self, hand: Hand, n: int, first_drawer: int | None, played: list[int]
@@ -803,7 +789,7 @@ class _Replayer:
         else:
             found = self._judged(exc, hand, t_index, move)
             if exc.code == "ZF301":  # a later play of these cards follows from this one
-                cause = _cause_of(found)
+                cause = cause_of(found)
                 for card in iter_ids(mask & ~hs.hands[seat]):
                     self._tainted.setdefault(card, cause)
             if exc.code in ("ZF202", "ZF204") or not 0 <= seat < hs.n:
@@ -826,8 +812,9 @@ class _Replayer:
 
     # what could not be read -----------------------------------------------------------------
 
-    def _unreadable_lines(self, hand: Hand, before: Pos | None) -> None:
-        """Report the skipped lines that stand before `before` (None: all of them)."""
+    def _unreadable_lines(self, hand: Hand, before: Pos | None, t_index: int) -> None:
+        """Report the skipped lines that stand before `before` (None: all of them), which is
+        trick `t_index` (0: the end of the hand)."""
         lines = self._lines
         while lines and (before is None or lines[0].pos < before):
             problem = lines.pop(0)
@@ -835,8 +822,10 @@ class _Replayer:
                 "ZF001", f"{problem.message}; the line is skipped", hand, at=problem.pos,
                 cause=None,
             )  # fmt: skip
+            cause = Cause(*problem.pos, "ZF001")
             if self._hand_root is None:
-                self._hand_root = Cause(*problem.pos, "ZF001")
+                self._hand_root = cause
+            self._skipped = (t_index - 1, cause)  # the next trick's lead follows from it
 
     def _recover(
         self, hand: Hand, t_index: int, move: Move, hs: HandState, problems: list[ReadProblem]
@@ -855,46 +844,29 @@ class _Replayer:
                 seat_index = holders[0]
         present = 0 <= seat_index < n and not hs.over
         held = hs.hands[seat_index] & ~move.cards if present and self._known[seat_index] else 0
-        cards = int(move.cards)
-        notes: list[tuple[ReadProblem, str, Fix | None]] = []
-        for problem in problems:
-            message, fix = problem.message, problem.fix
-            if problem.kind == "card":
-                options = card_candidates(problem.rank, problem.suit, held)
-                hint = did_you_mean([card_str(c) for c in options])
-                fix = card_fix(problem, options)
-                if len(options) == 1:
-                    cards |= 1 << options[0]
-                    held &= ~(1 << options[0])
-                    hint += f" (replayed as {card_str(options[0])})"
-                else:
-                    skip = True
-                message += f"; {hint}" if hint else ""
-            elif problem.kind == "seat" and present:
-                message += f" (replayed as {self._name(seat_index)})"
-            notes.append((problem, message, fix))
-        skip = skip or not present or (not cards and not move.is_pass)
+        read = read_unreadable(problems, held, int(move.cards))
+        cards = read.cards
+        skip = skip or read.skip or not present or (not cards and not move.is_pass)
         replayed = replace(move, seat=seat_index, cards=Cards(cards))
-        for i, (problem, message, fix) in enumerate(notes):
-            if skip and i == 0:
-                message += (
-                    " (the move is skipped)" if message.endswith("?") else "; the move is skipped"
-                )
+        for i, (problem, message, fix) in enumerate(read.notes):
+            if problem.kind == "seat" and present:
+                message += f" (replayed as {self._name(seat_index)})"
             self._report(
-                "ZF001", message, hand, t_index, replayed if present else move,
-                cause=None, fix=fix, at=problem.pos,
+                "ZF001", skipped_note(message) if skip and i == 0 else message, hand, t_index,
+                replayed if present else move, cause=None, fix=fix, at=problem.pos,
             )  # fmt: skip
-        first = Cause(*notes[0][0].pos, "ZF001")
+        first = Cause(*problems[0].pos, "ZF001")
         if skip:
             if self._hand_root is None:
                 self._hand_root = first
+            self._skipped = (t_index, first)
             return None
         # What goes wrong at a move read by a guess follows from the guess: the cards' errors
         # from a guessed card, the turn's errors from a guessed seat.
         self._cause = first
         kinds = {p.kind for p in problems}
-        self._cause_codes = (_CARD_CODES if "card" in kinds else frozenset()) | (
-            _SEAT_CODES if "seat" in kinds else frozenset()
+        self._cause_codes = (CARD_CODES if "card" in kinds else frozenset()) | (
+            SEAT_CODES if "seat" in kinds else frozenset()
         )
         for card in iter_ids(cards & ~move.cards):
             self._tainted.setdefault(card, first)

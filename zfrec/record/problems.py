@@ -29,11 +29,21 @@ from typing import Literal
 
 from rapidfuzz.distance import OSA
 
-from zfrec.engine.cards import RANK_SYMBOLS, card_str, iter_ids
+from zfrec.engine.cards import (
+    RANK_SYMBOLS,
+    DeclarationTuple,
+    Stand,
+    card_str,
+    iter_ids,
+    read_word,
+)
+from zfrec.errors import CardError
 
 ProblemKind = Literal["card", "seat", "move", "line"]
 
 _RANK_RE = re.compile(r"10|[2-9tjqka]", re.IGNORECASE)
+# A word that may be meant as a card: a rank and at most one more character, or a joker.
+_CARDISH_RE = re.compile(r"(?:10|[2-9tjqka]).?|[sb]j\S*|[!?]*", re.IGNORECASE)
 _SUITS = "shdc♠♥♦♣♤♡♢♧"
 _NAME_NOISE_RE = re.compile(r"[\s_.\-·]+")
 MAX_SUGGESTIONS = 3  # more cards than this fit: no suggestion, they would not help
@@ -139,6 +149,44 @@ def card_candidates(rank: int | None, suit: int | None, held: int) -> list[int]:
         for card in iter_ids(held)
         if card < 52 and (rank is None or card >> 2 == rank) and (suit is None or card & 3 == suit)
     ]
+
+
+def cardish(word: str) -> bool:
+    """Whether a word (without its annotation) reads as cards, or looks meant as one card
+    (`9j`, `1c`): such a word is never taken as part of a player's name."""
+    try:
+        read_word(word)
+    except CardError:
+        return _CARDISH_RE.fullmatch(word) is not None
+    return True
+
+
+def read_word_leniently(
+    word: str,
+) -> tuple[int, DeclarationTuple, list[tuple[int, str, CardError]]]:
+    """A word of cards read as far as it can be: the mask and declarations of its readable
+    comma-separated parts, and for each unreadable part its offset in `word`, its text and
+    why it cannot be read."""
+    try:
+        mask, decls = read_word(word)
+        return mask, decls, []
+    except CardError:
+        pass
+    mask = 0
+    found: list[tuple[int, Stand]] = []
+    bad: list[tuple[int, str, CardError]] = []
+    offset = 0
+    for part in word.split(","):
+        if part:
+            try:
+                got, declared = read_word(part)
+            except CardError as exc:
+                bad.append((offset, part, exc))
+            else:
+                mask |= got
+                found.extend(declared)
+        offset += len(part) + 1
+    return mask, tuple(found), bad
 
 
 def did_you_mean(options: Sequence[str]) -> str:

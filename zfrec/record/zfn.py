@@ -54,14 +54,19 @@ from zfrec.record.model import (
     Pos,
     SeatDeal,
     Trick,
-    name_key,
     seat_of,
 )
-from zfrec.record.problems import Fix, ReadProblem, did_you_mean, name_matches, readable_parts
+from zfrec.record.problems import (
+    Fix,
+    ReadProblem,
+    read_word_leniently,
+    readable_parts,
+)
+from zfrec.record.seatrefs import PASS_WORDS as PASS_WORDS  # also the live table's
+from zfrec.record.seatrefs import Seats
 from zfrec.record.text import deal_text, score_text
 from zfrec.record.zfn_header import Header, format_header
 
-PASS_WORDS = frozenset({"pass", "-", "–", "—", "－", "过"})  # dashes phones substitute; 过 = pass
 MAX_LINE = 1_000_000  # characters per line (FORMAT.md, Limits)
 _new_tuple = tuple.__new__  # Pos(l, c) without the Python-level __new__ of a named tuple
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")  # every control character but tab
@@ -300,7 +305,7 @@ class _GameBuilder:
         self.hand: _HandBuilder | None = None
         self.pos: Pos | None = None
         self.players: list[str] | None = None
-        self.seats: _Seats | None = None
+        self.seats: Seats | None = None
         self.index = index
 
     def tag_line(self, line: str, number: int, lexer: Lexer) -> None:
@@ -313,10 +318,10 @@ class _GameBuilder:
                 raise _fail(token, "only a comment may follow a tag on its line")
             self.comments.append(token.text)
 
-    def _start_body(self, at: Token) -> _Seats:
+    def _start_body(self, at: Token) -> Seats:
         if self.seats is None:
             self.players = self.header.finish(at.line, at.col)
-            self.seats = _Seats(self.players)
+            self.seats = Seats(self.players)
         return self.seats
 
     def statement(self, tokens: list[Token]) -> None:
@@ -357,7 +362,7 @@ class _GameBuilder:
         self.hand = _HandBuilder(self.seats, number, shuffler, pos, self.problems)
         return self.hand
 
-    def _hand_line(self, tokens: list[Token], index: int, seats: _Seats) -> None:
+    def _hand_line(self, tokens: list[Token], index: int, seats: Seats) -> None:
         """`hand [N] [shuffler SEAT]`; N defaults to one more than the last hand."""
         keyword = tokens[index]
         pos = Pos(keyword.line, keyword.col)
@@ -441,117 +446,6 @@ def _unknown(digits: str) -> int | None:
     return _count(digits, MAX_UNKNOWN) if digits else 1
 
 
-class _Seats:
-    """Seat references of one game: the model's resolver, with the exact spellings cached."""
-
-    def __init__(self, players: list[str]) -> None:
-        self.players = players
-        self.by_name = {name.casefold(): i for i, name in enumerate(players)}
-        self.keys = {name_key(name) for name in players}
-        self.all_numbers = {str(i + 1) for i in range(len(players))}
-        # Where each name joined from several words ends: (line, col) -> end column.
-        self.spans: dict[tuple[int, int], int] = {}
-        self.max_words = max(len(name.split(" ")) for name in players)
-        # Last words of names with spaces: only a colon after one of these may need merging.
-        self.last_words = {n.split(" ")[-1].casefold() for n in players if " " in n}
-        # Seat numbers as the writer spells them, for plain lines. A number that ends a name
-        # with spaces ("Bo 2") is left out: before a colon, merge_names might join it to a name.
-        self.numbers = {str(i + 1): i for i in range(len(players))}
-        for word in self.last_words:
-            self.numbers.pop(word, None)
-        self.exact = {**{name: i for i, name in enumerate(players)}, **self.numbers}
-
-    def resolve(self, token: Token) -> int:
-        seat = self.exact.get(token.text)
-        if seat is not None:
-            return seat
-        try:
-            return seat_of(self.players, token.text)
-        except SeatError as exc:
-            raise _fail(token, self.unknown(token.text, exc.message)[0]) from None
-
-    def unknown(self, text: str, message: str) -> tuple[str, list[int]]:
-        """The message for a seat reference that names no seat, with the players it may mean
-        (FORMAT.md, Seat references), and those seats."""
-        if text.strip().isdecimal():
-            return message, []
-        matches = name_matches(self.players, text)
-        hint = did_you_mean([self.players[s] for s in matches])
-        return (f"{message}; {hint}" if hint else message), matches
-
-    def _is_seat_word(self, text: str) -> bool:
-        return text in self.exact or text in self.all_numbers or name_key(text) in self.keys
-
-    def merge_names(self, tokens: list[Token], start: int) -> list[Token]:
-        """Join unquoted words before a colon into one name token where they spell a name.
-
-        This lets `Bo Li: 7h` work without quotes. The longest matching run wins. Words that
-        spell no name are joined too when they are not a seat and do not look like cards
-        (`zhou wie: 6h`), so that an unknown name is reported as a name, never as cards.
-        """
-        if all(
-            t.kind != COLON
-            or i <= start
-            or (
-                self._is_seat_word(tokens[i - 1].text)
-                and tokens[i - 1].text.casefold() not in self.last_words
-            )
-            for i, t in enumerate(tokens)
-        ):
-            return tokens
-        out: list[Token] = tokens[:start]
-        for token in tokens[start:]:
-            if token.kind == COLON:
-                run = 0
-                while run < self.max_words + 1 and run < len(out) - start:
-                    if out[-run - 1].kind != WORD:
-                        break
-                    run += 1
-                k = self._name_length(out[len(out) - run :])
-                if k > 1:
-                    words = out[-k:]
-                    del out[-k:]
-                    name = " ".join(t.text for t in words)
-                    out.append(Token(STRING, name, words[0].line, words[0].col))
-                    last = words[-1]
-                    self.spans[(last.line, words[0].col)] = last.col + len(last.text)
-            out.append(token)
-        return out
-
-    def _name_length(self, run: list[Token]) -> int:
-        """How many of the words before a colon make its seat reference: a player's name
-        (longest first), a seat, a name close to a player's, or the words that cannot be
-        cards."""
-        words = [t.text for t in run]
-        for k in range(len(words), 1, -1):
-            if " ".join(words[-k:]).casefold() in self.by_name:
-                return k
-        if not words or self._is_seat_word(words[-1]):
-            return 1
-        plain = 0  # the words at the end that cannot be cards
-        while plain < len(words) and not _looks_like_cards(words[-plain - 1]):
-            plain += 1
-        for k in range(plain, 1, -1):
-            if name_matches(self.players, " ".join(words[-k:])):
-                return k
-        return max(plain, 1)
-
-
-_CARDISH_RE = re.compile(r"(?:10|[2-9tjqka]).?|[sb]j\S*|[!?]+", re.IGNORECASE)
-
-
-def _looks_like_cards(word: str) -> bool:
-    """Whether a word is, or might be meant as, cards or a pass (so not part of a name)."""
-    body = split_annotation(word)[0]
-    if not body or body.casefold() in PASS_WORDS or word.casefold() == "disputed":
-        return True
-    try:
-        read_word(body)
-    except CardError:
-        return _CARDISH_RE.fullmatch(word) is not None
-    return True
-
-
 def _is_seat_ref(tokens: list[Token], i: int) -> bool:
     return tokens[i].kind in (WORD, STRING) and i + 1 < len(tokens) and tokens[i + 1].kind == COLON
 
@@ -559,7 +453,7 @@ def _is_seat_ref(tokens: list[Token], i: int) -> bool:
 class _HandBuilder:
     def __init__(
         self,
-        seats: _Seats,
+        seats: Seats,
         number: int,
         shuffler: int | None,
         pos: Pos,
@@ -820,31 +714,17 @@ class _HandBuilder:
         separated part of the word) is noted as a `card` problem and the rest is kept."""
         if self.problems is None:
             return _cards(token, body)
-        try:
-            return read_word(body)
-        except CardError:
-            pass
-        mask = 0
-        decls: list[tuple[int, Stand]] = []
-        offset = 0
-        for part in body.split(","):
-            if part:
-                try:
-                    got, found = read_word(part)
-                except CardError as exc:
-                    col = token.col + offset
-                    rank, suit = readable_parts(part)
-                    self.problems.append(
-                        ReadProblem(
-                            "card", exc.message, (token.line, col + exc.offset),
-                            (col, col + len(part)), (move.line, move.col), rank=rank, suit=suit,
-                        )
-                    )  # fmt: skip
-                else:
-                    mask |= got
-                    decls.extend(found)
-            offset += len(part) + 1
-        return mask, tuple(decls)
+        mask, decls, bad = read_word_leniently(body)
+        for offset, part, exc in bad:
+            col = token.col + offset
+            rank, suit = readable_parts(part)
+            self.problems.append(
+                ReadProblem(
+                    "card", exc.message, (token.line, col + exc.offset), (col, col + len(part)),
+                    (move.line, move.col), rank=rank, suit=suit,
+                )
+            )  # fmt: skip
+        return mask, decls
 
     def _read_move(self, tokens: list[Token], i: int, moves: list[Move]) -> int:
         seat_token = tokens[i]
