@@ -73,7 +73,8 @@ def iter_records(path: str | Path, *, recover: bool = False) -> Iterator[Game | 
     """Each game in a .zfn or .json file, or the NotationError of a game that failed.
 
     A .zfn file is streamed line by line, in bounded memory however long a line is; a .json
-    file is read whole.
+    file is read whole. With `recover`, a .zfn game with unreadable moves is still given, with
+    what could not be read in `Game.problems`, for the validator (zfrec.record.zfn.iter_games).
     """
     name = str(path)
     if format_of(path) == "zfn":
