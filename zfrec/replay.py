@@ -281,6 +281,10 @@ class _Replayer:
     _tainted: dict[int, Cause] = field(init=False, default_factory=dict)  # card -> bad play
     _twice: int = field(init=False, default=0)  # cards of this move played before in the hand
     _skipped: tuple[int, Cause] | None = field(init=False, default=None)  # trick, unread move
+    # What could not be read of the move at hand, to report: message, fix, where, move.
+    _unread_notes: list[tuple[str, Fix | None, tuple[int, int], Move]] = field(
+        init=False, default_factory=list
+    )
     _restate: tuple[int, ...] | None = field(init=False, default=None)  # totals to go on from
     _totals_unknown: bool = field(init=False, default=False)  # a hand was closed without them
 
@@ -499,6 +503,8 @@ class _Replayer:
                         for passer in chain[: chain.index(mover)]:
                             yield state, self._inferred(hs, index, t_index, m_index, passer)
                         top = hs.top
+                if self._unread_notes:
+                    self._report_unread(hand, t_index)
                 top_seat, to_act, turn, on_table = (
                     hs.top_seat,
                     hs.turn,
@@ -848,15 +854,16 @@ class _Replayer:
         cards = read.cards
         skip = skip or read.skip or not present or (not cards and not move.is_pass)
         replayed = replace(move, seat=seat_index, cards=Cards(cards))
+        at = replayed if present else move
         for i, (problem, message, fix) in enumerate(read.notes):
             if problem.kind == "seat" and present:
                 message += f" (replayed as {self._name(seat_index)})"
-            self._report(
-                "ZF001", skipped_note(message) if skip and i == 0 else message, hand, t_index,
-                replayed if present else move, cause=None, fix=fix, at=problem.pos,
-            )  # fmt: skip
+            if skip and i == 0:
+                message = skipped_note(message)
+            self._unread_notes.append((message, fix, problem.pos, at))
         first = Cause(*problems[0].pos, "ZF001")
         if skip:
+            self._report_unread(hand, t_index)
             if self._hand_root is None:
                 self._hand_root = first
             self._skipped = (t_index, first)
@@ -871,6 +878,13 @@ class _Replayer:
         for card in iter_ids(cards & ~move.cards):
             self._tainted.setdefault(card, first)
         return replayed
+
+    def _report_unread(self, hand: Hand, t_index: int) -> None:
+        """Report what could not be read of a move, once the passes before it are inferred
+        (so that its turn is the move's)."""
+        for message, fix, pos, move in self._unread_notes:
+            self._report("ZF001", message, hand, t_index, move, cause=None, fix=fix, at=pos)
+        self._unread_notes.clear()
 
     def _played_twice(self, hand: Hand, t_index: int, move: Move) -> None:
         """ZF302 at the second play of a card, caused by the first play if that was wrong."""
