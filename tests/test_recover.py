@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 
 from zfrec.analysis.audit import audit
 from zfrec.analysis.diff import diff_games
+from zfrec.analysis.readfix import as_read
 from zfrec.cli import app
 from zfrec.diagnostics import Diagnostic, first_error
 from zfrec.engine.rules import preset
@@ -300,3 +301,26 @@ def test_documented_codes() -> None:
     for code in ("ZF208", "ZF209"):
         assert re.search(rf"\| {code} \| error \| R2[46]", doc), code
     assert '"cause"' in doc and '"fix"' in doc
+
+
+# --- audit --------------------------------------------------------------------------------------
+
+
+def test_audit_reads_unreadable_moves_as_suggested_instead_of_refusing() -> None:
+    result = runner.invoke(app, ["audit", "--json", "--budget", "60", str(FOUR)])
+    assert result.exit_code == 1, result.output  # a finding, not unreadable input (2)
+    [game] = json.loads(result.stdout)["games"]
+    assert game["legal"] is False
+    assert [d["code"] for d in game["diagnostics"]][:2] == ["ZF001", "ZF001"]
+    assert game["diagnostics"][0]["fix"]["text"] == "9d"
+    edits = game["repairs"][0]["edits"]
+    assert [(e["kind"], e["after"]) for e in edits[:3]] == [
+        ("read", "9d"),
+        ("read", "9c"),
+        ("read", "Ac"),
+    ]
+    # the record as read has only the wrong score left
+    [written] = iter_records_text(FOUR.read_text("utf-8"), recover=True)
+    assert not isinstance(written, NotationError)
+    clean, _ = as_read(written)
+    assert [d.code for d in validate(clean).diagnostics] == ["ZF401", "ZF402"]
