@@ -248,3 +248,25 @@ def brute_perft(
 
     walk(start, 0)
     return counts
+
+
+def brute_declared_keys(
+    card_ids: list[int], declared: dict[int, tuple[int, int | None]]
+) -> set[Key]:
+    """Every reading of a card set whose jokers in `declared` (joker id -> rank, suit or None)
+    are held to their meaning: a declared joker is tried as the card it names, or as each card
+    of its rank when no suit is named; every other joker as each of the 52 real cards."""
+    if len(card_ids) == 1:
+        return set() if declared else brute_keys(card_ids)
+    real = [(c >> 2, c & 3) for c in card_ids if c < SJ]
+    options: list[list[tuple[int, int]]] = []
+    for j in (c for c in card_ids if c >= SJ):
+        if j in declared:
+            rank, suit = declared[j]
+            options.append([(rank, s) for s in range(4)] if suit is None else [(rank, suit)])
+        else:
+            options.append([(r, s) for r in range(13) for s in range(4)])
+    out: set[Key] = set()
+    for subs in product(*options):
+        out |= _real_keys(real + list(subs))
+    return out

@@ -1,15 +1,18 @@
 """Hostile and broken input for the readers and the validator, and the check they must pass.
 
-Used by tests/test_hostile.py (a bounded run in `make test`) and scripts/fuzz.py (a long run).
-The inputs are random bytes and text, token soup in the notation's alphabet, real records
-(sample games, simulated games, random records) with random edits, random JSON, and the JSON of
-real records with values replaced at random. `check` reads them as a user's file would be read
-and judges every game read; anything raised but a ZfrecError is a bug.
+Used by tests/test_hostile.py (a bounded hypothesis run in `make test`) and scripts/fuzz.py (a
+long run). The inputs are random bytes and text, token soup in the notation's alphabet, real
+records (sample games, simulated games, random records) with random edits, random JSON, and the
+JSON of real records with values replaced at random. The generators take a `random.Random`, so
+hypothesis drives them in the tests (`st.randoms()`) and the script drives them directly, much
+faster. `check` reads an input as `zfrec validate` reads a file and judges every game read;
+anything raised but a ZfrecError is a bug.
 """
 
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -27,9 +30,12 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_ZFN = [p.read_text("utf-8-sig") for p in sorted((ROOT / "sample_games").rglob("*.zfn"))]
 SAMPLE_JSON = [p.read_text("utf-8-sig") for p in sorted((ROOT / "sample_games").rglob("*.json"))]
 SIMULATED = [
-    simulate_game(SimConfig(n, preset(name), "greedy", 2), seed)
-    for seed, (n, name) in enumerate([(3, "pagat"), (4, "poppel"), (5, "parlett"), (6, "pagat")])
-]
+    simulate_game(SimConfig(n, preset(name), bot, 2), seed)
+    for seed, (n, name, bot) in enumerate(
+        [(3, "pagat", "greedy"), (4, "poppel", "random"), (5, "parlett", "greedy"),
+         (6, "pagat", "random")]
+    )
+]  # fmt: skip
 RECORD_TEXTS = SAMPLE_ZFN + [dumps(g) for g in SIMULATED]
 # JSON records are checked against the schema, which takes a while for a long game: short ones.
 RECORD_JSON = SAMPLE_JSON + [
@@ -47,28 +53,45 @@ PIECES = [
     "East", "Zhang 张", "7h7s", "3s,4s", "9" * 30, "9" * 5000, "?" + "9" * 5000, "\x00", "\x01",
     "\x1b[31m", "\x7f", "\u202e", "\u2028", "\ufeff", "x" * 3000, "{" + "x" * 3000, "\\" * 99,
 ]  # fmt: skip
-
-piece = st.sampled_from(PIECES)
-soup = st.lists(piece | st.text(max_size=5), max_size=60).map("".join)
 HEAD = '[Players "Ann, Bo Li, 王芳"]\nhand 1\n'
 
 
-@st.composite
-def edited(draw: st.DrawFn, text: str) -> str:
+def random_text(rng: random.Random, size: int) -> str:
+    """Short runs of characters from all over Unicode, weighted toward ASCII."""
+    out = []
+    for _ in range(rng.randrange(size + 1)):
+        top = rng.choice((0x80, 0x80, 0x800, 0x3000, 0x110000))
+        code = rng.randrange(top)
+        out.append(chr(code) if not 0xD800 <= code < 0xE000 else "?")
+    return "".join(out)
+
+
+def soup(rng: random.Random) -> str:
+    """Pieces of the notation and random characters, run together."""
+    return "".join(
+        rng.choice(PIECES) if rng.random() < 0.8 else random_text(rng, 5)
+        for _ in range(rng.randrange(60))
+    )
+
+
+def edit(text: str, rng: random.Random) -> str:
     """`text` with a few edits: pieces inserted, characters deleted or replaced, lines moved."""
-    for _ in range(draw(st.integers(1, 6))):
-        op = draw(st.sampled_from(["insert", "delete", "replace", "line", "swap"]))
-        at = draw(st.integers(0, len(text)))
+    for _ in range(rng.randint(1, 6)):
+        op = rng.choice(("insert", "delete", "replace", "line", "swap"))
+        at = rng.randint(0, len(text))
         if op == "insert":
-            text = text[:at] + draw(piece | st.text(max_size=8)) + text[at:]
+            text = (
+                text[:at]
+                + (rng.choice(PIECES) if rng.random() < 0.7 else random_text(rng, 8))
+                + text[at:]
+            )
         elif op == "delete":
-            text = text[:at] + text[at + draw(st.integers(1, 40)) :]
+            text = text[:at] + text[at + rng.randint(1, 40) :]
         elif op == "replace":
-            text = text[:at] + draw(piece) + text[at + draw(st.integers(1, 4)) :]
+            text = text[:at] + rng.choice(PIECES) + text[at + rng.randint(1, 4) :]
         else:
             lines = text.split("\n")
-            i = draw(st.integers(0, len(lines) - 1))
-            j = draw(st.integers(0, len(lines) - 1))
+            i, j = rng.randrange(len(lines)), rng.randrange(len(lines))
             if op == "line":
                 lines.insert(j, lines[i])
             else:
@@ -77,45 +100,51 @@ def edited(draw: st.DrawFn, text: str) -> str:
     return text
 
 
-def _decoded(data: bytes) -> str:
-    return data.decode("utf-8", errors="replace")
+def random_zfn(rng: random.Random) -> str:
+    """One .zfn input of any of the kinds above."""
+    kind = rng.randrange(5)
+    if kind == 0:
+        return rng.randbytes(rng.randrange(400)).decode("utf-8", errors="replace")
+    if kind == 1:
+        return random_text(rng, 300)
+    if kind == 2:
+        return soup(rng)
+    if kind == 3:
+        return HEAD + soup(rng)
+    return edit(rng.choice(RECORD_TEXTS), rng)
 
 
-zfn_texts = st.one_of(
-    st.binary(max_size=400).map(_decoded),
-    st.text(max_size=300),
-    soup,
-    soup.map(lambda s: HEAD + s),
-    st.sampled_from(RECORD_TEXTS).flatmap(edited),
-    games().map(dumps).flatmap(edited),
-)
+def json_value(rng: random.Random, depth: int = 0) -> Any:
+    """A random JSON value, with the kinds that break readers: huge and fractional numbers,
+    NaN, booleans for numbers, odd strings, and nesting."""
+    kind = rng.randrange(10 if depth < 3 else 8)
+    if kind == 0:
+        return None
+    if kind == 1:
+        return rng.random() < 0.5
+    if kind == 2:
+        return rng.randint(-10, 100)
+    if kind == 3:
+        return rng.choice((10**18, 10**40, 2**63, -(2**63), 10**7, 999_999, 55, 7))
+    if kind == 4:
+        return rng.choice((2.0, 0.5, -1.0, 1e308, float("nan"), float("inf")))
+    if kind in (5, 6):
+        return rng.choice(PIECES)
+    if kind == 7:
+        return random_text(rng, 20)
+    if kind == 8:
+        return [json_value(rng, depth + 1) for _ in range(rng.randrange(4))]
+    return {random_text(rng, 8): json_value(rng, depth + 1) for _ in range(rng.randrange(4))}
 
-json_values = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers()
-    | st.integers(min_value=10**18, max_value=10**40)
-    | st.floats(allow_nan=True)
-    | st.text(max_size=20)
-    | piece,
-    lambda inner: (
-        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
-    ),
-    max_leaves=12,
-)
 
-
-@st.composite
-def json_edited(draw: st.DrawFn, text: str) -> str:
+def json_edit(text: str, rng: random.Random) -> str:
     """The JSON of a real record with one to three values replaced by random JSON."""
     data = json.loads(text)
-    for _ in range(draw(st.integers(1, 3))):
+    for _ in range(rng.randint(1, 3)):
         node: Any = data
         path: list[Any] = []
-        while isinstance(node, dict | list) and node and draw(st.integers(0, 3)):
-            key = draw(
-                st.sampled_from(sorted(node) if isinstance(node, dict) else range(len(node)))
-            )
+        while isinstance(node, dict | list) and node and rng.randrange(4):
+            key = rng.choice(sorted(node) if isinstance(node, dict) else range(len(node)))
             path.append(key)
             node = node[key]
         if not path:
@@ -123,16 +152,33 @@ def json_edited(draw: st.DrawFn, text: str) -> str:
         parent: Any = data
         for key in path[:-1]:
             parent = parent[key]
-        parent[path[-1]] = draw(json_values)
-    return json.dumps(data, ensure_ascii=draw(st.booleans()))
+        parent[path[-1]] = json_value(rng)
+    return json.dumps(data, ensure_ascii=rng.random() < 0.5)
 
 
+def random_json(rng: random.Random) -> str:
+    """One JSON input of any of the kinds above."""
+    kind = rng.randrange(5)
+    if kind == 0:
+        return json.dumps(json_value(rng))
+    if kind in (1, 2):
+        return json_edit(rng.choice(RECORD_JSON), rng)
+    if kind == 3:
+        return edit(rng.choice(RECORD_JSON), rng)
+    depth = rng.randint(1, 3000)
+    return "[" * depth + "]" * depth
+
+
+# Hypothesis drives the same generators, and adds random records (tests/record_strategies).
+zfn_texts = st.one_of(
+    st.randoms(use_true_random=False).map(random_zfn),
+    st.tuples(games(), st.randoms(use_true_random=False)).map(lambda g: edit(dumps(g[0]), g[1])),
+)
 json_texts = st.one_of(
-    json_values.map(json.dumps),
-    st.sampled_from(RECORD_JSON).flatmap(json_edited),
-    games().map(lambda g: json.dumps(game_to_json(g))).flatmap(json_edited),
-    st.sampled_from(RECORD_JSON).flatmap(edited),
-    st.integers(1, 3000).map(lambda n: "[" * n + "]" * n),
+    st.randoms(use_true_random=False).map(random_json),
+    st.tuples(games(), st.randoms(use_true_random=False)).map(
+        lambda g: json_edit(json.dumps(game_to_json(g[0])), g[1])
+    ),
 )
 
 

@@ -12,12 +12,12 @@ import pytest
 
 KEYS = {
     "classify_declared_us", "classify_inferred_us", "lead_enum_worst_us",
-    "lead_enum_physical_worst_us", "follow_enum_typical_us", "parse_hands_per_s",
+    "lead_enum_physical_worst_us", "lead_enum_physical_us_per_set", "follow_enum_typical_us",
+    "parse_hands_per_s",
     "validate_hands_per_s", "validate_moves_per_s", "validate_jobs2_hands_per_s",
     "stream_peak_rss_mb", "simulate_hands_per_s", "import_hands_per_s", "render_hands_per_s",
     "python_chess_plies_per_s", "ratio_vs_python_chess", "live_move_p50_ms", "live_move_p99_ms",
     "jobs2_speedup", "import_peak_rss_mb",
-    "lead_enum_physical_us_per_set",
 }  # fmt: skip
 ROOT = Path(__file__).resolve().parent.parent
 

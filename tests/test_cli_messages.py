@@ -198,14 +198,18 @@ def test_convert_refuses_input_without_a_game(tmp_path: Path) -> None:
     assert result.stdout == ""
 
 
-def _crash(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
-    """Run the real entry point with a fault planted in the analyser: every real crash found so
-    far is fixed, so an internal error has to be made on purpose to see how it is reported."""
+def _crash(
+    args: list[str], target: str = "zfrec.cli.analyze_cmds.analyze_game", **env: str
+) -> subprocess.CompletedProcess[str]:
+    """Run the real entry point with a fault planted in `target` (module.function): every real
+    crash found so far is fixed, so an internal error has to be made on purpose to see how it
+    is reported."""
+    module, name = target.rsplit(".", 1)
     plant = (
-        "import zfrec.cli.analyze_cmds as m\n"
+        f"import {module} as m\n"
         "def boom(*a, **k):\n"
         "    raise RuntimeError('planted fault')\n"
-        "m.analyze_game = boom\n"
+        f"m.{name} = boom\n"
         "from zfrec.cli import main\n"
         "main()\n"
     )
@@ -233,6 +237,27 @@ def test_an_internal_error_exits_3_with_one_line_naming_the_file(files: dict[str
     # the entry point still passes ordinary exit codes through
     assert _crash(["classify", "3h 4h 9s"]).returncode == 1
     assert _crash(["classify", "3x"]).returncode == 2
+
+
+@pytest.mark.parametrize(
+    ("args", "target"),
+    [
+        (["validate"], "zfrec.batch.validate_games"),
+        (["validate", "--jobs", "2"], "zfrec.batch.validate_games"),  # raised in a worker
+        (["import", "--db", "{db}"], "zfrec.store.importer.validate"),
+    ],
+    ids=["validate", "validate-jobs2", "import"],
+)
+def test_an_internal_error_in_a_batch_names_the_file(
+    tmp_path: Path, files: dict[str, Path], args: list[str], target: str
+) -> None:
+    argv = [a.format(db=tmp_path / "club.db") for a in args]
+    done = _crash([*argv, str(files["good"])], target)
+    assert done.returncode == 3
+    assert done.stderr.endswith(
+        f"internal error while processing {files['good']}: RuntimeError: planted fault "
+        "(a bug in zfrec; ZFREC_TRACEBACK=1 shows the traceback)\n"
+    )
 
 
 # --- convert: same file, messages, permissions -------------------------------------------------

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.brute import BJ, SJ, Key, brute_beats, brute_keys
+from tests.brute import BJ, SJ, Key, brute_beats, brute_declared_keys, brute_keys
 from zfrec.engine.cards import (
     Stand,
     format_cards,
@@ -23,7 +23,15 @@ from zfrec.engine.cards import (
     points_of,
     to_mask,
 )
-from zfrec.engine.combos import Category, Combo, beats, readings, resolve, why_not_beats
+from zfrec.engine.combos import (
+    Category,
+    Combo,
+    _combo,
+    beats,
+    readings,
+    resolve,
+    why_not_beats,
+)
 from zfrec.engine.movegen import physical_plays
 from zfrec.engine.rules import Ruleset, preset
 from zfrec.errors import AmbiguousPlayError, IllegalPlayError
@@ -616,3 +624,67 @@ def test_resolve_follows_with_the_highest_beating_reading(a: Combo, b: Combo) ->
             resolve(b.mask, a)
         assert type(info.value) is IllegalPlayError
         assert info.value.message == why_not_beats(readings(b.mask)[0], a)
+
+
+# --- the fast paths of reading ------------------------------------------------------------------
+
+
+def test_combos_built_fast_are_exactly_combos() -> None:
+    """readings and movegen build Combos through combos._combo; it must make what Combo() makes,
+    as immutable."""
+    jokers = ((SJ, Stand(rank("8"))), (BJ, Stand(rank("9"), 1)))
+    args = (Category.full_house, rank("8"), None, parse_cards("8s 8h 9c SJ BJ"), jokers, None)
+    built, plain = _combo(*args), Combo(*args)
+    assert type(built) is Combo
+    assert built == plain and hash(built) == hash(plain)
+    assert built._asdict() == plain._asdict()
+    assert built.text() == plain.text() == "8s 8h 9c SJ=8 BJ=9h"
+    with pytest.raises(AttributeError):
+        built.rank = 3  # type: ignore[misc]
+    for combo in readings(parse_cards("7s 7h 8s 8h BJ")) + physical_plays(parse_cards("7s SJ")):
+        assert type(combo) is Combo
+        again = Combo(
+            combo.category, combo.rank, combo.length, combo.mask, combo.jokers, combo.suit
+        )
+        assert combo == again and combo._asdict() == again._asdict()
+
+
+@given(card_sets(max_size=13, max_jokers=0))
+@settings(max_examples=EXAMPLES * 3, deadline=None)
+def test_readings_without_jokers_match_brute_force(mask: int) -> None:
+    """Real cards alone take a path of their own; up to 13 cards, every category."""
+    for rules in (PAGAT, PARLETT):
+        assert {named(c) for c in readings(mask, rules)} == brute_keys(ids(mask))
+
+
+@st.composite
+def declared_sets(draw: st.DrawFn) -> tuple[int, dict[int, Stand]]:
+    """A random set with at least one joker, and declarations for one or both of its jokers:
+    often the rank (or card) of a real card of the set, sometimes any rank."""
+    mask = draw(card_sets(max_size=7).filter(lambda m: m >> SJ != 0))
+    reals = [c for c in ids(mask) if c < SJ] or [0]
+    declared: dict[int, Stand] = {}
+    for joker in (SJ, BJ):
+        if mask >> joker & 1 and draw(st.booleans()):
+            near = draw(st.sampled_from(reals)) >> 2
+            r = draw(st.one_of(st.just(near), st.integers(max(0, near - 1), min(12, near + 1))))
+            declared[joker] = Stand(r, draw(st.sampled_from([None, None, 0, 1, 2, 3])))
+    if not declared:
+        joker = SJ if mask >> SJ & 1 else BJ
+        declared[joker] = Stand(reals[0] >> 2)
+    return mask, declared
+
+
+@given(declared_sets())
+@settings(max_examples=EXAMPLES, deadline=None)
+def test_declared_readings_match_brute_force(case: tuple[int, dict[int, Stand]]) -> None:
+    """A declared joker is tried only as what it names (any suit when it names a rank)."""
+    mask, declared = case
+    found = readings(mask, PAGAT, declared)
+    want = brute_declared_keys(ids(mask), {j: (s.rank, s.suit) for j, s in declared.items()})
+    assert {named(c) for c in found} == want
+    for combo in found:  # every declaration is kept, with a suit added where the reading needs
+        for joker, stand in declared.items():
+            kept = combo.declarations()[joker]
+            assert kept.rank == stand.rank
+            assert stand.suit is None or kept.suit == stand.suit

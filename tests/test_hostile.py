@@ -262,3 +262,23 @@ def test_zfn_text_never_breaks_the_reader_or_the_validator(text: str) -> None:
 @given(json_texts)
 def test_json_text_never_breaks_the_reader_or_the_validator(text: str) -> None:
     check(text, "json")
+
+
+@pytest.mark.parametrize(
+    "path", ["/event", "/site", "/date", "/hands/0/tricks/0/moves/0/dispute_note"]
+)
+def test_one_line_json_texts_may_not_end_in_a_newline(path: str) -> None:
+    """Found by scripts/fuzz.py: the schema's `$` matched before a final newline in Python, so
+    `"event": "\\n"` passed the schema and then could not be written as a .zfn tag. The
+    schema's patterns now end in `$(?!\\n)`, and the message says what was expected."""
+    [game] = loads(HEAD + '1: 3h disputed "x"\n')
+    data = game_to_json(game)
+    node: Any = data
+    *parents, last = path.strip("/").split("/")
+    for key in parents:
+        node = node[int(key) if key.isdecimal() else key]
+    node[last] = "text\n"
+    assert first_line_of_error(json.dumps(data), "json") == (
+        f"t: at {path}: expected one line of text (text without line breaks or control "
+        "characters other than tab), got 'text\\n'"
+    )

@@ -19,7 +19,7 @@ from zfrec.cli import app
 from zfrec.engine.game import PassEvent, PlayEvent
 from zfrec.engine.rules import preset
 from zfrec.record import Game, dumps, load, loads
-from zfrec.render.analysis import AUDIT_PAGE, annotate
+from zfrec.render.analysis import AUDIT_PAGE, analysed_view, annotate
 from zfrec.render.html import build_game_view, render_game, render_hand
 from zfrec.render.site import _sources, game_files, stored_game_files
 from zfrec.replay import HandStart, MoveStep, replay
@@ -216,6 +216,49 @@ def test_every_note_lands_on_the_step_of_its_move(seed: int) -> None:
             assert match and all(n.seat == event.seat for n in match)
             expected = PassEvent if note.kind == "missed_beat" else PlayEvent
             assert isinstance(event, expected)
+
+
+def _placed(view: Any) -> list[tuple[int, int, str, str]]:
+    return [
+        (hv.index, s.index, n.kind, n.text) for hv in view.hands for s in hv.steps for n in s.notes
+    ]
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        *sorted(SAMPLES.glob("*.zfn")),
+        *(
+            SAMPLES / "broken" / n
+            for n in (
+                "does-not-beat.zfn",
+                "out-of-turn.zfn",
+                "leader-passes.zfn",
+                "play-after-hand-end.zfn",
+                "card-not-held.zfn",
+            )
+        ),
+    ],
+    ids=lambda p: p.name,
+)
+def test_one_pass_view_places_notes_at_the_step_of_their_move(path: Path) -> None:
+    """The one-pass page (page builder and analyser fed by one walk) puts every note where the
+    two-pass way does, on a step of the note's seat and kind of action, rejected moves and
+    inferred passes included."""
+    for game in load(path):
+        one = analysed_view(game)
+        two = build_game_view(game)
+        analysis = analyze_game(game)
+        annotate(two, analysis)
+        assert _placed(one) == _placed(two)
+        assert len(_placed(one)) == len(analysis.per_move_notes())
+        for hv in one.hands:
+            for s in hv.steps:
+                for note in s.notes:
+                    expected = "pass" if note.kind == "missed_beat" else "play"
+                    assert s.kind == expected and s.seat == next(
+                        n.seat for n in analysis.per_move_notes() if n.text == note.text
+                    )
 
 
 def test_a_seat_view_keeps_the_other_players_missed_beats_out() -> None:

@@ -150,8 +150,8 @@ def bad(edit: str, value: Any) -> str:
         (
             "/hands/0/tricks/0/moves/0/play",
             "7h=8",
-            "g.json: at /hands/0/tricks/0/moves/0/play: '7h=8' does not match "
-            + "'^(?:pass|(?:(?:10|[2-9TJQKAtjqka])",
+            'g.json: at /hands/0/tricks/0/moves/0/play: expected play ("pass", or the cards '
+            'played with joker declarations, e.g. "7s 7h BJ=8h" or "8h 8s SJ=8"), got \'7h=8\'',
         ),
         (
             "/hands/0/tricks/0/moves/1/annotation",
@@ -165,10 +165,18 @@ def bad(edit: str, value: Any) -> str:
             "g.json: at /hands/0/tricks/0/moves/1: a dispute note needs the disputed marker",
         ),
         ("/players/2", "Ann", "g.json: at /players: player name 'Ann' is given twice"),
-        ("/players/2", "7", "g.json: at /players/2: '7' does not match"),
+        (
+            "/players/2",
+            "7",
+            "g.json: at /players/2: expected player name (a player's name: no leading",
+        ),
         ("/hands/0/colour", "red", "g.json: at /hands/0: Additional properties are not allowed"),
         ("/target", 0, "g.json: at /target: 0 is less than the minimum of 1"),
-        ("/comments", ["a", " b"], "g.json: at /comments/1: ' b' does not match"),
+        (
+            "/comments",
+            ["a", " b"],
+            "g.json: at /comments/1: expected comment (one comment's text, trimmed",
+        ),
         (
             "/hands/0/deal",
             [{"cards": ""}],

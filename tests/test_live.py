@@ -661,3 +661,25 @@ def test_serve_refuses_a_port_in_use_with_one_line(tmp_path: Path) -> None:
     assert f"cannot listen on 127.0.0.1:{port}" in result.output
     assert len(result.output.strip().splitlines()) == 1
     assert not (tmp_path / "s.db").exists()
+
+
+def test_the_first_lead_of_a_game_needs_no_three_of_hearts_in_the_deal(engine: Engine) -> None:
+    """Hand 1's first play shows who held the 3h (R4); the replay places it, so the table
+    writes nothing into the deal, and the export validates as the table judged it."""
+    from zfrec.live.judge import EntryRefused
+
+    t, token = Table.create(engine, players=["Ann", "Bo", "Cy"])
+    t.start_hand(token, shuffler=3)
+    t.enter(token, seat=2, play="4c")  # Bo leads: so Bo held the 3h
+    t.enter(token, seat=3, play="6d")
+    record = t.record()
+    assert record.hands[0].deal is None and "3h" not in dumps(record)
+    report = validate(record)
+    assert report.errors == 0 and report.hands[0].deal[1] & parse_cards("3h")
+    # Cy cannot play the 3h later: Bo held it. Refused in the validator's words.
+    with pytest.raises(EntryRefused) as refused:
+        t.enter(token, seat=1, play="-")
+        t.enter(token, seat=2, play="-")
+        t.enter(token, seat=3, play="3h")
+    expected = first_error(with_move(t.record(), Move.plays(2, parse_cards("3h")), True))
+    assert (refused.value.code, str(refused.value)) == expected and expected[0] == "ZF203"

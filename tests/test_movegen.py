@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from functools import cache
-from itertools import combinations
+from itertools import combinations, islice
 
 import pytest
 from hypothesis import given, settings
@@ -16,10 +16,18 @@ from hypothesis import strategies as st
 
 from tests.brute import BJ, SJ, Key, brute_beats, brute_keys, brute_plays
 from tests.test_combos import EQUAL, EXAMPLES, PAGAT, PARLETT, POPPEL, card_sets
-from zfrec.engine.cards import ids, parse_cards, parse_play, to_mask
+from zfrec.engine.cards import ids, parse_cards, parse_play, suit_ranks, to_mask
 from zfrec.engine.combos import Category, Combo, readings, resolve
 from zfrec.engine.game import HandState
-from zfrec.engine.movegen import Move, expand, legal_plays, physical_plays
+from zfrec.engine.movegen import (
+    Move,
+    _Hand,
+    expand,
+    iter_expand,
+    iter_physical_plays,
+    legal_plays,
+    physical_plays,
+)
 from zfrec.engine.rules import Ruleset
 from zfrec.errors import AmbiguousPlayError
 
@@ -342,3 +350,38 @@ def test_single_jokers_are_moves_with_one_joker() -> None:
     ]
     parlett = legal_plays(parse_cards("SJ BJ"), None, PARLETT)
     assert {m.category for m in parlett} == {Category.single}
+
+
+# --- lazy enumeration ----------------------------------------------------------------------
+
+
+@given(positions(), st.integers(0, 5))
+@settings(max_examples=EXAMPLES, deadline=None)
+def test_lazy_plays_are_the_listed_plays_in_order(
+    position: tuple[int, Combo | None, Ruleset], taken: int
+) -> None:
+    hand, top, rules = position
+    listed = physical_plays(hand, top, rules)
+    lazy = iter_physical_plays(hand, top, rules)
+    first = list(islice(lazy, taken))  # a caller that stops early gets the list's first plays
+    assert first == listed[:taken]
+    assert first + list(lazy) == listed
+    for move in legal_plays(hand, top, rules):
+        assert list(iter_expand(hand, move)) == expand(hand, move)
+
+
+@pytest.mark.parametrize("hand_text", EDGE_HANDS)
+def test_lazy_plays_match_brute_force(hand_text: str) -> None:
+    hand = parse_cards(hand_text)
+    for rules in (PAGAT, EQUAL):
+        for top_text in EDGE_TOPS:
+            top = top_of(top_text, rules)
+            found = [(c.mask, named(c)) for c in iter_physical_plays(hand, top, rules)]
+            assert len(found) == len(set(found))
+            assert set(found) == brute_following(hand, top, rules)
+
+
+@given(card_sets(max_size=18))
+@settings(max_examples=EXAMPLES, deadline=None)
+def test_suit_masks_gathered_from_the_hand(hand: int) -> None:
+    assert _Hand(hand).suits == [suit_ranks(hand, s) for s in range(4)]

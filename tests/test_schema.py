@@ -14,7 +14,7 @@ from jsonschema import Draft202012Validator
 
 from tests.record_strategies import games
 from zfrec.errors import NotationError
-from zfrec.record.jsonio import document, dumps_json, game_to_json
+from zfrec.record.jsonio import document, dumps_json, game_to_json, parse_json_text
 from zfrec.record.model import Game
 from zfrec.record.schema import (
     _validator,
@@ -184,7 +184,8 @@ def test_the_compiled_check_and_jsonschema_agree_on_mutated_documents(
         path = data.draw(st.sampled_from(paths))
         how = data.draw(st.integers(0, 2))
         value = data.draw(st.sampled_from(ODD_VALUES) | st.text(max_size=4) | st.integers())
-        mutated = _mutate(doc, path, how, value)
+        # as the reader sees it: a number with a fraction stays a marker no schema type takes
+        mutated = parse_json_text(json.dumps(_mutate(doc, path, how, value)))
         for definition, wrapped in (("game", mutated), (None, {"games": [mutated]})):
             expected = _validator(definition).is_valid(wrapped)
             assert is_valid(wrapped, definition) == expected, (path, how, value)

@@ -25,7 +25,7 @@ from typing import Any
 
 from zfrec.diagnostics import Diagnostic
 from zfrec.engine.rules import Ruleset
-from zfrec.errors import Location, NotationError
+from zfrec.errors import Location, NotationError, processing
 from zfrec.record import Format, Game, format_of, iter_records_text
 from zfrec.record.zfn import iter_games
 from zfrec.validate import FileSummary, summarize, validate_games, validate_text
@@ -120,6 +120,11 @@ def _cut(stream: Iterable[str], path: str, games_per_piece: int) -> Iterator[Pie
 
 def judge(piece: Piece, options: Options) -> FileSummary:
     """Validate one piece; runs in a worker process under --jobs."""
+    with processing(piece.path):
+        return _judge(piece, options)
+
+
+def _judge(piece: Piece, options: Options) -> FileSummary:
     first = piece.items_before + 1
     if piece.lines is not None:
         items: Iterator[Game | NotationError] = iter_games(

@@ -13,7 +13,8 @@ seat keeps the seat as a field and renders its message with a naming function:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 SeatNamer = Callable[[int], str]
@@ -206,3 +207,19 @@ class DealError(GameError):
         hand: int | None = None,
     ) -> None:
         super().__init__(message, code, location, rule=rule, seats=seats, seat=seat, hand=hand)
+
+
+FILE_ATTR = "zfrec_file"  # set on an unexpected exception: the file being processed
+
+
+@contextmanager
+def processing(path: str) -> Iterator[None]:
+    """Name `path` on an unexpected exception raised inside the block, for the one-line report
+    of an internal error. The name survives pickling, so a worker process under --jobs keeps it.
+    """
+    try:
+        yield
+    except Exception as exc:
+        if not hasattr(exc, FILE_ATTR):
+            setattr(exc, FILE_ATTR, path)
+        raise

@@ -38,8 +38,8 @@ The fields of a `MoveStep` (one per action, inferred passes included):
   (1-based, the record's trick line).
 - `move_index`: the move's 0-based position in its written trick (`trick.moves[move_index]`);
   for an inferred pass, the number of written moves before it (where it would be written).
-- `move`: the record's `Move`; for an inferred pass a `Move.passes(seat)` made by the replay
-  (shared between events, do not change it), with `inferred` True. `written` is the move when
+- `move`: the record's `Move`; for an inferred pass a new `Move.passes(seat)` made by the
+  replay, with `inferred` True. `written` is the move when
   it is written, None when it is inferred.
 - `seat`: who moved. `to_act`: whose turn it was before the move (differs from `seat` for a
   move out of turn; None once the hand was over).
@@ -184,13 +184,21 @@ _new = tuple.__new__
 
 
 def replay(
-    record: Game, rules: Ruleset | None = None, game_number: int | None = None
+    record: Game,
+    rules: Ruleset | None = None,
+    game_number: int | None = None,
+    *,
+    start: tuple[int, GameState] | None = None,
 ) -> Iterator[tuple[ReplayState, ReplayEvent]]:
     """Replay a record under its own rules, or under `rules` to re-judge it.
 
-    `game_number` is the game's number in its file, for the diagnostics' locations.
+    `game_number` is the game's number in its file, for the diagnostics' locations. `start`
+    (hand index, the game's state before that hand) replays from that hand on, the earlier
+    hands taken as they were: a repair search judges an edited hand without replaying the
+    hands before it. The state is copied. Start only where the game was not over before the
+    hand before it (a hand after the end is reported once, at the first such hand).
     """
-    return _Replayer(record, rules or record.ruleset(), game_number).run()
+    return _Replayer(record, rules or record.ruleset(), game_number, start).run()
 
 
 class ReplayVisitor:
@@ -267,9 +275,9 @@ class _Replayer:
     record: Game
     rules: Ruleset
     game_number: int | None
+    start: tuple[int, GameState] | None = None
     state: ReplayState = field(init=False)
     found: list[Diagnostic] = field(init=False, default_factory=list)
-    _passes: list[Move] = field(init=False, default_factory=list)  # an inferred pass, per seat
     _known: tuple[bool, ...] = field(init=False, default=())  # whose hand is known, this hand
     # What the reader could not read: by the position of the move it spoils, and whole lines.
     _unread: dict[tuple[int, int], list[ReadProblem]] = field(init=False, default_factory=dict)
@@ -290,7 +298,6 @@ class _Replayer:
 
     def __post_init__(self) -> None:
         self.state = ReplayState(self.record, GameState.__new__(GameState))
-        self._passes = [Move.passes(s) for s in range(len(self.record.players))]
         for problem in self.record.problems:
             if problem.move is None:
                 self._lines.append(problem)
@@ -377,21 +384,27 @@ class _Replayer:
         return out
 
     def _name(self, seat: int) -> str:
-        players = self.record.players
-        return players[seat] if 0 <= seat < len(players) else f"seat {seat + 1}"
+        return self.record.seat_name(seat)
 
     # the game ----------------------------------------------------------------------------------
 
     def run(self) -> Iterator[tuple[ReplayState, ReplayEvent]]:
         n = len(self.record.players)
-        try:
-            self.state.game = GameState(n, self.rules)
-        except DealError as exc:
-            self._judged(exc, pos=self.record.pos)
-            yield self.state, GameEnd((), (), False, self._take())
-            return
+        first = 0
+        if self.start is not None:
+            first, before = self.start
+            self.state.game = before.copy()
+        else:
+            try:
+                self.state.game = GameState(n, self.rules)
+            except DealError as exc:
+                self._judged(exc, pos=self.record.pos)
+                yield self.state, GameEnd((), (), False, self._take())
+                return
         over_reported = False
         for index, hand in enumerate(self.record.hands):
+            if index < first:
+                continue
             if self._restate is not None:
                 self.state.game.restate_scores(self._restate)
                 self._restate = None
@@ -700,6 +713,13 @@ class _Replayer:
             if extra.bit_count() <= room:
                 deal[s] |= extra
                 seen |= extra
+        # The card whose holder leads (the 3h of hand 1, R4), if nobody is shown holding it,
+        # was held by the seat the record has lead; seat order would put it with another.
+        lead_card = self.state.game.lead_card() & ~seen
+        opener = hand.tricks[0].moves[0].seat if hand.tricks and hand.tricks[0].moves else -1
+        if lead_card and 0 <= opener < n and deal[opener].bit_count() < sizes[opener]:
+            deal[opener] |= lead_card
+            seen |= lead_card
         pool = FULL_DECK & ~seen
         free = [max(0, sizes[s] - deal[s].bit_count()) for s in range(n)]
         open_seats = [s for s in range(n) if free[s]]
@@ -735,7 +755,7 @@ class _Replayer:
         top_seat = hs.top_seat
         known = self._known[passer]
         step: MoveStep = _new(MoveStep, (
-            index, t_index, m_index, self._passes[passer], True, seat(passer), seat(hs.turn),
+            index, t_index, m_index, Move(passer, True), True, seat(passer), seat(hs.turn),
             hs.turn_in_trick, hs.hands[passer] if known else None, hs.top,
             None if top_seat is None else seat(top_seat), hs.trick_cards, hs.pass_(passer), (),
         ))  # fmt: skip

@@ -46,15 +46,15 @@ from zfrec.analysis.decisions import (
 )
 from zfrec.analysis.flow import FlowRow, Transfer, TransferJson, TrickFlow
 from zfrec.analysis.stats import PlayerAnalysis, player_aggregates
-from zfrec.analysis.steps import WrittenMoves
+from zfrec.diagnostics import Diagnostic
 from zfrec.engine.cards import points_of
-from zfrec.engine.combos import Category, Combo
+from zfrec.engine.combos import Category
 from zfrec.engine.game import HandResult, HandState, PassEvent, PlayEvent, TrickResult
 from zfrec.engine.movegen import Move, legal_plays
 from zfrec.engine.rules import Ruleset
 from zfrec.jsonview import PerPlayer, PlayerName, PlayerNames, dump
 from zfrec.record.model import Game
-from zfrec.replay import GameEnd, HandEnd, HandStart, MoveStep, replay
+from zfrec.replay import GameEnd, HandEnd, HandStart, MoveStep, ReplayState, ReplayVisitor, walk
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,20 +275,6 @@ class GameJson:
 # --- building the analysis from the replay -------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _Snap:
-    """What the hand looked like before a turn; the replay state is live, so it is copied."""
-
-    hands: tuple[int, ...]
-    top: Combo | None
-    top_seat: int | None
-    trick_cards: int
-
-    @staticmethod
-    def of(hs: HandState) -> _Snap:
-        return _Snap(tuple(hs.hands), hs.top, hs.top_seat, hs.trick_cards)
-
-
 @dataclass(slots=True)
 class _HandBuilder:
     start: HandStart
@@ -302,47 +288,51 @@ class _HandBuilder:
     seats: list[SeatStats] = field(default_factory=list)
     pending: list[tuple[int, int, int]] = field(default_factory=list)  # decision, seat, points
     captured: list[int] = field(default_factory=list)
-    written: WrittenMoves = field(default_factory=WrittenMoves)
+    actions: int = 0  # the hand's MoveSteps so far: the next decision's `step`
 
     def __post_init__(self) -> None:
         self.seats = [SeatStats() for _ in range(self.n)]
         self.captured = [0] * self.n
 
-    def step(self, ev: MoveStep, snap: _Snap) -> None:
-        move_index, _ = self.written.place(ev)
+    def step(self, ev: MoveStep) -> None:
+        """One action, judged from the state before it that the step carries."""
+        action = self.actions
+        self.actions += 1
         event = ev.event
         if event is None:
             return
         seat = event.seat
         st = self.seats[seat]
         st.decisions += 1
-        hand_before = snap.hands[seat]
-        judge = self.known[seat] and (self.detail or isinstance(event, PassEvent))
-        moves = legal_plays(hand_before, snap.top, self.rules) if judge else None
+        held, top = ev.held, ev.top  # held: None where the deal had to be guessed (ZF305)
+        judge = held is not None and (self.detail or isinstance(event, PassEvent))
+        moves = legal_plays(held, top, self.rules) if judge and held is not None else None
+        hand_before = held or 0  # read only where there are moves, so where it is known
         base = Decision(
             hand=self.start.number,
             hand_index=self.start.hand_index,
             trick=ev.trick_index,
             turn=event.turn,
-            move_index=move_index,
+            move_index=None if ev.inferred else ev.move_index,
             seat=seat,
-            lead=snap.top is None,
+            lead=top is None,
             action="pass",
             cards=None,
             category=None,
-            top=None if snap.top is None else snap.top.text(),
-            top_seat=snap.top_seat,
-            table_points=points_of(snap.trick_cards),
-            table_cards=snap.trick_cards,
+            top=None if top is None else top.text(),
+            top_seat=ev.top_seat,
+            table_points=points_of(ev.trick_cards),
+            table_cards=ev.trick_cards,
             options=None if moves is None else len(moves),
             alternatives=(),
             could_beat=None if moves is None else bool(moves),
             missed_beat=False,
+            step=action,
         )
         if isinstance(event, PlayEvent):
             self.decisions.append(self._play(event, st, hand_before, moves, base))
         else:
-            self.decisions.append(self._pass(st, hand_before, moves, snap, base))
+            self.decisions.append(self._pass(st, hand_before, moves, base))
         if event.trick_result is not None:
             self._trick(event.trick_result)
 
@@ -373,11 +363,10 @@ class _HandBuilder:
         )
 
     def _pass(
-        self, st: SeatStats, hand_before: int, moves: list[Move] | None, snap: _Snap,
-        base: Decision,
+        self, st: SeatStats, hand_before: int, moves: list[Move] | None, base: Decision,
     ) -> Decision:  # fmt: skip
         st.passes += 1
-        own_top = base.seat == snap.top_seat  # declining to beat one's own play (R7) takes it
+        own_top = base.seat == base.top_seat  # declining to beat one's own play (R7) takes it
         missed = bool(base.could_beat) and not own_top
         if moves is not None and not own_top:
             st.judged_passes += 1
@@ -439,41 +428,75 @@ def analyze_game(
     True
     """
     used = rules or game.ruleset()
-    hands: list[HandAnalysis] = []
+    analyser = GameAnalyser(game, used, alternatives)
+    walk(game, [analyser], used)
+    return analyser.result()
+
+
+@dataclass(slots=True)
+class GameAnalyser(ReplayVisitor):
+    """The analysis as a visitor of a replay pass (zfrec.replay.walk), so one pass can feed it
+    and a page together; `result()` once the walk is over. Each `MoveStep` brings the state
+    before its move, so nothing is copied or rebuilt here. Give it the rules the walk uses.
+
+    >>> from zfrec.analysis.example import example_game
+    >>> from zfrec.replay import walk
+    >>> game = example_game()
+    >>> analyser = GameAnalyser(game, game.ruleset())
+    >>> _ = walk(game, [analyser])
+    >>> analyser.result().seat_totals() == analyze_game(game).seat_totals()
+    True
+    """
+
+    game: Game
+    rules: Ruleset
+    alternatives: bool = True
+    hands: list[HandAnalysis] = field(default_factory=list)
     builder: _HandBuilder | None = None
-    snap: _Snap | None = None
-    errors = 0
-    totals = tuple(0 for _ in game.players)
-    end = GameEnd((), (), False)
-    for state, ev in replay(game, used):
-        errors += sum(d.severity == "error" for d in ev.diagnostics)
-        hs = state.hand
-        if isinstance(ev, HandStart):
-            assert hs is not None
-            known = _known_seats(game, ev)
-            builder = _HandBuilder(ev, used, len(game.players), totals, known, alternatives)
-            snap = _Snap.of(hs)
-        elif isinstance(ev, MoveStep):
-            assert builder is not None and snap is not None and hs is not None
-            builder.step(ev, snap)
-            snap = _Snap.of(hs)
-        elif isinstance(ev, HandEnd):
-            assert builder is not None and hs is not None
-            hands.append(builder.finish(ev, hs))
-            totals = ev.totals
-        else:
-            end = ev
-    return GameAnalysis(game, used, tuple(hands), end.scores, end.winners, end.over, errors)
+    errors: int = 0
+    totals: tuple[int, ...] = ()
+    end: GameEnd | None = None
 
+    def __post_init__(self) -> None:
+        self.totals = tuple(0 for _ in self.game.players)
 
-def _known_seats(game: Game, start: HandStart) -> tuple[bool, ...]:
-    """Whose hand is known: all, unless the reconstruction had to guess (ZF305); then the seats
-    whose deal line has no unknown cards."""
-    n = len(game.players)
-    if not any(d.code == "ZF305" for d in start.diagnostics):
-        return (True,) * n
-    deal = game.hands[start.hand_index].deal
-    return tuple(deal is not None and deal[s].unknown == 0 for s in range(n))
+    def _count(self, diagnostics: tuple[Diagnostic, ...]) -> None:
+        if diagnostics:
+            self.errors += sum(d.severity == "error" for d in diagnostics)
+
+    def visit_hand_start(self, state: ReplayState, event: HandStart) -> None:
+        """A new hand: a builder for it."""
+        self._count(event.diagnostics)
+        n = len(self.game.players)
+        known = event.known or (True,) * n  # whose dealt hand is known (not guessed, ZF305)
+        self.builder = _HandBuilder(event, self.rules, n, self.totals, known, self.alternatives)
+
+    def visit_move(self, state: ReplayState, step: MoveStep) -> None:
+        """One decision."""
+        self._count(step.diagnostics)
+        assert self.builder is not None
+        self.builder.step(step)
+
+    def visit_hand_end(self, state: ReplayState, event: HandEnd) -> None:
+        """The hand's analysis is complete."""
+        self._count(event.diagnostics)
+        assert self.builder is not None and state.hand is not None
+        self.hands.append(self.builder.finish(event, state.hand))
+        self.totals = event.totals
+
+    def visit_game_end(self, state: ReplayState, event: GameEnd) -> None:
+        """The game's own findings count too."""
+        self._count(event.diagnostics)
+        self.end = event
+
+    def result(self) -> GameAnalysis:
+        """The game's analysis, once the walk is over."""
+        end = self.end
+        assert end is not None, "the walk is not over"
+        return GameAnalysis(
+            self.game, self.rules, tuple(self.hands), end.scores, end.winners, end.over,
+            self.errors,
+        )  # fmt: skip
 
 
 __all__ = [
@@ -482,6 +505,7 @@ __all__ = [
     "Alternative",
     "Decision",
     "FlowRow",
+    "GameAnalyser",
     "GameAnalysis",
     "GameJson",
     "HandAnalysis",

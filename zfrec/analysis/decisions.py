@@ -97,6 +97,9 @@ class Decision:
     jokers: tuple[str, ...] = ()  # jokers played, with what they stood for: ("BJ=9h",)
     special: bool = False
     out_place: int | None = None
+    # The replay step it was made at: the 0-based number of its MoveStep in the hand, the
+    # identity by which a page finds the step that shows it (not in the JSON).
+    step: Annotated[int, hidden()] = -1
 
     def to_json(self, players: Sequence[str]) -> dict[str, Any]:
         """The decision as `zfrec analyze --json` writes it (ANALYSIS.md)."""
@@ -122,6 +125,10 @@ class MoveNote:
     text: str
     move_index: int | None = None
     points: int = 0
+    # The decision's replay step: its hand (0-based into the record's hands) and the number
+    # of its MoveStep in that hand (`Decision.step`); None for a note made by hand.
+    hand_index: int | None = None
+    step: int | None = None
 
     def to_json(self, players: Sequence[str]) -> dict[str, Any]:
         """The note as `zfrec analyze --json` writes it: `player` by name, `text` last."""
@@ -291,7 +298,12 @@ def notes_of(d: Decision, players: Sequence[str]) -> list[MoveNote]:
     out: list[MoveNote] = []
 
     def note(kind: NoteKind, text: str, points: int = 0) -> None:
-        out.append(MoveNote(d.hand, d.trick, d.turn, d.seat, kind, text, d.move_index, points))
+        out.append(
+            MoveNote(
+                d.hand, d.trick, d.turn, d.seat, kind, text, d.move_index, points, d.hand_index,
+                d.step,
+            )
+        )  # fmt: skip
 
     if d.missed_beat:
         example = f", e.g. {d.alternatives[0].cards}" if d.alternatives else ""

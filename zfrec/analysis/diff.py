@@ -18,7 +18,6 @@ from typing import Annotated, Any, Literal
 
 from zfrec.diagnostics import first_error
 from zfrec.engine.cards import format_cards
-from zfrec.engine.game import HandState
 from zfrec.jsonview import dump, key
 from zfrec.record.model import Game, Hand, seat_name
 from zfrec.record.text import deal_text, score_text
@@ -149,19 +148,10 @@ class _Act:
 def _acts(game: Game) -> list[list[_Act]]:
     """Each hand's actions as the replay sees them, inferred passes included."""
     out: list[list[_Act]] = [[] for _ in game.hands]
-    pre_turn = 1
-    for state, ev in replay(game):
-        hs: HandState | None = state.hand
-        if isinstance(ev, MoveStep):
-            if ev.event is not None:
-                seat, turn = ev.event.seat, ev.event.turn
-            else:
-                assert ev.written is not None
-                seat, turn = ev.written.seat, pre_turn
-            text = "pass" if ev.written is None else ev.written.play_text()
-            out[ev.hand_index].append(_Act(ev.trick_index, turn, seat, text))
-        if hs is not None:
-            pre_turn = hs.turn_in_trick
+    for _, ev in replay(game):
+        if isinstance(ev, MoveStep):  # it carries who moved and the turn it moved at
+            text = "pass" if ev.inferred else ev.move.play_text()
+            out[ev.hand_index].append(_Act(ev.trick_index, ev.turn, int(ev.seat), text))
     return out
 
 

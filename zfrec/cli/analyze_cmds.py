@@ -38,10 +38,9 @@ from zfrec.cli.common import (
     friendly_errors,
     out,
     print_json,
-    processing,
 )
 from zfrec.diagnostics import first_error
-from zfrec.errors import NotationError, ZfrecError
+from zfrec.errors import NotationError, ZfrecError, processing
 from zfrec.record import Format, Game, iter_records, iter_records_text
 
 RecordArg = Annotated[str, typer.Argument(help="A record file (.zfn or .json), or - for stdin.")]

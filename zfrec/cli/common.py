@@ -21,7 +21,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from zfrec.engine.rules import Ruleset, parse_option, preset
-from zfrec.errors import ZfrecError
+from zfrec.errors import FILE_ATTR, ZfrecError
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -31,7 +31,6 @@ OPTION_HELP = "Override one rule option, e.g. --option self_overplay=true. Repea
 JSON_HELP = "Print JSON for scripts instead of text."
 
 EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
-FILE_ATTR = "zfrec_file"  # set on an unexpected exception: the file being processed
 
 
 def fail(message: str, code: int = EXIT_INPUT) -> NoReturn:
@@ -75,17 +74,6 @@ def friendly_errors(path: str | None = None) -> Iterator[None]:
         fail(file_problem(path, exc))
     except Exception as exc:
         if path is not None and not hasattr(exc, FILE_ATTR):
-            setattr(exc, FILE_ATTR, path)
-        raise
-
-
-@contextmanager
-def processing(path: str) -> Iterator[None]:
-    """Name `path` in the report of an internal error raised inside the block."""
-    try:
-        yield
-    except Exception as exc:
-        if not hasattr(exc, FILE_ATTR):
             setattr(exc, FILE_ATTR, path)
         raise
 

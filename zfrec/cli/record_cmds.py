@@ -13,8 +13,8 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from zfrec.cli.common import err, fail, file_mode_for, file_problem, out, processing
-from zfrec.errors import NotationError, ZfrecError
+from zfrec.cli.common import err, fail, file_mode_for, file_problem, out
+from zfrec.errors import NotationError, ZfrecError, processing
 from zfrec.record import (
     FORMATS,
     Format,

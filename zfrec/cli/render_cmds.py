@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from zfrec.cli.common import fail, file_problem, friendly_errors, out, processing
-from zfrec.errors import ZfrecError
+from zfrec.cli.common import fail, file_problem, friendly_errors, out
+from zfrec.errors import ZfrecError, processing
 from zfrec.record import Game, load
 
 if TYPE_CHECKING:

@@ -36,7 +36,7 @@ from zfrec.cli.common import (
 )
 from zfrec.cli.simulate_cmds import write_atomic
 from zfrec.cli.validate_cmds import expand_paths
-from zfrec.errors import ZfrecError
+from zfrec.errors import ZfrecError, processing
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
@@ -123,7 +123,7 @@ def import_cmd(
             progress.update(task, description=escape(Path(path).name))
             read_one = partial(_read_up_to, progress, task, progress.tasks[0].completed)
             try:
-                with session(engine) as s:
+                with processing(path), session(engine) as s:
                     results.append(
                         import_file(s, path=path, only_valid=only_valid, on_read=read_one)
                     )

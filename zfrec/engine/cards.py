@@ -158,6 +158,7 @@ class Card(int):
 
     @property
     def is_joker(self) -> bool:
+        """The small or the big joker."""
         return self >= SJ
 
     @property

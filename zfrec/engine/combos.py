@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from itertools import combinations
+from typing import NamedTuple
 
 from zfrec.engine.cards import (
     BJ,
@@ -55,6 +56,10 @@ class Category(IntEnum):
     special = 9
 
 
+# The members as plain module constants: reading Category.x costs as much as twenty operations.
+SINGLE, PAIR, TRIPLE, QUARTET = Category.single, Category.pair, Category.triple, Category.quartet
+FULL_HOUSE, SUIT_SEQUENCE, SPECIAL = Category.full_house, Category.suit_sequence, Category.special
+
 SEQUENCES = frozenset(
     (
         Category.pair_sequence,
@@ -68,14 +73,16 @@ SEQUENCE_OF = {2: Category.pair_sequence, 3: Category.triple_sequence, 4: Catego
 UNIT_OF = {c: k for k, c in SEQUENCE_OF.items()}
 
 
-@dataclass(frozen=True, slots=True)
-class Combo:
+class Combo(NamedTuple):
     """One reading of a played card set.
 
     `rank` is the rank index of the deciding card (0..12 for 3..2, 13 and 14 for the jokers as
     singles); for a special it is 0 (mixed 5-T-K), 1 (suited 5-T-K) or 2 (four 2s). `length` is
     the number of units in a pair/triple/quartet sequence, the number of cards in a suit
     sequence, and None otherwise. `jokers` says what each wild joker stands for.
+
+    A named tuple, so that it is immutable and yet cheap to build: the engine builds one per
+    reading of every play it reads or lists.
     """
 
     category: Category
@@ -110,17 +117,37 @@ class Combo:
         return describe(self)
 
     def to_json(self) -> dict[str, object]:
-        """The reading as plain JSON values."""
-        return {
-            "category": self.category.name,
-            "rank": self.rank_symbol,
-            "length": self.length,
-            "jokers": {card_str(j): str(s) for j, s in self.jokers},
-            "cards": self.text(),
-        }
+        """The reading as plain JSON values (`zfrec classify --json`): the fields of
+        `ComboJson`.
+
+        >>> resolve(0b11 << 8, None).to_json()
+        {'category': 'pair', 'rank': '5', 'length': None, 'jokers': {}, 'cards': '5s 5h'}
+        """
+        from zfrec.jsonview import dump  # pydantic only when JSON is asked for
+
+        data: dict[str, object] = dump(ComboJson.of(self))
+        return data
 
     def __str__(self) -> str:
         return self.text()
+
+
+@dataclass(frozen=True, slots=True)
+class ComboJson:
+    """A reading as JSON: the category and rank by name, what each joker stands for, the
+    cards in the notation."""
+
+    category: str
+    rank: str
+    length: int | None
+    jokers: dict[str, str]
+    cards: str
+
+    @classmethod
+    def of(cls, c: Combo) -> ComboJson:
+        """The view of a reading."""
+        jokers = {card_str(j): str(s) for j, s in c.jokers}
+        return cls(c.category.name, c.rank_symbol, c.length, jokers, c.text())
 
 
 # --- describing -------------------------------------------------------------------------------
@@ -171,8 +198,8 @@ def beats(play: Combo, top: Combo, rules: Ruleset = DEFAULT_RULES) -> bool:
     highest unit, then by length, and with `sequence_lengths = "equal"` only equal lengths meet.
     """
     pc, tc = play.category, top.category
-    if pc is Category.special:
-        return tc is not Category.special or play.rank > top.rank
+    if pc is SPECIAL:
+        return tc is not SPECIAL or play.rank > top.rank
     if pc is not tc:
         return False
     if pc in SEQUENCES:
@@ -207,115 +234,222 @@ def why_not_beats(play: Combo, top: Combo, rules: Ruleset = DEFAULT_RULES) -> st
     return f"{describe(play)} is lower than {describe(top)} (RULES.md R19)"
 
 
+# --- building readings fast ---------------------------------------------------------------------
+
+Jokers = tuple[tuple[int, Stand], ...]
+
+_new_tuple = tuple.__new__
+
+
+def _combo(
+    category: Category, rank: int, length: int | None, mask: int, jokers: Jokers, suit: int | None
+) -> Combo:
+    """Combo(...) without the keyword handling of its generated constructor: reading a play
+    and listing physical plays build many, and this costs two thirds of it."""
+    return _new_tuple(Combo, (category, rank, length, mask, jokers, suit))
+
+
+# Stands are immutable and compare by value, so the engine shares one per rank and per card. A
+# stand always names a real rank, and a suit or none, as Stand.parse and the engine make them.
+RANK_STANDS = tuple(Stand(r) for r in range(NUM_RANKS))
+CARD_STANDS = tuple(Stand(c >> 2, c & 3) for c in range(4 * NUM_RANKS))
+SUIT_STANDS = tuple(CARD_STANDS[s::4] for s in range(4))  # [suit][rank]
+
+
 # --- reading ----------------------------------------------------------------------------------
+
+# Reading runs for every play a record holds, so it is written for CPython's costs: an access to
+# an enum member (hence the constants above), a comprehension, or a call of sorted/min/max each
+# cost as much as twenty plain operations, and the code below avoids them on its common paths.
 
 # A fixed card is a real card or a declared joker: (rank, suit or None when any suit will do).
 Fixed = tuple[int, int | None]
+_FIXED: tuple[Fixed, ...] = tuple((c >> 2, c & 3) for c in range(4 * NUM_RANKS))
+SUIT_BITS = sum(1 << (4 * r) for r in range(NUM_RANKS))  # every rank of the spades
+COUNTER_NIBBLES = sum(0xF << (4 * r) for r in COUNTER_RANKS)
 
 
-def _fixed_cards(mask: int, decls: Declarations) -> tuple[list[Fixed], list[int]]:
-    """Split a play into fixed cards and the ids of its free (undeclared) jokers."""
-    fixed: list[Fixed] = [(cid >> 2, cid & 3) for cid in iter_ids(mask & REAL_MASK)]
-    free: list[int] = []
-    for j in (SJ, BJ):
-        if mask >> j & 1:
-            stand = decls.get(j)
-            if stand is None:
-                free.append(j)
-            else:
-                fixed.append((stand.rank, stand.suit))
-    return fixed, free
+def _reading_order(c: Combo) -> tuple[int, int, int]:
+    return (c.rank, c.length or 0, c.category)
 
 
 def readings(
     mask: int, rules: Ruleset = DEFAULT_RULES, declarations: Declarations | None = None
 ) -> list[Combo]:
     """Every legal reading of a card set, best first. Declared jokers are held to their meaning."""
-    decls = declarations or {}
     n = mask.bit_count()
-    jokers = mask & JOKER_MASK
-    if n == 0:
-        return []
-    if n == 1:
-        if decls:
+    if n < 2:
+        if n == 0 or declarations:
             return []  # a joker alone is itself, never wild (R20)
         cid = mask.bit_length() - 1
         rank = cid >> 2 if cid < SJ else cid - SJ + 13
-        return [Combo(Category.single, rank, None, mask)]
-    if jokers and not rules.jokers_wild:
-        return []
-    if not jokers:
+        return [_combo(SINGLE, rank, None, mask, (), None)]
+    if not mask & JOKER_MASK:
+        if not declarations:
+            return _real_readings(mask, n)
         special = _special(mask, n)
         if special is not None:
             return [special]
-    fixed, free = _fixed_cards(mask, decls)
-    found: list[Combo] = []
+    elif not rules.jokers_wild:
+        return []
+    decls = declarations or {}
+    fixed: list[Fixed] = []
+    m = mask & REAL_MASK
+    while m:
+        low = m & -m
+        fixed.append(_FIXED[low.bit_length() - 1])
+        m ^= low
+    nreal = len(fixed)
+    free: list[int] = []
+    if mask >> SJ & 1:
+        stand = decls.get(SJ)
+        if stand is None:
+            free.append(SJ)
+        else:
+            fixed.append((stand.rank, stand.suit))
+    if mask >> BJ & 1:
+        stand = decls.get(BJ)
+        if stand is None:
+            free.append(BJ)
+        else:
+            fixed.append((stand.rank, stand.suit))
     if n <= 4:
-        found += _of_a_kind(mask, n, fixed, free, decls)
-    for k in (2, 3, 4):
-        if n % k == 0 and n // k >= 3:
-            found += _sequences(mask, k, n // k, fixed, free, decls)
-    if n == 5:
-        found += _full_houses(mask, fixed, free, decls)
-    if n >= 5:
+        found = _of_a_kind(mask, n, fixed, free, decls)
+    elif n == 5:
+        found = _full_houses(mask, fixed, nreal, free, decls)
         found += _suit_sequences(mask, n, fixed, free, decls)
-    found.sort(key=lambda c: (c.rank, c.length or 0, c.category), reverse=True)
+    else:
+        found = []
+        for k in (2, 3, 4):
+            if n % k == 0 and n // k >= 3:
+                found += _sequences(mask, k, n // k, fixed, free, decls)
+        found += _suit_sequences(mask, n, fixed, free, decls)
+    if len(found) > 1:
+        found.sort(key=_reading_order, reverse=True)
     return found
+
+
+def _real_readings(mask: int, n: int) -> list[Combo]:
+    """The reading of two or more real cards without declarations: at most one.
+
+    Without jokers the categories exclude one another: a suit sequence holds one card of each
+    rank, a full house has five cards and a triple, and a sequence of units six or more cards
+    with two or more of each rank.
+    """
+    low_card = (mask & -mask).bit_length() - 1
+    lo, hi = low_card >> 2, (mask.bit_length() - 1) >> 2
+    if lo == hi:
+        if n == 4 and lo == TWO:
+            return [_combo(SPECIAL, 2, None, mask, (), None)]
+        return [_combo(OF_A_KIND[n], lo, None, mask, (), None)]
+    if n == 3 and not mask & ~COUNTER_NIBBLES:
+        fives, tens, kings = mask >> 8 & 0xF, mask >> 28 & 0xF, mask >> 40 & 0xF
+        if fives and tens and kings:
+            return [_combo(SPECIAL, int(fives == tens == kings), None, mask, (), None)]
+    span = hi - lo + 1
+    if n >= 5:
+        suit = low_card & 3
+        if span == n and not mask & ~(SUIT_BITS << suit):
+            return [_combo(SUIT_SEQUENCE, hi, n, mask, (), suit)]
+        if n == 5:
+            return _real_full_house(mask, lo, hi)
+    if span >= 3 and n % span == 0 and 2 <= n // span <= 4:
+        k = n // span
+        for r in range(lo, hi + 1):
+            if (mask >> (4 * r) & 0xF).bit_count() != k:
+                return []
+        return [_combo(SEQUENCE_OF[k], hi, span, mask, (), None)]
+    return []
+
+
+def _real_full_house(mask: int, lo: int, hi: int) -> list[Combo]:
+    """Five real cards as a full house (R17): a triple and a valid kicker."""
+    for r in range(lo, hi + 1):
+        held = (mask >> (4 * r) & 0xF).bit_count()
+        if held >= 3:
+            break
+    else:
+        return []
+    rest = mask & ~(0xF << (4 * r))
+    a = (rest & -rest).bit_length() - 1
+    b = rest.bit_length() - 1
+    # A fourth card of the triple's rank can be of any suit: the hand holds all four.
+    ok = _kicker_ok(_FIXED[a], _FIXED[b]) if held == 3 else _kicker_ok((r, None), _FIXED[a])
+    return [_combo(FULL_HOUSE, r, None, mask, (), None)] if ok else []
 
 
 def _special(mask: int, n: int) -> Combo | None:
     if n == 4 and mask == FOUR_TWOS:
-        return Combo(Category.special, 2, None, mask)
+        return _combo(SPECIAL, 2, None, mask, (), None)
     if n == 3:
         ranks = sorted(cid >> 2 for cid in iter_ids(mask))
         if ranks == [2, 7, 10]:
             suits = {cid & 3 for cid in iter_ids(mask)}
-            return Combo(Category.special, 1 if len(suits) == 1 else 0, None, mask)
+            return _combo(SPECIAL, 1 if len(suits) == 1 else 0, None, mask, (), None)
     return None
 
 
-def _assign(
-    free: list[int], needs: Sequence[Fixed], decls: Declarations
-) -> tuple[tuple[int, Stand], ...]:
+def _assign(free: list[int], needs: list[Stand], decls: Declarations) -> Jokers:
     """Pair free jokers (small first) with the cards they stand for, plus the declared ones."""
-    out = {j: Stand(r, s) for j, (r, s) in zip(free, needs, strict=True)}
-    out.update(decls)
-    return tuple(sorted(out.items()))
+    if len(free) != len(needs):
+        raise ValueError("every free joker stands for one needed card")
+    if not decls:
+        if not free:
+            return ()
+        return ((free[0], needs[0]),) if len(free) == 1 else ((SJ, needs[0]), (BJ, needs[1]))
+    out = decls
+    if free:
+        out = dict(decls)
+        for j, stand in zip(free, needs, strict=True):
+            out[j] = stand
+    if len(out) != 2:
+        return tuple(out.items()) if len(out) == 1 else tuple(sorted(out.items()))
+    x, y = out.items()
+    return (x, y) if x[0] < y[0] else (y, x)
 
 
 def _of_a_kind(
     mask: int, n: int, fixed: list[Fixed], free: list[int], decls: Declarations
 ) -> list[Combo]:
     cat = OF_A_KIND[n]
-    ranks = {r for r, _ in fixed}
-    if len(ranks) > 1:
-        return []
-    if not ranks:  # only jokers: a pair of any real rank (R20)
+    if not fixed:  # only jokers: a pair of any real rank (R20)
         return [
-            Combo(cat, r, None, mask, _assign(free, [(r, None)] * len(free), decls))
+            _combo(cat, r, None, mask, _assign(free, [RANK_STANDS[r]] * len(free), decls), None)
             for r in range(NUM_RANKS)
         ]
-    (r,) = ranks  # four real 2s never get here: they are the special (R18)
-    return [Combo(cat, r, None, mask, _assign(free, [(r, None)] * len(free), decls))]
+    r = fixed[0][0]
+    for q, _ in fixed:
+        if q != r:
+            return []
+    # four real 2s never get here: they are the special (R18)
+    return [_combo(cat, r, None, mask, _assign(free, [RANK_STANDS[r]] * len(free), decls), None)]
 
 
 def _sequences(
     mask: int, k: int, length: int, fixed: list[Fixed], free: list[int], decls: Declarations
 ) -> list[Combo]:
     counts = [0] * NUM_RANKS
+    lowest, highest = NUM_RANKS, -1
     for r, _ in fixed:
         counts[r] += 1
-    present = [r for r in range(NUM_RANKS) if counts[r]]
-    if any(counts[r] > k for r in present):
-        return []
-    lo_min, hi_max = present[-1] - length + 1, present[0] + length - 1
+        if counts[r] > k:
+            return []
+        if r < lowest:
+            lowest = r
+        if r > highest:
+            highest = r
     out = []
-    for top in range(max(present[-1], length - 1), min(hi_max, NUM_RANKS - 1) + 1):
-        low = top - length + 1
-        if low > present[0] or low < lo_min:
-            continue
-        needs = [(r, None) for r in range(low, top + 1) for _ in range(k - counts[r])]
-        out.append(Combo(SEQUENCE_OF[k], top, length, mask, _assign(free, needs, decls)))
+    cat = SEQUENCE_OF[k]
+    # The sequence must hold every fixed card: its top is at least the highest of them, and at
+    # most length - 1 above the lowest.
+    first = highest if highest > length - 1 else length - 1
+    last = lowest + length - 1 if lowest + length - 1 < NUM_RANKS else NUM_RANKS - 1
+    for top in range(first, last + 1):
+        needs: list[Stand] = []
+        for r in range(top - length + 1, top + 1):
+            if counts[r] < k:
+                needs += [RANK_STANDS[r]] * (k - counts[r])
+        out.append(_combo(cat, top, length, mask, _assign(free, needs, decls), None))
     return out
 
 
@@ -328,7 +462,7 @@ def _kicker_ok(a: Fixed | None, b: Fixed | None) -> bool:
         return True
     if ra in COUNTER_RANKS and rb in COUNTER_RANKS:
         return True
-    return abs(ra - rb) == 1 and (sa is None or sb is None or sa == sb)
+    return (ra - rb == 1 or rb - ra == 1) and (sa is None or sb is None or sa == sb)
 
 
 def _kicker_suit(a: Fixed, b: Fixed) -> int | None:
@@ -344,97 +478,155 @@ def _kicker_suit(a: Fixed, b: Fixed) -> int | None:
     return sa if sa is not None else sb if sb is not None else 0
 
 
-def _full_house_splits(items: list[Fixed | None]) -> list[tuple[int, tuple[int, int]]]:
-    """(triple rank, the two kicker positions) for every split whose triple is one rank.
+def _full_house_splits(
+    items: Sequence[Fixed | None], candidates: int
+) -> list[tuple[int, int, int]]:
+    """(kicker position, kicker position, triple rank) for every split whose triple is one rank
+    of `candidates` (bit r: rank r), in the order of the positions.
 
     The kicker must hold every card of another rank, so only a few of the ten ways to pick two
     of five cards need trying: one way when three cards share a rank and no joker is free.
     """
-    counts: dict[int, int] = {}
-    for it in items:
-        if it is not None:
-            counts[it[0]] = counts.get(it[0], 0) + 1
-    free = items.count(None)
     out = []
-    for r in sorted(counts):
-        if counts[r] + free < 3:
-            continue
-        others = [i for i, it in enumerate(items) if it is not None and it[0] != r]
-        if len(others) > 2:
-            continue
-        rest = [i for i in range(5) if i not in others]
-        for extra in combinations(rest, 2 - len(others)):
-            pick = sorted((*others, *extra))
-            out.append((pick[0], pick[1], r))
-    out.sort()  # the order of all ten splits, so ties between splits resolve as before
-    return [(r, (i, j)) for i, j, r in out]
+    while candidates:
+        low = candidates & -candidates
+        candidates ^= low
+        r = low.bit_length() - 1
+        others = []  # positions of cards of another rank: at most two, all in the kicker
+        rest = []
+        for i in range(5):
+            x = items[i]
+            if x is not None and x[0] != r:
+                others.append(i)
+            else:
+                rest.append(i)
+        if len(others) == 2:
+            out.append((others[0], others[1], r))
+        elif others:
+            o = others[0]
+            for i in rest:
+                out.append((i, o, r) if i < o else (o, i, r))
+        else:
+            out += [(i, j, r) for i, j in combinations(rest, 2)]
+    if len(out) > 1:
+        out.sort()  # the order of all ten splits, so ties between splits resolve as before
+    return out
 
 
 def _full_houses(
-    mask: int, fixed: list[Fixed], free: list[int], decls: Declarations
+    mask: int, fixed: list[Fixed], nreal: int, free: list[int], decls: Declarations
 ) -> list[Combo]:
-    items: list[Fixed | None] = [*fixed, *([None] * len(free))]
-    # Declared jokers are the last fixed items (see _fixed_cards): item index -> joker id.
-    declared = [j for j in (SJ, BJ) if mask >> j & 1 and j in decls]
-    joker_at = {len(fixed) - len(declared) + i: j for i, j in enumerate(declared)}
+    """Full house readings; the fixed cards from position `nreal` on are declared jokers."""
+    once = twice = thrice = 0  # bit r: the fixed cards hold rank r at least once, twice, thrice
+    for r, _ in fixed:
+        bit = 1 << r
+        if twice & bit:
+            thrice |= bit
+        elif once & bit:
+            twice |= bit
+        once |= bit
+    # A triple of r needs three cards of r, free jokers included.
+    nfree = len(free)
+    candidates = thrice if nfree == 0 else twice if nfree == 1 else once
+    if not candidates:
+        return []
+    if nfree == 0:
+        # The common case, a play with every joker declared: one triple rank, and when three
+        # cards have it, one split.
+        r = candidates.bit_length() - 1
+        others = []
+        for i in range(5):
+            if fixed[i][0] != r:
+                others.append(i)
+        if len(others) == 2:
+            i, j = others
+            ka, kb = fixed[i], fixed[j]
+            if not _kicker_ok(ka, kb):
+                return []
+            filled = decls
+            if j >= nreal and (kb[1] is None or (i >= nreal and ka[1] is None)):
+                filled = _fill_kicker_suit(mask, decls, nreal, i, j, ka, kb)
+            return [_combo(FULL_HOUSE, r, None, mask, _assign(free, [], filled), None)]
+    items: Sequence[Fixed | None] = fixed + [None] * nfree if nfree else fixed
     # triple rank -> joker needs, split quality, declarations with kicker suits filled in
-    best: dict[int, tuple[list[Fixed], tuple[int, int], Declarations]] = {}
-    for r, pick in _full_house_splits(items):
-        a, b = items[pick[0]], items[pick[1]]
-        if not _kicker_ok(a, b):
-            continue
-        triple = [items[i] for i in range(5) if i not in pick]
+    best: dict[int, tuple[list[Stand], int, Declarations]] = {}
+    for i, j, r in _full_house_splits(items, candidates):
+        a, b = items[i], items[j]
         # Free jokers in the triple stand for r; in the kicker they copy the other card,
         # or stand for a Three when both kicker cards are jokers.
-        needs: list[Fixed] = [(r, None)] * sum(it is None for it in triple)
         filled = decls
-        if a is None and b is None:
-            needs += [(THREE, None), (THREE, None)]
-        elif a is None or b is None:
-            other = b if a is None else a
-            assert other is not None
-            needs.append((other[0], None))
+        if a is None:
+            needs = [RANK_STANDS[r]] * (nfree - 2) + [RANK_STANDS[THREE], RANK_STANDS[THREE]]
+        elif b is None:
+            needs = [RANK_STANDS[r]] * (nfree - 1) + [RANK_STANDS[a[0]]]
+        elif not _kicker_ok(a, b):
+            continue
         else:
-            suit = _kicker_suit(a, b)
-            fill = {
-                joker_at[i]: Stand(it[0], suit)
-                for i, it in zip(pick, (a, b), strict=True)
-                if suit is not None and i in joker_at and it[1] is None
-            }
-            if fill:
-                filled = {**decls, **fill}
+            needs = [RANK_STANDS[r]] * nfree
+            # A declared joker in the kicker may need a suit (positions: i < j).
+            if j >= nreal and (b[1] is None or (i >= nreal and a[1] is None)):
+                filled = _fill_kicker_suit(mask, decls, nreal, i, j, a, b)
         # Prefer splits that keep jokers in the triple: the canonical declaration reads best.
         # Then prefer splits that leave the declarations as they were written.
-        quality = (-len(needs), -(filled is not decls))
-        if r not in best or quality > best[r][1]:
+        quality = -2 * len(needs) - (filled is not decls)
+        known = best.get(r)
+        if known is None or quality > known[1]:
             best[r] = (needs, quality, filled)
-    return [
-        Combo(Category.full_house, r, None, mask, _assign(free, needs, filled))
-        for r, (needs, _, filled) in best.items()
-    ]
+    out = []
+    for r, (needs, _, filled) in best.items():
+        out.append(_combo(FULL_HOUSE, r, None, mask, _assign(free, needs, filled), None))
+    return out
+
+
+def _fill_kicker_suit(
+    mask: int, decls: Declarations, nreal: int, i: int, j: int, a: Fixed, b: Fixed
+) -> Declarations:
+    """The declarations with the suit filled in for a rank-only joker in a kicker that needs it."""
+    suit = _kicker_suit(a, b)
+    if suit is None:
+        return decls
+    declared = [joker for joker in (SJ, BJ) if mask >> joker & 1 and joker in decls]
+    fill = {
+        declared[p - nreal]: Stand(it[0], suit)
+        for p, it in ((i, a), (j, b))
+        if p >= nreal and it[1] is None
+    }
+    return {**decls, **fill}
 
 
 def _suit_sequences(
     mask: int, n: int, fixed: list[Fixed], free: list[int], decls: Declarations
 ) -> list[Combo]:
-    suits = {s for _, s in fixed if s is not None}
-    if len(suits) > 1:
-        return []
-    ranks = [r for r, _ in fixed]
-    if len(set(ranks)) != len(ranks):
-        return []
-    lo, hi = min(ranks), max(ranks)
-    suit_options = list(suits) or [0, 1, 2, 3]
+    suit = -1
+    held = 0  # bit r: a fixed card of rank r
+    for r, s in fixed:
+        if s is not None and s != suit:
+            if suit >= 0:
+                return []
+            suit = s
+        if held >> r & 1:
+            return []
+        held |= 1 << r
+    lo, hi = (held & -held).bit_length() - 1, held.bit_length() - 1
+    first = hi if hi > n - 1 else n - 1
+    last = lo + n - 1 if lo + n - 1 < NUM_RANKS else NUM_RANKS - 1
     out = []
-    for suit in suit_options:
-        for top in range(max(hi, n - 1), min(lo + n - 1, NUM_RANKS - 1) + 1):
-            low = top - n + 1
-            needs = [(r, suit) for r in range(low, top + 1) if r not in ranks]
-            # A rank-only declaration in a suit sequence takes the sequence's suit.
-            declared = {j: Stand(s.rank, suit) for j, s in decls.items()}
-            out.append(
-                Combo(Category.suit_sequence, top, n, mask, _assign(free, needs, declared), suit)
-            )
+    for s in (suit,) if suit >= 0 else (0, 1, 2, 3):
+        # A rank-only declaration in a suit sequence takes the sequence's suit.
+        declared = decls
+        for x in decls.values():
+            if x.suit != s:
+                declared = {j: CARD_STANDS[4 * x.rank + s] for j, x in decls.items()}
+                break
+        stands = SUIT_STANDS[s]
+        for top in range(first, last + 1):
+            needs: list[Stand] = []
+            missing = ((1 << (top + 1)) - (1 << (top - n + 1))) & ~held
+            while missing:
+                low = missing & -missing
+                needs.append(stands[low.bit_length() - 1])
+                missing ^= low
+            out.append(_combo(SUIT_SEQUENCE, top, n, mask, _assign(free, needs, declared), s))
     return out
 
 

@@ -11,6 +11,7 @@ zfrec.errors.DealError: hand sizes [19, 18, 17] do not follow the draw order (RU
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from functools import cache
 
 from zfrec.engine.cards import DECK_SIZE, FULL_DECK, THREE_OF_HEARTS, format_cards
@@ -73,7 +74,7 @@ def deal_random(n: int, first_drawer: int, rng: random.Random) -> list[int]:
     return hands
 
 
-def verify_dealt_once(hands: list[int]) -> None:
+def verify_dealt_once(hands: Sequence[int]) -> None:
     """Raise `DealError` (ZF302) if a card is in two hands (R2)."""
     seen = 0
     for seat, hand in enumerate(hands):
@@ -104,7 +105,7 @@ def verify_hand_sizes(sizes: list[int], first_drawer: int | None) -> None:
         )
 
 
-def verify_deal(hands: list[int], first_drawer: int | None) -> None:
+def verify_deal(hands: Sequence[int], first_drawer: int | None) -> None:
     """A full deal holds each of the 54 cards once, in the sizes the draw order gives (R2, R3).
 
     Raises `DealError` with code ZF302 (a card twice), ZF303 (cards missing) or ZF304 (sizes).
@@ -121,7 +122,7 @@ def verify_deal(hands: list[int], first_drawer: int | None) -> None:
     verify_hand_sizes([h.bit_count() for h in hands], first_drawer)
 
 
-def first_leader(hands: list[int]) -> int:
+def first_leader(hands: Sequence[int]) -> int:
     """Hand 1 is led by the holder of the three of hearts (R4); DealError ZF303 if nobody is."""
     for seat, hand in enumerate(hands):
         if hand >> THREE_OF_HEARTS & 1:

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from zfrec.engine.cards import Declarations, format_cards, points_of
+from zfrec.engine.cards import THREE_OF_HEARTS, Declarations, format_cards, points_of
 from zfrec.engine.combos import DEFAULT_RULES, Category, Combo, readings, resolve
 from zfrec.engine.deal import (
     check_seats,
@@ -254,7 +254,19 @@ class HandState:
         )  # fmt: skip
 
     def undo(self) -> Event:
-        """Take back the last action and return its event; raise IndexError if there is none."""
+        """Take back the last action and return its event; raise IndexError if there is none.
+
+        The state afterwards is exactly the state before the action: the hand, the trick, the
+        turn, what was won, who went out.
+
+        >>> from zfrec.engine.cards import parse_cards
+        >>> hs = HandState([parse_cards(h) for h in ("3h 4s 9d", "5s 6s", "7s 8s")], leader=0)
+        >>> played, passed = hs.play(0, parse_cards("3h")), hs.pass_(1)
+        >>> hs.undo() == passed, hs.turn, len(hs.log)
+        (True, 1, 1)
+        >>> hs.undo() == played, hs.turn, hs.hands[0] == parse_cards("3h 4s 9d")
+        (True, 0, True)
+        """
         if not self.log:
             raise IndexError("nothing to undo: no action has been taken in this hand")
         event = self.log.pop()
@@ -424,7 +436,21 @@ class HandState:
     # act ---------------------------------------------------------------------------------------
 
     def play(self, seat: int, mask: int, declarations: Declarations | None = None) -> PlayEvent:
-        """Verify and make a play of the cards `mask`; returns its event (also in `log`)."""
+        """Verify and make a play of the cards `mask`; returns its event (also in `log`).
+
+        Raises IllegalPlayError (its `code` the diagnostic's) when the play breaks a rule;
+        the state is then unchanged. `declarations` say what wild jokers stand for.
+
+        >>> from zfrec.engine.cards import format_cards, parse_cards
+        >>> hs = HandState([parse_cards(h) for h in ("3h 4s 9d", "5s 6s", "7s 8s")], leader=0)
+        >>> event = hs.play(0, parse_cards("3h"))
+        >>> event.combo.text(), event.turn, hs.turn, format_cards(hs.hands[0])
+        ('3h', 1, 1, '4s 9d')
+        >>> hs.play(1, parse_cards("4s"))
+        Traceback (most recent call last):
+        ...
+        zfrec.errors.IllegalPlayError: seat 2 does not hold 4s (RULES.md R3)
+        """
         return self.play_combo(seat, self.verify_play(seat, mask, declarations))
 
     def play_combo(self, seat: int, combo: Combo) -> PlayEvent:
@@ -433,7 +459,22 @@ class HandState:
         return self._play(seat, combo)
 
     def pass_(self, seat: int) -> PassEvent:
-        """Verify and make a pass; returns its event (also in `log`)."""
+        """Verify and make a pass; returns its event (also in `log`).
+
+        Raises IllegalPlayError when the seat may not pass now (a leader may not pass, R5;
+        out of turn, R6); the state is then unchanged.
+
+        >>> from zfrec.engine.cards import parse_cards
+        >>> hs = HandState([parse_cards(h) for h in ("3h 4s 9d", "5s 6s", "7s 8s")], leader=0)
+        >>> _ = hs.play(0, parse_cards("3h"))
+        >>> hs.pass_(1)
+        PassEvent(seat=1, trick=1, turn=2, trick_result=None, hand_result=None)
+        >>> hs.pass_(1)
+        Traceback (most recent call last):
+        ...
+        zfrec.errors.IllegalPlayError: it is seat 3's turn, not seat 2's: the trick would end \
+before seat 2 could act (RULES.md R5, R6)
+        """
         if seat != self.turn or self.top is None or self.over or not self.hands[seat]:
             self.verify_pass(seat)  # raises: the common case, in turn and following, is legal
         self._save(seat, self.top_seat)
@@ -633,6 +674,23 @@ class GameState:
         best = max(self.scores)
         return [s for s in range(self.n) if self.scores[s] == best]
 
+    def copy(self) -> GameState:
+        """An independent copy: scores and results as they are now.
+
+        >>> game = GameState(3)
+        >>> later = game.copy()
+        >>> later.scores[0] = 50
+        >>> game.scores, later.scores
+        ([0, 0, 0], [50, 0, 0])
+        """
+        other = GameState(self.n, self.rules)
+        other.scores = list(self.scores)
+        other.hands_played = self.hands_played
+        other.previous = self.previous
+        other.previous_unknown = self.previous_unknown
+        other.results = list(self.results)
+        return other
+
     def next_shuffler(self) -> int | None:
         """After hand 1 the last player shuffles (R4); for hand 1 any seat may."""
         return None if self.previous is None else self.previous.last
@@ -681,6 +739,16 @@ class GameState:
             raise DealError(f"the deal has {len(hands)} hands for {self.n} seats", "ZF304")
         verify_deal(hands, self.next_first_drawer(shuffler))
 
+    def lead_card(self) -> int:
+        """The card (a mask) whose holder leads this hand: the 3h in hand 1 (R4); none (0) in
+        a later hand, which the previous hand's first-out leads.
+
+        >>> from zfrec.engine.cards import format_cards
+        >>> format_cards(GameState(3).lead_card())
+        '3h'
+        """
+        return 1 << THREE_OF_HEARTS if self.previous is None else 0
+
     def leader_of(self, hands: list[int]) -> int:
         """Who leads the hand: the previous first-out, or in hand 1 the holder of 3h (R4)."""
         return first_leader(hands) if self.previous is None else self.previous.first
@@ -695,7 +763,22 @@ class GameState:
         self, hands: list[int], shuffler: int | None = None, number: int | None = None
     ) -> HandState:
         """Check how a hand starts (verify_start, verify_shuffler, verify_deal, the leader) and
-        return its state; raises the first problem found."""
+        return its state; raises the first problem found.
+
+        >>> from zfrec.engine.cards import parse_cards
+        >>> deal = [parse_cards(h) for h in (
+        ...     "3h 3s 3d 4h 5s 5h 5d 6h 7h 8h 9s 9h 9d Th Jh Ks Kd SJ",
+        ...     "4s 4d 6s 6d 7s 7d 8s 8d Ts Td Js Jd Qs Qh Qd As Ah BJ",
+        ...     "3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kh Kc Ad Ac 2s 2h 2d 2c")]
+        >>> game = GameState(3)
+        >>> hs = game.start_hand(deal, shuffler=2)
+        >>> hs.turn, hs.number  # seat 1 (0-based 0) holds the 3h and leads hand 1 (R4)
+        (0, 1)
+        >>> game.start_hand([deal[0], deal[1], deal[2] & ~parse_cards("2c")], shuffler=2)
+        Traceback (most recent call last):
+        ...
+        zfrec.errors.DealError: the deal lacks 2c (RULES.md R2)
+        """
         self.verify_start(number)
         self.verify_shuffler(shuffler)
         self.verify_deal(hands, shuffler)

@@ -14,7 +14,6 @@ Entry JSON (seats 0-based, as in the record model):
 
     hand: {"shuffler": 2, "deal": null | [{"known": "3h 4h", "unknown": 16}, ...]}
     move: {"seat": 1, "play": "8s 8h" | "pass", "line": 3,
-           "holds": "3h",                                   # hand 1: the leader held the 3h
            "score": {"points": [...], "totals": [...]},     # this move ended the hand
            "result": {"scores": [...], "winners": [...]}}   # ... and the game
 
@@ -30,7 +29,6 @@ from typing import Any
 from zfrec.diagnostics import Diagnostic
 from zfrec.engine.cards import (
     FULL_DECK,
-    THREE_OF_HEARTS,
     Card,
     Cards,
     format_cards,
@@ -131,9 +129,9 @@ def build_record(header: Game, entries: Sequence[Entry]) -> Game:
         hand = hands[-1]
         while len(hand.tricks) < int(data["line"]):
             hand.tricks.append(Trick([]))
+        # Entries stored by older versions may carry "holds": "3h" (the first leader's 3h,
+        # written into the deal); the replay now places the 3h with the leader by itself.
         hand.tricks[int(data["line"]) - 1].moves.append(move_of(data))
-        if "holds" in data:
-            hand = hands[-1] = replace(hand, deal=_holding(hand, header, int(data["seat"]), data))
         if "score" in data:
             score = data["score"]
             hands[-1] = replace(
@@ -145,17 +143,22 @@ def build_record(header: Game, entries: Sequence[Entry]) -> Game:
     return replace(header, hands=hands, result=result)
 
 
-def _holding(hand: Hand, header: Game, seat: int, data: dict[str, Any]) -> tuple[SeatDeal, ...]:
-    """The deal with the cards a move showed `seat` held (the 3h of hand 1's leader)."""
-    held = parse_seat_cards(str(data["holds"]))[0]
-    n = len(header.players)
+def _led_by(hand: Hand, n: int, seat: int) -> tuple[SeatDeal, ...] | None:
+    """Hand 1's deal for the replay of a record cut before its first line: the line's first
+    play shows the seat held the 3h (R4), which the replay of the full record reads off the
+    plays but the cut record no longer shows. Only the replay's input: never written."""
+    three = GameState(n).lead_card()  # hand 1's lead card, the 3h
+    if not 0 <= seat < n:
+        return hand.deal
     if hand.deal is None:
         first = next_seat(hand.shuffler or 0, n)
         deal = [SeatDeal(Cards(), size) for size in hand_sizes(n, first)]
     else:
         deal = list(hand.deal)
+    if any(d.known & three for d in deal) or deal[seat].unknown < 1:
+        return hand.deal
     old = deal[seat]
-    deal[seat] = SeatDeal(Cards(old.known | held), old.unknown - held.bit_count())
+    deal[seat] = SeatDeal(Cards(old.known | three), old.unknown - 1)
     return tuple(deal)
 
 
@@ -242,6 +245,8 @@ class LiveGame:
         base = record
         if last is not None and tail:
             cut = replace(last, tricks=last.tricks[:-1], score=None)
+            if len(record.hands) == 1 and not cut.tricks:
+                cut = replace(cut, deal=_led_by(cut, self.n, tail[0].seat))
             base = replace(record, hands=[*record.hands[:-1], cut], result=None)
         done = replay_to_end(base)
         self.game, self.hand, self.last_result = done.game, done.hand, done.last_result
@@ -274,14 +279,22 @@ class LiveGame:
     def undo(self) -> Entry:
         """Drop the last entry. A move this process applied is taken back by the engine
         (`HandState.undo`, once per action it made, inferred passes included); anything else
-        (a hand start, a move that showed who held the 3h, a game just loaded) is undone by
+        (a hand start, a move the replay judged, a game just loaded) is undone by
         rebuilding from the remaining entries, which is always right."""
         if not self.entries:
             raise Conflict("nothing-to-undo", "there is nothing to undo")
         last = self.entries[-1]
         self._moves = _MoveCache()
         hs = self.hand
-        if last.kind == "move" and self._counts and "holds" not in last.data and hs is not None:
+        # Hand 1's first move showed who held the 3h and so who leads: without it the
+        # replay places the 3h otherwise, so undoing it rebuilds.
+        opening = hs is not None and bool(self._counts) and len(hs.log) == self._counts[-1]
+        if (
+            last.kind == "move"
+            and self._counts
+            and hs is not None
+            and not (opening and self.game.lead_card())
+        ):
             ended = hs.over
             for _ in range(self._counts.pop()):
                 hs.undo()
@@ -404,12 +417,9 @@ class LiveGame:
         new_line = self._starts_line(hs, move)
         line = self.line + 1 if new_line or self.line == 0 else self.line
         data: dict[str, Any] = {"seat": seat, "play": move.play_text(), "line": line}
-        holds = self._held_three(hs, move)
-        if holds:
-            data["holds"] = holds
         entry = Entry(len(self.entries) + 1, "move", data)
-        fast = None if holds or self.baseline else self._fast_plan(hs, move)
-        if fast is None and not holds and not self.baseline:
+        fast = None if self.baseline else self._fast_plan(hs, move)
+        if fast is None and not self.baseline:
             # A play by the seat that would lead next, which cannot follow in this trick,
             # leads the next one: the table left out the passes that ended this trick.
             fast = self._next_trick_plan(hs, move)
@@ -449,15 +459,6 @@ class LiveGame:
         while not hs.hands[seat]:
             seat = next_seat(seat, hs.n)
         return seat
-
-    def _held_three(self, hs: HandState, move: Move) -> str | None:
-        """Hand 1's first play shows who held the three of hearts, if the deal does not."""
-        if hs.number != 1 or self.line != 0 or move.is_pass:
-            return None
-        three = 1 << THREE_OF_HEARTS
-        if move.cards & three or any(k & three for k in self.known):
-            return None
-        return "3h"
 
     def _fast_plan(
         self, hs: HandState, move: Move
@@ -514,6 +515,8 @@ class LiveGame:
         missing = mask & ~hs.hands[seat]
         if not missing:
             return []
+        if missing & self.game.lead_card():
+            return None  # the 3h of hand 1 is the leader's (R4): the replay judges who led
         spare = hs.hands[seat] & ~self.known[seat] & ~mask
         swaps = []
         for card in ids(missing):

@@ -38,6 +38,7 @@ from zfrec.engine.game import hand_sizes, next_seat
 from zfrec.engine.movegen import example, legal_plays
 from zfrec.engine.rules import preset
 from zfrec.errors import RulesError
+from zfrec.jsonview import dump
 from zfrec.live.judge import Conflict, Entry, EntryRefused, LiveError, LiveGame
 from zfrec.record import Format, Game, dumps
 from zfrec.record.model import players_problem, tag_value_problem
@@ -170,14 +171,9 @@ class TableSummary:
     game_id: int | None
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "players": self.players,
-            "event": self.event,
-            "entries": self.entries,
-            "over": self.over,
-            "game_id": self.game_id,
-        }
+        """The line as the web app's table list writes it: its fields."""
+        data: dict[str, Any] = dump(self)
+        return data
 
 
 def tune_store(engine: Engine, *, sync: str = "normal") -> None:

@@ -234,6 +234,8 @@ def parse_json_text(text: str, source: str | None = None) -> Any:
 
 
 def iter_json_text(text: str, source: str | None = None) -> Iterator[Game | NotationError]:
+    """The games of JSON record text, in order; a game that cannot be read comes as its
+    NotationError, so the others still come."""
     try:
         data = parse_json_text(text.removeprefix("\ufeff"), source)
     except NotationError as exc:
@@ -328,6 +330,11 @@ class _GameReader:
         except SeatError as exc:
             raise self.fail(path, exc.message) from None
 
+    def line(self, value: str | None, *path: Any) -> str | None:
+        if value is not None:
+            self.check(tag_value_problem(value), *path)
+        return value
+
     def per_seat(self, values: list[int], *path: Any) -> tuple[int, ...]:
         if len(values) != self.players:
             raise self.fail(path, f"needs {self.players} numbers, one per seat, not {len(values)}")
@@ -349,6 +356,10 @@ class _GameReader:
             self.check(extra_tag_problem(tag["name"], seen), "extra_tags", i, "name")
             self.check(tag_value_problem(tag["value"]), "extra_tags", i, "value")
             extra.append((tag["name"], tag["value"]))
+        for key in ("event", "site", "date"):
+            # The schema's `$` also matches before a final newline (Python's re), so the
+            # model's own check has the last word on one-line texts.
+            self.line(data.get(key), key)
         result = None
         if "result" in data:
             raw = data["result"]
@@ -414,7 +425,7 @@ class _GameReader:
             "annotation": data.get("annotation"),
             "comments": self.comments(data.get("comments", []), *at, "comments"),
             "disputed": data.get("disputed", False),
-            "dispute_note": data.get("dispute_note"),
+            "dispute_note": self.line(data.get("dispute_note"), *at, "dispute_note"),
         }
         if data["play"] == "pass":
             move = Move.passes(seat, **extra)

@@ -34,6 +34,8 @@ class SyntaxFail(Exception):
 
 @dataclass(slots=True)
 class Token:
+    """One token of a .zfn line: its kind, its text and where it starts."""
+
     kind: str
     text: str
     line: int
@@ -50,6 +52,7 @@ _UNESCAPE_RE = re.compile(r"\\(.)", re.DOTALL)
 
 
 def unescape(text: str) -> str:
+    """Quoted text or a comment with its backslash escapes undone (`\\"` is `"`)."""
     return _UNESCAPE_RE.sub(r"\1", text) if "\\" in text else text
 
 
@@ -98,13 +101,16 @@ class Lexer:
 
     @property
     def in_comment(self) -> bool:
+        """A `{` comment is open across lines."""
         return self.comment is not None
 
     def unterminated(self) -> SyntaxFail:
+        """The error for a comment still open at the end of the game."""
         line, col = self._comment_at
         return SyntaxFail("comment is never closed: '{' needs a matching '}'", line, col)
 
     def reset(self) -> None:
+        """Forget the line in progress and any open comment (a new game starts)."""
         self.tokens = []
         self.comment = None
 

@@ -38,6 +38,7 @@ def load_schema() -> dict[str, Any]:
 
 
 def schema_id() -> str:
+    """The `$id` of the JSON record schema (schemas/)."""
     return str(load_schema()["$id"])
 
 
@@ -121,7 +122,7 @@ def _check(definition: str | None, data: Any, prefix: tuple[Any, ...], source: s
     except RecursionError:
         raise NotationError("at /: the JSON is nested too deeply", Location(source)) from None
     if error is not None:
-        where, message = pointer((*prefix, *error.absolute_path)), error.message
+        where, message = pointer((*prefix, *error.absolute_path)), _wording(error)
     else:  # the two never disagree on the test corpus; should they, the compiled check rules
         where, message = pointer((*prefix, *(fast.path or ["data"])[1:])), fast.message
     # The message quotes the offending value, which hostile input makes huge: keep it short.
@@ -131,6 +132,17 @@ def _check(definition: str | None, data: Any, prefix: tuple[Any, ...], source: s
 
 
 _MESSAGE_LIMIT = 300
+
+
+def _wording(error: Any) -> str:
+    """The validator's message, except for a pattern: a regular expression tells a user
+    nothing, so say what was expected, in the words of the schema's own description."""
+    described = error.schema.get("description") if isinstance(error.schema, dict) else None
+    if error.validator != "pattern" or not described:
+        return str(error.message)
+    what = str(error.schema.get("title", "a value")).lower()
+    expected = described[:1].lower() + described[1:].rstrip(".")
+    return f"expected {what} ({expected}), got {error.instance!r}"
 
 
 def validate_game(data: Any, prefix: tuple[Any, ...] = (), source: str | None = None) -> None:

@@ -1,7 +1,8 @@
-"""Texts of record parts as the .zfn writer spells them, for messages and reports elsewhere.
+"""The canonical .zfn text of records (FORMAT.md, Canonical form), and the texts of its parts.
 
-The writer (zfn.py) builds its lines from these, so a score, a deal or a joker declaration reads
-the same in a repair suggestion, a diff or on a page as in the canonical record.
+The writer builds its lines from `score_text`, `deal_text` and the card notation, and the rest
+of zfrec takes those texts from here, so a score, a deal or a joker declaration reads the same
+in a repair suggestion, a diff or on a page as in the canonical record.
 
     >>> from zfrec.engine.cards import Cards
     >>> score_text(HandScore((40, 30, 30), (40, 30, 30)))
@@ -12,10 +13,15 @@ the same in a repair suggestion, a diff or on a page as in the canonical record.
 
 from __future__ import annotations
 
-from zfrec.engine.cards import SJ, Stand, declared_text, format_cards
-from zfrec.record.model import HandScore, SeatDeal
+from collections.abc import Iterable, Iterator
+from typing import Protocol
 
-__all__ = ["deal_text", "joker_texts", "score_text"]
+from zfrec.engine.cards import SJ, Stand, declared_text, format_cards
+from zfrec.record.lexer import escape_comment, escape_string
+from zfrec.record.model import Game, Hand, HandScore, Move, SeatDeal
+from zfrec.record.zfn_header import format_header
+
+__all__ = ["deal_text", "dumps_zfn", "iter_zfn", "joker_texts", "score_text", "write_zfn"]
 
 
 def score_text(score: HandScore) -> str:
@@ -37,3 +43,68 @@ def deal_text(dealt: SeatDeal) -> str:
 def joker_texts(mask: int, stands: dict[int, Stand]) -> tuple[str, ...]:
     """Each joker in `mask` with what it stands for, if known: `('SJ=8h', 'BJ')`."""
     return tuple(declared_text(j, stands.get(j)) for j in (SJ, SJ + 1) if mask >> j & 1)
+
+
+def dumps_zfn(games: Game | Iterable[Game]) -> str:
+    """Canonical .zfn text of one game or several, separated by blank lines."""
+    return "".join(iter_zfn(games))
+
+
+class Writer(Protocol):
+    """Anything with a `write(text)` method: an open text file, `io.StringIO`, sys.stdout."""
+
+    def write(self, text: str, /) -> object:
+        """Write some text."""
+
+
+def write_zfn(games: Game | Iterable[Game], out: Writer) -> None:
+    """Stream canonical .zfn text to `out`, one game at a time."""
+    for chunk in iter_zfn(games):
+        out.write(chunk)
+
+
+def iter_zfn(games: Game | Iterable[Game]) -> Iterator[str]:
+    """Canonical text, one chunk per game."""
+    for i, game in enumerate([games] if isinstance(games, Game) else games):
+        yield ("\n" if i else "") + "\n".join(_game_lines(game)) + "\n"
+
+
+def _comment(text: str) -> str:
+    return "{" + escape_comment(text) + "}"
+
+
+def _game_lines(game: Game) -> Iterator[str]:
+    yield from format_header(game)
+    for text in game.comments:
+        yield _comment(text)
+    for hand in game.hands:
+        yield ""
+        yield from _hand_lines(hand)
+
+
+def _hand_lines(hand: Hand) -> Iterator[str]:
+    head = f"hand {hand.number}"
+    if hand.shuffler is not None:
+        head += f" shuffler {hand.shuffler + 1}"
+    yield head
+    for text in hand.comments:
+        yield _comment(text)
+    for seat, dealt in enumerate(hand.deal or ()):
+        yield f"deal {seat + 1}:" + (" " + text if (text := deal_text(dealt)) else "")
+    for trick in hand.tricks:
+        moves = "  ".join(_move_text(m) for m in trick.moves)
+        yield "".join(_comment(c) + " " for c in trick.comments) + moves
+    if hand.score is not None:
+        yield "score " + score_text(hand.score)
+
+
+def _move_text(move: Move) -> str:
+    play = "-" if move.is_pass else move.play_text()
+    text = f"{move.seat + 1}: {play}{move.annotation or ''}"
+    if move.disputed:
+        text += " disputed"
+        if move.dispute_note is not None:
+            text += f' "{escape_string(move.dispute_note)}"'
+    for comment in move.comments:
+        text += " " + _comment(comment)
+    return text

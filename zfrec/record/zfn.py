@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from typing import Protocol, TextIO
+from typing import TextIO
 
 from zfrec.engine.cards import (
     NO_CARDS,
@@ -37,8 +37,6 @@ from zfrec.record.lexer import (
     Lexer,
     SyntaxFail,
     Token,
-    escape_comment,
-    escape_string,
     excerpt,
     split_annotation,
 )
@@ -64,8 +62,21 @@ from zfrec.record.problems import (
 )
 from zfrec.record.seatrefs import PASS_WORDS as PASS_WORDS  # also the live table's
 from zfrec.record.seatrefs import Seats
-from zfrec.record.text import deal_text, score_text
-from zfrec.record.zfn_header import Header, format_header
+from zfrec.record.text import dumps_zfn, iter_zfn, write_zfn
+from zfrec.record.zfn_header import Header
+
+# The writer lives in zfrec.record.text, with the texts of record parts it is made of.
+__all__ = [
+    "PASS_WORDS",
+    "dumps_zfn",
+    "iter_games",
+    "iter_zfn",
+    "lines_of",
+    "parse_zfn",
+    "read_games",
+    "read_lines",
+    "write_zfn",
+]
 
 MAX_LINE = 1_000_000  # characters per line (FORMAT.md, Limits)
 _new_tuple = tuple.__new__  # Pos(l, c) without the Python-level __new__ of a named tuple
@@ -146,7 +157,9 @@ class _Reader:
         self.filename = filename
         self.recover = recover
         self.lexer = Lexer()
-        self.lines: dict[int, str] = {}  # source lines of the current game, for excerpts
+        # The source lines of the current game, for excerpts: line `first_line + i` is lines[i].
+        self.lines: list[str] = []
+        self.first_line = 1
         self.game: _GameBuilder | None = None
         self.count = 0  # games started, for Location.game
         self.pending: list[str] = []  # comments seen before the first game's tags
@@ -169,10 +182,11 @@ class _Reader:
             try:
                 if new_game:
                     yield from self._finish()
+                    self.first_line = number
                     self.count += 1
                     self.game = _GameBuilder(self.count, self.filename, self.pending, self.recover)
                     self.pending = []
-                self.lines[number] = line
+                self.lines.append(line)
                 if len(line) > MAX_LINE:
                     raise SyntaxFail(
                         f"a line may hold at most {MAX_LINE:,} characters", number, MAX_LINE + 1
@@ -233,10 +247,11 @@ class _Reader:
             yield self._error(fail)
         self.game = None
         self.lexer.reset()
-        self.lines = {}
+        self.lines = []
 
     def _error(self, fail: SyntaxFail) -> NotationError:
-        source = self.lines.get(fail.line, "")
+        index = fail.line - self.first_line
+        source = self.lines[index] if 0 <= index < len(self.lines) else ""
         where = Location(self.filename, fail.line, fail.col, game=self.count or None)
         return NotationError(f"{fail.message}\n{excerpt(source, fail.line, fail.col)}", where)
 
@@ -832,69 +847,3 @@ def _cards(token: Token, text: str) -> tuple[int, DeclarationTuple]:
         return read_word(text)
     except CardError as exc:
         raise SyntaxFail(exc.message, token.line, token.col + exc.offset) from None
-
-
-# ---------------------------------------------------------------------------------------------
-# Writer
-
-
-def dumps_zfn(games: Game | Iterable[Game]) -> str:
-    """Canonical .zfn text of one game or several, separated by blank lines."""
-    return "".join(iter_zfn(games))
-
-
-class Writer(Protocol):
-    def write(self, text: str, /) -> object: ...
-
-
-def write_zfn(games: Game | Iterable[Game], out: Writer) -> None:
-    """Stream canonical .zfn text to `out`, one game at a time."""
-    for chunk in iter_zfn(games):
-        out.write(chunk)
-
-
-def iter_zfn(games: Game | Iterable[Game]) -> Iterator[str]:
-    """Canonical text, one chunk per game."""
-    for i, game in enumerate([games] if isinstance(games, Game) else games):
-        yield ("\n" if i else "") + "\n".join(_game_lines(game)) + "\n"
-
-
-def _comment(text: str) -> str:
-    return "{" + escape_comment(text) + "}"
-
-
-def _game_lines(game: Game) -> Iterator[str]:
-    yield from format_header(game)
-    for text in game.comments:
-        yield _comment(text)
-    for hand in game.hands:
-        yield ""
-        yield from _hand_lines(hand)
-
-
-def _hand_lines(hand: Hand) -> Iterator[str]:
-    head = f"hand {hand.number}"
-    if hand.shuffler is not None:
-        head += f" shuffler {hand.shuffler + 1}"
-    yield head
-    for text in hand.comments:
-        yield _comment(text)
-    for seat, dealt in enumerate(hand.deal or ()):
-        yield f"deal {seat + 1}:" + (" " + text if (text := deal_text(dealt)) else "")
-    for trick in hand.tricks:
-        moves = "  ".join(_move_text(m) for m in trick.moves)
-        yield "".join(_comment(c) + " " for c in trick.comments) + moves
-    if hand.score is not None:
-        yield "score " + score_text(hand.score)
-
-
-def _move_text(move: Move) -> str:
-    play = "-" if move.is_pass else move.play_text()
-    text = f"{move.seat + 1}: {play}{move.annotation or ''}"
-    if move.disputed:
-        text += " disputed"
-        if move.dispute_note is not None:
-            text += f' "{escape_string(move.dispute_note)}"'
-    for comment in move.comments:
-        text += " " + _comment(comment)
-    return text

@@ -220,6 +220,11 @@ def format_header(game: Game) -> Iterator[str]:
 
 
 def format_rules(preset: str, options: dict[str, RuleValue]) -> str:
+    """The `[Rules]` tag's value: the preset, then its options in the canonical order.
+
+    >>> format_rules("pagat", {"target": 300, "jokers_wild": False})
+    'pagat jokers_wild=false target=300'
+    """
     order = [o for o in OPTION_NAMES if o in options] + sorted(set(options) - set(OPTION_NAMES))
     parts = [preset]
     for name in order:
@@ -229,6 +234,11 @@ def format_rules(preset: str, options: dict[str, RuleValue]) -> str:
 
 
 def format_result(result: Result) -> str:
+    """The `result` line's text: the final scores, then the winners' seat numbers (1-based).
+
+    >>> format_result(Result((510, 120, 300), (0,)))
+    '510 120 300 winner 1'
+    """
     text = " ".join(map(str, result.scores))
     if result.winners:
         word = "winner" if len(result.winners) == 1 else "winners"

@@ -35,10 +35,10 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
-from zfrec.analysis.analyze import Decision, GameAnalysis, MoveNote, SeatStats, analyze_game
+from zfrec.analysis.analyze import GameAnalyser, GameAnalysis, MoveNote, SeatStats, analyze_game
 from zfrec.analysis.audit import AuditReport
 from zfrec.record.model import Game
-from zfrec.render.html import environment
+from zfrec.render.html import build_game_view, environment
 from zfrec.render.views import DiagnosticView, ExtraSection, GameView, StepNote, StepView
 
 AUDIT_PAGE = "audit.html"
@@ -74,6 +74,28 @@ class SeatRow:
     seat: int
     stats: SeatStats
     missed_shown: bool  # False in another seat's view: it would tell what this seat held
+
+
+def analysed_view(
+    record: Game,
+    *,
+    viewer: int | None = None,
+    hand_href: Callable[[int], str] = lambda number: f"hand-{number}.html",
+) -> GameView:
+    """The game's view with its analysis marked on it (as `annotate` does), from one replay
+    pass that feeds the page and the analysis together.
+
+    >>> from zfrec.analysis.example import example_game
+    >>> view = analysed_view(example_game())
+    >>> [n.kind for s in view.hands[0].steps for n in s.notes]
+    ['missed_beat', 'missed_beat', 'missed_beat', 'conceded']
+    """
+    rules = record.ruleset()
+    analyser = GameAnalyser(record, rules)
+    view = build_game_view(record, viewer=viewer, rules=rules, hand_href=hand_href,
+                           visitors=[analyser])  # fmt: skip
+    annotate(view, analyser.result(), viewer=viewer)
+    return view
 
 
 def analysis_decorator(
@@ -229,33 +251,21 @@ def _diagnostics(report: AuditReport) -> list[DiagnosticView]:
 
 
 def _locate(view: GameView, analysis: GameAnalysis) -> list[tuple[int, MoveNote, StepView]]:
-    """Each note with the hand (index) and the step that shows its move.
+    """Each note with the hand (index into `view.hands`) and the step that shows its move.
 
-    The analysis and the view are read off the same replay stream: hand by hand, a hand's
-    decisions are its play and pass steps, in order. Notes come in decision order, and each
-    is matched to its decision by place (hand, trick, turn, seat, move index) and content.
+    A note knows its replay step (`MoveNote.hand_index`, `.step`: the number of its MoveStep
+    in the hand) and a hand's view knows which page step each MoveStep made (`actions`).
     """
-    notes = analysis.per_move_notes()
+    where = {hv.index: i for i, hv in enumerate(view.hands)}
     out: list[tuple[int, MoveNote, StepView]] = []
-    k = 0
-    for i, (hv, ha) in enumerate(zip(view.hands, analysis.hands, strict=False)):
-        moves = [s for s in hv.steps if s.kind in ("play", "pass")]
-        for decision, step in zip(ha.decisions, moves, strict=False):
-            while k < len(notes) and _belongs(notes[k], decision):
-                out.append((i, notes[k], step))
-                k += 1
+    for note in analysis.per_move_notes():
+        i = where.get(note.hand_index) if note.hand_index is not None else None
+        if i is None or note.step is None:
+            continue
+        actions = view.hands[i].actions
+        if 0 <= note.step < len(actions):
+            out.append((i, note, view.hands[i].steps[actions[note.step]]))
     return out
-
-
-def _belongs(note: MoveNote, d: Decision) -> bool:
-    where = (note.hand, note.trick, note.turn, note.seat, note.move_index)
-    if where != (d.hand, d.trick, d.turn, d.seat, d.move_index):
-        return False
-    if note.kind == "missed_beat":
-        return d.missed_beat
-    if note.kind == "conceded":
-        return d.conceded == note.points
-    return d.special if note.kind == "special" else bool(d.jokers)
 
 
 def _visible(note: MoveNote, viewer: int | None) -> bool:
@@ -274,6 +284,7 @@ __all__ = [
     "Decorate",
     "PlacedNote",
     "SeatRow",
+    "analysed_view",
     "analysis_decorator",
     "analysis_html",
     "annotate",

@@ -49,7 +49,7 @@ from zfrec.render.views import (
     packed,
     place_word,
 )
-from zfrec.replay import GameEnd, HandEnd, HandStart, MoveStep, ReplayState, replay
+from zfrec.replay import GameEnd, HandEnd, HandStart, MoveStep, ReplayState, ReplayVisitor, walk
 
 __all__ = [
     "ANNOTATION_WORDS",
@@ -85,9 +85,16 @@ def build_game_view(
     viewer: int | None = None,
     rules: Ruleset | None = None,
     hand_href: Callable[[int], str] = lambda number: f"hand-{number}.html",
+    visitors: Iterable[object] = (),
 ) -> GameView:
-    """Every hand's replay and the game's summary, from one pass over the replay stream."""
-    return _Builder(record, viewer, rules or record.ruleset(), hand_href).run()
+    """Every hand's replay and the game's summary, from one pass over the replay stream.
+
+    `visitors` (zfrec.replay.ReplayVisitor) are fed by the same pass, after the page's own,
+    so an analysis of the game costs no second replay (zfrec.render.analysis.analysed_view).
+    """
+    builder = _Builder(record, viewer, rules or record.ruleset(), hand_href)
+    end = walk(record, [builder, *visitors], builder.rules)
+    return builder.finish(end)
 
 
 def header_of(record: Game, rules: Ruleset) -> GameHeader:
@@ -105,7 +112,7 @@ def header_of(record: Game, rules: Ruleset) -> GameHeader:
 
 
 @dataclass(slots=True)
-class _Builder:
+class _Builder(ReplayVisitor):
     record: Game
     viewer: int | None
     rules: Ruleset
@@ -135,19 +142,19 @@ class _Builder:
     def __post_init__(self) -> None:
         self.header = header_of(self.record, self.rules)
 
-    def run(self) -> GameView:
-        end = GameEnd((), (), False)
-        for state, event in replay(self.record, self.rules):
-            diags = [DiagnosticView.of(d) for d in event.diagnostics]
-            if isinstance(event, HandStart):
-                self._start(state, event, diags)
-            elif isinstance(event, MoveStep):
-                self._move(state, event, diags)
-            elif isinstance(event, HandEnd):
-                self._end(state, event, diags)
-            else:
-                end = event
-                self._game_end(event, diags)
+    def visit_hand_start(self, state: ReplayState, event: HandStart) -> None:
+        self._start(state, event, [DiagnosticView.of(d) for d in event.diagnostics])
+
+    def visit_move(self, state: ReplayState, step: MoveStep) -> None:
+        self._move(state, step, [DiagnosticView.of(d) for d in step.diagnostics])
+
+    def visit_hand_end(self, state: ReplayState, event: HandEnd) -> None:
+        self._end(state, event, [DiagnosticView.of(d) for d in event.diagnostics])
+
+    def visit_game_end(self, state: ReplayState, event: GameEnd) -> None:
+        self._game_end(event, [DiagnosticView.of(d) for d in event.diagnostics])
+
+    def finish(self, end: GameEnd) -> GameView:
         for i, hv in enumerate(self.hands):
             hv.prev_href = self.hand_href(self.hands[i - 1].number) if i else None
             last = i + 1 == len(self.hands)
@@ -279,6 +286,8 @@ class _Builder:
             headline += f" ({result.points} points)" if result.points else ""
             if result.next_leader is not None:
                 headline += f"; {self.name(result.next_leader)} leads"
+        assert self.view is not None
+        self.view.actions.append(len(self.view.steps))
         self._snapshot(
             state,
             kind=kind,

@@ -28,7 +28,7 @@ from urllib.parse import quote
 
 from zfrec.analysis.audit import audit as audit_record
 from zfrec.record.model import Game
-from zfrec.render.analysis import AUDIT_PAGE, Decorate, analysis_decorator, render_audit
+from zfrec.render.analysis import AUDIT_PAGE, Decorate, analysed_view, render_audit
 from zfrec.render.charts import game_charts
 from zfrec.render.html import (
     ChartEmbed,
@@ -86,13 +86,14 @@ def game_files(
     the record fails validation (not in a seat's view: the repairs tell what the hands held).
     A `decorate` hook runs after the analysis.
     """
-    view = build_game_view(record, viewer=viewer, hand_href=hand_page)
+    if analysis:  # one replay pass feeds the pages and the analysis
+        view = analysed_view(record, viewer=viewer, hand_href=hand_page)
+    else:
+        view = build_game_view(record, viewer=viewer, hand_href=hand_page)
     view.index_href = index_href
     view.player_hrefs = dict(player_hrefs or {})
     for hand in view.hands:
         hand.game_href = "index.html"
-    if analysis:
-        analysis_decorator(record, viewer=viewer)(view)
     extra: list[OutputFile] = []
     if audit and viewer is None:
         report = audit_record(record)

@@ -19,7 +19,7 @@ import random
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import IO, Any
@@ -28,9 +28,10 @@ from sqlalchemy import Connection, Table, and_, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session
 
-from zfrec.diagnostics import Diagnostic
+from zfrec.diagnostics import Diagnostic, WrittenDiagnostic
 from zfrec.engine.cards import card_str, format_cards
 from zfrec.errors import NotationError, ZfrecError
+from zfrec.jsonview import dump
 from zfrec.record import Game, dumps, iter_records
 from zfrec.record.model import Move
 from zfrec.store.db import READONLY, StoreError
@@ -86,13 +87,12 @@ class ImportResult:
     unreadable: int = 0  # games that could not be read at all
     hands: int = 0  # hands in the games added
     game_ids: tuple[int, ...] = ()  # the file's stored games, in file order
-    diagnostics: tuple[Diagnostic, ...] = ()  # findings in the games read this time
+    diagnostics: tuple[WrittenDiagnostic, ...] = ()  # findings in the games read this time
 
     def to_json(self) -> dict[str, Any]:
-        out = asdict(self)
-        out["game_ids"] = list(self.game_ids)
-        out["diagnostics"] = [d.to_json() for d in self.diagnostics]
-        return out
+        """What `zfrec import --json` writes for the file: its fields."""
+        data: dict[str, Any] = dump(self)
+        return data
 
 
 # the first pass: read, hash, validate, spool --------------------------------------------------
