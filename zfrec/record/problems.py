@@ -47,6 +47,7 @@ _CARDISH_RE = re.compile(r"(?:10|[2-9tjqka]).?|[sb]j\S*|[!?]*", re.IGNORECASE)
 _SUITS = "shdc♠♥♦♣♤♡♢♧"
 _NAME_NOISE_RE = re.compile(r"[\s_.\-·]+")
 MAX_SUGGESTIONS = 3  # more cards than this fit: no suggestion, they would not help
+MAX_FUZZY = 80  # letters of a name compared by edit distance, at most
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +114,13 @@ def name_matches(players: Sequence[str], text: str) -> list[int]:
     if exact:
         return exact
     limit = 1 if len(key) <= 4 else 2
-    scored = [(OSA.distance(key, k, score_cutoff=limit), seat) for seat, k in enumerate(keys)]
+    if len(key) > MAX_FUZZY:  # no typo of a name is this long; and keep hostile input cheap
+        return []
+    scored = [
+        (OSA.distance(key, k, score_cutoff=limit), seat)
+        for seat, k in enumerate(keys)
+        if abs(len(k) - len(key)) <= limit  # the distance is at least the difference in length
+    ]
     close = [(d, seat) for d, seat in scored if d <= limit]
     if not close:
         return []
