@@ -324,3 +324,16 @@ def test_audit_reads_unreadable_moves_as_suggested_instead_of_refusing() -> None
     assert not isinstance(written, NotationError)
     clean, _ = as_read(written)
     assert [d.code for d in validate(clean).diagnostics] == ["ZF401", "ZF402"]
+
+
+def test_audit_tries_each_card_suggested_for_a_skipped_move() -> None:
+    result = runner.invoke(app, ["audit", "--json", str(ROOT / "broken" / "syntax-error.zfn")])
+    assert result.exit_code == 1
+    first = json.loads(result.stdout)["games"][0]
+    texts = [r["text"] for r in first["repairs"]]
+    # Bo holds 7s and 7d; either beats Ann's 3h, and leaving the move out works too.
+    assert texts[:2] == [
+        "legal if trick 1, turn 2 (Bo) was read as 7s",
+        "legal if trick 1, turn 2 (Bo) was read as 7d",
+    ]
+    assert "legal if trick 1, turn 2 (Bo) was not played" in texts

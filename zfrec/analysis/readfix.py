@@ -22,17 +22,23 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from zfrec.analysis.audit import DEFAULT_BUDGET, AuditReport, audit
+from zfrec.analysis.audit import DEFAULT_BUDGET, DEFAULT_REPAIRS, AuditReport, audit
 from zfrec.analysis.edits import Edit, Repair
+from zfrec.engine.cards import Cards, parse_cards
 from zfrec.engine.rules import Ruleset
 from zfrec.record.model import Game, Move
 from zfrec.replay import MoveStep, replay
 from zfrec.validate import validate
 
+MAX_CHOICES = 12  # suggested cards tried for skipped moves, at most
 
-def as_read(game: Game, rules: Ruleset | None = None) -> tuple[Game, tuple[Edit, ...]]:
+
+def as_read(
+    game: Game, rules: Ruleset | None = None, choose: tuple[tuple[int, int], Move] | None = None
+) -> tuple[Game, tuple[Edit, ...]]:
     """The record as the replay read it, and the edits that say how: each unreadable move
-    replaced by the move replayed, or left out when it was skipped. No problems are left."""
+    replaced by the move replayed, or left out when it was skipped (unless `choose` gives the
+    move to write at that position instead). No problems are left."""
     spoiled = {p.move for p in game.problems if p.move is not None}
     read: dict[tuple[int, int] | None, Move | None] = {}
     edits: list[Edit] = []
@@ -42,14 +48,16 @@ def as_read(game: Game, rules: Ruleset | None = None) -> tuple[Game, tuple[Edit,
         pos = step.move.pos
         assert pos is not None
         original = _written(game, step)
-        recovered = step.move is not original
-        read[pos] = step.move if recovered else None
+        read[pos] = step.move if step.move is not original else None  # else: skipped
+        if choose is not None and choose[0] == pos:
+            read[pos] = choose[1]
         prefix = f"hand {game.hands[step.hand_index].number}, " if len(game.hands) > 1 else ""
         where = f"{prefix}trick {step.trick_index}, turn {step.turn}"
         name = game.seat_name(step.move.seat) if 0 <= step.move.seat < len(game.players) else None
         if name is not None:
             where += f" ({name})"
-        play = step.move.play_text() if recovered else None
+        now = read[pos]
+        play = now.play_text() if now is not None else None
         edits.append(
             Edit(
                 "read", f"{where} was read as {play}" if play else f"{where} was not played",
@@ -73,14 +81,37 @@ def _written(game: Game, step: MoveStep) -> Move:
     return game.hands[step.hand_index].tricks[step.trick_index - 1].moves[step.move_index]
 
 
+def choices(game: Game) -> list[tuple[tuple[int, int], Move]]:
+    """The moves a skipped unreadable move may have been: for each, the cards suggested for it
+    (`did you mean 7s or 7d?`: one move with 7s, one with 7d)."""
+    found: list[tuple[tuple[int, int], Move]] = []
+    spoiled = {p.move for p in game.problems if p.move is not None}
+    for _, step in replay(game):
+        if not isinstance(step, MoveStep) or step.event is not None or step.move.pos is None:
+            continue
+        if step.move.pos not in spoiled or not 0 <= step.move.seat < len(game.players):
+            continue
+        for d in step.diagnostics:
+            if d.code == "ZF001" and d.fix is not None and d.fix.line == step.move.pos[0]:
+                for text in (d.fix.text, *d.fix.alternatives):
+                    cards = step.move.cards | parse_cards(text)
+                    found.append((step.move.pos, replace(step.move, cards=Cards(cards))))
+    return found
+
+
 def audit_as_read(game: Game, *, budget: int = DEFAULT_BUDGET) -> AuditReport:
     """Audit a record with unreadable moves: its verdict as it stands (with the reader's
     diagnostics and suggestions), and the repairs of the record as read, each starting with
-    the `read` edits."""
+    the `read` edits. A skipped move that several cards fit is tried with each of them first."""
     clean, edits = as_read(game)
     base = audit(clean, budget=budget)
+    tried: list[Repair] = []
+    for choice in choices(game)[:MAX_CHOICES]:
+        record, chosen = as_read(game, choose=choice)
+        tried.append(Repair(chosen, record, validate(record)))
     if base.legal:
-        repairs: tuple[Repair, ...] = (Repair(edits, clean, base.report),)
+        tried.append(Repair(edits, clean, base.report))
     else:
-        repairs = tuple(replace(r, edits=edits + r.edits) for r in base.repairs)
-    return replace(base, game=game, report=validate(game), repairs=repairs)
+        tried += [replace(r, edits=edits + r.edits) for r in base.repairs]
+    repairs = sorted(tried, key=lambda r: (r.errors, r.size, r.warnings))[:DEFAULT_REPAIRS]
+    return replace(base, game=game, report=validate(game), repairs=tuple(repairs))
