@@ -337,3 +337,11 @@ def test_audit_tries_each_card_suggested_for_a_skipped_move() -> None:
         "legal if trick 1, turn 2 (Bo) was read as 7d",
     ]
     assert "legal if trick 1, turn 2 (Bo) was not played" in texts
+
+
+def test_a_one_off_wrong_total_is_one_error_when_the_record_comes_back() -> None:
+    # Hand 1's total is miswritten, hand 2's is right again: one error, not two.
+    text = _train(("score 0 10 90 total 0 10 90", "score 0 10 90 total 0 10 95"))
+    report = _report(text)
+    assert [(d.code, d.location.hand) for d in report.diagnostics] == [("ZF402", 1)]
+    assert report.scores == (0, 110, 90)

@@ -295,6 +295,8 @@ class _Replayer:
     )
     _restate: tuple[int, ...] | None = field(init=False, default=None)  # totals to go on from
     _totals_unknown: bool = field(init=False, default=False)  # a hand was closed without them
+    # After a wrong total: the totals as computed without it, in case the record comes back.
+    _shadow: tuple[int, ...] | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         self.state = ReplayState(self.record, GameState.__new__(GameState))
@@ -580,6 +582,10 @@ class _Replayer:
         result = hs.result
         if result is not None:
             game.finish_hand(result)
+            if self._shadow is not None:
+                self._shadow = tuple(
+                    a + p for a, p in zip(self._shadow, result.points, strict=True)
+                )
             self._check_score(hand, result)
         elif hand.score is not None or hands_after:
             self._closed_early(hand, hs)
@@ -605,6 +611,7 @@ class _Replayer:
             cause=self._hand_root,
         )
         score = hand.score
+        self._shadow = None
         if score is None:  # the hand's points, and so the running totals, are lost
             self._totals_unknown = True
         self.state.game.close_unfinished(
@@ -635,21 +642,32 @@ class _Replayer:
             )
             cause = cause or Cause(found.location.line, found.location.col, found.code)
         totals = tuple(self.state.game.scores)
-        if score.totals is not None and self._totals_unknown:
+        recorded = None if score.totals is None else tuple(score.totals)
+        if recorded is None:
+            pass  # nothing to check; a wrong total before is still remembered
+        elif recorded == totals:
+            self._shadow = None
+        elif self._totals_unknown:
             # The totals before this hand were lost with a hand closed early without them:
             # they cannot be checked, and the game goes on from what the record says.
-            self._totals_unknown = False
-            self._restate = score.totals
-        elif score.totals is not None and tuple(score.totals) != totals:
+            self._totals_unknown, self._shadow = False, None
+            self._restate = recorded
+        elif recorded == self._shadow:
+            # After a wrong total the record went back to the computed ones: so does the game.
+            self.state.game.restate_scores(recorded)
+            self._shadow = None
+        else:
             self._report(
                 "ZF402",
-                f"recorded running totals {self._scores(score.totals)} differ from the "
+                f"recorded running totals {self._scores(recorded)} differ from the "
                 f"computed {self._scores(totals)} (RULES.md R12)",
                 hand,
                 pos=score.pos,
                 cause=cause,
             )
-            self._restate = score.totals  # the next hand starts from them
+            self._restate = recorded  # the next hand starts from them
+            if self._shadow is None:
+                self._shadow = totals  # ... unless the record comes back to these
 
     # the deal ----------------------------------------------------------------------------------
 
