@@ -15,6 +15,7 @@ collect_ignore = [
     "zfrec/render/__init__.py",
     "zfrec/render/html.py",
     "zfrec/render/site.py",
+    "zfrec/cli/site_writer.py",
     "zfrec/store/__init__.py",
     "zfrec/store/db.py",
     "zfrec/store/store.py",

@@ -5,6 +5,9 @@
 need=()
 command -v pg_ctlcluster >/dev/null 2>&1 && ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 [ -x /usr/bin/chromium ] || need+=(chromium)
+# The PNG charts pick fonts by what they cover, asking fontconfig; the tests draw Chinese names.
+command -v fc-list >/dev/null 2>&1 || need+=(fontconfig)
+fc-list ':charset=738b' 2>/dev/null | grep -q . || need+=(fonts-noto-cjk)
 if [ "${#need[@]}" -gt 0 ]; then
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${need[@]}" fonts-noto-cjk >/dev/null

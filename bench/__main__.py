@@ -21,6 +21,8 @@ from bench.engine_bench import engine_figures
 from bench.import_bench import import_hands_per_s, pg_import_hands_per_s
 from bench.parse_bench import parse_hands_per_s
 from bench.rss import peak_rss_mb
+from bench.solve_bench import TARGETS as SOLVE_TARGETS
+from bench.solve_bench import solve_figures
 from bench.validate_bench import validate_rate
 from zfrec.cli.common import tune_gc
 from zfrec.engine.rules import preset
@@ -167,6 +169,14 @@ def run(quick: bool) -> dict[str, Any]:
         games = [g for p in state["files"] for g in load(p)]
         results["render_hands_per_s"] = renderer(games) if renderer else None
 
+    def publishing() -> None:
+        from bench.publish_bench import publish_figures
+
+        # a quarter of the corpus (one of its four files, about 1,000 hands) for the rate
+        first = state["files"][:1]
+        hands = sum(len(g.hands) for g in load(first[0]))
+        results.update(publish_figures(first, hands, corpus_dir, quick))
+
     steps = [
         ("self-play corpus", corpus),
         ("engine micro-benchmarks", engine),
@@ -175,8 +185,10 @@ def run(quick: bool) -> dict[str, Any]:
         ("validate --jobs 2", jobs2),
         ("streamed validation memory", stream),
         ("simulate", simulate),
+        ("publish a site", publishing),
         ("import (SQLite, PostgreSQL, memory) and render", store_and_render),
         ("live table, 20 tables at once", live),
+        ("hindsight solver", lambda: results.update(solve_figures(quick))),
     ]
     with console.status("benchmarking") as status:
         for label, step in steps:
@@ -202,7 +214,10 @@ TARGETS: dict[str, tuple[str, float]] = {
     "import_hands_per_s": (">=", 2000),
     "import_peak_rss_mb": ("<", 200),
     "render_hands_per_s": (">=", 200),
+    "publish_hands_per_s": (">=", 200),
+    "publish_10k_jobs2_s": ("<", 60),
     "live_move_p99_ms": ("<=", 50),
+    **SOLVE_TARGETS,
 }
 _TESTS = {"<=": lambda v, b: v <= b, ">=": lambda v, b: v >= b, "<": lambda v, b: v < b}
 

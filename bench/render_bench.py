@@ -2,8 +2,8 @@
 
 Each game goes through what `zfrec render` does for its replays, charts aside: one pass of the
 replay stream builds every hand's view-model, then each hand's self-contained page is rendered
-to a string (and encoded, as it would be written). Charts are matplotlib's time, not ours, and
-are left out. Templates are compiled before the clock starts.
+to a string (and encoded, as it would be written). Charts are left out (bench/publish_bench.py
+measures whole sites). Templates are compiled before the clock starts.
 """
 
 from __future__ import annotations

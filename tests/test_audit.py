@@ -292,7 +292,10 @@ def test_cli_audit_and_diff(tmp_path: Path) -> None:
     res = runner.invoke(app, ["audit", str(bad), "--html", str(page)])
     assert res.exit_code == 1, res.output
     assert "1. legal if trick 1, turn 5 (Bo) was a pass" in res.output
-    assert "legal if trick 1, turn 5 (Bo) was a pass" in page.read_text(encoding="utf-8")
+    # the page isolates names in prose (U+2068 ... U+2069) and writes cards as they show
+    assert "legal if trick 1, turn 5 (\u2068Bo\u2069) was a pass" in page.read_text(
+        encoding="utf-8"
+    )
     res = runner.invoke(app, ["audit", str(bad), "--json"])
     doc = json.loads(res.output)["games"][0]
     assert doc["legal"] is False and doc["repaired"] is True

@@ -16,8 +16,11 @@ KEYS = {
     "parse_hands_per_s",
     "validate_hands_per_s", "validate_moves_per_s", "validate_jobs2_hands_per_s",
     "stream_peak_rss_mb", "simulate_hands_per_s", "import_hands_per_s", "render_hands_per_s",
-    "python_chess_plies_per_s", "ratio_vs_python_chess", "live_move_p50_ms", "live_move_p99_ms",
-    "jobs2_speedup", "import_peak_rss_mb",
+    "python_chess_plies_per_s", "ratio_vs_python_chess", "publish_hands_per_s",
+    "publish_bytes_per_hand", "publish_10k_jobs2_s", "publish_unchanged_s", "publish_10k_hands",
+    "live_move_p50_ms", "live_move_p99_ms", "jobs2_speedup", "import_peak_rss_mb",
+    "solve_12_ms", "solve_16_ms", "solve_20_ms", "solve_16_nodes_per_s", "solve_peak_rss_mb",
+    "solve_16_3p_ms", "solve_16_4p_ms", "costs_game_ms",
 }  # fmt: skip
 ROOT = Path(__file__).resolve().parent.parent
 

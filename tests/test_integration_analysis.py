@@ -20,8 +20,10 @@ from zfrec.engine.game import PassEvent, PlayEvent
 from zfrec.engine.rules import preset
 from zfrec.record import Game, dumps, load, loads
 from zfrec.render.analysis import AUDIT_PAGE, analysed_view, annotate
+from zfrec.render.gamefiles import _sources
 from zfrec.render.html import build_game_view, render_game, render_hand
-from zfrec.render.site import _sources, game_files, stored_game_files
+from zfrec.render.site import game_files, stored_game_files
+from zfrec.render.views import card_prose
 from zfrec.replay import HandStart, MoveStep, replay
 from zfrec.simulate import SimConfig, simulate_game
 from zfrec.store import list_games, load_record, open_store, session
@@ -43,6 +45,13 @@ deal 2: 7d 7c 8s 8h 8d 8c 9s 9h 9d 9c Ts Th Td Tc Js Jh Jd Jc
 deal 3: Qs Qh Qd Qc Ks Kh Kd Kc As Ah Ad Ac 2s 2h 2d 2c SJ BJ
 1: 5s  2: -  3: Qs  1: -  2: -
 """
+
+
+def as_codes(text: str) -> str:
+    """A page's note as the analysis wrote it: isolates out, cards back to their codes."""
+    text = text.replace("\u2068", "").replace("\u2069", "")
+    text = re.sub(r"(?<![\d])10(?=[♠♥♦♣])|(?<==)10\b", "T", text)
+    return text.translate(str.maketrans("♠♥♦♣", "shdc"))
 
 
 def missed_beat_game() -> Game:
@@ -165,14 +174,16 @@ def test_replay_page_marks_a_missed_beat_at_its_step(tmp_path: Path) -> None:
     bo_pass = step_of_move(game, 0, 1, seat=1)
     ann_lead = step_of_move(game, 0, 1, seat=0)
     assert (bo_pass, ann_lead) == (2, 1)
+    # cards as the cards show them, names isolated (U+2068 ... U+2069)
     assert steps[bo_pass]["notes"] == [
         {
-            "text": "Bo passed on 5s but had 5 beating plays, e.g. 7d; 5 points on the table (5s)",
+            "text": "\u2068Bo\u2069 passed on 5♠ but had 5 beating plays, e.g. 7♦; 5 points on"
+            " the table (5♠)",
             "kind": "missed_beat",
         }
     ]
     assert steps[ann_lead]["notes"] == [
-        {"text": "Ann put 5 points into a trick another player won", "kind": "conceded"}
+        {"text": "\u2068Ann\u2069 put 5 points into a trick another player won", "kind": "conceded"}
     ]
     assert [i for i, s in enumerate(steps) if "notes" in s] == [ann_lead, bo_pass]
     # the hand's section links the note to its step; the game page links it to the replay
@@ -212,7 +223,7 @@ def test_every_note_lands_on_the_step_of_its_move(seed: int) -> None:
     for hand_index, s in shown:
         event = events[(hand_index, s.index)]
         for note in s.notes:
-            match = [n for n in notes if n.text == note.text and n.kind == note.kind]
+            match = [n for n in notes if n.text == as_codes(note.text) and n.kind == note.kind]
             assert match and all(n.seat == event.seat for n in match)
             expected = PassEvent if note.kind == "missed_beat" else PlayEvent
             assert isinstance(event, expected)
@@ -248,7 +259,7 @@ def test_one_pass_view_places_notes_at_the_step_of_their_move(path: Path) -> Non
     for game in load(path):
         one = analysed_view(game)
         two = build_game_view(game)
-        analysis = analyze_game(game)
+        analysis = analyze_game(game, alternatives=False)  # the pages' mode, as analysed_view
         annotate(two, analysis)
         assert _placed(one) == _placed(two)
         assert len(_placed(one)) == len(analysis.per_move_notes())
@@ -256,8 +267,11 @@ def test_one_pass_view_places_notes_at_the_step_of_their_move(path: Path) -> Non
             for s in hv.steps:
                 for note in s.notes:
                     expected = "pass" if note.kind == "missed_beat" else "play"
+                    shown = tuple(game.players)  # the page writes cards and names as prose
                     assert s.kind == expected and s.seat == next(
-                        n.seat for n in analysis.per_move_notes() if n.text == note.text
+                        n.seat
+                        for n in analysis.per_move_notes()
+                        if card_prose(n.text, shown) == note.text
                     )
 
 
@@ -270,7 +284,7 @@ def test_a_seat_view_keeps_the_other_players_missed_beats_out() -> None:
         assert "Bo passed" not in page and "e.g. 7d" not in page
     assert AUDIT_PAGE not in as_ann
     as_bo = {f.path: f.content.decode() for f in game_files(game, viewer=1, charts=False)}
-    assert "Bo passed on 5s" in as_bo["hand-1.html"]
+    assert "Bo\u2069 passed on 5♠" in as_bo["hand-1.html"]
 
 
 def test_analysis_sections_escape_record_text() -> None:
@@ -281,9 +295,9 @@ def test_analysis_sections_escape_record_text() -> None:
     annotate(view, analyze_game(game))
     for page in (render_game(view), render_hand(view.hands[0])):
         assert hostile not in page
-        assert "&lt;script&gt;alert(1)&lt;/script&gt; passed on 5s" in page
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;\u2069 passed on 5♠" in page
     steps = page_data(render_hand(view.hands[0]))["steps"]
-    assert steps[2]["notes"][0]["text"].startswith(hostile)  # JSON text, drawn as text
+    assert steps[2]["notes"][0]["text"].startswith("\u2068" + hostile)  # JSON text, drawn as text
 
 
 # --- audit pages and the site -------------------------------------------------------------------
@@ -299,7 +313,7 @@ def test_publish_writes_and_links_an_audit_page_for_a_broken_record(
     broken = out / "games" / "3"
     audit_page = (broken / AUDIT_PAGE).read_text("utf-8")
     assert "Broken: does not beat" in audit_page and 'class="zf-repair"' in audit_page
-    assert "legal if trick 1, turn 2 (Bo) was a pass" in audit_page
+    assert "legal if trick 1, turn 2 (\u2068Bo\u2069) was a pass" in audit_page
     assert 'href="index.html"' in audit_page and 'href="../../index.html"' in audit_page
     assert f'href="{AUDIT_PAGE}"' in (broken / "index.html").read_text("utf-8")
     assert not any((out / "games" / str(n) / AUDIT_PAGE).exists() for n in (1, 2))
@@ -379,7 +393,7 @@ def test_a_browser_shows_the_notes_at_their_step_and_marks_the_move_list(tmp_pat
             page.on("pageerror", lambda e: errors.append(str(e)))
             page.goto((tmp_path / "hand-1.html").as_uri() + "#step=2")
             page.wait_for_function("document.body.dataset.step === '2'")
-            assert "Bo passed on 5s" in page.inner_text("#notes")
+            assert "Bo\u2069 passed on 5♠" in page.inner_text("#notes")
             marks = page.evaluate(
                 "[...document.querySelectorAll('#moves .mark[class*=k-]')]"
                 ".map(m => [m.className, m.title])"
@@ -390,7 +404,7 @@ def test_a_browser_shows_the_notes_at_their_step_and_marks_the_move_list(tmp_pat
             ]
             page.click("text=Trick 1, turn 1")  # the hand's analysis section links the step
             page.wait_for_function("document.body.dataset.step === '1'")
-            assert "Ann put 5 points" in page.inner_text("#notes")
+            assert "Ann\u2069 put 5 points" in page.inner_text("#notes")
         finally:
             browser.close()
     assert errors == []

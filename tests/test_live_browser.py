@@ -162,3 +162,36 @@ def try_illegal(page: Any, played: str) -> bool:
     assert page.locator("body").get_attribute("data-version") == version
     page.locator("#entry button", has_text="Clear").tap()
     return True
+
+
+def test_an_ambiguous_joker_play_is_settled_by_tapping_a_reading(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Two jokers with 8h 9h Th read as several suit sequences: the page asks which one, and
+    tapping a reading enters that play with its declarations."""
+    deal = "3h 8h 9h Th SJ BJ 4h 5s 5h 6d 9d Tc Jh Qs Kd Ad 2s 2c"
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        made = client.post("/api/tables", json={"players": ["Ann", "Bo", "Cy"]}).json()
+        table, auth = made["id"], {"Authorization": f"Bearer {made['token']}"}
+        started = client.post(
+            f"/api/tables/{table}/hands", json={"shuffler": 3, "deals": {"1": deal}}, headers=auth
+        )
+        assert started.status_code == 201 and started.json()["turn"] == 1
+        page = phone(browser)
+        page.goto(str(client.base_url).rstrip("/") + made["join"])
+        settle(page, 1)
+        page.locator("#play-text").fill("8h 9h Th SJ BJ")
+        page.locator("#play-btn").tap()
+        chips = page.locator('[aria-label="Readings"] button.chip')
+        chips.first.wait_for()
+        shot(page, "4-which-reading")
+        assert chips.count() >= 2
+        assert client.get(f"/api/tables/{table}").json()["version"] == 1  # nothing entered yet
+        offered = chips.last.get_attribute("data-play")
+        chips.last.tap()
+        settle(page, 2)
+        state = client.get(f"/api/tables/{table}").json()
+        assert state["top"] == offered and state["version"] == 2
+        record = exported(client, table)
+        [move] = record.hands[0].tricks[0].moves
+        assert move.play_text() == offered

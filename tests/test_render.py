@@ -7,6 +7,7 @@ import hashlib
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -57,11 +58,37 @@ def simulated(players: int = 4, seed: int = 3, hands: int | None = 1) -> Game:
     return simulate_game(SimConfig(players, preset("pagat"), "greedy", hands), seed)
 
 
-def page_data(html: str) -> dict[str, object]:
+def page_data(html: str) -> dict[str, Any]:
     m = re.search(r'<script type="application/json" id="zf-data">(.*?)</script>', html, re.S)
     assert m is not None
-    data: dict[str, object] = json.loads(m.group(1))
+    data: dict[str, Any] = json.loads(m.group(1))
     return data
+
+
+TABLE = ("hands", "counts", "places", "captured", "points", "totals")
+
+
+def full_steps(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The page's steps with the table written out at every step: a step leaves out what did
+    not change since the one before, and names only the seats whose hand changed."""
+    out: list[dict[str, Any]] = []
+    for step in data["steps"]:
+        full = dict(step)
+        if out:
+            for key in TABLE:
+                if key not in step:
+                    full[key] = out[-1][key]
+            hands = list(out[-1]["hands"])
+            for seat, cards in step.get("hands", {}).items():
+                hands[int(seat)] = cards
+            full["hands"] = hands
+        out.append(full)
+    return out
+
+
+def plain(text: str) -> str:
+    """Text without the isolates around names (U+2068, U+2069)."""
+    return text.replace("\u2068", "").replace("\u2069", "")
 
 
 # --- the view-model follows the engine ---------------------------------------------------------
@@ -126,7 +153,10 @@ def test_trick_log_shows_each_play_and_pass_in_order_and_the_top() -> None:
     ]
     assert steps[5].top == 2 and steps[5].trick_won is not None
     assert steps[5].trick_won[0] == 2
-    assert steps[5].headline == "王芳 passes. Bo takes trick 1; Bo leads."
+    assert (
+        steps[5].headline
+        == "\u2068王芳\u2069 passes. \u2068Bo\u2069 takes trick 1; \u2068Bo\u2069 leads."
+    )
     assert steps[6].trick_log[0].rejected  # the next trick starts afresh
 
 
@@ -138,7 +168,9 @@ def test_comments_annotations_disputes_and_diagnostics_sit_at_their_moves() -> N
     rejected = steps[6]
     assert rejected.kind == "rejected"
     assert [d.code for d in rejected.diagnostics] == ["ZF105"]
-    assert rejected.headline.startswith("Bo: pass was not applied: Bo passes, but a trick is")
+    assert plain(rejected.headline).startswith(
+        "Bo: pass was not applied: Bo passes, but a trick is"
+    )
     flagged = steps[8]
     assert flagged.kind == "play" and flagged.annotation == "??" and flagged.disputed
     assert flagged.dispute_note == "Ann says it was a 4 of a kind"
@@ -158,12 +190,12 @@ def test_seat_view_leaves_the_other_hands_out_of_the_page() -> None:
     view = build_game_view(game, viewer=2)
     page = render_hand(view.hands[0])
     data = page_data(page)
-    steps = data["steps"]
-    assert isinstance(steps, list)
+    steps = full_steps(data)
+    assert len(steps) == len(view.hands[0].steps)
     for step in steps:
         hands = step["hands"]
         assert [h is None for h in hands] == [True, True, False, True]
-    assert "seen by South" not in page and "seen by West" in page
+    assert "South\u2069" not in page.split("<main")[0] and "seen by \u2068West\u2069" in page
 
 
 def test_seat_of_accepts_names_and_numbers() -> None:
@@ -244,7 +276,7 @@ def test_game_page_charts_and_files() -> None:
     }
     assert files["scores.png"].startswith(b"\x89PNG") and files["points.png"].startswith(b"\x89PNG")
     page = files["index.html"].decode()
-    assert page.count("<svg") == 2 and 'aria-label="Cumulative scores"' in page
+    assert page.count('class="zf-chart"') == 2 and 'aria-label="Cumulative scores"' in page
     assert all(f'href="hand-{n}.html"' in page for n in range(1, hands + 1))
     assert "<?xml" not in page
     replay_page = files["hand-2.html"].decode()
@@ -260,7 +292,7 @@ def test_charts_name_the_winner_and_draw_the_target() -> None:
     assert view.over and view.winners
     scores, points = game_charts(view)
     winner = view.header.players[view.winners[0]]
-    assert f"{winner} wins" in scores.svg and "target 500" in scores.svg
+    assert f"\u2068{winner}\u2069 wins" in scores.svg and "target 500" in scores.svg
     assert points.name == "points" and "<svg" in points.svg
 
 
@@ -296,7 +328,7 @@ def test_render_command_writes_a_game_directory(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     charts = ["scores.svg", "scores.png", "points.svg", "points.png"]
     assert sorted(p.name for p in out.iterdir()) == sorted(
-        ["index.html", "hand-1.html", "hand-2.html", *charts]
+        ["index.html", "hand-1.html", "hand-2.html", "viewer.html", *charts]
     )
     seat = runner.invoke(app, ["render", str(record), "--out", str(tmp_path / "s"), "--seat", "2"])
     assert seat.exit_code == 0, seat.output
@@ -384,8 +416,10 @@ def test_plays_are_shown_with_the_engines_reading() -> None:
         for _, e in replay(game)
         if isinstance(e, MoveStep) and isinstance(e.event, PlayEvent)
     ]
-    shown = [s.trick_log[-1].reading for s in view.hands[0].steps if s.kind == "play"]
-    assert shown == readings
+    shown = [s.trick_log[-1].reading or "" for s in view.hands[0].steps if s.kind == "play"]
+    # tens are written as the cards show them: "pair of 10s", "up to 10", never "T"
+    assert [r.replace("10", "T") for r in shown] == readings
+    assert not any(re.search(r"\bTs?\b", r) for r in shown)
     assert all(s.label == " ".join(_glyphs(s)) for s in view.hands[0].steps if s.kind == "play")
 
 

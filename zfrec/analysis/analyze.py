@@ -29,6 +29,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from zfrec.analysis.costs import COST_BUDGET, CostFinder
 from zfrec.analysis.decisions import (
     DEFAULT_NOTE_KINDS,
     MAX_ALTERNATIVES,
@@ -45,6 +46,7 @@ from zfrec.analysis.decisions import (
     relevant_alternatives,
 )
 from zfrec.analysis.flow import FlowRow, Transfer, TransferJson, TrickFlow
+from zfrec.analysis.solve import Budget
 from zfrec.analysis.stats import PlayerAnalysis, player_aggregates
 from zfrec.diagnostics import Diagnostic
 from zfrec.engine.cards import points_of
@@ -373,7 +375,8 @@ class _HandBuilder:
         if missed:
             st.missed_beats += 1
             st.missed_points += base.table_points
-        detail = bool(moves) and self.detail
+        # A missed beat's note names an example, so it gets its alternatives in either mode.
+        detail = bool(moves) and (self.detail or missed)
         alts = relevant_alternatives(hand_before, moves or [], base.lead, None) if detail else ()
         return replace(base, alternatives=alts, missed_beat=missed)
 
@@ -412,13 +415,21 @@ class _HandBuilder:
 
 
 def analyze_game(
-    game: Game, rules: Ruleset | None = None, *, alternatives: bool = True
+    game: Game,
+    rules: Ruleset | None = None,
+    *,
+    alternatives: bool = True,
+    solve_cards: int = 0,
+    solve_budget: Budget = COST_BUDGET,
 ) -> GameAnalysis:
     """Analyse every decision of a record, under its own rules or `rules`.
 
-    `alternatives=False` is the fast mode for statistics (about three times faster): passes are
-    still judged (options, missed beats), but plays get no option count and no decision lists
-    its alternatives.
+    `alternatives=False` is the fast mode for statistics and pages (about three times faster):
+    passes are still judged (options, missed beats) and a missed beat still lists its
+    alternatives, but plays get no option count and no other decision lists its alternatives.
+    `solve_cards` > 0 asks the hindsight solver what each decision cost (`Decision.cost`,
+    zfrec.analysis.costs) wherever the deal is known and at most that many cards are left, each
+    position within `solve_budget`.
 
     >>> from zfrec.analysis.example import example_game
     >>> full, fast = analyze_game(example_game()), analyze_game(example_game(), alternatives=False)
@@ -428,7 +439,8 @@ def analyze_game(
     True
     """
     used = rules or game.ruleset()
-    analyser = GameAnalyser(game, used, alternatives)
+    costs = CostFinder(used, solve_cards, solve_budget) if solve_cards > 0 else None
+    analyser = GameAnalyser(game, used, alternatives, costs=costs)
     walk(game, [analyser], used)
     return analyser.result()
 
@@ -451,6 +463,8 @@ class GameAnalyser(ReplayVisitor):
     game: Game
     rules: Ruleset
     alternatives: bool = True
+    # Runs inside this visitor, so each decision gets its cost as it is built (costs.py).
+    costs: CostFinder | None = None
     hands: list[HandAnalysis] = field(default_factory=list)
     builder: _HandBuilder | None = None
     errors: int = 0
@@ -470,16 +484,27 @@ class GameAnalyser(ReplayVisitor):
         n = len(self.game.players)
         known = event.known or (True,) * n  # whose dealt hand is known (not guessed, ZF305)
         self.builder = _HandBuilder(event, self.rules, n, self.totals, known, self.alternatives)
+        if self.costs is not None:
+            self.costs.visit_hand_start(state, event)
 
     def visit_move(self, state: ReplayState, step: MoveStep) -> None:
         """One decision."""
         self._count(step.diagnostics)
-        assert self.builder is not None
-        self.builder.step(step)
+        builder = self.builder
+        assert builder is not None
+        action = builder.actions
+        builder.step(step)
+        if self.costs is not None:
+            self.costs.visit_move(state, step)
+            cost = self.costs.costs.get((step.hand_index, action))
+            if cost is not None and builder.decisions and builder.decisions[-1].step == action:
+                builder.decisions[-1] = replace(builder.decisions[-1], cost=cost)
 
     def visit_hand_end(self, state: ReplayState, event: HandEnd) -> None:
         """The hand's analysis is complete."""
         self._count(event.diagnostics)
+        if self.costs is not None:
+            self.costs.visit_hand_end(state, event)
         assert self.builder is not None and state.hand is not None
         self.hands.append(self.builder.finish(event, state.hand))
         self.totals = event.totals

@@ -22,14 +22,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
+from zfrec.analysis.costs import Cost
 from zfrec.engine.cards import COUNTERS, SJ, format_cards, points_of
 from zfrec.engine.combos import Category, Combo
 from zfrec.engine.movegen import Move, expand, move_size
 from zfrec.jsonview import CardsText, PlayerName, SortedCounts, dump, hidden, key
 from zfrec.record.text import joker_texts as record_joker_texts
 
-NoteKind = Literal["missed_beat", "conceded", "special", "joker"]
-DEFAULT_NOTE_KINDS: tuple[NoteKind, ...] = ("missed_beat", "conceded")
+NoteKind = Literal["missed_beat", "conceded", "cost", "special", "joker"]
+# A cost note is there only when the analysis ran the solver (analyze_game(solve_cards=...)).
+DEFAULT_NOTE_KINDS: tuple[NoteKind, ...] = ("missed_beat", "conceded", "cost")
 MAX_ALTERNATIVES = 4  # the "most relevant" alternatives shown per decision
 
 
@@ -62,7 +64,9 @@ class Decision:
     `trick` is the record's trick (1-based) and `turn` the turn within it, inferred passes
     counted, as in diagnostics. `move_index` is the move's index in the record trick's moves,
     None for a pass the record left out. `options` (legal plays, as abstract moves) and
-    `could_beat` are None when the seat's hand is not known. In the JSON, seats are written as
+    `could_beat` are None when the seat's hand is not known. `cost` is what the decision cost
+    against perfect play (zfrec.analysis.costs), when the analysis asked the solver and the
+    position was within its reach; else None. In the JSON, seats are written as
     the players' names (`player`, `top_player`) and `table_cards` in the notation.
 
     >>> from zfrec.analysis.analyze import analyze_game
@@ -97,6 +101,8 @@ class Decision:
     jokers: tuple[str, ...] = ()  # jokers played, with what they stood for: ("BJ=9h",)
     special: bool = False
     out_place: int | None = None
+    # What the decision cost against perfect play, where the solver reached it (costs.py).
+    cost: Cost | None = None
     # The replay step it was made at: the 0-based number of its MoveStep in the hand, the
     # identity by which a page finds the step that shows it (not in the JSON).
     step: Annotated[int, hidden()] = -1
@@ -286,7 +292,8 @@ def joker_texts(combo: Combo) -> tuple[str, ...]:
 
 
 def notes_of(d: Decision, players: Sequence[str]) -> list[MoveNote]:
-    """The remarks on one decision: a missed beat, conceded counters, a special, jokers.
+    """The remarks on one decision: a missed beat, conceded counters, what it cost against
+    perfect play (`Bo: cost 15: Kd instead of -`), a special, jokers.
 
     >>> from zfrec.analysis.analyze import analyze_game
     >>> from zfrec.analysis.example import example_game
@@ -322,6 +329,8 @@ def notes_of(d: Decision, players: Sequence[str]) -> list[MoveNote]:
         note(
             "conceded", f"{who} put {d.conceded} points into a trick another player won", d.conceded
         )
+    if d.cost is not None and d.cost.points:
+        note("cost", f"{who}: {d.cost.text}", d.cost.points)
     if d.special:
         note("special", f"{who} played a special: {d.cards}")
     if d.jokers:

@@ -21,6 +21,7 @@ from zfrec.cli import (
     record_cmds,
     render_cmds,
     simulate_cmds,
+    solve_cmds,
     store_cmds,
     validate_cmds,
 )
@@ -66,6 +67,7 @@ for module in (
     render_cmds,
     analyze_cmds,
     live_cmds,
+    solve_cmds,
 ):
     module.register(app)
 for info in app.registered_commands:

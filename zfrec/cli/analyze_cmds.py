@@ -16,6 +16,7 @@ Exit codes:
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -25,6 +26,7 @@ from rich.markup import escape
 
 from zfrec.analysis.analyze import Decision, GameAnalysis, HandAnalysis, analyze_game
 from zfrec.analysis.audit import DEFAULT_BUDGET, AuditReport, audit
+from zfrec.analysis.costs import COST_BUDGET, COST_CARDS
 from zfrec.analysis.diff import DiffReport, diff_games
 from zfrec.analysis.readfix import audit_as_read
 from zfrec.cli.common import (
@@ -181,6 +183,8 @@ def _decision_line(d: Decision, players: list[str]) -> str:
         bits.append("jokers " + " ".join(d.jokers))
     if d.out_place:
         bits.append(f"goes out #{d.out_place}")
+    if d.cost is not None and d.cost.points:
+        bits.append(d.cost.text)
     return "  ".join(bits)
 
 
@@ -270,10 +274,26 @@ def analyze_cmd(
     summary: Annotated[
         bool, typer.Option("--summary", help="Leave out the line per decision.")
     ] = False,
+    solve_cards: Annotated[
+        int,
+        typer.Option(
+            "--solve-cards",
+            min=0,
+            help="Ask the hindsight solver what each decision cost against perfect play where "
+            "at most this many cards are left (0: never).",
+        ),
+    ] = COST_CARDS,
+    solve_seconds: Annotated[
+        float,
+        typer.Option(
+            "--solve-seconds", min=0.01, help="At most this long on one position's solve."
+        ),
+    ] = COST_BUDGET.seconds or 2.0,
     as_json: JsonOpt = False,
 ) -> None:
-    """Analyse every decision: alternatives, missed beats, conceded points, specials and
-    jokers, the going-out order and the last -> first transfer.
+    """Analyse every decision: alternatives, missed beats, conceded points, what it cost
+    against perfect play ("cost 15: Kd instead of -", near the end of a hand whose deal is
+    known), specials and jokers, the going-out order and the last -> first transfer.
 
     Works whenever the deal is known: recorded, or reconstructed from the plays. A directory
     means every record in it; a file there that cannot be read is reported and the others are
@@ -281,10 +301,13 @@ def analyze_cmd(
     is not there.
     """
     entries, bad = read_many(record, game)
+    budget = replace(COST_BUDGET, seconds=solve_seconds)
     analyses: list[tuple[str, int, GameAnalysis]] = []
     for file, number, g in entries:
         with friendly_errors(file):
-            analyses.append((file, number, analyze_game(g)))
+            analyses.append(
+                (file, number, analyze_game(g, solve_cards=solve_cards, solve_budget=budget))
+            )
     if hand is not None and not any(a.hand(hand) for _, _, a in analyses):
         fail(f"there is no hand {hand} in {record}")
     many = record_files(record) != [record]

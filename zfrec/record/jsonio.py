@@ -183,6 +183,16 @@ def game_from_json(data: Any, source: str | None = None, at: Path = ()) -> Game:
     return _GameReader(source, at).game(data)
 
 
+def game_from_trusted_json(data: Any, source: str | None = None) -> Game:
+    """The typed record of a game object that zfrec itself wrote (a store's canonical JSON):
+    the typed reader's checks run, the JSON Schema pass does not. Anything the reader cannot
+    take is checked against the schema after all, so the error still names its JSON path."""
+    try:
+        return _GameReader(source, ()).game(data)
+    except (KeyError, TypeError, AttributeError, ValueError):
+        return game_from_json(data, source)
+
+
 def iter_json_games(data: Any, source: str | None = None) -> Iterator[Game | NotationError]:
     """Each game of a parsed JSON document, or the NotationError that spoiled it."""
     if isinstance(data, dict) and "games" in data:

@@ -5,8 +5,8 @@
     >>> html = render_hand(view.hands[0])          # one self-contained page, as a string
     >>> files = game_files(game)                   # the game page, replays and charts
 
-Renderers return strings (or OutputFile values); only the CLI writes files. Charts need
-matplotlib and are imported from zfrec.render.charts on demand.
+Renderers return strings (or OutputFile values); only the CLI writes files. Charts (matplotlib)
+are imported from zfrec.render.charts on demand.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ __all__ = [
 
 
 def __getattr__(name: str) -> object:
-    # game_files and publish pull in matplotlib and the store: load them on first use.
+    # game_files and publish pull in the charts and the store: load them on first use.
     if name in ("game_files", "publish"):
         from zfrec.render import site
 

@@ -31,17 +31,26 @@ beats for the other seats.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from markupsafe import Markup
 
 from zfrec.analysis.analyze import GameAnalyser, GameAnalysis, MoveNote, SeatStats, analyze_game
 from zfrec.analysis.audit import AuditReport
+from zfrec.analysis.costs import COST_BUDGET, CostFinder
 from zfrec.record.model import Game
 from zfrec.render.html import build_game_view, environment
-from zfrec.render.views import DiagnosticView, ExtraSection, GameView, StepNote, StepView
+from zfrec.render.views import (
+    DiagnosticView,
+    ExtraSection,
+    GameView,
+    StepNote,
+    StepView,
+    card_prose,
+)
 
 AUDIT_PAGE = "audit.html"
+PAGE_SECONDS = 10.0  # a game's solving for its pages, in all (analysed_view's solve_cards)
 Decorate = Callable[[GameView], None]  # the renderer's hook: add notes and sections to a view
 
 
@@ -81,9 +90,16 @@ def analysed_view(
     *,
     viewer: int | None = None,
     hand_href: Callable[[int], str] = lambda number: f"hand-{number}.html",
+    solve_cards: int = 0,
 ) -> GameView:
     """The game's view with its analysis marked on it (as `annotate` does), from one replay
-    pass that feeds the page and the analysis together.
+    pass that feeds the page and the analysis together. The pages show no play's
+    alternatives, only a missed beat's example, so the analysis runs in its fast mode.
+
+    `solve_cards` > 0 asks the hindsight solver, in the same pass, about every position of a
+    hand's end with at most that many cards left (zfrec.analysis.costs): each decision's cost
+    becomes a note, and each step shows the "perfect play from here" table (`StepView.perfect`).
+    Not in a seat's view: the solver knows every hand.
 
     >>> from zfrec.analysis.example import example_game
     >>> view = analysed_view(example_game())
@@ -91,11 +107,36 @@ def analysed_view(
     ['missed_beat', 'missed_beat', 'missed_beat', 'conceded']
     """
     rules = record.ruleset()
-    analyser = GameAnalyser(record, rules)
+    solver = None
+    if solve_cards > 0 and viewer is None:
+        solver = CostFinder(rules, solve_cards, COST_BUDGET, PAGE_SECONDS, tables=True)
+    analyser = GameAnalyser(record, rules, alternatives=False, costs=solver)
     view = build_game_view(record, viewer=viewer, rules=rules, hand_href=hand_href,
                            visitors=[analyser])  # fmt: skip
     annotate(view, analyser.result(), viewer=viewer)
+    if solver is not None:
+        mark_perfect_play(view, solver.values)
     return view
+
+
+def mark_perfect_play(view: GameView, values: dict[tuple[int, int], dict[int, int]]) -> None:
+    """Put each seat's value on the steps whose position the solver reached: a page step that
+    shows replay step k of hand i shows the position before step k + 1, the deal step the
+    position before the first (`CostFinder.values` keys).
+
+    >>> from zfrec.analysis.example import example_game
+    >>> view = analysed_view(example_game())
+    >>> mark_perfect_play(view, {(0, 1): {0: 5, 1: 0, 2: 10}})
+    >>> [(s.index, s.perfect) for s in view.hands[0].steps if s.perfect]
+    [(1, (5, 0, 10))]
+    """
+    for i, hand in enumerate(view.hands):
+        n = len(hand.steps[0].counts) if hand.steps else 0
+        shown = [(0, 0), *((page, k + 1) for k, page in enumerate(hand.actions))]
+        for page, position in shown:
+            found = values.get((i, position))
+            if found is not None and page < len(hand.steps):
+                hand.steps[page].perfect = tuple(found.get(s) for s in range(n))
 
 
 def analysis_decorator(
@@ -103,7 +144,8 @@ def analysis_decorator(
 ) -> Decorate:
     """The decorate hook that marks the analysis on a game's pages (see `annotate`).
 
-    The record is analysed with alternatives when the hook runs, unless `analysis` is given.
+    The record is analysed when the hook runs, unless `analysis` is given. The pages show no
+    play's alternatives, only a missed beat's example, so the fast mode does.
 
     >>> from zfrec.analysis.example import example_game
     >>> from zfrec.render.html import build_game_view
@@ -114,7 +156,7 @@ def analysis_decorator(
     """
 
     def decorate(view: GameView) -> None:
-        annotate(view, analysis or analyze_game(record), viewer=viewer)
+        annotate(view, analysis or analyze_game(record, alternatives=False), viewer=viewer)
 
     return decorate
 
@@ -132,9 +174,11 @@ def annotate(view: GameView, analysis: GameAnalysis, *, viewer: int | None = Non
     """
     hrefs = [s.href for s in view.summaries]
     placed: dict[int, list[PlacedNote]] = {}  # by hand index
-    for i, note, step in _locate(view, analysis):
-        if not _visible(note, viewer):
+    names = tuple(analysis.players)
+    for i, found, step in _locate(view, analysis):
+        if not _visible(found, viewer):
             continue
+        note = replace(found, text=card_prose(found.text, names))  # 10♠, names isolated
         step.notes.append(StepNote(note.text, note.kind))
         number = view.hands[i].number
         href = f"{hrefs[i] if i < len(hrefs) else ''}#step={step.index}"
@@ -168,7 +212,7 @@ def render_audit(view: GameView, report: AuditReport, *, game_href: str = "index
     >>> from zfrec.analysis.example import broken_example
     >>> from zfrec.render.html import build_game_view
     >>> page = render_audit(build_game_view(broken_example()), audit(broken_example()))
-    >>> page.startswith("<!DOCTYPE html>"), "legal if trick 1, turn 5 (Bo) was a pass" in page
+    >>> page.startswith("<!DOCTYPE html>"), "legal if trick 1, turn 5 (\u2068Bo\u2069) was" in page
     (True, True)
     """
     return (
@@ -178,6 +222,7 @@ def render_audit(view: GameView, report: AuditReport, *, game_href: str = "index
             view=view,
             report=report,
             diagnostics=_diagnostics(report),
+            findings=view.findings,  # the same diagnostics, in play order, linked to their steps
             game_href=game_href,
             scripts=(),
         )
@@ -269,7 +314,10 @@ def _locate(view: GameView, analysis: GameAnalysis) -> list[tuple[int, MoveNote,
 
 
 def _visible(note: MoveNote, viewer: int | None) -> bool:
-    """A missed beat tells what the seat held: only its own seat's view may show it."""
+    """A missed beat tells what the seat held: only its own seat's view may show it. A cost
+    comes from every hand: no seat's view shows it."""
+    if note.kind == "cost":
+        return viewer is None
     return viewer is None or note.kind != "missed_beat" or note.seat == viewer
 
 
@@ -290,5 +338,6 @@ __all__ = [
     "annotate",
     "audit_file",
     "audit_html",
+    "mark_perfect_play",
     "render_audit",
 ]

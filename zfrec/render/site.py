@@ -1,163 +1,89 @@
-"""The files of a game (its page, hand replays and charts) and a static site over the store.
+"""A static site over the store: an index with search, game pages, replays, player pages.
 
-    >>> files = game_files(record)                     # [OutputFile("index.html", b"..."), ...]
-    >>> for f in publish(session): ...                 # index, game pages, replays, players
+    >>> for item in publish(session, jobs=2): ...        # OutputFile or Reused, game by game
 
-Nothing here writes a file: it returns relative paths and bytes, and the CLI writes them. All
+Nothing here writes a file: `publish` yields relative paths and bytes (`OutputFile`), or says
+that a file of the previous site is still current (`Reused`), and the CLI writes them. All
 links between pages are relative, so the site works from file:// and from any web server.
-Rendered game files are kept in the store as artifacts under a key made of the record's content
-hash, the renderer's fingerprint (zfrec's code and templates) and the options that change the
-output, so a game is rendered again only when one of them changed.
 
-Game pages carry the decision analysis (zfrec.render.analysis): notes at the moves, a section on
-each replay and on the game page. A record that fails validation also gets an audit page.
+Each game's files are kept in the store as artifacts under `cache_key` (the record's content
+hash, the renderer's fingerprint, the options), so a game is rendered again only when one of
+them changed. A site carries a manifest (`MANIFEST`) of the key each game folder was made
+with: a game whose key is unchanged is not even read from the store, its files are reused.
 """
 
 from __future__ import annotations
 
 import hashlib
-import importlib.metadata
-import importlib.resources
+import json
+import os
 import re
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from zfrec.analysis.audit import audit as audit_record
-from zfrec.record.model import Game
-from zfrec.render.analysis import AUDIT_PAGE, Decorate, analysed_view, render_audit
-from zfrec.render.charts import game_charts
-from zfrec.render.html import (
-    ChartEmbed,
-    build_game_view,
-    environment,
-    render_game,
-    render_hand,
+from zfrec.render.analysis import AUDIT_PAGE, Decorate
+from zfrec.render.gamefiles import (
+    META_FILE,
+    VIEWER_PAGE,
+    GameMeta,
+    OutputFile,
+    RenderedGame,
+    RenderOptions,
+    cache_key,
+    game_files,
+    hand_page,
+    init_worker,
+    meta_file,
+    render_record_json,
+    render_stored,
+    renderer_fingerprint,
+    variant,
 )
+from zfrec.render.html import environment
 
 if TYPE_CHECKING:
     from sqlmodel import Session
 
     from zfrec.store.store import GameRow, PlayerStats
 
-MIME = {
-    ".html": "text/html; charset=utf-8",
-    ".svg": "image/svg+xml",
-    ".png": "image/png",
-}
-RENDERED_DEPENDENCIES = ("jinja2", "markupsafe", "matplotlib")  # their versions shape the output
-UNRENDERED_PACKAGES = ("cli", "store")  # zfrec code that does not change a page
+MANIFEST = ".zfrec-site.json"
+OnGame = Callable[["GameRow", bool], None]
 
 
 @dataclass(frozen=True, slots=True)
-class OutputFile:
-    """One file of the output: a relative path with `/` separators, and its bytes."""
+class Reused:
+    """A file of the previous site that is still current: the writer keeps it as it is."""
 
     path: str
-    content: bytes
-
-    @property
-    def mime(self) -> str:
-        return MIME.get(self.path[self.path.rfind(".") :], "application/octet-stream")
 
 
-def hand_page(number: int) -> str:
-    return f"hand-{number}.html"
+SiteItem = OutputFile | Reused
 
 
-def game_files(
-    record: Game,
-    *,
-    viewer: int | None = None,
-    index_href: str | None = None,
-    player_hrefs: dict[str, str] | None = None,
-    decorate: Decorate | None = None,
-    charts: bool = True,
-    analysis: bool = True,
-    audit: bool = False,
-) -> list[OutputFile]:
-    """A game's page (index.html), one replay per hand and the charts, as relative files.
+@dataclass(frozen=True, slots=True)
+class ManifestEntry:
+    """What the previous site holds of one game: the key its files were made with."""
 
-    `analysis` marks missed beats and conceded counters at their moves and adds the analysis
-    sections (zfrec.render.analysis). `audit` adds audit.html, linked from the game page, when
-    the record fails validation (not in a seat's view: the repairs tell what the hands held).
-    A `decorate` hook runs after the analysis.
-    """
-    if analysis:  # one replay pass feeds the pages and the analysis
-        view = analysed_view(record, viewer=viewer, hand_href=hand_page)
-    else:
-        view = build_game_view(record, viewer=viewer, hand_href=hand_page)
-    view.index_href = index_href
-    view.player_hrefs = dict(player_hrefs or {})
-    for hand in view.hands:
-        hand.game_href = "index.html"
-    extra: list[OutputFile] = []
-    if audit and viewer is None:
-        report = audit_record(record)
-        if not report.legal:
-            view.audit_href = AUDIT_PAGE
-            extra.append(OutputFile(AUDIT_PAGE, render_audit(view, report).encode()))
-    if decorate is not None:
-        decorate(view)
-    files = [OutputFile(hand_page(h.number), render_hand(h).encode()) for h in view.hands]
-    embeds: list[ChartEmbed] = []
-    for chart in game_charts(view) if charts else []:
-        files.append(OutputFile(f"{chart.name}.svg", chart.svg.encode()))
-        files.append(OutputFile(f"{chart.name}.png", chart.png))
-        embeds.append(
-            ChartEmbed(chart.title, chart.inline(), f"{chart.name}.png", f"{chart.name}.svg")
-        )
-    files.append(OutputFile("index.html", render_game(view, embeds).encode()))
-    return files + extra
+    key: str
+    files: tuple[str, ...]
+    meta: GameMeta
 
 
-# --- the renderer's fingerprint: a cache key part that changes when the output would -------
-
-
-@cache
-def renderer_fingerprint() -> str:
-    """A digest of what shapes the pages besides the record: zfrec's version, its code (the
-    engine, the analyser, the renderer: every module but the CLI and the store), every template,
-    and the versions of Jinja2, MarkupSafe and matplotlib. New code means new artifacts."""
-    h = hashlib.sha256()
-    for dist in ("zfrec", *RENDERED_DEPENDENCIES):
-        try:
-            version = importlib.metadata.version(dist)
-        except importlib.metadata.PackageNotFoundError:  # zfrec running from a source tree
-            version = "source"
-        h.update(f"{dist} {version}\n".encode())
-    for name, data in sorted(_sources()):
-        h.update(f"{name} {len(data)}\n".encode())
-        h.update(data)
-    return h.hexdigest()
-
-
-def _sources() -> Iterator[tuple[str, bytes]]:
-    """zfrec's rendering code and templates, as (name, bytes)."""
-    templates = importlib.resources.files("zfrec.templates")
-    for entry in templates.iterdir():
-        if entry.is_file() and not entry.name.endswith((".py", ".pyc")):
-            yield f"templates/{entry.name}", entry.read_bytes()
-    package = Path(__file__).resolve().parent.parent  # zfrec/
-    for path in package.rglob("*.py"):
-        name = path.relative_to(package).as_posix()
-        if name.split("/")[0] not in UNRENDERED_PACKAGES:
-            yield f"zfrec/{name}", path.read_bytes()
-
-
-def cache_key(content_hash: str, salt: str = "") -> str:
-    """What a game's artifacts are keyed by: its record's hash, the renderer's fingerprint, and
-    `salt` (the options and hooks that change the output)."""
-    text = f"{content_hash}\n{renderer_fingerprint()}\n{salt}"
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-def _variant(salt: str, analysis: bool, audit: bool) -> str:
-    """The cache key's salt: the caller's, and the options of game_files that publish sets."""
-    return f"analysis={int(analysis)};audit={int(audit)};{salt}"
+def read_manifest(text: str) -> dict[int, ManifestEntry]:
+    """The games of a site's manifest; an unreadable manifest reuses nothing."""
+    try:
+        data = json.loads(text)
+        return {
+            int(gid): ManifestEntry(
+                str(e["key"]), tuple(str(f) for f in e["files"]), GameMeta.from_json(e["meta"])
+            )
+            for gid, e in data["games"].items()
+        }
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return {}
 
 
 # --- names in paths -----------------------------------------------------------------------------
@@ -176,7 +102,7 @@ def player_href(name: str, prefix: str = "") -> str:
     return prefix + "players/" + quote(slug(name)) + ".html"
 
 
-# --- the static site ---------------------------------------------------------------------------
+# --- the index and the player pages ----------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,6 +119,9 @@ class GameLink:
     valid: bool
     errors: int
     audit_href: str | None = None  # the game's audit page, for a record that fails validation
+    event: str | None = None
+    disputes: int = 0
+    specials: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,23 +130,110 @@ class SiteView:
     games: list[GameLink]
     players: list[PlayerStats]
     player_hrefs: dict[str, str]
+    viewer_href: str | None = VIEWER_PAGE
+    events: list[str] = field(default_factory=list)
 
 
-def _link(row: GameRow, prefix: str, audited: bool = False) -> GameLink:
+def _link(row: GameRow, prefix: str, meta: GameMeta | None = None) -> GameLink:
+    meta = meta or GameMeta()
     title = row.event or " · ".join(row.players)
-    audit_href = f"{prefix}games/{row.id}/{AUDIT_PAGE}" if audited else None
+    audit_href = f"{prefix}games/{row.id}/{AUDIT_PAGE}" if meta.audited else None
     return GameLink(
-        row.id,
-        f"{prefix}games/{row.id}/index.html",
-        title,
-        row.date,
-        list(row.players),
-        list(row.winners),
-        row.hands,
-        row.valid,
-        row.errors,
-        audit_href,
-    )
+        row.id, f"{prefix}games/{row.id}/index.html", title, row.date, list(row.players),
+        list(row.winners), row.hands, row.valid, row.errors, audit_href, row.event,
+        meta.disputes, meta.specials,
+    )  # fmt: skip
+
+
+def site_pages(
+    session: Session, rows: list[GameRow], metas: Mapping[int, GameMeta], title: str
+) -> Iterator[OutputFile]:
+    """The index (with search and filters), the player pages and the single-file viewer."""
+    from zfrec.render.viewer import render_viewer
+    from zfrec.store.store import list_games, player_stats
+
+    stats = player_stats(session)
+    names = {s.name for s in stats} | {p for row in rows for p in row.players}
+    hrefs = {name: player_href(name) for name in names}
+    events = sorted({r.event for r in rows if r.event}, key=str.casefold)
+    games = [_link(row, "", metas.get(row.id)) for row in rows]
+    site = SiteView(title, games, stats, hrefs, VIEWER_PAGE, events)
+    env = environment()
+    index = env.get_template("index.html.j2").render(site=site, scripts=("sort.js", "filter.js"))
+    yield OutputFile("index.html", index.encode())
+    yield OutputFile(VIEWER_PAGE, render_viewer().encode())
+    for player in stats:
+        own = [_link(r, "../", metas.get(r.id)) for r in list_games(session, player=player.name)]
+        page = env.get_template("player.html.j2").render(
+            site=site, player=player, games=own, index_href="../index.html", scripts=("sort.js",)
+        )
+        yield OutputFile(f"players/{slug(player.name)}.html", page.encode())
+
+
+# --- publishing -------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Run:
+    """One publish: what it has decided per game so far."""
+
+    session: Session
+    key_of: Callable[[GameRow], str]
+    options: RenderOptions
+    previous: Mapping[int, ManifestEntry]
+    on_game: OnGame | None
+    on_notice: Callable[[str], None] | None
+    metas: dict[int, GameMeta] = field(default_factory=dict)
+    entries: dict[str, Any] = field(default_factory=dict)
+
+    def done(
+        self, row: GameRow, files: list[OutputFile] | list[Reused], meta: GameMeta, cached: bool
+    ) -> Iterator[SiteItem]:
+        self.metas[row.id] = meta
+        self.entries[str(row.id)] = {
+            "key": self.key_of(row),
+            "files": [f.path for f in files],
+            "meta": meta.to_json(),
+        }
+        if self.on_notice is not None:
+            for notice in meta.notices:
+                self.on_notice(notice)
+        if self.on_game is not None:
+            self.on_game(row, cached)
+        prefix = f"games/{row.id}/"
+        for f in files:
+            yield (
+                Reused(prefix + f.path)
+                if isinstance(f, Reused)
+                else OutputFile(prefix + f.path, f.content)
+            )
+
+    def stored(self, row: GameRow) -> tuple[list[OutputFile], GameMeta] | None:
+        from zfrec.store.artifacts import current_artifacts
+
+        found = current_artifacts(self.session, game_id=row.id, source_hash=self.key_of(row))
+        if not found or not any(a.kind == "page" and a.name == "index.html" for a in found):
+            return None
+        meta = GameMeta()
+        files = []
+        for a in found:
+            if a.name == META_FILE:
+                meta = GameMeta.from_json(json.loads(a.content))
+            else:
+                files.append(OutputFile(a.name, a.content))
+        return files, meta
+
+    def keep(self, row: GameRow, made: RenderedGame) -> None:
+        """Store a rendered game's files, committed at once: an interrupted publish keeps them."""
+        from zfrec.store.artifacts import replace_artifacts
+
+        rows = [(*_artifact_kind(f.path), f.path, f.content, f.mime) for f in made.files]
+        meta = meta_file(made.meta)
+        rows.append((None, "page", meta.path, meta.content, meta.mime))
+        replace_artifacts(
+            self.session, game_id=row.id, artifacts=rows, source_hash=self.key_of(row)
+        )
+        self.session.commit()
 
 
 def publish(
@@ -228,59 +244,98 @@ def publish(
     salt: str = "",
     analysis: bool = True,
     audit: bool = True,
-    on_game: Callable[[GameRow, bool], None] | None = None,
-) -> Iterator[OutputFile]:
-    """Every file of the static site over the store, game by game.
+    on_game: OnGame | None = None,
+    jobs: int = 1,
+    previous: Mapping[int, ManifestEntry] | None = None,
+    on_notice: Callable[[str], None] | None = None,
+    solve_cards: int = 0,
+) -> Iterator[SiteItem]:
+    """Every file of the static site over the store, game by game, then the index, the player
+    pages, the viewer and the manifest.
 
-    Game files come from the store's artifacts when they were made from the same record by the
-    same renderer with the same options (and `salt`, which a `decorate` hook should change when
-    its output would); otherwise they are rendered and stored. `analysis` and `audit` are
-    game_files' options: a game that fails validation gets an audit page, linked from its game
-    page and from the validity column of the index and the player pages. `on_game(row,
-    cached)` reports progress.
+    A game whose key matches `previous` (the manifest of the site being replaced) yields
+    `Reused` paths; one whose artifacts in the store are current yields them; any other is
+    rendered, with `jobs` worker processes, and its artifacts are stored and committed as they
+    come. `analysis` and `audit` are game_files' options; `salt` must change when a `decorate`
+    hook's output would. `on_game(row, cached)` reports each game (cached: not rendered now);
+    `on_notice(text)` passes on what the renderer had to say (a font that is missing).
+    `solve_cards` > 0 adds the hindsight solver's marks to the pages (game_files).
     """
-    from zfrec.store.store import list_games, player_stats
+    from zfrec.store.store import export_game, list_games
 
     rows = list_games(session)
-    stats = player_stats(session)
-    names = {s.name for s in stats} | {p for row in rows for p in row.players}
-    top_hrefs = {name: player_href(name) for name in names}
-    game_hrefs = {name: player_href(name, "../../") for name in names}
-    audited: set[int] = set()
+    names = {p for row in rows for p in row.players}
+    options = RenderOptions(
+        {name: player_href(name, "../../") for name in names}, decorate, analysis, audit,
+        solve_cards=solve_cards,
+    )  # fmt: skip
+    salted = variant(salt, analysis, audit, solve_cards)
+    run = _Run(session, lambda row: cache_key(row.content_hash, salted), options,
+               previous or {}, on_game, on_notice)  # fmt: skip
+    todo: list[GameRow] = []
     for row in rows:
-        files, cached = stored_game_files(
-            session, row, player_hrefs=game_hrefs, decorate=decorate, salt=salt,
-            analysis=analysis, audit=audit,
-        )  # fmt: skip
-        if on_game is not None:
-            on_game(row, cached)
-        for f in files:
-            if f.path == AUDIT_PAGE:
-                audited.add(row.id)
-            yield OutputFile(f"games/{row.id}/{f.path}", f.content)
-    site = SiteView(title, [_link(row, "", row.id in audited) for row in rows], stats, top_hrefs)
-    env = environment()
-    index = env.get_template("index.html.j2").render(site=site, scripts=("sort.js",))
-    yield OutputFile("index.html", index.encode())
-    for player in stats:
-        games = [
-            _link(row, "../", row.id in audited) for row in list_games(session, player=player.name)
-        ]
-        page = env.get_template("player.html.j2").render(
-            site=site, player=player, games=games, index_href="../index.html", scripts=("sort.js",)
-        )
-        yield OutputFile(f"players/{slug(player.name)}.html", page.encode())
+        entry = run.previous.get(row.id)
+        if entry is not None and entry.key == run.key_of(row):
+            yield from run.done(row, [Reused(p) for p in entry.files], entry.meta, True)
+            continue
+        found = run.stored(row)
+        if found is not None:
+            yield from run.done(row, found[0], found[1], True)
+        else:
+            todo.append(row)
+    by_id = {row.id: row for row in todo}
+
+    def texts() -> Iterator[tuple[int, str]]:
+        for row in todo:
+            yield row.id, export_game(session, game_id=row.id, format="json")
+
+    for game_id, made in _render_all(texts(), options, jobs):
+        row = by_id[game_id]
+        run.keep(row, made)
+        yield from run.done(row, made.files, made.meta, False)
+    yield from site_pages(session, rows, run.metas, title)
+    manifest = {"zfrec": renderer_fingerprint(), "games": run.entries}
+    yield OutputFile(MANIFEST, json.dumps(manifest, sort_keys=True, indent=0).encode())
 
 
-def _artifact_kind(path: str) -> tuple[str, int | None]:
+def _render_all(
+    texts: Iterator[tuple[int, str]], options: RenderOptions, jobs: int
+) -> Iterator[tuple[int, RenderedGame]]:
+    """Each game rendered, in this process or in `jobs` workers (results as they finish)."""
+    if jobs <= 1:
+        for game_id, text in texts:
+            yield game_id, render_record_json(text, options)
+        return
+    import multiprocessing
+
+    # Forked workers start at once with everything imported, and inherit the options (a
+    # decorate hook need not be picklable); elsewhere they are spawned.
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    context = multiprocessing.get_context(method)
+    window = 2 * jobs  # games in flight: bounded memory, and the workers never wait
+    with ProcessPoolExecutor(jobs, context, initializer=init_worker, initargs=(options,)) as pool:
+        pending: set[Future[tuple[int, RenderedGame]]] = set()
+        for game_id, text in texts:
+            pending.add(pool.submit(render_stored, game_id, text))
+            while len(pending) >= window:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for f in finished:
+                    yield f.result()
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for f in finished:
+                yield f.result()
+
+
+def _artifact_kind(path: str) -> tuple[int | None, str]:
     m = re.fullmatch(r"hand-(\d+)\.html", path)
     if m:
-        return "replay_html", int(m.group(1))
+        return int(m.group(1)), "replay_html"
     if path.endswith(".svg"):
-        return "chart_svg", None
+        return None, "chart_svg"
     if path.endswith(".png"):
-        return "chart_png", None
-    return "page", None
+        return None, "chart_png"
+    return None, "page"
 
 
 def stored_game_files(
@@ -295,31 +350,19 @@ def stored_game_files(
     audit: bool = True,
 ) -> tuple[list[OutputFile], bool]:
     """A stored game's files, from its artifacts when they are current; and whether they were."""
-    from zfrec.store.store import list_artifacts, load_record, put_artifact
+    from zfrec.store.store import export_game
 
-    key = cache_key(row.content_hash, _variant(salt, analysis, audit))
-    stored = list_artifacts(session, game_id=row.id)
-    current = [a for a in stored if a.source_hash == key]
-    if current and any(a.kind == "page" and a.name == "index.html" for a in current):
-        return [OutputFile(a.name, a.content) for a in current], True
-    record = load_record(session, row.id)
-    files = game_files(
-        record, index_href=index_href, player_hrefs=player_hrefs, decorate=decorate,
-        analysis=analysis, audit=audit,
-    )  # fmt: skip
-    for f in files:
-        kind, hand = _artifact_kind(f.path)
-        put_artifact(
-            session,
-            game_id=row.id,
-            hand_number=hand,
-            kind=kind,
-            name=f.path,
-            content=f.content,
-            mime=f.mime,
-            source_hash=key,
-        )
-    return files, False
+    options = RenderOptions(
+        dict(player_hrefs or {}), decorate, analysis, audit, index_href or "../../index.html"
+    )
+    run = _Run(session, lambda r: cache_key(r.content_hash, variant(salt, analysis, audit)),
+               options, {}, None, None)  # fmt: skip
+    found = run.stored(row)
+    if found is not None:
+        return found[0], True
+    made = render_record_json(export_game(session, game_id=row.id, format="json"), options)
+    run.keep(row, made)
+    return made.files, False
 
 
 def find_game(session: Session, game_id: str) -> GameRow:
@@ -336,12 +379,27 @@ def find_game(session: Session, game_id: str) -> GameRow:
     raise StoreError(f"no game {game_id!r} in the store ({hint})")
 
 
+def cpu_count() -> int:
+    """The processors this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
 __all__ = [
+    "MANIFEST",
+    "GameLink",
+    "ManifestEntry",
     "OutputFile",
+    "Reused",
+    "SiteItem",
     "cache_key",
     "find_game",
     "game_files",
+    "hand_page",
     "publish",
+    "read_manifest",
     "renderer_fingerprint",
     "slug",
     "stored_game_files",

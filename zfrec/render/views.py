@@ -7,6 +7,8 @@ and `GameView.sections` (RENDER.md, "Hooks for the analyser").
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Annotated, Any, TypeAlias
@@ -38,10 +40,83 @@ ANNOTATION_WORDS = {
     "?!": "dubious move",
 }
 PLACE_WORDS = ("1st", "2nd", "3rd", "4th", "5th", "6th")
+DATA_VERSION = 2  # of the replay data a page (or a viewer link) carries
+SHORT_NAME = 18  # characters of a name that charts and narrow columns show
 
 
 def place_word(place: int) -> str:
     return PLACE_WORDS[place - 1] if 1 <= place <= len(PLACE_WORDS) else f"{place}th"
+
+
+def short_name(name: str, limit: int = SHORT_NAME) -> str:
+    """A name cut to `limit` characters with an ellipsis: a very long name must not push a
+    chart's plot or a table's columns off the page (the full name stays in a title)."""
+    return name if len(name) <= limit else name[: limit - 1].rstrip() + "…"
+
+
+# --- names and cards in prose -----------------------------------------------------------------
+
+FSI, PDI = "\u2068", "\u2069"  # first-strong isolate, pop directional isolate
+_ISOLATED = re.compile(f"({FSI}[^{PDI}]*{PDI})")
+_DECLARED = re.compile(r"=([2-9TJQKA])([shdc])?(?![\w])")
+_CARD_CODE = re.compile(r"(?<![\w=])([2-9TJQKA])([shdc])(?![\w])")
+_TEN_RANK = re.compile(r"\bT(s?)\b")
+
+
+def isolate(name: str) -> str:
+    """A name as plain text that cannot turn the text around it: a right-to-left override in a
+    name ends with the name (the plain-text form of <bdi>)."""
+    return FSI + name + PDI
+
+
+@lru_cache(maxsize=256)
+def _names_pattern(names: tuple[str, ...]) -> re.Pattern[str] | None:
+    words = sorted({n for n in names if n}, key=len, reverse=True)
+    if not words:
+        return None
+    alternatives = "|".join(re.escape(w) for w in words)
+    return re.compile(f"(?<![\\w{FSI}])(?:{alternatives})(?![\\w{PDI}])")
+
+
+def isolate_names(text: str, names: tuple[str, ...]) -> str:
+    """`text` with every player name in it isolated (see `isolate`)."""
+    pattern = _names_pattern(names)
+    return text if pattern is None else pattern.sub(lambda m: isolate(m.group(0)), text)
+
+
+def _outside_names(text: str, change: Callable[[str], str]) -> str:
+    parts = _ISOLATED.split(text)
+    return "".join(p if i % 2 else change(p) for i, p in enumerate(parts))
+
+
+def _rank(symbol: str) -> str:
+    return "10" if symbol == "T" else symbol
+
+
+def card_prose(text: str, names: tuple[str, ...] = ()) -> str:
+    """Text that writes cards as codes (`Ts Th BJ=Ts`), as the cards show them: `10♠ 10♥
+    BJ=10♠`. Names are isolated first and left as they are."""
+
+    def cards(part: str) -> str:
+        part = _DECLARED.sub(
+            lambda m: (
+                "="
+                + _rank(m.group(1))
+                + (SUIT_GLYPHS["shdc".index(m.group(2))] if m.group(2) else "")
+            ),
+            part,
+        )
+        return _CARD_CODE.sub(
+            lambda m: _rank(m.group(1)) + SUIT_GLYPHS["shdc".index(m.group(2))], part
+        )
+
+    return _outside_names(isolate_names(text, names), cards)
+
+
+def rank_prose(text: str) -> str:
+    """A reading in words (`pair of Ts`, `up to T`) with tens written as the cards show them:
+    `pair of 10s`, `up to 10`."""
+    return _outside_names(text, lambda part: _TEN_RANK.sub(r"10\1", part))
 
 
 # --- view-models --------------------------------------------------------------------------------
@@ -57,9 +132,11 @@ class DiagnosticView:
     line: int | None
 
     @staticmethod
-    def of(d: Diagnostic) -> DiagnosticView:
+    def of(d: Diagnostic, names: tuple[str, ...] = ()) -> DiagnosticView:
+        """The diagnostic as pages show it; `names` (the players) are isolated in its text."""
         loc = d.location
-        return DiagnosticView(d.severity, d.code, d.message, d.rule, loc.play(), loc.line)
+        message, where = isolate_names(d.message, names), isolate_names(loc.play(), names)
+        return DiagnosticView(d.severity, d.code, message, d.rule, where, loc.line)
 
     def to_json(self) -> dict[str, object]:
         """The diagnostic as the page's script reads it (`where` left out)."""
@@ -177,8 +254,29 @@ class StepView:
     transfer: TransferView | None = None
     diagnostics: list[DiagnosticView] = field(default_factory=list)
     notes: list[StepNote] = field(default_factory=list)  # hook for the analyser
+    # Each seat's best reachable points from this step's position, by the hindsight solver
+    # (zfrec.analysis.costs): the "perfect play from here" table; None where not solved.
+    perfect: tuple[int | None, ...] | None = None
 
-    def to_json(self, log: list[int]) -> dict[str, object]:
+    def table(self, pack: Callable[[tuple[int, ...]], str] | None = None) -> dict[str, Any]:
+        """The engine's table at this step, as the page's script reads it. `pack` packs a card
+        list (`packed`, or a memo of it: steps share the tuples of what did not change)."""
+        pack = pack or packed
+        return {
+            "hands": [None if h is None else pack(h) for h in self.hands],
+            "counts": self.counts,
+            "places": self.places,
+            "captured": [pack(c) for c in self.captured],
+            "points": self.points,
+            "totals": self.totals,
+        }
+
+    def to_json(
+        self,
+        log: list[int],
+        before: dict[str, Any] | None = None,
+        table: dict[str, Any] | None = None,
+    ) -> dict[str, object]:
         """JSON for the page; `log` numbers the trick's plays in the hand's table of plays.
 
         Written by hand, as `PlayView.to_json`: these run for every step of every page, and
@@ -186,23 +284,23 @@ class StepView:
         times as long (measured on 05-full-game-to-500: 80 ms against 11 ms per game).
 
         Keys whose value is empty (None, false, no items) are left out; the script fills them
-        in (STEP_DEFAULTS in replay.js).
+        in (STEP_DEFAULTS in replay.js). Of the table (`table()`), only what changed since the
+        step `before` is written, and of the hands only the seats whose hand changed: the script
+        carries the rest forward.
         """
-        out: dict[str, object] = {
-            "kind": self.kind,
-            "label": self.label,
-            "headline": self.headline,
-            "log": log,
-            "hands": [None if h is None else packed(h) for h in self.hands],
-            "counts": self.counts,
-            "places": self.places,
-            "captured": [packed(c) for c in self.captured],
-            "points": self.points,
-            "totals": self.totals,
-        }
+        out: dict[str, object] = {"kind": self.kind, "headline": self.headline, "log": log}
+        table = table or self.table()
+        for key, value in table.items():
+            if before is None:
+                out[key] = value
+            elif key == "hands":
+                changed = {str(s): h for s, h in enumerate(value) if h != before[key][s]}
+                if changed:
+                    out[key] = changed
+            elif value != before[key]:
+                out[key] = value
         optional = (
             ("trick", self.trick),
-            ("turn", self.turn),
             ("seat", self.seat),
             ("top", self.top),
             ("to_act", self.to_act),
@@ -225,6 +323,8 @@ class StepView:
             out["diagnostics"] = [d.to_json() for d in self.diagnostics]
         if self.notes:
             out["notes"] = [n.to_json() for n in self.notes]
+        if self.perfect is not None:
+            out["perfect"] = self.perfect
         return out
 
 
@@ -275,6 +375,7 @@ class HandView:
     game_href: str | None = None  # link back to the game page, relative
     prev_href: str | None = None
     next_href: str | None = None
+    viewer_href: str | None = None  # the single-file viewer, to share this hand as one link
     sections: list[ExtraSection] = field(default_factory=list)  # hook for the analyser
     # The index in `steps` of each replay MoveStep of the hand, in replay order: how a note
     # made at a step (`MoveNote.step`) finds the step of the page that shows it.
@@ -285,14 +386,24 @@ class HandView:
         return f"Hand {self.number} · {self.header.title}"
 
     def data(self) -> dict[str, Any]:
-        """What the page's script needs, JSON-ready.
+        """What the page's script needs, JSON-ready (the viewer page takes the same).
 
         A play stays in the trick for several steps: it is written once, in `plays`, and each
-        step's `log` lists the numbers of the plays on the table.
+        step's `log` lists the numbers of the plays on the table. Each step writes only what
+        changed since the step before (StepView.to_json).
         """
         plays: list[dict[str, object]] = []
         number: dict[int, int] = {}
         steps = []
+        before: dict[str, Any] | None = None
+        memo: dict[int, str] = {}  # by identity: the steps, alive throughout, share the tuples
+
+        def pack(cards: tuple[int, ...]) -> str:
+            got = memo.get(id(cards))
+            if got is None:
+                got = memo[id(cards)] = packed(cards)
+            return got
+
         for step in self.steps:
             log = []
             for play in step.trick_log:
@@ -301,13 +412,17 @@ class HandView:
                     k = number[id(play)] = len(plays)
                     plays.append(play.to_json())
                 log.append(k)
-            steps.append(step.to_json(log))
+            table = step.table(pack)
+            steps.append(step.to_json(log, before, table))
+            before = table
         return {
+            "v": DATA_VERSION,
             "players": self.header.players,
             "viewer": self.viewer,
             "hand": self.number,
-            "cards": CARD_TABLE,
-            "alphabet": CARD_ALPHABET,
+            "title": self.title,
+            "meta": self.header.meta,
+            "counters": packed(tuple(c for c in range(DECK_SIZE) if COUNTERS >> c & 1)),
             "plays": plays,
             "steps": steps,
         }
@@ -363,6 +478,8 @@ class GameView:
     # made at a step (`MoveNote.step`) finds the step of the page that shows it.
     actions: list[int] = field(default_factory=list)
     audit_href: str | None = None  # the audit page of a record that fails validation
+    disputes: int = 0  # moves marked disputed
+    specials: int = 0  # specials played
 
     @property
     def errors(self) -> int:

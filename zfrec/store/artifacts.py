@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
+from sqlalchemy import delete, insert
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col
 from sqlmodel import select as sm_select
@@ -94,3 +96,48 @@ def list_artifacts(
     if kind is not None:
         query = query.where(col(Artifact.kind) == kind)
     return list(session.exec(query).all())
+
+
+def current_artifacts(session: Session, *, game_id: int, source_hash: str) -> list[Artifact] | None:
+    """A game's artifacts if every one of them was made from `source_hash`, else None.
+
+    Only the keys are read first, so a stale game costs no transfer of its stored bytes.
+    """
+    hashes = session.exec(
+        sm_select(Artifact.source_hash).where(col(Artifact.game_id) == game_id)
+    ).all()
+    if not hashes or any(h != source_hash for h in hashes):
+        return None
+    return list_artifacts(session, game_id=game_id)
+
+
+def replace_artifacts(
+    session: Session,
+    *,
+    game_id: int,
+    artifacts: Iterable[tuple[int | None, str, str, bytes, str]],
+    source_hash: str,
+) -> int:
+    """Replace every artifact of a game by `artifacts` (hand, kind, name, content, mime), all
+    made from `source_hash`: one delete and one bulk insert. Flushed, not committed."""
+    rows = []
+    for hand_number, kind, name, content, mime in artifacts:
+        if kind not in ARTIFACT_KINDS:
+            raise StoreError(f"unknown artifact kind {kind!r}: use {', '.join(ARTIFACT_KINDS)}")
+        rows.append(
+            {
+                "game_id": game_id,
+                "hand_number": hand_number,
+                "kind": kind,
+                "name": name,
+                "content": content,
+                "mime": mime,
+                "source_hash": source_hash,
+                "created_at": utc_now(),
+            }
+        )
+    session.execute(delete(Artifact).where(col(Artifact.game_id) == game_id))
+    if rows:
+        session.execute(insert(Artifact), rows)
+    session.flush()
+    return len(rows)

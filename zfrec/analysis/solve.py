@@ -1,0 +1,640 @@
+"""The hindsight solver: the exact result of a hand in progress when every card is known.
+
+For a seat S, the *paranoid value* of a position is the number of points S ends the hand with
+(after the last player's tricks and cards go to the first player out, RULES.md R11) when S plays
+to maximise it and every other seat plays to minimise it. One maximiser against a coalition of
+minimisers is a two-player zero-sum game, so alpha-beta search gives the exact value.
+
+How the search stays small:
+
+- **Make/unmake.** Moves are applied to the engine's own `HandState` (`play_combo`, `pass_`) and
+  taken back with `undo()`; the rules are never re-implemented here.
+- **Symmetry.** A card's suit matters only in suit sequences, suited full-house kickers and
+  5-T-K specials. For each seat, the ranks whose suits can never matter for that seat (judged
+  from the cards it holds at the root, see `suit_relevant_ranks`) are packed to counts: two plays
+  that leave the same counts, read the same and put the same points on the table are one move,
+  and positions that differ only in such suits share a transposition-table entry. Once only
+  singles, pairs, triples and quartets can be formed, only the order of the ranks still held
+  matters (`RankShape`).
+- **Null-window tests.** The value is found by tests "is the value at least v?" (alpha-beta with
+  memory), so a search cut short by its budget still reports the bounds it proved.
+- **Transposition table** with lower and upper bounds and the best move, capped in entries.
+- **Static bounds** from the points already taken cut hopeless branches, and a seat that cannot
+  beat the top has only the pass.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from zfrec.analysis.solve_keys import CACHE_ENTRIES, Canon, RankShape, suit_relevant_ranks
+from zfrec.engine.cards import points_of
+from zfrec.engine.combos import Combo
+from zfrec.engine.game import HandState, PassEvent, PlayEvent
+from zfrec.engine.movegen import physical_plays
+
+__all__ = [
+    "QUICK",
+    "Budget",
+    "LineStep",
+    "OutOfBudget",
+    "SolveResult",
+    "Solver",
+    "best_points",
+    "play_text",
+    "solve",
+    "suit_relevant_ranks",
+]
+
+STEP = 5  # every counter is worth a multiple of 5, so every value is too
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How much a call to `solve` may spend.
+
+    `nodes` and `seconds` bound the whole call (every seat's search together); `None` means no
+    bound. `table_entries` caps the transposition table of one search, and with it the memory:
+    an entry takes about 400 bytes, so the default keeps the table near 300 MB and the whole
+    solver under 500 MB.
+    """
+
+    nodes: int | None = 5_000_000
+    seconds: float | None = 60.0
+    table_entries: int = 800_000
+
+
+class LineStep(NamedTuple):
+    """One move of a principal variation: who, what (None for the pass), and, when the move
+    ends a trick, who takes it and the points in it."""
+
+    seat: int
+    play: Combo | None
+    trick_to: int | None = None
+    trick_points: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SolveResult:
+    """What `solve` found.
+
+    `values[s]` is seat s's paranoid value, or None when its search ran out of budget; then
+    `bounds[s]` holds the proved range (for solved seats, both ends equal the value). `best` lists
+    the plays of the seat to move that keep `seat`'s value (None stands for the pass; one card set
+    stands for each class of equivalent plays), `line` a principal variation to the end of the
+    hand. `finished` is set when the hand is already over: `values` are then the hand's points
+    and there is nothing to search. `table` is the most entries one seat's transposition table
+    held, never more than `Budget.table_entries`.
+    """
+
+    seat: int
+    to_move: int | None
+    values: dict[int, int | None]
+    bounds: dict[int, tuple[int, int]]
+    best: list[Combo | None]
+    line: list[LineStep]
+    nodes: int
+    ms: float
+    solved: bool
+    finished: bool = False
+    table: int = 0  # the most entries one search's transposition table held (<= the cap)
+
+    @property
+    def value(self) -> int | None:
+        """The value of the perspective seat `seat`."""
+        return self.values[self.seat]
+
+
+class OutOfBudget(Exception):
+    """Raised inside the search when the node or time budget is spent."""
+
+
+# --- one search ---------------------------------------------------------------------------------
+
+# A move as the search sees it: the combination (None for the pass), the points it puts on the
+# table, and the mover's canonical hand after it.
+_Move = tuple[Combo | None, int, int]
+PASS: _Move = (None, 0, 0)
+TopKey = tuple[int, int, int | None] | None
+_Entry = tuple[int, int, int]  # lower bound, upper bound, index of the best move (-1: none)
+_Saved = tuple[int, int, int]  # the mover, its canonical hand and the table's points before
+INFINITY = 1 << 30
+
+
+class _Shared:
+    """What every seat's search of one position can share: canonical hands and move lists."""
+
+    __slots__ = ("canon", "moves", "ranks")
+
+    def __init__(self, state: HandState) -> None:
+        self.canon = [Canon(h, state.rules) for h in state.hands]
+        self.ranks = RankShape(state.rules)
+        self.moves: dict[tuple[int, TopKey], list[_Move]] = {}
+
+
+class _Search:
+    """The search for one perspective seat S over a live HandState, made and unmade in place."""
+
+    def __init__(
+        self,
+        hs: HandState,
+        seat: int,
+        shared: _Shared,
+        *,
+        deadline: float | None,
+        node_limit: int | None,
+        table_entries: int,
+        table: dict[tuple[object, ...], _Entry] | None = None,
+    ) -> None:
+        self.hs = hs
+        self.seat = seat
+        self.shared = shared
+        self.deadline = deadline
+        self.node_limit = node_limit
+        self.table_entries = table_entries
+        self.table: dict[tuple[object, ...], _Entry] = {} if table is None else table
+        self.nodes = 0
+        self.next_check = 1024 if node_limit is None else min(1024, node_limit)
+        self.proved = (0, 0)  # the bounds proved so far, for a search cut short
+        canon = shared.canon
+        self.hands = [canon[s](h) for s, h in enumerate(hs.hands)]  # in step with hs
+        self.pts = [points_of(w) for w in hs.won]  # points each seat has taken in tricks
+        self.trick_pts = points_of(hs.trick_cards)
+        self.total = sum(points_of(h) for h in hs.hands) + sum(self.pts) + self.trick_pts
+
+    def _check(self) -> None:
+        self.next_check = self.nodes + 1024
+        if self.node_limit is not None:
+            if self.nodes >= self.node_limit:
+                raise OutOfBudget
+            self.next_check = min(self.next_check, self.node_limit)
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            raise OutOfBudget
+
+    # the position ------------------------------------------------------------------------------
+
+    def key(self) -> tuple[object, ...]:
+        """Everything the rest of the hand depends on, with interchangeable cards merged.
+
+        Who has passed since the top play is not part of it: after any play it follows from the
+        top seat, the seat to act and who holds cards. (Only the root can differ, and no other
+        node has the root's cards with the root's trick still open before anyone plays.)
+        """
+        hs = self.hs
+        top = hs.top
+        out = hs.out_order
+        first = out[0] if out else -1
+        s = self.seat
+        # Taken points matter for S's own total and, while S may still be first out, for the
+        # seat that may come last (its tricks go to the first).
+        pts: object = tuple(self.pts) if first < 0 or first == s else self.pts[s]
+        simple = self.shared.ranks.simple_key(hs.hands, top)
+        if simple is not None:
+            return (-1, hs.turn, hs.top_seat, self.trick_pts, hs.final_turn, first, pts, simple)
+        return (
+            hs.turn,
+            hs.top_seat,
+            None if top is None else (top.category, top.rank, top.length),
+            self.trick_pts,
+            hs.final_turn,
+            first,
+            pts,
+            *self.hands,
+        )
+
+    def static_bounds(self) -> tuple[int, int]:
+        """Bounds on S's value from the points already taken, without searching."""
+        hs = self.hs
+        s = self.seat
+
+        pts = self.pts
+        hands = hs.hands
+        mine = pts[s]
+        out = hs.out_order
+        if not hands[s]:  # S is out, so it cannot come last
+            if out[0] != s:  # ... and only the trick it went out on can still add to it
+                return mine, mine + (self.trick_pts if hs.top_seat == s else 0)
+            # First out: it keeps what it has and gets at least the last player's tricks.
+            locked = least = 0
+            least = INFINITY
+            for j, hand in enumerate(hands):
+                if hand:
+                    least = min(least, pts[j])
+                elif j != s:
+                    locked += pts[j]
+            return mine + least, self.total - locked
+        others = sum(pts) - mine
+        if out:  # S cannot be first: at best it takes everything not yet taken by others
+            return 0, self.total - others
+        # S may yet go out first and be given the last player's tricks.
+        return 0, self.total - others + max(p for j, p in enumerate(pts) if j != s)
+
+    def moves(self) -> list[_Move]:
+        """The moves of the seat to act, one per class of equivalent plays, biggest first, and
+        the pass (last) when following."""
+        hs = self.hs
+        seat = hs.turn
+        hand = hs.hands[seat]
+        top = hs.top
+        # A hand belongs to one seat, and a top matters only by what it is worth.
+        cache_key = (hand, None if top is None else (top.category, top.rank, top.length))
+        cache = self.shared.moves
+        found = cache.get(cache_key)
+        if found is None:
+            if len(cache) >= CACHE_ENTRIES:
+                cache.clear()
+            found = cache[cache_key] = self._generate(seat, hand, top)
+        return found
+
+    def _generate(self, seat: int, hand: int, top: Combo | None) -> list[_Move]:
+        canon = self.shared.canon[seat]
+        seen: set[tuple[int, tuple[int, int, int], int]] = set()
+        plays: list[tuple[int, _Move]] = []
+        for combo in physical_plays(hand, top, self.hs.rules):
+            rest = canon(hand & ~combo.mask)
+            points = points_of(combo.mask)
+            sig = (rest, combo.key, points)
+            if sig not in seen:
+                seen.add(sig)
+                plays.append((combo.mask.bit_count(), (combo, points, rest)))
+        # Big sheds first: going out early decides most hands, and it cuts best.
+        plays.sort(key=lambda p: -p[0])
+        found = [m for _, m in plays]
+        if top is not None:
+            found.append(PASS)
+        return found
+
+    # make / unmake ---------------------------------------------------------------------------
+
+    def make(self, move: _Move) -> _Saved:
+        """Apply a move to the state; returns what `unmake` needs."""
+        hs = self.hs
+        seat = hs.turn
+        combo = move[0]
+        saved = (seat, self.hands[seat], self.trick_pts)
+        if combo is None:
+            event: PlayEvent | PassEvent = hs.pass_(seat)
+        else:
+            event = hs.play_combo(seat, combo)
+            self.hands[seat] = move[2]
+            self.trick_pts += move[1]
+        taken = event.trick_result
+        if taken is not None:
+            self.pts[taken.winner] += taken.points
+            self.trick_pts = 0
+        return saved
+
+    def unmake(self, saved: _Saved) -> None:
+        taken = self.hs.undo().trick_result
+        if taken is not None:
+            self.pts[taken.winner] -= taken.points
+        seat, self.hands[seat], self.trick_pts = saved
+
+    # the search --------------------------------------------------------------------------------
+
+    def ab(self, alpha: int, beta: int) -> int:
+        """Fail-soft alpha-beta with memory: the value if it lies in (alpha, beta), else a bound
+        on the side it lies.
+
+        The hot path of the solver, so `moves`, `make` and `unmake` are written out inline.
+        """
+        self.nodes += 1
+        if self.nodes >= self.next_check:
+            self._check()
+        hs = self.hs
+        result = hs.result
+        if result is not None:
+            return result.points[self.seat]
+        seat = hs.turn
+        hand = hs.hands[seat]
+        top = hs.top
+        cache_key = (hand, None if top is None else (top.category, top.rank, top.length))
+        opts = self.shared.moves.get(cache_key)
+        if opts is None:
+            opts = self.moves()
+        hands, pts = self.hands, self.pts
+        before_hand, before_table = hands[seat], self.trick_pts
+        if len(opts) == 1:  # a forced pass, or the only play: nothing to choose, nothing to store
+            combo, points, rest = opts[0]
+            if combo is None:
+                taken = hs.pass_(seat).trick_result
+            else:
+                taken = hs.play_combo(seat, combo).trick_result
+                hands[seat] = rest
+                self.trick_pts = before_table + points
+            if taken is not None:
+                pts[taken.winner] += taken.points
+                self.trick_pts = 0
+            v = self.ab(alpha, beta)
+            hs.undo()
+            if taken is not None:
+                pts[taken.winner] -= taken.points
+            hands[seat], self.trick_pts = before_hand, before_table
+            return v
+        key = self.key()
+        entry = self.table.get(key)
+        if entry is None:
+            lo, hi = self.static_bounds()
+            hint = 0
+        else:
+            lo, hi, hint = entry
+        if lo >= beta:
+            return lo
+        if hi <= alpha:
+            return hi
+        if lo == hi:
+            return lo
+        if lo > alpha:
+            alpha = lo
+        if hi < beta:
+            beta = hi
+        order: range | list[int] = range(len(opts))
+        if hint > 0:
+            order = [hint, *range(hint), *range(hint + 1, len(opts))]
+        maximising = seat == self.seat  # S to move (a seat that is out never is)
+        g = -1 if maximising else INFINITY
+        best = 0
+        ab, play_combo, pass_, undo = self.ab, hs.play_combo, hs.pass_, hs.undo
+        for i in order:
+            combo, points, rest = opts[i]
+            if combo is None:
+                taken = pass_(seat).trick_result
+            else:
+                taken = play_combo(seat, combo).trick_result
+                hands[seat] = rest
+                self.trick_pts = before_table + points
+            if taken is not None:
+                pts[taken.winner] += taken.points
+                self.trick_pts = 0
+            if maximising:
+                v = ab(alpha if alpha > g else g, beta)
+            else:
+                v = ab(alpha, beta if beta < g else g)
+            undo()
+            if taken is not None:
+                pts[taken.winner] -= taken.points
+            hands[seat], self.trick_pts = before_hand, before_table
+            if maximising:
+                if v > g:
+                    g, best = v, i
+                    if g >= beta:
+                        break
+            elif v < g:
+                g, best = v, i
+                if g <= alpha:
+                    break
+        if g <= alpha:
+            hi = g
+        elif g >= beta:
+            lo = g
+        else:
+            lo = hi = g
+        if entry is not None or len(self.table) < self.table_entries:
+            self.table[key] = (lo, hi, best)
+        return g
+
+    def value_bounds(self, lo: int, hi: int) -> tuple[int, int]:
+        """Narrow [lo, hi] to the value with null-window tests "is it at least b?". If the budget
+        runs out, OutOfBudget is raised and `proved` holds the range proved until then.
+
+        Most values are 0 (S is made to come last) or S's points so far plus a little, so the
+        first tests ask whether S can avoid coming last and whether it can add anything; then
+        the range is bisected.
+        """
+        self.proved = (lo, hi)
+        tests = 0
+        mine = self.pts[self.seat]
+        while lo < hi:
+            if tests == 0 and lo < mine <= hi:
+                b = mine
+            elif tests <= 1:
+                b = lo + STEP
+            else:
+                b = lo + STEP * (((hi - lo) // STEP + 1) // 2)
+            tests += 1
+            g = self.ab(b - 1, b)
+            if g >= b:
+                lo = g
+            else:
+                hi = g
+            self.proved = (lo, hi)
+        return lo, hi
+
+    # answers at the root -----------------------------------------------------------------------
+
+    def keeps(self, value: int, mover: int) -> bool:
+        """After `mover` moved: whether the position still holds `value` for S. S, moving, needs
+        at least `value`; a minimiser needs at most `value`."""
+        if mover == self.seat:
+            return self.ab(value - 1, value) >= value
+        return self.ab(value, value + 1) <= value
+
+    def best_moves(self, value: int) -> list[_Move]:
+        """Every move here that keeps `value`: the best plays of the seat to move."""
+        out = []
+        mover = self.hs.turn
+        for move in self.moves():
+            saved = self.make(move)
+            good = self.keeps(value, mover)
+            self.unmake(saved)
+            if good:
+                out.append(move)
+        return out
+
+    def principal_variation(self, value: int) -> list[LineStep]:
+        """One line of best play from here to the end of the hand, for both sides."""
+        line: list[LineStep] = []
+        made: list[_Saved] = []
+        while self.hs.result is None:
+            opts = self.moves()
+            entry = self.table.get(self.key())
+            hint = entry[2] if entry is not None else 0
+            order = [hint, *(i for i in range(len(opts)) if i != hint)]
+            mover = self.hs.turn
+            for i in order:
+                saved = self.make(opts[i])
+                if self.keeps(value, mover):
+                    made.append(saved)
+                    taken = self.hs.log[-1].trick_result
+                    if taken is None:
+                        line.append(LineStep(mover, opts[i][0]))
+                    else:
+                        line.append(LineStep(mover, opts[i][0], taken.winner, taken.points))
+                    break
+                self.unmake(saved)
+            else:  # cannot happen when `value` is this node's value
+                raise AssertionError("no move keeps the value")
+        for saved in reversed(made):
+            self.unmake(saved)
+        return line
+
+
+def play_text(combo: Combo | None) -> str:
+    """A play in record notation, jokers declared, or `-` for the pass."""
+    return "-" if combo is None else combo.text()
+
+
+# --- the entry point ----------------------------------------------------------------------------
+
+
+@contextmanager
+def _restored(state: HandState) -> Iterator[None]:
+    """Whatever happens inside, the state leaves as it came: a search cut short unwinds by undo."""
+    depth = len(state.log)
+    try:
+        yield
+    finally:
+        while len(state.log) > depth:
+            state.undo()
+
+
+class Solver:
+    """Solves one position after another along the play of one hand, keeping what it learnt.
+
+    Each seat's transposition table and the move lists outlive a call, so when the hand moves on
+    (moves applied to the same `HandState`, as a replay does), the next position is mostly known
+    already: `analyze` solves every decision of a hand's end this way. The table stays sound
+    because every later position is one the first search could reach: the state must go on from
+    where it was (its log extends the log at the first call); otherwise the solver starts afresh.
+    """
+
+    def __init__(self, state: HandState, budget: Budget | None = None) -> None:
+        self.state = state
+        self.budget = budget or Budget()
+        self._shared: _Shared | None = None
+        self._tables: dict[int, dict[tuple[object, ...], _Entry]] = {}
+        self._root_depth = 0
+        self._root_event: object = None
+
+    def _fresh(self) -> bool:
+        """Whether the state went on from the first root; if not, forget everything."""
+        state = self.state
+        depth = self._root_depth
+        if (
+            self._shared is not None
+            and len(state.log) >= depth
+            and (depth == 0 or state.log[depth - 1] is self._root_event)
+        ):
+            return False
+        self._shared = _Shared(state)
+        self._tables = {}
+        self._root_depth = depth = len(state.log)
+        self._root_event = state.log[depth - 1] if depth else None
+        return True
+
+    def solve(
+        self, seat: int | None = None, *, all_seats: bool = True, details: bool = True
+    ) -> SolveResult:
+        """The paranoid value of every seat (or only `seat`), the best plays and a line: see
+        the module function `solve`. Without `details`, only the values (no best plays, no
+        line), which is quicker."""
+        state, budget = self.state, self.budget
+        start = time.perf_counter()
+        n = state.n
+        persp = int(state.turn if seat is None else seat)  # a plain int, not a Seat
+        if not 0 <= persp < n:
+            raise ValueError(f"there is no seat {persp + 1}")
+        if state.result is not None:
+            points = state.result.points
+            return SolveResult(
+                seat=persp,
+                to_move=None,
+                values=dict(enumerate(points)),
+                bounds={s: (p, p) for s, p in enumerate(points)},
+                best=[],
+                line=[],
+                nodes=0,
+                ms=(time.perf_counter() - start) * 1000,
+                solved=True,
+                finished=True,
+            )
+        self._fresh()
+        shared = self._shared
+        assert shared is not None
+        deadline = None if budget.seconds is None else start + budget.seconds
+        bounds: dict[int, tuple[int, int]] = {}
+        best: list[Combo | None] = []
+        line: list[LineStep] = []
+        nodes = 0
+        table = 0
+        spent = False
+        for s in [persp] + ([t for t in range(n) if t != persp] if all_seats else []):
+            kept = self._tables.setdefault(s, {})
+            if len(kept) >= budget.table_entries:  # full of positions left behind: start over
+                kept.clear()
+            search = _Search(
+                state,
+                s,
+                shared,
+                deadline=deadline,
+                node_limit=None if budget.nodes is None else budget.nodes - nodes,
+                table_entries=budget.table_entries,
+                table=kept,
+            )
+            lo, hi = search.static_bounds()
+            if not spent:
+                with _restored(state):
+                    try:
+                        lo, hi = search.value_bounds(lo, hi)
+                        if s == persp and details:
+                            best = [m[0] for m in search.best_moves(lo)]
+                            line = search.principal_variation(lo)
+                    except OutOfBudget:
+                        spent = True
+                        lo, hi = search.proved
+            nodes += search.nodes
+            table = max(table, len(search.table))
+            bounds[s] = (lo, hi)
+        ordered = dict(sorted(bounds.items()))
+        return SolveResult(
+            seat=persp,
+            to_move=int(state.turn),
+            values={s: (lo if lo == hi else None) for s, (lo, hi) in ordered.items()},
+            bounds=ordered,
+            best=best,
+            line=line,
+            nodes=nodes,
+            ms=(time.perf_counter() - start) * 1000,
+            solved=not spent,
+            table=table,
+        )
+
+
+def solve(
+    state: HandState,
+    seat: int | None = None,
+    *,
+    budget: Budget | None = None,
+    all_seats: bool = True,
+) -> SolveResult:
+    """The paranoid value of every seat in a hand in progress, the best plays and a line.
+
+    `seat` is the perspective for `best` and `line` (default: the seat to move). Its value is
+    searched first, then the other seats' values (unless `all_seats` is false). The state is
+    searched in place by make and undo and comes back unchanged. On a finished hand the values
+    are its points and nothing is searched. (To solve many positions of one hand in turn, a
+    `Solver` keeps its tables between them.)
+    """
+    return Solver(state, budget).solve(seat, all_seats=all_seats)
+
+
+# A budget for one position inside a longer job (a page, an audit): small enough that a
+# position out of reach costs a second, not a minute.
+QUICK = Budget(nodes=300_000, seconds=2.0, table_entries=300_000)
+
+
+def best_points(state: HandState, *, budget: Budget | None = None) -> dict[int, int] | None:
+    """The best points each seat can reach from here: its paranoid value, every seat.
+
+    The answer for callers that want numbers or nothing (the audit's "best reachable points"
+    per dispute version, a page's table): None when the budget (default `QUICK`) runs out
+    before every seat is solved. On a finished hand, its points. The state comes back unchanged.
+    """
+    result = solve(state, budget=budget or QUICK)
+    if not result.solved:
+        return None
+    return {s: v for s, v in result.values.items() if v is not None}

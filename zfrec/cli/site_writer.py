@@ -1,0 +1,182 @@
+"""Writing a published site atomically: into a fresh folder beside the target, swapped in whole.
+
+    >>> with SiteWriter(Path("site")) as w:
+    ...     for item in publish(session, previous=w.previous()):
+    ...         w.put(item)
+    ...     w.commit()                  # until here, `site` is the previous site, untouched
+
+While the new site is written the old one stays as it was, index.html and all. At the end the
+two folders are exchanged in one step (Linux renameat2 with RENAME_EXCHANGE); where that call
+does not exist, two renames follow each other, which leaves the target missing for an instant.
+An interrupted publish leaves a `.NAME.publish-*` folder behind, which the next publish removes.
+Files the previous site already holds unchanged are hard-linked into the new one, not written.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import shutil
+from pathlib import Path
+from types import TracebackType
+from typing import IO
+
+from zfrec.errors import ZfrecError
+from zfrec.render.site import MANIFEST, ManifestEntry, OutputFile, Reused, SiteItem, read_manifest
+
+GENERATOR_MARK = b'<meta name="generator" content="zfrec">'
+
+
+class SiteError(ZfrecError):
+    """The site cannot be written where it was asked for."""
+
+
+class SiteWriter:
+    """A site being written into a temporary folder beside `target`."""
+
+    def __init__(self, target: Path) -> None:
+        self.target = target.absolute()
+        self.parent = self.target.parent
+        self.temp = self.parent / f".{self.target.name}.publish-{os.getpid()}"
+        self.written = 0
+        self.reused = 0
+        self._lock: IO[bytes] | None = None
+        self._done = False
+
+    def __enter__(self) -> SiteWriter:
+        here = Path.cwd().resolve()
+        if self.target.resolve() == here or self.target.resolve() in here.parents:
+            raise SiteError(
+                f"{self.target} holds the current folder: publish replaces the whole folder, "
+                "so run it from outside"
+            )
+        if self.target.parent == self.target:
+            raise SiteError(f"cannot publish into {self.target}: choose a folder of its own")
+        if self.target.exists() and not self.target.is_dir():
+            raise SiteError(f"{self.target} exists and is not a folder")
+        if self.target.is_dir() and not _is_site(self.target):
+            raise SiteError(
+                f"{self.target} is not empty and holds no zfrec site: publish replaces the whole "
+                "folder, so choose a new or empty one"
+            )
+        try:
+            self.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise SiteError(f"cannot create {self.parent}: {exc.strerror}") from None
+        self._lock = _lock(self.parent / f".{self.target.name}.publish.lock")
+        for stale in self.parent.glob(f".{self.target.name}.publish-*"):
+            if stale.is_dir():  # left by a publish that was killed: we hold the lock now
+                shutil.rmtree(stale, ignore_errors=True)
+        self.temp.mkdir()
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if not self._done:
+            shutil.rmtree(self.temp, ignore_errors=True)
+        if self._lock is not None:
+            self._lock.close()
+
+    def previous(self) -> dict[int, ManifestEntry]:
+        """The previous site's manifest, keeping only the games whose files are all there."""
+        try:
+            text = (self.target / MANIFEST).read_text("utf-8")
+        except (OSError, UnicodeDecodeError):
+            return {}
+        games = read_manifest(text)
+        return {
+            gid: entry
+            for gid, entry in games.items()
+            if all((self.target / "games" / str(gid) / f).is_file() for f in entry.files)
+        }
+
+    def _path(self, relative: str) -> Path:
+        path = (self.temp / relative).resolve()
+        if self.temp.resolve() not in path.parents:
+            raise SiteError(f"refusing to write outside {self.target}: {relative}")
+        return path
+
+    def put(self, item: SiteItem) -> None:
+        """Write a file, or carry one over from the previous site (a hard link, else a copy)."""
+        path = self._path(item.path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            if isinstance(item, Reused):
+                source = self.target / item.path
+                try:
+                    os.link(source, path)
+                except OSError:
+                    shutil.copy2(source, path)
+                self.reused += 1
+            else:
+                assert isinstance(item, OutputFile)
+                path.write_bytes(item.content)
+                self.written += 1
+        except OSError as exc:
+            raise SiteError(f"cannot write {self.target / item.path}: {exc.strerror}") from None
+
+    def commit(self) -> None:
+        """Put the new site in place of the old one, in one step where the system allows."""
+        if not self.target.exists():
+            self.temp.rename(self.target)
+        elif _exchange(self.temp, self.target):
+            shutil.rmtree(self.temp, ignore_errors=True)  # now the previous site
+        else:
+            old = self.parent / f".{self.target.name}.publish-old-{os.getpid()}"
+            self.target.rename(old)
+            self.temp.rename(self.target)
+            shutil.rmtree(old, ignore_errors=True)
+        self._done = True
+
+
+def _is_site(folder: Path) -> bool:
+    """An empty folder, or one a zfrec publish made."""
+    if not any(folder.iterdir()):
+        return True
+    if (folder / MANIFEST).is_file():
+        return True
+    try:
+        with (folder / "index.html").open("rb") as f:
+            return GENERATOR_MARK in f.read(4096)
+    except OSError:
+        return False
+
+
+def _lock(path: Path) -> IO[bytes]:
+    handle = path.open("ab")
+    try:
+        import fcntl
+    except ImportError:  # no advisory locks here: one publish at a time is up to the user
+        return handle
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise SiteError(
+            f"another publish is writing {path.name.split('.publish')[0][1:]} now"
+        ) from None
+    return handle
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths in one step (Linux renameat2, RENAME_EXCHANGE); False where unsupported."""
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+        renameat2.argtypes = [
+            ctypes.c_int,
+            ctypes.c_char_p,
+            ctypes.c_int,
+            ctypes.c_char_p,
+            ctypes.c_uint,
+        ]
+        at_fdcwd, rename_exchange = -100, 2
+        return bool(
+            renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0
+        )
+    return False
+
+
+__all__ = ["SiteError", "SiteWriter"]

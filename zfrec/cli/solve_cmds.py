@@ -1,0 +1,209 @@
+"""`zfrec solve`: perfect play from where a record stops, with every card known.
+
+Exit codes: 0 when the position is solved (or the hand is already over: nothing to solve), 1 when
+the budget ran out first (the bounds proved are printed), 2 on unreadable input, a record without
+a known deal, or a seat or game that is not there.
+"""
+
+from __future__ import annotations
+
+import time
+from contextlib import nullcontext
+from typing import Annotated, Any
+
+import typer
+from rich.cells import cell_len
+from rich.markup import escape
+
+from zfrec.analysis.position import RecordPosition, record_position
+from zfrec.analysis.solve import Budget, LineStep, SolveResult, play_text, solve
+from zfrec.cli.analyze_cmds import GameOpt, JsonOpt, RecordArg, read_games
+from zfrec.cli.common import err, friendly_errors, out, print_json
+from zfrec.engine.cards import format_cards, points_of
+
+DEFAULT = Budget()
+
+
+def _pad(text: str, width: int) -> str:
+    return text + " " * max(0, width - cell_len(text))
+
+
+def _position_json(pos: RecordPosition) -> dict[str, Any]:
+    hs, players = pos.state, pos.game.players
+    return {
+        "hands": {players[s]: format_cards(h) for s, h in enumerate(hs.hands)},
+        "taken": {players[s]: points_of(w) for s, w in enumerate(hs.won)},
+        "top": None if hs.top is None else hs.top.text(),
+        "top_player": None if hs.top_seat is None else players[hs.top_seat],
+        "table_points": points_of(hs.trick_cards),
+        "out": [players[s] for s in hs.out_order],
+        "to_move": None if hs.result is not None else players[hs.turn],
+        "trick": hs.trick,
+    }
+
+
+def _line_json(line: list[LineStep], players: list[str]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for step in line:
+        item: dict[str, Any] = {"player": players[step.seat], "play": play_text(step.play)}
+        if step.trick_to is not None:
+            item["trick_to"] = players[step.trick_to]
+            item["trick_points"] = step.trick_points
+        out.append(item)
+    return out
+
+
+def _line_text(line: list[LineStep], players: list[str]) -> str:
+    """The line trick by trick: `West 8s, East 9h, South - (West takes 10) / West Js, ...`."""
+    parts: list[str] = []
+    trick: list[str] = []
+    for step in line:
+        trick.append(f"{players[step.seat]} {play_text(step.play)}")
+        if step.trick_to is not None:
+            taken = f"{players[step.trick_to]} takes {step.trick_points}"
+            parts.append(", ".join(trick) + f" ({taken})")
+            trick = []
+    if trick:
+        parts.append(", ".join(trick))
+    return " / ".join(parts)
+
+
+def _print_position(number: int, pos: RecordPosition) -> None:
+    hs, players = pos.state, pos.game.players
+    width = max(cell_len(p) for p in players) + 2
+    head = f"game {number}, hand {pos.hand_number}"
+    if hs.result is None:
+        if hs.top is None:
+            where = f"{players[hs.turn]} to lead trick {hs.trick}"
+        else:
+            assert hs.top_seat is not None
+            where = (
+                f"{players[hs.turn]} to play on {players[hs.top_seat]}'s {hs.top.text()} "
+                f"(trick {hs.trick}, {points_of(hs.trick_cards)} points on the table)"
+            )
+        out.print(f"[bold]{escape(head)}[/]: {escape(where)}", markup=True)
+    else:
+        out.print(f"[bold]{escape(head)}[/]: the hand is over", markup=True)
+    for s, hand in enumerate(hs.hands):
+        notes = [f"taken {points_of(hs.won[s])}"]
+        if s in hs.out_order:
+            notes.append(f"out {hs.out_order.index(s) + 1}.")
+        cards = format_cards(hand) if hand else "-"
+        out.print(f"  {escape(_pad(players[s], width))}{escape(cards)}  ({', '.join(notes)})")
+
+
+def _print_result(pos: RecordPosition, r: SolveResult) -> None:
+    players = pos.game.players
+    width = max(cell_len(p) for p in players) + 2
+    if r.finished:
+        points = ", ".join(f"{players[s]} {v}" for s, v in r.values.items())
+        out.print(f"hand points: {escape(points)}. Nothing left to solve.")
+        return
+    out.print("perfect play from here (each seat maximising, all others against it):")
+    for s, (lo, hi) in r.bounds.items():
+        shown = str(lo) if lo == hi else f"between {lo} and {hi} (not solved)"
+        out.print(f"  {escape(_pad(players[s], width))}{shown}")
+    if r.values[r.seat] is None:
+        return
+    me = players[r.seat]
+    to_move = players[r.to_move] if r.to_move is not None else "?"
+    plays = " | ".join(play_text(c) for c in r.best)
+    who = f"best for {to_move}" if r.seat == r.to_move else f"{to_move}'s plays holding {me}"
+    out.print(f"{escape(who)} to {r.values[r.seat]}: {escape(plays)}")
+    out.print(f"line: {escape(_line_text(r.line, players))}")
+
+
+def solve_cmd(
+    record: RecordArg,
+    seat: Annotated[
+        str | None,
+        typer.Option(
+            "--seat",
+            "-s",
+            help="Whose best plays and line to show (name or seat number); "
+            "default: the player to move.",
+        ),
+    ] = None,
+    game: GameOpt = None,
+    nodes: Annotated[
+        int,
+        typer.Option("--nodes", min=1, help="Stop after searching this many positions in all."),
+    ] = DEFAULT.nodes or 5_000_000,
+    seconds: Annotated[
+        float, typer.Option("--seconds", min=0.01, help="Stop after this many seconds.")
+    ] = DEFAULT.seconds or 60.0,
+    table: Annotated[
+        int,
+        typer.Option(
+            "--table",
+            min=1000,
+            help="Transposition table entries (about 400 bytes each): caps the memory.",
+        ),
+    ] = DEFAULT.table_entries,
+    only_seat: Annotated[
+        bool,
+        typer.Option("--only-seat", help="Solve only the --seat player's value, not every seat's."),
+    ] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Solve the hand where the record stops: what each seat ends the hand with (after the last
+    player's tricks and cards go to the first player out) if it plays perfectly and everyone
+    else plays against it, the best plays for the player to move, and a line of perfect play.
+
+    The record must stop in the middle of a hand whose deal is known (recorded, or rebuilt from
+    the plays without doubt). Passes after the last recorded move are not inferred. The last
+    game of the file is used unless --game says otherwise. Exit 0 when solved or when the hand
+    is already over, 1 when the budget ran out first (bounds are shown), 2 on bad input.
+    """
+    games = read_games(record, game)
+    number = game or len(games)
+    g = games[-1]
+    with friendly_errors():
+        pos = record_position(g)
+    players = g.players
+    with friendly_errors():
+        perspective = None if seat is None else g.seat_of(seat)
+    if pos.errors:
+        err.print(
+            f"warning: game {number} fails validation ({pos.errors} error(s)); the position is "
+            "solved as recorded (see zfrec validate)"
+        )
+    budget = Budget(nodes=nodes, seconds=seconds, table_entries=table)
+    status = err.status("solving...") if err.is_terminal and not pos.finished else nullcontext()
+    started = time.perf_counter()
+    with status:
+        result = solve(pos.state, perspective, budget=budget, all_seats=not only_seat)
+    if as_json:
+        best = play_text(result.best[0]) if result.best else None
+        print_json(
+            {
+                "values": {players[s]: v for s, v in result.values.items()},
+                "best": best,
+                "line": _line_json(result.line, players),
+                "nodes": result.nodes,
+                "ms": round(result.ms, 3),
+                "solved": result.solved,
+                "finished": result.finished,
+                "bounds": {players[s]: list(b) for s, b in result.bounds.items()},
+                "seat": players[result.seat],
+                "best_all": [play_text(c) for c in result.best],
+                "game": number,
+                "hand": pos.hand_number,
+                "position": _position_json(pos),
+                "legal": pos.errors == 0,
+                "errors": pos.errors,
+            }
+        )
+    else:
+        _print_position(number, pos)
+        _print_result(pos, result)
+        if not result.finished:
+            verdict = "solved" if result.solved else "not solved within the budget"
+            secs = time.perf_counter() - started
+            out.print(f"{verdict}: {result.nodes:,} positions searched in {secs:.2f} s")
+    if not result.solved:
+        raise typer.Exit(1)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("solve")(solve_cmd)

@@ -1,0 +1,287 @@
+"""One game's files: its page, a replay per hand, the charts, and the audit page of a broken record.
+
+    >>> from zfrec.analysis.example import broken_example
+    >>> made = render_game_files(broken_example(), audit=True)  # the files, the index's facts
+    >>> sorted(f.path for f in made.files)[:3], made.meta.audited
+    (['audit.html', 'hand-1.html', 'index.html'], True)
+
+Nothing here writes a file: it returns relative paths and bytes. `cache_key` names what the
+files were made from (the record, zfrec's code and templates, the installed fonts, the options),
+so a store or a published site can tell whether they are still current.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import importlib.resources
+import json
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from zfrec.record.model import Game
+from zfrec.render.analysis import AUDIT_PAGE, Decorate, analysed_view, render_audit
+from zfrec.render.html import ChartEmbed, build_game_view, render_game, render_hand
+
+MIME = {
+    ".html": "text/html; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".json": "application/json",
+}
+RENDERED_DEPENDENCIES = ("jinja2", "markupsafe", "matplotlib")  # their versions shape the output
+UNRENDERED_PACKAGES = ("cli", "store")  # zfrec code that does not change a page
+VIEWER_PAGE = "viewer.html"
+
+
+@dataclass(frozen=True, slots=True)
+class OutputFile:
+    """One file of the output: a relative path with `/` separators, and its bytes."""
+
+    path: str
+    content: bytes
+
+    @property
+    def mime(self) -> str:
+        return MIME.get(self.path[self.path.rfind(".") :], "application/octet-stream")
+
+
+@dataclass(frozen=True, slots=True)
+class GameMeta:
+    """What the site's index says of a game beyond the store's row: the search filters' facts,
+    and what the renderer had to say about it (shown once per publish)."""
+
+    disputes: int = 0
+    specials: int = 0
+    audited: bool = False  # the game has an audit page
+    notices: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> GameMeta:
+        return GameMeta(
+            int(data.get("disputes", 0)),
+            int(data.get("specials", 0)),
+            bool(data.get("audited", False)),
+            tuple(str(n) for n in data.get("notices", ())),
+        )
+
+
+@dataclass(slots=True)
+class RenderedGame:
+    """A game's files and what the index needs to know of it."""
+
+    files: list[OutputFile]
+    meta: GameMeta = field(default_factory=GameMeta)
+
+
+def hand_page(number: int) -> str:
+    return f"hand-{number}.html"
+
+
+def render_game_files(
+    record: Game,
+    *,
+    viewer: int | None = None,
+    index_href: str | None = None,
+    player_hrefs: dict[str, str] | None = None,
+    decorate: Decorate | None = None,
+    charts: bool = True,
+    analysis: bool = True,
+    audit: bool = False,
+    viewer_href: str | None = None,
+    solve_cards: int = 0,
+) -> RenderedGame:
+    """The files of `game_files`, with the game's facts for the index (`GameMeta`)."""
+    from zfrec.render.charts import game_charts
+
+    if analysis:  # one replay pass feeds the pages and the analysis
+        view = analysed_view(record, viewer=viewer, hand_href=hand_page, solve_cards=solve_cards)
+    else:
+        view = build_game_view(record, viewer=viewer, hand_href=hand_page)
+    view.index_href = index_href
+    view.player_hrefs = dict(player_hrefs or {})
+    for hand in view.hands:
+        hand.game_href = "index.html"
+        hand.viewer_href = viewer_href
+    extra: list[OutputFile] = []
+    # The replay already found every diagnostic the validator would: a record without errors
+    # is legal, and its audit would only validate it again.
+    if audit and viewer is None and view.errors:
+        from zfrec.analysis.audit import audit as audit_record
+
+        report = audit_record(record)
+        if not report.legal:
+            view.audit_href = AUDIT_PAGE
+            extra.append(OutputFile(AUDIT_PAGE, render_audit(view, report).encode()))
+    if decorate is not None:
+        decorate(view)
+    files = [OutputFile(hand_page(h.number), render_hand(h).encode()) for h in view.hands]
+    embeds: list[ChartEmbed] = []
+    notices: list[str] = []
+    for chart in game_charts(view) if charts else []:
+        files.append(OutputFile(f"{chart.name}.svg", chart.svg_file.encode()))
+        png_href = None
+        if chart.png is not None:
+            files.append(OutputFile(f"{chart.name}.png", chart.png))
+            png_href = f"{chart.name}.png"
+        if chart.notice and chart.notice not in notices:
+            notices.append(chart.notice)
+        embeds.append(ChartEmbed(chart.title, chart.inline(), png_href, f"{chart.name}.svg"))
+    files.append(OutputFile("index.html", render_game(view, embeds).encode()))
+    meta = GameMeta(view.disputes, view.specials, view.audit_href is not None, tuple(notices))
+    return RenderedGame(files + extra, meta)
+
+
+def game_files(
+    record: Game,
+    *,
+    viewer: int | None = None,
+    index_href: str | None = None,
+    player_hrefs: dict[str, str] | None = None,
+    decorate: Decorate | None = None,
+    charts: bool = True,
+    analysis: bool = True,
+    audit: bool = False,
+    viewer_href: str | None = None,
+    solve_cards: int = 0,
+) -> list[OutputFile]:
+    """A game's page (index.html), one replay per hand and the charts, as relative files.
+
+    `analysis` marks missed beats and conceded counters at their moves and adds the analysis
+    sections (zfrec.render.analysis). `audit` adds audit.html, linked from the game page, when
+    the record fails validation (not in a seat's view: the repairs tell what the hands held).
+    A `decorate` hook runs after the analysis. `viewer_href`, when given, is where the
+    single-file viewer is (each replay page then offers a link that opens the hand in it).
+    `solve_cards` > 0 (with `analysis`, not in a seat's view) adds the hindsight solver's
+    marks: what each decision cost, and the "perfect play from here" table at each step where at
+    most that many cards are left (zfrec.render.analysis.analysed_view).
+    """
+    return render_game_files(
+        record, viewer=viewer, index_href=index_href, player_hrefs=player_hrefs,
+        decorate=decorate, charts=charts, analysis=analysis, audit=audit,
+        viewer_href=viewer_href, solve_cards=solve_cards,
+    ).files  # fmt: skip
+
+
+# --- in a worker process ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RenderOptions:
+    """What `publish` renders each game with; the same for every game of a run."""
+
+    player_hrefs: dict[str, str]
+    decorate: Decorate | None = None
+    analysis: bool = True
+    audit: bool = True
+    index_href: str = "../../index.html"
+    viewer_href: str | None = "../../" + VIEWER_PAGE
+    solve_cards: int = 0
+
+
+_OPTIONS: list[RenderOptions] = []  # set once per worker process by init_worker
+
+
+def init_worker(options: RenderOptions) -> None:
+    """The worker's options, once: a forked worker inherits them (a decorate hook need not be
+    picklable); a spawned one gets them pickled."""
+    _OPTIONS[:] = [options]
+
+
+def render_stored(game_id: int, record_json: str) -> tuple[int, RenderedGame]:
+    """Render a stored game from its record's JSON text, with the worker's options."""
+    return game_id, render_record_json(record_json, _OPTIONS[0])
+
+
+def render_record_json(record_json: str, options: RenderOptions) -> RenderedGame:
+    """Render a game from the canonical JSON the store keeps (zfrec wrote it: no schema pass)."""
+    from zfrec.record.jsonio import game_from_trusted_json
+
+    record = game_from_trusted_json(json.loads(record_json))
+    return render_game_files(
+        record, index_href=options.index_href, player_hrefs=options.player_hrefs,
+        decorate=options.decorate, analysis=options.analysis, audit=options.audit,
+        viewer_href=options.viewer_href, solve_cards=options.solve_cards,
+    )  # fmt: skip
+
+
+# --- what the files were made from --------------------------------------------------------------
+
+
+@cache
+def renderer_fingerprint() -> str:
+    """A digest of what shapes the pages besides the record: zfrec's version, its code (the
+    engine, the analyser, the renderer: every module but the CLI and the store), every template,
+    the versions of Jinja2, MarkupSafe and matplotlib, and the installed fonts (a new font can draw
+    a name the PNG charts had to leave out). New code means new artifacts."""
+    from zfrec.render.fonts import fonts_fingerprint
+
+    h = hashlib.sha256()
+    for dist in ("zfrec", *RENDERED_DEPENDENCIES):
+        try:
+            version = importlib.metadata.version(dist)
+        except importlib.metadata.PackageNotFoundError:  # zfrec running from a source tree
+            version = "source"
+        h.update(f"{dist} {version}\n".encode())
+    for name, data in sorted(_sources()):
+        h.update(f"{name} {len(data)}\n".encode())
+        h.update(data)
+    h.update(f"fonts {fonts_fingerprint()}\n".encode())
+    return h.hexdigest()
+
+
+def _sources() -> list[tuple[str, bytes]]:
+    """zfrec's rendering code and templates, as (name, bytes)."""
+    out = []
+    templates = importlib.resources.files("zfrec.templates")
+    for entry in templates.iterdir():
+        if entry.is_file() and not entry.name.endswith((".py", ".pyc")):
+            out.append((f"templates/{entry.name}", entry.read_bytes()))
+    package = Path(__file__).resolve().parent.parent  # zfrec/
+    for path in package.rglob("*.py"):
+        name = path.relative_to(package).as_posix()
+        if name.split("/")[0] not in UNRENDERED_PACKAGES:
+            out.append((f"zfrec/{name}", path.read_bytes()))
+    return out
+
+
+def cache_key(content_hash: str, salt: str = "") -> str:
+    """What a game's artifacts are keyed by: its record's hash, the renderer's fingerprint, and
+    `salt` (the options and hooks that change the output)."""
+    text = f"{content_hash}\n{renderer_fingerprint()}\n{salt}"
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def variant(salt: str, analysis: bool, audit: bool, solve_cards: int = 0) -> str:
+    """The cache key's salt: the caller's, and the options of game_files that publish sets."""
+    solved = f"solve={solve_cards};" if solve_cards else ""
+    return f"analysis={int(analysis)};audit={int(audit)};{solved}{salt}"
+
+
+def meta_file(meta: GameMeta) -> OutputFile:
+    """The game's facts, kept in the store with its files (not written to the site)."""
+    return OutputFile(META_FILE, json.dumps(meta.to_json(), sort_keys=True).encode())
+
+
+META_FILE = "meta.json"
+Worker = Callable[[int, str], tuple[int, RenderedGame]]
+
+__all__ = [
+    "META_FILE",
+    "VIEWER_PAGE",
+    "GameMeta",
+    "OutputFile",
+    "RenderOptions",
+    "RenderedGame",
+    "cache_key",
+    "game_files",
+    "hand_page",
+    "render_game_files",
+    "renderer_fingerprint",
+]
