@@ -148,7 +148,10 @@ def test_analyze_and_audit_take_every_record_of_a_directory(files: dict[str, Pat
 
 def test_a_syntax_error_is_shown_once_without_a_rich_escape(files: dict[str, Path]) -> None:
     bad = files["bad"]
-    for args in (["analyze", str(bad)], ["audit", str(bad)], ["diff", str(bad), str(bad)]):
+    # audit reads past an unreadable move, as validate does: a finding, not unreadable input
+    code, out, _ = run("audit", str(bad))
+    assert code == 1 and "unknown suit 'x' in '3x'" in out and "\\[" not in out
+    for args in (["analyze", str(bad)], ["diff", str(bad), str(bad)]):
         code, out, err = run(*args)
         assert (code, out) == (2, ""), args
         lines = err.splitlines()
@@ -170,7 +173,8 @@ def test_validate_shows_the_caret_of_a_syntax_error_once() -> None:
     # the caret sits under column 12 of the source line
     assert lines[at + 2].index("^") - lines[at + 1].index("|") == 12 + 1
     assert " ZF" in lines[at + 3]  # the next diagnostic, not a second caret
-    assert sum(line.rstrip().endswith("^") for line in lines) == 2  # ZF001 and ZF206 each once
+    # ZF001 and the ZF206 of each game (the first is replayed past its unreadable move) once each
+    assert sum(line.rstrip().endswith("^") for line in lines) == 3
 
 
 # --- exit codes --------------------------------------------------------------------------------
@@ -415,9 +419,12 @@ def test_the_demo_prints_each_caret_and_the_site_path_once(tmp_path: Path) -> No
     shown = sections["validate"]
     at = next(i for i, line in enumerate(shown) if " ZF001 " in line and "'7x'" in line)
     assert shown[at + 1].rstrip().endswith("12 | 1: 3h  2: 7x")
-    assert shown[at + 2].rstrip().endswith("|            ^")
+    # the caret under column 12: the `7x` is read as a move, so the excerpt is the file's
+    assert shown[at + 2].rstrip().endswith("^")
+    assert shown[at + 2].index("^") - shown[at + 1].index("|") == 12 + 1
     assert " ZF206 " in shown[at + 3]  # the next diagnostic, not a second excerpt and caret
-    assert "unreadable games in 2 files" in done.stdout
+    # the syntax error, the schema error and the four mistakes: the store reads strictly
+    assert "unreadable games in 3 files" in done.stdout
     assert (tmp_path / "site" / "index.html").is_file()
 
 

@@ -896,3 +896,18 @@ def test_cached_readings_keep_declarations_apart() -> None:
     combo = state.verify_play(0, c("9s 9h SJ"), {SJ: Stand(6)})
     assert (combo.category, combo.rank) == (Category.triple, 6)
     assert state.verify_play(0, c("9s 9h SJ")).rank == 6  # undeclared: the triple of 9s
+
+
+def test_a_hand_closed_early_counts_and_leaves_the_next_start_unknown() -> None:
+    """RULINGS 24: the game goes on from what the record gives; who came first and last in the
+    closed hand is unknown, so the next hand's shuffler and first drawer are not fixed."""
+    game = GameState(3, preset("pagat", target=100))
+    game.close_unfinished(points=(10, 20, 70))
+    assert game.scores == [10, 20, 70] and game.hands_played == 1
+    assert game.previous_unknown and game.next_shuffler() is None
+    assert game.next_first_drawer(shuffler=0) is None
+    game.verify_shuffler(2)  # anyone may shuffle: nothing to check against
+    game.close_unfinished(points=(0, 0, 0), totals=(5, 5, 100))  # totals win over points
+    assert game.scores == [5, 5, 100] and game.over and game.winners() == [2]
+    with pytest.raises(ValueError, match="2 totals for 3 seats"):
+        game.restate_scores((1, 2))

@@ -28,6 +28,7 @@ from typer.testing import CliRunner
 from tests.test_render import full_steps, page_data
 from tests.test_store import store_url  # noqa: F401 - the SQLite and PostgreSQL stores
 from zfrec.cli import app
+from zfrec.cli.render_cmds import SOLVE_CARDS
 from zfrec.engine.combos import Category
 from zfrec.engine.game import PlayEvent
 from zfrec.engine.rules import preset
@@ -446,7 +447,7 @@ def test_the_store_keeps_each_games_files_under_its_key(store_url: str, tmp_path
     try:
         with session(engine) as s:
             for row in list_games(s):
-                key = cache_key(row.content_hash, variant("", True, True))
+                key = cache_key(row.content_hash, variant("", True, True, SOLVE_CARDS))
                 stored = current_artifacts(s, game_id=row.id, source_hash=key)
                 assert stored is not None
                 names = {a.name for a in stored}

@@ -13,6 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from zfrec.cli import app
+from zfrec.cli.render_cmds import SOLVE_CARDS
 from zfrec.engine.cards import format_cards, ids, points_of
 from zfrec.engine.game import PlayEvent
 from zfrec.engine.rules import preset
@@ -403,7 +404,9 @@ def test_publish_builds_a_linked_site_and_reuses_artifacts(tmp_path: Path) -> No
 def _publish_flags(publish: object, s: object) -> list[tuple[int, bool]]:
     flags: list[tuple[int, bool]] = []
     assert callable(publish)
-    for _ in publish(s, on_game=lambda row, cached: flags.append((row.id, cached))):
+    # as the command publishes: with the solver's marks from SOLVE_CARDS cards left
+    done = publish(s, solve_cards=SOLVE_CARDS, on_game=lambda row, c: flags.append((row.id, c)))
+    for _ in done:
         pass
     return flags
 

@@ -131,7 +131,13 @@ def test_broken_json_yields_a_schema_diagnostic_with_its_path() -> None:
     assert item.message == "at /players: 'Tom, Uma, Vic, Wen, Xia' is not of type 'array'"
 
 
-def test_a_syntax_error_spoils_only_its_own_game() -> None:
+def test_an_unreadable_card_costs_only_its_move() -> None:
     first, second = validate_path(ROOT / "broken" / "syntax-error.zfn")
-    assert not isinstance(first, Report) and first.code == "ZF001"
-    assert isinstance(second, Report) and second.ok
+    assert isinstance(first, Report) and isinstance(second, Report)
+    (error,) = [d for d in first.diagnostics if d.severity == "error"]
+    assert (error.code, error.location.line, error.location.col) == ("ZF001", 12, 12)
+    # Bo still holds two sevens, so both are suggested and the move cannot be guessed.
+    assert error.message.endswith("did you mean 7s or 7d? (the move is skipped)")
+    assert error.fix is not None and (error.fix.text, error.fix.alternatives) == ("7s", ("7d",))
+    assert (error.fix.line, error.fix.col, error.fix.end_col) == (12, 11, 13)
+    assert second.ok

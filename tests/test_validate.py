@@ -227,8 +227,10 @@ def test_cli_rejudges_under_another_preset() -> None:
     assert pagat.exit_code == 1
     codes = [d["code"] for f in json.loads(pagat.stdout)["files"] for d in f["diagnostics"]]
     # Without self_overplay the written passes end the trick, so the seat's second play leads a
-    # trick that the record continues (ZF205) and the closing pass stands where a lead is due.
-    assert {"ZF205", "ZF105"} <= set(codes)
+    # trick that the record continues (ZF205), and the closing pass comes after that trick had
+    # ended (ZF209, RULINGS 26): it is not read as a leader passing (ZF105).
+    assert {"ZF205", "ZF209"} <= set(codes)
+    assert "ZF105" not in codes
 
 
 def test_cli_shows_the_reconstructed_deal() -> None:

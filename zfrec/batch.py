@@ -128,13 +128,17 @@ def _judge(piece: Piece, options: Options) -> FileSummary:
     first = piece.items_before + 1
     if piece.lines is not None:
         items: Iterator[Game | NotationError] = iter_games(
-            piece.lines, piece.path, first_line=piece.first_line, games_before=piece.games_before
+            piece.lines,
+            piece.path,
+            first_line=piece.first_line,
+            games_before=piece.games_before,
+            recover=True,
         )
         reports = validate_games(items, piece.path, options.rules, options.overrides, first)
     elif piece.fmt is None:
         reports = validate_text(piece.text, "<stdin>", options.rules, options.overrides)
     else:
-        items = iter_records_text(piece.text, piece.fmt, piece.path)
+        items = iter_records_text(piece.text, piece.fmt, piece.path, recover=True)
         reports = validate_games(items, piece.path, options.rules, options.overrides, first)
     return summarize(
         reports,

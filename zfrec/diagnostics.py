@@ -5,11 +5,13 @@ Every code is documented in DIAGNOSTICS.md. Codes never change meaning; new ones
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, TypeAlias
 
 from zfrec.errors import Location
 from zfrec.jsonview import dump, written_with
+from zfrec.record.problems import Fix
 
 Severity = Literal["error", "warning", "info"]
 
@@ -44,6 +46,8 @@ CODES: dict[str, CodeInfo] = {
     "ZF205": CodeInfo("error", "trick boundary differs from the rules", "R6"),
     "ZF206": CodeInfo("warning", "hand not finished", "R9"),
     "ZF207": CodeInfo("info", "not checked after an unreadable play", None),
+    "ZF208": CodeInfo("error", "hand closed before its end", "R24"),
+    "ZF209": CodeInfo("error", "a pass after the trick ended", "R26"),
     # the deal
     "ZF301": CodeInfo("error", "seat does not hold the cards", "R3"),
     "ZF302": CodeInfo("error", "card dealt or played twice", "R2"),
@@ -61,6 +65,24 @@ CODES: dict[str, CodeInfo] = {
 
 
 @dataclass(frozen=True, slots=True)
+class Cause:
+    """The earlier finding that made a diagnostic inevitable: where it is, and its code.
+
+    >>> str(Cause(13, 5, "ZF301"))
+    '13:5'
+    """
+
+    line: int | None
+    col: int | None
+    code: str
+
+    def __str__(self) -> str:
+        if self.line is None:
+            return self.code
+        return f"{self.line}:{self.col}" if self.col is not None else str(self.line)
+
+
+@dataclass(frozen=True, slots=True)
 class Diagnostic:
     """A finding: its code (see CODES), the message, and where in the record and the game.
 
@@ -71,11 +93,16 @@ class Diagnostic:
     '<input>:12:11: error ZF103: pair of 4s is lower than pair of 5s'
     >>> d.to_json()["rule"], d.to_json()["line"]
     ('R19', 12)
+
+    `cause` names the earlier finding this one follows from (its root), `fix` a suggested
+    replacement of the source text; both are left out of the JSON when there is none.
     """
 
     code: str
     message: str
     location: Location
+    cause: Cause | None = None
+    fix: Fix | None = None
 
     @property
     def severity(self) -> Severity:
@@ -88,12 +115,16 @@ class Diagnostic:
         return CODES[self.code].rule
 
     def __str__(self) -> str:
-        return f"{self.location}: {self.severity} {self.code}: {self.message}"
+        return f"{self.location}: {self.severity} {self.code}: {self.message}{self.follows()}"
+
+    def follows(self) -> str:
+        """` (follows from 13:5)` when the diagnostic has a cause, else empty."""
+        return "" if self.cause is None else f" (follows from {self.cause})"
 
     def to_json(self) -> dict[str, Any]:
-        """The diagnostic as `--json` writes it: the fields of `DiagnosticJson`."""
-        data: dict[str, Any] = dump(DiagnosticJson.of(self))
-        return data
+        """The diagnostic as `--json` writes it: the fields of `DiagnosticJson`, without
+        `cause` and `fix` when there is none."""
+        return DiagnosticJson.of(self).to_json()
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +149,16 @@ class DiagnosticJson:
     trick: int | None = None
     turn: int | None = None
     seat: str | None = None
+    cause: Cause | None = None
+    fix: Fix | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as plain JSON data, without `cause` and `fix` when there is none."""
+        data: dict[str, Any] = dump(self)
+        for name in ("cause", "fix"):
+            if data[name] is None:
+                del data[name]
+        return data
 
     @classmethod
     def of(cls, d: Diagnostic) -> DiagnosticJson:
@@ -125,8 +166,22 @@ class DiagnosticJson:
         loc = d.location
         return cls(
             d.code, d.severity, d.rule, d.message, loc.file, loc.line, loc.col, loc.game,
-            loc.hand, loc.trick, loc.turn, loc.seat,
+            loc.hand, loc.trick, loc.turn, loc.seat, d.cause, d.fix,
         )  # fmt: skip
+
+
+def first_error(diagnostics: Iterable[Diagnostic]) -> Diagnostic | None:
+    """The root of a record's errors: the first error, in record order, that follows from no
+    other (audit's and diff's "first error"); None when there is no error.
+
+    >>> a = Diagnostic("ZF302", "Kc played a second time", Location(line=16, col=1),
+    ...                Cause(13, 5, "ZF301"))
+    >>> b = Diagnostic("ZF301", "Bo does not hold Kc", Location(line=13, col=5))
+    >>> first_error([a, b]).code
+    'ZF301'
+    """
+    errors = [d for d in diagnostics if d.severity == "error"]
+    return next((d for d in errors if d.cause is None), errors[0] if errors else None)
 
 
 def _as_json(d: Diagnostic) -> dict[str, Any]:

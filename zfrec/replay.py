@@ -58,8 +58,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
-from zfrec.diagnostics import Diagnostic
-from zfrec.engine.cards import FULL_DECK, format_cards
+from zfrec.diagnostics import Cause, Diagnostic
+from zfrec.engine.cards import FULL_DECK, Cards, format_cards, iter_ids
 from zfrec.engine.combos import Combo
 from zfrec.engine.deal import hand_sizes, verify_dealt_once, verify_hand_sizes
 from zfrec.engine.game import Event, GameState, HandResult, HandState, best_reading
@@ -67,6 +67,17 @@ from zfrec.engine.rules import Ruleset
 from zfrec.engine.seats import Seat, seat, seats
 from zfrec.errors import DealError, GameError, IllegalPlayError, Location
 from zfrec.record.model import Game, Hand, Move, Pos
+from zfrec.record.problems import Fix, ReadProblem
+from zfrec.recovery import (
+    ALTERING,
+    CARD_CODES,
+    SEAT_CODES,
+    TURN_FOLLOW,
+    cause_of,
+    guess_unreadable,
+    read_unreadable,
+    skipped_note,
+)
 
 __all__ = [
     "GameEnd",
@@ -83,6 +94,7 @@ __all__ = [
 
 # Errors after which a recorded move is still applied, by the seat that made it.
 _TURN_CODES = frozenset(("ZF201", "ZF203"))
+
 
 SAMPLE = """[Players "Ann, Bo, Cy"]
 
@@ -267,9 +279,33 @@ class _Replayer:
     state: ReplayState = field(init=False)
     found: list[Diagnostic] = field(init=False, default_factory=list)
     _known: tuple[bool, ...] = field(init=False, default=())  # whose hand is known, this hand
+    # What the reader could not read: by the position of the move it spoils, and whole lines.
+    _unread: dict[tuple[int, int], list[ReadProblem]] = field(init=False, default_factory=dict)
+    _lines: list[ReadProblem] = field(init=False, default_factory=list)
+    _cause: Cause | None = field(init=False, default=None)  # of what is found at this move
+    _cause_codes: frozenset[str] = field(init=False, default=frozenset())  # ... with these codes
+    _hand_root: Cause | None = field(init=False, default=None)  # first altering error, this hand
+    _played: int = field(init=False, default=0)  # cards played so far in this hand
+    _tainted: dict[int, Cause] = field(init=False, default_factory=dict)  # card -> bad play
+    _twice: int = field(init=False, default=0)  # cards of this move played before in the hand
+    _skipped: tuple[int, Cause] | None = field(init=False, default=None)  # trick, unread move
+    # What could not be read of the move at hand, to report: message, fix, where, move.
+    _unread_notes: list[tuple[str, Fix | None, tuple[int, int], Move]] = field(
+        init=False, default_factory=list
+    )
+    _restate: tuple[int, ...] | None = field(init=False, default=None)  # totals to go on from
+    _totals_unknown: bool = field(init=False, default=False)  # a hand was closed without them
+    # After a wrong total: the totals as computed without it, in case the record comes back.
+    _shadow: tuple[int, ...] | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         self.state = ReplayState(self.record, GameState.__new__(GameState))
+        for problem in self.record.problems:
+            if problem.move is None:
+                self._lines.append(problem)
+            else:
+                self._unread.setdefault(problem.move, []).append(problem)
+        self._lines.sort(key=lambda p: p.pos)
 
     # diagnostics -------------------------------------------------------------------------------
 
@@ -281,14 +317,21 @@ class _Replayer:
         trick: int | None = None,
         move: Move | None = None,
         pos: Pos | None = None,
-    ) -> None:
-        where = move.pos if move is not None and move.pos else pos or (hand.pos if hand else None)
-        where = where or self.record.pos  # JSON records have no positions at all
+        *,
+        cause: Cause | None = None,
+        fix: Fix | None = None,
+        at: tuple[int, int] | None = None,
+    ) -> Diagnostic:
+        """Note a diagnostic at the move, else at `pos`, else at the hand (or at `at`, a place
+        inside the move). Its cause is `cause`, else the cause of what happens at this move."""
+        where: tuple[int, int] | None = (
+            move.pos if move is not None and move.pos else pos or (hand.pos if hand else None)
+        )
+        where = at or where or self.record.pos  # JSON records have no positions at all
         hs = self.state.hand
         seat = move.seat if move is not None else None
-        line, col = (where.line, where.col) if where is not None else (None, None)
-        self.found.append(
-            Diagnostic(
+        line, col = (where[0], where[1]) if where is not None else (None, None)
+        found = Diagnostic(
                 code,
                 message,
                 Location(
@@ -303,8 +346,26 @@ class _Replayer:
                     if seat is not None and 0 <= seat < len(self.record.players)
                     else None,
                 ),
-            )
-        )
+                cause or self._follows(code, trick),
+                fix,
+            )  # fmt: skip
+        self.found.append(found)
+        if code in ALTERING and self._hand_root is None and hand is not None:
+            self._hand_root = found.cause or cause_of(found)
+        return found
+
+    def _follows(self, code: str, trick: int | None) -> Cause | None:
+        """The cause of what is found now, when nothing more precise is known: the guess at a
+        move read by guess, or a move skipped earlier in the trick (whose turns are then not
+        what the record shows; the next trick's lead neither)."""
+        if self._cause is not None and code in self._cause_codes:
+            return self._cause
+        skipped = self._skipped
+        if skipped is None or trick is None or code not in TURN_FOLLOW:
+            return None
+        if trick == skipped[0] or (trick == skipped[0] + 1 and code == "ZF203"):
+            return skipped[1]
+        return None
 
     def _judged(
         self,
@@ -313,9 +374,9 @@ class _Replayer:
         trick: int | None = None,
         move: Move | None = None,
         pos: Pos | None = None,
-    ) -> None:
+    ) -> Diagnostic:
         """Report the engine's judgement, its seats named as the record names its players."""
-        self._report(exc.code, exc.render(self._name), hand, trick, move, pos)
+        return self._report(exc.code, exc.render(self._name), hand, trick, move, pos)
 
     def _dispute(self, hand: Hand, trick: int, move: Move, turn: int | None = None) -> None:
         """A disputed move is a note (ZF005) with the note and the other versions written;
@@ -361,6 +422,9 @@ class _Replayer:
         for index, hand in enumerate(self.record.hands):
             if index < first:
                 continue
+            if self._restate is not None:
+                self.state.game.restate_scores(self._restate)
+                self._restate = None
             if not over_reported:
                 try:
                     self.state.game.verify_start(hand.number)
@@ -405,13 +469,18 @@ class _Replayer:
             game.verify_shuffler(hand.shuffler)
         except DealError as exc:
             self._judged(exc, hand)
+        self._hand_root, self._played, self._tainted, self._skipped = None, 0, {}, None
         first_drawer = game.next_first_drawer(hand.shuffler)
         deal, reconstructed, known = self._deal(hand, game.n, first_drawer)
-        try:
-            leader = game.leader_of(deal)
-        except DealError as exc:
-            self._judged(exc, hand)
-            leader = hand.tricks[0].moves[0].seat if hand.tricks and hand.tricks[0].moves else 0
+        written_leader = hand.tricks[0].moves[0].seat if hand.tricks and hand.tricks[0].moves else 0
+        if game.previous_unknown:  # the hand before was closed early: who leads is unknown
+            leader = written_leader if 0 <= written_leader < game.n else 0
+        else:
+            try:
+                leader = game.leader_of(deal)
+            except DealError as exc:
+                self._judged(exc, hand)
+                leader = written_leader
         hs = game.open_hand(deal, leader, index + 1)
         self.state.hand = hs
         yield self.state, HandStart(
@@ -424,9 +493,23 @@ class _Replayer:
         # The moves, inline here: one generator level less per move than a helper would cost.
         state, found, n, table, hands = self.state, self.found, hs.n, seats(hs.n), hs.hands
         after_end_reported = False
+        unread = self._unread
         for t_index, trick in enumerate(hand.tricks, 1):
             unchecked = False
+            if self._lines:
+                self._unreadable_lines(hand, trick.pos, t_index)
             for m_index, move in enumerate(trick.moves):
+                if unread and move.pos in unread:
+                    recovered = self._recover(hand, t_index, move, hs, unread[move.pos])
+                    if recovered is None:  # the move cannot be replayed: skipped
+                        yield state, _new(MoveStep, (
+                            index, t_index, m_index, move, False, seat(move.seat), None,
+                            hs.turn_in_trick, None, None, None, 0, None, self._take(),
+                        ))  # fmt: skip
+                        continue
+                    move = recovered
+                else:
+                    self._cause = None
                 mover = move.seat
                 present = 0 <= mover < n
                 if hs.over:
@@ -452,6 +535,8 @@ class _Replayer:
                         for passer in chain[: chain.index(mover)]:
                             yield state, self._inferred(hs, index, t_index, m_index, passer)
                         top = hs.top
+                if self._unread_notes:
+                    self._report_unread(hand, t_index)
                 top_seat, to_act, turn, on_table = (
                     hs.top_seat,
                     hs.turn,
@@ -461,11 +546,19 @@ class _Replayer:
                 held = hands[mover] if present and known[mover] else None
                 event: Event | None
                 if move.is_pass:
-                    try:
-                        event = hs.pass_(mover)
-                    except IllegalPlayError as exc:
-                        event = self._illegal_pass(hand, t_index, move, hs, exc)
+                    if top is None and m_index > 0 and present:
+                        event = self._pass_after_end(hand, t_index, move)
+                    else:
+                        try:
+                            event = hs.pass_(mover)
+                        except IllegalPlayError as exc:
+                            event = self._illegal_pass(hand, t_index, move, hs, exc)
                 else:
+                    self._twice = 0
+                    if present:
+                        if move.cards & self._played:
+                            self._played_twice(hand, t_index, move)
+                        self._played |= move.cards
                     if top is None and m_index > 0:
                         self._report(
                             "ZF205",
@@ -501,43 +594,99 @@ class _Replayer:
             if not hs.over and hs.top is not None:
                 for passer in hs.pass_chain():
                     yield state, self._inferred(hs, index, t_index, len(trick.moves), passer)
+        self._cause = None
+        hands_after = self.record.hands[index + 1 :]
+        if self._lines:
+            self._unreadable_lines(hand, hands_after[0].pos if hands_after else None, 0)
         result = hs.result
-        if result is None:
+        if result is not None:
+            game.finish_hand(result)
+            if self._shadow is not None:
+                self._shadow = tuple(
+                    a + p for a, p in zip(self._shadow, result.points, strict=True)
+                )
+            self._check_score(hand, result)
+        elif hand.score is not None or hands_after:
+            self._closed_early(hand, hs)
+        else:
             self._report(
                 "ZF206",
                 "the record stops before the hand ends; no score is computed for it (RULES.md R9)",
                 hand,
             )
-        else:
-            game.finish_hand(result)
-            self._check_score(hand, result)
         yield self.state, HandEnd(index, result, tuple(game.scores), self._take())
 
+    def _closed_early(self, hand: Hand, hs: HandState) -> None:
+        """A score line or the next hand closes a hand that play had not finished (R24): an
+        error at the hand; the game goes on from the totals the record gives."""
+        holding = ", ".join(self._name(s) for s in hs.holding())
+        closer = "a score line" if hand.score is not None else "the next hand"
+        self._report(
+            "ZF208",
+            f"hand {hand.number} is closed by {closer} before it ended: {holding} still hold "
+            "cards (RULES.md R24)",
+            hand,
+            pos=hand.score.pos if hand.score is not None else None,
+            cause=self._hand_root,
+        )
+        score = hand.score
+        self._shadow = None
+        if score is None:  # the hand's points, and so the running totals, are lost
+            self._totals_unknown = True
+        self.state.game.close_unfinished(
+            score.points if score is not None else None,
+            score.totals if score is not None else None,
+        )
+
     def _check_score(self, hand: Hand, result: HandResult) -> None:
+        """The recorded points and totals against the computed ones. A wrong total is one
+        error: the game goes on from the recorded totals. Errors that follow from an earlier
+        one in the hand (a skipped move, cards not held) name it as their cause."""
         score = hand.score
         if score is None:
             return
+        cause = self._hand_root
         if tuple(score.points) != result.points:
             transfer = (
                 f"; {self._name(result.last)} came last and gave "
                 f"{result.transfer_points} points to {self._name(result.first)}"
             )
-            self._report(
+            found = self._report(
                 "ZF401",
                 f"recorded points {self._scores(score.points)} differ from the computed "
                 f"{self._scores(result.points)}{transfer} (RULES.md R10, R11)",
                 hand,
                 pos=score.pos,
+                cause=cause,
             )
+            cause = cause or Cause(found.location.line, found.location.col, found.code)
         totals = tuple(self.state.game.scores)
-        if score.totals is not None and tuple(score.totals) != totals:
+        recorded = None if score.totals is None else tuple(score.totals)
+        if recorded is None:
+            pass  # nothing to check; a wrong total before is still remembered
+        elif recorded == totals:
+            self._shadow = None
+        elif self._totals_unknown:
+            # The totals before this hand were lost with a hand closed early without them:
+            # they cannot be checked, and the game goes on from what the record says.
+            self._totals_unknown, self._shadow = False, None
+            self._restate = recorded
+        elif recorded == self._shadow:
+            # After a wrong total the record went back to the computed ones: so does the game.
+            self.state.game.restate_scores(recorded)
+            self._shadow = None
+        else:
             self._report(
                 "ZF402",
-                f"recorded running totals {self._scores(score.totals)} differ from the "
+                f"recorded running totals {self._scores(recorded)} differ from the "
                 f"computed {self._scores(totals)} (RULES.md R12)",
                 hand,
                 pos=score.pos,
+                cause=cause,
             )
+            self._restate = recorded  # the next hand starts from them
+            if self._shadow is None:
+                self._shadow = totals  # ... unless the record comes back to these
 
     # the deal ----------------------------------------------------------------------------------
 
@@ -546,25 +695,19 @@ class _Replayer:
     ) -> tuple[list[int], bool, tuple[bool, ...]]:
         """The hands as dealt: recorded, or completed from the plays (RULES.md R2, R3), and
         whose dealt hand is known exactly."""
+        # A card played twice is reported at its second play (the move loop), in play order.
         played = [0] * n
         everything = 0
-        for t_index, trick in enumerate(hand.tricks, 1):
+        guesses: list[tuple[int, ReadProblem]] = []  # unreadable cards, by seat
+        for trick in hand.tricks:
             for move in trick.moves:
-                if move.is_pass or not 0 <= move.seat < n:
-                    continue
-                twice = move.cards & everything
-                if twice:
-                    self._report(
-                        "ZF302",
-                        f"{format_cards(twice)} played a second time in this hand (RULES.md R2)",
-                        hand,
-                        t_index,
-                        move,
-                    )
-                # A card played twice was dealt to the seat that played it first: the later
-                # play is the one that cannot stand (it is reported there, ZF301).
-                played[move.seat] |= move.cards & ~everything
-                everything |= move.cards
+                if not move.is_pass and 0 <= move.seat < n:
+                    # A card played twice was dealt to the seat that played it first: the
+                    # later play is the one that cannot stand (it is reported there).
+                    played[move.seat] |= move.cards & ~everything
+                    everything |= move.cards
+                    if self._unread and move.pos in self._unread:
+                        guesses += [(move.seat, p) for p in self._unread[move.pos]]
         if hand.deal is not None and all(d.unknown == 0 for d in hand.deal):
             deal: list[int] = [d.known for d in hand.deal]
             try:
@@ -572,6 +715,8 @@ class _Replayer:
             except DealError as exc:
                 self._judged(exc, hand, pos=hand.deal[0].pos if hand.deal else None)
             return deal, False, (True,) * n
+        if guesses:
+            guess_unreadable(hand.deal, played, guesses)
         deal, known = self._reconstruct(hand, n, first_drawer, played)
         return deal, True, known
 
@@ -705,8 +850,15 @@ class _Replayer:
         decls = dict(move.declarations) if move.declarations else None
         if unchecked and exc.code == "ZF103":
             combo = best_reading(mask, self.rules, decls)  # the trick is not judged any more
+        elif exc.code == "ZF301" and not mask & ~hs.hands[seat] & ~self._twice:
+            # Only cards already played are missing: the ZF302 at this move says it all.
+            combo = hs.recorded_reading(mask, decls)
         else:
-            self._judged(exc, hand, t_index, move)
+            found = self._judged(exc, hand, t_index, move)
+            if exc.code == "ZF301":  # a later play of these cards follows from this one
+                cause = cause_of(found)
+                for card in iter_ids(mask & ~hs.hands[seat]):
+                    self._tainted.setdefault(card, cause)
             if exc.code in ("ZF202", "ZF204") or not 0 <= seat < hs.n:
                 return None, unchecked  # cannot be applied at all
             combo = hs.recorded_reading(mask, decls)
@@ -724,3 +876,99 @@ class _Replayer:
         # An illegal play still happened: its cards leave the hand and join the trick, under
         # its best reading, or a placeholder reading that later plays are not judged against.
         return hs.force_play(seat, mask, combo), unchecked
+
+    # what could not be read -----------------------------------------------------------------
+
+    def _unreadable_lines(self, hand: Hand, before: Pos | None, t_index: int) -> None:
+        """Report the skipped lines that stand before `before` (None: all of them), which is
+        trick `t_index` (0: the end of the hand)."""
+        lines = self._lines
+        while lines and (before is None or lines[0].pos < before):
+            problem = lines.pop(0)
+            self._report(
+                "ZF001", f"{problem.message}; the line is skipped", hand, at=problem.pos,
+                cause=None,
+            )  # fmt: skip
+            cause = Cause(*problem.pos, "ZF001")
+            if self._hand_root is None:
+                self._hand_root = cause
+            self._skipped = (t_index - 1, cause)  # the next trick's lead follows from it
+
+    def _recover(
+        self, hand: Hand, t_index: int, move: Move, hs: HandState, problems: list[ReadProblem]
+    ) -> Move | None:
+        """A move the reader could not wholly read: report each problem, with the cards that
+        fit from what the seat still holds (or the player meant), and return the move as it
+        can be replayed, or None when it cannot be and is skipped."""
+        self._cause = None
+        n = hs.n
+        seat_index = move.seat
+        skip = any(p.kind == "move" for p in problems)
+        if not 0 <= seat_index < n and move.cards and not skip:
+            # An unknown name: the one seat that holds the cards that could be read.
+            holders = [s for s in range(n) if self._known[s] and not move.cards & ~hs.hands[s]]
+            if len(holders) == 1:
+                seat_index = holders[0]
+        present = 0 <= seat_index < n and not hs.over
+        held = hs.hands[seat_index] & ~move.cards if present and self._known[seat_index] else 0
+        read = read_unreadable(problems, held, int(move.cards))
+        cards = read.cards
+        skip = skip or read.skip or not present or (not cards and not move.is_pass)
+        replayed = replace(move, seat=seat_index, cards=Cards(cards))
+        at = replayed if present else move
+        for i, (problem, message, fix) in enumerate(read.notes):
+            if problem.kind == "seat" and present:
+                message += f" (replayed as {self._name(seat_index)})"
+            if skip and i == 0:
+                message = skipped_note(message)
+            self._unread_notes.append((message, fix, problem.pos, at))
+        first = Cause(*problems[0].pos, "ZF001")
+        if skip:
+            self._report_unread(hand, t_index)
+            if self._hand_root is None:
+                self._hand_root = first
+            self._skipped = (t_index, first)
+            return None
+        # What goes wrong at a move read by a guess follows from the guess: the cards' errors
+        # from a guessed card, the turn's errors from a guessed seat.
+        self._cause = first
+        kinds = {p.kind for p in problems}
+        self._cause_codes = (CARD_CODES if "card" in kinds else frozenset()) | (
+            SEAT_CODES if "seat" in kinds else frozenset()
+        )
+        for card in iter_ids(cards & ~move.cards):
+            self._tainted.setdefault(card, first)
+        return replayed
+
+    def _report_unread(self, hand: Hand, t_index: int) -> None:
+        """Report what could not be read of a move, once the passes before it are inferred
+        (so that its turn is the move's)."""
+        for message, fix, pos, move in self._unread_notes:
+            self._report("ZF001", message, hand, t_index, move, cause=None, fix=fix, at=pos)
+        self._unread_notes.clear()
+
+    def _played_twice(self, hand: Hand, t_index: int, move: Move) -> None:
+        """ZF302 at the second play of a card, caused by the first play if that was wrong."""
+        twice = move.cards & self._played
+        self._twice = twice
+        cause = next((self._tainted[c] for c in iter_ids(twice) if c in self._tainted), None)
+        self._report(
+            "ZF302",
+            f"{format_cards(twice)} played a second time in this hand (RULES.md R2)",
+            hand,
+            t_index,
+            move,
+            cause=cause,
+        )
+
+    def _pass_after_end(self, hand: Hand, t_index: int, move: Move) -> Event | None:
+        """A pass written after the trick had ended (R26): reported as such, and skipped."""
+        self._report(
+            "ZF209",
+            f"{self._name(move.seat)} passes, but the trick had already ended: every other "
+            f"seat holding cards had passed (RULES.md R6, R26)",
+            hand,
+            t_index,
+            move,
+        )
+        return None

@@ -266,7 +266,7 @@ def validate_path(
     path: str | Path, rules: Ruleset | None = None, overrides: dict[str, Any] | None = None
 ) -> Iterator[Report | Diagnostic]:
     """Validate each game of a record file as it is read (see `validate_games`)."""
-    return validate_games(iter_records(path), str(path), rules, overrides)
+    return validate_games(iter_records(path, recover=True), str(path), rules, overrides)
 
 
 def validate_text(
@@ -280,7 +280,8 @@ def validate_text(
     head = text.lstrip()
     json_like = head.startswith("{") or (head[:1] == "[" and head[1:].lstrip()[:1] in "{]")
     fmt: Format = "json" if json_like else "zfn"
-    return validate_games(iter_records_text(text, fmt, source), source, rules, overrides)
+    items = iter_records_text(text, fmt, source, recover=True)
+    return validate_games(items, source, rules, overrides)
 
 
 __all__ = [

@@ -28,7 +28,7 @@ from typing import Any, Literal
 from zfrec.analysis.diff import DiffReport, Divergence, diff_games
 from zfrec.analysis.disputes import DisputeJson, DisputeVerdict, judge_disputes
 from zfrec.analysis.repair import Edit, Repair, RepairJson, search_repairs
-from zfrec.diagnostics import Diagnostic, WrittenDiagnostic
+from zfrec.diagnostics import Diagnostic, WrittenDiagnostic, first_error
 from zfrec.engine.rules import PRESETS, Ruleset, preset
 from zfrec.jsonview import dump
 from zfrec.record.model import Game
@@ -127,7 +127,7 @@ def rules_search(game: Game) -> list[RulesVerdict]:
             continue
         seen.add(key)
         report = validate(game, rules)
-        first = next((d for d in report.diagnostics if d.severity == "error"), None)
+        first = first_error(report.diagnostics)
         out.append(RulesVerdict(label, how, rules, report.errors, first))
     return out
 

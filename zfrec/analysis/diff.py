@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
+from zfrec.diagnostics import first_error
 from zfrec.engine.cards import format_cards
 from zfrec.jsonview import dump, key
 from zfrec.record.model import Game, Hand, seat_name
@@ -88,7 +89,8 @@ class DiffReport:
         report = self.a if which == "a" else self.b
         if report.ok:
             return "legal"
-        first = next(d for d in report.diagnostics if d.severity == "error")
+        first = first_error(report.diagnostics)
+        assert first is not None  # the report is not ok
         where = first.location.play()
         return f"{report.errors} error(s); first at {where or 'the record'}: {first.message}"
 

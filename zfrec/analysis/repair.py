@@ -87,6 +87,11 @@ def _errors(ds: tuple[Diagnostic, ...]) -> tuple[Diagnostic, ...]:
     return tuple(d for d in ds if d.severity == "error")
 
 
+def _has_root(errors: tuple[Diagnostic, ...]) -> bool:
+    """Whether one of these errors follows from no earlier one: repairs start at a root."""
+    return any(d.cause is None for d in errors)
+
+
 def _index(game: Game, rules: Ruleset) -> _Index:
     """What the replay knew at each move of the record: each MoveStep carries it."""
     hands: list[_HandInfo] = []
@@ -98,7 +103,7 @@ def _index(game: Game, rules: Ruleset) -> _Index:
         if isinstance(ev, HandStart):
             info = _HandInfo(deal=ev.deal, start_errors=errs, before=state.game.copy())
             hands.append(info)
-            if errs and first is None:
+            if _has_root(errs) and first is None:
                 first = ("start", ev.hand_index, 0)
         elif isinstance(ev, MoveStep):
             hs = state.hand
@@ -110,7 +115,7 @@ def _index(game: Game, rules: Ruleset) -> _Index:
             step = _Step(ev.hand_index, ev.trick_index - 1, None if ev.inferred else ev.move_index,
                          ev.move_index, seat, ev.turn, ev.held or 0, ev.top, ev.written, errs, due,
                          due_held)  # fmt: skip
-            if errs and first is None:
+            if _has_root(errs) and first is None:
                 first = ("step", ev.hand_index, len(info.steps))
             info.steps.append(step)
         elif isinstance(ev, HandEnd):
@@ -122,11 +127,11 @@ def _index(game: Game, rules: Ruleset) -> _Index:
             # A hand that stops early and is followed by another is only a warning here, but
             # the next hand's errors come from it.
             unfinished = ev.result is None and ev.hand_index < len(game.hands) - 1
-            if (errs or unfinished) and first is None:
+            if (_has_root(errs) or unfinished) and first is None:
                 first = ("end", ev.hand_index, 0)
         elif isinstance(ev, GameEnd):
             game_errors = errs
-            if errs and first is None:
+            if _has_root(errs) and first is None:
                 first = ("game", len(hands) - 1, 0)
         if not isinstance(ev, GameEnd):
             info.errors += len(errs)
@@ -306,7 +311,7 @@ class _Search:
         where, h, k = first
         info = self.index.hands[h]
         if where == "start":
-            # Cards played twice are reported with the deal; the plays themselves are suspect.
+            # A deal that is not whole: the plays of a card played twice are suspect too.
             yield from self._twice(info)
             yield from self._deal_fixes(h, info)
             yield from self._shuffler_fix(h, info.start_errors)
@@ -314,6 +319,9 @@ class _Search:
             k = next((i for i, s in enumerate(info.steps) if s.errors), -1)
         if where in ("start", "step") and k >= 0:
             step = info.steps[k]
+            if where == "step" and any(d.code == "ZF302" for d in step.errors):
+                # A card played twice shows at its second play; either play may be the wrong one.
+                yield from self._twice(info)
             yield from self._at_step(info, step)
             for prev in self._window(info, k):
                 yield from self._toggles(info, prev)

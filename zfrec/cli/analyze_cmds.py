@@ -28,6 +28,7 @@ from zfrec.analysis.analyze import Decision, GameAnalysis, HandAnalysis, analyze
 from zfrec.analysis.audit import DEFAULT_BUDGET, AuditReport, audit
 from zfrec.analysis.costs import COST_BUDGET, COST_CARDS
 from zfrec.analysis.diff import DiffReport, diff_games
+from zfrec.analysis.readfix import audit_as_read
 from zfrec.cli.common import (
     EXIT_FINDINGS,
     EXIT_INPUT,
@@ -40,6 +41,7 @@ from zfrec.cli.common import (
     out,
     print_json,
 )
+from zfrec.diagnostics import first_error
 from zfrec.errors import NotationError, ZfrecError, processing
 from zfrec.record import Format, Game, iter_records, iter_records_text
 
@@ -67,20 +69,21 @@ def _looks_like_json(text: str) -> bool:
     return head.startswith("{") or (head.startswith("[") and head[1:].lstrip()[:1] in ("{", "]"))
 
 
-def load_games(path: str) -> list[Game]:
-    """Every game of a record file (or stdin), or Unreadable with the reason."""
+def load_games(path: str, recover: bool = False) -> list[Game]:
+    """Every game of a record file (or stdin), or Unreadable with the reason. With `recover`,
+    games with unreadable moves are kept (zfrec.record.iter_records)."""
     try:
         if path == "-":
             text = sys.stdin.read()
             fmt: Format = "json" if _looks_like_json(text) else "zfn"
-            items = list(iter_records_text(text, fmt, "<stdin>"))
+            items = list(iter_records_text(text, fmt, "<stdin>", recover=recover))
         else:
             if Path(path).is_dir():
                 raise Unreadable(f"{path} is a directory: give a record file")
             if not Path(path).exists():
                 raise Unreadable(f"no such file: {path}")
             with processing(path):
-                items = list(iter_records(path))
+                items = list(iter_records(path, recover=recover))
     except ZfrecError as exc:
         raise Unreadable(str(exc)) from None
     except (OSError, UnicodeDecodeError) as exc:
@@ -95,10 +98,10 @@ def load_games(path: str) -> list[Game]:
     return games
 
 
-def read_games(path: str, game: int | None = None) -> list[Game]:
+def read_games(path: str, game: int | None = None, recover: bool = False) -> list[Game]:
     """The games of a record file (all, or only game `game`), or exit 2 with the reason."""
     try:
-        games = load_games(path)
+        games = load_games(path, recover)
     except Unreadable as exc:
         fail(str(exc))
     if game is not None:
@@ -121,19 +124,19 @@ def record_files(path: str) -> list[str]:
 
 
 def read_many(
-    path: str, game: int | None
+    path: str, game: int | None, recover: bool = False
 ) -> tuple[list[tuple[str, int, Game]], list[dict[str, str]]]:
     """(file, game number, game) for one file or every record of a directory, and the files
     that could not be read (path, error). A single file that cannot be read exits 2 at once; in a
     directory each bad file is reported (naming it) and the others go on."""
     files = record_files(path)
     if len(files) == 1 and files[0] == path:
-        return [(path, n, g) for n, g in _numbered(read_games(path, game), game)], []
+        return [(path, n, g) for n, g in _numbered(read_games(path, game, recover), game)], []
     found: list[tuple[str, int, Game]] = []
     bad: list[dict[str, str]] = []
     for file in files:
         try:
-            games = load_games(file)
+            games = load_games(file, recover)
         except Unreadable as exc:
             err.print(f"[bold red]error:[/] {escape(str(exc))}", markup=True)
             bad.append({"path": file, "error": str(exc)})
@@ -347,7 +350,8 @@ def _print_audit(number: int, r: AuditReport) -> None:
         f"{escape(r.report.rules.describe())}",
         markup=True,
     )
-    first = next(d for d in r.report.diagnostics if d.severity == "error")
+    first = first_error(r.report.diagnostics)
+    assert first is not None  # only reports with errors come here
     out.print(
         f"  first error: {escape(first.location.play())}: {escape(first.message)}", markup=True
     )
@@ -432,12 +436,14 @@ def audit_cmd(
     others are audited. Exit 0 when every game is legal as recorded, 1 when some game fails
     (repaired or not), 2 on unreadable input.
     """
-    entries, bad = read_many(record, game)
+    entries, bad = read_many(record, game, recover=True)
     many = record_files(record) != [record]
     reports: list[tuple[str, int, AuditReport]] = []
     for file, number, g in entries:
         with friendly_errors(file):
-            reports.append((file, number, audit(g, budget=budget)))
+            # A record with unreadable moves is audited as read: the suggestions come first.
+            judged = audit_as_read(g, budget=budget) if g.problems else audit(g, budget=budget)
+            reports.append((file, number, judged))
     if html_out is not None:
         from zfrec.render.analysis import audit_file  # the HTML machinery only when asked for
 

@@ -20,6 +20,19 @@ from zfrec.cli.common import (
 from zfrec.errors import ZfrecError, processing
 from zfrec.record import Game, load
 
+# Within the budget of a publish: about 20 ms a hand at 10 cards (60 ms at 12).
+SOLVE_CARDS = 10
+SolveCardsOption = Annotated[
+    int,
+    typer.Option(
+        "--solve-cards",
+        min=0,
+        help="Ask the hindsight solver about every position with at most this many cards "
+        "left: what each decision cost, and a 'perfect play from here' table at each step "
+        "(0: never; about 20 ms a hand at 10 cards, 60 ms at 12).",
+    ),
+]
+
 if TYPE_CHECKING:
     from zfrec.render.site import OutputFile
     from zfrec.store.store import GameRow
@@ -87,16 +100,7 @@ def render_cmd(
         typer.Option("--seat", help="Render what this player saw: their own hand and the plays."),
     ] = None,
     db: Annotated[str | None, typer.Option("--db", help=DB_HELP)] = None,
-    solve_cards: Annotated[
-        int,
-        typer.Option(
-            "--solve-cards",
-            min=0,
-            help="Ask the hindsight solver about every position with at most this many cards "
-            "left: what each decision cost, and a 'perfect play from here' table at each "
-            "step (0: never; about 10 ms to 60 ms a hand at 10 to 12 cards).",
-        ),
-    ] = 0,
+    solve_cards: SolveCardsOption = SOLVE_CARDS,
 ) -> None:
     """Render a game: its page (index.html) with charts and the decision analysis, and one
     replay page per hand with missed beats and conceded counters marked at their moves. A
@@ -149,16 +153,7 @@ def publish_cmd(
             "--jobs", "-j", min=0, help="Worker processes rendering games; 0: one per CPU."
         ),
     ] = 1,
-    solve_cards: Annotated[
-        int,
-        typer.Option(
-            "--solve-cards",
-            min=0,
-            help="Ask the hindsight solver about every position with at most this many cards "
-            "left: what each decision cost, and a 'perfect play from here' table at each "
-            "step (0: never; about 10 ms to 60 ms a hand at 10 to 12 cards).",
-        ),
-    ] = 0,
+    solve_cards: SolveCardsOption = SOLVE_CARDS,
     as_json: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
 ) -> None:
     """Build a static site from the store: an index of games with search and filters, game

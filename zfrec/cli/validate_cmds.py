@@ -143,7 +143,7 @@ def _print_diagnostic(d: Diagnostic) -> None:
     message, *excerpt = d.message.split("\n")
     out.print(
         f"  {where:>7} [{colour}]{d.severity} {d.code}[/] "
-        f"{escape(play + ': ' if play else '')}{escape(message)}",
+        f"{escape(play + ': ' if play else '')}{escape(message + d.follows())}",
         markup=True,
     )
     for line in [_regutter(x) for x in excerpt] or _excerpt(d):

@@ -30,6 +30,7 @@ A hand of three players with two cards each:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -653,6 +654,9 @@ class GameState:
     hands_played: int = field(init=False, default=0)
     previous: HandResult | None = field(init=False, default=None)
     results: list[HandResult] = field(init=False, default_factory=list)
+    # After a hand closed before its end (close_unfinished), who came first and last is not
+    # known: the next hand's shuffler, first drawer and leader are then not checked.
+    previous_unknown: bool = field(init=False, default=False)
 
     def __post_init__(self) -> None:
         check_seats(self.n)
@@ -683,6 +687,7 @@ class GameState:
         other.scores = list(self.scores)
         other.hands_played = self.hands_played
         other.previous = self.previous
+        other.previous_unknown = self.previous_unknown
         other.results = list(self.results)
         return other
 
@@ -691,7 +696,10 @@ class GameState:
         return None if self.previous is None else self.previous.last
 
     def next_first_drawer(self, shuffler: int | None) -> int | None:
-        """The previous first-out draws first; in hand 1 the seat after the shuffler (R3, R4)."""
+        """The previous first-out draws first; in hand 1 the seat after the shuffler (R3, R4).
+        None when it is not known."""
+        if self.previous_unknown:
+            return None
         if self.previous is not None:
             return self.previous.first
         return None if shuffler is None else next_seat(shuffler, self.n)
@@ -783,6 +791,29 @@ class GameState:
         self.hands_played += 1
         self.results.append(result)
         self.previous = result
+        self.previous_unknown = False
+
+    def close_unfinished(
+        self, points: Sequence[int] | None = None, totals: Sequence[int] | None = None
+    ) -> None:
+        """Recovery after a hand that a record closes before play reached its end (R24): count
+        it, and go on from the totals the record gives (else add the points it gives). Who
+        came first and last is unknown, so the next hand's start is not checked."""
+        if totals is not None:
+            self.restate_scores(totals)
+        elif points is not None:
+            for seat, pts in enumerate(points):
+                self.scores[seat] += pts
+        self.hands_played += 1
+        self.previous = None
+        self.previous_unknown = True
+
+    def restate_scores(self, totals: Sequence[int]) -> None:
+        """Recovery: go on from the running totals a record gives where they differ from the
+        computed ones, so that one wrong total is one error, not one per later hand."""
+        if len(totals) != self.n:
+            raise ValueError(f"{len(totals)} totals for {self.n} seats")
+        self.scores[:] = list(totals)
 
     def unfinish_hand(self) -> HandResult:
         """Take back the last finish_hand (an undo across the end of a hand) and return it."""

@@ -71,16 +71,17 @@ def format_of(path: str | Path) -> Format:
     raise NotationError(f"cannot tell the record format of {str(path)!r}: use .zfn or .json")
 
 
-def iter_records(path: str | Path) -> Iterator[Game | NotationError]:
+def iter_records(path: str | Path, *, recover: bool = False) -> Iterator[Game | NotationError]:
     """Each game in a .zfn or .json file, or the NotationError of a game that failed.
 
     A .zfn file is streamed line by line, in bounded memory however long a line is; a .json
-    file is read whole.
+    file is read whole. With `recover`, a .zfn game with unreadable moves is still given, with
+    what could not be read in `Game.problems`, for the validator (zfrec.record.zfn.iter_games).
     """
     name = str(path)
     if format_of(path) == "zfn":
         with open(path, encoding="utf-8-sig", newline=None) as stream:
-            yield from iter_games(read_lines(stream), name)
+            yield from iter_games(read_lines(stream), name, recover=recover)
     else:
         with open(path, encoding="utf-8-sig") as stream:
             text = stream.read()
@@ -88,13 +89,13 @@ def iter_records(path: str | Path) -> Iterator[Game | NotationError]:
 
 
 def iter_records_text(
-    text: str, format: Format = "zfn", source: str | None = None
+    text: str, format: Format = "zfn", source: str | None = None, *, recover: bool = False
 ) -> Iterator[Game | NotationError]:
     """Like iter_records, for text in memory."""
     if format == "zfn":
         from zfrec.record.zfn import lines_of
 
-        yield from iter_games(lines_of(text), source)
+        yield from iter_games(lines_of(text), source, recover=recover)
     elif format == "json":
         yield from iter_json_text(text, source)
     else:

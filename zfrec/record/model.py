@@ -30,6 +30,7 @@ from typing import Any, NamedTuple
 from zfrec.engine.cards import DECK_SIZE, NO_CARDS, NUM_RANKS, SJ, Cards, Stand, format_play
 from zfrec.engine.rules import Ruleset, preset
 from zfrec.errors import SeatError
+from zfrec.record.problems import ReadProblem
 
 ANNOTATIONS = ("!", "?", "!!", "??", "!?", "?!")
 DEFAULT_TARGET = 500
@@ -227,6 +228,8 @@ class Game:
     comments: list[str] = field(default_factory=list)
     pos: Pos | None = field(default=None, compare=False)  # where it was written
     source: str | None = field(default=None, compare=False)  # file the game was read from
+    # What a recovering reader could not read (zfrec.record.problems); never written back.
+    problems: list[ReadProblem] = field(default_factory=list, compare=False, repr=False)
 
     def ruleset(self) -> Ruleset:
         """The rules the record states: its preset, overridden options and target."""

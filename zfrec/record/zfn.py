@@ -57,11 +57,20 @@ from zfrec.record.model import (
     seat_of,
     versions_problem,
 )
+from zfrec.record.problems import (
+    Fix,
+    ReadProblem,
+    read_word_leniently,
+    readable_parts,
+)
+from zfrec.record.seatrefs import PASS_WORDS as PASS_WORDS  # also the live table's
+from zfrec.record.seatrefs import Seats
 from zfrec.record.text import dumps_zfn, iter_zfn, write_zfn
 from zfrec.record.zfn_header import Header
 
 # The writer lives in zfrec.record.text, with the texts of record parts it is made of.
 __all__ = [
+    "PASS_WORDS",
     "dumps_zfn",
     "iter_games",
     "iter_zfn",
@@ -72,7 +81,6 @@ __all__ = [
     "write_zfn",
 ]
 
-PASS_WORDS = frozenset({"pass", "-", "–", "—", "－", "过"})  # dashes phones substitute; 过 = pass
 MAX_LINE = 1_000_000  # characters per line (FORMAT.md, Limits)
 _new_tuple = tuple.__new__  # Pos(l, c) without the Python-level __new__ of a named tuple
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")  # every control character but tab
@@ -84,6 +92,7 @@ def iter_games(
     *,
     first_line: int = 1,
     games_before: int = 0,
+    recover: bool = False,
 ) -> Iterator[Game | NotationError]:
     """Each game of a .zfn stream, or the NotationError that spoiled it; never raises on syntax.
 
@@ -91,8 +100,13 @@ def iter_games(
     read beyond the first line of the next game before a game is yielded. A part of a file that
     starts at a game's first tag line reads as it does in the whole file when given its
     `first_line` number and the number of games that start before it (`games_before`).
+
+    With `recover`, an unreadable move (a card, a seat) or trick or score line does not cost
+    the game: the reader notes it in `Game.problems` (zfrec.record.problems) and goes on, so
+    that the validator can report every mistake of a record in one run. Such a game is for
+    judging only; other problems still cost the game.
     """
-    reader = _Reader(filename)
+    reader = _Reader(filename, recover)
     reader.count = games_before
     yield from reader.run(lines, first_line)
 
@@ -142,8 +156,9 @@ def read_lines(stream: TextIO, limit: int = MAX_LINE) -> Iterator[str]:
 
 
 class _Reader:
-    def __init__(self, filename: str | None) -> None:
+    def __init__(self, filename: str | None, recover: bool = False) -> None:
         self.filename = filename
+        self.recover = recover
         self.lexer = Lexer()
         # The source lines of the current game, for excerpts: line `first_line + i` is lines[i].
         self.lines: list[str] = []
@@ -172,7 +187,7 @@ class _Reader:
                     yield from self._finish()
                     self.first_line = number
                     self.count += 1
-                    self.game = _GameBuilder(self.count, self.filename, self.pending)
+                    self.game = _GameBuilder(self.count, self.filename, self.pending, self.recover)
                     self.pending = []
                 self.lines.append(line)
                 if len(line) > MAX_LINE:
@@ -296,15 +311,19 @@ def _plain_play(text: str) -> _Play | None:
 class _GameBuilder:
     """Collects one game, statement by statement."""
 
-    def __init__(self, index: int, filename: str | None, comments: list[str]) -> None:
+    def __init__(
+        self, index: int, filename: str | None, comments: list[str], recover: bool = False
+    ) -> None:
         self.header = Header()
+        # What could not be read and was skipped (recovering readers only; else errors raise).
+        self.problems: list[ReadProblem] | None = [] if recover else None
         self.filename = filename
         self.comments = list(comments)
         self.hands: list[Hand] = []
         self.hand: _HandBuilder | None = None
         self.pos: Pos | None = None
         self.players: list[str] | None = None
-        self.seats: _Seats | None = None
+        self.seats: Seats | None = None
         self.index = index
 
     def tag_line(self, line: str, number: int, lexer: Lexer) -> None:
@@ -317,10 +336,10 @@ class _GameBuilder:
                 raise _fail(token, "only a comment may follow a tag on its line")
             self.comments.append(token.text)
 
-    def _start_body(self, at: Token) -> _Seats:
+    def _start_body(self, at: Token) -> Seats:
         if self.seats is None:
             self.players = self.header.finish(at.line, at.col)
-            self.seats = _Seats(self.players)
+            self.seats = Seats(self.players)
         return self.seats
 
     def statement(self, tokens: list[Token]) -> None:
@@ -339,19 +358,29 @@ class _GameBuilder:
             raise _fail(first, "a hand starts with a line 'hand N' before its deal and tricks")
         elif keyword == "deal" and not followed_by_colon:
             self.hand.deal_line(tokens, index)
-        elif keyword == "score" and not followed_by_colon:
-            self.hand.score_line(tokens, index)
         else:
-            self.hand.trick_line(tokens, index)
+            try:
+                if keyword == "score" and not followed_by_colon:
+                    self.hand.score_line(tokens, index)
+                else:
+                    self.hand.trick_line(tokens, index)
+            except SyntaxFail as fail:
+                if self.problems is None:
+                    raise
+                # The line is skipped; the replay reports it where it stands.
+                end = max(t.col + len(t.text) for t in tokens if t.line == fail.line) + 1
+                self.problems.append(
+                    ReadProblem("line", fail.message, (fail.line, fail.col), (fail.col, end))
+                )
 
     def start_hand(self, number: int, shuffler: int | None, pos: Pos) -> _HandBuilder:
         """Begin hand `number` at `pos`, closing the one before."""
         assert self.seats is not None
         self._close_hand()
-        self.hand = _HandBuilder(self.seats, number, shuffler, pos)
+        self.hand = _HandBuilder(self.seats, number, shuffler, pos, self.problems)
         return self.hand
 
-    def _hand_line(self, tokens: list[Token], index: int, seats: _Seats) -> None:
+    def _hand_line(self, tokens: list[Token], index: int, seats: Seats) -> None:
         """`hand [N] [shuffler SEAT]`; N defaults to one more than the last hand."""
         keyword = tokens[index]
         pos = Pos(keyword.line, keyword.col)
@@ -418,6 +447,7 @@ class _GameBuilder:
             comments=self.comments,
             pos=self.pos,
             source=self.filename,
+            problems=self.problems or [],
         )
 
 
@@ -434,64 +464,21 @@ def _unknown(digits: str) -> int | None:
     return _count(digits, MAX_UNKNOWN) if digits else 1
 
 
-class _Seats:
-    """Seat references of one game: the model's resolver, with the exact spellings cached."""
-
-    def __init__(self, players: list[str]) -> None:
-        self.players = players
-        self.by_name = {name.casefold(): i for i, name in enumerate(players)}
-        self.max_words = max(len(name.split(" ")) for name in players)
-        # Last words of names with spaces: only a colon after one of these may need merging.
-        self.last_words = {n.split(" ")[-1].casefold() for n in players if " " in n}
-        # Seat numbers as the writer spells them, for plain lines. A number that ends a name
-        # with spaces ("Bo 2") is left out: before a colon, merge_names might join it to a name.
-        self.numbers = {str(i + 1): i for i in range(len(players))}
-        for word in self.last_words:
-            self.numbers.pop(word, None)
-        self.exact = {**{name: i for i, name in enumerate(players)}, **self.numbers}
-
-    def resolve(self, token: Token) -> int:
-        seat = self.exact.get(token.text)
-        if seat is not None:
-            return seat
-        try:
-            return seat_of(self.players, token.text)
-        except SeatError as exc:
-            raise _fail(token, exc.message) from None
-
-    def merge_names(self, tokens: list[Token], start: int) -> list[Token]:
-        """Join unquoted words before a colon into one name token where they spell a name.
-
-        This lets `Bo Li: 7h` work without quotes. The longest matching run wins.
-        """
-        last_words = self.last_words
-        if not any(
-            t.kind == COLON and i > start and tokens[i - 1].text.casefold() in last_words
-            for i, t in enumerate(tokens)
-        ):
-            return tokens
-        out: list[Token] = tokens[:start]
-        for token in tokens[start:]:
-            if token.kind == COLON:
-                for k in range(self.max_words, 1, -1):
-                    run = out[-k:]
-                    if len(run) == k and all(t.kind == WORD for t in run):
-                        name = " ".join(t.text for t in run)
-                        if name.casefold() in self.by_name:
-                            del out[-k:]
-                            out.append(Token(STRING, name, run[0].line, run[0].col))
-                            break
-            out.append(token)
-        return out
-
-
 def _is_seat_ref(tokens: list[Token], i: int) -> bool:
     return tokens[i].kind in (WORD, STRING) and i + 1 < len(tokens) and tokens[i + 1].kind == COLON
 
 
 class _HandBuilder:
-    def __init__(self, seats: _Seats, number: int, shuffler: int | None, pos: Pos) -> None:
+    def __init__(
+        self,
+        seats: Seats,
+        number: int,
+        shuffler: int | None,
+        pos: Pos,
+        problems: list[ReadProblem] | None = None,
+    ) -> None:
         self.seats = seats
+        self.problems = problems  # None: not recovering, problems raise
         self.pos = pos
         self.number = number
         self.shuffler = shuffler
@@ -688,9 +675,78 @@ class _HandBuilder:
         self.tricks.append(trick)
 
     def _move(self, tokens: list[Token], i: int, moves: list[Move]) -> int:
-        """Read the move at `tokens[i]` (a seat reference); return the index after it."""
+        """Read the move at `tokens[i]` (a seat reference); return the index after it.
+
+        A recovering reader keeps a move it cannot read as a placeholder without cards, notes
+        why (a `move` problem, which the replay reports and skips) and goes on at the next
+        seat reference."""
+        if self.problems is None:
+            return self._read_move(tokens, i, moves)
+        try:
+            return self._read_move(tokens, i, moves)
+        except SyntaxFail as fail:
+            seat_token = tokens[i]
+            j = i + 2
+            while j < len(tokens) and not _is_seat_ref(tokens, j):
+                j += 1
+            last = tokens[j - 1]
+            try:
+                seat = self.seats.resolve(seat_token)
+            except SyntaxFail:
+                seat = -1
+            pos = _new_tuple(Pos, (seat_token.line, seat_token.col))
+            end = last.col + len(last.text) if last.line == fail.line else fail.col + 1
+            self.problems.append(
+                ReadProblem("move", fail.message, (fail.line, fail.col), (fail.col, end), pos)
+            )
+            moves.append(Move(seat, pos=pos))
+            return j
+
+    def _move_seat(self, token: Token) -> int:
+        """The seat of a move; when recovering, an unknown name is noted (a `seat` problem)
+        and read as the one player it is close to, else as no seat (-1)."""
+        if self.problems is None:
+            return self.seats.resolve(token)
+        seat = self.seats.exact.get(token.text)
+        if seat is not None:
+            return seat
+        try:
+            return seat_of(self.seats.players, token.text)
+        except SeatError as exc:
+            message, matches = self.seats.unknown(token.text, exc.message)
+        end = self.seats.spans.get((token.line, token.col))
+        if end is None:
+            end = token.col + len(token.text) + (2 if token.kind == STRING else 0)
+        fix = None
+        if matches:
+            names = [self.seats.players[s] for s in matches]
+            fix = Fix(token.line, token.col, end, names[0], tuple(names[1:]))
+        pos = (token.line, token.col)
+        self.problems.append(
+            ReadProblem("seat", message, pos, (token.col, end), pos, seats=tuple(matches), fix=fix)
+        )
+        return matches[0] if len(matches) == 1 else -1
+
+    def _move_cards(self, token: Token, body: str, move: Token) -> tuple[int, DeclarationTuple]:
+        """The cards of one word of a move; when recovering, each unreadable card (a comma-
+        separated part of the word) is noted as a `card` problem and the rest is kept."""
+        if self.problems is None:
+            return _cards(token, body)
+        mask, decls, bad = read_word_leniently(body)
+        for offset, part, exc in bad:
+            col = token.col + offset
+            rank, suit = readable_parts(part)
+            self.problems.append(
+                ReadProblem(
+                    "card", exc.message, (token.line, col + exc.offset), (col, col + len(part)),
+                    (move.line, move.col), rank=rank, suit=suit,
+                )
+            )  # fmt: skip
+        return mask, decls
+
+    def _read_move(self, tokens: list[Token], i: int, moves: list[Move]) -> int:
         seat_token = tokens[i]
-        seat = self.seats.resolve(seat_token)
+        seat = self._move_seat(seat_token)
         i += 2
         cards = 0
         decls: list[tuple[int, Stand]] = []
@@ -750,7 +806,7 @@ class _HandBuilder:
                 elif body:
                     if is_pass:
                         raise _fail(token, "a pass has no cards")
-                    mask, found = _cards(token, body)
+                    mask, found = self._move_cards(token, body, seat_token)
                     if cards & mask:
                         raise _fail(token, f"a card in {body!r} is given twice in this move")
                     cards |= mask

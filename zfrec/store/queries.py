@@ -311,8 +311,7 @@ def _diagnostic_json(r: Any) -> dict[str, Any]:
         r.code, r.severity, _rule(r.code), r.message, r.file, r.line, r.col, r.game_number,
         r.hand, r.trick, r.turn, r.seat,
     )  # fmt: skip
-    data: dict[str, Any] = dump(view)
-    return data
+    return view.to_json()
 
 
 def _rule(code: str) -> str | None:

@@ -1,0 +1,117 @@
+"""Auditing a record with unreadable moves: first read them as the validator suggests.
+
+A record read with `recover=True` may hold moves the reader could not read (`Game.problems`).
+The replay reads each as meant where the deal allows (the one card the seat holds that fits, the
+one player a name is close to) and skips it otherwise. `as_read` writes the record the replay
+read: such moves replaced by what was replayed (an edit of kind `read` each), skipped ones left
+out. `audit_as_read` audits that record and reports its repairs after the `read` edits, so a
+typo costs an audit no more than it costs the validator.
+
+    >>> from zfrec.record import iter_records
+    >>> [game] = iter_records("sample_games/broken/four-mistakes.zfn", recover=True)
+    >>> clean, edits = as_read(game)
+    >>> for edit in edits: print(edit.text)
+    hand 1, trick 7, turn 5 (Tomás) was read as 9d
+    hand 1, trick 8, turn 1 (Zhou Wei) was read as 9c
+    hand 2, trick 6, turn 4 (Zhou Wei) was read as Ac
+    >>> clean.problems
+    []
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from zfrec.analysis.audit import DEFAULT_BUDGET, DEFAULT_REPAIRS, AuditReport, audit
+from zfrec.analysis.edits import Edit, Repair
+from zfrec.engine.cards import Cards, parse_cards
+from zfrec.engine.rules import Ruleset
+from zfrec.record.model import Game, Move
+from zfrec.replay import MoveStep, replay
+from zfrec.validate import validate
+
+MAX_CHOICES = 12  # suggested cards tried for skipped moves, at most
+
+
+def as_read(
+    game: Game, rules: Ruleset | None = None, choose: tuple[tuple[int, int], Move] | None = None
+) -> tuple[Game, tuple[Edit, ...]]:
+    """The record as the replay read it, and the edits that say how: each unreadable move
+    replaced by the move replayed, or left out when it was skipped (unless `choose` gives the
+    move to write at that position instead). No problems are left."""
+    spoiled = {p.move for p in game.problems if p.move is not None}
+    read: dict[tuple[int, int] | None, Move | None] = {}
+    edits: list[Edit] = []
+    for _, step in replay(game, rules):
+        if not isinstance(step, MoveStep) or step.inferred or step.move.pos not in spoiled:
+            continue
+        pos = step.move.pos
+        assert pos is not None
+        original = _written(game, step)
+        read[pos] = step.move if step.move is not original else None  # else: skipped
+        if choose is not None and choose[0] == pos:
+            read[pos] = choose[1]
+        prefix = f"hand {game.hands[step.hand_index].number}, " if len(game.hands) > 1 else ""
+        where = f"{prefix}trick {step.trick_index}, turn {step.turn}"
+        name = game.seat_name(step.move.seat) if 0 <= step.move.seat < len(game.players) else None
+        if name is not None:
+            where += f" ({name})"
+        now = read[pos]
+        play = now.play_text() if now is not None else None
+        edits.append(
+            Edit(
+                "read", f"{where} was read as {play}" if play else f"{where} was not played",
+                game.hands[step.hand_index].number, step.trick_index, step.turn, name,
+                None, play,
+            )
+        )  # fmt: skip
+    hands = []
+    for hand in game.hands:
+        tricks = []
+        for trick in hand.tricks:
+            moves = [read.get(m.pos, m) for m in trick.moves]
+            kept = [m for m in moves if m is not None]
+            if kept:
+                tricks.append(replace(trick, moves=kept))
+        hands.append(replace(hand, tricks=tricks))
+    return replace(game, hands=hands, problems=[]), tuple(edits)
+
+
+def _written(game: Game, step: MoveStep) -> Move:
+    return game.hands[step.hand_index].tricks[step.trick_index - 1].moves[step.move_index]
+
+
+def choices(game: Game) -> list[tuple[tuple[int, int], Move]]:
+    """The moves a skipped unreadable move may have been: for each, the cards suggested for it
+    (`did you mean 7s or 7d?`: one move with 7s, one with 7d)."""
+    found: list[tuple[tuple[int, int], Move]] = []
+    spoiled = {p.move for p in game.problems if p.move is not None}
+    for _, step in replay(game):
+        if not isinstance(step, MoveStep) or step.event is not None or step.move.pos is None:
+            continue
+        if step.move.pos not in spoiled or not 0 <= step.move.seat < len(game.players):
+            continue
+        for d in step.diagnostics:
+            if d.code == "ZF001" and d.fix is not None and d.fix.line == step.move.pos[0]:
+                for text in (d.fix.text, *d.fix.alternatives):
+                    cards = step.move.cards | parse_cards(text)
+                    found.append((step.move.pos, replace(step.move, cards=Cards(cards))))
+    return found
+
+
+def audit_as_read(game: Game, *, budget: int = DEFAULT_BUDGET) -> AuditReport:
+    """Audit a record with unreadable moves: its verdict as it stands (with the reader's
+    diagnostics and suggestions), and the repairs of the record as read, each starting with
+    the `read` edits. A skipped move that several cards fit is tried with each of them first."""
+    clean, edits = as_read(game)
+    base = audit(clean, budget=budget)
+    tried: list[Repair] = []
+    for choice in choices(game)[:MAX_CHOICES]:
+        record, chosen = as_read(game, choose=choice)
+        tried.append(Repair(chosen, record, validate(record)))
+    if base.legal:
+        tried.append(Repair(edits, clean, base.report))
+    else:
+        tried += [replace(r, edits=edits + r.edits) for r in base.repairs]
+    repairs = sorted(tried, key=lambda r: (r.errors, r.size, r.warnings))[:DEFAULT_REPAIRS]
+    return replace(base, game=game, report=validate(game), repairs=tuple(repairs))

@@ -1,0 +1,214 @@
+"""What the .zfn reader could not read, kept so that the rest of a record can still be judged.
+
+A reader asked to recover (`iter_games(..., recover=True)`) does not give up a game at an
+unreadable card or an unknown seat: it keeps the move, with what could be read of it, and notes
+a `ReadProblem` in `Game.problems`. The replay reports each problem where it stands in the record,
+suggests the cards that fit from what the seat still holds, and goes on (DIAGNOSTICS.md, After an
+error). A game with problems is for judging only: it cannot be written back, and the strict
+readers (`load`, `loads`, `read_games`) never return one.
+
+The suggestions are plain matching, no rules: names compared loosely (`loose_name`), and the
+cards of a hand that fit what could be read of a card (`card_candidates`).
+
+    >>> players = ["Tomás", "Zhou Wei", "Hao"]
+    >>> name_matches(players, "tomas"), name_matches(players, "zhou wie")
+    ([0], [1])
+    >>> from zfrec.engine.cards import parse_cards
+    >>> rank, suit = readable_parts("9j")
+    >>> rank, suit, [card_str(c) for c in card_candidates(rank, suit, parse_cards("9d Kd 3c"))]
+    (6, None, ['9d'])
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from rapidfuzz.distance import OSA
+
+from zfrec.engine.cards import (
+    RANK_SYMBOLS,
+    DeclarationTuple,
+    Stand,
+    card_str,
+    iter_ids,
+    read_word,
+)
+from zfrec.errors import CardError
+
+ProblemKind = Literal["card", "seat", "move", "line"]
+
+_RANK_RE = re.compile(r"10|[2-9tjqka]", re.IGNORECASE)
+# A word that may be meant as a card: a rank and at most one more character, or a joker.
+_CARDISH_RE = re.compile(r"(?:10|[2-9tjqka]).?|[sb]j\S*|[!?]*", re.IGNORECASE)
+_SUITS = "shdc♠♥♦♣♤♡♢♧"
+_NAME_NOISE_RE = re.compile(r"[\s_.\-·]+")
+MAX_SUGGESTIONS = 3  # more cards than this fit: no suggestion, they would not help
+MAX_FUZZY = 80  # letters of a name compared by edit distance, at most
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """A suggested replacement of source text, for an editor to apply: write `text` in place of
+    columns `col` up to (not including) `end_col` of `line` (1-based, in characters).
+    `alternatives` are the other texts that would fit equally well."""
+
+    line: int
+    col: int
+    end_col: int
+    text: str
+    alternatives: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ReadProblem:
+    """Something the reader could not read, and how it went on.
+
+    - `card`: a card of a move could not be read; the move keeps the cards it could read, and
+      `rank`/`suit` say what could be read of the bad one (None: nothing).
+    - `seat`: a move's seat names no seat; `seats` are the players the name may mean (the move
+      was read as the first of them when there is exactly one).
+    - `move`: a move could not be read at all; it is skipped.
+    - `line`: a whole line could not be read; it is skipped.
+
+    `pos` is where the problem is reported (the character that cannot be read), and `span` the
+    columns of the unreadable text on that line (first, and one past the last), which a fix
+    replaces; `move` is the position of the move it spoils (its seat reference), None for a
+    line. `fix` is a suggestion known when reading (a name).
+    """
+
+    kind: ProblemKind
+    message: str
+    pos: tuple[int, int]
+    span: tuple[int, int]
+    move: tuple[int, int] | None = None
+    seats: tuple[int, ...] = ()
+    rank: int | None = None
+    suit: int | None = None
+    fix: Fix | None = None
+
+
+def loose_name(text: str) -> str:
+    """A name as loosely compared for suggestions: no accents, no case, no spaces or dots.
+
+    >>> loose_name("Tomás"), loose_name(" zhou  WEI ")
+    ('tomas', 'zhouwei')
+    """
+    decomposed = unicodedata.normalize("NFKD", text)
+    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return _NAME_NOISE_RE.sub("", unicodedata.normalize("NFC", bare).casefold())
+
+
+def name_matches(players: Sequence[str], text: str) -> list[int]:
+    """The seats (0-based) whose player `text` most likely means: equal when compared loosely,
+    else within a small edit distance (1 for names of up to 4 letters, else 2; a swap of two
+    neighbouring letters counts 1). Empty when nothing is close."""
+    key = loose_name(text)
+    if not key:
+        return []
+    keys = [loose_name(name) for name in players]
+    exact = [seat for seat, k in enumerate(keys) if k == key]
+    if exact:
+        return exact
+    limit = 1 if len(key) <= 4 else 2
+    if len(key) > MAX_FUZZY:  # no typo of a name is this long; and keep hostile input cheap
+        return []
+    scored = [
+        (OSA.distance(key, k, score_cutoff=limit), seat)
+        for seat, k in enumerate(keys)
+        if abs(len(k) - len(key)) <= limit  # the distance is at least the difference in length
+    ]
+    close = [(d, seat) for d, seat in scored if d <= limit]
+    if not close:
+        return []
+    best = min(d for d, _ in close)
+    return [seat for d, seat in close if d == best]
+
+
+def readable_parts(text: str) -> tuple[int | None, int | None]:
+    """What can be read of one unreadable card: its rank and its suit (0-based), each None if
+    unreadable. `9j` has rank 9 and no suit; `1h` has no rank and suit hearts."""
+    rank: int | None = None
+    suit: int | None = None
+    stripped = text.strip(",")
+    m = _RANK_RE.match(stripped)
+    if m is not None:
+        symbol = m.group().upper()
+        rank = RANK_SYMBOLS.index("T" if symbol == "10" else symbol)
+        rest = stripped[m.end() :]
+        if rest[:1] and rest[0].lower() in _SUITS:
+            suit = _SUITS.index(rest[0].lower()) % 4
+    elif len(stripped) <= 3 and stripped[-1:].lower() in _SUITS:
+        suit = _SUITS.index(stripped[-1].lower()) % 4
+    return rank, suit
+
+
+def card_candidates(rank: int | None, suit: int | None, held: int) -> list[int]:
+    """The cards of `held` (a mask) that fit what was read of a card: its rank, its suit, or
+    both. Nothing fits when nothing could be read."""
+    if rank is None and suit is None:
+        return []
+    return [
+        card
+        for card in iter_ids(held)
+        if card < 52 and (rank is None or card >> 2 == rank) and (suit is None or card & 3 == suit)
+    ]
+
+
+def cardish(word: str) -> bool:
+    """Whether a word (without its annotation) reads as cards, or looks meant as one card
+    (`9j`, `1c`): such a word is never taken as part of a player's name."""
+    try:
+        read_word(word)
+    except CardError:
+        return _CARDISH_RE.fullmatch(word) is not None
+    return True
+
+
+def read_word_leniently(
+    word: str,
+) -> tuple[int, DeclarationTuple, list[tuple[int, str, CardError]]]:
+    """A word of cards read as far as it can be: the mask and declarations of its readable
+    comma-separated parts, and for each unreadable part its offset in `word`, its text and
+    why it cannot be read."""
+    try:
+        mask, decls = read_word(word)
+        return mask, decls, []
+    except CardError:
+        pass
+    mask = 0
+    found: list[tuple[int, Stand]] = []
+    bad: list[tuple[int, str, CardError]] = []
+    offset = 0
+    for part in word.split(","):
+        if part:
+            try:
+                got, declared = read_word(part)
+            except CardError as exc:
+                bad.append((offset, part, exc))
+            else:
+                mask |= got
+                found.extend(declared)
+        offset += len(part) + 1
+    return mask, tuple(found), bad
+
+
+def did_you_mean(options: Sequence[str]) -> str:
+    """`did you mean 9h?`, `did you mean 9h or 9d?`; empty for no options or too many."""
+    if not options or len(options) > MAX_SUGGESTIONS:
+        return ""
+    if len(options) == 1:
+        return f"did you mean {options[0]}?"
+    return f"did you mean {', '.join(options[:-1])} or {options[-1]}?"
+
+
+def card_fix(problem: ReadProblem, cards: Sequence[int]) -> Fix | None:
+    """The fix that writes the first of `cards` in place of the unreadable card."""
+    if not cards or len(cards) > MAX_SUGGESTIONS:
+        return None
+    texts = [card_str(c) for c in cards]
+    start, end = problem.span
+    return Fix(problem.pos[0], start, end, texts[0], tuple(texts[1:]))

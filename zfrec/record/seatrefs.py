@@ -1,0 +1,120 @@
+"""Seat references of the .zfn reader: numbers, names, names of several words, and names close
+to a player's (FORMAT.md, Seat references).
+
+    >>> seats = Seats(["Tomás", "Zhou Wei", "Hao"])
+    >>> seats.unknown("zhou wie", "no player is called 'zhou wie'")
+    ("no player is called 'zhou wie'; did you mean Zhou Wei?", [1])
+"""
+
+from __future__ import annotations
+
+from zfrec.errors import SeatError
+from zfrec.record.lexer import COLON, STRING, WORD, SyntaxFail, Token, split_annotation
+from zfrec.record.model import name_key, seat_of
+from zfrec.record.problems import cardish, did_you_mean, name_matches
+
+PASS_WORDS = frozenset({"pass", "-", "–", "—", "－", "过"})  # dashes phones substitute; 过 = pass
+
+
+class Seats:
+    """Seat references of one game: the model's resolver, with the exact spellings cached."""
+
+    def __init__(self, players: list[str]) -> None:
+        self.players = players
+        self.by_name = {name.casefold(): i for i, name in enumerate(players)}
+        self.keys = {name_key(name) for name in players}
+        self.all_numbers = {str(i + 1) for i in range(len(players))}
+        # Where each name joined from several words ends: (line, col) -> end column.
+        self.spans: dict[tuple[int, int], int] = {}
+        self.max_words = max(len(name.split(" ")) for name in players)
+        # Last words of names with spaces: only a colon after one of these may need merging.
+        self.last_words = {n.split(" ")[-1].casefold() for n in players if " " in n}
+        # Seat numbers as the writer spells them, for plain lines. A number that ends a name
+        # with spaces ("Bo 2") is left out: before a colon, merge_names might join it to a name.
+        self.numbers = {str(i + 1): i for i in range(len(players))}
+        for word in self.last_words:
+            self.numbers.pop(word, None)
+        self.exact = {**{name: i for i, name in enumerate(players)}, **self.numbers}
+
+    def resolve(self, token: Token) -> int:
+        seat = self.exact.get(token.text)
+        if seat is not None:
+            return seat
+        try:
+            return seat_of(self.players, token.text)
+        except SeatError as exc:
+            raise SyntaxFail(
+                self.unknown(token.text, exc.message)[0], token.line, token.col
+            ) from None
+
+    def unknown(self, text: str, message: str) -> tuple[str, list[int]]:
+        """The message for a seat reference that names no seat, with the players it may mean
+        (FORMAT.md, Seat references), and those seats."""
+        if text.strip().isdecimal():
+            return message, []
+        matches = name_matches(self.players, text)
+        hint = did_you_mean([self.players[s] for s in matches])
+        return (f"{message}; {hint}" if hint else message), matches
+
+    def _is_seat_word(self, text: str) -> bool:
+        return text in self.exact or text in self.all_numbers or name_key(text) in self.keys
+
+    def merge_names(self, tokens: list[Token], start: int) -> list[Token]:
+        """Join unquoted words before a colon into one name token where they spell a name.
+
+        This lets `Bo Li: 7h` work without quotes. The longest matching run wins. Words that
+        spell no name are joined too when they are not a seat and do not look like cards
+        (`zhou wie: 6h`), so that an unknown name is reported as a name, never as cards.
+        """
+        if all(
+            t.kind != COLON
+            or i <= start
+            or (
+                self._is_seat_word(tokens[i - 1].text)
+                and tokens[i - 1].text.casefold() not in self.last_words
+            )
+            for i, t in enumerate(tokens)
+        ):
+            return tokens
+        out: list[Token] = tokens[:start]
+        for token in tokens[start:]:
+            if token.kind == COLON:
+                run = 0
+                while run < self.max_words + 1 and run < len(out) - start:
+                    if out[-run - 1].kind != WORD:
+                        break
+                    run += 1
+                k = self._name_length(out[len(out) - run :])
+                if k > 1:
+                    words = out[-k:]
+                    del out[-k:]
+                    name = " ".join(t.text for t in words)
+                    out.append(Token(STRING, name, words[0].line, words[0].col))
+                    last = words[-1]
+                    self.spans[(last.line, words[0].col)] = last.col + len(last.text)
+            out.append(token)
+        return out
+
+    def _name_length(self, run: list[Token]) -> int:
+        """How many of the words before a colon make its seat reference: a player's name
+        (longest first), a seat, a name close to a player's, or the words that cannot be
+        cards."""
+        words = [t.text for t in run]
+        for k in range(len(words), 1, -1):
+            if " ".join(words[-k:]).casefold() in self.by_name:
+                return k
+        if not words or self._is_seat_word(words[-1]):
+            return 1
+        plain = 0  # the words at the end that cannot be cards
+        while plain < len(words) and not _looks_like_cards(words[-plain - 1]):
+            plain += 1
+        for k in range(plain, 1, -1):
+            if name_matches(self.players, " ".join(words[-k:])):
+                return k
+        return max(plain, 1)
+
+
+def _looks_like_cards(word: str) -> bool:
+    """Whether a word is, or might be meant as, cards or a pass (so not part of a name)."""
+    body = split_annotation(word)[0]
+    return body.casefold() in PASS_WORDS or word.casefold() == "disputed" or cardish(body)
