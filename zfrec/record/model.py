@@ -85,7 +85,7 @@ class Pos(NamedTuple):
 class AltPlay:
     """Another side's version of a disputed move: `or Kc` (a play) or `or -` (a pass).
 
-    >>> AltPlay.of_move(Move.passes(0)).play_text(), AltPlay(cards=Cards(1 << 47)).play_text()
+    >>> AltPlay.of_move(Move.passes(0)).play_text(), AltPlay(cards=Cards(1 << 43)).play_text()
     ('pass', 'Kc')
     """
 
