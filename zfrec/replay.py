@@ -32,40 +32,32 @@ Seats in these events are `Seat`s (zfrec.engine.seats): ints holding the 0-based
 they index `game.players`, shown as the record's 1-based number. Card sets are the engine's
 masks (zfrec.engine.cards: `format_cards`, `ids`).
 
-The fields of a `MoveStep` (one per action, inferred passes included):
-
-- `hand_index`, `trick_index`: the hand (0-based into `game.hands`) and the written trick
-  (1-based, the record's trick line).
-- `move_index`: the move's 0-based position in its written trick (`trick.moves[move_index]`);
-  for an inferred pass, the number of written moves before it (where it would be written).
-- `move`: the record's `Move`; for an inferred pass a new `Move.passes(seat)` made by the
-  replay, with `inferred` True. `written` is the move when
-  it is written, None when it is inferred.
-- `seat`: who moved. `to_act`: whose turn it was before the move (differs from `seat` for a
-  move out of turn; None once the hand was over).
-- `turn`: the action's number within its trick, 1-based, as in the diagnostics.
-- `held`: the mover's cards before the move, where known: None for a seat that is no seat and
-  for a seat whose dealt hand the replay had to guess (`HandStart.known`, ZF305).
-- `top`, `top_seat`: the play to beat before the move and who made it (None on a lead);
-  `trick_cards`: the cards on the table before the move.
-- `event`: the engine's `PlayEvent` or `PassEvent`, None when the move could not be applied.
-- `diagnostics`: what was found at this move.
+The events and the visitor protocol are in zfrec.events (re-exported here), with what each
+field of a `MoveStep` means.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from typing import Any, NamedTuple
 
 from zfrec.diagnostics import Cause, Diagnostic
-from zfrec.engine.cards import FULL_DECK, Cards, format_cards, iter_ids
-from zfrec.engine.combos import Combo
-from zfrec.engine.deal import hand_sizes, verify_dealt_once, verify_hand_sizes
+from zfrec.engine.cards import Cards, format_cards, iter_ids
+from zfrec.engine.deal import hand_sizes, rebuild_deal, verify_dealt_once, verify_hand_sizes
 from zfrec.engine.game import Event, GameState, HandResult, HandState, best_reading
 from zfrec.engine.rules import Ruleset
 from zfrec.engine.seats import Seat, seat, seats
 from zfrec.errors import DealError, GameError, IllegalPlayError, Location
+from zfrec.events import (
+    GameEnd,
+    HandEnd,
+    HandStart,
+    MoveStep,
+    ReplayEvent,
+    ReplayState,
+    ReplayVisitor,
+    walk,
+)
 from zfrec.record.model import Game, Hand, Move, Pos
 from zfrec.record.problems import Fix, ReadProblem
 from zfrec.recovery import (
@@ -107,79 +99,6 @@ deal 3: 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kh Kc Ad Ac 2s 2h 2d 2c
 """
 
 
-@dataclass(slots=True)
-class ReplayState:
-    """Where the replay is: the record, the game so far and the hand in progress (live)."""
-
-    record: Game
-    game: GameState
-    hand: HandState | None = None
-    hand_index: int = -1  # index into record.hands
-
-
-@dataclass(frozen=True, slots=True)
-class HandStart:
-    """A hand starts: its deal (as recorded, or rebuilt from the plays) and who leads."""
-
-    hand_index: int
-    number: int
-    deal: tuple[int, ...]  # the hands as dealt (reconstructed where the record lacks them)
-    reconstructed: bool
-    shuffler: Seat | None
-    first_drawer: Seat | None
-    leader: Seat
-    diagnostics: tuple[Diagnostic, ...] = ()
-    # Whose dealt hand is known exactly: False only for the seats among which a rebuilt deal
-    # had to place cards nobody played in an order of its own (ZF305).
-    known: tuple[bool, ...] = ()
-
-
-class MoveStep(NamedTuple):
-    """One action applied to the hand, with the state before it (see the module docstring)."""
-
-    hand_index: int
-    trick_index: int  # 1-based trick of the record
-    move_index: int  # 0-based position in the written trick (inferred: written moves before)
-    move: Move  # the written move, or a pass made by the replay for an inferred one
-    inferred: bool
-    seat: Seat
-    to_act: Seat | None  # whose turn it was; None when the hand was over
-    turn: int  # the action's number in its trick, 1-based
-    held: int | None  # the mover's cards before the move, where known
-    top: Combo | None
-    top_seat: Seat | None
-    trick_cards: int
-    event: Event | None  # None when the move could not be applied at all
-    diagnostics: tuple[Diagnostic, ...] = ()
-
-    @property
-    def written(self) -> Move | None:
-        """The move as written in the record; None for an inferred pass."""
-        return None if self.inferred else self.move
-
-
-@dataclass(frozen=True, slots=True)
-class HandEnd:
-    """A hand ends (or the record stops in it): its result and the running totals."""
-
-    hand_index: int
-    result: HandResult | None  # None when the record stops before the hand ends
-    totals: tuple[int, ...]
-    diagnostics: tuple[Diagnostic, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class GameEnd:
-    """The record is over: final scores, and the winners once a score reached the target."""
-
-    scores: tuple[int, ...]
-    winners: tuple[Seat, ...]  # empty when no score reached the target
-    over: bool
-    diagnostics: tuple[Diagnostic, ...] = ()
-
-
-ReplayEvent = HandStart | MoveStep | HandEnd | GameEnd
-
 _new = tuple.__new__
 
 
@@ -199,75 +118,6 @@ def replay(
     hand before it (a hand after the end is reported once, at the first such hand).
     """
     return _Replayer(record, rules or record.ruleset(), game_number, start).run()
-
-
-class ReplayVisitor:
-    """A consumer of the replay for `walk`: override the methods you need; the rest do nothing.
-
-    Each method gets the live state (after the event) and the event. A `MoveStep` carries
-    the state before its move, as a visitor of a game's moves expects.
-    """
-
-    __slots__ = ()
-
-    def visit_hand_start(self, state: ReplayState, event: HandStart) -> None:
-        """A hand starts."""
-
-    def visit_move(self, state: ReplayState, step: MoveStep) -> None:
-        """An action: a recorded move or an inferred pass."""
-
-    def visit_hand_end(self, state: ReplayState, event: HandEnd) -> None:
-        """A hand ends, or the record stops in it."""
-
-    def visit_game_end(self, state: ReplayState, event: GameEnd) -> None:
-        """The record is over."""
-
-
-def walk(
-    record: Game,
-    visitors: Iterable[Any],
-    rules: Ruleset | None = None,
-    game_number: int | None = None,
-) -> GameEnd:
-    """Replay `record` once and give every event to each visitor in turn; returns the GameEnd.
-
-    A visitor is any object with some of ReplayVisitor's methods (subclassing it is optional).
-
-    >>> import zfrec
-    >>> class Passes(ReplayVisitor):
-    ...     count = 0
-    ...     def visit_move(self, state, step):
-    ...         self.count += step.move.is_pass
-    >>> passes, game = Passes(), zfrec.loads(SAMPLE)[0]
-    >>> walk(game, [passes]).over, passes.count
-    (False, 5)
-    """
-    names = ("visit_hand_start", "visit_move", "visit_hand_end", "visit_game_end")
-    calls: list[list[Any]] = [[], [], [], []]
-    for visitor in visitors:
-        for kind, name in enumerate(names):
-            method = getattr(visitor, name, None)
-            if method is None or getattr(type(visitor), name, None) is getattr(ReplayVisitor, name):
-                continue  # not there, or the base class's nothing
-            calls[kind].append(method)
-    starts, moves, ends, game_ends = calls
-    end: GameEnd | None = None
-    for state, event in replay(record, rules, game_number):
-        if type(event) is MoveStep:
-            for call in moves:
-                call(state, event)
-        elif isinstance(event, HandStart):
-            for call in starts:
-                call(state, event)
-        elif isinstance(event, HandEnd):
-            for call in ends:
-                call(state, event)
-        elif isinstance(event, GameEnd):
-            end = event
-            for call in game_ends:
-                call(state, event)
-    assert end is not None
-    return end
 
 
 @dataclass(slots=True)
@@ -742,50 +592,23 @@ class _Replayer:
             verify_dealt_once(known)
         except DealError as exc:
             self._judged(exc, hand)
-        seen = 0
-        for s in range(n):
-            seen |= known[s]
-        deal = list(known)
-        # A card a seat played and the record does not give it came from its unknown cards;
-        # a card recorded in another seat's hand stays there, and the engine reports the play.
-        for s in range(n):
-            extra = played[s] & ~seen
-            room = sizes[s] - deal[s].bit_count()
-            if extra.bit_count() <= room:
-                deal[s] |= extra
-                seen |= extra
-        # The card whose holder leads (the 3h of hand 1, R4), if nobody is shown holding it,
-        # was held by the seat the record has lead; seat order would put it with another.
-        lead_card = self.state.game.lead_card() & ~seen
         opener = hand.tricks[0].moves[0].seat if hand.tricks and hand.tricks[0].moves else -1
-        if lead_card and 0 <= opener < n and deal[opener].bit_count() < sizes[opener]:
-            deal[opener] |= lead_card
-            seen |= lead_card
-        pool = FULL_DECK & ~seen
-        free = [max(0, sizes[s] - deal[s].bit_count()) for s in range(n)]
-        open_seats = [s for s in range(n) if free[s]]
-        guessed = len(open_seats) > 1 and pool
-        if guessed:
+        rebuilt = rebuild_deal(known, sizes, played, self.state.game.lead_card(), opener)
+        if rebuilt.guessed:
             self._report(
                 "ZF305",
-                f"{pool.bit_count()} cards never played could be in more than one hand "
-                f"({', '.join(self._name(s) for s in open_seats)}); they are placed in seat "
-                "order and the transfer of the last hand may be wrong (RULES.md R3)",
+                f"{rebuilt.unplayed.bit_count()} cards never played could be in more than one "
+                f"hand ({', '.join(self._name(s) for s in rebuilt.guessed)}); they are placed in "
+                "seat order and the transfer of the last hand may be wrong (RULES.md R3)",
                 hand,
             )
-        for s in open_seats:
-            while free[s] and pool:
-                low = pool & -pool
-                deal[s] |= low
-                pool ^= low
-                free[s] -= 1
-        if pool:
+        if rebuilt.left:
             self._report(
                 "ZF304",
-                f"{format_cards(pool)} fit in no hand of the draw order (RULES.md R3)",
+                f"{format_cards(rebuilt.left)} fit in no hand of the draw order (RULES.md R3)",
                 hand,
             )
-        return deal, tuple(not (guessed and s in open_seats) for s in range(n))
+        return rebuilt.hands, tuple(s not in rebuilt.guessed for s in range(n))
 
     # moves -------------------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
 
 from zfrec.engine.cards import DECK_SIZE, FULL_DECK, THREE_OF_HEARTS, format_cards
@@ -24,6 +25,7 @@ __all__ = [
     "first_leader",
     "hand_sizes",
     "next_seat",
+    "rebuild_deal",
     "verify_deal",
     "verify_dealt_once",
     "verify_hand_sizes",
@@ -128,3 +130,60 @@ def first_leader(hands: Sequence[int]) -> int:
         if hand >> THREE_OF_HEARTS & 1:
             return seat
     raise DealError("nobody holds the three of hearts (RULES.md R4)", "ZF303", rule="R4")
+
+
+@dataclass(frozen=True, slots=True)
+class RebuiltDeal:
+    """A deal completed from the plays: the hands, and how sure it is."""
+
+    hands: list[int]
+    unplayed: int  # the cards nobody is shown holding or playing
+    guessed: tuple[int, ...]  # the seats that shared them in seat order (empty: no guess)
+    left: int  # cards that fit in no hand of the draw order
+
+
+def rebuild_deal(
+    known: Sequence[int], sizes: Sequence[int], played: Sequence[int], lead_card: int, opener: int
+) -> RebuiltDeal:
+    """Complete a deal from what the record shows (RULES.md R2, R3): each seat's `known` cards,
+    the hand `sizes` of the draw order, and the cards each seat `played` (a card played twice
+    counted for the seat that played it first).
+
+    A card a seat played and the record does not give it came from its unknown cards; a card
+    recorded in another seat's hand stays there (the engine reports the play). The card whose
+    holder leads (`lead_card`: the 3h of hand 1, R4), if nobody is shown holding it, was held
+    by `opener`, the seat the record has lead. The cards left go to the seats with room, in
+    seat order: a guess when more than one seat has room.
+
+    >>> from zfrec.engine.cards import parse_cards, format_cards
+    >>> sizes = hand_sizes(3, 0)
+    >>> played = [parse_cards("4h"), parse_cards("5s"), parse_cards("6c")]
+    >>> rebuilt = rebuild_deal([0, 0, 0], sizes, played, parse_cards("3h"), 1)
+    >>> parse_cards("3h 5s") & rebuilt.hands[1] == parse_cards("3h 5s"), rebuilt.guessed
+    (True, (0, 1, 2))
+    """
+    n = len(sizes)
+    seen = 0
+    for cards in known:
+        seen |= cards
+    hands = list(known)
+    for s in range(n):
+        extra = played[s] & ~seen
+        if extra.bit_count() <= sizes[s] - hands[s].bit_count():
+            hands[s] |= extra
+            seen |= extra
+    lead_card &= ~seen
+    if lead_card and 0 <= opener < n and hands[opener].bit_count() < sizes[opener]:
+        hands[opener] |= lead_card
+        seen |= lead_card
+    pool = unplayed = FULL_DECK & ~seen
+    free = [max(0, sizes[s] - hands[s].bit_count()) for s in range(n)]
+    open_seats = tuple(s for s in range(n) if free[s])
+    for s in open_seats:
+        while free[s] and pool:
+            low = pool & -pool
+            hands[s] |= low
+            pool ^= low
+            free[s] -= 1
+    guessed = open_seats if len(open_seats) > 1 and unplayed else ()
+    return RebuiltDeal(hands, unplayed, guessed, pool)
