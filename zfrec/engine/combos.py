@@ -292,7 +292,16 @@ def readings(
             return [special]
     elif not rules.jokers_wild:
         return []
-    decls = declarations or {}
+    elif declarations:
+        declared = _declared_readings(mask, n, declarations)
+        if declared is not None:
+            return declared
+    return _wild_readings(mask, n, declarations or {})
+
+
+def _wild_readings(mask: int, n: int, decls: Declarations) -> list[Combo]:
+    """Every reading of two or more cards with jokers, or with declarations `readings` did not
+    settle on a fast path: by the deficit of each candidate combination."""
     fixed: list[Fixed] = []
     m = mask & REAL_MASK
     while m:
@@ -360,6 +369,128 @@ def _real_readings(mask: int, n: int) -> list[Combo]:
                 return []
         return [_combo(SEQUENCE_OF[k], hi, span, mask, (), None)]
     return []
+
+
+# Rank counts as nibbles, as the cards sit in a mask: nibble r holds how many cards of rank r a
+# play has, jokers counted as what they are declared to stand for (at most 6 of a rank).
+_PAIRS_LOW = 0x5555555555555  # the low bit of every 2-bit field of the 52 real cards
+_NIBBLE_LOW = 0x3333333333333  # the low 2-bit field of every nibble
+_FIVES = 5 * SUIT_BITS  # adding 5 sets the 8 bit of a nibble that counts 3 to 6 cards
+_EIGHTS = 8 * SUIT_BITS
+_ONE = tuple(1 << (4 * r) for r in range(NUM_RANKS))  # one card of rank r
+_NIBBLE = tuple(0xF << (4 * r) for r in range(NUM_RANKS))  # every card of rank r
+_RUNS = tuple(sum(_ONE[:span]) for span in range(NUM_RANKS + 1))  # one card of ranks 0..span-1
+_OTHER_SUITS = tuple(REAL_MASK & ~(SUIT_BITS << s) for s in range(4))
+_OTHER_RANKS = tuple(REAL_MASK & ~nibble for nibble in _NIBBLE)
+_OF_A_KIND = (None, None, PAIR, TRIPLE, QUARTET)
+
+
+def _declared_readings(mask: int, n: int, decls: Declarations) -> list[Combo] | None:
+    """The reading of two or more cards with every joker declared, or None to leave the play to
+    the general reading (a joker without a declaration, a declaration of a joker the play does
+    not hold, or a full house whose triple rank has four or more cards).
+
+    With no free joker the cards' rank counts decide the reading, and at most one exists: the
+    categories exclude one another as for real cards (`_real_readings`). It is the common case
+    of a recorded play, so it works on the counts packed in one int, in one call.
+    """
+    held = mask >> SJ  # the play's jokers (it holds one or both): 1 small, 2 big, 3 both
+    if held == 3:
+        first, second = decls.get(SJ), decls.get(BJ)
+        if first is None or second is None or len(decls) != 2:
+            return None
+        jokers: Jokers = ((SJ, first), (BJ, second))
+        r = first.rank if first.rank == second.rank else -1
+    else:
+        joker = SJ if held == 1 else BJ
+        first, second = decls.get(joker), None
+        if first is None or len(decls) != 1:
+            return None
+        jokers = ((joker, first),)
+        r = first.rank
+    real = mask & REAL_MASK
+    if n <= 4:  # of a kind: the real cards and the jokers all of one rank
+        if r < 0 or real & _OTHER_RANKS[r]:
+            return []
+        return [_new_tuple(Combo, (_OF_A_KIND[n], r, None, mask, jokers, None))]
+    counts = real - (real >> 1 & _PAIRS_LOW)
+    counts = (counts & _NIBBLE_LOW) + (counts >> 2 & _NIBBLE_LOW) + _ONE[first.rank]
+    if second is not None:
+        counts += _ONE[second.rank]
+    hi = (counts.bit_length() - 1) >> 2
+    if n == 5:
+        triples = (counts + _FIVES) & _EIGHTS
+        if triples:
+            return _declared_full_house(mask, real, counts, triples, jokers)
+    lo = ((counts & -counts).bit_length() - 1) >> 2
+    span = hi - lo + 1
+    run = _RUNS[span] << (lo << 2)
+    if counts != run:
+        k = n // span
+        if span < 3 or k > 4 or counts != k * run:
+            return []
+        return [_new_tuple(Combo, (SEQUENCE_OF[k], hi, span, mask, jokers, None))]
+    # A suit sequence: the real cards of one suit, and the declarations of that suit or of a
+    # rank alone, which then takes the sequence's suit (RULES.md, Card notation).
+    suit = ((real & -real).bit_length() - 1) & 3
+    if real & _OTHER_SUITS[suit]:
+        return []
+    if first.suit != suit or (second is not None and second.suit != suit):
+        filled = []
+        for joker, stand in jokers:
+            if stand.suit is None:
+                stand = CARD_STANDS[4 * stand.rank + suit]
+            elif stand.suit != suit:
+                return []
+            filled.append((joker, stand))
+        jokers = tuple(filled)
+    return [_new_tuple(Combo, (SUIT_SEQUENCE, hi, n, mask, jokers, suit))]
+
+
+def _declared_full_house(
+    mask: int, real: int, counts: int, triples: int, jokers: Jokers
+) -> list[Combo] | None:
+    """Five cards with every joker declared and three or more of one rank, as a full house
+    (R17); None when four or more share the rank, which the general reading settles."""
+    r = (triples.bit_length() - 1) >> 2
+    nibble = _NIBBLE[r]
+    if counts & nibble != 3 * _ONE[r]:
+        return None
+    rest = real & ~nibble  # the kicker's real cards
+    if rest & (rest - 1):
+        ra, sa = _FIXED[(rest & -rest).bit_length() - 1]
+        rb, sb = _FIXED[rest.bit_length() - 1]
+        kind = _KICKER[ra][rb]
+        return (
+            [_new_tuple(Combo, (FULL_HOUSE, r, None, mask, jokers, None))]
+            if kind == 1 or (kind == 2 and sa == sb)
+            else []
+        )
+    # The kicker holds the jokers declared as another rank: after its real card, if any.
+    wild = [p for p, (_, stand) in enumerate(jokers) if stand.rank != r]
+    if rest:
+        ra, sa = _FIXED[rest.bit_length() - 1]
+        stand = jokers[wild[0]][1]
+        rb, sb = stand.rank, stand.suit
+    else:
+        first, second = jokers[0][1], jokers[1][1]
+        ra, sa, rb, sb = first.rank, first.suit, second.rank, second.suit
+    kind = _KICKER[ra][rb]
+    if kind == 1:
+        return [_new_tuple(Combo, (FULL_HOUSE, r, None, mask, jokers, None))]
+    if kind == 0 or (sa is not None and sb is not None and sa != sb):
+        return []
+    # Adjacent cards of one suit: a joker declared by rank alone takes the suit (_kicker_suit).
+    suit = sa if sa is not None else sb if sb is not None else 0
+    if any(jokers[p][1].suit is None for p in wild):
+        jokers = tuple(
+            (
+                joker,
+                CARD_STANDS[4 * stand.rank + suit] if p in wild and stand.suit is None else stand,
+            )
+            for p, (joker, stand) in enumerate(jokers)
+        )
+    return [_new_tuple(Combo, (FULL_HOUSE, r, None, mask, jokers, None))]
 
 
 def _real_full_house(mask: int, lo: int, hi: int) -> list[Combo]:
@@ -476,6 +607,17 @@ def _kicker_suit(a: Fixed, b: Fixed) -> int | None:
     if ra in (rb, THREE) or rb == THREE or (ra in COUNTER_RANKS and rb in COUNTER_RANKS):
         return None
     return sa if sa is not None else sb if sb is not None else 0
+
+
+def _kicker_kind(ra: int, rb: int) -> int:
+    """Whether two extra cards of ranks ra, rb make a full house: 0 never, 1 always (a pair, a
+    Three, two counters), 2 when of one suit (adjacent ranks), as `_kicker_ok` says."""
+    if _kicker_suit((ra, 0), (rb, 0)) is None:
+        return 1
+    return 2 if _kicker_ok((ra, 0), (rb, 0)) else 0
+
+
+_KICKER = tuple(tuple(_kicker_kind(ra, rb) for rb in range(NUM_RANKS)) for ra in range(NUM_RANKS))
 
 
 def _full_house_splits(
