@@ -203,7 +203,8 @@ TARGETS: dict[str, tuple[str, float]] = {
     "classify_declared_us": ("<=", 3),
     "classify_inferred_us": ("<=", 20),
     "lead_enum_worst_us": ("<=", 100),
-    "lead_enum_physical_worst_us": ("<=", 250),
+    # lead_enum_physical_worst_us is reported without a target: the worst hand lists 1,312 card
+    # sets or more, so its time follows the number of sets; the per-set figure is the target.
     "lead_enum_physical_us_per_set": ("<=", 3),
     "follow_enum_typical_us": ("<=", 10),
     "validate_hands_per_s": (">=", 5000),

@@ -27,6 +27,7 @@ from zfrec.engine.combos import (
     Category,
     Combo,
     _combo,
+    _wild_readings,
     beats,
     readings,
     resolve,
@@ -688,3 +689,33 @@ def test_declared_readings_match_brute_force(case: tuple[int, dict[int, Stand]])
             kept = combo.declarations()[joker]
             assert kept.rank == stand.rank
             assert stand.suit is None or kept.suit == stand.suit
+
+
+@st.composite
+def fully_declared_sets(draw: st.DrawFn) -> tuple[int, dict[int, Stand]]:
+    """A set of up to 12 cards with every joker declared: as one of its own readings writes it
+    (a record's canonical play), or at random near its real ranks."""
+    mask = draw(card_sets(max_size=12).filter(lambda m: m >> SJ != 0 and m.bit_count() > 1))
+    written = [c.declarations() for c in readings(mask) if c.jokers]
+    if written and draw(st.booleans()):
+        return mask, draw(st.sampled_from(written))
+    reals = [c >> 2 for c in ids(mask) if c < SJ] or [0]
+    declared = {}
+    for joker in (SJ, BJ):
+        if mask >> joker & 1:
+            near = draw(st.sampled_from(reals))
+            r = draw(st.integers(max(0, near - 1), min(12, near + 1)))
+            declared[joker] = Stand(r, draw(st.sampled_from([None, None, 0, 1, 2, 3])))
+    return mask, declared
+
+
+@given(fully_declared_sets())
+@settings(max_examples=EXAMPLES, deadline=None)
+def test_fully_declared_fast_path_matches_the_general_reading(
+    case: tuple[int, dict[int, Stand]],
+) -> None:
+    """Plays with every joker declared take a path of their own (rank counts); it must give
+    exactly what the general reading by deficits gives, declarations with filled-in suits too.
+    (Both are checked against tests/brute.py by the tests above.)"""
+    mask, declared = case
+    assert readings(mask, PAGAT, declared) == _wild_readings(mask, mask.bit_count(), declared)
