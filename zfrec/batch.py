@@ -15,6 +15,7 @@ goes on; a file that holds no game gets the warning ZF004.
 
 from __future__ import annotations
 
+import gc
 import json
 import multiprocessing
 from collections import deque
@@ -210,8 +211,14 @@ def _pool(jobs: int) -> Pool:
     # Fork where there is fork: the workers start with everything imported already, and the
     # garbage collector tuned. The pool is made before any thread of ours runs (the progress
     # display starts after it).
+    # Frozen, the objects the parent made before the fork are never scanned by a worker's
+    # garbage collector, so their pages stay shared instead of being copied into every worker.
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    return multiprocessing.get_context(method).Pool(jobs)
+    gc.freeze()
+    try:
+        return multiprocessing.get_context(method).Pool(jobs)
+    finally:
+        gc.unfreeze()
 
 
 def merge(total: FileSummary, part: FileSummary) -> None:
