@@ -182,7 +182,7 @@ def run(
         for item in work:
             yield item if isinstance(item, Judged) else Judged(item.path, judge(item, options))
         return
-    with _pool(jobs) as pool:
+    with worker_pool(jobs) as pool:
         pending: deque[Judged | AsyncResult[FileSummary]] = deque()
         limit = jobs * (_AHEAD + 1)
         for item in work:
@@ -207,7 +207,8 @@ def _take(head: Judged | AsyncResult[FileSummary]) -> Judged:
     return Judged(summary.path, summary)
 
 
-def _pool(jobs: int) -> Pool:
+def worker_pool(jobs: int) -> Pool:
+    """`jobs` worker processes, forked where there is fork (see the module's docstring)."""
     # Fork where there is fork: the workers start with everything imported already, and the
     # garbage collector tuned. The pool is made before any thread of ours runs (the progress
     # display starts after it).
