@@ -2,11 +2,11 @@
 does not hold it yet, validated and turned into rows; in this process, or in worker processes.
 
 Games are judged a run at a time (4 games, or a worker's piece of about 16), so that one query
-tells which of them the store already holds. With workers (`zfrec import --jobs`), a .zfn file is cut into
-pieces where a game's tags begin, as `zfrec validate --jobs` cuts it (zfrec.batch); the workers,
-forked once for the whole run, judge the pieces with a read-only connection of their own, a few
-pieces ahead of the importer at most, and the judgements come back in file order. A worker
-sends a new game's rows already pickled, so the importer only copies them to its spool.
+tells which of them the store already holds. With workers (`zfrec import --jobs`), a .zfn file
+is cut into pieces where a game's tags begin, as `zfrec validate --jobs` cuts it (zfrec.batch);
+the workers, forked once for the whole run, judge the pieces with a read-only connection of
+their own, a few pieces ahead of the importer at most, and the judgements come back in file
+order. A worker sends a new game's rows already pickled: the importer copies them to its spool.
 """
 
 from __future__ import annotations
