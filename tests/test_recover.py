@@ -194,6 +194,20 @@ def test_a_card_typo_in_a_rebuilt_deal_is_suggested_from_it() -> None:
     assert report.diagnostics[0].message.endswith("did you mean 7d? (replayed as 7d)")
 
 
+def test_a_glued_word_loses_only_its_unreadable_card() -> None:
+    # Jun's pair of tens written glued, the second with a typo: the Ts is read, and the other
+    # ten Jun holds (the deal gives him only Ts and Td) is the one suggestion.
+    text = _train(("2: Ts Td  3: As Ah", "2: TsTx  3: As Ah"))
+    report = _report(text)
+    (d,) = report.diagnostics
+    assert d.code == "ZF001" and d.message.startswith("unknown suit 'x' in 'Tx'")
+    assert d.message.endswith("did you mean Td? (replayed as Td)")
+    assert d.fix is not None
+    line = text.splitlines()[d.fix.line - 1]
+    assert line[d.fix.col - 1 : d.fix.end_col - 1] == "Tx"
+    assert report.hands[0].result == _report(TRAIN).hands[0].result
+
+
 # --- causes before consequences -----------------------------------------------------------------
 
 
