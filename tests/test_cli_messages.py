@@ -244,9 +244,10 @@ def test_an_internal_error_exits_3_with_one_line_naming_the_file(files: dict[str
     [
         (["validate"], "zfrec.batch.validate_games"),
         (["validate", "--jobs", "2"], "zfrec.batch.validate_games"),  # raised in a worker
-        (["import", "--db", "{db}"], "zfrec.store.importer.validate"),
+        (["import", "--db", "{db}"], "zfrec.store.firstpass.validate"),
+        (["import", "--db", "{db}", "--jobs", "2"], "zfrec.store.firstpass.validate"),
     ],
-    ids=["validate", "validate-jobs2", "import"],
+    ids=["validate", "validate-jobs2", "import", "import-jobs2"],
 )
 def test_an_internal_error_in_a_batch_names_the_file(
     tmp_path: Path, files: dict[str, Path], args: list[str], target: str
