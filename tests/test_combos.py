@@ -697,10 +697,12 @@ def fully_declared_sets(draw: st.DrawFn) -> tuple[int, dict[int, Stand]]:
     (a record's canonical play), or at random near its real ranks."""
     mask = draw(card_sets(max_size=12).filter(lambda m: m >> SJ != 0 and m.bit_count() > 1))
     written = [c.declarations() for c in readings(mask) if c.jokers]
-    if written and draw(st.booleans()):
-        return mask, draw(st.sampled_from(written))
+    use_written: bool = draw(st.booleans())
+    if written and use_written:
+        chosen: dict[int, Stand] = draw(st.sampled_from(written))
+        return mask, chosen
     reals = [c >> 2 for c in ids(mask) if c < SJ] or [0]
-    declared = {}
+    declared: dict[int, Stand] = {}
     for joker in (SJ, BJ):
         if mask >> joker & 1:
             near = draw(st.sampled_from(reals))
