@@ -108,6 +108,7 @@ def replay(
     game_number: int | None = None,
     *,
     start: tuple[int, GameState] | None = None,
+    moves: bool = True,
 ) -> Iterator[tuple[ReplayState, ReplayEvent]]:
     """Replay a record under its own rules, or under `rules` to re-judge it.
 
@@ -116,8 +117,12 @@ def replay(
     hands taken as they were: a repair search judges an edited hand without replaying the
     hands before it. The state is copied. Start only where the game was not over before the
     hand before it (a hand after the end is reported once, at the first such hand).
+
+    With `moves` False no `MoveStep` is yielded (a consumer that reads only the hands and the
+    diagnostics, as the validator does, is spared one event per action): what is found at the
+    moves comes with the hand's `HandEnd` instead, in the same order.
     """
-    return _Replayer(record, rules or record.ruleset(), game_number, start).run()
+    return _Replayer(record, rules or record.ruleset(), game_number, start, moves).run()
 
 
 @dataclass(slots=True)
@@ -126,6 +131,7 @@ class _Replayer:
     rules: Ruleset
     game_number: int | None
     start: tuple[int, GameState] | None = None
+    moves: bool = True  # yield a MoveStep per action
     state: ReplayState = field(init=False)
     found: list[Diagnostic] = field(init=False, default_factory=list)
     _known: tuple[bool, ...] = field(init=False, default=())  # whose hand is known, this hand
@@ -248,6 +254,7 @@ class _Replayer:
             return ()
         out = tuple(self.found)
         self.found.clear()
+        self.state.diagnostics += out
         return out
 
     def _name(self, seat: int) -> str:
@@ -342,6 +349,7 @@ class _Replayer:
         self._known = known
         # The moves, inline here: one generator level less per move than a helper would cost.
         state, found, n, table, hands = self.state, self.found, hs.n, seats(hs.n), hs.hands
+        emit = self.moves
         after_end_reported = False
         unread = self._unread
         for t_index, trick in enumerate(hand.tricks, 1):
@@ -352,10 +360,11 @@ class _Replayer:
                 if unread and move.pos in unread:
                     recovered = self._recover(hand, t_index, move, hs, unread[move.pos])
                     if recovered is None:  # the move cannot be replayed: skipped
-                        yield state, _new(MoveStep, (
-                            index, t_index, m_index, move, False, seat(move.seat), None,
-                            hs.turn_in_trick, None, None, None, 0, None, self._take(),
-                        ))  # fmt: skip
+                        if emit:
+                            yield state, _new(MoveStep, (
+                                index, t_index, m_index, move, False, seat(move.seat), None,
+                                hs.turn_in_trick, None, None, None, 0, None, self._take(),
+                            ))  # fmt: skip
                         continue
                     move = recovered
                 else:
@@ -371,11 +380,12 @@ class _Replayer:
                         after_end_reported = True
                     if move.disputed:
                         self._dispute(hand, t_index, move)
-                    held = hands[mover] if present and known[mover] else None
-                    yield state, _new(MoveStep, (
-                        index, t_index, m_index, move, False, seat(mover), None,
-                        hs.turn_in_trick, held, None, None, 0, None, self._take(),
-                    ))  # fmt: skip
+                    if emit:
+                        held = hands[mover] if present and known[mover] else None
+                        yield state, _new(MoveStep, (
+                            index, t_index, m_index, move, False, seat(mover), None,
+                            hs.turn_in_trick, held, None, None, 0, None, self._take(),
+                        ))  # fmt: skip
                     continue
                 top = hs.top
                 if mover != hs.turn and top is not None and present:
@@ -383,17 +393,17 @@ class _Replayer:
                     chain = hs.pass_chain()
                     if mover in chain:
                         for passer in chain[: chain.index(mover)]:
-                            yield state, self._inferred(hs, index, t_index, m_index, passer)
+                            if emit:
+                                yield state, self._inferred(hs, index, t_index, m_index, passer)
+                            else:
+                                hs.pass_(passer)
                         top = hs.top
                 if self._unread_notes:
                     self._report_unread(hand, t_index)
-                top_seat, to_act, turn, on_table = (
-                    hs.top_seat,
-                    hs.turn,
-                    hs.turn_in_trick,
-                    hs.trick_cards,
-                )
-                held = hands[mover] if present and known[mover] else None
+                turn = hs.turn_in_trick
+                if emit:  # the state before the move, for its MoveStep
+                    top_seat, to_act, on_table = hs.top_seat, hs.turn, hs.trick_cards
+                    held = hands[mover] if present and known[mover] else None
                 event: Event | None
                 if move.is_pass:
                     if top is None and m_index > 0 and present:
@@ -431,9 +441,12 @@ class _Replayer:
                         event = hs.play_combo(mover, combo)
                 if move.disputed:  # after what was found at the move itself
                     self._dispute(hand, t_index, move, turn)
+                if not emit:
+                    continue  # what was found waits for the HandEnd
                 if found:
                     diagnostics = tuple(found)
                     found.clear()
+                    state.diagnostics += diagnostics
                 else:
                     diagnostics = ()
                 yield state, _new(MoveStep, (
@@ -443,7 +456,10 @@ class _Replayer:
                 ))  # fmt: skip
             if not hs.over and hs.top is not None:
                 for passer in hs.pass_chain():
-                    yield state, self._inferred(hs, index, t_index, len(trick.moves), passer)
+                    if emit:
+                        yield state, self._inferred(hs, index, t_index, len(trick.moves), passer)
+                    else:
+                        hs.pass_(passer)
         self._cause = None
         hands_after = self.record.hands[index + 1 :]
         if self._lines:
@@ -464,7 +480,7 @@ class _Replayer:
                 "the record stops before the hand ends; no score is computed for it (RULES.md R9)",
                 hand,
             )
-        yield self.state, HandEnd(index, result, tuple(game.scores), self._take())
+        yield self.state, HandEnd(index, result, tuple(game.scores), self._take(), len(hs.log))
 
     def _closed_early(self, hand: Hand, hs: HandState) -> None:
         """A score line or the next hand closes a hand that play had not finished (R24): an
