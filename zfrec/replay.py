@@ -561,7 +561,15 @@ class _Replayer:
     ) -> tuple[list[int], bool, tuple[bool, ...]]:
         """The hands as dealt: recorded, or completed from the plays (RULES.md R2, R3), and
         whose dealt hand is known exactly."""
-        # A card played twice is reported at its second play (the move loop), in play order.
+        if hand.deal is not None and all(d.unknown == 0 for d in hand.deal):
+            deal: list[int] = [d.known for d in hand.deal]
+            try:
+                self.state.game.verify_deal(deal, hand.shuffler)
+            except DealError as exc:
+                self._judged(exc, hand, pos=hand.deal[0].pos if hand.deal else None)
+            return deal, False, (True,) * n
+        # What each seat played, to complete the deal from. A card played twice is reported at
+        # its second play (the move loop), in play order.
         played = [0] * n
         everything = 0
         guesses: list[tuple[int, ReadProblem]] = []  # unreadable cards, by seat
@@ -574,13 +582,6 @@ class _Replayer:
                     everything |= move.cards
                     if self._unread and move.pos in self._unread:
                         guesses += [(move.seat, p) for p in self._unread[move.pos]]
-        if hand.deal is not None and all(d.unknown == 0 for d in hand.deal):
-            deal: list[int] = [d.known for d in hand.deal]
-            try:
-                self.state.game.verify_deal(deal, hand.shuffler)
-            except DealError as exc:
-                self._judged(exc, hand, pos=hand.deal[0].pos if hand.deal else None)
-            return deal, False, (True,) * n
         if guesses:
             guess_unreadable(hand.deal, played, guesses)
         deal, known = self._reconstruct(hand, n, first_drawer, played)

@@ -394,7 +394,13 @@ class HandState:
 
     def play_combo(self, seat: int, combo: Combo) -> PlayEvent:
         """Make a play already verified (by verify_play, or listed by movegen.physical_plays)."""
-        self._save(seat, seat)
+        # self._save(seat, seat), inline: this runs once per play of every replay and search
+        self._saved.append(
+            (
+                self.turn, self.trick, self.turn_in_trick, self.top, self.top_seat,
+                self.trick_cards, self._passed, self.final_turn, self.hands[seat], self.won[seat],
+            )
+        )  # fmt: skip
         return self._play(seat, combo)
 
     def pass_(self, seat: int) -> PassEvent:
@@ -416,7 +422,15 @@ before seat 2 could act (RULES.md R5, R6)
         """
         if seat != self.turn or self.top is None or self.over or not self.hands[seat]:
             self.verify_pass(seat)  # raises: the common case, in turn and following, is legal
-        self._save(seat, self.top_seat)
+        top_seat: int = self.top_seat  # type: ignore[assignment]  # a top play is on the table
+        # self._save(seat, top_seat), inline: this runs once per pass of every replay and search;
+        # the turn saved is `seat`, whose turn it is
+        self._saved.append(
+            (
+                seat, self.trick, self.turn_in_trick, self.top, top_seat, self.trick_cards,
+                self._passed, self.final_turn, self.hands[seat], self.won[top_seat],
+            )
+        )  # fmt: skip
         return self._pass(seat)
 
     def force_play(self, seat: int, mask: int, combo: Combo | None) -> PlayEvent:
@@ -488,7 +502,11 @@ before seat 2 could act (RULES.md R5, R6)
                 self.final_turn = True  # the last holder gets exactly one turn (R9)
                 self.turn = last
         else:
-            self.turn = self._next_holder(seat)
+            nxt = self._next  # self._next_holder(seat), inline
+            s = nxt[seat]
+            while not hands[s]:
+                s = nxt[s]
+            self.turn = s
         event: PlayEvent = _new(
             PlayEvent, (seat, trick, turn, combo, out_place, trick_result, hand_result)
         )
