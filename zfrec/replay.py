@@ -120,7 +120,8 @@ def replay(
 
     With `moves` False no `MoveStep` is yielded (a consumer that reads only the hands and the
     diagnostics, as the validator does, is spared one event per action): what is found at the
-    moves comes with the hand's `HandEnd` instead, in the same order.
+    moves comes with the hand's `HandEnd` instead, in the same order, and the hands keep no
+    undo record (`HandState.undoable`).
     """
     return _Replayer(record, rules or record.ruleset(), game_number, start, moves).run()
 
@@ -338,7 +339,8 @@ class _Replayer:
             except DealError as exc:
                 self._judged(exc, hand)
                 leader = written_leader
-        hs = game.open_hand(deal, leader, index + 1)
+        # Without MoveSteps nobody gets the hand to step back in: no undo record is kept.
+        hs = game.open_hand(deal, leader, index + 1, undoable=self.moves)
         self.state.hand = hs
         yield self.state, HandStart(
             index, hand.number, tuple(deal), reconstructed,
@@ -430,15 +432,16 @@ class _Replayer:
                         )
                     decls = dict(move.declarations) if move.declarations else None
                     try:
-                        combo = hs.verify_play(mover, move.cards, decls)
+                        if unchecked:  # the top could not be read: the play takes its best reading
+                            combo = hs.verify_play(mover, move.cards, decls)
+                            combo = best_reading(move.cards, self.rules, decls) or combo
+                            event = hs.play_combo(mover, combo)
+                        else:
+                            event = hs.play(mover, move.cards, decls)
                     except IllegalPlayError as exc:
                         event, unchecked = self._illegal_play(
                             hand, t_index, move, hs, unchecked, exc
                         )
-                    else:
-                        if unchecked:
-                            combo = best_reading(move.cards, self.rules, decls) or combo
-                        event = hs.play_combo(mover, combo)
                 if move.disputed:  # after what was found at the move itself
                     self._dispute(hand, t_index, move, turn)
                 if not emit:
