@@ -359,6 +359,7 @@ class _Replayer:
             if self._lines:
                 self._unreadable_lines(hand, trick.pos, t_index)
             for m_index, move in enumerate(trick.moves):
+                # What the reader could not read (rare): the moves it spoils are recovered.
                 if unread and move.pos in unread:
                     recovered = self._recover(hand, t_index, move, hs, unread[move.pos])
                     if recovered is None:  # the move cannot be replayed: skipped
@@ -369,7 +370,7 @@ class _Replayer:
                             ))  # fmt: skip
                         continue
                     move = recovered
-                else:
+                elif unread:  # (only a recovered move sets a cause)
                     self._cause = None
                 mover = move.seat
                 present = 0 <= mover < n
@@ -400,7 +401,7 @@ class _Replayer:
                             else:
                                 hs.pass_(passer)
                         top = hs.top
-                if self._unread_notes:
+                if unread and self._unread_notes:
                     self._report_unread(hand, t_index)
                 turn = hs.turn_in_trick
                 if emit:  # the state before the move, for its MoveStep

@@ -570,11 +570,13 @@ before seat 2 could act (RULES.md R5, R6)
         if final:
             self.result = self._score()
             self.over = True
-            return TrickResult(number, winner, cards, points_of(cards), None), self.result
+            taken: TrickResult = _new(TrickResult, (number, winner, cards, points_of(cards), None))
+            return taken, self.result
         # The winner leads; if they are out, the lead passes on in play order (R8).
         leader = winner if self.hands[winner] else self._next_holder(winner)
         self.turn = leader
-        return TrickResult(number, winner, cards, points_of(cards), leader), None
+        taken = _new(TrickResult, (number, winner, cards, points_of(cards), leader))
+        return taken, None
 
     def _score(self) -> HandResult:
         holding = self.holding()
