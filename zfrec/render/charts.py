@@ -402,7 +402,7 @@ def _svg_renderer_class() -> Any:
     each measure a text shaping (about half a millisecond)."""
     from matplotlib.backends.backend_svg import RendererSVG
 
-    class MeasuringRendererSVG(RendererSVG):  # type: ignore[misc]
+    class MeasuringRendererSVG(RendererSVG):
         def get_text_width_height_descent(
             self, s: str, prop: Any, ismath: Any
         ) -> tuple[float, float, float]:
@@ -411,7 +411,8 @@ def _svg_renderer_class() -> Any:
             if found is None:
                 if len(_TEXT_MEASURES) > 20_000:  # player names are many; keep memory bounded
                     _TEXT_MEASURES.clear()
-                found = super().get_text_width_height_descent(s, prop.copy(), ismath)
+                measure: Any = super().get_text_width_height_descent
+                found = measure(s, prop.copy(), ismath)
                 _TEXT_MEASURES[(s, prop.copy(), ismath)] = found
             return found
 
