@@ -312,6 +312,12 @@ def _render_all(
     # decorate hook need not be picklable); elsewhere they are spawned.
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
+    if method == "fork":
+        # imported once here rather than once in each worker (matplotlib takes about a second)
+        import importlib
+
+        for module in _WORKER_MODULES:
+            importlib.import_module(module)
     window = 2 * jobs  # games in flight: bounded memory, and the workers never wait
     with ProcessPoolExecutor(jobs, context, initializer=init_worker, initargs=(options,)) as pool:
         pending: set[Future[tuple[int, RenderedGame]]] = set()
@@ -325,6 +331,15 @@ def _render_all(
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for f in finished:
                 yield f.result()
+
+
+_WORKER_MODULES = (
+    "matplotlib.figure",
+    "matplotlib.collections",
+    "matplotlib.backends.backend_agg",
+    "matplotlib.backends.backend_svg",
+    "zfrec.render.charts",
+)
 
 
 def _artifact_kind(path: str) -> tuple[int | None, str]:
