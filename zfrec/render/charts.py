@@ -38,6 +38,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from zfrec.render.fonts import describe_missing, font_plan
+from zfrec.render.mplrender import agg_renderer, svg_renderer
 from zfrec.render.views import GameView, short_name
 
 # Okabe-Ito, distinguishable under the common colour-vision deficiencies; the same order as the
@@ -363,7 +364,7 @@ def figure_svg(d: Drawing, m: ChartModel) -> tuple[str, str]:
         # what savefig(format="svg") does for this figure (dpi 72, white, no bbox), with a
         # renderer that remembers the texts' measures across charts
         d.figure.set_dpi(72)
-        renderer = _svg_renderer_class()(d.width, d.height, buf, image_dpi=72, metadata=_SVG_META)
+        renderer = svg_renderer(d.width, d.height, buf)
         d.figure.draw(renderer)
         renderer.finalize()
     svg = _METADATA.sub("", _PROLOGUE.sub("", buf.getvalue(), count=1), count=1)
@@ -386,37 +387,6 @@ def figure_svg(d: Drawing, m: ChartModel) -> tuple[str, str]:
         f' height="{_f(d.height)}"{common}><title>{title}</title>'
     )
     return page + body, file + body + "\n"
-
-
-_SVG_META: dict[str, Any] = {"Date": None, "Creator": None}
-_TEXT_MEASURES: dict[tuple[Any, ...], tuple[float, float, float]] = {}
-
-
-@cache
-def _svg_renderer_class() -> Any:
-    """matplotlib's SVG renderer, measuring each text once per process.
-
-    A text's measure depends only on the text and its font (an SVG is drawn at 72 dpi), but
-    matplotlib keeps the measures per renderer, and a renderer draws one figure: the hand
-    numbers, ticks and captions that recur from chart to chart were measured again every time,
-    each measure a text shaping (about half a millisecond)."""
-    from matplotlib.backends.backend_svg import RendererSVG
-
-    class MeasuringRendererSVG(RendererSVG):
-        def get_text_width_height_descent(
-            self, s: str, prop: Any, ismath: Any
-        ) -> tuple[float, float, float]:
-            key = (s, prop, ismath)
-            found = _TEXT_MEASURES.get(key)
-            if found is None:
-                if len(_TEXT_MEASURES) > 20_000:  # player names are many; keep memory bounded
-                    _TEXT_MEASURES.clear()
-                measure: Any = super().get_text_width_height_descent
-                found = measure(s, prop.copy(), ismath)
-                _TEXT_MEASURES[(s, prop.copy(), ismath)] = found
-            return found
-
-    return MeasuringRendererSVG
 
 
 def _f(v: float) -> str:
@@ -456,10 +426,7 @@ _AGG_LOCK = threading.Lock()
 
 @lru_cache(maxsize=4)
 def _agg_renderer(width: int, height: int, dpi: float) -> Any:
-    from matplotlib.backends import backend_agg
-
-    agg: Any = backend_agg  # its stubs leave RendererAgg untyped
-    return agg.RendererAgg(width, height, dpi)
+    return agg_renderer(width, height, dpi)
 
 
 @cache
