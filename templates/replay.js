@@ -374,6 +374,7 @@
           var li = el("li", g.severity);
           add(li, el("span", "code", g.code), document.createTextNode(" " + g.severity + ": " + g.message));
           if (g.line) li.appendChild(el("span", "muted", " (record line " + g.line + ")"));
+          if (g.cause) li.appendChild(el("span", "muted", " (follows from " + g.cause + ")"));
           ul.appendChild(li);
         });
         box.appendChild(ul);

@@ -62,17 +62,23 @@ def apply(hs: HandState, option: Combo | None) -> None:
         hs.play(seat, option.mask, option.declarations())
 
 
+class TreeTooLarge(Exception):
+    """The position has more distinct states than the reference may keep in memory."""
+
+
 class Minimax:
     """Every seat's paranoid value at once: the full game tree, walked once.
 
     A seat's value at a node is the max over the children of its values there when it is the
     one to move, else the min. No pruning: every node below is visited (once, thanks to the memo
-    on the complete state).
+    on the complete state). The memo holds every state of the tree, several hundred bytes each,
+    so a tree of more than `max_states` raises `TreeTooLarge` rather than filling the memory.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, max_states: int | None = None) -> None:
         self.memo: dict[tuple[object, ...], tuple[int, ...]] = {}
         self.plays: PlayCache = {}
+        self.max_states = max_states
 
     def values(self, hs: HandState) -> tuple[int, ...]:
         if hs.result is not None:
@@ -95,6 +101,8 @@ class Minimax:
             (max if s == mover else min)(child[s] for child in children) for s in range(hs.n)
         )
         self.memo[key] = value
+        if self.max_states is not None and len(self.memo) > self.max_states:
+            raise TreeTooLarge(f"more than {self.max_states:,} states")
         return value
 
     def children(self, hs: HandState) -> list[tuple[Combo | None, tuple[int, ...]]]:

@@ -272,6 +272,27 @@ def test_repairs_of_a_disputed_move_stay_records_that_read_back() -> None:
     assert [v.play_text() for v in nine.versions()] == ["9h", "3d", "pass"]
 
 
+def test_the_repair_search_tries_the_disputed_versions_first() -> None:
+    """The record says Bo's move was in doubt: its legal versions are the first repairs, each
+    verified by validating the record written with it."""
+    text = '[Players "Ann, Bo, Cy"]\n\nhand 1\n1: 3h  2: 3d disputed or 9h or -  3: Ts\n'
+    [game] = loads(text)
+    report = audit(game)
+    versions = [r for r in report.repairs if [e.kind for e in r.edits] == ["version"]]
+    assert [r.text() for r in versions] == [
+        "legal if trick 1, turn 2 (Bo) was the disputed version 9h",
+        "legal if trick 1, turn 2 (Bo) was the disputed version pass",
+    ]
+    assert list(report.repairs[: len(versions)]) == versions  # ranked first: found first
+    written = {"9h": "9h disputed or 3d or -", "pass": "- disputed or 3d or 9h"}
+    for repair in versions:
+        [edit] = repair.edits
+        assert (edit.before, edit.seat) == ("3d", "Bo") and edit.after is not None
+        [expected] = loads(text.replace("3d disputed or 9h or -", written[edit.after]))
+        assert repair.record == expected
+        assert repair.ok and validate(expected).errors == 0
+
+
 # --- a property over self-played games ---------------------------------------------------------
 
 

@@ -8,7 +8,6 @@ Screenshots go to test-artifacts/live-*.png.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,7 @@ import pytest
 
 from tests.live_helpers import exported, sim, without_passes
 from tests.test_live_server import server
-from tests.test_render_browser import ARGS, ARTIFACTS, CHROMIUM
+from tests.test_render_browser import ARTIFACTS, CHROMIUM
 from zfrec.engine.cards import card_str, format_cards, ids
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -27,14 +26,6 @@ pytestmark = [
     ),
 ]
 PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def phone(browser: Any) -> Any:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,7 +19,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.test_publish import renamed, simulated
-from tests.test_render_browser import ARGS, ARTIFACTS, CHROMIUM, SHOWN, expected_steps
+from tests.test_render_browser import ARTIFACTS, CHROMIUM, SHOWN, expected_steps
 from zfrec.cli import app
 from zfrec.record import dumps, load
 
@@ -74,14 +74,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Site:
     result = runner.invoke(app, ["publish", "--db", db, "--out", str(root), "--jobs", "2"])
     assert result.exit_code == 0, result.output
     return Site(root, root / "games" / "1", root / "games" / "3")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 @dataclass

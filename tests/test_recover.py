@@ -23,6 +23,7 @@ from zfrec.diagnostics import Diagnostic, first_error
 from zfrec.engine.rules import preset
 from zfrec.errors import NotationError
 from zfrec.record import iter_records_text, loads
+from zfrec.render.site import game_files
 from zfrec.validate import Report, validate, validate_path, validate_text
 
 ROOT = Path(__file__).resolve().parent.parent / "sample_games"
@@ -194,6 +195,20 @@ def test_a_card_typo_in_a_rebuilt_deal_is_suggested_from_it() -> None:
     assert report.diagnostics[0].message.endswith("did you mean 7d? (replayed as 7d)")
 
 
+def test_a_glued_word_loses_only_its_unreadable_card() -> None:
+    # Jun's pair of tens written glued, the second with a typo: the Ts is read, and the other
+    # ten Jun holds (the deal gives him only Ts and Td) is the one suggestion.
+    text = _train(("2: Ts Td  3: As Ah", "2: TsTx  3: As Ah"))
+    report = _report(text)
+    (d,) = report.diagnostics
+    assert d.code == "ZF001" and d.message.startswith("unknown suit 'x' in 'Tx'")
+    assert d.message.endswith("did you mean Td? (replayed as Td)")
+    assert d.fix is not None
+    line = text.splitlines()[d.fix.line - 1]
+    assert line[d.fix.col - 1 : d.fix.end_col - 1] == "Tx"
+    assert report.hands[0].result == _report(TRAIN).hands[0].result
+
+
 # --- causes before consequences -----------------------------------------------------------------
 
 
@@ -226,6 +241,21 @@ def test_a_wrong_card_names_it_as_the_cause_of_what_follows() -> None:
     assert "Jun does not hold Kc" in verdict
     audited = first_error(audit(game, budget=20).report.diagnostics)
     assert audited is not None and _where(audited) == _where(wrong)
+
+
+def test_pages_say_what_each_error_follows_from() -> None:
+    text = _train(("1: Ks  2: Ad  3: 2s", "1: Ks  2: Kc  3: 2s"))
+    [game] = loads(text)
+    report = _report(text)
+    followers = [d for d in report.diagnostics if d.cause is not None]
+    assert followers
+    files = {f.path: f.content.decode() for f in game_files(game, charts=False)}
+    for d in followers:
+        said = f"(follows from {d.cause} {d.cause.code})" if d.cause else ""
+        assert said in files["index.html"]
+    hand_pages = "".join(v for k, v in files.items() if k.startswith("hand-"))
+    causes = re.findall(r'"cause":"([^"]+)"', hand_pages)  # the replay's step data
+    assert {f"{d.cause} {d.cause.code}" for d in followers if d.cause} <= set(causes)
 
 
 def test_a_total_written_wrong_is_one_error_and_later_hands_go_on_from_it() -> None:

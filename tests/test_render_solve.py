@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.test_render_browser import browser, open_page  # noqa: F401 (a fixture)
+from tests.test_render_browser import open_page
 from zfrec.analysis.costs import perfect_play_tables
 from zfrec.record import load
 from zfrec.render.analysis import analysed_view
@@ -64,7 +64,7 @@ def test_page_json_and_files() -> None:
 
 
 @pytest.mark.slow
-def test_the_table_and_the_cost_note_in_chromium(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+def test_the_table_and_the_cost_note_in_chromium(browser: Any, tmp_path: Path) -> None:
     (game,) = load(SAMPLE)
     found = perfect_play_tables(game, max_cards=CARDS)
     view = analysed_view(game, solve_cards=CARDS)

@@ -23,7 +23,7 @@ from zfrec.validate import Report
 
 EditKind = Literal[
     "pass", "play", "insert", "delete", "declare", "substitute", "deal_swap", "deal_move",
-    "score", "totals", "result", "shuffler", "drop_hand", "split", "read",
+    "score", "totals", "result", "shuffler", "drop_hand", "split", "read", "version",
 ]  # fmt: skip
 
 

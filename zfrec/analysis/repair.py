@@ -310,6 +310,8 @@ class _Search:
             return
         where, h, k = first
         info = self.index.hands[h]
+        # The record itself says a disputed move may have gone otherwise: its versions come first.
+        yield from self._versions(info, k if where == "step" else len(info.steps) - 1)
         if where == "start":
             # A deal that is not whole: the plays of a card played twice are suspect too.
             yield from self._twice(info)
@@ -373,6 +375,20 @@ class _Search:
                 "delete", f"{self._where(step)} was not played", step,
                 before=move.play_text(), apply=_set_move(step.h, step.t, step.m, None),
             )  # fmt: skip
+
+    def _versions(self, info: _HandInfo, k: int) -> Iterator[Edit]:
+        """The `or` versions of the disputed moves up to step k, nearest first."""
+        for step in reversed(info.steps[: k + 1]):
+            move = step.move
+            if move is None or step.m is None:
+                continue
+            for version in move.alternatives:
+                play = version.play_text()
+                yield self._edit(
+                    "version", f"{self._where(step)} was the disputed version {play}", step,
+                    before=move.play_text(), after=play,
+                    apply=_set_move(step.h, step.t, step.m, move.with_version(version)),
+                )  # fmt: skip
 
     def _split(self, step: _Step) -> Edit:
         h, t, m = step.h, step.t, step.m or 0

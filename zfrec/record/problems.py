@@ -45,6 +45,8 @@ _RANK_RE = re.compile(r"10|[2-9tjqka]", re.IGNORECASE)
 # A word that may be meant as a card: a rank and at most one more character, or a joker.
 _CARDISH_RE = re.compile(r"(?:10|[2-9tjqka]).?|[sb]j\S*|[!?]*", re.IGNORECASE)
 _SUITS = "shdc♠♥♦♣♤♡♢♧"
+# One card of a glued word (`9h9j`): a joker with its declaration, or a rank and one character.
+_PIECE_RE = re.compile(r"[sb]j(?:=(?:10|[2-9tjqka])[shdc♠♥♦♣♤♡♢♧]?)?|(?:10|[2-9tjqka])[^,]?", re.I)
 _NAME_NOISE_RE = re.compile(r"[\s_.\-·]+")
 MAX_SUGGESTIONS = 3  # more cards than this fit: no suggestion, they would not help
 MAX_FUZZY = 80  # letters of a name compared by edit distance, at most
@@ -188,12 +190,40 @@ def read_word_leniently(
             try:
                 got, declared = read_word(part)
             except CardError as exc:
-                bad.append((offset, part, exc))
+                pieces = _glued_cards(part)
+                if not pieces:
+                    bad.append((offset, part, exc))
+                for at, piece in pieces:  # only the unreadable card of a glued word is lost
+                    try:
+                        got, declared = read_word(piece)
+                    except CardError as piece_exc:
+                        bad.append((offset + at, piece, piece_exc))
+                    else:
+                        mask |= got
+                        found.extend(declared)
             else:
                 mask |= got
                 found.extend(declared)
         offset += len(part) + 1
     return mask, tuple(found), bad
+
+
+def _glued_cards(part: str) -> list[tuple[int, str]]:
+    """The cards of a glued word with their offsets (`9h9j` is `9h` at 0 and `9j` at 2), or no
+    pieces when the word does not cut into two or more card-sized pieces.
+
+    >>> _glued_cards("9h9j"), _glued_cards("9j")
+    ([(0, '9h'), (2, '9j')], [])
+    """
+    pieces = []
+    at = 0
+    while at < len(part):
+        m = _PIECE_RE.match(part, at)
+        if m is None:
+            return []
+        pieces.append((at, m.group()))
+        at = m.end()
+    return pieces if len(pieces) > 1 else []
 
 
 def did_you_mean(options: Sequence[str]) -> str:

@@ -131,13 +131,15 @@ class DiagnosticView:
     rule: str | None
     where: Annotated[str, hidden()]  # "hand 2, trick 3, turn 1 (Ann)"; not in the page's JSON
     line: int | None
+    cause: str | None = None  # "22:1": the finding this one follows from (DIAGNOSTICS.md)
 
     @staticmethod
     def of(d: Diagnostic, names: tuple[str, ...] = ()) -> DiagnosticView:
         """The diagnostic as pages show it; `names` (the players) are isolated in its text."""
         loc = d.location
         message, where = isolate_names(d.message, names), isolate_names(loc.play(), names)
-        return DiagnosticView(d.severity, d.code, message, d.rule, where, loc.line)
+        cause = None if d.cause is None else f"{d.cause} {d.cause.code}"
+        return DiagnosticView(d.severity, d.code, message, d.rule, where, loc.line, cause)
 
     def to_json(self) -> dict[str, object]:
         """The diagnostic as the page's script reads it (`where` left out)."""
