@@ -1,4 +1,5 @@
-"""The charts' renderers (zfrec.render.mplrender) draw what matplotlib's own renderers draw.
+"""The charts' renderers (zfrec.render.mplrender) draw what matplotlib's own renderers draw; the
+replay's card lists (html.card_ids) are a mask's bits.
 
 They remember texts' measures, the fonts' line metrics and the glyph layouts across charts; the
 charts drawn with them must be the very bytes (SVG) and pixels (PNG) that matplotlib's `savefig`
@@ -77,3 +78,15 @@ def test_figure_svg_keeps_the_page_form() -> None:
     assert page.startswith('<svg viewBox="0 0 340 ') and 'class="zf-chart"' in page
     assert file.startswith('<svg xmlns="http://www.w3.org/2000/svg"')
     assert "王芳" in page and "王芳" in file  # names as text, not as glyph paths
+
+
+def test_card_ids_are_the_set_bits_lowest_first() -> None:
+    import random
+
+    from zfrec.render.html import card_ids
+
+    rng = random.Random(18)
+    masks = [0, 1, (1 << 54) - 1, 1 << 53, (1 << 70) | 5]
+    masks += [rng.getrandbits(54) & rng.getrandbits(54) for _ in range(2000)]
+    for mask in masks:
+        assert card_ids(mask) == tuple(i for i in range(mask.bit_length()) if mask >> i & 1)
