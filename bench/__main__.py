@@ -143,6 +143,9 @@ def run(quick: bool) -> dict[str, Any]:
         two = validate_rate([big], 2)[0]
         results["validate_jobs2_hands_per_s"], results["jobs2_speedup"] = two, two / one
         big.unlink()
+        # and the corpus's four files, as `zfrec validate -j 2 folder/` sees them
+        one = validate_rate(state["files"], 1)[0]
+        results["jobs2_files_speedup"] = validate_rate(state["files"], 2)[0] / one
 
     def stream() -> None:
         rss, hands = stream_peak_rss_mb(state["files"], 500 if quick else 200_000, corpus_dir)
@@ -162,6 +165,7 @@ def run(quick: bool) -> dict[str, Any]:
 
     def store_and_render() -> None:
         results["import_hands_per_s"] = import_hands_per_s(state["files"])
+        results["import_jobs2_hands_per_s"] = import_hands_per_s(state["files"], jobs=2)
         results["import_pg_hands_per_s"] = pg_import_hands_per_s(state["files"])
         rss, hands = import_peak_rss_mb(state["files"], 500 if quick else 50_000, corpus_dir)
         results["import_peak_rss_mb"], results["import_rss_hands"] = rss, hands
@@ -209,6 +213,7 @@ TARGETS: dict[str, tuple[str, float]] = {
     "validate_hands_per_s": (">=", 5000),
     "ratio_vs_python_chess": (">=", 5),
     "jobs2_speedup": (">=", 1.8),
+    "jobs2_files_speedup": (">=", 1.8),
     "stream_peak_rss_mb": ("<", 100),
     "simulate_hands_per_s": (">=", 300),
     "import_hands_per_s": (">=", 2000),

@@ -199,7 +199,7 @@ def test_convert_refuses_input_without_a_game(tmp_path: Path) -> None:
 
 
 def _crash(
-    args: list[str], target: str = "zfrec.cli.analyze_cmds.analyze_game", **env: str
+    args: list[str], target: str = "zfrec.analysis.analyze.analyze_game", **env: str
 ) -> subprocess.CompletedProcess[str]:
     """Run the real entry point with a fault planted in `target` (module.function): every real
     crash found so far is fixed, so an internal error has to be made on purpose to see how it
@@ -244,9 +244,10 @@ def test_an_internal_error_exits_3_with_one_line_naming_the_file(files: dict[str
     [
         (["validate"], "zfrec.batch.validate_games"),
         (["validate", "--jobs", "2"], "zfrec.batch.validate_games"),  # raised in a worker
-        (["import", "--db", "{db}"], "zfrec.store.importer.validate"),
+        (["import", "--db", "{db}"], "zfrec.store.firstpass.validate"),
+        (["import", "--db", "{db}", "--jobs", "2"], "zfrec.store.firstpass.validate"),
     ],
-    ids=["validate", "validate-jobs2", "import"],
+    ids=["validate", "validate-jobs2", "import", "import-jobs2"],
 )
 def test_an_internal_error_in_a_batch_names_the_file(
     tmp_path: Path, files: dict[str, Path], args: list[str], target: str

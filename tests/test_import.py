@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
+import pytest
 from sqlalchemy import Engine, text
 
 from tests.test_store import _import, _moves, _write, counts, engine, games, store_url
 from zfrec.record import Game, dumps
-from zfrec.store import delete_game, import_file, open_store, session
+from zfrec.store import ImportResult, delete_game, import_file, import_workers, open_store, session
 
 __all__ = ["engine", "games", "store_url"]  # fixtures, used by name
 
@@ -110,3 +112,113 @@ def test_cli_import_of_a_record_with_errors_exits_one(tmp_path: Path, games: lis
     result = CliRunner().invoke(app, ["import", "--db", db, str(binary)])
     assert result.exit_code == 1
     assert f"cannot read {binary}: not UTF-8 text" in result.output
+
+
+# worker processes (zfrec import --jobs) ----------------------------------------------------------
+
+
+def _snapshot(engine: Engine) -> dict[str, list[str]]:
+    """Every stored row, with the ids that differ between two imports (row ids, the time)
+    replaced by what they stand for: a game's hash, a hand's (hash, number), a player's key."""
+    with engine.connect() as conn:
+        hashes: dict[Any, Any] = {
+            i: h for i, h in conn.execute(text("SELECT id, content_hash FROM game"))
+        }
+        hands = {
+            i: (hashes[g], n)
+            for i, g, n in conn.execute(text("SELECT id, game_id, number FROM hand"))
+        }
+        players: dict[Any, Any] = {
+            i: k for i, k in conn.execute(text("SELECT id, key FROM player"))
+        }
+        stand_for: dict[str, dict[Any, Any]] = {
+            "game_id": hashes,
+            "hand_id": hands,
+            "player_id": players,
+        }
+        out: dict[str, list[str]] = {}
+        for table in ("game", "game_source", "seat", "hand", "hand_seat", "play", "diagnostic"):
+            rows = conn.execute(text(f"SELECT * FROM {table}")).mappings()
+            out[table] = sorted(
+                repr(
+                    sorted(
+                        (k, stand_for[k].get(v) if k in stand_for else v)
+                        for k, v in r.items()
+                        if k not in ("id", "imported_at")
+                    )
+                )
+                for r in rows
+            )
+    return out
+
+
+def _mixed_file(tmp_path: Path, games: list[Game]) -> Path:
+    """Over two workers' pieces of games: clean games, a game twice, a broken game and an
+    unreadable stretch between them."""
+    from tests.test_store import _sim
+
+    broken = Path(__file__).resolve().parent.parent / "sample_games" / "broken"
+    parts = [dumps([_sim(3 + i % 4, 9400 + i) for i in range(14)]), dumps(games[:3])]
+    parts.append((broken / "wrong-result.zfn").read_text("utf-8"))
+    parts.append("[0 not a tag\nnoise 0\n")
+    parts.append(dumps([games[1], *games[3:9]]))
+    path = tmp_path / "mixed.zfn"
+    path.write_text("\n\n".join(parts) + "\n", encoding="utf-8")
+    return path
+
+
+def _results_alike(result: ImportResult) -> dict[str, Any]:
+    data = result.to_json()
+    del data["game_ids"]  # the ids of rows added again differ
+    return data
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("only_valid", [False, True], ids=["all", "only-valid"])
+def test_workers_store_exactly_what_one_process_stores(
+    engine: Engine, tmp_path: Path, games: list[Game], only_valid: bool
+) -> None:
+    path = _mixed_file(tmp_path, games)
+    json_path = _write(tmp_path / "more.json", games[9:], "json")
+    alone = [_import(engine, p, only_valid) for p in (path, json_path)]
+    assert alone[0].unreadable == 1 and alone[0].games == 26
+    assert (alone[0].flagged, alone[0].skipped) == ((0, 1) if only_valid else (1, 0))
+    stored = _snapshot(engine)
+    for result in alone:
+        for game_id in set(result.game_ids):
+            with session(engine) as s:
+                delete_game(s, game_id=game_id)
+    assert counts(engine)["play"] == 0
+    with import_workers(2) as workers:
+        assert workers is not None
+        shared = []
+        for p in (path, json_path):
+            with session(engine) as s:
+                shared.append(import_file(s, path=p, only_valid=only_valid, workers=workers))
+        assert [_results_alike(r) for r in shared] == [_results_alike(r) for r in alone]
+        assert _snapshot(engine) == stored
+        # and again: nothing added, nothing removed
+        with session(engine) as s:
+            again = import_file(s, path=path, only_valid=only_valid, workers=workers)
+    assert (again.added, again.removed, again.game_ids) == (0, 0, shared[0].game_ids)
+    assert _snapshot(engine) == stored
+
+
+def test_cli_import_with_jobs_prints_what_one_process_prints(
+    tmp_path: Path, games: list[Game]
+) -> None:
+    from typer.testing import CliRunner
+
+    from zfrec.cli import app
+
+    path = _write(tmp_path / "some.zfn", games[:8])
+    outputs = []
+    for jobs in ("1", "2"):
+        db = tmp_path / f"j{jobs}.db"
+        result = CliRunner().invoke(
+            app, ["import", "--db", str(db), "-j", jobs, "--json", str(path)]
+        )
+        assert result.exit_code == 0, result.output
+        outputs.append(result.stdout.replace(str(db), "DB"))
+    assert outputs[0] == outputs[1]
+    assert '"added": 8' in outputs[0]

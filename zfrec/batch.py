@@ -15,6 +15,7 @@ goes on; a file that holds no game gets the warning ZF004.
 
 from __future__ import annotations
 
+import gc
 import json
 import multiprocessing
 from collections import deque
@@ -181,7 +182,7 @@ def run(
         for item in work:
             yield item if isinstance(item, Judged) else Judged(item.path, judge(item, options))
         return
-    with _pool(jobs) as pool:
+    with worker_pool(jobs) as pool:
         pending: deque[Judged | AsyncResult[FileSummary]] = deque()
         limit = jobs * (_AHEAD + 1)
         for item in work:
@@ -206,12 +207,19 @@ def _take(head: Judged | AsyncResult[FileSummary]) -> Judged:
     return Judged(summary.path, summary)
 
 
-def _pool(jobs: int) -> Pool:
+def worker_pool(jobs: int) -> Pool:
+    """`jobs` worker processes, forked where there is fork (see the module's docstring)."""
     # Fork where there is fork: the workers start with everything imported already, and the
     # garbage collector tuned. The pool is made before any thread of ours runs (the progress
     # display starts after it).
+    # Frozen, the objects the parent made before the fork are never scanned by a worker's
+    # garbage collector, so their pages stay shared instead of being copied into every worker.
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    return multiprocessing.get_context(method).Pool(jobs)
+    gc.freeze()
+    try:
+        return multiprocessing.get_context(method).Pool(jobs)
+    finally:
+        gc.unfreeze()
 
 
 def merge(total: FileSummary, part: FileSummary) -> None:

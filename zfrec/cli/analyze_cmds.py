@@ -18,17 +18,12 @@ from __future__ import annotations
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.cells import cell_len
 from rich.markup import escape
 
-from zfrec.analysis.analyze import Decision, GameAnalysis, HandAnalysis, analyze_game
-from zfrec.analysis.audit import DEFAULT_BUDGET, AuditReport, audit
-from zfrec.analysis.costs import COST_BUDGET, COST_CARDS
-from zfrec.analysis.diff import DiffReport, diff_games
-from zfrec.analysis.readfix import audit_as_read
 from zfrec.cli.common import (
     EXIT_FINDINGS,
     EXIT_INPUT,
@@ -41,9 +36,21 @@ from zfrec.cli.common import (
     out,
     print_json,
 )
-from zfrec.diagnostics import first_error
 from zfrec.errors import NotationError, ZfrecError, processing
 from zfrec.record import Format, Game, iter_records, iter_records_text
+
+if TYPE_CHECKING:
+    from zfrec.analysis.analyze import Decision, GameAnalysis, HandAnalysis
+    from zfrec.analysis.audit import AuditReport
+    from zfrec.analysis.diff import DiffReport
+
+# The analysis modules load only when their command runs, so that every other command (and the
+# --jobs workers) starts without them. Their defaults, shown in --help, are repeated here; a
+# test checks that they match zfrec.analysis.costs.COST_CARDS, COST_BUDGET.seconds and
+# zfrec.analysis.audit.DEFAULT_BUDGET.
+COST_CARDS = 12
+COST_SECONDS = 2.0
+AUDIT_BUDGET = 300
 
 RecordArg = Annotated[str, typer.Argument(help="A record file (.zfn or .json), or - for stdin.")]
 RecordsArg = Annotated[
@@ -288,7 +295,7 @@ def analyze_cmd(
         typer.Option(
             "--solve-seconds", min=0.01, help="At most this long on one position's solve."
         ),
-    ] = COST_BUDGET.seconds or 2.0,
+    ] = COST_SECONDS,
     as_json: JsonOpt = False,
 ) -> None:
     """Analyse every decision: alternatives, missed beats, conceded points, what it cost
@@ -300,6 +307,9 @@ def analyze_cmd(
     analysed. Exit 0 when the analysis is printed, 2 on unreadable input or a hand or game that
     is not there.
     """
+    from zfrec.analysis.analyze import analyze_game
+    from zfrec.analysis.costs import COST_BUDGET
+
     entries, bad = read_many(record, game)
     budget = replace(COST_BUDGET, seconds=solve_seconds)
     analyses: list[tuple[str, int, GameAnalysis]] = []
@@ -341,6 +351,8 @@ def analyze_cmd(
 
 
 def _print_audit(number: int, r: AuditReport) -> None:
+    from zfrec.diagnostics import first_error
+
     if r.legal:
         out.print(f"[bold]game {number}[/]: [green]legal[/] as recorded", markup=True)
         _print_disputes(r)
@@ -421,7 +433,7 @@ def audit_cmd(
     game: GameOpt = None,
     budget: Annotated[
         int, typer.Option("--budget", min=1, help="Most candidate records to validate per game.")
-    ] = DEFAULT_BUDGET,
+    ] = AUDIT_BUDGET,
     html_out: Annotated[
         Path | None, typer.Option("--html", help="Also write an audit page to this file.")
     ] = None,
@@ -436,6 +448,9 @@ def audit_cmd(
     others are audited. Exit 0 when every game is legal as recorded, 1 when some game fails
     (repaired or not), 2 on unreadable input.
     """
+    from zfrec.analysis.audit import audit
+    from zfrec.analysis.readfix import audit_as_read
+
     entries, bad = read_many(record, game, recover=True)
     many = record_files(record) != [record]
     reports: list[tuple[str, int, AuditReport]] = []
@@ -500,6 +515,8 @@ def diff_cmd(
     Games are paired in file order. Exit 0 when the records hold the same games (written
     alike or not), 1 when they differ, 2 on unreadable input.
     """
+    from zfrec.analysis.diff import diff_games
+
     games_a, games_b = read_games(a, game), read_games(b, game)
     first = game or 1
     with friendly_errors(f"{a} and {b}"):

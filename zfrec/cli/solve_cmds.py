@@ -9,19 +9,25 @@ from __future__ import annotations
 
 import time
 from contextlib import nullcontext
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.cells import cell_len
 from rich.markup import escape
 
-from zfrec.analysis.position import RecordPosition, record_position
-from zfrec.analysis.solve import Budget, LineStep, SolveResult, play_text, solve
 from zfrec.cli.analyze_cmds import GameOpt, JsonOpt, RecordArg, read_games
 from zfrec.cli.common import err, friendly_errors, out, print_json
 from zfrec.engine.cards import format_cards, points_of
 
-DEFAULT = Budget()
+if TYPE_CHECKING:
+    from zfrec.analysis.position import RecordPosition
+    from zfrec.analysis.solve import LineStep, SolveResult
+
+# The solver loads only when `zfrec solve` runs. The defaults of zfrec.analysis.solve.Budget,
+# shown in --help, are repeated here (a test checks that they match).
+DEFAULT_NODES = 5_000_000
+DEFAULT_SECONDS = 60.0
+DEFAULT_TABLE = 800_000
 
 
 def _pad(text: str, width: int) -> str:
@@ -43,6 +49,8 @@ def _position_json(pos: RecordPosition) -> dict[str, Any]:
 
 
 def _line_json(line: list[LineStep], players: list[str]) -> list[dict[str, Any]]:
+    from zfrec.analysis.solve import play_text
+
     out: list[dict[str, Any]] = []
     for step in line:
         item: dict[str, Any] = {"player": players[step.seat], "play": play_text(step.play)}
@@ -55,6 +63,8 @@ def _line_json(line: list[LineStep], players: list[str]) -> list[dict[str, Any]]
 
 def _line_text(line: list[LineStep], players: list[str]) -> str:
     """The line trick by trick: `West 8s, East 9h, South - (West takes 10) / West Js, ...`."""
+    from zfrec.analysis.solve import play_text
+
     parts: list[str] = []
     trick: list[str] = []
     for step in line:
@@ -93,6 +103,8 @@ def _print_position(number: int, pos: RecordPosition) -> None:
 
 
 def _print_result(pos: RecordPosition, r: SolveResult) -> None:
+    from zfrec.analysis.solve import play_text
+
     players = pos.game.players
     width = max(cell_len(p) for p in players) + 2
     if r.finished:
@@ -128,10 +140,10 @@ def solve_cmd(
     nodes: Annotated[
         int,
         typer.Option("--nodes", min=1, help="Stop after searching this many positions in all."),
-    ] = DEFAULT.nodes or 5_000_000,
+    ] = DEFAULT_NODES,
     seconds: Annotated[
         float, typer.Option("--seconds", min=0.01, help="Stop after this many seconds.")
-    ] = DEFAULT.seconds or 60.0,
+    ] = DEFAULT_SECONDS,
     table: Annotated[
         int,
         typer.Option(
@@ -139,7 +151,7 @@ def solve_cmd(
             min=1000,
             help="Transposition table entries (about 400 bytes each): caps the memory.",
         ),
-    ] = DEFAULT.table_entries,
+    ] = DEFAULT_TABLE,
     only_seat: Annotated[
         bool,
         typer.Option("--only-seat", help="Solve only the --seat player's value, not every seat's."),
@@ -155,6 +167,9 @@ def solve_cmd(
     game of the file is used unless --game says otherwise. Exit 0 when solved or when the hand
     is already over, 1 when the budget ran out first (bounds are shown), 2 on bad input.
     """
+    from zfrec.analysis.position import record_position
+    from zfrec.analysis.solve import Budget, play_text, solve
+
     games = read_games(record, game)
     number = game or len(games)
     g = games[-1]

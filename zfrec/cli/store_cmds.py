@@ -90,6 +90,12 @@ def import_cmd(
     only_valid: Annotated[
         bool, typer.Option("--only-valid", help="Do not store games the validator finds errors in.")
     ] = False,
+    jobs: Annotated[
+        int,
+        typer.Option(
+            "--jobs", "-j", min=1, help="Worker processes. Large files are shared out by game."
+        ),
+    ] = 1,
     as_json: JsonOption = False,
 ) -> None:
     """Validate records, then store them: each file in one transaction, all or nothing.
@@ -101,7 +107,7 @@ def import_cmd(
     unusable database.
     """
     from zfrec.batch import count_games
-    from zfrec.store import import_file, session
+    from zfrec.store import import_file, import_workers, session
 
     files = expand_paths(paths)
     if "-" in files:
@@ -116,7 +122,9 @@ def import_cmd(
         TimeElapsedColumn(), TextColumn("{task.description}"), console=err, transient=True,
         disable=not shown,
     )  # fmt: skip
-    with _store(db) as engine, progress:
+    # The workers are forked first: before the store's connections, which they must not share,
+    # and before the progress display starts its thread.
+    with import_workers(jobs) as workers, _store(db) as engine, progress:
         total = sum(count_games(f) for f in files) if shown else None
         task = progress.add_task("", total=total)
         for path in files:
@@ -125,7 +133,9 @@ def import_cmd(
             try:
                 with processing(path), session(engine) as s:
                     results.append(
-                        import_file(s, path=path, only_valid=only_valid, on_read=read_one)
+                        import_file(
+                            s, path=path, only_valid=only_valid, on_read=read_one, workers=workers
+                        )
                     )
             except ZfrecError as exc:
                 failed.append({"path": path, "error": str(exc)})

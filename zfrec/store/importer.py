@@ -5,37 +5,42 @@ failure anywhere leaves nothing of that file. Idempotent by content hash: a game
 canonical JSON is already stored is not added again.
 
 Two passes, so that memory stays flat and other importers are not held up. The first reads the
-file one game at a time, outside any write lock: canonical JSON, hash, and for games not
-stored yet the validation, whose rows go to a temporary spool file (plain tuples, pickled).
-The second takes the write lock and streams the spool into the database with executemany,
-no ORM object per row. Only small per-game facts (position, hash) stay in memory.
+file a few games at a time, outside any write lock: canonical JSON, hash, and for games not
+stored yet the validation, whose rows go to a temporary spool file (plain tuples, pickled);
+in worker processes with --jobs (zfrec.store.firstpass). The second takes the write lock and
+streams the spool into the database with executemany (COPY on PostgreSQL), no ORM object per
+row. Only small per-game facts (position, hash) stay in memory.
 """
 
 from __future__ import annotations
 
-import hashlib
 import pickle
 import random
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import IO, Any
 
 from sqlalchemy import Connection, Table, and_, delete, insert, select, update
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlmodel import Session
 
 from zfrec.diagnostics import Diagnostic, WrittenDiagnostic
-from zfrec.engine.cards import card_str, format_cards
 from zfrec.errors import NotationError, ZfrecError
 from zfrec.jsonview import dump
-from zfrec.record import Game, dumps, iter_records
-from zfrec.record.model import Move
-from zfrec.store.db import READONLY, StoreError
+from zfrec.record import Game, iter_records
+from zfrec.store.db import READONLY, StoreError, sqlite_file
+from zfrec.store.firstpass import (
+    Workers,
+    canonical_json,
+    judge_file,
+    judge_file_in_workers,
+    sha256,
+)
 from zfrec.store.models import utc_now
+from zfrec.store.rows import HAND_SEAT_COLUMNS, PLAY_COLUMNS, Rows, game_rows
 from zfrec.store.tables import (
     ARTIFACT,
     DIAG,
@@ -51,26 +56,18 @@ from zfrec.store.tables import (
     player_key,
     require_game,
 )
-from zfrec.validate import HandLedger, Report, notation_diagnostic, validate
+from zfrec.validate import Report, notation_diagnostic, validate
 
 _ATTEMPTS = 5  # a file transaction that collides with a concurrent importer is retried
-_BATCH = 1_000  # rows per executemany of hand_seat and play rows
+_BATCH = 1_000  # rows per executemany (or COPY) of hand_seat and play rows
 
 
 # identities ------------------------------------------------------------------------------------
 
 
-def canonical_json(game: Game) -> str:
-    return dumps(game, "json")
-
-
 def content_hash(game: Game) -> str:
     """The sha256 (hex) of the game's canonical JSON: the store's identity of a record."""
-    return _sha256(canonical_json(game))
-
-
-def _sha256(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return sha256(canonical_json(game))
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,18 +93,6 @@ class ImportResult:
 
 
 # the first pass: read, hash, validate, spool --------------------------------------------------
-
-
-@dataclass(slots=True)
-class _Rows:
-    """Everything one new game writes, ids left out (the second pass knows them)."""
-
-    game: dict[str, Any]
-    seats: list[tuple[Any, ...]]  # (seat, player key, name, score, winner)
-    hands: list[dict[str, Any]]
-    hand_seats: list[list[tuple[Any, ...]]]  # per hand: the columns after game_id, hand_id
-    plays: list[list[tuple[Any, ...]]]  # per hand: the columns after game_id, hand_id
-    diagnostics: list[Diagnostic]
 
 
 @dataclass(slots=True)
@@ -139,6 +124,7 @@ def import_file(
     only_valid: bool = False,
     on_game: Callable[[int], None] | None = None,
     on_read: Callable[[int], None] | None = None,
+    workers: Workers | None = None,
 ) -> ImportResult:
     """Validate the games of one .zfn or .json file, then store them in one transaction.
 
@@ -148,13 +134,14 @@ def import_file(
     its diagnostics and flagged invalid, unless `only_valid`. `on_read(number)` is called as
     each game has been read and judged (for progress), `on_game(number)` as each game is
     written, inside the transaction. Starts with no transaction open in `session`.
+    With `workers` (import_workers), the games are read and judged in those processes.
     """
     if session.new or session.dirty or session.deleted:
         raise StoreError("import_file needs a session without unsaved changes")
     session.rollback()  # end any read-only transaction: the import makes its own
     with tempfile.TemporaryFile(prefix="zfrec-import-") as spool:
         try:
-            read = _read_file(session, path, spool, only_valid, on_read)
+            read = _read_file(session, path, spool, only_valid, on_read, workers)
         finally:
             session.rollback()  # the first pass only read: no lock is kept into the second
         for attempt in range(1, _ATTEMPTS + 1):
@@ -183,29 +170,44 @@ def _read_file(
     spool: IO[bytes],
     only_valid: bool,
     on_read: Callable[[int], None] | None,
+    workers: Workers | None,
 ) -> _FileRead:
     read = _FileRead(str(path), str(Path(path).resolve()), spool)
-    conn = session.connection(execution_options={READONLY: True})
-    seen: set[str] = set()  # digests spooled from this file, so a repeat is judged once
-    for number, text, game in _readable(read, path):
-        digest = _sha256(text)
-        known = digest in seen or _is_stored(conn, digest)
-        entry = _Entry(number, digest, spooled=False)
-        if not known:
-            report = validate(game, game_number=number)
-            entry.ok = report.ok
-            if only_valid and not report.ok:
-                entry.skipped = list(report.diagnostics)
-            else:
-                pickle.dump((digest, _rows(read.source, number, text, game, report)), spool, 5)
+    url = _shared_url(session) if workers is not None else None
+    if workers is not None and url is not None:
+        judged = judge_file_in_workers(workers, url, path, read.source, only_valid)
+    else:
+        conn = session.connection(execution_options={READONLY: True})
+        judged = judge_file(conn, path, read.source, only_valid)
+    seen: set[str] = set()  # digests spooled from this file, so a repeat is stored once
+    for j in judged:
+        read.count = j.number
+        if j.unreadable is not None:
+            read.unreadable.append(j.unreadable)
+            continue
+        entry = _Entry(j.number, j.digest, spooled=False)
+        if not (j.known or j.digest in seen):
+            entry.ok = j.ok
+            if j.skipped is not None:
+                entry.skipped = j.skipped
+            elif j.rows is not None:
+                spool.write(j.rows)
                 entry.spooled = True
-                seen.add(digest)
-                for name in game.players:
+                seen.add(j.digest)
+                for name in j.players:
                     read.names.setdefault(player_key(name), name)
         read.entries.append(entry)
         if on_read is not None:
-            on_read(number)
+            on_read(j.number)
     return read
+
+
+def _shared_url(session: Session) -> str | None:
+    """The store's URL for worker processes to open, or None if they cannot (in memory)."""
+    url = session.get_bind().engine.url
+    if url.get_backend_name() == "sqlite" and sqlite_file(url) is None:
+        return None
+    return url.render_as_string(hide_password=False)
 
 
 def _readable(read: _FileRead, path: str | Path) -> Iterator[tuple[int, str, Game]]:
@@ -224,160 +226,20 @@ def _readable(read: _FileRead, path: str | Path) -> Iterator[tuple[int, str, Gam
         yield number, text, item
 
 
-def _is_stored(conn: Connection, digest: str) -> bool:
-    found = conn.execute(select(GAME.c.id).where(GAME.c.content_hash == digest)).first()
-    return found is not None
-
-
-def _rows(source: str | None, number: int, text: str, game: Game, report: Report) -> _Rows:
-    result = game.result
-    row = {
-        "record_json": text,
-        "source_path": source,
-        "source_index": number if source is not None else None,
-        "event": game.event,
-        "site": game.site,
-        "date": game.date,
-        "tags": [list(t) for t in game.extra_tags],
-        "preset": game.preset,
-        "options": dict(game.options),
-        "target": game.target,
-        "players": len(game.players),
-        "result_scores": None if result is None else list(result.scores),
-        "result_winners": None if result is None else list(result.winners),
-        "hands": len(game.hands),
-        "moves": report.moves,
-        "over": report.over,
-        "valid": report.ok,
-        "errors": report.errors,
-        "warnings": report.warnings,
-    }
-    seats = [
-        (
-            s,
-            player_key(name),
-            name,
-            report.scores[s] if s < len(report.scores) else None,
-            s in report.winners,
-        )
-        for s, name in enumerate(game.players)
-    ]
-    rows = _Rows(row, seats, [], [], [], list(report.diagnostics))
-    ledgers: list[HandLedger | None] = list(report.hands)
-    if len(ledgers) != len(game.hands):  # the replay stopped before the hands (bad seat count)
-        ledgers = [None] * len(game.hands)
-    n = len(game.players)
-    for hand, ledger in zip(game.hands, ledgers, strict=True):
-        res = ledger.result if ledger else None
-        rows.hands.append(
-            {
-                "number": hand.number,
-                "shuffler": hand.shuffler,
-                "first": res.first if res else None,
-                "last": res.last if res else None,
-                "finished": res is not None,
-                "reconstructed": ledger.reconstructed if ledger else False,
-                "transfer_points": res.transfer_points if res else None,
-            }
-        )
-        order = list(res.out_order) if res else []
-        if res and res.last not in order:
-            order.append(res.last)
-        rows.hand_seats.append(
-            [
-                (
-                    s,
-                    res.points[s] if res and s < len(res.points) else None,
-                    order.index(s) + 1 if s in order else None,
-                    bool(res and res.first == s),
-                    bool(res and res.last == s),
-                )
-                for s in range(n)
-            ]
-        )
-        rows.plays.append(
-            [
-                _play_row(move, hand.number, t, turn)
-                for t, trick in enumerate(hand.tricks, 1)
-                for turn, move in enumerate(trick.moves, 1)
-            ]
-        )
-    return rows
-
-
-_HAND_SEAT_COLUMNS = ("seat", "player_id", "points", "place", "is_first", "is_last")
-_PLAY_COLUMNS = (
-    "hand_number", "trick", "turn", "seat", "is_pass", "cards", "mask", "declarations",
-    "annotation", "comment", "disputed", "dispute_note",
-)  # fmt: skip
-
-
-def _play_row(move: Move, hand_number: int, trick: int, turn: int) -> tuple[Any, ...]:
-    if move.annotation is None and not move.comments and not move.disputed:
-        if move.is_pass:
-            return (
-                hand_number,
-                trick,
-                turn,
-                move.seat,
-                True,
-                None,
-                0,
-                None,
-                None,
-                None,
-                False,
-                None,
-            )
-        if not move.declarations:
-            cards = _cards_text(move.cards)
-            return (
-                hand_number,
-                trick,
-                turn,
-                move.seat,
-                False,
-                cards,
-                move.cards,
-                None,
-                None,
-                None,
-                False,
-                None,
-            )
-    decls = " ".join(f"{card_str(j)}={stand}" for j, stand in move.declarations)
-    return (
-        hand_number,
-        trick,
-        turn,
-        move.seat,
-        move.is_pass,
-        None if move.is_pass else _cards_text(move.cards),
-        move.cards,
-        decls or None,
-        move.annotation,
-        "\n\n".join(move.comments) or None,
-        move.disputed,
-        move.dispute_note,
-    )
-
-
-@lru_cache(maxsize=1 << 16)
-def _cards_text(mask: int) -> str:
-    return format_cards(mask)
-
-
 # the second pass: write ------------------------------------------------------------------------
 
 
 class _Batches:
-    """hand_seat and play rows gathered over games, written with one executemany per batch."""
+    """hand_seat and play rows gathered over games, written a batch at a time: with COPY on
+    PostgreSQL through psycopg (a tenth of the cost of executemany there), else executemany."""
 
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
+        tables = ((HAND_SEAT, HAND_SEAT_COLUMNS), (PLAY, PLAY_COLUMNS))
+        self.copy = conn.dialect.name == "postgresql" and conn.dialect.driver == "psycopg"
         self.sql = {
-            t.name: _insert_sql(conn, t, ("game_id", "hand_id", *cols))
-            for t, cols in ((HAND_SEAT, _HAND_SEAT_COLUMNS), (PLAY, _PLAY_COLUMNS))
+            t.name: (_copy_sql if self.copy else _insert_sql)(conn, t, ("game_id", "hand_id", *c))
+            for t, c in tables
         }
         self.rows: dict[str, list[tuple[Any, ...]]] = {HAND_SEAT.name: [], PLAY.name: []}
 
@@ -389,9 +251,24 @@ class _Batches:
 
     def flush(self) -> None:
         for name, pending in self.rows.items():
-            if pending:
+            if not pending:
+                continue
+            if self.copy:
+                self._copy(self.sql[name], pending)
+            else:
                 self.conn.exec_driver_sql(self.sql[name], pending)
-                pending.clear()
+            pending.clear()
+
+    def _copy(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
+        dialect = self.conn.dialect
+        dbapi: Any = self.conn.connection.dbapi_connection  # the transaction's own connection
+        try:
+            with dbapi.cursor() as cursor, cursor.copy(sql) as copy:
+                for row in rows:
+                    copy.write_row(row)
+        except dialect.loaded_dbapi.Error as exc:
+            # as SQLAlchemy words a driver's error, so that a clash is retried like any other
+            raise DBAPIError.instance(sql, None, exc, dialect.loaded_dbapi.Error) from exc
 
 
 def _insert_sql(conn: Connection, table: Table, columns: Sequence[str]) -> str:
@@ -399,6 +276,11 @@ def _insert_sql(conn: Connection, table: Table, columns: Sequence[str]) -> str:
     quote = conn.dialect.identifier_preparer.quote
     names = ", ".join(quote(c) for c in columns)
     return f"INSERT INTO {quote(table.name)} ({names}) VALUES ({', '.join([mark] * len(columns))})"
+
+
+def _copy_sql(conn: Connection, table: Table, columns: Sequence[str]) -> str:
+    quote = conn.dialect.identifier_preparer.quote
+    return f"COPY {quote(table.name)} ({', '.join(quote(c) for c in columns)}) FROM STDIN"
 
 
 def _write_file(
@@ -427,7 +309,7 @@ def _write_file(
     added = unchanged = flagged = skipped = hands = 0
     found: list[Diagnostic] = list(read.unreadable)
     for entry in read.entries:
-        rows: _Rows | None = None
+        rows: Rows | None = None
         if entry.spooled:
             digest, rows = pickle.load(read.spool)
             assert digest == entry.digest
@@ -468,23 +350,23 @@ def _write_file(
     )
 
 
-def _names(rows: Iterable[_Rows]) -> list[str]:
+def _names(rows: Iterable[Rows]) -> list[str]:
     return [name for r in rows for _, _, name, _, _ in r.seats]
 
 
-def _reread(read: _FileRead, numbers: set[int], only_valid: bool) -> dict[int, _Rows]:
+def _reread(read: _FileRead, numbers: set[int], only_valid: bool) -> dict[int, Rows]:
     """Rows of games that were stored when the first pass looked, and are gone now (another
     importer removed them meanwhile): read and judged again."""
     wanted = {e.number: e.digest for e in read.entries if e.number in numbers}
-    out: dict[int, _Rows] = {}
+    out: dict[int, Rows] = {}
     for number, text, game in _readable(_FileRead(read.path, read.source, read.spool), read.path):
         if number not in wanted:
             continue
-        if _sha256(text) != wanted[number]:
+        if sha256(text) != wanted[number]:
             raise StoreError(f"{read.path}: the file changed while it was being imported")
         report = validate(game, game_number=number)
         if not (only_valid and not report.ok):
-            out[number] = _rows(read.source, number, text, game, report)
+            out[number] = game_rows(read.source, number, text, game, report)
     return out
 
 
@@ -527,7 +409,7 @@ def _insert_ignoring_conflicts(conn: Connection, table: Table, keys: list[str]) 
 
 
 def _insert_game(
-    conn: Connection, batches: _Batches, digest: str, rows: _Rows, players: dict[str, int]
+    conn: Connection, batches: _Batches, digest: str, rows: Rows, players: dict[str, int]
 ) -> int:
     game_id: int = conn.execute(
         insert(GAME).returning(GAME.c.id),
@@ -652,12 +534,12 @@ def store_game(session: Session, *, game: Game, report: Report | None = None) ->
     """
     conn = session.connection()
     text = canonical_json(game)
-    digest = _sha256(text)
+    digest = sha256(text)
     found = conn.execute(select(GAME.c.id).where(GAME.c.content_hash == digest)).scalar()
     if found is not None:
         return int(found), False
     report = report or validate(game)
-    rows = _rows(None, 1, text, game, report)
+    rows = game_rows(None, 1, text, game, report)
     players = _player_ids(conn, game.players)
     batches = _Batches(conn)
     game_id = _insert_game(conn, batches, digest, rows, players)

@@ -12,9 +12,9 @@ guarantees.
 from __future__ import annotations
 
 from zfrec.store.artifacts import get_artifact, list_artifacts, put_artifact
+from zfrec.store.firstpass import Workers, canonical_json, import_workers
 from zfrec.store.importer import (
     ImportResult,
-    canonical_json,
     content_hash,
     delete_game,
     import_file,
@@ -41,6 +41,7 @@ __all__ = [
     "HandRow",
     "ImportResult",
     "PlayerStats",
+    "Workers",
     "canonical_json",
     "content_hash",
     "delete_game",
@@ -49,6 +50,7 @@ __all__ = [
     "get_artifact",
     "get_game",
     "import_file",
+    "import_workers",
     "list_artifacts",
     "list_games",
     "load_record",

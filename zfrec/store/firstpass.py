@@ -1,0 +1,183 @@
+"""The importer's first pass: each game of a file read, canonicalised, hashed and, if the store
+does not hold it yet, validated and turned into rows; in this process, or in worker processes.
+
+Games are judged a run at a time (4 games, or a worker's piece of about 16), so that one query
+tells which of them the store already holds. With workers (`zfrec import --jobs`), a .zfn file
+is cut into pieces where a game's tags begin, as `zfrec validate --jobs` cuts it (zfrec.batch);
+the workers, forked once for the whole run, judge the pieces with a read-only connection of
+their own, a few pieces ahead of the importer at most, and the judgements come back in file
+order. A worker sends a new game's rows already pickled: the importer copies them to its spool.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from multiprocessing.pool import AsyncResult, Pool
+from pathlib import Path
+
+from sqlalchemy import Connection, Engine, select
+
+from zfrec.batch import Piece, pieces, worker_pool
+from zfrec.diagnostics import Diagnostic
+from zfrec.errors import NotationError, ZfrecError
+from zfrec.record import Game, dumps, iter_records, iter_records_text
+from zfrec.record.zfn import iter_games
+from zfrec.store.db import READONLY, make_engine
+from zfrec.store.rows import game_rows
+from zfrec.store.tables import GAME, chunks
+from zfrec.validate import notation_diagnostic, validate
+
+_PIECE = 16  # games a worker judges together: one query for which of them are stored
+_RUN = 4  # the same in one process, which holds each run's games and rows at once
+_AHEAD = 4  # pieces queued per worker beyond the one it is judging
+
+
+def canonical_json(game: Game) -> str:
+    """The game's canonical JSON text, whose hash identifies it in the store."""
+    return dumps(game, "json")
+
+
+def sha256(text: str) -> str:
+    """The sha256 (hex) of `text` as UTF-8."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@dataclass(slots=True)
+class Judged:
+    """One item of a file as the first pass found it: an unreadable game, or a game with its
+    hash and, if it was new to the store, its validation and its rows."""
+
+    number: int  # 1-based position in the file, unreadable games included
+    unreadable: Diagnostic | None = None
+    digest: str = ""
+    known: bool = False  # stored already, or earlier in the same piece
+    ok: bool = True
+    skipped: list[Diagnostic] | None = None  # errors, and --only-valid: kept out
+    players: tuple[str, ...] = ()
+    rows: bytes | None = None  # pickled (digest, Rows) of a game to store
+
+
+@dataclass(frozen=True, slots=True)
+class Workers:
+    """Worker processes for the first pass, started once for every file of a run."""
+
+    pool: Pool
+    jobs: int
+
+
+@contextmanager
+def import_workers(jobs: int) -> Iterator[Workers | None]:
+    """`jobs` worker processes for `import_file(workers=...)`, or None for one process. Start
+    them before any thread (a progress display): they are forked where the platform can."""
+    if jobs <= 1:
+        yield None
+        return
+    with worker_pool(jobs) as pool:
+        yield Workers(pool, jobs)
+
+
+def judge_items(
+    items: Iterable[tuple[int, Game | NotationError]],
+    path: str,
+    source: str,
+    only_valid: bool,
+    stored: Callable[[list[str]], set[str]],
+) -> list[Judged]:
+    """Judge a run of a file's items; `stored(digests)` tells which of them the store holds."""
+    out: list[Judged] = []
+    games: list[tuple[Judged, str, Game]] = []
+    for number, item in items:
+        if isinstance(item, NotationError):
+            out.append(Judged(number, notation_diagnostic(item, path, number)))
+            continue
+        try:
+            text = canonical_json(item)
+        except ZfrecError as exc:  # the text reader accepted what JSON cannot hold
+            error = NotationError(exc.message, exc.location)
+            out.append(Judged(number, notation_diagnostic(error, path, number)))
+            continue
+        judged = Judged(number, digest=sha256(text), players=tuple(item.players))
+        out.append(judged)
+        games.append((judged, text, item))
+    known = stored([j.digest for j, _, _ in games]) if games else set()
+    for judged, text, game in games:
+        if judged.digest in known:
+            judged.known = True
+            continue
+        report = validate(game, game_number=judged.number)
+        judged.ok = report.ok
+        if only_valid and not report.ok:
+            judged.skipped = list(report.diagnostics)
+        else:
+            rows = game_rows(source, judged.number, text, game, report)
+            judged.rows = pickle.dumps((judged.digest, rows), 5)
+            known.add(judged.digest)  # a repeat within the piece is not judged again
+    return out
+
+
+def stored_digests(conn: Connection, digests: list[str]) -> set[str]:
+    """Which of `digests` the store holds."""
+    found: set[str] = set()
+    for chunk in chunks(digests):
+        found.update(
+            conn.scalars(select(GAME.c.content_hash).where(GAME.c.content_hash.in_(chunk)))
+        )
+    return found
+
+
+def judge_file(
+    conn: Connection, path: str | Path, source: str, only_valid: bool
+) -> Iterator[Judged]:
+    """The file's items judged in this process, read as a stream, with `conn` to look up."""
+    items = enumerate(iter_records(path), 1)
+    run: list[tuple[int, Game | NotationError]] = []
+    for item in items:
+        run.append(item)
+        if len(run) == _RUN:
+            yield from judge_items(run, str(path), source, only_valid, _lookup(conn))
+            run = []
+    if run:
+        yield from judge_items(run, str(path), source, only_valid, _lookup(conn))
+
+
+def _lookup(conn: Connection) -> Callable[[list[str]], set[str]]:
+    return lambda digests: stored_digests(conn, digests)
+
+
+def judge_file_in_workers(
+    workers: Workers, url: str, path: str | Path, source: str, only_valid: bool
+) -> Iterator[Judged]:
+    """The file's items judged by `workers`, in file order; `url` names the store."""
+    pending: deque[AsyncResult[list[Judged]]] = deque()
+    limit = workers.jobs * (_AHEAD + 1)
+    for piece in pieces(str(path), _PIECE, lambda: ""):
+        pending.append(workers.pool.apply_async(_judge_piece, (piece, url, source, only_valid)))
+        while len(pending) > limit or (pending and pending[0].ready()):
+            yield from pending.popleft().get()
+    while pending:
+        yield from pending.popleft().get()
+
+
+_ENGINES: dict[str, Engine] = {}  # a worker's own engine per store, made at its first piece
+
+
+def _judge_piece(piece: Piece, url: str, source: str, only_valid: bool) -> list[Judged]:
+    """Judge one piece; runs in a worker process."""
+    first = piece.items_before + 1
+    items: Iterator[Game | NotationError]
+    if piece.lines is not None:
+        items = iter_games(
+            piece.lines, piece.path, first_line=piece.first_line, games_before=piece.games_before
+        )
+    else:
+        items = iter_records_text(piece.text, piece.fmt or "json", piece.path)
+    engine = _ENGINES.get(url)
+    if engine is None:
+        engine = _ENGINES[url] = make_engine(url, must_exist=True)
+    with engine.execution_options(**{READONLY: True}).connect() as conn:
+        return judge_items(enumerate(items, first), piece.path, source, only_valid, _lookup(conn))
