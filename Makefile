@@ -5,7 +5,7 @@ BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 QUICK   ?=
 
-.PHONY: setup demo test quick lint typecheck unit bench clean
+.PHONY: setup bytecode demo test quick lint typecheck unit bench clean
 
 setup: $(STAMP)
 
@@ -14,8 +14,14 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
+	@$(MAKE) --no-print-directory bytecode
 
-demo: setup
+# Compile zfrec's modules once: with PYTHONDONTWRITEBYTECODE set (as on our machines) Python never
+# writes .pyc files itself, so every command and every worker process would compile zfrec again.
+bytecode:
+	@$(BIN)/python -m compileall -q zfrec bench
+
+demo: setup bytecode
 	@bash scripts/demo.sh
 
 lint: setup
@@ -25,7 +31,7 @@ lint: setup
 typecheck: setup
 	$(BIN)/mypy --strict
 
-unit: setup
+unit: setup bytecode
 	$(BIN)/pytest
 
 test: lint typecheck unit
@@ -34,7 +40,7 @@ test: lint typecheck unit
 quick: setup
 	$(BIN)/pytest -m "not slow"
 
-bench: setup
+bench: setup bytecode
 	$(BIN)/python -m bench $(if $(QUICK),--quick,)
 
 clean:

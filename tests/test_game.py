@@ -728,6 +728,30 @@ def snapshot(state: HandState) -> tuple[object, ...]:
     return tuple(out)
 
 
+@pytest.mark.parametrize("n", [3, 5])
+def test_a_hand_without_undo_record_plays_alike_and_refuses_undo(n: int) -> None:
+    """`undoable=False` (a replay that only judges) changes nothing but undo(), which raises."""
+    rng = random.Random(n)
+    deal, leader = deal_random(n, 0, rng), rng.randrange(n)
+    kept, lean = (
+        HandState(list(deal), leader, POPPEL),
+        HandState(list(deal), leader, POPPEL, 1, False),
+    )
+    while kept.result is None:
+        seat = kept.turn
+        plays = physical_plays(kept.hands[seat], kept.top, kept.rules)
+        if kept.can_pass(seat) and (not plays or rng.random() < 0.5):
+            assert kept.pass_(seat) == lean.pass_(seat)
+        else:
+            combo = rng.choice(plays)
+            decls = combo.declarations()
+            assert kept.play(seat, combo.mask, decls) == lean.play(seat, combo.mask, decls)
+        assert snapshot(kept) == snapshot(lean)
+    with pytest.raises(ValueError, match="no undo record"):
+        lean.undo()
+    assert kept.undo() == lean.log[-1]
+
+
 @pytest.mark.parametrize("rules", [PAGAT, POPPEL, PARLETT], ids=lambda r: r.preset)
 @pytest.mark.parametrize("n", [3, 4, 5, 6])
 def test_undo_restores_every_earlier_state_exactly(n: int, rules: Ruleset) -> None:

@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from zfrec.diagnostics import Diagnostic
 from zfrec.engine.cards import parse_cards
 from zfrec.engine.game import GameState, PassEvent, PlayEvent
 from zfrec.engine.seats import Seat, seat
-from zfrec.record import load, loads
+from zfrec.record import iter_records, load, loads
 from zfrec.record.model import Game
 from zfrec.replay import (
     GameEnd,
@@ -235,3 +236,42 @@ def test_the_three_of_hearts_stays_where_the_record_puts_it() -> None:
     # Cy plays the 3h later: Cy held it, and Bo's lead is out of turn.
     codes = [d.code for d in validate(_opening("2: 4c  3: 3h")).diagnostics]
     assert "ZF203" in codes
+
+
+ALL = sorted(
+    p for folder in (SAMPLES, SAMPLES / "broken", SAMPLES / "unfinished") if folder.is_dir()
+    for p in folder.iterdir() if p.suffix in (".zfn", ".json")
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("path", ALL, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_a_replay_without_moves_hands_over_the_same_findings(path: Path) -> None:
+    """`replay(moves=False)` (what the validator runs) yields the hands and the game's end as
+    the full replay does, each HandEnd carrying what the full replay found at that hand's
+    moves, and counts the actions the MoveSteps applied."""
+    games = [g for g in iter_records(path, recover=True) if isinstance(g, Game)]
+    for original in games:
+        for game in (original, without_passes(original)):
+            full = [e for _, e in replay(game)]
+            lean_pairs = list(replay(game, moves=False))
+            lean = [e for _, e in lean_pairs]
+            assert not any(isinstance(e, MoveStep) for e in lean)
+            expected: list[object] = []
+            found: list[Diagnostic] = []
+            applied = 0
+            for e in full:
+                if isinstance(e, MoveStep):
+                    found += e.diagnostics
+                    applied += e.event is not None
+                    continue
+                if isinstance(e, HandEnd):
+                    e = dataclasses.replace(e, diagnostics=(*found, *e.diagnostics), moves=applied)
+                    found, applied = [], 0
+                expected.append(e)
+            assert lean == expected
+            everything = [d for e in full for d in e.diagnostics]
+            assert lean_pairs[-1][0].diagnostics == everything
+            assert validate(game).diagnostics == tuple(everything)
+            assert validate(game).moves == sum(
+                isinstance(e, MoveStep) and e.event is not None for e in full
+            )

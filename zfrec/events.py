@@ -27,7 +27,7 @@ The fields of a `MoveStep` (one per action, inferred passes included):
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from zfrec.diagnostics import Diagnostic
@@ -57,6 +57,8 @@ class ReplayState:
     game: GameState
     hand: HandState | None = None
     hand_index: int = -1  # index into record.hands
+    # Every diagnostic handed out so far, in the order of the events that carried them.
+    diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +110,7 @@ class HandEnd:
     result: HandResult | None  # None when the record stops before the hand ends
     totals: tuple[int, ...]
     diagnostics: tuple[Diagnostic, ...] = ()
+    moves: int = 0  # actions applied in the hand, inferred passes included
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,7 +180,8 @@ def walk(
             calls[kind].append(method)
     starts, moves, ends, game_ends = calls
     end: GameEnd | None = None
-    for state, event in replay(record, rules, game_number):
+    # Without a visitor of moves, the replay yields none (the validator alone reads no moves).
+    for state, event in replay(record, rules, game_number, moves=bool(moves)):
         if type(event) is MoveStep:
             for call in moves:
                 call(state, event)

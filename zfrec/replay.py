@@ -108,6 +108,7 @@ def replay(
     game_number: int | None = None,
     *,
     start: tuple[int, GameState] | None = None,
+    moves: bool = True,
 ) -> Iterator[tuple[ReplayState, ReplayEvent]]:
     """Replay a record under its own rules, or under `rules` to re-judge it.
 
@@ -116,8 +117,13 @@ def replay(
     hands taken as they were: a repair search judges an edited hand without replaying the
     hands before it. The state is copied. Start only where the game was not over before the
     hand before it (a hand after the end is reported once, at the first such hand).
+
+    With `moves` False no `MoveStep` is yielded (a consumer that reads only the hands and the
+    diagnostics, as the validator does, is spared one event per action): what is found at the
+    moves comes with the hand's `HandEnd` instead, in the same order, and the hands keep no
+    undo record (`HandState.undoable`).
     """
-    return _Replayer(record, rules or record.ruleset(), game_number, start).run()
+    return _Replayer(record, rules or record.ruleset(), game_number, start, moves).run()
 
 
 @dataclass(slots=True)
@@ -126,6 +132,7 @@ class _Replayer:
     rules: Ruleset
     game_number: int | None
     start: tuple[int, GameState] | None = None
+    moves: bool = True  # yield a MoveStep per action
     state: ReplayState = field(init=False)
     found: list[Diagnostic] = field(init=False, default_factory=list)
     _known: tuple[bool, ...] = field(init=False, default=())  # whose hand is known, this hand
@@ -248,6 +255,7 @@ class _Replayer:
             return ()
         out = tuple(self.found)
         self.found.clear()
+        self.state.diagnostics += out
         return out
 
     def _name(self, seat: int) -> str:
@@ -331,7 +339,8 @@ class _Replayer:
             except DealError as exc:
                 self._judged(exc, hand)
                 leader = written_leader
-        hs = game.open_hand(deal, leader, index + 1)
+        # Without MoveSteps nobody gets the hand to step back in: no undo record is kept.
+        hs = game.open_hand(deal, leader, index + 1, undoable=self.moves)
         self.state.hand = hs
         yield self.state, HandStart(
             index, hand.number, tuple(deal), reconstructed,
@@ -342,6 +351,7 @@ class _Replayer:
         self._known = known
         # The moves, inline here: one generator level less per move than a helper would cost.
         state, found, n, table, hands = self.state, self.found, hs.n, seats(hs.n), hs.hands
+        emit = self.moves
         after_end_reported = False
         unread = self._unread
         for t_index, trick in enumerate(hand.tricks, 1):
@@ -349,16 +359,18 @@ class _Replayer:
             if self._lines:
                 self._unreadable_lines(hand, trick.pos, t_index)
             for m_index, move in enumerate(trick.moves):
+                # What the reader could not read (rare): the moves it spoils are recovered.
                 if unread and move.pos in unread:
                     recovered = self._recover(hand, t_index, move, hs, unread[move.pos])
                     if recovered is None:  # the move cannot be replayed: skipped
-                        yield state, _new(MoveStep, (
-                            index, t_index, m_index, move, False, seat(move.seat), None,
-                            hs.turn_in_trick, None, None, None, 0, None, self._take(),
-                        ))  # fmt: skip
+                        if emit:
+                            yield state, _new(MoveStep, (
+                                index, t_index, m_index, move, False, seat(move.seat), None,
+                                hs.turn_in_trick, None, None, None, 0, None, self._take(),
+                            ))  # fmt: skip
                         continue
                     move = recovered
-                else:
+                elif unread:  # (only a recovered move sets a cause)
                     self._cause = None
                 mover = move.seat
                 present = 0 <= mover < n
@@ -371,11 +383,12 @@ class _Replayer:
                         after_end_reported = True
                     if move.disputed:
                         self._dispute(hand, t_index, move)
-                    held = hands[mover] if present and known[mover] else None
-                    yield state, _new(MoveStep, (
-                        index, t_index, m_index, move, False, seat(mover), None,
-                        hs.turn_in_trick, held, None, None, 0, None, self._take(),
-                    ))  # fmt: skip
+                    if emit:
+                        held = hands[mover] if present and known[mover] else None
+                        yield state, _new(MoveStep, (
+                            index, t_index, m_index, move, False, seat(mover), None,
+                            hs.turn_in_trick, held, None, None, 0, None, self._take(),
+                        ))  # fmt: skip
                     continue
                 top = hs.top
                 if mover != hs.turn and top is not None and present:
@@ -383,17 +396,17 @@ class _Replayer:
                     chain = hs.pass_chain()
                     if mover in chain:
                         for passer in chain[: chain.index(mover)]:
-                            yield state, self._inferred(hs, index, t_index, m_index, passer)
+                            if emit:
+                                yield state, self._inferred(hs, index, t_index, m_index, passer)
+                            else:
+                                hs.pass_(passer)
                         top = hs.top
-                if self._unread_notes:
+                if unread and self._unread_notes:
                     self._report_unread(hand, t_index)
-                top_seat, to_act, turn, on_table = (
-                    hs.top_seat,
-                    hs.turn,
-                    hs.turn_in_trick,
-                    hs.trick_cards,
-                )
-                held = hands[mover] if present and known[mover] else None
+                turn = hs.turn_in_trick
+                if emit:  # the state before the move, for its MoveStep
+                    top_seat, to_act, on_table = hs.top_seat, hs.turn, hs.trick_cards
+                    held = hands[mover] if present and known[mover] else None
                 event: Event | None
                 if move.is_pass:
                     if top is None and m_index > 0 and present:
@@ -420,20 +433,24 @@ class _Replayer:
                         )
                     decls = dict(move.declarations) if move.declarations else None
                     try:
-                        combo = hs.verify_play(mover, move.cards, decls)
+                        if unchecked:  # the top could not be read: the play takes its best reading
+                            combo = hs.verify_play(mover, move.cards, decls)
+                            combo = best_reading(move.cards, self.rules, decls) or combo
+                            event = hs.play_combo(mover, combo)
+                        else:
+                            event = hs.play(mover, move.cards, decls)
                     except IllegalPlayError as exc:
                         event, unchecked = self._illegal_play(
                             hand, t_index, move, hs, unchecked, exc
                         )
-                    else:
-                        if unchecked:
-                            combo = best_reading(move.cards, self.rules, decls) or combo
-                        event = hs.play_combo(mover, combo)
                 if move.disputed:  # after what was found at the move itself
                     self._dispute(hand, t_index, move, turn)
+                if not emit:
+                    continue  # what was found waits for the HandEnd
                 if found:
                     diagnostics = tuple(found)
                     found.clear()
+                    state.diagnostics += diagnostics
                 else:
                     diagnostics = ()
                 yield state, _new(MoveStep, (
@@ -443,7 +460,10 @@ class _Replayer:
                 ))  # fmt: skip
             if not hs.over and hs.top is not None:
                 for passer in hs.pass_chain():
-                    yield state, self._inferred(hs, index, t_index, len(trick.moves), passer)
+                    if emit:
+                        yield state, self._inferred(hs, index, t_index, len(trick.moves), passer)
+                    else:
+                        hs.pass_(passer)
         self._cause = None
         hands_after = self.record.hands[index + 1 :]
         if self._lines:
@@ -464,7 +484,7 @@ class _Replayer:
                 "the record stops before the hand ends; no score is computed for it (RULES.md R9)",
                 hand,
             )
-        yield self.state, HandEnd(index, result, tuple(game.scores), self._take())
+        yield self.state, HandEnd(index, result, tuple(game.scores), self._take(), len(hs.log))
 
     def _closed_early(self, hand: Hand, hs: HandState) -> None:
         """A score line or the next hand closes a hand that play had not finished (R24): an
@@ -545,7 +565,15 @@ class _Replayer:
     ) -> tuple[list[int], bool, tuple[bool, ...]]:
         """The hands as dealt: recorded, or completed from the plays (RULES.md R2, R3), and
         whose dealt hand is known exactly."""
-        # A card played twice is reported at its second play (the move loop), in play order.
+        if hand.deal is not None and all(d.unknown == 0 for d in hand.deal):
+            deal: list[int] = [d.known for d in hand.deal]
+            try:
+                self.state.game.verify_deal(deal, hand.shuffler)
+            except DealError as exc:
+                self._judged(exc, hand, pos=hand.deal[0].pos if hand.deal else None)
+            return deal, False, (True,) * n
+        # What each seat played, to complete the deal from. A card played twice is reported at
+        # its second play (the move loop), in play order.
         played = [0] * n
         everything = 0
         guesses: list[tuple[int, ReadProblem]] = []  # unreadable cards, by seat
@@ -558,13 +586,6 @@ class _Replayer:
                     everything |= move.cards
                     if self._unread and move.pos in self._unread:
                         guesses += [(move.seat, p) for p in self._unread[move.pos]]
-        if hand.deal is not None and all(d.unknown == 0 for d in hand.deal):
-            deal: list[int] = [d.known for d in hand.deal]
-            try:
-                self.state.game.verify_deal(deal, hand.shuffler)
-            except DealError as exc:
-                self._judged(exc, hand, pos=hand.deal[0].pos if hand.deal else None)
-            return deal, False, (True,) * n
         if guesses:
             guess_unreadable(hand.deal, played, guesses)
         deal, known = self._reconstruct(hand, n, first_drawer, played)

@@ -30,7 +30,7 @@ from zfrec.engine.seats import Seat
 from zfrec.errors import Location, NotationError
 from zfrec.jsonview import CardsText, PerPlayer, PlayerName, PlayerNames, dump, key
 from zfrec.record import Format, Game, iter_records, iter_records_text
-from zfrec.replay import GameEnd, HandEnd, HandStart, MoveStep, ReplayState, ReplayVisitor, walk
+from zfrec.replay import GameEnd, HandEnd, HandStart, ReplayState, ReplayVisitor, walk
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +142,10 @@ class _ReportJson:
 class Validator(ReplayVisitor):
     """A replay visitor that collects a record's diagnostics and ledger into a `Report`.
 
+    It reads no moves: alone in a walk, it lets the replay skip the per-action `MoveStep`s.
+    The diagnostics are the replay's own list of them (`ReplayState.diagnostics`), and the
+    actions are counted by hand (`HandEnd.moves`).
+
     >>> import zfrec
     >>> from zfrec.replay import walk
     >>> game = next(zfrec.load("sample_games/02-three-players.zfn"))
@@ -163,18 +167,11 @@ class Validator(ReplayVisitor):
 
     def visit_hand_start(self, state: ReplayState, event: HandStart) -> None:
         """Keep the deal for the hand's ledger."""
-        self.found.extend(event.diagnostics)
         self.start = event
 
-    def visit_move(self, state: ReplayState, step: MoveStep) -> None:
-        """Count the action and keep what was found at it."""
-        if step.diagnostics:
-            self.found.extend(step.diagnostics)
-        self.moves += step.event is not None
-
     def visit_hand_end(self, state: ReplayState, event: HandEnd) -> None:
-        """Close the hand's ledger."""
-        self.found.extend(event.diagnostics)
+        """Close the hand's ledger and count its actions."""
+        self.moves += event.moves
         start = self.start
         assert start is not None
         self.hands.append(
@@ -188,8 +185,8 @@ class Validator(ReplayVisitor):
         )
 
     def visit_game_end(self, state: ReplayState, event: GameEnd) -> None:
-        """Keep the final scores and winners."""
-        self.found.extend(event.diagnostics)
+        """Keep the final scores and winners, and every diagnostic of the replay."""
+        self.found = state.diagnostics
         self.end = event
 
     def report(self) -> Report:

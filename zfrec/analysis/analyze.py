@@ -310,37 +310,34 @@ class _HandBuilder:
         judge = held is not None and (self.detail or isinstance(event, PassEvent))
         moves = legal_plays(held, top, self.rules) if judge and held is not None else None
         hand_before = held or 0  # read only where there are moves, so where it is known
-        base = Decision(
-            hand=self.start.number,
-            hand_index=self.start.hand_index,
-            trick=ev.trick_index,
-            turn=event.turn,
-            move_index=None if ev.inferred else ev.move_index,
-            seat=seat,
-            lead=top is None,
-            action="pass",
-            cards=None,
-            category=None,
-            top=None if top is None else top.text(),
-            top_seat=ev.top_seat,
-            table_points=points_of(ev.trick_cards),
-            table_cards=ev.trick_cards,
-            options=None if moves is None else len(moves),
-            alternatives=(),
-            could_beat=None if moves is None else bool(moves),
-            missed_beat=False,
-            step=action,
-        )
+        # The fields every decision has, passed on to the one Decision made below (made once:
+        # a dataclasses.replace per move was the analysis's largest cost).
+        common: dict[str, Any] = {
+            "hand": self.start.number,
+            "hand_index": self.start.hand_index,
+            "trick": ev.trick_index,
+            "turn": event.turn,
+            "move_index": None if ev.inferred else ev.move_index,
+            "seat": seat,
+            "lead": top is None,
+            "top": None if top is None else top.text(),
+            "top_seat": ev.top_seat,
+            "table_points": points_of(ev.trick_cards),
+            "table_cards": ev.trick_cards,
+            "options": None if moves is None else len(moves),
+            "could_beat": None if moves is None else bool(moves),
+            "step": action,
+        }
         if isinstance(event, PlayEvent):
-            self.decisions.append(self._play(event, st, hand_before, moves, base))
+            self.decisions.append(self._play(event, st, hand_before, moves, common))
         else:
-            self.decisions.append(self._pass(st, hand_before, moves, base))
+            self.decisions.append(self._pass(st, hand_before, moves, common))
         if event.trick_result is not None:
             self._trick(event.trick_result)
 
     def _play(
         self, event: PlayEvent, st: SeatStats, hand_before: int, moves: list[Move] | None,
-        base: Decision,
+        common: dict[str, Any],
     ) -> Decision:  # fmt: skip
         combo = event.combo
         st.plays += 1
@@ -351,34 +348,41 @@ class _HandBuilder:
         st.jokers += len(jokers)
         played = abstract_move(combo)
         self.pending.append((len(self.decisions), event.seat, points_of(combo.mask)))
-        return replace(
-            base,
+        return Decision(
+            **common,
             action="play",
             cards=combo.text(),
             category=combo.category.name,
-            alternatives=relevant_alternatives(hand_before, moves, base.lead, played)
+            alternatives=relevant_alternatives(hand_before, moves, common["lead"], played)
             if moves and self.detail
             else (),
+            missed_beat=False,
             jokers=jokers,
             special=special,
             out_place=event.out_place,
         )
 
     def _pass(
-        self, st: SeatStats, hand_before: int, moves: list[Move] | None, base: Decision,
+        self, st: SeatStats, hand_before: int, moves: list[Move] | None, common: dict[str, Any],
     ) -> Decision:  # fmt: skip
         st.passes += 1
-        own_top = base.seat == base.top_seat  # declining to beat one's own play (R7) takes it
-        missed = bool(base.could_beat) and not own_top
+        # declining to beat one's own play (R7) takes it
+        own_top = common["seat"] == common["top_seat"]
+        missed = bool(common["could_beat"]) and not own_top
         if moves is not None and not own_top:
             st.judged_passes += 1
         if missed:
             st.missed_beats += 1
-            st.missed_points += base.table_points
+            st.missed_points += common["table_points"]
         # A missed beat's note names an example, so it gets its alternatives in either mode.
         detail = bool(moves) and (self.detail or missed)
-        alts = relevant_alternatives(hand_before, moves or [], base.lead, None) if detail else ()
-        return replace(base, alternatives=alts, missed_beat=missed)
+        alts = (
+            relevant_alternatives(hand_before, moves or [], common["lead"], None) if detail else ()
+        )
+        return Decision(
+            **common, action="pass", cards=None, category=None, alternatives=alts,
+            missed_beat=missed,
+        )  # fmt: skip
 
     def _trick(self, tr: TrickResult) -> None:
         contributed = [0] * self.n

@@ -12,9 +12,11 @@ from zfrec.engine.combos import Combo
 __all__ = ["Event", "HandResult", "PassEvent", "PlayEvent", "TrickResult"]
 
 
-@dataclass(frozen=True, slots=True)
-class TrickResult:
-    """A trick taken: who took it, the cards and points in it, and who leads next (R6, R8)."""
+class TrickResult(NamedTuple):
+    """A trick taken: who took it, the cards and points in it, and who leads next (R6, R8).
+
+    A named tuple, as the events are: one is made per trick of every replay and search.
+    """
 
     number: int
     winner: int

@@ -114,6 +114,8 @@ class HandState:
 
     Every action appends its frozen event to `log`, and `undo()` takes the last one back,
     restoring the state exactly: search makes and unmakes moves instead of copying the state.
+    A hand made with `undoable=False` keeps the log but no undo record (a replay that only
+    judges the record saves that work), and its `undo()` raises.
 
     `turn` is the seat to act, `turn_in_trick` the number the next action gets in the trick
     `trick`; `top` and `top_seat` are the play to beat (None on a lead), `trick_cards` the cards
@@ -133,6 +135,7 @@ class HandState:
     leader: int
     rules: Ruleset = DEFAULT_RULES
     number: int = 1
+    undoable: bool = True  # False: no undo record is kept (a replay that only judges)
     n: int = field(init=False)
     turn: int = field(init=False)
     trick: int = field(init=False, default=1)
@@ -208,6 +211,8 @@ class HandState:
         """
         if not self.log:
             raise IndexError("nothing to undo: no action has been taken in this hand")
+        if not self.undoable:
+            raise ValueError("this hand keeps no undo record: it was made with undoable=False")
         event = self.log.pop()
         (
             self.turn, self.trick, self.turn_in_trick, self.top, self.top_seat,
@@ -390,11 +395,15 @@ class HandState:
         ...
         zfrec.errors.IllegalPlayError: seat 2 does not hold 4s (RULES.md R3)
         """
-        return self.play_combo(seat, self.verify_play(seat, mask, declarations))
+        # verify_play, inline: a replay makes every recorded play through here
+        if seat != self.turn or self.over or not self.hands[seat]:
+            self.verify_turn(seat)  # raises
+        return self.play_combo(seat, self.verify_cards(seat, mask, declarations))
 
     def play_combo(self, seat: int, combo: Combo) -> PlayEvent:
         """Make a play already verified (by verify_play, or listed by movegen.physical_plays)."""
-        self._save(seat, seat)
+        if self.undoable:
+            self._save(seat, seat)
         return self._play(seat, combo)
 
     def pass_(self, seat: int) -> PassEvent:
@@ -416,8 +425,21 @@ before seat 2 could act (RULES.md R5, R6)
         """
         if seat != self.turn or self.top is None or self.over or not self.hands[seat]:
             self.verify_pass(seat)  # raises: the common case, in turn and following, is legal
-        self._save(seat, self.top_seat)
-        return self._pass(seat)
+        if self.undoable:
+            self._save(seat, self.top_seat)
+        # self._pass(seat), inline: a replay makes every pass through here
+        trick, turn = self.trick, self.turn_in_trick
+        self.turn_in_trick = turn + 1
+        passed = self._passed = self._passed | 1 << seat
+        after = self._after_pass(seat, passed)
+        if after is None:
+            trick_result, hand_result = self._end_trick(final=self.final_turn)
+            event: PassEvent = _new(PassEvent, (seat, trick, turn, trick_result, hand_result))
+        else:
+            self.turn = after
+            event = _new(PassEvent, (seat, trick, turn, None, None))
+        self.log.append(event)
+        return event
 
     def force_play(self, seat: int, mask: int, combo: Combo | None) -> PlayEvent:
         """Recovery after an illegal recorded play: apply it as written, so that a replay goes
@@ -434,7 +456,8 @@ before seat 2 could act (RULES.md R5, R6)
         if combo is None:
             category = self.top.category if self.top is not None else Category.single
             combo = Combo(category, -1, None, mask)
-        self._save(seat, seat)
+        if self.undoable:
+            self._save(seat, seat)
         self.turn = seat
         return self._play(seat, combo)
 
@@ -445,7 +468,8 @@ before seat 2 could act (RULES.md R5, R6)
         self._verify_present(seat)
         if self.top is None:
             self.verify_pass(seat)
-        self._save(seat, self.top_seat)
+        if self.undoable:
+            self._save(seat, self.top_seat)
         self.turn = seat
         return self._pass(seat)
 
@@ -488,7 +512,11 @@ before seat 2 could act (RULES.md R5, R6)
                 self.final_turn = True  # the last holder gets exactly one turn (R9)
                 self.turn = last
         else:
-            self.turn = self._next_holder(seat)
+            nxt = self._next  # self._next_holder(seat), inline
+            s = nxt[seat]
+            while not hands[s]:
+                s = nxt[s]
+            self.turn = s
         event: PlayEvent = _new(
             PlayEvent, (seat, trick, turn, combo, out_place, trick_result, hand_result)
         )
@@ -542,11 +570,13 @@ before seat 2 could act (RULES.md R5, R6)
         if final:
             self.result = self._score()
             self.over = True
-            return TrickResult(number, winner, cards, points_of(cards), None), self.result
+            taken: TrickResult = _new(TrickResult, (number, winner, cards, points_of(cards), None))
+            return taken, self.result
         # The winner leads; if they are out, the lead passes on in play order (R8).
         leader = winner if self.hands[winner] else self._next_holder(winner)
         self.turn = leader
-        return TrickResult(number, winner, cards, points_of(cards), leader), None
+        taken = _new(TrickResult, (number, winner, cards, points_of(cards), leader))
+        return taken, None
 
     def _score(self) -> HandResult:
         holding = self.holding()
@@ -692,11 +722,13 @@ class GameState:
         """Who leads the hand: the previous first-out, or in hand 1 the holder of 3h (R4)."""
         return first_leader(hands) if self.previous is None else self.previous.first
 
-    def open_hand(self, hands: list[int], leader: int, number: int | None = None) -> HandState:
+    def open_hand(
+        self, hands: list[int], leader: int, number: int | None = None, undoable: bool = True
+    ) -> HandState:
         """Start a hand without any check: recovery for a replay that has reported what
         start_hand's checks found and goes on from the recorded deal and leader."""
         number = self.hands_played + 1 if number is None else number
-        return HandState(list(hands), leader, self.rules, number)
+        return HandState(list(hands), leader, self.rules, number, undoable)
 
     def start_hand(
         self, hands: list[int], shuffler: int | None = None, number: int | None = None

@@ -38,6 +38,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from zfrec.render.fonts import describe_missing, font_plan
+from zfrec.render.mplrender import agg_renderer, svg_renderer
 from zfrec.render.views import GameView, short_name
 
 # Okabe-Ito, distinguishable under the common colour-vision deficiencies; the same order as the
@@ -360,7 +361,12 @@ def figure_svg(d: Drawing, m: ChartModel) -> tuple[str, str]:
     buf = io.StringIO()
     salt = f"zf-{m.name}"
     with matplotlib.rc_context({"svg.hashsalt": salt}):
-        d.figure.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
+        # what savefig(format="svg") does for this figure (dpi 72, white, no bbox), with a
+        # renderer that remembers the texts' measures across charts
+        d.figure.set_dpi(72)
+        renderer = svg_renderer(d.width, d.height, buf)
+        d.figure.draw(renderer)
+        renderer.finalize()
     svg = _METADATA.sub("", _PROLOGUE.sub("", buf.getvalue(), count=1), count=1)
     svg = _FAMILY.sub("", svg)
     # matplotlib names its groups by role ("figure_1", "axes_1"): prefixed, the two charts of
@@ -420,10 +426,7 @@ _AGG_LOCK = threading.Lock()
 
 @lru_cache(maxsize=4)
 def _agg_renderer(width: int, height: int, dpi: float) -> Any:
-    from matplotlib.backends import backend_agg
-
-    agg: Any = backend_agg  # its stubs leave RendererAgg untyped
-    return agg.RendererAgg(width, height, dpi)
+    return agg_renderer(width, height, dpi)
 
 
 @cache

@@ -18,6 +18,7 @@ import hashlib
 import json
 import os
 import re
+import time
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -50,6 +51,7 @@ if TYPE_CHECKING:
     from zfrec.store.store import GameRow, PlayerStats
 
 MANIFEST = ".zfrec-site.json"
+COMMIT_EVERY_S = 1.0  # a publish commits the rendered games' artifacts at most this often
 OnGame = Callable[["GameRow", bool], None]
 
 
@@ -185,6 +187,7 @@ class _Run:
     on_notice: Callable[[str], None] | None
     metas: dict[int, GameMeta] = field(default_factory=dict)
     entries: dict[str, Any] = field(default_factory=dict)
+    committed: float = field(default_factory=time.monotonic)  # when keep() last committed
 
     def done(
         self, row: GameRow, files: list[OutputFile] | list[Reused], meta: GameMeta, cached: bool
@@ -223,8 +226,11 @@ class _Run:
                 files.append(OutputFile(a.name, a.content))
         return files, meta
 
-    def keep(self, row: GameRow, made: RenderedGame) -> None:
-        """Store a rendered game's files, committed at once: an interrupted publish keeps them."""
+    def keep(self, row: GameRow, made: RenderedGame, *, commit: bool = False) -> None:
+        """Store a rendered game's files. They are committed with those of the games after it
+        within COMMIT_EVERY_S (an interrupted publish keeps all but the last second's games;
+        a commit per game, a sync of the store to disk each, took a tenth of a publish), or at
+        once with `commit`; `commit_kept` commits the rest."""
         from zfrec.store.artifacts import replace_artifacts
 
         rows = [(*_artifact_kind(f.path), f.path, f.content, f.mime) for f in made.files]
@@ -233,7 +239,12 @@ class _Run:
         replace_artifacts(
             self.session, game_id=row.id, artifacts=rows, source_hash=self.key_of(row)
         )
+        if commit or time.monotonic() - self.committed >= COMMIT_EVERY_S:
+            self.commit_kept()
+
+    def commit_kept(self) -> None:
         self.session.commit()
+        self.committed = time.monotonic()
 
 
 def publish(
@@ -293,6 +304,7 @@ def publish(
         row = by_id[game_id]
         run.keep(row, made)
         yield from run.done(row, made.files, made.meta, False)
+    run.commit_kept()
     yield from site_pages(session, rows, run.metas, title)
     manifest = {"zfrec": renderer_fingerprint(), "games": run.entries}
     yield OutputFile(MANIFEST, json.dumps(manifest, sort_keys=True, indent=0).encode())
@@ -312,6 +324,12 @@ def _render_all(
     # decorate hook need not be picklable); elsewhere they are spawned.
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
+    if method == "fork":
+        # imported once here rather than once in each worker (matplotlib takes about a second)
+        import importlib
+
+        for module in _WORKER_MODULES:
+            importlib.import_module(module)
     window = 2 * jobs  # games in flight: bounded memory, and the workers never wait
     with ProcessPoolExecutor(jobs, context, initializer=init_worker, initargs=(options,)) as pool:
         pending: set[Future[tuple[int, RenderedGame]]] = set()
@@ -325,6 +343,15 @@ def _render_all(
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for f in finished:
                 yield f.result()
+
+
+_WORKER_MODULES = (
+    "matplotlib.figure",
+    "matplotlib.collections",
+    "matplotlib.backends.backend_agg",
+    "matplotlib.backends.backend_svg",
+    "zfrec.render.charts",
+)
 
 
 def _artifact_kind(path: str) -> tuple[int | None, str]:
@@ -361,7 +388,7 @@ def stored_game_files(
     if found is not None:
         return found[0], True
     made = render_record_json(export_game(session, game_id=row.id, format="json"), options)
-    run.keep(row, made)
+    run.keep(row, made, commit=True)
     return made.files, False
 
 

@@ -113,6 +113,7 @@ def card_prose(text: str, names: tuple[str, ...] = ()) -> str:
     return _outside_names(isolate_names(text, names), cards)
 
 
+@lru_cache(maxsize=4096)  # a game repeats its few readings ("pair of 9s") move after move
 def rank_prose(text: str) -> str:
     """A reading in words (`pair of Ts`, `up to T`) with tens written as the cards show them:
     `pair of 10s`, `up to 10`."""

@@ -1,0 +1,173 @@
+"""matplotlib's SVG and Agg renderers, remembering what they learn of texts across charts.
+
+    >>> svg = svg_renderer(340.0, 242.0, io.StringIO())    # draws one figure as SVG
+    >>> png = agg_renderer(800, 569, 169.4)                 # kept, drawn into chart after chart
+
+A chart's texts recur from game to game (hand numbers, ticks, captions, the players' names),
+and every text costs matplotlib a shaping (libraqm and HarfBuzz, reading the font file through
+Python: about half a millisecond) to measure it, and another to draw it. matplotlib keeps the
+measures per renderer, and the SVG renderer draws one figure. These renderers keep, for the
+whole process:
+
+- a text's measure (width, height, descent), by text and font properties and dpi;
+- the font's line metrics (ascent, descent, line gap from its OS/2 or hhea table), which
+  matplotlib reads from the font file for every text it lays out;
+- a text's glyph layout (which glyph of which face at which offset), for the Agg renderer.
+
+What they draw is what matplotlib's own renderers draw, byte for byte (tests/test_publish.py
+compares them). Where the matplotlib in use lacks what they rely on (`FT2Font._layout`,
+`RendererAgg._prepare_font`), they leave the drawing to matplotlib. Fonts do not survive a
+fork (matplotlib drops its own font cache in the child), so neither do the layouts.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from functools import cache
+from typing import Any
+
+_MEASURES: dict[tuple[Any, ...], tuple[float, float, float]] = {}
+_HEIGHTS: dict[tuple[Any, ...], tuple[float | None, float | None, float | None]] = {}
+_LAYOUTS: dict[tuple[Any, ...], Any] = {}
+LIMIT = 20_000  # entries per table: player names are many, memory is bounded
+
+
+def _remember(table: dict[Any, Any], key: Any, value: Any) -> Any:
+    if len(table) >= LIMIT:
+        table.clear()
+    table[key] = value
+    return value
+
+
+def clear() -> None:
+    """Forget every text and font (a forked child must: its fonts are new objects)."""
+    _MEASURES.clear()
+    _HEIGHTS.clear()
+    _LAYOUTS.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=clear)
+
+
+def font_heights(prop: Any, dpi: float) -> tuple[float | None, float | None, float | None]:
+    """The ascent, descent and line gap of the font of `prop` at `dpi`, in pixels, as
+    matplotlib's Text reads them from the font's tables (None where the font has neither
+    table: matplotlib then measures a text instead)."""
+    key = (prop, dpi)
+    found = _HEIGHTS.get(key)
+    if found is not None:
+        return found
+    from matplotlib.font_manager import fontManager, get_font
+
+    font: Any = get_font(fontManager._find_fonts_by_props(prop))
+    heights: tuple[float | None, float | None, float | None] = (None, None, None)
+    possible = [
+        ("OS/2", "sTypoLineGap", "sTypoAscender", "sTypoDescender"),
+        ("hhea", "lineGap", "ascent", "descent"),
+    ]
+    for table_name, gap_key, ascent_key, descent_key in possible:
+        table = font.get_sfnt_table(table_name)
+        if table is None:
+            continue
+        units_per_em = font.get_sfnt_table("head")["unitsPerEm"]
+        scale = 1 / units_per_em * prop.get_size_in_points() * dpi / 72
+        heights = (
+            table[ascent_key] * scale,
+            -table[descent_key] * scale,
+            table[gap_key] * scale,
+        )
+        break
+    return _remember(_HEIGHTS, (prop.copy(), dpi), heights)  # type: ignore[no-any-return]
+
+
+@cache
+def _svg_class() -> Any:
+    from matplotlib.backends.backend_svg import RendererSVG
+
+    class MeasuringRendererSVG(RendererSVG):
+        """An SVG renderer that measures each text once per process."""
+
+        def get_text_width_height_descent(
+            self, s: str, prop: Any, ismath: Any
+        ) -> tuple[float, float, float]:
+            key = (s, prop, ismath)
+            found = _MEASURES.get(key)
+            if found is None:
+                measure: Any = super().get_text_width_height_descent
+                found = _remember(_MEASURES, (s, prop.copy(), ismath), measure(s, prop, ismath))
+            return found
+
+        def _get_font_height_metrics(
+            self, prop: Any
+        ) -> tuple[float | None, float | None, float | None]:
+            return font_heights(prop, 72.0)  # an SVG is drawn at 72 dpi
+
+    return MeasuringRendererSVG
+
+
+def svg_renderer(width: float, height: float, out: io.StringIO) -> Any:
+    """A renderer that writes one figure of `width` × `height` points as SVG into `out`
+    (what `savefig(format="svg")` makes: draw the figure with it, then `finalize()`)."""
+    return _svg_class()(width, height, out, image_dpi=72, metadata={"Date": None, "Creator": None})
+
+
+@cache
+def _agg_class() -> Any:
+    from matplotlib.backends import backend_agg
+
+    agg: Any = backend_agg  # its stubs leave RendererAgg untyped
+    base: Any = agg.RendererAgg
+    layouts = hasattr(base, "_prepare_font") and hasattr(base, "_draw_text_glyphs_and_boxes")
+
+    class LayingOutRendererAgg(base):  # type: ignore[misc]
+        """An Agg renderer that lays each text out once per process."""
+
+        def _get_font_height_metrics(
+            self, prop: Any
+        ) -> tuple[float | None, float | None, float | None]:
+            return font_heights(prop, self.dpi)
+
+        def draw_text(
+            self, gc: Any, x: float, y: float, s: str, prop: Any, angle: float,
+            ismath: Any = False, mtext: Any = None,
+        ) -> None:  # fmt: skip
+            if ismath or not layouts:
+                super().draw_text(gc, x, y, s, prop, angle, ismath, mtext)
+                return
+            font = self._prepare_font(prop)
+            if not hasattr(font, "_layout"):
+                super().draw_text(gc, x, y, s, prop, angle, ismath, mtext)
+                return
+            features = mtext.get_fontfeatures() if mtext is not None else None
+            language = mtext.get_language() if mtext is not None else None
+            flags = agg.get_hinting_flag()
+            key = (s, prop, self.dpi, flags, features, language)
+            try:
+                items = _LAYOUTS.get(key)
+            except TypeError:  # features or language given as a list: not remembered
+                super().draw_text(gc, x, y, s, prop, angle, ismath, mtext)
+                return
+            if items is None:
+                laid = font._layout(s, flags=flags, features=features, language=language)
+                key = (s, prop.copy(), self.dpi, flags, features, language)
+                glyphs = [(i.ft_object, i.glyph_index, i.x, i.y) for i in laid]
+                items = _remember(_LAYOUTS, key, glyphs)
+            size = prop.get_size_in_points()
+            self._draw_text_glyphs_and_boxes(
+                gc, x, y, angle,
+                ((ft, size, glyph, 0, 1, dx, dy) for ft, glyph, dx, dy in items),
+                [],
+            )  # fmt: skip
+
+    return LayingOutRendererAgg
+
+
+def agg_renderer(width: int, height: int, dpi: float) -> Any:
+    """An Agg renderer of `width` × `height` pixels at `dpi`, to draw figures into (clear it
+    before each)."""
+    return _agg_class()(width, height, dpi)
+
+
+__all__ = ["agg_renderer", "clear", "font_heights", "svg_renderer"]
