@@ -13,9 +13,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from zfrec.batch import Judged, Options, _cut, judge, merge, run
+from zfrec.batch import Judged, Options, Piece, _cut, judge, merge, run
 from zfrec.cli import app
 from zfrec.engine.rules import preset
 from zfrec.record import dumps
@@ -57,6 +59,67 @@ def test_pieces_judge_exactly_as_the_whole_file(
     assert parts.game_json == whole.game_json
     assert parts.deals == whole.deals
     assert whole.games > len(BROKEN) - 1 and whole.errors >= len(BROKEN)
+
+
+def _cut_line_by_line(lines: list[str], games_per_piece: int) -> list[tuple[int, int, int, int]]:
+    """Where the pieces begin, found line by line: a tag line after a line that is not one
+    opens a game (FORMAT.md), and a piece closes before the game that would exceed its count.
+    Returns (first line, games before, games in the piece, lines in the piece) per piece."""
+    starts: list[int] = []
+    prev = False
+    for number, line in enumerate(lines, 1):
+        tag = line.lstrip().startswith("[")
+        if tag and not prev:
+            starts.append(number)
+        prev = tag
+    firsts = [1, *starts[games_per_piece::games_per_piece]] if starts else [1]
+    out = []
+    for i, first in enumerate(firsts):
+        end = firsts[i + 1] if i + 1 < len(firsts) else len(lines) + 1
+        games = sum(first <= s < end for s in starts)
+        out.append((first, i * games_per_piece, games, end - first))
+    return out if lines else []
+
+
+_LINES = st.lists(
+    st.sampled_from(
+        [
+            '[Event "x"]\n',
+            '[Players "A, B, C"]\n',
+            '  [Site "y"]\n',
+            '\u3000[Date "z"]\n',
+            '\x0b[Rules "pagat"]\n',
+            "\n",
+            "hand 1\n",
+            "1: 3s  2: -\n",
+            "{a [note}\n",
+            "x[y\n",
+            "score 0 0 0\n",
+            "\u2028\n",
+        ]
+    ),
+    max_size=60,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_LINES, st.integers(1, 4), st.integers(1, 200))
+def test_cutting_finds_the_games_a_line_by_line_reading_finds(
+    lines: list[str], games_per_piece: int, chunk_size: int
+) -> None:
+    # Tag lines, lines that only look like them, and whitespace str.lstrip() strips, read in
+    # chunks small enough to cut games and tag runs at every place.
+    import io
+
+    stream = io.StringIO("".join(lines), newline=None)
+    got: list[Piece] = list(_cut(stream, "x.zfn", games_per_piece, chunk_size))
+    assert "".join(line for p in got for line in p.lines or []) == "".join(lines)
+    expected = _cut_line_by_line(
+        io.StringIO("".join(lines), newline=None).readlines(), games_per_piece
+    )
+    assert [(p.first_line, p.games_before, len(p.lines or [])) for p in got] == [
+        (first, before, count) for first, before, _, count in expected
+    ]
 
 
 def test_a_run_with_workers_returns_pieces_in_input_order(tmp_path: Path) -> None:
