@@ -106,6 +106,24 @@ def _plain_play(text: str) -> _Play | None:
     return play
 
 
+_Move = tuple[str, bool, Cards, DeclarationTuple, str | None]  # the seat as written, the play
+# Whole moves repeat too (`2: -`, `1: 8s`): each different move text is cut and read once.
+_MOVES: dict[str, _Move] = {}
+
+
+def _plain_move(text: str) -> _Move | None:
+    """The seat number (as written) and play of a plain move (`2: 3s 3h`), or None if it is
+    not one."""
+    seat_text, colon, play_text = text.partition(": ")
+    play = (_PLAYS.get(play_text) or _plain_play(play_text)) if colon else None
+    if play is None:
+        return None
+    if len(_MOVES) >= _PLAYS_LIMIT:
+        _MOVES.clear()
+    move = _MOVES[text] = (seat_text, *play)
+    return move
+
+
 # ---------------------------------------------------------------------------------------------
 # The hand builder
 
@@ -200,12 +218,13 @@ class HandBuilder:
         moves: list[Move] = []
         col = 1
         for text in line.split("  "):
-            seat_text, _, play_text = text.partition(": ")
-            seat = numbers.get(seat_text)
-            play = _PLAYS.get(play_text) or _plain_play(play_text)
-            if seat is None or play is None:
+            move = _MOVES.get(text) or _plain_move(text)
+            if move is None:
                 return False
-            is_pass, cards, declarations, annotation = play
+            seat_text, is_pass, cards, declarations, annotation = move
+            seat = numbers.get(seat_text)
+            if seat is None:
+                return False
             moves.append(
                 Move(seat, is_pass, cards, declarations, annotation, [], False, None,
                      _new_tuple(Pos, (number, col)))
