@@ -741,6 +741,8 @@ def resolve(
             "ZF104" if bad_declaration else "ZF101",
         )
     if top is None:
+        if len(found) == 1:  # most plays have one reading: not ambiguous
+            return found[0]
         categories = {c.category for c in found}
         if len(categories) > 1:
             listed = "; ".join(f"{c.describe()} [{c.text()}]" for c in found)

@@ -398,7 +398,10 @@ class HandState:
         # verify_play, inline: a replay makes every recorded play through here
         if seat != self.turn or self.over or not self.hands[seat]:
             self.verify_turn(seat)  # raises
-        return self.play_combo(seat, self.verify_cards(seat, mask, declarations))
+        combo = self.verify_cards(seat, mask, declarations)
+        if self.undoable:  # self.play_combo(seat, combo), inline
+            self._save(seat, seat)
+        return self._play(seat, combo)
 
     def play_combo(self, seat: int, combo: Combo) -> PlayEvent:
         """Make a play already verified (by verify_play, or listed by movegen.physical_plays)."""
@@ -431,7 +434,22 @@ before seat 2 could act (RULES.md R5, R6)
         trick, turn = self.trick, self.turn_in_trick
         self.turn_in_trick = turn + 1
         passed = self._passed = self._passed | 1 << seat
-        after = self._after_pass(seat, passed)
+        # self._after_pass(seat, passed), inline for the common case: the trick goes on to the
+        # next holder (the pass is not the last holder's one turn, nor the top player's, and
+        # some seat that has not passed since the top still holds cards)
+        top = self.top_seat
+        if (
+            top is None
+            or seat == top
+            or self.final_turn
+            or passed | self._empty | 1 << top == self._everyone
+        ):
+            after = self._after_pass(seat, passed)
+        else:
+            nxt, hands = self._next, self.hands
+            after = nxt[seat]
+            while not hands[after]:
+                after = nxt[after]
         if after is None:
             trick_result, hand_result = self._end_trick(final=self.final_turn)
             event: PassEvent = _new(PassEvent, (seat, trick, turn, trick_result, hand_result))
