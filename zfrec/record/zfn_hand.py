@@ -58,6 +58,8 @@ if TYPE_CHECKING:
     from zfrec.record.zfn import GameBuilder
 
 _new_tuple = tuple.__new__  # Pos(l, c) without the Python-level __new__ of a named tuple
+_new_object = object.__new__
+_init_move = Move.__init__
 
 
 def fail_at(token: Token, message: str) -> SyntaxFail:
@@ -225,10 +227,10 @@ class HandBuilder:
             seat = numbers.get(seat_text)
             if seat is None:
                 return False
-            moves.append(
-                Move(seat, is_pass, cards, declarations, annotation, [], False, None,
-                     _new_tuple(Pos, (number, col)))
-            )  # fmt: skip
+            made = _new_object(Move)  # Move(...), without the type call's own overhead
+            _init_move(made, seat, is_pass, cards, declarations, annotation, [], False, None,
+                       _new_tuple(Pos, (number, col)))  # fmt: skip
+            moves.append(made)
             col += len(text) + 2
         self.tricks.append(Trick(moves, [], moves[0].pos))
         return True
