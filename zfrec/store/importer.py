@@ -237,15 +237,73 @@ class _Batches:
         self.conn = conn
         tables = ((HAND_SEAT, HAND_SEAT_COLUMNS), (PLAY, PLAY_COLUMNS))
         self.copy = conn.dialect.name == "postgresql" and conn.dialect.driver == "psycopg"
+        self.sqlite = conn.dialect.name == "sqlite"
         self.sql = {
             t.name: (_copy_sql if self.copy else _insert_sql)(conn, t, ("game_id", "hand_id", *c))
             for t, c in tables
         }
+        if self.sqlite:
+            self.sql = {
+                HAND_SEAT.name: _insert_sql(conn, HAND_SEAT, _HAND_SEAT_SQLITE),
+                PLAY.name: _insert_sql(conn, PLAY, _PLAY_SQLITE),
+            }
         self.rows: dict[str, list[tuple[Any, ...]]] = {HAND_SEAT.name: [], PLAY.name: []}
 
     def add(self, table: Table, game_id: int, hand_id: int, rows: list[tuple[Any, ...]]) -> None:
         pending = self.rows[table.name]
-        pending.extend((game_id, hand_id, *r) for r in rows)
+        if not self.sqlite:
+            pending.extend((game_id, hand_id, *r) for r in rows)
+        elif table is PLAY:
+            # The sqlite3 module binds None and bool through its adapter lookup, which costs
+            # more than the insert itself: they go as 0/1 and as a stand-in that NULLIF turns
+            # back into NULL (an integer 0 in a text column, '' in an integer one), so the
+            # stored values are the same.
+            pending.extend(
+                (
+                    game_id,
+                    hand_id,
+                    number,
+                    trick,
+                    turn,
+                    seat,
+                    1 if is_pass else 0,
+                    0 if cards is None else cards,
+                    mask,
+                    0 if decls is None else decls,
+                    0 if annotation is None else annotation,
+                    0 if comment is None else comment,
+                    1 if disputed else 0,
+                    0 if note is None else note,
+                )
+                for (
+                    number,
+                    trick,
+                    turn,
+                    seat,
+                    is_pass,
+                    cards,
+                    mask,
+                    decls,
+                    annotation,
+                    comment,
+                    disputed,
+                    note,
+                ) in rows
+            )
+        else:
+            pending.extend(
+                (
+                    game_id,
+                    hand_id,
+                    seat,
+                    player,
+                    "" if points is None else points,
+                    "" if place is None else place,
+                    1 if first else 0,
+                    1 if last else 0,
+                )
+                for seat, player, points, place, first, last in rows
+            )
         if len(pending) >= _BATCH:
             self.flush()
 
@@ -271,11 +329,28 @@ class _Batches:
             raise DBAPIError.instance(sql, None, exc, dialect.loaded_dbapi.Error) from exc
 
 
-def _insert_sql(conn: Connection, table: Table, columns: Sequence[str]) -> str:
+# SQLite's columns with the value each is bound as: "?" as it is, "text" and "int" with the
+# stand-in for NULL that _Batches.add puts in place of None (see there).
+_PLAY_SQLITE = (
+    ("game_id", "?"), ("hand_id", "?"), ("hand_number", "?"), ("trick", "?"), ("turn", "?"),
+    ("seat", "?"), ("is_pass", "?"), ("cards", "text"), ("mask", "?"), ("declarations", "text"),
+    ("annotation", "text"), ("comment", "text"), ("disputed", "?"), ("dispute_note", "text"),
+)  # fmt: skip
+_HAND_SEAT_SQLITE = (
+    ("game_id", "?"), ("hand_id", "?"), ("seat", "?"), ("player_id", "?"), ("points", "int"),
+    ("place", "int"), ("is_first", "?"), ("is_last", "?"),
+)  # fmt: skip
+_BIND = {"?": "?", "text": "NULLIF(?, 0)", "int": "NULLIF(?, '')"}
+
+
+def _insert_sql(
+    conn: Connection, table: Table, columns: Sequence[str] | Sequence[tuple[str, str]]
+) -> str:
     mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
     quote = conn.dialect.identifier_preparer.quote
-    names = ", ".join(quote(c) for c in columns)
-    return f"INSERT INTO {quote(table.name)} ({names}) VALUES ({', '.join([mark] * len(columns))})"
+    named = [(c, mark) if isinstance(c, str) else (c[0], _BIND[c[1]]) for c in columns]
+    names = ", ".join(quote(c) for c, _ in named)
+    return f"INSERT INTO {quote(table.name)} ({names}) VALUES ({', '.join(m for _, m in named)})"
 
 
 def _copy_sql(conn: Connection, table: Table, columns: Sequence[str]) -> str:
