@@ -49,12 +49,12 @@ def game_to_json(game: Game) -> dict[str, Any]:
 
 
 class _Flat(str):
-    """JSON text of a plain move, already rendered on one line: dumps_json's shortcut."""
+    """JSON text of a plain move or a seat's deal, already on one line: dumps_json's shortcut."""
 
     __slots__ = ()
 
 
-# A move's one-line text must fit at the deepest indent it is written at (a game inside
+# A move's or a deal's one-line text must fit at the deepest indent it is written at (a game inside
 # {"games": [...]}), or _render would have to break it over lines.
 _FLAT_MOVE_WIDTH = 100 - 16
 
@@ -111,7 +111,10 @@ def _hand_to_json(hand: Hand, index: int, flat_moves: bool) -> dict[str, Any]:
     if hand.shuffler is not None:
         out["shuffler"] = hand.shuffler + 1
     if hand.deal is not None:
-        out["deal"] = [_deal_to_json(d) for d in hand.deal]
+        if flat_moves:
+            out["deal"] = [_flat_deal(d) for d in hand.deal]
+        else:
+            out["deal"] = [_deal_to_json(d) for d in hand.deal]
     at = ("hands", index)
     _put_comments(out, hand.comments, at)
     out["tricks"] = [
@@ -130,6 +133,15 @@ def _deal_to_json(dealt: SeatDeal) -> dict[str, Any]:
     if dealt.unknown:
         out["unknown"] = dealt.unknown
     return out
+
+
+def _flat_deal(dealt: SeatDeal) -> _Flat | dict[str, Any]:
+    """A seat's deal for dumps_json: its object's one-line text, as _render would write it."""
+    text = '{"cards": ' + json.dumps(format_cards(dealt.known), ensure_ascii=False)
+    if dealt.unknown:
+        text += ', "unknown": ' + str(dealt.unknown)
+    text += "}"
+    return _Flat(text) if len(text) <= _FLAT_MOVE_WIDTH else _deal_to_json(dealt)
 
 
 class _Moves:
