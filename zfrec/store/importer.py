@@ -37,6 +37,7 @@ from zfrec.store.firstpass import (
     canonical_json,
     judge_file,
     judge_file_in_workers,
+    read_ahead,
     sha256,
 )
 from zfrec.store.models import utc_now
@@ -60,6 +61,7 @@ from zfrec.validate import Report, notation_diagnostic, validate
 
 _ATTEMPTS = 5  # a file transaction that collides with a concurrent importer is retried
 _BATCH = 1_000  # rows per executemany (or COPY) of hand_seat and play rows
+_ROWS_PER_INSERT = 64  # SQLite: rows per INSERT; 64 x 14 values stay under the old limit of 999
 
 
 # identities ------------------------------------------------------------------------------------
@@ -125,6 +127,7 @@ def import_file(
     on_game: Callable[[int], None] | None = None,
     on_read: Callable[[int], None] | None = None,
     workers: Workers | None = None,
+    then: str | Path | None = None,
 ) -> ImportResult:
     """Validate the games of one .zfn or .json file, then store them in one transaction.
 
@@ -134,7 +137,8 @@ def import_file(
     its diagnostics and flagged invalid, unless `only_valid`. `on_read(number)` is called as
     each game has been read and judged (for progress), `on_game(number)` as each game is
     written, inside the transaction. Starts with no transaction open in `session`.
-    With `workers` (import_workers), the games are read and judged in those processes.
+    With `workers` (import_workers), the games are read and judged in those processes; with
+    `then`, the file to be imported next, they start on it while this one is written.
     """
     if session.new or session.dirty or session.deleted:
         raise StoreError("import_file needs a session without unsaved changes")
@@ -144,6 +148,9 @@ def import_file(
             read = _read_file(session, path, spool, only_valid, on_read, workers)
         finally:
             session.rollback()  # the first pass only read: no lock is kept into the second
+        url = _shared_url(session) if workers is not None and then is not None else None
+        if workers is not None and then is not None and url is not None:
+            read_ahead(workers, url, then, str(Path(then).resolve()), only_valid)
         for attempt in range(1, _ATTEMPTS + 1):
             try:
                 spool.seek(0)
@@ -231,83 +238,92 @@ def _readable(read: _FileRead, path: str | Path) -> Iterator[tuple[int, str, Gam
 
 class _Batches:
     """hand_seat and play rows gathered over games, written a batch at a time: with COPY on
-    PostgreSQL through psycopg (a tenth of the cost of executemany there), else executemany."""
+    PostgreSQL through psycopg (a tenth of the cost of executemany there), on SQLite with
+    INSERTs of many rows each, else executemany."""
 
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
         tables = ((HAND_SEAT, HAND_SEAT_COLUMNS), (PLAY, PLAY_COLUMNS))
         self.copy = conn.dialect.name == "postgresql" and conn.dialect.driver == "psycopg"
-        self.sqlite = conn.dialect.name == "sqlite"
+        self.sqlite = conn.dialect.name == "sqlite" and conn.dialect.paramstyle == "qmark"
         self.sql = {
             t.name: (_copy_sql if self.copy else _insert_sql)(conn, t, ("game_id", "hand_id", *c))
             for t, c in tables
         }
-        if self.sqlite:
-            self.sql = {
-                HAND_SEAT.name: _insert_sql(conn, HAND_SEAT, _HAND_SEAT_SQLITE),
-                PLAY.name: _insert_sql(conn, PLAY, _PLAY_SQLITE),
-            }
         self.rows: dict[str, list[tuple[Any, ...]]] = {HAND_SEAT.name: [], PLAY.name: []}
+        # SQLite: the rows' values one after the other, and the statement that inserts n rows
+        self.values: dict[str, list[Any]] = {HAND_SEAT.name: [], PLAY.name: []}
+        self.columns = {HAND_SEAT.name: _HAND_SEAT_SQLITE, PLAY.name: _PLAY_SQLITE}
+        self.statements: dict[tuple[str, int], str] = {}
 
     def add(self, table: Table, game_id: int, hand_id: int, rows: list[tuple[Any, ...]]) -> None:
-        pending = self.rows[table.name]
         if not self.sqlite:
+            pending = self.rows[table.name]
             pending.extend((game_id, hand_id, *r) for r in rows)
-        elif table is PLAY:
-            # The sqlite3 module binds None and bool through its adapter lookup, which costs
-            # more than the insert itself: they go as 0/1 and as a stand-in that NULLIF turns
-            # back into NULL (an integer 0 in a text column, '' in an integer one), so the
-            # stored values are the same.
-            pending.extend(
-                (
-                    game_id,
-                    hand_id,
-                    number,
-                    trick,
-                    turn,
-                    seat,
-                    1 if is_pass else 0,
-                    0 if cards is None else cards,
-                    mask,
-                    0 if decls is None else decls,
-                    0 if annotation is None else annotation,
-                    0 if comment is None else comment,
-                    1 if disputed else 0,
-                    0 if note is None else note,
+            if len(pending) >= _BATCH:
+                self.flush()
+            return
+        # The sqlite3 module binds None and bool through its adapter lookup, which costs more
+        # than the insert itself: they go as 0/1 and as a stand-in that NULLIF turns back into
+        # NULL (an integer 0 in a text column, '' in an integer one): the same stored values.
+        values = self.values[table.name]
+        put = values.extend
+        if table is PLAY:
+            for (
+                number,
+                trick,
+                turn,
+                seat,
+                is_pass,
+                cards,
+                mask,
+                decls,
+                annotation,
+                comment,
+                disputed,
+                note,
+            ) in rows:
+                put(
+                    (
+                        game_id,
+                        hand_id,
+                        number,
+                        trick,
+                        turn,
+                        seat,
+                        1 if is_pass else 0,
+                        0 if cards is None else cards,
+                        mask,
+                        0 if decls is None else decls,
+                        0 if annotation is None else annotation,
+                        0 if comment is None else comment,
+                        1 if disputed else 0,
+                        0 if note is None else note,
+                    )
                 )
-                for (
-                    number,
-                    trick,
-                    turn,
-                    seat,
-                    is_pass,
-                    cards,
-                    mask,
-                    decls,
-                    annotation,
-                    comment,
-                    disputed,
-                    note,
-                ) in rows
-            )
         else:
-            pending.extend(
-                (
-                    game_id,
-                    hand_id,
-                    seat,
-                    player,
-                    "" if points is None else points,
-                    "" if place is None else place,
-                    1 if first else 0,
-                    1 if last else 0,
+            for seat, player, points, place, first, last in rows:
+                put(
+                    (
+                        game_id,
+                        hand_id,
+                        seat,
+                        player,
+                        "" if points is None else points,
+                        "" if place is None else place,
+                        1 if first else 0,
+                        1 if last else 0,
+                    )
                 )
-                for seat, player, points, place, first, last in rows
-            )
-        if len(pending) >= _BATCH:
+        if len(values) >= _BATCH * len(self.columns[table.name]):
             self.flush()
 
     def flush(self) -> None:
+        if self.sqlite:
+            for name, values in self.values.items():
+                self._insert_values(name, values)
+                values.clear()
+            return
         for name, pending in self.rows.items():
             if not pending:
                 continue
@@ -316,6 +332,23 @@ class _Batches:
             else:
                 self.conn.exec_driver_sql(self.sql[name], pending)
             pending.clear()
+
+    def _insert_values(self, name: str, values: list[Any]) -> None:
+        # One INSERT of many rows runs SQLite's program once for all of them, where
+        # executemany runs it (opening its cursors, checking its constraints' counters) per row.
+        width = len(self.columns[name])
+        step = _ROWS_PER_INSERT * width
+        for start in range(0, len(values), step):
+            chunk = tuple(values[start : start + step])
+            self.conn.exec_driver_sql(self._statement(name, len(chunk) // width), chunk)
+
+    def _statement(self, name: str, rows: int) -> str:
+        sql = self.statements.get((name, rows))
+        if sql is None:
+            table = PLAY if name == PLAY.name else HAND_SEAT
+            sql = _insert_sql(self.conn, table, self.columns[name], rows)
+            self.statements[name, rows] = sql
+        return sql
 
     def _copy(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
         dialect = self.conn.dialect
@@ -344,13 +377,17 @@ _BIND = {"?": "?", "text": "NULLIF(?, 0)", "int": "NULLIF(?, '')"}
 
 
 def _insert_sql(
-    conn: Connection, table: Table, columns: Sequence[str] | Sequence[tuple[str, str]]
+    conn: Connection,
+    table: Table,
+    columns: Sequence[str] | Sequence[tuple[str, str]],
+    rows: int = 1,
 ) -> str:
     mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
     quote = conn.dialect.identifier_preparer.quote
     named = [(c, mark) if isinstance(c, str) else (c[0], _BIND[c[1]]) for c in columns]
     names = ", ".join(quote(c) for c, _ in named)
-    return f"INSERT INTO {quote(table.name)} ({names}) VALUES ({', '.join(m for _, m in named)})"
+    row = "(" + ", ".join(m for _, m in named) + ")"
+    return f"INSERT INTO {quote(table.name)} ({names}) VALUES {', '.join([row] * rows)}"
 
 
 def _copy_sql(conn: Connection, table: Table, columns: Sequence[str]) -> str:
