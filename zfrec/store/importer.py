@@ -253,8 +253,13 @@ class _Batches:
         self.rows: dict[str, list[tuple[Any, ...]]] = {HAND_SEAT.name: [], PLAY.name: []}
         # SQLite: the rows' values one after the other, and the statement that inserts n rows
         self.values: dict[str, list[Any]] = {HAND_SEAT.name: [], PLAY.name: []}
-        self.columns = {HAND_SEAT.name: _HAND_SEAT_SQLITE, PLAY.name: _PLAY_SQLITE}
+        self.columns = {
+            HAND_SEAT.name: _HAND_SEAT_SQLITE,
+            PLAY.name: _PLAY_SQLITE,
+            HAND.name: _HAND_SQLITE,
+        }
         self.statements: dict[tuple[str, int], str] = {}
+        self.next_hand: int | None = None  # SQLite: the id the next hand gets
 
     def add(self, table: Table, game_id: int, hand_id: int, rows: list[tuple[Any, ...]]) -> None:
         if not self.sqlite:
@@ -316,13 +321,17 @@ class _Batches:
                     )
                 )
         if len(values) >= _BATCH * len(self.columns[table.name]):
-            self.flush()
+            self.flush(whole=True)
 
-    def flush(self) -> None:
+    def flush(self, *, whole: bool = False) -> None:
+        """Write the rows gathered; `whole`: on SQLite, only as many as fill whole INSERTs (the
+        rest waits for more), so that one statement of each length is prepared, not many."""
         if self.sqlite:
             for name, values in self.values.items():
-                self._insert_values(name, values)
-                values.clear()
+                step = _ROWS_PER_INSERT * len(self.columns[name])
+                end = len(values) - len(values) % step if whole else len(values)
+                self._insert_values(name, values, end)
+                del values[:end]
             return
         for name, pending in self.rows.items():
             if not pending:
@@ -333,19 +342,50 @@ class _Batches:
                 self.conn.exec_driver_sql(self.sql[name], pending)
             pending.clear()
 
-    def _insert_values(self, name: str, values: list[Any]) -> None:
+    def _insert_values(self, name: str, values: list[Any], end: int) -> None:
         # One INSERT of many rows runs SQLite's program once for all of them, where
         # executemany runs it (opening its cursors, checking its constraints' counters) per row.
         width = len(self.columns[name])
         step = _ROWS_PER_INSERT * width
-        for start in range(0, len(values), step):
-            chunk = tuple(values[start : start + step])
+        for start in range(0, end, step):
+            chunk = tuple(values[start : min(start + step, end)])
             self.conn.exec_driver_sql(self._statement(name, len(chunk) // width), chunk)
+
+    def insert_hands(self, game_id: int, hands: list[dict[str, Any]]) -> list[int] | None:
+        """SQLite: insert a game's hands with the ids SQLite gives them (one more than the
+        largest, in order: this transaction holds the write lock), in INSERTs of many rows;
+        their ids. None where the ids would run out (SQLite picks other ids then)."""
+        if self.next_hand is None:
+            largest = self.conn.exec_driver_sql("SELECT max(id) FROM hand").scalar()
+            self.next_hand = int(largest or 0) + 1
+        first = self.next_hand
+        if first + len(hands) > _LARGEST_ID:
+            return None
+        ids = list(range(first, first + len(hands)))
+        self.next_hand = first + len(hands)
+        values: list[Any] = []
+        put = values.extend
+        for hand_id, h in zip(ids, hands, strict=True):
+            put(
+                (
+                    hand_id,
+                    game_id,
+                    h["number"],
+                    _or_blank(h["shuffler"]),
+                    _or_blank(h["first"]),
+                    _or_blank(h["last"]),
+                    1 if h["finished"] else 0,
+                    1 if h["reconstructed"] else 0,
+                    _or_blank(h["transfer_points"]),
+                )
+            )
+        self._insert_values(HAND.name, values, len(values))
+        return ids
 
     def _statement(self, name: str, rows: int) -> str:
         sql = self.statements.get((name, rows))
         if sql is None:
-            table = PLAY if name == PLAY.name else HAND_SEAT
+            table = {PLAY.name: PLAY, HAND_SEAT.name: HAND_SEAT, HAND.name: HAND}[name]
             sql = _insert_sql(self.conn, table, self.columns[name], rows)
             self.statements[name, rows] = sql
         return sql
@@ -373,7 +413,16 @@ _HAND_SEAT_SQLITE = (
     ("game_id", "?"), ("hand_id", "?"), ("seat", "?"), ("player_id", "?"), ("points", "int"),
     ("place", "int"), ("is_first", "?"), ("is_last", "?"),
 )  # fmt: skip
+_HAND_SQLITE = (
+    ("id", "?"), ("game_id", "?"), ("number", "?"), ("shuffler", "int"), ("first", "int"),
+    ("last", "int"), ("finished", "?"), ("reconstructed", "?"), ("transfer_points", "int"),
+)  # fmt: skip
 _BIND = {"?": "?", "text": "NULLIF(?, 0)", "int": "NULLIF(?, '')"}
+_LARGEST_ID = 2**63 - 1  # SQLite's largest rowid
+
+
+def _or_blank(value: int | None) -> int | str:
+    return "" if value is None else value
 
 
 def _insert_sql(
@@ -543,12 +592,14 @@ def _insert_game(
         ],
     )
     if rows.hands:
-        hand_ids = list(
-            conn.scalars(
-                insert(HAND).returning(HAND.c.id, sort_by_parameter_order=True),
-                [{"game_id": game_id, **h} for h in rows.hands],
+        hand_ids = batches.insert_hands(game_id, rows.hands) if batches.sqlite else None
+        if hand_ids is None:
+            hand_ids = list(
+                conn.scalars(
+                    insert(HAND).returning(HAND.c.id, sort_by_parameter_order=True),
+                    [{"game_id": game_id, **h} for h in rows.hands],
+                )
             )
-        )
         for hand_id, seats, plays in zip(hand_ids, rows.hand_seats, rows.plays, strict=True):
             batches.add(
                 HAND_SEAT,
