@@ -268,9 +268,10 @@ class _Batches:
             if len(pending) >= _BATCH:
                 self.flush()
             return
-        # The sqlite3 module binds None and bool through its adapter lookup, which costs more
-        # than the insert itself: they go as 0/1 and as a stand-in that NULLIF turns back into
-        # NULL (an integer 0 in a text column, '' in an integer one): the same stored values.
+        # The sqlite3 module binds None, bool and int subclasses (Cards) through its adapter
+        # lookup, which costs more than the insert itself: they go as plain ints, and as a
+        # stand-in that NULLIF turns back into NULL (an integer 0 in a text column, '' in an
+        # integer one): the same stored values.
         values = self.values[table.name]
         put = values.extend
         if table is PLAY:
@@ -298,7 +299,7 @@ class _Batches:
                         seat,
                         1 if is_pass else 0,
                         0 if cards is None else cards,
-                        mask,
+                        int(mask),  # a Cards, which is not quite an int to sqlite3
                         0 if decls is None else decls,
                         0 if annotation is None else annotation,
                         0 if comment is None else comment,
