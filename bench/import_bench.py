@@ -29,9 +29,10 @@ def import_hands_per_s(paths: Sequence[str | Path], url: str | None = None, jobs
             hands = 0
             start = time.perf_counter()
             with import_workers(jobs) as workers:
-                for path in paths:
+                for i, path in enumerate(paths):
+                    then = paths[i + 1] if i + 1 < len(paths) else None
                     with session(engine) as s:
-                        hands += import_file(s, path=path, workers=workers).hands
+                        hands += import_file(s, path=path, workers=workers, then=then).hands
                 elapsed = time.perf_counter() - start
         finally:
             engine.dispose()

@@ -192,15 +192,43 @@ def test_workers_store_exactly_what_one_process_stores(
     with import_workers(2) as workers:
         assert workers is not None
         shared = []
-        for p in (path, json_path):
+        for p, then in ((path, json_path), (json_path, None)):
             with session(engine) as s:
-                shared.append(import_file(s, path=p, only_valid=only_valid, workers=workers))
+                shared.append(
+                    import_file(s, path=p, only_valid=only_valid, workers=workers, then=then)
+                )
         assert [_results_alike(r) for r in shared] == [_results_alike(r) for r in alone]
         assert _snapshot(engine) == stored
         # and again: nothing added, nothing removed
         with session(engine) as s:
             again = import_file(s, path=path, only_valid=only_valid, workers=workers)
     assert (again.added, again.removed, again.game_ids) == (0, 0, shared[0].game_ids)
+    assert _snapshot(engine) == stored
+
+
+@pytest.mark.slow
+def test_a_file_judged_ahead_that_repeats_the_file_before_stores_its_games_once(
+    engine: Engine, tmp_path: Path, games: list[Game]
+) -> None:
+    # The workers judge the second file while the first is written: the three games both hold
+    # look new to them, and are found stored when the second file is written.
+    first = _write(tmp_path / "a.zfn", games[:6])
+    second = _write(tmp_path / "b.json", games[3:10], "json")
+    alone = [_import(engine, p) for p in (first, second)]
+    assert (alone[1].added, alone[1].unchanged) == (4, 3)
+    stored = _snapshot(engine)
+    for game_id in {*alone[0].game_ids, *alone[1].game_ids}:
+        with session(engine) as s:
+            delete_game(s, game_id=game_id)
+    with import_workers(2) as workers:
+        assert workers is not None
+        with session(engine) as s:
+            ahead = import_file(s, path=first, workers=workers, then=second)
+        assert len(workers.ahead) == 1  # the second file's pieces were handed out
+        with session(engine) as s:
+            after = import_file(s, path=second, workers=workers)
+        assert not workers.ahead
+    assert [_results_alike(r) for r in (ahead, after)] == [_results_alike(r) for r in alone]
     assert _snapshot(engine) == stored
 
 

@@ -302,6 +302,21 @@ def test_a_long_plain_move_is_laid_out_like_any_other_value() -> None:
     assert dumps_json([game]) == _reference_layout({"games": [game_to_json(game)]}) + "\n"
 
 
+def test_tricks_of_every_length_are_laid_out_by_the_definition() -> None:
+    # A trick of plain moves is written from its moves' texts: on one line, with its array of
+    # moves on one line, or a move a line, whichever the definition picks at each depth.
+    seven = parse_cards("7s")
+    tricks = [
+        Trick([Move.plays(0, seven)] + [Move.passes(1 + i % 2) for i in range(n)])
+        for n in range(25)
+    ]
+    tricks.append(Trick([Move.plays(0, seven, annotation="!"), Move.passes(1)]))
+    game = Game(["Ann", "Bo", "Cy"], hands=[Hand(1, tricks=tricks)])
+    assert dumps_json(game) == _reference_layout(game_to_json(game)) + "\n"
+    both = {"games": [game_to_json(game)]}
+    assert dumps_json([game]) == _reference_layout(both) + "\n"
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [

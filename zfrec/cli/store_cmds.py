@@ -127,14 +127,20 @@ def import_cmd(
     with import_workers(jobs) as workers, _store(db) as engine, progress:
         total = sum(count_games(f) for f in files) if shown else None
         task = progress.add_task("", total=total)
-        for path in files:
+        for index, path in enumerate(files):
             progress.update(task, description=escape(Path(path).name))
+            then = files[index + 1] if index + 1 < len(files) else None
             read_one = partial(_read_up_to, progress, task, progress.tasks[0].completed)
             try:
                 with processing(path), session(engine) as s:
                     results.append(
                         import_file(
-                            s, path=path, only_valid=only_valid, on_read=read_one, workers=workers
+                            s,
+                            path=path,
+                            only_valid=only_valid,
+                            on_read=read_one,
+                            workers=workers,
+                            then=then,
                         )
                     )
             except ZfrecError as exc:

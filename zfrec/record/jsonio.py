@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from zfrec.engine.cards import NO_CARDS, format_cards, format_play, parse_cards, parse_play
 from zfrec.errors import CardError, Location, NotationError, SeatError
@@ -49,12 +49,12 @@ def game_to_json(game: Game) -> dict[str, Any]:
 
 
 class _Flat(str):
-    """JSON text of a plain move, already rendered on one line: dumps_json's shortcut."""
+    """JSON text of a plain move or a seat's deal, already on one line: dumps_json's shortcut."""
 
     __slots__ = ()
 
 
-# A move's one-line text must fit at the deepest indent it is written at (a game inside
+# A move's or a deal's one-line text must fit at the deepest indent it is written at (a game inside
 # {"games": [...]}), or _render would have to break it over lines.
 _FLAT_MOVE_WIDTH = 100 - 16
 
@@ -111,7 +111,10 @@ def _hand_to_json(hand: Hand, index: int, flat_moves: bool) -> dict[str, Any]:
     if hand.shuffler is not None:
         out["shuffler"] = hand.shuffler + 1
     if hand.deal is not None:
-        out["deal"] = [_deal_to_json(d) for d in hand.deal]
+        if flat_moves:
+            out["deal"] = [_flat_deal(d) for d in hand.deal]
+        else:
+            out["deal"] = [_deal_to_json(d) for d in hand.deal]
     at = ("hands", index)
     _put_comments(out, hand.comments, at)
     out["tricks"] = [
@@ -132,7 +135,61 @@ def _deal_to_json(dealt: SeatDeal) -> dict[str, Any]:
     return out
 
 
-def _trick_to_json(trick: Trick, at: Path, flat_moves: bool) -> dict[str, Any]:
+def _flat_deal(dealt: SeatDeal) -> _Flat | dict[str, Any]:
+    """A seat's deal for dumps_json: its object's one-line text, as _render would write it."""
+    text = '{"cards": ' + json.dumps(format_cards(dealt.known), ensure_ascii=False)
+    if dealt.unknown:
+        text += ', "unknown": ' + str(dealt.unknown)
+    text += "}"
+    return _Flat(text) if len(text) <= _FLAT_MOVE_WIDTH else _deal_to_json(dealt)
+
+
+class _Moves:
+    """A trick of plain moves only, without comments, for dumps_json: its moves' one-line
+    texts, which _render lays out as it would lay out the trick's object."""
+
+    __slots__ = ("flat", "moves")
+
+    def __init__(self, moves: list[str]) -> None:
+        self.moves = moves
+        self.flat = '{"moves": [' + ", ".join(moves) + "]}"
+
+
+_move_texts: dict[tuple[int, bool, int, tuple[Declaration, ...]], str] = {}
+
+
+def _plain_moves(trick: Trick) -> _Moves | None:
+    """The trick as _Moves, or None if a move or the trick needs the general form."""
+    if trick.comments:
+        return None
+    texts: list[str] = []
+    known = _move_texts
+    for move in trick.moves:
+        if move.annotation is not None or move.disputed or move.comments:
+            return None
+        key = (move.seat, move.is_pass, move.cards, move.declarations)
+        text = known.get(key)
+        if text is None:
+            text = (
+                '{"seat": '
+                + str(move.seat + 1)
+                + ', "play": '
+                + _play_json(move.is_pass, move.cards, move.declarations)
+                + "}"
+            )
+            if len(text) > _FLAT_MOVE_WIDTH:
+                return None
+            if len(known) < 1 << 16:
+                known[key] = text
+        texts.append(text)
+    return _Moves(texts)
+
+
+def _trick_to_json(trick: Trick, at: Path, flat_moves: bool) -> dict[str, Any] | _Moves:
+    if flat_moves:
+        plain = _plain_moves(trick)
+        if plain is not None:
+            return plain
     out: dict[str, Any] = {}
     _put_comments(out, trick.comments, at)
     moves: list[Any] = []
@@ -280,13 +337,16 @@ def dumps_json(games: Game | Iterable[Game]) -> str:
 _WIDTH = 100
 
 
-def _render(value: Any, indent: int, strings: dict[str, str]) -> tuple[str, str]:
+def _render(value: Any, indent: int, strings: dict[str, str]) -> tuple[str | None, str]:
     """(the value on one line, the value as written at `indent`), in one pass: each node's
     one-line form is joined from its children's, never encoded again. `strings` caches the
-    encoding of repeated strings (keys, plays)."""
+    encoding of repeated strings (keys, plays). The one-line form is None where it does not
+    fit at `indent`: then it cannot fit in any object or array that holds the value either."""
     kind = type(value)
     if kind is _Flat:
         return value, value
+    if kind is _Moves:
+        return _render_moves(value, indent)
     if kind is str:
         text = strings.get(value)
         if text is None:
@@ -298,27 +358,51 @@ def _render(value: Any, indent: int, strings: dict[str, str]) -> tuple[str, str]
     if kind is dict:
         if not value:
             return "{}", "{}"
-        keys = [strings.get(k) or _render(k, 0, strings)[0] for k in value]
+        keys = [strings.get(k) or _key(k, strings) for k in value]
         parts = [_render(v, indent + 2, strings) for v in value.values()]
-        flat = "{" + ", ".join([k + ": " + f for k, (f, _) in zip(keys, parts, strict=True)]) + "}"
-        if indent + len(flat) <= _WIDTH:
-            return flat, flat
+        flats = [f for f, _ in parts]
+        if None not in flats:
+            pairs = zip(keys, cast(list[str], flats), strict=True)
+            flat = "{" + ", ".join([k + ": " + f for k, f in pairs]) + "}"
+            if indent + len(flat) <= _WIDTH:
+                return flat, flat
         inner = " " * (indent + 2)
         items = [inner + k + ": " + shown for k, (_, shown) in zip(keys, parts, strict=True)]
-        return flat, "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
+        return None, "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
     if kind is list:
         if not value:
             return "[]", "[]"
         parts = [(v, v) if type(v) is _Flat else _render(v, indent + 2, strings) for v in value]
-        flat = "[" + ", ".join([f for f, _ in parts]) + "]"
-        if indent + len(flat) <= _WIDTH:
-            return flat, flat
+        flats = [f for f, _ in parts]
+        if None not in flats:
+            flat = "[" + ", ".join(cast(list[str], flats)) + "]"
+            if indent + len(flat) <= _WIDTH:
+                return flat, flat
         inner = " " * (indent + 2)
-        return flat, "[\n" + ",\n".join(
+        return None, "[\n" + ",\n".join(
             [inner + shown for _, shown in parts]
         ) + "\n" + " " * indent + "]"
     text = json.dumps(value)  # true, false, null
     return text, text
+
+
+def _key(key: str, strings: dict[str, str]) -> str:
+    text = strings[key] = json.dumps(key, ensure_ascii=False)
+    return text
+
+
+def _render_moves(trick: _Moves, indent: int) -> tuple[str | None, str]:
+    """_render of {"moves": [...]} for a trick of plain moves: the same text, laid out alike."""
+    flat = trick.flat
+    if indent + len(flat) <= _WIDTH:
+        return flat, flat
+    listed = flat[10:-1]  # the array of moves on one line
+    if indent + 2 + len(listed) > _WIDTH:
+        inner = " " * (indent + 4)
+        listed = (
+            "[\n" + ",\n".join([inner + m for m in trick.moves]) + "\n" + " " * (indent + 2) + "]"
+        )
+    return None, "{\n" + " " * (indent + 2) + '"moves": ' + listed + "\n" + " " * indent + "}"
 
 
 class _GameReader:

@@ -16,7 +16,7 @@ import pickle
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from multiprocessing.pool import AsyncResult, Pool
 from pathlib import Path
 
@@ -68,6 +68,8 @@ class Workers:
 
     pool: Pool
     jobs: int
+    # the next file's first pieces, handed out while the file before it is written
+    ahead: dict[tuple[str, str, str, bool], _Judging] = field(default_factory=dict)
 
 
 @contextmanager
@@ -152,15 +154,57 @@ def _lookup(conn: Connection) -> Callable[[list[str]], set[str]]:
 def judge_file_in_workers(
     workers: Workers, url: str, path: str | Path, source: str, only_valid: bool
 ) -> Iterator[Judged]:
-    """The file's items judged by `workers`, in file order; `url` names the store."""
-    pending: deque[AsyncResult[list[Judged]]] = deque()
-    limit = workers.jobs * (_AHEAD + 1)
-    for piece in pieces(str(path), _PIECE, lambda: ""):
-        pending.append(workers.pool.apply_async(_judge_piece, (piece, url, source, only_valid)))
-        while len(pending) > limit or (pending and pending[0].ready()):
-            yield from pending.popleft().get()
-    while pending:
-        yield from pending.popleft().get()
+    """The file's items judged by `workers`, in file order; `url` names the store. Continues
+    what read_ahead started for the same file, if it did."""
+    key = (url, str(path), source, only_valid)
+    judging = workers.ahead.pop(key, None)
+    workers.ahead.clear()  # read ahead for a file that is not coming after all
+    if judging is None:
+        judging = _Judging(workers, url, path, source, only_valid)
+    return iter(judging)
+
+
+def read_ahead(workers: Workers, url: str, path: str | Path, source: str, only_valid: bool) -> None:
+    """Hand the workers the first pieces of the file to be imported next, so that they judge
+    it while this process writes the one before. What they find may be out of date by then:
+    the second pass looks again under the write lock (a game stored meanwhile is counted as
+    already stored, one removed meanwhile is read again)."""
+    key = (url, str(path), source, only_valid)
+    workers.ahead.clear()
+    workers.ahead[key] = _Judging(workers, url, path, source, only_valid)
+
+
+class _Judging:
+    """A file's pieces handed to the workers, a few ahead of the judgements taken back."""
+
+    def __init__(
+        self, workers: Workers, url: str, path: str | Path, source: str, only_valid: bool
+    ) -> None:
+        self.workers = workers
+        self.args = (url, source, only_valid)
+        self.pending: deque[AsyncResult[list[Judged]]] = deque()
+        self.limit = workers.jobs * (_AHEAD + 1)
+        self.pieces = pieces(str(path), _PIECE, lambda: "")
+        self.error: BaseException | None = None  # where the file stopped being readable
+        self._fill()
+
+    def _fill(self) -> None:
+        while self.error is None and len(self.pending) <= self.limit:
+            try:
+                piece = next(self.pieces, None)
+            except Exception as exc:  # raised when the reading gets there, in its import
+                self.error = exc
+                return
+            if piece is None:
+                return
+            self.pending.append(self.workers.pool.apply_async(_judge_piece, (piece, *self.args)))
+
+    def __iter__(self) -> Iterator[Judged]:
+        while self.pending:
+            yield from self.pending.popleft().get()
+            self._fill()
+        if self.error is not None:
+            raise self.error
 
 
 _ENGINES: dict[str, Engine] = {}  # a worker's own engine per store, made at its first piece

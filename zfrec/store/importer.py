@@ -37,6 +37,7 @@ from zfrec.store.firstpass import (
     canonical_json,
     judge_file,
     judge_file_in_workers,
+    read_ahead,
     sha256,
 )
 from zfrec.store.models import utc_now
@@ -60,6 +61,7 @@ from zfrec.validate import Report, notation_diagnostic, validate
 
 _ATTEMPTS = 5  # a file transaction that collides with a concurrent importer is retried
 _BATCH = 1_000  # rows per executemany (or COPY) of hand_seat and play rows
+_ROWS_PER_INSERT = 64  # SQLite: rows per INSERT; 64 x 14 values stay under the old limit of 999
 
 
 # identities ------------------------------------------------------------------------------------
@@ -125,6 +127,7 @@ def import_file(
     on_game: Callable[[int], None] | None = None,
     on_read: Callable[[int], None] | None = None,
     workers: Workers | None = None,
+    then: str | Path | None = None,
 ) -> ImportResult:
     """Validate the games of one .zfn or .json file, then store them in one transaction.
 
@@ -134,7 +137,8 @@ def import_file(
     its diagnostics and flagged invalid, unless `only_valid`. `on_read(number)` is called as
     each game has been read and judged (for progress), `on_game(number)` as each game is
     written, inside the transaction. Starts with no transaction open in `session`.
-    With `workers` (import_workers), the games are read and judged in those processes.
+    With `workers` (import_workers), the games are read and judged in those processes; with
+    `then`, the file to be imported next, they start on it while this one is written.
     """
     if session.new or session.dirty or session.deleted:
         raise StoreError("import_file needs a session without unsaved changes")
@@ -144,6 +148,9 @@ def import_file(
             read = _read_file(session, path, spool, only_valid, on_read, workers)
         finally:
             session.rollback()  # the first pass only read: no lock is kept into the second
+        url = _shared_url(session) if workers is not None and then is not None else None
+        if workers is not None and then is not None and url is not None:
+            read_ahead(workers, url, then, str(Path(then).resolve()), only_valid)
         for attempt in range(1, _ATTEMPTS + 1):
             try:
                 spool.seek(0)
@@ -231,25 +238,102 @@ def _readable(read: _FileRead, path: str | Path) -> Iterator[tuple[int, str, Gam
 
 class _Batches:
     """hand_seat and play rows gathered over games, written a batch at a time: with COPY on
-    PostgreSQL through psycopg (a tenth of the cost of executemany there), else executemany."""
+    PostgreSQL through psycopg (a tenth of the cost of executemany there), on SQLite with
+    INSERTs of many rows each, else executemany."""
 
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
         tables = ((HAND_SEAT, HAND_SEAT_COLUMNS), (PLAY, PLAY_COLUMNS))
         self.copy = conn.dialect.name == "postgresql" and conn.dialect.driver == "psycopg"
+        self.sqlite = conn.dialect.name == "sqlite" and conn.dialect.paramstyle == "qmark"
         self.sql = {
             t.name: (_copy_sql if self.copy else _insert_sql)(conn, t, ("game_id", "hand_id", *c))
             for t, c in tables
         }
         self.rows: dict[str, list[tuple[Any, ...]]] = {HAND_SEAT.name: [], PLAY.name: []}
+        # SQLite: the rows' values one after the other, and the statement that inserts n rows
+        self.values: dict[str, list[Any]] = {HAND_SEAT.name: [], PLAY.name: []}
+        self.columns = {
+            HAND_SEAT.name: _HAND_SEAT_SQLITE,
+            PLAY.name: _PLAY_SQLITE,
+            HAND.name: _HAND_SQLITE,
+        }
+        self.statements: dict[tuple[str, int], str] = {}
+        self.next_hand: int | None = None  # SQLite: the id the next hand gets
 
     def add(self, table: Table, game_id: int, hand_id: int, rows: list[tuple[Any, ...]]) -> None:
-        pending = self.rows[table.name]
-        pending.extend((game_id, hand_id, *r) for r in rows)
-        if len(pending) >= _BATCH:
-            self.flush()
+        if not self.sqlite:
+            pending = self.rows[table.name]
+            pending.extend((game_id, hand_id, *r) for r in rows)
+            if len(pending) >= _BATCH:
+                self.flush()
+            return
+        # The sqlite3 module binds None, bool and int subclasses (Cards) through its adapter
+        # lookup, which costs more than the insert itself: they go as plain ints, and as a
+        # stand-in that NULLIF turns back into NULL (an integer 0 in a text column, '' in an
+        # integer one): the same stored values.
+        values = self.values[table.name]
+        put = values.extend
+        if table is PLAY:
+            for (
+                number,
+                trick,
+                turn,
+                seat,
+                is_pass,
+                cards,
+                mask,
+                decls,
+                annotation,
+                comment,
+                disputed,
+                note,
+            ) in rows:
+                put(
+                    (
+                        game_id,
+                        hand_id,
+                        number,
+                        trick,
+                        turn,
+                        seat,
+                        1 if is_pass else 0,
+                        0 if cards is None else cards,
+                        int(mask),  # a Cards, which is not quite an int to sqlite3
+                        0 if decls is None else decls,
+                        0 if annotation is None else annotation,
+                        0 if comment is None else comment,
+                        1 if disputed else 0,
+                        0 if note is None else note,
+                    )
+                )
+        else:
+            for seat, player, points, place, first, last in rows:
+                put(
+                    (
+                        game_id,
+                        hand_id,
+                        seat,
+                        player,
+                        "" if points is None else points,
+                        "" if place is None else place,
+                        1 if first else 0,
+                        1 if last else 0,
+                    )
+                )
+        if len(values) >= _BATCH * len(self.columns[table.name]):
+            self.flush(whole=True)
 
-    def flush(self) -> None:
+    def flush(self, *, whole: bool = False) -> None:
+        """Write the rows gathered; `whole`: on SQLite, only as many as fill whole INSERTs (the
+        rest waits for more), so that one statement of each length is prepared, not many."""
+        if self.sqlite:
+            for name, values in self.values.items():
+                step = _ROWS_PER_INSERT * len(self.columns[name])
+                end = len(values) - len(values) % step if whole else len(values)
+                self._insert_values(name, values, end)
+                del values[:end]
+            return
         for name, pending in self.rows.items():
             if not pending:
                 continue
@@ -258,6 +342,54 @@ class _Batches:
             else:
                 self.conn.exec_driver_sql(self.sql[name], pending)
             pending.clear()
+
+    def _insert_values(self, name: str, values: list[Any], end: int) -> None:
+        # One INSERT of many rows runs SQLite's program once for all of them, where
+        # executemany runs it (opening its cursors, checking its constraints' counters) per row.
+        width = len(self.columns[name])
+        step = _ROWS_PER_INSERT * width
+        for start in range(0, end, step):
+            chunk = tuple(values[start : min(start + step, end)])
+            self.conn.exec_driver_sql(self._statement(name, len(chunk) // width), chunk)
+
+    def insert_hands(self, game_id: int, hands: list[dict[str, Any]]) -> list[int] | None:
+        """SQLite: insert a game's hands with the ids SQLite gives them (one more than the
+        largest, in order: this transaction holds the write lock), in INSERTs of many rows;
+        their ids. None where the ids would run out (SQLite picks other ids then)."""
+        if self.next_hand is None:
+            largest = self.conn.exec_driver_sql("SELECT max(id) FROM hand").scalar()
+            self.next_hand = int(largest or 0) + 1
+        first = self.next_hand
+        if first + len(hands) > _LARGEST_ID:
+            return None
+        ids = list(range(first, first + len(hands)))
+        self.next_hand = first + len(hands)
+        values: list[Any] = []
+        put = values.extend
+        for hand_id, h in zip(ids, hands, strict=True):
+            put(
+                (
+                    hand_id,
+                    game_id,
+                    h["number"],
+                    _or_blank(h["shuffler"]),
+                    _or_blank(h["first"]),
+                    _or_blank(h["last"]),
+                    1 if h["finished"] else 0,
+                    1 if h["reconstructed"] else 0,
+                    _or_blank(h["transfer_points"]),
+                )
+            )
+        self._insert_values(HAND.name, values, len(values))
+        return ids
+
+    def _statement(self, name: str, rows: int) -> str:
+        sql = self.statements.get((name, rows))
+        if sql is None:
+            table = {PLAY.name: PLAY, HAND_SEAT.name: HAND_SEAT, HAND.name: HAND}[name]
+            sql = _insert_sql(self.conn, table, self.columns[name], rows)
+            self.statements[name, rows] = sql
+        return sql
 
     def _copy(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
         dialect = self.conn.dialect
@@ -271,11 +403,41 @@ class _Batches:
             raise DBAPIError.instance(sql, None, exc, dialect.loaded_dbapi.Error) from exc
 
 
-def _insert_sql(conn: Connection, table: Table, columns: Sequence[str]) -> str:
+# SQLite's columns with the value each is bound as: "?" as it is, "text" and "int" with the
+# stand-in for NULL that _Batches.add puts in place of None (see there).
+_PLAY_SQLITE = (
+    ("game_id", "?"), ("hand_id", "?"), ("hand_number", "?"), ("trick", "?"), ("turn", "?"),
+    ("seat", "?"), ("is_pass", "?"), ("cards", "text"), ("mask", "?"), ("declarations", "text"),
+    ("annotation", "text"), ("comment", "text"), ("disputed", "?"), ("dispute_note", "text"),
+)  # fmt: skip
+_HAND_SEAT_SQLITE = (
+    ("game_id", "?"), ("hand_id", "?"), ("seat", "?"), ("player_id", "?"), ("points", "int"),
+    ("place", "int"), ("is_first", "?"), ("is_last", "?"),
+)  # fmt: skip
+_HAND_SQLITE = (
+    ("id", "?"), ("game_id", "?"), ("number", "?"), ("shuffler", "int"), ("first", "int"),
+    ("last", "int"), ("finished", "?"), ("reconstructed", "?"), ("transfer_points", "int"),
+)  # fmt: skip
+_BIND = {"?": "?", "text": "NULLIF(?, 0)", "int": "NULLIF(?, '')"}
+_LARGEST_ID = 2**63 - 1  # SQLite's largest rowid
+
+
+def _or_blank(value: int | None) -> int | str:
+    return "" if value is None else value
+
+
+def _insert_sql(
+    conn: Connection,
+    table: Table,
+    columns: Sequence[str] | Sequence[tuple[str, str]],
+    rows: int = 1,
+) -> str:
     mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
     quote = conn.dialect.identifier_preparer.quote
-    names = ", ".join(quote(c) for c in columns)
-    return f"INSERT INTO {quote(table.name)} ({names}) VALUES ({', '.join([mark] * len(columns))})"
+    named = [(c, mark) if isinstance(c, str) else (c[0], _BIND[c[1]]) for c in columns]
+    names = ", ".join(quote(c) for c, _ in named)
+    row = "(" + ", ".join(m for _, m in named) + ")"
+    return f"INSERT INTO {quote(table.name)} ({names}) VALUES {', '.join([row] * rows)}"
 
 
 def _copy_sql(conn: Connection, table: Table, columns: Sequence[str]) -> str:
@@ -431,12 +593,14 @@ def _insert_game(
         ],
     )
     if rows.hands:
-        hand_ids = list(
-            conn.scalars(
-                insert(HAND).returning(HAND.c.id, sort_by_parameter_order=True),
-                [{"game_id": game_id, **h} for h in rows.hands],
+        hand_ids = batches.insert_hands(game_id, rows.hands) if batches.sqlite else None
+        if hand_ids is None:
+            hand_ids = list(
+                conn.scalars(
+                    insert(HAND).returning(HAND.c.id, sort_by_parameter_order=True),
+                    [{"game_id": game_id, **h} for h in rows.hands],
+                )
             )
-        )
         for hand_id, seats, plays in zip(hand_ids, rows.hand_seats, rows.plays, strict=True):
             batches.add(
                 HAND_SEAT,
