@@ -1,33 +1,30 @@
-"""matplotlib's SVG and Agg renderers, remembering what they learn of texts across charts.
+"""matplotlib's Agg renderer, remembering what it learns of texts across charts.
 
-    >>> svg = svg_renderer(340.0, 242.0, io.StringIO())    # draws one figure as SVG
     >>> png = agg_renderer(800, 569, 169.4)                 # kept, drawn into chart after chart
 
 A chart's texts recur from game to game (hand numbers, ticks, captions, the players' names),
 and every text costs matplotlib a shaping (libraqm and HarfBuzz, reading the font file through
 Python: about half a millisecond) to measure it, and another to draw it. matplotlib keeps the
-measures per renderer, and the SVG renderer draws one figure. These renderers keep, for the
-whole process:
+measures per renderer (and the renderer is kept: charts.figure_png). This renderer keeps, for
+the whole process:
 
-- a text's measure (width, height, descent), by text and font properties and dpi;
 - the font's line metrics (ascent, descent, line gap from its OS/2 or hhea table), which
   matplotlib reads from the font file for every text it lays out;
 - a text's glyph layout (which glyph of which face at which offset), for the Agg renderer.
 
-What they draw is what matplotlib's own renderers draw, byte for byte (tests/test_publish.py
-compares them). Where the matplotlib in use lacks what they rely on (`FT2Font._layout`,
-`RendererAgg._prepare_font`), they leave the drawing to matplotlib. Fonts do not survive a
-fork (matplotlib drops its own font cache in the child), so neither do the layouts.
+What it draws is what matplotlib's own renderer draws, pixel for pixel
+(tests/test_chart_renderers.py compares them). Where the matplotlib in use lacks what it relies
+on (`FT2Font._layout`, `RendererAgg._prepare_font`), it leaves the drawing to matplotlib.
+Fonts do not survive a fork (matplotlib drops its own font cache in the child), so neither do
+the layouts.
 """
 
 from __future__ import annotations
 
-import io
 import os
 from functools import cache
 from typing import Any
 
-_MEASURES: dict[tuple[Any, ...], tuple[float, float, float]] = {}
 _HEIGHTS: dict[tuple[Any, ...], tuple[float | None, float | None, float | None]] = {}
 _LAYOUTS: dict[tuple[Any, ...], Any] = {}
 LIMIT = 20_000  # entries per table: player names are many, memory is bounded
@@ -42,7 +39,6 @@ def _remember(table: dict[Any, Any], key: Any, value: Any) -> Any:
 
 def clear() -> None:
     """Forget every text and font (a forked child must: its fonts are new objects)."""
-    _MEASURES.clear()
     _HEIGHTS.clear()
     _LAYOUTS.clear()
 
@@ -80,37 +76,6 @@ def font_heights(prop: Any, dpi: float) -> tuple[float | None, float | None, flo
         )
         break
     return _remember(_HEIGHTS, (prop.copy(), dpi), heights)  # type: ignore[no-any-return]
-
-
-@cache
-def _svg_class() -> Any:
-    from matplotlib.backends.backend_svg import RendererSVG
-
-    class MeasuringRendererSVG(RendererSVG):
-        """An SVG renderer that measures each text once per process."""
-
-        def get_text_width_height_descent(
-            self, s: str, prop: Any, ismath: Any
-        ) -> tuple[float, float, float]:
-            key = (s, prop, ismath)
-            found = _MEASURES.get(key)
-            if found is None:
-                measure: Any = super().get_text_width_height_descent
-                found = _remember(_MEASURES, (s, prop.copy(), ismath), measure(s, prop, ismath))
-            return found
-
-        def _get_font_height_metrics(
-            self, prop: Any
-        ) -> tuple[float | None, float | None, float | None]:
-            return font_heights(prop, 72.0)  # an SVG is drawn at 72 dpi
-
-    return MeasuringRendererSVG
-
-
-def svg_renderer(width: float, height: float, out: io.StringIO) -> Any:
-    """A renderer that writes one figure of `width` × `height` points as SVG into `out`
-    (what `savefig(format="svg")` makes: draw the figure with it, then `finalize()`)."""
-    return _svg_class()(width, height, out, image_dpi=72, metadata={"Date": None, "Creator": None})
 
 
 @cache
@@ -170,4 +135,4 @@ def agg_renderer(width: int, height: int, dpi: float) -> Any:
     return _agg_class()(width, height, dpi)
 
 
-__all__ = ["agg_renderer", "clear", "font_heights", "svg_renderer"]
+__all__ = ["agg_renderer", "clear", "font_heights"]
