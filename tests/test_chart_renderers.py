@@ -50,7 +50,7 @@ def test_charts_are_matplotlibs_own_drawing(names: list[str]) -> None:
             expected_png = _pixels(model, RendererAgg)
             for _ in range(2):  # laid out, then from what the renderer remembers
                 assert _pixels(model, mplrender.agg_renderer) == expected_png
-    assert mplrender._LAYOUTS  # the second round drew from them
+    assert mplrender._LAYOUTS and mplrender._BITMAPS  # the second round drew from them
 
 
 def test_the_svg_shows_what_the_png_draws() -> None:

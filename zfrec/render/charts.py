@@ -49,6 +49,9 @@ TARGET, GOLD = "#b3261e", "#c9971c"
 FSI, PDI = "\u2068", "\u2069"
 PNG_WIDTH = 800  # px
 PNG_COLOURS = 64
+# zlib's effort for the PNG: 3 compresses in half the time of the default 6, into a file a
+# fifth larger (some 4 kB a chart)
+PNG_EFFORT = 3
 LEGEND_ROW = 20.0  # user units (points) per row of the file's legend
 
 
@@ -400,7 +403,7 @@ def figure_png(d: Drawing) -> bytes:
         rgb = Image.frombuffer("RGBA", (width, height), renderer.buffer_rgba()).convert("RGB")
     picture = rgb.quantize(palette=_palette(rgb), dither=Image.Dither.NONE)
     buf = io.BytesIO()
-    picture.save(buf, format="PNG")
+    picture.save(buf, format="PNG", compress_level=PNG_EFFORT)
     return buf.getvalue()
 
 

@@ -10,7 +10,9 @@ the whole process:
 
 - the font's line metrics (ascent, descent, line gap from its OS/2 or hhea table), which
   matplotlib reads from the font file for every text it lays out;
-- a text's glyph layout (which glyph of which face at which offset), for the Agg renderer.
+- a text's glyph layout (which glyph of which face at which offset);
+- a glyph's bitmap, by where it falls within a pixel (upright text: the same glyph at the same
+  fraction of a pixel is the same bitmap, moved by whole pixels).
 
 What it draws is what matplotlib's own renderer draws, pixel for pixel
 (tests/test_chart_renderers.py compares them). Where the matplotlib in use lacks what it relies
@@ -27,6 +29,7 @@ from typing import Any
 
 _HEIGHTS: dict[tuple[Any, ...], tuple[float | None, float | None, float | None]] = {}
 _LAYOUTS: dict[tuple[Any, ...], Any] = {}
+_BITMAPS: dict[tuple[Any, ...], tuple[Any, int, int]] = {}
 LIMIT = 20_000  # entries per table: player names are many, memory is bounded
 
 
@@ -41,6 +44,7 @@ def clear() -> None:
     """Forget every text and font (a forked child must: its fonts are new objects)."""
     _HEIGHTS.clear()
     _LAYOUTS.clear()
+    _BITMAPS.clear()
 
 
 if hasattr(os, "register_at_fork"):
@@ -80,11 +84,16 @@ def font_heights(prop: Any, dpi: float) -> tuple[float | None, float | None, flo
 
 @cache
 def _agg_class() -> Any:
+    import numpy as np
+    from matplotlib import ft2font
     from matplotlib.backends import backend_agg
 
     agg: Any = backend_agg  # its stubs leave RendererAgg untyped
     base: Any = agg.RendererAgg
     layouts = hasattr(base, "_prepare_font") and hasattr(base, "_draw_text_glyphs_and_boxes")
+    render_mode: Any = getattr(ft2font, "RenderMode", None)
+    bitmaps = render_mode is not None and hasattr(ft2font.FT2Font, "_render_glyph")
+    upright = (0x10000 * np.eye(2)).round().astype(int)  # the transform of upright text
 
     class LayingOutRendererAgg(base):  # type: ignore[misc]
         """An Agg renderer that lays each text out once per process."""
@@ -120,11 +129,31 @@ def _agg_class() -> Any:
                 glyphs = [(i.ft_object, i.glyph_index, i.x, i.y) for i in laid]
                 items = _remember(_LAYOUTS, key, glyphs)
             size = prop.get_size_in_points()
-            self._draw_text_glyphs_and_boxes(
-                gc, x, y, angle,
-                ((ft, size, glyph, 0, 1, dx, dy) for ft, glyph, dx, dy in items),
-                [],
-            )  # fmt: skip
+            if angle or not gc.get_antialiased() or not bitmaps:
+                self._draw_text_glyphs_and_boxes(
+                    gc, x, y, angle,
+                    ((ft, size, glyph, 0, 1, dx, dy) for ft, glyph, dx, dy in items),
+                    [],
+                )  # fmt: skip
+                return
+            # What _draw_text_glyphs_and_boxes does for upright text, each glyph's bitmap
+            # remembered by where it falls within a pixel (a 64th): the same glyph at the same
+            # fraction is the same bitmap, moved by whole pixels.
+            height = self.height
+            for ft, glyph, dx, dy in items:
+                tx, ty = round(0x40 * (x + dx)), round(0x40 * (height - y + dy))
+                gkey = (ft, size, self.dpi, glyph, tx & 63, ty & 63, flags)
+                found = _BITMAPS.get(gkey)
+                if found is None:
+                    ft.set_size(size, self.dpi)
+                    ft._set_transform(upright, [tx & 63, ty & 63])
+                    bitmap = ft._render_glyph(glyph, flags, render_mode.NORMAL)
+                    found = (bitmap.buffer.copy(), bitmap.left, bitmap.top)
+                    _remember(_BITMAPS, gkey, found)
+                buffer, left, top = found
+                self._renderer.draw_text_image(
+                    buffer, left + (tx >> 6), int(height) - top - (ty >> 6) + buffer.shape[0], 0, gc
+                )
 
     return LayingOutRendererAgg
 
