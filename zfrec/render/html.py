@@ -136,11 +136,12 @@ class _Builder(ReplayVisitor):
     disputes: int = 0
     specials: int = 0
     _ids: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    _names: dict[int | None, str] = field(default_factory=dict)  # name() of each seat
     # the engine's table at the last step, to reuse while it does not change
-    _hands_key: tuple[int, ...] = ()
+    _hands_list: list[int] = field(default_factory=list)  # the engine's lists, as last seen
+    _won_list: list[int] = field(default_factory=list)
     _hands: tuple[tuple[int, ...] | None, ...] = ()
     _counts: tuple[int, ...] = ()
-    _won_key: tuple[int, ...] = ()
     _captured: tuple[tuple[int, ...], ...] = ()
     _points: tuple[int, ...] = ()
     _out: tuple[int, ...] = (-1,)
@@ -184,7 +185,11 @@ class _Builder(ReplayVisitor):
 
     def name(self, seat: int | None) -> str:
         """A seat's name for prose, isolated so that no name can turn the sentence around."""
-        return "nobody" if seat is None else isolate(self.record.seat_name(seat))
+        found = self._names.get(seat)
+        if found is None:
+            found = "nobody" if seat is None else isolate(self.record.seat_name(seat))
+            self._names[seat] = found
+        return found
 
     def cards(self, mask: int) -> tuple[int, ...]:
         got = self._ids.get(mask)
@@ -196,18 +201,18 @@ class _Builder(ReplayVisitor):
         """A step whose table (hands, counts, places, captures, points) is the engine's now."""
         hs = state.hand
         assert hs is not None and self.view is not None
-        hands_key = tuple(hs.hands)
-        if hands_key != self._hands_key:  # a pass changes no hand: reuse the last tuples
-            self._hands_key = hands_key
+        if hs.hands != self._hands_list:  # a pass changes no hand: reuse the last tuples
+            self._hands_list = list(hs.hands)
+            hands_key = tuple(hs.hands)
             viewer = self.viewer
             self._hands = tuple(
                 self.cards(m) if viewer is None or s == viewer else None
                 for s, m in enumerate(hands_key)
             )
             self._counts = tuple(m.bit_count() for m in hands_key)
-        won_key = tuple(hs.won)
-        if won_key != self._won_key:  # only the end of a trick changes what was won
-            self._won_key = won_key
+        if hs.won != self._won_list:  # only the end of a trick changes what was won
+            self._won_list = list(hs.won)
+            won_key = tuple(hs.won)
             self._captured = tuple(self.cards(w & COUNTERS) for w in won_key)
             self._points = tuple(points_of(w) for w in won_key)
         if len(hs.out_order) != len(self._out):
