@@ -1,14 +1,16 @@
-"""The charts' renderers (zfrec.render.mplrender) draw what matplotlib's own renderers draw; the
-replay's card lists (html.card_ids) are a mask's bits.
+"""The charts' renderer (zfrec.render.mplrender) draws what matplotlib's own renderer draws; the
+SVG written directly (zfrec.render.svgchart) shows what the PNG shows; the replay's card lists
+(html.card_ids) are a mask's bits.
 
-They remember texts' measures, the fonts' line metrics and the glyph layouts across charts; the
-charts drawn with them must be the very bytes (SVG) and pixels (PNG) that matplotlib's `savefig`
-and a plain `RendererAgg` make of the same figure, the first time and when drawn from memory.
+The renderer remembers the fonts' line metrics and the glyph layouts across charts; the PNGs
+drawn with it must be the very pixels that a plain `RendererAgg` makes of the same figure, the
+first time and when drawn from memory.
 """
 
 from __future__ import annotations
 
-import io
+import re
+import xml.etree.ElementTree as ET
 from typing import Any
 
 import matplotlib
@@ -17,8 +19,9 @@ from matplotlib.backends.backend_agg import RendererAgg
 
 from tests.test_publish import renamed, simulated
 from zfrec.render import mplrender
-from zfrec.render.charts import RC, draw, figure_svg, points_model, score_model
+from zfrec.render.charts import RC, draw, points_model, score_model
 from zfrec.render.html import build_game_view
+from zfrec.render.svgchart import chart_svg
 
 NAMES = (["王芳", "张伟", "Ann", "李娜"], ["East", "South", "West", "North"])
 FAMILY = ["DejaVu Sans", "Noto Sans CJK SC", "sans-serif"]  # whichever are installed
@@ -27,25 +30,6 @@ FAMILY = ["DejaVu Sans", "Noto Sans CJK SC", "sans-serif"]  # whichever are inst
 def _models(names: list[str]) -> list[Any]:
     view = build_game_view(renamed(simulated(4, 11, 4), names))
     return [score_model(view), points_model(view)]
-
-
-def _matplotlib_svg(model: Any) -> str:
-    """The figure saved by matplotlib's savefig, as figure_svg did it before its renderer."""
-    drawing = draw(model)
-    buf = io.StringIO()
-    with matplotlib.rc_context({"svg.hashsalt": f"zf-{model.name}"}):
-        drawing.figure.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
-    return buf.getvalue()
-
-
-def _ours_svg(model: Any) -> str:
-    drawing = draw(model)
-    buf = io.StringIO()
-    with matplotlib.rc_context({"svg.hashsalt": f"zf-{model.name}"}):
-        renderer = mplrender.svg_renderer(drawing.width, drawing.height, buf)
-        drawing.figure.draw(renderer)
-        renderer.finalize()
-    return buf.getvalue()
 
 
 def _pixels(model: Any, renderer_class: Any) -> bytes:
@@ -63,21 +47,34 @@ def test_charts_are_matplotlibs_own_drawing(names: list[str]) -> None:
     mplrender.clear()
     with matplotlib.rc_context({**RC, "font.family": FAMILY}):
         for model in _models(names):
-            expected_svg = _matplotlib_svg(model)
             expected_png = _pixels(model, RendererAgg)
-            for _ in range(2):  # measured and laid out, then from what the renderers remember
-                assert _ours_svg(model) == expected_svg
+            for _ in range(2):  # laid out, then from what the renderer remembers
                 assert _pixels(model, mplrender.agg_renderer) == expected_png
-    assert mplrender._MEASURES and mplrender._LAYOUTS  # the second round drew from them
+    assert mplrender._LAYOUTS and mplrender._BITMAPS  # the second round drew from them
 
 
-def test_figure_svg_keeps_the_page_form() -> None:
+def test_the_svg_shows_what_the_png_draws() -> None:
+    """The SVG, written directly, has every text of matplotlib's figure of the same model, at
+    the same places along the line (the anchor) and in the same colours."""
     model = _models(NAMES[0])[0]
-    with matplotlib.rc_context({**RC, "font.family": FAMILY}):
-        page, file = figure_svg(draw(model), model)
+    page, file = chart_svg(model)
     assert page.startswith('<svg viewBox="0 0 340 ') and 'class="zf-chart"' in page
     assert file.startswith('<svg xmlns="http://www.w3.org/2000/svg"')
     assert "王芳" in page and "王芳" in file  # names as text, not as glyph paths
+    root = ET.fromstring(file)
+    ns = "{http://www.w3.org/2000/svg}"
+    ours = {(t.text, round(float(t.get("x", 0)), 1)) for t in root.iter(f"{ns}text")}
+    with matplotlib.rc_context({**RC, "font.family": FAMILY}):
+        drawing = draw(model)
+    height = drawing.height
+    theirs = set()
+    for text in drawing.figure.texts:
+        x, y = text.get_transform().transform(text.get_position())
+        theirs.add((text.get_text(), round(float(x), 1)))
+        assert 0 < y < height
+    assert ours == theirs
+    colours = {c for t in drawing.figure.texts for c in [matplotlib.colors.to_hex(t.get_color())]}
+    assert colours <= set(re.findall(r'fill="(#[0-9a-f]{6})"', file))
 
 
 def test_card_ids_are_the_set_bits_lowest_first() -> None:

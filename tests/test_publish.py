@@ -470,3 +470,18 @@ def test_publish_will_not_replace_the_folder_it_runs_in(tmp_path: Path) -> None:
         os.chdir(here)
     assert result.exit_code == 2 and "holds the current folder" in result.output
     assert list(inside.iterdir()) == []
+
+
+def test_the_site_writer_keeps_every_file_inside_the_site(tmp_path: Path) -> None:
+    from zfrec.cli.site_writer import SiteError, SiteWriter
+    from zfrec.render.gamefiles import OutputFile
+
+    with SiteWriter(tmp_path / "site") as writer:
+        writer.put(OutputFile("games/1/index.html", b"a"))
+        writer.put(OutputFile("games/1/hand-1.html", b"b"))
+        for bad in ("../escape.html", "/etc/escape.html", "games/../../escape.html", "a//b", ""):
+            with pytest.raises(SiteError, match="refusing to write outside"):
+                writer.put(OutputFile(bad, b"x"))
+        writer.commit()
+    assert tree(tmp_path / "site") == {"games/1/index.html": b"a", "games/1/hand-1.html": b"b"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".site.publish.lock", "site"]

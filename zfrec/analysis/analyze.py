@@ -50,7 +50,7 @@ from zfrec.analysis.solve import Budget
 from zfrec.analysis.stats import PlayerAnalysis, player_aggregates
 from zfrec.diagnostics import Diagnostic
 from zfrec.engine.cards import points_of
-from zfrec.engine.combos import Category
+from zfrec.engine.combos import Category, Combo
 from zfrec.engine.game import HandResult, HandState, PassEvent, PlayEvent, TrickResult
 from zfrec.engine.movegen import Move, legal_plays
 from zfrec.engine.rules import Ruleset
@@ -291,10 +291,19 @@ class _HandBuilder:
     pending: list[tuple[int, int, int]] = field(default_factory=list)  # decision, seat, points
     captured: list[int] = field(default_factory=list)
     actions: int = 0  # the hand's MoveSteps so far: the next decision's `step`
+    # The last play and its text: it is the top that the turns after it face, and writing a
+    # play's text for each of them was a fifth of the analysis.
+    _last: Combo | None = None
+    _last_text: str = ""
 
     def __post_init__(self) -> None:
         self.seats = [SeatStats() for _ in range(self.n)]
         self.captured = [0] * self.n
+
+    def _text(self, combo: Combo) -> str:
+        if combo is not self._last:
+            self._last, self._last_text = combo, combo.text()
+        return self._last_text
 
     def step(self, ev: MoveStep) -> None:
         """One action, judged from the state before it that the step carries."""
@@ -320,7 +329,7 @@ class _HandBuilder:
             "move_index": None if ev.inferred else ev.move_index,
             "seat": seat,
             "lead": top is None,
-            "top": None if top is None else top.text(),
+            "top": None if top is None else self._text(top),
             "top_seat": ev.top_seat,
             "table_points": points_of(ev.trick_cards),
             "table_cards": ev.trick_cards,
@@ -351,7 +360,7 @@ class _HandBuilder:
         return Decision(
             **common,
             action="play",
-            cards=combo.text(),
+            cards=self._text(combo),
             category=combo.category.name,
             alternatives=relevant_alternatives(hand_before, moves, common["lead"], played)
             if moves and self.detail

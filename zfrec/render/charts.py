@@ -10,15 +10,16 @@
     >>> scores.png[:4]           # a picture, or None when no installed font draws the names
     b'\x89PNG'
 
-One model per chart (`ChartModel`: axes, ticks, series, target, winners) is drawn with
-matplotlib's `Figure` (no pyplot: no global state, no GUI backend), once, and saved as SVG and
-PNG. The SVG keeps its text as text (`svg.fonttype: none`) and scales with the page (a
-`viewBox`, 100 % wide). It is drawn at a phone's size: 340 user units wide with 10-unit text, so
-its labels are 9.8 px in the 334 px a 390 px screen leaves it, and some 13 px where a desktop
-shows the two charts side by side (style.css). The PNG is drawn in the faces that cover the
-names' characters (zfrec.render.fonts asks fontconfig, or matplotlib's font manager, by
-coverage); when no installed face covers a character, the PNG is left out with a notice, and
-the page's SVG (drawn by the reader's browser with the reader's fonts) stays the chart.
+One model per chart (`ChartModel`: axes, ticks, series, target, winners) and one layout
+(`frame`) make both drawings: the SVG, written directly (zfrec.render.svgchart), and the PNG,
+drawn with matplotlib's `Figure` (no pyplot: no global state, no GUI backend). The SVG keeps
+its text as text and scales with the page (a `viewBox`, 100 % wide). It is drawn at a phone's
+size: 340 user units wide with 10-unit text, so its labels are 9.8 px in the 334 px a 390 px
+screen leaves it, and some 13 px where a desktop shows the two charts side by side
+(style.css). The PNG is drawn in the faces that cover the names' characters
+(zfrec.render.fonts asks fontconfig, or matplotlib's font manager, by coverage); when no
+installed face covers a character, the PNG is left out with a notice, and the page's SVG
+(drawn by the reader's browser with the reader's fonts) stays the chart.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from __future__ import annotations
 import io
 import math
 import os
-import re
 import threading
 import unicodedata
 import warnings
@@ -35,10 +35,10 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from zfrec.render.fonts import describe_missing, font_plan
-from zfrec.render.mplrender import agg_renderer, svg_renderer
+from zfrec.render.mplrender import agg_renderer
 from zfrec.render.views import GameView, short_name
 
 # Okabe-Ito, distinguishable under the common colour-vision deficiencies; the same order as the
@@ -49,6 +49,9 @@ TARGET, GOLD = "#b3261e", "#c9971c"
 FSI, PDI = "\u2068", "\u2069"
 PNG_WIDTH = 800  # px
 PNG_COLOURS = 64
+# zlib's effort for the PNG: 3 compresses in half the time of the default 6, into a file a
+# fifth larger (some 4 kB a chart)
+PNG_EFFORT = 3
 LEGEND_ROW = 20.0  # user units (points) per row of the file's legend
 
 
@@ -242,6 +245,47 @@ def legend_rows(m: ChartModel, width: float = SIZE_WIDTH) -> list[list[tuple[flo
     return rows
 
 
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """Where a chart's parts go, in user units from the bottom left (as matplotlib places them;
+    the SVG writer turns y over): the plot's box, the scales, the legend's rows."""
+
+    width: float
+    height: float
+    x0: float
+    x1: float
+    y0: float
+    y1: float
+    sx: float  # user units per data unit
+    sy: float
+    x_lo: float
+    y_lo: float
+    rows: list[list[tuple[float, Series]]]
+
+    def ux(self, x: float) -> float:
+        return self.x0 + (x - self.x_lo) * self.sx
+
+    def uy(self, y: float) -> float:
+        return self.y0 + (y - self.y_lo) * self.sy
+
+    def legend_y(self, row: int) -> float:
+        return self.height - PLOT_HEIGHT - 10 - row * LEGEND_ROW
+
+
+def frame(m: ChartModel) -> Frame:
+    """The chart's layout. Margins are fixed (no layout engine: a long name could defeat one,
+    and one costs most of a small figure's time)."""
+    rows = legend_rows(m)
+    width = SIZE_WIDTH
+    height = PLOT_HEIGHT + LEGEND_ROW * len(rows) + 2
+    longest = max(len(str(t)) for t in m.y_ticks)
+    x0, x1 = 10 + longest * FONT * 0.62, width - 12
+    y0, y1 = height - PLOT_HEIGHT + 36, height - 22
+    sx = (x1 - x0) / ((m.x_hi - m.x_lo) or 1)
+    sy = (y1 - y0) / ((m.y_hi - m.y_lo) or 1)
+    return Frame(width, height, x0, x1, y0, y1, sx, sy, m.x_lo, m.y_lo, rows)
+
+
 @dataclass(slots=True)
 class Drawing:
     """A chart drawn as a matplotlib Figure; `names` are the texts that hold a player's name."""
@@ -257,31 +301,19 @@ def draw(m: ChartModel) -> Drawing:
 
     The artists go straight on the figure, placed through two transforms (user units, and the
     data within the plot's box), with no Axes: an Axes' ticks, spines and their measuring on
-    every draw cost three times the rest of the chart, and the labels here are few and known.
-    Margins are fixed (no layout engine: a long name could defeat one, and one costs most of a
-    small figure's time)."""
+    every draw cost three times the rest of the chart, and the labels here are few and known
+    (the layout: `frame`)."""
     from matplotlib.collections import LineCollection, PolyCollection
     from matplotlib.figure import Figure
     from matplotlib.lines import Line2D
     from matplotlib.transforms import Affine2D
 
-    rows = legend_rows(m)
-    width = SIZE_WIDTH
-    height = PLOT_HEIGHT + LEGEND_ROW * len(rows) + 2
+    f = frame(m)
+    rows, width, height = f.rows, f.width, f.height
+    x0, x1, y0, ux, uy = f.x0, f.x1, f.y0, f.ux, f.uy
     fig = Figure(figsize=(width / 72, height / 72), dpi=72)
     units = Affine2D().scale(1 / width, 1 / height) + fig.transFigure  # from the bottom left
-    longest = max(len(str(t)) for t in m.y_ticks)
-    x0, x1 = 10 + longest * FONT * 0.62, width - 12
-    y0, y1 = height - PLOT_HEIGHT + 36, height - 22
-    sx = (x1 - x0) / ((m.x_hi - m.x_lo) or 1)
-    sy = (y1 - y0) / ((m.y_hi - m.y_lo) or 1)
-    data = Affine2D().translate(-m.x_lo, -m.y_lo).scale(sx, sy).translate(x0, y0) + units
-
-    def ux(x: float) -> float:
-        return x0 + (x - m.x_lo) * sx
-
-    def uy(y: float) -> float:
-        return y0 + (y - m.y_lo) * sy
+    data = Affine2D().translate(-m.x_lo, -m.y_lo).scale(f.sx, f.sy).translate(x0, y0) + units
 
     def text(x: float, y: float, s: str, **kw: Any) -> Any:
         return fig.text(x, y, s, transform=units, color=kw.pop("color", INK), **kw)
@@ -335,7 +367,7 @@ def draw(m: ChartModel) -> Drawing:
                  fontweight="bold", color=DARK)
         )  # fmt: skip
     for row, entries in enumerate(rows):
-        ly = height - PLOT_HEIGHT - 10 - row * LEGEND_ROW
+        ly = f.legend_y(row)
         for lx, s in entries:
             fig.add_artist(
                 Line2D([lx + 5], [ly], marker="o", markersize=10, color=s.colour, transform=units)
@@ -344,53 +376,7 @@ def draw(m: ChartModel) -> Drawing:
     return Drawing(fig, width, height, names)
 
 
-_PROLOGUE = re.compile(r"^.*?(?=<svg)", re.S)
-_METADATA = re.compile(r"\s*<metadata>.*?</metadata>", re.S)
-_ROOT = re.compile(r'<svg [^>]*?(viewBox="[^"]*")[^>]*>')
-_FAMILY = re.compile(r"font-family: [^;\"]*(?:; )?")
-_ID = re.compile(r' id="([^"]+)"')
 SVG_FONTS = "system-ui, -apple-system, 'Segoe UI', 'Noto Sans', 'Noto Sans CJK SC', sans-serif"
-
-
-def figure_svg(d: Drawing, m: ChartModel) -> tuple[str, str]:
-    """The figure as SVG, for a page and as a file: no XML prologue or metadata, ids unique to
-    the chart, a title for readers, the text in the reader's sans-serif fonts. In a page it is
-    100 % wide and keeps its proportions (`viewBox`); the file keeps its size."""
-    import matplotlib
-
-    buf = io.StringIO()
-    salt = f"zf-{m.name}"
-    with matplotlib.rc_context({"svg.hashsalt": salt}):
-        # what savefig(format="svg") does for this figure (dpi 72, white, no bbox), with a
-        # renderer that remembers the texts' measures across charts
-        d.figure.set_dpi(72)
-        renderer = svg_renderer(d.width, d.height, buf)
-        d.figure.draw(renderer)
-        renderer.finalize()
-    svg = _METADATA.sub("", _PROLOGUE.sub("", buf.getvalue(), count=1), count=1)
-    svg = _FAMILY.sub("", svg)
-    # matplotlib names its groups by role ("figure_1", "axes_1"): prefixed, the two charts of
-    # a page keep their ids apart
-    svg = _ID.sub(lambda g: f' id="{salt}-{g.group(1)}"', svg)
-    svg = svg.replace("url(#", f"url(#{salt}-").replace('href="#', f'href="#{salt}-')
-    title = escape(m.title)
-    found = _ROOT.search(svg)
-    if found is None:  # matplotlib changed its SVG's head: fail loudly in the tests
-        raise ValueError("unexpected SVG from matplotlib")
-    body = svg[found.end() :].strip()
-    box = found.group(1)
-    common = f' role="img" aria-label="{title}" font-family="{SVG_FONTS}"'
-    page = f'<svg {box} class="zf-chart" width="100%"{common}><title>{title}</title>'
-    file = (
-        f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'
-        f' {box} width="{_f(d.width)}"'
-        f' height="{_f(d.height)}"{common}><title>{title}</title>'
-    )
-    return page + body, file + body + "\n"
-
-
-def _f(v: float) -> str:
-    return f"{v:.2f}".rstrip("0").rstrip(".")
 
 
 def figure_png(d: Drawing) -> bytes:
@@ -402,7 +388,7 @@ def figure_png(d: Drawing) -> bytes:
     to chart (a quarter of the drawing time). The pixels are stored with a palette of
     PNG_COLOURS colours (Pillow, which matplotlib writes its PNGs with): a chart has a few flat
     colours and their anti-aliased edges, so the file is a quarter of the size of matplotlib's
-    RGBA PNG and compresses in a fraction of the time, with no difference to see."""
+    RGBA PNG and compresses in a fraction of the time, with no difference to see (`_palette`)."""
     from PIL import Image
 
     for text in d.names:
@@ -414,11 +400,31 @@ def figure_png(d: Drawing) -> bytes:
         renderer = _agg_renderer(width, height, dpi)
         renderer.clear()
         d.figure.draw(renderer)
-        rgba = Image.frombuffer("RGBA", (width, height), renderer.buffer_rgba()).copy()
-    picture = rgba.convert("RGB").quantize(PNG_COLOURS, method=Image.Quantize.FASTOCTREE)
+        rgb = Image.frombuffer("RGBA", (width, height), renderer.buffer_rgba()).convert("RGB")
+    picture = rgb.quantize(palette=_palette(rgb), dither=Image.Dither.NONE)
     buf = io.BytesIO()
-    picture.save(buf, format="PNG")
+    picture.save(buf, format="PNG", compress_level=PNG_EFFORT)
     return buf.getvalue()
+
+
+FLAT_COLOURS = (GRID, AXIS, INK, DARK, TARGET, GOLD, *SEAT_COLOURS, "#ffffff")
+
+
+def _palette(rgb: Any) -> Any:
+    """The picture's palette: the chart's flat colours, and the shades of a quarter-size copy
+    (Pillow's fast octree). Choosing a palette from every pixel took half the PNG's time;
+    mapping the pixels to a given one is fast. The flat colours are given, so a colour with few
+    pixels (the target's red) keeps its own entry."""
+    from PIL import Image
+
+    shades = PNG_COLOURS - len(FLAT_COLOURS)
+    small = rgb.reduce(4).quantize(shades, method=Image.Quantize.FASTOCTREE)
+    colours = list(small.getpalette() or [])[: 3 * shades]
+    for colour in FLAT_COLOURS:
+        colours += [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(colours)
+    return palette
 
 
 _AGG_LOCK = threading.Lock()
@@ -476,18 +482,22 @@ def _notice(missing: str) -> str:
 
 
 def render_chart(m: ChartModel, *, png: bool = True) -> Chart:
-    """One chart in every form: the page's SVG, the SVG file and (fonts allowing) the PNG."""
-    import matplotlib
+    """One chart in every form: the page's SVG, the SVG file (written directly, zfrec.render.
+    svgchart) and (fonts allowing) the PNG that matplotlib draws."""
+    from zfrec.render.svgchart import chart_svg
 
-    families, missing = _families(m.text())
-    notice = _notice(missing) if png and missing else None
-    rc: dict[Any, Any] = {**RC, "font.family": list(families) or ["sans-serif"]}
-    with matplotlib.rc_context(rc), warnings.catch_warnings():
-        # a glyph no font has: the notice says so once; the SVG draws with the reader's fonts
-        warnings.filterwarnings("ignore", message="Glyph .* missing from")
-        drawing = draw(m)
-        svg, svg_file = figure_svg(drawing, m)
-        picture = figure_png(drawing) if png and notice is None else None
+    svg, svg_file = chart_svg(m)
+    picture, notice = None, None
+    if png:
+        import matplotlib
+
+        families, missing = _families(m.text())
+        notice = _notice(missing) if missing else None
+        rc: dict[Any, Any] = {**RC, "font.family": list(families) or ["sans-serif"]}
+        if notice is None:
+            with matplotlib.rc_context(rc), warnings.catch_warnings():
+                warnings.filterwarnings("ignore", message="Glyph .* missing from")
+                picture = figure_png(draw(m))
     legend = tuple((s.seat, s.label, s.name) for s in m.series)
     return Chart(m.name, m.title, svg, svg_file, picture, legend, notice)
 

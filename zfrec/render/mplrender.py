@@ -1,35 +1,35 @@
-"""matplotlib's SVG and Agg renderers, remembering what they learn of texts across charts.
+"""matplotlib's Agg renderer, remembering what it learns of texts across charts.
 
-    >>> svg = svg_renderer(340.0, 242.0, io.StringIO())    # draws one figure as SVG
     >>> png = agg_renderer(800, 569, 169.4)                 # kept, drawn into chart after chart
 
 A chart's texts recur from game to game (hand numbers, ticks, captions, the players' names),
 and every text costs matplotlib a shaping (libraqm and HarfBuzz, reading the font file through
 Python: about half a millisecond) to measure it, and another to draw it. matplotlib keeps the
-measures per renderer, and the SVG renderer draws one figure. These renderers keep, for the
-whole process:
+measures per renderer (and the renderer is kept: charts.figure_png). This renderer keeps, for
+the whole process:
 
-- a text's measure (width, height, descent), by text and font properties and dpi;
 - the font's line metrics (ascent, descent, line gap from its OS/2 or hhea table), which
   matplotlib reads from the font file for every text it lays out;
-- a text's glyph layout (which glyph of which face at which offset), for the Agg renderer.
+- a text's glyph layout (which glyph of which face at which offset);
+- a glyph's bitmap, by where it falls within a pixel (upright text: the same glyph at the same
+  fraction of a pixel is the same bitmap, moved by whole pixels).
 
-What they draw is what matplotlib's own renderers draw, byte for byte (tests/test_publish.py
-compares them). Where the matplotlib in use lacks what they rely on (`FT2Font._layout`,
-`RendererAgg._prepare_font`), they leave the drawing to matplotlib. Fonts do not survive a
-fork (matplotlib drops its own font cache in the child), so neither do the layouts.
+What it draws is what matplotlib's own renderer draws, pixel for pixel
+(tests/test_chart_renderers.py compares them). Where the matplotlib in use lacks what it relies
+on (`FT2Font._layout`, `RendererAgg._prepare_font`), it leaves the drawing to matplotlib.
+Fonts do not survive a fork (matplotlib drops its own font cache in the child), so neither do
+the layouts.
 """
 
 from __future__ import annotations
 
-import io
 import os
 from functools import cache
 from typing import Any
 
-_MEASURES: dict[tuple[Any, ...], tuple[float, float, float]] = {}
 _HEIGHTS: dict[tuple[Any, ...], tuple[float | None, float | None, float | None]] = {}
 _LAYOUTS: dict[tuple[Any, ...], Any] = {}
+_BITMAPS: dict[tuple[Any, ...], tuple[Any, int, int]] = {}
 LIMIT = 20_000  # entries per table: player names are many, memory is bounded
 
 
@@ -42,9 +42,9 @@ def _remember(table: dict[Any, Any], key: Any, value: Any) -> Any:
 
 def clear() -> None:
     """Forget every text and font (a forked child must: its fonts are new objects)."""
-    _MEASURES.clear()
     _HEIGHTS.clear()
     _LAYOUTS.clear()
+    _BITMAPS.clear()
 
 
 if hasattr(os, "register_at_fork"):
@@ -83,43 +83,17 @@ def font_heights(prop: Any, dpi: float) -> tuple[float | None, float | None, flo
 
 
 @cache
-def _svg_class() -> Any:
-    from matplotlib.backends.backend_svg import RendererSVG
-
-    class MeasuringRendererSVG(RendererSVG):
-        """An SVG renderer that measures each text once per process."""
-
-        def get_text_width_height_descent(
-            self, s: str, prop: Any, ismath: Any
-        ) -> tuple[float, float, float]:
-            key = (s, prop, ismath)
-            found = _MEASURES.get(key)
-            if found is None:
-                measure: Any = super().get_text_width_height_descent
-                found = _remember(_MEASURES, (s, prop.copy(), ismath), measure(s, prop, ismath))
-            return found
-
-        def _get_font_height_metrics(
-            self, prop: Any
-        ) -> tuple[float | None, float | None, float | None]:
-            return font_heights(prop, 72.0)  # an SVG is drawn at 72 dpi
-
-    return MeasuringRendererSVG
-
-
-def svg_renderer(width: float, height: float, out: io.StringIO) -> Any:
-    """A renderer that writes one figure of `width` × `height` points as SVG into `out`
-    (what `savefig(format="svg")` makes: draw the figure with it, then `finalize()`)."""
-    return _svg_class()(width, height, out, image_dpi=72, metadata={"Date": None, "Creator": None})
-
-
-@cache
 def _agg_class() -> Any:
+    import numpy as np
+    from matplotlib import ft2font
     from matplotlib.backends import backend_agg
 
     agg: Any = backend_agg  # its stubs leave RendererAgg untyped
     base: Any = agg.RendererAgg
     layouts = hasattr(base, "_prepare_font") and hasattr(base, "_draw_text_glyphs_and_boxes")
+    render_mode: Any = getattr(ft2font, "RenderMode", None)
+    bitmaps = render_mode is not None and hasattr(ft2font.FT2Font, "_render_glyph")
+    upright = (0x10000 * np.eye(2)).round().astype(int)  # the transform of upright text
 
     class LayingOutRendererAgg(base):  # type: ignore[misc]
         """An Agg renderer that lays each text out once per process."""
@@ -155,11 +129,31 @@ def _agg_class() -> Any:
                 glyphs = [(i.ft_object, i.glyph_index, i.x, i.y) for i in laid]
                 items = _remember(_LAYOUTS, key, glyphs)
             size = prop.get_size_in_points()
-            self._draw_text_glyphs_and_boxes(
-                gc, x, y, angle,
-                ((ft, size, glyph, 0, 1, dx, dy) for ft, glyph, dx, dy in items),
-                [],
-            )  # fmt: skip
+            if angle or not gc.get_antialiased() or not bitmaps:
+                self._draw_text_glyphs_and_boxes(
+                    gc, x, y, angle,
+                    ((ft, size, glyph, 0, 1, dx, dy) for ft, glyph, dx, dy in items),
+                    [],
+                )  # fmt: skip
+                return
+            # What _draw_text_glyphs_and_boxes does for upright text, each glyph's bitmap
+            # remembered by where it falls within a pixel (a 64th): the same glyph at the same
+            # fraction is the same bitmap, moved by whole pixels.
+            height = self.height
+            for ft, glyph, dx, dy in items:
+                tx, ty = round(0x40 * (x + dx)), round(0x40 * (height - y + dy))
+                gkey = (ft, size, self.dpi, glyph, tx & 63, ty & 63, flags)
+                found = _BITMAPS.get(gkey)
+                if found is None:
+                    ft.set_size(size, self.dpi)
+                    ft._set_transform(upright, [tx & 63, ty & 63])
+                    bitmap = ft._render_glyph(glyph, flags, render_mode.NORMAL)
+                    found = (bitmap.buffer.copy(), bitmap.left, bitmap.top)
+                    _remember(_BITMAPS, gkey, found)
+                buffer, left, top = found
+                self._renderer.draw_text_image(
+                    buffer, left + (tx >> 6), int(height) - top - (ty >> 6) + buffer.shape[0], 0, gc
+                )
 
     return LayingOutRendererAgg
 
@@ -170,4 +164,4 @@ def agg_renderer(width: int, height: int, dpi: float) -> Any:
     return _agg_class()(width, height, dpi)
 
 
-__all__ = ["agg_renderer", "clear", "font_heights", "svg_renderer"]
+__all__ = ["agg_renderer", "clear", "font_heights"]

@@ -349,7 +349,6 @@ _WORKER_MODULES = (
     "matplotlib.figure",
     "matplotlib.collections",
     "matplotlib.backends.backend_agg",
-    "matplotlib.backends.backend_svg",
     "zfrec.render.charts",
 )
 
