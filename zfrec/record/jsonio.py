@@ -158,29 +158,34 @@ class _Moves:
 _move_texts: dict[tuple[int, bool, int, tuple[Declaration, ...]], str] = {}
 
 
+def _flat_move_text(move: Move) -> str:
+    """A plain move's one-line JSON text, as _render would write it; remembered by play."""
+    key = (move.seat, move.is_pass, move.cards, move.declarations)
+    text = _move_texts.get(key)
+    if text is None:
+        text = (
+            '{"seat": '
+            + str(move.seat + 1)
+            + ', "play": '
+            + _play_json(move.is_pass, move.cards, move.declarations)
+            + "}"
+        )
+        if len(_move_texts) < 1 << 16:
+            _move_texts[key] = text
+    return text
+
+
 def _plain_moves(trick: Trick) -> _Moves | None:
     """The trick as _Moves, or None if a move or the trick needs the general form."""
     if trick.comments:
         return None
     texts: list[str] = []
-    known = _move_texts
     for move in trick.moves:
         if move.annotation is not None or move.disputed or move.comments:
             return None
-        key = (move.seat, move.is_pass, move.cards, move.declarations)
-        text = known.get(key)
-        if text is None:
-            text = (
-                '{"seat": '
-                + str(move.seat + 1)
-                + ', "play": '
-                + _play_json(move.is_pass, move.cards, move.declarations)
-                + "}"
-            )
-            if len(text) > _FLAT_MOVE_WIDTH:
-                return None
-            if len(known) < 1 << 16:
-                known[key] = text
+        text = _flat_move_text(move)
+        if len(text) > _FLAT_MOVE_WIDTH:
+            return None
         texts.append(text)
     return _Moves(texts)
 
@@ -198,13 +203,7 @@ def _trick_to_json(trick: Trick, at: Path, flat_moves: bool) -> dict[str, Any] |
             moves.append(_move_to_json(move, (*at, "moves", i)))
         elif flat_moves:
             # Moves are most of a record: write each once, as the text _render would make.
-            text = (
-                '{"seat": '
-                + str(move.seat + 1)
-                + ', "play": '
-                + _play_json(move.is_pass, move.cards, move.declarations)
-                + "}"
-            )
+            text = _flat_move_text(move)
             if len(text) <= _FLAT_MOVE_WIDTH:
                 moves.append(_Flat(text))
             else:
