@@ -30,7 +30,7 @@ import os
 import threading
 import unicodedata
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
@@ -245,6 +245,19 @@ def legend_rows(m: ChartModel, width: float = SIZE_WIDTH) -> list[list[tuple[flo
     return rows
 
 
+def stacked_bars(m: ChartModel) -> Iterator[tuple[Series, list[tuple[int, int, int]]]]:
+    """Each series with its bars as (x, bottom, top), stacked on the series before it; a
+    zero value draws no bar."""
+    heights = [0] * len(m.xs)
+    for s in m.series:
+        bars = []
+        for i, (x, v) in enumerate(zip(m.xs, s.values, strict=True)):
+            if v:
+                bars.append((x, heights[i], heights[i] + v))
+                heights[i] += v
+        yield s, bars
+
+
 @dataclass(frozen=True, slots=True)
 class Frame:
     """Where a chart's parts go, in user units from the bottom left (as matplotlib places them;
@@ -340,15 +353,9 @@ def draw(m: ChartModel) -> Drawing:
                 )
             )  # fmt: skip
     else:
-        heights = [0] * len(m.xs)
-        for s in m.series:
-            boxes = []
-            for i, (x, v) in enumerate(zip(m.xs, s.values, strict=True)):
-                if v:
-                    lo, hi = heights[i], heights[i] + v
-                    left, right = x - 0.375, x + 0.375
-                    boxes.append([(left, lo), (right, lo), (right, hi), (left, hi)])
-                    heights[i] = hi
+        for s, bars in stacked_bars(m):
+            boxes = [[(x - 0.375, lo), (x + 0.375, lo), (x + 0.375, hi), (x - 0.375, hi)]
+                     for x, lo, hi in bars]  # fmt: skip
             fig.add_artist(PolyCollection(boxes, facecolors=s.colour, linewidths=0, transform=data))
     names = []
     if m.target is not None:

@@ -35,6 +35,7 @@ from zfrec.render.charts import (
     ChartModel,
     Frame,
     frame,
+    stacked_bars,
 )
 
 # Where the baseline goes, in ems below the anchor point, for matplotlib's vertical alignments
@@ -104,16 +105,12 @@ def _body(m: ChartModel, f: Frame) -> str:
     out.append(f'<rect width="{_n(f.width)}" height="{_n(f.height)}" fill="#fff"/>')
     w.segments(((x0, uy(t), x1, uy(t)) for t in m.y_ticks), f'stroke="{GRID}"')
     if m.kind == "bars":  # under the axis, as matplotlib stacks them (zorder)
-        heights = [0] * len(m.xs)
-        for s in m.series:
+        for s, bars in stacked_bars(m):
             boxes = []
-            for i, (x, v) in enumerate(zip(m.xs, s.values, strict=True)):
-                if v:
-                    lo, hi = heights[i], heights[i] + v
-                    left, right = ux(x - 0.375), ux(x + 0.375)
-                    top, bottom = w.y(uy(hi)), w.y(uy(lo))
-                    boxes.append(f"M{_n(left)} {bottom}H{_n(right)}V{top}H{_n(left)}Z")
-                    heights[i] = hi
+            for x, lo, hi in bars:
+                left, right = ux(x - 0.375), ux(x + 0.375)
+                top, bottom = w.y(uy(hi)), w.y(uy(lo))
+                boxes.append(f"M{_n(left)} {bottom}H{_n(right)}V{top}H{_n(left)}Z")
             if boxes:
                 out.append(f'<path d="{"".join(boxes)}" fill="{s.colour}"/>')
     w.segments([(x0, y0, x1, y0)], f'stroke="{AXIS}" stroke-linecap="square"')
