@@ -25,7 +25,7 @@ import orjson
 from markupsafe import Markup
 
 from zfrec.diagnostics import Diagnostic
-from zfrec.engine.cards import card_glyph, ids, points_of
+from zfrec.engine.cards import ids, points_of
 from zfrec.engine.combos import Category, Combo
 from zfrec.engine.game import PlayEvent
 from zfrec.engine.rules import Ruleset
@@ -282,10 +282,10 @@ class _Builder(ReplayVisitor):
         if ev is None:
             assert move is not None
             entry = self._rejected(move)
-            label = "pass" if move.is_pass else glyphs(move.cards)
+            label = _play_glyphs(move)
             kind, seat, trick, turn = "rejected", move.seat, hs.trick, None
             reasons = "; ".join(d.message for d in diags if d.severity == "error")
-            headline = f"{self.name(seat)}: {_play_glyphs(move)} was not applied: {reasons}"
+            headline = f"{self.name(seat)}: {label} was not applied: {reasons}"
         elif isinstance(ev, PlayEvent):
             entry = self._play(ev.seat, ev.combo, move, errors)
             self.top = len(self.log)
@@ -417,9 +417,7 @@ class _Builder(ReplayVisitor):
 
 
 def _play_glyphs(move: Move) -> str:
-    if move.is_pass:
-        return "pass"
-    return " ".join(card_glyph(c) for c in ids(move.cards))
+    return "pass" if move.is_pass else glyphs(move.cards)
 
 
 # The card ids in each byte of a mask, by the byte's place: a hand's ids are the bytes' looked
