@@ -39,14 +39,13 @@ from markupsafe import Markup
 
 from zfrec.render.fonts import describe_missing, font_plan
 from zfrec.render.mplrender import agg_renderer
-from zfrec.render.views import GameView, short_name
+from zfrec.render.views import GameView, isolate, short_name
 
 # Okabe-Ito, distinguishable under the common colour-vision deficiencies; the same order as the
 # seat colours of the replay pages (--seat0..5 in style.css).
 SEAT_COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#9a7400", "#56b4e9")
 GRID, AXIS, INK, DARK = "#e3ddd0", "#8a8f96", "#3b4450", "#1d232a"
 TARGET, GOLD = "#b3261e", "#c9971c"
-FSI, PDI = "\u2068", "\u2069"
 PNG_WIDTH = 800  # px
 PNG_COLOURS = 64
 # zlib's effort for the PNG: 3 compresses in half the time of the default 6, into a file a
@@ -221,10 +220,6 @@ def _label_width(label: str, font: float = FONT) -> float:
     return sum(font if unicodedata.east_asian_width(c) in "WF" else font * 0.62 for c in label)
 
 
-def _isolated(label: str) -> str:
-    return FSI + label + PDI
-
-
 def _printable(text: str) -> str:
     """Text for the PNG: without control and format characters (the isolates included), which
     matplotlib's raster text would draw as boxes."""
@@ -370,7 +365,7 @@ def draw(m: ChartModel) -> Drawing:
                    markeredgewidth=0.6, transform=data, zorder=5)
         )  # fmt: skip
         names.append(
-            text(ux(wx) - 10, uy(wy) + 8, f"{_isolated(label)} wins", ha="right",
+            text(ux(wx) - 10, uy(wy) + 8, f"{isolate(label)} wins", ha="right",
                  fontweight="bold", color=DARK)
         )  # fmt: skip
     for row, entries in enumerate(rows):
@@ -379,7 +374,7 @@ def draw(m: ChartModel) -> Drawing:
             fig.add_artist(
                 Line2D([lx + 5], [ly], marker="o", markersize=10, color=s.colour, transform=units)
             )
-            names.append(text(lx + 14, ly, _isolated(s.label), va="center_baseline", color=DARK))
+            names.append(text(lx + 14, ly, isolate(s.label), va="center_baseline", color=DARK))
     return Drawing(fig, width, height, names)
 
 

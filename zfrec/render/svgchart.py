@@ -37,6 +37,7 @@ from zfrec.render.charts import (
     frame,
     stacked_bars,
 )
+from zfrec.render.views import isolate
 
 # Where the baseline goes, in ems below the anchor point, for matplotlib's vertical alignments
 # (a sans-serif font's ascent is about 0.9 em and its descent about 0.24 em).
@@ -141,11 +142,11 @@ def _body(m: ChartModel, f: Frame) -> str:
     if m.target is not None:
         w.text(x0 + 4, uy(m.target) + 3, f"target {m.target}", va="bottom", colour=TARGET)
     for _seat, wx, wy, label in m.winners:
-        w.text(ux(wx) - 10, uy(wy) + 8, f"{_isolated(label)} wins", ha="right", colour=DARK,
+        w.text(ux(wx) - 10, uy(wy) + 8, f"{isolate(label)} wins", ha="right", colour=DARK,
                bold=True)  # fmt: skip
     for row, entries in enumerate(f.rows):
         for lx, s in entries:
-            w.text(lx + 14, f.legend_y(row), _isolated(s.label), va="center_baseline",
+            w.text(lx + 14, f.legend_y(row), isolate(s.label), va="center_baseline",
                    colour=DARK)  # fmt: skip
     for _seat, wx, wy, _label in m.winners:
         star = _star(ux(wx), f.height - uy(wy), 7.5)
@@ -154,10 +155,6 @@ def _body(m: ChartModel, f: Frame) -> str:
             ' stroke-linejoin="bevel"/>'
         )
     return "".join(out)
-
-
-def _isolated(label: str) -> str:
-    return "\u2068" + label + "\u2069"
 
 
 def chart_svg(m: ChartModel) -> tuple[str, str]:
