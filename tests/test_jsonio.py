@@ -356,3 +356,21 @@ def test_json_deal_cards_read_glued_and_with_symbols() -> None:
     deal = game_from_json(data).hands[0].deal
     assert deal is not None
     assert [str(d.known) for d in deal] == ["7s 7h 8s", "", "BJ"]
+
+
+def test_plain_moves_read_again_are_equal_and_independent() -> None:
+    """A plain move ({seat, play}) read before is taken from the reader's memory: it must equal
+    the move read in full, own its comments list, and never let a bad play through."""
+    [game] = load(ROOT / "sample_games" / "02-three-players.zfn")
+    data = game_to_json(game)
+    first, again = game_from_json(copy.deepcopy(data)), game_from_json(copy.deepcopy(data))
+    assert first == again == game
+    moves = [m for h in again.hands for t in h.tricks for m in t.moves]
+    assert len({id(m.comments) for m in moves}) == len(moves)
+    moves[0].comments.append("only this move's")
+    assert [m for h in first.hands for t in h.tricks for m in t.moves][0].comments == []
+    # the same seat again, now with a play that cannot stand: the full check still runs
+    bad = copy.deepcopy(data)
+    bad["hands"][0]["tricks"][0]["moves"][0]["play"] = "SJ=SJ"
+    with pytest.raises(NotationError, match=r"hands/0/tricks/0/moves/0"):
+        game_from_json(bad)

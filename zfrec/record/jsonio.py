@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import Any, cast
 
-from zfrec.engine.cards import NO_CARDS, format_cards, format_play, parse_cards, parse_play
+from zfrec.engine.cards import NO_CARDS, Cards, format_cards, format_play, parse_cards, parse_play
 from zfrec.errors import CardError, Location, NotationError, SeatError
 from zfrec.record.lexer import excerpt
 from zfrec.record.model import (
@@ -404,6 +404,14 @@ def _render_moves(trick: _Moves, indent: int) -> tuple[str | None, str]:
     return None, "{\n" + " " * (indent + 2) + '"moves": ' + listed + "\n" + " " * indent + "}"
 
 
+# A plain move's play text ("7s 7h", "pass") once it has passed the checks of _GameReader.move:
+# (is_pass, cards, declarations). A record repeats few distinct plays, so each is read once.
+_PLAYS: dict[str, tuple[bool, Cards, tuple[Declaration, ...]]] = {}
+_PLAYS_LIMIT = 20_000  # bounds the memory of a long-running process
+_new_object = object.__new__
+_init_move = Move.__init__
+
+
 class _GameReader:
     """Builds the record from validated JSON, checking what the schema cannot express."""
 
@@ -412,6 +420,7 @@ class _GameReader:
         self.at = at
         self.players = 0
         self.names: list[str] = []
+        self.seats: dict[int | str, int] = {}  # a plain move's seat as written, once read
 
     def fail(self, path: Path, message: str) -> NotationError:
         return NotationError(f"at {pointer((*self.at, *path))}: {message}", Location(self.source))
@@ -512,8 +521,24 @@ class _GameReader:
         return SeatDeal(known, data.get("unknown", 0))
 
     def trick(self, data: dict[str, Any], at: Path) -> Trick:
-        moves = [self.move(m, (*at, "moves", i)) for i, m in enumerate(data["moves"])]
+        moves = [
+            self.plain_move(m) or self.move(m, (*at, "moves", i))
+            for i, m in enumerate(data["moves"])
+        ]
         return Trick(moves, self.comments(data.get("comments", []), *at, "comments"))
+
+    def plain_move(self, data: dict[str, Any]) -> Move | None:
+        """A move of only a seat and a play, both read before in this game (seat) or in any
+        (play), without reading them again; None for any other move."""
+        if len(data) != 2:
+            return None
+        seat = self.seats.get(data["seat"])
+        play = _PLAYS.get(data["play"])
+        if seat is None or play is None:
+            return None
+        move = _new_object(Move)  # Move(...), without the type call's own overhead
+        _init_move(move, seat, *play, None, [], False, None, None)
+        return move
 
     def move(self, data: dict[str, Any], at: Path) -> Move:
         seat = self.seat(data["seat"], *at, "seat")
@@ -536,6 +561,11 @@ class _GameReader:
                 self.version(text, (*at, "or", i)) for i, text in enumerate(data["or"])
             )
         self.check(move_problem(move), *at)
+        if len(data) == 2:  # a seat and a play, both good: plain_move takes them from now on
+            self.seats[data["seat"]] = seat
+            if len(_PLAYS) >= _PLAYS_LIMIT:
+                _PLAYS.clear()
+            _PLAYS[data["play"]] = (move.is_pass, move.cards, move.declarations)
         return move
 
     def version(self, text: str, at: Path) -> AltPlay:
