@@ -69,6 +69,11 @@ class PlacedNote:
     step: int | None = None  # the step's index in its hand's replay page
     href: str | None = None  # relative to the game page: hand-N.html#step=K
 
+    @property
+    def at(self) -> str:
+        """Where the note is, in words: `Hand 1, trick 5, turn 1`."""
+        return f"Hand {self.hand_number}, trick {self.note.trick}, turn {self.note.turn}"
+
 
 @dataclass(frozen=True, slots=True)
 class SeatRow:
