@@ -368,7 +368,7 @@ def test_plain_moves_read_again_are_equal_and_independent() -> None:
     moves = [m for h in again.hands for t in h.tricks for m in t.moves]
     assert len({id(m.comments) for m in moves}) == len(moves)
     moves[0].comments.append("only this move's")
-    assert [m for h in first.hands for t in h.tricks for m in t.moves][0].comments == []
+    assert next(m for h in first.hands for t in h.tricks for m in t.moves).comments == []
     # the same seat again, now with a play that cannot stand: the full check still runs
     bad = copy.deepcopy(data)
     bad["hands"][0]["tricks"][0]["moves"][0]["play"] = "SJ=SJ"
