@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 
 from zfrec.engine.cards import BJ, SJ, parse_play
@@ -24,7 +24,7 @@ def per_call_us(fn: Callable[[], object], min_seconds: float = 0.2, rounds: int 
 
 
 def fastest_each_us(
-    fns: list[Callable[[], object]], min_seconds: float, rounds: int = 3
+    fns: Sequence[Callable[[], object]], min_seconds: float, rounds: int = 3
 ) -> list[float]:
     """Microseconds per call of each of `fns`, the fastest of `rounds` rounds, with the rounds
     taken in turn over all of them (each fn's round lasting at least `min_seconds / rounds`).
