@@ -246,10 +246,10 @@ class _Batches:
         tables = ((HAND_SEAT, HAND_SEAT_COLUMNS), (PLAY, PLAY_COLUMNS))
         self.copy = conn.dialect.name == "postgresql" and conn.dialect.driver == "psycopg"
         self.sqlite = conn.dialect.name == "sqlite" and conn.dialect.paramstyle == "qmark"
-        self.sql = {
-            t.name: (_copy_sql if self.copy else _insert_sql)(conn, t, ("game_id", "hand_id", *c))
-            for t, c in tables
-        }
+        self.sql: dict[str, str] = {}  # COPY or executemany, by table
+        if not self.sqlite:  # SQLite makes INSERTs of many rows as it goes (_statement)
+            make = _copy_sql if self.copy else _insert_sql
+            self.sql = {t.name: make(conn, t, ("game_id", "hand_id", *c)) for t, c in tables}
         self.rows: dict[str, list[tuple[Any, ...]]] = {HAND_SEAT.name: [], PLAY.name: []}
         # SQLite: the rows' values one after the other, and the statement that inserts n rows
         self.values: dict[str, list[Any]] = {HAND_SEAT.name: [], PLAY.name: []}
