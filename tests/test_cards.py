@@ -20,6 +20,7 @@ from zfrec.engine.cards import (
     PlayText,
     Stand,
     card_glyph,
+    card_ids,
     card_str,
     format_cards,
     format_play,
@@ -341,3 +342,19 @@ def test_doctests_of_the_card_and_record_modules() -> None:
     for module in (zfrec.engine.cards, zfrec.record.model, zfrec.record.text, zfrec.record.lexer):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0, module.__name__
+
+
+def test_card_ids_and_text_by_bytes_are_the_set_bits_lowest_first() -> None:
+    import random
+
+    rng = random.Random(18)
+    masks = [0, 1, FULL_DECK, 1 << BJ, (1 << 70) | 5]
+    masks += [rng.getrandbits(54) & rng.getrandbits(54) for _ in range(2000)]
+    for mask in masks:
+        bits = tuple(i for i in range(mask.bit_length()) if mask >> i & 1)
+        assert card_ids(mask) == bits
+        if mask <= FULL_DECK:
+            assert format_cards(mask) == " ".join(card_str(i) for i in bits)
+            assert format_play(mask) == format_cards(mask)
+    with pytest.raises(IndexError):
+        format_cards(1 << DECK_SIZE)  # no such card

@@ -75,15 +75,3 @@ def test_the_svg_shows_what_the_png_draws() -> None:
     assert ours == theirs
     colours = {c for t in drawing.figure.texts for c in [matplotlib.colors.to_hex(t.get_color())]}
     assert colours <= set(re.findall(r'fill="(#[0-9a-f]{6})"', file))
-
-
-def test_card_ids_are_the_set_bits_lowest_first() -> None:
-    import random
-
-    from zfrec.render.html import card_ids
-
-    rng = random.Random(18)
-    masks = [0, 1, (1 << 54) - 1, 1 << 53, (1 << 70) | 5]
-    masks += [rng.getrandbits(54) & rng.getrandbits(54) for _ in range(2000)]
-    for mask in masks:
-        assert card_ids(mask) == tuple(i for i in range(mask.bit_length()) if mask >> i & 1)

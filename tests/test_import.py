@@ -13,8 +13,16 @@ import pytest
 from sqlalchemy import Engine, text
 
 from tests.test_store import _import, _moves, _write, counts, engine, games, store_url
-from zfrec.record import Game, dumps
-from zfrec.store import ImportResult, delete_game, import_file, import_workers, open_store, session
+from zfrec.record import Game, dumps, iter_records
+from zfrec.store import (
+    ImportResult,
+    delete_game,
+    import_file,
+    import_workers,
+    importer,
+    open_store,
+    session,
+)
 
 __all__ = ["engine", "games", "store_url"]  # fixtures, used by name
 
@@ -51,6 +59,22 @@ def test_the_same_game_twice_in_one_file_is_stored_once(
     assert counts(engine)["play"] == _moves(games[3]) + _moves(games[4])
 
 
+def test_rows_kept_in_memory_or_spooled_store_the_same(
+    engine: Engine, tmp_path: Path, games: list[Game], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _mixed_file(tmp_path, games)
+    held = _import(engine, path)  # every game's rows kept in memory
+    stored = _snapshot(engine)
+    for game_id in set(held.game_ids):
+        with session(engine) as s:
+            delete_game(s, game_id=game_id)
+    first = next(g for g in iter_records(path) if isinstance(g, Game))
+    monkeypatch.setattr(importer, "_HELD_HANDS", len(first.hands))  # the first game kept only
+    spooled = _import(engine, path)
+    assert _results_alike(spooled) == _results_alike(held)
+    assert _snapshot(engine) == stored
+
+
 def _peak_bytes(engine: Engine, path: Path) -> int:
     tracemalloc.start()
     try:
@@ -60,11 +84,15 @@ def _peak_bytes(engine: Engine, path: Path) -> int:
         tracemalloc.stop()
 
 
-def test_memory_does_not_grow_with_the_file(engine: Engine, tmp_path: Path) -> None:
+def test_memory_does_not_grow_with_the_file(
+    engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from tests.test_store import _sim
 
     # 10 games, then 30 others of the same kind: what the import holds at once must not grow
-    # with the number of games, since rows go through a spool file and bounded batches.
+    # with the number of games, since rows beyond the few kept in memory (two games' here, to
+    # keep the files small) go through a spool file, and are written in bounded batches.
+    monkeypatch.setattr(importer, "_HELD_HANDS", 6)
     records = [_sim(4, 9100 + i, hands=3) for i in range(40)]
     small = _write(tmp_path / "small.zfn", records[:10])
     large = _write(tmp_path / "large.zfn", records[10:])

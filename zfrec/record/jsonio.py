@@ -137,7 +137,7 @@ def _deal_to_json(dealt: SeatDeal) -> dict[str, Any]:
 
 def _flat_deal(dealt: SeatDeal) -> _Flat | dict[str, Any]:
     """A seat's deal for dumps_json: its object's one-line text, as _render would write it."""
-    text = '{"cards": ' + json.dumps(format_cards(dealt.known), ensure_ascii=False)
+    text = '{"cards": "' + format_cards(dealt.known) + '"'  # card names need no escaping
     if dealt.unknown:
         text += ', "unknown": ' + str(dealt.unknown)
     text += "}"

@@ -25,7 +25,7 @@ import orjson
 from markupsafe import Markup
 
 from zfrec.diagnostics import Diagnostic
-from zfrec.engine.cards import ids, points_of
+from zfrec.engine.cards import card_ids, points_of
 from zfrec.engine.combos import Category, Combo
 from zfrec.engine.game import PlayEvent
 from zfrec.engine.rules import Ruleset
@@ -418,29 +418,6 @@ class _Builder(ReplayVisitor):
 
 def _play_glyphs(move: Move) -> str:
     return "pass" if move.is_pass else glyphs(move.cards)
-
-
-# The card ids in each byte of a mask, by the byte's place: a hand's ids are the bytes' looked
-# up and joined (a replay meets a new mask at every play; bit by bit took an eighth of a page).
-_BYTE_IDS = tuple(
-    tuple(tuple(8 * place + i for i in range(8) if byte >> i & 1) for byte in range(256))
-    for place in range(8)
-)
-
-
-def card_ids(mask: int) -> tuple[int, ...]:
-    """The card ids of a mask of up to 64 cards, lowest first (engine.cards.ids, as a tuple)."""
-    if mask >> 64:
-        return tuple(ids(mask))
-    out: tuple[int, ...] = ()
-    place = 0
-    while mask:
-        byte = mask & 255
-        if byte:
-            out += _BYTE_IDS[place][byte]
-        mask >>= 8
-        place += 1
-    return out
 
 
 def _places(out_order: Sequence[int], n: int) -> tuple[int | None, ...]:

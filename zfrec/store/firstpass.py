@@ -28,7 +28,7 @@ from zfrec.errors import NotationError, ZfrecError
 from zfrec.record import Game, dumps, iter_records, iter_records_text
 from zfrec.record.zfn import iter_games
 from zfrec.store.db import READONLY, make_engine
-from zfrec.store.rows import game_rows
+from zfrec.store.rows import Rows, game_rows
 from zfrec.store.tables import GAME, chunks
 from zfrec.validate import notation_diagnostic, validate
 
@@ -59,7 +59,7 @@ class Judged:
     ok: bool = True
     skipped: list[Diagnostic] | None = None  # errors, and --only-valid: kept out
     players: tuple[str, ...] = ()
-    rows: bytes | None = None  # pickled (digest, Rows) of a game to store
+    rows: bytes | Rows | None = None  # of a game to store; from a worker, pickled (digest, Rows)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,8 +89,10 @@ def judge_items(
     source: str,
     only_valid: bool,
     stored: Callable[[list[str]], set[str]],
+    pickled: bool = True,
 ) -> list[Judged]:
-    """Judge a run of a file's items; `stored(digests)` tells which of them the store holds."""
+    """Judge a run of a file's items; `stored(digests)` tells which of them the store holds.
+    A new game's rows come `pickled`, to be sent to another process, or as they are."""
     out: list[Judged] = []
     games: list[tuple[Judged, str, Game]] = []
     for number, item in items:
@@ -117,7 +119,7 @@ def judge_items(
             judged.skipped = list(report.diagnostics)
         else:
             rows = game_rows(source, judged.number, text, game, report)
-            judged.rows = pickle.dumps((judged.digest, rows), 5)
+            judged.rows = pickle.dumps((judged.digest, rows), 5) if pickled else rows
             known.add(judged.digest)  # a repeat within the piece is not judged again
     return out
 
@@ -141,10 +143,10 @@ def judge_file(
     for item in items:
         run.append(item)
         if len(run) == _RUN:
-            yield from judge_items(run, str(path), source, only_valid, _lookup(conn))
+            yield from judge_items(run, str(path), source, only_valid, _lookup(conn), False)
             run = []
     if run:
-        yield from judge_items(run, str(path), source, only_valid, _lookup(conn))
+        yield from judge_items(run, str(path), source, only_valid, _lookup(conn), False)
 
 
 def _lookup(conn: Connection) -> Callable[[list[str]], set[str]]:

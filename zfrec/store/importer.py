@@ -6,10 +6,11 @@ canonical JSON is already stored is not added again.
 
 Two passes, so that memory stays flat and other importers are not held up. The first reads the
 file a few games at a time, outside any write lock: canonical JSON, hash, and for games not
-stored yet the validation, whose rows go to a temporary spool file (plain tuples, pickled);
+stored yet the validation, whose rows are kept in memory for the first games (up to
+_HELD_HANDS hands) and go to a temporary spool file after that (plain tuples, pickled);
 in worker processes with --jobs (zfrec.store.firstpass). The second takes the write lock and
 streams the spool into the database with executemany (COPY on PostgreSQL), no ORM object per
-row. Only small per-game facts (position, hash) stay in memory.
+row. Beyond the rows held, only small per-game facts (position, hash) stay in memory.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from sqlalchemy import Connection, Table, and_, delete, insert, select, update
-from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, StatementError
 from sqlmodel import Session
 
 from zfrec.diagnostics import Diagnostic, WrittenDiagnostic
@@ -61,6 +62,9 @@ from zfrec.validate import Report, notation_diagnostic, validate
 
 _ATTEMPTS = 5  # a file transaction that collides with a concurrent importer is retried
 _BATCH = 1_000  # rows per executemany (or COPY) of hand_seat and play rows
+# Rows of the games read first are kept in memory, the rest spooled to a file: memory stays
+# bounded, and a small file is not pickled and read back (a tenth of its import).
+_HELD_HANDS = 2_000
 _ROWS_PER_INSERT = 64  # SQLite: rows per INSERT; 64 x 14 values stay under the old limit of 999
 
 
@@ -103,7 +107,8 @@ class _Entry:
 
     number: int  # 1-based position in the file
     digest: str
-    spooled: bool  # its rows are in the spool: it was new, and not skipped
+    spooled: bool  # its rows are kept (in the spool, or in `rows`): it was new, and not skipped
+    rows: Rows | None = None  # the rows kept in memory, not spooled
     ok: bool = True
     skipped: list[Diagnostic] | None = None  # --only-valid: the errors that kept it out
 
@@ -187,6 +192,7 @@ def _read_file(
         conn = session.connection(execution_options={READONLY: True})
         judged = judge_file(conn, path, read.source, only_valid)
     seen: set[str] = set()  # digests spooled from this file, so a repeat is stored once
+    held = 0  # hands whose rows are kept in memory
     for j in judged:
         read.count = j.number
         if j.unreadable is not None:
@@ -198,7 +204,13 @@ def _read_file(
             if j.skipped is not None:
                 entry.skipped = j.skipped
             elif j.rows is not None:
-                spool.write(j.rows)
+                if isinstance(j.rows, bytes):
+                    spool.write(j.rows)
+                elif held + len(j.rows.hands) <= _HELD_HANDS:
+                    entry.rows = j.rows
+                    held += len(j.rows.hands)
+                else:
+                    pickle.dump((j.digest, j.rows), spool, 5)
                 entry.spooled = True
                 seen.add(j.digest)
                 for name in j.players:
@@ -260,6 +272,7 @@ class _Batches:
         }
         self.statements: dict[tuple[str, int], str] = {}
         self.next_hand: int | None = None  # SQLite: the id the next hand gets
+        self.cursor: Any = None  # the driver's, made at the first write through it
 
     def add(self, table: Table, game_id: int, hand_id: int, rows: list[tuple[Any, ...]]) -> None:
         if not self.sqlite:
@@ -346,11 +359,18 @@ class _Batches:
     def _insert_values(self, name: str, values: list[Any], end: int) -> None:
         # One INSERT of many rows runs SQLite's program once for all of them, where
         # executemany runs it (opening its cursors, checking its constraints' counters) per row.
+        # Straight to the driver's cursor, in this transaction: SQLAlchemy's own handling of a
+        # statement costs as much as SQLite's insert of its rows.
         width = len(self.columns[name])
         step = _ROWS_PER_INSERT * width
+        cursor = self._cursor()
         for start in range(0, end, step):
-            chunk = tuple(values[start : min(start + step, end)])
-            self.conn.exec_driver_sql(self._statement(name, len(chunk) // width), chunk)
+            chunk = values[start : min(start + step, end)]
+            sql = self._statement(name, len(chunk) // width)
+            try:
+                cursor.execute(sql, chunk)
+            except self.conn.dialect.loaded_dbapi.Error as exc:
+                raise _wrapped(self.conn, sql, exc) from exc
 
     def insert_hands(self, game_id: int, hands: list[dict[str, Any]]) -> list[int] | None:
         """SQLite: insert a game's hands with the ids SQLite gives them (one more than the
@@ -391,16 +411,24 @@ class _Batches:
             self.statements[name, rows] = sql
         return sql
 
+    def _cursor(self) -> Any:
+        if self.cursor is None:
+            dbapi: Any = self.conn.connection.dbapi_connection  # the transaction's own
+            self.cursor = dbapi.cursor()
+        return self.cursor
+
     def _copy(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
-        dialect = self.conn.dialect
-        dbapi: Any = self.conn.connection.dbapi_connection  # the transaction's own connection
         try:
-            with dbapi.cursor() as cursor, cursor.copy(sql) as copy:
+            with self._cursor().copy(sql) as copy:
                 for row in rows:
                     copy.write_row(row)
-        except dialect.loaded_dbapi.Error as exc:
-            # as SQLAlchemy words a driver's error, so that a clash is retried like any other
-            raise DBAPIError.instance(sql, None, exc, dialect.loaded_dbapi.Error) from exc
+        except self.conn.dialect.loaded_dbapi.Error as exc:
+            raise _wrapped(self.conn, sql, exc) from exc
+
+
+def _wrapped(conn: Connection, sql: str, exc: Exception) -> StatementError:
+    """A driver's error as SQLAlchemy words it, so that a clash is retried like any other."""
+    return DBAPIError.instance(sql, None, exc, conn.dialect.loaded_dbapi.Error)
 
 
 # SQLite's columns with the value each is bound as: "?" as it is, "text" and "int" with the
@@ -472,7 +500,9 @@ def _write_file(
     found: list[Diagnostic] = list(read.unreadable)
     for entry in read.entries:
         rows: Rows | None = None
-        if entry.spooled:
+        if entry.rows is not None:  # kept for a retry too, as the spool is
+            rows = entry.rows
+        elif entry.spooled:
             digest, rows = pickle.load(read.spool)
             assert digest == entry.digest
         elif entry.number in rebuilt:
