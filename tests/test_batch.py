@@ -96,6 +96,9 @@ _LINES = st.lists(
             "x[y\n",
             "score 0 0 0\n",
             "\u2028\n",
+            '[Round "1"]\r\n',
+            "1: 4s\r",
+            "\r\n",
         ]
     ),
     max_size=60,
@@ -103,21 +106,24 @@ _LINES = st.lists(
 
 
 @settings(max_examples=300, deadline=None)
-@given(_LINES, st.integers(1, 4), st.integers(1, 200))
+@given(_LINES, st.sampled_from(["", "[x", "hand 3"]), st.integers(1, 4), st.integers(1, 200))
 def test_cutting_finds_the_games_a_line_by_line_reading_finds(
-    lines: list[str], games_per_piece: int, chunk_size: int
+    lines: list[str], tail: str, games_per_piece: int, chunk_size: int
 ) -> None:
-    # Tag lines, lines that only look like them, and whitespace str.lstrip() strips, read in
-    # chunks small enough to cut games and tag runs at every place.
+    # Tag lines, lines that only look like them, and whitespace str.lstrip() strips, with any
+    # line ending and a last line without one, read in chunks small enough to cut games, tag
+    # runs and line endings at every place.
     import io
+
+    lines = [*lines, tail]
 
     stream = io.StringIO("".join(lines), newline=None)
     got: list[Piece] = list(_cut(stream, "x.zfn", games_per_piece, chunk_size))
-    assert "".join(line for p in got for line in p.lines or []) == "".join(lines)
+    assert "".join(p.text for p in got) == io.StringIO("".join(lines), newline=None).read()
     expected = _cut_line_by_line(
         io.StringIO("".join(lines), newline=None).readlines(), games_per_piece
     )
-    assert [(p.first_line, p.games_before, len(p.lines or [])) for p in got] == [
+    assert [(p.first_line, p.games_before, len(io.StringIO(p.text).readlines())) for p in got] == [
         (first, before, count) for first, before, _, count in expected
     ]
 

@@ -16,6 +16,7 @@ goes on; a file that holds no game gets the warning ZF004.
 from __future__ import annotations
 
 import gc
+import io
 import json
 import multiprocessing
 import re
@@ -34,7 +35,7 @@ from zfrec.validate import FileSummary, summarize, validate_games, validate_text
 
 STDIN = "-"
 _AHEAD = 4  # pieces queued per worker beyond the one it is judging
-_CHUNK = 1 << 16  # characters of lines the parent reads at a time while cutting a file
+_CHUNK = 1 << 16  # characters the parent reads at a time while cutting a file
 # A tag line (`[Name "value"]`, FORMAT.md): what `is_tag` tells of one line, found in many.
 # After the newline that ends the line before: a literal to search for is much faster than `^`.
 _TAG_RE = re.compile(r"\n[^\S\n]*\[")
@@ -57,19 +58,33 @@ class Options:
 
 @dataclass(frozen=True, slots=True)
 class Piece:
-    """Whole games of one file: .zfn lines from `first_line` on, or a whole text (`lines` None).
+    """Whole games of one file: its .zfn text from line `first_line` on, or a whole JSON text,
+    or standard input.
 
     `games_before` counts the games that start before the piece (the reader's count),
     `items_before` the games and unreadable stretches before it (the validator's numbering).
+    The text is one string, newlines already made `\n`: sent to a worker, it is copied whole,
+    where a list of its lines cost the parent a tenth of what the workers do.
     """
 
     path: str
     first_line: int
     games_before: int
     items_before: int
-    lines: list[str] | None
-    text: str = ""  # JSON, or standard input, read whole
-    fmt: Format | None = None  # of `text`; None: standard input, told by its first character
+    text: str
+    fmt: Format | None = "zfn"  # of `text`; None: standard input, told by its first character
+
+    def items(self, recover: bool) -> Iterator[Game | NotationError]:
+        """The piece's games (or the errors that spoiled them), numbered as in the whole file."""
+        if self.fmt == "zfn":
+            return iter_games(
+                io.StringIO(self.text),
+                self.path,
+                first_line=self.first_line,
+                games_before=self.games_before,
+                recover=recover,
+            )
+        return iter_records_text(self.text, self.fmt or "json", self.path, recover=recover)
 
 
 @dataclass(slots=True)
@@ -93,12 +108,12 @@ def pieces(path: str, games_per_piece: int, stdin: Callable[[], str]) -> Iterato
     that point have been yielded.
     """
     if path == STDIN:
-        yield Piece(path, 1, 0, 0, None, stdin(), None)
+        yield Piece(path, 1, 0, 0, stdin(), None)
         return
     fmt = format_of(path)
     with open(path, encoding="utf-8-sig", newline=None) as stream:
         if fmt == "json":
-            yield Piece(path, 1, 0, 0, None, stream.read(), "json")
+            yield Piece(path, 1, 0, 0, stream.read(), "json")
         else:
             yield from _cut(stream, path, games_per_piece)
 
@@ -107,43 +122,60 @@ def _cut(
     stream: IO[str], path: str, games_per_piece: int, chunk_size: int = _CHUNK
 ) -> Iterator[Piece]:
     # The parent cuts while the workers judge, so it looks at the tag lines only: a regex finds
-    # them in a chunk of lines, and the lines between them are moved as slices.
-    lines: list[str] = []  # of the current piece
+    # them in a chunk of whole lines, and the text between them is passed on as it is.
+    parts: list[str] = []  # the current piece's text so far
     starts = 0  # games that start before the current line
     extra = 0  # 1 if the text before the first game is an unreadable stretch
     first_line, games_before, items_before, games = 1, 0, 0, 0  # of the current piece
     prev_tag = False  # the line before the chunk is a tag line
     base = 1  # the number of the chunk's first line
-    while chunk := stream.readlines(chunk_size):
-        text = "\n" + "".join(chunk)  # the newline before each line, the first one too
-        taken = 0  # lines of the chunk already in `lines`
+    rest = ""  # an unfinished line at the end of what was read
+    while True:
+        read = stream.read(chunk_size)
+        chunk = rest + read
+        if read:
+            end = chunk.rfind("\n") + 1
+            chunk, rest = chunk[:end], chunk[end:]
+            if not chunk:
+                continue  # not one whole line yet
+        elif chunk:
+            rest = ""  # the last line, without a newline
+        else:
+            break
+        text = "\n" + chunk  # the newline before each line, the first one too
+        taken = 0  # characters of the chunk already in `parts`
         index, pos = 0, 0  # the newline where the regex was last, and its line in the chunk
         last_tag = -1  # the chunk's last tag line so far
         for match in _TAG_RE.finditer(text):
-            at = index + text.count("\n", pos, match.start())
+            start = match.start()  # where the tag line begins in the chunk
+            at = index + text.count("\n", pos, start)
             new_game = not (prev_tag if at == 0 else at == last_tag + 1)
-            index, pos, last_tag = at, match.start(), at
+            index, pos, last_tag = at, start, at
             if not new_game:
                 continue
             if starts == 0:
                 # Text before the first game is comments (they join the first game), or an
                 # unreadable stretch that the validator reports as an item of its own.
-                lines += chunk[taken:at]
-                taken = at
-                extra = sum(1 for _ in iter_games(lines, path))
+                parts.append(chunk[taken:start])
+                taken = start
+                extra = sum(1 for _ in iter_games(io.StringIO("".join(parts)), path))
             elif games >= games_per_piece:
-                lines += chunk[taken:at]
-                taken = at
-                yield Piece(path, first_line, games_before, items_before, lines)
-                lines, first_line, games = [], base + at, 0
+                parts.append(chunk[taken:start])
+                taken = start
+                yield Piece(path, first_line, games_before, items_before, "".join(parts))
+                parts, first_line, games = [], base + at, 0
                 games_before, items_before = starts, extra + starts
             starts += 1
             games += 1
-        lines += chunk[taken:]
-        prev_tag = last_tag == len(chunk) - 1
-        base += len(chunk)
-    if lines:
-        yield Piece(path, first_line, games_before, items_before, lines)
+        parts.append(chunk[taken:])
+        lines = chunk.count("\n")  # a chunk without a newline at its end is the last one
+        prev_tag = last_tag == lines - 1
+        base += lines
+        if not read:
+            break
+    text = "".join(parts)
+    if text:
+        yield Piece(path, first_line, games_before, items_before, text)
 
 
 def judge(piece: Piece, options: Options) -> FileSummary:
@@ -154,19 +186,10 @@ def judge(piece: Piece, options: Options) -> FileSummary:
 
 def _judge(piece: Piece, options: Options) -> FileSummary:
     first = piece.items_before + 1
-    if piece.lines is not None:
-        items: Iterator[Game | NotationError] = iter_games(
-            piece.lines,
-            piece.path,
-            first_line=piece.first_line,
-            games_before=piece.games_before,
-            recover=True,
-        )
-        reports = validate_games(items, piece.path, options.rules, options.overrides, first)
-    elif piece.fmt is None:
+    if piece.fmt is None:
         reports = validate_text(piece.text, "<stdin>", options.rules, options.overrides)
     else:
-        items = iter_records_text(piece.text, piece.fmt, piece.path, recover=True)
+        items = piece.items(recover=True)
         reports = validate_games(items, piece.path, options.rules, options.overrides, first)
     return summarize(
         reports,

@@ -25,8 +25,7 @@ from sqlalchemy import Connection, Engine, select
 from zfrec.batch import Piece, pieces, worker_pool
 from zfrec.diagnostics import Diagnostic
 from zfrec.errors import NotationError, ZfrecError
-from zfrec.record import Game, dumps, iter_records, iter_records_text
-from zfrec.record.zfn import iter_games
+from zfrec.record import Game, dumps, iter_records
 from zfrec.store.db import READONLY, make_engine
 from zfrec.store.rows import Rows, game_rows
 from zfrec.store.tables import GAME, chunks
@@ -215,13 +214,7 @@ _ENGINES: dict[str, Engine] = {}  # a worker's own engine per store, made at its
 def _judge_piece(piece: Piece, url: str, source: str, only_valid: bool) -> list[Judged]:
     """Judge one piece; runs in a worker process."""
     first = piece.items_before + 1
-    items: Iterator[Game | NotationError]
-    if piece.lines is not None:
-        items = iter_games(
-            piece.lines, piece.path, first_line=piece.first_line, games_before=piece.games_before
-        )
-    else:
-        items = iter_records_text(piece.text, piece.fmt or "json", piece.path)
+    items = piece.items(recover=False)
     engine = _ENGINES.get(url)
     if engine is None:
         engine = _ENGINES[url] = make_engine(url, must_exist=True)
