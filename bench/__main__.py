@@ -24,8 +24,8 @@ from bench.rss import peak_rss_mb
 from bench.solve_bench import TARGETS as SOLVE_TARGETS
 from bench.solve_bench import solve_figures
 from bench.validate_bench import best_rate, validate_rate
-from zfrec.cli.common import tune_gc
 from zfrec.engine.rules import preset
+from zfrec.gctuning import tune_gc
 from zfrec.record import dumps, load
 from zfrec.simulate import SimConfig, simulate_game
 

@@ -29,6 +29,7 @@ from typing import IO, Any
 from zfrec.diagnostics import Diagnostic
 from zfrec.engine.rules import Ruleset
 from zfrec.errors import Location, NotationError, processing
+from zfrec.gctuning import young_threshold
 from zfrec.record import Format, Game, format_of, iter_records_text
 from zfrec.record.zfn import iter_games
 from zfrec.validate import FileSummary, summarize, validate_games, validate_text
@@ -42,7 +43,6 @@ _TAG_RE = re.compile(r"\n[^\S\n]*\[")
 # Small pieces keep the workers even at the end of a run (one piece of 16 games left one
 # worker idle for 6% of the corpus of `make bench`); their cost in the parent is small.
 _GAMES_PER_PIECE = 8
-_GC_YOUNG = 50_000  # allocations between collections of the youngest generation
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,15 +227,8 @@ def run(
 
     With `jobs` > 1 the pieces go to that many worker processes, a few pieces ahead at most.
     """
-    # Reading records makes many small objects that all live until their game is judged: the
-    # default threshold of the garbage collector spends a tenth of a run collecting them again
-    # and again. `zfrec validate` sets the same threshold for the whole command.
-    threshold = gc.get_threshold()
-    gc.set_threshold(max(threshold[0], _GC_YOUNG), *threshold[1:])
-    try:
+    with young_threshold():  # as the zfrec command has it (zfrec.gctuning)
         yield from _run(files, options, jobs, stdin)
-    finally:
-        gc.set_threshold(*threshold)
 
 
 def _run(

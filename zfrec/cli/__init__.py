@@ -25,8 +25,9 @@ from zfrec.cli import (
     store_cmds,
     validate_cmds,
 )
-from zfrec.cli.common import EXIT_INTERNAL, err, internal_error, tune_gc
+from zfrec.cli.common import EXIT_INTERNAL, err, internal_error
 from zfrec.cli.helptext import ZfrecCommand, ZfrecGroup
+from zfrec.gctuning import tune_gc
 
 app = typer.Typer(
     name="zfrec",

@@ -6,7 +6,6 @@ Exit codes of every command: 0 ok, 1 findings (or a plain "no"), 2 usage or inpu
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 import stat
@@ -123,10 +122,3 @@ def plural(count: int, noun: str, plural_form: str | None = None) -> str:
 
 
 Register = Callable[[typer.Typer], None]
-
-
-def tune_gc() -> None:
-    """Collect young objects less often. Reading records makes many small objects that all
-    live until their game is judged; the default threshold spends a tenth of a batch run
-    collecting them again and again."""
-    gc.set_threshold(50_000, 20, 100)

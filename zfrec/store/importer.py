@@ -30,6 +30,7 @@ from sqlmodel import Session
 
 from zfrec.diagnostics import Diagnostic, WrittenDiagnostic
 from zfrec.errors import NotationError, ZfrecError
+from zfrec.gctuning import young_threshold
 from zfrec.jsonview import dump
 from zfrec.record import Game, iter_records
 from zfrec.store.db import READONLY, StoreError, sqlite_file
@@ -148,7 +149,7 @@ def import_file(
     if session.new or session.dirty or session.deleted:
         raise StoreError("import_file needs a session without unsaved changes")
     session.rollback()  # end any read-only transaction: the import makes its own
-    with tempfile.TemporaryFile(prefix="zfrec-import-") as spool:
+    with young_threshold(), tempfile.TemporaryFile(prefix="zfrec-import-") as spool:
         try:
             read = _read_file(session, path, spool, only_valid, on_read, workers)
         finally:
