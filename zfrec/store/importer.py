@@ -65,7 +65,7 @@ _ATTEMPTS = 5  # a file transaction that collides with a concurrent importer is 
 _BATCH = 1_000  # rows per executemany (or COPY) of hand_seat and play rows
 # Rows of the games read first are kept in memory, the rest spooled to a file: memory stays
 # bounded, and a small file is not pickled and read back (a tenth of its import).
-_HELD_HANDS = 2_000
+_HELD_HANDS = 1_000
 _ROWS_PER_INSERT = 64  # SQLite: rows per INSERT; 64 x 14 values stay under the old limit of 999
 
 
