@@ -64,7 +64,7 @@ from zfrec.validate import Report, notation_diagnostic, validate
 _ATTEMPTS = 5  # a file transaction that collides with a concurrent importer is retried
 _BATCH = 1_000  # rows per executemany (or COPY) of hand_seat and play rows
 # Rows of the games read first are kept in memory, the rest spooled to a file: memory stays
-# bounded, and a small file is not pickled and read back (a tenth of its import).
+# bounded, and a small file is not pickled and read back (4% of its import).
 _HELD_HANDS = 1_000
 _ROWS_PER_INSERT = 64  # SQLite: rows per INSERT; 64 x 14 values stay under the old limit of 999
 
@@ -418,6 +418,12 @@ class _Batches:
             self.cursor = dbapi.cursor()
         return self.cursor
 
+    def close(self) -> None:
+        """Close the driver's cursor, once everything is flushed."""
+        if self.cursor is not None:
+            self.cursor.close()
+            self.cursor = None
+
     def _copy(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
         try:
             with self._cursor().copy(sql) as copy:
@@ -526,6 +532,7 @@ def _write_file(
         if on_game is not None:
             on_game(entry.number)
     batches.flush()
+    batches.close()
     removed = _replace_sources(conn, read.source, refs)
     _replace_unreadable(conn, read.source, [] if only_valid else read.unreadable)
     return ImportResult(
