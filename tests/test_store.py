@@ -485,6 +485,35 @@ def test_a_killed_importer_leaves_nothing_of_its_file(
 # concurrency ------------------------------------------------------------------------------------
 
 
+def test_opening_a_new_store_waits_while_another_process_creates_it(tmp_path: Path) -> None:
+    import sqlite3
+    import threading
+    import time
+
+    # Another process holds the new file's write lock, as one does while it creates the store:
+    # turning the file to WAL must wait for it, not fail at once with "database is locked"
+    # (SQLite does not wait by itself there: the two would deadlock if both waited).
+    path = tmp_path / "new.db"
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")
+    other.execute("CREATE TABLE creating (x)")
+    release = threading.Timer(0.5, lambda: other.execute("COMMIT"))
+    release.start()
+    start = time.monotonic()
+    try:
+        engine = open_store(f"sqlite:///{path}")
+    finally:
+        release.join()
+        other.close()
+    try:
+        assert time.monotonic() - start >= 0.4  # it waited for the lock
+        with engine.connect() as conn:
+            assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert current_revision(engine) == SCHEMA_REVISION
+    finally:
+        engine.dispose()
+
+
 @pytest.mark.slow
 def test_two_importers_at_once_both_succeed_and_lose_nothing(
     store_url: str, tmp_path: Path, games: list[Game]

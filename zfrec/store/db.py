@@ -12,6 +12,8 @@ The schema is managed by Alembic (zfrec/store/migrations) and upgraded when a st
 from __future__ import annotations
 
 import os
+import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -153,10 +155,29 @@ def _sqlite_connect(dbapi_connection: Any, _record: Any, *, wal: bool = True) ->
     try:
         cursor.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
         if wal:
-            cursor.execute("PRAGMA journal_mode = WAL")
+            _set_wal(cursor)
         cursor.execute("PRAGMA foreign_keys = ON")
     finally:
         cursor.close()
+
+
+def _set_wal(cursor: Any) -> None:
+    # Turning a new file to WAL needs it to oneself, and SQLite answers "database is locked"
+    # at once, without the busy timeout, while another process is creating the same store:
+    # wait for it here, as the busy timeout would.
+    if cursor.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
+        return  # a store already: nothing to change, no lock to take
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    delay = 0.005
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+        time.sleep(delay)
+        delay = min(2 * delay, 0.25)
 
 
 def _sqlite_connect_existing(dbapi_connection: Any, record: Any) -> None:
