@@ -245,3 +245,29 @@ def test_progress_counts_games_on_a_terminal_only(tmp_path: Path) -> None:
     assert "importing" in imported and "30/30 games" in imported
     quiet = runner.invoke(app, ["validate", str(path)])
     assert "validating" not in quiet.output
+
+
+def test_a_line_too_long_is_cut_as_the_reader_cuts_it_in_bounded_memory(tmp_path: Path) -> None:
+    import tracemalloc
+
+    from zfrec.record.zfn import MAX_LINE
+
+    head = '[Players "a, b, c"]\nhand 1\n'
+    path = tmp_path / "long.zfn"
+    long_line = "1: 3h {" + "x" * (30 * MAX_LINE) + "}\n"
+    path.write_text(head + long_line + "\n" + head + "1: 4h\n" + head + "1: 5h " + "y" * MAX_LINE)
+    tracemalloc.start()
+    try:
+        with open(path, encoding="utf-8-sig", newline=None) as stream:
+            firsts = [piece.first_line for piece in _cut(stream, str(path), 1)]
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 10 * MAX_LINE  # a few copies of the part kept, not the line's 30 million
+    assert firsts == [1, 5, 8]
+    # what the pieces say is what the reader says of the whole file, which skips the same text
+    whole, parts = _whole(path), _in_pieces(path, 1)
+    assert [str(d) for d in parts.diagnostics] == [str(d) for d in whole.diagnostics]
+    first = parts.diagnostics[0]
+    assert (first.code, first.location.line, first.location.col) == ("ZF001", 3, MAX_LINE + 1)
+    assert (parts.games, parts.hands, parts.moves) == (whole.games, whole.hands, whole.moves)

@@ -31,7 +31,7 @@ from zfrec.engine.rules import Ruleset
 from zfrec.errors import Location, NotationError, processing
 from zfrec.gctuning import young_threshold
 from zfrec.record import Format, Game, format_of, iter_records_text
-from zfrec.record.zfn import iter_games
+from zfrec.record.zfn import MAX_LINE, iter_games
 from zfrec.validate import FileSummary, summarize, validate_games, validate_text
 
 STDIN = "-"
@@ -129,18 +129,28 @@ def _cut(
     first_line, games_before, items_before, games = 1, 0, 0, 0  # of the current piece
     prev_tag = False  # the line before the chunk is a tag line
     base = 1  # the number of the chunk's first line
-    rest: list[str] = []  # what was read of an unfinished line (a long one in several reads)
+    # What was read of an unfinished line (a long one in several reads), and its length. A
+    # line longer than MAX_LINE is kept only as far as the reader reports it, as read_lines
+    # keeps it: memory stays bounded however long the line is.
+    rest: list[str] = []
+    rest_length = 0
     while True:
         read = stream.read(chunk_size)
         if read:
             end = read.rfind("\n") + 1
             if not end:
-                rest.append(read)
+                if rest_length <= MAX_LINE:
+                    rest.append(read)
+                    rest_length += len(read)
                 continue  # not one whole line yet
-            chunk = "".join(rest) + read[:end]
+            if rest_length > MAX_LINE:
+                chunk = "".join(rest)[: MAX_LINE + 1] + read[read.index("\n") : end]
+            else:
+                chunk = "".join(rest) + read[:end]
             rest = [read[end:]]
+            rest_length = len(rest[0])
         else:
-            chunk = "".join(rest)  # the last line, without a newline
+            chunk = "".join(rest)[: MAX_LINE + 1]  # the last line, without a newline
             rest = []
             if not chunk:
                 break
