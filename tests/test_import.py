@@ -139,7 +139,7 @@ def test_cli_import_of_a_record_with_errors_exits_one(tmp_path: Path, games: lis
     binary.write_bytes(b"\xd7\xff\x00\x01")
     result = CliRunner().invoke(app, ["import", "--db", db, str(binary)])
     assert result.exit_code == 1
-    assert f"cannot read {binary}: not UTF-8 text" in result.output
+    assert f"error: cannot read {binary}: not UTF-8 text\n" in result.output  # named once
 
 
 # worker processes (zfrec import --jobs) ----------------------------------------------------------

@@ -159,7 +159,9 @@ def import_cmd(
         )
     else:
         for f in failed:
-            err.print(f"[bold red]error:[/] {escape(f['path'])}: {escape(f['error'])}", markup=True)
+            # the error names its file already where it says what is wrong with it
+            said = f["error"] if f["path"] in f["error"] else f"{f['path']}: {f['error']}"
+            err.print(f"[bold red]error:[/] {escape(said)}", markup=True)
         t = summary
         out.print(
             f"{t['files']} file(s) into {escape(where)}: {t['added']} game(s) added "
