@@ -129,31 +129,7 @@ def _cut(
     first_line, games_before, items_before, games = 1, 0, 0, 0  # of the current piece
     prev_tag = False  # the line before the chunk is a tag line
     base = 1  # the number of the chunk's first line
-    # What was read of an unfinished line (a long one in several reads), and its length. A
-    # line longer than MAX_LINE is kept only as far as the reader reports it, as read_lines
-    # keeps it: memory stays bounded however long the line is.
-    rest: list[str] = []
-    rest_length = 0
-    while True:
-        read = stream.read(chunk_size)
-        if read:
-            end = read.rfind("\n") + 1
-            if not end:
-                if rest_length <= MAX_LINE:
-                    rest.append(read)
-                    rest_length += len(read)
-                continue  # not one whole line yet
-            if rest_length > MAX_LINE:
-                chunk = "".join(rest)[: MAX_LINE + 1] + read[read.index("\n") : end]
-            else:
-                chunk = "".join(rest) + read[:end]
-            rest = [read[end:]]
-            rest_length = len(rest[0])
-        else:
-            chunk = "".join(rest)[: MAX_LINE + 1]  # the last line, without a newline
-            rest = []
-            if not chunk:
-                break
+    for chunk in _whole_lines(stream, chunk_size):
         text = "\n" + chunk  # the newline before each line, the first one too
         taken = 0  # characters of the chunk already in `parts`
         index, pos = 0, 0  # the newline where the regex was last, and its line in the chunk
@@ -183,11 +159,34 @@ def _cut(
         lines = chunk.count("\n")  # a chunk without a newline at its end is the last one
         prev_tag = last_tag == lines - 1
         base += lines
-        if not read:
-            break
     text = "".join(parts)
     if text:
         yield Piece(path, first_line, games_before, items_before, text)
+
+
+def _whole_lines(stream: IO[str], chunk_size: int) -> Iterator[str]:
+    """The stream's text in chunks of whole lines (the last may lack its newline). A line over
+    MAX_LINE characters is kept only as far as the reader reports it, as read_lines keeps it:
+    memory stays bounded however long the line is."""
+    rest: list[str] = []  # what was read of an unfinished line, maybe over several reads
+    rest_length = 0
+    while read := stream.read(chunk_size):
+        end = read.rfind("\n") + 1
+        if not end:
+            if rest_length <= MAX_LINE:
+                rest.append(read)
+                rest_length += len(read)
+            continue
+        head = "".join(rest)
+        if rest_length > MAX_LINE:
+            yield head[: MAX_LINE + 1] + read[read.index("\n") : end]
+        else:
+            yield head + read[:end]
+        rest = [read[end:]]
+        rest_length = len(rest[0])
+    last = "".join(rest)[: MAX_LINE + 1]
+    if last:
+        yield last
 
 
 def judge(piece: Piece, options: Options) -> FileSummary:
