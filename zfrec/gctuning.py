@@ -27,7 +27,7 @@ def tune_gc() -> None:
 def young_threshold() -> Iterator[None]:
     """The same for a block only (a library call such as zfrec.batch.run), restored after."""
     threshold = gc.get_threshold()
-    gc.set_threshold(max(threshold[0], YOUNG), *threshold[1:])
+    tune_gc()
     try:
         yield
     finally:

@@ -30,6 +30,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from zfrec.errors import CardError
 
@@ -472,34 +473,31 @@ _BYTE_TEXT = tuple(
 )
 
 
-def card_ids(mask: int) -> tuple[int, ...]:
-    """The card ids of a mask, lowest first, as a tuple (`ids`)."""
-    if mask >> DECK_SIZE:
-        return tuple(iter_ids(mask))
-    out: tuple[int, ...] = ()
+def _by_bytes(mask: int, table: tuple[tuple[tuple[Any, ...], ...], ...]) -> list[Any]:
+    # what `table` holds for each byte of the mask, by the byte's place, lowest first
+    out: list[Any] = []
     place = 0
     while mask:
         byte = mask & 255
         if byte:
-            out += _BYTE_IDS[place][byte]
+            out += table[place][byte]
         mask >>= 8
         place += 1
     return out
+
+
+def card_ids(mask: int) -> tuple[int, ...]:
+    """The card ids of a mask, lowest first, as a tuple (`ids`)."""
+    if mask >> DECK_SIZE:
+        return tuple(iter_ids(mask))
+    return tuple(_by_bytes(mask, _BYTE_IDS))
 
 
 def format_cards(mask: int) -> str:
     """Canonical text of a card set: ascending rank, suits in s h d c order."""
     if mask >> DECK_SIZE:
         return " ".join(card_str(i) for i in iter_ids(mask))  # raises: no such card
-    words: list[str] = []
-    place = 0
-    while mask:
-        byte = mask & 255
-        if byte:
-            words += _BYTE_TEXT[place][byte]
-        mask >>= 8
-        place += 1
-    return " ".join(words)
+    return " ".join(_by_bytes(mask, _BYTE_TEXT))
 
 
 def format_play(mask: int, declarations: Declarations | None = None) -> str:

@@ -142,10 +142,10 @@ def judge_file(
     for item in items:
         run.append(item)
         if len(run) == _RUN:
-            yield from judge_items(run, str(path), source, only_valid, _lookup(conn), False)
+            yield from judge_items(run, str(path), source, only_valid, _lookup(conn), pickled=False)
             run = []
     if run:
-        yield from judge_items(run, str(path), source, only_valid, _lookup(conn), False)
+        yield from judge_items(run, str(path), source, only_valid, _lookup(conn), pickled=False)
 
 
 def _lookup(conn: Connection) -> Callable[[list[str]], set[str]]:
