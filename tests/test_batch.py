@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from zfrec import batch
 from zfrec.batch import Judged, Options, Piece, _cut, judge, merge, run
 from zfrec.cli import app
 from zfrec.engine.rules import preset
@@ -128,7 +129,9 @@ def test_cutting_finds_the_games_a_line_by_line_reading_finds(
     ]
 
 
-def test_a_run_with_workers_returns_pieces_in_input_order(tmp_path: Path) -> None:
+def test_a_run_with_workers_returns_pieces_in_input_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     games = [
         simulate_game(SimConfig(3 + i % 4, preset("pagat"), "random", 2), i) for i in range(40)
     ]
@@ -141,6 +144,10 @@ def test_a_run_with_workers_returns_pieces_in_input_order(tmp_path: Path) -> Non
     two = list(run(files, Options(keep_json=True), jobs=2))
     assert sum(j.summary is not None for j in two) > len(files) * 2  # big files were shared out
     assert _by_file(one) == _by_file(two)
+    # where there is no fork, multiprocessing's pool does the same
+    monkeypatch.setattr(batch, "fork_available", lambda: False)
+    assert _by_file(list(run(files, Options(keep_json=True), jobs=2))) == _by_file(one)
+    monkeypatch.undo()
     for flags in ([], ["--show-deal"], ["--json"]):
         printed = [
             runner.invoke(app, ["validate", *flags, "--jobs", jobs, *files]).stdout
