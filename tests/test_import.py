@@ -5,6 +5,7 @@ Runs on SQLite and PostgreSQL like tests/test_store.py, whose fixtures it shares
 
 from __future__ import annotations
 
+import re
 import tracemalloc
 from pathlib import Path
 from typing import Any
@@ -73,6 +74,45 @@ def test_rows_kept_in_memory_or_spooled_store_the_same(
     spooled = _import(engine, path)
     assert _results_alike(spooled) == _results_alike(held)
     assert _snapshot(engine) == stored
+
+
+def test_sqlite_rows_written_directly_are_those_sqlalchemy_writes(
+    tmp_path: Path, games: list[Game], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Annotations, comments, disputes and jokers between plain moves: the direct INSERTs write
+    # plain moves with constants and the others alone, in their place.
+    samples = Path(__file__).resolve().parent.parent / "sample_games"
+    texts = [p.read_text("utf-8") for p in sorted(samples.glob("*.zfn"))]
+    path = tmp_path / "all.zfn"
+    path.write_text("\n\n".join([*texts, dumps(games)]) + "\n", encoding="utf-8")
+    stores = []
+    for direct in (True, False):
+        monkeypatch.setattr(importer, "_DIRECT_SQLITE", direct)
+        eng = open_store(f"sqlite:///{tmp_path / f'direct-{direct}.db'}")
+        try:
+            _import(eng, path)
+            with eng.connect() as conn:
+                times = conn.execute(text("SELECT imported_at FROM game")).scalars()
+                shapes = {re.sub("[0-9]", "9", t) for t in times}  # the time, as text
+            stores.append((_snapshot(eng), _play_order(eng), shapes))
+        finally:
+            eng.dispose()
+    assert stores[0] == stores[1]
+    plays = stores[0][0]["play"]
+    for column in ("annotation", "comment", "disputed", "dispute_note", "declarations"):
+        assert any(f"('{column}', None)" not in row for row in plays), column
+
+
+def _play_order(engine: Engine) -> list[tuple[Any, ...]]:
+    """The moves in the order of their ids, as (hand number, trick, turn) within each game."""
+    with engine.connect() as conn:
+        rows = conn.execute(
+            text(
+                "SELECT g.content_hash, p.hand_number, p.trick, p.turn FROM play p "
+                "JOIN game g ON g.id = p.game_id ORDER BY p.id"
+            )
+        )
+        return [tuple(row) for row in rows]
 
 
 def _peak_bytes(engine: Engine, path: Path) -> int:

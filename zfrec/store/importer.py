@@ -66,6 +66,7 @@ _BATCH = 1_000  # rows per executemany (or COPY) of hand_seat and play rows
 # Rows of the games read first are kept in memory, the rest spooled to a file: memory stays
 # bounded, and a small file is not pickled and read back (4% of its import).
 _HELD_HANDS = 1_000
+_DIRECT_SQLITE = True  # SQLite's rows go to its driver in INSERTs of many rows (_Batches)
 _ROWS_PER_INSERT = 64  # SQLite: rows per INSERT; 64 x 14 values stay under the old limit of 999
 
 
@@ -258,21 +259,28 @@ class _Batches:
         self.conn = conn
         tables = ((HAND_SEAT, HAND_SEAT_COLUMNS), (PLAY, PLAY_COLUMNS))
         self.copy = conn.dialect.name == "postgresql" and conn.dialect.driver == "psycopg"
-        self.sqlite = conn.dialect.name == "sqlite" and conn.dialect.paramstyle == "qmark"
+        self.sqlite = (
+            _DIRECT_SQLITE and conn.dialect.name == "sqlite" and conn.dialect.paramstyle == "qmark"
+        )
         self.sql: dict[str, str] = {}  # COPY or executemany, by table
         if not self.sqlite:  # SQLite makes INSERTs of many rows as it goes (_statement)
             make = _copy_sql if self.copy else _insert_sql
             self.sql = {t.name: make(conn, t, ("game_id", "hand_id", *c)) for t, c in tables}
         self.rows: dict[str, list[tuple[Any, ...]]] = {HAND_SEAT.name: [], PLAY.name: []}
         # SQLite: the rows' values one after the other, and the statement that inserts n rows
-        self.values: dict[str, list[Any]] = {HAND_SEAT.name: [], PLAY.name: []}
+        self.values: dict[str, list[Any]] = {SEAT.name: [], HAND_SEAT.name: [], PLAY.name: []}
         self.columns = {
+            SEAT.name: _SEAT_SQLITE,
             HAND_SEAT.name: _HAND_SEAT_SQLITE,
             PLAY.name: _PLAY_SQLITE,
+            _ANNOTATED_PLAY: _ANNOTATED_PLAY_SQLITE,
             HAND.name: _HAND_SQLITE,
         }
+        # the values bound per row (a column written as a constant takes none)
+        self.widths = {n: sum("?" in _BIND[b] for _, b in c) for n, c in self.columns.items()}
         self.statements: dict[tuple[str, int], str] = {}
-        self.next_hand: int | None = None  # SQLite: the id the next hand gets
+        self.next_id: dict[str, int] = {}  # SQLite: the id the next game or hand gets
+        self.converters: dict[str, Callable[[Any], Any] | None] = {}  # of the game's columns
         self.cursor: Any = None  # the driver's, made at the first write through it
 
     def add(self, table: Table, game_id: int, hand_id: int, rows: list[tuple[Any, ...]]) -> None:
@@ -289,6 +297,9 @@ class _Batches:
         values = self.values[table.name]
         put = values.extend
         if table is PLAY:
+            # Most moves carry no annotation, comment or dispute: their INSERT writes those
+            # columns as constants, and binds ten values instead of fourteen (an eighth of the
+            # cost of storing a move). A move that has any goes in alone, in its place.
             for (
                 number,
                 trick,
@@ -303,24 +314,29 @@ class _Batches:
                 disputed,
                 note,
             ) in rows:
-                put(
-                    (
-                        game_id,
-                        hand_id,
-                        number,
-                        trick,
-                        turn,
-                        seat,
-                        1 if is_pass else 0,
-                        0 if cards is None else cards,
-                        int(mask),  # a Cards, which is not quite an int to sqlite3
-                        0 if decls is None else decls,
-                        0 if annotation is None else annotation,
-                        0 if comment is None else comment,
-                        1 if disputed else 0,
-                        0 if note is None else note,
-                    )
+                plain = (
+                    game_id,
+                    hand_id,
+                    number,
+                    trick,
+                    turn,
+                    seat,
+                    1 if is_pass else 0,
+                    0 if cards is None else cards,
+                    int(mask),  # a Cards, which is not quite an int to sqlite3
+                    0 if decls is None else decls,
                 )
+                if annotation is None and comment is None and not disputed and note is None:
+                    put(plain)
+                    continue
+                self.flush()
+                rest = (
+                    0 if annotation is None else annotation,
+                    0 if comment is None else comment,
+                    1 if disputed else 0,
+                    0 if note is None else note,
+                )
+                self._insert_values(_ANNOTATED_PLAY, [*plain, *rest], len(plain) + len(rest))
         else:
             for seat, player, points, place, first, last in rows:
                 put(
@@ -335,7 +351,7 @@ class _Batches:
                         1 if last else 0,
                     )
                 )
-        if len(values) >= _BATCH * len(self.columns[table.name]):
+        if len(values) >= _BATCH * self.widths[table.name]:
             self.flush(whole=True)
 
     def flush(self, *, whole: bool = False) -> None:
@@ -343,7 +359,7 @@ class _Batches:
         rest waits for more), so that one statement of each length is prepared, not many."""
         if self.sqlite:
             for name, values in self.values.items():
-                step = _ROWS_PER_INSERT * len(self.columns[name])
+                step = _ROWS_PER_INSERT * self.widths[name]
                 end = len(values) - len(values) % step if whole else len(values)
                 self._insert_values(name, values, end)
                 del values[:end]
@@ -362,7 +378,7 @@ class _Batches:
         # executemany runs it (opening its cursors, checking its constraints' counters) per row.
         # Straight to the driver's cursor, in this transaction: SQLAlchemy's own handling of a
         # statement costs as much as SQLite's insert of its rows.
-        width = len(self.columns[name])
+        width = self.widths[name]
         step = _ROWS_PER_INSERT * width
         cursor = self._cursor()
         for start in range(0, end, step):
@@ -373,18 +389,51 @@ class _Batches:
             except self.conn.dialect.loaded_dbapi.Error as exc:
                 raise _wrapped(self.conn, sql, exc) from exc
 
-    def insert_hands(self, game_id: int, hands: list[dict[str, Any]]) -> list[int] | None:
-        """SQLite: insert a game's hands with the ids SQLite gives them (one more than the
-        largest, in order: this transaction holds the write lock), in INSERTs of many rows;
-        their ids. None where the ids would run out (SQLite picks other ids then)."""
-        if self.next_hand is None:
-            largest = self.conn.exec_driver_sql("SELECT max(id) FROM hand").scalar()
-            self.next_hand = int(largest or 0) + 1
-        first = self.next_hand
-        if first + len(hands) > _LARGEST_ID:
+    def _ids(self, table: Table, count: int) -> list[int] | None:
+        """SQLite: the ids SQLite would give `count` new rows of `table` (one more than the
+        largest, in order: this transaction holds the write lock), or None where they would
+        run out (SQLite picks other ids then)."""
+        first = self.next_id.get(table.name)
+        if first is None:
+            largest = self.conn.exec_driver_sql(f"SELECT max(id) FROM {table.name}").scalar()
+            first = int(largest or 0) + 1
+        if first + count > _LARGEST_ID:
             return None
-        ids = list(range(first, first + len(hands)))
-        self.next_hand = first + len(hands)
+        self.next_id[table.name] = first + count
+        return list(range(first, first + count))
+
+    def insert_game(self, values: dict[str, Any]) -> int | None:
+        """SQLite: insert a game's row straight to the driver, each value converted by its
+        column's type as SQLAlchemy converts it (JSON to text, the time to its text); its id,
+        or None where the ids would run out."""
+        ids = self._ids(GAME, 1)
+        if ids is None:
+            return None
+        row: list[Any] = ids
+        for name, value in values.items():
+            if name not in self.converters:
+                kind = GAME.c[name].type.dialect_impl(self.conn.dialect)  # SQLite's own
+                self.converters[name] = kind.bind_processor(self.conn.dialect)
+            convert = self.converters[name]
+            row.append(value if convert is None else convert(value))
+        name = f"game ({', '.join(values)})"
+        if name not in self.columns:
+            self.columns[name] = (("id", "?"), *((c, "?") for c in values))
+            self.widths[name] = len(self.columns[name])
+        self._insert_values(name, row, len(row))
+        return ids[0]
+
+    def add_seats(self, game_id: int, seats: list[tuple[int, int, str, int | None, bool]]) -> None:
+        """SQLite: a game's seats, (seat, player id, name, score, winner), written in a batch."""
+        put = self.values[SEAT.name].extend
+        for seat, player, name, score, winner in seats:
+            put((game_id, seat, player, name, "" if score is None else score, 1 if winner else 0))
+
+    def insert_hands(self, game_id: int, hands: list[dict[str, Any]]) -> list[int] | None:
+        """SQLite: insert a game's hands, in INSERTs of many rows; their ids, or None (_ids)."""
+        ids = self._ids(HAND, len(hands))
+        if ids is None:
+            return None
         values: list[Any] = []
         put = values.extend
         for hand_id, h in zip(ids, hands, strict=True):
@@ -407,7 +456,9 @@ class _Batches:
     def _statement(self, name: str, rows: int) -> str:
         sql = self.statements.get((name, rows))
         if sql is None:
-            table = {PLAY.name: PLAY, HAND_SEAT.name: HAND_SEAT, HAND.name: HAND}[name]
+            tables = {PLAY.name: PLAY, _ANNOTATED_PLAY: PLAY, HAND_SEAT.name: HAND_SEAT}
+            tables.update({SEAT.name: SEAT, HAND.name: HAND})
+            table = tables.get(name, GAME)
             sql = _insert_sql(self.conn, table, self.columns[name], rows)
             self.statements[name, rows] = sql
         return sql
@@ -443,7 +494,17 @@ def _wrapped(conn: Connection, sql: str, exc: Exception) -> StatementError:
 _PLAY_SQLITE = (
     ("game_id", "?"), ("hand_id", "?"), ("hand_number", "?"), ("trick", "?"), ("turn", "?"),
     ("seat", "?"), ("is_pass", "?"), ("cards", "text"), ("mask", "?"), ("declarations", "text"),
+    ("annotation", "NULL"), ("comment", "NULL"), ("disputed", "0"), ("dispute_note", "NULL"),
+)  # fmt: skip
+_ANNOTATED_PLAY = "play, annotated"  # a move with an annotation, comment or dispute
+_ANNOTATED_PLAY_SQLITE = (
+    *_PLAY_SQLITE[:-4],
     ("annotation", "text"), ("comment", "text"), ("disputed", "?"), ("dispute_note", "text"),
+)  # fmt: skip
+_SEAT_KEYS = ("game_id", "seat", "player_id", "name", "score", "winner")
+_SEAT_SQLITE = (
+    ("game_id", "?"), ("seat", "?"), ("player_id", "?"), ("name", "?"), ("score", "int"),
+    ("winner", "?"),
 )  # fmt: skip
 _HAND_SEAT_SQLITE = (
     ("game_id", "?"), ("hand_id", "?"), ("seat", "?"), ("player_id", "?"), ("points", "int"),
@@ -453,7 +514,7 @@ _HAND_SQLITE = (
     ("id", "?"), ("game_id", "?"), ("number", "?"), ("shuffler", "int"), ("first", "int"),
     ("last", "int"), ("finished", "?"), ("reconstructed", "?"), ("transfer_points", "int"),
 )  # fmt: skip
-_BIND = {"?": "?", "text": "NULLIF(?, 0)", "int": "NULLIF(?, '')"}
+_BIND = {"?": "?", "text": "NULLIF(?, 0)", "int": "NULLIF(?, '')", "NULL": "NULL", "0": "0"}
 _LARGEST_ID = 2**63 - 1  # SQLite's largest rowid
 
 
@@ -611,25 +672,23 @@ def _insert_ignoring_conflicts(conn: Connection, table: Table, keys: list[str]) 
 def _insert_game(
     conn: Connection, batches: _Batches, digest: str, rows: Rows, players: dict[str, int]
 ) -> int:
-    game_id: int = conn.execute(
-        insert(GAME).returning(GAME.c.id),
-        {"content_hash": digest, **rows.game, "imported_at": utc_now()},
-    ).scalar_one()
-    seat_players = [players[key] for _, key, _, _, _ in rows.seats]
-    conn.execute(
-        insert(SEAT),
-        [
-            {
-                "game_id": game_id,
-                "seat": seat,
-                "player_id": players[key],
-                "name": name,
-                "score": score,
-                "winner": winner,
-            }
-            for seat, key, name, score, winner in rows.seats
-        ],
+    values = {"content_hash": digest, **rows.game, "imported_at": utc_now()}
+    found = batches.insert_game(values) if batches.sqlite else None
+    game_id: int = (
+        conn.execute(insert(GAME).returning(GAME.c.id), values).scalar_one()
+        if found is None
+        else found
     )
+    seat_players = [players[key] for _, key, _, _, _ in rows.seats]
+    seats = [
+        (seat, players[key], name, score, winner) for seat, key, name, score, winner in rows.seats
+    ]
+    if batches.sqlite:
+        batches.add_seats(game_id, seats)
+    else:
+        conn.execute(
+            insert(SEAT), [dict(zip(_SEAT_KEYS, (game_id, *r), strict=True)) for r in seats]
+        )
     if rows.hands:
         hand_ids = batches.insert_hands(game_id, rows.hands) if batches.sqlite else None
         if hand_ids is None:
