@@ -180,10 +180,12 @@ def _plain_moves(trick: Trick) -> _Moves | None:
     if trick.comments:
         return None
     texts: list[str] = []
+    known = _move_texts.get  # looked up here: a call per move is a fifth of a record's JSON
     for move in trick.moves:
         if move.annotation is not None or move.disputed or move.comments:
             return None
-        text = _flat_move_text(move)
+        key = (move.seat, move.is_pass, move.cards, move.declarations)
+        text = known(key) or _flat_move_text(move)
         if len(text) > _FLAT_MOVE_WIDTH:
             return None
         texts.append(text)

@@ -98,13 +98,37 @@ def game_rows(source: str | None, number: int, text: str, game: Game, report: Re
                 for s in range(n)
             ]
         )
-        rows.plays.append(
-            [
-                _play_row(move, hand.number, t, turn)
-                for t, trick in enumerate(hand.tricks, 1)
-                for turn, move in enumerate(trick.moves, 1)
-            ]
-        )
+        plays: list[tuple[Any, ...]] = []
+        rows.plays.append(plays)
+        number = hand.number
+        for t, trick in enumerate(hand.tricks, 1):
+            for turn, move in enumerate(trick.moves, 1):
+                if move.annotation is not None or move.comments or move.disputed:
+                    plays.append(_play_row(move, number, t, turn))
+                elif move.is_pass:  # most moves are plain: their rows made here, without a call
+                    plays.append(
+                        (number, t, turn, move.seat, True, None, 0, None, None, None, False, None)
+                    )
+                elif not move.declarations:
+                    cards = _cards_text(move.cards)
+                    plays.append(
+                        (
+                            number,
+                            t,
+                            turn,
+                            move.seat,
+                            False,
+                            cards,
+                            move.cards,
+                            None,
+                            None,
+                            None,
+                            False,
+                            None,
+                        )
+                    )
+                else:
+                    plays.append(_play_row(move, number, t, turn))
     return rows
 
 
@@ -116,38 +140,6 @@ PLAY_COLUMNS = (
 
 
 def _play_row(move: Move, hand_number: int, trick: int, turn: int) -> tuple[Any, ...]:
-    if move.annotation is None and not move.comments and not move.disputed:
-        if move.is_pass:
-            return (
-                hand_number,
-                trick,
-                turn,
-                move.seat,
-                True,
-                None,
-                0,
-                None,
-                None,
-                None,
-                False,
-                None,
-            )
-        if not move.declarations:
-            cards = _cards_text(move.cards)
-            return (
-                hand_number,
-                trick,
-                turn,
-                move.seat,
-                False,
-                cards,
-                move.cards,
-                None,
-                None,
-                None,
-                False,
-                None,
-            )
     decls = " ".join(f"{card_str(j)}={stand}" for j, stand in move.declarations)
     return (
         hand_number,
