@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import gc
 import hashlib
 import json
 import re
@@ -431,3 +432,29 @@ def _glyphs(step: object) -> list[str]:
 
     log = getattr(step, "trick_log")  # noqa: B009
     return [card_glyph(c) for c in ids(sum(1 << c for c in log[-1].cards))]
+
+
+def _views_alive() -> int:
+    from zfrec.render.views import GameView, HandView, StepView
+
+    return sum(type(o) in (GameView, HandView, StepView) for o in gc.get_objects())
+
+
+def test_a_rendered_page_lets_go_of_the_view_it_was_given() -> None:
+    # Freed by its last reference, not left in a cycle for the garbage collector to find
+    # (zfrec publish renders thousands of pages: zfrec.gctuning.collected_after).
+    game = simulate_game(SimConfig(4, preset("pagat"), "greedy", 2), 31)
+    gc.collect()
+    before = _views_alive()
+    gc.disable()
+    try:
+        view = build_game_view(game)
+        assert _views_alive() > before
+        render_game(view)
+        for hand in view.hands:
+            render_hand(hand)
+        del view, hand
+        after = _views_alive()
+    finally:
+        gc.enable()
+    assert after == before

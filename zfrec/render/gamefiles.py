@@ -22,6 +22,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from zfrec.gctuning import collected_after
 from zfrec.record.model import Game
 from zfrec.render.analysis import AUDIT_PAGE, Decorate, analysed_view, render_audit
 from zfrec.render.html import ChartEmbed, build_game_view, render_game, render_hand
@@ -212,11 +213,12 @@ def render_record_json(record_json: str, options: RenderOptions) -> RenderedGame
     from zfrec.record.jsonio import game_from_trusted_json
 
     record = game_from_trusted_json(json.loads(record_json))
-    return render_game_files(
-        record, index_href=options.index_href, player_hrefs=options.player_hrefs,
-        decorate=options.decorate, analysis=options.analysis, audit=options.audit,
-        viewer_href=options.viewer_href, solve_cards=options.solve_cards,
-    )  # fmt: skip
+    with collected_after():  # the game's view is dropped when render_game_files returns
+        return render_game_files(
+            record, index_href=options.index_href, player_hrefs=options.player_hrefs,
+            decorate=options.decorate, analysis=options.analysis, audit=options.audit,
+            viewer_href=options.viewer_href, solve_cards=options.solve_cards,
+        )  # fmt: skip
 
 
 # --- what the files were made from --------------------------------------------------------------

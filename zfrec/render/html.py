@@ -456,6 +456,26 @@ def _dumps(obj: Any) -> str:
     return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
+class _Template(jinja2.Template):
+    """A template that lets go of what it was given once it has rendered it.
+
+    Jinja's render context holds the values passed in (a whole game's view), and the macros a
+    template defines refer back to the context: the context is garbage in a cycle, and the
+    view lived on until the garbage collector went over it, which cost `zfrec publish` a tenth
+    of its time (zfrec.gctuning.collected_after). Emptied, the context holds nothing: the view
+    goes as soon as its last reference does."""
+
+    def render(self, *args: Any, **kwargs: Any) -> str:
+        context = self.new_context(dict(*args, **kwargs))
+        try:
+            return self.environment.concat(self.root_render_func(context))
+        except Exception:
+            self.environment.handle_exception()
+        finally:
+            context.vars.clear()
+            context.parent.clear()  # a copy of the globals and the values passed in
+
+
 @cache
 def environment() -> jinja2.Environment:
     """The Jinja2 environment: templates shipped in zfrec.templates, autoescape always on."""
@@ -466,6 +486,7 @@ def environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    env.template_class = _Template
     # |tojson escapes < > & ' so the JSON cannot close the <script> element it sits in.
     env.policies["json.dumps_function"] = _dumps
     env.policies["json.dumps_kwargs"] = {}
