@@ -26,7 +26,7 @@ account), zfrec.analysis.flow (tricks, transfers, the points flow), zfrec.analys
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from zfrec.analysis.costs import COST_BUDGET, CostFinder
@@ -398,7 +398,7 @@ class _HandBuilder:
         for index, seat, pts in self.pending:
             contributed[seat] += pts
             if seat != tr.winner and pts:
-                self.decisions[index] = replace(self.decisions[index], conceded=pts)
+                self.decisions[index].conceded = pts
                 self.seats[seat].conceded += pts
         self.pending.clear()
         self.captured[tr.winner] += tr.points
@@ -511,7 +511,7 @@ class GameAnalyser(ReplayVisitor):
             self.costs.visit_move(state, step)
             cost = self.costs.costs.get((step.hand_index, action))
             if cost is not None and builder.decisions and builder.decisions[-1].step == action:
-                builder.decisions[-1] = replace(builder.decisions[-1], cost=cost)
+                builder.decisions[-1].cost = cost
 
     def visit_hand_end(self, state: ReplayState, event: HandEnd) -> None:
         """The hand's analysis is complete."""

@@ -57,7 +57,10 @@ class Alternative:
         return data
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen: a game's analysis makes one per turn, and a frozen dataclass sets each of its 24
+# fields through object.__setattr__, which took eight times as long (4% of `zfrec publish`).
+# Hashed like a frozen one all the same.
+@dataclass(slots=True, unsafe_hash=True)
 class Decision:
     """One turn: a play or a pass, with what the seat faced and what else it could do.
 
