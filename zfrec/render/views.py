@@ -147,7 +147,7 @@ class DiagnosticView:
         return data
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)  # not frozen: one per move, made faster (Decision)
 class PlayView:
     """One entry of the trick as shown: a play, a pass, or a move the engine could not apply."""
 
