@@ -58,6 +58,8 @@ from zfrec.jsonview import PerPlayer, PlayerName, PlayerNames, dump
 from zfrec.record.model import Game
 from zfrec.replay import GameEnd, HandEnd, HandStart, MoveStep, ReplayState, ReplayVisitor, walk
 
+_CATEGORY_NAMES = {c: c.name for c in Category}  # an enum member's name is a slow property
+
 
 @dataclass(frozen=True, slots=True)
 class HandAnalysis:
@@ -318,80 +320,107 @@ class _HandBuilder:
         held, top = ev.held, ev.top  # held: None where the deal had to be guessed (ZF305)
         judge = held is not None and (self.detail or isinstance(event, PassEvent))
         moves = legal_plays(held, top, self.rules) if judge and held is not None else None
-        hand_before = held or 0  # read only where there are moves, so where it is known
-        # The fields every decision has, passed on to the one Decision made below (made once:
-        # a dataclasses.replace per move was the analysis's largest cost).
-        common: dict[str, Any] = {
-            "hand": self.start.number,
-            "hand_index": self.start.hand_index,
-            "trick": ev.trick_index,
-            "turn": event.turn,
-            "move_index": None if ev.inferred else ev.move_index,
-            "seat": seat,
-            "lead": top is None,
-            "top": None if top is None else self._text(top),
-            "top_seat": ev.top_seat,
-            "table_points": points_of(ev.trick_cards),
-            "table_cards": ev.trick_cards,
-            "options": None if moves is None else len(moves),
-            "could_beat": None if moves is None else bool(moves),
-            "step": action,
-        }
         if isinstance(event, PlayEvent):
-            self.decisions.append(self._play(event, st, hand_before, moves, common))
+            decision = self._play(event, st, held or 0, moves, ev, action)
         else:
-            self.decisions.append(self._pass(st, hand_before, moves, common))
+            decision = self._pass(event, st, held or 0, moves, ev, action)
+        self.decisions.append(decision)
         if event.trick_result is not None:
             self._trick(event.trick_result)
 
+    # The fields every decision has, in Decision's order up to `action`, then after `category`
+    # (made once per decision, positionally: a Decision per move is most of the analysis).
+    def _head(
+        self, ev: MoveStep, event: PlayEvent | PassEvent
+    ) -> tuple[int, int, int, int, int | None, int, bool]:
+        return (
+            self.start.number,
+            self.start.hand_index,
+            ev.trick_index,
+            event.turn,
+            None if ev.inferred else ev.move_index,
+            event.seat,
+            ev.top is None,
+        )
+
     def _play(
         self, event: PlayEvent, st: SeatStats, hand_before: int, moves: list[Move] | None,
-        common: dict[str, Any],
+        ev: MoveStep, action: int,
     ) -> Decision:  # fmt: skip
         combo = event.combo
         st.plays += 1
-        st.categories[combo.category.name] += 1
+        category = _CATEGORY_NAMES[combo.category]
+        st.categories[category] += 1
         special = combo.category is Category.special
         st.specials += special
         jokers = joker_texts(combo)
         st.jokers += len(jokers)
         played = abstract_move(combo)
         self.pending.append((len(self.decisions), event.seat, points_of(combo.mask)))
+        top = ev.top
+        lead = top is None
         return Decision(
-            **common,
-            action="play",
-            cards=self._text(combo),
-            category=combo.category.name,
-            alternatives=relevant_alternatives(hand_before, moves, common["lead"], played)
+            *self._head(ev, event),
+            "play",
+            self._text(combo),
+            category,
+            None if top is None else self._text(top),
+            ev.top_seat,
+            points_of(ev.trick_cards),
+            ev.trick_cards,
+            None if moves is None else len(moves),
+            relevant_alternatives(hand_before, moves, lead, played)
             if moves and self.detail
             else (),
-            missed_beat=False,
-            jokers=jokers,
-            special=special,
-            out_place=event.out_place,
+            None if moves is None else bool(moves),
+            False,
+            0,
+            jokers,
+            special,
+            event.out_place,
+            None,
+            action,
         )
 
     def _pass(
-        self, st: SeatStats, hand_before: int, moves: list[Move] | None, common: dict[str, Any],
+        self, event: PassEvent, st: SeatStats, hand_before: int, moves: list[Move] | None,
+        ev: MoveStep, action: int,
     ) -> Decision:  # fmt: skip
         st.passes += 1
+        top = ev.top
+        table_points = points_of(ev.trick_cards)
         # declining to beat one's own play (R7) takes it
-        own_top = common["seat"] == common["top_seat"]
-        missed = bool(common["could_beat"]) and not own_top
+        own_top = event.seat == ev.top_seat
+        missed = bool(moves) and not own_top
         if moves is not None and not own_top:
             st.judged_passes += 1
         if missed:
             st.missed_beats += 1
-            st.missed_points += common["table_points"]
+            st.missed_points += table_points
         # A missed beat's note names an example, so it gets its alternatives in either mode.
         detail = bool(moves) and (self.detail or missed)
-        alts = (
-            relevant_alternatives(hand_before, moves or [], common["lead"], None) if detail else ()
-        )
+        lead = top is None
+        alts = relevant_alternatives(hand_before, moves or [], lead, None) if detail else ()
         return Decision(
-            **common, action="pass", cards=None, category=None, alternatives=alts,
-            missed_beat=missed,
-        )  # fmt: skip
+            *self._head(ev, event),
+            "pass",
+            None,
+            None,
+            None if top is None else self._text(top),
+            ev.top_seat,
+            table_points,
+            ev.trick_cards,
+            None if moves is None else len(moves),
+            alts,
+            None if moves is None else bool(moves),
+            missed,
+            0,
+            (),
+            False,
+            None,
+            None,
+            action,
+        )
 
     def _trick(self, tr: TrickResult) -> None:
         contributed = [0] * self.n
