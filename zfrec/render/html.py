@@ -197,10 +197,11 @@ class _Builder(ReplayVisitor):
             got = self._ids[mask] = card_ids(mask)
         return got
 
-    def _snapshot(self, state: ReplayState, **fields: Any) -> StepView:
-        """A step whose table (hands, counts, places, captures, points) is the engine's now."""
+    def _table(self, state: ReplayState) -> None:
+        """Bring the table's tuples (hands, counts, captures, points, places) up to the engine's
+        now: only what changed is made again, the rest is shared with the step before."""
         hs = state.hand
-        assert hs is not None and self.view is not None
+        assert hs is not None
         if hs.hands != self._hands_list:  # a pass changes no hand: reuse the last tuples
             self._hands_list = list(hs.hands)
             hands_key = tuple(hs.hands)
@@ -218,6 +219,12 @@ class _Builder(ReplayVisitor):
         if len(hs.out_order) != len(self._out):
             self._out = tuple(hs.out_order)
             self._places = _places(self._out, hs.n)
+
+    def _snapshot(self, state: ReplayState, **fields: Any) -> StepView:
+        """A step whose table (hands, counts, places, captures, points) is the engine's now."""
+        hs = state.hand
+        assert hs is not None and self.view is not None
+        self._table(state)
         fields.setdefault("totals", self.totals_before)
         fields.setdefault("captured", self._captured)
         fields.setdefault("points", self._points)
@@ -231,6 +238,10 @@ class _Builder(ReplayVisitor):
             top=self.top,
             **fields,
         )
+        return self._add(step)
+
+    def _add(self, step: StepView) -> StepView:
+        assert self.view is not None
         self.view.steps.append(step)
         if step.diagnostics:
             href = f"{self.hand_href(self.view.number)}#step={step.index}"
@@ -275,7 +286,7 @@ class _Builder(ReplayVisitor):
             comments.extend(written.comments)
         if move is not None:
             comments.extend(move.comments)
-        errors = any(d.severity == "error" for d in diags)
+        errors = bool(diags) and any(d.severity == "error" for d in diags)
         self.disputes += move is not None and move.disputed
         if isinstance(ev, PlayEvent) and ev.combo.category is Category.special:
             self.specials += 1
@@ -313,23 +324,21 @@ class _Builder(ReplayVisitor):
             headline += f" ({result.points} points)" if result.points else ""
             if result.next_leader is not None:
                 headline += f"; {self.name(result.next_leader)} leads"
-        assert self.view is not None
-        self.view.actions.append(len(self.view.steps))
-        self._snapshot(
-            state,
-            kind=kind,
-            trick=trick,
-            turn=turn,
-            seat=seat,
-            label=label,
-            headline=headline + ".",
-            trick_won=won,
-            comments=tuple(comments),
-            annotation=move.annotation if move else None,
-            disputed=move.disputed if move else False,
-            dispute_note=move.dispute_note if move else None,
-            diagnostics=diags,
-        )
+        view = self.view
+        assert view is not None
+        index = len(view.steps)
+        view.actions.append(index)
+        self._table(state)
+        # a StepView per move: made here in its fields' order, not through _snapshot's keywords
+        self._add(
+            StepView(
+                index, kind, trick, turn, seat, label, headline + ".", tuple(self.log), self.top,
+                self._hands, self._counts, self._places, None if hs.over else hs.turn,
+                self._captured, self._points, self.totals_before, won, tuple(comments),
+                move.annotation if move else None, move.disputed if move else False,
+                move.dispute_note if move else None, None, diags,
+            )
+        )  # fmt: skip
 
     def _play(self, seat: int, combo: Combo, move: Move | None, flagged: bool) -> PlayView:
         declared = {j for j, _ in move.declarations} if move is not None else set()
