@@ -359,12 +359,13 @@ class _HandBuilder:
         self.pending.append((len(self.decisions), event.seat, points_of(combo.mask)))
         top = ev.top
         lead = top is None
+        top_text = None if top is None else self._text(top)  # first: _text keeps the last one
         return Decision(
             *self._head(ev, event),
             "play",
             self._text(combo),
             category,
-            None if top is None else self._text(top),
+            top_text,
             ev.top_seat,
             points_of(ev.trick_cards),
             ev.trick_cards,

@@ -137,6 +137,8 @@ class _Builder(ReplayVisitor):
     specials: int = 0
     _ids: dict[int, tuple[int, ...]] = field(default_factory=dict)
     _names: dict[int | None, str] = field(default_factory=dict)  # name() of each seat
+    # a reading in words, by all a Combo holds but its cards: what the words depend on
+    _readings: dict[tuple[Any, ...], str] = field(default_factory=dict)
     # the engine's table at the last step, to reuse while it does not change
     _hands_list: list[int] = field(default_factory=list)  # the engine's lists, as last seen
     _won_list: list[int] = field(default_factory=list)
@@ -341,11 +343,16 @@ class _Builder(ReplayVisitor):
         )  # fmt: skip
 
     def _play(self, seat: int, combo: Combo, move: Move | None, flagged: bool) -> PlayView:
-        declared = {j for j, _ in move.declarations} if move is not None else set()
-        jokers = tuple((j, s.glyph(), j in declared) for j, s in combo.jokers)
-        reading = (
-            "a play that could not be read" if combo.rank < 0 else rank_prose(combo.describe())
-        )
+        jokers: tuple[tuple[int, str, bool], ...] = ()
+        if combo.jokers:
+            declared = {j for j, _ in move.declarations} if move is not None else set()
+            jokers = tuple((j, s.glyph(), j in declared) for j, s in combo.jokers)
+        key = combo[:3] + combo[4:]  # category, rank, length, jokers, suit
+        reading = self._readings.get(key)
+        if reading is None:
+            reading = self._readings[key] = (
+                "a play that could not be read" if combo.rank < 0 else rank_prose(combo.describe())
+            )
         return PlayView(seat, self.cards(combo.mask), False, reading, jokers, flagged=flagged)
 
     def _rejected(self, move: Move) -> PlayView:
