@@ -320,7 +320,7 @@ class _Builder(ReplayVisitor):
                     d.message for d in diags if d.severity == "error"
                 )
         else:
-            entry = PlayView(ev.seat, is_pass=True, inferred=move is None, flagged=errors)
+            entry = PlayView(ev.seat, (), True, None, (), move is None, False, errors)
             kind, seat, trick, turn, label = "pass", ev.seat, ev.trick, ev.turn, "pass"
             inferred = " (not written in the record)" if move is None else ""
             headline = f"{self.name(seat)} passes{inferred}"
