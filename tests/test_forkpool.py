@@ -6,7 +6,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator
 
 import pytest
 
@@ -132,3 +132,61 @@ def test_ctrl_c_is_left_to_the_parent() -> None:
         pid = next(iter(pool.ordered(worker_pid, [(0,)], ahead=1)))
         os.kill(pid, signal.SIGINT)  # as a terminal's Ctrl-C reaches the whole group
         assert list(pool.ordered(square_after, [(4, 0.0)], ahead=1)) == [16]
+
+
+class _Fussy(Exception):
+    """Pickles, but cannot be rebuilt from its pickle (its __init__ wants two arguments)."""
+
+    def __init__(self, message: str, code: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def raise_fussy(n: int) -> int:
+    if n == 2:
+        raise _Fussy(f"task {n} is fussy", "ZF999")
+    return n
+
+
+def test_an_exception_the_parent_cannot_rebuild_is_reported_in_its_place() -> None:
+    seen: list[int] = []
+    with ForkPool(2) as pool, pytest.raises(WorkerStopped, match="task 2 is fussy"):
+        for value in pool.ordered(raise_fussy, [(n,) for n in range(6)], ahead=2):
+            seen.append(value)
+    assert seen == [0, 1]
+
+
+def test_a_slow_task_holds_back_what_is_taken_from_the_input() -> None:
+    # While the first task is slow, the others' answers wait; no more tasks are taken than
+    # the look-ahead allows, answered or not.
+    taken: list[int] = []
+
+    def items() -> Iterator[tuple[int, float]]:
+        for n in range(60):
+            taken.append(n)
+            yield (n, 0.5 if n == 0 else 0.0)
+
+    with ForkPool(2) as pool:
+        results = pool.ordered(square_after, items(), ahead=2)
+        assert next(results) == 0
+        assert len(taken) <= 2 * 3 + 1
+        assert list(results) == [n * n for n in range(1, 60)]
+
+
+def test_a_pool_serves_a_second_run_after_one_given_up() -> None:
+    with ForkPool(2) as pool:
+        first = pool.ordered(square_after, [(n, 0.02) for n in range(20)], ahead=3)
+        assert next(first) == 0
+        first.close()  # its tasks still out: their answers are dropped when they come
+        assert list(pool.ordered(square_after, [(n, 0.0) for n in range(10)], ahead=3)) == [
+            n * n for n in range(10)
+        ]
+
+
+def test_leaving_the_block_with_large_answers_unread_does_not_hang() -> None:
+    def run() -> None:
+        with ForkPool(2) as pool:
+            for _ in pool.ordered(echo_size, [(b"x", 1 << 20) for _ in range(8)], ahead=3):
+                break  # a clean exit, answers of a megabyte still being written
+
+    assert _finishes(run)

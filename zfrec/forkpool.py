@@ -65,6 +65,8 @@ class _Worker:
                 written = os.write(self.tasks, self.unsent[0])
             except BlockingIOError:
                 return
+            except BrokenPipeError:
+                raise _stopped(self) from None
             if written == len(self.unsent[0]):
                 self.unsent.popleft()
             else:
@@ -77,34 +79,37 @@ class ForkPool:
     def __init__(self, jobs: int) -> None:
         context = multiprocessing.get_context("fork")
         self.workers: list[_Worker] = []
+        self.numbered = 0  # tasks sent so far, by every call of `ordered`: each its own number
         # Frozen, the objects made before the fork are never scanned by a worker's garbage
         # collector, so their pages stay shared instead of being copied into every worker.
         gc.freeze()
         try:
             for _ in range(jobs):
-                task_r, task_w = os.pipe()
-                result_r, result_w = os.pipe()
-                _widen(task_w)
-                # the parent's ends, of this worker and the ones before: the worker closes them,
-                # so that each worker sees the end of its tasks when the parent closes its end
-                theirs = [
-                    task_w,
-                    result_r,
-                    *(fd for w in self.workers for fd in (w.tasks, w.results)),
-                ]
-                process = context.Process(
-                    target=_serve, args=(task_r, result_w, theirs), daemon=True
-                )
-                process.start()
-                os.close(task_r)
-                os.close(result_w)
-                os.set_blocking(task_w, False)
-                self.workers.append(_Worker(process, task_w, result_r))
+                self._start(context)
         except BaseException:
             self.close(kill=True)
             raise
         finally:
             gc.unfreeze()
+
+    def _start(self, context: Any) -> None:
+        task_r, task_w = os.pipe()
+        result_r, result_w = os.pipe()
+        try:
+            _widen(task_w)
+            # the parent's ends, of this worker and the ones before: the worker closes them, so
+            # that each worker sees the end of its tasks when the parent closes its end
+            theirs = [task_w, result_r, *(fd for w in self.workers for fd in (w.tasks, w.results))]
+            process = context.Process(target=_serve, args=(task_r, result_w, theirs), daemon=True)
+            process.start()
+        except BaseException:
+            for fd in (task_r, task_w, result_r, result_w):
+                os.close(fd)
+            raise
+        os.close(task_r)
+        os.close(result_w)
+        os.set_blocking(task_w, False)
+        self.workers.append(_Worker(process, task_w, result_r))
 
     def __enter__(self) -> ForkPool:
         return self
@@ -113,7 +118,9 @@ class ForkPool:
         self.close(kill=kind is not None)
 
     def close(self, *, kill: bool = False) -> None:
-        """Stop the workers: at once with `kill`, else once they have read their last task."""
+        """Stop the workers: at once with `kill`, or when tasks are still out (a worker may be
+        writing an answer nobody will read), else once they have read their last task."""
+        kill = kill or any(w.busy or w.unsent for w in self.workers)
         for w in self.workers:
             if kill:
                 w.process.terminate()
@@ -127,17 +134,17 @@ class ForkPool:
         self, func: Callable[..., Any], items: Iterable[tuple[Any, ...] | Passed], ahead: int
     ) -> Generator[Any, None, None]:
         """func(*args) for each tuple of `items`, in a worker, and each Passed's value, in the
-        order of `items`. At most `ahead` + 1 tasks per worker are out at once. A task that
-        raised raises here, in its place."""
+        order of `items`. At most `ahead` + 1 tasks per worker are taken from `items` and not
+        yet given back, answered or not: memory stays bounded however slow one task is. A task
+        that raised raises here, in its place."""
         pending: deque[int | Passed] = deque()  # task numbers, and values that pass through
         answers: dict[int, tuple[bool, Any]] = {}
         sent_to: dict[int, _Worker] = {}
         limit = len(self.workers) * (ahead + 1)
         source = iter(items)
-        number = 0
         more = True
         while True:
-            while more and len(sent_to) < limit:
+            while more and len(sent_to) + len(answers) < limit:
                 item = next(source, None)
                 if item is None:
                     more = False
@@ -145,7 +152,8 @@ class ForkPool:
                     pending.append(item)
                 else:
                     worker = min(self.workers, key=lambda w: w.busy)
-                    number += 1
+                    self.numbered += 1
+                    number = self.numbered
                     _send(worker, (number, func, item))
                     sent_to[number] = worker
                     pending.append(number)
@@ -166,22 +174,29 @@ class ForkPool:
 
     def _wait(self, answers: dict[int, tuple[bool, Any]], sent_to: dict[int, _Worker]) -> None:
         """Send what waits to be sent, and take the answers that are ready (waiting for one)."""
-        reading = [w.results for w in self.workers if w.busy]
-        writing = [w.tasks for w in self.workers if w.unsent]
-        readable, writable, _ = select.select(reading, writing, [])
+        poll = select.poll()  # not select(): it cannot watch a descriptor numbered over 1023
         for w in self.workers:
-            if w.tasks in writable:
+            if w.busy:
+                poll.register(w.results, select.POLLIN)
+            if w.unsent:
+                poll.register(w.tasks, select.POLLOUT)
+        ready = dict(poll.poll())
+        for w in self.workers:
+            if ready.get(w.tasks, 0) & (select.POLLOUT | select.POLLERR):
                 w.flush()
-            if w.results in readable:
+            if ready.get(w.results, 0):
                 frame = _read_frame(w.results)
                 if frame is None:
-                    w.process.join(5)  # it has closed its end: it is ending, if not ended
-                    code = w.process.exitcode
-                    raise WorkerStopped(f"a worker process stopped (exit code {code})")
+                    raise _stopped(w)
                 number, ok, value = pickle.loads(frame)
-                answers[number] = (ok, value)
-                del sent_to[number]
                 w.busy -= 1
+                if sent_to.pop(number, None) is not None:  # else a call given up on: dropped
+                    answers[number] = (ok, value)
+
+
+def _stopped(worker: _Worker) -> WorkerStopped:
+    worker.process.join(5)  # it has closed its end of a pipe: it is ending, if not ended
+    return WorkerStopped(f"a worker process stopped (exit code {worker.process.exitcode})")
 
 
 def _send(worker: _Worker, task: tuple[int, Callable[..., Any], tuple[Any, ...]]) -> None:
@@ -204,8 +219,10 @@ def _serve(tasks: int, results: int, theirs: list[int]) -> None:
             answer = (number, False, exc)
         try:
             data = pickle.dumps(answer, pickle.HIGHEST_PROTOCOL)
+            if not answer[1]:
+                pickle.loads(data)  # an exception must be rebuilt in the parent too
         except Exception as exc:
-            failure = WorkerStopped(f"a result could not be sent back: {exc}")
+            failure = WorkerStopped(f"a result could not be sent back: {answer[2]!r} ({exc})")
             data = pickle.dumps((number, False, failure), pickle.HIGHEST_PROTOCOL)
         _write_all(results, _HEADER.pack(len(data)) + data)
 

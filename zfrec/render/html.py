@@ -490,6 +490,8 @@ class _Template(jinja2.Template):
     goes as soon as its last reference does."""
 
     def render(self, *args: Any, **kwargs: Any) -> str:
+        if self.environment.is_async:  # not ours: Jinja's own way
+            return super().render(*args, **kwargs)
         context = self.new_context(dict(*args, **kwargs))
         try:
             return self.environment.concat(self.root_render_func(context))
