@@ -134,9 +134,9 @@ class ForkPool:
         self, func: Callable[..., Any], items: Iterable[tuple[Any, ...] | Passed], ahead: int
     ) -> Generator[Any, None, None]:
         """func(*args) for each tuple of `items`, in a worker, and each Passed's value, in the
-        order of `items`. At most `ahead` + 1 tasks per worker are taken from `items` and not
-        yet given back, answered or not: memory stays bounded however slow one task is. A task
-        that raised raises here, in its place."""
+        order of `items`. At most `ahead` + 1 tasks per worker are out at once, and twice that
+        taken from `items` and not yet given back, answered or not: memory stays bounded
+        however slow one task is. A task that raised raises here, in its place."""
         pending: deque[int | Passed] = deque()  # task numbers, and values that pass through
         answers: dict[int, tuple[bool, Any]] = {}
         sent_to: dict[int, _Worker] = {}
@@ -144,7 +144,7 @@ class ForkPool:
         source = iter(items)
         more = True
         while True:
-            while more and len(sent_to) + len(answers) < limit:
+            while more and len(sent_to) < limit and len(sent_to) + len(answers) < 2 * limit:
                 item = next(source, None)
                 if item is None:
                     more = False
