@@ -200,8 +200,7 @@ def _stopped(worker: _Worker) -> WorkerStopped:
 
 
 def _send(worker: _Worker, task: tuple[int, Callable[..., Any], tuple[Any, ...]]) -> None:
-    data = pickle.dumps(task, pickle.HIGHEST_PROTOCOL)
-    worker.unsent.append(memoryview(_HEADER.pack(len(data)) + data))
+    worker.unsent.append(memoryview(_frame(task)))
     worker.busy += 1
     worker.flush()
 
@@ -218,13 +217,19 @@ def _serve(tasks: int, results: int, theirs: list[int]) -> None:
         except Exception as exc:
             answer = (number, False, exc)
         try:
-            data = pickle.dumps(answer, pickle.HIGHEST_PROTOCOL)
+            data = _frame(answer)
             if not answer[1]:
-                pickle.loads(data)  # an exception must be rebuilt in the parent too
+                pickle.loads(data[_HEADER.size :])  # an exception must be rebuilt in the parent
         except Exception as exc:
             failure = WorkerStopped(f"a result could not be sent back: {answer[2]!r} ({exc})")
-            data = pickle.dumps((number, False, failure), pickle.HIGHEST_PROTOCOL)
-        _write_all(results, _HEADER.pack(len(data)) + data)
+            data = _frame((number, False, failure))
+        _write_all(results, data)
+
+
+def _frame(message: Any) -> bytes:
+    """`message` pickled, after its length."""
+    data = pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
+    return _HEADER.pack(len(data)) + data
 
 
 def _read_frame(fd: int) -> bytes | None:
@@ -232,10 +237,7 @@ def _read_frame(fd: int) -> bytes | None:
     header = _read_exactly(fd, _HEADER.size)
     if header is None:
         return None
-    data = _read_exactly(fd, _HEADER.unpack(header)[0])
-    if data is None:
-        return None
-    return data
+    return _read_exactly(fd, _HEADER.unpack(header)[0])
 
 
 def _read_exactly(fd: int, size: int) -> bytes | None:

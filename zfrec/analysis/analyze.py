@@ -328,8 +328,8 @@ class _HandBuilder:
         if event.trick_result is not None:
             self._trick(event.trick_result)
 
-    # The fields every decision has, in Decision's order up to `action`, then after `category`
-    # (made once per decision, positionally: a Decision per move is most of the analysis).
+    # Decision's first fields, hand to lead, which every decision has (a Decision is made
+    # positionally: one per move, it is most of the analysis).
     def _head(
         self, ev: MoveStep, event: PlayEvent | PassEvent
     ) -> tuple[int, int, int, int, int | None, int, bool]:

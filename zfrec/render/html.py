@@ -208,19 +208,16 @@ class _Builder(ReplayVisitor):
             before, now = self._hands_list, list(hs.hands)
             self._hands_list = now
             viewer = self.viewer
-            if len(before) != len(now):
-                self._hands = tuple(
-                    self.cards(m) if viewer is None or s == viewer else None
-                    for s, m in enumerate(now)
-                )
-                self._counts = tuple(m.bit_count() for m in now)
-            else:  # a play changes one hand: the other seats keep their tuples
+            hands: list[tuple[int, ...] | None]
+            if len(before) == len(now):  # a play changes one hand: the others keep their tuples
                 hands, counts = list(self._hands), list(self._counts)
-                for s, m in enumerate(now):
-                    if m != before[s]:
-                        hands[s] = self.cards(m) if viewer is None or s == viewer else None
-                        counts[s] = m.bit_count()
-                self._hands, self._counts = tuple(hands), tuple(counts)
+            else:  # the first step: every seat's (no mask is -1)
+                before, hands, counts = [-1] * len(now), [None] * len(now), [0] * len(now)
+            for s, m in enumerate(now):
+                if m != before[s]:
+                    hands[s] = self.cards(m) if viewer is None or s == viewer else None
+                    counts[s] = m.bit_count()
+            self._hands, self._counts = tuple(hands), tuple(counts)
         if hs.won != self._won_list:  # only the end of a trick changes what was won
             self._won_list = list(hs.won)
             won_key = tuple(hs.won)
