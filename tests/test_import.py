@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import Engine, text
+from sqlalchemy.exc import IntegrityError
 
 from tests.test_store import _import, _moves, _write, counts, engine, games, store_url
 from zfrec.record import Game, dumps, iter_records
@@ -113,6 +114,40 @@ def _play_order(engine: Engine) -> list[tuple[Any, ...]]:
             )
         )
         return [tuple(row) for row in rows]
+
+
+def test_sqlite_skips_key_checks_only_while_importing_and_every_key_holds(
+    tmp_path: Path, games: list[Game]
+) -> None:
+    # The import's transaction leaves SQLite's foreign-key checks off (it makes every key it
+    # writes); every other writing transaction, on the same pooled connection, has them on.
+    # Whatever the imports added, replaced and removed, no row points at a missing parent.
+    eng = open_store(f"sqlite:///{tmp_path / 'keys.db'}")
+    during: list[Any] = []
+    try:
+        with session(eng) as s:
+
+            def seen(_number: int) -> None:
+                during.append(s.connection().exec_driver_sql("PRAGMA foreign_keys").scalar())
+
+            import_file(s, path=_write(tmp_path / "a.zfn", games[:4]), on_game=seen)
+        _import(eng, _write(tmp_path / "a.zfn", [games[1], games[5]]))  # one dropped, one added
+        _import(eng, _write(tmp_path / "b.zfn", games[4:7]))
+        with session(eng) as s:
+            delete_game(s, game_id=_import(eng, tmp_path / "b.zfn").game_ids[0])
+            after = s.connection().exec_driver_sql("PRAGMA foreign_keys").scalar()
+            assert after == 1
+            with pytest.raises(IntegrityError, match="FOREIGN KEY"):
+                s.connection().exec_driver_sql(
+                    "INSERT INTO play (game_id, hand_id, hand_number, trick, turn, seat, "
+                    "is_pass, mask, disputed) VALUES (999, 999, 1, 1, 1, 0, 1, 0, 0)"
+                )
+        with eng.connect() as conn:
+            assert conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall() == []
+            assert conn.exec_driver_sql("SELECT count(*) FROM play").scalar()
+    finally:
+        eng.dispose()
+    assert during == [0] * 4
 
 
 def _peak_bytes(engine: Engine, path: Path) -> int:

@@ -35,6 +35,10 @@ BUSY_TIMEOUT_S = 60.0  # how long a SQLite writer waits for another to finish
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 SCHEMA_REVISION = "0002"  # the newest migration; a test checks it against migrations/versions
 READONLY = "zfrec_readonly"  # connection option: a SQLite transaction that only reads
+# connection option: a SQLite transaction that writes only rows whose keys it made itself (an
+# import), so SQLite need not look up every row's parents
+OWN_KEYS = "zfrec_own_keys"
+_FOREIGN_KEYS = "zfrec_foreign_keys"  # in a connection's info: whether SQLite enforces them now
 _PG_MIGRATION_LOCK = 0x7A66_7265  # pg_advisory_xact_lock key: one migrator at a time
 
 
@@ -148,7 +152,7 @@ def session(engine: Engine, *, readonly: bool = False) -> Iterator[Session]:
             raise
 
 
-def _sqlite_connect(dbapi_connection: Any, _record: Any, *, wal: bool = True) -> None:
+def _sqlite_connect(dbapi_connection: Any, record: Any, *, wal: bool = True) -> None:
     # The driver must not begin transactions behind our back: _sqlite_begin does it.
     dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
@@ -157,6 +161,7 @@ def _sqlite_connect(dbapi_connection: Any, _record: Any, *, wal: bool = True) ->
         if wal:
             _set_wal(cursor)
         cursor.execute("PRAGMA foreign_keys = ON")
+        record.info[_FOREIGN_KEYS] = True
     finally:
         cursor.close()
 
@@ -187,8 +192,19 @@ def _sqlite_connect_existing(dbapi_connection: Any, record: Any) -> None:
 def _sqlite_begin(connection: Connection) -> None:
     # A deferred transaction that reads and then writes cannot wait for the lock (SQLite
     # answers SQLITE_BUSY at once if another writer got in between), so writers lock first.
-    readonly = connection.get_execution_options().get(READONLY, False)
-    connection.exec_driver_sql("BEGIN" if readonly else "BEGIN IMMEDIATE")
+    options = connection.get_execution_options()
+    if options.get(READONLY, False):
+        connection.exec_driver_sql("BEGIN")
+        return
+    # An import makes every key it writes, under the write lock, and deletes child rows itself:
+    # checking each row's parents would be a fifth of its inserts. The pragma only takes effect
+    # outside a transaction, so it is set here, and set back by the next transaction that
+    # does not ask for it.
+    enforce = not options.get(OWN_KEYS, False)
+    if connection.info.get(_FOREIGN_KEYS, True) != enforce:
+        connection.exec_driver_sql(f"PRAGMA foreign_keys = {'ON' if enforce else 'OFF'}")
+        connection.info[_FOREIGN_KEYS] = enforce
+    connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 def alembic_config(connection: Connection | None = None) -> Config:

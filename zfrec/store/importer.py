@@ -33,7 +33,7 @@ from zfrec.errors import NotationError, ZfrecError
 from zfrec.gctuning import young_threshold
 from zfrec.jsonview import dump
 from zfrec.record import Game, iter_records
-from zfrec.store.db import READONLY, StoreError, sqlite_file
+from zfrec.store.db import OWN_KEYS, READONLY, StoreError, sqlite_file
 from zfrec.store.firstpass import (
     Workers,
     canonical_json,
@@ -544,7 +544,8 @@ def _copy_sql(conn: Connection, table: Table, columns: Sequence[str]) -> str:
 def _write_file(
     session: Session, read: _FileRead, only_valid: bool, on_game: Callable[[int], None] | None
 ) -> ImportResult:
-    conn = session.connection()  # SQLite: BEGIN IMMEDIATE, so what we read stays true
+    # SQLite: BEGIN IMMEDIATE, so what we read stays true
+    conn = session.connection(execution_options={OWN_KEYS: True})
     existing: dict[str, int] = {}
     for chunk in chunks([e.digest for e in read.entries]):
         found_ids = conn.execute(
