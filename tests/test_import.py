@@ -150,6 +150,36 @@ def test_sqlite_skips_key_checks_only_while_importing_and_every_key_holds(
     assert during == [0] * 4
 
 
+def test_a_store_with_games_migrates_to_plays_keyed_by_hand_and_back(
+    engine: Engine, tmp_path: Path, games: list[Game]
+) -> None:
+    # Revision 0003 drops play.game_id's key and index; the rows stay as they were, and
+    # deleting a game in plain SQL still removes its plays, through its hands.
+    from alembic import command
+
+    from zfrec.store.db import alembic_config, current_revision
+
+    result = _import(engine, _write(tmp_path / "a.zfn", games[:3]))
+    stored = _snapshot(engine)
+    with engine.begin() as conn:
+        command.downgrade(alembic_config(conn), "0002")
+    assert current_revision(engine) == "0002"
+    assert _snapshot(engine) == stored
+    engine.dispose()
+    again = open_store(engine.url.render_as_string(hide_password=False))
+    try:
+        assert current_revision(again) == "0003"
+        assert _snapshot(again) == stored
+        gone = result.game_ids[0]
+        with again.begin() as conn:
+            conn.execute(text("DELETE FROM game WHERE id = :g"), {"g": gone})
+        left = counts(again)
+        assert left["play"] == sum(_moves(g) for g in games[1:3])
+        assert left["hand"] == sum(len(g.hands) for g in games[1:3])
+    finally:
+        again.dispose()
+
+
 def _peak_bytes(engine: Engine, path: Path) -> int:
     tracemalloc.start()
     try:

@@ -774,7 +774,9 @@ def _replace_unreadable(conn: Connection, source: str, found: list[Diagnostic]) 
 
 def _delete_games(conn: Connection, ids: Sequence[int]) -> None:
     for chunk in chunks(ids):
-        for table in (PLAY, HAND_SEAT, HAND, SEAT, DIAG, ARTIFACT, SOURCE):
+        hands = select(HAND.c.id).where(HAND.c.game_id.in_(chunk))
+        conn.execute(delete(PLAY).where(PLAY.c.hand_id.in_(hands)))  # plays are found by hand
+        for table in (HAND_SEAT, HAND, SEAT, DIAG, ARTIFACT, SOURCE):
             conn.execute(delete(table).where(table.c.game_id.in_(chunk)))
         conn.execute(update(LIVE_TABLE).where(LIVE_TABLE.c.game_id.in_(chunk)).values(game_id=None))
         conn.execute(delete(GAME).where(GAME.c.id.in_(chunk)))

@@ -7,7 +7,7 @@ validation, so that the questions people ask are plain SQL:
     game 1─* game_source              the files (and positions) that hold the record
     game 1─* seat *─1 player          who sat where, final score, winner
     game 1─* hand 1─* hand_seat       per hand: shuffler, first and last out; points per seat
-    game 1─* play                     every recorded move: trick, turn, seat, cards, jokers
+    hand 1─* play                     every recorded move: trick, turn, seat, cards, jokers
     game 1─* diagnostic               the validator's findings with their locations
     game 1─* artifact                 rendered output (HTML, SVG, PNG, pages), keyed by hash
 
@@ -160,7 +160,7 @@ class Play(SQLModel, table=True):
     __tablename__ = "play"
 
     id: int | None = Field(default=None, primary_key=True)
-    game_id: int = Field(foreign_key="game.id", ondelete="CASCADE", index=True)
+    game_id: int  # the hand's game, without a key of its own: the hand ties the play to it
     hand_id: int = Field(foreign_key="hand.id", ondelete="CASCADE", index=True)
     hand_number: int
     trick: int
