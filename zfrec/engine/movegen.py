@@ -151,29 +151,45 @@ def _suit_ranks(mask: int, suit: int) -> int:
     return (x | x >> 24) & 0xFFFF
 
 
-class _Hand:
-    """Rank counts, suit masks and jokers of a hand, computed once per enumeration."""
+_NIBBLE_COUNTS = tuple(nib.bit_count() for nib in range(16))  # cards of a rank, by its nibble
+_RANK_SHIFTS = tuple(range(0, 4 * NUM_RANKS, 4))
+_JOKERS_HELD = tuple(tuple(j for j in (SJ, BJ) if bits >> (j - SJ) & 1) for bits in range(4))
 
-    __slots__ = ("counters", "counts", "jokers", "mask", "pairs", "real", "suits")
+
+class _Hand:
+    """Rank counts and jokers of a hand, computed once per enumeration; its suits, pairs and
+    counters only if a category asks for them (following a single or a pair never does)."""
+
+    __slots__ = ("_counters", "_pairs", "_suits", "counts", "jokers", "mask", "real")
 
     def __init__(self, mask: int) -> None:
         self.mask = mask
-        counts = [0] * NUM_RANKS
-        pairs = 0  # bit r: two or more cards of rank r
-        for r in range(NUM_RANKS):
-            c = (mask >> (4 * r) & 0xF).bit_count()
-            if c:
-                counts[r] = c
-                if c >= 2:
-                    pairs |= 1 << r
-        self.counts = counts
-        self.pairs = pairs
-        self.counters = (mask & COUNTER_NIBBLES).bit_count()
-        self.jokers = [j for j in (SJ, BJ) if mask >> j & 1]
+        self.counts = [_NIBBLE_COUNTS[mask >> shift & 0xF] for shift in _RANK_SHIFTS]
+        self.jokers = _JOKERS_HELD[mask >> SJ & 3]
         self.real = (mask & REAL_MASK).bit_count()
-        # suits[s]: bit r set when the hand holds rank r in suit s.
-        self.suits = [_suit_ranks(mask, 0), _suit_ranks(mask, 1), _suit_ranks(mask, 2)]
-        self.suits.append(_suit_ranks(mask, 3))
+        self._suits: list[int] | None = None
+        self._pairs = self._counters = -1
+
+    @property
+    def suits(self) -> list[int]:
+        """suits[s]: bit r set when the hand holds rank r in suit s."""
+        if self._suits is None:
+            mask = self.mask
+            self._suits = [_suit_ranks(mask, s) for s in range(4)]
+        return self._suits
+
+    @property
+    def pairs(self) -> int:
+        """Bit r: two or more cards of rank r."""
+        if self._pairs < 0:
+            self._pairs = sum(1 << r for r, c in enumerate(self.counts) if c >= 2)
+        return self._pairs
+
+    @property
+    def counters(self) -> int:
+        if self._counters < 0:
+            self._counters = (self.mask & COUNTER_NIBBLES).bit_count()
+        return self._counters
 
     def rank_cards(self, r: int) -> list[int]:
         nib = self.mask >> (4 * r) & 0xF
