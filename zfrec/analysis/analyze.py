@@ -355,7 +355,6 @@ class _HandBuilder:
         st.specials += special
         jokers = joker_texts(combo)
         st.jokers += len(jokers)
-        played = abstract_move(combo)
         self.pending.append((len(self.decisions), event.seat, points_of(combo.mask)))
         top = ev.top
         lead = top is None
@@ -370,7 +369,7 @@ class _HandBuilder:
             points_of(ev.trick_cards),
             ev.trick_cards,
             None if moves is None else len(moves),
-            relevant_alternatives(hand_before, moves, lead, played)
+            relevant_alternatives(hand_before, moves, lead, abstract_move(combo))
             if moves and self.detail
             else (),
             None if moves is None else bool(moves),

@@ -288,6 +288,8 @@ def joker_texts(combo: Combo) -> tuple[str, ...]:
     >>> joker_texts(resolve(1 << 36 | 1 << SJ, None))  # Qs SJ: the small joker as a Queen
     ('SJ=Q',)
     """
+    if not combo.mask >> SJ:
+        return ()  # most plays: no joker
     return record_joker_texts(combo.mask, dict(combo.jokers))
 
 
