@@ -545,5 +545,6 @@ Packed: TypeAlias = Annotated[tuple[int, ...], written_with(packed)]
 """Card ids, written in the page's JSON as `packed` text."""
 
 
+@lru_cache(maxsize=8192)  # a play's label, made again for every page that shows the play
 def glyphs(mask: int) -> str:
-    return " ".join(card_glyph(c) for c in ids(mask))
+    return " ".join([card_glyph(c) for c in ids(mask)])
