@@ -197,9 +197,9 @@ def _sqlite_begin(connection: Connection) -> None:
         connection.exec_driver_sql("BEGIN")
         return
     # An import makes every key it writes, under the write lock, and deletes child rows itself:
-    # checking each row's parents would be a fifth of its inserts. The pragma only takes effect
-    # outside a transaction, so it is set here, and set back by the next transaction that
-    # does not ask for it.
+    # checking each row's parents would be about a sixth of its inserts. The pragma only takes
+    # effect outside a transaction, so it is set here, and set back by the next transaction
+    # that does not ask for it.
     enforce = not options.get(OWN_KEYS, False)
     if connection.info.get(_FOREIGN_KEYS, True) != enforce:
         connection.exec_driver_sql(f"PRAGMA foreign_keys = {'ON' if enforce else 'OFF'}")
