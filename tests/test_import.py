@@ -120,7 +120,7 @@ def test_sqlite_skips_key_checks_only_while_importing_and_every_key_holds(
     tmp_path: Path, games: list[Game]
 ) -> None:
     # The import's transaction leaves SQLite's foreign-key checks off (it makes every key it
-    # writes); every other writing transaction, on the same pooled connection, has them on.
+    # writes); every other transaction, on the same pooled connection, has them on.
     # Whatever the imports added, replaced and removed, no row points at a missing parent.
     eng = open_store(f"sqlite:///{tmp_path / 'keys.db'}")
     during: list[Any] = []
@@ -131,6 +131,8 @@ def test_sqlite_skips_key_checks_only_while_importing_and_every_key_holds(
                 during.append(s.connection().exec_driver_sql("PRAGMA foreign_keys").scalar())
 
             import_file(s, path=_write(tmp_path / "a.zfn", games[:4]), on_game=seen)
+        with session(eng, readonly=True) as s:  # reading too: only an import goes unchecked
+            assert s.connection().exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
         _import(eng, _write(tmp_path / "a.zfn", [games[1], games[5]]))  # one dropped, one added
         _import(eng, _write(tmp_path / "b.zfn", games[4:7]))
         with session(eng) as s:

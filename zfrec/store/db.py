@@ -35,8 +35,8 @@ BUSY_TIMEOUT_S = 60.0  # how long a SQLite writer waits for another to finish
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 SCHEMA_REVISION = "0003"  # the newest migration; a test checks it against migrations/versions
 READONLY = "zfrec_readonly"  # connection option: a SQLite transaction that only reads
-# connection option: a SQLite transaction that writes only rows whose keys it made itself (an
-# import), so SQLite need not look up every row's parents
+# connection option: a SQLite transaction whose every key it made itself or read under its own
+# write lock (an import's), so SQLite need not look up every row's parents
 OWN_KEYS = "zfrec_own_keys"
 _FOREIGN_KEYS = "zfrec_foreign_keys"  # in a connection's info: whether SQLite enforces them now
 _PG_MIGRATION_LOCK = 0x7A66_7265  # pg_advisory_xact_lock key: one migrator at a time
@@ -193,18 +193,15 @@ def _sqlite_begin(connection: Connection) -> None:
     # A deferred transaction that reads and then writes cannot wait for the lock (SQLite
     # answers SQLITE_BUSY at once if another writer got in between), so writers lock first.
     options = connection.get_execution_options()
-    if options.get(READONLY, False):
-        connection.exec_driver_sql("BEGIN")
-        return
-    # An import makes every key it writes, under the write lock, and deletes child rows itself:
-    # checking each row's parents would be about a sixth of its inserts. The pragma only takes
-    # effect outside a transaction, so it is set here, and set back by the next transaction
-    # that does not ask for it.
+    # An import makes or reads every key it writes under the write lock, and deletes child rows
+    # itself: checking each row's parents would be about a sixth of its inserts. The pragma only
+    # takes effect outside a transaction, so it is set here, and set back by the next
+    # transaction that does not ask for it.
     enforce = not options.get(OWN_KEYS, False)
     if connection.info.get(_FOREIGN_KEYS, True) != enforce:
         connection.exec_driver_sql(f"PRAGMA foreign_keys = {'ON' if enforce else 'OFF'}")
         connection.info[_FOREIGN_KEYS] = enforce
-    connection.exec_driver_sql("BEGIN IMMEDIATE")
+    connection.exec_driver_sql("BEGIN" if options.get(READONLY, False) else "BEGIN IMMEDIATE")
 
 
 def alembic_config(connection: Connection | None = None) -> Config:

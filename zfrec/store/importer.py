@@ -143,7 +143,8 @@ def import_file(
     holds are removed, unless another file still holds them. A game with errors is stored with
     its diagnostics and flagged invalid, unless `only_valid`. `on_read(number)` is called as
     each game has been read and judged (for progress), `on_game(number)` as each game is
-    written, inside the transaction. Starts with no transaction open in `session`.
+    written, inside the transaction (on SQLite one without foreign-key checks: `on_game` must
+    not write). Starts with no transaction open in `session`.
     With `workers` (import_workers), the games are read and judged in those processes; with
     `then`, the file to be imported next, they start on it while this one is written.
     """
