@@ -27,6 +27,63 @@
     });
     $("f-count").textContent = shown === rows.length ? rows.length + " game" + (rows.length === 1 ? "" : "s")
       : shown + " of " + rows.length + " games";
+    standings(shown);
+  }
+
+  // The standings of the games shown: each row carries its seats' outcomes (name, won, hands,
+  // finished hands, points, first out, last), added up here as the Players table adds them up
+  // over every game.
+  function pct(part, whole) { return whole ? Math.round(100 * part / whole) + "%" : "0%"; }
+  function cell(row, text, label, sort) {
+    var td = document.createElement("td");
+    td.textContent = text;
+    td.className = "num";
+    td.setAttribute("data-label", label);
+    if (sort !== undefined) td.setAttribute("data-sort", sort);
+    row.appendChild(td);
+  }
+  function standings(shown) {
+    var table = $("standings-table");
+    if (!table) return;
+    var by = {}, names = [];
+    rows.forEach(function (r) {
+      if (r.hidden) return;
+      JSON.parse(r.dataset.outcomes || "[]").forEach(function (o) {
+        var p = by[o[0]];
+        if (!p) { p = by[o[0]] = { name: o[0], games: 0, wins: 0, hands: 0, finished: 0, points: 0, firsts: 0, lasts: 0 }; names.push(o[0]); }
+        p.games += 1; p.wins += o[1]; p.hands += o[2]; p.finished += o[3]; p.points += o[4];
+        p.firsts += o[5]; p.lasts += o[6];
+      });
+    });
+    var list = names.map(function (n) { return by[n]; });
+    list.forEach(function (p) { p.mean = p.finished ? p.points / p.finished : 0; });
+    list.sort(function (a, b) { return b.wins - a.wins || b.mean - a.mean || a.name.localeCompare(b.name); });
+    var body = table.tBodies[0];
+    while (body.firstChild) body.removeChild(body.firstChild);
+    list.forEach(function (p) {
+      var tr = document.createElement("tr");
+      var key = document.createElement("td");
+      key.className = "key";
+      key.setAttribute("data-label", "Player");
+      var b = document.createElement("bdi");
+      b.className = "nm";
+      b.textContent = p.name;
+      b.title = p.name;
+      key.appendChild(b);
+      tr.appendChild(key);
+      cell(tr, p.games, "Games");
+      cell(tr, p.wins, "Wins");
+      cell(tr, p.hands, "Hands");
+      cell(tr, p.points, "Points");
+      cell(tr, p.mean.toFixed(1), "Points per hand", p.mean);
+      cell(tr, pct(p.firsts, p.finished), "First out", p.finished ? p.firsts / p.finished : 0);
+      cell(tr, pct(p.lasts, p.finished), "Last", p.finished ? p.lasts / p.finished : 0);
+      body.appendChild(tr);
+    });
+    table.dispatchEvent(new Event("zf-resort"));
+    $("st-games").textContent = shown + " game" + (shown === 1 ? "" : "s");
+    var lead = list.length ? list[0] : null;
+    $("st-lead").textContent = lead ? "· " + "\u2068" + lead.name + "\u2069" + " leads with " + lead.wins + " win" + (lead.wins === 1 ? "" : "s") : "";
   }
   inputs.forEach(function (id) {
     var e = $(id);

@@ -345,7 +345,13 @@
       st.log.forEach(function (p, i) { log.appendChild(playBox(p, i, st, false)); });
       add(box, log, wonBox(st.won));
     }
-    $("prevtrick").addEventListener("click", function () { prevOpen = !prevOpen; drawPrev(); });
+    $("prevtrick").addEventListener("click", function () {
+      prevOpen = !prevOpen;
+      drawPrev();
+      // Opened below the fold, its last rows would sit behind the controls: bring it into view
+      // (its scroll margin keeps it clear of them).
+      if (prevOpen && !$("prevbox").hidden) $("prevbox").scrollIntoView({ block: "nearest" });
+    });
 
     // --- the hindsight solver's table: what each seat can still make from here
     function perfectTable(values) {
@@ -485,13 +491,15 @@
         if (fitMoves) fitMoves();
       }
       $("slider").value = cur;
-      $("pos").textContent = "step " + (cur + 1) + " / " + steps.length;
+      // Steps count from 0, the deal, as the address does: "#step=40" is "step 40".
+      $("pos").textContent = "step " + cur + " / " + (steps.length - 1);
       document.body.setAttribute("data-step", cur);
       $("first").disabled = $("prev").disabled = cur === 0;
       $("last").disabled = $("next").disabled = cur === steps.length - 1;
       var j = 0;
       for (var k = 0; k < jumps.length; k++) if (jumps[k][0] <= cur) j = k;
       $("jump").selectedIndex = j;
+      shareStep(cur);
       if (!fromHash) {
         var h = hashFor(cur);
         if (location.hash !== h) {
@@ -596,6 +604,8 @@
     var narrow = window.matchMedia("(max-width: 900px)");
     fitMoves = function () {
       var list = $("moves");
+      var bar = document.querySelector(".controls").offsetHeight;
+      document.documentElement.style.setProperty("--controls-h", bar + "px");
       if (!narrow.matches) { list.style.maxHeight = ""; return; }
       var top = list.getBoundingClientRect().top + window.scrollY;
       var controls = document.querySelector(".controls").offsetHeight;
@@ -633,12 +643,19 @@
       return out;
     });
   }
+  // The link keeps the step being viewed (`&step=N`, as the viewer's own address does).
+  var shareBase = null, sharedStep = 0;
+  function shareStep(i) {
+    sharedStep = i;
+    if (shareBase !== null) $("share").href = shareBase + (i ? "&step=" + i : "");
+  }
   function share(raw) {
     var a = $("share");
     if (!a || !raw || typeof CompressionStream === "undefined") return;
     var target = a.getAttribute("data-viewer");
     pipe(new TextEncoder().encode(raw), new CompressionStream("deflate-raw")).then(function (bytes) {
-      a.href = target + "#z=" + toBase64Url(bytes);
+      shareBase = target + "#z=" + toBase64Url(bytes);
+      shareStep(sharedStep);
       a.hidden = false;
     }).catch(function () { /* no link then: the page itself still works */ });
   }

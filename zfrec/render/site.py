@@ -48,6 +48,7 @@ from zfrec.render.html import environment
 if TYPE_CHECKING:
     from sqlmodel import Session
 
+    from zfrec.store.queries import SeatOutcome
     from zfrec.store.store import GameRow, PlayerStats
 
 MANIFEST = ".zfrec-site.json"
@@ -124,6 +125,16 @@ class GameLink:
     event: str | None = None
     disputes: int = 0
     specials: int = 0
+    # per seat, what the index's standings add up over the games the filters show
+    outcomes: tuple[SeatOutcome, ...] = ()
+
+    def outcomes_json(self) -> list[list[str | int]]:
+        """The outcomes as the index's rows carry them: [name, won, hands, finished, points,
+        firsts, lasts] per seat."""
+        return [
+            [o.name, int(o.won), o.hands, o.finished, o.points, o.firsts, o.lasts]
+            for o in self.outcomes
+        ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,14 +147,19 @@ class SiteView:
     events: list[str] = field(default_factory=list)
 
 
-def _link(row: GameRow, prefix: str, meta: GameMeta | None = None) -> GameLink:
+def _link(
+    row: GameRow,
+    prefix: str,
+    meta: GameMeta | None = None,
+    outcomes: tuple[SeatOutcome, ...] = (),
+) -> GameLink:
     meta = meta or GameMeta()
     title = row.event or " · ".join(row.players)
     audit_href = f"{prefix}games/{row.id}/{AUDIT_PAGE}" if meta.audited else None
     return GameLink(
         row.id, f"{prefix}games/{row.id}/index.html", title, row.date, list(row.players),
         list(row.winners), row.hands, row.valid, row.errors, audit_href, row.event,
-        meta.disputes, meta.specials,
+        meta.disputes, meta.specials, outcomes,
     )  # fmt: skip
 
 
@@ -152,13 +168,15 @@ def site_pages(
 ) -> Iterator[OutputFile]:
     """The index (with search and filters), the player pages and the single-file viewer."""
     from zfrec.render.viewer import render_viewer
+    from zfrec.store.queries import seat_outcomes
     from zfrec.store.store import list_games, player_stats
 
     stats = player_stats(session)
+    outcomes = seat_outcomes(session)
     names = {s.name for s in stats} | {p for row in rows for p in row.players}
     hrefs = {name: player_href(name) for name in names}
     events = sorted({r.event for r in rows if r.event}, key=str.casefold)
-    games = [_link(row, "", metas.get(row.id)) for row in rows]
+    games = [_link(row, "", metas.get(row.id), tuple(outcomes.get(row.id, ()))) for row in rows]
     site = SiteView(title, games, stats, hrefs, VIEWER_PAGE, events)
     env = environment()
     index = env.get_template("index.html.j2").render(site=site, scripts=("sort.js", "filter.js"))

@@ -435,3 +435,52 @@ def _from_analysis(name: str, a: PlayerAnalysis) -> PlayerStats:
 
 def _ratio(part: Any, whole: int) -> float:
     return float(part or 0) / whole if whole else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class SeatOutcome:
+    """One player's part in one stored game: what `player_stats` adds up per player, kept per
+    game so that a page can add up any subset (the index's standings of the games shown).
+    `name` is the player's name as `player_stats` gives it (the store's spelling)."""
+
+    name: str
+    won: bool
+    hands: int
+    finished: int  # hands that finished, which the rates are over
+    points: int  # over the finished hands
+    firsts: int
+    lasts: int
+
+
+def seat_outcomes(session: Session) -> dict[int, list[SeatOutcome]]:
+    """Per stored game, per seat in seat order: the counts `player_stats` sums over games."""
+    conn = session.connection()
+    names = {r.id: r.name for r in conn.execute(select(PLAYER.c.id, PLAYER.c.name))}
+    hands = {
+        (r.game_id, r.player_id): r
+        for r in conn.execute(
+            select(
+                HAND_SEAT.c.game_id,
+                HAND_SEAT.c.player_id,
+                func.count().label("hands"),
+                func.count(HAND_SEAT.c.points).label("finished"),
+                func.coalesce(func.sum(HAND_SEAT.c.points), 0).label("points"),
+                func.sum(case((HAND_SEAT.c.is_first, 1), else_=0)).label("firsts"),
+                func.sum(case((HAND_SEAT.c.is_last, 1), else_=0)).label("lasts"),
+            ).group_by(HAND_SEAT.c.game_id, HAND_SEAT.c.player_id)
+        )
+    }
+    out: dict[int, list[SeatOutcome]] = {}
+    seats = select(SEAT.c.game_id, SEAT.c.player_id, SEAT.c.winner).order_by(
+        SEAT.c.game_id, SEAT.c.seat
+    )
+    for game_id, player_id, winner in conn.execute(seats):
+        h = hands.get((game_id, player_id))
+        out.setdefault(game_id, []).append(
+            SeatOutcome(
+                names[player_id], bool(winner), int(h.hands) if h else 0,
+                int(h.finished) if h else 0, int(h.points or 0) if h else 0,
+                int(h.firsts or 0) if h else 0, int(h.lasts or 0) if h else 0,
+            )  # fmt: skip
+        )
+    return out
