@@ -368,3 +368,180 @@ def test_the_index_searches_and_filters(browser: Any, site: Site) -> None:
     assert "1 of 4 games" in page.inner_text("#f-count")
     only_itself(opened, url)
     page.close()
+
+
+# --- issue 27: links to a step, the previous trick, sorting and standings on a phone --------
+
+
+def test_a_link_to_a_step_and_its_label_and_the_share_link_agree(browser: Any, site: Site) -> None:
+    """`#step=40` is the step labelled "step 40" (steps count from the deal, step 0), its move
+    is the current one in the list, and Share carries it: the viewer opens at that step."""
+    path = site.root / "games" / "2" / "hand-1.html"
+    url = path.as_uri() + "#step=40"
+    opened = open_page(browser, url, DESKTOP)
+    page = opened.page
+    wait_step(page, at(40))
+    last = page.evaluate("document.querySelectorAll('#moves button').length") - 1
+    assert page.inner_text("#pos") == f"step 40 / {last}"
+    assert page.get_attribute("#moves .mv.current", "data-step") == "40"
+    assert page.evaluate("location.hash") == "#step=40"
+    page.wait_for_selector("#share:not([hidden])", state="attached")
+    assert (page.get_attribute("#share", "href") or "").endswith("&step=40")
+    page.keyboard.press("ArrowRight")
+    wait_step(page, at(41))
+    link = page.get_attribute("#share", "href") or ""
+    assert link.endswith("&step=41") and page.inner_text("#pos").startswith("step 41 /")
+    assert page.evaluate("location.hash") == "#step=41"
+    headline = page.inner_text("#headline")
+    page.keyboard.press("Home")
+    wait_step(page, at(0))
+    assert page.inner_text("#pos") == f"step 0 / {last}"
+    assert "&step=" not in (page.get_attribute("#share", "href") or "&step=")
+    only_itself(opened, url)
+    page.close()
+    shared = (path.parent / link.split("#")[0]).resolve().as_uri() + "#" + link.split("#", 1)[1]
+    viewer = open_page(browser, shared, DESKTOP)
+    viewer.page.wait_for_selector("#seats .seat[data-count]", state="attached")
+    wait_step(viewer.page, at(41))
+    assert viewer.page.inner_text("#headline") == headline
+    assert viewer.page.inner_text("#pos").startswith("step 41 /")
+    viewer.page.close()
+
+
+def test_the_previous_trick_is_clear_of_the_controls_at_1280x800(browser: Any, site: Site) -> None:
+    path = site.root / "games" / "2" / "hand-1.html"
+    opened = open_page(browser, path.as_uri(), DESKTOP)
+    page = opened.page
+    page.wait_for_selector("#seats .seat[data-count]", state="attached")
+    steps = page.evaluate("document.querySelectorAll('#moves button').length")
+    for i in range(steps):  # the first step with a previous trick: the club night's long one
+        page.evaluate(f"location.hash = '#step={i}'")
+        wait_step(page, at(i))
+        if page.is_visible("#prevtrick"):
+            break
+    page.click("#prevtrick")
+    page.wait_for_timeout(100)
+    boxes = page.evaluate(
+        """() => ({
+          controls: document.querySelector('.controls').getBoundingClientRect().top,
+          rows: [...document.querySelectorAll('#prevbox .play, #prevbox .won')].map(e => {
+            const r = e.getBoundingClientRect(); return [r.top, r.bottom]; }),
+        })"""
+    )
+    assert len(boxes["rows"]) >= 4
+    for top, bottom in boxes["rows"]:  # every row of the previous trick is on the screen
+        assert top >= 0 and bottom <= boxes["controls"], boxes
+    shot(page, "prevtrick-desktop")
+    only_itself(opened, path.as_uri())
+    page.close()
+
+
+ROWS = """sel => [...document.querySelectorAll(sel + ' tbody tr')].filter(r => !r.hidden)
+  .map(r => [...r.cells].map(c => c.textContent.trim()))"""
+
+
+def test_a_phone_sorts_the_games_with_a_menu(browser: Any, site: Site) -> None:
+    url = site.root.joinpath("index.html").as_uri()
+    opened = open_page(browser, url, PHONE)
+    page = opened.page
+    # each row is a card: the headings are there for screen readers only, a pixel wide
+    assert page.evaluate(
+        "document.querySelector('#games-table thead').getBoundingClientRect().width"
+    ) <= 1
+    menu = "#sortby-games-table"
+    assert page.is_visible(menu)
+    box = page.evaluate(f"document.querySelector('{menu}').getBoundingClientRect().right")
+    assert box <= PHONE["width"]
+    page.select_option(menu, label="Hands")
+    hands = [int(r[4]) for r in page.evaluate(ROWS, "#games-table")]
+    assert hands == sorted(hands) and len(set(hands)) > 1
+    assert page.get_attribute("#games-table th:nth-child(5)", "aria-sort") == "ascending"
+    page.click(".sortbar:has(#sortby-games-table) .order")
+    hands = [int(r[4]) for r in page.evaluate(ROWS, "#games-table")]
+    assert hands == sorted(hands, reverse=True)
+    page.select_option(menu, label="Game")
+    ids = page.evaluate(
+        "[...document.querySelectorAll('#games-table tbody tr')].map(r => +r.cells[1].dataset.sort)"
+    )
+    assert ids == sorted(ids)
+    shot(page, "index-sort-phone")
+    only_itself(opened, url)
+    page.close()
+
+
+def _standings(page: Any) -> dict[str, tuple[int, int, int, float, float, float]]:
+    return {
+        r[0]: (int(r[1]), int(r[2]), int(r[3]), float(r[5]), float(r[6][:-1]), float(r[7][:-1]))
+        for r in page.evaluate(ROWS, "#standings-table")
+    }
+
+
+def _stats(stats: Any) -> dict[str, tuple[int, int, int, float, float, float]]:
+    return {
+        p.name: (p.games, p.wins, p.hands, round(p.mean_points_per_hand, 1),
+                 round(100 * p.first_out_rate), round(100 * p.last_rate))
+        for p in stats
+    }  # fmt: skip
+
+
+def _close(a: dict[str, tuple[int, ...]], b: dict[str, tuple[int, ...]]) -> bool:
+    """Equal counts; rates equal but for the rounding of a half (JS and Python differ)."""
+    return a.keys() == b.keys() and all(
+        a[k][:3] == b[k][:3] and all(abs(x - y) <= 1 for x, y in zip(a[k][3:], b[k][3:]))
+        for k in a
+    )
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_the_index_shows_standings_of_the_games_the_filters_show(
+    browser: Any, site: Site, tmp_path: Path, size: dict[str, int]
+) -> None:
+    from zfrec.store.db import open_store, session
+    from zfrec.store.store import export_game, import_file, player_stats
+
+    url = site.root.joinpath("index.html").as_uri()
+    opened = open_page(browser, url, size)
+    page = opened.page
+    page.click("#standings summary")
+    # every game shown: the standings are the Players table, player for player
+    every = _standings(page)
+    players = {
+        r[0]: (int(r[1]), int(r[2]), int(r[3]), float(r[4]), float(r[5][:-1]), float(r[6][:-1]))
+        for r in page.evaluate(ROWS, "#players-table")
+    }
+    assert _close(every, players)
+    assert "4 games" in page.inner_text("#standings summary")
+    # filtered: the standings of the games shown, as the store counts them over those alone
+    page.select_option("#f-player", "ann")
+    shown = page.evaluate(
+        "[...document.querySelectorAll('#games-table tbody tr')].filter(r => !r.hidden)"
+        ".map(r => +r.cells[1].dataset.sort)"
+    )
+    assert len(shown) == 3 and "3 games" in page.inner_text("#standings summary")
+    records = tmp_path / "shown.json"
+    with session(open_store(str(site.root.parent / "club.db"), create=False)) as s:
+        texts = [export_game(s, game_id=i, format="zfn") for i in shown]
+    records = tmp_path / "shown.zfn"
+    records.write_text("\n".join(texts), encoding="utf-8")
+    engine = open_store(str(tmp_path / "shown.db"))
+    with session(engine) as s:
+        import_file(s, path=records)
+        want = _stats(player_stats(s))
+    engine.dispose()
+    got = _standings(page)
+    assert _close(got, want), (got, want)
+    assert got != every
+    ranked = list(got.items())
+    assert all(  # wins first, then points per hand
+        (a[1][1], a[1][3]) >= (b[1][1], b[1][3]) for a, b in zip(ranked, ranked[1:])
+    )
+    page.select_option("#f-player", "")
+    assert _close(_standings(page), players)
+    label = "phone" if size is PHONE else "desktop"
+    page.select_option("#f-player", "ann")
+    page.evaluate("document.getElementById('standings').scrollIntoView()")
+    shot(page, f"index-standings-{label}")
+    widths = page.evaluate(WIDEST)
+    assert widths["page"] <= widths["screen"], widths
+    only_itself(opened, url)
+    page.close()
