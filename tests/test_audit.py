@@ -22,7 +22,7 @@ from zfrec.analysis.diff import diff_games
 from zfrec.cli import app
 from zfrec.engine.cards import Cards, Stand, iter_ids
 from zfrec.engine.rules import preset
-from zfrec.record import dumps
+from zfrec.record import dumps, loads
 from zfrec.record.model import Game, HandScore, Move
 from zfrec.render.analysis import audit_html
 from zfrec.simulate import SimConfig, simulate_game
@@ -310,3 +310,60 @@ def test_cli_audit_and_diff(tmp_path: Path) -> None:
     assert json.loads(res.output)["games"][0]["first_divergence"]["turn"] == 5
     res = runner.invoke(app, ["audit", str(tmp_path / "missing.zfn")])
     assert res.exit_code == 2 and "Traceback" not in res.output
+
+
+# --- issue 27: only the repairs that matter, and what a `read` edit replaced -------------------
+
+HEAD = (
+    '[Event "x"]\n[Players "Ann, Bo, Cy"]\n\nhand 1 shuffler 1\n'
+    "deal 1: 3s 3h 3d 4h 5s 5h 5d 6h 7h 8h 9s 9h 9d Th Jh Ks Kd SJ\n"
+    "deal 2: 4s 4d 6s 6d 7s 7d 8s 8d Ts Td Js Jd Qs Qh Qd As Ah BJ\n"
+    "deal 3: 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kh Kc Ad Ac 2s 2h 2d 2c\n"
+)
+
+
+def test_once_a_repair_makes_the_record_legal_only_such_repairs_are_listed(
+    tmp_path: Path,
+) -> None:
+    # Bo's pair of 4s is lower than Ann's 5s, and Cy plays a 6d Bo holds: two errors. A pass
+    # alone leaves one; the full repairs take two edits, and partial ones must not rank above.
+    [game] = loads(HEAD + "1: 5s 5h  2: 4s 4d  3: 6c 6d\n")
+    report = audit(game)
+    assert report.repairs and all(r.ok for r in report.repairs)
+    assert all(r.size == 2 for r in report.repairs)
+    # A typo, then a single too low: the read choices that leave the error must not follow the
+    # full repairs (`1 error(s) left if ... was read as 7s`).
+    path = tmp_path / "typo.zfn"
+    path.write_text(HEAD + "1: 3h  2: 7x  3: 2c  1: 5h\n", encoding="utf-8")
+    result = runner.invoke(app, ["audit", "--json", str(path)])
+    assert result.exit_code == 1, result.output
+    [data] = json.loads(result.output)["games"]
+    assert data["repaired"] and data["repairs"]
+    assert all(r["ok"] and r["errors"] == 0 for r in data["repairs"]), data["repairs"]
+    assert "error(s) left" not in runner.invoke(app, ["audit", str(path)]).output
+    # with no full repair found (a small budget), the partial ones are still the advice; with
+    # the default budget, the full repair that used to rank below them is found and listed
+    broken = Path(__file__).resolve().parent.parent / "sample_games" / "broken"
+    four = str(broken / "four-mistakes.zfn")
+    result = runner.invoke(app, ["audit", four, "--budget", "10"])
+    assert result.output.count("1 error(s) left if") == 5, result.output
+    result = runner.invoke(app, ["audit", four])
+    assert "1. legal if" in result.output and "error(s) left if" not in result.output
+
+
+def test_a_read_edit_says_what_the_record_wrote(tmp_path: Path) -> None:
+    source = Path(__file__).resolve().parent.parent / "sample_games" / "broken"
+    result = runner.invoke(app, ["audit", "--json", str(source / "four-mistakes.zfn")])
+    [data] = json.loads(result.output)["games"]
+    reads = [e for r in data["repairs"] for e in r["edits"] if e["kind"] == "read"]
+    assert reads
+    assert {(e["before"], e["after"]) for e in reads} == {
+        ("tomás: 9j", "9d"), ("zhou wie: 9c", "9c"), ("2: Ax", "Ac"),
+    }  # fmt: skip
+    path = tmp_path / "skipped.zfn"
+    path.write_text(HEAD + '1: 3h  2: 7x {a smudge}  3: 2c\n', encoding="utf-8")
+    result = runner.invoke(app, ["audit", "--json", str(path)])
+    [data] = json.loads(result.output)["games"]
+    reads = [e for r in data["repairs"] for e in r["edits"] if e["kind"] == "read"]
+    assert reads and {e["before"] for e in reads} == {"2: 7x"}
+    assert {e["after"] for e in reads} == {"7s", "7d", None}  # each suggestion, or left out

@@ -132,6 +132,23 @@ def rules_search(game: Game) -> list[RulesVerdict]:
     return out
 
 
+def listed(found: list[Repair]) -> list[Repair]:
+    """The repairs worth listing, in their order: once one makes the record legal, only those
+    that do. A partial repair beside a full one fixes some of what the full one fixes, or
+    something else while the rest stays wrong: either way it only distracts.
+
+    >>> from zfrec.analysis.example import broken_example
+    >>> from zfrec.analysis.repair import search_repairs
+    >>> game = broken_example()
+    >>> found = search_repairs(game, game.ruleset(), validate(game), 300, 5)[0]
+    >>> any(not r.ok for r in found), all(r.ok for r in listed(found))
+    (True, True)
+    """
+    if any(r.ok for r in found):
+        return [r for r in found if r.ok]
+    return found
+
+
 def _play_key(rules: Ruleset) -> tuple[tuple[str, object], ...]:
     return tuple(sorted(rules.options().items()))
 
@@ -277,7 +294,7 @@ def audit(
                 found.append(Repair(step.edits + r.edits, r.record, r.report, len(found) + r.order))
     found.sort(key=lambda r: r.rank_key)
     return AuditReport(
-        game, base, verdicts, tuple(found[:repairs]), tried, tried >= budget,
+        game, base, verdicts, tuple(listed(found)[:repairs]), tried, tried >= budget,
         time.perf_counter() - started, disputes,
     )  # fmt: skip
 
@@ -295,5 +312,6 @@ __all__ = [
     "VerdictJson",
     "audit",
     "diff_games",
+    "listed",
     "rules_search",
 ]

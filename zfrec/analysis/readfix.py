@@ -3,17 +3,17 @@
 A record read with `recover=True` may hold moves the reader could not read (`Game.problems`).
 The replay reads each as meant where the deal allows (the one card the seat holds that fits, the
 one player a name is close to) and skips it otherwise. `as_read` writes the record the replay
-read: such moves replaced by what was replayed (an edit of kind `read` each), skipped ones left
-out. `audit_as_read` audits that record and reports its repairs after the `read` edits, so a
+read: such moves replaced by what was replayed (an edit of kind `read` each: `before` is the
+move as the record wrote it, `after` the play read or None), skipped ones left out. `audit_as_read` audits that record and reports its repairs after the `read` edits, so a
 typo costs an audit no more than it costs the validator.
 
     >>> from zfrec.record import iter_records
     >>> [game] = iter_records("sample_games/broken/four-mistakes.zfn", recover=True)
     >>> clean, edits = as_read(game)
-    >>> for edit in edits: print(edit.text)
-    hand 1, trick 7, turn 5 (Tomás) was read as 9d
-    hand 1, trick 8, turn 1 (Zhou Wei) was read as 9c
-    hand 2, trick 6, turn 4 (Zhou Wei) was read as Ac
+    >>> for edit in edits: print(f"{edit.text}  (the record: {edit.before})")
+    hand 1, trick 7, turn 5 (Tomás) was read as 9d  (the record: tomás: 9j)
+    hand 1, trick 8, turn 1 (Zhou Wei) was read as 9c  (the record: zhou wie: 9c)
+    hand 2, trick 6, turn 4 (Zhou Wei) was read as Ac  (the record: 2: Ax)
     >>> clean.problems
     []
 """
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from zfrec.analysis.audit import DEFAULT_BUDGET, DEFAULT_REPAIRS, AuditReport, audit
+from zfrec.analysis.audit import DEFAULT_BUDGET, DEFAULT_REPAIRS, AuditReport, audit, listed
 from zfrec.analysis.edits import Edit, Repair
 from zfrec.engine.cards import Cards, parse_cards
 from zfrec.engine.rules import Ruleset
@@ -40,6 +40,7 @@ def as_read(
     replaced by the move replayed, or left out when it was skipped (unless `choose` gives the
     move to write at that position instead). No problems are left."""
     spoiled = {p.move for p in game.problems if p.move is not None}
+    written = {p.move: p.written for p in game.problems if p.move is not None}
     read: dict[tuple[int, int] | None, Move | None] = {}
     edits: list[Edit] = []
     for _, step in replay(game, rules):
@@ -62,7 +63,7 @@ def as_read(
             Edit(
                 "read", f"{where} was read as {play}" if play else f"{where} was not played",
                 game.hands[step.hand_index].number, step.trick_index, step.turn, name,
-                None, play,
+                written.get(pos), play,
             )
         )  # fmt: skip
     hands = []
@@ -113,5 +114,6 @@ def audit_as_read(game: Game, *, budget: int = DEFAULT_BUDGET) -> AuditReport:
         tried.append(Repair(edits, clean, base.report))
     else:
         tried += [replace(r, edits=edits + r.edits) for r in base.repairs]
-    repairs = sorted(tried, key=lambda r: (r.errors, r.size, r.warnings))[:DEFAULT_REPAIRS]
+    ranked = sorted(tried, key=lambda r: (r.errors, r.size, r.warnings))
+    repairs = listed(ranked)[:DEFAULT_REPAIRS]
     return replace(base, game=game, report=validate(game), repairs=tuple(repairs))

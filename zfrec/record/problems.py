@@ -79,7 +79,9 @@ class ReadProblem:
     `pos` is where the problem is reported (the character that cannot be read), and `span` the
     columns of the unreadable text on that line (first, and one past the last), which a fix
     replaces; `move` is the position of the move it spoils (its seat reference), None for a
-    line. `fix` is a suggestion known when reading (a name).
+    line. `fix` is a suggestion known when reading (a name). `written` is the move it spoils
+    as the record wrote it (its seat reference and words, comments left out), for an audit to
+    say what it replaced.
     """
 
     kind: ProblemKind
@@ -91,6 +93,7 @@ class ReadProblem:
     rank: int | None = None
     suit: int | None = None
     fix: Fix | None = None
+    written: str | None = None  # the whole move as the record wrote it (`tomás: 9j`)
 
 
 def loose_name(text: str) -> str:

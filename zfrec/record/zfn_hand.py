@@ -9,6 +9,7 @@ other line arrives as the lexer's tokens. Both paths end in the same builder met
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from zfrec.engine.cards import (
@@ -366,6 +367,14 @@ class HandBuilder:
         seat reference."""
         if self.problems is None:
             return self._read_move(tokens, i, moves)
+        noted = len(self.problems)
+        j = self._recovering_move(tokens, i, moves)
+        if len(self.problems) > noted:  # what the record wrote, for the audit's `read` edits
+            written = _written_move(tokens[i:j])
+            self.problems[noted:] = [replace(p, written=written) for p in self.problems[noted:]]
+        return j
+
+    def _recovering_move(self, tokens: list[Token], i: int, moves: list[Move]) -> int:
         try:
             return self._read_move(tokens, i, moves)
         except SyntaxFail as fail:
@@ -601,6 +610,14 @@ def _twice(versions: list[_Version], move: Move) -> Token:
             return version.token
         seen.add(play)
     return versions[0].token
+
+
+def _written_move(tokens: list[Token]) -> str:
+    """A move as the record wrote it, from its tokens (the seat, the colon, the words after):
+    `zhou wie: 9c`. Comments are left out; quoted text keeps its quotes."""
+    seat, rest = tokens[0], tokens[2:]
+    words = [f'"{t.text}"' if t.kind == STRING else t.text for t in rest if t.kind != COMMENT]
+    return _clip(f"{seat.text}: {' '.join(words)}".rstrip(), 200)
 
 
 def _clip(text: str, width: int = 40) -> str:
