@@ -361,7 +361,7 @@ def test_a_read_edit_says_what_the_record_wrote(tmp_path: Path) -> None:
         ("tomás: 9j", "9d"), ("zhou wie: 9c", "9c"), ("2: Ax", "Ac"),
     }  # fmt: skip
     path = tmp_path / "skipped.zfn"
-    path.write_text(HEAD + '1: 3h  2: 7x {a smudge}  3: 2c\n', encoding="utf-8")
+    path.write_text(HEAD + "1: 3h  2: 7x {a smudge}  3: 2c\n", encoding="utf-8")
     result = runner.invoke(app, ["audit", "--json", str(path)])
     [data] = json.loads(result.output)["games"]
     reads = [e for r in data["repairs"] for e in r["edits"] if e["kind"] == "read"]

@@ -18,7 +18,7 @@ from zfrec.engine.game import HandResult, HandState
 from zfrec.engine.rules import Ruleset
 from zfrec.errors import ZfrecError
 from zfrec.record.model import Game
-from zfrec.replay import HandStart, MoveStep, replay
+from zfrec.replay import HandEnd, HandStart, MoveStep, replay
 
 
 class PositionError(ZfrecError):
@@ -86,11 +86,7 @@ def record_position(game: Game, rules: Ruleset | None = None) -> RecordPosition:
     if start is None or state is None:  # pragma: no cover - the replay starts every hand
         raise PositionError("the replay did not reach the last hand")
     hand = game.hands[last]
-    if not all(start.known) or any(d.code == "ZF305" for d in start.diagnostics):
-        raise PositionError(
-            f"the deal of hand {hand.number} is not known: cards never played could lie in more "
-            "than one hand. Record the deal (or the missing cards) to solve it"
-        )
+    _known(start)
     # A score line closes the hand (RULINGS 24): then the inferred passes are the record's own.
     if hand.score is None:
         for _ in range(trailing):
@@ -103,3 +99,100 @@ def record_position(game: Game, rules: Ruleset | None = None) -> RecordPosition:
         diagnostics=tuple(found),
         rules=rules or game.ruleset(),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class At:
+    """A position named by the user (`zfrec solve --at`): in hand `hand` (as the record numbers
+    its hands; None: the last hand), either the replay page's `step` (the position that step
+    shows, after its move: step 0 is the deal) or the position before `turn` of `trick` is
+    made (both 1-based, inferred passes counted, as the diagnostics count them)."""
+
+    hand: int | None = None
+    step: int | None = None
+    trick: int | None = None
+    turn: int | None = None
+
+
+def position_at(game: Game, at: At, rules: Ruleset | None = None) -> tuple[RecordPosition, int]:
+    """The position `at` names in `game`, and its step on the hand's replay page.
+
+    Unlike `record_position`, nothing is undone: the position is the one the replay page shows
+    at that step, inferred passes included. Raises PositionError, saying what there is, for a
+    hand, step, trick or turn the record does not have, and when the hand's deal is not known.
+    """
+    if not game.hands:
+        raise PositionError("the record has no hands: there is no position to solve")
+    numbers = [h.number for h in game.hands]
+    if at.hand is None:
+        index = len(game.hands) - 1
+    elif at.hand in numbers:
+        index = numbers.index(at.hand)
+    else:
+        have = (
+            f"its hands are {_span(numbers)}"
+            if len(numbers) > 1
+            else (f"its only hand is hand {numbers[0]}")
+        )
+        raise PositionError(f"the game has no hand {at.hand}: {have}")
+    number = game.hands[index].number
+    found: list[Diagnostic] = []
+    state: HandState | None = None
+    start: HandStart | None = None
+    moves = 0  # actions of the hand so far: the page's step of the state after the last
+    turns: dict[int, int] = {}  # trick -> its last turn in the record
+    for replay_state, event in replay(game, rules):
+        found.extend(event.diagnostics)
+        if isinstance(event, HandStart) and event.hand_index == index:
+            start, state = event, replay_state.hand
+            _known(event)
+            if at.step == 0:
+                break
+        elif isinstance(event, MoveStep) and event.hand_index == index:
+            if (event.trick_index, event.turn) == (at.trick, at.turn):
+                assert state is not None
+                if event.event is not None:
+                    state.undo()  # the position before the move
+                break
+            moves += 1
+            turns[event.trick_index] = event.turn
+            if at.step == moves:
+                break
+        elif isinstance(event, HandEnd) and event.hand_index == index:
+            last = moves + (2 if event.result is not None else 1)  # the transfer, the result
+            if at.step is not None and at.step <= last:
+                break
+            if at.step is not None:
+                raise PositionError(
+                    f"hand {number} has steps 0 to {last} (its replay page's #step=), not {at.step}"
+                )
+            raise PositionError(_no_turn(number, at, turns))
+    if start is None or state is None:  # pragma: no cover - the replay starts every hand
+        raise PositionError(f"the replay did not reach hand {number}")
+    step = moves if at.step is None else at.step
+    position = RecordPosition(
+        game=game, hand_number=number, state=state, reconstructed=start.reconstructed,
+        diagnostics=tuple(found), rules=rules or game.ruleset(),
+    )  # fmt: skip
+    return position, step
+
+
+def _known(start: HandStart) -> None:
+    if not all(start.known) or any(d.code == "ZF305" for d in start.diagnostics):
+        raise PositionError(
+            f"the deal of hand {start.number} is not known: cards never played could lie in "
+            "more than one hand. Record the deal (or the missing cards) to solve it"
+        )
+
+
+def _span(values: list[int]) -> str:
+    return f"{values[0]} to {values[-1]}" if len(values) > 1 else str(values[0])
+
+
+def _no_turn(number: int, at: At, turns: dict[int, int]) -> str:
+    where = f"hand {number} has no trick {at.trick}, turn {at.turn} in the record"
+    if at.trick in turns:
+        return f"{where}: trick {at.trick} has turns 1 to {turns[at.trick]}"
+    if turns:
+        return f"{where}: its tricks are {_span(sorted(turns))}"
+    return f"{where}: it has no moves"

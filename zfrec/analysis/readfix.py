@@ -4,8 +4,9 @@ A record read with `recover=True` may hold moves the reader could not read (`Gam
 The replay reads each as meant where the deal allows (the one card the seat holds that fits, the
 one player a name is close to) and skips it otherwise. `as_read` writes the record the replay
 read: such moves replaced by what was replayed (an edit of kind `read` each: `before` is the
-move as the record wrote it, `after` the play read or None), skipped ones left out. `audit_as_read` audits that record and reports its repairs after the `read` edits, so a
-typo costs an audit no more than it costs the validator.
+move as the record wrote it, `after` the play read or None), skipped ones left out.
+`audit_as_read` audits that record and reports its repairs after the `read` edits, so a typo
+costs an audit no more than it costs the validator.
 
     >>> from zfrec.record import iter_records
     >>> [game] = iter_records("sample_games/broken/four-mistakes.zfn", recover=True)

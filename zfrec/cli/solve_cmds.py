@@ -7,6 +7,7 @@ a known deal, or a seat or game that is not there.
 
 from __future__ import annotations
 
+import re
 import time
 from contextlib import nullcontext
 from typing import TYPE_CHECKING, Annotated, Any
@@ -16,11 +17,11 @@ from rich.cells import cell_len
 from rich.markup import escape
 
 from zfrec.cli.analyze_cmds import GameOpt, JsonOpt, RecordArg, read_games
-from zfrec.cli.common import err, friendly_errors, out, print_json
+from zfrec.cli.common import err, fail, friendly_errors, out, print_json
 from zfrec.engine.cards import format_cards, points_of
 
 if TYPE_CHECKING:
-    from zfrec.analysis.position import RecordPosition
+    from zfrec.analysis.position import At, RecordPosition
     from zfrec.analysis.solve import LineStep, SolveResult
 
 # The solver loads only when `zfrec solve` runs. The defaults of zfrec.analysis.solve.Budget,
@@ -28,6 +29,33 @@ if TYPE_CHECKING:
 DEFAULT_NODES = 5_000_000
 DEFAULT_SECONDS = 60.0
 DEFAULT_TABLE = 800_000
+
+
+# `--at`: HAND.TRICK.TURN, or a replay page's step: `40`, `#step=40`, `hand-2.html#step=40` (a
+# whole address pasted from the browser's address bar works too).
+_DOTTED = re.compile(r"([0-9]{1,9})\.([0-9]{1,9})\.([0-9]{1,9})")
+_STEP = re.compile(r"(?:.*?hand-([0-9]{1,9})\.html)?#?(?:step=)?([0-9]{1,9})")
+AT_HELP = (
+    "Solve from this position instead of where the record stops: HAND.TRICK.TURN (before that "
+    "turn; turns count inferred passes, as the diagnostics do), or a replay page's step, as its "
+    "address ends: 40, #step=40 (the last hand) or hand-2.html#step=40 (the position that step "
+    "shows; step 0 is the deal)."
+)
+
+
+def parse_at(text: str) -> At | None:
+    """What `--at` names, or None when it is not a position."""
+    from zfrec.analysis.position import At
+
+    text = text.strip()
+    m = _DOTTED.fullmatch(text)
+    if m:
+        hand, trick, turn = (int(g) for g in m.groups())
+        return At(hand=hand, trick=trick, turn=turn) if trick and turn else None
+    m = _STEP.fullmatch(text)
+    if m:
+        return At(hand=None if m.group(1) is None else int(m.group(1)), step=int(m.group(2)))
+    return None
 
 
 def _pad(text: str, width: int) -> str:
@@ -78,10 +106,10 @@ def _line_text(line: list[LineStep], players: list[str]) -> str:
     return " / ".join(parts)
 
 
-def _print_position(number: int, pos: RecordPosition) -> None:
+def _print_position(number: int, pos: RecordPosition, step: int | None = None) -> None:
     hs, players = pos.state, pos.game.players
     width = max(cell_len(p) for p in players) + 2
-    head = f"game {number}, hand {pos.hand_number}"
+    head = f"game {number}, hand {pos.hand_number}" + ("" if step is None else f", step {step}")
     if hs.result is None:
         if hs.top is None:
             where = f"{players[hs.turn]} to lead trick {hs.trick}"
@@ -156,6 +184,7 @@ def solve_cmd(
         bool,
         typer.Option("--only-seat", help="Solve only the --seat player's value, not every seat's."),
     ] = False,
+    at: Annotated[str | None, typer.Option("--at", help=AT_HELP)] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Solve the hand where the record stops: what each seat ends the hand with (after the last
@@ -164,17 +193,31 @@ def solve_cmd(
 
     The record must stop in the middle of a hand whose deal is known (recorded, or rebuilt from
     the plays without doubt). Passes after the last recorded move are not inferred. The last
-    game of the file is used unless --game says otherwise. Exit 0 when solved or when the hand
-    is already over, 1 when the budget ran out first (bounds are shown), 2 on bad input.
+    game of the file is used unless --game says otherwise. --at names another position: a
+    turn (HAND.TRICK.TURN) or a step of the hand's replay page (as its address ends, #step=N).
+    Exit 0 when solved or when the hand is already over, 1 when the budget ran out first
+    (bounds are shown), 2 on bad input.
     """
-    from zfrec.analysis.position import record_position
+    from zfrec.analysis.position import position_at, record_position
     from zfrec.analysis.solve import Budget, play_text, solve
 
+    named = None
+    if at is not None:
+        named = parse_at(at)
+        if named is None:
+            fail(
+                f"--at {at!r} names no position: give HAND.TRICK.TURN (2.5.3) or a replay "
+                "page's step (40, #step=40, hand-2.html#step=40)"
+            )
     games = read_games(record, game)
     number = game or len(games)
     g = games[-1]
+    step: int | None = None
     with friendly_errors():
-        pos = record_position(g)
+        if named is None:
+            pos = record_position(g)
+        else:
+            pos, step = position_at(g, named)
     players = g.players
     with friendly_errors():
         perspective = None if seat is None else g.seat_of(seat)
@@ -207,10 +250,11 @@ def solve_cmd(
                 "position": _position_json(pos),
                 "legal": pos.errors == 0,
                 "errors": pos.errors,
+                **({} if step is None else {"step": step}),
             }
         )
     else:
-        _print_position(number, pos)
+        _print_position(number, pos, step)
         _print_result(pos, result)
         if not result.finished:
             verdict = "solved" if result.solved else "not solved within the budget"

@@ -375,6 +375,7 @@ class HandBuilder:
         return j
 
     def _recovering_move(self, tokens: list[Token], i: int, moves: list[Move]) -> int:
+        assert self.problems is not None  # only a recovering reader comes here
         try:
             return self._read_move(tokens, i, moves)
         except SyntaxFail as fail:

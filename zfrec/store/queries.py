@@ -476,11 +476,13 @@ def seat_outcomes(session: Session) -> dict[int, list[SeatOutcome]]:
     )
     for game_id, player_id, winner in conn.execute(seats):
         h = hands.get((game_id, player_id))
+        counts = (
+            (h.hands, h.finished, h.points or 0, h.firsts or 0, h.lasts or 0)
+            if h is not None
+            else (0, 0, 0, 0, 0)
+        )
+        hands_, finished, points, firsts, lasts = (int(c) for c in counts)
         out.setdefault(game_id, []).append(
-            SeatOutcome(
-                names[player_id], bool(winner), int(h.hands) if h else 0,
-                int(h.finished) if h else 0, int(h.points or 0) if h else 0,
-                int(h.firsts or 0) if h else 0, int(h.lasts or 0) if h else 0,
-            )  # fmt: skip
+            SeatOutcome(names[player_id], bool(winner), hands_, finished, points, firsts, lasts)
         )
     return out
