@@ -33,7 +33,13 @@
   // The standings of the games shown: each row carries its seats' outcomes (name, won, hands,
   // finished hands, points, first out, last), added up here as the Players table adds them up
   // over every game.
-  function pct(part, whole) { return whole ? Math.round(100 * part / whole) + "%" : "0%"; }
+  // Written as the Players table writes them (Python's "%.0f%%" of 100 * rate, which rounds
+  // a half to even), so that both tables agree over the same games.
+  function pct(part, whole) {
+    var v = 100 * (whole ? part / whole : 0), r = Math.round(v);
+    if (v - Math.floor(v) === 0.5 && r % 2 !== 0) r -= 1;
+    return r + "%";
+  }
   function cell(row, text, label, sort) {
     var td = document.createElement("td");
     td.textContent = text;
