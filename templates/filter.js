@@ -88,8 +88,17 @@
     });
     table.dispatchEvent(new Event("zf-resort"));
     $("st-games").textContent = shown + " game" + (shown === 1 ? "" : "s");
-    var lead = list.length ? list[0] : null;
-    $("st-lead").textContent = lead ? "· " + "\u2068" + lead.name + "\u2069" + " leads with " + lead.wins + " win" + (lead.wins === 1 ? "" : "s") : "";
+    var lead = list.length ? list[0] : null, out = $("st-lead");
+    while (out.firstChild) out.removeChild(out.firstChild);
+    if (lead) {
+      var who = document.createElement("bdi");
+      who.className = "nm"; // a long name is cut short, whole in its title
+      who.textContent = lead.name;
+      who.title = lead.name;
+      out.appendChild(document.createTextNode("· "));
+      out.appendChild(who);
+      out.appendChild(document.createTextNode(" leads with " + lead.wins + " win" + (lead.wins === 1 ? "" : "s")));
+    }
   }
   inputs.forEach(function (id) {
     var e = $(id);
