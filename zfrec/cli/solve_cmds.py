@@ -193,8 +193,11 @@ def solve_cmd(
 
     The record must stop in the middle of a hand whose deal is known (recorded, or rebuilt from
     the plays without doubt). Passes after the last recorded move are not inferred. The last
-    game of the file is used unless --game says otherwise. --at names another position: a
-    turn (HAND.TRICK.TURN) or a step of the hand's replay page (as its address ends, #step=N).
+    game of the file is used unless --game says otherwise.
+
+    --at names another position: a turn (HAND.TRICK.TURN) or a step of the hand's replay page
+    (as its address ends, #step=N).
+
     Exit 0 when solved or when the hand is already over, 1 when the budget ran out first
     (bounds are shown), 2 on bad input.
     """
