@@ -97,7 +97,7 @@
       who.title = lead.name;
       out.appendChild(document.createTextNode("· "));
       out.appendChild(who);
-      out.appendChild(document.createTextNode(" leads with " + lead.wins + " win" + (lead.wins === 1 ? "" : "s")));
+      out.appendChild(document.createTextNode(lead.wins ? " leads with " + lead.wins + " win" + (lead.wins === 1 ? "" : "s") : " leads on points per hand (no game won)"));
     }
   }
   inputs.forEach(function (id) {
