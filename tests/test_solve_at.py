@@ -29,7 +29,18 @@ def test_at_reads_a_turn_a_step_or_a_replay_pages_address() -> None:
     assert parse_at("hand-3.html#step=0") == At(hand=3, step=0)
     assert parse_at("file:///home/me/site/games/12/hand-3.html#step=41") == At(hand=3, step=41)
     assert parse_at("https://club.example/games/2/hand-10.html#step=7") == At(hand=10, step=7)
-    for bad in ("", "abc", "1.0.1", "1.2", "-3", "²", "viewer.html#z=AAA&step=3", "9" * 12):
+    nonsense = (
+        "",
+        "abc",
+        "1.0.1",
+        "1.2",
+        "-3",
+        "²",
+        "viewer.html#z=AAA&step=3",
+        "9" * 12,
+        "hand-3.html40",
+    )
+    for bad in nonsense:
         assert parse_at(bad) is None, bad
 
 

@@ -34,7 +34,7 @@ DEFAULT_TABLE = 800_000
 # `--at`: HAND.TRICK.TURN, or a replay page's step: `40`, `#step=40`, `hand-2.html#step=40` (a
 # whole address pasted from the browser's address bar works too).
 _DOTTED = re.compile(r"([0-9]{1,9})\.([0-9]{1,9})\.([0-9]{1,9})")
-_STEP = re.compile(r"(?:.*?hand-([0-9]{1,9})\.html)?#?(?:step=)?([0-9]{1,9})")
+_STEP = re.compile(r"(?:.*?hand-([0-9]{1,9})\.html#step=|#step=|step=|#)?([0-9]{1,9})")
 AT_HELP = (
     "Solve from this position instead of where the record stops: HAND.TRICK.TURN (before that "
     "turn; turns count inferred passes, as the diagnostics do), or a replay page's step, as its "
