@@ -180,9 +180,9 @@ class GreedyBot:
         def cost(p: int) -> int:
             return sum(_value(order, c) for c in card_ids(p))
 
-        if not partner_wins:
+        if not partner_wins and (points(sum(plays)) or rng.random() < 0.5):
             wins = [p for p in cands if trick_winner(order, [*plays, p], lead) == len(plays)]
-            if wins and (points(sum(plays)) or rng.random() < 0.5):
+            if wins:
                 return min(wins, key=cost)
         if partner_wins:
             return max(cands, key=lambda p: (points(p), -cost(p)))
