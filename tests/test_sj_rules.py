@@ -18,7 +18,7 @@ from zfrec.games.shengji.scoring import kitty_multiplier, level_change, raise_le
 from zfrec.games.shengji.throws import check_throw, throw_penalty
 from zfrec.games.shengji.trick import trick_points, trick_winner
 
-SEVEN_CLUBS = parse_trump("7c")
+C7 = parse_trump("7c")
 
 
 def cards(text: str) -> int:
@@ -35,14 +35,14 @@ def winner(*plays: str, trump: str = "7c") -> int:
 
 def test_seven_of_clubs_order_from_the_top() -> None:
     top_down = ["BJ", "SJ", "7c", "7d", "Ac", "Kc", "8c", "6c", "2c"]
-    levels = [SEVEN_CLUBS.level[card_id(c)] for c in top_down]
-    assert all(SEVEN_CLUBS.esuit[card_id(c)] == TRUMP for c in top_down)
+    levels = [C7.level[card_id(c)] for c in top_down]
+    assert all(C7.esuit[card_id(c)] == TRUMP for c in top_down)
     assert levels == sorted(levels, reverse=True) and len(set(levels)) == len(levels)
     # the other sevens are equal to each other and left their suits
-    assert {SEVEN_CLUBS.level[card_id(c)] for c in ("7s", "7h", "7d")} == {SEVEN_CLUBS.level[card_id("7d")]}
+    assert {C7.level[card_id(c)] for c in ("7s", "7h", "7d")} == {C7.level[card_id("7d")]}
     # plain suits close the gap: 8 and 6 are adjacent, A is top, 2 is bottom
-    assert SEVEN_CLUBS.level[card_id("8d")] - SEVEN_CLUBS.level[card_id("6d")] == 1
-    assert SEVEN_CLUBS.level[card_id("Ad")] > SEVEN_CLUBS.level[card_id("Kd")] > SEVEN_CLUBS.level[card_id("2d")]
+    assert C7.level[card_id("8d")] - C7.level[card_id("6d")] == 1
+    assert C7.level[card_id("Ad")] > C7.level[card_id("Kd")] > C7.level[card_id("2d")]
 
 
 def test_no_trump_order() -> None:
@@ -79,32 +79,32 @@ def test_bad_trump_is_a_card_error() -> None:
     ],
 )
 def test_tractor_table(text: str, kind: str) -> None:
-    assert classify(SEVEN_CLUBS, cards(text)).kind == kind
+    assert classify(C7, cards(text)).kind == kind
 
 
 @pytest.mark.parametrize("text", ["9s 9s 8d 8d", "7h 7h 6h 6h", "2c 2c As As"])
 def test_tractor_table_rows_that_are_no_lead(text: str) -> None:
     with pytest.raises(IllegalPlayError, match="not a lead"):
-        classify(SEVEN_CLUBS, cards(text))
+        classify(C7, cards(text))
 
 
 @pytest.mark.parametrize("text", ["7s 7h", "SJ BJ"])
 def test_two_cards_that_are_not_a_pair(text: str) -> None:
-    lead = classify(SEVEN_CLUBS, cards(text))
+    lead = classify(C7, cards(text))
     assert lead.kind == "throw" and lead.pairs == 0
 
 
 def test_two_equal_plain_cards_of_two_suits_are_no_pair_and_no_lead() -> None:
     with pytest.raises(IllegalPlayError, match="mixes spades"):
-        classify(SEVEN_CLUBS, cards("Qs Qd"))
+        classify(C7, cards("Qs Qd"))
 
 
 def test_throw_is_read_as_its_largest_units() -> None:
-    lead = classify(SEVEN_CLUBS, cards("Kd Qd Qd Td Td"))
+    lead = classify(C7, cards("Kd Qd Qd Td Td"))
     assert [unit_text(u) for u in lead.units] == ["Qd Qd", "Td Td", "Kd"]
-    lead = classify(SEVEN_CLUBS, cards("Ks Qs Qs Js Js"))
+    lead = classify(C7, cards("Ks Qs Qs Js Js"))
     assert [unit_text(u) for u in lead.units] == ["Qs Qs Js Js", "Ks"]
-    assert classify(SEVEN_CLUBS, cards("Ad Kd Kd")).kind == "throw"
+    assert classify(C7, cards("Ad Kd Kd")).kind == "throw"
 
 
 def test_rank_pairs_in_no_trump_are_steps_to_the_jokers() -> None:
@@ -131,49 +131,49 @@ def test_rank_pairs_in_no_trump_are_steps_to_the_jokers() -> None:
     ],
 )
 def test_following_a_pair(hand: str, play: str, legal: bool) -> None:
-    lead = classify(SEVEN_CLUBS, cards("8d 8d"))
-    assert (judge_follow(SEVEN_CLUBS, lead, cards(hand), cards(play)) is None) is legal
+    lead = classify(C7, cards("8d 8d"))
+    assert (judge_follow(C7, lead, cards(hand), cards(play)) is None) is legal
 
 
 def test_reasons_name_the_obligation() -> None:
-    lead = classify(SEVEN_CLUBS, cards("8d 8d"))
+    lead = classify(C7, cards("8d 8d"))
     hand = cards("9d 9d Jd Qd 3s")
-    assert judge_follow(SEVEN_CLUBS, lead, hand, cards("Jd Qd")) == "must play the pair 9d 9d (ruling 7)"
+    assert judge_follow(C7, lead, hand, cards("Jd Qd")) == "must play the pair 9d 9d (ruling 7)"
     hand = cards("9d 9d Jd Jd 3s")
-    assert "one of Jd Jd, 9d 9d" in str(judge_follow(SEVEN_CLUBS, lead, hand, cards("9d Jd")))
+    assert "one of Jd Jd, 9d 9d" in str(judge_follow(C7, lead, hand, cards("9d Jd")))
     assert "every one of the diamonds held (Td)" in str(
-        judge_follow(SEVEN_CLUBS, lead, cards("Td 2s 3s"), cards("2s 3s"))
+        judge_follow(C7, lead, cards("Td 2s 3s"), cards("2s 3s"))
     )
-    assert "does not hold" in str(judge_follow(SEVEN_CLUBS, lead, cards("Td 2s 3s"), cards("Td 4s")))
-    assert "as many as were led" in str(judge_follow(SEVEN_CLUBS, lead, cards("Td 2s 3s"), cards("Td")))
+    assert "does not hold" in str(judge_follow(C7, lead, cards("Td 2s 3s"), cards("Td 4s")))
+    assert "as many as were led" in str(judge_follow(C7, lead, cards("Td 2s 3s"), cards("Td")))
 
 
 def test_following_a_tractor_needs_a_tractor_then_pairs() -> None:
-    lead = classify(SEVEN_CLUBS, cards("5h 5h 4h 4h"))
+    lead = classify(C7, cards("5h 5h 4h 4h"))
     hand = cards("9h 9h 8h 8h Kh Kh 3h")
-    assert judge_follow(SEVEN_CLUBS, lead, hand, cards("9h 9h 8h 8h")) is None
-    assert judge_follow(SEVEN_CLUBS, lead, hand, cards("9h 9h Kh Kh")) == (
+    assert judge_follow(C7, lead, hand, cards("9h 9h 8h 8h")) is None
+    assert judge_follow(C7, lead, hand, cards("9h 9h Kh Kh")) == (
         "must play the tractor 9h 9h 8h 8h (ruling 7)"
     )
     hand = cards("9h 9h Jh 3h 2h")  # no tractor: the one pair, then any hearts
-    assert judge_follow(SEVEN_CLUBS, lead, hand, cards("9h 9h Jh 3h")) is None
-    assert judge_follow(SEVEN_CLUBS, lead, hand, cards("Jh 3h 2h 9h")) is not None
-    assert sorted(format_hand(f) for f in legal_follows(SEVEN_CLUBS, lead, hand)) == [
+    assert judge_follow(C7, lead, hand, cards("9h 9h Jh 3h")) is None
+    assert judge_follow(C7, lead, hand, cards("Jh 3h 2h 9h")) is not None
+    assert sorted(format_hand(f) for f in legal_follows(C7, lead, hand)) == [
         "3h 9h 9h 2h", "3h 9h 9h Jh", "9h 9h Jh 2h",
     ]  # fmt: skip
 
 
 def test_following_a_throw_keeps_its_pairs() -> None:
-    lead = classify(SEVEN_CLUBS, cards("Kd Qd Qd Td Td"))  # two pairs and a single
+    lead = classify(C7, cards("Kd Qd Qd Td Td"))  # two pairs and a single
     hand = cards("9d 9d 8d 8d 6d 5d 3d")  # 9-8 is a tractor: it stands for the two pairs
-    assert judge_follow(SEVEN_CLUBS, lead, hand, cards("9d 9d 8d 8d 3d")) is None
-    assert judge_follow(SEVEN_CLUBS, lead, hand, cards("9d 9d 6d 5d 3d")) is not None
+    assert judge_follow(C7, lead, hand, cards("9d 9d 8d 8d 3d")) is None
+    assert judge_follow(C7, lead, hand, cards("9d 9d 6d 5d 3d")) is not None
 
 
 def test_void_follows_are_counted_without_listing() -> None:
-    lead = classify(SEVEN_CLUBS, cards("8d 8d 6d 6d"))
+    lead = classify(C7, cards("8d 8d 6d 6d"))
     hand = cards("3s 4s 5s 6s 8s 9s Js Qs Ks As 3h 4h 5h 6h 8h 9h")
-    assert count_follows(SEVEN_CLUBS, lead, hand) == 1820 == sum(1 for _ in legal_follows(SEVEN_CLUBS, lead, hand))
+    assert count_follows(C7, lead, hand) == 1820 == sum(1 for _ in legal_follows(C7, lead, hand))
 
 
 # --- winning a trick (rulings 8 and 9) ----------------------------------------------------------
@@ -218,40 +218,40 @@ def test_a_single_never_stands_for_a_pair() -> None:
 
 
 def test_kd_qd_against_a_held_ad_forces_qd() -> None:
-    check = check_throw(SEVEN_CLUBS, cards("Kd Qd"), [cards("3s"), cards("Ad 4s"), cards("5h")])
+    check = check_throw(C7, cards("Kd Qd"), [cards("3s"), cards("Ad 4s"), cards("5h")])
     assert (check.stands, format_hand(check.forced), format_hand(check.back)) == (
         False, "Qd", "Kd",
     )  # fmt: skip
     assert check.blocker == 1
-    check = check_throw(SEVEN_CLUBS, cards("Kd Qd"), [cards("Kd 3s"), cards("4h"), cards("5c")])
+    check = check_throw(C7, cards("Kd Qd"), [cards("Kd 3s"), cards("4h"), cards("5c")])
     assert (format_hand(check.forced), check.blocker) == ("Qd", 0)
-    assert check_throw(SEVEN_CLUBS, cards("Kd Qd"), [cards("Jd 3s"), cards("4h"), cards("5c")]).stands
+    assert check_throw(C7, cards("Kd Qd"), [cards("Jd 3s"), cards("4h"), cards("5c")]).stands
 
 
 def test_the_five_card_throw_table() -> None:
     throw = cards("Kd Qd Qd Td Td")
-    check = check_throw(SEVEN_CLUBS, throw, [cards("Ad 3s"), cards("4h"), cards("5c")])
+    check = check_throw(C7, throw, [cards("Ad 3s"), cards("4h"), cards("5c")])
     assert format_hand(check.forced) == "Kd"  # A♦ beats the single: the doubles go back
-    check = check_throw(SEVEN_CLUBS, throw, [cards("3s"), cards("Jd Jd"), cards("5c")])
+    check = check_throw(C7, throw, [cards("3s"), cards("Jd Jd"), cards("5c")])
     assert format_hand(check.forced) == "Td Td"  # J♦J♦ beats 10♦10♦ only
-    assert check_throw(SEVEN_CLUBS, throw, [cards("Jd"), cards("Ad Ad"), cards("Kd")]).stands is False
-    assert check_throw(SEVEN_CLUBS, throw, [cards("Jd 9d 9d"), cards("3s"), cards("4c")]).stands
+    assert check_throw(C7, throw, [cards("Jd"), cards("Ad Ad"), cards("Kd")]).stands is False
+    assert check_throw(C7, throw, [cards("Jd 9d 9d"), cards("3s"), cards("4c")]).stands
 
 
 def test_ks_qs_qs_js_js_stands_without_an_ace() -> None:
     throw = cards("Ks Qs Qs Js Js")
-    assert check_throw(SEVEN_CLUBS, throw, [cards("Ts Ts 9s 9s"), cards("3h"), cards("4h")]).stands
-    check = check_throw(SEVEN_CLUBS, throw, [cards("As"), cards("3h"), cards("4h")])
+    assert check_throw(C7, throw, [cards("Ts Ts 9s 9s"), cards("3h"), cards("4h")]).stands
+    check = check_throw(C7, throw, [cards("As"), cards("3h"), cards("4h")])
     assert format_hand(check.forced) == "Ks"
 
 
 def test_throw_penalty_counts_the_cards_taken_back() -> None:
-    check = check_throw(SEVEN_CLUBS, cards("Kd Qd Qd Td Td"), [cards("Ad")])
+    check = check_throw(C7, cards("Kd Qd Qd Td Td"), [cards("Ad")])
     assert throw_penalty(check, 10) == 40 and throw_penalty(check, 0) == 0
 
 
 def test_a_single_unit_always_stands() -> None:
-    assert check_throw(SEVEN_CLUBS, cards("3d 3d"), [cards("Ad Ad")]).stands
+    assert check_throw(C7, cards("3d 3d"), [cards("Ad Ad")]).stands
 
 
 # --- the kitty and the score tables (rulings 11 to 13) ------------------------------------------
