@@ -82,8 +82,7 @@ def test_bids_are_rank_cards_or_joker_pairs() -> None:
     state.bid(2, cards("2h 2h"))
     assert not state.can_bid(0, cards("2h"))
     state.bid(0, cards("SJ SJ"))  # a joker pair over a rank pair: no-trump
-    state.bid(1, cards("BJ BJ"))  # big jokers over small
-    assert state.log[-1].suit is None
+    assert state.bid(1, cards("BJ BJ")).suit is None  # big jokers over small: no-trump
 
 
 def test_no_reinforcing_a_partners_bid() -> None:
