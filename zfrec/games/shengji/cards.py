@@ -160,8 +160,9 @@ def add_card(hand: int, cid: int, decks: int) -> int:
         raise CardError(
             f"a third copy of {_TEXT[cid]}: 2 decks hold only 2 of each card"
             if decks == 2
-            else f"{decks + 1} copies of {_TEXT[cid]}: {decks} deck{'s' if decks > 1 else ''} "
-            f"hold only {decks} of each card"
+            else f"{decks + 1} copies of {_TEXT[cid]}: "
+            + (f"{decks} decks hold" if decks > 1 else "1 deck holds")
+            + f" only {decks} of each card"
         )
     return hand + (1 << (cid << 1))
 
