@@ -69,7 +69,16 @@ def test_throw_contract() -> None:
     args = ("throw", *SJ, "Kd Qd", "--other", "Kd 3s", "--other", "4h", "--other", "5c")
     assert run_json(*args) == (1, {"stands": False, "forced": "Qd", "back": "Kd", "blocker": 1})
     code, data = run_json("throw", *SJ, "Ad Kd", "--other", "Kd 3s", "--other", "4h")
-    assert code == 0 and data["stands"] is True
+    assert code == 0 and data == {"stands": True, "forced": None, "back": None, "blocker": None}
+
+
+@pytest.mark.parametrize(
+    ("throw", "forced", "back"), [("5d 5h", "5d", "5h"), ("5h 5d", "5h", "5d")]
+)
+def test_throw_forces_the_equal_card_written_first(throw: str, forced: str, back: str) -> None:
+    # no-trump, rank 5: the two rank cards are equal trumps, both beaten by a big joker
+    args = ("throw", "--game", "shengji", "--trump", "5", throw, "--other", "BJ", "--other", "3c")
+    assert run_json(*args) == (1, {"stands": False, "forced": forced, "back": back, "blocker": 1})
 
 
 def test_score_contract() -> None:

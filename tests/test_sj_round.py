@@ -58,19 +58,24 @@ def test_draw_order_and_turn() -> None:
 
 
 def test_the_seeds_nine_of_hearts_bidding() -> None:
-    # rank 9: North bids 9♥, East overrides with a pair of 9♣; a reinforced 9♥ pair first
-    # would have stood, since an earlier bid wins at equal strength
-    first = ["9h", "9c", "3s", "4s", "9h", "9c", "5s", "6s"]
+    # rank 9: North bids 9♥, East overrides with a pair of 9♣; North's second 9♥ makes a pair
+    # that counts from its first 9♥, so it takes precedence (an earlier bid wins at equal
+    # strength); a pair shown later than East's by anyone else does not
+    first = ["9h", "9c", "3s", "9d", "9h", "9c", "5s", "9d"]
     state = drawn(first, rank=6)
     nine_h, nine_c = card_id("9h"), card_id("9c")
     state.bid(0, cards("9h"))
     assert not state.can_bid(1, cards("9c"))  # a single does not beat a single
-    state.bid(0, 2 << (nine_h << 1))  # North reinforces first
+    state.bid(1, 2 << (nine_c << 1))  # East's pair overrides North's single
+    assert not state.can_bid(3, cards("9d 9d"))  # equal strength, later: no
+    state.bid(0, 2 << (nine_h << 1))  # North reinforces its own bid
+    assert state.bid_seat == 0
+    assert not state.can_bid(1, 2 << (nine_c << 1))
+    state.undo()
+    state.undo()
+    state.bid(0, 2 << (nine_h << 1))  # reinforced before East's pair: East cannot override
     with pytest.raises(IllegalPlayError, match="must beat the standing bid"):
         state.bid(1, 2 << (nine_c << 1))
-    state.undo()
-    state.bid(1, 2 << (nine_c << 1))  # East's pair overrides North's single
-    assert state.bid_seat == 1
 
 
 def test_bids_are_rank_cards_or_joker_pairs() -> None:
@@ -88,12 +93,11 @@ def test_bids_are_rank_cards_or_joker_pairs() -> None:
 def test_no_reinforcing_a_partners_bid() -> None:
     state = drawn(["2h", "3s", "2h", "4s", "SJ", "5s", "BJ", "6s", "SJ", "7s", "BJ", "8s"])
     state.bid(0, cards("2h"))
-    with pytest.raises(IllegalPlayError, match="must beat the standing bid"):
-        state.bid(2, cards("2h"))  # the second copy is the partner's: no pair
-    state.bid(0, cards("SJ SJ"))
     with pytest.raises(IllegalPlayError, match="may not reinforce a partner's bid"):
-        state.bid(2, cards("BJ BJ"))
-    assert not state.can_bid(1, cards("3s"))
+        state.bid(2, cards("2h"))  # the second copy is the partner's
+    state.bid(0, cards("SJ SJ"))
+    state.bid(2, cards("BJ BJ"))  # a stronger bid, not a reinforcement
+    assert state.bid_seat == 2
 
 
 def full_draw(state: RoundState) -> RoundState:
