@@ -113,6 +113,10 @@ class RoundState:
     log: list[RoundEvent] = field(default_factory=list)
     undoable: bool = True
     _saved: list[tuple[Any, ...]] = field(default_factory=list, repr=False)
+    _draw_end: int = field(default=0, repr=False)  # to_draw, read once: every draw asks
+
+    def __post_init__(self) -> None:
+        self._draw_end = self.to_draw
 
     # making a round ----------------------------------------------------------------------------
 
@@ -223,13 +227,15 @@ class RoundState:
     @property
     def to_draw(self) -> int:
         """Cards the seats draw in all (the kitty excluded)."""
-        return self.n * self.rules.hand_size
+        return len(self.deck) - self.rules.kitty if self.deck else 0
 
     def verify_draw(self, seat: int) -> None:
         """Raise unless `seat` draws the next card now."""
-        self._phase(DRAW, "cards are drawn", seat)
-        self._seat(seat)
-        if self.drawn >= self.to_draw:
+        if self.phase != DRAW:
+            self._phase(DRAW, "cards are drawn", seat)
+        if not 0 <= seat < self.n:
+            self._seat(seat)
+        if self.drawn >= self._draw_end:
             raise self._error("every hand is full: the draw is over", "15", "SJ303", seat)
         if seat != self.turn:
             raise IllegalPlayError(
