@@ -312,3 +312,16 @@ def test_every_play_of_a_self_play_round_is_judged_legal_again() -> None:
         state.undo()
         if isinstance(event, PlayEvent):
             assert state.can_play(event.seat, event.attempt)
+
+
+@pytest.mark.parametrize("preset", ["bashifen", "dabaifen", "zhaopengyou"])
+def test_self_play_rounds_replay_legally(preset: str) -> None:
+    from zfrec.games.shengji.match import play_match, replay_round
+
+    rules = sj_preset(preset)
+    match = play_match(rules, 3, (["random", "greedy"] * 4)[: rules.players], max_rounds=3)
+    assert len(match.rounds) == 3
+    for r in match.rounds:
+        state = replay_round(rules, r.deck, r.level, r.dealer, r.state.log)
+        assert state.over and state.result == r.state.result
+        assert all(h == 0 for h in state.hands) and size(state.kitty) == rules.kitty
