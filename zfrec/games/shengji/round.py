@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from itertools import product
 from typing import Any
 
-from zfrec.errors import IllegalPlayError
+from zfrec.errors import DealError, IllegalPlayError
 from zfrec.games.shengji.cards import (
     SJ,
     contains,
@@ -134,8 +134,8 @@ class RoundState:
         level), `dealer` the dealer's seat, or None when the bids decide it (round 1)."""
         n = rules.players
         if sorted(deck) != sorted(list(range(54)) * rules.decks):
-            raise IllegalPlayError(
-                f"the deck must hold each of the 54 cards {rules.decks} time(s)", "2", "SJ301"
+            raise DealError(
+                f"the deck must hold each of the 54 cards {rules.decks} time(s)", "SJ301", rule="2"
             )
         first = 0 if dealer is None else dealer
         return cls(
