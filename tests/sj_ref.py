@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, pairwise
 
 RANKS = "23456789TJQKA"  # rank value = index + 2, so 2..14
 SUITS = "shdc"
@@ -139,7 +139,7 @@ def is_tractor(cards: Sequence[str], rd: Round) -> bool:
     if any(n != 2 for n in counts.values()):
         return False
     orders = sorted(rd.order(c) for c in counts)
-    return all(b == a + 1 for a, b in zip(orders, orders[1:], strict=False))
+    return all(b == a + 1 for a, b in pairwise(orders))
 
 
 def unit_of(cards: Sequence[str], rd: Round) -> Unit | None:
@@ -311,9 +311,7 @@ def submultisets(hand: Sequence[str], size: int) -> Iterator[tuple[str, ...]]:
     yield from go(0, size, [])
 
 
-def legal_follows(
-    lead: Sequence[str], hand: Sequence[str], rd: Round
-) -> set[tuple[str, ...]]:
+def legal_follows(lead: Sequence[str], hand: Sequence[str], rd: Round) -> set[tuple[str, ...]]:
     """By brute force: every same-size card set of the hand that ruling 7 allows (sorted)."""
     return {
         tuple(sorted(p))
@@ -404,9 +402,7 @@ def holds_beater(hand: Sequence[str], unit: Unit, suit: str, rd: Round) -> bool:
         return any(rd.order(c) > unit.top for c in same)
     if unit.pairs == 1:
         return any(n >= 2 and rd.order(c) > unit.top for c, n in Counter(same).items())
-    return any(
-        max(rd.order(c) for c in t) > unit.top for t in tractors_in(same, unit.pairs, rd)
-    )
+    return any(max(rd.order(c) for c in t) > unit.top for t in tractors_in(same, unit.pairs, rd))
 
 
 @dataclass(frozen=True)
@@ -561,3 +557,51 @@ def bid_beats(new: Sequence[str], old: Sequence[str] | None, rank: int) -> bool:
     t = bid_strength(old, rank)
     assert t is not None
     return s > t
+
+
+@dataclass(frozen=True)
+class Bid:
+    seat: int
+    cards: tuple[str, ...]
+    time: int  # when the bid was first shown: a reinforcement keeps it
+
+
+def bidding(events: Sequence[tuple[int, Sequence[str]]], rank: int) -> Bid | None:
+    """Ruling 15 over a sequence of (seat, cards shown): the bid that stands at the end.
+
+    A bid must beat the standing one (more cards; joker pair over rank pair; big over small). A
+    seat may reinforce its own single bid by showing the second copy: the pair keeps the single's
+    time, so it beats a later pair of equal strength (the seed's 9♥ example). A seat never adds
+    to a partner's bid: only a seat's own single becomes a pair (a partner's second copy is a new
+    single, which cannot beat the standing one).
+    READING: a shown card set that is neither a valid bid nor a valid reinforcement is refused
+    (ValueError); a seat's reinforcement must end stronger than the standing bid or equal to it
+    and earlier.
+    """
+    standing: Bid | None = None
+    own: dict[int, Bid] = {}
+    for t, (seat, shown) in enumerate(events):
+        cards = tuple(shown)
+        prev = own.get(seat)
+        if prev is not None and len(prev.cards) == 1 and cards == prev.cards:
+            cand = Bid(seat, prev.cards + cards, prev.time)
+        else:
+            cand = Bid(seat, cards, t)
+        s = bid_strength(cand.cards, rank)
+        if s is None:
+            raise ValueError(f"not a bid: {' '.join(cards)}")
+        if standing is not None:
+            cur = bid_strength(standing.cards, rank)
+            assert cur is not None
+            if (s, -cand.time) <= (cur, -standing.time):
+                raise ValueError(f"does not beat the standing bid: {' '.join(cards)}")
+        own[seat] = cand
+        standing = cand
+    return standing
+
+
+def bid_trump(bid: Bid | None) -> str | None:
+    """The suit a bid makes trump ('' for no-trump, None without a bid)."""
+    if bid is None:
+        return None
+    return "" if bid.cards[0] in ("SJ", "BJ") else bid.cards[0][1]
