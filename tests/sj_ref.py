@@ -605,3 +605,19 @@ def bid_trump(bid: Bid | None) -> str | None:
     if bid is None:
         return None
     return "" if bid.cards[0] in ("SJ", "BJ") else bid.cards[0][1]
+
+
+# ---- perft ---------------------------------------------------------------------------------------
+
+
+def leads(hand: Sequence[str], rd: Round) -> set[tuple[str, ...]]:
+    """Every distinct lead a hand can make (ruling 6): each non-empty card set of one effective
+    suit, throws included (sorted tuples)."""
+    out: set[tuple[str, ...]] = set()
+    by_suit: dict[str, list[str]] = {}
+    for c in hand:
+        by_suit.setdefault(rd.eff_suit(c), []).append(c)
+    for cards in by_suit.values():
+        for k in range(1, len(cards) + 1):
+            out |= {tuple(sorted(p)) for p in submultisets(cards, k)}
+    return out
