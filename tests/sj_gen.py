@@ -79,3 +79,33 @@ def position(
         if len(pool) >= max(len(lead), 1):
             hand = draw(rng, pool, max(len(lead), min(len(pool), rng.randint(1, hand_size))))
             return rd, lead, hand, pool
+
+
+def rich_position(
+    rng: random.Random, hand_size: int = 12
+) -> tuple[ref.Round, list[str], list[str], list[str]]:
+    """Like `position`, but the lead is built from a long run of one suit: two to four pairs,
+    often adjacent (tractors), and up to two singles; the follower draws from the rest of that
+    run and a few other cards, so that throws of several tractors and pairs, and followers
+    holding tractors of their own, are common."""
+    while True:
+        rd = random_round(rng)
+        suit = rng.choice([*ref.SUITS, ref.TRUMP])
+        cands = sorted((c for c in ALL if rd.eff_suit(c) == suit), key=rd.order)
+        lo = rng.randint(0, max(0, len(cands) - 12))
+        kinds = cands[lo : lo + 12]
+        if len(kinds) < 6:
+            continue
+        start = rng.randint(0, len(kinds) - 4)
+        pair_kinds = set(kinds[start : start + rng.randint(2, 3)])
+        pair_kinds |= set(rng.sample(kinds, rng.randint(0, 2)))
+        rest = [c for c in kinds if c not in pair_kinds]
+        singles = rng.sample(rest, min(len(rest), rng.randint(0, 2)))
+        lead = [c for c in sorted(pair_kinds) for _ in (0, 1)] + singles
+        pool = [c for c in rest for _ in (0, 1)]
+        for c in singles:
+            pool.remove(c)
+        pool += rng.sample([c for c in ALL if c not in kinds], 6)
+        if len(pool) >= len(lead):
+            follower = draw(rng, pool, max(len(lead), min(len(pool), hand_size)))
+            return rd, lead, follower, pool

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations, pairwise
 
 RANKS = "23456789TJQKA"  # rank value = index + 2, so 2..14
@@ -183,6 +184,11 @@ def decompose(cards: Sequence[str], rd: Round) -> list[Unit]:
     singles. Of every cut into units, the one whose unit sizes, largest first, are greatest
     (then whose tops are highest); the units are returned largest first, highest first.
     """
+    return list(_decompose(tuple(sorted(cards)), rd))
+
+
+@lru_cache(maxsize=100_000)
+def _decompose(cards: tuple[str, ...], rd: Round) -> tuple[Unit, ...]:
     best: list[Unit] | None = None
     best_key: list[tuple[int, int]] = []
     for part in _partitions(sorted(cards, key=lambda c: (-rd.order(c), c)), rd):
@@ -190,7 +196,7 @@ def decompose(cards: Sequence[str], rd: Round) -> list[Unit]:
         if best is None or key > best_key:
             best, best_key = part, key
     assert best is not None
-    return sorted(best, key=_unit_key, reverse=True)
+    return tuple(sorted(best, key=_unit_key, reverse=True))
 
 
 @dataclass(frozen=True)
