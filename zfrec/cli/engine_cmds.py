@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from zfrec.cli import shengji_cmds as sj
 from zfrec.cli.common import (
     JSON_HELP,
     OPTION_HELP,
@@ -24,6 +25,11 @@ from zfrec.engine.rules import Ruleset
 from zfrec.errors import AmbiguousPlayError, IllegalPlayError
 
 RulesOpt = Annotated[str, typer.Option("--rules", "-r", help=RULES_HELP)]
+# classify and legal also serve Sheng ji (--game shengji): its bodies are in shengji_cmds.
+GameOpt = Annotated[str, typer.Option("--game", help=sj.GAME_HELP)]
+TrumpOpt = Annotated[str | None, typer.Option("--trump", help=sj.TRUMP_HELP)]
+DecksOpt = Annotated[int | None, typer.Option("--decks", help=sj.DECKS_HELP)]
+GameRulesOpt = Annotated[str | None, typer.Option("--rules", "-r", help=sj.RULES_HELP)]
 OptionOpt = Annotated[list[str] | None, typer.Option("--option", "-o", help=OPTION_HELP)]
 JsonOpt = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
 
@@ -58,16 +64,24 @@ def classify(
     cards: Annotated[
         str, typer.Argument(help='The cards, e.g. "7s 7h SJ BJ 8c" (BJ=8h declares).')
     ],
-    rules: RulesOpt = "pagat",
+    rules: GameRulesOpt = None,
     option: OptionOpt = None,
     as_json: JsonOpt = False,
+    game: GameOpt = "zhengfen",
+    trump: TrumpOpt = None,
+    decks: DecksOpt = None,
 ) -> None:
     """List every reading of CARDS as a combination, best first (RULES.md R13-R23).
 
     Exit 0 when CARDS form a combination; 1 when they do not, with the reason (a plain answer,
     on standard output); 2 when they cannot be read as cards.
+
+    With --game shengji: the format of a lead (single, pair, tractor or throw, its suit and its
+    units, largest first) under --trump; exit 1 with the reason when CARDS are no lead.
     """
-    found, reason = _try_readings(cards, ruleset(rules, option))
+    if sj.check_game(game):
+        sj.classify_cmd(cards, trump, rules, option, decks, as_json)
+    found, reason = _try_readings(cards, ruleset(rules or "pagat", option))
     if as_json:
         print_json(
             {
@@ -142,12 +156,34 @@ def legal(
     physical: Annotated[
         bool, typer.Option("--physical", help="List every distinct card set, not abstract moves.")
     ] = False,
-    rules: RulesOpt = "pagat",
+    rules: GameRulesOpt = None,
     option: OptionOpt = None,
     as_json: JsonOpt = False,
+    game: GameOpt = "zhengfen",
+    trump: TrumpOpt = None,
+    decks: DecksOpt = None,
+    lead: Annotated[
+        str | None, typer.Option("--lead", help="Sheng ji: the trick's lead, to follow.")
+    ] = None,
+    play: Annotated[
+        str | None, typer.Option("--play", help="Sheng ji: judge this play (exit 0 legal, 1 not).")
+    ] = None,
+    limit: Annotated[
+        int, typer.Option("--limit", min=0, help="Sheng ji: list at most this many plays.")
+    ] = 100,
 ) -> None:
-    """List the legal plays from HAND: on the lead, or beating --top."""
-    rs = ruleset(rules, option)
+    """List the legal plays from HAND: on the lead, or beating --top.
+
+    With --game shengji: the legal follows to --lead (every lead without it), or with --play
+    whether that play is legal (exit 0) or not (exit 1, the reason naming the obligation).
+    """
+    if sj.check_game(game):
+        if top is not None:
+            fail("--top is Zheng Fen's; Sheng ji follows a --lead")
+        sj.legal_cmd(hand, lead, play, limit, trump, rules, option, decks, as_json)
+    if lead is not None or play is not None:
+        fail("--lead and --play are Sheng ji's: add --game shengji")
+    rs = ruleset(rules or "pagat", option)
     with friendly_errors():
         mask = parse_cards(hand)
     top_combo = _lead(top, rs) if top else None
@@ -186,3 +222,71 @@ def register(app: typer.Typer) -> None:
     app.command("classify")(classify)
     app.command("beats")(beats_cmd)
     app.command("legal")(legal)
+    app.command("trick")(trick_cmd)
+    app.command("throw")(throw_cmd)
+    app.command("score")(score_cmd)
+
+
+# --- Sheng ji's own verbs (--game shengji; the bodies are in shengji_cmds) ---------------------
+
+
+def trick_cmd(
+    plays: Annotated[list[str], typer.Argument(help='The plays in play order, e.g. "8d 8d".')],
+    game: GameOpt = "zhengfen",
+    trump: TrumpOpt = None,
+    rules: GameRulesOpt = None,
+    option: OptionOpt = None,
+    decks: DecksOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Sheng ji: who wins a trick (the 1-based play, lead first) and its points."""
+    sj.only_shengji(game, "trick")
+    sj.trick_cmd(plays, trump, rules, option, decks, as_json)
+
+
+OTHER_HELP = "What one other player holds (or is known to); repeat, in play order after the thrower"
+
+
+def throw_cmd(
+    play: Annotated[str, typer.Argument(help='The throw, e.g. "Kd Qd".')],
+    other: Annotated[
+        list[str] | None,
+        typer.Option("--other", help=OTHER_HELP),
+    ] = None,
+    game: GameOpt = "zhengfen",
+    trump: TrumpOpt = None,
+    rules: GameRulesOpt = None,
+    option: OptionOpt = None,
+    decks: DecksOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Sheng ji: whether a throw stands (exit 0) or fails (exit 1): the forced part, the cards
+    taken back, and the first of the others (1-based) who could beat it."""
+    sj.only_shengji(game, "throw")
+    sj.throw_cmd(play, other, trump, rules, option, decks, as_json)
+
+
+def score_cmd(
+    points: Annotated[int, typer.Option("--points", help="The opponents' points in tricks.")],
+    kitty_points: Annotated[int, typer.Option("--kitty-points", help="Points in the kitty.")] = 0,
+    last: Annotated[
+        str | None, typer.Option("--last", help="The last trick's lead (for the multiplier).")
+    ] = None,
+    last_winner: Annotated[
+        str | None, typer.Option("--last-winner", help="opponents or declarers.")
+    ] = None,
+    dealer: Annotated[int, typer.Option("--dealer", help="The dealer's seat (1-based).")] = 1,
+    game: GameOpt = "zhengfen",
+    trump: TrumpOpt = None,
+    rules: GameRulesOpt = None,
+    option: OptionOpt = None,
+    decks: DecksOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Sheng ji: the round's score from the opponents' points: their total with the kitty, the
+    levels each team goes up, whether the teams swap, and the next dealer (rulings 11-13).
+
+    --trump reads --last's tractors (default: rank 2, no-trump)."""
+    sj.only_shengji(game, "score")
+    sj.score_cmd(points, kitty_points, last, last_winner, dealer, trump, rules, option, decks,
+                 as_json)  # fmt: skip

@@ -160,7 +160,7 @@ def judge_follow(order: Order, lead: Format, hand: int, play: int) -> str | None
             )
         return None
     if played < n:
-        return f"must play {n} {word}: {m} are held (ruling 7)"
+        return f"must play {n} of the {m} {word} held (ruling 7)"
     if lead.pairs == 0:
         return None
     return _structure_reason(order, lead, held, play)

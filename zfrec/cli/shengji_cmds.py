@@ -1,0 +1,345 @@
+"""The Sheng ji bodies of `zfrec classify`, `legal`, `trick`, `throw`, `score` and `simulate`
+(`--game shengji`): the commands in engine_cmds.py and simulate_cmds.py dispatch here.
+
+Seats and plays are 1-based in play order. Exit codes as everywhere: 0 yes, 1 no (with the
+reason), 2 bad input (one line).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from itertools import islice
+from math import prod
+from pathlib import Path
+from typing import NoReturn
+
+import typer
+
+from zfrec.cli.common import fail, friendly_errors, out, print_json
+from zfrec.errors import CardError, IllegalPlayError
+from zfrec.games.shengji.cards import card_ids, count, distinct, format_cards, one, parse_hand, size
+from zfrec.games.shengji.follow import count_follows, judge_follow, legal_follows
+from zfrec.games.shengji.formats import Format, classify, suit_of, unit_text
+from zfrec.games.shengji.order import SUIT_WORDS, TRUMP, Order, parse_trump
+from zfrec.games.shengji.rules import SjRules, parse_sj_option, sj_preset
+from zfrec.games.shengji.scoring import kitty_multiplier, level_change
+from zfrec.games.shengji.throws import check_throw_format, throw_penalty
+from zfrec.games.shengji.trick import trick_points, trick_winner
+
+GAMES = ("zhengfen", "shengji")
+GAME_HELP = "The game: zhengfen (default) or shengji."
+TRUMP_HELP = "Sheng ji: the dominant rank and trump suit, e.g. 7c (rank 7, clubs), or 7 (no-trump)."
+DECKS_HELP = "Sheng ji: the number of decks (default by the preset: 2, or 1 for dabaifen)."
+RULES_HELP = (
+    "Rules preset: pagat (default), poppel or parlett; with --game shengji: bashifen (default), "
+    "dabaifen or zhaopengyou."
+)
+
+
+def check_game(game: str) -> bool:
+    """True for shengji, False for zhengfen; exit 2 for another game."""
+    if game not in GAMES:
+        fail(f"unknown game {game!r}: games are {', '.join(GAMES)}")
+    return game == "shengji"
+
+
+def only_shengji(game: str, verb: str) -> None:
+    """Exit 2 unless `--game shengji` was given to a verb only Sheng ji has."""
+    if not check_game(game):
+        fail(f"`zfrec {verb}` is a Sheng ji command: add --game shengji")
+
+
+def rules_of(rules: str | None, options: list[str] | None, decks: int | None) -> SjRules:
+    """The preset with `--option`s and `--decks`, or exit 2 with the reason."""
+    with friendly_errors():
+        opts = dict(parse_sj_option(o) for o in options or [])
+        if decks is not None:
+            opts["decks"] = decks
+        return sj_preset(rules or "bashifen", **opts)
+
+
+def order_of(trump: str | None, needed: bool = True, default: str = "2") -> Order:
+    """`--trump`, or exit 2 when it is needed and missing or unreadable."""
+    if trump is None:
+        if needed:
+            fail("give the round's trump: --trump 7c (rank 7, clubs trump) or --trump 7 (no-trump)")
+        trump = default
+    with friendly_errors():
+        return parse_trump(trump)
+
+
+def cards_of(text: str, rules: SjRules, what: str | None = None) -> int:
+    """Cards read for the rules' decks, or exit 2 with the reason (naming `what` they are)."""
+    try:
+        return parse_hand(text, rules.decks)
+    except CardError as exc:
+        fail(f"{what}: {exc.message}" if what else exc.message)
+
+
+def play_text(order: Order, cards: int) -> str:
+    """A play's cards from the highest down (trump first), as the units are written."""
+    level, esuit = order.level, order.esuit
+    return format_cards(sorted(card_ids(cards), key=lambda c: (-esuit[c], -level[c], c)))
+
+
+def _lead(order: Order, cards: int) -> Format:
+    try:
+        return classify(order, cards)
+    except IllegalPlayError as exc:
+        fail(exc.message)
+
+
+# --- classify ---------------------------------------------------------------------------------
+
+
+def classify_cmd(text: str, trump: str | None, rules: str | None, options: list[str] | None,
+                 decks: int | None, as_json: bool) -> NoReturn:  # fmt: skip
+    """`zfrec classify --game shengji`: the format of a lead (exit 0), or why it is none (1)."""
+    rs = rules_of(rules, options, decks)
+    order = order_of(trump)
+    cards = cards_of(text, rs)
+    try:
+        lead = classify(order, cards)
+    except IllegalPlayError as exc:
+        if as_json:
+            print_json({"kind": None, "reason": exc.message})
+        else:
+            out.print(exc.message, markup=False)
+        raise typer.Exit(1) from None
+    units = [unit_text(u) for u in lead.units]
+    if as_json:
+        print_json({"kind": lead.kind, "suit": lead.suit_text, "units": units})
+    else:
+        out.print(f"{lead.kind} in {SUIT_WORDS[lead.esuit]}: {' | '.join(units)}", markup=False)
+    raise typer.Exit(0)
+
+
+# --- legal ------------------------------------------------------------------------------------
+
+
+def _all_leads(order: Order, hand: int) -> Iterator[int]:
+    for e in (TRUMP, 0, 1, 2, 3):
+        held = hand & order.suit_mask[e]
+        if held:
+            yield from _sub_multisets(held)
+
+
+def _sub_multisets(held: int) -> Iterator[int]:
+    ids = distinct(held)
+
+    def rec(i: int, acc: int) -> Iterator[int]:
+        if i == len(ids):
+            if acc:
+                yield acc
+            return
+        c = ids[i]
+        for take in range(count(held, c) + 1):
+            yield from rec(i + 1, acc + take * one(c))
+
+    yield from rec(0, 0)
+
+
+def _count_leads(order: Order, hand: int) -> int:
+    total = 0
+    for e in range(5):
+        held = hand & order.suit_mask[e]
+        if held:
+            total += prod(count(held, c) + 1 for c in distinct(held)) - 1
+    return total
+
+
+def legal_cmd(hand_text: str, lead_text: str | None, play_text_: str | None, limit: int,
+              trump: str | None, rules: str | None, options: list[str] | None,
+              decks: int | None, as_json: bool) -> NoReturn:  # fmt: skip
+    """`zfrec legal --game shengji`: judge `--play` against `--lead` (exit 0 legal, 1 not), or
+    list the legal follows (or leads, without `--lead`)."""
+    rs = rules_of(rules, options, decks)
+    order = order_of(trump)
+    hand = cards_of(hand_text, rs)
+    lead = _lead(order, cards_of(lead_text, rs, "--lead")) if lead_text is not None else None
+    if play_text_ is not None:
+        play = cards_of(play_text_, rs, "--play")
+        if lead is None:
+            reason = _lead_reason(order, hand, play)
+        else:
+            reason = judge_follow(order, lead, hand, play)
+        legal = reason is None
+        if legal:
+            what = "lead" if lead is None else "follow to " + play_text(order, lead.cards)
+            reason = f"a legal {what}"
+        if as_json:
+            print_json({"legal": legal, "reason": reason})
+        else:
+            out.print(("legal: " if legal else "illegal: ") + str(reason), markup=False)
+        raise typer.Exit(0 if legal else 1)
+    if lead is None:
+        total = _count_leads(order, hand)
+        listed = list(islice(_all_leads(order, hand), limit))
+    else:
+        total = count_follows(order, lead, hand)
+        listed = list(islice(legal_follows(order, lead, hand), limit))
+    texts = [play_text(order, p) for p in listed]
+    if as_json:
+        print_json({"count": total, "plays": texts, "truncated": total > len(texts)})
+        raise typer.Exit(0)
+    for t in texts:
+        out.print(t, markup=False)
+    kind = "lead" if lead is None else "follow"
+    more = f" (the first {len(texts)} listed; --limit lists more)" if total > len(texts) else ""
+    out.print(f"{total} legal {kind}{'s' if total != 1 else ''}{more}", markup=False)
+    raise typer.Exit(0)
+
+
+def _lead_reason(order: Order, hand: int, play: int) -> str | None:
+    from zfrec.games.shengji.cards import contains
+
+    if not contains(hand, play):
+        return "the hand does not hold " + play_text(order, play)
+    if suit_of(order, play) is None:
+        try:
+            classify(order, play)
+        except IllegalPlayError as exc:
+            return exc.message
+    return None
+
+
+# --- trick and throw --------------------------------------------------------------------------
+
+
+def trick_cmd(plays_text: list[str], trump: str | None, rules: str | None,
+              options: list[str] | None, decks: int | None, as_json: bool) -> NoReturn:  # fmt: skip
+    """`zfrec trick --game shengji`: the winning play (1-based) and the trick's points."""
+    rs = rules_of(rules, options, decks)
+    order = order_of(trump)
+    if len(plays_text) < 2:
+        fail("give the trick's plays in play order, the lead first: at least two")
+    plays = [cards_of(t, rs, f"play {i}") for i, t in enumerate(plays_text, 1)]
+    lead = _lead(order, plays[0])
+    for i, p in enumerate(plays[1:], 2):
+        if size(p) != lead.size:
+            fail(f"play {i} has {size(p)} cards; every play has as many as the lead, "
+                 f"{lead.size} (ruling 7)")  # fmt: skip
+    winner = trick_winner(order, plays, lead) + 1
+    pts = trick_points(plays)
+    if as_json:
+        print_json({"winner": winner, "points": pts})
+    else:
+        out.print(f"play {winner} ({play_text(order, plays[winner - 1])}) wins {pts} points",
+                  markup=False)  # fmt: skip
+    raise typer.Exit(0)
+
+
+def throw_cmd(play: str, others: list[str] | None, trump: str | None, rules: str | None,
+              options: list[str] | None, decks: int | None, as_json: bool) -> NoReturn:  # fmt: skip
+    """`zfrec throw --game shengji`: whether a throw stands (exit 0) or fails (exit 1), with the
+    forced part, the cards taken back and the first player who could beat it."""
+    rs = rules_of(rules, options, decks)
+    order = order_of(trump)
+    cards = cards_of(play, rs)
+    held = [cards_of(o, rs, f"--other {i}") for i, o in enumerate(others or [], 1)]
+    if not held:
+        fail("give what each other player holds (or as much as is known): --other, once each")
+    lead = _lead(order, cards)
+    check = check_throw_format(order, lead, held)
+    if as_json:
+        print_json({
+            "stands": check.stands,
+            "forced": None if check.stands else play_text(order, check.forced),
+            "back": None if check.stands else play_text(order, check.back),
+            "blocker": None if check.blocker is None else check.blocker + 1,
+        })  # fmt: skip
+    elif check.stands:
+        out.print(f"the throw {play_text(order, cards)} stands", markup=False)
+    else:
+        assert check.blocker is not None
+        penalty = throw_penalty(check, rs.throw_penalty)
+        cost = f" ({penalty} points' penalty)" if penalty else ""
+        out.print(
+            f"the throw fails: player {check.blocker + 1} after the thrower can beat "
+            f"{play_text(order, check.forced)}; play it and take back "
+            f"{play_text(order, check.back)}{cost}",
+            markup=False,
+        )
+    raise typer.Exit(0 if check.stands else 1)
+
+
+# --- score ------------------------------------------------------------------------------------
+
+
+def score_cmd(points: int, kitty_points: int, last: str | None, last_winner: str | None,
+              dealer: int, trump: str | None, rules: str | None, options: list[str] | None,
+              decks: int | None, as_json: bool) -> NoReturn:  # fmt: skip
+    """`zfrec score --game shengji`: the opponents' total with the kitty, the levels each team
+    goes up, whether the teams swap and the next dealer (rulings 11 to 13)."""
+    rs = rules_of(rules, options, decks)
+    if last_winner not in (None, "opponents", "declarers"):
+        fail(f"--last-winner is opponents or declarers, not {last_winner!r}")
+    if not 1 <= dealer <= rs.players:
+        fail(f"--dealer is a seat from 1 to {rs.players}")
+    if kitty_points % 5 or kitty_points < 0 or points % 5:
+        fail("points come in fives: --points and --kitty-points are multiples of 5")
+    added = 0
+    if last_winner == "opponents" and kitty_points:
+        if last is None:
+            fail("the kitty's multiplier needs the last trick's lead: --last \"Kd Kd\"")
+        order = order_of(trump, needed=False)
+        lead = _lead(order, cards_of(last, rs, "--last"))
+        added = kitty_points * kitty_multiplier(lead.units[0].pairs, rs.kitty_multiplier)
+    elif kitty_points and last_winner is None:
+        fail("say who took the last trick: --last-winner opponents or declarers")
+    total = points + added
+    change = level_change(total, rs.decks)
+    seat = dealer - 1
+    n = rs.players
+    if rs.fixed_partners:
+        nxt = (seat + 1) % n if change.swap else (seat + 2) % n
+    else:  # zhao pengyou: the dealer's friends are not known here
+        nxt = (seat + 1) % n if change.swap else seat
+    data = {
+        "total": total,
+        "declarers": change.declarers,
+        "opponents": change.opponents,
+        "swap": change.swap,
+        "next_dealer": nxt + 1,
+    }
+    if as_json:
+        print_json(data)
+    else:
+        up = (
+            f"declarers +{change.declarers}" if change.declarers
+            else f"opponents +{change.opponents}" if change.opponents else "no level change"
+        )  # fmt: skip
+        swap = "the teams swap" if change.swap else "the declarers stay"
+        out.print(f"opponents' total {total}: {up}; {swap}; next dealer seat {nxt + 1}",
+                  markup=False)  # fmt: skip
+    raise typer.Exit(0)
+
+
+# --- simulate ---------------------------------------------------------------------------------
+
+
+def simulate_cmd(out_path: Path, games: int, seed: int, bot: str, rules: str | None,
+                 options: list[str] | None, decks: int | None) -> None:  # fmt: skip
+    """`zfrec simulate --game shengji`: whole self-play matches as JSON lines (one per round,
+    with the engine's event log), to --out or standard output (`--out -`)."""
+    from zfrec.games.shengji.match import BOT_NAMES, match_json_lines, play_match
+
+    if bot not in BOT_NAMES:
+        fail(f"unknown bot {bot!r}: bots are {', '.join(BOT_NAMES)}")
+    rs = rules_of(rules, options, decks)
+    lines: list[str] = []
+    rounds = 0
+    for i in range(games):
+        match = play_match(rs, seed + i, [bot] * rs.players)
+        rounds += len(match.rounds)
+        lines += [json.dumps(row, ensure_ascii=False) for row in match_json_lines(match, i + 1)]
+    text = "\n".join(lines) + "\n"
+    if str(out_path) == "-":
+        sys.stdout.write(text)
+        return
+    from zfrec.cli.simulate_cmds import _write
+
+    _write(out_path, text)
+    out.print(f"wrote {games} match(es), {rounds} round(s) to {out_path}", markup=False)
