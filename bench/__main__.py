@@ -21,6 +21,8 @@ from bench.engine_bench import engine_figures
 from bench.import_bench import import_hands_per_s, pg_import_hands_per_s
 from bench.parse_bench import parse_hands_per_s
 from bench.rss import peak_rss_mb
+from bench.shengji_bench import TARGETS as SHENGJI_TARGETS
+from bench.shengji_bench import shengji_figures
 from bench.solve_bench import TARGETS as SOLVE_TARGETS
 from bench.solve_bench import solve_figures
 from bench.validate_bench import best_rate, validate_rate
@@ -198,6 +200,7 @@ def run(quick: bool) -> dict[str, Any]:
         ("import (SQLite, PostgreSQL, memory) and render", store_and_render),
         ("live table, 20 tables at once", live),
         ("hindsight solver", lambda: results.update(solve_figures(quick))),
+        ("Sheng ji engine", lambda: results.update(shengji_figures(quick))),
     ]
     with console.status("benchmarking") as status:
         for label, step in steps:
@@ -229,6 +232,7 @@ TARGETS: dict[str, tuple[str, float]] = {
     "publish_10k_jobs2_s": ("<", 60),
     "live_move_p99_ms": ("<=", 50),
     **SOLVE_TARGETS,
+    **SHENGJI_TARGETS,
 }
 _TESTS = {"<=": lambda v, b: v <= b, ">=": lambda v, b: v >= b, "<": lambda v, b: v < b}
 

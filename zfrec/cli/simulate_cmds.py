@@ -10,9 +10,9 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from zfrec.cli import shengji_cmds as sj
 from zfrec.cli.common import (
     OPTION_HELP,
-    RULES_HELP,
     err,
     fail,
     file_mode_for,
@@ -75,15 +75,25 @@ def simulate_cmd(
     ] = False,
     seed: Annotated[int, typer.Option("--seed", help="Same seed, same records.")] = 0,
     bot: Annotated[str, typer.Option("--bot", help=f"Player: {', '.join(BOTS)}.")] = "random",
-    rules: Annotated[str, typer.Option("--rules", "-r", help=RULES_HELP)] = "pagat",
+    rules: Annotated[str | None, typer.Option("--rules", "-r", help=sj.RULES_HELP)] = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help=OPTION_HELP)] = None,
     fmt: Annotated[str, typer.Option("--format", help="zfn or json.")] = "zfn",
+    game_kind: Annotated[str, typer.Option("--game", help=sj.GAME_HELP)] = "zhengfen",
+    decks: Annotated[int | None, typer.Option("--decks", help=sj.DECKS_HELP)] = None,
 ) -> None:
     """Write self-play game records: full deals, every play, scores and results.
 
     With a range of players, game i has the (i mod range)-th seat count. A file path gets all
     games; a directory path (or one without a suffix) gets one file per game.
+
+    With --game shengji: whole matches (until a team wins), one JSON line per round with the
+    engine's event log, to --out (`--out -`: standard output); --players is the preset's
+    (zhaopengyou: --option players=N).
     """
+    if sj.check_game(game_kind):
+        sj.simulate_cmd(out_path, games, seed, bot, rules, option, decks)
+        return
+    rules = rules or "pagat"
     if bot not in BOTS:
         fail(f"unknown bot {bot!r}: bots are {', '.join(BOTS)}")
     if fmt not in FORMATS:

@@ -61,7 +61,10 @@ returns a frozen event, appended to `log`)
 
 Perft (`perft`), bots and self-play (`bots`, `match`)
     perft(state: RoundState, depth: int) -> int, perft_counts(state, depth) -> list[int]
-    play_match(rules: SjRules, seed: int, bots: Sequence[str]) -> MatchRecord
+    play_match(rules: SjRules, seed: int, bots: Sequence[str], max_rounds=400) -> MatchRecord
+        MatchRecord(rules, seed, bots, rounds: list[RoundRecord], winners: tuple[int, ...])
+    replay_round(rules, deck, level, dealer, log) -> RoundState   every action verified again
+    bots: RandomBot, GreedyBot (`zfrec.games.shengji.bots`), by name via make_bot("greedy")
 """
 
 from __future__ import annotations
@@ -80,7 +83,10 @@ from zfrec.games.shengji.cards import (
 )
 from zfrec.games.shengji.follow import count_follows, judge_follow, legal_follows, verify_follow
 from zfrec.games.shengji.formats import Format, Unit, classify, suit_of, unit_text
+from zfrec.games.shengji.match import MatchRecord, RoundRecord, play_match, replay_round
 from zfrec.games.shengji.order import TRUMP, Order, make_order, parse_trump
+from zfrec.games.shengji.perft import perft, perft_counts
+from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.rules import SjRules, parse_sj_option, sj_preset
 from zfrec.games.shengji.scoring import LevelChange, kitty_multiplier, level_change, raise_level
 from zfrec.games.shengji.throws import ThrowCheck, check_throw, throw_penalty
@@ -90,7 +96,10 @@ __all__ = [
     "TRUMP",
     "Format",
     "LevelChange",
+    "MatchRecord",
     "Order",
+    "RoundRecord",
+    "RoundState",
     "SjRules",
     "ThrowCheck",
     "Unit",
@@ -112,8 +121,12 @@ __all__ = [
     "parse_hand",
     "parse_sj_option",
     "parse_trump",
+    "perft",
+    "perft_counts",
+    "play_match",
     "points",
     "raise_level",
+    "replay_round",
     "size",
     "sj_preset",
     "suit_of",

@@ -158,44 +158,59 @@ def best_top(order: Order, cards: int, pairs: int) -> int:
     return max((top for top, n in runs(levels) if n >= pairs), default=-1)
 
 
+def _unit_key(u: Unit) -> tuple[int, int, int]:
+    return -u.pairs, -u.top, u.ids[0]
+
+
 def decompose(order: Order, cards: int) -> tuple[Unit, ...]:
     """`cards` (of one effective suit) as units, largest first: tractors (longest, then
-    highest), then pairs, then singles, each from the highest down (ruling 6)."""
+    highest), then pairs, then singles, each from the highest down (ruling 6); units of one
+    size and top by card id."""
     level = order.level
-    ids = sorted(distinct(cards), key=lambda c: (-level[c], c))
-    at_level: dict[int, list[int]] = {}
+    ids = distinct(cards)
+    if len(ids) == 1:  # the common leads: a single or a pair
+        c = ids[0]
+        k = cards >> (c << 1) & 3
+        if k == 1:
+            return (Unit(0, level[c], (c,)),)
+        if k == 2:
+            return (Unit(1, level[c], (c, c)),)
+    singles: list[int] = []
+    at_level: dict[int, list[int]] = {}  # level -> the cards held twice at that level
     for c in ids:
-        if count(cards, c) >= 2:
-            at_level.setdefault(level[c], []).append(c)
+        k = cards >> (c << 1) & 3
+        if k >= 2:
+            lv = level[c]
+            if lv in at_level:
+                at_level[lv].append(c)
+            else:
+                at_level[lv] = [c]
+            if k == 3:
+                singles.append(c)
+        else:
+            singles.append(c)
     units: list[Unit] = []
-    used: list[int] = []  # cards taken into tractors and pairs, one id per pair
-    if len(at_level) >= 2:
+    if len(at_level) >= 2 and any(lv + 1 in at_level for lv in at_level):
         while True:
-            found = [(n, top) for top, n in runs({lv: len(cs) for lv, cs in at_level.items()})]
-            n, top = max(found, default=(0, 0))
+            n, top = max(
+                ((n, top) for top, n in runs({lv: len(cs) for lv, cs in at_level.items()})),
+                default=(0, 0),
+            )
             if n < 2:
                 break
-            taken = []
+            taken: list[int] = []
             for lv in range(top, top - n, -1):
                 c = at_level[lv].pop(0)
-                taken += [c, c]
-                used.append(c)
+                taken += (c, c)
                 if not at_level[lv]:
                     del at_level[lv]
             units.append(Unit(n, top, tuple(taken)))
-    for lv in sorted(at_level, reverse=True):
-        for c in at_level[lv]:
+    for lv, cs in at_level.items():
+        for c in cs:
             units.append(Unit(1, lv, (c, c)))
-            used.append(c)
-    left = dict.fromkeys(ids, 0)
-    for c in ids:
-        left[c] = count(cards, c)
-    for c in used:
-        left[c] -= 2
-    for c in ids:
-        for _ in range(left[c]):
-            units.append(Unit(0, level[c], (c,)))
-    units.sort(key=lambda u: (-u.pairs, -u.top))
+    for c in singles:
+        units.append(Unit(0, level[c], (c,)))
+    units.sort(key=_unit_key)
     return tuple(units)
 
 
