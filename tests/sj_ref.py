@@ -627,3 +627,66 @@ def leads(hand: Sequence[str], rd: Round) -> set[tuple[str, ...]]:
         for k in range(1, len(cards) + 1):
             out |= {tuple(sorted(p)) for p in submultisets(cards, k)}
     return out
+
+
+def card_key(card: str) -> tuple[int, int]:
+    """Zheng Fen's card order (3 low .. 2 high, then SJ, BJ; suits s h d c), which the perft
+    data's definition uses to break ties between equal cards of a failed throw, for want of a
+    written order."""
+    if card in ("SJ", "BJ"):
+        return (13 if card == "SJ" else 14, 0)
+    return ((rank_value(card) - 3) % 13, SUITS.index(card[1]))
+
+
+def perft_counts(
+    hands: Sequence[Sequence[str]], leader: int, rd: Round, depth: int | None = None
+) -> list[int]:
+    """Nodes per depth from a position, by the definition in tests/data/sj_perft.json: a node is
+    one play; a lead is every distinct one-suit card set of the leader's hand, a failed throw
+    (against the others' actual hands, in play order after the leader) plays its forced unit and
+    takes the rest back; a follow is every legal follow; the trick's winner leads next; a
+    sequence that empties every hand stops there. `leader` is 0-based; counts[i] is depth i+1.
+    """
+    counts: Counter[int] = Counter()
+    seats = len(hands)
+    held = [Counter(h) for h in hands]
+
+    def take(seat: int, cards: Sequence[str]) -> None:
+        held[seat].subtract(cards)
+
+    def give(seat: int, cards: Sequence[str]) -> None:
+        held[seat].update(cards)
+
+    def cards_of(seat: int) -> list[str]:
+        return [c for c, n in held[seat].items() for _ in range(n)]
+
+    def go(d: int, turn: int, plays: list[tuple[int, tuple[str, ...]]]) -> None:
+        if depth is not None and d == depth:
+            return
+        if not plays:
+            if not any(+h for h in held):
+                return
+            mine = cards_of(turn)
+            others = [cards_of((turn + k) % seats) for k in range(1, seats)]
+            for lead in sorted(leads(mine, rd)):
+                out = throw_outcome(sorted(lead, key=card_key), others, rd)
+                play = tuple(sorted(out.forced))
+                counts[d + 1] += 1
+                take(turn, play)
+                go(d + 1, (turn + 1) % seats, [(turn, play)])
+                give(turn, play)
+            return
+        lead = plays[0][1]
+        for play in sorted(legal_follows(lead, cards_of(turn), rd)):
+            counts[d + 1] += 1
+            take(turn, play)
+            now = [*plays, (turn, play)]
+            if len(now) == seats:
+                w = now[trick_winner([p for _, p in now], rd)][0]
+                go(d + 1, w, [])
+            else:
+                go(d + 1, (turn + 1) % seats, now)
+            give(turn, play)
+
+    go(0, leader, [])
+    return [counts[i] for i in range(1, max(counts, default=0) + 1)]

@@ -10,8 +10,11 @@ draws; under CI=true they are fixed (conftest.py).
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
+from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -20,6 +23,7 @@ from hypothesis import strategies as st
 from tests import sj_gen as gen
 from tests import sj_ref as ref
 from zfrec.games import shengji as sj
+from zfrec.games.shengji.round import RoundState
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 PROPS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -245,3 +249,141 @@ def test_generator_meets_every_format() -> None:
         seen.update(u.kind for u in info.units if info.kind == "throw")
     assert all(seen[k] >= 5 for k in ("single", "pair", "tractor", "throw")), seen
     assert seen["tractor"] >= 10
+
+
+# ---- perft: the pinned counts against the referee's own enumerator -------------------------------
+
+PERFT = json.loads((Path(__file__).parent / "data" / "sj_perft.json").read_text(encoding="utf-8"))
+SLOW_PERFT = {"rank-card-tractor", "larger"}  # several seconds each in the referee
+
+
+@pytest.mark.parametrize(
+    "pos",
+    [
+        pytest.param(p, id=p["name"], marks=[pytest.mark.slow] if p["name"] in SLOW_PERFT else [])
+        for p in PERFT["positions"]
+    ],
+)
+def test_perft_against_referee(pos: dict[str, Any]) -> None:
+    rd = ref.parse_trump(pos["trump"])
+    hands = [ref.parse_cards(h) for h in pos["hands"]]
+    depth = None if pos["to_end"] else len(pos["counts"])
+    assert ref.perft_counts(hands, pos["leader"] - 1, rd, depth) == pos["counts"]
+
+
+# ---- ruling 15: bids --------------------------------------------------------------------------
+
+
+def drawn_round(hands: dict[int, list[str]], rank: int) -> RoundState:
+    """A round of bashi fen whose first 100 draws give each seat the cards listed for it (then
+    random ones), drawn in full so that every bid below may be shown."""
+    rest = [c for c in gen.ALL for _ in (0, 1)]
+    for cards in hands.values():
+        for c in cards:
+            rest.remove(c)
+    random.Random(rank).shuffle(rest)
+    full = {s: list(hands.get(s, [])) for s in range(4)}
+    for s in range(4):
+        while len(full[s]) < 25:
+            full[s].append(rest.pop())
+    order = [full[s][i] for i in range(25) for s in range(4)] + rest
+    rs = RoundState.start(sj.sj_preset(), [sj.card_id(c) for c in order], (rank - 3) % 13)
+    for _ in range(100):
+        rs.draw(rs.turn)
+    return rs
+
+
+def engine_bids(
+    events: list[tuple[int, list[str]]], hands: dict[int, list[str]], rank: int
+) -> tuple[list[bool], str]:
+    """Each event's acceptance by the engine (a pair shown as both cards) and the trump that
+    settles ('' for no-trump)."""
+    rs = drawn_round(hands, rank)
+    ok = []
+    for seat, cards in events:
+        shown = hand(cards)
+        ok.append(rs.can_bid(seat, shown))
+        if ok[-1]:
+            rs.bid(seat, shown)
+    while rs.can_draw(rs.turn):
+        rs.draw(rs.turn)
+    trump = rs.settle().trump
+    return ok, trump[-1] if trump[-1] in ref.SUITS else ""
+
+
+def referee_bids(events: list[tuple[int, list[str]]], rank: int) -> tuple[list[bool], str | None]:
+    """The same, by the referee: a seat showing the pair of its own single bid reinforces it."""
+    ok: list[bool] = []
+    taken: list[tuple[int, list[str]]] = []
+    for seat, cards in events:
+        tried = [*taken, (seat, cards)]
+        prev = [c for s, c in taken if s == seat]
+        if len(cards) == 1 and cards in prev:  # the same card shown again is no new bid
+            ok.append(False)
+            continue
+        if len(cards) == 2 and prev and prev[-1] == cards[:1]:
+            tried = [*taken, (seat, cards[:1])]  # the referee shows only the second copy
+        try:
+            ref.bidding(tried, rank)
+        except ValueError:
+            ok.append(False)
+            continue
+        ok.append(True)
+        taken = tried
+    return ok, ref.bid_trump(ref.bidding(taken, rank)) if taken else None
+
+
+# Known disagreement (reported): the engine refuses a joker pair over the partner's joker pair
+# as reinforcing a partner's bid; the referee reads ruling 15's "reinforce" as showing the second
+# copy only. Such events are left out here and pinned in test_sj_seed.py.
+FINDING_PARTNER_JOKERS = True
+# Known disagreement (reported): a seat whose single was overridden by an equal pair may not, in
+# the engine, show its pair to take the bid back, as the seed's 9♥ example does. Sequences are
+# cut before such a bid here; the seed's example is pinned in test_sj_seed.py.
+FINDING_LATE_REINFORCE = True
+
+
+def first_late_reinforcement(events: list[tuple[int, list[str]]], rank: int) -> int:
+    """The index of the first pair shown over its own overridden single, or len(events)."""
+    singles: dict[int, list[str]] = {}
+    standing: int | None = None
+    for i, (seat, cards) in enumerate(events[: len(events)]):
+        ok, _ = referee_bids(events[: i + 1], rank)
+        if len(cards) == 2 and singles.get(seat) == cards[:1] and standing != seat and ok[-1]:
+            return i
+        if ok[-1]:
+            standing = seat
+            if len(cards) == 1:
+                singles[seat] = cards
+    return len(events)
+
+
+@settings(max_examples=150, deadline=None)
+@given(SEEDS)
+def test_bids(seed: int) -> None:
+    """Random bid sequences: each bid's acceptance and the trump that stands agree."""
+    rng = random.Random(seed)
+    rank = rng.randint(2, 14)
+    rank_cards = [ref.RANKS[rank - 2] + s for s in ref.SUITS] + ["SJ", "BJ"]
+    pool = [c for c in rank_cards for _ in (0, 1)]
+    rng.shuffle(pool)
+    hands = {s: pool[3 * s : 3 * s + 3] for s in range(4)}
+    events = []
+    for _ in range(rng.randint(1, 5)):
+        seat = rng.randrange(4)
+        held = Counter(hands[seat])
+        options = [[c] for c in held if c not in ("SJ", "BJ")]
+        options += [[c, c] for c, n in held.items() if n == 2]
+        if options:
+            events.append((seat, rng.choice(options)))
+        if FINDING_PARTNER_JOKERS and any(
+            s == (seat + 2) % 4 and c[0] in ("SJ", "BJ") for s, c in events[:-1]
+        ):
+            events = [e for e in events if e[0] != seat or e[1][0] not in ("SJ", "BJ")]
+    if FINDING_LATE_REINFORCE:
+        events = events[: first_late_reinforcement(events, rank)]
+    mine, trump = referee_bids(events, rank)
+    got, got_trump = engine_bids(events, hands, rank)
+    assert got == mine, events
+    if trump is not None:
+        assert got_trump == trump, events

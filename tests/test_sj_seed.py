@@ -443,3 +443,90 @@ def test_bids_strength() -> None:
     assert ref.bid_trump(ref.bidding([(3, ["BJ", "BJ"])], 9)) == ""  # no-trump
     with pytest.raises(ValueError):  # a partner's second copy is a single, not a reinforcement
         ref.bidding([(1, ["9h"]), (2, ["9c", "9c"]), (3, ["9h"])], 9)
+
+
+def engine_bid_trump(
+    holdings: dict[int, list[str]], events: list[tuple[int, str]], rank: int
+) -> str:
+    """The trump the engine settles after the bids (each shown with all its cards)."""
+    from tests.test_sj_referee import drawn_round, hand
+
+    rs = drawn_round(holdings, rank)
+    for seat, cards in events:
+        rs.bid(seat, hand(P(cards)))
+    while rs.can_draw(rs.turn):
+        rs.draw(rs.turn)
+    return str(rs.settle().trump)
+
+
+def test_bids_engine_override() -> None:
+    """The seed's 9♥ example, first half: East's 9♣9♣ overrides North's 9♥."""
+    holdings = {0: ["9h", "9h"], 1: ["9c", "9c"]}
+    assert engine_bid_trump(holdings, [(0, "9h"), (1, "9c 9c")], 9) == "9c"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="FINDING (reported): the engine refuses North's second 9♥ after East's 9♣9♣; the seed "
+    "and ruling 15 let the reinforced pair, shown first, take precedence",
+)
+def test_bids_engine_seed_reinforcement() -> None:
+    holdings = {0: ["9h", "9h"], 1: ["9c", "9c"]}
+    events = [(0, "9h"), (1, "9c 9c"), (0, "9h 9h")]
+    assert engine_bid_trump(holdings, events, 9) == "9h"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="FINDING (reported): the engine refuses a big-joker pair over the partner's small-joker "
+    "pair as reinforcing a partner's bid; ruling 15's reinforcing is showing a bid's second copy",
+)
+def test_bids_engine_partner_joker_pair() -> None:
+    holdings = {0: ["SJ", "SJ"], 2: ["BJ", "BJ"]}
+    assert ref.bid_beats(["BJ", "BJ"], ["SJ", "SJ"], 9)
+    assert engine_bid_trump(holdings, [(0, "SJ SJ"), (2, "BJ BJ")], 9) == "9"
+
+
+def throw_5(throw: str) -> tuple[tuple[list[str], list[str]], tuple[int, str, str]]:
+    """A throw of two equal rank cards in a no-trump round of 5, beaten by a held big joker:
+    (the referee's forced and back cards, the command line's exit code, forced and back)."""
+    out = ref.throw_outcome(P(throw), [P("BJ"), P("3c"), P("4c")], ref.parse_trump("5"))
+    code, got = sj("throw", throw, "--other", "BJ", "--other", "3c", "--other", "4c", trump="5")
+    return (out.forced, out.back), (code, got["forced"], got["back"])
+
+
+def test_throw_forced_written_first() -> None:
+    """Ruling 10: between equal cards, the one written first is forced."""
+    assert throw_5("5h 5d") == ((["5h"], ["5d"]), (1, "5h", "5d"))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="FINDING (reported): ruling 10 forces, between equal cards, the one written first; "
+    "`zfrec throw` forces the lowest card id whatever the order written",
+)
+def test_throw_forced_written_first_not_lowest_id() -> None:
+    assert throw_5("5d 5h") == ((["5d"], ["5h"]), (1, "5d", "5h"))
+
+
+# ---- bad input (issue 28: exit 2 with one clear line) -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["classify", "--game", "shengji", "--trump", "7c", "8x 8d"],  # an unreadable card
+        ["classify", "--game", "shengji", "--trump", "7c", "8d 8d 8d"],  # a third copy, two decks
+        ["classify", "--game", "shengji", "--trump", "7x", "8d"],  # a bad --trump
+        ["trick", "--game", "shengji", "--trump", "1c", "8d", "9d", "Td", "Jd"],
+    ],
+)
+def test_bad_input_exit_2(args: list[str]) -> None:
+    """The command-line contract, not the seed: bad cards or trump are exit 2, one line."""
+    with pytest.raises(ValueError):
+        ref.parse_trump(args[4]) if args[4] != "7c" else ref.parse_cards(
+            args[5].replace("8d 8d 8d", "8x")
+        )
+    result = runner.invoke(app, [*args, "--json"])
+    assert result.exit_code == 2, result.stdout
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
