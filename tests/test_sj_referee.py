@@ -23,6 +23,8 @@ from hypothesis import strategies as st
 from tests import sj_gen as gen
 from tests import sj_ref as ref
 from zfrec.games import shengji as sj
+from zfrec.games.shengji.events import DrawEvent, ExchangeEvent, PlayEvent, SettleEvent
+from zfrec.games.shengji.match import play_match
 from zfrec.games.shengji.round import RoundState
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
@@ -387,3 +389,97 @@ def test_bids(seed: int) -> None:
     assert got == mine, events
     if trump is not None:
         assert got_trump == trump, events
+
+
+# ---- whole rounds of self-play, re-judged play by play (rulings 6-13 inside the round) --------
+
+
+def rejudge_round(state: RoundState, rules: sj.SjRules) -> None:
+    """Follow a finished round's log with the referee: every lead, failed throw, follow, trick
+    and the round's score are judged again from the cards alone."""
+    n = rules.players
+    held: list[Counter[str]] = [Counter() for _ in range(n)]
+    rd: ref.Round | None = None
+    dealer, last_winner, judged, kitty_pts = -1, -1, 0, 0
+    trick: list[tuple[int, list[str]]] = []
+    last_lead: list[str] = []
+    plays: list[PlayEvent] = []
+    result = None
+    for e in state.log:
+        if isinstance(e, DrawEvent):
+            held[e.seat][sj.format_hand(sj.one(e.card))] += 1
+        elif isinstance(e, SettleEvent):
+            rd, dealer = ref.parse_trump(e.trump), e.dealer
+            held[dealer].update(cards_of(e.kitty))
+        elif isinstance(e, ExchangeEvent):
+            held[e.seat].subtract(cards_of(e.discard))
+            kitty_pts = ref.points(cards_of(e.discard))
+        elif isinstance(e, PlayEvent):
+            assert rd is not None
+            plays.append(e)
+            seat, attempt, play = e.seat, list(cards_of(e.attempt)), list(cards_of(e.cards))
+            if not trick:
+                assert ref.classify(attempt, rd).kind is not None, attempt
+                others = [list(held[(seat + k) % n].elements()) for k in range(1, n)]
+                out = ref.throw_outcome(attempt, others, rd)
+                assert out.stands == (attempt == play), (attempt, others)
+                if not out.stands:
+                    assert sorted(map(rd.order, play)) == sorted(map(rd.order, out.forced))
+                    assert out.blocker is not None and e.blocker == (seat + 1 + out.blocker) % n
+                    assert e.penalty == rules.throw_penalty * (len(attempt) - len(play))
+            else:
+                mine = list(held[seat].elements())
+                assert ref.follow_verdict(trick[0][1], mine, play, rd)[0], (trick, mine, play)
+            held[seat].subtract(play)
+            trick.append((seat, play))
+            judged += 1
+            if e.trick_result is not None:
+                w = trick[ref.trick_winner([p for _, p in trick], rd)][0]
+                pts = ref.trick_points(p for _, p in trick)
+                assert (e.trick_result.winner, e.trick_result.points) == (w, pts), trick
+                last_lead, last_winner = trick[0][1], w
+                trick = []
+            if e.round_result is not None:
+                result = e.round_result
+    assert result is not None and rd is not None
+    assert judged >= n and all(not +h for h in held)  # every card was played and judged
+
+    def declarer(seat: int) -> bool:
+        return bool((result.declarers >> seat) & 1)
+
+    opp_taken = sum(
+        e.trick_result.points
+        for e in plays
+        if e.trick_result is not None and not declarer(e.trick_result.winner)
+    )
+    assert (result.taken, result.last_winner) == (opp_taken, last_winner)
+    assert result.kitty_points == kitty_pts
+    mult = ref.kitty_multiplier(last_lead, rd, rules.kitty_multiplier)
+    assert result.multiplier == mult, last_lead
+    added = 0 if declarer(last_winner) else kitty_pts * mult
+    assert result.kitty_added == added
+    # ruling 10: onto the opponents' total when a declarer threw, off it when an opponent did
+    penalty = sum(e.penalty if declarer(e.seat) else -e.penalty for e in plays)
+    assert result.penalty == penalty
+    total = opp_taken + added + penalty
+    assert result.total == total
+    s = ref.score(total, dealer=dealer + 1, decks=rules.decks, players=n)
+    assert tuple(result.change) == (s.declarers, s.opponents, s.swap)
+    assert result.next_dealer == s.next_dealer - 1
+
+
+@pytest.mark.parametrize(
+    ("preset", "options", "bots"),
+    [
+        ("bashifen", {}, "random"),
+        ("bashifen", {"throw_penalty": 10, "kitty_multiplier": "linear"}, "random"),
+        ("bashifen", {}, "greedy"),
+        ("dabaifen", {"throw_penalty": 5}, "random"),
+    ],
+)
+def test_selfplay_rounds_rejudged(preset: str, options: dict[str, Any], bots: str) -> None:
+    rules = sj.sj_preset(preset, **options)
+    for seed in range(6):
+        match = play_match(rules, seed=seed, bots=[bots] * rules.players, max_rounds=2)
+        for r in match.rounds:
+            rejudge_round(r.state, rules)
