@@ -479,35 +479,41 @@ def level_change(total: int, decks: int = 2) -> tuple[int, int, bool]:
     """Rulings 12 (two decks, steps of 40) and 13 (one deck, steps of 20): (declarers' levels,
     opponents' levels, swap).
 
-    READING: points between the table's rows (possible with throw_penalty) fall in the row whose
-    lower bound they reach: 0 < p < step counts as 5-35. One deck below 0 mirrors two decks
-    with steps of 20 (declarers +4 for -5..-15, +5 for -20..-35, ...), as ruling 13 is silent.
-    One deck: 5-15 +2, 20-35 +1 (ruling 13), i.e. the first step there is 20, not 40.
+    READING: for N decks the seed's "40N is usually used as the point requirement to swap
+    teams", with every other boundary scaled the same way (a step is 20N): this gives ruling
+    12's table for two decks and ruling 13's for one, and the three decks of zhao pengyou with
+    seven or more players swap at 120. Points between the table's rows (possible with
+    throw_penalty) fall in the row whose lower bound they reach. One deck below 0 mirrors two
+    decks with steps of 20 (declarers +4 for -5..-15, +5 for -20..-35, ...), as ruling 13 is
+    silent there.
     """
-    step = 40 if decks >= 2 else 20
-    if decks >= 2:
-        if total < 0:
-            return 4 + (-total) // step, 0, False
-        if total == 0:
-            return 3, 0, False
-        if total < 40:
-            return 2, 0, False
-        if total < 80:
-            return 1, 0, False
-        if total < 200:
-            return 0, (total - 80) // 40, True
-        return 0, 3 + (total - 200) // 40, True
+    step = 20 * decks
     if total < 0:
         return 4 + (-total) // step, 0, False
     if total == 0:
         return 3, 0, False
-    if total < 20:
+    if total < step:
         return 2, 0, False
-    if total < 40:
+    if total < 2 * step:
         return 1, 0, False
-    if total < 100:
-        return 0, (total - 40) // 20, True
-    return 0, 3 + (total - 100) // 20, True
+    if total < 5 * step:
+        return 0, (total - 2 * step) // step, True
+    return 0, 3 + (total - 5 * step) // step, True
+
+
+def next_dealer(dealer: int, declarers: set[int], swap: bool, players: int) -> int:
+    """Ruling 12: the dealer's partner when the declarers hold, else the next seat after the
+    dealer (1-based seats).
+
+    READING: with zhao pengyou's changing teams (which ruling 12 does not cover), the first seat
+    after the dealer, in play order, of the team that deals next (the dealer's own team, the
+    dealer last, when it holds); with four seats and partners opposite this is ruling 12.
+    """
+    for k in range(1, players + 1):
+        seat = (dealer - 1 + k) % players + 1
+        if (seat in declarers) != swap:
+            return seat
+    raise AssertionError("no seat on the team that deals next")
 
 
 def score(
@@ -520,16 +526,17 @@ def score(
     decks: int = 2,
     players: int = 4,
     multiplier: str = "power",
+    declarers: set[int] | None = None,
 ) -> Score:
-    """Rulings 11-13 as the `zfrec score` verb states them. The next dealer: the dealer's partner
-    (two seats on) when the declarers hold, else the next seat after the dealer (ruling 12)."""
+    """Rulings 11-13 as the `zfrec score` verb states them (1-based seats; `declarers` the
+    declarers' seats, by default the dealer and the seat opposite)."""
     total = pts
     if last_winner == "opponents" and kitty_points:
         assert last is not None and rd is not None
         total += kitty_points * kitty_multiplier(last, rd, multiplier)
     d, o, swap = level_change(total, decks)
-    nxt = (dealer % players) + 1 if swap else ((dealer + 1) % players) + 1
-    return Score(total, d, o, swap, nxt)
+    team = declarers if declarers is not None else {dealer, (dealer + 1) % players + 1}
+    return Score(total, d, o, swap, next_dealer(dealer, team, swap, players))
 
 
 # ---- ruling 15: bids ---------------------------------------------------------------------------

@@ -219,7 +219,7 @@ def test_rich_throws_and_follows(seed: int) -> None:
 # ---- rulings 11-13: the score tables ------------------------------------------------------------
 
 
-@pytest.mark.parametrize("decks", [1, 2])
+@pytest.mark.parametrize("decks", [1, 2, 3])
 def test_level_change_everywhere(decks: int) -> None:
     for pts in range(-400, 601):
         d, o, swap = ref.level_change(pts, decks)
@@ -463,7 +463,8 @@ def rejudge_round(state: RoundState, rules: sj.SjRules) -> None:
     assert result.penalty == penalty
     total = opp_taken + added + penalty
     assert result.total == total
-    s = ref.score(total, dealer=dealer + 1, decks=rules.decks, players=n)
+    team = {seat + 1 for seat in range(n) if declarer(seat)}
+    s = ref.score(total, dealer=dealer + 1, decks=rules.decks, players=n, declarers=team)
     assert tuple(result.change) == (s.declarers, s.opponents, s.swap)
     assert result.next_dealer == s.next_dealer - 1
 
@@ -475,6 +476,8 @@ def rejudge_round(state: RoundState, rules: sj.SjRules) -> None:
         ("bashifen", {"throw_penalty": 10, "kitty_multiplier": "linear"}, "random"),
         ("bashifen", {}, "greedy"),
         ("dabaifen", {"throw_penalty": 5}, "random"),
+        ("zhaopengyou", {"players": 5}, "greedy"),
+        ("zhaopengyou", {"players": 7, "throw_penalty": 5}, "random"),
     ],
 )
 def test_selfplay_rounds_rejudged(preset: str, options: dict[str, Any], bots: str) -> None:
