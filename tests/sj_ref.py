@@ -539,6 +539,30 @@ def score(
     return Score(total, d, o, swap, next_dealer(dealer, team, swap, players))
 
 
+def raise_level(level: int, steps: int, must_defend: str, declarer: bool) -> tuple[int, bool]:
+    """Ruling 14: a team at `level` (2..14, A = 14) goes up `steps`: (its new level, whether it
+    won the match). `must_defend` is the option as written: "A", "none" or "5,10,K,A".
+
+    A team stops at a level to defend until it wins a round there as declarers; winning as
+    declarers at A wins the match. READING: with A not to be defended, passing A wins (the seed:
+    "When a team passes (rather than exactly attains) a score of ace ... victory"); a team that
+    starts at a level to defend and went up as declarers has just defended it.
+    """
+    marks = (
+        set()
+        if must_defend == "none"
+        else {RANKS.index(w) + 2 for w in ("T" if x == "10" else x for x in must_defend.split(","))}
+    )
+    cur = level
+    for _ in range(steps):
+        if cur in marks and not (declarer and cur == level):
+            return cur, False
+        if cur == 14:
+            return 14, True
+        cur += 1
+    return cur, False
+
+
 # ---- ruling 15: bids ---------------------------------------------------------------------------
 
 

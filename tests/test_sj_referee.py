@@ -19,9 +19,11 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
 from tests import sj_gen as gen
 from tests import sj_ref as ref
+from zfrec.cli import app
 from zfrec.games import shengji as sj
 from zfrec.games.shengji.events import DrawEvent, ExchangeEvent, PlayEvent, SettleEvent
 from zfrec.games.shengji.match import play_match
@@ -486,3 +488,100 @@ def test_selfplay_rounds_rejudged(preset: str, options: dict[str, Any], bots: st
         match = play_match(rules, seed=seed, bots=[bots] * rules.players, max_rounds=2)
         for r in match.rounds:
             rejudge_round(r.state, rules)
+
+
+@pytest.mark.parametrize("must_defend", ["A", "none", "5,10,K,A"])
+def test_raise_level_everywhere(must_defend: str) -> None:
+    """Ruling 14 on every level, step count and side, for each `must_defend` option."""
+    marks = sj.parse_sj_option(f"must_defend={must_defend}")[1]
+    for level in range(2, 15):
+        for steps in range(7):
+            for declarer in (False, True):
+                want = ref.raise_level(level, steps, must_defend, declarer)
+                assert sj.raise_level(level, steps, marks, declarer) == want, (level, steps)
+
+
+def defend_text(marks: tuple[int, ...]) -> str:
+    return "none" if not marks else ",".join(ref.RANKS[m - 2] for m in marks)
+
+
+@pytest.mark.parametrize("preset", ["bashifen", "dabaifen"])
+def test_selfplay_match_levels(preset: str) -> None:
+    """Whole matches (ruling 14): each round is played at its declarers' level, dealt by the
+    previous round's next dealer, every round re-judged, and the levels carried by the referee's
+    table and `raise_level` until a team wins at A."""
+    rules = sj.sj_preset(preset)
+    defend = defend_text(rules.must_defend)
+    for seed in range(2):
+        match = play_match(rules, seed=seed, bots=["greedy"] * 4, max_rounds=400)
+        assert match.winners, "a match of greedy bots ends"
+        next_dealer = None
+        for r in match.rounds:
+            rejudge_round(r.state, rules)
+            settle = next(e for e in r.state.log if isinstance(e, SettleEvent))
+            if next_dealer is not None:
+                assert settle.dealer == next_dealer
+            assert r.level == r.levels_before[settle.dealer] == ref.parse_trump(settle.trump).rank
+            res = r.state.result
+            assert res is not None
+            won = False
+            after = list(r.levels_before)
+            for seat in range(4):
+                dec = bool((res.declarers >> seat) & 1)
+                steps = res.change.declarers if dec else res.change.opponents
+                after[seat], w = ref.raise_level(r.levels_before[seat], steps, defend, dec)
+                won = won or w
+            assert tuple(after) == r.levels_after, r.number
+            next_dealer = res.next_dealer
+        assert won and set(match.winners) in ({0, 2}, {1, 3})
+
+
+# ---- the command-line contract of issue 28 on random positions ---------------------------------
+
+runner = CliRunner()
+
+
+def cli(*args: str) -> tuple[int, Any]:
+    result = runner.invoke(app, [*args, "--json"])
+    assert result.exit_code in (0, 1), (args, result.stdout, result.stderr)
+    return result.exit_code, json.loads(result.stdout)
+
+
+@pytest.mark.slow
+@settings(max_examples=60, deadline=None)
+@given(SEEDS)
+def test_cli_contract(seed: int) -> None:
+    """`classify`, `legal` (listing and judging), `trick` and `throw` through the command line
+    agree with the referee, cards written as the referee writes them."""
+    rng = random.Random(seed)
+    rd, lead, follower, pool = gen.position(rng)
+    t = trump_text(rd)
+    lead_text, hand_text = " ".join(lead), " ".join(follower)
+    info = ref.classify(lead, rd)
+    code, got = cli("classify", "--game", "shengji", "--trump", t, lead_text)
+    assert (code, got["kind"], got["suit"]) == (0, info.kind, info.suit)
+    legal = ref.legal_follows(lead, follower, rd)
+    code, got = cli("legal", "--game", "shengji", "--trump", t, "--lead", lead_text, hand_text)
+    assert code == 0 and got["count"] == len(legal) and not got["truncated"]
+    assert {tuple(sorted(ref.parse_cards(p))) for p in got["plays"]} == legal
+    play = rng.sample(follower, len(lead))
+    verdict = ref.follow_verdict(lead, follower, play, rd)[0]
+    code, got = cli(
+        "legal", "--game", "shengji", "--trump", t, "--lead", lead_text, hand_text,
+        "--play", " ".join(play),
+    )  # fmt: skip
+    assert (code, got["legal"]) == (0 if verdict else 1, verdict)
+    plays = [lead, list(rng.choice(sorted(legal)))]
+    plays += [gen.draw(rng, pool, len(lead)) for _ in range(2) if len(pool) >= len(lead)]
+    code, got = cli("trick", "--game", "shengji", "--trump", t, *map(" ".join, plays))
+    want = {"winner": ref.trick_winner(plays, rd) + 1, "points": ref.trick_points(plays)}
+    assert (code, got) == (0, want)
+    others = [o for o in (follower, pool[:6], pool[6:12]) if o]  # `--other ""` is bad input
+    out = ref.throw_outcome(lead, others, rd)
+    args = [a for o in others for a in ("--other", " ".join(o))]
+    code, got = cli("throw", "--game", "shengji", "--trump", t, lead_text, *args)
+    assert (code, got["stands"]) == (0 if out.stands else 1, out.stands)
+    if not out.stands and len({rd.order(c) for c in set(lead)}) == len(set(lead)):
+        assert sorted(ref.parse_cards(got["forced"])) == sorted(out.forced)
+        assert sorted(ref.parse_cards(got["back"])) == sorted(out.back)
+        assert got["blocker"] == (out.blocker or 0) + 1
