@@ -19,7 +19,16 @@ import typer
 
 from zfrec.cli.common import fail, friendly_errors, out, print_json
 from zfrec.errors import CardError, IllegalPlayError
-from zfrec.games.shengji.cards import card_ids, count, distinct, format_cards, one, parse_hand, size
+from zfrec.games.shengji.cards import (
+    card_ids,
+    count,
+    distinct,
+    format_cards,
+    one,
+    parse_hand,
+    parse_ids,
+    size,
+)
 from zfrec.games.shengji.follow import count_follows, judge_follow, legal_follows
 from zfrec.games.shengji.formats import Format, classify, suit_of, unit_text
 from zfrec.games.shengji.order import SUIT_WORDS, TRUMP, Order, parse_trump
@@ -238,11 +247,12 @@ def throw_cmd(play: str, others: list[str] | None, trump: str | None, rules: str
     rs = rules_of(rules, options, decks)
     order = order_of(trump)
     cards = cards_of(play, rs)
+    written = parse_ids(play, rs.decks)
     held = [cards_of(o, rs, f"--other {i}") for i, o in enumerate(others or [], 1)]
     if not held:
         fail("give what each other player holds (or as much as is known): --other, once each")
     lead = _lead(order, cards)
-    check = check_throw_format(order, lead, held)
+    check = check_throw_format(order, lead, held, written)
     if as_json:
         print_json({
             "stands": check.stands,

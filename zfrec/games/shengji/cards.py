@@ -45,6 +45,7 @@ __all__ = [
     "pair_cards",
     "pairs",
     "parse_hand",
+    "parse_ids",
     "points",
     "size",
 ]
@@ -160,8 +161,9 @@ def add_card(hand: int, cid: int, decks: int) -> int:
         raise CardError(
             f"a third copy of {_TEXT[cid]}: 2 decks hold only 2 of each card"
             if decks == 2
-            else f"{decks + 1} copies of {_TEXT[cid]}: {decks} deck{'s' if decks > 1 else ''} "
-            f"hold only {decks} of each card"
+            else f"{decks + 1} copies of {_TEXT[cid]}: "
+            + (f"{decks} decks hold" if decks > 1 else "1 deck holds")
+            + f" only {decks} of each card"
         )
     return hand + (1 << (cid << 1))
 
@@ -214,18 +216,25 @@ def _glued(word: str) -> list[int] | None:
     return out
 
 
-def parse_hand(text: str, decks: int = 2) -> int:
-    """Cards separated by spaces or commas (or glued) into a packed hand; a card may appear
-    as often as there are decks. CardError for an unreadable card or one copy too many."""
+def parse_ids(text: str, decks: int = 2) -> list[int]:
+    """The card ids of a text in the order written (`parse_hand` checks and packs them)."""
     if not 1 <= decks <= MAX_DECKS:
         raise CardError(f"Sheng ji is played with 1 to {MAX_DECKS} decks here, not {decks}")
+    ids: list[int] = []
     hand = 0
     for word in text.split():
         for cid in _word_ids(word):
             hand = add_card(hand, cid, decks)
-    if not hand:
+            ids.append(cid)
+    if not ids:
         raise CardError("no cards given")
-    return hand
+    return ids
+
+
+def parse_hand(text: str, decks: int = 2) -> int:
+    """Cards separated by spaces or commas (or glued) into a packed hand; a card may appear
+    as often as there are decks. CardError for an unreadable card or one copy too many."""
+    return from_ids(parse_ids(text, decks))
 
 
 def format_cards(ids: Iterable[int]) -> str:

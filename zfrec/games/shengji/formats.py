@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from zfrec.errors import IllegalPlayError
-from zfrec.games.shengji.cards import HIGH, card_ids, count, distinct, format_cards, size
+from zfrec.games.shengji.cards import HIGH, card_ids, distinct, format_cards, size
 from zfrec.games.shengji.order import SUIT_WORDS, TRUMP, Order
 
 __all__ = [

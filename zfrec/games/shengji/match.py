@@ -24,7 +24,6 @@ from zfrec.games.shengji.events import (
     CallEvent,
     DrawEvent,
     ExchangeEvent,
-    PlayEvent,
     RoundEvent,
     SettleEvent,
     event_json,
@@ -37,6 +36,7 @@ __all__ = [
     "BOT_NAMES",
     "MatchRecord",
     "RoundRecord",
+    "apply_event",
     "match_json_lines",
     "play_match",
     "play_round",
@@ -142,6 +142,22 @@ def _seats(mask: int) -> list[int]:
     return [s for s in range(mask.bit_length()) if mask >> s & 1]
 
 
+def apply_event(state: RoundState, event: RoundEvent) -> RoundEvent:
+    """Make the action that gave `event` again, through the verifying action, and return the
+    new event (equal to `event` when the state is the one it was made in)."""
+    if isinstance(event, DrawEvent):
+        return state.draw(event.seat)
+    if isinstance(event, BidEvent):
+        return state.bid(event.seat, event.cards)
+    if isinstance(event, SettleEvent):
+        return state.settle()
+    if isinstance(event, ExchangeEvent):
+        return state.exchange(event.seat, event.discard)
+    if isinstance(event, CallEvent):
+        return state.call(event.seat, event.calls)
+    return state.play(event.seat, event.attempt)
+
+
 def replay_round(
     rules: SjRules, deck: Sequence[int], level: int, dealer: int | None,
     log: Sequence[RoundEvent],
@@ -150,20 +166,7 @@ def replay_round(
     check that each gives the same event; IllegalPlayError or AssertionError if not."""
     state = RoundState.start(rules, deck, level_rank(level), dealer)
     for event in log:
-        again: RoundEvent
-        if isinstance(event, DrawEvent):
-            again = state.draw(event.seat)
-        elif isinstance(event, BidEvent):
-            again = state.bid(event.seat, event.cards)
-        elif isinstance(event, SettleEvent):
-            again = state.settle()
-        elif isinstance(event, ExchangeEvent):
-            again = state.exchange(event.seat, event.discard)
-        elif isinstance(event, CallEvent):
-            again = state.call(event.seat, event.calls)
-        else:
-            assert isinstance(event, PlayEvent)
-            again = state.play(event.seat, event.attempt)
+        again = apply_event(state, event)
         if again != event:
             raise AssertionError(f"the replay of {event} gave {again}")
     return state

@@ -98,6 +98,7 @@ class RoundState:
     first: int = 0
     bid_seat: int | None = None
     bid_cards: int = 0
+    bid_time: int = 0  # when the standing bid counts as made: a log index (ruling 15)
     turn: int = 0
     trick: int = 1
     lead: Format | None = None
@@ -112,6 +113,10 @@ class RoundState:
     log: list[RoundEvent] = field(default_factory=list)
     undoable: bool = True
     _saved: list[tuple[Any, ...]] = field(default_factory=list, repr=False)
+    _draw_end: int = field(default=0, repr=False)  # to_draw, read once: every draw asks
+
+    def __post_init__(self) -> None:
+        self._draw_end = self.to_draw
 
     # making a round ----------------------------------------------------------------------------
 
@@ -170,9 +175,9 @@ class RoundState:
         """Everything an action may change, as one comparable value (the log excepted)."""
         return (
             self.phase, self.order, self.dealer, tuple(self.hands), self.kitty, self.drawn,
-            self.bid_seat, self.bid_cards, self.turn, self.trick, self.lead, self.trick_plays,
-            self.won, self.penalties, self.declarers, self.calls, self.seen, self.last_lead,
-            self.result,
+            self.bid_seat, self.bid_cards, self.bid_time, self.turn, self.trick, self.lead,
+            self.trick_plays, self.won, self.penalties, self.declarers, self.calls, self.seen,
+            self.last_lead, self.result,
         )  # fmt: skip
 
     def _save(self) -> None:
@@ -189,9 +194,9 @@ class RoundState:
         event = self.log.pop()
         (
             self.phase, self.order, self.dealer, hands, self.kitty, self.drawn,
-            self.bid_seat, self.bid_cards, self.turn, self.trick, self.lead, self.trick_plays,
-            self.won, self.penalties, self.declarers, self.calls, self.seen, self.last_lead,
-            self.result,
+            self.bid_seat, self.bid_cards, self.bid_time, self.turn, self.trick, self.lead,
+            self.trick_plays, self.won, self.penalties, self.declarers, self.calls, self.seen,
+            self.last_lead, self.result,
         ) = self._saved.pop()  # fmt: skip
         self.hands[:] = hands
         return event
@@ -222,13 +227,15 @@ class RoundState:
     @property
     def to_draw(self) -> int:
         """Cards the seats draw in all (the kitty excluded)."""
-        return self.n * self.rules.hand_size
+        return len(self.deck) - self.rules.kitty if self.deck else 0
 
     def verify_draw(self, seat: int) -> None:
         """Raise unless `seat` draws the next card now."""
-        self._phase(DRAW, "cards are drawn", seat)
-        self._seat(seat)
-        if self.drawn >= self.to_draw:
+        if self.phase != DRAW:
+            self._phase(DRAW, "cards are drawn", seat)
+        if not 0 <= seat < self.n:
+            self._seat(seat)
+        if self.drawn >= self._draw_end:
             raise self._error("every hand is full: the draw is over", "15", "SJ303", seat)
         if seat != self.turn:
             raise IllegalPlayError(
@@ -269,11 +276,24 @@ class RoundState:
             return f"a bid shows rank cards of the dominant rank {_rank_word(self.rank)}"
         return copies, 0, cid & 3
 
+    def _bid_time(self, seat: int, cards: int) -> int:
+        """When a bid counts as made: now, or for a pair that reinforces the seat's own single
+        of that card, when the single was shown (an earlier bid wins at equal strength)."""
+        if count(cards, distinct(cards)[0]) == 2:
+            single = cards >> 1
+            for i, e in enumerate(self.log):
+                if type(e) is BidEvent and e.seat == seat and e.cards == single:
+                    return i
+        return len(self.log)
+
     def verify_bid(self, seat: int, cards: int) -> None:
-        """Raise unless `seat` may bid by showing `cards` now (ruling 15)."""
+        """Raise unless `seat` may bid by showing `cards` now (ruling 15): a bid beats the
+        standing one with more cards, a joker pair a rank pair, big jokers small ones; at equal
+        strength the earlier wins, and a pair that reinforces the seat's own earlier single
+        counts from that single. Nobody shows the second copy of a partner's bid."""
         self._phase(DRAW, "bids are made", seat)
         self._seat(seat)
-        if not contains(self.hands[seat], cards):
+        if not cards or not contains(self.hands[seat], cards):
             raise self._error("{0} does not hold " + format_hand(cards), "15", "SJ401", seat)
         strength = self._bid_strength(cards)
         if isinstance(strength, str):
@@ -281,16 +301,18 @@ class RoundState:
         if self.bid_seat is not None:
             standing = self._bid_strength(self.bid_cards)
             assert not isinstance(standing, str)
-            if strength[:2] <= standing[:2]:
-                raise self._error(
-                    f"a bid must beat the standing bid {format_hand(self.bid_cards)}: more cards, "
-                    "or a joker pair over a rank pair, big jokers over small (ruling 15)",
-                    "15", "SJ403", seat,
-                )  # fmt: skip
             partner = self.rules.fixed_partners and (seat - self.bid_seat) % self.n == 2
-            if partner and strength[2] == standing[2]:
+            if partner and cards == self.bid_cards:
                 raise self._error("{0} may not reinforce a partner's bid (ruling 15)",
                                   "15", "SJ404", seat)  # fmt: skip
+            mine = (strength[:2], -self._bid_time(seat, cards))
+            if mine <= (standing[:2], -self.bid_time):
+                raise self._error(
+                    f"a bid must beat the standing bid {format_hand(self.bid_cards)}: more cards, "
+                    "or a joker pair over a rank pair, big jokers over small; at equal strength "
+                    "the earlier bid stands (ruling 15)",
+                    "15", "SJ403", seat,
+                )  # fmt: skip
 
     def can_bid(self, seat: int, cards: int) -> bool:
         """Whether `seat` may bid with `cards` now."""
@@ -302,6 +324,7 @@ class RoundState:
         strength = self._bid_strength(cards)
         assert not isinstance(strength, str)
         self._save()
+        self.bid_time = self._bid_time(seat, cards)
         self.bid_seat, self.bid_cards = seat, cards
         event = BidEvent(seat, cards, strength[2])
         self.log.append(event)

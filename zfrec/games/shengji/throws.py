@@ -4,9 +4,10 @@ the unit the thrower is held to and the cards taken back.
 A throw stands only if no other player (partner included) holds a unit of the led suit, of the
 same kind, that beats one of its units: a higher single, a higher pair, a tractor as long with a
 higher top. Otherwise the thrower plays the beatable unit with the fewest cards (then the lowest;
-between equal cards, the lowest card id, which is the one the canonical text writes first) and
-takes back the rest. The blocker is the first player in play order holding a unit that beats
-the forced one. `throw_penalty` charges N points per card taken back (ruling 10): see
+between equal cards, the one written first where the order written is known, as on the command
+line, else the lowest card id: a play in `RoundState` is a multiset) and takes back the rest.
+The blocker is the first player in play order holding a unit that beats the forced one.
+`throw_penalty` charges N points per card taken back (ruling 10): see
 `zfrec.games.shengji.round`.
 
     >>> from zfrec.games.shengji.cards import format_hand, parse_hand as cards
@@ -60,24 +61,34 @@ def beats_unit(order: Order, unit: Unit, esuit: int, hand: int) -> bool:
     return any(n >= unit.pairs and top > unit.top for top, n in runs(levels))
 
 
-def check_throw_format(order: Order, lead: Format, others: Sequence[int]) -> ThrowCheck:
+def check_throw_format(
+    order: Order, lead: Format, others: Sequence[int], written: Sequence[int] = ()
+) -> ThrowCheck:
     """`check_throw` for a lead already read."""
     if len(lead.units) < 2:
         return ThrowCheck(True, lead.cards, 0, None, None)
     beaten = [u for u in lead.units if any(beats_unit(order, u, lead.esuit, h) for h in others)]
     if not beaten:
         return ThrowCheck(True, lead.cards, 0, None, None)
-    unit = min(beaten, key=lambda u: (u.size, u.top, min(u.ids)))
+    first = {c: i for i, c in reversed(list(enumerate(written)))}  # where each card is written
+
+    def place(u: Unit) -> int:
+        return min(first.get(c, len(written) + c) for c in u.ids)
+
+    unit = min(beaten, key=lambda u: (u.size, u.top, place(u)))
     forced = from_ids(unit.ids)
     blocker = next(i for i, h in enumerate(others) if beats_unit(order, unit, lead.esuit, h))
     return ThrowCheck(False, forced, lead.cards - forced, blocker, unit)
 
 
-def check_throw(order: Order, play: int, others: Sequence[int]) -> ThrowCheck:
+def check_throw(
+    order: Order, play: int, others: Sequence[int], written: Sequence[int] = ()
+) -> ThrowCheck:
     """Whether the lead `play` stands against `others` (what the other players hold, or as much
     of it as is known, in play order after the thrower). A lead of one unit always stands.
-    IllegalPlayError when `play` is no lead."""
-    return check_throw_format(order, classify(order, play), others)
+    `written` is the throw's card ids in the order written, if known: between equal units the
+    one written first is forced (else the lowest card id). IllegalPlayError for no lead."""
+    return check_throw_format(order, classify(order, play), others, written)
 
 
 def throw_penalty(check: ThrowCheck, per_card: int) -> int:
