@@ -465,23 +465,17 @@ def test_bids_engine_override() -> None:
     assert engine_bid_trump(holdings, [(0, "9h"), (1, "9c 9c")], 9) == "9c"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="FINDING (reported): the engine refuses North's second 9♥ after East's 9♣9♣; the seed "
-    "and ruling 15 let the reinforced pair, shown first, take precedence",
-)
 def test_bids_engine_seed_reinforcement() -> None:
+    """The seed's 9♥ example, second half: North's second 9♥ makes a pair shown first, which
+    takes precedence over East's 9♣9♣ (ruling 15)."""
     holdings = {0: ["9h", "9h"], 1: ["9c", "9c"]}
     events = [(0, "9h"), (1, "9c 9c"), (0, "9h 9h")]
     assert engine_bid_trump(holdings, events, 9) == "9h"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="FINDING (reported): the engine refuses a big-joker pair over the partner's small-joker "
-    "pair as reinforcing a partner's bid; ruling 15's reinforcing is showing a bid's second copy",
-)
 def test_bids_engine_partner_joker_pair() -> None:
+    """Ruling 15: reinforcing is showing a bid's second copy; a stronger joker pair over the
+    partner's is a new bid, not a reinforcement."""
     holdings = {0: ["SJ", "SJ"], 2: ["BJ", "BJ"]}
     assert ref.bid_beats(["BJ", "BJ"], ["SJ", "SJ"], 9)
     assert engine_bid_trump(holdings, [(0, "SJ SJ"), (2, "BJ BJ")], 9) == "9"
@@ -500,12 +494,8 @@ def test_throw_forced_written_first() -> None:
     assert throw_5("5h 5d") == ((["5h"], ["5d"]), (1, "5h", "5d"))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="FINDING (reported): ruling 10 forces, between equal cards, the one written first; "
-    "`zfrec throw` forces the lowest card id whatever the order written",
-)
 def test_throw_forced_written_first_not_lowest_id() -> None:
+    """Ruling 10's "written first" wins over the lower card id."""
     assert throw_5("5d 5h") == ((["5d"], ["5h"]), (1, "5d", "5h"))
 
 
