@@ -517,7 +517,7 @@ def cli(*args: str) -> tuple[int, Any]:
 
 
 @pytest.mark.slow
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(SEEDS)
 def test_cli_contract(seed: int) -> None:
     """`classify`, `legal` (listing and judging), `trick` and `throw` through the command line

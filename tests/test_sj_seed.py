@@ -178,6 +178,12 @@ TRICKS = [
     # tractors: two pairs that are not consecutive never beat a tractor (ruling 8)
     (["5h 5h 4h 4h", "Ah Ah Kh Kh", "9c 9c 3c 3c", "2h 3h 6h 8h"], 2, 30),
     (["5h 5h 4h 4h", "Ah Ah Qh Qh", "9c 9c 8c 8c", "2h 3h 6h 8h"], 3, 10),
+    # the consecutive-doubles table's remarks: J-10-9-8 of spades falls only to four trump pairs
+    # in a row; 7c7c-7d7d-AcAc has no larger three-pair answer (SJ SJ over 7h 7h skips 7c)
+    (["Js Js Ts Ts 9s 9s 8s 8s", "5c 5c 4c 4c 3c 3c 2c 2c", "As As Ks Ks 2h 3h 4h 6h"], 2, 50),
+    (["Js Js Ts Ts 9s 9s 8s 8s", "Kc Kc Qc Qc Jc Jc 9c 9c", "As As Ks Ks 2h 3h 4h 6h"], 1, 60),
+    (["7c 7c 7d 7d Ac Ac", "BJ BJ SJ SJ 7h 7h", "Kc Kc Qc Qc Jc Jc"], 1, 20),
+    (["Ac Ac Kc Kc Qc Qc", "BJ BJ SJ SJ 7c 7c", "7d 7d 7s 7s 7h 7h"], 2, 20),
     # throws: the seed's table (West leads, then South, East, North)
     (["Kd Qd", "5c 5c", "Tc 3c", "2d 3d"], 3, 30),  # the largest single decides: 10c
     (["Kd Qd Qd Td Td", "8c 8c 5c 5c Jc", "2d 3d 4d 6d 8d", "2s 3s 4s 6s 8s"], 2, 40),
