@@ -67,13 +67,13 @@ def random_lead(rng: random.Random, hand: list[str], rd: ref.Round, most: int = 
 
 
 def position(
-    rng: random.Random, hand_size: int = 10, most: int = 6
+    rng: random.Random, hand_size: int = 10, most: int = 6, decks: int = 2
 ) -> tuple[ref.Round, list[str], list[str], list[str]]:
     """(round, lead, a follower's hand, the rest of the pool) with the follower's hand at least
     as large as the lead."""
     while True:
         rd = random_round(rng)
-        pool = dense_deck(rng, rd)
+        pool = dense_deck(rng, rd, decks)
         leader = draw(rng, pool, min(len(pool), hand_size + 4))
         lead = random_lead(rng, leader, rd, most)
         if len(pool) >= max(len(lead), 1):

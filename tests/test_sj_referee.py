@@ -141,6 +141,20 @@ def test_follows(seed: int) -> None:
         assert verdict == (tuple(sorted(play)) in mine), (lead, follower, play)
 
 
+@settings(max_examples=100, deadline=None)
+@given(SEEDS)
+def test_three_decks(seed: int) -> None:
+    """Zhao pengyou with seven or more players uses three decks: a card held three times is a
+    pair and a single (ruling 5 knows only pairs). Formats and follows agree there too."""
+    rd, lead, follower, _ = gen.position(random.Random(seed), most=7, decks=3)
+    order = order_of(rd)
+    fmt = sj.classify(order, hand(lead))
+    info = ref.classify(lead, rd)
+    assert (fmt.kind, unit_profile(fmt.units, rd)) == (info.kind, unit_profile(info.units, rd))
+    listed = {cards_of(p) for p in sj.legal_follows(order, fmt, hand(follower))}
+    assert listed == ref.legal_follows(lead, follower, rd), (lead, follower)
+
+
 # ---- rulings 8-9: the trick ---------------------------------------------------------------------
 
 
@@ -554,3 +568,23 @@ def test_cli_contract(seed: int) -> None:
         assert sorted(ref.parse_cards(got["forced"])) == sorted(out.forced)
         assert sorted(ref.parse_cards(got["back"])) == sorted(out.back)
         assert got["blocker"] == (out.blocker or 0) + 1
+
+
+@settings(max_examples=25, deadline=None)
+@given(SEEDS)
+def test_count_follows_short_of_suit(seed: int) -> None:
+    """`count_follows` on full 25-card hands holding at most two cards of the led suit, where the
+    engine counts without listing: the referee lists every same-size card set and judges it."""
+    rng = random.Random(seed)
+    rd = gen.random_round(rng)
+    pool = [c for c in gen.ALL for _ in (0, 1)]
+    rng.shuffle(pool)
+    lead = gen.random_lead(rng, pool[:25], rd, most=4)
+    led = rd.eff_suit(lead[0])
+    short = [c for c in pool[25:] if rd.eff_suit(c) == led][: rng.randint(0, 2)]
+    follower = short + [c for c in pool[25:] if rd.eff_suit(c) != led][: 25 - len(short)]
+    order = order_of(rd)
+    fmt = sj.classify(order, hand(lead))
+    assert sj.count_follows(order, fmt, hand(follower)) == len(
+        ref.legal_follows(lead, follower, rd)
+    ), (lead, follower)
