@@ -5,7 +5,8 @@
 - `sj_follow_enum_us`: the median time to list every legal follow of a 25-card hand to a pair
   lead, over random bashi fen deals (the hand of the seat after a leader holding a pair);
 - `sj_selfplay_hands_per_s`: rounds (hands) of greedy bashi fen self-play per second of
-  processor time (one core), the draw with its bids, the kitty and every trick included.
+  processor time (one core), the draw with its bids, the kitty and every trick included;
+- `sj_perft_nodes_per_s` (no target): perft of the larger pinned position, nodes per second.
 
     .venv/bin/python -m bench.shengji_bench [--quick]      # prints the figures as JSON
 """
@@ -103,12 +104,41 @@ def selfplay_hands_per_s(rounds_wanted: int) -> float:
     return best
 
 
+def perft_nodes_per_s() -> float:
+    """Perft of the larger position of tests/data/sj_perft.json to its pinned depth: nodes
+    (plays counted at every depth) per second of processor time, the best of three."""
+    from pathlib import Path
+
+    from zfrec.games.shengji.cards import parse_hand
+    from zfrec.games.shengji.order import parse_trump
+    from zfrec.games.shengji.perft import perft_counts
+    from zfrec.games.shengji.round import RoundState
+
+    data = json.loads(
+        (Path(__file__).resolve().parent.parent / "tests" / "data" / "sj_perft.json").read_text(
+            encoding="utf-8"
+        )
+    )
+    pos = next(p for p in data["positions"] if p["name"] == "larger")
+    hands = [parse_hand(h) for h in pos["hands"]]
+    state = RoundState.from_hands(hands, parse_trump(pos["trump"]), pos["leader"] - 1)
+    best = 0.0
+    for _ in range(3):
+        start = time.process_time()
+        counts = perft_counts(state, len(pos["counts"]))
+        best = max(best, sum(counts) / max(time.process_time() - start, 1e-9))
+    if counts != pos["counts"]:
+        raise RuntimeError("the larger perft position no longer gives its pinned counts")
+    return best
+
+
 def shengji_figures(quick: bool) -> dict[str, float]:
     secs = 0.05 if quick else 1.0
     return {
         "sj_trick_judge_us": trick_judge_us(secs),
         "sj_follow_enum_us": follow_enum_us(secs),
         "sj_selfplay_hands_per_s": selfplay_hands_per_s(10 if quick else 200),
+        "sj_perft_nodes_per_s": perft_nodes_per_s(),
     }
 
 

@@ -312,3 +312,25 @@ def test_every_play_of_a_self_play_round_is_judged_legal_again() -> None:
         state.undo()
         if isinstance(event, PlayEvent):
             assert state.can_play(event.seat, event.attempt)
+
+
+@pytest.mark.parametrize("preset", ["bashifen", "dabaifen", "zhaopengyou"])
+def test_self_play_rounds_replay_legally(preset: str) -> None:
+    from zfrec.games.shengji.match import play_match, replay_round
+
+    rules = sj_preset(preset)
+    match = play_match(rules, 3, (["random", "greedy"] * 4)[: rules.players], max_rounds=3)
+    assert len(match.rounds) == 3
+    for r in match.rounds:
+        state = replay_round(rules, r.deck, r.level, r.dealer, r.state.log)
+        assert state.over and state.result == r.state.result
+        assert all(h == 0 for h in state.hands) and size(state.kitty) == rules.kitty
+
+
+def test_plays_are_numbered_by_trick_and_turn() -> None:
+    hands = [cards(h) for h in ("As 3h", "3s 4h", "4s 5h", "5s 6h")]
+    state = RoundState.from_hands(hands, C7, 0)
+    events = [state.play(state.turn, p) for p in [cards(c) for c in ("As", "3s", "4s", "5s")]]
+    events.append(state.play(0, cards("3h")))
+    assert [(e.trick, e.turn) for e in events] == [(1, 1), (1, 2), (1, 3), (1, 4), (2, 1)]
+    assert events[3].trick_result is not None and events[3].trick_result.number == 1

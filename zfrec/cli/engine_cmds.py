@@ -30,6 +30,8 @@ GameOpt = Annotated[str, typer.Option("--game", help=sj.GAME_HELP)]
 TrumpOpt = Annotated[str | None, typer.Option("--trump", help=sj.TRUMP_HELP)]
 DecksOpt = Annotated[int | None, typer.Option("--decks", help=sj.DECKS_HELP)]
 GameRulesOpt = Annotated[str | None, typer.Option("--rules", "-r", help=sj.RULES_HELP)]
+SjRulesOpt = Annotated[str | None, typer.Option("--rules", "-r", help=sj.SJ_RULES_HELP)]
+SjOptionOpt = Annotated[list[str] | None, typer.Option("--option", "-o", help=sj.SJ_OPTION_HELP)]
 OptionOpt = Annotated[list[str] | None, typer.Option("--option", "-o", help=OPTION_HELP)]
 JsonOpt = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
 
@@ -234,8 +236,8 @@ def trick_cmd(
     plays: Annotated[list[str], typer.Argument(help='The plays in play order, e.g. "8d 8d".')],
     game: GameOpt = "zhengfen",
     trump: TrumpOpt = None,
-    rules: GameRulesOpt = None,
-    option: OptionOpt = None,
+    rules: SjRulesOpt = None,
+    option: SjOptionOpt = None,
     decks: DecksOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -255,8 +257,8 @@ def throw_cmd(
     ] = None,
     game: GameOpt = "zhengfen",
     trump: TrumpOpt = None,
-    rules: GameRulesOpt = None,
-    option: OptionOpt = None,
+    rules: SjRulesOpt = None,
+    option: SjOptionOpt = None,
     decks: DecksOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -278,8 +280,8 @@ def score_cmd(
     dealer: Annotated[int, typer.Option("--dealer", help="The dealer's seat (1-based).")] = 1,
     game: GameOpt = "zhengfen",
     trump: TrumpOpt = None,
-    rules: GameRulesOpt = None,
-    option: OptionOpt = None,
+    rules: SjRulesOpt = None,
+    option: SjOptionOpt = None,
     decks: DecksOpt = None,
     as_json: JsonOpt = False,
 ) -> None:

@@ -41,6 +41,11 @@ GAMES = ("zhengfen", "shengji")
 GAME_HELP = "The game: zhengfen (default) or shengji."
 TRUMP_HELP = "Sheng ji: the dominant rank and trump suit, e.g. 7c (rank 7, clubs), or 7 (no-trump)."
 DECKS_HELP = "Sheng ji: the number of decks (default by the preset: 2, or 1 for dabaifen)."
+SJ_RULES_HELP = "Rules preset: bashifen (default), dabaifen or zhaopengyou."
+SJ_OPTION_HELP = (
+    "Override one rule option, e.g. --option throw_penalty=10 (kitty_multiplier, "
+    "throw_penalty, no_bid, must_defend, players, decks). Repeatable."
+)
 RULES_HELP = (
     "Rules preset: pagat (default), poppel or parlett; with --game shengji: bashifen (default), "
     "dabaifen or zhaopengyou."

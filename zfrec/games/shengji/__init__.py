@@ -10,6 +10,7 @@ Public API (stable; everything below is importable from `zfrec.games.shengji`):
 
 Cards (`cards`)
     parse_hand(text: str, decks: int = 2) -> int          CardError: unreadable, a copy too many
+    parse_ids(text: str, decks: int = 2) -> list[int]      the card ids in the order written
     format_hand(hand: int) -> str                          canonical: ascending card id
     size(hand) -> int, count(hand, cid) -> int, contains(hand, part) -> bool, points(hand) -> int
     card_id(text: str) -> int, card_ids(hand) -> list[int], from_ids(ids) -> int, one(cid) -> int
@@ -36,7 +37,8 @@ The trick (`trick`, rulings 8-9)
     trick_points(plays: Sequence[int]) -> int
 
 Throws (`throws`, ruling 10)
-    check_throw(order, play: int, others: Sequence[int]) -> ThrowCheck
+    check_throw(order, play: int, others: Sequence[int], written: Sequence[int] = ())
+        -> ThrowCheck      `written`: the throw's ids as written (equal units: the first forced)
     ThrowCheck(stands: bool, forced: int, back: int, blocker: int | None, unit: Unit | None)
     throw_penalty(check: ThrowCheck, per_card: int) -> int
 
@@ -56,14 +58,20 @@ returns a frozen event, appended to `log`)
         call(seat, calls) in zhao pengyou, then play(seat, cards) until `over`
     RoundState.from_hands(hands: Sequence[int], order: Order, leader: int,
                           rules: SjRules = sj_preset()) -> RoundState     straight to play
-    state.turn, state.hands, state.lead, state.trick_plays, state.log, state.result
+    state.turn, state.hands, state.lead, state.trick_plays, state.log, state.result, state.phase
     state.legal_leads() -> list[int], state.legal_plays() -> list[int], state.undo() -> event
+    state.play_legal(seat, cards) (no check: for plays listed by legal_plays), state.snapshot()
+    events (`events`): DrawEvent, BidEvent, SettleEvent, ExchangeEvent, CallEvent, PlayEvent
+        (attempt, cards played, back, blocker, penalty, joined, trick_result, round_result),
+        RoundResult(declarers, taken, kitty_points, multiplier, kitty_added, penalty, total,
+        change, next_dealer, last_winner); event_json(event) -> dict
 
 Perft (`perft`), bots and self-play (`bots`, `match`)
     perft(state: RoundState, depth: int) -> int, perft_counts(state, depth) -> list[int]
     play_match(rules: SjRules, seed: int, bots: Sequence[str], max_rounds=400) -> MatchRecord
         MatchRecord(rules, seed, bots, rounds: list[RoundRecord], winners: tuple[int, ...])
     replay_round(rules, deck, level, dealer, log) -> RoundState   every action verified again
+    apply_event(state, event) -> event                              one action made again
     bots: RandomBot, GreedyBot (`zfrec.games.shengji.bots`), by name via make_bot("greedy")
 """
 
@@ -78,12 +86,20 @@ from zfrec.games.shengji.cards import (
     from_ids,
     one,
     parse_hand,
+    parse_ids,
     points,
     size,
 )
+from zfrec.games.shengji.events import RoundResult, event_json
 from zfrec.games.shengji.follow import count_follows, judge_follow, legal_follows, verify_follow
 from zfrec.games.shengji.formats import Format, Unit, classify, suit_of, unit_text
-from zfrec.games.shengji.match import MatchRecord, RoundRecord, play_match, replay_round
+from zfrec.games.shengji.match import (
+    MatchRecord,
+    RoundRecord,
+    apply_event,
+    play_match,
+    replay_round,
+)
 from zfrec.games.shengji.order import TRUMP, Order, make_order, parse_trump
 from zfrec.games.shengji.perft import perft, perft_counts
 from zfrec.games.shengji.round import RoundState
@@ -99,10 +115,12 @@ __all__ = [
     "MatchRecord",
     "Order",
     "RoundRecord",
+    "RoundResult",
     "RoundState",
     "SjRules",
     "ThrowCheck",
     "Unit",
+    "apply_event",
     "card_id",
     "card_ids",
     "check_throw",
@@ -110,6 +128,7 @@ __all__ = [
     "contains",
     "count",
     "count_follows",
+    "event_json",
     "format_hand",
     "from_ids",
     "judge_follow",
@@ -119,6 +138,7 @@ __all__ = [
     "make_order",
     "one",
     "parse_hand",
+    "parse_ids",
     "parse_sj_option",
     "parse_trump",
     "perft",

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from itertools import product
 from typing import Any
 
-from zfrec.errors import IllegalPlayError
+from zfrec.errors import DealError, IllegalPlayError
 from zfrec.games.shengji.cards import (
     SJ,
     contains,
@@ -134,8 +134,8 @@ class RoundState:
         level), `dealer` the dealer's seat, or None when the bids decide it (round 1)."""
         n = rules.players
         if sorted(deck) != sorted(list(range(54)) * rules.decks):
-            raise IllegalPlayError(
-                f"the deck must hold each of the 54 cards {rules.decks} time(s)", "2", "SJ301"
+            raise DealError(
+                f"the deck must hold each of the 54 cards {rules.decks} time(s)", "SJ301", rule="2"
             )
         first = 0 if dealer is None else dealer
         return cls(
@@ -510,6 +510,7 @@ class RoundState:
         joined = self._joins(seat, cards) if self.calls else None
         plays = (*self.trick_plays, (seat, cards))
         turn = len(plays)
+        number = self.trick
         trick_result = round_result = None
         if turn == self.n:
             winner = plays[trick_winner(order, [p for _, p in plays], lead)][0]
@@ -518,7 +519,7 @@ class RoundState:
                 won = list(self.won)
                 won[winner] += pts
                 self.won = tuple(won)
-            trick_result = TrickResult(self.trick, winner, pts, plays)
+            trick_result = TrickResult(number, winner, pts, plays)
             self.last_lead, self.lead, self.trick_plays = lead, None, ()
             self.turn = winner
             if not any(self.hands):
@@ -529,7 +530,7 @@ class RoundState:
             self.trick_plays = plays
             self.turn = (seat + 1) % self.n
         event = PlayEvent(
-            seat, self.trick, turn, cards, attempt, back, blocker, penalty, joined,
+            seat, number, turn, cards, attempt, back, blocker, penalty, joined,
             trick_result, round_result,
         )  # fmt: skip
         self.log.append(event)
