@@ -291,6 +291,11 @@ class LiveGame:
         """The game so far as a record, score lines and result included."""
         return build_record(self.header, self.entries)
 
+    def forget_moves(self) -> None:
+        """After an entry's marks changed: the move list and the states are made afresh."""
+        self._moves = _MoveCache()
+        self.views.clear()
+
     def in_hand(self) -> bool:
         return self.hand is not None and not self.hand.over
 
@@ -534,11 +539,11 @@ class LiveGame:
         chain = hs.pass_chain()
         if move.seat in chain:
             return False
-        return not move.is_pass and move.seat == self._leader_after(hs)
+        return not move.is_pass and move.seat == self.leader_after(hs)
 
-    def _leader_after(self, hs: HandState) -> int | None:
+    def leader_after(self, hs: HandState) -> int | None:
         """Who leads once everyone in the pass chain has passed; None if the hand ends."""
-        if hs.final_turn or hs.top_seat is None:
+        if hs.over or hs.final_turn or hs.top_seat is None:
             return None
         winner = hs.top_seat
         if hs.hands[winner]:
@@ -565,7 +570,7 @@ class LiveGame:
             chain = hs.pass_chain()
             if seat in chain:
                 passes = chain[: chain.index(seat)]
-            elif not move.is_pass and seat == self._leader_after(hs):
+            elif not move.is_pass and seat == self.leader_after(hs):
                 passes, top = chain, None
             else:
                 return None
@@ -586,7 +591,7 @@ class LiveGame:
         if hs.over or hs.top is None or move.is_pass:
             return None
         chain = hs.pass_chain()
-        if move.seat not in chain or move.seat != self._leader_after(hs):
+        if move.seat not in chain or move.seat != self.leader_after(hs):
             return None
         swaps = self._swaps(hs, move.seat, move.cards)
         if swaps is None:
@@ -681,14 +686,15 @@ class LiveGame:
                 cache.hand += 1
             else:
                 d = entry.data
-                cache.items.append(
-                    {
-                        "hand": cache.hand,
-                        "line": d["line"],
-                        "seat": d["seat"] + 1,
-                        "play": d["play"],
-                    }
-                )
+                item = {
+                    "hand": cache.hand,
+                    "line": d["line"],
+                    "seat": d["seat"] + 1,
+                    "play": d["play"],
+                    "entry": entry.seq,
+                }
+                item.update((k, d[k]) for k in MARK_KEYS if d.get(k))
+                cache.items.append(item)
         cache.upto = len(self.entries)
         return cache.items
 
