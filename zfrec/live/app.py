@@ -45,6 +45,7 @@ API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'"
 ASSETS = {
     "live.css": "text/css; charset=utf-8",
     "live.js": "text/javascript; charset=utf-8",
+    "live-table.js": "text/javascript; charset=utf-8",
 }
 # The browsers' /favicon.ico: a green felt with a gold card, so no request is answered 404.
 FAVICON = (
