@@ -57,7 +57,7 @@
     var ahead = waiting().length;
     body.version = state.version + ahead;
     outbox = waiting().concat([{ uid: Date.now() + "-" + Math.random().toString(36).slice(2),
-      path: path, body: body, label: label, status: "sending", extra: extra || null }]);
+      path: path, body: body, label: label, status: "waiting", extra: extra || null }]);
     save();
     renderOutbox();
     pump();
@@ -68,7 +68,7 @@
     var item = waiting()[0];
     if (!item) return;
     busy = true;
-    item.status = "sending";
+    if (item.status !== "retrying") item.status = "sending";  // a retry stays shown as not sent
     renderOutbox();
     Z.api("POST", "/api/tables/" + id + item.path, item.body, token).then(function (res) {
       busy = false;
@@ -115,8 +115,8 @@
     var extra = dropped.length > 1 ? el("div", { cls: "small", text: "Also not sent: " +
       dropped.slice(1).map(function (it) { return it.label; }).join("; ") }) : null;
     if (d.code === "stale") {
-      message("error", "stale", "Not entered: the table moved on since " + item.label +
-        " was made. It is kept in the entry box: check it against the table and send it again.", extra);
+      message("error", "stale", "Not entered: " + item.label + " was made before the table moved " +
+        "on (another phone entered). It is kept in the entry box: check it and send it again.", extra);
     } else {
       reportError(res, extra);
     }
@@ -173,7 +173,8 @@
     var box = clear($("outbox"));
     var show = outbox.filter(function (it, i) { return it.status !== "sent" || i === outbox.length - 1; });
     show.forEach(function (it) {
-      var text = it.status === "sent" ? "sent" : it.status === "sending" ? "sending\u2026" : "not sent, retrying";
+      var text = { sent: "sent", sending: "sending\u2026", retrying: "not sent, retrying",
+        waiting: "waiting to be sent" }[it.status];
       box.appendChild(el("div", { cls: "out " + it.status, "data-status": it.status },
         [el("span", { cls: "what", text: it.label }), el("span", { cls: "state", text: text })]));
     });
