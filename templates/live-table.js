@@ -375,7 +375,7 @@
           text: armed ? jn + " = ? tap the card it stands for" : jn + (parsed.decl[j] ? " = " + parsed.decl[j] : " stands for\u2026"),
           onclick: function () { ui.armed = armed ? null : j; drawJokers(); } }));
         if (parsed.decl[j]) {
-          jokers.appendChild(el("button", { type: "button", cls: "chip", text: "\u00d7 " + jn + " as itself",
+          jokers.appendChild(el("button", { type: "button", cls: "chip", text: "\u00d7 undeclare " + jn,
             onclick: function () { var p = parsePlay(input.value); delete p.decl[j]; input.value = playText(p.ids, p.decl); drawJokers(); } }));
         }
       });

@@ -252,3 +252,47 @@ def test_two_phones_and_a_spectator(browser: Any, tmp_path: Path) -> None:
         d.locator("#moves summary").click()
         shot(d, "8-desktop-moves", full=True)
         assert not missing, missing
+
+
+def test_a_joker_declared_by_tapping_and_a_move_corrected(browser: Any, tmp_path: Path) -> None:
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        made = client.post("/api/tables", json={"players": ["Ann", "Bo Li", "王芳"]}).json()
+        table, auth = made["id"], {"Authorization": f"Bearer {made['token']}"}
+        r = client.post(
+            f"/api/tables/{table}/hands",
+            json={"shuffler": 3, "deals": {"1": DEAL_ANN}},
+            headers=auth,
+        )
+        assert r.status_code == 201
+        _ctx, a = device(browser)
+        a.goto(str(client.base_url).rstrip("/") + made["join"])
+        at(a, 1)
+        # A pair of threes: the 3h and the small joker as the 3d (tap its chip, then the 3d).
+        for card in ("3h", "SJ"):
+            a.locator(f'#entry .picker button[data-card="{card}"]').tap()
+        a.locator('#jokers button[data-declare="SJ"]').tap()
+        a.locator('#entry .picker button[data-card="3d"]').tap()
+        assert a.locator("#play-text").input_value() == "3h SJ=3d"
+        shot(a, "9-joker")
+        a.locator("#play-btn").tap()
+        at(a, 2)
+        assert client.get(f"/api/tables/{table}").json()["top"] == "3h SJ=3d"
+        play(a, 2, "6s 6c")
+        at(a, 3)
+        # Ann's lead was the 3h alone: corrected from the move list. Bo Li's pair no longer
+        # fits, and is listed to be entered again.
+        a.locator("#moves summary").tap()
+        a.locator('button[data-correct="2"]').tap()
+        a.wait_for_selector("#editing")
+        assert a.locator("#play-text").input_value() == "3h SJ=3d"
+        a.locator("#entry button", has_text="Clear").tap()
+        a.locator('#entry .picker button[data-card="3h"]').tap()
+        a.locator("#play-btn").tap()
+        at(a, 4)
+        a.wait_for_selector("#msg:has-text('left out')")
+        assert "Bo Li: 6s 6c" in a.locator("#msg").inner_text()
+        assert a.locator("#editing").count() == 0
+        shot(a, "10-corrected")
+        record = loads(client.get(f"/api/tables/{table}/record.zfn").text)[0]
+        assert [[m.play_text() for m in t.moves] for t in record.hands[0].tricks] == [["3h"]]
+        one_undo_button(a)
