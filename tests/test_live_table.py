@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 from tests.live_helpers import exported, sim, steps, without_passes
+from tests.test_store import store_url  # noqa: F401  (the SQLite / PostgreSQL fixture)
 from zfrec.live.app import create_app
 from zfrec.record import loads
 from zfrec.store import open_store
@@ -23,9 +23,13 @@ from zfrec.validate import validate
 DEAL_1 = "3h 4h 5s 5h 6d 7c 8s 8h 9d Tc Jh Qs Kd Ad 2s 2c SJ BJ"
 
 
+# Every test on SQLite and, where ZFREC_TEST_PG_URL is set, on PostgreSQL.
+pytestmark = pytest.mark.parametrize("store_url", ["sqlite", "postgresql"], indirect=True)
+
+
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    engine = open_store(f"sqlite:///{tmp_path / 'live.db'}")
+def client(store_url: str) -> Iterator[TestClient]:  # noqa: F811
+    engine = open_store(store_url)
     with TestClient(create_app(engine)) as c:
         yield c
     engine.dispose()
