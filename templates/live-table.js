@@ -94,7 +94,7 @@
     if (res.ok || (res.status === 409 && d.code === "stale" && alreadyIn(item, d.state))) {
       item.status = "sent";
       save();
-      if (res.ok) done(item, d); else render(d.state, false);
+      if (res.ok) done(item, d); else show(d.state);
       renderOutbox();
       pump();
       return;
@@ -109,7 +109,7 @@
     var dropped = waiting();
     outbox = [];
     save();
-    if (d.code === "stale" && d.state) render(d.state, false);
+    if (d.code === "stale" && d.state) show(d.state);
     restore(item);
     renderOutbox();
     var extra = dropped.length > 1 ? el("div", { cls: "small", text: "Also not sent: " +
@@ -121,6 +121,9 @@
       reportError(res, extra);
     }
   }
+
+  /* An answer's state shows every hand: a page seen by one seat asks for its own view. */
+  function show(st) { if (viewer) refresh(); else render(st, false); }
 
   /* A stale answer to an entry whose first answer was lost: the table's last change is it. */
   function alreadyIn(item, st) {
@@ -148,7 +151,7 @@
     if (item.path === "/moves" || item.path === "/edit") {
       ui.touched = false; ui.seat = null; ui.pending = null; ui.editing = null;
     }
-    render(d, true);
+    if (viewer) refresh(); else render(d, true);
     if (d.dropped && d.dropped.length) {
       message("error", null, "Corrected. These later entries no longer fit and were left out: " +
         d.dropped.map(function (x) {
