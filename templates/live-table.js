@@ -127,7 +127,9 @@
 
   /* A stale answer to an entry whose first answer was lost: the table's last change is it. */
   function alreadyIn(item, st) {
-    if (!st || st.version !== item.body.version + 1 || item.path !== "/moves") return false;
+    if (!st || st.version !== item.body.version + 1) return false;
+    if (item.path === "/hands") return !!item.extra && st.hand === item.extra.hand && st.status === "playing";
+    if (item.path !== "/moves") return false;
     var last = st.moves && st.moves.length ? st.moves[st.moves.length - 1] : null;
     if (!last || last.seat !== item.body.seat || last.entry !== st.entries) return false;
     var mine = Z.PASS[item.body.play.toLowerCase()] ? "pass" : playText(parsePlay(item.body.play).ids);
@@ -531,7 +533,7 @@
             for (var s = 1; s <= n; s++) body.deals[s] = deal.texts[s] || "";
           }
           ui.deal = null;
-          queue("/hands", body, "start hand " + next.hand);
+          queue("/hands", body, "start hand " + next.hand, { hand: next.hand });
         } }),
       state.entries && state.status !== "over" ? el("button", { type: "button", cls: "btn danger", id: "undo-btn", text: "Undo last entry",
         onclick: function () { ui.deal = null; queue("/undo", {}, "undo"); } }) : null
