@@ -53,9 +53,8 @@
 
   /* Put a change in the outbox, made against the version the table will have when the entries
      before it are in (each accepted change adds one). */
-  function queue(path, body, label, extra) {
-    var ahead = waiting().length;
-    body.version = state.version + ahead;
+  function queue(path, body, label, extra, version) {
+    body.version = version !== undefined ? version : state.version + waiting().length;
     outbox = waiting().concat([{ uid: Date.now() + "-" + Math.random().toString(36).slice(2),
       path: path, body: body, label: label, status: "waiting", extra: extra || null }]);
     save();
@@ -224,8 +223,8 @@
 
   /* Queue a move; the entry box is free for the next one at once (the outbox shows this one
      until it is in, and a refusal puts it back). */
-  function queueMove(path, body, label) {
-    queue(path, body, label);
+  function queueMove(path, body, label, version) {
+    queue(path, body, label, null, version);
     if (ui.input && !ui.editing) { ui.input.value = ""; ui.picker.set([]); }
     ui.touched = false; ui.armed = null;
   }
@@ -241,8 +240,10 @@
     }
     var passes = impliedPasses(seat);
     if (!passes.length) { queueMove("/moves", { seat: seat, play: play }, label); return; }
+    // Made against the table as it is now: if it changes before the answer, the server says so.
+    var made = state.version;
     var yes = el("button", { type: "button", cls: "btn primary small", id: "confirm-passes",
-      text: "Yes, enter it", onclick: function () { message("", null, null); queueMove("/moves", { seat: seat, play: play }, label); } });
+      text: "Yes, enter it", onclick: function () { message("", null, null); queueMove("/moves", { seat: seat, play: play }, label, made); } });
     var no = el("button", { type: "button", cls: "btn small", id: "cancel-passes", text: "No",
       onclick: function () { message("", null, null); } });
     message("ask", null, names(passes) + " passed? " + label + " means so.",
@@ -663,7 +664,9 @@
         el("button", { type: "button", cls: "chip", text: "Insert before", "data-insert": m.entry, onclick: function () {
           ui.editing = { entry: m.entry, action: "insert" }; ui.touched = true; ui.pending = ""; ui.input = null;
           render(state, true); $("entry").scrollIntoView(); } }),
-        el("button", { type: "button", cls: "chip", text: "Delete", "data-delete": m.entry, onclick: function () {
+        el("button", { type: "button", cls: "chip", text: "Delete", "data-delete": m.entry, onclick: function (e) {
+          var b = e.currentTarget;  // two taps: a stray one deletes nothing
+          if (!b.classList.contains("on")) { b.classList.add("on"); b.textContent = "Tap again to delete"; return; }
           queue("/edit", { entry: m.entry, action: "delete" }, "delete entry " + m.entry + " (" + name(m.seat) + ": " + m.play + ")"); } })
       ]));
     });

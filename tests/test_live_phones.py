@@ -296,3 +296,14 @@ def test_a_joker_declared_by_tapping_and_a_move_corrected(browser: Any, tmp_path
         record = loads(client.get(f"/api/tables/{table}/record.zfn").text)[0]
         assert [[m.play_text() for m in t.moves] for t in record.hands[0].tricks] == [["3h"]]
         one_undo_button(a)
+        # Delete takes two taps; then Bo Li's move is gone and nothing after it is lost.
+        play(a, 2, "5d")
+        at(a, 5)
+        a.locator('button[data-delete="3"]').tap()
+        assert a.locator('button[data-delete="3"]').inner_text() == "Tap again to delete"
+        assert client.get(f"/api/tables/{table}").json()["version"] == 5
+        a.locator('button[data-delete="3"]').tap()
+        at(a, 6)
+        assert client.get(f"/api/tables/{table}").json()["moves"] == [
+            {"hand": 1, "line": 1, "seat": 1, "play": "3h", "entry": 2}
+        ]
