@@ -117,7 +117,7 @@ class Edit(BaseModel):
 
     entry: Annotated[int, Field(ge=1, le=2**31 - 1)]
     action: Literal["replace", "insert", "delete"] = "replace"
-    seat: int | None = None
+    seat: Annotated[int | None, Field(ge=-(2**31), le=2**31 - 1)] = None
     play: Annotated[str | None, Field(max_length=200)] = None
     version: Version = None
 
