@@ -307,3 +307,21 @@ def test_a_joker_declared_by_tapping_and_a_move_corrected(browser: Any, tmp_path
         assert client.get(f"/api/tables/{table}").json()["moves"] == [
             {"hand": 1, "line": 1, "seat": 1, "play": "3h", "entry": 2}
         ]
+
+        # The answer to an entry is lost (the server took it): sent again, the 409 shows the
+        # table's last move is this one, so it counts as sent, once, with no refusal shown.
+        def lose_answer(route: Any) -> None:
+            route.fetch()
+            route.abort()
+
+        a.route("**/api/tables/*/moves", lose_answer)
+        play(a, 2, "5d")
+        a.wait_for_selector('#outbox .out[data-status="retrying"]')
+        a.unroute("**/api/tables/*/moves")
+        sent(a)
+        at(a, 7)
+        assert a.locator("#msg .msg.error").count() == 0
+        assert [m["play"] for m in client.get(f"/api/tables/{table}").json()["moves"]] == [
+            "3h",
+            "5d",
+        ]
