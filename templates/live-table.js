@@ -33,7 +33,10 @@
     return list.length < 2 ? list.join("") : list.slice(0, -1).join(", ") + " and " + list[list.length - 1];
   }
   function statePath() { return "/api/tables/" + id + (viewer ? "?seat=" + viewer : ""); }
-  function message(kind, code, text, extra) { Z.showMessage($("msg"), kind, code, text, extra); }
+  function message(kind, code, text, extra) {
+    $("msg").removeAttribute("data-inferred");
+    Z.showMessage($("msg"), kind, code, text, extra);
+  }
 
   // the outbox ---------------------------------------------------------------------------------
 
