@@ -197,20 +197,23 @@
   function reportError(res, more) {
     var d = res.data || {};
     var extra = el("div");
+    var chips = null;
     if (d.code === "ZF102" && d.readings && d.readings.length) {
-      var chips = el("div", { cls: "chips", "aria-label": "Readings" }, d.readings.map(function (r) {
+      chips = el("div", { cls: "chips", "aria-label": "Readings" }, d.readings.map(function (r) {
         return el("button", {
           type: "button", cls: "chip", "data-play": r.play, text: r.reading + " [" + r.play + "]",
           onclick: function () { enter(r.play); }
         });
       }));
       chips.insertBefore(el("div", { cls: "small", text: "Which reading?" }), chips.firstChild);
-      extra.appendChild(chips);
     }
     if (more) extra.appendChild(more);
     var text = d.message || ("the server answered " + res.status);
     if (res.status === 401 || res.status === 403) text += ". Open the table's join link on this phone to enter moves.";
     message("error", d.code, text, extra);
+    // The readings first: on a phone the validator's long message scrolls below them.
+    var box = $("msg").firstChild;
+    if (chips && box) box.insertBefore(chips, box.querySelector(".text"));
   }
 
   // entering -------------------------------------------------------------------------------------
