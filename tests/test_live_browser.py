@@ -105,6 +105,7 @@ def test_a_whole_hand_entered_by_tapping(browser: Any, tmp_path: Path) -> None:
         assert illegal_shown
         page.wait_for_selector("#handend:not(.hidden)")
         shot(page, "5-hand-end")
+        assert page.locator("#undo-btn").count() == 1  # the hidden entry box keeps none
         assert page.locator("body").get_attribute("data-status") == "between"
         score = hand.score
         assert score is not None
