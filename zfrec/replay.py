@@ -64,6 +64,7 @@ from zfrec.recovery import (
     ALTERING,
     CARD_CODES,
     SEAT_CODES,
+    START_CODES,
     TURN_FOLLOW,
     cause_of,
     guess_unreadable,
@@ -146,6 +147,11 @@ class _Replayer:
     _tainted: dict[int, Cause] = field(init=False, default_factory=dict)  # card -> bad play
     _twice: int = field(init=False, default=0)  # cards of this move played before in the hand
     _skipped: tuple[int, Cause] | None = field(init=False, default=None)  # trick, unread move
+    _guess: tuple[int, int, Cause] | None = field(init=False, default=None)  # trick, seat, card
+    # The previous hand's root error: its result, so this hand's start, may not be the real one.
+    _carry: Cause | None = field(init=False, default=None)
+    # What the scores as computed follow from, while they differ from the record's for it.
+    _ledger_cause: Cause | None = field(init=False, default=None)
     # What could not be read of the move at hand, to report: message, fix, where, move.
     _unread_notes: list[tuple[str, Fix | None, tuple[int, int], Move]] = field(
         init=False, default_factory=list
@@ -213,15 +219,25 @@ class _Replayer:
 
     def _follows(self, code: str, trick: int | None) -> Cause | None:
         """The cause of what is found now, when nothing more precise is known: the guess at a
-        move read by guess, or a move skipped earlier in the trick (whose turns are then not
-        what the record shows; the next trick's lead neither)."""
+        move read by guess (and a later play of its trick judged against it), the hand before
+        (for this hand's start, which its result decides), a move skipped earlier in the trick,
+        or the hand's first error that changed who holds what (a move skipped, cards not held
+        or played twice): the turns and leads after it are not what the record shows."""
         if self._cause is not None and code in self._cause_codes:
             return self._cause
-        skipped = self._skipped
-        if skipped is None or trick is None or code not in TURN_FOLLOW:
+        if self._carry is not None and code in START_CODES and (trick is None or trick == 1):
+            return self._carry
+        guess, hs = self._guess, self.state.hand
+        on_guess = guess is not None and hs is not None and hs.top_seat == guess[1]
+        if guess is not None and on_guess and code == "ZF103" and trick == guess[0]:
+            return guess[2]  # a play judged against the guessed one
+        if trick is None or code not in TURN_FOLLOW:
             return None
-        if trick == skipped[0] or (trick == skipped[0] + 1 and code == "ZF203"):
+        skipped = self._skipped
+        if skipped is not None and trick == skipped[0]:
             return skipped[1]
+        if code != "ZF103":
+            return self._hand_root
         return None
 
     def _judged(
@@ -282,7 +298,7 @@ class _Replayer:
                 continue
             if self._restate is not None:
                 self.state.game.restate_scores(self._restate)
-                self._restate = None
+                self._restate, self._ledger_cause = None, None
             if not over_reported:
                 try:
                     self.state.game.verify_start(hand.number)
@@ -295,7 +311,18 @@ class _Replayer:
 
     def _game_end(self) -> GameEnd:
         game, result = self.state.game, self.record.result
+        recorded = tuple(result.scores) if result is not None else ()
+        if recorded and recorded != tuple(game.scores):
+            if self._totals_unknown:
+                # The totals were lost with a hand closed early, and no later hand gave them:
+                # the final scores cannot be checked; the winners are judged by the recorded.
+                game.restate_scores(recorded)
+            elif self._restate is not None:
+                # The last hand's totals were written wrong (one error, ZF402): the result
+                # is checked from them, as a next hand would be.
+                game.restate_scores(self._restate)
         winners = tuple(seat(s) for s in game.winners())
+        cause = self._ledger_cause
         if result is not None:
             scores = tuple(game.scores)
             if result.scores and tuple(result.scores) != scores:
@@ -304,15 +331,17 @@ class _Replayer:
                     f"recorded final scores {self._scores(result.scores)} differ from the "
                     f"computed {self._scores(scores)} (RULES.md R12)",
                     pos=result.pos,
+                    cause=cause,
                 )
             if result.winners and tuple(sorted(result.winners)) != winners:
                 computed = ", ".join(self._name(s) for s in winners) or "nobody yet"
-                recorded = ", ".join(self._name(s) for s in result.winners)
+                named = ", ".join(self._name(s) for s in result.winners)
                 self._report(
                     "ZF403",
-                    f"recorded winner {recorded} differs from the computed winner {computed} "
+                    f"recorded winner {named} differs from the computed winner {computed} "
                     "(RULES.md R12)",
                     pos=result.pos,
+                    cause=cause,
                 )
         return GameEnd(tuple(game.scores), winners, game.over, self._take())
 
@@ -323,11 +352,13 @@ class _Replayer:
 
     def _hand(self, index: int, hand: Hand) -> Iterator[tuple[ReplayState, ReplayEvent]]:
         game = self.state.game
+        self._carry = self._hand_root  # (of the hand before, which it may have ended otherwise)
         try:
             game.verify_shuffler(hand.shuffler)
         except DealError as exc:
             self._judged(exc, hand)
         self._hand_root, self._played, self._tainted, self._skipped = None, 0, {}, None
+        self._guess = None
         first_drawer = game.next_first_drawer(hand.shuffler)
         deal, reconstructed, known = self._deal(hand, game.n, first_drawer)
         written_leader = hand.tricks[0].moves[0].seat if hand.tricks and hand.tricks[0].moves else 0
@@ -514,6 +545,8 @@ class _Replayer:
         one in the hand (a skipped move, cards not held) name it as their cause."""
         score = hand.score
         if score is None:
+            if self._hand_root is not None:
+                self._ledger_cause = self._hand_root  # the points may not be the real ones
             return
         cause = self._hand_root
         if tuple(score.points) != result.points:
@@ -530,21 +563,23 @@ class _Replayer:
                 cause=cause,
             )
             cause = cause or Cause(found.location.line, found.location.col, found.code)
+            self._ledger_cause = cause
         totals = tuple(self.state.game.scores)
         recorded = None if score.totals is None else tuple(score.totals)
         if recorded is None:
             pass  # nothing to check; a wrong total before is still remembered
         elif recorded == totals:
-            self._shadow = None
+            self._shadow = self._ledger_cause = None
         elif self._totals_unknown:
             # The totals before this hand were lost with a hand closed early without them:
-            # they cannot be checked, and the game goes on from what the record says.
-            self._totals_unknown, self._shadow = False, None
-            self._restate = recorded
+            # they cannot be checked, and the game goes on from what the record says, from
+            # now on (R24): this hand's totals, the end of the game and its winners too.
+            self._totals_unknown, self._shadow, self._ledger_cause = False, None, None
+            self.state.game.restate_scores(recorded)
         elif recorded == self._shadow:
             # After a wrong total the record went back to the computed ones: so does the game.
             self.state.game.restate_scores(recorded)
-            self._shadow = None
+            self._shadow = self._ledger_cause = None
         else:
             self._report(
                 "ZF402",
@@ -555,6 +590,7 @@ class _Replayer:
                 cause=cause,
             )
             self._restate = recorded  # the next hand starts from them
+            self._ledger_cause = cause or cause_of(self.found[-1])
             if self._shadow is None:
                 self._shadow = totals  # ... unless the record comes back to these
 
@@ -782,6 +818,8 @@ class _Replayer:
         )
         for card in iter_ids(cards & ~move.cards):
             self._tainted.setdefault(card, first)
+        if cards & ~move.cards:  # a card was guessed: the trick's later plays are judged on it
+            self._guess = (t_index, seat_index, first)
         return replayed
 
     def _report_unread(self, hand: Hand, t_index: int) -> None:

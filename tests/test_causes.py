@@ -1,0 +1,141 @@
+"""The validator after a mistake (issue 27, item 8), on minimal records, and a fuzz: errors
+that follow from a typo name it.
+
+In the fuzz, one card or name of a legal record is mistyped; whatever error the validator
+finds after the typo's own ZF001 must follow from something (`cause`), and that cause must be a
+diagnostic it reported before. A legal record has no mistake of its own, so nothing after the
+typo is independent of it.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from zfrec.engine.rules import preset
+from zfrec.record import dumps
+from zfrec.simulate import SimConfig, simulate_game
+from zfrec.validate import Report, validate_text
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
+# A card of a move (not of a deal line, which costs its game when unreadable).
+_CARD = re.compile(r"(?<=[ :])(?:[3-9TJQKA2][shdc]|[SB]J)(?=[ ,!?]|$)")
+_SEAT = re.compile(r"(?:^|  )(\w+): ")
+_MOVE_LINE = re.compile(r"^\s*(?:[1-6]|[^\W\d]\w*(?: \w+)?): ")
+
+
+def _typo(rng: random.Random, card: str) -> str:
+    return rng.choice(
+        [card[0] + rng.choice("xjzq"), rng.choice("1BZ") + card[-1], "Xx", "qq", card + "x"]
+    )
+
+
+def _mistyped(text: str, rng: random.Random) -> str:
+    lines = text.split("\n")
+    spots = [
+        (i, m)
+        for i, line in enumerate(lines)
+        if _MOVE_LINE.match(line) and not line.startswith(("deal", "score", "hand"))
+        for m in _CARD.finditer(line)
+    ]
+    i, m = rng.choice(spots)
+    seat = _SEAT.search(lines[i], max(0, m.start() - 12), m.start())
+    if seat is not None and rng.random() < 0.25:  # the name (or number) of the move's seat
+        bad = rng.choice(["Zed", "9", seat.group(1)[:-1] + "q"])
+        lines[i] = lines[i][: seat.start(1)] + bad + lines[i][seat.end(1) :]
+    else:
+        lines[i] = lines[i][: m.start()] + _typo(rng, m.group()) + lines[i][m.end() :]
+    return "\n".join(lines)
+
+
+def _records() -> list[str]:
+    texts = [
+        p.read_text("utf-8")
+        for p in sorted(SAMPLES.glob("*.zfn"))
+        if "disputed" not in p.read_text("utf-8")
+    ]
+    for i in range(24):
+        rules = preset(("pagat", "poppel", "parlett")[i % 3]).with_options(target=200)
+        texts.append(dumps([simulate_game(SimConfig(3 + i % 4, rules, "greedy", None), 500 + i)]))
+    return texts
+
+
+def _uncaused(text: str) -> tuple[int, list[str]]:
+    """How many errors follow the first ZF001, and those that name no earlier diagnostic."""
+    (report,) = validate_text(text)
+    assert isinstance(report, Report)
+    found = list(report.diagnostics)
+    first = next((k for k, d in enumerate(found) if d.code == "ZF001"), None)
+    if first is None:
+        return 0, []
+    later = [d for d in found[first + 1 :] if d.severity == "error"]
+    seen = {(d.location.line, d.location.col, d.code) for d in found}
+    bad = [
+        f"{d.location.line}:{d.location.col} {d.code} {d.message}"
+        for d in later
+        if d.cause is None or (d.cause.line, d.cause.col, d.cause.code) not in seen
+    ]
+    return len(later), bad
+
+
+@pytest.mark.slow
+def test_every_error_after_a_typo_names_its_cause() -> None:
+    rng = random.Random(27)
+    followed = 0
+    for text in _records():
+        for _ in range(12):
+            typod = _mistyped(text, rng)
+            count, bad = _uncaused(typod)
+            assert bad == [], (bad, typod)
+            followed += count
+    assert followed > 100  # the typos did have consequences to check
+
+
+# --- a hand stopped mid-trick, then the last hand (RULINGS 24) ----------------------------------
+
+TRAIN = (SAMPLES / "02-three-players.zfn").read_text("utf-8")
+
+
+def _stopped_then_last(result: str, last_score: str = "score 0 100 0 total 0 110 90") -> str:
+    """The train game to 100, with a result; hand 1 stops after its third trick, without a
+    score line, and hand 2 (the last, which ends the game) is as written."""
+    head, rest = TRAIN.split("hand 1 shuffler 1\n")
+    hand1, hand2 = rest.split("\nhand 2 shuffler 1\n")
+    kept = "\n".join(hand1.splitlines()[:6])  # the deal and three tricks
+    head = head.replace('[Target "500"]', f'[Target "100"]\n[Result "{result}"]')
+    hand2 = hand2.replace("score 0 100 0 total 0 110 90", last_score)
+    return f"{head}hand 1 shuffler 1\n{kept}\n\nhand 2 shuffler 1\n{hand2}"
+
+
+def _codes(text: str) -> list[tuple[str, int | None]]:
+    (report,) = validate_text(text)
+    assert isinstance(report, Report)
+    return [(d.code, d.location.hand) for d in report.diagnostics]
+
+
+def test_a_stopped_hand_before_the_last_is_one_error_and_the_result_checked_from_the_record() -> (
+    None
+):
+    assert _codes(_stopped_then_last("0 110 90 winner 2")) == [("ZF208", 1)]
+    (report,) = validate_text(_stopped_then_last("0 110 90 winner 2"))
+    assert isinstance(report, Report)
+    assert report.scores == (0, 110, 90) and report.winners == (1,) and report.over
+    assert report.to_json()["hands"][1]["totals"] == {"Mei": 0, "Jun": 110, "Hao": 90}
+
+
+def test_after_a_stopped_hand_a_wrong_result_is_still_found() -> None:
+    (report,) = validate_text(_stopped_then_last("0 110 90 winner 3"))
+    assert isinstance(report, Report)
+    [wrong] = [d for d in report.diagnostics if d.code != "ZF208"]
+    assert wrong.code == "ZF403"
+    assert "recorded winner Hao differs from the computed winner Jun" in wrong.message
+    # The last hand's totals say 0 110 90; a result that says otherwise is an error.
+    assert ("ZF403", None) in _codes(_stopped_then_last("0 120 90 winner 2"))
+
+
+def test_after_a_stopped_hand_the_last_hand_without_totals_leaves_the_result_unchecked() -> None:
+    text = _stopped_then_last("0 110 90 winner 2", last_score="score 0 100 0")
+    assert _codes(text) == [("ZF208", 1)]
