@@ -9,17 +9,21 @@ typo is independent of it.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from zfrec.cli import app
 from zfrec.engine.rules import preset
-from zfrec.record import dumps
+from zfrec.record import dumps, loads
 from zfrec.simulate import SimConfig, simulate_game
-from zfrec.validate import Report, validate_text
+from zfrec.validate import Report, validate_path, validate_text
 
+runner = CliRunner()
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
 # A card of a move (not of a deal line, which costs its game when unreadable).
 _CARD = re.compile(r"(?<=[ :])(?:[3-9TJQKA2][shdc]|[SB]J)(?=[ ,!?]|$)")
@@ -139,3 +143,53 @@ def test_after_a_stopped_hand_a_wrong_result_is_still_found() -> None:
 def test_after_a_stopped_hand_the_last_hand_without_totals_leaves_the_result_unchecked() -> None:
     text = _stopped_then_last("0 110 90 winner 2", last_score="score 0 100 0")
     assert _codes(text) == [("ZF208", 1)]
+
+
+# --- JSON records: diagnostics and their causes have a line and a column ------------------------
+
+
+def test_causes_in_a_json_record_have_the_line_and_column_of_their_root() -> None:
+    # Jun plays the Ah, which Hao holds: Hao's own play of it later follows from that.
+    wrong = TRAIN.replace("1: Ks  2: Ad  3: 2s", "1: Ks  2: Ah  3: 2s")
+    json_text = dumps(loads(wrong), format="json")
+    (report,) = validate_text(json_text, "train.json")
+    assert isinstance(report, Report)
+    found = report.diagnostics
+    [root] = [d for d in found if d.code == "ZF301"]
+    later = [d for d in found if d.cause is not None]
+    assert {d.code for d in later} >= {"ZF302", "ZF208"}
+    lines = json_text.split("\n")
+    assert root.location.line is not None and root.location.col is not None
+    # The root is placed at the `{` of its move's object, the one that plays the Kc.
+    at = lines[root.location.line - 1][root.location.col - 1 :]
+    assert at.startswith('{"seat": 2, "play": "Ah"}')
+    for d in later:
+        assert d.cause is not None
+        assert (d.cause.line, d.cause.col, d.cause.code) == (
+            root.location.line,
+            root.location.col,
+            "ZF301",
+        )
+        assert d.location.line is not None and d.location.col is not None
+    # ... and in `--json`, as the text report places them.
+    data = runner.invoke(app, ["validate", "--json", "-"], input=json_text).stdout
+    written = json.loads(data)["files"][0]["diagnostics"]
+    assert {"line": root.location.line, "col": root.location.col, "code": "ZF301"} in [
+        d.get("cause") for d in written
+    ]
+
+
+def test_a_json_record_in_a_wrapper_places_each_game_in_the_file(tmp_path: Path) -> None:
+    good = loads(TRAIN)[0]
+    bad = loads(TRAIN.replace("2: 9c  1: Qd", "2: 9c  1: Qd  3: 2s"))[0]  # after the hand's end
+    path = tmp_path / "two.json"
+    path.write_text(dumps([good, bad], format="json"), "utf-8")
+    lines = path.read_text("utf-8").split("\n")
+    reports = [r for r in validate_path(path) if isinstance(r, Report)]
+    assert reports[0].ok and not reports[0].diagnostics
+    [late] = [d for d in reports[1].diagnostics if d.code == "ZF204"]
+    assert late.location.line is not None and late.location.col is not None
+    assert lines[late.location.line - 1][late.location.col - 1 :].startswith(
+        '{"seat": 3, "play": "2s"}'
+    )
+    assert late.location.line > len(lines) // 2  # in the second game
