@@ -193,3 +193,63 @@ def test_a_json_record_in_a_wrapper_places_each_game_in_the_file(tmp_path: Path)
         '{"seat": 3, "play": "2s"}'
     )
     assert late.location.line > len(lines) // 2  # in the second game
+
+
+# --- a misspelt name in a shuffler or deal line costs only that line ----------------------------
+
+
+def test_a_misspelt_shuffler_is_read_as_the_one_player_it_is_close_to() -> None:
+    text = TRAIN.replace("hand 1 shuffler 1", "hand 1 shuffler Mie").replace(
+        "1: Ks  2: Ad  3: 2s",
+        "1: Ks  2: 8h  3: 2s",  # and a play that does not beat, later
+    )
+    (report,) = validate_text(text)
+    assert isinstance(report, Report), report  # the game is judged, not lost
+    name, *rest = report.diagnostics
+    assert (name.code, name.location.line, name.location.col) == ("ZF001", 6, 17)
+    assert name.message.endswith("did you mean Mei? (read as Mei)")
+    assert name.fix is not None
+    assert (name.fix.col, name.fix.end_col, name.fix.text) == (17, 20, "Mei")
+    assert "ZF103" in [d.code for d in rest] and "ZF306" not in [d.code for d in rest]
+    assert report.game.hands[0].shuffler == 0
+    # A name close to nobody: the hand has no shuffler, which is then not checked.
+    (report,) = validate_text(TRAIN.replace("hand 1 shuffler 1", "hand 1 shuffler Zed"))
+    assert isinstance(report, Report)
+    assert [d.code for d in report.diagnostics] == ["ZF001"]
+    assert report.diagnostics[0].message.endswith("the shuffler is not checked")
+    assert report.scores == (0, 110, 90)
+
+
+def test_a_misspelt_deal_line_is_read_as_meant_or_skipped_alone() -> None:
+    meant = TRAIN.replace("deal 3: 3s 3d", "deal Hoa: 3s 3d")
+    (report,) = validate_text(meant)
+    assert isinstance(report, Report)
+    assert [d.code for d in report.diagnostics] == ["ZF001"]
+    assert "did you mean Hao? (read as Hao)" in report.diagnostics[0].message
+    assert report.ok is False and report.scores == (0, 110, 90)
+    assert not report.hands[0].reconstructed
+    # Close to nobody: that line is skipped, and the seat's cards are the ones nobody else was
+    # dealt; everything else is judged as before.
+    skipped = TRAIN.replace("deal 3: 3s 3d", "deal Qqq: 3s 3d")
+    (report,) = validate_text(skipped)
+    assert isinstance(report, Report)
+    assert [d.code for d in report.diagnostics] == ["ZF001"]
+    assert report.diagnostics[0].message.endswith("the line is skipped")
+    assert report.scores == (0, 110, 90)
+    assert report.to_json()["hands"][0]["deal"]["Hao"].startswith("3s 3d 5s")
+    # ... and a mistake after it is its own: the seat's deal is whole again.
+    wrong = skipped.replace("score 0 10 90 total 0 10 90", "score 0 10 90 total 0 10 95")
+    (report,) = validate_text(wrong)
+    assert isinstance(report, Report)
+    assert [(d.code, d.cause) for d in report.diagnostics][1:] == [("ZF402", None)]
+
+
+def test_strict_readers_still_refuse_a_misspelt_shuffler_or_deal_name() -> None:
+    from zfrec.errors import NotationError
+
+    for text in (
+        TRAIN.replace("hand 1 shuffler 1", "hand 1 shuffler Mie"),
+        TRAIN.replace("deal 3: 3s 3d", "deal Qqq: 3s 3d"),
+    ):
+        with pytest.raises(NotationError, match="no player is called"):
+            loads(text)

@@ -353,6 +353,8 @@ class _Replayer:
     def _hand(self, index: int, hand: Hand) -> Iterator[tuple[ReplayState, ReplayEvent]]:
         game = self.state.game
         self._carry = self._hand_root  # (of the hand before, which it may have ended otherwise)
+        if self._lines:
+            self._names(hand, index)
         try:
             game.verify_shuffler(hand.shuffler)
         except DealError as exc:
@@ -758,6 +760,16 @@ class _Replayer:
         return hs.force_play(seat, mask, combo), unchecked
 
     # what could not be read -----------------------------------------------------------------
+
+    def _names(self, hand: Hand, index: int) -> None:
+        """Report the names of the hand's `shuffler` and `deal` lines that name no seat. (A
+        deal line skipped leaves a partial deal, judged as one: no cause is carried.)"""
+        after = self.record.hands[index + 1].pos if index + 1 < len(self.record.hands) else None
+        lines = self._lines
+        while lines and lines[0].kind == "name" and (after is None or lines[0].pos < after):
+            problem = lines.pop(0)
+            self._report("ZF001", problem.message, hand, at=problem.pos, cause=None,
+                         fix=problem.fix)  # fmt: skip
 
     def _unreadable_lines(self, hand: Hand, before: Pos | None, t_index: int) -> None:
         """Report the skipped lines that stand before `before` (None: all of them), which is
