@@ -20,8 +20,10 @@ CONF
 export FONTCONFIG_FILE="$bare/fonts.conf" MPLCONFIGDIR="$bare/matplotlib"
 export ZFREC_CHROMIUM=/nonexistent
 unset CI ZFREC_TEST_PG_URL
-if command -v fc-list >/dev/null && fc-list ':charset=738b' | grep -q .; then
-  echo "bare lane: fontconfig still finds a CJK font" >&2
+make --no-print-directory setup
+# The renderer must find no font for 王 (through fontconfig, or matplotlib's own font list).
+if ! .venv/bin/python -c 'from zfrec.render.fonts import font_plan; assert font_plan("王").missing'; then
+  echo "bare lane: the renderer still finds a CJK font" >&2
   exit 1
 fi
 make quick 2>&1 | tee "$bare/log"
