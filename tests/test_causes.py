@@ -253,3 +253,30 @@ def test_strict_readers_still_refuse_a_misspelt_shuffler_or_deal_name() -> None:
     ):
         with pytest.raises(NotationError, match="no player is called"):
             loads(text)
+
+
+def test_json_positions_point_at_each_move_object_whatever_the_strings_hold() -> None:
+    from zfrec.record.jsonpos import Locator
+
+    tricky = '{"a": [1, "]"]}, \\" quote, [brackets], {braces}, 王芳'
+    games = []
+    for i in range(3):
+        game = simulate_game(SimConfig(3 + i, preset("pagat"), "greedy", 2), 70 + i)
+        game.comments = [tricky]
+        game.hands[0].tricks[0].moves[0].comments = [tricky]
+        game.event = f"night {i} {{not a comment}}"
+        games.append(game)
+    for text in (dumps(games, format="json"), dumps(games[1], format="json")):
+        locator = Locator(text)
+        decoder = json.JSONDecoder()
+        wrapped = text.lstrip().startswith('{\n  "games"')
+        for g, game in enumerate(games if wrapped else games[1:2]):
+            found = locator.offsets(g)
+            for h, hand in enumerate(game.hands):
+                for t, trick in enumerate(hand.tricks):
+                    for m, move in enumerate(trick.moves):
+                        offset = found[("hands", h, "tricks", t, "moves", m)]
+                        data, _ = decoder.raw_decode(text, offset)
+                        assert (data["seat"], data["play"]) == (move.seat + 1, move.play_text())
+                        line, col = locator.position(offset)
+                        assert text.split("\n")[line - 1][col - 1] == "{"

@@ -36,6 +36,7 @@ class Locator:
         self.text = text
         self._spans: list[tuple[int, int]] | None = None
         self._newlines: list[int] | None = None
+        self._last: tuple[int, dict[JsonPath, int]] | None = None
 
     def spans(self) -> list[tuple[int, int]]:
         """Where each game's object starts and ends: the `games` of a wrapper, or the one game."""
@@ -47,11 +48,14 @@ class Locator:
         return self._spans
 
     def offsets(self, index: int) -> dict[JsonPath, int]:
-        """The offset of every object in game `index`, by its path inside the game."""
+        """The offset of every object in game `index`, by its path inside the game. The last
+        game's are kept: a repair search validates edited copies of one game again and again."""
+        if self._last is not None and self._last[0] == index:
+            return self._last[1]
         spans = self.spans()
-        if index >= len(spans):
-            return {}
-        return _object_offsets(self.text, *spans[index])
+        found = _object_offsets(self.text, *spans[index]) if index < len(spans) else {}
+        self._last = (index, found)
+        return found
 
     def position(self, offset: int) -> tuple[int, int]:
         """(line, column) of an offset, both 1-based, the column in characters."""
