@@ -47,7 +47,11 @@ def _mistyped(text: str, rng: random.Random) -> str:
     ]
     i, m = rng.choice(spots)
     seat = _SEAT.search(lines[i], max(0, m.start() - 12), m.start())
-    if seat is not None and rng.random() < 0.25:  # the name (or number) of the move's seat
+    chance = rng.random()
+    if seat is not None and chance < 0.1:  # a colon lost, or doubled: the move, or line, is lost
+        colon = seat.end(1)
+        lines[i] = lines[i][:colon] + rng.choice(["", "::"]) + lines[i][colon + 1 :]
+    elif seat is not None and chance < 0.3:  # the name (or number) of the move's seat
         bad = rng.choice(["Zed", "9", seat.group(1)[:-1] + "q"])
         lines[i] = lines[i][: seat.start(1)] + bad + lines[i][seat.end(1) :]
     else:
@@ -75,7 +79,8 @@ def _uncaused(text: str) -> tuple[int, list[str]]:
     first = next((k for k, d in enumerate(found) if d.code == "ZF001"), None)
     if first is None:
         return 0, []
-    later = [d for d in found[first + 1 :] if d.severity == "error"]
+    # (a mistyped move may be unreadable in two places: each is its own ZF001)
+    later = [d for d in found[first + 1 :] if d.severity == "error" and d.code != "ZF001"]
     seen = {(d.location.line, d.location.col, d.code) for d in found}
     bad = [
         f"{d.location.line}:{d.location.col} {d.code} {d.message}"

@@ -149,6 +149,10 @@ class _Replayer(Ledger):
     _twice: int = field(init=False, default=0)  # cards of this move played before in the hand
     _skipped: tuple[int, Cause] | None = field(init=False, default=None)  # trick, unread move
     _guess: tuple[int, int, Cause] | None = field(init=False, default=None)  # trick, seat, card
+    # The first unreadable move of a hand whose deal is rebuilt from the plays: what it shows
+    # may be another seat's cards (a lost colon), so the deal's cards not held, and who is out
+    # when, follow from it.
+    _rebuilt_from: Cause | None = field(init=False, default=None)
     # The previous hand's root error: its result, so this hand's start, may not be the real one.
     _carry: Cause | None = field(init=False, default=None)
     # What the scores as computed follow from, while they differ from the record's for it.
@@ -232,13 +236,15 @@ class _Replayer(Ledger):
         on_guess = guess is not None and hs is not None and hs.top_seat == guess[1]
         if guess is not None and on_guess and code == "ZF103" and trick == guess[0]:
             return guess[2]  # a play judged against the guessed one
+        if self._rebuilt_from is not None and code in ("ZF301", "ZF302"):
+            return self._rebuilt_from
         if trick is None or code not in TURN_FOLLOW:
             return None
         skipped = self._skipped
         if skipped is not None and trick == skipped[0]:
             return skipped[1]
         if code != "ZF103":
-            return self._hand_root
+            return self._hand_root or self._rebuilt_from
         return None
 
     def _judged(
@@ -322,7 +328,7 @@ class _Replayer(Ledger):
         except DealError as exc:
             self._judged(exc, hand)
         self._hand_root, self._played, self._tainted, self._skipped = None, 0, {}, None
-        self._guess = None
+        self._guess = self._rebuilt_from = None
         first_drawer = game.next_first_drawer(hand.shuffler)
         deal, reconstructed, known = self._deal(hand, game.n, first_drawer)
         written_leader = hand.tricks[0].moves[0].seat if hand.tricks and hand.tricks[0].moves else 0
@@ -503,12 +509,16 @@ class _Replayer(Ledger):
         for trick in hand.tricks:
             for move in trick.moves:
                 if not move.is_pass and 0 <= move.seat < n:
+                    problems = self._unread.get(move.pos, ()) if move.pos is not None else ()
+                    if problems and self._rebuilt_from is None:
+                        self._rebuilt_from = Cause(*problems[0].pos, "ZF001")
+                    if any(p.kind == "move" for p in problems):
+                        continue  # skipped: what it shows may be another seat's (a lost colon)
                     # A card played twice was dealt to the seat that played it first: the
                     # later play is the one that cannot stand (it is reported there).
                     played[move.seat] |= move.cards & ~everything
                     everything |= move.cards
-                    if self._unread and move.pos in self._unread:
-                        guesses += [(move.seat, p) for p in self._unread[move.pos]]
+                    guesses += [(move.seat, p) for p in problems]
         if guesses:
             guess_unreadable(hand.deal, played, guesses)
         deal, known = self._reconstruct(hand, n, first_drawer, played)
@@ -686,6 +696,7 @@ class _Replayer(Ledger):
             holders = [s for s in range(n) if self._known[s] and not move.cards & ~hs.hands[s]]
             if len(holders) == 1:
                 seat_index = holders[0]
+        by_holder = seat_index != move.seat  # a seat found by its cards, not by its name
         present = 0 <= seat_index < n and not hs.over
         held = hs.hands[seat_index] & ~move.cards if present and self._known[seat_index] else 0
         read = read_unreadable(problems, held, int(move.cards))
@@ -717,6 +728,13 @@ class _Replayer(Ledger):
             self._tainted.setdefault(card, first)
         if cards & ~move.cards:  # a card was guessed: the trick's later plays are judged on it
             self._guess = (t_index, seat_index, first)
+        if by_holder:
+            # The name was close to nobody's: if the move was not that seat's, the seats hold
+            # other cards than the record has them play from here on (as after a skipped move).
+            for card in iter_ids(cards):
+                self._tainted.setdefault(card, first)
+            if self._hand_root is None:
+                self._hand_root = first
         return replayed
 
     def _report_unread(self, hand: Hand, t_index: int) -> None:
