@@ -506,19 +506,21 @@ class _Replayer(Ledger):
         played = [0] * n
         everything = 0
         guesses: list[tuple[int, ReadProblem]] = []  # unreadable cards, by seat
+        unread = bool(self._unread)
         for trick in hand.tricks:
             for move in trick.moves:
                 if not move.is_pass and 0 <= move.seat < n:
-                    problems = self._unread.get(move.pos, ()) if move.pos is not None else ()
-                    if problems and self._rebuilt_from is None:
-                        self._rebuilt_from = Cause(*problems[0].pos, "ZF001")
-                    if any(p.kind == "move" for p in problems):
-                        continue  # skipped: what it shows may be another seat's (a lost colon)
+                    problems = self._unread.get(move.pos) if unread and move.pos else None
+                    if problems:
+                        if self._rebuilt_from is None:
+                            self._rebuilt_from = Cause(*problems[0].pos, "ZF001")
+                        if any(p.kind == "move" for p in problems):
+                            continue  # skipped: it may show another seat's cards (a lost colon)
+                        guesses += [(move.seat, p) for p in problems]
                     # A card played twice was dealt to the seat that played it first: the
                     # later play is the one that cannot stand (it is reported there).
                     played[move.seat] |= move.cards & ~everything
                     everything |= move.cards
-                    guesses += [(move.seat, p) for p in problems]
         if guesses:
             guess_unreadable(hand.deal, played, guesses)
         deal, known = self._reconstruct(hand, n, first_drawer, played)
