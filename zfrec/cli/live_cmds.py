@@ -62,6 +62,15 @@ def serve_cmd(
             "a power cut may lose the last moments) or 'full' (every entry waits for the disk).",
         ),
     ] = "normal",
+    allow_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-host",
+            help="Also answer requests for this host name (a name the phones use to reach this "
+            "machine). Repeatable. Without it, only the bind address, localhost and the printed "
+            "LAN address are answered.",
+        ),
+    ] = None,
 ) -> None:
     """Serve the live table: log a game at the table from phones, every entry checked at once.
 
@@ -72,11 +81,15 @@ def serve_cmd(
     import uvicorn
 
     from zfrec.live.app import create_app
+    from zfrec.live.guard import allowed_hosts, valid_host_option
     from zfrec.live.table import tune_store
     from zfrec.store import open_store
 
     if sync not in ("normal", "full"):
         fail(f"--sync is normal or full, not {sync!r}")
+    for name in allow_host or ():
+        if problem := valid_host_option(name):
+            fail(problem)
 
     try:
         probe = socket.create_server((host, port), reuse_port=False)
@@ -90,8 +103,17 @@ def serve_cmd(
     if _wildcard(host):
         shown = lan_address() or "127.0.0.1"
     base = f"http://{shown}:{port}"
+    lan = shown if _wildcard(host) and shown != "127.0.0.1" else None
+    hosts = allowed_hosts(host, lan=lan, extra=allow_host or ())
+    # A join link carries the table's writer token: it goes to a terminal only, never to a
+    # log (nohup, systemd, a redirect), where anyone who reads it could write to every table.
+    on_terminal = sys.stdout.isatty()
 
     def announce(table_id: str, token: str) -> None:
+        if not on_terminal:
+            out.print(f"table {escape(table_id)} created (its join link is not logged)")
+            sys.stdout.flush()
+            return
         link = f"{base}/t/{table_id}#k={token}"
         out.print(f"table {escape(table_id)} created; writers join with {escape(link)}")
         if _wildcard(host) or shown != DEFAULT_HOST:
@@ -105,8 +127,13 @@ def serve_cmd(
         else:
             out.print(f"phones on this network open {escape(base)}/ - or scan:")
             _terminal_qr(f"{base}/")
+    if not on_terminal:
+        out.print(
+            "join links carry writer tokens, so they are printed only to a terminal: take a "
+            "table's link from the Invite panel of the page that created it"
+        )
     sys.stdout.flush()
-    app = create_app(engine, on_table_created=announce)
+    app = create_app(engine, on_table_created=announce, hosts=hosts)
     try:
         # Open event streams (spectators) must not hold up Ctrl+C for minutes.
         uvicorn.run(
