@@ -107,7 +107,7 @@ def allowed_hosts(bind: str, *, lan: str | None = None, extra: Iterable[str] = (
 def valid_host_option(value: str) -> str | None:
     """Why a --allow-host value is not a host name, or None."""
     name = host_name(value)
-    if not name or len(name) > 253 or any(c in name for c in "/@ ?#"):
+    if not name or len(name) > 253 or any(c in value for c in "/@ ?#"):
         return f"--allow-host takes a host name or address, not {value!r}"
     try:
         ipaddress.ip_address(name)
