@@ -33,7 +33,8 @@ LOOPBACK = ("localhost", "127.0.0.1", "::1")
 
 # Request values a table may hold. The target is bounded as in a record (FORMAT.md, Limits): a
 # larger one would not fit the store's integer column (2^31 on PostgreSQL, 2^63 on SQLite).
-Target = Annotated[int, Field(ge=1, le=MAX_TARGET)]
+# Within the bounds the rules judge it (0 or less: "rules"); beyond them, a bad request value.
+Target = Annotated[int, Field(ge=-MAX_TARGET, le=MAX_TARGET)]
 
 
 def _options(value: Any) -> Any:
