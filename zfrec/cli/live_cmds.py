@@ -149,12 +149,28 @@ def serve_cmd(
 
 
 def tables_cmd(
-    db: DbOption = None, as_json: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False
+    db: DbOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
+    delete: Annotated[
+        str | None,
+        typer.Option(
+            "--delete",
+            metavar="ID",
+            help="Delete this live table and its entries (an abandoned one). A game it "
+            "finished stays in the store (zfrec delete removes it).",
+        ),
+    ] = None,
 ) -> None:
-    """List the live tables in the store: id, players, entries, finished or not."""
+    """List the live tables in the store: id, players, entries, finished or not; or delete one.
+
+    Exit 0, 2 when the store or the table to delete does not exist.
+    """
     from zfrec.live import list_tables
     from zfrec.store import open_store
 
+    if delete is not None:
+        _delete_table(db, delete, as_json)
+        return
     with friendly_errors():
         engine = open_store(db, create=False)
         try:
@@ -173,6 +189,24 @@ def tables_cmd(
         out.print(
             f"{escape(t.id)}  {escape(label + ', '.join(t.players))}  {t.entries} entries, {state}"
         )
+
+
+def _delete_table(db: str | None, table_id: str, as_json: bool) -> None:
+    from zfrec.store import open_store, session
+    from zfrec.store.correct import delete_live_table
+
+    with friendly_errors():
+        engine = open_store(db, create=False)
+        try:
+            with session(engine) as s:
+                entries, game_id = delete_live_table(s, table_id=table_id)
+        finally:
+            engine.dispose()
+    if as_json:
+        print_json({"deleted": table_id, "entries": entries, "game_id": game_id})
+        return
+    kept = "" if game_id is None else f"; the game it finished stays in the store as game {game_id}"
+    out.print(f"live table {escape(table_id)} deleted ({entries} entries){kept}")
 
 
 def register(app: typer.Typer) -> None:
