@@ -63,7 +63,7 @@ def replace_game(session: Session, *, game_id: int, path: str | Path) -> Replace
         raise StoreError(f"{path} holds more than one game: --replace takes a file of one game")
     game = items[0]
     if isinstance(game, NotationError):
-        raise StoreError(f"{path}: the game cannot be read: {game}")
+        raise StoreError(f"the game cannot be read: {game}")
     try:
         text = canonical_json(game)
     except ZfrecError as exc:

@@ -19,7 +19,6 @@ import pickle
 import random
 import tempfile
 import time
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -573,7 +572,7 @@ def _write_file(
     added = unchanged = flagged = skipped = hands = 0
     found: list[Diagnostic] = list(read.unreadable)
     # Corrections (zfrec.store.recognise): the stored games new records may replace
-    keyed = Counter(e.key for e in read.entries if e.spooled and e.key is not None)
+    keyed = {e.key for e in read.entries if e.spooled and e.key is not None}
     candidates = stored_keys(conn, keyed) if keyed else {}
     held = {existing[e.digest] for e in read.entries if e.digest in existing}  # this file's own
     notes: list[str] = []
@@ -595,7 +594,7 @@ def _write_file(
             found.extend(entry.skipped or ())
         else:
             game_id = None
-            if entry.key is not None and keyed[entry.key] == 1:
+            if entry.key is not None:
                 taken = held | set(replaced)
                 args = (entry.number, entry.key, rows.plays, candidates, taken, notes)
                 game_id = corrected(conn, read.source, *args)

@@ -5,17 +5,17 @@ A record that is not stored yet replaces the stored game G, which keeps its id, 
 
 1. the record has an Event and a Date, and G has the same Event, Date and players in the same
    seats (names compared as records compare them, ignoring case);
-2. G is the only stored game with them, no other game of the file has them too, and the file
-   does not hold G's own version elsewhere;
-3. at least half of the plays agree: the plays (hand, seat, cards; passes left out) the two
+2. at least half of the plays agree: the plays (hand, seat, cards; passes left out) the two
    records share, as a multiset, are at least half of the longer record's;
+3. G is the only stored game that rules 1 and 2 find, the file does not hold G's own version
+   elsewhere, and no earlier record of the file replaced G;
 4. when the file held G before (it was edited and is imported again), no other file holds G:
    a copy of the record in another file keeps its version, and the edit is another game.
 
-Two games of one club night share event, date and players but not their cards: rule 3 tells
-them apart, and rule 2 keeps an import from choosing between several. When rules 1 and 2 hold
-and rule 3 does not, the record is stored as a new game and the import says which stored game
-it resembles (`zfrec import --replace ID FILE` replaces it by hand).
+Two games of one club night share event, date and players but not their cards: rule 2 tells
+them apart, and rule 3 keeps an import from choosing between several. Where rule 1 finds a
+stored game and the others do not hold, the record is stored as a new game and the import
+says why (`zfrec import --replace ID FILE` replaces a game by hand).
 """
 
 from __future__ import annotations
@@ -107,39 +107,44 @@ def corrected(
 ) -> int | None:
     """The stored game that the new record at position `number` of its file, with `key` and
     the rows `plays`, corrects by the rules above; or None. `taken`: games it may not be (the
-    file holds them, or another record replaced them). `notes` says what was decided where a
-    stored game has the same key."""
-    found = candidates.get(key, [])
-    if len(found) > 1:
-        ids = ", ".join(map(str, found))
+    file holds them, or another of its records replaced them). `notes` says what was decided
+    wherever a stored game has the same key."""
+    found = [g for g in candidates.get(key, []) if g not in taken]
+    if not found:
+        return None
+    mine = record_plays(plays)
+    shares = {g: agreement(mine, stored_plays(conn, g)) for g in found}
+    agreeing = [g for g in found if shares[g] >= AGREE]
+    if len(agreeing) > 1:
+        listed = ", ".join(map(str, agreeing))
         notes.append(
-            f"game {number}: {len(found)} stored games have the same event, date and "
-            f"players ({ids}): stored as a new game (--replace ID replaces one)"
+            f"game {number}: stored games {listed} have the same event, date and players and "
+            "half of its plays: stored as a new game (--replace ID replaces one)"
         )
         return None
-    if not found or found[0] in taken:
+    if not agreeing:
+        closest = max(found, key=lambda g: shares[g])
+        notes.append(
+            f"game {number}: same event, date and players as stored game"
+            f"{'s' if len(found) > 1 else ''} {', '.join(map(str, found))}, but at most "
+            f"{shares[closest]:.0%} of the plays agree: stored as a new game "
+            f"(--replace {closest} would replace game {closest})"
+        )
         return None
-    here = select(SOURCE.c.id).where(SOURCE.c.game_id == found[0], SOURCE.c.path == source)
-    elsewhere = select(SOURCE.c.id).where(SOURCE.c.game_id == found[0], SOURCE.c.path != source)
+    game_id = agreeing[0]
+    here = select(SOURCE.c.id).where(SOURCE.c.game_id == game_id, SOURCE.c.path == source)
+    elsewhere = select(SOURCE.c.id).where(SOURCE.c.game_id == game_id, SOURCE.c.path != source)
     if conn.execute(here).first() is not None and conn.execute(elsewhere).first() is not None:
         notes.append(
-            f"game {number}: this file held stored game {found[0]} before, and so does another "
+            f"game {number}: this file held stored game {game_id} before, and so does another "
             "file, which keeps that version: stored as a new game"
         )
         return None
-    share = agreement(record_plays(plays), stored_plays(conn, found[0]))
-    if share < AGREE:
-        notes.append(
-            f"game {number}: same event, date and players as stored game {found[0]}, "
-            f"but {share:.0%} of the plays agree: stored as a new game "
-            f"(--replace {found[0]} replaces that one)"
-        )
-        return None
     notes.append(
-        f"game {number} replaces stored game {found[0]} (same event, date and players; "
-        f"{share:.0%} of the plays agree)"
+        f"game {number} replaces stored game {game_id} (same event, date and players; "
+        f"{shares[game_id]:.0%} of the plays agree)"
     )
-    return found[0]
+    return game_id
 
 
 __all__ = [
