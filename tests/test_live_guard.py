@@ -106,6 +106,16 @@ def test_deal_keys_that_are_not_seat_numbers_are_422(client: TestClient, key: st
     assert client.post(f"/api/tables/{tid}/hands", json=ok, headers=auth(token)).status_code == 201
 
 
+def test_a_deal_for_a_seat_the_table_does_not_have_is_refused(client: TestClient) -> None:
+    """It used to be ignored without a word (a typo in the seat lost the deal)."""
+    tid, token = new_table(client)
+    body = {"shuffler": 1, "deals": {"4": "3h 4h"}}
+    r = client.post(f"/api/tables/{tid}/hands", json=body, headers=auth(token))
+    assert r.status_code == 422, r.text
+    assert r.json() == {"code": "seat", "message": "there is no seat 4: seats are 1 to 3"}
+    assert client.get(f"/api/tables/{tid}").json()["entries"] == 0
+
+
 @pytest.mark.parametrize(
     "raw",
     [
