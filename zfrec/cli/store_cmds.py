@@ -109,13 +109,14 @@ def import_cmd(
 ) -> None:
     """Validate records, then store them: each file in one transaction, all or nothing.
 
-    Re-importing a file adds nothing; a changed file replaces what it held before. A new record
-    with the Event, Date and players of exactly one stored game, and at least half of its plays,
-    replaces that game (a correction: it keeps its id; STORE.md has the rule). Games with
+    Re-importing a file adds nothing; a changed file replaces what it held before. Games with
     errors are stored with their diagnostics and flagged, unless --only-valid. Exit 0 when every
     game of every file was stored clean, 1 when there are findings (a file that could not be
     stored, a game that could not be read, a game with errors), 2 on bad arguments or an
     unusable database.
+
+    A new record with the Event, Date and players of a stored game and half of its plays is a
+    correction: it replaces that game, which keeps its id (STORE.md has the rule).
     """
     from zfrec.batch import count_games
     from zfrec.store import import_file, import_workers, session
