@@ -344,6 +344,12 @@ def test_publish_on_a_read_only_store_exits_2_with_one_line(
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and "read-only" in lines[0] and "publish" in lines[0], lines
     assert not site.exists()
+    other = ROOT / "sample_games" / "03-five-players.zfn"
+    for args in (["import", str(other)], ["delete", "1"], ["tables", "--delete", "x"]):
+        result = runner.invoke(cli, [*args, "--db", read_only(store_url)])
+        assert result.exit_code == 2, (args, result.output)
+        assert len(result.output.strip().splitlines()) == 1, (args, result.output)
+        assert "read-only" in result.output or "no live table" in result.output, result.output
     result = runner.invoke(cli, ["publish", "--db", store_url, "--out", str(site), "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["games"] == 1

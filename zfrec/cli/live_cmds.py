@@ -9,13 +9,16 @@ from __future__ import annotations
 import ipaddress
 import socket
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
 
 from zfrec.cli.common import JSON_HELP, err, fail, friendly_errors, out, print_json
 from zfrec.cli.store_cmds import DbOption
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
@@ -99,6 +102,7 @@ def serve_cmd(
     with friendly_errors():
         engine = open_store(db)
     tune_store(engine, sync=sync)
+    _warn_if_read_only(engine)
     shown = host
     if _wildcard(host):
         shown = lan_address() or "127.0.0.1"
@@ -146,6 +150,18 @@ def serve_cmd(
         )
     finally:
         engine.dispose()
+
+
+def _warn_if_read_only(engine: Engine) -> None:
+    """A store that takes no writes still serves its tables to watch: say so once."""
+    from zfrec.store import StoreError, session
+    from zfrec.store.faults import require_writable
+
+    try:
+        with session(engine) as s:
+            require_writable(s, "tables can be watched but not changed (503)")
+    except StoreError as exc:
+        err.print(f"warning: {escape(str(exc))}")
 
 
 def tables_cmd(

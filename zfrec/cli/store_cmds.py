@@ -76,8 +76,10 @@ def _store(db: str | None, *, create: bool = True) -> Iterator[Engine]:
         try:
             yield engine
         except SQLAlchemyError as exc:
+            from zfrec.store.faults import store_fault
+
             reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
-            fail(f"database error: {reason}")
+            fail(store_fault(exc) or f"database error: {reason}")
         finally:
             engine.dispose()
 

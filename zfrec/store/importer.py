@@ -34,6 +34,7 @@ from zfrec.gctuning import young_threshold
 from zfrec.jsonview import dump
 from zfrec.record import Game, iter_records
 from zfrec.store.db import OWN_KEYS, READONLY, StoreError, sqlite_file
+from zfrec.store.faults import read_only
 from zfrec.store.firstpass import (
     Workers,
     canonical_json,
@@ -171,6 +172,8 @@ def import_file(
                 # A concurrent importer stored the same game or player first, or the server
                 # broke a deadlock between us: start again, a little later, from what is there.
                 session.rollback()
+                if read_only(exc):  # no later attempt can write either
+                    raise
                 if attempt == _ATTEMPTS:
                     reason = str(exc.orig or exc).strip().splitlines()[0]
                     raise StoreError(f"{read.path}: could not store the file: {reason}") from None
@@ -716,6 +719,9 @@ def _rewrite_game(
     """Put another record in place of stored game `game_id`, which keeps its id (and the files
     and live tables that refer to it): everything derived from the old record goes, artifacts
     too, and the new record's rows are written."""
+    # Locked first (PostgreSQL; SQLite's write lock is held): a concurrent correction of the
+    # same game then waits, and its deletes see the rows this one writes.
+    conn.execute(select(GAME.c.id).where(GAME.c.id == game_id).with_for_update())
     delete_children(conn, [game_id])
     values = {"content_hash": digest, **rows.game, "imported_at": utc_now()}
     conn.execute(update(GAME).where(GAME.c.id == game_id).values(**values))
