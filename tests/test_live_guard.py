@@ -147,6 +147,12 @@ def test_no_request_field_can_make_the_server_fail(client: TestClient) -> None:
         f"/api/tables/{tid}/hands": {"shuffler": 1, "deals": {"1": "3h"}},
         f"/api/tables/{tid}/moves": {"seat": 2, "play": "3h"},
         "/api/qr": {"text": "x"},
+        # the table's corrections and marks, where the app has them (else 404: nothing to test)
+        f"/api/tables/{tid}/edit": {"entry": 1, "action": "replace", "seat": 1, "play": "3h",
+                                    "version": 1},
+        f"/api/tables/{tid}/marks": {"entry": 1, "annotation": "!", "comment": "c",
+                                     "disputed": True, "note": "n", "or": ["4h"], "version": 1},
+        f"/api/tables/{tid}/undo": {"version": 1},
     }  # fmt: skip
     seen: list[tuple[str, str, int]] = []
     for path, base in bodies.items():
