@@ -393,3 +393,20 @@ def test_tables_delete_removes_an_abandoned_table(
     assert code == 2 and output.strip() == f"error: no live table {gone.id!r}"
     code, output = cli("tables", "--delete", keep.id, "--db", store_url, "--json")
     assert json.loads(output) == {"deleted": keep.id, "entries": 0, "game_id": None}
+
+
+@pytest.mark.parametrize("number", [str(2**31), str(10**23), "0"])
+def test_game_ids_the_store_cannot_hold_are_bad_arguments(
+    store_url: str,  # noqa: F811
+    engine: Engine,  # noqa: F811
+    tmp_path: Path,
+    number: str,
+) -> None:
+    """They reached the database driver and came back as an internal error (exit 3)."""
+    path = _write(tmp_path / "a.zfn", [night(1)])
+    for args in (["delete", number], ["show", number], ["export", number],
+                 ["import", "--replace", number, str(path)]):  # fmt: skip
+        code, output = cli(*args, "--db", store_url)
+        assert code == 2, (args, output)
+        assert "internal error" not in output, output
+        assert "Invalid value for 'game_id'" in output or "Invalid value for '--replace'" in output

@@ -69,6 +69,7 @@ def serve_cmd(
         list[str] | None,
         typer.Option(
             "--allow-host",
+            metavar="NAME",
             help="Also answer requests for this host name (a name the phones use to reach this "
             "machine). Repeatable. Without it, only the bind address, localhost and the printed "
             "LAN address are answered.",

@@ -54,6 +54,12 @@ DbOption = Annotated[
         show_default=False,
     ),
 ]
+# A game id the store's integer column can hold (PostgreSQL's is 32-bit): a larger one is a bad
+# argument (exit 2), not an overflow inside the database driver.
+MAX_GAME_ID = 2**31 - 1
+GameIdArgument = Annotated[
+    int, typer.Argument(help="The game's id (see `zfrec games`).", min=1, max=MAX_GAME_ID)
+]
 PlayerOption = Annotated[
     str | None, typer.Option("--player", "-p", help="Only games this player sat in.")
 ]
@@ -103,6 +109,8 @@ def import_cmd(
         typer.Option(
             "--replace",
             metavar="ID",
+            min=1,
+            max=MAX_GAME_ID,
             help="Replace stored game ID by the one game of FILE, in one transaction; the game "
             "keeps its id.",
         ),
@@ -241,7 +249,7 @@ def _replace(
 
 
 def delete_cmd(
-    game_id: Annotated[int, typer.Argument(help="The game's id (see `zfrec games`).")],
+    game_id: GameIdArgument,
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -404,7 +412,7 @@ def unreadable_cmd(
 
 
 def show_cmd(
-    game_id: Annotated[int, typer.Argument(help="The game's id (see `zfrec games`).")],
+    game_id: GameIdArgument,
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -563,7 +571,7 @@ def _count(value: int | None) -> str:
 
 
 def export_cmd(
-    game_id: Annotated[int, typer.Argument(help="The game's id (see `zfrec games`).")],
+    game_id: GameIdArgument,
     fmt: Annotated[
         str | None, typer.Option("--format", "-f", help="zfn (default) or json.")
     ] = None,
