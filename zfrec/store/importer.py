@@ -90,7 +90,7 @@ class ImportResult:
     flagged: int = 0  # stored although the validator found errors
     skipped: int = 0  # not stored: errors, and --only-valid
     unreadable: int = 0  # games that could not be read at all
-    hands: int = 0  # hands in the games added
+    hands: int = 0  # hands in the games added or replaced
     game_ids: tuple[int, ...] = ()  # the file's stored games, in file order
     diagnostics: tuple[WrittenDiagnostic, ...] = ()  # findings in the games read this time
     replaced: int = 0  # stored games this file's records corrected (zfrec.store.recognise)
