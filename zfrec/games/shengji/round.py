@@ -153,10 +153,12 @@ class RoundState:
         declarers: int | None = None,
         kitty: int = 0,
         undoable: bool = True,
+        calls: Sequence[tuple[int, int]] = (),
     ) -> RoundState:
         """A round in play from dealt hands: `leader` is the dealer and leads the first trick;
         `declarers` the declarers' seat mask (default: the leader and the seat opposite with
-        fixed partners, the leader alone in zhao pengyou); `kitty` the discarded kitty."""
+        fixed partners, the leader alone in zhao pengyou); `kitty` the discarded kitty;
+        `calls` the dealer's calls (zhao pengyou), each (card id, ordinal)."""
         rules = rules or sj_preset()
         n = len(hands)
         if declarers is None:
@@ -166,7 +168,7 @@ class RoundState:
         return cls(
             rules, n, order.rank, (), leader, phase=PLAY, order=order, hands=list(hands),
             kitty=kitty, turn=leader, won=(0,) * n, penalties=(0,) * n, declarers=declarers,
-            undoable=undoable,
+            undoable=undoable, calls=tuple(calls), seen=(0,) * len(calls),
         )  # fmt: skip
 
     # the log -----------------------------------------------------------------------------------
@@ -216,11 +218,11 @@ class RoundState:
     def _phase(self, wanted: str, what: str, seat: int | None) -> None:
         if self.phase != wanted:
             raise self._error(f"{what} only in the {wanted} phase; the round is in the "
-                              f"{self.phase} phase", "7", "SJ205", seat)  # fmt: skip
+                              f"{self.phase} phase", "7", "SJ204", seat)  # fmt: skip
 
     def _seat(self, seat: int) -> None:
         if not 0 <= seat < self.n:
-            raise self._error(f"there is no seat {seat + 1}", "1", "SJ208", None)
+            raise self._error(f"there is no seat {seat + 1}", "1", "SJ207", None)
 
     # the draw and the bids (ruling 15) ---------------------------------------------------------
 
@@ -236,10 +238,10 @@ class RoundState:
         if not 0 <= seat < self.n:
             self._seat(seat)
         if self.drawn >= self._draw_end:
-            raise self._error("every hand is full: the draw is over", "15", "SJ209", seat)
+            raise self._error("every hand is full: the draw is over", "15", "SJ208", seat)
         if seat != self.turn:
             raise IllegalPlayError(
-                "{0} draws next, not {1} (ruling 15)", "15", "SJ209", seats=(self.turn, seat),
+                "{0} draws next, not {1} (ruling 15)", "15", "SJ208", seats=(self.turn, seat),
                 seat=seat,
             )  # fmt: skip
 
@@ -336,7 +338,7 @@ class RoundState:
         if self.drawn < self.to_draw:
             raise self._error(
                 f"the draw goes on: {self.to_draw - self.drawn} cards are still to be drawn",
-                "15", "SJ209", None,
+                "15", "SJ208", None,
             )  # fmt: skip
 
     def can_settle(self) -> bool:

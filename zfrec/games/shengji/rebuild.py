@@ -1,0 +1,160 @@
+"""A Sheng ji round's hands, as far as a record tells them (DIAGNOSTICS.md, Sheng ji).
+
+A record may give every hand, part of one (`?N` unknown cards), or none. The validator needs
+hands to replay the round through the engine, so they are rebuilt: each seat was dealt what its
+deal line shows, plus what it showed later (its bids, its plays; the dealer's plays and discard
+may come from the kitty), and the cards nobody showed fill the rest, the kitty first. Those
+filler cards are **guessed**: the validator judges a follow or a throw against them only where
+the known cards alone already decide it ("as far as the known cards allow"). A seat that showed
+a void by playing off suit holds, in the rebuilt hand, only what it later plays, so it cannot
+follow that suit later.
+
+Nothing here is a rule of play: only counting what was dealt (ruling 2, two copies per card
+with two decks; ruling 15, the hand and kitty sizes).
+
+    >>> from zfrec.games.shengji.cards import format_hand, parse_hand
+    >>> from zfrec.games.shengji.rules import sj_preset
+    >>> r = rebuild(sj_preset("dabaifen"), 0, [None] * 4, (None, None), [0] * 4,
+    ...             [parse_hand("As")] + [0] * 3, first=0)
+    >>> r.exact, format_hand(r.drawn[0] & parse_hand("As")), len(r.deck)
+    (False, 'As', 54)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from zfrec.games.shengji.cards import card_ids, from_ids
+from zfrec.games.shengji.rules import SjRules
+
+__all__ = ["Rebuilt", "rebuild"]
+
+Dealt = tuple[int, int] | None  # (known cards packed, unknown count), None: not written
+
+
+@dataclass(frozen=True, slots=True)
+class Rebuilt:
+    """The round's hands: `drawn` (each seat's hand after the draw), `kitty` (as taken up),
+    `discard` (as put back), `guessed` (per seat, the filler cards of its hand at play), `deck`
+    (the draw's order for `RoundState.start`, dealer first; empty when the counts do not add
+    up), and `exact` (no card was guessed)."""
+
+    drawn: tuple[int, ...]
+    kitty: int
+    discard: int
+    guessed: tuple[int, ...]
+    deck: tuple[int, ...]
+    exact: bool
+
+    def at_play(self, dealer: int) -> list[int]:
+        """Each seat's hand when play starts: the dealer's with the kitty taken up and the
+        discard put back (only the copies it holds)."""
+        hands = list(self.drawn)
+        held = Counter(card_ids(hands[dealer] + self.kitty))
+        held.subtract(Counter(card_ids(self.discard)))
+        hands[dealer] = from_ids(+held)
+        return hands
+
+
+def _take(pool: Counter[int], want: Counter[int], room: int) -> Counter[int]:
+    """Up to `room` cards of `want` that the pool still has, taken out of it."""
+    got: Counter[int] = Counter()
+    for c in sorted(want):
+        k = min(want[c], pool[c], room)
+        if k > 0:
+            got[c] = k
+            pool[c] -= k
+            room -= k
+    return got
+
+
+def rebuild(
+    rules: SjRules,
+    dealer: int,
+    deal: Sequence[Dealt],
+    kitty: tuple[Dealt, Dealt],
+    bids: Sequence[int],
+    played: Sequence[int],
+    first: int,
+) -> Rebuilt:
+    """Rebuild the hands. `deal` per seat, `kitty` (taken up, put back) as (known, unknown) or
+    None; `bids` the cards each seat showed in bids (the largest showing of each card),
+    `played` what each seat put on the table in the round; `first` the seat that draws first.
+    Where the counts cannot add up (a hand or kitty of the wrong size, a third copy), `deck`
+    is empty and the hands hold what is known and shown."""
+    n, size, decks = rules.players, rules.hand_size, rules.decks
+    pool: Counter[int] = Counter({c: decks for c in range(54)})
+    known: list[Counter[int]] = []
+    room: list[int] = []
+    fits = True
+    for d in deal:
+        k = Counter(card_ids(d[0])) if d is not None else Counter()
+        known.append(k)
+        room.append(d[1] if d is not None else size)
+        fits = fits and sum(k.values()) + room[-1] == size
+        pool.subtract(k)
+    up, down = kitty
+    kitty_known = Counter(card_ids(up[0])) if up is not None else Counter()
+    kitty_room = up[1] if up is not None else rules.kitty
+    fits = fits and sum(kitty_known.values()) + kitty_room == rules.kitty
+    pool.subtract(kitty_known)
+    discard_known = Counter(card_ids(down[0])) if down is not None else Counter()
+    if any(v < 0 for v in pool.values()):
+        fits = False
+        pool = +pool
+    need: list[Counter[int]] = []
+    for s in range(n):
+        shown = Counter(card_ids(played[s]))
+        showing = Counter(card_ids(bids[s]))
+        if s == dealer:
+            shown += discard_known
+            own = _take(pool, (showing | (shown - kitty_known)) - known[s], room[s])
+            room[s] -= sum(own.values())
+            extra = _take(pool, shown - known[s] - own - kitty_known, kitty_room)
+            kitty_known += extra
+            kitty_room -= sum(extra.values())
+        else:
+            own = _take(pool, (shown | showing) - known[s], room[s])
+            room[s] -= sum(own.values())
+        need.append(own)
+    # Cards nobody showed: the kitty first (in a whole round they are the dealer's discard),
+    # then the dealer's hand, then the others'.
+    rest = [c for c in sorted(pool) for _ in range(max(pool[c], 0))]
+    filler_kitty, rest = rest[:kitty_room], rest[kitty_room:]
+    guessed: list[Counter[int]] = [Counter() for _ in range(n)]
+    for s in [dealer, *(t for t in range(n) if t != dealer)]:
+        guessed[s] = Counter(rest[: room[s]])
+        rest = rest[room[s] :]
+    drawn = [known[s] + need[s] + guessed[s] for s in range(n)]
+    kitty_all = kitty_known + Counter(filler_kitty)
+    guessed[dealer] += Counter(filler_kitty)
+    # The discard: as written; where not written, what the dealer holds and never plays,
+    # guessed cards first.
+    discard = Counter(discard_known)
+    missing = rules.kitty - sum(discard.values()) if down is None or down[1] else 0
+    if missing > 0:
+        left = drawn[dealer] + kitty_all - Counter(card_ids(played[dealer])) - discard
+        order = sorted(left, key=lambda c: (guessed[dealer][c] == 0, c))
+        for c in order:
+            k = min(left[c], missing)
+            if k > 0:
+                discard[c] += k
+                missing -= k
+    guessed[dealer] -= discard
+    deck: tuple[int, ...] = ()
+    if fits and all(sum(h.values()) == size for h in drawn) and not rest:
+        lists = [sorted(h.elements()) for h in drawn]
+        order_ = [(first + i) % n for i in range(n)]
+        deck = tuple(lists[s][i] for i in range(size) for s in order_)
+        deck += tuple(sorted(kitty_all.elements()))
+    exact = not any(guessed) and not filler_kitty
+    return Rebuilt(
+        tuple(from_ids(h.elements()) for h in drawn),
+        from_ids(kitty_all.elements()),
+        from_ids(discard.elements()),
+        tuple(from_ids(g.elements()) for g in guessed),
+        deck,
+        exact,
+    )

@@ -1,0 +1,693 @@
+"""The Sheng ji validator: replay each round of a record through the engine and report every
+mistake at its place in the record (DIAGNOSTICS.md, Sheng ji: the SJ codes).
+
+Nothing here applies a rule of play: the engine (`RoundState`) judges every bid, exchange,
+call and play (`verify_x`), reads throws (`check_throw`), takes tricks and scores the round;
+this module routes its errors to the record's file:line:col, round, trick and seat, compares
+what the record says happened with what the engine computes, and goes on after a mistake from
+the state the record shows (`RoundState.force_play`), marking what follows from it.
+
+A round is replayed in two engine states: the draw (a deck rebuilt from the record,
+`zfrec.games.shengji.rebuild`) with the bids, the settling of trump, the exchange and the
+calls; then play, from the hands at play and the round's trump as written.
+
+    >>> from zfrec.games.shengji.records import SjMatch, SjMove, SjRound, SjTrick
+    >>> from zfrec.games.shengji.cards import parse_hand as h
+    >>> from zfrec.record.model import Pos
+    >>> rnd = SjRound(1, dealer=0, rank=2, trump="s", tricks=[SjTrick([
+    ...     SjMove(0, h("3h"), pos=Pos(5, 1)), SjMove(1, h("4d"), pos=Pos(5, 7)),
+    ...     SjMove(2, h("5h"), pos=Pos(5, 13)), SjMove(3, h("6h"), pos=Pos(5, 19))])])
+    >>> report = validate_match(SjMatch(["Ann", "Bo", "Cy", "Di"], rounds=[rnd]))
+    >>> [d.code for d in report.diagnostics]
+    ['SJ205']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from zfrec.diagnostics import Cause, Diagnostic
+from zfrec.errors import DealError, GameError, IllegalPlayError, Location, RulesError
+from zfrec.games.shengji.cards import contains, count, distinct, format_hand, size
+from zfrec.games.shengji.events import PlayEvent, RoundResult
+from zfrec.games.shengji.follow import count_follows, judge_follow, legal_follows
+from zfrec.games.shengji.formats import classify, unit_text
+from zfrec.games.shengji.order import Order, make_order
+from zfrec.games.shengji.rebuild import Rebuilt, rebuild
+from zfrec.games.shengji.records import TRUMPS, SjMatch, SjMove, SjRound
+from zfrec.games.shengji.round import RoundState
+from zfrec.games.shengji.rules import SjRules, level_rank, level_text
+from zfrec.games.shengji.scoring import raise_level
+from zfrec.games.shengji.throws import check_throw
+from zfrec.record.model import Pos
+
+__all__ = ["SjReport", "SjRoundLedger", "validate_match"]
+
+RULES_MD = "RULES-SHENGJI.md"
+# Errors that change what the replay computes for the rest of a round: its ledger follows.
+ALTERING = frozenset(
+    ("SJ102", "SJ103", "SJ104", "SJ203", "SJ204", "SJ206", "SJ301", "SJ302", "SJ303", "SJ405")
+)
+MAX_SUGGEST = 3
+MAX_LISTED = 400  # legal follows listed for a did-you-mean; more are not searched
+_RULING = re.compile(r"\s*\(rulings? [\d, ]+\)")
+
+
+@dataclass(frozen=True, slots=True)
+class SjRoundLedger:
+    """One round's account: the hands used (rebuilt where the record lacks them), the result
+    the engine computed (None when the round was not finished) and the levels after it."""
+
+    number: int
+    dealer: int
+    trump: str
+    deal: tuple[int, ...]
+    kitty: int
+    discard: int
+    reconstructed: bool
+    result: RoundResult | None
+    levels: tuple[int, ...]
+
+    def to_json(self, players: Sequence[str]) -> dict[str, Any]:
+        """The ledger as `zfrec validate --json` writes it."""
+        r = self.result
+        out: dict[str, Any] = {
+            "round": self.number, "dealer": players[self.dealer], "trump": self.trump,
+            "deal_reconstructed": self.reconstructed,
+            "deal": {players[s]: format_hand(h) for s, h in enumerate(self.deal)},
+            "kitty": format_hand(self.kitty), "discard": format_hand(self.discard),
+            "finished": r is not None,
+            "levels": {players[s]: level_text(v) for s, v in enumerate(self.levels)},
+        }  # fmt: skip
+        if r is not None:
+            out |= {
+                "declarers": [players[s] for s in range(len(players)) if r.declarers >> s & 1],
+                "taken": r.taken, "kitty_points": r.kitty_points, "multiplier": r.multiplier,
+                "kitty_added": r.kitty_added, "penalty": r.penalty, "total": r.total,
+                "declarers_up": r.change.declarers, "opponents_up": r.change.opponents,
+                "swap": r.change.swap, "next_dealer": players[r.next_dealer],
+            }  # fmt: skip
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class SjReport:
+    """What the validator found in one Sheng ji match record."""
+
+    game: SjMatch
+    rules: SjRules | None
+    diagnostics: tuple[Diagnostic, ...]
+    rounds: tuple[SjRoundLedger, ...] = ()
+    levels: tuple[int, ...] = ()
+    winners: tuple[int, ...] = ()
+    moves: int = 0
+
+    @property
+    def hands(self) -> tuple[SjRoundLedger, ...]:
+        """The rounds, by the name Zheng Fen's reports give them (the CLI counts hands)."""
+        return self.rounds
+
+    @property
+    def errors(self) -> int:
+        """How many diagnostics are errors."""
+        return sum(d.severity == "error" for d in self.diagnostics)
+
+    @property
+    def warnings(self) -> int:
+        """How many diagnostics are warnings."""
+        return sum(d.severity == "warning" for d in self.diagnostics)
+
+    @property
+    def ok(self) -> bool:
+        """No errors (warnings allowed)."""
+        return self.errors == 0
+
+    def to_json(self) -> dict[str, Any]:
+        """The report as `zfrec validate --json` writes it for one match."""
+        players = self.game.players
+        return {
+            "game": "shengji", "players": list(players),
+            "rules": self.rules.preset if self.rules else None,
+            "options": self.rules.overrides() if self.rules else {}, "ok": self.ok,
+            "rounds": [r.to_json(players) for r in self.rounds], "moves": self.moves,
+            "levels": {players[s]: level_text(v) for s, v in enumerate(self.levels)},
+            "winners": [players[s] for s in self.winners],
+            "diagnostics": [d.to_json() for d in self.diagnostics],
+        }  # fmt: skip
+
+
+def validate_match(match: SjMatch, game_number: int | None = None) -> SjReport:
+    """Replay every round of `match` and collect its diagnostics (see the module docstring)."""
+    return _Replay(match, game_number).run()
+
+
+def _seats(mask: int, n: int) -> list[int]:
+    return [s for s in range(n) if mask >> s & 1]
+
+
+def _pos(*candidates: Pos | None) -> Pos | None:
+    return next((p for p in candidates if p is not None), None)
+
+
+class _Replay:
+    """One match's replay; `note` turns a finding into a located Diagnostic."""
+
+    def __init__(self, match: SjMatch, game_number: int | None) -> None:
+        self.match = match
+        self.game_number = game_number
+        self.found: list[Diagnostic] = []
+        self.ledgers: list[SjRoundLedger] = []
+        self.moves = 0
+        self.round_no: int | None = None
+        self.root: Cause | None = None  # the round's first altering error
+        self.names = match.players
+
+    # reporting ---------------------------------------------------------------------------------
+
+    def note(
+        self, code: str, message: str, pos: Pos | None, *, trick: int | None = None,
+        turn: int | None = None, seat: int | None = None, cause: Cause | None = None,
+        rule: str | None = None,
+    ) -> Diagnostic:  # fmt: skip
+        """Record a finding; `rule` (a ruling number) is cited as RULES-SHENGJI.md's."""
+        if rule is not None:
+            cites = ", ".join(f"R{r.strip()}" for r in rule.split(","))
+            message = f"{_RULING.sub('', message)} ({RULES_MD} {cites})"
+        where = pos or self.match.pos
+        line, col = (where[0], where[1]) if where is not None else (None, None)
+        name = self.names[seat] if seat is not None and 0 <= seat < len(self.names) else None
+        found = Diagnostic(
+            code, message,
+            Location(self.match.source, line, col, self.game_number, self.round_no, trick, turn,
+                     name, unit="round"),
+            cause,
+        )  # fmt: skip
+        self.found.append(found)
+        if code in ALTERING and self.root is None:
+            self.root = cause or Cause(line, col, code)
+        return found
+
+    def engine(
+        self, exc: GameError, pos: Pos | None, *, trick: int | None = None,
+        turn: int | None = None, seat: int | None = None, extra: str = "",
+        cause: Cause | None = None,
+    ) -> Diagnostic:  # fmt: skip
+        """Route an engine error to the record: its code and rule, the seats by name."""
+        message = exc.render(lambda s: self.names[s] if 0 <= s < len(self.names) else "?")
+        rule = exc.rule if isinstance(exc, IllegalPlayError) else None
+        return self.note(exc.code or "SJ102", message + extra, pos, trick=trick, turn=turn,
+                         seat=seat, cause=cause, rule=rule or "2")  # fmt: skip
+
+    # the match ---------------------------------------------------------------------------------
+
+    def run(self) -> SjReport:
+        match = self.match
+        try:
+            rules = match.rules()
+        except RulesError as exc:
+            self.note("SJ207", exc.message, match.pos)
+            return SjReport(match, None, tuple(self.found))
+        n = rules.players
+        if len(match.players) != n:
+            self.note("SJ207", f"{rules.preset} is played by {n}, not {len(match.players)} "
+                      "players", match.pos, rule="1")  # fmt: skip
+            return SjReport(match, rules, tuple(self.found))
+        levels = [2] * n
+        dealer: int | None = None  # the next round's dealer (None: round 1, the bids decide)
+        dealer_cause: Cause | None = None
+        rank_cause: Cause | None = None
+        winners: tuple[int, ...] = ()
+        for rnd in match.rounds:
+            self.round_no, self.root = rnd.number, None
+            if winners:
+                self.note("SJ507", f"round {rnd.number} is played after the match was won "
+                          f"by {self._names(winners)}", rnd.pos, rule="14")  # fmt: skip
+            out = self.round(rules, rnd, levels, dealer, dealer_cause, rank_cause)
+            if out is None:
+                continue
+            levels, dealer, won, dealer_cause, rank_cause = out
+            winners = winners or won
+        self.round_no = None
+        self.result(levels, winners)
+        return SjReport(match, rules, tuple(self.found), tuple(self.ledgers), tuple(levels),
+                        winners, self.moves)  # fmt: skip
+
+    def _names(self, seats: Sequence[int]) -> str:
+        return " and ".join(self.names[s] for s in seats)
+
+    def result(self, levels: list[int], winners: tuple[int, ...]) -> None:
+        """The `[Result]` tag against the levels and winners computed."""
+        res = self.match.result
+        if res is None:
+            return
+        if res.levels and tuple(res.levels) != tuple(levels):
+            self.note("SJ506", "the final levels are "
+                      f"{' '.join(level_text(v) for v in levels)}, not "
+                      f"{' '.join(level_text(v) for v in res.levels)}", res.pos,
+                      rule="12, 14")  # fmt: skip
+        if tuple(sorted(res.winners)) != tuple(sorted(winners)) and (res.winners or winners):
+            got = self._names(winners) if winners else "nobody yet"
+            self.note("SJ506", f"the match is won by {got}, not "
+                      f"{self._names(res.winners) if res.winners else 'nobody'}", res.pos,
+                      rule="14")  # fmt: skip
+
+    # a round -----------------------------------------------------------------------------------
+
+    def round(
+        self, rules: SjRules, rnd: SjRound, levels: list[int], dealer: int | None,
+        dealer_cause: Cause | None, rank_cause: Cause | None,
+    ) -> tuple[list[int], int, tuple[int, ...], Cause | None, Cause | None] | None:  # fmt: skip
+        n = rules.players
+        if rnd.dealer is not None and dealer is not None and rnd.dealer != dealer:
+            self.note("SJ304", f"{self.names[dealer]} deals round {rnd.number}, not "
+                      f"{self.names[rnd.dealer]}", rnd.pos, seat=rnd.dealer, cause=dealer_cause,
+                      rule="12")  # fmt: skip
+        written_dealer = rnd.dealer if rnd.dealer is not None else dealer
+        self.deal_checks(rules, rnd)
+        played = [0] * n
+        for trick in rnd.tricks:
+            for m in trick.moves:
+                if 0 <= m.seat < n:
+                    played[m.seat] += m.played
+        bids = [0] * n
+        for b in rnd.bids:
+            if 0 <= b.seat < n:
+                shown = bids[b.seat]
+                bids[b.seat] += sum(
+                    (count(b.cards, c) - count(shown, c)) << (2 * c)
+                    for c in distinct(b.cards) if count(b.cards, c) > count(shown, c)
+                )  # fmt: skip
+        first = dealer if dealer is not None else 0
+        lead_dealer = written_dealer if written_dealer is not None else 0
+        dealt = [None if rnd.deal is None else (d.known, d.unknown) for d in rnd.deal or [None] * n]
+        up = (rnd.kitty.known, rnd.kitty.unknown) if rnd.kitty else None
+        down = (rnd.discard.known, rnd.discard.unknown) if rnd.discard else None
+        rb = rebuild(rules, lead_dealer, dealt, (up, down), bids, played, first)
+        # the expected rank: the declarers' level (the dealer's), round 1 at 2
+        expect = levels[written_dealer] if written_dealer is not None else 2
+        rank = rnd.rank if rnd.rank is not None else expect
+        if rnd.rank is not None and rnd.rank != expect:
+            self.note("SJ505", f"round {rnd.number} is played at {level_text(expect)}, the "
+                      f"declarers' level, not {level_text(rnd.rank)}", rnd.pos,
+                      cause=rank_cause, rule="14")  # fmt: skip
+        settled = self.draw_phase(rules, rnd, rb, rank, dealer, written_dealer)
+        lead_dealer = written_dealer if written_dealer is not None else settled[0]
+        if rnd.dealer is not None and dealer is None and rnd.dealer != settled[0]:
+            self.note("SJ304", f"{self.names[settled[0]]} deals round 1: the seat whose bid "
+                      "stands, else seat 1", rnd.pos, seat=rnd.dealer, rule="14")  # fmt: skip
+        order = _order(rank, rnd.trump) or settled[1]
+        if order is None:
+            return None
+        if written_dealer is None:  # the deal was rebuilt for seat 1 dealing: again for this one
+            rb = rebuild(rules, lead_dealer, dealt, (up, down), bids, played, first)
+        state = RoundState.from_hands(
+            rb.at_play(lead_dealer), order, lead_dealer, rules, kitty=rb.discard,
+            calls=[(c.card, c.ordinal) for c in rnd.calls],
+        )  # fmt: skip
+        self.play_phase(rules, rnd, state, rb)
+        result = state.result
+        new_levels = list(levels)
+        won: tuple[int, ...] = ()
+        next_dealer = lead_dealer
+        level_cause = rank_cause
+        d_cause: Cause | None = None
+        if result is not None:
+            level_cause, d_cause = self.ledger(rules, rnd, result)
+            decl = result.declarers
+            wins = []
+            for s in range(n):
+                is_decl = bool(decl >> s & 1)
+                steps = result.change.declarers if is_decl else result.change.opponents
+                new_levels[s], w = raise_level(levels[s], steps, rules.must_defend, is_decl)
+                if w:
+                    wins.append(s)
+            if wins:
+                side = decl if decl >> wins[0] & 1 else ~decl
+                won = tuple(s for s in range(n) if side >> s & 1)
+            if rnd.levels is not None and tuple(rnd.levels.levels) != tuple(new_levels):
+                c = self.note("SJ503", "the levels after the round are "
+                              f"{' '.join(level_text(v) for v in new_levels)}, not "
+                              f"{' '.join(level_text(v) for v in rnd.levels.levels)}",
+                              rnd.levels.pos, cause=level_cause or self.root,
+                              rule="12, 14")  # fmt: skip
+                level_cause = c.cause or Cause(c.location.line, c.location.col, c.code)
+            next_dealer = result.next_dealer
+        if rnd.levels is not None and len(rnd.levels.levels) == n:
+            new_levels = list(rnd.levels.levels)  # the next round goes on from the written
+        if rnd.outcome is not None and rnd.outcome.next_dealer is not None:
+            next_dealer = rnd.outcome.next_dealer
+        self.ledgers.append(SjRoundLedger(
+            rnd.number, lead_dealer, order.text, rb.at_play(lead_dealer), rb.kitty, rb.discard,
+            not rb.exact, result, tuple(new_levels),
+        ))  # fmt: skip
+        return new_levels, next_dealer, won, d_cause or self.root, level_cause
+
+    def deal_checks(self, rules: SjRules, rnd: SjRound) -> None:
+        """Hand and kitty sizes, and copies (rulings 2, 11, 15)."""
+        seen: dict[int, int] = {}
+        parts = []
+        for s, d in enumerate(rnd.deal or ()):
+            parts.append((d, s))
+            if d.known or d.unknown:
+                total = size(d.known) + d.unknown
+                if total != rules.hand_size:
+                    self.note("SJ302", f"{self.names[s]} is dealt {total} cards, not "
+                              f"{rules.hand_size}", d.pos, seat=s, rule="15")  # fmt: skip
+        if rnd.kitty is not None:
+            parts.append((rnd.kitty, None))
+            total = size(rnd.kitty.known) + rnd.kitty.unknown
+            if total != rules.kitty:
+                self.note("SJ303", f"the kitty holds {rules.kitty} cards, not {total}",
+                          rnd.kitty.pos, rule="11")  # fmt: skip
+        for d, s in parts:
+            for c in distinct(d.known):
+                seen[c] = seen.get(c, 0) + count(d.known, c)
+                if seen[c] > rules.decks:
+                    word = ("a second", "a third", "a fourth")[rules.decks - 1]
+                    self.note("SJ301", f"{word} copy of {format_hand(1 << 2 * c)}: "
+                              f"{rules.decks} deck(s) hold {rules.decks}", d.pos, seat=s,
+                              rule="2")  # fmt: skip
+                    seen[c] = rules.decks
+
+    def draw_phase(
+        self, rules: SjRules, rnd: SjRound, rb: Rebuilt, rank: int, dealer: int | None,
+        written: int | None,
+    ) -> tuple[int, Order | None]:  # fmt: skip
+        """Bids, trump, exchange and calls through the engine's draw; the dealer and trump it
+        settles (trump None when the record's deal cannot be drawn)."""
+        fallback = written if written is not None else 0
+        if not rb.deck:
+            return fallback, None
+        try:
+            st = RoundState.start(rules, rb.deck, level_rank(rank), dealer, undoable=False)
+        except DealError:
+            return fallback, None
+        for _ in range(st.to_draw):
+            st.draw(st.turn)
+        for b in rnd.bids:
+            try:
+                st.bid(b.seat, b.cards)
+            except IllegalPlayError as exc:
+                self.engine(exc, b.pos, seat=b.seat)
+        ev = st.settle()
+        assert st.order is not None
+        if rnd.bids and rnd.trump is not None:
+            trump = "nt" if st.order.trump is None else TRUMPS[st.order.trump]
+            if trump != rnd.trump:
+                said = _order(rank, rnd.trump)
+                self.note("SJ405", f"the bids that stand give {st.order.describe()}, not "
+                          f"{said.describe() if said else rnd.trump}", rnd.pos,
+                          rule="15")  # fmt: skip
+        d = ev.dealer
+        discard = rb.discard
+        if rnd.discard is not None and not rnd.discard.unknown:
+            try:
+                st.verify_exchange(d, rnd.discard.known)
+                discard = rnd.discard.known
+            except IllegalPlayError as exc:
+                self.engine(exc, rnd.discard.pos, seat=d)
+        if st.can_exchange(d, discard):
+            st.exchange(d, discard)
+            if rules.friends and rnd.calls:
+                try:
+                    st.verify_call(d, [(c.card, c.ordinal) for c in rnd.calls])
+                except IllegalPlayError as exc:
+                    self.engine(exc, rnd.pos, seat=d)
+        return d, st.order
+
+    # play --------------------------------------------------------------------------------------
+
+    def play_phase(self, rules: SjRules, rnd: SjRound, state: RoundState, rb: Rebuilt) -> None:
+        n = rules.players
+        guessed = list(rb.guessed)
+        winner_cause: Cause | None = None
+        for t, trick in enumerate(rnd.tricks, 1):
+            if state.over:
+                m = trick.moves[0] if trick.moves else None
+                self.note("SJ204", "the round is over: every card has been played; the rest "
+                          "is skipped", _pos(m.pos if m else None, trick.pos), trick=t,
+                          rule="11")  # fmt: skip
+                return
+            if len(trick.moves) != n:
+                self.note("SJ206", f"a trick has {n} plays, one by each seat, not "
+                          f"{len(trick.moves)}; the rest of the round is not judged", trick.pos,
+                          trick=t, rule="7")  # fmt: skip
+                return
+            unjudged = False
+            for m in trick.moves:
+                if not 0 <= m.seat < n:
+                    self.note("SJ207", f"there is no seat {m.seat + 1}", m.pos, trick=t,
+                              rule="1")  # fmt: skip
+                    return
+                unjudged = self.play(state, m, t, guessed, unjudged, winner_cause)
+                self.moves += 1
+            last = state.log[-1]
+            assert isinstance(last, PlayEvent) and last.trick_result is not None
+            winner_cause = None
+            if unjudged:
+                winner_cause = self.root
+        if not state.over:
+            last_pos = rnd.tricks[-1].pos if rnd.tricks else rnd.pos
+            self.note("SJ205", "the record stops before the round ends; no score is computed "
+                      "for it", last_pos, rule="11")  # fmt: skip
+
+    def play(
+        self, state: RoundState, m: SjMove, t: int, guessed: list[int], unjudged: bool,
+        winner_cause: Cause | None,
+    ) -> bool:  # fmt: skip
+        """Judge and make one written play; True while the trick is not judged (after a lead
+        that is no lead)."""
+        seat, cards = m.seat, m.cards
+        turn = len(state.trick_plays) + 1
+        at = {"trick": t, "turn": turn, "seat": seat}
+        order = state.order
+        assert order is not None
+        leading = state.lead is None
+        if seat != state.turn:
+            if leading:
+                self.note("SJ203", f"{self.names[state.turn]} leads trick {t}: "
+                          + ("the dealer leads the first trick" if t == 1 else
+                             "the winner of the last trick leads the next"),
+                          m.pos, cause=winner_cause, rule="8", **at)  # fmt: skip
+            else:
+                self.note("SJ202", f"it is {self.names[state.turn]}'s turn, not "
+                          f"{self.names[seat]}'s", m.pos, rule="1", **at)  # fmt: skip
+        hand = state.hands[seat]
+        if unjudged:
+            state.force_play(seat, cards, m.played)
+            return True
+        if leading:
+            if not contains(hand, cards):
+                self.not_held(state, m, hand, at)
+            else:
+                try:
+                    lead = classify(order, cards)
+                except IllegalPlayError as exc:
+                    self.engine(exc, m.pos, **at)
+                    self.note("SJ105", "the rest of the trick is not judged against a lead that "
+                              "is no lead", m.pos, cause=Cause(*_lc(m.pos), "SJ101"), **at)
+                    state.force_play(seat, cards, m.played)
+                    return True
+                if len(lead.units) > 1 or m.failed:
+                    return self.throw(state, m, guessed, at)
+                if seat == state.turn:
+                    state.play_legal(seat, cards)
+                    return False
+            state.force_play(seat, cards, m.played)
+            return False
+        lead = state.lead
+        assert lead is not None
+        if m.failed:
+            self.note("SJ104", "only a lead can be a throw that fails; a follow stays whole",
+                      m.pos, rule="10", **at)  # fmt: skip
+        reason = judge_follow(order, lead, hand, cards)
+        if reason is not None and reason.startswith("does not hold"):
+            self.not_held(state, m, hand, at)
+        elif reason is not None and guessed[seat]:
+            # judged as far as the known cards allow: a guessed card never makes a play wrong
+            if judge_follow(order, lead, _less(hand, guessed[seat]), cards) is not None:
+                self.not_followed(state, m, hand, reason, at)
+        elif reason is not None:
+            self.not_followed(state, m, hand, reason, at)
+        if reason is None and seat == state.turn:
+            state.play_legal(seat, cards)
+        else:
+            state.force_play(seat, cards, cards)
+        return False
+
+    def throw(self, state: RoundState, m: SjMove, guessed: list[int], at: dict[str, Any]) -> bool:
+        """A lead of more than one unit: whether it stands, as the record says (ruling 10)."""
+        order = state.order
+        assert order is not None
+        seat, cards = m.seat, m.cards
+        others = state.others(seat)
+        check = check_throw(order, cards, others)
+        if not check.stands and not m.failed and any(guessed):
+            known = [_less(h, guessed[(seat + i) % state.n]) for i, h in enumerate(others, 1)]
+            check = check_throw(order, cards, known)
+        if not m.failed:
+            if not check.stands:
+                assert check.unit is not None and check.blocker is not None
+                blocker = (seat + 1 + check.blocker) % state.n
+                self.note("SJ103", f"the throw {format_hand(cards)} cannot stand: "
+                          f"{self.names[blocker]} holds a higher {check.unit.kind} than "
+                          f"{unit_text(check.unit)}; it is held to {format_hand(check.forced)}",
+                          m.pos, rule="10", **at)  # fmt: skip
+            state.force_play(seat, cards, cards)
+            return False
+        forced = m.played
+        if check.stands:
+            self.note("SJ104", f"the throw {format_hand(cards)} stands: nobody holds a unit "
+                      "that beats one of its units; it is played whole", m.pos, rule="10",
+                      **at)  # fmt: skip
+        elif check.forced != forced:
+            self.note("SJ104", f"the throw {format_hand(cards)} is held to "
+                      f"{format_hand(check.forced)}, not {format_hand(forced)}", m.pos,
+                      rule="10", **at)  # fmt: skip
+        elif m.blocker is not None and check.blocker is not None:
+            blocker = (seat + 1 + check.blocker) % state.n
+            if blocker != m.blocker and not _beats(order, check, others, m.blocker, seat):
+                self.note("SJ104", f"{self.names[blocker]} blocks the throw, not "
+                          f"{self.names[m.blocker]}", m.pos, rule="10", **at)  # fmt: skip
+        state.force_play(seat, cards, forced)
+        return False
+
+    def not_held(self, state: RoundState, m: SjMove, hand: int, at: dict[str, Any]) -> None:
+        missing = [c for c in distinct(m.cards) if count(m.cards, c) > count(hand, c)]
+        text = format_hand(sum(1 << 2 * c for c in missing))
+        hint = _did_you_mean(missing, hand)
+        self.note("SJ102", f"{self.names[m.seat]} does not hold {text}"
+                  + (f"; did you mean {hint}?" if hint else ""), m.pos, rule="2",
+                  **at)  # fmt: skip
+
+    def not_followed(
+        self, state: RoundState, m: SjMove, hand: int, reason: str, at: dict[str, Any]
+    ) -> None:
+        order, lead = state.order, state.lead
+        assert order is not None and lead is not None
+        hint = ""
+        if count_follows(order, lead, hand) <= MAX_LISTED:
+            best: list[int] = []
+            most = -1
+            for play in legal_follows(order, lead, hand):
+                common = sum(min(count(play, c), count(m.cards, c)) for c in distinct(play))
+                if common > most:
+                    best, most = [play], common
+                elif common == most:
+                    best.append(play)
+            if 0 < len(best) <= MAX_SUGGEST:
+                hint = "; did you mean " + " or ".join(format_hand(p) for p in best) + "?"
+        self.note("SJ201", f"{self.names[m.seat]} {reason}{hint}", m.pos, rule="7", **at)
+
+    # the ledger --------------------------------------------------------------------------------
+
+    def ledger(
+        self, rules: SjRules, rnd: SjRound, r: RoundResult
+    ) -> tuple[Cause | None, Cause | None]:
+        """The written points and level change against the engine's; returns the causes that
+        the levels and the next dealer inherit."""
+        root = self.root
+        points_cause: Cause | None = None
+
+        def mark(d: Diagnostic) -> Cause:
+            return d.cause or Cause(d.location.line, d.location.col, d.code)
+
+        p = rnd.points
+        if p is not None:
+            wrong = []
+            if p.taken != r.taken:
+                wrong.append(f"{r.taken} in tricks, not {p.taken}")
+            if p.penalty != r.penalty:
+                wrong.append(f"a penalty of {r.penalty}, not {p.penalty}")
+            if p.total is not None and p.total != r.total:
+                wrong.append(f"{r.total} in all, not {p.total}")
+            if wrong:
+                d = self.note("SJ501", "the opponents took " + "; ".join(wrong)
+                              + _itemised(r), p.pos, cause=root, rule="11, 12")  # fmt: skip
+                points_cause = mark(d)
+            kitty_wrong = []
+            if p.multiplier is not None and p.multiplier != r.multiplier:
+                kitty_wrong.append(f"multiplier is {r.multiplier}, not {p.multiplier}")
+            if p.kitty is not None and p.kitty != r.kitty_points:
+                kitty_wrong.append(f"points are {r.kitty_points}, not {p.kitty}")
+            if kitty_wrong:
+                d = self.note("SJ502", "the kitty's " + "; its ".join(kitty_wrong)
+                              + " (the last trick's lead decides)", p.pos, cause=root,
+                              rule="11")  # fmt: skip
+                points_cause = points_cause or mark(d)
+        o = rnd.outcome
+        level_cause = points_cause or root
+        d_cause = level_cause
+        if o is not None:
+            ch = r.change
+            side, steps = ("opponents", ch.opponents) if ch.swap else ("declarers", ch.declarers)
+            if (o.side, o.steps) != (side, steps):
+                d = self.note("SJ503", f"{r.total} points give {side} +{steps}"
+                              + (" (the teams swap)" if ch.swap else "")
+                              + f", not {o.side} +{o.steps}", o.pos, cause=level_cause,
+                              rule="12, 13")  # fmt: skip
+                level_cause = mark(d)
+            if o.next_dealer is not None and o.next_dealer != r.next_dealer:
+                d = self.note("SJ504", f"{self.names[r.next_dealer]} deals next, not "
+                              f"{self.names[o.next_dealer]}", o.pos, seat=o.next_dealer,
+                              cause=d_cause, rule="12")  # fmt: skip
+                d_cause = mark(d)
+        return level_cause, d_cause
+
+
+def _lc(pos: Pos | None) -> tuple[int | None, int | None]:
+    return (pos[0], pos[1]) if pos is not None else (None, None)
+
+
+def _order(rank: int, trump: str | None) -> Order | None:
+    if trump is None:
+        return None
+    return make_order(level_rank(rank), None if trump == "nt" else TRUMPS.index(trump))
+
+
+def _less(a: int, b: int) -> int:
+    """The multiset a - b, never below zero per card."""
+    out = a
+    for c in distinct(b):
+        k = min(count(a, c), count(b, c))
+        out -= k << 2 * c
+    return out
+
+
+def _beats(order: Order, check: Any, others: list[int], seat: int, thrower: int) -> bool:
+    """Whether `seat` too could beat the forced unit (then naming it as blocker is a slip of
+    order, not of fact): asked of the engine with that seat's hand alone."""
+    n = len(others) + 1
+    i = (seat - thrower - 1) % n
+    if not 0 <= i < len(others) or check.unit is None:
+        return False
+    from zfrec.games.shengji.throws import beats_unit
+
+    return beats_unit(order, check.unit, order.esuit[check.unit.ids[0]], others[i])
+
+
+def _did_you_mean(missing: list[int], hand: int) -> str:
+    """Held cards a missing card may have meant: the same rank in another suit, else the
+    same suit; named when there are one to three."""
+    held = distinct(hand)
+    options: list[int] = []
+    for c in missing:
+        same_rank = [h for h in held if c < 52 and h < 52 and h >> 2 == c >> 2]
+        same_suit = [h for h in held if c < 52 and h < 52 and h & 3 == c & 3]
+        options += same_rank or same_suit
+    options = list(dict.fromkeys(options))
+    if not options or len(options) > MAX_SUGGEST:
+        return ""
+    return " or ".join(format_hand(1 << 2 * c) for c in options)
+
+
+def _itemised(r: RoundResult) -> str:
+    kitty = (
+        f", the kitty {r.kitty_points} x{r.multiplier} = {r.kitty_added}" if r.kitty_added else ""
+    )
+    pen = f", penalties {r.penalty:+d}" if r.penalty else ""
+    return f" ({r.taken} in tricks{kitty}{pen}: {r.total})"
+
