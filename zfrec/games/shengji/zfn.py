@@ -1,0 +1,721 @@
+"""The .zfn reader of Sheng ji records (FORMAT.md, Sheng ji): the header's Sheng ji tags and
+the round statements, read into `zfrec.games.shengji.records`.
+
+The generic parts are Zheng Fen's: the lexer (tokens, comments, quotes, excerpts), the tag
+reader (`Header.add_line`), the seat references with their did-you-mean (`Seats`). What is
+Sheng ji's is the body: `round`, `deal`, `bids`, `kitty`, `discard`, `call`, trick lines,
+`points`, `result` and `levels`. Each statement is checked for form against the round so
+far; legality is the validator's business.
+
+`SjGameBuilder` has the interface of Zheng Fen's `GameBuilder` (tag_line, statement, finish);
+`iter_sj_games` is a complete streaming reader over it, one game per tag block, an error
+costing only its game.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from zfrec.errors import CardError, Location, NotationError, RulesError
+from zfrec.games.shengji.cards import MAX_DECKS, NUM_CARDS, _word_ids, add_card, card_id, distinct
+from zfrec.games.shengji.records import (
+    MAX_MULTIPLIER,
+    MAX_PLAYERS,
+    MAX_POINTS,
+    MAX_ROUND_NUMBER,
+    MIN_PLAYERS,
+    SIDES,
+    SjCall,
+    SjCards,
+    SjLevels,
+    SjMatch,
+    SjMatchResult,
+    SjMove,
+    SjOutcome,
+    SjPoints,
+    SjRound,
+    SjTrick,
+)
+from zfrec.games.shengji.rules import PRESETS, parse_level, parse_sj_option, sj_preset
+from zfrec.record.lexer import COLON, COMMENT, STRING, WORD, Lexer, SyntaxFail, Token, excerpt
+from zfrec.record.lexer import split_annotation as _split_annotation
+from zfrec.record.model import (
+    ANNOTATIONS,
+    MAX_VERSIONS,
+    Pos,
+    name_key,
+    name_problem,
+)
+from zfrec.record.problems import did_you_mean, readable_parts
+from zfrec.record.seatrefs import Seats
+from zfrec.record.zfn_header import Header
+
+__all__ = ["ROUND_STATEMENTS", "SjGameBuilder", "is_shengji_header", "iter_sj_games", "parse_sj"]
+
+MAX_UNKNOWN = NUM_CARDS * MAX_DECKS
+_PLAYER_SPLIT_RE = re.compile(r"[,，、]")
+_WINNERS_RE = re.compile(r"\bwinners?\b", re.IGNORECASE)
+_ORDINAL_RE = re.compile(r"([1-3])(?:st|nd|rd|th)?$", re.IGNORECASE)
+_ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3}
+_KITTY_RE = re.compile(r"(-?[0-9]{1,7})(?:[x×]([0-9]{1,4}))?$", re.IGNORECASE)
+_MULT_RE = re.compile(r"[x×]([0-9]{1,4})$", re.IGNORECASE)
+_TRUMP_WORDS = {
+    "s": "s", "h": "h", "d": "d", "c": "c", "♠": "s", "♥": "h", "♦": "d", "♣": "c",
+    "spades": "s", "hearts": "h", "diamonds": "d", "clubs": "c",
+    "nt": "nt", "notrump": "nt", "no-trump": "nt", "无主": "nt",
+}  # fmt: skip
+ROUND_STATEMENTS = ("round", "deal", "bids", "kitty", "discard", "call", "points", "result",
+                    "levels")  # fmt: skip
+
+
+def _fail(token: Token, message: str) -> SyntaxFail:
+    return SyntaxFail(message, token.line, token.col)
+
+
+def _number(token: Token, low: int, high: int, what: str) -> int:
+    text = token.text
+    sign = -1 if text[:1] in "-−" and low < 0 else 1
+    digits = text[1:] if sign < 0 else text.lstrip("+")
+    if not digits.isdecimal() or not digits.isascii() or len(digits) > 9:
+        raise _fail(token, f"{what} is a whole number, not {text[:20]!r}")
+    value = sign * int(digits)
+    if not low <= value <= high:
+        raise _fail(token, f"{what} is {low:,} to {high:,}, not {value:,}")
+    return value
+
+
+def is_shengji_header(header: Header) -> bool:
+    """Whether the tags read so far say `[Game "shengji"]` (Zheng Fen is the default)."""
+    return any(
+        n.casefold() == "game" and v.strip().casefold() == "shengji" for n, v in header.extra
+    )
+
+
+class SjGameBuilder:
+    """Collects one Sheng ji game, statement by statement."""
+
+    hand = None  # Zheng Fen's reader asks for the hand in progress (its plain-line fast path)
+
+    def __init__(self, header: Header, filename: str | None, comments: list[str],
+                 pos: Pos | None) -> None:  # fmt: skip
+        self.header = header
+        self.filename = filename
+        self.comments = list(comments)
+        self.pos = pos
+        self.seats: Seats | None = None
+        self.rounds: list[SjRound] = []
+        self.round: SjRound | None = None
+        self.match: SjMatch | None = None
+        self._deal_seen: set[int] = set()
+
+    # the header ---------------------------------------------------------------------------------
+
+    def tag_line(self, line: str, number: int, lexer: Lexer) -> None:
+        if self.pos is None:
+            self.pos = Pos(number, len(line) - len(line.lstrip()) + 1)
+        end = self.header.add_line(line, number)
+        for token in lexer.feed(line, number, end) or ():
+            if token.kind != COMMENT:
+                raise _fail(token, "only a comment may follow a tag on its line")
+            self.comments.append(token.text)
+
+    def _start_body(self, at: Token) -> Seats:
+        if self.seats is None:
+            self.match = _header_match(self.header, at.line, at.col)
+            self.seats = Seats(self.match.players)
+        return self.seats
+
+    # statements ---------------------------------------------------------------------------------
+
+    def statement(self, tokens: list[Token]) -> None:
+        first = next((t for t in tokens if t.kind != COMMENT), None)
+        if first is None:
+            self._comments_only([t.text for t in tokens])
+            return
+        seats = self._start_body(first)
+        i = tokens.index(first)
+        keyword = first.text.casefold() if first.kind == WORD else ""
+        if i + 1 < len(tokens) and tokens[i + 1].kind == COLON:
+            keyword = ""  # `deal: ...` would be a move by a seat called deal
+        if keyword == "round":
+            self._close_round()
+            self._round_line(tokens, i, seats)
+            return
+        r = self.round
+        if r is None:
+            raise _fail(first, "a round starts with a line 'round N' before its deal and tricks")
+        comments = [t.text for t in tokens if t.kind == COMMENT]
+        rest = [t for t in tokens[i + 1 :] if t.kind != COMMENT]
+        if keyword in ("deal", "bids", "kitty", "discard", "call") and r.tricks:
+            raise _fail(first, f"the {keyword} line comes before the round's first trick")
+        if keyword in ("deal", "kitty", "discard", "call"):
+            r.comments.extend(comments)
+            getattr(self, "_" + keyword)(first, rest, r, seats)
+        elif keyword == "bids":
+            r.bids.extend(self._moves(tokens, i + 1, seats, bids=True)[1])
+        elif keyword in ("points", "result", "levels"):
+            r.comments.extend(comments)
+            getattr(self, "_" + keyword)(first, rest, r, seats)
+        else:
+            if r.points is not None or r.outcome is not None or r.levels is not None:
+                raise _fail(first, "a trick comes before the round's points, result and levels")
+            lead, moves = self._moves(tokens, i, seats, bids=False)
+            r.tricks.append(SjTrick(moves, lead, Pos(first.line, first.col)))
+
+    def _round_line(self, tokens: list[Token], i: int, seats: Seats) -> None:
+        head = tokens[i]
+        words = [t for t in tokens[i + 1 :] if t.kind != COMMENT]
+        number = self.rounds[-1].number + 1 if self.rounds else 1
+        r = SjRound(number, pos=Pos(head.line, head.col))
+        r.comments.extend(t.text for t in tokens if t.kind == COMMENT)
+        k = 0
+        if words and words[0].kind == WORD and words[0].text.isdecimal():
+            r.number = _number(words[0], 1, MAX_ROUND_NUMBER, "a round number")
+            k = 1
+        while k < len(words):
+            word = words[k]
+            key, eq, value = word.text.casefold().partition("=")
+            if key in ("notrump", "nt", "no-trump", "无主"):
+                r.trump = "nt"
+                k += 1
+                continue
+            if key not in ("dealer", "rank", "trump"):
+                raise _fail(word, "a round line is 'round N dealer SEAT rank R trump S' "
+                            "(or 'notrump')")  # fmt: skip
+            if eq and value:
+                arg = Token(WORD, word.text.partition("=")[2], word.line,
+                            word.col + len(key) + 1)  # fmt: skip
+                k += 1
+            else:
+                k += 1
+                if k < len(words) and words[k].kind == COLON:
+                    k += 1
+                if k >= len(words):
+                    raise _fail(word, f"{key} needs a value")
+                arg = words[k]
+                k += 1
+            if key == "dealer":
+                r.dealer = seats.resolve(arg)
+            elif key == "rank":
+                try:
+                    r.rank = parse_level(arg.text)
+                except RulesError as exc:
+                    raise _fail(arg, exc.message) from None
+            else:
+                trump = _TRUMP_WORDS.get(arg.text.casefold())
+                if trump is None:
+                    raise _fail(arg, f"unknown trump {arg.text[:20]!r}: write s h d c, or "
+                                "'notrump'")  # fmt: skip
+                r.trump = trump
+        self.round = r
+        self._deal_seen = set()
+
+    def _cards(self, words: list[Token], what: str, unknown_ok: bool) -> SjCards:
+        """Cards and `?N` tokens; the position is the first word's."""
+        known, unknown = 0, 0
+        for w in words:
+            text = w.text
+            if text.startswith("?"):
+                if not unknown_ok:
+                    raise _fail(w, f"{what} cannot hold unknown cards")
+                if text == "?":
+                    unknown += 1
+                else:
+                    unknown += _number(Token(WORD, text[1:], w.line, w.col + 1), 1, MAX_UNKNOWN,
+                                       "a count of unknown cards")  # fmt: skip
+                if unknown > MAX_UNKNOWN:
+                    raise _fail(w, f"at most {MAX_UNKNOWN} unknown cards")
+            else:
+                known = self._card_word(w, known)
+        return SjCards(known, unknown, Pos(words[0].line, words[0].col) if words else None)
+
+    def _card_word(self, w: Token, hand: int, held: int = 0) -> int:
+        try:
+            for cid in _word_ids(w.text):
+                hand = add_card(hand, cid, MAX_DECKS)
+        except CardError as exc:
+            raise _fail(w, _card_message(w.text, exc.message, held)) from None
+        return hand
+
+    def _deal(self, first: Token, rest: list[Token], r: SjRound, seats: Seats) -> None:
+        if len(rest) < 2 or rest[1].kind != COLON:
+            raise _fail(first, "a deal line is 'deal SEAT: cards', with ?N for unknown cards")
+        rest = seats.merge_names([first, *rest], 1)[1:]
+        seat = seats.resolve(rest[0])
+        if seat in self._deal_seen:
+            raise _fail(rest[0], f"seat {seat + 1}'s deal is given twice")
+        self._deal_seen.add(seat)
+        n = len(seats.players)
+        deal = list(r.deal or [SjCards() for _ in range(n)])
+        got = self._cards(rest[2:], "a deal", True)
+        deal[seat] = SjCards(got.known, got.unknown, Pos(first.line, first.col))
+        r.deal = tuple(deal)
+
+    def _kitty(self, first: Token, rest: list[Token], r: SjRound, seats: Seats) -> None:
+        if r.kitty is not None:
+            raise _fail(first, "the kitty is given twice")
+        got = self._cards(rest, "the kitty", True)
+        r.kitty = SjCards(got.known, got.unknown, Pos(first.line, first.col))
+
+    def _discard(self, first: Token, rest: list[Token], r: SjRound, seats: Seats) -> None:
+        if r.discard is not None:
+            raise _fail(first, "the discard is given twice")
+        got = self._cards(rest, "the discard", True)
+        r.discard = SjCards(got.known, got.unknown, Pos(first.line, first.col))
+
+    def _call(self, first: Token, rest: list[Token], r: SjRound, seats: Seats) -> None:
+        if r.calls:
+            raise _fail(first, "the calls are given twice")
+        if not rest or len(rest) % 2:
+            raise _fail(first, "a call line is 'call 2nd As', an ordinal and a card per call")
+        calls = []
+        for k in range(0, len(rest), 2):
+            o, c = rest[k], rest[k + 1]
+            m = _ORDINAL_RE.match(o.text)
+            ordinal = int(m.group(1)) if m else _ORDINAL_WORDS.get(o.text.casefold())
+            if ordinal is None:
+                raise _fail(o, "a call names the copy first: 1st, 2nd or 3rd, then the card")
+            try:
+                cid = card_id(c.text)
+            except CardError as exc:
+                raise _fail(c, _card_message(c.text, exc.message, 0)) from None
+            calls.append(SjCall(cid, ordinal))
+        r.calls = tuple(calls)
+
+    def _points(self, first: Token, rest: list[Token], r: SjRound, seats: Seats) -> None:
+        if r.points is not None:
+            raise _fail(first, "the points are given twice")
+        if not rest:
+            raise _fail(first, "a points line is 'points N [kitty P x M] [penalty N] [total N]'")
+        taken = _number(rest[0], -MAX_POINTS, MAX_POINTS, "the points taken")
+        kitty = mult = total = None
+        penalty = 0
+        k = 1
+        while k < len(rest):
+            word = rest[k]
+            key = word.text.casefold()
+            if key not in ("kitty", "penalty", "total") or k + 1 >= len(rest):
+                raise _fail(word, "after the points come 'kitty P x M', 'penalty N', 'total N'")
+            arg = rest[k + 1]
+            k += 2
+            if key == "kitty":
+                m = _KITTY_RE.match(arg.text)
+                if m is None:
+                    raise _fail(arg, "the kitty is its points, then x and the multiplier: 10x4")
+                kitty = _number(Token(WORD, m.group(1), arg.line, arg.col), 0, MAX_POINTS,
+                                "the kitty's points")  # fmt: skip
+                if m.group(2) is not None:
+                    mult = int(m.group(2))
+                elif k < len(rest) and (mm := _MULT_RE.match(rest[k].text)):
+                    mult = int(mm.group(1))
+                    k += 1
+                elif k + 1 < len(rest) and rest[k].text.casefold() in ("x", "×"):
+                    mult = _number(rest[k + 1], 0, MAX_MULTIPLIER, "the multiplier")
+                    k += 2
+                if mult is not None and mult > MAX_MULTIPLIER:
+                    raise _fail(arg, f"the multiplier is at most {MAX_MULTIPLIER}")
+            elif key == "penalty":
+                penalty = _number(arg, -MAX_POINTS, MAX_POINTS, "the penalty")
+            else:
+                total = _number(arg, -MAX_POINTS, MAX_POINTS, "the total")
+        r.points = SjPoints(taken, kitty, mult, penalty, total, Pos(first.line, first.col))
+
+    def _result(self, first: Token, rest: list[Token], r: SjRound, seats: Seats) -> None:
+        if r.outcome is not None:
+            raise _fail(first, "the result is given twice")
+        usage = "a result line is 'result declarers +N', 'result swap' or 'result opponents +N'"
+        if not rest:
+            raise _fail(first, usage)
+        side = rest[0].text.casefold()
+        k = 1
+        if side == "swap":
+            side, steps = "opponents", 0
+        elif side in SIDES and len(rest) > 1:
+            steps = _number(rest[1], 0, 99, "a level change")
+            k = 2
+        else:
+            raise _fail(rest[0], usage)
+        nxt = None
+        if k < len(rest):
+            if rest[k].text.casefold() != "next" or k + 2 != len(rest):
+                raise _fail(rest[k], "after the level change comes 'next SEAT', the next dealer")
+            nxt = seats.resolve(rest[k + 1])
+        r.outcome = SjOutcome(side, steps, nxt, Pos(first.line, first.col))
+
+    def _levels(self, first: Token, rest: list[Token], r: SjRound, seats: Seats) -> None:
+        if r.levels is not None:
+            raise _fail(first, "the levels are given twice")
+        n = len(seats.players)
+        if len(rest) != n:
+            at = rest[n] if len(rest) > n else first
+            raise _fail(at, f"a levels line gives each of the {n} seats' level, 2 to A")
+        levels = []
+        for w in rest:
+            try:
+                levels.append(parse_level(w.text))
+            except RulesError as exc:
+                raise _fail(w, exc.message) from None
+        r.levels = SjLevels(tuple(levels), Pos(first.line, first.col))
+
+    # moves: bids and trick lines ----------------------------------------------------------------
+
+    def _moves(self, tokens: list[Token], start: int, seats: Seats,
+               bids: bool) -> tuple[list[str], list[SjMove]]:  # fmt: skip
+        """The moves from `tokens[start]`, and the comments before the first (the trick's)."""
+        tokens = seats.merge_names(tokens, start)
+        lead: list[str] = []
+        moves: list[SjMove] = []
+        parts: list[Token] = []
+        k = start
+        n = len(tokens)
+        while k < n:
+            t = tokens[k]
+            if t.kind in (WORD, STRING) and k + 1 < n and tokens[k + 1].kind == COLON:
+                if moves:
+                    self._finish_move(moves[-1], parts, seats)
+                seat = seats.resolve(t)
+                moves.append(SjMove(seat, 0, pos=Pos(t.line, t.col)))
+                parts = []
+                k += 2
+                continue
+            if not moves:
+                if t.kind != COMMENT or bids:
+                    raise _fail(t, "a move starts with a seat and a colon: '1: 7h 7h'")
+                lead.append(t.text)
+            else:
+                parts.append(t)
+            k += 1
+        if not moves:
+            raise _fail(tokens[start - 1], "no moves: write them as '1: 7h 7h  2: 8h 9h'")
+        self._finish_move(moves[-1], parts, seats)
+        return lead, moves
+
+    def _finish_move(self, move: SjMove, parts: list[Token], seats: Seats) -> None:
+        at = move.pos
+        assert at is not None
+        held = self._held(move.seat)
+        state = "play"  # play, forced, by, note, or
+        cards = forced = 0
+        versions: list[int] = []
+        for t in parts:
+            if t.kind == COMMENT:
+                move.comments.append(t.text)
+                continue
+            if t.kind == STRING:
+                if state != "note" or move.dispute_note is not None:
+                    raise _fail(t, "quoted text here can only be the note after 'disputed'")
+                move.dispute_note = t.text
+                continue
+            text, mark = _split_annotation(t.text)
+            if mark is not None and state not in ("or",):
+                if mark not in ANNOTATIONS:
+                    raise _fail(
+                        t, f"unknown annotation {mark!r}: use one of {' '.join(ANNOTATIONS)}"
+                    )
+                if move.annotation is not None:
+                    raise _fail(t, "a move takes one annotation")
+                move.annotation = mark
+            if not text:
+                continue
+            word = text.casefold()
+            tok = Token(WORD, text, t.line, t.col)
+            if state == "by":
+                move.blocker = seats.resolve(tok)
+                state = "after"
+            elif word == "forced" and state == "play" and cards:
+                state = "forced"
+            elif word == "by" and state == "forced" and forced:
+                state = "by"
+            elif word == "joins" and state in ("play", "forced", "after") and cards:
+                move.joins = True
+                state = "after"
+            elif word == "disputed" and not move.disputed and cards:
+                move.disputed = True
+                state = "note"
+            elif word == "or" and move.disputed:
+                if versions and not versions[-1]:
+                    raise _fail(t, "'or' needs a play after it")
+                versions.append(0)
+                if len(versions) > MAX_VERSIONS:
+                    raise _fail(t, f"a disputed move has at most {MAX_VERSIONS} 'or' versions")
+                state = "or"
+            elif state == "play":
+                cards = self._card_word(tok, cards, held)
+            elif state == "forced":
+                forced = self._card_word(tok, forced, held)
+            elif state == "or":
+                versions[-1] = self._card_word(tok, versions[-1], held)
+            else:
+                raise _fail(t, f"unexpected {text[:20]!r} in the move")
+        if not cards:
+            raise SyntaxFail("a move needs cards: every seat plays to every trick", *at)
+        if (state == "forced" and not forced) or state == "by":
+            raise SyntaxFail("'forced' needs the cards that stayed down, then 'by SEAT'", *at)
+        if versions and not versions[-1]:
+            raise SyntaxFail("'or' needs a play after it", *at)
+        if len(set(versions)) != len(versions) or cards in versions:
+            raise SyntaxFail("each 'or' version differs from the play and from the others", *at)
+        move.cards = cards
+        move.forced = forced or None
+        move.alternatives = tuple(versions)
+
+    def _held(self, seat: int) -> int:
+        """What the record says `seat` holds: its known deal (and the kitty for the dealer)."""
+        r = self.round
+        if r is None or r.deal is None:
+            return 0
+        held = r.deal[seat].known
+        if r.dealer == seat and r.kitty is not None:
+            held += r.kitty.known
+        return held
+
+    def _comments_only(self, texts: list[str]) -> None:
+        r = self.round
+        if r is None:
+            self.comments.extend(texts)
+        elif r.tricks and r.points is None and r.outcome is None and r.levels is None:
+            r.tricks[-1].moves[-1].comments.extend(texts)  # as in Zheng Fen: the move before
+        else:
+            r.comments.extend(texts)
+
+    def _close_round(self) -> None:
+        r = self.round
+        if r is None:
+            return
+        if r.deal is not None and len(self._deal_seen) != len(r.deal):
+            missing = ", ".join(str(s + 1) for s in range(len(r.deal)) if s not in self._deal_seen)
+            assert r.pos is not None
+            raise SyntaxFail(f"round {r.number} has deal lines, but none for seat {missing}: "
+                             "write 'deal N: ?25' for a seat nothing is known of",
+                             *r.pos)  # fmt: skip
+        self.rounds.append(r)
+        self.round = None
+
+    def finish(self) -> SjMatch:
+        line, col = (self.pos.line, self.pos.col) if self.pos else (1, 1)
+        if self.match is None:
+            self.match = _header_match(self.header, line, col)
+        self._close_round()
+        m = self.match
+        m.comments = self.comments
+        m.rounds = self.rounds
+        m.pos = self.pos
+        m.source = self.filename
+        return m
+
+
+def _card_message(word: str, message: str, held: int) -> str:
+    """The card reader's message, with the cards of `held` that the word may mean."""
+    rank, suit = readable_parts(word)
+    if held and (rank is not None or suit is not None):
+        options = [
+            c for c in distinct(held)
+            if c < 52 and (rank is None or c >> 2 == rank) and (suit is None or c & 3 == suit)
+        ]  # fmt: skip
+        from zfrec.engine.cards import card_str
+
+        hint = did_you_mean([card_str(c) for c in options])
+        if hint:
+            return f"{message}; {hint}"
+    return message
+
+
+def _header_match(header: Header, line: int, col: int) -> SjMatch:
+    """The header's values for a Sheng ji game; SyntaxFail at the tag that is wrong."""
+    raw = header.raw
+    if "players" not in raw:
+        raise SyntaxFail('the game has no [Players "..."] tag (the tags of one game stand on '
+                         "consecutive lines)", line, col)  # fmt: skip
+    value, ppos = raw["players"]
+    players = [p.strip() for p in _PLAYER_SPLIT_RE.split(value)]
+    problem = None
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        problem = f"Sheng ji has 4 to 8 players, not {len(players)}"
+    keys: set[str] = set()
+    for name in players:
+        problem = problem or name_problem(name)
+        if not problem and name_key(name) in keys:
+            problem = f"player name {name!r} is given twice (names are compared ignoring case)"
+        keys.add(name_key(name))
+    if problem:
+        raise SyntaxFail(problem, *ppos)
+    if "target" in raw:
+        raise SyntaxFail("Sheng ji has no target: a match ends when a team wins at A",
+                         *raw["target"][1])  # fmt: skip
+    preset, options = "bashifen", dict[str, Any]()
+    if "rules" in raw:
+        preset, options = _rules(*raw["rules"], len(players))
+    else:
+        _check_rules(preset, {}, len(players), Pos(line, col))
+    extra = [(n, v) for n, v in header.extra if n.casefold() != "game"]
+    result = _result(*raw["result"], players) if "result" in raw else None
+    return SjMatch(
+        players, event=_text(raw, "event"), site=_text(raw, "site"), date=_text(raw, "date"),
+        extra_tags=extra, preset=preset, options=options, result=result,
+    )  # fmt: skip
+
+
+def _text(raw: dict[str, tuple[str, Pos]], key: str) -> str | None:
+    return raw[key][0] if key in raw else None
+
+
+def _rules(value: str, pos: Pos, players: int) -> tuple[str, dict[str, Any]]:
+    words = value.replace(", ", " ").split()
+    preset = "bashifen"
+    if words and "=" not in words[0]:
+        preset = words.pop(0).casefold()
+        if preset not in PRESETS:
+            raise SyntaxFail(f"unknown Sheng ji preset {preset[:40]!r}: presets are "
+                             + ", ".join(PRESETS), *pos)  # fmt: skip
+    options: dict[str, Any] = {}
+    for word in words:
+        at = (pos.line, pos.col + max(value.find(word), 0))
+        try:
+            name, _ = parse_sj_option(word)
+        except RulesError as exc:
+            raise SyntaxFail(exc.message, *at) from None
+        options[name] = word.partition("=")[2].strip()
+    return preset, _check_rules(preset, options, players, pos)
+
+
+def _check_rules(preset: str, written: dict[str, Any], players: int, pos: Pos) -> dict[str, Any]:
+    """The written options in canonical spelling; SyntaxFail when the rules cannot be."""
+    extra = {"players": players} if preset == "zhaopengyou" and "players" not in written else {}
+    try:
+        rules = sj_preset(preset, **{**extra, **written})
+    except RulesError as exc:
+        raise SyntaxFail(exc.message, *pos) from None
+    if rules.players != players:
+        raise SyntaxFail(f"the rules are for {rules.players} players, but {players} are named",
+                         *pos)  # fmt: skip
+    canonical = rules.options()
+    return {k: canonical[k] for k in written}
+
+
+def _result(value: str, pos: Pos, players: list[str]) -> SjMatchResult:
+    m = _WINNERS_RE.search(value)
+    words = (value[: m.start()] if m else value).split()
+    usage = (f"Result gives the final level of each of the {len(players)} seats in order, "
+             "then optionally 'winners SEAT, SEAT'")  # fmt: skip
+    if len(words) != len(players):
+        raise SyntaxFail(usage, *pos)
+    try:
+        levels = tuple(parse_level(w) for w in words)
+    except RulesError as exc:
+        raise SyntaxFail(f"{exc.message}; {usage}", *pos) from None
+    winners: list[int] = []
+    if m:
+        from zfrec.errors import SeatError
+        from zfrec.record.model import seat_of
+
+        for part in _PLAYER_SPLIT_RE.split(value[m.end() :]):
+            refs = part.split() if all(w.isdecimal() for w in part.split()) else [part.strip()]
+            for ref in refs:
+                try:
+                    seat = seat_of(players, ref)
+                except SeatError as exc:
+                    raise SyntaxFail(exc.message, *pos) from None
+                if seat in winners:
+                    raise SyntaxFail(f"winner {ref[:40]!r} is given twice", *pos)
+                winners.append(seat)
+        if not winners:
+            raise SyntaxFail("'winners' needs seats: numbers or player names", *pos)
+    return SjMatchResult(levels, tuple(winners), pos)
+
+
+# a complete reader ------------------------------------------------------------------------------
+
+
+def iter_sj_games(
+    lines: Iterable[str], filename: str | None = None
+) -> Iterator[SjMatch | NotationError]:
+    """Each Sheng ji game of a .zfn stream, or the NotationError that spoiled it.
+
+    A game starts at a tag line that does not follow another tag line, as in Zheng Fen; an
+    error costs its game only and reading resumes at the next game's tags.
+    """
+    lexer = Lexer()
+    game: SjGameBuilder | None = None
+    src: list[str] = []
+    first = 1
+    count = 0
+    prev_tag = skipping = False
+    pending: list[str] = []
+
+    def error(fail: SyntaxFail) -> NotationError:
+        i = fail.line - first
+        source = src[i] if 0 <= i < len(src) else ""
+        where = Location(filename, fail.line, fail.col, game=count or None)
+        return NotationError(f"{fail.message}\n{excerpt(source, fail.line, fail.col)}", where)
+
+    def finish() -> Iterator[SjMatch | NotationError]:
+        nonlocal game
+        try:
+            if lexer.in_comment:
+                raise lexer.unterminated()
+            if game is not None:
+                yield game.finish()
+        except SyntaxFail as fail:
+            yield error(fail)
+        game = None
+        lexer.reset()
+
+    for number, raw in enumerate(lines, 1):
+        line = raw.rstrip("\r\n")
+        if number == 1 and line.startswith("\ufeff"):
+            line = line[1:]
+        is_tag = line.lstrip().startswith("[")
+        new_game = is_tag and not prev_tag
+        prev_tag = is_tag
+        if skipping and not new_game:
+            continue
+        skipping = False
+        try:
+            if new_game:
+                yield from finish()
+                src, first = [], number
+                count += 1
+                game = SjGameBuilder(Header(), filename, pending, None)
+                pending = []
+            src.append(line)
+            if any((ord(c) < 32 and c != "\t") or ord(c) == 127 for c in line):
+                col = next(i for i, c in enumerate(line) if (ord(c) < 32 and c != "\t")
+                           or ord(c) == 127) + 1  # fmt: skip
+                raise SyntaxFail("a control character is not allowed: a record is plain text",
+                                 number, col)  # fmt: skip
+            if is_tag:
+                if lexer.in_comment:
+                    raise lexer.unterminated()
+                assert game is not None
+                game.tag_line(line, number, lexer)
+            elif line or lexer.in_comment:
+                tokens = lexer.feed(line, number)
+                if tokens:
+                    if game is not None:
+                        game.statement(tokens)
+                    elif all(t.kind == COMMENT for t in tokens):
+                        pending.extend(t.text for t in tokens)
+                    else:
+                        raise _fail(tokens[0], 'a game starts with its tags, e.g. '
+                                    '[Game "shengji"]')  # fmt: skip
+        except SyntaxFail as fail:
+            yield error(fail)
+            game = None
+            lexer.reset()
+            skipping = True
+    if not skipping:
+        yield from finish()
+
+
+def parse_sj(text: str, filename: str | None = None) -> list[SjMatch]:
+    """Every Sheng ji game of a .zfn text; raises the first NotationError."""
+    from zfrec.record.zfn import lines_of
+
+    out = []
+    for item in iter_sj_games(lines_of(text), filename):
+        if isinstance(item, NotationError):
+            raise item
+        out.append(item)
+    return out
