@@ -54,7 +54,7 @@ class Rebuilt:
         hands = list(self.drawn)
         held = Counter(card_ids(hands[dealer] + self.kitty))
         held.subtract(Counter(card_ids(self.discard)))
-        hands[dealer] = from_ids(+held)
+        hands[dealer] = from_ids((+held).elements())
         return hands
 
 
