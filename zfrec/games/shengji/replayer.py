@@ -164,6 +164,10 @@ class _Replay:
         self.round_no: int | None = None
         self.root: Cause | None = None  # the round's first altering error
         self.names = match.players
+        # (seat, card id) -> the error at whose play the seat spent the card: a later play of
+        # it "does not hold" follows from that error (DIAGNOSTICS.md, causes)
+        self.spent: dict[tuple[int, int], Cause] = {}
+        self.trick_root: Cause | None = None  # the current trick's first altering error
 
     # reporting ---------------------------------------------------------------------------------
 
@@ -188,6 +192,8 @@ class _Replay:
         self.found.append(found)
         if code in ALTERING and self.root is None:
             self.root = cause or Cause(line, col, code)
+        if code in ALTERING and self.trick_root is None:
+            self.trick_root = cause or Cause(line, col, code)
         return found
 
     def engine(
@@ -221,7 +227,7 @@ class _Replay:
         rank_cause: Cause | None = None
         winners: tuple[int, ...] = ()
         for rnd in match.rounds:
-            self.round_no, self.root = rnd.number, None
+            self.round_no, self.root, self.spent = rnd.number, None, {}
             if winners:
                 self.note("SJ507", f"round {rnd.number} is played after the match was won "
                           f"by {self._names(winners)}", rnd.pos, rule="14")  # fmt: skip
@@ -437,18 +443,23 @@ class _Replay:
                           trick=t, rule="7")  # fmt: skip
                 return
             unjudged = False
+            self.trick_root = None
             for m in trick.moves:
                 if not 0 <= m.seat < n:
                     self.note("SJ207", f"there is no seat {m.seat + 1}", m.pos, trick=t,
                               rule="1")  # fmt: skip
                     return
+                before = len(self.found)
                 unjudged = self.play(state, m, t, guessed, unjudged, winner_cause)
                 self.moves += 1
+                errors = [d for d in self.found[before:] if d.severity == "error"]
+                if errors:
+                    why = errors[0].cause or Cause(*_lc(errors[0].location), errors[0].code)
+                    for c in distinct(m.played):
+                        self.spent.setdefault((m.seat, c), why)
             last = state.log[-1]
             assert isinstance(last, PlayEvent) and last.trick_result is not None
-            winner_cause = None
-            if unjudged:
-                winner_cause = self.root
+            winner_cause = self.trick_root
         if not state.over:
             last_pos = rnd.tricks[-1].pos if rnd.tricks else rnd.pos
             self.note("SJ205", "the record stops before the round ends; no score is computed "
@@ -559,9 +570,11 @@ class _Replay:
         missing = [c for c in distinct(m.cards) if count(m.cards, c) > count(hand, c)]
         text = format_hand(sum(1 << 2 * c for c in missing))
         hint = _did_you_mean(missing, hand)
+        spent = [self.spent[m.seat, c] for c in missing if (m.seat, c) in self.spent]
         self.note("SJ102", f"{self.names[m.seat]} does not hold {text}"
+                  + (" (already played)" if spent else "")
                   + (f"; did you mean {hint}?" if hint else ""), m.pos, rule="2",
-                  **at)  # fmt: skip
+                  cause=spent[0] if spent else None, **at)  # fmt: skip
 
     def not_followed(
         self, state: RoundState, m: SjMove, hand: int, reason: str, at: dict[str, Any]
@@ -638,7 +651,9 @@ class _Replay:
         return level_cause, d_cause
 
 
-def _lc(pos: Pos | None) -> tuple[int | None, int | None]:
+def _lc(pos: Pos | Location | None) -> tuple[int | None, int | None]:
+    if isinstance(pos, Location):
+        return pos.line, pos.col
     return (pos[0], pos[1]) if pos is not None else (None, None)
 
 
