@@ -516,7 +516,12 @@ def diff_cmd(
     alike or not), 1 when they differ, 2 on unreadable input.
     """
     from zfrec.analysis.diff import diff_games
+    from zfrec.games.shengji.kind import is_shengji_file
 
+    if is_shengji_file(a) or is_shengji_file(b):
+        from zfrec.cli.shengji_cmds import diff_cmd as sj_diff
+
+        sj_diff(a, b, game, as_json)
     games_a, games_b = read_games(a, game), read_games(b, game)
     first = game or 1
     with friendly_errors(f"{a} and {b}"):
