@@ -133,15 +133,15 @@ def rebuild(
     # The discard: as written; where not written, what the dealer holds and never plays,
     # guessed cards first.
     discard = Counter(discard_known)
-    missing = rules.kitty - sum(discard.values()) if down is None or down[1] else 0
+    missing: int = rules.kitty - sum(discard.values()) if down is None or down[1] else 0
     if missing > 0:
         left = drawn[dealer] + kitty_all - Counter(card_ids(played[dealer])) - discard
         order = sorted(left, key=lambda c: (guessed[dealer][c] == 0, c))
         for c in order:
-            k = min(left[c], missing)
-            if k > 0:
-                discard[c] += k
-                missing -= k
+            take = min(left[c], missing)
+            if take > 0:
+                discard[c] += take
+                missing -= take
     guessed[dealer] -= discard
     deck: tuple[int, ...] = ()
     if fits and all(sum(h.values()) == size for h in drawn) and not rest:

@@ -25,26 +25,35 @@ calls; then play, from the hands at play and the round's trump as written.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from zfrec.diagnostics import Cause, Diagnostic
-from zfrec.errors import DealError, GameError, IllegalPlayError, Location, RulesError
+from zfrec.errors import DealError, GameError, IllegalPlayError, Location, NotationError, RulesError
 from zfrec.games.shengji.cards import contains, count, distinct, format_hand, size
 from zfrec.games.shengji.events import PlayEvent, RoundResult
 from zfrec.games.shengji.follow import count_follows, judge_follow, legal_follows
 from zfrec.games.shengji.formats import classify, unit_text
 from zfrec.games.shengji.order import Order, make_order
 from zfrec.games.shengji.rebuild import Rebuilt, rebuild
-from zfrec.games.shengji.records import TRUMPS, SjMatch, SjMove, SjRound
+from zfrec.games.shengji.records import TRUMPS, SjCards, SjMatch, SjMove, SjRound
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.rules import SjRules, level_rank, level_text
 from zfrec.games.shengji.scoring import raise_level
 from zfrec.games.shengji.throws import check_throw
 from zfrec.record.model import Pos
 
-__all__ = ["SjReport", "SjRoundLedger", "validate_match"]
+__all__ = ["SjReport", "SjRoundLedger", "validate_match", "validate_sj_text"]
+
+
+class _At(TypedDict):
+    """Where a play stands in the round: trick, turn and seat (for `note`)."""
+
+    trick: int
+    turn: int
+    seat: int
+
 
 RULES_MD = "RULES-SHENGJI.md"
 # Errors that change what the replay computes for the rest of a round: its ledger follows.
@@ -125,6 +134,16 @@ class SjReport:
         """No errors (warnings allowed)."""
         return self.errors == 0
 
+    def deal_lines(self, game_number: int) -> Iterator[str]:
+        """`zfrec validate --show-deal`: each round's hands at play, and the kitty."""
+        players = self.game.players
+        for r in self.rounds:
+            how = "reconstructed from the plays" if r.reconstructed else "as recorded"
+            yield f"game {game_number}, round {r.number} deal ({how}):"
+            for seat, hand in enumerate(r.deal):
+                yield f"  {players[seat]}: {format_hand(hand)}"
+            yield f"  kitty: {format_hand(r.discard)}"
+
     def to_json(self) -> dict[str, Any]:
         """The report as `zfrec validate --json` writes it for one match."""
         players = self.game.players
@@ -137,6 +156,30 @@ class SjReport:
             "winners": [players[s] for s in self.winners],
             "diagnostics": [d.to_json() for d in self.diagnostics],
         }  # fmt: skip
+
+
+def validate_sj_text(
+    text: str, source: str, fmt: str | None = "zfn", first: int = 1, first_line: int = 1
+) -> Iterator[SjReport | Diagnostic]:
+    """Validate each Sheng ji game of a record text as it is read (`zfrec validate`): a report
+    per game, or the diagnostic of a game that could not be read (ZF001, ZF002). `fmt` None
+    tells .zfn from JSON by the first character; `first` numbers the games, `first_line` is
+    the line the text starts at in its file."""
+    from zfrec.games.shengji.kind import iter_sj_text
+    from zfrec.validate import notation_diagnostic
+
+    if fmt is None:
+        fmt = "json" if text.lstrip("\ufeff \t\r\n")[:1] in "{[" else "zfn"
+    if fmt == "zfn" and first_line > 1:
+        text = "\n" * (first_line - 1) + text  # positions as in the whole file
+    kind: Any = fmt
+    for number, item in enumerate(iter_sj_text(text, kind, source), first):
+        if isinstance(item, NotationError):
+            yield notation_diagnostic(item, source, number)
+        else:
+            if item.source is None:
+                item.source = source
+            yield validate_match(item, number)
 
 
 def validate_match(match: SjMatch, game_number: int | None = None) -> SjReport:
@@ -288,7 +331,9 @@ class _Replay:
                 )  # fmt: skip
         first = dealer if dealer is not None else 0
         lead_dealer = written_dealer if written_dealer is not None else 0
-        dealt = [None if rnd.deal is None else (d.known, d.unknown) for d in rnd.deal or [None] * n]
+        dealt: list[tuple[int, int] | None] = (
+            [(d.known, d.unknown) for d in rnd.deal] if rnd.deal is not None else [None] * n
+        )
         up = (rnd.kitty.known, rnd.kitty.unknown) if rnd.kitty else None
         down = (rnd.discard.known, rnd.discard.unknown) if rnd.discard else None
         rb = rebuild(rules, lead_dealer, dealt, (up, down), bids, played, first)
@@ -346,7 +391,8 @@ class _Replay:
         if rnd.outcome is not None and rnd.outcome.next_dealer is not None:
             next_dealer = rnd.outcome.next_dealer
         self.ledgers.append(SjRoundLedger(
-            rnd.number, lead_dealer, order.text, rb.at_play(lead_dealer), rb.kitty, rb.discard,
+            rnd.number, lead_dealer, order.text, tuple(rb.at_play(lead_dealer)), rb.kitty,
+            rb.discard,
             not rb.exact, result, tuple(new_levels),
         ))  # fmt: skip
         return new_levels, next_dealer, won, d_cause or self.root, level_cause
@@ -354,7 +400,7 @@ class _Replay:
     def deal_checks(self, rules: SjRules, rnd: SjRound) -> None:
         """Hand and kitty sizes, and copies (rulings 2, 11, 15)."""
         seen: dict[int, int] = {}
-        parts = []
+        parts: list[tuple[SjCards, int | None]] = []
         for s, d in enumerate(rnd.deal or ()):
             parts.append((d, s))
             if d.known or d.unknown:
@@ -368,13 +414,13 @@ class _Replay:
             if total != rules.kitty:
                 self.note("SJ303", f"the kitty holds {rules.kitty} cards, not {total}",
                           rnd.kitty.pos, rule="11")  # fmt: skip
-        for d, s in parts:
+        for d, who in parts:
             for c in distinct(d.known):
                 seen[c] = seen.get(c, 0) + count(d.known, c)
                 if seen[c] > rules.decks:
                     word = ("a second", "a third", "a fourth")[rules.decks - 1]
                     self.note("SJ301", f"{word} copy of {format_hand(1 << 2 * c)}: "
-                              f"{rules.decks} deck(s) hold {rules.decks}", d.pos, seat=s,
+                              f"{rules.decks} deck(s) hold {rules.decks}", d.pos, seat=who,
                               rule="2")  # fmt: skip
                     seen[c] = rules.decks
 
@@ -473,7 +519,7 @@ class _Replay:
         that is no lead)."""
         seat, cards = m.seat, m.cards
         turn = len(state.trick_plays) + 1
-        at = {"trick": t, "turn": turn, "seat": seat}
+        at = _At(trick=t, turn=turn, seat=seat)
         order = state.order
         assert order is not None
         leading = state.lead is None
@@ -498,8 +544,13 @@ class _Replay:
                     lead = classify(order, cards)
                 except IllegalPlayError as exc:
                     self.engine(exc, m.pos, **at)
-                    self.note("SJ105", "the rest of the trick is not judged against a lead that "
-                              "is no lead", m.pos, cause=Cause(*_lc(m.pos), "SJ101"), **at)
+                    self.note(
+                        "SJ105",
+                        "the rest of the trick is not judged against a lead that is no lead",
+                        m.pos,
+                        cause=Cause(*_lc(m.pos), "SJ101"),
+                        **at,
+                    )
                     state.force_play(seat, cards, m.played)
                     return True
                 if len(lead.units) > 1 or m.failed:
@@ -509,17 +560,17 @@ class _Replay:
                     return False
             state.force_play(seat, cards, m.played)
             return False
-        lead = state.lead
-        assert lead is not None
+        led = state.lead
+        assert led is not None
         if m.failed:
             self.note("SJ104", "only a lead can be a throw that fails; a follow stays whole",
                       m.pos, rule="10", **at)  # fmt: skip
-        reason = judge_follow(order, lead, hand, cards)
+        reason = judge_follow(order, led, hand, cards)
         if reason is not None and reason.startswith("does not hold"):
             self.not_held(state, m, hand, at)
         elif reason is not None and guessed[seat]:
             # judged as far as the known cards allow: a guessed card never makes a play wrong
-            if judge_follow(order, lead, _less(hand, guessed[seat]), cards) is not None:
+            if judge_follow(order, led, _less(hand, guessed[seat]), cards) is not None:
                 self.not_followed(state, m, hand, reason, at)
         elif reason is not None:
             self.not_followed(state, m, hand, reason, at)
@@ -529,7 +580,7 @@ class _Replay:
             state.force_play(seat, cards, cards)
         return False
 
-    def throw(self, state: RoundState, m: SjMove, guessed: list[int], at: dict[str, Any]) -> bool:
+    def throw(self, state: RoundState, m: SjMove, guessed: list[int], at: _At) -> bool:
         """A lead of more than one unit: whether it stands, as the record says (ruling 10)."""
         order = state.order
         assert order is not None
@@ -566,7 +617,7 @@ class _Replay:
         state.force_play(seat, cards, forced)
         return False
 
-    def not_held(self, state: RoundState, m: SjMove, hand: int, at: dict[str, Any]) -> None:
+    def not_held(self, state: RoundState, m: SjMove, hand: int, at: _At) -> None:
         missing = [c for c in distinct(m.cards) if count(m.cards, c) > count(hand, c)]
         text = format_hand(sum(1 << 2 * c for c in missing))
         hint = _did_you_mean(missing, hand)
@@ -576,9 +627,7 @@ class _Replay:
                   + (f"; did you mean {hint}?" if hint else ""), m.pos, rule="2",
                   cause=spent[0] if spent else None, **at)  # fmt: skip
 
-    def not_followed(
-        self, state: RoundState, m: SjMove, hand: int, reason: str, at: dict[str, Any]
-    ) -> None:
+    def not_followed(self, state: RoundState, m: SjMove, hand: int, reason: str, at: _At) -> None:
         order, lead = state.order, state.lead
         assert order is not None and lead is not None
         hint = ""
@@ -705,4 +754,3 @@ def _itemised(r: RoundResult) -> str:
     )
     pen = f", penalties {r.penalty:+d}" if r.penalty else ""
     return f" ({r.taken} in tricks{kitty}{pen}: {r.total})"
-
