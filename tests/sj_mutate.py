@@ -26,7 +26,8 @@ Mutation = Callable[[SjMatch, random.Random], tuple[SjMatch, str] | None]
 
 def simulated(preset: str, seed: int, rounds: int = 2, bot: str = "random") -> SjMatch:
     """A self-play match cut at `rounds` rounds, as a record (result tag dropped)."""
-    rules = sj_preset(preset, players=5 + seed % 2) if preset == "zhaopengyou" else sj_preset(preset)
+    friends = preset == "zhaopengyou"
+    rules = sj_preset(preset, players=5 + seed % 2) if friends else sj_preset(preset)
     m = match_to_record(play_match(rules, seed, [bot] * rules.players, max_rounds=rounds))
     m.result = None
     return m
@@ -198,8 +199,8 @@ def third_copy(m: SjMatch, rng: random.Random) -> tuple[SjMatch, str] | None:
     s, u = rng.sample(range(len(m.players)), 2)
     full = [c for c in distinct(rnd.deal[u].known) if count(rnd.deal[u].known, c) == decks]
     if not full:
-        full = [c for c in range(54)
-                if sum(count(d.known, c) for d in rnd.deal) == decks and not count(rnd.deal[s].known, c)]  # fmt: skip
+        dealt = [sum(count(d.known, c) for d in rnd.deal) for c in range(54)]
+        full = [c for c in range(54) if dealt[c] == decks and not count(rnd.deal[s].known, c)]
     if not full:
         return None
     d = rnd.deal[s]
@@ -245,7 +246,19 @@ def wrong_trump(m: SjMatch, rng: random.Random) -> tuple[SjMatch, str] | None:
     return out, "SJ405"
 
 
+def join(m: SjMatch, rng: random.Random) -> tuple[SjMatch, str] | None:
+    """Zhao pengyou: a play's `joins` mark added or dropped: SJ407."""
+    if not m.rounds or not m.rounds[0].calls:
+        return None
+    r, t, i = rng.choice(_plays(m))
+    out = copy.deepcopy(m)
+    mv = out.rounds[r].tricks[t].moves[i]
+    mv.joins = not mv.joins
+    return out, "SJ407"
+
+
 MUTATIONS: dict[str, Mutation] = {
+    "join": join,
     "foreign_card": foreign_card,
     "revoke": revoke,
     "seat": seat,

@@ -496,8 +496,11 @@ class _Replay:
                               rule="1")  # fmt: skip
                     return
                 before = len(self.found)
+                turn = len(state.trick_plays) + 1
                 unjudged = self.play(state, m, t, guessed, unjudged, winner_cause)
                 self.moves += 1
+                if state.calls:
+                    self.joins(state, m, t, turn)
                 errors = [d for d in self.found[before:] if d.severity == "error"]
                 if errors:
                     why = errors[0].cause or Cause(*_lc(errors[0].location), errors[0].code)
@@ -579,6 +582,20 @@ class _Replay:
         else:
             state.force_play(seat, cards, cards)
         return False
+
+    def joins(self, state: RoundState, m: SjMove, t: int, turn: int) -> None:
+        """Zhao pengyou: the record's `joins` against the engine's (ruling 16)."""
+        ev = state.log[-1]
+        assert isinstance(ev, PlayEvent)
+        joined = ev.joined == m.seat
+        if m.joins != joined:
+            said = (
+                f"{self.names[m.seat]} joins the dealer's team with this play: it is a called copy"
+                if joined
+                else f"{self.names[m.seat]} does not join here: no called copy is played that "
+                "the calls name, or the seat is on the dealer's team already"
+            )
+            self.note("SJ407", said, m.pos, trick=t, turn=turn, seat=m.seat, rule="16")
 
     def throw(self, state: RoundState, m: SjMove, guessed: list[int], at: _At) -> bool:
         """A lead of more than one unit: whether it stands, as the record says (ruling 10)."""
