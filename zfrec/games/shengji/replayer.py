@@ -57,9 +57,19 @@ class _At(TypedDict):
 
 RULES_MD = "RULES-SHENGJI.md"
 # Errors that change what the replay computes for the rest of a round: its ledger follows.
-ALTERING = frozenset(
-    ("SJ102", "SJ103", "SJ104", "SJ203", "SJ204", "SJ206", "SJ301", "SJ302", "SJ303", "SJ405")
-)
+ALTERING = frozenset((
+    "SJ102", "SJ103", "SJ104", "SJ203", "SJ204", "SJ206", "SJ301", "SJ302", "SJ303", "SJ304",
+    "SJ401", "SJ402", "SJ403", "SJ404", "SJ405", "SJ505",
+))  # fmt: skip
+# Findings that, written without a cause, follow from an earlier one: at the same move (a
+# seat out of turn), in the same trick (after a lead that was wrong), or in the same round
+# (after a wrong deal, bid, dealer, rank or trump).
+DEFAULTED = frozenset((
+    "SJ101", "SJ102", "SJ103", "SJ104", "SJ201", "SJ202", "SJ203", "SJ205", "SJ206", "SJ304",
+    "SJ401", "SJ402", "SJ403", "SJ404", "SJ405", "SJ406", "SJ407",
+))  # fmt: skip
+TRICK_ROOTS = ALTERING | {"SJ202", "SJ203"}
+TRICK_FOLLOW = frozenset(("SJ102", "SJ201", "SJ202"))
 MAX_SUGGEST = 3
 MAX_LISTED = 400  # legal follows listed for a did-you-mean; more are not searched
 _RULING = re.compile(r"\s*\(rulings? [\d, ]+\)")
@@ -211,6 +221,8 @@ class _Replay:
         # it "does not hold" follows from that error (DIAGNOSTICS.md, causes)
         self.spent: dict[tuple[int, int], Cause] = {}
         self.trick_root: Cause | None = None  # the current trick's first altering error
+        self.move_cause: Cause | None = None  # the current move's turn error
+        self.round_cause: Cause | None = None  # the round's first error before play
 
     # reporting ---------------------------------------------------------------------------------
 
@@ -220,6 +232,12 @@ class _Replay:
         rule: str | None = None,
     ) -> Diagnostic:  # fmt: skip
         """Record a finding; `rule` (a ruling number) is cited as RULES-SHENGJI.md's."""
+        if cause is None and code in DEFAULTED:
+            cause = (
+                self.move_cause
+                or (self.trick_root if code in TRICK_FOLLOW else None)
+                or self.round_cause
+            )
         if rule is not None:
             cites = ", ".join(f"R{r.strip()}" for r in rule.split(","))
             message = f"{_RULING.sub('', message)} ({RULES_MD} {cites})"
@@ -235,8 +253,10 @@ class _Replay:
         self.found.append(found)
         if code in ALTERING and self.root is None:
             self.root = cause or Cause(line, col, code)
-        if code in ALTERING and self.trick_root is None:
+        if code in TRICK_ROOTS and self.trick_root is None:
             self.trick_root = cause or Cause(line, col, code)
+        if code in ("SJ202", "SJ203"):
+            self.move_cause = cause or Cause(line, col, code)
         return found
 
     def engine(
@@ -271,10 +291,16 @@ class _Replay:
         winners: tuple[int, ...] = ()
         for rnd in match.rounds:
             self.round_no, self.root, self.spent = rnd.number, None, {}
+            self.round_cause = self.move_cause = self.trick_root = None
             if winners:
                 self.note("SJ507", f"round {rnd.number} is played after the match was won "
                           f"by {self._names(winners)}", rnd.pos, rule="14")  # fmt: skip
+            start = len(self.found)
             out = self.round(rules, rnd, levels, dealer, dealer_cause, rank_cause)
+            # record order within the round (the round-1 dealer is known only after the bids)
+            self.found[start:] = sorted(
+                self.found[start:], key=lambda d: (d.location.line or 0, d.location.col or 0)
+            )
             if out is None:
                 continue
             levels, dealer, won, dealer_cause, rank_cause = out
@@ -344,11 +370,13 @@ class _Replay:
             self.note("SJ505", f"round {rnd.number} is played at {level_text(expect)}, the "
                       f"declarers' level, not {level_text(rnd.rank)}", rnd.pos,
                       cause=rank_cause, rule="14")  # fmt: skip
+        self.round_cause = self.root
         settled = self.draw_phase(rules, rnd, rb, rank, dealer, written_dealer)
         lead_dealer = written_dealer if written_dealer is not None else settled[0]
         if rnd.dealer is not None and dealer is None and rnd.dealer != settled[0]:
             self.note("SJ304", f"{self.names[settled[0]]} deals round 1: the seat whose bid "
                       "stands, else seat 1", rnd.pos, seat=rnd.dealer, rule="14")  # fmt: skip
+        self.round_cause = self.root
         order = _order(rank, rnd.trump) or settled[1]
         if order is None:
             return None
@@ -444,6 +472,7 @@ class _Replay:
                 st.bid(b.seat, b.cards)
             except IllegalPlayError as exc:
                 self.engine(exc, b.pos, seat=b.seat)
+        self.round_cause = self.root
         ev = st.settle()
         assert st.order is not None
         if rnd.bids and rnd.trump is not None:
@@ -497,7 +526,9 @@ class _Replay:
                     return
                 before = len(self.found)
                 turn = len(state.trick_plays) + 1
+                self.move_cause = None
                 unjudged = self.play(state, m, t, guessed, unjudged, winner_cause)
+                self.move_cause = None
                 self.moves += 1
                 if state.calls:
                     self.joins(state, m, t, turn)
@@ -509,10 +540,18 @@ class _Replay:
             last = state.log[-1]
             assert isinstance(last, PlayEvent) and last.trick_result is not None
             winner_cause = self.trick_root
+        self.trick_root = None
         if not state.over:
             last_pos = rnd.tricks[-1].pos if rnd.tricks else rnd.pos
-            self.note("SJ205", "the record stops before the round ends; no score is computed "
-                      "for it", last_pos, rule="11")  # fmt: skip
+            holding = [s for s in range(n) if state.hands[s]]
+            if self.root is not None and len(holding) < n:
+                self.note("SJ205", "the round cannot end as written: "
+                          f"{self._names(holding)} still {'holds' if len(holding) == 1 else 'hold'} "
+                          "cards; no score is computed for "
+                          "it", last_pos, cause=self.root, rule="11")  # fmt: skip
+            else:
+                self.note("SJ205", "the record stops before the round ends; no score is "
+                          "computed for it", last_pos, rule="11")  # fmt: skip
 
     def play(
         self, state: RoundState, m: SjMove, t: int, guessed: list[int], unjudged: bool,
@@ -657,8 +696,9 @@ class _Replay:
                     best, most = [play], common
                 elif common == most:
                     best.append(play)
-            if 0 < len(best) <= MAX_SUGGEST:
-                hint = "; did you mean " + " or ".join(format_hand(p) for p in best) + "?"
+            texts = [format_hand(p) for p in best]
+            if 0 < len(best) <= MAX_SUGGEST and not (len(texts) == 1 and texts[0] in reason):
+                hint = "; did you mean " + " or ".join(texts) + "?"
         self.note("SJ201", f"{self.names[m.seat]} {reason}{hint}", m.pos, rule="7", **at)
 
     # the ledger --------------------------------------------------------------------------------
@@ -677,15 +717,15 @@ class _Replay:
         p = rnd.points
         if p is not None:
             wrong = []
-            if p.taken != r.taken:
-                wrong.append(f"{r.taken} in tricks, not {p.taken}")
-            if p.penalty != r.penalty:
-                wrong.append(f"a penalty of {r.penalty}, not {p.penalty}")
             if p.total is not None and p.total != r.total:
-                wrong.append(f"{r.total} in all, not {p.total}")
+                wrong.append(f"the opponents took {r.total} points, not {p.total}")
+            elif p.taken != r.taken:
+                wrong.append(f"the opponents took {r.taken} points in tricks, not {p.taken}")
+            if p.penalty != r.penalty:
+                wrong.append(f"the throw penalties come to {r.penalty}, not {p.penalty}")
             if wrong:
-                d = self.note("SJ501", "the opponents took " + "; ".join(wrong)
-                              + _itemised(r), p.pos, cause=root, rule="11, 12")  # fmt: skip
+                d = self.note("SJ501", "; ".join(wrong) + _itemised(r), p.pos, cause=root,
+                              rule="11, 12")  # fmt: skip
                 points_cause = mark(d)
             kitty_wrong = []
             if p.multiplier is not None and p.multiplier != r.multiplier:
@@ -766,8 +806,9 @@ def _did_you_mean(missing: list[int], hand: int) -> str:
 
 
 def _itemised(r: RoundResult) -> str:
-    kitty = (
-        f", the kitty {r.kitty_points} x{r.multiplier} = {r.kitty_added}" if r.kitty_added else ""
-    )
+    """` (tricks 60, kitty 10 x4 = 40, penalties -10)`, when there is more than tricks."""
+    if not r.kitty_added and not r.penalty:
+        return ""
+    kitty = f", kitty {r.kitty_points} x{r.multiplier} = {r.kitty_added}" if r.kitty_added else ""
     pen = f", penalties {r.penalty:+d}" if r.penalty else ""
-    return f" ({r.taken} in tricks{kitty}{pen}: {r.total})"
+    return f" (tricks {r.taken}{kitty}{pen})"
