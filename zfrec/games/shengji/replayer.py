@@ -545,10 +545,10 @@ class _Replay:
             last_pos = rnd.tricks[-1].pos if rnd.tricks else rnd.pos
             holding = [s for s in range(n) if state.hands[s]]
             if self.root is not None and len(holding) < n:
+                verb = "holds" if len(holding) == 1 else "hold"
                 self.note("SJ205", "the round cannot end as written: "
-                          f"{self._names(holding)} still {'holds' if len(holding) == 1 else 'hold'} "
-                          "cards; no score is computed for "
-                          "it", last_pos, cause=self.root, rule="11")  # fmt: skip
+                          f"{self._names(holding)} still {verb} cards; no score is computed "
+                          "for it", last_pos, cause=self.root, rule="11")  # fmt: skip
             else:
                 self.note("SJ205", "the record stops before the round ends; no score is "
                           "computed for it", last_pos, rule="11")  # fmt: skip
