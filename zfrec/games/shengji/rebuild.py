@@ -81,7 +81,8 @@ def rebuild(
 ) -> Rebuilt:
     """Rebuild the hands. `deal` per seat, `kitty` (taken up, put back) as (known, unknown) or
     None; `bids` the cards each seat showed in bids (the largest showing of each card),
-    `played` what each seat put on the table in the round; `first` the seat that draws first.
+    `played` what each seat put on the table in the round (with each failed throw whole: it
+    was in the hand when thrown); `first` the seat that draws first.
     Where the counts cannot add up (a hand or kitty of the wrong size, a third copy), `deck`
     is empty and the hands hold what is known and shown."""
     n, size, decks = rules.players, rules.hand_size, rules.decks
@@ -110,8 +111,9 @@ def rebuild(
         showing = Counter(card_ids(bids[s]))
         if s == dealer:
             shown += discard_known
-            own = _take(pool, (showing | (shown - kitty_known)) - known[s], room[s])
-            room[s] -= sum(own.values())
+            own = _take(pool, showing - known[s], room[s])  # bids are made while drawing
+            own += _take(pool, shown - kitty_known - known[s] - own, room[s] - own.total())
+            room[s] -= own.total()
             extra = _take(pool, shown - known[s] - own - kitty_known, kitty_room)
             kitty_known += extra
             kitty_room -= sum(extra.values())

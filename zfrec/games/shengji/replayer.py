@@ -223,6 +223,7 @@ class _Replay:
         self.trick_root: Cause | None = None  # the current trick's first altering error
         self.move_cause: Cause | None = None  # the current move's turn error
         self.round_cause: Cause | None = None  # the round's first error before play
+        self.trusted = False  # the last round was left unfinished: take this one's start
 
     # reporting ---------------------------------------------------------------------------------
 
@@ -304,6 +305,7 @@ class _Replay:
             if out is None:
                 continue
             levels, dealer, won, dealer_cause, rank_cause = out
+            self.trusted = self.ledgers[-1].result is None
             winners = winners or won
         self.round_no = None
         self.result(levels, winners)
@@ -336,6 +338,8 @@ class _Replay:
         dealer_cause: Cause | None, rank_cause: Cause | None,
     ) -> tuple[list[int], int, tuple[int, ...], Cause | None, Cause | None] | None:  # fmt: skip
         n = rules.players
+        if self.trusted and rnd.dealer is not None:
+            dealer = rnd.dealer  # after a round left unfinished: its start is taken as written
         if rnd.dealer is not None and dealer is not None and rnd.dealer != dealer:
             self.note("SJ304", f"{self.names[dealer]} deals round {rnd.number}, not "
                       f"{self.names[rnd.dealer]}", rnd.pos, seat=rnd.dealer, cause=dealer_cause,
@@ -347,14 +351,12 @@ class _Replay:
             for m in trick.moves:
                 if 0 <= m.seat < n:
                     played[m.seat] += m.played
+        for m in (m for t in rnd.tricks for m in t.moves if m.failed and 0 <= m.seat < n):
+            played[m.seat] = _union(played[m.seat], m.cards)  # a whole throw was in the hand
         bids = [0] * n
         for b in rnd.bids:
             if 0 <= b.seat < n:
-                shown = bids[b.seat]
-                bids[b.seat] += sum(
-                    (count(b.cards, c) - count(shown, c)) << (2 * c)
-                    for c in distinct(b.cards) if count(b.cards, c) > count(shown, c)
-                )  # fmt: skip
+                bids[b.seat] = _union(bids[b.seat], b.cards)
         first = dealer if dealer is not None else 0
         lead_dealer = written_dealer if written_dealer is not None else 0
         dealt: list[tuple[int, int] | None] = (
@@ -366,6 +368,8 @@ class _Replay:
         # the expected rank: the declarers' level (the dealer's), round 1 at 2
         expect = levels[written_dealer] if written_dealer is not None else 2
         rank = rnd.rank if rnd.rank is not None else expect
+        if self.trusted and rnd.rank is not None:
+            expect = rnd.rank
         if rnd.rank is not None and rnd.rank != expect:
             self.note("SJ505", f"round {rnd.number} is played at {level_text(expect)}, the "
                       f"declarers' level, not {level_text(rnd.rank)}", rnd.pos,
@@ -767,6 +771,14 @@ def _order(rank: int, trump: str | None) -> Order | None:
     if trump is None:
         return None
     return make_order(level_rank(rank), None if trump == "nt" else TRUMPS.index(trump))
+
+
+def _union(a: int, b: int) -> int:
+    """The multiset holding each card as often as the more of a and b."""
+    for c in distinct(b):
+        if count(b, c) > count(a, c):
+            a += (count(b, c) - count(a, c)) << 2 * c
+    return a
 
 
 def _less(a: int, b: int) -> int:
