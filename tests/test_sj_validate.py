@@ -162,6 +162,21 @@ def test_unknown_deals_are_rebuilt_and_judged_as_far_as_known(preset: str) -> No
     assert codes <= {"SJ205"}, codes
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(12))
+def test_guessed_cards_never_make_an_error(seed: int) -> None:
+    for preset in ("bashifen", "dabaifen", "zhaopengyou"):
+        hidden = _unknown_deals(simulated(preset, seed, 3))
+        assert validate_match(hidden).ok
+        for cut_at in (3, 9, 14):
+            cut = copy.deepcopy(hidden)
+            for rnd in cut.rounds:
+                del rnd.tricks[cut_at:]
+                rnd.points = rnd.outcome = rnd.levels = None
+            codes = {d.code for d in validate_match(cut).diagnostics}
+            assert codes <= {"SJ205"}, (preset, cut_at, codes)
+
+
 def test_a_shown_void_is_binding_with_unknown_deals() -> None:
     for seed in range(60):
         got = revoke(simulated("bashifen", seed), random.Random(seed))

@@ -145,6 +145,10 @@ def rebuild(
                 discard[c] += take
                 missing -= take
     guessed[dealer] -= discard
+    if down is None or down[1]:
+        # the discard is not known: what the dealer holds and never plays may have been
+        # discarded instead (its bid cards too), so none of it binds a follow
+        guessed[dealer] = drawn[dealer] + kitty_all - discard - Counter(card_ids(played[dealer]))
     deck: tuple[int, ...] = ()
     if fits and all(sum(h.values()) == size for h in drawn) and not rest:
         lists = [sorted(h.elements()) for h in drawn]

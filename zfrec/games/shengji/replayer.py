@@ -346,13 +346,16 @@ class _Replay:
                       rule="12")  # fmt: skip
         written_dealer = rnd.dealer if rnd.dealer is not None else dealer
         self.deal_checks(rules, rnd)
-        played = [0] * n
+        # what each seat held at some time: all it played, and at a failed throw what it had
+        # played before and the whole throw
+        played, held = [0] * n, [0] * n
         for trick in rnd.tricks:
             for m in trick.moves:
                 if 0 <= m.seat < n:
+                    if m.failed:
+                        held[m.seat] = _union(held[m.seat], played[m.seat] + m.cards)
                     played[m.seat] += m.played
-        for m in (m for t in rnd.tricks for m in t.moves if m.failed and 0 <= m.seat < n):
-            played[m.seat] = _union(played[m.seat], m.cards)  # a whole throw was in the hand
+        played = [_union(p, h) for p, h in zip(played, held, strict=True)]
         bids = [0] * n
         for b in rnd.bids:
             if 0 <= b.seat < n:
@@ -647,9 +650,14 @@ class _Replay:
         seat, cards = m.seat, m.cards
         others = state.others(seat)
         check = check_throw(order, cards, others)
-        if not check.stands and not m.failed and any(guessed):
+        if any(guessed):  # judged as far as the known cards allow
             known = [_less(h, guessed[(seat + i) % state.n]) for i, h in enumerate(others, 1)]
-            check = check_throw(order, cards, known)
+            sure = check_throw(order, cards, known)
+            if sure != check:  # the guessed cards would decide
+                if m.failed:
+                    state.force_play(seat, cards, m.played)
+                    return False
+                check = sure
         if not m.failed:
             if not check.stands:
                 assert check.unit is not None and check.blocker is not None
@@ -671,7 +679,12 @@ class _Replay:
                       rule="10", **at)  # fmt: skip
         elif m.blocker is not None and check.blocker is not None:
             blocker = (seat + 1 + check.blocker) % state.n
-            if blocker != m.blocker and not _beats(order, check, others, m.blocker, seat):
+            hidden = 0 <= m.blocker < state.n and guessed[m.blocker]  # may hold a beater unseen
+            if (
+                blocker != m.blocker
+                and not hidden
+                and not _beats(order, check, others, m.blocker, seat)
+            ):
                 self.note("SJ104", f"{self.names[blocker]} blocks the throw, not "
                           f"{self.names[m.blocker]}", m.pos, rule="10", **at)  # fmt: skip
         state.force_play(seat, cards, forced)
