@@ -15,7 +15,7 @@ from tests.sj_mutate import MUTATIONS, simulated
 from zfrec.games.shengji.cards import card_ids, distinct, one, parse_hand
 from zfrec.games.shengji.kind import iter_sj_text
 from zfrec.games.shengji.notation import dumps_sj
-from zfrec.games.shengji.records import SjCall, SjCards, SjMatch, SjMatchResult, SjMove, SjTrick
+from zfrec.games.shengji.records import SjCall, SjCards, SjMatch, SjMatchResult, SjMove
 from zfrec.games.shengji.replayer import validate_match
 
 OUT = Path(__file__).resolve().parent.parent / "sample_games" / "shengji" / "broken"
@@ -62,9 +62,9 @@ def _two_suits(m: SjMatch) -> None:
             continue
         later = [mv for tr in rnd.tricks[t + 1 :] for mv in tr.moves if mv.seat == lead.seat]
         for mv in later:
+            led = card_ids(lead.cards)[0]
             for c in distinct(mv.cards):
-                if c < 52 and card_ids(lead.cards)[0] < 52 and c & 3 != card_ids(lead.cards)[0] & 3 \
-                        and c >> 2 != card_ids(lead.cards)[0] >> 2:  # fmt: skip
+                if c < 52 and led < 52 and c & 3 != led & 3 and c >> 2 != led >> 2:
                     lead.cards += one(c)
                     return
     raise AssertionError("no two-suit lead")
@@ -117,8 +117,8 @@ def _partner_bid(m: SjMatch) -> None:
 
 def _bad_call(m: SjMatch) -> None:
     rnd = m.rounds[0]
-    rnd.calls = (*rnd.calls, SjCall(parse_hand("As").bit_length() // 2, 1),
-                 SjCall(card_ids(parse_hand("Ah"))[0], 2), SjCall(card_ids(parse_hand("Ad"))[0], 1))  # fmt: skip
+    more = [SjCall(card_ids(parse_hand(c))[0], 1) for c in ("As", "Ah", "Ad")]
+    rnd.calls = (*rnd.calls, *more)
 
 
 def _wrong_result(m: SjMatch) -> None:
