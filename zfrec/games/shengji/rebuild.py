@@ -26,7 +26,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from zfrec.games.shengji.cards import card_ids, from_ids
+from zfrec.games.shengji.cards import card_ids, contains, from_ids
+from zfrec.games.shengji.cards import size as hand_size
 from zfrec.games.shengji.rules import SjRules
 
 __all__ = ["Rebuilt", "rebuild"]
@@ -52,10 +53,31 @@ class Rebuilt:
         """Each seat's hand when play starts: the dealer's with the kitty taken up and the
         discard put back (only the copies it holds)."""
         hands = list(self.drawn)
+        if contains(hands[dealer] + self.kitty, self.discard):
+            hands[dealer] += self.kitty - self.discard
+            return hands
         held = Counter(card_ids(hands[dealer] + self.kitty))
         held.subtract(Counter(card_ids(self.discard)))
         hands[dealer] = from_ids((+held).elements())
         return hands
+
+
+def _whole(
+    rules: SjRules, deal: Sequence[Dealt], kitty: tuple[Dealt, Dealt], first: int
+) -> Rebuilt | None:
+    """The hands of a record that writes every card, when they add up to the decks."""
+    hands = [d[0] for d in deal if d is not None]
+    up, down = kitty
+    assert up is not None and down is not None
+    n, size = rules.players, rules.hand_size
+    if len(hands) != n or any(hand_size(h) != size for h in hands):
+        return None
+    if sum(hands) + up[0] != sum(rules.decks << 2 * c for c in range(54)):
+        return None  # a card too many or too few (a field can overflow only then)
+    lists = [card_ids(h) for h in hands]
+    order = [(first + i) % n for i in range(n)]
+    deck = tuple(lists[s][i] for i in range(size) for s in order) + tuple(card_ids(up[0]))
+    return Rebuilt(tuple(hands), up[0], down[0], (0,) * n, deck, True)
 
 
 def _take(pool: Counter[int], want: Counter[int], room: int) -> Counter[int]:
@@ -86,6 +108,11 @@ def rebuild(
     Where the counts cannot add up (a hand or kitty of the wrong size, a third copy), `deck`
     is empty and the hands hold what is known and shown."""
     n, size, decks = rules.players, rules.hand_size, rules.decks
+    up, down = kitty
+    if all(d is not None and not d[1] for d in (*deal, up, down)):
+        exact = _whole(rules, deal, kitty, first)  # every card known: nothing to rebuild
+        if exact is not None:
+            return exact
     pool: Counter[int] = Counter({c: decks for c in range(54)})
     known: list[Counter[int]] = []
     room: list[int] = []
@@ -96,7 +123,6 @@ def rebuild(
         room.append(d[1] if d is not None else size)
         fits = fits and sum(k.values()) + room[-1] == size
         pool.subtract(k)
-    up, down = kitty
     kitty_known = Counter(card_ids(up[0])) if up is not None else Counter()
     kitty_room = up[1] if up is not None else rules.kitty
     fits = fits and sum(kitty_known.values()) + kitty_room == rules.kitty

@@ -391,7 +391,7 @@ class _Replay:
             rb = rebuild(rules, lead_dealer, dealt, (up, down), bids, played, first)
         state = RoundState.from_hands(
             rb.at_play(lead_dealer), order, lead_dealer, rules, kitty=rb.discard,
-            calls=[(c.card, c.ordinal) for c in rnd.calls],
+            calls=[(c.card, c.ordinal) for c in rnd.calls], undoable=False,
         )  # fmt: skip
         self.play_phase(rules, rnd, state, rb)
         result = state.result
@@ -539,7 +539,11 @@ class _Replay:
                 self.moves += 1
                 if state.calls:
                     self.joins(state, m, t, turn)
-                errors = [d for d in self.found[before:] if d.severity == "error"]
+                errors = (
+                    [d for d in self.found[before:] if d.severity == "error"]
+                    if len(self.found) > before
+                    else None
+                )
                 if errors:
                     why = errors[0].cause or Cause(*_lc(errors[0].location), errors[0].code)
                     for c in distinct(m.played):
