@@ -154,14 +154,16 @@ class SjGameBuilder:
             r.comments.extend(comments)
             getattr(self, "_" + keyword)(first, rest, r, seats)
         elif keyword == "bids":
-            r.bids.extend(self._moves(tokens, i + 1, seats, bids=True)[1])
+            lead, bids = self._moves(tokens, i + 1, seats)
+            r.comments.extend(lead)
+            r.bids.extend(bids)
         elif keyword in ("points", "result", "levels"):
             r.comments.extend(comments)
             getattr(self, "_" + keyword)(first, rest, r, seats)
         else:
             if r.points is not None or r.outcome is not None or r.levels is not None:
                 raise _fail(first, "a trick comes before the round's points, result and levels")
-            lead, moves = self._moves(tokens, i, seats, bids=False)
+            lead, moves = self._moves(tokens, 0, seats)
             r.tricks.append(SjTrick(moves, lead, Pos(first.line, first.col)))
 
     def _round_line(self, tokens: list[Token], i: int, seats: Seats) -> None:
@@ -361,8 +363,9 @@ class SjGameBuilder:
 
     # moves: bids and trick lines ----------------------------------------------------------------
 
-    def _moves(self, tokens: list[Token], start: int, seats: Seats,
-               bids: bool) -> tuple[list[str], list[SjMove]]:  # fmt: skip
+    def _moves(
+        self, tokens: list[Token], start: int, seats: Seats
+    ) -> tuple[list[str], list[SjMove]]:
         """The moves from `tokens[start]`, and the comments before the first (the trick's)."""
         tokens = seats.merge_names(tokens, start)
         lead: list[str] = []
@@ -381,14 +384,14 @@ class SjGameBuilder:
                 k += 2
                 continue
             if not moves:
-                if t.kind != COMMENT or bids:
+                if t.kind != COMMENT:
                     raise _fail(t, "a move starts with a seat and a colon: '1: 7h 7h'")
                 lead.append(t.text)
             else:
                 parts.append(t)
             k += 1
         if not moves:
-            raise _fail(tokens[start - 1], "no moves: write them as '1: 7h 7h  2: 8h 9h'")
+            raise _fail(tokens[max(start - 1, 0)], "no moves: write them as '1: 7h 7h  2: 8h 9h'")
         self._finish_move(moves[-1], parts, seats)
         return lead, moves
 
