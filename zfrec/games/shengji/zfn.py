@@ -242,9 +242,9 @@ class SjGameBuilder:
         return hand
 
     def _deal(self, first: Token, rest: list[Token], r: SjRound, seats: Seats) -> None:
+        rest = seats.merge_names([first, *rest], 1)[1:]
         if len(rest) < 2 or rest[1].kind != COLON:
             raise _fail(first, "a deal line is 'deal SEAT: cards', with ?N for unknown cards")
-        rest = seats.merge_names([first, *rest], 1)[1:]
         seat = seats.resolve(rest[0])
         if seat in self._deal_seen:
             raise _fail(rest[0], f"seat {seat + 1}'s deal is given twice")
