@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from zfrec.games.shengji.cards import card_ids, from_ids, size
-from zfrec.games.shengji.kind import dumps_sj_as
+from zfrec.games.shengji.files import dumps_sj_as
 from zfrec.games.shengji.match import play_match
 from zfrec.games.shengji.records import SjCards, SjMatch
 from zfrec.games.shengji.rules import sj_preset

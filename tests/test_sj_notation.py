@@ -15,19 +15,19 @@ from typer.testing import CliRunner
 from zfrec.cli import app
 from zfrec.errors import NotationError
 from zfrec.games.shengji.cards import parse_hand
+from zfrec.games.shengji.files import iter_sj_text, load_sj
 from zfrec.games.shengji.jsonpart import (
     dumps_sj_json,
     match_from_json,
     match_to_json,
     validate_sj,
 )
-from zfrec.games.shengji.kind import iter_sj_text, load_sj
 from zfrec.games.shengji.match import play_match
 from zfrec.games.shengji.notation import dumps_sj
+from zfrec.games.shengji.reader import parse_sj
 from zfrec.games.shengji.records import SjCall, SjMatch, SjMove, SjRound
 from zfrec.games.shengji.rules import sj_preset
 from zfrec.games.shengji.simrecords import match_to_record
-from zfrec.games.shengji.zfn import parse_sj
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_games" / "shengji"
 VALID = sorted(p for p in SAMPLES.iterdir() if p.suffix in (".zfn", ".json"))

@@ -516,7 +516,7 @@ def diff_cmd(
     alike or not), 1 when they differ, 2 on unreadable input.
     """
     from zfrec.analysis.diff import diff_games
-    from zfrec.games.shengji.kind import is_shengji_file
+    from zfrec.games.shengji.files import is_shengji_file
 
     if is_shengji_file(a) or is_shengji_file(b):
         from zfrec.cli.shengji_cmds import diff_cmd as sj_diff

@@ -15,7 +15,7 @@ from rich.markup import escape
 
 from zfrec.cli.common import err, fail, file_mode_for, file_problem, out
 from zfrec.errors import NotationError, ZfrecError, processing
-from zfrec.games.shengji.kind import dumps_sj_as, is_shengji_file, is_shengji_text, iter_sj_text
+from zfrec.games.shengji.files import dumps_sj_as, is_shengji_file, is_shengji_text, iter_sj_text
 from zfrec.games.shengji.records import SjMatch
 from zfrec.record import (
     FORMATS,

@@ -394,7 +394,7 @@ def diff_cmd(a: str, b: str, game: int | None, as_json: bool) -> NoReturn:
     """`zfrec diff` of two Sheng ji records: where they first part (exit 0 same, 1 differ)."""
     from zfrec.errors import NotationError
     from zfrec.games.shengji.diff import diff_sj
-    from zfrec.games.shengji.kind import load_sj
+    from zfrec.games.shengji.files import load_sj
 
     def read(path: str) -> list[Any]:
         try:
