@@ -342,3 +342,26 @@ def test_simulate_writes_records(tmp_path: Path, preset: str) -> None:
     assert load_sj(js) == expected
     assert _run("convert", str(js), str(tmp_path / "again.zfn"))[0] == 0
     assert (tmp_path / "again.zfn").read_bytes() == out.read_bytes()
+
+
+def test_the_kind_is_registered_and_its_hooks_agree_with_the_notation() -> None:
+    from zfrec.games import find_kind
+    from zfrec.games.shengji.kind import KIND, match_of
+    from zfrec.games.shengji.notation import format_sj_header
+
+    assert find_kind("ShengJi") is KIND and KIND.unit == "round"
+    (match,) = load_sj(SAMPLES / "09-annotated.zfn")
+    header = "\n".join(format_sj_header(match)) + "\n"
+    comments = "".join("{" + c + "}\n" for c in match.comments)
+    body = "\n".join(KIND.body_lines(match)) + "\n"
+    assert header + comments + body == dumps_sj(match)
+    out: dict[str, object] = {}
+    KIND.body_to_json(match, out, True)
+    assert out["rounds"] == match_to_json(match)["rounds"]
+    again = SjMatch(list(match.players))
+    KIND.body_from_json(json.loads(json.dumps(out)), again, object())
+    assert again.rounds == match.rounds and match_of(match) is match
+    assert KIND.ruleset(match) == sj_preset("bashifen", throw_penalty=10)
+    assert KIND.parse_option("must_defend=a") == ("must_defend", "A")
+    text = KIND.body_text(match, 0)
+    assert text is not None and text.startswith("round 1 dealer")
