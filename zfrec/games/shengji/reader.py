@@ -23,6 +23,7 @@ from zfrec.record.zfn_header import Header
 __all__ = ["SjGameBuilder", "is_shengji_header", "iter_sj_games", "parse_sj"]
 
 _PLAYER_SPLIT_RE = re.compile(r"[,，、]")
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")  # every control character but tab
 _WINNERS_RE = re.compile(r"\bwinners?\b", re.IGNORECASE)
 
 
@@ -245,11 +246,10 @@ def iter_sj_games(
                 game = SjGameBuilder(Header(), filename, pending, None)
                 pending = []
             src.append(line)
-            if any((ord(c) < 32 and c != "\t") or ord(c) == 127 for c in line):
-                col = next(i for i, c in enumerate(line) if (ord(c) < 32 and c != "\t")
-                           or ord(c) == 127) + 1  # fmt: skip
+            control = _CONTROL_RE.search(line)
+            if control is not None:
                 raise SyntaxFail("a control character is not allowed: a record is plain text",
-                                 number, col)  # fmt: skip
+                                 number, control.start() + 1)  # fmt: skip
             if is_tag:
                 if lexer.in_comment:
                     raise lexer.unterminated()
