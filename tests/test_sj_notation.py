@@ -365,3 +365,16 @@ def test_the_kind_is_registered_and_its_hooks_agree_with_the_notation() -> None:
     assert KIND.parse_option("must_defend=a") == ("must_defend", "A")
     text = KIND.body_text(match, 0)
     assert text is not None and text.startswith("round 1 dealer")
+
+
+def test_the_worked_example_of_format_md_is_canonical() -> None:
+    import re
+
+    text = (Path(__file__).resolve().parent.parent / "FORMAT.md").read_text(encoding="utf-8")
+    part = text[text.index("# Sheng ji records") :]
+    found = re.search(r"```zfn\n(.*?)```", part, re.S)
+    assert found is not None
+    block = found.group(1)
+    (match,) = parse_sj(block)
+    assert dumps_sj(match) == block
+    assert match.rounds[0].tricks[0].moves[0].forced == parse_hand("Qd Qd")
