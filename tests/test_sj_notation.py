@@ -377,4 +377,4 @@ def test_the_worked_example_of_format_md_is_canonical() -> None:
     block = found.group(1)
     (match,) = parse_sj(block)
     assert dumps_sj(match) == block
-    assert match.rounds[0].tricks[0].moves[0].forced == parse_hand("Qd Qd")
+    assert match.rounds[0].tricks[0].moves[0].forced == parse_hand("Kd")
