@@ -38,6 +38,7 @@ class ZhengFenKind(GameKind):
     title = "Zheng Fen"
     unit = "hand"
     default_target = 500
+    schema_def = "game"
 
     @property
     def presets(self) -> tuple[str, ...]:  # type: ignore[override]
