@@ -222,9 +222,17 @@ class GameKind:
         """
         raise NotSupported(f"{self.title} records cannot be replayed yet")
 
-    def validate(self, game: Game, game_number: int | None = None) -> Any:
+    def validate(
+        self,
+        game: Game,
+        rules: Any = None,
+        game_number: int | None = None,
+        overrides: dict[str, Any] | None = None,
+    ) -> Any:
         """The record's validation Report (zfrec.validate.Report): the replay's diagnostics in
-        order, with the ledger per hand/round and whether the game is over."""
+        order, with the ledger per hand/round and whether the game is over. `rules` (the
+        kind's rules object) re-judges the record under other rules, `overrides` under single
+        options changed; `game_number` is the game's number in its file, for locations."""
         raise NotSupported(f"{self.title} records cannot be validated yet")
 
     def diagnostic_codes(self) -> dict[str, str]:
