@@ -15,10 +15,8 @@ header tag picks the board class; the reader, writer and visitors stay one) is t
     ('zhengfen', 'Zheng Fen')
     >>> KINDS
     ('zhengfen', 'shengji')
-    >>> find_kind("shengij")
-    Traceback (most recent call last):
-    ...
-    zfrec.games.UnknownKindError: unknown game 'shengij': did you mean shengji? (games are zhengfen, shengji)
+    >>> print(kind_problem("shengij"))
+    unknown game 'shengij': did you mean shengji? (games are zhengfen, shengji)
 
 Kinds are imported when first asked for, so reading a Zheng Fen record never imports another
 game's engine. A game registers itself by adding a line to `_KIND_MODULES`: its package must
@@ -210,10 +208,10 @@ class GameKind:
         `comments(values, *path)` and `line(value, *path)` read and check the common values."""
         raise NotSupported(f"{self.title} records cannot be read from JSON yet")
 
-    def schema_defs(self) -> dict[str, Any]:
-        """The kind's part of schemas/record.schema.json: `$defs` entries its body uses. The
-        generic schema's `game` accepts each kind's body by its `game` key."""
-        return {}
+    #: The `$defs` entry of schemas/record.schema.json that checks a game of this kind (the
+    #: kind's part of the schema, written there beside Zheng Fen's `game`). A JSON game is
+    #: checked by the entry of the kind its `"game"` names (zfrec.record.schema).
+    schema_def: str = ""
 
     # --- replay and validation --------------------------------------------------------------
 
@@ -224,9 +222,17 @@ class GameKind:
         """
         raise NotSupported(f"{self.title} records cannot be replayed yet")
 
-    def validate(self, game: Game, game_number: int | None = None) -> Any:
+    def validate(
+        self,
+        game: Game,
+        rules: Any = None,
+        game_number: int | None = None,
+        overrides: dict[str, Any] | None = None,
+    ) -> Any:
         """The record's validation Report (zfrec.validate.Report): the replay's diagnostics in
-        order, with the ledger per hand/round and whether the game is over."""
+        order, with the ledger per hand/round and whether the game is over. `rules` (the
+        kind's rules object) re-judges the record under other rules, `overrides` under single
+        options changed; `game_number` is the game's number in its file, for locations."""
         raise NotSupported(f"{self.title} records cannot be validated yet")
 
     def diagnostic_codes(self) -> dict[str, str]:

@@ -38,6 +38,7 @@ class ZhengFenKind(GameKind):
     title = "Zheng Fen"
     unit = "hand"
     default_target = 500
+    schema_def = "game"
 
     @property
     def presets(self) -> tuple[str, ...]:  # type: ignore[override]
@@ -100,19 +101,25 @@ class ZhengFenKind(GameKind):
         game.hands = [reader.hand(h, ("hands", i)) for i, h in enumerate(data["hands"])]
 
     def replay(self, game: Game, **options: Any) -> Iterator[tuple[Any, Any]]:
-        from zfrec.replay import replay
+        from zfrec.replay import replay_zhengfen
 
-        return replay(game, **options)
+        return replay_zhengfen(game, **options)
 
-    def validate(self, game: Game, game_number: int | None = None) -> Report:
-        from zfrec.validate import validate
+    def validate(
+        self,
+        game: Game,
+        rules: Any = None,
+        game_number: int | None = None,
+        overrides: dict[str, Any] | None = None,
+    ) -> Report:
+        from zfrec.validate import validate_zhengfen
 
-        return validate(game, game_number=game_number)
+        return validate_zhengfen(game, rules, game_number, overrides)
 
     def render_files(self, game: Game, **options: Any) -> RenderedGame:
-        from zfrec.render.gamefiles import render_game_files
+        from zfrec.render.gamefiles import render_zhengfen_files
 
-        return render_game_files(game, **options)
+        return render_zhengfen_files(game, **options)
 
     def store_rows(
         self, source: str | None, number: int, text: str, game: Game, report: Any
