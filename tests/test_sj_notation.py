@@ -378,3 +378,17 @@ def test_the_worked_example_of_format_md_is_canonical() -> None:
     (match,) = parse_sj(block)
     assert dumps_sj(match) == block
     assert match.rounds[0].tricks[0].moves[0].forced == parse_hand("Kd")
+
+
+def test_the_json_example_of_format_md_is_the_worked_example_converted() -> None:
+    import re
+
+    from zfrec.record import dumps, loads
+
+    text = (Path(__file__).resolve().parent.parent / "FORMAT.md").read_text(encoding="utf-8")
+    part = text[text.index("# Sheng ji records") :]
+    zfn = re.search(r"```zfn\n(.*?)```", part, re.S)
+    js = re.search(r"```json\n(.*?)```", part, re.S)
+    assert zfn is not None and js is not None
+    (game,) = loads(js.group(1), "json")
+    assert dumps(game, "json") == js.group(1) and dumps(game) == zfn.group(1)

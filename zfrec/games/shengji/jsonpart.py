@@ -148,7 +148,7 @@ def match_to_json(match: SjMatch) -> dict[str, Any]:
         rules["options"] = dict(match.options)
     out["rules"] = rules
     if match.result is not None:
-        res: dict[str, Any] = {"levels": [level_text(v) for v in match.result.levels]}
+        res: dict[str, Any] = {"scores": list(match.result.levels)}  # levels 2..14, as generic
         if match.result.winners:
             res["winners"] = [s + 1 for s in match.result.winners]
         out["result"] = res
@@ -278,11 +278,9 @@ class _Reader:
         result = None
         if "result" in data:
             res = data["result"]
-            levels = tuple(
-                self.level(v, "result", "levels", i) for i, v in enumerate(res["levels"])
-            )
+            levels = tuple(res["scores"])
             if len(levels) != len(players):
-                raise self.fail("one level per seat", "result", "levels")
+                raise self.fail("one level per seat", "result", "scores")
             winners = tuple(self.seat(s, "result", "winners", i)
                             for i, s in enumerate(res.get("winners", [])))  # fmt: skip
             self.check(None if len(set(winners)) == len(winners) else "a winner is given twice",

@@ -22,10 +22,20 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from zfrec.errors import RulesError
 from zfrec.games import GameKind
 from zfrec.games.shengji.cards import MAX_DECKS, format_hand, parse_hand
-from zfrec.games.shengji.records import SjMatch, SjMatchResult
-from zfrec.games.shengji.rules import OPTION_NAMES, PRESETS, SjRules, parse_sj_option, sj_preset
+from zfrec.games.shengji.records import MAX_PLAYERS, MIN_PLAYERS, SjMatch, SjMatchResult
+from zfrec.games.shengji.rules import (
+    LEVEL_TEXT,
+    OPTION_NAMES,
+    PRESETS,
+    SjRules,
+    level_text,
+    parse_level,
+    parse_sj_option,
+    sj_preset,
+)
 
 if TYPE_CHECKING:
     from zfrec.games.shengji.zfn import SjBody
@@ -44,6 +54,18 @@ class ShengjiKind(GameKind):
     presets = PRESETS
     default_target = None
     schema_def = "shengji_game"
+    min_players, max_players = MIN_PLAYERS, MAX_PLAYERS
+    result_word = "level"  # [Result "A 4 A 4 winners 1, 3"]: each seat's final level
+
+    def result_score(self, word: str) -> int | None:
+        """A final level of `[Result]` (`2`..`10`, `J`, `Q`, `K`, `A`) as 2..14, or None."""
+        try:
+            return parse_level(word)
+        except RulesError:
+            return None
+
+    def result_score_text(self, value: int) -> str:
+        return level_text(value) if value in LEVEL_TEXT else str(value)
 
     # rules -------------------------------------------------------------------------------------
 
