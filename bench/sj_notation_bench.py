@@ -2,7 +2,8 @@
 
 - `sj_parse_hands_per_s`: rounds (a Sheng ji hand) read per second of processor time (one
   core) from the canonical text of whole greedy self-play matches of the three presets, held
-  in memory: tokenising and building the records, not the disk. No target yet (issue 29 asks
+  in memory, through the generic reader (zfrec.record.zfn, the kind's body reader): tokenising
+  and building the records, not the disk. No target yet (issue 29 asks
   for the figure); Zheng Fen's `parse_hands_per_s` is the one to compare it with.
 
     .venv/bin/python -m bench.sj_notation_bench [--quick]      # prints the figure as JSON
@@ -16,10 +17,10 @@ import time
 
 from zfrec.games.shengji.match import play_match
 from zfrec.games.shengji.notation import dumps_sj
-from zfrec.games.shengji.reader import iter_sj_games
-from zfrec.games.shengji.records import SjMatch
 from zfrec.games.shengji.rules import sj_preset
 from zfrec.games.shengji.simrecords import match_to_record
+from zfrec.record.model import Game
+from zfrec.record.zfn import iter_games
 
 SEED = 20261128
 
@@ -39,8 +40,8 @@ def sj_parse_hands_per_s(lines: list[str], min_seconds: float = 0.5) -> float:
     start = time.process_time()
     elapsed = 0.0
     while rounds == 0 or elapsed < min_seconds:
-        for item in iter_sj_games(lines, "bench.zfn"):
-            assert isinstance(item, SjMatch), item
+        for item in iter_games(lines, "bench.zfn"):
+            assert isinstance(item, Game), item
             rounds += len(item.rounds)
         elapsed = time.process_time() - start
     return rounds / elapsed

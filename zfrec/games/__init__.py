@@ -250,6 +250,11 @@ class GameKind:
         options changed; `game_number` is the game's number in its file, for locations."""
         raise NotSupported(f"{self.title} records cannot be validated yet")
 
+    def diff_records(self, a: Game, b: Game) -> Any | None:
+        """`zfrec diff` of two records of this kind: a report with `same`, `header`, `first`
+        (with `where()` and `message`) and `to_json()`; None to use Zheng Fen's comparison."""
+        return None
+
     def diagnostic_codes(self) -> dict[str, str]:
         """The kind's diagnostic codes and their titles (DIAGNOSTICS.md), for lookups."""
         return {}

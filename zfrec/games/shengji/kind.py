@@ -129,6 +129,12 @@ class ShengjiKind(GameKind):
         at = getattr(reader, "at", ())
         game.rounds = rounds_from_json(data, game.players, getattr(reader, "source", None), at)
 
+    def diff_records(self, a: Any, b: Any) -> Any:
+        """Where two records of one match first part (zfrec.games.shengji.diff)."""
+        from zfrec.games.shengji.diff import diff_sj
+
+        return diff_sj(match_of(a), match_of(b))
+
 
 KIND = ShengjiKind()
 
