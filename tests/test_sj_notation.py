@@ -417,3 +417,24 @@ def test_seven_players_and_three_decks_through_the_generic_layer() -> None:
     assert len(game.players) == 7 and dumps(game) == text
     (again,) = loads(dumps(game, "json"), "json")
     assert dumps(again) == text
+
+
+def test_a_recovering_reader_notes_bad_cards_and_lines_and_goes_on() -> None:
+    from zfrec.record import Game, iter_records_text
+
+    text = (
+        HEAD + "\nround 1 dealer 1\ndeal 1: 9h 9h Kd ?22\ndeal 2: ?25\ndeal 3: ?25\ndeal 4: ?25\n"
+        "1: 9h 9j  2: 8h 8h  3: 7h 7h  4: 6h 6h\n"
+        "1: Kd  zhou wie: 3s  3: 4s  4: 5s\n"
+        "1: Kd  2: 3s  3: 4s  4: 5s\n"
+    )
+    (game,) = list(iter_records_text(text, "zfn", "t.zfn", recover=True))
+    assert isinstance(game, Game)
+    card, line = game.problems
+    assert card.kind == "card" and card.pos == (9, 7) and card.fix is not None
+    assert card.fix.text == "9h" and "did you mean 9h?" in card.message
+    assert line.kind == "line" and line.pos[0] == 10 and "zhou wie" in line.message
+    tricks = game.rounds[0].tricks
+    assert len(tricks) == 2 and tricks[0].moves[0].cards == parse_hand("9h")
+    (item,) = list(iter_records_text(text, "zfn", "t.zfn"))  # a strict reader stops there
+    assert isinstance(item, NotationError) and _at(item) == (9, 7)

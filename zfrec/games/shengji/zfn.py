@@ -11,6 +11,7 @@ business. `zfrec.games.shengji.reader` reads whole files with it.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from zfrec.errors import CardError, RulesError
@@ -37,7 +38,7 @@ from zfrec.record.model import (
     MAX_VERSIONS,
     Pos,
 )
-from zfrec.record.problems import did_you_mean, readable_parts
+from zfrec.record.problems import MAX_SUGGESTIONS, Fix, ReadProblem, did_you_mean, readable_parts
 from zfrec.record.seatrefs import Seats
 
 __all__ = ["ROUND_STATEMENTS", "SjBody"]
@@ -108,17 +109,35 @@ class SjBody:
             r.comments.extend(comments)
             getattr(self, "_" + keyword)(first, rest, r, seats)
         elif keyword == "bids":
-            lead, bids = self._moves(tokens, i + 1, seats)
-            r.comments.extend(lead)
-            r.bids.extend(bids)
+            read = self._recovering(tokens, lambda: self._moves(tokens, i + 1, seats))
+            if read is not None:
+                r.comments.extend(read[0])
+                r.bids.extend(read[1])
         elif keyword in ("points", "result", "levels"):
             r.comments.extend(comments)
             getattr(self, "_" + keyword)(first, rest, r, seats)
         else:
             if r.points is not None or r.outcome is not None or r.levels is not None:
                 raise _fail(first, "a trick comes before the round's points, result and levels")
-            lead, moves = self._moves(tokens, 0, seats)
-            r.tricks.append(SjTrick(moves, lead, Pos(first.line, first.col)))
+            read = self._recovering(tokens, lambda: self._moves(tokens, 0, seats))
+            if read is not None:
+                r.tricks.append(SjTrick(read[1], read[0], Pos(first.line, first.col)))
+
+    def _recovering(
+        self, tokens: list[Token], read: Callable[[], tuple[list[str], list[SjMove]]]
+    ) -> tuple[list[str], list[SjMove]] | None:
+        """`read()` the moves of a line; a recovering reader notes a line it cannot read as a
+        problem and skips it (None), as Zheng Fen's does with a trick line."""
+        try:
+            return read()
+        except SyntaxFail as fail:
+            if self.problems is None:
+                raise
+            end = max(t.col + len(t.text) for t in tokens if t.line == fail.line) + 1
+            self.problems.append(
+                ReadProblem("line", fail.message, (fail.line, fail.col), (fail.col, end))
+            )
+            return None
 
     def _round_line(self, tokens: list[Token], i: int, seats: Seats) -> None:
         head = tokens[i]
@@ -187,12 +206,25 @@ class SjBody:
                 known = self._card_word(w, known)
         return SjCards(known, unknown, Pos(words[0].line, words[0].col) if words else None)
 
-    def _card_word(self, w: Token, hand: int, held: int = 0) -> int:
+    def _card_word(self, w: Token, hand: int, held: int = 0, move: Pos | None = None) -> int:
+        """`hand` with the cards of word `w`. A recovering reader notes an unreadable card of a
+        move (`move`: where the move starts) as a problem, with the held cards it may mean as
+        the fix, and goes on without it."""
         try:
             for cid in _word_ids(w.text):
                 hand = add_card(hand, cid, MAX_DECKS)
         except CardError as exc:
-            raise _fail(w, _card_message(w.text, exc.message, held)) from None
+            message = _card_message(w.text, exc.message, held)
+            if self.problems is None or move is None:
+                raise _fail(w, message) from None
+            rank, suit = readable_parts(w.text)
+            options = _options(w.text, held)
+            span = (w.col, w.col + len(w.text))
+            fix = None
+            if options and len(options) <= MAX_SUGGESTIONS:
+                fix = Fix(w.line, span[0], span[1], options[0], tuple(options[1:]))
+            self.problems.append(ReadProblem("card", message, (w.line, w.col), span, move=move,
+                                             rank=rank, suit=suit, fix=fix))  # fmt: skip
         return hand
 
     def _deal(self, first: Token, rest: list[Token], r: SjRound, seats: Seats) -> None:
@@ -399,11 +431,11 @@ class SjBody:
                     raise _fail(t, f"a disputed move has at most {MAX_VERSIONS} 'or' versions")
                 state = "or"
             elif state == "play":
-                cards = self._card_word(tok, cards, held)
+                cards = self._card_word(tok, cards, held, at)
             elif state == "forced":
-                forced = self._card_word(tok, forced, held)
+                forced = self._card_word(tok, forced, held, at)
             elif state == "or":
-                versions[-1] = self._card_word(tok, versions[-1], held)
+                versions[-1] = self._card_word(tok, versions[-1], held, at)
             else:
                 raise _fail(t, f"unexpected {text[:20]!r} in the move")
         if not cards:
@@ -463,17 +495,20 @@ class SjBody:
         game.rounds = self.close()
 
 
+def _options(word: str, held: int) -> list[str]:
+    """The held cards (packed) that an unreadable card word may mean: its rank, its suit."""
+    from zfrec.engine.cards import card_str
+
+    rank, suit = readable_parts(word)
+    if not held or (rank is None and suit is None):
+        return []
+    return [
+        card_str(c) for c in distinct(held)
+        if c < 52 and (rank is None or c >> 2 == rank) and (suit is None or c & 3 == suit)
+    ]  # fmt: skip
+
+
 def _card_message(word: str, message: str, held: int) -> str:
     """The card reader's message, with the cards of `held` that the word may mean."""
-    rank, suit = readable_parts(word)
-    if held and (rank is not None or suit is not None):
-        options = [
-            c for c in distinct(held)
-            if c < 52 and (rank is None or c >> 2 == rank) and (suit is None or c & 3 == suit)
-        ]  # fmt: skip
-        from zfrec.engine.cards import card_str
-
-        hint = did_you_mean([card_str(c) for c in options])
-        if hint:
-            return f"{message}; {hint}"
-    return message
+    hint = did_you_mean(_options(word, held))
+    return f"{message}; {hint}" if hint else message
