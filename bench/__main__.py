@@ -23,6 +23,7 @@ from bench.parse_bench import parse_hands_per_s
 from bench.rss import peak_rss_mb
 from bench.shengji_bench import TARGETS as SHENGJI_TARGETS
 from bench.shengji_bench import shengji_figures
+from bench.sj_notation_bench import sj_notation_figures
 from bench.solve_bench import TARGETS as SOLVE_TARGETS
 from bench.solve_bench import solve_figures
 from bench.validate_bench import best_rate, validate_rate
@@ -201,6 +202,7 @@ def run(quick: bool) -> dict[str, Any]:
         ("live table, 20 tables at once", live),
         ("hindsight solver", lambda: results.update(solve_figures(quick))),
         ("Sheng ji engine", lambda: results.update(shengji_figures(quick))),
+        ("Sheng ji records", lambda: results.update(sj_notation_figures(quick))),
     ]
     with console.status("benchmarking") as status:
         for label, step in steps:

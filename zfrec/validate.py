@@ -28,6 +28,7 @@ from zfrec.engine.game import HandResult
 from zfrec.engine.rules import Ruleset
 from zfrec.engine.seats import Seat
 from zfrec.errors import Location, NotationError
+from zfrec.games import NotSupported, find_kind
 from zfrec.jsonview import CardsText, PerPlayer, PlayerName, PlayerNames, dump, key
 from zfrec.record import Format, Game, iter_records, iter_records_text
 from zfrec.replay import GameEnd, HandEnd, HandStart, ReplayState, ReplayVisitor, walk
@@ -216,8 +217,20 @@ def validate(
 ) -> Report:
     """Replay `record` under its own rules (or `rules`), with single options overridden.
 
-    `game_number` is the game's number in its file, for the diagnostics' locations.
+    `game_number` is the game's number in its file, for the diagnostics' locations. The
+    record's kind (zfrec.games) judges it.
     """
+    report: Report = find_kind(record.kind).validate(record, rules, game_number, overrides)
+    return report
+
+
+def validate_zhengfen(
+    record: Game,
+    rules: Ruleset | None = None,
+    game_number: int | None = None,
+    overrides: dict[str, Any] | None = None,
+) -> Report:
+    """Zheng Fen's validation (its kind's `validate`): one walk with the Validator visitor."""
     used = rules or record.ruleset()
     if overrides:
         used = used.with_options(**overrides)
@@ -265,8 +278,13 @@ def validate_games(
     for number, item in enumerate(items, first):
         if isinstance(item, NotationError):
             yield notation_diagnostic(item, path, number)
-        else:
+            continue
+        try:
             yield validate(item, rules, number, overrides)
+        except NotSupported as exc:  # a kind whose replayer is still to come
+            pos = item.pos
+            where = Location(path, pos.line if pos else None, pos.col if pos else None)
+            yield notation_diagnostic(NotationError(exc.message, where), path, number)
 
 
 def validate_path(

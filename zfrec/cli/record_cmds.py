@@ -8,15 +8,13 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.markup import escape
 
 from zfrec.cli.common import err, fail, file_mode_for, file_problem, out
 from zfrec.errors import NotationError, ZfrecError, processing
-from zfrec.games.shengji.kind import dumps_sj_as, is_shengji_file, is_shengji_text, iter_sj_text
-from zfrec.games.shengji.records import SjMatch
 from zfrec.record import (
     FORMATS,
     Format,
@@ -88,17 +86,7 @@ def _format_file(path: Path, check: bool, problems: list[str]) -> bool | None:
     it has errors and was left alone."""
     found: list[str] = []
     with _TempOutput(path) as tmp:
-        if is_shengji_file(path):  # Sheng ji records: their own statements (FORMAT.md)
-            text = path.read_text(encoding="utf-8-sig")
-            matches = []
-            for item in iter_sj_text(text, format_of(path), str(path)):
-                if isinstance(item, NotationError):
-                    found.append(str(item))
-                else:
-                    matches.append(item)
-            if not found:
-                tmp.stream.write(dumps_sj_as(matches, format_of(path)))
-        elif format_of(path) == "zfn":
+        if format_of(path) == "zfn":
             write_zfn(_games(path, found), tmp.stream)  # streamed: constant memory
         else:
             games = list(_games(path, found))
@@ -199,20 +187,12 @@ def fmt(
         raise typer.Exit(1)
 
 
-def _read_input(source: str, fmt_name: Format | None) -> tuple[list[Any], Format]:
+def _read_input(source: str, fmt_name: Format | None) -> tuple[list[Game], Format]:
     if source == "-":
         text = sys.stdin.buffer.read().decode("utf-8-sig")
         name = "<stdin>"
         fmt_in: Format = fmt_name or ("json" if text.lstrip().startswith("{") else "zfn")
-        items: list[Any] = list(
-            iter_sj_text(text, fmt_in, name)
-            if is_shengji_text(text)
-            else iter_records_text(text, fmt_in, name)
-        )
-    elif is_shengji_file(source):
-        fmt_in = fmt_name or format_of(source)
-        text = Path(source).read_text(encoding="utf-8-sig")
-        items = list(iter_sj_text(text, fmt_in, source))
+        items = list(iter_records_text(text, fmt_in, name))
     else:
         fmt_in = fmt_name or format_of(source)
         if fmt_name is not None and fmt_name != format_of(source):
@@ -225,7 +205,7 @@ def _read_input(source: str, fmt_name: Format | None) -> tuple[list[Any], Format
         _say_error(str(error))
     if errors:
         raise typer.Exit(2)
-    return [i for i in items if not isinstance(i, NotationError)], fmt_in
+    return [i for i in items if isinstance(i, Game)], fmt_in
 
 
 def _check_format(value: str | None) -> Format | None:
@@ -298,10 +278,7 @@ def convert(
         if fmt_out is None:
             fmt_out = ("json" if fmt_in == "zfn" else "zfn") if target == "-" else format_of(target)
         with processing(source):
-            if isinstance(games[0], SjMatch):
-                text = dumps_sj_as(games, fmt_out)
-            else:
-                text = dumps(games[0] if len(games) == 1 and fmt_out == "json" else games, fmt_out)
+            text = dumps(games[0] if len(games) == 1 and fmt_out == "json" else games, fmt_out)
     except ZfrecError as exc:
         fail(str(exc))
     if target == "-":

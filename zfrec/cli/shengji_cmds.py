@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from itertools import islice
 from math import prod
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import NoReturn
 
 import typer
 
@@ -385,50 +385,3 @@ def simulate_cmd(out_path: Path, games: int, seed: int, bot: str, rules: str | N
             return
         _write(out_path, text)
     out.print(f"wrote {games} match(es), {rounds} round(s) to {out_path}", markup=False)
-
-
-# --- diff -------------------------------------------------------------------------------------
-
-
-def diff_cmd(a: str, b: str, game: int | None, as_json: bool) -> NoReturn:
-    """`zfrec diff` of two Sheng ji records: where they first part (exit 0 same, 1 differ)."""
-    from zfrec.errors import NotationError
-    from zfrec.games.shengji.diff import diff_sj
-    from zfrec.games.shengji.kind import load_sj
-
-    def read(path: str) -> list[Any]:
-        try:
-            matches = load_sj(path)
-        except NotationError as exc:
-            fail(str(exc))
-        except (OSError, UnicodeDecodeError) as exc:
-            from zfrec.cli.common import file_problem
-
-            fail(file_problem(path, exc))
-        if not matches or not all(m.game == "shengji" for m in matches):
-            fail(f"{path} holds no Sheng ji game: diff compares records of one game kind")
-        if game is not None:
-            if game > len(matches):
-                fail(f"there is no game {game}: {path} holds {len(matches)}")
-            return [matches[game - 1]]
-        return matches
-
-    ma, mb = read(a), read(b)
-    first = game or 1
-    reports = [(first + i, diff_sj(x, y)) for i, (x, y) in enumerate(zip(ma, mb, strict=False))]
-    extra = len(ma) - len(mb)
-    if as_json:
-        print_json({"games": [{"game": n, **r.to_json()} for n, r in reports],
-                    "games_a": len(ma), "games_b": len(mb)})  # fmt: skip
-    else:
-        for number, r in reports:
-            out.print(f"game {number}: " + ("same game" if r.same else "differ"), markup=False)
-            for line in r.header:
-                out.print(f"  {line}", markup=False)
-            if r.first is not None:
-                where = r.first.where()
-                out.print(f"  first divergence{' at ' + where if where else ''}: "
-                          f"{r.first.message}", markup=False)  # fmt: skip
-        if extra:
-            out.print(f"{'A' if extra > 0 else 'B'} holds {abs(extra)} more game(s)", markup=False)
-    raise typer.Exit(0 if not extra and all(r.same for _, r in reports) else 1)

@@ -1,5 +1,5 @@
 """The JSON form of Sheng ji records (FORMAT.md, Sheng ji, JSON form) and its schema part
-(`schemas/shengji.schema.json`, `$id` `urn:zfrec:schema:shengji:1`).
+(the `shengji_game` entry of `schemas/record.schema.json`).
 
 JSON holds exactly what the text holds: `match_to_json` and `match_from_json` are inverse,
 and the canonical layout is Zheng Fen's (`zfrec.record.jsonio._render`: an object or array
@@ -17,10 +17,8 @@ Keys with default values are left out, as in Zheng Fen's JSON.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from zfrec.errors import CardError, Location, NotationError, RulesError, SeatError
@@ -42,15 +40,17 @@ from zfrec.record.model import comment_problem, name_problem, seat_of, tag_value
 from zfrec.record.schema import pointer
 
 __all__ = [
-    "SCHEMA_FILE",
+    "SCHEMA_DEF",
     "dumps_sj_json",
     "load_sj_schema",
     "match_from_json",
     "match_to_json",
+    "round_to_json",
+    "rounds_from_json",
     "validate_sj",
 ]
 
-SCHEMA_FILE = "shengji.schema.json"
+SCHEMA_DEF = "shengji_game"  # the entry of schemas/record.schema.json
 Path = tuple[Any, ...]
 
 
@@ -85,7 +85,7 @@ def _move_json(m: SjMove) -> dict[str, Any]:
     return out
 
 
-def _round_json(r: SjRound) -> dict[str, Any]:
+def round_to_json(r: SjRound) -> dict[str, Any]:
     out: dict[str, Any] = {"number": r.number}
     if r.dealer is not None:
         out["dealer"] = r.dealer + 1
@@ -148,7 +148,7 @@ def match_to_json(match: SjMatch) -> dict[str, Any]:
         rules["options"] = dict(match.options)
     out["rules"] = rules
     if match.result is not None:
-        res: dict[str, Any] = {"levels": [level_text(v) for v in match.result.levels]}
+        res: dict[str, Any] = {"scores": list(match.result.levels)}  # levels 2..14, as generic
         if match.result.winners:
             res["winners"] = [s + 1 for s in match.result.winners]
         out["result"] = res
@@ -156,7 +156,7 @@ def match_to_json(match: SjMatch) -> dict[str, Any]:
         out["extra_tags"] = [{"name": n, "value": v} for n, v in match.extra_tags]
     if match.comments:
         out["comments"] = list(match.comments)
-    out["rounds"] = [_round_json(r) for r in match.rounds]
+    out["rounds"] = [round_to_json(r) for r in match.rounds]
     return out
 
 
@@ -174,12 +174,12 @@ def dumps_sj_json(matches: SjMatch | Iterable[SjMatch]) -> str:
 # the schema ------------------------------------------------------------------------------------
 
 
-@cache
 def load_sj_schema() -> dict[str, Any]:
-    """The Sheng ji record schema part (`zfrec.schemas`)."""
-    text = resources.files("zfrec.schemas").joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
-    schema: dict[str, Any] = json.loads(text)
-    return schema
+    """The Sheng ji part of the record schema: its `shengji_game` entry with the `$defs`."""
+    from zfrec.record.schema import load_schema
+
+    schema = load_schema()
+    return {"$schema": schema["$schema"], "$ref": f"#/$defs/{SCHEMA_DEF}", "$defs": schema["$defs"]}
 
 
 @cache
@@ -278,11 +278,9 @@ class _Reader:
         result = None
         if "result" in data:
             res = data["result"]
-            levels = tuple(
-                self.level(v, "result", "levels", i) for i, v in enumerate(res["levels"])
-            )
+            levels = tuple(res["scores"])
             if len(levels) != len(players):
-                raise self.fail("one level per seat", "result", "levels")
+                raise self.fail("one level per seat", "result", "scores")
             winners = tuple(self.seat(s, "result", "winners", i)
                             for i, s in enumerate(res.get("winners", [])))  # fmt: skip
             self.check(None if len(set(winners)) == len(winners) else "a winner is given twice",
@@ -380,3 +378,12 @@ def match_from_json(data: Any, source: str | None = None, prefix: Path = ()) -> 
     JSON path."""
     validate_sj(data, prefix, source)
     return _Reader(source, prefix).match(data)
+
+
+def rounds_from_json(
+    data: dict[str, Any], players: list[str], source: str | None = None, prefix: Path = ()
+) -> list[SjRound]:
+    """The rounds of a schema-checked game object (the kind's `body_from_json`)."""
+    reader = _Reader(source, prefix)
+    reader.players = list(players)
+    return [reader.round(r, ("rounds", i)) for i, r in enumerate(data.get("rounds", []))]

@@ -1,98 +1,156 @@
-"""Sheng ji records in files: which texts hold them, and reading and writing them in either
-format (.zfn, JSON). The record commands (`fmt`, `convert`, `diff`) come here for a record whose
-header says `[Game "shengji"]` (JSON: `"game": "shengji"`); every other record is Zheng Fen's.
+"""Sheng ji (升级) as a game kind (zfrec.games.GameKind): what the generic layers ask of it.
 
-    >>> is_shengji_text('[Game "shengji"]\\n[Players "A, B, C, D"]\\n')
-    True
-    >>> is_shengji_text('{"game": "shengji", "players": []}'), is_shengji_text('[Players "A"]')
-    (True, False)
+Wired here: the rules and presets (`zfrec.games.shengji.rules`), the cards (packed multisets,
+`zfrec.games.shengji.cards`), the .zfn round statements (`SjBody` reads them, `round_lines`
+writes them: zfrec.games.shengji.zfn and .notation) and the JSON part (`round_to_json`,
+`rounds_from_json`; the schema's `shengji_game` entry). A generic `Game` of this kind holds
+its `SjRound`s in `Game.rounds`; `match_of(game)` gives the same record as an `SjMatch` (the
+header with Sheng ji's result of final levels), which the validator and `diff` take.
+The replayer and store rows come with the validator; pages come with a later issue
+(`render_files` returns None and the site says so).
+
+    >>> from zfrec.games.shengji.records import SjMatch, SjRound
+    >>> m = SjMatch(["A", "B", "C", "D"], rounds=[SjRound(1, 0, 2, "nt")])
+    >>> list(KIND.body_lines(m))
+    ['', 'round 1 dealer 1 rank 2 notrump']
+    >>> KIND.format_cards(KIND.parse_cards("7h 7h BJ")), KIND.parse_option("must_defend=5,10")
+    ('7h 7h BJ', ('must_defend', '5,10'))
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Iterator
-from pathlib import Path
-from typing import Any, Literal
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
-from zfrec.errors import Location, NotationError
-from zfrec.games.shengji.jsonpart import dumps_sj_json, match_from_json
-from zfrec.games.shengji.notation import dumps_sj
-from zfrec.games.shengji.records import SjMatch
-from zfrec.games.shengji.zfn import iter_sj_games
+from zfrec.errors import RulesError
+from zfrec.games import GameKind
+from zfrec.games.shengji.cards import MAX_DECKS, format_hand, parse_hand
+from zfrec.games.shengji.records import MAX_PLAYERS, MIN_PLAYERS, SjMatch, SjMatchResult
+from zfrec.games.shengji.rules import (
+    LEVEL_TEXT,
+    OPTION_NAMES,
+    PRESETS,
+    SjRules,
+    level_text,
+    parse_level,
+    parse_sj_option,
+    sj_preset,
+)
 
-__all__ = ["dumps_sj_as", "is_shengji_file", "is_shengji_text", "iter_sj_text", "load_sj"]
+if TYPE_CHECKING:
+    from zfrec.games.shengji.zfn import SjBody
+    from zfrec.record.problems import ReadProblem
+    from zfrec.record.seatrefs import Seats
 
-_ZFN_TAG_RE = re.compile(r'^\s*\[\s*game\s*["“”]\s*shengji\s*["“”]\s*\]', re.I | re.M)
-_JSON_KEY_RE = re.compile(r'"game"\s*:\s*"shengji"')
-
-
-def is_shengji_text(text: str) -> bool:
-    """Whether a record text holds Sheng ji games (its tag, or its JSON key, says so)."""
-    if text.lstrip("\ufeff \t\r\n").startswith("{"):
-        return _JSON_KEY_RE.search(text) is not None
-    return _ZFN_TAG_RE.search(text) is not None
-
-
-def is_shengji_file(path: str | Path) -> bool:
-    """Whether a record file holds Sheng ji games; False when it cannot be read."""
-    try:
-        return is_shengji_text(Path(path).read_text(encoding="utf-8-sig"))
-    except (OSError, UnicodeDecodeError):
-        return False
+__all__ = ["KIND", "ShengjiKind", "match_of"]
 
 
-def iter_sj_text(
-    text: str, fmt: Literal["zfn", "json"], source: str | None = None
-) -> Iterator[SjMatch | NotationError]:
-    """The Sheng ji games of a text, each or the NotationError that spoiled it."""
-    if fmt == "zfn":
-        from zfrec.record.zfn import lines_of
+class ShengjiKind(GameKind):
+    """Sheng ji: four to eight players, in fixed or called teams, one to three decks, levels."""
 
-        yield from iter_sj_games(lines_of(text.removeprefix("\ufeff")), source)
-        return
-    from zfrec.record.jsonio import parse_json_text
+    name = "shengji"
+    title = "Sheng ji"
+    unit = "round"
+    presets = PRESETS
+    default_target = None
+    schema_def = "shengji_game"
+    min_players, max_players = MIN_PLAYERS, MAX_PLAYERS
+    result_word = "level"  # [Result "A 4 A 4 winners 1, 3"]: each seat's final level
 
-    try:
-        data: Any = parse_json_text(text.removeprefix("\ufeff"), source)
-    except NotationError as exc:
-        yield exc
-        return
-    if isinstance(data, dict) and "games" in data and "game" not in data:
-        games = data["games"]
-        if not isinstance(games, list):
-            yield NotationError("at /games: a list of games is expected", Location(source))
-            return
-        for i, item in enumerate(games):
-            try:
-                yield match_from_json(item, source, ("games", i))
-            except NotationError as exc:
-                yield exc
-        return
-    try:
-        yield match_from_json(data, source)
-    except NotationError as exc:
-        yield exc
+    def result_score(self, word: str) -> int | None:
+        """A final level of `[Result]` (`2`..`10`, `J`, `Q`, `K`, `A`) as 2..14, or None."""
+        try:
+            return parse_level(word)
+        except RulesError:
+            return None
+
+    def result_score_text(self, value: int) -> str:
+        return level_text(value) if value in LEVEL_TEXT else str(value)
+
+    # rules -------------------------------------------------------------------------------------
+
+    def parse_option(self, word: str) -> tuple[str, Any]:
+        """`name=value` of `[Rules]`, in its canonical spelling (`must_defend=5,10,K,A`)."""
+        name, _ = parse_sj_option(word)
+        value: Any = sj_preset(**{name: word.partition("=")[2].strip()}).options()[name]
+        return name, value
+
+    def check_rules(self, preset: str, options: dict[str, Any]) -> None:
+        sj_preset(preset, **options)
+
+    def option_order(self) -> Sequence[str]:
+        return OPTION_NAMES
+
+    def ruleset(self, game: Any) -> SjRules:
+        """The record's SjRules; zhao pengyou takes one seat per player named."""
+        extra: dict[str, Any] = {}
+        if game.preset == "zhaopengyou" and "players" not in game.options:
+            extra["players"] = len(game.players)
+        return sj_preset(game.preset, **{**extra, **game.options})
+
+    # cards -------------------------------------------------------------------------------------
+
+    def parse_cards(self, text: str) -> int:
+        """Cards as a packed multiset (up to three copies of a card)."""
+        return parse_hand(text, MAX_DECKS)
+
+    def format_cards(self, cards: int) -> str:
+        return format_hand(cards)
+
+    # the .zfn notation and JSON ----------------------------------------------------------------
+
+    def body_reader(self, seats: Seats, problems: list[ReadProblem] | None) -> SjBody:
+        from zfrec.games.shengji.zfn import SjBody
+
+        return SjBody(seats, problems)
+
+    def body_lines(self, game: Any) -> Iterator[str]:
+        from zfrec.games.shengji.notation import round_lines
+
+        for r in game.rounds:
+            yield ""
+            yield from round_lines(r)
+
+    def body_text(self, game: Any, at: int) -> str | None:
+        from zfrec.games.shengji.notation import round_lines
+
+        if not 0 <= at < len(game.rounds):
+            return None
+        return "\n".join(round_lines(game.rounds[at]))
+
+    def body_to_json(self, game: Any, out: dict[str, Any], flat: bool) -> None:
+        from zfrec.games.shengji.jsonpart import round_to_json
+
+        out["rounds"] = [round_to_json(r) for r in game.rounds]
+
+    def body_from_json(self, data: dict[str, Any], game: Any, reader: Any) -> None:
+        from zfrec.games.shengji.jsonpart import rounds_from_json
+
+        at = getattr(reader, "at", ())
+        game.rounds = rounds_from_json(data, game.players, getattr(reader, "source", None), at)
+
+    def diff_records(self, a: Any, b: Any) -> Any:
+        """Where two records of one match first part (zfrec.games.shengji.diff)."""
+        from zfrec.games.shengji.diff import diff_sj
+
+        return diff_sj(match_of(a), match_of(b))
 
 
-def load_sj(path: str | Path) -> list[SjMatch]:
-    """The Sheng ji games of a .zfn or .json file; raises the first NotationError."""
-    from zfrec.record import format_of
-
-    text = Path(path).read_text(encoding="utf-8-sig")
-    out = []
-    for item in iter_sj_text(text, format_of(path), str(path)):
-        if isinstance(item, NotationError):
-            raise item
-        out.append(item)
-    return out
+KIND = ShengjiKind()
 
 
-def dumps_sj_as(matches: SjMatch | Iterable[SjMatch], fmt: Literal["zfn", "json"]) -> str:
-    """Canonical text in either format (JSON: one match as its object, several wrapped)."""
-    if fmt == "zfn":
-        return dumps_sj(matches)
-    if not isinstance(matches, SjMatch):
-        listed = list(matches)
-        return dumps_sj_json(listed[0] if len(listed) == 1 else listed)
-    return dumps_sj_json(matches)
+def match_of(game: Any) -> SjMatch:
+    """A generic record of this kind (`Game` with `kind == "shengji"`) as an `SjMatch`; an
+    `SjMatch` is returned as it is. The generic `Result`'s scores are the final levels."""
+    if isinstance(game, SjMatch):
+        return game
+    result = None
+    if game.result is not None:
+        result = SjMatchResult(tuple(game.result.scores), tuple(game.result.winners),
+                               game.result.pos)  # fmt: skip
+    return SjMatch(
+        list(game.players), event=game.event, site=game.site, date=game.date,
+        extra_tags=list(game.extra_tags), preset=game.preset, options=dict(game.options),
+        result=result, rounds=list(game.rounds), comments=list(game.comments), pos=game.pos,
+        source=game.source, problems=list(game.problems),
+    )  # fmt: skip

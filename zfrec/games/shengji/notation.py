@@ -45,6 +45,7 @@ __all__ = [
     "points_text",
     "result_text",
     "round_head",
+    "round_lines",
     "sj_rules_text",
 ]
 
@@ -148,15 +149,15 @@ def move_text(move: SjMove) -> str:
 
 
 def format_sj_header(match: SjMatch) -> Iterator[str]:
-    """The canonical tag lines: Event, Site, Date, Game, Players, Rules, Result, the others."""
+    """The canonical tag lines: Game, Event, Site, Date, Players, Rules, Result, the others."""
 
     def tag(name: str, value: str) -> str:
         return f'[{name} "{escape_string(value)}"]'
 
+    yield tag("Game", "shengji")  # first, as the generic writer puts it (zfrec.games)
     for name, value in (("Event", match.event), ("Site", match.site), ("Date", match.date)):
         if value is not None:
             yield tag(name, value)
-    yield tag("Game", "shengji")
     yield tag("Players", ", ".join(match.players))
     yield tag("Rules", sj_rules_text(match.preset, match.options))
     if match.result is not None:
@@ -165,7 +166,7 @@ def format_sj_header(match: SjMatch) -> Iterator[str]:
         yield tag(name, value)
 
 
-def _round_lines(r: SjRound) -> Iterator[str]:
+def round_lines(r: SjRound) -> Iterator[str]:
     yield round_head(r)
     for text in r.comments:
         yield _comment(text)
@@ -196,7 +197,7 @@ def _match_lines(match: SjMatch) -> Iterator[str]:
         yield _comment(text)
     for r in match.rounds:
         yield ""
-        yield from _round_lines(r)
+        yield from round_lines(r)
 
 
 def iter_sj(matches: SjMatch | Iterable[SjMatch]) -> Iterator[str]:

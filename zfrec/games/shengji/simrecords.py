@@ -96,7 +96,7 @@ def match_to_record(
     names = list(players[: rules.players])
     rounds = [round_to_record(r) for r in match.rounds]
     result = None
-    if match.rounds:
+    if match.rounds and match.winners:  # a match cut short has no result yet
         result = SjMatchResult(match.rounds[-1].levels_after, match.winners)
     options = {k: v for k, v in rules.overrides().items() if k != "players"}
     return SjMatch(

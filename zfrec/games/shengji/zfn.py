@@ -1,62 +1,49 @@
-"""The .zfn reader of Sheng ji records (FORMAT.md, Sheng ji): the header's Sheng ji tags and
-the round statements, read into `zfrec.games.shengji.records`.
+"""The .zfn statements of a Sheng ji game's body (FORMAT.md, Sheng ji), read into
+`zfrec.games.shengji.records`: `round`, `deal`, `bids`, `kitty`, `discard`, `call`, trick lines,
+`points`, `result` and `levels`.
 
-The generic parts are Zheng Fen's: the lexer (tokens, comments, quotes, excerpts), the tag
-reader (`Header.add_line`), the seat references with their did-you-mean (`Seats`). What is
-Sheng ji's is the body: `round`, `deal`, `bids`, `kitty`, `discard`, `call`, trick lines,
-`points`, `result` and `levels`. Each statement is checked for form against the round so
-far; legality is the validator's business.
-
-`SjGameBuilder` has the interface of Zheng Fen's `GameBuilder` (tag_line, statement, finish);
-`iter_sj_games` is a complete streaming reader over it, one game per tag block, an error
-costing only its game.
+`SjBody` is the kind's BodyReader (zfrec.games): the generic parts are Zheng Fen's (the lexer's
+tokens, comments, quotes and excerpts; the seat references with their did-you-mean, `Seats`).
+Each statement is checked for form against the round so far; legality is the validator's
+business. `zfrec.games.shengji.reader` reads whole files with it.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable
 from typing import Any
 
-from zfrec.errors import CardError, Location, NotationError, RulesError
+from zfrec.errors import CardError, RulesError
 from zfrec.games.shengji.cards import MAX_DECKS, NUM_CARDS, _word_ids, add_card, card_id, distinct
 from zfrec.games.shengji.records import (
     MAX_MULTIPLIER,
-    MAX_PLAYERS,
     MAX_POINTS,
     MAX_ROUND_NUMBER,
-    MIN_PLAYERS,
     SIDES,
     SjCall,
     SjCards,
     SjLevels,
-    SjMatch,
-    SjMatchResult,
     SjMove,
     SjOutcome,
     SjPoints,
     SjRound,
     SjTrick,
 )
-from zfrec.games.shengji.rules import PRESETS, parse_level, parse_sj_option, sj_preset
-from zfrec.record.lexer import COLON, COMMENT, STRING, WORD, Lexer, SyntaxFail, Token, excerpt
+from zfrec.games.shengji.rules import parse_level
+from zfrec.record.lexer import COLON, COMMENT, STRING, WORD, SyntaxFail, Token
 from zfrec.record.lexer import split_annotation as _split_annotation
 from zfrec.record.model import (
     ANNOTATIONS,
     MAX_VERSIONS,
     Pos,
-    name_key,
-    name_problem,
 )
-from zfrec.record.problems import did_you_mean, readable_parts
+from zfrec.record.problems import MAX_SUGGESTIONS, Fix, ReadProblem, did_you_mean, readable_parts
 from zfrec.record.seatrefs import Seats
-from zfrec.record.zfn_header import Header
 
-__all__ = ["ROUND_STATEMENTS", "SjGameBuilder", "is_shengji_header", "iter_sj_games", "parse_sj"]
+__all__ = ["ROUND_STATEMENTS", "SjBody"]
 
 MAX_UNKNOWN = NUM_CARDS * MAX_DECKS
-_PLAYER_SPLIT_RE = re.compile(r"[,，、]")
-_WINNERS_RE = re.compile(r"\bwinners?\b", re.IGNORECASE)
 _ORDINAL_RE = re.compile(r"([1-3])(?:st|nd|rd|th)?$", re.IGNORECASE)
 _ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3}
 _KITTY_RE = re.compile(r"(-?[0-9]{1,7})(?:[x×]([0-9]{1,4}))?$", re.IGNORECASE)
@@ -86,55 +73,23 @@ def _number(token: Token, low: int, high: int, what: str) -> int:
     return value
 
 
-def is_shengji_header(header: Header) -> bool:
-    """Whether the tags read so far say `[Game "shengji"]` (Zheng Fen is the default)."""
-    return any(
-        n.casefold() == "game" and v.strip().casefold() == "shengji" for n, v in header.extra
-    )
+class SjBody:
+    """The statements of one Sheng ji game's body, read into `SjRound`s: the kind's
+    BodyReader (zfrec.games). `seats` resolves seat references; `problems` is the recovering
+    reader's list (None: every problem raises SyntaxFail)."""
 
+    hand = None  # no plain-line fast path yet: every line comes through the lexer
 
-class SjGameBuilder:
-    """Collects one Sheng ji game, statement by statement."""
-
-    hand = None  # Zheng Fen's reader asks for the hand in progress (its plain-line fast path)
-
-    def __init__(self, header: Header, filename: str | None, comments: list[str],
-                 pos: Pos | None) -> None:  # fmt: skip
-        self.header = header
-        self.filename = filename
-        self.comments = list(comments)
-        self.pos = pos
-        self.seats: Seats | None = None
+    def __init__(self, seats: Seats, problems: list[Any] | None = None) -> None:
+        self.seats = seats
+        self.problems = problems
         self.rounds: list[SjRound] = []
         self.round: SjRound | None = None
-        self.match: SjMatch | None = None
         self._deal_seen: set[int] = set()
 
-    # the header ---------------------------------------------------------------------------------
-
-    def tag_line(self, line: str, number: int, lexer: Lexer) -> None:
-        if self.pos is None:
-            self.pos = Pos(number, len(line) - len(line.lstrip()) + 1)
-        end = self.header.add_line(line, number)
-        for token in lexer.feed(line, number, end) or ():
-            if token.kind != COMMENT:
-                raise _fail(token, "only a comment may follow a tag on its line")
-            self.comments.append(token.text)
-
-    def _start_body(self, at: Token) -> Seats:
-        if self.seats is None:
-            self.match = _header_match(self.header, at.line, at.col)
-            self.seats = Seats(self.match.players)
-        return self.seats
-
-    # statements ---------------------------------------------------------------------------------
-
     def statement(self, tokens: list[Token]) -> None:
-        first = next((t for t in tokens if t.kind != COMMENT), None)
-        if first is None:
-            self._comments_only([t.text for t in tokens])
-            return
-        seats = self._start_body(first)
+        first = next(t for t in tokens if t.kind != COMMENT)
+        seats = self.seats
         i = tokens.index(first)
         keyword = first.text.casefold() if first.kind == WORD else ""
         if i + 1 < len(tokens) and tokens[i + 1].kind == COLON:
@@ -154,15 +109,35 @@ class SjGameBuilder:
             r.comments.extend(comments)
             getattr(self, "_" + keyword)(first, rest, r, seats)
         elif keyword == "bids":
-            r.bids.extend(self._moves(tokens, i + 1, seats, bids=True)[1])
+            read = self._recovering(tokens, lambda: self._moves(tokens, i + 1, seats))
+            if read is not None:
+                r.comments.extend(read[0])
+                r.bids.extend(read[1])
         elif keyword in ("points", "result", "levels"):
             r.comments.extend(comments)
             getattr(self, "_" + keyword)(first, rest, r, seats)
         else:
             if r.points is not None or r.outcome is not None or r.levels is not None:
                 raise _fail(first, "a trick comes before the round's points, result and levels")
-            lead, moves = self._moves(tokens, i, seats, bids=False)
-            r.tricks.append(SjTrick(moves, lead, Pos(first.line, first.col)))
+            read = self._recovering(tokens, lambda: self._moves(tokens, 0, seats))
+            if read is not None:
+                r.tricks.append(SjTrick(read[1], read[0], Pos(first.line, first.col)))
+
+    def _recovering(
+        self, tokens: list[Token], read: Callable[[], tuple[list[str], list[SjMove]]]
+    ) -> tuple[list[str], list[SjMove]] | None:
+        """`read()` the moves of a line; a recovering reader notes a line it cannot read as a
+        problem and skips it (None), as Zheng Fen's does with a trick line."""
+        try:
+            return read()
+        except SyntaxFail as fail:
+            if self.problems is None:
+                raise
+            end = max(t.col + len(t.text) for t in tokens if t.line == fail.line) + 1
+            self.problems.append(
+                ReadProblem("line", fail.message, (fail.line, fail.col), (fail.col, end))
+            )
+            return None
 
     def _round_line(self, tokens: list[Token], i: int, seats: Seats) -> None:
         head = tokens[i]
@@ -231,18 +206,31 @@ class SjGameBuilder:
                 known = self._card_word(w, known)
         return SjCards(known, unknown, Pos(words[0].line, words[0].col) if words else None)
 
-    def _card_word(self, w: Token, hand: int, held: int = 0) -> int:
+    def _card_word(self, w: Token, hand: int, held: int = 0, move: Pos | None = None) -> int:
+        """`hand` with the cards of word `w`. A recovering reader notes an unreadable card of a
+        move (`move`: where the move starts) as a problem, with the held cards it may mean as
+        the fix, and goes on without it."""
         try:
             for cid in _word_ids(w.text):
                 hand = add_card(hand, cid, MAX_DECKS)
         except CardError as exc:
-            raise _fail(w, _card_message(w.text, exc.message, held)) from None
+            message = _card_message(w.text, exc.message, held)
+            if self.problems is None or move is None:
+                raise _fail(w, message) from None
+            rank, suit = readable_parts(w.text)
+            options = _options(w.text, held)
+            span = (w.col, w.col + len(w.text))
+            fix = None
+            if options and len(options) <= MAX_SUGGESTIONS:
+                fix = Fix(w.line, span[0], span[1], options[0], tuple(options[1:]))
+            self.problems.append(ReadProblem("card", message, (w.line, w.col), span, move=move,
+                                             rank=rank, suit=suit, fix=fix))  # fmt: skip
         return hand
 
     def _deal(self, first: Token, rest: list[Token], r: SjRound, seats: Seats) -> None:
+        rest = seats.merge_names([first, *rest], 1)[1:]
         if len(rest) < 2 or rest[1].kind != COLON:
             raise _fail(first, "a deal line is 'deal SEAT: cards', with ?N for unknown cards")
-        rest = seats.merge_names([first, *rest], 1)[1:]
         seat = seats.resolve(rest[0])
         if seat in self._deal_seen:
             raise _fail(rest[0], f"seat {seat + 1}'s deal is given twice")
@@ -361,8 +349,9 @@ class SjGameBuilder:
 
     # moves: bids and trick lines ----------------------------------------------------------------
 
-    def _moves(self, tokens: list[Token], start: int, seats: Seats,
-               bids: bool) -> tuple[list[str], list[SjMove]]:  # fmt: skip
+    def _moves(
+        self, tokens: list[Token], start: int, seats: Seats
+    ) -> tuple[list[str], list[SjMove]]:
         """The moves from `tokens[start]`, and the comments before the first (the trick's)."""
         tokens = seats.merge_names(tokens, start)
         lead: list[str] = []
@@ -381,14 +370,14 @@ class SjGameBuilder:
                 k += 2
                 continue
             if not moves:
-                if t.kind != COMMENT or bids:
+                if t.kind != COMMENT:
                     raise _fail(t, "a move starts with a seat and a colon: '1: 7h 7h'")
                 lead.append(t.text)
             else:
                 parts.append(t)
             k += 1
         if not moves:
-            raise _fail(tokens[start - 1], "no moves: write them as '1: 7h 7h  2: 8h 9h'")
+            raise _fail(tokens[max(start - 1, 0)], "no moves: write them as '1: 7h 7h  2: 8h 9h'")
         self._finish_move(moves[-1], parts, seats)
         return lead, moves
 
@@ -442,11 +431,11 @@ class SjGameBuilder:
                     raise _fail(t, f"a disputed move has at most {MAX_VERSIONS} 'or' versions")
                 state = "or"
             elif state == "play":
-                cards = self._card_word(tok, cards, held)
+                cards = self._card_word(tok, cards, held, at)
             elif state == "forced":
-                forced = self._card_word(tok, forced, held)
+                forced = self._card_word(tok, forced, held, at)
             elif state == "or":
-                versions[-1] = self._card_word(tok, versions[-1], held)
+                versions[-1] = self._card_word(tok, versions[-1], held, at)
             else:
                 raise _fail(t, f"unexpected {text[:20]!r} in the move")
         if not cards:
@@ -471,14 +460,17 @@ class SjGameBuilder:
             held += r.kitty.known
         return held
 
-    def _comments_only(self, texts: list[str]) -> None:
+    def comments(self, texts: list[str]) -> bool:
+        """A line of comments only: the move before it, or the round; False before the first
+        round (they are the game's)."""
         r = self.round
         if r is None:
-            self.comments.extend(texts)
-        elif r.tricks and r.points is None and r.outcome is None and r.levels is None:
+            return False
+        if r.tricks and r.points is None and r.outcome is None and r.levels is None:
             r.tricks[-1].moves[-1].comments.extend(texts)  # as in Zheng Fen: the move before
         else:
             r.comments.extend(texts)
+        return True
 
     def _close_round(self) -> None:
         r = self.round
@@ -493,229 +485,30 @@ class SjGameBuilder:
         self.rounds.append(r)
         self.round = None
 
-    def finish(self) -> SjMatch:
-        line, col = (self.pos.line, self.pos.col) if self.pos else (1, 1)
-        if self.match is None:
-            self.match = _header_match(self.header, line, col)
+    def close(self) -> list[SjRound]:
+        """The body is over: the rounds read (the last one checked and closed)."""
         self._close_round()
-        m = self.match
-        m.comments = self.comments
-        m.rounds = self.rounds
-        m.pos = self.pos
-        m.source = self.filename
-        return m
+        return self.rounds
+
+    def finish(self, game: Any) -> None:
+        """BodyReader.finish: put the rounds into the generic record (`Game.rounds`)."""
+        game.rounds = self.close()
+
+
+def _options(word: str, held: int) -> list[str]:
+    """The held cards (packed) that an unreadable card word may mean: its rank, its suit."""
+    from zfrec.engine.cards import card_str
+
+    rank, suit = readable_parts(word)
+    if not held or (rank is None and suit is None):
+        return []
+    return [
+        card_str(c) for c in distinct(held)
+        if c < 52 and (rank is None or c >> 2 == rank) and (suit is None or c & 3 == suit)
+    ]  # fmt: skip
 
 
 def _card_message(word: str, message: str, held: int) -> str:
     """The card reader's message, with the cards of `held` that the word may mean."""
-    rank, suit = readable_parts(word)
-    if held and (rank is not None or suit is not None):
-        options = [
-            c for c in distinct(held)
-            if c < 52 and (rank is None or c >> 2 == rank) and (suit is None or c & 3 == suit)
-        ]  # fmt: skip
-        from zfrec.engine.cards import card_str
-
-        hint = did_you_mean([card_str(c) for c in options])
-        if hint:
-            return f"{message}; {hint}"
-    return message
-
-
-def _header_match(header: Header, line: int, col: int) -> SjMatch:
-    """The header's values for a Sheng ji game; SyntaxFail at the tag that is wrong."""
-    raw = header.raw
-    if "players" not in raw:
-        raise SyntaxFail('the game has no [Players "..."] tag (the tags of one game stand on '
-                         "consecutive lines)", line, col)  # fmt: skip
-    value, ppos = raw["players"]
-    players = [p.strip() for p in _PLAYER_SPLIT_RE.split(value)]
-    problem = None
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        problem = f"Sheng ji has 4 to 8 players, not {len(players)}"
-    keys: set[str] = set()
-    for name in players:
-        problem = problem or name_problem(name)
-        if not problem and name_key(name) in keys:
-            problem = f"player name {name!r} is given twice (names are compared ignoring case)"
-        keys.add(name_key(name))
-    if problem:
-        raise SyntaxFail(problem, *ppos)
-    if "target" in raw:
-        raise SyntaxFail("Sheng ji has no target: a match ends when a team wins at A",
-                         *raw["target"][1])  # fmt: skip
-    preset, options = "bashifen", dict[str, Any]()
-    if "rules" in raw:
-        preset, options = _rules(*raw["rules"], len(players))
-    else:
-        _check_rules(preset, {}, len(players), Pos(line, col))
-    extra = [(n, v) for n, v in header.extra if n.casefold() != "game"]
-    result = _result(*raw["result"], players) if "result" in raw else None
-    return SjMatch(
-        players, event=_text(raw, "event"), site=_text(raw, "site"), date=_text(raw, "date"),
-        extra_tags=extra, preset=preset, options=options, result=result,
-    )  # fmt: skip
-
-
-def _text(raw: dict[str, tuple[str, Pos]], key: str) -> str | None:
-    return raw[key][0] if key in raw else None
-
-
-def _rules(value: str, pos: Pos, players: int) -> tuple[str, dict[str, Any]]:
-    words = value.replace(", ", " ").split()
-    preset = "bashifen"
-    if words and "=" not in words[0]:
-        preset = words.pop(0).casefold()
-        if preset not in PRESETS:
-            raise SyntaxFail(f"unknown Sheng ji preset {preset[:40]!r}: presets are "
-                             + ", ".join(PRESETS), *pos)  # fmt: skip
-    options: dict[str, Any] = {}
-    for word in words:
-        at = (pos.line, pos.col + max(value.find(word), 0))
-        try:
-            name, _ = parse_sj_option(word)
-        except RulesError as exc:
-            raise SyntaxFail(exc.message, *at) from None
-        options[name] = word.partition("=")[2].strip()
-    return preset, _check_rules(preset, options, players, pos)
-
-
-def _check_rules(preset: str, written: dict[str, Any], players: int, pos: Pos) -> dict[str, Any]:
-    """The written options in canonical spelling; SyntaxFail when the rules cannot be."""
-    extra = {"players": players} if preset == "zhaopengyou" and "players" not in written else {}
-    try:
-        rules = sj_preset(preset, **{**extra, **written})
-    except RulesError as exc:
-        raise SyntaxFail(exc.message, *pos) from None
-    if rules.players != players:
-        raise SyntaxFail(f"the rules are for {rules.players} players, but {players} are named",
-                         *pos)  # fmt: skip
-    canonical = rules.options()
-    return {k: canonical[k] for k in written}
-
-
-def _result(value: str, pos: Pos, players: list[str]) -> SjMatchResult:
-    m = _WINNERS_RE.search(value)
-    words = (value[: m.start()] if m else value).split()
-    usage = (f"Result gives the final level of each of the {len(players)} seats in order, "
-             "then optionally 'winners SEAT, SEAT'")  # fmt: skip
-    if len(words) != len(players):
-        raise SyntaxFail(usage, *pos)
-    try:
-        levels = tuple(parse_level(w) for w in words)
-    except RulesError as exc:
-        raise SyntaxFail(f"{exc.message}; {usage}", *pos) from None
-    winners: list[int] = []
-    if m:
-        from zfrec.errors import SeatError
-        from zfrec.record.model import seat_of
-
-        for part in _PLAYER_SPLIT_RE.split(value[m.end() :]):
-            refs = part.split() if all(w.isdecimal() for w in part.split()) else [part.strip()]
-            for ref in refs:
-                try:
-                    seat = seat_of(players, ref)
-                except SeatError as exc:
-                    raise SyntaxFail(exc.message, *pos) from None
-                if seat in winners:
-                    raise SyntaxFail(f"winner {ref[:40]!r} is given twice", *pos)
-                winners.append(seat)
-        if not winners:
-            raise SyntaxFail("'winners' needs seats: numbers or player names", *pos)
-    return SjMatchResult(levels, tuple(winners), pos)
-
-
-# a complete reader ------------------------------------------------------------------------------
-
-
-def iter_sj_games(
-    lines: Iterable[str], filename: str | None = None
-) -> Iterator[SjMatch | NotationError]:
-    """Each Sheng ji game of a .zfn stream, or the NotationError that spoiled it.
-
-    A game starts at a tag line that does not follow another tag line, as in Zheng Fen; an
-    error costs its game only and reading resumes at the next game's tags.
-    """
-    lexer = Lexer()
-    game: SjGameBuilder | None = None
-    src: list[str] = []
-    first = 1
-    count = 0
-    prev_tag = skipping = False
-    pending: list[str] = []
-
-    def error(fail: SyntaxFail) -> NotationError:
-        i = fail.line - first
-        source = src[i] if 0 <= i < len(src) else ""
-        where = Location(filename, fail.line, fail.col, game=count or None)
-        return NotationError(f"{fail.message}\n{excerpt(source, fail.line, fail.col)}", where)
-
-    def finish() -> Iterator[SjMatch | NotationError]:
-        nonlocal game
-        try:
-            if lexer.in_comment:
-                raise lexer.unterminated()
-            if game is not None:
-                yield game.finish()
-        except SyntaxFail as fail:
-            yield error(fail)
-        game = None
-        lexer.reset()
-
-    for number, raw in enumerate(lines, 1):
-        line = raw.rstrip("\r\n")
-        if number == 1 and line.startswith("\ufeff"):
-            line = line[1:]
-        is_tag = line.lstrip().startswith("[")
-        new_game = is_tag and not prev_tag
-        prev_tag = is_tag
-        if skipping and not new_game:
-            continue
-        skipping = False
-        try:
-            if new_game:
-                yield from finish()
-                src, first = [], number
-                count += 1
-                game = SjGameBuilder(Header(), filename, pending, None)
-                pending = []
-            src.append(line)
-            if any((ord(c) < 32 and c != "\t") or ord(c) == 127 for c in line):
-                col = next(i for i, c in enumerate(line) if (ord(c) < 32 and c != "\t")
-                           or ord(c) == 127) + 1  # fmt: skip
-                raise SyntaxFail("a control character is not allowed: a record is plain text",
-                                 number, col)  # fmt: skip
-            if is_tag:
-                if lexer.in_comment:
-                    raise lexer.unterminated()
-                assert game is not None
-                game.tag_line(line, number, lexer)
-            elif line or lexer.in_comment:
-                tokens = lexer.feed(line, number)
-                if tokens:
-                    if game is not None:
-                        game.statement(tokens)
-                    elif all(t.kind == COMMENT for t in tokens):
-                        pending.extend(t.text for t in tokens)
-                    else:
-                        raise _fail(tokens[0], 'a game starts with its tags, e.g. '
-                                    '[Game "shengji"]')  # fmt: skip
-        except SyntaxFail as fail:
-            yield error(fail)
-            game = None
-            lexer.reset()
-            skipping = True
-    if not skipping:
-        yield from finish()
-
-
-def parse_sj(text: str, filename: str | None = None) -> list[SjMatch]:
-    """Every Sheng ji game of a .zfn text; raises the first NotationError."""
-    from zfrec.record.zfn import lines_of
-
-    out = []
-    for item in iter_sj_games(lines_of(text), filename):
-        if isinstance(item, NotationError):
-            raise item
-        out.append(item)
-    return out
+    hint = did_you_mean(_options(word, held))
+    return f"{message}; {hint}" if hint else message
