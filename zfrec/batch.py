@@ -32,14 +32,10 @@ from zfrec.diagnostics import Diagnostic
 from zfrec.engine.rules import Ruleset
 from zfrec.errors import Location, NotationError, processing
 from zfrec.forkpool import ForkPool, Passed, fork_available
-from zfrec.games.shengji.kind import is_shengji_text
-from zfrec.games.shengji.replayer import validate_sj_text
 from zfrec.gctuning import young_threshold
 from zfrec.record import Format, Game, format_of, iter_records_text
 from zfrec.record.zfn import MAX_LINE, iter_games
-from zfrec.validate import FileSummary, GameReport, summarize, validate_games, validate_text
-
-_SHENGJI_RE = re.compile("shengji", re.IGNORECASE)  # a cheap look before the exact one
+from zfrec.validate import FileSummary, summarize, validate_games, validate_text
 
 STDIN = "-"
 _AHEAD = 4  # pieces queued per worker beyond the one it is judging
@@ -204,12 +200,7 @@ def judge(piece: Piece, options: Options) -> FileSummary:
 
 def _judge(piece: Piece, options: Options) -> FileSummary:
     first = piece.items_before + 1
-    reports: Iterator[GameReport | Diagnostic]
-    if _SHENGJI_RE.search(piece.text) and is_shengji_text(piece.text):
-        # Sheng ji records have their own validator (zfrec.games.shengji.replayer)
-        reports = validate_sj_text(piece.text, piece.path if piece.fmt else "<stdin>",
-                                   piece.fmt, first, piece.first_line)  # fmt: skip
-    elif piece.fmt is None:
+    if piece.fmt is None:
         reports = validate_text(piece.text, "<stdin>", options.rules, options.overrides)
     else:
         items = piece.items(recover=True)

@@ -129,6 +129,27 @@ class ShengjiKind(GameKind):
         at = getattr(reader, "at", ())
         game.rounds = rounds_from_json(data, game.players, getattr(reader, "source", None), at)
 
+    def validate(
+        self,
+        game: Any,
+        rules: Any = None,
+        game_number: int | None = None,
+        overrides: dict[str, Any] | None = None,
+    ) -> Any:
+        """The Sheng ji validator's report (zfrec.games.shengji.replayer, DIAGNOSTICS.md)."""
+        from zfrec.games.shengji.replayer import validate_match
+
+        match = match_of(game)
+        if overrides:
+            rules = sj_preset(match.preset, **{**match.options, **overrides})
+        return validate_match(match, game_number, rules)
+
+    def diagnostic_codes(self) -> dict[str, str]:
+        """The SJ codes and their titles."""
+        from zfrec.diagnostics import CODES
+
+        return {c: info.title for c, info in CODES.items() if c.startswith("SJ")}
+
     def diff_records(self, a: Any, b: Any) -> Any:
         """Where two records of one match first part (zfrec.games.shengji.diff)."""
         from zfrec.games.shengji.diff import diff_sj

@@ -110,9 +110,9 @@ def rebuild(
     n, size, decks = rules.players, rules.hand_size, rules.decks
     up, down = kitty
     if all(d is not None and not d[1] for d in (*deal, up, down)):
-        exact = _whole(rules, deal, kitty, first)  # every card known: nothing to rebuild
-        if exact is not None:
-            return exact
+        whole = _whole(rules, deal, kitty, first)  # every card known: nothing to rebuild
+        if whole is not None:
+            return whole
     pool: Counter[int] = Counter({c: decks for c in range(54)})
     known: list[Counter[int]] = []
     room: list[int] = []

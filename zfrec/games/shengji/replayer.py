@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any, TypedDict
 
 from zfrec.diagnostics import Cause, Diagnostic
-from zfrec.errors import DealError, GameError, IllegalPlayError, Location, NotationError, RulesError
+from zfrec.errors import DealError, GameError, IllegalPlayError, Location, RulesError
 from zfrec.games.shengji.cards import contains, count, distinct, format_hand, size
 from zfrec.games.shengji.events import PlayEvent, RoundResult
 from zfrec.games.shengji.follow import count_follows, judge_follow, legal_follows
@@ -43,8 +43,9 @@ from zfrec.games.shengji.rules import SjRules, level_rank, level_text
 from zfrec.games.shengji.scoring import raise_level
 from zfrec.games.shengji.throws import check_throw
 from zfrec.record.model import Pos
+from zfrec.record.problems import Fix
 
-__all__ = ["SjReport", "SjRoundLedger", "validate_match", "validate_sj_text"]
+__all__ = ["SjReport", "SjRoundLedger", "validate_match"]
 
 
 class _At(TypedDict):
@@ -168,33 +169,12 @@ class SjReport:
         }  # fmt: skip
 
 
-def validate_sj_text(
-    text: str, source: str, fmt: str | None = "zfn", first: int = 1, first_line: int = 1
-) -> Iterator[SjReport | Diagnostic]:
-    """Validate each Sheng ji game of a record text as it is read (`zfrec validate`): a report
-    per game, or the diagnostic of a game that could not be read (ZF001, ZF002). `fmt` None
-    tells .zfn from JSON by the first character; `first` numbers the games, `first_line` is
-    the line the text starts at in its file."""
-    from zfrec.games.shengji.kind import iter_sj_text
-    from zfrec.validate import notation_diagnostic
-
-    if fmt is None:
-        fmt = "json" if text.lstrip("\ufeff \t\r\n")[:1] in "{[" else "zfn"
-    if fmt == "zfn" and first_line > 1:
-        text = "\n" * (first_line - 1) + text  # positions as in the whole file
-    kind: Any = fmt
-    for number, item in enumerate(iter_sj_text(text, kind, source), first):
-        if isinstance(item, NotationError):
-            yield notation_diagnostic(item, source, number)
-        else:
-            if item.source is None:
-                item.source = source
-            yield validate_match(item, number)
-
-
-def validate_match(match: SjMatch, game_number: int | None = None) -> SjReport:
-    """Replay every round of `match` and collect its diagnostics (see the module docstring)."""
-    return _Replay(match, game_number).run()
+def validate_match(
+    match: SjMatch, game_number: int | None = None, rules: SjRules | None = None
+) -> SjReport:
+    """Replay every round of `match` (under its own rules, or `rules`) and collect its
+    diagnostics (see the module docstring)."""
+    return _Replay(match, game_number, rules).run()
 
 
 def _seats(mask: int, n: int) -> list[int]:
@@ -208,8 +188,14 @@ def _pos(*candidates: Pos | None) -> Pos | None:
 class _Replay:
     """One match's replay; `note` turns a finding into a located Diagnostic."""
 
-    def __init__(self, match: SjMatch, game_number: int | None) -> None:
+    def __init__(self, match: SjMatch, game_number: int | None, rules: SjRules | None) -> None:
         self.match = match
+        self.given_rules = rules
+        # what the reader could not read (ZF001), by the round it is in, and the moves it
+        # spoils: what goes wrong at such a move follows from it
+        self.read_causes: dict[tuple[int, int], Cause] = {
+            p.move: Cause(p.pos[0], p.pos[1], "ZF001") for p in match.problems if p.move
+        }
         self.game_number = game_number
         self.found: list[Diagnostic] = []
         self.ledgers: list[SjRoundLedger] = []
@@ -224,13 +210,14 @@ class _Replay:
         self.move_cause: Cause | None = None  # the current move's turn error
         self.round_cause: Cause | None = None  # the round's first error before play
         self.trusted = False  # the last round was left unfinished: take this one's start
+        self.lost: list[Cause] = []  # the round's lines the reader skipped, in order
 
     # reporting ---------------------------------------------------------------------------------
 
     def note(
         self, code: str, message: str, pos: Pos | None, *, trick: int | None = None,
         turn: int | None = None, seat: int | None = None, cause: Cause | None = None,
-        rule: str | None = None,
+        rule: str | None = None, fix: Fix | None = None,
     ) -> Diagnostic:  # fmt: skip
         """Record a finding; `rule` (a ruling number) is cited as RULES-SHENGJI.md's."""
         if cause is None and code in DEFAULTED:
@@ -249,7 +236,7 @@ class _Replay:
             code, message,
             Location(self.match.source, line, col, self.game_number, self.round_no, trick, turn,
                      name, unit="round"),
-            cause,
+            cause, fix,
         )  # fmt: skip
         self.found.append(found)
         if code in ALTERING and self.root is None:
@@ -276,7 +263,7 @@ class _Replay:
     def run(self) -> SjReport:
         match = self.match
         try:
-            rules = match.rules()
+            rules = self.given_rules or match.rules()
         except RulesError as exc:
             self.note("SJ207", exc.message, match.pos)
             return SjReport(match, None, tuple(self.found))
@@ -290,8 +277,17 @@ class _Replay:
         dealer_cause: Cause | None = None
         rank_cause: Cause | None = None
         winners: tuple[int, ...] = ()
-        for rnd in match.rounds:
+        starts = [rnd.pos[0] if rnd.pos else 0 for rnd in match.rounds]
+        problems = sorted(match.problems, key=lambda p: p.pos)
+        for i, rnd in enumerate(match.rounds):
             self.round_no, self.root, self.spent = rnd.number, None, {}
+            end = starts[i + 1] if i + 1 < len(starts) else None
+            self.lost = []
+            while problems and (end is None or problems[0].pos[0] < end):
+                p = problems.pop(0)
+                self.note("ZF001", p.message, Pos(*p.pos), fix=p.fix)
+                if p.kind == "line":
+                    self.lost.append(Cause(p.pos[0], p.pos[1], "ZF001"))
             self.round_cause = self.move_cause = self.trick_root = None
             if winners:
                 self.note("SJ507", f"round {rnd.number} is played after the match was won "
@@ -526,6 +522,11 @@ class _Replay:
                 return
             unjudged = False
             self.trick_root = None
+            while self.lost and trick.pos is not None and (self.lost[0].line or 0) < trick.pos[0]:
+                lost = self.lost.pop(0)  # a line skipped before this trick: what follows is off
+                winner_cause = winner_cause or lost
+                self.root = self.root or lost
+                self.round_cause = self.round_cause or lost
             for m in trick.moves:
                 if not 0 <= m.seat < n:
                     self.note("SJ207", f"there is no seat {m.seat + 1}", m.pos, trick=t,
@@ -533,7 +534,11 @@ class _Replay:
                     return
                 before = len(self.found)
                 turn = len(state.trick_plays) + 1
-                self.move_cause = None
+                misread = self.read_causes.get(m.pos) if self.read_causes and m.pos else None
+                self.move_cause = misread
+                if misread is not None:  # the move lost what could not be read
+                    self.trick_root = self.trick_root or misread
+                    self.root = self.root or misread
                 unjudged = self.play(state, m, t, guessed, unjudged, winner_cause)
                 self.move_cause = None
                 self.moves += 1
