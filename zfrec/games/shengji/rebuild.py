@@ -72,8 +72,10 @@ def _whole(
     n, size = rules.players, rules.hand_size
     if len(hands) != n or any(hand_size(h) != size for h in hands):
         return None
-    if sum(hands) + up[0] != sum(rules.decks << 2 * c for c in range(54)):
-        return None  # a card too many or too few (a field can overflow only then)
+    if hand_size(up[0]) != rules.kitty or sum(hands) + up[0] != sum(
+        rules.decks << 2 * c for c in range(54)
+    ):
+        return None  # a card too many or too few (with as many cards, no field overflows)
     lists = [card_ids(h) for h in hands]
     order = [(first + i) % n for i in range(n)]
     deck = tuple(lists[s][i] for i in range(size) for s in order) + tuple(card_ids(up[0]))

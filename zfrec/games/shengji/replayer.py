@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import cache
 from typing import Any, TypedDict
 
 from zfrec.diagnostics import Cause, Diagnostic
@@ -352,6 +353,9 @@ class _Replay:
             if total != rules.kitty:
                 self.note("SJ303", f"the kitty holds {rules.kitty} cards, not {total}",
                           rnd.kitty.pos, rule="11")  # fmt: skip
+        total = sum(size(d.known) for d, _ in parts)
+        if total == 54 * rules.decks and sum(d.known for d, _ in parts) == _full(rules.decks):
+            return  # the common case: every copy once (with as many cards, no field overflows)
         for d, who in parts:
             for c in distinct(d.known):
                 seen[c] = seen.get(c, 0) + count(d.known, c)
@@ -415,6 +419,7 @@ class _Replay:
         n = rules.players
         guessed = list(rb.guessed)
         winner_cause: Cause | None = None
+        read_causes, calls = self.read_causes, bool(state.calls)
         for t, trick in enumerate(rnd.tricks, 1):
             if state.over:
                 m = trick.moves[0] if trick.moves else None
@@ -439,29 +444,25 @@ class _Replay:
                     self.note("SJ207", f"there is no seat {m.seat + 1}", m.pos, trick=t,
                               rule="1")  # fmt: skip
                     return
-                before = len(self.found)
+                found = self.found
+                before = len(found)
                 turn = len(state.trick_plays) + 1
-                misread = self.read_causes.get(m.pos) if self.read_causes and m.pos else None
-                self.move_cause = misread
-                if misread is not None:  # the move lost what could not be read
+                if read_causes and m.pos in read_causes:  # the move lost what was unreadable
+                    misread = self.move_cause = read_causes[m.pos]
                     self.trick_root = self.trick_root or misread
                     self.root = self.root or misread
                 unjudged = self.play(state, m, t, guessed, unjudged, winner_cause)
                 self.move_cause = None
-                self.moves += 1
-                if state.calls:
+                if calls:
                     self.joins(state, m, t, turn)
-                errors = (
-                    [d for d in self.found[before:] if d.severity == "error"]
-                    if len(self.found) > before
-                    else None
-                )
+                if len(found) == before:
+                    continue
+                errors = [d for d in found[before:] if d.severity == "error"]
                 if errors:
                     why = errors[0].cause or Cause(*_lc(errors[0].location), errors[0].code)
                     for c in distinct(m.played):
                         self.spent.setdefault((m.seat, c), why)
-            last = state.log[-1]
-            assert isinstance(last, PlayEvent) and last.trick_result is not None
+            self.moves += n
             winner_cause = self.trick_root
         self.trick_root = None
         if not state.over:
@@ -483,6 +484,12 @@ class _Replay:
         """Judge and make one written play; True while the trick is not judged (after a lead
         that is no lead)."""
         seat, cards = m.seat, m.cards
+        led = state.lead
+        if led is not None and seat == state.turn and not unjudged and m.forced is None:
+            assert state.order is not None  # the common case first: a follow in turn
+            if judge_follow(state.order, led, state.hands[seat], cards) is None:
+                state.play_legal(seat, cards)
+                return False
         turn = len(state.trick_plays) + 1
         at = _At(trick=t, turn=turn, seat=seat)
         order = state.order
@@ -521,11 +528,10 @@ class _Replay:
                 if len(lead.units) > 1 or m.failed:
                     return self.throw(state, m, guessed, at)
                 if seat == state.turn:
-                    state.play_legal(seat, cards)
+                    state.play_legal(seat, cards, lead)
                     return False
             state.force_play(seat, cards, m.played)
             return False
-        led = state.lead
         assert led is not None
         if m.failed:
             self.note("SJ104", "only a lead can be a throw that fails; a follow stays whole",
@@ -700,6 +706,12 @@ def _order(rank: int, trump: str | None) -> Order | None:
     if trump is None:
         return None
     return make_order(level_rank(rank), None if trump == "nt" else TRUMPS.index(trump))
+
+
+@cache
+def _full(decks: int) -> int:
+    """Every card `decks` times, packed."""
+    return sum(decks << 2 * c for c in range(54))
 
 
 def _union(a: int, b: int) -> int:

@@ -487,15 +487,16 @@ class RoundState:
         self.verify_play(seat, cards)
         return self.play_legal(seat, cards)
 
-    def play_legal(self, seat: int, cards: int) -> PlayEvent:
-        """Make a play already known to be legal (listed by `legal_plays`, or verified)."""
+    def play_legal(self, seat: int, cards: int, read: Format | None = None) -> PlayEvent:
+        """Make a play already known to be legal (listed by `legal_plays`, or verified);
+        `read` is a lead's format when the caller has read it already (`classify`)."""
         assert self.order is not None
         order = self.order
         self._save()
         attempt, back, blocker, penalty = cards, 0, None, 0
         lead = self.lead
         if lead is None:
-            lead = classify(order, cards)
+            lead = read or classify(order, cards)
             if len(lead.units) > 1:
                 check = check_throw_format(order, lead, self.others(seat))
                 if not check.stands:
