@@ -56,7 +56,7 @@ def test_an_unknown_kind_offers_the_nearest_names() -> None:
     assert err.value.message == (
         "unknown game 'shengij': did you mean shengji? (games are zhengfen, shengji)"
     )
-    assert kind_problem("chess") == "unknown game 'chess': (games are zhengfen, shengji)"
+    assert kind_problem("chess") == "unknown game 'chess': games are zhengfen, shengji"
     assert kind_problem("SHENGJI") is None
 
 
