@@ -480,3 +480,51 @@ def test_plain_line_edge_cases_agree_with_the_lexer() -> None:
         loads(bad)
     with pytest.raises(NotationError, match="before the round's points"):
         loads(HEAD + "\nround 1\npoints 10\n1: 7h  2: 8h\n")
+
+
+_NOISE = [
+    "forced", "by", "joins", "disputed", "or", "?", "?9999", "kitty", "x4", "round", "deal",
+    "bids", "call", "3rd", "4th", "points", "-5", "result", "swap", "next", "levels", "A", "{",
+    "}", ";", '"', "：", ":", "7h7h7h7h", "Zhang 张:", "9:", "notrump", "rank", "trump", "x",
+    "BJ=8h", "!!", '[Game "shengji"]', "99999999999",
+]  # fmt: skip
+
+
+def _mutated(rng: random.Random, text: str) -> str:
+    lines = text.split("\n")
+    for _ in range(rng.randint(1, 4)):
+        i = rng.randrange(len(lines))
+        words = lines[i].split(" ")
+        op = rng.random()
+        if op < 0.4:
+            words.insert(rng.randrange(len(words) + 1), rng.choice(_NOISE))
+        elif op < 0.7 and len(words) > 1:
+            del words[rng.randrange(len(words))]
+        elif op < 0.85:
+            lines.insert(i, rng.choice(lines))
+            continue
+        else:
+            j = rng.randrange(len(lines[i]) + 1)
+            lines[i] = lines[i][:j] + rng.choice(_NOISE) + lines[i][j:]
+            continue
+        lines[i] = " ".join(words)
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("count", [60, pytest.param(1500, marks=pytest.mark.slow)])
+def test_mangled_records_read_or_fail_cleanly_and_what_reads_round_trips(count: int) -> None:
+    """Samples with words inserted, deleted or repeated: the reader gives a record or a
+    NotationError (strict or recovering), never anything else; what it reads writes back and
+    reads again the same, as text and as JSON."""
+    from zfrec.record import Game, dumps, iter_records_text
+
+    texts = [p.read_text(encoding="utf-8") for p in VALID if p.suffix == ".zfn"]
+    rng = random.Random(7)
+    for _ in range(count):
+        text = _mutated(rng, rng.choice(texts))
+        for recover in (False, True):
+            for item in iter_records_text(text, "zfn", "m.zfn", recover=recover):
+                assert isinstance(item, Game | NotationError)
+                if isinstance(item, Game) and not recover:
+                    assert list(iter_records_text(dumps(item), "zfn")) == [item]
+                    assert list(iter_records_text(dumps(item, "json"), "json")) == [item]
