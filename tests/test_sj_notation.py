@@ -438,3 +438,93 @@ def test_a_recovering_reader_notes_bad_cards_and_lines_and_goes_on() -> None:
     assert len(tricks) == 2 and tricks[0].moves[0].cards == parse_hand("9h")
     (item,) = list(iter_records_text(text, "zfn", "t.zfn"))  # a strict reader stops there
     assert isinstance(item, NotationError) and _at(item) == (9, 7)
+
+
+def _positions(match: SjMatch) -> list[object]:
+    out: list[object] = []
+    for r in match.rounds:
+        out += [r.pos, *(d.pos for d in r.deal or ()), *(b.pos for b in r.bids)]
+        for t in r.tricks:
+            out += [t.pos, *(m.pos for m in t.moves)]
+    return out
+
+
+@pytest.mark.parametrize("path", [p for p in VALID if p.suffix == ".zfn"], ids=lambda p: p.name)
+def test_plain_lines_read_as_the_lexer_reads_them(path: Path) -> None:
+    """The generic reader takes canonical trick and deal lines by the fast path; the Sheng ji
+    reader takes every line through the lexer: the same records, at the same places."""
+    from zfrec.games.shengji.kind import match_of
+    from zfrec.record import load
+
+    fast = [match_of(g) for g in load(path)]
+    lexed = load_sj(path)
+    assert fast == lexed
+    assert [_positions(m) for m in fast] == [_positions(m) for m in lexed]
+
+
+def test_plain_line_edge_cases_agree_with_the_lexer() -> None:
+    from zfrec.games.shengji.kind import match_of
+    from zfrec.record import loads
+
+    text = (
+        HEAD + "\nround 1 dealer 1\ndeal 1: 3s ?\ndeal 2: ?\ndeal 3: BJ BJ ?7\ndeal 4:\n"
+        "1: 3s  2: 3s!?  3: BJ BJ  4: 7h\n2: SJ  3: SJ??\n"
+    )
+    (game,) = loads(text)
+    (lexed,) = parse_sj(text)
+    assert match_of(game) == lexed and _positions(match_of(game)) == _positions(lexed)
+    assert [d.unknown for d in lexed.rounds[0].deal or ()] == [1, 1, 7, 0]
+    # a fourth copy, or a trick after the points, is left to the lexer, which reports it
+    bad = HEAD + "\nround 1\n1: 7h 7h 7h 7h\n"
+    with pytest.raises(NotationError, match="copies"):
+        loads(bad)
+    with pytest.raises(NotationError, match="before the round's points"):
+        loads(HEAD + "\nround 1\npoints 10\n1: 7h  2: 8h\n")
+
+
+_NOISE = [
+    "forced", "by", "joins", "disputed", "or", "?", "?9999", "kitty", "x4", "round", "deal",
+    "bids", "call", "3rd", "4th", "points", "-5", "result", "swap", "next", "levels", "A", "{",
+    "}", ";", '"', "：", ":", "7h7h7h7h", "Zhang 张:", "9:", "notrump", "rank", "trump", "x",
+    "BJ=8h", "!!", '[Game "shengji"]', "99999999999",
+]  # fmt: skip
+
+
+def _mutated(rng: random.Random, text: str) -> str:
+    lines = text.split("\n")
+    for _ in range(rng.randint(1, 4)):
+        i = rng.randrange(len(lines))
+        words = lines[i].split(" ")
+        op = rng.random()
+        if op < 0.4:
+            words.insert(rng.randrange(len(words) + 1), rng.choice(_NOISE))
+        elif op < 0.7 and len(words) > 1:
+            del words[rng.randrange(len(words))]
+        elif op < 0.85:
+            lines.insert(i, rng.choice(lines))
+            continue
+        else:
+            j = rng.randrange(len(lines[i]) + 1)
+            lines[i] = lines[i][:j] + rng.choice(_NOISE) + lines[i][j:]
+            continue
+        lines[i] = " ".join(words)
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("count", [60, pytest.param(1500, marks=pytest.mark.slow)])
+def test_mangled_records_read_or_fail_cleanly_and_what_reads_round_trips(count: int) -> None:
+    """Samples with words inserted, deleted or repeated: the reader gives a record or a
+    NotationError (strict or recovering), never anything else; what it reads writes back and
+    reads again the same, as text and as JSON."""
+    from zfrec.record import Game, dumps, iter_records_text
+
+    texts = [p.read_text(encoding="utf-8") for p in VALID if p.suffix == ".zfn"]
+    rng = random.Random(7)
+    for _ in range(count):
+        text = _mutated(rng, rng.choice(texts))
+        for recover in (False, True):
+            for item in iter_records_text(text, "zfn", "m.zfn", recover=recover):
+                assert isinstance(item, Game | NotationError)
+                if isinstance(item, Game) and not recover:
+                    assert list(iter_records_text(dumps(item), "zfn")) == [item]
+                    assert list(iter_records_text(dumps(item, "json"), "json")) == [item]

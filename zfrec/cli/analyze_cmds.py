@@ -526,6 +526,9 @@ def kind_diff(games_a: list[Game], games_b: list[Game], first: int, as_json: boo
                 where = r.first.where()
                 out.print(f"  first divergence{' at ' + escape(where) if where else ''}: "
                           f"{escape(r.first.message)}")  # fmt: skip
+            for side in ("a", "b"):
+                if r.verdict(side) is not None:
+                    out.print(f"  {side.upper()}: {escape(r.verdict(side))}")
         if extra:
             out.print(f"{'A' if extra > 0 else 'B'} holds {abs(extra)} more game(s)")
     raise typer.Exit(0 if not extra and all(r.same for _, r in reports) else 1)

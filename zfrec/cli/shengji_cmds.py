@@ -19,6 +19,7 @@ import typer
 
 from zfrec.cli.common import fail, friendly_errors, out, print_json
 from zfrec.errors import CardError, IllegalPlayError
+from zfrec.games import KINDS, find_kind, kind_problem
 from zfrec.games.shengji.cards import (
     card_ids,
     count,
@@ -37,7 +38,7 @@ from zfrec.games.shengji.scoring import kitty_multiplier, level_change
 from zfrec.games.shengji.throws import check_throw_format, throw_penalty
 from zfrec.games.shengji.trick import trick_points, trick_winner
 
-GAMES = ("zhengfen", "shengji")
+GAMES = KINDS
 GAME_HELP = "The game: zhengfen (default) or shengji."
 TRUMP_HELP = "Sheng ji: the dominant rank and trump suit, e.g. 7c (rank 7, clubs), or 7 (no-trump)."
 DECKS_HELP = "Sheng ji: the number of decks (default by the preset: 2, or 1 for dabaifen)."
@@ -53,10 +54,12 @@ RULES_HELP = (
 
 
 def check_game(game: str) -> bool:
-    """True for shengji, False for zhengfen; exit 2 for another game."""
-    if game not in GAMES:
-        fail(f"unknown game {game!r}: games are {', '.join(GAMES)}")
-    return game == "shengji"
+    """True for shengji, False for zhengfen; exit 2 for another game (the registry's message,
+    zfrec.games, with its did-you-mean)."""
+    problem = kind_problem(game)
+    if problem:
+        fail(problem)
+    return find_kind(game).name == "shengji"
 
 
 def only_shengji(game: str, verb: str) -> None:

@@ -72,8 +72,10 @@ def kind_problem(name: str) -> str | None:
         return None
     shown = name if len(name) <= 40 else name[:40] + "…"
     near = difflib.get_close_matches(name.casefold(), KINDS, n=2, cutoff=0.6)
-    hint = f"did you mean {' or '.join(near)}? " if near else ""
-    return f"unknown game {shown!r}: {hint}(games are {', '.join(KINDS)})"
+    games = ", ".join(KINDS)
+    if near:
+        return f"unknown game {shown!r}: did you mean {' or '.join(near)}? (games are {games})"
+    return f"unknown game {shown!r}: games are {games}"
 
 
 def find_kind(name: str) -> GameKind:

@@ -64,6 +64,10 @@ class SjDiff:
 
     header: tuple[str, ...]
     first: SjDivergence | None
+    # the validator's verdict on each record ("legal", or its errors), None while the kind has
+    # no validator
+    verdicts: tuple[str | None, str | None] = (None, None)
+    errors: tuple[int, int] = (0, 0)
 
     @property
     def same(self) -> bool:
@@ -73,7 +77,16 @@ class SjDiff:
     def to_json(self) -> dict[str, Any]:
         """As `zfrec diff --json` writes it for one game."""
         first = None if self.first is None else self.first.to_json()
-        return {"same": self.same, "header": list(self.header), "first_divergence": first}
+        out: dict[str, Any] = {"same": self.same, "header": list(self.header),
+                               "first_divergence": first}  # fmt: skip
+        for side, verdict, errors in zip("ab", self.verdicts, self.errors, strict=True):
+            if verdict is not None:
+                out[side] = {"legal": errors == 0, "errors": errors, "verdict": verdict}
+        return out
+
+    def verdict(self, which: str) -> str | None:
+        """The verdict on record `a` or `b`, or None without a validator."""
+        return self.verdicts[0 if which == "a" else 1]
 
 
 def _play_text(m: SjMove) -> str:
@@ -97,7 +110,29 @@ def diff_sj(a: SjMatch, b: SjMatch) -> SjDiff:
     ra, rb = sj_rules_text(a.preset, a.options), sj_rules_text(b.preset, b.options)
     if ra != rb:
         header.append(f"rules: A {ra}, B {rb}")
-    return SjDiff(tuple(header), _first(a, b))
+    (va, ea), (vb, eb) = _verdict(a), _verdict(b)
+    return SjDiff(tuple(header), _first(a, b), (va, vb), (ea, eb))
+
+
+def _verdict(match: SjMatch) -> tuple[str | None, int]:
+    """`legal`, or the error count and the first error, as Zheng Fen's diff says it; None while
+    the kind has no validator (`GameKind.validate`)."""
+    from zfrec.diagnostics import first_error
+    from zfrec.games import NotSupported, find_kind
+
+    try:
+        kind: Any = find_kind(match.game)  # the kind's validator takes an SjMatch too
+        report = kind.validate(match)
+    except NotSupported:
+        return None, 0
+    if report.ok:
+        return "legal", 0
+    first = first_error(report.diagnostics)
+    if first is None:
+        return f"{report.errors} error(s)", report.errors
+    where = first.location.play() if first.location is not None else ""
+    return (f"{report.errors} error(s); first at {where or 'the record'}: {first.message}",
+            report.errors)  # fmt: skip
 
 
 def _first(a: SjMatch, b: SjMatch) -> SjDivergence | None:

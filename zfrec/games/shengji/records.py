@@ -28,6 +28,12 @@ Shapes (all plain slotted dataclasses; seats 0-based here, 1-based in both notat
 Every element carries its source position (`pos`, `zfrec.record.model.Pos`), which never takes
 part in equality: a record read from JSON equals the same record read from text.
 
+Read through the generic record layer (`zfrec.record.load`), a Sheng ji record is a `Game` with
+`kind == "shengji"` whose `rounds` are these `SjRound`s, the header in the `Game`'s own fields
+(`[Result]`'s final levels in `Game.result.scores`, 2..14); `zfrec.games.shengji.kind.match_of`
+gives it as an `SjMatch`, which is what the standalone reader (`zfrec.games.shengji.reader`)
+gives too.
+
     >>> from zfrec.games.shengji.cards import parse_hand
     >>> m = SjMove(0, parse_hand("Kd Qd Qd"), forced=parse_hand("Qd Qd"), blocker=2)
     >>> m.failed, m.back == parse_hand("Kd")

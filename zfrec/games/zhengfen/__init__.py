@@ -124,9 +124,9 @@ class ZhengFenKind(GameKind):
     def store_rows(
         self, source: str | None, number: int, text: str, game: Game, report: Any
     ) -> Rows:
-        from zfrec.store.rows import game_rows
+        from zfrec.store.rows import zhengfen_rows
 
-        return game_rows(source, number, text, game, report)
+        return zhengfen_rows(source, number, text, game, report)
 
 
 KIND = ZhengFenKind()
