@@ -65,6 +65,18 @@ def test_broken_sample_reports_its_expected_code(path: Path) -> None:
         assert report.ok
 
 
+VALID = sorted(p for p in BROKEN.parent.glob("*.*") if p.suffix in (".zfn", ".json"))
+
+
+@pytest.mark.parametrize("path", VALID, ids=lambda p: p.stem)
+def test_valid_samples_validate_clean(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert '[Expect "valid"]' in text or '{"name": "Expect", "value": "valid"}' in text
+    report = _report(path)
+    assert report.ok and not report.warnings, [str(d) for d in report.diagnostics]
+    assert report.moves > 0
+
+
 def test_cli_judges_every_sample_as_its_expect_line_says() -> None:
     result = runner.invoke(app, ["validate", str(BROKEN)])
     assert result.exit_code == 1, result.output
