@@ -389,11 +389,17 @@ class _Replay:
         self.round_cause = self.root
         ev = st.settle()
         assert st.order is not None
-        if rnd.bids and rnd.trump is not None:
+        # Without bids the kitty's cards turned in order set the trump; the record keeps the
+        # kitty as a set, so it is checked only where any order gives the same (R15).
+        turned = rnd.kitty is not None and not rnd.kitty.unknown
+        plain = {c & 3 for c in distinct(rb.kitty) if c < 52} if turned else set()
+        settled = rnd.bids or (turned and rules.no_bid == "first_card" and len(plain) <= 1)
+        if settled and rnd.trump is not None:
             trump = "nt" if st.order.trump is None else TRUMPS[st.order.trump]
             if trump != rnd.trump:
                 said = _order(rank, rnd.trump)
-                self.note("SJ405", f"the bids that stand give {st.order.describe()}, not "
+                how = "the bids that stand give" if rnd.bids else "with no bid, the kitty gives"
+                self.note("SJ405", f"{how} {st.order.describe()}, not "
                           f"{said.describe() if said else rnd.trump}", rnd.pos,
                           rule="15")  # fmt: skip
         d = ev.dealer
