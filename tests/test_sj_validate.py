@@ -237,3 +237,26 @@ def test_every_rule_breaking_change_is_caught(seed: int, preset: str, kind: str)
     bad, code = got
     codes = [d.code for d in validate_match(bad).diagnostics]
     assert code in codes, (kind, codes)
+
+
+# --- the engine's recovery move -----------------------------------------------------------
+
+
+def test_force_play_puts_the_written_play_down_and_undoes() -> None:
+    from zfrec.games.shengji.cards import parse_hand as cards
+    from zfrec.games.shengji.order import parse_trump
+    from zfrec.games.shengji.round import RoundState
+
+    hands = [cards(h) for h in ("Kd Qd 3s", "Kd Ad 4s", "5h 6h 7h", "8d 8c 9c")]
+    rs = RoundState.from_hands(hands, parse_trump("7c"), leader=0)
+    before = rs.snapshot()
+    e = rs.force_play(0, cards("Kd Qd"), cards("Kd Qd"))  # a beaten throw written as standing
+    assert (e.cards, e.back, rs.hands[0], rs.turn) == (cards("Kd Qd"), 0, cards("3s"), 1)
+    assert rs.lead is not None and rs.lead.kind == "throw"
+    rs.undo()
+    assert rs.snapshot() == before
+    e = rs.force_play(0, cards("Kd Qd"), cards("Kd"))  # written as failed, the wrong part
+    assert (e.cards, e.back, rs.hands[0]) == (cards("Kd"), cards("Qd"), cards("Qd 3s"))
+    rs.undo()
+    rs.force_play(0, cards("As 3s"), cards("As 3s"))  # only the copies held leave the hand
+    assert rs.hands[0] == cards("Kd Qd") and rs.lead is not None
