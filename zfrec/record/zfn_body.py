@@ -6,11 +6,11 @@ the kind's hooks (zfrec.games.BodyReader); one line of a hand is read by its Han
 
 from __future__ import annotations
 
-from zfrec.record.lexer import COLON, COMMENT, STRING, WORD, SyntaxFail, Token
+from zfrec.record.lexer import COLON, COMMENT, STRING, WORD, SyntaxFail, Token, fail_at
 from zfrec.record.model import MAX_HAND_NUMBER, Game, Hand, Pos
 from zfrec.record.problems import ReadProblem
 from zfrec.record.seatrefs import Seats
-from zfrec.record.zfn_hand import HandBuilder, bounded, fail_at
+from zfrec.record.zfn_hand import HandBuilder, bounded
 
 
 class ZhengFenBody:

@@ -30,6 +30,7 @@ from zfrec.record.lexer import (
     WORD,
     SyntaxFail,
     Token,
+    fail_at,
     split_annotation,
 )
 from zfrec.record.model import (
@@ -62,11 +63,6 @@ if TYPE_CHECKING:
 _new_tuple = tuple.__new__  # Pos(l, c) without the Python-level __new__ of a named tuple
 _new_object = object.__new__
 _init_move = Move.__init__
-
-
-def fail_at(token: Token, message: str) -> SyntaxFail:
-    """A syntax error at `token`, for the reader to raise."""
-    return SyntaxFail(message, token.line, token.col)
 
 
 # ---------------------------------------------------------------------------------------------
