@@ -1,9 +1,10 @@
 """Zheng Fen's outputs of every sample stay byte-identical (issue 29: the game seam changes
-nothing for Zheng Fen): `validate --json`, `analyze --json`, `convert`, `fmt` and every file
-`render` writes, hashed (sha256) against tests/golden/outputs/manifest.json.
+nothing for Zheng Fen): `validate --json`, `analyze --json`, `convert`, `fmt`, every file
+`render` writes, and the site `publish` makes of a store holding them all, hashed (sha256)
+against tests/golden/outputs/manifest.json.
 
 The manifest was written before the seam and checked against the CLI's outputs then
-(/tmp-free: only file contents and printed JSON, with timings masked). To rewrite it after a
+(only file contents and printed output, temporary paths and timings masked). To rewrite it after a
 deliberate change: `ZFREC_UPDATE_GOLDEN=1 pytest tests/test_golden_outputs.py`, and review.
 """
 
@@ -61,6 +62,23 @@ def _outputs(name: str, tmp: Path) -> dict[str, str]:
     return out
 
 
+def _site(tmp: Path) -> dict[str, str]:
+    """Every file `publish` makes of a store holding every sample; not the site's manifest,
+    which names the renderer's code (zfrec.render.gamefiles.renderer_fingerprint)."""
+    db = f"sqlite:///{tmp / 'store.db'}"
+    result = runner.invoke(app, ["import", "--db", db, *RECORDS])
+    out = {f"import ({result.exit_code})": _sha(result.stdout_bytes.replace(bytes(tmp), b""))}
+    result = runner.invoke(app, ["games", "--db", db, "--json"])
+    out[f"games --json ({result.exit_code})"] = _sha(result.stdout_bytes)
+    site = tmp / "site"
+    result = runner.invoke(app, ["publish", "--db", db, "-o", str(site)])
+    out[f"publish ({result.exit_code})"] = str(result.exit_code)
+    for path in sorted(site.rglob("*")):
+        if path.is_file() and path.name != ".zfrec-site.json":
+            out[f"publish {path.relative_to(site).as_posix()}"] = _sha(path.read_bytes())
+    return out
+
+
 @pytest.mark.slow
 def test_every_output_of_every_sample_is_as_before_the_seam(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -71,9 +89,10 @@ def test_every_output_of_every_sample_is_as_before_the_seam(
         work = tmp_path / str(i)
         work.mkdir()
         found.update(_outputs(name, work))
+    found.update(_site(tmp_path))
     if UPDATE:
         MANIFEST.write_text(json.dumps(found, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     expected = json.loads(MANIFEST.read_text(encoding="utf-8"))
     changed = sorted(k for k in expected.keys() | found.keys() if expected.get(k) != found.get(k))
     assert not changed, f"{len(changed)} output(s) changed: {changed[:10]}"
-    assert len(found) > 300  # pages, replays and charts of every sample, not a few stray files
+    assert len(found) > 600  # pages, replays and charts of every sample, not a few stray files

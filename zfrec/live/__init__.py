@@ -11,7 +11,15 @@
 from __future__ import annotations
 
 from zfrec.live.judge import Conflict, EntryRefused, LiveError
-from zfrec.live.table import Forbidden, NotFound, Table, TableSummary, Unauthorized, list_tables
+from zfrec.live.table import (
+    Forbidden,
+    NotFound,
+    Stale,
+    Table,
+    TableSummary,
+    Unauthorized,
+    list_tables,
+)
 
 __all__ = [
     "Conflict",
@@ -19,6 +27,7 @@ __all__ = [
     "Forbidden",
     "LiveError",
     "NotFound",
+    "Stale",
     "Table",
     "TableSummary",
     "Unauthorized",

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import importlib.resources
+import io
 import json
 from collections.abc import AsyncIterator, Callable
 from functools import cache
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import segno
 from fastapi import FastAPI, Header, Query, Request
@@ -41,7 +42,19 @@ PAGE_CSP = (
     "frame-ancestors 'self'"
 )
 API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'"
-ASSETS = {"live.css": "text/css; charset=utf-8", "live.js": "text/javascript; charset=utf-8"}
+ASSETS = {
+    "live.css": "text/css; charset=utf-8",
+    "live.js": "text/javascript; charset=utf-8",
+    "live-table.js": "text/javascript; charset=utf-8",
+}
+# The browsers' /favicon.ico: a green felt with a gold card, so no request is answered 404.
+FAVICON = (
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">'
+    '<rect width="32" height="32" rx="6" fill="#17583a"/>'
+    '<rect x="9" y="5" width="14" height="22" rx="2" fill="#fff" stroke="#c9971c" '
+    'stroke-width="2"/>'
+    '<path d="M16 10l4 6-4 6-4-6z" fill="#c0212f"/></svg>'
+)
 
 
 # --- request bodies -----------------------------------------------------------------------------
@@ -59,11 +72,16 @@ class NewTable(BaseModel):
     date: Annotated[str | None, Field(max_length=40)] = None
 
 
+# `version`: the table's version an entry was made against; a stale one is refused (409).
+Version = Annotated[int | None, Field(ge=0, le=2**31 - 1)]
+
+
 class NewHand(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     shuffler: int | None = None
     deals: dict[str, Annotated[str, Field(max_length=400)]] | None = None
+    version: Version = None
 
 
 class NewMove(BaseModel):
@@ -71,6 +89,37 @@ class NewMove(BaseModel):
 
     seat: int
     play: Annotated[str, Field(max_length=200)]
+    version: Version = None
+
+
+class Undo(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    version: Version = None
+
+
+class Marks(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    entry: Annotated[int | None, Field(ge=1, le=2**31 - 1)] = None
+    annotation: Literal["", "!", "?", "!!", "??", "!?", "?!"] | None = None
+    comment: Annotated[str | None, Field(max_length=1000)] = None
+    disputed: bool | None = None
+    note: Annotated[str | None, Field(max_length=200)] = None
+    or_: Annotated[list[Annotated[str, Field(max_length=200)]], Field(max_length=8)] = Field(
+        default=[], alias="or"
+    )
+    version: Version = None
+
+
+class Edit(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    entry: Annotated[int, Field(ge=1, le=2**31 - 1)]
+    action: Literal["replace", "insert", "delete"] = "replace"
+    seat: Annotated[int | None, Field(ge=-(2**31), le=2**31 - 1)] = None
+    play: Annotated[str | None, Field(max_length=200)] = None
+    version: Version = None
 
 
 class QrText(BaseModel):
@@ -229,7 +278,7 @@ def create_app(
     ) -> Response:
         deals = None if body.deals is None else {_seat_key(k): v for k, v in body.deals.items()}
         state = table(table_id).start_hand(
-            _bearer(authorization), shuffler=body.shuffler, deals=deals
+            _bearer(authorization), shuffler=body.shuffler, deals=deals, version=body.version
         )
         return _json(state, 201)
 
@@ -237,11 +286,46 @@ def create_app(
     def enter(
         table_id: str, body: NewMove, authorization: Annotated[str | None, Header()] = None
     ) -> Response:
-        return _json(table(table_id).enter(_bearer(authorization), seat=body.seat, play=body.play))
+        live = table(table_id)
+        token = _bearer(authorization)
+        return _json(live.enter(token, seat=body.seat, play=body.play, version=body.version))
 
     @app.post("/api/tables/{table_id}/undo")
-    def undo(table_id: str, authorization: Annotated[str | None, Header()] = None) -> Response:
-        return _json(table(table_id).undo(_bearer(authorization)))
+    def undo(
+        table_id: str,
+        body: Undo | None = None,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> Response:
+        version = None if body is None else body.version
+        return _json(table(table_id).undo(_bearer(authorization), version=version))
+
+    @app.post("/api/tables/{table_id}/marks")
+    def mark(
+        table_id: str, body: Marks, authorization: Annotated[str | None, Header()] = None
+    ) -> Response:
+        marks = body.model_dump(exclude={"entry", "version", "or_"}, exclude_none=True)
+        if body.disputed:
+            marks["or"] = body.or_
+        live = table(table_id)
+        return _json(
+            live.mark(_bearer(authorization), entry=body.entry, version=body.version, **marks)
+        )
+
+    @app.post("/api/tables/{table_id}/edit")
+    def edit(
+        table_id: str, body: Edit, authorization: Annotated[str | None, Header()] = None
+    ) -> Response:
+        live = table(table_id)
+        return _json(
+            live.edit(
+                _bearer(authorization),
+                entry=body.entry,
+                seat=body.seat,
+                play=body.play,
+                action=body.action,
+                version=body.version,
+            )
+        )
 
     @app.get("/api/tables/{table_id}/record.zfn")
     def record_zfn(table_id: str) -> Response:
@@ -265,8 +349,16 @@ def create_app(
 
     @app.post("/api/qr")
     def qr(body: QrText) -> Response:
-        svg = segno.make(body.text, error="m").svg_inline(scale=4, border=2)
-        return Response(svg, media_type="image/svg+xml")
+        # A standalone SVG (with its xmlns): the page shows it as an <img>, which needs one.
+        out = io.BytesIO()
+        segno.make(body.text, error="m").save(out, kind="svg", scale=4, border=2, xmldecl=False)
+        return Response(out.getvalue(), media_type="image/svg+xml")
+
+    @app.get("/favicon.ico")
+    def favicon() -> Response:
+        return Response(
+            FAVICON, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"}
+        )
 
     # pages -------------------------------------------------------------------------------------
 

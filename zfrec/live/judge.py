@@ -22,9 +22,10 @@ Entry JSON (seats 0-based, as in the record model):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NoReturn
 
 from zfrec.diagnostics import Diagnostic
 from zfrec.engine.cards import (
@@ -39,7 +40,21 @@ from zfrec.engine.combos import Combo, readings, resolve
 from zfrec.engine.game import Event, GameState, HandResult, HandState, hand_sizes, next_seat
 from zfrec.engine.rules import Ruleset
 from zfrec.errors import CardError, IllegalPlayError, ZfrecError
-from zfrec.record.model import Game, Hand, HandScore, Move, Result, SeatDeal, Trick
+from zfrec.record import dumps, iter_records_text
+from zfrec.record.model import (
+    AltPlay,
+    Game,
+    Hand,
+    HandScore,
+    Move,
+    Result,
+    SeatDeal,
+    Trick,
+    comment_problem,
+    move_problem,
+    tag_value_problem,
+)
+from zfrec.record.problems import ReadProblem
 from zfrec.record.zfn import PASS_WORDS
 from zfrec.replay import HandEnd, replay
 
@@ -101,13 +116,35 @@ def parse_seat_cards(text: str) -> tuple[int, int | None]:
     return mask, unknown
 
 
+MARK_KEYS = ("annotation", "comments", "disputed", "note", "or")
+
+
+def alt_of(text: str) -> AltPlay:
+    """Another version of a disputed move, read as a play (`Kc`, `BJ=8h`) or a pass (`-`)."""
+    if text.strip().casefold() in PASS_WORDS:
+        return AltPlay(is_pass=True)
+    play = parse_play(text)
+    return AltPlay(False, Cards(play.mask), tuple(sorted(play.declarations, key=lambda d: d[0])))
+
+
 def move_of(data: dict[str, Any]) -> Move:
+    """The record's move of an entry, with the marks the table added (annotation, comments,
+    a dispute and its other versions)."""
     seat = int(data["seat"])
     text = str(data["play"])
+    marks: dict[str, Any] = {}
+    if data.get("annotation"):
+        marks["annotation"] = str(data["annotation"])
+    if data.get("comments"):
+        marks["comments"] = [str(c) for c in data["comments"]]
+    if data.get("disputed"):
+        marks["disputed"] = True
+        marks["dispute_note"] = data.get("note") or None
+        marks["alternatives"] = tuple(alt_of(str(t)) for t in data.get("or") or ())
     if text.casefold() in PASS_WORDS:
-        return Move.passes(seat)
+        return Move.passes(seat, **marks)
     play = parse_play(text)
-    return Move.plays(seat, play.mask, play.declarations)
+    return Move.plays(seat, play.mask, play.declarations, **marks)
 
 
 def deal_of(data: dict[str, Any]) -> tuple[SeatDeal, ...] | None:
@@ -117,8 +154,9 @@ def deal_of(data: dict[str, Any]) -> tuple[SeatDeal, ...] | None:
     return tuple(SeatDeal(Cards(parse_seat_cards(d["known"])[0]), int(d["unknown"])) for d in deal)
 
 
-def build_record(header: Game, entries: Sequence[Entry]) -> Game:
-    """The game record the entries make: hands, deals, trick lines, score lines, result."""
+def build_record(header: Game, entries: Sequence[Entry], last: Move | None = None) -> Game:
+    """The game record the entries make: hands, deals, trick lines, score lines, result.
+    `last` stands for the last entry's move (one the reader could only partly read)."""
     hands: list[Hand] = []
     result: Result | None = None
     for entry in entries:
@@ -131,7 +169,8 @@ def build_record(header: Game, entries: Sequence[Entry]) -> Game:
             hand.tricks.append(Trick([]))
         # Entries stored by older versions may carry "holds": "3h" (the first leader's 3h,
         # written into the deal); the replay now places the 3h with the leader by itself.
-        hand.tricks[int(data["line"]) - 1].moves.append(move_of(data))
+        move = last if last is not None and entry is entries[-1] else move_of(data)
+        hand.tricks[int(data["line"]) - 1].moves.append(move)
         if "score" in data:
             score = data["score"]
             hands[-1] = replace(
@@ -160,6 +199,25 @@ def _led_by(hand: Hand, n: int, seat: int) -> tuple[SeatDeal, ...] | None:
     old = deal[seat]
     deal[seat] = SeatDeal(Cards(old.known | three), old.unknown - 1)
     return tuple(deal)
+
+
+# Characters that would end the move in the notation (a comment, a tag, a new line, the next
+# move's seat): such text is not read as a move at all.
+_UNSAFE = re.compile(r'[\n\r{};\[\]":：]')
+
+
+def _read_leniently(header: Game, seat: int, text: str) -> tuple[Move, list[ReadProblem]] | None:
+    """`text` read as the move of seat `seat` by the recovering notation reader, with what it
+    could not read; None if it does not read as one move."""
+    source = dumps(replace(header, hands=[])) + f"hand 1\n{seat + 1}: {text}\n"
+    for game in iter_records_text(source, recover=True):
+        if isinstance(game, Game) and game.hands and len(game.hands[0].tricks) == 1:
+            moves = game.hands[0].tricks[0].moves
+            problems = game.problems
+            only = len(moves) == 1 and moves[0].seat == seat and bool(problems)
+            if only and all(p.move == moves[0].pos for p in problems):
+                return moves[0], problems
+    return None
 
 
 # --- the game in memory -------------------------------------------------------------------------
@@ -214,6 +272,8 @@ class LiveGame:
     _moves: _MoveCache = field(init=False, default_factory=lambda: _MoveCache())
     # engine actions (inferred passes + the move) of each move applied since the last rebuild
     _counts: list[int] = field(init=False, default_factory=list)
+    # the seats (0-based) whose passes the last accepted move implied, in order
+    inferred: list[int] = field(init=False, default_factory=list)
     # state JSON already made, by (version, viewer, since): see zfrec.live.table.cached_state
     views: dict[tuple[int, int | None, int], dict[str, Any]] = field(
         init=False, default_factory=dict
@@ -230,6 +290,11 @@ class LiveGame:
     def record(self) -> Game:
         """The game so far as a record, score lines and result included."""
         return build_record(self.header, self.entries)
+
+    def forget_moves(self) -> None:
+        """After an entry's marks changed: the move list and the states are made afresh."""
+        self._moves = _MoveCache()
+        self.views.clear()
 
     def in_hand(self) -> bool:
         return self.hand is not None and not self.hand.over
@@ -313,9 +378,14 @@ class LiveGame:
 
     # judging by replay -------------------------------------------------------------------------
 
-    def _judge_by_replay(self, entry: Entry) -> None:
-        """Replay the record with `entry` added; refuse it with the validator's first new error."""
-        candidate = build_record(self.header, [*self.entries, entry])
+    def _judge_by_replay(
+        self, entry: Entry, read: tuple[Move, list[ReadProblem]] | None = None
+    ) -> None:
+        """Replay the record with `entry` added; refuse it with the validator's first new error.
+        `read` is the entry's move as the notation reader read it, when it is not readable."""
+        candidate = build_record(self.header, [*self.entries, entry], read and read[0])
+        if read is not None:
+            candidate = replace(candidate, problems=list(read[1]))
         done = replay_to_end(candidate)
         old = list(self.baseline)
         for d in done.errors:
@@ -409,11 +479,14 @@ class LiveGame:
         if self.hand is None:
             raise Conflict("no-hand", "no hand has started: start a hand first")
         text = play.strip()
+        self.inferred = []
         try:
             move = move_of({"seat": seat, "play": text})
         except CardError as exc:
-            raise EntryRefused("ZF001", exc.message) from None
+            self._refuse_unreadable(seat, text, exc)
         hs = self.hand
+        chain = [] if hs.over or hs.top is None else hs.pass_chain()
+        old_line = self.line
         new_line = self._starts_line(hs, move)
         line = self.line + 1 if new_line or self.line == 0 else self.line
         data: dict[str, Any] = {"seat": seat, "play": move.play_text(), "line": line}
@@ -428,14 +501,34 @@ class LiveGame:
                 entry = Entry(entry.seq, entry.kind, data)
         if fast is None:
             self._judge_by_replay(entry)
-            return self._accept_judged(entry)
+            accepted = self._accept_judged(entry)
+            # The replay inferred the passes as the notation does: before a later seat of the
+            # pass chain on the same line, or all of the chain when the move starts a line.
+            if accepted.data["line"] == old_line and seat in chain:
+                self.inferred = chain[: chain.index(seat)]
+            elif accepted.data["line"] != old_line:
+                self.inferred = chain
+            return accepted
         was_over = hs.over
+        self.inferred = list(fast[0])
         self._advance(move, line, *fast)
         if not was_over and hs.over:
             data.update(self._ending())
         accepted = Entry(entry.seq, entry.kind, data)
         self.entries.append(accepted)
         return accepted
+
+    def _refuse_unreadable(self, seat: int, text: str, exc: CardError) -> NoReturn:
+        """Refuse a play that does not read as cards in the validator's words: the move is read
+        as `zfrec validate` reads the notation (keeping what can be read, `did you mean Ks?`
+        from the cards the seat holds) and the record replayed with it."""
+        read = None if _UNSAFE.search(text) else _read_leniently(self.header, seat, text)
+        if read is not None and self.hand is not None and not self.baseline:
+            hs, move = self.hand, read[0]
+            line = self.line + 1 if self.line == 0 or self._starts_line(hs, move) else self.line
+            entry = Entry(len(self.entries) + 1, "move", {"seat": seat, "play": text, "line": line})
+            self._judge_by_replay(entry, read)
+        raise EntryRefused("ZF001", exc.message) from None
 
     def _starts_line(self, hs: HandState, move: Move) -> bool:
         """Whether the move is written on a new trick line (the notation's trick boundary)."""
@@ -446,11 +539,11 @@ class LiveGame:
         chain = hs.pass_chain()
         if move.seat in chain:
             return False
-        return not move.is_pass and move.seat == self._leader_after(hs)
+        return not move.is_pass and move.seat == self.leader_after(hs)
 
-    def _leader_after(self, hs: HandState) -> int | None:
+    def leader_after(self, hs: HandState) -> int | None:
         """Who leads once everyone in the pass chain has passed; None if the hand ends."""
-        if hs.final_turn or hs.top_seat is None:
+        if hs.over or hs.final_turn or hs.top_seat is None:
             return None
         winner = hs.top_seat
         if hs.hands[winner]:
@@ -477,7 +570,7 @@ class LiveGame:
             chain = hs.pass_chain()
             if seat in chain:
                 passes = chain[: chain.index(seat)]
-            elif not move.is_pass and seat == self._leader_after(hs):
+            elif not move.is_pass and seat == self.leader_after(hs):
                 passes, top = chain, None
             else:
                 return None
@@ -498,7 +591,7 @@ class LiveGame:
         if hs.over or hs.top is None or move.is_pass:
             return None
         chain = hs.pass_chain()
-        if move.seat not in chain or move.seat != self._leader_after(hs):
+        if move.seat not in chain or move.seat != self.leader_after(hs):
             return None
         swaps = self._swaps(hs, move.seat, move.cards)
         if swaps is None:
@@ -593,14 +686,15 @@ class LiveGame:
                 cache.hand += 1
             else:
                 d = entry.data
-                cache.items.append(
-                    {
-                        "hand": cache.hand,
-                        "line": d["line"],
-                        "seat": d["seat"] + 1,
-                        "play": d["play"],
-                    }
-                )
+                item = {
+                    "hand": cache.hand,
+                    "line": d["line"],
+                    "seat": d["seat"] + 1,
+                    "play": d["play"],
+                    "entry": entry.seq,
+                }
+                item.update((k, d[k]) for k in MARK_KEYS if d.get(k))
+                cache.items.append(item)
         cache.upto = len(self.entries)
         return cache.items
 
@@ -620,3 +714,98 @@ class LiveGame:
                 shuffler = entry.data.get("shuffler")
                 return None if shuffler is None else int(shuffler)
         return None
+
+
+# --- marks and corrections ------------------------------------------------------------------------
+
+
+def marked(entry: Entry, marks: dict[str, Any]) -> Entry:
+    """`entry` (a move) with the table's marks changed: `annotation` ("" takes it away),
+    `comment` (added to its comments), `disputed` (False takes the dispute away) with its `note`
+    and other versions `or`. Raises EntryRefused where the notation could not write them."""
+    data = dict(entry.data)
+    annotation = marks.get("annotation")
+    if annotation == "":
+        data.pop("annotation", None)
+    elif annotation is not None:
+        data["annotation"] = str(annotation)
+    comment = marks.get("comment")
+    if comment is not None:
+        text = str(comment).strip()
+        if problem := comment_problem(text):
+            raise EntryRefused("request", f"comment: {problem}")
+        data["comments"] = [*data.get("comments", []), text]
+    disputed = marks.get("disputed")
+    if disputed is False:
+        for key in ("disputed", "note", "or"):
+            data.pop(key, None)
+    elif disputed:
+        note = str(marks.get("note") or "").strip()
+        if note and (problem := tag_value_problem(note)):
+            raise EntryRefused("request", f"note: {problem}")
+        versions = [str(v).strip() for v in marks.get("or") or () if str(v).strip()]
+        data.update({"disputed": True, "note": note or None, "or": versions})
+    try:
+        move = move_of(data)
+    except CardError as exc:
+        raise EntryRefused("ZF001", f"the other version: {exc.message}") from None
+    if problem := move_problem(move):
+        raise EntryRefused("request", problem)
+    if "or" in data:  # written as the notation writes them
+        data["or"] = [v.play_text() for v in move.alternatives]
+    return Entry(entry.seq, entry.kind, data)
+
+
+def reenter(game: LiveGame, entry: Entry) -> None:
+    """Enter a stored entry again into `game` (after an earlier one was corrected): a hand
+    start with its recorded cards (hands after the first take the shuffler the rules now
+    name), a move with its marks. Raises LiveError where the game no longer allows it."""
+    data = entry.data
+    if entry.kind == "hand":
+        deal = data.get("deal")
+        deals = None if deal is None else {s: d["known"] for s, d in enumerate(deal)}
+        first = game.game.hands_played == 0 and (game.hand is None)
+        game.start_hand(data.get("shuffler") if first else None, deals)
+        return
+    game.enter(int(data["seat"]), str(data["play"]))
+    marks = {k: data[k] for k in MARK_KEYS if k in data}
+    if marks:
+        last = game.entries[-1]
+        game.entries[-1] = Entry(last.seq, last.kind, {**last.data, **marks})
+
+
+def rewrite(
+    live: LiveGame, at: int, edit: Callable[[LiveGame], object] | None, replace_old: bool
+) -> tuple[LiveGame, list[dict[str, Any]]]:
+    """The game with entry `at` (1-based) corrected: the entries before it, then `edit` (a new
+    entry, or nothing to delete), then the later entries entered again, each judged afresh. The
+    first one the game no longer allows stops it: it and the ones after it are left out and
+    returned (`entry`, `seat`, `play` or `shuffler`, and the refusal's `code` and `message` on
+    the first). `live` itself is not changed. Raises LiveError if the edit is refused."""
+    if not 1 <= at <= len(live.entries) + (0 if replace_old else 1):
+        raise EntryRefused("entry", f"there is no entry {at}: entries are 1 to {len(live.entries)}")
+    game = LiveGame(live.header, list(live.entries[: at - 1]), live.version)
+    if edit is not None:
+        edit(game)
+    later = live.entries[at:] if replace_old else live.entries[at - 1 :]
+    dropped: list[dict[str, Any]] = []
+    for i, entry in enumerate(later):
+        try:
+            reenter(game, entry)
+        except LiveError as exc:
+            for j, left in enumerate(later[i:]):
+                item: dict[str, Any] = {"entry": left.seq, "kind": left.kind}
+                if left.kind == "move":
+                    item.update(seat=int(left.data["seat"]) + 1, play=left.data["play"])
+                else:
+                    item["shuffler"] = (
+                        None
+                        if left.data.get("shuffler") is None
+                        else (int(left.data["shuffler"]) + 1)
+                    )
+                if j == 0:
+                    item.update(code=exc.code, message=exc.message)
+                dropped.append(item)
+            break
+    game.inferred = []
+    return game, dropped

@@ -18,6 +18,7 @@ app sends (LIVE.md lists the fields).
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import hmac
 import secrets
@@ -39,7 +40,15 @@ from zfrec.engine.movegen import example, legal_plays
 from zfrec.engine.rules import preset
 from zfrec.errors import RulesError
 from zfrec.jsonview import dump
-from zfrec.live.judge import Conflict, Entry, EntryRefused, LiveError, LiveGame
+from zfrec.live.judge import (
+    Conflict,
+    Entry,
+    EntryRefused,
+    LiveError,
+    LiveGame,
+    marked,
+    rewrite,
+)
 from zfrec.record import Format, Game, dumps
 from zfrec.record.model import players_problem, tag_value_problem
 from zfrec.store import (
@@ -54,7 +63,9 @@ from zfrec.store import (
     live_entries,
     pop_live_entry,
     reopen_live_game,
+    replace_live_entries,
     session,
+    update_live_entry,
 )
 
 __all__ = [
@@ -63,6 +74,7 @@ __all__ = [
     "Forbidden",
     "LiveError",
     "NotFound",
+    "Stale",
     "Table",
     "TableSummary",
     "Unauthorized",
@@ -253,6 +265,8 @@ class Table:
         chosen = dict(options or {})
         if target is not None:
             chosen["target"] = target
+        if date is None:  # a live game is played today: stored dated, as the notation writes it
+            date = datetime.date.today().strftime("%Y.%m.%d")
         try:
             ruleset = preset(rules, **chosen)
         except RulesError as exc:
@@ -313,21 +327,106 @@ class Table:
         *,
         shuffler: int | None = None,
         deals: dict[int, str] | None = None,
+        version: int | None = None,
     ) -> dict[str, Any]:
         """Start the next hand. `shuffler` (1-based) is needed for hand 1 only; later the rules
-        name it. `deals` maps seats (1-based) to what is known of their cards (`3h 4h ?16`)."""
+        name it. `deals` maps seats (1-based) to what is known of their cards (`3h 4h ?16`).
+        `version`: the table's version the entry was made against (Stale if it moved on)."""
         zero = None if shuffler is None else shuffler - 1
         known = None if deals is None else {int(k) - 1: v for k, v in deals.items()}
-        return self._change(token, lambda live: live.start_hand(zero, known))
+        return self._change(token, version, _appending(lambda live: live.start_hand(zero, known)))
 
-    def enter(self, token: str | None, *, seat: int, play: str) -> dict[str, Any]:
+    def enter(
+        self, token: str | None, *, seat: int, play: str, version: int | None = None
+    ) -> dict[str, Any]:
         """One move: `play` is cards (`8s 8h`, `BJ=8h`) or a pass (`-`). A play by a later seat
-        means the seats in between passed. Illegal or ambiguous: EntryRefused, nothing stored."""
-        return self._change(token, lambda live: live.enter(seat - 1, play))
+        means the seats in between passed: the answer's `inferred` lists them (1-based).
+        Illegal or ambiguous: EntryRefused, nothing stored."""
+        op = _appending(lambda live: live.enter(seat - 1, play))
+        return self._change(token, version, op, inferred=True)
 
-    def undo(self, token: str | None) -> dict[str, Any]:
+    def undo(self, token: str | None, *, version: int | None = None) -> dict[str, Any]:
         """Remove the last entry (a move or a hand start); any number of times."""
-        return self._change(token, None)
+        return self._change(token, version, _undoing)
+
+    def mark(
+        self,
+        token: str | None,
+        *,
+        entry: int | None = None,
+        version: int | None = None,
+        **marks: Any,
+    ) -> dict[str, Any]:
+        """Mark move `entry` (1-based entry number; the last move if None) as the notation can:
+        `annotation` ("!?"; "" takes it away), `comment` (added), `disputed` with its `note` and
+        the other versions `or` (a list of plays). The game itself does not change."""
+
+        def op(s: Session, row: LiveTableRow, live: LiveGame) -> LiveGame:
+            moves = [e for e in live.entries if e.kind == "move"]
+            target = moves[-1] if entry is None and moves else None
+            if entry is not None and 1 <= entry <= len(live.entries):
+                target = live.entries[entry - 1]
+            if target is None or target.kind != "move":
+                raise EntryRefused("entry", "there is no such move to mark")
+            new = marked(target, marks)
+            live.version = update_live_entry(
+                s,
+                table_id=self.id,
+                version=row.version,
+                entries=row.entries,
+                seq=new.seq,
+                data=new.data,
+            )
+            live.entries[new.seq - 1] = new
+            live.forget_moves()
+            _restore_game(s, self.id, row, live)
+            return live
+
+        return self._change(token, version, op)
+
+    def edit(
+        self,
+        token: str | None,
+        *,
+        entry: int,
+        seat: int | None = None,
+        play: str | None = None,
+        action: str = "replace",
+        version: int | None = None,
+    ) -> dict[str, Any]:
+        """Correct the game at entry `entry` (1-based): `replace` that move by `seat`'s `play`,
+        `insert` the move before it, or `delete` it. The later entries are entered again; the
+        first one the corrected game refuses, and the ones after it, are left out and listed in
+        the answer's `dropped`. A refused correction changes nothing."""
+        if action not in ("replace", "insert", "delete"):
+            raise EntryRefused("request", "action is replace, insert or delete")
+        if action != "delete" and (seat is None or play is None):
+            raise EntryRefused("request", f"{action} needs a seat and a play")
+        dropped: list[dict[str, Any]] = []
+
+        def op(s: Session, row: LiveTableRow, live: LiveGame) -> LiveGame:
+            if action == "replace" and not (
+                1 <= entry <= len(live.entries) and live.entries[entry - 1].kind == "move"
+            ):
+                raise EntryRefused("entry", f"entry {entry} is not a move: only moves are edited")
+
+            def edit_move(game: LiveGame) -> None:
+                assert seat is not None and play is not None
+                game.enter(seat - 1, play)
+
+            new, left = rewrite(live, entry, None if action == "delete" else edit_move,
+                                action != "insert")  # fmt: skip
+            first = entry
+            kept = [(e.seq, e.kind, e.data) for e in new.entries[first - 1 :]]
+            new.version = replace_live_entries(
+                s, table_id=self.id, version=row.version, first=first, entries=kept
+            )
+            _restore_game(s, self.id, row, new)
+            dropped.extend(left)
+            return new
+
+        state = self._change(token, version, op)
+        return {**state, "dropped": dropped}
 
     # internals ---------------------------------------------------------------------------------
 
@@ -364,9 +463,10 @@ class Table:
         return LiveGame(_header(row), entries, row.version)
 
     def _change(
-        self, token: str | None, action: Callable[[LiveGame], Entry] | None
+        self, token: str | None, version: int | None, op: _Op, *, inferred: bool = False
     ) -> dict[str, Any]:
-        """Lock the row, judge against the current game, store, commit, then answer."""
+        """Lock the row, check the version the entry was made against, judge it against the
+        current game, store, commit, then answer (with `inferred` for a move)."""
         slot = _slot(self.engine, self.id)
         for attempt in range(1, _ATTEMPTS + 1):
             try:
@@ -379,48 +479,80 @@ class Table:
                             slot.live = live = self._load(s, row)
                             if live is None:
                                 raise LiveConflict("entries changed under the row lock")
+                        if version is not None and version != row.version:
+                            raise Stale(
+                                "stale",
+                                f"the table moved on (version {row.version}) since this entry "
+                                f"was made (version {version}): nothing was entered",
+                                state=cached_state(self.id, live),
+                            )
                         try:
-                            self._apply(s, row, live, action)
+                            held = op(s, row, live)
                             s.commit()
                         except LiveError:
                             raise  # refused: the game in memory did not change
                         except BaseException:
                             slot.live = None  # changed in memory but not stored: rebuild
                             raise
-                        return cached_state(self.id, live)
+                        slot.live = held
+                        state = cached_state(self.id, held)
+                        if inferred:
+                            state["inferred"] = [seat + 1 for seat in held.inferred]
+                        return state
             except (LiveConflict, DBAPIError) as exc:
                 again = isinstance(exc, LiveConflict | IntegrityError) or _retry(exc)
                 if attempt == _ATTEMPTS or not again:
                     raise
         raise AssertionError("unreachable")
 
-    def _apply(
-        self,
-        s: Session,
-        row: LiveTableRow,
-        live: LiveGame,
-        action: Callable[[LiveGame], Entry] | None,
-    ) -> None:
-        if action is None:
-            if not live.entries:
-                raise Conflict("nothing-to-undo", "there is nothing to undo")
-            seq = live.entries[-1].seq
-            live.undo()
-            live.version = pop_live_entry(s, table_id=self.id, version=row.version, seq=seq)
-            if row.over or row.game_id is not None:
-                reopen_live_game(s, table_id=self.id, game_id=row.game_id)
-            return
+
+_Op = Callable[[Session, LiveTableRow, LiveGame], LiveGame]
+
+
+def _appending(action: Callable[[LiveGame], Entry]) -> _Op:
+    """The change that judges one new entry and stores it."""
+
+    def op(s: Session, row: LiveTableRow, live: LiveGame) -> LiveGame:
+        live.inferred = []
         entry = action(live)
         live.version = append_live_entry(
             s,
-            table_id=self.id,
+            table_id=row.id,
             version=row.version,
             seq=entry.seq,
             kind=entry.kind,
             data=entry.data,
         )
         if "result" in entry.data:
-            finish_live_game(s, table_id=self.id, game=live.record())
+            finish_live_game(s, table_id=row.id, game=live.record())
+        return live
+
+    return op
+
+
+def _undoing(s: Session, row: LiveTableRow, live: LiveGame) -> LiveGame:
+    if not live.entries:
+        raise Conflict("nothing-to-undo", "there is nothing to undo")
+    seq = live.entries[-1].seq
+    live.undo()
+    live.version = pop_live_entry(s, table_id=row.id, version=row.version, seq=seq)
+    if row.over or row.game_id is not None:
+        reopen_live_game(s, table_id=row.id, game_id=row.game_id)
+    return live
+
+
+def _restore_game(s: Session, table_id: str, row: LiveTableRow, live: LiveGame) -> None:
+    """After a correction or a mark: the stored game follows the table's record (taken out,
+    and stored again if the game is over)."""
+    if row.over or row.game_id is not None:
+        reopen_live_game(s, table_id=table_id, game_id=row.game_id)
+    if live.entries and "result" in live.entries[-1].data:
+        finish_live_game(s, table_id=table_id, game=live.record())
+
+
+class Stale(Conflict):
+    """The entry was made against a version of the table that is not the current one: it is
+    refused (409) with the current state, rather than applied to another position."""
 
 
 def _retry(exc: DBAPIError) -> bool:
@@ -473,6 +605,7 @@ def state_json(
         "options": dict(header.options),
         "target": header.target,
         "event": header.event,
+        "date": header.date,
         "status": status,
         "hand": hs.number if hs is not None else None,
         "hand_over": hs is not None and hs.over,
@@ -545,6 +678,10 @@ def _hand_json(live: LiveGame, view: int | None) -> dict[str, Any]:
         "top_seat": None if hs.top_seat is None else hs.top_seat + 1,
         "top_reading": None if hs.top is None else hs.top.describe(),
         "trick_open": hs.top is not None,
+        # For a page to name the passes a play by a later seat implies: the seats that would
+        # pass in turn, and who leads once they all have.
+        "pass_chain": [] if hs.over or hs.top is None else [p + 1 for p in hs.pass_chain()],
+        "next_leader": None if (lead := live.leader_after(hs)) is None else lead + 1,
         "trick_moves": [
             {"seat": e.data["seat"] + 1, "play": e.data["play"]} for e in live.line_entries()
         ],

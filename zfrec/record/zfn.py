@@ -28,6 +28,7 @@ from zfrec.record.lexer import (
     SyntaxFail,
     Token,
     excerpt,
+    fail_at,
 )
 from zfrec.record.model import Game, Pos
 from zfrec.record.problems import (
@@ -36,7 +37,6 @@ from zfrec.record.problems import (
 from zfrec.record.seatrefs import PASS_WORDS as PASS_WORDS  # also the live table's
 from zfrec.record.seatrefs import Seats
 from zfrec.record.text import dumps_zfn, iter_zfn, write_zfn
-from zfrec.record.zfn_hand import fail_at
 from zfrec.record.zfn_header import Header
 
 # The writer lives in zfrec.record.text, with the texts of record parts it is made of.

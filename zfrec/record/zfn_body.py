@@ -6,11 +6,11 @@ the kind's hooks (zfrec.games.BodyReader); one line of a hand is read by its Han
 
 from __future__ import annotations
 
-from zfrec.record.lexer import COLON, COMMENT, STRING, WORD, SyntaxFail, Token
+from zfrec.record.lexer import COLON, COMMENT, STRING, WORD, SyntaxFail, Token, fail_at
 from zfrec.record.model import MAX_HAND_NUMBER, Game, Hand, Pos
 from zfrec.record.problems import ReadProblem
 from zfrec.record.seatrefs import Seats
-from zfrec.record.zfn_hand import HandBuilder, bounded, fail_at
+from zfrec.record.zfn_hand import HandBuilder, bounded
 
 
 class ZhengFenBody:
@@ -82,10 +82,20 @@ class ZhengFenBody:
                 raise fail_at(word, "shuffler needs a seat: a number or a player name")
             if len(rest) > 1 and all(t.kind == WORD for t in rest):  # a name with spaces
                 rest = [Token(STRING, " ".join(t.text for t in rest), rest[0].line, rest[0].col)]
-            shuffler = self.seats.resolve(rest.pop(0))
+            shuffler = self._line_seat(rest.pop(0))
         if rest:
             raise fail_at(rest[0], "a hand line is 'hand N' with an optional 'shuffler SEAT'")
         self.start_hand(number, shuffler, pos).comments.extend(comments)
+
+    def _line_seat(self, token: Token) -> int | None:
+        """The shuffler; a recovering reader notes a name that names no seat, and reads it as
+        the one player it is close to, else goes on without a shuffler (not checked)."""
+        if self.problems is None:
+            return self.seats.resolve(token)
+        seat, problem = self.seats.leniently(token, "shuffler")
+        if problem is not None:
+            self.problems.append(problem)
+        return seat
 
     def comments(self, texts: list[str]) -> bool:
         if self.hand is None:

@@ -26,6 +26,8 @@ from zfrec.store.live import (
     live_version,
     pop_live_entry,
     reopen_live_game,
+    replace_live_entries,
+    update_live_entry,
 )
 from zfrec.store.models import Artifact
 from zfrec.store.store import (
@@ -89,8 +91,10 @@ __all__ = [
     "pop_live_entry",
     "put_artifact",
     "reopen_live_game",
+    "replace_live_entries",
     "resolve_url",
     "session",
     "store_game",
     "unreadable_diagnostics",
+    "update_live_entry",
 ]

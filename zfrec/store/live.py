@@ -198,3 +198,43 @@ def reopen_live_game(session: Session, *, table_id: str, game_id: int | None) ->
     exists = conn.execute(select(GAME.c.id).where(GAME.c.id == game_id)).first()
     if held is None and other is None and exists is not None:
         delete_game(session, game_id=game_id)
+
+
+def update_live_entry(
+    session: Session, *, table_id: str, version: int, entries: int, seq: int, data: dict[str, Any]
+) -> int:
+    """Rewrite entry `seq`'s data (the table's marks on a move) and return the new version;
+    `entries` is the table's count of entries (unchanged)."""
+    conn = session.connection()
+    conn.execute(
+        update(LIVE_ENTRY)
+        .where(LIVE_ENTRY.c.table_id == table_id, LIVE_ENTRY.c.seq == seq)
+        .values(data=data)
+    )
+    return _bump(session, table_id, version, entries)
+
+
+def replace_live_entries(
+    session: Session,
+    *,
+    table_id: str,
+    version: int,
+    first: int,
+    entries: list[tuple[int, str, dict[str, Any]]],
+) -> int:
+    """Replace the entries from `first` on by `entries` (seq, kind, data), after a correction,
+    and return the new version: one change, however many entries it rewrites."""
+    conn = session.connection()
+    conn.execute(
+        delete(LIVE_ENTRY).where(LIVE_ENTRY.c.table_id == table_id, LIVE_ENTRY.c.seq >= first)
+    )
+    now = utc_now()
+    if entries:
+        conn.execute(
+            _INSERT_ENTRY,
+            [
+                {"table_id": table_id, "seq": seq, "kind": kind, "data": data, "created_at": now}
+                for seq, kind, data in entries
+            ],
+        )
+    return _bump(session, table_id, version, first - 1 + len(entries))
