@@ -28,7 +28,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from zfrec.analysis.solve_keys import CACHE_ENTRIES, Canon, RankShape, suit_relevant_ranks
@@ -397,19 +397,22 @@ class _Search:
             self.table[key] = (lo, hi, best)
         return g
 
-    def value_bounds(self, lo: int, hi: int) -> tuple[int, int]:
+    def value_bounds(self, lo: int, hi: int, guess: int | None = None) -> tuple[int, int]:
         """Narrow [lo, hi] to the value with null-window tests "is it at least b?". If the budget
         runs out, OutOfBudget is raised and `proved` holds the range proved until then.
 
-        Most values are 0 (S is made to come last) or S's points so far plus a little, so the
-        first tests ask whether S can avoid coming last and whether it can add anything; then
-        the range is bisected.
+        With a `guess` (a value one of the bounds came from: the position before), the first
+        test asks whether the value is that bound. Otherwise, most values are 0 (S is made to
+        come last) or S's points so far plus a little, so the first tests ask whether S can avoid
+        coming last and whether it can add anything; then the range is bisected.
         """
         self.proved = (lo, hi)
         tests = 0
         mine = self.pts[self.seat]
         while lo < hi:
-            if tests == 0 and lo < mine <= hi:
+            if tests == 0 and guess is not None:
+                b = guess if guess > lo else lo + STEP
+            elif tests == 0 and lo < mine <= hi:
                 b = mine
             elif tests <= 1:
                 b = lo + STEP
@@ -433,8 +436,9 @@ class _Search:
             return self.ab(value - 1, value) >= value
         return self.ab(value, value + 1) <= value
 
-    def best_moves(self, value: int) -> list[_Move]:
-        """Every move here that keeps `value`: the best plays of the seat to move."""
+    def best_moves(self, value: int, *, first: bool = False) -> list[_Move]:
+        """Every move here that keeps `value`: the best plays of the seat to move (with `first`,
+        only the first of them)."""
         out = []
         mover = self.hs.turn
         for move in self.moves():
@@ -443,6 +447,8 @@ class _Search:
             self.unmake(saved)
             if good:
                 out.append(move)
+                if first:
+                    break
         return out
 
     def principal_variation(self, value: int) -> list[LineStep]:
@@ -492,6 +498,19 @@ def _restored(state: HandState) -> Iterator[None]:
             state.undo()
 
 
+@dataclass(slots=True)
+class _Known:
+    """What a `Solver` learnt at one position of its hand: the exact values of the seats solved
+    there, the bounds the position before gives the others, and whether the seat to move had
+    only one class of moves. A position is named by the depth of the log and its last event
+    (the very object: a move taken back and made again is a new event)."""
+
+    event: object
+    values: dict[int, int] = field(default_factory=dict)
+    hints: dict[int, tuple[int, int]] = field(default_factory=dict)
+    single: bool | None = None
+
+
 class Solver:
     """Solves one position after another along the play of one hand, keeping what it learnt.
 
@@ -500,6 +519,13 @@ class Solver:
     already: `analyze` solves every decision of a hand's end this way. The table stays sound
     because every later position is one the first search could reach: the state must go on from
     where it was (its log extends the log at the first call); otherwise the solver starts afresh.
+
+    The values found at each position are kept too. Asked again about a position, the solver
+    answers from them; asked about the position one move later, it starts each seat's search
+    from what the move can do to its value: a seat's own move can only lower it (it chose among
+    its moves), another seat's only raise it (that seat played against it), and a move that was
+    the only one possible changes nothing. Most moves change nothing, so one test ("is it still
+    that?") usually settles a value.
     """
 
     def __init__(self, state: HandState, budget: Budget | None = None) -> None:
@@ -507,6 +533,7 @@ class Solver:
         self.budget = budget or Budget()
         self._shared: _Shared | None = None
         self._tables: dict[int, dict[tuple[object, ...], _Entry]] = {}
+        self._known: dict[int, _Known] = {}  # by the log's depth
         self._root_depth = 0
         self._root_event: object = None
 
@@ -522,9 +549,37 @@ class Solver:
             return False
         self._shared = _Shared(state)
         self._tables = {}
+        self._known = {}
         self._root_depth = depth = len(state.log)
         self._root_event = state.log[depth - 1] if depth else None
         return True
+
+    def _here(self) -> _Known:
+        """What is known of the current position (after `_fresh`)."""
+        log = self.state.log
+        depth = len(log)
+        event = log[-1] if depth else None
+        known = self._known.get(depth)
+        if known is not None and known.event is event:
+            return known
+        for stale in [d for d in self._known if d >= depth]:  # another line of play
+            del self._known[stale]
+        known = self._known[depth] = _Known(event)
+        before = self._known.get(depth - 1)
+        if (
+            before is not None
+            and isinstance(event, PlayEvent | PassEvent)
+            and before.event is (log[depth - 2] if depth >= 2 else None)
+        ):
+            mover = event.seat
+            for s, v in before.values.items():
+                if before.single:
+                    known.hints[s] = (v, v)
+                elif s == mover:  # the mover chose this move: it kept at most v
+                    known.hints[s] = (-INFINITY, v)
+                else:  # the mover played against s: at least v is left
+                    known.hints[s] = (v, INFINITY)
+        return known
 
     def solve(
         self, seat: int | None = None, *, all_seats: bool = True, details: bool = True
@@ -555,6 +610,7 @@ class Solver:
         self._fresh()
         shared = self._shared
         assert shared is not None
+        known = self._here()
         deadline = None if budget.seconds is None else start + budget.seconds
         bounds: dict[int, tuple[int, int]] = {}
         best: list[Combo | None] = []
@@ -563,6 +619,10 @@ class Solver:
         table = 0
         spent = False
         for s in [persp] + ([t for t in range(n) if t != persp] if all_seats else []):
+            value = known.values.get(s)
+            if value is not None and not (s == persp and details):
+                bounds[s] = (value, value)
+                continue
             kept = self._tables.setdefault(s, {})
             if len(kept) >= budget.table_entries:  # full of positions left behind: start over
                 kept.clear()
@@ -575,11 +635,20 @@ class Solver:
                 table_entries=budget.table_entries,
                 table=kept,
             )
+            if known.single is None:
+                known.single = len(search.moves()) == 1
             lo, hi = search.static_bounds()
+            guess = None
+            if value is not None:
+                lo = hi = value
+            elif (hint := known.hints.get(s)) is not None and hint[0] <= hi and lo <= hint[1]:
+                guess = hint[1] if hint[0] == -INFINITY else hint[0]
+                lo, hi = max(lo, hint[0]), min(hi, hint[1])
+                guess = min(max(guess, lo), hi)
             if not spent:
                 with _restored(state):
                     try:
-                        lo, hi = search.value_bounds(lo, hi)
+                        lo, hi = search.value_bounds(lo, hi, guess)
                         if s == persp and details:
                             best = [m[0] for m in search.best_moves(lo)]
                             line = search.principal_variation(lo)
@@ -589,6 +658,8 @@ class Solver:
             nodes += search.nodes
             table = max(table, len(search.table))
             bounds[s] = (lo, hi)
+            if lo == hi:
+                known.values[s] = lo
         ordered = dict(sorted(bounds.items()))
         return SolveResult(
             seat=persp,
@@ -602,6 +673,35 @@ class Solver:
             solved=not spent,
             table=table,
         )
+
+    def first_best(self) -> list[Combo | None]:
+        """The first of the best plays of the seat to move (what `solve().best` names first), in
+        a list of one; empty when the hand is over or the budget runs out first. Cheaper than
+        `solve` with details: no other best play and no line."""
+        state = self.state
+        if state.result is not None:
+            return []
+        mover = int(state.turn)
+        found = self.solve(mover, all_seats=False, details=False)
+        if found.value is None:
+            return []
+        assert self._shared is not None
+        budget = self.budget
+        start = time.perf_counter()
+        search = _Search(
+            state,
+            mover,
+            self._shared,
+            deadline=None if budget.seconds is None else start + budget.seconds,
+            node_limit=budget.nodes,
+            table_entries=budget.table_entries,
+            table=self._tables.setdefault(mover, {}),
+        )
+        with _restored(state):
+            try:
+                return [m[0] for m in search.best_moves(found.value, first=True)]
+            except OutOfBudget:
+                return []
 
 
 def solve(
