@@ -439,7 +439,8 @@ before seat 2 could act (RULES.md R5, R6)
             self._saved.append(
                 (
                     self.turn, self.trick, self.turn_in_trick, self.top, top, self.trick_cards,
-                    self._passed, self.final_turn, self.hands[seat], self.won[top],
+                    self._passed, self.final_turn, self.hands[seat],
+                    0 if top is None else self.won[top],
                 )
             )  # fmt: skip
         # self._pass(seat), inline: a replay makes every pass through here
