@@ -310,10 +310,12 @@ class _Search:
         if result is not None:
             return result.points[self.seat]
         seat = hs.turn
-        hand = hs.hands[seat]
+        all_hands = hs.hands
+        hand = all_hands[seat]
         top = hs.top
-        cache_key = (hand, None if top is None else (top.category, top.rank, top.length))
-        opts = self.shared.moves.get(cache_key)
+        top_key = None if top is None else (top.category, top.rank, top.length)
+        shared = self.shared
+        opts = shared.moves.get((hand, top_key))
         if opts is None:
             opts = self.moves()
         hands, pts = self.hands, self.pts
@@ -335,7 +337,20 @@ class _Search:
                 pts[taken.winner] -= taken.points
             hands[seat], self.trick_pts = before_hand, before_table
             return v
-        key = self.key()
+        # self.key(), inline, with the top's key made once
+        out = hs.out_order
+        first = out[0] if out else -1
+        me = self.seat
+        pts_key: object = tuple(pts) if first < 0 or first == me else pts[me]
+        ranks = shared.ranks
+        simple: object = ranks.keys.get((top_key, *all_hands), ranks)
+        if simple is ranks:
+            simple = ranks.simple_key(all_hands, top)
+        key: tuple[object, ...]
+        if simple is not None:
+            key = (-1, seat, hs.top_seat, before_table, hs.final_turn, first, pts_key, simple)
+        else:
+            key = (seat, hs.top_seat, top_key, before_table, hs.final_turn, first, pts_key, *hands)
         entry = self.table.get(key)
         if entry is None:
             lo, hi = self.static_bounds()
