@@ -36,6 +36,7 @@ from zfrec.engine.cards import points_of
 from zfrec.engine.combos import Combo
 from zfrec.engine.game import HandState, PassEvent, PlayEvent
 from zfrec.engine.movegen import physical_plays
+from zfrec.engine.rules import Ruleset
 
 __all__ = [
     "QUICK",
@@ -132,8 +133,23 @@ class _Shared:
 
     def __init__(self, state: HandState) -> None:
         self.canon = [Canon(h, state.rules) for h in state.hands]
-        self.ranks = RankShape(state.rules)
+        self.ranks = rank_shape(state.rules)
         self.moves: dict[tuple[int, TopKey], list[_Move]] = {}
+
+
+_RANK_SHAPES: dict[Ruleset, RankShape] = {}
+
+
+def rank_shape(rules: Ruleset) -> RankShape:
+    """The rank compression of a ruleset, one per process: what it learns of a hand or a set
+    of hands holds for any position under those rules, so the next hand's searches start with
+    it (its caches are capped)."""
+    found = _RANK_SHAPES.get(rules)
+    if found is None:
+        if len(_RANK_SHAPES) >= 8:
+            _RANK_SHAPES.clear()
+        found = _RANK_SHAPES[rules] = RankShape(rules)
+    return found
 
 
 class _Search:
