@@ -337,6 +337,12 @@ class _Search:
         hands, pts = self.hands, self.pts
         before_hand, before_table = hands[seat], self.trick_pts
         if len(opts) == 1:  # a forced pass, or the only play: nothing to choose, nothing to store
+            if not all_hands[self.seat]:  # S is out: its bounds may already settle the test
+                lo, hi = self.static_bounds()
+                if lo >= beta or lo == hi:
+                    return lo
+                if hi <= alpha:
+                    return hi
             combo, points, rest = opts[0]
             if combo is None:
                 taken = hs.pass_(seat).trick_result
