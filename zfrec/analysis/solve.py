@@ -138,6 +138,9 @@ class _Shared:
 
 
 _RANK_SHAPES: dict[Ruleset, RankShape] = {}
+# A hand's plays against a top (by what the top is worth), for the process: the same small
+# hands meet the same tops from one hand's endgame to the next.
+_PLAYS: dict[tuple[int, TopKey, Ruleset], list[Combo]] = {}
 
 
 def rank_shape(rules: Ruleset) -> RankShape:
@@ -270,7 +273,14 @@ class _Search:
         canon = self.shared.canon[seat]
         seen: set[tuple[int, tuple[int, int, int], int]] = set()
         plays: list[tuple[int, _Move]] = []
-        for combo in physical_plays(hand, top, self.hs.rules):
+        rules = self.hs.rules
+        listed = (hand, None if top is None else (top.category, top.rank, top.length), rules)
+        found_plays = _PLAYS.get(listed)
+        if found_plays is None:
+            if len(_PLAYS) >= CACHE_ENTRIES:
+                _PLAYS.clear()
+            found_plays = _PLAYS[listed] = physical_plays(hand, top, rules)
+        for combo in found_plays:
             rest = canon(hand & ~combo.mask)
             points = points_of(combo.mask)
             sig = (rest, combo.key, points)
