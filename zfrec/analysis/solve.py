@@ -52,6 +52,7 @@ __all__ = [
 ]
 
 STEP = 5  # every counter is worth a multiple of 5, so every value is too
+RANKS_FROM = 11  # cards left at a search's root from which positions are keyed by rank order
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,11 +130,14 @@ INFINITY = 1 << 30
 class _Shared:
     """What every seat's search of one position can share: canonical hands and move lists."""
 
-    __slots__ = ("canon", "moves", "ranks")
+    __slots__ = ("canon", "compress", "moves", "ranks")
 
     def __init__(self, state: HandState) -> None:
         self.canon = [Canon(h, state.rules) for h in state.hands]
         self.ranks = rank_shape(state.rules)
+        # The rank compression finds more positions alike, but a new position's compressed key
+        # costs more than searching a small endgame again: it pays only from a larger one.
+        self.compress = sum(h.bit_count() for h in state.hands) >= RANKS_FROM
         self.moves: dict[tuple[int, TopKey], list[_Move]] = {}
 
 
@@ -179,6 +183,7 @@ class _Search:
         self.nodes = 0
         self.next_check = 1024 if node_limit is None else min(1024, node_limit)
         self.proved = (0, 0)  # the bounds proved so far, for a search cut short
+        self.compress = shared.compress
         canon = shared.canon
         self.hands = [canon[s](h) for s, h in enumerate(hs.hands)]  # in step with hs
         self.pts = [points_of(w) for w in hs.won]  # points each seat has taken in tricks
@@ -211,7 +216,7 @@ class _Search:
         # Taken points matter for S's own total and, while S may still be first out, for the
         # seat that may come last (its tricks go to the first).
         pts: object = tuple(self.pts) if first < 0 or first == s else self.pts[s]
-        simple = self.shared.ranks.simple_key(hs.hands, top)
+        simple = self.shared.ranks.simple_key(hs.hands, top) if self.compress else None
         if simple is not None:
             return (-1, hs.turn, hs.top_seat, self.trick_pts, hs.final_turn, first, pts, simple)
         return (
@@ -375,9 +380,11 @@ class _Search:
         me = self.seat
         pts_key: object = tuple(pts) if first < 0 or first == me else pts[me]
         ranks = shared.ranks
-        simple: object = ranks.keys.get((top_key, *all_hands), ranks)
-        if simple is ranks:
-            simple = ranks.simple_key(all_hands, top)
+        simple: object = None
+        if self.compress:
+            simple = ranks.keys.get((top_key, *all_hands), ranks)
+            if simple is ranks:
+                simple = ranks.simple_key(all_hands, top)
         key: tuple[object, ...]
         if simple is not None:
             key = (-1, seat, hs.top_seat, before_table, hs.final_turn, first, pts_key, simple)
