@@ -143,8 +143,9 @@ class _Shared:
 
 _RANK_SHAPES: dict[Ruleset, RankShape] = {}
 # A hand's plays against a top (by what the top is worth), for the process: the same small
-# hands meet the same tops from one hand's endgame to the next.
+# hands meet the same tops from one hand's endgame to the next. Capped at a few tens of MB.
 _PLAYS: dict[tuple[int, TopKey, Ruleset], list[Combo]] = {}
+PLAYS_ENTRIES = 50_000
 
 
 def rank_shape(rules: Ruleset) -> RankShape:
@@ -282,7 +283,7 @@ class _Search:
         listed = (hand, None if top is None else (top.category, top.rank, top.length), rules)
         found_plays = _PLAYS.get(listed)
         if found_plays is None:
-            if len(_PLAYS) >= CACHE_ENTRIES:
+            if len(_PLAYS) >= PLAYS_ENTRIES:
                 _PLAYS.clear()
             found_plays = _PLAYS[listed] = physical_plays(hand, top, rules)
         for combo in found_plays:
