@@ -247,7 +247,8 @@ TARGETS: dict[str, tuple[str, float]] = {
     "import_hands_per_s": (">=", 2000),
     "import_peak_rss_mb": ("<", 200),
     "render_hands_per_s": (">=", 200),
-    "publish_hands_per_s": (">=", 200),
+    "publish_hands_per_s": (">=", 100),  # as `zfrec publish` runs: the solver's marks on
+    "publish_nosolve_hands_per_s": (">=", 200),
     "publish_10k_jobs2_s": ("<", 60),
     "live_move_p99_ms": ("<=", 50),
     **SOLVE_TARGETS,

@@ -18,6 +18,7 @@ KEYS = {
     "stream_peak_rss_mb", "simulate_hands_per_s", "import_hands_per_s", "render_hands_per_s",
     "python_chess_plies_per_s", "ratio_vs_python_chess", "publish_hands_per_s",
     "publish_bytes_per_hand", "publish_10k_jobs2_s", "publish_unchanged_s", "publish_10k_hands",
+    "publish_nosolve_hands_per_s",
     "live_move_p50_ms", "live_move_p99_ms", "jobs2_speedup", "import_peak_rss_mb",
     "jobs2_files_speedup", "import_jobs2_hands_per_s",
     "solve_12_ms", "solve_16_ms", "solve_20_ms", "solve_16_nodes_per_s", "solve_peak_rss_mb",

@@ -28,10 +28,12 @@ only the hand's last cards, so it fails validation for its deal, but the positio
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Annotated
 
 from zfrec.analysis.solve import Budget, Solver, play_text
+from zfrec.engine.combos import Combo
 from zfrec.engine.game import HandState, PlayEvent
 from zfrec.engine.rules import Ruleset
 from zfrec.jsonview import hidden
@@ -136,15 +138,12 @@ class CostFinder(ReplayVisitor):
         out_of_time = self.game_seconds is not None and self.spent >= self.game_seconds
         before = None
         if left <= self.max_cards and not out_of_time:
-            before = solver.solve(seat, all_seats=self.tables)
+            before = solver.solve(seat, all_seats=self.tables, details=False)
             self.spent += before.ms / 1000
             if self.tables and before.solved:
                 self.values[(step.hand_index, index)] = _known(before.values)
         played = event.combo if isinstance(event, PlayEvent) else None
-        if played is None:
-            hs.pass_(seat)
-        else:
-            hs.play_combo(seat, played)
+        _move(hs, seat, played)
         if before is None or before.value is None:
             return
         after = solver.solve(seat, all_seats=False, details=False)
@@ -152,7 +151,15 @@ class CostFinder(ReplayVisitor):
         if after.value is None:
             return
         points = before.value - after.value
-        best = before.best[0] if points and before.best else played
+        best = played
+        if points:  # a best play is named only where the move was not one
+            started = time.perf_counter()
+            hs.undo()
+            found = solver.first_best()
+            _move(hs, seat, played)
+            self.spent += time.perf_counter() - started
+            if found:
+                best = found[0]
         self.costs[(step.hand_index, index)] = Cost.of(
             step.hand_index, index, seat, before.value, after.value, play_text(best),
             play_text(played),
@@ -170,6 +177,13 @@ class CostFinder(ReplayVisitor):
         self.spent += found.ms / 1000
         if found.solved:
             self.values[(event.hand_index, self._step)] = _known(found.values)
+
+
+def _move(hs: HandState, seat: int, play: Combo | None) -> None:
+    if play is None:
+        hs.pass_(seat)
+    else:
+        hs.play_combo(seat, play)
 
 
 def _known(values: dict[int, int | None]) -> dict[int, int]:

@@ -28,7 +28,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from zfrec.analysis.solve_keys import CACHE_ENTRIES, Canon, RankShape, suit_relevant_ranks
@@ -36,6 +36,7 @@ from zfrec.engine.cards import points_of
 from zfrec.engine.combos import Combo
 from zfrec.engine.game import HandState, PassEvent, PlayEvent
 from zfrec.engine.movegen import physical_plays
+from zfrec.engine.rules import Ruleset
 
 __all__ = [
     "QUICK",
@@ -51,6 +52,7 @@ __all__ = [
 ]
 
 STEP = 5  # every counter is worth a multiple of 5, so every value is too
+RANKS_FROM = 11  # cards left at a search's root from which positions are keyed by rank order
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,12 +130,34 @@ INFINITY = 1 << 30
 class _Shared:
     """What every seat's search of one position can share: canonical hands and move lists."""
 
-    __slots__ = ("canon", "moves", "ranks")
+    __slots__ = ("canon", "compress", "moves", "ranks")
 
     def __init__(self, state: HandState) -> None:
         self.canon = [Canon(h, state.rules) for h in state.hands]
-        self.ranks = RankShape(state.rules)
+        self.ranks = rank_shape(state.rules)
+        # The rank compression finds more positions alike, but a new position's compressed key
+        # costs more than searching a small endgame again: it pays only from a larger one.
+        self.compress = sum(h.bit_count() for h in state.hands) >= RANKS_FROM
         self.moves: dict[tuple[int, TopKey], list[_Move]] = {}
+
+
+_RANK_SHAPES: dict[Ruleset, RankShape] = {}
+# A hand's plays against a top (by what the top is worth), for the process: the same small
+# hands meet the same tops from one hand's endgame to the next. Capped at a few tens of MB.
+_PLAYS: dict[tuple[int, TopKey, Ruleset], list[Combo]] = {}
+PLAYS_ENTRIES = 50_000
+
+
+def rank_shape(rules: Ruleset) -> RankShape:
+    """The rank compression of a ruleset, one per process: what it learns of a hand or a set
+    of hands holds for any position under those rules, so the next hand's searches start with
+    it (its caches are capped)."""
+    found = _RANK_SHAPES.get(rules)
+    if found is None:
+        if len(_RANK_SHAPES) >= 8:
+            _RANK_SHAPES.clear()
+        found = _RANK_SHAPES[rules] = RankShape(rules)
+    return found
 
 
 class _Search:
@@ -160,6 +184,7 @@ class _Search:
         self.nodes = 0
         self.next_check = 1024 if node_limit is None else min(1024, node_limit)
         self.proved = (0, 0)  # the bounds proved so far, for a search cut short
+        self.compress = shared.compress
         canon = shared.canon
         self.hands = [canon[s](h) for s, h in enumerate(hs.hands)]  # in step with hs
         self.pts = [points_of(w) for w in hs.won]  # points each seat has taken in tricks
@@ -192,7 +217,7 @@ class _Search:
         # Taken points matter for S's own total and, while S may still be first out, for the
         # seat that may come last (its tricks go to the first).
         pts: object = tuple(self.pts) if first < 0 or first == s else self.pts[s]
-        simple = self.shared.ranks.simple_key(hs.hands, top)
+        simple = self.shared.ranks.simple_key(hs.hands, top) if self.compress else None
         if simple is not None:
             return (-1, hs.turn, hs.top_seat, self.trick_pts, hs.final_turn, first, pts, simple)
         return (
@@ -254,7 +279,14 @@ class _Search:
         canon = self.shared.canon[seat]
         seen: set[tuple[int, tuple[int, int, int], int]] = set()
         plays: list[tuple[int, _Move]] = []
-        for combo in physical_plays(hand, top, self.hs.rules):
+        rules = self.hs.rules
+        listed = (hand, None if top is None else (top.category, top.rank, top.length), rules)
+        found_plays = _PLAYS.get(listed)
+        if found_plays is None:
+            if len(_PLAYS) >= PLAYS_ENTRIES:
+                _PLAYS.clear()
+            found_plays = _PLAYS[listed] = physical_plays(hand, top, rules)
+        for combo in found_plays:
             rest = canon(hand & ~combo.mask)
             points = points_of(combo.mask)
             sig = (rest, combo.key, points)
@@ -310,15 +342,23 @@ class _Search:
         if result is not None:
             return result.points[self.seat]
         seat = hs.turn
-        hand = hs.hands[seat]
+        all_hands = hs.hands
+        hand = all_hands[seat]
         top = hs.top
-        cache_key = (hand, None if top is None else (top.category, top.rank, top.length))
-        opts = self.shared.moves.get(cache_key)
+        top_key = None if top is None else (top.category, top.rank, top.length)
+        shared = self.shared
+        opts = shared.moves.get((hand, top_key))
         if opts is None:
             opts = self.moves()
         hands, pts = self.hands, self.pts
         before_hand, before_table = hands[seat], self.trick_pts
         if len(opts) == 1:  # a forced pass, or the only play: nothing to choose, nothing to store
+            if not all_hands[self.seat]:  # S is out: its bounds may already settle the test
+                lo, hi = self.static_bounds()
+                if lo >= beta or lo == hi:
+                    return lo
+                if hi <= alpha:
+                    return hi
             combo, points, rest = opts[0]
             if combo is None:
                 taken = hs.pass_(seat).trick_result
@@ -335,7 +375,22 @@ class _Search:
                 pts[taken.winner] -= taken.points
             hands[seat], self.trick_pts = before_hand, before_table
             return v
-        key = self.key()
+        # self.key(), inline, with the top's key made once
+        out = hs.out_order
+        first = out[0] if out else -1
+        me = self.seat
+        pts_key: object = tuple(pts) if first < 0 or first == me else pts[me]
+        ranks = shared.ranks
+        simple: object = None
+        if self.compress:
+            simple = ranks.keys.get((top_key, *all_hands), ranks)
+            if simple is ranks:
+                simple = ranks.simple_key(all_hands, top)
+        key: tuple[object, ...]
+        if simple is not None:
+            key = (-1, seat, hs.top_seat, before_table, hs.final_turn, first, pts_key, simple)
+        else:
+            key = (seat, hs.top_seat, top_key, before_table, hs.final_turn, first, pts_key, *hands)
         entry = self.table.get(key)
         if entry is None:
             lo, hi = self.static_bounds()
@@ -397,19 +452,22 @@ class _Search:
             self.table[key] = (lo, hi, best)
         return g
 
-    def value_bounds(self, lo: int, hi: int) -> tuple[int, int]:
+    def value_bounds(self, lo: int, hi: int, guess: int | None = None) -> tuple[int, int]:
         """Narrow [lo, hi] to the value with null-window tests "is it at least b?". If the budget
         runs out, OutOfBudget is raised and `proved` holds the range proved until then.
 
-        Most values are 0 (S is made to come last) or S's points so far plus a little, so the
-        first tests ask whether S can avoid coming last and whether it can add anything; then
-        the range is bisected.
+        With a `guess` (a value one of the bounds came from: the position before), the first
+        test asks whether the value is that bound. Otherwise, most values are 0 (S is made to
+        come last) or S's points so far plus a little, so the first tests ask whether S can avoid
+        coming last and whether it can add anything; then the range is bisected.
         """
         self.proved = (lo, hi)
         tests = 0
         mine = self.pts[self.seat]
         while lo < hi:
-            if tests == 0 and lo < mine <= hi:
+            if tests == 0 and guess is not None:
+                b = guess if guess > lo else lo + STEP
+            elif tests == 0 and lo < mine <= hi:
                 b = mine
             elif tests <= 1:
                 b = lo + STEP
@@ -433,8 +491,9 @@ class _Search:
             return self.ab(value - 1, value) >= value
         return self.ab(value, value + 1) <= value
 
-    def best_moves(self, value: int) -> list[_Move]:
-        """Every move here that keeps `value`: the best plays of the seat to move."""
+    def best_moves(self, value: int, *, first: bool = False) -> list[_Move]:
+        """Every move here that keeps `value`: the best plays of the seat to move (with `first`,
+        only the first of them)."""
         out = []
         mover = self.hs.turn
         for move in self.moves():
@@ -443,6 +502,8 @@ class _Search:
             self.unmake(saved)
             if good:
                 out.append(move)
+                if first:
+                    break
         return out
 
     def principal_variation(self, value: int) -> list[LineStep]:
@@ -492,6 +553,19 @@ def _restored(state: HandState) -> Iterator[None]:
             state.undo()
 
 
+@dataclass(slots=True)
+class _Known:
+    """What a `Solver` learnt at one position of its hand: the exact values of the seats solved
+    there, the bounds the position before gives the others, and whether the seat to move had
+    only one class of moves. A position is named by the depth of the log and its last event
+    (the very object: a move taken back and made again is a new event)."""
+
+    event: object
+    values: dict[int, int] = field(default_factory=dict)
+    hints: dict[int, tuple[int, int]] = field(default_factory=dict)
+    single: bool | None = None
+
+
 class Solver:
     """Solves one position after another along the play of one hand, keeping what it learnt.
 
@@ -500,6 +574,13 @@ class Solver:
     already: `analyze` solves every decision of a hand's end this way. The table stays sound
     because every later position is one the first search could reach: the state must go on from
     where it was (its log extends the log at the first call); otherwise the solver starts afresh.
+
+    The values found at each position are kept too. Asked again about a position, the solver
+    answers from them; asked about the position one move later, it starts each seat's search
+    from what the move can do to its value: a seat's own move can only lower it (it chose among
+    its moves), another seat's only raise it (that seat played against it), and a move that was
+    the only one possible changes nothing. Most moves change nothing, so one test ("is it still
+    that?") usually settles a value.
     """
 
     def __init__(self, state: HandState, budget: Budget | None = None) -> None:
@@ -507,6 +588,7 @@ class Solver:
         self.budget = budget or Budget()
         self._shared: _Shared | None = None
         self._tables: dict[int, dict[tuple[object, ...], _Entry]] = {}
+        self._known: dict[int, _Known] = {}  # by the log's depth
         self._root_depth = 0
         self._root_event: object = None
 
@@ -522,9 +604,37 @@ class Solver:
             return False
         self._shared = _Shared(state)
         self._tables = {}
+        self._known = {}
         self._root_depth = depth = len(state.log)
         self._root_event = state.log[depth - 1] if depth else None
         return True
+
+    def _here(self) -> _Known:
+        """What is known of the current position (after `_fresh`)."""
+        log = self.state.log
+        depth = len(log)
+        event = log[-1] if depth else None
+        known = self._known.get(depth)
+        if known is not None and known.event is event:
+            return known
+        for stale in [d for d in self._known if d >= depth]:  # another line of play
+            del self._known[stale]
+        known = self._known[depth] = _Known(event)
+        before = self._known.get(depth - 1)
+        if (
+            before is not None
+            and isinstance(event, PlayEvent | PassEvent)
+            and before.event is (log[depth - 2] if depth >= 2 else None)
+        ):
+            mover = event.seat
+            for s, v in before.values.items():
+                if before.single:
+                    known.hints[s] = (v, v)
+                elif s == mover:  # the mover chose this move: it kept at most v
+                    known.hints[s] = (-INFINITY, v)
+                else:  # the mover played against s: at least v is left
+                    known.hints[s] = (v, INFINITY)
+        return known
 
     def solve(
         self, seat: int | None = None, *, all_seats: bool = True, details: bool = True
@@ -555,6 +665,7 @@ class Solver:
         self._fresh()
         shared = self._shared
         assert shared is not None
+        known = self._here()
         deadline = None if budget.seconds is None else start + budget.seconds
         bounds: dict[int, tuple[int, int]] = {}
         best: list[Combo | None] = []
@@ -563,6 +674,10 @@ class Solver:
         table = 0
         spent = False
         for s in [persp] + ([t for t in range(n) if t != persp] if all_seats else []):
+            value = known.values.get(s)
+            if value is not None and not (s == persp and details):
+                bounds[s] = (value, value)
+                continue
             kept = self._tables.setdefault(s, {})
             if len(kept) >= budget.table_entries:  # full of positions left behind: start over
                 kept.clear()
@@ -575,11 +690,20 @@ class Solver:
                 table_entries=budget.table_entries,
                 table=kept,
             )
+            if known.single is None:
+                known.single = len(search.moves()) == 1
             lo, hi = search.static_bounds()
+            guess = None
+            if value is not None:
+                lo = hi = value
+            elif (hint := known.hints.get(s)) is not None and hint[0] <= hi and lo <= hint[1]:
+                guess = hint[1] if hint[0] == -INFINITY else hint[0]
+                lo, hi = max(lo, hint[0]), min(hi, hint[1])
+                guess = min(max(guess, lo), hi)
             if not spent:
                 with _restored(state):
                     try:
-                        lo, hi = search.value_bounds(lo, hi)
+                        lo, hi = search.value_bounds(lo, hi, guess)
                         if s == persp and details:
                             best = [m[0] for m in search.best_moves(lo)]
                             line = search.principal_variation(lo)
@@ -589,6 +713,8 @@ class Solver:
             nodes += search.nodes
             table = max(table, len(search.table))
             bounds[s] = (lo, hi)
+            if lo == hi:
+                known.values[s] = lo
         ordered = dict(sorted(bounds.items()))
         return SolveResult(
             seat=persp,
@@ -602,6 +728,35 @@ class Solver:
             solved=not spent,
             table=table,
         )
+
+    def first_best(self) -> list[Combo | None]:
+        """The first of the best plays of the seat to move (what `solve().best` names first), in
+        a list of one; empty when the hand is over or the budget runs out first. Cheaper than
+        `solve` with details: no other best play and no line."""
+        state = self.state
+        if state.result is not None:
+            return []
+        mover = int(state.turn)
+        found = self.solve(mover, all_seats=False, details=False)
+        if found.value is None:
+            return []
+        assert self._shared is not None
+        budget = self.budget
+        start = time.perf_counter()
+        search = _Search(
+            state,
+            mover,
+            self._shared,
+            deadline=None if budget.seconds is None else start + budget.seconds,
+            node_limit=budget.nodes,
+            table_entries=budget.table_entries,
+            table=self._tables.setdefault(mover, {}),
+        )
+        with _restored(state):
+            try:
+                return [m[0] for m in search.best_moves(found.value, first=True)]
+            except OutOfBudget:
+                return []
 
 
 def solve(

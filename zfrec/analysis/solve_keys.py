@@ -18,6 +18,7 @@ COUNTER_RANK_SET = (2, 7, 10)  # 5, T, K
 # PACK[nibble]: the same number of cards of a rank, as the lowest suits.
 PACK = tuple((1 << n.bit_count()) - 1 for n in range(16))
 CACHE_ENTRIES = 250_000  # per cache of derived keys; cleared when full, to bound the memory
+_HandShape = tuple[bool, int, bool, int, tuple[tuple[int, int], ...]]
 
 # --- which suits can matter ---------------------------------------------------------------------
 
@@ -112,41 +113,45 @@ class RankShape:
     position stays simple.
     """
 
-    __slots__ = ("hands", "keys", "packed", "rules", "values")
+    __slots__ = ("hands", "keys", "rules", "shifts", "values")
 
     def __init__(self, rules: Ruleset) -> None:
         self.rules = rules
-        # hand -> (simple?, ranks held as 13 bits, both jokers and wild)
-        self.hands: dict[int, tuple[bool, int, bool]] = {}
-        self.packed: dict[tuple[int, int], int] = {}  # (ranks kept, hand) -> counts, 3 bits each
+        # hand -> (simple?, ranks held as 13 bits, both jokers and wild, the jokers as they are
+        # above bit 40, and (rank, count) for each rank held)
+        self.hands: dict[int, _HandShape] = {}
+        self.shifts: dict[int, tuple[int, ...]] = {}  # ranks kept -> where each rank's count goes
         self.values: dict[tuple[int, int, bool], tuple[int, int]] = {}
         self.keys: dict[tuple[object, ...], tuple[object, ...] | None] = {}
 
-    def _hand(self, hand: int) -> tuple[bool, int, bool]:
+    def _hand(self, hand: int) -> _HandShape:
         got = self.hands.get(hand)
         if got is None:
             simple = all(
                 m.category <= Category.quartet for m in legal_plays(hand, None, self.rules)
             )
             held = 0
+            counts = []
             for r in range(NUM_RANKS):
-                if hand >> (4 * r) & 0xF:
+                nib = hand >> (4 * r) & 0xF
+                if nib:
                     held |= 1 << r
+                    counts.append((r, nib.bit_count()))
             both = self.rules.jokers_wild and hand & JOKER_MASK == JOKER_MASK
-            got = (simple, held, both)
+            got = (simple, held, both, (hand >> SJ) << 40, tuple(counts))
+            if len(self.hands) >= CACHE_ENTRIES:
+                self.hands.clear()
             self.hands[hand] = got
         return got
 
-    def _pack(self, kept: int, hand: int) -> int:
-        got = self.packed.get((kept, hand))
+    def _shifts(self, kept: int) -> tuple[int, ...]:
+        """For each rank, where its count goes among the kept ranks' (3 bits each, in order)."""
+        got = self.shifts.get(kept)
         if got is None:
-            got = (hand >> SJ) << 40  # the jokers as they are
-            k = 0
-            for r in range(NUM_RANKS):
-                if kept >> r & 1:
-                    got |= (hand >> (4 * r) & 0xF).bit_count() << (3 * k)
-                    k += 1
-            self.packed[(kept, hand)] = got
+            got = tuple(3 * (kept & ((1 << r) - 1)).bit_count() for r in range(NUM_RANKS))
+            if len(self.shifts) >= CACHE_ENTRIES:
+                self.shifts.clear()
+            self.shifts[kept] = got
         return got
 
     def _values(self, kept: int, held: int, gaps: bool) -> tuple[int, int]:
@@ -171,6 +176,8 @@ class RankShape:
             if gaps and last < NUM_RANKS - 1:
                 free |= 1 << k
             got = (worth, free)
+            if len(self.values) >= CACHE_ENTRIES:
+                self.values.clear()
             self.values[(kept, held, gaps)] = got
         return got
 
@@ -188,13 +195,17 @@ class RankShape:
     def _simple_key(self, hands: list[int], top: Combo | None) -> tuple[object, ...] | None:
         held = 0
         both = False
+        shapes: list[_HandShape | None] = []
         for h in hands:
             if h:
-                simple, ranks, jj = self.hands.get(h) or self._hand(h)
-                if not simple:
+                shape = self.hands.get(h) or self._hand(h)
+                if not shape[0]:
                     return None
-                held |= ranks
-                both = both or jj
+                held |= shape[1]
+                both = both or shape[2]
+                shapes.append(shape)
+            else:
+                shapes.append(None)
         kept = held
         if top is None:
             tk: object = None
@@ -206,4 +217,13 @@ class RankShape:
             kept |= 1 << top.rank
             tk = (top.category, -1 - (kept & ((1 << top.rank) - 1)).bit_count())
         worth, free = self._values(kept, held, both)
-        return (tk, worth, free, *[self._pack(kept, h) if h else 0 for h in hands])
+        shifts = self._shifts(kept)
+        packed: list[int] = []
+        for found in shapes:
+            bits = 0
+            if found is not None:  # the counts of the kept ranks, 3 bits each, then the jokers
+                bits = found[3]
+                for r, count in found[4]:
+                    bits |= count << shifts[r]
+            packed.append(bits)
+        return (tk, worth, free, *packed)

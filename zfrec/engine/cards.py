@@ -507,13 +507,17 @@ def format_play(mask: int, declarations: Declarations | None = None) -> str:
     return " ".join(declared_text(cid, declarations.get(cid)) for cid in iter_ids(mask))
 
 
-def points_of(mask: int) -> int:
+# The points of every set of counters, by the twelve counter bits side by side (Fives, Tens,
+# Kings): one lookup instead of three counts (the solver asks at every trick it ends).
+_COUNTER_POINTS = tuple(
+    5 * (i & 0xF).bit_count() + 10 * (i >> 4 & 0xF).bit_count() + 10 * (i >> 8).bit_count()
+    for i in range(1 << 12)
+)
+
+
+def points_of(mask: int, _points: tuple[int, ...] = _COUNTER_POINTS) -> int:
     """Counter points in a card set: 5 for each Five, 10 for each Ten and King."""
-    return (
-        5 * (mask >> 8 & 0xF).bit_count()
-        + 10 * (mask >> 28 & 0xF).bit_count()
-        + 10 * (mask >> 40 & 0xF).bit_count()
-    )
+    return _points[mask >> 8 & 0xF | mask >> 24 & 0xF0 | mask >> 32 & 0xF00]
 
 
 def rank_counts(mask: int) -> list[int]:

@@ -405,8 +405,14 @@ class HandState:
 
     def play_combo(self, seat: int, combo: Combo) -> PlayEvent:
         """Make a play already verified (by verify_play, or listed by movegen.physical_plays)."""
-        if self.undoable:
-            self._save(seat, seat)
+        if self.undoable:  # self._save(seat, seat), inline: the solver plays through here
+            self._saved.append(
+                (
+                    self.turn, self.trick, self.turn_in_trick, self.top, self.top_seat,
+                    self.trick_cards, self._passed, self.final_turn, self.hands[seat],
+                    self.won[seat],
+                )
+            )  # fmt: skip
         return self._play(seat, combo)
 
     def pass_(self, seat: int) -> PassEvent:
@@ -428,8 +434,15 @@ before seat 2 could act (RULES.md R5, R6)
         """
         if seat != self.turn or self.top is None or self.over or not self.hands[seat]:
             self.verify_pass(seat)  # raises: the common case, in turn and following, is legal
-        if self.undoable:
-            self._save(seat, self.top_seat)
+        top = self.top_seat
+        if self.undoable:  # self._save(seat, top), inline
+            self._saved.append(
+                (
+                    self.turn, self.trick, self.turn_in_trick, self.top, top, self.trick_cards,
+                    self._passed, self.final_turn, self.hands[seat],
+                    0 if top is None else self.won[top],
+                )
+            )  # fmt: skip
         # self._pass(seat), inline: a replay makes every pass through here
         trick, turn = self.trick, self.turn_in_trick
         self.turn_in_trick = turn + 1
@@ -437,7 +450,6 @@ before seat 2 could act (RULES.md R5, R6)
         # self._after_pass(seat, passed), inline for the common case: the trick goes on to the
         # next holder (the pass is not the last holder's one turn, nor the top player's, and
         # some seat that has not passed since the top still holds cards)
-        top = self.top_seat
         if (
             top is None
             or seat == top
