@@ -241,6 +241,10 @@ class GameKind:
         """The kind's diagnostic codes and their titles (DIAGNOSTICS.md), for lookups."""
         return {}
 
+    #: Whether the decision analysis (zfrec.analysis: `analyze`, `stats`, the pages' analysis
+    #: sections) reads this kind's replay; a kind without it gets a plain NotSupported.
+    analysed: bool = False
+
     # --- pages and charts -------------------------------------------------------------------
 
     def render_files(self, game: Game, **options: Any) -> Any | None:

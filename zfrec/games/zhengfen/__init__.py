@@ -39,6 +39,7 @@ class ZhengFenKind(GameKind):
     unit = "hand"
     default_target = 500
     schema_def = "game"
+    analysed = True
 
     @property
     def presets(self) -> tuple[str, ...]:  # type: ignore[override]
