@@ -1,16 +1,18 @@
 """Zheng Fen (挣分) as a game kind: the first kind, and the default of a record with no `[Game]`.
 
-The hooks of `GameKind` (zfrec.games) point at the Zheng Fen parts of zfrec. Those parts still
-stand where they stood before there were two games (ARCHITECTURE.md, "Where Zheng Fen lives"):
+The hooks of `GameKind` (zfrec.games) point at the Zheng Fen parts of zfrec. Those written for
+the seam live in this package; those that other work still edits stand where they stood before
+there were two games, and are imported from there (ARCHITECTURE.md, "Where Zheng Fen lives"):
 
+    here            notation (its body reader: hand, deal, trick and score statements),
+                    rows (its hand, hand_seat and play rows)
     engine          zfrec.engine (cards, combos, rules, the hand and game states)
-    hand statements zfrec.record.zfn_body, zfrec.record.zfn_hand (.zfn), zfrec.record.jsonio (JSON)
+    hand lines      zfrec.record.zfn_hand (one hand's lines), zfrec.record.jsonio (JSON)
     records         zfrec.record.model (Hand, Trick, Move, SeatDeal, HandScore)
-    replayer        zfrec.replay (inferred passes, the deal rebuild), zfrec.validate (the ledger)
-    view, charts    zfrec.render (views, charts, html, analysis)
-    store rows      zfrec.store.rows (hand, hand_seat and play rows)
+    replayer        zfrec.replay.replay_zhengfen, zfrec.validate.validate_zhengfen (ledger)
+    view, charts    zfrec.render.gamefiles.render_zhengfen_files (views, charts, html)
 
-This package imports them lazily, so the registry can name the kind without loading them.
+The hooks import them lazily, so the registry can name the kind without loading them.
 """
 
 from __future__ import annotations
@@ -22,10 +24,10 @@ from zfrec.games import DEFAULT_KIND, GameKind
 
 if TYPE_CHECKING:
     from zfrec.engine.rules import Ruleset
+    from zfrec.games.zhengfen.notation import ZhengFenBody
     from zfrec.record.model import Game, RuleValue
     from zfrec.record.problems import ReadProblem
     from zfrec.record.seatrefs import Seats
-    from zfrec.record.zfn_body import ZhengFenBody
     from zfrec.render.gamefiles import RenderedGame
     from zfrec.store.rows import Rows
     from zfrec.validate import Report
@@ -82,7 +84,7 @@ class ZhengFenKind(GameKind):
         return format_cards(cards)
 
     def body_reader(self, seats: Seats, problems: list[ReadProblem] | None) -> ZhengFenBody:
-        from zfrec.record.zfn_body import ZhengFenBody
+        from zfrec.games.zhengfen.notation import ZhengFenBody
 
         return ZhengFenBody(seats, problems)
 
@@ -125,7 +127,7 @@ class ZhengFenKind(GameKind):
     def store_rows(
         self, source: str | None, number: int, text: str, game: Game, report: Any
     ) -> Rows:
-        from zfrec.store.rows import zhengfen_rows
+        from zfrec.games.zhengfen.rows import zhengfen_rows
 
         return zhengfen_rows(source, number, text, game, report)
 
