@@ -17,10 +17,10 @@ record while other visitors (a page, an analysis) read the same pass.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Protocol
 
 from zfrec.diagnostics import Diagnostic, WrittenDiagnostic
 from zfrec.engine.cards import format_cards, points_of
@@ -113,6 +113,16 @@ class Report:
     def ok(self) -> bool:
         """The record is legal: no errors (warnings allowed)."""
         return self.errors == 0
+
+    def deal_lines(self, game_number: int) -> Iterator[str]:
+        """`zfrec validate --show-deal`: every hand's deal, and whether it was rebuilt."""
+        report = self
+        players = report.game.players
+        for ledger in report.hands:
+            how = "reconstructed from the plays" if ledger.reconstructed else "as recorded"
+            yield f"game {game_number}, hand {ledger.number} deal ({how}):"
+            for seat, mask in enumerate(ledger.deal):
+                yield f"  {players[seat]}: {format_cards(mask)}"
 
     def to_json(self) -> dict[str, Any]:
         """The report as `zfrec validate --json` writes it for one game."""
@@ -341,8 +351,26 @@ class FileSummary:
         return sum(d.severity == "warning" for d in self.diagnostics)
 
 
+class GameReport(Protocol):
+    """What `summarize` reads of a game's report: Zheng Fen's `Report`, or another kind's
+    (Sheng ji: `zfrec.games.shengji.replayer.SjReport`, whose `hands` are its rounds)."""
+
+    @property
+    def diagnostics(self) -> tuple[Diagnostic, ...]: ...
+
+    @property
+    def hands(self) -> Sequence[object]: ...
+
+    @property
+    def moves(self) -> int: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+    def deal_lines(self, game_number: int) -> Iterator[str]: ...
+
+
 def summarize(
-    items: Iterator[Report | Diagnostic],
+    items: Iterator[GameReport | Diagnostic],
     path: str,
     *,
     keep_json: bool = False,
@@ -370,10 +398,5 @@ def summarize(
     return out
 
 
-def _deal_lines(report: Report, game_number: int) -> Iterator[str]:
-    players = report.game.players
-    for ledger in report.hands:
-        how = "reconstructed from the plays" if ledger.reconstructed else "as recorded"
-        yield f"game {game_number}, hand {ledger.number} deal ({how}):"
-        for seat, mask in enumerate(ledger.deal):
-            yield f"  {players[seat]}: {format_cards(mask)}"
+def _deal_lines(report: GameReport, game_number: int) -> Iterator[str]:
+    return report.deal_lines(game_number)

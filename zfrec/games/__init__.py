@@ -142,6 +142,21 @@ class GameKind:
     title: str = ""
     #: What `Game.rounds`-style records are called in messages ("hand", "round").
     unit: str = "hand"
+    #: How many players a record of this kind names (`[Players]`, JSON "players").
+    min_players: int = 3
+    max_players: int = 6
+    #: What `[Result]` gives per seat before the winners ("score"; Sheng ji: "level").
+    result_word: str = "score"
+
+    def result_score(self, word: str) -> int | None:
+        """One seat's figure in `[Result]` as written, or None if it is none (a score here)."""
+        if not word.isdecimal():
+            return None
+        return int(word) if len(word) <= 20 else 10**20  # too big, whatever it is
+
+    def result_score_text(self, value: int) -> str:
+        """The text of one seat's figure in `[Result]`, as `result_score` reads it back."""
+        return str(value)
 
     # --- rules and presets ------------------------------------------------------------------
 
@@ -236,6 +251,11 @@ class GameKind:
         kind's rules object) re-judges the record under other rules, `overrides` under single
         options changed; `game_number` is the game's number in its file, for locations."""
         raise NotSupported(f"{self.title} records cannot be validated yet")
+
+    def diff_records(self, a: Game, b: Game) -> Any | None:
+        """`zfrec diff` of two records of this kind: a report with `same`, `header`, `first`
+        (with `where()` and `message`) and `to_json()`; None to use Zheng Fen's comparison."""
+        return None
 
     def diagnostic_codes(self) -> dict[str, str]:
         """The kind's diagnostic codes and their titles (DIAGNOSTICS.md), for lookups."""

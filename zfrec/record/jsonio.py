@@ -78,7 +78,7 @@ def _game_to_json(game: Game, flat_moves: bool) -> dict[str, Any]:
         if value is not None:
             _text(tag_value_problem(value), key)
             out[key] = value
-    _text(players_problem(game.players), "players")
+    _text(players_problem(game.players, kind.min_players, kind.max_players), "players")
     out["players"] = list(game.players)
     rules: dict[str, Any] = {"preset": game.preset}
     if game.options:
@@ -475,7 +475,10 @@ class _GameReader:
 
     def game(self, data: dict[str, Any]) -> Game:
         players = list(data["players"])
-        self.check(players_problem(players), "players")
+        kind_name = data.get("game", DEFAULT_KIND)
+        self.check(kind_problem(kind_name), "game")
+        kind = find_kind(kind_name)
+        self.check(players_problem(players, kind.min_players, kind.max_players), "players")
         self.players = len(players)
         self.names = players
         extra: list[tuple[str, str]] = []
@@ -496,9 +499,6 @@ class _GameReader:
                 self.seat(w, "result", "winners", i) for i, w in enumerate(raw.get("winners", []))
             )
             result = Result(scores, winners)
-        kind_name = data.get("game", DEFAULT_KIND)
-        self.check(kind_problem(kind_name), "game")
-        kind = find_kind(kind_name)
         game = Game(
             players=players,
             event=data.get("event"),

@@ -316,10 +316,12 @@ def name_problem(name: str) -> str | None:
     return None
 
 
-def players_problem(players: list[str]) -> str | None:
-    """Why this list of players is not usable, or None."""
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        return f"a game has 3 to 6 players, not {len(players)}"
+def players_problem(
+    players: list[str], low: int = MIN_PLAYERS, high: int = MAX_PLAYERS
+) -> str | None:
+    """Why this list of players is not usable, or None (`low`, `high`: the kind's numbers)."""
+    if not low <= len(players) <= high:
+        return f"a game has {low} to {high} players, not {len(players)}"
     seen: set[str] = set()
     for name in players:
         problem = name_problem(name)

@@ -94,14 +94,14 @@ class Header:
             )
         value, pos = self.raw["players"]
         players = [name.strip() for name in _PLAYER_SPLIT_RE.split(value)]
-        problem = players_problem(players)
+        problem = players_problem(players, self.kind.min_players, self.kind.max_players)
         if problem:
             raise SyntaxFail(problem, pos.line, pos.col)
         stated_target = self._target()
         if "rules" in self.raw:
             self._rules(*self.raw["rules"], stated_target)
         if "result" in self.raw:
-            self.result = _result(*self.raw["result"], players)
+            self.result = _result(*self.raw["result"], players, self.kind)
         return players
 
     def _text(self, key: str) -> str | None:
@@ -180,17 +180,19 @@ def _at(pos: Pos) -> tuple[int, int]:
     return pos.line, pos.col
 
 
-def _result(value: str, pos: Pos, players: list[str]) -> Result:
+def _result(value: str, pos: Pos, players: list[str], kind: GameKind) -> Result:
     m = _WINNERS_RE.search(value)
     score_text = value[: m.start()] if m else value
     words = score_text.split()
-    if len(words) != len(players) or not all(w.isdecimal() for w in words):
+    scores = [kind.result_score(w) for w in words]
+    if len(words) != len(players) or None in scores:
         raise SyntaxFail(
-            f"Result gives the final score of each of the {len(players)} seats in order, "
+            f"Result gives the final {kind.result_word} of each of the {len(players)} seats in "
+            "order, "
             "then optionally 'winner SEAT' or 'winners SEAT, SEAT'",
             *_at(pos),
         )
-    if any(len(w) > len(str(MAX_SCORE)) or int(w) > MAX_SCORE for w in words):
+    if any(s is None or s > MAX_SCORE for s in scores):
         raise SyntaxFail(f"a score is at most {MAX_SCORE:,}", *_at(pos))
     winners: list[int] = []
     if m:
@@ -203,7 +205,7 @@ def _result(value: str, pos: Pos, players: list[str]) -> Result:
                 winners.append(seat)
         if not winners:
             raise SyntaxFail("'winner' needs a seat: a number or a player name", *_at(pos))
-    return Result(tuple(int(w) for w in words), tuple(winners), pos)
+    return Result(tuple(s for s in scores if s is not None), tuple(winners), pos)
 
 
 def _seat(ref: str, players: list[str], pos: Pos) -> int:
@@ -234,7 +236,7 @@ def format_header(game: Game) -> Iterator[str]:
     if kind.default_target is not None:
         yield tag("Target", str(game.target))
     if game.result is not None:
-        yield tag("Result", format_result(game.result))
+        yield tag("Result", format_result(game.result, kind))
     for name, value in game.extra_tags:
         yield tag(name, value)
 
@@ -254,13 +256,13 @@ def format_rules(preset: str, options: dict[str, RuleValue], kind: GameKind | No
     return " ".join(parts)
 
 
-def format_result(result: Result) -> str:
+def format_result(result: Result, kind: GameKind | None = None) -> str:
     """The `result` line's text: the final scores, then the winners' seat numbers (1-based).
 
     >>> format_result(Result((510, 120, 300), (0,)))
     '510 120 300 winner 1'
     """
-    text = " ".join(map(str, result.scores))
+    text = " ".join(map((kind or find_kind(DEFAULT_KIND)).result_score_text, result.scores))
     if result.winners:
         word = "winner" if len(result.winners) == 1 else "winners"
         text += f" {word} " + ", ".join(str(seat + 1) for seat in result.winners)
