@@ -1,5 +1,5 @@
 """The Sheng ji bodies of `zfrec classify`, `legal`, `trick`, `throw`, `score` and `simulate`
-(`--game shengji`): the commands in engine_cmds.py and simulate_cmds.py dispatch here.
+(`--game shengji`): the commands in zfrec/cli/engine_cmds.py and simulate_cmds.py dispatch here.
 
 Seats and plays are 1-based in play order. Exit codes as everywhere: 0 yes, 1 no (with the
 reason), 2 bad input (one line).
@@ -32,6 +32,7 @@ from zfrec.games.shengji.cards import (
 )
 from zfrec.games.shengji.follow import count_follows, judge_follow, legal_follows
 from zfrec.games.shengji.formats import Format, classify, suit_of, unit_text
+from zfrec.games.shengji.kind import KIND
 from zfrec.games.shengji.order import SUIT_WORDS, TRUMP, Order, parse_trump
 from zfrec.games.shengji.rules import SjRules, parse_sj_option, sj_preset
 from zfrec.games.shengji.scoring import kitty_multiplier, level_change
@@ -59,7 +60,7 @@ def check_game(game: str) -> bool:
     problem = kind_problem(game)
     if problem:
         fail(problem)
-    return find_kind(game).name == "shengji"
+    return find_kind(game) is KIND
 
 
 def only_shengji(game: str, verb: str) -> None:
