@@ -32,7 +32,6 @@ from zfrec.games.shengji.cards import (
 )
 from zfrec.games.shengji.follow import count_follows, judge_follow, legal_follows
 from zfrec.games.shengji.formats import Format, classify, suit_of, unit_text
-from zfrec.games.shengji.kind import KIND
 from zfrec.games.shengji.order import SUIT_WORDS, TRUMP, Order, parse_trump
 from zfrec.games.shengji.rules import SjRules, parse_sj_option, sj_preset
 from zfrec.games.shengji.scoring import kitty_multiplier, level_change
@@ -40,6 +39,7 @@ from zfrec.games.shengji.throws import check_throw_format, throw_penalty
 from zfrec.games.shengji.trick import trick_points, trick_winner
 
 GAMES = KINDS
+NAME = "shengji"  # the registry's name of this game (zfrec.games)
 GAME_HELP = "The game: zhengfen (default) or shengji."
 TRUMP_HELP = "Sheng ji: the dominant rank and trump suit, e.g. 7c (rank 7, clubs), or 7 (no-trump)."
 DECKS_HELP = "Sheng ji: the number of decks (default by the preset: 2, or 1 for dabaifen)."
@@ -60,7 +60,7 @@ def check_game(game: str) -> bool:
     problem = kind_problem(game)
     if problem:
         fail(problem)
-    return find_kind(game) is KIND
+    return find_kind(game).name == NAME  # this package's own name; its kind loads on demand
 
 
 def only_shengji(game: str, verb: str) -> None:
