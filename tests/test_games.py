@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -18,7 +19,7 @@ from zfrec.games import (
     kind_problem,
 )
 from zfrec.games.zhengfen import ZhengFenKind
-from zfrec.record import dumps, loads
+from zfrec.record import dumps, load, loads
 from zfrec.record.jsonio import game_from_json
 from zfrec.record.model import Game
 from zfrec.record.zfn_header import format_header
@@ -125,3 +126,27 @@ def test_a_hook_a_kind_does_not_supply_says_so() -> None:
     assert err.value.message == "Bare records cannot be written yet"
     assert Bare().render_files(Game(["A", "B", "C"])) is None
     assert Bare().pages_later() == "pages for Bare records come later"
+
+
+SJ_SAMPLE = Path(__file__).resolve().parent.parent / "sample_games" / "shengji" / "02-no-trump.zfn"
+
+
+def test_a_kind_without_pages_gets_one_page_that_says_so() -> None:
+    from zfrec.render.gamefiles import render_game_files
+
+    [game] = load(SJ_SAMPLE)
+    assert game.kind == "shengji"
+    made = render_game_files(game, audit=True)
+    assert [f.path for f in made.files] == ["index.html"]
+    page = made.files[0].content.decode()
+    assert "<p>pages for Sheng ji records come later.</p>" in page
+    assert made.meta.notices == ("pages for Sheng ji records come later",)
+
+
+def test_the_analysis_of_a_kind_it_does_not_read_is_a_plain_error() -> None:
+    from zfrec.analysis.analyze import analyze_game
+
+    [game] = load(SJ_SAMPLE)
+    with pytest.raises(NotSupported) as err:
+        analyze_game(game)
+    assert err.value.message == "the decision analysis of Sheng ji records comes later"

@@ -54,6 +54,7 @@ from zfrec.engine.combos import Category, Combo
 from zfrec.engine.game import HandResult, HandState, PassEvent, PlayEvent, TrickResult
 from zfrec.engine.movegen import Move, legal_plays
 from zfrec.engine.rules import Ruleset
+from zfrec.games import NotSupported, find_kind
 from zfrec.jsonview import PerPlayer, PlayerName, PlayerNames, dump
 from zfrec.record.model import Game
 from zfrec.replay import GameEnd, HandEnd, HandStart, MoveStep, ReplayState, ReplayVisitor, walk
@@ -480,6 +481,9 @@ def analyze_game(
     >>> fast.seat_totals() == full.seat_totals()
     True
     """
+    kind = find_kind(game.kind)
+    if not kind.analysed:  # the analysers read Zheng Fen's replay
+        raise NotSupported(f"the decision analysis of {kind.title} records comes later")
     used = rules or game.ruleset()
     costs = CostFinder(used, solve_cards, solve_budget) if solve_cards > 0 else None
     analyser = GameAnalyser(game, used, alternatives, costs=costs)

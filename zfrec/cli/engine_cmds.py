@@ -6,7 +6,6 @@ from typing import Annotated
 
 import typer
 
-from zfrec.cli import shengji_cmds as sj
 from zfrec.cli.common import (
     JSON_HELP,
     OPTION_HELP,
@@ -23,9 +22,11 @@ from zfrec.engine.combos import Category, Combo, explain_no_reading, readings, r
 from zfrec.engine.movegen import Move, expand, legal_plays
 from zfrec.engine.rules import Ruleset
 from zfrec.errors import AmbiguousPlayError, IllegalPlayError
+from zfrec.games import DEFAULT_KIND
+from zfrec.games.shengji import cli as sj
 
 RulesOpt = Annotated[str, typer.Option("--rules", "-r", help=RULES_HELP)]
-# classify and legal also serve Sheng ji (--game shengji): its bodies are in shengji_cmds.
+# classify and legal also serve Sheng ji (--game shengji): bodies in zfrec.games.shengji.cli.
 GameOpt = Annotated[str, typer.Option("--game", help=sj.GAME_HELP)]
 TrumpOpt = Annotated[str | None, typer.Option("--trump", help=sj.TRUMP_HELP)]
 DecksOpt = Annotated[int | None, typer.Option("--decks", help=sj.DECKS_HELP)]
@@ -69,7 +70,7 @@ def classify(
     rules: GameRulesOpt = None,
     option: OptionOpt = None,
     as_json: JsonOpt = False,
-    game: GameOpt = "zhengfen",
+    game: GameOpt = DEFAULT_KIND,
     trump: TrumpOpt = None,
     decks: DecksOpt = None,
 ) -> None:
@@ -161,7 +162,7 @@ def legal(
     rules: GameRulesOpt = None,
     option: OptionOpt = None,
     as_json: JsonOpt = False,
-    game: GameOpt = "zhengfen",
+    game: GameOpt = DEFAULT_KIND,
     trump: TrumpOpt = None,
     decks: DecksOpt = None,
     lead: Annotated[
@@ -229,12 +230,12 @@ def register(app: typer.Typer) -> None:
     app.command("score")(score_cmd)
 
 
-# --- Sheng ji's own verbs (--game shengji; the bodies are in shengji_cmds) ---------------------
+# --- Sheng ji's own verbs (--game shengji; bodies in zfrec.games.shengji.cli) -----------------
 
 
 def trick_cmd(
     plays: Annotated[list[str], typer.Argument(help='The plays in play order, e.g. "8d 8d".')],
-    game: GameOpt = "zhengfen",
+    game: GameOpt = DEFAULT_KIND,
     trump: TrumpOpt = None,
     rules: SjRulesOpt = None,
     option: SjOptionOpt = None,
@@ -255,7 +256,7 @@ def throw_cmd(
         list[str] | None,
         typer.Option("--other", help=OTHER_HELP),
     ] = None,
-    game: GameOpt = "zhengfen",
+    game: GameOpt = DEFAULT_KIND,
     trump: TrumpOpt = None,
     rules: SjRulesOpt = None,
     option: SjOptionOpt = None,
@@ -278,7 +279,7 @@ def score_cmd(
         str | None, typer.Option("--last-winner", help="opponents or declarers.")
     ] = None,
     dealer: Annotated[int, typer.Option("--dealer", help="The dealer's seat (1-based).")] = 1,
-    game: GameOpt = "zhengfen",
+    game: GameOpt = DEFAULT_KIND,
     trump: TrumpOpt = None,
     rules: SjRulesOpt = None,
     option: SjOptionOpt = None,

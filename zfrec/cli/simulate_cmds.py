@@ -10,7 +10,6 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from zfrec.cli import shengji_cmds as sj
 from zfrec.cli.common import (
     OPTION_HELP,
     err,
@@ -20,6 +19,8 @@ from zfrec.cli.common import (
     out,
     ruleset,
 )
+from zfrec.games import DEFAULT_KIND
+from zfrec.games.shengji import cli as sj
 from zfrec.record import FORMATS, Format, dumps
 from zfrec.simulate import BOTS, SimConfig, simulate
 
@@ -78,7 +79,7 @@ def simulate_cmd(
     rules: Annotated[str | None, typer.Option("--rules", "-r", help=sj.RULES_HELP)] = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help=OPTION_HELP)] = None,
     fmt: Annotated[str, typer.Option("--format", help="zfn or json (Sheng ji: or jsonl).")] = "zfn",
-    game_kind: Annotated[str, typer.Option("--game", help=sj.GAME_HELP)] = "zhengfen",
+    game_kind: Annotated[str, typer.Option("--game", help=sj.GAME_HELP)] = DEFAULT_KIND,
     decks: Annotated[int | None, typer.Option("--decks", help=sj.DECKS_HELP)] = None,
 ) -> None:
     """Write self-play game records: full deals, every play, scores and results.

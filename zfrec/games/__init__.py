@@ -25,7 +25,6 @@ define `KIND`, an instance of a `GameKind` subclass.
 
 from __future__ import annotations
 
-import difflib
 import importlib
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
@@ -70,6 +69,8 @@ def kind_problem(name: str) -> str | None:
     """Why `name` names no game (with a did-you-mean), or None if it names one (any case)."""
     if name.casefold() in _KIND_MODULES:
         return None
+    import difflib  # only for the message: reading a record never needs it
+
     shown = name if len(name) <= 40 else name[:40] + "…"
     near = difflib.get_close_matches(name.casefold(), KINDS, n=2, cutoff=0.6)
     games = ", ".join(KINDS)
@@ -84,9 +85,8 @@ def find_kind(name: str) -> GameKind:
     kind = _LOADED.get(key)
     if kind is not None:
         return kind
-    problem = kind_problem(name)
-    if problem is not None:
-        raise UnknownKindError(problem)
+    if key not in _KIND_MODULES:
+        raise UnknownKindError(kind_problem(name) or name)
     kind = importlib.import_module(_KIND_MODULES[key]).KIND
     assert isinstance(kind, GameKind) and kind.name == key
     _LOADED[key] = kind
@@ -260,6 +260,10 @@ class GameKind:
     def diagnostic_codes(self) -> dict[str, str]:
         """The kind's diagnostic codes and their titles (DIAGNOSTICS.md), for lookups."""
         return {}
+
+    #: Whether the decision analysis (zfrec.analysis: `analyze`, `stats`, the pages' analysis
+    #: sections) reads this kind's replay; a kind without it gets a plain NotSupported.
+    analysed: bool = False
 
     # --- pages and charts -------------------------------------------------------------------
 

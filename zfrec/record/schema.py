@@ -163,7 +163,11 @@ def _definition(data: Any, prefix: tuple[Any, ...], source: str | None) -> str:
     problem = kind_problem(name) if isinstance(name, str) else "the game is a name, e.g. shengji"
     if problem:
         raise NotationError(f"at {pointer((*prefix, 'game'))}: {problem}", Location(source))
-    return find_kind(name).schema_def
+    kind = find_kind(name)
+    if not kind.schema_def:  # a kind whose JSON part is still to come
+        message = f"{kind.title} records cannot be read from JSON yet"
+        raise NotationError(f"at {pointer((*prefix, 'game'))}: {message}", Location(source))
+    return kind.schema_def
 
 
 def validate_document(data: Any, source: str | None = None) -> None:

@@ -58,7 +58,7 @@ from zfrec.record.problems import (
 from zfrec.record.seatrefs import PASS_WORDS, Seats
 
 if TYPE_CHECKING:
-    from zfrec.record.zfn_body import ZhengFenBody
+    from zfrec.games.zhengfen.notation import ZhengFenBody
 
 _new_tuple = tuple.__new__  # Pos(l, c) without the Python-level __new__ of a named tuple
 _new_object = object.__new__

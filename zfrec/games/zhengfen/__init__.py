@@ -1,20 +1,23 @@
 """Zheng Fen (挣分) as a game kind: the first kind, and the default of a record with no `[Game]`.
 
-The hooks of `GameKind` (zfrec.games) point at the Zheng Fen parts of zfrec. Those parts still
-stand where they stood before there were two games (ARCHITECTURE.md, "Where Zheng Fen lives"):
+The hooks of `GameKind` (zfrec.games) point at the Zheng Fen parts of zfrec. Those written for
+the seam live in this package; those that other work still edits stand where they stood before
+there were two games, and are imported from there (ARCHITECTURE.md, "Where Zheng Fen lives"):
 
+    here            notation (its body reader: hand, deal, trick and score statements),
+                    rows (its hand, hand_seat and play rows)
     engine          zfrec.engine (cards, combos, rules, the hand and game states)
-    hand statements zfrec.record.zfn_body, zfrec.record.zfn_hand (.zfn), zfrec.record.jsonio (JSON)
+    hand lines      zfrec.record.zfn_hand (one hand's lines), zfrec.record.jsonio (JSON)
     records         zfrec.record.model (Hand, Trick, Move, SeatDeal, HandScore)
-    replayer        zfrec.replay (inferred passes, the deal rebuild), zfrec.validate (the ledger)
-    view, charts    zfrec.render (views, charts, html, analysis)
-    store rows      zfrec.store.rows (hand, hand_seat and play rows)
+    replayer        zfrec.replay.replay_zhengfen, zfrec.validate.validate_zhengfen (ledger)
+    view, charts    zfrec.render.gamefiles.render_zhengfen_files (views, charts, html)
 
-This package imports them lazily, so the registry can name the kind without loading them.
+The hooks import them lazily, so the registry can name the kind without loading them.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -22,10 +25,10 @@ from zfrec.games import DEFAULT_KIND, GameKind
 
 if TYPE_CHECKING:
     from zfrec.engine.rules import Ruleset
+    from zfrec.games.zhengfen.notation import ZhengFenBody
     from zfrec.record.model import Game, RuleValue
     from zfrec.record.problems import ReadProblem
     from zfrec.record.seatrefs import Seats
-    from zfrec.record.zfn_body import ZhengFenBody
     from zfrec.render.gamefiles import RenderedGame
     from zfrec.store.rows import Rows
     from zfrec.validate import Report
@@ -39,71 +42,74 @@ class ZhengFenKind(GameKind):
     unit = "hand"
     default_target = 500
     schema_def = "game"
+    analysed = True
+
+    def __init__(self) -> None:
+        self._parts: dict[str, Any] = {}
+
+    def _part(self, module: str, name: str) -> Any:
+        """`module.name`, imported once. Not an import inside each hook: an import statement
+        costs the import system's look-up on every call (an AttributeError raised and caught
+        inside it, callgrind shows), and these hooks run once a game or more."""
+        found = self._parts.get(name)
+        if found is None:
+            found = self._parts[name] = getattr(importlib.import_module(module), name)
+        return found
 
     @property
     def presets(self) -> tuple[str, ...]:  # type: ignore[override]
-        from zfrec.engine.rules import PRESETS
-
-        return tuple(PRESETS)
+        return tuple(self._part("zfrec.engine.rules", "PRESETS"))
 
     @property
     def default_preset(self) -> str:
         return "pagat"
 
     def parse_option(self, word: str) -> tuple[str, RuleValue]:
-        from zfrec.engine.rules import parse_option
-
-        return parse_option(word)
+        parsed: tuple[str, RuleValue] = self._part("zfrec.engine.rules", "parse_option")(word)
+        return parsed
 
     def check_rules(self, preset: str, options: dict[str, RuleValue]) -> None:
-        from zfrec.engine.rules import preset as make
-
-        make(preset, **options)
+        self._part("zfrec.engine.rules", "preset")(preset, **options)
 
     def option_order(self) -> Sequence[str]:
-        from zfrec.engine.rules import OPTION_NAMES
-
-        return OPTION_NAMES
+        names: Sequence[str] = self._part("zfrec.engine.rules", "OPTION_NAMES")
+        return names
 
     def ruleset(self, game: Game) -> Ruleset:
-        from zfrec.engine.rules import preset
-
-        return preset(game.preset, **{**game.options, "target": game.target})
+        make = self._part("zfrec.engine.rules", "preset")
+        rules: Ruleset = make(game.preset, **{**game.options, "target": game.target})
+        return rules
 
     def parse_cards(self, text: str) -> int:
-        from zfrec.engine.cards import parse_cards
-
-        return int(parse_cards(text))
+        return int(self._part("zfrec.engine.cards", "parse_cards")(text))
 
     def format_cards(self, cards: int) -> str:
-        from zfrec.engine.cards import format_cards
-
-        return format_cards(cards)
+        return str(self._part("zfrec.engine.cards", "format_cards")(cards))
 
     def body_reader(self, seats: Seats, problems: list[ReadProblem] | None) -> ZhengFenBody:
-        from zfrec.record.zfn_body import ZhengFenBody
-
-        return ZhengFenBody(seats, problems)
+        body: ZhengFenBody = self._part("zfrec.games.zhengfen.notation", "ZhengFenBody")(
+            seats, problems
+        )
+        return body
 
     def body_lines(self, game: Game) -> Iterator[str]:
-        from zfrec.record.text import hand_lines
-
+        hand_lines = self._part("zfrec.record.text", "hand_lines")
         for hand in game.hands:
             yield ""
             yield from hand_lines(hand)
 
     def body_to_json(self, game: Game, out: dict[str, Any], flat: bool) -> None:
-        from zfrec.record.jsonio import hand_to_json
-
+        hand_to_json = self._part("zfrec.record.jsonio", "hand_to_json")
         out["hands"] = [hand_to_json(hand, i, flat) for i, hand in enumerate(game.hands)]
 
     def body_from_json(self, data: dict[str, Any], game: Game, reader: Any) -> None:
         game.hands = [reader.hand(h, ("hands", i)) for i, h in enumerate(data["hands"])]
 
     def replay(self, game: Game, **options: Any) -> Iterator[tuple[Any, Any]]:
-        from zfrec.replay import replay_zhengfen
-
-        return replay_zhengfen(game, **options)
+        stream: Iterator[tuple[Any, Any]] = self._part("zfrec.replay", "replay_zhengfen")(
+            game, **options
+        )
+        return stream
 
     def validate(
         self,
@@ -112,21 +118,24 @@ class ZhengFenKind(GameKind):
         game_number: int | None = None,
         overrides: dict[str, Any] | None = None,
     ) -> Report:
-        from zfrec.validate import validate_zhengfen
-
-        return validate_zhengfen(game, rules, game_number, overrides)
+        report: Report = self._part("zfrec.validate", "validate_zhengfen")(
+            game, rules, game_number, overrides
+        )
+        return report
 
     def render_files(self, game: Game, **options: Any) -> RenderedGame:
-        from zfrec.render.gamefiles import render_zhengfen_files
-
-        return render_zhengfen_files(game, **options)
+        made: RenderedGame = self._part("zfrec.render.gamefiles", "render_zhengfen_files")(
+            game, **options
+        )
+        return made
 
     def store_rows(
         self, source: str | None, number: int, text: str, game: Game, report: Any
     ) -> Rows:
-        from zfrec.store.rows import zhengfen_rows
-
-        return zhengfen_rows(source, number, text, game, report)
+        rows: Rows = self._part("zfrec.games.zhengfen.rows", "zhengfen_rows")(
+            source, number, text, game, report
+        )
+        return rows
 
 
 KIND = ZhengFenKind()

@@ -1,5 +1,5 @@
 """The Sheng ji bodies of `zfrec classify`, `legal`, `trick`, `throw`, `score` and `simulate`
-(`--game shengji`): the commands in engine_cmds.py and simulate_cmds.py dispatch here.
+(`--game shengji`): the commands in zfrec/cli/engine_cmds.py and simulate_cmds.py dispatch here.
 
 Seats and plays are 1-based in play order. Exit codes as everywhere: 0 yes, 1 no (with the
 reason), 2 bad input (one line).
@@ -39,6 +39,7 @@ from zfrec.games.shengji.throws import check_throw_format, throw_penalty
 from zfrec.games.shengji.trick import trick_points, trick_winner
 
 GAMES = KINDS
+NAME = "shengji"  # the registry's name of this game (zfrec.games)
 GAME_HELP = "The game: zhengfen (default) or shengji."
 TRUMP_HELP = "Sheng ji: the dominant rank and trump suit, e.g. 7c (rank 7, clubs), or 7 (no-trump)."
 DECKS_HELP = "Sheng ji: the number of decks (default by the preset: 2, or 1 for dabaifen)."
@@ -59,7 +60,7 @@ def check_game(game: str) -> bool:
     problem = kind_problem(game)
     if problem:
         fail(problem)
-    return find_kind(game).name == "shengji"
+    return find_kind(game).name == NAME  # this package's own name; its kind loads on demand
 
 
 def only_shengji(game: str, verb: str) -> None:
