@@ -176,15 +176,20 @@ def new_errors(
     before: GameState | None = None,
     rules: Ruleset | None = None,
     game_number: int | None = None,
+    baseline: Baseline | None = None,
 ) -> tuple[Diagnostic, ...]:
     """The errors of `candidate`'s replay that `record`'s replay does not find before the two
     part (see the module doc), in replay order. Both are replayed from hand `from_hand` on,
     which must come before where they part; `before` is the game's state before it (found
-    by a replay of `record` when not given)."""
+    by a replay of `record` when not given). A caller that has seen the record's replay from
+    that hand on gives what it found before the parting as `baseline`: the record is then
+    not replayed again."""
     if from_hand and before is None:
         before = start_state(record, from_hand, rules)
-    until = parting(record, candidate, from_hand)
-    base = Baseline.of(record, until, from_hand, before, rules, game_number)
+    base = baseline
+    if base is None:
+        until = parting(record, candidate, from_hand)
+        base = Baseline.of(record, until, from_hand, before, rules, game_number)
     start = None if from_hand == 0 or before is None else (from_hand, before)
     found: list[Diagnostic] = []
     for _, event in replay(candidate, rules, game_number, start=start, moves=False):

@@ -23,10 +23,12 @@ Entry JSON (seats 0-based, as in the record model):
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NoReturn
 
+from zfrec.baseline import Baseline, key, new_errors
 from zfrec.diagnostics import Diagnostic
 from zfrec.engine.cards import (
     FULL_DECK,
@@ -55,7 +57,7 @@ from zfrec.record.model import (
 )
 from zfrec.record.problems import ReadProblem
 from zfrec.record.zfn import PASS_WORDS
-from zfrec.replay import HandEnd, replay
+from zfrec.replay import HandEnd, HandStart, replay
 
 
 class LiveError(ZfrecError):
@@ -230,20 +232,41 @@ class Replayed:
     hand: HandState | None
     errors: list[Diagnostic]
     last_result: HandResult | None  # the last hand's result, if it ended
+    # The last hand's index and the game before it: the next replay may start there.
+    start: tuple[int, GameState] | None = None
+    earlier: list[Diagnostic] = field(default_factory=list)  # errors before the last hand
+    base: Baseline = field(default_factory=lambda: Baseline(None))  # ... from it on (or all)
 
 
-def replay_to_end(record: Game) -> Replayed:
-    errors: list[Diagnostic] = []
+# Errors after which a replay from a later hand would not find what the whole replay finds
+# (the running totals then come from the record's score lines).
+_HISTORY_CODES = frozenset(("ZF208", "ZF402"))
+
+
+def replay_to_end(
+    record: Game, start: tuple[int, GameState] | None = None, earlier: Sequence[Diagnostic] = ()
+) -> Replayed:
+    """Replay `record` (from `start`, the errors of the hands before it being `earlier`)."""
+    errors: list[Diagnostic] = list(earlier)
     game: GameState | None = None
     hand: HandState | None = None
     last: HandResult | None = None
-    for state, event in replay(record):
+    at: tuple[int, GameState] | None = start
+    before = list(earlier)
+    for state, event in replay(record, start=start):
+        if isinstance(event, HandStart):
+            at, before = (event.hand_index, state.game.copy()), list(errors)
         errors.extend(d for d in event.diagnostics if d.severity == "error")
         game, hand = state.game, state.hand
         if isinstance(event, HandEnd):
             last = event.result
     assert game is not None
-    return Replayed(game, hand, errors, last)
+    if at is not None and (at[1].over or any(d.code in _HISTORY_CODES for d in before)):
+        at, before = None, []  # a replay from the last hand on would not be the whole replay's
+    # What the record's replay found from where the next one starts: an entry is judged by
+    # the errors its record's replay finds beyond these (zfrec.baseline).
+    base = Baseline(None, found=Counter(key(d) for d in errors[len(before) :]))
+    return Replayed(game, hand, errors, last, at, before, base)
 
 
 class _Refused(Exception):
@@ -280,6 +303,11 @@ class LiveGame:
     line: int = field(init=False, default=0)  # trick lines of the current hand so far
     line_moves: int = field(init=False, default=0)  # moves written on the last line
     baseline: list[tuple[str, str]] = field(init=False, default_factory=list)
+    # Where the next replay may start (the last hand, the game before it), the errors before
+    # it, and those from it on: an entry the engine does not take is judged from there.
+    _start: tuple[int, GameState] | None = field(init=False, default=None)
+    _earlier: list[Diagnostic] = field(init=False, default_factory=list)
+    _base: Baseline = field(init=False, default_factory=lambda: Baseline(None))
     last_result: HandResult | None = field(init=False, default=None)
     _moves: _MoveCache = field(init=False, default_factory=lambda: _MoveCache())
     # engine actions (inferred passes + the move) of each move applied since the last rebuild
@@ -313,10 +341,11 @@ class LiveGame:
 
     # rebuilding --------------------------------------------------------------------------------
 
-    def _rebuild(self, record: Game) -> None:
+    def _rebuild(self, record: Game, resume: bool = False) -> None:
         """The state at the end of `record`. The replay closes every trick at the end of its
         line (the notation's rule for omitted passes), so the last line is replayed here, move
-        by move, through the engine: its trick stays open for the next entry."""
+        by move, through the engine: its trick stays open for the next entry. `resume`: the
+        record is the last one's with entries added, so the replay starts at its last hand."""
         last = record.hands[-1] if record.hands else None
         tail = list(last.tricks[-1].moves) if last is not None and last.tricks else []
         base = record
@@ -325,9 +354,11 @@ class LiveGame:
             if len(record.hands) == 1 and not cut.tricks:
                 cut = replace(cut, deal=_led_by(cut, self.n, tail[0].seat))
             base = replace(record, hands=[*record.hands[:-1], cut], result=None)
-        done = replay_to_end(base)
+        start = self._start if resume else None
+        done = replay_to_end(base, start, self._earlier if start is not None else ())
         self.game, self.hand, self.last_result = done.game, done.hand, done.last_result
         self.baseline = [(d.code, d.message) for d in done.errors]
+        self._start, self._earlier, self._base = done.start, done.earlier, done.base
         deal = last.deal if last is not None else None
         if self.hand is not None:  # what the reveal may trade: the cards the replay guessed
             self.hand.mark_known([d.known for d in deal] if deal is not None else [0] * self.n)
@@ -349,6 +380,7 @@ class LiveGame:
         """The state the replay reached at the end of the whole record (its last trick closed)."""
         self.game, self.hand, self.last_result = done.game, done.hand, done.last_result
         self.baseline = [(d.code, d.message) for d in done.errors]
+        self._start, self._earlier, self._base = done.start, done.earlier, done.base
         last = record.hands[-1] if record.hands else None
         self.line = len(last.tricks) if last is not None else 0
         self.line_moves = len(last.tricks[-1].moves) if last is not None and last.tricks else 0
@@ -402,13 +434,12 @@ class LiveGame:
         candidate = build_record(self.header, [*self.entries, entry], read and read[0])
         if read is not None:
             candidate = replace(candidate, problems=list(read[1]))
-        done = replay_to_end(candidate)
-        old = list(self.baseline)
-        for d in done.errors:
-            key = (d.code, d.message)
-            if key in old:
-                old.remove(key)
-                continue
+        # The record's replay from its last hand on was seen when the table last rebuilt: only
+        # the candidate is replayed, from there.
+        start = self._start
+        h, before = start if start is not None else (0, None)
+        found = new_errors(self.record(), candidate, h, before=before, baseline=self._base)
+        for d in found:
             extra: dict[str, Any] = {"location": d.location.play() or None}
             if d.code == "ZF102":
                 extra["readings"] = self._readings(entry)
@@ -424,7 +455,7 @@ class LiveGame:
         was_over = self.hand is None or self.hand.over
         self.entries.append(entry)
         try:
-            self._rebuild(build_record(self.header, self.entries))
+            self._rebuild(build_record(self.header, self.entries), resume=True)
         except BaseException:
             self.entries.pop()
             self._rebuild(build_record(self.header, self.entries))
