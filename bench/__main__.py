@@ -69,12 +69,14 @@ def _big_file(files: list[Path], min_hands: int, path: Path, distinct: bool) -> 
     return copies * per_copy
 
 
-def stream_peak_rss_mb(files: list[Path], min_hands: int, folder: Path) -> tuple[float, int]:
-    """Peak memory of `zfrec validate` on one file of at least `min_hands` hands, in its own
-    process: what ran before in the benchmark does not count."""
+def stream_peak_rss_mb(
+    files: list[Path], min_hands: int, folder: Path, *flags: str
+) -> tuple[float, int]:
+    """Peak memory of `zfrec validate` (with `flags`: `--json`) on one file of at least
+    `min_hands` hands, in its own process: what ran before in the benchmark does not count."""
     big = folder / "stream.zfn"
     hands = _big_file(files, min_hands, big, distinct=False)
-    mb, code = peak_rss_mb("zfrec", "validate", str(big))
+    mb, code = peak_rss_mb("zfrec", "validate", *flags, str(big))
     big.unlink()
     if code != 0:
         raise RuntimeError("the streamed corpus must validate clean")
@@ -155,6 +157,8 @@ def run(quick: bool) -> dict[str, Any]:
     def stream() -> None:
         rss, hands = stream_peak_rss_mb(state["files"], 500 if quick else 200_000, corpus_dir)
         results["stream_peak_rss_mb"], results["stream_hands"] = rss, hands
+        rss, _ = stream_peak_rss_mb(state["files"], 500 if quick else 200_000, corpus_dir, "--json")
+        results["validate_json_peak_rss_mb"] = rss
 
     def simulate() -> None:
         results["simulate_hands_per_s"] = simulate_rate(20 if quick else 600)
@@ -224,6 +228,7 @@ TARGETS: dict[str, tuple[str, float]] = {
     "jobs2_speedup": (">=", 1.8),
     "jobs2_files_speedup": (">=", 1.8),
     "stream_peak_rss_mb": ("<", 100),
+    "validate_json_peak_rss_mb": ("<", 100),
     "simulate_hands_per_s": (">=", 300),
     "import_hands_per_s": (">=", 2000),
     "import_peak_rss_mb": ("<", 200),

@@ -278,3 +278,47 @@ def test_a_line_too_long_is_cut_as_the_reader_cuts_it_in_bounded_memory(tmp_path
     first = parts.diagnostics[0]
     assert (first.code, first.location.line, first.location.col) == ("ZF001", 3, MAX_LINE + 1)
     assert (parts.games, parts.hands, parts.moves) == (whole.games, whole.hands, whole.moves)
+
+
+def test_validate_json_is_written_as_json_dumps_writes_the_whole_document(tmp_path: Path) -> None:
+    """The streamed document (zfrec.cli.jsonstream) is byte for byte the one-piece dump it
+    replaced: re-dumping what it parses to gives the same text, for every shape a file's
+    report takes (games and diagnostics, no games, an unreadable file, --strict's stop)."""
+    (tmp_path / "empty.zfn").write_text("", "utf-8")
+    (tmp_path / "binary.zfn").write_bytes(b"[Players \xd7\xff")
+    samples = ROOT / "sample_games"
+    paths = [str(samples / "broken"), str(samples / "12-lead-passes-on.json"), str(tmp_path)]
+    for flags in ([], ["--jobs", "2"], ["--strict"]):
+        done = runner.invoke(app, ["validate", "--json", *flags, *paths])
+        assert done.exit_code == 1
+        data = json.loads(done.stdout)
+        assert done.stdout == json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+        assert data["summary"]["files"] == len(data["files"])
+    data = json.loads(runner.invoke(app, ["validate", "--json", *paths]).stdout)
+    assert [len(f["games"]) > 0 for f in data["files"]][-3:] == [True, False, False]
+    found = [d for f in data["files"] for d in f["diagnostics"]]
+    assert any("cause" in d for d in found) and any("fix" in d for d in found)
+
+
+def test_the_json_writer_writes_each_game_before_the_next_is_judged() -> None:
+    import io
+
+    from zfrec.cli.jsonstream import JsonReportWriter
+    from zfrec.diagnostics import Diagnostic
+    from zfrec.errors import Location
+
+    out = io.StringIO()
+    writer = JsonReportWriter(out)
+    writer.games("a.zfn", [{"n": 1, "names": ["王芳"]}])
+    assert out.getvalue().endswith('"names": [\n            "王芳"\n          ]\n        }')
+    writer.diagnostics("a.zfn", [Diagnostic("ZF206", "stops", Location("a.zfn", 3, 1))])
+    writer.end_file("a.zfn")
+    writer.end_file("b.zfn")  # a file that gave nothing at all
+    writer.finish({"files": 2})
+    data = json.loads(out.getvalue())
+    assert out.getvalue() == json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    assert [f["path"] for f in data["files"]] == ["a.zfn", "b.zfn"]
+    assert data["files"][0]["diagnostics"][0]["code"] == "ZF206"
+    empty = io.StringIO()
+    JsonReportWriter(empty).finish({"files": 0})
+    assert empty.getvalue() == json.dumps({"files": [], "summary": {"files": 0}}, indent=2) + "\n"

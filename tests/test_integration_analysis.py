@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,7 +12,8 @@ from urllib.parse import unquote
 import pytest
 from typer.testing import CliRunner
 
-from tests.test_render_browser import ARGS, CHROMIUM
+from tests.lanes import CHROMIUM, require_chromium
+from tests.test_render_browser import ARGS
 from zfrec.analysis.analyze import analyze_game, player_aggregates
 from zfrec.cli import app
 from zfrec.engine.game import PassEvent, PlayEvent
@@ -379,9 +379,9 @@ def test_render_command_writes_an_audit_page_for_a_broken_record(tmp_path: Path)
 
 @pytest.mark.slow
 def test_a_browser_shows_the_notes_at_their_step_and_marks_the_move_list(tmp_path: Path) -> None:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.skip(f"{CHROMIUM} is not installed (.ci/services.sh)")
+    require_chromium()
+    import playwright.sync_api as sync_api
+
     game = missed_beat_game()
     for f in game_files(game, charts=False):
         (tmp_path / f.path).write_bytes(f.content)

@@ -7,7 +7,6 @@ Screenshots go to test-artifacts/live-*.png.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -15,15 +14,13 @@ import pytest
 
 from tests.live_helpers import exported, sim, without_passes
 from tests.test_live_server import server
-from tests.test_render_browser import ARTIFACTS, CHROMIUM
+from tests.test_render_browser import ARTIFACTS
 from zfrec.engine.cards import card_str, format_cards, ids
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(
-        not os.access(CHROMIUM, os.X_OK), reason=f"{CHROMIUM} is not installed (.ci/services.sh)"
-    ),
+    pytest.mark.usefixtures("chromium"),  # skipped without it (tests/lanes.py)
 ]
 PHONE = {"width": 390, "height": 844}
 

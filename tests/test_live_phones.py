@@ -10,22 +10,19 @@ annotated; the exported record holds all of it and the date. Screenshots at 390x
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.test_live_server import server
-from tests.test_render_browser import ARTIFACTS, CHROMIUM
+from tests.test_render_browser import ARTIFACTS
 from zfrec.record import loads
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(
-        not os.access(CHROMIUM, os.X_OK), reason=f"{CHROMIUM} is not installed (.ci/services.sh)"
-    ),
+    pytest.mark.usefixtures("chromium"),  # skipped without it (tests/lanes.py)
 ]
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}

@@ -19,16 +19,14 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.test_publish import renamed, simulated
-from tests.test_render_browser import ARTIFACTS, CHROMIUM, SHOWN, expected_steps
+from tests.test_render_browser import ARTIFACTS, SHOWN, expected_steps
 from zfrec.cli import app
 from zfrec.record import dumps, load
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(
-        not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is not installed (.ci/services.sh)"
-    ),
+    pytest.mark.usefixtures("chromium"),  # skipped without it (tests/lanes.py)
 ]
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
 PHONE = {"width": 390, "height": 844}

@@ -6,7 +6,6 @@ from zfrec.replay (not from the renderer's view-model). Screenshots go to test-a
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.lanes import CHROMIUM  # noqa: F401  (other browser tests import it from here)
 from zfrec.engine.cards import card_str, ids, points_of
 from zfrec.engine.game import PlayEvent
 from zfrec.engine.rules import preset
@@ -22,7 +22,6 @@ from zfrec.render.html import build_game_view, render_game, render_hand
 from zfrec.replay import HandEnd, HandStart, MoveStep, replay
 from zfrec.simulate import SimConfig, simulate_game
 
-CHROMIUM = "/usr/bin/chromium"
 ARGS = [
     "--headless",
     "--no-sandbox",
@@ -34,9 +33,7 @@ ARGS = [
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 
 sync_api = pytest.importorskip("playwright.sync_api")
-pytestmark = pytest.mark.skipif(
-    not os.access(CHROMIUM, os.X_OK), reason=f"{CHROMIUM} is not installed (.ci/services.sh)"
-)
+pytestmark = pytest.mark.usefixtures("chromium")  # skipped without it (tests/lanes.py)
 
 
 @dataclass

@@ -28,9 +28,12 @@ from zfrec.record.problems import Fix, ReadProblem, card_candidates, card_fix, d
 ALTERING = frozenset(("ZF202", "ZF204", "ZF301", "ZF302", "ZF303", "ZF304"))
 # What follows from a guess at a move read by guess: from a guessed card, or a guessed seat.
 CARD_CODES = frozenset(("ZF101", "ZF102", "ZF103", "ZF104", "ZF301"))
-SEAT_CODES = frozenset(("ZF201", "ZF202", "ZF203", "ZF301"))
+SEAT_CODES = frozenset(("ZF105", "ZF201", "ZF202", "ZF203", "ZF205", "ZF209", "ZF301"))
+# What follows, at the start of a hand, from a hand before it that may have ended otherwise: its
+# shuffler, draw order and first leader.
+START_CODES = frozenset(("ZF203", "ZF304", "ZF306"))
 # What follows from a move skipped earlier in the same trick (ZF203 also on the next trick).
-TURN_FOLLOW = frozenset(("ZF103", "ZF105", "ZF201", "ZF203", "ZF205", "ZF209"))
+TURN_FOLLOW = frozenset(("ZF103", "ZF105", "ZF201", "ZF202", "ZF203", "ZF205", "ZF209"))
 
 
 def cause_of(found: Diagnostic) -> Cause:

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field, replace
 from zfrec.diagnostics import Cause, Diagnostic
 from zfrec.engine.cards import Cards, format_cards, iter_ids
 from zfrec.engine.deal import hand_sizes, rebuild_deal, verify_dealt_once, verify_hand_sizes
-from zfrec.engine.game import Event, GameState, HandResult, HandState, best_reading
+from zfrec.engine.game import Event, GameState, HandState, best_reading
 from zfrec.engine.rules import Ruleset
 from zfrec.engine.seats import Seat, seat, seats
 from zfrec.errors import DealError, GameError, IllegalPlayError, Location
@@ -58,12 +58,14 @@ from zfrec.events import (
     ReplayVisitor,
     walk,
 )
+from zfrec.ledger import Ledger
 from zfrec.record.model import Game, Hand, Move, Pos
 from zfrec.record.problems import Fix, ReadProblem
 from zfrec.recovery import (
     ALTERING,
     CARD_CODES,
     SEAT_CODES,
+    START_CODES,
     TURN_FOLLOW,
     cause_of,
     guess_unreadable,
@@ -127,7 +129,7 @@ def replay(
 
 
 @dataclass(slots=True)
-class _Replayer:
+class _Replayer(Ledger):
     record: Game
     rules: Ruleset
     game_number: int | None
@@ -146,6 +148,15 @@ class _Replayer:
     _tainted: dict[int, Cause] = field(init=False, default_factory=dict)  # card -> bad play
     _twice: int = field(init=False, default=0)  # cards of this move played before in the hand
     _skipped: tuple[int, Cause] | None = field(init=False, default=None)  # trick, unread move
+    _guess: tuple[int, int, Cause] | None = field(init=False, default=None)  # trick, seat, card
+    # The first unreadable move of a hand whose deal is rebuilt from the plays: what it shows
+    # may be another seat's cards (a lost colon), so the deal's cards not held, and who is out
+    # when, follow from it.
+    _rebuilt_from: Cause | None = field(init=False, default=None)
+    # The previous hand's root error: its result, so this hand's start, may not be the real one.
+    _carry: Cause | None = field(init=False, default=None)
+    # What the scores as computed follow from, while they differ from the record's for it.
+    _ledger_cause: Cause | None = field(init=False, default=None)
     # What could not be read of the move at hand, to report: message, fix, where, move.
     _unread_notes: list[tuple[str, Fix | None, tuple[int, int], Move]] = field(
         init=False, default_factory=list
@@ -213,15 +224,27 @@ class _Replayer:
 
     def _follows(self, code: str, trick: int | None) -> Cause | None:
         """The cause of what is found now, when nothing more precise is known: the guess at a
-        move read by guess, or a move skipped earlier in the trick (whose turns are then not
-        what the record shows; the next trick's lead neither)."""
+        move read by guess (and a later play of its trick judged against it), the hand before
+        (for this hand's start, which its result decides), a move skipped earlier in the trick,
+        or the hand's first error that changed who holds what (a move skipped, cards not held
+        or played twice): the turns and leads after it are not what the record shows."""
         if self._cause is not None and code in self._cause_codes:
             return self._cause
-        skipped = self._skipped
-        if skipped is None or trick is None or code not in TURN_FOLLOW:
+        if self._carry is not None and code in START_CODES and (trick is None or trick == 1):
+            return self._carry
+        guess, hs = self._guess, self.state.hand
+        on_guess = guess is not None and hs is not None and hs.top_seat == guess[1]
+        if guess is not None and on_guess and code == "ZF103" and trick == guess[0]:
+            return guess[2]  # a play judged against the guessed one
+        if self._rebuilt_from is not None and code in ("ZF301", "ZF302"):
+            return self._rebuilt_from
+        if trick is None or code not in TURN_FOLLOW:
             return None
-        if trick == skipped[0] or (trick == skipped[0] + 1 and code == "ZF203"):
+        skipped = self._skipped
+        if skipped is not None and trick == skipped[0]:
             return skipped[1]
+        if code != "ZF103":
+            return self._hand_root or self._rebuilt_from
         return None
 
     def _judged(
@@ -282,7 +305,7 @@ class _Replayer:
                 continue
             if self._restate is not None:
                 self.state.game.restate_scores(self._restate)
-                self._restate = None
+                self._restate, self._ledger_cause = None, None
             if not over_reported:
                 try:
                     self.state.game.verify_start(hand.number)
@@ -293,41 +316,19 @@ class _Replayer:
             yield from self._hand(index, hand)
         yield self.state, self._game_end()
 
-    def _game_end(self) -> GameEnd:
-        game, result = self.state.game, self.record.result
-        winners = tuple(seat(s) for s in game.winners())
-        if result is not None:
-            scores = tuple(game.scores)
-            if result.scores and tuple(result.scores) != scores:
-                self._report(
-                    "ZF403",
-                    f"recorded final scores {self._scores(result.scores)} differ from the "
-                    f"computed {self._scores(scores)} (RULES.md R12)",
-                    pos=result.pos,
-                )
-            if result.winners and tuple(sorted(result.winners)) != winners:
-                computed = ", ".join(self._name(s) for s in winners) or "nobody yet"
-                recorded = ", ".join(self._name(s) for s in result.winners)
-                self._report(
-                    "ZF403",
-                    f"recorded winner {recorded} differs from the computed winner {computed} "
-                    "(RULES.md R12)",
-                    pos=result.pos,
-                )
-        return GameEnd(tuple(game.scores), winners, game.over, self._take())
-
-    def _scores(self, scores: tuple[int, ...]) -> str:
-        return ", ".join(f"{self._name(s)} {v}" for s, v in enumerate(scores))
-
     # one hand ----------------------------------------------------------------------------------
 
     def _hand(self, index: int, hand: Hand) -> Iterator[tuple[ReplayState, ReplayEvent]]:
         game = self.state.game
+        self._carry = self._hand_root  # (of the hand before, which it may have ended otherwise)
+        if self._lines:
+            self._names(hand, index)
         try:
             game.verify_shuffler(hand.shuffler)
         except DealError as exc:
             self._judged(exc, hand)
         self._hand_root, self._played, self._tainted, self._skipped = None, 0, {}, None
+        self._guess = self._rebuilt_from = None
         first_drawer = game.next_first_drawer(hand.shuffler)
         deal, reconstructed, known = self._deal(hand, game.n, first_drawer)
         written_leader = hand.tricks[0].moves[0].seat if hand.tricks and hand.tricks[0].moves else 0
@@ -486,78 +487,6 @@ class _Replayer:
             )
         yield self.state, HandEnd(index, result, tuple(game.scores), self._take(), len(hs.log))
 
-    def _closed_early(self, hand: Hand, hs: HandState) -> None:
-        """A score line or the next hand closes a hand that play had not finished (R24): an
-        error at the hand; the game goes on from the totals the record gives."""
-        holding = ", ".join(self._name(s) for s in hs.holding())
-        closer = "a score line" if hand.score is not None else "the next hand"
-        self._report(
-            "ZF208",
-            f"hand {hand.number} is closed by {closer} before it ended: {holding} still hold "
-            "cards (RULES.md R24)",
-            hand,
-            pos=hand.score.pos if hand.score is not None else None,
-            cause=self._hand_root,
-        )
-        score = hand.score
-        self._shadow = None
-        if score is None:  # the hand's points, and so the running totals, are lost
-            self._totals_unknown = True
-        self.state.game.close_unfinished(
-            score.points if score is not None else None,
-            score.totals if score is not None else None,
-        )
-
-    def _check_score(self, hand: Hand, result: HandResult) -> None:
-        """The recorded points and totals against the computed ones. A wrong total is one
-        error: the game goes on from the recorded totals. Errors that follow from an earlier
-        one in the hand (a skipped move, cards not held) name it as their cause."""
-        score = hand.score
-        if score is None:
-            return
-        cause = self._hand_root
-        if tuple(score.points) != result.points:
-            transfer = (
-                f"; {self._name(result.last)} came last and gave "
-                f"{result.transfer_points} points to {self._name(result.first)}"
-            )
-            found = self._report(
-                "ZF401",
-                f"recorded points {self._scores(score.points)} differ from the computed "
-                f"{self._scores(result.points)}{transfer} (RULES.md R10, R11)",
-                hand,
-                pos=score.pos,
-                cause=cause,
-            )
-            cause = cause or Cause(found.location.line, found.location.col, found.code)
-        totals = tuple(self.state.game.scores)
-        recorded = None if score.totals is None else tuple(score.totals)
-        if recorded is None:
-            pass  # nothing to check; a wrong total before is still remembered
-        elif recorded == totals:
-            self._shadow = None
-        elif self._totals_unknown:
-            # The totals before this hand were lost with a hand closed early without them:
-            # they cannot be checked, and the game goes on from what the record says.
-            self._totals_unknown, self._shadow = False, None
-            self._restate = recorded
-        elif recorded == self._shadow:
-            # After a wrong total the record went back to the computed ones: so does the game.
-            self.state.game.restate_scores(recorded)
-            self._shadow = None
-        else:
-            self._report(
-                "ZF402",
-                f"recorded running totals {self._scores(recorded)} differ from the "
-                f"computed {self._scores(totals)} (RULES.md R12)",
-                hand,
-                pos=score.pos,
-                cause=cause,
-            )
-            self._restate = recorded  # the next hand starts from them
-            if self._shadow is None:
-                self._shadow = totals  # ... unless the record comes back to these
-
     # the deal ----------------------------------------------------------------------------------
 
     def _deal(
@@ -577,15 +506,21 @@ class _Replayer:
         played = [0] * n
         everything = 0
         guesses: list[tuple[int, ReadProblem]] = []  # unreadable cards, by seat
+        unread = bool(self._unread)
         for trick in hand.tricks:
             for move in trick.moves:
                 if not move.is_pass and 0 <= move.seat < n:
+                    problems = self._unread.get(move.pos) if unread and move.pos else None
+                    if problems:
+                        if self._rebuilt_from is None:
+                            self._rebuilt_from = Cause(*problems[0].pos, "ZF001")
+                        if any(p.kind == "move" for p in problems):
+                            continue  # skipped: it may show another seat's cards (a lost colon)
+                        guesses += [(move.seat, p) for p in problems]
                     # A card played twice was dealt to the seat that played it first: the
                     # later play is the one that cannot stand (it is reported there).
                     played[move.seat] |= move.cards & ~everything
                     everything |= move.cards
-                    if self._unread and move.pos in self._unread:
-                        guesses += [(move.seat, p) for p in self._unread[move.pos]]
         if guesses:
             guess_unreadable(hand.deal, played, guesses)
         deal, known = self._reconstruct(hand, n, first_drawer, played)
@@ -723,6 +658,16 @@ class _Replayer:
 
     # what could not be read -----------------------------------------------------------------
 
+    def _names(self, hand: Hand, index: int) -> None:
+        """Report the names of the hand's `shuffler` and `deal` lines that name no seat. (A
+        deal line skipped leaves a partial deal, judged as one: no cause is carried.)"""
+        after = self.record.hands[index + 1].pos if index + 1 < len(self.record.hands) else None
+        lines = self._lines
+        while lines and lines[0].kind == "name" and (after is None or lines[0].pos < after):
+            problem = lines.pop(0)
+            self._report("ZF001", problem.message, hand, at=problem.pos, cause=None,
+                         fix=problem.fix)  # fmt: skip
+
     def _unreadable_lines(self, hand: Hand, before: Pos | None, t_index: int) -> None:
         """Report the skipped lines that stand before `before` (None: all of them), which is
         trick `t_index` (0: the end of the hand)."""
@@ -753,6 +698,7 @@ class _Replayer:
             holders = [s for s in range(n) if self._known[s] and not move.cards & ~hs.hands[s]]
             if len(holders) == 1:
                 seat_index = holders[0]
+        by_holder = seat_index != move.seat  # a seat found by its cards, not by its name
         present = 0 <= seat_index < n and not hs.over
         held = hs.hands[seat_index] & ~move.cards if present and self._known[seat_index] else 0
         read = read_unreadable(problems, held, int(move.cards))
@@ -782,6 +728,15 @@ class _Replayer:
         )
         for card in iter_ids(cards & ~move.cards):
             self._tainted.setdefault(card, first)
+        if cards & ~move.cards:  # a card was guessed: the trick's later plays are judged on it
+            self._guess = (t_index, seat_index, first)
+        if by_holder:
+            # The name was close to nobody's: if the move was not that seat's, the seats hold
+            # other cards than the record has them play from here on (as after a skipped move).
+            for card in iter_ids(cards):
+                self._tainted.setdefault(card, first)
+            if self._hand_root is None:
+                self._hand_root = first
         return replayed
 
     def _report_unread(self, hand: Hand, t_index: int) -> None:

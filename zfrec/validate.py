@@ -213,6 +213,13 @@ def validate(
         used = used.with_options(**overrides)
     validator = Validator(record, used)
     walk(record, (validator,), used, game_number)
+    if validator.found and record.locate is not None:
+        # A JSON record: what was found, and the causes it names, get their places in the
+        # text, found only now (zfrec.record.jsonpos), and the record is judged again.
+        record.locate(record)
+        record.locate = None
+        validator = Validator(record, used)
+        walk(record, (validator,), used, game_number)
     return validator.report()
 
 

@@ -13,10 +13,11 @@ writes every pass and one that leaves them out agree when the play agrees.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Annotated, Any, Literal
 
 from zfrec.diagnostics import first_error
+from zfrec.engine.actions import PlayEvent
 from zfrec.engine.cards import format_cards
 from zfrec.jsonview import dump, key
 from zfrec.record.model import Game, Hand, seat_name
@@ -143,6 +144,9 @@ class _Act:
     turn: int
     seat: int
     text: str
+    cards: int = 0
+    worth: tuple[int, int, int] | None = None  # how the replay read a play (Combo.key)
+    reading: str = ""  # ... in words
 
 
 def _acts(game: Game) -> list[list[_Act]]:
@@ -151,8 +155,22 @@ def _acts(game: Game) -> list[list[_Act]]:
     for _, ev in replay(game):
         if isinstance(ev, MoveStep):  # it carries who moved and the turn it moved at
             text = "pass" if ev.inferred else ev.move.play_text()
-            out[ev.hand_index].append(_Act(ev.trick_index, ev.turn, int(ev.seat), text))
+            played = ev.event
+            combo = played.combo if isinstance(played, PlayEvent) else None
+            if any(d.severity == "error" for d in ev.diagnostics):
+                combo = None  # read as best it could be: not a reading to compare
+            worth, reading = (None, "") if combo is None else (combo.key, combo.describe())
+            out[ev.hand_index].append(_Act(
+                ev.trick_index, ev.turn, int(ev.seat), text, int(ev.move.cards), worth, reading
+            ))  # fmt: skip
     return out
+
+
+def _read_alike(x: _Act, y: _Act) -> bool:
+    """Two plays written differently that are the same play: the same seat and cards, read
+    the same (`2s BJ=2` and `2s BJ`, both a pair of 2s)."""
+    same_cards = (x.seat, x.cards) == (y.seat, y.cards)
+    return same_cards and x.worth is not None and x.worth == y.worth
 
 
 def diff_games(a: Game, b: Game) -> DiffReport:
@@ -177,8 +195,22 @@ def diff_games(a: Game, b: Game) -> DiffReport:
 
 
 def _first_divergence(a: Game, b: Game) -> Divergence | None:
+    """The first divergence in play order. Plays written differently that read the same are
+    no divergence: the comparison goes on past them, and when nothing else differs, the
+    first of them is named, saying that the rest agrees."""
+    alike: list[Divergence] = []
+    found = _divergence(a, b, _acts(a), _acts(b), alike)
+    if not alike or (found is not None and found.kind != "notes"):
+        return found
+    more = f"; {len(alike) - 1} more play(s) read alike" if len(alike) > 1 else ""
+    return replace(alike[0], message=f"the play is the same: {alike[0].message}{more}; "
+                   "the rest agrees")  # fmt: skip
+
+
+def _divergence(
+    a: Game, b: Game, acts_a: list[list[_Act]], acts_b: list[list[_Act]], alike: list[Divergence]
+) -> Divergence | None:
     names = a.players
-    acts_a, acts_b = _acts(a), _acts(b)
     for h, (ha, hb) in enumerate(zip(a.hands, b.hands, strict=False)):
         number = ha.number
         if ha.shuffler != hb.shuffler and None not in (ha.shuffler, hb.shuffler):
@@ -189,7 +221,7 @@ def _first_divergence(a: Game, b: Game) -> Divergence | None:
         found = _deal_divergence(names, number, ha, hb)
         if found is not None:
             return found
-        found = _move_divergence(names, number, acts_a[h], acts_b[h])
+        found = _move_divergence(names, number, acts_a[h], acts_b[h], alike)
         if found is not None:
             return found
         if ha.score is not None and hb.score is not None and ha.score != hb.score:
@@ -242,10 +274,17 @@ def _deal_divergence(names: list[str], number: int, ha: Hand, hb: Hand) -> Diver
 
 
 def _move_divergence(
-    names: list[str], number: int, a: list[_Act], b: list[_Act]
+    names: list[str], number: int, a: list[_Act], b: list[_Act], alike: list[Divergence]
 ) -> Divergence | None:
     for x, y in zip(a, b, strict=False):
-        if (x.seat, x.text) != (y.seat, y.text):
+        if (x.seat, x.text) != (y.seat, y.text) and _read_alike(x, y):
+            who = _seat(names, x.seat)
+            alike.append(Divergence(
+                "notes", f"A has {who}: {x.text}; B has {who}: {y.text}, which read the same "
+                f"({x.reading})", number, x.trick, x.turn, who, f"{who}: {x.text}",
+                f"{who}: {y.text}",
+            ))  # fmt: skip
+        elif (x.seat, x.text) != (y.seat, y.text):
             who = _seat(names, x.seat) if x.seat == y.seat else None
             return Divergence(
                 "move",

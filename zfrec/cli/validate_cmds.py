@@ -21,7 +21,7 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
-from zfrec.batch import STDIN, Options, count_games, file_findings, merge, run
+from zfrec.batch import STDIN, Options, count_games, file_findings, run
 from zfrec.cli.common import (
     JSON_HELP,
     OPTION_HELP,
@@ -29,9 +29,9 @@ from zfrec.cli.common import (
     fail,
     option_dict,
     out,
-    print_json,
     ruleset,
 )
+from zfrec.cli.jsonstream import JsonReportWriter
 from zfrec.diagnostics import Diagnostic
 from zfrec.errors import ZfrecError
 from zfrec.record.lexer import clip_around
@@ -203,9 +203,9 @@ def validate_cmd(
         fail("no record files found (.zfn or .json)")
     options = Options(judged, overrides, keep_json=as_json, show_deal=show_deal, strict=strict)
     tally = _Tally()
-    reports: list[dict[str, object]] = []
+    writer = JsonReportWriter(sys.stdout) if as_json else None  # the document, as it is made
     printer = _Printer(hold=show_deal)
-    current = FileSummary(files[0])  # the file being read: counts, and for --json everything
+    games = 0  # in the file being read
     stream = run(files, options, jobs, stdin=sys.stdin.read)
     try:
         first = next(stream, None)  # the workers start before the progress display's thread
@@ -217,50 +217,42 @@ def validate_cmd(
                 if part is not None:  # a piece of the file
                     progress.advance(task, part.games)
                     tally.add(part)
-                    if as_json:
-                        merge(current, part)
+                    games += part.games
+                    if writer is not None:
+                        writer.games(item.path, part.game_json)
+                        writer.diagnostics(item.path, part.diagnostics)
                     else:
                         printer.piece(part)
-                        current.games += part.games
                     if not (strict and tally.errors):
                         continue
-                findings = file_findings(item.path, current.games, item.problem)
+                findings = file_findings(item.path, games, item.problem)
                 tally.add(FileSummary(item.path, diagnostics=findings))
-                if as_json:
-                    current.diagnostics += findings
-                    reports.append(
-                        {
-                            "path": item.path,
-                            "games": current.game_json,
-                            "diagnostics": [d.to_json() for d in current.diagnostics],
-                        }
-                    )
+                if writer is not None:
+                    writer.diagnostics(item.path, findings)
+                    writer.end_file(item.path)
                 else:
                     printer.piece(FileSummary(item.path, diagnostics=findings))
                     printer.file_done(item.path)
                 tally.files += 1
-                current = FileSummary("")
+                games = 0
                 if strict and tally.errors:
                     break
     except ZfrecError as exc:
         fail(str(exc))
     finally:
         stream.close()
-    if as_json:
-        print_json(
+    if writer is not None:
+        writer.finish(
             {
-                "files": reports,
-                "summary": {
-                    "files": len(reports),
-                    "games": tally.games,
-                    "hands": tally.hands,
-                    "moves": tally.moves,
-                    "errors": tally.errors,
-                    "warnings": tally.warnings,
-                    "info": tally.info,
-                    "unreadable_files": tally.unreadable,
-                    "ok": tally.errors == 0,
-                },
+                "files": writer.files,
+                "games": tally.games,
+                "hands": tally.hands,
+                "moves": tally.moves,
+                "errors": tally.errors,
+                "warnings": tally.warnings,
+                "info": tally.info,
+                "unreadable_files": tally.unreadable,
+                "ok": tally.errors == 0,
             }
         )
     else:

@@ -85,7 +85,7 @@ def iter_records(path: str | Path, *, recover: bool = False) -> Iterator[Game | 
     else:
         with open(path, encoding="utf-8-sig") as stream:
             text = stream.read()
-        yield from iter_json_text(text, name)
+        yield from iter_json_text(text, name, recover=recover)
 
 
 def iter_records_text(
@@ -97,7 +97,7 @@ def iter_records_text(
 
         yield from iter_games(lines_of(text), source, recover=recover)
     elif format == "json":
-        yield from iter_json_text(text, source)
+        yield from iter_json_text(text, source, recover=recover)
     else:
         raise ValueError(f"unknown record format {format!r}: use zfn or json")
 

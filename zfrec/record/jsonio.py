@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, cast
 
 from zfrec.engine.cards import NO_CARDS, Cards, format_cards, format_play, parse_cards, parse_play
 from zfrec.errors import CardError, Location, NotationError, SeatError
+from zfrec.record.jsonpos import Locator
 from zfrec.record.lexer import excerpt
 from zfrec.record.model import (
     AltPlay,
@@ -254,8 +255,11 @@ def game_from_trusted_json(data: Any, source: str | None = None) -> Game:
         return game_from_json(data, source)
 
 
-def iter_json_games(data: Any, source: str | None = None) -> Iterator[Game | NotationError]:
-    """Each game of a parsed JSON document, or the NotationError that spoiled it."""
+def iter_json_games(
+    data: Any, source: str | None = None, locator: Locator | None = None
+) -> Iterator[Game | NotationError]:
+    """Each game of a parsed JSON document, or the NotationError that spoiled it. With the
+    document's `locator`, each game can be given its positions (`Game.locate`)."""
     if isinstance(data, dict) and "games" in data:
         try:
             validate_wrapper(data, source)
@@ -264,14 +268,20 @@ def iter_json_games(data: Any, source: str | None = None) -> Iterator[Game | Not
             return
         for i, item in enumerate(data["games"]):
             try:
-                yield game_from_json(item, source, ("games", i))
+                yield _located(game_from_json(item, source, ("games", i)), locator, i)
             except NotationError as exc:
                 yield exc
     else:
         try:
-            yield game_from_json(data, source)
+            yield _located(game_from_json(data, source), locator, 0)
         except NotationError as exc:
             yield exc
+
+
+def _located(game: Game, locator: Locator | None, index: int) -> Game:
+    if locator is not None:
+        game.locate = partial(locator.fill, index)
+    return game
 
 
 class Fractional:
@@ -304,15 +314,19 @@ def parse_json_text(text: str, source: str | None = None) -> Any:
         raise NotationError(f"invalid JSON: {problem}", Location(source)) from None
 
 
-def iter_json_text(text: str, source: str | None = None) -> Iterator[Game | NotationError]:
+def iter_json_text(
+    text: str, source: str | None = None, *, recover: bool = False
+) -> Iterator[Game | NotationError]:
     """The games of JSON record text, in order; a game that cannot be read comes as its
-    NotationError, so the others still come."""
+    NotationError, so the others still come. With `recover` (for the validator), each game
+    can be given the positions of its parts in the text when asked (`Game.locate`)."""
+    text = text.removeprefix("\ufeff")
     try:
-        data = parse_json_text(text.removeprefix("\ufeff"), source)
+        data = parse_json_text(text, source)
     except NotationError as exc:
         yield exc
         return
-    yield from iter_json_games(data, source)
+    yield from iter_json_games(data, source, Locator(text) if recover else None)
 
 
 def document(games: Game | Iterable[Game]) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -230,6 +230,9 @@ class Game:
     source: str | None = field(default=None, compare=False)  # file the game was read from
     # What a recovering reader could not read (zfrec.record.problems); never written back.
     problems: list[ReadProblem] = field(default_factory=list, compare=False, repr=False)
+    # Read from JSON for the validator: gives the parts their positions in the text, on demand
+    # (zfrec.record.jsonpos); None when they have them, or nothing can give them.
+    locate: Callable[[Game], None] | None = field(default=None, compare=False, repr=False)
 
     def ruleset(self) -> Ruleset:
         """The rules the record states: its preset, overridden options and target."""

@@ -39,7 +39,7 @@ from zfrec.engine.cards import (
 )
 from zfrec.errors import CardError
 
-ProblemKind = Literal["card", "seat", "move", "line"]
+ProblemKind = Literal["card", "seat", "move", "line", "name"]
 
 _RANK_RE = re.compile(r"10|[2-9tjqka]", re.IGNORECASE)
 # A word that may be meant as a card: a rank and at most one more character, or a joker.
@@ -75,6 +75,8 @@ class ReadProblem:
       was read as the first of them when there is exactly one).
     - `move`: a move could not be read at all; it is skipped.
     - `line`: a whole line could not be read; it is skipped.
+    - `name`: the seat of a `hand ... shuffler` or `deal` line names no seat; the line is read
+      as the one player the name is close to, or (a shuffler) without the seat.
 
     `pos` is where the problem is reported (the character that cannot be read), and `span` the
     columns of the unreadable text on that line (first, and one past the last), which a fix

@@ -11,7 +11,7 @@ from __future__ import annotations
 from zfrec.errors import SeatError
 from zfrec.record.lexer import COLON, STRING, WORD, SyntaxFail, Token, split_annotation
 from zfrec.record.model import name_key, seat_of
-from zfrec.record.problems import cardish, did_you_mean, name_matches
+from zfrec.record.problems import Fix, ReadProblem, cardish, did_you_mean, name_matches
 
 PASS_WORDS = frozenset({"pass", "-", "–", "—", "－", "过"})  # dashes phones substitute; 过 = pass
 
@@ -46,6 +46,31 @@ class Seats:
             raise SyntaxFail(
                 self.unknown(token.text, exc.message)[0], token.line, token.col
             ) from None
+
+    def leniently(self, token: Token, kind: str) -> tuple[int | None, ReadProblem | None]:
+        """The seat of a `shuffler` or `deal` line for a recovering reader: the seat it names,
+        else the one player it is close to, with the problem to report (a `name` problem;
+        the seat is None, and the message does not yet say what becomes of the line, when no
+        one player is close)."""
+        seat = self.exact.get(token.text)
+        if seat is not None:
+            return seat, None
+        try:
+            return seat_of(self.players, token.text), None
+        except SeatError as exc:
+            message, matches = self.unknown(token.text, exc.message)
+        end = token.col + len(token.text) + (2 if token.kind == STRING else 0)
+        fix = None
+        if matches:
+            names = [self.players[s] for s in matches]
+            fix = Fix(token.line, token.col, end, names[0], tuple(names[1:]))
+        found = matches[0] if len(matches) == 1 else None
+        if found is not None:
+            message += f" (read as {self.players[found]})"
+        elif kind == "shuffler":
+            message += "; the shuffler is not checked"
+        at = (token.line, token.col)
+        return found, ReadProblem("name", message, at, (token.col, end), fix=fix)
 
     def unknown(self, text: str, message: str) -> tuple[str, list[int]]:
         """The message for a seat reference that names no seat, with the players it may mean

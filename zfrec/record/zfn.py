@@ -339,10 +339,20 @@ class GameBuilder:
                 raise fail_at(word, "shuffler needs a seat: a number or a player name")
             if len(rest) > 1 and all(t.kind == WORD for t in rest):  # a name with spaces
                 rest = [Token(STRING, " ".join(t.text for t in rest), rest[0].line, rest[0].col)]
-            shuffler = seats.resolve(rest.pop(0))
+            shuffler = self._line_seat(rest.pop(0), seats)
         if rest:
             raise fail_at(rest[0], "a hand line is 'hand N' with an optional 'shuffler SEAT'")
         self.start_hand(number, shuffler, pos).comments.extend(comments)
+
+    def _line_seat(self, token: Token, seats: Seats) -> int | None:
+        """The shuffler; a recovering reader notes a name that names no seat, and reads it as
+        the one player it is close to, else goes on without a shuffler (not checked)."""
+        if self.problems is None:
+            return seats.resolve(token)
+        seat, problem = seats.leniently(token, "shuffler")
+        if problem is not None:
+            self.problems.append(problem)
+        return seat
 
     def _comments_only(self, tokens: list[Token]) -> None:
         texts = [t.text for t in tokens]

@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from zfrec.engine.cards import (
+    DECK_SIZE,
     NO_CARDS,
     Cards,
     DeclarationTuple,
@@ -168,6 +169,7 @@ class HandBuilder:
         self.tricks: list[Trick] = []
         self.score: HandScore | None = None
         self.comments: list[str] = []
+        self.deal_skipped = False  # a deal line was skipped (recovering readers only)
 
     # --- what each statement may do here; errors at the place given ---------------------------
 
@@ -289,7 +291,9 @@ class HandBuilder:
             raise fail_at(
                 keyword, "write a deal line as 'deal SEAT: cards', with ? per unknown card"
             )
-        seat = self.seats.resolve(rest[0])
+        seat = self._deal_seat(rest[0])
+        if seat is None:
+            return  # skipped: its name is no player's
         self._new_deal(seat, rest[0].line, rest[0].col)
         known = unknown = 0
         for token in rest[2:]:
@@ -317,6 +321,22 @@ class HandBuilder:
         if unknown > MAX_UNKNOWN:
             raise fail_at(keyword, f"a seat is dealt at most {MAX_UNKNOWN} unknown cards")
         self.deal[seat] = SeatDeal(Cards(known), unknown, Pos(keyword.line, keyword.col))
+
+    def _deal_seat(self, token: Token) -> int | None:
+        """The seat of a deal line; a recovering reader notes a name that names no seat and
+        reads it as the one player it is close to, else skips the line (None)."""
+        if self.problems is None:
+            return self.seats.resolve(token)
+        seat, problem = self.seats.leniently(token, "deal")
+        if problem is not None:
+            if seat is not None and seat in self.deal:  # that seat has its line already
+                seat = None
+            if seat is None:
+                message = problem.message + "; the line is skipped"
+                problem = replace(problem, message=message)
+                self.deal_skipped = True
+            self.problems.append(problem)
+        return seat
 
     def score_line(self, tokens: list[Token], index: int) -> None:
         keyword = tokens[index]
@@ -542,6 +562,8 @@ class HandBuilder:
 
     def finish(self) -> Hand:
         deal = None
+        if self.deal_skipped:
+            self._complete_deal()
         if self.deal:
             missing = [s for s in range(len(self.seats.players)) if s not in self.deal]
             if missing:
@@ -558,6 +580,17 @@ class HandBuilder:
         return Hand(
             self.number, self.shuffler, deal, self.tricks, self.score, self.comments, self.pos
         )
+
+    def _complete_deal(self) -> None:
+        """After a deal line was skipped: one seat left without a line was dealt the cards the
+        others were not (all unknown); with more than one, the deal is rebuilt from the plays."""
+        n = len(self.seats.players)
+        missing = [s for s in range(n) if s not in self.deal]
+        size = DECK_SIZE - sum(d.size for d in self.deal.values())
+        if len(missing) == 1 and 0 < size <= MAX_UNKNOWN:
+            self.deal[missing[0]] = SeatDeal(NO_CARDS, size)
+        elif missing:
+            self.deal.clear()
 
 
 class _Version:
