@@ -263,6 +263,11 @@ class DisputeJudge(ReplayVisitor):
         self.record, self.rules = record, rules or record.ruleset()
         self.game_number, self.solve_budget = game_number, solve_budget
         self.places: dict[Place, Move] = {(h, t, m): mv for h, t, m, mv in disputed_moves(record)}
+        if self.places and record.locate is not None:
+            # A JSON record: the versions' errors are placed in its text, as the validator
+            # places what it finds (zfrec.record.jsonpos), so the places are found first.
+            record.locate(record)
+            record.locate = None
         self._found: list[Diagnostic] = []  # every diagnostic of the walk, in order
         self._events: list[ReplayEvent] = []  # the disputed hand's, so far
         self._before: GameState | None = None  # the game before the disputed hand
