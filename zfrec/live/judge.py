@@ -359,9 +359,6 @@ class LiveGame:
         self.game, self.hand, self.last_result = done.game, done.hand, done.last_result
         self.baseline = [(d.code, d.message) for d in done.errors]
         self._start, self._earlier, self._base = done.start, done.earlier, done.base
-        deal = last.deal if last is not None else None
-        if self.hand is not None:  # what the reveal may trade: the cards the replay guessed
-            self.hand.mark_known([d.known for d in deal] if deal is not None else [0] * self.n)
         self.line = len(last.tricks) - bool(tail) if last is not None else 0
         self.line_moves = 0
         self._counts = []
@@ -385,9 +382,6 @@ class LiveGame:
         self.line = len(last.tricks) if last is not None else 0
         self.line_moves = len(last.tricks[-1].moves) if last is not None and last.tricks else 0
         self._counts = []
-        deal = last.deal if last is not None else None
-        if self.hand is not None:
-            self.hand.mark_known([d.known for d in deal] if deal is not None else [0] * self.n)
 
     def undo(self) -> Entry:
         """Drop the last entry. A move this process applied is taken back by the engine
