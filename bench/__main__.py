@@ -23,6 +23,9 @@ from bench.parse_bench import parse_hands_per_s
 from bench.rss import peak_rss_mb
 from bench.shengji_bench import TARGETS as SHENGJI_TARGETS
 from bench.shengji_bench import shengji_figures
+from bench.sj_notation_bench import sj_notation_figures
+from bench.sj_validate_bench import TARGETS as SJ_VALIDATE_TARGETS
+from bench.sj_validate_bench import build_sj_corpus, sj_validate_figures
 from bench.solve_bench import TARGETS as SOLVE_TARGETS
 from bench.solve_bench import solve_figures
 from bench.validate_bench import best_rate, validate_rate
@@ -184,6 +187,15 @@ def run(quick: bool) -> dict[str, Any]:
         games = [g for p in state["files"] for g in load(p)]
         results["render_hands_per_s"] = renderer(games) if renderer else None
 
+    def sj_peer_and_validate() -> None:
+        # as peer_and_validate: python-chess and the Sheng ji validator back to back
+        files = build_sj_corpus(corpus_dir, 3 if quick else 30)
+        pgn = random_pgn(20 if quick else 400, SEED)
+        runs = 1 if quick else 3
+        chess = max(read_plies_per_s(pgn) for _ in range(runs))
+        results.update(sj_validate_figures(files, runs))
+        results["sj_ratio_vs_python_chess"] = results["sj_validate_moves_per_s"] / chess
+
     def publishing() -> None:
         from bench.publish_bench import publish_figures
 
@@ -205,6 +217,8 @@ def run(quick: bool) -> dict[str, Any]:
         ("live table, 20 tables at once", live),
         ("hindsight solver", lambda: results.update(solve_figures(quick))),
         ("Sheng ji engine", lambda: results.update(shengji_figures(quick))),
+        ("python-chess, then Sheng ji validate", sj_peer_and_validate),
+        ("Sheng ji records", lambda: results.update(sj_notation_figures(quick))),
     ]
     with console.status("benchmarking") as status:
         for label, step in steps:
@@ -238,6 +252,7 @@ TARGETS: dict[str, tuple[str, float]] = {
     "live_move_p99_ms": ("<=", 50),
     **SOLVE_TARGETS,
     **SHENGJI_TARGETS,
+    **SJ_VALIDATE_TARGETS,
 }
 _TESTS = {"<=": lambda v, b: v <= b, ">=": lambda v, b: v >= b, "<": lambda v, b: v < b}
 

@@ -27,8 +27,9 @@ from zfrec.simulate import SimConfig, simulate_game
 from zfrec.validate import summarize, validate_games
 
 ROOT = Path(__file__).resolve().parent.parent
-SAMPLE_ZFN = [p.read_text("utf-8-sig") for p in sorted((ROOT / "sample_games").rglob("*.zfn"))]
-SAMPLE_JSON = [p.read_text("utf-8-sig") for p in sorted((ROOT / "sample_games").rglob("*.json"))]
+_ZF = [p for p in sorted((ROOT / "sample_games").rglob("*")) if "shengji" not in p.parts]
+SAMPLE_ZFN = [p.read_text("utf-8-sig") for p in _ZF if p.suffix == ".zfn"]
+SAMPLE_JSON = [p.read_text("utf-8-sig") for p in _ZF if p.suffix == ".json"]
 SIMULATED = [
     simulate_game(SimConfig(n, preset(name), bot, 2), seed)
     for seed, (n, name, bot) in enumerate(

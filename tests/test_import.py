@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine, inspect, text
 from sqlalchemy.exc import IntegrityError
 
 from tests.test_store import _import, _moves, _write, counts, engine, games, store_url
@@ -159,10 +159,10 @@ def test_a_store_with_games_migrates_to_plays_keyed_by_hand_and_back(
     # deleting a game in plain SQL still removes its plays, through its hands.
     from alembic import command
 
-    from zfrec.store.db import alembic_config, current_revision
+    from zfrec.store.db import SCHEMA_REVISION, alembic_config, current_revision
 
     result = _import(engine, _write(tmp_path / "a.zfn", games[:3]))
-    stored = _snapshot(engine)
+    stored = _snapshot(engine, skip=("kind",))  # game.kind came later, in 0004
     with engine.begin() as conn:
         command.downgrade(alembic_config(conn), "0002")
     assert current_revision(engine) == "0002"
@@ -170,8 +170,8 @@ def test_a_store_with_games_migrates_to_plays_keyed_by_hand_and_back(
     engine.dispose()
     again = open_store(engine.url.render_as_string(hide_password=False))
     try:
-        assert current_revision(again) == "0003"
-        assert _snapshot(again) == stored
+        assert current_revision(again) == SCHEMA_REVISION
+        assert _snapshot(again, skip=("kind",)) == stored
         gone = result.game_ids[0]
         with again.begin() as conn:
             conn.execute(text("DELETE FROM game WHERE id = :g"), {"g": gone})
@@ -180,6 +180,44 @@ def test_a_store_with_games_migrates_to_plays_keyed_by_hand_and_back(
         assert left["hand"] == sum(len(g.hands) for g in games[1:3])
     finally:
         again.dispose()
+
+
+def test_a_0003_store_with_games_upgrades_in_place_to_game_kinds_and_back(
+    engine: Engine, tmp_path: Path, games: list[Game]
+) -> None:
+    # Revision 0004 adds game.kind: the games a 0003 store holds are Zheng Fen's, and every
+    # other row stays as it was.
+    from alembic import command
+
+    from zfrec.store.db import SCHEMA_REVISION, alembic_config, current_revision
+
+    _import(engine, _write(tmp_path / "a.zfn", games[:3]))
+    stored = _snapshot(engine)
+    with engine.begin() as conn:
+        command.downgrade(alembic_config(conn), "0003")
+        columns = [c["name"] for c in inspect(conn).get_columns("game")]
+    assert current_revision(engine) == "0003"
+    assert "kind" not in columns
+    assert _snapshot(engine) == _snapshot_without_kind(stored)
+    engine.dispose()
+    again = open_store(engine.url.render_as_string(hide_password=False))
+    try:
+        assert current_revision(again) == SCHEMA_REVISION == "0004"
+        with again.connect() as conn:
+            kinds = conn.execute(text("SELECT kind, count(*) FROM game GROUP BY kind")).all()
+        assert [tuple(k) for k in kinds] == [("zhengfen", 3)]
+        assert _snapshot(again) == stored
+        _import(again, _write(tmp_path / "b.zfn", games[3:4]))  # and the store goes on
+        assert counts(again)["game"] == 4
+    finally:
+        again.dispose()
+
+
+def _snapshot_without_kind(snapshot: dict[str, list[str]]) -> dict[str, list[str]]:
+    """A snapshot's game rows as a store before 0004 holds them."""
+    out = dict(snapshot)
+    out["game"] = sorted(r.replace("('kind', 'zhengfen'), ", "") for r in snapshot["game"])
+    return out
 
 
 def _peak_bytes(engine: Engine, path: Path) -> int:
@@ -252,9 +290,10 @@ def test_cli_import_of_a_record_with_errors_exits_one(tmp_path: Path, games: lis
 # worker processes (zfrec import --jobs) ----------------------------------------------------------
 
 
-def _snapshot(engine: Engine) -> dict[str, list[str]]:
+def _snapshot(engine: Engine, skip: tuple[str, ...] = ()) -> dict[str, list[str]]:
     """Every stored row, with the ids that differ between two imports (row ids, the time)
-    replaced by what they stand for: a game's hash, a hand's (hash, number), a player's key."""
+    replaced by what they stand for: a game's hash, a hand's (hash, number), a player's key;
+    the columns `skip` names are left out."""
     with engine.connect() as conn:
         hashes: dict[Any, Any] = {
             i: h for i, h in conn.execute(text("SELECT id, content_hash FROM game"))
@@ -279,7 +318,7 @@ def _snapshot(engine: Engine) -> dict[str, list[str]]:
                     sorted(
                         (k, stand_for[k].get(v) if k in stand_for else v)
                         for k, v in r.items()
-                        if k not in ("id", "imported_at")
+                        if k not in ("id", "imported_at", *skip)
                     )
                 )
                 for r in rows

@@ -139,7 +139,8 @@ def test_simulate_writes_whole_matches(tmp_path: Path, preset: str) -> None:
 
     out = tmp_path / "m.jsonl"
     code, _, err = run("simulate", "--game", "shengji", "--rules", preset, "--games", "2",
-                       "--seed", "11", "--bot", "greedy", "--out", str(out))  # fmt: skip
+                       "--seed", "11", "--bot", "greedy", "--format", "jsonl",
+                       "--out", str(out))  # fmt: skip
     assert code == 0, err
     rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert {r["match"] for r in rows} == {1, 2} and all(r["preset"] == preset for r in rows)

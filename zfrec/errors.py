@@ -37,6 +37,7 @@ class Location:
     trick: int | None = None
     turn: int | None = None
     seat: str | None = None
+    unit: str = "hand"  # what `hand` numbers: a Zheng Fen hand, a Sheng ji `round`
 
     def source(self) -> str:
         """`file:line:col`, with the parts that are known."""
@@ -53,7 +54,7 @@ class Location:
             f"{name} {value}"
             for name, value in (
                 ("game", self.game),
-                ("hand", self.hand),
+                (self.unit, self.hand),
                 ("trick", self.trick),
                 ("turn", self.turn),
             )

@@ -59,6 +59,7 @@ from zfrec.events import (
     ReplayVisitor,
     walk,
 )
+from zfrec.games import find_kind
 from zfrec.ledger import Ledger
 from zfrec.record.model import Game, Hand, Move, Pos
 from zfrec.record.problems import Fix, ReadProblem
@@ -125,7 +126,23 @@ def replay(
     diagnostics, as the validator does, is spared one event per action): what is found at the
     moves comes with the hand's `HandEnd` instead, in the same order, and the hands keep no
     undo record (`HandState.undoable`).
+
+    The record's kind (zfrec.games) replays it; Zheng Fen's replayer is `replay_zhengfen`.
     """
+    return find_kind(record.kind).replay(
+        record, rules=rules, game_number=game_number, start=start, moves=moves
+    )
+
+
+def replay_zhengfen(
+    record: Game,
+    rules: Ruleset | None = None,
+    game_number: int | None = None,
+    *,
+    start: tuple[int, GameState] | None = None,
+    moves: bool = True,
+) -> Iterator[tuple[ReplayState, ReplayEvent]]:
+    """Zheng Fen's replay (its kind's `replay`), as `replay` describes it."""
     return _Replayer(record, rules or record.ruleset(), game_number, start, moves).run()
 
 

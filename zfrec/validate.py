@@ -17,10 +17,10 @@ record while other visitors (a page, an analysis) read the same pass.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Protocol
 
 from zfrec.diagnostics import Diagnostic, WrittenDiagnostic
 from zfrec.engine.cards import format_cards, points_of
@@ -28,6 +28,7 @@ from zfrec.engine.game import HandResult
 from zfrec.engine.rules import Ruleset
 from zfrec.engine.seats import Seat
 from zfrec.errors import Location, NotationError
+from zfrec.games import NotSupported, find_kind
 from zfrec.jsonview import CardsText, PerPlayer, PlayerName, PlayerNames, dump, key
 from zfrec.record import Format, Game, iter_records, iter_records_text
 from zfrec.replay import GameEnd, HandEnd, HandStart, ReplayState, ReplayVisitor, walk
@@ -112,6 +113,16 @@ class Report:
     def ok(self) -> bool:
         """The record is legal: no errors (warnings allowed)."""
         return self.errors == 0
+
+    def deal_lines(self, game_number: int) -> Iterator[str]:
+        """`zfrec validate --show-deal`: every hand's deal, and whether it was rebuilt."""
+        report = self
+        players = report.game.players
+        for ledger in report.hands:
+            how = "reconstructed from the plays" if ledger.reconstructed else "as recorded"
+            yield f"game {game_number}, hand {ledger.number} deal ({how}):"
+            for seat, mask in enumerate(ledger.deal):
+                yield f"  {players[seat]}: {format_cards(mask)}"
 
     def to_json(self) -> dict[str, Any]:
         """The report as `zfrec validate --json` writes it for one game."""
@@ -206,8 +217,20 @@ def validate(
 ) -> Report:
     """Replay `record` under its own rules (or `rules`), with single options overridden.
 
-    `game_number` is the game's number in its file, for the diagnostics' locations.
+    `game_number` is the game's number in its file, for the diagnostics' locations. The
+    record's kind (zfrec.games) judges it.
     """
+    report: Report = find_kind(record.kind).validate(record, rules, game_number, overrides)
+    return report
+
+
+def validate_zhengfen(
+    record: Game,
+    rules: Ruleset | None = None,
+    game_number: int | None = None,
+    overrides: dict[str, Any] | None = None,
+) -> Report:
+    """Zheng Fen's validation (its kind's `validate`): one walk with the Validator visitor."""
     used = rules or record.ruleset()
     if overrides:
         used = used.with_options(**overrides)
@@ -262,8 +285,13 @@ def validate_games(
     for number, item in enumerate(items, first):
         if isinstance(item, NotationError):
             yield notation_diagnostic(item, path, number)
-        else:
+            continue
+        try:
             yield validate(item, rules, number, overrides)
+        except NotSupported as exc:  # a kind whose replayer is still to come
+            pos = item.pos
+            where = Location(path, pos.line if pos else None, pos.col if pos else None)
+            yield notation_diagnostic(NotationError(exc.message, where), path, number)
 
 
 def validate_path(
@@ -323,8 +351,26 @@ class FileSummary:
         return sum(d.severity == "warning" for d in self.diagnostics)
 
 
+class GameReport(Protocol):
+    """What `summarize` reads of a game's report: Zheng Fen's `Report`, or another kind's
+    (Sheng ji: `zfrec.games.shengji.replayer.SjReport`, whose `hands` are its rounds)."""
+
+    @property
+    def diagnostics(self) -> tuple[Diagnostic, ...]: ...
+
+    @property
+    def hands(self) -> Sequence[object]: ...
+
+    @property
+    def moves(self) -> int: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+    def deal_lines(self, game_number: int) -> Iterator[str]: ...
+
+
 def summarize(
-    items: Iterator[Report | Diagnostic],
+    items: Iterator[GameReport | Diagnostic],
     path: str,
     *,
     keep_json: bool = False,
@@ -352,10 +398,5 @@ def summarize(
     return out
 
 
-def _deal_lines(report: Report, game_number: int) -> Iterator[str]:
-    players = report.game.players
-    for ledger in report.hands:
-        how = "reconstructed from the plays" if ledger.reconstructed else "as recorded"
-        yield f"game {game_number}, hand {ledger.number} deal ({how}):"
-        for seat, mask in enumerate(ledger.deal):
-            yield f"  {players[seat]}: {format_cards(mask)}"
+def _deal_lines(report: GameReport, game_number: int) -> Iterator[str]:
+    return report.deal_lines(game_number)

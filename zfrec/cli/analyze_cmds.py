@@ -18,7 +18,7 @@ from __future__ import annotations
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.cells import cell_len
@@ -504,6 +504,36 @@ def _print_diff(number: int, d: DiffReport) -> None:
     out.print(f"  B: {escape(d.verdict('b'))}", markup=True)
 
 
+def kind_diff(games_a: list[Game], games_b: list[Game], first: int, as_json: bool) -> NoReturn:
+    """`zfrec diff` of records of a kind with its own comparison (`GameKind.diff_records`:
+    a report with `same`, `header`, `first` and `to_json()`). Exit 0 same, 1 differ."""
+    from zfrec.games import kind_of
+
+    reports: list[tuple[int, Any]] = []
+    for i, (x, y) in enumerate(zip(games_a, games_b, strict=False)):
+        with friendly_errors(f"game {first + i}"):
+            reports.append((first + i, kind_of(x).diff_records(x, y)))
+    extra = len(games_a) - len(games_b)
+    if as_json:
+        print_json({"games": [{"game": n, **r.to_json()} for n, r in reports],
+                    "games_a": len(games_a), "games_b": len(games_b)})  # fmt: skip
+    else:
+        for number, r in reports:
+            out.print(f"[bold]game {number}[/]: " + ("same game" if r.same else "differ"))
+            for line in r.header:
+                out.print(f"  {escape(line)}")
+            if r.first is not None:
+                where = r.first.where()
+                out.print(f"  first divergence{' at ' + escape(where) if where else ''}: "
+                          f"{escape(r.first.message)}")  # fmt: skip
+            for side in ("a", "b"):
+                if r.verdict(side) is not None:
+                    out.print(f"  {side.upper()}: {escape(r.verdict(side))}")
+        if extra:
+            out.print(f"{'A' if extra > 0 else 'B'} holds {abs(extra)} more game(s)")
+    raise typer.Exit(0 if not extra and all(r.same for _, r in reports) else 1)
+
+
 def diff_cmd(
     a: Annotated[str, typer.Argument(help="One record of the game (.zfn or .json).")],
     b: Annotated[str, typer.Argument(help="Another record of the same game.")],
@@ -516,8 +546,14 @@ def diff_cmd(
     alike or not), 1 when they differ, 2 on unreadable input.
     """
     from zfrec.analysis.diff import diff_games
+    from zfrec.games import kind_of
 
     games_a, games_b = read_games(a, game), read_games(b, game)
+    kinds = {kind_of(g).name for g in (*games_a, *games_b)}
+    if len(kinds) > 1:
+        fail(f"{a} and {b} hold records of different games ({', '.join(sorted(kinds))})")
+    if kind_of(games_a[0]).diff_records(games_a[0], games_b[0]) is not None:
+        kind_diff(games_a, games_b, game or 1, as_json)  # the kind's own comparison
     first = game or 1
     with friendly_errors(f"{a} and {b}"):
         reports = [

@@ -72,9 +72,22 @@ def friendly_errors(path: str | None = None) -> Iterator[None]:
     except (OSError, UnicodeDecodeError) as exc:
         fail(file_problem(path, exc))
     except Exception as exc:
+        if (fault := _store_fault(exc)) is not None:
+            fail(fault)
         if path is not None and not hasattr(exc, FILE_ATTR):
             setattr(exc, FILE_ATTR, path)
         raise
+
+
+def _store_fault(exc: BaseException) -> str | None:
+    """The database refusing or failing (read-only, unreachable, full), in one line; None for
+    anything else. SQLAlchemy is looked at only when the error is its own: commands that do
+    not use the store never import it."""
+    if not type(exc).__module__.startswith("sqlalchemy"):
+        return None
+    from zfrec.store.faults import store_fault
+
+    return store_fault(exc)
 
 
 def internal_error(exc: BaseException) -> str:

@@ -9,13 +9,16 @@ from __future__ import annotations
 import ipaddress
 import socket
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
 
 from zfrec.cli.common import JSON_HELP, err, fail, friendly_errors, out, print_json
 from zfrec.cli.store_cmds import DbOption
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
@@ -62,6 +65,16 @@ def serve_cmd(
             "a power cut may lose the last moments) or 'full' (every entry waits for the disk).",
         ),
     ] = "normal",
+    allow_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-host",
+            metavar="NAME",
+            help="Also answer requests for this host name (a name the phones use to reach this "
+            "machine). Repeatable. Without it, only the bind address, localhost and the printed "
+            "LAN address are answered.",
+        ),
+    ] = None,
 ) -> None:
     """Serve the live table: log a game at the table from phones, every entry checked at once.
 
@@ -72,11 +85,15 @@ def serve_cmd(
     import uvicorn
 
     from zfrec.live.app import create_app
+    from zfrec.live.guard import allowed_hosts, valid_host_option
     from zfrec.live.table import tune_store
     from zfrec.store import open_store
 
     if sync not in ("normal", "full"):
         fail(f"--sync is normal or full, not {sync!r}")
+    for name in allow_host or ():
+        if problem := valid_host_option(name):
+            fail(problem)
 
     try:
         probe = socket.create_server((host, port), reuse_port=False)
@@ -86,12 +103,22 @@ def serve_cmd(
     with friendly_errors():
         engine = open_store(db)
     tune_store(engine, sync=sync)
+    _warn_if_read_only(engine)
     shown = host
     if _wildcard(host):
         shown = lan_address() or "127.0.0.1"
     base = f"http://{shown}:{port}"
+    lan = shown if _wildcard(host) and shown != "127.0.0.1" else None
+    hosts = allowed_hosts(host, lan=lan, extra=allow_host or ())
+    # A join link carries the table's writer token: it goes to a terminal only, never to a
+    # log (nohup, systemd, a redirect), where anyone who reads it could write to every table.
+    on_terminal = sys.stdout.isatty()
 
     def announce(table_id: str, token: str) -> None:
+        if not on_terminal:
+            out.print(f"table {escape(table_id)} created (its join link is not logged)")
+            sys.stdout.flush()
+            return
         link = f"{base}/t/{table_id}#k={token}"
         out.print(f"table {escape(table_id)} created; writers join with {escape(link)}")
         if _wildcard(host) or shown != DEFAULT_HOST:
@@ -105,8 +132,13 @@ def serve_cmd(
         else:
             out.print(f"phones on this network open {escape(base)}/ - or scan:")
             _terminal_qr(f"{base}/")
+    if not on_terminal:
+        out.print(
+            "join links carry writer tokens, so they are printed only to a terminal: take a "
+            "table's link from the Invite panel of the page that created it"
+        )
     sys.stdout.flush()
-    app = create_app(engine, on_table_created=announce)
+    app = create_app(engine, on_table_created=announce, hosts=hosts)
     try:
         # Open event streams (spectators) must not hold up Ctrl+C for minutes.
         uvicorn.run(
@@ -121,13 +153,41 @@ def serve_cmd(
         engine.dispose()
 
 
+def _warn_if_read_only(engine: Engine) -> None:
+    """A store that takes no writes still serves its tables to watch: say so once."""
+    from zfrec.store import StoreError, session
+    from zfrec.store.faults import require_writable
+
+    try:
+        with session(engine) as s:
+            require_writable(s, "tables can be watched but not changed (503)")
+    except StoreError as exc:
+        err.print(f"warning: {escape(str(exc))}")
+
+
 def tables_cmd(
-    db: DbOption = None, as_json: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False
+    db: DbOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
+    delete: Annotated[
+        str | None,
+        typer.Option(
+            "--delete",
+            metavar="ID",
+            help="Delete this live table and its entries (an abandoned one). A game it "
+            "finished stays in the store (zfrec delete removes it).",
+        ),
+    ] = None,
 ) -> None:
-    """List the live tables in the store: id, players, entries, finished or not."""
+    """List the live tables in the store: id, players, entries, finished or not; or delete one.
+
+    Exit 0, 2 when the store or the table to delete does not exist.
+    """
     from zfrec.live import list_tables
     from zfrec.store import open_store
 
+    if delete is not None:
+        _delete_table(db, delete, as_json)
+        return
     with friendly_errors():
         engine = open_store(db, create=False)
         try:
@@ -146,6 +206,24 @@ def tables_cmd(
         out.print(
             f"{escape(t.id)}  {escape(label + ', '.join(t.players))}  {t.entries} entries, {state}"
         )
+
+
+def _delete_table(db: str | None, table_id: str, as_json: bool) -> None:
+    from zfrec.store import open_store, session
+    from zfrec.store.correct import delete_live_table
+
+    with friendly_errors():
+        engine = open_store(db, create=False)
+        try:
+            with session(engine) as s:
+                entries, game_id = delete_live_table(s, table_id=table_id)
+        finally:
+            engine.dispose()
+    if as_json:
+        print_json({"deleted": table_id, "entries": entries, "game_id": game_id})
+        return
+    kept = "" if game_id is None else f"; the game it finished stays in the store as game {game_id}"
+    out.print(f"live table {escape(table_id)} deleted ({entries} entries){kept}")
 
 
 def register(app: typer.Typer) -> None:

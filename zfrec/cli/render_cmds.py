@@ -179,6 +179,7 @@ def publish_cmd(
     from zfrec.cli.site_writer import SiteWriter
     from zfrec.render.site import cpu_count, publish
     from zfrec.store.db import open_store, session
+    from zfrec.store.faults import require_writable
     from zfrec.store.store import list_games
 
     started = time.perf_counter()
@@ -200,6 +201,7 @@ def publish_cmd(
         engine = open_store(db, create=False)
         try:
             with session(engine) as s, SiteWriter(out_dir) as writer, progress:
+                require_writable(s, "publish keeps the pages it renders in the store")
                 total = len(list_games(s))
                 task = progress.add_task("", total=total)
                 previous = writer.previous()

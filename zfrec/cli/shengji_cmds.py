@@ -19,6 +19,7 @@ import typer
 
 from zfrec.cli.common import fail, friendly_errors, out, print_json
 from zfrec.errors import CardError, IllegalPlayError
+from zfrec.games import KINDS, find_kind, kind_problem
 from zfrec.games.shengji.cards import (
     card_ids,
     count,
@@ -37,7 +38,7 @@ from zfrec.games.shengji.scoring import kitty_multiplier, level_change
 from zfrec.games.shengji.throws import check_throw_format, throw_penalty
 from zfrec.games.shengji.trick import trick_points, trick_winner
 
-GAMES = ("zhengfen", "shengji")
+GAMES = KINDS
 GAME_HELP = "The game: zhengfen (default) or shengji."
 TRUMP_HELP = "Sheng ji: the dominant rank and trump suit, e.g. 7c (rank 7, clubs), or 7 (no-trump)."
 DECKS_HELP = "Sheng ji: the number of decks (default by the preset: 2, or 1 for dabaifen)."
@@ -53,10 +54,12 @@ RULES_HELP = (
 
 
 def check_game(game: str) -> bool:
-    """True for shengji, False for zhengfen; exit 2 for another game."""
-    if game not in GAMES:
-        fail(f"unknown game {game!r}: games are {', '.join(GAMES)}")
-    return game == "shengji"
+    """True for shengji, False for zhengfen; exit 2 for another game (the registry's message,
+    zfrec.games, with its did-you-mean)."""
+    problem = kind_problem(game)
+    if problem:
+        fail(problem)
+    return find_kind(game).name == "shengji"
 
 
 def only_shengji(game: str, verb: str) -> None:
@@ -336,25 +339,52 @@ def score_cmd(points: int, kitty_points: int, last: str | None, last_winner: str
 
 
 def simulate_cmd(out_path: Path, games: int, seed: int, bot: str, rules: str | None,
-                 options: list[str] | None, decks: int | None) -> None:  # fmt: skip
-    """`zfrec simulate --game shengji`: whole self-play matches as JSON lines (one per round,
-    with the engine's event log), to --out or standard output (`--out -`)."""
+                 options: list[str] | None, decks: int | None,
+                 fmt: str = "zfn") -> None:  # fmt: skip
+    """`zfrec simulate --game shengji`: whole self-play matches (until a team wins), written
+    as records (`--format zfn` or `json`, FORMAT.md, Sheng ji) to a file, one file per match
+    in a directory, or standard output (`--out -`); `--format jsonl` writes the engine's
+    event log instead, one JSON line per round."""
+    from zfrec.games.shengji.jsonpart import dumps_sj_json
     from zfrec.games.shengji.match import BOT_NAMES, match_json_lines, play_match
+    from zfrec.games.shengji.notation import dumps_sj
+    from zfrec.games.shengji.simrecords import match_to_record
 
     if bot not in BOT_NAMES:
         fail(f"unknown bot {bot!r}: bots are {', '.join(BOT_NAMES)}")
+    if fmt not in ("zfn", "json", "jsonl"):
+        fail(f"--format is zfn, json or jsonl (Sheng ji's event log), not {fmt!r}")
     rs = rules_of(rules, options, decks)
+    from zfrec.cli.simulate_cmds import _write
+
+    to_stdout = str(out_path) == "-"
+    per_file = not to_stdout and (out_path.is_dir() or not out_path.suffix)
     lines: list[str] = []
+    records = []
     rounds = 0
     for i in range(games):
         match = play_match(rs, seed + i, [bot] * rs.players)
         rounds += len(match.rounds)
-        lines += [json.dumps(row, ensure_ascii=False) for row in match_json_lines(match, i + 1)]
-    text = "\n".join(lines) + "\n"
-    if str(out_path) == "-":
-        sys.stdout.write(text)
-        return
-    from zfrec.cli.simulate_cmds import _write
-
-    _write(out_path, text)
+        if fmt == "jsonl":
+            rows = match_json_lines(match, i + 1)
+            text = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+        else:
+            record = match_to_record(match)
+            text = dumps_sj(record) if fmt == "zfn" else dumps_sj_json(record)
+            records.append(record)
+        if per_file:
+            _write(out_path / f"match-{seed + i:06d}.{fmt}", text)
+        else:
+            lines.append(text)
+    if not per_file:
+        if fmt == "zfn":
+            text = dumps_sj(records)
+        elif fmt == "json":
+            text = dumps_sj_json(records[0] if len(records) == 1 else records)
+        else:
+            text = "".join(lines)
+        if to_stdout:
+            sys.stdout.write(text)
+            return
+        _write(out_path, text)
     out.print(f"wrote {games} match(es), {rounds} round(s) to {out_path}", markup=False)

@@ -77,7 +77,7 @@ def simulate_cmd(
     bot: Annotated[str, typer.Option("--bot", help=f"Player: {', '.join(BOTS)}.")] = "random",
     rules: Annotated[str | None, typer.Option("--rules", "-r", help=sj.RULES_HELP)] = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help=OPTION_HELP)] = None,
-    fmt: Annotated[str, typer.Option("--format", help="zfn or json.")] = "zfn",
+    fmt: Annotated[str, typer.Option("--format", help="zfn or json (Sheng ji: or jsonl).")] = "zfn",
     game_kind: Annotated[str, typer.Option("--game", help=sj.GAME_HELP)] = "zhengfen",
     decks: Annotated[int | None, typer.Option("--decks", help=sj.DECKS_HELP)] = None,
 ) -> None:
@@ -86,12 +86,12 @@ def simulate_cmd(
     With a range of players, game i has the (i mod range)-th seat count. A file path gets all
     games; a directory path (or one without a suffix) gets one file per game.
 
-    With --game shengji: whole matches (until a team wins), one JSON line per round with the
-    engine's event log, to --out (`--out -`: standard output); --players is the preset's
-    (zhaopengyou: --option players=N).
+    With --game shengji: whole matches (until a team wins), as records in --format zfn or json
+    (or jsonl: the engine's event log, one JSON line per round), to --out (`--out -`: standard
+    output); --players is the preset's (zhaopengyou: --option players=N).
     """
     if sj.check_game(game_kind):
-        sj.simulate_cmd(out_path, games, seed, bot, rules, option, decks)
+        sj.simulate_cmd(out_path, games, seed, bot, rules, option, decks, fmt)
         return
     rules = rules or "pagat"
     if bot not in BOTS:

@@ -54,6 +54,12 @@ DbOption = Annotated[
         show_default=False,
     ),
 ]
+# A game id the store's integer column can hold (PostgreSQL's is 32-bit): a larger one is a bad
+# argument (exit 2), not an overflow inside the database driver.
+MAX_GAME_ID = 2**31 - 1
+GameIdArgument = Annotated[
+    int, typer.Argument(help="The game's id (see `zfrec games`).", min=1, max=MAX_GAME_ID)
+]
 PlayerOption = Annotated[
     str | None, typer.Option("--player", "-p", help="Only games this player sat in.")
 ]
@@ -76,8 +82,10 @@ def _store(db: str | None, *, create: bool = True) -> Iterator[Engine]:
         try:
             yield engine
         except SQLAlchemyError as exc:
+            from zfrec.store.faults import store_fault
+
             reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
-            fail(f"database error: {reason}")
+            fail(store_fault(exc) or f"database error: {reason}")
         finally:
             engine.dispose()
 
@@ -96,6 +104,17 @@ def import_cmd(
             "--jobs", "-j", min=1, help="Worker processes. Large files are shared out by game."
         ),
     ] = 1,
+    replace: Annotated[
+        int | None,
+        typer.Option(
+            "--replace",
+            metavar="ID",
+            min=1,
+            max=MAX_GAME_ID,
+            help="Replace stored game ID by the one game of FILE, in one transaction; the game "
+            "keeps its id.",
+        ),
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Validate records, then store them: each file in one transaction, all or nothing.
@@ -105,10 +124,16 @@ def import_cmd(
     game of every file was stored clean, 1 when there are findings (a file that could not be
     stored, a game that could not be read, a game with errors), 2 on bad arguments or an
     unusable database.
+
+    A new record with the Event, Date and players of a stored game and half of its plays is a
+    correction: it replaces that game, which keeps its id (STORE.md has the rule).
     """
     from zfrec.batch import count_games
     from zfrec.store import import_file, import_workers, session
 
+    if replace is not None:
+        _replace(replace, paths, db, only_valid, as_json)
+        return
     files = expand_paths(paths)
     if "-" in files:
         fail("import reads files, not standard input")
@@ -166,12 +191,102 @@ def import_cmd(
         out.print(
             f"{t['files']} file(s) into {escape(where)}: {t['added']} game(s) added "
             f"({t['hands']} hand(s)), {t['unchanged']} already stored, {t['removed']} removed, "
+            f"{t['replaced']} replaced, "
             f"{t['flagged']} flagged with errors, {t['skipped']} skipped, "
             f"{t['unreadable']} unreadable, {len(failed)} file(s) failed",
             markup=True,
         )
     findings = failed or summary["unreadable"] or summary["flagged"] or summary["skipped"]
     raise typer.Exit(1 if findings else 0)
+
+
+def _replace(
+    game_id: int, paths: list[str], db: str | None, only_valid: bool, as_json: bool
+) -> None:
+    """`import --replace ID FILE`: exit 0 (replaced, or already that record), 1 when the
+    record has errors (with --only-valid: then nothing is replaced), 2 on bad input."""
+    from zfrec.store import session
+    from zfrec.store.correct import replace_game
+
+    if len(paths) != 1:
+        fail("--replace ID takes one record file")
+    path = paths[0]
+    if not Path(path).is_file():
+        fail(f"no such file: {path}" if not Path(path).exists() else f"{path} is not a file")
+
+    class _Invalid(Exception):  # rolls the replacement back
+        pass
+
+    result = None
+    where = ""
+    try:
+        with _store(db, create=False) as engine, friendly_errors(path), session(engine) as s:
+            where = _where(engine)
+            result = replace_game(s, game_id=game_id, path=path)
+            if only_valid and not result.valid:
+                raise _Invalid
+    except _Invalid:
+        pass
+    assert result is not None
+    if as_json:
+        replaced = not only_valid or result.valid
+        print_json({"database": where, "replaced": replaced} | result.to_json())
+    elif only_valid and not result.valid:
+        err.print(
+            f"[bold red]error:[/] {escape(path)} has {plural(result.errors, 'error')}: game "
+            f"{game_id} not replaced (--only-valid)",
+            markup=True,
+        )
+    elif not result.changed:
+        out.print(f"game {game_id} holds that record already: nothing to replace")
+    else:
+        flagged = "" if result.valid else f", flagged with {plural(result.errors, 'error')}"
+        out.print(
+            f"game {game_id} replaced by the record in {escape(path)} "
+            f"({plural(result.hands, 'hand')}{flagged}) in {escape(where)}"
+        )
+    raise typer.Exit(0 if result.valid else 1)
+
+
+def delete_cmd(
+    game_id: GameIdArgument,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Delete a stored game, with everything derived from it (hands, plays, diagnostics and
+    rendered pages). A live table that finished it keeps its entries.
+
+    A file that holds the game still does: importing that file again stores it again. Exit 0,
+    2 when there is no such game.
+    """
+    from zfrec.store import get_game, session
+    from zfrec.store.correct import game_sources
+    from zfrec.store.removal import delete_game
+
+    with _store(db, create=False) as engine, session(engine) as s:
+        detail = get_game(s, game_id=game_id)
+        files = game_sources(s, game_id=game_id)
+        delete_game(s, game_id=game_id)
+    row = detail.row
+    if as_json:
+        print_json(
+            {
+                "deleted": game_id,
+                "event": row.event,
+                "date": row.date,
+                "players": row.players,
+                "hands": row.hands,
+                "files": [{"path": p, "position": n} for p, n in files],
+            }
+        )
+        return
+    what = ", ".join(x for x in (row.event, row.date, ", ".join(row.players)) if x)
+    out.print(f"game {game_id} deleted ({escape(what)}; {plural(row.hands, 'hand')})")
+    for path, number in files:
+        out.print(
+            f"note: {escape(path)} (game {number}) still holds it: importing that file again "
+            "stores it again"
+        )
 
 
 def _read_up_to(progress: Progress, task: TaskID, before: float, number: int) -> None:
@@ -186,9 +301,13 @@ def _where(engine: Engine) -> str:
 
 def _print_import(result: ImportResult, only_valid: bool) -> None:
     r = result
-    if not (r.flagged or r.skipped or r.unreadable or r.removed):
+    for note in r.notes:  # corrections: which stored game a record replaced, or resembles
+        out.print(f"{escape(r.path)}: {escape(note)}", markup=True)
+    if not (r.flagged or r.skipped or r.unreadable or r.removed or r.replaced):
         return
     bits = [f"{r.added} added", f"{r.unchanged} already stored"]
+    if r.replaced:
+        bits.append(f"{r.replaced} replaced")
     if r.removed:
         bits.append(f"{r.removed} earlier version(s) removed")
     if r.flagged:
@@ -203,7 +322,8 @@ def _print_import(result: ImportResult, only_valid: bool) -> None:
 
 def _import_summary(results: list[ImportResult], failed: list[dict[str, str]]) -> dict[str, Any]:
     keys = ("games", "added", "unchanged", "removed", "flagged", "skipped", "unreadable", "hands")
-    summary: dict[str, Any] = {k: sum(getattr(r, k) for r in results) for k in keys}
+    keys_: tuple[str, ...] = (*keys, "replaced")
+    summary: dict[str, Any] = {k: sum(getattr(r, k) for r in results) for k in keys_}
     summary["files"] = len(results) + len(failed)
     summary["failed"] = len(failed)
     return summary
@@ -292,7 +412,7 @@ def unreadable_cmd(
 
 
 def show_cmd(
-    game_id: Annotated[int, typer.Argument(help="The game's id (see `zfrec games`).")],
+    game_id: GameIdArgument,
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -451,7 +571,7 @@ def _count(value: int | None) -> str:
 
 
 def export_cmd(
-    game_id: Annotated[int, typer.Argument(help="The game's id (see `zfrec games`).")],
+    game_id: GameIdArgument,
     fmt: Annotated[
         str | None, typer.Option("--format", "-f", help="zfn (default) or json.")
     ] = None,
@@ -489,3 +609,4 @@ def register(app: typer.Typer) -> None:
     app.command("unreadable")(unreadable_cmd)
     app.command("stats")(stats_cmd)
     app.command("export")(export_cmd)
+    app.command("delete")(delete_cmd)

@@ -1,1 +1,294 @@
-"""The games zfrec knows beyond Zheng Fen's engine (zfrec.engine): one package per game."""
+"""The games zfrec knows, one package per game, and the registry that picks one for a record.
+
+A record names its game in its header, `[Game "shengji"]` in .zfn and `"game": "shengji"` in
+JSON; a record without it is Zheng Fen's (`DEFAULT_KIND`), so every record written before there
+were two games reads, validates and renders as it always did. `Game.kind` holds the name.
+
+The generic layers (the lexer, the header, the writer's layout, the replay stream and its
+visitors, diagnostics routing, Report, the store core, the site and the CLI) are one
+implementation for all games: wherever they meet something only a game knows, they ask the
+record's kind (`kind_of(game)` or `find_kind(name)`) through the hooks of `GameKind` below.
+Nothing outside a game's package branches on a game's name. python-chess's `chess.variant` (a
+header tag picks the board class; the reader, writer and visitors stay one) is the model.
+
+    >>> find_kind("zhengfen").name, find_kind("ZhengFen").title
+    ('zhengfen', 'Zheng Fen')
+    >>> KINDS
+    ('zhengfen', 'shengji')
+    >>> print(kind_problem("shengij"))
+    unknown game 'shengij': did you mean shengji? (games are zhengfen, shengji)
+
+Kinds are imported when first asked for, so reading a Zheng Fen record never imports another
+game's engine. A game registers itself by adding a line to `_KIND_MODULES`: its package must
+define `KIND`, an instance of a `GameKind` subclass.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+from zfrec.errors import ZfrecError
+
+if TYPE_CHECKING:
+    from zfrec.diagnostics import Diagnostic
+    from zfrec.record.lexer import Token
+    from zfrec.record.model import Game, RuleValue
+    from zfrec.record.problems import ReadProblem
+    from zfrec.record.seatrefs import Seats
+
+__all__ = [
+    "DEFAULT_KIND",
+    "KINDS",
+    "BodyReader",
+    "GameKind",
+    "UnknownKindError",
+    "find_kind",
+    "kind_of",
+    "kind_problem",
+]
+
+DEFAULT_KIND = "zhengfen"
+
+# name -> module whose KIND is the game's GameKind. The first is the default.
+_KIND_MODULES: dict[str, str] = {
+    DEFAULT_KIND: "zfrec.games.zhengfen",
+    "shengji": "zfrec.games.shengji.kind",
+}
+KINDS: tuple[str, ...] = tuple(_KIND_MODULES)
+
+_LOADED: dict[str, GameKind] = {}
+
+
+class UnknownKindError(ZfrecError):
+    """A record names a game zfrec does not know (the message offers the nearest names)."""
+
+
+def kind_problem(name: str) -> str | None:
+    """Why `name` names no game (with a did-you-mean), or None if it names one (any case)."""
+    if name.casefold() in _KIND_MODULES:
+        return None
+    shown = name if len(name) <= 40 else name[:40] + "…"
+    near = difflib.get_close_matches(name.casefold(), KINDS, n=2, cutoff=0.6)
+    games = ", ".join(KINDS)
+    if near:
+        return f"unknown game {shown!r}: did you mean {' or '.join(near)}? (games are {games})"
+    return f"unknown game {shown!r}: games are {games}"
+
+
+def find_kind(name: str) -> GameKind:
+    """The game kind called `name` (any case); UnknownKindError with did-you-mean otherwise."""
+    key = name.casefold()
+    kind = _LOADED.get(key)
+    if kind is not None:
+        return kind
+    problem = kind_problem(name)
+    if problem is not None:
+        raise UnknownKindError(problem)
+    kind = importlib.import_module(_KIND_MODULES[key]).KIND
+    assert isinstance(kind, GameKind) and kind.name == key
+    _LOADED[key] = kind
+    return kind
+
+
+def kind_of(game: Game) -> GameKind:
+    """The kind of a record (its `Game.kind`)."""
+    return find_kind(game.kind)
+
+
+class BodyReader(Protocol):
+    """Reads the statements of a game's body (after the tags) into the kind's own records.
+
+    The generic .zfn reader (zfrec.record.zfn) owns the lines, the lexer, comments at the
+    game's top, excerpts and recovery from syntax errors; a kind's body reader owns what the
+    statements mean. One is made per game by `GameKind.body_reader`, once the header is read.
+    It raises `SyntaxFail` (zfrec.record.lexer) at the token that is wrong; with `problems`
+    given (a recovering reader) it may instead note a `ReadProblem` there and go on.
+    """
+
+    #: The open hand/round (None before the first): the reader offers it every line first,
+    #: `hand.plain_line(line, number, body)`, which reads a line spelled as the writer spells
+    #: it without the lexer and returns True, or returns False to leave the line to the lexer
+    #: and `statement`. (An attribute, not a method of the body: this is the hot path.)
+    hand: Any
+
+    def statement(self, tokens: list[Token]) -> None:
+        """One statement: its tokens, comments included, at least one of them not a comment."""
+        ...
+
+    def comments(self, texts: list[str]) -> bool:
+        """A line holding only comments: attach them and return True, or return False to
+        leave them to the game (before the first hand/round, say)."""
+        ...
+
+    def finish(self, game: Game) -> None:
+        """The body is over: put the records read into `game` (its `hands` or `rounds`)."""
+        ...
+
+
+class GameKind:
+    """What one game supplies to the generic layers. Subclass it in the game's package.
+
+    Each hook is documented with its contract below. A hook that a game does not supply yet
+    keeps the base implementation, which says so plainly (`NotSupported`, a ZfrecError the CLI
+    reports as a one-line message) instead of failing somewhere deep in a generic layer.
+    """
+
+    #: The name in the `[Game]` tag and the store's `game.kind`, lower case.
+    name: str = ""
+    #: How pages and messages name the game.
+    title: str = ""
+    #: What `Game.rounds`-style records are called in messages ("hand", "round").
+    unit: str = "hand"
+    #: How many players a record of this kind names (`[Players]`, JSON "players").
+    min_players: int = 3
+    max_players: int = 6
+    #: What `[Result]` gives per seat before the winners ("score"; Sheng ji: "level").
+    result_word: str = "score"
+
+    def result_score(self, word: str) -> int | None:
+        """One seat's figure in `[Result]` as written, or None if it is none (a score here)."""
+        if not word.isdecimal():
+            return None
+        return int(word) if len(word) <= 20 else 10**20  # too big, whatever it is
+
+    def result_score_text(self, value: int) -> str:
+        """The text of one seat's figure in `[Result]`, as `result_score` reads it back."""
+        return str(value)
+
+    # --- rules and presets ------------------------------------------------------------------
+
+    #: The presets `[Rules]` may name, the default first.
+    presets: tuple[str, ...] = ()
+    #: The target a record has when it states none (None: the game has no target).
+    default_target: int | None = None
+
+    @property
+    def default_preset(self) -> str:
+        """The preset of a record whose `[Rules]` names none."""
+        return self.presets[0]
+
+    def parse_option(self, word: str) -> tuple[str, RuleValue]:
+        """One `name=value` of `[Rules]`, typed; RulesError (message only) if unreadable."""
+        raise NotSupported(f"{self.title} records take no rule options yet")
+
+    def check_rules(self, preset: str, options: dict[str, RuleValue]) -> None:
+        """Raise RulesError if `options` cannot stand with `preset` (values the engine refuses)."""
+
+    def option_order(self) -> Sequence[str]:
+        """The canonical order of options in `[Rules]` (others follow sorted)."""
+        return ()
+
+    def ruleset(self, game: Game) -> Any:
+        """The engine's rules object for the record's preset, options and target."""
+        raise NotSupported(f"{self.title} rules are not wired yet")
+
+    # --- cards ------------------------------------------------------------------------------
+
+    def parse_cards(self, text: str) -> int:
+        """Cards as written (`7h 7h BJ`) in the game's card grammar; CardError if unreadable."""
+        raise NotSupported(f"{self.title} cards are not wired yet")
+
+    def format_cards(self, cards: int) -> str:
+        """The canonical text of a card set, as `parse_cards` reads it back."""
+        raise NotSupported(f"{self.title} cards are not wired yet")
+
+    # --- the .zfn notation ------------------------------------------------------------------
+
+    def body_reader(self, seats: Seats, problems: list[ReadProblem] | None) -> BodyReader:
+        """A reader of the statements of one game's body; `seats` resolves seat references and
+        `problems` is None unless the reader recovers (see BodyReader)."""
+        raise NotSupported(f"{self.title} records cannot be read yet")
+
+    def body_lines(self, game: Game) -> Iterator[str]:
+        """The canonical lines of the body (after the header and its blank line), each without
+        its newline; an empty string is a blank line. Reading them back gives an equal record."""
+        raise NotSupported(f"{self.title} records cannot be written yet")
+
+    def body_text(self, game: Game, at: int) -> str | None:
+        """Hook for tools that quote one hand/round: its canonical text, or None."""
+        return None
+
+    # --- JSON -------------------------------------------------------------------------------
+
+    def body_to_json(self, game: Game, out: dict[str, Any], flat: bool) -> None:
+        """Put the body into the game's JSON object `out` (after the header's keys). `flat`
+        asks for the compact single-line forms the canonical JSON uses."""
+        raise NotSupported(f"{self.title} records cannot be written as JSON yet")
+
+    def body_from_json(self, data: dict[str, Any], game: Game, reader: Any) -> None:
+        """Read the body of a game's JSON object `data` (schema-checked) into `game`. `reader`
+        is the generic JSON reader of the game (zfrec.record.jsonio): its `fail(path, message)`
+        makes a located NotationError, `seat(value, *path)`, `per_seat(values, *path)`,
+        `comments(values, *path)` and `line(value, *path)` read and check the common values."""
+        raise NotSupported(f"{self.title} records cannot be read from JSON yet")
+
+    #: The `$defs` entry of schemas/record.schema.json that checks a game of this kind (the
+    #: kind's part of the schema, written there beside Zheng Fen's `game`). A JSON game is
+    #: checked by the entry of the kind its `"game"` names (zfrec.record.schema).
+    schema_def: str = ""
+
+    # --- replay and validation --------------------------------------------------------------
+
+    def replay(self, game: Game, **options: Any) -> Iterator[tuple[Any, Any]]:
+        """The generic replay stream of the record: `(state, event)` pairs with `HandStart`,
+        `MoveStep`, `HandEnd`, `GameEnd` (zfrec.events) or the kind's own subclasses, every
+        event carrying its located Diagnostics (`options`: rules, game_number, start, moves).
+        """
+        raise NotSupported(f"{self.title} records cannot be replayed yet")
+
+    def validate(
+        self,
+        game: Game,
+        rules: Any = None,
+        game_number: int | None = None,
+        overrides: dict[str, Any] | None = None,
+    ) -> Any:
+        """The record's validation Report (zfrec.validate.Report): the replay's diagnostics in
+        order, with the ledger per hand/round and whether the game is over. `rules` (the
+        kind's rules object) re-judges the record under other rules, `overrides` under single
+        options changed; `game_number` is the game's number in its file, for locations."""
+        raise NotSupported(f"{self.title} records cannot be validated yet")
+
+    def diff_records(self, a: Game, b: Game) -> Any | None:
+        """`zfrec diff` of two records of this kind: a report with `same`, `header`, `first`
+        (with `where()` and `message`) and `to_json()`; None to use Zheng Fen's comparison."""
+        return None
+
+    def diagnostic_codes(self) -> dict[str, str]:
+        """The kind's diagnostic codes and their titles (DIAGNOSTICS.md), for lookups."""
+        return {}
+
+    # --- pages and charts -------------------------------------------------------------------
+
+    def render_files(self, game: Game, **options: Any) -> Any | None:
+        """The record's rendered files (zfrec.render.gamefiles.RenderedGame), or None while the
+        game has no pages; the generic layer then says "pages for <title> records come later"
+        (`pages_later`) instead of failing."""
+        return None
+
+    def pages_later(self) -> str:
+        """The message the site and `render` give for a kind without pages."""
+        return f"pages for {self.title} records come later"
+
+    # --- the store --------------------------------------------------------------------------
+
+    def store_rows(
+        self, source: str | None, number: int, text: str, game: Game, report: Any
+    ) -> Any:
+        """The rows the game writes to the store (zfrec.store.rows.Rows): the core's game,
+        seats and diagnostics rows, plus the kind's own per hand/round rows."""
+        raise NotSupported(f"{self.title} records cannot be stored yet")
+
+    def diagnostics_of(self, report: Any) -> list[Diagnostic]:
+        """The diagnostics of a Report (the store writes them to its core table)."""
+        return list(report.diagnostics)
+
+    def __repr__(self) -> str:
+        return f"find_kind({self.name!r})"
+
+
+class NotSupported(ZfrecError):
+    """A generic layer asked a kind for something it does not supply yet (a plain message)."""

@@ -14,7 +14,7 @@ import asyncio
 import importlib.resources
 import io
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from functools import cache
 from typing import Annotated, Any, Literal
 
@@ -25,15 +25,15 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingRes
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Engine
 from starlette.concurrency import run_in_threadpool
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from zfrec.errors import ZfrecError
+from zfrec.live.guard import MAX_BODY as MAX_BODY  # where the limit used to be defined
+from zfrec.live.guard import Options, Target, install, seat_key
 from zfrec.live.judge import LiveError
 from zfrec.live.table import NotFound, Table, list_tables
 from zfrec.record.model import MAX_PLAYERS
 from zfrec.render.html import build_game_view, environment, render_hand
 
-MAX_BODY = 64 * 1024  # bytes: a whole deal in notation is under 1 KiB
 STREAM_SECONDS = 300.0  # an event stream ends after this; EventSource reconnects by itself
 POLL_SECONDS = 0.5  # how often a stream looks at the table's version in the store
 PAGE_CSP = (
@@ -65,8 +65,8 @@ class NewTable(BaseModel):
 
     players: Annotated[list[Annotated[str, Field(max_length=60)]], Field(max_length=MAX_PLAYERS)]
     rules: str = "pagat"
-    options: dict[str, bool | int | str] = {}
-    target: int | None = None
+    options: Options = {}
+    target: Target | None = None
     event: Annotated[str | None, Field(max_length=200)] = None
     site: Annotated[str | None, Field(max_length=200)] = None
     date: Annotated[str | None, Field(max_length=40)] = None
@@ -128,53 +128,6 @@ class QrText(BaseModel):
     text: Annotated[str, Field(max_length=500)]
 
 
-# --- middleware ---------------------------------------------------------------------------------
-
-
-class BodyLimit:
-    """Refuse request bodies over `limit` bytes with 413, whether or not they say their size."""
-
-    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
-        self.app = app
-        self.limit = limit
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        for name, value in scope.get("headers", []):
-            if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
-                await _too_large(scope, receive, send)
-                return
-        seen = 0
-
-        async def counted() -> Message:
-            nonlocal seen
-            message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    raise _TooLarge
-            return message
-
-        try:
-            await self.app(scope, counted, send)
-        except _TooLarge:
-            await _too_large(scope, receive, send)
-
-
-class _TooLarge(Exception):
-    pass
-
-
-async def _too_large(scope: Scope, receive: Receive, send: Send) -> None:
-    response = JSONResponse(
-        {"code": "too-large", "message": f"request bodies are limited to {MAX_BODY} bytes"},
-        status_code=413,
-    )
-    await response(scope, receive, send)
-
-
 # --- the app ------------------------------------------------------------------------------------
 
 
@@ -203,12 +156,16 @@ def _page(name: str, **context: Any) -> HTMLResponse:
 
 
 def create_app(
-    engine: Engine, *, on_table_created: Callable[[str, str], None] | None = None
+    engine: Engine,
+    *,
+    on_table_created: Callable[[str, str], None] | None = None,
+    hosts: Iterable[str] | None = None,
 ) -> FastAPI:
     """The web app on the store at `engine`. `on_table_created(id, token)` is told of each new
-    table (the CLI prints its join link and QR code)."""
+    table (the CLI prints its join link and QR code). `hosts`: the Host names it answers
+    (zfrec.live.guard; None: any)."""
     app = FastAPI(title="zfrec live", docs_url=None, redoc_url=None, openapi_url=None)
-    app.add_middleware(BodyLimit)
+    install(app, hosts=hosts)
 
     @app.middleware("http")
     async def headers(request: Request, call_next: Any) -> Response:
@@ -421,11 +378,7 @@ def create_app(
 
 
 def _seat_key(key: str) -> int:
-    if not key.strip().isdigit():
-        raise RequestValidationError(
-            [{"loc": ("body", "deals", key), "msg": "deal keys are seat numbers", "type": "seat"}]
-        )
-    return int(key)
+    return seat_key(key)
 
 
 async def _version_stream(live: Table, first: int) -> AsyncIterator[str]:

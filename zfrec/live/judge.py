@@ -497,6 +497,8 @@ class LiveGame:
     def _deal(self, shuffler: int, deals: dict[int, str] | None) -> list[dict[str, Any]] | None:
         if not deals:
             return None
+        if stray := sorted(k + 1 for k in deals if not 0 <= k < self.n):
+            raise EntryRefused("seat", f"there is no seat {stray[0]}: seats are 1 to {self.n}")
         first = self.game.next_first_drawer(shuffler)
         sizes = hand_sizes(self.n, first if first is not None else next_seat(shuffler, self.n))
         out = []

@@ -16,9 +16,11 @@ from typing import Any, cast
 
 from zfrec.engine.cards import NO_CARDS, Cards, format_cards, format_play, parse_cards, parse_play
 from zfrec.errors import CardError, Location, NotationError, SeatError
+from zfrec.games import DEFAULT_KIND, find_kind, kind_problem
 from zfrec.record.jsonpos import Locator
 from zfrec.record.lexer import excerpt
 from zfrec.record.model import (
+    DEFAULT_TARGET,
     AltPlay,
     Declaration,
     Game,
@@ -69,17 +71,21 @@ def _play_json(is_pass: bool, cards: int, declarations: tuple[Declaration, ...])
 
 def _game_to_json(game: Game, flat_moves: bool) -> dict[str, Any]:
     out: dict[str, Any] = {}
+    kind = find_kind(game.kind)
+    if kind.name != DEFAULT_KIND:  # a record of the default kind reads as before there were two
+        out["game"] = kind.name
     for key, value in (("event", game.event), ("site", game.site), ("date", game.date)):
         if value is not None:
             _text(tag_value_problem(value), key)
             out[key] = value
-    _text(players_problem(game.players), "players")
+    _text(players_problem(game.players, kind.min_players, kind.max_players), "players")
     out["players"] = list(game.players)
     rules: dict[str, Any] = {"preset": game.preset}
     if game.options:
         rules["options"] = dict(game.options)
     out["rules"] = rules
-    out["target"] = game.target
+    if kind.default_target is not None:
+        out["target"] = game.target
     if game.result is not None:
         result: dict[str, Any] = {"scores": list(game.result.scores)}
         if game.result.winners:
@@ -90,7 +96,7 @@ def _game_to_json(game: Game, flat_moves: bool) -> dict[str, Any]:
             _text(tag_value_problem(value), "extra_tags", i, "value")
         out["extra_tags"] = [{"name": n, "value": v} for n, v in game.extra_tags]
     _put_comments(out, game.comments, ())
-    out["hands"] = [_hand_to_json(hand, i, flat_moves) for i, hand in enumerate(game.hands)]
+    kind.body_to_json(game, out, flat_moves)
     return out
 
 
@@ -107,7 +113,8 @@ def _put_comments(out: dict[str, Any], comments: list[str], at: Path) -> None:
         out["comments"] = list(comments)
 
 
-def _hand_to_json(hand: Hand, index: int, flat_moves: bool) -> dict[str, Any]:
+def hand_to_json(hand: Hand, index: int, flat_moves: bool) -> dict[str, Any]:
+    """A Zheng Fen hand's JSON object (the kind's `body_to_json`)."""
     out: dict[str, Any] = {"number": hand.number}
     if hand.shuffler is not None:
         out["shuffler"] = hand.shuffler + 1
@@ -468,7 +475,10 @@ class _GameReader:
 
     def game(self, data: dict[str, Any]) -> Game:
         players = list(data["players"])
-        self.check(players_problem(players), "players")
+        kind_name = data.get("game", DEFAULT_KIND)
+        self.check(kind_problem(kind_name), "game")
+        kind = find_kind(kind_name)
+        self.check(players_problem(players, kind.min_players, kind.max_players), "players")
         self.players = len(players)
         self.names = players
         extra: list[tuple[str, str]] = []
@@ -489,7 +499,7 @@ class _GameReader:
                 self.seat(w, "result", "winners", i) for i, w in enumerate(raw.get("winners", []))
             )
             result = Result(scores, winners)
-        return Game(
+        game = Game(
             players=players,
             event=data.get("event"),
             site=data.get("site"),
@@ -497,12 +507,14 @@ class _GameReader:
             extra_tags=extra,
             preset=data["rules"]["preset"],
             options=dict(data["rules"].get("options", {})),
-            target=data["target"],
+            target=data.get("target", kind.default_target or DEFAULT_TARGET),
             result=result,
-            hands=[self.hand(h, ("hands", i)) for i, h in enumerate(data["hands"])],
             comments=self.comments(data.get("comments", []), "comments"),
             source=self.source,
+            kind=kind.name,
         )
+        kind.body_from_json(data, game, self)
+        return game
 
     def hand(self, data: dict[str, Any], at: Path) -> Hand:
         shuffler = data.get("shuffler")

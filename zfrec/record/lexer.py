@@ -42,6 +42,11 @@ class Token:
     col: int  # 1-based, in characters
 
 
+def fail_at(token: Token, message: str) -> SyntaxFail:
+    """A syntax error at `token`, for the reader to raise."""
+    return SyntaxFail(message, token.line, token.col)
+
+
 _WORD_RE = re.compile(r"[^\s{};:：\"“”}]+")
 _SPACE_RE = re.compile(r"\s*")
 _SPECIAL_RE = re.compile(r"[{};\"“”}]")

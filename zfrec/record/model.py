@@ -25,12 +25,15 @@ import re
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from zfrec.engine.cards import DECK_SIZE, NO_CARDS, NUM_RANKS, SJ, Cards, Stand, format_play
-from zfrec.engine.rules import Ruleset, preset
 from zfrec.errors import SeatError
+from zfrec.games import DEFAULT_KIND, find_kind
 from zfrec.record.problems import ReadProblem
+
+if TYPE_CHECKING:
+    from zfrec.engine.rules import Ruleset
 
 ANNOTATIONS = ("!", "?", "!!", "??", "!?", "?!")
 DEFAULT_TARGET = 500
@@ -53,7 +56,8 @@ NAME_FORBIDDEN = frozenset('"“”,，、:：;{}[]\\')
 
 # Tags with their own Game fields, by casefolded name; others go to Game.extra_tags in order.
 KNOWN_TAGS = {
-    t.casefold(): t for t in ("Event", "Site", "Date", "Players", "Rules", "Target", "Result")
+    t.casefold(): t
+    for t in ("Game", "Event", "Site", "Date", "Players", "Rules", "Target", "Result")
 }
 TAG_NAME_RE = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
@@ -213,7 +217,12 @@ class Result:
 
 @dataclass(slots=True)
 class Game:
-    """One game record: tags, players in seat order, rules, hands, comments."""
+    """One game record: tags, players in seat order, rules, hands, comments.
+
+    `kind` names the game (zfrec.games: `[Game]` in .zfn, "game" in JSON), Zheng Fen by
+    default. A Zheng Fen record's hands are `hands`; another kind keeps its own records of its
+    hands or rounds in `rounds`, in its own types (zfrec.games.<kind>).
+    """
 
     players: list[str]
     event: str | None = None
@@ -233,10 +242,13 @@ class Game:
     # Read from JSON for the validator: gives the parts their positions in the text, on demand
     # (zfrec.record.jsonpos); None when they have them, or nothing can give them.
     locate: Callable[[Game], None] | None = field(default=None, compare=False, repr=False)
+    kind: str = DEFAULT_KIND
+    rounds: list[Any] = field(default_factory=list)  # the records of a kind other than Zheng Fen
 
     def ruleset(self) -> Ruleset:
-        """The rules the record states: its preset, overridden options and target."""
-        return preset(self.preset, **{**self.options, "target": self.target})
+        """The rules the record states: its preset, overridden options and target (for Zheng
+        Fen, zfrec.engine.rules.Ruleset; another kind's rules object for another kind)."""
+        return cast("Ruleset", find_kind(self.kind).ruleset(self))
 
     def seat_of(self, ref: str | int) -> int:
         """The 0-based seat that `ref` names: a 1-based seat number (as text or an int) or a
@@ -304,10 +316,12 @@ def name_problem(name: str) -> str | None:
     return None
 
 
-def players_problem(players: list[str]) -> str | None:
-    """Why this list of players is not usable, or None."""
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        return f"a game has 3 to 6 players, not {len(players)}"
+def players_problem(
+    players: list[str], low: int = MIN_PLAYERS, high: int = MAX_PLAYERS
+) -> str | None:
+    """Why this list of players is not usable, or None (`low`, `high`: the kind's numbers)."""
+    if not low <= len(players) <= high:
+        return f"a game has {low} to {high} players, not {len(players)}"
     seen: set[str] = set()
     for name in players:
         problem = name_problem(name)

@@ -21,6 +21,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from zfrec.errors import Location, NotationError
+from zfrec.games import find_kind, kind_problem
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
@@ -148,9 +149,21 @@ def _wording(error: Any) -> str:
 def validate_game(data: Any, prefix: tuple[Any, ...] = (), source: str | None = None) -> None:
     """Check one game object; raise NotationError naming the JSON path of the first problem.
 
-    `prefix` is the game's own path in the document, e.g. `("games", 3)`.
+    `prefix` is the game's own path in the document, e.g. `("games", 3)`. The game's `"game"`
+    (its kind, zfrec.games; Zheng Fen's when absent) picks the `$defs` entry it is checked by.
     """
-    _check("game", data, prefix, source)
+    _check(_definition(data, prefix, source), data, prefix, source)
+
+
+def _definition(data: Any, prefix: tuple[Any, ...], source: str | None) -> str:
+    """The `$defs` entry of the game's kind; an unknown kind is an error at `/game`."""
+    name = data.get("game") if isinstance(data, dict) else None
+    if name is None:
+        return "game"
+    problem = kind_problem(name) if isinstance(name, str) else "the game is a name, e.g. shengji"
+    if problem:
+        raise NotationError(f"at {pointer((*prefix, 'game'))}: {problem}", Location(source))
+    return find_kind(name).schema_def
 
 
 def validate_document(data: Any, source: str | None = None) -> None:

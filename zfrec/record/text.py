@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator
 from typing import Protocol
 
 from zfrec.engine.cards import SJ, Stand, declared_text, format_cards
+from zfrec.games import find_kind
 from zfrec.record.lexer import escape_comment, escape_string
 from zfrec.record.model import Game, Hand, HandScore, Move, SeatDeal
 from zfrec.record.zfn_header import format_header
@@ -77,12 +78,11 @@ def _game_lines(game: Game) -> Iterator[str]:
     yield from format_header(game)
     for text in game.comments:
         yield _comment(text)
-    for hand in game.hands:
-        yield ""
-        yield from _hand_lines(hand)
+    yield from find_kind(game.kind).body_lines(game)
 
 
-def _hand_lines(hand: Hand) -> Iterator[str]:
+def hand_lines(hand: Hand) -> Iterator[str]:
+    """A Zheng Fen hand's lines (the kind's `body_lines`), without newlines."""
     head = f"hand {hand.number}"
     if hand.shuffler is not None:
         head += f" shuffler {hand.shuffler + 1}"

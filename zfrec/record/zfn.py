@@ -21,29 +21,22 @@ from collections.abc import Iterable, Iterator
 from typing import TextIO
 
 from zfrec.errors import Location, NotationError
+from zfrec.games import BodyReader, NotSupported
 from zfrec.record.lexer import (
-    COLON,
     COMMENT,
-    STRING,
-    WORD,
     Lexer,
     SyntaxFail,
     Token,
     excerpt,
+    fail_at,
 )
-from zfrec.record.model import (
-    MAX_HAND_NUMBER,
-    Game,
-    Hand,
-    Pos,
-)
+from zfrec.record.model import Game, Pos
 from zfrec.record.problems import (
     ReadProblem,
 )
 from zfrec.record.seatrefs import PASS_WORDS as PASS_WORDS  # also the live table's
 from zfrec.record.seatrefs import Seats
 from zfrec.record.text import dumps_zfn, iter_zfn, write_zfn
-from zfrec.record.zfn_hand import HandBuilder, bounded, fail_at
 from zfrec.record.zfn_header import Header
 
 # The writer lives in zfrec.record.text, with the texts of record parts it is made of.
@@ -175,9 +168,10 @@ class _Reader:
                 if (
                     # A line spelled as the writer spells it is read without the lexer.
                     game is not None
-                    and game.hand is not None
+                    and (body := game.body) is not None
+                    and body.hand is not None
                     and lexer.comment is None
-                    and game.hand.plain_line(line, number, game)
+                    and body.hand.plain_line(line, number, body)
                 ):
                     continue
                 control = _CONTROL_RE.search(line)
@@ -241,7 +235,7 @@ class _Reader:
 
 
 class GameBuilder:
-    """Collects one game, statement by statement."""
+    """Collects one game: its tags here, its body through its kind's BodyReader (zfrec.games)."""
 
     def __init__(
         self, index: int, filename: str | None, comments: list[str], recover: bool = False
@@ -251,11 +245,9 @@ class GameBuilder:
         self.problems: list[ReadProblem] | None = [] if recover else None
         self.filename = filename
         self.comments = list(comments)
-        self.hands: list[Hand] = []
-        self.hand: HandBuilder | None = None
+        self.body: BodyReader | None = None  # once the header is read
         self.pos: Pos | None = None
         self.players: list[str] | None = None
-        self.seats: Seats | None = None
         self.index = index
 
     def tag_line(self, line: str, number: int, lexer: Lexer) -> None:
@@ -268,114 +260,30 @@ class GameBuilder:
                 raise fail_at(token, "only a comment may follow a tag on its line")
             self.comments.append(token.text)
 
-    def _start_body(self, at: Token) -> Seats:
-        if self.seats is None:
+    def _start_body(self, at: Token) -> BodyReader:
+        if self.body is None:
             self.players = self.header.finish(at.line, at.col)
-            self.seats = Seats(self.players)
-        return self.seats
+            kind = self.header.kind
+            try:
+                self.body = kind.body_reader(Seats(self.players), self.problems)
+            except NotSupported as exc:  # a kind whose notation is still to come
+                raise SyntaxFail(exc.message, at.line, at.col) from None
+        return self.body
 
     def statement(self, tokens: list[Token]) -> None:
         first = next((t for t in tokens if t.kind != COMMENT), None)
         if first is None:
-            self._comments_only(tokens)
+            if self.body is None or not self.body.comments([t.text for t in tokens]):
+                self.comments.extend(t.text for t in tokens)
             return
-        seats = self._start_body(first)
-        index = tokens.index(first)
-        keyword = first.text.casefold() if first.kind == WORD else ""
-        followed_by_colon = index + 1 < len(tokens) and tokens[index + 1].kind == COLON
-        if keyword == "hand" and not followed_by_colon:
-            self._close_hand()
-            self._hand_line(tokens, index, seats)
-        elif self.hand is None:
-            raise fail_at(first, "a hand starts with a line 'hand N' before its deal and tricks")
-        elif keyword == "deal" and not followed_by_colon:
-            self.hand.deal_line(tokens, index)
-        else:
-            try:
-                if keyword == "score" and not followed_by_colon:
-                    self.hand.score_line(tokens, index)
-                else:
-                    self.hand.trick_line(tokens, index)
-            except SyntaxFail as fail:
-                if self.problems is None:
-                    raise
-                # The line is skipped; the replay reports it where it stands.
-                end = max(t.col + len(t.text) for t in tokens if t.line == fail.line) + 1
-                self.problems.append(
-                    ReadProblem("line", fail.message, (fail.line, fail.col), (fail.col, end))
-                )
-
-    def start_hand(self, number: int, shuffler: int | None, pos: Pos) -> HandBuilder:
-        """Begin hand `number` at `pos`, closing the one before."""
-        assert self.seats is not None
-        self._close_hand()
-        self.hand = HandBuilder(self.seats, number, shuffler, pos, self.problems)
-        return self.hand
-
-    def _hand_line(self, tokens: list[Token], index: int, seats: Seats) -> None:
-        """`hand [N] [shuffler SEAT]`; N defaults to one more than the last hand."""
-        keyword = tokens[index]
-        pos = Pos(keyword.line, keyword.col)
-        comments = [t.text for t in tokens[index + 1 :] if t.kind == COMMENT]
-        rest = [t for t in tokens[index + 1 :] if t.kind != COMMENT]
-        number = self.hands[-1].number + 1 if self.hands else 1
-        if rest and rest[0].kind == WORD and rest[0].text.isdecimal():
-            token = rest.pop(0)
-            written = bounded(token.text, MAX_HAND_NUMBER)
-            if written is None:
-                raise fail_at(token, f"hand numbers go up to {MAX_HAND_NUMBER:,}")
-            number = written
-            if number < 1:
-                raise SyntaxFail("hands are numbered from 1", pos.line, pos.col)
-        shuffler = None
-        if rest and rest[0].kind == WORD and rest[0].text.casefold().startswith("shuffler"):
-            word = rest.pop(0)
-            _, eq, value = word.text.partition("=")
-            if eq and value:  # shuffler=4
-                rest.insert(0, Token(WORD, value, word.line, word.col + len("shuffler=")))
-            elif rest and rest[0].kind == COLON:
-                rest.pop(0)
-            if not rest:
-                raise fail_at(word, "shuffler needs a seat: a number or a player name")
-            if len(rest) > 1 and all(t.kind == WORD for t in rest):  # a name with spaces
-                rest = [Token(STRING, " ".join(t.text for t in rest), rest[0].line, rest[0].col)]
-            shuffler = self._line_seat(rest.pop(0), seats)
-        if rest:
-            raise fail_at(rest[0], "a hand line is 'hand N' with an optional 'shuffler SEAT'")
-        self.start_hand(number, shuffler, pos).comments.extend(comments)
-
-    def _line_seat(self, token: Token, seats: Seats) -> int | None:
-        """The shuffler; a recovering reader notes a name that names no seat, and reads it as
-        the one player it is close to, else goes on without a shuffler (not checked)."""
-        if self.problems is None:
-            return seats.resolve(token)
-        seat, problem = seats.leniently(token, "shuffler")
-        if problem is not None:
-            self.problems.append(problem)
-        return seat
-
-    def _comments_only(self, tokens: list[Token]) -> None:
-        texts = [t.text for t in tokens]
-        if self.hand is None:
-            self.comments.extend(texts)
-        elif self.hand.tricks and self.hand.score is None:
-            # A comment after a trick belongs to the move it follows, as in PGN.
-            self.hand.tricks[-1].moves[-1].comments.extend(texts)
-        else:
-            self.hand.comments.extend(texts)
-
-    def _close_hand(self) -> None:
-        if self.hand is not None:
-            self.hands.append(self.hand.finish())
-            self.hand = None
+        self._start_body(first).statement(tokens)
 
     def finish(self) -> Game:
         line, col = (self.pos.line, self.pos.col) if self.pos else (1, 1)
         if self.players is None:
             self.players = self.header.finish(line, col)
-        self._close_hand()
         h = self.header
-        return Game(
+        game = Game(
             players=self.players,
             event=h.event,
             site=h.site,
@@ -385,9 +293,12 @@ class GameBuilder:
             options=h.options,
             target=h.target,
             result=h.result,
-            hands=self.hands,
             comments=self.comments,
             pos=self.pos,
             source=self.filename,
-            problems=self.problems or [],
+            kind=h.kind.name,
         )
+        if self.body is not None:
+            self.body.finish(game)
+        game.problems = self.problems or []
+        return game

@@ -30,6 +30,7 @@ from zfrec.record.lexer import (
     WORD,
     SyntaxFail,
     Token,
+    fail_at,
     split_annotation,
 )
 from zfrec.record.model import (
@@ -57,16 +58,11 @@ from zfrec.record.problems import (
 from zfrec.record.seatrefs import PASS_WORDS, Seats
 
 if TYPE_CHECKING:
-    from zfrec.record.zfn import GameBuilder
+    from zfrec.record.zfn_body import ZhengFenBody
 
 _new_tuple = tuple.__new__  # Pos(l, c) without the Python-level __new__ of a named tuple
 _new_object = object.__new__
 _init_move = Move.__init__
-
-
-def fail_at(token: Token, message: str) -> SyntaxFail:
-    """A syntax error at `token`, for the reader to raise."""
-    return SyntaxFail(message, token.line, token.col)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -198,7 +194,7 @@ class HandBuilder:
 
     # --- plain lines ------------------------------------------------------------------------
 
-    def plain_line(self, line: str, number: int, game: GameBuilder) -> bool:
+    def plain_line(self, line: str, number: int, game: ZhengFenBody) -> bool:
         """Read `line` if it is plain. False, with nothing changed, if the lexer is to read it
         instead: it is not plain, has a seat number that might end a name, or is an error."""
         if not line:
@@ -257,7 +253,7 @@ class HandBuilder:
         self.deal[seat] = SeatDeal(known, unknown, _new_tuple(Pos, (number, 1)))
         return True
 
-    def _plain_hand(self, m: re.Match[str], number: int, game: GameBuilder) -> bool:
+    def _plain_hand(self, m: re.Match[str], number: int, game: ZhengFenBody) -> bool:
         hand_number = int(m["hand"])
         shuffler = None if m["shuffler"] is None else self.seats.numbers.get(m["shuffler"], -1)
         if hand_number < 1 or shuffler == -1:

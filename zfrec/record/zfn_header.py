@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from zfrec.engine.rules import OPTION_NAMES, PRESETS, parse_option, preset
 from zfrec.errors import RulesError, SeatError
+from zfrec.games import DEFAULT_KIND, GameKind, find_kind, kind_problem
 from zfrec.record.lexer import QUOTES, SyntaxFail, closing_quote, escape_string, unescape
 from zfrec.record.model import (
     DEFAULT_PRESET,
@@ -43,6 +43,7 @@ class Header:
         self.event: str | None = None
         self.site: str | None = None
         self.date: str | None = None
+        self.kind: GameKind = find_kind(DEFAULT_KIND)
         self.preset = DEFAULT_PRESET
         self.options: dict[str, RuleValue] = {}
         self.target = DEFAULT_TARGET
@@ -79,6 +80,8 @@ class Header:
 
     def finish(self, line: int, col: int) -> list[str]:
         """Check the tag values; return the players. (line, col) is where Players was needed."""
+        if "game" in self.raw:
+            self._game(*self.raw["game"])
         self.event = self._text("event")
         self.site = self._text("site")
         self.date = self._text("date")
@@ -91,14 +94,14 @@ class Header:
             )
         value, pos = self.raw["players"]
         players = [name.strip() for name in _PLAYER_SPLIT_RE.split(value)]
-        problem = players_problem(players)
+        problem = players_problem(players, self.kind.min_players, self.kind.max_players)
         if problem:
             raise SyntaxFail(problem, pos.line, pos.col)
         stated_target = self._target()
         if "rules" in self.raw:
             self._rules(*self.raw["rules"], stated_target)
         if "result" in self.raw:
-            self.result = _result(*self.raw["result"], players)
+            self.result = _result(*self.raw["result"], players, self.kind)
         return players
 
     def _text(self, key: str) -> str | None:
@@ -108,25 +111,38 @@ class Header:
         if "target" not in self.raw:
             return None
         value, pos = self.raw["target"]
+        if self.kind.default_target is None:
+            raise SyntaxFail(f"a {self.kind.title} record has no Target tag", *_at(pos))
         problem = _target_problem(value)
         if problem:
             raise SyntaxFail(problem, *_at(pos))
         self.target = int(value)
         return self.target
 
+    def _game(self, value: str, pos: Pos) -> None:
+        """`[Game "shengji"]`: the kind of game, which reads the rules and the body."""
+        problem = kind_problem(value.strip())
+        if problem:
+            raise SyntaxFail(problem, *_at(pos))
+        self.kind = find_kind(value.strip())
+        self.preset = self.kind.default_preset
+        if self.kind.default_target is not None:
+            self.target = self.kind.default_target
+
     def _rules(self, value: str, pos: Pos, stated_target: int | None) -> None:
+        kind = self.kind
         words = value.replace(",", " ").split()
         if words and "=" not in words[0]:
             name = words.pop(0).casefold()
-            if name not in PRESETS:
-                raise SyntaxFail(
-                    f"unknown preset {_clip(name)!r}: presets are {', '.join(PRESETS)}", *_at(pos)
-                )
+            if name not in kind.presets:
+                presets = ", ".join(kind.presets)
+                message = f"unknown preset {_clip(name)!r}: presets are {presets}"
+                raise SyntaxFail(message, *_at(pos))
             self.preset = name
         for word in words:
             at = (pos.line, pos.col + max(value.find(word), 0))
             try:
-                option, option_value = parse_option(word)
+                option, option_value = kind.parse_option(word)
             except RulesError as exc:
                 raise SyntaxFail(exc.message, *at) from None
             if option == "target":
@@ -139,11 +155,11 @@ class Header:
                         f"Rules says target={option_value} but the Target tag says {stated_target}",
                         *_at(pos),
                     )
-                self.target = option_value
+                self.target = int(option_value)
             else:
                 self.options[option] = option_value
             try:  # the value itself, as the engine will take it (e.g. sequence_lengths=any)
-                preset(self.preset, **self.options)
+                kind.check_rules(self.preset, self.options)
             except RulesError as exc:
                 raise SyntaxFail(exc.message, *at) from None
 
@@ -164,17 +180,19 @@ def _at(pos: Pos) -> tuple[int, int]:
     return pos.line, pos.col
 
 
-def _result(value: str, pos: Pos, players: list[str]) -> Result:
+def _result(value: str, pos: Pos, players: list[str], kind: GameKind) -> Result:
     m = _WINNERS_RE.search(value)
     score_text = value[: m.start()] if m else value
     words = score_text.split()
-    if len(words) != len(players) or not all(w.isdecimal() for w in words):
+    scores = [kind.result_score(w) for w in words]
+    if len(words) != len(players) or None in scores:
         raise SyntaxFail(
-            f"Result gives the final score of each of the {len(players)} seats in order, "
+            f"Result gives the final {kind.result_word} of each of the {len(players)} seats in "
+            "order, "
             "then optionally 'winner SEAT' or 'winners SEAT, SEAT'",
             *_at(pos),
         )
-    if any(len(w) > len(str(MAX_SCORE)) or int(w) > MAX_SCORE for w in words):
+    if any(s is None or s > MAX_SCORE for s in scores):
         raise SyntaxFail(f"a score is at most {MAX_SCORE:,}", *_at(pos))
     winners: list[int] = []
     if m:
@@ -187,7 +205,7 @@ def _result(value: str, pos: Pos, players: list[str]) -> Result:
                 winners.append(seat)
         if not winners:
             raise SyntaxFail("'winner' needs a seat: a number or a player name", *_at(pos))
-    return Result(tuple(int(w) for w in words), tuple(winners), pos)
+    return Result(tuple(s for s in scores if s is not None), tuple(winners), pos)
 
 
 def _seat(ref: str, players: list[str], pos: Pos) -> int:
@@ -207,25 +225,30 @@ def format_header(game: Game) -> Iterator[str]:
     def tag(name: str, value: str) -> str:
         return f'[{name} "{escape_string(value)}"]'
 
+    kind = find_kind(game.kind)
+    if kind.name != DEFAULT_KIND:  # a record of the default kind reads as before there were two
+        yield tag("Game", kind.name)
     for name, value in (("Event", game.event), ("Site", game.site), ("Date", game.date)):
         if value is not None:
             yield tag(name, value)
     yield tag("Players", ", ".join(game.players))
-    yield tag("Rules", format_rules(game.preset, game.options))
-    yield tag("Target", str(game.target))
+    yield tag("Rules", format_rules(game.preset, game.options, kind))
+    if kind.default_target is not None:
+        yield tag("Target", str(game.target))
     if game.result is not None:
-        yield tag("Result", format_result(game.result))
+        yield tag("Result", format_result(game.result, kind))
     for name, value in game.extra_tags:
         yield tag(name, value)
 
 
-def format_rules(preset: str, options: dict[str, RuleValue]) -> str:
+def format_rules(preset: str, options: dict[str, RuleValue], kind: GameKind | None = None) -> str:
     """The `[Rules]` tag's value: the preset, then its options in the canonical order.
 
     >>> format_rules("pagat", {"target": 300, "jokers_wild": False})
     'pagat jokers_wild=false target=300'
     """
-    order = [o for o in OPTION_NAMES if o in options] + sorted(set(options) - set(OPTION_NAMES))
+    names = (kind or find_kind(DEFAULT_KIND)).option_order()
+    order = [o for o in names if o in options] + sorted(set(options) - set(names))
     parts = [preset]
     for name in order:
         value = options[name]
@@ -233,13 +256,13 @@ def format_rules(preset: str, options: dict[str, RuleValue]) -> str:
     return " ".join(parts)
 
 
-def format_result(result: Result) -> str:
+def format_result(result: Result, kind: GameKind | None = None) -> str:
     """The `result` line's text: the final scores, then the winners' seat numbers (1-based).
 
     >>> format_result(Result((510, 120, 300), (0,)))
     '510 120 300 winner 1'
     """
-    text = " ".join(map(str, result.scores))
+    text = " ".join(map((kind or find_kind(DEFAULT_KIND)).result_score_text, result.scores))
     if result.winners:
         word = "winner" if len(result.winners) == 1 else "winners"
         text += f" {word} " + ", ".join(str(seat + 1) for seat in result.winners)

@@ -22,6 +22,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from zfrec.games import find_kind
 from zfrec.gctuning import collected_after
 from zfrec.record.model import Game
 from zfrec.render.analysis import AUDIT_PAGE, Decorate, analysed_view, render_audit
@@ -85,7 +86,29 @@ def hand_page(number: int) -> str:
     return f"hand-{number}.html"
 
 
-def render_game_files(
+def render_game_files(record: Game, **options: Any) -> RenderedGame:
+    """The files of `game_files`, with the game's facts for the index (`GameMeta`), made by the
+    record's kind (zfrec.games). A kind without pages yet gets one plain page that says so."""
+    kind = find_kind(record.kind)
+    made: RenderedGame | None = kind.render_files(record, **options)
+    return made if made is not None else pages_later(record)
+
+
+def pages_later(record: Game) -> RenderedGame:
+    """The one page of a game whose kind has no pages yet: its players, and that they come."""
+    from markupsafe import escape
+
+    message = find_kind(record.kind).pages_later()
+    players = ", ".join(record.players)
+    page = (
+        '<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
+        f"<title>{escape(players)}</title></head>\n"
+        f"<body><h1>{escape(players)}</h1>\n<p>{escape(message)}.</p></body></html>\n"
+    )
+    return RenderedGame([OutputFile("index.html", page.encode())], GameMeta(notices=(message,)))
+
+
+def render_zhengfen_files(
     record: Game,
     *,
     viewer: int | None = None,
@@ -98,7 +121,7 @@ def render_game_files(
     viewer_href: str | None = None,
     solve_cards: int = 0,
 ) -> RenderedGame:
-    """The files of `game_files`, with the game's facts for the index (`GameMeta`)."""
+    """A Zheng Fen game's files (its kind's `render_files`): pages, replays, charts, audit."""
     from zfrec.render.charts import game_charts
 
     # Disputed moves with other versions are judged in the same pass (not in a seat's view: a

@@ -58,6 +58,8 @@ class Judged:
     ok: bool = True
     skipped: list[Diagnostic] | None = None  # errors, and --only-valid: kept out
     players: tuple[str, ...] = ()
+    event: str | None = None  # with the date and players, what a correction is recognised by
+    date: str | None = None
     rows: bytes | Rows | None = None  # of a game to store; from a worker, pickled (digest, Rows)
 
 
@@ -105,6 +107,7 @@ def judge_items(
             out.append(Judged(number, notation_diagnostic(error, path, number)))
             continue
         judged = Judged(number, digest=sha256(text), players=tuple(item.players))
+        judged.event, judged.date = item.event, item.date
         out.append(judged)
         games.append((judged, text, item))
     known = stored([j.digest for j, _, _ in games]) if games else set()

@@ -34,6 +34,7 @@ from zfrec.gctuning import young_threshold
 from zfrec.jsonview import dump
 from zfrec.record import Game, iter_records
 from zfrec.store.db import OWN_KEYS, READONLY, StoreError, sqlite_file
+from zfrec.store.faults import read_only
 from zfrec.store.firstpass import (
     Workers,
     canonical_json,
@@ -43,21 +44,20 @@ from zfrec.store.firstpass import (
     sha256,
 )
 from zfrec.store.models import utc_now
+from zfrec.store.recognise import Key, corrected, record_key, stored_keys
+from zfrec.store.removal import delete_children, replace_sources
+from zfrec.store.removal import delete_game as delete_game  # where callers found it
 from zfrec.store.rows import HAND_SEAT_COLUMNS, PLAY_COLUMNS, Rows, game_rows
 from zfrec.store.tables import (
-    ARTIFACT,
     DIAG,
     GAME,
     HAND,
     HAND_SEAT,
-    LIVE_TABLE,
     PLAY,
     PLAYER,
     SEAT,
-    SOURCE,
     chunks,
     player_key,
-    require_game,
 )
 from zfrec.validate import Report, notation_diagnostic, validate
 
@@ -90,9 +90,11 @@ class ImportResult:
     flagged: int = 0  # stored although the validator found errors
     skipped: int = 0  # not stored: errors, and --only-valid
     unreadable: int = 0  # games that could not be read at all
-    hands: int = 0  # hands in the games added
+    hands: int = 0  # hands in the games added or replaced
     game_ids: tuple[int, ...] = ()  # the file's stored games, in file order
     diagnostics: tuple[WrittenDiagnostic, ...] = ()  # findings in the games read this time
+    replaced: int = 0  # stored games this file's records corrected (zfrec.store.recognise)
+    notes: tuple[str, ...] = ()  # what was replaced, or resembled a stored game, in words
 
     def to_json(self) -> dict[str, Any]:
         """What `zfrec import --json` writes for the file: its fields."""
@@ -113,6 +115,7 @@ class _Entry:
     rows: Rows | None = None  # the rows kept in memory, not spooled
     ok: bool = True
     skipped: list[Diagnostic] | None = None  # --only-valid: the errors that kept it out
+    key: Key | None = None  # event, date and players of a new game (zfrec.store.recognise)
 
 
 @dataclass(slots=True)
@@ -169,6 +172,8 @@ def import_file(
                 # A concurrent importer stored the same game or player first, or the server
                 # broke a deadlock between us: start again, a little later, from what is there.
                 session.rollback()
+                if read_only(exc):  # no later attempt can write either
+                    raise
                 if attempt == _ATTEMPTS:
                     reason = str(exc.orig or exc).strip().splitlines()[0]
                     raise StoreError(f"{read.path}: could not store the file: {reason}") from None
@@ -215,6 +220,7 @@ def _read_file(
                 else:
                     pickle.dump((j.digest, j.rows), spool, 5)
                 entry.spooled = True
+                entry.key = record_key(j.event, j.date, (player_key(n) for n in j.players))
                 seen.add(j.digest)
                 for name in j.players:
                     read.names.setdefault(player_key(name), name)
@@ -568,6 +574,12 @@ def _write_file(
     refs: list[tuple[int, int]] = []  # (position in file, game id)
     added = unchanged = flagged = skipped = hands = 0
     found: list[Diagnostic] = list(read.unreadable)
+    # Corrections (zfrec.store.recognise): the stored games new records may replace
+    keyed = {e.key for e in read.entries if e.spooled and e.key is not None}
+    candidates = stored_keys(conn, keyed) if keyed else {}
+    held = {existing[e.digest] for e in read.entries if e.digest in existing}  # this file's own
+    notes: list[str] = []
+    replaced: list[int] = []
     for entry in read.entries:
         rows: Rows | None = None
         if entry.rows is not None:  # kept for a retry too, as the spool is
@@ -584,9 +596,18 @@ def _write_file(
             skipped += 1
             found.extend(entry.skipped or ())
         else:
-            game_id = _insert_game(conn, batches, entry.digest, rows, players)
+            game_id = None
+            if entry.key is not None:
+                taken = held | set(replaced)
+                args = (entry.number, entry.key, rows.plays, candidates, taken, notes)
+                game_id = corrected(conn, read.source, *args)
+            if game_id is not None:
+                _rewrite_game(conn, batches, game_id, entry.digest, rows, players)
+                replaced.append(game_id)
+            else:
+                game_id = _insert_game(conn, batches, entry.digest, rows, players)
+                added += 1
             existing[entry.digest] = game_id
-            added += 1
             flagged += not rows.game["valid"]
             hands += len(rows.hands)
             found.extend(rows.diagnostics)
@@ -596,7 +617,7 @@ def _write_file(
             on_game(entry.number)
     batches.flush()
     batches.close()
-    removed = _replace_sources(conn, read.source, refs)
+    removed = replace_sources(conn, read.source, refs)
     _replace_unreadable(conn, read.source, [] if only_valid else read.unreadable)
     return ImportResult(
         path=read.path,
@@ -610,6 +631,8 @@ def _write_file(
         hands=hands,
         game_ids=tuple(i for _, i in refs),
         diagnostics=tuple(found),
+        replaced=len(replaced),
+        notes=tuple(notes),
     )
 
 
@@ -681,6 +704,33 @@ def _insert_game(
         if found is None
         else found
     )
+    _insert_children(conn, batches, game_id, rows, players)
+    return game_id
+
+
+def _rewrite_game(
+    conn: Connection,
+    batches: _Batches,
+    game_id: int,
+    digest: str,
+    rows: Rows,
+    players: dict[str, int],
+) -> None:
+    """Put another record in place of stored game `game_id`, which keeps its id (and the files
+    and live tables that refer to it): everything derived from the old record goes, artifacts
+    too, and the new record's rows are written."""
+    # Locked first (PostgreSQL; SQLite's write lock is held): a concurrent correction of the
+    # same game then waits, and its deletes see the rows this one writes.
+    conn.execute(select(GAME.c.id).where(GAME.c.id == game_id).with_for_update())
+    delete_children(conn, [game_id])
+    values = {"content_hash": digest, **rows.game, "imported_at": utc_now()}
+    conn.execute(update(GAME).where(GAME.c.id == game_id).values(**values))
+    _insert_children(conn, batches, game_id, rows, players)
+
+
+def _insert_children(
+    conn: Connection, batches: _Batches, game_id: int, rows: Rows, players: dict[str, int]
+) -> None:
     seat_players = [players[key] for _, key, _, _, _ in rows.seats]
     seats = [
         (seat, players[key], name, score, winner) for seat, key, name, score, winner in rows.seats
@@ -711,7 +761,6 @@ def _insert_game(
     if rows.diagnostics:
         source = rows.game["source_path"]
         conn.execute(insert(DIAG), [_diagnostic_row(d, game_id, source) for d in rows.diagnostics])
-    return game_id
 
 
 def _diagnostic_row(d: Diagnostic, game_id: int | None, source: str | None) -> dict[str, Any]:
@@ -733,34 +782,6 @@ def _diagnostic_row(d: Diagnostic, game_id: int | None, source: str | None) -> d
     }
 
 
-def _replace_sources(conn: Connection, source: str, refs: list[tuple[int, int]]) -> int:
-    """Point `source` at exactly `refs`; delete the games nothing points at any more."""
-    old = {
-        (pos, gid)
-        for pos, gid in conn.execute(
-            select(SOURCE.c.position, SOURCE.c.game_id).where(SOURCE.c.path == source)
-        )
-    }
-    if old == set(refs):
-        return 0
-    conn.execute(delete(SOURCE).where(SOURCE.c.path == source))
-    if refs:
-        conn.execute(
-            insert(SOURCE), [{"game_id": g, "path": source, "position": p} for p, g in refs]
-        )
-    dropped = sorted({g for _, g in old} - {g for _, g in refs})
-    orphans: list[int] = []
-    for chunk in chunks(dropped):
-        still = set(conn.scalars(select(SOURCE.c.game_id).where(SOURCE.c.game_id.in_(chunk))))
-        # A game a live table finished is held by that table, file or no file.
-        still.update(
-            conn.scalars(select(LIVE_TABLE.c.game_id).where(LIVE_TABLE.c.game_id.in_(chunk)))
-        )
-        orphans += [g for g in chunk if g not in still]
-    _delete_games(conn, orphans)
-    return len(orphans)
-
-
 def _replace_unreadable(conn: Connection, source: str, found: list[Diagnostic]) -> None:
     where = and_(DIAG.c.source_path == source, DIAG.c.game_id.is_(None))
     columns = [DIAG.c[k] for k in ("code", "message", "line", "col", "game_number")]
@@ -771,24 +792,6 @@ def _replace_unreadable(conn: Connection, source: str, found: list[Diagnostic]) 
     conn.execute(delete(DIAG).where(where))
     if new:
         conn.execute(insert(DIAG), new)
-
-
-def _delete_games(conn: Connection, ids: Sequence[int]) -> None:
-    for chunk in chunks(ids):
-        hands = select(HAND.c.id).where(HAND.c.game_id.in_(chunk))
-        conn.execute(delete(PLAY).where(PLAY.c.hand_id.in_(hands)))  # plays are found by hand
-        for table in (HAND_SEAT, HAND, SEAT, DIAG, ARTIFACT, SOURCE):
-            conn.execute(delete(table).where(table.c.game_id.in_(chunk)))
-        conn.execute(update(LIVE_TABLE).where(LIVE_TABLE.c.game_id.in_(chunk)).values(game_id=None))
-        conn.execute(delete(GAME).where(GAME.c.id.in_(chunk)))
-
-
-def delete_game(session: Session, *, game_id: int) -> None:
-    """Remove one game and everything derived from it (its artifacts too). A live table that
-    finished it keeps its entries and forgets the stored game."""
-    conn = session.connection()
-    require_game(conn, game_id)
-    _delete_games(conn, [game_id])
 
 
 def store_game(session: Session, *, game: Game, report: Report | None = None) -> tuple[int, bool]:

@@ -24,6 +24,8 @@ from sqlalchemy import JSON, BigInteger, Dialect, Index, LargeBinary, Text, Uniq
 from sqlalchemy.types import DateTime, TypeDecorator
 from sqlmodel import Field, SQLModel, col
 
+from zfrec.games import DEFAULT_KIND
+
 # Named constraints keep later migrations (SQLite batch mode) able to find them.
 SQLModel.metadata.naming_convention = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
@@ -70,6 +72,13 @@ class StoredGame(SQLModel, table=True):
     record_json: str = Field(sa_type=Text)
     source_path: str | None = Field(default=None, index=True)  # the file it first came from
     source_index: int | None = None  # 1-based position of the game in that file
+    # The game's kind (zfrec.games); revision 0004 gave the games stored before it Zheng Fen's.
+    kind: str = Field(
+        default=DEFAULT_KIND,
+        max_length=32,
+        index=True,
+        sa_column_kwargs={"server_default": DEFAULT_KIND},
+    )
     event: str | None = None
     site: str | None = None
     date: str | None = Field(default=None, index=True)

@@ -12,6 +12,7 @@ from typing import Any
 
 from zfrec.diagnostics import Diagnostic
 from zfrec.engine.cards import card_str, format_cards
+from zfrec.games import find_kind
 from zfrec.record import Game
 from zfrec.record.model import Move
 from zfrec.store.tables import player_key
@@ -32,12 +33,23 @@ class Rows:
 
 def game_rows(source: str | None, number: int, text: str, game: Game, report: Report) -> Rows:
     """Every row of `game` (canonical JSON `text`, judged in `report`), ids left out; `source`
-    is the file it comes from (None: no file) and `number` its position there."""
+    is the file it comes from (None: no file) and `number` its position there. The record's
+    kind (zfrec.games) makes them: the store core's rows (`core_rows`) and its own."""
+    rows: Rows = find_kind(game.kind).store_rows(source, number, text, game, report)
+    return rows
+
+
+def core_rows(
+    source: str | None, number: int, text: str, game: Game, report: Report, units: int
+) -> Rows:
+    """The store core's rows of any game: the game's row (`units`: its hands or rounds), its
+    seats and its diagnostics; a kind adds its own rows to them."""
     result = game.result
     row = {
         "record_json": text,
         "source_path": source,
         "source_index": number if source is not None else None,
+        "kind": game.kind,
         "event": game.event,
         "site": game.site,
         "date": game.date,
@@ -48,7 +60,7 @@ def game_rows(source: str | None, number: int, text: str, game: Game, report: Re
         "players": len(game.players),
         "result_scores": None if result is None else list(result.scores),
         "result_winners": None if result is None else list(result.winners),
-        "hands": len(game.hands),
+        "hands": units,
         "moves": report.moves,
         "over": report.over,
         "valid": report.ok,
@@ -65,7 +77,13 @@ def game_rows(source: str | None, number: int, text: str, game: Game, report: Re
         )
         for s, name in enumerate(game.players)
     ]
-    rows = Rows(row, seats, [], [], [], list(report.diagnostics))
+    return Rows(row, seats, [], [], [], list(report.diagnostics))
+
+
+def zhengfen_rows(source: str | None, number: int, text: str, game: Game, report: Report) -> Rows:
+    """Zheng Fen's rows (its kind's `store_rows`): the core's, and its hands, hand seats and
+    plays."""
+    rows = core_rows(source, number, text, game, report, len(game.hands))
     ledgers: list[HandLedger | None] = list(report.hands)
     if len(ledgers) != len(game.hands):  # the replay stopped before the hands (bad seat count)
         ledgers = [None] * len(game.hands)

@@ -62,7 +62,7 @@ from zfrec.games.shengji.events import (
     TrickResult,
 )
 from zfrec.games.shengji.follow import judge_follow, legal_follows
-from zfrec.games.shengji.formats import Format, classify
+from zfrec.games.shengji.formats import Format, classify, read_lead, suit_of
 from zfrec.games.shengji.order import TRUMP, Order, make_order, strength
 from zfrec.games.shengji.rules import SjRules, sj_preset
 from zfrec.games.shengji.scoring import kitty_multiplier, level_change
@@ -153,10 +153,12 @@ class RoundState:
         declarers: int | None = None,
         kitty: int = 0,
         undoable: bool = True,
+        calls: Sequence[tuple[int, int]] = (),
     ) -> RoundState:
         """A round in play from dealt hands: `leader` is the dealer and leads the first trick;
         `declarers` the declarers' seat mask (default: the leader and the seat opposite with
-        fixed partners, the leader alone in zhao pengyou); `kitty` the discarded kitty."""
+        fixed partners, the leader alone in zhao pengyou); `kitty` the discarded kitty;
+        `calls` the dealer's calls (zhao pengyou), each (card id, ordinal)."""
         rules = rules or sj_preset()
         n = len(hands)
         if declarers is None:
@@ -166,7 +168,7 @@ class RoundState:
         return cls(
             rules, n, order.rank, (), leader, phase=PLAY, order=order, hands=list(hands),
             kitty=kitty, turn=leader, won=(0,) * n, penalties=(0,) * n, declarers=declarers,
-            undoable=undoable,
+            undoable=undoable, calls=tuple(calls), seen=(0,) * len(calls),
         )  # fmt: skip
 
     # the log -----------------------------------------------------------------------------------
@@ -216,11 +218,11 @@ class RoundState:
     def _phase(self, wanted: str, what: str, seat: int | None) -> None:
         if self.phase != wanted:
             raise self._error(f"{what} only in the {wanted} phase; the round is in the "
-                              f"{self.phase} phase", "7", "SJ300", seat)  # fmt: skip
+                              f"{self.phase} phase", "7", "SJ204", seat)  # fmt: skip
 
     def _seat(self, seat: int) -> None:
         if not 0 <= seat < self.n:
-            raise self._error(f"there is no seat {seat + 1}", "1", "SJ302", None)
+            raise self._error(f"there is no seat {seat + 1}", "1", "SJ207", None)
 
     # the draw and the bids (ruling 15) ---------------------------------------------------------
 
@@ -236,10 +238,10 @@ class RoundState:
         if not 0 <= seat < self.n:
             self._seat(seat)
         if self.drawn >= self._draw_end:
-            raise self._error("every hand is full: the draw is over", "15", "SJ303", seat)
+            raise self._error("every hand is full: the draw is over", "15", "SJ208", seat)
         if seat != self.turn:
             raise IllegalPlayError(
-                "{0} draws next, not {1} (ruling 15)", "15", "SJ304", seats=(self.turn, seat),
+                "{0} draws next, not {1} (ruling 15)", "15", "SJ208", seats=(self.turn, seat),
                 seat=seat,
             )  # fmt: skip
 
@@ -336,7 +338,7 @@ class RoundState:
         if self.drawn < self.to_draw:
             raise self._error(
                 f"the draw goes on: {self.to_draw - self.drawn} cards are still to be drawn",
-                "15", "SJ305", None,
+                "15", "SJ208", None,
             )  # fmt: skip
 
     def can_settle(self) -> bool:
@@ -392,12 +394,12 @@ class RoundState:
         """Raise unless the dealer `seat` may discard `discard` as the kitty (ruling 11)."""
         self._phase(EXCHANGE, "the kitty is exchanged", seat)
         if seat != self.dealer:
-            raise self._error("only the dealer exchanges the kitty, not {0}", "11", "SJ306", seat)
+            raise self._error("only the dealer exchanges the kitty, not {0}", "11", "SJ305", seat)
         if not contains(self.hands[seat], discard):
-            raise self._error("{0} does not hold " + format_hand(discard), "11", "SJ307", seat)
+            raise self._error("{0} does not hold " + format_hand(discard), "11", "SJ102", seat)
         if size(discard) != self.rules.kitty:
             raise self._error(f"the dealer discards {self.rules.kitty} cards, not "
-                              f"{size(discard)} (ruling 11)", "11", "SJ308", seat)  # fmt: skip
+                              f"{size(discard)} (ruling 11)", "11", "SJ303", seat)  # fmt: skip
 
     def can_exchange(self, seat: int, discard: int) -> bool:
         """Whether the dealer may discard `discard`."""
@@ -419,14 +421,14 @@ class RoundState:
         """Raise unless the dealer may call `calls`, each (card id, ordinal) (ruling 16)."""
         self._phase(CALL, "friends are called", seat)
         if seat != self.dealer:
-            raise self._error("only the dealer calls friends, not {0}", "16", "SJ309", seat)
+            raise self._error("only the dealer calls friends, not {0}", "16", "SJ406", seat)
         if not 1 <= len(calls) <= self.rules.friends:
             raise self._error(f"the dealer calls 1 to {self.rules.friends} card(s) (ruling 16)",
-                              "16", "SJ310", seat)  # fmt: skip
+                              "16", "SJ406", seat)  # fmt: skip
         for cid, ordinal in calls:
             if not 0 <= cid < 54 or not 1 <= ordinal <= self.rules.decks:
                 raise self._error(f"a call names a card and its copy, 1 to {self.rules.decks}",
-                                  "16", "SJ311", seat)  # fmt: skip
+                                  "16", "SJ406", seat)  # fmt: skip
 
     def can_call(self, seat: int, calls: Sequence[tuple[int, int]]) -> bool:
         """Whether the dealer may make these calls."""
@@ -457,7 +459,7 @@ class RoundState:
         self._seat(seat)
         if seat != self.turn:
             raise IllegalPlayError(
-                "it is {0}'s turn, not {1}'s", "7", "SJ312", seats=(self.turn, seat), seat=seat,
+                "it is {0}'s turn, not {1}'s", "7", "SJ202", seats=(self.turn, seat), seat=seat,
                 trick=self.trick, turn=len(self.trick_plays) + 1,
             )  # fmt: skip
         assert self.order is not None
@@ -472,7 +474,7 @@ class RoundState:
             return
         reason = judge_follow(self.order, self.lead, hand, cards)
         if reason is not None:
-            code = "SJ202" if reason.startswith("does not hold") else "SJ201"
+            code = "SJ102" if reason.startswith("does not hold") else "SJ201"
             raise self._error(reason, "7", code, seat)
 
     def can_play(self, seat: int, cards: int) -> bool:
@@ -485,15 +487,16 @@ class RoundState:
         self.verify_play(seat, cards)
         return self.play_legal(seat, cards)
 
-    def play_legal(self, seat: int, cards: int) -> PlayEvent:
-        """Make a play already known to be legal (listed by `legal_plays`, or verified)."""
+    def play_legal(self, seat: int, cards: int, read: Format | None = None) -> PlayEvent:
+        """Make a play already known to be legal (listed by `legal_plays`, or verified);
+        `read` is a lead's format when the caller has read it already (`classify`)."""
         assert self.order is not None
         order = self.order
         self._save()
         attempt, back, blocker, penalty = cards, 0, None, 0
         lead = self.lead
         if lead is None:
-            lead = classify(order, cards)
+            lead = read or classify(order, cards)
             if len(lead.units) > 1:
                 check = check_throw_format(order, lead, self.others(seat))
                 if not check.stands:
@@ -506,7 +509,45 @@ class RoundState:
                         pens[seat] += penalty
                         self.penalties = tuple(pens)
             self.lead = lead
-        self.hands[seat] -= cards
+        return self._put(seat, cards, attempt, back, blocker, penalty)
+
+    def force_play(self, seat: int, attempt: int, cards: int) -> PlayEvent:
+        """Recovery, for a replay that goes on after a mistake from the state a record shows
+        (zfrec.games.shengji.replayer): make a play as written, unjudged. `cards` go on the
+        table (for a throw recorded as failed: its forced part, `attempt` the throw); only
+        the copies the seat holds leave its hand; a lead of two suits is read in the suit
+        that has most of its cards. The turn passes to the next seat after `seat`."""
+        assert self.order is not None
+        order = self.order
+        self._save()
+        if self.lead is None:
+            suit = suit_of(order, cards)
+            if suit is None:
+                suit = max(range(5), key=lambda e: size(cards & order.suit_mask[e]))
+            self.lead = read_lead(order, cards, suit)
+        held = self.hands[seat]
+        self.hands[seat] -= from_ids(
+            c for c in distinct(cards) for _ in range(min(count(cards, c), count(held, c)))
+        )
+        back = attempt - cards if attempt != cards and contains(attempt, cards) else 0
+        penalty = self.rules.throw_penalty * size(back)
+        if penalty:
+            pens = list(self.penalties)
+            pens[seat] += penalty
+            self.penalties = tuple(pens)
+        return self._put(seat, cards, attempt, back, None, penalty, taken=True)
+
+    def _put(
+        self, seat: int, cards: int, attempt: int, back: int, blocker: int | None,
+        penalty: int, taken: bool = False,
+    ) -> PlayEvent:  # fmt: skip
+        """Put `cards` on the table for `seat` (out of its hand unless `taken`); end the trick
+        after the last seat's play and the round after its last trick."""
+        order = self.order
+        lead = self.lead
+        assert order is not None and lead is not None
+        if not taken:
+            self.hands[seat] -= cards
         joined = self._joins(seat, cards) if self.calls else None
         plays = (*self.trick_plays, (seat, cards))
         turn = len(plays)

@@ -1,0 +1,127 @@
+"""The registry of game kinds (zfrec.games) and the `[Game]` tag that picks one (issue 29)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from zfrec.errors import NotationError
+from zfrec.games import (
+    DEFAULT_KIND,
+    KINDS,
+    GameKind,
+    NotSupported,
+    UnknownKindError,
+    find_kind,
+    kind_of,
+    kind_problem,
+)
+from zfrec.games.zhengfen import ZhengFenKind
+from zfrec.record import dumps, loads
+from zfrec.record.jsonio import game_from_json
+from zfrec.record.model import Game
+from zfrec.record.zfn_header import format_header
+from zfrec.validate import validate_text
+
+ZF = """[Players "Ann, Bo, Cy"]
+[Rules "pagat"]
+[Target "500"]
+
+hand 1
+1: 3h  2: 4h  3: 5h
+"""
+
+
+def test_the_registry_names_every_kind_and_zheng_fen_is_the_default() -> None:
+    assert KINDS == ("zhengfen", "shengji")
+    assert DEFAULT_KIND == KINDS[0] == "zhengfen"
+    zf = find_kind("zhengfen")
+    assert isinstance(zf, ZhengFenKind) and zf is find_kind("ZhengFen")
+    assert (zf.title, zf.default_preset, zf.default_target) == ("Zheng Fen", "pagat", 500)
+    assert zf.presets == ("pagat", "poppel", "parlett")
+    sj = find_kind("shengji")
+    assert isinstance(sj, GameKind) and (sj.name, sj.title, sj.unit) == (
+        "shengji",
+        "Sheng ji",
+        "round",
+    )
+    assert sj.default_preset == "bashifen" and sj.default_target is None
+    assert repr(sj) == "find_kind('shengji')"
+
+
+def test_an_unknown_kind_offers_the_nearest_names() -> None:
+    with pytest.raises(UnknownKindError) as err:
+        find_kind("shengij")
+    assert err.value.message == (
+        "unknown game 'shengij': did you mean shengji? (games are zhengfen, shengji)"
+    )
+    assert kind_problem("chess") == "unknown game 'chess': games are zhengfen, shengji"
+    assert kind_problem("SHENGJI") is None
+
+
+def test_a_record_without_the_tag_is_zheng_fens_and_is_written_without_it() -> None:
+    game = loads(ZF)[0]
+    assert game.kind == "zhengfen" and kind_of(game).name == "zhengfen"
+    assert dumps(game) == ZF
+    assert "game" not in json.loads(dumps(game, "json"))
+    tagged = loads('[Game "ZhengFen"]\n' + ZF)[0]
+    assert tagged == game and dumps(tagged) == ZF
+
+
+def test_an_unknown_game_tag_is_a_located_notation_error() -> None:
+    text = '[Players "Ann, Bo, Cy"]\n[Game "zhengfn"]\n\nhand 1\n1: 3h\n'
+    with pytest.raises(NotationError) as err:
+        loads(text, source="x.zfn")
+    location = err.value.location
+    assert location is not None and (location.line, location.col) == (2, 8)
+    assert err.value.message.splitlines()[0] == (
+        "unknown game 'zhengfn': did you mean zhengfen? (games are zhengfen, shengji)"
+    )
+    [diagnostic] = [d for d in validate_text(text, "x.zfn") if not hasattr(d, "diagnostics")]
+    assert str(diagnostic).startswith("x.zfn:2:8")
+
+
+def test_json_names_the_game_and_an_unknown_one_is_an_error_at_game() -> None:
+    data = json.loads(dumps(loads(ZF)[0], "json"))
+    assert game_from_json({"game": "zhengfen", **data}) == loads(ZF)[0]
+    with pytest.raises(NotationError) as err:
+        game_from_json({"game": "shenji", **data})
+    assert err.value.message == (
+        "at /game: unknown game 'shenji': did you mean shengji? (games are zhengfen, shengji)"
+    )
+    with pytest.raises(NotationError) as err:
+        game_from_json({"game": 7, **data})
+    assert err.value.message == "at /game: the game is a name, e.g. shengji"
+
+
+def test_the_header_of_another_kind_names_it_first_with_its_own_rules() -> None:
+    game = Game(["Ann", "Bo", "Cy", "Di"], kind="shengji", preset="bashifen")
+    assert list(format_header(game)) == [
+        '[Game "shengji"]',
+        '[Players "Ann, Bo, Cy, Di"]',
+        '[Rules "bashifen"]',
+    ]
+
+
+def test_the_tag_picks_the_kinds_presets() -> None:
+    head = '[Game "shengji"]\n[Players "Ann, Bo, Cy, Di"]\n'
+    with pytest.raises(NotationError) as err:
+        loads(head + '[Rules "pagat"]\n\nround 1\n')
+    assert err.value.message.splitlines()[0] == (
+        "unknown preset 'pagat': presets are bashifen, dabaifen, zhaopengyou"
+    )
+    with pytest.raises(NotationError) as err:
+        loads(head + '[Target "500"]\n\nround 1\n')
+    assert err.value.message.splitlines()[0] == "a Sheng ji record has no Target tag"
+
+
+def test_a_hook_a_kind_does_not_supply_says_so() -> None:
+    class Bare(GameKind):
+        name, title, presets = "bare", "Bare", ("plain",)
+
+    with pytest.raises(NotSupported) as err:
+        Bare().body_lines(Game(["A", "B", "C"]))
+    assert err.value.message == "Bare records cannot be written yet"
+    assert Bare().render_files(Game(["A", "B", "C"])) is None
+    assert Bare().pages_later() == "pages for Bare records come later"

@@ -1,0 +1,195 @@
+"""Two Sheng ji records of one match, side by side: where they first part (`zfrec diff`).
+
+The records are compared round by round in the order the table plays them: the round line,
+the deal, the bids, the kitty and the discard, the calls, each play, then the points, the level
+change and the levels. Comments, annotations and disputes are notes: records that differ only
+there hold the same match.
+
+    >>> from zfrec.games.shengji.records import SjMatch, SjRound
+    >>> a = SjMatch(["A", "B", "C", "D"], rounds=[SjRound(1, 0, 2, "h")])
+    >>> b = SjMatch(["A", "B", "C", "D"], rounds=[SjRound(1, 0, 2, "s")])
+    >>> d = diff_sj(a, b)
+    >>> d.same, d.first.where(), d.first.message
+    (False, 'round 1', 'the round lines differ')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from zfrec.games.shengji.cards import format_hand
+from zfrec.games.shengji.notation import (
+    call_text,
+    cards_text,
+    levels_text,
+    outcome_text,
+    points_text,
+    round_head,
+    sj_rules_text,
+)
+from zfrec.games.shengji.records import SjMatch, SjMove, SjRound
+
+__all__ = ["SjDiff", "SjDivergence", "diff_sj"]
+
+
+@dataclass(frozen=True, slots=True)
+class SjDivergence:
+    """Where two records first part: what differs, the round, trick and turn, and each side."""
+
+    kind: str  # players, rounds, round, deal, bids, kitty, discard, calls, play, points, ...
+    message: str
+    round: int | None = None
+    trick: int | None = None
+    turn: int | None = None
+    player: str | None = None
+    a: str | None = None
+    b: str | None = None
+
+    def where(self) -> str:
+        """`round 2, trick 3, turn 1 (Ann)`, with the parts that are known."""
+        bits = [f"{k} {v}" for k, v in (("round", self.round), ("trick", self.trick),
+                                          ("turn", self.turn)) if v is not None]  # fmt: skip
+        text = ", ".join(bits)
+        return f"{text} ({self.player})" if self.player and text else text or (self.player or "")
+
+    def to_json(self) -> dict[str, Any]:
+        """As `zfrec diff --json` writes it."""
+        return {k: getattr(self, k) for k in self.__slots__ if getattr(self, k) is not None}
+
+
+@dataclass(frozen=True, slots=True)
+class SjDiff:
+    """Two records compared: header differences and the first divergence in play order."""
+
+    header: tuple[str, ...]
+    first: SjDivergence | None
+    # the validator's verdict on each record ("legal", or its errors), None while the kind has
+    # no validator
+    verdicts: tuple[str | None, str | None] = (None, None)
+    errors: tuple[int, int] = (0, 0)
+
+    @property
+    def same(self) -> bool:
+        """The same match: same header, rounds, deals, bids and play, same results."""
+        return not self.header and (self.first is None or self.first.kind == "notes")
+
+    def to_json(self) -> dict[str, Any]:
+        """As `zfrec diff --json` writes it for one game."""
+        first = None if self.first is None else self.first.to_json()
+        out: dict[str, Any] = {"same": self.same, "header": list(self.header),
+                               "first_divergence": first}  # fmt: skip
+        for side, verdict, errors in zip("ab", self.verdicts, self.errors, strict=True):
+            if verdict is not None:
+                out[side] = {"legal": errors == 0, "errors": errors, "verdict": verdict}
+        return out
+
+    def verdict(self, which: str) -> str | None:
+        """The verdict on record `a` or `b`, or None without a validator."""
+        return self.verdicts[0 if which == "a" else 1]
+
+
+def _play_text(m: SjMove) -> str:
+    text = format_hand(m.cards)
+    if m.forced is not None:
+        text += f" forced {format_hand(m.forced)}"
+        if m.blocker is not None:
+            text += f" by {m.blocker + 1}"
+    return text + (" joins" if m.joins else "")
+
+
+def _bare(m: SjMove) -> SjMove:
+    return SjMove(m.seat, m.cards, m.forced, m.blocker, m.joins)
+
+
+def diff_sj(a: SjMatch, b: SjMatch) -> SjDiff:
+    """The first place two records of one Sheng ji match part."""
+    header = []
+    if [p.casefold() for p in a.players] != [p.casefold() for p in b.players]:
+        header.append(f"players: A has {', '.join(a.players)}; B has {', '.join(b.players)}")
+    ra, rb = sj_rules_text(a.preset, a.options), sj_rules_text(b.preset, b.options)
+    if ra != rb:
+        header.append(f"rules: A {ra}, B {rb}")
+    (va, ea), (vb, eb) = _verdict(a), _verdict(b)
+    return SjDiff(tuple(header), _first(a, b), (va, vb), (ea, eb))
+
+
+def _verdict(match: SjMatch) -> tuple[str | None, int]:
+    """`legal`, or the error count and the first error, as Zheng Fen's diff says it; None while
+    the kind has no validator (`GameKind.validate`)."""
+    from zfrec.diagnostics import first_error
+    from zfrec.games import NotSupported, find_kind
+
+    try:
+        kind: Any = find_kind(match.game)  # the kind's validator takes an SjMatch too
+        report = kind.validate(match)
+    except NotSupported:
+        return None, 0
+    if report.ok:
+        return "legal", 0
+    first = first_error(report.diagnostics)
+    if first is None:
+        return f"{report.errors} error(s)", report.errors
+    where = first.location.play() if first.location is not None else ""
+    return (f"{report.errors} error(s); first at {where or 'the record'}: {first.message}",
+            report.errors)  # fmt: skip
+
+
+def _first(a: SjMatch, b: SjMatch) -> SjDivergence | None:
+    names = a.players
+    for x, y in zip(a.rounds, b.rounds, strict=False):
+        found = _round(names, x, y)
+        if found is not None:
+            return found
+    if len(a.rounds) != len(b.rounds):
+        return SjDivergence("rounds", f"A records {len(a.rounds)} round(s), B {len(b.rounds)}",
+                            a=str(len(a.rounds)), b=str(len(b.rounds)))  # fmt: skip
+    if a.result != b.result:
+        return SjDivergence("result", "the recorded match results differ")
+    if a != b:
+        return SjDivergence("notes", "the match is the same; the records differ only in how it "
+                            "is written (comments, annotations, disputes or tags)")  # fmt: skip
+    return None
+
+
+def _round(names: list[str], x: SjRound, y: SjRound) -> SjDivergence | None:
+    n = x.number
+    if round_head(x) != round_head(y):
+        return SjDivergence("round", "the round lines differ", n, a=round_head(x), b=round_head(y))
+    if x.deal is not None and y.deal is not None:
+        for seat, (p, q) in enumerate(zip(x.deal, y.deal, strict=False)):
+            if (p.known, p.unknown) != (q.known, q.unknown):
+                return SjDivergence("deal", "the deals differ", n, player=names[seat],
+                                    a=cards_text(p), b=cards_text(q))  # fmt: skip
+    bids_x, bids_y = [_bare(m) for m in x.bids], [_bare(m) for m in y.bids]
+    if bids_x != bids_y:
+        show = "  ".join(f"{m.seat + 1}: {format_hand(m.cards)}" for m in bids_x)
+        other = "  ".join(f"{m.seat + 1}: {format_hand(m.cards)}" for m in bids_y)
+        return SjDivergence("bids", "the bids differ", n, a=show, b=other)
+    for kind in ("kitty", "discard"):
+        p, q = getattr(x, kind), getattr(y, kind)
+        if p is not None and q is not None and (p.known, p.unknown) != (q.known, q.unknown):
+            return SjDivergence(kind, f"the {kind} differs", n, a=cards_text(p), b=cards_text(q))
+    if x.calls != y.calls:
+        return SjDivergence("calls", "the calls differ", n, a=call_text(x.calls),
+                            b=call_text(y.calls))  # fmt: skip
+    for t, (tx, ty) in enumerate(zip(x.tricks, y.tricks, strict=False), 1):
+        for turn, (mx, my) in enumerate(zip(tx.moves, ty.moves, strict=False), 1):
+            if _bare(mx) != _bare(my):
+                who = names[mx.seat] if mx.seat < len(names) else None
+                return SjDivergence(
+                    "play", f"A has {_play_text(mx)}; B has {_play_text(my)}", n, t, turn, who,
+                    f"{mx.seat + 1}: {_play_text(mx)}", f"{my.seat + 1}: {_play_text(my)}",
+                )  # fmt: skip
+        if len(tx.moves) != len(ty.moves):
+            return SjDivergence("play", f"trick {t}: A records {len(tx.moves)} play(s), B "
+                                f"{len(ty.moves)}", n, t)  # fmt: skip
+    if len(x.tricks) != len(y.tricks):
+        return SjDivergence("tricks", f"A records {len(x.tricks)} trick(s), B {len(y.tricks)}", n)
+    parts = (("points", points_text), ("outcome", outcome_text), ("levels", levels_text))
+    for kind, text in parts:
+        p, q = getattr(x, kind), getattr(y, kind)
+        if p is not None and q is not None and p != q:
+            word = "result" if kind == "outcome" else kind
+            return SjDivergence(word, f"the {word} lines differ", n, a=text(p), b=text(q))
+    return None

@@ -1,0 +1,177 @@
+"""Sheng ji (升级) as a game kind (zfrec.games.GameKind): what the generic layers ask of it.
+
+Wired here: the rules and presets (`zfrec.games.shengji.rules`), the cards (packed multisets,
+`zfrec.games.shengji.cards`), the .zfn round statements (`SjBody` reads them, `round_lines`
+writes them: zfrec.games.shengji.zfn and .notation) and the JSON part (`round_to_json`,
+`rounds_from_json`; the schema's `shengji_game` entry). A generic `Game` of this kind holds
+its `SjRound`s in `Game.rounds`; `match_of(game)` gives the same record as an `SjMatch` (the
+header with Sheng ji's result of final levels), which the validator and `diff` take.
+The replayer and store rows come with the validator; pages come with a later issue
+(`render_files` returns None and the site says so).
+
+    >>> from zfrec.games.shengji.records import SjMatch, SjRound
+    >>> m = SjMatch(["A", "B", "C", "D"], rounds=[SjRound(1, 0, 2, "nt")])
+    >>> list(KIND.body_lines(m))
+    ['', 'round 1 dealer 1 rank 2 notrump']
+    >>> KIND.format_cards(KIND.parse_cards("7h 7h BJ")), KIND.parse_option("must_defend=5,10")
+    ('7h 7h BJ', ('must_defend', '5,10'))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from zfrec.errors import RulesError
+from zfrec.games import GameKind
+from zfrec.games.shengji.cards import MAX_DECKS, format_hand, parse_hand
+from zfrec.games.shengji.records import MAX_PLAYERS, MIN_PLAYERS, SjMatch, SjMatchResult
+from zfrec.games.shengji.rules import (
+    LEVEL_TEXT,
+    OPTION_NAMES,
+    PRESETS,
+    SjRules,
+    level_text,
+    parse_level,
+    parse_sj_option,
+    sj_preset,
+)
+
+if TYPE_CHECKING:
+    from zfrec.games.shengji.zfn import SjBody
+    from zfrec.record.problems import ReadProblem
+    from zfrec.record.seatrefs import Seats
+
+__all__ = ["KIND", "ShengjiKind", "match_of"]
+
+
+class ShengjiKind(GameKind):
+    """Sheng ji: four to eight players, in fixed or called teams, one to three decks, levels."""
+
+    name = "shengji"
+    title = "Sheng ji"
+    unit = "round"
+    presets = PRESETS
+    default_target = None
+    schema_def = "shengji_game"
+    min_players, max_players = MIN_PLAYERS, MAX_PLAYERS
+    result_word = "level"  # [Result "A 4 A 4 winners 1, 3"]: each seat's final level
+
+    def result_score(self, word: str) -> int | None:
+        """A final level of `[Result]` (`2`..`10`, `J`, `Q`, `K`, `A`) as 2..14, or None."""
+        try:
+            return parse_level(word)
+        except RulesError:
+            return None
+
+    def result_score_text(self, value: int) -> str:
+        return level_text(value) if value in LEVEL_TEXT else str(value)
+
+    # rules -------------------------------------------------------------------------------------
+
+    def parse_option(self, word: str) -> tuple[str, Any]:
+        """`name=value` of `[Rules]`, in its canonical spelling (`must_defend=5,10,K,A`)."""
+        name, _ = parse_sj_option(word)
+        value: Any = sj_preset(**{name: word.partition("=")[2].strip()}).options()[name]
+        return name, value
+
+    def check_rules(self, preset: str, options: dict[str, Any]) -> None:
+        sj_preset(preset, **options)
+
+    def option_order(self) -> Sequence[str]:
+        return OPTION_NAMES
+
+    def ruleset(self, game: Any) -> SjRules:
+        """The record's SjRules; zhao pengyou takes one seat per player named."""
+        extra: dict[str, Any] = {}
+        if game.preset == "zhaopengyou" and "players" not in game.options:
+            extra["players"] = len(game.players)
+        return sj_preset(game.preset, **{**extra, **game.options})
+
+    # cards -------------------------------------------------------------------------------------
+
+    def parse_cards(self, text: str) -> int:
+        """Cards as a packed multiset (up to three copies of a card)."""
+        return parse_hand(text, MAX_DECKS)
+
+    def format_cards(self, cards: int) -> str:
+        return format_hand(cards)
+
+    # the .zfn notation and JSON ----------------------------------------------------------------
+
+    def body_reader(self, seats: Seats, problems: list[ReadProblem] | None) -> SjBody:
+        from zfrec.games.shengji.zfn import SjBody
+
+        return SjBody(seats, problems)
+
+    def body_lines(self, game: Any) -> Iterator[str]:
+        from zfrec.games.shengji.notation import round_lines
+
+        for r in game.rounds:
+            yield ""
+            yield from round_lines(r)
+
+    def body_text(self, game: Any, at: int) -> str | None:
+        from zfrec.games.shengji.notation import round_lines
+
+        if not 0 <= at < len(game.rounds):
+            return None
+        return "\n".join(round_lines(game.rounds[at]))
+
+    def body_to_json(self, game: Any, out: dict[str, Any], flat: bool) -> None:
+        from zfrec.games.shengji.jsonpart import round_to_json
+
+        out["rounds"] = [round_to_json(r) for r in game.rounds]
+
+    def body_from_json(self, data: dict[str, Any], game: Any, reader: Any) -> None:
+        from zfrec.games.shengji.jsonpart import rounds_from_json
+
+        at = getattr(reader, "at", ())
+        game.rounds = rounds_from_json(data, game.players, getattr(reader, "source", None), at)
+
+    def validate(
+        self,
+        game: Any,
+        rules: Any = None,
+        game_number: int | None = None,
+        overrides: dict[str, Any] | None = None,
+    ) -> Any:
+        """The Sheng ji validator's report (zfrec.games.shengji.replayer, DIAGNOSTICS.md)."""
+        from zfrec.games.shengji.replayer import validate_match
+
+        match = match_of(game)
+        if overrides:
+            rules = sj_preset(match.preset, **{**match.options, **overrides})
+        return validate_match(match, game_number, rules)
+
+    def diagnostic_codes(self) -> dict[str, str]:
+        """The SJ codes and their titles."""
+        from zfrec.diagnostics import CODES
+
+        return {c: info.title for c, info in CODES.items() if c.startswith("SJ")}
+
+    def diff_records(self, a: Any, b: Any) -> Any:
+        """Where two records of one match first part (zfrec.games.shengji.diff)."""
+        from zfrec.games.shengji.diff import diff_sj
+
+        return diff_sj(match_of(a), match_of(b))
+
+
+KIND = ShengjiKind()
+
+
+def match_of(game: Any) -> SjMatch:
+    """A generic record of this kind (`Game` with `kind == "shengji"`) as an `SjMatch`; an
+    `SjMatch` is returned as it is. The generic `Result`'s scores are the final levels."""
+    if isinstance(game, SjMatch):
+        return game
+    result = None
+    if game.result is not None:
+        result = SjMatchResult(tuple(game.result.scores), tuple(game.result.winners),
+                               game.result.pos)  # fmt: skip
+    return SjMatch(
+        list(game.players), event=game.event, site=game.site, date=game.date,
+        extra_tags=list(game.extra_tags), preset=game.preset, options=dict(game.options),
+        result=result, rounds=list(game.rounds), comments=list(game.comments), pos=game.pos,
+        source=game.source, problems=list(game.problems),
+    )  # fmt: skip

@@ -1,0 +1,194 @@
+"""A Sheng ji round's hands, as far as a record tells them (DIAGNOSTICS.md, Sheng ji).
+
+A record may give every hand, part of one (`?N` unknown cards), or none. The validator needs
+hands to replay the round through the engine, so they are rebuilt: each seat was dealt what its
+deal line shows, plus what it showed later (its bids, its plays; the dealer's plays and discard
+may come from the kitty), and the cards nobody showed fill the rest, the kitty first. Those
+filler cards are **guessed**: the validator judges a follow or a throw against them only where
+the known cards alone already decide it ("as far as the known cards allow"). A seat that showed
+a void by playing off suit holds, in the rebuilt hand, only what it later plays, so it cannot
+follow that suit later.
+
+Nothing here is a rule of play: only counting what was dealt (ruling 2, two copies per card
+with two decks; ruling 15, the hand and kitty sizes).
+
+    >>> from zfrec.games.shengji.cards import format_hand, parse_hand
+    >>> from zfrec.games.shengji.rules import sj_preset
+    >>> r = rebuild(sj_preset("dabaifen"), 0, [None] * 4, (None, None), [0] * 4,
+    ...             [parse_hand("As")] + [0] * 3, first=0)
+    >>> r.exact, format_hand(r.drawn[0] & parse_hand("As")), len(r.deck)
+    (False, 'As', 54)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from zfrec.games.shengji.cards import card_ids, contains, from_ids
+from zfrec.games.shengji.cards import size as hand_size
+from zfrec.games.shengji.rules import SjRules
+
+__all__ = ["Rebuilt", "rebuild"]
+
+Dealt = tuple[int, int] | None  # (known cards packed, unknown count), None: not written
+
+
+@dataclass(frozen=True, slots=True)
+class Rebuilt:
+    """The round's hands: `drawn` (each seat's hand after the draw), `kitty` (as taken up),
+    `discard` (as put back), `guessed` (per seat, the filler cards of its hand at play), `deck`
+    (the draw's order for `RoundState.start`, dealer first; empty when the counts do not add
+    up), and `exact` (no card was guessed)."""
+
+    drawn: tuple[int, ...]
+    kitty: int
+    discard: int
+    guessed: tuple[int, ...]
+    deck: tuple[int, ...]
+    exact: bool
+
+    def at_play(self, dealer: int) -> list[int]:
+        """Each seat's hand when play starts: the dealer's with the kitty taken up and the
+        discard put back (only the copies it holds)."""
+        hands = list(self.drawn)
+        if contains(hands[dealer] + self.kitty, self.discard):
+            hands[dealer] += self.kitty - self.discard
+            return hands
+        held = Counter(card_ids(hands[dealer] + self.kitty))
+        held.subtract(Counter(card_ids(self.discard)))
+        hands[dealer] = from_ids((+held).elements())
+        return hands
+
+
+def _whole(
+    rules: SjRules, deal: Sequence[Dealt], kitty: tuple[Dealt, Dealt], first: int
+) -> Rebuilt | None:
+    """The hands of a record that writes every card, when they add up to the decks."""
+    hands = [d[0] for d in deal if d is not None]
+    up, down = kitty
+    assert up is not None and down is not None
+    n, size = rules.players, rules.hand_size
+    if len(hands) != n or any(hand_size(h) != size for h in hands):
+        return None
+    if hand_size(up[0]) != rules.kitty or sum(hands) + up[0] != sum(
+        rules.decks << 2 * c for c in range(54)
+    ):
+        return None  # a card too many or too few (with as many cards, no field overflows)
+    lists = [card_ids(h) for h in hands]
+    order = [(first + i) % n for i in range(n)]
+    deck = tuple(lists[s][i] for i in range(size) for s in order) + tuple(card_ids(up[0]))
+    return Rebuilt(tuple(hands), up[0], down[0], (0,) * n, deck, True)
+
+
+def _take(pool: Counter[int], want: Counter[int], room: int) -> Counter[int]:
+    """Up to `room` cards of `want` that the pool still has, taken out of it."""
+    got: Counter[int] = Counter()
+    for c in sorted(want):
+        k = min(want[c], pool[c], room)
+        if k > 0:
+            got[c] = k
+            pool[c] -= k
+            room -= k
+    return got
+
+
+def rebuild(
+    rules: SjRules,
+    dealer: int,
+    deal: Sequence[Dealt],
+    kitty: tuple[Dealt, Dealt],
+    bids: Sequence[int],
+    played: Sequence[int],
+    first: int,
+) -> Rebuilt:
+    """Rebuild the hands. `deal` per seat, `kitty` (taken up, put back) as (known, unknown) or
+    None; `bids` the cards each seat showed in bids (the largest showing of each card),
+    `played` what each seat put on the table in the round (with each failed throw whole: it
+    was in the hand when thrown); `first` the seat that draws first.
+    Where the counts cannot add up (a hand or kitty of the wrong size, a third copy), `deck`
+    is empty and the hands hold what is known and shown."""
+    n, size, decks = rules.players, rules.hand_size, rules.decks
+    up, down = kitty
+    if all(d is not None and not d[1] for d in (*deal, up, down)):
+        whole = _whole(rules, deal, kitty, first)  # every card known: nothing to rebuild
+        if whole is not None:
+            return whole
+    pool: Counter[int] = Counter({c: decks for c in range(54)})
+    known: list[Counter[int]] = []
+    room: list[int] = []
+    fits = True
+    for d in deal:
+        k = Counter(card_ids(d[0])) if d is not None else Counter()
+        known.append(k)
+        room.append(d[1] if d is not None else size)
+        fits = fits and sum(k.values()) + room[-1] == size
+        pool.subtract(k)
+    kitty_known = Counter(card_ids(up[0])) if up is not None else Counter()
+    kitty_room = up[1] if up is not None else rules.kitty
+    fits = fits and sum(kitty_known.values()) + kitty_room == rules.kitty
+    pool.subtract(kitty_known)
+    discard_known = Counter(card_ids(down[0])) if down is not None else Counter()
+    if any(v < 0 for v in pool.values()):
+        fits = False
+        pool = +pool
+    need: list[Counter[int]] = []
+    for s in range(n):
+        shown = Counter(card_ids(played[s]))
+        showing = Counter(card_ids(bids[s]))
+        if s == dealer:
+            shown += discard_known
+            own = _take(pool, showing - known[s], room[s])  # bids are made while drawing
+            own += _take(pool, shown - kitty_known - known[s] - own, room[s] - own.total())
+            room[s] -= own.total()
+            extra = _take(pool, shown - known[s] - own - kitty_known, kitty_room)
+            kitty_known += extra
+            kitty_room -= sum(extra.values())
+        else:
+            own = _take(pool, (shown | showing) - known[s], room[s])
+            room[s] -= sum(own.values())
+        need.append(own)
+    # Cards nobody showed: the kitty first (in a whole round they are the dealer's discard),
+    # then the dealer's hand, then the others'.
+    rest = [c for c in sorted(pool) for _ in range(max(pool[c], 0))]
+    filler_kitty, rest = rest[:kitty_room], rest[kitty_room:]
+    guessed: list[Counter[int]] = [Counter() for _ in range(n)]
+    for s in [dealer, *(t for t in range(n) if t != dealer)]:
+        guessed[s] = Counter(rest[: room[s]])
+        rest = rest[room[s] :]
+    drawn = [known[s] + need[s] + guessed[s] for s in range(n)]
+    kitty_all = kitty_known + Counter(filler_kitty)
+    guessed[dealer] += Counter(filler_kitty)
+    # The discard: as written; where not written, what the dealer holds and never plays,
+    # guessed cards first.
+    discard = Counter(discard_known)
+    missing: int = rules.kitty - sum(discard.values()) if down is None or down[1] else 0
+    if missing > 0:
+        left = drawn[dealer] + kitty_all - Counter(card_ids(played[dealer])) - discard
+        order = sorted(left, key=lambda c: (guessed[dealer][c] == 0, c))
+        for c in order:
+            take = min(left[c], missing)
+            if take > 0:
+                discard[c] += take
+                missing -= take
+    guessed[dealer] -= discard
+    if down is None or down[1]:
+        # the discard is not known: what the dealer holds and never plays may have been
+        # discarded instead (its bid cards too), so none of it binds a follow
+        guessed[dealer] = drawn[dealer] + kitty_all - discard - Counter(card_ids(played[dealer]))
+    deck: tuple[int, ...] = ()
+    if fits and all(sum(h.values()) == size for h in drawn) and not rest:
+        lists = [sorted(h.elements()) for h in drawn]
+        order_ = [(first + i) % n for i in range(n)]
+        deck = tuple(lists[s][i] for i in range(size) for s in order_)
+        deck += tuple(sorted(kitty_all.elements()))
+    exact = not any(guessed) and not filler_kitty
+    return Rebuilt(
+        tuple(from_ids(h.elements()) for h in drawn),
+        from_ids(kitty_all.elements()),
+        from_ids(discard.elements()),
+        tuple(from_ids(g.elements()) for g in guessed),
+        deck,
+        exact,
+    )

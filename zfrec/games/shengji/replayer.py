@@ -1,0 +1,773 @@
+"""The Sheng ji validator: replay each round of a record through the engine and report every
+mistake at its place in the record (DIAGNOSTICS.md, Sheng ji: the SJ codes).
+
+Nothing here applies a rule of play: the engine (`RoundState`) judges every bid, exchange,
+call and play (`verify_x`), reads throws (`check_throw`), takes tricks and scores the round;
+this module routes its errors to the record's file:line:col, round, trick and seat, compares
+what the record says happened with what the engine computes, and goes on after a mistake from
+the state the record shows (`RoundState.force_play`), marking what follows from it.
+
+A round is replayed in two engine states: the draw (a deck rebuilt from the record,
+`zfrec.games.shengji.rebuild`) with the bids, the settling of trump, the exchange and the
+calls; then play, from the hands at play and the round's trump as written.
+
+    >>> from zfrec.games.shengji.records import SjMatch, SjMove, SjRound, SjTrick
+    >>> from zfrec.games.shengji.cards import parse_hand as h
+    >>> from zfrec.record.model import Pos
+    >>> rnd = SjRound(1, dealer=0, rank=2, trump="s", tricks=[SjTrick([
+    ...     SjMove(0, h("3h"), pos=Pos(5, 1)), SjMove(1, h("4d"), pos=Pos(5, 7)),
+    ...     SjMove(2, h("5h"), pos=Pos(5, 13)), SjMove(3, h("6h"), pos=Pos(5, 19))])])
+    >>> report = validate_match(SjMatch(["Ann", "Bo", "Cy", "Di"], rounds=[rnd]))
+    >>> [d.code for d in report.diagnostics]
+    ['SJ205']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import cache
+from typing import Any, TypedDict
+
+from zfrec.diagnostics import Cause, Diagnostic
+from zfrec.errors import DealError, GameError, IllegalPlayError, Location, RulesError
+from zfrec.games.shengji.cards import contains, count, distinct, format_hand, size
+from zfrec.games.shengji.events import PlayEvent, RoundResult
+from zfrec.games.shengji.follow import count_follows, judge_follow, legal_follows
+from zfrec.games.shengji.formats import classify, unit_text
+from zfrec.games.shengji.order import Order, make_order
+from zfrec.games.shengji.rebuild import Rebuilt, rebuild
+from zfrec.games.shengji.records import TRUMPS, SjCards, SjMatch, SjMove, SjRound
+from zfrec.games.shengji.report import SjReport, SjRoundLedger
+from zfrec.games.shengji.round import RoundState
+from zfrec.games.shengji.rules import SjRules, level_rank, level_text
+from zfrec.games.shengji.scoring import raise_level
+from zfrec.games.shengji.throws import check_throw
+from zfrec.record.model import Pos
+from zfrec.record.problems import Fix
+
+__all__ = ["SjReport", "SjRoundLedger", "validate_match"]
+
+
+class _At(TypedDict):
+    """Where a play stands in the round: trick, turn and seat (for `note`)."""
+
+    trick: int
+    turn: int
+    seat: int
+
+
+RULES_MD = "RULES-SHENGJI.md"
+# Errors that change what the replay computes for the rest of a round: its ledger follows.
+ALTERING = frozenset((
+    "SJ102", "SJ103", "SJ104", "SJ203", "SJ204", "SJ206", "SJ301", "SJ302", "SJ303", "SJ304",
+    "SJ401", "SJ402", "SJ403", "SJ404", "SJ405", "SJ505",
+))  # fmt: skip
+# Findings that, written without a cause, follow from an earlier one: at the same move (a
+# seat out of turn), in the same trick (after a lead that was wrong), or in the same round
+# (after a wrong deal, bid, dealer, rank or trump).
+DEFAULTED = frozenset((
+    "SJ101", "SJ102", "SJ103", "SJ104", "SJ201", "SJ202", "SJ203", "SJ205", "SJ206", "SJ304",
+    "SJ401", "SJ402", "SJ403", "SJ404", "SJ405", "SJ406", "SJ407",
+))  # fmt: skip
+TRICK_ROOTS = ALTERING | {"SJ202", "SJ203"}
+TRICK_FOLLOW = frozenset(("SJ102", "SJ201", "SJ202"))
+MAX_SUGGEST = 3
+MAX_LISTED = 400  # legal follows listed for a did-you-mean; more are not searched
+_RULING = re.compile(r"\s*\(rulings? [\d, ]+\)")
+
+
+def validate_match(
+    match: SjMatch, game_number: int | None = None, rules: SjRules | None = None
+) -> SjReport:
+    """Replay every round of `match` (under its own rules, or `rules`) and collect its
+    diagnostics (see the module docstring)."""
+    return _Replay(match, game_number, rules).run()
+
+
+def _seats(mask: int, n: int) -> list[int]:
+    return [s for s in range(n) if mask >> s & 1]
+
+
+def _pos(*candidates: Pos | None) -> Pos | None:
+    return next((p for p in candidates if p is not None), None)
+
+
+class _Replay:
+    """One match's replay; `note` turns a finding into a located Diagnostic."""
+
+    def __init__(self, match: SjMatch, game_number: int | None, rules: SjRules | None) -> None:
+        self.match = match
+        self.given_rules = rules
+        # what the reader could not read (ZF001), by the round it is in, and the moves it
+        # spoils: what goes wrong at such a move follows from it
+        self.read_causes: dict[tuple[int, int], Cause] = {
+            p.move: Cause(p.pos[0], p.pos[1], "ZF001") for p in match.problems if p.move
+        }
+        self.game_number = game_number
+        self.found: list[Diagnostic] = []
+        self.ledgers: list[SjRoundLedger] = []
+        self.moves = 0
+        self.round_no: int | None = None
+        self.root: Cause | None = None  # the round's first altering error
+        self.names = match.players
+        # (seat, card id) -> the error at whose play the seat spent the card: a later play of
+        # it "does not hold" follows from that error (DIAGNOSTICS.md, causes)
+        self.spent: dict[tuple[int, int], Cause] = {}
+        self.trick_root: Cause | None = None  # the current trick's first altering error
+        self.move_cause: Cause | None = None  # the current move's turn error
+        self.round_cause: Cause | None = None  # the round's first error before play
+        self.trusted = False  # the last round was left unfinished: take this one's start
+        self.lost: list[Cause] = []  # the round's lines the reader skipped, in order
+
+    # reporting ---------------------------------------------------------------------------------
+
+    def note(
+        self, code: str, message: str, pos: Pos | None, *, trick: int | None = None,
+        turn: int | None = None, seat: int | None = None, cause: Cause | None = None,
+        rule: str | None = None, fix: Fix | None = None,
+    ) -> Diagnostic:  # fmt: skip
+        """Record a finding; `rule` (a ruling number) is cited as RULES-SHENGJI.md's."""
+        if cause is None and code in DEFAULTED:
+            cause = (
+                self.move_cause
+                or (self.trick_root if code in TRICK_FOLLOW else None)
+                or self.round_cause
+            )
+        if rule is not None:
+            cites = ", ".join(f"R{r.strip()}" for r in rule.split(","))
+            message = f"{_RULING.sub('', message)} ({RULES_MD} {cites})"
+        where = pos or self.match.pos
+        line, col = (where[0], where[1]) if where is not None else (None, None)
+        name = self.names[seat] if seat is not None and 0 <= seat < len(self.names) else None
+        found = Diagnostic(
+            code, message,
+            Location(self.match.source, line, col, self.game_number, self.round_no, trick, turn,
+                     name, unit="round"),
+            cause, fix,
+        )  # fmt: skip
+        self.found.append(found)
+        if code in ALTERING and self.root is None:
+            self.root = cause or Cause(line, col, code)
+        if code in TRICK_ROOTS and self.trick_root is None:
+            self.trick_root = cause or Cause(line, col, code)
+        if code in ("SJ202", "SJ203"):
+            self.move_cause = cause or Cause(line, col, code)
+        return found
+
+    def engine(
+        self, exc: GameError, pos: Pos | None, *, trick: int | None = None,
+        turn: int | None = None, seat: int | None = None, extra: str = "",
+        cause: Cause | None = None,
+    ) -> Diagnostic:  # fmt: skip
+        """Route an engine error to the record: its code and rule, the seats by name."""
+        message = exc.render(lambda s: self.names[s] if 0 <= s < len(self.names) else "?")
+        rule = exc.rule if isinstance(exc, IllegalPlayError) else None
+        return self.note(exc.code or "SJ102", message + extra, pos, trick=trick, turn=turn,
+                         seat=seat, cause=cause, rule=rule or "2")  # fmt: skip
+
+    # the match ---------------------------------------------------------------------------------
+
+    def run(self) -> SjReport:
+        match = self.match
+        try:
+            rules = self.given_rules or match.rules()
+        except RulesError as exc:
+            self.note("SJ207", exc.message, match.pos)
+            return SjReport(match, None, tuple(self.found))
+        n = rules.players
+        if len(match.players) != n:
+            self.note("SJ207", f"{rules.preset} is played by {n}, not {len(match.players)} "
+                      "players", match.pos, rule="1")  # fmt: skip
+            return SjReport(match, rules, tuple(self.found))
+        levels = [2] * n
+        dealer: int | None = None  # the next round's dealer (None: round 1, the bids decide)
+        dealer_cause: Cause | None = None
+        rank_cause: Cause | None = None
+        winners: tuple[int, ...] = ()
+        starts = [rnd.pos[0] if rnd.pos else 0 for rnd in match.rounds]
+        problems = sorted(match.problems, key=lambda p: p.pos)
+        for i, rnd in enumerate(match.rounds):
+            self.round_no, self.root, self.spent = rnd.number, None, {}
+            end = starts[i + 1] if i + 1 < len(starts) else None
+            self.lost = []
+            while problems and (end is None or problems[0].pos[0] < end):
+                p = problems.pop(0)
+                self.note("ZF001", p.message, Pos(*p.pos), fix=p.fix)
+                if p.kind == "line":
+                    self.lost.append(Cause(p.pos[0], p.pos[1], "ZF001"))
+            self.round_cause = self.move_cause = self.trick_root = None
+            if winners:
+                self.note("SJ507", f"round {rnd.number} is played after the match was won "
+                          f"by {self._names(winners)}", rnd.pos, rule="14")  # fmt: skip
+            start = len(self.found)
+            out = self.round(rules, rnd, levels, dealer, dealer_cause, rank_cause)
+            # record order within the round (the round-1 dealer is known only after the bids)
+            self.found[start:] = sorted(
+                self.found[start:], key=lambda d: (d.location.line or 0, d.location.col or 0)
+            )
+            if out is None:
+                continue
+            levels, dealer, won, dealer_cause, rank_cause = out
+            self.trusted = self.ledgers[-1].result is None
+            winners = winners or won
+        self.round_no = None
+        self.result(levels, winners)
+        return SjReport(match, rules, tuple(self.found), tuple(self.ledgers), tuple(levels),
+                        winners, self.moves)  # fmt: skip
+
+    def _names(self, seats: Sequence[int]) -> str:
+        return " and ".join(self.names[s] for s in seats)
+
+    def result(self, levels: list[int], winners: tuple[int, ...]) -> None:
+        """The `[Result]` tag against the levels and winners computed."""
+        res = self.match.result
+        if res is None:
+            return
+        if res.levels and tuple(res.levels) != tuple(levels):
+            self.note("SJ506", "the final levels are "
+                      f"{' '.join(level_text(v) for v in levels)}, not "
+                      f"{' '.join(level_text(v) for v in res.levels)}", res.pos,
+                      rule="12, 14")  # fmt: skip
+        if tuple(sorted(res.winners)) != tuple(sorted(winners)) and (res.winners or winners):
+            got = self._names(winners) if winners else "nobody yet"
+            self.note("SJ506", f"the match is won by {got}, not "
+                      f"{self._names(res.winners) if res.winners else 'nobody'}", res.pos,
+                      rule="14")  # fmt: skip
+
+    # a round -----------------------------------------------------------------------------------
+
+    def round(
+        self, rules: SjRules, rnd: SjRound, levels: list[int], dealer: int | None,
+        dealer_cause: Cause | None, rank_cause: Cause | None,
+    ) -> tuple[list[int], int, tuple[int, ...], Cause | None, Cause | None] | None:  # fmt: skip
+        n = rules.players
+        if self.trusted and rnd.dealer is not None:
+            dealer = rnd.dealer  # after a round left unfinished: its start is taken as written
+        if rnd.dealer is not None and dealer is not None and rnd.dealer != dealer:
+            self.note("SJ304", f"{self.names[dealer]} deals round {rnd.number}, not "
+                      f"{self.names[rnd.dealer]}", rnd.pos, seat=rnd.dealer, cause=dealer_cause,
+                      rule="12")  # fmt: skip
+        written_dealer = rnd.dealer if rnd.dealer is not None else dealer
+        self.deal_checks(rules, rnd)
+        # what each seat held at some time: all it played, and at a failed throw what it had
+        # played before and the whole throw
+        played, held = [0] * n, [0] * n
+        for trick in rnd.tricks:
+            for m in trick.moves:
+                if 0 <= m.seat < n:
+                    if m.failed:
+                        held[m.seat] = _union(held[m.seat], played[m.seat] + m.cards)
+                    played[m.seat] += m.played
+        played = [_union(p, h) for p, h in zip(played, held, strict=True)]
+        bids = [0] * n
+        for b in rnd.bids:
+            if 0 <= b.seat < n:
+                bids[b.seat] = _union(bids[b.seat], b.cards)
+        first = dealer if dealer is not None else 0
+        lead_dealer = written_dealer if written_dealer is not None else 0
+        dealt: list[tuple[int, int] | None] = (
+            [(d.known, d.unknown) for d in rnd.deal] if rnd.deal is not None else [None] * n
+        )
+        up = (rnd.kitty.known, rnd.kitty.unknown) if rnd.kitty else None
+        down = (rnd.discard.known, rnd.discard.unknown) if rnd.discard else None
+        rb = rebuild(rules, lead_dealer, dealt, (up, down), bids, played, first)
+        # the expected rank: the declarers' level (the dealer's), round 1 at 2
+        expect = levels[written_dealer] if written_dealer is not None else 2
+        rank = rnd.rank if rnd.rank is not None else expect
+        if self.trusted and rnd.rank is not None:
+            expect = rnd.rank
+        if rnd.rank is not None and rnd.rank != expect:
+            self.note("SJ505", f"round {rnd.number} is played at {level_text(expect)}, the "
+                      f"declarers' level, not {level_text(rnd.rank)}", rnd.pos,
+                      cause=rank_cause, rule="14")  # fmt: skip
+        self.round_cause = self.root
+        settled = self.draw_phase(rules, rnd, rb, rank, dealer, written_dealer)
+        lead_dealer = written_dealer if written_dealer is not None else settled[0]
+        if rnd.dealer is not None and dealer is None and rnd.dealer != settled[0]:
+            self.note("SJ304", f"{self.names[settled[0]]} deals round 1: the seat whose bid "
+                      "stands, else seat 1", rnd.pos, seat=rnd.dealer, rule="14")  # fmt: skip
+        self.round_cause = self.root
+        order = _order(rank, rnd.trump) or settled[1]
+        if order is None:
+            return None
+        if written_dealer is None:  # the deal was rebuilt for seat 1 dealing: again for this one
+            rb = rebuild(rules, lead_dealer, dealt, (up, down), bids, played, first)
+        state = RoundState.from_hands(
+            rb.at_play(lead_dealer), order, lead_dealer, rules, kitty=rb.discard,
+            calls=[(c.card, c.ordinal) for c in rnd.calls], undoable=False,
+        )  # fmt: skip
+        self.play_phase(rules, rnd, state, rb)
+        result = state.result
+        new_levels = list(levels)
+        won: tuple[int, ...] = ()
+        next_dealer = lead_dealer
+        level_cause = rank_cause
+        d_cause: Cause | None = None
+        if result is not None:
+            level_cause, d_cause = self.ledger(rules, rnd, result)
+            decl = result.declarers
+            wins = []
+            for s in range(n):
+                is_decl = bool(decl >> s & 1)
+                steps = result.change.declarers if is_decl else result.change.opponents
+                new_levels[s], w = raise_level(levels[s], steps, rules.must_defend, is_decl)
+                if w:
+                    wins.append(s)
+            if wins:
+                side = decl if decl >> wins[0] & 1 else ~decl
+                won = tuple(s for s in range(n) if side >> s & 1)
+            if rnd.levels is not None and tuple(rnd.levels.levels) != tuple(new_levels):
+                c = self.note("SJ503", "the levels after the round are "
+                              f"{' '.join(level_text(v) for v in new_levels)}, not "
+                              f"{' '.join(level_text(v) for v in rnd.levels.levels)}",
+                              rnd.levels.pos, cause=level_cause or self.root,
+                              rule="12, 14")  # fmt: skip
+                level_cause = c.cause or Cause(c.location.line, c.location.col, c.code)
+            next_dealer = result.next_dealer
+        if rnd.levels is not None and len(rnd.levels.levels) == n:
+            new_levels = list(rnd.levels.levels)  # the next round goes on from the written
+        if rnd.outcome is not None and rnd.outcome.next_dealer is not None:
+            next_dealer = rnd.outcome.next_dealer
+        self.ledgers.append(SjRoundLedger(
+            rnd.number, lead_dealer, order.text, tuple(rb.at_play(lead_dealer)), rb.kitty,
+            rb.discard,
+            not rb.exact, result, tuple(new_levels),
+        ))  # fmt: skip
+        return new_levels, next_dealer, won, d_cause or self.root, level_cause
+
+    def deal_checks(self, rules: SjRules, rnd: SjRound) -> None:
+        """Hand and kitty sizes, and copies (rulings 2, 11, 15)."""
+        seen: dict[int, int] = {}
+        parts: list[tuple[SjCards, int | None]] = []
+        for s, d in enumerate(rnd.deal or ()):
+            parts.append((d, s))
+            if d.known or d.unknown:
+                total = size(d.known) + d.unknown
+                if total != rules.hand_size:
+                    self.note("SJ302", f"{self.names[s]} is dealt {total} cards, not "
+                              f"{rules.hand_size}", d.pos, seat=s, rule="15")  # fmt: skip
+        if rnd.kitty is not None:
+            parts.append((rnd.kitty, None))
+            total = size(rnd.kitty.known) + rnd.kitty.unknown
+            if total != rules.kitty:
+                self.note("SJ303", f"the kitty holds {rules.kitty} cards, not {total}",
+                          rnd.kitty.pos, rule="11")  # fmt: skip
+        total = sum(size(d.known) for d, _ in parts)
+        if total == 54 * rules.decks and sum(d.known for d, _ in parts) == _full(rules.decks):
+            return  # the common case: every copy once (with as many cards, no field overflows)
+        for d, who in parts:
+            for c in distinct(d.known):
+                seen[c] = seen.get(c, 0) + count(d.known, c)
+                if seen[c] > rules.decks:
+                    word = ("a second", "a third", "a fourth")[rules.decks - 1]
+                    self.note("SJ301", f"{word} copy of {format_hand(1 << 2 * c)}: "
+                              f"{rules.decks} deck(s) hold {rules.decks}", d.pos, seat=who,
+                              rule="2")  # fmt: skip
+                    seen[c] = rules.decks
+
+    def draw_phase(
+        self, rules: SjRules, rnd: SjRound, rb: Rebuilt, rank: int, dealer: int | None,
+        written: int | None,
+    ) -> tuple[int, Order | None]:  # fmt: skip
+        """Bids, trump, exchange and calls through the engine's draw; the dealer and trump it
+        settles (trump None when the record's deal cannot be drawn)."""
+        fallback = written if written is not None else 0
+        if not rb.deck:
+            return fallback, None
+        try:
+            st = RoundState.start(rules, rb.deck, level_rank(rank), dealer, undoable=False)
+        except DealError:
+            return fallback, None
+        for _ in range(st.to_draw):
+            st.draw(st.turn)
+        for b in rnd.bids:
+            try:
+                st.bid(b.seat, b.cards)
+            except IllegalPlayError as exc:
+                self.engine(exc, b.pos, seat=b.seat)
+        self.round_cause = self.root
+        ev = st.settle()
+        assert st.order is not None
+        # Without bids the kitty's cards turned in order set the trump; the record keeps the
+        # kitty as a set, so it is checked only where any order gives the same (R15).
+        turned = rnd.kitty is not None and not rnd.kitty.unknown
+        plain = {c & 3 for c in distinct(rb.kitty) if c < 52} if turned else set()
+        settled = rnd.bids or (turned and rules.no_bid == "first_card" and len(plain) <= 1)
+        if settled and rnd.trump is not None:
+            trump = "nt" if st.order.trump is None else TRUMPS[st.order.trump]
+            if trump != rnd.trump:
+                said = _order(rank, rnd.trump)
+                how = "the bids that stand give" if rnd.bids else "with no bid, the kitty gives"
+                self.note("SJ405", f"{how} {st.order.describe()}, not "
+                          f"{said.describe() if said else rnd.trump}", rnd.pos,
+                          rule="15")  # fmt: skip
+        d = ev.dealer
+        discard = rb.discard
+        if rnd.discard is not None and not rnd.discard.unknown:
+            try:
+                st.verify_exchange(d, rnd.discard.known)
+                discard = rnd.discard.known
+            except IllegalPlayError as exc:
+                self.engine(exc, rnd.discard.pos, seat=d)
+        if st.can_exchange(d, discard):
+            st.exchange(d, discard)
+            if rules.friends and rnd.calls:
+                try:
+                    st.verify_call(d, [(c.card, c.ordinal) for c in rnd.calls])
+                except IllegalPlayError as exc:
+                    self.engine(exc, rnd.pos, seat=d)
+        return d, st.order
+
+    # play --------------------------------------------------------------------------------------
+
+    def play_phase(self, rules: SjRules, rnd: SjRound, state: RoundState, rb: Rebuilt) -> None:
+        n = rules.players
+        guessed = list(rb.guessed)
+        winner_cause: Cause | None = None
+        read_causes, calls = self.read_causes, bool(state.calls)
+        for t, trick in enumerate(rnd.tricks, 1):
+            if state.over:
+                m = trick.moves[0] if trick.moves else None
+                self.note("SJ204", "the round is over: every card has been played; the rest "
+                          "is skipped", _pos(m.pos if m else None, trick.pos), trick=t,
+                          rule="11")  # fmt: skip
+                return
+            if len(trick.moves) != n:
+                self.note("SJ206", f"a trick has {n} plays, one by each seat, not "
+                          f"{len(trick.moves)}; the rest of the round is not judged", trick.pos,
+                          trick=t, rule="7")  # fmt: skip
+                return
+            unjudged = False
+            self.trick_root = None
+            while self.lost and trick.pos is not None and (self.lost[0].line or 0) < trick.pos[0]:
+                lost = self.lost.pop(0)  # a line skipped before this trick: what follows is off
+                winner_cause = winner_cause or lost
+                self.root = self.root or lost
+                self.round_cause = self.round_cause or lost
+            for m in trick.moves:
+                if not 0 <= m.seat < n:
+                    self.note("SJ207", f"there is no seat {m.seat + 1}", m.pos, trick=t,
+                              rule="1")  # fmt: skip
+                    return
+                found = self.found
+                before = len(found)
+                turn = len(state.trick_plays) + 1
+                if read_causes and m.pos in read_causes:  # the move lost what was unreadable
+                    misread = self.move_cause = read_causes[m.pos]
+                    self.trick_root = self.trick_root or misread
+                    self.root = self.root or misread
+                unjudged = self.play(state, m, t, guessed, unjudged, winner_cause)
+                self.move_cause = None
+                if calls:
+                    self.joins(state, m, t, turn)
+                if len(found) == before:
+                    continue
+                errors = [d for d in found[before:] if d.severity == "error"]
+                if errors:
+                    why = errors[0].cause or Cause(*_lc(errors[0].location), errors[0].code)
+                    for c in distinct(m.played):
+                        self.spent.setdefault((m.seat, c), why)
+            self.moves += n
+            winner_cause = self.trick_root
+        self.trick_root = None
+        if not state.over:
+            last_pos = rnd.tricks[-1].pos if rnd.tricks else rnd.pos
+            holding = [s for s in range(n) if state.hands[s]]
+            if self.root is not None and len(holding) < n:
+                verb = "holds" if len(holding) == 1 else "hold"
+                self.note("SJ205", "the round cannot end as written: "
+                          f"{self._names(holding)} still {verb} cards; no score is computed "
+                          "for it", last_pos, cause=self.root, rule="11")  # fmt: skip
+            else:
+                self.note("SJ205", "the record stops before the round ends; no score is "
+                          "computed for it", last_pos, rule="11")  # fmt: skip
+
+    def play(
+        self, state: RoundState, m: SjMove, t: int, guessed: list[int], unjudged: bool,
+        winner_cause: Cause | None,
+    ) -> bool:  # fmt: skip
+        """Judge and make one written play; True while the trick is not judged (after a lead
+        that is no lead)."""
+        seat, cards = m.seat, m.cards
+        led = state.lead
+        if led is not None and seat == state.turn and not unjudged and m.forced is None:
+            assert state.order is not None  # the common case first: a follow in turn
+            if judge_follow(state.order, led, state.hands[seat], cards) is None:
+                state.play_legal(seat, cards)
+                return False
+        turn = len(state.trick_plays) + 1
+        at = _At(trick=t, turn=turn, seat=seat)
+        order = state.order
+        assert order is not None
+        leading = state.lead is None
+        if seat != state.turn:
+            if leading:
+                self.note("SJ203", f"{self.names[state.turn]} leads trick {t}: "
+                          + ("the dealer leads the first trick" if t == 1 else
+                             "the winner of the last trick leads the next"),
+                          m.pos, cause=winner_cause, rule="8", **at)  # fmt: skip
+            else:
+                self.note("SJ202", f"it is {self.names[state.turn]}'s turn, not "
+                          f"{self.names[seat]}'s", m.pos, rule="1", **at)  # fmt: skip
+        hand = state.hands[seat]
+        if unjudged:
+            state.force_play(seat, cards, m.played)
+            return True
+        if leading:
+            if not contains(hand, cards):
+                self.not_held(state, m, hand, at)
+            else:
+                try:
+                    lead = classify(order, cards)
+                except IllegalPlayError as exc:
+                    self.engine(exc, m.pos, **at)
+                    self.note(
+                        "SJ105",
+                        "the rest of the trick is not judged against a lead that is no lead",
+                        m.pos,
+                        cause=Cause(*_lc(m.pos), "SJ101"),
+                        **at,
+                    )
+                    state.force_play(seat, cards, m.played)
+                    return True
+                if len(lead.units) > 1 or m.failed:
+                    return self.throw(state, m, guessed, at)
+                if seat == state.turn:
+                    state.play_legal(seat, cards, lead)
+                    return False
+            state.force_play(seat, cards, m.played)
+            return False
+        assert led is not None
+        if m.failed:
+            self.note("SJ104", "only a lead can be a throw that fails; a follow stays whole",
+                      m.pos, rule="10", **at)  # fmt: skip
+        reason = judge_follow(order, led, hand, cards)
+        if reason is not None and reason.startswith("does not hold"):
+            self.not_held(state, m, hand, at)
+        elif reason is not None and guessed[seat]:
+            # judged as far as the known cards allow: a guessed card never makes a play wrong
+            if judge_follow(order, led, _less(hand, guessed[seat]), cards) is not None:
+                self.not_followed(state, m, hand, reason, at)
+        elif reason is not None:
+            self.not_followed(state, m, hand, reason, at)
+        if reason is None and seat == state.turn:
+            state.play_legal(seat, cards)
+        else:
+            state.force_play(seat, cards, cards)
+        return False
+
+    def joins(self, state: RoundState, m: SjMove, t: int, turn: int) -> None:
+        """Zhao pengyou: the record's `joins` against the engine's (ruling 16)."""
+        ev = state.log[-1]
+        assert isinstance(ev, PlayEvent)
+        joined = ev.joined == m.seat
+        if m.joins != joined:
+            said = (
+                f"{self.names[m.seat]} joins the dealer's team with this play: it is a called copy"
+                if joined
+                else f"{self.names[m.seat]} does not join here: no called copy is played that "
+                "the calls name, or the seat is on the dealer's team already"
+            )
+            self.note("SJ407", said, m.pos, trick=t, turn=turn, seat=m.seat, rule="16")
+
+    def throw(self, state: RoundState, m: SjMove, guessed: list[int], at: _At) -> bool:
+        """A lead of more than one unit: whether it stands, as the record says (ruling 10)."""
+        order = state.order
+        assert order is not None
+        seat, cards = m.seat, m.cards
+        others = state.others(seat)
+        check = check_throw(order, cards, others)
+        if any(guessed):  # judged as far as the known cards allow
+            known = [_less(h, guessed[(seat + i) % state.n]) for i, h in enumerate(others, 1)]
+            sure = check_throw(order, cards, known)
+            if sure != check:  # the guessed cards would decide
+                if m.failed:
+                    state.force_play(seat, cards, m.played)
+                    return False
+                check = sure
+        if not m.failed:
+            if not check.stands:
+                assert check.unit is not None and check.blocker is not None
+                blocker = (seat + 1 + check.blocker) % state.n
+                self.note("SJ103", f"the throw {format_hand(cards)} cannot stand: "
+                          f"{self.names[blocker]} holds a higher {check.unit.kind} than "
+                          f"{unit_text(check.unit)}; it is held to {format_hand(check.forced)}",
+                          m.pos, rule="10", **at)  # fmt: skip
+            state.force_play(seat, cards, cards)
+            return False
+        forced = m.played
+        if check.stands:
+            self.note("SJ104", f"the throw {format_hand(cards)} stands: nobody holds a unit "
+                      "that beats one of its units; it is played whole", m.pos, rule="10",
+                      **at)  # fmt: skip
+        elif check.forced != forced:
+            self.note("SJ104", f"the throw {format_hand(cards)} is held to "
+                      f"{format_hand(check.forced)}, not {format_hand(forced)}", m.pos,
+                      rule="10", **at)  # fmt: skip
+        elif m.blocker is not None and check.blocker is not None:
+            blocker = (seat + 1 + check.blocker) % state.n
+            hidden = 0 <= m.blocker < state.n and guessed[m.blocker]  # may hold a beater unseen
+            if (
+                blocker != m.blocker
+                and not hidden
+                and not _beats(order, check, others, m.blocker, seat)
+            ):
+                self.note("SJ104", f"{self.names[blocker]} blocks the throw, not "
+                          f"{self.names[m.blocker]}", m.pos, rule="10", **at)  # fmt: skip
+        state.force_play(seat, cards, forced)
+        return False
+
+    def not_held(self, state: RoundState, m: SjMove, hand: int, at: _At) -> None:
+        missing = [c for c in distinct(m.cards) if count(m.cards, c) > count(hand, c)]
+        text = format_hand(sum(1 << 2 * c for c in missing))
+        hint = _did_you_mean(missing, hand)
+        spent = [self.spent[m.seat, c] for c in missing if (m.seat, c) in self.spent]
+        self.note("SJ102", f"{self.names[m.seat]} does not hold {text}"
+                  + (" (already played)" if spent else "")
+                  + (f"; did you mean {hint}?" if hint else ""), m.pos, rule="2",
+                  cause=spent[0] if spent else None, **at)  # fmt: skip
+
+    def not_followed(self, state: RoundState, m: SjMove, hand: int, reason: str, at: _At) -> None:
+        order, lead = state.order, state.lead
+        assert order is not None and lead is not None
+        hint = ""
+        if count_follows(order, lead, hand) <= MAX_LISTED:
+            best: list[int] = []
+            most = -1
+            for play in legal_follows(order, lead, hand):
+                common = sum(min(count(play, c), count(m.cards, c)) for c in distinct(play))
+                if common > most:
+                    best, most = [play], common
+                elif common == most:
+                    best.append(play)
+            texts = [format_hand(p) for p in best]
+            if 0 < len(best) <= MAX_SUGGEST and not (len(texts) == 1 and texts[0] in reason):
+                hint = "; did you mean " + " or ".join(texts) + "?"
+        self.note("SJ201", f"{self.names[m.seat]} {reason}{hint}", m.pos, rule="7", **at)
+
+    # the ledger --------------------------------------------------------------------------------
+
+    def ledger(
+        self, rules: SjRules, rnd: SjRound, r: RoundResult
+    ) -> tuple[Cause | None, Cause | None]:
+        """The written points and level change against the engine's; returns the causes that
+        the levels and the next dealer inherit."""
+        root = self.root
+        points_cause: Cause | None = None
+
+        def mark(d: Diagnostic) -> Cause:
+            return d.cause or Cause(d.location.line, d.location.col, d.code)
+
+        p = rnd.points
+        if p is not None:
+            wrong = []
+            if p.total is not None and p.total != r.total:
+                wrong.append(f"the opponents took {r.total} points, not {p.total}")
+            elif p.taken != r.taken:
+                wrong.append(f"the opponents took {r.taken} points in tricks, not {p.taken}")
+            if p.penalty != r.penalty:
+                wrong.append(f"the throw penalties come to {r.penalty}, not {p.penalty}")
+            if wrong:
+                d = self.note("SJ501", "; ".join(wrong) + _itemised(r), p.pos, cause=root,
+                              rule="11, 12")  # fmt: skip
+                points_cause = mark(d)
+            kitty_wrong = []
+            if p.multiplier is not None and p.multiplier != r.multiplier:
+                kitty_wrong.append(f"multiplier is {r.multiplier}, not {p.multiplier}")
+            if p.kitty is not None and p.kitty != r.kitty_points:
+                kitty_wrong.append(f"points are {r.kitty_points}, not {p.kitty}")
+            if kitty_wrong:
+                d = self.note("SJ502", "the kitty's " + "; its ".join(kitty_wrong)
+                              + " (the last trick's lead decides)", p.pos, cause=root,
+                              rule="11")  # fmt: skip
+                points_cause = points_cause or mark(d)
+        o = rnd.outcome
+        level_cause = points_cause or root
+        d_cause = level_cause
+        if o is not None:
+            ch = r.change
+            side, steps = ("opponents", ch.opponents) if ch.swap else ("declarers", ch.declarers)
+            if (o.side, o.steps) != (side, steps):
+                d = self.note("SJ503", f"{r.total} points give {side} +{steps}"
+                              + (" (the teams swap)" if ch.swap else "")
+                              + f", not {o.side} +{o.steps}", o.pos, cause=level_cause,
+                              rule="12, 13")  # fmt: skip
+                level_cause = mark(d)
+            if o.next_dealer is not None and o.next_dealer != r.next_dealer:
+                d = self.note("SJ504", f"{self.names[r.next_dealer]} deals next, not "
+                              f"{self.names[o.next_dealer]}", o.pos, seat=o.next_dealer,
+                              cause=d_cause, rule="12")  # fmt: skip
+                d_cause = mark(d)
+        return level_cause, d_cause
+
+
+def _lc(pos: Pos | Location | None) -> tuple[int | None, int | None]:
+    if isinstance(pos, Location):
+        return pos.line, pos.col
+    return (pos[0], pos[1]) if pos is not None else (None, None)
+
+
+def _order(rank: int, trump: str | None) -> Order | None:
+    if trump is None:
+        return None
+    return make_order(level_rank(rank), None if trump == "nt" else TRUMPS.index(trump))
+
+
+@cache
+def _full(decks: int) -> int:
+    """Every card `decks` times, packed."""
+    return sum(decks << 2 * c for c in range(54))
+
+
+def _union(a: int, b: int) -> int:
+    """The multiset holding each card as often as the more of a and b."""
+    for c in distinct(b):
+        if count(b, c) > count(a, c):
+            a += (count(b, c) - count(a, c)) << 2 * c
+    return a
+
+
+def _less(a: int, b: int) -> int:
+    """The multiset a - b, never below zero per card."""
+    out = a
+    for c in distinct(b):
+        k = min(count(a, c), count(b, c))
+        out -= k << 2 * c
+    return out
+
+
+def _beats(order: Order, check: Any, others: list[int], seat: int, thrower: int) -> bool:
+    """Whether `seat` too could beat the forced unit (then naming it as blocker is a slip of
+    order, not of fact): asked of the engine with that seat's hand alone."""
+    n = len(others) + 1
+    i = (seat - thrower - 1) % n
+    if not 0 <= i < len(others) or check.unit is None:
+        return False
+    from zfrec.games.shengji.throws import beats_unit
+
+    return beats_unit(order, check.unit, order.esuit[check.unit.ids[0]], others[i])
+
+
+def _did_you_mean(missing: list[int], hand: int) -> str:
+    """Held cards a missing card may have meant: the same rank in another suit, else the
+    same suit; named when there are one to three."""
+    held = distinct(hand)
+    options: list[int] = []
+    for c in missing:
+        same_rank = [h for h in held if c < 52 and h < 52 and h >> 2 == c >> 2]
+        same_suit = [h for h in held if c < 52 and h < 52 and h & 3 == c & 3]
+        options += [h for h in same_rank if h != c] or [h for h in same_suit if h != c]
+    options = list(dict.fromkeys(options))
+    if not options or len(options) > MAX_SUGGEST:
+        return ""
+    return " or ".join(format_hand(1 << 2 * c) for c in options)
+
+
+def _itemised(r: RoundResult) -> str:
+    """` (tricks 60, kitty 10 x4 = 40, penalties -10)`, when there is more than tricks."""
+    if not r.kitty_added and not r.penalty:
+        return ""
+    kitty = f", kitty {r.kitty_points} x{r.multiplier} = {r.kitty_added}" if r.kitty_added else ""
+    pen = f", penalties {r.penalty:+d}" if r.penalty else ""
+    return f" (tricks {r.taken}{kitty}{pen})"

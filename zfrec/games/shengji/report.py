@@ -1,0 +1,109 @@
+"""What the Sheng ji validator reports: one match's diagnostics and each round's account
+(`zfrec validate` and `--json`, `--show-deal`). Made by `zfrec.games.shengji.replayer`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from zfrec.diagnostics import Diagnostic
+from zfrec.games.shengji.cards import format_hand
+from zfrec.games.shengji.events import RoundResult
+from zfrec.games.shengji.records import SjMatch
+from zfrec.games.shengji.rules import SjRules, level_text
+
+__all__ = ["SjReport", "SjRoundLedger"]
+
+
+@dataclass(frozen=True, slots=True)
+class SjRoundLedger:
+    """One round's account: the hands used (rebuilt where the record lacks them), the result
+    the engine computed (None when the round was not finished) and the levels after it."""
+
+    number: int
+    dealer: int
+    trump: str
+    deal: tuple[int, ...]
+    kitty: int
+    discard: int
+    reconstructed: bool
+    result: RoundResult | None
+    levels: tuple[int, ...]
+
+    def to_json(self, players: Sequence[str]) -> dict[str, Any]:
+        """The ledger as `zfrec validate --json` writes it."""
+        r = self.result
+        out: dict[str, Any] = {
+            "round": self.number, "dealer": players[self.dealer], "trump": self.trump,
+            "deal_reconstructed": self.reconstructed,
+            "deal": {players[s]: format_hand(h) for s, h in enumerate(self.deal)},
+            "kitty": format_hand(self.kitty), "discard": format_hand(self.discard),
+            "finished": r is not None,
+            "levels": {players[s]: level_text(v) for s, v in enumerate(self.levels)},
+        }  # fmt: skip
+        if r is not None:
+            out |= {
+                "declarers": [players[s] for s in range(len(players)) if r.declarers >> s & 1],
+                "taken": r.taken, "kitty_points": r.kitty_points, "multiplier": r.multiplier,
+                "kitty_added": r.kitty_added, "penalty": r.penalty, "total": r.total,
+                "declarers_up": r.change.declarers, "opponents_up": r.change.opponents,
+                "swap": r.change.swap, "next_dealer": players[r.next_dealer],
+            }  # fmt: skip
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class SjReport:
+    """What the validator found in one Sheng ji match record."""
+
+    game: SjMatch
+    rules: SjRules | None
+    diagnostics: tuple[Diagnostic, ...]
+    rounds: tuple[SjRoundLedger, ...] = ()
+    levels: tuple[int, ...] = ()
+    winners: tuple[int, ...] = ()
+    moves: int = 0
+
+    @property
+    def hands(self) -> tuple[SjRoundLedger, ...]:
+        """The rounds, by the name Zheng Fen's reports give them (the CLI counts hands)."""
+        return self.rounds
+
+    @property
+    def errors(self) -> int:
+        """How many diagnostics are errors."""
+        return sum(d.severity == "error" for d in self.diagnostics)
+
+    @property
+    def warnings(self) -> int:
+        """How many diagnostics are warnings."""
+        return sum(d.severity == "warning" for d in self.diagnostics)
+
+    @property
+    def ok(self) -> bool:
+        """No errors (warnings allowed)."""
+        return self.errors == 0
+
+    def deal_lines(self, game_number: int) -> Iterator[str]:
+        """`zfrec validate --show-deal`: each round's hands at play, and the kitty."""
+        players = self.game.players
+        for r in self.rounds:
+            how = "reconstructed from the plays" if r.reconstructed else "as recorded"
+            yield f"game {game_number}, round {r.number} deal ({how}):"
+            for seat, hand in enumerate(r.deal):
+                yield f"  {players[seat]}: {format_hand(hand)}"
+            yield f"  kitty: {format_hand(r.discard)}"
+
+    def to_json(self) -> dict[str, Any]:
+        """The report as `zfrec validate --json` writes it for one match."""
+        players = self.game.players
+        return {
+            "game": "shengji", "players": list(players),
+            "rules": self.rules.preset if self.rules else None,
+            "options": self.rules.overrides() if self.rules else {}, "ok": self.ok,
+            "rounds": [r.to_json(players) for r in self.rounds], "moves": self.moves,
+            "levels": {players[s]: level_text(v) for s, v in enumerate(self.levels)},
+            "winners": [players[s] for s in self.winners],
+            "diagnostics": [d.to_json() for d in self.diagnostics],
+        }  # fmt: skip

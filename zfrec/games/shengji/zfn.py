@@ -1,0 +1,597 @@
+"""The .zfn statements of a Sheng ji game's body (FORMAT.md, Sheng ji), read into
+`zfrec.games.shengji.records`: `round`, `deal`, `bids`, `kitty`, `discard`, `call`, trick lines,
+`points`, `result` and `levels`.
+
+`SjBody` is the kind's BodyReader (zfrec.games): the generic parts are Zheng Fen's (the lexer's
+tokens, comments, quotes and excerpts; the seat references with their did-you-mean, `Seats`).
+Each statement is checked for form against the round so far; legality is the validator's
+business. `zfrec.games.shengji.reader` reads whole files with it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from zfrec.errors import CardError, RulesError
+from zfrec.games.shengji.cards import MAX_DECKS, NUM_CARDS, _word_ids, add_card, card_id, distinct
+from zfrec.games.shengji.records import (
+    MAX_MULTIPLIER,
+    MAX_POINTS,
+    MAX_ROUND_NUMBER,
+    SIDES,
+    SjCall,
+    SjCards,
+    SjLevels,
+    SjMove,
+    SjOutcome,
+    SjPoints,
+    SjRound,
+    SjTrick,
+)
+from zfrec.games.shengji.rules import parse_level
+from zfrec.record.lexer import COLON, COMMENT, STRING, WORD, SyntaxFail, Token
+from zfrec.record.lexer import split_annotation as _split_annotation
+from zfrec.record.model import (
+    ANNOTATIONS,
+    MAX_VERSIONS,
+    Pos,
+)
+from zfrec.record.problems import MAX_SUGGESTIONS, Fix, ReadProblem, did_you_mean, readable_parts
+from zfrec.record.seatrefs import Seats
+
+__all__ = ["ROUND_STATEMENTS", "SjBody"]
+
+MAX_UNKNOWN = NUM_CARDS * MAX_DECKS
+_ORDINAL_RE = re.compile(r"([1-3])(?:st|nd|rd|th)?$", re.IGNORECASE)
+_ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3}
+_KITTY_RE = re.compile(r"(-?[0-9]{1,7})(?:[x×]([0-9]{1,4}))?$", re.IGNORECASE)
+_MULT_RE = re.compile(r"[x×]([0-9]{1,4})$", re.IGNORECASE)
+_TRUMP_WORDS = {
+    "s": "s", "h": "h", "d": "d", "c": "c", "♠": "s", "♥": "h", "♦": "d", "♣": "c",
+    "spades": "s", "hearts": "h", "diamonds": "d", "clubs": "c",
+    "nt": "nt", "notrump": "nt", "no-trump": "nt", "无主": "nt",
+}  # fmt: skip
+ROUND_STATEMENTS = ("round", "deal", "bids", "kitty", "discard", "call", "points", "result",
+                    "levels")  # fmt: skip
+
+
+def _fail(token: Token, message: str) -> SyntaxFail:
+    return SyntaxFail(message, token.line, token.col)
+
+
+def _number(token: Token, low: int, high: int, what: str) -> int:
+    text = token.text
+    sign = -1 if text[:1] in "-−" and low < 0 else 1
+    digits = text[1:] if sign < 0 else text.lstrip("+")
+    if not digits.isdecimal() or not digits.isascii() or len(digits) > 9:
+        raise _fail(token, f"{what} is a whole number, not {text[:20]!r}")
+    value = sign * int(digits)
+    if not low <= value <= high:
+        raise _fail(token, f"{what} is {low:,} to {high:,}, not {value:,}")
+    return value
+
+
+class SjBody:
+    """The statements of one Sheng ji game's body, read into `SjRound`s: the kind's
+    BodyReader (zfrec.games). `seats` resolves seat references; `problems` is the recovering
+    reader's list (None: every problem raises SyntaxFail)."""
+
+    def __init__(self, seats: Seats, problems: list[Any] | None = None) -> None:
+        self.seats = seats
+        self.problems = problems
+        # The generic reader offers each line to `hand.plain_line` first (zfrec.games): self,
+        # while a round is open.
+        self.hand: SjBody | None = None
+        self.rounds: list[SjRound] = []
+        self.round: SjRound | None = None
+        self._deal_seen: set[int] = set()
+
+    def statement(self, tokens: list[Token]) -> None:
+        first = next(t for t in tokens if t.kind != COMMENT)
+        seats = self.seats
+        i = tokens.index(first)
+        keyword = first.text.casefold() if first.kind == WORD else ""
+        if i + 1 < len(tokens) and tokens[i + 1].kind == COLON:
+            keyword = ""  # `deal: ...` would be a move by a seat called deal
+        if keyword == "round":
+            self._close_round()
+            self._round_line(tokens, i, seats)
+            return
+        r = self.round
+        if r is None:
+            raise _fail(first, "a round starts with a line 'round N' before its deal and tricks")
+        comments = [t.text for t in tokens if t.kind == COMMENT]
+        rest = [t for t in tokens[i + 1 :] if t.kind != COMMENT]
+        if keyword in ("deal", "bids", "kitty", "discard", "call") and r.tricks:
+            raise _fail(first, f"the {keyword} line comes before the round's first trick")
+        if keyword in ("deal", "kitty", "discard", "call"):
+            r.comments.extend(comments)
+            getattr(self, "_" + keyword)(first, rest, r, seats)
+        elif keyword == "bids":
+            read = self._recovering(tokens, lambda: self._moves(tokens, i + 1, seats))
+            if read is not None:
+                r.comments.extend(read[0])
+                r.bids.extend(read[1])
+        elif keyword in ("points", "result", "levels"):
+            r.comments.extend(comments)
+            getattr(self, "_" + keyword)(first, rest, r, seats)
+        else:
+            if r.points is not None or r.outcome is not None or r.levels is not None:
+                raise _fail(first, "a trick comes before the round's points, result and levels")
+            read = self._recovering(tokens, lambda: self._moves(tokens, 0, seats))
+            if read is not None:
+                r.tricks.append(SjTrick(read[1], read[0], Pos(first.line, first.col)))
+
+    def _recovering(
+        self, tokens: list[Token], read: Callable[[], tuple[list[str], list[SjMove]]]
+    ) -> tuple[list[str], list[SjMove]] | None:
+        """`read()` the moves of a line; a recovering reader notes a line it cannot read as a
+        problem and skips it (None), as Zheng Fen's does with a trick line."""
+        try:
+            return read()
+        except SyntaxFail as fail:
+            if self.problems is None:
+                raise
+            end = max(t.col + len(t.text) for t in tokens if t.line == fail.line) + 1
+            self.problems.append(
+                ReadProblem("line", fail.message, (fail.line, fail.col), (fail.col, end))
+            )
+            return None
+
+    def _round_line(self, tokens: list[Token], i: int, seats: Seats) -> None:
+        head = tokens[i]
+        words = [t for t in tokens[i + 1 :] if t.kind != COMMENT]
+        number = self.rounds[-1].number + 1 if self.rounds else 1
+        r = SjRound(number, pos=Pos(head.line, head.col))
+        r.comments.extend(t.text for t in tokens if t.kind == COMMENT)
+        k = 0
+        if words and words[0].kind == WORD and words[0].text.isdecimal():
+            r.number = _number(words[0], 1, MAX_ROUND_NUMBER, "a round number")
+            k = 1
+        while k < len(words):
+            word = words[k]
+            key, eq, value = word.text.casefold().partition("=")
+            if key in ("notrump", "nt", "no-trump", "无主"):
+                r.trump = "nt"
+                k += 1
+                continue
+            if key not in ("dealer", "rank", "trump"):
+                raise _fail(word, "a round line is 'round N dealer SEAT rank R trump S' "
+                            "(or 'notrump')")  # fmt: skip
+            if eq and value:
+                arg = Token(WORD, word.text.partition("=")[2], word.line,
+                            word.col + len(key) + 1)  # fmt: skip
+                k += 1
+            else:
+                k += 1
+                if k < len(words) and words[k].kind == COLON:
+                    k += 1
+                if k >= len(words):
+                    raise _fail(word, f"{key} needs a value")
+                arg = words[k]
+                k += 1
+            if key == "dealer":
+                r.dealer = seats.resolve(arg)
+            elif key == "rank":
+                try:
+                    r.rank = parse_level(arg.text)
+                except RulesError as exc:
+                    raise _fail(arg, exc.message) from None
+            else:
+                trump = _TRUMP_WORDS.get(arg.text.casefold())
+                if trump is None:
+                    raise _fail(arg, f"unknown trump {arg.text[:20]!r}: write s h d c, or "
+                                "'notrump'")  # fmt: skip
+                r.trump = trump
+        self.round = r
+        self.hand = self
+        self._deal_seen = set()
+
+    def _plain_deal(self, line: str, number: int, r: SjRound) -> bool:
+        """`deal 2: 3s 3s Kd ?22` as the writer spells it; False to leave it to the lexer."""
+        m = _PLAIN_DEAL_RE.fullmatch(line)
+        if m is None or r.tricks:
+            return False
+        seat = self.seats.numbers.get(m.group(1))
+        if seat is None or seat in self._deal_seen:
+            return False
+        known = 0
+        if m.group(2):
+            try:
+                for word in m.group(2).split(" "):
+                    known = add_card(known, card_id(word), MAX_DECKS)
+            except CardError:
+                return False
+        unknown = m.group(3)
+        count = 0 if unknown is None else 1 if unknown == "?" else int(unknown[1:])
+        if count > MAX_UNKNOWN:
+            return False
+        self._deal_seen.add(seat)
+        deal = list(r.deal or [SjCards() for _ in self.seats.players])
+        deal[seat] = SjCards(known, count, Pos(number, 1))
+        r.deal = tuple(deal)
+        return True
+
+    def plain_line(self, line: str, number: int, body: Any) -> bool:
+        """Read a trick line spelled as the writer spells it (`1: 7h 7h  2: 8h Th?`: seat
+        numbers, canonical cards, moves two spaces apart, nothing else) without the lexer, into
+        the same records; False, with nothing changed, to leave any other line to the lexer."""
+        r = self.round
+        if r is None or not line:
+            return False
+        if line.startswith("deal "):
+            return self._plain_deal(line, number, r)
+        if not "1" <= line[0] <= "8":
+            return False
+        if r.points is not None or r.outcome is not None or r.levels is not None:
+            return False  # the lexer reports it
+        numbers = self.seats.numbers
+        moves: list[SjMove] = []
+        col = 1
+        for text in line.split("  "):
+            read = _PLAIN_MOVES.get(text) or _plain_move(text)
+            if read is None:
+                return False
+            seat = numbers.get(read[0])
+            if seat is None:
+                return False
+            moves.append(SjMove(seat, read[1], annotation=read[2], pos=Pos(number, col)))
+            col += len(text) + 2
+        r.tricks.append(SjTrick(moves, [], Pos(number, 1)))
+        return True
+
+    def _cards(self, words: list[Token], what: str, unknown_ok: bool) -> SjCards:
+        """Cards and `?N` tokens; the position is the first word's."""
+        known, unknown = 0, 0
+        for w in words:
+            text = w.text
+            if text.startswith("?"):
+                if not unknown_ok:
+                    raise _fail(w, f"{what} cannot hold unknown cards")
+                if text == "?":
+                    unknown += 1
+                else:
+                    unknown += _number(Token(WORD, text[1:], w.line, w.col + 1), 1, MAX_UNKNOWN,
+                                       "a count of unknown cards")  # fmt: skip
+                if unknown > MAX_UNKNOWN:
+                    raise _fail(w, f"at most {MAX_UNKNOWN} unknown cards")
+            else:
+                known = self._card_word(w, known)
+        return SjCards(known, unknown, Pos(words[0].line, words[0].col) if words else None)
+
+    def _card_word(self, w: Token, hand: int, held: int = 0, move: Pos | None = None) -> int:
+        """`hand` with the cards of word `w`. A recovering reader notes an unreadable card of a
+        move (`move`: where the move starts) as a problem, with the held cards it may mean as
+        the fix, and goes on without it."""
+        try:
+            for cid in _word_ids(w.text):
+                hand = add_card(hand, cid, MAX_DECKS)
+        except CardError as exc:
+            message = _card_message(w.text, exc.message, held)
+            if self.problems is None or move is None:
+                raise _fail(w, message) from None
+            rank, suit = readable_parts(w.text)
+            options = _options(w.text, held)
+            span = (w.col, w.col + len(w.text))
+            fix = None
+            if options and len(options) <= MAX_SUGGESTIONS:
+                fix = Fix(w.line, span[0], span[1], options[0], tuple(options[1:]))
+            self.problems.append(ReadProblem("card", message, (w.line, w.col), span, move=move,
+                                             rank=rank, suit=suit, fix=fix))  # fmt: skip
+        return hand
+
+    def _deal(self, first: Token, rest: list[Token], r: SjRound, seats: Seats) -> None:
+        rest = seats.merge_names([first, *rest], 1)[1:]
+        if len(rest) < 2 or rest[1].kind != COLON:
+            raise _fail(first, "a deal line is 'deal SEAT: cards', with ?N for unknown cards")
+        seat = seats.resolve(rest[0])
+        if seat in self._deal_seen:
+            raise _fail(rest[0], f"seat {seat + 1}'s deal is given twice")
+        self._deal_seen.add(seat)
+        n = len(seats.players)
+        deal = list(r.deal or [SjCards() for _ in range(n)])
+        got = self._cards(rest[2:], "a deal", True)
+        deal[seat] = SjCards(got.known, got.unknown, Pos(first.line, first.col))
+        r.deal = tuple(deal)
+
+    def _kitty(self, first: Token, rest: list[Token], r: SjRound, seats: Seats) -> None:
+        if r.kitty is not None:
+            raise _fail(first, "the kitty is given twice")
+        got = self._cards(rest, "the kitty", True)
+        r.kitty = SjCards(got.known, got.unknown, Pos(first.line, first.col))
+
+    def _discard(self, first: Token, rest: list[Token], r: SjRound, seats: Seats) -> None:
+        if r.discard is not None:
+            raise _fail(first, "the discard is given twice")
+        got = self._cards(rest, "the discard", True)
+        r.discard = SjCards(got.known, got.unknown, Pos(first.line, first.col))
+
+    def _call(self, first: Token, rest: list[Token], r: SjRound, seats: Seats) -> None:
+        if r.calls:
+            raise _fail(first, "the calls are given twice")
+        if not rest or len(rest) % 2:
+            raise _fail(first, "a call line is 'call 2nd As', an ordinal and a card per call")
+        calls = []
+        for k in range(0, len(rest), 2):
+            o, c = rest[k], rest[k + 1]
+            m = _ORDINAL_RE.match(o.text)
+            ordinal = int(m.group(1)) if m else _ORDINAL_WORDS.get(o.text.casefold())
+            if ordinal is None:
+                raise _fail(o, "a call names the copy first: 1st, 2nd or 3rd, then the card")
+            try:
+                cid = card_id(c.text)
+            except CardError as exc:
+                raise _fail(c, _card_message(c.text, exc.message, 0)) from None
+            calls.append(SjCall(cid, ordinal))
+        r.calls = tuple(calls)
+
+    def _points(self, first: Token, rest: list[Token], r: SjRound, seats: Seats) -> None:
+        if r.points is not None:
+            raise _fail(first, "the points are given twice")
+        if not rest:
+            raise _fail(first, "a points line is 'points N [kitty P x M] [penalty N] [total N]'")
+        taken = _number(rest[0], -MAX_POINTS, MAX_POINTS, "the points taken")
+        kitty = mult = total = None
+        penalty = 0
+        k = 1
+        while k < len(rest):
+            word = rest[k]
+            key = word.text.casefold()
+            if key not in ("kitty", "penalty", "total") or k + 1 >= len(rest):
+                raise _fail(word, "after the points come 'kitty P x M', 'penalty N', 'total N'")
+            arg = rest[k + 1]
+            k += 2
+            if key == "kitty":
+                m = _KITTY_RE.match(arg.text)
+                if m is None:
+                    raise _fail(arg, "the kitty is its points, then x and the multiplier: 10x4")
+                kitty = _number(Token(WORD, m.group(1), arg.line, arg.col), 0, MAX_POINTS,
+                                "the kitty's points")  # fmt: skip
+                if m.group(2) is not None:
+                    mult = int(m.group(2))
+                elif k < len(rest) and (mm := _MULT_RE.match(rest[k].text)):
+                    mult = int(mm.group(1))
+                    k += 1
+                elif k + 1 < len(rest) and rest[k].text.casefold() in ("x", "×"):
+                    mult = _number(rest[k + 1], 0, MAX_MULTIPLIER, "the multiplier")
+                    k += 2
+                if mult is not None and mult > MAX_MULTIPLIER:
+                    raise _fail(arg, f"the multiplier is at most {MAX_MULTIPLIER}")
+            elif key == "penalty":
+                penalty = _number(arg, -MAX_POINTS, MAX_POINTS, "the penalty")
+            else:
+                total = _number(arg, -MAX_POINTS, MAX_POINTS, "the total")
+        r.points = SjPoints(taken, kitty, mult, penalty, total, Pos(first.line, first.col))
+
+    def _result(self, first: Token, rest: list[Token], r: SjRound, seats: Seats) -> None:
+        if r.outcome is not None:
+            raise _fail(first, "the result is given twice")
+        usage = "a result line is 'result declarers +N', 'result swap' or 'result opponents +N'"
+        if not rest:
+            raise _fail(first, usage)
+        side = rest[0].text.casefold()
+        k = 1
+        if side == "swap":
+            side, steps = "opponents", 0
+        elif side in SIDES and len(rest) > 1:
+            steps = _number(rest[1], 0, 99, "a level change")
+            k = 2
+        else:
+            raise _fail(rest[0], usage)
+        nxt = None
+        if k < len(rest):
+            if rest[k].text.casefold() != "next" or k + 2 != len(rest):
+                raise _fail(rest[k], "after the level change comes 'next SEAT', the next dealer")
+            nxt = seats.resolve(rest[k + 1])
+        r.outcome = SjOutcome(side, steps, nxt, Pos(first.line, first.col))
+
+    def _levels(self, first: Token, rest: list[Token], r: SjRound, seats: Seats) -> None:
+        if r.levels is not None:
+            raise _fail(first, "the levels are given twice")
+        n = len(seats.players)
+        if len(rest) != n:
+            at = rest[n] if len(rest) > n else first
+            raise _fail(at, f"a levels line gives each of the {n} seats' level, 2 to A")
+        levels = []
+        for w in rest:
+            try:
+                levels.append(parse_level(w.text))
+            except RulesError as exc:
+                raise _fail(w, exc.message) from None
+        r.levels = SjLevels(tuple(levels), Pos(first.line, first.col))
+
+    # moves: bids and trick lines ----------------------------------------------------------------
+
+    def _moves(
+        self, tokens: list[Token], start: int, seats: Seats
+    ) -> tuple[list[str], list[SjMove]]:
+        """The moves from `tokens[start]`, and the comments before the first (the trick's)."""
+        tokens = seats.merge_names(tokens, start)
+        lead: list[str] = []
+        moves: list[SjMove] = []
+        parts: list[Token] = []
+        k = start
+        n = len(tokens)
+        while k < n:
+            t = tokens[k]
+            if t.kind in (WORD, STRING) and k + 1 < n and tokens[k + 1].kind == COLON:
+                if moves:
+                    self._finish_move(moves[-1], parts, seats)
+                seat = seats.resolve(t)
+                moves.append(SjMove(seat, 0, pos=Pos(t.line, t.col)))
+                parts = []
+                k += 2
+                continue
+            if not moves:
+                if t.kind != COMMENT:
+                    raise _fail(t, "a move starts with a seat and a colon: '1: 7h 7h'")
+                lead.append(t.text)
+            else:
+                parts.append(t)
+            k += 1
+        if not moves:
+            raise _fail(tokens[max(start - 1, 0)], "no moves: write them as '1: 7h 7h  2: 8h 9h'")
+        self._finish_move(moves[-1], parts, seats)
+        return lead, moves
+
+    def _finish_move(self, move: SjMove, parts: list[Token], seats: Seats) -> None:
+        at = move.pos
+        assert at is not None
+        held = self._held(move.seat)
+        state = "play"  # play, forced, by, note, or
+        cards = forced = 0
+        versions: list[int] = []
+        for t in parts:
+            if t.kind == COMMENT:
+                move.comments.append(t.text)
+                continue
+            if t.kind == STRING:
+                if state != "note" or move.dispute_note is not None:
+                    raise _fail(t, "quoted text here can only be the note after 'disputed'")
+                move.dispute_note = t.text
+                continue
+            text, mark = _split_annotation(t.text)
+            if mark is not None and state not in ("or",):
+                if mark not in ANNOTATIONS:
+                    raise _fail(
+                        t, f"unknown annotation {mark!r}: use one of {' '.join(ANNOTATIONS)}"
+                    )
+                if move.annotation is not None:
+                    raise _fail(t, "a move takes one annotation")
+                move.annotation = mark
+            if not text:
+                continue
+            word = text.casefold()
+            tok = Token(WORD, text, t.line, t.col)
+            if state == "by":
+                move.blocker = seats.resolve(tok)
+                state = "after"
+            elif word == "forced" and state == "play" and cards:
+                state = "forced"
+            elif word == "by" and state == "forced" and forced:
+                state = "by"
+            elif word == "joins" and state in ("play", "forced", "after") and cards:
+                move.joins = True
+                state = "after"
+            elif word == "disputed" and not move.disputed and cards:
+                move.disputed = True
+                state = "note"
+            elif word == "or" and move.disputed:
+                if versions and not versions[-1]:
+                    raise _fail(t, "'or' needs a play after it")
+                versions.append(0)
+                if len(versions) > MAX_VERSIONS:
+                    raise _fail(t, f"a disputed move has at most {MAX_VERSIONS} 'or' versions")
+                state = "or"
+            elif state == "play":
+                cards = self._card_word(tok, cards, held, at)
+            elif state == "forced":
+                forced = self._card_word(tok, forced, held, at)
+            elif state == "or":
+                versions[-1] = self._card_word(tok, versions[-1], held, at)
+            else:
+                raise _fail(t, f"unexpected {text[:20]!r} in the move")
+        if not cards:
+            raise SyntaxFail("a move needs cards: every seat plays to every trick", *at)
+        if (state == "forced" and not forced) or state == "by":
+            raise SyntaxFail("'forced' needs the cards that stayed down, then 'by SEAT'", *at)
+        if versions and not versions[-1]:
+            raise SyntaxFail("'or' needs a play after it", *at)
+        if len(set(versions)) != len(versions) or cards in versions:
+            raise SyntaxFail("each 'or' version differs from the play and from the others", *at)
+        move.cards = cards
+        move.forced = forced or None
+        move.alternatives = tuple(versions)
+
+    def _held(self, seat: int) -> int:
+        """What the record says `seat` holds: its known deal (and the kitty for the dealer)."""
+        r = self.round
+        if r is None or r.deal is None:
+            return 0
+        held = r.deal[seat].known
+        if r.dealer == seat and r.kitty is not None:
+            held += r.kitty.known
+        return held
+
+    def comments(self, texts: list[str]) -> bool:
+        """A line of comments only: the move before it, or the round; False before the first
+        round (they are the game's)."""
+        r = self.round
+        if r is None:
+            return False
+        if r.tricks and r.points is None and r.outcome is None and r.levels is None:
+            r.tricks[-1].moves[-1].comments.extend(texts)  # as in Zheng Fen: the move before
+        else:
+            r.comments.extend(texts)
+        return True
+
+    def _close_round(self) -> None:
+        r = self.round
+        if r is None:
+            return
+        if r.deal is not None and len(self._deal_seen) != len(r.deal):
+            missing = ", ".join(str(s + 1) for s in range(len(r.deal)) if s not in self._deal_seen)
+            assert r.pos is not None
+            raise SyntaxFail(f"round {r.number} has deal lines, but none for seat {missing}: "
+                             "write 'deal N: ?25' for a seat nothing is known of",
+                             *r.pos)  # fmt: skip
+        self.rounds.append(r)
+        self.round = None
+        self.hand = None
+
+    def close(self) -> list[SjRound]:
+        """The body is over: the rounds read (the last one checked and closed)."""
+        self._close_round()
+        return self.rounds
+
+    def finish(self, game: Any) -> None:
+        """BodyReader.finish: put the rounds into the generic record (`Game.rounds`)."""
+        game.rounds = self.close()
+
+
+_PLAIN_MOVE_RE = re.compile(
+    r"([1-8]): ((?:[3-9TJQKA2][shdc]|SJ|BJ)(?: (?:[3-9TJQKA2][shdc]|SJ|BJ))*)([!?]{1,2})?"
+)
+_P_CARDS = "(?:[3-9TJQKA2][shdc]|SJ|BJ)(?: (?:[3-9TJQKA2][shdc]|SJ|BJ))*"
+_PLAIN_DEAL_RE = re.compile(f"deal ([1-8]):(?: ({_P_CARDS}))?(?: (\\?(?:[1-9][0-9]{{0,2}})?))?")
+_PlainMove = tuple[str, int, str | None]  # the seat as written, the cards (packed), the mark
+_PLAIN_MOVES: dict[str, _PlainMove] = {}  # moves repeat: each different text is read once
+_PLAIN_LIMIT = 50_000
+
+
+def _plain_move(text: str) -> _PlainMove | None:
+    """A move spelled as the writer spells it (`2: 7h 7h!`), or None."""
+    m = _PLAIN_MOVE_RE.fullmatch(text)
+    if m is None:
+        return None
+    hand = 0
+    try:
+        for word in m.group(2).split(" "):
+            hand = add_card(hand, card_id(word), MAX_DECKS)
+    except CardError:
+        return None  # a fourth copy: the lexer reports it
+    if len(_PLAIN_MOVES) >= _PLAIN_LIMIT:
+        _PLAIN_MOVES.clear()
+    read = _PLAIN_MOVES[text] = (m.group(1), hand, m.group(3))
+    return read
+
+
+def _options(word: str, held: int) -> list[str]:
+    """The held cards (packed) that an unreadable card word may mean: its rank, its suit."""
+    from zfrec.engine.cards import card_str
+
+    rank, suit = readable_parts(word)
+    if not held or (rank is None and suit is None):
+        return []
+    return [
+        card_str(c) for c in distinct(held)
+        if c < 52 and (rank is None or c >> 2 == rank) and (suit is None or c & 3 == suit)
+    ]  # fmt: skip
+
+
+def _card_message(word: str, message: str, held: int) -> str:
+    """The card reader's message, with the cards of `held` that the word may mean."""
+    hint = did_you_mean(_options(word, held))
+    return f"{message}; {hint}" if hint else message

@@ -1,0 +1,117 @@
+"""Zheng Fen's body in .zfn: the statements after the tags (`hand`, `deal`, tricks, `score`),
+read into `Game.hands`. The generic reader (zfrec.record.zfn) hands each statement here through
+the kind's hooks (zfrec.games.BodyReader); one line of a hand is read by its HandBuilder
+(zfrec.record.zfn_hand).
+"""
+
+from __future__ import annotations
+
+from zfrec.record.lexer import COLON, COMMENT, STRING, WORD, SyntaxFail, Token, fail_at
+from zfrec.record.model import MAX_HAND_NUMBER, Game, Hand, Pos
+from zfrec.record.problems import ReadProblem
+from zfrec.record.seatrefs import Seats
+from zfrec.record.zfn_hand import HandBuilder, bounded
+
+
+class ZhengFenBody:
+    """Collects the hands of one game, statement by statement."""
+
+    def __init__(self, seats: Seats, problems: list[ReadProblem] | None) -> None:
+        self.seats = seats
+        # What could not be read and was skipped (recovering readers only; else errors raise).
+        self.problems = problems
+        self.hands: list[Hand] = []
+        self.hand: HandBuilder | None = None
+
+    def statement(self, tokens: list[Token]) -> None:
+        index, first = next((i, t) for i, t in enumerate(tokens) if t.kind != COMMENT)
+        keyword = first.text.casefold() if first.kind == WORD else ""
+        followed_by_colon = index + 1 < len(tokens) and tokens[index + 1].kind == COLON
+        if keyword == "hand" and not followed_by_colon:
+            self._close_hand()
+            self._hand_line(tokens, index)
+        elif self.hand is None:
+            raise fail_at(first, "a hand starts with a line 'hand N' before its deal and tricks")
+        elif keyword == "deal" and not followed_by_colon:
+            self.hand.deal_line(tokens, index)
+        else:
+            try:
+                if keyword == "score" and not followed_by_colon:
+                    self.hand.score_line(tokens, index)
+                else:
+                    self.hand.trick_line(tokens, index)
+            except SyntaxFail as fail:
+                if self.problems is None:
+                    raise
+                # The line is skipped; the replay reports it where it stands.
+                end = max(t.col + len(t.text) for t in tokens if t.line == fail.line) + 1
+                self.problems.append(
+                    ReadProblem("line", fail.message, (fail.line, fail.col), (fail.col, end))
+                )
+
+    def start_hand(self, number: int, shuffler: int | None, pos: Pos) -> HandBuilder:
+        """Begin hand `number` at `pos`, closing the one before."""
+        self._close_hand()
+        self.hand = HandBuilder(self.seats, number, shuffler, pos, self.problems)
+        return self.hand
+
+    def _hand_line(self, tokens: list[Token], index: int) -> None:
+        """`hand [N] [shuffler SEAT]`; N defaults to one more than the last hand."""
+        keyword = tokens[index]
+        pos = Pos(keyword.line, keyword.col)
+        comments = [t.text for t in tokens[index + 1 :] if t.kind == COMMENT]
+        rest = [t for t in tokens[index + 1 :] if t.kind != COMMENT]
+        number = self.hands[-1].number + 1 if self.hands else 1
+        if rest and rest[0].kind == WORD and rest[0].text.isdecimal():
+            token = rest.pop(0)
+            written = bounded(token.text, MAX_HAND_NUMBER)
+            if written is None:
+                raise fail_at(token, f"hand numbers go up to {MAX_HAND_NUMBER:,}")
+            number = written
+            if number < 1:
+                raise SyntaxFail("hands are numbered from 1", pos.line, pos.col)
+        shuffler = None
+        if rest and rest[0].kind == WORD and rest[0].text.casefold().startswith("shuffler"):
+            word = rest.pop(0)
+            _, eq, value = word.text.partition("=")
+            if eq and value:  # shuffler=4
+                rest.insert(0, Token(WORD, value, word.line, word.col + len("shuffler=")))
+            elif rest and rest[0].kind == COLON:
+                rest.pop(0)
+            if not rest:
+                raise fail_at(word, "shuffler needs a seat: a number or a player name")
+            if len(rest) > 1 and all(t.kind == WORD for t in rest):  # a name with spaces
+                rest = [Token(STRING, " ".join(t.text for t in rest), rest[0].line, rest[0].col)]
+            shuffler = self._line_seat(rest.pop(0))
+        if rest:
+            raise fail_at(rest[0], "a hand line is 'hand N' with an optional 'shuffler SEAT'")
+        self.start_hand(number, shuffler, pos).comments.extend(comments)
+
+    def _line_seat(self, token: Token) -> int | None:
+        """The shuffler; a recovering reader notes a name that names no seat, and reads it as
+        the one player it is close to, else goes on without a shuffler (not checked)."""
+        if self.problems is None:
+            return self.seats.resolve(token)
+        seat, problem = self.seats.leniently(token, "shuffler")
+        if problem is not None:
+            self.problems.append(problem)
+        return seat
+
+    def comments(self, texts: list[str]) -> bool:
+        if self.hand is None:
+            return False
+        if self.hand.tricks and self.hand.score is None:
+            # A comment after a trick belongs to the move it follows, as in PGN.
+            self.hand.tricks[-1].moves[-1].comments.extend(texts)
+        else:
+            self.hand.comments.extend(texts)
+        return True
+
+    def _close_hand(self) -> None:
+        if self.hand is not None:
+            self.hands.append(self.hand.finish())
+            self.hand = None
+
+    def finish(self, game: Game) -> None:
+        self._close_hand()
+        game.hands = self.hands

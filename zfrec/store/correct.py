@@ -1,0 +1,126 @@
+"""Correcting the store by hand: a stored game replaced by another record (`zfrec import
+--replace ID FILE`), a live table deleted (`zfrec tables --delete ID`). Deleting a game is
+`delete_game` (zfrec.store.removal). Each runs in the caller's transaction.
+
+    with session(engine) as s:
+        result = replace_game(s, game_id=17, path="game17-fixed.zfn")
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import islice
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlmodel import Session
+
+from zfrec.diagnostics import WrittenDiagnostic
+from zfrec.errors import NotationError, ZfrecError
+from zfrec.jsonview import dump
+from zfrec.record import iter_records
+from zfrec.store.db import StoreError
+from zfrec.store.firstpass import canonical_json, sha256
+from zfrec.store.importer import _Batches, _player_ids, _replace_unreadable, _rewrite_game
+from zfrec.store.removal import replace_sources
+from zfrec.store.rows import game_rows
+from zfrec.store.tables import GAME, LIVE_ENTRY, LIVE_TABLE, SOURCE
+from zfrec.validate import validate
+
+
+@dataclass(frozen=True, slots=True)
+class Replaced:
+    """What `zfrec import --replace` did."""
+
+    game_id: int
+    path: str
+    changed: bool  # False: the game held this record already
+    valid: bool
+    errors: int
+    warnings: int
+    hands: int
+    diagnostics: tuple[WrittenDiagnostic, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """What `zfrec import --replace --json` writes: its fields."""
+        data: dict[str, Any] = dump(self)
+        return data
+
+
+def replace_game(session: Session, *, game_id: int, path: str | Path) -> Replaced:
+    """Put the one game of the file at `path` in place of stored game `game_id`, which keeps
+    its id: its rows, diagnostics and artifacts are made again from the new record, and the
+    file (position 1) now refers to it. Flushed in the caller's transaction, not committed.
+
+    StoreError when the file holds no game or more than one, when its game cannot be read,
+    when there is no such stored game, or when the record is stored already as another game.
+    """
+    items = list(islice(iter_records(path), 2))
+    if not items:
+        raise StoreError(f"{path} holds no game")
+    if len(items) > 1:
+        raise StoreError(f"{path} holds more than one game: --replace takes a file of one game")
+    game = items[0]
+    if isinstance(game, NotationError):
+        raise StoreError(f"the game cannot be read: {game}")
+    try:
+        text = canonical_json(game)
+    except ZfrecError as exc:
+        raise StoreError(f"{path}: the game cannot be stored: {exc}") from None
+    digest = sha256(text)
+    conn = session.connection()
+    row = conn.execute(
+        select(GAME.c.id, GAME.c.content_hash).where(GAME.c.id == game_id).with_for_update()
+    ).first()
+    if row is None:
+        raise StoreError(f"no game {game_id} in the store")
+    report = validate(game, game_number=1)
+    errors = sum(d.severity == "error" for d in report.diagnostics)
+    warnings = sum(d.severity == "warning" for d in report.diagnostics)
+    source = str(Path(path).resolve())
+    rows = game_rows(source, 1, text, game, report)
+    facts = (report.ok, errors, warnings, len(game.hands), tuple(rows.diagnostics))
+    if row.content_hash == digest:
+        replace_sources(conn, source, [(1, game_id)])
+        return Replaced(game_id, str(path), False, *facts)
+    other = conn.execute(select(GAME.c.id).where(GAME.c.content_hash == digest)).scalar()
+    if other is not None:
+        raise StoreError(
+            f"the record in {path} is stored already, as game {other}: to keep only that one, "
+            f"delete game {game_id} (zfrec delete {game_id})"
+        )
+    players = _player_ids(conn, [name for _, _, name, _, _ in rows.seats])
+    batches = _Batches(conn)
+    _rewrite_game(conn, batches, game_id, digest, rows, players)
+    batches.flush()
+    batches.close()
+    replace_sources(conn, source, [(1, game_id)])
+    _replace_unreadable(conn, source, [])
+    return Replaced(game_id, str(path), True, *facts)
+
+
+def game_sources(session: Session, *, game_id: int) -> list[tuple[str, int]]:
+    """The files (path, position) that hold a stored game, as the store remembers them."""
+    rows = session.connection().execute(
+        select(SOURCE.c.path, SOURCE.c.position)
+        .where(SOURCE.c.game_id == game_id)
+        .order_by(SOURCE.c.path, SOURCE.c.position)
+    )
+    return [(str(p), int(n)) for p, n in rows]
+
+
+def delete_live_table(session: Session, *, table_id: str) -> tuple[int, int | None]:
+    """Remove a live table and its entries; (entries, game id). A game it finished stays in
+    the store as any stored game (`delete_game` removes it). Not committed."""
+    conn = session.connection()
+    row = conn.execute(
+        select(LIVE_TABLE.c.entries, LIVE_TABLE.c.game_id)
+        .where(LIVE_TABLE.c.id == table_id)
+        .with_for_update()
+    ).first()
+    if row is None:
+        raise StoreError(f"no live table {table_id!r}")
+    conn.execute(delete(LIVE_ENTRY).where(LIVE_ENTRY.c.table_id == table_id))
+    conn.execute(delete(LIVE_TABLE).where(LIVE_TABLE.c.id == table_id))
+    return int(row.entries), None if row.game_id is None else int(row.game_id)

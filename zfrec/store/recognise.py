@@ -1,0 +1,159 @@
+"""When an import takes a new record for a correction of a stored game (STORE.md, "Correcting a
+stored game").
+
+A record that is not stored yet replaces the stored game G, which keeps its id, when
+
+1. the record has an Event and a Date, and G has the same Event, Date and players in the same
+   seats (names compared as records compare them, ignoring case);
+2. at least half of the plays agree: the plays (hand, seat, cards; passes left out) the two
+   records share, as a multiset, are at least half of the longer record's;
+3. G is the only stored game that rules 1 and 2 find, the file does not hold G's own version
+   elsewhere, and no earlier record of the file replaced G;
+4. when the file held G before (it was edited and is imported again), no other file holds G:
+   a copy of the record in another file keeps its version, and the edit is another game.
+
+Two games of one club night share event, date and players but not their cards: rule 2 tells
+them apart, and rule 3 keeps an import from choosing between several. Where rule 1 finds a
+stored game and the others do not hold, the record is stored as a new game and the import
+says why (`zfrec import --replace ID FILE` replaces a game by hand).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+from sqlalchemy import Connection, and_, select
+
+from zfrec.store.tables import GAME, HAND, PLAY, PLAYER, SEAT, SOURCE, chunks
+
+Key = tuple[str, str, tuple[str, ...]]  # event, date, player keys in seat order
+AGREE = 0.5  # the share of plays that must agree (rule 3)
+
+
+def record_key(event: str | None, date: str | None, players: Iterable[str]) -> Key | None:
+    """The key a record is recognised by, or None when it lacks an Event or a Date."""
+    if not event or not date:
+        return None
+    return event, date, tuple(players)
+
+
+def stored_keys(conn: Connection, keys: Iterable[Key]) -> dict[Key, list[int]]:
+    """The stored games with each of `keys`, by key (one query per few hundred events)."""
+    wanted = set(keys)
+    events = sorted({k[0] for k in wanted})
+    dates = {k[1] for k in wanted}
+    found: dict[int, tuple[str, str]] = {}
+    for chunk in chunks(events):
+        rows = conn.execute(
+            select(GAME.c.id, GAME.c.event, GAME.c.date).where(GAME.c.event.in_(chunk))
+        )
+        found.update((int(i), (e, d)) for i, e, d in rows if d in dates)
+    players: dict[int, list[tuple[int, str]]] = {i: [] for i in found}
+    for chunk in chunks(sorted(found)):
+        rows = conn.execute(
+            select(SEAT.c.game_id, SEAT.c.seat, PLAYER.c.key)
+            .join(PLAYER, PLAYER.c.id == SEAT.c.player_id)
+            .where(SEAT.c.game_id.in_(chunk))
+        )
+        for game_id, seat, key in rows:
+            players[int(game_id)].append((int(seat), str(key)))
+    out: dict[Key, list[int]] = {}
+    for game_id, (event, date) in sorted(found.items()):
+        key = (event, date, tuple(k for _, k in sorted(players[game_id])))
+        if key in wanted:
+            out.setdefault(key, []).append(game_id)
+    return out
+
+
+def record_plays(plays: list[list[tuple[Any, ...]]]) -> Counter[tuple[int, int, str]]:
+    """The plays of a record's rows (zfrec.store.rows: per hand, hand number first), passes
+    left out."""
+    return Counter(
+        (int(p[0]), int(p[3]), str(p[5])) for hand in plays for p in hand if not p[4] and p[5]
+    )
+
+
+def stored_plays(conn: Connection, game_id: int) -> Counter[tuple[int, int, str]]:
+    """The plays of a stored game, passes left out."""
+    hands = select(HAND.c.id).where(HAND.c.game_id == game_id)
+    rows = conn.execute(
+        select(PLAY.c.hand_number, PLAY.c.seat, PLAY.c.cards).where(
+            and_(PLAY.c.hand_id.in_(hands), PLAY.c.is_pass.is_(False))
+        )
+    )
+    return Counter((int(h), int(s), str(c)) for h, s, c in rows if c)
+
+
+def agreement(a: Counter[tuple[int, int, str]], b: Counter[tuple[int, int, str]]) -> float:
+    """The share of plays two records have in common, over the longer one's (0 when either has
+    none: nothing tells them apart or together)."""
+    longer = max(a.total(), b.total())
+    if not longer or not a.total() or not b.total():
+        return 0.0
+    return (a & b).total() / longer
+
+
+def corrected(
+    conn: Connection,
+    source: str,
+    number: int,
+    key: Key,
+    plays: list[list[tuple[Any, ...]]],
+    candidates: dict[Key, list[int]],
+    taken: set[int],
+    notes: list[str],
+) -> int | None:
+    """The stored game that the new record at position `number` of its file, with `key` and
+    the rows `plays`, corrects by the rules above; or None. `taken`: games it may not be (the
+    file holds them, or another of its records replaced them). `notes` says what was decided
+    wherever a stored game has the same key."""
+    found = [g for g in candidates.get(key, []) if g not in taken]
+    if not found:
+        return None
+    mine = record_plays(plays)
+    shares = {g: agreement(mine, stored_plays(conn, g)) for g in found}
+    agreeing = [g for g in found if shares[g] >= AGREE]
+    if len(agreeing) > 1:
+        listed = ", ".join(map(str, agreeing))
+        notes.append(
+            f"game {number}: stored games {listed} have the same event, date and players and "
+            "half of its plays: stored as a new game (--replace ID replaces one)"
+        )
+        return None
+    if not agreeing:
+        closest = max(found, key=lambda g: shares[g])
+        notes.append(
+            f"game {number}: same event, date and players as stored game"
+            f"{'s' if len(found) > 1 else ''} {', '.join(map(str, found))}, but at most "
+            f"{shares[closest]:.0%} of the plays agree: stored as a new game "
+            f"(--replace {closest} would replace game {closest})"
+        )
+        return None
+    game_id = agreeing[0]
+    here = select(SOURCE.c.id).where(SOURCE.c.game_id == game_id, SOURCE.c.path == source)
+    elsewhere = select(SOURCE.c.id).where(SOURCE.c.game_id == game_id, SOURCE.c.path != source)
+    if conn.execute(here).first() is not None and conn.execute(elsewhere).first() is not None:
+        notes.append(
+            f"game {number}: this file held stored game {game_id} before, and so does another "
+            "file, which keeps that version: stored as a new game"
+        )
+        return None
+    notes.append(
+        f"game {number} replaces stored game {game_id} (same event, date and players; "
+        f"{shares[game_id]:.0%} of the plays agree)"
+    )
+    return game_id
+
+
+__all__ = [
+    "AGREE",
+    "Key",
+    "agreement",
+    "corrected",
+    "record_key",
+    "record_plays",
+    "stored_keys",
+    "stored_plays",
+]
