@@ -36,7 +36,7 @@ from zfrec.events import HandStart, MoveStep, ReplayEvent
 from zfrec.record.model import Game, Move
 from zfrec.replay import replay
 
-__all__ = ["Baseline", "Key", "new_errors", "parting", "start_state"]
+__all__ = ["Baseline", "Key", "found_from", "new_errors", "parting", "start_state"]
 
 Key = tuple[str, str, Location]
 Place = tuple[int, int, int]  # hand index, trick (1-based), move index in the trick
@@ -190,8 +190,19 @@ def new_errors(
     if base is None:
         until = parting(record, candidate, from_hand)
         base = Baseline.of(record, until, from_hand, before, rules, game_number)
+    return base.new(found_from(candidate, from_hand, before, rules, game_number))
+
+
+def found_from(
+    record: Game,
+    from_hand: int = 0,
+    before: GameState | None = None,
+    rules: Ruleset | None = None,
+    game_number: int | None = None,
+) -> list[Diagnostic]:
+    """Everything `record`'s replay finds from hand `from_hand` on (the game `before` it)."""
     start = None if from_hand == 0 or before is None else (from_hand, before)
     found: list[Diagnostic] = []
-    for _, event in replay(candidate, rules, game_number, start=start, moves=False):
+    for _, event in replay(record, rules, game_number, start=start, moves=False):
         found.extend(event.diagnostics)
-    return base.new(found)
+    return found

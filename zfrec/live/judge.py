@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NoReturn
 
-from zfrec.baseline import Baseline, key, new_errors
+from zfrec.baseline import Baseline, found_from, key
 from zfrec.diagnostics import Diagnostic
 from zfrec.engine.cards import (
     FULL_DECK,
@@ -428,11 +428,12 @@ class LiveGame:
         candidate = build_record(self.header, [*self.entries, entry], read and read[0])
         if read is not None:
             candidate = replace(candidate, problems=list(read[1]))
-        # The record's replay from its last hand on was seen when the table last rebuilt: only
-        # the candidate is replayed, from there.
+        # new_errors(record, candidate, h), its record's part known: the record's replay from
+        # its last hand on was seen when the table last rebuilt, and the entry only adds to it,
+        # so only the candidate is replayed, from there.
         start = self._start
         h, before = start if start is not None else (0, None)
-        found = new_errors(self.record(), candidate, h, before=before, baseline=self._base)
+        found = self._base.new(found_from(candidate, h, before))
         for d in found:
             extra: dict[str, Any] = {"location": d.location.play() or None}
             if d.code == "ZF102":
@@ -616,8 +617,10 @@ class LiveGame:
                 event: Event = hs.pass_(move.seat)
             else:
                 missing = move.cards & ~hs.hands[move.seat] if 0 <= move.seat < hs.n else 0
-                if missing & self.game.lead_card():
-                    raise _Refused  # the 3h of hand 1 is the leader's (R4): the replay judges
+                if missing & self.game.lead_card() or (missing and hs.deal is None):
+                    # The 3h of hand 1 is the leader's (R4), and a deal wholly known has no
+                    # guessed cards to reveal: the replay judges.
+                    raise _Refused
                 if missing:
                     hs.reveal(move.seat, move.cards)
                 event = hs.play_combo(move.seat, hs.verify_play(move.seat, move.cards, decls))
