@@ -935,3 +935,85 @@ def test_a_hand_closed_early_counts_and_leaves_the_next_start_unknown() -> None:
     assert game.scores == [5, 5, 100] and game.over and game.winners() == [2]
     with pytest.raises(ValueError, match="2 totals for 3 seats"):
         game.restate_scores((1, 2))
+
+
+# --- what is known of the cards: reveal, and its undo ---------------------------------------------
+
+
+def test_next_leader_is_the_top_player_or_the_next_holder_after_them() -> None:
+    hs = HandState([parse_cards(h) for h in ("3h 4s", "5s", "7s 8s")], leader=0)
+    assert hs.next_leader() is None  # nothing on the table
+    hs.play(0, parse_cards("3h"))
+    assert hs.next_leader() == 0
+    hs.play(1, parse_cards("5s"))  # seat 2 goes out on top: seat 3 would lead (R8)
+    assert hs.next_leader() == 2
+    assert hs.pass_chain() == [2, 0]
+
+
+def test_reveal_trades_a_guessed_card_and_refuses_a_known_one() -> None:
+    hs = HandState([parse_cards(h) for h in ("3h 4s 9d", "5s 6s Td", "7s 8s Jd")], leader=0)
+    with pytest.raises(IllegalPlayError, match="does not hold 5s"):
+        hs.reveal(0, parse_cards("5s"))  # no deal is guessed: every card is where it is
+    hs.mark_known([parse_cards("3h"), parse_cards("5s 6s"), 0])
+    with pytest.raises(IllegalPlayError, match="does not hold 5s"):
+        hs.reveal(0, parse_cards("5s"))  # known to be seat 2's
+    event = hs.reveal(0, parse_cards("8s"))
+    assert format_cards(hs.hands[0]) == "3h 8s 9d" and format_cards(hs.hands[2]) == "4s 7s Jd"
+    assert hs.log == [event] and event.trick_result is None
+    hs.undo()
+    assert format_cards(hs.hands[0]) == "3h 4s 9d" and hs.log == []
+
+
+def _guessed_hand(n: int, seed: int, knownness: int) -> HandState:
+    rng = random.Random(seed)
+    deal = deal_random(n, 0, rng)
+    hs = HandState(list(deal), rng.randrange(n), POPPEL)
+    hs.mark_known([h & knownness for h in deal])
+    return hs
+
+
+@given(
+    st.integers(3, 6),
+    st.integers(0, 2**32 - 1),
+    st.integers(0, 2**54 - 1),
+    st.integers(0, 12),
+)
+@settings(max_examples=60 if DEEP else 30, deadline=None)
+def test_undo_after_reveal_restores_exactly(n: int, seed: int, knownness: int, steps: int) -> None:
+    """Random play with reveals of cards the guess placed elsewhere, then undo back to each
+    earlier point: the state (cards, deal, log, turn, trick...) is exactly as it was."""
+    rng = random.Random(seed)
+    hs = _guessed_hand(n, seed, knownness)
+    history = [(snapshot(hs), hs.deal)]
+    for _ in range(steps):
+        if hs.result is not None:
+            break
+        seat = hs.turn
+        others = [s for s in range(n) if s != seat]
+        guessed = [
+            c for s in others for c in range(54) if hs.hands[s] & ~hs.deal.known[s] >> c & 1
+        ] if hs.deal is not None else []  # fmt: skip
+        if guessed and rng.random() < 0.6:
+            card = 1 << rng.choice(guessed)
+            try:
+                hs.reveal(seat, card)
+            except IllegalPlayError:
+                assert snapshot(hs) == history[-1][0] and hs.deal == history[-1][1]
+                continue
+            assert hs.hands[seat] & card
+            history.append((snapshot(hs), hs.deal))
+        plays = physical_plays(hs.hands[seat], hs.top, hs.rules)
+        if hs.can_pass(seat) and (not plays or rng.random() < 0.4):
+            hs.pass_(seat)
+        else:
+            combo = rng.choice(plays)
+            hs.play_combo(seat, hs.verify_play(seat, combo.mask, combo.declarations()))
+        history.append((snapshot(hs), hs.deal))
+        total = 0
+        for h in hs.hands:
+            assert total & h == 0
+            total |= h
+    while len(history) > 1:
+        history.pop()
+        hs.undo()
+        assert (snapshot(hs), hs.deal) == history[-1]

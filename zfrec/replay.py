@@ -41,6 +41,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
+from zfrec.core import Deal
 from zfrec.diagnostics import Cause, Diagnostic
 from zfrec.engine.cards import Cards, format_cards, iter_ids
 from zfrec.engine.deal import hand_sizes, rebuild_deal, verify_dealt_once, verify_hand_sizes
@@ -170,6 +171,7 @@ class _Replayer(Ledger):
     # may be another seat's cards (a lost colon), so the deal's cards not held, and who is out
     # when, follow from it.
     _rebuilt_from: Cause | None = field(init=False, default=None)
+    _dealt: Deal | None = field(init=False, default=None)  # a rebuilt deal: known and guessed
     # The previous hand's root error: its result, so this hand's start, may not be the real one.
     _carry: Cause | None = field(init=False, default=None)
     # What the scores as computed follow from, while they differ from the record's for it.
@@ -345,7 +347,7 @@ class _Replayer(Ledger):
         except DealError as exc:
             self._judged(exc, hand)
         self._hand_root, self._played, self._tainted, self._skipped = None, 0, {}, None
-        self._guess = self._rebuilt_from = None
+        self._guess = self._rebuilt_from = self._dealt = None
         first_drawer = game.next_first_drawer(hand.shuffler)
         deal, reconstructed, known = self._deal(hand, game.n, first_drawer)
         written_leader = hand.tricks[0].moves[0].seat if hand.tricks and hand.tricks[0].moves else 0
@@ -359,6 +361,8 @@ class _Replayer(Ledger):
                 leader = written_leader
         # Without MoveSteps nobody gets the hand to step back in: no undo record is kept.
         hs = game.open_hand(deal, leader, index + 1, undoable=self.moves)
+        if self._dealt is not None:  # which cards a play may still show to be elsewhere
+            hs.mark_known(self._dealt.known)
         self.state.hand = hs
         yield self.state, HandStart(
             index, hand.number, tuple(deal), reconstructed,
@@ -567,6 +571,7 @@ class _Replayer(Ledger):
             self._judged(exc, hand)
         opener = hand.tricks[0].moves[0].seat if hand.tricks and hand.tricks[0].moves else -1
         rebuilt = rebuild_deal(known, sizes, played, self.state.game.lead_card(), opener)
+        self._dealt = rebuilt.deal
         if rebuilt.guessed:
             self._report(
                 "ZF305",

@@ -8,13 +8,14 @@ every play with its joker declarations, explicit passes, hand scores, running to
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from zfrec.engine.actions import Logged, RevealEvent
 from zfrec.engine.cards import Cards, points_of
 from zfrec.engine.combos import Category, Combo
-from zfrec.engine.game import Event, GameState, HandState, PassEvent, deal_random
+from zfrec.engine.game import GameState, HandState, PassEvent, deal_random
 from zfrec.engine.movegen import Move, expand, legal_plays, move_size
 from zfrec.engine.rules import Ruleset
 from zfrec.record.model import Game, Hand, HandScore, Result, SeatDeal, Trick
@@ -111,12 +112,14 @@ def play_hand(hand: HandState, bot: Bot, rng: random.Random) -> list[Trick]:
     return tricks_of(hand.log)
 
 
-def tricks_of(log: list[Event]) -> list[Trick]:
+def tricks_of(log: Sequence[Logged]) -> list[Trick]:
     """The tricks of a hand's log as a record writes them: every play with its joker
     declarations and every pass, a trick closed by the action that ended it."""
     tricks: list[Trick] = []
     moves: list[RecordMove] = []
     for event in log:
+        if isinstance(event, RevealEvent):
+            continue  # not an action: the cards it traded are played by the next one
         if isinstance(event, PassEvent):
             moves.append(RecordMove.passes(event.seat))
         else:

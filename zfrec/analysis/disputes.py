@@ -1,9 +1,8 @@
 """Disputed moves judged every way: the record replayed with each version in place.
 
 A disputed move may carry the other side's versions (`2: Qc disputed or Kc`, FORMAT.md).
-`judge_disputes(game)` replays the whole record once per version, with that version in place of
-the play as written and everything else as recorded, through to the end of the game, and says
-for each version:
+`judge_disputes(game)` replays the record with each version in place of the play as written and
+everything else as recorded, through to the end of the game, and says for each version:
 
 - whether it is legal, or its first error and where;
 - when legal, the disputed hand's points per seat and the game's final totals;
@@ -25,24 +24,37 @@ version's), and except the comparisons with the score lines and the result the t
 (ZF401-ZF403): those were written for what the table believed was played, so for another
 version they would differ by design. Its computed points and totals are given instead.
 
-Nothing here applies a rule: each version's record is judged by `zfrec.validate`.
+Judging is a visitor of the one walk over the record (`DisputeJudge`, as the game's page runs it):
+the walk is the recorded version's replay, and its events up to each disputed move are the
+baseline; each other version is replayed from the disputed hand on (`replay(start=...)`, the
+game's state before the hand taken from the walk) and its errors are the ones new against that
+baseline (zfrec.baseline). Nothing here applies a rule: the replay judges every version.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
 from zfrec.analysis.solve import Budget, best_points
+from zfrec.baseline import Baseline, Place, key
 from zfrec.diagnostics import Diagnostic, WrittenDiagnostic
+from zfrec.engine.game import GameState, HandState
 from zfrec.engine.rules import Ruleset
-from zfrec.errors import Location
+from zfrec.events import (
+    GameEnd,
+    HandEnd,
+    HandStart,
+    MoveStep,
+    ReplayEvent,
+    ReplayState,
+    ReplayVisitor,
+    walk,
+)
 from zfrec.jsonview import PerPlayer, dump
 from zfrec.record.model import AltPlay, Game, Move
-from zfrec.replay import HandStart, MoveStep, replay
-from zfrec.validate import Report, validate
+from zfrec.replay import replay
 
 # The hindsight solver's bound per version: nodes only, so the answer never depends on the
 # machine's speed (a time bound would make the same record audit differently).
@@ -64,9 +76,10 @@ class VersionVerdict:
 
     version: AltPlay
     recorded: bool  # the play as written (the first version)
-    report: Report  # the validation of the record with this version in place
     errors: tuple[Diagnostic, ...]  # the errors held against it, in record order
     best: tuple[int, ...] | None = None  # best reachable points per seat after the move
+    hand_points: tuple[int, ...] | None = None  # the disputed hand's, if it ended
+    final_totals: tuple[int, ...] = ()  # the game's computed totals at its end
 
     @property
     def play(self) -> str:
@@ -98,15 +111,12 @@ class DisputeVerdict:
     def points(self, v: VersionVerdict) -> tuple[int, ...] | None:
         """The disputed hand's points per seat with version `v`; None when it is illegal or
         the hand is not finished."""
-        if not v.legal:
-            return None
-        result = v.report.hands[self.hand_index].result
-        return None if result is None else result.points
+        return v.hand_points if v.legal else None
 
     @staticmethod
     def totals(v: VersionVerdict) -> tuple[int, ...] | None:
         """The game's final totals with version `v`; None when it is illegal."""
-        return v.report.scores if v.legal else None
+        return v.final_totals if v.legal else None
 
     def to_json(self, players: list[str]) -> dict[str, Any]:
         """The dispute as `zfrec audit --json` writes it (ANALYSIS.md)."""
@@ -188,111 +198,212 @@ def judge_disputes(
     *,
     solve_budget: Budget | None = SOLVE_BUDGET,
 ) -> tuple[DisputeVerdict, ...]:
-    """Every disputed move with other versions, each version judged (see the module doc).
+    """Every disputed move with other versions, each version judged (see the module doc): one
+    walk over the record, and one replay from the disputed hand on per other version.
 
     `solve_budget` bounds the hindsight solver per version; None leaves the best reachable
     points out.
     """
-    used = rules or game.ruleset()
-    out: list[DisputeVerdict] = []
-    for h, t, m, move in disputed_moves(game):
-        before = _errors_before(game, used, h, t, m, game_number)
-        verdicts = []
-        for i, version in enumerate(move.versions()):
-            record = with_version(game, h, t, m, version)
-            report = validate(record, used, game_number)
-            best = None
-            if solve_budget is not None:
-                best = _best(record, used, h, t, m, solve_budget)
-            verdicts.append(VersionVerdict(version, i == 0, report, _held(report, before), best))
-        out.append(DisputeVerdict(move, h, t, m, tuple(verdicts), game.hands[h].number))
-    return tuple(out)
+    judge = DisputeJudge(game, rules, game_number, solve_budget=solve_budget)
+    if judge.places:
+        walk(game, [judge], judge.rules, game_number)
+    return judge.verdicts()
 
 
-def _best(
-    game: Game, rules: Ruleset, h: int, t: int, m: int, budget: Budget
-) -> tuple[int, ...] | None:
-    """The best points each seat can reach from the position after move `m` of trick `t` of
-    hand `h`, or None: the deal is not known exactly, the move itself is not legal (or not
-    applied), or the solver's budget runs out."""
-    known = False
-    for state, event in replay(game, rules):
-        if isinstance(event, HandStart):
-            if event.hand_index > h:
-                return None  # the move was never reached
-            known = event.hand_index == h and all(event.known)
-        elif (
-            isinstance(event, MoveStep)
-            and (event.hand_index, event.trick_index, event.move_index) == (h, t, m)
-            and not event.inferred
-        ):
-            legal = event.event is not None and not any(
-                d.severity == "error" for d in event.diagnostics
-            )
-            if not (known and legal) or state.hand is None:
-                return None
-            points = best_points(state.hand, budget=budget)
-            return None if points is None else tuple(points[s] for s in range(state.hand.n))
-    return None
+# Errors before a hand after which a replay from that hand on would not find what the whole
+# replay finds: the totals the replay goes on from depend on the record's earlier score lines.
+_HISTORY_CODES = frozenset(("ZF208", "ZF402"))
 
 
-def _key(d: Diagnostic) -> tuple[str, str, Location]:
-    return d.code, d.message, d.location
+@dataclass(slots=True)
+class _Pending:
+    """A disputed move met in the walk: its baseline, and its versions judged so far."""
+
+    place: Place
+    move: Move
+    base: Baseline
+    since: int  # where the disputed hand's diagnostics start in the walk's
+    best: tuple[int, ...] | None = None  # the recorded version's
+    points: tuple[int, ...] | None = None
+    others: list[VersionVerdict] | None = None
 
 
-def _errors_before(
-    game: Game, rules: Ruleset, h: int, t: int, m: int, game_number: int | None
-) -> Counter[tuple[str, str, Location]]:
-    """The errors the record's replay finds before it reaches the disputed move."""
-    move = game.hands[h].tricks[t - 1].moves[m]
-    found: Counter[tuple[str, str, Location]] = Counter()
-    for _, event in replay(game, rules, game_number):
-        if isinstance(event, MoveStep):
-            if (event.hand_index, event.trick_index, event.move_index) == (h, t, m) and (
-                not event.inferred
+class DisputeJudge(ReplayVisitor):
+    """A visitor of the record's walk that judges every disputed move's versions.
+
+    The walk itself is the recorded version's replay; each other version is replayed from the
+    disputed hand on, from the game's state the walk had before it. `verdicts()` once the walk
+    is over.
+    """
+
+    __slots__ = (
+        "_before",
+        "_events",
+        "_found",
+        "_from",
+        "_history",
+        "_known",
+        "_pending",
+        "_totals",
+        "game_number",
+        "places",
+        "record",
+        "rules",
+        "solve_budget",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        record: Game,
+        rules: Ruleset | None = None,
+        game_number: int | None = None,
+        *,
+        solve_budget: Budget | None = SOLVE_BUDGET,
+    ) -> None:
+        self.record, self.rules = record, rules or record.ruleset()
+        self.game_number, self.solve_budget = game_number, solve_budget
+        self.places: dict[Place, Move] = {(h, t, m): mv for h, t, m, mv in disputed_moves(record)}
+        if self.places and record.locate is not None:
+            # A JSON record: the versions' errors are placed in its text, as the validator
+            # places what it finds (zfrec.record.jsonpos), so the places are found first.
+            record.locate(record)
+            record.locate = None
+        self._found: list[Diagnostic] = []  # every diagnostic of the walk, in order
+        self._events: list[ReplayEvent] = []  # the disputed hand's, so far
+        self._before: GameState | None = None  # the game before the disputed hand
+        self._from = 0  # where the hand's diagnostics start in _found
+        self._known = False
+        self._history = False  # a replay from a later hand would not find the same
+        self._pending: dict[Place, _Pending] = {}
+        self._totals: tuple[int, ...] = ()
+
+    def _disputed(self, h: int) -> bool:
+        return any(p[0] == h for p in self.places)
+
+    def visit_hand_start(self, state: ReplayState, event: HandStart) -> None:
+        h = event.hand_index
+        self._events = []
+        if self._disputed(h):
+            partial = h > 0 and not self._history and not state.game.over
+            self._before = state.game.copy() if partial else None
+            self._from, self._known = len(self._found), all(event.known)
+            self._events.append(event)
+        self._see(event)
+
+    def visit_move(self, state: ReplayState, step: MoveStep) -> None:
+        if self._events:
+            place = (step.hand_index, step.trick_index, step.move_index)
+            if place in self.places and not step.inferred and place not in self._pending:
+                self._meet(place, state.hand, step)
+            self._events.append(step)
+        self._see(step)
+
+    def visit_hand_end(self, state: ReplayState, event: HandEnd) -> None:
+        if self._events:
+            self._events.append(event)
+            for place in self.places:  # never reached: the hand ended before
+                if place[0] == event.hand_index and place not in self._pending:
+                    self._meet(place, None, None)
+            for p in self._pending.values():
+                if p.place[0] == event.hand_index:
+                    p.points = None if event.result is None else event.result.points
+        self._see(event)
+        self._events = []
+
+    def visit_game_end(self, state: ReplayState, event: GameEnd) -> None:
+        self._see(event)
+        self._totals = event.scores
+
+    def _see(self, event: ReplayEvent) -> None:
+        self._found += event.diagnostics
+        if any(d.code in _HISTORY_CODES and d.severity == "error" for d in event.diagnostics):
+            self._history = True
+
+    def _meet(self, place: Place, hs: HandState | None, step: MoveStep | None) -> None:
+        """The walk reached a disputed move (`step`; None: the hand ended before it): its
+        baseline is what the walk found before it; its other versions are judged now."""
+        move = self.places[place]
+        base = Baseline(place, move)
+        if self._before is None:  # the versions are replayed from the start: so is the baseline
+            base.found.update(key(d) for d in self._found[: self._from] if d.severity == "error")
+        for event in self._events:
+            base.see(event)
+        pending = _Pending(place, move, base, self._from if self._before is not None else 0)
+        if step is not None and hs is not None and self._legal(step):
+            pending.best = self._best(hs)
+        pending.others = [self._version(place, v, base) for v in move.versions()[1:]]
+        self._pending[place] = pending
+
+    def _legal(self, step: MoveStep) -> bool:
+        return (
+            self._known
+            and step.event is not None
+            and not any(d.severity == "error" for d in step.diagnostics)
+        )
+
+    def _best(self, hs: HandState) -> tuple[int, ...] | None:
+        if self.solve_budget is None:
+            return None
+        points = best_points(hs, budget=self.solve_budget)
+        return None if points is None else tuple(points[s] for s in range(hs.n))
+
+    def _version(self, place: Place, version: AltPlay, base: Baseline) -> VersionVerdict:
+        """Replay the record with `version` in place, from the disputed hand on."""
+        h, t, m = place
+        record = with_version(self.record, h, t, m, version)
+        start = None if self._before is None else (h, self._before)
+        found: list[Diagnostic] = []
+        best = points = None
+        totals: tuple[int, ...] = ()
+        known = False
+        for state, event in replay(record, self.rules, self.game_number, start=start):
+            found += event.diagnostics
+            if isinstance(event, HandStart) and event.hand_index == h:
+                known = all(event.known)
+            elif (
+                isinstance(event, MoveStep)
+                and (event.hand_index, event.trick_index, event.move_index) == place
+                and not event.inferred
             ):
-                break
-        elif isinstance(event, HandStart) and event.hand_index >= h:
-            if event.hand_index > h:
-                break  # the hand ended before the move (ZF204): nothing more is before it
-            # A hand's start also reports cards played twice at their later play, which may
-            # come after the disputed move.
-            found.update(_key(d) for d in event.diagnostics if _before(d, t, move))
-            continue
-        found.update(_key(d) for d in event.diagnostics if d.severity == "error")
-    return found
+                legal = event.event is not None and not any(
+                    d.severity == "error" for d in event.diagnostics
+                )
+                if known and legal and state.hand is not None:
+                    best = self._best(state.hand)
+            elif isinstance(event, HandEnd) and event.hand_index == h:
+                points = None if event.result is None else event.result.points
+            elif isinstance(event, GameEnd):
+                totals = event.scores
+        return VersionVerdict(version, False, _held(base.new(found)), best, points, totals)
+
+    def verdicts(self) -> tuple[DisputeVerdict, ...]:
+        """The verdicts, in record order (once the walk is over)."""
+        out = []
+        for place, move in self.places.items():
+            p = self._pending.get(place)
+            if p is None or p.others is None:
+                continue
+            recorded = VersionVerdict(
+                move.versions()[0], True, _held(p.base.new(self._found[p.since :])), p.best,
+                p.points, self._totals,
+            )  # fmt: skip
+            h, t, m = place
+            versions = (recorded, *p.others)
+            out.append(DisputeVerdict(move, h, t, m, versions, self.record.hands[h].number))
+        return tuple(out)
 
 
-def _before(d: Diagnostic, t: int, move: Move) -> bool:
-    """An error of the disputed move's hand start that is placed before the move."""
-    loc = d.location
-    if d.severity != "error":
-        return False
-    if loc.trick is None:
-        return True  # about the deal as a whole
-    if move.pos is not None and loc.line is not None and loc.col is not None:
-        return (loc.line, loc.col) < (move.pos.line, move.pos.col)
-    return loc.trick < t
-
-
-def _held(report: Report, before: Counter[tuple[str, str, Location]]) -> tuple[Diagnostic, ...]:
-    """The errors of a version's replay that are held against it, in record order."""
-    left = Counter(before)
-    held = []
-    for d in report.diagnostics:
-        if d.severity != "error" or d.code in LEDGER_CODES:
-            continue
-        key = _key(d)
-        if left[key]:
-            left[key] -= 1
-            continue
-        held.append(d)
+def _held(errors: tuple[Diagnostic, ...]) -> tuple[Diagnostic, ...]:
+    """The errors held against a version (new against the baseline), in record order: the
+    comparisons with the table's score lines and result are not (see the module doc)."""
+    held = [d for d in errors if d.code not in LEDGER_CODES]
     # Record order: diagnostics without a place (JSON records) keep the replay's order.
     return tuple(sorted(held, key=lambda d: (d.location.line or 0, d.location.col or 0)))
 
 
 __all__ = [
     "DisputeJson",
+    "DisputeJudge",
     "DisputeVerdict",
     "VersionJson",
     "VersionVerdict",

@@ -7,9 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from zfrec.core import Trade
 from zfrec.engine.combos import Combo
 
-__all__ = ["Event", "HandResult", "PassEvent", "PlayEvent", "TrickResult"]
+__all__ = ["Event", "HandResult", "Logged", "PassEvent", "PlayEvent", "RevealEvent", "TrickResult"]
 
 
 class TrickResult(NamedTuple):
@@ -71,3 +72,20 @@ class PassEvent(NamedTuple):
 
 
 Event = PlayEvent | PassEvent
+
+
+class RevealEvent(NamedTuple):
+    """Cards `seat` was shown to hold that a guessed deal had placed with other seats, traded
+    for its own guessed cards (zfrec.core.Deal.reveal) before trick `trick`'s `turn`-th action.
+    It ends nothing: the results are always None."""
+
+    seat: int
+    trick: int
+    turn: int
+    trades: tuple[Trade, ...]
+    trick_result: None = None
+    hand_result: None = None
+
+
+# What HandState.log holds: the actions, and the reveals before them.
+Logged = PlayEvent | PassEvent | RevealEvent

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from zfrec.core import Deal
 from zfrec.engine.cards import DECK_SIZE, FULL_DECK, THREE_OF_HEARTS, format_cards
 from zfrec.engine.seats import MAX_SEATS, MIN_SEATS
 from zfrec.errors import DealError
@@ -140,6 +141,7 @@ class RebuiltDeal:
     unplayed: int  # the cards nobody is shown holding or playing
     guessed: tuple[int, ...]  # the seats that shared them in seat order (empty: no guess)
     left: int  # cards that fit in no hand of the draw order
+    deal: Deal  # the hands as known (recorded, played, the lead card) and as placed by guess
 
 
 def rebuild_deal(
@@ -179,11 +181,13 @@ def rebuild_deal(
     pool = unplayed = FULL_DECK & ~seen
     free = [max(0, sizes[s] - hands[s].bit_count()) for s in range(n)]
     open_seats = tuple(s for s in range(n) if free[s])
+    placed = [0] * n
     for s in open_seats:
         while free[s] and pool:
             low = pool & -pool
-            hands[s] |= low
+            placed[s] |= low
             pool ^= low
             free[s] -= 1
+    deal = Deal(tuple(hands), tuple(placed))
     guessed = open_seats if len(open_seats) > 1 and unplayed else ()
-    return RebuiltDeal(hands, unplayed, guessed, pool)
+    return RebuiltDeal(deal.hands(), unplayed, guessed, pool, deal)

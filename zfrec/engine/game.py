@@ -33,7 +33,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from zfrec.engine.actions import Event, HandResult, PassEvent, PlayEvent, TrickResult
+from zfrec.core import Deal
+from zfrec.engine.actions import (
+    Event,
+    HandResult,
+    Logged,
+    PassEvent,
+    PlayEvent,
+    RevealEvent,
+    TrickResult,
+)
 from zfrec.engine.cards import THREE_OF_HEARTS, Declarations, format_cards, points_of
 from zfrec.engine.combos import DEFAULT_RULES, Category, Combo, readings, resolve
 from zfrec.engine.deal import (
@@ -59,6 +68,7 @@ __all__ = [
     "HandState",
     "PassEvent",
     "PlayEvent",
+    "RevealEvent",
     "TrickResult",
     "best_reading",
     "check_seats",
@@ -149,12 +159,16 @@ class HandState:
     result: HandResult | None = field(init=False, default=None)
     over: bool = field(init=False, default=False)
     holders: int = field(init=False)
-    log: list[Event] = field(init=False, default_factory=list)
+    log: list[Logged] = field(init=False, default_factory=list)
+    # Which cards in hand are known and which a guessed deal placed (None: all known);
+    # see mark_known and reveal.
+    deal: Deal | None = field(init=False, default=None)
     _passed: int = field(init=False, default=0, repr=False)  # seats that passed since the top
     _empty: int = field(init=False, default=0, repr=False)  # seats holding no cards
     _everyone: int = field(init=False, default=0, repr=False)
     _next: tuple[int, ...] = field(init=False, default=(), repr=False)
     _saved: list[_Saved] = field(init=False, default_factory=list, repr=False)
+    _deals: list[Deal | None] = field(init=False, default_factory=list, repr=False)  # by reveal
     _readings: dict[object, list[Combo]] = field(
         init=False, default_factory=dict, repr=False, compare=False
     )
@@ -195,7 +209,7 @@ class HandState:
             )
         )  # fmt: skip
 
-    def undo(self) -> Event:
+    def undo(self) -> Logged:
         """Take back the last action and return its event; raise IndexError if there is none.
 
         The state afterwards is exactly the state before the action: the hand, the trick, the
@@ -214,6 +228,12 @@ class HandState:
         if not self.undoable:
             raise ValueError("this hand keeps no undo record: it was made with undoable=False")
         event = self.log.pop()
+        if type(event) is RevealEvent:
+            for trade in event.trades:
+                self.hands[event.seat] = self.hands[event.seat] & ~trade.card | trade.given
+                self.hands[trade.owner] = self.hands[trade.owner] & ~trade.given | trade.card
+            self.deal = self._deals.pop()
+            return event
         (
             self.turn, self.trick, self.turn_in_trick, self.top, self.top_seat,
             self.trick_cards, self._passed, self.final_turn, held, won,
@@ -376,6 +396,52 @@ class HandState:
             if after is None or len(chain) > 2 * self.n:
                 return chain
             seat = after
+
+    def next_leader(self) -> int | None:
+        """Who leads the next trick once every seat of the pass chain has passed: the top
+        player, or when they are out the next seat holding cards (R8); None when that would
+        end the hand, or no play is on the table."""
+        if self.over or self.final_turn or self.top_seat is None:
+            return None
+        winner = self.top_seat
+        return winner if self.hands[winner] else self._next_holder(winner)
+
+    # what is known of the cards ----------------------------------------------------------------
+
+    def mark_known(self, known: Sequence[int]) -> None:
+        """Say which of the dealt cards are known to be where they are (`known`, per seat):
+        the others were placed by a guess (a deal rebuilt from the plays), and `reveal` may
+        move those still in hand. Not an action: nothing to undo."""
+        dealt = list(self.hands)
+        for event in self.log:
+            if type(event) is PlayEvent:
+                dealt[event.seat] |= event.combo.mask
+        self.deal = Deal.of(dealt, known)
+
+    def reveal(self, seat: int, mask: int, keep: int = 0) -> RevealEvent:
+        """`seat` is shown to hold the cards of `mask` (it is about to play them): where the
+        guessed deal placed some with another seat, they trade places with the seat's own
+        guessed cards (not `keep`). Logged; `undo()` takes it back. Raises IllegalPlayError
+        (ZF301) when the cards cannot be its: known elsewhere, already played, or no guessed
+        card of its own to give for them."""
+        found = None
+        if self.deal is not None and 0 <= seat < self.n:
+            found = self.deal.reveal(seat, mask, self.hands, keep)
+        if found is None:
+            missing = mask & ~self.hands[seat] if 0 <= seat < self.n else mask
+            raise self._error(
+                f"{{0}} does not hold {format_cards(missing)} (RULES.md R3)", "R3", "ZF301",
+                seat, seat,
+            )  # fmt: skip
+        deal, trades = found
+        for trade in trades:
+            self.hands[seat] = self.hands[seat] & ~trade.given | trade.card
+            self.hands[trade.owner] = self.hands[trade.owner] & ~trade.card | trade.given
+        self._deals.append(self.deal)
+        self.deal = deal
+        event = RevealEvent(seat, self.trick, self.turn_in_trick, trades)
+        self.log.append(event)
+        return event
 
     # act ---------------------------------------------------------------------------------------
 

@@ -23,20 +23,21 @@ Entry JSON (seats 0-based, as in the record model):
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NoReturn
 
+from zfrec.baseline import Baseline, found_from, key
 from zfrec.diagnostics import Diagnostic
 from zfrec.engine.cards import (
     FULL_DECK,
     Card,
     Cards,
     format_cards,
-    ids,
     parse_play,
 )
-from zfrec.engine.combos import Combo, readings, resolve
+from zfrec.engine.combos import readings
 from zfrec.engine.game import Event, GameState, HandResult, HandState, hand_sizes, next_seat
 from zfrec.engine.rules import Ruleset
 from zfrec.errors import CardError, IllegalPlayError, ZfrecError
@@ -56,7 +57,7 @@ from zfrec.record.model import (
 )
 from zfrec.record.problems import ReadProblem
 from zfrec.record.zfn import PASS_WORDS
-from zfrec.replay import HandEnd, replay
+from zfrec.replay import HandEnd, HandStart, replay
 
 
 class LiveError(ZfrecError):
@@ -231,20 +232,55 @@ class Replayed:
     hand: HandState | None
     errors: list[Diagnostic]
     last_result: HandResult | None  # the last hand's result, if it ended
+    # The last hand's index and the game before it: the next replay may start there.
+    start: tuple[int, GameState] | None = None
+    earlier: list[Diagnostic] = field(default_factory=list)  # errors before the last hand
+    base: Baseline = field(default_factory=lambda: Baseline(None))  # ... from it on (or all)
 
 
-def replay_to_end(record: Game) -> Replayed:
-    errors: list[Diagnostic] = []
+# Errors after which a replay from a later hand would not find what the whole replay finds
+# (the running totals then come from the record's score lines).
+_HISTORY_CODES = frozenset(("ZF208", "ZF402"))
+
+
+def replay_to_end(
+    record: Game, start: tuple[int, GameState] | None = None, earlier: Sequence[Diagnostic] = ()
+) -> Replayed:
+    """Replay `record` (from `start`, the errors of the hands before it being `earlier`)."""
+    errors: list[Diagnostic] = list(earlier)
     game: GameState | None = None
     hand: HandState | None = None
     last: HandResult | None = None
-    for state, event in replay(record):
+    at: tuple[int, GameState] | None = start
+    before = list(earlier)
+    for state, event in replay(record, start=start):
+        if isinstance(event, HandStart):
+            at, before = (event.hand_index, state.game.copy()), list(errors)
         errors.extend(d for d in event.diagnostics if d.severity == "error")
         game, hand = state.game, state.hand
         if isinstance(event, HandEnd):
             last = event.result
     assert game is not None
-    return Replayed(game, hand, errors, last)
+    if at is not None and (at[1].over or any(d.code in _HISTORY_CODES for d in before)):
+        at, before = None, []  # a replay from the last hand on would not be the whole replay's
+    # What the record's replay found from where the next one starts: an entry is judged by
+    # the errors its record's replay finds beyond these (zfrec.baseline).
+    base = Baseline(None, found=Counter(key(d) for d in errors[len(before) :]))
+    return Replayed(game, hand, errors, last, at, before, base)
+
+
+class _Refused(Exception):
+    """A move the table does not make at once, though the engine would: the replay judges."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Made:
+    """A move the engine made: the passes it implied, how many actions it took (passes, a
+    reveal, the move: each one undone by `undo`), and the hand's result if it ended it."""
+
+    passes: tuple[int, ...]
+    actions: int
+    ended: HandResult | None
 
 
 @dataclass(slots=True)
@@ -264,10 +300,14 @@ class LiveGame:
     rules: Ruleset = field(init=False)
     game: GameState = field(init=False)
     hand: HandState | None = field(init=False, default=None)
-    known: list[int] = field(init=False, default_factory=list)  # known dealt cards per seat
     line: int = field(init=False, default=0)  # trick lines of the current hand so far
     line_moves: int = field(init=False, default=0)  # moves written on the last line
     baseline: list[tuple[str, str]] = field(init=False, default_factory=list)
+    # Where the next replay may start (the last hand, the game before it), the errors before
+    # it, and those from it on: an entry the engine does not take is judged from there.
+    _start: tuple[int, GameState] | None = field(init=False, default=None)
+    _earlier: list[Diagnostic] = field(init=False, default_factory=list)
+    _base: Baseline = field(init=False, default_factory=lambda: Baseline(None))
     last_result: HandResult | None = field(init=False, default=None)
     _moves: _MoveCache = field(init=False, default_factory=lambda: _MoveCache())
     # engine actions (inferred passes + the move) of each move applied since the last rebuild
@@ -301,10 +341,11 @@ class LiveGame:
 
     # rebuilding --------------------------------------------------------------------------------
 
-    def _rebuild(self, record: Game) -> None:
+    def _rebuild(self, record: Game, resume: bool = False) -> None:
         """The state at the end of `record`. The replay closes every trick at the end of its
         line (the notation's rule for omitted passes), so the last line is replayed here, move
-        by move, through the engine: its trick stays open for the next entry."""
+        by move, through the engine: its trick stays open for the next entry. `resume`: the
+        record is the last one's with entries added, so the replay starts at its last hand."""
         last = record.hands[-1] if record.hands else None
         tail = list(last.tricks[-1].moves) if last is not None and last.tricks else []
         base = record
@@ -313,21 +354,21 @@ class LiveGame:
             if len(record.hands) == 1 and not cut.tricks:
                 cut = replace(cut, deal=_led_by(cut, self.n, tail[0].seat))
             base = replace(record, hands=[*record.hands[:-1], cut], result=None)
-        done = replay_to_end(base)
+        start = self._start if resume else None
+        done = replay_to_end(base, start, self._earlier if start is not None else ())
         self.game, self.hand, self.last_result = done.game, done.hand, done.last_result
         self.baseline = [(d.code, d.message) for d in done.errors]
-        deal = last.deal if last is not None else None
-        self.known = [d.known for d in deal] if deal is not None else [0] * self.n
+        self._start, self._earlier, self._base = done.start, done.earlier, done.base
         self.line = len(last.tricks) - bool(tail) if last is not None else 0
         self.line_moves = 0
         self._counts = []
         for move in tail:
             hs = self.hand
-            plan = None if hs is None else self._fast_plan(hs, move)
-            if plan is None:  # never expected: then the replay's own reading of it all is used
+            made = None if hs is None else self._make(hs, move, self._passes_before(hs, move))
+            if made is None:  # never expected: then the replay's own reading of it all is used
                 self._take(replay_to_end(record), record)
                 return
-            self._advance(move, len(last.tricks) if last is not None else 1, *plan)
+            self._made(made, len(last.tricks) if last is not None else 1)
         # The line's first move came after the passes the replay inferred to close the trick
         # before it; undoing it by the engine would leave those: that one undo rebuilds.
         del self._counts[:1]
@@ -336,6 +377,7 @@ class LiveGame:
         """The state the replay reached at the end of the whole record (its last trick closed)."""
         self.game, self.hand, self.last_result = done.game, done.hand, done.last_result
         self.baseline = [(d.code, d.message) for d in done.errors]
+        self._start, self._earlier, self._base = done.start, done.earlier, done.base
         last = record.hands[-1] if record.hands else None
         self.line = len(last.tricks) if last is not None else 0
         self.line_moves = len(last.tricks[-1].moves) if last is not None and last.tricks else 0
@@ -386,13 +428,13 @@ class LiveGame:
         candidate = build_record(self.header, [*self.entries, entry], read and read[0])
         if read is not None:
             candidate = replace(candidate, problems=list(read[1]))
-        done = replay_to_end(candidate)
-        old = list(self.baseline)
-        for d in done.errors:
-            key = (d.code, d.message)
-            if key in old:
-                old.remove(key)
-                continue
+        # new_errors(record, candidate, h), its record's part known: the record's replay from
+        # its last hand on was seen when the table last rebuilt, and the entry only adds to it,
+        # so only the candidate is replayed, from there.
+        start = self._start
+        h, before = start if start is not None else (0, None)
+        found = self._base.new(found_from(candidate, h, before))
+        for d in found:
             extra: dict[str, Any] = {"location": d.location.play() or None}
             if d.code == "ZF102":
                 extra["readings"] = self._readings(entry)
@@ -408,7 +450,7 @@ class LiveGame:
         was_over = self.hand is None or self.hand.over
         self.entries.append(entry)
         try:
-            self._rebuild(build_record(self.header, self.entries))
+            self._rebuild(build_record(self.header, self.entries), resume=True)
         except BaseException:
             self.entries.pop()
             self._rebuild(build_record(self.header, self.entries))
@@ -493,15 +535,16 @@ class LiveGame:
         line = self.line + 1 if new_line or self.line == 0 else self.line
         data: dict[str, Any] = {"seat": seat, "play": move.play_text(), "line": line}
         entry = Entry(len(self.entries) + 1, "move", data)
-        fast = None if self.baseline else self._fast_plan(hs, move)
-        if fast is None and not self.baseline:
-            # A play by the seat that would lead next, which cannot follow in this trick,
-            # leads the next one: the table left out the passes that ended this trick.
-            fast = self._next_trick_plan(hs, move)
-            if fast is not None:
+        made = None if self.baseline else self._make(hs, move, self._passes_before(hs, move))
+        # A play by the seat that would lead next, which cannot follow in this trick, leads
+        # the next one: the table left out the passes that ended this trick.
+        leads_next = not move.is_pass and move.seat in chain and move.seat == hs.next_leader()
+        if made is None and not self.baseline and leads_next:
+            made = self._make(hs, move, chain)
+            if made is not None:
                 data["line"] = line = self.line + 1
                 entry = Entry(entry.seq, entry.kind, data)
-        if fast is None:
+        if made is None:
             self._judge_by_replay(entry)
             accepted = self._accept_judged(entry)
             # The replay inferred the passes as the notation does: before a later seat of the
@@ -511,10 +554,9 @@ class LiveGame:
             elif accepted.data["line"] != old_line:
                 self.inferred = chain
             return accepted
-        was_over = hs.over
-        self.inferred = list(fast[0])
-        self._advance(move, line, *fast)
-        if not was_over and hs.over:
+        self.inferred = list(made.passes)
+        self._made(made, line)
+        if made.ended is not None:
             data.update(self._ending())
         accepted = Entry(entry.seq, entry.kind, data)
         self.entries.append(accepted)
@@ -541,120 +583,62 @@ class LiveGame:
         chain = hs.pass_chain()
         if move.seat in chain:
             return False
-        return not move.is_pass and move.seat == self.leader_after(hs)
+        return not move.is_pass and move.seat == hs.next_leader()
 
-    def leader_after(self, hs: HandState) -> int | None:
-        """Who leads once everyone in the pass chain has passed; None if the hand ends."""
-        if hs.over or hs.final_turn or hs.top_seat is None:
-            return None
-        winner = hs.top_seat
-        if hs.hands[winner]:
-            return winner
-        seat = next_seat(winner, hs.n)
-        while not hs.hands[seat]:
-            seat = next_seat(seat, hs.n)
-        return seat
-
-    def _fast_plan(
-        self, hs: HandState, move: Move
-    ) -> tuple[list[int], Combo | None, list[tuple[int, int, int]]] | None:
-        """Passes to infer, the play's reading and card swaps, when the engine accepts the move
-        outright; None to let the replay judge (and word the refusal)."""
+    def _passes_before(self, hs: HandState, move: Move) -> list[int] | None:
+        """The passes a move implies where it is written (as the notation reads it): the seats
+        of the pass chain before it, or all of the chain for a play by the seat that would lead
+        next; None where the move is not the table's to make at once (a lead by another seat,
+        a pass on a lead, a seat after the chain): then the replay judges it."""
         if hs.over:
             return None
-        seat = move.seat
-        top = hs.top
-        if top is None:
-            if seat != hs.turn or move.is_pass:
-                return None
-            passes: list[int] = []
-        else:
-            chain = hs.pass_chain()
-            if seat in chain:
-                passes = chain[: chain.index(seat)]
-            elif not move.is_pass and seat == self.leader_after(hs):
-                passes, top = chain, None
-            else:
-                return None
-        if move.is_pass:
-            return passes, None, []
-        swaps = self._swaps(hs, seat, move.cards)
-        if swaps is None:
-            return None
-        try:
-            combo = resolve(move.cards, top, self.rules, dict(move.declarations))
-        except IllegalPlayError:
-            return None
-        return passes, combo, swaps
-
-    def _next_trick_plan(
-        self, hs: HandState, move: Move
-    ) -> tuple[list[int], Combo | None, list[tuple[int, int, int]]] | None:
-        if hs.over or hs.top is None or move.is_pass:
-            return None
+        if hs.top is None:
+            return [] if move.seat == hs.turn and not move.is_pass else None
         chain = hs.pass_chain()
-        if move.seat not in chain or move.seat != self.leader_after(hs):
+        if move.seat in chain:
+            return chain[: chain.index(move.seat)]
+        if not move.is_pass and move.seat == hs.next_leader():
+            return chain
+        return None
+
+    def _make(self, hs: HandState, move: Move, passes: list[int] | None) -> _Made | None:
+        """Make the move through the engine: the passes it implies, the cards it plays that the
+        guessed deal placed elsewhere revealed as its own (`HandState.reveal`), then the move,
+        each action verified by the engine. None, with every action taken back, when the
+        engine refuses any of them: the replay then judges and words the refusal."""
+        if passes is None:
             return None
-        swaps = self._swaps(hs, move.seat, move.cards)
-        if swaps is None:
-            return None
+        depth = len(hs.log)
+        decls = dict(move.declarations) if move.declarations else None
         try:
-            combo = resolve(move.cards, None, self.rules, dict(move.declarations))
-        except IllegalPlayError:
+            for passer in passes:
+                hs.pass_(passer)
+            if move.is_pass:
+                event: Event = hs.pass_(move.seat)
+            else:
+                missing = move.cards & ~hs.hands[move.seat] if 0 <= move.seat < hs.n else 0
+                if missing & self.game.lead_card() or (missing and hs.deal is None):
+                    # The 3h of hand 1 is the leader's (R4), and a deal wholly known has no
+                    # guessed cards to reveal: the replay judges.
+                    raise _Refused
+                if missing:
+                    hs.reveal(move.seat, move.cards)
+                event = hs.play_combo(move.seat, hs.verify_play(move.seat, move.cards, decls))
+        except (IllegalPlayError, _Refused):
+            while len(hs.log) > depth:
+                hs.undo()
             return None
-        return chain, combo, swaps
+        return _Made(tuple(passes), len(hs.log) - depth, event.hand_result)
 
-    def _swaps(self, hs: HandState, seat: int, mask: int) -> list[tuple[int, int, int]] | None:
-        """Where a seat plays cards that the reconstructed deal put in another seat's unknown
-        cards, trade them for its own unknown ones; None when that is not possible."""
-        missing = mask & ~hs.hands[seat]
-        if not missing:
-            return []
-        if missing & self.game.lead_card():
-            return None  # the 3h of hand 1 is the leader's (R4): the replay judges who led
-        spare = hs.hands[seat] & ~self.known[seat] & ~mask
-        swaps = []
-        for card in ids(missing):
-            bit = 1 << card
-            owner = next(
-                (
-                    t
-                    for t in range(hs.n)
-                    if t != seat and hs.hands[t] & bit and not self.known[t] & bit
-                ),
-                None,
-            )
-            if owner is None or not spare:
-                return None
-            give = spare & -spare
-            spare ^= give
-            swaps.append((bit, owner, give))
-        return swaps
-
-    def _advance(
-        self,
-        move: Move,
-        line: int,
-        passes: list[int],
-        combo: Combo | None,
-        swaps: list[tuple[int, int, int]],
-    ) -> None:
-        """Apply a move the engine accepted: the inferred passes, any card swaps, the move."""
-        hs = self.hand
-        assert hs is not None
-        events: list[Event] = [hs.pass_(p) for p in passes]
-        for bit, owner, give in swaps:
-            hs.hands[move.seat] = (hs.hands[move.seat] | bit) & ~give
-            hs.hands[owner] = (hs.hands[owner] & ~bit) | give
-        events.append(hs.pass_(move.seat) if combo is None else hs.play_combo(move.seat, combo))
-        self._counts.append(len(events))
+    def _made(self, made: _Made, line: int) -> None:
+        """Book a move the engine made: its actions (to undo), its line, the hand's end."""
+        self._counts.append(made.actions)
         if line != self.line:
             self.line, self.line_moves = line, 0
         self.line_moves += 1
-        result = events[-1].hand_result
-        if result is not None:
-            self.game.finish_hand(result)
-            self.last_result = result
+        if made.ended is not None:
+            self.game.finish_hand(made.ended)
+            self.last_result = made.ended
 
     # what the table shows ----------------------------------------------------------------------
 
@@ -664,7 +648,8 @@ class LiveGame:
         hs = self.hand
         if hs is None:
             return False
-        unknown = [(hs.hands[s] & ~self.known[s]).bit_count() for s in range(hs.n)]
+        known = hs.deal.known if hs.deal is not None else hs.hands
+        unknown = [(hs.hands[s] & ~known[s]).bit_count() for s in range(hs.n)]
         return unknown[seat] == 0 or all(u == 0 for s, u in enumerate(unknown) if s != seat)
 
     def played(self) -> int:

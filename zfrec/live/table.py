@@ -658,7 +658,7 @@ def _hand_json(live: LiveGame, view: int | None) -> dict[str, Any]:
             hands.append(None)
             continue
         known = live.seat_known(s)
-        cards = hs.hands[s] if known else hs.hands[s] & live.known[s]
+        cards = hs.hands[s] if known or hs.deal is None else hs.hands[s] & hs.deal.known[s]
         hands.append(
             {
                 "cards": format_cards(cards),
@@ -681,7 +681,7 @@ def _hand_json(live: LiveGame, view: int | None) -> dict[str, Any]:
         # For a page to name the passes a play by a later seat implies: the seats that would
         # pass in turn, and who leads once they all have.
         "pass_chain": [] if hs.over or hs.top is None else [p + 1 for p in hs.pass_chain()],
-        "next_leader": None if (lead := live.leader_after(hs)) is None else lead + 1,
+        "next_leader": None if (lead := hs.next_leader()) is None else lead + 1,
         "trick_moves": [
             {"seat": e.data["seat"] + 1, "play": e.data["play"]} for e in live.line_entries()
         ],

@@ -30,7 +30,7 @@ beats for the other seats.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from markupsafe import Markup, escape
@@ -97,10 +97,12 @@ def analysed_view(
     viewer: int | None = None,
     hand_href: Callable[[int], str] = lambda number: f"hand-{number}.html",
     solve_cards: int = 0,
+    visitors: Iterable[object] = (),
 ) -> GameView:
     """The game's view with its analysis marked on it (as `annotate` does), from one replay
-    pass that feeds the page and the analysis together. The pages show no play's
-    alternatives, only a missed beat's example, so the analysis runs in its fast mode.
+    pass that feeds the page and the analysis together (and any other `visitors`). The pages
+    show no play's alternatives, only a missed beat's example, so the analysis runs in its fast
+    mode.
 
     `solve_cards` > 0 asks the hindsight solver, in the same pass, about every position of a
     hand's end with at most that many cards left (zfrec.analysis.costs): each decision's cost
@@ -118,7 +120,7 @@ def analysed_view(
         solver = CostFinder(rules, solve_cards, COST_BUDGET, PAGE_SECONDS, tables=True)
     analyser = GameAnalyser(record, rules, alternatives=False, costs=solver)
     view = build_game_view(record, viewer=viewer, rules=rules, hand_href=hand_href,
-                           visitors=[analyser])  # fmt: skip
+                           visitors=[analyser, *visitors])  # fmt: skip
     annotate(view, analyser.result(), viewer=viewer)
     if solver is not None:
         mark_perfect_play(view, solver.values)

@@ -124,23 +124,31 @@ def render_zhengfen_files(
     """A Zheng Fen game's files (its kind's `render_files`): pages, replays, charts, audit."""
     from zfrec.render.charts import game_charts
 
-    if analysis:  # one replay pass feeds the pages and the analysis
-        view = analysed_view(record, viewer=viewer, hand_href=hand_page, solve_cards=solve_cards)
+    # Disputed moves with other versions are judged in the same pass (not in a seat's view: a
+    # verdict may tell what a hand held).
+    judge = None
+    if viewer is None and any(
+        m.alternatives for h in record.hands for t in h.tricks for m in t.moves
+    ):
+        from zfrec.analysis.disputes import DisputeJudge
+
+        judge = DisputeJudge(record)
+    more = [judge] if judge is not None else []
+    if analysis:  # one replay pass feeds the pages, the analysis and the disputes
+        view = analysed_view(
+            record, viewer=viewer, hand_href=hand_page, solve_cards=solve_cards, visitors=more
+        )
     else:
-        view = build_game_view(record, viewer=viewer, hand_href=hand_page)
+        view = build_game_view(record, viewer=viewer, hand_href=hand_page, visitors=more)
     view.index_href = index_href
     view.player_hrefs = dict(player_hrefs or {})
     for hand in view.hands:
         hand.game_href = "index.html"
         hand.viewer_href = viewer_href
-    # Disputed moves with other versions, each judged (not in a seat's view: a verdict may tell
-    # what a hand held).
-    if viewer is None and any(
-        m.alternatives for h in record.hands for t in h.tricks for m in t.moves
-    ):
+    if judge is not None:
         from zfrec.render.disputes import mark_disputes
 
-        mark_disputes(view, record)
+        mark_disputes(view, record, judge.verdicts())
     extra: list[OutputFile] = []
     # The replay already found every diagnostic the validator would: a record without errors
     # is legal, and its audit would only validate it again.
