@@ -160,6 +160,29 @@ class Diagnostic:
         return DiagnosticJson.of(self).to_json()
 
 
+class Findings:
+    """The counts every game's report gives of its `diagnostics` (Zheng Fen's `Report`, Sheng
+    ji's `SjReport`): a base with no fields of its own, for slotted report dataclasses."""
+
+    __slots__ = ()
+    diagnostics: tuple[Diagnostic, ...]
+
+    @property
+    def errors(self) -> int:
+        """How many diagnostics are errors."""
+        return sum(d.severity == "error" for d in self.diagnostics)
+
+    @property
+    def warnings(self) -> int:
+        """How many diagnostics are warnings."""
+        return sum(d.severity == "warning" for d in self.diagnostics)
+
+    @property
+    def ok(self) -> bool:
+        """The record is legal: no errors (warnings allowed)."""
+        return self.errors == 0
+
+
 @dataclass(frozen=True, slots=True)
 class DiagnosticJson:
     """A diagnostic as `--json` writes it: code, severity, rule, message, then the location's

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Protocol
 
-from zfrec.diagnostics import Diagnostic, WrittenDiagnostic
+from zfrec.diagnostics import Diagnostic, Findings, WrittenDiagnostic
 from zfrec.engine.cards import format_cards, points_of
 from zfrec.engine.game import HandResult
 from zfrec.engine.rules import Ruleset
@@ -87,7 +87,7 @@ class _LedgerJson:
 
 
 @dataclass(frozen=True, slots=True)
-class Report:
+class Report(Findings):
     """What the validator found in one game."""
 
     game: Game
@@ -98,21 +98,6 @@ class Report:
     winners: tuple[Seat, ...] = ()
     over: bool = False
     moves: int = 0  # every action replayed, inferred passes included
-
-    @property
-    def errors(self) -> int:
-        """How many diagnostics are errors."""
-        return sum(d.severity == "error" for d in self.diagnostics)
-
-    @property
-    def warnings(self) -> int:
-        """How many diagnostics are warnings."""
-        return sum(d.severity == "warning" for d in self.diagnostics)
-
-    @property
-    def ok(self) -> bool:
-        """The record is legal: no errors (warnings allowed)."""
-        return self.errors == 0
 
     def deal_lines(self, game_number: int) -> Iterator[str]:
         """`zfrec validate --show-deal`: every hand's deal, and whether it was rebuilt."""

@@ -7,7 +7,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from zfrec.diagnostics import Diagnostic
+from zfrec.diagnostics import Diagnostic, Findings
 from zfrec.games.shengji.cards import format_hand
 from zfrec.games.shengji.events import RoundResult
 from zfrec.games.shengji.records import SjMatch
@@ -54,7 +54,7 @@ class SjRoundLedger:
 
 
 @dataclass(frozen=True, slots=True)
-class SjReport:
+class SjReport(Findings):
     """What the validator found in one Sheng ji match record."""
 
     game: SjMatch
@@ -69,21 +69,6 @@ class SjReport:
     def hands(self) -> tuple[SjRoundLedger, ...]:
         """The rounds, by the name Zheng Fen's reports give them (the CLI counts hands)."""
         return self.rounds
-
-    @property
-    def errors(self) -> int:
-        """How many diagnostics are errors."""
-        return sum(d.severity == "error" for d in self.diagnostics)
-
-    @property
-    def warnings(self) -> int:
-        """How many diagnostics are warnings."""
-        return sum(d.severity == "warning" for d in self.diagnostics)
-
-    @property
-    def ok(self) -> bool:
-        """No errors (warnings allowed)."""
-        return self.errors == 0
 
     def deal_lines(self, game_number: int) -> Iterator[str]:
         """`zfrec validate --show-deal`: each round's hands at play, and the kitty."""
