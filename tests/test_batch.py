@@ -322,3 +322,31 @@ def test_the_json_writer_writes_each_game_before_the_next_is_judged() -> None:
     empty = io.StringIO()
     JsonReportWriter(empty).finish({"files": 0})
     assert empty.getvalue() == json.dumps({"files": [], "summary": {"files": 0}}, indent=2) + "\n"
+
+
+@pytest.mark.slow
+def test_validate_json_interrupted_mid_file_still_closes_its_document(tmp_path: Path) -> None:
+    """An interrupt (Ctrl-C) part way through a long file: standard output is still one whole
+    JSON document, with what was judged and the summary's `error`, never a cut-off one."""
+    import signal
+
+    big = tmp_path / "big.zfn"
+    made = runner.invoke(app, ["simulate", "--out", str(big), "--games", "1500", "--seed", "5"])
+    assert made.exit_code == 0, made.output
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "zfrec", "validate", "--json", str(big)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env,
+    )
+    assert proc.stdout is not None
+    head = proc.stdout.read(4096)  # games are being written: the run is inside the file
+    proc.send_signal(signal.SIGINT)
+    rest = proc.stdout.read()
+    proc.wait(timeout=60)
+    data = json.loads((head + rest).decode("utf-8"))
+    assert data["summary"]["error"] == "interrupted" and data["summary"]["ok"] is False
+    assert data["files"][0]["path"] == str(big)
+    assert 0 < len(data["files"][0]["games"]) < 1500
+    assert proc.returncode != 0

@@ -103,9 +103,10 @@ class JsonReportWriter:
         self.path, self.spool = None, None
 
     def finish(self, summary: dict[str, Any]) -> None:
-        """Close the list of files and write the summary."""
-        if self.spool is not None:
-            self.spool.close()
+        """Close the list of files (and the file being read, if a run stopped inside it) and
+        write the summary."""
+        if self.path is not None:
+            self.end_file(self.path)
         self._start()
         self.out.write("\n  ],\n" if self.files else "],\n")
         self.out.write(f'  "summary": {_dumps(summary, 1)}\n}}\n')

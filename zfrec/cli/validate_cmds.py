@@ -238,23 +238,17 @@ def validate_cmd(
                 if strict and tally.errors:
                     break
     except ZfrecError as exc:
+        if writer is not None:  # the document still closes: a script can read what was judged
+            writer.finish(tally.summary(writer.files) | {"ok": False, "error": str(exc)})
         fail(str(exc))
+    except BaseException as exc:  # an interrupt or an internal error, as above
+        if writer is not None:
+            writer.finish(tally.summary(writer.files) | {"ok": False, "error": _stopped(exc)})
+        raise
     finally:
         stream.close()
     if writer is not None:
-        writer.finish(
-            {
-                "files": writer.files,
-                "games": tally.games,
-                "hands": tally.hands,
-                "moves": tally.moves,
-                "errors": tally.errors,
-                "warnings": tally.warnings,
-                "info": tally.info,
-                "unreadable_files": tally.unreadable,
-                "ok": tally.errors == 0,
-            }
-        )
+        writer.finish(tally.summary(writer.files))
     else:
         verdict = "[green]all legal[/]" if tally.errors == 0 else "[red]findings[/]"
         cannot = f" ({tally.unreadable} could not be read)" if tally.unreadable else ""
@@ -265,6 +259,13 @@ def validate_cmd(
             markup=True,
         )
     raise typer.Exit(1 if tally.errors else 0)
+
+
+def _stopped(exc: BaseException) -> str:
+    """The summary's `error` for a run that stopped on something other than bad input."""
+    if isinstance(exc, KeyboardInterrupt):
+        return "interrupted"
+    return f"internal error: {type(exc).__name__}"
 
 
 @dataclass(slots=True)
@@ -279,6 +280,20 @@ class _Tally:
     warnings: int = 0
     info: int = 0
     unreadable: int = 0
+
+    def summary(self, files: int) -> dict[str, object]:
+        """The JSON document's summary (`files`: those written to it)."""
+        return {
+            "files": files,
+            "games": self.games,
+            "hands": self.hands,
+            "moves": self.moves,
+            "errors": self.errors,
+            "warnings": self.warnings,
+            "info": self.info,
+            "unreadable_files": self.unreadable,
+            "ok": self.errors == 0,
+        }
 
     def add(self, part: FileSummary) -> None:
         self.games += part.games
