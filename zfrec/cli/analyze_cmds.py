@@ -309,12 +309,19 @@ def analyze_cmd(
     """
     from zfrec.analysis.analyze import analyze_game
     from zfrec.analysis.costs import COST_BUDGET
+    from zfrec.games import kind_of
 
     entries, bad = read_many(record, game)
     budget = replace(COST_BUDGET, seconds=solve_seconds)
     analyses: list[tuple[str, int, GameAnalysis]] = []
+    own: dict[int, Any] = {}  # by place in analyses: a kind's own analysis (GameKind.analysis)
     for file, number, g in entries:
         with friendly_errors(file):
+            mine = kind_of(g).analysis(g, solve_cards=solve_cards, solve_seconds=solve_seconds)
+            if mine is not None:
+                own[len(analyses)] = mine
+                analyses.append((file, number, mine))
+                continue
             analyses.append(
                 (file, number, analyze_game(g, solve_cards=solve_cards, solve_budget=budget))
             )
@@ -323,7 +330,10 @@ def analyze_cmd(
     many = record_files(record) != [record]
     if as_json:
         docs = []
-        for file, number, a in analyses:
+        for i, (file, number, a) in enumerate(analyses):
+            if i in own:
+                docs.append({"file": file, "game": number, **own[i].to_json(hand)})
+                continue
             doc = a.to_json()
             if hand is not None:
                 doc["hands"] = [h.to_json(a.players) for h in a.hands if h.hand == hand]
@@ -332,10 +342,18 @@ def analyze_cmd(
         print_json({"games": docs, "unreadable": bad})
     else:
         shown = None
-        for file, number, a in analyses:
+        for i, (file, number, a) in enumerate(analyses):
             if many and file != shown:
                 shown = file
                 out.print(f"[bold underline]{escape(file)}[/]", markup=True)
+            if i in own:
+                if a.errors:
+                    err.print(f"warning: {file}, game {number} fails validation ({a.errors} "
+                              "error(s)); it is analysed as recorded (see zfrec audit)",
+                              markup=False)  # fmt: skip
+                for line in own[i].text_lines(number, hand, summary):
+                    out.print(line, markup=False, highlight=False)
+                continue
             if a.errors:
                 err.print(
                     f"warning: {file}, game {number} fails validation ({a.errors} error(s)); it "
@@ -450,15 +468,24 @@ def audit_cmd(
     """
     from zfrec.analysis.audit import audit
     from zfrec.analysis.readfix import audit_as_read
+    from zfrec.games import kind_of
 
     entries, bad = read_many(record, game, recover=True)
     many = record_files(record) != [record]
     reports: list[tuple[str, int, AuditReport]] = []
+    own: dict[int, Any] = {}  # by place in reports: a kind's own audit (GameKind.audit_record)
     for file, number, g in entries:
         with friendly_errors(file):
+            mine = kind_of(g).audit_record(g, budget=budget)
+            if mine is not None:
+                own[len(reports)] = mine
+                reports.append((file, number, mine))
+                continue
             # A record with unreadable moves is audited as read: the suggestions come first.
             judged = audit_as_read(g, budget=budget) if g.problems else audit(g, budget=budget)
             reports.append((file, number, judged))
+    if html_out is not None and own:
+        fail("--html: audit pages of Sheng ji records come later; use --json or the text")
     if html_out is not None:
         from zfrec.render.analysis import audit_file  # the HTML machinery only when asked for
 
@@ -476,10 +503,14 @@ def audit_cmd(
         )
     else:
         shown = None
-        for file, number, r in reports:
+        for i, (file, number, r) in enumerate(reports):
             if many and file != shown:
                 shown = file
                 out.print(f"[bold underline]{escape(file)}[/]", markup=True)
+            if i in own:
+                for line in own[i].text_lines(number):
+                    out.print(line, markup=False, highlight=False)
+                continue
             _print_audit(number, r)
     if bad:
         raise typer.Exit(EXIT_INPUT)
