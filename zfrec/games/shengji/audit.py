@@ -292,7 +292,7 @@ def _version(
     number = match.rounds[ri].number
     ledger = next((lg for lg in report.rounds if lg.number == number), None)
     result = ledger.result if ledger else None
-    pts = _taken(match, report, ri) if result is not None else None
+    pts = _taken(match, report, ri)
     return SjVersion(play, recorded, None, pts, result.total if result else None,
                      tuple(report.levels) or None)  # fmt: skip
 
