@@ -150,7 +150,7 @@ def test_a_disputed_play_is_judged_both_ways() -> None:
 
 REPAIRED = sorted(
     p for p in (SAMPLES / "broken").glob("*.zfn")
-    if p.stem not in ("round-not-finished", "short-trick", "unreadable-card", "too-many-calls")
+    if p.stem not in ("round-not-finished", "short-trick", "unreadable-card")
 )  # fmt: skip
 
 
@@ -184,3 +184,15 @@ def test_the_commands_give_the_generic_envelope_for_sheng_ji() -> None:
     assert res.exit_code == 0 and "or 7d: illegal: SJ201" in res.stdout
     res = runner.invoke(app, ["analyze", str(SAMPLES / "03-failed-throw.zfn"), "--hand", "9"])
     assert res.exit_code == 2
+
+
+def test_an_unreadable_card_is_read_as_the_suggestion_that_makes_the_record_legal() -> None:
+    path = SAMPLES / "broken" / "unreadable-card.zfn"
+    res = CliRunner().invoke(app, ["audit", str(path), "--json"])
+    assert res.exit_code == 1
+    doc = json.loads(res.stdout)["games"][0]
+    assert not doc["legal"] and doc["repaired"]
+    [edit] = doc["repairs"][0]["edits"]
+    assert (edit["kind"], edit["before"], edit["after"]) == ("read", "2x", "2s")
+    fixed = path.read_text(encoding="utf-8").replace("1: 2x", "1: 2s")
+    assert validate_match_errors(fixed) == 0

@@ -20,7 +20,9 @@ The edits (`SjEdit.kind`), by the error they answer:
 - `trump`, `dealer`, `rank` (SJ405, SJ304, SJ505): the round's header written otherwise;
 - `calls`, `join` (SJ406, SJ407): a call left out; the join mark moved;
 - `points`, `result` (SJ501-SJ504, SJ506): every written figure as computed;
-- `drop` (SJ204, SJ507): the tricks after the round's end, the rounds after the match, out.
+- `drop` (SJ204, SJ507): the tricks after the round's end, the rounds after the match, out;
+- `read` (ZF001): what the reader could not read, read as its suggestion (the record's .zfn
+  text with the suggested card in place, read again).
 """
 
 from __future__ import annotations
@@ -542,15 +544,29 @@ def _header(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate
 
 
 def _calls(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
+    """Only some of the calls made: as many as the rules allow, the first ones first."""
     ri = _round_index(match, d)
-    if ri is None:
+    rules = base.rules
+    if ri is None or rules is None:
         return
+    from itertools import combinations
+
     rnd = match.rounds[ri]
-    for i, c in enumerate(rnd.calls):
-        calls = rnd.calls[:i] + rnd.calls[i + 1 :]
-        yield (SjEdit("calls", f"round {rnd.number}: the call of {_c(c.card)} was not made",
-                      rnd.number, None, None, None, _c(c.card), None),
-               _with_round(match, ri, replace(rnd, calls=calls)))  # fmt: skip
+    most = min(rules.friends, len(rnd.calls))
+    for k in range(most, 0, -1):
+        for kept in combinations(range(len(rnd.calls)), k):
+            calls = tuple(rnd.calls[i] for i in kept)
+            if len(calls) == len(rnd.calls):
+                continue
+            said = " ".join(_call_text(c.card, c.ordinal) for c in calls)
+            yield (SjEdit("calls", f"round {rnd.number}: the calls were {said}", rnd.number,
+                          None, None, None, None, said),
+                   _with_round(match, ri, replace(rnd, calls=calls)))  # fmt: skip
+
+
+def _call_text(card: int, ordinal: int) -> str:
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(ordinal, "th")
+    return f"{ordinal}{suffix} {_c(card)}"
 
 
 def _join(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
@@ -692,7 +708,41 @@ def _seat(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
             yield edit, _with_moves(match, ri, {(ti, mi): replace(m, seat=s)})
 
 
+def _read(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
+    """What the reader could not read (ZF001), read as its suggestions say: the record's text
+    with the suggested card in place, read again. Needs the record's .zfn file."""
+    source = match.source
+    if not source or not source.endswith(".zfn") or match.pos is None:
+        return
+    from pathlib import Path
+
+    from zfrec.games.shengji.kind import match_of
+    from zfrec.record import iter_records_text
+
+    try:
+        text = Path(source).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return
+    lines = text.split("\n")
+    for p in match.problems:
+        fix = p.fix
+        if fix is None or not 0 < fix.line <= len(lines):
+            continue
+        line = lines[fix.line - 1]
+        for option in (fix.text, *fix.alternatives):
+            new_lines = list(lines)
+            new_lines[fix.line - 1] = line[: fix.col - 1] + option + line[fix.end_col - 1 :]
+            for g in iter_records_text("\n".join(new_lines), "zfn", source, recover=True):
+                if isinstance(g, Exception) or g.pos is None or g.pos[0] != match.pos[0]:
+                    continue
+                was = line[fix.col - 1 : fix.end_col - 1]
+                edit = SjEdit("read", f"line {fix.line}: {was} was read as {option}",
+                              None, None, None, None, was, option)  # fmt: skip
+                yield edit, match_of(g)
+
+
 GENERATORS: dict[str, tuple[Gen, ...]] = {
+    "ZF001": (_read,),
     "SJ101": (_shrink, _substitute, _swaps),
     "SJ201": (_substitute, _swaps),
     "SJ102": (_substitute, _swaps, _deal_swaps),
