@@ -33,7 +33,7 @@ def record(hands: dict[int, str], tricks: list[str], voids: dict[int, str] | Non
         dealt[s] = card_ids(mine)
     pool = card_ids(left)
     trump = {c for c in pool if c >= 52 or c >> 2 == 12 or c & 3 == 3}
-    for s in range(1, 5):
+    for s in sorted(range(1, 5), key=lambda s: -len(voids.get(s, ""))):  # the void first
         banned = {"shdc".index(x) for x in voids.get(s, "")}
         while len(dealt[s]) < 25:
             c = next(c for c in pool if c in trump or c & 3 not in banned)
@@ -82,6 +82,10 @@ def test_a_ruff_of_the_partners_sure_trick_is_wasted() -> None:
     wasted = record(hands, ["1: 3h  2: Ah  3: 4h  4: 3c"], voids={4: "h"})
     assert marks(wasted) == [(1, 4, "Di", "wasted_ruff", 0)]
     assert marks(record(hands, ["1: 3h  2: Ah  3: 4h  4: 4d"], voids={4: "h"})) == []
+    # Bo ruffs, Cy over-ruffs: Bo's trump went for nothing and the Kh to the other side.
+    over = record({1: "3h", 2: "3c", 3: "4c", 4: "Kh"}, ["1: 3h  2: 3c  3: 4c  4: Kh"],
+                  voids={2: "h", 3: "h", 4: "h"})  # fmt: skip
+    assert marks(over) == [(1, 2, "Bo", "wasted_ruff", 10)]
 
 
 def test_a_throw_that_seen_cards_show_to_fail_is_marked() -> None:

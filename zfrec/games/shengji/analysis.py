@@ -13,8 +13,8 @@ on. Marks (`SjNote.kind`):
   winning and took with points in it, though a trump play of the lead's format would have
   taken it then (`points`: the trick's points);
 - `wasted_ruff`: a ruff of a trick the partner was winning, by the last seat to play (the
-  partner's win was sure), where a follow without trump was legal; or a ruff that a later
-  seat of the other team over-ruffed;
+  partner's win was sure), where a follow without trump was legal (`points` 0); or a ruff
+  that a later seat of the other team over-ruffed (`points`: the trick's points);
 - `sure_fail_throw`: a throw that the cards already seen show to fail: the thrower's hand, the
   cards played, the bids still held, the voids shown and (for the dealer) the kitty leave a
   unit that beats one of its units in another hand (`points`: the penalty it cost);
@@ -514,12 +514,12 @@ class _Walk:
             if d.partner_winning and d.turn == len(plays):
                 free = size(hand & ~order.suit_mask[TRUMP]) >= lead.size
                 if free:
-                    self.note(d, "wasted_ruff", points(d.cards),
+                    self.note(d, "wasted_ruff", 0,
                               f"{self.name(seat)} ruffed with {format_hand(d.cards)} a trick "
                               f"{self.name(d.top_seat)} (partner) was already sure to take, "
                               "playing last; a follow without trump was legal")  # fmt: skip
             elif mine is False:
-                self.note(d, "wasted_ruff", points(d.cards),
+                self.note(d, "wasted_ruff", pts,
                           f"{self.name(seat)} ruffed with {format_hand(d.cards)} and "
                           f"{self.name(winner)} over-ruffed; {pts} points went to "
                           f"{self.name(winner)}'s team")  # fmt: skip
