@@ -302,6 +302,10 @@ def analyze_cmd(
     against perfect play ("cost 15: Kd instead of -", near the end of a hand whose deal is
     known), specials and jokers, the going-out order and the last -> first transfer.
 
+    Sheng ji records get their own marks per play (points given away, a ruff missed or
+    wasted, a throw sure to fail) and the kitty judged against the last trick; --hand is the
+    round there (ANALYSIS.md, Sheng ji).
+
     Works whenever the deal is known: recorded, or reconstructed from the plays. A directory
     means every record in it; a file there that cannot be read is reported and the others are
     analysed. Exit 0 when the analysis is printed, 2 on unreadable input or a hand or game that
@@ -461,6 +465,8 @@ def audit_cmd(
     legal, and the smallest edits that repair it, ranked, each one verified. For every
     disputed move with other versions (`2: Qc disputed or Kc`): each version judged by
     replaying the record with it in place, with its first error or its points and totals.
+
+    Sheng ji records are audited alike, with their own repairs (ANALYSIS.md, Sheng ji).
 
     A directory means every record in it; a file there that cannot be read is reported and the
     others are audited. Exit 0 when every game is legal as recorded, 1 when some game fails
