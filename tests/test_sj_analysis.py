@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from zfrec.cli import app
 from zfrec.games.shengji.analysis import analyze_match
 from zfrec.games.shengji.audit import audit_match
-from zfrec.games.shengji.cards import card_ids, format_hand, parse_hand
+from zfrec.games.shengji.cards import card_ids, contains, format_hand, parse_hand
 from zfrec.games.shengji.replayer import validate_match
 from zfrec.record import loads
 
@@ -22,8 +22,9 @@ ALL = "".join(f"{r}{s} " for r in "3456789TJQKA2" for s in "shdc") + "SJ BJ"
 
 def record(hands: dict[int, str], tricks: list[str], voids: dict[int, str] | None = None) -> str:
     """A bashi fen round, rank 2, clubs trump, dealt by seat 1: each seat's `hands` cards
-    plus filler (none of a suit in `voids`) up to 25; the kitty keeps the rest and is put
-    back as it was. Only the `tricks` given are played (the round stops there)."""
+    plus filler (none of a suit in `voids`: `c` clubs, `t` any trump) up to 25; the kitty
+    keeps the rest and is put back as it was. Only the `tricks` given are played (the round
+    stops there)."""
     voids = voids or {}
     left = parse_hand(ALL + " " + ALL)
     dealt: dict[int, list[int]] = {}
@@ -34,9 +35,14 @@ def record(hands: dict[int, str], tricks: list[str], voids: dict[int, str] | Non
     pool = card_ids(left)
     trump = {c for c in pool if c >= 52 or c >> 2 == 12 or c & 3 == 3}
     for s in sorted(range(1, 5), key=lambda s: -len(voids.get(s, ""))):  # the void first
-        banned = {"shdc".index(x) for x in voids.get(s, "")}
+        void = voids.get(s, "")
+        banned = {"shdc".index(x) for x in void if x != "t"}
+
+        def allowed(c: int, void: str = void, banned: set[int] = banned) -> bool:
+            return "t" not in void if c in trump else c & 3 not in banned
+
         while len(dealt[s]) < 25:
-            c = next(c for c in pool if c in trump or c & 3 not in banned)
+            c = next(c for c in pool if allowed(c))
             pool.remove(c)
             dealt[s].append(c)
     kitty = format_hand(sum(1 << 2 * c for c in pool))
@@ -64,6 +70,26 @@ def test_a_point_card_given_to_the_opponents_winning_trick_is_marked() -> None:
                         voids={2: "d"})) == []  # fmt: skip
     assert marks(record({1: "Kd", 2: "Td 3d", 3: "4d", 4: "Ad"},
                         ["1: Kd  2: Td  3: 4d  4: Ad"])) == []  # fmt: skip
+
+
+def test_points_given_to_a_long_lead_are_judged_without_listing_every_follow() -> None:
+    # Ann's throw (AA KK tractor and Qs) stands: she holds every higher spade. Bo, void in
+    # spades, may play any 5 of his 25 cards (too many follows to list) and gives 15.
+    hands = {1: "As As Ks Ks Qs", 2: "Kh 3h 3d 4d 5d", 3: "3h 4h 6d 7d 8d",
+             4: "4h 6h 9d 7h 8h"}  # fmt: skip
+    text = record(hands, ["1: As As Ks Ks Qs  2: Kh 3h 3d 4d 5d  3: 3h 4h 6d 7d 8d  "
+                          "4: 4h 6h 9d 7h 8h"], voids={2: "s", 3: "s", 4: "s"})  # fmt: skip
+    assert validate_match_errors(text) == 0
+    found = marks(text)
+    assert (1, 2, "Bo", "points_given", 15) in found
+    # The filler deals Bo 3c 3c 4c 4c 5c and Di Qc Qc Kc Kc Ac: each could have ruffed the
+    # throw (a trump tractor of two pairs and a single) and taken its 35 points.
+    assert [m for m in found if m[3] == "missed_ruff"] == [
+        (1, 2, "Bo", "missed_ruff", 35), (1, 4, "Di", "missed_ruff", 35)]  # fmt: skip
+    deal = {int(line[5]): parse_hand(line[8:]) for line in text.splitlines()
+            if line.startswith("deal ")}  # fmt: skip
+    assert contains(deal[2], parse_hand("3c 3c 4c 4c 5c"))
+    assert contains(deal[4], parse_hand("Qc Qc Kc Kc Ac"))
 
 
 def test_a_missed_ruff_is_marked_and_a_made_ruff_is_not() -> None:

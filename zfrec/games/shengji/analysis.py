@@ -400,10 +400,11 @@ class _Walk:
         self.players = players
         self.played = 0  # every card that went on the table this round
         self.voids = [0] * rules.players  # bit e: the seat showed a void in effective suit e
-        self.shown = [0] * rules.players  # bids shown, still held
+        # bids shown, still held; not the dealer's, who may have buried them in the kitty
+        self.shown = [0] * rules.players
         for b in rnd.bids:
-            if 0 <= b.seat < rules.players:
-                self.shown[b.seat] |= b.cards  # a bid shows one or two copies: at most held
+            if 0 <= b.seat < rules.players and b.seat != ledger.dealer:
+                self.shown[b.seat] = _union(self.shown[b.seat], b.cards)
         self.ledger = ledger
 
     def name(self, seat: int) -> str:
@@ -529,9 +530,9 @@ class _Walk:
         return self.state.hands[d.seat] + d.cards
 
     def points_given(self, d: SjDecision, hand: int, lead: Format, winner: int) -> None:
-        if count_follows(self.order, lead, hand) > MAX_LISTED:
+        fewest = _fewest_points(self.order, lead, hand)
+        if fewest is None:
             return
-        fewest = min((points(p), p) for p in legal_follows(self.order, lead, hand))
         kept = points(d.cards) - fewest[0]
         if kept <= 0:
             return
@@ -604,6 +605,28 @@ class _Walk:
     def note(self, d: SjDecision, kind: str, pts: int, text: str) -> None:
         d.marks.append(kind)
         self.out.notes.append(SjNote(d.round, d.trick, d.turn, d.seat, kind, pts, text))
+
+
+def _fewest_points(order: Order, lead: Format, hand: int) -> tuple[int, int] | None:
+    """The fewest points a legal follow to `lead` puts on the table, and one such follow.
+    Listed where the follows are few; a seat short of the led suit plays all of it and then
+    any cards (ruling 7), so the cheapest of the rest complete it without listing."""
+    if count_follows(order, lead, hand) <= MAX_LISTED:
+        return min((points(p), p) for p in legal_follows(order, lead, hand))
+    suit = hand & order.suit_mask[lead.esuit]
+    if size(suit) >= lead.size:
+        return None  # too many follows in the suit to list: not judged
+    rest = sorted(_ids(hand - suit), key=card_points)[: lead.size - size(suit)]
+    play = suit + sum(1 << 2 * c for c in rest)
+    return points(play), play
+
+
+def _union(a: int, b: int) -> int:
+    """Each card as often as in the one of `a` and `b` that holds it more."""
+    for c in distinct(b):
+        if count(b, c) > count(a, c):
+            a += (count(b, c) - count(a, c)) << 2 * c
+    return a
 
 
 def _lead_count(order: Order, hand: int) -> int:
