@@ -129,6 +129,23 @@ def test_a_throw_that_seen_cards_show_to_fail_is_marked() -> None:
     assert game.rounds
 
 
+def test_a_throw_by_a_seat_that_does_not_know_the_kitty_counts_what_the_kitty_can_hide() -> None:
+    # Bo (not the dealer) throws Ad Ad 3d: more higher diamonds than the 8 cards of the
+    # kitty are out of his sight, so one of them is in a hand and beats the 3d.
+    hands = {1: "4h 6d", 2: "Ah Ad Ad 3d", 3: "5h 4d", 4: "6h 5d"}
+    text = record(hands, ["1: 4h  2: Ah  3: 5h  4: 6h",
+                          "2: Ad Ad 3d forced 3d  3: 4d  4: 5d  1: 6d"])  # fmt: skip
+    assert validate_match_errors(text) == 0
+    assert [m[:4] for m in marks(text) if m[3] == "sure_fail_throw"] == [
+        (2, 1, "Bo", "sure_fail_throw")]  # fmt: skip
+    # Ad Ad Qd: only the two Kd are higher, and the kitty could hold both: not sure.
+    hands = {1: "4h 6d", 2: "Ah Ad Ad Qd", 3: "5h 4d", 4: "6h 5d"}
+    written = [record(hands, ["1: 4h  2: Ah  3: 5h  4: 6h", f"2: Ad Ad Qd{how}  3: 4d  4: 5d  "
+                              "1: 6d"]) for how in ("", " forced Qd")]  # fmt: skip
+    [text] = [t for t in written if validate_match_errors(t) == 0]
+    assert [m for m in marks(text) if m[3] == "sure_fail_throw"] == []
+
+
 def validate_match_errors(text: str) -> int:
     from zfrec.games.shengji.kind import match_of
 
