@@ -478,7 +478,7 @@ def audit_cmd(
 
     entries, bad = read_many(record, game, recover=True)
     many = record_files(record) != [record]
-    reports: list[tuple[str, int, AuditReport]] = []
+    reports: list[tuple[str, int, Any]] = []  # AuditReport, or a kind's own (`own`)
     own: dict[int, Any] = {}  # by place in reports: a kind's own audit (GameKind.audit_record)
     for file, number, g in entries:
         with friendly_errors(file):
@@ -490,13 +490,19 @@ def audit_cmd(
             # A record with unreadable moves is audited as read: the suggestions come first.
             judged = audit_as_read(g, budget=budget) if g.problems else audit(g, budget=budget)
             reports.append((file, number, judged))
-    if html_out is not None and own:
+    if html_out is not None and len(own) == len(reports):
         fail("--html: audit pages of Sheng ji records come later; use --json or the text")
     if html_out is not None:
         from zfrec.render.analysis import audit_file  # the HTML machinery only when asked for
 
+        if own:
+            err.print(f"warning: {len(own)} Sheng ji game(s) are left out of {html_out}: "
+                      "their audit pages come later", markup=False)  # fmt: skip
         try:
-            sections = [(f"{f}, game {n}" if many else f"Game {n}", r) for f, n, r in reports]
+            sections = [
+                (f"{f}, game {n}" if many else f"Game {n}", r)
+                for i, (f, n, r) in enumerate(reports) if i not in own
+            ]  # fmt: skip
             html_out.write_text(audit_file(record, sections), encoding="utf-8")
         except OSError as exc:
             fail(file_problem(str(html_out), exc, "write"))
