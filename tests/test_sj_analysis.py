@@ -243,3 +243,29 @@ def test_an_unreadable_card_is_read_as_the_suggestion_that_makes_the_record_lega
     assert (edit["kind"], edit["before"], edit["after"]) == ("read", "2x", "2s")
     fixed = path.read_text(encoding="utf-8").replace("1: 2x", "1: 2s")
     assert validate_match_errors(fixed) == 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(6))
+def test_every_single_mutation_of_a_self_play_match_gets_a_full_repair(seed: int) -> None:
+    import random
+
+    from tests import sj_mutate
+
+    preset = ("bashifen", "dabaifen", "zhaopengyou")[seed % 3]
+    match = sj_mutate.simulated(preset, seed, rounds=1 + seed % 2)
+    analyze_match(match)  # the analysis of the clean match runs through
+    rng = random.Random(seed)
+    tried = 0
+    for name, mutate in sj_mutate.MUTATIONS.items():
+        got = mutate(match, rng)
+        if got is None:
+            continue
+        bad, code = got
+        tried += 1
+        analyze_match(bad)  # a broken record is analysed as recorded
+        r = audit_match(bad, budget=150)
+        assert not r.legal and code in {d.code for d in r.report.diagnostics}, name
+        assert r.repairs and r.repairs[0].ok, (name, code, [x.text() for x in r.repairs])
+        assert validate_match(r.repairs[0].record).errors == 0
+    assert tried >= 8

@@ -376,18 +376,23 @@ def _deal_swaps(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candi
         rules = base.rules
         if rules is None:
             return
-        held = sum((line.known for _, line in lines[: n + 1] if line is not None), 0)
-        nobody = [c for c in range(54) if count(held, c) < rules.decks]
-        who = next((s for s in range(n) if match.players[s] == d.location.seat), None)
-        if who is None:
-            return
-        mine = rnd.deal[who]
-        for a in distinct(mine.known):
-            for b in nobody:
-                new = _exchange(rnd, who, None, b, a)
-                edit = SjEdit("deal_swap", f"{match.players[who]} was dealt {_c(b)}, not "
-                              f"{_c(a)}", rnd.number, None, None, who, _c(a), _c(b))  # fmt: skip
-                yield edit, _with_round(match, ri, new)
+        from collections import Counter
+
+        dealt: Counter[int] = Counter()
+        for _, line in lines[: n + 1]:
+            if line is not None:
+                dealt.update({c: count(line.known, c) for c in distinct(line.known)})
+        nobody = [c for c in range(54) if dealt[c] < rules.decks]
+        overs = [c for c, k in dealt.items() if k > rules.decks]
+        for a in overs:  # a copy too many: replaced, in whichever line holds it, by a card
+            for who in range(n):  # nobody was dealt
+                if not count(rnd.deal[who].known, a):
+                    continue
+                for b in nobody:
+                    new = _exchange(rnd, who, None, b, a)
+                    said = f"{match.players[who]} was dealt {_c(b)}, not {_c(a)}"
+                    edit = SjEdit("deal_swap", said, rnd.number, None, None, who, _c(a), _c(b))
+                    yield edit, _with_round(match, ri, new)
 
 
 def _exchange(rnd: SjRound, seat: int, j: int | None, a: int, b: int) -> SjRound:
@@ -460,18 +465,31 @@ def _line_name(match: SjMatch, k: int, n: int) -> str:
     return "the kitty" if k == n else f"{match.players[k]}'s deal"
 
 
+def _bids_at(match: SjMatch, rnd: SjRound, d: Diagnostic) -> list[int]:
+    """The bids a diagnostic may be about: those at its place (the last first), else the
+    bids of its seat, else every bid."""
+    at = [
+        i
+        for i, b in enumerate(rnd.bids)
+        if b.pos is not None and (d.location.line, d.location.col) == (b.pos[0], b.pos[1])
+    ]
+    if not at:
+        at = [i for i, b in enumerate(rnd.bids) if match.players[b.seat] == d.location.seat]
+    return (at or list(range(len(rnd.bids))))[::-1]
+
+
 def _bids(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
     ri = _round_index(match, d)
     if ri is None:
         return
     rnd = match.rounds[ri]
-    for i, b in enumerate(rnd.bids):
-        if b.pos is not None and d.location.line == b.pos[0] and d.location.col == b.pos[1]:
-            bids = rnd.bids[:i] + rnd.bids[i + 1 :]
-            edit = SjEdit("bid", f"round {rnd.number}: {match.players[b.seat]} made no bid "
-                          f"{format_hand(b.cards)}", rnd.number, None, None, b.seat,
-                          format_hand(b.cards), None)  # fmt: skip
-            yield edit, _with_round(match, ri, replace(rnd, bids=bids))
+    for i in _bids_at(match, rnd, d):
+        b = rnd.bids[i]
+        bids = rnd.bids[:i] + rnd.bids[i + 1 :]
+        edit = SjEdit("bid", f"round {rnd.number}: {match.players[b.seat]} made no bid "
+                      f"{format_hand(b.cards)}", rnd.number, None, None, b.seat,
+                      format_hand(b.cards), None)  # fmt: skip
+        yield edit, _with_round(match, ri, replace(rnd, bids=bids))
 
 
 def _points_text(p: SjPoints) -> str:
@@ -497,12 +515,11 @@ def _bid_cards(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candid
     from zfrec.games.shengji.rules import level_rank
 
     r = level_rank(rank)
-    for i, b in enumerate(rnd.bids):
-        if b.pos is None or (d.location.line, d.location.col) != (b.pos[0], b.pos[1]):
-            continue
-        k = size(b.cards)
-        choices = [r * 4 + s for s in range(4)] + ([52, 53] if k == 2 else [])
-        for c in choices:
+    for i in _bids_at(match, rnd, d):
+        b = rnd.bids[i]
+        shown = size(b.cards)
+        choices = [(k, r * 4 + s) for k in (shown, 3 - shown) for s in range(4)]
+        for k, c in [*choices, (2, 52), (2, 53)]:
             cards = k * one(c)
             if cards == b.cards:
                 continue
@@ -601,6 +618,12 @@ def _figures(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidat
     """Every written figure (points, outcome, levels, result) as the validator computes it."""
     rounds = list(match.rounds)
     ledgers = {lg.number: lg for lg in base.rounds}
+    if any(r.levels is not None for r in rounds):
+        # the ledger's levels go on from the written ones: computed without them
+        free = validate_match(replace(match, rounds=[replace(r, levels=None) for r in rounds]))
+        computed = {lg.number: lg.levels for lg in free.rounds}
+    else:
+        computed = {}
     changed: list[str] = []
     for i, rnd in enumerate(rounds):
         lg = ledgers.get(rnd.number)
@@ -627,10 +650,11 @@ def _figures(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidat
                 nxt_text = f" next {match.players[nxt]}" if nxt is not None else ""
                 changed.append(f"round {rnd.number}'s result line read {side} +{steps}"
                                f"{nxt_text}")  # fmt: skip
-        if rnd.levels is not None and tuple(rnd.levels.levels) != lg.levels:
-            new = replace(new, levels=SjLevels(lg.levels, rnd.levels.pos))
+        levels = computed.get(rnd.number, lg.levels)
+        if rnd.levels is not None and tuple(rnd.levels.levels) != levels:
+            new = replace(new, levels=SjLevels(levels, rnd.levels.pos))
             changed.append(f"round {rnd.number}'s levels read "
-                           f"{' '.join(level_text(v) for v in lg.levels)}")  # fmt: skip
+                           f"{' '.join(level_text(v) for v in levels)}")  # fmt: skip
         rounds[i] = new
     out = replace(match, rounds=rounds)
     res = match.result
@@ -755,8 +779,8 @@ GENERATORS: dict[str, tuple[Gen, ...]] = {
     "SJ303": (_sizes,),
     "SJ401": (_bids, _bid_cards),
     "SJ402": (_bids, _bid_cards),
-    "SJ403": (_bids,),
-    "SJ404": (_bids,),
+    "SJ403": (_bids, _bid_cards),
+    "SJ404": (_bids, _bid_cards),
     "SJ405": (_header,),
     "SJ304": (_header,),
     "SJ505": (_header,),
