@@ -246,11 +246,12 @@ class SjAnalysis:
                     marks = f"  [{', '.join(d.marks)}]" if d.marks else ""
                     cost = ""
                     if isinstance(d.cost, Mapping) and d.cost.get("points"):
-                        cost = f"  cost {d.cost['points']}"
+                        cost = f"  cost {d.cost['points']}{d.cost.get('mark') or ''}"
                     lines.append(f"  {d.trick:>2}.{d.turn} {players[d.seat]} {verb} {play}"
                                  f"{marks}{cost}")  # fmt: skip
             if r.result is not None:
-                par = f" (par {r.par})" if r.par is not None else ""
+                par = (f" (par {r.par}, {r.result.total - r.par:+d} from par)"
+                       if r.par is not None else "")  # fmt: skip
                 lines.append(f"  opponents' points: {r.result.total}{par}")
             else:
                 lines.append("  the record stops before the round ends")
