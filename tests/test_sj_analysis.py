@@ -281,3 +281,17 @@ def test_the_solver_marks_what_plays_cost_when_it_is_there() -> None:
     # with 12 cards or fewer left every position is solved: each play has its cost
     assert last and all(isinstance(d.cost, dict) and "points" in d.cost for d in last)
     assert [n.text for n in solved.notes()] == [n.text for n in plain.notes()]
+
+
+def test_a_disputed_throw_is_judged_as_the_table_would_have_held_it() -> None:
+    # "Ann led the Kd alone" or "she threw Kd Qd": Bo's Ad beats both, so the throw is held to
+    # the Qd, and the rest of the trick, played to a single diamond, stands either way.
+    text = record({1: "Kd Qd", 2: "Ad 3d", 3: "4d", 4: "6d"},
+                  ['1: Kd disputed "a throw?" or Kd Qd  2: 3d  3: 4d  4: 6d'])  # fmt: skip
+    [game] = loads(text)
+    [d] = audit_match(game).disputes
+    recorded, throw = d.versions
+    assert recorded.first_error is None and throw.first_error is None
+    assert throw.forced == parse_hand("Qd") and recorded.forced is None
+    assert throw.points is not None and throw.points[0] == 0  # the Qd and the rest: no points
+    assert recorded.points is not None and recorded.points[0] == 10  # the Kd is Ann's 10

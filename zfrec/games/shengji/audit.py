@@ -18,8 +18,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from zfrec.diagnostics import Diagnostic, first_error
-from zfrec.errors import RulesError
-from zfrec.games.shengji.cards import format_hand
+from zfrec.errors import IllegalPlayError, RulesError
+from zfrec.games.shengji.cards import format_hand, from_ids
+from zfrec.games.shengji.formats import classify
 from zfrec.games.shengji.records import SjMatch, SjMove
 from zfrec.games.shengji.replayer import validate_match
 from zfrec.games.shengji.report import SjReport
@@ -49,6 +50,7 @@ class SjVersion:
     points: tuple[int, ...] | None  # points each seat took in tricks in the disputed round
     total: int | None  # the opponents' points of the disputed round
     levels: tuple[int, ...] | None
+    forced: int | None = None  # a throw the table would have held to this part
 
     def to_json(self, players: Sequence[str]) -> dict[str, Any]:
         return {
@@ -59,6 +61,7 @@ class SjVersion:
             "totals": ({p: level_text(v) for p, v in zip(players, self.levels, strict=True)}
                        if self.levels else None),
             "opponents_points": self.total, "best": None,
+            "forced": format_hand(self.forced) if self.forced is not None else None,
         }  # fmt: skip
 
 
@@ -169,6 +172,8 @@ class SjAuditReport:
             for v in d.versions:
                 label = (f"{format_hand(v.play)} (as recorded)" if v.recorded
                          else f"or {format_hand(v.play)}")  # fmt: skip
+                if v.forced is not None:
+                    label += f" (a throw held to {format_hand(v.forced)})"
                 e = v.first_error
                 if e is not None:
                     loc = e.location
@@ -243,20 +248,51 @@ def judge_disputes(match: SjMatch, base: SjReport) -> tuple[SjDispute, ...]:
                 versions = [_version(match, base, ri, m, m.cards, True, before)]
                 for alt in m.alternatives:
                     candidate = with_play(match, ri, ti, mi, alt)
-                    versions.append(_version(candidate, validate_match(candidate), ri, m, alt,
-                                             False, before))  # fmt: skip
+                    v = _version(candidate, validate_match(candidate), ri, m, alt, False, before)
+                    versions.append(_as_failed_throw(match, ri, ti, mi, v, before) or v)
                 out.append(SjDispute(rnd.number, ti + 1, mi + 1, m.seat, m, tuple(versions)))
     return tuple(out)
 
 
-def with_play(match: SjMatch, ri: int, ti: int, mi: int, cards: int) -> SjMatch:
+def _as_failed_throw(
+    match: SjMatch, ri: int, ti: int, mi: int, v: SjVersion,
+    before: Counter[tuple[str, str, Any]],
+) -> SjVersion | None:  # fmt: skip
+    """A version that is a throw, refused as written to stand (SJ103 at the move), judged as
+    the table would have settled it: held to the unit the engine forces (ruling 10)."""
+    e = v.first_error
+    m = match.rounds[ri].tricks[ti].moves[mi]
+    if e is None or e.code != "SJ103" or m.pos is None:
+        return None
+    if (e.location.line, e.location.col) != (m.pos[0], m.pos[1]):
+        return None
+    order = match.rounds[ri].order()
+    if order is None:
+        return None
+    try:
+        units = classify(order, v.play).units
+    except IllegalPlayError:
+        return None
+    for u in sorted(units, key=lambda u: (u.size, u.top)):
+        part = from_ids(u.ids)
+        candidate = with_play(match, ri, ti, mi, v.play, part)
+        w = _version(candidate, validate_match(candidate), ri, m, v.play, False, before)
+        f = w.first_error
+        if f is None or (f.location.line, f.location.col) != (m.pos[0], m.pos[1]):
+            return replace(w, forced=part)
+    return None
+
+
+def with_play(
+    match: SjMatch, ri: int, ti: int, mi: int, cards: int, forced: int | None = None
+) -> SjMatch:
     """A copy of the record with the play at (round, trick, move) made `cards` (written as a
-    plain play: no forced part, no dispute)."""
+    plain play, or a failed throw held to `forced`; no dispute)."""
     rounds = list(match.rounds)
     rnd = rounds[ri] = replace(match.rounds[ri], tricks=list(match.rounds[ri].tricks))
     trick = rnd.tricks[ti] = replace(rnd.tricks[ti], moves=list(rnd.tricks[ti].moves))
     old = trick.moves[mi]
-    trick.moves[mi] = SjMove(old.seat, cards, joins=old.joins, pos=old.pos)
+    trick.moves[mi] = SjMove(old.seat, cards, forced, joins=old.joins, pos=old.pos)
     return replace(match, rounds=rounds)
 
 
