@@ -360,7 +360,7 @@ def analyze_match(
 def _round(
     rules: SjRules, rnd: SjRound, index: int, ledger: SjRoundLedger, players: Sequence[str]
 ) -> SjRoundAnalysis:
-    order = rnd.order() or _order_of(ledger)
+    order = _order_of(ledger)  # the order the validator played the round in
     n = rules.players
     guessed = ledger.guessed or (0,) * n
     state = RoundState.from_hands(
@@ -501,7 +501,7 @@ class _Walk:
         mine = self.same_team(seat, winner)
         before = [p for _, p in plays[: d.turn - 1]]
         lead = classify(order, plays[0][1]) if st.last_lead is None else st.last_lead
-        hand = self.hand_before(d, plays)
+        hand = self.hand_before(d)
         now = trick_winner(order, [*before, d.cards], lead) == d.turn - 1
         if mine is False and d.partner_winning is False and not now and points(d.cards):
             self.points_given(d, hand, lead, winner)
@@ -526,7 +526,7 @@ class _Walk:
                           f"{self.name(winner)} over-ruffed; {pts} points went to "
                           f"{self.name(winner)}'s team")  # fmt: skip
 
-    def hand_before(self, d: SjDecision, plays: Sequence[tuple[int, int]]) -> int:
+    def hand_before(self, d: SjDecision) -> int:
         """The seat's hand before its play in the trick just taken."""
         return self.state.hands[d.seat] + d.cards
 
