@@ -302,6 +302,10 @@ def analyze_cmd(
     against perfect play ("cost 15: Kd instead of -", near the end of a hand whose deal is
     known), specials and jokers, the going-out order and the last -> first transfer.
 
+    Sheng ji records get their own marks per play (points given away, a ruff missed or
+    wasted, a throw sure to fail) and the kitty judged against the last trick; --hand is the
+    round there (ANALYSIS.md, Sheng ji).
+
     Works whenever the deal is known: recorded, or reconstructed from the plays. A directory
     means every record in it; a file there that cannot be read is reported and the others are
     analysed. Exit 0 when the analysis is printed, 2 on unreadable input or a hand or game that
@@ -309,12 +313,19 @@ def analyze_cmd(
     """
     from zfrec.analysis.analyze import analyze_game
     from zfrec.analysis.costs import COST_BUDGET
+    from zfrec.games import kind_of
 
     entries, bad = read_many(record, game)
     budget = replace(COST_BUDGET, seconds=solve_seconds)
     analyses: list[tuple[str, int, GameAnalysis]] = []
+    own: dict[int, Any] = {}  # by place in analyses: a kind's own analysis (GameKind.analysis)
     for file, number, g in entries:
         with friendly_errors(file):
+            mine = kind_of(g).analysis(g, solve_cards=solve_cards, solve_seconds=solve_seconds)
+            if mine is not None:
+                own[len(analyses)] = mine
+                analyses.append((file, number, mine))
+                continue
             analyses.append(
                 (file, number, analyze_game(g, solve_cards=solve_cards, solve_budget=budget))
             )
@@ -323,7 +334,10 @@ def analyze_cmd(
     many = record_files(record) != [record]
     if as_json:
         docs = []
-        for file, number, a in analyses:
+        for i, (file, number, a) in enumerate(analyses):
+            if i in own:
+                docs.append({"file": file, "game": number, **own[i].to_json(hand)})
+                continue
             doc = a.to_json()
             if hand is not None:
                 doc["hands"] = [h.to_json(a.players) for h in a.hands if h.hand == hand]
@@ -332,10 +346,18 @@ def analyze_cmd(
         print_json({"games": docs, "unreadable": bad})
     else:
         shown = None
-        for file, number, a in analyses:
+        for i, (file, number, a) in enumerate(analyses):
             if many and file != shown:
                 shown = file
                 out.print(f"[bold underline]{escape(file)}[/]", markup=True)
+            if i in own:
+                if a.errors:
+                    err.print(f"warning: {file}, game {number} fails validation ({a.errors} "
+                              "error(s)); it is analysed as recorded (see zfrec audit)",
+                              markup=False)  # fmt: skip
+                for line in own[i].text_lines(number, hand, summary):
+                    out.print(line, markup=False, highlight=False)
+                continue
             if a.errors:
                 err.print(
                     f"warning: {file}, game {number} fails validation ({a.errors} error(s)); it "
@@ -444,26 +466,43 @@ def audit_cmd(
     disputed move with other versions (`2: Qc disputed or Kc`): each version judged by
     replaying the record with it in place, with its first error or its points and totals.
 
+    Sheng ji records are audited alike, with their own repairs (ANALYSIS.md, Sheng ji).
+
     A directory means every record in it; a file there that cannot be read is reported and the
     others are audited. Exit 0 when every game is legal as recorded, 1 when some game fails
     (repaired or not), 2 on unreadable input.
     """
     from zfrec.analysis.audit import audit
     from zfrec.analysis.readfix import audit_as_read
+    from zfrec.games import kind_of
 
     entries, bad = read_many(record, game, recover=True)
     many = record_files(record) != [record]
-    reports: list[tuple[str, int, AuditReport]] = []
+    reports: list[tuple[str, int, Any]] = []  # AuditReport, or a kind's own (`own`)
+    own: dict[int, Any] = {}  # by place in reports: a kind's own audit (GameKind.audit_record)
     for file, number, g in entries:
         with friendly_errors(file):
+            mine = kind_of(g).audit_record(g, budget=budget)
+            if mine is not None:
+                own[len(reports)] = mine
+                reports.append((file, number, mine))
+                continue
             # A record with unreadable moves is audited as read: the suggestions come first.
             judged = audit_as_read(g, budget=budget) if g.problems else audit(g, budget=budget)
             reports.append((file, number, judged))
+    if html_out is not None and len(own) == len(reports):
+        fail("--html: audit pages of Sheng ji records come later; use --json or the text")
     if html_out is not None:
         from zfrec.render.analysis import audit_file  # the HTML machinery only when asked for
 
+        if own:
+            err.print(f"warning: {len(own)} Sheng ji game(s) are left out of {html_out}: "
+                      "their audit pages come later", markup=False)  # fmt: skip
         try:
-            sections = [(f"{f}, game {n}" if many else f"Game {n}", r) for f, n, r in reports]
+            sections = [
+                (f"{f}, game {n}" if many else f"Game {n}", r)
+                for i, (f, n, r) in enumerate(reports) if i not in own
+            ]  # fmt: skip
             html_out.write_text(audit_file(record, sections), encoding="utf-8")
         except OSError as exc:
             fail(file_problem(str(html_out), exc, "write"))
@@ -476,10 +515,14 @@ def audit_cmd(
         )
     else:
         shown = None
-        for file, number, r in reports:
+        for i, (file, number, r) in enumerate(reports):
             if many and file != shown:
                 shown = file
                 out.print(f"[bold underline]{escape(file)}[/]", markup=True)
+            if i in own:
+                for line in own[i].text_lines(number):
+                    out.print(line, markup=False, highlight=False)
+                continue
             _print_audit(number, r)
     if bad:
         raise typer.Exit(EXIT_INPUT)

@@ -265,6 +265,20 @@ class GameKind:
     #: sections) reads this kind's replay; a kind without it gets a plain NotSupported.
     analysed: bool = False
 
+    def analysis(self, game: Game, *, solve_cards: int = 0, solve_seconds: float = 2.0) -> Any:
+        """`zfrec analyze` of a record of this kind by the kind's own analysis: a report with
+        `errors`, `hand(n)` (the hand/round numbered n, or None), `to_json(hand=None)` (the
+        generic envelope of analyze's JSON, optionally one hand/round) and
+        `text_lines(number, hand=None, summary=False)`; `solve_cards` > 0 asks the kind's
+        solver for what each play cost. None: the generic analysis (zfrec.analysis) reads it."""
+        return None
+
+    def audit_record(self, game: Game, *, budget: int = 300) -> Any:
+        """`zfrec audit` of a record of this kind by the kind's own audit: a report with
+        `legal`, `to_json()` (the generic envelope of audit's JSON) and `text_lines(number)`;
+        `budget` bounds the candidate records validated. None: the generic audit."""
+        return None
+
     # --- pages and charts -------------------------------------------------------------------
 
     def render_files(self, game: Game, **options: Any) -> Any | None:

@@ -150,6 +150,18 @@ class ShengjiKind(GameKind):
 
         return {c: info.title for c, info in CODES.items() if c.startswith("SJ")}
 
+    def analysis(self, game: Any, *, solve_cards: int = 0, solve_seconds: float = 2.0) -> Any:
+        """Marks per play and the kitty's judgement (zfrec.games.shengji.analysis)."""
+        from zfrec.games.shengji.analysis import analyze_match
+
+        return analyze_match(game, solve_cards=solve_cards, solve_seconds=solve_seconds)
+
+    def audit_record(self, game: Any, *, budget: int = 300) -> Any:
+        """Disputed versions judged, rules searched, repairs (zfrec.games.shengji.audit)."""
+        from zfrec.games.shengji.audit import audit_match
+
+        return audit_match(game, budget=budget)
+
     def diff_records(self, a: Any, b: Any) -> Any:
         """Where two records of one match first part (zfrec.games.shengji.diff)."""
         from zfrec.games.shengji.diff import diff_sj

@@ -332,7 +332,7 @@ class _Replay:
         self.ledgers.append(SjRoundLedger(
             rnd.number, lead_dealer, order.text, tuple(rb.at_play(lead_dealer)), rb.kitty,
             rb.discard,
-            not rb.exact, result, tuple(new_levels),
+            not rb.exact, result, tuple(new_levels), tuple(rb.guessed),
         ))  # fmt: skip
         return new_levels, next_dealer, won, d_cause or self.root, level_cause
 

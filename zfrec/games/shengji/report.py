@@ -30,6 +30,9 @@ class SjRoundLedger:
     reconstructed: bool
     result: RoundResult | None
     levels: tuple[int, ...]
+    # per seat, the cards of its hand at play that were guessed (filler, `rebuild`): the
+    # analysis judges only seats without them
+    guessed: tuple[int, ...] = ()
 
     def to_json(self, players: Sequence[str]) -> dict[str, Any]:
         """The ledger as `zfrec validate --json` writes it."""
