@@ -23,8 +23,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from zfrec.engine.cards import format_cards
-from zfrec.engine.rules import preset
+from zfrec.games.zhengfen.engine.cards import format_cards
+from zfrec.games.zhengfen.engine.rules import preset
 from zfrec.record import Game
 from zfrec.simulate import SimConfig, simulate_game
 

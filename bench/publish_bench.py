@@ -19,7 +19,7 @@ from pathlib import Path
 
 from zfrec.cli.render_cmds import SOLVE_CARDS
 from zfrec.cli.site_writer import SiteWriter
-from zfrec.engine.rules import preset
+from zfrec.games.zhengfen.engine.rules import preset
 from zfrec.record import dumps
 from zfrec.render.site import publish
 from zfrec.simulate import SimConfig, simulate_game

@@ -45,7 +45,7 @@ def render_hands_per_s(
 
 
 def main() -> None:
-    from zfrec.engine.rules import preset
+    from zfrec.games.zhengfen.engine.rules import preset
     from zfrec.simulate import SimConfig, simulate_game
 
     games = [

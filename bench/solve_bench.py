@@ -21,9 +21,9 @@ import time
 from typing import Any
 
 from zfrec.analysis.solve import Budget, solve
-from zfrec.engine.game import HandState, deal_random
-from zfrec.engine.movegen import legal_plays
-from zfrec.engine.rules import preset
+from zfrec.games.zhengfen.engine.game import HandState, deal_random
+from zfrec.games.zhengfen.engine.movegen import legal_plays
+from zfrec.games.zhengfen.engine.rules import preset
 from zfrec.simulate import GreedyBot, RandomBot, _pick_cards
 
 SEED = 20261121

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from tests.record_strategies import games
 from zfrec.diagnostics import Diagnostic
-from zfrec.engine.rules import preset
+from zfrec.games.zhengfen.engine.rules import preset
 from zfrec.record import FORMATS, Format, dumps, iter_records_text, loads
 from zfrec.record.jsonio import game_to_json
 from zfrec.simulate import SimConfig, simulate_game

@@ -6,8 +6,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from zfrec.engine.cards import format_cards
-from zfrec.engine.rules import preset
+from zfrec.games.zhengfen.engine.cards import format_cards
+from zfrec.games.zhengfen.engine.rules import preset
 from zfrec.record import Game, loads
 from zfrec.record.model import Hand, Trick
 from zfrec.simulate import SimConfig, simulate_game

@@ -13,7 +13,7 @@ from zfrec.analysis.analyze import analyze_game
 from zfrec.analysis.costs import decision_costs, perfect_play_tables
 from zfrec.analysis.solve import Budget
 from zfrec.cli import app
-from zfrec.engine.game import HandState, PlayEvent
+from zfrec.games.zhengfen.engine.game import HandState, PlayEvent
 from zfrec.record import load
 from zfrec.record.model import Game
 from zfrec.replay import HandStart, MoveStep, replay

@@ -16,8 +16,8 @@ from tests.lanes import CHROMIUM, require_chromium
 from tests.test_render_browser import ARGS
 from zfrec.analysis.analyze import analyze_game, player_aggregates
 from zfrec.cli import app
-from zfrec.engine.game import PassEvent, PlayEvent
-from zfrec.engine.rules import preset
+from zfrec.games.zhengfen.engine.game import PassEvent, PlayEvent
+from zfrec.games.zhengfen.engine.rules import preset
 from zfrec.record import Game, dumps, load, loads
 from zfrec.render.analysis import AUDIT_PAGE, analysed_view, annotate
 from zfrec.render.gamefiles import _sources
@@ -354,7 +354,7 @@ def test_the_artifact_key_covers_the_options_and_the_code(db: str) -> None:
     for shaping in (
         "zfrec/analysis/analyze.py",
         "zfrec/analysis/audit.py",
-        "zfrec/engine/combos.py",
+        "zfrec/games/zhengfen/engine/combos.py",
         "zfrec/render/analysis.py",
         "templates/analysis_game.html.j2", "templates/audit.html.j2", "templates/replay.js",
     ):  # fmt: skip

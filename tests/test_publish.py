@@ -30,9 +30,9 @@ from tests.test_render import full_steps, page_data
 from tests.test_store import store_url  # noqa: F401 - the SQLite and PostgreSQL stores
 from zfrec.cli import app
 from zfrec.cli.render_cmds import SOLVE_CARDS
-from zfrec.engine.combos import Category
-from zfrec.engine.game import PlayEvent
-from zfrec.engine.rules import preset
+from zfrec.games.zhengfen.engine.combos import Category
+from zfrec.games.zhengfen.engine.game import PlayEvent
+from zfrec.games.zhengfen.engine.rules import preset
 from zfrec.record import Game, dumps, load, loads
 from zfrec.render.charts import game_charts, score_model
 from zfrec.render.fonts import font_plan

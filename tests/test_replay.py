@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from zfrec.diagnostics import Diagnostic
-from zfrec.engine.cards import parse_cards
-from zfrec.engine.game import GameState, PassEvent, PlayEvent
-from zfrec.engine.seats import Seat, seat
+from zfrec.games.zhengfen.engine.cards import parse_cards
+from zfrec.games.zhengfen.engine.game import GameState, PassEvent, PlayEvent
+from zfrec.games.zhengfen.engine.seats import Seat, seat
 from zfrec.record import iter_records, load, loads
 from zfrec.record.model import Game
 from zfrec.replay import (

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zfrec.engine.rules import PRESETS, preset
+from zfrec.games.zhengfen.engine.rules import PRESETS, preset
 from zfrec.record import dumps, loads
 from zfrec.simulate import SimConfig, simulate_game
 

@@ -30,9 +30,9 @@ from tests.solve_reference import options as options_of
 from zfrec.analysis.position import PositionError, record_position
 from zfrec.analysis.solve import Budget, Solver, best_points, solve, suit_relevant_ranks
 from zfrec.cli import app
-from zfrec.engine.cards import BJ, SJ, format_cards, parse_cards, parse_play
-from zfrec.engine.game import HandState
-from zfrec.engine.rules import preset
+from zfrec.games.zhengfen.engine.cards import BJ, SJ, format_cards, parse_cards, parse_play
+from zfrec.games.zhengfen.engine.game import HandState
+from zfrec.games.zhengfen.engine.rules import preset
 from zfrec.record import load, loads
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -4,8 +4,8 @@
 (`MoveStep`: a recorded move, or a pass the record leaves out), a hand ends (`HandEnd`), the
 game ends (`GameEnd`). Each event carries the diagnostics found at that point. The validator,
 store, renderer and analyser all consume this stream; none of them re-implements a rule, and
-neither does the replay: the engine (zfrec.engine.game) judges every action, and the replay
-routes its errors into located diagnostics. After an illegal move the replay goes on from the
+neither does the replay: the engine (zfrec.games.zhengfen.engine.game) judges every action, and the
+replay routes its errors into located diagnostics. After an illegal move the replay goes on from the
 recorded state through the engine's recovery methods (`HandState.force_play`, `force_pass`,
 `GameState.open_hand`), so one run reports every problem.
 
@@ -28,9 +28,9 @@ pass feeds the validator, a page and an analysis together.
 you need from it before asking for the next event. It is the state *after* the event; what a
 move was made from travels in the `MoveStep` itself.
 
-Seats in these events are `Seat`s (zfrec.engine.seats): ints holding the 0-based index, so
-they index `game.players`, shown as the record's 1-based number. Card sets are the engine's
-masks (zfrec.engine.cards: `format_cards`, `ids`).
+Seats in these events are `Seat`s (zfrec.games.zhengfen.engine.seats): ints holding the 0-based
+index, so they index `game.players`, shown as the record's 1-based number. Card sets are the
+engine's masks (zfrec.games.zhengfen.engine.cards: `format_cards`, `ids`).
 
 The events and the visitor protocol are in zfrec.events (re-exported here), with what each
 field of a `MoveStep` means.
@@ -43,11 +43,6 @@ from dataclasses import dataclass, field, replace
 
 from zfrec.core import Deal
 from zfrec.diagnostics import Cause, Diagnostic
-from zfrec.engine.cards import Cards, format_cards, iter_ids
-from zfrec.engine.deal import hand_sizes, rebuild_deal, verify_dealt_once, verify_hand_sizes
-from zfrec.engine.game import Event, GameState, HandState, best_reading
-from zfrec.engine.rules import Ruleset
-from zfrec.engine.seats import Seat, seat, seats
 from zfrec.errors import DealError, GameError, IllegalPlayError, Location
 from zfrec.events import (
     GameEnd,
@@ -60,6 +55,16 @@ from zfrec.events import (
     walk,
 )
 from zfrec.games import find_kind
+from zfrec.games.zhengfen.engine.cards import Cards, format_cards, iter_ids
+from zfrec.games.zhengfen.engine.deal import (
+    hand_sizes,
+    rebuild_deal,
+    verify_dealt_once,
+    verify_hand_sizes,
+)
+from zfrec.games.zhengfen.engine.game import Event, GameState, HandState, best_reading
+from zfrec.games.zhengfen.engine.rules import Ruleset
+from zfrec.games.zhengfen.engine.seats import Seat, seat, seats
 from zfrec.ledger import Ledger
 from zfrec.record.model import Game, Hand, Move, Pos
 from zfrec.record.problems import Fix, ReadProblem

@@ -3,8 +3,8 @@
 The solver lives in `zfrec.analysis.solve` (how it searches) and `zfrec.analysis.position`
 (the position where a record stops); this module gathers what callers need.
 
-    >>> from zfrec.engine.cards import parse_cards
-    >>> from zfrec.engine.game import HandState
+    >>> from zfrec.games.zhengfen.engine.cards import parse_cards
+    >>> from zfrec.games.zhengfen.engine.game import HandState
     >>> from zfrec.solve import best_points, solve
     >>> hs = HandState([parse_cards("5h"), parse_cards("Kd 3s"), parse_cards("4c")], 0)
     >>> _ = hs.play(0, parse_cards("5h"))

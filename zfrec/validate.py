@@ -23,12 +23,12 @@ from pathlib import Path
 from typing import Annotated, Any, Protocol
 
 from zfrec.diagnostics import Diagnostic, Findings, WrittenDiagnostic
-from zfrec.engine.cards import format_cards, points_of
-from zfrec.engine.game import HandResult
-from zfrec.engine.rules import Ruleset
-from zfrec.engine.seats import Seat
 from zfrec.errors import Location, NotationError
 from zfrec.games import NotSupported, find_kind
+from zfrec.games.zhengfen.engine.cards import format_cards, points_of
+from zfrec.games.zhengfen.engine.game import HandResult
+from zfrec.games.zhengfen.engine.rules import Ruleset
+from zfrec.games.zhengfen.engine.seats import Seat
 from zfrec.jsonview import CardsText, PerPlayer, PlayerName, PlayerNames, dump, key
 from zfrec.record import Format, Game, iter_records, iter_records_text
 from zfrec.replay import GameEnd, HandEnd, HandStart, ReplayState, ReplayVisitor, walk

@@ -33,9 +33,9 @@ from dataclasses import dataclass, field
 from typing import Annotated
 
 from zfrec.analysis.solve import Budget, Solver, play_text
-from zfrec.engine.combos import Combo
-from zfrec.engine.game import HandState, PlayEvent
-from zfrec.engine.rules import Ruleset
+from zfrec.games.zhengfen.engine.combos import Combo
+from zfrec.games.zhengfen.engine.game import HandState, PlayEvent
+from zfrec.games.zhengfen.engine.rules import Ruleset
 from zfrec.jsonview import hidden
 from zfrec.record.model import Game
 from zfrec.replay import HandEnd, HandStart, MoveStep, ReplayState, ReplayVisitor, walk

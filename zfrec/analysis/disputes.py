@@ -40,8 +40,6 @@ from typing import Any
 from zfrec.analysis.solve import Budget, best_points
 from zfrec.baseline import Baseline, Place, key
 from zfrec.diagnostics import Diagnostic, WrittenDiagnostic
-from zfrec.engine.game import GameState, HandState
-from zfrec.engine.rules import Ruleset
 from zfrec.events import (
     GameEnd,
     HandEnd,
@@ -52,6 +50,8 @@ from zfrec.events import (
     ReplayVisitor,
     walk,
 )
+from zfrec.games.zhengfen.engine.game import GameState, HandState
+from zfrec.games.zhengfen.engine.rules import Ruleset
 from zfrec.jsonview import PerPlayer, dump
 from zfrec.record.model import AltPlay, Game, Move
 from zfrec.replay import replay

@@ -8,10 +8,10 @@
 
 from __future__ import annotations
 
-from zfrec.engine.cards import JOKER_MASK, NUM_RANKS, SJ, SJ_RANK
-from zfrec.engine.combos import Category, Combo
-from zfrec.engine.movegen import legal_plays
-from zfrec.engine.rules import Ruleset
+from zfrec.games.zhengfen.engine.cards import JOKER_MASK, NUM_RANKS, SJ, SJ_RANK
+from zfrec.games.zhengfen.engine.combos import Category, Combo
+from zfrec.games.zhengfen.engine.movegen import legal_plays
+from zfrec.games.zhengfen.engine.rules import Ruleset
 
 COUNTER_RANK_SET = (2, 7, 10)  # 5, T, K
 

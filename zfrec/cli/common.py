@@ -19,8 +19,8 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from zfrec.engine.rules import Ruleset, parse_option, preset
 from zfrec.errors import FILE_ATTR, ZfrecError
+from zfrec.games.zhengfen.engine.rules import Ruleset, parse_option, preset
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)

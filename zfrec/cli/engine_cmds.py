@@ -17,13 +17,19 @@ from zfrec.cli.common import (
     print_json,
     ruleset,
 )
-from zfrec.engine.cards import SUIT_GLYPHS, parse_cards, parse_play, rank_symbol
-from zfrec.engine.combos import Category, Combo, explain_no_reading, readings, resolve
-from zfrec.engine.movegen import Move, expand, legal_plays
-from zfrec.engine.rules import Ruleset
 from zfrec.errors import AmbiguousPlayError, IllegalPlayError
 from zfrec.games import DEFAULT_KIND
 from zfrec.games.shengji import cli as sj
+from zfrec.games.zhengfen.engine.cards import SUIT_GLYPHS, parse_cards, parse_play, rank_symbol
+from zfrec.games.zhengfen.engine.combos import (
+    Category,
+    Combo,
+    explain_no_reading,
+    readings,
+    resolve,
+)
+from zfrec.games.zhengfen.engine.movegen import Move, expand, legal_plays
+from zfrec.games.zhengfen.engine.rules import Ruleset
 
 RulesOpt = Annotated[str, typer.Option("--rules", "-r", help=RULES_HELP)]
 # classify and legal also serve Sheng ji (--game shengji): bodies in zfrec.games.shengji.cli.

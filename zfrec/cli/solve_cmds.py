@@ -18,7 +18,7 @@ from rich.markup import escape
 
 from zfrec.cli.analyze_cmds import GameOpt, JsonOpt, RecordArg, read_games
 from zfrec.cli.common import err, fail, friendly_errors, out, print_json
-from zfrec.engine.cards import format_cards, points_of
+from zfrec.games.zhengfen.engine.cards import format_cards, points_of
 
 if TYPE_CHECKING:
     from zfrec.analysis.position import At, RecordPosition

@@ -9,8 +9,8 @@ and handed to one builder method, which checks it against the game so far. Most 
 spelled exactly as the writer spells them, and one regex (`PLAIN_RE` in zfrec.record.zfn_hand,
 with the hand's statements) recognises such a line whole, so its values are taken from the
 regex instead of a token per word; any other line is split into tokens by the lexer. Either
-way the same builder methods, the same card parser (zfrec.engine.cards) and the same seat
-resolver (zfrec.record.model.seat_of) do the reading.
+way the same builder methods, the same card parser (zfrec.games.zhengfen.engine.cards) and the same
+seat resolver (zfrec.record.model.seat_of) do the reading.
 A plain line that would be an error is left to the lexer, which reports it at its token.
 """
 

@@ -6,7 +6,7 @@ there were two games, and are imported from there (ARCHITECTURE.md, "Where Zheng
 
     here            notation (its body reader: hand, deal, trick and score statements),
                     rows (its hand, hand_seat and play rows)
-    engine          zfrec.engine (cards, combos, rules, the hand and game states)
+    engine          zfrec.games.zhengfen.engine (cards, combos, rules, the hand and game states)
     hand lines      zfrec.record.zfn_hand (one hand's lines), zfrec.record.jsonio (JSON)
     records         zfrec.record.model (Hand, Trick, Move, SeatDeal, HandScore)
     replayer        zfrec.replay.replay_zhengfen, zfrec.validate.validate_zhengfen (ledger)
@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from zfrec.games import DEFAULT_KIND, GameKind
 
 if TYPE_CHECKING:
-    from zfrec.engine.rules import Ruleset
+    from zfrec.games.zhengfen.engine.rules import Ruleset
     from zfrec.games.zhengfen.notation import ZhengFenBody
     from zfrec.record.model import Game, RuleValue
     from zfrec.record.problems import ReadProblem
@@ -58,33 +58,35 @@ class ZhengFenKind(GameKind):
 
     @property
     def presets(self) -> tuple[str, ...]:  # type: ignore[override]
-        return tuple(self._part("zfrec.engine.rules", "PRESETS"))
+        return tuple(self._part("zfrec.games.zhengfen.engine.rules", "PRESETS"))
 
     @property
     def default_preset(self) -> str:
         return "pagat"
 
     def parse_option(self, word: str) -> tuple[str, RuleValue]:
-        parsed: tuple[str, RuleValue] = self._part("zfrec.engine.rules", "parse_option")(word)
+        parsed: tuple[str, RuleValue] = self._part(
+            "zfrec.games.zhengfen.engine.rules", "parse_option"
+        )(word)
         return parsed
 
     def check_rules(self, preset: str, options: dict[str, RuleValue]) -> None:
-        self._part("zfrec.engine.rules", "preset")(preset, **options)
+        self._part("zfrec.games.zhengfen.engine.rules", "preset")(preset, **options)
 
     def option_order(self) -> Sequence[str]:
-        names: Sequence[str] = self._part("zfrec.engine.rules", "OPTION_NAMES")
+        names: Sequence[str] = self._part("zfrec.games.zhengfen.engine.rules", "OPTION_NAMES")
         return names
 
     def ruleset(self, game: Game) -> Ruleset:
-        make = self._part("zfrec.engine.rules", "preset")
+        make = self._part("zfrec.games.zhengfen.engine.rules", "preset")
         rules: Ruleset = make(game.preset, **{**game.options, "target": game.target})
         return rules
 
     def parse_cards(self, text: str) -> int:
-        return int(self._part("zfrec.engine.cards", "parse_cards")(text))
+        return int(self._part("zfrec.games.zhengfen.engine.cards", "parse_cards")(text))
 
     def format_cards(self, cards: int) -> str:
-        return str(self._part("zfrec.engine.cards", "format_cards")(cards))
+        return str(self._part("zfrec.games.zhengfen.engine.cards", "format_cards")(cards))
 
     def body_reader(self, seats: Seats, problems: list[ReadProblem] | None) -> ZhengFenBody:
         body: ZhengFenBody = self._part("zfrec.games.zhengfen.notation", "ZhengFenBody")(

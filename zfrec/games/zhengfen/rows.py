@@ -7,7 +7,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from zfrec.engine.cards import card_str, format_cards
+from zfrec.games.zhengfen.engine.cards import card_str, format_cards
 from zfrec.record import Game
 from zfrec.record.model import Move
 from zfrec.store.rows import Rows, core_rows

@@ -7,12 +7,13 @@ search makes and unmakes moves instead of copying the state. Every action comes 
 `can_*` answers yes or no, and the action itself applies it. `GameState` carries the scores
 from hand to hand and checks how each hand starts (R3, R4, R12).
 
-Seats are 0-based ints here (`zfrec.engine.seats`). Errors keep the seats they mention as fields
-and name them `seat 1`, `seat 2`... unless a caller renders them with player names.
+Seats are 0-based ints here (`zfrec.games.zhengfen.engine.seats`). Errors keep the seats they
+mention as fields and name them `seat 1`, `seat 2`... unless a caller renders them with player
+names.
 
 A hand of three players with two cards each:
 
-    >>> from zfrec.engine.cards import parse_cards
+    >>> from zfrec.games.zhengfen.engine.cards import parse_cards
     >>> hs = HandState([parse_cards(h) for h in ("3h 9h", "4s Ts", "5s Js")], leader=0)
     >>> hs.play(0, parse_cards("3h")).seat, hs.turn
     (0, 1)
@@ -34,7 +35,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from zfrec.core import Deal
-from zfrec.engine.actions import (
+from zfrec.errors import DealError, IllegalPlayError
+from zfrec.games.zhengfen.engine.actions import (
     Event,
     HandResult,
     Logged,
@@ -43,9 +45,9 @@ from zfrec.engine.actions import (
     RevealEvent,
     TrickResult,
 )
-from zfrec.engine.cards import THREE_OF_HEARTS, Declarations, format_cards, points_of
-from zfrec.engine.combos import DEFAULT_RULES, Category, Combo, readings, resolve
-from zfrec.engine.deal import (
+from zfrec.games.zhengfen.engine.cards import THREE_OF_HEARTS, Declarations, format_cards, points_of
+from zfrec.games.zhengfen.engine.combos import DEFAULT_RULES, Category, Combo, readings, resolve
+from zfrec.games.zhengfen.engine.deal import (
     check_seats,
     deal_random,
     first_leader,
@@ -55,9 +57,8 @@ from zfrec.engine.deal import (
     verify_dealt_once,
     verify_hand_sizes,
 )
-from zfrec.engine.rules import Ruleset
-from zfrec.engine.seats import MAX_SEATS, MIN_SEATS, NEXT
-from zfrec.errors import DealError, IllegalPlayError
+from zfrec.games.zhengfen.engine.rules import Ruleset
+from zfrec.games.zhengfen.engine.seats import MAX_SEATS, MIN_SEATS, NEXT
 
 __all__ = [
     "MAX_SEATS",
@@ -132,7 +133,7 @@ class HandState:
     played to the trick so far, `won` the cards each seat has taken. `n`, `over` (a result
     exists) and `holders` (seats still holding cards) are plain attributes, kept up to date.
 
-    >>> from zfrec.engine.cards import parse_cards
+    >>> from zfrec.games.zhengfen.engine.cards import parse_cards
     >>> hs = HandState([parse_cards(h) for h in ("3h 4s", "5s 6s", "7s 8s")], leader=0)
     >>> event = hs.play(0, parse_cards("3h"))
     >>> (hs.turn, len(hs.log))
@@ -215,7 +216,7 @@ class HandState:
         The state afterwards is exactly the state before the action: the hand, the trick, the
         turn, what was won, who went out.
 
-        >>> from zfrec.engine.cards import parse_cards
+        >>> from zfrec.games.zhengfen.engine.cards import parse_cards
         >>> hs = HandState([parse_cards(h) for h in ("3h 4s 9d", "5s 6s", "7s 8s")], leader=0)
         >>> played, passed = hs.play(0, parse_cards("3h")), hs.pass_(1)
         >>> hs.undo() == passed, hs.turn, len(hs.log)
@@ -338,7 +339,7 @@ class HandState:
     def verify_play(self, seat: int, mask: int, declarations: Declarations | None = None) -> Combo:
         """The reading this play takes, or raise `IllegalPlayError` with the reason.
 
-        >>> from zfrec.engine.cards import parse_cards
+        >>> from zfrec.games.zhengfen.engine.cards import parse_cards
         >>> hs = HandState([parse_cards(h) for h in ("5s 5h", "4s 4d", "9c")], leader=0)
         >>> hs.verify_play(0, parse_cards("5s 5h")).describe()
         'pair of 5s'
@@ -451,7 +452,7 @@ class HandState:
         Raises IllegalPlayError (its `code` the diagnostic's) when the play breaks a rule;
         the state is then unchanged. `declarations` say what wild jokers stand for.
 
-        >>> from zfrec.engine.cards import format_cards, parse_cards
+        >>> from zfrec.games.zhengfen.engine.cards import format_cards, parse_cards
         >>> hs = HandState([parse_cards(h) for h in ("3h 4s 9d", "5s 6s", "7s 8s")], leader=0)
         >>> event = hs.play(0, parse_cards("3h"))
         >>> event.combo.text(), event.turn, hs.turn, format_cards(hs.hands[0])
@@ -487,7 +488,7 @@ class HandState:
         Raises IllegalPlayError when the seat may not pass now (a leader may not pass, R5;
         out of turn, R6); the state is then unchanged.
 
-        >>> from zfrec.engine.cards import parse_cards
+        >>> from zfrec.games.zhengfen.engine.cards import parse_cards
         >>> hs = HandState([parse_cards(h) for h in ("3h 4s 9d", "5s 6s", "7s 8s")], leader=0)
         >>> _ = hs.play(0, parse_cards("3h"))
         >>> hs.pass_(1)
@@ -707,7 +708,7 @@ class GameState:
     `leader_of`), and `open_hand` starts a hand without them, for a replay that reports what
     they found and goes on from what the record shows.
 
-    >>> from zfrec.engine.rules import preset
+    >>> from zfrec.games.zhengfen.engine.rules import preset
     >>> game = GameState(3, preset("pagat", target=100))
     >>> game.next_shuffler() is None, game.over
     (True, False)
@@ -808,7 +809,7 @@ class GameState:
         """The card (a mask) whose holder leads this hand: the 3h in hand 1 (R4); none (0) in
         a later hand, which the previous hand's first-out leads.
 
-        >>> from zfrec.engine.cards import format_cards
+        >>> from zfrec.games.zhengfen.engine.cards import format_cards
         >>> format_cards(GameState(3).lead_card())
         '3h'
         """
@@ -832,7 +833,7 @@ class GameState:
         """Check how a hand starts (verify_start, verify_shuffler, verify_deal, the leader) and
         return its state; raises the first problem found.
 
-        >>> from zfrec.engine.cards import parse_cards
+        >>> from zfrec.games.zhengfen.engine.cards import parse_cards
         >>> deal = [parse_cards(h) for h in (
         ...     "3h 3s 3d 4h 5s 5h 5d 6h 7h 8h 9s 9h 9d Th Jh Ks Kd SJ",
         ...     "4s 4d 6s 6d 7s 7d 8s 8d Ts Td Js Jd Qs Qh Qd As Ah BJ",
