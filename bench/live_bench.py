@@ -25,8 +25,8 @@ from typing import Any
 
 from zfrec.games.zhengfen.engine.cards import format_cards
 from zfrec.games.zhengfen.engine.rules import preset
+from zfrec.games.zhengfen.simulate import SimConfig, simulate_game
 from zfrec.record import Game
-from zfrec.simulate import SimConfig, simulate_game
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = 20261123

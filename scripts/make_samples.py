@@ -19,10 +19,10 @@ from zfrec.games.zhengfen.engine.combos import Category, resolve
 from zfrec.games.zhengfen.engine.game import Event, GameState, HandState, deal_random, hand_sizes
 from zfrec.games.zhengfen.engine.movegen import Move, expand, legal_plays
 from zfrec.games.zhengfen.engine.rules import Ruleset, preset
+from zfrec.games.zhengfen.simulate import GreedyBot, _size
 from zfrec.record import Format, dumps
 from zfrec.record.model import Game, Hand, HandScore, Result, SeatDeal, Trick
 from zfrec.record.model import Move as RMove
-from zfrec.simulate import GreedyBot, _size
 from zfrec.validate import validate
 
 OUT = Path(__file__).resolve().parent.parent / "sample_games"

@@ -8,9 +8,9 @@ from typing import Any
 
 from zfrec.games.zhengfen.engine.cards import format_cards
 from zfrec.games.zhengfen.engine.rules import preset
+from zfrec.games.zhengfen.simulate import SimConfig, simulate_game
 from zfrec.record import Game, loads
 from zfrec.record.model import Hand, Trick
-from zfrec.simulate import SimConfig, simulate_game
 
 # FastAPI's TestClient or an httpx2 client on a real server: both have get() and post().
 Client = Any

@@ -1,4 +1,4 @@
-"""A plain minimax for the solver's tests, sharing nothing with zfrec.analysis.solve.
+"""A plain minimax for the solver's tests, sharing nothing with zfrec.games.zhengfen.solver.
 
 It tries every physical play the move generator lists (every card set and every reading of it,
 the movegen tests check those against the brute force) and the pass, applies each through

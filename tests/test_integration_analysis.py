@@ -18,6 +18,7 @@ from zfrec.analysis.analyze import analyze_game, player_aggregates
 from zfrec.cli import app
 from zfrec.games.zhengfen.engine.game import PassEvent, PlayEvent
 from zfrec.games.zhengfen.engine.rules import preset
+from zfrec.games.zhengfen.simulate import SimConfig, simulate_game
 from zfrec.record import Game, dumps, load, loads
 from zfrec.render.analysis import AUDIT_PAGE, analysed_view, annotate
 from zfrec.render.gamefiles import _sources
@@ -25,7 +26,6 @@ from zfrec.render.html import build_game_view, render_game, render_hand
 from zfrec.render.site import game_files, stored_game_files
 from zfrec.render.views import card_prose
 from zfrec.replay import HandStart, MoveStep, replay
-from zfrec.simulate import SimConfig, simulate_game
 from zfrec.store import list_games, load_record, open_store, session
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"

@@ -19,6 +19,7 @@ from zfrec.errors import SeatError
 from zfrec.games.zhengfen.engine.cards import format_cards, ids, points_of
 from zfrec.games.zhengfen.engine.game import PlayEvent
 from zfrec.games.zhengfen.engine.rules import preset
+from zfrec.games.zhengfen.simulate import SimConfig, simulate_game
 from zfrec.record import Game, dumps, loads
 from zfrec.render.charts import game_charts
 from zfrec.render.html import (
@@ -30,7 +31,6 @@ from zfrec.render.html import (
 )
 from zfrec.render.site import cache_key, game_files, slug
 from zfrec.replay import HandEnd, HandStart, MoveStep, replay
-from zfrec.simulate import SimConfig, simulate_game
 
 XSS_NAME = "<script>alert(1)</script>"
 XSS_COMMENT = "<img src=x onerror=alert(1)>"

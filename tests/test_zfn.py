@@ -606,7 +606,7 @@ def test_sample_games_read_the_same_by_either_route(path: Path) -> None:
 
 def simulated(players: int, seed: int, hands: int | None = 2, bot: str = "greedy") -> Game:
     from zfrec.games.zhengfen.engine.rules import preset
-    from zfrec.simulate import SimConfig, simulate_game
+    from zfrec.games.zhengfen.simulate import SimConfig, simulate_game
 
     return simulate_game(SimConfig(players, preset("pagat"), bot, hands), seed)
 

@@ -65,7 +65,7 @@ from zfrec.games.zhengfen.engine.deal import (
 from zfrec.games.zhengfen.engine.game import Event, GameState, HandState, best_reading
 from zfrec.games.zhengfen.engine.rules import Ruleset
 from zfrec.games.zhengfen.engine.seats import Seat, seat, seats
-from zfrec.ledger import Ledger
+from zfrec.games.zhengfen.ledger import Ledger
 from zfrec.record.model import Game, Hand, Move, Pos
 from zfrec.record.problems import Fix, ReadProblem
 from zfrec.recovery import (

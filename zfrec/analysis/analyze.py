@@ -46,7 +46,6 @@ from zfrec.analysis.decisions import (
     relevant_alternatives,
 )
 from zfrec.analysis.flow import FlowRow, Transfer, TransferJson, TrickFlow
-from zfrec.analysis.solve import Budget
 from zfrec.analysis.stats import PlayerAnalysis, player_aggregates
 from zfrec.diagnostics import Diagnostic
 from zfrec.games import NotSupported, find_kind
@@ -61,6 +60,7 @@ from zfrec.games.zhengfen.engine.game import (
 )
 from zfrec.games.zhengfen.engine.movegen import Move, legal_plays
 from zfrec.games.zhengfen.engine.rules import Ruleset
+from zfrec.games.zhengfen.solver import Budget
 from zfrec.jsonview import PerPlayer, PlayerName, PlayerNames, dump
 from zfrec.record.model import Game
 from zfrec.replay import GameEnd, HandEnd, HandStart, MoveStep, ReplayState, ReplayVisitor, walk

@@ -21,8 +21,8 @@ from zfrec.cli.common import (
 )
 from zfrec.games import DEFAULT_KIND
 from zfrec.games.shengji import cli as sj
+from zfrec.games.zhengfen.simulate import BOTS, SimConfig, simulate
 from zfrec.record import FORMATS, Format, dumps
-from zfrec.simulate import BOTS, SimConfig, simulate
 
 
 def parse_players(text: str) -> list[int]:

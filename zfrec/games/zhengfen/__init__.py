@@ -7,7 +7,7 @@ there were two games, and are imported from there (ARCHITECTURE.md, "Where Zheng
     here            notation (its body reader: hand, deal, trick and score statements),
                     rows (its hand, hand_seat and play rows)
     engine          zfrec.games.zhengfen.engine (cards, combos, rules, the hand and game states)
-    hand lines      zfrec.record.zfn_hand (one hand's lines), zfrec.record.jsonio (JSON)
+    hand lines      zfrec.games.zhengfen.zfn_hand (one hand's lines), zfrec.record.jsonio (JSON)
     records         zfrec.record.model (Hand, Trick, Move, SeatDeal, HandScore)
     replayer        zfrec.replay.replay_zhengfen, zfrec.validate.validate_zhengfen (ledger)
     view, charts    zfrec.render.gamefiles.render_zhengfen_files (views, charts, html)

@@ -1,4 +1,5 @@
-"""The solver's symmetry: which cards are interchangeable in a position (zfrec.analysis.solve).
+"""The solver's symmetry: which cards are interchangeable in a position
+(zfrec.games.zhengfen.solver).
 
 - `suit_relevant_ranks`: the ranks whose suits could matter for a seat; `Canon` packs the
   others to counts, so plays and positions that differ only in such suits are one.
