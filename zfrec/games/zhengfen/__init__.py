@@ -9,7 +9,7 @@ there were two games, and are imported from there (ARCHITECTURE.md, "Where Zheng
     engine          zfrec.games.zhengfen.engine (cards, combos, rules, the hand and game states)
     hand lines      zfrec.games.zhengfen.zfn_hand (one hand's lines), zfrec.record.jsonio (JSON)
     records         zfrec.record.model (Hand, Trick, Move, SeatDeal, HandScore)
-    replayer        zfrec.replay.replay_zhengfen, zfrec.validate.validate_zhengfen (ledger)
+    replayer        zfrec.games.zhengfen.replayer, .validator, .ledger
     view, charts    zfrec.render.gamefiles.render_zhengfen_files (views, charts, html)
 
 The hooks import them lazily, so the registry can name the kind without loading them.
@@ -108,9 +108,9 @@ class ZhengFenKind(GameKind):
         game.hands = [reader.hand(h, ("hands", i)) for i, h in enumerate(data["hands"])]
 
     def replay(self, game: Game, **options: Any) -> Iterator[tuple[Any, Any]]:
-        stream: Iterator[tuple[Any, Any]] = self._part("zfrec.replay", "replay_zhengfen")(
-            game, **options
-        )
+        stream: Iterator[tuple[Any, Any]] = self._part(
+            "zfrec.games.zhengfen.replayer", "replay_zhengfen"
+        )(game, **options)
         return stream
 
     def validate(
@@ -120,7 +120,7 @@ class ZhengFenKind(GameKind):
         game_number: int | None = None,
         overrides: dict[str, Any] | None = None,
     ) -> Report:
-        report: Report = self._part("zfrec.validate", "validate_zhengfen")(
+        report: Report = self._part("zfrec.games.zhengfen.validator", "validate_zhengfen")(
             game, rules, game_number, overrides
         )
         return report
