@@ -18,8 +18,8 @@ The hooks import them lazily, so the registry can name the kind without loading 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from zfrec.games import DEFAULT_KIND, GameKind
 
@@ -43,6 +43,10 @@ class ZhengFenKind(GameKind):
     default_target = 500
     schema_def = "game"
     analysed = True
+    commands: ClassVar[Mapping[str, str]] = {
+        name: f"zfrec.games.zhengfen.cli:{name}_body"
+        for name in ("classify", "beats", "legal", "simulate")
+    }  # the generic commands' bodies (GameKind.command): zfrec.games.zhengfen.cli
 
     def __init__(self) -> None:
         self._parts: dict[str, Any] = {}
