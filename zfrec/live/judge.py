@@ -31,22 +31,10 @@ from typing import Any, NoReturn
 from zfrec.baseline import Baseline, found_from, key
 from zfrec.diagnostics import Diagnostic
 from zfrec.errors import CardError, IllegalPlayError, ZfrecError
-from zfrec.games.zhengfen.engine.cards import (
-    FULL_DECK,
-    Card,
-    Cards,
-    format_cards,
-    parse_play,
-)
+from zfrec.games.zhengfen.engine.cards import FULL_DECK, Card, Cards, format_cards, parse_play
 from zfrec.games.zhengfen.engine.combos import readings
-from zfrec.games.zhengfen.engine.game import (
-    Event,
-    GameState,
-    HandResult,
-    HandState,
-    hand_sizes,
-    next_seat,
-)
+from zfrec.games.zhengfen.engine.deal import hand_sizes, next_seat
+from zfrec.games.zhengfen.engine.game import Event, GameState, HandResult, HandState
 from zfrec.games.zhengfen.engine.rules import Ruleset
 from zfrec.record import dumps, iter_records_text
 from zfrec.record.model import (

@@ -1,16 +1,18 @@
 """Zheng Fen (挣分) as a game kind: the first kind, and the default of a record with no `[Game]`.
 
-The hooks of `GameKind` (zfrec.games) point at the Zheng Fen parts of zfrec. Those written for
-the seam live in this package; those that other work still edits stand where they stood before
-there were two games, and are imported from there (ARCHITECTURE.md, "Where Zheng Fen lives"):
+The hooks of `GameKind` (zfrec.games) point at the Zheng Fen parts of zfrec. Most live in this
+package; a few still stand where they stood before there were two games (ARCHITECTURE.md, "Where
+Zheng Fen lives", maps what moved):
 
-    here            notation (its body reader: hand, deal, trick and score statements),
-                    rows (its hand, hand_seat and play rows)
-    engine          zfrec.games.zhengfen.engine (cards, combos, rules, the hand and game states)
-    hand lines      zfrec.games.zhengfen.zfn_hand (one hand's lines), zfrec.record.jsonio (JSON)
-    records         zfrec.record.model (Hand, Trick, Move, SeatDeal, HandScore)
-    replayer        zfrec.games.zhengfen.replayer, .validator, .ledger
-    view, charts    zfrec.render.gamefiles.render_zhengfen_files (views, charts, html)
+    engine/         cards, combos, rules, movegen, the hand (hand) and game (game) states
+    notation        its body reader (hand, deal, trick and score statements); zfn_hand, one
+                    hand's lines; hand JSON is still zfrec.record.jsonio's
+    records         still zfrec.record.model (Hand, Trick, Move, SeatDeal, HandScore)
+    replayer        replayer, ledger, validator (Validator, HandLedger)
+    rows            its hand, hand_seat and play rows
+    simulate        self-play; solve, solver, solver_keys: the hindsight solver
+    cli             its bodies of classify, beats, legal and simulate (GameKind.command)
+    view, charts    still zfrec.render.gamefiles.render_zhengfen_files (views, charts, html)
 
 The hooks import them lazily, so the registry can name the kind without loading them.
 """
