@@ -230,6 +230,24 @@ class GameKind:
     #: checked by the entry of the kind its `"game"` names (zfrec.record.schema).
     schema_def: str = ""
 
+    # --- the command line -------------------------------------------------------------------
+
+    #: The generic commands whose body the kind supplies, by name: "module:function". The
+    #: command line (zfrec.cli) reads the options and calls the body with every option of the
+    #: command as keywords (`zfrec.cli.engine_cmds` lists them per command); a body takes the
+    #: ones it needs and fails (exit 2) on one given that it does not take.
+    commands: ClassVar[Mapping[str, str]] = {}
+
+    def command(self, name: str) -> Callable[..., None] | None:
+        """The kind's body of the command `name` (`classify`, `legal`, `simulate`...), imported
+        on first use, or None where the kind has no such command."""
+        where = self.commands.get(name)
+        if where is None:
+            return None
+        module, _, attr = where.partition(":")
+        body: Callable[..., None] = getattr(importlib.import_module(module), attr)
+        return body
+
     # --- replay and validation --------------------------------------------------------------
 
     def replay(self, game: Game, **options: Any) -> Iterator[tuple[Any, Any]]:
@@ -289,24 +307,6 @@ class GameKind:
     def diagnostics_of(self, report: Any) -> list[Diagnostic]:
         """The diagnostics of a Report (the store writes them to its core table)."""
         return list(report.diagnostics)
-
-    # --- the command line -------------------------------------------------------------------
-
-    #: The generic commands whose body the kind supplies, by name: "module:function". The
-    #: command line (zfrec.cli) reads the options and calls the body with every option of the
-    #: command as keywords (`zfrec.cli.engine_cmds` lists them per command); a body takes the
-    #: ones it needs and fails (exit 2) on one given that it does not take.
-    commands: ClassVar[Mapping[str, str]] = {}
-
-    def command(self, name: str) -> Callable[..., None] | None:
-        """The kind's body of the command `name` (`classify`, `legal`, `simulate`...), imported
-        on first use, or None where the kind has no such command."""
-        where = self.commands.get(name)
-        if where is None:
-            return None
-        module, _, attr = where.partition(":")
-        body: Callable[..., None] = getattr(importlib.import_module(module), attr)
-        return body
 
     def __repr__(self) -> str:
         return f"find_kind({self.name!r})"
