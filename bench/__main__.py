@@ -29,10 +29,10 @@ from bench.sj_validate_bench import build_sj_corpus, sj_validate_figures
 from bench.solve_bench import TARGETS as SOLVE_TARGETS
 from bench.solve_bench import solve_figures
 from bench.validate_bench import best_rate, validate_rate
-from zfrec.engine.rules import preset
+from zfrec.games.zhengfen.engine.rules import preset
+from zfrec.games.zhengfen.simulate import SimConfig, simulate_game
 from zfrec.gctuning import tune_gc
 from zfrec.record import dumps, load
-from zfrec.simulate import SimConfig, simulate_game
 
 HERE = Path(__file__).resolve().parent
 SEED = 20261121

@@ -7,10 +7,10 @@ import time
 from collections.abc import Callable, Sequence
 from functools import partial
 
-from zfrec.engine.cards import BJ, SJ, parse_play
-from zfrec.engine.combos import Combo, readings
-from zfrec.engine.game import deal_random
-from zfrec.engine.movegen import expand, legal_plays, physical_plays
+from zfrec.games.zhengfen.engine.cards import BJ, SJ, parse_play
+from zfrec.games.zhengfen.engine.combos import Combo, readings
+from zfrec.games.zhengfen.engine.game import deal_random
+from zfrec.games.zhengfen.engine.movegen import expand, legal_plays, physical_plays
 
 
 def per_call_us(fn: Callable[[], object], min_seconds: float = 0.2, rounds: int = 3) -> float:

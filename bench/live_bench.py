@@ -23,10 +23,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from zfrec.engine.cards import format_cards
-from zfrec.engine.rules import preset
+from zfrec.games.zhengfen.engine.cards import format_cards
+from zfrec.games.zhengfen.engine.rules import preset
+from zfrec.games.zhengfen.simulate import SimConfig, simulate_game
 from zfrec.record import Game
-from zfrec.simulate import SimConfig, simulate_game
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = 20261123

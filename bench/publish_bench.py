@@ -19,10 +19,10 @@ from pathlib import Path
 
 from zfrec.cli.render_cmds import SOLVE_CARDS
 from zfrec.cli.site_writer import SiteWriter
-from zfrec.engine.rules import preset
+from zfrec.games.zhengfen.engine.rules import preset
+from zfrec.games.zhengfen.simulate import SimConfig, simulate_game
 from zfrec.record import dumps
 from zfrec.render.site import publish
-from zfrec.simulate import SimConfig, simulate_game
 from zfrec.store.db import open_store, session
 from zfrec.store.store import import_file
 

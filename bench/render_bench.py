@@ -45,8 +45,8 @@ def render_hands_per_s(
 
 
 def main() -> None:
-    from zfrec.engine.rules import preset
-    from zfrec.simulate import SimConfig, simulate_game
+    from zfrec.games.zhengfen.engine.rules import preset
+    from zfrec.games.zhengfen.simulate import SimConfig, simulate_game
 
     games = [
         simulate_game(SimConfig(n, preset("pagat"), "greedy", None), 1000 + n) for n in (3, 4, 5, 6)

@@ -13,16 +13,16 @@ import random
 import sys
 from pathlib import Path
 
-from zfrec.engine.cards import FULL_DECK, parse_cards
-from zfrec.engine.combos import Category, resolve
 from zfrec.errors import IllegalPlayError
-from zfrec.engine.game import Event, GameState, HandState, deal_random, hand_sizes
-from zfrec.engine.movegen import Move, expand, legal_plays
+from zfrec.games.zhengfen.engine.cards import FULL_DECK, parse_cards
+from zfrec.games.zhengfen.engine.combos import Category, resolve
+from zfrec.games.zhengfen.engine.game import Event, GameState, HandState, deal_random, hand_sizes
+from zfrec.games.zhengfen.engine.movegen import Move, expand, legal_plays
+from zfrec.games.zhengfen.engine.rules import Ruleset, preset
+from zfrec.games.zhengfen.simulate import GreedyBot, _size
 from zfrec.record import Format, dumps
 from zfrec.record.model import Game, Hand, HandScore, Result, SeatDeal, Trick
 from zfrec.record.model import Move as RMove
-from zfrec.engine.rules import Ruleset, preset
-from zfrec.simulate import GreedyBot, _size
 from zfrec.validate import validate
 
 OUT = Path(__file__).resolve().parent.parent / "sample_games"
@@ -277,7 +277,7 @@ def main() -> int:
 
 
 def _category(game: Game, move: RMove) -> Category:
-    from zfrec.engine.combos import readings
+    from zfrec.games.zhengfen.engine.combos import readings
 
     found = readings(move.cards, game.ruleset(), dict(move.declarations))
     return found[0].category

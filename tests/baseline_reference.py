@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections import Counter
 
 from zfrec.analysis.disputes import LEDGER_CODES, disputed_moves, with_version
-from zfrec.analysis.solve import Budget, best_points
 from zfrec.diagnostics import Diagnostic
-from zfrec.engine.rules import Ruleset
 from zfrec.errors import Location
+from zfrec.games.zhengfen.engine.rules import Ruleset
+from zfrec.games.zhengfen.solver import Budget, best_points
 from zfrec.record.model import Game, Move
 from zfrec.replay import HandStart, MoveStep, replay
 from zfrec.validate import Report, validate

@@ -1,7 +1,7 @@
 """Slow, independent reference implementations for the engine's tests.
 
-Nothing here shares code with zfrec.engine.combos or zfrec.engine.movegen:
-the classifier substitutes every
+Nothing here shares code with zfrec.games.zhengfen.engine.combos or
+zfrec.games.zhengfen.engine.movegen: the classifier substitutes every
 real card for each joker and checks the definitions of the rule texts literally.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations, product
 
-from zfrec.engine.cards import BJ, SJ
+from zfrec.games.zhengfen.engine.cards import BJ, SJ
 
 Key = tuple[str, int, int]  # category name, rank, length (0 when none)
 
@@ -107,9 +107,9 @@ def brute_beats(play: Key, top: Key, equal_lengths: bool = False) -> bool:
 
 # --- a hand's state machine, from RULINGS.md 5-9 ------------------------------------------------
 #
-# Written from the rulings' text, sharing nothing with zfrec.engine.game: a position is a plain
-# tuple, the plays come from brute_plays and brute_beats above, and every rule is spelled out
-# where it applies.
+# Written from the rulings' text, sharing nothing with zfrec.games.zhengfen.engine.game: a position
+# is a plain tuple, the plays come from brute_plays and brute_beats above, and every rule is spelled
+# out where it applies.
 
 Position = tuple[
     tuple[frozenset[int], ...],  # the cards each seat holds
@@ -227,7 +227,8 @@ def brute_perft(
     jokers_wild: bool = True,
     equal_lengths: bool = False,
 ) -> BruteCounts:
-    """The counts of zfrec.engine.perft.perft_counts, by this independent state machine."""
+    """The counts of zfrec.games.zhengfen.engine.perft.perft_counts, by this independent state
+    machine."""
     start: Position = (
         tuple(frozenset(c for c in range(54) if h >> c & 1) for h in hands),
         leader,

@@ -20,10 +20,10 @@ from hypothesis import strategies as st
 
 from tests.record_strategies import games
 from zfrec.diagnostics import Diagnostic
-from zfrec.engine.rules import preset
+from zfrec.games.zhengfen.engine.rules import preset
+from zfrec.games.zhengfen.simulate import SimConfig, simulate_game
 from zfrec.record import FORMATS, Format, dumps, iter_records_text, loads
 from zfrec.record.jsonio import game_to_json
-from zfrec.simulate import SimConfig, simulate_game
 from zfrec.validate import summarize, validate_games
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -6,11 +6,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from zfrec.engine.cards import format_cards
-from zfrec.engine.rules import preset
+from zfrec.games.zhengfen.engine.cards import format_cards
+from zfrec.games.zhengfen.engine.rules import preset
+from zfrec.games.zhengfen.simulate import SimConfig, simulate_game
 from zfrec.record import Game, loads
 from zfrec.record.model import Hand, Trick
-from zfrec.simulate import SimConfig, simulate_game
 
 # FastAPI's TestClient or an httpx2 client on a real server: both have get() and post().
 Client = Any

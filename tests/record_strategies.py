@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from zfrec.engine.cards import BJ, DECK_SIZE, NUM_RANKS, SJ, Cards, Stand
-from zfrec.engine.rules import PRESETS
+from zfrec.games.zhengfen.engine.cards import BJ, DECK_SIZE, NUM_RANKS, SJ, Cards, Stand
+from zfrec.games.zhengfen.engine.rules import PRESETS
 from zfrec.record.model import (
     ANNOTATIONS,
     KNOWN_TAGS,

@@ -1,4 +1,4 @@
-"""A plain minimax for the solver's tests, sharing nothing with zfrec.analysis.solve.
+"""A plain minimax for the solver's tests, sharing nothing with zfrec.games.zhengfen.solver.
 
 It tries every physical play the move generator lists (every card set and every reading of it,
 the movegen tests check those against the brute force) and the pass, applies each through
@@ -12,11 +12,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from zfrec.engine.cards import format_cards
-from zfrec.engine.combos import Combo
-from zfrec.engine.game import HandState
-from zfrec.engine.movegen import physical_plays
-from zfrec.engine.rules import Ruleset
+from zfrec.games.zhengfen.engine.cards import format_cards
+from zfrec.games.zhengfen.engine.combos import Combo
+from zfrec.games.zhengfen.engine.game import HandState
+from zfrec.games.zhengfen.engine.movegen import physical_plays
+from zfrec.games.zhengfen.engine.rules import Ruleset
 
 
 def exact_state(hs: HandState) -> tuple[object, ...]:

@@ -13,14 +13,14 @@ from typer.testing import CliRunner
 
 from zfrec.analysis.analyze import GameAnalysis, analyze_game, player_aggregates
 from zfrec.cli import app
-from zfrec.engine.cards import parse_play
-from zfrec.engine.combos import resolve
-from zfrec.engine.rules import preset
+from zfrec.games.zhengfen.engine.cards import parse_play
+from zfrec.games.zhengfen.engine.combos import resolve
+from zfrec.games.zhengfen.engine.rules import preset
+from zfrec.games.zhengfen.simulate import SimConfig, simulate_game
 from zfrec.record import dumps, loads
 from zfrec.record.model import Game
 from zfrec.render.analysis import analysis_html
 from zfrec.replay import HandStart, MoveStep, replay
-from zfrec.simulate import SimConfig, simulate_game
 from zfrec.validate import validate
 
 runner = CliRunner()

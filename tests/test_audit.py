@@ -20,12 +20,12 @@ from tests.test_analyze import DEAL, PLAY, record
 from zfrec.analysis.audit import audit, rules_search
 from zfrec.analysis.diff import diff_games
 from zfrec.cli import app
-from zfrec.engine.cards import Cards, Stand, iter_ids
-from zfrec.engine.rules import preset
+from zfrec.games.zhengfen.engine.cards import Cards, Stand, iter_ids
+from zfrec.games.zhengfen.engine.rules import preset
+from zfrec.games.zhengfen.simulate import SimConfig, simulate_game
 from zfrec.record import dumps, loads
 from zfrec.record.model import Game, HandScore, Move
 from zfrec.render.analysis import audit_html
-from zfrec.simulate import SimConfig, simulate_game
 from zfrec.validate import validate
 
 runner = CliRunner()

@@ -20,9 +20,9 @@ from typer.testing import CliRunner
 from zfrec import batch
 from zfrec.batch import Judged, Options, Piece, _cut, judge, merge, run
 from zfrec.cli import app
-from zfrec.engine.rules import preset
+from zfrec.games.zhengfen.engine.rules import preset
+from zfrec.games.zhengfen.simulate import SimConfig, simulate_game
 from zfrec.record import dumps
-from zfrec.simulate import SimConfig, simulate_game
 from zfrec.validate import FileSummary, summarize, validate_path
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zfrec.engine.cards import (
+from zfrec.errors import CardError, ZfrecError
+from zfrec.games.zhengfen.engine.cards import (
     BJ,
     CARDS,
     DECK_SIZE,
@@ -36,7 +37,6 @@ from zfrec.engine.cards import (
     suit_ranks,
     to_mask,
 )
-from zfrec.errors import CardError, ZfrecError
 
 RANKS = "3456789TJQKA2"
 SUITS = "shdc"
@@ -334,12 +334,17 @@ def test_card_spellings(spelling: str, canonical: str | None) -> None:
 def test_doctests_of_the_card_and_record_modules() -> None:
     import doctest
 
-    import zfrec.engine.cards
+    import zfrec.games.zhengfen.engine.cards
     import zfrec.record.lexer
     import zfrec.record.model
     import zfrec.record.text
 
-    for module in (zfrec.engine.cards, zfrec.record.model, zfrec.record.text, zfrec.record.lexer):
+    for module in (
+        zfrec.games.zhengfen.engine.cards,
+        zfrec.record.model,
+        zfrec.record.text,
+        zfrec.record.lexer,
+    ):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0, module.__name__
 

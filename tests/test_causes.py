@@ -18,9 +18,9 @@ import pytest
 from typer.testing import CliRunner
 
 from zfrec.cli import app
-from zfrec.engine.rules import preset
+from zfrec.games.zhengfen.engine.rules import preset
+from zfrec.games.zhengfen.simulate import SimConfig, simulate_game
 from zfrec.record import dumps, loads
-from zfrec.simulate import SimConfig, simulate_game
 from zfrec.validate import Report, validate_path, validate_text
 
 runner = CliRunner()

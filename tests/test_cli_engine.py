@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from tests.brute import brute_beats, brute_plays
 from zfrec.cli import app
-from zfrec.engine.cards import ids, parse_cards
+from zfrec.games.zhengfen.engine.cards import ids, parse_cards
 
 runner = CliRunner()
 

@@ -9,8 +9,8 @@ import sys
 
 from zfrec.analysis.audit import DEFAULT_BUDGET
 from zfrec.analysis.costs import COST_BUDGET, COST_CARDS
-from zfrec.analysis.solve import Budget
 from zfrec.cli import analyze_cmds, solve_cmds
+from zfrec.games.zhengfen.solver import Budget
 
 # Loaded on demand: the analysis and the solver, the store, the pages, the live server.
 HEAVY = (

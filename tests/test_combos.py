@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.brute import BJ, SJ, Key, brute_beats, brute_declared_keys, brute_keys
-from zfrec.engine.cards import (
+from zfrec.errors import AmbiguousPlayError, IllegalPlayError
+from zfrec.games.zhengfen.engine.cards import (
     Stand,
     format_cards,
     ids,
@@ -23,7 +24,7 @@ from zfrec.engine.cards import (
     points_of,
     to_mask,
 )
-from zfrec.engine.combos import (
+from zfrec.games.zhengfen.engine.combos import (
     Category,
     Combo,
     _combo,
@@ -33,9 +34,8 @@ from zfrec.engine.combos import (
     resolve,
     why_not_beats,
 )
-from zfrec.engine.movegen import physical_plays
-from zfrec.engine.rules import Ruleset, preset
-from zfrec.errors import AmbiguousPlayError, IllegalPlayError
+from zfrec.games.zhengfen.engine.movegen import physical_plays
+from zfrec.games.zhengfen.engine.rules import Ruleset, preset
 
 DEEP = os.environ.get("ZFREC_DEEP") == "1"
 EXAMPLES = 3000 if DEEP else 300

@@ -11,9 +11,9 @@ from typer.testing import CliRunner
 from tests.solve_reference import Minimax, apply
 from zfrec.analysis.analyze import analyze_game
 from zfrec.analysis.costs import decision_costs, perfect_play_tables
-from zfrec.analysis.solve import Budget
 from zfrec.cli import app
-from zfrec.engine.game import HandState, PlayEvent
+from zfrec.games.zhengfen.engine.game import HandState, PlayEvent
+from zfrec.games.zhengfen.solver import Budget
 from zfrec.record import load
 from zfrec.record.model import Game
 from zfrec.replay import HandStart, MoveStep, replay

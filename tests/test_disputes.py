@@ -17,11 +17,11 @@ from typer.testing import CliRunner
 from zfrec.analysis.audit import audit
 from zfrec.analysis.disputes import LEDGER_CODES, judge_disputes, with_version
 from zfrec.cli import app
-from zfrec.engine.rules import preset
+from zfrec.games.zhengfen.engine.rules import preset
+from zfrec.games.zhengfen.simulate import SimConfig, simulate_game
 from zfrec.record import AltPlay, Game, dumps, load, loads
 from zfrec.render.analysis import audit_file
 from zfrec.render.site import game_files
-from zfrec.simulate import SimConfig, simulate_game
 from zfrec.validate import Report, validate
 
 ROOT = Path(__file__).resolve().parent.parent

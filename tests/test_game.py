@@ -12,9 +12,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zfrec.engine.cards import FULL_DECK, SJ, Stand, format_cards, parse_cards, points_of
-from zfrec.engine.combos import Category
-from zfrec.engine.game import (
+from zfrec.errors import AmbiguousPlayError, DealError, IllegalPlayError
+from zfrec.games.zhengfen.engine.cards import (
+    FULL_DECK,
+    SJ,
+    Stand,
+    format_cards,
+    parse_cards,
+    points_of,
+)
+from zfrec.games.zhengfen.engine.combos import Category
+from zfrec.games.zhengfen.engine.game import (
     GameState,
     HandResult,
     HandState,
@@ -26,9 +34,8 @@ from zfrec.engine.game import (
     next_seat,
     verify_deal,
 )
-from zfrec.engine.movegen import physical_plays
-from zfrec.engine.rules import Ruleset, preset
-from zfrec.errors import AmbiguousPlayError, DealError, IllegalPlayError
+from zfrec.games.zhengfen.engine.movegen import physical_plays
+from zfrec.games.zhengfen.engine.rules import Ruleset, preset
 
 DEEP = os.environ.get("ZFREC_DEEP") == "1"
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from zfrec.analysis.disputes import DISPUTE_EXAMPLE, disputed_moves
+from zfrec.games.zhengfen.replayer import _Replayer
 from zfrec.record import Game, iter_records, load, loads
 from zfrec.render.gamefiles import game_files
-from zfrec.replay import _Replayer
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
 

@@ -20,8 +20,8 @@ from typer.testing import CliRunner
 from tests.fuzz_strategies import check, json_texts, zfn_texts
 from zfrec.cli import app
 from zfrec.cli.validate_cmds import MAX_PER_LINE
-from zfrec.engine.cards import Cards
 from zfrec.errors import NotationError
+from zfrec.games.zhengfen.engine.cards import Cards
 from zfrec.record import Format, Game, dumps, iter_records, iter_records_text, loads
 from zfrec.record.jsonio import game_to_json
 from zfrec.record.zfn import MAX_LINE, read_lines

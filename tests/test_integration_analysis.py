@@ -16,8 +16,9 @@ from tests.lanes import CHROMIUM, require_chromium
 from tests.test_render_browser import ARGS
 from zfrec.analysis.analyze import analyze_game, player_aggregates
 from zfrec.cli import app
-from zfrec.engine.game import PassEvent, PlayEvent
-from zfrec.engine.rules import preset
+from zfrec.games.zhengfen.engine.game import PassEvent, PlayEvent
+from zfrec.games.zhengfen.engine.rules import preset
+from zfrec.games.zhengfen.simulate import SimConfig, simulate_game
 from zfrec.record import Game, dumps, load, loads
 from zfrec.render.analysis import AUDIT_PAGE, analysed_view, annotate
 from zfrec.render.gamefiles import _sources
@@ -25,7 +26,6 @@ from zfrec.render.html import build_game_view, render_game, render_hand
 from zfrec.render.site import game_files, stored_game_files
 from zfrec.render.views import card_prose
 from zfrec.replay import HandStart, MoveStep, replay
-from zfrec.simulate import SimConfig, simulate_game
 from zfrec.store import list_games, load_record, open_store, session
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
@@ -354,7 +354,7 @@ def test_the_artifact_key_covers_the_options_and_the_code(db: str) -> None:
     for shaping in (
         "zfrec/analysis/analyze.py",
         "zfrec/analysis/audit.py",
-        "zfrec/engine/combos.py",
+        "zfrec/games/zhengfen/engine/combos.py",
         "zfrec/render/analysis.py",
         "templates/analysis_game.html.j2", "templates/audit.html.j2", "templates/replay.js",
     ):  # fmt: skip

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 
 from tests.record_strategies import games
-from zfrec.engine.cards import BJ, Stand, parse_cards, parse_play
 from zfrec.errors import NotationError
+from zfrec.games.zhengfen.engine.cards import BJ, Stand, parse_cards, parse_play
 from zfrec.record import dumps, iter_records, load, loads
 from zfrec.record.jsonio import dumps_json, game_from_json, game_to_json, iter_json_text
 from zfrec.record.model import AltPlay, Game, Hand, Move, Trick

@@ -14,7 +14,7 @@ from pydantic_core import PydanticSerializationError
 
 from tests.test_analyze import GAMES, LONG
 from zfrec.analysis.analyze import analyze_game
-from zfrec.engine.cards import format_cards, parse_cards
+from zfrec.games.zhengfen.engine.cards import format_cards, parse_cards
 from zfrec.jsonview import (
     CardsText,
     PerPlayer,

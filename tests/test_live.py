@@ -29,7 +29,7 @@ from tests.live_helpers import (
     without_passes,
 )
 from zfrec.cli import app as cli
-from zfrec.engine.cards import FULL_DECK, ids, parse_cards
+from zfrec.games.zhengfen.engine.cards import FULL_DECK, ids, parse_cards
 from zfrec.live import Table
 from zfrec.live.app import MAX_BODY, create_app
 from zfrec.record import Game, dumps, loads
@@ -488,13 +488,13 @@ def test_legal_plays_are_offered_only_where_the_cards_are_known(client: TestClie
     assert known == [True, False, False, False]
     assert (st["legal"] is not None) == (st["turn"] == 1)
     if st["legal"]:
-        from zfrec.engine.movegen import legal_plays
+        from zfrec.games.zhengfen.engine.movegen import legal_plays
 
         assert len(st["legal"]) == len(legal_plays(hand.deal[0].known))  # type: ignore[index]
 
 
 def dumps_cards(mask: int) -> str:
-    from zfrec.engine.cards import format_cards
+    from zfrec.games.zhengfen.engine.cards import format_cards
 
     return format_cards(mask)
 

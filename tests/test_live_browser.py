@@ -15,7 +15,7 @@ import pytest
 from tests.live_helpers import exported, sim, without_passes
 from tests.test_live_server import server
 from tests.test_render_browser import ARTIFACTS
-from zfrec.engine.cards import card_str, format_cards, ids
+from zfrec.games.zhengfen.engine.cards import card_str, format_cards, ids
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [

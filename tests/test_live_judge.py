@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from tests.live_helpers import sim
-from zfrec.engine.actions import RevealEvent
+from zfrec.games.zhengfen.engine.actions import RevealEvent
 from zfrec.live.judge import LiveGame
 
 

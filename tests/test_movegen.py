@@ -16,10 +16,11 @@ from hypothesis import strategies as st
 
 from tests.brute import BJ, SJ, Key, brute_beats, brute_keys, brute_plays
 from tests.test_combos import EQUAL, EXAMPLES, PAGAT, PARLETT, POPPEL, card_sets
-from zfrec.engine.cards import ids, parse_cards, parse_play, suit_ranks, to_mask
-from zfrec.engine.combos import Category, Combo, readings, resolve
-from zfrec.engine.game import HandState
-from zfrec.engine.movegen import (
+from zfrec.errors import AmbiguousPlayError
+from zfrec.games.zhengfen.engine.cards import ids, parse_cards, parse_play, suit_ranks, to_mask
+from zfrec.games.zhengfen.engine.combos import Category, Combo, readings, resolve
+from zfrec.games.zhengfen.engine.game import HandState
+from zfrec.games.zhengfen.engine.movegen import (
     Move,
     _Hand,
     expand,
@@ -28,8 +29,7 @@ from zfrec.engine.movegen import (
     legal_plays,
     physical_plays,
 )
-from zfrec.engine.rules import Ruleset
-from zfrec.errors import AmbiguousPlayError
+from zfrec.games.zhengfen.engine.rules import Ruleset
 
 ALL_RULES = [PAGAT, POPPEL, PARLETT, EQUAL]
 
@@ -203,9 +203,10 @@ H18 = "3h 4h 5h 5s 6h 6d 7h 7c 8s 8d 9d Th Kh Kc Ks 2d SJ BJ"
 # with tests/brute.py (brute_plays + brute_beats over all subsets; that is how the hands under
 # nine cards are checked again below) and then pinned. For the 18-card hand the brute force is
 # too slow: its counts were computed by reading every one of its 2**18 subsets with
-# zfrec.engine.combos.readings (itself checked against brute_keys above and in test_combos.py) and
-# comparing with brute_beats, which test_h18_matches_reading_every_subset repeats, and were
-# cross-checked by the brute force on sub-hands (test_h18_sub_hands_match_brute_force).
+# zfrec.games.zhengfen.engine.combos.readings (itself checked against brute_keys above and in
+# test_combos.py) and comparing with brute_beats, which test_h18_matches_reading_every_subset
+# repeats, and were cross-checked by the brute force on sub-hands
+# (test_h18_sub_hands_match_brute_force).
 PERFT: list[tuple[str, str | None, Ruleset, int, int]] = [
     ("5h Th Kh 5s Ts 2s 2h SJ", None, PAGAT, 20, 43),
     ("3h 4h 5h 6h 7h SJ BJ", None, PAGAT, 45, 93),

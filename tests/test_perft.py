@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from tests.brute import brute_perft
-from zfrec.engine.cards import parse_cards
-from zfrec.engine.game import HandState
-from zfrec.engine.perft import actions, perft, perft_counts
-from zfrec.engine.rules import Ruleset, preset
+from zfrec.games.zhengfen.engine.cards import parse_cards
+from zfrec.games.zhengfen.engine.game import HandState
+from zfrec.games.zhengfen.engine.perft import actions, perft, perft_counts
+from zfrec.games.zhengfen.engine.rules import Ruleset, preset
 
 DATA = json.loads((Path(__file__).parent / "data" / "perft.json").read_text(encoding="utf-8"))
 COUNTS = ("tricks", "outs", "self_overplays", "leads_passed_on", "last_turns", "hands_over")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from zfrec.engine.cards import card_str, parse_cards
+from zfrec.games.zhengfen.engine.cards import card_str, parse_cards
 from zfrec.record.problems import (
     card_candidates,
     cardish,

@@ -30,9 +30,10 @@ from tests.test_render import full_steps, page_data
 from tests.test_store import store_url  # noqa: F401 - the SQLite and PostgreSQL stores
 from zfrec.cli import app
 from zfrec.cli.render_cmds import SOLVE_CARDS
-from zfrec.engine.combos import Category
-from zfrec.engine.game import PlayEvent
-from zfrec.engine.rules import preset
+from zfrec.games.zhengfen.engine.combos import Category
+from zfrec.games.zhengfen.engine.game import PlayEvent
+from zfrec.games.zhengfen.engine.rules import preset
+from zfrec.games.zhengfen.simulate import SimConfig, simulate_game
 from zfrec.record import Game, dumps, load, loads
 from zfrec.render.charts import game_charts, score_model
 from zfrec.render.fonts import font_plan
@@ -40,7 +41,6 @@ from zfrec.render.html import build_game_view
 from zfrec.render.site import MANIFEST, game_files
 from zfrec.render.viewer import encode_hand
 from zfrec.replay import MoveStep, replay
-from zfrec.simulate import SimConfig, simulate_game
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_games"

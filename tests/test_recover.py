@@ -20,8 +20,8 @@ from zfrec.analysis.diff import diff_games
 from zfrec.analysis.readfix import as_read
 from zfrec.cli import app
 from zfrec.diagnostics import Diagnostic, first_error
-from zfrec.engine.rules import preset
 from zfrec.errors import NotationError
+from zfrec.games.zhengfen.engine.rules import preset
 from zfrec.record import iter_records_text, loads
 from zfrec.render.site import game_files
 from zfrec.validate import Report, validate, validate_path, validate_text

@@ -15,10 +15,11 @@ from typer.testing import CliRunner
 
 from zfrec.cli import app
 from zfrec.cli.render_cmds import SOLVE_CARDS
-from zfrec.engine.cards import format_cards, ids, points_of
-from zfrec.engine.game import PlayEvent
-from zfrec.engine.rules import preset
 from zfrec.errors import SeatError
+from zfrec.games.zhengfen.engine.cards import format_cards, ids, points_of
+from zfrec.games.zhengfen.engine.game import PlayEvent
+from zfrec.games.zhengfen.engine.rules import preset
+from zfrec.games.zhengfen.simulate import SimConfig, simulate_game
 from zfrec.record import Game, dumps, loads
 from zfrec.render.charts import game_charts
 from zfrec.render.html import (
@@ -30,7 +31,6 @@ from zfrec.render.html import (
 )
 from zfrec.render.site import cache_key, game_files, slug
 from zfrec.replay import HandEnd, HandStart, MoveStep, replay
-from zfrec.simulate import SimConfig, simulate_game
 
 XSS_NAME = "<script>alert(1)</script>"
 XSS_COMMENT = "<img src=x onerror=alert(1)>"
@@ -428,7 +428,7 @@ def test_plays_are_shown_with_the_engines_reading() -> None:
 
 
 def _glyphs(step: object) -> list[str]:
-    from zfrec.engine.cards import card_glyph
+    from zfrec.games.zhengfen.engine.cards import card_glyph
 
     log = getattr(step, "trick_log")  # noqa: B009
     return [card_glyph(c) for c in ids(sum(1 << c for c in log[-1].cards))]

@@ -14,13 +14,13 @@ from typing import Any
 import pytest
 
 from tests.lanes import CHROMIUM  # noqa: F401  (other browser tests import it from here)
-from zfrec.engine.cards import card_str, ids, points_of
-from zfrec.engine.game import PlayEvent
-from zfrec.engine.rules import preset
+from zfrec.games.zhengfen.engine.cards import card_str, ids, points_of
+from zfrec.games.zhengfen.engine.game import PlayEvent
+from zfrec.games.zhengfen.engine.rules import preset
+from zfrec.games.zhengfen.simulate import SimConfig, simulate_game
 from zfrec.record import Game, dumps, loads
 from zfrec.render.html import build_game_view, render_game, render_hand
 from zfrec.replay import HandEnd, HandStart, MoveStep, replay
-from zfrec.simulate import SimConfig, simulate_game
 
 ARGS = [
     "--headless",

@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 
 from zfrec.diagnostics import Diagnostic
-from zfrec.engine.cards import parse_cards
-from zfrec.engine.game import GameState, PassEvent, PlayEvent
-from zfrec.engine.seats import Seat, seat
+from zfrec.games.zhengfen.engine.cards import parse_cards
+from zfrec.games.zhengfen.engine.game import GameState, PassEvent, PlayEvent
+from zfrec.games.zhengfen.engine.seats import Seat, seat
+from zfrec.games.zhengfen.validator import Validator
 from zfrec.record import iter_records, load, loads
 from zfrec.record.model import Game
 from zfrec.replay import (
@@ -29,7 +30,7 @@ from zfrec.replay import (
     replay,
     walk,
 )
-from zfrec.validate import Validator, validate
+from zfrec.validate import validate
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
 VALID = sorted(p for p in SAMPLES.iterdir() if p.suffix in (".zfn", ".json"))

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zfrec.engine.rules import PRESETS, preset
+from zfrec.games.zhengfen.engine.rules import PRESETS, preset
+from zfrec.games.zhengfen.simulate import SimConfig, simulate_game
 from zfrec.record import dumps, loads
-from zfrec.simulate import SimConfig, simulate_game
 
 
 @settings(max_examples=60, deadline=None)

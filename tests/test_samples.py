@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from zfrec.engine.combos import Category
-from zfrec.engine.game import PlayEvent
+from zfrec.games.zhengfen.engine.combos import Category
+from zfrec.games.zhengfen.engine.game import PlayEvent
 from zfrec.record import Format, dumps, game_to_json, load
 from zfrec.record.model import Game
 from zfrec.record.schema import validate_game

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, Phase, find, given, reject, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-import zfrec.solve
+import zfrec.games.zhengfen.solve
 from tests.solve_reference import (
     Minimax,
     Position,
@@ -28,11 +28,11 @@ from tests.solve_reference import (
 )
 from tests.solve_reference import options as options_of
 from zfrec.analysis.position import PositionError, record_position
-from zfrec.analysis.solve import Budget, Solver, best_points, solve, suit_relevant_ranks
 from zfrec.cli import app
-from zfrec.engine.cards import BJ, SJ, format_cards, parse_cards, parse_play
-from zfrec.engine.game import HandState
-from zfrec.engine.rules import preset
+from zfrec.games.zhengfen.engine.cards import BJ, SJ, format_cards, parse_cards, parse_play
+from zfrec.games.zhengfen.engine.game import HandState
+from zfrec.games.zhengfen.engine.rules import preset
+from zfrec.games.zhengfen.solver import Budget, Solver, best_points, solve, suit_relevant_ranks
 from zfrec.record import load, loads
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -311,7 +311,8 @@ def test_table_cap_holds_and_the_value_does_not_change() -> None:
 def test_best_points_and_the_short_module_name() -> None:
     hs = HandState([parse_cards("5h"), parse_cards("Kd 3s"), parse_cards("4c")], 0)
     hs.play(0, parse_cards("5h"))
-    assert zfrec.solve.solve is solve and zfrec.solve.best_points is best_points
+    assert zfrec.games.zhengfen.solve.solve is solve
+    assert zfrec.games.zhengfen.solve.best_points is best_points
     assert best_points(hs) == dict(enumerate(Minimax().values(hs)))
     rng = random.Random(5)
     hands = [0, 0, 0]

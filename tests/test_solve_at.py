@@ -14,7 +14,7 @@ from zfrec.analysis.costs import perfect_play_tables
 from zfrec.analysis.position import At, PositionError, position_at
 from zfrec.cli import app
 from zfrec.cli.solve_cmds import parse_at
-from zfrec.engine.cards import ids
+from zfrec.games.zhengfen.engine.cards import ids
 from zfrec.record import load
 from zfrec.render.analysis import mark_perfect_play
 from zfrec.render.html import build_game_view

@@ -29,10 +29,10 @@ from sqlmodel import SQLModel
 from typer.testing import CliRunner
 
 from zfrec.cli import app
-from zfrec.engine.rules import preset
+from zfrec.games.zhengfen.engine.rules import preset
+from zfrec.games.zhengfen.simulate import SimConfig, simulate_game
 from zfrec.record import Game, dumps, load
 from zfrec.record.model import HandScore
-from zfrec.simulate import SimConfig, simulate_game
 from zfrec.store import (
     ImportResult,
     StoreError,

@@ -13,13 +13,13 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from zfrec.cli import app
-from zfrec.engine.cards import FULL_DECK, Cards, points_of
-from zfrec.engine.game import GameState, HandState
-from zfrec.engine.rules import PRESETS, preset
 from zfrec.errors import ZfrecError
+from zfrec.games.zhengfen.engine.cards import FULL_DECK, Cards, points_of
+from zfrec.games.zhengfen.engine.game import GameState, HandState
+from zfrec.games.zhengfen.engine.rules import PRESETS, preset
+from zfrec.games.zhengfen.simulate import SimConfig, simulate_game
 from zfrec.record import dumps
 from zfrec.record.model import Game, HandScore, Move
-from zfrec.simulate import SimConfig, simulate_game
 from zfrec.validate import validate
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.record_strategies import games
-from zfrec.engine.cards import BJ, SJ, Stand, parse_cards
 from zfrec.errors import NotationError
+from zfrec.games.zhengfen.engine.cards import BJ, SJ, Stand, parse_cards
 from zfrec.record import dumps, iter_records, load, loads
 from zfrec.record.model import Game, Move, Pos
 from zfrec.record.zfn import dumps_zfn, iter_games, parse_zfn, read_games
@@ -605,8 +605,8 @@ def test_sample_games_read_the_same_by_either_route(path: Path) -> None:
 
 
 def simulated(players: int, seed: int, hands: int | None = 2, bot: str = "greedy") -> Game:
-    from zfrec.engine.rules import preset
-    from zfrec.simulate import SimConfig, simulate_game
+    from zfrec.games.zhengfen.engine.rules import preset
+    from zfrec.games.zhengfen.simulate import SimConfig, simulate_game
 
     return simulate_game(SimConfig(players, preset("pagat"), bot, hands), seed)
 

@@ -13,7 +13,7 @@ twice. Nothing here applies a rule: the replay judges, and this only compares wh
     >>> from zfrec.analysis.disputes import DISPUTE_EXAMPLE, with_version
     >>> from zfrec.record import loads
     >>> from zfrec.record.model import AltPlay
-    >>> from zfrec.engine.cards import parse_cards, Cards
+    >>> from zfrec.games.zhengfen.engine.cards import parse_cards, Cards
     >>> [game] = loads(DISPUTE_EXAMPLE)
     >>> three = with_version(game, 0, 1, 1, AltPlay(False, Cards(parse_cards("3d"))))
     >>> [d.code for d in new_errors(game, three, 0)]
@@ -29,10 +29,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from zfrec.diagnostics import Diagnostic
-from zfrec.engine.game import GameState
-from zfrec.engine.rules import Ruleset
 from zfrec.errors import Location
 from zfrec.events import HandStart, MoveStep, ReplayEvent
+from zfrec.games.zhengfen.engine.game import GameState
+from zfrec.games.zhengfen.engine.rules import Ruleset
 from zfrec.record.model import Game, Move
 from zfrec.replay import replay
 

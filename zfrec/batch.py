@@ -29,9 +29,9 @@ from multiprocessing.pool import AsyncResult, Pool
 from typing import IO, Any
 
 from zfrec.diagnostics import Diagnostic
-from zfrec.engine.rules import Ruleset
 from zfrec.errors import Location, NotationError, processing
 from zfrec.forkpool import ForkPool, Passed, fork_available
+from zfrec.games.zhengfen.engine.rules import Ruleset
 from zfrec.gctuning import young_threshold
 from zfrec.record import Format, Game, format_of, iter_records_text
 from zfrec.record.zfn import MAX_LINE, iter_games

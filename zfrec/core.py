@@ -17,7 +17,7 @@ seat's own guessed cards: the deal stays whole, and nothing known moves.
     True
 
 The engine's `HandState.reveal` applies a reveal to the cards in hand, logged and undoable like
-any action, and its undo() puts the deal back as it was (zfrec.engine.game).
+any action, and its undo() puts the deal back as it was (zfrec.games.zhengfen.engine.game).
 """
 
 from __future__ import annotations

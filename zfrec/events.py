@@ -31,10 +31,10 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from zfrec.diagnostics import Diagnostic
-from zfrec.engine.combos import Combo
-from zfrec.engine.game import Event, GameState, HandResult, HandState
-from zfrec.engine.rules import Ruleset
-from zfrec.engine.seats import Seat
+from zfrec.games.zhengfen.engine.combos import Combo
+from zfrec.games.zhengfen.engine.game import Event, GameState, HandResult, HandState
+from zfrec.games.zhengfen.engine.rules import Ruleset
+from zfrec.games.zhengfen.engine.seats import Seat
 from zfrec.record.model import Game, Move
 
 __all__ = [

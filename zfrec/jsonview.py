@@ -35,7 +35,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, TypeAlias, TypeVar, cast
 
-from zfrec.engine.cards import format_cards
+from zfrec.games.zhengfen.engine.cards import format_cards
 
 if TYPE_CHECKING:
     from pydantic import GetCoreSchemaHandler, TypeAdapter

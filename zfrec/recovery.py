@@ -4,7 +4,7 @@ The replay (zfrec.replay) goes on after every mistake of a record (DIAGNOSTICS.m
 error). This module holds the parts of that which need no replay state: which diagnostics make
 later ones inevitable, the cards an unreadable card may be, and the deal rebuilt around them.
 
-    >>> from zfrec.engine.cards import parse_cards
+    >>> from zfrec.games.zhengfen.engine.cards import parse_cards
     >>> from zfrec.record.problems import ReadProblem
     >>> bad = ReadProblem("card", "unknown suit 'j' in '9j'", (4, 5), (4, 7), (4, 1), rank=6)
     >>> read = read_unreadable([bad], parse_cards("9d Kd"), 0)
@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from zfrec.diagnostics import Cause, Diagnostic
-from zfrec.engine.cards import FULL_DECK, card_str
+from zfrec.games.zhengfen.engine.cards import FULL_DECK, card_str
 from zfrec.record.model import SeatDeal
 from zfrec.record.problems import Fix, ReadProblem, card_candidates, card_fix, did_you_mean
 

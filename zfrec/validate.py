@@ -10,9 +10,10 @@
     >>> report.to_json()["hands"][0]["deal"]["Ann"][:8]  # reconstructed: Ann led the 3h
     '3s 3h 3d'
 
-Everything is read off the one replay stream (zfrec.replay); nothing here applies a rule.
-`Validator` is the same work as a replay visitor, so one `zfrec.replay.walk` can validate a
-record while other visitors (a page, an analysis) read the same pass.
+Everything is read off the one replay stream (zfrec.replay); nothing here applies a rule. Each
+kind validates its own records (`GameKind.validate`): Zheng Fen's `Validator` is a replay visitor
+(zfrec.games.zhengfen.validator), so one `zfrec.replay.walk` can validate a record while other
+visitors (a page, an analysis) read the same pass.
 """
 
 from __future__ import annotations
@@ -20,70 +21,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from zfrec.diagnostics import Diagnostic, Findings, WrittenDiagnostic
-from zfrec.engine.cards import format_cards, points_of
-from zfrec.engine.game import HandResult
-from zfrec.engine.rules import Ruleset
-from zfrec.engine.seats import Seat
 from zfrec.errors import Location, NotationError
 from zfrec.games import NotSupported, find_kind
-from zfrec.jsonview import CardsText, PerPlayer, PlayerName, PlayerNames, dump, key
+from zfrec.games.zhengfen.engine.cards import format_cards
+from zfrec.games.zhengfen.engine.rules import Ruleset
+from zfrec.games.zhengfen.engine.seats import Seat
+from zfrec.jsonview import PerPlayer, PlayerNames, dump
 from zfrec.record import Format, Game, iter_records, iter_records_text
-from zfrec.replay import GameEnd, HandEnd, HandStart, ReplayState, ReplayVisitor, walk
 
-
-@dataclass(frozen=True, slots=True)
-class HandLedger:
-    """One hand's account: the deal used, the points with the transfer itemised, the totals."""
-
-    number: int
-    deal: tuple[int, ...]
-    reconstructed: bool
-    result: HandResult | None
-    totals: tuple[int, ...]
-
-    def to_json(self, players: list[str]) -> dict[str, Any]:
-        """The ledger as `zfrec validate --json` writes it, seats by their players' names."""
-        data: dict[str, Any] = dump(_LedgerJson.of(self), players=players)
-        return data
-
-
-@dataclass(frozen=True, slots=True)
-class _TransferJson:
-    from_: Annotated[PlayerName, key("from")]
-    to: PlayerName
-    tricks_points: int
-    hand_points: int
-    cards: CardsText
-
-
-@dataclass(frozen=True, slots=True)
-class _LedgerJson:
-    hand: int
-    deal_reconstructed: bool
-    deal: PerPlayer[CardsText]
-    finished: bool
-    points: PerPlayer[int] | None
-    first: PlayerName | None
-    last: PlayerName | None
-    out_order: PlayerNames | None
-    transfer: _TransferJson | None
-    totals: PerPlayer[int]
-
-    @classmethod
-    def of(cls, ledger: HandLedger) -> _LedgerJson:
-        r = ledger.result
-        if r is None:
-            return cls(ledger.number, ledger.reconstructed, ledger.deal, False, None, None, None,
-                       None, None, ledger.totals)  # fmt: skip
-        transfer = _TransferJson(
-            r.last, r.first, points_of(r.transfer_tricks), points_of(r.transfer_hand),
-            r.transfer_tricks | r.transfer_hand,
-        )  # fmt: skip
-        return cls(ledger.number, ledger.reconstructed, ledger.deal, True, r.points, r.first,
-                   r.last, r.out_order, transfer, ledger.totals)  # fmt: skip
+if TYPE_CHECKING:
+    from zfrec.games.zhengfen.validator import HandLedger
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +43,7 @@ class Report(Findings):
     game: Game
     rules: Ruleset
     diagnostics: tuple[Diagnostic, ...]
-    hands: tuple[HandLedger, ...] = ()
+    hands: tuple[HandLedger, ...] = ()  # Zheng Fen's (zfrec.games.zhengfen.validator)
     scores: tuple[int, ...] = ()
     winners: tuple[Seat, ...] = ()
     over: bool = False
@@ -121,7 +71,7 @@ class _ReportJson:
     rules: str
     target: int
     ok: bool
-    hands: tuple[_LedgerJson, ...]
+    hands: list[dict[str, Any]]  # each hand's ledger as it writes itself
     moves: int
     scores: PerPlayer[int]
     over: bool
@@ -130,68 +80,9 @@ class _ReportJson:
 
     @classmethod
     def of(cls, r: Report) -> _ReportJson:
-        hands = tuple(_LedgerJson.of(h) for h in r.hands)
+        hands = [h.to_json(r.game.players) for h in r.hands]
         return cls(r.game.players, r.rules.describe(), r.rules.target, r.ok, hands, r.moves,
                    r.scores, r.over, r.winners, r.diagnostics)  # fmt: skip
-
-
-class Validator(ReplayVisitor):
-    """A replay visitor that collects a record's diagnostics and ledger into a `Report`.
-
-    It reads no moves: alone in a walk, it lets the replay skip the per-action `MoveStep`s.
-    The diagnostics are the replay's own list of them (`ReplayState.diagnostics`), and the
-    actions are counted by hand (`HandEnd.moves`).
-
-    >>> import zfrec
-    >>> from zfrec.replay import walk
-    >>> game = next(zfrec.load("sample_games/02-three-players.zfn"))
-    >>> validator = Validator(game, game.ruleset())
-    >>> end = walk(game, [validator])
-    >>> validator.report().ok, len(validator.report().hands) == len(game.hands)
-    (True, True)
-    """
-
-    __slots__ = ("end", "found", "hands", "moves", "record", "rules", "start")
-
-    def __init__(self, record: Game, rules: Ruleset) -> None:
-        self.record, self.rules = record, rules
-        self.found: list[Diagnostic] = []
-        self.hands: list[HandLedger] = []
-        self.start: HandStart | None = None
-        self.moves = 0
-        self.end = GameEnd((), (), False)
-
-    def visit_hand_start(self, state: ReplayState, event: HandStart) -> None:
-        """Keep the deal for the hand's ledger."""
-        self.start = event
-
-    def visit_hand_end(self, state: ReplayState, event: HandEnd) -> None:
-        """Close the hand's ledger and count its actions."""
-        self.moves += event.moves
-        start = self.start
-        assert start is not None
-        self.hands.append(
-            HandLedger(
-                self.record.hands[event.hand_index].number,
-                start.deal,
-                start.reconstructed,
-                event.result,
-                event.totals,
-            )
-        )
-
-    def visit_game_end(self, state: ReplayState, event: GameEnd) -> None:
-        """Keep the final scores and winners, and every diagnostic of the replay."""
-        self.found = state.diagnostics
-        self.end = event
-
-    def report(self) -> Report:
-        """What was found, as a Report (complete once the walk is over)."""
-        end = self.end
-        return Report(
-            self.record, self.rules, tuple(self.found), tuple(self.hands), end.scores,
-            end.winners, end.over, self.moves,
-        )  # fmt: skip
 
 
 def validate(
@@ -207,28 +98,6 @@ def validate(
     """
     report: Report = find_kind(record.kind).validate(record, rules, game_number, overrides)
     return report
-
-
-def validate_zhengfen(
-    record: Game,
-    rules: Ruleset | None = None,
-    game_number: int | None = None,
-    overrides: dict[str, Any] | None = None,
-) -> Report:
-    """Zheng Fen's validation (its kind's `validate`): one walk with the Validator visitor."""
-    used = rules or record.ruleset()
-    if overrides:
-        used = used.with_options(**overrides)
-    validator = Validator(record, used)
-    walk(record, (validator,), used, game_number)
-    if validator.found and record.locate is not None:
-        # A JSON record: what was found, and the causes it names, get their places in the
-        # text, found only now (zfrec.record.jsonpos), and the record is judged again.
-        record.locate(record)
-        record.locate = None
-        validator = Validator(record, used)
-        walk(record, (validator,), used, game_number)
-    return validator.report()
 
 
 @dataclass(slots=True)
@@ -303,9 +172,7 @@ def validate_text(
 
 __all__ = [
     "FileReport",
-    "HandLedger",
     "Report",
-    "Validator",
     "validate",
     "validate_games",
     "validate_path",

@@ -17,9 +17,9 @@ from typing import Any
 
 from tests.solve_reference import Minimax, random_prefix
 from zfrec.analysis.position import record_position
-from zfrec.engine.cards import format_cards
-from zfrec.engine.game import HandState
-from zfrec.engine.rules import preset
+from zfrec.games.zhengfen.engine.cards import format_cards
+from zfrec.games.zhengfen.engine.game import HandState
+from zfrec.games.zhengfen.engine.rules import preset
 from zfrec.record import load
 
 HERE = Path(__file__).resolve().parent

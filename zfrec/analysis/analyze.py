@@ -1,8 +1,8 @@
 """Decision analysis: what each player could have done, and where the points went.
 
 Everything is read off the one replay stream (zfrec.replay). The alternatives at each decision
-come from the move generator (zfrec.engine.movegen) applied to the hand the seat held at that
-moment; nothing here applies a rule of its own. The alternatives need the deal: a hand whose
+come from the move generator (zfrec.games.zhengfen.engine.movegen) applied to the hand the seat held
+at that moment; nothing here applies a rule of its own. The alternatives need the deal: a hand whose
 deal is recorded, or reconstructed without doubt from the plays, is analysed in full; a hand
 whose deal could only be partly reconstructed (diagnostic ZF305) still gets its points,
 conceded counters and going-out order, but no alternatives and no missed beats.
@@ -46,15 +46,21 @@ from zfrec.analysis.decisions import (
     relevant_alternatives,
 )
 from zfrec.analysis.flow import FlowRow, Transfer, TransferJson, TrickFlow
-from zfrec.analysis.solve import Budget
 from zfrec.analysis.stats import PlayerAnalysis, player_aggregates
 from zfrec.diagnostics import Diagnostic
-from zfrec.engine.cards import points_of
-from zfrec.engine.combos import Category, Combo
-from zfrec.engine.game import HandResult, HandState, PassEvent, PlayEvent, TrickResult
-from zfrec.engine.movegen import Move, legal_plays
-from zfrec.engine.rules import Ruleset
 from zfrec.games import NotSupported, find_kind
+from zfrec.games.zhengfen.engine.cards import points_of
+from zfrec.games.zhengfen.engine.combos import Category, Combo
+from zfrec.games.zhengfen.engine.game import (
+    HandResult,
+    HandState,
+    PassEvent,
+    PlayEvent,
+    TrickResult,
+)
+from zfrec.games.zhengfen.engine.movegen import Move, legal_plays
+from zfrec.games.zhengfen.engine.rules import Ruleset
+from zfrec.games.zhengfen.solver import Budget
 from zfrec.jsonview import PerPlayer, PlayerName, PlayerNames, dump
 from zfrec.record.model import Game
 from zfrec.replay import GameEnd, HandEnd, HandStart, MoveStep, ReplayState, ReplayVisitor, walk

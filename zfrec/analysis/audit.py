@@ -29,7 +29,7 @@ from zfrec.analysis.diff import DiffReport, Divergence, diff_games
 from zfrec.analysis.disputes import DisputeJson, DisputeVerdict, judge_disputes
 from zfrec.analysis.repair import Edit, Repair, RepairJson, search_repairs
 from zfrec.diagnostics import Diagnostic, WrittenDiagnostic, first_error
-from zfrec.engine.rules import PRESETS, Ruleset, preset
+from zfrec.games.zhengfen.engine.rules import PRESETS, Ruleset, preset
 from zfrec.jsonview import dump
 from zfrec.record.model import Game
 from zfrec.validate import Report, validate

@@ -1,7 +1,7 @@
 """What each decision cost against perfect play: blunder marks from the hindsight solver.
 
 At a decision near the end of a hand whose deal is known, the solver gives the points the seat
-could still guarantee itself (its paranoid value, zfrec.analysis.solve) before the move and
+could still guarantee itself (its paranoid value, zfrec.games.zhengfen.solver) before the move and
 after it. The difference is what the move cost: 0 for a best play, otherwise the points thrown
 away against the best play ("cost 15: Kd instead of -"). Only positions with few enough cards
 left are solved (`max_cards`), each within a budget; a decision whose position is out of reach
@@ -32,10 +32,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Annotated
 
-from zfrec.analysis.solve import Budget, Solver, play_text
-from zfrec.engine.combos import Combo
-from zfrec.engine.game import HandState, PlayEvent
-from zfrec.engine.rules import Ruleset
+from zfrec.games.zhengfen.engine.combos import Combo
+from zfrec.games.zhengfen.engine.game import HandState, PlayEvent
+from zfrec.games.zhengfen.engine.rules import Ruleset
+from zfrec.games.zhengfen.solver import Budget, Solver, play_text
 from zfrec.jsonview import hidden
 from zfrec.record.model import Game
 from zfrec.replay import HandEnd, HandStart, MoveStep, ReplayState, ReplayVisitor, walk

@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
 from zfrec.analysis.costs import Cost
-from zfrec.engine.cards import COUNTERS, SJ, format_cards, points_of
-from zfrec.engine.combos import Category, Combo
-from zfrec.engine.movegen import Move, expand, move_size
+from zfrec.games.zhengfen.engine.cards import COUNTERS, SJ, format_cards, points_of
+from zfrec.games.zhengfen.engine.combos import Category, Combo
+from zfrec.games.zhengfen.engine.movegen import Move, expand, move_size
 from zfrec.jsonview import CardsText, PlayerName, SortedCounts, dump, hidden, key
 from zfrec.record.text import joker_texts as record_joker_texts
 
@@ -211,7 +211,7 @@ class SeatStats:
 def abstract_move(combo: Combo) -> Move:
     """The abstract move (movegen) a played combination makes.
 
-    >>> from zfrec.engine.combos import resolve
+    >>> from zfrec.games.zhengfen.engine.combos import resolve
     >>> m = abstract_move(resolve(0b11 << 8, None))  # 5s 5h
     >>> m.category.name, m.rank, m.jokers
     ('pair', 2, 0)
@@ -244,7 +244,7 @@ def relevant_alternatives(
     category, a special. Leading: the lowest single, the biggest shed without jokers, the
     highest; and a special. At most MAX_ALTERNATIVES, each with its `example_play`.
 
-    >>> from zfrec.engine.movegen import legal_plays
+    >>> from zfrec.games.zhengfen.engine.movegen import legal_plays
     >>> hand = 0b1 << 8 | 0b11 << 12  # 5s 6s 6h
     >>> [a.cards for a in relevant_alternatives(hand, legal_plays(hand), True, None)]
     ['5s', '6s 6h']
@@ -284,7 +284,7 @@ def relevant_alternatives(
 def joker_texts(combo: Combo) -> tuple[str, ...]:
     """The jokers a play holds, with what each stood for (`BJ=9h`); a joker alone is itself.
 
-    >>> from zfrec.engine.combos import resolve
+    >>> from zfrec.games.zhengfen.engine.combos import resolve
     >>> joker_texts(resolve(1 << 36 | 1 << SJ, None))  # Qs SJ: the small joker as a Queen
     ('SJ=Q',)
     """

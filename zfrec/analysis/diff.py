@@ -17,8 +17,8 @@ from dataclasses import dataclass, replace
 from typing import Annotated, Any, Literal
 
 from zfrec.diagnostics import first_error
-from zfrec.engine.actions import PlayEvent
-from zfrec.engine.cards import format_cards
+from zfrec.games.zhengfen.engine.actions import PlayEvent
+from zfrec.games.zhengfen.engine.cards import format_cards
 from zfrec.jsonview import dump, key
 from zfrec.record.model import Game, Hand, seat_name
 from zfrec.record.text import deal_text, score_text

@@ -8,7 +8,7 @@ everything else as recorded, through to the end of the game, and says for each v
 - when legal, the disputed hand's points per seat and the game's final totals;
 - where the deal is known exactly and the version's move itself is legal, the best points each
   seat could still reach from the position after it (the hindsight solver,
-  zfrec.analysis.solve, within a node budget: none when the budget runs out).
+  zfrec.games.zhengfen.solver, within a node budget: none when the budget runs out).
 
     >>> from zfrec.record import loads
     >>> [game] = loads(DISPUTE_EXAMPLE)
@@ -37,11 +37,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
-from zfrec.analysis.solve import Budget, best_points
 from zfrec.baseline import Baseline, Place, key
 from zfrec.diagnostics import Diagnostic, WrittenDiagnostic
-from zfrec.engine.game import GameState, HandState
-from zfrec.engine.rules import Ruleset
 from zfrec.events import (
     GameEnd,
     HandEnd,
@@ -52,6 +49,9 @@ from zfrec.events import (
     ReplayVisitor,
     walk,
 )
+from zfrec.games.zhengfen.engine.game import GameState, HandState
+from zfrec.games.zhengfen.engine.rules import Ruleset
+from zfrec.games.zhengfen.solver import Budget, best_points
 from zfrec.jsonview import PerPlayer, dump
 from zfrec.record.model import AltPlay, Game, Move
 from zfrec.replay import replay

@@ -14,9 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from zfrec.diagnostics import Diagnostic
-from zfrec.engine.game import HandResult, HandState
-from zfrec.engine.rules import Ruleset
 from zfrec.errors import ZfrecError
+from zfrec.games.zhengfen.engine.game import HandResult, HandState
+from zfrec.games.zhengfen.engine.rules import Ruleset
 from zfrec.record.model import Game
 from zfrec.replay import HandEnd, HandStart, MoveStep, replay
 

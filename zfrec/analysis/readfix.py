@@ -25,8 +25,8 @@ from dataclasses import replace
 
 from zfrec.analysis.audit import DEFAULT_BUDGET, DEFAULT_REPAIRS, AuditReport, audit, listed
 from zfrec.analysis.edits import Edit, Repair
-from zfrec.engine.cards import Cards, parse_cards
-from zfrec.engine.rules import Ruleset
+from zfrec.games.zhengfen.engine.cards import Cards, parse_cards
+from zfrec.games.zhengfen.engine.rules import Ruleset
 from zfrec.record.model import Game, Move
 from zfrec.replay import MoveStep, replay
 from zfrec.validate import validate

@@ -28,12 +28,19 @@ from dataclasses import dataclass, field, replace
 
 from zfrec.analysis.edits import Edit, EditKind, Repair, RepairJson
 from zfrec.diagnostics import Diagnostic
-from zfrec.engine.cards import THREE_OF_HEARTS, Cards, Declarations, Stand, card_str, iter_ids
-from zfrec.engine.combos import Combo, readings, resolve
-from zfrec.engine.game import GameState
-from zfrec.engine.movegen import physical_plays
-from zfrec.engine.rules import Ruleset
 from zfrec.errors import IllegalPlayError
+from zfrec.games.zhengfen.engine.cards import (
+    THREE_OF_HEARTS,
+    Cards,
+    Declarations,
+    Stand,
+    card_str,
+    iter_ids,
+)
+from zfrec.games.zhengfen.engine.combos import Combo, readings, resolve
+from zfrec.games.zhengfen.engine.game import GameState
+from zfrec.games.zhengfen.engine.movegen import physical_plays
+from zfrec.games.zhengfen.engine.rules import Ruleset
 from zfrec.record.model import AltPlay, Game, Hand, HandScore, Move, Result, SeatDeal, Trick
 from zfrec.record.text import score_text
 from zfrec.replay import GameEnd, HandEnd, HandStart, MoveStep, replay

@@ -19,8 +19,9 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from zfrec.engine.rules import Ruleset, parse_option, preset
 from zfrec.errors import FILE_ATTR, ZfrecError
+from zfrec.games import DEFAULT_KIND, KINDS, GameKind, find_kind, kind_problem
+from zfrec.games.zhengfen.engine.rules import Ruleset, parse_option, preset
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -28,8 +29,46 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 RULES_HELP = "Rules preset: pagat (default), poppel or parlett."
 OPTION_HELP = "Override one rule option, e.g. --option self_overplay=true. Repeatable."
 JSON_HELP = "Print JSON for scripts instead of text."
+# The options of the commands that serve every game (--game picks the kind, whose body runs:
+# GameKind.command); the help names each game's part.
+GAME_HELP = (
+    "The game: "
+    + " or ".join(name + (" (default)" if name == DEFAULT_KIND else "") for name in KINDS)
+    + "."
+)
+GAME_RULES_HELP = (
+    "Rules preset: pagat (default), poppel or parlett; with --game shengji: bashifen (default), "
+    "dabaifen or zhaopengyou."
+)
+TRUMP_HELP = "Sheng ji: the dominant rank and trump suit, e.g. 7c (rank 7, clubs), or 7 (no-trump)."
+DECKS_HELP = "Sheng ji: the number of decks (default by the preset: 2, or 1 for dabaifen)."
+SJ_RULES_HELP = "Rules preset: bashifen (default), dabaifen or zhaopengyou."
+SJ_OPTION_HELP = (
+    "Override one rule option, e.g. --option throw_penalty=10 (kitty_multiplier, "
+    "throw_penalty, no_bid, must_defend, players, decks). Repeatable."
+)
 
 EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+
+
+def game_kind_of(game: str) -> GameKind:
+    """The kind `--game` names, or exit 2 with the registry's message (with its did-you-mean)."""
+    problem = kind_problem(game)
+    if problem:
+        fail(problem)
+    return find_kind(game)
+
+
+def game_command(game: str, verb: str) -> Callable[..., None]:
+    """The body of `zfrec VERB` for the kind `--game` names (GameKind.command), or exit 2 naming
+    the games that have the command."""
+    body = game_kind_of(game).command(verb)
+    if body is None:
+        having = [find_kind(name) for name in KINDS if find_kind(name).command(verb)]
+        names = " or ".join(kind.title for kind in having)
+        adds = " or ".join(f"--game {kind.name}" for kind in having)
+        fail(f"`zfrec {verb}` is a {names} command: add {adds}")
+    return body
 
 
 def fail(message: str, code: int = EXIT_INPUT) -> NoReturn:

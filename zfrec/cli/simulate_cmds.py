@@ -1,4 +1,4 @@
-"""`zfrec simulate`: write self-play game records."""
+"""`zfrec simulate`: write self-play game records (the body is the game kind's, zfrec.games)."""
 
 from __future__ import annotations
 
@@ -8,33 +8,18 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from zfrec.cli.common import (
+    DECKS_HELP,
+    GAME_HELP,
+    GAME_RULES_HELP,
     OPTION_HELP,
-    err,
     fail,
     file_mode_for,
     file_problem,
-    out,
-    ruleset,
+    game_kind_of,
 )
 from zfrec.games import DEFAULT_KIND
-from zfrec.games.shengji import cli as sj
-from zfrec.record import FORMATS, Format, dumps
-from zfrec.simulate import BOTS, SimConfig, simulate
-
-
-def parse_players(text: str) -> list[int]:
-    """`4` or a range `3..6`."""
-    lo, sep, hi = text.partition("..")
-    try:
-        low, high = int(lo), int(hi) if sep else int(lo)
-    except ValueError:
-        fail(f"--players takes a number or a range like 3..6, not {text!r}")
-    if not 3 <= low <= high <= 6:
-        fail("--players must lie within 3..6")
-    return list(range(low, high + 1))
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -75,12 +60,12 @@ def simulate_cmd(
         bool, typer.Option("--to-target", help="Play each game until a score reaches the target.")
     ] = False,
     seed: Annotated[int, typer.Option("--seed", help="Same seed, same records.")] = 0,
-    bot: Annotated[str, typer.Option("--bot", help=f"Player: {', '.join(BOTS)}.")] = "random",
-    rules: Annotated[str | None, typer.Option("--rules", "-r", help=sj.RULES_HELP)] = None,
+    bot: Annotated[str, typer.Option("--bot", help="Player: random, greedy.")] = "random",
+    rules: Annotated[str | None, typer.Option("--rules", "-r", help=GAME_RULES_HELP)] = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help=OPTION_HELP)] = None,
     fmt: Annotated[str, typer.Option("--format", help="zfn or json (Sheng ji: or jsonl).")] = "zfn",
-    game_kind: Annotated[str, typer.Option("--game", help=sj.GAME_HELP)] = DEFAULT_KIND,
-    decks: Annotated[int | None, typer.Option("--decks", help=sj.DECKS_HELP)] = None,
+    game_kind: Annotated[str, typer.Option("--game", help=GAME_HELP)] = DEFAULT_KIND,
+    decks: Annotated[int | None, typer.Option("--decks", help=DECKS_HELP)] = None,
 ) -> None:
     """Write self-play game records: full deals, every play, scores and results.
 
@@ -91,40 +76,13 @@ def simulate_cmd(
     (or jsonl: the engine's event log, one JSON line per round), to --out (`--out -`: standard
     output); --players is the preset's (zhaopengyou: --option players=N).
     """
-    if sj.check_game(game_kind):
-        sj.simulate_cmd(out_path, games, seed, bot, rules, option, decks, fmt)
-        return
-    rules = rules or "pagat"
-    if bot not in BOTS:
-        fail(f"unknown bot {bot!r}: bots are {', '.join(BOTS)}")
-    if fmt not in FORMATS:
-        fail(f"--format is zfn or json, not {fmt!r}")
-    form: Format = "json" if fmt == "json" else "zfn"
-    rs = ruleset(rules, option)
-    seats = parse_players(players)
-    per_file = out_path.is_dir() or not out_path.suffix
-    records = []
-    progress = Progress(
-        TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=err, transient=True, disable=not err.is_terminal,
+    body = game_kind_of(game_kind).command("simulate")
+    assert body is not None  # every kind simulates
+    body(
+        out_path=out_path, players=players, games=games, hands_per_game=hands_per_game,
+        to_target=to_target, seed=seed, bot=bot, rules=rules, options=option, fmt=fmt,
+        decks=decks,
     )  # fmt: skip
-    hands = 0
-    with progress:
-        task = progress.add_task("simulate", total=games)
-        for i in range(games):
-            config = SimConfig(
-                seats[i % len(seats)], rs, bot, None if to_target else hands_per_game
-            )
-            game = next(simulate(config, 1, seed + i))
-            hands += len(game.hands)
-            if per_file:
-                _write(out_path / f"game-{seed + i:06d}.{fmt}", dumps(game, form))
-            else:
-                records.append(game)
-            progress.advance(task)
-    if not per_file:
-        _write(out_path, dumps(records, form))
-    out.print(f"wrote {games} game(s), {hands} hand(s) to {out_path}", markup=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -18,13 +18,13 @@ from rich.markup import escape
 
 from zfrec.cli.analyze_cmds import GameOpt, JsonOpt, RecordArg, read_games
 from zfrec.cli.common import err, fail, friendly_errors, out, print_json
-from zfrec.engine.cards import format_cards, points_of
+from zfrec.games.zhengfen.engine.cards import format_cards, points_of
 
 if TYPE_CHECKING:
     from zfrec.analysis.position import At, RecordPosition
-    from zfrec.analysis.solve import LineStep, SolveResult
+    from zfrec.games.zhengfen.solver import LineStep, SolveResult
 
-# The solver loads only when `zfrec solve` runs. The defaults of zfrec.analysis.solve.Budget,
+# The solver loads only when `zfrec solve` runs. The defaults of zfrec.games.zhengfen.solver.Budget,
 # shown in --help, are repeated here (a test checks that they match).
 DEFAULT_NODES = 5_000_000
 DEFAULT_SECONDS = 60.0
@@ -77,7 +77,7 @@ def _position_json(pos: RecordPosition) -> dict[str, Any]:
 
 
 def _line_json(line: list[LineStep], players: list[str]) -> list[dict[str, Any]]:
-    from zfrec.analysis.solve import play_text
+    from zfrec.games.zhengfen.solver import play_text
 
     out: list[dict[str, Any]] = []
     for step in line:
@@ -91,7 +91,7 @@ def _line_json(line: list[LineStep], players: list[str]) -> list[dict[str, Any]]
 
 def _line_text(line: list[LineStep], players: list[str]) -> str:
     """The line trick by trick: `West 8s, East 9h, South - (West takes 10) / West Js, ...`."""
-    from zfrec.analysis.solve import play_text
+    from zfrec.games.zhengfen.solver import play_text
 
     parts: list[str] = []
     trick: list[str] = []
@@ -131,7 +131,7 @@ def _print_position(number: int, pos: RecordPosition, step: int | None = None) -
 
 
 def _print_result(pos: RecordPosition, r: SolveResult) -> None:
-    from zfrec.analysis.solve import play_text
+    from zfrec.games.zhengfen.solver import play_text
 
     players = pos.game.players
     width = max(cell_len(p) for p in players) + 2
@@ -202,7 +202,7 @@ def solve_cmd(
     (bounds are shown), 2 on bad input.
     """
     from zfrec.analysis.position import position_at, record_position
-    from zfrec.analysis.solve import Budget, play_text, solve
+    from zfrec.games.zhengfen.solver import Budget, play_text, solve
 
     named = None
     if at is not None:

@@ -26,8 +26,8 @@ define `KIND`, an instance of a `GameKind` subclass.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from zfrec.errors import ZfrecError
 
@@ -229,6 +229,24 @@ class GameKind:
     #: kind's part of the schema, written there beside Zheng Fen's `game`). A JSON game is
     #: checked by the entry of the kind its `"game"` names (zfrec.record.schema).
     schema_def: str = ""
+
+    # --- the command line -------------------------------------------------------------------
+
+    #: The generic commands whose body the kind supplies, by name: "module:function". The
+    #: command line (zfrec.cli) reads the options and calls the body with every option of the
+    #: command as keywords (`zfrec.cli.engine_cmds` lists them per command); a body takes the
+    #: ones it needs and fails (exit 2) on one given that it does not take.
+    commands: ClassVar[Mapping[str, str]] = {}
+
+    def command(self, name: str) -> Callable[..., None] | None:
+        """The kind's body of the command `name` (`classify`, `legal`, `simulate`...), imported
+        on first use, or None where the kind has no such command."""
+        where = self.commands.get(name)
+        if where is None:
+            return None
+        module, _, attr = where.partition(":")
+        body: Callable[..., None] = getattr(importlib.import_module(module), attr)
+        return body
 
     # --- replay and validation --------------------------------------------------------------
 

@@ -30,17 +30,12 @@ from typing import Any, NoReturn
 
 from zfrec.baseline import Baseline, found_from, key
 from zfrec.diagnostics import Diagnostic
-from zfrec.engine.cards import (
-    FULL_DECK,
-    Card,
-    Cards,
-    format_cards,
-    parse_play,
-)
-from zfrec.engine.combos import readings
-from zfrec.engine.game import Event, GameState, HandResult, HandState, hand_sizes, next_seat
-from zfrec.engine.rules import Ruleset
 from zfrec.errors import CardError, IllegalPlayError, ZfrecError
+from zfrec.games.zhengfen.engine.cards import FULL_DECK, Card, Cards, format_cards, parse_play
+from zfrec.games.zhengfen.engine.combos import readings
+from zfrec.games.zhengfen.engine.deal import hand_sizes, next_seat
+from zfrec.games.zhengfen.engine.game import Event, GameState, HandResult, HandState
+from zfrec.games.zhengfen.engine.rules import Ruleset
 from zfrec.record import dumps, iter_records_text
 from zfrec.record.model import (
     AltPlay,

@@ -34,11 +34,11 @@ from sqlalchemy import Engine, event
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import Session
 
-from zfrec.engine.cards import format_cards, points_of
-from zfrec.engine.game import hand_sizes, next_seat
-from zfrec.engine.movegen import example, legal_plays
-from zfrec.engine.rules import preset
 from zfrec.errors import RulesError
+from zfrec.games.zhengfen.engine.cards import format_cards, points_of
+from zfrec.games.zhengfen.engine.game import hand_sizes, next_seat
+from zfrec.games.zhengfen.engine.movegen import example, legal_plays
+from zfrec.games.zhengfen.engine.rules import preset
 from zfrec.jsonview import dump
 from zfrec.live.judge import (
     Conflict,

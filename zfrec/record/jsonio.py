@@ -14,9 +14,16 @@ from collections.abc import Iterable, Iterator
 from functools import lru_cache, partial
 from typing import Any, cast
 
-from zfrec.engine.cards import NO_CARDS, Cards, format_cards, format_play, parse_cards, parse_play
 from zfrec.errors import CardError, Location, NotationError, SeatError
 from zfrec.games import DEFAULT_KIND, find_kind, kind_problem
+from zfrec.games.zhengfen.engine.cards import (
+    NO_CARDS,
+    Cards,
+    format_cards,
+    format_play,
+    parse_cards,
+    parse_play,
+)
 from zfrec.record.jsonpos import Locator
 from zfrec.record.lexer import excerpt
 from zfrec.record.model import (

@@ -1,9 +1,9 @@
 """Tokens of the .zfn notation, and caret excerpts for error messages.
 
 Nothing here knows about games, hands or tricks; zfn.py gives the tokens their meaning, and
-zfrec.engine.cards reads card words. The lexer is fed one physical line at a time and hands back
-a *logical* line: usually the same line, but a `{...}` comment may run over several lines, and
-the logical line then ends after it closes.
+zfrec.games.zhengfen.engine.cards reads card words. The lexer is fed one physical line at a time and
+hands back a *logical* line: usually the same line, but a `{...}` comment may run over several
+lines, and the logical line then ends after it closes.
 
 Quoted text and comments are scanned with `str.find`-style searches, never with a regex that
 repeats an alternation: such a regex backtracks and needs memory in proportion to the text, which

@@ -27,13 +27,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
-from zfrec.engine.cards import DECK_SIZE, NO_CARDS, NUM_RANKS, SJ, Cards, Stand, format_play
 from zfrec.errors import SeatError
 from zfrec.games import DEFAULT_KIND, find_kind
+from zfrec.games.zhengfen.engine.cards import (
+    DECK_SIZE,
+    NO_CARDS,
+    NUM_RANKS,
+    SJ,
+    Cards,
+    Stand,
+    format_play,
+)
 from zfrec.record.problems import ReadProblem
 
 if TYPE_CHECKING:
-    from zfrec.engine.rules import Ruleset
+    from zfrec.games.zhengfen.engine.rules import Ruleset
 
 ANNOTATIONS = ("!", "?", "!!", "??", "!?", "?!")
 DEFAULT_TARGET = 500
@@ -247,7 +255,8 @@ class Game:
 
     def ruleset(self) -> Ruleset:
         """The rules the record states: its preset, overridden options and target (for Zheng
-        Fen, zfrec.engine.rules.Ruleset; another kind's rules object for another kind)."""
+        Fen, zfrec.games.zhengfen.engine.rules.Ruleset; another kind's rules object for another
+        kind)."""
         return cast("Ruleset", find_kind(self.kind).ruleset(self))
 
     def seat_of(self, ref: str | int) -> int:

@@ -13,7 +13,7 @@ cards of a hand that fit what could be read of a card (`card_candidates`).
     >>> players = ["Tomás", "Zhou Wei", "Hao"]
     >>> name_matches(players, "tomas"), name_matches(players, "zhou wie")
     ([0], [1])
-    >>> from zfrec.engine.cards import parse_cards
+    >>> from zfrec.games.zhengfen.engine.cards import parse_cards
     >>> rank, suit = readable_parts("9j")
     >>> rank, suit, [card_str(c) for c in card_candidates(rank, suit, parse_cards("9d Kd 3c"))]
     (6, None, ['9d'])
@@ -29,7 +29,8 @@ from typing import Literal
 
 from rapidfuzz.distance import OSA
 
-from zfrec.engine.cards import (
+from zfrec.errors import CardError
+from zfrec.games.zhengfen.engine.cards import (
     RANK_SYMBOLS,
     DeclarationTuple,
     Stand,
@@ -37,7 +38,6 @@ from zfrec.engine.cards import (
     iter_ids,
     read_word,
 )
-from zfrec.errors import CardError
 
 ProblemKind = Literal["card", "seat", "move", "line", "name"]
 

@@ -4,7 +4,7 @@ The writer builds its lines from `score_text`, `deal_text` and the card notation
 of zfrec takes those texts from here, so a score, a deal or a joker declaration reads the same
 in a repair suggestion, a diff or on a page as in the canonical record.
 
-    >>> from zfrec.engine.cards import Cards
+    >>> from zfrec.games.zhengfen.engine.cards import Cards
     >>> score_text(HandScore((40, 30, 30), (40, 30, 30)))
     '40 30 30 total 40 30 30'
     >>> deal_text(SeatDeal(Cards.parse("3h 4s"), 16)), deal_text(SeatDeal(unknown=1))
@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Protocol
 
-from zfrec.engine.cards import SJ, Stand, declared_text, format_cards
 from zfrec.games import find_kind
+from zfrec.games.zhengfen.engine.cards import SJ, Stand, declared_text, format_cards
 from zfrec.record.lexer import escape_comment, escape_string
 from zfrec.record.model import Game, Hand, HandScore, Move, SeatDeal
 from zfrec.record.zfn_header import format_header

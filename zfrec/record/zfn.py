@@ -6,12 +6,12 @@ reports it and resumes at the next game's tags (the first tag line after a non-t
 
 There is one grammar. Each statement (a hand, deal, trick or score line) is read into values
 and handed to one builder method, which checks it against the game so far. Most lines are
-spelled exactly as the writer spells them, and one regex (`PLAIN_RE` in zfrec.record.zfn_hand,
-with the hand's statements) recognises such a line whole, so its values are taken from the
-regex instead of a token per word; any other line is split into tokens by the lexer. Either
-way the same builder methods, the same card parser (zfrec.engine.cards) and the same seat
-resolver (zfrec.record.model.seat_of) do the reading.
-A plain line that would be an error is left to the lexer, which reports it at its token.
+spelled exactly as the writer spells them, and one regex (`PLAIN_RE` in
+zfrec.games.zhengfen.zfn_hand, with the hand's statements) recognises such a line whole, so its
+values are taken from the regex instead of a token per word; any other line is split into tokens by
+the lexer. Either way the same builder methods, the same card parser
+(zfrec.games.zhengfen.engine.cards) and the same seat resolver (zfrec.record.model.seat_of) do the
+reading. A plain line that would be an error is left to the lexer, which reports it at its token.
 """
 
 from __future__ import annotations

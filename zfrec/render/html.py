@@ -25,10 +25,10 @@ import orjson
 from markupsafe import Markup
 
 from zfrec.diagnostics import Diagnostic
-from zfrec.engine.cards import card_ids, points_of
-from zfrec.engine.combos import Category, Combo
-from zfrec.engine.game import PlayEvent
-from zfrec.engine.rules import Ruleset
+from zfrec.games.zhengfen.engine.cards import card_ids, points_of
+from zfrec.games.zhengfen.engine.combos import Category, Combo
+from zfrec.games.zhengfen.engine.game import PlayEvent
+from zfrec.games.zhengfen.engine.rules import Ruleset
 from zfrec.record.model import Game, Move
 from zfrec.render.views import (
     ANNOTATION_WORDS,

@@ -16,7 +16,7 @@ from typing import Annotated, Any, TypeAlias
 from markupsafe import Markup
 
 from zfrec.diagnostics import Diagnostic
-from zfrec.engine.cards import (
+from zfrec.games.zhengfen.engine.cards import (
     BJ,
     DECK_SIZE,
     RANK_NAMES,

@@ -1,10 +1,10 @@
 """The Sheng ji (升级, Tractor) engine: bashi fen, da bai fen and zhao pengyou, as
 /work/shared/RULINGS-SHENGJI.md reads the seed (rulings cited by number in the modules).
 
-Cards are Zheng Fen's card ids (`rank * 4 + suit`, rank 0..12 for 3..2, suits s h d c, 52 SJ,
-53 BJ), read and written as there (`7h`, `10c`/`Tc`, `SJ`, `BJ`). A hand or a play is a
-**packed multiset**: an int with 2 bits per card id counting the copies held (up to 3 decks).
-Seats are 0-based ints in play order; the command line shows them 1-based.
+Cards are the card words' ids (`zfrec.cardwords`: `rank * 4 + suit`, rank 0..12 for 3..2,
+suits s h d c, 52 SJ, 53 BJ), read and written as there (`7h`, `10c`/`Tc`, `SJ`, `BJ`). A hand
+or a play is a **packed multiset**: an int with 2 bits per card id counting the copies held (up
+to 3 decks). Seats are 0-based ints in play order; the command line shows them 1-based.
 
 Public API (stable; everything below is importable from `zfrec.games.shengji`):
 

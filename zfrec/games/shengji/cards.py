@@ -1,7 +1,7 @@
 """Sheng ji cards: multisets of cards from one to three decks, packed into one int.
 
-A card id is Zheng Fen's (`zfrec.engine.cards`): `rank * 4 + suit` for rank 0..12 (3..2) and suit
-0..3 (s h d c), 52 the small joker, 53 the big joker; its text is read and written as there
+A card id is the card words' (`zfrec.cardwords`): `rank * 4 + suit` for rank 0..12 (3..2) and
+suit 0..3 (s h d c), 52 the small joker, 53 the big joker; its text is read and written as there
 (`7h`, `10c` or `Tc`, `SJ`, `BJ`). Two decks hold identical cards (ruling 2), so a hand is a
 multiset: 2 bits per card id hold how many copies are held (0..3), card `c` in bits `2c, 2c+1`.
 Adding and removing cards are then `+` and `-`, containment is a few bitwise operations, and a
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from zfrec.engine.cards import BJ, SJ, Card, card_str, read_word
+from zfrec.cardwords import BJ, SJ, card_str, parse_card, read_word
 from zfrec.errors import CardError
 
 __all__ = [
@@ -171,7 +171,7 @@ def add_card(hand: int, cid: int, decks: int) -> int:
 def card_id(text: str) -> int:
     """The id of one card written as in Zheng Fen: `7h`, `10c`, `Tc`, `SJ`, `BJ`."""
     cid = _SPELLINGS.get(text)
-    return cid if cid is not None else int(Card.parse(text))
+    return cid if cid is not None else parse_card(text)
 
 
 def _word_ids(word: str) -> list[int]:
@@ -205,7 +205,7 @@ def _glued(word: str) -> list[int] | None:
             cid = _SPELLINGS.get(word[pos : pos + width])
             if cid is None:
                 try:
-                    cid = int(Card.parse(word[pos : pos + width]))
+                    cid = parse_card(word[pos : pos + width])
                 except CardError:
                     continue
             out.append(cid)

@@ -1,5 +1,6 @@
 """The Sheng ji bodies of `zfrec classify`, `legal`, `trick`, `throw`, `score` and `simulate`
-(`--game shengji`): the commands in zfrec/cli/engine_cmds.py and simulate_cmds.py dispatch here.
+(`--game shengji`): the commands in zfrec/cli/engine_cmds.py and simulate_cmds.py reach them
+through the kind's `command` hook (zfrec.games.shengji.commands).
 
 Seats and plays are 1-based in play order. Exit codes as everywhere: 0 yes, 1 no (with the
 reason), 2 bad input (one line).
@@ -19,7 +20,6 @@ import typer
 
 from zfrec.cli.common import fail, friendly_errors, out, print_json
 from zfrec.errors import CardError, IllegalPlayError
-from zfrec.games import KINDS, find_kind, kind_problem
 from zfrec.games.shengji.cards import (
     card_ids,
     count,
@@ -37,36 +37,6 @@ from zfrec.games.shengji.rules import SjRules, parse_sj_option, sj_preset
 from zfrec.games.shengji.scoring import kitty_multiplier, level_change
 from zfrec.games.shengji.throws import check_throw_format, throw_penalty
 from zfrec.games.shengji.trick import trick_points, trick_winner
-
-GAMES = KINDS
-NAME = "shengji"  # the registry's name of this game (zfrec.games)
-GAME_HELP = "The game: zhengfen (default) or shengji."
-TRUMP_HELP = "Sheng ji: the dominant rank and trump suit, e.g. 7c (rank 7, clubs), or 7 (no-trump)."
-DECKS_HELP = "Sheng ji: the number of decks (default by the preset: 2, or 1 for dabaifen)."
-SJ_RULES_HELP = "Rules preset: bashifen (default), dabaifen or zhaopengyou."
-SJ_OPTION_HELP = (
-    "Override one rule option, e.g. --option throw_penalty=10 (kitty_multiplier, "
-    "throw_penalty, no_bid, must_defend, players, decks). Repeatable."
-)
-RULES_HELP = (
-    "Rules preset: pagat (default), poppel or parlett; with --game shengji: bashifen (default), "
-    "dabaifen or zhaopengyou."
-)
-
-
-def check_game(game: str) -> bool:
-    """True for shengji, False for zhengfen; exit 2 for another game (the registry's message,
-    zfrec.games, with its did-you-mean)."""
-    problem = kind_problem(game)
-    if problem:
-        fail(problem)
-    return find_kind(game).name == NAME  # this package's own name; its kind loads on demand
-
-
-def only_shengji(game: str, verb: str) -> None:
-    """Exit 2 unless `--game shengji` was given to a verb only Sheng ji has."""
-    if not check_game(game):
-        fail(f"`zfrec {verb}` is a Sheng ji command: add --game shengji")
 
 
 def rules_of(rules: str | None, options: list[str] | None, decks: int | None) -> SjRules:

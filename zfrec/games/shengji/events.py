@@ -128,7 +128,7 @@ def _seat(s: int | None) -> int | None:
 
 def event_json(event: RoundEvent) -> dict[str, Any]:
     """An event as plain JSON values: seats 1-based, cards as text (canonical order)."""
-    from zfrec.engine.cards import card_str
+    from zfrec.cardwords import card_str
 
     if isinstance(event, DrawEvent):
         return {"event": "draw", "seat": event.seat + 1, "card": card_str(event.card)}

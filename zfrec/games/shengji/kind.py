@@ -19,8 +19,8 @@ The replayer and store rows come with the validator; pages come with a later iss
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from zfrec.errors import RulesError
 from zfrec.games import GameKind
@@ -56,6 +56,10 @@ class ShengjiKind(GameKind):
     schema_def = "shengji_game"
     min_players, max_players = MIN_PLAYERS, MAX_PLAYERS
     result_word = "level"  # [Result "A 4 A 4 winners 1, 3"]: each seat's final level
+    commands: ClassVar[Mapping[str, str]] = {
+        name: f"zfrec.games.shengji.commands:{name}"
+        for name in ("classify", "legal", "trick", "throw", "score", "simulate")
+    }  # the generic commands' bodies (GameKind.command): zfrec.games.shengji.commands
 
     def result_score(self, word: str) -> int | None:
         """A final level of `[Result]` (`2`..`10`, `J`, `Q`, `K`, `A`) as 2..14, or None."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from zfrec.engine.cards import card_str
+from zfrec.cardwords import card_str
 from zfrec.games.shengji.cards import format_hand
 from zfrec.games.shengji.records import (
     SjCall,

@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from zfrec.engine.cards import BJ, SJ, parse_rank, parse_suit
+from zfrec.cardwords import BJ, SJ, parse_rank, parse_suit
 from zfrec.errors import CardError
 from zfrec.games.shengji.cards import NUM_CARDS
 

@@ -580,7 +580,7 @@ def _plain_move(text: str) -> _PlainMove | None:
 
 def _options(word: str, held: int) -> list[str]:
     """The held cards (packed) that an unreadable card word may mean: its rank, its suit."""
-    from zfrec.engine.cards import card_str
+    from zfrec.cardwords import card_str
 
     rank, suit = readable_parts(word)
     if not held or (rank is None and suit is None):

@@ -1,16 +1,18 @@
 """Zheng Fen (挣分) as a game kind: the first kind, and the default of a record with no `[Game]`.
 
-The hooks of `GameKind` (zfrec.games) point at the Zheng Fen parts of zfrec. Those written for
-the seam live in this package; those that other work still edits stand where they stood before
-there were two games, and are imported from there (ARCHITECTURE.md, "Where Zheng Fen lives"):
+The hooks of `GameKind` (zfrec.games) point at the Zheng Fen parts of zfrec. Most live in this
+package; a few still stand where they stood before there were two games (ARCHITECTURE.md, "Where
+Zheng Fen lives", maps what moved):
 
-    here            notation (its body reader: hand, deal, trick and score statements),
-                    rows (its hand, hand_seat and play rows)
-    engine          zfrec.engine (cards, combos, rules, the hand and game states)
-    hand lines      zfrec.record.zfn_hand (one hand's lines), zfrec.record.jsonio (JSON)
-    records         zfrec.record.model (Hand, Trick, Move, SeatDeal, HandScore)
-    replayer        zfrec.replay.replay_zhengfen, zfrec.validate.validate_zhengfen (ledger)
-    view, charts    zfrec.render.gamefiles.render_zhengfen_files (views, charts, html)
+    engine/         cards, combos, rules, movegen, the hand (hand) and game (game) states
+    notation        its body reader (hand, deal, trick and score statements); zfn_hand, one
+                    hand's lines; hand JSON is still zfrec.record.jsonio's
+    records         still zfrec.record.model (Hand, Trick, Move, SeatDeal, HandScore)
+    replayer        replayer, ledger, validator (Validator, HandLedger)
+    rows            its hand, hand_seat and play rows
+    simulate        self-play; solve, solver, solver_keys: the hindsight solver
+    cli             its bodies of classify, beats, legal and simulate (GameKind.command)
+    view, charts    still zfrec.render.gamefiles.render_zhengfen_files (views, charts, html)
 
 The hooks import them lazily, so the registry can name the kind without loading them.
 """
@@ -18,13 +20,13 @@ The hooks import them lazily, so the registry can name the kind without loading 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from zfrec.games import DEFAULT_KIND, GameKind
 
 if TYPE_CHECKING:
-    from zfrec.engine.rules import Ruleset
+    from zfrec.games.zhengfen.engine.rules import Ruleset
     from zfrec.games.zhengfen.notation import ZhengFenBody
     from zfrec.record.model import Game, RuleValue
     from zfrec.record.problems import ReadProblem
@@ -43,6 +45,10 @@ class ZhengFenKind(GameKind):
     default_target = 500
     schema_def = "game"
     analysed = True
+    commands: ClassVar[Mapping[str, str]] = {
+        name: f"zfrec.games.zhengfen.cli:{name}_body"
+        for name in ("classify", "beats", "legal", "simulate")
+    }  # the generic commands' bodies (GameKind.command): zfrec.games.zhengfen.cli
 
     def __init__(self) -> None:
         self._parts: dict[str, Any] = {}
@@ -58,33 +64,35 @@ class ZhengFenKind(GameKind):
 
     @property
     def presets(self) -> tuple[str, ...]:  # type: ignore[override]
-        return tuple(self._part("zfrec.engine.rules", "PRESETS"))
+        return tuple(self._part("zfrec.games.zhengfen.engine.rules", "PRESETS"))
 
     @property
     def default_preset(self) -> str:
         return "pagat"
 
     def parse_option(self, word: str) -> tuple[str, RuleValue]:
-        parsed: tuple[str, RuleValue] = self._part("zfrec.engine.rules", "parse_option")(word)
+        parsed: tuple[str, RuleValue] = self._part(
+            "zfrec.games.zhengfen.engine.rules", "parse_option"
+        )(word)
         return parsed
 
     def check_rules(self, preset: str, options: dict[str, RuleValue]) -> None:
-        self._part("zfrec.engine.rules", "preset")(preset, **options)
+        self._part("zfrec.games.zhengfen.engine.rules", "preset")(preset, **options)
 
     def option_order(self) -> Sequence[str]:
-        names: Sequence[str] = self._part("zfrec.engine.rules", "OPTION_NAMES")
+        names: Sequence[str] = self._part("zfrec.games.zhengfen.engine.rules", "OPTION_NAMES")
         return names
 
     def ruleset(self, game: Game) -> Ruleset:
-        make = self._part("zfrec.engine.rules", "preset")
+        make = self._part("zfrec.games.zhengfen.engine.rules", "preset")
         rules: Ruleset = make(game.preset, **{**game.options, "target": game.target})
         return rules
 
     def parse_cards(self, text: str) -> int:
-        return int(self._part("zfrec.engine.cards", "parse_cards")(text))
+        return int(self._part("zfrec.games.zhengfen.engine.cards", "parse_cards")(text))
 
     def format_cards(self, cards: int) -> str:
-        return str(self._part("zfrec.engine.cards", "format_cards")(cards))
+        return str(self._part("zfrec.games.zhengfen.engine.cards", "format_cards")(cards))
 
     def body_reader(self, seats: Seats, problems: list[ReadProblem] | None) -> ZhengFenBody:
         body: ZhengFenBody = self._part("zfrec.games.zhengfen.notation", "ZhengFenBody")(
@@ -106,9 +114,9 @@ class ZhengFenKind(GameKind):
         game.hands = [reader.hand(h, ("hands", i)) for i, h in enumerate(data["hands"])]
 
     def replay(self, game: Game, **options: Any) -> Iterator[tuple[Any, Any]]:
-        stream: Iterator[tuple[Any, Any]] = self._part("zfrec.replay", "replay_zhengfen")(
-            game, **options
-        )
+        stream: Iterator[tuple[Any, Any]] = self._part(
+            "zfrec.games.zhengfen.replayer", "replay_zhengfen"
+        )(game, **options)
         return stream
 
     def validate(
@@ -118,7 +126,7 @@ class ZhengFenKind(GameKind):
         game_number: int | None = None,
         overrides: dict[str, Any] | None = None,
     ) -> Report:
-        report: Report = self._part("zfrec.validate", "validate_zhengfen")(
+        report: Report = self._part("zfrec.games.zhengfen.validator", "validate_zhengfen")(
             game, rules, game_number, overrides
         )
         return report

@@ -1,16 +1,16 @@
 """Zheng Fen's body in .zfn: the statements after the tags (`hand`, `deal`, tricks, `score`),
 read into `Game.hands`. The generic reader (zfrec.record.zfn) hands each statement here through
 the kind's hooks (zfrec.games.BodyReader); one line of a hand is read by its HandBuilder
-(zfrec.record.zfn_hand).
+(zfrec.games.zhengfen.zfn_hand).
 """
 
 from __future__ import annotations
 
+from zfrec.games.zhengfen.zfn_hand import HandBuilder, bounded
 from zfrec.record.lexer import COLON, COMMENT, STRING, WORD, SyntaxFail, Token, fail_at
 from zfrec.record.model import MAX_HAND_NUMBER, Game, Hand, Pos
 from zfrec.record.problems import ReadProblem
 from zfrec.record.seatrefs import Seats
-from zfrec.record.zfn_hand import HandBuilder, bounded
 
 
 class ZhengFenBody:

@@ -7,11 +7,12 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from zfrec.engine.cards import card_str, format_cards
+from zfrec.games.zhengfen.engine.cards import card_str, format_cards
+from zfrec.games.zhengfen.validator import HandLedger
 from zfrec.record import Game
 from zfrec.record.model import Move
 from zfrec.store.rows import Rows, core_rows
-from zfrec.validate import HandLedger, Report
+from zfrec.validate import Report
 
 
 def zhengfen_rows(source: str | None, number: int, text: str, game: Game, report: Report) -> Rows:

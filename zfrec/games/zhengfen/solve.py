@@ -1,11 +1,11 @@
-"""The hindsight solver, by its short name: `zfrec.solve.solve(state, seat)`.
+"""The hindsight solver, by its short name: `zfrec.games.zhengfen.solve.solve(state, seat)`.
 
-The solver lives in `zfrec.analysis.solve` (how it searches) and `zfrec.analysis.position`
+The solver lives in `zfrec.games.zhengfen.solver` (how it searches) and `zfrec.analysis.position`
 (the position where a record stops); this module gathers what callers need.
 
-    >>> from zfrec.engine.cards import parse_cards
-    >>> from zfrec.engine.game import HandState
-    >>> from zfrec.solve import best_points, solve
+    >>> from zfrec.games.zhengfen.engine.cards import parse_cards
+    >>> from zfrec.games.zhengfen.engine.game import HandState
+    >>> from zfrec.games.zhengfen.solve import best_points, solve
     >>> hs = HandState([parse_cards("5h"), parse_cards("Kd 3s"), parse_cards("4c")], 0)
     >>> _ = hs.play(0, parse_cards("5h"))
     >>> r = solve(hs, 1)
@@ -18,7 +18,7 @@ The solver lives in `zfrec.analysis.solve` (how it searches) and `zfrec.analysis
 from __future__ import annotations
 
 from zfrec.analysis.position import PositionError, RecordPosition, record_position
-from zfrec.analysis.solve import (
+from zfrec.games.zhengfen.solver import (
     QUICK,
     Budget,
     LineStep,

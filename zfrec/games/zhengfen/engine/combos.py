@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import NamedTuple
 
-from zfrec.engine.cards import (
+from zfrec.errors import AmbiguousPlayError, IllegalPlayError
+from zfrec.games.zhengfen.engine.cards import (
     BJ,
     JOKER_MASK,
     NUM_RANKS,
@@ -29,11 +30,16 @@ from zfrec.engine.cards import (
     iter_ids,
     rank_symbol,
 )
-from zfrec.engine.kickers import _KICKER, Fixed, _full_house_splits, _kicker_ok, _kicker_suit
-from zfrec.engine.kickers import COUNTER_RANKS as COUNTER_RANKS  # re-exported
-from zfrec.engine.kickers import THREE as THREE
-from zfrec.engine.rules import Ruleset
-from zfrec.errors import AmbiguousPlayError, IllegalPlayError
+from zfrec.games.zhengfen.engine.kickers import (
+    _KICKER,
+    Fixed,
+    _full_house_splits,
+    _kicker_ok,
+    _kicker_suit,
+)
+from zfrec.games.zhengfen.engine.kickers import COUNTER_RANKS as COUNTER_RANKS  # re-exported
+from zfrec.games.zhengfen.engine.kickers import THREE as THREE
+from zfrec.games.zhengfen.engine.rules import Ruleset
 
 DEFAULT_RULES = Ruleset()
 TWO = 12  # rank index of the 2

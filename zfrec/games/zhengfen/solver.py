@@ -31,12 +31,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from zfrec.analysis.solve_keys import CACHE_ENTRIES, Canon, RankShape, suit_relevant_ranks
-from zfrec.engine.cards import points_of
-from zfrec.engine.combos import Combo
-from zfrec.engine.game import HandState, PassEvent, PlayEvent
-from zfrec.engine.movegen import physical_plays
-from zfrec.engine.rules import Ruleset
+from zfrec.games.zhengfen.engine.cards import points_of
+from zfrec.games.zhengfen.engine.combos import Combo
+from zfrec.games.zhengfen.engine.game import HandState, PassEvent, PlayEvent
+from zfrec.games.zhengfen.engine.movegen import physical_plays
+from zfrec.games.zhengfen.engine.rules import Ruleset
+from zfrec.games.zhengfen.solver_keys import CACHE_ENTRIES, Canon, RankShape, suit_relevant_ranks
 
 __all__ = [
     "QUICK",

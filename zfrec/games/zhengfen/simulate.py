@@ -12,12 +12,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from zfrec.engine.actions import Logged, RevealEvent
-from zfrec.engine.cards import Cards, points_of
-from zfrec.engine.combos import Category, Combo
-from zfrec.engine.game import GameState, HandState, PassEvent, deal_random
-from zfrec.engine.movegen import Move, expand, legal_plays, move_size
-from zfrec.engine.rules import Ruleset
+from zfrec.games.zhengfen.engine.actions import Logged, RevealEvent
+from zfrec.games.zhengfen.engine.cards import Cards, points_of
+from zfrec.games.zhengfen.engine.combos import Category, Combo
+from zfrec.games.zhengfen.engine.game import GameState, HandState, PassEvent, deal_random
+from zfrec.games.zhengfen.engine.movegen import Move, expand, legal_plays, move_size
+from zfrec.games.zhengfen.engine.rules import Ruleset
 from zfrec.record.model import Game, Hand, HandScore, Result, SeatDeal, Trick
 from zfrec.record.model import Move as RecordMove
 

@@ -19,8 +19,8 @@ from collections.abc import Iterator
 from itertools import combinations, product
 from typing import NamedTuple
 
-from zfrec.engine.cards import BJ, JOKER_MASK, NUM_RANKS, REAL_MASK, SJ, Stand
-from zfrec.engine.combos import (
+from zfrec.games.zhengfen.engine.cards import BJ, JOKER_MASK, NUM_RANKS, REAL_MASK, SJ, Stand
+from zfrec.games.zhengfen.engine.combos import (
     COUNTER_NIBBLES,
     COUNTER_RANKS,
     DEFAULT_RULES,
@@ -44,7 +44,7 @@ from zfrec.engine.combos import (
     Jokers,
     _combo,
 )
-from zfrec.engine.rules import Ruleset
+from zfrec.games.zhengfen.engine.rules import Ruleset
 
 
 class Move(NamedTuple):

@@ -1,4 +1,5 @@
-"""The solver's symmetry: which cards are interchangeable in a position (zfrec.analysis.solve).
+"""The solver's symmetry: which cards are interchangeable in a position
+(zfrec.games.zhengfen.solver).
 
 - `suit_relevant_ranks`: the ranks whose suits could matter for a seat; `Canon` packs the
   others to counts, so plays and positions that differ only in such suits are one.
@@ -8,10 +9,10 @@
 
 from __future__ import annotations
 
-from zfrec.engine.cards import JOKER_MASK, NUM_RANKS, SJ, SJ_RANK
-from zfrec.engine.combos import Category, Combo
-from zfrec.engine.movegen import legal_plays
-from zfrec.engine.rules import Ruleset
+from zfrec.games.zhengfen.engine.cards import JOKER_MASK, NUM_RANKS, SJ, SJ_RANK
+from zfrec.games.zhengfen.engine.combos import Category, Combo
+from zfrec.games.zhengfen.engine.movegen import legal_plays
+from zfrec.games.zhengfen.engine.rules import Ruleset
 
 COUNTER_RANK_SET = (2, 7, 10)  # 5, T, K
 

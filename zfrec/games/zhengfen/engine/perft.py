@@ -6,7 +6,7 @@ allowed), recurses, and takes the action back with `HandState.undo`: no state is
 The counts exercise everything the hand's rules do: trick ends (R6), going out and the lead
 passing on (R8), the last holder's one turn (R9), beating one's own play (R7, `self_overplay`).
 
-    >>> from zfrec.engine.cards import parse_cards
+    >>> from zfrec.games.zhengfen.engine.cards import parse_cards
     >>> hs = HandState([parse_cards(h) for h in ("3h 4h", "5s", "6s")], leader=0)
     >>> perft(hs, 1), perft(hs, 2)
     (2, 4)
@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from zfrec.engine.combos import Combo
-from zfrec.engine.game import Event, HandState
-from zfrec.engine.movegen import physical_plays
+from zfrec.games.zhengfen.engine.combos import Combo
+from zfrec.games.zhengfen.engine.game import Event, HandState
+from zfrec.games.zhengfen.engine.movegen import physical_plays
 
 __all__ = ["PerftCounts", "actions", "perft", "perft_counts"]
 

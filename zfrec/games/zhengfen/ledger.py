@@ -7,9 +7,9 @@ what is found names what it follows from.
 from __future__ import annotations
 
 from zfrec.diagnostics import Cause, Diagnostic
-from zfrec.engine.game import HandResult, HandState
-from zfrec.engine.seats import seat
 from zfrec.events import GameEnd, ReplayState
+from zfrec.games.zhengfen.engine.game import HandResult, HandState
+from zfrec.games.zhengfen.engine.seats import seat
 from zfrec.record.model import Game, Hand, Move, Pos
 from zfrec.record.problems import Fix
 from zfrec.recovery import cause_of

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 
-from zfrec.engine.cards import NUM_RANKS
+from zfrec.games.zhengfen.engine.cards import NUM_RANKS
 
 # A fixed card is a real card or a declared joker: (rank, suit or None when any suit will do).
 Fixed = tuple[int, int | None]

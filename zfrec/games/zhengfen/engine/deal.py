@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from functools import cache
 
 from zfrec.core import Deal
-from zfrec.engine.cards import DECK_SIZE, FULL_DECK, THREE_OF_HEARTS, format_cards
-from zfrec.engine.seats import MAX_SEATS, MIN_SEATS
 from zfrec.errors import DealError
+from zfrec.games.zhengfen.engine.cards import DECK_SIZE, FULL_DECK, THREE_OF_HEARTS, format_cards
+from zfrec.games.zhengfen.engine.seats import MAX_SEATS, MIN_SEATS
 
 __all__ = [
     "check_seats",
@@ -157,7 +157,7 @@ def rebuild_deal(
     by `opener`, the seat the record has lead. The cards left go to the seats with room, in
     seat order: a guess when more than one seat has room.
 
-    >>> from zfrec.engine.cards import parse_cards, format_cards
+    >>> from zfrec.games.zhengfen.engine.cards import parse_cards, format_cards
     >>> sizes = hand_sizes(3, 0)
     >>> played = [parse_cards("4h"), parse_cards("5s"), parse_cards("6c")]
     >>> rebuilt = rebuild_deal([0, 0, 0], sizes, played, parse_cards("3h"), 1)

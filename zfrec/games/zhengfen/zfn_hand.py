@@ -12,7 +12,8 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from zfrec.engine.cards import (
+from zfrec.errors import CardError, SeatError
+from zfrec.games.zhengfen.engine.cards import (
     DECK_SIZE,
     NO_CARDS,
     Cards,
@@ -22,7 +23,6 @@ from zfrec.engine.cards import (
     parse_play,
     read_word,
 )
-from zfrec.errors import CardError, SeatError
 from zfrec.record.lexer import (
     COLON,
     COMMENT,

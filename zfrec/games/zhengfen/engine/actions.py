@@ -1,6 +1,6 @@
-"""What the hand state machine's actions return and log (zfrec.engine.game.HandState): a
-`PlayEvent` or a `PassEvent`, with the trick's and the hand's results when the action ended
-them."""
+"""What the hand state machine's actions return and log
+(zfrec.games.zhengfen.engine.game.HandState): a `PlayEvent` or a `PassEvent`, with the trick's and
+the hand's results when the action ended them."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from zfrec.core import Trade
-from zfrec.engine.combos import Combo
+from zfrec.games.zhengfen.engine.combos import Combo
 
 __all__ = ["Event", "HandResult", "Logged", "PassEvent", "PlayEvent", "RevealEvent", "TrickResult"]
 

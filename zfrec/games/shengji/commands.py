@@ -1,0 +1,66 @@
+"""Sheng ji's bodies of the generic commands (`--game shengji`), as the kind's `command` hook
+gives them (zfrec.games.GameKind): each takes the command's options as keywords, as the generic
+command line (zfrec/cli/engine_cmds.py, simulate_cmds.py) passes them, and calls the body in
+zfrec.games.shengji.cli.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from zfrec.cli.common import fail
+from zfrec.games.shengji import cli
+
+
+def classify(
+    *, cards: str, trump: str | None, rules: str | None, options: list[str] | None,
+    decks: int | None, as_json: bool, **_: Any,
+) -> None:  # fmt: skip
+    """`zfrec classify --game shengji`."""
+    cli.classify_cmd(cards, trump, rules, options, decks, as_json)
+
+
+def legal(
+    *, hand: str, top: str | None, lead: str | None, play: str | None, limit: int,
+    trump: str | None, rules: str | None, options: list[str] | None, decks: int | None,
+    as_json: bool, **_: Any,
+) -> None:  # fmt: skip
+    """`zfrec legal --game shengji`."""
+    if top is not None:
+        fail("--top is Zheng Fen's; Sheng ji follows a --lead")
+    cli.legal_cmd(hand, lead, play, limit, trump, rules, options, decks, as_json)
+
+
+def trick(
+    *, plays: list[str], trump: str | None, rules: str | None, options: list[str] | None,
+    decks: int | None, as_json: bool, **_: Any,
+) -> None:  # fmt: skip
+    """`zfrec trick --game shengji`."""
+    cli.trick_cmd(plays, trump, rules, options, decks, as_json)
+
+
+def throw(
+    *, play: str, others: list[str] | None, trump: str | None, rules: str | None,
+    options: list[str] | None, decks: int | None, as_json: bool, **_: Any,
+) -> None:  # fmt: skip
+    """`zfrec throw --game shengji`."""
+    cli.throw_cmd(play, others, trump, rules, options, decks, as_json)
+
+
+def score(
+    *, points: int, kitty_points: int, last: str | None, last_winner: str | None, dealer: int,
+    trump: str | None, rules: str | None, options: list[str] | None, decks: int | None,
+    as_json: bool, **_: Any,
+) -> None:  # fmt: skip
+    """`zfrec score --game shengji`."""
+    cli.score_cmd(points, kitty_points, last, last_winner, dealer, trump, rules, options, decks,
+                  as_json)  # fmt: skip
+
+
+def simulate(
+    *, out_path: Path, games: int, seed: int, bot: str, rules: str | None,
+    options: list[str] | None, decks: int | None, fmt: str, **_: Any,
+) -> None:  # fmt: skip
+    """`zfrec simulate --game shengji` (--players is the preset's)."""
+    cli.simulate_cmd(out_path, games, seed, bot, rules, options, decks, fmt)
