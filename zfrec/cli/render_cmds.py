@@ -134,7 +134,7 @@ def render_cmd(
         except ZfrecError as exc:
             fail(f"{label}, game {number}: {exc}")
         total += write_files(target, files)
-        hands = sum(f.path.startswith("hand-") for f in files)
+        hands = sum(f.path.startswith(("hand-", "round-")) for f in files)
         audited = any(f.path == AUDIT_PAGE for f in files)
         audit_note = f", audit page {AUDIT_PAGE}" if audited else ""
         out.print(f"{target / 'index.html'}  ({hands} hand replay(s){audit_note})", markup=False)

@@ -273,6 +273,15 @@ class GameKind:
         (`pages_later`) instead of failing."""
         return None
 
+    #: Whether the site's index and player pages have a section of this kind's own statistics
+    #: (`site_section`): the publisher then reads the kind's stored records for it.
+    site_stats: bool = False
+
+    def site_section(self, games: Sequence[tuple[int, Game]], player_hrefs: dict[str, str]) -> Any:
+        """The site's section on this kind's games ((game id, record) pairs), for a kind with
+        `site_stats`: a `zfrec.render.site.KindSection` (the index's part, and each player's)."""
+        return None
+
     def pages_later(self) -> str:
         """The message the site and `render` give for a kind without pages."""
         return f"pages for {self.title} records come later"
