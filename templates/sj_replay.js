@@ -249,7 +249,8 @@
       var k = el("div", "won kitty");
       var what = st.kind === "result" ? "The kitty, revealed" : "The kitty you buried";
       var pts = plural(data.kitty_points, "point");
-      if (st.kind === "result" && data.multiplier) pts += " × " + data.multiplier;
+      if (st.kind === "result" && data.kitty_added) pts += " × " + data.multiplier + " = " + data.kitty_added + " to the opponents";
+      else if (st.kind === "result" && data.kitty_added === 0) pts += ", kept: the declarers took the last trick";
       add(k, el("div", null, what + " (" + pts + ")"), cardRow(data.kitty));
       d.appendChild(k);
     }

@@ -15,7 +15,7 @@ from zfrec.games.shengji.cards import format_hand, parse_hand, points
 from zfrec.games.shengji.kind import match_of
 from zfrec.games.shengji.pages import match_view
 from zfrec.games.shengji.replayer import validate_match
-from zfrec.games.shengji.stats import sj_stats
+from zfrec.games.shengji.stats import match_facts, sj_stats
 from zfrec.record import load
 from zfrec.render.gamefiles import render_game_files
 
@@ -95,7 +95,7 @@ def test_the_match_files_and_charts() -> None:
 
 def test_statistics_against_the_validators_report() -> None:
     matches = [(i, match_of(first(p))) for i, p in enumerate(sorted(SJ.glob("0[1-5]*.zfn")))]
-    players, pairs = sj_stats(matches)
+    players, pairs = sj_stats((i, match_facts(match_view(m))) for i, m in matches)
     by = {p.name: p for p in players}
     declared: dict[str, int] = {}
     held: dict[str, int] = {}

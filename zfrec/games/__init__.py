@@ -273,13 +273,12 @@ class GameKind:
         (`pages_later`) instead of failing."""
         return None
 
-    #: Whether the site's index and player pages have a section of this kind's own statistics
-    #: (`site_section`): the publisher then reads the kind's stored records for it.
-    site_stats: bool = False
-
-    def site_section(self, games: Sequence[tuple[int, Game]], player_hrefs: dict[str, str]) -> Any:
-        """The site's section on this kind's games ((game id, record) pairs), for a kind with
-        `site_stats`: a `zfrec.render.site.KindSection` (the index's part, and each player's)."""
+    def site_section(
+        self, games: Sequence[tuple[int, dict[str, Any]]], player_hrefs: dict[str, str]
+    ) -> Any:
+        """The site's section on this kind's games, from what `render_files` kept of each for
+        it (`GameMeta.facts`; (game id, facts) pairs): a `zfrec.render.site.KindSection` (the
+        index's part, and each player's), or None (nothing beyond the generic tables)."""
         return None
 
     def pages_later(self) -> str:

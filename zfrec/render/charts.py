@@ -378,10 +378,13 @@ def draw(m: ChartModel) -> Drawing:
                    transform=units)
         )  # fmt: skip
         text(x1 - 2, uy(value) + 2, label, color=TARGET, ha="right", va="bottom")
-    for seat, mx, my in m.marks:
+    for seat in dict.fromkeys(seat for seat, _, _ in m.marks):  # one artist per colour
+        xs = [mx for s, mx, _ in m.marks if s == seat]
+        ys = [my for s, _, my in m.marks if s == seat]
         fig.add_artist(
-            Line2D([mx], [my], marker="o", markersize=7, color=SEAT_COLOURS[seat % 6],
-                   markeredgecolor="white", markeredgewidth=1.2, transform=data, zorder=5)
+            Line2D(xs, ys, linestyle="none", marker="o", markersize=7,
+                   color=SEAT_COLOURS[seat % 6], markeredgecolor="white", markeredgewidth=1.2,
+                   transform=data, zorder=5)
         )  # fmt: skip
     for _seat, wx, wy, label in m.winners:
         fig.add_artist(

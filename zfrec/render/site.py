@@ -207,7 +207,7 @@ def site_pages(
     events = sorted({r.event for r in rows if r.event}, key=str.casefold)
     games = [_link(row, "", metas.get(row.id), tuple(outcomes.get(row.id, ()))) for row in rows]
     kind_of = _kinds(session)
-    sections = _sections(session, rows, kind_of, hrefs)
+    sections = _sections(rows, kind_of, metas, hrefs)
     present = sorted({kind_of.get(r.id, DEFAULT_KIND) for r in rows}, key=KINDS.index)
     site = SiteView(title, games, stats, hrefs, VIEWER_PAGE, events, [], sections)
     env = environment()
@@ -255,26 +255,21 @@ def _kinds(session: Session) -> dict[int, str]:
 
 
 def _sections(
-    session: Session, rows: list[GameRow], kind_of: dict[int, str], hrefs: dict[str, str]
-) -> list[KindSection]:
-    """The sections of the kinds that have their own statistics, from their stored records
-    (read from the record text the store keeps, so a kind needs no tables of its own)."""
-    from zfrec.record.jsonio import game_from_trusted_json
-    from zfrec.store.store import export_game
-
+    rows: list[GameRow], kind_of: dict[int, str], metas: Mapping[int, GameMeta],
+    hrefs: dict[str, str],
+) -> list[KindSection]:  # fmt: skip
+    """The sections of the kinds that keep facts for the site (`GameKind.site_section`): made
+    from what each game's rendering kept (`GameMeta.facts`), so no record is read again."""
     out: list[KindSection] = []
     for name in KINDS:
-        kind = find_kind(name)
-        ids = [r.id for r in rows if kind_of.get(r.id, DEFAULT_KIND) == name]
-        if not ids or not kind.site_stats:
-            continue
-        records = [
-            (i, game_from_trusted_json(json.loads(export_game(session, game_id=i, format="json"))))
-            for i in ids
-        ]
-        section = kind.site_section(records, hrefs)
-        if section is not None:
-            out.append(section)
+        facts = [
+            (r.id, metas[r.id].facts) for r in rows
+            if kind_of.get(r.id, DEFAULT_KIND) == name and r.id in metas and metas[r.id].facts
+        ]  # fmt: skip
+        if facts:
+            section = find_kind(name).site_section(facts, hrefs)
+            if section is not None:
+                out.append(section)
     return out
 
 

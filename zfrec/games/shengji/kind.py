@@ -165,13 +165,13 @@ class ShengjiKind(GameKind):
 
         return render_shengji_files(match_of(game), **options)
 
-    site_stats = True
-
-    def site_section(self, games: Sequence[tuple[int, Any]], player_hrefs: dict[str, str]) -> Any:
+    def site_section(
+        self, games: Sequence[tuple[int, dict[str, Any]]], player_hrefs: dict[str, str]
+    ) -> Any:
         """The site's Sheng ji statistics: per player and per partnership (stats.py)."""
         from zfrec.games.shengji.sitepart import site_section
 
-        return site_section([(i, match_of(g)) for i, g in games], player_hrefs)
+        return site_section(games, player_hrefs)
 
     def store_rows(self, source: str | None, number: int, text: str, game: Any, report: Any) -> Any:
         """Interim: the store core's rows only (the game row with its record text, the seats

@@ -28,7 +28,7 @@ from zfrec.diagnostics import Diagnostic
 from zfrec.engine.cards import card_str
 from zfrec.errors import ZfrecError
 from zfrec.games.shengji.cards import card_ids, points, size
-from zfrec.games.shengji.formats import classify
+from zfrec.games.shengji.formats import Format, classify
 from zfrec.games.shengji.order import Order, make_order
 from zfrec.games.shengji.records import SjMatch, SjMove, SjRound
 from zfrec.games.shengji.replayer import validate_match
@@ -129,6 +129,7 @@ class RoundSummary:
     buried: int | None  # points the dealer put in the kitty
     errors: int
     href: str
+    held: bool | None = None  # the declarers kept the deal (None: the round has no result)
 
 
 @dataclass(slots=True)
@@ -258,13 +259,14 @@ def round_page(
     for t, trick in enumerate(rnd.tricks, 1):
         plays_cards: list[int] = []
         plays: list[dict[str, Any]] = []
+        lead = _format(order, trick.moves[0].played) if trick.moves else None
         for turn, move in enumerate(trick.moves, 1):
-            play = _play_json(order, move, turn == 1)
+            play = _play_json(order, move, lead if turn == 1 else None)
             if play.get("throw"):
                 throws.append((move.seat, move.failed))
             plays_cards.append(move.played)
             plays.append(play)
-            winner = _winner(order, plays_cards)
+            winner = _winner(order, plays_cards, lead)
             winning = trick.moves[winner].seat if winner is not None else None
             done = turn == len(trick.moves) and turn >= n
             trick_points = points(sum(plays_cards)) if plays_cards else 0
@@ -295,7 +297,7 @@ def round_page(
     kitty_points = result.kitty_points if result is not None else None
     multiplier = result.multiplier if result is not None else None
     levels_after = ledger.levels if ledger is not None else (rnd.levels.levels if rnd.levels else None)
-    end_bits = [f"the opponents took {result.taken if result else taken} points in tricks"]
+    end_bits = [f"The opponents took {result.taken if result else taken} points in tricks"]
     if result is not None:
         if result.kitty_added:
             end_bits.append(f"the kitty's {result.kitty_points} × {result.multiplier} = {result.kitty_added}")
@@ -304,7 +306,7 @@ def round_page(
         end_bits.append(f"total {result.total}")
     steps.append({
         "kind": "result", "trick": None, "seat": None,
-        "headline": "; ".join(end_bits) + (f". {summary_change}" if summary_change else ""),
+        "headline": "; ".join(end_bits),
         "notes": [], "diagnostics": leftovers, "taken": result.total if result else taken,
         "winning": None,
     })  # fmt: skip
@@ -332,6 +334,7 @@ def round_page(
         "kitty": _cards(order, kitty) if kitty else None,
         "kitty_points": points(kitty) if kitty else 0,
         "multiplier": multiplier,
+        "kitty_added": result.kitty_added if result is not None else None,
         "tricks": tricks_json,
         "steps": steps,
         "change": summary_change,
@@ -344,31 +347,46 @@ def round_page(
         result.taken if result else (rnd.points.taken if rnd.points else None), opp_total,
         kitty_points, multiplier, summary_change, throws, points(kitty) if kitty else None,
         sum(d.severity == "error" for d in diagnostics), round_href(rnd.number),
+        None if result is None else not result.change.swap,
     )  # fmt: skip
     return page, summary
 
 
-def _winner(order: Order | None, plays: list[int]) -> int | None:
-    if order is None or not plays:
+def _format(order: Order | None, cards: int) -> Format | None:
+    """A lead's format, or None when the order is unknown or the lead is none (the
+    validator's to report)."""
+    if order is None:
         return None
     try:
-        return trick_winner(order, plays)
+        return classify(order, cards)
     except ZfrecError:
         return None
 
 
-def _play_json(order: Order | None, move: SjMove, lead: bool) -> dict[str, Any]:
-    """One play: its units; a failed throw's attempt, forced part and blocker too."""
-    out: dict[str, Any] = {"seat": move.seat, "units": _units(order, move.played)}
+def _winner(order: Order | None, plays: list[int], lead: Format | None) -> int | None:
+    """Who is winning the trick so far (an index into `plays`), judged by the engine."""
+    if order is None or lead is None or not plays:
+        return None
+    try:
+        return trick_winner(order, plays, lead)
+    except ZfrecError:
+        return None
+
+
+def _play_json(order: Order | None, move: SjMove, lead: Format | None) -> dict[str, Any]:
+    """One play: its units; a failed throw's attempt, forced part and blocker too. `lead` is
+    the play's format when it leads the trick (read once per trick)."""
+    if lead is not None:
+        units = [[card_str(c) for c in u.ids] for u in lead.units]
+    else:
+        units = _units(order, move.played)
+    out: dict[str, Any] = {"seat": move.seat, "units": units}
     if move.failed:
         out["attempt"] = _units(order, move.cards)
         out["blocker"] = move.blocker
         out["throw"] = True
-    elif lead and order is not None:
-        try:
-            out["throw"] = classify(order, move.cards).kind == "throw"
-        except ZfrecError:
-            pass
+    elif lead is not None:
+        out["throw"] = lead.kind == "throw"
     if move.annotation:
         out["annotation"] = move.annotation
     return out
@@ -428,6 +446,9 @@ def render_shengji_files(
                 notices.append(chart.notice)
             embeds.append(ChartEmbed(chart.title, chart.inline(), png_href, f"{chart.name}.svg"))
     files.append(OutputFile("index.html", render_game_page(view, embeds).encode()))
+    from zfrec.games.shengji.stats import match_facts
+
     disputes = sum(m.disputed for r in match.rounds for t in r.tricks for m in t.moves)
-    return RenderedGame(files, GameMeta(disputes, 0, False, tuple(notices)))
+    facts = match_facts(view) if viewer is None else {}
+    return RenderedGame(files, GameMeta(disputes, 0, False, tuple(notices), facts))
 

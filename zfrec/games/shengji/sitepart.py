@@ -8,7 +8,6 @@ from typing import Any
 
 from markupsafe import Markup
 
-from zfrec.games.shengji.records import SjMatch
 from zfrec.games.shengji.stats import sj_stats
 from zfrec.render.html import environment
 from zfrec.render.site import KindSection
@@ -16,8 +15,9 @@ from zfrec.render.site import KindSection
 __all__ = ["site_section"]
 
 
-def site_section(games: Sequence[tuple[int, SjMatch]], player_hrefs: dict[str, str]) -> Any:
-    """The index's Sheng ji statistics (players, partnerships) and each player's own."""
+def site_section(games: Sequence[tuple[int, dict[str, Any]]], player_hrefs: dict[str, str]) -> Any:
+    """The index's Sheng ji statistics (players, partnerships) and each player's own, from
+    each match's facts (`zfrec.games.shengji.stats.match_facts`)."""
     players, pairs = sj_stats(games)
     env = environment()
     index = env.get_template("sj_stats.html.j2").render(

@@ -1,17 +1,19 @@
 """Sheng ji statistics for the site: per player and per partnership, over the stored matches.
 
-    >>> players, pairs = sj_stats(matches)       # doctest: +SKIP
+    >>> facts = match_facts(match_view(match))    # doctest: +SKIP  (when a match is rendered)
+    >>> players, pairs = sj_stats([(game_id, facts), ...])   # doctest: +SKIP
 
-Read from the matches' records (each validated once: the engine's result of every round),
-not from store tables of their own, so the site needs nothing of the store but each game's
-record text. Per player (and per partnership: two players who sat as partners, fixed teams
-only):
+Each match's facts are taken from its parsed record when its pages are made (the validator's
+result of every round, `zfrec.games.shengji.pages.match_view`) and kept with its rendered
+files (`GameMeta.facts`), so the site adds them up without reading the record again and
+without store tables of its own. Per player (and per partnership: two players who sat as
+partners, fixed teams only):
 
 - rounds as declarers, and how many of them the declarers held (the opponents stayed under
   the swap, RULES-SHENGJI.md ruling 12), with the rate;
 - the average points the opponents made against them as declarers (conceded), and the
-  average they made themselves as opponents (taken);
-- throws tried, and how many failed (a player's own, as the record writes them);
+  average they made themselves as opponents (taken), kitty and penalties counted;
+- throws tried (leads of more than one unit), and how many failed;
 - the kitty points buried, as dealer (the points put back in the kitty).
 
 Rounds the engine could not finish (a broken record) count for the throws and the kitty only.
@@ -21,13 +23,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
-from zfrec.games.shengji.cards import points
-from zfrec.games.shengji.formats import classify
-from zfrec.games.shengji.records import SjMatch
-from zfrec.games.shengji.replayer import validate_match
+if TYPE_CHECKING:
+    from zfrec.games.shengji.pages import SjGameView
 
-__all__ = ["SjTally", "sj_stats", "tally_match"]
+__all__ = ["SjTally", "match_facts", "sj_stats"]
 
 
 @dataclass(slots=True)
@@ -63,6 +64,24 @@ class SjTally:
         return self.taken / self.opposed if self.opposed else 0.0
 
 
+def match_facts(view: SjGameView) -> dict[str, Any]:
+    """What the statistics need of one match, as JSON values: the players, the fixed teams
+    (None in zhao pengyou), the winners, and per round [dealer, declarers (seats), the
+    opponents' total, held, kitty points buried, throws [[seat, failed], ...]] (None where the
+    round has no result)."""
+    rounds = [
+        [s.dealer, s.declarers if s.held is not None else None, s.total, s.held, s.buried,
+         [[seat, failed] for seat, failed in s.throws]]
+        for s in view.summaries
+    ]  # fmt: skip
+    return {
+        "players": list(view.match.players),
+        "teams": view.teams,
+        "winners": list(view.report.winners),
+        "rounds": rounds,
+    }
+
+
 def _get(table: dict[str, SjTally], members: tuple[str, ...]) -> SjTally:
     key = " & ".join(members)
     if key not in table:
@@ -70,93 +89,67 @@ def _get(table: dict[str, SjTally], members: tuple[str, ...]) -> SjTally:
     return table[key]
 
 
-def tally_match(
-    match: SjMatch,
-    players: dict[str, SjTally],
-    pairs: dict[str, SjTally],
-    game_id: int = 0,
-) -> None:
-    """Add one match's rounds to the per-player and per-partnership tallies."""
-    report = validate_match(match)
-    names = list(match.players)
-    n = len(names)
-    rules = report.rules
-    fixed = rules is None or rules.fixed_partners
-    teams = [tuple(range(0, n, 2)), tuple(range(1, n, 2))] if fixed else []
-    team_tallies = [
-        _get(pairs, tuple(sorted((names[s] for s in t), key=str.casefold))) for t in teams
-    ]
+def tally(facts: dict[str, Any], players: dict[str, SjTally], pairs: dict[str, SjTally],
+          game_id: int) -> None:  # fmt: skip
+    """Add one match's facts to the per-player and per-partnership tallies."""
+    names: list[str] = facts["players"]
+    teams: list[list[int]] = facts["teams"] or []
     everyone = [_get(players, (name,)) for name in names]
-    for t in everyone + team_tallies:
+    team_of: dict[int, SjTally] = {}
+    for t in teams:
+        pair = _get(pairs, tuple(sorted((names[s] for s in t), key=str.casefold)))
+        for s in t:
+            team_of[s] = pair
+    groups = everyone + list({id(p): p for p in team_of.values()}.values())
+    for t in groups:
         if game_id not in t.games:
             t.games.add(game_id)
             t.matches += 1
-    for s in report.winners:
+    winners = set(facts["winners"])
+    for s in winners:
         everyone[s].wins += 1
-    for i, t in enumerate(teams):
-        if report.winners and report.winners[0] in t:
-            team_tallies[i].wins += 1
-    ledgers = {r.number: r for r in report.rounds}
-    for rnd in match.rounds:
-        for t in everyone + team_tallies:
+    for pair in {id(p): p for s, p in team_of.items() if s in winners}.values():
+        pair.wins += 1
+
+    def of(seat: int) -> list[SjTally]:
+        return [everyone[seat], team_of[seat]] if seat in team_of else [everyone[seat]]
+
+    for dealer, declarers, total, held, buried, throws in facts["rounds"]:
+        for t in groups:
             t.rounds += 1
-        ledger = ledgers.get(rnd.number)
-        order = rnd.order()
-        for trick in rnd.tricks:
-            if not trick.moves:
-                continue
-            lead = trick.moves[0]
-            thrown = lead.failed
-            if not thrown and order is not None:
-                try:
-                    thrown = classify(order, lead.cards).kind == "throw"
-                except Exception:  # an unreadable lead is the validator's to report
-                    thrown = False
-            if thrown:
-                everyone[lead.seat].throws += 1
-                everyone[lead.seat].failed += int(lead.failed)
-                for i, t in enumerate(teams):
-                    if lead.seat in t:
-                        team_tallies[i].throws += 1
-                        team_tallies[i].failed += int(lead.failed)
-        if ledger is None:
+        for seat, failed in throws:
+            for t in of(seat):
+                t.throws += 1
+                t.failed += int(failed)
+        if dealer is not None and buried is not None:
+            for t in of(dealer):
+                t.dealt += 1
+                t.buried += buried
+        if declarers is None or total is None:
             continue
-        dealer = ledger.dealer
-        everyone[dealer].dealt += 1
-        everyone[dealer].buried += points(ledger.discard)
-        for i, t in enumerate(teams):
-            if dealer in t:
-                team_tallies[i].dealt += 1
-                team_tallies[i].buried += points(ledger.discard)
-        result = ledger.result
-        if result is None:
-            continue
-        held = not result.change.swap
-        for s in range(n):
-            tally = everyone[s]
-            if result.declarers >> s & 1:
-                tally.declared += 1
-                tally.held += int(held)
-                tally.conceded += result.total
+        sides: dict[int, tuple[SjTally, bool]] = {}
+        for seat in range(len(names)):
+            declaring = seat in declarers
+            for t in of(seat):
+                sides[id(t)] = (t, declaring)  # a partnership once, on its seats' side
+        for t, declaring in sides.values():
+            if declaring:
+                t.declared += 1
+                t.held += int(bool(held))
+                t.conceded += total
             else:
-                tally.opposed += 1
-                tally.taken += result.total
-        for i, t in enumerate(teams):
-            if result.declarers >> t[0] & 1:
-                team_tallies[i].declared += 1
-                team_tallies[i].held += int(held)
-                team_tallies[i].conceded += result.total
-            else:
-                team_tallies[i].opposed += 1
-                team_tallies[i].taken += result.total
+                t.opposed += 1
+                t.taken += total
 
 
-def sj_stats(matches: Iterable[tuple[int, SjMatch]]) -> tuple[list[SjTally], list[SjTally]]:
-    """Per player and per partnership, over `matches` ((game id, match) pairs), by name."""
+def sj_stats(
+    matches: Iterable[tuple[int, dict[str, Any]]],
+) -> tuple[list[SjTally], list[SjTally]]:
+    """Per player and per partnership, over (game id, match facts) pairs, by name."""
     players: dict[str, SjTally] = {}
     pairs: dict[str, SjTally] = {}
-    for game_id, match in matches:
-        tally_match(match, players, pairs, game_id)
+    for game_id, facts in matches:
+        tally(facts, players, pairs, game_id)
 
     def order(t: SjTally) -> str:
         return t.name.casefold()
