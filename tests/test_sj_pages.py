@@ -113,8 +113,8 @@ def test_statistics_against_the_validators_report() -> None:
                     declared[name] = declared.get(name, 0) + 1
                     held[name] = held.get(name, 0) + (not ledger.result.change.swap)
         for r in m.rounds:
-            for t in r.tricks:
-                for mv in t.moves:
+            for trick in r.tricks:
+                for mv in trick.moves:
                     if mv.failed:
                         name = m.players[mv.seat]
                         failed[name] = failed.get(name, 0) + 1
@@ -144,7 +144,7 @@ def test_one_site_for_both_games(tmp_path: Path) -> None:
     assert summary["games"] == 3
     pages = {p: (out / p).read_text(encoding="utf-8") for p in
              ("index.html", "index-shengji.html", "index-zhengfen.html")}  # fmt: skip
-    rows = {p: len(re.findall(r'<tr data-text=', t)) for p, t in pages.items()}
+    rows = {p: len(re.findall(r"<tr data-text=", t)) for p, t in pages.items()}
     assert rows == {"index.html": 3, "index-shengji.html": 2, "index-zhengfen.html": 1}
     assert "Zheng Fen and Sheng ji games" in pages["index.html"]
     assert 'id="sj-players"' in pages["index.html"] and 'id="sj-players"' not in pages[

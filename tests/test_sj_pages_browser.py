@@ -112,7 +112,9 @@ def test_a_rounds_replay_step_by_step(browser: Any, site: Path, size: tuple[int,
 
 def test_a_seats_view_and_the_previous_trick(browser: Any, site: Path) -> None:
     folder = _game_dir(site, "01-bashifen-match.zfn")
-    page, errors = _open(browser, (folder / "round-1.html").as_uri() + "?seat=2#step=6", (1280, 800))
+    page, errors = _open(
+        browser, (folder / "round-1.html").as_uri() + "?seat=2#step=6", (1280, 800)
+    )
     seats = page.locator("#seats .seat")
     assert seats.count() == 4
     assert page.locator('#seats .seat[data-pos="b"]').get_attribute("data-seat") == "1"

@@ -131,8 +131,8 @@ def _body(m: ChartModel, f: Frame) -> str:
             [(x0, ty, x1, ty)], f'stroke="{TARGET}" stroke-width="1.3" stroke-dasharray="7.8 5.2"'
         )
     for value, _label in m.lines:
-        ly = uy(value)
-        w.segments([(x0, ly, x1, ly)], f'stroke="{TARGET}" stroke-dasharray="5.2 3.9"')
+        ry = uy(value)
+        w.segments([(x0, ry, x1, ry)], f'stroke="{TARGET}" stroke-dasharray="5.2 3.9"')
     for seat, mx, my in m.marks:
         colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
         out.append(

@@ -179,7 +179,8 @@ class ShengjiKind(GameKind):
         The store's own Sheng ji rows (per round and play) replace this."""
         from zfrec.store.rows import core_rows
 
-        return core_rows(source, number, text, game, _CoreReport(report), len(game.rounds))
+        core: Any = _CoreReport(report)  # the attributes core_rows reads of a Report
+        return core_rows(source, number, text, game, core, len(game.rounds))
 
 
 class _CoreReport:

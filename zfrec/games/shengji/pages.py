@@ -241,15 +241,14 @@ def round_page(
         return viewer is None or seat == viewer
 
     steps: list[dict[str, Any]] = []
-    bids = [
-        {"seat": b.seat, "cards": _cards(order, b.cards)} for b in rnd.bids
-    ]
+    bids = [{"seat": b.seat, "cards": _cards(order, b.cards)} for b in rnd.bids]
     rank_text = level_text(rnd.rank) if rnd.rank is not None else "?"
     trump_word = SUIT_WORDS.get(trump or "", "trump not written")
     dealer_name = players[dealer] if dealer is not None else "?"
     steps.append({
         "kind": "deal", "trick": None, "seat": dealer,
-        "headline": f"Round {rnd.number}: {isolate(dealer_name)} deals; {trump_word}, rank {rank_text}",
+        "headline": f"Round {rnd.number}: {isolate(dealer_name)} deals; {trump_word}, "
+                    f"rank {rank_text}",
         "notes": list(rnd.comments), "diagnostics": located.pop((None, None), []),
         "taken": 0, "winning": None, "plays": [],
     })  # fmt: skip
@@ -296,11 +295,15 @@ def round_page(
     opp_total = result.total if result is not None else (rnd.points.total if rnd.points else None)
     kitty_points = result.kitty_points if result is not None else None
     multiplier = result.multiplier if result is not None else None
-    levels_after = ledger.levels if ledger is not None else (rnd.levels.levels if rnd.levels else None)
+    levels_after = (
+        ledger.levels if ledger is not None else (rnd.levels.levels if rnd.levels else None)
+    )
     end_bits = [f"The opponents took {result.taken if result else taken} points in tricks"]
     if result is not None:
         if result.kitty_added:
-            end_bits.append(f"the kitty's {result.kitty_points} × {result.multiplier} = {result.kitty_added}")
+            end_bits.append(
+                f"the kitty's {result.kitty_points} × {result.multiplier} = {result.kitty_added}"
+            )
         if result.penalty:
             end_bits.append(f"throw penalties {result.penalty:+d}")
         end_bits.append(f"total {result.total}")
@@ -343,7 +346,7 @@ def round_page(
     meta = f"{rules.preset if rules else match.preset}; {trump_word}, rank {rank_text}"
     page = RoundPage(rnd.number, f"Round {rnd.number}", data, meta=meta)
     summary = RoundSummary(
-        rnd.number, dealer, trump, rnd.rank, declarers, levels_before, levels_after, 
+        rnd.number, dealer, trump, rnd.rank, declarers, levels_before, levels_after,
         result.taken if result else (rnd.points.taken if rnd.points else None), opp_total,
         kitty_points, multiplier, summary_change, throws, points(kitty) if kitty else None,
         sum(d.severity == "error" for d in diagnostics), round_href(rnd.number),
@@ -396,7 +399,11 @@ def _change_text(rnd: SjRound, result: Any, players: list[str]) -> str:
     if result is not None:
         c = result.change
         if c.swap:
-            head = f"the opponents take over, up {c.opponents}" if c.opponents else "the opponents take over"
+            head = (
+                f"the opponents take over, up {c.opponents}"
+                if c.opponents
+                else "the opponents take over"
+            )
         elif c.declarers:
             head = f"the declarers go up {c.declarers}"
         else:
@@ -451,4 +458,3 @@ def render_shengji_files(
     disputes = sum(m.disputed for r in match.rounds for t in r.tricks for m in t.moves)
     facts = match_facts(view) if viewer is None else {}
     return RenderedGame(files, GameMeta(disputes, 0, False, tuple(notices), facts))
-

@@ -96,9 +96,9 @@ def tally(facts: dict[str, Any], players: dict[str, SjTally], pairs: dict[str, S
     teams: list[list[int]] = facts["teams"] or []
     everyone = [_get(players, (name,)) for name in names]
     team_of: dict[int, SjTally] = {}
-    for t in teams:
-        pair = _get(pairs, tuple(sorted((names[s] for s in t), key=str.casefold)))
-        for s in t:
+    for team in teams:
+        pair = _get(pairs, tuple(sorted((names[s] for s in team), key=str.casefold)))
+        for s in team:
             team_of[s] = pair
     groups = everyone + list({id(p): p for p in team_of.values()}.values())
     for t in groups:
