@@ -20,6 +20,7 @@ view is the same page with `?seat=N` (the other hands hidden), or a file rendere
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -49,12 +50,28 @@ __all__ = [
 SUIT_WORDS = {"s": "♠ spades", "h": "♥ hearts", "d": "♦ diamonds", "c": "♣ clubs", "nt": "no trump"}
 
 
-def cost_marks(match: SjMatch, round_index: int) -> dict[tuple[int, int], str]:
+def cost_marks(
+    match: SjMatch, round_index: int, solve_cards: int = 0
+) -> dict[tuple[int, int], str]:
     """The double-dummy solver's marks of a round's plays, by (trick, turn), 1-based: `?` or
-    `??` where a play cost points against perfect play. The place for the Sheng ji solver's
-    marks (zfrec.games.shengji's solver, when it comes): until then there are none, and the
-    page draws whatever this returns next to the play, in the move list and at the move."""
-    return {}
+    `??` where a play cost points against perfect play, over the positions with at most
+    `solve_cards` cards left in all hands (0: none). They come from the Sheng ji solver
+    (`zfrec.games.shengji.solverecord.round_costs(...).marks()`) where it is installed; without
+    it, or for a round it cannot solve, there are none. The page draws them at the move and in
+    the move list."""
+    if solve_cards <= 0:
+        return {}
+    try:
+        solver: Any = importlib.import_module("zfrec.games.shengji.solverecord")
+    except ImportError:  # the solver is not part of this zfrec
+        return {}
+    try:
+        marks: dict[tuple[int, int], str] = solver.round_costs(
+            match, round_index, max_cards=solve_cards
+        ).marks()
+    except ZfrecError:
+        return {}
+    return marks
 
 
 def glyphs(codes: Sequence[str]) -> str:
@@ -172,7 +189,7 @@ def _diag(d: Diagnostic) -> dict[str, Any]:
     return {"code": d.code, "severity": d.severity, "message": d.message}
 
 
-def match_view(match: SjMatch, viewer: int | None = None) -> SjGameView:
+def match_view(match: SjMatch, viewer: int | None = None, solve_cards: int = 0) -> SjGameView:
     """The match's view: validated once, each round's page data and summary."""
     report = validate_match(match)
     rules = report.rules
@@ -187,7 +204,15 @@ def match_view(match: SjMatch, viewer: int | None = None) -> SjGameView:
     for i, rnd in enumerate(match.rounds):
         ledger = ledgers.get(rnd.number)
         page, summary = round_page(
-            match, i, rnd, ledger, levels, by_round.get(rnd.number, []), viewer, rules
+            match,
+            i,
+            rnd,
+            ledger,
+            levels,
+            by_round.get(rnd.number, []),
+            viewer,
+            rules,
+            solve_cards if viewer is None else 0,  # the solver knows every hand
         )
         page.prev_href = round_href(match.rounds[i - 1].number) if i > 0 else None
         last = i + 1 == len(match.rounds)
@@ -208,6 +233,7 @@ def round_page(
     diagnostics: Sequence[Diagnostic],
     viewer: int | None,
     rules: SjRules | None,
+    solve_cards: int = 0,
 ) -> tuple[RoundPage, RoundSummary]:
     """One round's page data and its summary line."""
     players = list(match.players)
@@ -231,7 +257,7 @@ def round_page(
     else:
         hands = [None] * n
     kitty = ledger.discard if ledger is not None else (rnd.discard.known if rnd.discard else 0)
-    marks = cost_marks(match, index)
+    marks = cost_marks(match, index, solve_cards)
     located: dict[tuple[int | None, int | None], list[dict[str, Any]]] = {}
     for d in diagnostics:
         loc = d.location
@@ -422,17 +448,18 @@ def render_shengji_files(
     index_href: str | None = None,
     player_hrefs: dict[str, str] | None = None,
     charts: bool = True,
+    solve_cards: int = 0,
     **_: Any,
 ) -> Any:
     """The match's files (zfrec.render.gamefiles.RenderedGame): `index.html` with its charts,
     `round-N.html` per round, `levels.svg`/`.png` and `points.svg`/`.png`. Zheng Fen's options
-    that Sheng ji has no use for yet (the analysis, the audit, the solver, the one-file viewer)
-    are accepted and left aside."""
+    that Sheng ji has no use for yet (the analysis, the audit, the one-file viewer) are
+    accepted and left aside; `solve_cards` asks the solver for its marks (`cost_marks`)."""
     from zfrec.games.shengji.sjhtml import render_game_page, render_round_page
     from zfrec.render.gamefiles import GameMeta, OutputFile, RenderedGame
     from zfrec.render.html import ChartEmbed
 
-    view = match_view(match, viewer)
+    view = match_view(match, viewer, solve_cards)
     view.index_href = index_href
     view.player_hrefs = dict(player_hrefs or {})
     files = [
