@@ -109,8 +109,11 @@
     var next = steps[i + 1];
     return next && next.kind === "play" ? next.seat : null;
   }
+  // who is known to declare at this step: with fixed partners the dealer's team; in zhao
+  // pengyou the dealer and the friends who have shown themselves so far
+  var curSide = steps[0].declarers;
   function team(s) {
-    return data.declarers.indexOf(s) >= 0 ? "declarers" : "opponents";
+    return curSide.indexOf(s) >= 0 ? "declarers" : "opponents";
   }
 
   // --- the seats around the felt: the bottom seat, then on in play order (anticlockwise)
@@ -119,7 +122,7 @@
   var seats = [], pinned = null;
   for (var s = 0; s < n; s++) {
     var d = (s - bottom + n) % n;
-    var box = el("article", "seat s" + (s % 6) + " " + team(s));
+    var box = el("article", "seat s" + (s % 6));
     box.setAttribute("data-seat", s);
     box.setAttribute("data-pos", POSITIONS[n][d]);
     box.setAttribute("data-arc", d === 0 ? 0 : n - d);
@@ -131,10 +134,10 @@
     add(nm, el("span", "dot", null), nameEl(s));
     nm.firstChild.setAttribute("aria-hidden", "true");
     var parts = { box: box, name: nm, badges: el("span", "badges"), count: el("span", "count"),
-                  hand: el("div", "hand"), level: el("span", "pts") };
+                  hand: el("div", "hand"), level: el("span", "pts"), side: el("span", "muted side") };
     add(head, nm, parts.badges, parts.count);
     var foot = el("div", "foot");
-    add(foot, el("span", "muted", team(s) === "declarers" ? "declarer" : "opponent"), parts.level);
+    add(foot, parts.side, parts.level);
     add(box, head, parts.hand, foot);
     table.appendChild(box);
     seats.push(parts);
@@ -189,6 +192,7 @@
     if (st.kind === "play" && st.seat === play.seat && st.turn === turn) b.className += " latest";
     var who = add(el("div", "who"), nameEl(play.seat));
     if (play.seat === winning) who.appendChild(el("span", "winning", " winning"));
+    if (play.joins) who.appendChild(el("span", "winning", " joins the dealer"));
     b.appendChild(who);
     if (play.attempt) {
       b.className += " failed";
@@ -216,6 +220,11 @@
           });
         } else bids.appendChild(el("span", null, "No bids written"));
         log.appendChild(bids);
+        if (data.calls.length && data.dealer !== null) {
+          log.appendChild(el("div", "reading", name(data.dealer) + " calls " + data.calls.map(function (c) {
+            return "the " + c[0] + " " + cardText([c[1]]);
+          }).join(" and ")));
+        }
       }
       return;
     }
@@ -258,6 +267,8 @@
   }
   function drawSeat(s, st, i) {
     var p = seats[s], at = perStep[i];
+    p.box.classList.toggle("declarers", team(s) === "declarers");
+    p.side.textContent = team(s) === "declarers" ? "declarer" : "opponent";
     p.box.classList.toggle("acted", st.seat === s && st.kind === "play");
     p.box.classList.toggle("to-act", toAct(i) === s);
     p.name.setAttribute("aria-pressed", pinned === s ? "true" : "false");
@@ -354,6 +365,7 @@
   function draw(i) {
     cur = i;
     var st = steps[i];
+    curSide = st.declarers || curSide;
     $("where").textContent = where(st);
     var head = clear($("headline"));
     head.appendChild(document.createTextNode(st.headline));

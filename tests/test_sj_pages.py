@@ -164,3 +164,28 @@ def test_render_a_sheng_ji_record(tmp_path: Path) -> None:
     assert (tmp_path / "round-1.html").exists() and (tmp_path / "index.html").exists()
     assert "round replay" in result.output or "replay(s)" in result.output
     assert format_hand(0) == ""
+
+
+def test_zhao_pengyou_friends_show_themselves_when_they_join() -> None:
+    from zfrec.games.shengji.charts import points_model
+
+    match = match_of(first(SJ / "06-zhaopengyou.zfn"))
+    view = match_view(match)
+    assert view.teams is None
+    for rnd, page in zip(match.rounds, view.rounds, strict=True):
+        steps = page.data["steps"]
+        assert rnd.dealer is not None
+        assert steps[0]["declarers"] == [rnd.dealer]
+        plays = [s for s in steps if s["kind"] == "play"]
+        moves = [m for t in rnd.tricks for m in t.moves]
+        known: set[int] = {rnd.dealer}
+        for step, move in zip(plays, moves, strict=True):
+            if move.joins:
+                known.add(move.seat)
+            assert step["declarers"] == sorted(known)
+        assert set(steps[-1]["declarers"]) >= known
+        assert page.data["calls"]  # the dealer's call is on the deal step
+    # one bar a round, the opponents' total: the opponents change from round to round
+    model = points_model(view)
+    assert len(model.series) == 1
+    assert list(model.series[0].values) == [max(0, s.total or 0) for s in view.summaries]

@@ -69,11 +69,14 @@ def points_model(view: SjGameView) -> ChartModel:
     rules = view.rules
     swap, step = (rules.swap_at, rules.step) if rules is not None else (80, 40)
     series = []
-    for colour, seats, label in _sides(view):
-        values = tuple(
-            max(0, s.total or 0) if not set(seats) & set(s.declarers) else 0 for s in sums
-        )
-        if view.teams is None or any(values):
+    if view.teams is None:  # zhao pengyou: the opponents change every round, one bar each
+        totals = tuple(max(0, s.total or 0) for s in sums)
+        series.append(Series(len(view.match.players), "opponents", "opponents", totals))
+    else:
+        for colour, seats, label in _sides(view):
+            values = tuple(
+                max(0, s.total or 0) if not set(seats) & set(s.declarers) else 0 for s in sums
+            )
             series.append(Series(colour, label, label, values))
     highest = max([sum(col) for col in zip(*(s.values for s in series), strict=True)] or [0])
     ticks = nice_ticks(0, max(highest, swap + 2 * step + 10), 4)

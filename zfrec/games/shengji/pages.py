@@ -268,6 +268,7 @@ def round_page(
 
     steps: list[dict[str, Any]] = []
     bids = [{"seat": b.seat, "cards": _cards(order, b.cards)} for b in rnd.bids]
+    calls = [[_ordinal(c.ordinal), card_str(c.card)] for c in rnd.calls]
     rank_text = level_text(rnd.rank) if rnd.rank is not None else "?"
     trump_word = SUIT_WORDS.get(trump or "", "trump not written")
     dealer_name = players[dealer] if dealer is not None else "?"
@@ -278,6 +279,10 @@ def round_page(
         "notes": list(rnd.comments), "diagnostics": located.pop((None, None), []),
         "taken": 0, "winning": None, "plays": [],
     })  # fmt: skip
+    # who is known to declare: in zhao pengyou the dealer's friends show themselves by playing
+    # the called card (SjMove.joins); with fixed partners the team is known from the deal
+    known = set(declarers) if teams is not None or dealer is None else {dealer}
+    steps[0]["declarers"] = sorted(known)
     taken = 0
     tricks_json: list[dict[str, Any]] = []
     throws: list[tuple[int, bool]] = []
@@ -291,10 +296,14 @@ def round_page(
                 throws.append((move.seat, move.failed))
             plays_cards.append(move.played)
             plays.append(play)
+            if move.joins:
+                known.add(move.seat)
+                play["joins"] = True
             winner = _winner(order, plays_cards, lead)
             winning = trick.moves[winner].seat if winner is not None else None
             done = turn == len(trick.moves) and turn >= n
             trick_points = points(sum(plays_cards)) if plays_cards else 0
+            # counted as the result counts them (a friend not yet shown is on the dealer's side)
             if done and winning is not None and winning not in declarers:
                 taken += trick_points
             mark = marks.get((t, turn))
@@ -314,6 +323,7 @@ def round_page(
                 "headline": headline, "annotation": move.annotation, "mark": mark,
                 "notes": notes, "diagnostics": located.pop((t, turn), []),
                 "taken": taken, "winning": winning, "done": done, "points": trick_points,
+                "declarers": sorted(known),
             })  # fmt: skip
         tricks_json.append({"plays": plays})
     leftovers = [d for ds in located.values() for d in ds]
@@ -337,7 +347,7 @@ def round_page(
         "kind": "result", "trick": None, "seat": None,
         "headline": "; ".join(end_bits),
         "notes": [], "diagnostics": leftovers, "taken": result.total if result else taken,
-        "winning": None,
+        "winning": None, "declarers": declarers,
     })  # fmt: skip
     data: dict[str, Any] = {
         "v": 1,
@@ -358,6 +368,7 @@ def round_page(
         ],
         "counts": [size(h) if h is not None else None for h in hands],
         "bids": bids,
+        "calls": calls,
         # the kitty: the dealer buries it (a dealer's view shows it from the start); every
         # view reveals it at the round's end, as the table does
         "kitty": _cards(order, kitty) if kitty else None,
@@ -390,6 +401,10 @@ def _format(order: Order | None, cards: int) -> Format | None:
         return classify(order, cards)
     except ZfrecError:
         return None
+
+
+def _ordinal(k: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(k, f"{k}th")
 
 
 def _winner(order: Order | None, plays: list[int], lead: Format | None) -> int | None:
