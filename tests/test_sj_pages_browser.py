@@ -142,3 +142,30 @@ def test_the_match_page_and_the_index(browser: Any, site: Path, size: tuple[int,
         count = page.locator("#f-count").inner_text()
         assert count.startswith("2 of") or count == "2 games", count
         page.close()
+
+
+def test_links_keys_and_a_swipe_drive_the_steps(browser: Any, site: Path) -> None:
+    folder = _game_dir(site, "01-bashifen-match.zfn")
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto((folder / "round-2.html").as_uri() + "#step=9")
+    assert page.evaluate("document.body.dataset.step") == "9"
+    assert page.locator("#pos").inner_text() == "step 9 / " + str(
+        page.evaluate("document.querySelectorAll('#moves .mv').length") - 1
+    )
+    assert page.get_attribute("#share", "href") == "#step=9"
+    page.keyboard.press("Shift+ArrowRight")  # the next trick's first play
+    assert page.locator("#where").inner_text().lower().endswith("trick 4")
+    swipe = """dx => { const b = document.getElementById('board');
+      const t = (x) => new Touch({identifier: 1, target: b, clientX: x, clientY: 300});
+      b.dispatchEvent(new TouchEvent('touchstart', {touches: [t(300)], changedTouches: [t(300)]}));
+      b.dispatchEvent(new TouchEvent('touchend', {touches: [], changedTouches: [t(300 + dx)]})); }"""
+    before = int(page.evaluate("document.body.dataset.step"))
+    page.evaluate(swipe, -120)  # a swipe to the left: the next step
+    assert int(page.evaluate("document.body.dataset.step")) == before + 1
+    page.evaluate(swipe, 120)
+    assert int(page.evaluate("document.body.dataset.step")) == before
+    assert errors == []
+    context.close()
