@@ -161,7 +161,8 @@ def test_links_keys_and_a_swipe_drive_the_steps(browser: Any, site: Path) -> Non
     swipe = """dx => { const b = document.getElementById('board');
       const t = (x) => new Touch({identifier: 1, target: b, clientX: x, clientY: 300});
       b.dispatchEvent(new TouchEvent('touchstart', {touches: [t(300)], changedTouches: [t(300)]}));
-      b.dispatchEvent(new TouchEvent('touchend', {touches: [], changedTouches: [t(300 + dx)]})); }"""
+      b.dispatchEvent(new TouchEvent('touchend', {touches: [],
+                                                  changedTouches: [t(300 + dx)]})); }"""
     before = int(page.evaluate("document.body.dataset.step"))
     page.evaluate(swipe, -120)  # a swipe to the left: the next step
     assert int(page.evaluate("document.body.dataset.step")) == before + 1
