@@ -450,9 +450,11 @@ def _change_text(rnd: SjRound, result: Any, players: list[str]) -> str:
         else:
             head = "the declarers hold"
         return f"{head}; {isolate(players[result.next_dealer])} deals next"
-    if rnd.outcome is not None:
+    if rnd.outcome is not None:  # the engine has no result: the record's own word
         o = rnd.outcome
-        return f"{o.side} up {o.steps}"
+        if o.swap:
+            return "as written: the opponents take over" + (f", up {o.steps}" if o.steps else "")
+        return f"as written: the declarers go up {o.steps}" if o.steps else "as written: held"
     return ""
 
 
