@@ -10,6 +10,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from tests.test_store import store_url  # noqa: F401 - the SQLite and PostgreSQL stores
 from zfrec.cli import app
 from zfrec.games.shengji.cards import format_hand, parse_hand, points
 from zfrec.games.shengji.kind import match_of
@@ -131,8 +132,8 @@ def test_statistics_against_the_validators_report() -> None:
         assert pair.declared <= min(a.declared, b.declared)
 
 
-def test_one_site_for_both_games(tmp_path: Path) -> None:
-    db = str(tmp_path / "club.db")
+def test_one_site_for_both_games(store_url: str, tmp_path: Path) -> None:  # noqa: F811
+    db = store_url
     files = [str(SAMPLES / "01-annotated-club-night.zfn"), str(SJ / "01-bashifen-match.zfn"),
              str(SJ / "03-failed-throw.zfn")]  # fmt: skip
     result = runner.invoke(app, ["import", "--db", db, *files])
@@ -142,6 +143,8 @@ def test_one_site_for_both_games(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)
     assert summary["games"] == 3
+    again = runner.invoke(app, ["publish", "--db", db, "--out", str(out), "--json"])
+    assert json.loads(again.stdout)["unchanged"] == 3  # kept, the statistics from the manifest
     pages = {p: (out / p).read_text(encoding="utf-8") for p in
              ("index.html", "index-shengji.html", "index-zhengfen.html")}  # fmt: skip
     rows = {p: len(re.findall(r"<tr data-text=", t)) for p, t in pages.items()}
