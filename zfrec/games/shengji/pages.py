@@ -189,18 +189,31 @@ def _diag(d: Diagnostic) -> dict[str, Any]:
     return {"code": d.code, "severity": d.severity, "message": d.message}
 
 
+def _first_levels(match: SjMatch, ledgers: dict[int, SjRoundLedger], n: int) -> tuple[int, ...]:
+    """Each seat's level before the first round: 2, but the first round's declarers play at
+    its rank (a record may start from a later round of a match)."""
+    levels = [2] * n
+    if match.rounds:
+        first = match.rounds[0]
+        ledger = ledgers.get(first.number)
+        if first.rank is not None and ledger is not None and ledger.result is not None:
+            for s in _mask_seats(ledger.result.declarers, n):
+                levels[s] = first.rank
+    return tuple(levels)
+
+
 def match_view(match: SjMatch, viewer: int | None = None, solve_cards: int = 0) -> SjGameView:
     """The match's view: validated once, each round's page data and summary."""
     report = validate_match(match)
     rules = report.rules
     n = len(match.players)
-    title = match.event or " · ".join(match.players)
+    title = match.event or " · ".join(isolate(p) for p in match.players)
     view = SjGameView(match, rules, report, title, viewer=viewer)
     ledgers = {r.number: r for r in report.rounds}
     by_round: dict[int | None, list[Diagnostic]] = {}
     for d in report.diagnostics:
         by_round.setdefault(d.location.hand if d.location else None, []).append(d)
-    levels = (2,) * n
+    levels = _first_levels(match, ledgers, n)
     for i, rnd in enumerate(match.rounds):
         ledger = ledgers.get(rnd.number)
         page, summary = round_page(
