@@ -152,6 +152,11 @@ def test_one_site_for_both_games(store_url: str, tmp_path: Path) -> None:  # noq
     assert "Zheng Fen and Sheng ji games" in pages["index.html"]
     assert 'id="sj-players"' in pages["index.html"] and 'id="sj-players"' not in pages[
         "index-zhengfen.html"]  # fmt: skip
+    # Zheng Fen's Players table and standings are on the whole index and Zheng Fen's, not
+    # Sheng ji's (whose measures are its own section's)
+    has_table = {p: 'id="players-table"' in t for p, t in pages.items()}
+    assert has_table == {"index.html": True, "index-shengji.html": False,
+                         "index-zhengfen.html": True}  # fmt: skip
     # the Sheng ji games have their round replays; their players their statistics
     sj_ids = [d.name for d in (out / "games").iterdir() if (d / "round-1.html").exists()]
     assert len(sj_ids) == 2

@@ -273,6 +273,11 @@ class GameKind:
         (`pages_later`) instead of failing."""
         return None
 
+    #: Whether the site's Players table and standings (games, wins, hands, points per hand,
+    #: first out, last: counted from the store's per-hand rows) speak of this kind's games; a
+    #: kind's own index leaves them out when not (its `site_section` has its own measures).
+    player_table: bool = True
+
     def site_section(
         self, games: Sequence[tuple[int, dict[str, Any]]], player_hrefs: dict[str, str]
     ) -> Any:

@@ -174,6 +174,9 @@ class SiteView:
     # in a site of more than one game: the index of each (empty: one game, one index)
     kinds: list[KindLink] = field(default_factory=list)
     sections: list[KindSection] = field(default_factory=list)
+    # the Players table and the standings: their measures (hands, points, first out, last)
+    # are those of the kinds with `GameKind.player_table`
+    player_table: bool = True
 
 
 def _link(
@@ -231,6 +234,7 @@ def site_pages(
                 VIEWER_PAGE, events,
                 [KindLink(k.kind, k.title, k.href, k.games, k is link) for k in links],
                 [x for x in sections if not link.kind or x.kind == link.kind],
+                not link.kind or find_kind(link.kind).player_table,
             )  # fmt: skip
             yield OutputFile(link.href, index.render(site=view, scripts=scripts).encode())
     else:

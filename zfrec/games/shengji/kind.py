@@ -165,6 +165,8 @@ class ShengjiKind(GameKind):
 
         return render_shengji_files(match_of(game), **options)
 
+    player_table = False  # Sheng ji's measures are its own section's (stats.py)
+
     def site_section(
         self, games: Sequence[tuple[int, dict[str, Any]]], player_hrefs: dict[str, str]
     ) -> Any:
