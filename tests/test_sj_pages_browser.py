@@ -125,6 +125,11 @@ def test_a_seats_view_and_the_previous_trick(browser: Any, site: Path) -> None:
     page.click("#prevtrick")
     assert page.locator("#prevbox .play").count() == 4
     _check(page, errors, "sj-seat-view-1280")
+    # the "As …" menu goes to another seat's view, kept in the address at the same step
+    with page.expect_navigation():
+        page.select_option("#viewas", "3")
+    assert "?seat=4#step=6" in page.url
+    assert page.locator('#seats .seat[data-pos="b"]').get_attribute("data-seat") == "3"
     page.close()
 
 
