@@ -8,6 +8,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from tests.test_store import store_url  # noqa: F401 - the SQLite and PostgreSQL stores
@@ -197,3 +198,14 @@ def test_zhao_pengyou_friends_show_themselves_when_they_join() -> None:
     model = points_model(view)
     assert len(model.series) == 1
     assert list(model.series[0].values) == [max(0, s.total or 0) for s in view.summaries]
+
+
+@pytest.mark.slow
+def test_the_sheng_ji_publish_benchmark_publishes_every_round(tmp_path: Path) -> None:
+    from bench.sj_publish_bench import sj_publish_figures
+
+    figures = sj_publish_figures(tmp_path, quick=True)
+    rounds = int(figures["sj_publish_rounds"])
+    assert rounds > 0 and figures["sj_publish_hands_per_s"] > 0
+    site = tmp_path / "sj-publish" / "site"
+    assert len(list(site.glob("games/*/round-*.html"))) == rounds
