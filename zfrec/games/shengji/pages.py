@@ -1,9 +1,7 @@
 """Sheng ji's pages: one replay per round, the match's page and its charts (RENDER.md, Sheng ji).
 
-    >>> from zfrec.games.shengji.reader import read_sj_text  # doctest: +SKIP
-    >>> made = render_shengji_files(match)                  # doctest: +SKIP
-    >>> sorted(f.path for f in made.files)[:3]              # doctest: +SKIP
-    ['index.html', 'levels.png', 'levels.svg']
+    made = render_shengji_files(match)   # RenderedGame: index.html, round-N.html, the charts
+    view = match_view(match, viewer=2)   # the views alone (the page data of seat 3's view)
 
 The match is validated once (`validate_match`): its report gives each round's hands at play
 (rebuilt where the record lacks them), the kitty, the engine's result and the levels after. The

@@ -1,7 +1,7 @@
 """Sheng ji statistics for the site: per player and per partnership, over the stored matches.
 
-    >>> facts = match_facts(match_view(match))    # doctest: +SKIP  (when a match is rendered)
-    >>> players, pairs = sj_stats([(game_id, facts), ...])   # doctest: +SKIP
+    facts = match_facts(match_view(match))          # when a match is rendered
+    players, pairs = sj_stats([(game_id, facts), ...])
 
 Each match's facts are taken from its parsed record when its pages are made (the validator's
 result of every round, `zfrec.games.shengji.pages.match_view`) and kept with its rendered
