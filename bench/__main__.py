@@ -24,6 +24,7 @@ from bench.rss import peak_rss_mb
 from bench.shengji_bench import TARGETS as SHENGJI_TARGETS
 from bench.shengji_bench import shengji_figures
 from bench.sj_notation_bench import sj_notation_figures
+from bench.sj_publish_bench import sj_publish_figures
 from bench.sj_validate_bench import TARGETS as SJ_VALIDATE_TARGETS
 from bench.sj_validate_bench import build_sj_corpus, sj_validate_figures
 from bench.solve_bench import TARGETS as SOLVE_TARGETS
@@ -219,6 +220,7 @@ def run(quick: bool) -> dict[str, Any]:
         ("Sheng ji engine", lambda: results.update(shengji_figures(quick))),
         ("python-chess, then Sheng ji validate", sj_peer_and_validate),
         ("Sheng ji records", lambda: results.update(sj_notation_figures(quick))),
+        ("publish Sheng ji", lambda: results.update(sj_publish_figures(corpus_dir, quick))),
     ]
     with console.status("benchmarking") as status:
         for label, step in steps:
@@ -251,6 +253,7 @@ TARGETS: dict[str, tuple[str, float]] = {
     "publish_nosolve_hands_per_s": (">=", 200),
     "publish_10k_jobs2_s": ("<", 60),
     "live_move_p99_ms": ("<=", 50),
+    "sj_publish_hands_per_s": (">=", 150),  # rounds a second (bench/sj_publish_bench.py)
     **SOLVE_TARGETS,
     **SHENGJI_TARGETS,
     **SJ_VALIDATE_TARGETS,

@@ -132,15 +132,18 @@ SJ_SAMPLE = Path(__file__).resolve().parent.parent / "sample_games" / "shengji" 
 
 
 def test_a_kind_without_pages_gets_one_page_that_says_so() -> None:
-    from zfrec.render.gamefiles import render_game_files
+    # every kind zfrec knows has pages now (Sheng ji's: tests/test_sj_pages.py); the fallback
+    # page that render_game_files gives a kind whose render_files returns None is this one
+    from zfrec.render.gamefiles import pages_later, render_game_files
 
     [game] = load(SJ_SAMPLE)
     assert game.kind == "shengji"
-    made = render_game_files(game, audit=True)
+    made = pages_later(game)
     assert [f.path for f in made.files] == ["index.html"]
     page = made.files[0].content.decode()
     assert "<p>pages for Sheng ji records come later.</p>" in page
     assert made.meta.notices == ("pages for Sheng ji records come later",)
+    assert "round-1.html" in [f.path for f in render_game_files(game).files]
 
 
 def test_the_analysis_of_a_kind_it_does_not_read_is_a_plain_error() -> None:

@@ -109,6 +109,7 @@ def render_cmd(
     Each page is a single self-contained HTML file (CSS and script inline, no external
     requests) that works offline. A file with several games gets one directory per game.
     """
+    from zfrec.games import find_kind
     from zfrec.render.analysis import AUDIT_PAGE
     from zfrec.render.gamefiles import VIEWER_PAGE, OutputFile
     from zfrec.render.site import game_files
@@ -134,10 +135,11 @@ def render_cmd(
         except ZfrecError as exc:
             fail(f"{label}, game {number}: {exc}")
         total += write_files(target, files)
-        hands = sum(f.path.startswith("hand-") for f in files)
+        unit = find_kind(game.kind).unit  # "hand", or Sheng ji's "round"
+        hands = sum(f.path.startswith(f"{unit}-") for f in files)
         audited = any(f.path == AUDIT_PAGE for f in files)
         audit_note = f", audit page {AUDIT_PAGE}" if audited else ""
-        out.print(f"{target / 'index.html'}  ({hands} hand replay(s){audit_note})", markup=False)
+        out.print(f"{target / 'index.html'}  ({hands} {unit} replay(s){audit_note})", markup=False)
     out.print(f"wrote {total} file(s) to {out_dir}", markup=False)
 
 

@@ -305,6 +305,19 @@ class GameKind:
         (`pages_later`) instead of failing."""
         return None
 
+    #: Whether the site's Players table and standings (games, wins, hands, points per hand,
+    #: first out, last: counted from the store's per-hand rows) speak of this kind's games; a
+    #: kind's own index leaves them out when not (its `site_section` has its own measures).
+    player_table: bool = True
+
+    def site_section(
+        self, games: Sequence[tuple[int, dict[str, Any]]], player_hrefs: dict[str, str]
+    ) -> Any:
+        """The site's section on this kind's games, from what `render_files` kept of each for
+        it (`GameMeta.facts`; (game id, facts) pairs): a `zfrec.render.site.KindSection` (the
+        index's part, and each player's), or None (nothing beyond the generic tables)."""
+        return None
+
     def pages_later(self) -> str:
         """The message the site and `render` give for a kind without pages."""
         return f"pages for {self.title} records come later"

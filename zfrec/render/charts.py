@@ -101,6 +101,18 @@ class ChartModel:
     y_caption: str
     target: int | None = None
     winners: tuple[tuple[int, int, int, str], ...] = ()  # seat, x, y, label
+    # Optional, for other games' charts (Sheng ji's level ladder and points): the y ticks'
+    # texts (one per tick, e.g. J Q K A), more dashed reference lines (value, label), and dots
+    # on the lines (series colour's seat, x, y).
+    y_labels: tuple[str, ...] = ()
+    lines: tuple[tuple[int, str], ...] = ()
+    marks: tuple[tuple[int, int, int], ...] = ()
+
+    def tick_text(self, t: int) -> str:
+        """The text of y tick `t`: its own label when given, else the number."""
+        if self.y_labels:
+            return self.y_labels[self.y_ticks.index(t)]
+        return str(t)
 
     @property
     def x_lo(self) -> float:
@@ -114,6 +126,7 @@ class ChartModel:
         """Every text the chart draws, for choosing fonts."""
         bits = [self.title, self.x_caption, self.y_caption, "target 0123456789-… ★"]
         bits += [s.label for s in self.series] + [w[3] for w in self.winners]
+        bits += list(self.y_labels) + [label for _, label in self.lines]
         return " ".join(bits)
 
 
@@ -286,7 +299,7 @@ def frame(m: ChartModel) -> Frame:
     rows = legend_rows(m)
     width = SIZE_WIDTH
     height = PLOT_HEIGHT + LEGEND_ROW * len(rows) + 2
-    longest = max(len(str(t)) for t in m.y_ticks)
+    longest = max(len(m.tick_text(t)) for t in m.y_ticks)
     x0, x1 = 10 + longest * FONT * 0.62, width - 12
     y0, y1 = height - PLOT_HEIGHT + 36, height - 22
     sx = (x1 - x0) / ((m.x_hi - m.x_lo) or 1)
@@ -330,7 +343,7 @@ def draw(m: ChartModel) -> Drawing:
     fig.add_artist(LineCollection(grid, colors=GRID, linewidths=1, transform=units, zorder=0))
     fig.add_artist(Line2D([x0, x1], [y0, y0], color=AXIS, linewidth=1, transform=units))
     for t in m.y_ticks:
-        text(x0 - 5, uy(t), str(t), ha="right", va="center")
+        text(x0 - 5, uy(t), m.tick_text(t), ha="right", va="center")
     # a label per major hand number, a tick for every hand: each text costs a chart more than
     # all its lines, the ticks are one artist
     marks = [[(ux(x), y0), (ux(x), y0 - 3)] for x in sorted(m.x_major + m.x_minor)]
@@ -359,6 +372,20 @@ def draw(m: ChartModel) -> Drawing:
                    transform=units)
         )  # fmt: skip
         text(x0 + 4, uy(m.target) + 3, f"target {m.target}", color=TARGET, va="bottom")
+    for value, label in m.lines:
+        fig.add_artist(
+            Line2D([x0, x1], [uy(value)] * 2, color=TARGET, linewidth=1, dashes=(4, 3),
+                   transform=units)
+        )  # fmt: skip
+        text(x1 - 2, uy(value) + 2, label, color=TARGET, ha="right", va="bottom")
+    for seat in dict.fromkeys(seat for seat, _, _ in m.marks):  # one artist per colour
+        xs = [mx for s, mx, _ in m.marks if s == seat]
+        ys = [my for s, _, my in m.marks if s == seat]
+        fig.add_artist(
+            Line2D(xs, ys, linestyle="none", marker="o", markersize=7,
+                   color=SEAT_COLOURS[seat % 6], markeredgecolor="white", markeredgewidth=1.2,
+                   transform=data, zorder=5)
+        )  # fmt: skip
     for _seat, wx, wy, label in m.winners:
         fig.add_artist(
             Line2D([wx], [wy], marker="*", markersize=15, color=GOLD, markeredgecolor=DARK,

@@ -60,17 +60,25 @@ class GameMeta:
     specials: int = 0
     audited: bool = False  # the game has an audit page
     notices: tuple[str, ...] = ()
+    # what the game's kind keeps for the site's own statistics (`GameKind.site_section`),
+    # JSON values, made when the game is rendered (so a publish need not read it again)
+    facts: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        data = asdict(self)
+        if not self.facts:  # a game without facts is written as before they were kept
+            del data["facts"]
+        return data
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> GameMeta:
+        facts = data.get("facts")
         return GameMeta(
             int(data.get("disputes", 0)),
             int(data.get("specials", 0)),
             bool(data.get("audited", False)),
             tuple(str(n) for n in data.get("notices", ())),
+            dict(facts) if isinstance(facts, dict) else {},
         )
 
 

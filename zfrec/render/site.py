@@ -25,6 +25,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+from markupsafe import Markup
+
+from zfrec.games import DEFAULT_KIND, KINDS, find_kind
 from zfrec.render.analysis import AUDIT_PAGE, Decorate
 from zfrec.render.gamefiles import (
     META_FILE,
@@ -52,6 +55,7 @@ if TYPE_CHECKING:
     from zfrec.store.store import GameRow, PlayerStats
 
 MANIFEST = ".zfrec-site.json"
+DEFAULT_TITLE = "Zheng Fen games"
 COMMIT_EVERY_S = 1.0  # a publish commits the rendered games' artifacts at most this often
 OnGame = Callable[["GameRow", bool], None]
 
@@ -138,6 +142,28 @@ class GameLink:
 
 
 @dataclass(frozen=True, slots=True)
+class KindSection:
+    """A game kind's own part of the site (`GameKind.site_section`): a section of the index
+    and one per player who played it, markup that zfrec generated (record text escaped)."""
+
+    kind: str
+    title: str
+    index_html: Markup
+    player_html: dict[str, Markup]
+
+
+@dataclass(frozen=True, slots=True)
+class KindLink:
+    """One game's own index, in a site that holds more than one game."""
+
+    kind: str
+    title: str
+    href: str
+    games: int
+    current: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class SiteView:
     title: str
     games: list[GameLink]
@@ -145,6 +171,12 @@ class SiteView:
     player_hrefs: dict[str, str]
     viewer_href: str | None = VIEWER_PAGE
     events: list[str] = field(default_factory=list)
+    # in a site of more than one game: the index of each (empty: one game, one index)
+    kinds: list[KindLink] = field(default_factory=list)
+    sections: list[KindSection] = field(default_factory=list)
+    # the Players table and the standings: their measures (hands, points, first out, last)
+    # are those of the kinds with `GameKind.player_table`
+    player_table: bool = True
 
 
 def _link(
@@ -177,17 +209,72 @@ def site_pages(
     hrefs = {name: player_href(name) for name in names}
     events = sorted({r.event for r in rows if r.event}, key=str.casefold)
     games = [_link(row, "", metas.get(row.id), tuple(outcomes.get(row.id, ()))) for row in rows]
-    site = SiteView(title, games, stats, hrefs, VIEWER_PAGE, events)
+    kind_of = _kinds(session)
+    sections = _sections(rows, kind_of, metas, hrefs)
+    present = sorted({kind_of.get(r.id, DEFAULT_KIND) for r in rows}, key=KINDS.index)
+    site = SiteView(title, games, stats, hrefs, VIEWER_PAGE, events, [], sections)
     env = environment()
-    index = env.get_template("index.html.j2").render(site=site, scripts=("sort.js", "filter.js"))
-    yield OutputFile("index.html", index.encode())
+    index = env.get_template("index.html.j2")
+    scripts = ("sort.js", "filter.js")
+    if len(present) > 1:
+        if title == DEFAULT_TITLE:  # the default names one game: a site of several names each
+            title = " and ".join(find_kind(k).title for k in present) + " games"
+            site = SiteView(title, games, stats, hrefs, VIEWER_PAGE, events, [], sections)
+        # one index per game besides the whole one: the index filters by game without a script
+        links = [KindLink("", "All games", "index.html", len(rows))] + [
+            KindLink(k, find_kind(k).title, f"index-{k}.html",
+                     sum(kind_of.get(r.id, DEFAULT_KIND) == k for r in rows))
+            for k in present
+        ]  # fmt: skip
+        for link in links:
+            mine = [g for g, r in zip(games, rows, strict=True)
+                    if not link.kind or kind_of.get(r.id, DEFAULT_KIND) == link.kind]  # fmt: skip
+            view = SiteView(
+                title if not link.kind else f"{title} · {link.title}", mine, stats, hrefs,
+                VIEWER_PAGE, events,
+                [KindLink(k.kind, k.title, k.href, k.games, k is link) for k in links],
+                [x for x in sections if not link.kind or x.kind == link.kind],
+                not link.kind or find_kind(link.kind).player_table,
+            )  # fmt: skip
+            yield OutputFile(link.href, index.render(site=view, scripts=scripts).encode())
+    else:
+        yield OutputFile("index.html", index.render(site=site, scripts=scripts).encode())
     yield OutputFile(VIEWER_PAGE, render_viewer().encode())
     for player in stats:
         own = [_link(r, "../", metas.get(r.id)) for r in list_games(session, player=player.name)]
         page = env.get_template("player.html.j2").render(
-            site=site, player=player, games=own, index_href="../index.html", scripts=("sort.js",)
-        )
+            site=site, player=player, games=own, index_href="../index.html", scripts=("sort.js",),
+            sections=[x.player_html[player.name] for x in sections if player.name in x.player_html],
+        )  # fmt: skip
         yield OutputFile(f"players/{slug(player.name)}.html", page.encode())
+
+
+def _kinds(session: Session) -> dict[int, str]:
+    """Each stored game's kind (zfrec.games), by id."""
+    from sqlalchemy import select
+
+    from zfrec.store.tables import GAME
+
+    return {r.id: r.kind for r in session.connection().execute(select(GAME.c.id, GAME.c.kind))}
+
+
+def _sections(
+    rows: list[GameRow], kind_of: dict[int, str], metas: Mapping[int, GameMeta],
+    hrefs: dict[str, str],
+) -> list[KindSection]:  # fmt: skip
+    """The sections of the kinds that keep facts for the site (`GameKind.site_section`): made
+    from what each game's rendering kept (`GameMeta.facts`), so no record is read again."""
+    out: list[KindSection] = []
+    for name in KINDS:
+        facts = [
+            (r.id, metas[r.id].facts) for r in rows
+            if kind_of.get(r.id, DEFAULT_KIND) == name and r.id in metas and metas[r.id].facts
+        ]  # fmt: skip
+        if facts:
+            section = find_kind(name).site_section(facts, hrefs)
+            if section is not None:
+                out.append(section)
+    return out
 
 
 # --- publishing -------------------------------------------------------------------------------
@@ -268,7 +355,7 @@ class _Run:
 def publish(
     session: Session,
     *,
-    title: str = "Zheng Fen games",
+    title: str = DEFAULT_TITLE,
     decorate: Decorate | None = None,
     salt: str = "",
     analysis: bool = True,

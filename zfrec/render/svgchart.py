@@ -30,6 +30,7 @@ from zfrec.render.charts import (
     GOLD,
     GRID,
     INK,
+    SEAT_COLOURS,
     SVG_FONTS,
     TARGET,
     ChartModel,
@@ -129,18 +130,29 @@ def _body(m: ChartModel, f: Frame) -> str:
         w.segments(
             [(x0, ty, x1, ty)], f'stroke="{TARGET}" stroke-width="1.3" stroke-dasharray="7.8 5.2"'
         )
+    for value, _label in m.lines:
+        ry = uy(value)
+        w.segments([(x0, ry, x1, ry)], f'stroke="{TARGET}" stroke-dasharray="5.2 3.9"')
+    for seat, mx, my in m.marks:
+        colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+        out.append(
+            f'<circle cx="{_n(ux(mx))}" cy="{w.y(uy(my))}" r="4" fill="{colour}"'
+            ' stroke="#fff" stroke-width="1.2"/>'
+        )
     for row, entries in enumerate(f.rows):
         ly = w.y(f.legend_y(row))
         for lx, s in entries:
             out.append(f'<circle cx="{_n(lx + 5)}" cy="{ly}" r="5.5" fill="{s.colour}"/>')
     for t in m.y_ticks:
-        w.text(x0 - 5, uy(t), str(t), ha="right", va="center")
+        w.text(x0 - 5, uy(t), m.tick_text(t), ha="right", va="center")
     for x in m.x_major:
         w.text(ux(x), y0 - 5, str(x), ha="center", va="top")
     w.text(x1, y0 - 20, m.x_caption, ha="right", va="top")
     w.text(4, f.height - 15, m.y_caption)
     if m.target is not None:
         w.text(x0 + 4, uy(m.target) + 3, f"target {m.target}", va="bottom", colour=TARGET)
+    for value, label in m.lines:
+        w.text(x1 - 2, uy(value) + 2, label, ha="right", va="bottom", colour=TARGET)
     for _seat, wx, wy, label in m.winners:
         w.text(ux(wx) - 10, uy(wy) + 8, f"{isolate(label)} wins", ha="right", colour=DARK,
                bold=True)  # fmt: skip

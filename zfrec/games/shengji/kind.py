@@ -6,8 +6,9 @@ writes them: zfrec.games.shengji.zfn and .notation) and the JSON part (`round_to
 `rounds_from_json`; the schema's `shengji_game` entry). A generic `Game` of this kind holds
 its `SjRound`s in `Game.rounds`; `match_of(game)` gives the same record as an `SjMatch` (the
 header with Sheng ji's result of final levels), which the validator and `diff` take.
-The replayer and store rows come with the validator; pages come with a later issue
-(`render_files` returns None and the site says so).
+The replayer comes with the validator; the pages, charts and the site's statistics are in
+`zfrec.games.shengji.pages` (`render_files`). Until the store's own Sheng ji tables come,
+`store_rows` writes the store core's rows only (the game with its record, seats, diagnostics).
 
     >>> from zfrec.games.shengji.records import SjMatch, SjRound
     >>> m = SjMatch(["A", "B", "C", "D"], rounds=[SjRound(1, 0, 2, "nt")])
@@ -171,6 +172,46 @@ class ShengjiKind(GameKind):
         from zfrec.games.shengji.diff import diff_sj
 
         return diff_sj(match_of(a), match_of(b))
+
+    # pages and the store -----------------------------------------------------------------------
+
+    def render_files(self, game: Any, **options: Any) -> Any:
+        """The match's pages, one replay per round, the charts (zfrec.games.shengji.pages)."""
+        from zfrec.games.shengji.pages import render_shengji_files
+
+        return render_shengji_files(match_of(game), **options)
+
+    player_table = False  # Sheng ji's measures are its own section's (stats.py)
+
+    def site_section(
+        self, games: Sequence[tuple[int, dict[str, Any]]], player_hrefs: dict[str, str]
+    ) -> Any:
+        """The site's Sheng ji statistics: per player and per partnership (stats.py)."""
+        from zfrec.games.shengji.sitepart import site_section
+
+        return site_section(games, player_hrefs)
+
+    def store_rows(self, source: str | None, number: int, text: str, game: Any, report: Any) -> Any:
+        """Interim: the store core's rows only (the game row with its record text, the seats
+        with their final levels, the diagnostics); the site reads the rest from the record.
+        The store's own Sheng ji rows (per round and play) replace this."""
+        from zfrec.store.rows import core_rows
+
+        core: Any = _CoreReport(report)  # the attributes core_rows reads of a Report
+        return core_rows(source, number, text, game, core, len(game.rounds))
+
+
+class _CoreReport:
+    """An SjReport as the store core reads a report: the final levels as each seat's score."""
+
+    def __init__(self, report: Any) -> None:
+        self.report = report
+        self.scores = report.levels
+        self.winners = report.winners
+        self.moves = report.moves
+        self.over = bool(report.winners)
+        self.ok, self.errors, self.warnings = report.ok, report.errors, report.warnings
+        self.diagnostics = report.diagnostics
 
 
 KIND = ShengjiKind()

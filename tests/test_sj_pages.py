@@ -1,0 +1,211 @@
+"""Sheng ji's pages, charts, site and statistics: the round pages' data against the record and
+the validator's ledger, the files, the one site for both games, and the statistics against
+counts made here straight from the validator's report."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tests.test_store import store_url  # noqa: F401 - the SQLite and PostgreSQL stores
+from zfrec.cli import app
+from zfrec.games.shengji.cards import format_hand, parse_hand, points
+from zfrec.games.shengji.kind import match_of
+from zfrec.games.shengji.pages import match_view
+from zfrec.games.shengji.replayer import validate_match
+from zfrec.games.shengji.stats import match_facts, sj_stats
+from zfrec.record import load
+from zfrec.render.gamefiles import render_game_files
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
+SJ = SAMPLES / "shengji"
+runner = CliRunner()
+
+
+def first(path: Path):  # type: ignore[no-untyped-def]
+    return next(iter(load(path)))
+
+
+def _codes(units: list[list[str]]) -> int:
+    return parse_hand(" ".join(c for u in units for c in u), 3)
+
+
+def test_round_pages_show_every_play_of_the_record_with_the_engines_result() -> None:
+    match = match_of(first(SJ / "03-failed-throw.zfn"))
+    report = validate_match(match)
+    view = match_view(match)
+    assert [p.number for p in view.rounds] == [r.number for r in match.rounds]
+    failed_seen = 0
+    for rnd, page, ledger in zip(match.rounds, view.rounds, report.rounds, strict=True):
+        data = page.data
+        plays = [s for s in data["steps"] if s["kind"] == "play"]
+        moves = [m for t in rnd.tricks for m in t.moves]
+        assert len(plays) == len(moves)
+        for step, move in zip(plays, moves, strict=True):
+            play = data["tricks"][step["trick"] - 1]["plays"][step["turn"] - 1]
+            assert play["seat"] == move.seat == step["seat"]
+            assert _codes(play["units"]) == move.played  # the units are the cards that stayed
+            if move.failed:
+                failed_seen += 1
+                assert _codes(play["attempt"]) == move.cards
+                assert play["blocker"] == move.blocker
+        # the hands at play are the ledger's, the kitty revealed is the one buried
+        assert [parse_hand(" ".join(h), 3) for h in data["hands"]] == list(ledger.deal)
+        assert parse_hand(" ".join(data["kitty"] or []), 3) == ledger.discard
+        result = data["steps"][-1]
+        assert result["kind"] == "result"
+        if ledger.result is not None:
+            assert result["taken"] == ledger.result.total
+            assert data["declarers"] == [s for s in range(4) if ledger.result.declarers >> s & 1]
+        # the opponents' points never fall and reach what they took in tricks
+        taken = [s["taken"] for s in plays]
+        assert taken == sorted(taken)
+        if ledger.result is not None and plays:
+            assert taken[-1] == ledger.result.taken
+    assert failed_seen == sum(m.failed for r in match.rounds for t in r.tricks for m in t.moves)
+    assert failed_seen > 0
+
+
+def test_a_seats_file_holds_no_other_hand() -> None:
+    match = match_of(first(SJ / "01-bashifen-match.zfn"))
+    data = match_view(match, viewer=2).rounds[0].data
+    assert data["viewer"] == 2
+    assert [h is not None for h in data["hands"]] == [False, False, True, False]
+
+
+def test_the_match_files_and_charts() -> None:
+    made = render_game_files(first(SJ / "01-bashifen-match.zfn"))
+    paths = {f.path for f in made.files}
+    rounds = len(match_of(first(SJ / "01-bashifen-match.zfn")).rounds)
+    assert {f"round-{i}.html" for i in range(1, rounds + 1)} <= paths
+    assert {"index.html", "levels.svg", "levels.png", "points.svg", "points.png"} <= paths
+    files = {f.path: f.content for f in made.files}
+    assert files["levels.png"][:4] == b"\x89PNG"
+    page = files["index.html"].decode()
+    # both charts inline, the 80/120/160 lines, the levels 2..A as the ladder's ticks
+    assert page.count('<svg viewBox="0 0 340') == 2
+    for label in ("80 swap", "120 +1", "160 +2"):
+        assert label in page
+    assert re.search(r">A</text>", page) and re.search(r">K</text>", page)
+    replay = files["round-1.html"].decode()
+    assert "Content-Security-Policy" in replay and 'id="sj-data"' in replay
+
+
+def test_statistics_against_the_validators_report() -> None:
+    matches = [(i, match_of(first(p))) for i, p in enumerate(sorted(SJ.glob("0[1-5]*.zfn")))]
+    players, pairs = sj_stats((i, match_facts(match_view(m))) for i, m in matches)
+    by = {p.name: p for p in players}
+    declared: dict[str, int] = {}
+    held: dict[str, int] = {}
+    buried: dict[str, int] = {}
+    failed: dict[str, int] = {}
+    for _, m in matches:
+        report = validate_match(m)
+        for ledger in report.rounds:
+            dealer = m.players[ledger.dealer]
+            buried[dealer] = buried.get(dealer, 0) + points(ledger.discard)
+            if ledger.result is None:
+                continue
+            for s, name in enumerate(m.players):
+                if ledger.result.declarers >> s & 1:
+                    declared[name] = declared.get(name, 0) + 1
+                    held[name] = held.get(name, 0) + (not ledger.result.change.swap)
+        for r in m.rounds:
+            for trick in r.tricks:
+                for mv in trick.moves:
+                    if mv.failed:
+                        name = m.players[mv.seat]
+                        failed[name] = failed.get(name, 0) + 1
+    for name, t in by.items():
+        assert t.declared == declared.get(name, 0), name
+        assert t.held == held.get(name, 0), name
+        assert t.buried == buried.get(name, 0), name
+        assert t.failed == failed.get(name, 0), name
+        assert t.throws >= t.failed
+    assert any(t.failed for t in players)
+    # a partnership declares exactly when each of its partners does
+    for pair in pairs:
+        a, b = (by[m] for m in pair.members)
+        assert pair.declared <= min(a.declared, b.declared)
+
+
+def test_one_site_for_both_games(store_url: str, tmp_path: Path) -> None:  # noqa: F811
+    db = store_url
+    files = [str(SAMPLES / "01-annotated-club-night.zfn"), str(SJ / "01-bashifen-match.zfn"),
+             str(SJ / "03-failed-throw.zfn")]  # fmt: skip
+    result = runner.invoke(app, ["import", "--db", db, *files])
+    assert result.exit_code == 0, result.output
+    out = tmp_path / "site"
+    result = runner.invoke(app, ["publish", "--db", db, "--out", str(out), "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["games"] == 3
+    again = runner.invoke(app, ["publish", "--db", db, "--out", str(out), "--json"])
+    assert json.loads(again.stdout)["unchanged"] == 3  # kept, the statistics from the manifest
+    pages = {p: (out / p).read_text(encoding="utf-8") for p in
+             ("index.html", "index-shengji.html", "index-zhengfen.html")}  # fmt: skip
+    rows = {p: len(re.findall(r"<tr data-text=", t)) for p, t in pages.items()}
+    assert rows == {"index.html": 3, "index-shengji.html": 2, "index-zhengfen.html": 1}
+    assert "Zheng Fen and Sheng ji games" in pages["index.html"]
+    assert 'id="sj-players"' in pages["index.html"] and 'id="sj-players"' not in pages[
+        "index-zhengfen.html"]  # fmt: skip
+    # Zheng Fen's Players table and standings are on the whole index and Zheng Fen's, not
+    # Sheng ji's (whose measures are its own section's)
+    has_table = {p: 'id="players-table"' in t for p, t in pages.items()}
+    assert has_table == {"index.html": True, "index-shengji.html": False,
+                         "index-zhengfen.html": True}  # fmt: skip
+    # the Sheng ji games have their round replays; their players their statistics
+    sj_ids = [d.name for d in (out / "games").iterdir() if (d / "round-1.html").exists()]
+    assert len(sj_ids) == 2
+    ann = next((out / "players").glob("ann-*.html")).read_text(encoding="utf-8")
+    assert 'id="sj-players-one"' in ann and "Partners" in ann
+    # search finds players of both games: the Players menu lists them all
+    assert 'value="dieter"' in pages["index.html"] and 'value="李娜"' in pages["index.html"]
+
+
+def test_render_a_sheng_ji_record(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["render", str(SJ / "02-no-trump.zfn"), "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "round-1.html").exists() and (tmp_path / "index.html").exists()
+    assert "(2 round replay(s))" in result.output  # its two rounds
+    assert format_hand(0) == ""
+
+
+def test_zhao_pengyou_friends_show_themselves_when_they_join() -> None:
+    from zfrec.games.shengji.charts import points_model
+
+    match = match_of(first(SJ / "06-zhaopengyou.zfn"))
+    view = match_view(match)
+    assert view.teams is None
+    for rnd, page in zip(match.rounds, view.rounds, strict=True):
+        steps = page.data["steps"]
+        assert rnd.dealer is not None
+        assert steps[0]["declarers"] == [rnd.dealer]
+        plays = [s for s in steps if s["kind"] == "play"]
+        moves = [m for t in rnd.tricks for m in t.moves]
+        known: set[int] = {rnd.dealer}
+        for step, move in zip(plays, moves, strict=True):
+            if move.joins:
+                known.add(move.seat)
+            assert step["declarers"] == sorted(known)
+        assert set(steps[-1]["declarers"]) >= known
+        assert page.data["calls"]  # the dealer's call is on the deal step
+    # one bar a round, the opponents' total: the opponents change from round to round
+    model = points_model(view)
+    assert len(model.series) == 1
+    assert list(model.series[0].values) == [max(0, s.total or 0) for s in view.summaries]
+
+
+@pytest.mark.slow
+def test_the_sheng_ji_publish_benchmark_publishes_every_round(tmp_path: Path) -> None:
+    from bench.sj_publish_bench import sj_publish_figures
+
+    figures = sj_publish_figures(tmp_path, quick=True)
+    rounds = int(figures["sj_publish_rounds"])
+    assert rounds > 0 and figures["sj_publish_hands_per_s"] > 0
+    site = tmp_path / "sj-publish" / "site"
+    assert len(list(site.glob("games/*/round-*.html"))) == rounds

@@ -1,0 +1,177 @@
+"""Sheng ji's pages in Debian's chromium (Playwright, file://), at 390×844 and 1280×800: a
+round's replay stepped through (the trick on the felt against the record), a failed throw, a
+seat's view, the match page and the index of a site holding both games. On every page: no
+element wider than the screen, no text under 9 px, no console error. Screenshots go to
+test-artifacts/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from tests.test_render_browser import ARTIFACTS
+from zfrec.cli import app
+from zfrec.games.shengji.cards import size as card_count
+from zfrec.games.shengji.kind import match_of
+from zfrec.record import load
+
+SJ = Path(__file__).resolve().parent.parent / "sample_games" / "shengji"
+ZF = SJ.parent / "01-annotated-club-night.zfn"
+SIZES = ((390, 844), (1280, 800))
+pytestmark = [pytest.mark.usefixtures("chromium"), pytest.mark.slow]
+
+WIDE = """() => { const W = document.documentElement.clientWidth;
+  return [...document.querySelectorAll('body *')].filter(e => {
+    const r = e.getBoundingClientRect(); return r.width > 0 && r.right > W + 1; })
+  .map(e => e.tagName + '.' + e.className).slice(0, 5); }"""
+SMALL = """() => [...document.querySelectorAll('body *')].filter(e =>
+  [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()) &&
+  e.getClientRects().length && parseFloat(getComputedStyle(e).fontSize) < 9)
+  .map(e => e.tagName + '.' + e.className + ' ' + getComputedStyle(e).fontSize).slice(0, 5)"""
+# chart labels: the SVG's font size times its scale
+SVG_SMALL = """() => [...document.querySelectorAll('svg.zf-chart')].filter(s => {
+  const scale = s.getBoundingClientRect().width / s.viewBox.baseVal.width;
+  return 10 * scale < 9; }).length"""
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tmp = tmp_path_factory.mktemp("sjsite")
+    db = str(tmp / "club.db")
+    runner = CliRunner()
+    files = [str(ZF), str(SJ / "01-bashifen-match.zfn"), str(SJ / "03-failed-throw.zfn")]
+    assert runner.invoke(app, ["import", "--db", db, *files]).exit_code == 0
+    out = tmp / "site"
+    result = runner.invoke(app, ["publish", "--db", db, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def _game_dir(site: Path, sample: str) -> Path:
+    """The sample's folder: the one with as many round replays as the sample has rounds (the
+    two samples the site holds differ in that)."""
+    rounds = len(match_of(next(iter(load(SJ / sample)))).rounds)
+    for d in sorted((site / "games").iterdir()):
+        if len(list(d.glob("round-*.html"))) == rounds:
+            return d
+    raise AssertionError(f"no game folder for {sample}")
+
+
+def _open(browser: Any, url: str, size: tuple[int, int]) -> tuple[Any, list[str]]:
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    page.wait_for_timeout(150)
+    return page, errors
+
+
+def _check(page: Any, errors: list[str], shot: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{shot}.png"), full_page=True)
+    assert page.evaluate(WIDE) == [], shot
+    assert page.evaluate(SMALL) == [], shot
+    assert page.evaluate(SVG_SMALL) == 0, shot
+    assert errors == [], shot
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_rounds_replay_step_by_step(browser: Any, site: Path, size: tuple[int, int]) -> None:
+    folder = _game_dir(site, "03-failed-throw.zfn")
+    match = match_of(next(iter(load(SJ / "03-failed-throw.zfn"))))
+    rnd = match.rounds[0]
+    page, errors = _open(browser, (folder / "round-1.html").as_uri(), size)
+    _check(page, errors, f"sj-round-{size[0]}")
+    step = 0
+    for t, trick in enumerate(rnd.tricks, 1):
+        for turn, move in enumerate(trick.moves, 1):
+            step += 1
+            page.keyboard.press("ArrowRight")
+            assert page.evaluate("document.body.dataset.step") == str(step)
+            plays = page.locator("#log .play")
+            assert plays.count() == turn
+            cards = plays.nth(turn - 1).locator(".units:not(.attempt) .card")
+            assert cards.count() == card_count(move.played)
+            assert page.locator("#where").inner_text().lower().endswith(f"trick {t}")
+            if move.failed:
+                assert plays.nth(turn - 1).locator(".throw .attempt").count() == 1
+                page.screenshot(path=str(ARTIFACTS / f"sj-failed-throw-{size[0]}.png"))
+            # trump and rank are always on the felt
+            assert page.locator(".sjstatus .trumpchip").is_visible()
+    page.keyboard.press("End")
+    assert page.locator(".kitty .card").count() == 8  # the kitty revealed at the end
+    _check(page, errors, f"sj-round-end-{size[0]}")
+    page.keyboard.press("Home")
+    assert page.evaluate("document.body.dataset.step") == "0"
+    page.close()
+
+
+def test_a_seats_view_and_the_previous_trick(browser: Any, site: Path) -> None:
+    folder = _game_dir(site, "01-bashifen-match.zfn")
+    page, errors = _open(
+        browser, (folder / "round-1.html").as_uri() + "?seat=2#step=6", (1280, 800)
+    )
+    seats = page.locator("#seats .seat")
+    assert seats.count() == 4
+    assert page.locator('#seats .seat[data-pos="b"]').get_attribute("data-seat") == "1"
+    shown = [seats.nth(i).locator(".hand .card").count() for i in range(4)]
+    assert [n > 0 for n in shown] == [False, True, False, False]
+    # partners face each other: seat 4 (index 3) sits at the top in seat 2's view
+    assert page.locator('#seats .seat[data-pos="t"]').get_attribute("data-seat") == "3"
+    page.click("#prevtrick")
+    assert page.locator("#prevbox .play").count() == 4
+    _check(page, errors, "sj-seat-view-1280")
+    # the "As …" menu goes to another seat's view, kept in the address at the same step
+    with page.expect_navigation():
+        page.select_option("#viewas", "3")
+    assert "?seat=4#step=6" in page.url
+    assert page.locator('#seats .seat[data-pos="b"]').get_attribute("data-seat") == "3"
+    page.close()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_match_page_and_the_index(browser: Any, site: Path, size: tuple[int, int]) -> None:
+    folder = _game_dir(site, "01-bashifen-match.zfn")
+    page, errors = _open(browser, (folder / "index.html").as_uri(), size)
+    assert page.locator("svg.zf-chart").count() == 2
+    _check(page, errors, f"sj-game-{size[0]}")
+    page.close()
+    for name in ("index.html", "index-shengji.html"):
+        page, errors = _open(browser, (site / name).as_uri(), size)
+        _check(page, errors, f"sj-{name[:-5]}-{size[0]}")
+        page.fill("#f-text", "李娜")
+        count = page.locator("#f-count").inner_text()
+        assert count.startswith("2 of") or count == "2 games", count
+        page.close()
+
+
+def test_links_keys_and_a_swipe_drive_the_steps(browser: Any, site: Path) -> None:
+    folder = _game_dir(site, "01-bashifen-match.zfn")
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto((folder / "round-2.html").as_uri() + "#step=9")
+    assert page.evaluate("document.body.dataset.step") == "9"
+    assert page.locator("#pos").inner_text() == "step 9 / " + str(
+        page.evaluate("document.querySelectorAll('#moves .mv').length") - 1
+    )
+    assert page.get_attribute("#share", "href") == "#step=9"
+    page.keyboard.press("Shift+ArrowRight")  # the next trick's first play
+    assert page.locator("#where").inner_text().lower().endswith("trick 4")
+    swipe = """dx => { const b = document.getElementById('board');
+      const t = (x) => new Touch({identifier: 1, target: b, clientX: x, clientY: 300});
+      b.dispatchEvent(new TouchEvent('touchstart', {touches: [t(300)], changedTouches: [t(300)]}));
+      b.dispatchEvent(new TouchEvent('touchend', {touches: [],
+                                                  changedTouches: [t(300 + dx)]})); }"""
+    before = int(page.evaluate("document.body.dataset.step"))
+    page.evaluate(swipe, -120)  # a swipe to the left: the next step
+    assert int(page.evaluate("document.body.dataset.step")) == before + 1
+    page.evaluate(swipe, 120)
+    assert int(page.evaluate("document.body.dataset.step")) == before
+    assert errors == []
+    context.close()

@@ -1,0 +1,515 @@
+"""Sheng ji's pages: one replay per round, the match's page and its charts (RENDER.md, Sheng ji).
+
+    made = render_shengji_files(match)   # RenderedGame: index.html, round-N.html, the charts
+    view = match_view(match, viewer=2)   # the views alone (the page data of seat 3's view)
+
+The match is validated once (`validate_match`): its report gives each round's hands at play
+(rebuilt where the record lacks them), the kitty, the engine's result and the levels after. The
+round's steps are then read off the record, the engine judging what the page shows beside the
+cards: the units of each play (`classify`), who is winning the trick (`trick_winner`) and its
+points. Nothing here applies a rule itself.
+
+A round's page is the generic replay shell (`templates/base.html.j2`, the step controls of
+`templates/controls.html.j2` driven by `templates/stepper.js`) around Sheng ji's own board
+(`templates/sj_round.html.j2`, drawn by `templates/sj_replay.js` from the round's JSON). A seat's
+view is the same page with `?seat=N` (the other hands hidden), or a file rendered for one seat
+(`viewer`), which leaves the other hands out of the data altogether.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from zfrec.cardwords import card_str
+from zfrec.diagnostics import Diagnostic
+from zfrec.errors import ZfrecError
+from zfrec.games.shengji.cards import card_ids, points, size
+from zfrec.games.shengji.formats import Format, classify
+from zfrec.games.shengji.order import Order, make_order
+from zfrec.games.shengji.records import SjMatch, SjMove, SjRound
+from zfrec.games.shengji.replayer import validate_match
+from zfrec.games.shengji.report import SjReport, SjRoundLedger
+from zfrec.games.shengji.rules import SjRules, level_rank, level_text
+from zfrec.games.shengji.trick import trick_winner
+from zfrec.render.views import isolate
+
+__all__ = [
+    "RoundPage",
+    "SjGameView",
+    "cost_marks",
+    "match_view",
+    "render_shengji_files",
+    "round_page",
+]
+
+SUIT_WORDS = {"s": "♠ spades", "h": "♥ hearts", "d": "♦ diamonds", "c": "♣ clubs", "nt": "no trump"}
+
+
+def cost_marks(
+    match: SjMatch, round_index: int, solve_cards: int = 0
+) -> dict[tuple[int, int], str]:
+    """The double-dummy solver's marks of a round's plays, by (trick, turn), 1-based: `?` or
+    `??` where a play cost points against perfect play, over the positions with at most
+    `solve_cards` cards left in all hands (0: none). They come from the Sheng ji solver
+    (`zfrec.games.shengji.solverecord.round_costs(...).marks()`) where it is installed; without
+    it, or for a round it cannot solve, there are none. The page draws them at the move and in
+    the move list."""
+    if solve_cards <= 0:
+        return {}
+    try:
+        solver: Any = importlib.import_module("zfrec.games.shengji.solverecord")
+    except ImportError:  # the solver is not part of this zfrec
+        return {}
+    try:
+        marks: dict[tuple[int, int], str] = solver.round_costs(
+            match, round_index, max_cards=solve_cards
+        ).marks()
+    except ZfrecError:
+        return {}
+    return marks
+
+
+def glyphs(codes: Sequence[str]) -> str:
+    """Card codes as the cards show them: `10♥ A♠ BJ`."""
+    out = []
+    for c in codes:
+        if c in ("SJ", "BJ"):
+            out.append(c)
+        else:
+            out.append(("10" if c[0] == "T" else c[0]) + "♠♥♦♣"["shdc".index(c[1])])
+    return " ".join(out)
+
+
+def _cards(order: Order | None, hand: int) -> list[str]:
+    """A card set as codes, in the round's order when known (trump last, high to low), else
+    by card id."""
+    ids = card_ids(hand)
+    if order is not None:
+        ids.sort(key=lambda c: (order.esuit[c], -order.level[c], c))
+    return [card_str(c) for c in ids]
+
+
+def _units(order: Order | None, cards: int) -> list[list[str]]:
+    """A play's units (tractors, pairs, singles) as the engine reads them; one group of every
+    card when the round's order is unknown or the play is no format at all."""
+    if order is not None:
+        try:
+            return [[card_str(c) for c in u.ids] for u in classify(order, cards).units]
+        except ZfrecError:
+            pass
+    return [_cards(order, cards)]
+
+
+def _mask_seats(mask: int, n: int) -> list[int]:
+    return [s for s in range(n) if mask >> s & 1]
+
+
+def teams_of(rules: SjRules | None, n: int) -> list[list[int]] | None:
+    """The fixed partnerships (seats 1 and 3 against 2 and 4 with four players), or None in
+    zhao pengyou, where the dealer's friends are found in play."""
+    if rules is not None and not rules.fixed_partners:
+        return None
+    return [list(range(0, n, 2)), list(range(1, n, 2))]
+
+
+def _order(rnd: SjRound, ledger: SjRoundLedger | None) -> Order | None:
+    order = rnd.order()
+    if order is None and ledger is not None and rnd.rank is not None:
+        trump = ledger.trump[-1:] if ledger.trump else ""
+        suit = "shdc".index(trump) if trump and trump in "shdc" else None
+        order = make_order(level_rank(rnd.rank), suit)
+    return order
+
+
+@dataclass(slots=True)
+class RoundSummary:
+    """One round as the match's page and its charts list it."""
+
+    number: int
+    dealer: int | None
+    trump: str | None
+    rank: int | None
+    declarers: list[int]
+    levels_before: tuple[int, ...]
+    levels_after: tuple[int, ...] | None
+    taken: int | None  # the opponents' points in tricks
+    total: int | None  # the opponents' total, kitty and penalties counted
+    kitty_points: int | None
+    multiplier: int | None
+    change: str
+    throws: list[tuple[int, bool]]  # (seat, failed) per throw tried
+    buried: int | None  # points the dealer put in the kitty
+    errors: int
+    href: str
+    held: bool | None = None  # the declarers kept the deal (None: the round has no result)
+
+
+@dataclass(slots=True)
+class RoundPage:
+    """A round's replay: the page's JSON (`data`) and what the template shows around it."""
+
+    number: int
+    title: str
+    data: dict[str, Any]
+    prev_href: str | None = None
+    next_href: str | None = None
+    game_href: str | None = "index.html"
+    meta: str = ""
+
+
+@dataclass(slots=True)
+class SjGameView:
+    """The match: its header, per-round summaries and replays, and the validator's findings."""
+
+    match: SjMatch
+    rules: SjRules | None
+    report: SjReport
+    title: str
+    summaries: list[RoundSummary] = field(default_factory=list)
+    rounds: list[RoundPage] = field(default_factory=list)
+    viewer: int | None = None
+    index_href: str | None = None
+    player_hrefs: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def teams(self) -> list[list[int]] | None:
+        return teams_of(self.rules, len(self.match.players))
+
+
+def round_href(number: int) -> str:
+    return f"round-{number}.html"
+
+
+def _diag(d: Diagnostic) -> dict[str, Any]:
+    return {"code": d.code, "severity": d.severity, "message": d.message}
+
+
+def _first_levels(match: SjMatch, ledgers: dict[int, SjRoundLedger], n: int) -> tuple[int, ...]:
+    """Each seat's level before the first round: 2, but the first round's declarers play at
+    its rank (a record may start from a later round of a match)."""
+    levels = [2] * n
+    if match.rounds:
+        first = match.rounds[0]
+        ledger = ledgers.get(first.number)
+        if first.rank is not None and ledger is not None and ledger.result is not None:
+            for s in _mask_seats(ledger.result.declarers, n):
+                levels[s] = first.rank
+    return tuple(levels)
+
+
+def match_view(match: SjMatch, viewer: int | None = None, solve_cards: int = 0) -> SjGameView:
+    """The match's view: validated once, each round's page data and summary."""
+    report = validate_match(match)
+    rules = report.rules
+    n = len(match.players)
+    title = match.event or " · ".join(isolate(p) for p in match.players)
+    view = SjGameView(match, rules, report, title, viewer=viewer)
+    ledgers = {r.number: r for r in report.rounds}
+    by_round: dict[int | None, list[Diagnostic]] = {}
+    for d in report.diagnostics:
+        by_round.setdefault(d.location.hand if d.location else None, []).append(d)
+    levels = _first_levels(match, ledgers, n)
+    for i, rnd in enumerate(match.rounds):
+        ledger = ledgers.get(rnd.number)
+        page, summary = round_page(
+            match,
+            i,
+            rnd,
+            ledger,
+            levels,
+            by_round.get(rnd.number, []),
+            viewer,
+            rules,
+            solve_cards if viewer is None else 0,  # the solver knows every hand
+        )
+        page.prev_href = round_href(match.rounds[i - 1].number) if i > 0 else None
+        last = i + 1 == len(match.rounds)
+        page.next_href = None if last else round_href(match.rounds[i + 1].number)
+        view.rounds.append(page)
+        view.summaries.append(summary)
+        if summary.levels_after is not None:
+            levels = summary.levels_after
+    return view
+
+
+def round_page(
+    match: SjMatch,
+    index: int,
+    rnd: SjRound,
+    ledger: SjRoundLedger | None,
+    levels_before: tuple[int, ...],
+    diagnostics: Sequence[Diagnostic],
+    viewer: int | None,
+    rules: SjRules | None,
+    solve_cards: int = 0,
+) -> tuple[RoundPage, RoundSummary]:
+    """One round's page data and its summary line."""
+    players = list(match.players)
+    n = len(players)
+    order = _order(rnd, ledger)
+    result = ledger.result if ledger is not None else None
+    dealer = rnd.dealer if rnd.dealer is not None else (ledger.dealer if ledger else None)
+    teams = teams_of(rules, n)
+    if result is not None:
+        declarers = _mask_seats(result.declarers, n)
+    elif dealer is not None and teams is not None:
+        declarers = next(t for t in teams if dealer in t)
+    else:
+        declarers = [dealer] if dealer is not None else []
+    trump = rnd.trump or (ledger.trump[-1:] if ledger and ledger.trump[-1:] in "shdc" else None)
+    hands: list[int | None]
+    if ledger is not None:
+        hands = list(ledger.deal)
+    elif rnd.deal is not None and all(not c.unknown for c in rnd.deal):
+        hands = [c.known for c in rnd.deal]
+    else:
+        hands = [None] * n
+    kitty = ledger.discard if ledger is not None else (rnd.discard.known if rnd.discard else 0)
+    marks = cost_marks(match, index, solve_cards)
+    located: dict[tuple[int | None, int | None], list[dict[str, Any]]] = {}
+    for d in diagnostics:
+        loc = d.location
+        located.setdefault((loc.trick, loc.turn) if loc else (None, None), []).append(_diag(d))
+
+    def shown(seat: int) -> bool:
+        return viewer is None or seat == viewer
+
+    steps: list[dict[str, Any]] = []
+    bids = [{"seat": b.seat, "cards": _cards(order, b.cards)} for b in rnd.bids]
+    calls = [[_ordinal(c.ordinal), card_str(c.card)] for c in rnd.calls]
+    rank_text = level_text(rnd.rank) if rnd.rank is not None else "?"
+    trump_word = SUIT_WORDS.get(trump or "", "trump not written")
+    dealer_name = players[dealer] if dealer is not None else "?"
+    steps.append({
+        "kind": "deal", "trick": None, "seat": dealer,
+        "headline": f"Round {rnd.number}: {isolate(dealer_name)} deals; {trump_word}, "
+                    f"rank {rank_text}",
+        "notes": list(rnd.comments), "diagnostics": located.pop((None, None), []),
+        "taken": 0, "winning": None, "plays": [],
+    })  # fmt: skip
+    # who is known to declare: in zhao pengyou the dealer's friends show themselves by playing
+    # the called card (SjMove.joins); with fixed partners the team is known from the deal
+    known = set(declarers) if teams is not None or dealer is None else {dealer}
+    steps[0]["declarers"] = sorted(known)
+    taken = 0
+    tricks_json: list[dict[str, Any]] = []
+    throws: list[tuple[int, bool]] = []
+    for t, trick in enumerate(rnd.tricks, 1):
+        plays_cards: list[int] = []
+        plays: list[dict[str, Any]] = []
+        lead = _format(order, trick.moves[0].played) if trick.moves else None
+        for turn, move in enumerate(trick.moves, 1):
+            play = _play_json(order, move, lead if turn == 1 else None)
+            if play.get("throw"):
+                throws.append((move.seat, move.failed))
+            plays_cards.append(move.played)
+            plays.append(play)
+            if move.joins:
+                known.add(move.seat)
+                play["joins"] = True
+            winner = _winner(order, plays_cards, lead)
+            winning = trick.moves[winner].seat if winner is not None else None
+            done = turn == len(trick.moves) and turn >= n
+            trick_points = points(sum(plays_cards)) if plays_cards else 0
+            # counted as the result counts them (a friend not yet shown is on the dealer's side)
+            if done and winning is not None and winning not in declarers:
+                taken += trick_points
+            mark = marks.get((t, turn))
+            notes = list(move.comments)
+            if move.disputed:
+                notes.append("disputed" + (f": {move.dispute_note}" if move.dispute_note else ""))
+            verb = "leads" if turn == 1 else "plays"
+            text = "  ".join(glyphs(u) for u in play["units"])
+            if move.failed:
+                text = f"throws {glyphs(_cards(order, move.cards))}, which fails: {text} stays"
+                verb = ""
+            headline = f"{isolate(players[move.seat])} {verb} {text}".replace("  ", " ")
+            if done and winning is not None:
+                headline += f"; {isolate(players[winning])} takes the trick ({trick_points} points)"
+            steps.append({
+                "kind": "play", "trick": t, "turn": turn, "seat": move.seat,
+                "headline": headline, "annotation": move.annotation, "mark": mark,
+                "notes": notes, "diagnostics": located.pop((t, turn), []),
+                "taken": taken, "winning": winning, "done": done, "points": trick_points,
+                "declarers": sorted(known),
+            })  # fmt: skip
+        tricks_json.append({"plays": plays})
+    leftovers = [d for ds in located.values() for d in ds]
+    summary_change = _change_text(rnd, result, players)
+    opp_total = result.total if result is not None else (rnd.points.total if rnd.points else None)
+    kitty_points = result.kitty_points if result is not None else None
+    multiplier = result.multiplier if result is not None else None
+    levels_after = (
+        ledger.levels if ledger is not None else (rnd.levels.levels if rnd.levels else None)
+    )
+    end_bits = [f"The opponents took {result.taken if result else taken} points in tricks"]
+    if result is not None:
+        if result.kitty_added:
+            end_bits.append(
+                f"the kitty's {result.kitty_points} × {result.multiplier} = {result.kitty_added}"
+            )
+        if result.penalty:
+            end_bits.append(f"throw penalties {result.penalty:+d}")
+        end_bits.append(f"total {result.total}")
+    steps.append({
+        "kind": "result", "trick": None, "seat": None,
+        "headline": "; ".join(end_bits),
+        "notes": [], "diagnostics": leftovers, "taken": result.total if result else taken,
+        "winning": None, "declarers": declarers,
+    })  # fmt: skip
+    data: dict[str, Any] = {
+        "v": 1,
+        "round": rnd.number,
+        "players": players,
+        "viewer": viewer,
+        "dealer": dealer,
+        "trump": trump,
+        "trump_text": trump_word,
+        "rank": rank_text,
+        "rank_code": "23456789TJQKA"[rnd.rank - 2] if rnd.rank is not None else None,
+        "teams": teams,
+        "declarers": declarers,
+        "levels_before": [level_text(v) for v in levels_before],
+        "levels_after": [level_text(v) for v in levels_after] if levels_after else None,
+        "hands": [
+            _cards(order, h) if h is not None and shown(s) else None for s, h in enumerate(hands)
+        ],
+        "counts": [size(h) if h is not None else None for h in hands],
+        "bids": bids,
+        "calls": calls,
+        # the kitty: the dealer buries it (a dealer's view shows it from the start); every
+        # view reveals it at the round's end, as the table does
+        "kitty": _cards(order, kitty) if kitty else None,
+        "kitty_points": points(kitty) if kitty else 0,
+        "multiplier": multiplier,
+        "kitty_added": result.kitty_added if result is not None else None,
+        "tricks": tricks_json,
+        "steps": steps,
+        "change": summary_change,
+        "swap_at": rules.swap_at if rules else 80,
+    }
+    meta = f"{rules.preset if rules else match.preset}; {trump_word}, rank {rank_text}"
+    page = RoundPage(rnd.number, f"Round {rnd.number}", data, meta=meta)
+    summary = RoundSummary(
+        rnd.number, dealer, trump, rnd.rank, declarers, levels_before, levels_after,
+        result.taken if result else (rnd.points.taken if rnd.points else None), opp_total,
+        kitty_points, multiplier, summary_change, throws, points(kitty) if kitty else None,
+        sum(d.severity == "error" for d in diagnostics), round_href(rnd.number),
+        None if result is None else not result.change.swap,
+    )  # fmt: skip
+    return page, summary
+
+
+def _format(order: Order | None, cards: int) -> Format | None:
+    """A lead's format, or None when the order is unknown or the lead is none (the
+    validator's to report)."""
+    if order is None:
+        return None
+    try:
+        return classify(order, cards)
+    except ZfrecError:
+        return None
+
+
+def _ordinal(k: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(k, f"{k}th")
+
+
+def _winner(order: Order | None, plays: list[int], lead: Format | None) -> int | None:
+    """Who is winning the trick so far (an index into `plays`), judged by the engine."""
+    if order is None or lead is None or not plays:
+        return None
+    try:
+        return trick_winner(order, plays, lead)
+    except ZfrecError:
+        return None
+
+
+def _play_json(order: Order | None, move: SjMove, lead: Format | None) -> dict[str, Any]:
+    """One play: its units; a failed throw's attempt, forced part and blocker too. `lead` is
+    the play's format when it leads the trick (read once per trick)."""
+    if lead is not None:
+        units = [[card_str(c) for c in u.ids] for u in lead.units]
+    else:
+        units = _units(order, move.played)
+    out: dict[str, Any] = {"seat": move.seat, "units": units}
+    if move.failed:
+        out["attempt"] = _units(order, move.cards)
+        out["blocker"] = move.blocker
+        out["throw"] = True
+    elif lead is not None:
+        out["throw"] = lead.kind == "throw"
+    if move.annotation:
+        out["annotation"] = move.annotation
+    return out
+
+
+def _change_text(rnd: SjRound, result: Any, players: list[str]) -> str:
+    if result is not None:
+        c = result.change
+        if c.swap:
+            head = (
+                f"the opponents take over, up {c.opponents}"
+                if c.opponents
+                else "the opponents take over"
+            )
+        elif c.declarers:
+            head = f"the declarers go up {c.declarers}"
+        else:
+            head = "the declarers hold"
+        return f"{head}; {isolate(players[result.next_dealer])} deals next"
+    if rnd.outcome is not None:  # the engine has no result: the record's own word
+        o = rnd.outcome
+        if o.swap:
+            return "as written: the opponents take over" + (f", up {o.steps}" if o.steps else "")
+        return f"as written: the declarers go up {o.steps}" if o.steps else "as written: held"
+    return ""
+
+
+def render_shengji_files(
+    match: SjMatch,
+    *,
+    viewer: int | None = None,
+    index_href: str | None = None,
+    player_hrefs: dict[str, str] | None = None,
+    charts: bool = True,
+    solve_cards: int = 0,
+    **_: Any,
+) -> Any:
+    """The match's files (zfrec.render.gamefiles.RenderedGame): `index.html` with its charts,
+    `round-N.html` per round, `levels.svg`/`.png` and `points.svg`/`.png`. Zheng Fen's options
+    that Sheng ji has no use for yet (the analysis, the audit, the one-file viewer) are
+    accepted and left aside; `solve_cards` asks the solver for its marks (`cost_marks`)."""
+    from zfrec.games.shengji.sjhtml import render_game_page, render_round_page
+    from zfrec.render.gamefiles import GameMeta, OutputFile, RenderedGame
+    from zfrec.render.html import ChartEmbed
+
+    view = match_view(match, viewer, solve_cards)
+    view.index_href = index_href
+    view.player_hrefs = dict(player_hrefs or {})
+    files = [
+        OutputFile(round_href(p.number), render_round_page(view, p).encode()) for p in view.rounds
+    ]
+    embeds: list[ChartEmbed] = []
+    notices: list[str] = []
+    if charts and view.summaries:
+        from zfrec.games.shengji.charts import match_charts
+
+        for chart in match_charts(view):
+            files.append(OutputFile(f"{chart.name}.svg", chart.svg_file.encode()))
+            png_href = None
+            if chart.png is not None:
+                files.append(OutputFile(f"{chart.name}.png", chart.png))
+                png_href = f"{chart.name}.png"
+            if chart.notice and chart.notice not in notices:
+                notices.append(chart.notice)
+            embeds.append(ChartEmbed(chart.title, chart.inline(), png_href, f"{chart.name}.svg"))
+    files.append(OutputFile("index.html", render_game_page(view, embeds).encode()))
+    from zfrec.games.shengji.stats import match_facts
+
+    disputes = sum(m.disputed for r in match.rounds for t in r.tricks for m in t.moves)
+    facts = match_facts(view) if viewer is None else {}
+    return RenderedGame(files, GameMeta(disputes, 0, False, tuple(notices), facts))
