@@ -64,7 +64,8 @@ class NewTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     players: Annotated[list[Annotated[str, Field(max_length=60)]], Field(max_length=MAX_PLAYERS)]
-    rules: str = "pagat"
+    game: Annotated[str | None, Field(max_length=40)] = None
+    rules: Annotated[str | None, Field(max_length=40)] = None  # the game's default preset
     options: Options = {}
     target: Target | None = None
     event: Annotated[str | None, Field(max_length=200)] = None
@@ -82,14 +83,30 @@ class NewHand(BaseModel):
     shuffler: int | None = None
     deals: dict[str, Annotated[str, Field(max_length=400)]] | None = None
     version: Version = None
+    # a game's own fields (Sheng ji: the dealer, the trump, the kitty as taken up)
+    dealer: Annotated[int | None, Field(ge=-(2**31), le=2**31 - 1)] = None
+    trump: Annotated[str | None, Field(max_length=10)] = None
+    kitty: Annotated[str | None, Field(max_length=200)] = None
+
+    def fields(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in ("dealer", "trump", "kitty")}
 
 
 class NewMove(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     seat: int
-    play: Annotated[str, Field(max_length=200)]
+    play: Annotated[str | None, Field(max_length=200)] = None
     version: Version = None
+    # a game's own fields (Sheng ji: a bid, the exchange, a blocked throw)
+    bid: Annotated[str | None, Field(max_length=200)] = None
+    discard: Annotated[str | None, Field(max_length=200)] = None
+    kitty: Annotated[str | None, Field(max_length=200)] = None
+    blocked_by: Annotated[int | None, Field(ge=-(2**31), le=2**31 - 1)] = None
+    shows: Annotated[str | None, Field(max_length=200)] = None
+
+    def fields(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in ("bid", "discard", "kitty", "blocked_by", "shows")}
 
 
 class Undo(BaseModel):
@@ -209,6 +226,7 @@ def create_app(
             event=body.event,
             site=body.site,
             date=body.date,
+            game=body.game,
         )
         if on_table_created is not None:
             on_table_created(made.id, token)
@@ -235,7 +253,11 @@ def create_app(
     ) -> Response:
         deals = None if body.deals is None else {_seat_key(k): v for k, v in body.deals.items()}
         state = table(table_id).start_hand(
-            _bearer(authorization), shuffler=body.shuffler, deals=deals, version=body.version
+            _bearer(authorization),
+            shuffler=body.shuffler,
+            deals=deals,
+            version=body.version,
+            **body.fields(),
         )
         return _json(state, 201)
 
@@ -245,7 +267,9 @@ def create_app(
     ) -> Response:
         live = table(table_id)
         token = _bearer(authorization)
-        return _json(live.enter(token, seat=body.seat, play=body.play, version=body.version))
+        return _json(
+            live.enter(token, seat=body.seat, play=body.play, version=body.version, **body.fields())
+        )
 
     @app.post("/api/tables/{table_id}/undo")
     def undo(

@@ -156,6 +156,32 @@ class ShengjiKind(GameKind):
 
         return diff_sj(match_of(a), match_of(b))
 
+    # the live table ----------------------------------------------------------------------------
+
+    live_fields = ("dealer", "trump", "kitty", "bid", "discard", "blocked_by", "shows")
+
+    def live_rules(
+        self, players: Sequence[str], preset: str | None, options: dict[str, Any]
+    ) -> tuple[str, dict[str, Any]]:
+        from zfrec.games.shengji.live import check_table
+
+        rules = check_table(players, preset or self.default_preset, options)
+        return rules.preset, {k: v for k, v in rules.overrides().items() if k != "players"}
+
+    def live_game(
+        self, header: Any, entries: Sequence[Any], version: int, errors: tuple[type, type]
+    ) -> Any:
+        from zfrec.games.shengji.live import SjLive
+
+        return SjLive(header, entries, version, errors)
+
+    def live_state(
+        self, table_id: str, live: Any, viewer: int | None, since: int
+    ) -> dict[str, Any]:
+        from zfrec.games.shengji.live import sj_live_state
+
+        return sj_live_state(table_id, live, viewer=viewer, since=since)
+
 
 KIND = ShengjiKind()
 
