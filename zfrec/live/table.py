@@ -369,7 +369,7 @@ class Table:
             first = extra.pop("dealer", shuffler)
             zero = None if first is None else int(first) - 1
             if extra or first is not shuffler:
-                started: Entry = live.start_hand(zero, known, **extra)  # type: ignore[call-arg]
+                started: Entry = live.start_hand(zero, known, **extra)
                 return started
             return live.start_hand(zero, known)
 
@@ -394,7 +394,7 @@ class Table:
             if play is None and not extra:
                 raise EntryRefused("request", "play: a move needs a play")
             if extra or play is None:
-                made: Entry = live.enter(seat - 1, play, **extra)  # type: ignore[arg-type, call-arg]
+                made: Entry = live.enter(seat - 1, play, **extra)  # type: ignore[arg-type]
                 return made
             return live.enter(seat - 1, play)
 
