@@ -306,6 +306,8 @@ class GameKind:
     #: The fields an entry of this kind may carry beyond `seat`, `play`, `shuffler`, `deals`
     #: (the web app passes them on to `live_game`'s `enter` and `start_hand`).
     live_fields: tuple[str, ...] = ()
+    #: The template of a live table's page (zfrec/templates), or None for the live layer's own.
+    live_page: str | None = None
 
     def live_rules(
         self, players: Sequence[str], preset: str | None, options: dict[str, Any]

@@ -27,6 +27,7 @@ from sqlalchemy import Engine
 from starlette.concurrency import run_in_threadpool
 
 from zfrec.errors import ZfrecError
+from zfrec.games import kind_of_preset
 from zfrec.live.guard import MAX_BODY as MAX_BODY  # where the limit used to be defined
 from zfrec.live.guard import Options, Target, install, seat_key
 from zfrec.live.judge import LiveError
@@ -46,6 +47,7 @@ ASSETS = {
     "live.css": "text/css; charset=utf-8",
     "live.js": "text/javascript; charset=utf-8",
     "live-table.js": "text/javascript; charset=utf-8",
+    "sj-live-table.js": "text/javascript; charset=utf-8",
 }
 # The browsers' /favicon.ico: a green felt with a gold card, so no request is answered 404.
 FAVICON = (
@@ -357,7 +359,8 @@ def create_app(
     ) -> HTMLResponse:
         st = table(table_id).state(viewer=seat)
         title = st["event"] or " · ".join(st["players"])
-        return _page("live_table.html.j2", state=st, title=title)
+        page = kind_of_preset(st["rules"]).live_page or "live_table.html.j2"
+        return _page(page, state=st, title=title)
 
     @app.get("/t/{table_id}/watch", response_class=HTMLResponse)
     def watch(

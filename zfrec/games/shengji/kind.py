@@ -159,6 +159,7 @@ class ShengjiKind(GameKind):
     # the live table ----------------------------------------------------------------------------
 
     live_fields = ("dealer", "trump", "kitty", "bid", "discard", "blocked_by", "shows")
+    live_page = "live_table_sj.html.j2"  # with sj-live-table.js
 
     def live_rules(
         self, players: Sequence[str], preset: str | None, options: dict[str, Any]

@@ -145,7 +145,6 @@ class SjLive:
         self.starts: list[tuple[int, ...]] = []  # each round's levels before it
         self.done: list[_Done | None] = []
         self.cur: _Replayed | None = None
-        self.last_result: _Done | None = None
         for e in entries:
             self._apply(Entry(e.seq, e.kind, e.data))
             self.entries.append(e)
@@ -167,6 +166,11 @@ class SjLive:
         if self.winners:
             result = Result(tuple(self.levels), self.winners)
         return replace(self.header, rounds=rounds, result=result, hands=[])
+
+    @property
+    def last_result(self) -> _Done | None:
+        """The last finished round's account (None before any round ended)."""
+        return next((d for d in reversed(self.done) if d is not None), None)
 
     @property
     def levels(self) -> list[int]:
@@ -477,7 +481,6 @@ class SjLive:
             side = r.declarers if r.declarers >> wins[0] & 1 else ~r.declarers
             winners = tuple(s for s in range(self.n) if side >> s & 1)
         self.done[-1] = _Done(r, tuple(levels), winners)
-        self.last_result = self.done[-1]
 
     def _replay(self, rnd: SjRound) -> _Replayed:
         """The validator's replay of `rnd` alone (after a stand-in round: see the docstring)."""
