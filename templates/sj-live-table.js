@@ -71,7 +71,8 @@
     } else {
       head.appendChild(el("span", {}, [el("b", { text: "Round " + state.round })]));
       head.appendChild(el("span", { text: "rank " + state.rank }));
-      head.appendChild(el("span", { text: "trump " + (state.trump ? (state.trump === "nt" ? "none" : state.trump) : "not set yet") }));
+      var glyph = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663", nt: "no-trump" };
+      head.appendChild(el("span", { text: "trump " + (state.trump ? glyph[state.trump] : "not set yet") }));
       if (state.dealer) head.appendChild(el("span", { text: "dealer " + name(state.dealer) }));
       if (state.phase) head.appendChild(el("span", { text: state.phase }));
     }
@@ -111,7 +112,8 @@
     box.appendChild(el("h2", { text: "Round " + r.round + " over" }));
     var ch = r.change;
     var lines = [
-      "Opponents took " + r.taken + (r.kitty_points !== null ? ", kitty " + r.kitty_points + " \u00d7 " + r.multiplier : "") +
+      "Opponents took " + r.taken + (r.kitty_points !== null ? ", kitty " + r.kitty_points + " \u00d7 " + r.multiplier :
+        " (the kitty does not count: the declarers took the last trick)") +
         (r.penalty ? ", penalty " + r.penalty : "") + ": " + r.total + " points",
       ch.swap ? "The opponents become the declarers" + (ch.opponents ? " and go up " + ch.opponents : "") :
         "The declarers go up " + ch.declarers,

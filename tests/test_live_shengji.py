@@ -125,7 +125,8 @@ def test_state_shows_trick_winner_points_and_round_end(tmp_path: Path, match: Sj
     assert rnd.points is not None and rnd.outcome is not None and rnd.levels is not None
     assert rnd.outcome.next_dealer is not None
     assert end["total"] == rnd.points.total and end["next_dealer"] == rnd.outcome.next_dealer + 1
-    assert end["kitty"] and end["multiplier"] >= 1
+    assert end["kitty"] and end["multiplier"] == rnd.points.multiplier
+    assert end["kitty_points"] == rnd.points.kitty  # None: the declarers took the last trick
     assert st["levels"] == [str(v) for v in rnd.levels.levels]
     assert st["next"]["dealer"] == rnd.outcome.next_dealer + 1
     # a spectator of seat 1 sees only seat 1's cards

@@ -680,10 +680,12 @@ def _round_end(live: SjLive) -> dict[str, Any] | None:
         return None
     i = max(k for k, d in enumerate(live.done) if d is not None)
     r, rnd = done.result, live.rounds[i]
+    counted = not r.declarers >> r.last_winner & 1  # the kitty counts for the opponents only
     return {
         "round": rnd.number, "declarers": [s + 1 for s in range(live.n) if r.declarers >> s & 1],
         "taken": r.taken, "kitty": format_hand(rnd.discard.known) if rnd.discard else None,
-        "kitty_points": r.kitty_points, "multiplier": r.multiplier, "penalty": r.penalty,
+        "kitty_points": r.kitty_points if counted else None,
+        "multiplier": r.multiplier if counted else None, "penalty": r.penalty,
         "total": r.total, "change": {"declarers": r.change.declarers,
                                      "opponents": r.change.opponents, "swap": r.change.swap},
         "next_dealer": r.next_dealer + 1, "levels": [level_text(v) for v in done.levels],
