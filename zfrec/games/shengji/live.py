@@ -36,9 +36,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from zfrec.diagnostics import Diagnostic
-from zfrec.errors import CardError, RulesError
+from zfrec.errors import CardError, IllegalPlayError, RulesError
 from zfrec.games.shengji.cards import contains, format_hand, parse_hand, points, size
 from zfrec.games.shengji.events import RoundResult
+from zfrec.games.shengji.follow import judge_follow
 from zfrec.games.shengji.formats import classify, unit_text
 from zfrec.games.shengji.rebuild import Rebuilt
 from zfrec.games.shengji.records import (
@@ -246,11 +247,13 @@ class SjLive:
             data = self._move_data(seat, play, extra)
             entry = Entry(len(self.entries) + 1, "move", data)
             rnd = self._with(self.rounds[-1], data)
-            replayed = self._replay(rnd)
-            assert self.cur is not None
-            new = _new_errors(self.cur.errors, replayed.first)
-            if new is not None:
-                raise _Refusal(422, new.code, new.message)
+            replayed = self._follow(seat, data)
+            if replayed is None:
+                replayed = self._replay(rnd)
+                assert self.cur is not None
+                new = _new_errors(self.cur.errors, replayed.first)
+                if new is not None:
+                    raise _Refusal(422, new.code, new.message)
         except _Refusal as r:
             raise self._error(r) from None
         self.rounds[-1] = rnd
@@ -261,6 +264,39 @@ class SjLive:
         if done is not None and done.winners:
             data["result"] = {"levels": list(done.levels), "winners": list(done.winners)}
         return entry
+
+    def _follow(self, seat: int, data: dict[str, Any]) -> _Replayed | None:
+        """The common case at once: where every hand is known (nothing in the rebuilt hands is
+        guessed, so a new play cannot change what the replay makes of the earlier ones), a
+        lead of one unit or a follow in turn that the engine finds legal and that does not end
+        the round is made on
+        the replay's state as the validator would make it, without replaying the round. The
+        state it leaves is the replay's; anything else (None) is judged by the replay."""
+        cur = self.cur
+        state = cur.state if cur is not None else None
+        rb = cur.rebuilt if cur is not None else None
+        if cur is None or state is None or rb is None or "play" not in data or "forced" in data:
+            return None
+        if any(rb.guessed) or state.order is None or seat != state.turn:
+            return None
+        cards = parse_hand(data["play"], self.rules.decks)
+        if sum(size(h) for h in state.hands) <= size(cards) or state.result is not None:
+            return None
+        if state.lead is None:  # a lead of one unit held (a throw is judged by the replay)
+            if state.trick_plays or not contains(state.hands[seat], cards):
+                return None
+            try:
+                lead = classify(state.order, cards)
+            except IllegalPlayError:
+                return None
+            if len(lead.units) > 1:
+                return None
+            state.play_legal(seat, cards, lead)
+            return cur
+        if judge_follow(state.order, state.lead, state.hands[seat], cards) is not None:
+            return None
+        state.play_legal(seat, cards)
+        return cur
 
     def undo(self) -> Any:
         if not self.entries:
