@@ -23,9 +23,10 @@ millisecond; a round's replay also gives the state the screen shows (the trick, 
 the points) and, once the round is over, its result: points, kitty, level change, next dealer.
 
 A round's dealer and rank follow from the rounds before it (the next dealer, the declarers'
-level); the replay of one round takes them as written, after an unfinished stand-in round
-(the validator's rule for a round after one left unfinished), so no earlier round is replayed
-again.
+level); the replay of one round takes them as written (`replay_open(..., trusted=True)`, the
+validator's rule for a round after one left unfinished), so no earlier round is replayed
+again. Where every hand is known, a lead of one unit or a legal follow in turn is made on the
+replay's state at once (`SjLive._follow`): the replay would make it the same way.
 """
 
 from __future__ import annotations
@@ -524,12 +525,9 @@ class SjLive:
             # While bids are still being entered, the trump (and round 1's dealer) entered
             # directly are not held against them: the exchange or the first play checks them.
             rnd = replace(rnd, trump=None, dealer=rnd.dealer if rnd.number > 1 else None)
-        rounds = [rnd]
-        if rnd.number > 1:
-            rounds = [SjRound(rnd.number - 1, dealer=0, rank=2, trump="nt"), rnd]
         h = self.header
-        match = SjMatch(list(h.players), preset=h.preset, options=dict(h.options), rounds=rounds)
-        report, state, rebuilt = replay_open(match, self.rules)
+        match = SjMatch(list(h.players), preset=h.preset, options=dict(h.options), rounds=[rnd])
+        report, state, rebuilt = replay_open(match, self.rules, trusted=rnd.number > 1)
         found = [
             d for d in report.diagnostics
             if d.severity == "error" and d.location.hand == rnd.number

@@ -86,13 +86,16 @@ def validate_match(
 
 
 def replay_open(
-    match: SjMatch, rules: SjRules | None = None
+    match: SjMatch, rules: SjRules | None = None, trusted: bool = False
 ) -> tuple[SjReport, RoundState | None, Rebuilt | None]:
     """`validate_match` for a record still being written (the live table): the last trick of
     the last round may be open, with fewer plays than seats, and its plays are judged as they
-    stand. Also gives the last round's play state and its rebuilt hands (None before play)."""
+    stand. Also gives the last round's play state and its rebuilt hands (None before play).
+    `trusted`: the first round's dealer and rank are taken as written (as after a round left
+    unfinished), for one round replayed without the rounds before it."""
     replay = _Replay(match, None, rules)
     replay.open_last = True
+    replay.trusted = trusted
     report = replay.run()
     return report, replay.last_state, replay.last_rebuilt
 
