@@ -42,11 +42,14 @@ class Device:
         self.page = self.context.new_page()
         self.page.set_default_timeout(20_000)
         self.errors: list[str] = []
-        # A refused entry (422) is logged by the browser as a failed resource: it is expected.
-        self.page.on("console", lambda m: m.type == "error" and "status of 422" not in m.text
-                     and self.errors.append(m.text))  # fmt: skip
+        self.page.on("console", self._console)
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.viewport = viewport
+
+    def _console(self, m: Any) -> None:
+        # A refused entry (422) is logged by the browser as a failed resource: it is expected.
+        if m.type == "error" and "status of 422" not in m.text:
+            self.errors.append(m.text)
 
     def check(self, name: str) -> None:
         ARTIFACTS.mkdir(exist_ok=True)
