@@ -24,9 +24,11 @@ from tests.sj_live_helpers import (
 )
 from tests.test_live_server import server
 from tests.test_store import store_url  # noqa: F401  (the SQLite / PostgreSQL fixture)
+from zfrec.games.shengji.kind import match_of
 from zfrec.games.shengji.records import SjMatch
 from zfrec.live import EntryRefused, Table
 from zfrec.live.app import create_app
+from zfrec.record import loads
 from zfrec.store import open_store
 
 
@@ -187,6 +189,14 @@ def test_refusals_and_conflicts(tmp_path: Path, match: SjMatch) -> None:
         assert send(client, table, token, step.kind, step.body).status_code in (200, 201)
     r = send(client, table, token, "move", {"seat": 1, "bid": "2c"})
     assert r.status_code == 409 and r.json()["code"] == "phase"
+    # the round's replay page comes with Sheng ji's pages: a plain 404 meanwhile, never a 500
+    for path in (f"/t/{table}/replay/1", f"/t/{table}/watch"):
+        r = client.get(path)
+        assert r.status_code == 404 and "Sheng ji" in r.json()["message"]
+    assert client.get(f"/t/{table}").status_code == 200
+    # the record as JSON reads back as the .zfn one
+    as_json = loads(client.get(f"/api/tables/{table}/record.json").text, format="json")[0]
+    assert match_of(as_json).rounds == exported(client, table).rounds
     # marks and corrections are Zheng Fen's only, for now
     r = client.post(f"/api/tables/{table}/marks", json={"annotation": "!"}, headers=_auth(token))
     assert r.status_code == 422 and r.json()["code"] == "request"

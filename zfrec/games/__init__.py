@@ -308,6 +308,9 @@ class GameKind:
     live_fields: tuple[str, ...] = ()
     #: The template of a live table's page (zfrec/templates), or None for the live layer's own.
     live_page: str | None = None
+    #: Whether the live server draws a round's replay page (/t/{id}/replay/N, /watch) with
+    #: the published pages' renderer; without it those pages answer 404 with `pages_later()`.
+    live_replay: bool = True
 
     def live_rules(
         self, players: Sequence[str], preset: str | None, options: dict[str, Any]

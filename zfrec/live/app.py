@@ -367,6 +367,7 @@ def create_app(
         table_id: str, seat: Annotated[int | None, Query(ge=1, le=MAX_PLAYERS)] = None
     ) -> HTMLResponse:
         st = table(table_id).state(viewer=seat)
+        _replayed(st["rules"])
         title = st["event"] or " · ".join(st["players"])
         return _page("live_watch.html.j2", state=st, seat=seat, title=f"Watching {title}")
 
@@ -377,6 +378,7 @@ def create_app(
         seat: Annotated[int | None, Query(ge=1, le=MAX_PLAYERS)] = None,
     ) -> HTMLResponse:
         record = table(table_id).record()
+        _replayed(record.preset)
         if seat is not None and seat > len(record.players):
             raise NotFound("not-found", f"there is no seat {seat}")
         view = build_game_view(
@@ -402,6 +404,13 @@ def create_app(
         )
 
     return app
+
+
+def _replayed(preset: str) -> None:
+    """404 for a game whose replay pages the live server does not draw yet."""
+    kind = kind_of_preset(preset)
+    if not kind.live_replay:
+        raise NotFound("not-found", kind.pages_later())
 
 
 def _seat_key(key: str) -> int:

@@ -160,6 +160,7 @@ class ShengjiKind(GameKind):
 
     live_fields = ("dealer", "trump", "kitty", "bid", "discard", "blocked_by", "shows")
     live_page = "live_table_sj.html.j2"  # with sj-live-table.js
+    live_replay = False  # the round's replay page comes with Sheng ji's pages
 
     def live_rules(
         self, players: Sequence[str], preset: str | None, options: dict[str, Any]
