@@ -134,6 +134,20 @@ def test_state_shows_trick_winner_points_and_round_end(tmp_path: Path, match: Sj
     # a spectator of seat 1 sees only seat 1's cards
     seen = client.get(f"/api/tables/{table}?seat=1").json()
     assert seen["hands"][1:] == [None, None, None]
+    # ... and, while a round is played, another seat's discard only as hidden
+    assert send(client, table, token, "hand", {}).status_code == 201
+    second = [s for s in match_steps(match) if s.round == 2]
+    for step in second[1:]:
+        if "discard" in step.body:
+            assert send(client, table, token, "move", step.body).status_code == 200
+            mover = step.body["seat"]
+            break
+        assert send(client, table, token, "move", step.body).status_code == 200
+    other = mover % 4 + 1
+    hidden = client.get(f"/api/tables/{table}?seat={other}").json()
+    assert hidden["moves"][-1]["discard"] == "(hidden)" and hidden["discard"] is None
+    own = client.get(f"/api/tables/{table}?seat={mover}").json()
+    assert own["moves"][-1]["discard"] == step.body["discard"]
 
 
 def test_undo_any_number_of_entries(tmp_path: Path, match: SjMatch) -> None:

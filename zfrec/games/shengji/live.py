@@ -604,7 +604,7 @@ def sj_live_state(
     """What a client needs to show a Sheng ji table (LIVE.md, "Sheng ji"). Seats 1-based."""
     h, n = live.header, live.n
     view = None if viewer is None else viewer - 1
-    moves = _move_list(live)
+    moves = _move_list(live, view)
     rnd = live.rounds[-1] if live.rounds else None
     done = live.done[-1] if live.rounds else None
     state = live.cur.state if live.cur is not None else None
@@ -726,7 +726,9 @@ def _round_end(live: SjLive) -> dict[str, Any] | None:
     }  # fmt: skip
 
 
-def _move_list(live: SjLive) -> list[dict[str, Any]]:
+def _move_list(live: SjLive, view: int | None = None) -> list[dict[str, Any]]:
+    """The moves entered; a dealer's discard is left out of another seat's view (`view`)
+    until its round is over."""
     out: list[dict[str, Any]] = []
     rnd = 0
     for e in live.entries:
@@ -739,6 +741,9 @@ def _move_list(live: SjLive) -> list[dict[str, Any]]:
         for k in ("play", "bid", "discard", "forced", "shows"):
             if k in d:
                 item[k] = d[k]
+        hidden = view is not None and view != d["seat"] and live.done[rnd - 1] is None
+        if "discard" in d and hidden:
+            item["discard"] = "(hidden)"
         if "blocker" in d:
             item["blocked_by"] = int(d["blocker"]) + 1
         out.append(item)
