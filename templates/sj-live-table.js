@@ -127,7 +127,9 @@
   function renderMoves() {
     var box = clear($("moves"));
     var shown = state.moves.slice(-12).map(function (m) {
-      var text = m.play || (m.bid ? "bids " + m.bid : m.discard ? "discards " + m.discard : "");
+      var text = m.play || (m.bid ? "bids " + m.bid : m.discard ? "discards " + m.discard :
+        m.calls ? "calls " + m.calls : "");
+      if (m.joins) text += " joins";
       if (m.forced) text += " forced " + m.forced + " by " + m.blocked_by;
       return el("span", { text: m.round + "\u00b7" + m.seat + ": " + text });
     });
@@ -243,6 +245,9 @@
     if (phase === "bids" || phase === "exchange") {
       buttons.appendChild(button("Bid", "", function () { send("/moves", { seat: ui.seat, bid: typed() }, cleared); }));
       buttons.appendChild(button("Discard (dealer)", "", function () { send("/moves", { seat: ui.seat, discard: typed() }, cleared); }));
+      if (state.rules === "zhaopengyou") {
+        buttons.appendChild(button("Calls (dealer)", "", function () { send("/moves", { seat: ui.seat, calls: typed() }, cleared); }));
+      }
     }
     buttons.appendChild(button("Clear", "small", function () { cleared(); render(); }));
     form.appendChild(buttons);

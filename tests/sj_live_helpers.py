@@ -14,6 +14,7 @@ from zfrec.games.shengji.cards import card_ids, contains, distinct, format_hand,
 from zfrec.games.shengji.follow import judge_follow
 from zfrec.games.shengji.formats import Format, classify
 from zfrec.games.shengji.kind import match_of
+from zfrec.games.shengji.notation import call_text
 from zfrec.games.shengji.order import TRUMP, Order
 from zfrec.games.shengji.records import SjMatch, SjRound
 from zfrec.record import loads
@@ -22,12 +23,13 @@ ROOT = Path(__file__).resolve().parent.parent
 Client = Any
 
 
-def simulated(tmp: Path, seed: int = 38) -> SjMatch:
-    """A whole bashi fen match from `zfrec simulate --game shengji` (seed 38: 16 rounds)."""
-    out = tmp / f"sj{seed}.zfn"
+def simulated(tmp: Path, seed: int = 38, *rules: str) -> SjMatch:
+    """A whole bashi fen match from `zfrec simulate --game shengji` (seed 38: 16 rounds);
+    `rules`: more options for it (`--rules zhaopengyou`)."""
+    out = tmp / f"sj{seed}{len(rules)}.zfn"
     subprocess.run(
         [sys.executable, "-m", "zfrec", "simulate", "--game", "shengji", "--seed", str(seed),
-         "-n", "1", "--out", str(out)],
+         "-n", "1", "--out", str(out), *rules],
         cwd=ROOT, check=True, capture_output=True,
     )  # fmt: skip
     return match_of(loads(out.read_text("utf-8"))[0])
@@ -94,6 +96,9 @@ def match_steps(match: SjMatch, wrong_every: int = 0) -> Iterator[Step]:
             yield Step("move", {"seat": b.seat + 1, "bid": format_hand(b.cards)}, round=rnd.number)
         yield Step("move", {"seat": rnd.dealer + 1, "discard": format_hand(rnd.discard.known),
                             "kitty": format_hand(rnd.kitty.known)}, round=rnd.number)  # fmt: skip
+        if rnd.calls:
+            yield Step("move", {"seat": rnd.dealer + 1, "calls": call_text(rnd.calls)},
+                       round=rnd.number)  # fmt: skip
         yield from _plays(rnd, n, wrong_every, k)
         k += sum(len(t.moves) for t in rnd.tricks)
 

@@ -259,6 +259,24 @@ def test_a_throw_stands_or_is_blocked(tmp_path: Path) -> None:
     assert refused.value.code == "SJ201" and "must play 2 cards" in refused.value.message
 
 
+def test_zhao_pengyou_calls_and_friends(tmp_path: Path) -> None:
+    """Five seats: the dealer's calls, and the plays that make friends, as the engine says."""
+    match = simulated(tmp_path, 4, "--rules", "zhaopengyou", "--option", "players=5")
+    assert len(match.players) == 5 and match.rounds[0].calls
+    client = _client(tmp_path)
+    table, token = new_sj_table(client, match)
+    steps = [s for s in match_steps(match) if s.round <= 2]
+    joined = False
+    for step in steps:
+        r = send(client, table, token, step.kind, step.body)
+        assert r.status_code in (200, 201), (step, r.text)
+        joined = joined or len(r.json().get("declarers") or []) > 1
+    assert joined and r.json()["teams"] is None
+    assert exported(client, table).rounds == match.rounds[:2]
+    bad = send(client, table, token, "move", {"seat": 1, "calls": "2nd As"})
+    assert bad.status_code == 409  # round 2 is over: no calls now
+
+
 # --- two servers on one PostgreSQL ---------------------------------------------------------------
 
 

@@ -104,11 +104,13 @@ class NewMove(BaseModel):
     bid: Annotated[str | None, Field(max_length=200)] = None
     discard: Annotated[str | None, Field(max_length=200)] = None
     kitty: Annotated[str | None, Field(max_length=200)] = None
+    calls: Annotated[str | None, Field(max_length=200)] = None
     blocked_by: Annotated[int | None, Field(ge=-(2**31), le=2**31 - 1)] = None
     shows: Annotated[str | None, Field(max_length=200)] = None
 
     def fields(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in ("bid", "discard", "kitty", "blocked_by", "shows")}
+        fields = ("bid", "discard", "kitty", "calls", "blocked_by", "shows")
+        return {k: getattr(self, k) for k in fields}
 
 
 class Undo(BaseModel):

@@ -158,7 +158,7 @@ class ShengjiKind(GameKind):
 
     # the live table ----------------------------------------------------------------------------
 
-    live_fields = ("dealer", "trump", "kitty", "bid", "discard", "blocked_by", "shows")
+    live_fields = ("dealer", "trump", "kitty", "bid", "discard", "calls", "blocked_by", "shows")
     live_page = "live_table_sj.html.j2"  # with sj-live-table.js
     live_replay = False  # the round's replay page comes with Sheng ji's pages
 

@@ -31,6 +31,7 @@ replay's state at once (`SjLive._follow`): the replay would make it the same way
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -38,12 +39,21 @@ from typing import Any
 
 from zfrec.diagnostics import Diagnostic
 from zfrec.errors import CardError, IllegalPlayError, RulesError
-from zfrec.games.shengji.cards import contains, format_hand, parse_hand, points, size
+from zfrec.games.shengji.cards import (
+    card_id,
+    contains,
+    count,
+    format_hand,
+    parse_hand,
+    points,
+    size,
+)
 from zfrec.games.shengji.events import RoundResult
 from zfrec.games.shengji.follow import judge_follow
 from zfrec.games.shengji.formats import classify, unit_text
 from zfrec.games.shengji.rebuild import Rebuilt
 from zfrec.games.shengji.records import (
+    SjCall,
     SjCards,
     SjLevels,
     SjMatch,
@@ -64,9 +74,15 @@ from zfrec.record.model import Game, Result
 __all__ = ["LIVE_FIELDS", "SjLive", "sj_live_state"]
 
 # The fields a Sheng ji entry may carry beyond `seat` and `play` (the web app passes them on).
-LIVE_FIELDS = ("dealer", "trump", "kitty", "bid", "discard", "blocked_by", "shows")
+LIVE_FIELDS = ("dealer", "trump", "kitty", "bid", "discard", "calls", "blocked_by", "shows")
 TRUMP_WORDS = {"s": "s", "h": "h", "d": "d", "c": "c", "nt": "nt", "notrump": "nt"}
-MAX_LEGAL = 60  # legal plays listed for the seat to move (a lead may have thousands)
+_ORDINAL = re.compile(r"(\d{1,3})(?:st|nd|rd|th)")
+MAX_LEGAL = 60
+_SUFFIX = {
+    1: "st",
+    2: "nd",
+    3: "rd",
+}  # legal plays listed for the seat to move (a lead may have thousands)
 
 
 class _Refusal(Exception):
@@ -375,13 +391,14 @@ class SjLive:
             raise _Refusal(409, "hand-over", "the round is over: start the next one")
         if not 0 <= seat < self.n:
             raise _Refusal(422, "seat", f"there is no seat {seat + 1}")
-        kinds = [k for k in ("bid", "discard") if extra.get(k) is not None]
+        kinds = [k for k in ("bid", "discard", "calls") if extra.get(k) is not None]
         if play is not None:
             kinds.insert(0, "play")
         if len(kinds) != 1:
-            raise _Refusal(422, "request", "a move is one of play, bid or discard")
+            raise _Refusal(422, "request", "a move is one of play, bid, discard or calls")
         what = kinds[0]
-        allowed = {"play": {"blocked_by", "shows"}, "bid": set(), "discard": {"kitty"}}[what]
+        allowed = {"play": {"blocked_by", "shows"}, "bid": set(), "discard": {"kitty"},
+                   "calls": set()}[what]  # fmt: skip
         stray = {k for k, v in extra.items() if v is not None} - allowed - {what}
         if stray:
             raise _Refusal(422, "request", f"a {what} takes no {sorted(stray)[0]}")
@@ -390,6 +407,8 @@ class SjLive:
             raise _Refusal(409, "phase", f"a {what} comes before the first play of the round")
         if what == "bid":
             return {"seat": seat, "bid": format_hand(_cards(str(extra["bid"]), decks))}
+        if what == "calls":
+            return self._calls(seat, str(extra["calls"]))
         if what == "discard":
             if rnd.discard is not None:
                 raise _Refusal(409, "phase", "the kitty was exchanged already: undo it first")
@@ -411,12 +430,53 @@ class SjLive:
             raise _Refusal(422, "ZF001", "a play needs at least one card (Sheng ji has no pass)")
         data = {"seat": seat, "play": format_hand(cards)}
         blocker, shows = extra.get("blocked_by"), extra.get("shows")
-        if blocker is None and shows is None:
-            return data
-        if blocker is None or shows is None:
-            raise _Refusal(422, "request", "a blocked throw gives both blocked_by and shows")
-        data.update(self._blocked(seat, cards, int(blocker) - 1, _cards(str(shows), decks)))
+        if blocker is not None or shows is not None:
+            if blocker is None or shows is None:
+                raise _Refusal(422, "request", "a blocked throw gives both blocked_by and shows")
+            data.update(self._blocked(seat, cards, int(blocker) - 1, _cards(str(shows), decks)))
+        played = parse_hand(data.get("forced", data["play"]), decks)
+        if self._joins(seat, played):
+            data["joins"] = True
         return data
+
+    def _calls(self, seat: int, text: str) -> dict[str, Any]:
+        """Zhao pengyou: the dealer's calls, `2nd As 1st Kh` (ruling 16), before the first play."""
+        rnd = self.rounds[-1]
+        if not self.rules.friends:
+            raise _Refusal(422, "request", f"{self.rules.preset} has no calls: partners are fixed")
+        if rnd.calls:
+            raise _Refusal(409, "phase", "the calls were entered already: undo them first")
+        dealer = self.dealer()
+        if dealer is not None and seat != dealer:
+            names = self.header.players
+            raise _Refusal(422, "seat", f"{names[dealer]} deals and calls, not {names[seat]}")
+        words, calls = text.replace(",", " ").split(), []
+        if not words or len(words) % 2:
+            raise _Refusal(422, "ZF001", "a call is an ordinal and a card: 2nd As 1st Kh")
+        for ordinal, card in zip(words[::2], words[1::2], strict=True):
+            m = _ORDINAL.fullmatch(ordinal.casefold())
+            if m is None:
+                raise _Refusal(422, "ZF001", f"cannot read the ordinal {ordinal!r}: 1st, 2nd ...")
+            try:
+                cid = card_id(card)
+            except CardError as exc:
+                raise _Refusal(422, "ZF001", exc.message) from None
+            calls.append([cid, int(m.group(1))])
+        return {"seat": seat, "calls": calls}
+
+    def _joins(self, seat: int, played: int) -> bool:
+        """Zhao pengyou: whether this play makes the seat a friend (the engine's rule 16: the
+        called copy, counted in order, played by a seat not on the dealer's team yet)."""
+        state = self.cur.state if self.cur is not None else None
+        if state is None or not state.calls or seat == state.dealer:
+            return False
+        if state.declarers >> seat & 1:
+            return False
+        for i, (cid, ordinal) in enumerate(state.calls):
+            k = count(played, cid)
+            if k and state.seen[i] < ordinal <= state.seen[i] + k:
+                return True
+        return False
 
     def _blocked(self, seat: int, cards: int, blocker: int, shows: int) -> dict[str, Any]:
         """The forced part of a throw `blocker` blocked by showing `shows` (ruling 10): the
@@ -465,12 +525,14 @@ class SjLive:
         decks, seat = self.rules.decks, int(data["seat"])
         if "bid" in data:
             return replace(rnd, bids=[*rnd.bids, SjMove(seat, parse_hand(data["bid"], decks))])
+        if "calls" in data:
+            return replace(rnd, calls=tuple(SjCall(int(c), int(o)) for c, o in data["calls"]))
         if "discard" in data:
             kitty = rnd.kitty
             if data.get("kitty") is not None:
                 kitty = SjCards(parse_hand(data["kitty"], decks))
             return replace(rnd, discard=SjCards(parse_hand(data["discard"], decks)), kitty=kitty)
-        move = SjMove(seat, parse_hand(data["play"], decks))
+        move = SjMove(seat, parse_hand(data["play"], decks), joins=bool(data.get("joins")))
         if "forced" in data:
             move.forced, move.blocker = parse_hand(data["forced"], decks), int(data["blocker"])
         tricks = list(rnd.tricks)
@@ -738,9 +800,12 @@ def _move_list(live: SjLive, view: int | None = None) -> list[dict[str, Any]]:
         d = e.data
         item: dict[str, Any] = {"hand": rnd, "round": rnd, "seat": int(d["seat"]) + 1,
                                 "entry": e.seq}  # fmt: skip
-        for k in ("play", "bid", "discard", "forced", "shows"):
+        for k in ("play", "bid", "discard", "forced", "shows", "joins"):
             if k in d:
                 item[k] = d[k]
+        if "calls" in d:
+            item["calls"] = " ".join(f"{o}{_SUFFIX.get(o, 'th')} {format_hand(1 << 2 * c)}"
+                                     for c, o in d["calls"])  # fmt: skip
         hidden = view is not None and view != d["seat"] and live.done[rnd - 1] is None
         if "discard" in d and hidden:
             item["discard"] = "(hidden)"
