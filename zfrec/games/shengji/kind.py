@@ -180,7 +180,7 @@ class ShengjiKind(GameKind):
     def live_state(
         self, table_id: str, live: Any, viewer: int | None, since: int
     ) -> dict[str, Any]:
-        from zfrec.games.shengji.live import sj_live_state
+        from zfrec.games.shengji.livestate import sj_live_state
 
         return sj_live_state(table_id, live, viewer=viewer, since=since)
 
