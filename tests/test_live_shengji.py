@@ -178,6 +178,11 @@ def test_refusals_and_conflicts(tmp_path: Path, match: SjMatch) -> None:
     table, token = new_sj_table(client, match)
     r = send(client, table, token, "move", {"seat": 1, "play": "3s"})
     assert r.status_code == 409 and r.json()["code"] == "no-hand"
+    # tokens as for Zheng Fen: none is 401, another table's is 403
+    r = client.post(f"/api/tables/{table}/hands", json={"dealer": 1})
+    assert r.status_code == 401
+    _other, other_token = new_sj_table(client, match)
+    assert send(client, table, other_token, "hand", {"dealer": 1}).status_code == 403
     steps = list(match_steps(match))
     at = next(i for i, s in enumerate(steps) if "discard" in s.body)  # the bids entered
     for step in steps[:at]:
