@@ -20,6 +20,7 @@ KEYS = {
     "publish_bytes_per_hand", "publish_10k_jobs2_s", "publish_unchanged_s", "publish_10k_hands",
     "publish_nosolve_hands_per_s",
     "live_move_p50_ms", "live_move_p99_ms", "jobs2_speedup", "import_peak_rss_mb",
+    "sj_live_move_p50_ms", "sj_live_move_p99_ms",
     "jobs2_files_speedup", "import_jobs2_hands_per_s",
     "solve_12_ms", "solve_16_ms", "solve_20_ms", "solve_16_nodes_per_s", "solve_peak_rss_mb",
     "solve_16_3p_ms", "solve_16_4p_ms", "costs_game_ms", "validate_json_peak_rss_mb",

@@ -46,6 +46,7 @@ __all__ = [
     "UnknownKindError",
     "find_kind",
     "kind_of",
+    "kind_of_preset",
     "kind_problem",
 ]
 
@@ -96,6 +97,16 @@ def find_kind(name: str) -> GameKind:
 def kind_of(game: Game) -> GameKind:
     """The kind of a record (its `Game.kind`)."""
     return find_kind(game.kind)
+
+
+def kind_of_preset(preset: str) -> GameKind:
+    """The kind whose presets include `preset` (the presets of the games are all distinct), or
+    the default kind: a live table stores its preset, which names its game."""
+    for name in KINDS:
+        kind = find_kind(name)
+        if preset in kind.presets:
+            return kind
+    return find_kind(DEFAULT_KIND)
 
 
 class BodyReader(Protocol):
@@ -334,6 +345,41 @@ class GameKind:
     def diagnostics_of(self, report: Any) -> list[Diagnostic]:
         """The diagnostics of a Report (the store writes them to its core table)."""
         return list(report.diagnostics)
+
+    # --- the live table (zfrec serve, LIVE.md) ---------------------------------------------
+
+    #: The fields an entry of this kind may carry beyond `seat`, `play`, `shuffler`, `deals`
+    #: (the web app passes them on to `live_game`'s `enter` and `start_hand`).
+    live_fields: tuple[str, ...] = ()
+    #: The template of a live table's page (zfrec/templates), or None for the live layer's own.
+    live_page: str | None = None
+    #: Whether the live server draws a round's replay page (/t/{id}/replay/N, /watch) with
+    #: the published pages' renderer; without it those pages answer 404 with `pages_later()`.
+    live_replay: bool = True
+
+    def live_rules(
+        self, players: Sequence[str], preset: str | None, options: dict[str, Any]
+    ) -> tuple[str, dict[str, Any]] | None:
+        """A new live table's preset and overridden options (RulesError if they do not fit the
+        players), or None: the table's own game (Zheng Fen's) is checked by the live layer."""
+        return None
+
+    def live_game(
+        self, header: Game, entries: Sequence[Any], version: int, errors: tuple[type, type]
+    ) -> Any | None:
+        """The game a live table holds in memory, made from its stored entries, or None for
+        the live layer's own (Zheng Fen's). It has `header`, `entries`, `version`, `views`,
+        `inferred`, `record()`, `in_hand()`, `forget_moves()`, `start_hand(seat, deals,
+        **fields)`, `enter(seat, play, **fields)` and `undo()`; a refusal raises
+        `errors[0]` (422) or `errors[1]` (409) with a code and a message."""
+        return None
+
+    def live_state(
+        self, table_id: str, live: Any, viewer: int | None, since: int
+    ) -> dict[str, Any] | None:
+        """The JSON state of a live table of this kind (LIVE.md), or None for the live layer's
+        own; `viewer` (1-based) hides the other seats' cards."""
+        return None
 
     def __repr__(self) -> str:
         return f"find_kind({self.name!r})"

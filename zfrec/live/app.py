@@ -27,6 +27,7 @@ from sqlalchemy import Engine
 from starlette.concurrency import run_in_threadpool
 
 from zfrec.errors import ZfrecError
+from zfrec.games import kind_of_preset
 from zfrec.live.guard import MAX_BODY as MAX_BODY  # where the limit used to be defined
 from zfrec.live.guard import Options, Target, install, seat_key
 from zfrec.live.judge import LiveError
@@ -46,6 +47,7 @@ ASSETS = {
     "live.css": "text/css; charset=utf-8",
     "live.js": "text/javascript; charset=utf-8",
     "live-table.js": "text/javascript; charset=utf-8",
+    "sj-live-table.js": "text/javascript; charset=utf-8",
 }
 # The browsers' /favicon.ico: a green felt with a gold card, so no request is answered 404.
 FAVICON = (
@@ -64,7 +66,8 @@ class NewTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     players: Annotated[list[Annotated[str, Field(max_length=60)]], Field(max_length=MAX_PLAYERS)]
-    rules: str = "pagat"
+    game: Annotated[str | None, Field(max_length=40)] = None
+    rules: Annotated[str | None, Field(max_length=40)] = None  # the game's default preset
     options: Options = {}
     target: Target | None = None
     event: Annotated[str | None, Field(max_length=200)] = None
@@ -82,14 +85,32 @@ class NewHand(BaseModel):
     shuffler: int | None = None
     deals: dict[str, Annotated[str, Field(max_length=400)]] | None = None
     version: Version = None
+    # a game's own fields (Sheng ji: the dealer, the trump, the kitty as taken up)
+    dealer: Annotated[int | None, Field(ge=-(2**31), le=2**31 - 1)] = None
+    trump: Annotated[str | None, Field(max_length=10)] = None
+    kitty: Annotated[str | None, Field(max_length=200)] = None
+
+    def fields(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in ("dealer", "trump", "kitty")}
 
 
 class NewMove(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     seat: int
-    play: Annotated[str, Field(max_length=200)]
+    play: Annotated[str | None, Field(max_length=200)] = None
     version: Version = None
+    # a game's own fields (Sheng ji: a bid, the exchange, a blocked throw)
+    bid: Annotated[str | None, Field(max_length=200)] = None
+    discard: Annotated[str | None, Field(max_length=200)] = None
+    kitty: Annotated[str | None, Field(max_length=200)] = None
+    calls: Annotated[str | None, Field(max_length=200)] = None
+    blocked_by: Annotated[int | None, Field(ge=-(2**31), le=2**31 - 1)] = None
+    shows: Annotated[str | None, Field(max_length=200)] = None
+
+    def fields(self) -> dict[str, Any]:
+        fields = ("bid", "discard", "kitty", "calls", "blocked_by", "shows")
+        return {k: getattr(self, k) for k in fields}
 
 
 class Undo(BaseModel):
@@ -209,6 +230,7 @@ def create_app(
             event=body.event,
             site=body.site,
             date=body.date,
+            game=body.game,
         )
         if on_table_created is not None:
             on_table_created(made.id, token)
@@ -235,7 +257,11 @@ def create_app(
     ) -> Response:
         deals = None if body.deals is None else {_seat_key(k): v for k, v in body.deals.items()}
         state = table(table_id).start_hand(
-            _bearer(authorization), shuffler=body.shuffler, deals=deals, version=body.version
+            _bearer(authorization),
+            shuffler=body.shuffler,
+            deals=deals,
+            version=body.version,
+            **body.fields(),
         )
         return _json(state, 201)
 
@@ -245,7 +271,9 @@ def create_app(
     ) -> Response:
         live = table(table_id)
         token = _bearer(authorization)
-        return _json(live.enter(token, seat=body.seat, play=body.play, version=body.version))
+        return _json(
+            live.enter(token, seat=body.seat, play=body.play, version=body.version, **body.fields())
+        )
 
     @app.post("/api/tables/{table_id}/undo")
     def undo(
@@ -333,13 +361,15 @@ def create_app(
     ) -> HTMLResponse:
         st = table(table_id).state(viewer=seat)
         title = st["event"] or " · ".join(st["players"])
-        return _page("live_table.html.j2", state=st, title=title)
+        page = kind_of_preset(st["rules"]).live_page or "live_table.html.j2"
+        return _page(page, state=st, title=title)
 
     @app.get("/t/{table_id}/watch", response_class=HTMLResponse)
     def watch(
         table_id: str, seat: Annotated[int | None, Query(ge=1, le=MAX_PLAYERS)] = None
     ) -> HTMLResponse:
         st = table(table_id).state(viewer=seat)
+        _replayed(st["rules"])
         title = st["event"] or " · ".join(st["players"])
         return _page("live_watch.html.j2", state=st, seat=seat, title=f"Watching {title}")
 
@@ -350,6 +380,7 @@ def create_app(
         seat: Annotated[int | None, Query(ge=1, le=MAX_PLAYERS)] = None,
     ) -> HTMLResponse:
         record = table(table_id).record()
+        _replayed(record.preset)
         if seat is not None and seat > len(record.players):
             raise NotFound("not-found", f"there is no seat {seat}")
         view = build_game_view(
@@ -375,6 +406,13 @@ def create_app(
         )
 
     return app
+
+
+def _replayed(preset: str) -> None:
+    """404 for a game whose replay pages the live server does not draw yet."""
+    kind = kind_of_preset(preset)
+    if not kind.live_replay:
+        raise NotFound("not-found", kind.pages_later())
 
 
 def _seat_key(key: str) -> int:

@@ -35,6 +35,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import Session
 
 from zfrec.errors import RulesError
+from zfrec.games import GameKind, NotSupported, UnknownKindError, find_kind, kind_of_preset
 from zfrec.games.zhengfen.engine.cards import format_cards, points_of
 from zfrec.games.zhengfen.engine.game import hand_sizes, next_seat
 from zfrec.games.zhengfen.engine.movegen import example, legal_plays
@@ -227,7 +228,23 @@ def _header(row: LiveTableRow) -> Game:
         preset=row.preset,
         options=dict(row.options),
         target=row.target,
+        kind=kind_of_preset(row.preset).name,
     )
+
+
+def _live_game(header: Game, entries: list[Entry], version: int) -> LiveGame:
+    """The game in memory: the kind's own live game where it has one, else Zheng Fen's."""
+    made = find_kind(header.kind).live_game(header, entries, version, (EntryRefused, Conflict))
+    return made if made is not None else LiveGame(header, entries, version)
+
+
+def _extra(kind: GameKind, fields: dict[str, Any]) -> dict[str, Any]:
+    """The kind's own fields of an entry (those given); 422 for a field it does not take."""
+    given = {k: v for k, v in fields.items() if v is not None}
+    for name in given:
+        if name not in kind.live_fields:
+            raise EntryRefused("request", f"{name}: a {kind.title} table takes no {name}")
+    return given
 
 
 # --- the table ----------------------------------------------------------------------------------
@@ -248,14 +265,20 @@ class Table:
         engine: Engine,
         *,
         players: list[str],
-        rules: str = "pagat",
+        rules: str | None = None,
         options: dict[str, Any] | None = None,
         target: int | None = None,
         event: str | None = None,
         site: str | None = None,
         date: str | None = None,
+        game: str | None = None,
     ) -> tuple[Table, str]:
-        """A new empty table and its secret writer token (shown once, stored only hashed)."""
+        """A new empty table and its secret writer token (shown once, stored only hashed).
+        `game` names the game (zfrec.games; Zheng Fen when None)."""
+        try:
+            kind = find_kind(game) if game is not None else kind_of_preset(rules or "pagat")
+        except UnknownKindError as exc:
+            raise EntryRefused("game", exc.message) from None
         problem = players_problem([str(p) for p in players])
         if problem:
             raise EntryRefused("players", problem)
@@ -268,10 +291,15 @@ class Table:
         if date is None:  # a live game is played today: stored dated, as the notation writes it
             date = datetime.date.today().strftime("%Y.%m.%d")
         try:
-            ruleset = preset(rules, **chosen)
-        except RulesError as exc:
+            own = kind.live_rules([str(p) for p in players], rules, dict(options or {}))
+            if own is None:
+                ruleset = preset(rules or "pagat", **chosen)
+                overrides = {k: v for k, v in ruleset.overrides().items() if k != "target"}
+                name, goal = ruleset.preset, ruleset.target
+            else:
+                (name, overrides), goal = own, kind.default_target or 500
+        except (RulesError, NotSupported) as exc:
             raise EntryRefused("rules", exc.message) from None
-        overrides = {k: v for k, v in ruleset.overrides().items() if k != "target"}
         token = secrets.token_urlsafe(18)
         for _ in range(_ATTEMPTS):
             table_id = secrets.token_urlsafe(6)
@@ -282,9 +310,9 @@ class Table:
                         table_id=table_id,
                         token_hash=token_hash(token),
                         players=[str(p) for p in players],
-                        preset=ruleset.preset,
+                        preset=name,
                         options=overrides,
-                        target=ruleset.target,
+                        target=goal,
                         event=event,
                         site=site,
                         date=date,
@@ -328,22 +356,49 @@ class Table:
         shuffler: int | None = None,
         deals: dict[int, str] | None = None,
         version: int | None = None,
+        **fields: Any,
     ) -> dict[str, Any]:
         """Start the next hand. `shuffler` (1-based) is needed for hand 1 only; later the rules
         name it. `deals` maps seats (1-based) to what is known of their cards (`3h 4h ?16`).
-        `version`: the table's version the entry was made against (Stale if it moved on)."""
-        zero = None if shuffler is None else shuffler - 1
+        `version`: the table's version the entry was made against (Stale if it moved on).
+        `fields`: a game's own (Sheng ji: `dealer` instead of `shuffler`, `trump`, `kitty`)."""
         known = None if deals is None else {int(k) - 1: v for k, v in deals.items()}
-        return self._change(token, version, _appending(lambda live: live.start_hand(zero, known)))
+
+        def start(live: LiveGame) -> Entry:
+            extra = _extra(find_kind(live.header.kind), fields)
+            first = extra.pop("dealer", shuffler)
+            zero = None if first is None else int(first) - 1
+            if extra or first is not shuffler:
+                started: Entry = live.start_hand(zero, known, **extra)
+                return started
+            return live.start_hand(zero, known)
+
+        return self._change(token, version, _appending(start))
 
     def enter(
-        self, token: str | None, *, seat: int, play: str, version: int | None = None
+        self,
+        token: str | None,
+        *,
+        seat: int,
+        play: str | None,
+        version: int | None = None,
+        **fields: Any,
     ) -> dict[str, Any]:
         """One move: `play` is cards (`8s 8h`, `BJ=8h`) or a pass (`-`). A play by a later seat
         means the seats in between passed: the answer's `inferred` lists them (1-based).
-        Illegal or ambiguous: EntryRefused, nothing stored."""
-        op = _appending(lambda live: live.enter(seat - 1, play))
-        return self._change(token, version, op, inferred=True)
+        Illegal or ambiguous: EntryRefused, nothing stored. `fields`: a game's own (Sheng ji:
+        `bid`, `discard`, `kitty`, a blocked throw's `blocked_by` and `shows`)."""
+
+        def move(live: LiveGame) -> Entry:
+            extra = _extra(find_kind(live.header.kind), fields)
+            if play is None and not extra:
+                raise EntryRefused("request", "play: a move needs a play")
+            if extra or play is None:
+                made: Entry = live.enter(seat - 1, play, **extra)  # type: ignore[arg-type]
+                return made
+            return live.enter(seat - 1, play)
+
+        return self._change(token, version, _appending(move), inferred=True)
 
     def undo(self, token: str | None, *, version: int | None = None) -> dict[str, Any]:
         """Remove the last entry (a move or a hand start); any number of times."""
@@ -362,6 +417,7 @@ class Table:
         the other versions `or` (a list of plays). The game itself does not change."""
 
         def op(s: Session, row: LiveTableRow, live: LiveGame) -> LiveGame:
+            _own(live, "marked")
             moves = [e for e in live.entries if e.kind == "move"]
             target = moves[-1] if entry is None and moves else None
             if entry is not None and 1 <= entry <= len(live.entries):
@@ -405,6 +461,7 @@ class Table:
         dropped: list[dict[str, Any]] = []
 
         def op(s: Session, row: LiveTableRow, live: LiveGame) -> LiveGame:
+            _own(live, "corrected")
             if action == "replace" and not (
                 1 <= entry <= len(live.entries) and live.entries[entry - 1].kind == "move"
             ):
@@ -460,7 +517,7 @@ class Table:
         if len(rows) != row.entries or self._row(s).version != row.version:
             return None  # PostgreSQL reads each statement afresh: a writer got in between
         entries = [Entry(r.seq, r.kind, r.data) for r in rows]
-        return LiveGame(_header(row), entries, row.version)
+        return _live_game(_header(row), entries, row.version)
 
     def _change(
         self, token: str | None, version: int | None, op: _Op, *, inferred: bool = False
@@ -507,6 +564,13 @@ class Table:
 
 
 _Op = Callable[[Session, LiveTableRow, LiveGame], LiveGame]
+
+
+def _own(live: LiveGame, what: str) -> None:
+    """Marks and corrections are the live layer's own game's (Zheng Fen's) for now."""
+    if not isinstance(live, LiveGame):
+        title = find_kind(live.header.kind).title
+        raise EntryRefused("request", f"a {title} table's entries cannot be {what} yet: undo")
 
 
 def _appending(action: Callable[[LiveGame], Entry]) -> _Op:
@@ -583,7 +647,10 @@ def cached_state(
     if found is None:
         if live.views and next(iter(live.views))[0] != live.version:
             live.views.clear()
-        found = live.views[key] = state_json(table_id, live, viewer=viewer, since=since)
+        own = find_kind(live.header.kind).live_state(table_id, live, viewer, since)
+        if own is None:
+            own = state_json(table_id, live, viewer=viewer, since=since)
+        found = live.views[key] = own
     return dict(found)  # a copy of the top level: callers may add keys
 
 

@@ -19,6 +19,7 @@ from typing import Any
 from sqlalchemy import bindparam, delete, insert, select, update
 from sqlmodel import Session
 
+from zfrec.games import NotSupported
 from zfrec.record import Game
 from zfrec.store.db import StoreError
 from zfrec.store.importer import delete_game, store_game
@@ -175,9 +176,16 @@ def pop_live_entry(session: Session, *, table_id: str, version: int, seq: int) -
     return _bump(session, table_id, version, seq - 1)
 
 
-def finish_live_game(session: Session, *, table_id: str, game: Game) -> int:
-    """Store the finished game like an imported one and link it to the table; its game id."""
-    game_id, _added = store_game(session, game=game)
+def finish_live_game(session: Session, *, table_id: str, game: Game) -> int | None:
+    """Store the finished game like an imported one and link it to the table; its game id.
+    A game whose kind the store cannot hold yet (NotSupported, raised before anything is
+    written) marks the table over without a stored game: its entries keep the whole record,
+    which `record.zfn` gives and `zfrec import` takes once the store can."""
+    game_id: int | None
+    try:
+        game_id, _added = store_game(session, game=game)
+    except NotSupported:
+        game_id = None
     session.connection().execute(
         update(LIVE_TABLE).where(LIVE_TABLE.c.id == table_id).values(over=True, game_id=game_id)
     )

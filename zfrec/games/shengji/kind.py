@@ -200,6 +200,34 @@ class ShengjiKind(GameKind):
         core: Any = _CoreReport(report)  # the attributes core_rows reads of a Report
         return core_rows(source, number, text, game, core, len(game.rounds))
 
+    # the live table ----------------------------------------------------------------------------
+
+    live_fields = ("dealer", "trump", "kitty", "bid", "discard", "calls", "blocked_by", "shows")
+    live_page = "live_table_sj.html.j2"  # with sj-live-table.js
+    live_replay = False  # the round's replay page comes with Sheng ji's pages
+
+    def live_rules(
+        self, players: Sequence[str], preset: str | None, options: dict[str, Any]
+    ) -> tuple[str, dict[str, Any]]:
+        from zfrec.games.shengji.live import check_table
+
+        rules = check_table(players, preset or self.default_preset, options)
+        return rules.preset, {k: v for k, v in rules.overrides().items() if k != "players"}
+
+    def live_game(
+        self, header: Any, entries: Sequence[Any], version: int, errors: tuple[type, type]
+    ) -> Any:
+        from zfrec.games.shengji.live import SjLive
+
+        return SjLive(header, entries, version, errors)
+
+    def live_state(
+        self, table_id: str, live: Any, viewer: int | None, since: int
+    ) -> dict[str, Any]:
+        from zfrec.games.shengji.livestate import sj_live_state
+
+        return sj_live_state(table_id, live, viewer=viewer, since=since)
+
 
 class _CoreReport:
     """An SjReport as the store core reads a report: the final levels as each seat's score."""

@@ -46,7 +46,7 @@ from zfrec.games.shengji.throws import check_throw
 from zfrec.record.model import Pos
 from zfrec.record.problems import Fix
 
-__all__ = ["SjReport", "SjRoundLedger", "validate_match"]
+__all__ = ["SjReport", "SjRoundLedger", "replay_open", "validate_match"]
 
 
 class _At(TypedDict):
@@ -85,6 +85,21 @@ def validate_match(
     return _Replay(match, game_number, rules).run()
 
 
+def replay_open(
+    match: SjMatch, rules: SjRules | None = None, trusted: bool = False
+) -> tuple[SjReport, RoundState | None, Rebuilt | None]:
+    """`validate_match` for a record still being written (the live table): the last trick of
+    the last round may be open, with fewer plays than seats, and its plays are judged as they
+    stand. Also gives the last round's play state and its rebuilt hands (None before play).
+    `trusted`: the first round's dealer and rank are taken as written (as after a round left
+    unfinished), for one round replayed without the rounds before it."""
+    replay = _Replay(match, None, rules)
+    replay.open_last = True
+    replay.trusted = trusted
+    report = replay.run()
+    return report, replay.last_state, replay.last_rebuilt
+
+
 def _seats(mask: int, n: int) -> list[int]:
     return [s for s in range(n) if mask >> s & 1]
 
@@ -119,6 +134,9 @@ class _Replay:
         self.round_cause: Cause | None = None  # the round's first error before play
         self.trusted = False  # the last round was left unfinished: take this one's start
         self.lost: list[Cause] = []  # the round's lines the reader skipped, in order
+        self.open_last = False  # replay_open: the last trick may be open
+        self.last_state: RoundState | None = None
+        self.last_rebuilt: Rebuilt | None = None
 
     # reporting ---------------------------------------------------------------------------------
 
@@ -298,6 +316,7 @@ class _Replay:
             calls=[(c.card, c.ordinal) for c in rnd.calls], undoable=False,
         )  # fmt: skip
         self.play_phase(rules, rnd, state, rb)
+        self.last_state, self.last_rebuilt = state, rb
         result = state.result
         new_levels = list(levels)
         won: tuple[int, ...] = ()
@@ -433,7 +452,8 @@ class _Replay:
                           "is skipped", _pos(m.pos if m else None, trick.pos), trick=t,
                           rule="11")  # fmt: skip
                 return
-            if len(trick.moves) != n:
+            open_tail = self.open_last and t == len(rnd.tricks) and len(trick.moves) < n
+            if len(trick.moves) != n and not open_tail:
                 self.note("SJ206", f"a trick has {n} plays, one by each seat, not "
                           f"{len(trick.moves)}; the rest of the round is not judged", trick.pos,
                           trick=t, rule="7")  # fmt: skip

@@ -1,0 +1,280 @@
+/* zfrec live: a Sheng ji table's page. The server judges every entry (the Sheng ji validator);
+   this script shows the state the server sends (the seats around the felt, the trick with its
+   units, who is winning it, the opponents' points, the round's end) and sends the entries:
+   rounds, bids, the exchange, plays (tapped or typed, a throw's block), undo. Each entry
+   carries the table version it was made against (409 stale otherwise). User text is only ever
+   set with textContent. */
+(function () {
+  "use strict";
+
+  var Z = window.zfrecLive;
+  if (!Z || document.body.getAttribute("data-page") !== "sjtable") return;
+  var $ = Z.$, el = Z.el, clear = Z.clear, cardRow = Z.cardRow, cardFace = Z.cardFace;
+  var id = document.body.getAttribute("data-table");
+  var token = Z.tokenFor(id);
+  var params = new URLSearchParams(location.search);
+  var viewer = params.get("seat") ? +params.get("seat") : null;
+  var state = JSON.parse($("zf-state").textContent);
+  var TRUMPS = [["", "from the bids"], ["s", "\u2660 spades"], ["h", "\u2665 hearts"],
+    ["d", "\u2666 diamonds"], ["c", "\u2663 clubs"], ["nt", "no-trump"]];
+  var ui = { seat: null, picked: [], text: "", touched: false };
+
+  function name(seat) { return state.players[seat - 1]; }
+  function statePath() { return "/api/tables/" + id + (viewer ? "?seat=" + viewer : ""); }
+  function message(kind, code, text) { Z.showMessage($("msg"), kind, code, text); }
+  function isRed(card) { return /[hd]$/.test(card); }
+
+  function refresh() {
+    return Z.api("GET", statePath()).then(function (res) {
+      if (res.ok) { state = res.data; render(); }
+    });
+  }
+
+  function send(path, body, done) {
+    body.version = state.version;
+    Z.api("POST", "/api/tables/" + id + path, body, token).then(function (res) {
+      if (res.ok) {
+        state = res.data;
+        message("", "", "");
+        if (done) done();
+        render();
+      } else {
+        message("error", res.data.code || String(res.status), res.data.message || "refused");
+        if (res.status === 409 && res.data.state) { state = res.data.state; render(); }
+      }
+    }, function () { message("error", "", "not sent: no connection; try again"); });
+  }
+
+  // the felt -------------------------------------------------------------------------------
+
+  function seatCell(seat, area) {
+    var played = null;
+    state.trick_moves.forEach(function (m) { if (m.seat === seat) played = m; });
+    var decl = state.declarers.indexOf(seat) >= 0;
+    var cls = "sjseat" + (state.turn === seat ? " turn" : "") + (state.winning === seat ? " win" : "");
+    var hand = state.hands[seat - 1];
+    return el("div", { cls: cls + (area ? " a-" + area : ""), "data-seat": String(seat) }, [
+      el("div", { cls: "name", text: seat + " " + name(seat) }),
+      el("div", { cls: "team", text: (state.dealer === seat ? "dealer \u00b7 " : "") +
+        (state.round ? (decl ? "declarer" : "opponent") + " \u00b7 " : "") + "level " + state.levels[seat - 1] +
+        (state.cards_left[seat - 1] !== null ? " \u00b7 " + state.cards_left[seat - 1] + " cards" : "") }),
+      el("div", { cls: "played" }, [played ? cardRow(played.play) : null]),
+      hand && viewer === seat && hand.cards ? el("div", { cls: "small" }, [cardRow(hand.cards)]) : null
+    ]);
+  }
+
+  function renderFelt() {
+    var felt = clear($("felt"));
+    var head = el("div", { cls: "head" });
+    if (!state.round) {
+      head.appendChild(el("span", { text: "No round yet \u00b7 levels start at 2" }));
+    } else {
+      head.appendChild(el("span", {}, [el("b", { text: "Round " + state.round })]));
+      head.appendChild(el("span", { text: "rank " + state.rank }));
+      var glyph = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663", nt: "no-trump" };
+      head.appendChild(el("span", { text: "trump " + (state.trump ? glyph[state.trump] : "not set yet") }));
+      if (state.dealer) head.appendChild(el("span", { text: "dealer " + name(state.dealer) }));
+      if (state.phase) head.appendChild(el("span", { text: state.phase }));
+    }
+    if (state.teams) head.appendChild(el("span", { text: "partners: " + state.teams.map(function (t) {
+      return t.map(name).join(" & "); }).join(" vs ") }));
+    felt.appendChild(head);
+    var n = state.players.length;
+    var ring = el("div", { cls: "sjring" + (n === 4 ? "" : " many") });
+    var center = el("div", { cls: "sjcenter" });
+    var lead = state.trick_moves[0];
+    center.appendChild(el("div", { cls: "pts", text: "Opponents " + state.points }));
+    if (state.turn) center.appendChild(el("div", { text: name(state.turn) + " to play" + (state.trick ? " \u00b7 trick " + state.trick : "") }));
+    if (lead && lead.units) {
+      center.appendChild(el("div", { cls: "sjunits" }, lead.units.map(function (u) { return el("span", { text: u }); })));
+    }
+    if (state.winning) center.appendChild(el("div", { text: name(state.winning) + " is winning" + (state.trick_points ? " \u00b7 " + state.trick_points + " points" : "") }));
+    if (state.status === "over") center.appendChild(el("div", { cls: "pts", text: "Won by " + state.winners.map(name).join(" & ") }));
+    if (n === 4) {
+      ring.appendChild(seatCell(3, "n"));
+      ring.appendChild(seatCell(4, "w"));
+      ring.appendChild(center);
+      ring.appendChild(seatCell(2, "e"));
+      ring.appendChild(seatCell(1, "s"));
+    } else {
+      for (var s = 1; s <= n; s++) ring.appendChild(seatCell(s, null));
+      ring.appendChild(center);
+    }
+    felt.appendChild(ring);
+  }
+
+  function renderEnd() {
+    var box = $("roundend");
+    var r = state.last_round;
+    box.classList.toggle("hidden", !r || state.status === "playing");
+    clear(box);
+    if (!r) return;
+    box.appendChild(el("h2", { text: "Round " + r.round + " over" }));
+    var ch = r.change;
+    var lines = [
+      "Opponents took " + r.taken + (r.kitty_points !== null ? ", kitty " + r.kitty_points + " \u00d7 " + r.multiplier :
+        " (the kitty does not count: the declarers took the last trick)") +
+        (r.penalty ? ", penalty " + r.penalty : "") + ": " + r.total + " points",
+      ch.swap ? "The opponents become the declarers" + (ch.opponents ? " and go up " + ch.opponents : "") :
+        "The declarers go up " + ch.declarers,
+      "Levels: " + state.players.map(function (p, i) { return p + " " + r.levels[i]; }).join(", "),
+      "Next dealer: " + name(r.next_dealer)
+    ];
+    lines.forEach(function (t) { box.appendChild(el("p", { text: t })); });
+    if (r.kitty) box.appendChild(el("div", {}, [el("span", { cls: "muted", text: "Kitty " }), cardRow(r.kitty)]));
+  }
+
+  function renderMoves() {
+    var box = clear($("moves"));
+    var shown = state.moves.slice(-12).map(function (m) {
+      var text = m.play || (m.bid ? "bids " + m.bid : m.discard ? "discards " + m.discard :
+        m.calls ? "calls " + m.calls : "");
+      if (m.joins) text += " joins";
+      if (m.forced) text += " forced " + m.forced + " by " + m.blocked_by;
+      return el("span", { text: m.round + "\u00b7" + m.seat + ": " + text });
+    });
+    box.appendChild(el("div", { cls: "muted", text: state.moves_total + " moves \u00b7 the last ones:" }));
+    box.appendChild(el("div", { cls: "sjmoves" }, shown));
+  }
+
+  // entry ----------------------------------------------------------------------------------
+
+  function seatSelect(idName, value) {
+    var sel = el("select", { id: idName, "aria-label": "Seat" });
+    state.players.forEach(function (p, i) {
+      var o = el("option", { value: String(i + 1), text: (i + 1) + " " + p });
+      if (value === i + 1) o.selected = true;
+      sel.appendChild(o);
+    });
+    return sel;
+  }
+  function field(label, input) { return el("label", { cls: "field" }, [el("span", { text: label }), input]); }
+  function button(text, cls, onclick) { return el("button", { type: "button", cls: "btn " + cls, text: text, onclick: onclick }); }
+
+  function roundForm(box) {
+    var next = state.next || {};
+    var form = el("div", { cls: "sjform" });
+    form.appendChild(el("h2", { text: "Round " + (next.round || 1) + (next.rank ? " at " + next.rank : "") }));
+    var dealer = seatSelect("sj-dealer", next.dealer || 1);
+    if (next.dealer) dealer.disabled = true;
+    form.appendChild(field("Dealer" + (next.dealer ? " (the rules name them)" : " (or as the bids settle it)"), dealer));
+    var trump = el("select", { id: "sj-trump", "aria-label": "Trump" });
+    TRUMPS.forEach(function (t) { trump.appendChild(el("option", { value: t[0], text: t[1] })); });
+    form.appendChild(field("Trump", trump));
+    var deals = el("details", {}, [el("summary", { text: "Deals (optional)" })]);
+    state.players.forEach(function (p, i) {
+      deals.appendChild(field((i + 1) + " " + p, el("input", { type: "text", cls: "notation", id: "sj-deal-" + (i + 1), placeholder: "3s 3s 4h ... or ?25" })));
+    });
+    form.appendChild(deals);
+    form.appendChild(button("Start the round", "primary", function () {
+      var body = { trump: trump.value || null, deals: {} };
+      if (!next.dealer) body.dealer = +dealer.value;
+      state.players.forEach(function (p, i) {
+        var v = $("sj-deal-" + (i + 1)).value.trim();
+        if (v) body.deals[String(i + 1)] = v;
+      });
+      if (!Object.keys(body.deals).length) delete body.deals;
+      send("/hands", body);
+    }));
+    box.appendChild(form);
+  }
+
+  function typed() { return $("sj-cards") ? $("sj-cards").value.trim() : ""; }
+
+  function cardButtons(box, seat) {
+    var hand = state.hands[seat - 1];
+    if (hand && hand.cards) {
+      var row = el("div", { cls: "sjhand", role: "group", "aria-label": name(seat) + "'s cards" });
+      hand.cards.split(/\s+/).forEach(function (c, i) {
+        var key = c + "#" + i;
+        var b = el("button", { type: "button", cls: (isRed(c) ? "red" : "") + (ui.picked.indexOf(key) >= 0 ? " sel" : ""),
+          text: cardFace(c).textContent, "data-card": c, onclick: function () {
+            var at = ui.picked.indexOf(key);
+            if (at >= 0) ui.picked.splice(at, 1); else ui.picked.push(key);
+            ui.touched = true;
+            $("sj-cards").value = ui.picked.map(function (k) { return k.split("#")[0]; }).join(" ");
+            b.classList.toggle("sel");
+          } });
+        row.appendChild(b);
+      });
+      box.appendChild(row);
+      return;
+    }
+    var grid = el("div", { cls: "sjgrid", role: "group", "aria-label": "Cards" });
+    var ranks = ["3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2"];
+    ["s", "h", "d", "c"].forEach(function (s) {
+      ranks.forEach(function (r) {
+        grid.appendChild(el("button", { type: "button", cls: isRed(s) ? "red" : "", "data-card": r + s,
+          text: cardFace(r + s).textContent, onclick: function () { add(r + s); } }));
+      });
+      grid.appendChild(el("span"));
+    });
+    ["SJ", "BJ"].forEach(function (j) {
+      grid.appendChild(el("button", { type: "button", "data-card": j, text: j, onclick: function () { add(j); } }));
+    });
+    box.appendChild(grid);
+    function add(c) { var i = $("sj-cards"); i.value = (i.value ? i.value + " " : "") + c; ui.touched = true; }
+  }
+
+  function playForm(box) {
+    if (!ui.touched || ui.seat === null) ui.seat = state.turn || state.dealer || 1;
+    var form = el("div", { cls: "sjform" });
+    var phase = state.phase;
+    form.appendChild(el("h2", { text: phase === "bids" || phase === "exchange" ? "Bids, the exchange, or the first play" : "Play" }));
+    var seat = seatSelect("sj-seat", ui.seat);
+    seat.onchange = function () { ui.seat = +seat.value; ui.picked = []; ui.touched = true; render(); };
+    form.appendChild(field("Seat", seat));
+    var input = el("input", { type: "text", cls: "notation", id: "sj-cards", placeholder: "Kd Qd, or tap the cards", value: ui.text });
+    input.oninput = function () { ui.touched = true; ui.text = input.value; };
+    cardButtons(form, ui.seat);
+    form.appendChild(field("Cards", input));
+    var block = el("details", { id: "sj-block" }, [el("summary", { text: "A throw that was blocked" })]);
+    block.appendChild(field("Blocked by", seatSelect("sj-blocker", ui.seat === state.players.length ? 1 : ui.seat + 1)));
+    block.appendChild(field("Shows", el("input", { type: "text", cls: "notation", id: "sj-shows", placeholder: "Ad" })));
+    form.appendChild(block);
+    var buttons = el("div", { cls: "row" });
+    var cleared = function () { ui.picked = []; ui.text = ""; ui.touched = false; };
+    buttons.appendChild(button("Play", "primary", function () {
+      var body = { seat: ui.seat, play: typed() };
+      if (block.open && $("sj-shows").value.trim()) {
+        body.blocked_by = +$("sj-blocker").value;
+        body.shows = $("sj-shows").value.trim();
+      }
+      send("/moves", body, cleared);
+    }));
+    if (phase === "bids" || phase === "exchange") {
+      buttons.appendChild(button("Bid", "", function () { send("/moves", { seat: ui.seat, bid: typed() }, cleared); }));
+      buttons.appendChild(button("Discard (dealer)", "", function () { send("/moves", { seat: ui.seat, discard: typed() }, cleared); }));
+      if (state.rules === "zhaopengyou") {
+        buttons.appendChild(button("Calls (dealer)", "", function () { send("/moves", { seat: ui.seat, calls: typed() }, cleared); }));
+      }
+    }
+    buttons.appendChild(button("Clear", "small", function () { cleared(); render(); }));
+    form.appendChild(buttons);
+    box.appendChild(form);
+  }
+
+  function renderEntry() {
+    var box = clear($("entry"));
+    box.classList.toggle("hidden", !token || state.status === "over" && !state.entries);
+    if (!token) return;
+    if (state.status === "new" || state.status === "between") roundForm(box);
+    else if (state.status === "playing") playForm(box);
+    box.appendChild(el("div", { cls: "row" }, [
+      button("Undo", "danger small", function () { send("/undo", {}, function () { ui.touched = false; }); })
+    ]));
+  }
+
+  function render() {
+    ui.text = $("sj-cards") ? $("sj-cards").value : ui.text;
+    document.body.setAttribute("data-version", String(state.version));
+    document.body.setAttribute("data-status", state.status);
+    renderFelt();
+    renderEnd();
+    renderEntry();
+    renderMoves();
+  }
+
+  render();
+  Z.follow(id, function (v) { if (v !== state.version) refresh(); });
+})();
