@@ -6,8 +6,8 @@ writes them: zfrec.games.shengji.zfn and .notation) and the JSON part (`round_to
 `rounds_from_json`; the schema's `shengji_game` entry). A generic `Game` of this kind holds
 its `SjRound`s in `Game.rounds`; `match_of(game)` gives the same record as an `SjMatch` (the
 header with Sheng ji's result of final levels), which the validator and `diff` take.
-The replayer and store rows come with the validator; pages come with a later issue
-(`render_files` returns None and the site says so).
+Its validator is `zfrec.games.shengji.replayer`, its store rows `.rows`; pages come with a
+later issue (`render_files` returns None and the site says so).
 
     >>> from zfrec.games.shengji.records import SjMatch, SjRound
     >>> m = SjMatch(["A", "B", "C", "D"], rounds=[SjRound(1, 0, 2, "nt")])
@@ -143,6 +143,13 @@ class ShengjiKind(GameKind):
         if overrides:
             rules = sj_preset(match.preset, **{**match.options, **overrides})
         return validate_match(match, game_number, rules)
+
+    def store_rows(self, source: str | None, number: int, text: str, game: Any, report: Any) -> Any:
+        """The match's rows: the core's, and its rounds, round seats and plays
+        (zfrec.games.shengji.rows, STORE.md)."""
+        from zfrec.games.shengji.rows import shengji_rows
+
+        return shengji_rows(source, number, text, game, report)
 
     def diagnostic_codes(self) -> dict[str, str]:
         """The SJ codes and their titles."""
