@@ -25,7 +25,6 @@ from collections.abc import Iterable
 from typing import Any
 
 from sqlalchemy import Connection, and_, select
-
 from sqlmodel import SQLModel
 
 from zfrec.store.rows import HANDS, Layout

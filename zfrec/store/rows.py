@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from zfrec.diagnostics import Diagnostic
 from zfrec.games import find_kind
@@ -57,12 +57,29 @@ def game_rows(source: str | None, number: int, text: str, game: Game, report: Re
     return rows
 
 
+class Judged(Protocol):
+    """What the core's rows read of any kind's validation report (Zheng Fen's `Report`)."""
+
+    @property
+    def diagnostics(self) -> Sequence[Diagnostic]: ...
+    @property
+    def moves(self) -> int: ...
+    @property
+    def winners(self) -> Sequence[int]: ...
+    @property
+    def ok(self) -> bool: ...
+    @property
+    def errors(self) -> int: ...
+    @property
+    def warnings(self) -> int: ...
+
+
 def core_rows(
     source: str | None,
     number: int,
     text: str,
     game: Game,
-    report: Report,
+    report: Report | Judged,
     units: int,
     *,
     scores: Sequence[int] | None = None,
@@ -73,10 +90,10 @@ def core_rows(
     figure) and `over` are the report's unless given (a kind whose report names them
     otherwise)."""
     result = game.result
-    if scores is None:
-        scores = report.scores
-    if over is None:
-        over = report.over
+    if scores is None or over is None:
+        assert isinstance(report, Report)
+        scores = report.scores if scores is None else scores
+        over = report.over if over is None else over
     row = {
         "record_json": text,
         "source_path": source,

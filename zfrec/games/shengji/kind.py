@@ -151,6 +151,20 @@ class ShengjiKind(GameKind):
 
         return shengji_rows(source, number, text, game, report)
 
+    def stored_rounds(self, conn: Any, game_id: int, players: Sequence[str]) -> Any:
+        """A stored match's rounds for `zfrec show` (zfrec.games.shengji.stored)."""
+        from zfrec.games.shengji.stored import stored_rounds
+
+        return stored_rounds(conn, game_id, players)
+
+    def store_stats(
+        self, session: Any, *, player: str | None = None, valid_only: bool = False
+    ) -> Any:
+        """`zfrec stats` of the stored matches (zfrec.games.shengji.stored)."""
+        from zfrec.games.shengji.stored import sj_stats
+
+        return sj_stats(session, player=player, valid_only=valid_only)
+
     def diagnostic_codes(self) -> dict[str, str]:
         """The SJ codes and their titles."""
         from zfrec.diagnostics import CODES
