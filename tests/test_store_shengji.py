@@ -191,6 +191,21 @@ def test_failed_throws_annotations_and_comments_are_kept(engine: Engine) -> None
     assert noted and all(n.annotation in ("!", "?", "!!", "??", "!?", "?!") for n in noted)
 
 
+def test_the_canonical_json_of_plays_as_one_line_texts_is_the_json_of_their_dicts(
+    tmp_path: Path,
+) -> None:
+    # The import hashes the canonical JSON, which writes plain plays as ready texts (Flat):
+    # it must be the text the plain dicts give, for one game and for several.
+    from zfrec.record import dumps
+    from zfrec.record.jsonio import _render, game_to_json
+
+    records = _records([*FILES, *BROKEN, _simulated(tmp_path, 3)])
+    for game in records:
+        assert dumps(game, "json") == _render(game_to_json(game), 0, {})[1] + "\n"
+    several = {"games": [game_to_json(g) for g in records]}
+    assert dumps(records, "json") == _render(several, 0, {})[1] + "\n"
+
+
 def test_export_gives_every_sample_back_byte_for_byte(engine: Engine) -> None:
     for path in FILES:
         (game_id,) = _import(engine, path).game_ids

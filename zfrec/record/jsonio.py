@@ -60,6 +60,9 @@ class _Flat(str):
 # A move's or a deal's one-line text must fit at the deepest indent it is written at (a game inside
 # {"games": [...]}), or _render would have to break it over lines.
 _FLAT_MOVE_WIDTH = 100 - 16
+# For a kind's JSON part (GameKind.body_to_json with `flat`): a value's one-line text, written
+# as it is, and how long it may be where a move is written.
+Flat, FLAT_WIDTH = _Flat, _FLAT_MOVE_WIDTH
 
 
 @lru_cache(maxsize=1 << 16)

@@ -121,7 +121,7 @@ class ShengjiKind(GameKind):
     def body_to_json(self, game: Any, out: dict[str, Any], flat: bool) -> None:
         from zfrec.games.shengji.jsonpart import round_to_json
 
-        out["rounds"] = [round_to_json(r) for r in game.rounds]
+        out["rounds"] = [round_to_json(r, flat) for r in game.rounds]
 
     def body_from_json(self, data: dict[str, Any], game: Any, reader: Any) -> None:
         from zfrec.games.shengji.jsonpart import rounds_from_json
