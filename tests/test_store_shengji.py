@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from alembic import command
@@ -21,6 +21,7 @@ from zfrec.cli import app
 from zfrec.games.shengji.cards import parse_hand
 from zfrec.games.shengji.match import play_match
 from zfrec.games.shengji.notation import dumps_sj
+from zfrec.games.shengji.report import SjReport
 from zfrec.games.shengji.rows import HALF, halves
 from zfrec.games.shengji.rules import level_text, sj_preset
 from zfrec.games.shengji.simrecords import match_to_record
@@ -43,9 +44,17 @@ def _records(paths: list[Path]) -> list[Game]:
     return [g for p in paths for g in load(p)]
 
 
+def _judged(game: Game) -> SjReport:
+    report: Any = validate(game)
+    assert isinstance(report, SjReport)
+    return report
+
+
 def _sj_counts(engine: Engine) -> dict[str, int]:
     with engine.connect() as conn:
-        return {t: int(conn.execute(text(f"SELECT count(*) FROM {t}")).scalar_one()) for t in SJ_TABLES}  # fmt: skip
+        return {
+            t: int(conn.execute(text(f"SELECT count(*) FROM {t}")).scalar_one()) for t in SJ_TABLES
+        }
 
 
 def _moves(game: Game) -> int:
@@ -84,7 +93,7 @@ def test_the_rows_hold_what_the_validator_computes(engine: Engine) -> None:
     }
     finished = 0
     for game_id, game in zip(ids, records, strict=True):
-        report = validate(game)
+        report = _judged(game)
         (row,) = _rows(engine, "SELECT * FROM game WHERE id = :g", g=game_id)
         assert (row.kind, row.hands, row.valid, row.errors) == (
             "shengji",
@@ -209,7 +218,7 @@ def test_the_canonical_json_of_plays_as_one_line_texts_is_the_json_of_their_dict
 def test_export_gives_every_sample_back_byte_for_byte(engine: Engine) -> None:
     for path in FILES:
         (game_id,) = _import(engine, path).game_ids
-        fmt = "json" if path.suffix == ".json" else "zfn"
+        fmt: Literal["zfn", "json"] = "json" if path.suffix == ".json" else "zfn"
         with session(engine, readonly=True) as s:
             assert export_game(s, game_id=game_id, format=fmt) == path.read_text("utf-8")
             assert load_record(s, game_id) == _records([path])[0]
@@ -238,12 +247,12 @@ def test_workers_store_what_one_process_stores(
 def _sj_snapshot(engine: Engine) -> dict[str, list[str]]:
     """The Sheng ji rows, with each id replaced by what it stands for."""
     with engine.connect() as conn:
-        games = dict(conn.execute(text("SELECT id, content_hash FROM game")).all())
+        games: dict[Any, Any] = dict(conn.execute(text("SELECT id, content_hash FROM game")).all())
         rounds = {
             i: (games[g], n)
             for i, g, n in conn.execute(text("SELECT id, game_id, number FROM sj_round"))
         }
-        players = dict(conn.execute(text("SELECT id, key FROM player")).all())
+        players: dict[Any, Any] = dict(conn.execute(text("SELECT id, key FROM player")).all())
         stand_for = {"game_id": games, "round_id": rounds, "player_id": players}
         out = {}
         for table in SJ_TABLES:
@@ -255,7 +264,7 @@ def _sj_snapshot(engine: Engine) -> dict[str, list[str]]:
                         for k, v in r.items()
                         if k != "id"
                     )
-                )  # fmt: skip
+                )
                 for r in rows
             )
     return out
@@ -309,7 +318,7 @@ def test_show_games_and_stats_on_a_store_of_both_games(
     stats = {p["name"]: p for p in json.loads(out.stdout)}
     expect: dict[str, dict[str, int]] = {}
     for game in _records(FILES):
-        report = validate(game)
+        report = _judged(game)
         for s, name in enumerate(game.players):
             e = expect.setdefault(name, dict.fromkeys(("games", "wins", "rounds", "decl", "held",
                                                        "opp", "points"), 0))  # fmt: skip
@@ -336,7 +345,7 @@ def test_show_games_and_stats_on_a_store_of_both_games(
     # show: a match's rounds as computed
     sj_id = listed[3]["id"]
     shown = json.loads(runner.invoke(app, ["show", str(sj_id), "--db", store_url, "--json"]).stdout)
-    report = validate(_records(FILES[:1])[0])
+    report = _judged(_records(FILES[:1])[0])
     assert shown["game"] == "shengji" and "hand_results" not in shown
     assert [r["points"] for r in shown["round_results"]] == [
         r.result.total if r.result else None for r in report.rounds
