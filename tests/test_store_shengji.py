@@ -26,7 +26,15 @@ from zfrec.games.shengji.rows import HALF, halves
 from zfrec.games.shengji.rules import level_text, sj_preset
 from zfrec.games.shengji.simrecords import match_to_record
 from zfrec.record import Game, load
-from zfrec.store import export_game, get_game, import_file, import_workers, load_record, session
+from zfrec.store import (
+    export_game,
+    get_game,
+    import_file,
+    import_workers,
+    load_record,
+    open_store,
+    session,
+)
 from zfrec.store.db import SCHEMA_REVISION, alembic_config, current_revision
 from zfrec.store.queries import player_stats
 from zfrec.validate import validate
@@ -393,8 +401,6 @@ def test_an_old_store_with_games_upgrades_in_place_and_reads_them_back(
         tables = set(conn.dialect.get_table_names(conn))
     assert not tables & set(SJ_TABLES)
     engine.dispose()
-    from zfrec.store import open_store
-
     again = open_store(engine.url.render_as_string(hide_password=False))
     try:
         assert current_revision(again) == SCHEMA_REVISION
@@ -408,3 +414,17 @@ def test_an_old_store_with_games_upgrades_in_place_and_reads_them_back(
         assert counts(again)["game"] == 4 and _sj_counts(again)["sj_round"] == 2
     finally:
         again.dispose()
+
+
+def test_the_import_bench_counts_sheng_ji_rounds(tmp_path: Path) -> None:
+    from bench.import_bench import import_hands_per_s
+
+    path = _simulated(tmp_path, 1)
+    rate = import_hands_per_s([path])
+    assert rate > 0
+    rounds = len(_records([path])[0].rounds)
+    engine = open_store(f"sqlite:///{tmp_path / 'count.db'}")
+    try:
+        assert _import(engine, path).hands == rounds > 1  # what the rate counts
+    finally:
+        engine.dispose()
