@@ -428,3 +428,21 @@ def test_the_import_bench_counts_sheng_ji_rounds(tmp_path: Path) -> None:
         assert _import(engine, path).hands == rounds > 1  # what the rate counts
     finally:
         engine.dispose()
+
+
+def test_an_edited_match_is_recognised_as_a_correction(engine: Engine, tmp_path: Path) -> None:
+    # Recognising a correction compares the plays of the match's own rows (sj_play).
+    from zfrec.record import dumps
+
+    game = _records([SAMPLES / "02-no-trump.zfn"])[0]
+    game.date = "2026-11-27"
+    (game_id,) = _import(engine, _write(tmp_path / "a.zfn", [game])).game_ids
+    game.rounds[0].tricks[2].moves[1].comments.append("the scorer's note, added later")
+    edited = tmp_path / "b.zfn"
+    edited.write_text(dumps(game, "zfn"), encoding="utf-8")
+    result = _import(engine, edited)
+    assert (result.replaced, result.added, result.game_ids) == (1, 0, (game_id,))
+    assert "100% of the plays agree" in result.notes[0]
+    (comment,) = _rows(engine, "SELECT comment FROM sj_play WHERE comment IS NOT NULL")
+    assert comment[0] == "the scorer's note, added later"
+    assert counts(engine)["game"] == 1 and _sj_counts(engine)["sj_round"] == len(game.rounds)
