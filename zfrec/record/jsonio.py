@@ -159,12 +159,15 @@ class _Moves:
     """A trick of plain moves only, without comments, for dumps_json: its moves' one-line
     texts, which _render lays out as it would lay out the trick's object."""
 
-    __slots__ = ("flat", "moves")
+    __slots__ = ("flat", "key", "moves")
 
-    def __init__(self, moves: list[str]) -> None:
+    def __init__(self, moves: list[str], key: str = "moves") -> None:
         self.moves = moves
-        self.flat = '{"moves": [' + ", ".join(moves) + "]}"
+        self.key = key  # the trick object's one key (Sheng ji's: "plays"), plain ASCII
+        self.flat = '{"' + key + '": [' + ", ".join(moves) + "]}"
 
+
+Moves = _Moves  # for a kind's JSON part: a trick of Flat texts under one key
 
 _move_texts: dict[tuple[int, bool, int, tuple[Declaration, ...]], str] = {}
 
@@ -421,13 +424,14 @@ def _render_moves(trick: _Moves, indent: int) -> tuple[str | None, str]:
     flat = trick.flat
     if indent + len(flat) <= _WIDTH:
         return flat, flat
-    listed = flat[10:-1]  # the array of moves on one line
+    head = '"' + trick.key + '": '
+    listed = flat[len(head) + 1 : -1]  # the array of moves on one line
     if indent + 2 + len(listed) > _WIDTH:
         inner = " " * (indent + 4)
         listed = (
             "[\n" + ",\n".join([inner + m for m in trick.moves]) + "\n" + " " * (indent + 2) + "]"
         )
-    return None, "{\n" + " " * (indent + 2) + '"moves": ' + listed + "\n" + " " * indent + "}"
+    return None, "{\n" + " " * (indent + 2) + head + listed + "\n" + " " * indent + "}"
 
 
 # A plain move's play text ("7s 7h", "pass") once it has passed the checks of _GameReader.move:

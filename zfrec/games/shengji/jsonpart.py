@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from zfrec.errors import CardError, Location, NotationError, RulesError, SeatError
 from zfrec.games.shengji.cards import MAX_DECKS, _word_ids, add_card, card_id, format_hand
@@ -36,7 +36,7 @@ from zfrec.games.shengji.records import (
     SjTrick,
 )
 from zfrec.games.shengji.rules import level_text, parse_level, sj_preset
-from zfrec.record.jsonio import FLAT_WIDTH, Flat
+from zfrec.record.jsonio import FLAT_WIDTH, Flat, Moves
 from zfrec.record.model import comment_problem, name_problem, seat_of, tag_value_problem
 from zfrec.record.schema import pointer
 
@@ -138,7 +138,12 @@ def round_to_json(r: SjRound, flat: bool = False) -> dict[str, Any]:
             trick: dict[str, Any] = {}
             if t.comments:
                 trick["comments"] = list(t.comments)
-            trick["plays"] = [_flat_play(m) if flat else _move_json(m) for m in t.moves]
+            plays = [_flat_play(m) if flat else _move_json(m) for m in t.moves]
+            if flat and not t.comments and all(type(p) is Flat for p in plays):
+                # laid out as its dict would be
+                out["tricks"].append(Moves(cast(list[str], plays), "plays"))
+                continue
+            trick["plays"] = plays
             out["tricks"].append(trick)
     if r.points is not None:
         p = r.points

@@ -107,11 +107,24 @@ def _round_row(
 
 def _plays(rnd: SjRound) -> list[tuple[Any, ...]]:
     """The round's bids (trick 0, in the order made) and plays, as written."""
-    out = [_move_row(rnd.number, 0, turn, m, True) for turn, m in enumerate(rnd.bids, 1)]
+    number = rnd.number
+    out = [_move_row(number, 0, turn, m, True) for turn, m in enumerate(rnd.bids, 1)]
+    put = out.append
+    text = _text
     for t, trick in enumerate(rnd.tricks, 1):
-        out.extend(
-            _move_row(rnd.number, t, turn, m, False) for turn, m in enumerate(trick.moves, 1)
-        )
+        for turn, m in enumerate(trick.moves, 1):
+            if (
+                m.forced is None
+                and not m.joins
+                and m.annotation is None
+                and not m.comments
+                and not m.disputed
+            ):  # most plays: their row made here, without a call
+                cards = m.cards
+                put((number, t, turn, m.seat, False, text(cards), cards & _LOW,
+                     cards >> 2 * HALF, None, None, False, None, None, False, None))  # fmt: skip
+            else:
+                put(_move_row(number, t, turn, m, False))
     return out
 
 
