@@ -159,12 +159,12 @@ class _Moves:
     """A trick of plain moves only, without comments, for dumps_json: its moves' one-line
     texts, which _render lays out as it would lay out the trick's object."""
 
-    __slots__ = ("flat", "key", "moves")
+    __slots__ = ("flat", "head", "moves")
 
     def __init__(self, moves: list[str], key: str = "moves") -> None:
         self.moves = moves
-        self.key = key  # the trick object's one key (Sheng ji's: "plays"), plain ASCII
-        self.flat = '{"' + key + '": [' + ", ".join(moves) + "]}"
+        self.head = '"' + key + '": '  # the trick object's one key (Sheng ji's: "plays"), ASCII
+        self.flat = "{" + self.head + "[" + ", ".join(moves) + "]}"
 
 
 Moves = _Moves  # for a kind's JSON part: a trick of Flat texts under one key
@@ -424,7 +424,7 @@ def _render_moves(trick: _Moves, indent: int) -> tuple[str | None, str]:
     flat = trick.flat
     if indent + len(flat) <= _WIDTH:
         return flat, flat
-    head = '"' + trick.key + '": '
+    head = trick.head
     listed = flat[len(head) + 1 : -1]  # the array of moves on one line
     if indent + 2 + len(listed) > _WIDTH:
         inner = " " * (indent + 4)
