@@ -200,6 +200,7 @@ def run(quick: bool) -> dict[str, Any]:
         chess = max(read_plies_per_s(pgn) for _ in range(runs))
         results.update(sj_validate_figures(files, runs))
         results["sj_ratio_vs_python_chess"] = results["sj_validate_moves_per_s"] / chess
+        results["sj_import_hands_per_s"] = max(import_hands_per_s(files) for _ in range(runs))
 
     def publishing() -> None:
         from bench.publish_bench import publish_figures
@@ -251,6 +252,7 @@ TARGETS: dict[str, tuple[str, float]] = {
     "validate_json_peak_rss_mb": ("<", 100),
     "simulate_hands_per_s": (">=", 300),
     "import_hands_per_s": (">=", 2000),
+    "sj_import_hands_per_s": (">=", 1000),  # Sheng ji rounds stored per second
     "import_peak_rss_mb": ("<", 200),
     "render_hands_per_s": (">=", 200),
     "publish_hands_per_s": (">=", 100),  # as `zfrec publish` runs: the solver's marks on

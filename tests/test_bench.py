@@ -25,6 +25,7 @@ KEYS = {
     "solve_12_ms", "solve_16_ms", "solve_20_ms", "solve_16_nodes_per_s", "solve_peak_rss_mb",
     "solve_16_3p_ms", "solve_16_4p_ms", "costs_game_ms", "validate_json_peak_rss_mb",
     "sj_trick_judge_us", "sj_follow_enum_us", "sj_selfplay_hands_per_s", "sj_publish_hands_per_s",
+    "sj_import_hands_per_s",
 }  # fmt: skip
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -356,7 +356,7 @@ def test_the_kind_is_registered_and_its_hooks_agree_with_the_notation() -> None:
     body = "\n".join(KIND.body_lines(match)) + "\n"
     assert header + comments + body == dumps_sj(match)
     out: dict[str, object] = {}
-    KIND.body_to_json(match, out, True)
+    KIND.body_to_json(match, out, False)  # the plain dicts (True: plays as one-line texts)
     assert out["rounds"] == match_to_json(match)["rounds"]
     again = SjMatch(list(match.players))
     KIND.body_from_json(json.loads(json.dumps(out)), again, object())

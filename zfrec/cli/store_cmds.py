@@ -6,7 +6,7 @@ The store (SQLAlchemy, Alembic) is imported inside the commands, so other comman
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
     from zfrec.analysis.analyze import FlowRow
     from zfrec.record import Format
-    from zfrec.store import GameDetail, ImportResult
+    from zfrec.store import GameDetail, ImportResult, PlayerStats
 
 DbOption = Annotated[
     str | None,
@@ -419,11 +419,19 @@ def show_cmd(
     """Show one stored game: tags, rules, players and scores, every hand, the diagnostics,
     and the points flow by trick (the running scores as the counters fall)."""
     from zfrec.analysis.analyze import analyze_game
+    from zfrec.games import find_kind
     from zfrec.store import get_game, load_record, session
 
     with _store(db, create=False) as engine, session(engine, readonly=True) as s:
         detail = get_game(s, game_id=game_id)
         record = load_record(s, game_id)
+    if detail.rounds is not None:  # a kind with rows of its own (Sheng ji's rounds)
+        if as_json:
+            print_json(detail.to_json())
+        else:
+            _print_detail(detail)
+        return
+    assert find_kind(detail.kind).analysed
     flow = analyze_game(record, alternatives=False).points_flow()
     if as_json:
         print_json(detail.to_json() | {"points_flow": [r.to_json(record.players) for r in flow]})
@@ -448,6 +456,13 @@ def _print_detail(d: GameDetail) -> None:
             out.print(f"  {label:<8} {escape(str(value))}")
     status = "valid" if r.valid else f"[red]{r.errors} error(s)[/]"
     out.print(f"  {'status':<8} {status}, {d.warnings} warning(s)", markup=True)
+    if d.rounds is not None:
+        columns = d.rounds.columns
+        _print_rows(columns, d.rounds.rows(), right=(0, 3, *range(7, len(columns))))
+        if r.winners:
+            out.print(f"winner: {escape(', '.join(r.winners))}")
+        _print_diagnostics(d)
+        return
     table = Table(box=None, header_style="bold", pad_edge=False)
     table.add_column("hand", justify="right")
     table.add_column("shuffler")
@@ -467,6 +482,25 @@ def _print_detail(d: GameDetail) -> None:
     out.print(table)
     if r.winners:
         out.print(f"winner: {escape(', '.join(r.winners))}")
+    _print_diagnostics(d)
+
+
+def _print_rows(
+    columns: Sequence[str], rows: list[list[str]], right: Sequence[int], title: str | None = None
+) -> None:
+    """A table of text cells; `right`: the columns aligned right besides those of seats."""
+    table = Table(
+        box=None, header_style="bold", pad_edge=False, title=title, title_justify="left",
+        title_style="bold",
+    )  # fmt: skip
+    for i, name in enumerate(columns):
+        table.add_column(escape(name), justify="right" if i in right else "left")
+    for row in rows:
+        table.add_row(*(escape(c) for c in row))
+    out.print(table)
+
+
+def _print_diagnostics(d: GameDetail) -> None:
     for diag in d.diagnostics:
         where = ":".join(str(diag[k]) for k in ("line", "col") if diag[k] is not None) or "-"
         out.print(f"  {where:>7} {diag['severity']} {diag['code']} {escape(diag['message'])}")
@@ -507,6 +541,14 @@ def stats_cmd(
     valid_only: Annotated[
         bool, typer.Option("--valid-only", help="Count only games without errors.")
     ] = False,
+    game: Annotated[
+        str | None,
+        typer.Option(
+            "--game",
+            help="Only the games of this kind (zhengfen, shengji); --json "
+            "gives one kind's players, Zheng Fen's unless this names another.",
+        ),
+    ] = None,
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -515,18 +557,50 @@ def stats_cmd(
     conceded, missed beats per hand and the categories played.
 
     Points and rates are over finished hands, as the rules compute them; the win rate is over
-    the games that reached the target.
+    the games that reached the target. Sheng ji matches have a table of their own: rounds as
+    declarers and held, as opponents, the opponents' points and the levels gained.
     """
+    from zfrec.games import DEFAULT_KIND, UnknownKindError, find_kind
     from zfrec.store import player_stats, session
+    from zfrec.store.queries import stored_kinds
 
+    try:
+        chosen = None if game is None else find_kind(game).name
+    except UnknownKindError as exc:
+        fail(exc.message)
+    others: list[Any] = []
     with _store(db, create=False) as engine, session(engine, readonly=True) as s:
-        stats = player_stats(s, player=player, valid_only=valid_only, analysis=True)
+        kinds = stored_kinds(s) if chosen is None else [chosen]
+        if as_json and chosen is None:
+            kinds = [DEFAULT_KIND]
+        stats = []
+        if DEFAULT_KIND in kinds or not kinds:
+            stats = player_stats(s, player=player, valid_only=valid_only, analysis=True)
+        for k in kinds:
+            found = find_kind(k).store_stats(s, player=player, valid_only=valid_only)
+            if found is not None:
+                others.append(found)
     if as_json:
-        print_json([p.to_json() for p in stats])
+        if others:
+            print_json(others[0].to_json())
+        else:
+            print_json([p.to_json() for p in stats])
         return
-    if not stats:
+    if not stats and not any(o.players for o in others):
         out.print("no games stored")
         return
+    if stats:
+        _print_stats(stats)
+    for o in others:
+        if o.players:
+            if stats:
+                out.print()
+            _print_rows(o.columns, o.rows(), right=range(1, len(o.columns)), title=o.title)
+            out.print(o.note)
+
+
+def _print_stats(stats: list[PlayerStats]) -> None:
+    """Zheng Fen's tables: the measures, then the decision analysis."""
     table = Table(box=None, header_style="bold", pad_edge=False)
     table.add_column("player")
     for name in ("games", "hands", "wins", "win rate", "points/hand", "first out", "last"):

@@ -342,6 +342,21 @@ class GameKind:
         seats and diagnostics rows, plus the kind's own per hand/round rows."""
         raise NotSupported(f"{self.title} records cannot be stored yet")
 
+    def stored_rounds(self, conn: Any, game_id: int, players: Sequence[str]) -> Any | None:
+        """What `zfrec show` lists of a stored game of this kind, read from the kind's own rows
+        on the connection `conn`: an object with `title` (the JSON key), `columns` and `rows()`
+        (the text table's cells) and `to_json()`; None: the store core's hand rows (Zheng
+        Fen's)."""
+        return None
+
+    def store_stats(
+        self, session: Any, *, player: str | None = None, valid_only: bool = False
+    ) -> Any | None:
+        """Per player statistics of the stored games of this kind from its own rows: an object
+        with `title`, `columns`, `rows()`, `note` and `to_json()` (a list); None: the store
+        core's `player_stats` (Zheng Fen's)."""
+        return None
+
     def diagnostics_of(self, report: Any) -> list[Diagnostic]:
         """The diagnostics of a Report (the store writes them to its core table)."""
         return list(report.diagnostics)

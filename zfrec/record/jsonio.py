@@ -67,6 +67,9 @@ class _Flat(str):
 # A move's or a deal's one-line text must fit at the deepest indent it is written at (a game inside
 # {"games": [...]}), or _render would have to break it over lines.
 _FLAT_MOVE_WIDTH = 100 - 16
+# For a kind's JSON part (GameKind.body_to_json with `flat`): a value's one-line text, written
+# as it is, and how long it may be where a move is written.
+Flat, FLAT_WIDTH = _Flat, _FLAT_MOVE_WIDTH
 
 
 @lru_cache(maxsize=1 << 16)
@@ -163,12 +166,15 @@ class _Moves:
     """A trick of plain moves only, without comments, for dumps_json: its moves' one-line
     texts, which _render lays out as it would lay out the trick's object."""
 
-    __slots__ = ("flat", "moves")
+    __slots__ = ("flat", "head", "moves")
 
-    def __init__(self, moves: list[str]) -> None:
+    def __init__(self, moves: list[str], key: str = "moves") -> None:
         self.moves = moves
-        self.flat = '{"moves": [' + ", ".join(moves) + "]}"
+        self.head = '"' + key + '": '  # the trick object's one key (Sheng ji's: "plays"), ASCII
+        self.flat = "{" + self.head + "[" + ", ".join(moves) + "]}"
 
+
+Moves = _Moves  # for a kind's JSON part: a trick of Flat texts under one key
 
 _move_texts: dict[tuple[int, bool, int, tuple[Declaration, ...]], str] = {}
 
@@ -425,13 +431,14 @@ def _render_moves(trick: _Moves, indent: int) -> tuple[str | None, str]:
     flat = trick.flat
     if indent + len(flat) <= _WIDTH:
         return flat, flat
-    listed = flat[10:-1]  # the array of moves on one line
+    head = trick.head
+    listed = flat[len(head) + 1 : -1]  # the array of moves on one line
     if indent + 2 + len(listed) > _WIDTH:
         inner = " " * (indent + 4)
         listed = (
             "[\n" + ",\n".join([inner + m for m in trick.moves]) + "\n" + " " * (indent + 2) + "]"
         )
-    return None, "{\n" + " " * (indent + 2) + '"moves": ' + listed + "\n" + " " * indent + "}"
+    return None, "{\n" + " " * (indent + 2) + head + listed + "\n" + " " * indent + "}"
 
 
 # A plain move's play text ("7s 7h", "pass") once it has passed the checks of _GameReader.move:

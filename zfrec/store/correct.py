@@ -22,7 +22,7 @@ from zfrec.jsonview import dump
 from zfrec.record import iter_records
 from zfrec.store.db import StoreError
 from zfrec.store.firstpass import canonical_json, sha256
-from zfrec.store.importer import _Batches, _player_ids, _replace_unreadable, _rewrite_game
+from zfrec.store.importer import _player_ids, _replace_unreadable, _rewrite_game, new_batches
 from zfrec.store.removal import replace_sources
 from zfrec.store.rows import game_rows
 from zfrec.store.tables import GAME, LIVE_ENTRY, LIVE_TABLE, SOURCE
@@ -91,7 +91,7 @@ def replace_game(session: Session, *, game_id: int, path: str | Path) -> Replace
             f"delete game {game_id} (zfrec delete {game_id})"
         )
     players = _player_ids(conn, [name for _, _, name, _, _ in rows.seats])
-    batches = _Batches(conn)
+    batches = new_batches(conn)
     _rewrite_game(conn, batches, game_id, digest, rows, players)
     batches.flush()
     batches.close()

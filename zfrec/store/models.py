@@ -8,6 +8,8 @@ validation, so that the questions people ask are plain SQL:
     game 1─* seat *─1 player          who sat where, final score, winner
     game 1─* hand 1─* hand_seat       per hand: shuffler, first and last out; points per seat
     hand 1─* play                     every recorded move: trick, turn, seat, cards, jokers
+    game 1─* sj_round 1─* sj_round_seat   Sheng ji: per round, dealer, trump, points, levels
+    sj_round 1─* sj_play              every Sheng ji bid and play
     game 1─* diagnostic               the validator's findings with their locations
     game 1─* artifact                 rendered output (HTML, SVG, PNG, pages), keyed by hash
 
@@ -181,6 +183,82 @@ class Play(SQLModel, table=True):
     declarations: str | None = None  # e.g. "BJ=7d"
     annotation: str | None = None
     comment: str | None = Field(default=None, sa_type=Text)  # comments joined by blank lines
+    disputed: bool = False
+    dispute_note: str | None = Field(default=None, sa_type=Text)
+
+
+# --- Sheng ji's rows (zfrec.games.shengji.rows) ------------------------------------------------
+
+
+class SjRoundRow(SQLModel, table=True):
+    """One Sheng ji round: the facts the rules compute when the record is replayed (the record
+    itself keeps what the scorer wrote). The opponents' points, kitty and level columns are
+    None when the round did not finish."""
+
+    __tablename__ = "sj_round"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", ondelete="CASCADE", index=True)
+    number: int
+    dealer: int | None = None  # seat
+    rank: int | None = None  # the dominant rank as a level, 2..14 (J 11 ... A 14)
+    trump: str | None = None  # s h d c, or nt
+    declarers: int | None = None  # the declarers' seats as a bit mask (seat s: bit s)
+    finished: bool = False
+    reconstructed: bool = False  # the deal was rebuilt from the plays
+    taken: int | None = None  # the opponents' points won in tricks
+    kitty: str | None = None  # the kitty as the dealer put it back (canonical card text)
+    kitty_points: int | None = None
+    multiplier: int | None = None  # the kitty's multiplier
+    kitty_added: int | None = None  # what the kitty added to the opponents (0: declarers' last)
+    penalty: int | None = None  # failed throws' net effect on the opponents' points
+    points: int | None = None  # the opponents' total
+    declarers_up: int | None = None  # levels the declarers went up
+    opponents_up: int | None = None  # levels the opponents went up
+    swap: bool | None = None  # the opponents become the declarers
+    next_dealer: int | None = None  # seat
+
+
+class SjRoundSeat(SQLModel, table=True):
+    """One seat in one Sheng ji round: its team and its level before and after."""
+
+    __tablename__ = "sj_round_seat"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", ondelete="CASCADE", index=True)
+    round_id: int = Field(foreign_key="sj_round.id", ondelete="CASCADE", index=True)
+    seat: int
+    player_id: int = Field(foreign_key="player.id", index=True)
+    declarer: bool | None = None  # on the declarers' team; None if the round did not finish
+    level_before: int  # 2..14
+    level: int  # after the round (as computed; the written levels where the record gives them)
+    points: int | None = None  # the opponents' total if this seat was an opponent, else None
+
+
+class SjPlay(SQLModel, table=True):
+    """One Sheng ji bid (`trick` 0) or play. Two decks hold 108 cards, more than a 64-bit
+    mask: `cards` is the canonical text (copies written out, `7h 7h`), and `cards_lo` and
+    `cards_hi` the packed multiset of zfrec.games.shengji.cards (2 bits per card id: how many
+    copies, up to three decks) cut into two 54-bit halves, card ids 0..26 and 27..53."""
+
+    __tablename__ = "sj_play"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int  # the round's game, without a key of its own, as play.game_id
+    round_id: int = Field(foreign_key="sj_round.id", ondelete="CASCADE", index=True)
+    round_number: int
+    trick: int  # 0: a bid
+    turn: int
+    seat: int
+    is_bid: bool = False
+    cards: str  # for a failed throw, the attempt
+    cards_lo: int = Field(default=0, sa_type=BigInteger)
+    cards_hi: int = Field(default=0, sa_type=BigInteger)
+    forced: str | None = None  # a failed throw's forced part
+    blocker: int | None = None  # the seat that could beat the throw, as written
+    joins: bool = False  # zhao pengyou: this play makes the seat a friend
+    annotation: str | None = None
+    comment: str | None = Field(default=None, sa_type=Text)
     disputed: bool = False
     dispute_note: str | None = Field(default=None, sa_type=Text)
 

@@ -9,6 +9,7 @@ from sqlalchemy import Connection, case, func, select
 from sqlmodel import Session
 
 from zfrec.diagnostics import CODES, DiagnosticJson
+from zfrec.games import DEFAULT_KIND, KINDS, find_kind
 from zfrec.jsonview import PerPlayer, dump
 from zfrec.record import Format, Game, dumps, loads
 from zfrec.store.db import StoreError
@@ -74,10 +75,18 @@ class GameDetail:
     imported_at: str
     hands: list[HandRow]
     diagnostics: list[dict[str, Any]]
+    kind: str = DEFAULT_KIND  # the game's kind (zfrec.games)
+    rounds: Any = None  # a kind's own rows instead of `hands` (GameKind.stored_rounds)
 
     def to_json(self) -> dict[str, Any]:
-        """The game as `zfrec show --json` writes it: the row's fields, then the details."""
+        """The game as `zfrec show --json` writes it: the row's fields, then the details; a
+        kind with rows of its own has them (e.g. `round_results`) in place of `hand_results`,
+        and `game` names it."""
         data: dict[str, Any] = dump(DetailJson.of(self), players=self.row.players)
+        if self.rounds is not None:
+            data = {"game": self.kind, **data}
+            data.pop("hand_results")
+            data[self.rounds.title] = self.rounds.to_json()
         return data
 
 
@@ -261,7 +270,15 @@ def get_game(session: Session, *, game_id: int) -> GameDetail:
         imported_at=g.imported_at.isoformat(timespec="seconds"),
         hands=hands,
         diagnostics=game_diagnostics(session, game_id),
+        kind=g.kind,
+        rounds=find_kind(g.kind).stored_rounds(conn, game_id, names),
     )
+
+
+def stored_kinds(session: Session) -> list[str]:
+    """The kinds of the stored games (zfrec.games), in the registry's order."""
+    found = set(session.connection().scalars(select(GAME.c.kind).distinct()))
+    return [k for k in KINDS if k in found]
 
 
 def load_record(session: Session, game_id: int) -> Game:
@@ -325,8 +342,10 @@ def player_stats(
     player: str | None = None,
     valid_only: bool = False,
     analysis: bool = False,
+    kind: str = DEFAULT_KIND,
 ) -> list[PlayerStats]:
-    """Games, hands, wins, mean points per finished hand, first-out and last rates per player.
+    """Games, hands, wins, mean points per finished hand, first-out and last rates per player,
+    over the games of `kind` (Zheng Fen's measures; another kind's are its `store_stats`).
 
     Over every stored game, or only the valid ones. Sorted by name, ignoring case. These are
     counted in SQL over the stored outcomes. With `analysis`, every record is loaded and
@@ -342,13 +361,13 @@ def player_stats(
         people = people.where(PLAYER.c.key == key)
     rows = sorted(conn.execute(people), key=lambda r: (r.key, r.id))
     if analysis:
-        found = _player_analyses(session, player=player, valid_only=valid_only)
+        found = _player_analyses(session, player=player, valid_only=valid_only, kind=kind)
         return [_from_analysis(r.name, found[r.key]) for r in rows if r.key in found]
-    return _counted(conn, [(r.id, r.name) for r in rows], valid_only)
+    return _counted(conn, [(r.id, r.name) for r in rows], valid_only, kind)
 
 
 def _counted(
-    conn: Connection, people: list[tuple[int, str]], valid_only: bool
+    conn: Connection, people: list[tuple[int, str]], valid_only: bool, kind: str
 ) -> list[PlayerStats]:
     """The SQL measures of `player_stats` for the players (id, name) given."""
     per_game = (
@@ -358,6 +377,7 @@ def _counted(
             func.sum(case((SEAT.c.winner, 1), else_=0)).label("wins"),
         )
         .join(GAME, GAME.c.id == SEAT.c.game_id)
+        .where(GAME.c.kind == kind)
         .group_by(SEAT.c.player_id)
     )
     per_hand = (
@@ -398,12 +418,16 @@ def _counted(
 
 
 def _player_analyses(
-    session: Session, *, player: str | None, valid_only: bool
+    session: Session, *, player: str | None, valid_only: bool, kind: str
 ) -> dict[str, PlayerAnalysis]:
-    """zfrec.analysis.stats.player_aggregates over the stored records, keyed by player_key."""
+    """zfrec.analysis.stats.player_aggregates over the stored records of `kind`, keyed by
+    player_key."""
     from zfrec.analysis.stats import player_aggregates
 
-    rows = [r for r in list_games(session, player=player) if r.valid or not valid_only]
+    ids = set(session.connection().scalars(select(GAME.c.id).where(GAME.c.kind == kind)))
+    rows = [
+        r for r in list_games(session, player=player) if r.id in ids and (r.valid or not valid_only)
+    ]
     out: dict[str, PlayerAnalysis] = {}
     for name, p in player_aggregates(load_record(session, r.id) for r in rows).items():
         key = player_key(name)

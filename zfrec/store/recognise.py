@@ -25,8 +25,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from sqlalchemy import Connection, and_, select
+from sqlmodel import SQLModel
 
-from zfrec.store.tables import GAME, HAND, PLAY, PLAYER, SEAT, SOURCE, chunks
+from zfrec.store.rows import HANDS, Layout
+from zfrec.store.tables import GAME, PLAYER, SEAT, SOURCE, chunks
 
 Key = tuple[str, str, tuple[str, ...]]  # event, date, player keys in seat order
 AGREE = 0.5  # the share of plays that must agree (rule 3)
@@ -75,12 +77,18 @@ def record_plays(plays: list[list[tuple[Any, ...]]]) -> Counter[tuple[int, int, 
     )
 
 
-def stored_plays(conn: Connection, game_id: int) -> Counter[tuple[int, int, str]]:
-    """The plays of a stored game, passes left out."""
-    hands = select(HAND.c.id).where(HAND.c.game_id == game_id)
+def stored_plays(
+    conn: Connection, game_id: int, layout: Layout | None = None
+) -> Counter[tuple[int, int, str]]:
+    """The plays of a stored game, passes (or bids) left out; `layout`: the tables of its
+    kind's rows (None: Zheng Fen's)."""
+    layout = layout or HANDS
+    tables = SQLModel.metadata.tables
+    units, plays = tables[layout.units], tables[layout.plays]
+    ids = select(units.c.id).where(units.c.game_id == game_id)
     rows = conn.execute(
-        select(PLAY.c.hand_number, PLAY.c.seat, PLAY.c.cards).where(
-            and_(PLAY.c.hand_id.in_(hands), PLAY.c.is_pass.is_(False))
+        select(plays.c[layout.number], plays.c.seat, plays.c.cards).where(
+            and_(plays.c[layout.key].in_(ids), plays.c[layout.skip].is_(False))
         )
     )
     return Counter((int(h), int(s), str(c)) for h, s, c in rows if c)
@@ -104,6 +112,7 @@ def corrected(
     candidates: dict[Key, list[int]],
     taken: set[int],
     notes: list[str],
+    layout: Layout | None = None,
 ) -> int | None:
     """The stored game that the new record at position `number` of its file, with `key` and
     the rows `plays`, corrects by the rules above; or None. `taken`: games it may not be (the
@@ -113,7 +122,7 @@ def corrected(
     if not found:
         return None
     mine = record_plays(plays)
-    shares = {g: agreement(mine, stored_plays(conn, g)) for g in found}
+    shares = {g: agreement(mine, stored_plays(conn, g, layout)) for g in found}
     agreeing = [g for g in found if shares[g] >= AGREE]
     if len(agreeing) > 1:
         listed = ", ".join(map(str, agreeing))

@@ -15,12 +15,10 @@ from zfrec.store.tables import (
     ARTIFACT,
     DIAG,
     GAME,
-    HAND,
-    HAND_SEAT,
     LIVE_TABLE,
-    PLAY,
     SEAT,
     SOURCE,
+    UNIT_TABLES,
     chunks,
     require_game,
 )
@@ -28,9 +26,12 @@ from zfrec.store.tables import (
 
 def delete_children(conn: Connection, chunk: Sequence[int]) -> None:
     """Delete what is derived from the games `chunk` (at most CHUNK ids), not the games."""
-    hands = select(HAND.c.id).where(HAND.c.game_id.in_(chunk))
-    conn.execute(delete(PLAY).where(PLAY.c.hand_id.in_(hands)))  # plays are found by hand
-    for table in (HAND_SEAT, HAND, SEAT, DIAG, ARTIFACT):
+    for units, unit_seats, plays, key in UNIT_TABLES:  # every kind's hands or rounds
+        ids = select(units.c.id).where(units.c.game_id.in_(chunk))
+        conn.execute(delete(plays).where(plays.c[key].in_(ids)))  # plays are found by unit
+        for table in (unit_seats, units):
+            conn.execute(delete(table).where(table.c.game_id.in_(chunk)))
+    for table in (SEAT, DIAG, ARTIFACT):
         conn.execute(delete(table).where(table.c.game_id.in_(chunk)))
 
 

@@ -5,8 +5,8 @@
     ...     rows = list_games(s, player="张伟")
     ...     game = load_record(s, rows[0].id)                     # the canonical record, exactly
 
-importer.py writes, queries.py reads, artifacts.py keeps rendered output; STORE.md has the
-guarantees.
+importer.py writes (batches.py is its writer of rows), queries.py reads, artifacts.py keeps
+rendered output; STORE.md has the guarantees.
 """
 
 from __future__ import annotations

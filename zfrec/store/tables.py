@@ -16,6 +16,10 @@ _T = SQLModel.metadata.tables
 GAME, SOURCE, PLAYER, SEAT = _T["game"], _T["game_source"], _T["player"], _T["seat"]
 HAND, HAND_SEAT, PLAY, DIAG = _T["hand"], _T["hand_seat"], _T["play"], _T["diagnostic"]
 ARTIFACT = _T["artifact"]
+SJ_ROUND, SJ_ROUND_SEAT, SJ_PLAY = _T["sj_round"], _T["sj_round_seat"], _T["sj_play"]
+# The tables of the kinds' rows per hand or round: (units, seats per unit, plays), the first
+# two keyed by game_id, the plays by their unit (zfrec.store.rows.Layout).
+UNIT_TABLES = ((HAND, HAND_SEAT, PLAY, "hand_id"), (SJ_ROUND, SJ_ROUND_SEAT, SJ_PLAY, "round_id"))
 LIVE_TABLE, LIVE_ENTRY = _T["live_table"], _T["live_entry"]
 CHUNK = 500  # values per IN (...) list
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from zfrec.errors import CardError, Location, NotationError, RulesError, SeatError
 from zfrec.games.shengji.cards import MAX_DECKS, _word_ids, add_card, card_id, format_hand
@@ -36,6 +36,7 @@ from zfrec.games.shengji.records import (
     SjTrick,
 )
 from zfrec.games.shengji.rules import level_text, parse_level, sj_preset
+from zfrec.record.jsonio import FLAT_WIDTH, Flat, Moves
 from zfrec.record.model import comment_problem, name_problem, seat_of, tag_value_problem
 from zfrec.record.schema import pointer
 
@@ -85,7 +86,32 @@ def _move_json(m: SjMove) -> dict[str, Any]:
     return out
 
 
-def round_to_json(r: SjRound) -> dict[str, Any]:
+# A plain play's one-line JSON text, for the canonical JSON (`round_to_json(flat=True)`): most
+# of a record is plays, and zfrec.record.jsonio writes a `Flat` text as it is instead of laying
+# out a dict of two keys again for each (a third of an import's JSON, cProfile shows).
+_PLAY_TEXTS: dict[tuple[int, int], str] = {}
+_PLAY_TEXTS_LIMIT = 50_000  # bounds the memory of a long-running process
+
+
+def _flat_play(m: SjMove) -> Any:
+    """The play as jsonio's `Flat` one-line text where it is plain (no throw, join, mark,
+    dispute or comment) and short enough; else its dict."""
+    if m.forced is not None or m.joins or m.annotation is not None or m.disputed or m.comments:
+        return _move_json(m)
+    key = (m.seat, m.cards)
+    text = _PLAY_TEXTS.get(key)
+    if text is None:
+        # card names need no escaping: the text is what json.dumps would write
+        text = '{"seat": ' + str(m.seat + 1) + ', "cards": "' + format_hand(m.cards) + '"}'
+        if len(_PLAY_TEXTS) >= _PLAY_TEXTS_LIMIT:
+            _PLAY_TEXTS.clear()
+        _PLAY_TEXTS[key] = text
+    return Flat(text) if len(text) <= FLAT_WIDTH else _move_json(m)
+
+
+def round_to_json(r: SjRound, flat: bool = False) -> dict[str, Any]:
+    """The JSON object of one round; `flat`: plain plays as jsonio's one-line `Flat` texts
+    (the canonical JSON: `zfrec.record.dumps`), which render as their dicts would."""
     out: dict[str, Any] = {"number": r.number}
     if r.dealer is not None:
         out["dealer"] = r.dealer + 1
@@ -112,7 +138,12 @@ def round_to_json(r: SjRound) -> dict[str, Any]:
             trick: dict[str, Any] = {}
             if t.comments:
                 trick["comments"] = list(t.comments)
-            trick["plays"] = [_move_json(m) for m in t.moves]
+            plays = [_flat_play(m) if flat else _move_json(m) for m in t.moves]
+            if flat and not t.comments and all(type(p) is Flat for p in plays):
+                # laid out as its dict would be
+                out["tricks"].append(Moves(cast(list[str], plays), "plays"))
+                continue
+            trick["plays"] = plays
             out["tricks"].append(trick)
     if r.points is not None:
         p = r.points

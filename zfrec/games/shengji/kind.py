@@ -6,9 +6,8 @@ writes them: zfrec.games.shengji.zfn and .notation) and the JSON part (`round_to
 `rounds_from_json`; the schema's `shengji_game` entry). A generic `Game` of this kind holds
 its `SjRound`s in `Game.rounds`; `match_of(game)` gives the same record as an `SjMatch` (the
 header with Sheng ji's result of final levels), which the validator and `diff` take.
-The replayer comes with the validator; the pages, charts and the site's statistics are in
-`zfrec.games.shengji.pages` (`render_files`). Until the store's own Sheng ji tables come,
-`store_rows` writes the store core's rows only (the game with its record, seats, diagnostics).
+Its validator is `zfrec.games.shengji.replayer`, its store rows `.rows`; the pages, charts and
+the site's statistics are in `zfrec.games.shengji.pages` (`render_files`).
 
     >>> from zfrec.games.shengji.records import SjMatch, SjRound
     >>> m = SjMatch(["A", "B", "C", "D"], rounds=[SjRound(1, 0, 2, "nt")])
@@ -126,7 +125,7 @@ class ShengjiKind(GameKind):
     def body_to_json(self, game: Any, out: dict[str, Any], flat: bool) -> None:
         from zfrec.games.shengji.jsonpart import round_to_json
 
-        out["rounds"] = [round_to_json(r) for r in game.rounds]
+        out["rounds"] = [round_to_json(r, flat) for r in game.rounds]
 
     def body_from_json(self, data: dict[str, Any], game: Any, reader: Any) -> None:
         from zfrec.games.shengji.jsonpart import rounds_from_json
@@ -148,6 +147,27 @@ class ShengjiKind(GameKind):
         if overrides:
             rules = sj_preset(match.preset, **{**match.options, **overrides})
         return validate_match(match, game_number, rules)
+
+    def store_rows(self, source: str | None, number: int, text: str, game: Any, report: Any) -> Any:
+        """The match's rows: the core's, and its rounds, round seats and plays
+        (zfrec.games.shengji.rows, STORE.md)."""
+        from zfrec.games.shengji.rows import shengji_rows
+
+        return shengji_rows(source, number, text, game, report)
+
+    def stored_rounds(self, conn: Any, game_id: int, players: Sequence[str]) -> Any:
+        """A stored match's rounds for `zfrec show` (zfrec.games.shengji.stored)."""
+        from zfrec.games.shengji.stored import stored_rounds
+
+        return stored_rounds(conn, game_id, players)
+
+    def store_stats(
+        self, session: Any, *, player: str | None = None, valid_only: bool = False
+    ) -> Any:
+        """`zfrec stats` of the stored matches (zfrec.games.shengji.stored)."""
+        from zfrec.games.shengji.stored import sj_stats
+
+        return sj_stats(session, player=player, valid_only=valid_only)
 
     def diagnostic_codes(self) -> dict[str, str]:
         """The SJ codes and their titles."""
@@ -173,7 +193,7 @@ class ShengjiKind(GameKind):
 
         return diff_sj(match_of(a), match_of(b))
 
-    # pages and the store -----------------------------------------------------------------------
+    # pages and the site ------------------------------------------------------------------------
 
     def render_files(self, game: Any, **options: Any) -> Any:
         """The match's pages, one replay per round, the charts (zfrec.games.shengji.pages)."""
@@ -190,15 +210,6 @@ class ShengjiKind(GameKind):
         from zfrec.games.shengji.sitepart import site_section
 
         return site_section(games, player_hrefs)
-
-    def store_rows(self, source: str | None, number: int, text: str, game: Any, report: Any) -> Any:
-        """Interim: the store core's rows only (the game row with its record text, the seats
-        with their final levels, the diagnostics); the site reads the rest from the record.
-        The store's own Sheng ji rows (per round and play) replace this."""
-        from zfrec.store.rows import core_rows
-
-        core: Any = _CoreReport(report)  # the attributes core_rows reads of a Report
-        return core_rows(source, number, text, game, core, len(game.rounds))
 
     # the live table ----------------------------------------------------------------------------
 
@@ -227,22 +238,6 @@ class ShengjiKind(GameKind):
         from zfrec.games.shengji.livestate import sj_live_state
 
         return sj_live_state(table_id, live, viewer=viewer, since=since)
-
-
-class _CoreReport:
-    """An SjReport as the store core reads a report: the final levels as each seat's score."""
-
-    def __init__(self, report: Any) -> None:
-        self.report = report
-        self.scores = report.levels
-        self.winners = report.winners
-        self.moves = report.moves
-        self.over = bool(report.winners)
-        self.ok, self.errors, self.warnings = report.ok, report.errors, report.warnings
-        self.diagnostics = report.diagnostics
-
-
-KIND = ShengjiKind()
 
 
 def match_of(game: Any) -> SjMatch:
