@@ -240,6 +240,9 @@ class ShengjiKind(GameKind):
         return sj_live_state(table_id, live, viewer=viewer, since=since)
 
 
+KIND = ShengjiKind()
+
+
 def match_of(game: Any) -> SjMatch:
     """A generic record of this kind (`Game` with `kind == "shengji"`) as an `SjMatch`; an
     `SjMatch` is returned as it is. The generic `Result`'s scores are the final levels."""
