@@ -203,7 +203,7 @@ def site_pages(
     from zfrec.store.queries import seat_outcomes
     from zfrec.store.store import list_games, player_stats
 
-    stats = player_stats(session)
+    stats = player_stats(session, kind=None)  # every player of the site, whatever they played
     outcomes = seat_outcomes(session)
     names = {s.name for s in stats} | {p for row in rows for p in row.players}
     hrefs = {name: player_href(name) for name in names}

@@ -342,10 +342,12 @@ def player_stats(
     player: str | None = None,
     valid_only: bool = False,
     analysis: bool = False,
-    kind: str = DEFAULT_KIND,
+    kind: str | None = DEFAULT_KIND,
 ) -> list[PlayerStats]:
     """Games, hands, wins, mean points per finished hand, first-out and last rates per player,
-    over the games of `kind` (Zheng Fen's measures; another kind's are its `store_stats`).
+    over the games of `kind` (Zheng Fen's measures; another kind's are its `store_stats`), or
+    with `kind=None` over every game (the site's players, whatever they played: games and wins
+    count every kind's games, hands only Zheng Fen's).
 
     Over every stored game, or only the valid ones. Sorted by name, ignoring case. These are
     counted in SQL over the stored outcomes. With `analysis`, every record is loaded and
@@ -361,13 +363,15 @@ def player_stats(
         people = people.where(PLAYER.c.key == key)
     rows = sorted(conn.execute(people), key=lambda r: (r.key, r.id))
     if analysis:
-        found = _player_analyses(session, player=player, valid_only=valid_only, kind=kind)
+        found = _player_analyses(
+            session, player=player, valid_only=valid_only, kind=kind or DEFAULT_KIND
+        )
         return [_from_analysis(r.name, found[r.key]) for r in rows if r.key in found]
     return _counted(conn, [(r.id, r.name) for r in rows], valid_only, kind)
 
 
 def _counted(
-    conn: Connection, people: list[tuple[int, str]], valid_only: bool, kind: str
+    conn: Connection, people: list[tuple[int, str]], valid_only: bool, kind: str | None
 ) -> list[PlayerStats]:
     """The SQL measures of `player_stats` for the players (id, name) given."""
     per_game = (
@@ -377,9 +381,10 @@ def _counted(
             func.sum(case((SEAT.c.winner, 1), else_=0)).label("wins"),
         )
         .join(GAME, GAME.c.id == SEAT.c.game_id)
-        .where(GAME.c.kind == kind)
         .group_by(SEAT.c.player_id)
     )
+    if kind is not None:
+        per_game = per_game.where(GAME.c.kind == kind)
     per_hand = (
         select(
             HAND_SEAT.c.player_id,
