@@ -379,8 +379,7 @@ class _Replay:
             st = RoundState.start(rules, rb.deck, level_rank(rank), dealer, undoable=False)
         except DealError:
             return fallback, None
-        for _ in range(st.to_draw):
-            st.draw(st.turn)
+        st.draw_rest()
         for b in rnd.bids:
             try:
                 st.bid(b.seat, b.cards)

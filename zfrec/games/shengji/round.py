@@ -261,6 +261,24 @@ class RoundState:
         self.log.append(event)
         return event
 
+    def draw_rest(self) -> list[DrawEvent]:
+        """Every card still to be drawn, drawn in turn: the same state and log as `draw(turn)`
+        for each, made at once where no undo record is kept (a replay's draw, which has no
+        bids between the cards)."""
+        if self.undoable or self.phase != DRAW:
+            return [self.draw(self.turn) for _ in range(self._draw_end - self.drawn)]
+        n, deck, hands = self.n, self.deck, self.hands
+        seat, number = self.turn, self.drawn
+        events = []
+        for card in deck[number : self._draw_end]:
+            hands[seat] += 1 << (card << 1)
+            number += 1
+            events.append(DrawEvent(seat, card, number))
+            seat = seat + 1 if seat + 1 < n else 0
+        self.drawn, self.turn = number, seat
+        self.log += events
+        return events
+
     def _bid_strength(self, cards: int) -> tuple[int, int, int | None] | str:
         """(copies, 0 rank / 1 SJ / 2 BJ, suit or None) of a bid, or why it is none."""
         ids = distinct(cards)

@@ -55,6 +55,8 @@ def trick_winner(order: Order, plays: Sequence[int], lead: Format | None = None)
     lead (`lead` its format, read here when not given). Ties go to the earliest (ruling 4)."""
     if lead is None:
         lead = classify(order, plays[0])
+    if lead.size < 3 and lead.kind != "throw":
+        return _single_or_pair(order, plays, lead)
     unit = lead.units[0].pairs  # the lead's largest unit decides (ruling 9)
     best, best_trump = 0, lead.esuit == TRUMP
     best_level = lead.units[0].top
@@ -66,6 +68,35 @@ def trick_winner(order: Order, plays: Sequence[int], lead: Format | None = None)
         if best_trump and not ruff:
             continue
         top = best_top(order, plays[i], unit)
+        if (ruff and not best_trump) or top > best_level:
+            best, best_trump, best_level = i, ruff, top
+    return best
+
+
+def _single_or_pair(order: Order, plays: Sequence[int], lead: Format) -> int:
+    """`trick_winner` for the common leads, a single or a pair: a play of the lead's shape
+    (one card; two copies of one card) contends with that card, of the led suit or trump, by
+    its level; a play of another shape (a recovering replay forces any) is read in full."""
+    esuit, level = order.esuit, order.level
+    shape = 2 if lead.kind == "pair" else 1
+    led = lead.esuit
+    best, best_trump, best_level = 0, led == TRUMP, lead.units[0].top
+    for i in range(1, len(plays)):
+        play = plays[i]
+        c = (play.bit_length() - 1) >> 1
+        if c >= 0 and play == shape << (c << 1):
+            e: int | None = esuit[c]
+            if e != led and e != TRUMP:
+                continue
+            top = level[c]
+        else:
+            e = can_win(order, lead, play)
+            if e is None:
+                continue
+            top = best_top(order, play, shape - 1)
+        ruff = e == TRUMP
+        if best_trump and not ruff:
+            continue
         if (ruff and not best_trump) or top > best_level:
             best, best_trump, best_level = i, ruff, top
     return best
