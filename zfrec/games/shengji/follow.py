@@ -158,10 +158,14 @@ def judge_follow(order: Order, lead: Format, hand: int, play: int) -> str | None
                 and (play & mask or not hand & mask)
             ):
                 return None
-        elif play & mask == play and contains(hand, play) and size(play) == 2:
+        elif (
+            play & mask == play
+            and contains(hand, play)
+            and size(play) == 2
+            and (play & HIGH or not hand & mask & HIGH)
+        ):
             # two cards of the led suit: a pair, or two singles from a hand with no pair of it
-            if play & HIGH or not hand & mask & HIGH:
-                return None
+            return None
     k = size(play)
     if k != n:
         return f"must play {n} card{'s' if n > 1 else ''}, as many as were led, not {k} (ruling 7)"
