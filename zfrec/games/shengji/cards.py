@@ -256,4 +256,6 @@ def card_points(cid: int) -> int:
 def points(hand: int) -> int:
     """The points in a packed hand (ruling 2)."""
     f, t = hand & FIVES, hand & TENS_KINGS
+    if not f | t:
+        return 0
     return 5 * size(f) + 10 * size(t)

@@ -34,7 +34,7 @@ from zfrec.errors import DealError, GameError, IllegalPlayError, Location, Rules
 from zfrec.games.shengji.cards import contains, count, distinct, format_hand, size
 from zfrec.games.shengji.events import PlayEvent, RoundResult
 from zfrec.games.shengji.follow import count_follows, judge_follow, legal_follows
-from zfrec.games.shengji.formats import classify, unit_text
+from zfrec.games.shengji.formats import classify, suit_of, unit_text
 from zfrec.games.shengji.order import Order, make_order
 from zfrec.games.shengji.rebuild import Rebuilt, rebuild
 from zfrec.games.shengji.records import TRUMPS, SjCards, SjMatch, SjMove, SjRound
@@ -425,6 +425,8 @@ class _Replay:
         guessed = list(rb.guessed)
         winner_cause: Cause | None = None
         read_causes, calls = self.read_causes, bool(state.calls)
+        found, order, hands = self.found, state.order, state.hands
+        assert order is not None  # the order is fixed for the whole play phase
         for t, trick in enumerate(rnd.tricks, 1):
             if state.over:
                 m = trick.moves[0] if trick.moves else None
@@ -445,18 +447,29 @@ class _Replay:
                 self.root = self.root or lost
                 self.round_cause = self.round_cause or lost
             for m in trick.moves:
-                if not 0 <= m.seat < n:
-                    self.note("SJ207", f"there is no seat {m.seat + 1}", m.pos, trick=t,
+                seat = m.seat
+                if not 0 <= seat < n:
+                    self.note("SJ207", f"there is no seat {seat + 1}", m.pos, trick=t,
                               rule="1")  # fmt: skip
                     return
-                found = self.found
                 before = len(found)
-                turn = len(state.trick_plays) + 1
+                turn = len(state.trick_plays) + 1 if calls else 0
                 if read_causes and m.pos in read_causes:  # the move lost what was unreadable
                     misread = self.move_cause = read_causes[m.pos]
                     self.trick_root = self.trick_root or misread
                     self.root = self.root or misread
-                unjudged = self.play(state, m, t, guessed, unjudged, winner_cause)
+                led = state.lead
+                if (
+                    # the common case first: a legal follow in turn (as `play` begins)
+                    led is not None
+                    and seat == state.turn
+                    and not unjudged
+                    and m.forced is None
+                    and judge_follow(order, led, hands[seat], m.cards) is None
+                ):
+                    state.play_legal(seat, m.cards)
+                else:
+                    unjudged = self.play(state, m, t, guessed, unjudged, winner_cause)
                 self.move_cause = None
                 if calls:
                     self.joins(state, m, t, turn)
@@ -490,11 +503,18 @@ class _Replay:
         that is no lead)."""
         seat, cards = m.seat, m.cards
         led = state.lead
-        if led is not None and seat == state.turn and not unjudged and m.forced is None:
-            assert state.order is not None  # the common case first: a follow in turn
-            if judge_follow(state.order, led, state.hands[seat], cards) is None:
-                state.play_legal(seat, cards)
-                return False
+        if seat == state.turn and not unjudged and m.forced is None:
+            order = state.order
+            assert order is not None  # the common cases first: a follow or a lead in turn
+            if led is not None:
+                if judge_follow(order, led, state.hands[seat], cards) is None:
+                    state.play_legal(seat, cards)
+                    return False
+            elif contains(state.hands[seat], cards) and suit_of(order, cards) is not None:
+                lead = classify(order, cards)
+                if len(lead.units) == 1:
+                    state.play_legal(seat, cards, lead)
+                    return False
         turn = len(state.trick_plays) + 1
         at = _At(trick=t, turn=turn, seat=seat)
         order = state.order

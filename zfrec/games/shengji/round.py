@@ -72,6 +72,7 @@ from zfrec.games.shengji.trick import trick_winner
 __all__ = ["RoundState"]
 
 DRAW, EXCHANGE, CALL, PLAY, OVER = "draw", "exchange", "call", "play", "over"
+_tuple_new = tuple.__new__  # an event made without its named tuple's keyword-reading __new__
 
 
 @dataclass(slots=True, eq=False)
@@ -273,7 +274,7 @@ class RoundState:
         for card in deck[number : self._draw_end]:
             hands[seat] += 1 << (card << 1)
             number += 1
-            events.append(DrawEvent(seat, card, number))
+            events.append(_tuple_new(DrawEvent, (seat, card, number)))
             seat = seat + 1 if seat + 1 < n else 0
         self.drawn, self.turn = number, seat
         self.log += events
@@ -508,9 +509,10 @@ class RoundState:
     def play_legal(self, seat: int, cards: int, read: Format | None = None) -> PlayEvent:
         """Make a play already known to be legal (listed by `legal_plays`, or verified);
         `read` is a lead's format when the caller has read it already (`classify`)."""
-        assert self.order is not None
         order = self.order
-        self._save()
+        assert order is not None
+        if self.undoable:
+            self._saved.append(self.snapshot())
         attempt, back, blocker, penalty = cards, 0, None, 0
         lead = self.lead
         if lead is None:
@@ -572,8 +574,9 @@ class RoundState:
         number = self.trick
         trick_result = round_result = None
         if turn == self.n:
-            winner = plays[trick_winner(order, [p for _, p in plays], lead)][0]
-            pts = points(sum(p for _, p in plays))
+            table = [p for _, p in plays]
+            winner = plays[trick_winner(order, table, lead)][0]
+            pts = points(sum(table))
             if pts:
                 won = list(self.won)
                 won[winner] += pts
@@ -588,10 +591,10 @@ class RoundState:
         else:
             self.trick_plays = plays
             self.turn = (seat + 1) % self.n
-        event = PlayEvent(
+        event = _tuple_new(PlayEvent, (
             seat, number, turn, cards, attempt, back, blocker, penalty, joined,
             trick_result, round_result,
-        )  # fmt: skip
+        ))  # fmt: skip
         self.log.append(event)
         return event
 
