@@ -25,6 +25,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
+from itertools import chain
 
 from zfrec.games.shengji.cards import card_ids, contains, from_ids
 from zfrec.games.shengji.cards import size as hand_size
@@ -72,14 +74,18 @@ def _whole(
     n, size = rules.players, rules.hand_size
     if len(hands) != n or any(hand_size(h) != size for h in hands):
         return None
-    if hand_size(up[0]) != rules.kitty or sum(hands) + up[0] != sum(
-        rules.decks << 2 * c for c in range(54)
-    ):
+    if hand_size(up[0]) != rules.kitty or sum(hands) + up[0] != _full(rules.decks):
         return None  # a card too many or too few (with as many cards, no field overflows)
-    lists = [card_ids(h) for h in hands]
-    order = [(first + i) % n for i in range(n)]
-    deck = tuple(lists[s][i] for i in range(size) for s in order) + tuple(card_ids(up[0]))
+    lists = [card_ids(hands[(first + i) % n]) for i in range(n)]
+    # the seats draw in turn: the first card of each in play order, then the second ...
+    deck = tuple(chain.from_iterable(zip(*lists, strict=True))) + tuple(card_ids(up[0]))
     return Rebuilt(tuple(hands), up[0], down[0], (0,) * n, deck, True)
+
+
+@cache
+def _full(decks: int) -> int:
+    """Every card `decks` times, packed."""
+    return sum(decks << 2 * c for c in range(54))
 
 
 def _take(pool: Counter[int], want: Counter[int], room: int) -> Counter[int]:

@@ -255,10 +255,13 @@ class _Replay:
         played, held = [0] * n, [0] * n
         for trick in rnd.tricks:
             for m in trick.moves:
-                if 0 <= m.seat < n:
-                    if m.failed:
-                        held[m.seat] = _union(held[m.seat], played[m.seat] + m.cards)
-                    played[m.seat] += m.played
+                seat, forced = m.seat, m.forced
+                if 0 <= seat < n:
+                    if forced is None:  # (`m.failed` and `m.played`, read for every play)
+                        played[seat] += m.cards
+                    else:
+                        held[seat] = _union(held[seat], played[seat] + m.cards)
+                        played[seat] += forced
         played = [_union(p, h) for p, h in zip(played, held, strict=True)]
         bids = [0] * n
         for b in rnd.bids:
@@ -452,34 +455,37 @@ class _Replay:
                     self.note("SJ207", f"there is no seat {seat + 1}", m.pos, trick=t,
                               rule="1")  # fmt: skip
                     return
+                if (
+                    # the common case first, as `play` begins: a legal follow in turn
+                    (led := state.lead) is not None
+                    and seat == state.turn
+                    and not unjudged
+                    and m.forced is None
+                    and not (read_causes and m.pos in read_causes)
+                    and judge_follow(order, led, hands[seat], m.cards) is None
+                ):
+                    if calls:
+                        turn = len(state.trick_plays) + 1
+                        state.play_legal(seat, m.cards)
+                        before = len(found)
+                        self.joins(state, m, t, turn)
+                        if len(found) != before:
+                            self.spend(m, before)
+                    else:
+                        state.play_legal(seat, m.cards)
+                    continue
                 before = len(found)
-                turn = len(state.trick_plays) + 1 if calls else 0
+                turn = len(state.trick_plays) + 1
                 if read_causes and m.pos in read_causes:  # the move lost what was unreadable
                     misread = self.move_cause = read_causes[m.pos]
                     self.trick_root = self.trick_root or misread
                     self.root = self.root or misread
-                led = state.lead
-                if (
-                    # the common case first: a legal follow in turn (as `play` begins)
-                    led is not None
-                    and seat == state.turn
-                    and not unjudged
-                    and m.forced is None
-                    and judge_follow(order, led, hands[seat], m.cards) is None
-                ):
-                    state.play_legal(seat, m.cards)
-                else:
-                    unjudged = self.play(state, m, t, guessed, unjudged, winner_cause)
+                unjudged = self.play(state, m, t, guessed, unjudged, winner_cause)
                 self.move_cause = None
                 if calls:
                     self.joins(state, m, t, turn)
-                if len(found) == before:
-                    continue
-                errors = [d for d in found[before:] if d.severity == "error"]
-                if errors:
-                    why = errors[0].cause or Cause(*_lc(errors[0].location), errors[0].code)
-                    for c in distinct(m.played):
-                        self.spent.setdefault((m.seat, c), why)
+                if len(found) != before:
+                    self.spend(m, before)
             self.moves += n
             winner_cause = self.trick_root
         self.trick_root = None
@@ -494,6 +500,15 @@ class _Replay:
             else:
                 self.note("SJ205", "the record stops before the round ends; no score is "
                           "computed for it", last_pos, rule="11")  # fmt: skip
+
+    def spend(self, m: SjMove, before: int) -> None:
+        """After an error at play `m` (found from index `before` on): a later play of the
+        cards it spent follows from that error."""
+        errors = [d for d in self.found[before:] if d.severity == "error"]
+        if errors:
+            why = errors[0].cause or Cause(*_lc(errors[0].location), errors[0].code)
+            for c in distinct(m.played):
+                self.spent.setdefault((m.seat, c), why)
 
     def play(
         self, state: RoundState, m: SjMove, t: int, guessed: list[int], unjudged: bool,

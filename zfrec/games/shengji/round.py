@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import product
+from itertools import cycle, product, repeat
 from typing import Any
 
 from zfrec.errors import DealError, IllegalPlayError
@@ -73,6 +73,7 @@ __all__ = ["RoundState"]
 
 DRAW, EXCHANGE, CALL, PLAY, OVER = "draw", "exchange", "call", "play", "over"
 _tuple_new = tuple.__new__  # an event made without its named tuple's keyword-reading __new__
+_ONE = tuple(1 << (c << 1) for c in range(54))  # one copy of each card, packed
 
 
 @dataclass(slots=True, eq=False)
@@ -268,15 +269,17 @@ class RoundState:
         bids between the cards)."""
         if self.undoable or self.phase != DRAW:
             return [self.draw(self.turn) for _ in range(self._draw_end - self.drawn)]
-        n, deck, hands = self.n, self.deck, self.hands
-        seat, number = self.turn, self.drawn
-        events = []
-        for card in deck[number : self._draw_end]:
-            hands[seat] += 1 << (card << 1)
-            number += 1
-            events.append(_tuple_new(DrawEvent, (seat, card, number)))
-            seat = seat + 1 if seat + 1 < n else 0
-        self.drawn, self.turn = number, seat
+        n, hands, first, end = self.n, self.hands, self.drawn, self._draw_end
+        cards = self.deck[first:end]
+        seats = [(self.turn + i) % n for i in range(n)]
+        for i, seat in enumerate(seats):  # each seat's cards at once: every n-th from its first
+            hands[seat] += sum(map(_ONE.__getitem__, cards[i::n]))
+        # the events in C loops: (seat, card, number) for each card drawn
+        numbers = range(first + 1, end + 1)
+        events: list[DrawEvent] = list(
+            map(_tuple_new, repeat(DrawEvent), zip(cycle(seats), cards, numbers, strict=False))
+        )  # strict=False: cycle() never ends, `cards` and `numbers` have one length
+        self.drawn, self.turn = end, (self.turn + len(cards)) % n
         self.log += events
         return events
 
@@ -563,34 +566,40 @@ class RoundState:
     ) -> PlayEvent:  # fmt: skip
         """Put `cards` on the table for `seat` (out of its hand unless `taken`); end the trick
         after the last seat's play and the round after its last trick."""
-        order = self.order
         lead = self.lead
-        assert order is not None and lead is not None
+        assert lead is not None
         if not taken:
             self.hands[seat] -= cards
         joined = self._joins(seat, cards) if self.calls else None
         plays = (*self.trick_plays, (seat, cards))
         turn = len(plays)
         number = self.trick
-        trick_result = round_result = None
-        if turn == self.n:
-            table = [p for _, p in plays]
-            winner = plays[trick_winner(order, table, lead)][0]
-            pts = points(sum(table))
-            if pts:
-                won = list(self.won)
-                won[winner] += pts
-                self.won = tuple(won)
-            trick_result = TrickResult(number, winner, pts, plays)
-            self.last_lead, self.lead, self.trick_plays = lead, None, ()
-            self.turn = winner
-            if not any(self.hands):
-                round_result = self._finish(winner)
-            else:
-                self.trick += 1
-        else:
+        if turn < self.n:  # the common case: the trick goes on
             self.trick_plays = plays
             self.turn = (seat + 1) % self.n
+            event = _tuple_new(PlayEvent, (
+                seat, number, turn, cards, attempt, back, blocker, penalty, joined, None, None
+            ))  # fmt: skip
+            self.log.append(event)
+            return event
+        order = self.order
+        assert order is not None
+        # the last play: the trick is taken
+        table = [p for _, p in plays]
+        winner = plays[trick_winner(order, table, lead)][0]
+        pts = points(sum(table))
+        if pts:
+            won = list(self.won)
+            won[winner] += pts
+            self.won = tuple(won)
+        trick_result = TrickResult(number, winner, pts, plays)
+        self.last_lead, self.lead, self.trick_plays = lead, None, ()
+        self.turn = winner
+        round_result = None
+        if not any(self.hands):
+            round_result = self._finish(winner)
+        else:
+            self.trick += 1
         event = _tuple_new(PlayEvent, (
             seat, number, turn, cards, attempt, back, blocker, penalty, joined,
             trick_result, round_result,
