@@ -54,6 +54,7 @@ _PLAIN_RESULT_RE = re.compile(r"result (?:(declarers|opponents) \+([0-9]{1,2})|s
                               r"(?: next ([1-8]))?")  # fmt: skip
 _CALL = f"[1-3](?:st|nd|rd|th) {_CARD}"
 _PLAIN_CALL_RE = re.compile(f"call ({_CALL}(?: {_CALL})*)")
+_tuple_new = tuple.__new__  # a position made without its named tuple's keyword-reading __new__
 _LEVELS = {text: level for level, text in LEVEL_TEXT.items()}
 # One copy of each card, packed, by its canonical spelling (cards.py: 2 bits per card)
 _BIT = {text: 1 << (cid << 1) for text, cid in _SPELLINGS.items() if not text.startswith("10")}
@@ -67,10 +68,8 @@ def packed(words: str) -> int | None:
     """The packed hand of canonical card words separated by single spaces (as the regexes
     above match them), or None for a card more than the decks allow (the token reader says
     which): the fields of a hand add without overflow exactly when its size is the count."""
-    hand = 0
     split = words.split(" ")
-    for word in split:
-        hand += _BIT[word]
+    hand = sum(map(_BIT.__getitem__, split))
     if (hand & LOW).bit_count() + 2 * (hand & HIGH).bit_count() != len(split):
         return None
     return hand
@@ -102,13 +101,17 @@ def _moves(body: SjBody, text: str, number: int, col: int) -> list[SjMove] | Non
         if seat is None:
             return None
         moves.append(SjMove(seat, read[1], None, None, False, read[2], [], False, None, (),
-                            Pos(number, col)))  # fmt: skip
+                            _tuple_new(Pos, (number, col))))  # fmt: skip
         col += len(part) + 2
     return moves
 
 
-def plain_line(body: SjBody, r: SjRound, line: str, number: int) -> bool:
-    """Read `line` of round `r` into `body` if it is plain (see the module docstring)."""
+def plain_line(body: SjBody, line: str, number: int, _: object = None) -> bool:
+    """Read `line` into `body` if it is plain (see the module docstring): `SjBody.plain_line`,
+    which the generic reader offers each line while a round is open."""
+    r = body.round
+    if r is None or not line:
+        return False
     first = line[0]
     if "1" <= first <= "8":
         if r.points is not None or r.outcome is not None or r.levels is not None:
