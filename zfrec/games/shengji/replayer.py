@@ -428,8 +428,7 @@ class _Replay:
         guessed = list(rb.guessed)
         winner_cause: Cause | None = None
         read_causes, calls = self.read_causes, bool(state.calls)
-        found, order, hands = self.found, state.order, state.hands
-        assert order is not None  # the order is fixed for the whole play phase
+        found = self.found
         for t, trick in enumerate(rnd.tricks, 1):
             if state.over:
                 m = trick.moves[0] if trick.moves else None
@@ -457,22 +456,16 @@ class _Replay:
                     return
                 if (
                     # the common case first, as `play` begins: a legal follow in turn
-                    (led := state.lead) is not None
-                    and seat == state.turn
-                    and not unjudged
+                    not unjudged
                     and m.forced is None
                     and not (read_causes and m.pos in read_causes)
-                    and judge_follow(order, led, hands[seat], m.cards) is None
+                    and (made := state.follow(seat, m.cards)) is not None
                 ):
                     if calls:
-                        turn = len(state.trick_plays) + 1
-                        state.play_legal(seat, m.cards)
                         before = len(found)
-                        self.joins(state, m, t, turn)
+                        self.joins(state, m, t, made.turn)
                         if len(found) != before:
                             self.spend(m, before)
-                    else:
-                        state.play_legal(seat, m.cards)
                     continue
                 before = len(found)
                 turn = len(state.trick_plays) + 1

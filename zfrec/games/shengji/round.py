@@ -534,6 +534,33 @@ class RoundState:
             self.lead = lead
         return self._put(seat, cards, attempt, back, blocker, penalty)
 
+    def follow(self, seat: int, cards: int) -> PlayEvent | None:
+        """Make `seat`'s play of `cards` if it is a legal follow in turn (a lead is on the
+        table; ruling 7), as `play` would, and return its event; None, with nothing changed,
+        for any other play (a lead, a seat out of turn, an illegal follow: `verify_play` says
+        why). A replay's common case in one call."""
+        lead = self.lead
+        if lead is None or seat != self.turn:
+            return None
+        order = self.order
+        assert order is not None
+        if judge_follow(order, lead, self.hands[seat], cards) is not None:
+            return None
+        if self.undoable:
+            self._saved.append(self.snapshot())
+        plays = self.trick_plays
+        turn = len(plays) + 1
+        if turn == self.n or self.calls:  # the trick is taken, or a friend may join
+            return self._put(seat, cards, cards, 0, None, 0)
+        self.hands[seat] -= cards  # as `_put` does while the trick goes on
+        self.trick_plays = (*plays, (seat, cards))
+        self.turn = (seat + 1) % self.n
+        event = _tuple_new(PlayEvent, (
+            seat, self.trick, turn, cards, cards, 0, None, 0, None, None, None
+        ))  # fmt: skip
+        self.log.append(event)
+        return event
+
     def force_play(self, seat: int, attempt: int, cards: int) -> PlayEvent:
         """Recovery, for a replay that goes on after a mistake from the state a record shows
         (zfrec.games.shengji.replayer): make a play as written, unjudged. `cards` go on the
