@@ -32,7 +32,7 @@ from zfrec.games.shengji.cards import card_ids, contains, from_ids
 from zfrec.games.shengji.cards import size as hand_size
 from zfrec.games.shengji.rules import SjRules
 
-__all__ = ["Rebuilt", "rebuild"]
+__all__ = ["Rebuilt", "rebuild", "whole_hands"]
 
 Dealt = tuple[int, int] | None  # (known cards packed, unknown count), None: not written
 
@@ -64,13 +64,17 @@ class Rebuilt:
         return hands
 
 
-def _whole(
+def whole_hands(
     rules: SjRules, deal: Sequence[Dealt], kitty: tuple[Dealt, Dealt], first: int
 ) -> Rebuilt | None:
-    """The hands of a record that writes every card, when they add up to the decks."""
-    hands = [d[0] for d in deal if d is not None]
+    """What `rebuild` gives for a record that writes every card (the deals, the kitty and the
+    discard) when they add up to the decks, without what was shown later; else None."""
     up, down = kitty
-    assert up is not None and down is not None
+    if up is None or down is None or up[1] or down[1]:
+        return None
+    if not all(d is not None and not d[1] for d in deal):
+        return None
+    hands = [d[0] for d in deal if d is not None]
     n, size = rules.players, rules.hand_size
     if len(hands) != n or any(hand_size(h) != size for h in hands):
         return None
@@ -115,12 +119,11 @@ def rebuild(
     was in the hand when thrown); `first` the seat that draws first.
     Where the counts cannot add up (a hand or kitty of the wrong size, a third copy), `deck`
     is empty and the hands hold what is known and shown."""
+    whole = whole_hands(rules, deal, kitty, first)  # every card known: nothing to rebuild
+    if whole is not None:
+        return whole
     n, size, decks = rules.players, rules.hand_size, rules.decks
     up, down = kitty
-    if all(d is not None and not d[1] for d in (*deal, up, down)):
-        whole = _whole(rules, deal, kitty, first)  # every card known: nothing to rebuild
-        if whole is not None:
-            return whole
     pool: Counter[int] = Counter({c: decks for c in range(54)})
     known: list[Counter[int]] = []
     room: list[int] = []

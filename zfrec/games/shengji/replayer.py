@@ -36,7 +36,7 @@ from zfrec.games.shengji.events import PlayEvent, RoundResult
 from zfrec.games.shengji.follow import count_follows, judge_follow, legal_follows
 from zfrec.games.shengji.formats import classify, suit_of, unit_text
 from zfrec.games.shengji.order import Order, make_order
-from zfrec.games.shengji.rebuild import Rebuilt, rebuild
+from zfrec.games.shengji.rebuild import Rebuilt, rebuild, whole_hands
 from zfrec.games.shengji.records import TRUMPS, SjCards, SjMatch, SjMove, SjRound
 from zfrec.games.shengji.report import SjReport, SjRoundLedger
 from zfrec.games.shengji.round import RoundState
@@ -250,23 +250,6 @@ class _Replay:
                       rule="12")  # fmt: skip
         written_dealer = rnd.dealer if rnd.dealer is not None else dealer
         self.deal_checks(rules, rnd)
-        # what each seat held at some time: all it played, and at a failed throw what it had
-        # played before and the whole throw
-        played, held = [0] * n, [0] * n
-        for trick in rnd.tricks:
-            for m in trick.moves:
-                seat, forced = m.seat, m.forced
-                if 0 <= seat < n:
-                    if forced is None:  # (`m.failed` and `m.played`, read for every play)
-                        played[seat] += m.cards
-                    else:
-                        held[seat] = _union(held[seat], played[seat] + m.cards)
-                        played[seat] += forced
-        played = [_union(p, h) for p, h in zip(played, held, strict=True)]
-        bids = [0] * n
-        for b in rnd.bids:
-            if 0 <= b.seat < n:
-                bids[b.seat] = _union(bids[b.seat], b.cards)
         first = dealer if dealer is not None else 0
         lead_dealer = written_dealer if written_dealer is not None else 0
         dealt: list[tuple[int, int] | None] = (
@@ -274,7 +257,14 @@ class _Replay:
         )
         up = (rnd.kitty.known, rnd.kitty.unknown) if rnd.kitty else None
         down = (rnd.discard.known, rnd.discard.unknown) if rnd.discard else None
-        rb = rebuild(rules, lead_dealer, dealt, (up, down), bids, played, first)
+        # every card written: the hands without what the seats showed later (`rebuild`'s
+        # common case, which needs neither `bids` nor `played`)
+        rb = whole_hands(rules, dealt, (up, down), first)
+        played: list[int] = []
+        bids: list[int] = []
+        if rb is None:
+            played, bids = _shown(rnd, n)
+            rb = rebuild(rules, lead_dealer, dealt, (up, down), bids, played, first)
         # the expected rank: the declarers' level (the dealer's), round 1 at 2
         expect = levels[written_dealer] if written_dealer is not None else 2
         rank = rnd.rank if rnd.rank is not None else expect
@@ -295,6 +285,8 @@ class _Replay:
         if order is None:
             return None
         if written_dealer is None:  # the deal was rebuilt for seat 1 dealing: again for this one
+            if not played:
+                played, bids = _shown(rnd, n)
             rb = rebuild(rules, lead_dealer, dealt, (up, down), bids, played, first)
         state = RoundState.from_hands(
             rb.at_play(lead_dealer), order, lead_dealer, rules, kitty=rb.discard,
@@ -727,6 +719,27 @@ class _Replay:
                               cause=d_cause, rule="12")  # fmt: skip
                 d_cause = mark(d)
         return level_cause, d_cause
+
+
+def _shown(rnd: SjRound, n: int) -> tuple[list[int], list[int]]:
+    """What each seat showed in the round: what it held at some time (all it played, and at a
+    failed throw what it had played before and the whole throw) and its bids' cards."""
+    played, held = [0] * n, [0] * n
+    for trick in rnd.tricks:
+        for m in trick.moves:
+            seat, forced = m.seat, m.forced
+            if 0 <= seat < n:
+                if forced is None:  # (`m.failed` and `m.played`, read for every play)
+                    played[seat] += m.cards
+                else:
+                    held[seat] = _union(held[seat], played[seat] + m.cards)
+                    played[seat] += forced
+    played = [_union(p, h) for p, h in zip(played, held, strict=True)]
+    bids = [0] * n
+    for b in rnd.bids:
+        if 0 <= b.seat < n:
+            bids[b.seat] = _union(bids[b.seat], b.cards)
+    return played, bids
 
 
 def _lc(pos: Pos | Location | None) -> tuple[int | None, int | None]:

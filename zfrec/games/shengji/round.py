@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import cycle, product, repeat
 from typing import Any
 
@@ -135,7 +136,7 @@ class RoundState:
         the rules' decks once per deck), `rank` the dominant rank index (0..12, the declarers'
         level), `dealer` the dealer's seat, or None when the bids decide it (round 1)."""
         n = rules.players
-        if sorted(deck) != sorted(list(range(54)) * rules.decks):
+        if sorted(deck) != _full_deck(rules.decks):
             raise DealError(
                 f"the deck must hold each of the 54 cards {rules.decks} time(s)", "SJ301", rule="2"
             )
@@ -303,11 +304,19 @@ class RoundState:
     def _bid_time(self, seat: int, cards: int) -> int:
         """When a bid counts as made: now, or for a pair that reinforces the seat's own single
         of that card, when the single was shown (an earlier bid wins at equal strength)."""
-        if count(cards, distinct(cards)[0]) == 2:
-            single = cards >> 1
-            for i, e in enumerate(self.log):
-                if type(e) is BidEvent and e.seat == seat and e.cards == single:
-                    return i
+        c = distinct(cards)[0]
+        if count(cards, c) == 2:
+            # the single's event, found by value in a C scan (a draw event may equal it by
+            # value: its type is checked)
+            log, at = self.log, -1
+            single = (seat, cards >> 1, c & 3 if c < SJ else None)
+            while True:
+                try:
+                    at = log.index(single, at + 1)  # type: ignore[arg-type]
+                except ValueError:
+                    break
+                if type(log[at]) is BidEvent:
+                    return at
         return len(self.log)
 
     def verify_bid(self, seat: int, cards: int) -> None:
@@ -716,6 +725,12 @@ class RoundState:
             return "opponents"
         joined = sum(1 for s in range(self.n) if self.declarers >> s & 1) - 1
         return "opponents" if joined >= self.rules.friends else None
+
+
+@cache
+def _full_deck(decks: int) -> list[int]:
+    """Every card id `decks` times, in order (do not change the list)."""
+    return sorted(list(range(54)) * decks)
 
 
 def strength_of(cid: int) -> int:
