@@ -28,11 +28,12 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import chain
 
-from zfrec.games.shengji.cards import card_ids, contains, from_ids
+from zfrec.games.shengji.cards import card_ids, contains, count, distinct, from_ids
 from zfrec.games.shengji.cards import size as hand_size
+from zfrec.games.shengji.records import SjRound
 from zfrec.games.shengji.rules import SjRules
 
-__all__ = ["Rebuilt", "rebuild", "whole_hands"]
+__all__ = ["Rebuilt", "rebuild", "shown", "whole_hands"]
 
 Dealt = tuple[int, int] | None  # (known cards packed, unknown count), None: not written
 
@@ -201,3 +202,33 @@ def rebuild(
         deck,
         exact,
     )
+
+
+def shown(rnd: SjRound, n: int) -> tuple[list[int], list[int]]:
+    """What each seat of round `rnd` showed, for `rebuild`: what it held at some time (all it
+    played, and at a failed throw what it had played before and the whole throw) and the
+    cards of its bids (the largest showing of each card)."""
+    played, held = [0] * n, [0] * n
+    for trick in rnd.tricks:
+        for m in trick.moves:
+            seat, forced = m.seat, m.forced
+            if 0 <= seat < n:
+                if forced is None:  # (`m.failed` and `m.played`, read for every play)
+                    played[seat] += m.cards
+                else:
+                    held[seat] = _union(held[seat], played[seat] + m.cards)
+                    played[seat] += forced
+    played = [_union(p, h) for p, h in zip(played, held, strict=True)]
+    bids = [0] * n
+    for b in rnd.bids:
+        if 0 <= b.seat < n:
+            bids[b.seat] = _union(bids[b.seat], b.cards)
+    return played, bids
+
+
+def _union(a: int, b: int) -> int:
+    """The multiset holding each card as often as the more of a and b."""
+    for c in distinct(b):
+        if count(b, c) > count(a, c):
+            a += (count(b, c) - count(a, c)) << 2 * c
+    return a

@@ -36,7 +36,7 @@ from zfrec.games.shengji.events import PlayEvent, RoundResult
 from zfrec.games.shengji.follow import count_follows, judge_follow, legal_follows
 from zfrec.games.shengji.formats import classify, suit_of, unit_text
 from zfrec.games.shengji.order import Order, make_order
-from zfrec.games.shengji.rebuild import Rebuilt, rebuild, whole_hands
+from zfrec.games.shengji.rebuild import Rebuilt, rebuild, shown, whole_hands
 from zfrec.games.shengji.records import TRUMPS, SjCards, SjMatch, SjMove, SjRound
 from zfrec.games.shengji.report import SjReport, SjRoundLedger
 from zfrec.games.shengji.round import RoundState
@@ -263,7 +263,7 @@ class _Replay:
         played: list[int] = []
         bids: list[int] = []
         if rb is None:
-            played, bids = _shown(rnd, n)
+            played, bids = shown(rnd, n)
             rb = rebuild(rules, lead_dealer, dealt, (up, down), bids, played, first)
         # the expected rank: the declarers' level (the dealer's), round 1 at 2
         expect = levels[written_dealer] if written_dealer is not None else 2
@@ -286,7 +286,7 @@ class _Replay:
             return None
         if written_dealer is None:  # the deal was rebuilt for seat 1 dealing: again for this one
             if not played:
-                played, bids = _shown(rnd, n)
+                played, bids = shown(rnd, n)
             rb = rebuild(rules, lead_dealer, dealt, (up, down), bids, played, first)
         state = RoundState.from_hands(
             rb.at_play(lead_dealer), order, lead_dealer, rules, kitty=rb.discard,
@@ -721,27 +721,6 @@ class _Replay:
         return level_cause, d_cause
 
 
-def _shown(rnd: SjRound, n: int) -> tuple[list[int], list[int]]:
-    """What each seat showed in the round: what it held at some time (all it played, and at a
-    failed throw what it had played before and the whole throw) and its bids' cards."""
-    played, held = [0] * n, [0] * n
-    for trick in rnd.tricks:
-        for m in trick.moves:
-            seat, forced = m.seat, m.forced
-            if 0 <= seat < n:
-                if forced is None:  # (`m.failed` and `m.played`, read for every play)
-                    played[seat] += m.cards
-                else:
-                    held[seat] = _union(held[seat], played[seat] + m.cards)
-                    played[seat] += forced
-    played = [_union(p, h) for p, h in zip(played, held, strict=True)]
-    bids = [0] * n
-    for b in rnd.bids:
-        if 0 <= b.seat < n:
-            bids[b.seat] = _union(bids[b.seat], b.cards)
-    return played, bids
-
-
 def _lc(pos: Pos | Location | None) -> tuple[int | None, int | None]:
     if isinstance(pos, Location):
         return pos.line, pos.col
@@ -758,14 +737,6 @@ def _order(rank: int, trump: str | None) -> Order | None:
 def _full(decks: int) -> int:
     """Every card `decks` times, packed."""
     return sum(decks << 2 * c for c in range(54))
-
-
-def _union(a: int, b: int) -> int:
-    """The multiset holding each card as often as the more of a and b."""
-    for c in distinct(b):
-        if count(b, c) > count(a, c):
-            a += (count(b, c) - count(a, c)) << 2 * c
-    return a
 
 
 def _less(a: int, b: int) -> int:
