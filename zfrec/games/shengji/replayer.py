@@ -453,7 +453,7 @@ class _Replay:
                     and not (read_causes and m.pos in read_causes)
                     and (made := state.follow(seat, m.cards)) is not None
                 ):
-                    if calls:
+                    if calls and m.joins != (made.joined == seat):  # `joins` says what is wrong
                         before = len(found)
                         self.joins(state, m, t, made.turn)
                         if len(found) != before:

@@ -559,13 +559,14 @@ class RoundState:
             self._saved.append(self.snapshot())
         plays = self.trick_plays
         turn = len(plays) + 1
-        if turn == self.n or self.calls:  # the trick is taken, or a friend may join
+        if turn == self.n:  # the trick is taken
             return self._put(seat, cards, cards, 0, None, 0)
         self.hands[seat] -= cards  # as `_put` does while the trick goes on
+        joined = self._joins(seat, cards) if self.calls else None
         self.trick_plays = (*plays, (seat, cards))
         self.turn = (seat + 1) % self.n
         event = _tuple_new(PlayEvent, (
-            seat, self.trick, turn, cards, cards, 0, None, 0, None, None, None
+            seat, self.trick, turn, cards, cards, 0, None, 0, joined, None, None
         ))  # fmt: skip
         self.log.append(event)
         return event
