@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from zfrec.cli import app
 from zfrec.errors import NotationError
-from zfrec.games.shengji.cards import parse_hand
+from zfrec.games.shengji.cards import card_id, parse_hand
 from zfrec.games.shengji.files import iter_sj_text, load_sj
 from zfrec.games.shengji.jsonpart import (
     dumps_sj_json,
@@ -480,6 +480,48 @@ def test_plain_line_edge_cases_agree_with_the_lexer() -> None:
         loads(bad)
     with pytest.raises(NotationError, match="before the round's points"):
         loads(HEAD + "\nround 1\npoints 10\n1: 7h  2: 8h\n")
+
+
+def test_plain_statements_agree_with_the_lexer() -> None:
+    """Every statement of a round spelled as the writer spells it (zfrec.games.shengji.plain)
+    reads as the lexer reads it; a spelling or a value the plain reader does not take is left
+    to the lexer, which reads or reports it."""
+    from zfrec.games.shengji.kind import match_of
+    from zfrec.record import loads
+
+    text = (
+        HEAD.replace("Dan", "Dan, Eve") + '[Rules "zhaopengyou"]\n'
+        "\nround 1 dealer 2 rank 10 notrump\nkitty 3s ?6\ndiscard ?8\ncall 2nd As 1st 10h\n"
+        "bids 2: 2s  3: 2h 2h!\n1: 3s  2: 4s  3: 5s  4: 6s  5: 7s\n"
+        "points -5 kitty 10x4 penalty -10 total 90\nresult swap next 3\nlevels 3 2 A 10 2\n"
+        "\nround 2 dealer 3 rank 2 trump h\npoints 0 kitty 5 total 0\n"
+        "result opponents +2\nlevels 2 2 2 2 2\n"
+        "\nround 3\npoints 7 penalty 5\nresult declarers +1\n"
+        # other spellings: for the lexer
+        "\nround 4 trump d dealer 1\nkitty ?8\npoints 7 total 9 kitty 10x2\nresult swap\n"
+        "levels 3 2 a t 2\n"
+    )
+    (game,) = loads(text)
+    (lexed,) = parse_sj(text)
+    assert match_of(game) == lexed and _positions(match_of(game)) == _positions(lexed)
+    r1 = lexed.rounds[0]
+    assert (r1.rank, r1.trump, r1.kitty and r1.kitty.unknown) == (10, "nt", 6)
+    assert r1.calls == (SjCall(card_id("As"), 2), SjCall(card_id("Th"), 1))
+    assert r1.points is not None and (r1.points.penalty, r1.points.total) == (-10, 90)
+    assert r1.outcome is not None and (r1.outcome.side, r1.outcome.steps) == ("opponents", 0)
+    assert [r.points and r.points.kitty for r in lexed.rounds] == [10, 5, None, 10]
+    # what the plain reader leaves alone is still an error where it is one
+    for bad, message in [
+        ("round 1\npoints 5\npoints 6\n", "given twice"),
+        ("round 1\nkitty 3s\nkitty 4s\n", "given twice"),
+        ("round 1\nlevels 2 2 2\n", "each of the 4 seats"),
+        ("round 1\ncall 2nd As\ncall 1st Kh\n", "given twice"),
+        ("round 1\n1: 3s  2: 4s  3: 5s  4: 6s\nkitty 3s\n", "before the round's first trick"),
+        ("round 1\nresult declarers +100\n", "level change"),
+        ("round 0\n", "round number"),
+    ]:
+        with pytest.raises(NotationError, match=message):
+            loads(HEAD + "\n" + bad)
 
 
 _NOISE = [

@@ -21,6 +21,7 @@ hand is a plain int: hashable, immutable, cheap to save for undo.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from itertools import chain
 
 from zfrec.cardwords import BJ, SJ, card_str, parse_card, read_word
 from zfrec.errors import CardError
@@ -112,6 +113,7 @@ _BYTE_DISTINCT = tuple(
     tuple(tuple(4 * place + i for i in range(4) if byte >> (2 * i) & 3) for byte in range(256))
     for place in range(_PLACES)
 )
+_getitem = tuple.__getitem__
 _BYTE_CARDS = tuple(
     tuple(
         tuple(4 * place + i for i in range(4) for _ in range(byte >> (2 * i) & 3))
@@ -136,15 +138,8 @@ def distinct(hand: int) -> list[int]:
 
 def card_ids(hand: int) -> list[int]:
     """Every card of a hand, a card held twice listed twice, lowest id first."""
-    out: list[int] = []
-    place = 0
-    while hand:
-        byte = hand & 255
-        if byte:
-            out += _BYTE_CARDS[place][byte]
-        hand >>= 8
-        place += 1
-    return out
+    # each byte's cards looked up by its place, in C loops (`map` over the places' tables)
+    return list(chain.from_iterable(map(_getitem, _BYTE_CARDS, hand.to_bytes(_PLACES, "little"))))
 
 
 def from_ids(ids: Iterable[int]) -> int:
@@ -256,4 +251,6 @@ def card_points(cid: int) -> int:
 def points(hand: int) -> int:
     """The points in a packed hand (ruling 2)."""
     f, t = hand & FIVES, hand & TENS_KINGS
+    if not f | t:
+        return 0
     return 5 * size(f) + 10 * size(t)

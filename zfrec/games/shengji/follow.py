@@ -30,6 +30,8 @@ from collections.abc import Iterator
 
 from zfrec.errors import IllegalPlayError
 from zfrec.games.shengji.cards import (
+    HIGH,
+    LOW,
     contains,
     count,
     distinct,
@@ -142,6 +144,28 @@ def judge_follow(order: Order, lead: Format, hand: int, play: int) -> str | None
     """None if `play` from `hand` legally follows `lead` (ruling 7); else the reason, which
     names the obligation broken."""
     n = lead.size
+    if n < 3:
+        # The common leads, a single and a pair: a legal follow is told from a few bit
+        # operations; anything else is left to the full judgement below, which says why.
+        mask = order.suit_mask[lead.esuit]
+        if n == 1:
+            # one card (a single bit at the low bit of its field) that the hand holds, of
+            # the led suit unless the hand has none of it
+            if (
+                play & (play - 1) == 0
+                and play & LOW
+                and hand & (play | play << 1)
+                and (play & mask or not hand & mask)
+            ):
+                return None
+        elif (
+            play & mask == play
+            and contains(hand, play)
+            and size(play) == 2
+            and (play & HIGH or not hand & mask & HIGH)
+        ):
+            # two cards of the led suit: a pair, or two singles from a hand with no pair of it
+            return None
     k = size(play)
     if k != n:
         return f"must play {n} card{'s' if n > 1 else ''}, as many as were led, not {k} (ruling 7)"

@@ -93,11 +93,9 @@ def suit_of(order: Order, cards: int) -> int | None:
     """The one effective suit of all of `cards`, or None if they span two (or are none)."""
     if not cards:
         return None
-    masks = order.suit_mask
-    for e in (TRUMP, 0, 1, 2, 3):
-        if not cards & ~masks[e]:
-            return e
-    return None
+    # the suits' masks are disjoint: only the highest card's suit can hold them all
+    e = order.esuit[(cards.bit_length() - 1) >> 1]
+    return None if cards & ~order.suit_mask[e] else e
 
 
 def pair_levels(order: Order, cards: int) -> dict[int, int]:
@@ -167,14 +165,12 @@ def decompose(order: Order, cards: int) -> tuple[Unit, ...]:
     highest), then pairs, then singles, each from the highest down (ruling 6); units of one
     size and top by card id."""
     level = order.level
-    ids = distinct(cards)
-    if len(ids) == 1:  # the common leads: a single or a pair
-        c = ids[0]
-        k = cards >> (c << 1) & 3
-        if k == 1:
+    if cards and not cards & (cards - 1):  # one bit: the common leads, a single or a pair
+        c = (cards.bit_length() - 1) >> 1
+        if cards >> (c << 1) == 1:
             return (Unit(0, level[c], (c,)),)
-        if k == 2:
-            return (Unit(1, level[c], (c, c)),)
+        return (Unit(1, level[c], (c, c)),)
+    ids = distinct(cards)
     singles: list[int] = []
     at_level: dict[int, list[int]] = {}  # level -> the cards held twice at that level
     for c in ids:

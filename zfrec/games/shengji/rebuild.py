@@ -25,12 +25,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
+from itertools import chain
 
-from zfrec.games.shengji.cards import card_ids, contains, from_ids
+from zfrec.games.shengji.cards import card_ids, contains, count, distinct, from_ids
 from zfrec.games.shengji.cards import size as hand_size
+from zfrec.games.shengji.records import SjRound
 from zfrec.games.shengji.rules import SjRules
 
-__all__ = ["Rebuilt", "rebuild"]
+__all__ = ["Rebuilt", "rebuild", "shown", "whole_hands"]
 
 Dealt = tuple[int, int] | None  # (known cards packed, unknown count), None: not written
 
@@ -62,24 +65,32 @@ class Rebuilt:
         return hands
 
 
-def _whole(
+def whole_hands(
     rules: SjRules, deal: Sequence[Dealt], kitty: tuple[Dealt, Dealt], first: int
 ) -> Rebuilt | None:
-    """The hands of a record that writes every card, when they add up to the decks."""
-    hands = [d[0] for d in deal if d is not None]
+    """What `rebuild` gives for a record that writes every card (the deals, the kitty and the
+    discard) when they add up to the decks, without what was shown later; else None."""
     up, down = kitty
-    assert up is not None and down is not None
+    if up is None or down is None or up[1] or down[1]:
+        return None
+    if not all(d is not None and not d[1] for d in deal):
+        return None
+    hands = [d[0] for d in deal if d is not None]
     n, size = rules.players, rules.hand_size
     if len(hands) != n or any(hand_size(h) != size for h in hands):
         return None
-    if hand_size(up[0]) != rules.kitty or sum(hands) + up[0] != sum(
-        rules.decks << 2 * c for c in range(54)
-    ):
+    if hand_size(up[0]) != rules.kitty or sum(hands) + up[0] != _full(rules.decks):
         return None  # a card too many or too few (with as many cards, no field overflows)
-    lists = [card_ids(h) for h in hands]
-    order = [(first + i) % n for i in range(n)]
-    deck = tuple(lists[s][i] for i in range(size) for s in order) + tuple(card_ids(up[0]))
+    lists = [card_ids(hands[(first + i) % n]) for i in range(n)]
+    # the seats draw in turn: the first card of each in play order, then the second ...
+    deck = tuple(chain.from_iterable(zip(*lists, strict=True))) + tuple(card_ids(up[0]))
     return Rebuilt(tuple(hands), up[0], down[0], (0,) * n, deck, True)
+
+
+@cache
+def _full(decks: int) -> int:
+    """Every card `decks` times, packed."""
+    return sum(decks << 2 * c for c in range(54))
 
 
 def _take(pool: Counter[int], want: Counter[int], room: int) -> Counter[int]:
@@ -109,12 +120,11 @@ def rebuild(
     was in the hand when thrown); `first` the seat that draws first.
     Where the counts cannot add up (a hand or kitty of the wrong size, a third copy), `deck`
     is empty and the hands hold what is known and shown."""
+    whole = whole_hands(rules, deal, kitty, first)  # every card known: nothing to rebuild
+    if whole is not None:
+        return whole
     n, size, decks = rules.players, rules.hand_size, rules.decks
     up, down = kitty
-    if all(d is not None and not d[1] for d in (*deal, up, down)):
-        whole = _whole(rules, deal, kitty, first)  # every card known: nothing to rebuild
-        if whole is not None:
-            return whole
     pool: Counter[int] = Counter({c: decks for c in range(54)})
     known: list[Counter[int]] = []
     room: list[int] = []
@@ -192,3 +202,33 @@ def rebuild(
         deck,
         exact,
     )
+
+
+def shown(rnd: SjRound, n: int) -> tuple[list[int], list[int]]:
+    """What each seat of round `rnd` showed, for `rebuild`: what it held at some time (all it
+    played, and at a failed throw what it had played before and the whole throw) and the
+    cards of its bids (the largest showing of each card)."""
+    played, held = [0] * n, [0] * n
+    for trick in rnd.tricks:
+        for m in trick.moves:
+            seat, forced = m.seat, m.forced
+            if 0 <= seat < n:
+                if forced is None:  # (`m.failed` and `m.played`, read for every play)
+                    played[seat] += m.cards
+                else:
+                    held[seat] = _union(held[seat], played[seat] + m.cards)
+                    played[seat] += forced
+    played = [_union(p, h) for p, h in zip(played, held, strict=True)]
+    bids = [0] * n
+    for b in rnd.bids:
+        if 0 <= b.seat < n:
+            bids[b.seat] = _union(bids[b.seat], b.cards)
+    return played, bids
+
+
+def _union(a: int, b: int) -> int:
+    """The multiset holding each card as often as the more of a and b."""
+    for c in distinct(b):
+        if count(b, c) > count(a, c):
+            a += (count(b, c) - count(a, c)) << 2 * c
+    return a

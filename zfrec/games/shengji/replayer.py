@@ -34,9 +34,9 @@ from zfrec.errors import DealError, GameError, IllegalPlayError, Location, Rules
 from zfrec.games.shengji.cards import contains, count, distinct, format_hand, size
 from zfrec.games.shengji.events import PlayEvent, RoundResult
 from zfrec.games.shengji.follow import count_follows, judge_follow, legal_follows
-from zfrec.games.shengji.formats import classify, unit_text
+from zfrec.games.shengji.formats import classify, suit_of, unit_text
 from zfrec.games.shengji.order import Order, make_order
-from zfrec.games.shengji.rebuild import Rebuilt, rebuild
+from zfrec.games.shengji.rebuild import Rebuilt, rebuild, shown, whole_hands
 from zfrec.games.shengji.records import TRUMPS, SjCards, SjMatch, SjMove, SjRound
 from zfrec.games.shengji.report import SjReport, SjRoundLedger
 from zfrec.games.shengji.round import RoundState
@@ -268,20 +268,6 @@ class _Replay:
                       rule="12")  # fmt: skip
         written_dealer = rnd.dealer if rnd.dealer is not None else dealer
         self.deal_checks(rules, rnd)
-        # what each seat held at some time: all it played, and at a failed throw what it had
-        # played before and the whole throw
-        played, held = [0] * n, [0] * n
-        for trick in rnd.tricks:
-            for m in trick.moves:
-                if 0 <= m.seat < n:
-                    if m.failed:
-                        held[m.seat] = _union(held[m.seat], played[m.seat] + m.cards)
-                    played[m.seat] += m.played
-        played = [_union(p, h) for p, h in zip(played, held, strict=True)]
-        bids = [0] * n
-        for b in rnd.bids:
-            if 0 <= b.seat < n:
-                bids[b.seat] = _union(bids[b.seat], b.cards)
         first = dealer if dealer is not None else 0
         lead_dealer = written_dealer if written_dealer is not None else 0
         dealt: list[tuple[int, int] | None] = (
@@ -289,7 +275,14 @@ class _Replay:
         )
         up = (rnd.kitty.known, rnd.kitty.unknown) if rnd.kitty else None
         down = (rnd.discard.known, rnd.discard.unknown) if rnd.discard else None
-        rb = rebuild(rules, lead_dealer, dealt, (up, down), bids, played, first)
+        # every card written: the hands without what the seats showed later (`rebuild`'s
+        # common case, which needs neither `bids` nor `played`)
+        rb = whole_hands(rules, dealt, (up, down), first)
+        played: list[int] = []
+        bids: list[int] = []
+        if rb is None:
+            played, bids = shown(rnd, n)
+            rb = rebuild(rules, lead_dealer, dealt, (up, down), bids, played, first)
         # the expected rank: the declarers' level (the dealer's), round 1 at 2
         expect = levels[written_dealer] if written_dealer is not None else 2
         rank = rnd.rank if rnd.rank is not None else expect
@@ -310,6 +303,8 @@ class _Replay:
         if order is None:
             return None
         if written_dealer is None:  # the deal was rebuilt for seat 1 dealing: again for this one
+            if not played:
+                played, bids = shown(rnd, n)
             rb = rebuild(rules, lead_dealer, dealt, (up, down), bids, played, first)
         state = RoundState.from_hands(
             rb.at_play(lead_dealer), order, lead_dealer, rules, kitty=rb.discard,
@@ -398,8 +393,7 @@ class _Replay:
             st = RoundState.start(rules, rb.deck, level_rank(rank), dealer, undoable=False)
         except DealError:
             return fallback, None
-        for _ in range(st.to_draw):
-            st.draw(st.turn)
+        st.draw_rest()
         for b in rnd.bids:
             try:
                 st.bid(b.seat, b.cards)
@@ -445,6 +439,7 @@ class _Replay:
         guessed = list(rb.guessed)
         winner_cause: Cause | None = None
         read_causes, calls = self.read_causes, bool(state.calls)
+        found = self.found
         for t, trick in enumerate(rnd.tricks, 1):
             if state.over:
                 m = trick.moves[0] if trick.moves else None
@@ -466,11 +461,24 @@ class _Replay:
                 self.root = self.root or lost
                 self.round_cause = self.round_cause or lost
             for m in trick.moves:
-                if not 0 <= m.seat < n:
-                    self.note("SJ207", f"there is no seat {m.seat + 1}", m.pos, trick=t,
+                seat = m.seat
+                if not 0 <= seat < n:
+                    self.note("SJ207", f"there is no seat {seat + 1}", m.pos, trick=t,
                               rule="1")  # fmt: skip
                     return
-                found = self.found
+                if (
+                    # the common case first, as `play` begins: a legal follow in turn
+                    not unjudged
+                    and m.forced is None
+                    and not (read_causes and m.pos in read_causes)
+                    and (made := state.follow(seat, m.cards)) is not None
+                ):
+                    if calls and m.joins != (made.joined == seat):  # `joins` says what is wrong
+                        before = len(found)
+                        self.joins(state, m, t, made.turn)
+                        if len(found) != before:
+                            self.spend(m, before)
+                    continue
                 before = len(found)
                 turn = len(state.trick_plays) + 1
                 if read_causes and m.pos in read_causes:  # the move lost what was unreadable
@@ -481,13 +489,8 @@ class _Replay:
                 self.move_cause = None
                 if calls:
                     self.joins(state, m, t, turn)
-                if len(found) == before:
-                    continue
-                errors = [d for d in found[before:] if d.severity == "error"]
-                if errors:
-                    why = errors[0].cause or Cause(*_lc(errors[0].location), errors[0].code)
-                    for c in distinct(m.played):
-                        self.spent.setdefault((m.seat, c), why)
+                if len(found) != before:
+                    self.spend(m, before)
             self.moves += n
             winner_cause = self.trick_root
         self.trick_root = None
@@ -503,6 +506,15 @@ class _Replay:
                 self.note("SJ205", "the record stops before the round ends; no score is "
                           "computed for it", last_pos, rule="11")  # fmt: skip
 
+    def spend(self, m: SjMove, before: int) -> None:
+        """After an error at play `m` (found from index `before` on): a later play of the
+        cards it spent follows from that error."""
+        errors = [d for d in self.found[before:] if d.severity == "error"]
+        if errors:
+            why = errors[0].cause or Cause(*_lc(errors[0].location), errors[0].code)
+            for c in distinct(m.played):
+                self.spent.setdefault((m.seat, c), why)
+
     def play(
         self, state: RoundState, m: SjMove, t: int, guessed: list[int], unjudged: bool,
         winner_cause: Cause | None,
@@ -511,11 +523,18 @@ class _Replay:
         that is no lead)."""
         seat, cards = m.seat, m.cards
         led = state.lead
-        if led is not None and seat == state.turn and not unjudged and m.forced is None:
-            assert state.order is not None  # the common case first: a follow in turn
-            if judge_follow(state.order, led, state.hands[seat], cards) is None:
-                state.play_legal(seat, cards)
-                return False
+        if seat == state.turn and not unjudged and m.forced is None:
+            order = state.order
+            assert order is not None  # the common cases first: a follow or a lead in turn
+            if led is not None:
+                if judge_follow(order, led, state.hands[seat], cards) is None:
+                    state.play_legal(seat, cards)
+                    return False
+            elif contains(state.hands[seat], cards) and suit_of(order, cards) is not None:
+                lead = classify(order, cards)
+                if len(lead.units) == 1:
+                    state.play_legal(seat, cards, lead)
+                    return False
         turn = len(state.trick_plays) + 1
         at = _At(trick=t, turn=turn, seat=seat)
         order = state.order
@@ -738,14 +757,6 @@ def _order(rank: int, trump: str | None) -> Order | None:
 def _full(decks: int) -> int:
     """Every card `decks` times, packed."""
     return sum(decks << 2 * c for c in range(54))
-
-
-def _union(a: int, b: int) -> int:
-    """The multiset holding each card as often as the more of a and b."""
-    for c in distinct(b):
-        if count(b, c) > count(a, c):
-            a += (count(b, c) - count(a, c)) << 2 * c
-    return a
 
 
 def _less(a: int, b: int) -> int:

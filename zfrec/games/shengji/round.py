@@ -35,7 +35,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import product
+from functools import cache
+from itertools import cycle, product, repeat
 from typing import Any
 
 from zfrec.errors import DealError, IllegalPlayError
@@ -72,6 +73,8 @@ from zfrec.games.shengji.trick import trick_winner
 __all__ = ["RoundState"]
 
 DRAW, EXCHANGE, CALL, PLAY, OVER = "draw", "exchange", "call", "play", "over"
+_tuple_new = tuple.__new__  # an event made without its named tuple's keyword-reading __new__
+_ONE = tuple(1 << (c << 1) for c in range(54))  # one copy of each card, packed
 
 
 @dataclass(slots=True, eq=False)
@@ -133,7 +136,7 @@ class RoundState:
         the rules' decks once per deck), `rank` the dominant rank index (0..12, the declarers'
         level), `dealer` the dealer's seat, or None when the bids decide it (round 1)."""
         n = rules.players
-        if sorted(deck) != sorted(list(range(54)) * rules.decks):
+        if sorted(deck) != _full_deck(rules.decks):
             raise DealError(
                 f"the deck must hold each of the 54 cards {rules.decks} time(s)", "SJ301", rule="2"
             )
@@ -261,6 +264,26 @@ class RoundState:
         self.log.append(event)
         return event
 
+    def draw_rest(self) -> list[DrawEvent]:
+        """Every card still to be drawn, drawn in turn: the same state and log as `draw(turn)`
+        for each, made at once where no undo record is kept (a replay's draw, which has no
+        bids between the cards)."""
+        if self.undoable or self.phase != DRAW:
+            return [self.draw(self.turn) for _ in range(self._draw_end - self.drawn)]
+        n, hands, first, end = self.n, self.hands, self.drawn, self._draw_end
+        cards = self.deck[first:end]
+        seats = [(self.turn + i) % n for i in range(n)]
+        for i, seat in enumerate(seats):  # each seat's cards at once: every n-th from its first
+            hands[seat] += sum(map(_ONE.__getitem__, cards[i::n]))
+        # the events in C loops: (seat, card, number) for each card drawn
+        numbers = range(first + 1, end + 1)
+        events: list[DrawEvent] = list(
+            map(_tuple_new, repeat(DrawEvent), zip(cycle(seats), cards, numbers, strict=False))
+        )  # strict=False: cycle() never ends, `cards` and `numbers` have one length
+        self.drawn, self.turn = end, (self.turn + len(cards)) % n
+        self.log += events
+        return events
+
     def _bid_strength(self, cards: int) -> tuple[int, int, int | None] | str:
         """(copies, 0 rank / 1 SJ / 2 BJ, suit or None) of a bid, or why it is none."""
         ids = distinct(cards)
@@ -281,11 +304,19 @@ class RoundState:
     def _bid_time(self, seat: int, cards: int) -> int:
         """When a bid counts as made: now, or for a pair that reinforces the seat's own single
         of that card, when the single was shown (an earlier bid wins at equal strength)."""
-        if count(cards, distinct(cards)[0]) == 2:
-            single = cards >> 1
-            for i, e in enumerate(self.log):
-                if type(e) is BidEvent and e.seat == seat and e.cards == single:
-                    return i
+        c = distinct(cards)[0]
+        if count(cards, c) == 2:
+            # the single's event, found by value in a C scan (a draw event may equal it by
+            # value: its type is checked)
+            log, at = self.log, -1
+            single = (seat, cards >> 1, c & 3 if c < SJ else None)
+            while True:
+                try:
+                    at = log.index(single, at + 1)  # type: ignore[arg-type]
+                except ValueError:
+                    break
+                if type(log[at]) is BidEvent:
+                    return at
         return len(self.log)
 
     def verify_bid(self, seat: int, cards: int) -> None:
@@ -490,9 +521,10 @@ class RoundState:
     def play_legal(self, seat: int, cards: int, read: Format | None = None) -> PlayEvent:
         """Make a play already known to be legal (listed by `legal_plays`, or verified);
         `read` is a lead's format when the caller has read it already (`classify`)."""
-        assert self.order is not None
         order = self.order
-        self._save()
+        assert order is not None
+        if self.undoable:
+            self._saved.append(self.snapshot())
         attempt, back, blocker, penalty = cards, 0, None, 0
         lead = self.lead
         if lead is None:
@@ -510,6 +542,34 @@ class RoundState:
                         self.penalties = tuple(pens)
             self.lead = lead
         return self._put(seat, cards, attempt, back, blocker, penalty)
+
+    def follow(self, seat: int, cards: int) -> PlayEvent | None:
+        """Make `seat`'s play of `cards` if it is a legal follow in turn (a lead is on the
+        table; ruling 7), as `play` would, and return its event; None, with nothing changed,
+        for any other play (a lead, a seat out of turn, an illegal follow: `verify_play` says
+        why). A replay's common case in one call."""
+        lead = self.lead
+        if lead is None or seat != self.turn:
+            return None
+        order = self.order
+        assert order is not None
+        if judge_follow(order, lead, self.hands[seat], cards) is not None:
+            return None
+        if self.undoable:
+            self._saved.append(self.snapshot())
+        plays = self.trick_plays
+        turn = len(plays) + 1
+        if turn == self.n:  # the trick is taken
+            return self._put(seat, cards, cards, 0, None, 0)
+        self.hands[seat] -= cards  # as `_put` does while the trick goes on
+        joined = self._joins(seat, cards) if self.calls else None
+        self.trick_plays = (*plays, (seat, cards))
+        self.turn = (seat + 1) % self.n
+        event = _tuple_new(PlayEvent, (
+            seat, self.trick, turn, cards, cards, 0, None, 0, joined, None, None
+        ))  # fmt: skip
+        self.log.append(event)
+        return event
 
     def force_play(self, seat: int, attempt: int, cards: int) -> PlayEvent:
         """Recovery, for a replay that goes on after a mistake from the state a record shows
@@ -543,37 +603,44 @@ class RoundState:
     ) -> PlayEvent:  # fmt: skip
         """Put `cards` on the table for `seat` (out of its hand unless `taken`); end the trick
         after the last seat's play and the round after its last trick."""
-        order = self.order
         lead = self.lead
-        assert order is not None and lead is not None
+        assert lead is not None
         if not taken:
             self.hands[seat] -= cards
         joined = self._joins(seat, cards) if self.calls else None
         plays = (*self.trick_plays, (seat, cards))
         turn = len(plays)
         number = self.trick
-        trick_result = round_result = None
-        if turn == self.n:
-            winner = plays[trick_winner(order, [p for _, p in plays], lead)][0]
-            pts = points(sum(p for _, p in plays))
-            if pts:
-                won = list(self.won)
-                won[winner] += pts
-                self.won = tuple(won)
-            trick_result = TrickResult(number, winner, pts, plays)
-            self.last_lead, self.lead, self.trick_plays = lead, None, ()
-            self.turn = winner
-            if not any(self.hands):
-                round_result = self._finish(winner)
-            else:
-                self.trick += 1
-        else:
+        if turn < self.n:  # the common case: the trick goes on
             self.trick_plays = plays
             self.turn = (seat + 1) % self.n
-        event = PlayEvent(
+            event = _tuple_new(PlayEvent, (
+                seat, number, turn, cards, attempt, back, blocker, penalty, joined, None, None
+            ))  # fmt: skip
+            self.log.append(event)
+            return event
+        order = self.order
+        assert order is not None
+        # the last play: the trick is taken
+        table = [p for _, p in plays]
+        winner = plays[trick_winner(order, table, lead)][0]
+        pts = points(sum(table))
+        if pts:
+            won = list(self.won)
+            won[winner] += pts
+            self.won = tuple(won)
+        trick_result = TrickResult(number, winner, pts, plays)
+        self.last_lead, self.lead, self.trick_plays = lead, None, ()
+        self.turn = winner
+        round_result = None
+        if not any(self.hands):
+            round_result = self._finish(winner)
+        else:
+            self.trick += 1
+        event = _tuple_new(PlayEvent, (
             seat, number, turn, cards, attempt, back, blocker, penalty, joined,
             trick_result, round_result,
-        )  # fmt: skip
+        ))  # fmt: skip
         self.log.append(event)
         return event
 
@@ -659,6 +726,12 @@ class RoundState:
             return "opponents"
         joined = sum(1 for s in range(self.n) if self.declarers >> s & 1) - 1
         return "opponents" if joined >= self.rules.friends else None
+
+
+@cache
+def _full_deck(decks: int) -> list[int]:
+    """Every card id `decks` times, in order (do not change the list)."""
+    return sorted(list(range(54)) * decks)
 
 
 def strength_of(cid: int) -> int:

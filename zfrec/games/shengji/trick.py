@@ -23,6 +23,7 @@ length); on a tie the earlier play wins.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from zfrec.games.shengji.cards import pairs, points
 from zfrec.games.shengji.formats import Format, best_top, classify, match_tractors, pair_levels
@@ -55,6 +56,8 @@ def trick_winner(order: Order, plays: Sequence[int], lead: Format | None = None)
     lead (`lead` its format, read here when not given). Ties go to the earliest (ruling 4)."""
     if lead is None:
         lead = classify(order, plays[0])
+    if lead.size < 3 and lead.kind != "throw":
+        return _single_or_pair(order, plays, lead)
     unit = lead.units[0].pairs  # the lead's largest unit decides (ruling 9)
     best, best_trump = 0, lead.esuit == TRUMP
     best_level = lead.units[0].top
@@ -68,6 +71,42 @@ def trick_winner(order: Order, plays: Sequence[int], lead: Format | None = None)
         top = best_top(order, plays[i], unit)
         if (ruff and not best_trump) or top > best_level:
             best, best_trump, best_level = i, ruff, top
+    return best
+
+
+@cache
+def _keys(order: Order) -> tuple[tuple[int, ...], ...]:
+    """For each led suit, each card's key when played to a single or pair lead: its level,
+    100 more in trump (a trump beats any card of the led suit), -1 in another suit."""
+    return tuple(
+        tuple(
+            level + 100 if e == TRUMP else level if e == led else -1
+            for e, level in zip(order.esuit, order.level, strict=True)
+        )
+        for led in range(TRUMP + 1)
+    )
+
+
+def _single_or_pair(order: Order, plays: Sequence[int], lead: Format) -> int:
+    """`trick_winner` for the common leads, a single or a pair: a play of the lead's shape
+    (one card; two copies of one card) contends with that card's key (`_keys`); a play of
+    another shape (a recovering replay forces any) is read in full. Ties go to the earlier."""
+    keys = _keys(order)[lead.esuit]
+    shape = 2 if lead.kind == "pair" else 1
+    best, best_key = 0, keys[lead.units[0].ids[0]]
+    for i in range(1, len(plays)):
+        play = plays[i]
+        c = (play.bit_length() - 1) >> 1
+        if c >= 0 and play == shape << (c << 1):
+            key = keys[c]
+        else:
+            e = can_win(order, lead, play)
+            key = -1
+            if e is not None:
+                top = best_top(order, play, shape - 1)
+                key = top + 100 if e == TRUMP else top
+        if key > best_key:
+            best, best_key = i, key
     return best
 
 
