@@ -165,6 +165,15 @@ def test_one_site_for_both_games(store_url: str, tmp_path: Path) -> None:  # noq
     assert 'id="sj-players-one"' in ann and "Partners" in ann
     # search finds players of both games: the Players menu lists them all
     assert 'value="dieter"' in pages["index.html"] and 'value="李娜"' in pages["index.html"]
+    # but Zheng Fen's Players table (hands, points, first out) lists only its own players
+    table = pages["index.html"].split('id="players-table"')[1].split("</table>")[0]
+    assert "Dieter" in table and "李娜" not in table
+    page = next(
+        p.read_text(encoding="utf-8") for p in (out / "players").glob("*.html")
+        if "<h1>" in p.read_text(encoding="utf-8") and "李娜" in p.read_text(encoding="utf-8")
+        .split("<h1>")[1].split("</h1>")[0]
+    )  # fmt: skip
+    assert "Mean points per hand" not in page and "2 games" in page  # no Zheng Fen hands
 
 
 def test_render_a_sheng_ji_record(tmp_path: Path) -> None:

@@ -177,6 +177,8 @@ class SiteView:
     # the Players table and the standings: their measures (hands, points, first out, last)
     # are those of the kinds with `GameKind.player_table`
     player_table: bool = True
+    # the Players table's rows, counted over those kinds' games (None: `players`, one game)
+    table_players: list[PlayerStats] | None = None
 
 
 def _link(
@@ -204,6 +206,7 @@ def site_pages(
     from zfrec.store.store import list_games, player_stats
 
     stats = player_stats(session, kind=None)  # every player of the site, whatever they played
+    table = player_stats(session)  # the Players table: the measures of its own game's kind
     outcomes = seat_outcomes(session)
     names = {s.name for s in stats} | {p for row in rows for p in row.players}
     hrefs = {name: player_href(name) for name in names}
@@ -212,14 +215,17 @@ def site_pages(
     kind_of = _kinds(session)
     sections = _sections(rows, kind_of, metas, hrefs)
     present = sorted({kind_of.get(r.id, DEFAULT_KIND) for r in rows}, key=KINDS.index)
-    site = SiteView(title, games, stats, hrefs, VIEWER_PAGE, events, [], sections)
+    one_table = all(find_kind(k).player_table for k in present)  # a site of one game: its own
+    site = SiteView(title, games, stats, hrefs, VIEWER_PAGE, events, [], sections, one_table, table)
     env = environment()
     index = env.get_template("index.html.j2")
     scripts = ("sort.js", "filter.js")
     if len(present) > 1:
         if title == DEFAULT_TITLE:  # the default names one game: a site of several names each
             title = " and ".join(find_kind(k).title for k in present) + " games"
-            site = SiteView(title, games, stats, hrefs, VIEWER_PAGE, events, [], sections)
+            site = SiteView(
+                title, games, stats, hrefs, VIEWER_PAGE, events, [], sections, True, table
+            )
         # one index per game besides the whole one: the index filters by game without a script
         links = [KindLink("", "All games", "index.html", len(rows))] + [
             KindLink(k, find_kind(k).title, f"index-{k}.html",
@@ -234,7 +240,7 @@ def site_pages(
                 VIEWER_PAGE, events,
                 [KindLink(k.kind, k.title, k.href, k.games, k is link) for k in links],
                 [x for x in sections if not link.kind or x.kind == link.kind],
-                not link.kind or find_kind(link.kind).player_table,
+                not link.kind or find_kind(link.kind).player_table, table,
             )  # fmt: skip
             yield OutputFile(link.href, index.render(site=view, scripts=scripts).encode())
     else:
