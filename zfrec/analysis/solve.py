@@ -168,6 +168,19 @@ def rank_shape(rules: Ruleset) -> RankShape:
     return found
 
 
+# Where every seat's search of a position starts: the canonical hands, the points each seat has
+# taken, the points on the table and the points in the hand (`_Search`'s fields of those names).
+_Start = tuple[list[int], list[int], int, int]
+
+
+def _start(hs: HandState, shared: _Shared) -> _Start:
+    canon = shared.canon
+    hands = [canon[s](h) for s, h in enumerate(hs.hands)]
+    pts = [points_of(w) for w in hs.won]
+    trick_pts = points_of(hs.trick_cards)
+    return hands, pts, trick_pts, sum(map(points_of, hs.hands)) + sum(pts) + trick_pts
+
+
 class _Search:
     """The search for one perspective seat S over a live HandState, made and unmade in place."""
 
@@ -181,6 +194,7 @@ class _Search:
         node_limit: int | None,
         table_entries: int,
         table: dict[tuple[object, ...], _Entry] | None = None,
+        start: _Start | None = None,
     ) -> None:
         self.hs = hs
         self.seat = seat
@@ -193,11 +207,9 @@ class _Search:
         self.next_check = 1024 if node_limit is None else min(1024, node_limit)
         self.proved = (0, 0)  # the bounds proved so far, for a search cut short
         self.compress = shared.compress
-        canon = shared.canon
-        self.hands = [canon[s](h) for s, h in enumerate(hs.hands)]  # in step with hs
-        self.pts = [points_of(w) for w in hs.won]  # points each seat has taken in tricks
-        self.trick_pts = points_of(hs.trick_cards)
-        self.total = sum(points_of(h) for h in hs.hands) + sum(self.pts) + self.trick_pts
+        hands, pts, self.trick_pts, self.total = start or _start(hs, shared)
+        self.hands = list(hands)  # canonical, in step with hs
+        self.pts = list(pts)  # points each seat has taken in tricks
 
     def _check(self) -> None:
         self.next_check = self.nodes + 1024
@@ -252,11 +264,12 @@ class _Search:
             if out[0] != s:  # ... and only the trick it went out on can still add to it
                 return mine, mine + (self.trick_pts if hs.top_seat == s else 0)
             # First out: it keeps what it has and gets at least the last player's tricks.
-            locked = least = 0
+            locked = 0
             least = INFINITY
             for j, hand in enumerate(hands):
                 if hand:
-                    least = min(least, pts[j])
+                    if pts[j] < least:
+                        least = pts[j]
                 elif j != s:
                     locked += pts[j]
             return mine + least, self.total - locked
@@ -705,6 +718,8 @@ class Solver:
         nodes = 0
         table = 0
         spent = False
+        begin: _Start | None = None  # the same for every seat: made once
+        depth = len(state.log)
         for s in [persp] + ([t for t in range(n) if t != persp] if all_seats else []):
             value = known.values.get(s)
             if value is not None and not (s == persp and details):
@@ -713,6 +728,8 @@ class Solver:
             kept = self._tables.setdefault(s, {})
             if len(kept) >= budget.table_entries:  # full of positions left behind: start over
                 kept.clear()
+            if begin is None:
+                begin = _start(state, shared)
             search = _Search(
                 state,
                 s,
@@ -721,6 +738,7 @@ class Solver:
                 node_limit=None if budget.nodes is None else budget.nodes - nodes,
                 table_entries=budget.table_entries,
                 table=kept,
+                start=begin,
             )
             if known.single is None:
                 known.single = len(search.moves()) == 1
@@ -733,15 +751,17 @@ class Solver:
                 lo, hi = max(lo, hint[0]), min(hi, hint[1])
                 guess = min(max(guess, lo), hi)
             if not spent:
-                with _restored(state):
-                    try:
-                        lo, hi = search.value_bounds(lo, hi, guess)
-                        if s == persp and details:
-                            best = [m[0] for m in search.best_moves(lo)]
-                            line = search.principal_variation(lo)
-                    except OutOfBudget:
-                        spent = True
-                        lo, hi = search.proved
+                try:  # as `with _restored(state)`, without a generator per seat
+                    lo, hi = search.value_bounds(lo, hi, guess)
+                    if s == persp and details:
+                        best = [m[0] for m in search.best_moves(lo)]
+                        line = search.principal_variation(lo)
+                except OutOfBudget:
+                    spent = True
+                    lo, hi = search.proved
+                finally:
+                    while len(state.log) > depth:
+                        state.undo()
             nodes += search.nodes
             table = max(table, len(search.table))
             bounds[s] = (lo, hi)
