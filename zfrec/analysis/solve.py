@@ -495,7 +495,8 @@ class _Search:
         With a `guess` (a value one of the bounds came from: the position before), the first
         test asks whether the value is that bound. Otherwise, most values are 0 (S is made to
         come last) or S's points so far plus a little, so the first tests ask whether S can avoid
-        coming last and whether it can add anything; then the range is bisected.
+        coming last and whether it can add anything; then the range is bisected. Where S went out
+        first (and no guess is given), one search over the whole range instead.
         """
         self.proved = (lo, hi)
         hs = self.hs
