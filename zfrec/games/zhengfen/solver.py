@@ -33,7 +33,7 @@ from typing import NamedTuple
 
 from zfrec.games.zhengfen.engine.cards import points_of
 from zfrec.games.zhengfen.engine.combos import Combo
-from zfrec.games.zhengfen.engine.game import HandState, PassEvent, PlayEvent
+from zfrec.games.zhengfen.engine.game import HandState, PassEvent, PlayEvent, TrickResult
 from zfrec.games.zhengfen.engine.movegen import physical_plays
 from zfrec.games.zhengfen.engine.rules import Ruleset
 from zfrec.games.zhengfen.solver_keys import CACHE_ENTRIES, Canon, RankShape, suit_relevant_ranks
@@ -50,6 +50,11 @@ __all__ = [
     "solve",
     "suit_relevant_ranks",
 ]
+
+# The search reads the engine's named tuples by index (see `_Search.ab`): the layout it needs.
+assert PassEvent._fields[3] == PlayEvent._fields[5] == "trick_result"
+assert TrickResult._fields[1:4:2] == ("winner", "points")
+assert Combo._fields[:3] == ("category", "rank", "length")
 
 STEP = 5  # every counter is worth a multiple of 5, so every value is too
 RANKS_FROM = 11  # cards left at a search's root from which positions are keyed by rank order
@@ -146,6 +151,9 @@ _RANK_SHAPES: dict[Ruleset, RankShape] = {}
 # hands meet the same tops from one hand's endgame to the next. Capped at a few tens of MB.
 _PLAYS: dict[tuple[int, TopKey, Ruleset], list[Combo]] = {}
 PLAYS_ENTRIES = 50_000
+# The moves of a hand against a top (`_Search.moves`), by which suits the seat packs and the
+# rules, for the process. Capped as `_PLAYS`.
+_MOVES: dict[tuple[object, ...], list[_Move]] = {}
 
 
 def rank_shape(rules: Ruleset) -> RankShape:
@@ -158,6 +166,19 @@ def rank_shape(rules: Ruleset) -> RankShape:
             _RANK_SHAPES.clear()
         found = _RANK_SHAPES[rules] = RankShape(rules)
     return found
+
+
+# Where every seat's search of a position starts: the canonical hands, the points each seat has
+# taken, the points on the table and the points in the hand (`_Search`'s fields of those names).
+_Start = tuple[list[int], list[int], int, int]
+
+
+def _start(hs: HandState, shared: _Shared) -> _Start:
+    canon = shared.canon
+    hands = [canon[s](h) for s, h in enumerate(hs.hands)]
+    pts = [points_of(w) for w in hs.won]
+    trick_pts = points_of(hs.trick_cards)
+    return hands, pts, trick_pts, sum(map(points_of, hs.hands)) + sum(pts) + trick_pts
 
 
 class _Search:
@@ -173,6 +194,7 @@ class _Search:
         node_limit: int | None,
         table_entries: int,
         table: dict[tuple[object, ...], _Entry] | None = None,
+        start: _Start | None = None,
     ) -> None:
         self.hs = hs
         self.seat = seat
@@ -185,11 +207,9 @@ class _Search:
         self.next_check = 1024 if node_limit is None else min(1024, node_limit)
         self.proved = (0, 0)  # the bounds proved so far, for a search cut short
         self.compress = shared.compress
-        canon = shared.canon
-        self.hands = [canon[s](h) for s, h in enumerate(hs.hands)]  # in step with hs
-        self.pts = [points_of(w) for w in hs.won]  # points each seat has taken in tricks
-        self.trick_pts = points_of(hs.trick_cards)
-        self.total = sum(points_of(h) for h in hs.hands) + sum(self.pts) + self.trick_pts
+        hands, pts, self.trick_pts, self.total = start or _start(hs, shared)
+        self.hands = list(hands)  # canonical, in step with hs
+        self.pts = list(pts)  # points each seat has taken in tricks
 
     def _check(self) -> None:
         self.next_check = self.nodes + 1024
@@ -244,19 +264,24 @@ class _Search:
             if out[0] != s:  # ... and only the trick it went out on can still add to it
                 return mine, mine + (self.trick_pts if hs.top_seat == s else 0)
             # First out: it keeps what it has and gets at least the last player's tricks.
-            locked = least = 0
+            locked = 0
             least = INFINITY
             for j, hand in enumerate(hands):
                 if hand:
-                    least = min(least, pts[j])
+                    if pts[j] < least:
+                        least = pts[j]
                 elif j != s:
                     locked += pts[j]
             return mine + least, self.total - locked
-        others = sum(pts) - mine
+        room = self.total - sum(pts) + mine  # all that others have not taken
         if out:  # S cannot be first: at best it takes everything not yet taken by others
-            return 0, self.total - others
-        # S may yet go out first and be given the last player's tricks.
-        return 0, self.total - others + max(p for j, p in enumerate(pts) if j != s)
+            return 0, room
+        # S may yet go out first and be given the last player's tricks: the most another seat
+        # has taken (the largest of pts, or the second largest where S has it alone).
+        most = max(pts)
+        if most == mine and pts.count(most) == 1:
+            most = sorted(pts)[-2]
+        return 0, room + most
 
     def moves(self) -> list[_Move]:
         """The moves of the seat to act, one per class of equivalent plays, biggest first, and
@@ -272,7 +297,15 @@ class _Search:
         if found is None:
             if len(cache) >= CACHE_ENTRIES:
                 cache.clear()
-            found = cache[cache_key] = self._generate(seat, hand, top)
+            # The list depends on the seat only through which of its suits are packed: the
+            # process keeps it for the next hand whose seat packs the same suits.
+            listed = (*cache_key, self.shared.canon[seat].keep, self.hs.rules)
+            found = _MOVES.get(listed)
+            if found is None:
+                if len(_MOVES) >= PLAYS_ENTRIES:
+                    _MOVES.clear()
+                found = _MOVES[listed] = self._generate(seat, hand, top)
+            cache[cache_key] = found
         return found
 
     def _generate(self, seat: int, hand: int, top: Combo | None) -> list[_Move]:
@@ -332,7 +365,10 @@ class _Search:
         """Fail-soft alpha-beta with memory: the value if it lies in (alpha, beta), else a bound
         on the side it lies.
 
-        The hot path of the solver, so `moves`, `make` and `unmake` are written out inline.
+        The hot path of the solver, so `moves`, `make` and `unmake` are written out inline, and
+        the engine's named tuples are read by index (a field's name costs a lookup each time):
+        a pass's event holds its trick result at 3, a play's at 5; a trick result its winner at
+        1 and its points at 3; a combination's first three fields are what it is worth.
         """
         self.nodes += 1
         if self.nodes >= self.next_check:
@@ -345,7 +381,7 @@ class _Search:
         all_hands = hs.hands
         hand = all_hands[seat]
         top = hs.top
-        top_key = None if top is None else (top.category, top.rank, top.length)
+        top_key = None if top is None else top[:3]  # (category, rank, length)
         shared = self.shared
         opts = shared.moves.get((hand, top_key))
         if opts is None:
@@ -361,18 +397,18 @@ class _Search:
                     return hi
             combo, points, rest = opts[0]
             if combo is None:
-                taken = hs.pass_(seat).trick_result
+                taken = hs.pass_(seat)[3]
             else:
-                taken = hs.play_combo(seat, combo).trick_result
+                taken = hs.play_combo(seat, combo)[5]
                 hands[seat] = rest
                 self.trick_pts = before_table + points
             if taken is not None:
-                pts[taken.winner] += taken.points
+                pts[taken[1]] += taken[3]
                 self.trick_pts = 0
             v = self.ab(alpha, beta)
             hs.undo()
             if taken is not None:
-                pts[taken.winner] -= taken.points
+                pts[taken[1]] -= taken[3]
             hands[seat], self.trick_pts = before_hand, before_table
             return v
         # self.key(), inline, with the top's key made once
@@ -417,13 +453,13 @@ class _Search:
         for i in order:
             combo, points, rest = opts[i]
             if combo is None:
-                taken = pass_(seat).trick_result
+                taken = pass_(seat)[3]
             else:
-                taken = play_combo(seat, combo).trick_result
+                taken = play_combo(seat, combo)[5]
                 hands[seat] = rest
                 self.trick_pts = before_table + points
             if taken is not None:
-                pts[taken.winner] += taken.points
+                pts[taken[1]] += taken[3]
                 self.trick_pts = 0
             if maximising:
                 v = ab(alpha if alpha > g else g, beta)
@@ -431,7 +467,7 @@ class _Search:
                 v = ab(alpha, beta if beta < g else g)
             undo()
             if taken is not None:
-                pts[taken.winner] -= taken.points
+                pts[taken[1]] -= taken[3]
             hands[seat], self.trick_pts = before_hand, before_table
             if maximising:
                 if v > g:
@@ -459,9 +495,19 @@ class _Search:
         With a `guess` (a value one of the bounds came from: the position before), the first
         test asks whether the value is that bound. Otherwise, most values are 0 (S is made to
         come last) or S's points so far plus a little, so the first tests ask whether S can avoid
-        coming last and whether it can add anything; then the range is bisected.
+        coming last and whether it can add anything; then the range is bisected. Where S went out
+        first (and no guess is given), one search over the whole range instead.
         """
         self.proved = (lo, hi)
+        hs = self.hs
+        if guess is None and lo < hi and not hs.hands[self.seat] and hs.out_order[0] == self.seat:
+            # S went out first: every move left is a minimiser's, so the search is one player's
+            # branch and bound. One search over the whole range finds the value, where tests
+            # would each prove a bound over nearly every line again.
+            g = self.ab(lo - 1, hi + 1)
+            if lo <= g <= hi:  # always, as the bounds hold; else the tests below settle it
+                lo = hi = g
+            self.proved = (lo, hi)
         tests = 0
         mine = self.pts[self.seat]
         while lo < hi:
@@ -673,6 +719,8 @@ class Solver:
         nodes = 0
         table = 0
         spent = False
+        begin: _Start | None = None  # the same for every seat: made once
+        depth = len(state.log)
         for s in [persp] + ([t for t in range(n) if t != persp] if all_seats else []):
             value = known.values.get(s)
             if value is not None and not (s == persp and details):
@@ -681,6 +729,8 @@ class Solver:
             kept = self._tables.setdefault(s, {})
             if len(kept) >= budget.table_entries:  # full of positions left behind: start over
                 kept.clear()
+            if begin is None:
+                begin = _start(state, shared)
             search = _Search(
                 state,
                 s,
@@ -689,6 +739,7 @@ class Solver:
                 node_limit=None if budget.nodes is None else budget.nodes - nodes,
                 table_entries=budget.table_entries,
                 table=kept,
+                start=begin,
             )
             if known.single is None:
                 known.single = len(search.moves()) == 1
@@ -701,15 +752,17 @@ class Solver:
                 lo, hi = max(lo, hint[0]), min(hi, hint[1])
                 guess = min(max(guess, lo), hi)
             if not spent:
-                with _restored(state):
-                    try:
-                        lo, hi = search.value_bounds(lo, hi, guess)
-                        if s == persp and details:
-                            best = [m[0] for m in search.best_moves(lo)]
-                            line = search.principal_variation(lo)
-                    except OutOfBudget:
-                        spent = True
-                        lo, hi = search.proved
+                try:  # as `with _restored(state)`, without a generator per seat
+                    lo, hi = search.value_bounds(lo, hi, guess)
+                    if s == persp and details:
+                        best = [m[0] for m in search.best_moves(lo)]
+                        line = search.principal_variation(lo)
+                except OutOfBudget:
+                    spent = True
+                    lo, hi = search.proved
+                finally:
+                    while len(state.log) > depth:
+                        state.undo()
             nodes += search.nodes
             table = max(table, len(search.table))
             bounds[s] = (lo, hi)

@@ -42,6 +42,10 @@ def best_reading(
 
 
 _new = tuple.__new__
+# undo() and play_combo() read the named tuples by index: the layout they rely on.
+assert PlayEvent._fields[::2] == ("seat", "turn", "out_place", "hand_result")
+assert PassEvent._fields[-2:] == PlayEvent._fields[-2:] == ("trick_result", "hand_result")
+assert TrickResult._fields[1] == "winner" and Combo._fields[3] == "mask"
 
 # What an action may change, saved before it so that undo() restores it exactly: turn, trick,
 # turn_in_trick, top, top_seat, trick_cards, the seats that passed, final_turn, the mover's
@@ -117,7 +121,7 @@ class HandState:
     _empty: int = field(init=False, default=0, repr=False)  # seats holding no cards
     _everyone: int = field(init=False, default=0, repr=False)
     _next: tuple[int, ...] = field(init=False, default=(), repr=False)
-    _saved: list[_Saved] = field(init=False, default_factory=list, repr=False)
+    _saved: list[_Saved | int] = field(init=False, default_factory=list, repr=False)
     _deals: list[Deal | None] = field(init=False, default_factory=list, repr=False)  # by reveal
     _readings: dict[object, list[Combo]] = field(
         init=False, default_factory=dict, repr=False, compare=False
@@ -184,21 +188,29 @@ class HandState:
                 self.hands[trade.owner] = self.hands[trade.owner] & ~trade.given | trade.card
             self.deal = self._deals.pop()
             return event
+        # The events' fields by index (a field's name costs a lookup each time, and a search
+        # undoes every move it makes): seat 0, turn 2, a play's out_place 4, and the trick's
+        # and the hand's results last in both kinds.
+        saved = self._saved.pop()
+        seat = event[0]
+        if isinstance(saved, int):  # a pass that only handed the turn on (pass_)
+            self.turn, self.turn_in_trick, self._passed = seat, event[2], saved
+            return event
         (
             self.turn, self.trick, self.turn_in_trick, self.top, self.top_seat,
             self.trick_cards, self._passed, self.final_turn, held, won,
-        ) = self._saved.pop()  # fmt: skip
-        seat = event.seat
+        ) = saved  # fmt: skip
         if type(event) is PlayEvent:
             self.hands[seat] = held
-            if event.out_place is not None:
+            if event[4] is not None:
                 self.out_order.pop()
                 self._empty &= ~(1 << seat)
                 self.holders += 1
-        trick_result = event.trick_result
+        trick_result = event[-2]
         if trick_result is not None:
-            self.won[trick_result.winner] = won
-        self.result, self.over = None, False
+            self.won[trick_result[1]] = won  # its winner
+            if event[-1] is not None:  # only an action that ends a trick ends the hand
+                self.result, self.over = None, False
         return event
 
     # verify ------------------------------------------------------------------------------------
@@ -421,15 +433,58 @@ class HandState:
 
     def play_combo(self, seat: int, combo: Combo) -> PlayEvent:
         """Make a play already verified (by verify_play, or listed by movegen.physical_plays)."""
-        if self.undoable:  # self._save(seat, seat), inline: the solver plays through here
+        # self._save(seat, seat) and self._play(seat, combo), inline: the solver plays
+        # through here at every play of its search
+        trick, turn = self.trick, self.turn_in_trick
+        hands = self.hands
+        held = hands[seat]
+        if self.undoable:
             self._saved.append(
                 (
-                    self.turn, self.trick, self.turn_in_trick, self.top, self.top_seat,
-                    self.trick_cards, self._passed, self.final_turn, self.hands[seat],
-                    self.won[seat],
+                    self.turn, trick, turn, self.top, self.top_seat, self.trick_cards,
+                    self._passed, self.final_turn, held, self.won[seat],
                 )
             )  # fmt: skip
-        return self._play(seat, combo)
+        mask = combo[3]  # its cards (a field's name costs a lookup)
+        left = held & ~mask
+        hands[seat] = left
+        self.trick_cards |= mask
+        self.top, self.top_seat = combo, seat
+        self._passed = 0
+        self.turn_in_trick = turn + 1
+        out_place = None
+        if not left and held:
+            self.out_order.append(seat)
+            out_place = len(self.out_order)
+            self._empty |= 1 << seat
+            self.holders -= 1
+        holders = self.holders
+        if self.final_turn or not holders:
+            trick_result, hand_result = self._end_trick(final=True)
+            event: PlayEvent = _new(
+                PlayEvent, (seat, trick, turn, combo, out_place, trick_result, hand_result)
+            )
+        else:
+            if holders == 1:
+                last = self._next_holder(seat)
+                if last == seat:  # cannot happen, as in _play
+                    trick_result, hand_result = self._end_trick(final=True)
+                    event = _new(
+                        PlayEvent, (seat, trick, turn, combo, out_place, trick_result, hand_result)
+                    )
+                    self.log.append(event)
+                    return event
+                self.final_turn = True  # the last holder gets exactly one turn (R9)
+                self.turn = last
+            else:
+                nxt = self._next  # self._next_holder(seat), inline
+                s = nxt[seat]
+                while not hands[s]:
+                    s = nxt[s]
+                self.turn = s
+            event = _new(PlayEvent, (seat, trick, turn, combo, out_place, None, None))
+        self.log.append(event)
+        return event
 
     def pass_(self, seat: int) -> PassEvent:
         """Verify and make a pass; returns its event (also in `log`).
@@ -451,39 +506,48 @@ before seat 2 could act (RULES.md R5, R6)
         if seat != self.turn or self.top is None or self.over or not self.hands[seat]:
             self.verify_pass(seat)  # raises: the common case, in turn and following, is legal
         top = self.top_seat
-        if self.undoable:  # self._save(seat, top), inline
-            self._saved.append(
-                (
-                    self.turn, self.trick, self.turn_in_trick, self.top, top, self.trick_cards,
-                    self._passed, self.final_turn, self.hands[seat],
-                    0 if top is None else self.won[top],
-                )
-            )  # fmt: skip
-        # self._pass(seat), inline: a replay makes every pass through here
         trick, turn = self.trick, self.turn_in_trick
-        self.turn_in_trick = turn + 1
-        passed = self._passed = self._passed | 1 << seat
-        # self._after_pass(seat, passed), inline for the common case: the trick goes on to the
-        # next holder (the pass is not the last holder's one turn, nor the top player's, and
-        # some seat that has not passed since the top still holds cards)
+        before = self._passed
+        passed = before | 1 << seat
+        # self._pass(seat), inline: a replay makes every pass through here
         if (
             top is None
             or seat == top
             or self.final_turn
             or passed | self._empty | 1 << top == self._everyone
         ):
+            # The pass may end the trick: the whole undo record (self._save(seat, top), inline).
+            if self.undoable:
+                self._saved.append(
+                    (
+                        self.turn, trick, turn, self.top, top, self.trick_cards, before,
+                        self.final_turn, self.hands[seat], 0 if top is None else self.won[top],
+                    )
+                )  # fmt: skip
+            self.turn_in_trick = turn + 1
+            self._passed = passed
             after = self._after_pass(seat, passed)
+            if after is None:
+                trick_result, hand_result = self._end_trick(final=self.final_turn)
+                event: PassEvent = _new(PassEvent, (seat, trick, turn, trick_result, hand_result))
+                self.log.append(event)
+                return event
         else:
+            # The common case: the trick goes on to the next holder (the pass is not the last
+            # holder's one turn, nor the top player's, and some seat that has not passed since
+            # the top still holds cards). It changes only the turn, its number and the passes,
+            # so its undo record is the passes before it (the seat and the number are the
+            # event's): the search passes through here at most of its nodes.
+            if self.undoable:
+                self._saved.append(before)
+            self.turn_in_trick = turn + 1
+            self._passed = passed
             nxt, hands = self._next, self.hands
             after = nxt[seat]
             while not hands[after]:
                 after = nxt[after]
-        if after is None:
-            trick_result, hand_result = self._end_trick(final=self.final_turn)
-            event: PassEvent = _new(PassEvent, (seat, trick, turn, trick_result, hand_result))
-        else:
-            self.turn = after
-            event = _new(PassEvent, (seat, trick, turn, None, None))
+        self.turn = after
+        event = _new(PassEvent, (seat, trick, turn, None, None))
         self.log.append(event)
         return event
 
@@ -641,5 +705,5 @@ before seat 2 could act (RULES.md R5, R6)
             transfer_hand=transfer_hand,
             transfer_points=points_of(transfer_tricks | transfer_hand),
             taken=tuple(taken),
-            points=tuple(points_of(t) for t in taken),
+            points=tuple(map(points_of, taken)),
         )
