@@ -212,9 +212,10 @@ def _throws(
     return out
 
 
-def card_classes(state: RoundState, seat: int) -> dict[int, int]:
+def card_classes(state: RoundState, seat: int, suits: int = 31) -> dict[int, int]:
     """The mover's cards that the search may treat as one: card id -> its class's first card
-    (cards alone in their class are left out).
+    (cards alone in their class are left out); `suits` a bit mask of the effective suits to
+    look at.
 
     Swapping two cards everywhere changes nothing when they have the same effective suit and
     points and every hand (and the table) holds as many of each: then playing one or the other
@@ -232,51 +233,60 @@ def card_classes(state: RoundState, seat: int) -> dict[int, int]:
     mine = hands[seat]
     called = {c for c, _ in state.calls}
     level = order.level
-    n = len(hands)
-    alone = tuple(1 if s == seat else 0 for s in range(n)) + (0,)  # the mover's only copy
+    rank = _positions(order)
     out: dict[int, int] = {}
     for e in range(5):
-        if not mine & order.suit_mask[e]:
+        if not suits >> e & 1 or not mine & order.suit_mask[e]:
             continue
-        run_first, run_pts = -1, -1  # the current run of adjacent cards, by its first card
-        at = -1  # the level being read
-        group: list[tuple[tuple[int, ...], int]] = []  # (signature, card) at level `at`
-        desc = order.desc[e]
-        for i in range(len(desc) + 1):
-            c = desc[i] if i < len(desc) else -1
-            if c >= 0 and not everything >> (c << 1) & 3:
-                continue  # gone: no longer between anything
-            lv = level[c] if c >= 0 else -2
-            if lv != at and group:
-                sigs = {s for s, _ in group}
-                for sig in sigs:  # equal cards with one signature are one class
-                    cards = [x for s, x in group if s == sig]
-                    if len(cards) > 1 and sig[seat]:
-                        for x in cards[1:]:
-                            out[x] = cards[0]
-                sig = group[0][0]
-                if len(sigs) == 1 and sig[:-1] == alone:
-                    if run_first >= 0 and sig[-1] == run_pts:
-                        for _, x in group:
-                            out[x] = run_first
-                        out.pop(run_first, None)
-                    else:
-                        run_first, run_pts = group[0][1], sig[-1]
-                else:
-                    run_first = -1
-                group = []
-            if c < 0:
-                break
-            at = lv
-            if c in called:
-                group.append(((-1 - c,), c))  # a called card is like no other
+        left = everything & order.suit_mask[e]
+        ids = distinct(left)
+        if len(ids) < 2:
+            continue
+        ids.sort(key=rank.__getitem__)
+        run_first, run_pts, run_level = -1, -1, -1
+        for i, c in enumerate(ids):
+            lv = level[c]
+            shift = c << 1
+            mine_c = mine >> shift & 3
+            alone = mine_c == 1 and left >> shift & 3 == 1 and c not in called
+            if i and level[ids[i - 1]] == lv or i + 1 < len(ids) and level[ids[i + 1]] == lv:
+                # cards of equal order: one class per signature; a level shared with another
+                # card breaks a run of adjacent ones
+                run_first = -1
+                if mine_c and c not in called:
+                    sig = (*(h >> shift & 3 for h in hands), table >> shift & 3, _PTS[c])
+                    for d in ids[:i]:
+                        if level[d] == lv and d not in called and d not in out:
+                            ds = d << 1
+                            if (*(h >> ds & 3 for h in hands), table >> ds & 3, _PTS[d]) == sig:
+                                out[c] = d
+                                break
                 continue
-            group.append((tuple(count(h, c) for h in hands) + (count(table, c), _PTS[c]), c))
-    for x, r in list(out.items()):  # a class's cards all name one root
-        while r in out and out[r] != r:
-            r = out[r]
-        out[x] = r
+            if alone:
+                if run_first >= 0 and _PTS[c] == run_pts and run_level != lv:
+                    out[c] = run_first
+                else:
+                    run_first, run_pts = c, _PTS[c]
+                run_level = lv
+            else:
+                run_first = -1
     return out
+
+
+_POSITIONS: dict[int, tuple[int, ...]] = {}
+
+
+def _positions(order: Order) -> tuple[int, ...]:
+    """Each card's place in its suit's order from the top (`Order.desc`), by card id."""
+    key = id(order)
+    found = _POSITIONS.get(key)
+    if found is None:
+        pos = [0] * 54
+        for e in range(5):
+            for i, c in enumerate(order.desc[e]):
+                pos[c] = i
+        found = _POSITIONS[key] = tuple(pos)
+    return found
 
 
 def merge(plays: list[int], classes: dict[int, int]) -> list[int]:
@@ -317,6 +327,8 @@ class _Search:
         )
         self.kitty_points = points(state.kitty)
         self.mode = state.rules.kitty_multiplier
+        table = sum(p for _, p in state.trick_plays)
+        self.in_play = points(sum(state.hands) + table) + sum(state.won)  # less won: left
         self.final = (0, 0)  # the opponents' total and the declarers' points at a line's end
 
     # bounds and keys ---------------------------------------------------------------------------
@@ -336,12 +348,11 @@ class _Search:
     def most_to_come(self) -> int:
         """No more than this many points can still come to the opponents."""
         s = self.state
-        left = points(sum(s.hands) + sum(p for _, p in s.trick_plays))
+        left = self.in_play - sum(s.won)
         if self.kitty_points:
-            most_pairs = max(size(h) for h in s.hands) // 2 or (
-                s.lead.pairs if s.lead is not None else 0
-            )
-            most_pairs = max(most_pairs, s.lead.pairs if s.lead is not None else 0)
+            most_pairs = size(s.hands[s.turn]) // 2
+            if s.lead is not None and s.lead.pairs > most_pairs:
+                most_pairs = s.lead.pairs
             left += self.kitty_points * kitty_multiplier(most_pairs, self.mode)
         return left
 
@@ -387,12 +398,12 @@ class _Search:
         decl = s.declarers
         mine = decl >> seat & 1
         lead = s.lead
-        if lead is None:
+        if lead is None:  # the units and throws of more cards first, then high cards first
             scored = []
             for p in plays:
-                n = size(p)
                 top = _max_single(order, p)
-                scored.append((-(n > 1) * 100 - top + (5 if order.esuit[distinct(p)[0]] == TRUMP else 0), p))
+                trump = order.esuit[distinct(p)[0]] == TRUMP
+                scored.append((-100 * (size(p) > 1) - top + (5 if trump else 0), p))
             scored.sort()
             return [p for _, p in scored]
         tricked = [p for _, p in s.trick_plays]
@@ -535,54 +546,49 @@ class _Search:
 def solve_state(state: RoundState, budget: SjBudget | None = None) -> SjSolveResult:
     """Solve the round in play from `state` (left as it was): the opponents' total under
     perfect play, the best plays of the seat to move, a principal variation. ValueError when
-    the round is not in play."""
+    the round is not in play.
+
+    The value is found by null-window tests from a first guess (MTD(f)): each asks whether
+    the value is at least some figure, and the table keeps what each proved for the next.
+    """
     if state.phase != "play" or state.result is not None:
         raise ValueError("the round is not in play: nothing to solve")
     search = _Search(state, budget or SjBudget())
-    seat = state.turn
-    maximise = not state.declarers >> seat & 1
-    plays = search.moves()
+    search.playout(None)  # a first guess: the line the move ordering alone plays
+    guess = search.final[0]
+    lower, upper = -INFINITY, INFINITY
     exact = True
-    value: int | None = None
-    chosen = 0
-    a, b = -INFINITY, INFINITY
     try:
-        for play in plays:
-            v = search.child(play, a, b)
-            if value is None or (v > value if maximise else v < value):
-                value, chosen = v, play
-                if maximise:
-                    a = max(a, v)
-                else:
-                    b = min(b, v)
+        while lower < upper:
+            beta = guess + 1 if guess == lower else guess
+            guess = search.search(beta - 1, beta)
+            if guess < beta:
+                upper = guess
+            else:
+                lower = guess
     except SjOutOfBudget:
         exact = False
+    value = guess if exact else min(max(guess, lower), upper)
     search.relax()
+    plays = search.moves(search._best_of())
     best: list[int] = []
-    if exact:
-        assert value is not None
-        best = [chosen]
-        try:
-            best += [p for p in plays if p != chosen and search.equals(p, value)]
-        except SjOutOfBudget:
-            pass
-    elif chosen:
-        best = [chosen]
-    if value is None:  # nothing proved: the heuristic line's value
-        line = search.playout(None)
-        value = search.final[0]
-    else:
-        first = chosen
-        state.play_legal(seat, first)
-        try:
-            rest = search.playout(value if exact else None)
-        finally:
-            state.undo()
-        ev_line = _step(state, first)
-        line = [ev_line, *rest]
-    declarers = search.final[1]
+    try:
+        best = [p for p in plays if search.equals(p, value)] if exact else plays[:1]
+    except SjOutOfBudget:
+        best = best or plays[:1]
+    if exact and not best:  # cannot happen: some play keeps the value
+        best = plays[:1]
+    first = best[0]
+    state.play_legal(state.turn, first)
+    try:
+        rest = search.playout(value if exact else None)
+    finally:
+        state.undo()
+    line = [_step(state, first), *rest]
+    if not exact:
+        value = min(max(search.final[0], lower), upper)
     ms = (time.perf_counter() - search.started) * 1000
-    return SjSolveResult(value, declarers, best, line, search.nodes, ms, exact)
+    return SjSolveResult(value, search.final[1], best, line, search.nodes, ms, exact)
 
 
 def _step(state: RoundState, play: int) -> SjLineStep:
