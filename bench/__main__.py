@@ -24,6 +24,8 @@ from bench.rss import peak_rss_mb
 from bench.shengji_bench import TARGETS as SHENGJI_TARGETS
 from bench.shengji_bench import shengji_figures
 from bench.sj_notation_bench import sj_notation_figures
+from bench.sj_solve_bench import TARGETS as SJ_SOLVE_TARGETS
+from bench.sj_solve_bench import sj_solve_figures
 from bench.sj_validate_bench import TARGETS as SJ_VALIDATE_TARGETS
 from bench.sj_validate_bench import build_sj_corpus, sj_validate_figures
 from bench.solve_bench import TARGETS as SOLVE_TARGETS
@@ -219,6 +221,7 @@ def run(quick: bool) -> dict[str, Any]:
         ("Sheng ji engine", lambda: results.update(shengji_figures(quick))),
         ("python-chess, then Sheng ji validate", sj_peer_and_validate),
         ("Sheng ji records", lambda: results.update(sj_notation_figures(quick))),
+        ("Sheng ji solver", lambda: results.update(sj_solve_figures(quick))),
     ]
     with console.status("benchmarking") as status:
         for label, step in steps:
@@ -254,6 +257,7 @@ TARGETS: dict[str, tuple[str, float]] = {
     **SOLVE_TARGETS,
     **SHENGJI_TARGETS,
     **SJ_VALIDATE_TARGETS,
+    **SJ_SOLVE_TARGETS,
 }
 _TESTS = {"<=": lambda v, b: v <= b, ">=": lambda v, b: v >= b, "<": lambda v, b: v < b}
 
