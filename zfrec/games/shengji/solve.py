@@ -55,12 +55,12 @@ from zfrec.games.shengji.cards import (
 )
 from zfrec.games.shengji.events import PlayEvent
 from zfrec.games.shengji.follow import legal_follows
-from zfrec.games.shengji.formats import pair_levels, read_lead, runs
+from zfrec.games.shengji.formats import best_top, pair_levels, read_lead, runs
 from zfrec.games.shengji.order import TRUMP, Order
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.scoring import kitty_multiplier
 from zfrec.games.shengji.throws import check_throw_format
-from zfrec.games.shengji.trick import trick_winner
+from zfrec.games.shengji.trick import can_win, trick_winner
 
 __all__ = [
     "SjBudget",
@@ -81,11 +81,11 @@ _PTS = tuple(points(1 << (c << 1)) for c in range(54))
 @dataclass(frozen=True, slots=True)
 class SjBudget:
     """What one solve may spend: `max_nodes` positions searched and `max_seconds` (None: no
-    bound); `table_entries` caps the transposition table (about 250 bytes an entry)."""
+    bound); `table_entries` caps the transposition table (about 500 bytes an entry with its moves)."""
 
     max_nodes: int | None = 5_000_000
     max_seconds: float | None = 60.0
-    table_entries: int = 1_000_000
+    table_entries: int = 400_000
 
 
 class SjLineStep(NamedTuple):
@@ -309,7 +309,9 @@ def merge(plays: list[int], classes: dict[int, int]) -> list[int]:
 
 # --- the search ---------------------------------------------------------------------------------
 
-_Entry = tuple[int, int, int]  # lower and upper bound on the points to come, the best play
+# lower and upper bounds on the points to come, and the plays in the order to try them (the
+# best found first): kept, a move list is made once per position, not once per visit
+_Entry = tuple[int, int, list[int]]
 
 
 class _Search:
@@ -351,7 +353,8 @@ class _Search:
         s = self.state
         left = self.in_play - sum(s.won)
         if self.kitty_points:
-            most_pairs = size(s.hands[s.turn]) // 2
+            # the last lead's largest unit cannot hold more pairs than some hand holds now
+            most_pairs = max((h & HIGH).bit_count() for h in s.hands)
             if s.lead is not None and s.lead.pairs > most_pairs:
                 most_pairs = s.lead.pairs
             left += self.kitty_points * kitty_multiplier(most_pairs, self.mode)
@@ -380,10 +383,10 @@ class _Search:
             plays = leads(s)
         else:
             plays = list(legal_follows(self.order, s.lead, s.hands[seat]))
-        if len(plays) > 1:
+        if len(plays) > 2:
             plays = merge(plays, card_classes(s, seat))
-            if len(plays) > 1:
-                plays = self.ordered(plays)
+        if len(plays) > 1:
+            plays = self.ordered(plays)
         if first and first in plays:
             plays.remove(first)
             plays.insert(0, first)
@@ -408,15 +411,27 @@ class _Search:
             scored.sort()
             return [p for _, p in scored]
         tricked = [p for _, p in s.trick_plays]
-        winner = s.trick_plays[trick_winner(order, tricked, lead)][0]
+        at = trick_winner(order, tricked, lead)
+        winner = s.trick_plays[at][0]
         partner_wins = (decl >> winner & 1) == mine
+        unit = lead.units[0].pairs
+        best = tricked[at]
+        best_trump = can_win(order, lead, best) == TRUMP
+        best_level = best_top(order, best, unit) if at else lead.units[0].top
         on_table = points(sum(tricked))
         last = len(tricked) == s.n - 1
         out = []
         for p in plays:
             pts = points(p)
             low = sum(level[c] for c in distinct(p))
-            wins = trick_winner(order, [*tricked, p], lead) == len(tricked)
+            e = can_win(order, lead, p)
+            wins = False
+            if e is not None:
+                ruff = e == TRUMP
+                if ruff and not best_trump:
+                    wins = True
+                elif ruff == best_trump:
+                    wins = best_top(order, p, unit) > best_level
             if wins:
                 score = 1000 + (on_table + pts if last else pts) * 4 - low
             elif partner_wins:
@@ -445,9 +460,8 @@ class _Search:
             return top
         key = self.key()
         entry = self.table.get(key)
-        best_play = 0
         if entry is not None:
-            lo, hi, best_play = entry[0] + base, entry[1] + base, entry[2]
+            lo, hi, plays = entry[0] + base, entry[1] + base, entry[2]
             if lo >= beta or lo == hi:
                 return lo
             if hi <= alpha:
@@ -455,12 +469,13 @@ class _Search:
             alpha, beta = max(alpha, lo), min(beta, hi)
         else:
             lo, hi = base, top
+            plays = self.moves()
         a, b = alpha, beta
         seat = s.turn
         maximise = not s.declarers >> seat & 1
         best = -INFINITY if maximise else INFINITY
         chosen = 0
-        for play in self.moves(best_play):
+        for play in plays:
             s.play_legal(seat, play)
             try:
                 v = self.search(a, b)
@@ -486,7 +501,9 @@ class _Search:
             lo = hi = best
         if len(self.table) >= self.budget.table_entries:
             self.table.clear()  # the cap keeps the memory bounded; the search stays exact
-        self.table[key] = (lo - base, hi - base, chosen)
+        if plays[0] != chosen:  # the best play first the next time: the move list is kept
+            plays = [chosen, *(p for p in plays if p != chosen)]
+        self.table[key] = (lo - base, hi - base, plays)
         return best
 
     # the root ----------------------------------------------------------------------------------
@@ -541,7 +558,7 @@ class _Search:
 
     def _best_of(self) -> int:
         entry = self.table.get(self.key())
-        return entry[2] if entry is not None else 0
+        return entry[2][0] if entry is not None else 0
 
 
 def solve_state(state: RoundState, budget: SjBudget | None = None) -> SjSolveResult:
