@@ -56,9 +56,7 @@ def minimax(state: RoundState, budget: int) -> int:
             state.undo()
 
 
-def random_position(
-    rng: random.Random, per_seat: int, rules: SjRules | None = None
-) -> RoundState:
+def random_position(rng: random.Random, per_seat: int, rules: SjRules | None = None) -> RoundState:
     """A random position of `per_seat` cards a seat from two decks, a random trump and leader,
     a kitty of 8 cards, and sometimes a few plays of the first trick made at random."""
     rules = rules or sj_preset(throw_penalty=rng.choice((0, 0, 10)))

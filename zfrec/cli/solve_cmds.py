@@ -176,9 +176,7 @@ def solve_cmd(
     ] = DEFAULT_NODES,
     seconds: Annotated[
         float,
-        typer.Option(
-            "--seconds", "--max-seconds", min=0.01, help="Stop after this many seconds."
-        ),
+        typer.Option("--seconds", "--max-seconds", min=0.01, help="Stop after this many seconds."),
     ] = DEFAULT_SECONDS,
     table: Annotated[
         int,
@@ -311,7 +309,8 @@ def _print_kind_answer(answer: dict[str, Any], as_json: bool) -> None:
         parts.append(", ".join(trick))
     out.print(f"line: {escape(' / '.join(parts))}")
     verdict = "solved" if answer.get("exact", True) else "not solved within the budget"
-    out.print(f"{verdict}: {answer.get('nodes', 0):,} positions searched in {answer.get('ms', 0) / 1000:.2f} s")
+    secs = answer.get("ms", 0) / 1000
+    out.print(f"{verdict}: {answer.get('nodes', 0):,} positions searched in {secs:.2f} s")
 
 
 def register(app: typer.Typer) -> None:

@@ -34,8 +34,8 @@ moves of the root searched to the end, else a heuristic line) and `exact` False.
     >>> hands = [cards(h) for h in ("Kd 3s", "Ad 4s", "5d 6h", "8d Tc")]
     >>> rs = RoundState.from_hands(hands, parse_trump("7c"), leader=0)
     >>> r = solve_state(rs)
-    >>> r.value, [format_hand(p) for p in r.best], r.exact
-    (5, ['3s'], True)
+    >>> r.value, sorted(format_hand(p) for p in r.best), r.exact
+    (25, ['3s', 'Kd'], True)
 """
 
 from __future__ import annotations
@@ -81,7 +81,8 @@ _PTS = tuple(points(1 << (c << 1)) for c in range(54))
 @dataclass(frozen=True, slots=True)
 class SjBudget:
     """What one solve may spend: `max_nodes` positions searched and `max_seconds` (None: no
-    bound); `table_entries` caps the transposition table (about 500 bytes an entry with its moves)."""
+    bound); `table_entries` caps the transposition table (about 500 bytes an entry, with its
+    move list)."""
 
     max_nodes: int | None = 5_000_000
     max_seconds: float | None = 60.0
@@ -194,9 +195,7 @@ def _throws(
     items: list[tuple[int, int]] = []
     for c in ids:
         k = count(held, c)
-        if level[c] >= top_single:
-            items.append((c, k))
-        elif k >= 2 and (tractors or level[c] >= top_pair):
+        if level[c] >= top_single or (k >= 2 and (tractors or level[c] >= top_pair)):
             items.append((c, k))
     if sum(k for _, k in items) < 2:
         return []
@@ -250,7 +249,7 @@ def card_classes(state: RoundState, seat: int, suits: int = 31) -> dict[int, int
             shift = c << 1
             mine_c = mine >> shift & 3
             alone = mine_c == 1 and left >> shift & 3 == 1 and c not in called
-            if i and level[ids[i - 1]] == lv or i + 1 < len(ids) and level[ids[i + 1]] == lv:
+            if (i and level[ids[i - 1]] == lv) or (i + 1 < len(ids) and level[ids[i + 1]] == lv):
                 # cards of equal order: one class per signature; a level shared with another
                 # card breaks a run of adjacent ones
                 run_first = -1
@@ -325,9 +324,7 @@ class _Search:
         self.table: dict[tuple[object, ...], _Entry] = {}
         self.nodes = 0
         self.started = time.perf_counter()
-        self.deadline = (
-            None if budget.max_seconds is None else self.started + budget.max_seconds
-        )
+        self.deadline = None if budget.max_seconds is None else self.started + budget.max_seconds
         self.kitty_points = points(state.kitty)
         self.mode = state.rules.kitty_multiplier
         table = sum(p for _, p in state.trick_plays)
@@ -369,9 +366,12 @@ class _Search:
         b = self.budget
         if b.max_nodes is not None and self.nodes > b.max_nodes:
             raise SjOutOfBudget
-        if self.deadline is not None and self.nodes % CHECK_EVERY == 0:
-            if time.perf_counter() > self.deadline:
-                raise SjOutOfBudget
+        if (
+            self.deadline is not None
+            and self.nodes % CHECK_EVERY == 0
+            and time.perf_counter() > self.deadline
+        ):
+            raise SjOutOfBudget
 
     # moves -------------------------------------------------------------------------------------
 
@@ -618,7 +618,9 @@ def _step(state: RoundState, play: int) -> SjLineStep:
     return SjLineStep(ev.seat, ev.cards, tr.winner if tr else None, tr.points if tr else 0)
 
 
-def play_costs(game: object, report: object = None, max_cards: int = 24, seconds: float = 2.0) -> dict[int, object]:
+def play_costs(
+    game: object, report: object = None, max_cards: int = 24, seconds: float = 2.0
+) -> dict[int, object]:
     """What each play of each round cost: `zfrec.games.shengji.solverecord.play_costs` (by the
     name `zfrec analyze` looks for here)."""
     from zfrec.games.shengji.solverecord import play_costs as costs
