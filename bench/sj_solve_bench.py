@@ -1,9 +1,11 @@
 """The Sheng ji double-dummy solver: time to solve positions of 6, 8 and 12 cards a seat.
 
 The positions come from greedy self-play (bashi fen, four seats) from random deals with fixed
-seeds, stopped at the first lead when every seat holds exactly that many cards. A solve is what
-`zfrec solve` does: the value, every best play of the seat to move and a line. The measures run
-in a child process, so its peak memory is the solver's own.
+seeds, stopped at the first lead when every seat holds exactly that many cards. A solve is the
+double-dummy value with a best play of the seat to move and a line (`solve_state(state,
+ties=False)`); `zfrec solve` also proves every play that ties, which can cost several times
+more where many plays tie (`sj_solve_N_ties_ms`). The measures run in a child process, so its
+peak memory is the solver's own.
 
 - `sj_solve_6_ms`, `sj_solve_8_ms`, `sj_solve_12_ms`: the median over the positions of a size
   (targets 100 ms, 1,000 ms and 10 s); a position not solved within the budget counts with
@@ -35,6 +37,7 @@ from zfrec.games.shengji.solve import SjBudget, solve_state
 
 SEED = 20261128
 SIZES = (6, 8, 12)
+FULL_SIZES = (6, 8)  # sizes also timed with every tie of the best play (`zfrec solve`)
 PER_SIZE = 6
 QUICK_PER_SIZE = 1
 BUDGET_SECONDS = {6: 20.0, 8: 30.0, 12: 60.0}  # a position not solved counts with this time
@@ -72,22 +75,30 @@ def measure(quick: bool) -> dict[str, Any]:
     for k in SIZES:
         times: list[float] = []
         cpu: list[float] = []
+        full: list[float] = []
         nodes: list[int] = []
         unsolved = 0
         for i in range(per_size):
             state = position(k, SEED + 1000 * k + i)
             seconds = 5.0 if quick else BUDGET_SECONDS[k]
             start, start_cpu = time.perf_counter(), time.process_time()
-            result = solve_state(state, SjBudget(max_nodes=None, max_seconds=seconds))
+            budget = SjBudget(max_nodes=None, max_seconds=seconds)
+            result = solve_state(state, budget, ties=False)
             times.append((time.perf_counter() - start) * 1000)
             cpu.append((time.process_time() - start_cpu) * 1000)
             nodes.append(result.nodes)
             unsolved += not result.exact
+            if k in FULL_SIZES:
+                start = time.perf_counter()
+                solve_state(state, budget)
+                full.append((time.perf_counter() - start) * 1000)
         out[f"sj_solve_{k}_ms"] = statistics.median(times)
         out[f"sj_solve_{k}_max_ms"] = max(times)
         out[f"sj_solve_{k}_cpu_ms"] = statistics.median(cpu)
         out[f"sj_solve_{k}_nodes"] = statistics.median(nodes)
         out[f"sj_solve_{k}_unsolved"] = unsolved
+        if full:
+            out[f"sj_solve_{k}_ties_ms"] = statistics.median(full)
     return out
 
 

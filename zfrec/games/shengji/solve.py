@@ -293,9 +293,17 @@ def merge(plays: list[int], classes: dict[int, int]) -> list[int]:
     """`plays` less those that differ from an earlier one only by equivalent cards."""
     if not classes or len(plays) < 2:
         return plays
-    seen: set[tuple[tuple[int, ...], ...]] = set()
+    members = 0  # every card of a class, both bits of its field
+    for c, r in classes.items():
+        members |= 3 << (c << 1) | 3 << (r << 1)
+    seen: set[object] = set()
     out: list[int] = []
     for p in plays:
+        if not p & members:  # no card of a class: the play is its own key
+            if p not in seen:
+                seen.add(p)
+                out.append(p)
+            continue
         per: dict[int, list[int]] = {}
         for c in distinct(p):
             per.setdefault(classes.get(c, c), []).append(count(p, c))
@@ -329,6 +337,7 @@ class _Search:
         self.mode = state.rules.kitty_multiplier
         table = sum(p for _, p in state.trick_plays)
         self.in_play = points(sum(state.hands) + table) + sum(state.won)  # less won: left
+        self.info: dict[int, tuple[int, int]] = {}  # a play's points and sum of levels
         self.final = (0, 0)  # the opponents' total and the declarers' points at a line's end
 
     # bounds and keys ---------------------------------------------------------------------------
@@ -384,7 +393,12 @@ class _Search:
         else:
             plays = list(legal_follows(self.order, s.lead, s.hands[seat]))
         if len(plays) > 2:
-            plays = merge(plays, card_classes(s, seat))
+            union = 0
+            for p in plays:
+                union |= p
+            masks = self.order.suit_mask
+            suits = sum(1 << e for e in range(5) if union & masks[e])
+            plays = merge(plays, card_classes(s, seat, suits))
         if len(plays) > 1:
             plays = self.ordered(plays)
         if first and first in plays:
@@ -421,9 +435,12 @@ class _Search:
         on_table = points(sum(tricked))
         last = len(tricked) == s.n - 1
         out = []
+        info = self.info
         for p in plays:
-            pts = points(p)
-            low = sum(level[c] for c in distinct(p))
+            known = info.get(p)
+            if known is None:
+                known = info[p] = (points(p), sum(level[c] for c in distinct(p)))
+            pts, low = known
             e = can_win(order, lead, p)
             wins = False
             if e is not None:
@@ -518,8 +535,13 @@ class _Search:
             s.undo()
 
     def equals(self, play: int, value: int) -> bool:
-        """Whether `play` keeps the position's `value`."""
-        return self.child(play, value - 1, value + 1) == value
+        """Whether `play` keeps the position's `value`. No play of the mover does better than
+        the value, so one null-window test settles it: for an opponent, whether the play
+        reaches it; for a declarer, whether it holds the opponents to it."""
+        s = self.state
+        if s.declarers >> s.turn & 1:
+            return self.child(play, value, value + 1) <= value
+        return self.child(play, value - 1, value) >= value
 
     def relax(self) -> None:
         """More room for the line and the ties once the value is known."""
@@ -561,10 +583,12 @@ class _Search:
         return entry[2][0] if entry is not None else 0
 
 
-def solve_state(state: RoundState, budget: SjBudget | None = None) -> SjSolveResult:
+def solve_state(
+    state: RoundState, budget: SjBudget | None = None, ties: bool = True
+) -> SjSolveResult:
     """Solve the round in play from `state` (left as it was): the opponents' total under
-    perfect play, the best plays of the seat to move, a principal variation. ValueError when
-    the round is not in play.
+    perfect play, the best plays of the seat to move (every one that ties; with `ties` False
+    only the first found), a principal variation. ValueError when the round is not in play.
 
     The value is found by null-window tests from a first guess (MTD(f)): each asks whether
     the value is at least some figure, and the table keeps what each proved for the next.
@@ -591,7 +615,12 @@ def solve_state(state: RoundState, budget: SjBudget | None = None) -> SjSolveRes
     plays = search.moves(search._best_of())
     best: list[int] = []
     try:
-        best = [p for p in plays if search.equals(p, value)] if exact else plays[:1]
+        if not exact:
+            best = plays[:1]
+        elif ties:
+            best = [p for p in plays if search.equals(p, value)]
+        else:
+            best = [next(p for p in plays if search.equals(p, value))]
     except SjOutOfBudget:
         best = best or plays[:1]
     if exact and not best:  # cannot happen: some play keeps the value
