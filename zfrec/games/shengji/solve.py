@@ -316,9 +316,10 @@ def merge(plays: list[int], classes: dict[int, int]) -> list[int]:
 
 # --- the search ---------------------------------------------------------------------------------
 
-# lower and upper bounds on the points to come, and the plays in the order to try them (the
-# best found first): kept, a move list is made once per position, not once per visit
-_Entry = tuple[int, int, list[int]]
+# lower and upper bounds on the points to come, the plays in the order to try them (the best
+# found first) and the hands they were made for: kept, a move list is made once per position,
+# not once per visit
+_Entry = tuple[int, int, list[int], tuple[int, ...]]
 
 
 class _Search:
@@ -367,8 +368,42 @@ class _Search:
         return left
 
     def key(self) -> tuple[object, ...]:
+        """The table's key: in the middle of a trick the exact hands and the trick so far; at
+        a lead, each suit in which nobody can make a pair any more is written by order and
+        points only (`relative`), so positions that differ only in which of such cards went
+        are one."""
         s = self.state
-        return (*s.hands, s.turn, s.trick_plays, s.declarers)
+        if s.lead is not None or s.calls:
+            return (*s.hands, s.turn, s.trick_plays, s.declarers)
+        return (self.relative(), s.turn, s.declarers)
+
+    def relative(self) -> tuple[object, ...]:
+        """The hands, each suit without a possible pair by the places of its cards among the
+        cards left (equal cards one place) and their points; other suits as they are."""
+        s = self.state
+        hands = s.hands
+        order = self.order
+        level = order.level
+        everything = sum(hands)
+        parts: list[object] = []
+        for e in range(5):
+            mask = order.suit_mask[e]
+            left = everything & mask
+            if not left:
+                continue
+            if any(h & mask & HIGH for h in hands):
+                parts.append(tuple(h & mask for h in hands))
+                continue
+            ids = distinct(left)
+            ids.sort(key=level.__getitem__, reverse=True)
+            place: dict[int, int] = {}
+            at, last = -1, None
+            for c in ids:
+                if level[c] != last:
+                    at, last = at + 1, level[c]
+                place[c] = at * 32 + _PTS[c]
+            parts.append((e, *(tuple(sorted(place[c] for c in distinct(h & mask))) for h in hands)))
+        return tuple(parts)
 
     def tick(self) -> None:
         self.nodes += 1
@@ -477,13 +512,16 @@ class _Search:
             return top
         key = self.key()
         entry = self.table.get(key)
+        hands = tuple(s.hands)
         if entry is not None:
-            lo, hi, plays = entry[0] + base, entry[1] + base, entry[2]
+            lo, hi = entry[0] + base, entry[1] + base
             if lo >= beta or lo == hi:
                 return lo
             if hi <= alpha:
                 return hi
             alpha, beta = max(alpha, lo), min(beta, hi)
+            # the plays are kept for the hands they were made for (a key may stand for others)
+            plays = entry[2] if entry[3] == hands else self.moves()
         else:
             lo, hi = base, top
             plays = self.moves()
@@ -520,7 +558,7 @@ class _Search:
             self.table.clear()  # the cap keeps the memory bounded; the search stays exact
         if plays[0] != chosen:  # the best play first the next time: the move list is kept
             plays = [chosen, *(p for p in plays if p != chosen)]
-        self.table[key] = (lo - base, hi - base, plays)
+        self.table[key] = (lo - base, hi - base, plays, hands)
         return best
 
     # the root ----------------------------------------------------------------------------------
@@ -580,7 +618,7 @@ class _Search:
 
     def _best_of(self) -> int:
         entry = self.table.get(self.key())
-        return entry[2][0] if entry is not None else 0
+        return entry[2][0] if entry is not None and entry[3] == tuple(self.state.hands) else 0
 
 
 def solve_state(
