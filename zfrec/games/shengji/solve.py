@@ -338,7 +338,10 @@ class _Search:
         self.mode = state.rules.kitty_multiplier
         table = sum(p for _, p in state.trick_plays)
         self.in_play = points(sum(state.hands) + table) + sum(state.won)  # less won: left
-        self.info: dict[int, tuple[int, int]] = {}  # a play's points and sum of levels
+        self.info: dict[int, tuple[int, int]] = {}
+        self.parts: dict[
+            tuple[int, ...], object
+        ] = {}  # a suit's part of a key (relative)  # a play's points and sum of levels
         self.final = (0, 0)  # the opponents' total and the declarers' points at a line's end
 
     # bounds and keys ---------------------------------------------------------------------------
@@ -361,7 +364,11 @@ class _Search:
         left = self.in_play - sum(s.won)
         if self.kitty_points:
             # the last lead's largest unit cannot hold more pairs than some hand holds now
-            most_pairs = max((h & HIGH).bit_count() for h in s.hands)
+            most_pairs = 0
+            for h in s.hands:
+                pairs = (h & HIGH).bit_count()
+                if pairs > most_pairs:
+                    most_pairs = pairs
             if s.lead is not None and s.lead.pairs > most_pairs:
                 most_pairs = s.lead.pairs
             left += self.kitty_points * kitty_multiplier(most_pairs, self.mode)
@@ -386,23 +393,31 @@ class _Search:
         level = order.level
         everything = sum(hands)
         parts: list[object] = []
+        cache = self.parts
         for e in range(5):
             mask = order.suit_mask[e]
             left = everything & mask
             if not left:
                 continue
-            if any(h & mask & HIGH for h in hands):
-                parts.append(tuple(h & mask for h in hands))
-                continue
-            ids = distinct(left)
-            ids.sort(key=level.__getitem__, reverse=True)
-            place: dict[int, int] = {}
-            at, last = -1, None
-            for c in ids:
-                if level[c] != last:
-                    at, last = at + 1, level[c]
-                place[c] = at * 32 + _PTS[c]
-            parts.append((e, *(tuple(sorted(place[c] for c in distinct(h & mask))) for h in hands)))
+            exact = tuple(h & mask for h in hands)
+            part = cache.get(exact)
+            if part is None:
+                if any(h & HIGH for h in exact):
+                    part = exact
+                else:
+                    ids = distinct(left)
+                    ids.sort(key=level.__getitem__, reverse=True)
+                    place: dict[int, int] = {}
+                    at, last = -1, None
+                    for c in ids:
+                        if level[c] != last:
+                            at, last = at + 1, level[c]
+                        place[c] = at * 32 + _PTS[c]
+                    part = (e, *(tuple(sorted(place[c] for c in distinct(h))) for h in exact))
+                if len(cache) > 200_000:
+                    cache.clear()
+                cache[exact] = part
+            parts.append(part)
         return tuple(parts)
 
     def tick(self) -> None:
