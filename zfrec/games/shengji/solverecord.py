@@ -68,10 +68,12 @@ def _parse_at(at: str) -> tuple[int, int | None, int | None]:
     return int(r), None if t is None else int(t), None if u is None else int(u)
 
 
-def _start(match: SjMatch, index: int) -> RoundState:
-    """Round `index` at its first lead, from the deal the validator reads."""
+def _start(match: SjMatch, index: int, report: Any = None) -> RoundState:
+    """Round `index` at its first lead, from the deal the validator reads (`report`, the
+    validator's report of the match, when the caller has it)."""
     rnd = match.rounds[index]
-    report = validate_match(match)
+    if report is None:
+        report = validate_match(match)
     rules = report.rules
     if rules is None:
         raise SolveError("the record's rules cannot be read: see zfrec validate")
@@ -270,6 +272,7 @@ def round_costs(
     max_cards: int = 24,
     max_nodes: int | None = 200_000,
     max_seconds: float | None = 2.0,
+    report: Any = None,
 ) -> RoundCosts:
     """What each play of round `round_index` (0-based, in `rounds`) cost, double-dummy.
 
@@ -285,7 +288,7 @@ def round_costs(
     if not 0 <= round_index < len(match.rounds):
         raise SolveError(f"there is no round {round_index + 1} in the record")
     rnd = match.rounds[round_index]
-    state = _start(match, round_index)
+    state = _start(match, round_index, report)
     budget = SjBudget(max_nodes, max_seconds)
     step = state.rules.step
 
@@ -326,15 +329,17 @@ def play_costs(
     game: Any, report: Any = None, max_cards: int = 24, seconds: float = 2.0
 ) -> dict[int, RoundCosts]:
     """Every round's costs whose hands are known, by the round's index in the record
-    (`round_costs` each; rounds that cannot be solved are left out). `report` (the validator's,
-    unused) is taken for callers that have one."""
+    (`round_costs` each; rounds that cannot be solved are left out). `report` is the
+    validator's report of the record, when the caller has one (else it is made once here)."""
     from zfrec.games.shengji.kind import match_of
 
     match = match_of(game)
+    if report is None:
+        report = validate_match(match)
     out: dict[int, RoundCosts] = {}
     for i in range(len(match.rounds)):
         try:
-            out[i] = round_costs(match, i, max_cards, max_seconds=seconds)
+            out[i] = round_costs(match, i, max_cards, max_seconds=seconds, report=report)
         except SolveError:
             continue
     return out
