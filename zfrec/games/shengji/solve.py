@@ -20,7 +20,9 @@ How the search stays small:
   them apart: cards of equal order, or cards of adjacent order (no other card left between them)
   of which nobody can make a pair. Plays that differ only by such cards are one move.
 - **Transposition table** keyed on the hands, the seat to move, the trick so far and the
-  declarers, holding bounds on the points still to come; capped in entries.
+  declarers, holding bounds on the points still to come and the move list; capped in entries.
+  At a lead, a suit of which no hand holds two copies of a card is keyed by the order and the
+  points of its cards only (`relative`).
 - **Move ordering** by cheap heuristics: the table's best move first, then plays that take the
   trick for the mover's side, points to a partner who wins, low cards to an opponent who wins.
 - **Static bounds**: the points left and the kitty at its largest multiplier cut branches that
