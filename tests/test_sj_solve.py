@@ -12,7 +12,7 @@ import pytest
 
 from tests.sj_solve_reference import TooBig, minimax, random_position
 from zfrec.games.shengji.cards import format_hand, parse_hand, size
-from zfrec.games.shengji.order import parse_trump
+from zfrec.games.shengji.order import make_order, parse_trump
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.rules import sj_preset
 from zfrec.games.shengji.solve import SjBudget, card_classes, leads, solve_state
@@ -215,3 +215,32 @@ def test_the_default_preset_solves_from_a_rules_object() -> None:
     hands = [parse_hand(h) for h in ("Kd Qd 3s", "Kd Ad 4s", "5h 6h 7h", "8d 8c 9c")]
     state = RoundState.from_hands(hands, parse_trump("7c"), leader=0, rules=rules)
     assert solve_state(state).value == minimax(state, 100_000)
+
+
+@pytest.mark.slow
+def test_one_deck_and_five_seats_agree_with_the_plain_minimax() -> None:
+    # da bai fen (one deck, kitty of 6) and zhao pengyou with the teams known (5 seats)
+    rng = random.Random(SEED + 1)
+    agreed = 0
+    for i in range(60):
+        five = i % 2 == 1
+        rules = sj_preset("zhaopengyou", players=5) if five else sj_preset("dabaifen")
+        n = 5 if five else 4
+        per_seat = rng.choice((2, 3) if five else (3, 4))
+        deck = list(range(54)) * rules.decks
+        rng.shuffle(deck)
+        hands = [
+            sum(1 << (c << 1) for c in deck[s * per_seat : (s + 1) * per_seat]) for s in range(n)
+        ]
+        kitty = sum(1 << (c << 1) for c in deck[n * per_seat : n * per_seat + rules.kitty])
+        order = make_order(rng.randrange(13), rng.choice((None, 0, 1, 2, 3)))
+        leader = rng.randrange(n)
+        declarers = 1 << leader | (1 << (leader + 2) % n if five else 0)
+        state = RoundState.from_hands(hands, order, leader, rules, declarers=declarers, kitty=kitty)
+        try:
+            expected = minimax(state, STATES)
+        except TooBig:
+            continue
+        assert solve_state(state).value == expected
+        agreed += 1
+    assert agreed >= 30
