@@ -25,6 +25,8 @@ from bench.shengji_bench import TARGETS as SHENGJI_TARGETS
 from bench.shengji_bench import shengji_figures
 from bench.sj_notation_bench import sj_notation_figures
 from bench.sj_publish_bench import sj_publish_figures
+from bench.sj_solve_bench import TARGETS as SJ_SOLVE_TARGETS
+from bench.sj_solve_bench import sj_solve_figures
 from bench.sj_validate_bench import TARGETS as SJ_VALIDATE_TARGETS
 from bench.sj_validate_bench import build_sj_corpus, sj_validate_figures
 from bench.solve_bench import TARGETS as SOLVE_TARGETS
@@ -226,6 +228,7 @@ def run(quick: bool) -> dict[str, Any]:
         ("python-chess, then Sheng ji validate", sj_peer_and_validate),
         ("Sheng ji records", lambda: results.update(sj_notation_figures(quick))),
         ("publish Sheng ji", lambda: results.update(sj_publish_figures(corpus_dir, quick))),
+        ("Sheng ji solver", lambda: results.update(sj_solve_figures(quick))),
     ]
     with console.status("benchmarking") as status:
         for label, step in steps:
@@ -264,6 +267,7 @@ TARGETS: dict[str, tuple[str, float]] = {
     **SOLVE_TARGETS,
     **SHENGJI_TARGETS,
     **SJ_VALIDATE_TARGETS,
+    **SJ_SOLVE_TARGETS,
 }
 _TESTS = {"<=": lambda v, b: v <= b, ">=": lambda v, b: v >= b, "<": lambda v, b: v < b}
 

@@ -167,10 +167,16 @@ def solve_cmd(
     game: GameOpt = None,
     nodes: Annotated[
         int,
-        typer.Option("--nodes", min=1, help="Stop after searching this many positions in all."),
+        typer.Option(
+            "--nodes",
+            "--max-nodes",
+            min=1,
+            help="Stop after searching this many positions in all.",
+        ),
     ] = DEFAULT_NODES,
     seconds: Annotated[
-        float, typer.Option("--seconds", min=0.01, help="Stop after this many seconds.")
+        float,
+        typer.Option("--seconds", "--max-seconds", min=0.01, help="Stop after this many seconds."),
     ] = DEFAULT_SECONDS,
     table: Annotated[
         int,
@@ -200,8 +206,15 @@ def solve_cmd(
 
     Exit 0 when solved or when the hand is already over, 1 when the budget ran out first
     (bounds are shown), 2 on bad input.
+
+    Sheng ji records: the opponents' points under perfect play of both teams (the opponents
+    maximising, the declarers minimising), the best plays of the seat to move and a line, from
+    where the record stops (the hands must be known) or from --at ROUND (its first lead, after
+    the kitty exchange: the round's par) or ROUND.TRICK.TURN. "exact" is false when the budget
+    ran out first (exit 1); a finished round or unknown hands exit 2 (ANALYSIS.md, solver).
     """
     from zfrec.analysis.position import position_at, record_position
+    from zfrec.games import kind_of
     from zfrec.games.zhengfen.solver import Budget, play_text, solve
 
     named = None
@@ -213,6 +226,13 @@ def solve_cmd(
                 "page's step (40, #step=40, hand-2.html#step=40)"
             )
     games = read_games(record, game)
+    with friendly_errors():
+        answer = kind_of(games[-1]).solve(games[-1], at, nodes, seconds)
+    if answer is not None:
+        _print_kind_answer(answer, as_json)
+        if not answer.get("exact", True):
+            raise typer.Exit(1)
+        return
     number = game or len(games)
     g = games[-1]
     step: int | None = None
@@ -265,6 +285,32 @@ def solve_cmd(
             out.print(f"{verdict}: {result.nodes:,} positions searched in {secs:.2f} s")
     if not result.solved:
         raise typer.Exit(1)
+
+
+def _print_kind_answer(answer: dict[str, Any], as_json: bool) -> None:
+    """A game kind's own solve (`GameKind.solve`): its JSON as it is, or in words."""
+    if as_json:
+        print_json(answer)
+        return
+    values = answer.get("values", {})
+    shown = ", ".join(f"{k} {v}" for k, v in values.items())
+    out.print(f"perfect play from here: {escape(shown)}")
+    best = answer.get("best") or []
+    if best:
+        out.print(f"best: {escape(' | '.join(best))}")
+    parts: list[str] = []
+    trick: list[str] = []
+    for step in answer.get("line", []):
+        trick.append(f"{step['player']} {step['play']}")
+        if "trick_to" in step:
+            parts.append(", ".join(trick) + f" ({step['trick_to']} takes {step['trick_points']})")
+            trick = []
+    if trick:
+        parts.append(", ".join(trick))
+    out.print(f"line: {escape(' / '.join(parts))}")
+    verdict = "solved" if answer.get("exact", True) else "not solved within the budget"
+    secs = answer.get("ms", 0) / 1000
+    out.print(f"{verdict}: {answer.get('nodes', 0):,} positions searched in {secs:.2f} s")
 
 
 def register(app: typer.Typer) -> None:

@@ -308,6 +308,17 @@ class GameKind:
         `budget` bounds the candidate records validated. None: the generic audit."""
         return None
 
+    # --- the solver -------------------------------------------------------------------------
+
+    def solve(
+        self, game: Game, at: str | None, max_nodes: int | None, max_seconds: float | None
+    ) -> dict[str, Any] | None:
+        """`zfrec solve` of a record of this kind: perfect play from the position `at` names
+        (the kind reads it; None: where the record stops), within the budget, as the JSON
+        object the command prints; ZfrecError (exit 2) for a record that cannot be solved.
+        None: the kind has no solver of its own and the command goes on with Zheng Fen's."""
+        return None
+
     # --- pages and charts -------------------------------------------------------------------
 
     def render_files(self, game: Game, **options: Any) -> Any | None:

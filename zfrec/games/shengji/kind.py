@@ -187,6 +187,14 @@ class ShengjiKind(GameKind):
 
         return audit_match(game, budget=budget)
 
+    def solve(
+        self, game: Any, at: str | None, max_nodes: int | None, max_seconds: float | None
+    ) -> dict[str, Any]:
+        """The double-dummy solve (zfrec.games.shengji.solverecord, ANALYSIS.md)."""
+        from zfrec.games.shengji.solverecord import solve_json
+
+        return solve_json(game, at, max_nodes, max_seconds)
+
     def diff_records(self, a: Any, b: Any) -> Any:
         """Where two records of one match first part (zfrec.games.shengji.diff)."""
         from zfrec.games.shengji.diff import diff_sj

@@ -18,7 +18,6 @@ view is the same page with `?seat=N` (the other hands hidden), or a file rendere
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -54,22 +53,16 @@ def cost_marks(
     """The double-dummy solver's marks of a round's plays, by (trick, turn), 1-based: `?` or
     `??` where a play cost points against perfect play, over the positions with at most
     `solve_cards` cards left in all hands (0: none). They come from the Sheng ji solver
-    (`zfrec.games.shengji.solverecord.round_costs(...).marks()`) where it is installed; without
-    it, or for a round it cannot solve, there are none. The page draws them at the move and in
-    the move list."""
+    (`zfrec.games.shengji.solverecord.round_costs(...).marks()`); a round it cannot solve has
+    none. The page draws them at the move and in the move list."""
     if solve_cards <= 0:
         return {}
+    from zfrec.games.shengji.solverecord import round_costs
+
     try:
-        solver: Any = importlib.import_module("zfrec.games.shengji.solverecord")
-    except ImportError:  # the solver is not part of this zfrec
-        return {}
-    try:
-        marks: dict[tuple[int, int], str] = solver.round_costs(
-            match, round_index, max_cards=solve_cards
-        ).marks()
+        return round_costs(match, round_index, max_cards=solve_cards).marks()
     except ZfrecError:
         return {}
-    return marks
 
 
 def glyphs(codes: Sequence[str]) -> str:

@@ -1,0 +1,712 @@
+"""The Sheng ji double-dummy solver: the opponents' exact points when every hand is known.
+
+The value of a position in play is the opponents' total at the end of the round (their trick
+points, the kitty times its multiplier when they take the last trick, the throw penalties:
+rulings 10 and 11) when the opponents play to maximise it and the declarers to minimise it.
+Two teams, zero-sum: alpha-beta on points gives the exact value.
+
+How the search stays small:
+
+- **Make/unmake.** Every play is made with the engine's `RoundState.play_legal` and taken back
+  with `undo()`; the rules (following, throws, trick winner, scoring) are never re-written here.
+- **Throws.** A lead is a single, a pair, a tractor, or a throw that stands against the other
+  hands: the throws are enumerated from the cards that could stand in one (a single at least as
+  high as any other hand's card of the suit, a pair at least as high as any other's pair, the
+  pairs of a hand holding a tractor) and kept when `check_throw_format` says they stand. A throw
+  that fails puts only its forced part on the table, the same position as leading that part
+  (less the penalty, which only harms the thrower's side): it is never better and is not tried.
+- **Equivalent cards merged.** Cards of one effective suit with the same points whose copies
+  sit in the same hands (and on the table) are one card for the search when nothing can tell
+  them apart: cards of equal order, or cards of adjacent order (no other card left between them)
+  of which nobody can make a pair. Plays that differ only by such cards are one move.
+- **Transposition table** keyed on the hands, the seat to move, the trick so far and the
+  declarers, holding bounds on the points still to come and the move list; capped in entries.
+  At a lead, a suit of which no hand holds two copies of a card is keyed by the order and the
+  points of its cards only (`relative`).
+- **Move ordering** by cheap heuristics: the table's best move first, then plays that take the
+  trick for the mover's side, points to a partner who wins, low cards to an opponent who wins.
+- **Static bounds**: the points left and the kitty at its largest multiplier cut branches that
+  cannot reach the window.
+
+A search cut short by `max_nodes` or `max_seconds` answers with the best value found (over the
+moves of the root searched to the end, else a heuristic line) and `exact` False.
+
+    >>> from zfrec.games.shengji.cards import format_hand, parse_hand as cards
+    >>> from zfrec.games.shengji.order import parse_trump
+    >>> hands = [cards(h) for h in ("Kd 3s", "Ad 4s", "5d 6h", "8d Tc")]
+    >>> rs = RoundState.from_hands(hands, parse_trump("7c"), leader=0)
+    >>> r = solve_state(rs)
+    >>> r.value, sorted(format_hand(p) for p in r.best), r.exact
+    (25, ['3s', 'Kd'], True)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from itertools import product
+from typing import NamedTuple
+
+from zfrec.games.shengji.cards import (
+    HIGH,
+    count,
+    distinct,
+    pair_cards,
+    points,
+    size,
+)
+from zfrec.games.shengji.events import PlayEvent
+from zfrec.games.shengji.follow import legal_follows
+from zfrec.games.shengji.formats import best_top, pair_levels, read_lead, runs
+from zfrec.games.shengji.order import TRUMP, Order
+from zfrec.games.shengji.round import RoundState
+from zfrec.games.shengji.scoring import kitty_multiplier
+from zfrec.games.shengji.throws import check_throw_format
+from zfrec.games.shengji.trick import can_win, trick_winner
+
+__all__ = [
+    "SjBudget",
+    "SjLineStep",
+    "SjOutOfBudget",
+    "SjSolveResult",
+    "leads",
+    "play_costs",
+    "solve_state",
+    "team_points",
+]
+
+INFINITY = 1 << 30
+CHECK_EVERY = 1024  # nodes between two looks at the clock
+_PTS = tuple(points(1 << (c << 1)) for c in range(54))
+
+
+@dataclass(frozen=True, slots=True)
+class SjBudget:
+    """What one solve may spend: `max_nodes` positions searched and `max_seconds` (None: no
+    bound); `table_entries` caps the transposition table (about 500 bytes an entry, with its
+    move list)."""
+
+    max_nodes: int | None = 5_000_000
+    max_seconds: float | None = 60.0
+    table_entries: int = 400_000
+
+
+class SjLineStep(NamedTuple):
+    """One play of a principal variation: the seat, the cards (packed), and for the play that
+    ends a trick, who takes it and its points."""
+
+    seat: int
+    play: int
+    trick_to: int | None = None
+    trick_points: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SjSolveResult:
+    """What `solve_state` found: `value` the opponents' total at the round's end under perfect
+    play (a bound when `exact` is False), `declarers` the declarers' trick points at the end of
+    `line` (the principal variation), `best` the plays of the seat to move that keep the value
+    (one play per class of equivalent plays), `nodes` searched and `ms` spent."""
+
+    value: int
+    declarers: int
+    best: list[int]
+    line: list[SjLineStep]
+    nodes: int
+    ms: float
+    exact: bool
+
+
+class SjOutOfBudget(Exception):
+    """Raised inside the search when the node or time budget is spent."""
+
+
+def team_points(state: RoundState) -> tuple[int, int]:
+    """(the opponents' total so far, counted as the round's end counts it less the kitty; the
+    declarers' trick points so far)."""
+    decl = state.declarers
+    opp = dec = 0
+    for s, w in enumerate(state.won):
+        if decl >> s & 1:
+            dec += w
+        else:
+            opp += w
+    pen = sum(p if decl >> s & 1 else -p for s, p in enumerate(state.penalties))
+    return opp + pen, dec
+
+
+# --- the moves ----------------------------------------------------------------------------------
+
+
+def _max_single(order: Order, cards: int) -> int:
+    level = order.level
+    return max((level[c] for c in distinct(cards)), default=-1)
+
+
+def leads(state: RoundState) -> list[int]:
+    """The leads the search tries for the seat to move: every single, pair and tractor it
+    holds, and every throw that stands against the other hands (module docstring)."""
+    order = state.order
+    assert order is not None
+    seat = state.turn
+    hand = state.hands[seat]
+    others = state.others(seat)
+    out: list[int] = []
+    level = order.level
+    for e in (TRUMP, 0, 1, 2, 3):
+        held = hand & order.suit_mask[e]
+        if not held:
+            continue
+        ids = distinct(held)
+        out += [1 << (c << 1) for c in ids]
+        pcs = pair_cards(held)
+        out += [2 << (c << 1) for c in pcs]
+        levels = pair_levels(order, held) if len(pcs) > 1 else {}
+        tractor_runs = [(top, n) for top, n in runs(levels) if n >= 2]
+        if tractor_runs:
+            by_level: dict[int, list[int]] = {}
+            for c in pcs:
+                by_level.setdefault(level[c], []).append(c)
+            for top, n in tractor_runs:
+                for length in range(2, n + 1):
+                    for hi in range(top, top - n + length - 1, -1):
+                        choices = [by_level[lv] for lv in range(hi, hi - length, -1)]
+                        for pick in product(*choices):
+                            out.append(sum(2 << (c << 1) for c in pick))
+        out += _throws(order, e, held, ids, pcs, bool(tractor_runs), others)
+    return out
+
+
+def _throws(
+    order: Order, e: int, held: int, ids: list[int], pcs: list[int], tractors: bool,
+    others: list[int],
+) -> list[int]:  # fmt: skip
+    """The throws of suit `e` (two units or more) that stand against `others`."""
+    if len(ids) < 2 and not (pcs and count(held, pcs[0]) > 2):
+        return []
+    mask = order.suit_mask[e]
+    theirs = 0
+    for h in others:
+        theirs |= h & mask
+    level = order.level
+    top_single = _max_single(order, theirs)
+    top_pair = max(
+        (max(pair_levels(order, h & mask), default=-1) for h in others if h & mask & HIGH),
+        default=-1,
+    )
+    items: list[tuple[int, int]] = []
+    for c in ids:
+        k = count(held, c)
+        if level[c] >= top_single or (k >= 2 and (tractors or level[c] >= top_pair)):
+            items.append((c, k))
+    if sum(k for _, k in items) < 2:
+        return []
+    out: list[int] = []
+    for takes in product(*(range(k + 1) for _, k in items)):
+        play = sum(t << (c << 1) for t, (c, _) in zip(takes, items, strict=True))
+        if size(play) < 2:
+            continue
+        fmt = read_lead(order, play, e)
+        if len(fmt.units) < 2:
+            continue
+        if check_throw_format(order, fmt, others).stands:
+            out.append(play)
+    return out
+
+
+def card_classes(state: RoundState, seat: int, suits: int = 31) -> dict[int, int]:
+    """The mover's cards that the search may treat as one: card id -> its class's first card
+    (cards alone in their class are left out); `suits` a bit mask of the effective suits to
+    look at.
+
+    Swapping two cards everywhere changes nothing when they have the same effective suit and
+    points and every hand (and the table) holds as many of each: then playing one or the other
+    leads to positions that the swap maps onto each other. The swap keeps the rules when the
+    cards are of equal order (any hands), or when the mover holds the only copy left of each,
+    no other card left lies between them or level with them, and so no pair can be made of them.
+    """
+    order = state.order
+    assert order is not None
+    hands = state.hands
+    table = 0
+    for _, p in state.trick_plays:
+        table += p
+    everything = table + sum(hands)
+    mine = hands[seat]
+    called = {c for c, _ in state.calls}
+    level = order.level
+    rank = _positions(order)
+    out: dict[int, int] = {}
+    for e in range(5):
+        if not suits >> e & 1 or not mine & order.suit_mask[e]:
+            continue
+        left = everything & order.suit_mask[e]
+        ids = distinct(left)
+        if len(ids) < 2:
+            continue
+        ids.sort(key=rank.__getitem__)
+        run_first, run_pts, run_level = -1, -1, -1
+        for i, c in enumerate(ids):
+            lv = level[c]
+            shift = c << 1
+            mine_c = mine >> shift & 3
+            alone = mine_c == 1 and left >> shift & 3 == 1 and c not in called
+            if (i and level[ids[i - 1]] == lv) or (i + 1 < len(ids) and level[ids[i + 1]] == lv):
+                # cards of equal order: one class per signature; a level shared with another
+                # card breaks a run of adjacent ones
+                run_first = -1
+                if mine_c and c not in called:
+                    sig = (*(h >> shift & 3 for h in hands), table >> shift & 3, _PTS[c])
+                    for d in ids[:i]:
+                        if level[d] == lv and d not in called and d not in out:
+                            ds = d << 1
+                            if (*(h >> ds & 3 for h in hands), table >> ds & 3, _PTS[d]) == sig:
+                                out[c] = d
+                                break
+                continue
+            if alone:
+                if run_first >= 0 and _PTS[c] == run_pts and run_level != lv:
+                    out[c] = run_first
+                else:
+                    run_first, run_pts = c, _PTS[c]
+                run_level = lv
+            else:
+                run_first = -1
+    return out
+
+
+_POSITIONS: dict[int, tuple[int, ...]] = {}
+
+
+def _positions(order: Order) -> tuple[int, ...]:
+    """Each card's place in its suit's order from the top (`Order.desc`), by card id."""
+    key = id(order)
+    found = _POSITIONS.get(key)
+    if found is None:
+        pos = [0] * 54
+        for e in range(5):
+            for i, c in enumerate(order.desc[e]):
+                pos[c] = i
+        found = _POSITIONS[key] = tuple(pos)
+    return found
+
+
+def merge(plays: list[int], classes: dict[int, int]) -> list[int]:
+    """`plays` less those that differ from an earlier one only by equivalent cards."""
+    if not classes or len(plays) < 2:
+        return plays
+    members = 0  # every card of a class, both bits of its field
+    for c, r in classes.items():
+        members |= 3 << (c << 1) | 3 << (r << 1)
+    seen: set[object] = set()
+    out: list[int] = []
+    for p in plays:
+        if not p & members:  # no card of a class: the play is its own key
+            if p not in seen:
+                seen.add(p)
+                out.append(p)
+            continue
+        per: dict[int, list[int]] = {}
+        for c in distinct(p):
+            per.setdefault(classes.get(c, c), []).append(count(p, c))
+        key = tuple(sorted((r, *sorted(ks)) for r, ks in per.items()))
+        if key not in seen:
+            seen.add(key)
+            out.append(p)
+    return out
+
+
+# --- the search ---------------------------------------------------------------------------------
+
+# lower and upper bounds on the points to come, the plays in the order to try them (the best
+# found first) and the hands they were made for: kept, a move list is made once per position,
+# not once per visit
+_Entry = tuple[int, int, list[int], tuple[int, ...]]
+
+
+class _Search:
+    """One solve's search over one `RoundState` (made on and taken back)."""
+
+    def __init__(self, state: RoundState, budget: SjBudget) -> None:
+        assert state.order is not None
+        self.state = state
+        self.order: Order = state.order
+        self.budget = budget
+        self.table: dict[tuple[object, ...], _Entry] = {}
+        self.nodes = 0
+        self.started = time.perf_counter()
+        self.deadline = None if budget.max_seconds is None else self.started + budget.max_seconds
+        self.kitty_points = points(state.kitty)
+        self.mode = state.rules.kitty_multiplier
+        table = sum(p for _, p in state.trick_plays)
+        self.in_play = points(sum(state.hands) + table) + sum(state.won)  # less won: left
+        self.info: dict[int, tuple[int, int]] = {}
+        self.parts: dict[
+            tuple[int, ...], object
+        ] = {}  # a suit's part of a key (relative)  # a play's points and sum of levels
+        self.final = (0, 0)  # the opponents' total and the declarers' points at a line's end
+
+    # bounds and keys ---------------------------------------------------------------------------
+
+    def base(self) -> int:
+        """The opponents' points so far (trick points and penalties)."""
+        s = self.state
+        decl = s.declarers
+        total = 0
+        for seat, w in enumerate(s.won):
+            if not decl >> seat & 1:
+                total += w
+        if any(s.penalties):
+            total += sum(p if decl >> i & 1 else -p for i, p in enumerate(s.penalties))
+        return total
+
+    def most_to_come(self) -> int:
+        """No more than this many points can still come to the opponents."""
+        s = self.state
+        left = self.in_play - sum(s.won)
+        if self.kitty_points:
+            # the last lead's largest unit cannot hold more pairs than some hand holds now
+            most_pairs = 0
+            for h in s.hands:
+                pairs = (h & HIGH).bit_count()
+                if pairs > most_pairs:
+                    most_pairs = pairs
+            if s.lead is not None and s.lead.pairs > most_pairs:
+                most_pairs = s.lead.pairs
+            left += self.kitty_points * kitty_multiplier(most_pairs, self.mode)
+        return left
+
+    def key(self) -> tuple[object, ...]:
+        """The table's key: in the middle of a trick the exact hands and the trick so far; at
+        a lead, each suit in which nobody can make a pair any more is written by order and
+        points only (`relative`), so positions that differ only in which of such cards went
+        are one."""
+        s = self.state
+        if s.lead is not None or s.calls:
+            return (*s.hands, s.turn, s.trick_plays, s.declarers)
+        return (self.relative(), s.turn, s.declarers)
+
+    def relative(self) -> tuple[object, ...]:
+        """The hands, each suit without a possible pair by the places of its cards among the
+        cards left (equal cards one place) and their points; other suits as they are."""
+        s = self.state
+        hands = s.hands
+        order = self.order
+        level = order.level
+        everything = sum(hands)
+        parts: list[object] = []
+        cache = self.parts
+        for e in range(5):
+            mask = order.suit_mask[e]
+            left = everything & mask
+            if not left:
+                continue
+            exact = tuple(h & mask for h in hands)
+            part = cache.get(exact)
+            if part is None:
+                if any(h & HIGH for h in exact):
+                    part = exact
+                else:
+                    ids = distinct(left)
+                    ids.sort(key=level.__getitem__, reverse=True)
+                    place: dict[int, int] = {}
+                    at, last = -1, None
+                    for c in ids:
+                        if level[c] != last:
+                            at, last = at + 1, level[c]
+                        place[c] = at * 32 + _PTS[c]
+                    part = (e, *(tuple(sorted(place[c] for c in distinct(h))) for h in exact))
+                if len(cache) > 200_000:
+                    cache.clear()
+                cache[exact] = part
+            parts.append(part)
+        return tuple(parts)
+
+    def tick(self) -> None:
+        self.nodes += 1
+        b = self.budget
+        if b.max_nodes is not None and self.nodes > b.max_nodes:
+            raise SjOutOfBudget
+        if (
+            self.deadline is not None
+            and self.nodes % CHECK_EVERY == 0
+            and time.perf_counter() > self.deadline
+        ):
+            raise SjOutOfBudget
+
+    # moves -------------------------------------------------------------------------------------
+
+    def moves(self, first: int = 0) -> list[int]:
+        """The mover's plays, merged and ordered (`first`, the table's best, leads)."""
+        s = self.state
+        seat = s.turn
+        if s.lead is None:
+            plays = leads(s)
+        else:
+            plays = list(legal_follows(self.order, s.lead, s.hands[seat]))
+        if len(plays) > 2:
+            union = 0
+            for p in plays:
+                union |= p
+            masks = self.order.suit_mask
+            suits = sum(1 << e for e in range(5) if union & masks[e])
+            plays = merge(plays, card_classes(s, seat, suits))
+        if len(plays) > 1:
+            plays = self.ordered(plays)
+        if first and first in plays:
+            plays.remove(first)
+            plays.insert(0, first)
+        return plays
+
+    def ordered(self, plays: list[int]) -> list[int]:
+        """Cheap heuristics: take the trick for one's side, cheaply; give points to a partner
+        who holds it; give the least to an opponent who holds it. Leads: big units first."""
+        s = self.state
+        order = self.order
+        level = order.level
+        seat = s.turn
+        decl = s.declarers
+        mine = decl >> seat & 1
+        lead = s.lead
+        if lead is None:  # the units and throws of more cards first, then high cards first
+            scored = []
+            for p in plays:
+                top = _max_single(order, p)
+                trump = order.esuit[distinct(p)[0]] == TRUMP
+                scored.append((-100 * (size(p) > 1) - top + (5 if trump else 0), p))
+            scored.sort()
+            return [p for _, p in scored]
+        tricked = [p for _, p in s.trick_plays]
+        at = trick_winner(order, tricked, lead)
+        winner = s.trick_plays[at][0]
+        partner_wins = (decl >> winner & 1) == mine
+        unit = lead.units[0].pairs
+        best = tricked[at]
+        best_trump = can_win(order, lead, best) == TRUMP
+        best_level = best_top(order, best, unit) if at else lead.units[0].top
+        on_table = points(sum(tricked))
+        last = len(tricked) == s.n - 1
+        out = []
+        info = self.info
+        for p in plays:
+            known = info.get(p)
+            if known is None:
+                known = info[p] = (points(p), sum(level[c] for c in distinct(p)))
+            pts, low = known
+            e = can_win(order, lead, p)
+            wins = False
+            if e is not None:
+                ruff = e == TRUMP
+                if ruff and not best_trump:
+                    wins = True
+                elif ruff == best_trump:
+                    wins = best_top(order, p, unit) > best_level
+            if wins:
+                score = 1000 + (on_table + pts if last else pts) * 4 - low
+            elif partner_wins:
+                score = 500 + pts * 4 - low
+            else:
+                score = -pts * 4 - low
+            out.append((-score, p))
+        out.sort()
+        return [p for _, p in out]
+
+    # alpha-beta --------------------------------------------------------------------------------
+
+    def search(self, alpha: int, beta: int) -> int:
+        """The opponents' final total under perfect play from here, exact when strictly
+        inside (alpha, beta); at most alpha when it is at most alpha, at least beta when at
+        least beta (fail-soft)."""
+        s = self.state
+        if s.result is not None:
+            return s.result.total
+        self.tick()
+        base = self.base()
+        if base >= beta:
+            return base
+        top = base + self.most_to_come()
+        if top <= alpha:
+            return top
+        key = self.key()
+        entry = self.table.get(key)
+        hands = tuple(s.hands)
+        if entry is not None:
+            lo, hi = entry[0] + base, entry[1] + base
+            if lo >= beta or lo == hi:
+                return lo
+            if hi <= alpha:
+                return hi
+            alpha, beta = max(alpha, lo), min(beta, hi)
+            # the plays are kept for the hands they were made for (a key may stand for others)
+            plays = entry[2] if entry[3] == hands else self.moves()
+        else:
+            lo, hi = base, top
+            plays = self.moves()
+        a, b = alpha, beta
+        seat = s.turn
+        maximise = not s.declarers >> seat & 1
+        best = -INFINITY if maximise else INFINITY
+        chosen = 0
+        for play in plays:
+            s.play_legal(seat, play)
+            try:
+                v = self.search(a, b)
+            finally:
+                s.undo()
+            if maximise:
+                if v > best:
+                    best, chosen = v, play
+                    if v > a:
+                        a = v
+            elif v < best:
+                best, chosen = v, play
+                if v < b:
+                    b = v
+            if a >= b:
+                break
+        # what was proved, as bounds on the points to come
+        if best <= alpha:
+            lo, hi = lo, max(lo, min(hi, best))
+        elif best >= beta:
+            lo, hi = min(hi, max(lo, best)), hi
+        else:
+            lo = hi = best
+        if len(self.table) >= self.budget.table_entries:
+            self.table.clear()  # the cap keeps the memory bounded; the search stays exact
+        if plays[0] != chosen:  # the best play first the next time: the move list is kept
+            plays = [chosen, *(p for p in plays if p != chosen)]
+        self.table[key] = (lo - base, hi - base, plays, hands)
+        return best
+
+    # the root ----------------------------------------------------------------------------------
+
+    def child(self, play: int, alpha: int, beta: int) -> int:
+        """The value after the mover plays `play`, searched in (alpha, beta)."""
+        s = self.state
+        s.play_legal(s.turn, play)
+        try:
+            return self.search(alpha, beta)
+        finally:
+            s.undo()
+
+    def equals(self, play: int, value: int) -> bool:
+        """Whether `play` keeps the position's `value`. No play of the mover does better than
+        the value, so one null-window test settles it: for an opponent, whether the play
+        reaches it; for a declarer, whether it holds the opponents to it."""
+        s = self.state
+        if s.declarers >> s.turn & 1:
+            return self.child(play, value, value + 1) <= value
+        return self.child(play, value - 1, value) >= value
+
+    def relax(self) -> None:
+        """More room for the line and the ties once the value is known."""
+        b = self.budget
+        nodes = None if b.max_nodes is None else self.nodes + max(b.max_nodes, 10_000)
+        self.budget = SjBudget(nodes, b.max_seconds, b.table_entries)
+        if self.deadline is not None and b.max_seconds is not None:
+            self.deadline = time.perf_counter() + max(b.max_seconds / 2, 0.5)
+
+    def playout(self, value: int | None) -> list[SjLineStep]:
+        """A line to the round's end: plays that keep `value` while they can be proved to
+        (None: none is), else the first play of the heuristic order. Left as it was."""
+        s = self.state
+        made: list[SjLineStep] = []
+        try:
+            while s.result is None:
+                plays = self.moves(self._best_of())
+                chosen = plays[0]
+                if value is not None:
+                    try:
+                        chosen = next(p for p in plays if self.equals(p, value))
+                    except (SjOutOfBudget, StopIteration):
+                        value = None
+                ev = s.play_legal(s.turn, chosen)
+                assert isinstance(ev, PlayEvent)
+                tr = ev.trick_result
+                made.append(
+                    SjLineStep(ev.seat, ev.cards, tr.winner if tr else None, tr.points if tr else 0)
+                )
+            assert s.result is not None
+            self.final = (s.result.total, team_points(s)[1])
+        finally:
+            for _ in made:
+                s.undo()
+        return made
+
+    def _best_of(self) -> int:
+        entry = self.table.get(self.key())
+        return entry[2][0] if entry is not None and entry[3] == tuple(self.state.hands) else 0
+
+
+def solve_state(
+    state: RoundState, budget: SjBudget | None = None, ties: bool = True
+) -> SjSolveResult:
+    """Solve the round in play from `state` (left as it was): the opponents' total under
+    perfect play, the best plays of the seat to move (every one that ties; with `ties` False
+    only the first found), a principal variation. ValueError when the round is not in play.
+
+    The value is found by null-window tests from a first guess (MTD(f)): each asks whether
+    the value is at least some figure, and the table keeps what each proved for the next.
+    """
+    if state.phase != "play" or state.result is not None:
+        raise ValueError("the round is not in play: nothing to solve")
+    search = _Search(state, budget or SjBudget())
+    search.playout(None)  # a first guess: the line the move ordering alone plays
+    guess = search.final[0]
+    lower, upper = -INFINITY, INFINITY
+    exact = True
+    try:
+        while lower < upper:
+            beta = guess + 1 if guess == lower else guess
+            guess = search.search(beta - 1, beta)
+            if guess < beta:
+                upper = guess
+            else:
+                lower = guess
+    except SjOutOfBudget:
+        exact = False
+    value = guess if exact else min(max(guess, lower), upper)
+    search.relax()
+    plays = search.moves(search._best_of())
+    best: list[int] = []
+    try:
+        if not exact:
+            best = plays[:1]
+        elif ties:
+            best = [p for p in plays if search.equals(p, value)]
+        else:
+            best = [next(p for p in plays if search.equals(p, value))]
+    except SjOutOfBudget:
+        best = best or plays[:1]
+    if exact and not best:  # cannot happen: some play keeps the value
+        best = plays[:1]
+    first = best[0]
+    state.play_legal(state.turn, first)
+    try:
+        rest = search.playout(value if exact else None)
+    finally:
+        state.undo()
+    line = [_step(state, first), *rest]
+    if not exact:
+        value = min(max(search.final[0], lower), upper)
+    ms = (time.perf_counter() - search.started) * 1000
+    return SjSolveResult(value, search.final[1], best, line, search.nodes, ms, exact)
+
+
+def _step(state: RoundState, play: int) -> SjLineStep:
+    """The line step of `play` by the seat to move (made and taken back)."""
+    ev = state.play_legal(state.turn, play)
+    state.undo()
+    assert isinstance(ev, PlayEvent)
+    tr = ev.trick_result
+    return SjLineStep(ev.seat, ev.cards, tr.winner if tr else None, tr.points if tr else 0)
+
+
+def play_costs(
+    game: object, report: object = None, max_cards: int = 24, seconds: float = 2.0
+) -> dict[int, object]:
+    """What each play of each round cost: `zfrec.games.shengji.solverecord.play_costs` (by the
+    name `zfrec analyze` looks for here)."""
+    from zfrec.games.shengji.solverecord import play_costs as costs
+
+    return dict(costs(game, report, max_cards, seconds))
