@@ -218,3 +218,23 @@ def test_the_sheng_ji_publish_benchmark_publishes_every_round(tmp_path: Path) ->
     assert rounds > 0 and figures["sj_publish_hands_per_s"] > 0
     site = tmp_path / "sj-publish" / "site"
     assert len(list(site.glob("games/*/round-*.html"))) == rounds
+
+
+@pytest.mark.slow
+def test_a_rounds_page_marks_the_plays_the_solver_finds_costly() -> None:
+    """With the solver's marks on (publish's default), each play's `?`/`??` on the page is the
+    mark zfrec.games.shengji.solverecord gives that play, and no other play has one."""
+    from zfrec.games.shengji.solverecord import round_costs
+
+    match = match_of(first(SAMPLES / "shengji" / "01-bashifen-match.zfn"))
+    view = match_view(match, solve_cards=12)
+    seen = 0
+    for index, page in enumerate(view.rounds):
+        want = round_costs(match, index, max_cards=12).marks()
+        got = {(s["trick"], s["turn"]): s["mark"] for s in page.data["steps"]
+               if s["kind"] == "play" and s["mark"]}  # fmt: skip
+        assert got == want
+        seen += len(got)
+    assert seen > 0  # the greedy samples do give points away at the end of a round
+    plain = match_view(match)
+    assert not any(s.get("mark") for p in plain.rounds for s in p.data["steps"])
