@@ -29,7 +29,6 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from zfrec.games.zhengfen.engine.cards import points_of
 from zfrec.games.zhengfen.engine.combos import Combo
@@ -37,6 +36,7 @@ from zfrec.games.zhengfen.engine.game import HandState, PassEvent, PlayEvent, Tr
 from zfrec.games.zhengfen.engine.movegen import physical_plays
 from zfrec.games.zhengfen.engine.rules import Ruleset
 from zfrec.games.zhengfen.solver_keys import CACHE_ENTRIES, Canon, RankShape, suit_relevant_ranks
+from zfrec.games.zhengfen.solver_types import Budget, LineStep, OutOfBudget, SolveResult
 
 __all__ = [
     "QUICK",
@@ -58,66 +58,6 @@ assert Combo._fields[:3] == ("category", "rank", "length")
 
 STEP = 5  # every counter is worth a multiple of 5, so every value is too
 RANKS_FROM = 11  # cards left at a search's root from which positions are keyed by rank order
-
-
-@dataclass(frozen=True, slots=True)
-class Budget:
-    """How much a call to `solve` may spend.
-
-    `nodes` and `seconds` bound the whole call (every seat's search together); `None` means no
-    bound. `table_entries` caps the transposition table of one search, and with it the memory:
-    an entry takes about 400 bytes, so the default keeps the table near 300 MB and the whole
-    solver under 500 MB.
-    """
-
-    nodes: int | None = 5_000_000
-    seconds: float | None = 60.0
-    table_entries: int = 800_000
-
-
-class LineStep(NamedTuple):
-    """One move of a principal variation: who, what (None for the pass), and, when the move
-    ends a trick, who takes it and the points in it."""
-
-    seat: int
-    play: Combo | None
-    trick_to: int | None = None
-    trick_points: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class SolveResult:
-    """What `solve` found.
-
-    `values[s]` is seat s's paranoid value, or None when its search ran out of budget; then
-    `bounds[s]` holds the proved range (for solved seats, both ends equal the value). `best` lists
-    the plays of the seat to move that keep `seat`'s value (None stands for the pass; one card set
-    stands for each class of equivalent plays), `line` a principal variation to the end of the
-    hand. `finished` is set when the hand is already over: `values` are then the hand's points
-    and there is nothing to search. `table` is the most entries one seat's transposition table
-    held, never more than `Budget.table_entries`.
-    """
-
-    seat: int
-    to_move: int | None
-    values: dict[int, int | None]
-    bounds: dict[int, tuple[int, int]]
-    best: list[Combo | None]
-    line: list[LineStep]
-    nodes: int
-    ms: float
-    solved: bool
-    finished: bool = False
-    table: int = 0  # the most entries one search's transposition table held (<= the cap)
-
-    @property
-    def value(self) -> int | None:
-        """The value of the perspective seat `seat`."""
-        return self.values[self.seat]
-
-
-class OutOfBudget(Exception):
-    """Raised inside the search when the node or time budget is spent."""
 
 
 # --- one search ---------------------------------------------------------------------------------
