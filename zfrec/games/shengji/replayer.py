@@ -38,7 +38,7 @@ from zfrec.games.shengji.formats import classify, suit_of, unit_text
 from zfrec.games.shengji.order import Order, make_order
 from zfrec.games.shengji.rebuild import Rebuilt, rebuild, shown, whole_hands
 from zfrec.games.shengji.records import TRUMPS, SjCards, SjMatch, SjMove, SjRound
-from zfrec.games.shengji.report import SjReport, SjRoundLedger
+from zfrec.games.shengji.report import MAX_SUGGEST, SjReport, SjRoundLedger, did_you_mean, itemised
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.rules import SjRules, level_rank, level_text
 from zfrec.games.shengji.scoring import raise_level
@@ -72,7 +72,6 @@ DEFAULTED = frozenset((
 ))  # fmt: skip
 TRICK_ROOTS = ALTERING | {"SJ202", "SJ203"}
 TRICK_FOLLOW = frozenset(("SJ102", "SJ201", "SJ202"))
-MAX_SUGGEST = 3
 MAX_LISTED = 400  # legal follows listed for a did-you-mean; more are not searched
 _RULING = re.compile(r"\s*\(rulings? [\d, ]+\)")
 
@@ -660,7 +659,7 @@ class _Replay:
     def not_held(self, state: RoundState, m: SjMove, hand: int, at: _At) -> None:
         missing = [c for c in distinct(m.cards) if count(m.cards, c) > count(hand, c)]
         text = format_hand(sum(1 << 2 * c for c in missing))
-        hint = _did_you_mean(missing, hand)
+        hint = did_you_mean(missing, hand)
         spent = [self.spent[m.seat, c] for c in missing if (m.seat, c) in self.spent]
         self.note("SJ102", f"{self.names[m.seat]} does not hold {text}"
                   + (" (already played)" if spent else "")
@@ -708,7 +707,7 @@ class _Replay:
             if p.penalty != r.penalty:
                 wrong.append(f"the throw penalties come to {r.penalty}, not {p.penalty}")
             if wrong:
-                d = self.note("SJ501", "; ".join(wrong) + _itemised(r), p.pos, cause=root,
+                d = self.note("SJ501", "; ".join(wrong) + itemised(r), p.pos, cause=root,
                               rule="11, 12")  # fmt: skip
                 points_cause = mark(d)
             kitty_wrong = []
@@ -778,27 +777,3 @@ def _beats(order: Order, check: Any, others: list[int], seat: int, thrower: int)
     from zfrec.games.shengji.throws import beats_unit
 
     return beats_unit(order, check.unit, order.esuit[check.unit.ids[0]], others[i])
-
-
-def _did_you_mean(missing: list[int], hand: int) -> str:
-    """Held cards a missing card may have meant: the same rank in another suit, else the
-    same suit; named when there are one to three."""
-    held = distinct(hand)
-    options: list[int] = []
-    for c in missing:
-        same_rank = [h for h in held if c < 52 and h < 52 and h >> 2 == c >> 2]
-        same_suit = [h for h in held if c < 52 and h < 52 and h & 3 == c & 3]
-        options += [h for h in same_rank if h != c] or [h for h in same_suit if h != c]
-    options = list(dict.fromkeys(options))
-    if not options or len(options) > MAX_SUGGEST:
-        return ""
-    return " or ".join(format_hand(1 << 2 * c) for c in options)
-
-
-def _itemised(r: RoundResult) -> str:
-    """` (tricks 60, kitty 10 x4 = 40, penalties -10)`, when there is more than tricks."""
-    if not r.kitty_added and not r.penalty:
-        return ""
-    kitty = f", kitty {r.kitty_points} x{r.multiplier} = {r.kitty_added}" if r.kitty_added else ""
-    pen = f", penalties {r.penalty:+d}" if r.penalty else ""
-    return f" (tricks {r.taken}{kitty}{pen})"

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from zfrec.diagnostics import Diagnostic, Findings
-from zfrec.games.shengji.cards import format_hand
+from zfrec.games.shengji.cards import distinct, format_hand
 from zfrec.games.shengji.events import RoundResult
 from zfrec.games.shengji.records import SjMatch
 from zfrec.games.shengji.rules import SjRules, level_text
@@ -95,3 +95,30 @@ class SjReport(Findings):
             "winners": [players[s] for s in self.winners],
             "diagnostics": [d.to_json() for d in self.diagnostics],
         }  # fmt: skip
+
+
+MAX_SUGGEST = 3  # at most this many cards named in a did-you-mean
+
+
+def did_you_mean(missing: list[int], hand: int) -> str:
+    """Held cards a missing card may have meant: the same rank in another suit, else the
+    same suit; named when there are one to three."""
+    held = distinct(hand)
+    options: list[int] = []
+    for c in missing:
+        same_rank = [h for h in held if c < 52 and h < 52 and h >> 2 == c >> 2]
+        same_suit = [h for h in held if c < 52 and h < 52 and h & 3 == c & 3]
+        options += [h for h in same_rank if h != c] or [h for h in same_suit if h != c]
+    options = list(dict.fromkeys(options))
+    if not options or len(options) > MAX_SUGGEST:
+        return ""
+    return " or ".join(format_hand(1 << 2 * c) for c in options)
+
+
+def itemised(r: RoundResult) -> str:
+    """` (tricks 60, kitty 10 x4 = 40, penalties -10)`, when there is more than tricks."""
+    if not r.kitty_added and not r.penalty:
+        return ""
+    kitty = f", kitty {r.kitty_points} x{r.multiplier} = {r.kitty_added}" if r.kitty_added else ""
+    pen = f", penalties {r.penalty:+d}" if r.penalty else ""
+    return f" (tricks {r.taken}{kitty}{pen})"
