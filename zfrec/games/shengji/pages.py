@@ -48,19 +48,20 @@ SUIT_WORDS = {"s": "♠ spades", "h": "♥ hearts", "d": "♦ diamonds", "c": "�
 
 
 def cost_marks(
-    match: SjMatch, round_index: int, solve_cards: int = 0
+    match: SjMatch, round_index: int, solve_cards: int = 0, report: SjReport | None = None
 ) -> dict[tuple[int, int], str]:
     """The double-dummy solver's marks of a round's plays, by (trick, turn), 1-based: `?` or
     `??` where a play cost points against perfect play, over the positions with at most
     `solve_cards` cards left in all hands (0: none). They come from the Sheng ji solver
     (`zfrec.games.shengji.solverecord.round_costs(...).marks()`); a round it cannot solve has
-    none. The page draws them at the move and in the move list."""
+    none. The page draws them at the move and in the move list. `report`: the match's
+    validation, when the caller has it (else the solver validates the match again)."""
     if solve_cards <= 0:
         return {}
     from zfrec.games.shengji.solverecord import round_costs
 
     try:
-        return round_costs(match, round_index, max_cards=solve_cards).marks()
+        return round_costs(match, round_index, max_cards=solve_cards, report=report).marks()
     except ZfrecError:
         return {}
 
@@ -216,7 +217,8 @@ def match_view(match: SjMatch, viewer: int | None = None, solve_cards: int = 0) 
             by_round.get(rnd.number, []),
             viewer,
             rules,
-            solve_cards if viewer is None else 0,  # the solver knows every hand
+            # the solver knows every hand: its marks are not for one seat's view
+            cost_marks(match, i, solve_cards if viewer is None else 0, report),
         )
         page.prev_href = round_href(match.rounds[i - 1].number) if i > 0 else None
         last = i + 1 == len(match.rounds)
@@ -237,7 +239,7 @@ def round_page(
     diagnostics: Sequence[Diagnostic],
     viewer: int | None,
     rules: SjRules | None,
-    solve_cards: int = 0,
+    marks: dict[tuple[int, int], str] | None = None,
 ) -> tuple[RoundPage, RoundSummary]:
     """One round's page data and its summary line."""
     players = list(match.players)
@@ -261,7 +263,7 @@ def round_page(
     else:
         hands = [None] * n
     kitty = ledger.discard if ledger is not None else (rnd.discard.known if rnd.discard else 0)
-    marks = cost_marks(match, index, solve_cards)
+    marks = marks or {}
     located: dict[tuple[int | None, int | None], list[dict[str, Any]]] = {}
     for d in diagnostics:
         loc = d.location

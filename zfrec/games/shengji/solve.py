@@ -72,6 +72,7 @@ __all__ = [
     "leads",
     "play_costs",
     "solve_state",
+    "solve_value",
     "team_points",
 ]
 
@@ -638,16 +639,9 @@ class _Search:
         return entry[2][0] if entry is not None and entry[3] == tuple(self.state.hands) else 0
 
 
-def solve_state(
-    state: RoundState, budget: SjBudget | None = None, ties: bool = True
-) -> SjSolveResult:
-    """Solve the round in play from `state` (left as it was): the opponents' total under
-    perfect play, the best plays of the seat to move (every one that ties; with `ties` False
-    only the first found), a principal variation. ValueError when the round is not in play.
-
-    The value is found by null-window tests from a first guess (MTD(f)): each asks whether
-    the value is at least some figure, and the table keeps what each proved for the next.
-    """
+def _mtdf(state: RoundState, budget: SjBudget | None) -> tuple[_Search, int, int, int, bool]:
+    """The value's search (MTD(f)): the search, its last guess, the proved bounds and whether
+    the guess is exact."""
     if state.phase != "play" or state.result is not None:
         raise ValueError("the round is not in play: nothing to solve")
     search = _Search(state, budget or SjBudget())
@@ -665,6 +659,27 @@ def solve_state(
                 lower = guess
     except SjOutOfBudget:
         exact = False
+    return search, guess, lower, upper, exact
+
+
+def solve_value(state: RoundState, budget: SjBudget | None = None) -> int | None:
+    """The opponents' total under perfect play from `state`, or None when the budget ends
+    first: `solve_state`'s value without its best plays and line (what a play's cost needs)."""
+    _, guess, _, _, exact = _mtdf(state, budget)
+    return guess if exact else None
+
+
+def solve_state(
+    state: RoundState, budget: SjBudget | None = None, ties: bool = True
+) -> SjSolveResult:
+    """Solve the round in play from `state` (left as it was): the opponents' total under
+    perfect play, the best plays of the seat to move (every one that ties; with `ties` False
+    only the first found), a principal variation. ValueError when the round is not in play.
+
+    The value is found by null-window tests from a first guess (MTD(f)): each asks whether
+    the value is at least some figure, and the table keeps what each proved for the next.
+    """
+    search, guess, lower, upper, exact = _mtdf(state, budget)
     value = guess if exact else min(max(guess, lower), upper)
     search.relax()
     plays = search.moves(search._best_of())

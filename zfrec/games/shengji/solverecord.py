@@ -27,7 +27,7 @@ from zfrec.games.shengji.cards import format_hand, size
 from zfrec.games.shengji.records import SjMatch, SjRound
 from zfrec.games.shengji.replayer import validate_match
 from zfrec.games.shengji.round import RoundState
-from zfrec.games.shengji.solve import SjBudget, SjLineStep, SjSolveResult, solve_state
+from zfrec.games.shengji.solve import SjBudget, SjLineStep, SjSolveResult, solve_state, solve_value
 
 __all__ = [
     "PlayCost",
@@ -299,8 +299,7 @@ def round_costs(
             return None
         if not state.rules.fixed_partners and any(state.team_of(s) is None for s in range(state.n)):
             return None
-        r = solve_state(state, budget)
-        return r.value if r.exact else None
+        return solve_value(state, budget)
 
     par = value()
     before = par
