@@ -209,9 +209,11 @@ def solve_cmd(
 
     Sheng ji records: the opponents' points under perfect play of both teams (the opponents
     maximising, the declarers minimising), the best plays of the seat to move and a line, from
-    where the record stops (the hands must be known) or from --at ROUND (its first lead, after
-    the kitty exchange: the round's par) or ROUND.TRICK.TURN. "exact" is false when the budget
-    ran out first (exit 1); a finished round or unknown hands exit 2 (ANALYSIS.md, solver).
+    where the record stops (the hands must be known).
+
+    For Sheng ji, --at ROUND names a round's first lead after the kitty exchange (its par), and
+    --at ROUND.TRICK.TURN a turn. "exact" is false when the budget ran out first (exit 1); a
+    finished round or unknown hands exit 2 (ANALYSIS.md, solver).
     """
     from zfrec.analysis.position import position_at, record_position
     from zfrec.games import kind_of

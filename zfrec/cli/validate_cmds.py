@@ -5,7 +5,9 @@ from __future__ import annotations
 import glob
 import itertools
 import linecache
+import signal
 import sys
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
@@ -207,11 +209,17 @@ def validate_cmd(
     printer = _Printer(hold=show_deal)
     games = 0  # in the file being read
     stream = run(files, options, jobs, stdin=sys.stdin.read)
+    # --json: an interrupt stops the run between two pieces, never inside a game's JSON
+    stops: list[int] = []
+    held = writer is not None and threading.current_thread() is threading.main_thread()
+    before = signal.signal(signal.SIGINT, lambda *_: stops.append(1)) if held else None
     try:
         first = next(stream, None)  # the workers start before the progress display's thread
         progress, task = _progress(files)
         with progress:
             for item in itertools.chain([first] if first else [], stream):
+                if stops:
+                    raise KeyboardInterrupt
                 progress.update(task, description=escape(Path(item.path).name))
                 part = item.summary
                 if part is not None:  # a piece of the file
@@ -246,6 +254,8 @@ def validate_cmd(
             writer.finish(tally.summary(writer.files) | {"ok": False, "error": _stopped(exc)})
         raise
     finally:
+        if held:
+            signal.signal(signal.SIGINT, before)
         stream.close()
     if writer is not None:
         writer.finish(tally.summary(writer.files))
