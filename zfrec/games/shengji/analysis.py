@@ -28,7 +28,7 @@ unfinished, a seat whose hand was filled with guessed cards is not judged.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -165,6 +165,7 @@ class SjRoundAnalysis:
     notes: list[SjNote] = field(default_factory=list)
     kitty: SjKitty | None = None
     par: int | None = None
+    from_par: int | None = None  # the result less the par (positive: the opponents did better)
 
     def to_json(self, players: Sequence[str]) -> dict[str, Any]:
         r = self.result
@@ -177,7 +178,7 @@ class SjRoundAnalysis:
             "known_hands": [players[s] for s in range(n) if self.known[s]],
             "deal_reconstructed": self.reconstructed, "finished": r is not None,
             "taken": {players[s]: v for s, v in enumerate(self.taken)},
-            "total": r.total if r else None, "par": self.par,
+            "total": r.total if r else None, "par": self.par, "from_par": self.from_par,
             "kitty": self.kitty.to_json(players) if self.kitty else None,
             "tricks": [{"hand": self.round, "trick": t, "winner": players[w], "points": p}
                        for t, w, p in self.tricks],
@@ -301,35 +302,13 @@ class SjAnalysis:
 # --- the walk ------------------------------------------------------------------------------------
 
 
-CostHook = Callable[..., Any]
-
-
-def solver_hook() -> CostHook | None:
-    """`zfrec.games.shengji.solve.play_costs`, when the solver is there (else None).
-
-    Its contract: `play_costs(match, report, max_cards=N, seconds=S)` returns a mapping from
-    the index of a round in `match.rounds` to that round's costs: a mapping or object with
-    `par` (the round's double-dummy opponents' points, or None) and `costs` (a mapping from
-    `(trick, turn)` to a JSON-able cost, a dict with at least `"points"`). Rounds or plays it
-    leaves out get no cost."""
-    try:
-        from zfrec.games.shengji import solve  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        return None
-    hook = getattr(solve, "play_costs", None)
-    return hook if callable(hook) else None
-
-
-def _part(obj: Any, name: str) -> Any:
-    return obj.get(name) if isinstance(obj, Mapping) else getattr(obj, name, None)
-
-
 def analyze_match(
     game: Any, *, report: SjReport | None = None, solve_cards: int = 0,
     solve_seconds: float = 2.0,
 ) -> SjAnalysis:  # fmt: skip
     """Analyse a Sheng ji record (a generic `Game` of kind shengji, or an `SjMatch`).
-    `solve_cards` > 0 asks the solver (when present, `solver_hook`) what each play cost."""
+    `solve_cards` > 0 asks the solver (`zfrec.games.shengji.solverecord.play_costs`) what each play
+    cost."""
     from zfrec.games.shengji.kind import match_of
     from zfrec.games.shengji.replayer import validate_match
 
@@ -343,15 +322,16 @@ def analyze_match(
         if not ledgers or ledgers[0].number != rnd.number:
             continue
         rounds.append(_round(rules, rnd, i, ledgers.pop(0), match.players))
-    hook = solver_hook() if solve_cards > 0 else None
-    if hook is not None:
-        found = hook(match, report, max_cards=solve_cards, seconds=solve_seconds) or {}
+    if solve_cards > 0:
+        from zfrec.games.shengji.solverecord import play_costs
+
+        found = play_costs(match, report, max_cards=solve_cards, seconds=solve_seconds)
         for r in rounds:
             got = found.get(r.index)
             if got is None:
                 continue
-            r.par = _part(got, "par")
-            costs = _part(got, "costs") or {}
+            r.par, r.from_par = got.par, got.from_par
+            costs = got.costs
             for d in r.decisions:
                 d.cost = costs.get((d.trick, d.turn))
     return SjAnalysis(match, rules, report.errors, rounds, report.levels, report.winners)

@@ -70,7 +70,6 @@ __all__ = [
     "SjOutOfBudget",
     "SjSolveResult",
     "leads",
-    "play_costs",
     "solve_state",
     "solve_value",
     "team_points",
@@ -715,13 +714,3 @@ def _step(state: RoundState, play: int) -> SjLineStep:
     assert isinstance(ev, PlayEvent)
     tr = ev.trick_result
     return SjLineStep(ev.seat, ev.cards, tr.winner if tr else None, tr.points if tr else 0)
-
-
-def play_costs(
-    game: object, report: object = None, max_cards: int = 24, seconds: float = 2.0
-) -> dict[int, object]:
-    """What each play of each round cost: `zfrec.games.shengji.solverecord.play_costs` (by the
-    name `zfrec analyze` looks for here)."""
-    from zfrec.games.shengji.solverecord import play_costs as costs
-
-    return dict(costs(game, report, max_cards, seconds))
