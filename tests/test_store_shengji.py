@@ -363,8 +363,11 @@ def test_show_games_and_stats_on_a_store_of_both_games(
     assert (
         text_show.exit_code == 0 and "round" in text_show.stdout and "winner:" in text_show.stdout
     )
+    assert "target " not in text_show.stdout  # a match is played to A, not to a score
     zf_show = runner.invoke(app, ["show", str(listed[0]["id"]), "--db", store_url, "--json"])
     assert "hand_results" in json.loads(zf_show.stdout)
+    zf_text = runner.invoke(app, ["show", str(listed[0]["id"]), "--db", store_url]).stdout
+    assert "  target   " in zf_text
     bad = runner.invoke(app, ["stats", "--db", store_url, "--game", "shengjj"])
     assert bad.exit_code == 2 and "did you mean shengji" in bad.output
 

@@ -441,14 +441,17 @@ def show_cmd(
 
 
 def _print_detail(d: GameDetail) -> None:
+    from zfrec.games import find_kind
+
     r = d.row
+    targeted = find_kind(d.kind).default_target is not None  # a game played to a score
     out.print(f"[bold]game {r.id}[/]  {escape(r.event or '')}", markup=True)
     for label, value in (
         ("date", r.date),
         ("site", d.site),
         *((name, value) for name, value in d.tags),
         ("rules", d.preset + "".join(f" {k}={v}" for k, v in d.options.items())),
-        ("target", str(d.target)),
+        ("target", str(d.target) if targeted else None),
         ("source", d.source_path),
         ("hash", r.content_hash),
     ):
