@@ -16,17 +16,20 @@ import hashlib
 import importlib.metadata
 import importlib.resources
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from zfrec.games import find_kind
 from zfrec.gctuning import collected_after
 from zfrec.record.model import Game
 from zfrec.render.analysis import AUDIT_PAGE, Decorate, analysed_view, render_audit
 from zfrec.render.html import ChartEmbed, build_game_view, render_game, render_hand
+
+if TYPE_CHECKING:
+    from zfrec.render.charts import Chart
 
 MIME = {
     ".html": "text/html; charset=utf-8",
@@ -116,6 +119,25 @@ def pages_later(record: Game) -> RenderedGame:
     return RenderedGame([OutputFile("index.html", page.encode())], GameMeta(notices=(message,)))
 
 
+def chart_files(
+    charts: Iterable[Chart], files: list[OutputFile]
+) -> tuple[list[ChartEmbed], list[str]]:
+    """Add each chart's SVG (and PNG, where a font drew it) to `files`; give the game page's
+    embeds and the charts' notices (each once)."""
+    embeds: list[ChartEmbed] = []
+    notices: list[str] = []
+    for chart in charts:
+        files.append(OutputFile(f"{chart.name}.svg", chart.svg_file.encode()))
+        png_href = None
+        if chart.png is not None:
+            files.append(OutputFile(f"{chart.name}.png", chart.png))
+            png_href = f"{chart.name}.png"
+        if chart.notice and chart.notice not in notices:
+            notices.append(chart.notice)
+        embeds.append(ChartEmbed(chart.title, chart.inline(), png_href, f"{chart.name}.svg"))
+    return embeds, notices
+
+
 def render_zhengfen_files(
     record: Game,
     *,
@@ -170,17 +192,7 @@ def render_zhengfen_files(
     if decorate is not None:
         decorate(view)
     files = [OutputFile(hand_page(h.number), render_hand(h).encode()) for h in view.hands]
-    embeds: list[ChartEmbed] = []
-    notices: list[str] = []
-    for chart in game_charts(view) if charts else []:
-        files.append(OutputFile(f"{chart.name}.svg", chart.svg_file.encode()))
-        png_href = None
-        if chart.png is not None:
-            files.append(OutputFile(f"{chart.name}.png", chart.png))
-            png_href = f"{chart.name}.png"
-        if chart.notice and chart.notice not in notices:
-            notices.append(chart.notice)
-        embeds.append(ChartEmbed(chart.title, chart.inline(), png_href, f"{chart.name}.svg"))
+    embeds, notices = chart_files(game_charts(view) if charts else [], files)
     files.append(OutputFile("index.html", render_game(view, embeds).encode()))
     meta = GameMeta(view.disputes, view.specials, view.audit_href is not None, tuple(notices))
     return RenderedGame(files + extra, meta)

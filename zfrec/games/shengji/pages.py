@@ -479,8 +479,7 @@ def render_shengji_files(
     that Sheng ji has no use for yet (the analysis, the audit, the one-file viewer) are
     accepted and left aside; `solve_cards` asks the solver for its marks (`cost_marks`)."""
     from zfrec.games.shengji.sjhtml import render_game_page, render_round_page
-    from zfrec.render.gamefiles import GameMeta, OutputFile, RenderedGame
-    from zfrec.render.html import ChartEmbed
+    from zfrec.render.gamefiles import GameMeta, OutputFile, RenderedGame, chart_files
 
     view = match_view(match, viewer, solve_cards)
     view.index_href = index_href
@@ -488,20 +487,9 @@ def render_shengji_files(
     files = [
         OutputFile(round_href(p.number), render_round_page(view, p).encode()) for p in view.rounds
     ]
-    embeds: list[ChartEmbed] = []
-    notices: list[str] = []
-    if charts and view.summaries:
-        from zfrec.games.shengji.charts import match_charts
+    from zfrec.games.shengji.charts import match_charts
 
-        for chart in match_charts(view):
-            files.append(OutputFile(f"{chart.name}.svg", chart.svg_file.encode()))
-            png_href = None
-            if chart.png is not None:
-                files.append(OutputFile(f"{chart.name}.png", chart.png))
-                png_href = f"{chart.name}.png"
-            if chart.notice and chart.notice not in notices:
-                notices.append(chart.notice)
-            embeds.append(ChartEmbed(chart.title, chart.inline(), png_href, f"{chart.name}.svg"))
+    embeds, notices = chart_files(match_charts(view) if charts and view.summaries else [], files)
     files.append(OutputFile("index.html", render_game_page(view, embeds).encode()))
     from zfrec.games.shengji.stats import match_facts
 
