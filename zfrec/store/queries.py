@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, case, func, select
+from sqlalchemy import Connection, Select, case, func, select
 from sqlmodel import Session
 
 from zfrec.diagnostics import CODES, DiagnosticJson
@@ -336,6 +336,18 @@ def _rule(code: str) -> str | None:
     return info.rule if info else None
 
 
+def players_named(conn: Connection, player: str | None) -> Select[tuple[int, str, str]]:
+    """The query of the stored players (id, name, key): every one, or the one named `player`
+    (StoreError when there is none)."""
+    people = select(PLAYER.c.id, PLAYER.c.name, PLAYER.c.key)
+    if player is None:
+        return people
+    key = player_key(player)
+    if conn.scalar(select(PLAYER.c.id).where(PLAYER.c.key == key)) is None:
+        raise StoreError(f"no player named {player!r} in the store")
+    return people.where(PLAYER.c.key == key)
+
+
 def player_stats(
     session: Session,
     *,
@@ -355,12 +367,7 @@ def player_stats(
     win rate, counters captured and conceded, missed beats and the categories played.
     """
     conn = session.connection()
-    people = select(PLAYER.c.id, PLAYER.c.name, PLAYER.c.key)
-    if player is not None:
-        key = player_key(player)
-        if conn.scalar(select(PLAYER.c.id).where(PLAYER.c.key == key)) is None:
-            raise StoreError(f"no player named {player!r} in the store")
-        people = people.where(PLAYER.c.key == key)
+    people = players_named(conn, player)
     rows = sorted(conn.execute(people), key=lambda r: (r.key, r.id))
     if analysis:
         found = _player_analyses(

@@ -15,8 +15,7 @@ from sqlmodel import Session
 from zfrec.games.shengji.records import GAME_KIND
 from zfrec.games.shengji.rules import LEVEL_TEXT, level_text
 from zfrec.jsonview import dump
-from zfrec.store.db import StoreError
-from zfrec.store.tables import GAME, PLAYER, SEAT, SJ_ROUND, SJ_ROUND_SEAT, player_key
+from zfrec.store.tables import GAME, SEAT, SJ_ROUND, SJ_ROUND_SEAT
 
 __all__ = ["SjPlayerStats", "SjRoundRow", "SjStats", "StoredRounds", "sj_stats", "stored_rounds"]
 
@@ -169,13 +168,10 @@ class SjStats:
 def sj_stats(session: Session, *, player: str | None = None, valid_only: bool = False) -> SjStats:
     """Per player, over the stored Sheng ji matches (or only the valid ones), sorted by name
     ignoring case; StoreError when there is no player `player`."""
+    from zfrec.store.queries import players_named
+
     conn = session.connection()
-    people = select(PLAYER.c.id, PLAYER.c.name, PLAYER.c.key)
-    if player is not None:
-        key = player_key(player)
-        if conn.scalar(select(PLAYER.c.id).where(PLAYER.c.key == key)) is None:
-            raise StoreError(f"no player named {player!r} in the store")
-        people = people.where(PLAYER.c.key == key)
+    people = players_named(conn, player)
     mine = GAME.c.kind == GAME_KIND
     if valid_only:
         mine = mine & GAME.c.valid
