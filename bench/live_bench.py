@@ -20,6 +20,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -94,29 +95,36 @@ def live_move_latency_ms(
 ) -> tuple[float, float]:
     """(p50, p99) in milliseconds of POST /moves with `tables` tables entering at once;
     `limit` stops each table after that many moves (the quick run)."""
-    import httpx2 as httpx
-
     games = [
         simulate_game(SimConfig(3 + i % 4, preset("pagat"), "greedy", hands), SEED + i)
         for i in range(tables)
     ]
+    return run_tables(
+        len(games),
+        lambda c, i, start, latencies, errors: _log(
+            c, games[i], latencies, errors, think, start, SEED + i, limit
+        ),
+        "live bench",
+    )
+
+
+# A table's client: (its client, its index, the barrier all start at, latencies, errors).
+Logger = Callable[[Any, int, threading.Barrier, list[float], list[str]], None]
+
+
+def run_tables(tables: int, log: Logger, label: str) -> tuple[float, float]:
+    """Start `zfrec serve` on loopback over a fresh SQLite store, run `log` for each of
+    `tables` tables in its own thread with its own client, all at once, and give (p50, p99) in
+    milliseconds of the latencies they noted."""
+    import httpx2 as httpx
+
     with tempfile.TemporaryDirectory(prefix="zfrec-live-bench-") as folder:
         port = _port()
         server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "zfrec",
-                "serve",
-                "--db",
-                f"{folder}/live.db",
-                "--port",
-                str(port),
-            ],
-            cwd=ROOT,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+            [sys.executable, "-m", "zfrec", "serve", "--db", f"{folder}/live.db",
+             "--port", str(port)],
+            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
         base = f"http://127.0.0.1:{port}"
         try:
             deadline = time.monotonic() + 30
@@ -131,13 +139,11 @@ def live_move_latency_ms(
                         time.sleep(0.1)
             latencies: list[float] = []
             errors: list[str] = []
-            clients = [httpx.Client(base_url=base, timeout=60) for _ in games]
-            start = threading.Barrier(len(games))
+            clients = [httpx.Client(base_url=base, timeout=60) for _ in range(tables)]
+            start = threading.Barrier(tables)
             threads = [
-                threading.Thread(
-                    target=_log, args=(c, g, latencies, errors, think, start, SEED + i, limit)
-                )
-                for i, (c, g) in enumerate(zip(clients, games, strict=True))
+                threading.Thread(target=log, args=(c, i, start, latencies, errors))
+                for i, c in enumerate(clients)
             ]
             for t in threads:
                 t.start()
@@ -146,7 +152,7 @@ def live_move_latency_ms(
             for c in clients:
                 c.close()
             if errors or any(t.is_alive() for t in threads):
-                raise RuntimeError(f"live bench: entries refused: {errors[:3]}")
+                raise RuntimeError(f"{label}: entries refused: {errors[:3]}")
         finally:
             server.terminate()
             server.wait(timeout=10)

@@ -10,15 +10,11 @@ of 0.2-0.6 s between a table's entries. Every POST /moves is timed from send to 
 from __future__ import annotations
 
 import random
-import statistics
-import subprocess
-import sys
-import tempfile
 import threading
 import time
 from typing import Any
 
-from bench.live_bench import ROOT, _port
+from bench.live_bench import run_tables
 from zfrec.games.shengji.cards import card_ids, format_hand, from_ids
 from zfrec.games.shengji.formats import classify
 from zfrec.games.shengji.match import play_match
@@ -92,55 +88,18 @@ def sj_live_move_latency_ms(
 ) -> tuple[float, float]:
     """(p50, p99) in milliseconds of a Sheng ji POST /moves with `tables` tables entering at
     once; `limit` stops each table after that many calls (the quick run)."""
-    import httpx2 as httpx
-
     rules = sj_preset()
     work = []
     for i in range(tables):
         match = match_to_record(play_match(rules, SEED + i, ["greedy"] * 4, max_rounds=1))
         work.append((list(match.players), round_calls(match.rounds[0])[:limit]))
-    with tempfile.TemporaryDirectory(prefix="zfrec-sj-live-bench-") as folder:
-        port = _port()
-        server = subprocess.Popen(
-            [sys.executable, "-m", "zfrec", "serve", "--db", f"{folder}/live.db",
-             "--port", str(port)],
-            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
-        base = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 30
-            with httpx.Client(base_url=base) as probe:
-                while True:
-                    try:
-                        if probe.get("/api/tables").status_code == 200:
-                            break
-                    except httpx.TransportError:
-                        if time.monotonic() > deadline:
-                            raise RuntimeError("zfrec serve did not start") from None
-                        time.sleep(0.1)
-            latencies: list[float] = []
-            errors: list[str] = []
-            clients = [httpx.Client(base_url=base, timeout=60) for _ in work]
-            start = threading.Barrier(len(work))
-            threads = [
-                threading.Thread(target=_log, args=(c, players, calls, latencies, errors,
-                                                    think, start, SEED + i))
-                for i, (c, (players, calls)) in enumerate(zip(clients, work, strict=True))
-            ]  # fmt: skip
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join(timeout=600)
-            for c in clients:
-                c.close()
-            if errors or any(t.is_alive() for t in threads):
-                raise RuntimeError(f"Sheng ji live bench: entries refused: {errors[:3]}")
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
-    ordered = sorted(latencies)
-    p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
-    return statistics.median(ordered) * 1000, p99 * 1000
+    return run_tables(
+        len(work),
+        lambda c, i, start, latencies, errors: _log(
+            c, *work[i], latencies, errors, think, start, SEED + i
+        ),
+        "Sheng ji live bench",
+    )
 
 
 if __name__ == "__main__":
