@@ -50,3 +50,18 @@ def peak_rss_mb(module: str, *args: str) -> tuple[float, int]:
         if not report.exists():
             raise RuntimeError(f"python -m {module} {' '.join(args)} failed: {done.stderr}")
         return int(report.read_text(encoding="ascii")) / 1024, done.returncode
+
+
+def own_peak_rss_mb() -> float:
+    """This process's own peak memory: VmHWM on Linux (which, unlike the rusage of a child,
+    does not count what the parent held when it forked), else ru_maxrss."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

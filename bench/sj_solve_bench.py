@@ -28,6 +28,7 @@ import sys
 import time
 from typing import Any
 
+from bench.rss import own_peak_rss_mb
 from zfrec.games.shengji.bots import GreedyBot
 from zfrec.games.shengji.cards import from_ids, size
 from zfrec.games.shengji.order import make_order
@@ -100,20 +101,6 @@ def measure(quick: bool) -> dict[str, Any]:
         if full:
             out[f"sj_solve_{k}_ties_ms"] = statistics.median(full)
     return out
-
-
-def own_peak_rss_mb() -> float:
-    """This process's own peak memory (VmHWM on Linux, else ru_maxrss)."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as status:
-            for line in status:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    import resource
-
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def sj_solve_figures(quick: bool) -> dict[str, Any]:

@@ -20,6 +20,7 @@ import sys
 import time
 from typing import Any
 
+from bench.rss import own_peak_rss_mb
 from zfrec.games.zhengfen.engine.game import HandState, deal_random
 from zfrec.games.zhengfen.engine.movegen import legal_plays
 from zfrec.games.zhengfen.engine.rules import preset
@@ -103,21 +104,6 @@ def cost_figures() -> dict[str, Any]:
         "costs_game_ms": (time.perf_counter() - start) * 1000,
         "costs_decisions": len(costs),
     }
-
-
-def own_peak_rss_mb() -> float:
-    """This process's own peak memory: VmHWM on Linux (which, unlike the rusage of a child,
-    does not count what the parent held when it forked), else ru_maxrss."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as status:
-            for line in status:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    import resource
-
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def solve_figures(quick: bool) -> dict[str, Any]:
