@@ -693,11 +693,17 @@ def _substitute(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candi
         return
     for b in distinct(_leftover(match, base, ri, m.seat)):
         for a in distinct(m.cards):
-            new = _swap_card(m.cards, a, b)
-            edit = SjEdit("substitute", f"{_where(match, ri, ti, mi)} played {format_hand(new)}"
-                          f", not {format_hand(m.cards)}", match.rounds[ri].number, ti + 1,
-                          mi + 1, m.seat, format_hand(m.cards), format_hand(new))  # fmt: skip
-            yield edit, _with_moves(match, ri, {(ti, mi): replace(m, cards=new)})
+            yield _played(match, at, _swap_card(m.cards, a, b))
+
+
+def _played(match: SjMatch, at: tuple[int, int, int], new: int) -> Candidate:
+    """The candidate in which the move at `at` (round, trick, move indices) played `new`."""
+    ri, ti, mi = at
+    m = match.rounds[ri].tricks[ti].moves[mi]
+    edit = SjEdit("substitute", f"{_where(match, ri, ti, mi)} played {format_hand(new)}, "
+                  f"not {format_hand(m.cards)}", match.rounds[ri].number, ti + 1, mi + 1,
+                  m.seat, format_hand(m.cards), format_hand(new))  # fmt: skip
+    return edit, _with_moves(match, ri, {(ti, mi): replace(m, cards=new)})
 
 
 def _shrink(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
@@ -710,11 +716,7 @@ def _shrink(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate
     if m.failed or size(m.cards) < 2:
         return
     for a in distinct(m.cards):
-        new = m.cards - one(a)
-        edit = SjEdit("substitute", f"{_where(match, ri, ti, mi)} played {format_hand(new)}, "
-                      f"not {format_hand(m.cards)}", match.rounds[ri].number, ti + 1, mi + 1,
-                      m.seat, format_hand(m.cards), format_hand(new))  # fmt: skip
-        yield edit, _with_moves(match, ri, {(ti, mi): replace(m, cards=new)})
+        yield _played(match, at, m.cards - one(a))
 
 
 def _seat(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
