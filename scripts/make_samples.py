@@ -1,4 +1,5 @@
-"""Regenerate sample_games/ (the valid samples): `python scripts/make_samples.py`.
+"""Regenerate sample_games/ (the valid samples): `python scripts/make_samples.py [FOLDER]`
+(FOLDER: write them there instead, to compare; tests/test_sample_scripts.py does).
 
 The samples are self-play records made to look like club records: crafted deals where a
 category must appear, the passes a person would not write left out, joker declarations left
@@ -17,9 +18,9 @@ from zfrec.errors import IllegalPlayError
 from zfrec.games.zhengfen.engine.cards import FULL_DECK, parse_cards
 from zfrec.games.zhengfen.engine.combos import Category, resolve
 from zfrec.games.zhengfen.engine.game import Event, GameState, HandState, deal_random, hand_sizes
-from zfrec.games.zhengfen.engine.movegen import Move, expand, legal_plays
+from zfrec.games.zhengfen.engine.movegen import Move, expand, legal_plays, move_size
 from zfrec.games.zhengfen.engine.rules import Ruleset, preset
-from zfrec.games.zhengfen.simulate import GreedyBot, _size
+from zfrec.games.zhengfen.simulate import GreedyBot
 from zfrec.record import Format, dumps
 from zfrec.record.model import Game, Hand, HandScore, Result, SeatDeal, Trick
 from zfrec.record.model import Move as RMove
@@ -40,7 +41,7 @@ class ShowcaseBot(GreedyBot):
     def choose(self, hand: HandState, moves: list[Move], rng: random.Random) -> Move | None:
         if hand.top is None and moves:
             fresh = [m for m in moves if _kind(m) not in self.shown] or moves
-            pick = max(fresh, key=lambda m: (_size(m), -m.jokers, -m.rank))
+            pick = max(fresh, key=lambda m: (move_size(m), -m.jokers, -m.rank))
         elif unseen := [
             m for m in moves if m.category is Category.special and _kind(m) not in self.shown
         ]:
@@ -255,8 +256,8 @@ def samples() -> dict[str, Game]:
     return s
 
 
-def main() -> int:
-    OUT.mkdir(exist_ok=True)
+def main(out: Path = OUT) -> int:
+    out.mkdir(exist_ok=True)
     seen: set[Category] = set()
     for name, game in samples().items():
         report = validate(game)
@@ -269,7 +270,7 @@ def main() -> int:
                     if not m.is_pass:
                         seen.add(_category(game, m))
         fmt: Format = "json" if name.endswith(".json") else "zfn"
-        (OUT / name).write_text(dumps(game, fmt), encoding="utf-8")
+        (out / name).write_text(dumps(game, fmt), encoding="utf-8")
         print(f"{name}: {len(game.hands)} hand(s), scores {report.scores}")
     missing = set(Category) - seen
     print("categories missing:", sorted(c.name for c in missing) or "none")
@@ -284,4 +285,4 @@ def _category(game: Game, move: RMove) -> Category:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(Path(sys.argv[1]) if len(sys.argv) > 1 else OUT))

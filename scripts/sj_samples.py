@@ -1,11 +1,14 @@
 """Write the valid Sheng ji samples (sample_games/shengji/) from seeded self-play, with the
 notes a scorer would add: names, comments, annotations, a dispute, partial deals.
 
-    .venv/bin/python scripts/sj_samples.py
+    .venv/bin/python scripts/sj_samples.py [FOLDER]
+
+FOLDER: write them there instead, to compare (tests/test_sample_scripts.py does).
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from zfrec.games.shengji.cards import card_ids, from_ids, size
@@ -96,4 +99,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    if len(sys.argv) > 1:
+        OUT = Path(sys.argv[1])
     main()
