@@ -23,10 +23,12 @@ and `Repair`, are defined in zfrec.analysis.edits (and importable from here).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
 from zfrec.analysis.edits import Edit, EditKind, Repair, RepairJson
+from zfrec.baseline import Baseline, Key, compare, key
 from zfrec.diagnostics import Diagnostic
 from zfrec.errors import IllegalPlayError
 from zfrec.games.zhengfen.engine.cards import (
@@ -81,6 +83,7 @@ class _HandInfo:
     before: GameState | None = None  # the game before the hand, to replay an edit from
     errors: int = 0  # the hand's errors and warnings (its start, moves and end)
     warnings: int = 0
+    found: Counter[Key] = field(default_factory=Counter)  # the hand's errors, by their key
 
 
 @dataclass(slots=True)
@@ -88,6 +91,16 @@ class _Index:
     hands: list[_HandInfo]
     game_errors: tuple[Diagnostic, ...]
     first: tuple[str, int, int] | None  # ("start"|"step"|"end"|"game", hand, step index)
+
+    @property
+    def errors(self) -> int:
+        """The record's errors, as its replay found them."""
+        return sum(i.errors for i in self.hands) + len(self.game_errors)
+
+    @property
+    def game_found(self) -> Counter[Key]:
+        """The errors found at the game's end, by their key."""
+        return Counter(key(d) for d in self.game_errors)
 
 
 def _errors(ds: tuple[Diagnostic, ...]) -> tuple[Diagnostic, ...]:
@@ -142,6 +155,7 @@ def _index(game: Game, rules: Ruleset) -> _Index:
                 first = ("game", len(hands) - 1, 0)
         if not isinstance(ev, GameEnd):
             info.errors += len(errs)
+            info.found.update(key(d) for d in errs)
             info.warnings += sum(d.severity == "warning" for d in ev.diagnostics)
     return _Index(hands, game_errors, first)
 
@@ -216,6 +230,7 @@ class _Search:
     keys: set[tuple[object, ...]] = field(default_factory=set)
     validations: int = 0  # edited records validated in full (the others judged from the edit)
     resumed: int = 0  # edited records replayed from the edited hand
+    baselines: dict[int, Baseline] = field(default_factory=dict)  # by hand: see _baseline
 
     def __post_init__(self) -> None:
         self.index = _index(self.game, self.rules)
@@ -276,8 +291,10 @@ class _Search:
     def _may_improve(self, record: Game) -> bool:
         """Judge an edit by replaying from the edited hand: the hands before it are as in the
         record, so their findings are known and the game's state before it is copied from
-        the first replay. Only an edit that leaves fewer errors (or as many and fewer
-        warnings) is validated in full, for its report.
+        the first replay. The edited record's errors against the record's from that hand on
+        are zfrec.baseline's one comparison (as for disputes and the live judge): it has
+        `len(new) - len(gone)` more errors than the record. Only an edit that leaves fewer
+        errors (or as many and fewer warnings) is validated in full, for its report.
 
         Edits change one hand and nothing before it. As the search always did, an edit that
         leaves that hand with as many errors as before (and some left up to it) is dropped,
@@ -294,21 +311,23 @@ class _Search:
             return True  # a hand after the end of the game: validated in full
         self.resumed += 1
         errors_before = sum(i.errors for i in hands[:h])
-        warnings_before = sum(i.warnings for i in hands[:h])
-        here = errors = warnings = 0
-        for _, ev in replay(record, self.rules, start=(h, before)):
-            for d in ev.diagnostics:
-                if d.severity == "error":
-                    errors += 1
-                    here += not isinstance(ev, GameEnd) and ev.hand_index == h
-                elif d.severity == "warning":
-                    warnings += 1
+        change = compare(self._baseline(h), record, h, before, self.rules)
+        here = change.first_hand_errors
         if h < len(record.hands) - 1 and errors_before + here and here >= hands[h].errors:
             return False  # no fewer errors where the record first goes wrong
-        errors += errors_before
-        warnings += warnings_before
+        errors = self.index.errors + len(change.new) - len(change.gone)
+        warnings = sum(i.warnings for i in hands[:h]) + change.warnings
         base = self.base
         return errors < base.errors or (errors == base.errors and warnings < base.warnings)
+
+    def _baseline(self, h: int) -> Baseline:
+        """What the record's replay found from hand h on (its errors, by zfrec.baseline's key),
+        gathered from the first replay: the record is not replayed again."""
+        out = self.baselines.get(h)
+        if out is None:
+            found = sum((i.found for i in self.index.hands[h:]), Counter(self.index.game_found))
+            out = self.baselines[h] = Baseline(None, found=found)
+        return out
 
     def candidates(self) -> Iterator[Edit]:
         """Candidate edits, most targeted first, keyed by where the first error shows."""
