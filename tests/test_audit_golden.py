@@ -15,6 +15,7 @@ import json
 import os
 import random
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -25,7 +26,7 @@ from zfrec.cli import app
 from zfrec.games.zhengfen.engine.rules import PRESETS, preset
 from zfrec.games.zhengfen.simulate import SimConfig, simulate_game
 from zfrec.record import dumps
-from zfrec.record.model import Game
+from zfrec.record.model import Game, SeatDeal
 from zfrec.validate import validate
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
@@ -46,9 +47,22 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(_SECONDS.sub(b"<masked>", data)).hexdigest()
 
 
+def _hidden(game: Game, partial: bool) -> Game:
+    """`game` with its deals left out (the replay rebuilds them from the plays), or with only
+    the first seat's cards written and the others' counted (`?N`)."""
+    hands = []
+    for hand in game.hands:
+        deal = None
+        if partial and hand.deal is not None:
+            deal = (hand.deal[0], *(SeatDeal(unknown=d.size) for d in hand.deal[1:]))
+        hands.append(replace(hand, deal=deal))
+    return replace(game, hands=hands)
+
+
 def corruptions() -> list[tuple[str, Game]]:
     """Single corruptions (tests.test_validate.mutate) of simulated games that fail validation:
-    one-hand and three-hand games of every preset and table size, fixed seeds."""
+    one-hand and three-hand games of every preset and table size, fixed seeds; some with the
+    deals left out or partly written, so that repair meets cards the record does not place."""
     out: list[tuple[str, Game]] = []
     for i, (name, players, hands) in enumerate(
         (name, players, hands)
@@ -56,11 +70,15 @@ def corruptions() -> list[tuple[str, Game]]:
         for players in (3, 4, 5, 6)
         for hands in (1, 3)
     ):
-        for seed in range(3):
+        for seed in range(4):
             game = simulate_game(SimConfig(players, preset(name), "random", hands), 7919 * i + seed)
-            corrupt = mutate(game, random.Random(seed))
+            corrupt = mutate(game, random.Random(7919 * i + seed))
+            label = f"{name}-{players}p-{hands}h-{seed}"
+            if seed >= 2:
+                corrupt = _hidden(corrupt, partial=seed == 2)
+                label += "-partial" if seed == 2 else "-nodeal"
             if corrupt != game and not validate(corrupt).ok:
-                out.append((f"{name}-{players}p-{hands}h-{seed}", corrupt))
+                out.append((label, corrupt))
     return out
 
 
