@@ -110,3 +110,24 @@ def test_every_candidate_is_judged_as_counting_two_whole_replays_does(n: int) ->
         assert Counter(key(d) for d in change.new) == new - old
         assert Counter(change.gone) == old - new
     assert judged > 5
+
+
+def test_the_search_knows_each_deal_as_the_replay_does() -> None:
+    """Each hand's Deal: the cards the replay dealt, of which only a rebuilt deal's guesses are
+    unknown; a deal written whole has none."""
+    guessed = 0
+    for _, game in CORRUPT:
+        rules = game.ruleset()
+        infos = iter(_Search(game, rules, validate(game, rules), 1, 1).index.hands)
+        for state, ev in replay(game, rules, moves=False):
+            if not isinstance(ev, HandStart):
+                continue
+            dealt = next(infos).dealt
+            assert dealt.hands() == list(ev.deal)
+            hand = game.hands[ev.hand_index]
+            if hand.deal is not None and all(d.unknown == 0 for d in hand.deal):
+                assert not any(dealt.unknown)
+            else:
+                assert tuple(dealt.known) == state.hand.deal.known  # type: ignore[union-attr]
+                guessed += any(dealt.unknown)
+    assert guessed > 5

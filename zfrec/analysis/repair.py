@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, replace
 
 from zfrec.analysis.edits import Edit, EditKind, Repair, RepairJson
 from zfrec.baseline import Baseline, Key, compare, key
+from zfrec.core import Deal
 from zfrec.diagnostics import Diagnostic
 from zfrec.errors import IllegalPlayError
 from zfrec.games.zhengfen.engine.cards import (
@@ -74,7 +75,9 @@ class _Step:
 
 @dataclass(slots=True)
 class _HandInfo:
-    deal: tuple[int, ...] = ()
+    # The deal as the replay knew it: each seat's cards the record places (written, played, or
+    # the lead card) and those only a rebuilt deal's guess placed with it (zfrec.core.Deal).
+    dealt: Deal = field(default_factory=lambda: Deal((), ()))
     left: tuple[int, ...] = ()  # cards still held when the record stops
     finished: bool = False
     start_errors: tuple[Diagnostic, ...] = ()
@@ -121,7 +124,11 @@ def _index(game: Game, rules: Ruleset) -> _Index:
     for state, ev in replay(game, rules):
         errs = _errors(ev.diagnostics)
         if isinstance(ev, HandStart):
-            info = _HandInfo(deal=ev.deal, start_errors=errs, before=state.game.copy())
+            hs = state.hand
+            assert hs is not None
+            # A deal written whole has no guessed cards: the engine keeps no Deal for it.
+            dealt = Deal.all_known(ev.deal) if hs.deal is None else hs.deal
+            info = _HandInfo(dealt, start_errors=errs, before=state.game.copy())
             hands.append(info)
             if _has_root(errs) and first is None:
                 first = ("start", ev.hand_index, 0)
@@ -475,14 +482,18 @@ class _Search:
         return ok[:PLAYS_PER_PASS]
 
     def _spare(self, info: _HandInfo, seat: int) -> int:
-        """Cards the seat was dealt (recorded or reconstructed) and never plays in the record."""
-        if not 0 <= seat < len(info.deal):
+        """Cards the seat was dealt and never plays in the record: those the record places with
+        it, and those a rebuilt deal's guess placed there (Deal.unknown). A candidate is a
+        record replayed anew, so a play of another seat's guessed card needs no reveal here:
+        the candidate's own deal is rebuilt from its plays."""
+        dealt = info.dealt
+        if not 0 <= seat < len(dealt.known):
             return 0
         played = 0
         for s in info.steps:
             if s.seat == seat and s.move is not None and not s.move.is_pass:
                 played |= s.move.cards
-        return info.deal[seat] & ~played
+        return (dealt.known[seat] | dealt.unknown[seat]) & ~played
 
     def _redeclare(self, step: _Step, move: Move) -> Iterator[Edit]:
         if not move.cards >> 52:
@@ -551,7 +562,13 @@ class _Search:
                 yield from self._substitutes(info, before, d)
 
     def _deal_swaps(self, info: _HandInfo, step: _Step, wanted: int) -> Iterator[Edit]:
-        """The seat held `wanted` cards, and their holder one the seat never played."""
+        """The seat held `wanted` cards, and their holder one the seat never played.
+
+        These are edits of the written deal: `wanted` is written in another seat's hand, so the
+        record proves it there, and `HandState.reveal` (which moves only guessed cards,
+        Deal.unknown) refuses it by design. Both cards swapped are written ones: a card no
+        written hand holds is never swapped (where the seat has room, the rebuilt deal gives a
+        card it plays to it, and a candidate's deal is rebuilt from the candidate's plays)."""
         deal = self.game.hands[step.h].deal
         if deal is None:
             return
