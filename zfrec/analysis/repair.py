@@ -5,7 +5,8 @@ the moves just before it, the deal of the seat involved, or the score line. Each
 applied to a copy of the record and judged by `zfrec.validate`, so every suggestion is verified,
 never guessed. The search is bounded by a budget of candidate records, and stops a little after
 the first clean repair. An edited record is first replayed from the edited hand only (the game's
-state before it kept from the first replay, the earlier hands' findings known); only an edit
+state before it kept from the first replay, the earlier hands' findings known) and compared
+with the record by zfrec.baseline, as disputes and the live judge compare theirs; only an edit
 that leaves fewer errors is validated in full. On the broken samples this cut the full
 validations of an audit from 298 to 40.
 
