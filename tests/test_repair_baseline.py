@@ -109,6 +109,8 @@ def test_every_candidate_is_judged_as_counting_two_whole_replays_does(n: int) ->
         change = compare(baseline, candidate, h, before, rules)
         assert Counter(key(d) for d in change.new) == new - old
         assert Counter(change.gone) == old - new
+        if h:  # the state before hand h found by compare itself: the same judgement
+            assert compare(baseline, candidate, h, None, rules) == change
     assert judged > 5
 
 

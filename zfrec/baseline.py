@@ -203,7 +203,10 @@ def compare(
 ) -> Change:
     """`candidate` replayed from hand `from_hand` (the game `before` it) against `baseline`,
     which holds what the record's replay finds from that hand on (`Baseline.of(record, None,
-    from_hand, ...)`, or fed from a replay the caller made anyway)."""
+    from_hand, ...)`, or fed from a replay the caller made anyway). `before` is found by a
+    replay of `candidate` when not given (it is the record up to that hand)."""
+    if from_hand and before is None:
+        before = start_state(candidate, from_hand, rules)
     found, first = _found(candidate, from_hand, before, rules, game_number)
     new, left = baseline._match(found)
     return Change(
