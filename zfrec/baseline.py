@@ -10,6 +10,12 @@ Both replays start at `from_hand` (`replay(start=...)`, the game's state before 
 or found by one replay of the record), so the hands before it, equal in both, are not replayed
 twice. Nothing here applies a rule: the replay judges, and this only compares what it found.
 
+A repair asks the same question the other way round too: against everything the record's
+replay finds from `from_hand` on (a `Baseline` with no place), `compare` gives the candidate's
+new errors and the record's errors the candidate no longer has (`Change.gone`), both matched
+as `new_errors` matches. They are multisets, so the candidate has `len(new) - len(gone)` more
+errors than the record: the repair search decides from that (zfrec.analysis.repair).
+
     >>> from zfrec.analysis.disputes import DISPUTE_EXAMPLE, with_version
     >>> from zfrec.record import loads
     >>> from zfrec.record.model import AltPlay
@@ -20,6 +26,9 @@ twice. Nothing here applies a rule: the replay judges, and this only compares wh
     ['ZF103']
     >>> new_errors(game, game, 0)
     ()
+    >>> change = compare(Baseline.of(game, None), three)
+    >>> [d.code for d in change.new], change.gone
+    (['ZF103'], ())
 """
 
 from __future__ import annotations
@@ -30,13 +39,22 @@ from dataclasses import dataclass, field
 
 from zfrec.diagnostics import Diagnostic
 from zfrec.errors import Location
-from zfrec.events import HandStart, MoveStep, ReplayEvent
+from zfrec.events import GameEnd, HandStart, MoveStep, ReplayEvent
 from zfrec.games.zhengfen.engine.game import GameState
 from zfrec.games.zhengfen.engine.rules import Ruleset
 from zfrec.record.model import Game, Move
 from zfrec.replay import replay
 
-__all__ = ["Baseline", "Key", "found_from", "new_errors", "parting", "start_state"]
+__all__ = [
+    "Baseline",
+    "Change",
+    "Key",
+    "compare",
+    "found_from",
+    "new_errors",
+    "parting",
+    "start_state",
+]
 
 Key = tuple[str, str, Location]
 Place = tuple[int, int, int]  # hand index, trick (1-based), move index in the trick
@@ -145,6 +163,13 @@ class Baseline:
 
     def new(self, diagnostics: Iterable[Diagnostic]) -> tuple[Diagnostic, ...]:
         """The errors of `diagnostics` (a candidate's, in replay order) not in the baseline."""
+        return self._match(diagnostics)[0]
+
+    def _match(
+        self, diagnostics: Iterable[Diagnostic]
+    ) -> tuple[tuple[Diagnostic, ...], Counter[Key]]:
+        """The errors of `diagnostics` not in the baseline, and what of the baseline is left
+        unmatched by them (counts of zero included)."""
         left = Counter(self.found)
         out = []
         for d in diagnostics:
@@ -155,7 +180,41 @@ class Baseline:
                 left[k] -= 1
                 continue
             out.append(d)
-        return tuple(out)
+        return tuple(out), left
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A candidate's replay against a baseline of the record's from the same hand on."""
+
+    new: tuple[Diagnostic, ...]  # its errors the baseline does not have, in replay order
+    gone: tuple[Key, ...]  # the baseline's errors it does not have, each as often as missing
+    warnings: int  # its warnings
+    first_hand_errors: int  # its errors found in the hand it was replayed from
+
+
+def compare(
+    baseline: Baseline,
+    candidate: Game,
+    from_hand: int = 0,
+    before: GameState | None = None,
+    rules: Ruleset | None = None,
+    game_number: int | None = None,
+) -> Change:
+    """`candidate` replayed from hand `from_hand` (the game `before` it) against `baseline`,
+    which holds what the record's replay finds from that hand on (`Baseline.of(record, None,
+    from_hand, ...)`, or fed from a replay the caller made anyway). `before` is found by a
+    replay of `candidate` when not given (it is the record up to that hand)."""
+    if from_hand and before is None:
+        before = start_state(candidate, from_hand, rules)
+    found, first = _found(candidate, from_hand, before, rules, game_number)
+    new, left = baseline._match(found)
+    return Change(
+        new,
+        tuple(left.elements()),
+        sum(d.severity == "warning" for d in found),
+        sum(d.severity == "error" for d in found[:first]),
+    )
 
 
 def start_state(record: Game, from_hand: int, rules: Ruleset | None = None) -> GameState | None:
@@ -201,8 +260,22 @@ def found_from(
     game_number: int | None = None,
 ) -> list[Diagnostic]:
     """Everything `record`'s replay finds from hand `from_hand` on (the game `before` it)."""
+    return _found(record, from_hand, before, rules, game_number)[0]
+
+
+def _found(
+    record: Game,
+    from_hand: int,
+    before: GameState | None,
+    rules: Ruleset | None,
+    game_number: int | None,
+) -> tuple[list[Diagnostic], int]:
+    """What `found_from` gives, and how many of its first entries hand `from_hand` found."""
     start = None if from_hand == 0 or before is None else (from_hand, before)
     found: list[Diagnostic] = []
+    first = 0
     for _, event in replay(record, rules, game_number, start=start, moves=False):
         found.extend(event.diagnostics)
-    return found
+        if not isinstance(event, GameEnd) and event.hand_index == from_hand:
+            first = len(found)
+    return found, first

@@ -5,7 +5,8 @@ the moves just before it, the deal of the seat involved, or the score line. Each
 applied to a copy of the record and judged by `zfrec.validate`, so every suggestion is verified,
 never guessed. The search is bounded by a budget of candidate records, and stops a little after
 the first clean repair. An edited record is first replayed from the edited hand only (the game's
-state before it kept from the first replay, the earlier hands' findings known); only an edit
+state before it kept from the first replay, the earlier hands' findings known) and compared
+with the record by zfrec.baseline, as disputes and the live judge compare theirs; only an edit
 that leaves fewer errors is validated in full. On the broken samples this cut the full
 validations of an audit from 298 to 40.
 
@@ -23,10 +24,13 @@ and `Repair`, are defined in zfrec.analysis.edits (and importable from here).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
 from zfrec.analysis.edits import Edit, EditKind, Repair, RepairJson
+from zfrec.baseline import Baseline, Key, compare, key
+from zfrec.core import Deal
 from zfrec.diagnostics import Diagnostic
 from zfrec.errors import IllegalPlayError
 from zfrec.games.zhengfen.engine.cards import (
@@ -72,7 +76,9 @@ class _Step:
 
 @dataclass(slots=True)
 class _HandInfo:
-    deal: tuple[int, ...] = ()
+    # The deal as the replay knew it: each seat's cards the record places (written, played, or
+    # the lead card) and those only a rebuilt deal's guess placed with it (zfrec.core.Deal).
+    dealt: Deal = field(default_factory=lambda: Deal((), ()))
     left: tuple[int, ...] = ()  # cards still held when the record stops
     finished: bool = False
     start_errors: tuple[Diagnostic, ...] = ()
@@ -81,6 +87,7 @@ class _HandInfo:
     before: GameState | None = None  # the game before the hand, to replay an edit from
     errors: int = 0  # the hand's errors and warnings (its start, moves and end)
     warnings: int = 0
+    found: Counter[Key] = field(default_factory=Counter)  # the hand's errors, by their key
 
 
 @dataclass(slots=True)
@@ -88,6 +95,16 @@ class _Index:
     hands: list[_HandInfo]
     game_errors: tuple[Diagnostic, ...]
     first: tuple[str, int, int] | None  # ("start"|"step"|"end"|"game", hand, step index)
+
+    @property
+    def errors(self) -> int:
+        """The record's errors, as its replay found them."""
+        return sum(i.errors for i in self.hands) + len(self.game_errors)
+
+    @property
+    def game_found(self) -> Counter[Key]:
+        """The errors found at the game's end, by their key."""
+        return Counter(key(d) for d in self.game_errors)
 
 
 def _errors(ds: tuple[Diagnostic, ...]) -> tuple[Diagnostic, ...]:
@@ -108,7 +125,11 @@ def _index(game: Game, rules: Ruleset) -> _Index:
     for state, ev in replay(game, rules):
         errs = _errors(ev.diagnostics)
         if isinstance(ev, HandStart):
-            info = _HandInfo(deal=ev.deal, start_errors=errs, before=state.game.copy())
+            hs = state.hand
+            assert hs is not None
+            # A deal written whole has no guessed cards: the engine keeps no Deal for it.
+            dealt = Deal.all_known(ev.deal) if hs.deal is None else hs.deal
+            info = _HandInfo(dealt, start_errors=errs, before=state.game.copy())
             hands.append(info)
             if _has_root(errs) and first is None:
                 first = ("start", ev.hand_index, 0)
@@ -142,6 +163,7 @@ def _index(game: Game, rules: Ruleset) -> _Index:
                 first = ("game", len(hands) - 1, 0)
         if not isinstance(ev, GameEnd):
             info.errors += len(errs)
+            info.found.update(key(d) for d in errs)
             info.warnings += sum(d.severity == "warning" for d in ev.diagnostics)
     return _Index(hands, game_errors, first)
 
@@ -216,6 +238,7 @@ class _Search:
     keys: set[tuple[object, ...]] = field(default_factory=set)
     validations: int = 0  # edited records validated in full (the others judged from the edit)
     resumed: int = 0  # edited records replayed from the edited hand
+    baselines: dict[int, Baseline] = field(default_factory=dict)  # by hand: see _baseline
 
     def __post_init__(self) -> None:
         self.index = _index(self.game, self.rules)
@@ -276,8 +299,10 @@ class _Search:
     def _may_improve(self, record: Game) -> bool:
         """Judge an edit by replaying from the edited hand: the hands before it are as in the
         record, so their findings are known and the game's state before it is copied from
-        the first replay. Only an edit that leaves fewer errors (or as many and fewer
-        warnings) is validated in full, for its report.
+        the first replay. The edited record's errors against the record's from that hand on
+        are zfrec.baseline's one comparison (as for disputes and the live judge): it has
+        `len(new) - len(gone)` more errors than the record. Only an edit that leaves fewer
+        errors (or as many and fewer warnings) is validated in full, for its report.
 
         Edits change one hand and nothing before it. As the search always did, an edit that
         leaves that hand with as many errors as before (and some left up to it) is dropped,
@@ -294,21 +319,23 @@ class _Search:
             return True  # a hand after the end of the game: validated in full
         self.resumed += 1
         errors_before = sum(i.errors for i in hands[:h])
-        warnings_before = sum(i.warnings for i in hands[:h])
-        here = errors = warnings = 0
-        for _, ev in replay(record, self.rules, start=(h, before)):
-            for d in ev.diagnostics:
-                if d.severity == "error":
-                    errors += 1
-                    here += not isinstance(ev, GameEnd) and ev.hand_index == h
-                elif d.severity == "warning":
-                    warnings += 1
+        change = compare(self._baseline(h), record, h, before, self.rules)
+        here = change.first_hand_errors
         if h < len(record.hands) - 1 and errors_before + here and here >= hands[h].errors:
             return False  # no fewer errors where the record first goes wrong
-        errors += errors_before
-        warnings += warnings_before
+        errors = self.index.errors + len(change.new) - len(change.gone)
+        warnings = sum(i.warnings for i in hands[:h]) + change.warnings
         base = self.base
         return errors < base.errors or (errors == base.errors and warnings < base.warnings)
+
+    def _baseline(self, h: int) -> Baseline:
+        """What the record's replay found from hand h on (its errors, by zfrec.baseline's key),
+        gathered from the first replay: the record is not replayed again."""
+        out = self.baselines.get(h)
+        if out is None:
+            found = sum((i.found for i in self.index.hands[h:]), Counter(self.index.game_found))
+            out = self.baselines[h] = Baseline(None, found=found)
+        return out
 
     def candidates(self) -> Iterator[Edit]:
         """Candidate edits, most targeted first, keyed by where the first error shows."""
@@ -456,14 +483,18 @@ class _Search:
         return ok[:PLAYS_PER_PASS]
 
     def _spare(self, info: _HandInfo, seat: int) -> int:
-        """Cards the seat was dealt (recorded or reconstructed) and never plays in the record."""
-        if not 0 <= seat < len(info.deal):
+        """Cards the seat was dealt and never plays in the record: those the record places with
+        it, and those a rebuilt deal's guess placed there (Deal.unknown). A candidate is a
+        record replayed anew, so a play of another seat's guessed card needs no reveal here:
+        the candidate's own deal is rebuilt from its plays."""
+        dealt = info.dealt
+        if not 0 <= seat < len(dealt.known):
             return 0
         played = 0
         for s in info.steps:
             if s.seat == seat and s.move is not None and not s.move.is_pass:
                 played |= s.move.cards
-        return info.deal[seat] & ~played
+        return (dealt.known[seat] | dealt.unknown[seat]) & ~played
 
     def _redeclare(self, step: _Step, move: Move) -> Iterator[Edit]:
         if not move.cards >> 52:
@@ -532,7 +563,13 @@ class _Search:
                 yield from self._substitutes(info, before, d)
 
     def _deal_swaps(self, info: _HandInfo, step: _Step, wanted: int) -> Iterator[Edit]:
-        """The seat held `wanted` cards, and their holder one the seat never played."""
+        """The seat held `wanted` cards, and their holder one the seat never played.
+
+        These are edits of the written deal: `wanted` is written in another seat's hand, so the
+        record proves it there, and `HandState.reveal` (which moves only guessed cards,
+        Deal.unknown) refuses it by design. Both cards swapped are written ones: a card no
+        written hand holds is never swapped (where the seat has room, the rebuilt deal gives a
+        card it plays to it, and a candidate's deal is rebuilt from the candidate's plays)."""
         deal = self.game.hands[step.h].deal
         if deal is None:
             return
