@@ -89,10 +89,10 @@ def measure(quick: bool) -> dict[str, Any]:
 
 def cost_figures() -> dict[str, Any]:
     """What the decision costs add to `analyze`: the sample game of 14 hands, every decision
-    with 12 cards or fewer left solved (zfrec.analysis.costs)."""
+    with 12 cards or fewer left solved (zfrec.games.zhengfen.analysis.costs)."""
     from pathlib import Path
 
-    from zfrec.analysis.costs import decision_costs
+    from zfrec.games.zhengfen.analysis.costs import decision_costs
     from zfrec.record import load
 
     (game,) = load(

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from zfrec.analysis.disputes import LEDGER_CODES, disputed_moves, with_version
 from zfrec.diagnostics import Diagnostic
 from zfrec.errors import Location
+from zfrec.games.zhengfen.analysis.disputes import LEDGER_CODES, disputed_moves, with_version
 from zfrec.games.zhengfen.engine.rules import Ruleset
 from zfrec.games.zhengfen.solver import Budget, best_points
 from zfrec.record.model import Game, Move

@@ -1,6 +1,6 @@
-"""Decision analysis (zfrec.analysis.analyze): hand-built positions with known answers,
-and invariants
-checked on self-play records against the validator's ledger and the engine's own play check."""
+"""Decision analysis (zfrec.games.zhengfen.analysis.analyze): hand-built positions with known
+answers, and invariants checked on self-play records against the validator's ledger and the engine's
+own play check."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from zfrec.analysis.analyze import GameAnalysis, analyze_game, player_aggregates
 from zfrec.cli import app
+from zfrec.games.zhengfen.analysis.analyze import GameAnalysis, analyze_game, player_aggregates
 from zfrec.games.zhengfen.engine.cards import parse_play
 from zfrec.games.zhengfen.engine.combos import resolve
 from zfrec.games.zhengfen.engine.rules import preset

@@ -1,5 +1,4 @@
-"""Dispute audit (zfrec.analysis.audit, zfrec.analysis.repair) and record diff
-(zfrec.analysis.diff).
+"""Dispute audit (zfrec.games.zhengfen.analysis: audit, repair) and record diff (its diff).
 
 Hand-built records where the right answer is known, and a property test: one random edit to a
 legal self-play record, and the audit's top suggestion is a legal record again.
@@ -17,9 +16,9 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from tests.test_analyze import DEAL, PLAY, record
-from zfrec.analysis.audit import audit, rules_search
-from zfrec.analysis.diff import diff_games
 from zfrec.cli import app
+from zfrec.games.zhengfen.analysis.audit import audit, rules_search
+from zfrec.games.zhengfen.analysis.diff import diff_games
 from zfrec.games.zhengfen.engine.cards import Cards, Stand, iter_ids
 from zfrec.games.zhengfen.engine.rules import preset
 from zfrec.games.zhengfen.simulate import SimConfig, simulate_game

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from tests.baseline_reference import Verdict, old_disputes, old_live_first_new
-from zfrec.analysis.disputes import DISPUTE_EXAMPLE, SOLVE_BUDGET, judge_disputes
 from zfrec.baseline import new_errors, parting
+from zfrec.games.zhengfen.analysis.disputes import DISPUTE_EXAMPLE, SOLVE_BUDGET, judge_disputes
 from zfrec.games.zhengfen.engine.cards import FULL_DECK, Cards
 from zfrec.games.zhengfen.solver import Budget
 from zfrec.record import Game, iter_records, loads

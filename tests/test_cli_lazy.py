@@ -7,14 +7,14 @@ import json
 import subprocess
 import sys
 
-from zfrec.analysis.audit import DEFAULT_BUDGET
-from zfrec.analysis.costs import COST_BUDGET, COST_CARDS
 from zfrec.cli import analyze_cmds, solve_cmds
+from zfrec.games.zhengfen.analysis.audit import DEFAULT_BUDGET
+from zfrec.games.zhengfen.analysis.costs import COST_BUDGET, COST_CARDS
 from zfrec.games.zhengfen.solver import Budget
 
 # Loaded on demand: the analysis and the solver, the store, the pages, the live server.
 HEAVY = (
-    "zfrec.analysis",
+    "zfrec.games.zhengfen.analysis",
     "zfrec.store",
     "zfrec.render",
     "zfrec.live",

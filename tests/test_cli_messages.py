@@ -199,7 +199,7 @@ def test_convert_refuses_input_without_a_game(tmp_path: Path) -> None:
 
 
 def _crash(
-    args: list[str], target: str = "zfrec.analysis.analyze.analyze_game", **env: str
+    args: list[str], target: str = "zfrec.games.zhengfen.analysis.analyze.analyze_game", **env: str
 ) -> subprocess.CompletedProcess[str]:
     """Run the real entry point with a fault planted in `target` (module.function): every real
     crash found so far is fixed, so an internal error has to be made on purpose to see how it

@@ -1,4 +1,5 @@
-"""Decision costs (zfrec.analysis.costs) against the plain minimax of tests/solve_reference.py."""
+"""Decision costs (zfrec.games.zhengfen.analysis.costs) against the plain minimax of
+tests/solve_reference.py."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.solve_reference import Minimax, apply
-from zfrec.analysis.analyze import analyze_game
-from zfrec.analysis.costs import decision_costs, perfect_play_tables
 from zfrec.cli import app
+from zfrec.games.zhengfen.analysis.analyze import analyze_game
+from zfrec.games.zhengfen.analysis.costs import decision_costs, perfect_play_tables
 from zfrec.games.zhengfen.engine.game import HandState, PlayEvent
 from zfrec.games.zhengfen.solver import Budget
 from zfrec.record import load

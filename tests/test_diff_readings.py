@@ -7,8 +7,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from zfrec.analysis.diff import diff_games
 from zfrec.cli import app
+from zfrec.games.zhengfen.analysis.diff import diff_games
 from zfrec.record import loads
 
 CLUB = Path(__file__).resolve().parent.parent / "sample_games" / "01-annotated-club-night.zfn"

@@ -14,9 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from zfrec.analysis.audit import audit
-from zfrec.analysis.disputes import LEDGER_CODES, judge_disputes, with_version
 from zfrec.cli import app
+from zfrec.games.zhengfen.analysis.audit import audit
+from zfrec.games.zhengfen.analysis.disputes import LEDGER_CODES, judge_disputes, with_version
 from zfrec.games.zhengfen.engine.rules import preset
 from zfrec.games.zhengfen.simulate import SimConfig, simulate_game
 from zfrec.record import AltPlay, Game, dumps, load, loads

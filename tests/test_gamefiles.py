@@ -1,8 +1,8 @@
 """zfrec.render.gamefiles: how often the walk from a record to its files climbs back to the start.
 
 A climb is a replay from the record's first hand. The page's walk is one; the disputes are judged
-in that walk (zfrec.analysis.disputes.DisputeJudge), each other version replayed from its
-disputed hand on, which climbs back only where that hand is the first.
+in that walk (zfrec.games.zhengfen.analysis.disputes.DisputeJudge), each other version replayed
+from its disputed hand on, which climbs back only where that hand is the first.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from zfrec.analysis.disputes import DISPUTE_EXAMPLE, disputed_moves
+from zfrec.games.zhengfen.analysis.disputes import DISPUTE_EXAMPLE, disputed_moves
 from zfrec.games.zhengfen.replayer import _Replayer
 from zfrec.record import Game, iter_records, load, loads
 from zfrec.render.gamefiles import game_files

@@ -147,7 +147,7 @@ def test_a_kind_without_pages_gets_one_page_that_says_so() -> None:
 
 
 def test_the_analysis_of_a_kind_it_does_not_read_is_a_plain_error() -> None:
-    from zfrec.analysis.analyze import analyze_game
+    from zfrec.games.zhengfen.analysis.analyze import analyze_game
 
     [game] = load(SJ_SAMPLE)
     with pytest.raises(NotSupported) as err:

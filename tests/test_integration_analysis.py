@@ -14,8 +14,8 @@ from typer.testing import CliRunner
 
 from tests.lanes import CHROMIUM, require_chromium
 from tests.test_render_browser import ARGS
-from zfrec.analysis.analyze import analyze_game, player_aggregates
 from zfrec.cli import app
+from zfrec.games.zhengfen.analysis.analyze import analyze_game, player_aggregates
 from zfrec.games.zhengfen.engine.game import PassEvent, PlayEvent
 from zfrec.games.zhengfen.engine.rules import preset
 from zfrec.games.zhengfen.simulate import SimConfig, simulate_game
@@ -352,8 +352,8 @@ def test_the_artifact_key_covers_the_options_and_the_code(db: str) -> None:
         engine.dispose()
     names = {name for name, _ in _sources()}
     for shaping in (
-        "zfrec/analysis/analyze.py",
-        "zfrec/analysis/audit.py",
+        "zfrec/games/zhengfen/analysis/analyze.py",
+        "zfrec/games/zhengfen/analysis/audit.py",
         "zfrec/games/zhengfen/engine/combos.py",
         "zfrec/render/analysis.py",
         "templates/analysis_game.html.j2", "templates/audit.html.j2", "templates/replay.js",

@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from zfrec.analysis.audit import audit
 from zfrec.cli import app
+from zfrec.games.zhengfen.analysis.audit import audit
 from zfrec.record import dumps, load
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,7 +13,7 @@ import pytest
 from pydantic_core import PydanticSerializationError
 
 from tests.test_analyze import GAMES, LONG
-from zfrec.analysis.analyze import analyze_game
+from zfrec.games.zhengfen.analysis.analyze import analyze_game
 from zfrec.games.zhengfen.engine.cards import format_cards, parse_cards
 from zfrec.jsonview import (
     CardsText,
@@ -73,7 +73,8 @@ def test_one_adapter_per_class() -> None:
 
 def test_pydantic_is_imported_on_the_first_dump_not_with_the_cli() -> None:
     code = (
-        "import sys, zfrec.cli, zfrec.validate, zfrec.analysis.analyze, zfrec.analysis.audit\n"
+        "import sys, zfrec.cli, zfrec.validate\n"
+        "import zfrec.games.zhengfen.analysis.analyze, zfrec.games.zhengfen.analysis.audit\n"
         "print(sorted(m for m in ('pydantic', 'pydantic_core') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

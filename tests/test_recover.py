@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from zfrec.analysis.audit import audit
-from zfrec.analysis.diff import diff_games
-from zfrec.analysis.readfix import as_read
 from zfrec.cli import app
 from zfrec.diagnostics import Diagnostic, first_error
 from zfrec.errors import NotationError
+from zfrec.games.zhengfen.analysis.audit import audit
+from zfrec.games.zhengfen.analysis.diff import diff_games
+from zfrec.games.zhengfen.analysis.readfix import as_read
 from zfrec.games.zhengfen.engine.rules import preset
 from zfrec.record import iter_records_text, loads
 from zfrec.render.site import game_files

@@ -1,5 +1,5 @@
 """The hindsight solver on the replay pages: cost notes and the "perfect play from here" table,
-checked against zfrec.analysis.costs and, in Chromium, as the page shows them."""
+checked against zfrec.games.zhengfen.analysis.costs and, in Chromium, as the page shows them."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.test_render_browser import open_page
-from zfrec.analysis.costs import perfect_play_tables
+from zfrec.games.zhengfen.analysis.costs import perfect_play_tables
 from zfrec.record import load
 from zfrec.render.analysis import analysed_view
 from zfrec.render.html import render_hand

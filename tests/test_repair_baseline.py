@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 import pytest
 
 from tests.test_audit_golden import corruptions
-from zfrec.analysis.repair import _Search
 from zfrec.baseline import Baseline, compare, key
 from zfrec.events import GameEnd, HandStart
+from zfrec.games.zhengfen.analysis.repair import _Search
 from zfrec.games.zhengfen.engine.rules import Ruleset
 from zfrec.record.model import Game
 from zfrec.replay import replay

@@ -27,8 +27,8 @@ from tests.solve_reference import (
     random_prefix,
 )
 from tests.solve_reference import options as options_of
-from zfrec.analysis.position import PositionError, record_position
 from zfrec.cli import app
+from zfrec.games.zhengfen.analysis.position import PositionError, record_position
 from zfrec.games.zhengfen.engine.cards import BJ, SJ, format_cards, parse_cards, parse_play
 from zfrec.games.zhengfen.engine.game import HandState
 from zfrec.games.zhengfen.engine.rules import preset

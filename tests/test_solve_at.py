@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from zfrec.analysis.costs import perfect_play_tables
-from zfrec.analysis.position import At, PositionError, position_at
 from zfrec.cli import app
 from zfrec.cli.solve_cmds import parse_at
+from zfrec.games.zhengfen.analysis.costs import perfect_play_tables
+from zfrec.games.zhengfen.analysis.position import At, PositionError, position_at
 from zfrec.games.zhengfen.engine.cards import ids
 from zfrec.record import load
 from zfrec.render.analysis import mark_perfect_play

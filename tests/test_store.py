@@ -654,8 +654,8 @@ def test_player_stats_agree_with_the_validator(engine: Engine, files: list[Path]
 def test_player_stats_from_sql_and_from_the_analysis_agree(
     engine: Engine, files: list[Path]
 ) -> None:
-    """With the analysis every measure comes from zfrec.analysis.stats; without, the counts come
-    from SQL. Both count the same games, hands, wins and outcomes."""
+    """With the analysis every measure comes from zfrec.games.zhengfen.analysis.stats; without, the
+    counts come from SQL. Both count the same games, hands, wins and outcomes."""
     for f in files:
         _import(engine, f)
     with session(engine, readonly=True) as s:

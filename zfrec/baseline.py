@@ -14,9 +14,9 @@ A repair asks the same question the other way round too: against everything the 
 replay finds from `from_hand` on (a `Baseline` with no place), `compare` gives the candidate's
 new errors and the record's errors the candidate no longer has (`Change.gone`), both matched
 as `new_errors` matches. They are multisets, so the candidate has `len(new) - len(gone)` more
-errors than the record: the repair search decides from that (zfrec.analysis.repair).
+errors than the record: the repair search decides from that (zfrec.games.zhengfen.analysis.repair).
 
-    >>> from zfrec.analysis.disputes import DISPUTE_EXAMPLE, with_version
+    >>> from zfrec.games.zhengfen.analysis.disputes import DISPUTE_EXAMPLE, with_version
     >>> from zfrec.record import loads
     >>> from zfrec.record.model import AltPlay
     >>> from zfrec.games.zhengfen.engine.cards import parse_cards, Cards

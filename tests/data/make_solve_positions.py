@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.solve_reference import Minimax, random_prefix
-from zfrec.analysis.position import record_position
+from zfrec.games.zhengfen.analysis.position import record_position
 from zfrec.games.zhengfen.engine.cards import format_cards
 from zfrec.games.zhengfen.engine.game import HandState
 from zfrec.games.zhengfen.engine.rules import preset

@@ -40,14 +40,14 @@ from zfrec.errors import NotationError, ZfrecError, processing
 from zfrec.record import Format, Game, iter_records, iter_records_text
 
 if TYPE_CHECKING:
-    from zfrec.analysis.analyze import Decision, GameAnalysis, HandAnalysis
-    from zfrec.analysis.audit import AuditReport
-    from zfrec.analysis.diff import DiffReport
+    from zfrec.games.zhengfen.analysis.analyze import Decision, GameAnalysis, HandAnalysis
+    from zfrec.games.zhengfen.analysis.audit import AuditReport
+    from zfrec.games.zhengfen.analysis.diff import DiffReport
 
 # The analysis modules load only when their command runs, so that every other command (and the
 # --jobs workers) starts without them. Their defaults, shown in --help, are repeated here; a
-# test checks that they match zfrec.analysis.costs.COST_CARDS, COST_BUDGET.seconds and
-# zfrec.analysis.audit.DEFAULT_BUDGET.
+# test checks that they match COST_CARDS, COST_BUDGET.seconds of zfrec.games.zhengfen.analysis.costs
+# and DEFAULT_BUDGET of zfrec.games.zhengfen.analysis.audit.
 COST_CARDS = 12
 COST_SECONDS = 2.0
 AUDIT_BUDGET = 300
@@ -311,9 +311,9 @@ def analyze_cmd(
     analysed. Exit 0 when the analysis is printed, 2 on unreadable input or a hand or game that
     is not there.
     """
-    from zfrec.analysis.analyze import analyze_game
-    from zfrec.analysis.costs import COST_BUDGET
     from zfrec.games import kind_of
+    from zfrec.games.zhengfen.analysis.analyze import analyze_game
+    from zfrec.games.zhengfen.analysis.costs import COST_BUDGET
 
     entries, bad = read_many(record, game)
     budget = replace(COST_BUDGET, seconds=solve_seconds)
@@ -472,9 +472,9 @@ def audit_cmd(
     others are audited. Exit 0 when every game is legal as recorded, 1 when some game fails
     (repaired or not), 2 on unreadable input.
     """
-    from zfrec.analysis.audit import audit
-    from zfrec.analysis.readfix import audit_as_read
     from zfrec.games import kind_of
+    from zfrec.games.zhengfen.analysis.audit import audit
+    from zfrec.games.zhengfen.analysis.readfix import audit_as_read
 
     entries, bad = read_many(record, game, recover=True)
     many = record_files(record) != [record]
@@ -588,8 +588,8 @@ def diff_cmd(
     Games are paired in file order. Exit 0 when the records hold the same games (written
     alike or not), 1 when they differ, 2 on unreadable input.
     """
-    from zfrec.analysis.diff import diff_games
     from zfrec.games import kind_of
+    from zfrec.games.zhengfen.analysis.diff import diff_games
 
     games_a, games_b = read_games(a, game), read_games(b, game)
     kinds = {kind_of(g).name for g in (*games_a, *games_b)}

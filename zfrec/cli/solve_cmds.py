@@ -21,7 +21,7 @@ from zfrec.cli.common import err, fail, friendly_errors, out, print_json
 from zfrec.games.zhengfen.engine.cards import format_cards, points_of
 
 if TYPE_CHECKING:
-    from zfrec.analysis.position import At, RecordPosition
+    from zfrec.games.zhengfen.analysis.position import At, RecordPosition
     from zfrec.games.zhengfen.solver import LineStep, SolveResult
 
 # The solver loads only when `zfrec solve` runs. The defaults of zfrec.games.zhengfen.solver.Budget,
@@ -45,7 +45,7 @@ AT_HELP = (
 
 def parse_at(text: str) -> At | None:
     """What `--at` names, or None when it is not a position."""
-    from zfrec.analysis.position import At
+    from zfrec.games.zhengfen.analysis.position import At
 
     text = text.strip()
     m = _DOTTED.fullmatch(text)
@@ -215,8 +215,8 @@ def solve_cmd(
     --at ROUND.TRICK.TURN a turn. "exact" is false when the budget ran out first (exit 1); a
     finished round or unknown hands exit 2 (ANALYSIS.md, solver).
     """
-    from zfrec.analysis.position import position_at, record_position
     from zfrec.games import kind_of
+    from zfrec.games.zhengfen.analysis.position import position_at, record_position
     from zfrec.games.zhengfen.solver import Budget, play_text, solve
 
     named = None

@@ -41,7 +41,7 @@ from zfrec.errors import ZfrecError, processing
 if TYPE_CHECKING:
     from sqlalchemy import Engine
 
-    from zfrec.analysis.analyze import FlowRow
+    from zfrec.games.zhengfen.analysis.analyze import FlowRow
     from zfrec.record import Format
     from zfrec.store import GameDetail, ImportResult, PlayerStats
 
@@ -418,8 +418,8 @@ def show_cmd(
 ) -> None:
     """Show one stored game: tags, rules, players and scores, every hand, the diagnostics,
     and the points flow by trick (the running scores as the counters fall)."""
-    from zfrec.analysis.analyze import analyze_game
     from zfrec.games import find_kind
+    from zfrec.games.zhengfen.analysis.analyze import analyze_game
     from zfrec.store import get_game, load_record, session
 
     with _store(db, create=False) as engine, session(engine, readonly=True) as s:

@@ -290,8 +290,9 @@ class GameKind:
         """The kind's diagnostic codes and their titles (DIAGNOSTICS.md), for lookups."""
         return {}
 
-    #: Whether the decision analysis (zfrec.analysis: `analyze`, `stats`, the pages' analysis
-    #: sections) reads this kind's replay; a kind without it gets a plain NotSupported.
+    #: Whether Zheng Fen's decision analysis (zfrec.games.zhengfen.analysis: `analyze`, `stats`,
+    #: the pages' analysis sections) reads this kind's replay; a kind without it gets a plain
+    #: NotSupported.
     analysed: bool = False
 
     def analysis(self, game: Game, *, solve_cards: int = 0, solve_seconds: float = 2.0) -> Any:
@@ -299,7 +300,8 @@ class GameKind:
         `errors`, `hand(n)` (the hand/round numbered n, or None), `to_json(hand=None)` (the
         generic envelope of analyze's JSON, optionally one hand/round) and
         `text_lines(number, hand=None, summary=False)`; `solve_cards` > 0 asks the kind's
-        solver for what each play cost. None: the generic analysis (zfrec.analysis) reads it."""
+        solver for what each play cost. None: Zheng Fen's decision analysis
+        (zfrec.games.zhengfen.analysis) reads it."""
         return None
 
     def audit_record(self, game: Game, *, budget: int = 300) -> Any:

@@ -9,7 +9,7 @@
 
 All the HTML is made by the templates (templates/analysis_*.j2, audit*.j2).
 
-    >>> from zfrec.analysis.example import example_game
+    >>> from zfrec.games.zhengfen.analysis.example import example_game
     >>> from zfrec.render.html import build_game_view
     >>> game = example_game()
     >>> view = build_game_view(game)
@@ -17,11 +17,10 @@ All the HTML is made by the templates (templates/analysis_*.j2, audit*.j2).
     >>> [n.kind for s in view.hands[0].steps for n in s.notes]
     ['missed_beat', 'missed_beat', 'missed_beat', 'conceded']
 
-Every note comes from zfrec.analysis.analyze (`GameAnalysis.per_move_notes()`,
-`points_flow()`), every repair from zfrec.analysis.audit: nothing here judges a move. A note is
-put on the step of the replay page that shows its move. The sections are rendered by Jinja2
-templates with autoescape on, so the markup handed to `ExtraSection.html` holds record text
-only escaped.
+Every note comes from zfrec.games.zhengfen.analysis.analyze (`GameAnalysis.per_move_notes()`,
+`points_flow()`), every repair from its `audit`: nothing here judges a move. A note is put on the
+step of the replay page that shows its move. The sections are rendered by Jinja2 templates with
+autoescape on, so the markup handed to `ExtraSection.html` holds record text only escaped.
 
 A seat's view (`viewer`) must not tell what the other hands held: it keeps the notes anyone at
 the table could make (conceded counters) and the viewer's own missed beats, and shows no missed
@@ -35,10 +34,16 @@ from dataclasses import dataclass, replace
 
 from markupsafe import Markup, escape
 
-from zfrec.analysis.analyze import GameAnalyser, GameAnalysis, MoveNote, SeatStats, analyze_game
-from zfrec.analysis.audit import AuditReport
-from zfrec.analysis.costs import COST_BUDGET, CostFinder
-from zfrec.analysis.flow import FlowRow
+from zfrec.games.zhengfen.analysis.analyze import (
+    GameAnalyser,
+    GameAnalysis,
+    MoveNote,
+    SeatStats,
+    analyze_game,
+)
+from zfrec.games.zhengfen.analysis.audit import AuditReport
+from zfrec.games.zhengfen.analysis.costs import COST_BUDGET, CostFinder
+from zfrec.games.zhengfen.analysis.flow import FlowRow
 from zfrec.record.model import Game
 from zfrec.render.html import build_game_view, environment
 from zfrec.render.views import (
@@ -59,7 +64,7 @@ Decorate = Callable[[GameView], None]  # the renderer's hook: add notes and sect
 class PlacedNote:
     """A note of the analysis and where the pages show it (nowhere: `href` None).
 
-    >>> from zfrec.analysis.analyze import MoveNote
+    >>> from zfrec.games.zhengfen.analysis.analyze import MoveNote
     >>> note = MoveNote(1, 1, 5, 1, "missed_beat", "Bo passed")
     >>> PlacedNote(note, 1, 5, "hand-1.html#step=5").href, PlacedNote(note, 1).href
     ('hand-1.html#step=5', None)
@@ -80,7 +85,7 @@ class PlacedNote:
 class SeatRow:
     """A row of the per-seat tables; another seat's view hides its missed beats.
 
-    >>> from zfrec.analysis.analyze import SeatStats
+    >>> from zfrec.games.zhengfen.analysis.analyze import SeatStats
     >>> [r.missed_shown for r in _seat_rows(["Ann", "Bo"], [SeatStats(), SeatStats()], 1)]
     [False, True]
     """
@@ -105,11 +110,11 @@ def analysed_view(
     mode.
 
     `solve_cards` > 0 asks the hindsight solver, in the same pass, about every position of a
-    hand's end with at most that many cards left (zfrec.analysis.costs): each decision's cost
-    becomes a note, and each step shows the "perfect play from here" table (`StepView.perfect`).
-    Not in a seat's view: the solver knows every hand.
+    hand's end with at most that many cards left (zfrec.games.zhengfen.analysis.costs): each
+    decision's cost becomes a note, and each step shows the "perfect play from here" table
+    (`StepView.perfect`). Not in a seat's view: the solver knows every hand.
 
-    >>> from zfrec.analysis.example import example_game
+    >>> from zfrec.games.zhengfen.analysis.example import example_game
     >>> view = analysed_view(example_game())
     >>> [n.kind for s in view.hands[0].steps for n in s.notes]
     ['missed_beat', 'missed_beat', 'missed_beat', 'conceded']
@@ -132,7 +137,7 @@ def mark_perfect_play(view: GameView, values: dict[tuple[int, int], dict[int, in
     shows replay step k of hand i shows the position before step k + 1, the deal step the
     position before the first (`CostFinder.values` keys).
 
-    >>> from zfrec.analysis.example import example_game
+    >>> from zfrec.games.zhengfen.analysis.example import example_game
     >>> view = analysed_view(example_game())
     >>> mark_perfect_play(view, {(0, 1): {0: 5, 1: 0, 2: 10}})
     >>> [(s.index, s.perfect) for s in view.hands[0].steps if s.perfect]
@@ -155,7 +160,7 @@ def analysis_decorator(
     The record is analysed when the hook runs, unless `analysis` is given. The pages show no
     play's alternatives, only a missed beat's example, so the fast mode does.
 
-    >>> from zfrec.analysis.example import example_game
+    >>> from zfrec.games.zhengfen.analysis.example import example_game
     >>> from zfrec.render.html import build_game_view
     >>> view = build_game_view(example_game())
     >>> analysis_decorator(example_game(), viewer=0)(view)  # as Ann saw the game
@@ -173,7 +178,7 @@ def annotate(view: GameView, analysis: GameAnalysis, *, viewer: int | None = Non
     """Notes at the moves (missed beats, conceded counters), a section on each replay page and
     one on the game page: per-seat totals, the notes linked to their steps, the points flow.
 
-    >>> from zfrec.analysis.example import example_game
+    >>> from zfrec.games.zhengfen.analysis.example import example_game
     >>> from zfrec.render.html import build_game_view
     >>> view = build_game_view(example_game())
     >>> annotate(view, analyze_game(example_game()))
@@ -244,8 +249,8 @@ def render_audit(view: GameView, report: AuditReport, *, game_href: str = "index
     """The audit page of a record that fails validation: its diagnostics, the rules it would be
     legal under, and the smallest verified repairs. Links back to the game page.
 
-    >>> from zfrec.analysis.audit import audit
-    >>> from zfrec.analysis.example import broken_example
+    >>> from zfrec.games.zhengfen.analysis.audit import audit
+    >>> from zfrec.games.zhengfen.analysis.example import broken_example
     >>> from zfrec.render.html import build_game_view
     >>> page = render_audit(build_game_view(broken_example()), audit(broken_example()))
     >>> page.startswith("<!DOCTYPE html>"), "legal if trick 1, turn 5 (\u2068Bo\u2069) was" in page
@@ -269,8 +274,8 @@ def analysis_html(analysis: GameAnalysis) -> str:
     """A `<section class="zf-analysis">` to embed in any page: per-seat totals, the notes (not
     linked to steps) and the points flow, as on the game page. Record text is escaped.
 
-    >>> from zfrec.analysis.analyze import analyze_game
-    >>> from zfrec.analysis.example import example_game
+    >>> from zfrec.games.zhengfen.analysis.analyze import analyze_game
+    >>> from zfrec.games.zhengfen.analysis.example import example_game
     >>> html = analysis_html(analyze_game(example_game()))
     >>> html.startswith('<section class="zf-analysis">'), html.count('class="zf-missed-beat"')
     (True, 3)
@@ -296,8 +301,8 @@ def audit_html(report: AuditReport) -> str:
     """A `<section class="zf-audit">` to embed in any page: the findings of one audit, as on
     the audit page. Record text is escaped.
 
-    >>> from zfrec.analysis.audit import audit
-    >>> from zfrec.analysis.example import example_game
+    >>> from zfrec.games.zhengfen.analysis.audit import audit
+    >>> from zfrec.games.zhengfen.analysis.example import example_game
     >>> "legal as recorded" in audit_html(audit(example_game()))
     True
     """
@@ -312,8 +317,8 @@ def audit_file(title: str, reports: Sequence[tuple[str, AuditReport]]) -> str:
     """The self-contained page of `zfrec audit --html`, titled `title`: the audit of each
     game, under its heading ("Game 1", "club.zfn, game 2").
 
-    >>> from zfrec.analysis.audit import audit
-    >>> from zfrec.analysis.example import broken_example
+    >>> from zfrec.games.zhengfen.analysis.audit import audit
+    >>> from zfrec.games.zhengfen.analysis.example import broken_example
     >>> page = audit_file("club <night>.zfn", [("Game 1", audit(broken_example()))])
     >>> "<h1>Audit: club &lt;night&gt;.zfn</h1>" in page, page.count('class="zf-repair"')
     (True, 2)

@@ -1,6 +1,6 @@
 """The game's charts: cumulative scores and points per hand, drawn with matplotlib.
 
-    >>> from zfrec.analysis.example import broken_example
+    >>> from zfrec.games.zhengfen.analysis.example import broken_example
     >>> from zfrec.render.html import build_game_view
     >>> scores, points = game_charts(build_game_view(broken_example()))
     >>> scores.svg[:43]          # the SVG for the page: 100 % wide, text as text

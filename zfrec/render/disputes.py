@@ -2,10 +2,11 @@
 
     mark_disputes(view, record)   # a note at each disputed step, a section on its hand's page
 
-The verdicts come from zfrec.analysis.disputes (the record replayed with each version in
-place); the HTML from templates/disputes.html.j2, the same partial the audit pages include.
+The verdicts come from zfrec.games.zhengfen.analysis.disputes (the record replayed with each
+version in place); the HTML from templates/disputes.html.j2, the same partial the audit pages
+include.
 
-    >>> from zfrec.analysis.disputes import DISPUTE_EXAMPLE
+    >>> from zfrec.games.zhengfen.analysis.disputes import DISPUTE_EXAMPLE
     >>> from zfrec.record import loads
     >>> from zfrec.render.html import build_game_view
     >>> [game] = loads(DISPUTE_EXAMPLE)
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
-from zfrec.analysis.disputes import DisputeVerdict, VersionVerdict, judge_disputes
+from zfrec.games.zhengfen.analysis.disputes import DisputeVerdict, VersionVerdict, judge_disputes
 from zfrec.record.model import Game
 from zfrec.render.html import environment
 from zfrec.render.views import ExtraSection, GameView, StepNote

@@ -1,6 +1,6 @@
 """One game's files: its page, a replay per hand, the charts, and the audit page of a broken record.
 
-    >>> from zfrec.analysis.example import broken_example
+    >>> from zfrec.games.zhengfen.analysis.example import broken_example
     >>> made = render_game_files(broken_example(), audit=True)  # the files, the index's facts
     >>> sorted(f.path for f in made.files)[:3], made.meta.audited
     (['audit.html', 'hand-1.html', 'index.html'], True)
@@ -160,7 +160,7 @@ def render_zhengfen_files(
     if viewer is None and any(
         m.alternatives for h in record.hands for t in h.tricks for m in t.moves
     ):
-        from zfrec.analysis.disputes import DisputeJudge
+        from zfrec.games.zhengfen.analysis.disputes import DisputeJudge
 
         judge = DisputeJudge(record)
     more = [judge] if judge is not None else []
@@ -183,7 +183,7 @@ def render_zhengfen_files(
     # The replay already found every diagnostic the validator would: a record without errors
     # is legal, and its audit would only validate it again.
     if audit and viewer is None and view.errors:
-        from zfrec.analysis.audit import audit as audit_record
+        from zfrec.games.zhengfen.analysis.audit import audit as audit_record
 
         report = audit_record(record)
         if not report.legal:

@@ -1,6 +1,6 @@
 """A chart's SVG, written directly from its model: the page's responsive drawing.
 
-    >>> from zfrec.analysis.example import broken_example
+    >>> from zfrec.games.zhengfen.analysis.example import broken_example
     >>> from zfrec.render.charts import score_model
     >>> from zfrec.render.html import build_game_view
     >>> page, file = chart_svg(score_model(build_game_view(broken_example())))

@@ -1,6 +1,6 @@
 """The single-file viewer: one static page that shows any hand passed in its URL fragment.
 
-    >>> from zfrec.analysis.example import broken_example
+    >>> from zfrec.games.zhengfen.analysis.example import broken_example
     >>> from zfrec.render.html import build_game_view
     >>> page = render_viewer()                   # viewer.html, the same for every site
     >>> viewer_link(build_game_view(broken_example()).hands[0])[:14]

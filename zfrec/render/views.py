@@ -258,7 +258,8 @@ class StepView:
     diagnostics: list[DiagnosticView] = field(default_factory=list)
     notes: list[StepNote] = field(default_factory=list)  # hook for the analyser
     # Each seat's best reachable points from this step's position, by the hindsight solver
-    # (zfrec.analysis.costs): the "perfect play from here" table; None where not solved.
+    # (zfrec.games.zhengfen.analysis.costs): the "perfect play from here" table; None where not
+    # solved.
     perfect: tuple[int | None, ...] | None = None
 
     def table(self, pack: Callable[[tuple[int, ...]], str] | None = None) -> dict[str, Any]:

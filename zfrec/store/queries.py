@@ -16,7 +16,7 @@ from zfrec.store.db import StoreError
 from zfrec.store.tables import DIAG, GAME, HAND, HAND_SEAT, PLAYER, SEAT, player_key, require_game
 
 if TYPE_CHECKING:
-    from zfrec.analysis.stats import PlayerAnalysis
+    from zfrec.games.zhengfen.analysis.stats import PlayerAnalysis
 
 # results ---------------------------------------------------------------------------
 
@@ -142,9 +142,9 @@ class PlayerStats:
 
     New measures are added as fields with defaults, so positional construction stays valid.
     The fields after `last_rate` come from the decision analysis (`player_stats(...,
-    analysis=True)`, zfrec.analysis.stats.player_aggregates); they are None when it was not
-    asked for, and a rate is None where there is nothing to divide by. With the analysis, every
-    field comes from it; without, the first ones are counted in SQL.
+    analysis=True)`, zfrec.games.zhengfen.analysis.stats.player_aggregates); they are None when it
+    was not asked for, and a rate is None where there is nothing to divide by. With the analysis,
+    every field comes from it; without, the first ones are counted in SQL.
     """
 
     name: str
@@ -363,8 +363,8 @@ def player_stats(
 
     Over every stored game, or only the valid ones. Sorted by name, ignoring case. These are
     counted in SQL over the stored outcomes. With `analysis`, every record is loaded and
-    analysed instead (zfrec.analysis.stats, fast mode), which gives the same counts and adds the
-    win rate, counters captured and conceded, missed beats and the categories played.
+    analysed instead (zfrec.games.zhengfen.analysis.stats, fast mode), which gives the same counts
+    and adds the win rate, counters captured and conceded, missed beats and the categories played.
     """
     conn = session.connection()
     people = players_named(conn, player)
@@ -432,9 +432,9 @@ def _counted(
 def _player_analyses(
     session: Session, *, player: str | None, valid_only: bool, kind: str
 ) -> dict[str, PlayerAnalysis]:
-    """zfrec.analysis.stats.player_aggregates over the stored records of `kind`, keyed by
-    player_key."""
-    from zfrec.analysis.stats import player_aggregates
+    """zfrec.games.zhengfen.analysis.stats.player_aggregates over the stored records of `kind`,
+    keyed by player_key."""
+    from zfrec.games.zhengfen.analysis.stats import player_aggregates
 
     ids = set(session.connection().scalars(select(GAME.c.id).where(GAME.c.kind == kind)))
     rows = [

@@ -1,7 +1,8 @@
 """The hindsight solver, by its short name: `zfrec.games.zhengfen.solve.solve(state, seat)`.
 
-The solver lives in `zfrec.games.zhengfen.solver` (how it searches) and `zfrec.analysis.position`
-(the position where a record stops); this module gathers what callers need.
+The solver lives in `zfrec.games.zhengfen.solver` (how it searches) and
+`zfrec.games.zhengfen.analysis.position` (the position where a record stops); this module gathers
+what callers need.
 
     >>> from zfrec.games.zhengfen.engine.cards import parse_cards
     >>> from zfrec.games.zhengfen.engine.game import HandState
@@ -17,7 +18,7 @@ The solver lives in `zfrec.games.zhengfen.solver` (how it searches) and `zfrec.a
 
 from __future__ import annotations
 
-from zfrec.analysis.position import PositionError, RecordPosition, record_position
+from zfrec.games.zhengfen.analysis.position import PositionError, RecordPosition, record_position
 from zfrec.games.zhengfen.solver import (
     QUICK,
     Budget,

@@ -7,11 +7,11 @@ deal is recorded, or reconstructed without doubt from the plays, is analysed in 
 whose deal could only be partly reconstructed (diagnostic ZF305) still gets its points,
 conceded counters and going-out order, but no alternatives and no missed beats.
 
-The parts: zfrec.analysis.decisions (one decision, its alternatives and notes, a seat's
-account), zfrec.analysis.flow (tricks, transfers, the points flow), zfrec.analysis.stats
-(players across games). Their public names are importable from here too.
+The parts, in this package: `decisions` (one decision, its alternatives and notes, a seat's
+account), `flow` (tricks, transfers, the points flow), `stats` (players across games). Their public
+names are importable from here too.
 
-    >>> from zfrec.analysis.example import example_game
+    >>> from zfrec.games.zhengfen.analysis.example import example_game
     >>> analysis = analyze_game(example_game())
     >>> [note.text for note in analysis.per_move_notes()][1:]
     ['Bo passed on 5s but had 5 beating plays, e.g. 6s; 5 points on the table (5s)', \
@@ -29,8 +29,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from zfrec.analysis.costs import COST_BUDGET, CostFinder
-from zfrec.analysis.decisions import (
+from zfrec.diagnostics import Diagnostic
+from zfrec.games import NotSupported, find_kind
+from zfrec.games.zhengfen.analysis.costs import COST_BUDGET, CostFinder
+from zfrec.games.zhengfen.analysis.decisions import (
     DEFAULT_NOTE_KINDS,
     MAX_ALTERNATIVES,
     Alternative,
@@ -45,10 +47,8 @@ from zfrec.analysis.decisions import (
     notes_of,
     relevant_alternatives,
 )
-from zfrec.analysis.flow import FlowRow, Transfer, TransferJson, TrickFlow
-from zfrec.analysis.stats import PlayerAnalysis, player_aggregates
-from zfrec.diagnostics import Diagnostic
-from zfrec.games import NotSupported, find_kind
+from zfrec.games.zhengfen.analysis.flow import FlowRow, Transfer, TransferJson, TrickFlow
+from zfrec.games.zhengfen.analysis.stats import PlayerAnalysis, player_aggregates
 from zfrec.games.zhengfen.engine.cards import points_of
 from zfrec.games.zhengfen.engine.combos import Category, Combo
 from zfrec.games.zhengfen.engine.game import (
@@ -72,7 +72,7 @@ _CATEGORY_NAMES = {c: c.name for c in Category}  # an enum member's name is a sl
 class HandAnalysis:
     """One hand: its decisions, tricks and per-seat accounts, the going-out order and result.
 
-    >>> from zfrec.analysis.example import example_game
+    >>> from zfrec.games.zhengfen.analysis.example import example_game
     >>> [hand] = analyze_game(example_game()).hands
     >>> hand.deal_known, hand.finished, len(hand.decisions), [t.winner for t in hand.tricks]
     (True, False, 17, [0, 2, 2, 2])
@@ -123,7 +123,7 @@ class HandAnalysis:
 class HandJson:
     """The JSON of a `HandAnalysis`: the outcome first, then seats, tricks and decisions.
 
-    >>> from zfrec.analysis.example import example_game
+    >>> from zfrec.games.zhengfen.analysis.example import example_game
     >>> view = HandJson.of(analyze_game(example_game()).hands[0])
     >>> view.known_hands, view.first, view.transfer
     ((0, 1, 2), None, None)
@@ -170,7 +170,7 @@ class HandJson:
 class GameAnalysis:
     """A game's analysis: its hands, the final scores, and the validation errors met.
 
-    >>> from zfrec.analysis.example import example_game
+    >>> from zfrec.games.zhengfen.analysis.example import example_game
     >>> analysis = analyze_game(example_game())
     >>> analysis.players, analysis.errors, analysis.hand(1) is analysis.hands[0]
     (['Ann', 'Bo', 'Cy'], 0, True)
@@ -214,7 +214,7 @@ class GameAnalysis:
         Kinds: `missed_beat` (a pass when a beat was legal), `conceded` (counters played into a
         trick another seat won); also `special` and `joker` on request.
 
-        >>> from zfrec.analysis.example import example_game
+        >>> from zfrec.games.zhengfen.analysis.example import example_game
         >>> analysis = analyze_game(example_game())
         >>> [(n.trick, n.kind) for n in analysis.per_move_notes(["special", "joker"])]
         [(3, 'joker'), (4, 'special')]
@@ -247,7 +247,7 @@ class GameJson:
     """The JSON of a `GameAnalysis`: the verdict and scores, per-seat totals, the notes, the
     points flow, and the hands.
 
-    >>> from zfrec.analysis.example import example_game
+    >>> from zfrec.games.zhengfen.analysis.example import example_game
     >>> view = GameJson.of(analyze_game(example_game()))
     >>> view.legal, len(view.notes), len(view.points_flow)
     (True, 4, 4)
@@ -477,10 +477,10 @@ def analyze_game(
     passes are still judged (options, missed beats) and a missed beat still lists its
     alternatives, but plays get no option count and no other decision lists its alternatives.
     `solve_cards` > 0 asks the hindsight solver what each decision cost (`Decision.cost`,
-    zfrec.analysis.costs) wherever the deal is known and at most that many cards are left, each
-    position within `solve_budget`.
+    `costs`) wherever the deal is known and at most that many cards are left, each position
+    within `solve_budget`.
 
-    >>> from zfrec.analysis.example import example_game
+    >>> from zfrec.games.zhengfen.analysis.example import example_game
     >>> full, fast = analyze_game(example_game()), analyze_game(example_game(), alternatives=False)
     >>> [d.options for d in full.decisions()][:3], [d.options for d in fast.decisions()][:3]
     ([25, 7, 7], [None, None, 7])
@@ -503,7 +503,7 @@ class GameAnalyser(ReplayVisitor):
     and a page together; `result()` once the walk is over. Each `MoveStep` brings the state
     before its move, so nothing is copied or rebuilt here. Give it the rules the walk uses.
 
-    >>> from zfrec.analysis.example import example_game
+    >>> from zfrec.games.zhengfen.analysis.example import example_game
     >>> from zfrec.replay import walk
     >>> game = example_game()
     >>> analyser = GameAnalyser(game, game.ruleset())

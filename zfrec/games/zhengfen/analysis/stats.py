@@ -4,7 +4,7 @@ This is where they are computed from the records: the store's `player_stats(...,
 analysis=True)` (and so `zfrec stats`) takes every measure from here, over the stored records;
 only without the analysis does the store count games, hands and outcomes in SQL.
 
-    >>> from zfrec.analysis.example import example_game
+    >>> from zfrec.games.zhengfen.analysis.example import example_game
     >>> stats = player_aggregates([example_game()])
     >>> bo = stats["Bo"]
     >>> bo.games, bo.hands, bo.counters_conceded, bo.missed_beats, bo.win_rate
@@ -17,12 +17,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from zfrec.analysis.decisions import SeatStats
+from zfrec.games.zhengfen.analysis.decisions import SeatStats
 from zfrec.jsonview import dump
 from zfrec.record.model import Game
 
 if TYPE_CHECKING:
-    from zfrec.analysis.analyze import GameAnalysis
+    from zfrec.games.zhengfen.analysis.analyze import GameAnalysis
 
 
 @dataclass(slots=True)
@@ -168,12 +168,14 @@ def player_aggregates(games: Iterable[Game | GameAnalysis]) -> dict[str, PlayerA
 
     Players are matched by name, ignoring case (as in records); the first spelling is kept.
 
-    >>> from zfrec.analysis.example import example_game
+    >>> from zfrec.games.zhengfen.analysis.example import example_game
     >>> stats = player_aggregates([example_game(), example_game()])
     >>> sorted(stats), stats["Cy"].games, stats["Cy"].counters_captured
     (['Ann', 'Bo', 'Cy'], 2, 20)
     """
-    from zfrec.analysis.analyze import analyze_game  # analyze re-exports this module's names
+    from zfrec.games.zhengfen.analysis.analyze import (
+        analyze_game,
+    )  # analyze re-exports this module's names
 
     out: dict[str, PlayerAnalysis] = {}
     keys: dict[str, str] = {}

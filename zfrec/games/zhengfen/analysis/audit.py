@@ -1,6 +1,6 @@
 """Dispute audit: the rules under which a failing record is legal, and the edits that repair it.
 
-    >>> from zfrec.analysis.example import broken_example
+    >>> from zfrec.games.zhengfen.analysis.example import broken_example
     >>> report = audit(broken_example())
     >>> report.legal, [v.label for v in report.legal_under]
     (False, [])
@@ -25,10 +25,10 @@ import time
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from zfrec.analysis.diff import DiffReport, Divergence, diff_games
-from zfrec.analysis.disputes import DisputeJson, DisputeVerdict, judge_disputes
-from zfrec.analysis.repair import Edit, Repair, RepairJson, search_repairs
 from zfrec.diagnostics import Diagnostic, WrittenDiagnostic, first_error
+from zfrec.games.zhengfen.analysis.diff import DiffReport, Divergence, diff_games
+from zfrec.games.zhengfen.analysis.disputes import DisputeJson, DisputeVerdict, judge_disputes
+from zfrec.games.zhengfen.analysis.repair import Edit, Repair, RepairJson, search_repairs
 from zfrec.games.zhengfen.engine.rules import PRESETS, Ruleset, preset
 from zfrec.jsonview import dump
 from zfrec.record.model import Game
@@ -45,7 +45,7 @@ DEFAULT_REPAIRS = 5
 class RulesVerdict:
     """The record judged under other rules: a preset, or its own rules with one option flipped.
 
-    >>> from zfrec.analysis.example import broken_example
+    >>> from zfrec.games.zhengfen.analysis.example import broken_example
     >>> verdict = rules_search(broken_example())[0]
     >>> verdict.label, verdict.ok, verdict.first.code if verdict.first else None
     ('poppel', False, 'ZF103')
@@ -72,7 +72,7 @@ class RulesVerdict:
 class VerdictJson:
     """The JSON of a `RulesVerdict`: the rules described and their options spelled out.
 
-    >>> from zfrec.analysis.example import broken_example
+    >>> from zfrec.games.zhengfen.analysis.example import broken_example
     >>> VerdictJson.of(rules_search(broken_example())[0]).options["self_overplay"]
     True
     """
@@ -97,7 +97,7 @@ def rules_search(game: Game) -> list[RulesVerdict]:
     Rulesets that play the same (poppel and pagat with self_overplay=true) are judged once, under
     the first label; the record's own rules are left out.
 
-    >>> from zfrec.analysis.example import broken_example
+    >>> from zfrec.games.zhengfen.analysis.example import broken_example
     >>> [v.label for v in rules_search(broken_example())]
     ['poppel', 'parlett', 'pagat with sequence_lengths=equal']
     """
@@ -137,8 +137,8 @@ def listed(found: list[Repair]) -> list[Repair]:
     that do. A partial repair beside a full one fixes some of what the full one fixes, or
     something else while the rest stays wrong: either way it only distracts.
 
-    >>> from zfrec.analysis.example import broken_example
-    >>> from zfrec.analysis.repair import search_repairs
+    >>> from zfrec.games.zhengfen.analysis.example import broken_example
+    >>> from zfrec.games.zhengfen.analysis.repair import search_repairs
     >>> game = broken_example()
     >>> found = search_repairs(game, game.ruleset(), validate(game), 300, 5)[0]
     >>> any(not r.ok for r in found), all(r.ok for r in listed(found))
@@ -160,7 +160,7 @@ def _play_key(rules: Ruleset) -> tuple[tuple[str, object], ...]:
 class AuditReport:
     """One record audited: its own verdict, the other rules tried, and the repairs found.
 
-    >>> from zfrec.analysis.example import broken_example
+    >>> from zfrec.games.zhengfen.analysis.example import broken_example
     >>> report = audit(broken_example())
     >>> report.legal, report.repaired, report.report.errors, report.repairs[0].size
     (False, True, 2, 1)
@@ -215,7 +215,7 @@ class SearchJson:
 class AuditJson:
     """The JSON of an `AuditReport`.
 
-    >>> from zfrec.analysis.example import broken_example
+    >>> from zfrec.games.zhengfen.analysis.example import broken_example
     >>> view = AuditJson.of(audit(broken_example()))
     >>> view.legal_under, view.repairs[0].text
     ([], 'legal if trick 1, turn 5 (Bo) was a pass')
@@ -266,9 +266,9 @@ def audit(
 
     `budget` bounds the candidate records validated; `repairs` is how many suggestions to keep.
     A legal record gets neither a rules search nor repairs. Every disputed move with other
-    versions is judged either way (zfrec.analysis.disputes).
+    versions is judged either way (zfrec.games.zhengfen.analysis.disputes).
 
-    >>> from zfrec.analysis.example import broken_example, example_game
+    >>> from zfrec.games.zhengfen.analysis.example import broken_example, example_game
     >>> audit(example_game()).legal, audit(example_game()).tried
     (True, 0)
     >>> audit(broken_example(), budget=5).tried <= 5

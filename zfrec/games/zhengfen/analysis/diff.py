@@ -1,6 +1,6 @@
 """Two records of one game, side by side: where they first part, and a verdict on each.
 
-    >>> from zfrec.analysis.example import broken_example, example_game
+    >>> from zfrec.games.zhengfen.analysis.example import broken_example, example_game
     >>> report = diff_games(example_game(), broken_example())
     >>> report.same, report.first.where(), report.first.message
     (False, 'hand 1, trick 1, turn 5 (Bo)', 'A has Bo: pass; B has Bo: 5h')
@@ -64,7 +64,7 @@ class DiffReport:
     """Two records of one game compared: the header differences, the first divergence in play
     order, and the validator's report on each.
 
-    >>> from zfrec.analysis.example import example_game
+    >>> from zfrec.games.zhengfen.analysis.example import example_game
     >>> report = diff_games(example_game(), example_game())
     >>> report.same, report.first, report.header
     (True, None, ())
@@ -83,7 +83,7 @@ class DiffReport:
     def verdict(self, which: Literal["a", "b"]) -> str:
         """`legal`, or the error count and the first error of record `a` or `b`.
 
-        >>> from zfrec.analysis.example import broken_example, example_game
+        >>> from zfrec.games.zhengfen.analysis.example import broken_example, example_game
         >>> diff_games(example_game(), broken_example()).verdict("b")[:44]
         '2 error(s); first at hand 1, trick 1, turn 5'
         """
@@ -118,7 +118,7 @@ class SideJson:
 class DiffJson:
     """The JSON of a `DiffReport`.
 
-    >>> from zfrec.analysis.example import broken_example, example_game
+    >>> from zfrec.games.zhengfen.analysis.example import broken_example, example_game
     >>> view = DiffJson.of(diff_games(example_game(), broken_example()))
     >>> view.a.legal, view.b.errors
     (True, 2)
@@ -177,7 +177,7 @@ def diff_games(a: Game, b: Game) -> DiffReport:
     """The first place two records of the same game part, and a verdict on each.
 
     >>> from dataclasses import replace
-    >>> from zfrec.analysis.example import example_game
+    >>> from zfrec.games.zhengfen.analysis.example import example_game
     >>> game = example_game()
     >>> report = diff_games(game, replace(game, players=["Ann", "Bo", "Di"]))
     >>> report.same, report.header

@@ -1,8 +1,8 @@
 """Where the points went: each trick taken, each hand's last -> first transfer, and the running
 scores row by row (the points flow of a game, `GameAnalysis.points_flow()`).
 
-    >>> from zfrec.analysis.analyze import analyze_game
-    >>> from zfrec.analysis.example import example_game
+    >>> from zfrec.games.zhengfen.analysis.analyze import analyze_game
+    >>> from zfrec.games.zhengfen.analysis.example import example_game
     >>> analysis = analyze_game(example_game())
     >>> [(r.trick, analysis.players[r.seat], r.points, r.scores) for r in analysis.points_flow()]
     [(1, 'Ann', 5, (5, 0, 0)), (2, 'Cy', 10, (5, 0, 10)), (3, 'Cy', 0, (5, 0, 10)), \

@@ -1,8 +1,8 @@
 """The results of the repair search: one edit to a record, and a repair (edits with the verdict
-on the edited record). zfrec.analysis.repair searches them; zfrec.analysis.audit ranks them.
+on the edited record). `repair` searches them; `audit` ranks them.
 
-    >>> from zfrec.analysis.example import broken_example
-    >>> from zfrec.analysis.repair import search_repairs
+    >>> from zfrec.games.zhengfen.analysis.example import broken_example
+    >>> from zfrec.games.zhengfen.analysis.repair import search_repairs
     >>> from zfrec.validate import validate
     >>> game = broken_example()
     >>> [best, *_] = search_repairs(game, game.ruleset(), validate(game), 50, 1)[0]
@@ -32,8 +32,8 @@ class Edit:
     """One change to a record. `text` completes "legal if ..."; `seat` is the player's name;
     `apply` makes the edited copy of a record.
 
-    >>> from zfrec.analysis.example import broken_example
-    >>> from zfrec.analysis.repair import search_repairs
+    >>> from zfrec.games.zhengfen.analysis.example import broken_example
+    >>> from zfrec.games.zhengfen.analysis.repair import search_repairs
     >>> from zfrec.validate import validate
     >>> game = broken_example()
     >>> edit = search_repairs(game, game.ruleset(), validate(game), 50, 1)[0][0].edits[0]
@@ -65,8 +65,8 @@ class Edit:
 class Repair:
     """Edits and the verdict on the edited record (re-validated).
 
-    >>> from zfrec.analysis.example import broken_example
-    >>> from zfrec.analysis.repair import search_repairs
+    >>> from zfrec.games.zhengfen.analysis.example import broken_example
+    >>> from zfrec.games.zhengfen.analysis.repair import search_repairs
     >>> from zfrec.validate import validate
     >>> game = broken_example()
     >>> [best, *_] = search_repairs(game, game.ruleset(), validate(game), 50, 1)[0]
@@ -122,8 +122,8 @@ class Repair:
 class RepairJson:
     """The JSON of a `Repair`.
 
-    >>> from zfrec.analysis.example import broken_example
-    >>> from zfrec.analysis.repair import search_repairs
+    >>> from zfrec.games.zhengfen.analysis.example import broken_example
+    >>> from zfrec.games.zhengfen.analysis.repair import search_repairs
     >>> from zfrec.validate import validate
     >>> game = broken_example()
     >>> view = RepairJson.of(search_repairs(game, game.ruleset(), validate(game), 50, 1)[0][0])

@@ -9,9 +9,9 @@ Everything here reads the one replay stream (zfrec.replay) and asks the engine t
 - `diff`: where two records of one game part;
 - `example`: a small record to try all of it on.
 
-    >>> from zfrec.analysis.analyze import analyze_game
-    >>> from zfrec.analysis.audit import audit
-    >>> from zfrec.analysis.example import broken_example
+    >>> from zfrec.games.zhengfen.analysis.analyze import analyze_game
+    >>> from zfrec.games.zhengfen.analysis.audit import audit
+    >>> from zfrec.games.zhengfen.analysis.example import broken_example
     >>> game = broken_example()
     >>> analyze_game(game).errors, audit(game).repairs[0].text()
     (2, 'legal if trick 1, turn 5 (Bo) was a pass')

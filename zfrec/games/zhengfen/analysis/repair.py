@@ -12,9 +12,9 @@ validations of an audit from 298 to 40.
 
 Nothing here applies a rule: the replay says what each seat held and what was on the table, the
 move generator lists the plays, and the validator judges the edited record. The results, `Edit`
-and `Repair`, are defined in zfrec.analysis.edits (and importable from here).
+and `Repair`, are defined in zfrec.games.zhengfen.analysis.edits (and importable from here).
 
-    >>> from zfrec.analysis.example import broken_example
+    >>> from zfrec.games.zhengfen.analysis.example import broken_example
     >>> from zfrec.validate import validate
     >>> game = broken_example()
     >>> found, tried = search_repairs(game, game.ruleset(), validate(game), budget=50, want=2)
@@ -28,11 +28,11 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
-from zfrec.analysis.edits import Edit, EditKind, Repair, RepairJson
 from zfrec.baseline import Baseline, Key, compare, key
 from zfrec.core import Deal
 from zfrec.diagnostics import Diagnostic
 from zfrec.errors import IllegalPlayError
+from zfrec.games.zhengfen.analysis.edits import Edit, EditKind, Repair, RepairJson
 from zfrec.games.zhengfen.engine.cards import (
     THREE_OF_HEARTS,
     Cards,
@@ -762,7 +762,7 @@ def search_repairs(
     candidate records were tried (at most `budget`). Only edits that leave fewer errors are
     kept; the search stops a little after the first clean repair, or at `want` of them.
 
-    >>> from zfrec.analysis.example import example_game
+    >>> from zfrec.games.zhengfen.analysis.example import example_game
     >>> game = example_game()
     >>> search_repairs(game, game.ruleset(), validate(game), 50, 1)  # nothing to repair
     ([], 0)

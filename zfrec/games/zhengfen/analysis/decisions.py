@@ -5,8 +5,8 @@ worth showing, each an abstract move of the move generator with one card set tha
 `SeatStats` sums a seat's decisions over a hand or a game. `notes_of` turns a decision into the
 remarks a replay page shows at its move.
 
-    >>> from zfrec.analysis.analyze import analyze_game
-    >>> from zfrec.analysis.example import example_game
+    >>> from zfrec.games.zhengfen.analysis.analyze import analyze_game
+    >>> from zfrec.games.zhengfen.analysis.example import example_game
     >>> analysis = analyze_game(example_game())
     >>> bo = next(d for d in analysis.decisions() if d.missed_beat and d.seat == 1)
     >>> bo.top, bo.options, [a.cards for a in bo.alternatives]
@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
-from zfrec.analysis.costs import Cost
+from zfrec.games.zhengfen.analysis.costs import Cost
 from zfrec.games.zhengfen.engine.cards import COUNTERS, SJ, format_cards, points_of
 from zfrec.games.zhengfen.engine.combos import Category, Combo
 from zfrec.games.zhengfen.engine.movegen import Move, expand, move_size
@@ -68,12 +68,12 @@ class Decision:
     counted, as in diagnostics. `move_index` is the move's index in the record trick's moves,
     None for a pass the record left out. `options` (legal plays, as abstract moves) and
     `could_beat` are None when the seat's hand is not known. `cost` is what the decision cost
-    against perfect play (zfrec.analysis.costs), when the analysis asked the solver and the
-    position was within its reach; else None. In the JSON, seats are written as
+    against perfect play (`costs`), when the analysis asked the solver and the position was
+    within its reach; else None. In the JSON, seats are written as
     the players' names (`player`, `top_player`) and `table_cards` in the notation.
 
-    >>> from zfrec.analysis.analyze import analyze_game
-    >>> from zfrec.analysis.example import example_game
+    >>> from zfrec.games.zhengfen.analysis.analyze import analyze_game
+    >>> from zfrec.games.zhengfen.analysis.example import example_game
     >>> analysis = analyze_game(example_game())
     >>> lead = next(analysis.decisions())
     >>> lead.lead, lead.action, lead.cards, lead.options
@@ -300,8 +300,8 @@ def notes_of(d: Decision, players: Sequence[str]) -> list[MoveNote]:
     """The remarks on one decision: a missed beat, conceded counters, what it cost against
     perfect play (`Bo: cost 15: Kd instead of -`), a special, jokers.
 
-    >>> from zfrec.analysis.analyze import analyze_game
-    >>> from zfrec.analysis.example import example_game
+    >>> from zfrec.games.zhengfen.analysis.analyze import analyze_game
+    >>> from zfrec.games.zhengfen.analysis.example import example_game
     >>> analysis = analyze_game(example_game())
     >>> [n.kind for d in analysis.decisions() for n in notes_of(d, analysis.players)]
     ['missed_beat', 'missed_beat', 'missed_beat', 'conceded', 'joker', 'special']

@@ -23,8 +23,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from zfrec.analysis.audit import DEFAULT_BUDGET, DEFAULT_REPAIRS, AuditReport, audit, listed
-from zfrec.analysis.edits import Edit, Repair
+from zfrec.games.zhengfen.analysis.audit import (
+    DEFAULT_BUDGET,
+    DEFAULT_REPAIRS,
+    AuditReport,
+    audit,
+    listed,
+)
+from zfrec.games.zhengfen.analysis.edits import Edit, Repair
 from zfrec.games.zhengfen.engine.cards import Cards, parse_cards
 from zfrec.games.zhengfen.engine.rules import Ruleset
 from zfrec.record.model import Game, Move
