@@ -666,7 +666,7 @@ def test_serve_refuses_a_port_in_use_with_one_line(tmp_path: Path) -> None:
 def test_the_first_lead_of_a_game_needs_no_three_of_hearts_in_the_deal(engine: Engine) -> None:
     """Hand 1's first play shows who held the 3h (R4); the replay places it, so the table
     writes nothing into the deal, and the export validates as the table judged it."""
-    from zfrec.live.judge import EntryRefused
+    from zfrec.live.entries import EntryRefused
 
     t, token = Table.create(engine, players=["Ann", "Bo", "Cy"])
     t.start_hand(token, shuffler=3)

@@ -1,4 +1,5 @@
-"""zfrec.live.judge: moves made through the engine, reveals of guessed cards and their undo."""
+"""zfrec.games.zhengfen.live, Zheng Fen's live judge: moves made through the engine, reveals of
+guessed cards and their undo."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from dataclasses import replace
 
 from tests.live_helpers import sim
 from zfrec.games.zhengfen.engine.actions import RevealEvent
-from zfrec.live.judge import LiveGame
+from zfrec.games.zhengfen.live import LiveGame
 
 
 def test_undo_of_a_move_that_revealed_a_guessed_card_restores_the_cards_exactly() -> None:

@@ -379,34 +379,45 @@ class GameKind:
     #: The fields an entry of this kind may carry beyond `seat`, `play`, `shuffler`, `deals`
     #: (the web app passes them on to `live_game`'s `enter` and `start_hand`).
     live_fields: tuple[str, ...] = ()
-    #: The template of a live table's page (zfrec/templates), or None for the live layer's own.
+    #: The template of a live table's page (zfrec/templates); None: the kind has no live table.
     live_page: str | None = None
     #: Whether the live server draws a round's replay page (/t/{id}/replay/N, /watch) with
-    #: the published pages' renderer; without it those pages answer 404 with `pages_later()`.
-    live_replay: bool = True
+    #: the published pages' renderer (`live_hand_page`); without it those pages answer 404
+    #: with `pages_later()`.
+    live_replay: bool = False
+    #: Whether the live game takes marks and corrections (`Table.mark`, `Table.edit`): its
+    #: live game is then a `zfrec.live.entries.EditableGame`.
+    live_edits: bool = False
 
     def live_rules(
         self, players: Sequence[str], preset: str | None, options: dict[str, Any]
-    ) -> tuple[str, dict[str, Any]] | None:
+    ) -> tuple[str, dict[str, Any]]:
         """A new live table's preset and overridden options (RulesError if they do not fit the
-        players), or None: the table's own game (Zheng Fen's) is checked by the live layer."""
-        return None
+        players). `options` holds `target` where it is one of the kind's rule options
+        (`option_order`); the table stores a `target` returned among the options apart."""
+        raise NotSupported(f"live tables for {self.title} records come later")
 
     def live_game(
         self, header: Game, entries: Sequence[Any], version: int, errors: tuple[type, type]
-    ) -> Any | None:
-        """The game a live table holds in memory, made from its stored entries, or None for
-        the live layer's own (Zheng Fen's). It has `header`, `entries`, `version`, `views`,
-        `inferred`, `record()`, `in_hand()`, `forget_moves()`, `start_hand(seat, deals,
-        **fields)`, `enter(seat, play, **fields)` and `undo()`; a refusal raises
-        `errors[0]` (422) or `errors[1]` (409) with a code and a message."""
-        return None
+    ) -> Any:
+        """The game a live table holds in memory, made from its stored entries: a
+        `zfrec.live.entries.HeldGame` (`header`, `entries`, `version`, `views`, `inferred`,
+        `record()`, `forget_moves()`, `start_hand(seat, deals, **fields)`,
+        `enter(seat, play, **fields)` and `undo()`); a refusal raises `errors[0]` (422) or
+        `errors[1]` (409) with a code and a message."""
+        raise NotSupported(f"live tables for {self.title} records come later")
 
     def live_state(
         self, table_id: str, live: Any, viewer: int | None, since: int
-    ) -> dict[str, Any] | None:
-        """The JSON state of a live table of this kind (LIVE.md), or None for the live layer's
-        own; `viewer` (1-based) hides the other seats' cards."""
+    ) -> dict[str, Any]:
+        """The JSON state of a live table of this kind (LIVE.md); `viewer` (1-based) hides the
+        other seats' cards."""
+        raise NotSupported(f"live tables for {self.title} records come later")
+
+    def live_hand_page(self, record: Game, number: int, seat: int | None) -> str | None:
+        """The replay page of hand/round `number` of a live table's record, as the published
+        pages draw it (`seat`, 1-based, sees only its own cards; its links keep `?seat=`), or
+        None if that hand has not started. Asked only where `live_replay` is set."""
         return None
 
     def __repr__(self) -> str:

@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from zfrec.live.judge import Conflict, EntryRefused, LiveError
+from zfrec.live.entries import Conflict, EntryRefused, LiveError
 from zfrec.live.table import (
     Forbidden,
     NotFound,

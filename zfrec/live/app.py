@@ -28,12 +28,12 @@ from starlette.concurrency import run_in_threadpool
 
 from zfrec.errors import ZfrecError
 from zfrec.games import kind_of_preset
+from zfrec.live.entries import LiveError
 from zfrec.live.guard import MAX_BODY as MAX_BODY  # where the limit used to be defined
 from zfrec.live.guard import Options, Target, install, seat_key
-from zfrec.live.judge import LiveError
 from zfrec.live.table import NotFound, Table, list_tables
 from zfrec.record.model import MAX_PLAYERS
-from zfrec.render.html import build_game_view, environment, render_hand
+from zfrec.render.html import environment
 
 STREAM_SECONDS = 300.0  # an event stream ends after this; EventSource reconnects by itself
 POLL_SECONDS = 0.5  # how often a stream looks at the table's version in the store
@@ -361,8 +361,10 @@ def create_app(
     ) -> HTMLResponse:
         st = table(table_id).state(viewer=seat)
         title = st["event"] or " · ".join(st["players"])
-        page = kind_of_preset(st["rules"]).live_page or "live_table.html.j2"
-        return _page(page, state=st, title=title)
+        kind = kind_of_preset(st["rules"])
+        if kind.live_page is None:  # no table of such a kind is made (GameKind.live_rules)
+            raise NotFound("not-found", f"no live page for {kind.title} tables")
+        return _page(kind.live_page, state=st, title=title)
 
     @app.get("/t/{table_id}/watch", response_class=HTMLResponse)
     def watch(
@@ -383,17 +385,12 @@ def create_app(
         _replayed(record.preset)
         if seat is not None and seat > len(record.players):
             raise NotFound("not-found", f"there is no seat {seat}")
-        view = build_game_view(
-            record,
-            viewer=None if seat is None else seat - 1,
-            hand_href=lambda k: f"{k}" + ("" if seat is None else f"?seat={seat}"),
-        )
-        hands = {h.number: h for h in view.hands}
-        if number not in hands:
+        page = kind_of_preset(record.preset).live_hand_page(record, number, seat)
+        if page is None:
             raise NotFound("not-found", f"hand {number} has not started")
         # The published page's own CSP (in the page) governs it; this server adds framing.
         return HTMLResponse(
-            render_hand(hands[number]),
+            page,
             headers={"Content-Security-Policy": "frame-ancestors 'self'; base-uri 'none'"},
         )
 

@@ -36,19 +36,14 @@ from sqlmodel import Session
 
 from zfrec.errors import RulesError
 from zfrec.games import GameKind, NotSupported, UnknownKindError, find_kind, kind_of_preset
-from zfrec.games.zhengfen.engine.cards import format_cards, points_of
-from zfrec.games.zhengfen.engine.game import hand_sizes, next_seat
-from zfrec.games.zhengfen.engine.movegen import example, legal_plays
-from zfrec.games.zhengfen.engine.rules import preset
 from zfrec.jsonview import dump
-from zfrec.live.judge import (
+from zfrec.live.entries import (
     Conflict,
+    EditableGame,
     Entry,
     EntryRefused,
+    HeldGame,
     LiveError,
-    LiveGame,
-    marked,
-    rewrite,
 )
 from zfrec.record import Format, Game, dumps
 from zfrec.record.model import players_problem, tag_value_problem
@@ -112,7 +107,7 @@ def token_hash(token: str) -> str:
 @dataclass(slots=True)
 class _Slot:
     lock: threading.Lock = field(default_factory=threading.Lock)
-    live: LiveGame | None = None
+    live: HeldGame | None = None
 
 
 _slots: weakref.WeakKeyDictionary[Engine, dict[str, _Slot]] = weakref.WeakKeyDictionary()
@@ -232,10 +227,12 @@ def _header(row: LiveTableRow) -> Game:
     )
 
 
-def _live_game(header: Game, entries: list[Entry], version: int) -> LiveGame:
-    """The game in memory: the kind's own live game where it has one, else Zheng Fen's."""
-    made = find_kind(header.kind).live_game(header, entries, version, (EntryRefused, Conflict))
-    return made if made is not None else LiveGame(header, entries, version)
+def _live_game(header: Game, entries: list[Entry], version: int) -> HeldGame:
+    """The game in memory: the kind's own live game (its judge)."""
+    made: HeldGame = find_kind(header.kind).live_game(
+        header, entries, version, (EntryRefused, Conflict)
+    )
+    return made
 
 
 def _extra(kind: GameKind, fields: dict[str, Any]) -> dict[str, Any]:
@@ -286,18 +283,13 @@ class Table:
             if value is not None and (bad := tag_value_problem(value)):
                 raise EntryRefused(name, f"{name}: {bad}")
         chosen = dict(options or {})
-        if target is not None:
-            chosen["target"] = target
+        if target is not None and "target" in kind.option_order():
+            chosen["target"] = target  # a rule option of the game (Zheng Fen's)
         if date is None:  # a live game is played today: stored dated, as the notation writes it
             date = datetime.date.today().strftime("%Y.%m.%d")
         try:
-            own = kind.live_rules([str(p) for p in players], rules, dict(options or {}))
-            if own is None:
-                ruleset = preset(rules or "pagat", **chosen)
-                overrides = {k: v for k, v in ruleset.overrides().items() if k != "target"}
-                name, goal = ruleset.preset, ruleset.target
-            else:
-                (name, overrides), goal = own, kind.default_target or 500
+            name, overrides = kind.live_rules([str(p) for p in players], rules, chosen)
+            goal = overrides.pop("target", None) or kind.default_target or 500
         except (RulesError, NotSupported) as exc:
             raise EntryRefused("rules", exc.message) from None
         token = secrets.token_urlsafe(18)
@@ -364,7 +356,7 @@ class Table:
         `fields`: a game's own (Sheng ji: `dealer` instead of `shuffler`, `trump`, `kitty`)."""
         known = None if deals is None else {int(k) - 1: v for k, v in deals.items()}
 
-        def start(live: LiveGame) -> Entry:
+        def start(live: HeldGame) -> Entry:
             extra = _extra(find_kind(live.header.kind), fields)
             first = extra.pop("dealer", shuffler)
             zero = None if first is None else int(first) - 1
@@ -389,12 +381,12 @@ class Table:
         Illegal or ambiguous: EntryRefused, nothing stored. `fields`: a game's own (Sheng ji:
         `bid`, `discard`, `kitty`, a blocked throw's `blocked_by` and `shows`)."""
 
-        def move(live: LiveGame) -> Entry:
+        def move(live: HeldGame) -> Entry:
             extra = _extra(find_kind(live.header.kind), fields)
             if play is None and not extra:
                 raise EntryRefused("request", "play: a move needs a play")
             if extra or play is None:
-                made: Entry = live.enter(seat - 1, play, **extra)  # type: ignore[arg-type]
+                made: Entry = live.enter(seat - 1, play, **extra)
                 return made
             return live.enter(seat - 1, play)
 
@@ -416,15 +408,15 @@ class Table:
         `annotation` ("!?"; "" takes it away), `comment` (added), `disputed` with its `note` and
         the other versions `or` (a list of plays). The game itself does not change."""
 
-        def op(s: Session, row: LiveTableRow, live: LiveGame) -> LiveGame:
-            _own(live, "marked")
+        def op(s: Session, row: LiveTableRow, live: HeldGame) -> HeldGame:
+            editable = _own(live, "marked")
             moves = [e for e in live.entries if e.kind == "move"]
             target = moves[-1] if entry is None and moves else None
             if entry is not None and 1 <= entry <= len(live.entries):
                 target = live.entries[entry - 1]
             if target is None or target.kind != "move":
                 raise EntryRefused("entry", "there is no such move to mark")
-            new = marked(target, marks)
+            new = editable.mark_entry(target, marks)
             live.version = update_live_entry(
                 s,
                 table_id=self.id,
@@ -460,19 +452,19 @@ class Table:
             raise EntryRefused("request", f"{action} needs a seat and a play")
         dropped: list[dict[str, Any]] = []
 
-        def op(s: Session, row: LiveTableRow, live: LiveGame) -> LiveGame:
-            _own(live, "corrected")
+        def op(s: Session, row: LiveTableRow, live: HeldGame) -> HeldGame:
+            editable = _own(live, "corrected")
             if action == "replace" and not (
                 1 <= entry <= len(live.entries) and live.entries[entry - 1].kind == "move"
             ):
                 raise EntryRefused("entry", f"entry {entry} is not a move: only moves are edited")
 
-            def edit_move(game: LiveGame) -> None:
+            def edit_move(game: HeldGame) -> None:
                 assert seat is not None and play is not None
                 game.enter(seat - 1, play)
 
-            new, left = rewrite(live, entry, None if action == "delete" else edit_move,
-                                action != "insert")  # fmt: skip
+            new, left = editable.corrected(entry, None if action == "delete" else edit_move,
+                                           action != "insert")  # fmt: skip
             first = entry
             kept = [(e.seq, e.kind, e.data) for e in new.entries[first - 1 :]]
             new.version = replace_live_entries(
@@ -494,7 +486,7 @@ class Table:
             raise NotFound("not-found", f"no live table {self.id!r}") from None
 
     @contextmanager
-    def _live(self) -> Iterator[LiveGame]:
+    def _live(self) -> Iterator[HeldGame]:
         """The game in memory, brought up to the stored version, held under its lock."""
         slot = _slot(self.engine, self.id)
         for _ in range(_ATTEMPTS):
@@ -511,7 +503,7 @@ class Table:
                         return
         raise LiveConflict(f"live table {self.id!r} keeps changing; try again")
 
-    def _load(self, s: Session, row: LiveTableRow) -> LiveGame | None:
+    def _load(self, s: Session, row: LiveTableRow) -> HeldGame | None:
         """Rebuild the game from the stored entries; None if they moved on meanwhile."""
         rows = live_entries(s, table_id=self.id)
         if len(rows) != row.entries or self._row(s).version != row.version:
@@ -563,20 +555,21 @@ class Table:
         raise AssertionError("unreachable")
 
 
-_Op = Callable[[Session, LiveTableRow, LiveGame], LiveGame]
+_Op = Callable[[Session, LiveTableRow, HeldGame], HeldGame]
 
 
-def _own(live: LiveGame, what: str) -> None:
-    """Marks and corrections are the live layer's own game's (Zheng Fen's) for now."""
-    if not isinstance(live, LiveGame):
-        title = find_kind(live.header.kind).title
-        raise EntryRefused("request", f"a {title} table's entries cannot be {what} yet: undo")
+def _own(live: HeldGame, what: str) -> EditableGame:
+    """The game, if its kind takes marks and corrections (`GameKind.live_edits`)."""
+    kind = find_kind(live.header.kind)
+    if not kind.live_edits:
+        raise EntryRefused("request", f"a {kind.title} table's entries cannot be {what} yet: undo")
+    return live  # type: ignore[return-value]  # live_edits: its live game is an EditableGame
 
 
-def _appending(action: Callable[[LiveGame], Entry]) -> _Op:
+def _appending(action: Callable[[HeldGame], Entry]) -> _Op:
     """The change that judges one new entry and stores it."""
 
-    def op(s: Session, row: LiveTableRow, live: LiveGame) -> LiveGame:
+    def op(s: Session, row: LiveTableRow, live: HeldGame) -> HeldGame:
         live.inferred = []
         entry = action(live)
         live.version = append_live_entry(
@@ -594,7 +587,7 @@ def _appending(action: Callable[[LiveGame], Entry]) -> _Op:
     return op
 
 
-def _undoing(s: Session, row: LiveTableRow, live: LiveGame) -> LiveGame:
+def _undoing(s: Session, row: LiveTableRow, live: HeldGame) -> HeldGame:
     if not live.entries:
         raise Conflict("nothing-to-undo", "there is nothing to undo")
     seq = live.entries[-1].seq
@@ -605,7 +598,7 @@ def _undoing(s: Session, row: LiveTableRow, live: LiveGame) -> LiveGame:
     return live
 
 
-def _restore_game(s: Session, table_id: str, row: LiveTableRow, live: LiveGame) -> None:
+def _restore_game(s: Session, table_id: str, row: LiveTableRow, live: HeldGame) -> None:
     """After a correction or a mark: the stored game follows the table's record (taken out,
     and stored again if the game is over)."""
     if row.over or row.game_id is not None:
@@ -638,148 +631,16 @@ def _authorize(row: LiveTableRow, token: str | None) -> None:
 
 
 def cached_state(
-    table_id: str, live: LiveGame, *, viewer: int | None = None, since: int = 0
+    table_id: str, live: HeldGame, *, viewer: int | None = None, since: int = 0
 ) -> dict[str, Any]:
-    """state_json, made once per version of the game (and view): every phone at the table asks
-    for the same state after each entry."""
+    """The kind's `live_state`, made once per version of the game (and view): every phone at
+    the table asks for the same state after each entry."""
     key = (live.version, viewer, since)
     found = live.views.get(key)
     if found is None:
         if live.views and next(iter(live.views))[0] != live.version:
             live.views.clear()
-        own = find_kind(live.header.kind).live_state(table_id, live, viewer, since)
-        if own is None:
-            own = state_json(table_id, live, viewer=viewer, since=since)
-        found = live.views[key] = own
-    return dict(found)  # a copy of the top level: callers may add keys
-
-
-def state_json(
-    table_id: str, live: LiveGame, *, viewer: int | None = None, since: int = 0
-) -> dict[str, Any]:
-    """What a client needs to show the table (LIVE.md, "The state"). Seats are 1-based."""
-    header, game, hs = live.header, live.game, live.hand
-    n = live.n
-    view = None if viewer is None else viewer - 1
-    moves = live.move_list()
-    over = game.over and (hs is None or hs.over)
-    status = "new" if hs is None else "playing" if not hs.over else "over" if over else "between"
-    out: dict[str, Any] = {
-        "id": table_id,
-        "version": live.version,
-        "players": list(header.players),
-        "rules": header.preset,
-        "options": dict(header.options),
-        "target": header.target,
-        "event": header.event,
-        "date": header.date,
-        "status": status,
-        "hand": hs.number if hs is not None else None,
-        "hand_over": hs is not None and hs.over,
-        "trick": None,
-        "turn": None,
-        "can_pass": False,
-        "top": None,
-        "top_seat": None,
-        "top_reading": None,
-        "trick_moves": [],
-        "cards_left": [None] * n,
-        "hands": [None] * n,
-        "points": [0] * n,
-        "out": [None] * n,
-        "scores": list(game.scores),
-        "moves": moves[since:],
-        "moves_from": min(since, len(moves)),
-        "moves_total": len(moves),
-        "entries": len(live.entries),
-        "legal": None,
-        "played": "",
-        "next": None,
-        "last_hand": _result_json(live),
-        "winners": [s + 1 for s in game.winners()],
-    }
-    if hs is not None:
-        out.update(_hand_json(live, view))
-    if (hs is None or hs.over) and not game.over:
-        shuffler = game.next_shuffler()
-        leader = game.previous.first if game.previous is not None else None
-        # Hand sizes follow the draw order: from the previous first-out, or in hand 1 from
-        # the seat after whoever shuffles (one list per possible shuffler).
-        sizes = [hand_sizes(n, leader if leader is not None else next_seat(s, n)) for s in range(n)]
-        out["next"] = {
-            "hand": game.hands_played + 1,
-            "shuffler": None if shuffler is None else shuffler + 1,
-            "leader": None if leader is None else leader + 1,
-            "sizes": sizes,
-        }
-    return out
-
-
-def _hand_json(live: LiveGame, view: int | None) -> dict[str, Any]:
-    hs = live.hand
-    assert hs is not None
-    n = hs.n
-    hands: list[dict[str, Any] | None] = []
-    for s in range(n):
-        if view is not None and s != view:
-            hands.append(None)
-            continue
-        known = live.seat_known(s)
-        cards = hs.hands[s] if known or hs.deal is None else hs.hands[s] & hs.deal.known[s]
-        hands.append(
-            {
-                "cards": format_cards(cards),
-                "unknown": hs.hands[s].bit_count() - cards.bit_count(),
-                "known": known,
-            }
+        found = live.views[key] = find_kind(live.header.kind).live_state(
+            table_id, live, viewer, since
         )
-    places: list[int | None] = [None] * n
-    for place, seat in enumerate(hs.out_order, 1):
-        places[seat] = place
-    shuffler = live.shuffler()
-    out: dict[str, Any] = {
-        "trick": None if hs.over else hs.trick,
-        "turn": None if hs.over else hs.turn + 1,
-        "can_pass": not hs.over and hs.top is not None,
-        "top": None if hs.top is None else hs.top.text(),
-        "top_seat": None if hs.top_seat is None else hs.top_seat + 1,
-        "top_reading": None if hs.top is None else hs.top.describe(),
-        "trick_open": hs.top is not None,
-        # For a page to name the passes a play by a later seat implies: the seats that would
-        # pass in turn, and who leads once they all have.
-        "pass_chain": [] if hs.over or hs.top is None else [p + 1 for p in hs.pass_chain()],
-        "next_leader": None if (lead := hs.next_leader()) is None else lead + 1,
-        "trick_moves": [
-            {"seat": e.data["seat"] + 1, "play": e.data["play"]} for e in live.line_entries()
-        ],
-        "cards_left": [h.bit_count() for h in hs.hands],
-        "hands": hands,
-        "points": [points_of(w) for w in hs.won],
-        "out": places,
-        "played": format_cards(live.played()),
-        "shuffler": None if shuffler is None else shuffler + 1,
-        "leader": hs.turn + 1 if hs.trick == 1 and hs.turn_in_trick == 1 else None,
-    }
-    mover = hs.turn
-    if not hs.over and (view is None or view == mover) and live.seat_known(mover):
-        found = legal_plays(hs.hands[mover], hs.top, hs.rules)
-        plays = [example(hs.hands[mover], m) for m in found]
-        out["legal"] = [{"play": c.text(), "reading": c.describe()} for c in plays]
-    return out
-
-
-def _result_json(live: LiveGame) -> dict[str, Any] | None:
-    r = live.last_result
-    if r is None:
-        return None
-    game = live.game
-    return {
-        "hand": game.hands_played,
-        "points": list(r.points),
-        "first": r.first + 1,
-        "last": r.last + 1,
-        "out_order": [s + 1 for s in r.out_order],
-        "transfer_points": r.transfer_points,
-        "transfer_cards": format_cards(r.transfer_tricks | r.transfer_hand),
-        "totals": list(game.scores),
-    }
+    return dict(found)  # a copy of the top level: callers may add keys

@@ -12,6 +12,7 @@ Zheng Fen lives", maps what moved):
     rows            its hand, hand_seat and play rows
     simulate        self-play; solve, solver, solver_keys: the hindsight solver
     cli             its bodies of classify, beats, legal and simulate (GameKind.command)
+    live, livestate its live judge (the table's game in memory) and the table's JSON state
     view, charts    still zfrec.render.gamefiles.render_zhengfen_files (views, charts, html)
 
 The hooks import them lazily, so the registry can name the kind without loading them.
@@ -27,6 +28,7 @@ from zfrec.games import DEFAULT_KIND, GameKind
 
 if TYPE_CHECKING:
     from zfrec.games.zhengfen.engine.rules import Ruleset
+    from zfrec.games.zhengfen.live import LiveGame
     from zfrec.games.zhengfen.notation import ZhengFenBody
     from zfrec.record.model import Game, RuleValue
     from zfrec.record.problems import ReadProblem
@@ -144,6 +146,43 @@ class ZhengFenKind(GameKind):
             source, number, text, game, report
         )
         return rows
+
+    # the live table: zfrec.games.zhengfen.live (the judge), livestate (its JSON state) ------------
+
+    live_page = "live_table.html.j2"
+    live_replay = True
+    live_edits = True
+
+    def live_rules(
+        self, players: Sequence[str], preset: str | None, options: dict[str, Any]
+    ) -> tuple[str, dict[str, Any]]:
+        made: tuple[str, dict[str, Any]] = self._part(
+            "zfrec.games.zhengfen.livestate", "check_table"
+        )(players, preset, options)
+        return made
+
+    def live_game(
+        self, header: Game, entries: Sequence[Any], version: int, errors: tuple[type, type]
+    ) -> LiveGame:
+        # Zheng Fen's judge raises the live layer's EntryRefused and Conflict itself.
+        made: LiveGame = self._part("zfrec.games.zhengfen.live", "LiveGame")(
+            header, list(entries), version
+        )
+        return made
+
+    def live_state(
+        self, table_id: str, live: Any, viewer: int | None, since: int
+    ) -> dict[str, Any]:
+        state: dict[str, Any] = self._part("zfrec.games.zhengfen.livestate", "state_json")(
+            table_id, live, viewer=viewer, since=since
+        )
+        return state
+
+    def live_hand_page(self, record: Game, number: int, seat: int | None) -> str | None:
+        page: str | None = self._part("zfrec.games.zhengfen.livestate", "hand_page")(
+            record, number, seat
+        )
+        return page
 
 
 KIND = ZhengFenKind()

@@ -1,4 +1,6 @@
-"""A live game in memory: its entries, the record they make, and the engine's state.
+"""Zheng Fen at the live table: a live game in memory, its entries, the record they make, and
+the engine's state (`ZhengFenKind.live_game`; the generic table, `zfrec.live.table`, keeps the
+entries in the store, locks, versions and answers; the JSON state is `livestate`'s).
 
 The entries are the truth (they are what the store keeps); the record is built from them and
 the engine's state comes from replaying that record (`zfrec.replay`), so what the table shows is
@@ -30,12 +32,13 @@ from typing import Any, NoReturn
 
 from zfrec.baseline import Baseline, found_from, key
 from zfrec.diagnostics import Diagnostic
-from zfrec.errors import CardError, IllegalPlayError, ZfrecError
+from zfrec.errors import CardError, IllegalPlayError
 from zfrec.games.zhengfen.engine.cards import FULL_DECK, Card, Cards, format_cards, parse_play
 from zfrec.games.zhengfen.engine.combos import readings
 from zfrec.games.zhengfen.engine.deal import hand_sizes, next_seat
 from zfrec.games.zhengfen.engine.game import Event, GameState, HandResult, HandState
 from zfrec.games.zhengfen.engine.rules import Ruleset
+from zfrec.live.entries import Conflict, Entry, EntryRefused, LiveError
 from zfrec.record import dumps, iter_records_text
 from zfrec.record.model import (
     AltPlay,
@@ -53,42 +56,6 @@ from zfrec.record.model import (
 from zfrec.record.problems import ReadProblem
 from zfrec.record.zfn import PASS_WORDS
 from zfrec.replay import HandEnd, HandStart, replay
-
-
-class LiveError(ZfrecError):
-    """Why an entry or request was refused. `status` is the HTTP status the web app answers."""
-
-    status = 400
-
-    def __init__(self, code: str, message: str, **extra: Any) -> None:
-        super().__init__(message)
-        self.code = code
-        self.extra = extra
-
-    def to_json(self) -> dict[str, Any]:
-        return {"code": self.code, "message": self.message, **self.extra}
-
-
-class EntryRefused(LiveError):
-    """An illegal or ambiguous entry, in the validator's words: nothing was recorded."""
-
-    status = 422
-
-
-class Conflict(LiveError):
-    """The entry does not fit where the table is (no hand started, a hand still going...)."""
-
-    status = 409
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One accepted entry, as the store keeps it."""
-
-    seq: int
-    kind: str  # "hand" | "move"
-    data: dict[str, Any]
-
 
 # --- record from entries ------------------------------------------------------------------------
 
@@ -696,6 +663,18 @@ class LiveGame:
                 shuffler = entry.data.get("shuffler")
                 return None if shuffler is None else int(shuffler)
         return None
+
+    # marks and corrections (GameKind.live_edits: the table's `mark` and `edit`) -----------------
+
+    def mark_entry(self, entry: Entry, marks: dict[str, Any]) -> Entry:
+        """`entry` (a move) with the table's marks changed (`marked`)."""
+        return marked(entry, marks)
+
+    def corrected(
+        self, at: int, edit: Callable[[LiveGame], object] | None, replace_old: bool
+    ) -> tuple[LiveGame, list[dict[str, Any]]]:
+        """This game with entry `at` corrected (`rewrite`); itself unchanged."""
+        return rewrite(self, at, edit, replace_old)
 
 
 # --- marks and corrections ------------------------------------------------------------------------
