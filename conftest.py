@@ -18,7 +18,7 @@ collect_ignore = [
     # `>>>` sketches, not doctests:
     "zfrec/record/__init__.py",
     "zfrec/render/__init__.py",
-    "zfrec/render/html.py",
+    "zfrec/games/zhengfen/pages/html.py",
     "zfrec/render/site.py",
     "zfrec/cli/site_writer.py",
     "zfrec/store/__init__.py",

@@ -11,8 +11,8 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
+from zfrec.games.zhengfen.pages.html import build_game_view, render_hand
 from zfrec.record.model import Game
-from zfrec.render.html import build_game_view, render_hand
 
 
 def _render_once(games: Sequence[Game]) -> int:

@@ -16,10 +16,10 @@ from zfrec.games.zhengfen.analysis.analyze import GameAnalysis, analyze_game, pl
 from zfrec.games.zhengfen.engine.cards import parse_play
 from zfrec.games.zhengfen.engine.combos import resolve
 from zfrec.games.zhengfen.engine.rules import preset
+from zfrec.games.zhengfen.pages.analysis import analysis_html
 from zfrec.games.zhengfen.simulate import SimConfig, simulate_game
 from zfrec.record import dumps, loads
 from zfrec.record.model import Game
-from zfrec.render.analysis import analysis_html
 from zfrec.replay import HandStart, MoveStep, replay
 from zfrec.validate import validate
 

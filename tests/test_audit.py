@@ -21,10 +21,10 @@ from zfrec.games.zhengfen.analysis.audit import audit, rules_search
 from zfrec.games.zhengfen.analysis.diff import diff_games
 from zfrec.games.zhengfen.engine.cards import Cards, Stand, iter_ids
 from zfrec.games.zhengfen.engine.rules import preset
+from zfrec.games.zhengfen.pages.analysis import audit_html
 from zfrec.games.zhengfen.simulate import SimConfig, simulate_game
 from zfrec.record import dumps, loads
 from zfrec.record.model import Game, HandScore, Move
-from zfrec.render.analysis import audit_html
 from zfrec.validate import validate
 
 runner = CliRunner()

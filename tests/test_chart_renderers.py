@@ -18,9 +18,10 @@ import pytest
 from matplotlib.backends.backend_agg import RendererAgg
 
 from tests.test_publish import renamed, simulated
+from zfrec.games.zhengfen.pages.charts import points_model, score_model
+from zfrec.games.zhengfen.pages.html import build_game_view
 from zfrec.render import mplrender
-from zfrec.render.charts import RC, draw, points_model, score_model
-from zfrec.render.html import build_game_view
+from zfrec.render.charts import RC, draw
 from zfrec.render.svgchart import chart_svg
 
 NAMES = (["王芳", "张伟", "Ann", "李娜"], ["East", "South", "West", "North"])

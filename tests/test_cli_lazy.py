@@ -15,6 +15,8 @@ from zfrec.games.zhengfen.solver import Budget
 # Loaded on demand: the analysis and the solver, the store, the pages, the live server.
 HEAVY = (
     "zfrec.games.zhengfen.analysis",
+    "zfrec.games.zhengfen.pages",
+    "zfrec.games.zhengfen.live",  # and livestate
     "zfrec.store",
     "zfrec.render",
     "zfrec.live",

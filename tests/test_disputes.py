@@ -18,9 +18,9 @@ from zfrec.cli import app
 from zfrec.games.zhengfen.analysis.audit import audit
 from zfrec.games.zhengfen.analysis.disputes import LEDGER_CODES, judge_disputes, with_version
 from zfrec.games.zhengfen.engine.rules import preset
+from zfrec.games.zhengfen.pages.analysis import audit_file
 from zfrec.games.zhengfen.simulate import SimConfig, simulate_game
 from zfrec.record import AltPlay, Game, dumps, load, loads
-from zfrec.render.analysis import audit_file
 from zfrec.render.site import game_files
 from zfrec.validate import Report, validate
 

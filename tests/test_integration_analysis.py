@@ -18,11 +18,11 @@ from zfrec.cli import app
 from zfrec.games.zhengfen.analysis.analyze import analyze_game, player_aggregates
 from zfrec.games.zhengfen.engine.game import PassEvent, PlayEvent
 from zfrec.games.zhengfen.engine.rules import preset
+from zfrec.games.zhengfen.pages.analysis import AUDIT_PAGE, analysed_view, annotate
+from zfrec.games.zhengfen.pages.html import build_game_view, render_game, render_hand
 from zfrec.games.zhengfen.simulate import SimConfig, simulate_game
 from zfrec.record import Game, dumps, load, loads
-from zfrec.render.analysis import AUDIT_PAGE, analysed_view, annotate
 from zfrec.render.gamefiles import _sources
-from zfrec.render.html import build_game_view, render_game, render_hand
 from zfrec.render.site import game_files, stored_game_files
 from zfrec.render.views import card_prose
 from zfrec.replay import HandStart, MoveStep, replay
@@ -355,7 +355,7 @@ def test_the_artifact_key_covers_the_options_and_the_code(db: str) -> None:
         "zfrec/games/zhengfen/analysis/analyze.py",
         "zfrec/games/zhengfen/analysis/audit.py",
         "zfrec/games/zhengfen/engine/combos.py",
-        "zfrec/render/analysis.py",
+        "zfrec/games/zhengfen/pages/analysis.py",
         "templates/analysis_game.html.j2", "templates/audit.html.j2", "templates/replay.js",
     ):  # fmt: skip
         assert shaping in names

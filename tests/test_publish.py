@@ -33,13 +33,13 @@ from zfrec.cli.render_cmds import SOLVE_CARDS
 from zfrec.games.zhengfen.engine.combos import Category
 from zfrec.games.zhengfen.engine.game import PlayEvent
 from zfrec.games.zhengfen.engine.rules import preset
+from zfrec.games.zhengfen.pages.charts import game_charts, score_model
+from zfrec.games.zhengfen.pages.html import build_game_view
+from zfrec.games.zhengfen.pages.viewer import encode_hand
 from zfrec.games.zhengfen.simulate import SimConfig, simulate_game
 from zfrec.record import Game, dumps, load, loads
-from zfrec.render.charts import game_charts, score_model
 from zfrec.render.fonts import font_plan
-from zfrec.render.html import build_game_view
 from zfrec.render.site import MANIFEST, game_files
-from zfrec.render.viewer import encode_hand
 from zfrec.replay import MoveStep, replay
 
 ROOT = Path(__file__).resolve().parent.parent

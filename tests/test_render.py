@@ -19,16 +19,11 @@ from zfrec.errors import SeatError
 from zfrec.games.zhengfen.engine.cards import format_cards, ids, points_of
 from zfrec.games.zhengfen.engine.game import PlayEvent
 from zfrec.games.zhengfen.engine.rules import preset
+from zfrec.games.zhengfen.pages.charts import game_charts
+from zfrec.games.zhengfen.pages.html import build_game_view, render_game, render_hand
+from zfrec.games.zhengfen.pages.views import ExtraSection, StepNote
 from zfrec.games.zhengfen.simulate import SimConfig, simulate_game
 from zfrec.record import Game, dumps, loads
-from zfrec.render.charts import game_charts
-from zfrec.render.html import (
-    ExtraSection,
-    StepNote,
-    build_game_view,
-    render_game,
-    render_hand,
-)
 from zfrec.render.site import cache_key, game_files, slug
 from zfrec.replay import HandEnd, HandStart, MoveStep, replay
 
@@ -435,7 +430,7 @@ def _glyphs(step: object) -> list[str]:
 
 
 def _views_alive() -> int:
-    from zfrec.render.views import GameView, HandView, StepView
+    from zfrec.games.zhengfen.pages.views import GameView, HandView, StepView
 
     return sum(type(o) in (GameView, HandView, StepView) for o in gc.get_objects())
 

@@ -17,9 +17,9 @@ from tests.lanes import CHROMIUM  # noqa: F401  (other browser tests import it f
 from zfrec.games.zhengfen.engine.cards import card_str, ids, points_of
 from zfrec.games.zhengfen.engine.game import PlayEvent
 from zfrec.games.zhengfen.engine.rules import preset
+from zfrec.games.zhengfen.pages.html import build_game_view, render_game, render_hand
 from zfrec.games.zhengfen.simulate import SimConfig, simulate_game
 from zfrec.record import Game, dumps, loads
-from zfrec.render.html import build_game_view, render_game, render_hand
 from zfrec.replay import HandEnd, HandStart, MoveStep, replay
 
 ARGS = [

@@ -12,9 +12,9 @@ import pytest
 
 from tests.test_render_browser import open_page
 from zfrec.games.zhengfen.analysis.costs import perfect_play_tables
+from zfrec.games.zhengfen.pages.analysis import analysed_view
+from zfrec.games.zhengfen.pages.html import render_hand
 from zfrec.record import load
-from zfrec.render.analysis import analysed_view
-from zfrec.render.html import render_hand
 from zfrec.render.site import game_files
 from zfrec.render.views import card_prose
 

@@ -15,9 +15,9 @@ from zfrec.cli.solve_cmds import parse_at
 from zfrec.games.zhengfen.analysis.costs import perfect_play_tables
 from zfrec.games.zhengfen.analysis.position import At, PositionError, position_at
 from zfrec.games.zhengfen.engine.cards import ids
+from zfrec.games.zhengfen.pages.analysis import mark_perfect_play
+from zfrec.games.zhengfen.pages.html import build_game_view
 from zfrec.record import load
-from zfrec.render.analysis import mark_perfect_play
-from zfrec.render.html import build_game_view
 
 runner = CliRunner()
 CLUB = Path(__file__).resolve().parent.parent / "sample_games" / "01-annotated-club-night.zfn"

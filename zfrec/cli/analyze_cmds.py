@@ -493,7 +493,9 @@ def audit_cmd(
     if html_out is not None and len(own) == len(reports):
         fail("--html: audit pages of Sheng ji records come later; use --json or the text")
     if html_out is not None:
-        from zfrec.render.analysis import audit_file  # the HTML machinery only when asked for
+        from zfrec.games.zhengfen.pages.analysis import (
+            audit_file,  # the HTML machinery only when asked for
+        )
 
         if own:
             err.print(f"warning: {len(own)} Sheng ji game(s) are left out of {html_out}: "

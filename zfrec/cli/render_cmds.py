@@ -109,11 +109,9 @@ def render_cmd(
     Each page is a single self-contained HTML file (CSS and script inline, no external
     requests) that works offline. A file with several games gets one directory per game.
     """
-    from zfrec.games import find_kind
-    from zfrec.render.analysis import AUDIT_PAGE
-    from zfrec.render.gamefiles import VIEWER_PAGE, OutputFile
+    from zfrec.games import KINDS, find_kind
+    from zfrec.render.gamefiles import AUDIT_PAGE, VIEWER_PAGE
     from zfrec.render.site import game_files
-    from zfrec.render.viewer import render_viewer
 
     games, label = _records(source, db)
     total = 0
@@ -131,7 +129,8 @@ def render_cmd(
                     game, viewer=viewer, audit=True, viewer_href=VIEWER_PAGE,
                     solve_cards=solve_cards,
                 )  # fmt: skip
-            files.append(OutputFile(VIEWER_PAGE, render_viewer().encode()))
+            for name in KINDS:  # Zheng Fen's viewer.html
+                files.extend(find_kind(name).shared_files())
         except ZfrecError as exc:
             fail(f"{label}, game {number}: {exc}")
         total += write_files(target, files)

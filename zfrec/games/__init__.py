@@ -342,6 +342,13 @@ class GameKind:
         index's part, and each player's), or None (nothing beyond the generic tables)."""
         return None
 
+    def shared_files(self) -> list[Any]:
+        """Files (zfrec.render.gamefiles.OutputFile) the kind's pages link to that a published
+        site, or a `zfrec render` directory, holds once beside the games: Zheng Fen's
+        single-file hand viewer (viewer.html). The site and `render` write every kind's, so
+        what they hold does not depend on which games are in them."""
+        return []
+
     def pages_later(self) -> str:
         """The message the site and `render` give for a kind without pages."""
         return f"pages for {self.title} records come later"

@@ -1,38 +1,20 @@
-"""Rendering: hand replays, game pages with charts, and a static site (RENDER.md).
+"""Rendering for every game: a game's files, the static site, and what pages share (RENDER.md).
 
-    >>> from zfrec.render import build_game_view, render_hand, game_files
-    >>> view = build_game_view(game)               # view-models from the replay stream
-    >>> html = render_hand(view.hands[0])          # one self-contained page, as a string
+    >>> from zfrec.render import game_files, publish
     >>> files = game_files(game)                   # the game page, replays and charts
 
-Renderers return strings (or OutputFile values); only the CLI writes files. Charts (matplotlib)
-are imported from zfrec.render.charts on demand.
+A game's pages are its kind's (`GameKind.render_files`: Zheng Fen's in
+zfrec.games.zhengfen.pages, Sheng ji's in its package); here are the Jinja2 environment
+(html), the helpers pages share (views), the chart engine (charts, svgchart, mplrender, fonts),
+the files and their cache keys (gamefiles) and the site (site). Renderers return strings (or
+OutputFile values); only the CLI writes files. Charts (matplotlib) are imported on demand.
 """
 
 from __future__ import annotations
 
-from zfrec.render.html import (
-    ExtraSection,
-    GameView,
-    HandView,
-    StepNote,
-    StepView,
-    build_game_view,
-    render_game,
-    render_hand,
-)
-
 __all__ = [
-    "ExtraSection",
-    "GameView",
-    "HandView",
-    "StepNote",
-    "StepView",
-    "build_game_view",
     "game_files",
     "publish",
-    "render_game",
-    "render_hand",
 ]
 
 

@@ -1,15 +1,15 @@
-"""The game's charts: cumulative scores and points per hand, drawn with matplotlib.
+"""The chart engine of every game's pages: a model per chart, drawn as SVG and PNG.
 
-    >>> from zfrec.games.zhengfen.analysis.example import broken_example
-    >>> from zfrec.render.html import build_game_view
-    >>> scores, points = game_charts(build_game_view(broken_example()))
-    >>> scores.svg[:43]          # the SVG for the page: 100 % wide, text as text
-    '<svg viewBox="0 0 340 242" class="zf-chart"'
-    >>> scores.svg_file[:40]     # the same chart as a file of its own
+    >>> m = ChartModel("points", "Points", "bars", (1, 2), (Series(0, "Ann", "Ann", (5, 10)),),
+    ...                0, 10, (0, 5, 10), (1, 2), (), "hand", "points")
+    >>> chart = render_chart(m)
+    >>> chart.svg[:36]           # the SVG for the page: 100 % wide, text as text
+    '<svg viewBox="0 0 340 242" class="zf'
+    >>> chart.svg_file[:40]      # the same chart as a file of its own
     '<svg xmlns="http://www.w3.org/2000/svg" '
-    >>> scores.png[:4]           # a picture, or None when no installed font draws the names
-    b'\x89PNG'
 
+A game makes the models of its charts (Zheng Fen's cumulative scores and points per hand:
+zfrec.games.zhengfen.pages.charts; Sheng ji's in its package) and this module draws them.
 One model per chart (`ChartModel`: axes, ticks, series, target, winners) and one layout
 (`frame`) make both drawings: the SVG, written directly (zfrec.render.svgchart), and the PNG,
 drawn with matplotlib's `Figure` (no pyplot: no global state, no GUI backend). The SVG keeps
@@ -39,7 +39,7 @@ from markupsafe import Markup
 
 from zfrec.render.fonts import describe_missing, font_plan
 from zfrec.render.mplrender import agg_renderer
-from zfrec.render.views import GameView, isolate, short_name
+from zfrec.render.views import isolate
 
 # Okabe-Ito, distinguishable under the common colour-vision deficiencies; the same order as the
 # seat colours of the replay pages (--seat0..5 in style.css).
@@ -177,52 +177,6 @@ def x_ticks(xs: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     major = tuple(x for x in xs if (last - x) % major_step == 0)
     minor = tuple(x for x in xs if (last - x) % minor_step == 0 and x not in major)
     return major, minor
-
-
-def score_model(view: GameView) -> ChartModel:
-    """The score race: each player's total after each hand, the target, the winners."""
-    players = view.header.players
-    summaries = view.summaries
-    xs = (0, *(s.number for s in summaries))
-    series = tuple(
-        Series(seat, name, short_name(name), (0, *(s.totals[seat] for s in summaries)))
-        for seat, name in enumerate(players)
-    )
-    target = view.header.target
-    values = [v for s in series for v in s.values]
-    lo, hi = min(0, *values), max(target, *values) * 1.12
-    ticks = nice_ticks(lo, hi)
-    winners: list[tuple[int, int, int, str]] = []
-    if view.over and summaries:
-        last = summaries[-1]
-        for seat in view.winners:
-            winners.append((seat, last.number, last.totals[seat], short_name(players[seat])))
-    major, minor = x_ticks(xs)
-    return ChartModel(
-        "scores", "Cumulative scores", "lines", xs, series, ticks[0], max(hi, ticks[-1]),
-        ticks, major, minor, "hand", "score", target, tuple(winners),
-    )  # fmt: skip
-
-
-def points_model(view: GameView) -> ChartModel:
-    """The points each player took in each hand, stacked per hand."""
-    players = view.header.players
-    summaries = view.summaries
-    xs = tuple(s.number for s in summaries)
-    series = tuple(
-        Series(
-            seat, name, short_name(name),
-            tuple((s.points[seat] if s.points is not None else 0) for s in summaries),
-        )
-        for seat, name in enumerate(players)
-    )  # fmt: skip
-    highest = max([sum(col) for col in zip(*(s.values for s in series), strict=True)] or [0])
-    ticks = nice_ticks(0, max(highest, 1), 4)
-    major, minor = x_ticks(xs)
-    return ChartModel(
-        "points", "Points per hand", "bars", xs, series, 0, max(ticks[-1], highest), ticks,
-        major, minor, "hand", "points in the hand",
-    )  # fmt: skip
 
 
 # --- drawing with matplotlib ---------------------------------------------------------------------
@@ -531,20 +485,10 @@ def render_chart(m: ChartModel, *, png: bool = True) -> Chart:
     return Chart(m.name, m.title, svg, svg_file, picture, legend, notice)
 
 
-def game_charts(view: GameView, *, png: bool = True) -> list[Chart]:
-    """The charts of a game page: the score race and the points per hand."""
-    if not view.summaries:
-        return []
-    return [render_chart(model, png=png) for model in (score_model(view), points_model(view))]
-
-
 __all__ = [
     "Chart",
     "ChartModel",
     "draw",
-    "game_charts",
     "nice_ticks",
-    "points_model",
     "render_chart",
-    "score_model",
 ]

@@ -25,8 +25,7 @@ from typing import TYPE_CHECKING, Any
 from zfrec.games import find_kind
 from zfrec.gctuning import collected_after
 from zfrec.record.model import Game
-from zfrec.render.analysis import AUDIT_PAGE, Decorate, analysed_view, render_audit
-from zfrec.render.html import ChartEmbed, build_game_view, render_game, render_hand
+from zfrec.render.views import ChartEmbed
 
 if TYPE_CHECKING:
     from zfrec.render.charts import Chart
@@ -39,7 +38,11 @@ MIME = {
 }
 RENDERED_DEPENDENCIES = ("jinja2", "markupsafe", "matplotlib")  # their versions shape the output
 UNRENDERED_PACKAGES = ("cli", "store")  # zfrec code that does not change a page
-VIEWER_PAGE = "viewer.html"
+VIEWER_PAGE = "viewer.html"  # the single-file viewer a kind may ship (GameKind.shared_files)
+AUDIT_PAGE = "audit.html"  # a broken record's audit page, beside its game page
+# The renderer's hook: add notes and sections to a game's view (of the record's kind) before
+# its pages are drawn (Zheng Fen's: a zfrec.games.zhengfen.pages.views.GameView).
+Decorate = Callable[[Any], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,66 +141,6 @@ def chart_files(
     return embeds, notices
 
 
-def render_zhengfen_files(
-    record: Game,
-    *,
-    viewer: int | None = None,
-    index_href: str | None = None,
-    player_hrefs: dict[str, str] | None = None,
-    decorate: Decorate | None = None,
-    charts: bool = True,
-    analysis: bool = True,
-    audit: bool = False,
-    viewer_href: str | None = None,
-    solve_cards: int = 0,
-) -> RenderedGame:
-    """A Zheng Fen game's files (its kind's `render_files`): pages, replays, charts, audit."""
-    from zfrec.render.charts import game_charts
-
-    # Disputed moves with other versions are judged in the same pass (not in a seat's view: a
-    # verdict may tell what a hand held).
-    judge = None
-    if viewer is None and any(
-        m.alternatives for h in record.hands for t in h.tricks for m in t.moves
-    ):
-        from zfrec.games.zhengfen.analysis.disputes import DisputeJudge
-
-        judge = DisputeJudge(record)
-    more = [judge] if judge is not None else []
-    if analysis:  # one replay pass feeds the pages, the analysis and the disputes
-        view = analysed_view(
-            record, viewer=viewer, hand_href=hand_page, solve_cards=solve_cards, visitors=more
-        )
-    else:
-        view = build_game_view(record, viewer=viewer, hand_href=hand_page, visitors=more)
-    view.index_href = index_href
-    view.player_hrefs = dict(player_hrefs or {})
-    for hand in view.hands:
-        hand.game_href = "index.html"
-        hand.viewer_href = viewer_href
-    if judge is not None:
-        from zfrec.render.disputes import mark_disputes
-
-        mark_disputes(view, record, judge.verdicts())
-    extra: list[OutputFile] = []
-    # The replay already found every diagnostic the validator would: a record without errors
-    # is legal, and its audit would only validate it again.
-    if audit and viewer is None and view.errors:
-        from zfrec.games.zhengfen.analysis.audit import audit as audit_record
-
-        report = audit_record(record)
-        if not report.legal:
-            view.audit_href = AUDIT_PAGE
-            extra.append(OutputFile(AUDIT_PAGE, render_audit(view, report).encode()))
-    if decorate is not None:
-        decorate(view)
-    files = [OutputFile(hand_page(h.number), render_hand(h).encode()) for h in view.hands]
-    embeds, notices = chart_files(game_charts(view) if charts else [], files)
-    files.append(OutputFile("index.html", render_game(view, embeds).encode()))
-    meta = GameMeta(view.disputes, view.specials, view.audit_href is not None, tuple(notices))
-    return RenderedGame(files + extra, meta)
-
-
 def game_files(
     record: Game,
     *,
@@ -214,13 +157,14 @@ def game_files(
     """A game's page (index.html), one replay per hand and the charts, as relative files.
 
     `analysis` marks missed beats and conceded counters at their moves and adds the analysis
-    sections (zfrec.render.analysis). `audit` adds audit.html, linked from the game page, when
-    the record fails validation (not in a seat's view: the repairs tell what the hands held).
-    A `decorate` hook runs after the analysis. `viewer_href`, when given, is where the
-    single-file viewer is (each replay page then offers a link that opens the hand in it).
+    sections (zfrec.games.zhengfen.pages.analysis). `audit` adds audit.html, linked from the
+    game page, when the record fails validation (not in a seat's view: the repairs tell what
+    the hands held). A `decorate` hook runs after the analysis. `viewer_href`, when given, is
+    where the single-file viewer is (each replay page then offers a link that opens the hand
+    in it).
     `solve_cards` > 0 (with `analysis`, not in a seat's view) adds the hindsight solver's
     marks: what each decision cost, and the "perfect play from here" table at each step where at
-    most that many cards are left (zfrec.render.analysis.analysed_view).
+    most that many cards are left (zfrec.games.zhengfen.pages.analysis.analysed_view).
     """
     return render_game_files(
         record, viewer=viewer, index_href=index_href, player_hrefs=player_hrefs,
@@ -334,8 +278,10 @@ META_FILE = "meta.json"
 Worker = Callable[[int, str], tuple[int, RenderedGame]]
 
 __all__ = [
+    "AUDIT_PAGE",
     "META_FILE",
     "VIEWER_PAGE",
+    "Decorate",
     "GameMeta",
     "OutputFile",
     "RenderOptions",

@@ -28,10 +28,11 @@ from urllib.parse import quote
 from markupsafe import Markup
 
 from zfrec.games import DEFAULT_KIND, KINDS, find_kind
-from zfrec.render.analysis import AUDIT_PAGE, Decorate
 from zfrec.render.gamefiles import (
+    AUDIT_PAGE,
     META_FILE,
     VIEWER_PAGE,
+    Decorate,
     GameMeta,
     OutputFile,
     RenderedGame,
@@ -201,7 +202,6 @@ def site_pages(
     session: Session, rows: list[GameRow], metas: Mapping[int, GameMeta], title: str
 ) -> Iterator[OutputFile]:
     """The index (with search and filters), the player pages and the single-file viewer."""
-    from zfrec.render.viewer import render_viewer
     from zfrec.store.queries import seat_outcomes
     from zfrec.store.store import list_games, player_stats
 
@@ -245,7 +245,8 @@ def site_pages(
             yield OutputFile(link.href, index.render(site=view, scripts=scripts).encode())
     else:
         yield OutputFile("index.html", index.render(site=site, scripts=scripts).encode())
-    yield OutputFile(VIEWER_PAGE, render_viewer().encode())
+    for name in KINDS:  # Zheng Fen's viewer.html
+        yield from find_kind(name).shared_files()
     for player in stats:
         own = [_link(r, "../", metas.get(r.id)) for r in list_games(session, player=player.name)]
         page = env.get_template("player.html.j2").render(

@@ -1,8 +1,8 @@
 """A chart's SVG, written directly from its model: the page's responsive drawing.
 
     >>> from zfrec.games.zhengfen.analysis.example import broken_example
-    >>> from zfrec.render.charts import score_model
-    >>> from zfrec.render.html import build_game_view
+    >>> from zfrec.games.zhengfen.pages.charts import score_model
+    >>> from zfrec.games.zhengfen.pages.html import build_game_view
     >>> page, file = chart_svg(score_model(build_game_view(broken_example())))
     >>> page[:43], file[:40]
     ('<svg viewBox="0 0 340 242" class="zf-chart"', '<svg xmlns="http://www.w3.org/2000/svg" ')

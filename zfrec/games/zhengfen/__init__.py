@@ -13,7 +13,10 @@ Zheng Fen lives", maps what moved):
     simulate        self-play; solve, solver, solver_keys: the hindsight solver
     cli             its bodies of classify, beats, legal and simulate (GameKind.command)
     live, livestate its live judge (the table's game in memory) and the table's JSON state
-    view, charts    still zfrec.render.gamefiles.render_zhengfen_files (views, charts, html)
+    pages/          its pages: views and html (the view-models and the builder from the
+                    replay stream), charts (its chart models), analysis (the analyser's marks
+                    and the audit page), disputes, viewer (the single-file hand viewer), files
+                    (`render_files`); on the generic engine of zfrec.render
 
 The hooks import them lazily, so the registry can name the kind without loading them.
 """
@@ -33,7 +36,7 @@ if TYPE_CHECKING:
     from zfrec.record.model import Game, RuleValue
     from zfrec.record.problems import ReadProblem
     from zfrec.record.seatrefs import Seats
-    from zfrec.render.gamefiles import RenderedGame
+    from zfrec.render.gamefiles import OutputFile, RenderedGame
     from zfrec.store.rows import Rows
     from zfrec.validate import Report
 
@@ -134,10 +137,17 @@ class ZhengFenKind(GameKind):
         return report
 
     def render_files(self, game: Game, **options: Any) -> RenderedGame:
-        made: RenderedGame = self._part("zfrec.render.gamefiles", "render_zhengfen_files")(
-            game, **options
-        )
+        made: RenderedGame = self._part(
+            "zfrec.games.zhengfen.pages.files", "render_zhengfen_files"
+        )(game, **options)
         return made
+
+    def shared_files(self) -> list[OutputFile]:
+        # viewer.html: every hand page's "open in the viewer" link points at it
+        render_viewer = self._part("zfrec.games.zhengfen.pages.viewer", "render_viewer")
+        output_file = self._part("zfrec.render.gamefiles", "OutputFile")
+        page: str = self._part("zfrec.render.gamefiles", "VIEWER_PAGE")
+        return [output_file(page, render_viewer().encode())]
 
     def store_rows(
         self, source: str | None, number: int, text: str, game: Game, report: Any

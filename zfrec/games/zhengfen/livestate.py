@@ -13,8 +13,8 @@ from zfrec.games.zhengfen.engine.game import hand_sizes, next_seat
 from zfrec.games.zhengfen.engine.movegen import example, legal_plays
 from zfrec.games.zhengfen.engine.rules import preset
 from zfrec.games.zhengfen.live import LiveGame
+from zfrec.games.zhengfen.pages.html import build_game_view, render_hand
 from zfrec.record.model import Game
-from zfrec.render.html import build_game_view, render_hand
 
 
 def hand_page(record: Game, number: int, seat: int | None) -> str | None:

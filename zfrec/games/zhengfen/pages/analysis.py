@@ -10,7 +10,7 @@
 All the HTML is made by the templates (templates/analysis_*.j2, audit*.j2).
 
     >>> from zfrec.games.zhengfen.analysis.example import example_game
-    >>> from zfrec.render.html import build_game_view
+    >>> from zfrec.games.zhengfen.pages.html import build_game_view
     >>> game = example_game()
     >>> view = build_game_view(game)
     >>> analysis_decorator(game)(view)
@@ -44,18 +44,19 @@ from zfrec.games.zhengfen.analysis.analyze import (
 from zfrec.games.zhengfen.analysis.audit import AuditReport
 from zfrec.games.zhengfen.analysis.costs import COST_BUDGET, CostFinder
 from zfrec.games.zhengfen.analysis.flow import FlowRow
-from zfrec.record.model import Game
-from zfrec.render.html import build_game_view, environment
-from zfrec.render.views import (
+from zfrec.games.zhengfen.pages.html import build_game_view
+from zfrec.games.zhengfen.pages.views import (
     DiagnosticView,
     ExtraSection,
     GameView,
     StepNote,
     StepView,
-    card_prose,
 )
+from zfrec.record.model import Game
+from zfrec.render.gamefiles import AUDIT_PAGE
+from zfrec.render.html import environment
+from zfrec.render.views import card_prose
 
-AUDIT_PAGE = "audit.html"
 PAGE_SECONDS = 10.0  # a game's solving for its pages, in all (analysed_view's solve_cards)
 Decorate = Callable[[GameView], None]  # the renderer's hook: add notes and sections to a view
 
@@ -161,7 +162,7 @@ def analysis_decorator(
     play's alternatives, only a missed beat's example, so the fast mode does.
 
     >>> from zfrec.games.zhengfen.analysis.example import example_game
-    >>> from zfrec.render.html import build_game_view
+    >>> from zfrec.games.zhengfen.pages.html import build_game_view
     >>> view = build_game_view(example_game())
     >>> analysis_decorator(example_game(), viewer=0)(view)  # as Ann saw the game
     >>> [n.kind for s in view.hands[0].steps for n in s.notes]
@@ -179,7 +180,7 @@ def annotate(view: GameView, analysis: GameAnalysis, *, viewer: int | None = Non
     one on the game page: per-seat totals, the notes linked to their steps, the points flow.
 
     >>> from zfrec.games.zhengfen.analysis.example import example_game
-    >>> from zfrec.render.html import build_game_view
+    >>> from zfrec.games.zhengfen.pages.html import build_game_view
     >>> view = build_game_view(example_game())
     >>> annotate(view, analyze_game(example_game()))
     >>> [s.title for s in view.sections], [s.title for s in view.hands[0].sections]
@@ -251,7 +252,7 @@ def render_audit(view: GameView, report: AuditReport, *, game_href: str = "index
 
     >>> from zfrec.games.zhengfen.analysis.audit import audit
     >>> from zfrec.games.zhengfen.analysis.example import broken_example
-    >>> from zfrec.render.html import build_game_view
+    >>> from zfrec.games.zhengfen.pages.html import build_game_view
     >>> page = render_audit(build_game_view(broken_example()), audit(broken_example()))
     >>> page.startswith("<!DOCTYPE html>"), "legal if trick 1, turn 5 (\u2068Bo\u2069) was" in page
     (True, True)

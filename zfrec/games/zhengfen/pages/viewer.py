@@ -1,7 +1,7 @@
 """The single-file viewer: one static page that shows any hand passed in its URL fragment.
 
     >>> from zfrec.games.zhengfen.analysis.example import broken_example
-    >>> from zfrec.render.html import build_game_view
+    >>> from zfrec.games.zhengfen.pages.html import build_game_view
     >>> page = render_viewer()                   # viewer.html, the same for every site
     >>> viewer_link(build_game_view(broken_example()).hands[0])[:14]
     'viewer.html#z='
@@ -18,8 +18,8 @@ import base64
 import json
 import zlib
 
+from zfrec.games.zhengfen.pages.views import HandView
 from zfrec.render.html import environment
-from zfrec.render.views import HandView
 
 FRAGMENT_KEY = "z"
 

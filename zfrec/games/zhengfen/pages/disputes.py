@@ -8,7 +8,7 @@ include.
 
     >>> from zfrec.games.zhengfen.analysis.disputes import DISPUTE_EXAMPLE
     >>> from zfrec.record import loads
-    >>> from zfrec.render.html import build_game_view
+    >>> from zfrec.games.zhengfen.pages.html import build_game_view
     >>> [game] = loads(DISPUTE_EXAMPLE)
     >>> view = build_game_view(game)
     >>> mark_disputes(view, game)
@@ -23,9 +23,9 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from zfrec.games.zhengfen.analysis.disputes import DisputeVerdict, VersionVerdict, judge_disputes
+from zfrec.games.zhengfen.pages.views import ExtraSection, GameView, StepNote
 from zfrec.record.model import Game
 from zfrec.render.html import environment
-from zfrec.render.views import ExtraSection, GameView, StepNote
 
 SECTION_TITLE = "Disputed moves"
 

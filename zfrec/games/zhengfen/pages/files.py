@@ -1,0 +1,81 @@
+"""A Zheng Fen game's files (`ZhengFenKind.render_files`): its page, a replay per hand, the
+charts, the analysis marks, the verdicts on disputed moves and the audit page of a broken
+record. The generic layer (zfrec.render.gamefiles) names the files and keys their cache.
+"""
+
+from __future__ import annotations
+
+from zfrec.games.zhengfen.pages.analysis import analysed_view, render_audit
+from zfrec.games.zhengfen.pages.html import build_game_view, render_game, render_hand
+from zfrec.record.model import Game
+from zfrec.render.gamefiles import (
+    AUDIT_PAGE,
+    Decorate,
+    GameMeta,
+    OutputFile,
+    RenderedGame,
+    chart_files,
+    hand_page,
+)
+
+__all__ = ["render_zhengfen_files"]
+
+
+def render_zhengfen_files(
+    record: Game,
+    *,
+    viewer: int | None = None,
+    index_href: str | None = None,
+    player_hrefs: dict[str, str] | None = None,
+    decorate: Decorate | None = None,
+    charts: bool = True,
+    analysis: bool = True,
+    audit: bool = False,
+    viewer_href: str | None = None,
+    solve_cards: int = 0,
+) -> RenderedGame:
+    """A Zheng Fen game's files (its kind's `render_files`): pages, replays, charts, audit."""
+    from zfrec.games.zhengfen.pages.charts import game_charts
+
+    # Disputed moves with other versions are judged in the same pass (not in a seat's view: a
+    # verdict may tell what a hand held).
+    judge = None
+    if viewer is None and any(
+        m.alternatives for h in record.hands for t in h.tricks for m in t.moves
+    ):
+        from zfrec.games.zhengfen.analysis.disputes import DisputeJudge
+
+        judge = DisputeJudge(record)
+    more = [judge] if judge is not None else []
+    if analysis:  # one replay pass feeds the pages, the analysis and the disputes
+        view = analysed_view(
+            record, viewer=viewer, hand_href=hand_page, solve_cards=solve_cards, visitors=more
+        )
+    else:
+        view = build_game_view(record, viewer=viewer, hand_href=hand_page, visitors=more)
+    view.index_href = index_href
+    view.player_hrefs = dict(player_hrefs or {})
+    for hand in view.hands:
+        hand.game_href = "index.html"
+        hand.viewer_href = viewer_href
+    if judge is not None:
+        from zfrec.games.zhengfen.pages.disputes import mark_disputes
+
+        mark_disputes(view, record, judge.verdicts())
+    extra: list[OutputFile] = []
+    # The replay already found every diagnostic the validator would: a record without errors
+    # is legal, and its audit would only validate it again.
+    if audit and viewer is None and view.errors:
+        from zfrec.games.zhengfen.analysis.audit import audit as audit_record
+
+        report = audit_record(record)
+        if not report.legal:
+            view.audit_href = AUDIT_PAGE
+            extra.append(OutputFile(AUDIT_PAGE, render_audit(view, report).encode()))
+    if decorate is not None:
+        decorate(view)
+    files = [OutputFile(hand_page(h.number), render_hand(h).encode()) for h in view.hands]
+    embeds, notices = chart_files(game_charts(view) if charts else [], files)
+    files.append(OutputFile("index.html", render_game(view, embeds).encode()))
+    meta = GameMeta(view.disputes, view.specials, view.audit_href is not None, tuple(notices))
+    return RenderedGame(files + extra, meta)
