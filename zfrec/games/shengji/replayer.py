@@ -459,7 +459,23 @@ class _Replay:
                 winner_cause = winner_cause or lost
                 self.root = self.root or lost
                 self.round_cause = self.round_cause or lost
-            for m in trick.moves:
+            moves = trick.moves
+            if not (read_causes and any(m.pos in read_causes for m in moves)):
+                # the common case first: a whole trick legal as written, made at once
+                plays = [(m.seat, m.cards) for m in moves if m.forced is None]
+                made_all = state.take_trick(plays) if len(plays) == n else None
+                if made_all is not None:
+                    if calls:  # `joins` says what is wrong
+                        for m, made in zip(moves, made_all, strict=True):
+                            if m.joins != (made.joined == m.seat):
+                                before = len(found)
+                                self.joins(state, m, t, made.turn, made)
+                                if len(found) != before:
+                                    self.spend(m, before)
+                    self.moves += n
+                    winner_cause = self.trick_root
+                    continue
+            for m in moves:
                 seat = m.seat
                 if not 0 <= seat < n:
                     self.note("SJ207", f"there is no seat {seat + 1}", m.pos, trick=t,
@@ -595,9 +611,12 @@ class _Replay:
             state.force_play(seat, cards, cards)
         return False
 
-    def joins(self, state: RoundState, m: SjMove, t: int, turn: int) -> None:
-        """Zhao pengyou: the record's `joins` against the engine's (ruling 16)."""
-        ev = state.log[-1]
+    def joins(
+        self, state: RoundState, m: SjMove, t: int, turn: int, made: PlayEvent | None = None
+    ) -> None:
+        """Zhao pengyou: the record's `joins` against the engine's (ruling 16); `made` is the
+        play's event (default: the last logged)."""
+        ev = made or state.log[-1]
         assert isinstance(ev, PlayEvent)
         joined = ev.joined == m.seat
         if m.joins != joined:

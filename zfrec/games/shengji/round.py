@@ -33,7 +33,7 @@ Every action comes in three forms: `verify_x` raises IllegalPlayError with the r
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import cycle, product, repeat
@@ -65,6 +65,7 @@ from zfrec.games.shengji.events import (
 from zfrec.games.shengji.follow import judge_follow, legal_follows
 from zfrec.games.shengji.formats import Format, classify, read_lead, suit_of
 from zfrec.games.shengji.order import TRUMP, Order, make_order, strength
+from zfrec.games.shengji.quicktrick import proven_trick
 from zfrec.games.shengji.rules import SjRules, sj_preset
 from zfrec.games.shengji.scoring import kitty_multiplier, level_change
 from zfrec.games.shengji.throws import check_throw_format
@@ -570,6 +571,57 @@ class RoundState:
         ))  # fmt: skip
         self.log.append(event)
         return event
+
+    def take_trick(self, plays: Sequence[tuple[int, int]]) -> list[PlayEvent] | None:
+        """Make a whole trick, `plays` ((seat, packed cards) in order), when it is certainly
+        legal as written (`proven_trick`): the same state, log and events as `play` for each
+        in turn. None, with nothing changed, for any other (then each play goes its own way,
+        and `verify_play` says what is wrong), and always for a round that keeps an undo
+        record. A replay's common case in one call."""
+        if self.lead is not None or self.undoable or self.phase != PLAY:
+            return None
+        order = self.order
+        assert order is not None
+        proven = proven_trick(order, self.hands, self.turn, plays)
+        if proven is None:
+            return None
+        lead, win = proven
+        hands, number, n = self.hands, self.trick, self.n
+        for seat, cards in plays:
+            hands[seat] -= cards
+        seats, table = zip(*plays, strict=True)
+        self.lead = lead
+        joins: Iterable[int | None] = repeat(None)
+        called = 0  # the called cards' fields (a card may be called twice: or, not add)
+        for c, _ in self.calls:
+            called |= 3 << (c << 1)
+        if called:  # `_joins` changes nothing for a play without a called card
+            joins = [self._joins(s, p) if p & called else None for s, p in plays]
+        # the events in C loops, as `follow` and `_put` make them one at a time
+        events: list[PlayEvent] = list(map(_tuple_new, repeat(PlayEvent), zip(
+            seats, repeat(number), range(1, n + 1), table, table, repeat(0), repeat(None),
+            repeat(0), joins, repeat(None), repeat(None),
+        )))  # fmt: skip
+        # the trick is taken, as `_put` takes it after the last play
+        winner = plays[win][0]
+        pts = points(sum(table))
+        if pts:
+            won = list(self.won)
+            won[winner] += pts
+            self.won = tuple(won)
+        trick_result = TrickResult(number, winner, pts, tuple(plays))
+        self.last_lead, self.lead, self.trick_plays = lead, None, ()
+        self.turn = winner
+        round_result = None
+        if not any(hands):
+            round_result = self._finish(winner)
+        else:
+            self.trick += 1
+        events[-1] = _tuple_new(PlayEvent, (
+            *events[-1][:9], trick_result, round_result
+        ))  # fmt: skip
+        self.log += events
+        return events
 
     def force_play(self, seat: int, attempt: int, cards: int) -> PlayEvent:
         """Recovery, for a replay that goes on after a mistake from the state a record shows
