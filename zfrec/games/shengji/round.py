@@ -33,7 +33,7 @@ Every action comes in three forms: `verify_x` raises IllegalPlayError with the r
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import cycle, product, repeat
@@ -586,25 +586,26 @@ class RoundState:
         if proven is None:
             return None
         lead, win = proven
-        hands, number, n = self.hands, self.trick, self.n
-        for seat, cards in plays:
-            hands[seat] -= cards
-        seats, table = zip(*plays, strict=True)
-        self.lead = lead
-        joins: Iterable[int | None] = repeat(None)
+        hands, number = self.hands, self.trick
         called = 0  # the called cards' fields (a card may be called twice: or, not add)
         for c, _ in self.calls:
             called |= 3 << (c << 1)
-        if called:  # `_joins` changes nothing for a play without a called card
-            joins = [self._joins(s, p) if p & called else None for s, p in plays]
-        # the events in C loops, as `follow` and `_put` make them one at a time
-        events: list[PlayEvent] = list(map(_tuple_new, repeat(PlayEvent), zip(
-            seats, repeat(number), range(1, n + 1), table, table, repeat(0), repeat(None),
-            repeat(0), joins, repeat(None), repeat(None),
-        )))  # fmt: skip
+        self.lead = lead
+        events: list[PlayEvent] = []
+        table = 0
+        joined = None
+        for turn, (seat, cards) in enumerate(plays, 1):
+            hands[seat] -= cards
+            table += cards
+            if cards & called:  # `_joins` changes nothing for a play without a called card
+                joined = self._joins(seat, cards)
+            events.append(_tuple_new(PlayEvent, (
+                seat, number, turn, cards, cards, 0, None, 0, joined, None, None
+            )))  # fmt: skip
+            joined = None
         # the trick is taken, as `_put` takes it after the last play
         winner = plays[win][0]
-        pts = points(sum(table))
+        pts = points(table)
         if pts:
             won = list(self.won)
             won[winner] += pts
