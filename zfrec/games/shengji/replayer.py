@@ -305,8 +305,9 @@ class _Replay:
             if not played:
                 played, bids = shown(rnd, n)
             rb = rebuild(rules, lead_dealer, dealt, (up, down), bids, played, first)
+        at_play = rb.at_play(lead_dealer)  # copied by the state: the ledger's below
         state = RoundState.from_hands(
-            rb.at_play(lead_dealer), order, lead_dealer, rules, kitty=rb.discard,
+            at_play, order, lead_dealer, rules, kitty=rb.discard,
             calls=[(c.card, c.ordinal) for c in rnd.calls], undoable=False,
         )  # fmt: skip
         self.play_phase(rules, rnd, state, rb)
@@ -343,7 +344,7 @@ class _Replay:
         if rnd.outcome is not None and rnd.outcome.next_dealer is not None:
             next_dealer = rnd.outcome.next_dealer
         self.ledgers.append(SjRoundLedger(
-            rnd.number, lead_dealer, order.text, tuple(rb.at_play(lead_dealer)), rb.kitty,
+            rnd.number, lead_dealer, order.text, tuple(at_play), rb.kitty,
             rb.discard,
             not rb.exact, result, tuple(new_levels), tuple(rb.guessed),
         ))  # fmt: skip
@@ -392,7 +393,7 @@ class _Replay:
             st = RoundState.start(rules, rb.deck, level_rank(rank), dealer, undoable=False)
         except DealError:
             return fallback, None
-        st.draw_rest()
+        st.draw_rest(logged=False)  # the draw's log is read only by the bids' times
         for b in rnd.bids:
             try:
                 st.bid(b.seat, b.cards)
@@ -422,8 +423,11 @@ class _Replay:
                 discard = rnd.discard.known
             except IllegalPlayError as exc:
                 self.engine(exc, rnd.discard.pos, seat=d)
-        if st.can_exchange(d, discard):
-            st.exchange(d, discard)
+        try:
+            st.exchange(d, discard)  # verified first: nothing changes when it raises
+        except IllegalPlayError:
+            pass
+        else:
             if rules.friends and rnd.calls:
                 try:
                     st.verify_call(d, [(c.card, c.ordinal) for c in rnd.calls])

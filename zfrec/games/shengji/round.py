@@ -265,10 +265,12 @@ class RoundState:
         self.log.append(event)
         return event
 
-    def draw_rest(self) -> list[DrawEvent]:
+    def draw_rest(self, logged: bool = True) -> list[DrawEvent]:
         """Every card still to be drawn, drawn in turn: the same state and log as `draw(turn)`
         for each, made at once where no undo record is kept (a replay's draw, which has no
-        bids between the cards)."""
+        bids between the cards). `logged=False` leaves the draw events out (and returns
+        none): for a draw whose log nobody reads but the bids after it, whose times (log
+        indices) keep their order."""
         if self.undoable or self.phase != DRAW:
             return [self.draw(self.turn) for _ in range(self._draw_end - self.drawn)]
         n, hands, first, end = self.n, self.hands, self.drawn, self._draw_end
@@ -276,6 +278,9 @@ class RoundState:
         seats = [(self.turn + i) % n for i in range(n)]
         for i, seat in enumerate(seats):  # each seat's cards at once: every n-th from its first
             hands[seat] += sum(map(_ONE.__getitem__, cards[i::n]))
+        if not logged:
+            self.drawn, self.turn = end, (self.turn + len(cards)) % n
+            return []
         # the events in C loops: (seat, card, number) for each card drawn
         numbers = range(first + 1, end + 1)
         events: list[DrawEvent] = list(
