@@ -443,7 +443,24 @@ class _Replay:
         winner_cause: Cause | None = None
         read_causes, calls = self.read_causes, bool(state.calls)
         found = self.found
-        for t, trick in enumerate(rnd.tricks, 1):
+        tricks = rnd.tricks
+        done = 0
+        if not (self.lost or read_causes):
+            # the common case first: the tricks legal as written from the first on, each
+            # made at once (`take_trick`); the rest are judged one by one below
+            take = state.take_trick
+            for trick in tricks:
+                made_all = take([(m.seat, m.cards) for m in trick.moves if m.forced is None])
+                if made_all is None:
+                    break
+                done += 1
+                if calls:
+                    self.check_joins(state, trick.moves, made_all, done)
+            if done:
+                self.moves += n * done
+                self.trick_root = None
+                tricks = tricks[done:]
+        for t, trick in enumerate(tricks, done + 1):
             if state.over:
                 m = trick.moves[0] if trick.moves else None
                 self.note("SJ204", "the round is over: every card has been played; the rest "
@@ -469,13 +486,8 @@ class _Replay:
                 plays = [(m.seat, m.cards) for m in moves if m.forced is None]
                 made_all = state.take_trick(plays) if len(plays) == n else None
                 if made_all is not None:
-                    if calls:  # `joins` says what is wrong
-                        for m, made in zip(moves, made_all, strict=True):
-                            if m.joins != (made.joined == m.seat):
-                                before = len(found)
-                                self.joins(state, m, t, made.turn, made)
-                                if len(found) != before:
-                                    self.spend(m, before)
+                    if calls:
+                        self.check_joins(state, moves, made_all, t)
                     self.moves += n
                     winner_cause = self.trick_root
                     continue
@@ -524,6 +536,18 @@ class _Replay:
             else:
                 self.note("SJ205", "the record stops before the round ends; no score is "
                           "computed for it", last_pos, rule="11")  # fmt: skip
+
+    def check_joins(
+        self, state: RoundState, moves: list[SjMove], made: list[PlayEvent], t: int
+    ) -> None:
+        """Zhao pengyou: `joins` for each play of trick `t` made at once (events `made`)."""
+        found = self.found
+        for m, ev in zip(moves, made, strict=True):
+            if m.joins != (ev.joined == m.seat):  # `joins` says what is wrong
+                before = len(found)
+                self.joins(state, m, t, ev.turn, ev)
+                if len(found) != before:
+                    self.spend(m, before)
 
     def spend(self, m: SjMove, before: int) -> None:
         """After an error at play `m` (found from index `before` on): a later play of the

@@ -615,7 +615,7 @@ class RoundState:
             won = list(self.won)
             won[winner] += pts
             self.won = tuple(won)
-        trick_result = TrickResult(number, winner, pts, tuple(plays))
+        trick_result = _tuple_new(TrickResult, (number, winner, pts, tuple(plays)))
         self.last_lead, self.lead, self.trick_plays = lead, None, ()
         self.turn = winner
         round_result = None
