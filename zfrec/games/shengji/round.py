@@ -578,54 +578,29 @@ class RoundState:
         return event
 
     def take_trick(self, plays: Sequence[tuple[int, int]]) -> list[PlayEvent] | None:
-        """Make a whole trick, `plays` ((seat, packed cards) in order), when it is certainly
-        legal as written (`proven_trick`): the same state, log and events as `play` for each
-        in turn. None, with nothing changed, for any other (then each play goes its own way,
-        and `verify_play` says what is wrong), and always for a round that keeps an undo
-        record. A replay's common case in one call."""
+        """Make a whole trick, `plays` ((seat, packed cards) in order), if it is certainly legal
+        as written (`proven_trick`): the same state, log and events as `play` for each in turn.
+        None, with nothing changed, for any other (each play then goes its own way, and
+        `verify_play` says what is wrong), and in a round that keeps an undo record."""
         if self.lead is not None or self.undoable or self.phase != PLAY:
             return None
-        order = self.order
-        assert order is not None
-        proven = proven_trick(order, self.hands, self.turn, plays)
+        assert self.order is not None
+        proven = proven_trick(self.order, self.hands, self.turn, plays)
         if proven is None:
             return None
-        lead, win = proven
-        hands, number = self.hands, self.trick
-        called = 0  # the called cards' fields (a card may be called twice: or, not add)
-        for c, _ in self.calls:
-            called |= 3 << (c << 1)
-        self.lead = lead
-        events: list[PlayEvent] = []
-        table = 0
-        joined = None
+        self.lead, win = proven
+        hands, number, events, table = self.hands, self.trick, [], 0
+        called = sum({3 << (c << 1) for c, _ in self.calls})  # each called card's field once
         for turn, (seat, cards) in enumerate(plays, 1):
             hands[seat] -= cards
             table += cards
-            if cards & called:  # `_joins` changes nothing for a play without a called card
-                joined = self._joins(seat, cards)
+            # `_joins` changes nothing for a play without a called card
+            joined = self._joins(seat, cards) if cards & called else None
             events.append(_tuple_new(PlayEvent, (
                 seat, number, turn, cards, cards, 0, None, 0, joined, None, None
             )))  # fmt: skip
-            joined = None
-        # the trick is taken, as `_put` takes it after the last play
-        winner = plays[win][0]
-        pts = points(table)
-        if pts:
-            won = list(self.won)
-            won[winner] += pts
-            self.won = tuple(won)
-        trick_result = _tuple_new(TrickResult, (number, winner, pts, tuple(plays)))
-        self.last_lead, self.lead, self.trick_plays = lead, None, ()
-        self.turn = winner
-        round_result = None
-        if not any(hands):
-            round_result = self._finish(winner)
-        else:
-            self.trick += 1
-        events[-1] = _tuple_new(PlayEvent, (
-            *events[-1][:9], trick_result, round_result
-        ))  # fmt: skip
+        taken = self._taken(tuple(plays), plays[win][0], table)  # as `_put` after the last
+        events[-1] = _tuple_new(PlayEvent, (*events[-1][:9], *taken))
         self.log += events
         return events
 
@@ -682,25 +657,30 @@ class RoundState:
         # the last play: the trick is taken
         table = [p for _, p in plays]
         winner = plays[trick_winner(order, table, lead)][0]
-        pts = points(sum(table))
-        if pts:
-            won = list(self.won)
-            won[winner] += pts
-            self.won = tuple(won)
-        trick_result = TrickResult(number, winner, pts, plays)
-        self.last_lead, self.lead, self.trick_plays = lead, None, ()
-        self.turn = winner
-        round_result = None
-        if not any(self.hands):
-            round_result = self._finish(winner)
-        else:
-            self.trick += 1
+        trick_result, round_result = self._taken(plays, winner, sum(table))
         event = _tuple_new(PlayEvent, (
             seat, number, turn, cards, attempt, back, blocker, penalty, joined,
             trick_result, round_result,
         ))  # fmt: skip
         self.log.append(event)
         return event
+
+    def _taken(
+        self, plays: tuple[tuple[int, int], ...], winner: int, cards: int
+    ) -> tuple[TrickResult, RoundResult | None]:
+        """Give the trick `plays` (`cards` its cards, packed) to `winner`, who leads next; end
+        the round after its last trick."""
+        pts = points(cards)
+        if pts:
+            won = list(self.won)
+            won[winner] += pts
+            self.won = tuple(won)
+        trick_result = _tuple_new(TrickResult, (self.trick, winner, pts, plays))
+        self.last_lead, self.lead, self.trick_plays, self.turn = self.lead, None, (), winner
+        if not any(self.hands):
+            return trick_result, self._finish(winner)
+        self.trick += 1
+        return trick_result, None
 
     def _joins(self, seat: int, cards: int) -> int | None:
         """Zhao pengyou: count the called copies played; the seat that plays one joins."""
