@@ -107,12 +107,15 @@ def proven_trick(
         else:
             # a pair lead: two cards of the led suit held, a pair or no pair of it held
             # (judge_follow's first test); anything else the full judge decides
-            if not (
-                play & mask == play
-                and contains(hand, play)
-                and (play & HIGH or not hand & mask & HIGH)
-                and (play & LOW).bit_count() + 2 * (play & HIGH).bit_count() == 2
-            ) and judge_follow(order, lead, hand, play) is not None:
+            if (
+                not (
+                    play & mask == play
+                    and contains(hand, play)
+                    and (play & HIGH or not hand & mask & HIGH)
+                    and (play & LOW).bit_count() + 2 * (play & HIGH).bit_count() == 2
+                )
+                and judge_follow(order, lead, hand, play) is not None
+            ):
                 return None
             # only a pair (two copies of one card) can win a pair lead (`can_win`)
             key = keys[c] if c >= 0 and play == 2 << (c << 1) else -1
