@@ -73,7 +73,8 @@ def proven_trick(
     seat, cards = plays[0]
     if seat != turn or not cards or not contains(hands[seat], cards):
         return None
-    lead = one_unit_lead(order, cards)
+    known = _LEADS.get(order)  # `one_unit_lead`'s memo, asked here first
+    lead = known[cards] if known is not None and cards in known else one_unit_lead(order, cards)
     if lead is None:
         return None
     k = lead.size

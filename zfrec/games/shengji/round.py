@@ -590,7 +590,7 @@ class RoundState:
             return None
         self.lead, win = proven
         hands, number, events, table = self.hands, self.trick, [], 0
-        called = sum({3 << (c << 1) for c, _ in self.calls})  # each called card's field once
+        called = sum({3 << (c << 1) for c, _ in self.calls}) if self.calls else 0  # each once
         for turn, (seat, cards) in enumerate(plays, 1):
             hands[seat] -= cards
             table += cards
