@@ -443,24 +443,18 @@ class _Replay:
         winner_cause: Cause | None = None
         read_causes, calls = self.read_causes, bool(state.calls)
         found = self.found
-        tricks = rnd.tricks
-        done = 0
-        if not (self.lost or read_causes):
-            # the common case first: the tricks legal as written from the first on, each
-            # made at once (`take_trick`); the rest are judged one by one below
-            take = state.take_trick
-            for trick in tricks:
-                made_all = take([(m.seat, m.cards) for m in trick.moves if m.forced is None])
-                if made_all is None:
-                    break
-                done += 1
-                if calls:
-                    self.check_joins(state, trick.moves, made_all, done)
-            if done:
-                self.moves += n * done
-                self.trick_root = None
-                tricks = tricks[done:]
-        for t, trick in enumerate(tricks, done + 1):
+        for t, trick in enumerate(rnd.tricks, 1):
+            moves = trick.moves
+            if not self.lost and not (read_causes and any(m.pos in read_causes for m in moves)):
+                # the common case first: a whole trick legal as written, made at once (None
+                # after the round's end, for a trick of more or fewer plays, for a throw ...)
+                made_all = state.take_trick([(m.seat, m.cards) for m in moves if m.forced is None])
+                if made_all is not None:
+                    self.trick_root = winner_cause = None
+                    if calls:
+                        self.check_joins(state, moves, made_all, t)
+                    self.moves += n
+                    continue
             if state.over:
                 m = trick.moves[0] if trick.moves else None
                 self.note("SJ204", "the round is over: every card has been played; the rest "
@@ -480,36 +474,12 @@ class _Replay:
                 winner_cause = winner_cause or lost
                 self.root = self.root or lost
                 self.round_cause = self.round_cause or lost
-            moves = trick.moves
-            if not (read_causes and any(m.pos in read_causes for m in moves)):
-                # the common case first: a whole trick legal as written, made at once
-                plays = [(m.seat, m.cards) for m in moves if m.forced is None]
-                made_all = state.take_trick(plays) if len(plays) == n else None
-                if made_all is not None:
-                    if calls:
-                        self.check_joins(state, moves, made_all, t)
-                    self.moves += n
-                    winner_cause = self.trick_root
-                    continue
             for m in moves:
                 seat = m.seat
                 if not 0 <= seat < n:
                     self.note("SJ207", f"there is no seat {seat + 1}", m.pos, trick=t,
                               rule="1")  # fmt: skip
                     return
-                if (
-                    # the common case first, as `play` begins: a legal follow in turn
-                    not unjudged
-                    and m.forced is None
-                    and not (read_causes and m.pos in read_causes)
-                    and (made := state.follow(seat, m.cards)) is not None
-                ):
-                    if calls and m.joins != (made.joined == seat):  # `joins` says what is wrong
-                        before = len(found)
-                        self.joins(state, m, t, made.turn)
-                        if len(found) != before:
-                            self.spend(m, before)
-                    continue
                 before = len(found)
                 turn = len(state.trick_plays) + 1
                 if read_causes and m.pos in read_causes:  # the move lost what was unreadable
