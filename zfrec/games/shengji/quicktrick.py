@@ -38,6 +38,8 @@ __all__ = ["one_unit_lead", "proven_trick"]
 # `Order` is one object per rank and trump, `make_order`, compared by identity).
 _LEADS: dict[Order, dict[int, Format | None]] = {}
 _LEAD_LIMIT = 100_000  # formats kept per order before the memo starts again
+_ONE = tuple(1 << (c << 1) for c in range(54))  # one copy of each card, packed
+_TWO = tuple(2 << (c << 1) for c in range(54))  # two copies: a pair
 
 
 def one_unit_lead(order: Order, cards: int) -> Format | None:
@@ -84,27 +86,24 @@ def proven_trick(
             if seat != (turn + i) % n or judge_follow(order, lead, hands[seat], play) is not None:
                 return None
         return lead, trick_winner(order, [p for _, p in plays], lead)
-    mask = order.suit_mask[lead.esuit]
-    keys = single_or_pair_keys(order, lead.esuit)
+    led = lead.esuit
+    mask, esuit = order.suit_mask[led], order.esuit
+    keys = single_or_pair_keys(order, led)
     best, best_key = 0, keys[lead.units[0].ids[0]]
     for i in range(1, n):
         seat, play = plays[i]
         if seat != (turn + i) % n:
             return None
         hand = hands[seat]
-        c = (play.bit_length() - 1) >> 1
+        c = (play.bit_length() - 1) >> 1  # the play's highest card (-1: no card)
         if k == 1:
             # judge_follow's own first test for a single lead, which decides exactly: one
-            # card (one bit, the low bit of its field) held, of the led suit unless the hand
-            # has none of it
-            if not (
-                play & (play - 1) == 0
-                and play & LOW
-                and hand & (play | play << 1)
-                and (play & mask or not hand & mask)
-            ):
+            # card held, of the led suit unless the hand has none of it
+            if play != _ONE[c] or not hand >> (c << 1) & 3 or (esuit[c] != led and hand & mask):
                 return None
             key = keys[c]
+        elif play == _TWO[c] and esuit[c] == led and hand >> (c << 1) & 3 >= 2:
+            key = keys[c]  # a pair of the led suit, held: always a legal follow to a pair
         else:
             # a pair lead: two cards of the led suit held, a pair or no pair of it held
             # (judge_follow's first test); anything else the full judge decides
@@ -119,7 +118,7 @@ def proven_trick(
             ):
                 return None
             # only a pair (two copies of one card) can win a pair lead (`can_win`)
-            key = keys[c] if c >= 0 and play == 2 << (c << 1) else -1
+            key = keys[c] if c >= 0 and play == _TWO[c] else -1
         if key > best_key:
             best, best_key = i, key
     return lead, best
