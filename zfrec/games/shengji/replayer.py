@@ -354,11 +354,12 @@ class _Replay:
         """Hand and kitty sizes, and copies (rulings 2, 11, 15)."""
         seen: dict[int, int] = {}
         parts: list[tuple[SjCards, int | None]] = []
+        hand_size = rules.hand_size  # a property worked out at each call
         for s, d in enumerate(rnd.deal or ()):
             parts.append((d, s))
             if d.known or d.unknown:
                 total = size(d.known) + d.unknown
-                if total != rules.hand_size:
+                if total != hand_size:
                     self.note("SJ302", f"{self.names[s]} is dealt {total} cards, not "
                               f"{rules.hand_size}", d.pos, seat=s, rule="15")  # fmt: skip
         if rnd.kitty is not None:
