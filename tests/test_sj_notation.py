@@ -492,7 +492,8 @@ def test_plain_statements_agree_with_the_lexer() -> None:
     text = (
         HEAD.replace("Dan", "Dan, Eve") + '[Rules "zhaopengyou"]\n'
         "\nround 1 dealer 2 rank 10 notrump\nkitty 3s ?6\ndiscard ?8\ncall 2nd As 1st 10h\n"
-        "bids 2: 2s  3: 2h 2h!\n1: 3s  2: 4s  3: 5s  4: 6s  5: 7s\n"
+        "bids 2: 2s  3: 2h 2h! joins\n1: 3s  2: 4s  3: 5s  4: 6s  5: 7s\n"
+        "1: 8s  2: 9s joins  3: Ts!  4: Js? joins  5: Qs\n"
         "points -5 kitty 10x4 penalty -10 total 90\nresult swap next 3\nlevels 3 2 A 10 2\n"
         "\nround 2 dealer 3 rank 2 trump h\npoints 0 kitty 5 total 0\n"
         "result opponents +2\nlevels 2 2 2 2 2\n"
@@ -507,6 +508,8 @@ def test_plain_statements_agree_with_the_lexer() -> None:
     r1 = lexed.rounds[0]
     assert (r1.rank, r1.trump, r1.kitty and r1.kitty.unknown) == (10, "nt", 6)
     assert r1.calls == (SjCall(card_id("As"), 2), SjCall(card_id("Th"), 1))
+    assert [m.joins for m in r1.tricks[1].moves] == [False, True, False, True, False]
+    assert r1.tricks[1].moves[3].annotation == "?" and r1.bids[1].joins
     assert r1.points is not None and (r1.points.penalty, r1.points.total) == (-10, 90)
     assert r1.outcome is not None and (r1.outcome.side, r1.outcome.steps) == ("opponents", 0)
     assert [r.points and r.points.kitty for r in lexed.rounds] == [10, 5, None, 10]

@@ -253,4 +253,7 @@ def points(hand: int) -> int:
     f, t = hand & FIVES, hand & TENS_KINGS
     if not f | t:
         return 0
-    return 5 * size(f) + 10 * size(t)
+    # `size` of each, inlined: a trick's points are asked for every trick
+    return 5 * ((f & LOW).bit_count() + 2 * (f & HIGH).bit_count()) + 10 * (
+        (t & LOW).bit_count() + 2 * (t & HIGH).bit_count()
+    )

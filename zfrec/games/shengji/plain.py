@@ -41,7 +41,7 @@ _CARDS = f"{_CARD}(?: {_CARD})*"
 _NUMBER = "(-?[0-9]{1,7})"
 _PLAIN_CARDS_RE = re.compile(f"(?:deal ([1-8]):|kitty|discard)(?: ({_CARDS}))?"
                              r"(?: (\?(?:[1-9][0-9]{0,2})?))?")  # fmt: skip
-_PLAIN_MOVE_RE = re.compile(f"([1-8]): ({_CARDS})([!?]{{1,2}})?")
+_PLAIN_MOVE_RE = re.compile(f"([1-8]): ({_CARDS})([!?]{{1,2}})?( joins)?")
 _PLAIN_ROUND_RE = re.compile(
     r"round ([1-9][0-9]{0,5})(?: dealer ([1-8]))?(?: rank (10|[2-9JQKA]))?"
     r"(?: (notrump)| trump ([shdc]))?"
@@ -59,7 +59,8 @@ _LEVELS = {text: level for level, text in LEVEL_TEXT.items()}
 # One copy of each card, packed, by its canonical spelling (cards.py: 2 bits per card)
 _BIT = {text: 1 << (cid << 1) for text, cid in _SPELLINGS.items() if not text.startswith("10")}
 
-_PlainMove = tuple[str, int, str | None]  # the seat as written, the cards (packed), the mark
+# the seat as written, the cards (packed), the mark, `joins`, the columns to the next move
+_PlainMove = tuple[str, int, str | None, bool, int]
 _PLAIN_MOVES: dict[str, _PlainMove] = {}  # moves repeat: each different text is read once
 _PLAIN_LIMIT = 50_000
 
@@ -76,7 +77,7 @@ def packed(words: str) -> int | None:
 
 
 def _plain_move(text: str) -> _PlainMove | None:
-    """A move spelled as the writer spells it (`2: 7h 7h!`), or None."""
+    """A move spelled as the writer spells it (`2: 7h 7h!`, `3: As joins`), or None."""
     m = _PLAIN_MOVE_RE.fullmatch(text)
     if m is None:
         return None
@@ -85,7 +86,8 @@ def _plain_move(text: str) -> _PlainMove | None:
         return None  # a fourth copy: the lexer reports it
     if len(_PLAIN_MOVES) >= _PLAIN_LIMIT:
         _PLAIN_MOVES.clear()
-    read = _PLAIN_MOVES[text] = (m.group(1), hand, m.group(3))
+    read = _PLAIN_MOVES[text] = (m.group(1), hand, m.group(3), m.group(4) is not None,
+                                 len(text) + 2)  # fmt: skip
     return read
 
 
@@ -93,16 +95,18 @@ def _moves(body: SjBody, text: str, number: int, col: int) -> list[SjMove] | Non
     """The moves of a trick line (or of a bids line from column `col`), or None."""
     numbers = body.seats.numbers
     moves: list[SjMove] = []
+    append = moves.append
     for part in text.split("  "):
         read = _PLAIN_MOVES.get(part) or _plain_move(part)
         if read is None:
             return None
-        seat = numbers.get(read[0])
+        seat_word, hand, mark, joins, width = read
+        seat = numbers.get(seat_word)
         if seat is None:
             return None
-        moves.append(SjMove(seat, read[1], None, None, False, read[2], [], False, None, (),
-                            _tuple_new(Pos, (number, col))))  # fmt: skip
-        col += len(part) + 2
+        append(SjMove(seat, hand, None, None, joins, mark, [], False, None, (),
+                      _tuple_new(Pos, (number, col))))  # fmt: skip
+        col += width
     return moves
 
 
@@ -119,7 +123,7 @@ def plain_line(body: SjBody, line: str, number: int, _: object = None) -> bool:
         moves = _moves(body, line, number, 1)
         if moves is None:
             return False
-        r.tricks.append(SjTrick(moves, [], Pos(number, 1)))
+        r.tricks.append(SjTrick(moves, [], _tuple_new(Pos, (number, 1))))
         return True
     if first in "dkb" or line.startswith("call"):
         if r.tricks:
@@ -178,7 +182,7 @@ def _cards(body: SjBody, r: SjRound, line: str, number: int) -> bool:
 def _bids(body: SjBody, r: SjRound, line: str, number: int) -> bool:
     """`bids 2: 2s  3: 2h 2h`."""
     moves = _moves(body, line[5:], number, 6)
-    if moves is None:
+    if moves is None or any(m.joins for m in moves):  # `joins` is a play's: the lexer's
         return False
     r.bids.extend(moves)
     return True

@@ -305,8 +305,9 @@ class _Replay:
             if not played:
                 played, bids = shown(rnd, n)
             rb = rebuild(rules, lead_dealer, dealt, (up, down), bids, played, first)
+        at_play = rb.at_play(lead_dealer)  # copied by the state: the ledger's below
         state = RoundState.from_hands(
-            rb.at_play(lead_dealer), order, lead_dealer, rules, kitty=rb.discard,
+            at_play, order, lead_dealer, rules, kitty=rb.discard,
             calls=[(c.card, c.ordinal) for c in rnd.calls], undoable=False,
         )  # fmt: skip
         self.play_phase(rules, rnd, state, rb)
@@ -343,7 +344,7 @@ class _Replay:
         if rnd.outcome is not None and rnd.outcome.next_dealer is not None:
             next_dealer = rnd.outcome.next_dealer
         self.ledgers.append(SjRoundLedger(
-            rnd.number, lead_dealer, order.text, tuple(rb.at_play(lead_dealer)), rb.kitty,
+            rnd.number, lead_dealer, order.text, tuple(at_play), rb.kitty,
             rb.discard,
             not rb.exact, result, tuple(new_levels), tuple(rb.guessed),
         ))  # fmt: skip
@@ -353,11 +354,12 @@ class _Replay:
         """Hand and kitty sizes, and copies (rulings 2, 11, 15)."""
         seen: dict[int, int] = {}
         parts: list[tuple[SjCards, int | None]] = []
+        hand_size = rules.hand_size  # a property worked out at each call
         for s, d in enumerate(rnd.deal or ()):
             parts.append((d, s))
             if d.known or d.unknown:
                 total = size(d.known) + d.unknown
-                if total != rules.hand_size:
+                if total != hand_size:
                     self.note("SJ302", f"{self.names[s]} is dealt {total} cards, not "
                               f"{rules.hand_size}", d.pos, seat=s, rule="15")  # fmt: skip
         if rnd.kitty is not None:
@@ -392,7 +394,7 @@ class _Replay:
             st = RoundState.start(rules, rb.deck, level_rank(rank), dealer, undoable=False)
         except DealError:
             return fallback, None
-        st.draw_rest()
+        st.draw_rest(logged=False)  # the draw's log is read only by the bids' times
         for b in rnd.bids:
             try:
                 st.bid(b.seat, b.cards)
@@ -422,8 +424,11 @@ class _Replay:
                 discard = rnd.discard.known
             except IllegalPlayError as exc:
                 self.engine(exc, rnd.discard.pos, seat=d)
-        if st.can_exchange(d, discard):
-            st.exchange(d, discard)
+        try:
+            st.exchange(d, discard)  # verified first: nothing changes when it raises
+        except IllegalPlayError:
+            pass
+        else:
             if rules.friends and rnd.calls:
                 try:
                     st.verify_call(d, [(c.card, c.ordinal) for c in rnd.calls])
@@ -440,6 +445,17 @@ class _Replay:
         read_causes, calls = self.read_causes, bool(state.calls)
         found = self.found
         for t, trick in enumerate(rnd.tricks, 1):
+            moves = trick.moves
+            if not self.lost and not (read_causes and any(m.pos in read_causes for m in moves)):
+                # the common case first: a whole trick legal as written, made at once (None
+                # after the round's end, for a trick of more or fewer plays, for a throw ...)
+                made_all = state.take_trick([(m.seat, m.cards) for m in moves if m.forced is None])
+                if made_all is not None:
+                    self.trick_root = winner_cause = None
+                    if calls:
+                        self.check_joins(state, moves, made_all, t)
+                    self.moves += n
+                    continue
             if state.over:
                 m = trick.moves[0] if trick.moves else None
                 self.note("SJ204", "the round is over: every card has been played; the rest "
@@ -459,25 +475,12 @@ class _Replay:
                 winner_cause = winner_cause or lost
                 self.root = self.root or lost
                 self.round_cause = self.round_cause or lost
-            for m in trick.moves:
+            for m in moves:
                 seat = m.seat
                 if not 0 <= seat < n:
                     self.note("SJ207", f"there is no seat {seat + 1}", m.pos, trick=t,
                               rule="1")  # fmt: skip
                     return
-                if (
-                    # the common case first, as `play` begins: a legal follow in turn
-                    not unjudged
-                    and m.forced is None
-                    and not (read_causes and m.pos in read_causes)
-                    and (made := state.follow(seat, m.cards)) is not None
-                ):
-                    if calls and m.joins != (made.joined == seat):  # `joins` says what is wrong
-                        before = len(found)
-                        self.joins(state, m, t, made.turn)
-                        if len(found) != before:
-                            self.spend(m, before)
-                    continue
                 before = len(found)
                 turn = len(state.trick_plays) + 1
                 if read_causes and m.pos in read_causes:  # the move lost what was unreadable
@@ -504,6 +507,18 @@ class _Replay:
             else:
                 self.note("SJ205", "the record stops before the round ends; no score is "
                           "computed for it", last_pos, rule="11")  # fmt: skip
+
+    def check_joins(
+        self, state: RoundState, moves: list[SjMove], made: list[PlayEvent], t: int
+    ) -> None:
+        """Zhao pengyou: `joins` for each play of trick `t` made at once (events `made`)."""
+        found = self.found
+        for m, ev in zip(moves, made, strict=True):
+            if m.joins != (ev.joined == m.seat):  # `joins` says what is wrong
+                before = len(found)
+                self.joins(state, m, t, ev.turn, ev)
+                if len(found) != before:
+                    self.spend(m, before)
 
     def spend(self, m: SjMove, before: int) -> None:
         """After an error at play `m` (found from index `before` on): a later play of the
@@ -595,9 +610,12 @@ class _Replay:
             state.force_play(seat, cards, cards)
         return False
 
-    def joins(self, state: RoundState, m: SjMove, t: int, turn: int) -> None:
-        """Zhao pengyou: the record's `joins` against the engine's (ruling 16)."""
-        ev = state.log[-1]
+    def joins(
+        self, state: RoundState, m: SjMove, t: int, turn: int, made: PlayEvent | None = None
+    ) -> None:
+        """Zhao pengyou: the record's `joins` against the engine's (ruling 16); `made` is the
+        play's event (default: the last logged)."""
+        ev = made or state.log[-1]
         assert isinstance(ev, PlayEvent)
         joined = ev.joined == m.seat
         if m.joins != joined:

@@ -65,6 +65,7 @@ from zfrec.games.shengji.events import (
 from zfrec.games.shengji.follow import judge_follow, legal_follows
 from zfrec.games.shengji.formats import Format, classify, read_lead, suit_of
 from zfrec.games.shengji.order import TRUMP, Order, make_order, strength
+from zfrec.games.shengji.quicktrick import proven_trick
 from zfrec.games.shengji.rules import SjRules, sj_preset
 from zfrec.games.shengji.scoring import kitty_multiplier, level_change
 from zfrec.games.shengji.throws import check_throw_format
@@ -264,10 +265,12 @@ class RoundState:
         self.log.append(event)
         return event
 
-    def draw_rest(self) -> list[DrawEvent]:
+    def draw_rest(self, logged: bool = True) -> list[DrawEvent]:
         """Every card still to be drawn, drawn in turn: the same state and log as `draw(turn)`
         for each, made at once where no undo record is kept (a replay's draw, which has no
-        bids between the cards)."""
+        bids between the cards). `logged=False` leaves the draw events out (and returns
+        none): for a draw whose log nobody reads but the bids after it, whose times (log
+        indices) keep their order."""
         if self.undoable or self.phase != DRAW:
             return [self.draw(self.turn) for _ in range(self._draw_end - self.drawn)]
         n, hands, first, end = self.n, self.hands, self.drawn, self._draw_end
@@ -275,6 +278,9 @@ class RoundState:
         seats = [(self.turn + i) % n for i in range(n)]
         for i, seat in enumerate(seats):  # each seat's cards at once: every n-th from its first
             hands[seat] += sum(map(_ONE.__getitem__, cards[i::n]))
+        if not logged:
+            self.drawn, self.turn = end, (self.turn + len(cards)) % n
+            return []
         # the events in C loops: (seat, card, number) for each card drawn
         numbers = range(first + 1, end + 1)
         events: list[DrawEvent] = list(
@@ -571,6 +577,33 @@ class RoundState:
         self.log.append(event)
         return event
 
+    def take_trick(self, plays: Sequence[tuple[int, int]]) -> list[PlayEvent] | None:
+        """Make a whole trick, `plays` ((seat, packed cards) in order), if it is certainly legal
+        as written (`proven_trick`): the same state, log and events as `play` for each in turn.
+        None, with nothing changed, for any other (each play then goes its own way, and
+        `verify_play` says what is wrong), and in a round that keeps an undo record."""
+        if self.lead is not None or self.undoable or self.phase != PLAY:
+            return None
+        assert self.order is not None
+        proven = proven_trick(self.order, self.hands, self.turn, plays)
+        if proven is None:
+            return None
+        self.lead, win = proven
+        hands, number, events, table = self.hands, self.trick, [], 0
+        called = sum({3 << (c << 1) for c, _ in self.calls}) if self.calls else 0  # each once
+        for turn, (seat, cards) in enumerate(plays, 1):
+            hands[seat] -= cards
+            table += cards
+            # `_joins` changes nothing for a play without a called card
+            joined = self._joins(seat, cards) if cards & called else None
+            events.append(_tuple_new(PlayEvent, (
+                seat, number, turn, cards, cards, 0, None, 0, joined, None, None
+            )))  # fmt: skip
+        taken = self._taken(tuple(plays), plays[win][0], table)  # as `_put` after the last
+        events[-1] = _tuple_new(PlayEvent, (*events[-1][:9], *taken))
+        self.log += events
+        return events
+
     def force_play(self, seat: int, attempt: int, cards: int) -> PlayEvent:
         """Recovery, for a replay that goes on after a mistake from the state a record shows
         (zfrec.games.shengji.replayer): make a play as written, unjudged. `cards` go on the
@@ -624,25 +657,30 @@ class RoundState:
         # the last play: the trick is taken
         table = [p for _, p in plays]
         winner = plays[trick_winner(order, table, lead)][0]
-        pts = points(sum(table))
-        if pts:
-            won = list(self.won)
-            won[winner] += pts
-            self.won = tuple(won)
-        trick_result = TrickResult(number, winner, pts, plays)
-        self.last_lead, self.lead, self.trick_plays = lead, None, ()
-        self.turn = winner
-        round_result = None
-        if not any(self.hands):
-            round_result = self._finish(winner)
-        else:
-            self.trick += 1
+        trick_result, round_result = self._taken(plays, winner, sum(table))
         event = _tuple_new(PlayEvent, (
             seat, number, turn, cards, attempt, back, blocker, penalty, joined,
             trick_result, round_result,
         ))  # fmt: skip
         self.log.append(event)
         return event
+
+    def _taken(
+        self, plays: tuple[tuple[int, int], ...], winner: int, cards: int
+    ) -> tuple[TrickResult, RoundResult | None]:
+        """Give the trick `plays` (`cards` its cards, packed) to `winner`, who leads next; end
+        the round after its last trick."""
+        pts = points(cards)
+        if pts:
+            won = list(self.won)
+            won[winner] += pts
+            self.won = tuple(won)
+        trick_result = _tuple_new(TrickResult, (self.trick, winner, pts, plays))
+        self.last_lead, self.lead, self.trick_plays, self.turn = self.lead, None, (), winner
+        if not any(self.hands):
+            return trick_result, self._finish(winner)
+        self.trick += 1
+        return trick_result, None
 
     def _joins(self, seat: int, cards: int) -> int | None:
         """Zhao pengyou: count the called copies played; the seat that plays one joins."""

@@ -29,7 +29,7 @@ from zfrec.games.shengji.cards import pairs, points
 from zfrec.games.shengji.formats import Format, best_top, classify, match_tractors, pair_levels
 from zfrec.games.shengji.order import TRUMP, Order
 
-__all__ = ["can_win", "trick_points", "trick_winner"]
+__all__ = ["can_win", "single_or_pair_keys", "trick_points", "trick_winner"]
 
 
 def can_win(order: Order, lead: Format, play: int) -> int | None:
@@ -85,6 +85,12 @@ def _keys(order: Order) -> tuple[tuple[int, ...], ...]:
         )
         for led in range(TRUMP + 1)
     )
+
+
+def single_or_pair_keys(order: Order, esuit: int) -> tuple[int, ...]:
+    """Each card's key when played to a single or pair lead of effective suit `esuit` (see
+    `_keys`): the highest key wins, the earlier play on a tie."""
+    return _keys(order)[esuit]
 
 
 def _single_or_pair(order: Order, plays: Sequence[int], lead: Format) -> int:
