@@ -44,24 +44,16 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from itertools import product
 from typing import NamedTuple
 
-from zfrec.games.shengji.cards import (
-    HIGH,
-    count,
-    distinct,
-    pair_cards,
-    points,
-    size,
-)
+from zfrec.games.shengji.cards import HIGH, distinct, points, size
 from zfrec.games.shengji.events import PlayEvent
 from zfrec.games.shengji.follow import legal_follows
-from zfrec.games.shengji.formats import best_top, pair_levels, read_lead, runs
+from zfrec.games.shengji.formats import best_top
 from zfrec.games.shengji.order import TRUMP, Order
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.scoring import kitty_multiplier
-from zfrec.games.shengji.throws import check_throw_format
+from zfrec.games.shengji.solve_moves import _PTS, _max_single, card_classes, leads, merge
 from zfrec.games.shengji.trick import can_win, trick_winner
 
 __all__ = [
@@ -69,6 +61,7 @@ __all__ = [
     "SjLineStep",
     "SjOutOfBudget",
     "SjSolveResult",
+    "card_classes",
     "leads",
     "solve_state",
     "solve_value",
@@ -77,7 +70,6 @@ __all__ = [
 
 INFINITY = 1 << 30
 CHECK_EVERY = 1024  # nodes between two looks at the clock
-_PTS = tuple(points(1 << (c << 1)) for c in range(54))
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,187 +125,6 @@ def team_points(state: RoundState) -> tuple[int, int]:
             opp += w
     pen = sum(p if decl >> s & 1 else -p for s, p in enumerate(state.penalties))
     return opp + pen, dec
-
-
-# --- the moves ----------------------------------------------------------------------------------
-
-
-def _max_single(order: Order, cards: int) -> int:
-    level = order.level
-    return max((level[c] for c in distinct(cards)), default=-1)
-
-
-def leads(state: RoundState) -> list[int]:
-    """The leads the search tries for the seat to move: every single, pair and tractor it
-    holds, and every throw that stands against the other hands (module docstring)."""
-    order = state.order
-    assert order is not None
-    seat = state.turn
-    hand = state.hands[seat]
-    others = state.others(seat)
-    out: list[int] = []
-    level = order.level
-    for e in (TRUMP, 0, 1, 2, 3):
-        held = hand & order.suit_mask[e]
-        if not held:
-            continue
-        ids = distinct(held)
-        out += [1 << (c << 1) for c in ids]
-        pcs = pair_cards(held)
-        out += [2 << (c << 1) for c in pcs]
-        levels = pair_levels(order, held) if len(pcs) > 1 else {}
-        tractor_runs = [(top, n) for top, n in runs(levels) if n >= 2]
-        if tractor_runs:
-            by_level: dict[int, list[int]] = {}
-            for c in pcs:
-                by_level.setdefault(level[c], []).append(c)
-            for top, n in tractor_runs:
-                for length in range(2, n + 1):
-                    for hi in range(top, top - n + length - 1, -1):
-                        choices = [by_level[lv] for lv in range(hi, hi - length, -1)]
-                        for pick in product(*choices):
-                            out.append(sum(2 << (c << 1) for c in pick))
-        out += _throws(order, e, held, ids, pcs, bool(tractor_runs), others)
-    return out
-
-
-def _throws(
-    order: Order, e: int, held: int, ids: list[int], pcs: list[int], tractors: bool,
-    others: list[int],
-) -> list[int]:  # fmt: skip
-    """The throws of suit `e` (two units or more) that stand against `others`."""
-    if len(ids) < 2 and not (pcs and count(held, pcs[0]) > 2):
-        return []
-    mask = order.suit_mask[e]
-    theirs = 0
-    for h in others:
-        theirs |= h & mask
-    level = order.level
-    top_single = _max_single(order, theirs)
-    top_pair = max(
-        (max(pair_levels(order, h & mask), default=-1) for h in others if h & mask & HIGH),
-        default=-1,
-    )
-    items: list[tuple[int, int]] = []
-    for c in ids:
-        k = count(held, c)
-        if level[c] >= top_single or (k >= 2 and (tractors or level[c] >= top_pair)):
-            items.append((c, k))
-    if sum(k for _, k in items) < 2:
-        return []
-    out: list[int] = []
-    for takes in product(*(range(k + 1) for _, k in items)):
-        play = sum(t << (c << 1) for t, (c, _) in zip(takes, items, strict=True))
-        if size(play) < 2:
-            continue
-        fmt = read_lead(order, play, e)
-        if len(fmt.units) < 2:
-            continue
-        if check_throw_format(order, fmt, others).stands:
-            out.append(play)
-    return out
-
-
-def card_classes(state: RoundState, seat: int, suits: int = 31) -> dict[int, int]:
-    """The mover's cards that the search may treat as one: card id -> its class's first card
-    (cards alone in their class are left out); `suits` a bit mask of the effective suits to
-    look at.
-
-    Swapping two cards everywhere changes nothing when they have the same effective suit and
-    points and every hand (and the table) holds as many of each: then playing one or the other
-    leads to positions that the swap maps onto each other. The swap keeps the rules when the
-    cards are of equal order (any hands), or when the mover holds the only copy left of each,
-    no other card left lies between them or level with them, and so no pair can be made of them.
-    """
-    order = state.order
-    assert order is not None
-    hands = state.hands
-    table = 0
-    for _, p in state.trick_plays:
-        table += p
-    everything = table + sum(hands)
-    mine = hands[seat]
-    called = {c for c, _ in state.calls}
-    level = order.level
-    rank = _positions(order)
-    out: dict[int, int] = {}
-    for e in range(5):
-        if not suits >> e & 1 or not mine & order.suit_mask[e]:
-            continue
-        left = everything & order.suit_mask[e]
-        ids = distinct(left)
-        if len(ids) < 2:
-            continue
-        ids.sort(key=rank.__getitem__)
-        run_first, run_pts, run_level = -1, -1, -1
-        for i, c in enumerate(ids):
-            lv = level[c]
-            shift = c << 1
-            mine_c = mine >> shift & 3
-            alone = mine_c == 1 and left >> shift & 3 == 1 and c not in called
-            if (i and level[ids[i - 1]] == lv) or (i + 1 < len(ids) and level[ids[i + 1]] == lv):
-                # cards of equal order: one class per signature; a level shared with another
-                # card breaks a run of adjacent ones
-                run_first = -1
-                if mine_c and c not in called:
-                    sig = (*(h >> shift & 3 for h in hands), table >> shift & 3, _PTS[c])
-                    for d in ids[:i]:
-                        if level[d] == lv and d not in called and d not in out:
-                            ds = d << 1
-                            if (*(h >> ds & 3 for h in hands), table >> ds & 3, _PTS[d]) == sig:
-                                out[c] = d
-                                break
-                continue
-            if alone:
-                if run_first >= 0 and _PTS[c] == run_pts and run_level != lv:
-                    out[c] = run_first
-                else:
-                    run_first, run_pts = c, _PTS[c]
-                run_level = lv
-            else:
-                run_first = -1
-    return out
-
-
-_POSITIONS: dict[int, tuple[int, ...]] = {}
-
-
-def _positions(order: Order) -> tuple[int, ...]:
-    """Each card's place in its suit's order from the top (`Order.desc`), by card id."""
-    key = id(order)
-    found = _POSITIONS.get(key)
-    if found is None:
-        pos = [0] * 54
-        for e in range(5):
-            for i, c in enumerate(order.desc[e]):
-                pos[c] = i
-        found = _POSITIONS[key] = tuple(pos)
-    return found
-
-
-def merge(plays: list[int], classes: dict[int, int]) -> list[int]:
-    """`plays` less those that differ from an earlier one only by equivalent cards."""
-    if not classes or len(plays) < 2:
-        return plays
-    members = 0  # every card of a class, both bits of its field
-    for c, r in classes.items():
-        members |= 3 << (c << 1) | 3 << (r << 1)
-    seen: set[object] = set()
-    out: list[int] = []
-    for p in plays:
-        if not p & members:  # no card of a class: the play is its own key
-            if p not in seen:
-                seen.add(p)
-                out.append(p)
-            continue
-        per: dict[int, list[int]] = {}
-        for c in distinct(p):
-            per.setdefault(classes.get(c, c), []).append(count(p, c))
-        key = tuple(sorted((r, *sorted(ks)) for r, ks in per.items()))
-        if key not in seen:
-            seen.add(key)
-            out.append(p)
-    return out
 
 
 # --- the search ---------------------------------------------------------------------------------
