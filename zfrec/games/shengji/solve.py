@@ -152,6 +152,16 @@ class _Search:
         table = sum(p for _, p in state.trick_plays)
         self.in_play = points(sum(state.hands) + table) + sum(state.won)  # less won: left
         self.info: dict[int, tuple[int, int]] = {}
+        self.follows: dict[tuple[int, int], tuple[list[int], int]] = {}
+        # for single and pair leads, by the led suit: each card's key when played to it (its
+        # level, 100 more in trump, -1 in another suit), as `trick_winner` compares them
+        self.keys = tuple(
+            tuple(
+                lv + 100 if e == TRUMP else lv if e == led else -1
+                for e, lv in zip(self.order.esuit, self.order.level, strict=True)
+            )
+            for led in range(TRUMP + 1)
+        )
         self.parts: dict[
             tuple[int, ...], object
         ] = {}  # a suit's part of a key (relative)  # a play's points and sum of levels
@@ -251,19 +261,29 @@ class _Search:
         """The mover's plays, merged and ordered (`first`, the table's best, leads)."""
         s = self.state
         seat = s.turn
-        if s.lead is None:
+        lead = s.lead
+        if lead is None:
             plays = leads(s)
+            suits = 31
         else:
-            plays = list(legal_follows(self.order, s.lead, s.hands[seat]))
+            # a follow's legal plays depend on the lead's cards (its format is read from them)
+            # and the follower's hand only: the same pair comes back in many positions
+            fkey = (lead.cards, s.hands[seat])
+            found = self.follows.get(fkey)
+            if found is None:
+                listed = list(legal_follows(self.order, lead, s.hands[seat]))
+                union = 0
+                for p in listed:
+                    union |= p
+                masks = self.order.suit_mask
+                found = (listed, sum(1 << e for e in range(5) if union & masks[e]))
+                if len(self.follows) > 200_000:
+                    self.follows.clear()
+                self.follows[fkey] = found
+            plays, suits = found
         if len(plays) > 2:
-            union = 0
-            for p in plays:
-                union |= p
-            masks = self.order.suit_mask
-            suits = sum(1 << e for e in range(5) if union & masks[e])
             plays = merge(plays, card_classes(s, seat, suits))
-        if len(plays) > 1:
-            plays = self.ordered(plays)
+        plays = self.ordered(plays) if len(plays) > 1 else list(plays)
         if first and first in plays:
             plays.remove(first)
             plays.insert(0, first)
@@ -287,18 +307,52 @@ class _Search:
                 scored.append((-100 * (size(p) > 1) - top + (5 if trump else 0), p))
             scored.sort()
             return [p for _, p in scored]
-        tricked = [p for _, p in s.trick_plays]
-        at = trick_winner(order, tricked, lead)
-        winner = s.trick_plays[at][0]
+        tricked = s.trick_plays
+        on_table = 0
+        for _, p in tricked:
+            on_table += p
+        on_table = points(on_table)
+        last = len(tricked) == s.n - 1
+        info = self.info
+        kind = lead.kind
+        if kind == "single" or kind == "pair":
+            # the common leads: a play of the lead's shape (one card, two copies of one card)
+            # contends by its card's key (its level, 100 more in trump, -1 off suit), any other
+            # cannot win; the earliest of the highest key holds the trick (as `trick_winner`)
+            shape = 1 if kind == "single" else 2
+            keys = self.keys[lead.esuit]
+            best_key, winner = -1, 0
+            for who, p in tricked:
+                c = (p.bit_length() - 1) >> 1
+                k = keys[c] if p == shape << (c << 1) else -1
+                if k > best_key:
+                    best_key, winner = k, who
+            partner_wins = (decl >> winner & 1) == mine
+            out = []
+            for p in plays:
+                known = info.get(p)
+                if known is None:
+                    known = info[p] = (points(p), sum(level[c] for c in distinct(p)))
+                pts, low = known
+                c = (p.bit_length() - 1) >> 1
+                if p == shape << (c << 1) and keys[c] > best_key:
+                    score = 1000 + (on_table + pts if last else pts) * 4 - low
+                elif partner_wins:
+                    score = 500 + pts * 4 - low
+                else:
+                    score = -pts * 4 - low
+                out.append((-score, p))
+            out.sort()
+            return [p for _, p in out]
+        table = [p for _, p in tricked]
+        at = trick_winner(order, table, lead)
+        winner = tricked[at][0]
         partner_wins = (decl >> winner & 1) == mine
         unit = lead.units[0].pairs
-        best = tricked[at]
+        best = table[at]
         best_trump = can_win(order, lead, best) == TRUMP
         best_level = best_top(order, best, unit) if at else lead.units[0].top
-        on_table = points(sum(tricked))
-        last = len(tricked) == s.n - 1
         out = []
-        info = self.info
         for p in plays:
             known = info.get(p)
             if known is None:
