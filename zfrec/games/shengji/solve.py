@@ -152,6 +152,16 @@ class _Search:
         table = sum(p for _, p in state.trick_plays)
         self.in_play = points(sum(state.hands) + table) + sum(state.won)  # less won: left
         self.info: dict[int, tuple[int, int]] = {}
+        self.at_lead: dict[tuple[int, ...], tuple[tuple[object, ...], int]] = {}
+        self.classes: dict[tuple[int, ...], object] = {}
+        self.penalised = bool(state.rules.throw_penalty) or any(state.penalties)
+        # the kitty at its multiplier for a last lead of so many pairs (0: a single) at most
+        self.kitty_bound = [
+            max(kitty_multiplier(k, self.mode) for k in range(m + 1)) * self.kitty_points
+            for m in range(60)
+        ]
+        self.max_nodes = INFINITY if budget.max_nodes is None else budget.max_nodes
+        self.deadline_or_inf = float("inf") if self.deadline is None else self.deadline
         self.follows: dict[tuple[int, int], tuple[list[int], int]] = {}
         # for single and pair leads, by the led suit: each card's key when played to it (its
         # level, 100 more in trump, -1 in another suit), as `trick_winner` compares them
@@ -184,18 +194,20 @@ class _Search:
     def most_to_come(self) -> int:
         """No more than this many points can still come to the opponents."""
         s = self.state
-        left = self.in_play - sum(s.won)
-        if self.kitty_points:
-            # the last lead's largest unit cannot hold more pairs than some hand holds now
-            most_pairs = 0
-            for h in s.hands:
-                pairs = (h & HIGH).bit_count()
-                if pairs > most_pairs:
-                    most_pairs = pairs
-            if s.lead is not None and s.lead.pairs > most_pairs:
-                most_pairs = s.lead.pairs
-            left += self.kitty_points * kitty_multiplier(most_pairs, self.mode)
-        return left
+        most_pairs = self.most_pairs()
+        if s.lead is not None and s.lead.pairs > most_pairs:
+            most_pairs = s.lead.pairs
+        return self.in_play - sum(s.won) + self.kitty_bound[most_pairs]
+
+    def most_pairs(self) -> int:
+        """The most pairs a hand holds: the last lead's largest unit cannot hold more (or the
+        lead on the table's, in the middle of a trick)."""
+        most = 0
+        for h in self.state.hands:
+            pairs = (h & HIGH).bit_count()
+            if pairs > most:
+                most = pairs
+        return most
 
     def key(self) -> tuple[object, ...]:
         """The table's key: in the middle of a trick the exact hands and the trick so far; at
@@ -204,7 +216,7 @@ class _Search:
         are one."""
         s = self.state
         if s.lead is not None or s.calls:
-            return (*s.hands, s.turn, s.trick_plays, s.declarers)
+            return (tuple(s.hands), s.turn, s.trick_plays, s.declarers)
         return (self.relative(), s.turn, s.declarers)
 
     def relative(self) -> tuple[object, ...]:
@@ -243,18 +255,6 @@ class _Search:
             parts.append(part)
         return tuple(parts)
 
-    def tick(self) -> None:
-        self.nodes += 1
-        b = self.budget
-        if b.max_nodes is not None and self.nodes > b.max_nodes:
-            raise SjOutOfBudget
-        if (
-            self.deadline is not None
-            and self.nodes % CHECK_EVERY == 0
-            and time.perf_counter() > self.deadline
-        ):
-            raise SjOutOfBudget
-
     # moves -------------------------------------------------------------------------------------
 
     def moves(self, first: int = 0) -> list[int]:
@@ -282,7 +282,7 @@ class _Search:
                 self.follows[fkey] = found
             plays, suits = found
         if len(plays) > 2:
-            plays = merge(plays, card_classes(s, seat, suits))
+            plays = merge(plays, card_classes(s, seat, suits, self.classes))
         plays = self.ordered(plays) if len(plays) > 1 else list(plays)
         if first and first in plays:
             plays.remove(first)
@@ -385,16 +385,42 @@ class _Search:
         s = self.state
         if s.result is not None:
             return s.result.total
-        self.tick()
-        base = self.base()
+        self.nodes += 1
+        if self.nodes > self.max_nodes or (
+            self.nodes % CHECK_EVERY == 0 and time.perf_counter() > self.deadline_or_inf
+        ):
+            raise SjOutOfBudget
+        decl = s.declarers
+        base = 0
+        for seat, w in enumerate(s.won):
+            if not decl >> seat & 1:
+                base += w
+        if self.penalised:
+            base += sum(p if decl >> i & 1 else -p for i, p in enumerate(s.penalties))
         if base >= beta:
             return base
-        top = base + self.most_to_come()
+        hands = tuple(s.hands)
+        lead = s.lead
+        if lead is None and not s.calls:
+            # at a lead: the relative key and the most pairs a hand holds, once per hands
+            found = self.at_lead.get(hands)
+            if found is None:
+                if len(self.at_lead) > 200_000:
+                    self.at_lead.clear()
+                found = self.at_lead[hands] = (self.relative(), self.most_pairs())
+            key: tuple[object, ...] = (found[0], s.turn, decl)
+            most_pairs = found[1]
+        else:
+            key = (hands, s.turn, s.trick_plays, decl)
+            most_pairs = self.most_pairs()
+            if lead is not None and lead.pairs > most_pairs:
+                most_pairs = lead.pairs
+        # no more than the points left and the kitty at the largest multiplier the last lead
+        # can still have can come to the opponents
+        top = base + self.in_play - sum(s.won) + self.kitty_bound[most_pairs]
         if top <= alpha:
             return top
-        key = self.key()
         entry = self.table.get(key)
-        hands = tuple(s.hands)
         if entry is not None:
             lo, hi = entry[0] + base, entry[1] + base
             if lo >= beta or lo == hi:
@@ -468,8 +494,9 @@ class _Search:
         b = self.budget
         nodes = None if b.max_nodes is None else self.nodes + max(b.max_nodes, 10_000)
         self.budget = SjBudget(nodes, b.max_seconds, b.table_entries)
+        self.max_nodes = INFINITY if nodes is None else nodes
         if self.deadline is not None and b.max_seconds is not None:
-            self.deadline = time.perf_counter() + max(b.max_seconds / 2, 0.5)
+            self.deadline = self.deadline_or_inf = time.perf_counter() + max(b.max_seconds / 2, 0.5)
 
     def playout(self, value: int | None) -> list[SjLineStep]:
         """A line to the round's end: plays that keep `value` while they can be proved to

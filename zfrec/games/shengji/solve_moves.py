@@ -93,10 +93,17 @@ def _throws(
     return out
 
 
-def card_classes(state: RoundState, seat: int, suits: int = 31) -> dict[int, int]:
+def card_classes(
+    state: RoundState,
+    seat: int,
+    suits: int = 31,
+    cache: dict[tuple[int, ...], object] | None = None,
+) -> dict[int, int]:
     """The mover's cards that the search may treat as one: card id -> its class's first card
     (cards alone in their class are left out); `suits` a bit mask of the effective suits to
-    look at.
+    look at; `cache` keeps each suit's classes by what they depend on (the suit's cards in
+    each hand and on the table, and the mover), which comes back far more often than a whole
+    position.
 
     Swapping two cards everywhere changes nothing when they have the same effective suit and
     points and every hand (and the table) holds as many of each: then playing one or the other
@@ -110,47 +117,70 @@ def card_classes(state: RoundState, seat: int, suits: int = 31) -> dict[int, int
     table = 0
     for _, p in state.trick_plays:
         table += p
-    everything = table + sum(hands)
     mine = hands[seat]
+    out: dict[int, int] = {}
+    for e in range(5):
+        mask = order.suit_mask[e]
+        if not suits >> e & 1 or not mine & mask:
+            continue
+        if cache is None:
+            out.update(_suit_classes(state, seat, e, [h & mask for h in hands], table & mask))
+            continue
+        key = (e, seat, table & mask, *(h & mask for h in hands))
+        found = cache.get(key)
+        if found is None:
+            found = _suit_classes(state, seat, e, [h & mask for h in hands], table & mask)
+            if len(cache) > 200_000:
+                cache.clear()
+            cache[key] = found
+        assert isinstance(found, dict)
+        out.update(found)
+    return out
+
+
+def _suit_classes(
+    state: RoundState, seat: int, e: int, hands: list[int], table: int
+) -> dict[int, int]:
+    """`card_classes` in the one effective suit `e` (`hands` and `table` that suit's cards)."""
+    order = state.order
+    assert order is not None
+    mine = hands[seat]
+    left = table + sum(hands)
     called = {c for c, _ in state.calls}
     level = order.level
     rank = _positions(order)
     out: dict[int, int] = {}
-    for e in range(5):
-        if not suits >> e & 1 or not mine & order.suit_mask[e]:
+    ids = distinct(left)
+    if len(ids) < 2:
+        return out
+    ids.sort(key=rank.__getitem__)
+    run_first, run_pts, run_level = -1, -1, -1
+    for i, c in enumerate(ids):
+        lv = level[c]
+        shift = c << 1
+        mine_c = mine >> shift & 3
+        alone = mine_c == 1 and left >> shift & 3 == 1 and c not in called
+        if (i and level[ids[i - 1]] == lv) or (i + 1 < len(ids) and level[ids[i + 1]] == lv):
+            # cards of equal order: one class per signature; a level shared with another
+            # card breaks a run of adjacent ones
+            run_first = -1
+            if mine_c and c not in called:
+                sig = (*(h >> shift & 3 for h in hands), table >> shift & 3, _PTS[c])
+                for d in ids[:i]:
+                    if level[d] == lv and d not in called and d not in out:
+                        ds = d << 1
+                        if (*(h >> ds & 3 for h in hands), table >> ds & 3, _PTS[d]) == sig:
+                            out[c] = d
+                            break
             continue
-        left = everything & order.suit_mask[e]
-        ids = distinct(left)
-        if len(ids) < 2:
-            continue
-        ids.sort(key=rank.__getitem__)
-        run_first, run_pts, run_level = -1, -1, -1
-        for i, c in enumerate(ids):
-            lv = level[c]
-            shift = c << 1
-            mine_c = mine >> shift & 3
-            alone = mine_c == 1 and left >> shift & 3 == 1 and c not in called
-            if (i and level[ids[i - 1]] == lv) or (i + 1 < len(ids) and level[ids[i + 1]] == lv):
-                # cards of equal order: one class per signature; a level shared with another
-                # card breaks a run of adjacent ones
-                run_first = -1
-                if mine_c and c not in called:
-                    sig = (*(h >> shift & 3 for h in hands), table >> shift & 3, _PTS[c])
-                    for d in ids[:i]:
-                        if level[d] == lv and d not in called and d not in out:
-                            ds = d << 1
-                            if (*(h >> ds & 3 for h in hands), table >> ds & 3, _PTS[d]) == sig:
-                                out[c] = d
-                                break
-                continue
-            if alone:
-                if run_first >= 0 and _PTS[c] == run_pts and run_level != lv:
-                    out[c] = run_first
-                else:
-                    run_first, run_pts = c, _PTS[c]
-                run_level = lv
+        if alone:
+            if run_first >= 0 and _PTS[c] == run_pts and run_level != lv:
+                out[c] = run_first
             else:
-                run_first = -1
+                run_first, run_pts = c, _PTS[c]
+            run_level = lv
+        else:
+            run_first = -1
     return out
 
 
