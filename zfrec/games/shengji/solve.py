@@ -378,18 +378,10 @@ class _Search:
 
     # alpha-beta --------------------------------------------------------------------------------
 
-    def search(self, alpha: int, beta: int) -> int:
-        """The opponents' final total under perfect play from here, exact when strictly
-        inside (alpha, beta); at most alpha when it is at most alpha, at least beta when at
-        least beta (fail-soft)."""
+    def frame(self) -> tuple[int, int, tuple[object, ...], tuple[int, ...]]:
+        """The opponents' points so far, no more than they can end with, the table's key and
+        the hands (the round not over)."""
         s = self.state
-        if s.result is not None:
-            return s.result.total
-        self.nodes += 1
-        if self.nodes > self.max_nodes or (
-            self.nodes % CHECK_EVERY == 0 and time.perf_counter() > self.deadline_or_inf
-        ):
-            raise SjOutOfBudget
         decl = s.declarers
         base = 0
         for seat, w in enumerate(s.won):
@@ -397,8 +389,6 @@ class _Search:
                 base += w
         if self.penalised:
             base += sum(p if decl >> i & 1 else -p for i, p in enumerate(s.penalties))
-        if base >= beta:
-            return base
         hands = tuple(s.hands)
         lead = s.lead
         if lead is None and not s.calls:
@@ -418,6 +408,35 @@ class _Search:
         # no more than the points left and the kitty at the largest multiplier the last lead
         # can still have can come to the opponents
         top = base + self.in_play - sum(s.won) + self.kitty_bound[most_pairs]
+        return base, top, key, hands
+
+    def known(self) -> tuple[int, int]:
+        """What is known of the position's value without searching it: the round's total when
+        it is over, else the static bounds narrowed by the table's."""
+        s = self.state
+        if s.result is not None:
+            return s.result.total, s.result.total
+        base, top, key, _ = self.frame()
+        entry = self.table.get(key)
+        if entry is None:
+            return base, top
+        return max(base, entry[0] + base), min(top, entry[1] + base)
+
+    def search(self, alpha: int, beta: int) -> int:
+        """The opponents' final total under perfect play from here, exact when strictly
+        inside (alpha, beta); at most alpha when it is at most alpha, at least beta when at
+        least beta (fail-soft)."""
+        s = self.state
+        if s.result is not None:
+            return s.result.total
+        self.nodes += 1
+        if self.nodes > self.max_nodes or (
+            self.nodes % CHECK_EVERY == 0 and time.perf_counter() > self.deadline_or_inf
+        ):
+            raise SjOutOfBudget
+        base, top, key, hands = self.frame()
+        if base >= beta:
+            return base
         if top <= alpha:
             return top
         entry = self.table.get(key)
@@ -436,6 +455,29 @@ class _Search:
         a, b = alpha, beta
         seat = s.turn
         maximise = not s.declarers >> seat & 1
+        if s.lead is not None and len(s.trick_plays) == s.n - 1 and len(plays) > 1:
+            # the trick's last play: each play ends the trick at a lead whose bounds the table
+            # may hold already; one that settles this position's test ends it unsearched (an
+            # enhanced transposition cut-off: the bound is proved, so returning it is exact)
+            peeked: list[tuple[int, int, int, int]] = []
+            for i, play in enumerate(plays):
+                s.play_legal(seat, play)
+                try:
+                    lo_c, hi_c = self.known()
+                finally:
+                    s.undo()
+                if maximise:
+                    if lo_c >= beta:
+                        return lo_c
+                    peeked.append((-lo_c, -hi_c, i, play))
+                else:
+                    if hi_c <= alpha:
+                        return hi_c
+                    peeked.append((hi_c, lo_c, i, play))
+            # the rest in the order of what the table says of them: the likeliest to refute
+            # first (a sort on proved bounds only changes the order, never the value)
+            peeked.sort()
+            plays = [p for _, _, _, p in peeked]
         best = -INFINITY if maximise else INFINITY
         chosen = 0
         for play in plays:
