@@ -209,16 +209,6 @@ class _Search:
                 most = pairs
         return most
 
-    def key(self) -> tuple[object, ...]:
-        """The table's key: in the middle of a trick the exact hands and the trick so far; at
-        a lead, each suit in which nobody can make a pair any more is written by order and
-        points only (`relative`), so positions that differ only in which of such cards went
-        are one."""
-        s = self.state
-        if s.lead is not None or s.calls:
-            return (tuple(s.hands), s.turn, s.trick_plays, s.declarers)
-        return (self.relative(), s.turn, s.declarers)
-
     def relative(self) -> tuple[object, ...]:
         """The hands, each suit without a possible pair by the places of its cards among the
         cards left (equal cards one place) and their points; other suits as they are."""
@@ -378,9 +368,13 @@ class _Search:
 
     # alpha-beta --------------------------------------------------------------------------------
 
-    def frame(self) -> tuple[int, int, tuple[object, ...], tuple[int, ...]]:
-        """The opponents' points so far, no more than they can end with, the table's key and
-        the hands (the round not over)."""
+    def frame(self) -> tuple[int, int, tuple[object, ...] | None, tuple[int, ...]]:
+        """The opponents' points so far, no more than they can end with, the table's key (None
+        in the middle of a trick) and the hands (the round not over).
+
+        Only leads are kept in the table: a position in the middle of a trick comes back
+        seldom (about one visit in ten), while a lead's entry serves every way of reaching it,
+        and the table's memory goes to the positions that repay it."""
         s = self.state
         decl = s.declarers
         base = 0
@@ -398,10 +392,10 @@ class _Search:
                 if len(self.at_lead) > 200_000:
                     self.at_lead.clear()
                 found = self.at_lead[hands] = (self.relative(), self.most_pairs())
-            key: tuple[object, ...] = (found[0], s.turn, decl)
+            key: tuple[object, ...] | None = (found[0], s.turn, decl)
             most_pairs = found[1]
         else:
-            key = (hands, s.turn, s.trick_plays, decl)
+            key = (hands, s.turn, decl) if lead is None else None
             most_pairs = self.most_pairs()
             if lead is not None and lead.pairs > most_pairs:
                 most_pairs = lead.pairs
@@ -417,7 +411,7 @@ class _Search:
         if s.result is not None:
             return s.result.total, s.result.total
         base, top, key, _ = self.frame()
-        entry = self.table.get(key)
+        entry = None if key is None else self.table.get(key)
         if entry is None:
             return base, top
         return max(base, entry[0] + base), min(top, entry[1] + base)
@@ -439,7 +433,7 @@ class _Search:
             return base
         if top <= alpha:
             return top
-        entry = self.table.get(key)
+        entry = None if key is None else self.table.get(key)
         if entry is not None:
             lo, hi = entry[0] + base, entry[1] + base
             if lo >= beta or lo == hi:
@@ -506,9 +500,10 @@ class _Search:
             lo = hi = best
         if len(self.table) >= self.budget.table_entries:
             self.table.clear()  # the cap keeps the memory bounded; the search stays exact
-        if plays[0] != chosen:  # the best play first the next time: the move list is kept
-            plays = [chosen, *(p for p in plays if p != chosen)]
-        self.table[key] = (lo - base, hi - base, plays, hands)
+        if key is not None:
+            if plays[0] != chosen:  # the best play first the next time: the list is kept
+                plays = [chosen, *(p for p in plays if p != chosen)]
+            self.table[key] = (lo - base, hi - base, plays, hands)
         return best
 
     # the root ----------------------------------------------------------------------------------
@@ -568,7 +563,8 @@ class _Search:
         return made
 
     def _best_of(self) -> int:
-        entry = self.table.get(self.key())
+        key = self.frame()[2]
+        entry = None if key is None else self.table.get(key)
         return entry[2][0] if entry is not None and entry[3] == tuple(self.state.hands) else 0
 
 
