@@ -49,7 +49,7 @@ from typing import NamedTuple
 from zfrec.games.shengji.cards import HIGH, distinct, points, size
 from zfrec.games.shengji.events import PlayEvent
 from zfrec.games.shengji.follow import legal_follows
-from zfrec.games.shengji.formats import best_top
+from zfrec.games.shengji.formats import best_top, pair_levels, runs
 from zfrec.games.shengji.order import TRUMP, Order
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.scoring import kitty_multiplier
@@ -152,6 +152,7 @@ class _Search:
         table = sum(p for _, p in state.trick_plays)
         self.in_play = points(sum(state.hands) + table) + sum(state.won)  # less won: left
         self.info: dict[int, tuple[int, int]] = {}
+        self.longest: dict[int, int] = {}  # a hand's largest unit's pairs (`most_pairs`)
         self.at_lead: dict[tuple[int, ...], tuple[tuple[object, ...], int]] = {}
         self.classes: dict[tuple[int, ...], object] = {}
         self.penalised = bool(state.rules.throw_penalty) or any(state.penalties)
@@ -200,13 +201,33 @@ class _Search:
         return self.in_play - sum(s.won) + self.kitty_bound[most_pairs]
 
     def most_pairs(self) -> int:
-        """The most pairs a hand holds: the last lead's largest unit cannot hold more (or the
-        lead on the table's, in the middle of a trick)."""
+        """No more pairs than this can make the largest unit of the round's last lead: the
+        last lead is the leader's whole hand then, so its largest unit (a pair, or a tractor
+        of so many pairs) is already in some hand now, in one effective suit, of levels
+        already adjacent (a played card makes no two levels adjacent: ruling 5)."""
         most = 0
+        longest = self.longest
         for h in self.state.hands:
-            pairs = (h & HIGH).bit_count()
-            if pairs > most:
-                most = pairs
+            if h & HIGH:
+                n = longest.get(h)
+                if n is None:
+                    n = longest[h] = self._longest(h)
+                if n > most:
+                    most = n
+        return most
+
+    def _longest(self, hand: int) -> int:
+        """The pairs of the largest unit in `hand`: its longest tractor, 1 for a pair, 0."""
+        order = self.order
+        most = 0
+        for mask in order.suit_mask:
+            held = hand & mask
+            if held & HIGH:
+                for _, n in runs(pair_levels(order, held)):
+                    if n > most:
+                        most = n
+        if len(self.longest) > 200_000:
+            self.longest.clear()
         return most
 
     def relative(self) -> tuple[object, ...]:
@@ -397,8 +418,8 @@ class _Search:
         else:
             key = (hands, s.turn, decl) if lead is None else None
             most_pairs = self.most_pairs()
-            if lead is not None and lead.pairs > most_pairs:
-                most_pairs = lead.pairs
+            if lead is not None and lead.units[0].pairs > most_pairs:
+                most_pairs = lead.units[0].pairs  # this trick may be the last
         # no more than the points left and the kitty at the largest multiplier the last lead
         # can still have can come to the opponents
         top = base + self.in_play - sum(s.won) + self.kitty_bound[most_pairs]
@@ -472,14 +493,25 @@ class _Search:
             # first (a sort on proved bounds only changes the order, never the value)
             peeked.sort()
             plays = [p for _, _, _, p in peeked]
+            bounds = {p: (-x, -y) if maximise else (y, x) for x, y, _, p in peeked}
+        else:
+            bounds = {}
         best = -INFINITY if maximise else INFINITY
         chosen = 0
         for play in plays:
-            s.play_legal(seat, play)
-            try:
-                v = self.search(a, b)
-            finally:
-                s.undo()
+            known = bounds.get(play)
+            # a lead whose bounds settle the test is not made again: its search would
+            # answer from the same bounds (fail-soft, as `search` returns them)
+            if known is not None and known[0] >= b:
+                v = known[0]
+            elif known is not None and (known[1] <= a or known[0] == known[1]):
+                v = known[1]
+            else:
+                s.play_legal(seat, play)
+                try:
+                    v = self.search(a, b)
+                finally:
+                    s.undo()
             if maximise:
                 if v > best:
                     best, chosen = v, play
