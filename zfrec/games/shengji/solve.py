@@ -43,6 +43,7 @@ moves of the root searched to the end, else a heuristic line) and `exact` False.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -195,19 +196,19 @@ class _Search:
     def most_to_come(self) -> int:
         """No more than this many points can still come to the opponents."""
         s = self.state
-        most_pairs = self.most_pairs()
+        most_pairs = self.most_pairs(s.hands)
         if s.lead is not None and s.lead.pairs > most_pairs:
             most_pairs = s.lead.pairs
         return self.in_play - sum(s.won) + self.kitty_bound[most_pairs]
 
-    def most_pairs(self) -> int:
+    def most_pairs(self, hands: Sequence[int]) -> int:
         """No more pairs than this can make the largest unit of the round's last lead: the
         last lead is the leader's whole hand then, so its largest unit (a pair, or a tractor
         of so many pairs) is already in some hand now, in one effective suit, of levels
         already adjacent (a played card makes no two levels adjacent: ruling 5)."""
         most = 0
         longest = self.longest
-        for h in self.state.hands:
+        for h in hands:
             if h & HIGH:
                 n = longest.get(h)
                 if n is None:
@@ -230,11 +231,9 @@ class _Search:
             self.longest.clear()
         return most
 
-    def relative(self) -> tuple[object, ...]:
+    def relative(self, hands: Sequence[int]) -> tuple[object, ...]:
         """The hands, each suit without a possible pair by the places of its cards among the
         cards left (equal cards one place) and their points; other suits as they are."""
-        s = self.state
-        hands = s.hands
         order = self.order
         level = order.level
         everything = sum(hands)
@@ -412,18 +411,52 @@ class _Search:
             if found is None:
                 if len(self.at_lead) > 200_000:
                     self.at_lead.clear()
-                found = self.at_lead[hands] = (self.relative(), self.most_pairs())
+                found = self.at_lead[hands] = (self.relative(hands), self.most_pairs(hands))
             key: tuple[object, ...] | None = (found[0], s.turn, decl)
             most_pairs = found[1]
         else:
             key = (hands, s.turn, decl) if lead is None else None
-            most_pairs = self.most_pairs()
+            most_pairs = self.most_pairs(s.hands)
             if lead is not None and lead.units[0].pairs > most_pairs:
                 most_pairs = lead.units[0].pairs  # this trick may be the last
         # no more than the points left and the kitty at the largest multiplier the last lead
         # can still have can come to the opponents
         top = base + self.in_play - sum(s.won) + self.kitty_bound[most_pairs]
         return base, top, key, hands
+
+    def known_after(self, play: int, base: int) -> tuple[int, int] | None:
+        """`known` after the trick's last play `play`, without making it: the hands less the
+        play, the trick to its winner by the rules' `trick_winner`, and the table's bounds
+        for that lead. None where the play would end the round or a call could change the
+        declarers (then the play is made to see)."""
+        s = self.state
+        lead = s.lead
+        if s.calls or lead is None:
+            return None
+        seat = s.turn
+        hands = list(s.hands)
+        hands[seat] -= play
+        if not any(hands):
+            return None
+        tricked = [p for _, p in s.trick_plays]
+        tricked.append(play)
+        at = trick_winner(self.order, tricked, lead)
+        winner = s.trick_plays[at][0] if at < len(s.trick_plays) else seat
+        pts = points(sum(tricked))
+        decl = s.declarers
+        if not decl >> winner & 1:
+            base += pts
+        ht = tuple(hands)
+        found = self.at_lead.get(ht)
+        if found is None:
+            if len(self.at_lead) > 200_000:
+                self.at_lead.clear()
+            found = self.at_lead[ht] = (self.relative(ht), self.most_pairs(ht))
+        top = base + self.in_play - sum(s.won) - pts + self.kitty_bound[found[1]]
+        entry = self.table.get((found[0], winner, decl))
+        if entry is None:
+            return base, top
+        return max(base, entry[0] + base), min(top, entry[1] + base)
 
     def known(self) -> tuple[int, int]:
         """What is known of the position's value without searching it: the round's total when
@@ -476,11 +509,14 @@ class _Search:
             # enhanced transposition cut-off: the bound is proved, so returning it is exact)
             peeked: list[tuple[int, int, int, int]] = []
             for i, play in enumerate(plays):
-                s.play_legal(seat, play)
-                try:
-                    lo_c, hi_c = self.known()
-                finally:
-                    s.undo()
+                peek = self.known_after(play, base)
+                if peek is None:
+                    s.play_legal(seat, play)
+                    try:
+                        peek = self.known()
+                    finally:
+                        s.undo()
+                lo_c, hi_c = peek
                 if maximise:
                     if lo_c >= beta:
                         return lo_c
