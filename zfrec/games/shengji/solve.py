@@ -154,6 +154,8 @@ class _Search:
         self.in_play = points(sum(state.hands) + table) + sum(state.won)  # less won: left
         self.info: dict[int, tuple[int, int]] = {}
         self.longest: dict[int, int] = {}  # a hand's largest unit's pairs (`most_pairs`)
+        root_lead = state.lead.units[0].pairs if state.lead is not None else 0
+        self.root_pairs = max(self.most_pairs(state.hands), root_lead)
         self.at_lead: dict[tuple[int, ...], tuple[tuple[object, ...], int]] = {}
         self.classes: dict[tuple[int, ...], object] = {}
         self.penalised = bool(state.rules.throw_penalty) or any(state.penalties)
@@ -388,9 +390,12 @@ class _Search:
 
     # alpha-beta --------------------------------------------------------------------------------
 
-    def frame(self) -> tuple[int, int, tuple[object, ...] | None, tuple[int, ...]]:
-        """The opponents' points so far, no more than they can end with, the table's key (None
-        in the middle of a trick) and the hands (the round not over).
+    def frame(
+        self, alpha: int = INFINITY
+    ) -> tuple[int, int, tuple[object, ...] | None, tuple[int, ...]]:
+        """The opponents' points so far, no more than they can end with (in the middle of a
+        trick, a looser bound where no bound could reach `alpha`), the table's key (None in
+        the middle of a trick) and the hands (the round not over).
 
         Only leads are kept in the table: a position in the middle of a trick comes back
         seldom (about one visit in ten), while a lead's entry serves every way of reaching it,
@@ -414,10 +419,17 @@ class _Search:
                 found = self.at_lead[hands] = (self.relative(hands), self.most_pairs(hands))
             key: tuple[object, ...] | None = (found[0], s.turn, decl)
             most_pairs = found[1]
+        elif lead is None:  # zhao pengyou: a call can change the declarers, keyed exactly
+            key = (hands, s.turn, decl)
+            most_pairs = self.most_pairs(hands)
         else:
-            key = (hands, s.turn, decl) if lead is None else None
-            most_pairs = self.most_pairs(s.hands)
-            if lead is not None and lead.units[0].pairs > most_pairs:
+            key = None
+            rest = base + self.in_play - sum(s.won)
+            if rest + self.kitty_bound[0] > alpha:
+                # no kitty bound can cut here: the largest, which holds from the root on
+                return base, rest + self.kitty_bound[self.root_pairs], key, hands
+            most_pairs = self.most_pairs(hands)
+            if lead.units[0].pairs > most_pairs:
                 most_pairs = lead.units[0].pairs  # this trick may be the last
         # no more than the points left and the kitty at the largest multiplier the last lead
         # can still have can come to the opponents
@@ -482,7 +494,7 @@ class _Search:
             self.nodes % CHECK_EVERY == 0 and time.perf_counter() > self.deadline_or_inf
         ):
             raise SjOutOfBudget
-        base, top, key, hands = self.frame()
+        base, top, key, hands = self.frame(alpha)
         if base >= beta:
             return base
         if top <= alpha:
