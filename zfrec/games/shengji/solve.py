@@ -43,14 +43,14 @@ moves of the root searched to the end, else a heuristic line) and `exact` False.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from zfrec.games.shengji.cards import HIGH, distinct, points, size
 from zfrec.games.shengji.events import PlayEvent
 from zfrec.games.shengji.follow import legal_follows
-from zfrec.games.shengji.formats import best_top, pair_levels, runs
+from zfrec.games.shengji.formats import Format, best_top, pair_levels, runs
 from zfrec.games.shengji.order import TRUMP, Order
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.scoring import kitty_multiplier
@@ -134,6 +134,9 @@ def team_points(state: RoundState) -> tuple[int, int]:
 # found first) and the hands they were made for: kept, a move list is made once per position,
 # not once per visit
 _Entry = tuple[int, int, list[int], tuple[int, ...]]
+# a follower's legal plays, their suits, and to a single or pair lead the plays with their keys
+# in two orders (`_Search.follow_list`)
+_Follows = tuple[list[int], int, list[tuple[int, int]], list[tuple[int, int]]]
 
 
 class _Search:
@@ -166,7 +169,7 @@ class _Search:
         ]
         self.max_nodes = INFINITY if budget.max_nodes is None else budget.max_nodes
         self.deadline_or_inf = float("inf") if self.deadline is None else self.deadline
-        self.follows: dict[tuple[int, int], tuple[list[int], int]] = {}
+        self.follows: dict[tuple[int, int], _Follows] = {}
         # for single and pair leads, by the led suit: each card's key when played to it (its
         # level, 100 more in trump, -1 in another suit), as `trick_winner` compares them
         self.keys = tuple(
@@ -283,16 +286,22 @@ class _Search:
             fkey = (lead.cards, s.hands[seat])
             found = self.follows.get(fkey)
             if found is None:
-                listed = list(legal_follows(self.order, lead, s.hands[seat]))
-                union = 0
-                for p in listed:
-                    union |= p
-                masks = self.order.suit_mask
-                found = (listed, sum(1 << e for e in range(5) if union & masks[e]))
                 if len(self.follows) > 200_000:
                     self.follows.clear()
-                self.follows[fkey] = found
-            plays, suits = found
+                found = self.follows[fkey] = self.follow_list(lead, s.hands[seat])
+            plays, suits, by_gain, by_loss = found
+            if by_gain and len(plays) > 1:
+                # a single or a pair led: `ordered`'s order from the two kept sorts, the plays
+                # that take the trick first (merged after: any play of a class stands for it)
+                best_key, partner_wins = self.holder(lead)
+                plays = [p for k, p in by_gain if k > best_key]
+                plays += [p for k, p in (by_gain if partner_wins else by_loss) if k <= best_key]
+                if len(plays) > 2:
+                    plays = merge(plays, card_classes(s, seat, suits, self.classes))
+                if first and first in plays:
+                    plays.remove(first)
+                    plays.insert(0, first)
+                return plays
         if len(plays) > 2:
             plays = merge(plays, card_classes(s, seat, suits, self.classes))
         plays = self.ordered(plays) if len(plays) > 1 else list(plays)
@@ -300,6 +309,48 @@ class _Search:
             plays.remove(first)
             plays.insert(0, first)
         return plays
+
+    def follow_list(self, lead: Format, hand: int) -> _Follows:
+        """The legal follows to `lead` from `hand`, the effective suits they hold (a bit mask)
+        and, to a single or a pair, the follows with their keys (`keys`) in `ordered`'s order
+        for a play that takes the trick or goes to a partner who holds it (the most points,
+        then the lowest) and for one that goes to an opponent (the fewest, the lowest)."""
+        listed = list(legal_follows(self.order, lead, hand))
+        union = 0
+        for p in listed:
+            union |= p
+        masks = self.order.suit_mask
+        suits = sum(1 << e for e in range(5) if union & masks[e])
+        if lead.kind != "single" and lead.kind != "pair":
+            return listed, suits, [], []
+        shape = 1 if lead.kind == "single" else 2
+        keys = self.keys[lead.esuit]
+        level = self.order.level
+        gain, loss = [], []
+        for p in listed:
+            c = (p.bit_length() - 1) >> 1
+            k = keys[c] if p == shape << (c << 1) else -1
+            pts, low = points(p), sum(level[d] for d in distinct(p))
+            gain.append((low - pts * 4, p, k))
+            loss.append((low + pts * 4, p, k))
+        gain.sort()
+        loss.sort()
+        return listed, suits, [(k, p) for _, p, k in gain], [(k, p) for _, p, k in loss]
+
+    def holder(self, lead: Format) -> tuple[int, bool]:
+        """A single or pair lead's trick so far: the key of the play that holds it (`keys`:
+        the earliest of the highest, as `trick_winner`) and whether it is the mover's side's."""
+        s = self.state
+        shape = 1 if lead.kind == "single" else 2
+        keys = self.keys[lead.esuit]
+        best_key, winner = -1, 0
+        for who, p in s.trick_plays:
+            c = (p.bit_length() - 1) >> 1
+            k = keys[c] if p == shape << (c << 1) else -1
+            if k > best_key:
+                best_key, winner = k, who
+        decl = s.declarers
+        return best_key, (decl >> winner & 1) == (decl >> s.turn & 1)
 
     def ordered(self, plays: list[int]) -> list[int]:
         """Cheap heuristics: take the trick for one's side, cheaply; give points to a partner
@@ -436,39 +487,67 @@ class _Search:
         top = base + self.in_play - sum(s.won) + self.kitty_bound[most_pairs]
         return base, top, key, hands
 
-    def known_after(self, play: int, base: int) -> tuple[int, int] | None:
-        """`known` after the trick's last play `play`, without making it: the hands less the
-        play, the trick to its winner by the rules' `trick_winner`, and the table's bounds
-        for that lead. None where the play would end the round or a call could change the
-        declarers (then the play is made to see)."""
+    def peekable(self, plays: list[int]) -> bool:
+        """Whether `known_after` can look past the trick's last plays `plays` without making
+        them: not where a play ends the round (the engine scores it) nor where a call could
+        change the declarers."""
+        s = self.state
+        if s.calls or s.lead is None:
+            return False
+        seat = s.turn
+        return any(h for i, h in enumerate(s.hands) if i != seat) or all(
+            p != s.hands[seat] for p in plays
+        )
+
+    def known_after(self, plays: list[int], base: int) -> Iterator[tuple[int, int]]:
+        """`known` after each of the trick's last plays `plays` in turn, without making them
+        (`peekable`): the hands less the play, the trick to its winner (as `trick_winner`
+        finds it: the fast way of `holder` for a single or a pair), and the table's bounds
+        for that lead, with `base` the opponents' points before the play."""
         s = self.state
         lead = s.lead
-        if s.calls or lead is None:
-            return None
+        assert lead is not None
         seat = s.turn
         hands = list(s.hands)
-        hands[seat] -= play
-        if not any(hands):
-            return None
-        tricked = [p for _, p in s.trick_plays]
-        tricked.append(play)
-        at = trick_winner(self.order, tricked, lead)
-        winner = s.trick_plays[at][0] if at < len(s.trick_plays) else seat
-        pts = points(sum(tricked))
+        mine = hands[seat]
         decl = s.declarers
-        if not decl >> winner & 1:
-            base += pts
-        ht = tuple(hands)
-        found = self.at_lead.get(ht)
-        if found is None:
-            if len(self.at_lead) > 200_000:
-                self.at_lead.clear()
-            found = self.at_lead[ht] = (self.relative(ht), self.most_pairs(ht))
-        top = base + self.in_play - sum(s.won) - pts + self.kitty_bound[found[1]]
-        entry = self.table.get((found[0], winner, decl))
-        if entry is None:
-            return base, top
-        return max(base, entry[0] + base), min(top, entry[1] + base)
+        table = 0
+        for _, p in s.trick_plays:
+            table += p
+        left = self.in_play - sum(s.won)
+        fast = lead.kind == "single" or lead.kind == "pair"
+        shape = 1 if lead.kind == "single" else 2
+        keys = self.keys[lead.esuit]
+        best_key, winner = -1, -1
+        for who, p in s.trick_plays:  # the seat that holds the trick so far, and its key
+            c = (p.bit_length() - 1) >> 1
+            k = keys[c] if p == shape << (c << 1) else -1
+            if k > best_key:
+                best_key, winner = k, who
+        table_list = [p for _, p in s.trick_plays]
+        for play in plays:
+            if fast:
+                c = (play.bit_length() - 1) >> 1
+                k = keys[c] if play == shape << (c << 1) else -1
+                took = seat if k > best_key else winner
+            else:
+                at = trick_winner(self.order, [*table_list, play], lead)
+                took = s.trick_plays[at][0] if at < len(table_list) else seat
+            pts = points(table + play)
+            got = base + pts if not decl >> took & 1 else base
+            hands[seat] = mine - play
+            ht = tuple(hands)
+            found = self.at_lead.get(ht)
+            if found is None:
+                if len(self.at_lead) > 200_000:
+                    self.at_lead.clear()
+                found = self.at_lead[ht] = (self.relative(ht), self.most_pairs(ht))
+            top = got + left - pts + self.kitty_bound[found[1]]
+            entry = self.table.get((found[0], took, decl))
+            if entry is None:
+                yield got, top
+            else:
+                yield max(got, entry[0] + got), min(top, entry[1] + got)
 
     def known(self) -> tuple[int, int]:
         """What is known of the position's value without searching it: the round's total when
@@ -520,15 +599,16 @@ class _Search:
             # may hold already; one that settles this position's test ends it unsearched (an
             # enhanced transposition cut-off: the bound is proved, so returning it is exact)
             peeked: list[tuple[int, int, int, int]] = []
+            seen = self.known_after(plays, base) if self.peekable(plays) else None
             for i, play in enumerate(plays):
-                peek = self.known_after(play, base)
-                if peek is None:
+                if seen is not None:
+                    lo_c, hi_c = next(seen)
+                else:
                     s.play_legal(seat, play)
                     try:
-                        peek = self.known()
+                        lo_c, hi_c = self.known()
                     finally:
                         s.undo()
-                lo_c, hi_c = peek
                 if maximise:
                     if lo_c >= beta:
                         return lo_c
