@@ -738,9 +738,17 @@ def _mtdf(state: RoundState, budget: SjBudget | None) -> tuple[_Search, int, int
     guess = search.final[0]
     lower, upper = -INFINITY, INFINITY
     exact = True
+    step = 5  # points come in fives (throw penalties aside: any step keeps the value exact)
     try:
         while lower < upper:
-            beta = guess + 1 if guess == lower else guess
+            if lower == -INFINITY or upper < INFINITY:
+                beta = guess + 1 if guess == lower else guess
+            else:
+                # only a lower bound so far: test ever further above it (a guess too low costs
+                # one test per step, while a test too high fails at once to an upper bound,
+                # from which the tests go on as before)
+                beta = min(lower + step, upper)
+                step *= 2
             guess = search.search(beta - 1, beta)
             if guess < beta:
                 upper = guess
@@ -767,6 +775,7 @@ def solve_state(
 
     The value is found by null-window tests from a first guess (MTD(f)): each asks whether
     the value is at least some figure, and the table keeps what each proved for the next.
+    While only a lower bound is known, each test goes twice as far above it as the last.
     """
     search, guess, lower, upper, exact = _mtdf(state, budget)
     value = guess if exact else min(max(guess, lower), upper)
