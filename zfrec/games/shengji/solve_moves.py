@@ -110,6 +110,7 @@ def card_classes(
     leads to positions that the swap maps onto each other. The swap keeps the rules when the
     cards are of equal order (any hands), or when the mover holds the only copy left of each,
     no other card left lies between them or level with them, and so no pair can be made of them.
+    The dict returned may be the cache's own: read it, do not change it.
     """
     order = state.order
     assert order is not None
@@ -119,22 +120,31 @@ def card_classes(
         table += p
     mine = hands[seat]
     out: dict[int, int] = {}
+    shared = True  # `out` is a cached suit's own dict (read only), not a new one
     for e in range(5):
         mask = order.suit_mask[e]
         if not suits >> e & 1 or not mine & mask:
             continue
         if cache is None:
-            out.update(_suit_classes(state, seat, e, [h & mask for h in hands], table & mask))
-            continue
-        key = (e, seat, table & mask, *(h & mask for h in hands))
-        found = cache.get(key)
-        if found is None:
             found = _suit_classes(state, seat, e, [h & mask for h in hands], table & mask)
-            if len(cache) > 200_000:
-                cache.clear()
-            cache[key] = found
-        assert isinstance(found, dict)
-        out.update(found)
+        else:
+            key = (e, seat, table & mask, *[h & mask for h in hands])
+            got = cache.get(key)
+            if got is None:
+                got = _suit_classes(state, seat, e, [h & mask for h in hands], table & mask)
+                if len(cache) > 200_000:
+                    cache.clear()
+                cache[key] = got
+            assert isinstance(got, dict)
+            found = got
+        if not found:
+            continue
+        if not out:
+            out = found
+        else:
+            if shared:
+                out, shared = dict(out), False
+            out.update(found)
     return out
 
 
