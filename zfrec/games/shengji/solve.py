@@ -15,18 +15,30 @@ How the search stays small:
   pairs of a hand holding a tractor) and kept when `check_throw_format` says they stand. A throw
   that fails puts only its forced part on the table, the same position as leading that part
   (less the penalty, which only harms the thrower's side): it is never better and is not tried.
+  (The move lists: `zfrec.games.shengji.solve_moves`.)
 - **Equivalent cards merged.** Cards of one effective suit with the same points whose copies
   sit in the same hands (and on the table) are one card for the search when nothing can tell
   them apart: cards of equal order, or cards of adjacent order (no other card left between them)
-  of which nobody can make a pair. Plays that differ only by such cards are one move.
-- **Transposition table** keyed on the hands, the seat to move, the trick so far and the
+  of which nobody can make a pair. Plays that differ only by such cards are one move. Each
+  suit's classes are kept by that suit's cards in each hand and on the table.
+- **Transposition table** at leads only, keyed on the hands, the seat to move and the
   declarers, holding bounds on the points still to come and the move list; capped in entries.
-  At a lead, a suit of which no hand holds two copies of a card is keyed by the order and the
-  points of its cards only (`relative`).
+  A suit of which no hand holds two copies of a card is keyed by the order and the points of
+  its cards only (`relative`). A position in the middle of a trick is seldom met twice; it is
+  not kept.
+- **Enhanced transposition cut-off** at a trick's last play: every play ends the trick at a
+  lead, whose bounds the table may hold. They are looked up without making the play (the
+  hands less the play, the trick to the winner `trick_winner` names) before any is searched:
+  one that settles the test ends the position, the others are searched best bound first, and
+  a lead whose bounds settle its own test is not made at all.
 - **Move ordering** by cheap heuristics: the table's best move first, then plays that take the
-  trick for the mover's side, points to a partner who wins, low cards to an opponent who wins.
-- **Static bounds**: the points left and the kitty at its largest multiplier cut branches that
-  cannot reach the window.
+  trick for the mover's side, points to a partner who wins, low cards to an opponent who wins
+  (to a single or a pair, from two orders kept per lead and hand).
+- **Static bounds**: the opponents' points so far; those plus the points left and the kitty at
+  the largest multiplier the last lead can still have (its largest unit is already a pair or
+  a tractor of some hand: the longest tractor held bounds it).
+- **MTD(f)** from the heuristic line's result; while only a lower bound is known, each test
+  asks for twice as much more than the last.
 
 A search cut short by `max_nodes` or `max_seconds` answers with the best value found (over the
 moves of the root searched to the end, else a heuristic line) and `exact` False.
@@ -49,12 +61,19 @@ from typing import NamedTuple
 
 from zfrec.games.shengji.cards import HIGH, distinct, points, size
 from zfrec.games.shengji.events import PlayEvent
-from zfrec.games.shengji.follow import legal_follows
 from zfrec.games.shengji.formats import Format, best_top, pair_levels, runs
 from zfrec.games.shengji.order import TRUMP, Order
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.scoring import kitty_multiplier
-from zfrec.games.shengji.solve_moves import _PTS, _max_single, card_classes, leads, merge
+from zfrec.games.shengji.solve_moves import (
+    Follows,
+    _max_single,
+    card_classes,
+    follow_list,
+    leads,
+    merge,
+    relative,
+)
 from zfrec.games.shengji.trick import can_win, trick_winner
 
 __all__ = [
@@ -134,9 +153,6 @@ def team_points(state: RoundState) -> tuple[int, int]:
 # found first) and the hands they were made for: kept, a move list is made once per position,
 # not once per visit
 _Entry = tuple[int, int, list[int], tuple[int, ...]]
-# a follower's legal plays, their suits, and to a single or pair lead the plays with their keys
-# in two orders (`_Search.follow_list`)
-_Follows = tuple[list[int], int, list[tuple[int, int]], list[tuple[int, int]]]
 
 
 class _Search:
@@ -169,7 +185,7 @@ class _Search:
         ]
         self.max_nodes = INFINITY if budget.max_nodes is None else budget.max_nodes
         self.deadline_or_inf = float("inf") if self.deadline is None else self.deadline
-        self.follows: dict[tuple[int, int], _Follows] = {}
+        self.follows: dict[tuple[int, int], Follows] = {}
         # for single and pair leads, by the led suit: each card's key when played to it (its
         # level, 100 more in trump, -1 in another suit), as `trick_winner` compares them
         self.keys = tuple(
@@ -236,40 +252,6 @@ class _Search:
             self.longest.clear()
         return most
 
-    def relative(self, hands: Sequence[int]) -> tuple[object, ...]:
-        """The hands, each suit without a possible pair by the places of its cards among the
-        cards left (equal cards one place) and their points; other suits as they are."""
-        order = self.order
-        level = order.level
-        everything = sum(hands)
-        parts: list[object] = []
-        cache = self.parts
-        for e in range(5):
-            mask = order.suit_mask[e]
-            left = everything & mask
-            if not left:
-                continue
-            exact = tuple(h & mask for h in hands)
-            part = cache.get(exact)
-            if part is None:
-                if any(h & HIGH for h in exact):
-                    part = exact
-                else:
-                    ids = distinct(left)
-                    ids.sort(key=level.__getitem__, reverse=True)
-                    place: dict[int, int] = {}
-                    at, last = -1, None
-                    for c in ids:
-                        if level[c] != last:
-                            at, last = at + 1, level[c]
-                        place[c] = at * 32 + _PTS[c]
-                    part = (e, *(tuple(sorted(place[c] for c in distinct(h))) for h in exact))
-                if len(cache) > 200_000:
-                    cache.clear()
-                cache[exact] = part
-            parts.append(part)
-        return tuple(parts)
-
     # moves -------------------------------------------------------------------------------------
 
     def moves(self, first: int = 0) -> list[int]:
@@ -288,7 +270,7 @@ class _Search:
             if found is None:
                 if len(self.follows) > 200_000:
                     self.follows.clear()
-                found = self.follows[fkey] = self.follow_list(lead, s.hands[seat])
+                found = self.follows[fkey] = follow_list(self.order, self.keys, lead, s.hands[seat])
             plays, suits, by_gain, by_loss = found
             if by_gain and len(plays) > 1:
                 # a single or a pair led: `ordered`'s order from the two kept sorts, the plays
@@ -309,33 +291,6 @@ class _Search:
             plays.remove(first)
             plays.insert(0, first)
         return plays
-
-    def follow_list(self, lead: Format, hand: int) -> _Follows:
-        """The legal follows to `lead` from `hand`, the effective suits they hold (a bit mask)
-        and, to a single or a pair, the follows with their keys (`keys`) in `ordered`'s order
-        for a play that takes the trick or goes to a partner who holds it (the most points,
-        then the lowest) and for one that goes to an opponent (the fewest, the lowest)."""
-        listed = list(legal_follows(self.order, lead, hand))
-        union = 0
-        for p in listed:
-            union |= p
-        masks = self.order.suit_mask
-        suits = sum(1 << e for e in range(5) if union & masks[e])
-        if lead.kind != "single" and lead.kind != "pair":
-            return listed, suits, [], []
-        shape = 1 if lead.kind == "single" else 2
-        keys = self.keys[lead.esuit]
-        level = self.order.level
-        gain, loss = [], []
-        for p in listed:
-            c = (p.bit_length() - 1) >> 1
-            k = keys[c] if p == shape << (c << 1) else -1
-            pts, low = points(p), sum(level[d] for d in distinct(p))
-            gain.append((low - pts * 4, p, k))
-            loss.append((low + pts * 4, p, k))
-        gain.sort()
-        loss.sort()
-        return listed, suits, [(k, p) for _, p, k in gain], [(k, p) for _, p, k in loss]
 
     def holder(self, lead: Format) -> tuple[int, bool]:
         """A single or pair lead's trick so far: the key of the play that holds it (`keys`:
@@ -441,6 +396,16 @@ class _Search:
 
     # alpha-beta --------------------------------------------------------------------------------
 
+    def lead_info(self, hands: tuple[int, ...]) -> tuple[tuple[object, ...], int]:
+        """A lead's `relative` key and `most_pairs`, kept by its hands."""
+        if len(self.at_lead) > 200_000:
+            self.at_lead.clear()
+        found = self.at_lead[hands] = (
+            relative(self.order, hands, self.parts),
+            self.most_pairs(hands),
+        )
+        return found
+
     def frame(
         self, alpha: int = INFINITY
     ) -> tuple[int, int, tuple[object, ...] | None, tuple[int, ...]]:
@@ -463,11 +428,7 @@ class _Search:
         lead = s.lead
         if lead is None and not s.calls:
             # at a lead: the relative key and the most pairs a hand holds, once per hands
-            found = self.at_lead.get(hands)
-            if found is None:
-                if len(self.at_lead) > 200_000:
-                    self.at_lead.clear()
-                found = self.at_lead[hands] = (self.relative(hands), self.most_pairs(hands))
+            found = self.at_lead.get(hands) or self.lead_info(hands)
             key: tuple[object, ...] | None = (found[0], s.turn, decl)
             most_pairs = found[1]
         elif lead is None:  # zhao pengyou: a call can change the declarers, keyed exactly
@@ -537,11 +498,7 @@ class _Search:
             got = base + pts if not decl >> took & 1 else base
             hands[seat] = mine - play
             ht = tuple(hands)
-            found = self.at_lead.get(ht)
-            if found is None:
-                if len(self.at_lead) > 200_000:
-                    self.at_lead.clear()
-                found = self.at_lead[ht] = (self.relative(ht), self.most_pairs(ht))
+            found = self.at_lead.get(ht) or self.lead_info(ht)
             top = got + left - pts + self.kitty_bound[found[1]]
             entry = self.table.get((found[0], took, decl))
             if entry is None:

@@ -1,18 +1,21 @@
-"""The Sheng ji solver's moves: the leads it tries, the follows, and which of the mover's cards
-it may treat as one (`zfrec.games.shengji.solve` explains why each is enough).
+"""The Sheng ji solver's moves and keys: the leads it tries, the follows in order, which of the
+mover's cards it may treat as one, and a lead's key (`zfrec.games.shengji.solve` explains why
+each is enough).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import product
 
 from zfrec.games.shengji.cards import HIGH, count, distinct, pair_cards, points, size
-from zfrec.games.shengji.formats import pair_levels, read_lead, runs
+from zfrec.games.shengji.follow import legal_follows
+from zfrec.games.shengji.formats import Format, pair_levels, read_lead, runs
 from zfrec.games.shengji.order import TRUMP, Order
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.throws import check_throw_format
 
-__all__ = ["card_classes", "leads", "merge"]
+__all__ = ["Follows", "card_classes", "follow_list", "leads", "merge", "relative"]
 
 _PTS = tuple(points(1 << (c << 1)) for c in range(54))
 
@@ -233,3 +236,72 @@ def merge(plays: list[int], classes: dict[int, int]) -> list[int]:
             seen.add(key)
             out.append(p)
     return out
+
+
+# a follower's legal plays, their suits (a bit mask), and to a single or pair lead the plays
+# with their keys in two orders (`follow_list`)
+Follows = tuple[list[int], int, list[tuple[int, int]], list[tuple[int, int]]]
+
+
+def follow_list(order: Order, keys: Sequence[Sequence[int]], lead: Format, hand: int) -> Follows:
+    """The legal follows to `lead` from `hand`, the effective suits they hold and, to a single
+    or a pair, the follows with their keys (`keys[led suit][card]`: the card's level, 100 more
+    in trump, -1 off suit; -1 for a play not of the lead's shape) in the search's order for a
+    play that takes the trick or goes to a partner who holds it (the most points, then the
+    lowest) and for one that goes to an opponent (the fewest points, then the lowest)."""
+    listed = list(legal_follows(order, lead, hand))
+    union = 0
+    for p in listed:
+        union |= p
+    suits = sum(1 << e for e in range(5) if union & order.suit_mask[e])
+    if lead.kind != "single" and lead.kind != "pair":
+        return listed, suits, [], []
+    shape = 1 if lead.kind == "single" else 2
+    led = keys[lead.esuit]
+    level = order.level
+    gain, loss = [], []
+    for p in listed:
+        c = (p.bit_length() - 1) >> 1
+        k = led[c] if p == shape << (c << 1) else -1
+        pts, low = points(p), sum(level[d] for d in distinct(p))
+        gain.append((low - pts * 4, p, k))
+        loss.append((low + pts * 4, p, k))
+    gain.sort()
+    loss.sort()
+    return listed, suits, [(k, p) for _, p, k in gain], [(k, p) for _, p, k in loss]
+
+
+def relative(
+    order: Order, hands: Sequence[int], cache: dict[tuple[int, ...], object]
+) -> tuple[object, ...]:
+    """A lead's hands for the table's key: each suit without a possible pair by the places of
+    its cards among the cards left (equal cards one place) and their points, other suits as
+    they are; `cache` keeps each suit's part by that suit's cards in each hand."""
+    level = order.level
+    everything = sum(hands)
+    parts: list[object] = []
+    for e in range(5):
+        mask = order.suit_mask[e]
+        left = everything & mask
+        if not left:
+            continue
+        exact = tuple(h & mask for h in hands)
+        part = cache.get(exact)
+        if part is None:
+            if any(h & HIGH for h in exact):
+                part = exact
+            else:
+                ids = distinct(left)
+                ids.sort(key=level.__getitem__, reverse=True)
+                place: dict[int, int] = {}
+                at, last = -1, None
+                for c in ids:
+                    if level[c] != last:
+                        at, last = at + 1, level[c]
+                    place[c] = at * 32 + _PTS[c]
+                part = (e, *(tuple(sorted(place[c] for c in distinct(h))) for h in exact))
+            if len(cache) > 200_000:
+                cache.clear()
+            cache[exact] = part
+        parts.append(part)
+    return tuple(parts)
