@@ -66,6 +66,7 @@ from zfrec.games.shengji.order import TRUMP, Order
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.scoring import kitty_multiplier
 from zfrec.games.shengji.solve_moves import (
+    CACHE,
     Follows,
     _max_single,
     card_classes,
@@ -195,9 +196,7 @@ class _Search:
             )
             for led in range(TRUMP + 1)
         )
-        self.parts: dict[
-            tuple[int, ...], object
-        ] = {}  # a suit's part of a key (relative)  # a play's points and sum of levels
+        self.parts: dict[tuple[int, ...], object] = {}  # a suit's part of a key (`relative`)
         self.final = (0, 0)  # the opponents' total and the declarers' points at a line's end
 
     # bounds and keys ---------------------------------------------------------------------------
@@ -248,7 +247,7 @@ class _Search:
                 for _, n in runs(pair_levels(order, held)):
                     if n > most:
                         most = n
-        if len(self.longest) > 200_000:
+        if len(self.longest) > CACHE:
             self.longest.clear()
         return most
 
@@ -268,7 +267,7 @@ class _Search:
             fkey = (lead.cards, s.hands[seat])
             found = self.follows.get(fkey)
             if found is None:
-                if len(self.follows) > 200_000:
+                if len(self.follows) > CACHE:
                     self.follows.clear()
                 found = self.follows[fkey] = follow_list(self.order, self.keys, lead, s.hands[seat])
             plays, suits, by_gain, by_loss = found
@@ -398,7 +397,7 @@ class _Search:
 
     def lead_info(self, hands: tuple[int, ...]) -> tuple[tuple[object, ...], int]:
         """A lead's `relative` key and `most_pairs`, kept by its hands."""
-        if len(self.at_lead) > 200_000:
+        if len(self.at_lead) > CACHE:
             self.at_lead.clear()
         found = self.at_lead[hands] = (
             relative(self.order, hands, self.parts),
