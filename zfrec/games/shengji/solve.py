@@ -15,18 +15,30 @@ How the search stays small:
   pairs of a hand holding a tractor) and kept when `check_throw_format` says they stand. A throw
   that fails puts only its forced part on the table, the same position as leading that part
   (less the penalty, which only harms the thrower's side): it is never better and is not tried.
+  (The move lists: `zfrec.games.shengji.solve_moves`.)
 - **Equivalent cards merged.** Cards of one effective suit with the same points whose copies
   sit in the same hands (and on the table) are one card for the search when nothing can tell
   them apart: cards of equal order, or cards of adjacent order (no other card left between them)
-  of which nobody can make a pair. Plays that differ only by such cards are one move.
-- **Transposition table** keyed on the hands, the seat to move, the trick so far and the
+  of which nobody can make a pair. Plays that differ only by such cards are one move. Each
+  suit's classes are kept by that suit's cards in each hand and on the table.
+- **Transposition table** at leads only, keyed on the hands, the seat to move and the
   declarers, holding bounds on the points still to come and the move list; capped in entries.
-  At a lead, a suit of which no hand holds two copies of a card is keyed by the order and the
-  points of its cards only (`relative`).
+  A suit of which no hand holds two copies of a card is keyed by the order and the points of
+  its cards only (`relative`). A position in the middle of a trick is seldom met twice; it is
+  not kept.
+- **Enhanced transposition cut-off** at a trick's last play: every play ends the trick at a
+  lead, whose bounds the table may hold. They are looked up without making the play (the
+  hands less the play, the trick to the winner `trick_winner` names) before any is searched:
+  one that settles the test ends the position, the others are searched best bound first, and
+  a lead whose bounds settle its own test is not made at all.
 - **Move ordering** by cheap heuristics: the table's best move first, then plays that take the
-  trick for the mover's side, points to a partner who wins, low cards to an opponent who wins.
-- **Static bounds**: the points left and the kitty at its largest multiplier cut branches that
-  cannot reach the window.
+  trick for the mover's side, points to a partner who wins, low cards to an opponent who wins
+  (to a single or a pair, from two orders kept per lead and hand).
+- **Static bounds**: the opponents' points so far; those plus the points left and the kitty at
+  the largest multiplier the last lead can still have (its largest unit is already a pair or
+  a tractor of some hand: the longest tractor held bounds it).
+- **MTD(f)** from the heuristic line's result; while only a lower bound is known, each test
+  asks for twice as much more than the last.
 
 A search cut short by `max_nodes` or `max_seconds` answers with the best value found (over the
 moves of the root searched to the end, else a heuristic line) and `exact` False.
@@ -43,25 +55,26 @@ moves of the root searched to the end, else a heuristic line) and `exact` False.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from itertools import product
 from typing import NamedTuple
 
-from zfrec.games.shengji.cards import (
-    HIGH,
-    count,
-    distinct,
-    pair_cards,
-    points,
-    size,
-)
+from zfrec.games.shengji.cards import HIGH, distinct, points, size
 from zfrec.games.shengji.events import PlayEvent
-from zfrec.games.shengji.follow import legal_follows
-from zfrec.games.shengji.formats import best_top, pair_levels, read_lead, runs
+from zfrec.games.shengji.formats import Format, best_top, pair_levels, runs
 from zfrec.games.shengji.order import TRUMP, Order
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.scoring import kitty_multiplier
-from zfrec.games.shengji.throws import check_throw_format
+from zfrec.games.shengji.solve_moves import (
+    CACHE,
+    Follows,
+    _max_single,
+    card_classes,
+    follow_list,
+    leads,
+    merge,
+    relative,
+)
 from zfrec.games.shengji.trick import can_win, trick_winner
 
 __all__ = [
@@ -69,6 +82,7 @@ __all__ = [
     "SjLineStep",
     "SjOutOfBudget",
     "SjSolveResult",
+    "card_classes",
     "leads",
     "solve_state",
     "solve_value",
@@ -77,7 +91,6 @@ __all__ = [
 
 INFINITY = 1 << 30
 CHECK_EVERY = 1024  # nodes between two looks at the clock
-_PTS = tuple(points(1 << (c << 1)) for c in range(54))
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,187 +148,6 @@ def team_points(state: RoundState) -> tuple[int, int]:
     return opp + pen, dec
 
 
-# --- the moves ----------------------------------------------------------------------------------
-
-
-def _max_single(order: Order, cards: int) -> int:
-    level = order.level
-    return max((level[c] for c in distinct(cards)), default=-1)
-
-
-def leads(state: RoundState) -> list[int]:
-    """The leads the search tries for the seat to move: every single, pair and tractor it
-    holds, and every throw that stands against the other hands (module docstring)."""
-    order = state.order
-    assert order is not None
-    seat = state.turn
-    hand = state.hands[seat]
-    others = state.others(seat)
-    out: list[int] = []
-    level = order.level
-    for e in (TRUMP, 0, 1, 2, 3):
-        held = hand & order.suit_mask[e]
-        if not held:
-            continue
-        ids = distinct(held)
-        out += [1 << (c << 1) for c in ids]
-        pcs = pair_cards(held)
-        out += [2 << (c << 1) for c in pcs]
-        levels = pair_levels(order, held) if len(pcs) > 1 else {}
-        tractor_runs = [(top, n) for top, n in runs(levels) if n >= 2]
-        if tractor_runs:
-            by_level: dict[int, list[int]] = {}
-            for c in pcs:
-                by_level.setdefault(level[c], []).append(c)
-            for top, n in tractor_runs:
-                for length in range(2, n + 1):
-                    for hi in range(top, top - n + length - 1, -1):
-                        choices = [by_level[lv] for lv in range(hi, hi - length, -1)]
-                        for pick in product(*choices):
-                            out.append(sum(2 << (c << 1) for c in pick))
-        out += _throws(order, e, held, ids, pcs, bool(tractor_runs), others)
-    return out
-
-
-def _throws(
-    order: Order, e: int, held: int, ids: list[int], pcs: list[int], tractors: bool,
-    others: list[int],
-) -> list[int]:  # fmt: skip
-    """The throws of suit `e` (two units or more) that stand against `others`."""
-    if len(ids) < 2 and not (pcs and count(held, pcs[0]) > 2):
-        return []
-    mask = order.suit_mask[e]
-    theirs = 0
-    for h in others:
-        theirs |= h & mask
-    level = order.level
-    top_single = _max_single(order, theirs)
-    top_pair = max(
-        (max(pair_levels(order, h & mask), default=-1) for h in others if h & mask & HIGH),
-        default=-1,
-    )
-    items: list[tuple[int, int]] = []
-    for c in ids:
-        k = count(held, c)
-        if level[c] >= top_single or (k >= 2 and (tractors or level[c] >= top_pair)):
-            items.append((c, k))
-    if sum(k for _, k in items) < 2:
-        return []
-    out: list[int] = []
-    for takes in product(*(range(k + 1) for _, k in items)):
-        play = sum(t << (c << 1) for t, (c, _) in zip(takes, items, strict=True))
-        if size(play) < 2:
-            continue
-        fmt = read_lead(order, play, e)
-        if len(fmt.units) < 2:
-            continue
-        if check_throw_format(order, fmt, others).stands:
-            out.append(play)
-    return out
-
-
-def card_classes(state: RoundState, seat: int, suits: int = 31) -> dict[int, int]:
-    """The mover's cards that the search may treat as one: card id -> its class's first card
-    (cards alone in their class are left out); `suits` a bit mask of the effective suits to
-    look at.
-
-    Swapping two cards everywhere changes nothing when they have the same effective suit and
-    points and every hand (and the table) holds as many of each: then playing one or the other
-    leads to positions that the swap maps onto each other. The swap keeps the rules when the
-    cards are of equal order (any hands), or when the mover holds the only copy left of each,
-    no other card left lies between them or level with them, and so no pair can be made of them.
-    """
-    order = state.order
-    assert order is not None
-    hands = state.hands
-    table = 0
-    for _, p in state.trick_plays:
-        table += p
-    everything = table + sum(hands)
-    mine = hands[seat]
-    called = {c for c, _ in state.calls}
-    level = order.level
-    rank = _positions(order)
-    out: dict[int, int] = {}
-    for e in range(5):
-        if not suits >> e & 1 or not mine & order.suit_mask[e]:
-            continue
-        left = everything & order.suit_mask[e]
-        ids = distinct(left)
-        if len(ids) < 2:
-            continue
-        ids.sort(key=rank.__getitem__)
-        run_first, run_pts, run_level = -1, -1, -1
-        for i, c in enumerate(ids):
-            lv = level[c]
-            shift = c << 1
-            mine_c = mine >> shift & 3
-            alone = mine_c == 1 and left >> shift & 3 == 1 and c not in called
-            if (i and level[ids[i - 1]] == lv) or (i + 1 < len(ids) and level[ids[i + 1]] == lv):
-                # cards of equal order: one class per signature; a level shared with another
-                # card breaks a run of adjacent ones
-                run_first = -1
-                if mine_c and c not in called:
-                    sig = (*(h >> shift & 3 for h in hands), table >> shift & 3, _PTS[c])
-                    for d in ids[:i]:
-                        if level[d] == lv and d not in called and d not in out:
-                            ds = d << 1
-                            if (*(h >> ds & 3 for h in hands), table >> ds & 3, _PTS[d]) == sig:
-                                out[c] = d
-                                break
-                continue
-            if alone:
-                if run_first >= 0 and _PTS[c] == run_pts and run_level != lv:
-                    out[c] = run_first
-                else:
-                    run_first, run_pts = c, _PTS[c]
-                run_level = lv
-            else:
-                run_first = -1
-    return out
-
-
-_POSITIONS: dict[int, tuple[int, ...]] = {}
-
-
-def _positions(order: Order) -> tuple[int, ...]:
-    """Each card's place in its suit's order from the top (`Order.desc`), by card id."""
-    key = id(order)
-    found = _POSITIONS.get(key)
-    if found is None:
-        pos = [0] * 54
-        for e in range(5):
-            for i, c in enumerate(order.desc[e]):
-                pos[c] = i
-        found = _POSITIONS[key] = tuple(pos)
-    return found
-
-
-def merge(plays: list[int], classes: dict[int, int]) -> list[int]:
-    """`plays` less those that differ from an earlier one only by equivalent cards."""
-    if not classes or len(plays) < 2:
-        return plays
-    members = 0  # every card of a class, both bits of its field
-    for c, r in classes.items():
-        members |= 3 << (c << 1) | 3 << (r << 1)
-    seen: set[object] = set()
-    out: list[int] = []
-    for p in plays:
-        if not p & members:  # no card of a class: the play is its own key
-            if p not in seen:
-                seen.add(p)
-                out.append(p)
-            continue
-        per: dict[int, list[int]] = {}
-        for c in distinct(p):
-            per.setdefault(classes.get(c, c), []).append(count(p, c))
-        key = tuple(sorted((r, *sorted(ks)) for r, ks in per.items()))
-        if key not in seen:
-            seen.add(key)
-            out.append(p)
-    return out
-
-
 # --- the search ---------------------------------------------------------------------------------
 
 # lower and upper bounds on the points to come, the plays in the order to try them (the best
@@ -341,9 +173,30 @@ class _Search:
         table = sum(p for _, p in state.trick_plays)
         self.in_play = points(sum(state.hands) + table) + sum(state.won)  # less won: left
         self.info: dict[int, tuple[int, int]] = {}
-        self.parts: dict[
-            tuple[int, ...], object
-        ] = {}  # a suit's part of a key (relative)  # a play's points and sum of levels
+        self.longest: dict[int, int] = {}  # a hand's largest unit's pairs (`most_pairs`)
+        root_lead = state.lead.units[0].pairs if state.lead is not None else 0
+        self.root_pairs = max(self.most_pairs(state.hands), root_lead)
+        self.at_lead: dict[tuple[int, ...], tuple[tuple[object, ...], int]] = {}
+        self.classes: dict[tuple[int, ...], object] = {}
+        self.penalised = bool(state.rules.throw_penalty) or any(state.penalties)
+        # the kitty at its multiplier for a last lead of so many pairs (0: a single) at most
+        self.kitty_bound = [
+            max(kitty_multiplier(k, self.mode) for k in range(m + 1)) * self.kitty_points
+            for m in range(60)
+        ]
+        self.max_nodes = INFINITY if budget.max_nodes is None else budget.max_nodes
+        self.deadline_or_inf = float("inf") if self.deadline is None else self.deadline
+        self.follows: dict[tuple[int, int], Follows] = {}
+        # for single and pair leads, by the led suit: each card's key when played to it (its
+        # level, 100 more in trump, -1 in another suit), as `trick_winner` compares them
+        self.keys = tuple(
+            tuple(
+                lv + 100 if e == TRUMP else lv if e == led else -1
+                for e, lv in zip(self.order.esuit, self.order.level, strict=True)
+            )
+            for led in range(TRUMP + 1)
+        )
+        self.parts: dict[tuple[int, ...], object] = {}  # a suit's part of a key (`relative`)
         self.final = (0, 0)  # the opponents' total and the declarers' points at a line's end
 
     # bounds and keys ---------------------------------------------------------------------------
@@ -363,76 +216,40 @@ class _Search:
     def most_to_come(self) -> int:
         """No more than this many points can still come to the opponents."""
         s = self.state
-        left = self.in_play - sum(s.won)
-        if self.kitty_points:
-            # the last lead's largest unit cannot hold more pairs than some hand holds now
-            most_pairs = 0
-            for h in s.hands:
-                pairs = (h & HIGH).bit_count()
-                if pairs > most_pairs:
-                    most_pairs = pairs
-            if s.lead is not None and s.lead.pairs > most_pairs:
-                most_pairs = s.lead.pairs
-            left += self.kitty_points * kitty_multiplier(most_pairs, self.mode)
-        return left
+        most_pairs = self.most_pairs(s.hands)
+        if s.lead is not None and s.lead.pairs > most_pairs:
+            most_pairs = s.lead.pairs
+        return self.in_play - sum(s.won) + self.kitty_bound[most_pairs]
 
-    def key(self) -> tuple[object, ...]:
-        """The table's key: in the middle of a trick the exact hands and the trick so far; at
-        a lead, each suit in which nobody can make a pair any more is written by order and
-        points only (`relative`), so positions that differ only in which of such cards went
-        are one."""
-        s = self.state
-        if s.lead is not None or s.calls:
-            return (*s.hands, s.turn, s.trick_plays, s.declarers)
-        return (self.relative(), s.turn, s.declarers)
+    def most_pairs(self, hands: Sequence[int]) -> int:
+        """No more pairs than this can make the largest unit of the round's last lead: the
+        last lead is the leader's whole hand then, so its largest unit (a pair, or a tractor
+        of so many pairs) is already in some hand now, in one effective suit, of levels
+        already adjacent (a played card makes no two levels adjacent: ruling 5)."""
+        most = 0
+        longest = self.longest
+        for h in hands:
+            if h & HIGH:
+                n = longest.get(h)
+                if n is None:
+                    n = longest[h] = self._longest(h)
+                if n > most:
+                    most = n
+        return most
 
-    def relative(self) -> tuple[object, ...]:
-        """The hands, each suit without a possible pair by the places of its cards among the
-        cards left (equal cards one place) and their points; other suits as they are."""
-        s = self.state
-        hands = s.hands
+    def _longest(self, hand: int) -> int:
+        """The pairs of the largest unit in `hand`: its longest tractor, 1 for a pair, 0."""
         order = self.order
-        level = order.level
-        everything = sum(hands)
-        parts: list[object] = []
-        cache = self.parts
-        for e in range(5):
-            mask = order.suit_mask[e]
-            left = everything & mask
-            if not left:
-                continue
-            exact = tuple(h & mask for h in hands)
-            part = cache.get(exact)
-            if part is None:
-                if any(h & HIGH for h in exact):
-                    part = exact
-                else:
-                    ids = distinct(left)
-                    ids.sort(key=level.__getitem__, reverse=True)
-                    place: dict[int, int] = {}
-                    at, last = -1, None
-                    for c in ids:
-                        if level[c] != last:
-                            at, last = at + 1, level[c]
-                        place[c] = at * 32 + _PTS[c]
-                    part = (e, *(tuple(sorted(place[c] for c in distinct(h))) for h in exact))
-                if len(cache) > 200_000:
-                    cache.clear()
-                cache[exact] = part
-            parts.append(part)
-        return tuple(parts)
-
-    def tick(self) -> None:
-        self.nodes += 1
-        b = self.budget
-        if b.max_nodes is not None and self.nodes > b.max_nodes:
-            raise SjOutOfBudget
-        if (
-            self.deadline is not None
-            and self.nodes % CHECK_EVERY == 0
-            and time.perf_counter() > self.deadline
-        ):
-            raise SjOutOfBudget
+        most = 0
+        for mask in order.suit_mask:
+            held = hand & mask
+            if held & HIGH:
+                for _, n in runs(pair_levels(order, held)):
+                    if n > most:
+                        most = n
+        if len(self.longest) > CACHE:
+            self.longest.clear()
+        return most
 
     # moves -------------------------------------------------------------------------------------
 
@@ -440,23 +257,54 @@ class _Search:
         """The mover's plays, merged and ordered (`first`, the table's best, leads)."""
         s = self.state
         seat = s.turn
-        if s.lead is None:
+        lead = s.lead
+        if lead is None:
             plays = leads(s)
+            suits = 31
         else:
-            plays = list(legal_follows(self.order, s.lead, s.hands[seat]))
+            # a follow's legal plays depend on the lead's cards (its format is read from them)
+            # and the follower's hand only: the same pair comes back in many positions
+            fkey = (lead.cards, s.hands[seat])
+            found = self.follows.get(fkey)
+            if found is None:
+                if len(self.follows) > CACHE:
+                    self.follows.clear()
+                found = self.follows[fkey] = follow_list(self.order, self.keys, lead, s.hands[seat])
+            plays, suits, by_gain, by_loss = found
+            if by_gain and len(plays) > 1:
+                # a single or a pair led: `ordered`'s order from the two kept sorts, the plays
+                # that take the trick first (merged after: any play of a class stands for it)
+                best_key, partner_wins = self.holder(lead)
+                plays = [p for k, p in by_gain if k > best_key]
+                plays += [p for k, p in (by_gain if partner_wins else by_loss) if k <= best_key]
+                if len(plays) > 2:
+                    plays = merge(plays, card_classes(s, seat, suits, self.classes))
+                if first and first in plays:
+                    plays.remove(first)
+                    plays.insert(0, first)
+                return plays
         if len(plays) > 2:
-            union = 0
-            for p in plays:
-                union |= p
-            masks = self.order.suit_mask
-            suits = sum(1 << e for e in range(5) if union & masks[e])
-            plays = merge(plays, card_classes(s, seat, suits))
-        if len(plays) > 1:
-            plays = self.ordered(plays)
+            plays = merge(plays, card_classes(s, seat, suits, self.classes))
+        plays = self.ordered(plays) if len(plays) > 1 else list(plays)
         if first and first in plays:
             plays.remove(first)
             plays.insert(0, first)
         return plays
+
+    def holder(self, lead: Format) -> tuple[int, bool]:
+        """A single or pair lead's trick so far: the key of the play that holds it (`keys`:
+        the earliest of the highest, as `trick_winner`) and whether it is the mover's side's."""
+        s = self.state
+        shape = 1 if lead.kind == "single" else 2
+        keys = self.keys[lead.esuit]
+        best_key, winner = -1, 0
+        for who, p in s.trick_plays:
+            c = (p.bit_length() - 1) >> 1
+            k = keys[c] if p == shape << (c << 1) else -1
+            if k > best_key:
+                best_key, winner = k, who
+        decl = s.declarers
+        return best_key, (decl >> winner & 1) == (decl >> s.turn & 1)
 
     def ordered(self, plays: list[int]) -> list[int]:
         """Cheap heuristics: take the trick for one's side, cheaply; give points to a partner
@@ -476,18 +324,52 @@ class _Search:
                 scored.append((-100 * (size(p) > 1) - top + (5 if trump else 0), p))
             scored.sort()
             return [p for _, p in scored]
-        tricked = [p for _, p in s.trick_plays]
-        at = trick_winner(order, tricked, lead)
-        winner = s.trick_plays[at][0]
+        tricked = s.trick_plays
+        on_table = 0
+        for _, p in tricked:
+            on_table += p
+        on_table = points(on_table)
+        last = len(tricked) == s.n - 1
+        info = self.info
+        kind = lead.kind
+        if kind == "single" or kind == "pair":
+            # the common leads: a play of the lead's shape (one card, two copies of one card)
+            # contends by its card's key (its level, 100 more in trump, -1 off suit), any other
+            # cannot win; the earliest of the highest key holds the trick (as `trick_winner`)
+            shape = 1 if kind == "single" else 2
+            keys = self.keys[lead.esuit]
+            best_key, winner = -1, 0
+            for who, p in tricked:
+                c = (p.bit_length() - 1) >> 1
+                k = keys[c] if p == shape << (c << 1) else -1
+                if k > best_key:
+                    best_key, winner = k, who
+            partner_wins = (decl >> winner & 1) == mine
+            out = []
+            for p in plays:
+                known = info.get(p)
+                if known is None:
+                    known = info[p] = (points(p), sum(level[c] for c in distinct(p)))
+                pts, low = known
+                c = (p.bit_length() - 1) >> 1
+                if p == shape << (c << 1) and keys[c] > best_key:
+                    score = 1000 + (on_table + pts if last else pts) * 4 - low
+                elif partner_wins:
+                    score = 500 + pts * 4 - low
+                else:
+                    score = -pts * 4 - low
+                out.append((-score, p))
+            out.sort()
+            return [p for _, p in out]
+        table = [p for _, p in tricked]
+        at = trick_winner(order, table, lead)
+        winner = tricked[at][0]
         partner_wins = (decl >> winner & 1) == mine
         unit = lead.units[0].pairs
-        best = tricked[at]
+        best = table[at]
         best_trump = can_win(order, lead, best) == TRUMP
         best_level = best_top(order, best, unit) if at else lead.units[0].top
-        on_table = points(sum(tricked))
-        last = len(tricked) == s.n - 1
         out = []
-        info = self.info
         for p in plays:
             known = info.get(p)
             if known is None:
@@ -513,6 +395,128 @@ class _Search:
 
     # alpha-beta --------------------------------------------------------------------------------
 
+    def lead_info(self, hands: tuple[int, ...]) -> tuple[tuple[object, ...], int]:
+        """A lead's `relative` key and `most_pairs`, kept by its hands."""
+        if len(self.at_lead) > CACHE:
+            self.at_lead.clear()
+        found = self.at_lead[hands] = (
+            relative(self.order, hands, self.parts),
+            self.most_pairs(hands),
+        )
+        return found
+
+    def frame(
+        self, alpha: int = INFINITY
+    ) -> tuple[int, int, tuple[object, ...] | None, tuple[int, ...]]:
+        """The opponents' points so far, no more than they can end with (in the middle of a
+        trick, a looser bound where no bound could reach `alpha`), the table's key (None in
+        the middle of a trick) and the hands (the round not over).
+
+        Only leads are kept in the table: a position in the middle of a trick comes back
+        seldom (about one visit in ten), while a lead's entry serves every way of reaching it,
+        and the table's memory goes to the positions that repay it."""
+        s = self.state
+        decl = s.declarers
+        base = 0
+        for seat, w in enumerate(s.won):
+            if not decl >> seat & 1:
+                base += w
+        if self.penalised:
+            base += sum(p if decl >> i & 1 else -p for i, p in enumerate(s.penalties))
+        hands = tuple(s.hands)
+        lead = s.lead
+        if lead is None and not s.calls:
+            # at a lead: the relative key and the most pairs a hand holds, once per hands
+            found = self.at_lead.get(hands) or self.lead_info(hands)
+            key: tuple[object, ...] | None = (found[0], s.turn, decl)
+            most_pairs = found[1]
+        elif lead is None:  # zhao pengyou: a call can change the declarers, keyed exactly
+            key = (hands, s.turn, decl)
+            most_pairs = self.most_pairs(hands)
+        else:
+            key = None
+            rest = base + self.in_play - sum(s.won)
+            if rest + self.kitty_bound[0] > alpha:
+                # no kitty bound can cut here: the largest, which holds from the root on
+                return base, rest + self.kitty_bound[self.root_pairs], key, hands
+            most_pairs = self.most_pairs(hands)
+            if lead.units[0].pairs > most_pairs:
+                most_pairs = lead.units[0].pairs  # this trick may be the last
+        # no more than the points left and the kitty at the largest multiplier the last lead
+        # can still have can come to the opponents
+        top = base + self.in_play - sum(s.won) + self.kitty_bound[most_pairs]
+        return base, top, key, hands
+
+    def peekable(self, plays: list[int]) -> bool:
+        """Whether `known_after` can look past the trick's last plays `plays` without making
+        them: not where a play ends the round (the engine scores it) nor where a call could
+        change the declarers."""
+        s = self.state
+        if s.calls or s.lead is None:
+            return False
+        seat = s.turn
+        return any(h for i, h in enumerate(s.hands) if i != seat) or all(
+            p != s.hands[seat] for p in plays
+        )
+
+    def known_after(self, plays: list[int], base: int) -> Iterator[tuple[int, int]]:
+        """`known` after each of the trick's last plays `plays` in turn, without making them
+        (`peekable`): the hands less the play, the trick to its winner (as `trick_winner`
+        finds it: the fast way of `holder` for a single or a pair), and the table's bounds
+        for that lead, with `base` the opponents' points before the play."""
+        s = self.state
+        lead = s.lead
+        assert lead is not None
+        seat = s.turn
+        hands = list(s.hands)
+        mine = hands[seat]
+        decl = s.declarers
+        table = 0
+        for _, p in s.trick_plays:
+            table += p
+        left = self.in_play - sum(s.won)
+        fast = lead.kind == "single" or lead.kind == "pair"
+        shape = 1 if lead.kind == "single" else 2
+        keys = self.keys[lead.esuit]
+        best_key, winner = -1, -1
+        for who, p in s.trick_plays:  # the seat that holds the trick so far, and its key
+            c = (p.bit_length() - 1) >> 1
+            k = keys[c] if p == shape << (c << 1) else -1
+            if k > best_key:
+                best_key, winner = k, who
+        table_list = [p for _, p in s.trick_plays]
+        for play in plays:
+            if fast:
+                c = (play.bit_length() - 1) >> 1
+                k = keys[c] if play == shape << (c << 1) else -1
+                took = seat if k > best_key else winner
+            else:
+                at = trick_winner(self.order, [*table_list, play], lead)
+                took = s.trick_plays[at][0] if at < len(table_list) else seat
+            pts = points(table + play)
+            got = base + pts if not decl >> took & 1 else base
+            hands[seat] = mine - play
+            ht = tuple(hands)
+            found = self.at_lead.get(ht) or self.lead_info(ht)
+            top = got + left - pts + self.kitty_bound[found[1]]
+            entry = self.table.get((found[0], took, decl))
+            if entry is None:
+                yield got, top
+            else:
+                yield max(got, entry[0] + got), min(top, entry[1] + got)
+
+    def known(self) -> tuple[int, int]:
+        """What is known of the position's value without searching it: the round's total when
+        it is over, else the static bounds narrowed by the table's."""
+        s = self.state
+        if s.result is not None:
+            return s.result.total, s.result.total
+        base, top, key, _ = self.frame()
+        entry = None if key is None else self.table.get(key)
+        if entry is None:
+            return base, top
+        return max(base, entry[0] + base), min(top, entry[1] + base)
+
     def search(self, alpha: int, beta: int) -> int:
         """The opponents' final total under perfect play from here, exact when strictly
         inside (alpha, beta); at most alpha when it is at most alpha, at least beta when at
@@ -520,16 +524,17 @@ class _Search:
         s = self.state
         if s.result is not None:
             return s.result.total
-        self.tick()
-        base = self.base()
+        self.nodes += 1
+        if self.nodes > self.max_nodes or (
+            self.nodes % CHECK_EVERY == 0 and time.perf_counter() > self.deadline_or_inf
+        ):
+            raise SjOutOfBudget
+        base, top, key, hands = self.frame(alpha)
         if base >= beta:
             return base
-        top = base + self.most_to_come()
         if top <= alpha:
             return top
-        key = self.key()
-        entry = self.table.get(key)
-        hands = tuple(s.hands)
+        entry = None if key is None else self.table.get(key)
         if entry is not None:
             lo, hi = entry[0] + base, entry[1] + base
             if lo >= beta or lo == hi:
@@ -545,14 +550,52 @@ class _Search:
         a, b = alpha, beta
         seat = s.turn
         maximise = not s.declarers >> seat & 1
+        if s.lead is not None and len(s.trick_plays) == s.n - 1 and len(plays) > 1:
+            # the trick's last play: each play ends the trick at a lead whose bounds the table
+            # may hold already; one that settles this position's test ends it unsearched (an
+            # enhanced transposition cut-off: the bound is proved, so returning it is exact)
+            peeked: list[tuple[int, int, int, int]] = []
+            seen = self.known_after(plays, base) if self.peekable(plays) else None
+            for i, play in enumerate(plays):
+                if seen is not None:
+                    lo_c, hi_c = next(seen)
+                else:
+                    s.play_legal(seat, play)
+                    try:
+                        lo_c, hi_c = self.known()
+                    finally:
+                        s.undo()
+                if maximise:
+                    if lo_c >= beta:
+                        return lo_c
+                    peeked.append((-lo_c, -hi_c, i, play))
+                else:
+                    if hi_c <= alpha:
+                        return hi_c
+                    peeked.append((hi_c, lo_c, i, play))
+            # the rest in the order of what the table says of them: the likeliest to refute
+            # first (a sort on proved bounds only changes the order, never the value)
+            peeked.sort()
+            plays = [p for _, _, _, p in peeked]
+            bounds = {p: (-x, -y) if maximise else (y, x) for x, y, _, p in peeked}
+        else:
+            bounds = {}
         best = -INFINITY if maximise else INFINITY
         chosen = 0
         for play in plays:
-            s.play_legal(seat, play)
-            try:
-                v = self.search(a, b)
-            finally:
-                s.undo()
+            known = bounds.get(play)
+            # a lead whose bounds settle the test is not made again: its search would
+            # answer from the same bounds (fail-soft, as `search` returns them)
+            if known is not None and known[0] >= b:
+                v = known[0]
+            elif known is not None and (known[1] <= a or known[0] == known[1]):
+                v = known[1]
+            else:
+                s.play_legal(seat, play)
+                try:
+                    v = self.search(a, b)
+                finally:
+                    s.undo()
             if maximise:
                 if v > best:
                     best, chosen = v, play
@@ -573,9 +616,10 @@ class _Search:
             lo = hi = best
         if len(self.table) >= self.budget.table_entries:
             self.table.clear()  # the cap keeps the memory bounded; the search stays exact
-        if plays[0] != chosen:  # the best play first the next time: the move list is kept
-            plays = [chosen, *(p for p in plays if p != chosen)]
-        self.table[key] = (lo - base, hi - base, plays, hands)
+        if key is not None:
+            if plays[0] != chosen:  # the best play first the next time: the list is kept
+                plays = [chosen, *(p for p in plays if p != chosen)]
+            self.table[key] = (lo - base, hi - base, plays, hands)
         return best
 
     # the root ----------------------------------------------------------------------------------
@@ -603,8 +647,9 @@ class _Search:
         b = self.budget
         nodes = None if b.max_nodes is None else self.nodes + max(b.max_nodes, 10_000)
         self.budget = SjBudget(nodes, b.max_seconds, b.table_entries)
+        self.max_nodes = INFINITY if nodes is None else nodes
         if self.deadline is not None and b.max_seconds is not None:
-            self.deadline = time.perf_counter() + max(b.max_seconds / 2, 0.5)
+            self.deadline = self.deadline_or_inf = time.perf_counter() + max(b.max_seconds / 2, 0.5)
 
     def playout(self, value: int | None) -> list[SjLineStep]:
         """A line to the round's end: plays that keep `value` while they can be proved to
@@ -634,7 +679,8 @@ class _Search:
         return made
 
     def _best_of(self) -> int:
-        entry = self.table.get(self.key())
+        key = self.frame()[2]
+        entry = None if key is None else self.table.get(key)
         return entry[2][0] if entry is not None and entry[3] == tuple(self.state.hands) else 0
 
 
@@ -648,9 +694,17 @@ def _mtdf(state: RoundState, budget: SjBudget | None) -> tuple[_Search, int, int
     guess = search.final[0]
     lower, upper = -INFINITY, INFINITY
     exact = True
+    step = 5  # points come in fives (throw penalties aside: any step keeps the value exact)
     try:
         while lower < upper:
-            beta = guess + 1 if guess == lower else guess
+            if lower == -INFINITY or upper < INFINITY:
+                beta = guess + 1 if guess == lower else guess
+            else:
+                # only a lower bound so far: test ever further above it (a guess too low costs
+                # one test per step, while a test too high fails at once to an upper bound,
+                # from which the tests go on as before)
+                beta = min(lower + step, upper)
+                step *= 2
             guess = search.search(beta - 1, beta)
             if guess < beta:
                 upper = guess
@@ -677,6 +731,7 @@ def solve_state(
 
     The value is found by null-window tests from a first guess (MTD(f)): each asks whether
     the value is at least some figure, and the table keeps what each proved for the next.
+    While only a lower bound is known, each test goes twice as far above it as the last.
     """
     search, guess, lower, upper, exact = _mtdf(state, budget)
     value = guess if exact else min(max(guess, lower), upper)
