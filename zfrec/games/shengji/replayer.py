@@ -30,8 +30,9 @@ from functools import cache
 from typing import Any, TypedDict
 
 from zfrec.diagnostics import Cause, Diagnostic
-from zfrec.errors import DealError, GameError, IllegalPlayError, Location, RulesError
+from zfrec.errors import GameError, IllegalPlayError, Location, RulesError
 from zfrec.games.shengji.cards import contains, count, distinct, format_hand, size
+from zfrec.games.shengji.drawstate import draw_state
 from zfrec.games.shengji.events import PlayEvent, RoundResult
 from zfrec.games.shengji.follow import count_follows, judge_follow, legal_follows
 from zfrec.games.shengji.formats import classify, suit_of, unit_text
@@ -276,7 +277,7 @@ class _Replay:
         down = (rnd.discard.known, rnd.discard.unknown) if rnd.discard else None
         # every card written: the hands without what the seats showed later (`rebuild`'s
         # common case, which needs neither `bids` nor `played`)
-        rb = whole_hands(rules, dealt, (up, down), first)
+        rb = whole_hands(rules, dealt, (up, down))
         played: list[int] = []
         bids: list[int] = []
         if rb is None:
@@ -387,14 +388,9 @@ class _Replay:
     ) -> tuple[int, Order | None]:  # fmt: skip
         """Bids, trump, exchange and calls through the engine's draw; the dealer and trump it
         settles (trump None when the record's deal cannot be drawn)."""
-        fallback = written if written is not None else 0
-        if not rb.deck:
-            return fallback, None
-        try:
-            st = RoundState.start(rules, rb.deck, level_rank(rank), dealer, undoable=False)
-        except DealError:
-            return fallback, None
-        st.draw_rest(logged=False)  # the draw's log is read only by the bids' times
+        st = draw_state(rules, rb, level_rank(rank), dealer)
+        if st is None:
+            return (written if written is not None else 0), None
         for b in rnd.bids:
             try:
                 st.bid(b.seat, b.cards)
