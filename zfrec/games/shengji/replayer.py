@@ -356,21 +356,23 @@ class _Replay:
         seen: dict[int, int] = {}
         parts: list[tuple[SjCards, int | None]] = []
         hand_size = rules.hand_size  # a property worked out at each call
+        known = cards = 0  # the known cards of every part, and how many (each counted once)
         for s, d in enumerate(rnd.deal or ()):
             parts.append((d, s))
             if d.known or d.unknown:
-                total = size(d.known) + d.unknown
-                if total != hand_size:
-                    self.note("SJ302", f"{self.names[s]} is dealt {total} cards, not "
+                k = size(d.known)
+                known, cards = known + d.known, cards + k
+                if k + d.unknown != hand_size:
+                    self.note("SJ302", f"{self.names[s]} is dealt {k + d.unknown} cards, not "
                               f"{rules.hand_size}", d.pos, seat=s, rule="15")  # fmt: skip
         if rnd.kitty is not None:
             parts.append((rnd.kitty, None))
-            total = size(rnd.kitty.known) + rnd.kitty.unknown
-            if total != rules.kitty:
-                self.note("SJ303", f"the kitty holds {rules.kitty} cards, not {total}",
-                          rnd.kitty.pos, rule="11")  # fmt: skip
-        total = sum(size(d.known) for d, _ in parts)
-        if total == 54 * rules.decks and sum(d.known for d, _ in parts) == _full(rules.decks):
+            k = size(rnd.kitty.known)
+            known, cards = known + rnd.kitty.known, cards + k
+            if k + rnd.kitty.unknown != rules.kitty:
+                self.note("SJ303", f"the kitty holds {rules.kitty} cards, not "
+                          f"{k + rnd.kitty.unknown}", rnd.kitty.pos, rule="11")  # fmt: skip
+        if cards == 54 * rules.decks and known == _full(rules.decks):
             return  # the common case: every copy once (with as many cards, no field overflows)
         for d, who in parts:
             for c in distinct(d.known):
@@ -439,13 +441,16 @@ class _Replay:
         guessed = list(rb.guessed)
         winner_cause: Cause | None = None
         read_causes, calls = self.read_causes, bool(state.calls)
+        # the play events are read by `check_joins` and by the live table (`last_state`) only
+        logged = calls or self.open_last
         found = self.found
         for t, trick in enumerate(rnd.tricks, 1):
             moves = trick.moves
             if not self.lost and not (read_causes and any(m.pos in read_causes for m in moves)):
                 # the common case first: a whole trick legal as written, made at once (None
                 # after the round's end, for a trick of more or fewer plays, for a throw ...)
-                made_all = state.take_trick([(m.seat, m.cards) for m in moves if m.forced is None])
+                plays = [(m.seat, m.cards) for m in moves if m.forced is None]
+                made_all = state.take_trick(plays, logged)
                 if made_all is not None:
                     self.trick_root = winner_cause = None
                     if calls:
