@@ -59,10 +59,17 @@ _LEVELS = {text: level for level, text in LEVEL_TEXT.items()}
 # One copy of each card, packed, by its canonical spelling (cards.py: 2 bits per card)
 _BIT = {text: 1 << (cid << 1) for text, cid in _SPELLINGS.items() if not text.startswith("10")}
 
-# the seat as written, the cards (packed), the mark, `joins`, the columns to the next move
-_PlainMove = tuple[str, int, str | None, bool, int]
-_PLAIN_MOVES: dict[str, _PlainMove] = {}  # moves repeat: each different text is read once
+# the seat, the cards (packed), the mark, `joins`, the columns to the next move
+_PlainMove = tuple[int, int, str | None, bool, int]
+# Moves repeat: each different text is read once per set of seat numbers (nearly always one
+# set: "1" is seat 0 ...), by the numbers as `SeatRefs.numbers` gives them (`plain_moves`).
+_PLAIN_MOVES: dict[tuple[tuple[str, int], ...], dict[str, _PlainMove]] = {}
 _PLAIN_LIMIT = 50_000
+
+
+def plain_moves(numbers: dict[str, int]) -> dict[str, _PlainMove]:
+    """The memo of plain moves read with the seat `numbers` (`SjBody.plain_moves`)."""
+    return _PLAIN_MOVES.setdefault(tuple(numbers.items()), {})
 
 
 def packed(words: str) -> int | None:
@@ -76,34 +83,33 @@ def packed(words: str) -> int | None:
     return hand
 
 
-def _plain_move(text: str) -> _PlainMove | None:
-    """A move spelled as the writer spells it (`2: 7h 7h!`, `3: As joins`), or None."""
+def _plain_move(body: SjBody, text: str) -> _PlainMove | None:
+    """A move spelled as the writer spells it (`2: 7h 7h!`, `3: As joins`) by a seat number
+    of `body`, or None; kept in `body.plain_moves`."""
     m = _PLAIN_MOVE_RE.fullmatch(text)
     if m is None:
         return None
+    seat = body.seats.numbers.get(m.group(1))
     hand = packed(m.group(2))
-    if hand is None:
-        return None  # a fourth copy: the lexer reports it
-    if len(_PLAIN_MOVES) >= _PLAIN_LIMIT:
-        _PLAIN_MOVES.clear()
-    read = _PLAIN_MOVES[text] = (m.group(1), hand, m.group(3), m.group(4) is not None,
-                                 len(text) + 2)  # fmt: skip
+    if seat is None or hand is None:
+        return None  # a name, a fourth copy: the lexer reads or reports it
+    memo = body.plain_moves
+    if len(memo) >= _PLAIN_LIMIT:
+        memo.clear()
+    read = memo[text] = (seat, hand, m.group(3), m.group(4) is not None, len(text) + 2)
     return read
 
 
 def _moves(body: SjBody, text: str, number: int, col: int) -> list[SjMove] | None:
     """The moves of a trick line (or of a bids line from column `col`), or None."""
-    numbers = body.seats.numbers
+    memo = body.plain_moves
     moves: list[SjMove] = []
     append = moves.append
     for part in text.split("  "):
-        read = _PLAIN_MOVES.get(part) or _plain_move(part)
+        read = memo.get(part) or _plain_move(body, part)
         if read is None:
             return None
-        seat_word, hand, mark, joins, width = read
-        seat = numbers.get(seat_word)
-        if seat is None:
-            return None
+        seat, hand, mark, joins, width = read
         append(SjMove(seat, hand, None, None, joins, mark, [], False, None, (),
                       _tuple_new(Pos, (number, col))))  # fmt: skip
         col += width
