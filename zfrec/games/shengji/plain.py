@@ -39,6 +39,8 @@ MAX_UNKNOWN = NUM_CARDS * MAX_DECKS
 _CARD = "(?:[3-9TJQKA2][shdc]|SJ|BJ)"
 _CARDS = f"{_CARD}(?: {_CARD})*"
 _NUMBER = "(-?[0-9]{1,7})"
+# what a plain deal, kitty or discard line is: `_cards` reads it word by word, faster on long
+# lines (tests/test_sj_notation.py holds the two to the same lines)
 _PLAIN_CARDS_RE = re.compile(f"(?:deal ([1-8]):|kitty|discard)(?: ({_CARDS}))?"
                              r"(?: (\?(?:[1-9][0-9]{0,2})?))?")  # fmt: skip
 _PLAIN_MOVE_RE = re.compile(f"([1-8]): ({_CARDS})([!?]{{1,2}})?( joins)?")
@@ -76,9 +78,13 @@ def packed(words: str) -> int | None:
     """The packed hand of canonical card words separated by single spaces (as the regexes
     above match them), or None for a card more than the decks allow (the token reader says
     which): the fields of a hand add without overflow exactly when its size is the count."""
-    split = words.split(" ")
-    hand = sum(map(_BIT.__getitem__, split))
-    if (hand & LOW).bit_count() + 2 * (hand & HIGH).bit_count() != len(split):
+    return _packed(words.split(" "))
+
+
+def _packed(words: list[str]) -> int | None:
+    """`packed` of the words; KeyError for a word that is no card's canonical spelling."""
+    hand = sum(map(_BIT.__getitem__, words))
+    if (hand & LOW).bit_count() + 2 * (hand & HIGH).bit_count() != len(words):
         return None
     return hand
 
@@ -151,23 +157,44 @@ def plain_line(body: SjBody, line: str, number: int, _: object = None) -> bool:
 
 
 def _cards(body: SjBody, r: SjRound, line: str, number: int) -> bool:
-    """`deal 2: 3s 3s Kd ?22`, `kitty 3h 4s ?6`, `discard ...`."""
-    m = _PLAIN_CARDS_RE.fullmatch(line)
-    if m is None:
-        return False
-    known = 0
-    if m.group(2):
-        read = packed(m.group(2))
-        if read is None:
+    """`deal 2: 3s 3s Kd ?22`, `kitty 3h 4s ?6`, `discard ...`: what `_PLAIN_CARDS_RE`
+    matches, read word by word (a long line of cards is slow to match)."""
+    seat_word = None
+    if line.startswith("deal "):
+        seat_word = line[5:6]
+        if line[6:7] != ":" or not "1" <= seat_word <= "8":
             return False
-        known = read
-    unknown = m.group(3)
-    count = 0 if unknown is None else 1 if unknown == "?" else int(unknown[1:])
+        rest = line[7:]
+    elif line.startswith("kitty"):
+        rest = line[5:]
+    elif line.startswith("discard"):
+        rest = line[7:]
+    else:
+        return False
+    known = count = 0
+    if rest:  # " " and the words: cards, then `?` or `?N` (N 1 to 999, no leading 0)
+        if rest[0] != " ":
+            return False
+        words = rest[1:].split(" ")
+        if words[-1][:1] == "?":
+            digits = words.pop()[1:]
+            if digits and not (len(digits) <= 3 and digits.isdecimal() and digits.isascii()
+                               and digits[0] != "0"):  # fmt: skip
+                return False
+            count = int(digits) if digits else 1
+        if words:
+            try:
+                read = _packed(words)  # an empty word (two spaces) is no card either
+            except KeyError:
+                return False
+            if read is None:
+                return False
+            known = read
     if count > MAX_UNKNOWN:
         return False
     cards = SjCards(known, count, Pos(number, 1))
-    if m.group(1) is not None:
-        seat = body.seats.numbers.get(m.group(1))
+    if seat_word is not None:
+        seat = body.seats.numbers.get(seat_word)
         if seat is None or seat in body._deal_seen:
             return False
         body._deal_seen.add(seat)
