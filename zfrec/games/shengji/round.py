@@ -305,7 +305,8 @@ class RoundState:
                 return "a single joker never bids; a pair of identical jokers bids no-trump"
             return copies, 1 if cid == SJ else 2, None
         if cid >> 2 != self.rank:
-            return f"a bid shows rank cards of the dominant rank {_rank_word(self.rank)}"
+            word = "10" if self.rank == 7 else "3456789TJQKA2"[self.rank]
+            return f"a bid shows rank cards of the dominant rank {word}"
         return copies, 0, cid & 3
 
     def _bid_time(self, seat: int, cards: int) -> int:
@@ -595,15 +596,19 @@ class RoundState:
         self.lead, win = proven
         hands, number, events, table = self.hands, self.trick, [], 0
         called = sum({3 << (c << 1) for c, _ in self.calls}) if self.calls else 0  # each once
-        for turn, (seat, cards) in enumerate(plays, 1):
-            hands[seat] -= cards
-            table += cards
-            # `_joins` changes nothing for a play without a called card
-            joined = self._joins(seat, cards) if cards & called else None
-            if logged:
-                events.append(_tuple_new(PlayEvent, (
-                    seat, number, turn, cards, cards, 0, None, 0, joined, None, None
-                )))  # fmt: skip
+        if not (logged or called):  # no event to make, no called copy to count
+            for seat, cards in plays:
+                hands[seat], table = hands[seat] - cards, table + cards
+        else:
+            for turn, (seat, cards) in enumerate(plays, 1):
+                hands[seat] -= cards
+                table += cards
+                # `_joins` changes nothing for a play without a called card
+                joined = self._joins(seat, cards) if cards & called else None
+                if logged:
+                    events.append(_tuple_new(PlayEvent, (
+                        seat, number, turn, cards, cards, 0, None, 0, joined, None, None
+                    )))  # fmt: skip
         taken = self._taken(tuple(plays), plays[win][0], table)  # as `_put` after the last
         if logged:
             events[-1] = _tuple_new(PlayEvent, (*events[-1][:9], *taken))
@@ -776,10 +781,6 @@ class RoundState:
 def _full_deck(decks: int) -> list[int]:
     """Every card id `decks` times, in order (do not change the list)."""
     return sorted(list(range(54)) * decks)
-
-
-def _rank_word(rank: int) -> str:
-    return "10" if rank == 7 else "3456789TJQKA2"[rank]
 
 
 def _missing(hand: int, cards: int) -> str:
