@@ -403,9 +403,9 @@ class _Replay:
         assert st.order is not None
         # Without bids the kitty's cards turned in order set the trump; the record keeps the
         # kitty as a set, so it is checked only where any order gives the same (R15).
-        turned = rnd.kitty is not None and not rnd.kitty.unknown
-        plain = {c & 3 for c in distinct(rb.kitty) if c < 52} if turned else set()
-        settled = rnd.bids or (turned and rules.no_bid == "first_card" and len(plain) <= 1)
+        turned = rnd.kitty is not None and not rnd.kitty.unknown and rules.no_bid == "first_card"
+        # (the kitty's plain suits asked only when no bid was made)
+        settled = rnd.bids or (turned and len({c & 3 for c in distinct(rb.kitty) if c < 52}) <= 1)
         if settled and rnd.trump is not None:
             trump = "nt" if st.order.trump is None else TRUMPS[st.order.trump]
             if trump != rnd.trump:
