@@ -57,6 +57,7 @@ _PLAIN_RESULT_RE = re.compile(r"result (?:(declarers|opponents) \+([0-9]{1,2})|s
 _CALL = f"[1-3](?:st|nd|rd|th) {_CARD}"
 _PLAIN_CALL_RE = re.compile(f"call ({_CALL}(?: {_CALL})*)")
 _tuple_new = tuple.__new__  # a position made without its named tuple's keyword-reading __new__
+_NO_CARDS = SjCards()
 _LEVELS = {text: level for level, text in LEVEL_TEXT.items()}
 # One copy of each card, packed, by its canonical spelling (cards.py: 2 bits per card)
 _BIT = {text: 1 << (cid << 1) for text, cid in _SPELLINGS.items() if not text.startswith("10")}
@@ -198,7 +199,8 @@ def _cards(body: SjBody, r: SjRound, line: str, number: int) -> bool:
         if seat is None or seat in body._deal_seen:
             return False
         body._deal_seen.add(seat)
-        deal = list(r.deal or [SjCards() for _ in body.seats.players])
+        # the seats not dealt yet: one shared empty `SjCards` (frozen: nothing changes it)
+        deal = list(r.deal or (_NO_CARDS,) * len(body.seats.players))
         deal[seat] = cards
         r.deal = tuple(deal)
     elif line[0] == "k":
