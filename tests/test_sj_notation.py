@@ -573,3 +573,41 @@ def test_mangled_records_read_or_fail_cleanly_and_what_reads_round_trips(count: 
                 if isinstance(item, Game) and not recover:
                     assert list(iter_records_text(dumps(item), "zfn")) == [item]
                     assert list(iter_records_text(dumps(item, "json"), "json")) == [item]
+
+
+def test_plain_cards_lines_read_exactly_what_their_regex_matches() -> None:
+    """`plain._cards` reads deal, kitty and discard lines word by word: it takes exactly the
+    lines `_PLAIN_CARDS_RE` matches (with a seat of the table), with the same cards and unknown
+    count."""
+    from zfrec.games.shengji import plain
+    from zfrec.games.shengji.zfn import SjBody
+    from zfrec.record.seatrefs import Seats
+
+    rng = random.Random(7)
+    canonical = list(plain._BIT)
+    odd = ["10s", "sj", "", "?", "?0", "?7", "?999", "?1000", "?01", "?²", "3S", "x"]
+    heads = ["deal 1:", "deal 4:", "deal 9:", "deal 1", "deal 12:", "kitty", "discard", "kittys"]
+    taken = 0
+    for _ in range(20_000):
+        k = rng.randrange(6)
+        words = [rng.choice(odd if rng.random() < 0.1 else canonical) for _ in range(k)]
+        if rng.random() < 0.4:
+            words.append(rng.choice(["?", "?3", "?0", "?100", "?1000", "?05"]))
+        line = rng.choice(heads) + (" " if words or rng.random() < 0.2 else "") + " ".join(words)
+        m = plain._PLAIN_CARDS_RE.fullmatch(line)
+        want = None
+        if m is not None and m.group(1) != "9":  # four seats: no seat 9
+            known = plain.packed(m.group(2)) if m.group(2) else 0
+            unknown = m.group(3)
+            count = 0 if unknown is None else 1 if unknown == "?" else int(unknown[1:])
+            if known is not None and count <= plain.MAX_UNKNOWN:
+                want = (known, count)
+        body = SjBody(Seats(["A", "B", "C", "D"]))
+        body.round = rnd = SjRound(1)
+        got = None
+        if plain._cards(body, rnd, line, 1):
+            cards = rnd.kitty or rnd.discard or (rnd.deal or ())[int(line[5]) - 1]
+            got = (cards.known, cards.unknown)
+            taken += 1
+        assert got == want, line
+    assert taken > 2_000

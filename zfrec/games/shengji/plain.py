@@ -39,6 +39,8 @@ MAX_UNKNOWN = NUM_CARDS * MAX_DECKS
 _CARD = "(?:[3-9TJQKA2][shdc]|SJ|BJ)"
 _CARDS = f"{_CARD}(?: {_CARD})*"
 _NUMBER = "(-?[0-9]{1,7})"
+# what a plain deal, kitty or discard line is: `_cards` reads it word by word, faster on long
+# lines (tests/test_sj_notation.py holds the two to the same lines)
 _PLAIN_CARDS_RE = re.compile(f"(?:deal ([1-8]):|kitty|discard)(?: ({_CARDS}))?"
                              r"(?: (\?(?:[1-9][0-9]{0,2})?))?")  # fmt: skip
 _PLAIN_MOVE_RE = re.compile(f"([1-8]): ({_CARDS})([!?]{{1,2}})?( joins)?")
@@ -55,55 +57,66 @@ _PLAIN_RESULT_RE = re.compile(r"result (?:(declarers|opponents) \+([0-9]{1,2})|s
 _CALL = f"[1-3](?:st|nd|rd|th) {_CARD}"
 _PLAIN_CALL_RE = re.compile(f"call ({_CALL}(?: {_CALL})*)")
 _tuple_new = tuple.__new__  # a position made without its named tuple's keyword-reading __new__
+_NO_CARDS = SjCards()
 _LEVELS = {text: level for level, text in LEVEL_TEXT.items()}
 # One copy of each card, packed, by its canonical spelling (cards.py: 2 bits per card)
 _BIT = {text: 1 << (cid << 1) for text, cid in _SPELLINGS.items() if not text.startswith("10")}
 
-# the seat as written, the cards (packed), the mark, `joins`, the columns to the next move
-_PlainMove = tuple[str, int, str | None, bool, int]
-_PLAIN_MOVES: dict[str, _PlainMove] = {}  # moves repeat: each different text is read once
+# the seat, the cards (packed), the mark, `joins`, the columns to the next move
+_PlainMove = tuple[int, int, str | None, bool, int]
+# Moves repeat: each different text is read once per set of seat numbers (nearly always one
+# set: "1" is seat 0 ...), by the numbers as `SeatRefs.numbers` gives them (`plain_moves`).
+_PLAIN_MOVES: dict[tuple[tuple[str, int], ...], dict[str, _PlainMove]] = {}
 _PLAIN_LIMIT = 50_000
+
+
+def plain_moves(numbers: dict[str, int]) -> dict[str, _PlainMove]:
+    """The memo of plain moves read with the seat `numbers` (`SjBody.plain_moves`)."""
+    return _PLAIN_MOVES.setdefault(tuple(numbers.items()), {})
 
 
 def packed(words: str) -> int | None:
     """The packed hand of canonical card words separated by single spaces (as the regexes
     above match them), or None for a card more than the decks allow (the token reader says
     which): the fields of a hand add without overflow exactly when its size is the count."""
-    split = words.split(" ")
-    hand = sum(map(_BIT.__getitem__, split))
-    if (hand & LOW).bit_count() + 2 * (hand & HIGH).bit_count() != len(split):
+    return _packed(words.split(" "))
+
+
+def _packed(words: list[str]) -> int | None:
+    """`packed` of the words; KeyError for a word that is no card's canonical spelling."""
+    hand = sum(map(_BIT.__getitem__, words))
+    if (hand & LOW).bit_count() + 2 * (hand & HIGH).bit_count() != len(words):
         return None
     return hand
 
 
-def _plain_move(text: str) -> _PlainMove | None:
-    """A move spelled as the writer spells it (`2: 7h 7h!`, `3: As joins`), or None."""
+def _plain_move(body: SjBody, text: str) -> _PlainMove | None:
+    """A move spelled as the writer spells it (`2: 7h 7h!`, `3: As joins`) by a seat number
+    of `body`, or None; kept in `body.plain_moves`."""
     m = _PLAIN_MOVE_RE.fullmatch(text)
     if m is None:
         return None
+    seat = body.seats.numbers.get(m.group(1))
     hand = packed(m.group(2))
-    if hand is None:
-        return None  # a fourth copy: the lexer reports it
-    if len(_PLAIN_MOVES) >= _PLAIN_LIMIT:
-        _PLAIN_MOVES.clear()
-    read = _PLAIN_MOVES[text] = (m.group(1), hand, m.group(3), m.group(4) is not None,
-                                 len(text) + 2)  # fmt: skip
+    if seat is None or hand is None:
+        return None  # a name, a fourth copy: the lexer reads or reports it
+    memo = body.plain_moves
+    if len(memo) >= _PLAIN_LIMIT:
+        memo.clear()
+    read = memo[text] = (seat, hand, m.group(3), m.group(4) is not None, len(text) + 2)
     return read
 
 
 def _moves(body: SjBody, text: str, number: int, col: int) -> list[SjMove] | None:
     """The moves of a trick line (or of a bids line from column `col`), or None."""
-    numbers = body.seats.numbers
+    memo = body.plain_moves
     moves: list[SjMove] = []
     append = moves.append
     for part in text.split("  "):
-        read = _PLAIN_MOVES.get(part) or _plain_move(part)
+        read = memo.get(part) or _plain_move(body, part)
         if read is None:
             return None
-        seat_word, hand, mark, joins, width = read
-        seat = numbers.get(seat_word)
-        if seat is None:
-            return None
+        seat, hand, mark, joins, width = read
         append(SjMove(seat, hand, None, None, joins, mark, [], False, None, (),
                       _tuple_new(Pos, (number, col))))  # fmt: skip
         col += width
@@ -145,27 +158,49 @@ def plain_line(body: SjBody, line: str, number: int, _: object = None) -> bool:
 
 
 def _cards(body: SjBody, r: SjRound, line: str, number: int) -> bool:
-    """`deal 2: 3s 3s Kd ?22`, `kitty 3h 4s ?6`, `discard ...`."""
-    m = _PLAIN_CARDS_RE.fullmatch(line)
-    if m is None:
-        return False
-    known = 0
-    if m.group(2):
-        read = packed(m.group(2))
-        if read is None:
+    """`deal 2: 3s 3s Kd ?22`, `kitty 3h 4s ?6`, `discard ...`: what `_PLAIN_CARDS_RE`
+    matches, read word by word (a long line of cards is slow to match)."""
+    seat_word = None
+    if line.startswith("deal "):
+        seat_word = line[5:6]
+        if line[6:7] != ":" or not "1" <= seat_word <= "8":
             return False
-        known = read
-    unknown = m.group(3)
-    count = 0 if unknown is None else 1 if unknown == "?" else int(unknown[1:])
+        rest = line[7:]
+    elif line.startswith("kitty"):
+        rest = line[5:]
+    elif line.startswith("discard"):
+        rest = line[7:]
+    else:
+        return False
+    known = count = 0
+    if rest:  # " " and the words: cards, then `?` or `?N` (N 1 to 999, no leading 0)
+        if rest[0] != " ":
+            return False
+        words = rest[1:].split(" ")
+        if words[-1][:1] == "?":
+            digits = words.pop()[1:]
+            if digits and not (len(digits) <= 3 and digits.isdecimal() and digits.isascii()
+                               and digits[0] != "0"):  # fmt: skip
+                return False
+            count = int(digits) if digits else 1
+        if words:
+            try:
+                read = _packed(words)  # an empty word (two spaces) is no card either
+            except KeyError:
+                return False
+            if read is None:
+                return False
+            known = read
     if count > MAX_UNKNOWN:
         return False
     cards = SjCards(known, count, Pos(number, 1))
-    if m.group(1) is not None:
-        seat = body.seats.numbers.get(m.group(1))
+    if seat_word is not None:
+        seat = body.seats.numbers.get(seat_word)
         if seat is None or seat in body._deal_seen:
             return False
         body._deal_seen.add(seat)
-        deal = list(r.deal or [SjCards() for _ in body.seats.players])
+        # the seats not dealt yet: one shared empty `SjCards` (frozen: nothing changes it)
+        deal = list(r.deal or (_NO_CARDS,) * len(body.seats.players))
         deal[seat] = cards
         r.deal = tuple(deal)
     elif line[0] == "k":

@@ -39,6 +39,11 @@ __all__ = ["one_unit_lead", "proven_trick"]
 _LEADS: dict[Order, dict[int, Format | None]] = {}
 _LEAD_LIMIT = 100_000  # formats kept per order before the memo starts again
 _ONE = tuple(1 << (c << 1) for c in range(54))  # one copy of each card, packed
+# What `proven_trick` reads of a lead, by order then packed lead, as `_LEADS`: the format, its
+# size, its effective suit and that suit's mask, the cards' keys (a single or pair lead) and
+# the lead's highest card; None for a lead of more than one unit.
+_Facts = tuple[Format, int, int, int, tuple[int, ...], int]
+_FACTS: dict[Order, dict[int, _Facts | None]] = {}
 _TWO = tuple(2 << (c << 1) for c in range(54))  # two copies: a pair
 
 
@@ -63,6 +68,21 @@ def one_unit_lead(order: Order, cards: int) -> Format | None:
     return lead
 
 
+def _lead_facts(order: Order, cards: int) -> _Facts | None:
+    """`_FACTS` of the lead `cards`, worked out and kept."""
+    lead = one_unit_lead(order, cards)
+    facts = None
+    if lead is not None:
+        led, size = lead.esuit, lead.size
+        keys = single_or_pair_keys(order, led) if size <= 2 else ()
+        facts = (lead, size, led, order.suit_mask[led], keys, lead.units[0].ids[0])
+    known = _FACTS.get(order)
+    if known is None or len(known) >= _LEAD_LIMIT:
+        known = _FACTS[order] = {}
+    known[cards] = facts
+    return facts
+
+
 def proven_trick(
     order: Order, hands: Sequence[int], turn: int, plays: Sequence[tuple[int, int]]
 ) -> tuple[Format, int] | None:
@@ -73,23 +93,24 @@ def proven_trick(
     if len(plays) != n:
         return None
     seat, cards = plays[0]
-    if seat != turn or not cards or not contains(hands[seat], cards):
+    if seat != turn or not cards:
         return None
-    known = _LEADS.get(order)  # `one_unit_lead`'s memo, asked here first
-    lead = known[cards] if known is not None and cards in known else one_unit_lead(order, cards)
-    if lead is None:
+    known = _FACTS.get(order)  # `_lead_facts`' memo, asked here first
+    facts = known[cards] if known is not None and cards in known else _lead_facts(order, cards)
+    if facts is None:
         return None
-    k = lead.size
+    lead, k, led, mask, keys, top = facts
+    # held: a single or a pair lead is `k` copies of its one card, a tractor is asked in full
+    if (hands[seat] >> (top << 1) & 3 < k) if k <= 2 else not contains(hands[seat], cards):
+        return None
     if k > 2:  # a tractor: the full judge for each follow, the full winner
         for i in range(1, n):
             seat, play = plays[i]
             if seat != (turn + i) % n or judge_follow(order, lead, hands[seat], play) is not None:
                 return None
         return lead, trick_winner(order, [p for _, p in plays], lead)
-    led = lead.esuit
-    mask, esuit = order.suit_mask[led], order.esuit
-    keys = single_or_pair_keys(order, led)
-    best, best_key = 0, keys[lead.units[0].ids[0]]
+    esuit = order.esuit
+    best, best_key = 0, keys[top]
     for i in range(1, n):
         seat, play = plays[i]
         if seat != (turn + i) % n:

@@ -26,7 +26,6 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import chain
 
 from zfrec.games.shengji.cards import card_ids, contains, count, distinct, from_ids
 from zfrec.games.shengji.cards import size as hand_size
@@ -43,7 +42,8 @@ class Rebuilt:
     """The round's hands: `drawn` (each seat's hand after the draw), `kitty` (as taken up),
     `discard` (as put back), `guessed` (per seat, the filler cards of its hand at play), `deck`
     (the draw's order for `RoundState.start`, dealer first; empty when the counts do not add
-    up), and `exact` (no card was guessed)."""
+    up, or when `whole`), `exact` (no card was guessed) and `whole` (every card written and
+    adding up to the decks: the draw is made from `drawn`, `zfrec.games.shengji.drawstate`)."""
 
     drawn: tuple[int, ...]
     kitty: int
@@ -51,6 +51,7 @@ class Rebuilt:
     guessed: tuple[int, ...]
     deck: tuple[int, ...]
     exact: bool
+    whole: bool = False
 
     def at_play(self, dealer: int) -> list[int]:
         """Each seat's hand when play starts: the dealer's with the kitty taken up and the
@@ -66,7 +67,7 @@ class Rebuilt:
 
 
 def whole_hands(
-    rules: SjRules, deal: Sequence[Dealt], kitty: tuple[Dealt, Dealt], first: int
+    rules: SjRules, deal: Sequence[Dealt], kitty: tuple[Dealt, Dealt]
 ) -> Rebuilt | None:
     """What `rebuild` gives for a record that writes every card (the deals, the kitty and the
     discard) when they add up to the decks, without what was shown later; else None."""
@@ -81,10 +82,8 @@ def whole_hands(
         return None
     if hand_size(up[0]) != rules.kitty or sum(hands) + up[0] != _full(rules.decks):
         return None  # a card too many or too few (with as many cards, no field overflows)
-    lists = [card_ids(hands[(first + i) % n]) for i in range(n)]
-    # the seats draw in turn: the first card of each in play order, then the second ...
-    deck = tuple(chain.from_iterable(zip(*lists, strict=True))) + tuple(card_ids(up[0]))
-    return Rebuilt(tuple(hands), up[0], down[0], (0,) * n, deck, True)
+    # no deck: the draw's end is made from the hands (`drawstate`), never drawn card by card
+    return Rebuilt(tuple(hands), up[0], down[0], (0,) * n, (), True, True)
 
 
 @cache
@@ -119,8 +118,9 @@ def rebuild(
     `played` what each seat put on the table in the round (with each failed throw whole: it
     was in the hand when thrown); `first` the seat that draws first.
     Where the counts cannot add up (a hand or kitty of the wrong size, a third copy), `deck`
-    is empty and the hands hold what is known and shown."""
-    whole = whole_hands(rules, deal, kitty, first)  # every card known: nothing to rebuild
+    is empty and the hands hold what is known and shown; where every card is written, it is
+    `whole_hands`' (`whole`, no deck)."""
+    whole = whole_hands(rules, deal, kitty)  # every card known: nothing to rebuild
     if whole is not None:
         return whole
     n, size, decks = rules.players, rules.hand_size, rules.decks

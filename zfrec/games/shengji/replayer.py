@@ -30,8 +30,9 @@ from functools import cache
 from typing import Any, TypedDict
 
 from zfrec.diagnostics import Cause, Diagnostic
-from zfrec.errors import DealError, GameError, IllegalPlayError, Location, RulesError
+from zfrec.errors import GameError, IllegalPlayError, Location, RulesError
 from zfrec.games.shengji.cards import contains, count, distinct, format_hand, size
+from zfrec.games.shengji.drawstate import draw_state
 from zfrec.games.shengji.events import PlayEvent, RoundResult
 from zfrec.games.shengji.follow import count_follows, judge_follow, legal_follows
 from zfrec.games.shengji.formats import classify, suit_of, unit_text
@@ -276,7 +277,7 @@ class _Replay:
         down = (rnd.discard.known, rnd.discard.unknown) if rnd.discard else None
         # every card written: the hands without what the seats showed later (`rebuild`'s
         # common case, which needs neither `bids` nor `played`)
-        rb = whole_hands(rules, dealt, (up, down), first)
+        rb = whole_hands(rules, dealt, (up, down))
         played: list[int] = []
         bids: list[int] = []
         if rb is None:
@@ -355,21 +356,23 @@ class _Replay:
         seen: dict[int, int] = {}
         parts: list[tuple[SjCards, int | None]] = []
         hand_size = rules.hand_size  # a property worked out at each call
+        known = cards = 0  # the known cards of every part, and how many (each counted once)
         for s, d in enumerate(rnd.deal or ()):
             parts.append((d, s))
             if d.known or d.unknown:
-                total = size(d.known) + d.unknown
-                if total != hand_size:
-                    self.note("SJ302", f"{self.names[s]} is dealt {total} cards, not "
+                k = size(d.known)
+                known, cards = known + d.known, cards + k
+                if k + d.unknown != hand_size:
+                    self.note("SJ302", f"{self.names[s]} is dealt {k + d.unknown} cards, not "
                               f"{rules.hand_size}", d.pos, seat=s, rule="15")  # fmt: skip
         if rnd.kitty is not None:
             parts.append((rnd.kitty, None))
-            total = size(rnd.kitty.known) + rnd.kitty.unknown
-            if total != rules.kitty:
-                self.note("SJ303", f"the kitty holds {rules.kitty} cards, not {total}",
-                          rnd.kitty.pos, rule="11")  # fmt: skip
-        total = sum(size(d.known) for d, _ in parts)
-        if total == 54 * rules.decks and sum(d.known for d, _ in parts) == _full(rules.decks):
+            k = size(rnd.kitty.known)
+            known, cards = known + rnd.kitty.known, cards + k
+            if k + rnd.kitty.unknown != rules.kitty:
+                self.note("SJ303", f"the kitty holds {rules.kitty} cards, not "
+                          f"{k + rnd.kitty.unknown}", rnd.kitty.pos, rule="11")  # fmt: skip
+        if cards == 54 * rules.decks and known == _full(rules.decks):
             return  # the common case: every copy once (with as many cards, no field overflows)
         for d, who in parts:
             for c in distinct(d.known):
@@ -387,14 +390,9 @@ class _Replay:
     ) -> tuple[int, Order | None]:  # fmt: skip
         """Bids, trump, exchange and calls through the engine's draw; the dealer and trump it
         settles (trump None when the record's deal cannot be drawn)."""
-        fallback = written if written is not None else 0
-        if not rb.deck:
-            return fallback, None
-        try:
-            st = RoundState.start(rules, rb.deck, level_rank(rank), dealer, undoable=False)
-        except DealError:
-            return fallback, None
-        st.draw_rest(logged=False)  # the draw's log is read only by the bids' times
+        st = draw_state(rules, rb, level_rank(rank), dealer)
+        if st is None:
+            return (written if written is not None else 0), None
         for b in rnd.bids:
             try:
                 st.bid(b.seat, b.cards)
@@ -405,9 +403,9 @@ class _Replay:
         assert st.order is not None
         # Without bids the kitty's cards turned in order set the trump; the record keeps the
         # kitty as a set, so it is checked only where any order gives the same (R15).
-        turned = rnd.kitty is not None and not rnd.kitty.unknown
-        plain = {c & 3 for c in distinct(rb.kitty) if c < 52} if turned else set()
-        settled = rnd.bids or (turned and rules.no_bid == "first_card" and len(plain) <= 1)
+        turned = rnd.kitty is not None and not rnd.kitty.unknown and rules.no_bid == "first_card"
+        # (the kitty's plain suits asked only when no bid was made)
+        settled = rnd.bids or (turned and len({c & 3 for c in distinct(rb.kitty) if c < 52}) <= 1)
         if settled and rnd.trump is not None:
             trump = "nt" if st.order.trump is None else TRUMPS[st.order.trump]
             if trump != rnd.trump:
@@ -443,13 +441,16 @@ class _Replay:
         guessed = list(rb.guessed)
         winner_cause: Cause | None = None
         read_causes, calls = self.read_causes, bool(state.calls)
+        # the play events are read by `check_joins` and by the live table (`last_state`) only
+        logged = calls or self.open_last
         found = self.found
         for t, trick in enumerate(rnd.tricks, 1):
             moves = trick.moves
             if not self.lost and not (read_causes and any(m.pos in read_causes for m in moves)):
                 # the common case first: a whole trick legal as written, made at once (None
                 # after the round's end, for a trick of more or fewer plays, for a throw ...)
-                made_all = state.take_trick([(m.seat, m.cards) for m in moves if m.forced is None])
+                plays = [(m.seat, m.cards) for m in moves if m.forced is None]
+                made_all = state.take_trick(plays, logged)
                 if made_all is not None:
                     self.trick_root = winner_cause = None
                     if calls:

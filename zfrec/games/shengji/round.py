@@ -64,7 +64,8 @@ from zfrec.games.shengji.events import (
 )
 from zfrec.games.shengji.follow import judge_follow, legal_follows
 from zfrec.games.shengji.formats import Format, classify, read_lead, suit_of
-from zfrec.games.shengji.order import TRUMP, Order, make_order, strength
+from zfrec.games.shengji.order import TRUMP, Order, make_order
+from zfrec.games.shengji.order import strength as natural
 from zfrec.games.shengji.quicktrick import proven_trick
 from zfrec.games.shengji.rules import SjRules, sj_preset
 from zfrec.games.shengji.scoring import kitty_multiplier, level_change
@@ -304,7 +305,8 @@ class RoundState:
                 return "a single joker never bids; a pair of identical jokers bids no-trump"
             return copies, 1 if cid == SJ else 2, None
         if cid >> 2 != self.rank:
-            return f"a bid shows rank cards of the dominant rank {_rank_word(self.rank)}"
+            word = "10" if self.rank == 7 else "3456789TJQKA2"[self.rank]
+            return f"a bid shows rank cards of the dominant rank {word}"
         return copies, 0, cid & 3
 
     def _bid_time(self, seat: int, cards: int) -> int:
@@ -400,13 +402,13 @@ class RoundState:
                     trump = cid & 3
                     break
         else:
-            source, trump = "rank_or_highest", None
+            source, trump = "rank_or_highest", None  # natural strength: 2 low, A high
             best: int | None = None
             for turned, cid in enumerate(kitty_ids, 1):  # noqa: B007
                 if cid < SJ and cid >> 2 == self.rank:
                     best = cid
                     break
-                if cid < SJ and (best is None or strength_of(cid) > strength_of(best)):
+                if cid < SJ and (best is None or natural(cid >> 2) > natural(best >> 2)):
                     best = cid
             trump = None if best is None else best & 3
         dealer = self.dealer
@@ -577,9 +579,12 @@ class RoundState:
         self.log.append(event)
         return event
 
-    def take_trick(self, plays: Sequence[tuple[int, int]]) -> list[PlayEvent] | None:
+    def take_trick(
+        self, plays: Sequence[tuple[int, int]], logged: bool = True
+    ) -> list[PlayEvent] | None:
         """Make a whole trick, `plays` ((seat, packed cards) in order), if it is certainly legal
-        as written (`proven_trick`): the same state, log and events as `play` for each in turn.
+        as written (`proven_trick`): the same state, log and events as `play` for each in turn
+        (`logged=False`: no event made or logged, an empty list, for a replay that reads none).
         None, with nothing changed, for any other (each play then goes its own way, and
         `verify_play` says what is wrong), and in a round that keeps an undo record."""
         if self.lead is not None or self.undoable or self.phase != PLAY:
@@ -591,17 +596,23 @@ class RoundState:
         self.lead, win = proven
         hands, number, events, table = self.hands, self.trick, [], 0
         called = sum({3 << (c << 1) for c, _ in self.calls}) if self.calls else 0  # each once
-        for turn, (seat, cards) in enumerate(plays, 1):
-            hands[seat] -= cards
-            table += cards
-            # `_joins` changes nothing for a play without a called card
-            joined = self._joins(seat, cards) if cards & called else None
-            events.append(_tuple_new(PlayEvent, (
-                seat, number, turn, cards, cards, 0, None, 0, joined, None, None
-            )))  # fmt: skip
+        if not (logged or called):  # no event to make, no called copy to count
+            for seat, cards in plays:
+                hands[seat], table = hands[seat] - cards, table + cards
+        else:
+            for turn, (seat, cards) in enumerate(plays, 1):
+                hands[seat] -= cards
+                table += cards
+                # `_joins` changes nothing for a play without a called card
+                joined = self._joins(seat, cards) if cards & called else None
+                if logged:
+                    events.append(_tuple_new(PlayEvent, (
+                        seat, number, turn, cards, cards, 0, None, 0, joined, None, None
+                    )))  # fmt: skip
         taken = self._taken(tuple(plays), plays[win][0], table)  # as `_put` after the last
-        events[-1] = _tuple_new(PlayEvent, (*events[-1][:9], *taken))
-        self.log += events
+        if logged:
+            events[-1] = _tuple_new(PlayEvent, (*events[-1][:9], *taken))
+            self.log += events
         return events
 
     def force_play(self, seat: int, attempt: int, cards: int) -> PlayEvent:
@@ -770,15 +781,6 @@ class RoundState:
 def _full_deck(decks: int) -> list[int]:
     """Every card id `decks` times, in order (do not change the list)."""
     return sorted(list(range(54)) * decks)
-
-
-def strength_of(cid: int) -> int:
-    """A plain card's natural strength, 2 lowest, A highest (`no_bid = rank_or_highest`)."""
-    return strength(cid >> 2)
-
-
-def _rank_word(rank: int) -> str:
-    return "10" if rank == 7 else "3456789TJQKA2"[rank]
 
 
 def _missing(hand: int, cards: int) -> str:

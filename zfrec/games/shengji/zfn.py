@@ -17,6 +17,7 @@ from typing import Any
 from zfrec.errors import CardError, RulesError
 from zfrec.games.shengji.cards import MAX_DECKS, NUM_CARDS, _word_ids, add_card, card_id, distinct
 from zfrec.games.shengji.plain import plain_line as _plain_line
+from zfrec.games.shengji.plain import plain_moves
 from zfrec.games.shengji.records import (
     MAX_MULTIPLIER,
     MAX_POINTS,
@@ -88,6 +89,7 @@ class SjBody:
         self.rounds: list[SjRound] = []
         self.round: SjRound | None = None
         self._deal_seen: set[int] = set()
+        self.plain_moves = plain_moves(seats.numbers)  # the plain reader's memo of moves
 
     def statement(self, tokens: list[Token]) -> None:
         first = next(t for t in tokens if t.kind != COMMENT)
