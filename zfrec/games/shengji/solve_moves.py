@@ -231,6 +231,14 @@ def merge(plays: list[int], classes: dict[int, int]) -> list[int]:
                 seen.add(p)
                 out.append(p)
             continue
+        c = (p.bit_length() - 1) >> 1
+        k = p >> (c << 1)
+        if k << (c << 1) == p:  # copies of one card (most follows): the general key, quickly
+            key: object = ((classes.get(c, c), k),)
+            if key not in seen:
+                seen.add(key)
+                out.append(p)
+            continue
         per: dict[int, list[int]] = {}
         for c in distinct(p):
             per.setdefault(classes.get(c, c), []).append(count(p, c))
