@@ -61,7 +61,7 @@ from typing import NamedTuple
 
 from zfrec.games.shengji.cards import HIGH, distinct, points, size
 from zfrec.games.shengji.events import PlayEvent
-from zfrec.games.shengji.formats import Format, best_top, pair_levels, runs
+from zfrec.games.shengji.formats import Format, best_top, classify, pair_levels, runs
 from zfrec.games.shengji.order import TRUMP, Order
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.scoring import kitty_multiplier
@@ -198,6 +198,13 @@ class _Search:
         )
         self.parts: dict[tuple[int, ...], object] = {}  # a suit's part of a key (`relative`)
         self.final = (0, 0)  # the opponents' total and the declarers' points at a line's end
+        self.formats: dict[int, Format] = {}  # leads read (`read`)
+        self.merged: dict[tuple[object, ...], list[int]] = {}  # follows merged (`moves`)
+        self.unions = [  # the cards of the effective suits of a bit mask
+            sum(m for e, m in enumerate(self.order.suit_mask) if bits >> e & 1)
+            for bits in range(32)
+        ]
+        self.so_far: dict[tuple[object, ...], tuple[int, int]] = {}  # `points_so_far`
 
     # bounds and keys ---------------------------------------------------------------------------
 
@@ -275,10 +282,28 @@ class _Search:
                 # a single or a pair led: `ordered`'s order from the two kept sorts, the plays
                 # that take the trick first (merged after: any play of a class stands for it)
                 best_key, partner_wins = self.holder(lead)
-                plays = [p for k, p in by_gain if k > best_key]
-                plays += [p for k, p in (by_gain if partner_wins else by_loss) if k <= best_key]
                 if len(plays) > 2:
-                    plays = merge(plays, card_classes(s, seat, suits, self.classes))
+                    # the merged list depends on the follows, who holds the trick and the
+                    # cards of the follows' suits in each hand and on the table only
+                    mask = self.unions[suits]
+                    table = 0
+                    for _, p in s.trick_plays:
+                        table += p
+                    mkey = (fkey, best_key, partner_wins, seat, table & mask,
+                            *[h & mask for h in s.hands])  # fmt: skip
+                    merged = self.merged.get(mkey)
+                    if merged is None:
+                        if len(self.merged) > CACHE:
+                            self.merged.clear()
+                        merged = self.merged[mkey] = merge(
+                            self.follow_order(by_gain, by_loss, best_key, partner_wins),
+                            card_classes(s, seat, suits, self.classes),
+                        )
+                    if not first or first not in merged:
+                        return merged  # the kept list: the search never changes it
+                    plays = list(merged)
+                else:
+                    plays = self.follow_order(by_gain, by_loss, best_key, partner_wins)
                 if first and first in plays:
                     plays.remove(first)
                     plays.insert(0, first)
@@ -289,6 +314,16 @@ class _Search:
         if first and first in plays:
             plays.remove(first)
             plays.insert(0, first)
+        return plays
+
+    @staticmethod
+    def follow_order(
+        by_gain: list[tuple[int, int]], by_loss: list[tuple[int, int]], best: int, ours: bool
+    ) -> list[int]:
+        """`ordered`'s order of the follows to a single or a pair from their two kept sorts
+        (`follow_list`): those that take the trick (key above `best`) first."""
+        plays = [p for k, p in by_gain if k > best]
+        plays += [p for k, p in (by_gain if ours else by_loss) if k <= best]
         return plays
 
     def holder(self, lead: Format) -> tuple[int, bool]:
@@ -417,12 +452,13 @@ class _Search:
         and the table's memory goes to the positions that repay it."""
         s = self.state
         decl = s.declarers
-        base = 0
-        for seat, w in enumerate(s.won):
-            if not decl >> seat & 1:
-                base += w
-        if self.penalised:
-            base += sum(p if decl >> i & 1 else -p for i, p in enumerate(s.penalties))
+        won = s.won
+        # the points so far and those left change only when a trick ends: kept by what
+        # they depend on
+        seen = self.so_far.get((won, decl, s.penalties))
+        if seen is None:
+            seen = self.points_so_far()
+        base, left = seen
         hands = tuple(s.hands)
         lead = s.lead
         if lead is None and not s.calls:
@@ -435,7 +471,7 @@ class _Search:
             most_pairs = self.most_pairs(hands)
         else:
             key = None
-            rest = base + self.in_play - sum(s.won)
+            rest = base + left
             if rest + self.kitty_bound[0] > alpha:
                 # no kitty bound can cut here: the largest, which holds from the root on
                 return base, rest + self.kitty_bound[self.root_pairs], key, hands
@@ -444,8 +480,20 @@ class _Search:
                 most_pairs = lead.units[0].pairs  # this trick may be the last
         # no more than the points left and the kitty at the largest multiplier the last lead
         # can still have can come to the opponents
-        top = base + self.in_play - sum(s.won) + self.kitty_bound[most_pairs]
+        top = base + left + self.kitty_bound[most_pairs]
         return base, top, key, hands
+
+    def points_so_far(self) -> tuple[int, int]:
+        """`base` and the points still in play, kept by the points won, the declarers and
+        the penalties."""
+        s = self.state
+        if len(self.so_far) > CACHE:
+            self.so_far.clear()
+        found = self.so_far[(s.won, s.declarers, s.penalties)] = (
+            self.base(),
+            self.in_play - sum(s.won),
+        )
+        return found
 
     def peekable(self, plays: list[int]) -> bool:
         """Whether `known_after` can look past the trick's last plays `plays` without making
@@ -485,6 +533,7 @@ class _Search:
             if k > best_key:
                 best_key, winner = k, who
         table_list = [p for _, p in s.trick_plays]
+        two = size(mine) == 2  # a play of one card leaves the last trick
         for play in plays:
             if fast:
                 c = (play.bit_length() - 1) >> 1
@@ -496,7 +545,7 @@ class _Search:
             pts = points(table + play)
             got = base + pts if not decl >> took & 1 else base
             hands[seat] = mine - play
-            last = self.last_trick(hands, took, got) if size(mine) == 2 else None
+            last = self.last_trick(hands, took, got) if two else None
             if last is not None:
                 yield last, last
                 continue
@@ -508,6 +557,13 @@ class _Search:
                 yield got, top
             else:
                 yield max(got, entry[0] + got), min(top, entry[1] + got)
+
+    def read(self, play: int) -> Format:
+        """A lead's format (`classify`), kept by its cards."""
+        if len(self.formats) > CACHE:
+            self.formats.clear()
+        found = self.formats[play] = classify(self.order, play)
+        return found
 
     def last_trick(self, hands: Sequence[int], leader: int, base: int) -> int | None:
         """The round's total when each hand holds one card at a lead (`base` the opponents'
@@ -553,7 +609,8 @@ class _Search:
             self.nodes % CHECK_EVERY == 0 and time.perf_counter() > self.deadline_or_inf
         ):
             raise SjOutOfBudget
-        if s.lead is None and not s.calls and size(s.hands[s.turn]) == 1:
+        h = s.hands[s.turn]
+        if s.lead is None and not h & (h - 1) and not h & HIGH and not s.calls:
             last = self.last_trick(s.hands, s.turn, self.base())
             if last is not None:
                 return last
@@ -619,7 +676,13 @@ class _Search:
             elif known is not None and (known[1] <= a or known[0] == known[1]):
                 v = known[1]
             else:
-                s.play_legal(seat, play)
+                if s.lead is None:  # a lead's format, read once per play (`play_legal`)
+                    read = self.formats.get(play)
+                    if read is None:
+                        read = self.read(play)
+                    s.play_legal(seat, play, read)
+                else:
+                    s.play_legal(seat, play)
                 try:
                     v = self.search(a, b)
                 finally:
