@@ -59,23 +59,23 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from zfrec.games.shengji.cards import HIGH, distinct, points, size
+from zfrec.games.shengji.cards import HIGH, points, size
 from zfrec.games.shengji.events import PlayEvent
-from zfrec.games.shengji.formats import Format, best_top, classify, pair_levels, runs
+from zfrec.games.shengji.formats import Format, classify, pair_levels, runs
 from zfrec.games.shengji.order import TRUMP, Order
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.scoring import kitty_multiplier
 from zfrec.games.shengji.solve_moves import (
     CACHE,
     Follows,
-    _max_single,
     card_classes,
     follow_list,
     leads,
     merge,
     relative,
 )
-from zfrec.games.shengji.trick import can_win, trick_winner
+from zfrec.games.shengji.solve_order import follow_order, ordered
+from zfrec.games.shengji.trick import trick_winner
 
 __all__ = [
     "SjBudget",
@@ -220,14 +220,6 @@ class _Search:
             total += sum(p if decl >> i & 1 else -p for i, p in enumerate(s.penalties))
         return total
 
-    def most_to_come(self) -> int:
-        """No more than this many points can still come to the opponents."""
-        s = self.state
-        most_pairs = self.most_pairs(s.hands)
-        if s.lead is not None and s.lead.pairs > most_pairs:
-            most_pairs = s.lead.pairs
-        return self.in_play - sum(s.won) + self.kitty_bound[most_pairs]
-
     def most_pairs(self, hands: Sequence[int]) -> int:
         """No more pairs than this can make the largest unit of the round's last lead: the
         last lead is the leader's whole hand then, so its largest unit (a pair, or a tractor
@@ -296,34 +288,24 @@ class _Search:
                         if len(self.merged) > CACHE:
                             self.merged.clear()
                         merged = self.merged[mkey] = merge(
-                            self.follow_order(by_gain, by_loss, best_key, partner_wins),
+                            follow_order(by_gain, by_loss, best_key, partner_wins),
                             card_classes(s, seat, suits, self.classes),
                         )
                     if not first or first not in merged:
                         return merged  # the kept list: the search never changes it
                     plays = list(merged)
                 else:
-                    plays = self.follow_order(by_gain, by_loss, best_key, partner_wins)
+                    plays = follow_order(by_gain, by_loss, best_key, partner_wins)
                 if first and first in plays:
                     plays.remove(first)
                     plays.insert(0, first)
                 return plays
         if len(plays) > 2:
             plays = merge(plays, card_classes(s, seat, suits, self.classes))
-        plays = self.ordered(plays) if len(plays) > 1 else list(plays)
+        plays = ordered(s, self.keys, self.info, plays) if len(plays) > 1 else list(plays)
         if first and first in plays:
             plays.remove(first)
             plays.insert(0, first)
-        return plays
-
-    @staticmethod
-    def follow_order(
-        by_gain: list[tuple[int, int]], by_loss: list[tuple[int, int]], best: int, ours: bool
-    ) -> list[int]:
-        """`ordered`'s order of the follows to a single or a pair from their two kept sorts
-        (`follow_list`): those that take the trick (key above `best`) first."""
-        plays = [p for k, p in by_gain if k > best]
-        plays += [p for k, p in (by_gain if ours else by_loss) if k <= best]
         return plays
 
     def holder(self, lead: Format) -> tuple[int, bool]:
@@ -340,93 +322,6 @@ class _Search:
                 best_key, winner = k, who
         decl = s.declarers
         return best_key, (decl >> winner & 1) == (decl >> s.turn & 1)
-
-    def ordered(self, plays: list[int]) -> list[int]:
-        """Cheap heuristics: take the trick for one's side, cheaply; give points to a partner
-        who holds it; give the least to an opponent who holds it. Leads: big units first."""
-        s = self.state
-        order = self.order
-        level = order.level
-        seat = s.turn
-        decl = s.declarers
-        mine = decl >> seat & 1
-        lead = s.lead
-        if lead is None:  # the units and throws of more cards first, then high cards first
-            # (a trump and a plain card by their levels alone: putting trumps later, as the
-            # search once did, cost nodes on as many positions as it saved)
-            scored = []
-            for p in plays:
-                scored.append((-100 * (size(p) > 1) - _max_single(order, p), p))
-            scored.sort()
-            return [p for _, p in scored]
-        tricked = s.trick_plays
-        on_table = 0
-        for _, p in tricked:
-            on_table += p
-        on_table = points(on_table)
-        last = len(tricked) == s.n - 1
-        info = self.info
-        kind = lead.kind
-        if kind == "single" or kind == "pair":
-            # the common leads: a play of the lead's shape (one card, two copies of one card)
-            # contends by its card's key (its level, 100 more in trump, -1 off suit), any other
-            # cannot win; the earliest of the highest key holds the trick (as `trick_winner`)
-            shape = 1 if kind == "single" else 2
-            keys = self.keys[lead.esuit]
-            best_key, winner = -1, 0
-            for who, p in tricked:
-                c = (p.bit_length() - 1) >> 1
-                k = keys[c] if p == shape << (c << 1) else -1
-                if k > best_key:
-                    best_key, winner = k, who
-            partner_wins = (decl >> winner & 1) == mine
-            out = []
-            for p in plays:
-                known = info.get(p)
-                if known is None:
-                    known = info[p] = (points(p), sum(level[c] for c in distinct(p)))
-                pts, low = known
-                c = (p.bit_length() - 1) >> 1
-                if p == shape << (c << 1) and keys[c] > best_key:
-                    score = 1000 + (on_table + pts if last else pts) * 4 - low
-                elif partner_wins:
-                    score = 500 + pts * 4 - low
-                else:
-                    score = -pts * 4 - low
-                out.append((-score, p))
-            out.sort()
-            return [p for _, p in out]
-        table = [p for _, p in tricked]
-        at = trick_winner(order, table, lead)
-        winner = tricked[at][0]
-        partner_wins = (decl >> winner & 1) == mine
-        unit = lead.units[0].pairs
-        best = table[at]
-        best_trump = can_win(order, lead, best) == TRUMP
-        best_level = best_top(order, best, unit) if at else lead.units[0].top
-        out = []
-        for p in plays:
-            known = info.get(p)
-            if known is None:
-                known = info[p] = (points(p), sum(level[c] for c in distinct(p)))
-            pts, low = known
-            e = can_win(order, lead, p)
-            wins = False
-            if e is not None:
-                ruff = e == TRUMP
-                if ruff and not best_trump:
-                    wins = True
-                elif ruff == best_trump:
-                    wins = best_top(order, p, unit) > best_level
-            if wins:
-                score = 1000 + (on_table + pts if last else pts) * 4 - low
-            elif partner_wins:
-                score = 500 + pts * 4 - low
-            else:
-                score = -pts * 4 - low
-            out.append((-score, p))
-        out.sort()
-        return [p for _, p in out]
 
     # alpha-beta --------------------------------------------------------------------------------
 
