@@ -134,7 +134,7 @@ def card_classes(
         if cache is None:
             found = _suit_classes(state, seat, e, [h & mask for h in hands], table & mask)
         else:
-            key = (e, seat, table & mask, *[h & mask for h in hands])
+            key = (e, seat, table & mask, *map(mask.__and__, hands))
             got = cache.get(key)
             if got is None:
                 got = _suit_classes(state, seat, e, [h & mask for h in hands], table & mask)
@@ -296,10 +296,10 @@ def relative(
         left = everything & mask
         if not left:
             continue
-        exact = tuple(h & mask for h in hands)
+        exact = tuple(map(mask.__and__, hands))
         part = cache.get(exact)
         if part is None:
-            if any(h & HIGH for h in exact):
+            if any(map(HIGH.__and__, exact)):
                 part = exact
             else:
                 ids = distinct(left)
