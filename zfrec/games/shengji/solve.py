@@ -7,8 +7,11 @@ Two teams, zero-sum: alpha-beta on points gives the exact value.
 
 How the search stays small:
 
-- **Make/unmake.** Every play is made with the engine's `RoundState.play_legal` and taken back
-  with `undo()`; the rules (following, throws, trick winner, scoring) are never re-written here.
+- **Make/unmake.** Every play is made with the engine's `RoundState.play_legal` (a lead with
+  its format, read once per play) and taken back with `undo()`, whose record for a play holds
+  only what a play changes; the rules (following, throws, trick winner, scoring) are never
+  re-written here. The last trick (one card a hand, no call) is forced: its winner (as
+  `trick_winner`, for a single) and points are worked out without making it.
 - **Throws.** A lead is a single, a pair, a tractor, or a throw that stands against the other
   hands: the throws are enumerated from the cards that could stand in one (a single at least as
   high as any other hand's card of the suit, a pair at least as high as any other's pair, the
@@ -31,9 +34,11 @@ How the search stays small:
   hands less the play, the trick to the winner `trick_winner` names) before any is searched:
   one that settles the test ends the position, the others are searched best bound first, and
   a lead whose bounds settle its own test is not made at all.
-- **Move ordering** by cheap heuristics: the table's best move first, then plays that take the
-  trick for the mover's side, points to a partner who wins, low cards to an opponent who wins
-  (to a single or a pair, from two orders kept per lead and hand).
+- **Move ordering** by cheap heuristics (`zfrec.games.shengji.solve_order`): the table's best
+  move first; leads of more cards, then by their top level (trumps and plain cards alike);
+  follows that take the trick for the mover's side, points to a partner who wins, low cards to
+  an opponent who wins (to a single or a pair, from two orders kept per lead and hand, and the
+  merged list kept by the follows' suits in every hand and on the table).
 - **Static bounds**: the opponents' points so far; those plus the points left and the kitty at
   the largest multiplier the last lead can still have (its largest unit is already a pair or
   a tractor of some hand: the longest tractor held bounds it).
