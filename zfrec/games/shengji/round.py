@@ -199,12 +199,24 @@ class RoundState:
         if not self.undoable:
             raise ValueError("this round keeps no undo record: it was made with undoable=False")
         event = self.log.pop()
+        saved = self._saved.pop()
+        if len(saved) == 8:  # `play_legal`'s record of a play that leaves the trick open
+            (seat, hand, self.lead, self.trick_plays, self.turn, self.penalties,
+             self.declarers, self.seen) = saved  # fmt: skip
+            self.hands[seat] = hand
+            return event
+        if len(saved) == 13:  # `play_legal`'s record of a trick's last play
+            (seat, hand, self.lead, self.trick_plays, self.turn, self.penalties,
+             self.declarers, self.seen, self.won, self.trick, self.last_lead, self.result,
+             self.phase) = saved  # fmt: skip
+            self.hands[seat] = hand
+            return event
         (
             self.phase, self.order, self.dealer, hands, self.kitty, self.drawn,
             self.bid_seat, self.bid_cards, self.bid_time, self.turn, self.trick, self.lead,
             self.trick_plays, self.won, self.penalties, self.declarers, self.calls, self.seen,
             self.last_lead, self.result,
-        ) = self._saved.pop()  # fmt: skip
+        ) = saved  # fmt: skip
         self.hands[:] = hands
         return event
 
@@ -532,7 +544,16 @@ class RoundState:
         order = self.order
         assert order is not None
         if self.undoable:
-            self._saved.append(self.snapshot())
+            # a play changes only these (the search makes and takes back many): the seat's
+            # hand and the trick, and when it ends the trick the points, the trick number,
+            # the last lead and the round's end; `undo` tells the records by their length
+            record: tuple[Any, ...] = (
+                seat, self.hands[seat], self.lead, self.trick_plays, self.turn, self.penalties,
+                self.declarers, self.seen,
+            )  # fmt: skip
+            if len(self.trick_plays) + 1 == self.n:
+                record += (self.won, self.trick, self.last_lead, self.result, self.phase)
+            self._saved.append(record)
         attempt, back, blocker, penalty = cards, 0, None, 0
         lead = self.lead
         if lead is None:

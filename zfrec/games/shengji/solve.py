@@ -7,8 +7,11 @@ Two teams, zero-sum: alpha-beta on points gives the exact value.
 
 How the search stays small:
 
-- **Make/unmake.** Every play is made with the engine's `RoundState.play_legal` and taken back
-  with `undo()`; the rules (following, throws, trick winner, scoring) are never re-written here.
+- **Make/unmake.** Every play is made with the engine's `RoundState.play_legal` (a lead with
+  its format, read once per play) and taken back with `undo()`, whose record for a play holds
+  only what a play changes; the rules (following, throws, trick winner, scoring) are never
+  re-written here. The last trick (one card a hand, no call) is forced: its winner (as
+  `trick_winner`, for a single) and points are worked out without making it.
 - **Throws.** A lead is a single, a pair, a tractor, or a throw that stands against the other
   hands: the throws are enumerated from the cards that could stand in one (a single at least as
   high as any other hand's card of the suit, a pair at least as high as any other's pair, the
@@ -31,9 +34,11 @@ How the search stays small:
   hands less the play, the trick to the winner `trick_winner` names) before any is searched:
   one that settles the test ends the position, the others are searched best bound first, and
   a lead whose bounds settle its own test is not made at all.
-- **Move ordering** by cheap heuristics: the table's best move first, then plays that take the
-  trick for the mover's side, points to a partner who wins, low cards to an opponent who wins
-  (to a single or a pair, from two orders kept per lead and hand).
+- **Move ordering** by cheap heuristics (`zfrec.games.shengji.solve_order`): the table's best
+  move first; leads of more cards, then by their top level (trumps and plain cards alike);
+  follows that take the trick for the mover's side, points to a partner who wins, low cards to
+  an opponent who wins (to a single or a pair, from two orders kept per lead and hand, and the
+  merged list kept by the follows' suits in every hand and on the table).
 - **Static bounds**: the opponents' points so far; those plus the points left and the kitty at
   the largest multiplier the last lead can still have (its largest unit is already a pair or
   a tractor of some hand: the longest tractor held bounds it).
@@ -59,23 +64,23 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from zfrec.games.shengji.cards import HIGH, distinct, points, size
+from zfrec.games.shengji.cards import HIGH, points, size
 from zfrec.games.shengji.events import PlayEvent
-from zfrec.games.shengji.formats import Format, best_top, pair_levels, runs
+from zfrec.games.shengji.formats import Format, classify, pair_levels, runs
 from zfrec.games.shengji.order import TRUMP, Order
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.scoring import kitty_multiplier
 from zfrec.games.shengji.solve_moves import (
     CACHE,
     Follows,
-    _max_single,
     card_classes,
     follow_list,
     leads,
     merge,
     relative,
 )
-from zfrec.games.shengji.trick import can_win, trick_winner
+from zfrec.games.shengji.solve_order import follow_order, ordered
+from zfrec.games.shengji.trick import trick_winner
 
 __all__ = [
     "SjBudget",
@@ -198,6 +203,13 @@ class _Search:
         )
         self.parts: dict[tuple[int, ...], object] = {}  # a suit's part of a key (`relative`)
         self.final = (0, 0)  # the opponents' total and the declarers' points at a line's end
+        self.formats: dict[int, Format] = {}  # leads read (`read`)
+        self.merged: dict[tuple[object, ...], list[int]] = {}  # follows merged (`moves`)
+        self.unions = [  # the cards of the effective suits of a bit mask
+            sum(m for e, m in enumerate(self.order.suit_mask) if bits >> e & 1)
+            for bits in range(32)
+        ]
+        self.so_far: dict[tuple[object, ...], tuple[int, int]] = {}  # `points_so_far`
 
     # bounds and keys ---------------------------------------------------------------------------
 
@@ -212,14 +224,6 @@ class _Search:
         if any(s.penalties):
             total += sum(p if decl >> i & 1 else -p for i, p in enumerate(s.penalties))
         return total
-
-    def most_to_come(self) -> int:
-        """No more than this many points can still come to the opponents."""
-        s = self.state
-        most_pairs = self.most_pairs(s.hands)
-        if s.lead is not None and s.lead.pairs > most_pairs:
-            most_pairs = s.lead.pairs
-        return self.in_play - sum(s.won) + self.kitty_bound[most_pairs]
 
     def most_pairs(self, hands: Sequence[int]) -> int:
         """No more pairs than this can make the largest unit of the round's last lead: the
@@ -275,17 +279,35 @@ class _Search:
                 # a single or a pair led: `ordered`'s order from the two kept sorts, the plays
                 # that take the trick first (merged after: any play of a class stands for it)
                 best_key, partner_wins = self.holder(lead)
-                plays = [p for k, p in by_gain if k > best_key]
-                plays += [p for k, p in (by_gain if partner_wins else by_loss) if k <= best_key]
                 if len(plays) > 2:
-                    plays = merge(plays, card_classes(s, seat, suits, self.classes))
+                    # the merged list depends on the follows, who holds the trick and the
+                    # cards of the follows' suits in each hand and on the table only
+                    mask = self.unions[suits]
+                    table = 0
+                    for _, p in s.trick_plays:
+                        table += p
+                    mkey = (fkey, best_key, partner_wins, seat, table & mask,
+                            *[h & mask for h in s.hands])  # fmt: skip
+                    merged = self.merged.get(mkey)
+                    if merged is None:
+                        if len(self.merged) > CACHE:
+                            self.merged.clear()
+                        merged = self.merged[mkey] = merge(
+                            follow_order(by_gain, by_loss, best_key, partner_wins),
+                            card_classes(s, seat, suits, self.classes),
+                        )
+                    if not first or first not in merged:
+                        return merged  # the kept list: the search never changes it
+                    plays = list(merged)
+                else:
+                    plays = follow_order(by_gain, by_loss, best_key, partner_wins)
                 if first and first in plays:
                     plays.remove(first)
                     plays.insert(0, first)
                 return plays
         if len(plays) > 2:
             plays = merge(plays, card_classes(s, seat, suits, self.classes))
-        plays = self.ordered(plays) if len(plays) > 1 else list(plays)
+        plays = ordered(s, self.keys, self.info, plays) if len(plays) > 1 else list(plays)
         if first and first in plays:
             plays.remove(first)
             plays.insert(0, first)
@@ -305,93 +327,6 @@ class _Search:
                 best_key, winner = k, who
         decl = s.declarers
         return best_key, (decl >> winner & 1) == (decl >> s.turn & 1)
-
-    def ordered(self, plays: list[int]) -> list[int]:
-        """Cheap heuristics: take the trick for one's side, cheaply; give points to a partner
-        who holds it; give the least to an opponent who holds it. Leads: big units first."""
-        s = self.state
-        order = self.order
-        level = order.level
-        seat = s.turn
-        decl = s.declarers
-        mine = decl >> seat & 1
-        lead = s.lead
-        if lead is None:  # the units and throws of more cards first, then high cards first
-            scored = []
-            for p in plays:
-                top = _max_single(order, p)
-                trump = order.esuit[distinct(p)[0]] == TRUMP
-                scored.append((-100 * (size(p) > 1) - top + (5 if trump else 0), p))
-            scored.sort()
-            return [p for _, p in scored]
-        tricked = s.trick_plays
-        on_table = 0
-        for _, p in tricked:
-            on_table += p
-        on_table = points(on_table)
-        last = len(tricked) == s.n - 1
-        info = self.info
-        kind = lead.kind
-        if kind == "single" or kind == "pair":
-            # the common leads: a play of the lead's shape (one card, two copies of one card)
-            # contends by its card's key (its level, 100 more in trump, -1 off suit), any other
-            # cannot win; the earliest of the highest key holds the trick (as `trick_winner`)
-            shape = 1 if kind == "single" else 2
-            keys = self.keys[lead.esuit]
-            best_key, winner = -1, 0
-            for who, p in tricked:
-                c = (p.bit_length() - 1) >> 1
-                k = keys[c] if p == shape << (c << 1) else -1
-                if k > best_key:
-                    best_key, winner = k, who
-            partner_wins = (decl >> winner & 1) == mine
-            out = []
-            for p in plays:
-                known = info.get(p)
-                if known is None:
-                    known = info[p] = (points(p), sum(level[c] for c in distinct(p)))
-                pts, low = known
-                c = (p.bit_length() - 1) >> 1
-                if p == shape << (c << 1) and keys[c] > best_key:
-                    score = 1000 + (on_table + pts if last else pts) * 4 - low
-                elif partner_wins:
-                    score = 500 + pts * 4 - low
-                else:
-                    score = -pts * 4 - low
-                out.append((-score, p))
-            out.sort()
-            return [p for _, p in out]
-        table = [p for _, p in tricked]
-        at = trick_winner(order, table, lead)
-        winner = tricked[at][0]
-        partner_wins = (decl >> winner & 1) == mine
-        unit = lead.units[0].pairs
-        best = table[at]
-        best_trump = can_win(order, lead, best) == TRUMP
-        best_level = best_top(order, best, unit) if at else lead.units[0].top
-        out = []
-        for p in plays:
-            known = info.get(p)
-            if known is None:
-                known = info[p] = (points(p), sum(level[c] for c in distinct(p)))
-            pts, low = known
-            e = can_win(order, lead, p)
-            wins = False
-            if e is not None:
-                ruff = e == TRUMP
-                if ruff and not best_trump:
-                    wins = True
-                elif ruff == best_trump:
-                    wins = best_top(order, p, unit) > best_level
-            if wins:
-                score = 1000 + (on_table + pts if last else pts) * 4 - low
-            elif partner_wins:
-                score = 500 + pts * 4 - low
-            else:
-                score = -pts * 4 - low
-            out.append((-score, p))
-        out.sort()
-        return [p for _, p in out]
 
     # alpha-beta --------------------------------------------------------------------------------
 
@@ -417,12 +352,13 @@ class _Search:
         and the table's memory goes to the positions that repay it."""
         s = self.state
         decl = s.declarers
-        base = 0
-        for seat, w in enumerate(s.won):
-            if not decl >> seat & 1:
-                base += w
-        if self.penalised:
-            base += sum(p if decl >> i & 1 else -p for i, p in enumerate(s.penalties))
+        won = s.won
+        # the points so far and those left change only when a trick ends: kept by what
+        # they depend on
+        seen = self.so_far.get((won, decl, s.penalties))
+        if seen is None:
+            seen = self.points_so_far()
+        base, left = seen
         hands = tuple(s.hands)
         lead = s.lead
         if lead is None and not s.calls:
@@ -435,7 +371,7 @@ class _Search:
             most_pairs = self.most_pairs(hands)
         else:
             key = None
-            rest = base + self.in_play - sum(s.won)
+            rest = base + left
             if rest + self.kitty_bound[0] > alpha:
                 # no kitty bound can cut here: the largest, which holds from the root on
                 return base, rest + self.kitty_bound[self.root_pairs], key, hands
@@ -444,8 +380,20 @@ class _Search:
                 most_pairs = lead.units[0].pairs  # this trick may be the last
         # no more than the points left and the kitty at the largest multiplier the last lead
         # can still have can come to the opponents
-        top = base + self.in_play - sum(s.won) + self.kitty_bound[most_pairs]
+        top = base + left + self.kitty_bound[most_pairs]
         return base, top, key, hands
+
+    def points_so_far(self) -> tuple[int, int]:
+        """`base` and the points still in play, kept by the points won, the declarers and
+        the penalties."""
+        s = self.state
+        if len(self.so_far) > CACHE:
+            self.so_far.clear()
+        found = self.so_far[(s.won, s.declarers, s.penalties)] = (
+            self.base(),
+            self.in_play - sum(s.won),
+        )
+        return found
 
     def peekable(self, plays: list[int]) -> bool:
         """Whether `known_after` can look past the trick's last plays `plays` without making
@@ -485,6 +433,7 @@ class _Search:
             if k > best_key:
                 best_key, winner = k, who
         table_list = [p for _, p in s.trick_plays]
+        two = size(mine) == 2  # a play of one card leaves the last trick
         for play in plays:
             if fast:
                 c = (play.bit_length() - 1) >> 1
@@ -496,6 +445,10 @@ class _Search:
             pts = points(table + play)
             got = base + pts if not decl >> took & 1 else base
             hands[seat] = mine - play
+            last = self.last_trick(hands, took, got) if two else None
+            if last is not None:
+                yield last, last
+                continue
             ht = tuple(hands)
             found = self.at_lead.get(ht) or self.lead_info(ht)
             top = got + left - pts + self.kitty_bound[found[1]]
@@ -504,6 +457,33 @@ class _Search:
                 yield got, top
             else:
                 yield max(got, entry[0] + got), min(top, entry[1] + got)
+
+    def read(self, play: int) -> Format:
+        """A lead's format (`classify`), kept by its cards."""
+        if len(self.formats) > CACHE:
+            self.formats.clear()
+        found = self.formats[play] = classify(self.order, play)
+        return found
+
+    def last_trick(self, hands: Sequence[int], leader: int, base: int) -> int | None:
+        """The round's total when each hand holds one card at a lead (`base` the opponents'
+        points so far; no calls): the last trick is forced, a single lead whose winner is
+        the earliest of the highest keys (`keys`, as `trick_winner`) and whose kitty goes at
+        a single's multiplier. None for any other hands."""
+        for h in hands:
+            if not h or h & (h - 1) or h & HIGH:
+                return None
+        keys = self.keys[self.order.esuit[(hands[leader].bit_length() - 1) >> 1]]
+        n = len(hands)
+        best_key, winner = -1, leader
+        for i in range(n):
+            seat = (leader + i) % n
+            k = keys[(hands[seat].bit_length() - 1) >> 1]
+            if k > best_key:
+                best_key, winner = k, seat
+        if self.state.declarers >> winner & 1:
+            return base
+        return base + points(sum(hands)) + self.kitty_bound[0]
 
     def known(self) -> tuple[int, int]:
         """What is known of the position's value without searching it: the round's total when
@@ -529,6 +509,11 @@ class _Search:
             self.nodes % CHECK_EVERY == 0 and time.perf_counter() > self.deadline_or_inf
         ):
             raise SjOutOfBudget
+        h = s.hands[s.turn]
+        if s.lead is None and not h & (h - 1) and not h & HIGH and not s.calls:
+            last = self.last_trick(s.hands, s.turn, self.base())
+            if last is not None:
+                return last
         base, top, key, hands = self.frame(alpha)
         if base >= beta:
             return base
@@ -591,7 +576,13 @@ class _Search:
             elif known is not None and (known[1] <= a or known[0] == known[1]):
                 v = known[1]
             else:
-                s.play_legal(seat, play)
+                if s.lead is None:  # a lead's format, read once per play (`play_legal`)
+                    read = self.formats.get(play)
+                    if read is None:
+                        read = self.read(play)
+                    s.play_legal(seat, play, read)
+                else:
+                    s.play_legal(seat, play)
                 try:
                     v = self.search(a, b)
                 finally:

@@ -134,7 +134,7 @@ def card_classes(
         if cache is None:
             found = _suit_classes(state, seat, e, [h & mask for h in hands], table & mask)
         else:
-            key = (e, seat, table & mask, *[h & mask for h in hands])
+            key = (e, seat, table & mask, *map(mask.__and__, hands))
             got = cache.get(key)
             if got is None:
                 got = _suit_classes(state, seat, e, [h & mask for h in hands], table & mask)
@@ -231,6 +231,14 @@ def merge(plays: list[int], classes: dict[int, int]) -> list[int]:
                 seen.add(p)
                 out.append(p)
             continue
+        c = (p.bit_length() - 1) >> 1
+        k = p >> (c << 1)
+        if k << (c << 1) == p:  # copies of one card (most follows): the general key, quickly
+            key: object = ((classes.get(c, c), k),)
+            if key not in seen:
+                seen.add(key)
+                out.append(p)
+            continue
         per: dict[int, list[int]] = {}
         for c in distinct(p):
             per.setdefault(classes.get(c, c), []).append(count(p, c))
@@ -288,10 +296,10 @@ def relative(
         left = everything & mask
         if not left:
             continue
-        exact = tuple(h & mask for h in hands)
+        exact = tuple(map(mask.__and__, hands))
         part = cache.get(exact)
         if part is None:
-            if any(h & HIGH for h in exact):
+            if any(map(HIGH.__and__, exact)):
                 part = exact
             else:
                 ids = distinct(left)
