@@ -27,6 +27,7 @@ play, and trump is never forced on anyone.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import product
 
 from zfrec.errors import IllegalPlayError
 from zfrec.games.shengji.cards import (
@@ -37,14 +38,15 @@ from zfrec.games.shengji.cards import (
     distinct,
     format_cards,
     format_hand,
+    one,
     pair_cards,
     pairs,
     size,
 )
 from zfrec.games.shengji.formats import Format, match_tractors, pair_levels, runs
-from zfrec.games.shengji.order import SUIT_WORDS, Order
+from zfrec.games.shengji.order import SUIT_WORDS, TRUMP, Order
 
-__all__ = ["count_follows", "judge_follow", "legal_follows", "verify_follow"]
+__all__ = ["count_follows", "every_lead", "judge_follow", "legal_follows", "verify_follow"]
 
 
 def _items(hand: int) -> list[tuple[int, int]]:
@@ -245,3 +247,19 @@ def count_follows(order: Order, lead: Format, hand: int) -> int:
     if m <= n:
         return _count_combos(_items(hand - held), n - m)
     return sum(1 for _ in legal_follows(order, lead, hand))
+
+
+def every_lead(order: Order, hand: int) -> list[int]:
+    """Every lead from `hand`: each non-empty multiset of its cards of one effective suit
+    (throws included, whether or not they would stand)."""
+    out: list[int] = []
+    for e in (0, 1, 2, 3, TRUMP):
+        held = hand & order.suit_mask[e]
+        if not held:
+            continue
+        items = [(one(c), count(held, c)) for c in distinct(held)]
+        for takes in product(*(range(k + 1) for _, k in items)):
+            play = sum(t * bit for t, (bit, _) in zip(takes, items, strict=True))
+            if play:
+                out.append(play)
+    return out

@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from itertools import cycle, product, repeat
+from itertools import cycle, repeat
 from typing import Any
 
 from zfrec.errors import DealError, IllegalPlayError
@@ -47,7 +47,6 @@ from zfrec.games.shengji.cards import (
     distinct,
     format_hand,
     from_ids,
-    one,
     points,
     size,
 )
@@ -62,13 +61,13 @@ from zfrec.games.shengji.events import (
     SettleEvent,
     TrickResult,
 )
-from zfrec.games.shengji.follow import judge_follow, legal_follows
+from zfrec.games.shengji.follow import every_lead, judge_follow, legal_follows
 from zfrec.games.shengji.formats import Format, classify, read_lead, suit_of
-from zfrec.games.shengji.order import TRUMP, Order, make_order
+from zfrec.games.shengji.order import Order, make_order
 from zfrec.games.shengji.order import strength as natural
 from zfrec.games.shengji.quicktrick import proven_trick
 from zfrec.games.shengji.rules import SjRules, sj_preset
-from zfrec.games.shengji.scoring import kitty_multiplier, level_change
+from zfrec.games.shengji.scoring import kitty_multiplier, level_change, next_dealer
 from zfrec.games.shengji.throws import check_throw_format
 from zfrec.games.shengji.trick import trick_winner
 
@@ -743,15 +742,7 @@ class RoundState:
         total = taken + added + penalty
         change = level_change(total, rules.decks)
         dealer = self.dealer if self.dealer is not None else 0
-        n = self.n
-        if change.swap:
-            nxt = next(
-                ((dealer + i) % n for i in range(1, n) if not decl >> (dealer + i) % n & 1),
-                (dealer + 1) % n,
-            )
-        else:
-            nxt = next(((dealer + i) % n for i in range(1, n) if decl >> (dealer + i) % n & 1),
-                       dealer)  # fmt: skip
+        nxt = next_dealer(dealer, self.n, decl, change.swap)
         result = RoundResult(
             decl, taken, kitty_points, multiplier, added, penalty, total, change, nxt,
             last_winner,
@@ -766,18 +757,7 @@ class RoundState:
         """Every lead of the seat to act: each non-empty multiset of its cards of one
         effective suit (throws included, whether or not they would stand)."""
         assert self.order is not None
-        hand = self.hands[self.turn]
-        out: list[int] = []
-        for e in (0, 1, 2, 3, TRUMP):
-            held = hand & self.order.suit_mask[e]
-            if not held:
-                continue
-            items = [(one(c), count(held, c)) for c in distinct(held)]
-            for takes in product(*(range(k + 1) for _, k in items)):
-                play = sum(t * bit for t, (bit, _) in zip(takes, items, strict=True))
-                if play:
-                    out.append(play)
-        return out
+        return every_lead(self.order, self.hands[self.turn])
 
     def legal_plays(self) -> list[int]:
         """Every legal play of the seat to act (empty when not in the play phase)."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["LevelChange", "kitty_multiplier", "level_change", "raise_level"]
+__all__ = ["LevelChange", "kitty_multiplier", "level_change", "next_dealer", "raise_level"]
 
 
 class LevelChange(NamedTuple):
@@ -77,3 +77,13 @@ def raise_level(
     if target > 14:
         return 14, True
     return target, False
+
+
+def next_dealer(dealer: int, n: int, declarers: int, swap: bool) -> int:
+    """Who deals the next round (ruling 12): after a swap, the first opponent after the
+    dealer; else the next declarer after the dealer (the dealer again when alone). `declarers`
+    is the round's declaring seats as a bit mask."""
+    seats = [(dealer + i) % n for i in range(1, n)]
+    if swap:
+        return next((s for s in seats if not declarers >> s & 1), (dealer + 1) % n)
+    return next((s for s in seats if declarers >> s & 1), dealer)
