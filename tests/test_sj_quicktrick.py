@@ -7,6 +7,7 @@ plays made one by one; and it makes every legal trick led by one unit."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +19,8 @@ from zfrec.games.shengji.order import TRUMP, make_order
 from zfrec.games.shengji.quicktrick import proven_trick
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.rules import SjRules, sj_preset
+from zfrec.record import loads
+from zfrec.validate import validate
 
 PRESETS = [sj_preset(), sj_preset("dabaifen"), sj_preset("zhaopengyou", players=5)]
 
@@ -146,3 +149,24 @@ def test_proven_trick_answers_for_the_trick_as_a_whole() -> None:
     assert proven_trick(order, hands, 0, plays[:3]) is None  # a seat missing
     assert proven_trick(order, hands, 0, [*plays[:3], (3, one(20))]) is None  # not held
     assert size(hands[0]) == 2
+
+
+@pytest.mark.parametrize(
+    ("written", "code"),
+    [
+        # an extra play written as a failed throw: the trick has five plays
+        ("1: Jc Jc  2: 5c Tc  3: 6c Tc forced 6c by 1  3: 6c Tc  4: 8c 9c", "SJ206"),
+        # a follow written as a failed throw
+        ("1: Jc Jc  2: 5c Tc forced 5c by 3  3: 6c Tc  4: 8c 9c", "SJ104"),
+    ],
+)
+def test_a_written_failed_throw_is_judged_play_by_play(written: str, code: str) -> None:
+    """The whole-trick path leaves a trick with a failed throw written in it to the
+    play-by-play judge, which counts the plays with it and says what is wrong."""
+    sample = Path(__file__).resolve().parent.parent / "sample_games/shengji/01-bashifen-match.zfn"
+    text = sample.read_text("utf-8")
+    first = "1: Jc Jc  2: 5c Tc  3: 6c Tc  4: 8c 9c"
+    assert first in text
+    [game] = loads(text.replace(first, written, 1))
+    report = validate(game)
+    assert [d.code for d in report.diagnostics if d.severity == "error"] == [code]

@@ -450,7 +450,8 @@ class _Replay:
                 # the common case first: a whole trick legal as written, made at once (None
                 # after the round's end, for a trick of more or fewer plays, for a throw ...)
                 plays = [(m.seat, m.cards) for m in moves if m.forced is None]
-                made_all = state.take_trick(plays, logged)
+                # a written failed throw goes to the play-by-play judge (SJ104, SJ206)
+                made_all = state.take_trick(plays, logged) if len(plays) == len(moves) else None
                 if made_all is not None:
                     self.trick_root = winner_cause = None
                     if calls:
