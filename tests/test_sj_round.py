@@ -348,39 +348,6 @@ def test_draw_rest_draws_as_draw_does(preset: str) -> None:
         assert many.can_settle() and not many.can_draw(many.turn)
 
 
-def test_follow_is_play_for_a_legal_follow_in_turn() -> None:
-    """`follow` makes what `play` makes for a legal follow in turn, and nothing otherwise."""
-    rng = random.Random(11)
-    for preset in ("bashifen", "zhaopengyou"):
-        rules = sj_preset(preset)
-        deck = list(range(54)) * rules.decks
-        rng.shuffle(deck)
-        bots = [make_bot("random")] * rules.players
-        state = play_round(rules, deck, 2, None, bots, rng, undoable=True)
-        plays = [e for e in state.log if isinstance(e, PlayEvent)]
-        for event in reversed(state.log):
-            state.undo()
-            if event is plays[0]:
-                break
-        for event in plays:  # each play again: by `follow` where it is a follow
-            seat, cards_ = event.seat, event.attempt
-            before = state.snapshot()
-            other = (seat + 1) % state.n
-            assert state.follow(other, cards_) is None and state.snapshot() == before
-            if state.lead is None:
-                assert state.follow(seat, cards_) is None and state.snapshot() == before
-                state.play(seat, cards_)
-                continue
-            illegal = [
-                c for c in distinct(state.hands[seat]) if not state.can_play(seat, 1 << 2 * c)
-            ]
-            if illegal and state.lead.size == 1:
-                assert state.follow(seat, 1 << 2 * illegal[0]) is None
-                assert state.snapshot() == before
-            assert state.follow(seat, cards_) == event
-        assert state.over and state.result is not None
-
-
 def test_plays_are_numbered_by_trick_and_turn() -> None:
     hands = [cards(h) for h in ("As 3h", "3s 4h", "4s 5h", "5s 6h")]
     state = RoundState.from_hands(hands, C7, 0)

@@ -154,7 +154,7 @@ class Baseline:
             moves = record.hands[until[0]].tricks[until[1] - 1].moves
             move = moves[until[2]] if until[2] < len(moves) else None
         out = cls(until, move)
-        start = None if from_hand == 0 or before is None else (from_hand, before)
+        start = _start(from_hand, before)
         for _, event in replay(record, rules, game_number, start=start, moves=until is not None):
             out.see(event)
             if out.reached:
@@ -271,7 +271,7 @@ def _found(
     game_number: int | None,
 ) -> tuple[list[Diagnostic], int]:
     """What `found_from` gives, and how many of its first entries hand `from_hand` found."""
-    start = None if from_hand == 0 or before is None else (from_hand, before)
+    start = _start(from_hand, before)
     found: list[Diagnostic] = []
     first = 0
     for _, event in replay(record, rules, game_number, start=start, moves=False):
@@ -279,3 +279,8 @@ def _found(
         if not isinstance(event, GameEnd) and event.hand_index == from_hand:
             first = len(found)
     return found, first
+
+
+def _start(from_hand: int, before: GameState | None) -> tuple[int, GameState] | None:
+    """`replay`'s start: hand `from_hand` from the game `before` it (None: from the first)."""
+    return None if from_hand == 0 or before is None else (from_hand, before)

@@ -290,15 +290,14 @@ class RoundState:
         seats = [(self.turn + i) % n for i in range(n)]
         for i, seat in enumerate(seats):  # each seat's cards at once: every n-th from its first
             hands[seat] += sum(map(_ONE.__getitem__, cards[i::n]))
+        self.drawn, self.turn = end, (self.turn + len(cards)) % n
         if not logged:
-            self.drawn, self.turn = end, (self.turn + len(cards)) % n
             return []
         # the events in C loops: (seat, card, number) for each card drawn
         numbers = range(first + 1, end + 1)
         events: list[DrawEvent] = list(
             map(_tuple_new, repeat(DrawEvent), zip(cycle(seats), cards, numbers, strict=False))
         )  # strict=False: cycle() never ends, `cards` and `numbers` have one length
-        self.drawn, self.turn = end, (self.turn + len(cards)) % n
         self.log += events
         return events
 
@@ -570,34 +569,6 @@ class RoundState:
                         self.penalties = tuple(pens)
             self.lead = lead
         return self._put(seat, cards, attempt, back, blocker, penalty)
-
-    def follow(self, seat: int, cards: int) -> PlayEvent | None:
-        """Make `seat`'s play of `cards` if it is a legal follow in turn (a lead is on the
-        table; ruling 7), as `play` would, and return its event; None, with nothing changed,
-        for any other play (a lead, a seat out of turn, an illegal follow: `verify_play` says
-        why). A replay's common case in one call."""
-        lead = self.lead
-        if lead is None or seat != self.turn:
-            return None
-        order = self.order
-        assert order is not None
-        if judge_follow(order, lead, self.hands[seat], cards) is not None:
-            return None
-        if self.undoable:
-            self._saved.append(self.snapshot())
-        plays = self.trick_plays
-        turn = len(plays) + 1
-        if turn == self.n:  # the trick is taken
-            return self._put(seat, cards, cards, 0, None, 0)
-        self.hands[seat] -= cards  # as `_put` does while the trick goes on
-        joined = self._joins(seat, cards) if self.calls else None
-        self.trick_plays = (*plays, (seat, cards))
-        self.turn = (seat + 1) % self.n
-        event = _tuple_new(PlayEvent, (
-            seat, self.trick, turn, cards, cards, 0, None, 0, joined, None, None
-        ))  # fmt: skip
-        self.log.append(event)
-        return event
 
     def take_trick(
         self, plays: Sequence[tuple[int, int]], logged: bool = True

@@ -80,7 +80,7 @@ from zfrec.games.shengji.solve_moves import (
     relative,
 )
 from zfrec.games.shengji.solve_order import follow_order, ordered
-from zfrec.games.shengji.trick import trick_winner
+from zfrec.games.shengji.trick import single_or_pair_keys, trick_winner
 
 __all__ = [
     "SjBudget",
@@ -192,15 +192,9 @@ class _Search:
         self.max_nodes = INFINITY if budget.max_nodes is None else budget.max_nodes
         self.deadline_or_inf = float("inf") if self.deadline is None else self.deadline
         self.follows: dict[tuple[int, int], Follows] = {}
-        # for single and pair leads, by the led suit: each card's key when played to it (its
-        # level, 100 more in trump, -1 in another suit), as `trick_winner` compares them
-        self.keys = tuple(
-            tuple(
-                lv + 100 if e == TRUMP else lv if e == led else -1
-                for e, lv in zip(self.order.esuit, self.order.level, strict=True)
-            )
-            for led in range(TRUMP + 1)
-        )
+        # for single and pair leads, by the led suit: each card's key when played to it, as
+        # `trick_winner` compares them
+        self.keys = tuple(single_or_pair_keys(self.order, led) for led in range(TRUMP + 1))
         self.parts: dict[tuple[int, ...], object] = {}  # a suit's part of a key (`relative`)
         self.final = (0, 0)  # the opponents' total and the declarers' points at a line's end
         self.formats: dict[int, Format] = {}  # leads read (`read`)
@@ -214,7 +208,8 @@ class _Search:
     # bounds and keys ---------------------------------------------------------------------------
 
     def base(self) -> int:
-        """The opponents' points so far (trick points and penalties)."""
+        """The opponents' points so far (trick points and penalties): `team_points`'s first,
+        written out without the declarers' count for the search's inner loop."""
         s = self.state
         decl = s.declarers
         total = 0

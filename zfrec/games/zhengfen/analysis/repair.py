@@ -490,11 +490,7 @@ class _Search:
         dealt = info.dealt
         if not 0 <= seat < len(dealt.known):
             return 0
-        played = 0
-        for s in info.steps:
-            if s.seat == seat and s.move is not None and not s.move.is_pass:
-                played |= s.move.cards
-        return (dealt.known[seat] | dealt.unknown[seat]) & ~played
+        return (dealt.known[seat] | dealt.unknown[seat]) & ~self._played_by(info, seat)
 
     def _redeclare(self, step: _Step, move: Move) -> Iterator[Edit]:
         if not move.cards >> 52:
@@ -605,6 +601,7 @@ class _Search:
             )  # fmt: skip
 
     def _played_by(self, info: _HandInfo, seat: int) -> int:
+        """Every card the seat plays in the hand as the record has it."""
         out = 0
         for s in info.steps:
             if s.seat == seat and s.move is not None and not s.move.is_pass:
