@@ -62,6 +62,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import NamedTuple
 
 from zfrec.games.shengji.cards import HIGH, points, size
@@ -161,6 +162,17 @@ def team_points(state: RoundState) -> tuple[int, int]:
 _Entry = tuple[int, int, list[int], tuple[int, ...]]
 
 
+@cache
+def _kitty_bounds(mode: str, kitty_points: int) -> list[int]:
+    """The kitty at its largest multiplier for a last lead of at most m pairs, m < 60 (kept
+    per rules and kitty: a round's marks make thousands of small solves). Do not change it."""
+    out, most = [], 0
+    for m in range(60):
+        most = max(most, kitty_multiplier(m, mode))
+        out.append(most * kitty_points)
+    return out
+
+
 class _Search:
     """One solve's search over one `RoundState` (made on and taken back)."""
 
@@ -185,10 +197,7 @@ class _Search:
         self.classes: dict[tuple[int, ...], object] = {}
         self.penalised = bool(state.rules.throw_penalty) or any(state.penalties)
         # the kitty at its multiplier for a last lead of so many pairs (0: a single) at most
-        self.kitty_bound = [
-            max(kitty_multiplier(k, self.mode) for k in range(m + 1)) * self.kitty_points
-            for m in range(60)
-        ]
+        self.kitty_bound = _kitty_bounds(self.mode, self.kitty_points)
         self.max_nodes = INFINITY if budget.max_nodes is None else budget.max_nodes
         self.deadline_or_inf = float("inf") if self.deadline is None else self.deadline
         self.follows: dict[tuple[int, int], Follows] = {}
