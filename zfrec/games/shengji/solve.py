@@ -454,7 +454,12 @@ class _Search:
                 yield last, last
                 continue
             ht = tuple(hands)
-            found = self.at_lead.get(ht) or self.lead_info(ht)
+            found = self.at_lead.get(ht)
+            if found is None:
+                # a lead whose key was never worked out: not looked up (the key would cost
+                # more, at six cards a seat, than the few cut-offs it finds)
+                yield got, got + left - pts + self.kitty_bound[self.most_pairs(ht)]
+                continue
             top = got + left - pts + self.kitty_bound[found[1]]
             entry = self.table.get((found[0], took, decl))
             if entry is None:
