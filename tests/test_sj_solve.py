@@ -15,7 +15,7 @@ from zfrec.games.shengji.cards import format_hand, parse_hand, size
 from zfrec.games.shengji.order import make_order, parse_trump
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.rules import sj_preset
-from zfrec.games.shengji.solve import SjBudget, card_classes, leads, solve_state
+from zfrec.games.shengji.solve import SjBudget, _Search, card_classes, leads, solve_state
 from zfrec.games.shengji.solverecord import SolveError, record_position, round_costs
 from zfrec.record import load
 
@@ -215,6 +215,35 @@ def test_the_default_preset_solves_from_a_rules_object() -> None:
     hands = [parse_hand(h) for h in ("Kd Qd 3s", "Kd Ad 4s", "5h 6h 7h", "8d 8c 9c")]
     state = RoundState.from_hands(hands, parse_trump("7c"), leader=0, rules=rules)
     assert solve_state(state).value == minimax(state, 100_000)
+
+
+def test_the_last_two_tricks_searched_without_the_engine_agree_with_the_plain_minimax() -> None:
+    # the solver's two-card endgame (`two_left`) on positions that start there: pairs and
+    # throws are common (random_position's narrow decks), both kitty modes, four and five seats
+    rng = random.Random(SEED + 2)
+    for i in range(600):
+        if i % 3 == 2:
+            rules = sj_preset("zhaopengyou", players=5)
+            deck = list(range(54)) * rules.decks
+            rng.shuffle(deck)
+            hands = [sum(1 << (c << 1) for c in deck[2 * s : 2 * s + 2]) for s in range(5)]
+            kitty = sum(1 << (c << 1) for c in deck[10 : 10 + rules.kitty])
+            order = make_order(rng.randrange(13), rng.choice((None, 0, 1, 2, 3)))
+            leader = rng.randrange(5)
+            declarers = 1 << leader | 1 << (leader + 2) % 5
+            state = RoundState.from_hands(
+                hands, order, leader, rules, declarers=declarers, kitty=kitty
+            )
+        else:
+            mode = "linear" if i % 3 else "power"
+            state = random_position(rng, 2, sj_preset(kitty_multiplier=mode))
+        expected = minimax(state, STATES)
+        shown = [format_hand(h) for h in state.hands]
+        assert solve_state(state).value == expected, shown
+        # exact inside a window; outside it a bound on the right side (fail-soft)
+        for lo, hi in ((expected - 1, expected), (expected, expected + 1), (-1, expected - 4)):
+            got = _Search(state, SjBudget()).search(lo, hi)
+            assert (got <= lo and expected <= got) or (got >= hi and expected >= got), shown
 
 
 @pytest.mark.slow

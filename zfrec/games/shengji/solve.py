@@ -11,7 +11,9 @@ How the search stays small:
   its format, read once per play) and taken back with `undo()`, whose record for a play holds
   only what a play changes; the rules (following, throws, trick winner, scoring) are never
   re-written here. The last trick (one card a hand, no call) is forced: its winner (as
-  `trick_winner`, for a single) and points are worked out without making it.
+  `trick_winner`, for a single) and points are worked out without making it. The last two
+  (two cards a hand at a lead, no call) are searched on the hands alone
+  (`zfrec.games.shengji.solve_end`), their bounds kept in the table as any lead's.
 - **Throws.** A lead is a single, a pair, a tractor, or a throw that stands against the other
   hands: the throws are enumerated from the cards that could stand in one (a single at least as
   high as any other hand's card of the suit, a pair at least as high as any other's pair, the
@@ -71,6 +73,7 @@ from zfrec.games.shengji.formats import Format, classify, pair_levels, runs
 from zfrec.games.shengji.order import TRUMP, Order
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.scoring import kitty_multiplier
+from zfrec.games.shengji.solve_end import TwoLeft
 from zfrec.games.shengji.solve_moves import (
     CACHE,
     Follows,
@@ -213,6 +216,8 @@ class _Search:
             for bits in range(32)
         ]
         self.so_far: dict[tuple[object, ...], tuple[int, int]] = {}  # `points_so_far`
+        self.end = TwoLeft(self.order, self.keys, self.read, state.declarers, self.kitty_bound,
+                           self.kitty_points, self.mode)  # fmt: skip
 
     # bounds and keys ---------------------------------------------------------------------------
 
@@ -518,11 +523,12 @@ class _Search:
             self.nodes % CHECK_EVERY == 0 and time.perf_counter() > self.deadline_or_inf
         ):
             raise SjOutOfBudget
-        h = s.hands[s.turn]
-        if s.lead is None and not h & (h - 1) and not h & HIGH and not s.calls:
-            last = self.last_trick(s.hands, s.turn, self.base())
-            if last is not None:
-                return last
+        if s.lead is None and not s.calls:
+            h = s.hands[s.turn]
+            if not h & (h - 1) and not h & HIGH:
+                last = self.last_trick(s.hands, s.turn, self.base())
+                if last is not None:
+                    return last
         base, top, key, hands = self.frame(alpha)
         if base >= beta:
             return base
@@ -536,11 +542,15 @@ class _Search:
             if hi <= alpha:
                 return hi
             alpha, beta = max(alpha, lo), min(beta, hi)
-            # the plays are kept for the hands they were made for (a key may stand for others)
-            plays = entry[2] if entry[3] == hands else self.moves()
         else:
             lo, hi = base, top
-            plays = self.moves()
+        if key is not None and not s.calls and size(hands[s.turn]) == 2:
+            # the last two tricks, searched without the engine (kept in the table all the same)
+            best = base + self.end.value(hands, s.turn, alpha - base, beta - base)
+            self.keep(key, hands, base, lo, hi, alpha, beta, best, [], 0)
+            return best
+        # the plays are kept for the hands they were made for (a key may stand for others)
+        plays = entry[2] if entry is not None and entry[3] == hands else self.moves()
         a, b = alpha, beta
         seat = s.turn
         maximise = not s.declarers >> seat & 1
@@ -607,7 +617,17 @@ class _Search:
                     b = v
             if a >= b:
                 break
-        # what was proved, as bounds on the points to come
+        if key is not None:
+            self.keep(key, hands, base, lo, hi, alpha, beta, best, plays, chosen)
+        return best
+
+    def keep(
+        self, key: tuple[object, ...], hands: tuple[int, ...], base: int, lo: int, hi: int,
+        alpha: int, beta: int, best: int, plays: list[int], chosen: int,
+    ) -> None:  # fmt: skip
+        """Keep in the table what a lead's search in (alpha, beta) proved (`best`, fail-soft;
+        `lo` and `hi` the bounds known before), as bounds on the points to come, with its
+        plays, the best (`chosen`) first."""
         if best <= alpha:
             lo, hi = lo, max(lo, min(hi, best))
         elif best >= beta:
@@ -616,11 +636,9 @@ class _Search:
             lo = hi = best
         if len(self.table) >= self.budget.table_entries:
             self.table.clear()  # the cap keeps the memory bounded; the search stays exact
-        if key is not None:
-            if plays[0] != chosen:  # the best play first the next time: the list is kept
-                plays = [chosen, *(p for p in plays if p != chosen)]
-            self.table[key] = (lo - base, hi - base, plays, hands)
-        return best
+        if plays and plays[0] != chosen:  # the best play first the next time: the list is kept
+            plays = [chosen, *(p for p in plays if p != chosen)]
+        self.table[key] = (lo - base, hi - base, plays, hands)
 
     # the root ----------------------------------------------------------------------------------
 
@@ -681,7 +699,9 @@ class _Search:
     def _best_of(self) -> int:
         key = self.frame()[2]
         entry = None if key is None else self.table.get(key)
-        return entry[2][0] if entry is not None and entry[3] == tuple(self.state.hands) else 0
+        if entry is None or not entry[2] or entry[3] != tuple(self.state.hands):
+            return 0
+        return entry[2][0]
 
 
 def _mtdf(state: RoundState, budget: SjBudget | None) -> tuple[_Search, int, int, int, bool]:

@@ -1,0 +1,141 @@
+"""The Sheng ji solver's last two tricks: searched by plain alpha-beta on the hands alone, without
+the engine's make and undo (`zfrec.games.shengji.solve` keeps their bounds in its table).
+
+With two cards a hand at a lead the rules leave little to choose, and each choice is cheap to
+follow here:
+
+- a lead of both cards (a pair, or two cards of one suit thrown when the throw stands) is the
+  last trick: every hand plays both its cards (any two-card follow from a two-card hand is the
+  whole hand), and the trick goes as `trick_winner` says, the kitty at that lead's multiplier;
+- a single lead: each follower plays a card of the led effective suit if it holds one, else
+  any card (`legal_follows` for a single); the earliest of the highest keys takes the trick
+  (`trick_winner` for a single), and the last trick, one card a hand, is forced.
+
+A throw that fails puts its forced part on the table: never better for the thrower than
+leading that part (`zfrec.games.shengji.solve`), so it is not tried.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from zfrec.games.shengji.cards import HIGH, distinct, points
+from zfrec.games.shengji.formats import Format
+from zfrec.games.shengji.order import Order
+from zfrec.games.shengji.scoring import kitty_multiplier
+from zfrec.games.shengji.throws import check_throw_format
+from zfrec.games.shengji.trick import trick_winner
+
+__all__ = ["TwoLeft"]
+
+INFINITY = 1 << 30
+
+
+class TwoLeft:
+    """The last two tricks of one solve (its order, card keys, declarers and kitty)."""
+
+    def __init__(
+        self, order: Order, keys: Sequence[Sequence[int]], read: Callable[[int], Format],
+        declarers: int, kitty_bound: Sequence[int], kitty_points: int, mode: str,
+    ) -> None:  # fmt: skip
+        self.order = order
+        self.keys = keys  # by led suit: each card's key when played to a single or a pair
+        self.read = read  # a lead's format
+        self.declarers = declarers
+        self.single = kitty_bound[0]  # the kitty at a single's multiplier
+        self.kitty_points = kitty_points
+        self.mode = mode
+
+    def value(self, hands: tuple[int, ...], leader: int, alpha: int, beta: int) -> int:
+        """The opponents' points still to come when each hand holds two cards and `leader`
+        leads, searched in (alpha, beta): exact strictly inside, else a bound on the side it
+        fails (fail-soft, as the solver's search)."""
+        order = self.order
+        decl = self.declarers
+        n = len(hands)
+        mine = hands[leader]
+        maximise = not decl >> leader & 1
+        best = -INFINITY if maximise else INFINITY
+        esuit = order.esuit
+        if mine & HIGH or (
+            esuit[(mine & -mine).bit_length() >> 1] == esuit[(mine.bit_length() - 1) >> 1]
+            and check_throw_format(
+                order, self.read(mine), [hands[(leader + i) % n] for i in range(1, n)]
+            ).stands
+        ):
+            lead = self.read(mine)
+            table = [hands[(leader + i) % n] for i in range(n)]
+            winner = (leader + trick_winner(order, table, lead)) % n
+            if decl >> winner & 1:
+                best = 0
+            else:
+                multiplier = kitty_multiplier(lead.units[0].pairs, self.mode)
+                best = points(sum(hands)) + self.kitty_points * multiplier
+            if mine & HIGH:  # a pair: no single to lead
+                return best
+            if maximise:
+                alpha = max(alpha, best)
+            else:
+                beta = min(beta, best)
+            if alpha >= beta:
+                return best
+        for c in distinct(mine):
+            v = self._single(hands, leader, c, alpha, beta)
+            if maximise:
+                if v > best:
+                    best = v
+                    alpha = max(alpha, v)
+            elif v < best:
+                best = v
+                beta = min(beta, v)
+            if alpha >= beta:
+                break
+        return best
+
+    def _single(self, hands: tuple[int, ...], leader: int, card: int, alpha: int, beta: int) -> int:
+        """`value` after `leader` leads the single `card`: each follower's card by alpha-beta."""
+        order = self.order
+        esuit, every_key = order.esuit, self.keys
+        led = esuit[card]
+        keys, mask = every_key[led], order.suit_mask[led]
+        decl = self.declarers
+        single = self.single
+        n = len(hands)
+        rest = list(hands)
+        rest[leader] -= 1 << (card << 1)
+
+        def follow(i: int, best_key: int, winner: int, table: int, a: int, b: int) -> int:
+            if i == n:  # the trick is taken; the last one, a card a hand, is forced
+                got = 0 if decl >> winner & 1 else points(table)
+                last_keys = every_key[esuit[(rest[winner].bit_length() - 1) >> 1]]
+                top, taker = -1, winner
+                for j in range(n):
+                    seat = (winner + j) % n
+                    k = last_keys[(rest[seat].bit_length() - 1) >> 1]
+                    if k > top:
+                        top, taker = k, seat
+                return got if decl >> taker & 1 else got + points(sum(rest)) + single
+            seat = (leader + i) % n
+            held = rest[seat]
+            maximise = not decl >> seat & 1
+            best = -INFINITY if maximise else INFINITY
+            for c in distinct(held & mask or held):  # the led suit if it holds any
+                p = 1 << (c << 1)
+                rest[seat] = held - p
+                if keys[c] > best_key:
+                    v = follow(i + 1, keys[c], seat, table + p, a, b)
+                else:
+                    v = follow(i + 1, best_key, winner, table + p, a, b)
+                if maximise:
+                    if v > best:
+                        best = v
+                        a = max(a, v)
+                elif v < best:
+                    best = v
+                    b = min(b, v)
+                if a >= b:
+                    break
+            rest[seat] = held
+            return best
+
+        return follow(1, keys[card], leader, 1 << (card << 1), alpha, beta)
