@@ -71,6 +71,12 @@ from zfrec.games.shengji.formats import Format, classify, pair_levels, runs
 from zfrec.games.shengji.order import TRUMP, Order
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.scoring import kitty_multiplier
+from zfrec.games.shengji.solve_bounds import (
+    kitty_seats,
+    lead_pairs,
+    trick_pairs,
+    trick_taker,
+)
 from zfrec.games.shengji.solve_moves import (
     CACHE,
     Follows,
@@ -191,6 +197,7 @@ class _Search:
         self.in_play = points(sum(state.hands) + table) + sum(state.won)  # less won: left
         self.info: dict[int, tuple[int, int]] = {}
         self.longest: dict[int, int] = {}  # a hand's largest unit's pairs (`most_pairs`)
+        self.kitty_seats = kitty_seats(state)
         root_lead = state.lead.units[0].pairs if state.lead is not None else 0
         self.root_pairs = max(self.most_pairs(state.hands), root_lead)
         self.at_lead: dict[tuple[int, ...], tuple[tuple[object, ...], int]] = {}
@@ -230,13 +237,17 @@ class _Search:
         return total
 
     def most_pairs(self, hands: Sequence[int]) -> int:
-        """No more pairs than this can make the largest unit of the round's last lead: the
-        last lead is the leader's whole hand then, so its largest unit (a pair, or a tractor
-        of so many pairs) is already in some hand now, in one effective suit, of levels
-        already adjacent (a played card makes no two levels adjacent: ruling 5)."""
+        """No more pairs than this can make the largest unit of the round's last lead when the
+        opponents take it (the kitty counts for them only then): the last lead is the leader's
+        whole hand then, so its largest unit (a pair, or a tractor of so many pairs) is
+        already in some hand now, in one effective suit, of levels already adjacent (a played
+        card makes no two levels adjacent: ruling 5); and it is in an opponent's hand
+        (`kitty_seats`: the lead is an opponent's, or an opponent's play beats it, which
+        matches its every unit: ruling 9)."""
         most = 0
         longest = self.longest
-        for h in hands:
+        for seat in self.kitty_seats:
+            h = hands[seat]
             if h & HIGH:
                 n = longest.get(h)
                 if n is None:
@@ -244,6 +255,15 @@ class _Search:
                 if n > most:
                     most = n
         return most
+
+    def hand_pairs(self, hand: int) -> int:
+        """The pairs of the largest unit in `hand` (`_longest`, kept)."""
+        if not hand & HIGH:
+            return 0
+        n = self.longest.get(hand)
+        if n is None:
+            n = self.longest[hand] = self._longest(hand)
+        return n
 
     def _longest(self, hand: int) -> int:
         """The pairs of the largest unit in `hand`: its longest tractor, 1 for a pair, 0."""
@@ -369,23 +389,50 @@ class _Search:
             # at a lead: the relative key and the most pairs a hand holds, once per hands
             found = self.at_lead.get(hands) or self.lead_info(hands)
             key: tuple[object, ...] | None = (found[0], s.turn, decl)
-            most_pairs = found[1]
+            most_pairs = lead_pairs(self.order, hands, s.turn, found[1], self.hand_pairs)
         elif lead is None:  # zhao pengyou: a call can change the declarers, keyed exactly
             key = (hands, s.turn, decl)
-            most_pairs = self.most_pairs(hands)
+            most_pairs = lead_pairs(
+                self.order, hands, s.turn, self.most_pairs(hands), self.hand_pairs
+            )
         else:
             key = None
+            if (
+                len(s.trick_plays) < s.n - 1  # the last play: `known_after` (from the raw base)
+                and not s.calls
+                and (lead.kind == "single" or lead.kind == "pair")
+            ):
+                base, left = self.settled(lead, base, left)
             rest = base + left
             if rest + self.kitty_bound[0] > alpha:
                 # no kitty bound can cut here: the largest, which holds from the root on
                 return base, rest + self.kitty_bound[self.root_pairs], key, hands
-            most_pairs = self.most_pairs(hands)
-            if lead.units[0].pairs > most_pairs:
-                most_pairs = lead.units[0].pairs  # this trick may be the last
+            most_pairs = trick_pairs(
+                hands, s.trick_plays[0][0], lead.units[0].pairs, self.most_pairs(hands)
+            )
         # no more than the points left and the kitty at the largest multiplier the last lead
         # can still have can come to the opponents
         top = base + left + self.kitty_bound[most_pairs]
         return base, top, key, hands
+
+    def settled(self, lead: Format, base: int, left: int) -> tuple[int, int]:
+        """`base` and `left` with the points on the table of a trick surely taken
+        (`trick_taker`) moved to the side that takes it: to the opponents' points so far, or
+        out of the points they can still take."""
+        s = self.state
+        table = 0
+        for _, p in s.trick_plays:
+            table += p
+        pts = points(table)
+        if pts:
+            side = trick_taker(
+                self.order, self.keys[lead.esuit], lead, s.trick_plays, s.hands, s.declarers
+            )
+            if side > 0:
+                return base + pts, left - pts
+            if side < 0:
+                return base, left - pts
+        return base, left
 
     def points_so_far(self) -> tuple[int, int]:
         """`base` and the points still in play, kept by the points won, the declarers and
@@ -455,7 +502,8 @@ class _Search:
                 continue
             ht = tuple(hands)
             found = self.at_lead.get(ht) or self.lead_info(ht)
-            top = got + left - pts + self.kitty_bound[found[1]]
+            most = lead_pairs(self.order, ht, took, found[1], self.hand_pairs)
+            top = got + left - pts + self.kitty_bound[most]
             entry = self.table.get((found[0], took, decl))
             if entry is None:
                 yield got, top

@@ -1,0 +1,119 @@
+"""Static bounds for the Sheng ji solver (`zfrec.games.shengji.solve`): what the opponents can
+still reach at most, and what they are sure of, without searching. Each bound is proved here
+for every line of play from the position: the search stays exact.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from zfrec.games.shengji.cards import HIGH, LOW, size
+from zfrec.games.shengji.formats import Format
+from zfrec.games.shengji.order import TRUMP, Order
+from zfrec.games.shengji.round import RoundState
+
+__all__ = ["kitty_seats", "lead_pairs", "trick_pairs", "trick_taker"]
+
+
+def kitty_seats(state: RoundState) -> tuple[int, ...]:
+    """The seats whose hands can hold the largest unit of a last lead whose trick the
+    opponents take (the only way the kitty counts: ruling 11): the opponents' seats when the
+    teams are known. The last lead is an opponent's, or an opponent's play takes the trick, and
+    a play takes it only when it matches each unit of the lead (ruling 9: a pair for a pair,
+    a tractor at least as long for a tractor), so an opponent's hand holds a unit as large.
+    With calls (zhao pengyou) the teams can change until the called cards are played: every
+    seat."""
+    if state.calls:
+        return tuple(range(state.n))
+    return tuple(s for s in range(state.n) if not state.declarers >> s & 1)
+
+
+def lead_pairs(
+    order: Order, hands: Sequence[int], leader: int, most: int, whole: Callable[[int], int]
+) -> int:
+    """No more pairs than this can make the largest unit of the round's last lead when the
+    opponents take it, at a lead of `leader` (every hand holds as many cards then): `most`
+    bounds it from the hands (`kitty_seats`), `whole` gives a hand's largest unit's pairs.
+
+    Either this trick is the last, and its lead is the leader's whole hand: only when that hand
+    is of one effective suit, and its largest unit is the lead's. Or the last trick comes
+    later, when each hand holds at most one card fewer than now: a last lead of m cards holds
+    at most m // 2 pairs."""
+    if not most:
+        return 0
+    hand = hands[leader]
+    later = (size(hand) - 1) >> 1
+    if later >= most:
+        return most
+    if hand & ~order.suit_mask[order.esuit[(hand.bit_length() - 1) >> 1]]:
+        return later  # two suits: not a lead, this trick is not the last
+    return max(later, min(most, whole(hand)))
+
+
+def trick_pairs(hands: Sequence[int], leader: int, lead_units: int, most: int) -> int:
+    """`lead_pairs` in the middle of a trick led by `leader` with `lead_units` pairs in its
+    largest unit: the trick is the last when the leader's hand is empty (its lead then sets
+    the multiplier); else the last lead comes later, of at most as many cards as the leader
+    holds now (every hand holds as many once the trick is over)."""
+    rest = hands[leader]
+    if not rest:
+        return lead_units
+    later = size(rest) >> 1
+    return most if most < later else later
+
+
+def trick_taker(
+    order: Order,
+    keys: Sequence[int],
+    lead: Format,
+    plays: Sequence[tuple[int, int]],
+    hands: Sequence[int],
+    decl: int,
+) -> int:
+    """In the middle of a trick led as a single or a pair (`keys` the led suit's keys, as
+    `trick_winner` compares them): 1 when the opponents surely take it, -1 when the declarers
+    do, 0 when it is not settled (or another lead). The play that holds the trick so far is
+    the earliest of the highest keys; a later play takes it only with a higher key, so it stays
+    with its side when no seat of the other side still to play can make one. A seat holding
+    cards of the led suit must follow with them (ruling 7: to a single one of them; to a pair
+    two of them, a pair where it holds one, and a play of two cards wins only as a pair); a
+    seat holding none may play anything, and wins only with trump of the lead's shape."""
+    shape = 1 if lead.kind == "single" else 2
+    best_key, holder = -1, 0
+    for who, p in plays:
+        c = (p.bit_length() - 1) >> 1
+        k = keys[c] if p == shape << (c << 1) else -1
+        if k > best_key:
+            best_key, holder = k, who
+    side = decl >> holder & 1
+    n = len(hands)
+    mask = order.suit_mask[lead.esuit]
+    trump = order.suit_mask[TRUMP]
+    for i in range(len(plays), n):
+        seat = (plays[0][0] + i) % n
+        if decl >> seat & 1 == side:
+            continue
+        hand = hands[seat]
+        can = hand & mask
+        if can:
+            if shape == 2 and size(can) < 2:
+                continue  # one card of the suit and another: never a pair of one suit
+        else:
+            can = hand & trump
+        # the cards it could win with, one bit each: any held (a single), held twice (a pair)
+        can = (can & HIGH) >> 1 if shape == 2 else (can | can >> 1) & LOW
+        if can and _top_key(keys, can) > best_key:
+            return 0
+    return -1 if side else 1
+
+
+def _top_key(keys: Sequence[int], cards: int) -> int:
+    """The highest key among `cards` (packed; the low bit of a card's field set)."""
+    best = -1
+    while cards:
+        low = cards & -cards
+        k = keys[(low.bit_length() - 1) >> 1]
+        if k > best:
+            best = k
+        cards ^= low
+    return best
