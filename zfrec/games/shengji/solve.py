@@ -39,9 +39,13 @@ How the search stays small:
   follows that take the trick for the mover's side, points to a partner who wins, low cards to
   an opponent who wins (to a single or a pair, from two orders kept per lead and hand, and the
   merged list kept by the follows' suits in every hand and on the table).
-- **Static bounds**: the opponents' points so far; those plus the points left and the kitty at
-  the largest multiplier the last lead can still have (its largest unit is already a pair or
-  a tractor of some hand: the longest tractor held bounds it).
+- **Static bounds** (`zfrec.games.shengji.solve_bounds`, where each is proved): the opponents'
+  points so far; those plus the points left and the kitty at the largest multiplier the last
+  lead can still have when the opponents take it (its largest unit is already a pair or a
+  tractor of an opponent's hand, and no larger than the cards a hand holds then allow). In a
+  trick led as a single or a pair (not at its last play, which `known_after` looks past), the
+  points a side is sure of whatever the other side plays (`sure_points`): asked only where they
+  can settle the test, and never kept in the table.
 - **MTD(f)** from the heuristic line's result; while only a lower bound is known, each test
   asks for twice as much more than the last.
 
