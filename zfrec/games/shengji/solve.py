@@ -41,11 +41,9 @@ How the search stays small:
   merged list kept by the follows' suits in every hand and on the table).
 - **Static bounds** (`zfrec.games.shengji.solve_bounds`, where each is proved): the opponents'
   points so far; those plus the points left and the kitty at the largest multiplier the last
-  lead can still have when the opponents take it (its largest unit is already a pair or a
-  tractor of an opponent's hand, and no larger than the cards a hand holds then allow). In a
-  trick led as a single or a pair (not at its last play, which `known_after` looks past), the
-  points a side is sure of whatever the other side plays (`sure_points`): asked only where they
-  can settle the test, and never kept in the table.
+  lead can have when the opponents take it (its largest unit is in an opponent's hand now, no
+  larger than the cards a hand holds then allow); in a trick led as a single or a pair, the
+  points a side is sure of (`sure_points`), asked where they can settle a test, never kept.
 - **MTD(f)** from the heuristic line's result; while only a lower bound is known, each test
   asks for twice as much more than the last.
 
@@ -75,12 +73,7 @@ from zfrec.games.shengji.formats import Format, classify, pair_levels, runs
 from zfrec.games.shengji.order import TRUMP, Order
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.scoring import kitty_multiplier
-from zfrec.games.shengji.solve_bounds import (
-    kitty_seats,
-    lead_pairs,
-    sure_points,
-    trick_pairs,
-)
+from zfrec.games.shengji.solve_bounds import kitty_seats, lead_pairs, sure_points, trick_pairs
 from zfrec.games.shengji.solve_moves import (
     CACHE,
     Follows,
@@ -202,7 +195,6 @@ class _Search:
         self.info: dict[int, tuple[int, int]] = {}
         self.longest: dict[int, int] = {}  # a hand's largest unit's pairs (`most_pairs`)
         self.kitty_seats = kitty_seats(state)
-        self.teams_known = not state.calls  # calls can change the teams (`sure_points`)
         self.sure_gap = 20 * state.n
         root_lead = state.lead.units[0].pairs if state.lead is not None else 0
         self.root_pairs = max(self.most_pairs(state.hands), root_lead)
@@ -244,12 +236,9 @@ class _Search:
 
     def most_pairs(self, hands: Sequence[int]) -> int:
         """No more pairs than this can make the largest unit of the round's last lead when the
-        opponents take it (the kitty counts for them only then): the last lead is the leader's
-        whole hand then, so its largest unit (a pair, or a tractor of so many pairs) is
-        already in some hand now, in one effective suit, of levels already adjacent (a played
-        card makes no two levels adjacent: ruling 5); and it is in an opponent's hand
-        (`kitty_seats`: the lead is an opponent's, or an opponent's play beats it, which
-        matches its every unit: ruling 9)."""
+        opponents take it (the kitty counts only then): the last lead is the leader's whole
+        hand then, so its largest unit is already in some hand now, of levels already adjacent
+        (ruling 5), and in an opponent's (`kitty_seats`)."""
         most = 0
         longest = self.longest
         for seat in self.kitty_seats:
@@ -554,12 +543,11 @@ class _Search:
             return top
         if (
             s.lead is not None
-            and self.teams_known
+            and not s.calls  # calls can change the teams
             and len(s.trick_plays) < s.n - 1
             and (top - alpha <= self.sure_gap or beta - base <= self.sure_gap)
         ):
-            # the points of this trick a side is sure of (`sure_points`), asked only where
-            # they can settle the test; not kept in the table, whose bounds are the search's
+            # the points of this trick a side is sure of, where they can settle the test
             need = min(top - alpha, beta - base)
             opp, dec = sure_points(
                 self.order, self.keys, s.trick_plays, s.lead, s.hands, s.declarers, s.turn, need
