@@ -543,9 +543,10 @@ class _Search:
             return top
         if (
             s.lead is not None
-            and not s.calls  # calls can change the teams
-            and len(s.trick_plays) < s.n - 1
             and (top - alpha <= self.sure_gap or beta - base <= self.sure_gap)
+            and len(s.trick_plays) < s.n - 1
+            and s.lead.kind in ("single", "pair")
+            and not s.calls  # calls can change the teams
         ):
             # the points of this trick a side is sure of, where they can settle the test
             need = min(top - alpha, beta - base)
