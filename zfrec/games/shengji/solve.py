@@ -549,10 +549,8 @@ class _Search:
             and not s.calls  # calls can change the teams
         ):
             # the points of this trick a side is sure of, where they can settle the test
-            need = min(top - alpha, beta - base)
-            opp, dec = sure_points(
-                self.order, self.keys, s.trick_plays, s.lead, s.hands, s.declarers, s.turn, need
-            )
+            opp, dec = sure_points(self.order, self.keys, s.trick_plays, s.lead, s.hands,
+                                   s.declarers, s.turn, beta - base, top - alpha)  # fmt: skip
             if base + opp >= beta:
                 return base + opp
             if top - dec <= alpha:

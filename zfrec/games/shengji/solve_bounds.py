@@ -154,13 +154,14 @@ def sure_points(
     hands: Sequence[int],
     decl: int,
     mover: int,
-    need: int = 0,
+    need_opp: int = 0,
+    need_dec: int = 0,
 ) -> tuple[int, int]:
     """Points of the trick in play that the opponents and the declarers are sure of whatever
     the other side plays: (opponents', declarers'). The teams must be known (no calls);
     `keys[e]` the keys of a single or a pair led in `e`; not for the trick's last play
-    (the search looks past it). (0, 0) at once when fewer than `need` points can be in the
-    trick: the table's and at most 10 a seat still to play.
+    (the search looks past it). A side's part is 0 at once when fewer than it needs
+    (`need_opp`, `need_dec`) can be in the trick: the table's and at most 10 a seat to play.
 
     The mover's side is sure of a trick led as a single when the mover has a play after which
     no seat of the other side still to play can beat the trick's best key (`_threat`: the best
@@ -177,19 +178,20 @@ def sure_points(
     for _, p in plays:
         table += p
     pts = points(table)
+    side = decl >> mover & 1
+    mine_need, their_need = (need_dec, need_opp) if side else (need_opp, need_dec)
     if lead.kind != "single":
-        if lead.kind != "pair" or pts < need:
+        if lead.kind != "pair" or (pts < mine_need and pts < their_need):
             return 0, 0  # a tractor or a throw: no bound
         taker = trick_taker(order, keys[lead.esuit], lead, plays, hands, decl)
         if taker > 0:
             return pts, 0
         return (0, pts) if taker < 0 else (0, 0)
     n = len(hands)
-    if pts + 10 * (n - len(plays)) < need:
+    most = pts + 10 * (n - len(plays))  # the most this trick can hold
+    mine, theirs = most >= mine_need, most >= their_need
+    if not mine and not theirs:
         return 0, 0
-    side = decl >> mover & 1
-    trump = order.suit_mask[TRUMP]
-    others = [(mover + i) % n for i in range(1, n - len(plays))]  # still to play after mover
     ks = keys[lead.esuit]
     mask = order.suit_mask[lead.esuit]
     best_key, holder = -1, 0
@@ -197,41 +199,48 @@ def sure_points(
         k = ks[(p.bit_length() - 1) >> 1]
         if k > best_key:
             best_key, holder = k, who
-    top = -1  # the other side's best threat after the mover, and what the later seats add
-    mine_add = theirs_add = 0
-    for seat in others:
-        h = hands[seat]
-        pool = _to_single(h, mask)
-        if decl >> seat & 1 == side:
-            mine_add += _most_points(pool)
-            theirs_add += _least_points(pool)
-        else:
-            t = _threat(ks, h, mask, trump)
-            if t > top:
-                top = t
-            mine_add += _least_points(pool)
-            theirs_add += _most_points(pool)
+    held = decl >> holder & 1 == side  # the mover's side holds the trick
     pool = _to_single(hands[mover], mask)
-    got = -1
-    if decl >> holder & 1 == side and top <= best_key:
-        got = _most_points(pool)  # the trick stays with the mover's side whatever it plays
-    cards = (pool | pool >> 1) & LOW
-    while cards:
-        low = cards & -cards
-        k = ks[(low.bit_length() - 1) >> 1]
-        if k > best_key and k >= top:
-            p = _most_points(low)
-            if p > got:
-                got = p
-        cards ^= low
-    if got >= 0:
-        sure = pts + got + mine_add
-        return (0, sure) if side else (sure, 0)
-    if decl >> holder & 1 != side and _threat(ks, hands[mover], mask, trump) <= best_key:
-        # the other side holds it, the mover cannot beat it: the later seats of the mover's
-        # side cannot either (`trick_taker` asks each)
+    if mine:
+        trump = order.suit_mask[TRUMP]
+        top = -1  # the other side's best threat after the mover, and what the later seats add
+        add = 0
+        for i in range(1, n - len(plays)):
+            seat = (mover + i) % n
+            h = hands[seat]
+            if decl >> seat & 1 == side:
+                add += _most_points(_to_single(h, mask))
+            else:
+                t = _threat(ks, h, mask, trump)
+                if t > top:
+                    top = t
+                add += _least_points(_to_single(h, mask))
+        got = -1
+        if held and top <= best_key:
+            got = _most_points(pool)  # the trick stays with the mover's side whatever it plays
+        cards = (pool | pool >> 1) & LOW
+        while cards:
+            low = cards & -cards
+            k = ks[(low.bit_length() - 1) >> 1]
+            if k > best_key and k >= top:
+                p = _most_points(low)
+                if p > got:
+                    got = p
+            cards ^= low
+        if got >= 0:
+            sure = pts + got + add
+            return (0, sure) if side else (sure, 0)
+    if theirs and not held:
+        # the other side holds it: theirs when nobody of the mover's side still to play, the
+        # mover included, can beat it (`trick_taker`)
         taker = trick_taker(order, ks, lead, plays, hands, decl)
         if taker:
-            sure = pts + _least_points(pool) + theirs_add
+            add = _least_points(pool)
+            for i in range(1, n - len(plays)):
+                seat = (mover + i) % n
+                pool = _to_single(hands[seat], mask)
+                mover_side = decl >> seat & 1 == side
+                add += _least_points(pool) if mover_side else _most_points(pool)
+            sure = pts + add
             return (sure, 0) if taker > 0 else (0, sure)
     return 0, 0
