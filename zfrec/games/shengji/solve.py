@@ -41,9 +41,11 @@ How the search stays small:
   follows that take the trick for the mover's side, points to a partner who wins, low cards to
   an opponent who wins (to a single or a pair, from two orders kept per lead and hand, and the
   merged list kept by the follows' suits in every hand and on the table).
-- **Static bounds**: the opponents' points so far; those plus the points left and the kitty at
-  the largest multiplier the last lead can still have (its largest unit is already a pair or
-  a tractor of some hand: the longest tractor held bounds it).
+- **Static bounds** (`zfrec.games.shengji.solve_bounds`, where each is proved): the opponents'
+  points so far; those plus the points left and the kitty at the largest multiplier the last
+  lead can have when the opponents take it (its largest unit is in an opponent's hand now, no
+  larger than the cards a hand holds then allow); in a trick led as a single or a pair, the
+  points a side is sure of (`sure_points`), asked where they can settle a test, never kept.
 - **MTD(f)** from the heuristic line's result; while only a lower bound is known, each test
   asks for twice as much more than the last.
 
@@ -73,6 +75,7 @@ from zfrec.games.shengji.formats import Format, classify, pair_levels, runs
 from zfrec.games.shengji.order import TRUMP, Order
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.scoring import kitty_multiplier
+from zfrec.games.shengji.solve_bounds import kitty_seats, lead_pairs, sure_points, trick_pairs
 from zfrec.games.shengji.solve_end import TwoLeft
 from zfrec.games.shengji.solve_moves import (
     CACHE,
@@ -194,6 +197,8 @@ class _Search:
         self.in_play = points(sum(state.hands) + table) + sum(state.won)  # less won: left
         self.info: dict[int, tuple[int, int]] = {}
         self.longest: dict[int, int] = {}  # a hand's largest unit's pairs (`most_pairs`)
+        self.kitty_seats = kitty_seats(state)
+        self.sure_gap = 20 * state.n
         root_lead = state.lead.units[0].pairs if state.lead is not None else 0
         self.root_pairs = max(self.most_pairs(state.hands), root_lead)
         self.at_lead: dict[tuple[int, ...], tuple[tuple[object, ...], int]] = {}
@@ -235,13 +240,14 @@ class _Search:
         return total
 
     def most_pairs(self, hands: Sequence[int]) -> int:
-        """No more pairs than this can make the largest unit of the round's last lead: the
-        last lead is the leader's whole hand then, so its largest unit (a pair, or a tractor
-        of so many pairs) is already in some hand now, in one effective suit, of levels
-        already adjacent (a played card makes no two levels adjacent: ruling 5)."""
+        """No more pairs than this can make the largest unit of the round's last lead when the
+        opponents take it (the kitty counts only then): the last lead is the leader's whole
+        hand then, so its largest unit is already in some hand now, of levels already adjacent
+        (ruling 5), and in an opponent's (`kitty_seats`)."""
         most = 0
         longest = self.longest
-        for h in hands:
+        for seat in self.kitty_seats:
+            h = hands[seat]
             if h & HIGH:
                 n = longest.get(h)
                 if n is None:
@@ -249,6 +255,15 @@ class _Search:
                 if n > most:
                     most = n
         return most
+
+    def hand_pairs(self, hand: int) -> int:
+        """The pairs of the largest unit in `hand` (`_longest`, kept)."""
+        if not hand & HIGH:
+            return 0
+        n = self.longest.get(hand)
+        if n is None:
+            n = self.longest[hand] = self._longest(hand)
+        return n
 
     def _longest(self, hand: int) -> int:
         """The pairs of the largest unit in `hand`: its longest tractor, 1 for a pair, 0."""
@@ -374,19 +389,21 @@ class _Search:
             # at a lead: the relative key and the most pairs a hand holds, once per hands
             found = self.at_lead.get(hands) or self.lead_info(hands)
             key: tuple[object, ...] | None = (found[0], s.turn, decl)
-            most_pairs = found[1]
+            most_pairs = lead_pairs(self.order, hands, s.turn, found[1], self.hand_pairs)
         elif lead is None:  # zhao pengyou: a call can change the declarers, keyed exactly
             key = (hands, s.turn, decl)
-            most_pairs = self.most_pairs(hands)
+            most_pairs = lead_pairs(
+                self.order, hands, s.turn, self.most_pairs(hands), self.hand_pairs
+            )
         else:
             key = None
             rest = base + left
             if rest + self.kitty_bound[0] > alpha:
                 # no kitty bound can cut here: the largest, which holds from the root on
                 return base, rest + self.kitty_bound[self.root_pairs], key, hands
-            most_pairs = self.most_pairs(hands)
-            if lead.units[0].pairs > most_pairs:
-                most_pairs = lead.units[0].pairs  # this trick may be the last
+            most_pairs = trick_pairs(
+                hands, s.trick_plays[0][0], lead.units[0].pairs, self.most_pairs(hands)
+            )
         # no more than the points left and the kitty at the largest multiplier the last lead
         # can still have can come to the opponents
         top = base + left + self.kitty_bound[most_pairs]
@@ -463,9 +480,11 @@ class _Search:
             if found is None:
                 # a lead whose key was never worked out: not looked up (the key would cost
                 # more, at six cards a seat, than the few cut-offs it finds)
-                yield got, got + left - pts + self.kitty_bound[self.most_pairs(ht)]
+                most = lead_pairs(self.order, ht, took, self.most_pairs(ht), self.hand_pairs)
+                yield got, got + left - pts + self.kitty_bound[most]
                 continue
-            top = got + left - pts + self.kitty_bound[found[1]]
+            most = lead_pairs(self.order, ht, took, found[1], self.hand_pairs)
+            top = got + left - pts + self.kitty_bound[most]
             entry = self.table.get((found[0], took, decl))
             if entry is None:
                 yield got, top
@@ -534,6 +553,20 @@ class _Search:
             return base
         if top <= alpha:
             return top
+        if (
+            s.lead is not None
+            and (top - alpha <= self.sure_gap or beta - base <= self.sure_gap)
+            and len(s.trick_plays) < s.n - 1
+            and s.lead.kind in ("single", "pair")
+            and not s.calls  # calls can change the teams
+        ):
+            # the points of this trick a side is sure of, where they can settle the test
+            opp, dec = sure_points(self.order, self.keys, s.trick_plays, s.lead, s.hands,
+                                   s.declarers, s.turn, beta - base, top - alpha)  # fmt: skip
+            if base + opp >= beta:
+                return base + opp
+            if top - dec <= alpha:
+                return top - dec
         entry = None if key is None else self.table.get(key)
         if entry is not None:
             lo, hi = entry[0] + base, entry[1] + base
