@@ -71,6 +71,7 @@ from zfrec.games.shengji.formats import Format, classify, pair_levels, runs
 from zfrec.games.shengji.order import TRUMP, Order
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.scoring import kitty_multiplier
+from zfrec.games.shengji.solve_keys import lead_key, translate
 from zfrec.games.shengji.solve_moves import (
     CACHE,
     Follows,
@@ -78,7 +79,6 @@ from zfrec.games.shengji.solve_moves import (
     follow_list,
     leads,
     merge,
-    relative,
 )
 from zfrec.games.shengji.solve_order import follow_order, ordered
 from zfrec.games.shengji.trick import single_or_pair_keys, trick_winner
@@ -204,7 +204,7 @@ class _Search:
         # for single and pair leads, by the led suit: each card's key when played to it, as
         # `trick_winner` compares them
         self.keys = tuple(single_or_pair_keys(self.order, led) for led in range(TRUMP + 1))
-        self.parts: dict[tuple[int, ...], object] = {}  # a suit's part of a key (`relative`)
+        self.parts: dict[tuple[int, ...], object] = {}  # a suit's part of a key (`lead_key`)
         self.final = (0, 0)  # the opponents' total and the declarers' points at a line's end
         self.formats: dict[int, Format] = {}  # leads read (`read`)
         self.merged: dict[tuple[object, ...], list[int]] = {}  # follows merged (`moves`)
@@ -335,14 +335,19 @@ class _Search:
     # alpha-beta --------------------------------------------------------------------------------
 
     def lead_info(self, hands: tuple[int, ...]) -> tuple[tuple[object, ...], int]:
-        """A lead's `relative` key and `most_pairs`, kept by its hands."""
+        """A lead's `lead_key` and `most_pairs`, kept by its hands."""
         if len(self.at_lead) > CACHE:
             self.at_lead.clear()
         found = self.at_lead[hands] = (
-            relative(self.order, hands, self.parts),
+            lead_key(self.order, hands, self.parts),
             self.most_pairs(hands),
         )
         return found
+
+    def carried(self, entry: _Entry) -> int:
+        """The best play of the entry's own hands as a play of this lead's (the same key)."""
+        s = self.state
+        return translate(self.order, entry[2][0], s.turn, entry[3], s.hands)
 
     def frame(
         self, alpha: int = INFINITY
@@ -532,7 +537,7 @@ class _Search:
                 return hi
             alpha, beta = max(alpha, lo), min(beta, hi)
             # the plays are kept for the hands they were made for (a key may stand for others)
-            plays = entry[2] if entry[3] == hands else self.moves()
+            plays = entry[2] if entry[3] == hands else self.moves(self.carried(entry))
         else:
             lo, hi = base, top
             plays = self.moves()
