@@ -71,7 +71,7 @@ from zfrec.games.shengji.formats import Format, classify, pair_levels, runs
 from zfrec.games.shengji.order import TRUMP, Order
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.scoring import kitty_multiplier
-from zfrec.games.shengji.solve_keys import lead_key, translate
+from zfrec.games.shengji.solve_keys import lead_key
 from zfrec.games.shengji.solve_moves import (
     CACHE,
     Follows,
@@ -344,11 +344,6 @@ class _Search:
         )
         return found
 
-    def carried(self, entry: _Entry) -> int:
-        """The best play of the entry's own hands as a play of this lead's (the same key)."""
-        s = self.state
-        return translate(self.order, entry[2][0], s.turn, entry[3], s.hands)
-
     def frame(
         self, alpha: int = INFINITY
     ) -> tuple[int, int, tuple[object, ...] | None, tuple[int, ...]]:
@@ -537,7 +532,7 @@ class _Search:
                 return hi
             alpha, beta = max(alpha, lo), min(beta, hi)
             # the plays are kept for the hands they were made for (a key may stand for others)
-            plays = entry[2] if entry[3] == hands else self.moves(self.carried(entry))
+            plays = entry[2] if entry[3] == hands else self.moves()
         else:
             lo, hi = base, top
             plays = self.moves()

@@ -36,12 +36,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 
-from zfrec.games.shengji.cards import distinct, points
+from zfrec.games.shengji.cards import HIGH, distinct, points
 from zfrec.games.shengji.order import Order
 
-__all__ = ["lead_key", "suit_key", "translate"]
+__all__ = ["lead_key", "suit_key"]
 
 _PTS = tuple(points(1 << (c << 1)) for c in range(54))
+_FIVES = tuple(p // 5 for p in _PTS)  # 0, 1 or 2
 # parts each search's cache keeps before it is emptied (as `solve_moves.CACHE`)
 _CACHE = 50_000
 
@@ -69,33 +70,51 @@ def lead_key(
 
 def suit_key(order: Order, e: int, hands: Sequence[int]) -> tuple[object, ...]:
     """Effective suit `e`'s part of `lead_key` (`hands` that suit's cards in each hand): `e`,
-    then from the top level down each level's holding (`_holding`), with between two levels
-    True or False for adjacent or not where one hand holds a pair at both, else None."""
+    then from the top level down each level's holding, after whether it is adjacent to the
+    level above (2) or not (1) where one hand holds a pair at both, else 0. A level of one
+    card is one int (each hand's copies, two bits a hand, then the card's points in fives,
+    then the flag); a level of several cards is (flag, `_holding`)."""
     level = order.level
     shared = _shared(order)[e]
-    at: dict[int, list[int]] = {}
-    for c in distinct(sum(hands)):
-        at.setdefault(level[c], []).append(c)
+    left = high = 0
+    for h in hands:
+        left |= h
+        high |= h & HIGH
+    ids = distinct(left)
+    ids.sort(key=_places(order).__getitem__)
     out: list[object] = [e]
     above, paired_above = -1, 0
-    for lv in sorted(at, reverse=True):
-        cards = at[lv]
+    i, n = 0, len(ids)
+    while i < n:
+        c = ids[i]
+        lv = level[c]
         paired = 0  # the hands holding a pair at this level, a bit each
-        for i, h in enumerate(hands):
-            for c in cards:
-                if h >> (c << 1) & 2:
-                    paired |= 1 << i
-        if above >= 0:
-            out.append(above - lv == 1 if paired & paired_above else None)
-        out.append(_holding(cards, hands) if lv in shared else _single(cards[0], hands))
+        if lv in shared:
+            j = i + 1
+            while j < n and level[ids[j]] == lv:
+                j += 1
+            cards = ids[i:j]
+            i = j
+            if any(high >> (d << 1) & 2 for d in cards):
+                for k, h in enumerate(hands):
+                    if any(h >> (d << 1) & 2 for d in cards):
+                        paired |= 1 << k
+            flag = 0 if not paired & paired_above else 2 if above - lv == 1 else 1
+            out.append((flag, _holding(cards, hands)))
+        else:
+            i += 1
+            shift = c << 1
+            code = 0
+            for k, h in enumerate(hands):
+                x = h >> shift & 3
+                if x:
+                    code |= x << (k << 1)
+                    if x & 2:
+                        paired |= 1 << k
+            flag = 0 if not paired & paired_above else 2 if above - lv == 1 else 1
+            out.append((code * 3 + _FIVES[c]) << 2 | flag)
         above, paired_above = lv, paired
     return tuple(out)
-
-
-def _single(c: int, hands: Sequence[int]) -> tuple[int, ...]:
-    """What each hand holds of a level of one card `c`: its points and each hand's copies."""
-    shift = c << 1
-    return (_PTS[c], *(h >> shift & 3 for h in hands))
 
 
 def _holding(cards: list[int], hands: Sequence[int]) -> tuple[tuple[tuple[int, int], ...], ...]:
@@ -119,22 +138,11 @@ def _shared(order: Order) -> tuple[frozenset[int], ...]:
     return tuple(out)
 
 
-def translate(order: Order, play: int, seat: int, old: Sequence[int], new: Sequence[int]) -> int:
-    """`play` of the seat `seat` in the hands `old`, as the same play in the hands `new` of
-    the same `lead_key`: each card goes to the card of the same place among the levels still
-    in play, of that level the seat's card held as often (the table's best play, tried first
-    in every position its entry stands for)."""
-    level = order.level
-    out = 0
-    for c in distinct(play):
-        mask = order.suit_mask[order.esuit[c]]
-        lv = level[c]
-        above = len({level[d] for d in distinct(sum(old) & mask) if level[d] > lv})
-        levels = sorted({level[d] for d in distinct(sum(new) & mask)}, reverse=True)
-        to = levels[above]
-        mine, theirs = old[seat], new[seat]
-        was = sorted((mine >> (d << 1) & 3, d) for d in distinct(mine & mask) if level[d] == lv)
-        now = sorted((theirs >> (d << 1) & 3, d) for d in distinct(theirs & mask) if level[d] == to)
-        d = now[was.index((mine >> (c << 1) & 3, c))][1]
-        out += (play >> (c << 1) & 3) << (d << 1)
-    return out
+@cache
+def _places(order: Order) -> tuple[int, ...]:
+    """Each card's place in its suit's order from the top (`Order.desc`), by card id."""
+    pos = [0] * 54
+    for e in range(5):
+        for i, c in enumerate(order.desc[e]):
+            pos[c] = i
+    return tuple(pos)
