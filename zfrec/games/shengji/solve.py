@@ -26,8 +26,10 @@ How the search stays small:
   suit's classes are kept by that suit's cards in each hand and on the table.
 - **Transposition table** at leads only, keyed on the hands, the seat to move and the
   declarers, holding bounds on the points still to come and the move list; capped in entries.
-  A suit of which no hand holds two copies of a card is keyed by the order and the points of
-  its cards only (`relative`). A position in the middle of a trick is seldom met twice; it is
+  Each suit is keyed by what each hand holds at each of its levels still in play, renumbered,
+  with whether two levels are adjacent where a hand could make a tractor of them
+  (`zfrec.games.shengji.solve_keys`): positions that differ only in which cards were played
+  share an entry. A position in the middle of a trick is seldom met twice; it is
   not kept.
 - **Enhanced transposition cut-off** at a trick's last play: every play ends the trick at a
   lead, whose bounds the table may hold. They are looked up without making the play (the
@@ -366,7 +368,7 @@ class _Search:
         hands = tuple(s.hands)
         lead = s.lead
         if lead is None and not s.calls:
-            # at a lead: the relative key and the most pairs a hand holds, once per hands
+            # at a lead: the key (`lead_key`) and the most pairs a hand holds, once per hands
             found = self.at_lead.get(hands) or self.lead_info(hands)
             key: tuple[object, ...] | None = (found[0], s.turn, decl)
             most_pairs = found[1]
