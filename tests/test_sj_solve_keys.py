@@ -76,9 +76,9 @@ def _key(order: Order, hands: Sequence[int]) -> object:
 
 @pytest.mark.slow
 def test_positions_with_one_key_have_one_value() -> None:
-    shared, wrong = same_key_same_value(random.Random(SEED), _key, 120)
+    shared, wrong = same_key_same_value(random.Random(SEED), _key, 60)
     assert not wrong, wrong
-    assert shared >= 200, shared  # enough leads met another's key to tell
+    assert shared >= 300, shared  # enough leads met another's key to tell
 
 
 def test_a_key_that_forgets_points_is_caught() -> None:

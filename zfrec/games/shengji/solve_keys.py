@@ -41,8 +41,7 @@ from zfrec.games.shengji.order import Order
 
 __all__ = ["lead_key", "suit_key"]
 
-_PTS = tuple(points(1 << (c << 1)) for c in range(54))
-_FIVES = tuple(p // 5 for p in _PTS)  # 0, 1 or 2
+_FIVES = tuple(points(1 << (c << 1)) // 5 for c in range(54))  # 0, 1 or 2
 # parts each search's cache keeps before it is emptied (as `solve_moves.CACHE`)
 _CACHE = 50_000
 
@@ -70,10 +69,11 @@ def lead_key(
 
 def suit_key(order: Order, e: int, hands: Sequence[int]) -> tuple[object, ...]:
     """Effective suit `e`'s part of `lead_key` (`hands` that suit's cards in each hand): `e`,
-    then from the top level down each level's holding, after whether it is adjacent to the
-    level above (2) or not (1) where one hand holds a pair at both, else 0. A level of one
-    card is one int (each hand's copies, two bits a hand, then the card's points in fives,
-    then the flag); a level of several cards is (flag, `_holding`)."""
+    then from the top level down each level's holding, with whether it is adjacent to the
+    level above (2) or not (1) where one hand holds a pair at both, else 0 (the flag). A
+    level is one int (each hand's copies, two bits a hand, then the points in fives, then the
+    flag), or where a hand holds two cards of a level of several, (flag, points in fives,
+    each hand's copies of each card it holds there, sorted)."""
     level = order.level
     shared = _shared(order)[e]
     left = high = 0
@@ -90,17 +90,26 @@ def suit_key(order: Order, e: int, hands: Sequence[int]) -> tuple[object, ...]:
         lv = level[c]
         paired = 0  # the hands holding a pair at this level, a bit each
         if lv in shared:
+            # several cards share the level (of one rank: the same points): each hand's
+            # copies of each, the cards forgotten
             j = i + 1
             while j < n and level[ids[j]] == lv:
                 j += 1
             cards = ids[i:j]
             i = j
-            if any(high >> (d << 1) & 2 for d in cards):
-                for k, h in enumerate(hands):
-                    if any(h >> (d << 1) & 2 for d in cards):
+            held = [sorted(h >> (d << 1) & 3 for d in cards if h >> (d << 1) & 3) for h in hands]
+            code, several = 0, False
+            for k, xs in enumerate(held):
+                if xs:
+                    several = several or len(xs) > 1
+                    code |= xs[0] << (k << 1)
+                    if xs[-1] & 2:
                         paired |= 1 << k
             flag = 0 if not paired & paired_above else 2 if above - lv == 1 else 1
-            out.append((flag, _holding(cards, hands)))
+            if several:  # a hand holds two of the level's cards: they cannot pair
+                out.append((flag, _FIVES[c], tuple(map(tuple, held))))
+                above, paired_above = lv, paired
+                continue
         else:
             i += 1
             shift = c << 1
@@ -112,23 +121,15 @@ def suit_key(order: Order, e: int, hands: Sequence[int]) -> tuple[object, ...]:
                     if x & 2:
                         paired |= 1 << k
             flag = 0 if not paired & paired_above else 2 if above - lv == 1 else 1
-            out.append((code * 3 + _FIVES[c]) << 2 | flag)
+        out.append((code * 3 + _FIVES[c]) << 2 | flag)
         above, paired_above = lv, paired
     return tuple(out)
 
 
-def _holding(cards: list[int], hands: Sequence[int]) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """What each hand holds of a level of several cards: the (points, copies) of each card
-    of the level it holds, sorted."""
-    return tuple(
-        tuple(sorted((_PTS[c], h >> (c << 1) & 3) for c in cards if h >> (c << 1) & 3))
-        for h in hands
-    )
-
-
 @cache
 def _shared(order: Order) -> tuple[frozenset[int], ...]:
-    """The levels of each effective suit that several cards share (`_holding`'s)."""
+    """The levels of each effective suit that several cards share (the off-suit rank cards
+    in trump, every rank card in no-trump)."""
     out = []
     for e in range(5):
         seen: dict[int, int] = {}
