@@ -114,3 +114,24 @@ def test_the_key_keeps_tractors_and_forgets_played_levels() -> None:
     two = lead_key(t, [parse_hand(h) for h in ("7h 7d", "7h 3c", "4s 5s", "6s 8s")], {})
     other = lead_key(t, [parse_hand(h) for h in ("7s 7s", "7h 3c", "4s 5s", "6s 8s")], {})
     assert one != two and one == other
+
+
+def test_two_pairs_adjacent_or_not_differ_in_key_and_value() -> None:
+    # the opponent to lead throws both pairs at the last trick: a tractor (QQJJ) doubles the
+    # kitty's multiplier over two pairs (QQ99, the levels between played): so the key keeps
+    # whether the pairs' levels are adjacent
+    o = order_for("2s")
+    rest = [parse_hand(h) for h in ("3c 4c 6c 7c", "3h 4h 6h 7h", "8c 9c Jc Qc")]
+    kitty = parse_hand("Kc Kc Kh Kh 5h 5h 3d 4d")
+    values, keys = [], []
+    for mine in ("Qd Qd Jd Jd", "Qd Qd 9d 9d"):
+        hands = [parse_hand(mine), *rest]
+        state = RoundState.from_hands(hands, o, 0, declarers=0b1010, kitty=kitty)
+        values.append(minimax(state, 400_000))
+        keys.append(lead_key(o, hands, {}))
+    assert values[0] > values[1] > 0
+    assert keys[0] != keys[1]
+    # and only by that: the same key with the adjacency forgotten
+    flat = [tuple(tuple(x & ~3 if isinstance(x, int) and i else x for i, x in enumerate(p))
+                  for p in k if isinstance(p, tuple)) for k in keys]  # fmt: skip
+    assert flat[0] == flat[1]
