@@ -28,8 +28,10 @@ How the search stays small:
   suit's classes are kept by that suit's cards in each hand and on the table.
 - **Transposition table** at leads only, keyed on the hands, the seat to move and the
   declarers, holding bounds on the points still to come and the move list; capped in entries.
-  A suit of which no hand holds two copies of a card is keyed by the order and the points of
-  its cards only (`relative`). A position in the middle of a trick is seldom met twice; it is
+  Each suit is keyed by what each hand holds at each of its levels still in play, renumbered,
+  with whether two levels are adjacent where a hand could make a tractor of them
+  (`zfrec.games.shengji.solve_keys`): positions that differ only in which cards were played
+  share an entry. A position in the middle of a trick is seldom met twice; it is
   not kept.
 - **Enhanced transposition cut-off** at a trick's last play: every play ends the trick at a
   lead, whose bounds the table may hold. They are looked up without making the play (the
@@ -77,6 +79,7 @@ from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.scoring import kitty_multiplier
 from zfrec.games.shengji.solve_bounds import kitty_seats, lead_pairs, sure_points, trick_pairs
 from zfrec.games.shengji.solve_end import TwoLeft
+from zfrec.games.shengji.solve_keys import lead_key
 from zfrec.games.shengji.solve_moves import (
     CACHE,
     Follows,
@@ -84,7 +87,6 @@ from zfrec.games.shengji.solve_moves import (
     follow_list,
     leads,
     merge,
-    relative,
 )
 from zfrec.games.shengji.solve_order import follow_order, ordered
 from zfrec.games.shengji.trick import single_or_pair_keys, trick_winner
@@ -212,7 +214,7 @@ class _Search:
         # for single and pair leads, by the led suit: each card's key when played to it, as
         # `trick_winner` compares them
         self.keys = tuple(single_or_pair_keys(self.order, led) for led in range(TRUMP + 1))
-        self.parts: dict[tuple[int, ...], object] = {}  # a suit's part of a key (`relative`)
+        self.parts: dict[tuple[int, ...], object] = {}  # a suit's part of a key (`lead_key`)
         self.final = (0, 0)  # the opponents' total and the declarers' points at a line's end
         self.formats: dict[int, Format] = {}  # leads read (`read`)
         self.merged: dict[tuple[object, ...], list[int]] = {}  # follows merged (`moves`)
@@ -355,11 +357,11 @@ class _Search:
     # alpha-beta --------------------------------------------------------------------------------
 
     def lead_info(self, hands: tuple[int, ...]) -> tuple[tuple[object, ...], int]:
-        """A lead's `relative` key and `most_pairs`, kept by its hands."""
+        """A lead's `lead_key` and `most_pairs`, kept by its hands."""
         if len(self.at_lead) > CACHE:
             self.at_lead.clear()
         found = self.at_lead[hands] = (
-            relative(self.order, hands, self.parts),
+            lead_key(self.order, hands, self.parts),
             self.most_pairs(hands),
         )
         return found
@@ -386,7 +388,7 @@ class _Search:
         hands = tuple(s.hands)
         lead = s.lead
         if lead is None and not s.calls:
-            # at a lead: the relative key and the most pairs a hand holds, once per hands
+            # at a lead: the key (`lead_key`) and the most pairs a hand holds, once per hands
             found = self.at_lead.get(hands) or self.lead_info(hands)
             key: tuple[object, ...] | None = (found[0], s.turn, decl)
             most_pairs = lead_pairs(self.order, hands, s.turn, found[1], self.hand_pairs)

@@ -1,6 +1,6 @@
-"""The Sheng ji solver's moves and keys: the leads it tries, the follows in order, which of the
-mover's cards it may treat as one, and a lead's key (`zfrec.games.shengji.solve` explains why
-each is enough).
+"""The Sheng ji solver's moves: the leads it tries, the follows in order, which of the
+mover's cards it may treat as one (`zfrec.games.shengji.solve` explains why each is enough;
+a lead's key: `zfrec.games.shengji.solve_keys`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from zfrec.games.shengji.order import TRUMP, Order
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.throws import check_throw_format
 
-__all__ = ["CACHE", "Follows", "card_classes", "follow_list", "leads", "merge", "relative"]
+__all__ = ["CACHE", "Follows", "card_classes", "follow_list", "leads", "merge"]
 
 _PTS = tuple(points(1 << (c << 1)) for c in range(54))
 # entries each of the search's caches keeps before it is emptied (they only save work: the
@@ -280,39 +280,3 @@ def follow_list(order: Order, keys: Sequence[Sequence[int]], lead: Format, hand:
     gain.sort()
     loss.sort()
     return listed, suits, [(k, p) for _, p, k in gain], [(k, p) for _, p, k in loss]
-
-
-def relative(
-    order: Order, hands: Sequence[int], cache: dict[tuple[int, ...], object]
-) -> tuple[object, ...]:
-    """A lead's hands for the table's key: each suit without a possible pair by the places of
-    its cards among the cards left (equal cards one place) and their points, other suits as
-    they are; `cache` keeps each suit's part by that suit's cards in each hand."""
-    level = order.level
-    everything = sum(hands)
-    parts: list[object] = []
-    for e in range(5):
-        mask = order.suit_mask[e]
-        left = everything & mask
-        if not left:
-            continue
-        exact = tuple(map(mask.__and__, hands))
-        part = cache.get(exact)
-        if part is None:
-            if any(map(HIGH.__and__, exact)):
-                part = exact
-            else:
-                ids = distinct(left)
-                ids.sort(key=level.__getitem__, reverse=True)
-                place: dict[int, int] = {}
-                at, last = -1, None
-                for c in ids:
-                    if level[c] != last:
-                        at, last = at + 1, level[c]
-                    place[c] = at * 32 + _PTS[c]
-                part = (e, *(tuple(sorted(place[c] for c in distinct(h))) for h in exact))
-            if len(cache) > CACHE:
-                cache.clear()
-            cache[exact] = part
-        parts.append(part)
-    return tuple(parts)
