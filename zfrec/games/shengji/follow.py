@@ -63,20 +63,25 @@ def _combos(items: list[tuple[int, int]], k: int) -> Iterator[int]:
         room[i] = room[i + 1] + items[i][1]
     if room[0] < k:
         return
+    yield from _combos_from(items, room, 0, k, 0)
 
-    def rec(start: int, k: int, acc: int) -> Iterator[int]:
-        for i in range(start, len(items)):
-            if room[i] < k:
-                return
-            cid, copies = items[i]
-            bit = 1 << (cid << 1)
-            for take in range(1, min(copies, k) + 1):
-                if take == k:
-                    yield acc + take * bit
-                else:
-                    yield from rec(i + 1, k - take, acc + take * bit)
 
-    yield from rec(0, k, 0)
+def _combos_from(
+    items: list[tuple[int, int]], room: list[int], start: int, k: int, acc: int
+) -> Iterator[int]:
+    """`_combos` from item `start` on, `acc` the cards taken so far (a function of its own,
+    not a closure: a recursive closure is a reference cycle that only the garbage collector
+    frees, one per call)."""
+    for i in range(start, len(items)):
+        if room[i] < k:
+            return
+        cid, copies = items[i]
+        bit = 1 << (cid << 1)
+        for take in range(1, min(copies, k) + 1):
+            if take == k:
+                yield acc + take * bit
+            else:
+                yield from _combos_from(items, room, i + 1, k - take, acc + take * bit)
 
 
 def _count_combos(items: list[tuple[int, int]], k: int) -> int:

@@ -90,6 +90,7 @@ from zfrec.games.shengji.solve_moves import (
 )
 from zfrec.games.shengji.solve_order import follow_order, ordered
 from zfrec.games.shengji.trick import single_or_pair_keys, trick_winner
+from zfrec.gctuning import collected_after
 
 __all__ = [
     "SjBudget",
@@ -223,8 +224,9 @@ class _Search:
             for bits in range(32)
         ]
         self.so_far: dict[tuple[object, ...], tuple[int, int]] = {}  # `points_so_far`
-        self.end = TwoLeft(self.order, self.keys, self.read, state.declarers, self.kitty_bound,
-                           self.kitty_points, self.mode)  # fmt: skip
+        self.end = TwoLeft(
+            self.order, self.keys, state.declarers, self.kitty_bound, self.kitty_points, self.mode
+        )
 
     # bounds and keys ---------------------------------------------------------------------------
 
@@ -773,7 +775,8 @@ def _mtdf(state: RoundState, budget: SjBudget | None) -> tuple[_Search, int, int
 def solve_value(state: RoundState, budget: SjBudget | None = None) -> int | None:
     """The opponents' total under perfect play from `state`, or None when the budget ends
     first: `solve_state`'s value without its best plays and line (what a play's cost needs)."""
-    _, guess, _, _, exact = _mtdf(state, budget)
+    with collected_after():  # as `solve_state`
+        _, guess, _, _, exact = _mtdf(state, budget)
     return guess if exact else None
 
 
@@ -787,7 +790,17 @@ def solve_state(
     The value is found by null-window tests from a first guess (MTD(f)): each asks whether
     the value is at least some figure, and the table keeps what each proved for the next.
     While only a lower bound is known, each test goes twice as far above it as the last.
+
+    The search's table and caches live until it ends and hold no cycles: the garbage
+    collector, which would go over them again and again and free nothing, waits until then
+    (`zfrec.gctuning.collected_after`; a full collection in a solve of six cards a seat
+    took as long as half the solve).
     """
+    with collected_after():
+        return _solve(state, budget, ties)
+
+
+def _solve(state: RoundState, budget: SjBudget | None, ties: bool) -> SjSolveResult:
     search, guess, lower, upper, exact = _mtdf(state, budget)
     value = guess if exact else min(max(guess, lower), upper)
     search.relax()

@@ -17,10 +17,10 @@ leading that part (`zfrec.games.shengji.solve`), so it is not tried.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from zfrec.games.shengji.cards import HIGH, distinct, points
-from zfrec.games.shengji.formats import Format
+from zfrec.games.shengji.formats import Format, classify
 from zfrec.games.shengji.order import Order
 from zfrec.games.shengji.scoring import kitty_multiplier
 from zfrec.games.shengji.throws import check_throw_format
@@ -35,16 +35,29 @@ class TwoLeft:
     """The last two tricks of one solve (its order, card keys, declarers and kitty)."""
 
     def __init__(
-        self, order: Order, keys: Sequence[Sequence[int]], read: Callable[[int], Format],
-        declarers: int, kitty_bound: Sequence[int], kitty_points: int, mode: str,
+        self, order: Order, keys: Sequence[Sequence[int]], declarers: int,
+        kitty_bound: Sequence[int], kitty_points: int, mode: str,
     ) -> None:  # fmt: skip
         self.order = order
         self.keys = keys  # by led suit: each card's key when played to a single or a pair
-        self.read = read  # a lead's format
+        self.formats: dict[int, Format] = {}  # leads of two cards read (`read`)
         self.declarers = declarers
         self.single = kitty_bound[0]  # the kitty at a single's multiplier
         self.kitty_points = kitty_points
         self.mode = mode
+        # the single lead being searched (`_single`): its suit's keys and mask, the leader,
+        # the hands left
+        self.led_keys: Sequence[int] = ()
+        self.led_mask = 0
+        self.leader = 0
+        self.rest: list[int] = []
+
+    def read(self, play: int) -> Format:
+        """A lead's format (`classify`), kept by its cards (a few hundred at most)."""
+        found = self.formats.get(play)
+        if found is None:
+            found = self.formats[play] = classify(self.order, play)
+        return found
 
     def value(self, hands: tuple[int, ...], leader: int, alpha: int, beta: int) -> int:
         """The opponents' points still to come when each hand holds two cards and `leader`
@@ -93,49 +106,52 @@ class TwoLeft:
         return best
 
     def _single(self, hands: tuple[int, ...], leader: int, card: int, alpha: int, beta: int) -> int:
-        """`value` after `leader` leads the single `card`: each follower's card by alpha-beta."""
-        order = self.order
-        esuit, every_key = order.esuit, self.keys
-        led = esuit[card]
-        keys, mask = every_key[led], order.suit_mask[led]
-        decl = self.declarers
-        single = self.single
-        n = len(hands)
-        rest = list(hands)
-        rest[leader] -= 1 << (card << 1)
+        """`value` after `leader` leads the single `card`: each follower's card by alpha-beta
+        (`_follow`, on this trick's hands and led suit kept here: no closure, whose cycle
+        only the garbage collector could free)."""
+        led = self.order.esuit[card]
+        self.led_keys, self.led_mask = self.keys[led], self.order.suit_mask[led]
+        self.leader = leader
+        self.rest = list(hands)
+        self.rest[leader] -= 1 << (card << 1)
+        return self._follow(1, self.led_keys[card], leader, 1 << (card << 1), alpha, beta)
 
-        def follow(i: int, best_key: int, winner: int, table: int, a: int, b: int) -> int:
-            if i == n:  # the trick is taken; the last one, a card a hand, is forced
-                got = 0 if decl >> winner & 1 else points(table)
-                last_keys = every_key[esuit[(rest[winner].bit_length() - 1) >> 1]]
-                top, taker = -1, winner
-                for j in range(n):
-                    seat = (winner + j) % n
-                    k = last_keys[(rest[seat].bit_length() - 1) >> 1]
-                    if k > top:
-                        top, taker = k, seat
-                return got if decl >> taker & 1 else got + points(sum(rest)) + single
-            seat = (leader + i) % n
-            held = rest[seat]
-            maximise = not decl >> seat & 1
-            best = -INFINITY if maximise else INFINITY
-            for c in distinct(held & mask or held):  # the led suit if it holds any
-                p = 1 << (c << 1)
-                rest[seat] = held - p
-                if keys[c] > best_key:
-                    v = follow(i + 1, keys[c], seat, table + p, a, b)
-                else:
-                    v = follow(i + 1, best_key, winner, table + p, a, b)
-                if maximise:
-                    if v > best:
-                        best = v
-                        a = max(a, v)
-                elif v < best:
+    def _follow(self, i: int, best_key: int, winner: int, table: int, a: int, b: int) -> int:
+        """The trick's `i`th play on (`best_key` held by `winner`, `table` its cards so far),
+        then the last trick, forced."""
+        rest, decl = self.rest, self.declarers
+        n = len(rest)
+        if i == n:  # the trick is taken; the last one, a card a hand, is forced
+            got = 0 if decl >> winner & 1 else points(table)
+            esuit = self.order.esuit
+            last_keys = self.keys[esuit[(rest[winner].bit_length() - 1) >> 1]]
+            top, taker = -1, winner
+            for j in range(n):
+                seat = (winner + j) % n
+                k = last_keys[(rest[seat].bit_length() - 1) >> 1]
+                if k > top:
+                    top, taker = k, seat
+            return got if decl >> taker & 1 else got + points(sum(rest)) + self.single
+        seat = (self.leader + i) % n
+        held = rest[seat]
+        keys = self.led_keys
+        maximise = not decl >> seat & 1
+        best = -INFINITY if maximise else INFINITY
+        for c in distinct(held & self.led_mask or held):  # the led suit if it holds any
+            p = 1 << (c << 1)
+            rest[seat] = held - p
+            if keys[c] > best_key:
+                v = self._follow(i + 1, keys[c], seat, table + p, a, b)
+            else:
+                v = self._follow(i + 1, best_key, winner, table + p, a, b)
+            if maximise:
+                if v > best:
                     best = v
-                    b = min(b, v)
-                if a >= b:
-                    break
-            rest[seat] = held
-            return best
-
-        return follow(1, keys[card], leader, 1 << (card << 1), alpha, beta)
+                    a = max(a, v)
+            elif v < best:
+                best = v
+                b = min(b, v)
+            if a >= b:
+                break
+        rest[seat] = held
+        return best
