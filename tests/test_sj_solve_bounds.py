@@ -81,7 +81,7 @@ def test_static_bounds_hold_against_the_plain_minimax() -> None:
         search = _Search(state, SjBudget())
         base, top = search.frame()[:2]
         # the bound before the kitty's: any hand's largest unit, or the lead's, at its multiplier
-        pairs = max(search._longest(h) for h in state.hands)
+        pairs = max(search.units.of(h) for h in state.hands)
         if lead := state.lead:
             pairs = max(pairs, lead.units[0].pairs)
         left = search.in_play - sum(state.won)

@@ -66,18 +66,24 @@ moves of the root searched to the end, else a heuristic line) and `exact` False.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple
 
 from zfrec.games.shengji.cards import HIGH, points, size
 from zfrec.games.shengji.events import PlayEvent
-from zfrec.games.shengji.formats import Format, classify, pair_levels, runs
+from zfrec.games.shengji.formats import Format, classify
 from zfrec.games.shengji.order import TRUMP, Order
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.scoring import kitty_multiplier
-from zfrec.games.shengji.solve_bounds import kitty_seats, lead_pairs, sure_points, trick_pairs
+from zfrec.games.shengji.solve_bounds import (
+    Units,
+    kitty_seats,
+    lead_pairs,
+    sure_points,
+    trick_pairs,
+)
 from zfrec.games.shengji.solve_end import TwoLeft
 from zfrec.games.shengji.solve_keys import lead_key
 from zfrec.games.shengji.solve_moves import (
@@ -199,11 +205,10 @@ class _Search:
         table = sum(p for _, p in state.trick_plays)
         self.in_play = points(sum(state.hands) + table) + sum(state.won)  # less won: left
         self.info: dict[int, tuple[int, int]] = {}
-        self.longest: dict[int, int] = {}  # a hand's largest unit's pairs (`most_pairs`)
-        self.kitty_seats = kitty_seats(state)
+        self.units = Units(self.order, kitty_seats(state))  # the largest units held
         self.sure_gap = 20 * state.n
         root_lead = state.lead.units[0].pairs if state.lead is not None else 0
-        self.root_pairs = max(self.most_pairs(state.hands), root_lead)
+        self.root_pairs = max(self.units.most(state.hands), root_lead)
         self.at_lead: dict[tuple[int, ...], tuple[tuple[object, ...], int]] = {}
         self.classes: dict[tuple[int, ...], object] = {}
         self.penalised = bool(state.rules.throw_penalty) or any(state.penalties)
@@ -224,9 +229,7 @@ class _Search:
             for bits in range(32)
         ]
         self.so_far: dict[tuple[object, ...], tuple[int, int]] = {}  # `points_so_far`
-        self.end = TwoLeft(
-            self.order, self.keys, state.declarers, self.kitty_bound, self.kitty_points, self.mode
-        )
+        self.end = TwoLeft(self.order, self.keys, self.kitty_bound, self.kitty_points, self.mode)
 
     # bounds and keys ---------------------------------------------------------------------------
 
@@ -242,46 +245,6 @@ class _Search:
         if any(s.penalties):
             total += sum(p if decl >> i & 1 else -p for i, p in enumerate(s.penalties))
         return total
-
-    def most_pairs(self, hands: Sequence[int]) -> int:
-        """No more pairs than this can make the largest unit of the round's last lead when the
-        opponents take it (the kitty counts only then): the last lead is the leader's whole
-        hand then, so its largest unit is already in some hand now, of levels already adjacent
-        (ruling 5), and in an opponent's (`kitty_seats`)."""
-        most = 0
-        longest = self.longest
-        for seat in self.kitty_seats:
-            h = hands[seat]
-            if h & HIGH:
-                n = longest.get(h)
-                if n is None:
-                    n = longest[h] = self._longest(h)
-                if n > most:
-                    most = n
-        return most
-
-    def hand_pairs(self, hand: int) -> int:
-        """The pairs of the largest unit in `hand` (`_longest`, kept)."""
-        if not hand & HIGH:
-            return 0
-        n = self.longest.get(hand)
-        if n is None:
-            n = self.longest[hand] = self._longest(hand)
-        return n
-
-    def _longest(self, hand: int) -> int:
-        """The pairs of the largest unit in `hand`: its longest tractor, 1 for a pair, 0."""
-        order = self.order
-        most = 0
-        for mask in order.suit_mask:
-            held = hand & mask
-            if held & HIGH:
-                for _, n in runs(pair_levels(order, held)):
-                    if n > most:
-                        most = n
-        if len(self.longest) > CACHE:
-            self.longest.clear()
-        return most
 
     # moves -------------------------------------------------------------------------------------
 
@@ -359,12 +322,12 @@ class _Search:
     # alpha-beta --------------------------------------------------------------------------------
 
     def lead_info(self, hands: tuple[int, ...]) -> tuple[tuple[object, ...], int]:
-        """A lead's `lead_key` and `most_pairs`, kept by its hands."""
+        """A lead's `lead_key` and `Units.most`, kept by its hands."""
         if len(self.at_lead) > CACHE:
             self.at_lead.clear()
         found = self.at_lead[hands] = (
             lead_key(self.order, hands, self.parts),
-            self.most_pairs(hands),
+            self.units.most(hands),
         )
         return found
 
@@ -393,11 +356,11 @@ class _Search:
             # at a lead: the key (`lead_key`) and the most pairs a hand holds, once per hands
             found = self.at_lead.get(hands) or self.lead_info(hands)
             key: tuple[object, ...] | None = (found[0], s.turn, decl)
-            most_pairs = lead_pairs(self.order, hands, s.turn, found[1], self.hand_pairs)
+            most_pairs = lead_pairs(self.order, hands, s.turn, found[1], self.units.of)
         elif lead is None:  # zhao pengyou: a call can change the declarers, keyed exactly
             key = (hands, s.turn, decl)
             most_pairs = lead_pairs(
-                self.order, hands, s.turn, self.most_pairs(hands), self.hand_pairs
+                self.order, hands, s.turn, self.units.most(hands), self.units.of
             )
         else:
             key = None
@@ -406,7 +369,7 @@ class _Search:
                 # no kitty bound can cut here: the largest, which holds from the root on
                 return base, rest + self.kitty_bound[self.root_pairs], key, hands
             most_pairs = trick_pairs(
-                hands, s.trick_plays[0][0], lead.units[0].pairs, self.most_pairs(hands)
+                hands, s.trick_plays[0][0], lead.units[0].pairs, self.units.most(hands)
             )
         # no more than the points left and the kitty at the largest multiplier the last lead
         # can still have can come to the opponents
@@ -475,7 +438,7 @@ class _Search:
             pts = points(table + play)
             got = base + pts if not decl >> took & 1 else base
             hands[seat] = mine - play
-            last = self.last_trick(hands, took, got) if two else None
+            last = self.end.last(hands, took, decl, got) if two else None
             if last is not None:
                 yield last, last
                 continue
@@ -484,10 +447,10 @@ class _Search:
             if found is None:
                 # a lead whose key was never worked out: not looked up (the key would cost
                 # more, at six cards a seat, than the few cut-offs it finds)
-                most = lead_pairs(self.order, ht, took, self.most_pairs(ht), self.hand_pairs)
+                most = lead_pairs(self.order, ht, took, self.units.most(ht), self.units.of)
                 yield got, got + left - pts + self.kitty_bound[most]
                 continue
-            most = lead_pairs(self.order, ht, took, found[1], self.hand_pairs)
+            most = lead_pairs(self.order, ht, took, found[1], self.units.of)
             top = got + left - pts + self.kitty_bound[most]
             entry = self.table.get((found[0], took, decl))
             if entry is None:
@@ -501,26 +464,6 @@ class _Search:
             self.formats.clear()
         found = self.formats[play] = classify(self.order, play)
         return found
-
-    def last_trick(self, hands: Sequence[int], leader: int, base: int) -> int | None:
-        """The round's total when each hand holds one card at a lead (`base` the opponents'
-        points so far; no calls): the last trick is forced, a single lead whose winner is
-        the earliest of the highest keys (`keys`, as `trick_winner`) and whose kitty goes at
-        a single's multiplier. None for any other hands."""
-        for h in hands:
-            if not h or h & (h - 1) or h & HIGH:
-                return None
-        keys = self.keys[self.order.esuit[(hands[leader].bit_length() - 1) >> 1]]
-        n = len(hands)
-        best_key, winner = -1, leader
-        for i in range(n):
-            seat = (leader + i) % n
-            k = keys[(hands[seat].bit_length() - 1) >> 1]
-            if k > best_key:
-                best_key, winner = k, seat
-        if self.state.declarers >> winner & 1:
-            return base
-        return base + points(sum(hands)) + self.kitty_bound[0]
 
     def known(self) -> tuple[int, int]:
         """What is known of the position's value without searching it: the round's total when
@@ -549,7 +492,7 @@ class _Search:
         if s.lead is None and not s.calls:
             h = s.hands[s.turn]
             if not h & (h - 1) and not h & HIGH:
-                last = self.last_trick(s.hands, s.turn, self.base())
+                last = self.end.last(s.hands, s.turn, s.declarers, self.base())
                 if last is not None:
                     return last
         base, top, key, hands = self.frame(alpha)
@@ -583,7 +526,7 @@ class _Search:
             lo, hi = base, top
         if key is not None and not s.calls and size(hands[s.turn]) == 2:
             # the last two tricks, searched without the engine (kept in the table all the same)
-            best = base + self.end.value(hands, s.turn, alpha - base, beta - base)
+            best = base + self.end.value(hands, s.turn, s.declarers, alpha - base, beta - base)
             self.keep(key, hands, base, lo, hi, alpha, beta, best, [], 0)
             return best
         # the plays are kept for the hands they were made for (a key may stand for others)

@@ -8,11 +8,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from zfrec.games.shengji.cards import FIVES, HIGH, LOW, TENS_KINGS, points, size
-from zfrec.games.shengji.formats import Format
+from zfrec.games.shengji.formats import Format, pair_levels, runs
 from zfrec.games.shengji.order import TRUMP, Order
 from zfrec.games.shengji.round import RoundState
+from zfrec.games.shengji.solve_moves import CACHE
 
-__all__ = ["kitty_seats", "lead_pairs", "sure_points", "trick_pairs", "trick_taker"]
+__all__ = ["Units", "kitty_seats", "lead_pairs", "sure_points", "trick_pairs", "trick_taker"]
 
 
 def kitty_seats(state: RoundState) -> tuple[int, ...]:
@@ -26,6 +27,46 @@ def kitty_seats(state: RoundState) -> tuple[int, ...]:
     if state.calls:
         return tuple(range(state.n))
     return tuple(s for s in range(state.n) if not state.declarers >> s & 1)
+
+
+class Units:
+    """The pairs of a hand's largest unit (its longest tractor, 1 for a pair, 0), kept by
+    hand, and the most that the kitty seats' hands hold (`most`)."""
+
+    def __init__(self, order: Order, seats: tuple[int, ...]) -> None:
+        self.order = order
+        self.seats = seats  # `kitty_seats`
+        self.kept: dict[int, int] = {}
+
+    def most(self, hands: Sequence[int]) -> int:
+        """No more pairs than this can make the largest unit of the round's last lead when
+        the opponents take it (the kitty counts only then): the last lead is the leader's whole
+        hand then, so its largest unit is already in some hand now, of levels already adjacent
+        (ruling 5), and in a kitty seat's (`kitty_seats`)."""
+        most = 0
+        for seat in self.seats:
+            n = self.of(hands[seat])
+            if n > most:
+                most = n
+        return most
+
+    def of(self, hand: int) -> int:
+        """The pairs of the largest unit in `hand`."""
+        if not hand & HIGH:
+            return 0
+        n = self.kept.get(hand)
+        if n is None:
+            order = self.order
+            n = 0
+            for mask in order.suit_mask:
+                held = hand & mask
+                if held & HIGH:
+                    for _, k in runs(pair_levels(order, held)):
+                        n = max(n, k)
+            if len(self.kept) > CACHE:
+                self.kept.clear()
+            self.kept[hand] = n
+        return n
 
 
 def lead_pairs(

@@ -35,13 +35,13 @@ class TwoLeft:
     """The last two tricks of one solve (its order, card keys, declarers and kitty)."""
 
     def __init__(
-        self, order: Order, keys: Sequence[Sequence[int]], declarers: int,
-        kitty_bound: Sequence[int], kitty_points: int, mode: str,
+        self, order: Order, keys: Sequence[Sequence[int]], kitty_bound: Sequence[int],
+        kitty_points: int, mode: str,
     ) -> None:  # fmt: skip
         self.order = order
         self.keys = keys  # by led suit: each card's key when played to a single or a pair
         self.formats: dict[int, Format] = {}  # leads of two cards read (`read`)
-        self.declarers = declarers
+        self.declarers = 0  # the declarers of the position being searched (`value`)
         self.single = kitty_bound[0]  # the kitty at a single's multiplier
         self.kitty_points = kitty_points
         self.mode = mode
@@ -59,12 +59,32 @@ class TwoLeft:
             found = self.formats[play] = classify(self.order, play)
         return found
 
-    def value(self, hands: tuple[int, ...], leader: int, alpha: int, beta: int) -> int:
+    def last(self, hands: Sequence[int], leader: int, decl: int, base: int) -> int | None:
+        """The round's total when each hand holds one card at a lead (`base` the opponents'
+        points so far, `decl` the declarers): the last trick is forced, a single lead whose
+        winner is the earliest of the highest keys (as `trick_winner`) and whose kitty goes at
+        a single's multiplier. None for any other hands."""
+        for h in hands:
+            if not h or h & (h - 1) or h & HIGH:
+                return None
+        keys = self.keys[self.order.esuit[(hands[leader].bit_length() - 1) >> 1]]
+        n = len(hands)
+        best_key, winner = -1, leader
+        for i in range(n):
+            seat = (leader + i) % n
+            k = keys[(hands[seat].bit_length() - 1) >> 1]
+            if k > best_key:
+                best_key, winner = k, seat
+        if decl >> winner & 1:
+            return base
+        return base + points(sum(hands)) + self.single
+
+    def value(self, hands: tuple[int, ...], leader: int, decl: int, alpha: int, beta: int) -> int:
         """The opponents' points still to come when each hand holds two cards and `leader`
-        leads, searched in (alpha, beta): exact strictly inside, else a bound on the side it
-        fails (fail-soft, as the solver's search)."""
+        leads (`decl` the declarers), searched in (alpha, beta): exact strictly inside, else a
+        bound on the side it fails (fail-soft, as the solver's search)."""
         order = self.order
-        decl = self.declarers
+        self.declarers = decl
         n = len(hands)
         mine = hands[leader]
         maximise = not decl >> leader & 1
@@ -122,16 +142,9 @@ class TwoLeft:
         rest, decl = self.rest, self.declarers
         n = len(rest)
         if i == n:  # the trick is taken; the last one, a card a hand, is forced
-            got = 0 if decl >> winner & 1 else points(table)
-            esuit = self.order.esuit
-            last_keys = self.keys[esuit[(rest[winner].bit_length() - 1) >> 1]]
-            top, taker = -1, winner
-            for j in range(n):
-                seat = (winner + j) % n
-                k = last_keys[(rest[seat].bit_length() - 1) >> 1]
-                if k > top:
-                    top, taker = k, seat
-            return got if decl >> taker & 1 else got + points(sum(rest)) + self.single
+            last = self.last(rest, winner, decl, 0 if decl >> winner & 1 else points(table))
+            assert last is not None
+            return last
         seat = (self.leader + i) % n
         held = rest[seat]
         keys = self.led_keys
