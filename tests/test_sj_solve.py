@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.sj_solve_reference import TooBig, minimax, random_position
-from zfrec.games.shengji.cards import format_hand, parse_hand, size
+from zfrec.games.shengji.cards import HIGH, format_hand, parse_hand, size
 from zfrec.games.shengji.order import make_order, parse_trump
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.rules import sj_preset
@@ -218,7 +218,7 @@ def test_the_default_preset_solves_from_a_rules_object() -> None:
 
 
 def test_the_last_two_tricks_searched_without_the_engine_agree_with_the_plain_minimax() -> None:
-    # the solver's two-card endgame (`two_left`) on positions that start there: pairs and
+    # the solver's two-card endgame (`TwoLeft`) on positions that start there: pairs and
     # throws are common (random_position's narrow decks), both kitty modes, four and five seats
     rng = random.Random(SEED + 2)
     for i in range(600):
@@ -244,6 +244,29 @@ def test_the_last_two_tricks_searched_without_the_engine_agree_with_the_plain_mi
         for lo, hi in ((expected - 1, expected), (expected, expected + 1), (-1, expected - 4)):
             got = _Search(state, SjBudget()).search(lo, hi)
             assert (got <= lo and expected <= got) or (got >= hi and expected >= got), shown
+
+
+def test_a_leader_holding_a_pair_may_lead_one_card_of_it() -> None:
+    # two cards a hand: leading one 3s keeps the kitty at a single's multiplier (a pair lead
+    # loses to the 4s pair and takes the kitty at a pair's); the two-card endgame once tried
+    # only the pair, and was 40 points out for either side
+    for declarers in (0b0101, 0b1010):
+        hands = ["3s 3s", "4s 4s", "8h 9h", "Tc Kh"] if declarers == 0b0101 else None
+        hands = hands or ["3s 3s", "4s 4s", "Tc Kh", "8h 9h"]
+        state = RoundState.from_hands(
+            [parse_hand(h) for h in hands], parse_trump("7c"), leader=0,
+            declarers=declarers, kitty=parse_hand("Kd Kd"),
+        )  # fmt: skip
+        assert solve_state(state).value == minimax(state, STATES) == 60
+    # and on random two-card positions where the leader holds a pair
+    rng = random.Random(SEED + 3)
+    checked = 0
+    while checked < 300:
+        state = random_position(rng, 2, sj_preset(kitty_multiplier=rng.choice(("power", "linear"))))
+        if state.lead is not None or not state.hands[state.turn] & HIGH:
+            continue
+        assert solve_state(state).value == minimax(state, STATES)
+        checked += 1
 
 
 @pytest.mark.slow

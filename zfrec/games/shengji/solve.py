@@ -229,7 +229,7 @@ class _Search:
             for bits in range(32)
         ]
         self.so_far: dict[tuple[object, ...], tuple[int, int]] = {}  # `points_so_far`
-        self.end = TwoLeft(self.order, self.keys, self.kitty_bound, self.kitty_points, self.mode)
+        self.end = TwoLeft(self.order, self.keys, self.kitty_points, self.mode)
 
     # bounds and keys ---------------------------------------------------------------------------
 

@@ -7,7 +7,9 @@ follow here:
 - a lead of both cards (a pair, or two cards of one suit thrown when the throw stands) is the
   last trick: every hand plays both its cards (any two-card follow from a two-card hand is the
   whole hand), and the trick goes as `trick_winner` says, the kitty at that lead's multiplier;
-- a single lead: each follower plays a card of the led effective suit if it holds one, else
+- a single lead, of either card (one card of a pair too: a lead is any cards of one suit,
+  ruling 6):
+  each follower plays a card of the led effective suit if it holds one, else
   any card (`legal_follows` for a single); the earliest of the highest keys takes the trick
   (`trick_winner` for a single), and the last trick, one card a hand, is forced.
 
@@ -35,14 +37,13 @@ class TwoLeft:
     """The last two tricks of one solve (its order, card keys, declarers and kitty)."""
 
     def __init__(
-        self, order: Order, keys: Sequence[Sequence[int]], kitty_bound: Sequence[int],
-        kitty_points: int, mode: str,
+        self, order: Order, keys: Sequence[Sequence[int]], kitty_points: int, mode: str,
     ) -> None:  # fmt: skip
         self.order = order
         self.keys = keys  # by led suit: each card's key when played to a single or a pair
         self.formats: dict[int, Format] = {}  # leads of two cards read (`read`)
         self.declarers = 0  # the declarers of the position being searched (`value`)
-        self.single = kitty_bound[0]  # the kitty at a single's multiplier
+        self.single = kitty_points * kitty_multiplier(0, mode)  # the kitty after a single
         self.kitty_points = kitty_points
         self.mode = mode
         # the single lead being searched (`_single`): its suit's keys and mask, the leader,
@@ -90,13 +91,17 @@ class TwoLeft:
         maximise = not decl >> leader & 1
         best = -INFINITY if maximise else INFINITY
         esuit = order.esuit
-        if mine & HIGH or (
-            esuit[(mine & -mine).bit_length() >> 1] == esuit[(mine.bit_length() - 1) >> 1]
-            and check_throw_format(
-                order, self.read(mine), [hands[(leader + i) % n] for i in range(1, n)]
-            ).stands
-        ):
+        lead = None  # both cards led: a pair, or two cards of one suit whose throw stands
+        if esuit[((mine & -mine).bit_length() - 1) >> 1] == esuit[(mine.bit_length() - 1) >> 1]:
             lead = self.read(mine)
+            if (
+                not mine & HIGH
+                and not check_throw_format(
+                    order, lead, [hands[(leader + i) % n] for i in range(1, n)]
+                ).stands
+            ):
+                lead = None
+        if lead is not None:
             table = [hands[(leader + i) % n] for i in range(n)]
             winner = (leader + trick_winner(order, table, lead)) % n
             if decl >> winner & 1:
@@ -104,8 +109,6 @@ class TwoLeft:
             else:
                 multiplier = kitty_multiplier(lead.units[0].pairs, self.mode)
                 best = points(sum(hands)) + self.kitty_points * multiplier
-            if mine & HIGH:  # a pair: no single to lead
-                return best
             if maximise:
                 alpha = max(alpha, best)
             else:
