@@ -93,6 +93,7 @@ from zfrec.games.shengji.solve_moves import (
     follow_list,
     leads,
     merge,
+    trick_holder,
 )
 from zfrec.games.shengji.solve_order import follow_order, ordered
 from zfrec.games.shengji.trick import single_or_pair_keys, trick_winner
@@ -309,13 +310,7 @@ class _Search:
         the earliest of the highest, as `trick_winner`) and whether it is the mover's side's."""
         s = self.state
         shape = 1 if lead.kind == "single" else 2
-        keys = self.keys[lead.esuit]
-        best_key, winner = -1, 0
-        for who, p in s.trick_plays:
-            c = (p.bit_length() - 1) >> 1
-            k = keys[c] if p == shape << (c << 1) else -1
-            if k > best_key:
-                best_key, winner = k, who
+        best_key, winner = trick_holder(self.keys[lead.esuit], s.trick_plays, shape)
         decl = s.declarers
         return best_key, (decl >> winner & 1) == (decl >> s.turn & 1)
 
@@ -419,12 +414,7 @@ class _Search:
         fast = lead.kind == "single" or lead.kind == "pair"
         shape = 1 if lead.kind == "single" else 2
         keys = self.keys[lead.esuit]
-        best_key, winner = -1, -1
-        for who, p in s.trick_plays:  # the seat that holds the trick so far, and its key
-            c = (p.bit_length() - 1) >> 1
-            k = keys[c] if p == shape << (c << 1) else -1
-            if k > best_key:
-                best_key, winner = k, who
+        best_key, winner = trick_holder(keys, s.trick_plays, shape)  # the trick so far
         table_list = [p for _, p in s.trick_plays]
         two = size(mine) == 2  # a play of one card leaves the last trick
         for play in plays:

@@ -11,7 +11,7 @@ from zfrec.games.shengji.cards import FIVES, HIGH, LOW, TENS_KINGS, points, size
 from zfrec.games.shengji.formats import Format, pair_levels, runs
 from zfrec.games.shengji.order import TRUMP, Order
 from zfrec.games.shengji.round import RoundState
-from zfrec.games.shengji.solve_moves import CACHE
+from zfrec.games.shengji.solve_moves import CACHE, trick_holder
 
 __all__ = ["Units", "kitty_seats", "lead_pairs", "sure_points", "trick_pairs", "trick_taker"]
 
@@ -120,12 +120,7 @@ def trick_taker(
     two of them, a pair where it holds one, and a play of two cards wins only as a pair); a
     seat holding none may play anything, and wins only with trump of the lead's shape."""
     shape = 1 if lead.kind == "single" else 2
-    best_key, holder = -1, 0
-    for who, p in plays:
-        c = (p.bit_length() - 1) >> 1
-        k = keys[c] if p == shape << (c << 1) else -1
-        if k > best_key:
-            best_key, holder = k, who
+    best_key, holder = trick_holder(keys, plays, shape)
     side = decl >> holder & 1
     n = len(hands)
     mask = order.suit_mask[lead.esuit]

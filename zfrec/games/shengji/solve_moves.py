@@ -15,12 +15,36 @@ from zfrec.games.shengji.order import TRUMP, Order
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.throws import check_throw_format
 
-__all__ = ["CACHE", "Follows", "card_classes", "follow_list", "leads", "merge"]
+__all__ = [
+    "CACHE",
+    "Follows",
+    "card_classes",
+    "follow_list",
+    "leads",
+    "merge",
+    "trick_holder",
+]
 
 _PTS = tuple(points(1 << (c << 1)) for c in range(54))
 # entries each of the search's caches keeps before it is emptied (they only save work: the
 # memory stays bounded, with the table's, under 500 MB at 12 cards a seat)
 CACHE = 50_000
+
+
+def trick_holder(
+    keys: Sequence[int], plays: Sequence[tuple[int, int]], shape: int
+) -> tuple[int, int]:
+    """Who holds a trick led as a single (`shape` 1) or a pair (2) so far, as `trick_winner`
+    finds it: the key (`keys`, the led suit's `single_or_pair_keys`; -1 for a play not of the
+    lead's shape) of the earliest of the highest plays (`plays`, (seat, cards) from the lead
+    on), and its seat."""
+    best_key, holder = -1, plays[0][0]
+    for who, p in plays:
+        c = (p.bit_length() - 1) >> 1
+        k = keys[c] if p == shape << (c << 1) else -1
+        if k > best_key:
+            best_key, holder = k, who
+    return best_key, holder
 
 
 def _max_single(order: Order, cards: int) -> int:

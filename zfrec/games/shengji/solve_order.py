@@ -10,7 +10,7 @@ from zfrec.games.shengji.cards import distinct, points, size
 from zfrec.games.shengji.formats import best_top
 from zfrec.games.shengji.order import TRUMP
 from zfrec.games.shengji.round import RoundState
-from zfrec.games.shengji.solve_moves import _max_single
+from zfrec.games.shengji.solve_moves import _max_single, trick_holder
 from zfrec.games.shengji.trick import can_win, trick_winner
 
 __all__ = ["follow_order", "ordered"]
@@ -64,12 +64,7 @@ def ordered(
         # cannot win; the earliest of the highest key holds the trick (as `trick_winner`)
         shape = 1 if kind == "single" else 2
         led_keys = keys[lead.esuit]
-        best_key, winner = -1, 0
-        for who, p in tricked:
-            c = (p.bit_length() - 1) >> 1
-            k = led_keys[c] if p == shape << (c << 1) else -1
-            if k > best_key:
-                best_key, winner = k, who
+        best_key, winner = trick_holder(led_keys, tricked, shape)
         partner_wins = (decl >> winner & 1) == mine
         out = []
         for p in plays:
