@@ -75,3 +75,18 @@ def random_position(rng: random.Random, per_seat: int, rules: SjRules | None = N
         plays = state.legal_plays()
         state.play(state.turn, rng.choice(plays))
     return state
+
+
+def dealt_position(rng: random.Random, rules: SjRules, per_seat: int) -> RoundState:
+    """A random deal of `per_seat` cards to each of `rules.players` seats from `rules.decks`
+    decks, a random trump and leader, the kitty from the rest; the declarers are the leader
+    and, with five seats (zhao pengyou with the teams known), the seat two after it."""
+    n = rules.players
+    deck = list(range(54)) * rules.decks
+    rng.shuffle(deck)
+    hands = [from_ids(deck[s * per_seat : (s + 1) * per_seat]) for s in range(n)]
+    kitty = from_ids(deck[n * per_seat : n * per_seat + rules.kitty])
+    order = make_order(rng.randrange(13), rng.choice((None, 0, 1, 2, 3)))
+    leader = rng.randrange(n)
+    declarers = 1 << leader | (1 << (leader + 2) % n if n == 5 else 0)
+    return RoundState.from_hands(hands, order, leader, rules, declarers=declarers, kitty=kitty)

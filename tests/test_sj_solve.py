@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.sj_solve_reference import TooBig, minimax, random_position
+from tests.sj_solve_reference import TooBig, dealt_position, minimax, random_position
 from zfrec.games.shengji.cards import HIGH, format_hand, parse_hand, size
-from zfrec.games.shengji.order import make_order, parse_trump
+from zfrec.games.shengji.order import parse_trump
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.rules import sj_preset
 from zfrec.games.shengji.solve import SjBudget, _Search, card_classes, leads, solve_state
@@ -223,17 +223,7 @@ def test_the_last_two_tricks_searched_without_the_engine_agree_with_the_plain_mi
     rng = random.Random(SEED + 2)
     for i in range(600):
         if i % 3 == 2:
-            rules = sj_preset("zhaopengyou", players=5)
-            deck = list(range(54)) * rules.decks
-            rng.shuffle(deck)
-            hands = [sum(1 << (c << 1) for c in deck[2 * s : 2 * s + 2]) for s in range(5)]
-            kitty = sum(1 << (c << 1) for c in deck[10 : 10 + rules.kitty])
-            order = make_order(rng.randrange(13), rng.choice((None, 0, 1, 2, 3)))
-            leader = rng.randrange(5)
-            declarers = 1 << leader | 1 << (leader + 2) % 5
-            state = RoundState.from_hands(
-                hands, order, leader, rules, declarers=declarers, kitty=kitty
-            )
+            state = dealt_position(rng, sj_preset("zhaopengyou", players=5), 2)
         else:
             mode = "linear" if i % 3 else "power"
             state = random_position(rng, 2, sj_preset(kitty_multiplier=mode))
@@ -277,18 +267,7 @@ def test_one_deck_and_five_seats_agree_with_the_plain_minimax() -> None:
     for i in range(60):
         five = i % 2 == 1
         rules = sj_preset("zhaopengyou", players=5) if five else sj_preset("dabaifen")
-        n = 5 if five else 4
-        per_seat = rng.choice((2, 3) if five else (3, 4))
-        deck = list(range(54)) * rules.decks
-        rng.shuffle(deck)
-        hands = [
-            sum(1 << (c << 1) for c in deck[s * per_seat : (s + 1) * per_seat]) for s in range(n)
-        ]
-        kitty = sum(1 << (c << 1) for c in deck[n * per_seat : n * per_seat + rules.kitty])
-        order = make_order(rng.randrange(13), rng.choice((None, 0, 1, 2, 3)))
-        leader = rng.randrange(n)
-        declarers = 1 << leader | (1 << (leader + 2) % n if five else 0)
-        state = RoundState.from_hands(hands, order, leader, rules, declarers=declarers, kitty=kitty)
+        state = dealt_position(rng, rules, rng.choice((2, 3) if five else (3, 4)))
         try:
             expected = minimax(state, STATES)
         except TooBig:

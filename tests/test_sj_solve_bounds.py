@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import random
 
-from tests.sj_solve_reference import TooBig, minimax, random_position
+from tests.sj_solve_reference import TooBig, dealt_position, minimax, random_position
 from zfrec.games.shengji.cards import format_hand
-from zfrec.games.shengji.order import make_order
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.rules import sj_preset
 from zfrec.games.shengji.solve import SjBudget, _Search
@@ -53,18 +52,7 @@ def _position(rng: random.Random, i: int) -> RoundState:
     if i % 5 == 4:  # one deck, or five seats with the teams known
         five = i % 10 == 9
         rules = sj_preset("zhaopengyou", players=5) if five else sj_preset("dabaifen")
-        n = 5 if five else 4
-        per_seat = rng.choice((2, 3))
-        deck = list(range(54)) * rules.decks
-        rng.shuffle(deck)
-        hands = [
-            sum(1 << (c << 1) for c in deck[s * per_seat : (s + 1) * per_seat]) for s in range(n)
-        ]
-        kitty = sum(1 << (c << 1) for c in deck[n * per_seat : n * per_seat + rules.kitty])
-        order = make_order(rng.randrange(13), rng.choice((None, 0, 1, 2, 3)))
-        leader = rng.randrange(n)
-        declarers = 1 << leader | (1 << (leader + 2) % n if five else 0)
-        return RoundState.from_hands(hands, order, leader, rules, declarers=declarers, kitty=kitty)
+        return dealt_position(rng, rules, rng.choice((2, 3)))
     return random_position(rng, rng.choice((2, 3, 3, 4, 4, 5)))
 
 
