@@ -110,6 +110,25 @@ def test_a_budget_too_small_answers_inexact_and_never_hangs() -> None:
     assert state.result is not None
 
 
+def test_a_search_cut_short_reports_bounds_that_hold_the_value() -> None:
+    rng = random.Random(SEED + 5)
+    tried = 0
+    for _ in range(40):
+        state = random_position(rng, rng.choice((3, 4)))
+        try:
+            value = minimax(state, STATES)
+        except TooBig:
+            continue
+        full = solve_state(state)
+        assert full.exact and full.lower == full.value == full.upper == value
+        for nodes in (1, 5, 20, 60):
+            cut = solve_state(state, SjBudget(max_nodes=nodes, max_seconds=None))
+            assert cut.lower <= value <= cut.upper
+            assert cut.lower <= cut.value <= cut.upper
+            tried += not cut.exact
+    assert tried > 40  # most searches were cut short: the bounds were put to the test
+
+
 # --- records and the command line ----------------------------------------------------------------
 
 
@@ -153,7 +172,8 @@ def test_solve_json_on_a_record_cut_mid_round(tmp_path: Path) -> None:
     done = _zfrec("solve", str(cut), "--json")
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
-    assert set(answer) == {"values", "best", "line", "nodes", "ms", "exact"}
+    assert set(answer) == {"values", "best", "line", "nodes", "ms", "exact", "bounds"}
+    assert answer["bounds"] == {"opponents": [answer["values"]["opponents"]] * 2}
     assert set(answer["values"]) == {"opponents", "declarers"}
     assert answer["exact"] is True and answer["best"] and answer["nodes"] > 0
     # the same position through the engine: the reference agrees, and the line is legal
@@ -172,7 +192,13 @@ def test_solve_json_on_a_record_cut_mid_round(tmp_path: Path) -> None:
     cut_early = _cut(match, tmp_path, 2)
     short = _zfrec("solve", str(cut_early), "--json", "--max-nodes", "200")
     assert short.returncode == 1, short.stderr
-    assert json.loads(short.stdout)["exact"] is False
+    inexact = json.loads(short.stdout)
+    assert inexact["exact"] is False
+    low, high = inexact["bounds"]["opponents"]
+    assert low <= inexact["values"]["opponents"] <= high
+    words = _zfrec("solve", str(cut_early), "--max-nodes", "200")
+    assert words.returncode == 1 and "perfect play" not in words.stdout
+    assert f"proved: opponents between {low} and {high}" in words.stdout
 
 
 def test_solve_refuses_what_it_cannot_solve(tmp_path: Path) -> None:

@@ -296,10 +296,16 @@ def _print_kind_answer(answer: dict[str, Any], as_json: bool) -> None:
         return
     values = answer.get("values", {})
     shown = ", ".join(f"{k} {v}" for k, v in values.items())
-    out.print(f"perfect play from here: {escape(shown)}")
+    exact = answer.get("exact", True)
+    if exact:
+        out.print(f"perfect play from here: {escape(shown)}")
+    else:
+        out.print(f"best found within the budget, not proved: {escape(shown)}")
+        for who, (lo, hi) in answer.get("bounds", {}).items():
+            out.print(f"proved: {escape(who)} between {lo} and {hi}")
     best = answer.get("best") or []
     if best:
-        out.print(f"best: {escape(' | '.join(best))}")
+        out.print(f"{'best' if exact else 'best so far'}: {escape(' | '.join(best))}")
     parts: list[str] = []
     trick: list[str] = []
     for step in answer.get("line", []):
@@ -310,7 +316,7 @@ def _print_kind_answer(answer: dict[str, Any], as_json: bool) -> None:
     if trick:
         parts.append(", ".join(trick))
     out.print(f"line: {escape(' / '.join(parts))}")
-    verdict = "solved" if answer.get("exact", True) else "not solved within the budget"
+    verdict = "solved" if exact else "not solved within the budget"
     secs = answer.get("ms", 0) / 1000
     out.print(f"{verdict}: {answer.get('nodes', 0):,} positions searched in {secs:.2f} s")
 

@@ -141,7 +141,8 @@ class SjSolveResult:
     """What `solve_state` found: `value` the opponents' total at the round's end under perfect
     play (a bound when `exact` is False), `declarers` the declarers' trick points at the end of
     `line` (the principal variation), `best` the plays of the seat to move that keep the value
-    (one play per class of equivalent plays), `nodes` searched and `ms` spent."""
+    (one play per class of equivalent plays), `nodes` searched and `ms` spent; `lower` and
+    `upper` the bounds on the value the search proved (the static bounds, the tests' results)."""
 
     value: int
     declarers: int
@@ -150,6 +151,8 @@ class SjSolveResult:
     nodes: int
     ms: float
     exact: bool
+    lower: int = 0  # what the search proved of the value: at least `lower`, at most `upper`
+    upper: int = 0  # (both `value` when `exact`)
 
 
 class SjOutOfBudget(Exception):
@@ -736,6 +739,9 @@ def solve_state(
 def _solve(state: RoundState, budget: SjBudget | None, ties: bool) -> SjSolveResult:
     search, guess, lower, upper, exact = _mtdf(state, budget)
     value = guess if exact else min(max(guess, lower), upper)
+    if not exact:  # the static bounds and the table's hold too (the first test may not end)
+        low, high = search.known()
+        lower, upper = max(lower, low), min(upper, high)
     search.relax()
     plays = search.moves(search._best_of())
     best: list[int] = []
@@ -760,7 +766,9 @@ def _solve(state: RoundState, budget: SjBudget | None, ties: bool) -> SjSolveRes
     if not exact:
         value = min(max(search.final[0], lower), upper)
     ms = (time.perf_counter() - search.started) * 1000
-    return SjSolveResult(value, search.final[1], best, line, search.nodes, ms, exact)
+    if exact:
+        lower = upper = value
+    return SjSolveResult(value, search.final[1], best, line, search.nodes, ms, exact, lower, upper)
 
 
 def _step(state: RoundState, play: int) -> SjLineStep:

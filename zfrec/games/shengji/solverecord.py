@@ -172,6 +172,7 @@ def result_json(result: SjSolveResult, players: list[str]) -> dict[str, Any]:
         "nodes": result.nodes,
         "ms": round(result.ms, 3),
         "exact": result.exact,
+        "bounds": {"opponents": [result.lower, result.upper]},
     }
 
 
