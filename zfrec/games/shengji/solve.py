@@ -80,7 +80,6 @@ from zfrec.games.shengji.scoring import kitty_multiplier
 from zfrec.games.shengji.solve_bounds import (
     Units,
     kitty_seats,
-    lead_pairs,
     sure_points,
     trick_pairs,
 )
@@ -354,12 +353,10 @@ class _Search:
             # at a lead: the key (`lead_key`) and the most pairs a hand holds, once per hands
             found = self.at_lead.get(hands) or self.lead_info(hands)
             key: tuple[object, ...] | None = (found[0], s.turn, decl)
-            most_pairs = lead_pairs(self.order, hands, s.turn, found[1], self.units.of)
+            most_pairs = self.units.lead(hands, s.turn, found[1])
         elif lead is None:  # zhao pengyou: a call can change the declarers, keyed exactly
             key = (hands, s.turn, decl)
-            most_pairs = lead_pairs(
-                self.order, hands, s.turn, self.units.most(hands), self.units.of
-            )
+            most_pairs = self.units.lead(hands, s.turn)
         else:
             key = None
             rest = base + left
@@ -440,10 +437,10 @@ class _Search:
             if found is None:
                 # a lead whose key was never worked out: not looked up (the key would cost
                 # more, at six cards a seat, than the few cut-offs it finds)
-                most = lead_pairs(self.order, ht, took, self.units.most(ht), self.units.of)
+                most = self.units.lead(ht, took)
                 yield got, got + left - pts + self.kitty_bound[most]
                 continue
-            most = lead_pairs(self.order, ht, took, found[1], self.units.of)
+            most = self.units.lead(ht, took, found[1])
             top = got + left - pts + self.kitty_bound[most]
             entry = self.table.get((found[0], took, decl))
             if entry is None:

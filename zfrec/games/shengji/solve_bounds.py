@@ -50,6 +50,12 @@ class Units:
                 most = n
         return most
 
+    def lead(self, hands: Sequence[int], leader: int, most: int | None = None) -> int:
+        """`lead_pairs` at a lead of `leader` (`most` the hands' `most`, when known)."""
+        if most is None:
+            most = self.most(hands)
+        return lead_pairs(self.order, hands, leader, most, self.of)
+
     def of(self, hand: int) -> int:
         """The pairs of the largest unit in `hand`."""
         if not hand & HIGH:

@@ -38,12 +38,11 @@ from functools import cache
 
 from zfrec.games.shengji.cards import HIGH, distinct, points
 from zfrec.games.shengji.order import Order
+from zfrec.games.shengji.solve_moves import CACHE
 
 __all__ = ["lead_key", "suit_key"]
 
 _FIVES = tuple(points(1 << (c << 1)) // 5 for c in range(54))  # 0, 1 or 2
-# parts each search's cache keeps before it is emptied (as `solve_moves.CACHE`)
-_CACHE = 50_000
 
 
 def lead_key(
@@ -60,7 +59,7 @@ def lead_key(
         exact = (e, *map(mask.__and__, hands))
         part = cache.get(exact)
         if part is None:
-            if len(cache) > _CACHE:
+            if len(cache) > CACHE:
                 cache.clear()
             part = cache[exact] = suit_key(order, e, exact[1:])
         parts.append(part)
