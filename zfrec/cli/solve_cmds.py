@@ -228,7 +228,8 @@ def solve_cmd(
                 "page's step (40, #step=40, hand-2.html#step=40)"
             )
     games = read_games(record, game)
-    with friendly_errors():
+    waiting = err.status("solving...") if err.is_terminal else nullcontext()
+    with friendly_errors(), waiting:
         answer = kind_of(games[-1]).solve(games[-1], at, nodes, seconds)
     if answer is not None:
         _print_kind_answer(answer, as_json)
