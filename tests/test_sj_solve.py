@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -199,6 +200,32 @@ def test_solve_json_on_a_record_cut_mid_round(tmp_path: Path) -> None:
     words = _zfrec("solve", str(cut_early), "--max-nodes", "200")
     assert words.returncode == 1 and "perfect play" not in words.stdout
     assert f"proved: opponents between {low} and {high}" in words.stdout
+
+
+def test_solve_says_it_is_solving_on_a_terminal_only(tmp_path: Path) -> None:
+    import pty
+
+    record = Path(__file__).resolve().parent.parent / "sample_games/shengji/01-bashifen-match.zfn"
+    args = [sys.executable, "-m", "zfrec", "solve", str(record), "--at", "1", "--max-nodes", "2000"]
+    main, child = pty.openpty()
+    try:
+        done = subprocess.run(args, stdin=child, stdout=child, stderr=child, check=False)
+        os.close(child)
+        seen = b""
+        while True:
+            try:
+                chunk = os.read(main, 65536)
+            except OSError:  # the terminal's other end is closed: all is read
+                break
+            if not chunk:
+                break
+            seen += chunk
+    finally:
+        os.close(main)
+    assert done.returncode == 1  # the par of a whole round: not within 2,000 positions
+    assert b"solving..." in seen and b"proved: opponents between" in seen
+    piped = _zfrec("solve", str(record), "--at", "1", "--max-nodes", "2000")
+    assert "solving" not in piped.stdout + piped.stderr
 
 
 def test_solve_refuses_what_it_cannot_solve(tmp_path: Path) -> None:
