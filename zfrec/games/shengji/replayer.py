@@ -464,7 +464,13 @@ class _Replay:
                           "is skipped", _pos(m.pos if m else None, trick.pos), trick=t,
                           rule="11")  # fmt: skip
                 return
-            open_tail = self.open_last and t == len(rnd.tricks) and len(trick.moves) < n
+            # the record may stop in the middle of its last trick (a position to solve, as a
+            # Zheng Fen record may): the round stops there (SJ205), as one still being written
+            open_tail = (
+                (self.open_last or self.stops_in(rnd))
+                and t == len(rnd.tricks)
+                and len(trick.moves) < n
+            )
             if len(trick.moves) != n and not open_tail:
                 self.note("SJ206", f"a trick has {n} plays, one by each seat, not "
                           f"{len(trick.moves)}; the rest of the round is not judged", trick.pos,
@@ -495,7 +501,7 @@ class _Replay:
                     self.joins(state, m, t, turn)
                 if len(found) != before:
                     self.spend(m, before)
-            self.moves += n
+            self.moves += len(moves)
             winner_cause = self.trick_root
         self.trick_root = None
         if not state.over:
@@ -509,6 +515,12 @@ class _Replay:
             else:
                 self.note("SJ205", "the record stops before the round ends; no score is "
                           "computed for it", last_pos, rule="11")  # fmt: skip
+
+    def stops_in(self, rnd: SjRound) -> bool:
+        """Whether the record stops in `rnd`: the match's last round, without its points,
+        result and levels."""
+        last = self.match.rounds[-1] is rnd
+        return last and rnd.points is None and rnd.outcome is None and rnd.levels is None
 
     def check_joins(
         self, state: RoundState, moves: list[SjMove], made: list[PlayEvent], t: int

@@ -1,0 +1,59 @@
+"""Sheng ji on the command line as a new user meets it: records that stop mid-trick, typos,
+options a command does not take for Sheng ji, tables with Chinese names, bad figures."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from zfrec.cli import app
+
+runner = CliRunner()
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_games" / "shengji"
+THROW = SAMPLES / "03-failed-throw.zfn"
+
+
+def _cut(tmp_path: Path, lines: int, extra: str = "") -> Path:
+    """The first `lines` lines of the failed-throw sample (its round stops there), then
+    `extra`."""
+    text = "".join(THROW.read_text(encoding="utf-8").splitlines(keepends=True)[:lines])
+    path = tmp_path / "cut.zfn"
+    path.write_text(text + extra, encoding="utf-8")
+    return path
+
+
+def _diagnostics(path: Path) -> tuple[int, list[tuple[str, str, int]]]:
+    res = runner.invoke(app, ["validate", "--json", str(path)])
+    doc = json.loads(res.stdout)
+    found = [
+        (d["code"], d["severity"], d["line"])
+        for f in doc["files"]
+        for g in f["games"]
+        for d in g["diagnostics"]
+    ]
+    return res.exit_code, found
+
+
+def test_a_record_that_stops_in_the_middle_of_a_trick_only_stops(tmp_path: Path) -> None:
+    # as a Zheng Fen record may (ZF206): the round stops there, a warning, not SJ206
+    path = _cut(tmp_path, 24, "2: 3s Ks forced 3s by 3  3: Ts\n")
+    code, found = _diagnostics(path)
+    assert (code, found) == (0, [("SJ205", "warning", 25)])
+    # the plays of the open trick are judged: 王芳 did not lead trick 14 nor hold 3s
+    path = _cut(tmp_path, 30, "2: 3s\n")
+    code, found = _diagnostics(path)
+    assert code == 1
+    assert [c for c, _, _ in found] == ["SJ203", "SJ102", "SJ205"]
+
+
+def test_a_short_trick_before_the_end_of_the_round_is_still_an_error(tmp_path: Path) -> None:
+    path = _cut(tmp_path, 24, "2: 3s Ks forced 3s by 3  3: Ts\n3: 9h  4: Kh  1: Th  2: 5c\n")
+    code, found = _diagnostics(path)
+    assert code == 1 and ("SJ206", "error", 25) in found
+    # as is one in the last round's last line when the round's points follow
+    path = _cut(tmp_path, 24, "2: 3s Ks forced 3s by 3  3: Ts\npoints 75 total 75\n")
+    code, found = _diagnostics(path)
+    assert code == 1 and ("SJ206", "error", 25) in found
