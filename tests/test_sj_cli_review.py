@@ -57,3 +57,22 @@ def test_a_short_trick_before_the_end_of_the_round_is_still_an_error(tmp_path: P
     path = _cut(tmp_path, 24, "2: 3s Ks forced 3s by 3  3: Ts\npoints 75 total 75\n")
     code, found = _diagnostics(path)
     assert code == 1 and ("SJ206", "error", 25) in found
+
+
+def test_a_play_whose_only_card_is_misspelt_is_one_error_with_its_suggestion(
+    tmp_path: Path,
+) -> None:
+    text = THROW.read_text(encoding="utf-8").replace("3: 6h  4: 8h", "3: 6h  4: 8j", 1)
+    path = tmp_path / "typo.zfn"
+    path.write_text(text, encoding="utf-8")
+    res = runner.invoke(app, ["validate", "--json", str(path)])
+    [game] = json.loads(res.stdout)["files"][0]["games"]
+    read = [d for d in game["diagnostics"] if d["code"] == "ZF001"]
+    # once, at the card, with the seat's cards it may mean; not also "a move needs cards"
+    assert [(d["line"], d["col"]) for d in read] == [(21, 11)]
+    assert "did you mean 8s, 8h or 8d?" in read[0]["message"]
+    assert "the line is skipped" in read[0]["message"]
+    assert read[0]["fix"]["text"] == "8s"
+    # what goes wrong because the trick was skipped follows from the card
+    later = [d for d in game["diagnostics"] if d["code"] != "ZF001"]
+    assert later and all(d["cause"]["line"] == 21 for d in later)

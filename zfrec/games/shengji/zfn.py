@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from zfrec.errors import CardError, RulesError
@@ -57,6 +58,10 @@ _TRUMP_WORDS = {
 }  # fmt: skip
 ROUND_STATEMENTS = ("round", "deal", "bids", "kitty", "discard", "call", "points", "result",
                     "levels")  # fmt: skip
+
+
+class _LineSkipped(Exception):
+    """A line the recovering reader skips whose problem is noted already."""
 
 
 def _fail(token: Token, message: str) -> SyntaxFail:
@@ -134,6 +139,8 @@ class SjBody:
         problem and skips it (None), as Zheng Fen's does with a trick line."""
         try:
             return read()
+        except _LineSkipped:
+            return None
         except SyntaxFail as fail:
             if self.problems is None:
                 raise
@@ -450,6 +457,7 @@ class SjBody:
             else:
                 raise _fail(t, f"unexpected {text[:20]!r} in the move")
         if not cards:
+            self._unread_play(at)
             raise SyntaxFail("a move needs cards: every seat plays to every trick", *at)
         if (state == "forced" and not forced) or state == "by":
             raise SyntaxFail("'forced' needs the cards that stayed down, then 'by SEAT'", *at)
@@ -460,6 +468,20 @@ class SjBody:
         move.cards = cards
         move.forced = forced or None
         move.alternatives = tuple(versions)
+
+    def _unread_play(self, at: Pos) -> None:
+        """A play none of whose cards could be read: its line is skipped, as for any move
+        without cards, and reported once, as the card it could not read with its suggestion
+        (not also as a move without cards, which the play is not)."""
+        problems = self.problems
+        if problems is None:
+            return
+        mine = [i for i, p in enumerate(problems) if p.kind == "card" and p.move == at]
+        if not mine:
+            return
+        p = problems[mine[0]]
+        problems[mine[0]] = replace(p, kind="line", message=f"{p.message} (the line is skipped)")
+        raise _LineSkipped
 
     def _held(self, seat: int) -> int:
         """What the record says `seat` holds: its known deal (and the kitty for the dealer)."""
