@@ -76,3 +76,28 @@ def test_a_play_whose_only_card_is_misspelt_is_one_error_with_its_suggestion(
     # what goes wrong because the trick was skipped follows from the card
     later = [d for d in game["diagnostics"] if d["code"] != "ZF001"]
     assert later and all(d["cause"]["line"] == 21 for d in later)
+
+
+def test_solve_refuses_zheng_fen_options_for_a_sheng_ji_record(tmp_path: Path) -> None:
+    path = _cut(tmp_path, 37)  # three tricks left: Ann to lead
+    for extra in (["--seat", "Ann"], ["--only-seat"], ["--table", "5000"]):
+        res = runner.invoke(app, ["solve", str(path), *extra])
+        assert res.exit_code == 2, extra
+        assert f"{extra[0]}: Zheng Fen's solver only" in res.stderr
+        assert res.stdout == ""
+    # a Zheng Fen record still takes them
+    unfinished = ROOT / "sample_games" / "unfinished" / "three-players.zfn"
+    res = runner.invoke(app, ["solve", str(unfinished), "--seat", "1", "--table", "5000"])
+    assert res.exit_code == 0 and "holding" in res.stdout
+
+
+def test_solve_text_names_the_seat_to_move_and_an_unproved_value(tmp_path: Path) -> None:
+    path = _cut(tmp_path, 37)
+    res = runner.invoke(app, ["solve", str(path)])
+    assert res.exit_code == 0
+    assert res.stdout.startswith("perfect play from here: opponents 65, declarers 125\n")
+    assert "best for Ann (to move): Ad | 7c\n" in res.stdout
+    res = runner.invoke(app, ["solve", str(path), "--max-nodes", "1"])
+    assert res.exit_code == 1
+    assert res.stdout.startswith("best found from here (not proved): opponents ")
+    assert "perfect play" not in res.stdout

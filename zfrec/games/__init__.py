@@ -312,6 +312,11 @@ class GameKind:
 
     # --- the solver -------------------------------------------------------------------------
 
+    #: Whether `solve` is the kind's own solver: `zfrec solve` then takes only the position
+    #: (--at), the budget (--max-nodes, --max-seconds) and --json, and refuses Zheng Fen's
+    #: --seat, --only-seat and --table (exit 2) rather than ignore them.
+    own_solver: bool = False
+
     def solve(
         self, game: Game, at: str | None, max_nodes: int | None, max_seconds: float | None
     ) -> dict[str, Any] | None:

@@ -187,6 +187,8 @@ class ShengjiKind(GameKind):
 
         return audit_match(game, budget=budget)
 
+    own_solver = True
+
     def solve(
         self, game: Any, at: str | None, max_nodes: int | None, max_seconds: float | None
     ) -> dict[str, Any]:
