@@ -101,3 +101,18 @@ def test_solve_text_names_the_seat_to_move_and_an_unproved_value(tmp_path: Path)
     assert res.exit_code == 1
     assert res.stdout.startswith("best found from here (not proved): opponents ")
     assert "perfect play" not in res.stdout
+
+
+def test_analyze_players_table_lines_up_chinese_names() -> None:
+    from zfrec.record.lexer import display_width
+
+    res = runner.invoke(app, ["analyze", str(THROW), "--summary"])
+    assert res.exit_code == 0
+    lines = res.stdout.splitlines()
+    start = lines.index(next(ln for ln in lines if ln.startswith("players (")))
+    rows = lines[start + 1 : start + 5]
+    assert [r.split()[0] for r in rows] == ["Ann", "王芳", "Bo", "李娜"]
+    # every row as wide on the screen, so the figures stand in columns
+    assert len({display_width(r) for r in rows}) == 1
+    ann, wang = rows[0], rows[1]
+    assert display_width(wang[: wang.index(" 30 ")]) == display_width(ann[: ann.index(" 45 ")])
