@@ -116,3 +116,32 @@ def test_analyze_players_table_lines_up_chinese_names() -> None:
     assert len({display_width(r) for r in rows}) == 1
     ann, wang = rows[0], rows[1]
     assert display_width(wang[: wang.index(" 30 ")]) == display_width(ann[: ann.index(" 45 ")])
+
+
+def test_simulate_refuses_zheng_fen_options_it_would_ignore(tmp_path: Path) -> None:
+    out = tmp_path / "m.zfn"
+    base = ["simulate", "--game", "shengji", "--games", "1", "--out", str(out)]
+    res = runner.invoke(app, [*base, "--players", "6"])
+    assert res.exit_code == 2 and "--players 6: a Sheng ji table has the preset's seats" in (
+        res.stderr
+    )
+    res = runner.invoke(app, [*base, "--hands-per-game", "3"])
+    assert res.exit_code == 2 and "--hands-per-game is Zheng Fen's" in res.stderr
+    assert not out.exists()
+    # --players that says what the table has is fine
+    res = runner.invoke(app, [*base, "--rules", "zhaopengyou", "--option", "players=6",
+                              "--players", "6"])  # fmt: skip
+    assert res.exit_code == 0, res.stderr
+    assert '[Players "' in out.read_text(encoding="utf-8")
+    assert len(out.read_text(encoding="utf-8").split("\n", 3)[2].split(",")) == 6
+
+
+def test_an_unknown_option_name_is_named_as_such() -> None:
+    res = runner.invoke(app, ["classify", "--game", "shengji", "--trump", "7c", "8d",
+                              "--option", "self_overplay=true"])  # fmt: skip
+    assert res.exit_code == 2
+    assert "unknown Sheng ji option 'self_overplay': options are kitty_multiplier" in res.stderr
+    res = runner.invoke(app, ["classify", "--game", "shengji", "--trump", "7c", "8d",
+                              "--option", "players"])  # fmt: skip
+    assert res.exit_code == 2
+    assert "Sheng ji option 'players' should look like name=value" in res.stderr
