@@ -145,3 +145,23 @@ def test_an_unknown_option_name_is_named_as_such() -> None:
                               "--option", "players"])  # fmt: skip
     assert res.exit_code == 2
     assert "Sheng ji option 'players' should look like name=value" in res.stderr
+
+
+def test_a_misspelt_chinese_name_close_to_one_player_is_read_as_that_player(
+    tmp_path: Path,
+) -> None:
+    text = THROW.read_text(encoding="utf-8")
+    path = tmp_path / "name.zfn"
+    path.write_text(text.replace("\n2: 4c  3: BJ", "\n王方: 4c  3: BJ", 1), encoding="utf-8")
+    code, found = _diagnostics(path)
+    # one error, at the name; the trick is read with 王芳's play, so nothing follows from it
+    assert (code, found) == (1, [("ZF001", "error", 30)])
+    res = runner.invoke(app, ["validate", str(path)])
+    assert "did you mean 王芳? (read as 王芳)" in res.stdout
+    res = runner.invoke(app, ["audit", "--json", str(path)])
+    [edit] = json.loads(res.stdout)["games"][0]["repairs"][0]["edits"]
+    assert (edit["kind"], edit["before"], edit["after"]) == ("read", "王方", "王芳")
+    # a name close to nobody's still costs its line
+    path.write_text(text.replace("\n2: 4c  3: BJ", "\nXyz: 4c  3: BJ", 1), encoding="utf-8")
+    code, found = _diagnostics(path)
+    assert code == 1 and found[0] == ("ZF001", "error", 30) and len(found) > 1

@@ -382,7 +382,7 @@ class SjBody:
             if t.kind in (WORD, STRING) and k + 1 < n and tokens[k + 1].kind == COLON:
                 if moves:
                     self._finish_move(moves[-1], parts, seats)
-                seat = seats.resolve(t)
+                seat = self._move_seat(t, seats)
                 moves.append(SjMove(seat, 0, pos=Pos(t.line, t.col)))
                 parts = []
                 k += 2
@@ -398,6 +398,18 @@ class SjBody:
             raise _fail(tokens[max(start - 1, 0)], "no moves: write them as '1: 7h 7h  2: 8h 9h'")
         self._finish_move(moves[-1], parts, seats)
         return lead, moves
+
+    def _move_seat(self, t: Token, seats: Seats) -> int:
+        """The seat of a move. A recovering reader reads a name close to one player's as that
+        player, noted as a `seat` problem with the fix, as Zheng Fen's reader does; any other
+        name that is no seat's fails, and its line is skipped."""
+        if self.problems is None:
+            return seats.resolve(t)
+        found, problem = seats.leniently(t, "move")
+        if found is None or problem is None:
+            return found if found is not None else seats.resolve(t)
+        self.problems.append(replace(problem, kind="seat", move=(t.line, t.col), seats=(found,)))
+        return found
 
     def _finish_move(self, move: SjMove, parts: list[Token], seats: Seats) -> None:
         at = move.pos
