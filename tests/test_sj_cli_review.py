@@ -165,3 +165,10 @@ def test_a_misspelt_chinese_name_close_to_one_player_is_read_as_that_player(
     path.write_text(text.replace("\n2: 4c  3: BJ", "\nXyz: 4c  3: BJ", 1), encoding="utf-8")
     code, found = _diagnostics(path)
     assert code == 1 and found[0] == ("ZF001", "error", 30) and len(found) > 1
+
+
+def test_the_top_level_help_names_sheng_ji_and_how_to_pick_it() -> None:
+    res = runner.invoke(app, ["--help"])
+    assert res.exit_code == 0
+    text = " ".join(res.stdout.split())
+    assert "Sheng ji (升级)" in text and "--game shengji" in text
