@@ -172,3 +172,27 @@ def test_the_top_level_help_names_sheng_ji_and_how_to_pick_it() -> None:
     assert res.exit_code == 0
     text = " ".join(res.stdout.split())
     assert "Sheng ji (升级)" in text and "--game shengji" in text
+
+
+def test_table_commands_refuse_more_plays_or_copies_than_the_table_has() -> None:
+    sj = ["--game", "shengji", "--trump", "7c"]
+    cases = [
+        (["trick", *sj, "8d", "9d", "Td", "Jd", "Qd"], "at most 4 (bashifen), not 5"),
+        (["trick", *sj, "8d 8d", "8d 8d"], "8d is given 4 times: 2 deck(s)"),
+        (["trick", *sj, "--rules", "dabaifen", "8d", "8d"], "8d is given 2 times: 1 deck(s)"),
+        (["throw", *sj, "Kd Qd", "--other", "Kd Kd", "--other", "4h", "--other", "5c"],
+         "Kd is given 3 times"),
+        (["throw", *sj, "Kd Qd", *("--other 4h --other 5c --other 6c --other 7d".split())],
+         "once for each of the 3 other players (bashifen), not 4 times"),
+        (["legal", *sj, "--lead", "8d 8d", "8d 8d 9d"], "8d is given 4 times"),
+    ]  # fmt: skip
+    for args, message in cases:
+        res = runner.invoke(app, args)
+        assert res.exit_code == 2, args
+        assert message in res.stderr, (args, res.stderr)
+    # the README's examples still answer
+    res = runner.invoke(app, ["trick", *sj, "8d 8d", "9d 9d", "Jc Qc", "Td 2s", "--json"])
+    assert res.exit_code == 0 and json.loads(res.stdout) == {"winner": 2, "points": 10}
+    res = runner.invoke(app, ["throw", *sj, "Kd Qd", "--other", "Kd 3s", "--other", "4h",
+                              "--other", "5c"])  # fmt: skip
+    assert res.exit_code == 1 and "the throw fails" in res.stdout
