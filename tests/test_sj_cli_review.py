@@ -182,8 +182,8 @@ def test_table_commands_refuse_more_plays_or_copies_than_the_table_has() -> None
         (["trick", *sj, "--rules", "dabaifen", "8d", "8d"], "8d is given 2 times: 1 deck(s)"),
         (["throw", *sj, "Kd Qd", "--other", "Kd Kd", "--other", "4h", "--other", "5c"],
          "Kd is given 3 times"),
-        (["throw", *sj, "Kd Qd", *("--other 4h --other 5c --other 6c --other 7d".split())],
-         "once for each of the 3 other players (bashifen), not 4 times"),
+        (["throw", *sj, "Kd Qd", "--other", "4h", "--other", "5c", "--other", "6c",
+          "--other", "7d"], "once for each of the 3 other players (bashifen), not 4 times"),
         (["legal", *sj, "--lead", "8d 8d", "8d 8d 9d"], "8d is given 4 times"),
     ]  # fmt: skip
     for args, message in cases:
