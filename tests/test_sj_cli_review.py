@@ -196,3 +196,32 @@ def test_table_commands_refuse_more_plays_or_copies_than_the_table_has() -> None
     res = runner.invoke(app, ["throw", *sj, "Kd Qd", "--other", "Kd 3s", "--other", "4h",
                               "--other", "5c"])  # fmt: skip
     assert res.exit_code == 1 and "the throw fails" in res.stdout
+
+
+def test_validate_rules_and_options_are_read_by_each_record_s_game(tmp_path: Path) -> None:
+    # Sheng ji's presets and options re-judge a Sheng ji record (they were refused, or read
+    # as Zheng Fen's: --rules pagat was an internal error)
+    res = runner.invoke(app, ["validate", "--json", "--option", "throw_penalty=10", str(THROW)])
+    assert res.exit_code == 1
+    [game] = json.loads(res.stdout)["files"][0]["games"]
+    assert [d["code"] for d in game["diagnostics"]] == ["SJ501"]  # two cards taken back
+    assert "throw penalties come to -10" in game["diagnostics"][0]["message"]
+    res = runner.invoke(app, ["validate", "--rules", "dabaifen", str(THROW)])
+    assert res.exit_code == 1 and "SJ302" in res.stdout  # one deck: hands of 12
+    # --option applies on top of --rules
+    code, found = _diagnostics(THROW)
+    assert (code, found) == (0, [])
+    res = runner.invoke(app, ["validate", "--rules", "bashifen", "-o", "throw_penalty=10",
+                              str(THROW)])  # fmt: skip
+    assert res.exit_code == 1 and "SJ501" in res.stdout
+    # another game's preset: an error at the record, not a traceback
+    res = runner.invoke(app, ["validate", "--rules", "pagat", str(THROW)])
+    assert res.exit_code == 1
+    assert "a Sheng ji record is not re-judged: unknown Sheng ji preset 'pagat'" in res.stdout
+    # a Zheng Fen record with Zheng Fen's rules is judged as before; a name of no game: exit 2
+    zf = ROOT / "sample_games" / "02-three-players.zfn"
+    res = runner.invoke(app, ["validate", "--rules", "poppel", str(zf)])
+    assert res.exit_code == 0 and "all legal" in res.stdout
+    res = runner.invoke(app, ["validate", "--rules", "nope", str(THROW)])
+    assert res.exit_code == 2
+    assert "presets are pagat, poppel, parlett; unknown Sheng ji preset 'nope'" in res.stderr
