@@ -225,3 +225,15 @@ def test_validate_rules_and_options_are_read_by_each_record_s_game(tmp_path: Pat
     res = runner.invoke(app, ["validate", "--rules", "nope", str(THROW)])
     assert res.exit_code == 2
     assert "presets are pagat, poppel, parlett; unknown Sheng ji preset 'nope'" in res.stderr
+
+
+def test_audit_says_a_larger_budget_helps_only_when_the_bound_was_reached() -> None:
+    short = SAMPLES / "broken" / "short-trick.zfn"  # no edit is made for a missing play
+    res = runner.invoke(app, ["audit", str(short)])
+    assert res.exit_code == 1
+    assert "no repair found: no edit the audit makes repairs this error" in res.stdout
+    assert "--budget" not in res.stdout
+    dealer = SAMPLES / "broken" / "wrong-dealer.zfn"
+    res = runner.invoke(app, ["audit", "--budget", "1", str(dealer)])
+    assert res.exit_code == 1
+    assert "no repair found within the search bound (try --budget)" in res.stdout
