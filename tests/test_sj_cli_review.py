@@ -237,3 +237,20 @@ def test_audit_says_a_larger_budget_helps_only_when_the_bound_was_reached() -> N
     res = runner.invoke(app, ["audit", "--budget", "1", str(dealer)])
     assert res.exit_code == 1
     assert "no repair found within the search bound (try --budget)" in res.stdout
+
+
+def test_a_card_not_held_suggests_only_cards_the_record_shows_the_seat_holding(
+    tmp_path: Path,
+) -> None:
+    head = (
+        '[Game "shengji"]\n[Players "Ann, 王芳, Bo Li, 李娜"]\n\nround 1 dealer 1 trump c\n'
+        "deal 1: 3h 4s 4h 4h 5s 5d 6d 7s 7c 8c 9s 9s 9c Th Th Jc Qh Qd Qc Kd Ad Ac Ac 2c SJ\n"
+    )
+    path = tmp_path / "partial.zfn"
+    for deal2, hint in (("?25", ""), ("4d ?24", "; did you mean 4d?")):
+        deals = f"deal 2: {deal2}\ndeal 3: ?25\ndeal 4: ?25\n"
+        body = deals + "bids 1: 2c\n1: 3h  2: 4h  3: 5h  4: 6h\n"
+        path.write_text(head + body, encoding="utf-8")
+        res = runner.invoke(app, ["validate", str(path)])
+        # both 4h are Ann's; 王芳's other fours are guessed fillers, not suggestions
+        assert f"王芳 does not hold 4h{hint} (RULES-SHENGJI.md R2)" in res.stdout

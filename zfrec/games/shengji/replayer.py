@@ -583,7 +583,7 @@ class _Replay:
             return True
         if leading:
             if not contains(hand, cards):
-                self.not_held(state, m, hand, at)
+                self.not_held(state, m, hand, guessed[seat], at)
             else:
                 try:
                     lead = classify(order, cards)
@@ -611,7 +611,7 @@ class _Replay:
                       m.pos, rule="10", **at)  # fmt: skip
         reason = judge_follow(order, led, hand, cards)
         if reason is not None and reason.startswith("does not hold"):
-            self.not_held(state, m, hand, at)
+            self.not_held(state, m, hand, guessed[seat], at)
         elif reason is not None and guessed[seat]:
             # judged as far as the known cards allow: a guessed card never makes a play wrong
             if judge_follow(order, led, _less(hand, guessed[seat]), cards) is not None:
@@ -688,10 +688,11 @@ class _Replay:
         state.force_play(seat, cards, forced)
         return False
 
-    def not_held(self, state: RoundState, m: SjMove, hand: int, at: _At) -> None:
+    def not_held(self, state: RoundState, m: SjMove, hand: int, guessed: int, at: _At) -> None:
         missing = [c for c in distinct(m.cards) if count(m.cards, c) > count(hand, c)]
         text = format_hand(sum(1 << 2 * c for c in missing))
-        hint = did_you_mean(missing, hand)
+        # only cards the record shows the seat holding: a guessed filler card is no suggestion
+        hint = did_you_mean(missing, _less(hand, guessed))
         spent = [self.spent[m.seat, c] for c in missing if (m.seat, c) in self.spent]
         self.note("SJ102", f"{self.names[m.seat]} does not hold {text}"
                   + (" (already played)" if spent else "")
