@@ -254,3 +254,17 @@ def test_a_card_not_held_suggests_only_cards_the_record_shows_the_seat_holding(
         res = runner.invoke(app, ["validate", str(path)])
         # both 4h are Ann's; 王芳's other fours are guessed fillers, not suggestions
         assert f"王芳 does not hold 4h{hint} (RULES-SHENGJI.md R2)" in res.stdout
+
+
+def test_a_follow_not_made_names_only_cards_the_record_shows(tmp_path: Path) -> None:
+    path = tmp_path / "follow.zfn"
+    path.write_text(
+        '[Game "shengji"]\n[Players "Ann, 王芳, Bo Li, 李娜"]\n\nround 1 dealer 1 trump c\n'
+        "deal 1: 3h 4s 4h 4h 5s 5d 6d 7s 7c 8c 9s 9s 9c Th Th Jc Qh Qd Qc Kd Ad Ac Ac 2c SJ\n"
+        "deal 2: 3h ?24\ndeal 3: ?25\ndeal 4: ?25\nbids 1: 2c\n1: 4h  2: 5d  3: 5h  4: 6h\n",
+        encoding="utf-8",
+    )
+    res = runner.invoke(app, ["validate", str(path)])
+    # 王芳 is known to hold one heart; the rebuild's guessed hearts are no part of the reason
+    assert "王芳 must play every one of the hearts held (3h) before cards" in res.stdout
+    assert "of the 7 hearts held" not in res.stdout

@@ -613,9 +613,12 @@ class _Replay:
         if reason is not None and reason.startswith("does not hold"):
             self.not_held(state, m, hand, guessed[seat], at)
         elif reason is not None and guessed[seat]:
-            # judged as far as the known cards allow: a guessed card never makes a play wrong
-            if judge_follow(order, led, _less(hand, guessed[seat]), cards) is not None:
-                self.not_followed(state, m, hand, reason, at)
+            # judged as far as the known cards allow: a guessed card never makes a play wrong,
+            # nor is it named in the reason or suggested
+            known = _less(hand, guessed[seat])
+            why = judge_follow(order, led, known, cards)
+            if why is not None:
+                self.not_followed(state, m, known, why, at)
         elif reason is not None:
             self.not_followed(state, m, hand, reason, at)
         if reason is None and seat == state.turn:
