@@ -26,7 +26,6 @@ from rich.progress import (
 from zfrec.batch import STDIN, Options, count_games, file_findings, run
 from zfrec.cli.common import (
     JSON_HELP,
-    OPTION_HELP,
     err,
     fail,
     out,
@@ -193,10 +192,19 @@ def validate_cmd(
         typer.Option(
             "--rules",
             "-r",
-            help="Re-judge under this preset instead of the record's. --option applies on top.",
+            help="Re-judge under this preset instead of the record's (pagat, poppel, parlett; "
+            "Sheng ji: bashifen, dabaifen, zhaopengyou). --option applies on top.",
         ),
     ] = None,
-    option: Annotated[list[str] | None, typer.Option("--option", "-o", help=OPTION_HELP)] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--option",
+            "-o",
+            help="Override one rule option, e.g. --option self_overplay=true (Sheng ji: "
+            "throw_penalty=10). Repeatable. Each record's game reads --rules and --option.",
+        ),
+    ] = None,
     strict: Annotated[bool, typer.Option("--strict", help="Stop at the first error.")] = False,
     jobs: Annotated[
         int,
