@@ -108,6 +108,10 @@ def render_cmd(
 
     Each page is a single self-contained HTML file (CSS and script inline, no external
     requests) that works offline. A file with several games gets one directory per game.
+
+    Sheng ji records get a replay page per round (round-N.html), with the solver's ?/?? marks
+    where --solve-cards reaches, and charts of the points and the level ladder; no decision
+    analysis or audit page yet (zfrec analyze and audit give them; RENDER.md, Sheng ji).
     """
     from zfrec.games import KINDS, find_kind
     from zfrec.render.gamefiles import AUDIT_PAGE, VIEWER_PAGE

@@ -417,7 +417,11 @@ def show_cmd(
     as_json: JsonOption = False,
 ) -> None:
     """Show one stored game: tags, rules, players and scores, every hand, the diagnostics,
-    and the points flow by trick (the running scores as the counters fall)."""
+    and the points flow by trick (the running scores as the counters fall).
+
+    A Sheng ji match: a line per round (dealer, trump, the opponents' points, the kitty, the
+    level change, the next dealer and each seat's level, * for the declarers), the winners and
+    the diagnostics."""
     from zfrec.games import find_kind
     from zfrec.games.zhengfen.analysis.analyze import analyze_game
     from zfrec.store import get_game, load_record, session
