@@ -268,3 +268,28 @@ def test_a_follow_not_made_names_only_cards_the_record_shows(tmp_path: Path) -> 
     # 王芳 is known to hold one heart; the rebuild's guessed hearts are no part of the reason
     assert "王芳 must play every one of the hearts held (3h) before cards" in res.stdout
     assert "of the 7 hearts held" not in res.stdout
+
+
+def test_one_game_s_table_options_given_to_the_other_are_refused() -> None:
+    # without --game shengji, --trump used to be ignored: a Zheng Fen answer to a Sheng ji
+    # question ("card 8d is given twice")
+    cases = [
+        (["classify", "--trump", "7c", "8d 8d 6d 6d"], "--trump is Sheng ji's: add --game shengji"),
+        (["legal", "3h 5h 5s", "--trump", "7c", "--decks", "2"], "--trump and --decks are"),
+        (["legal", "3h 5h 5s", "--limit", "1"], "--limit is Sheng ji's"),
+        (["legal", "--game", "shengji", "--trump", "7c", "9d 9d Jd", "--physical"],
+         "--physical is Zheng Fen's"),
+    ]  # fmt: skip
+    for args, message in cases:
+        res = runner.invoke(app, args)
+        assert res.exit_code == 2, args
+        assert message in res.stderr, (args, res.stderr)
+    res = runner.invoke(app, ["classify", "7s 7h", "--json"])
+    assert res.exit_code == 0 and json.loads(res.stdout)["readings"]
+
+
+def test_simulate_zheng_fen_refuses_decks(tmp_path: Path) -> None:
+    out = tmp_path / "z.zfn"
+    res = runner.invoke(app, ["simulate", "--decks", "2", "--games", "1", "--out", str(out)])
+    assert res.exit_code == 2 and "--decks is Sheng ji's" in res.stderr
+    assert not out.exists()

@@ -24,11 +24,13 @@ def classify(
 def legal(
     *, hand: str, top: str | None, lead: str | None, play: str | None, limit: int,
     trump: str | None, rules: str | None, options: list[str] | None, decks: int | None,
-    as_json: bool, **_: Any,
+    as_json: bool, physical: bool = False, **_: Any,
 ) -> None:  # fmt: skip
     """`zfrec legal --game shengji`."""
     if top is not None:
         fail("--top is Zheng Fen's; Sheng ji follows a --lead")
+    if physical:
+        fail("--physical is Zheng Fen's: Sheng ji lists every play as its cards already")
     cli.legal_cmd(hand, lead, play, limit, trump, rules, options, decks, as_json)
 
 
