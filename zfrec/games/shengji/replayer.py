@@ -444,6 +444,10 @@ class _Replay:
         # the play events are read by `check_joins` and by the live table (`last_state`) only
         logged = calls or self.open_last
         found = self.found
+        # a record may stop in its last trick (a position to solve, as Zheng Fen's may): the
+        # round stops there (SJ205), as one still being written does
+        unscored = rnd.points is None and rnd.outcome is None and rnd.levels is None
+        may_stop = self.open_last or (unscored and rnd is self.match.rounds[-1])
         for t, trick in enumerate(rnd.tricks, 1):
             moves = trick.moves
             if not self.lost and not (read_causes and any(m.pos in read_causes for m in moves)):
@@ -464,13 +468,7 @@ class _Replay:
                           "is skipped", _pos(m.pos if m else None, trick.pos), trick=t,
                           rule="11")  # fmt: skip
                 return
-            # the record may stop in the middle of its last trick (a position to solve, as a
-            # Zheng Fen record may): the round stops there (SJ205), as one still being written
-            open_tail = (
-                (self.open_last or self.stops_in(rnd))
-                and t == len(rnd.tricks)
-                and len(trick.moves) < n
-            )
+            open_tail = may_stop and t == len(rnd.tricks) and len(trick.moves) < n
             if len(trick.moves) != n and not open_tail:
                 self.note("SJ206", f"a trick has {n} plays, one by each seat, not "
                           f"{len(trick.moves)}; the rest of the round is not judged", trick.pos,
@@ -515,12 +513,6 @@ class _Replay:
             else:
                 self.note("SJ205", "the record stops before the round ends; no score is "
                           "computed for it", last_pos, rule="11")  # fmt: skip
-
-    def stops_in(self, rnd: SjRound) -> bool:
-        """Whether the record stops in `rnd`: the match's last round, without its points,
-        result and levels."""
-        last = self.match.rounds[-1] is rnd
-        return last and rnd.points is None and rnd.outcome is None and rnd.levels is None
 
     def check_joins(
         self, state: RoundState, moves: list[SjMove], made: list[PlayEvent], t: int
@@ -615,8 +607,7 @@ class _Replay:
         elif reason is not None and guessed[seat]:
             # judged as far as the known cards allow: a guessed card never makes a play wrong,
             # nor is it named in the reason or suggested
-            known = _less(hand, guessed[seat])
-            why = judge_follow(order, led, known, cards)
+            why = judge_follow(order, led, known := _less(hand, guessed[seat]), cards)
             if why is not None:
                 self.not_followed(state, m, known, why, at)
         elif reason is not None:
@@ -694,8 +685,7 @@ class _Replay:
     def not_held(self, state: RoundState, m: SjMove, hand: int, guessed: int, at: _At) -> None:
         missing = [c for c in distinct(m.cards) if count(m.cards, c) > count(hand, c)]
         text = format_hand(sum(1 << 2 * c for c in missing))
-        # only cards the record shows the seat holding: a guessed filler card is no suggestion
-        hint = did_you_mean(missing, _less(hand, guessed))
+        hint = did_you_mean(missing, _less(hand, guessed))  # never a guessed card
         spent = [self.spent[m.seat, c] for c in missing if (m.seat, c) in self.spent]
         self.note("SJ102", f"{self.names[m.seat]} does not hold {text}"
                   + (" (already played)" if spent else "")
