@@ -293,3 +293,17 @@ def test_simulate_zheng_fen_refuses_decks(tmp_path: Path) -> None:
     res = runner.invoke(app, ["simulate", "--decks", "2", "--games", "1", "--out", str(out)])
     assert res.exit_code == 2 and "--decks is Sheng ji's" in res.stderr
     assert not out.exists()
+
+
+def test_export_to_a_json_file_writes_json(tmp_path: Path) -> None:
+    db = str(tmp_path / "club.db")
+    assert runner.invoke(app, ["import", str(THROW), "--db", db]).exit_code == 0
+    target = tmp_path / "match.json"
+    res = runner.invoke(app, ["export", "1", "--db", db, "--out", str(target)])
+    assert res.exit_code == 0, res.stderr
+    assert json.loads(target.read_text(encoding="utf-8"))["game"] == "shengji"
+    # it reads back as the same match; an explicit --format still wins
+    res = runner.invoke(app, ["validate", str(target)])
+    assert res.exit_code == 0 and "92 move(s)" in res.stdout
+    res = runner.invoke(app, ["export", "1", "--db", db, "-f", "zfn", "--out", str(target)])
+    assert res.exit_code == 0 and target.read_text(encoding="utf-8").startswith('[Game "shengji"]')
