@@ -307,3 +307,27 @@ def test_export_to_a_json_file_writes_json(tmp_path: Path) -> None:
     assert res.exit_code == 0 and "92 move(s)" in res.stdout
     res = runner.invoke(app, ["export", "1", "--db", db, "-f", "zfn", "--out", str(target)])
     assert res.exit_code == 0 and target.read_text(encoding="utf-8").startswith('[Game "shengji"]')
+
+
+def test_a_record_without_its_game_tag_says_which_game_its_preset_is(tmp_path: Path) -> None:
+    text = THROW.read_text(encoding="utf-8").replace('[Game "shengji"]\n', "", 1)
+    path = tmp_path / "nogame.zfn"
+    path.write_text(text, encoding="utf-8")
+    res = runner.invoke(app, ["validate", str(path)])
+    assert res.exit_code == 1
+    assert (
+        "unknown preset 'bashifen': presets are pagat, poppel, parlett (bashifen is Sheng ji's: "
+        'write [Game "shengji"] first)'
+    ) in res.stdout
+    data = json.loads((SAMPLES / "08-one-round.json").read_text(encoding="utf-8"))
+    del data["game"]
+    path = tmp_path / "nogame.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    res = runner.invoke(app, ["validate", str(path)])
+    assert res.exit_code == 1
+    assert """(its preset is Sheng ji's: add "game": "shengji")""" in res.stdout
+    # a misspelt preset of no game gets no such hint
+    path = tmp_path / "nogame.zfn"
+    path.write_text(text.replace("bashifen", "bashifne"), encoding="utf-8")
+    res = runner.invoke(app, ["validate", str(path)])
+    assert "unknown preset 'bashifne': presets are pagat, poppel, parlett\n" in res.stdout
