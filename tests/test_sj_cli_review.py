@@ -331,3 +331,15 @@ def test_a_record_without_its_game_tag_says_which_game_its_preset_is(tmp_path: P
     path.write_text(text.replace("bashifen", "bashifne"), encoding="utf-8")
     res = runner.invoke(app, ["validate", str(path)])
     assert "unknown preset 'bashifne': presets are pagat, poppel, parlett\n" in res.stdout
+
+
+def test_a_site_of_sheng_ji_games_only_is_not_titled_zheng_fen(tmp_path: Path) -> None:
+    for records, title in (([THROW], "Sheng ji games"),
+                           ([ROOT / "sample_games" / "02-three-players.zfn"], "Zheng Fen games"),
+                           ([THROW, ROOT / "sample_games" / "02-three-players.zfn"],
+                            "Zheng Fen and Sheng ji games")):  # fmt: skip
+        db, site = tmp_path / f"{len(records)}{title[0]}.db", tmp_path / f"site-{title[0]}"
+        assert runner.invoke(app, ["import", *map(str, records), "--db", str(db)]).exit_code == 0
+        res = runner.invoke(app, ["publish", "--db", str(db), "--out", str(site)])
+        assert res.exit_code == 0, res.stderr
+        assert f"<title>{title}</title>" in (site / "index.html").read_text(encoding="utf-8")

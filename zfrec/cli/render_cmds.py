@@ -149,9 +149,14 @@ def render_cmd(
 def publish_cmd(
     out_dir: Annotated[Path, typer.Option("--out", "-o", help="Directory for the site.")],
     db: Annotated[str | None, typer.Option("--db", help=DB_HELP)] = None,
-    title: Annotated[str, typer.Option("--title", help="Title of the index page.")] = (
-        "Zheng Fen games"
-    ),
+    title: Annotated[
+        str,
+        typer.Option(
+            "--title",
+            help="Title of the index page (by default the games': a store of Sheng ji only "
+            "gets 'Sheng ji games').",
+        ),
+    ] = "Zheng Fen games",
     jobs: Annotated[
         int,
         typer.Option(
