@@ -148,20 +148,23 @@ def validate_games(
         if isinstance(item, NotationError):
             yield notation_diagnostic(item, path, number)
             continue
-        pos = item.pos
-        where = Location(path, pos.line if pos else None, pos.col if pos else None)
         if rule_texts is not None:
             judged = by_kind.get(item.kind)
             if judged is None:
                 judged = by_kind[item.kind] = _judging(item.kind, rule_texts)
             if isinstance(judged, str):
-                yield notation_diagnostic(NotationError(judged, where), path, number)
+                yield notation_diagnostic(NotationError(judged, _where(item, path)), path, number)
                 continue
             rules, overrides = judged
         try:
             yield validate(item, rules, number, overrides)
         except NotSupported as exc:  # a kind whose replayer is still to come
-            yield notation_diagnostic(NotationError(exc.message, where), path, number)
+            yield notation_diagnostic(NotationError(exc.message, _where(item, path)), path, number)
+
+
+def _where(game: Game, path: str) -> Location:
+    pos = game.pos
+    return Location(path, pos.line if pos else None, pos.col if pos else None)
 
 
 def _judging(kind_name: str, rule_texts: RuleTexts) -> tuple[Any, dict[str, Any]] | str:
