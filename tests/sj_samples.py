@@ -232,7 +232,8 @@ SAMPLES: dict[str, tuple[str, str, Callable[[str], SjMatch]]] = {
 
 def _unreadable_card(text: str) -> str:
     """A follow's card written with a suit letter that is none (`7x`): ZF001 with the held
-    cards it may mean, and the play, a card short, follows from it."""
+    cards it may mean, once; the play has no other card, so its trick line is skipped, and
+    what goes wrong after follows from it."""
     lines = text.splitlines(keepends=True)
     at = next(
         i for i, line in enumerate(lines) if re.match(r"\d: \S+  \d: [2-9TJQKA][shdc]  ", line)

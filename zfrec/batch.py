@@ -35,7 +35,7 @@ from zfrec.games.zhengfen.engine.rules import Ruleset
 from zfrec.gctuning import young_threshold
 from zfrec.record import Format, Game, format_of, iter_records_text
 from zfrec.record.zfn import MAX_LINE, iter_games
-from zfrec.validate import FileSummary, summarize, validate_games, validate_text
+from zfrec.validate import FileSummary, RuleTexts, summarize, validate_games, validate_text
 
 STDIN = "-"
 _AHEAD = 4  # pieces queued per worker beyond the one it is judging
@@ -54,6 +54,8 @@ class Options:
 
     rules: Ruleset | None = None
     overrides: dict[str, Any] = field(default_factory=dict)
+    # `validate --rules/--option` as written: each game's kind reads them (validate_games)
+    rule_texts: RuleTexts | None = None
     keep_json: bool = False
     show_deal: bool = False
     strict: bool = False
@@ -201,10 +203,12 @@ def judge(piece: Piece, options: Options) -> FileSummary:
 def _judge(piece: Piece, options: Options) -> FileSummary:
     first = piece.items_before + 1
     if piece.fmt is None:
-        reports = validate_text(piece.text, "<stdin>", options.rules, options.overrides)
+        reports = validate_text(piece.text, "<stdin>", options.rules, options.overrides,
+                                options.rule_texts)  # fmt: skip
     else:
         items = piece.items(recover=True)
-        reports = validate_games(items, piece.path, options.rules, options.overrides, first)
+        reports = validate_games(items, piece.path, options.rules, options.overrides, first,
+                                 options.rule_texts)  # fmt: skip
     return summarize(
         reports,
         piece.path,

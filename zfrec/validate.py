@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from zfrec.diagnostics import Diagnostic, Findings, WrittenDiagnostic
-from zfrec.errors import Location, NotationError
+from zfrec.errors import Location, NotationError, ZfrecError
 from zfrec.games import NotSupported, find_kind
 from zfrec.games.zhengfen.engine.cards import format_cards
 from zfrec.games.zhengfen.engine.rules import Ruleset
@@ -125,27 +125,55 @@ def notation_diagnostic(exc: NotationError, path: str, game_number: int | None) 
     )
 
 
+RuleTexts = tuple[str | None, tuple[str, ...]]
+
+
 def validate_games(
     items: Iterable[Game | NotationError],
     path: str,
     rules: Ruleset | None = None,
     overrides: dict[str, Any] | None = None,
     first: int = 1,
+    rule_texts: RuleTexts | None = None,
 ) -> Iterator[Report | Diagnostic]:
     """Validate each game as it is read: constant memory over a stream of records.
 
     Games are numbered from `first` (a part of a file numbers its games as the file does).
+    `rule_texts` (`validate --rules` and `--option` as written) re-judge each game under its own
+    kind's reading of them (GameKind.judging_rules), in place of `rules` and `overrides`; a
+    game whose kind does not have them gets an error saying so.
     """
+    by_kind: dict[str, tuple[Any, dict[str, Any]] | str] = {}
     for number, item in enumerate(items, first):
         if isinstance(item, NotationError):
             yield notation_diagnostic(item, path, number)
             continue
+        if rule_texts is not None:
+            judged = by_kind.get(item.kind)
+            if judged is None:
+                judged = by_kind[item.kind] = _judging(item.kind, rule_texts)
+            if isinstance(judged, str):
+                yield notation_diagnostic(NotationError(judged, _where(item, path)), path, number)
+                continue
+            rules, overrides = judged
         try:
             yield validate(item, rules, number, overrides)
         except NotSupported as exc:  # a kind whose replayer is still to come
-            pos = item.pos
-            where = Location(path, pos.line if pos else None, pos.col if pos else None)
-            yield notation_diagnostic(NotationError(exc.message, where), path, number)
+            yield notation_diagnostic(NotationError(exc.message, _where(item, path)), path, number)
+
+
+def _where(game: Game, path: str) -> Location:
+    pos = game.pos
+    return Location(path, pos.line if pos else None, pos.col if pos else None)
+
+
+def _judging(kind_name: str, rule_texts: RuleTexts) -> tuple[Any, dict[str, Any]] | str:
+    """A kind's rules and options for `validate --rules/--option`, or why it has none."""
+    kind = find_kind(kind_name)
+    try:
+        return kind.judging_rules(*rule_texts)
+    except ZfrecError as exc:
+        return f"a {kind.title} record is not re-judged: {exc.message}"
 
 
 def validate_path(
@@ -160,6 +188,7 @@ def validate_text(
     source: str = "<stdin>",
     rules: Ruleset | None = None,
     overrides: dict[str, Any] | None = None,
+    rule_texts: RuleTexts | None = None,
 ) -> Iterator[Report | Diagnostic]:
     """Validate each game of record text, .zfn or JSON (told apart by how the text opens)."""
     # A .zfn record opens with a tag `[Name "..."]`; JSON with an object or an array of them.
@@ -167,12 +196,13 @@ def validate_text(
     json_like = head.startswith("{") or (head[:1] == "[" and head[1:].lstrip()[:1] in "{]")
     fmt: Format = "json" if json_like else "zfn"
     items = iter_records_text(text, fmt, source, recover=True)
-    return validate_games(items, source, rules, overrides)
+    return validate_games(items, source, rules, overrides, rule_texts=rule_texts)
 
 
 __all__ = [
     "FileReport",
     "Report",
+    "RuleTexts",
     "validate",
     "validate_games",
     "validate_path",

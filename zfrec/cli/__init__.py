@@ -32,7 +32,10 @@ from zfrec.gctuning import tune_gc
 app = typer.Typer(
     name="zfrec",
     cls=ZfrecGroup,
-    help="zfrec: records, rules, validation, replays and analysis for Zheng Fen (挣分).\n\n"
+    help="zfrec: records, rules, validation, replays and analysis for Zheng Fen (挣分) and "
+    "Sheng ji (升级).\n\n"
+    "A record's [Game] tag picks the game. The table commands (classify, legal, and Sheng "
+    "ji's own trick, throw and score) and simulate take --game shengji.\n\n"
     "Exit codes: 0 ok, 1 findings, 2 usage or input error, 3 internal error.",
     no_args_is_help=True,
     add_completion=False,

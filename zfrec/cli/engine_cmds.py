@@ -154,7 +154,14 @@ def throw_cmd(
 
 
 def score_cmd(
-    points: Annotated[int, typer.Option("--points", help="The opponents' points in tricks.")],
+    points: Annotated[
+        int,
+        typer.Option(
+            "--points",
+            help="The opponents' points: in tricks, with any throw penalties (so below 0 or "
+            "above the decks' points only with throw_penalty).",
+        ),
+    ],
     kitty_points: Annotated[int, typer.Option("--kitty-points", help="Points in the kitty.")] = 0,
     last: Annotated[
         str | None, typer.Option("--last", help="The last trick's lead (for the multiplier).")

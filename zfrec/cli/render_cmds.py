@@ -108,6 +108,10 @@ def render_cmd(
 
     Each page is a single self-contained HTML file (CSS and script inline, no external
     requests) that works offline. A file with several games gets one directory per game.
+
+    Sheng ji records get a replay page per round (round-N.html), with the solver's ?/?? marks
+    where --solve-cards reaches, and charts of the points and the level ladder; no decision
+    analysis or audit page yet (zfrec analyze and audit give them; RENDER.md, Sheng ji).
     """
     from zfrec.games import KINDS, find_kind
     from zfrec.render.gamefiles import AUDIT_PAGE, VIEWER_PAGE
@@ -145,9 +149,14 @@ def render_cmd(
 def publish_cmd(
     out_dir: Annotated[Path, typer.Option("--out", "-o", help="Directory for the site.")],
     db: Annotated[str | None, typer.Option("--db", help=DB_HELP)] = None,
-    title: Annotated[str, typer.Option("--title", help="Title of the index page.")] = (
-        "Zheng Fen games"
-    ),
+    title: Annotated[
+        str,
+        typer.Option(
+            "--title",
+            help="Title of the index page (by default the games': a store of Sheng ji only "
+            "gets 'Sheng ji games').",
+        ),
+    ] = "Zheng Fen games",
     jobs: Annotated[
         int,
         typer.Option(

@@ -161,7 +161,7 @@ def solve_cmd(
             "--seat",
             "-s",
             help="Whose best plays and line to show (name or seat number); "
-            "default: the player to move.",
+            "default: the player to move. Zheng Fen only.",
         ),
     ] = None,
     game: GameOpt = None,
@@ -183,12 +183,16 @@ def solve_cmd(
         typer.Option(
             "--table",
             min=1000,
-            help="Transposition table entries (about 400 bytes each): caps the memory.",
+            help="Transposition table entries (about 400 bytes each): caps the memory. "
+            "Zheng Fen only.",
         ),
     ] = DEFAULT_TABLE,
     only_seat: Annotated[
         bool,
-        typer.Option("--only-seat", help="Solve only the --seat player's value, not every seat's."),
+        typer.Option(
+            "--only-seat",
+            help="Solve only the --seat player's value, not every seat's. Zheng Fen only.",
+        ),
     ] = False,
     at: Annotated[str | None, typer.Option("--at", help=AT_HELP)] = None,
     as_json: JsonOpt = False,
@@ -213,12 +217,32 @@ def solve_cmd(
 
     For Sheng ji, --at ROUND names a round's first lead after the kitty exchange (its par), and
     --at ROUND.TRICK.TURN a turn. "exact" is false when the budget ran out first (exit 1); a
-    finished round or unknown hands exit 2 (ANALYSIS.md, solver).
+    finished round or unknown hands exit 2 (ANALYSIS.md, solver). --seat, --only-seat and
+    --table are Zheng Fen's: a Sheng ji solve refuses them (exit 2).
     """
     from zfrec.games import kind_of
     from zfrec.games.zhengfen.analysis.position import position_at, record_position
     from zfrec.games.zhengfen.solver import Budget, play_text, solve
 
+    games = read_games(record, game)
+    kind = kind_of(games[-1])
+    if kind.own_solver:  # the kind reads --at itself
+        given = {"--seat": seat is not None, "--only-seat": only_seat,
+                 "--table": table != DEFAULT_TABLE}  # fmt: skip
+        refused = [name for name, on in given.items() if on]
+        if refused:
+            fail(
+                f"{', '.join(refused)}: Zheng Fen's solver only; a {kind.title} solve takes "
+                "--at, --max-nodes, --max-seconds and --json"
+            )
+        waiting = err.status("solving...") if err.is_terminal else nullcontext()
+        with friendly_errors(), waiting:
+            answer = kind.solve(games[-1], at, nodes, seconds)
+        if answer is not None:
+            _print_kind_answer(answer, as_json)
+            if not answer.get("exact", True):
+                raise typer.Exit(1)
+            return
     named = None
     if at is not None:
         named = parse_at(at)
@@ -227,15 +251,6 @@ def solve_cmd(
                 f"--at {at!r} names no position: give HAND.TRICK.TURN (2.5.3) or a replay "
                 "page's step (40, #step=40, hand-2.html#step=40)"
             )
-    games = read_games(record, game)
-    waiting = err.status("solving...") if err.is_terminal else nullcontext()
-    with friendly_errors(), waiting:
-        answer = kind_of(games[-1]).solve(games[-1], at, nodes, seconds)
-    if answer is not None:
-        _print_kind_answer(answer, as_json)
-        if not answer.get("exact", True):
-            raise typer.Exit(1)
-        return
     number = game or len(games)
     g = games[-1]
     step: int | None = None
@@ -298,18 +313,21 @@ def _print_kind_answer(answer: dict[str, Any], as_json: bool) -> None:
     values = answer.get("values", {})
     shown = ", ".join(f"{k} {v}" for k, v in values.items())
     exact = answer.get("exact", True)
-    if exact:
-        out.print(f"perfect play from here: {escape(shown)}")
-    else:
-        out.print(f"best found within the budget, not proved: {escape(shown)}")
-        for who, (lo, hi) in answer.get("bounds", {}).items():
-            out.print(f"proved: {escape(who)} between {lo} and {hi}")
+    # an inexact value is the best found, not perfect play: say so, and what was proved
+    head = "perfect play from here" if exact else "best found from here (not proved)"
+    out.print(f"{head}: {escape(shown)}")
+    for who, (lo, hi) in ({} if exact else answer.get("bounds", {})).items():
+        out.print(f"proved: {escape(who)} between {lo} and {hi}")
     best = answer.get("best") or []
+    line = answer.get("line") or []
     if best:
-        out.print(f"{'best' if exact else 'best so far'}: {escape(' | '.join(best))}")
+        who = f"best for {line[0]['player']} (to move)" if line else "best"
+        if not exact:
+            who += " so far"
+        out.print(f"{escape(who)}: {escape(' | '.join(best))}")
     parts: list[str] = []
     trick: list[str] = []
-    for step in answer.get("line", []):
+    for step in line:
         trick.append(f"{step['player']} {step['play']}")
         if "trick_to" in step:
             parts.append(", ".join(trick) + f" ({step['trick_to']} takes {step['trick_points']})")

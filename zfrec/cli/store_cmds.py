@@ -417,7 +417,11 @@ def show_cmd(
     as_json: JsonOption = False,
 ) -> None:
     """Show one stored game: tags, rules, players and scores, every hand, the diagnostics,
-    and the points flow by trick (the running scores as the counters fall)."""
+    and the points flow by trick (the running scores as the counters fall).
+
+    A Sheng ji match: a line per round (dealer, trump, the opponents' points, the kitty, the
+    level change, the next dealer and each seat's level, * for the declarers), the winners and
+    the diagnostics."""
     from zfrec.games import find_kind
     from zfrec.games.zhengfen.analysis.analyze import analyze_game
     from zfrec.store import get_game, load_record, session
@@ -656,7 +660,13 @@ def export_cmd(
         bool, typer.Option("--json", help="The record in JSON: the same as --format json.")
     ] = False,
     out_path: Annotated[
-        Path | None, typer.Option("--out", "-o", help="Write to this file instead of stdout.")
+        Path | None,
+        typer.Option(
+            "--out",
+            "-o",
+            help="Write to this file instead of stdout (a .json name means JSON unless "
+            "--format says otherwise).",
+        ),
     ] = None,
     db: DbOption = None,
 ) -> None:
@@ -667,7 +677,10 @@ def export_cmd(
         fail(f"--format is zfn or json, not {fmt!r}")
     if as_json and fmt == "zfn":
         fail("--json and --format zfn ask for different formats: give one")
-    chosen: Format = "json" if as_json or fmt == "json" else "zfn"
+    # without a format, --out's suffix tells it, as for `convert` (a .json file of .zfn text
+    # read as neither)
+    by_name = fmt is None and out_path is not None and out_path.suffix.lower() == ".json"
+    chosen: Format = "json" if as_json or fmt == "json" or by_name else "zfn"
     with _store(db, create=False) as engine, session(engine, readonly=True) as s:
         text = export_game(s, game_id=game_id, format=chosen)
     if out_path is None:

@@ -26,20 +26,37 @@ from rich.progress import (
 from zfrec.batch import STDIN, Options, count_games, file_findings, run
 from zfrec.cli.common import (
     JSON_HELP,
-    OPTION_HELP,
     err,
     fail,
-    option_dict,
     out,
-    ruleset,
 )
 from zfrec.cli.jsonstream import JsonReportWriter
 from zfrec.diagnostics import Diagnostic
 from zfrec.errors import ZfrecError
+from zfrec.games import KINDS, find_kind
 from zfrec.record.lexer import clip_around
-from zfrec.validate import FileSummary
+from zfrec.validate import FileSummary, RuleTexts
 
 RECORD_SUFFIXES = (".zfn", ".json")
+
+
+def _rule_texts(rules: str | None, option: list[str] | None) -> RuleTexts | None:
+    """`--rules` and `--option` as written, for each record's kind to read (validate_games),
+    or None without them; exit 2 when no game's kind can read them."""
+    if not rules and not option:
+        return None
+    texts: RuleTexts = (rules or None, tuple(option or ()))
+    problems: list[str] = []
+    for name in KINDS:
+        try:
+            find_kind(name).judging_rules(*texts)
+        except ZfrecError as exc:
+            problems.append(exc.message)
+        else:
+            return texts
+    fail("; ".join(dict.fromkeys(problems)))
+
+
 COLOURS = {"error": "red", "warning": "yellow", "info": "cyan"}
 
 
@@ -175,10 +192,19 @@ def validate_cmd(
         typer.Option(
             "--rules",
             "-r",
-            help="Re-judge under this preset instead of the record's. --option applies on top.",
+            help="Re-judge under this preset instead of the record's (pagat, poppel, parlett; "
+            "Sheng ji: bashifen, dabaifen, zhaopengyou). --option applies on top.",
         ),
     ] = None,
-    option: Annotated[list[str] | None, typer.Option("--option", "-o", help=OPTION_HELP)] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--option",
+            "-o",
+            help="Override one rule option, e.g. --option self_overplay=true (Sheng ji: "
+            "throw_penalty=10). Repeatable. Each record's game reads --rules and --option.",
+        ),
+    ] = None,
     strict: Annotated[bool, typer.Option("--strict", help="Stop at the first error.")] = False,
     jobs: Annotated[
         int,
@@ -198,12 +224,11 @@ def validate_cmd(
     a game gets a warning. A move is every action, passes included. At most 20 diagnostics are
     printed per source line (--json has them all).
     """
-    judged = ruleset(rules, option) if rules else None
-    overrides = option_dict(option)
+    texts = _rule_texts(rules, option)
     files = expand_paths(paths)
     if not files:
         fail("no record files found (.zfn or .json)")
-    options = Options(judged, overrides, keep_json=as_json, show_deal=show_deal, strict=strict)
+    options = Options(rule_texts=texts, keep_json=as_json, show_deal=show_deal, strict=strict)
     tally = _Tally()
     writer = JsonReportWriter(sys.stdout) if as_json else None  # the document, as it is made
     printer = _Printer(hold=show_deal)

@@ -196,6 +196,15 @@ class GameKind:
         """The engine's rules object for the record's preset, options and target."""
         raise NotSupported(f"{self.title} rules are not wired yet")
 
+    def judging_rules(
+        self, preset: str | None, options: Sequence[str]
+    ) -> tuple[Any, dict[str, Any]]:
+        """What `zfrec validate --rules PRESET --option name=value` re-judges a record of this
+        kind under, as `validate` takes them: the kind's rules object for PRESET with the options
+        (None without PRESET: the record's own) and the options, typed (on top of the record's
+        rules without PRESET). RulesError for a preset or option the kind does not have."""
+        raise NotSupported(f"{self.title} records cannot be re-judged under other rules yet")
+
     # --- cards ------------------------------------------------------------------------------
 
     def parse_cards(self, text: str) -> int:
@@ -311,6 +320,11 @@ class GameKind:
         return None
 
     # --- the solver -------------------------------------------------------------------------
+
+    #: Whether `solve` is the kind's own solver: `zfrec solve` then takes only the position
+    #: (--at), the budget (--max-nodes, --max-seconds) and --json, and refuses Zheng Fen's
+    #: --seat, --only-seat and --table (exit 2) rather than ignore them.
+    own_solver: bool = False
 
     def solve(
         self, game: Game, at: str | None, max_nodes: int | None, max_seconds: float | None

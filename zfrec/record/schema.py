@@ -21,7 +21,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from zfrec.errors import Location, NotationError
-from zfrec.games import find_kind, kind_problem
+from zfrec.games import DEFAULT_KIND, GameKind, find_kind, kind_of_preset, kind_problem
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
@@ -152,7 +152,26 @@ def validate_game(data: Any, prefix: tuple[Any, ...] = (), source: str | None = 
     `prefix` is the game's own path in the document, e.g. `("games", 3)`. The game's `"game"`
     (its kind, zfrec.games; Zheng Fen's when absent) picks the `$defs` entry it is checked by.
     """
-    _check(_definition(data, prefix, source), data, prefix, source)
+    definition = _definition(data, prefix, source)
+    try:
+        _check(definition, data, prefix, source)
+    except NotationError as exc:
+        other = _other_kind(data) if definition == "game" else None
+        if other is None:
+            raise
+        hint = f' (its preset is {other.title}\'s: add "game": "{other.name}")'
+        raise NotationError(exc.message + hint, exc.location) from None
+
+
+def _other_kind(data: Any) -> GameKind | None:
+    """The kind whose preset a game without `"game"` names, when that is not Zheng Fen's (the
+    kind such a game is read as): its `"game"` is missing."""
+    rules = data.get("rules") if isinstance(data, dict) else None
+    preset = rules.get("preset") if isinstance(rules, dict) else None
+    if not isinstance(preset, str):
+        return None
+    kind = kind_of_preset(preset)
+    return kind if preset in kind.presets and kind.name != DEFAULT_KIND else None
 
 
 def _definition(data: Any, prefix: tuple[Any, ...], source: str | None) -> str:

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator
 
 from zfrec.errors import RulesError, SeatError
-from zfrec.games import DEFAULT_KIND, GameKind, find_kind, kind_problem
+from zfrec.games import DEFAULT_KIND, GameKind, find_kind, kind_of_preset, kind_problem
 from zfrec.record.lexer import QUOTES, SyntaxFail, closing_quote, escape_string, unescape
 from zfrec.record.model import (
     DEFAULT_PRESET,
@@ -137,6 +137,10 @@ class Header:
             if name not in kind.presets:
                 presets = ", ".join(kind.presets)
                 message = f"unknown preset {_clip(name)!r}: presets are {presets}"
+                other = kind_of_preset(name)
+                if kind.name == DEFAULT_KIND and name in other.presets:  # no [Game] tag?
+                    message += (f" ({name} is {other.title}'s: write [Game \"{other.name}\"] "
+                                "first)")  # fmt: skip
                 raise SyntaxFail(message, *_at(pos))
             self.preset = name
         for word in words:

@@ -216,6 +216,8 @@ def site_pages(
     sections = _sections(rows, kind_of, metas, hrefs)
     present = sorted({kind_of.get(r.id, DEFAULT_KIND) for r in rows}, key=KINDS.index)
     one_table = all(find_kind(k).player_table for k in present)  # a site of one game: its own
+    if title == DEFAULT_TITLE and len(present) == 1 and present[0] != DEFAULT_KIND:
+        title = f"{find_kind(present[0]).title} games"  # the default names Zheng Fen's
     site = SiteView(title, games, stats, hrefs, VIEWER_PAGE, events, [], sections, one_table, table)
     env = environment()
     index = env.get_template("index.html.j2")

@@ -45,6 +45,7 @@ from zfrec.games.shengji.rules import SjRules, level_text
 from zfrec.games.shengji.scoring import kitty_multiplier
 from zfrec.games.shengji.throws import beats_unit
 from zfrec.games.shengji.trick import trick_winner
+from zfrec.record.lexer import display_width
 
 __all__ = [
     "MARK_KINDS",
@@ -267,7 +268,9 @@ class SjAnalysis:
         lines.append("players (captured, points given, missed ruffs, wasted ruffs, "
                      "sure-to-fail throws)")  # fmt: skip
         for s, t in enumerate(self.seat_totals()):
-            lines.append(f"  {players[s]:<12} {t['captured']:>4} {t['points_given']:>3} "
+            # padded to the width the terminal shows: a Chinese name's characters take two
+            name = players[s] + " " * max(0, 12 - display_width(players[s]))
+            lines.append(f"  {name} {t['captured']:>4} {t['points_given']:>3} "
                          f"{t['missed_ruff']:>3} {t['wasted_ruff']:>3} "
                          f"{t['sure_fail_throw']:>3}")  # fmt: skip
         return lines

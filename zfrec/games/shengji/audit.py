@@ -157,8 +157,10 @@ class SjAuditReport:
                 lines.append("  smallest repairs, each checked by validating the edited record:")
                 for i, r in enumerate(self.repairs, 1):
                     lines.append(f"    {i}. {r.text()}")
-            else:
+            elif self.budget_hit:
                 lines.append("  no repair found within the search bound (try --budget)")
+            else:  # every candidate tried, or none made: a larger budget would not help
+                lines.append("  no repair found: no edit the audit makes repairs this error")
             bound = " (bound reached)" if self.budget_hit else ""
             lines.append(f"  searched {self.tried} candidate record(s) in {self.seconds:.2f} s"
                          f"{bound}")  # fmt: skip

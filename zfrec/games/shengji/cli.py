@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections import Counter
 from collections.abc import Iterator
 from itertools import islice
 from math import prod
@@ -146,7 +147,10 @@ def legal_cmd(hand_text: str, lead_text: str | None, play_text_: str | None, lim
     rs = rules_of(rules, options, decks)
     order = order_of(trump)
     hand = cards_of(hand_text, rs)
-    lead = _lead(order, cards_of(lead_text, rs, "--lead")) if lead_text is not None else None
+    led = cards_of(lead_text, rs, "--lead") if lead_text is not None else None
+    if led is not None:
+        _one_table(rs, [hand, led])  # the lead is another seat's cards
+    lead = _lead(order, led) if led is not None else None
     if play_text_ is not None:
         play = cards_of(play_text_, rs, "--play")
         if lead is None:
@@ -204,6 +208,10 @@ def trick_cmd(plays_text: list[str], trump: str | None, rules: str | None,
     if len(plays_text) < 2:
         fail("give the trick's plays in play order, the lead first: at least two")
     plays = [cards_of(t, rs, f"play {i}") for i, t in enumerate(plays_text, 1)]
+    if len(plays) > rs.players:
+        fail(f"a trick has a play by each seat: at most {rs.players} ({rs.preset}), not "
+             f"{len(plays)}")  # fmt: skip
+    _one_table(rs, plays)
     lead = _lead(order, plays[0])
     for i, p in enumerate(plays[1:], 2):
         if size(p) != lead.size:
@@ -219,6 +227,16 @@ def trick_cmd(plays_text: list[str], trump: str | None, rules: str | None,
     raise typer.Exit(0)
 
 
+def _one_table(rules: SjRules, hands: list[int]) -> None:
+    """Exit 2 unless `hands` could be at one table: no card more often than its decks hold it
+    (a typo, or a card given to two players)."""
+    copies = Counter(cid for h in hands for cid in card_ids(h))
+    for cid, n in sorted(copies.items()):
+        if n > rules.decks:
+            fail(f"{format_cards([cid])} is given {n} times: {rules.decks} deck(s) hold it "
+                 f"{rules.decks} time(s)")  # fmt: skip
+
+
 def throw_cmd(play: str, others: list[str] | None, trump: str | None, rules: str | None,
               options: list[str] | None, decks: int | None, as_json: bool) -> NoReturn:  # fmt: skip
     """`zfrec throw --game shengji`: whether a throw stands (exit 0) or fails (exit 1), with the
@@ -230,6 +248,10 @@ def throw_cmd(play: str, others: list[str] | None, trump: str | None, rules: str
     held = [cards_of(o, rs, f"--other {i}") for i, o in enumerate(others or [], 1)]
     if not held:
         fail("give what each other player holds (or as much as is known): --other, once each")
+    if len(held) >= rs.players:
+        fail(f"--other is given once for each of the {rs.players - 1} other players "
+             f"({rs.preset}), not {len(held)} times")  # fmt: skip
+    _one_table(rs, [cards, *held])
     lead = _lead(order, cards)
     check = check_throw_format(order, lead, held, written)
     if as_json:

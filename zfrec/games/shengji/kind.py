@@ -85,6 +85,13 @@ class ShengjiKind(GameKind):
     def option_order(self) -> Sequence[str]:
         return OPTION_NAMES
 
+    def judging_rules(
+        self, preset: str | None, options: Sequence[str]
+    ) -> tuple[SjRules | None, dict[str, Any]]:
+        """`validate --rules/--option` for a Sheng ji record: SjRules and the options."""
+        overrides = dict(parse_sj_option(o) for o in options)
+        return (sj_preset(preset, **overrides) if preset else None), overrides
+
     def ruleset(self, game: Any) -> SjRules:
         """The record's SjRules; zhao pengyou takes one seat per player named."""
         extra: dict[str, Any] = {}
@@ -144,7 +151,7 @@ class ShengjiKind(GameKind):
         from zfrec.games.shengji.replayer import validate_match
 
         match = match_of(game)
-        if overrides:
+        if overrides and rules is None:  # given rules have the options already
             rules = sj_preset(match.preset, **{**match.options, **overrides})
         return validate_match(match, game_number, rules)
 
@@ -186,6 +193,8 @@ class ShengjiKind(GameKind):
         from zfrec.games.shengji.audit import audit_match
 
         return audit_match(game, budget=budget)
+
+    own_solver = True
 
     def solve(
         self, game: Any, at: str | None, max_nodes: int | None, max_seconds: float | None

@@ -444,6 +444,10 @@ class _Replay:
         # the play events are read by `check_joins` and by the live table (`last_state`) only
         logged = calls or self.open_last
         found = self.found
+        # a record may stop in its last trick (a position to solve, as Zheng Fen's may): the
+        # round stops there (SJ205), as one still being written does
+        unscored = rnd.points is None and rnd.outcome is None and rnd.levels is None
+        may_stop = self.open_last or (unscored and rnd is self.match.rounds[-1])
         for t, trick in enumerate(rnd.tricks, 1):
             moves = trick.moves
             if not self.lost and not (read_causes and any(m.pos in read_causes for m in moves)):
@@ -464,7 +468,7 @@ class _Replay:
                           "is skipped", _pos(m.pos if m else None, trick.pos), trick=t,
                           rule="11")  # fmt: skip
                 return
-            open_tail = self.open_last and t == len(rnd.tricks) and len(trick.moves) < n
+            open_tail = may_stop and t == len(rnd.tricks) and len(trick.moves) < n
             if len(trick.moves) != n and not open_tail:
                 self.note("SJ206", f"a trick has {n} plays, one by each seat, not "
                           f"{len(trick.moves)}; the rest of the round is not judged", trick.pos,
@@ -495,7 +499,7 @@ class _Replay:
                     self.joins(state, m, t, turn)
                 if len(found) != before:
                     self.spend(m, before)
-            self.moves += n
+            self.moves += len(moves)
             winner_cause = self.trick_root
         self.trick_root = None
         if not state.over:
@@ -571,7 +575,7 @@ class _Replay:
             return True
         if leading:
             if not contains(hand, cards):
-                self.not_held(state, m, hand, at)
+                self.not_held(state, m, hand, guessed[seat], at)
             else:
                 try:
                     lead = classify(order, cards)
@@ -599,11 +603,13 @@ class _Replay:
                       m.pos, rule="10", **at)  # fmt: skip
         reason = judge_follow(order, led, hand, cards)
         if reason is not None and reason.startswith("does not hold"):
-            self.not_held(state, m, hand, at)
+            self.not_held(state, m, hand, guessed[seat], at)
         elif reason is not None and guessed[seat]:
-            # judged as far as the known cards allow: a guessed card never makes a play wrong
-            if judge_follow(order, led, _less(hand, guessed[seat]), cards) is not None:
-                self.not_followed(state, m, hand, reason, at)
+            # judged as far as the known cards allow: a guessed card never makes a play wrong,
+            # nor is it named in the reason or suggested
+            why = judge_follow(order, led, known := _less(hand, guessed[seat]), cards)
+            if why is not None:
+                self.not_followed(state, m, known, why, at)
         elif reason is not None:
             self.not_followed(state, m, hand, reason, at)
         if reason is None and seat == state.turn:
@@ -676,10 +682,10 @@ class _Replay:
         state.force_play(seat, cards, forced)
         return False
 
-    def not_held(self, state: RoundState, m: SjMove, hand: int, at: _At) -> None:
+    def not_held(self, state: RoundState, m: SjMove, hand: int, guessed: int, at: _At) -> None:
         missing = [c for c in distinct(m.cards) if count(m.cards, c) > count(hand, c)]
         text = format_hand(sum(1 << 2 * c for c in missing))
-        hint = did_you_mean(missing, hand)
+        hint = did_you_mean(missing, _less(hand, guessed))  # never a guessed card
         spent = [self.spent[m.seat, c] for c in missing if (m.seat, c) in self.spent]
         self.note("SJ102", f"{self.names[m.seat]} does not hold {text}"
                   + (" (already played)" if spent else "")

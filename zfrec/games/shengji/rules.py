@@ -151,10 +151,11 @@ def parse_sj_option(text: str) -> tuple[str, Any]:
     """`name=value` from the command line, typed; RulesError for an unknown name or value."""
     name, sep, value = text.partition("=")
     name, value = name.strip(), value.strip()
-    if not sep or name not in OPTION_NAMES:
+    if not sep:
+        raise RulesError(f"Sheng ji option {text!r} should look like name=value")
+    if name not in OPTION_NAMES:
         raise RulesError(
-            f"unknown Sheng ji option {text!r}: write name=value, names are "
-            + ", ".join(OPTION_NAMES)
+            f"unknown Sheng ji option {name!r}: options are " + ", ".join(OPTION_NAMES)
         )
     if name in ("throw_penalty", "players", "decks"):
         try:

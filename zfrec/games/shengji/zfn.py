@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from zfrec.errors import CardError, RulesError
@@ -57,6 +58,10 @@ _TRUMP_WORDS = {
 }  # fmt: skip
 ROUND_STATEMENTS = ("round", "deal", "bids", "kitty", "discard", "call", "points", "result",
                     "levels")  # fmt: skip
+
+
+class _LineSkipped(Exception):
+    """A line the recovering reader skips whose problem is noted already."""
 
 
 def _fail(token: Token, message: str) -> SyntaxFail:
@@ -134,6 +139,8 @@ class SjBody:
         problem and skips it (None), as Zheng Fen's does with a trick line."""
         try:
             return read()
+        except _LineSkipped:
+            return None
         except SyntaxFail as fail:
             if self.problems is None:
                 raise
@@ -375,7 +382,7 @@ class SjBody:
             if t.kind in (WORD, STRING) and k + 1 < n and tokens[k + 1].kind == COLON:
                 if moves:
                     self._finish_move(moves[-1], parts, seats)
-                seat = seats.resolve(t)
+                seat = self._move_seat(t, seats)
                 moves.append(SjMove(seat, 0, pos=Pos(t.line, t.col)))
                 parts = []
                 k += 2
@@ -391,6 +398,18 @@ class SjBody:
             raise _fail(tokens[max(start - 1, 0)], "no moves: write them as '1: 7h 7h  2: 8h 9h'")
         self._finish_move(moves[-1], parts, seats)
         return lead, moves
+
+    def _move_seat(self, t: Token, seats: Seats) -> int:
+        """The seat of a move. A recovering reader reads a name close to one player's as that
+        player, noted as a `seat` problem with the fix, as Zheng Fen's reader does; any other
+        name that is no seat's fails, and its line is skipped."""
+        if self.problems is None:
+            return seats.resolve(t)
+        found, problem = seats.leniently(t, "move")
+        if found is None or problem is None:
+            return found if found is not None else seats.resolve(t)
+        self.problems.append(replace(problem, kind="seat", move=(t.line, t.col), seats=(found,)))
+        return found
 
     def _finish_move(self, move: SjMove, parts: list[Token], seats: Seats) -> None:
         at = move.pos
@@ -450,6 +469,7 @@ class SjBody:
             else:
                 raise _fail(t, f"unexpected {text[:20]!r} in the move")
         if not cards:
+            self._unread_play(at)
             raise SyntaxFail("a move needs cards: every seat plays to every trick", *at)
         if (state == "forced" and not forced) or state == "by":
             raise SyntaxFail("'forced' needs the cards that stayed down, then 'by SEAT'", *at)
@@ -460,6 +480,20 @@ class SjBody:
         move.cards = cards
         move.forced = forced or None
         move.alternatives = tuple(versions)
+
+    def _unread_play(self, at: Pos) -> None:
+        """A play none of whose cards could be read: its line is skipped, as for any move
+        without cards, and reported once, as the card it could not read with its suggestion
+        (not also as a move without cards, which the play is not)."""
+        problems = self.problems
+        if problems is None:
+            return
+        mine = [i for i, p in enumerate(problems) if p.kind == "card" and p.move == at]
+        if not mine:
+            return
+        p = problems[mine[0]]
+        problems[mine[0]] = replace(p, kind="line", message=f"{p.message} (the line is skipped)")
+        raise _LineSkipped
 
     def _held(self, seat: int) -> int:
         """What the record says `seat` holds: its known deal (and the kitty for the dealer)."""

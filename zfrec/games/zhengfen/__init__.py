@@ -75,6 +75,15 @@ class ZhengFenKind(GameKind):
     def default_preset(self) -> str:
         return "pagat"
 
+    def judging_rules(
+        self, preset: str | None, options: Sequence[str]
+    ) -> tuple[Any, dict[str, Any]]:
+        """`validate --rules/--option` for a Zheng Fen record: a Ruleset and the options."""
+        rules = "zfrec.games.zhengfen.engine.rules"
+        overrides = dict(self._part(rules, "parse_option")(o) for o in options)
+        judged = self._part(rules, "preset")(preset, **overrides) if preset else None
+        return judged, overrides
+
     def parse_option(self, word: str) -> tuple[str, RuleValue]:
         parsed: tuple[str, RuleValue] = self._part(
             "zfrec.games.zhengfen.engine.rules", "parse_option"
