@@ -243,6 +243,10 @@ def test_solve_refuses_what_it_cannot_solve(tmp_path: Path) -> None:
     assert "Traceback" not in unknown.stderr
     bad_at = _zfrec("solve", str(cut), "--at", "9.9.9")
     assert bad_at.returncode == 2 and "no round 9" in bad_at.stderr
+    # a turn past the table's seats is no turn (not the next trick's first)
+    no_turn = _zfrec("solve", str(cut), "--at", "1.2.5", "--max-nodes", "10")
+    assert no_turn.returncode == 2 and "no turn 5" in no_turn.stderr
+    assert _zfrec("solve", str(cut), "--at", "1.2.4", "--max-nodes", "10").returncode == 1
 
 
 def test_round_costs_mark_the_plays_that_changed_the_value(tmp_path: Path) -> None:

@@ -137,6 +137,8 @@ def record_position(game: Any, at: str | None = None) -> SjPosition:
             raise SolveError("tricks and turns count from 1")
     rnd = match.rounds[index]
     state = _start(match, index)
+    if stop is not None and stop[1] > state.n:
+        raise SolveError(f"a trick has {state.n} turns: there is no turn {stop[1]}")
     made = _play_on(state, rnd, stop)
     if state.over:
         r = state.result
