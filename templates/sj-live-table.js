@@ -18,10 +18,12 @@
   var TRUMPS = [["", "from the bids"], ["s", "\u2660 spades"], ["h", "\u2665 hearts"],
     ["d", "\u2666 diamonds"], ["c", "\u2663 clubs"], ["nt", "no-trump"]];
   var ui = { seat: null, picked: [], text: "", touched: false };
+  var busy = false;  // an entry is on its way: a second tap must not send it again
 
   function name(seat) { return state.players[seat - 1]; }
   function statePath() { return "/api/tables/" + id + (viewer ? "?seat=" + viewer : ""); }
   function message(kind, code, text) { Z.showMessage($("msg"), kind, code, text); }
+  function plural(k, word) { return k + " " + word + (k === 1 ? "" : "s"); }
   function isRed(card) { return /[hd]$/.test(card); }
 
   function refresh() {
@@ -30,9 +32,17 @@
     });
   }
 
+  function setBusy(on) {
+    busy = on;
+    Array.prototype.forEach.call(document.querySelectorAll("#entry button"), function (b) { b.disabled = on; });
+  }
+
   function send(path, body, done) {
+    if (busy) return;
+    setBusy(true);
     body.version = state.version;
     Z.api("POST", "/api/tables/" + id + path, body, token).then(function (res) {
+      setBusy(false);
       if (res.ok) {
         state = res.data;
         message("", "", "");
@@ -42,7 +52,7 @@
         message("error", res.data.code || String(res.status), res.data.message || "refused");
         if (res.status === 409 && res.data.state) { state = res.data.state; render(); }
       }
-    }, function () { message("error", "", "not sent: no connection; try again"); });
+    }, function () { setBusy(false); message("error", "", "not sent: no connection; try again"); });
   }
 
   // the felt -------------------------------------------------------------------------------
@@ -57,7 +67,7 @@
       el("div", { cls: "name", text: seat + " " + name(seat) }),
       el("div", { cls: "team", text: (state.dealer === seat ? "dealer \u00b7 " : "") +
         (state.round ? (decl ? "declarer" : "opponent") + " \u00b7 " : "") + "level " + state.levels[seat - 1] +
-        (state.cards_left[seat - 1] !== null ? " \u00b7 " + state.cards_left[seat - 1] + " cards" : "") }),
+        (state.cards_left[seat - 1] !== null ? " \u00b7 " + plural(state.cards_left[seat - 1], "card") : "") }),
       el("div", { cls: "played" }, [played ? cardRow(played.play) : null]),
       hand && viewer === seat && hand.cards ? el("div", { cls: "small" }, [cardRow(hand.cards)]) : null
     ]);
@@ -133,7 +143,7 @@
       if (m.forced) text += " forced " + m.forced + " by " + m.blocked_by;
       return el("span", { text: m.round + "\u00b7" + m.seat + ": " + text });
     });
-    box.appendChild(el("div", { cls: "muted", text: state.moves_total + " moves \u00b7 the last ones:" }));
+    box.appendChild(el("div", { cls: "muted", text: plural(state.moves_total, "move") + " \u00b7 the last ones:" }));
     box.appendChild(el("div", { cls: "sjmoves" }, shown));
   }
 
@@ -155,9 +165,10 @@
     var next = state.next || {};
     var form = el("div", { cls: "sjform" });
     form.appendChild(el("h2", { text: "Round " + (next.round || 1) + (next.rank ? " at " + next.rank : "") }));
-    var dealer = seatSelect("sj-dealer", next.dealer || 1);
+    var dealer = seatSelect("sj-dealer", next.dealer || 0);
     if (next.dealer) dealer.disabled = true;
-    form.appendChild(field("Dealer" + (next.dealer ? " (the rules name them)" : " (or as the bids settle it)"), dealer));
+    else dealer.insertBefore(el("option", { value: "", text: "as the bids settle it (else 1 " + name(1) + ")", selected: true }), dealer.firstChild);
+    form.appendChild(field("Dealer" + (next.dealer ? " (the rules name them)" : ""), dealer));
     var trump = el("select", { id: "sj-trump", "aria-label": "Trump" });
     TRUMPS.forEach(function (t) { trump.appendChild(el("option", { value: t[0], text: t[1] })); });
     form.appendChild(field("Trump", trump));
@@ -168,7 +179,7 @@
     form.appendChild(deals);
     form.appendChild(button("Start the round", "primary", function () {
       var body = { trump: trump.value || null, deals: {} };
-      if (!next.dealer) body.dealer = +dealer.value;
+      if (!next.dealer && dealer.value) body.dealer = +dealer.value;
       state.players.forEach(function (p, i) {
         var v = $("sj-deal-" + (i + 1)).value.trim();
         if (v) body.deals[String(i + 1)] = v;
@@ -183,7 +194,7 @@
 
   function cardButtons(box, seat) {
     var hand = state.hands[seat - 1];
-    if (hand && hand.cards) {
+    if (hand && hand.cards && !hand.unknown) {
       var row = el("div", { cls: "sjhand", role: "group", "aria-label": name(seat) + "'s cards" });
       hand.cards.split(/\s+/).forEach(function (c, i) {
         var key = c + "#" + i;
@@ -233,7 +244,7 @@
     block.appendChild(field("Shows", el("input", { type: "text", cls: "notation", id: "sj-shows", placeholder: "Ad" })));
     form.appendChild(block);
     var buttons = el("div", { cls: "row" });
-    var cleared = function () { ui.picked = []; ui.text = ""; ui.touched = false; };
+    var cleared = function () { ui.picked = []; ui.text = ""; ui.touched = false; $("sj-cards").value = ""; };
     buttons.appendChild(button("Play", "primary", function () {
       var body = { seat: ui.seat, play: typed() };
       if (block.open && $("sj-shows").value.trim()) {

@@ -1,0 +1,92 @@
+"""A Sheng ji round logged on a phone the way a table does it (LIVE.md, "Sheng ji"), in Chromium
+at 390x844 on a real `zfrec serve`: no deal typed, round 1's dealer left to the bids, the
+dealer's exchange with the kitty, a double tap on Play. Screenshots go to
+test-artifacts/live-sj-phone-*.png."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.sj_live_helpers import match_steps, simulated
+from tests.test_live_server import server
+from tests.test_live_shengji_browser import PHONE, Device
+
+sync_api = pytest.importorskip("playwright.sync_api")
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("chromium")]
+PLAYERS = ["张伟", "Bo Li", "王芳", "Dee Ramaswamy-Okonkwo"]
+
+
+def test_a_round_from_the_bids_on_a_phone(browser: Any, tmp_path: Path) -> None:
+    match = simulated(tmp_path)
+    rnd = match.rounds[0]
+    assert rnd.dealer == 1 and [b.seat for b in rnd.bids] == [1]  # Bo Li bids and deals
+    steps = [s for s in match_steps(match) if s.round == 1]
+    bid, exchange, lead = steps[1].body, steps[2].body, steps[3].body
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        base = str(client.base_url).rstrip("/")
+        made = client.post("/api/tables", json={"game": "shengji", "players": PLAYERS})
+        table, join = made.json()["id"], made.json()["join"]
+        a = Device(browser, PHONE)
+        a.page.goto(base + join)
+        a.page.wait_for_selector("#entry:not(.hidden)")
+        # Round 1 started as it comes: no deal, the dealer left to the bids.
+        assert a.page.locator("#sj-dealer").input_value() == ""
+        a.tap("#entry button:text('Start the round')")
+        a.at(1)
+        a.page.select_option("#sj-seat", str(bid["seat"]))
+        a.page.locator("#sj-cards").fill(bid["bid"])
+        a.tap("#entry button:text('Bid')")
+        a.at(2)
+        assert client.get(f"/api/tables/{table}").json()["dealer"] == 2  # the bid made Bo Li deal
+        # An entry taken leaves the box empty: nothing to send again by mistake.
+        assert a.page.locator("#sj-cards").input_value() == ""
+        a.page.select_option("#sj-seat", "2")
+        a.page.locator("#sj-cards").fill(exchange["discard"])
+        a.tap("#entry button:text('Discard (dealer)')")
+        a.at(3)
+        assert a.page.locator("#msg .msg.error").count() == 0
+        a.check("phone-1-exchanged")
+        # Without the kitty typed the dealer's hand is unknown; once typed in, partly known:
+        # either way every card can be tapped for them.
+        state = client.get(f"/api/tables/{table}").json()
+        assert state["turn"] == lead["seat"] == 2
+        a.page.select_option("#sj-seat", "2")
+        assert a.page.locator("#entry .sjgrid button").count() == 54
+        # A double tap on Play enters the lead once, and says nothing is wrong.
+        for card in lead["play"].split():
+            a.page.locator(f'#entry .sjgrid button[data-card="{card}"]').tap()
+        a.page.locator("#entry button:text('Play')").dblclick()
+        a.at(4)
+        a.page.wait_for_timeout(1000)  # a second entry would have been answered by now
+        assert client.get(f"/api/tables/{table}").json()["version"] == 4
+        assert a.page.locator("#msg .msg.error").count() == 0, a.page.locator("#msg").inner_text()
+        assert a.page.locator("#sj-cards").input_value() == ""
+        a.check("phone-2-led")
+
+
+def test_a_partly_known_hand_keeps_the_whole_grid(browser: Any, tmp_path: Path) -> None:
+    # The dealer's hand is partly known once the kitty taken up is typed: its known cards alone
+    # were offered, and the cards of the hand not typed could not be tapped.
+    match = simulated(tmp_path)
+    steps = [s for s in match_steps(match) if s.round == 1]
+    exchange = steps[2].body
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        base = str(client.base_url).rstrip("/")
+        made = client.post("/api/tables", json={"game": "shengji", "players": PLAYERS})
+        table, token, join = made.json()["id"], made.json()["token"], made.json()["join"]
+        auth = {"Authorization": f"Bearer {token}"}
+        url = f"/api/tables/{table}"
+        assert client.post(url + "/hands", json={"dealer": 2}, headers=auth).status_code == 201
+        assert client.post(url + "/moves", json=steps[1].body, headers=auth).status_code == 200
+        assert client.post(url + "/moves", json=exchange, headers=auth).status_code == 200
+        hand = client.get(url).json()["hands"][1]
+        assert hand["cards"] and hand["unknown"] > 0
+        a = Device(browser, PHONE)
+        a.page.goto(base + join)
+        a.page.wait_for_selector("#entry:not(.hidden)")
+        a.page.select_option("#sj-seat", "2")
+        assert a.page.locator("#entry .sjgrid button").count() == 54
+        a.check("phone-3-partly-known")
