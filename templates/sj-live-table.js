@@ -17,7 +17,7 @@
   var state = JSON.parse($("zf-state").textContent);
   var TRUMPS = [["", "from the bids"], ["s", "\u2660 spades"], ["h", "\u2665 hearts"],
     ["d", "\u2666 diamonds"], ["c", "\u2663 clubs"], ["nt", "no-trump"]];
-  var ui = { seat: null, picked: [], text: "", touched: false };
+  var ui = { seat: null, picked: [], text: "", touched: false, more: null };
   var busy = false;  // an entry is on its way: a second tap must not send it again
 
   function name(seat) { return state.players[seat - 1]; }
@@ -194,12 +194,17 @@
 
   function cardButtons(box, seat) {
     var hand = state.hands[seat - 1];
-    if (hand && hand.cards && !hand.unknown) {
+    var whole = hand && hand.cards && !hand.unknown;
+    function add(c) { var i = $("sj-cards"); i.value = (i.value ? i.value + " " : "") + c; ui.touched = true; }
+    if (hand && hand.cards) {
+      // the cards known in the hand; a whole hand's are picked and unpicked, a partly known
+      // hand's (the dealer's kitty) are added like the grid's below
       var row = el("div", { cls: "sjhand", role: "group", "aria-label": name(seat) + "'s cards" });
       hand.cards.split(/\s+/).forEach(function (c, i) {
         var key = c + "#" + i;
         var b = el("button", { type: "button", cls: (isRed(c) ? "red" : "") + (ui.picked.indexOf(key) >= 0 ? " sel" : ""),
           text: cardFace(c).textContent, "data-card": c, onclick: function () {
+            if (!whole) { add(c); return; }
             var at = ui.picked.indexOf(key);
             if (at >= 0) ui.picked.splice(at, 1); else ui.picked.push(key);
             ui.touched = true;
@@ -209,7 +214,7 @@
         row.appendChild(b);
       });
       box.appendChild(row);
-      return;
+      if (whole) return;
     }
     var grid = el("div", { cls: "sjgrid", role: "group", "aria-label": "Cards" });
     var ranks = ["3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2"];
@@ -223,8 +228,12 @@
     ["SJ", "BJ"].forEach(function (j) {
       grid.appendChild(el("button", { type: "button", "data-card": j, text: j, onclick: function () { add(j); } }));
     });
-    box.appendChild(grid);
-    function add(c) { var i = $("sj-cards"); i.value = (i.value ? i.value + " " : "") + c; ui.touched = true; }
+    if (!hand || !hand.cards) { box.appendChild(grid); return; }
+    // open by default where most of the hand is not known (a bid's cards only, say)
+    var open = ui.more === null ? hand.unknown > hand.cards.split(/\s+/).length : ui.more;
+    var more = el("details", { id: "sj-more", open: open }, [el("summary", { text: "The other cards (" + hand.unknown + " not known)" }), grid]);
+    more.addEventListener("toggle", function () { ui.more = more.open; });
+    box.appendChild(more);
   }
 
   function playForm(box) {
@@ -287,5 +296,6 @@
   }
 
   render();
+  if (token) Z.invite($("invite"), id, token);  // the join link for the other phones
   Z.follow(id, function (v) { if (v !== state.version) refresh(); });
 })();

@@ -88,5 +88,51 @@ def test_a_partly_known_hand_keeps_the_whole_grid(browser: Any, tmp_path: Path) 
         a.page.goto(base + join)
         a.page.wait_for_selector("#entry:not(.hidden)")
         a.page.select_option("#sj-seat", "2")
+        # most of the hand is not known: the other cards stand open
+        assert a.page.locator("#sj-more").get_attribute("open") is not None
+        known = a.page.locator("#entry .sjhand button")
+        assert known.count() == len(hand["cards"].split())
         assert a.page.locator("#entry .sjgrid button").count() == 54
+        # a card the dealer was dealt (not known here) and one of the kitty, tapped
+        unknown = next(c for c in steps[3].body["play"].split() if c not in hand["cards"].split())
+        a.tap(f'#entry .sjgrid button[data-card="{unknown}"]')
+        known.first.tap()
+        picked = a.page.locator("#sj-cards").input_value().split()
+        assert picked == [unknown, hand["cards"].split()[0]], picked
         a.check("phone-3-partly-known")
+
+
+def test_new_table_page_makes_a_sheng_ji_table_with_an_invite(browser: Any, tmp_path: Path) -> None:
+    # The New table page offered Zheng Fen's presets only, and a Sheng ji table's page had no
+    # join link: a second phone could not be invited from it.
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        base = str(client.base_url).rstrip("/")
+        a = Device(browser, PHONE)
+        a.page.goto(f"{base}/new")
+        for i, player in enumerate(PLAYERS):
+            a.page.locator("input[name=player]").nth(i).fill(player)
+        a.page.select_option("select[name=rules]", "bashifen")
+        assert a.page.locator("input[name=target]").is_hidden()  # Zheng Fen's, not Sheng ji's
+        a.check("phone-4-new-table")
+        a.tap("button[type=submit]")
+        a.page.wait_for_selector("body[data-page=sjtable] #entry:not(.hidden)")
+        table = a.page.url.split("/t/")[1].split("#")[0]
+        state = client.get(f"/api/tables/{table}").json()
+        assert state["game"] == "shengji" and state["rules"] == "bashifen"
+        assert state["players"] == PLAYERS
+        a.tap("#invite summary")
+        a.page.wait_for_selector(".qr img")
+        a.page.wait_for_timeout(300)
+        assert a.page.locator(".qr img").evaluate("img => img.naturalWidth") > 100
+        join = a.page.locator("#join-link").inner_text()
+        assert join.startswith(f"{base}/t/{table}#k=")
+        a.check("phone-5-invite")
+        record = a.page.locator("nav a:text('Record (.zfn)')").get_attribute("href")
+        assert client.get(str(record)).status_code == 200
+        # A second phone joins by the link and starts the round.
+        b = Device(browser, PHONE)
+        b.page.goto(join)
+        b.page.wait_for_selector("#entry:not(.hidden)")
+        b.tap("#entry button:text('Start the round')")
+        b.at(1)
+        a.at(1)
