@@ -56,3 +56,50 @@ def test_round_one_dealer_settled_by_the_bids_exchanges(match: SjMatch) -> None:
     for cut in (0, 5):
         codes = {d.code for d in validate_match(_round_one(match, cut, dealer=False)).diagnostics}
         assert codes <= {"SJ205"}, (cut, codes)
+
+
+def test_the_dealers_known_cards_leave_with_the_discard(match: SjMatch) -> None:
+    # No deal written, the kitty and discard written: what the rebuild calls known in the
+    # dealer's hand (a table page offers it to tap) is the kitty and bids without the discard,
+    # never a discarded card kept by a guessed card of the same name.
+    from zfrec.games.shengji.cards import card_ids, contains, format_hand
+    from zfrec.games.shengji.rebuild import rebuild, shown
+
+    rnd = _round_one(match, 0).rounds[0]
+    assert rnd.kitty is not None and rnd.discard is not None and rnd.dealer is not None
+    n = len(match.players)
+    played, bids = shown(rnd, n)
+    up, down = (rnd.kitty.known, 0), (rnd.discard.known, 0)
+    rb = rebuild(match.rules(), rnd.dealer, [(0, 25)] * n, (up, down), bids, played, 0)
+    hand = rb.at_play(rnd.dealer)[rnd.dealer]
+    guessed = rb.guessed[rnd.dealer]
+    assert contains(hand, guessed)
+    known = [c for c in card_ids(hand)]
+    for c in card_ids(guessed):
+        known.remove(c)
+    expect = sorted(card_ids(rnd.kitty.known + bids[rnd.dealer]))
+    for c in card_ids(rnd.discard.known):
+        if c in expect:
+            expect.remove(c)
+    assert sorted(known) == expect, format_hand(sum(1 << 2 * c for c in known))
+
+
+@pytest.mark.slow
+def test_every_round_logged_without_deals_is_clean(match: SjMatch) -> None:
+    # Each round of the match as a table logs it (no deal; the kitty and discard written),
+    # cut at several points, round 1 also without its dealer: nothing but "unfinished".
+    for i in range(len(match.rounds)):
+        for cut in (1, 7, 13, 19, 25):
+            for dealer in (True, False) if i == 0 else (True,):
+                out = copy.deepcopy(match)
+                del out.rounds[i + 1 :]
+                rnd = out.rounds[i]
+                assert rnd.deal is not None
+                rnd.deal = tuple(SjCards(0, d.unknown + size(d.known)) for d in rnd.deal)
+                del rnd.tricks[cut:]
+                rnd.points = rnd.outcome = rnd.levels = None
+                if not dealer:
+                    rnd.dealer = None
+                out.result = None
+                codes = {d.code for d in validate_match(out).diagnostics}
+                assert codes <= {"SJ205"}, (i + 1, cut, dealer, codes)
