@@ -103,3 +103,68 @@ def test_every_round_logged_without_deals_is_clean(match: SjMatch) -> None:
                 out.result = None
                 codes = {d.code for d in validate_match(out).diagnostics}
                 assert codes <= {"SJ205"}, (i + 1, cut, dealer, codes)
+
+
+def test_zhao_pengyou_tables_seat_seven_and_eight(tmp_path: Path) -> None:
+    # LIVE.md: zhao pengyou with 5 to 8 players. The API took at most 6 names (Zheng Fen's
+    # most), so a table of 7 or 8 could not be made, nor seen as seat 7 or dealt to it.
+    from fastapi.testclient import TestClient
+
+    from zfrec.live.app import create_app
+    from zfrec.store import open_store
+
+    engine = open_store(f"sqlite:///{tmp_path / 'club.db'}")
+    with TestClient(create_app(engine)) as client:
+        players = ["张伟", "Bo", "王芳", "Dee", "Eve", "Fay", "欧阳娜娜", "Hal"]
+        for n in (7, 8):
+            made = client.post("/api/tables", json={"rules": "zhaopengyou", "players": players[:n]})
+            assert made.status_code == 201, made.text
+            body = made.json()
+            assert body["game"] == "shengji" and body["players"] == players[:n]
+            auth = {"Authorization": f"Bearer {body['token']}"}
+            url = f"/api/tables/{body['id']}"
+            started = client.post(url + "/hands", json={"dealer": n, "deals": {str(n): "3s"}},
+                                  headers=auth)  # fmt: skip
+            assert started.status_code == 201, started.text
+            assert client.get(url, params={"seat": n}).status_code == 200
+            assert client.get(f"/t/{body['id']}", params={"seat": n}).status_code == 200
+        # Zheng Fen keeps its own count, with its own message
+        zf = client.post("/api/tables", json={"players": players[:7]})
+        assert zf.status_code == 422 and zf.json()["code"] == "players", zf.text
+        assert "3 to 6 players" in zf.json()["message"]
+        assert (
+            client.post(
+                "/api/tables", json={"rules": "zhaopengyou", "players": [*players, "Ivy"]}
+            ).status_code
+            == 422
+        )
+    engine.dispose()
+
+
+def test_a_round_with_one_hand_dealt(match: SjMatch, tmp_path: Path) -> None:
+    # The logger types their own hand only (LIVE.md: deals for any subset of seats): the round
+    # starts, and the dealer's exchange and the plays are judged against that hand.
+    from fastapi.testclient import TestClient
+
+    from tests.sj_live_helpers import match_steps
+    from zfrec.live.app import create_app
+    from zfrec.store import open_store
+
+    steps = [s for s in match_steps(match) if s.round == 1]
+    engine = open_store(f"sqlite:///{tmp_path / 'club.db'}")
+    with TestClient(create_app(engine)) as client:
+        made = client.post("/api/tables", json={"game": "shengji", "players": list("ABCD")}).json()
+        auth = {"Authorization": f"Bearer {made['token']}"}
+        url = f"/api/tables/{made['id']}"
+        own = steps[0].body["deals"]["3"]
+        started = client.post(url + "/hands", json={"deals": {"3": own}}, headers=auth)
+        assert started.status_code == 201, started.text
+        assert started.json()["hands"][2]["cards"] == own
+        for step in steps[1:12]:
+            r = client.post(url + "/moves", json=step.body, headers=auth)
+            assert r.status_code == 200, (step.body, r.text)
+        held = client.get(url).json()["hands"][2]["cards"].split()
+        bad = next(c for c in ("3s", "4s", "5s", "6s", "7s") if c not in held)
+        refused = client.post(url + "/moves", json={"seat": 3, "play": bad}, headers=auth)
+        assert refused.status_code == 422 and refused.json()["code"] == "SJ102", refused.text
+    engine.dispose()
