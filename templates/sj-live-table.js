@@ -37,22 +37,43 @@
     Array.prototype.forEach.call(document.querySelectorAll("#entry button"), function (b) { b.disabled = on; });
   }
 
+  // An entry whose answer was lost (sent, but no answer came): sent again as it was, it carries
+  // the version it was made against, so the server either takes it once or answers 409 with
+  // the table, where the page finds it as the last move (taken after all).
+  var lost = null;
+
   function send(path, body, done) {
     if (busy) return;
     setBusy(true);
-    body.version = state.version;
+    var key = path + JSON.stringify(body);
+    body.version = lost && lost.key === key ? lost.version : state.version;
     Z.api("POST", "/api/tables/" + id + path, body, token).then(function (res) {
       setBusy(false);
-      if (res.ok) {
-        state = res.data;
+      lost = null;
+      var fresh = res.status === 409 && res.data.state ? res.data.state : null;
+      if (res.ok || fresh && ownLast(body, fresh)) {
+        state = res.ok ? res.data : fresh;
         message("", "", "");
         if (done) done();
         render();
       } else {
         message("error", res.data.code || String(res.status), res.data.message || "refused");
-        if (res.status === 409 && res.data.state) { state = res.data.state; render(); }
+        if (fresh) { state = fresh; render(); }
       }
-    }, function () { setBusy(false); message("error", "", "not sent: no connection; try again"); });
+    }, function () {
+      setBusy(false);
+      lost = { key: key, version: body.version };
+      message("error", "", "not sent, or its answer was lost: no connection; tap again to send it");
+    });
+  }
+
+  function ownLast(body, fresh) {
+    var last = fresh.moves[fresh.moves.length - 1];
+    if (!last || fresh.version !== body.version + 1 || last.seat !== body.seat) return false;
+    var norm = function (t) { return String(t || "").toUpperCase().split(/\s+/).filter(Boolean).sort().join(" "); };
+    return ["play", "bid", "discard", "calls"].some(function (k) {
+      return body[k] !== undefined && norm(body[k]) === norm(last[k]);
+    });
   }
 
   // the felt -------------------------------------------------------------------------------
@@ -143,7 +164,7 @@
       if (m.forced) text += " forced " + m.forced + " by " + m.blocked_by;
       return el("span", { text: m.round + "\u00b7" + m.seat + ": " + text });
     });
-    box.appendChild(el("div", { cls: "muted", text: plural(state.moves_total, "move") + " \u00b7 the last ones:" }));
+    box.appendChild(el("div", { cls: "muted", text: state.moves_total ? plural(state.moves_total, "move") + " \u00b7 the last ones:" : "No moves yet" }));
     box.appendChild(el("div", { cls: "sjmoves" }, shown));
   }
 

@@ -136,3 +136,46 @@ def test_new_table_page_makes_a_sheng_ji_table_with_an_invite(browser: Any, tmp_
         b.tap("#entry button:text('Start the round')")
         b.at(1)
         a.at(1)
+
+
+def test_an_entry_whose_answer_was_lost_is_sent_again_once(browser: Any, tmp_path: Path) -> None:
+    # The play reaches the server but its answer is lost (the phone's connection drops). The
+    # page said nothing of it being taken; tapped again, it went with the table's new version
+    # and was judged afresh: refused (SJ202, not that seat's turn) or, for a seat that leads
+    # again, entered twice. Now it goes as it was made, and the 409 shows it was taken.
+    match = simulated(tmp_path)
+    steps = [s for s in match_steps(match) if s.round == 1]
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        base = str(client.base_url).rstrip("/")
+        made = client.post("/api/tables", json={"game": "shengji", "players": PLAYERS}).json()
+        auth = {"Authorization": f"Bearer {made['token']}"}
+        url = f"/api/tables/{made['id']}"
+        assert client.post(url + "/hands", json={"dealer": 2}, headers=auth).status_code == 201
+        for step in steps[1:3]:
+            assert client.post(url + "/moves", json=step.body, headers=auth).status_code == 200
+        a = Device(browser, PHONE)
+        a.page.goto(base + made["join"])
+        a.page.wait_for_selector("#entry:not(.hidden)")
+        lose = {"left": 1}
+
+        def answer_lost(route: Any) -> None:
+            if lose["left"]:
+                lose["left"] -= 1
+                route.fetch()  # the server takes the entry ...
+                route.abort()  # ... and its answer never comes
+            else:
+                route.continue_()
+
+        a.page.route("**/moves", answer_lost)
+        lead = steps[3].body
+        a.page.select_option("#sj-seat", str(lead["seat"]))
+        a.page.locator("#sj-cards").fill(lead["play"])
+        a.tap("#entry button:text('Play')")
+        a.page.wait_for_selector("#msg .msg.error")
+        a.errors.clear()  # the aborted request is logged by the browser
+        a.at(4)  # the server's event brings the table with the entry in it
+        a.tap("#entry button:text('Play')")  # tapped again, as the message asks
+        a.page.wait_for_selector("#msg .msg.error", state="detached")
+        assert client.get(url).json()["version"] == 4
+        assert a.page.locator("#sj-cards").input_value() == ""
+        assert [m["seat"] for m in client.get(url).json()["moves"]] == [2, 2, lead["seat"]]
