@@ -80,7 +80,9 @@
 
   function seatCell(seat, area) {
     var played = null;
-    state.trick_moves.forEach(function (m) { if (m.seat === seat) played = m; });
+    // between tricks (and at the round's end) the last trick stays in view, dimmed
+    var last = !state.trick_moves.length && state.last_trick ? state.last_trick : null;
+    (last || state.trick_moves).forEach(function (m) { if (m.seat === seat) played = m; });
     var decl = state.declarers.indexOf(seat) >= 0;
     var cls = "sjseat" + (state.turn === seat ? " turn" : "") + (state.winning === seat ? " win" : "");
     var hand = state.hands[seat - 1];
@@ -89,7 +91,7 @@
       el("div", { cls: "team", text: (state.dealer === seat ? "dealer \u00b7 " : "") +
         (state.round ? (decl ? "declarer" : "opponent") + " \u00b7 " : "") + "level " + state.levels[seat - 1] +
         (state.cards_left[seat - 1] !== null ? " \u00b7 " + plural(state.cards_left[seat - 1], "card") : "") }),
-      el("div", { cls: "played" }, [played ? cardRow(played.play) : null]),
+      el("div", { cls: "played" + (last ? " last" : "") }, [played ? cardRow(last && played.forced ? played.forced : played.play) : null]),
       hand && viewer === seat && hand.cards ? el("div", { cls: "small" }, [cardRow(hand.cards)]) : null
     ]);
   }
@@ -119,6 +121,7 @@
     if (lead && lead.units) {
       center.appendChild(el("div", { cls: "sjunits" }, lead.units.map(function (u) { return el("span", { text: u }); })));
     }
+    if (!state.trick_moves.length && state.last_trick) center.appendChild(el("div", { cls: "lastnote", text: "the last trick" }));
     if (state.winning) center.appendChild(el("div", { text: name(state.winning) + " is winning" + (state.trick_points ? " \u00b7 " + state.trick_points + " points" : "") }));
     if (state.status === "over") center.appendChild(el("div", { cls: "pts", text: "Won by " + state.winners.map(name).join(" & ") }));
     if (n === 4) {

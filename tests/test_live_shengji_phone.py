@@ -179,3 +179,32 @@ def test_an_entry_whose_answer_was_lost_is_sent_again_once(browser: Any, tmp_pat
         assert client.get(url).json()["version"] == 4
         assert a.page.locator("#sj-cards").input_value() == ""
         assert [m["seat"] for m in client.get(url).json()["moves"]] == [2, 2, lead["seat"]]
+
+
+def test_the_last_trick_stays_in_view(browser: Any, tmp_path: Path) -> None:
+    # Between tricks the felt was empty: who played what to the trick just won (and at the
+    # round's end, the last trick with the kitty) could not be seen at the table.
+    match = simulated(tmp_path)
+    steps = [s for s in match_steps(match) if s.round == 1]
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        base = str(client.base_url).rstrip("/")
+        made = client.post("/api/tables", json={"game": "shengji", "players": PLAYERS}).json()
+        auth = {"Authorization": f"Bearer {made['token']}"}
+        url = f"/api/tables/{made['id']}"
+        assert client.post(url + "/hands", json=steps[0].body, headers=auth).status_code == 201
+        for step in steps[1:7]:  # the bid, the exchange and the first trick
+            assert client.post(url + "/moves", json=step.body, headers=auth).status_code == 200
+        trick = [s.body for s in steps[3:7]]
+        a = Device(browser, PHONE)
+        a.page.goto(f"{base}/t/{made['id']}")
+        a.at(7)
+        for move in trick:
+            shown = a.page.locator(f'.sjseat[data-seat="{move["seat"]}"] .played.last .card')
+            assert shown.count() == len(move["play"].split()), move
+        assert "the last trick" in a.page.locator(".sjcenter").inner_text()
+        a.check("phone-6-last-trick")
+        # the next lead takes its place
+        assert client.post(url + "/moves", json=steps[7].body, headers=auth).status_code == 200
+        a.at(8)
+        assert a.page.locator(".sjseat .played.last").count() == 0
+        assert a.page.locator(".sjseat .played .card").count() == len(steps[7].body["play"].split())
