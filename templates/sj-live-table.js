@@ -152,7 +152,8 @@
       ch.swap ? "The opponents become the declarers" + (ch.opponents ? " and go up " + ch.opponents : "") :
         "The declarers go up " + ch.declarers,
       "Levels: " + state.players.map(function (p, i) { return p + " " + r.levels[i]; }).join(", "),
-      "Next dealer: " + name(r.next_dealer)
+      state.status === "over" ? "The match is won by " + state.winners.map(name).join(" & ") :
+        "Next dealer: " + name(r.next_dealer)
     ];
     lines.forEach(function (t) { box.appendChild(el("p", { text: t })); });
     if (r.kitty) box.appendChild(el("div", {}, [el("span", { cls: "muted", text: "Kitty " }), cardRow(r.kitty)]));

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.sj_live_helpers import match_steps, simulated
+from tests.sj_live_helpers import match_steps, send, simulated
 from tests.test_live_server import server
 from tests.test_live_shengji_browser import PHONE, Device
 
@@ -208,3 +208,29 @@ def test_the_last_trick_stays_in_view(browser: Any, tmp_path: Path) -> None:
         a.at(8)
         assert a.page.locator(".sjseat .played.last").count() == 0
         assert a.page.locator(".sjseat .played .card").count() == len(steps[7].body["play"].split())
+
+
+def test_the_match_won_names_the_winners_not_a_next_dealer(browser: Any, tmp_path: Path) -> None:
+    # At the match's end the round's box said "Next dealer: ..." of a round never played.
+    match = simulated(tmp_path)
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        base = str(client.base_url).rstrip("/")
+        made = client.post("/api/tables", json={"game": "shengji", "players": PLAYERS}).json()
+        for step in match_steps(match):
+            assert send(client, made["id"], made["token"], step.kind, step.body).status_code in {
+                200,
+                201,
+            }, step
+        state = client.get(f"/api/tables/{made['id']}").json()
+        assert state["status"] == "over" and state["winners"]
+        table = next(t for t in client.get("/api/tables").json() if t["id"] == made["id"])
+        assert table["game_id"] is not None  # stored as a game of the store
+        a = Device(browser, PHONE)
+        a.page.goto(base + made["join"])
+        a.page.wait_for_selector("#roundend:not(.hidden)")
+        text = a.page.locator("#roundend").inner_text()
+        winners = " & ".join(PLAYERS[s - 1] for s in state["winners"])
+        assert f"The match is won by {winners}" in text and "Next dealer" not in text, text
+        a.check("phone-7-match-won")
+        # the writer's page keeps Undo: the last play can be taken back
+        assert a.page.locator("#entry button:text('Undo')").count() == 1
