@@ -117,7 +117,15 @@
     var center = el("div", { cls: "sjcenter" });
     var lead = state.trick_moves[0];
     center.appendChild(el("div", { cls: "pts", text: "Opponents " + state.points }));
-    if (state.turn) center.appendChild(el("div", { text: name(state.turn) + " to play" + (state.trick ? " \u00b7 trick " + state.trick : "") }));
+    if (state.phase === "bids") center.appendChild(el("div", { text: "Bids, in the order made" }));
+    else if (state.phase === "exchange") center.appendChild(el("div", { text: "Bids, then the dealer's exchange" }));
+    else if (state.turn) center.appendChild(el("div", { text: name(state.turn) + " to play" + (state.trick ? " \u00b7 trick " + state.trick : "") }));
+    // a throw that was blocked: the lead on the felt is the part it was held to
+    var led = state.trick_moves.length ? state.moves[state.moves.length - state.trick_moves.length] : null;
+    if (led && led.forced && led.blocked_by) {
+      center.appendChild(el("div", { cls: "lastnote", text: name(led.seat) + " threw " + led.play + ": " +
+        name(led.blocked_by) + " blocked it, held to " + led.forced }));
+    }
     if (lead && lead.units) {
       center.appendChild(el("div", { cls: "sjunits" }, lead.units.map(function (u) { return el("span", { text: u }); })));
     }

@@ -234,3 +234,33 @@ def test_the_match_won_names_the_winners_not_a_next_dealer(browser: Any, tmp_pat
         a.check("phone-7-match-won")
         # the writer's page keeps Undo: the last play can be taken back
         assert a.page.locator("#entry button:text('Undo')").count() == 1
+
+
+def test_the_felt_says_what_the_phase_and_a_blocked_throw_are(browser: Any, tmp_path: Path) -> None:
+    # During the bids and the exchange the felt said "<dealer> to play · trick 1"; a blocked
+    # throw showed only the part it was held to, with nothing saying a throw failed.
+    match = simulated(tmp_path)
+    steps = [s for s in match_steps(match) if s.round == 1]
+    throw = next(i for i, s in enumerate(steps) if "blocked_by" in s.body)
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        base = str(client.base_url).rstrip("/")
+        made = client.post("/api/tables", json={"game": "shengji", "players": PLAYERS}).json()
+        tid, token = made["id"], made["token"]
+        a = Device(browser, PHONE)
+        a.page.goto(f"{base}/t/{tid}")
+        start = {"deals": steps[0].body["deals"]}  # the dealer and the trump: the bids'
+        assert send(client, tid, token, "hand", start).status_code == 201
+        a.at(1)
+        assert "Bids, in the order made" in a.page.locator(".sjcenter").inner_text()
+        assert send(client, tid, token, "move", steps[1].body).status_code == 200
+        a.at(2)
+        center = a.page.locator(".sjcenter").inner_text()
+        assert "Bids, then the dealer's exchange" in center and "to play" not in center
+        for step in steps[2 : throw + 1]:
+            assert send(client, tid, token, step.kind, step.body).status_code == 200
+        a.at(throw + 1)
+        body = steps[throw].body
+        text = a.page.locator(".sjcenter").inner_text()
+        assert f"{PLAYERS[body['seat'] - 1]} threw {body['play']}" in text, text
+        assert f"{PLAYERS[body['blocked_by'] - 1]} blocked it, held to" in text, text
+        a.check("phone-8-blocked-throw")
