@@ -174,7 +174,7 @@
         m.calls ? "calls " + m.calls : "");
       if (m.joins) text += " joins";
       if (m.forced) text += " forced " + m.forced + " by " + m.blocked_by;
-      return el("span", { text: m.round + "\u00b7" + m.seat + ": " + text });
+      return el("span", { text: m.round + "\u00b7" + name(m.seat) + ": " + text });  // round·player
     });
     box.appendChild(el("div", { cls: "muted", text: state.moves_total ? plural(state.moves_total, "move") + " \u00b7 the last ones:" : "No moves yet" }));
     box.appendChild(el("div", { cls: "sjmoves" }, shown));

@@ -202,6 +202,9 @@ def test_the_last_trick_stays_in_view(browser: Any, tmp_path: Path) -> None:
             shown = a.page.locator(f'.sjseat[data-seat="{move["seat"]}"] .played.last .card')
             assert shown.count() == len(move["play"].split()), move
         assert "the last trick" in a.page.locator(".sjcenter").inner_text()
+        listed = a.page.locator("#moves").inner_text()  # the moves name their players
+        for move in trick:
+            assert f"1\u00b7{PLAYERS[move['seat'] - 1]}: {move['play']}" in listed, listed
         a.check("phone-6-last-trick")
         # the next lead takes its place
         assert client.post(url + "/moves", json=steps[7].body, headers=auth).status_code == 200
