@@ -173,7 +173,7 @@
       var text = m.play || (m.bid ? "bids " + m.bid : m.discard ? "discards " + m.discard :
         m.calls ? "calls " + m.calls : "");
       if (m.joins) text += " joins";
-      if (m.forced) text += " forced " + m.forced + " by " + m.blocked_by;
+      if (m.forced) text += " forced " + m.forced + " by " + name(m.blocked_by);
       return el("span", { text: m.round + "\u00b7" + name(m.seat) + ": " + text });  // round·player
     });
     box.appendChild(el("div", { cls: "muted", text: state.moves_total ? plural(state.moves_total, "move") + " \u00b7 the last ones:" : "No moves yet" }));

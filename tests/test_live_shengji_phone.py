@@ -266,4 +266,5 @@ def test_the_felt_says_what_the_phase_and_a_blocked_throw_are(browser: Any, tmp_
         text = a.page.locator(".sjcenter").inner_text()
         assert f"{PLAYERS[body['seat'] - 1]} threw {body['play']}" in text, text
         assert f"{PLAYERS[body['blocked_by'] - 1]} blocked it, held to" in text, text
+        assert f" by {PLAYERS[body['blocked_by'] - 1]}" in a.page.locator("#moves").inner_text()
         a.check("phone-8-blocked-throw")
