@@ -698,48 +698,9 @@
 
   var inviteDone = false;
   function renderInvite() {
-    var box = $("invite");
     if (!token || inviteDone) return;
     inviteDone = true;
-    box.classList.remove("hidden");
-    var link = location.origin + "/t/" + id + "#k=" + token;
-    var watch = location.origin + "/t/" + id;
-    var details = el("details", null, [el("summary", { text: "Invite: the join link and its QR code" })]);
-    var img = el("div", { cls: "qr" });
-    var copied = el("span", { cls: "small muted", id: "copied" });
-    details.appendChild(img);
-    details.appendChild(el("p", { cls: "small" }, [el("span", { text: "Writers (can enter moves): " }),
-      el("code", { id: "join-link", cls: "link", text: link })]));
-    details.appendChild(el("div", { cls: "row" }, [
-      el("button", { type: "button", cls: "btn small", id: "copy-link", text: "Copy", onclick: function () {
-        var ok = function () { copied.textContent = "Copied."; };
-        if (navigator.clipboard && navigator.clipboard.writeText) {
-          navigator.clipboard.writeText(link).then(ok, function () { select($("join-link")); });
-        } else { select($("join-link")); }
-      } }),
-      navigator.share ? el("button", { type: "button", cls: "btn small", id: "share-link", text: "Share", onclick: function () {
-        navigator.share({ title: document.title, url: link }).catch(function () { /* dismissed */ });
-      } }) : null,
-      copied
-    ]));
-    details.appendChild(el("p", { cls: "small" }, [el("span", { text: "Spectators: " }), el("code", { cls: "link", text: watch })]));
-    details.addEventListener("toggle", function () {
-      if (!details.open || img.firstChild) return;
-      fetch("/api/qr", { method: "POST", headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ text: link }) }).then(function (r) { return r.text(); }).then(function (svg) {
-        var b64 = btoa(unescape(encodeURIComponent(svg)));
-        img.appendChild(el("img", { alt: "QR code of the join link", src: "data:image/svg+xml;base64," + b64 }));
-      });
-    });
-    box.appendChild(details);
-  }
-
-  function select(node) {
-    var range = document.createRange();
-    range.selectNodeContents(node);
-    var sel = window.getSelection();
-    sel.removeAllRanges();
-    sel.addRange(range);
+    Z.invite($("invite"), id, token);
   }
 
   render(state, false);

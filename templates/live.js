@@ -205,6 +205,16 @@
   function initNew() {
     var form = $("new-table");
     if (!form.elements.date.value) form.elements.date.value = today();  // the phone's own day
+    // A Sheng ji preset makes a Sheng ji table: Zheng Fen's target and options are not its own.
+    var shengji = function () {
+      var o = form.elements.rules.selectedOptions[0];
+      return !!o && o.parentNode.getAttribute("data-game") === "shengji";
+    };
+    var shown = function () {
+      Array.prototype.forEach.call(form.querySelectorAll(".zf-only"), function (e) { e.classList.toggle("hidden", shengji()); });
+    };
+    form.elements.rules.addEventListener("change", shown);
+    shown();
     form.addEventListener("submit", function (e) {
       e.preventDefault();
       var players = Array.prototype.map.call(form.querySelectorAll("input[name=player]"),
@@ -221,6 +231,11 @@
         options: options,
         target: +form.elements.target.value || 500
       };
+      if (shengji()) {
+        body.game = "shengji";
+        delete body.options;
+        delete body.target;
+      }
       if (form.elements.event.value.trim()) body.event = form.elements.event.value.trim();
       if (form.elements.date.value) body.date = form.elements.date.value.replace(/-/g, ".");
       api("POST", "/api/tables", body).then(function (res) {
@@ -229,6 +244,51 @@
         location.href = "/t/" + res.data.id + "#k=" + res.data.token;
       });
     });
+  }
+
+  // the Invite panel of a table's page (a writer's): the join link, Copy, Share, its QR code --
+
+  function invite(box, id, token) {
+    box.classList.remove("hidden");
+    var link = location.origin + "/t/" + id + "#k=" + token;
+    var watch = location.origin + "/t/" + id;
+    var details = el("details", null, [el("summary", { text: "Invite: the join link and its QR code" })]);
+    var img = el("div", { cls: "qr" });
+    var copied = el("span", { cls: "small muted", id: "copied" });
+    details.appendChild(img);
+    details.appendChild(el("p", { cls: "small" }, [el("span", { text: "Writers (can enter moves): " }),
+      el("code", { id: "join-link", cls: "link", text: link })]));
+    details.appendChild(el("div", { cls: "row" }, [
+      el("button", { type: "button", cls: "btn small", id: "copy-link", text: "Copy", onclick: function () {
+        var ok = function () { copied.textContent = "Copied."; };
+        if (navigator.clipboard && navigator.clipboard.writeText) {
+          navigator.clipboard.writeText(link).then(ok, function () { select($("join-link")); });
+        } else { select($("join-link")); }
+      } }),
+      navigator.share ? el("button", { type: "button", cls: "btn small", id: "share-link", text: "Share", onclick: function () {
+        navigator.share({ title: document.title, url: link }).catch(function () { /* dismissed */ });
+      } }) : null,
+      copied
+    ]));
+    details.appendChild(el("p", { cls: "small" }, [el("span", { text: "Spectators: " }), el("code", { cls: "link", text: watch })]));
+    details.addEventListener("toggle", function () {
+      if (!details.open || img.firstChild) return;
+      fetch("/api/qr", { method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ text: link }) }).then(function (r) { return r.text(); }).then(function (svg) {
+        var b64 = btoa(unescape(encodeURIComponent(svg)));
+        img.appendChild(el("img", { alt: "QR code of the join link", src: "data:image/svg+xml;base64," + b64 }));
+      });
+    });
+    box.appendChild(details);
+  }
+
+
+  function select(node) {
+    var range = document.createRange();
+    range.selectNodeContents(node);
+    var sel = window.getSelection();
+    sel.removeAllRanges();
+    sel.addRange(range);
   }
 
   // following a table -----------------------------------------------------------------------
@@ -268,7 +328,7 @@
   window.zfrecLive = {
     $: $, el: el, clear: clear, cardName: cardName, cardId: cardId, parsePlay: parsePlay,
     playText: playText, cardsOf: cardsOf, cardFace: cardFace, cardRow: cardRow, Picker: Picker,
-    tokenFor: tokenFor, api: api, showMessage: showMessage, follow: follow, PASS: PASS, SJ: SJ, BJ: BJ
+    tokenFor: tokenFor, api: api, showMessage: showMessage, follow: follow, invite: invite, PASS: PASS, SJ: SJ, BJ: BJ
   };
 
   var page = document.body.getAttribute("data-page");

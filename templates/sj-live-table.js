@@ -17,11 +17,13 @@
   var state = JSON.parse($("zf-state").textContent);
   var TRUMPS = [["", "from the bids"], ["s", "\u2660 spades"], ["h", "\u2665 hearts"],
     ["d", "\u2666 diamonds"], ["c", "\u2663 clubs"], ["nt", "no-trump"]];
-  var ui = { seat: null, picked: [], text: "", touched: false };
+  var ui = { seat: null, picked: [], text: "", touched: false, more: null };
+  var busy = false;  // an entry is on its way: a second tap must not send it again
 
   function name(seat) { return state.players[seat - 1]; }
   function statePath() { return "/api/tables/" + id + (viewer ? "?seat=" + viewer : ""); }
   function message(kind, code, text) { Z.showMessage($("msg"), kind, code, text); }
+  function plural(k, word) { return k + " " + word + (k === 1 ? "" : "s"); }
   function isRed(card) { return /[hd]$/.test(card); }
 
   function refresh() {
@@ -30,26 +32,57 @@
     });
   }
 
+  function setBusy(on) {
+    busy = on;
+    Array.prototype.forEach.call(document.querySelectorAll("#entry button"), function (b) { b.disabled = on; });
+  }
+
+  // An entry whose answer was lost (sent, but no answer came): sent again as it was, it carries
+  // the version it was made against, so the server either takes it once or answers 409 with
+  // the table, where the page finds it as the last move (taken after all).
+  var lost = null;
+
   function send(path, body, done) {
-    body.version = state.version;
+    if (busy) return;
+    setBusy(true);
+    var key = path + JSON.stringify(body);
+    body.version = lost && lost.key === key ? lost.version : state.version;
     Z.api("POST", "/api/tables/" + id + path, body, token).then(function (res) {
-      if (res.ok) {
-        state = res.data;
+      setBusy(false);
+      lost = null;
+      var fresh = res.status === 409 && res.data.state ? res.data.state : null;
+      if (res.ok || fresh && ownLast(body, fresh)) {
+        state = res.ok ? res.data : fresh;
         message("", "", "");
         if (done) done();
         render();
       } else {
         message("error", res.data.code || String(res.status), res.data.message || "refused");
-        if (res.status === 409 && res.data.state) { state = res.data.state; render(); }
+        if (fresh) { state = fresh; render(); }
       }
-    }, function () { message("error", "", "not sent: no connection; try again"); });
+    }, function () {
+      setBusy(false);
+      lost = { key: key, version: body.version };
+      message("error", "", "not sent, or its answer was lost: no connection; tap again to send it");
+    });
+  }
+
+  function ownLast(body, fresh) {
+    var last = fresh.moves[fresh.moves.length - 1];
+    if (!last || fresh.version !== body.version + 1 || last.seat !== body.seat) return false;
+    var norm = function (t) { return String(t || "").toUpperCase().split(/\s+/).filter(Boolean).sort().join(" "); };
+    return ["play", "bid", "discard", "calls"].some(function (k) {
+      return body[k] !== undefined && norm(body[k]) === norm(last[k]);
+    });
   }
 
   // the felt -------------------------------------------------------------------------------
 
   function seatCell(seat, area) {
     var played = null;
-    state.trick_moves.forEach(function (m) { if (m.seat === seat) played = m; });
+    // between tricks (and at the round's end) the last trick stays in view, dimmed
+    var last = !state.trick_moves.length && state.last_trick ? state.last_trick : null;
+    (last || state.trick_moves).forEach(function (m) { if (m.seat === seat) played = m; });
     var decl = state.declarers.indexOf(seat) >= 0;
     var cls = "sjseat" + (state.turn === seat ? " turn" : "") + (state.winning === seat ? " win" : "");
     var hand = state.hands[seat - 1];
@@ -57,8 +90,8 @@
       el("div", { cls: "name", text: seat + " " + name(seat) }),
       el("div", { cls: "team", text: (state.dealer === seat ? "dealer \u00b7 " : "") +
         (state.round ? (decl ? "declarer" : "opponent") + " \u00b7 " : "") + "level " + state.levels[seat - 1] +
-        (state.cards_left[seat - 1] !== null ? " \u00b7 " + state.cards_left[seat - 1] + " cards" : "") }),
-      el("div", { cls: "played" }, [played ? cardRow(played.play) : null]),
+        (state.cards_left[seat - 1] !== null ? " \u00b7 " + plural(state.cards_left[seat - 1], "card") : "") }),
+      el("div", { cls: "played" + (last ? " last" : "") }, [played ? cardRow(last && played.forced ? played.forced : played.play) : null]),
       hand && viewer === seat && hand.cards ? el("div", { cls: "small" }, [cardRow(hand.cards)]) : null
     ]);
   }
@@ -84,10 +117,19 @@
     var center = el("div", { cls: "sjcenter" });
     var lead = state.trick_moves[0];
     center.appendChild(el("div", { cls: "pts", text: "Opponents " + state.points }));
-    if (state.turn) center.appendChild(el("div", { text: name(state.turn) + " to play" + (state.trick ? " \u00b7 trick " + state.trick : "") }));
+    if (state.phase === "bids") center.appendChild(el("div", { text: "Bids, in the order made" }));
+    else if (state.phase === "exchange") center.appendChild(el("div", { text: "Bids, then the dealer's exchange" }));
+    else if (state.turn) center.appendChild(el("div", { text: name(state.turn) + " to play" + (state.trick ? " \u00b7 trick " + state.trick : "") }));
+    // a throw that was blocked: the lead on the felt is the part it was held to
+    var led = state.trick_moves.length ? state.moves[state.moves.length - state.trick_moves.length] : null;
+    if (led && led.forced && led.blocked_by) {
+      center.appendChild(el("div", { cls: "lastnote", text: name(led.seat) + " threw " + led.play + ": " +
+        name(led.blocked_by) + " blocked it, held to " + led.forced }));
+    }
     if (lead && lead.units) {
       center.appendChild(el("div", { cls: "sjunits" }, lead.units.map(function (u) { return el("span", { text: u }); })));
     }
+    if (!state.trick_moves.length && state.last_trick) center.appendChild(el("div", { cls: "lastnote", text: "the last trick" }));
     if (state.winning) center.appendChild(el("div", { text: name(state.winning) + " is winning" + (state.trick_points ? " \u00b7 " + state.trick_points + " points" : "") }));
     if (state.status === "over") center.appendChild(el("div", { cls: "pts", text: "Won by " + state.winners.map(name).join(" & ") }));
     if (n === 4) {
@@ -118,7 +160,8 @@
       ch.swap ? "The opponents become the declarers" + (ch.opponents ? " and go up " + ch.opponents : "") :
         "The declarers go up " + ch.declarers,
       "Levels: " + state.players.map(function (p, i) { return p + " " + r.levels[i]; }).join(", "),
-      "Next dealer: " + name(r.next_dealer)
+      state.status === "over" ? "The match is won by " + state.winners.map(name).join(" & ") :
+        "Next dealer: " + name(r.next_dealer)
     ];
     lines.forEach(function (t) { box.appendChild(el("p", { text: t })); });
     if (r.kitty) box.appendChild(el("div", {}, [el("span", { cls: "muted", text: "Kitty " }), cardRow(r.kitty)]));
@@ -130,10 +173,10 @@
       var text = m.play || (m.bid ? "bids " + m.bid : m.discard ? "discards " + m.discard :
         m.calls ? "calls " + m.calls : "");
       if (m.joins) text += " joins";
-      if (m.forced) text += " forced " + m.forced + " by " + m.blocked_by;
-      return el("span", { text: m.round + "\u00b7" + m.seat + ": " + text });
+      if (m.forced) text += " forced " + m.forced + " by " + name(m.blocked_by);
+      return el("span", { text: m.round + "\u00b7" + name(m.seat) + ": " + text });  // round·player
     });
-    box.appendChild(el("div", { cls: "muted", text: state.moves_total + " moves \u00b7 the last ones:" }));
+    box.appendChild(el("div", { cls: "muted", text: state.moves_total ? plural(state.moves_total, "move") + " \u00b7 the last ones:" : "No moves yet" }));
     box.appendChild(el("div", { cls: "sjmoves" }, shown));
   }
 
@@ -155,9 +198,10 @@
     var next = state.next || {};
     var form = el("div", { cls: "sjform" });
     form.appendChild(el("h2", { text: "Round " + (next.round || 1) + (next.rank ? " at " + next.rank : "") }));
-    var dealer = seatSelect("sj-dealer", next.dealer || 1);
+    var dealer = seatSelect("sj-dealer", next.dealer || 0);
     if (next.dealer) dealer.disabled = true;
-    form.appendChild(field("Dealer" + (next.dealer ? " (the rules name them)" : " (or as the bids settle it)"), dealer));
+    else dealer.insertBefore(el("option", { value: "", text: "as the bids settle it (else 1 " + name(1) + ")", selected: true }), dealer.firstChild);
+    form.appendChild(field("Dealer" + (next.dealer ? " (the rules name them)" : ""), dealer));
     var trump = el("select", { id: "sj-trump", "aria-label": "Trump" });
     TRUMPS.forEach(function (t) { trump.appendChild(el("option", { value: t[0], text: t[1] })); });
     form.appendChild(field("Trump", trump));
@@ -168,7 +212,7 @@
     form.appendChild(deals);
     form.appendChild(button("Start the round", "primary", function () {
       var body = { trump: trump.value || null, deals: {} };
-      if (!next.dealer) body.dealer = +dealer.value;
+      if (!next.dealer && dealer.value) body.dealer = +dealer.value;
       state.players.forEach(function (p, i) {
         var v = $("sj-deal-" + (i + 1)).value.trim();
         if (v) body.deals[String(i + 1)] = v;
@@ -183,12 +227,17 @@
 
   function cardButtons(box, seat) {
     var hand = state.hands[seat - 1];
+    var whole = hand && hand.cards && !hand.unknown;
+    function add(c) { var i = $("sj-cards"); i.value = (i.value ? i.value + " " : "") + c; ui.touched = true; }
     if (hand && hand.cards) {
+      // the cards known in the hand; a whole hand's are picked and unpicked, a partly known
+      // hand's (the dealer's kitty) are added like the grid's below
       var row = el("div", { cls: "sjhand", role: "group", "aria-label": name(seat) + "'s cards" });
       hand.cards.split(/\s+/).forEach(function (c, i) {
         var key = c + "#" + i;
         var b = el("button", { type: "button", cls: (isRed(c) ? "red" : "") + (ui.picked.indexOf(key) >= 0 ? " sel" : ""),
           text: cardFace(c).textContent, "data-card": c, onclick: function () {
+            if (!whole) { add(c); return; }
             var at = ui.picked.indexOf(key);
             if (at >= 0) ui.picked.splice(at, 1); else ui.picked.push(key);
             ui.touched = true;
@@ -198,7 +247,7 @@
         row.appendChild(b);
       });
       box.appendChild(row);
-      return;
+      if (whole) return;
     }
     var grid = el("div", { cls: "sjgrid", role: "group", "aria-label": "Cards" });
     var ranks = ["3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2"];
@@ -212,8 +261,12 @@
     ["SJ", "BJ"].forEach(function (j) {
       grid.appendChild(el("button", { type: "button", "data-card": j, text: j, onclick: function () { add(j); } }));
     });
-    box.appendChild(grid);
-    function add(c) { var i = $("sj-cards"); i.value = (i.value ? i.value + " " : "") + c; ui.touched = true; }
+    if (!hand || !hand.cards) { box.appendChild(grid); return; }
+    // open by default where most of the hand is not known (a bid's cards only, say)
+    var open = ui.more === null ? hand.unknown > hand.cards.split(/\s+/).length : ui.more;
+    var more = el("details", { id: "sj-more", open: open }, [el("summary", { text: "The other cards (" + hand.unknown + " not known)" }), grid]);
+    more.addEventListener("toggle", function () { ui.more = more.open; });
+    box.appendChild(more);
   }
 
   function playForm(box) {
@@ -233,7 +286,7 @@
     block.appendChild(field("Shows", el("input", { type: "text", cls: "notation", id: "sj-shows", placeholder: "Ad" })));
     form.appendChild(block);
     var buttons = el("div", { cls: "row" });
-    var cleared = function () { ui.picked = []; ui.text = ""; ui.touched = false; };
+    var cleared = function () { ui.picked = []; ui.text = ""; ui.touched = false; $("sj-cards").value = ""; };
     buttons.appendChild(button("Play", "primary", function () {
       var body = { seat: ui.seat, play: typed() };
       if (block.open && $("sj-shows").value.trim()) {
@@ -276,5 +329,6 @@
   }
 
   render();
+  if (token) Z.invite($("invite"), id, token);  // the join link for the other phones
   Z.follow(id, function (v) { if (v !== state.version) refresh(); });
 })();

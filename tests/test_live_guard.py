@@ -94,7 +94,7 @@ def test_the_largest_target_is_taken(client: TestClient) -> None:
     assert r.json()["target"] == 999_999
 
 
-@pytest.mark.parametrize("key", ["²", "9" * 5000, "0", "7", "٣", "-1", "1x", ""])
+@pytest.mark.parametrize("key", ["²", "9" * 5000, "0", "9", "٣", "-1", "1x", ""])
 def test_deal_keys_that_are_not_seat_numbers_are_422(client: TestClient, key: str) -> None:
     tid, token = new_table(client)
     body = {"shuffler": 1, "deals": {key: "3h 4h"}}

@@ -30,9 +30,8 @@ from zfrec.errors import ZfrecError
 from zfrec.games import kind_of_preset
 from zfrec.live.entries import LiveError
 from zfrec.live.guard import MAX_BODY as MAX_BODY  # where the limit used to be defined
-from zfrec.live.guard import Options, Target, install, seat_key
+from zfrec.live.guard import SEATS, Options, Target, install, seat_key
 from zfrec.live.table import NotFound, Table, list_tables
-from zfrec.record.model import MAX_PLAYERS
 from zfrec.render.html import environment
 
 STREAM_SECONDS = 300.0  # an event stream ends after this; EventSource reconnects by itself
@@ -65,7 +64,7 @@ FAVICON = (
 class NewTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    players: Annotated[list[Annotated[str, Field(max_length=60)]], Field(max_length=MAX_PLAYERS)]
+    players: Annotated[list[Annotated[str, Field(max_length=60)]], Field(max_length=SEATS)]
     game: Annotated[str | None, Field(max_length=40)] = None
     rules: Annotated[str | None, Field(max_length=40)] = None  # the game's default preset
     options: Options = {}
@@ -246,7 +245,7 @@ def create_app(
     @app.get("/api/tables/{table_id}")
     def state(
         table_id: str,
-        seat: Annotated[int | None, Query(ge=1, le=MAX_PLAYERS)] = None,
+        seat: Annotated[int | None, Query(ge=1, le=SEATS)] = None,
         since: Annotated[int, Query(ge=0)] = 0,
     ) -> Response:
         return _json(table(table_id).state(viewer=seat, since=since))
@@ -357,7 +356,7 @@ def create_app(
 
     @app.get("/t/{table_id}", response_class=HTMLResponse)
     def table_page(
-        table_id: str, seat: Annotated[int | None, Query(ge=1, le=MAX_PLAYERS)] = None
+        table_id: str, seat: Annotated[int | None, Query(ge=1, le=SEATS)] = None
     ) -> HTMLResponse:
         st = table(table_id).state(viewer=seat)
         title = st["event"] or " · ".join(st["players"])
@@ -368,7 +367,7 @@ def create_app(
 
     @app.get("/t/{table_id}/watch", response_class=HTMLResponse)
     def watch(
-        table_id: str, seat: Annotated[int | None, Query(ge=1, le=MAX_PLAYERS)] = None
+        table_id: str, seat: Annotated[int | None, Query(ge=1, le=SEATS)] = None
     ) -> HTMLResponse:
         st = table(table_id).state(viewer=seat)
         _replayed(st["rules"])
@@ -379,7 +378,7 @@ def create_app(
     def replay_page(
         table_id: str,
         number: int,
-        seat: Annotated[int | None, Query(ge=1, le=MAX_PLAYERS)] = None,
+        seat: Annotated[int | None, Query(ge=1, le=SEATS)] = None,
     ) -> HTMLResponse:
         record = table(table_id).record()
         _replayed(record.preset)

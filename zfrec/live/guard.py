@@ -25,7 +25,8 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from zfrec.record.model import MAX_PLAYERS, MAX_TARGET
+from zfrec.games import KINDS, find_kind
+from zfrec.record.model import MAX_TARGET
 from zfrec.store.faults import store_fault
 
 MAX_BODY = 64 * 1024  # bytes: a whole deal in notation is under 1 KiB
@@ -61,18 +62,20 @@ def _options(value: Any) -> Any:
 Options = Annotated[dict[str, bool | int | str], BeforeValidator(_options)]
 
 
+# The most seats of any game's table (zhao pengyou: 8); each game checks its own count.
+SEATS = max(find_kind(k).max_players for k in KINDS)
+
+
 def seat_key(key: str) -> int:
-    """A deal's key, a seat number from 1 to MAX_PLAYERS, as an int; else a 422. ASCII digits
+    """A deal's key, a seat number from 1 to SEATS, as an int; else a 422. ASCII digits
     only: `"²"` and `"٣"` are digits to str.isdigit(), and int() refuses the first."""
     text = key.strip()
-    if not (text.isascii() and text.isdigit() and len(text) <= 2) or not (
-        1 <= int(text) <= MAX_PLAYERS
-    ):
+    if not (text.isascii() and text.isdigit() and len(text) <= 2) or not (1 <= int(text) <= SEATS):
         raise RequestValidationError(
             [
                 {
                     "loc": ("body", "deals", key[:20]),
-                    "msg": f"deal keys are seat numbers, 1 to {MAX_PLAYERS}",
+                    "msg": f"deal keys are seat numbers, 1 to {SEATS}",
                     "type": "seat",
                 }
             ]

@@ -276,7 +276,7 @@ class Table:
             kind = find_kind(game) if game is not None else kind_of_preset(rules or "pagat")
         except UnknownKindError as exc:
             raise EntryRefused("game", exc.message) from None
-        problem = players_problem([str(p) for p in players])
+        problem = players_problem([str(p) for p in players], kind.min_players, kind.max_players)
         if problem:
             raise EntryRefused("players", problem)
         for name, value in (("event", event), ("site", site), ("date", date)):

@@ -9,13 +9,15 @@ is drawn through the engine (`RoundState.start`, `draw_rest`).
 
 from __future__ import annotations
 
-from zfrec.errors import DealError
+from collections.abc import Sequence
+
+from zfrec.errors import DealError, IllegalPlayError
 from zfrec.games.shengji.cards import card_ids
 from zfrec.games.shengji.rebuild import Rebuilt
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.rules import SjRules
 
-__all__ = ["draw_state"]
+__all__ = ["bid_dealer", "draw_state"]
 
 
 def draw_state(rules: SjRules, rb: Rebuilt, rank: int, dealer: int | None) -> RoundState | None:
@@ -44,3 +46,20 @@ def draw_state(rules: SjRules, rb: Rebuilt, rank: int, dealer: int | None) -> Ro
         return None
     st.draw_rest(logged=False)  # the draw's log is read only by the bids' times
     return st
+
+
+def bid_dealer(
+    rules: SjRules, rb: Rebuilt, rank: int, bids: Sequence[tuple[int, int]]
+) -> int | None:
+    """Round 1's dealer as the bids (seat, cards) settle it, a bid the engine refuses left out;
+    None when the deal cannot be drawn or no bid stands (then seat 1 deals). Quiet: the replay
+    judges the bids on the deal rebuilt for this dealer, whose hand takes up the kitty."""
+    st = draw_state(rules, rb, rank, None)
+    if st is None:
+        return None
+    for seat, cards in bids:
+        try:
+            st.bid(seat, cards)
+        except IllegalPlayError:
+            continue
+    return st.bid_seat

@@ -510,7 +510,8 @@ class SjLive:
         return SjRound(
             number, data.get("dealer"), rank, data.get("trump"),
             deal=None if deal is None else tuple(
-                SjCards(parse_hand(d["known"], decks), int(d["unknown"])) for d in deal),
+                SjCards(parse_hand(d["known"], decks) if d["known"] else 0, int(d["unknown"]))
+                for d in deal),  # a seat not dealt here: every card unknown
             kitty=None if data.get("kitty") is None else SjCards(parse_hand(data["kitty"], decks)),
         )  # fmt: skip
 

@@ -182,7 +182,8 @@ def rebuild(
             if take > 0:
                 discard[c] += take
                 missing -= take
-    guessed[dealer] -= discard
+    # the discard's shown cards left the hand from what is known of it, not from the guesses
+    guessed[dealer] -= discard - (known[dealer] + need[dealer] + kitty_known)
     if down is None or down[1]:
         # the discard is not known: what the dealer holds and never plays may have been
         # discarded instead (its bid cards too), so none of it binds a follow

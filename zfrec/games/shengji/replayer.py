@@ -32,7 +32,7 @@ from typing import Any, TypedDict
 from zfrec.diagnostics import Cause, Diagnostic
 from zfrec.errors import GameError, IllegalPlayError, Location, RulesError
 from zfrec.games.shengji.cards import contains, count, distinct, format_hand, size
-from zfrec.games.shengji.drawstate import draw_state
+from zfrec.games.shengji.drawstate import bid_dealer, draw_state
 from zfrec.games.shengji.events import PlayEvent, RoundResult
 from zfrec.games.shengji.follow import count_follows, judge_follow, legal_follows
 from zfrec.games.shengji.formats import classify, suit_of, unit_text
@@ -292,6 +292,11 @@ class _Replay:
             self.note("SJ505", f"round {rnd.number} is played at {level_text(expect)}, the "
                       f"declarers' level, not {level_text(rnd.rank)}", rnd.pos,
                       cause=rank_cause, rule="14")  # fmt: skip
+        if written_dealer is None and rnd.bids and not rb.whole:
+            # round 1, its dealer as the bids settle it: the rebuilt deal gives them the kitty
+            by_bids = bid_dealer(rules, rb, level_rank(rank), [(b.seat, b.cards) for b in rnd.bids])
+            if by_bids:  # (seat 1 is the deal rebuilt already)
+                rb = rebuild(rules, by_bids, dealt, (up, down), bids, played, first)
         self.round_cause = self.root
         settled = self.draw_phase(rules, rnd, rb, rank, dealer, written_dealer)
         lead_dealer = written_dealer if written_dealer is not None else settled[0]
@@ -645,7 +650,10 @@ class _Replay:
         if any(guessed):  # judged as far as the known cards allow
             known = [_less(h, guessed[(seat + i) % state.n]) for i, h in enumerate(others, 1)]
             sure = check_throw(order, cards, known)
-            if sure != check:  # the guessed cards would decide
+            # the guessed cards would decide; or a written block that the known cards do not
+            # make: the blocker may hold the beater unseen (the guess is no proof it does not)
+            unseen = any(guessed[(seat + i) % state.n] for i in range(1, state.n))
+            if sure != check or (m.failed and sure.stands and unseen):
                 if m.failed:
                     state.force_play(seat, cards, m.played)
                     return False

@@ -1,0 +1,270 @@
+"""A Sheng ji round logged on a phone the way a table does it (LIVE.md, "Sheng ji"), in Chromium
+at 390x844 on a real `zfrec serve`: no deal typed, round 1's dealer left to the bids, the
+dealer's exchange with the kitty, a double tap on Play. Screenshots go to
+test-artifacts/live-sj-phone-*.png."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.sj_live_helpers import match_steps, send, simulated
+from tests.test_live_server import server
+from tests.test_live_shengji_browser import PHONE, Device
+
+sync_api = pytest.importorskip("playwright.sync_api")
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("chromium")]
+PLAYERS = ["张伟", "Bo Li", "王芳", "Dee Ramaswamy-Okonkwo"]
+
+
+def test_a_round_from_the_bids_on_a_phone(browser: Any, tmp_path: Path) -> None:
+    match = simulated(tmp_path)
+    rnd = match.rounds[0]
+    assert rnd.dealer == 1 and [b.seat for b in rnd.bids] == [1]  # Bo Li bids and deals
+    steps = [s for s in match_steps(match) if s.round == 1]
+    bid, exchange, lead = steps[1].body, steps[2].body, steps[3].body
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        base = str(client.base_url).rstrip("/")
+        made = client.post("/api/tables", json={"game": "shengji", "players": PLAYERS})
+        table, join = made.json()["id"], made.json()["join"]
+        a = Device(browser, PHONE)
+        a.page.goto(base + join)
+        a.page.wait_for_selector("#entry:not(.hidden)")
+        # Round 1 started as it comes: no deal, the dealer left to the bids.
+        assert a.page.locator("#sj-dealer").input_value() == ""
+        a.tap("#entry button:text('Start the round')")
+        a.at(1)
+        a.page.select_option("#sj-seat", str(bid["seat"]))
+        a.page.locator("#sj-cards").fill(bid["bid"])
+        a.tap("#entry button:text('Bid')")
+        a.at(2)
+        assert client.get(f"/api/tables/{table}").json()["dealer"] == 2  # the bid made Bo Li deal
+        # An entry taken leaves the box empty: nothing to send again by mistake.
+        assert a.page.locator("#sj-cards").input_value() == ""
+        a.page.select_option("#sj-seat", "2")
+        a.page.locator("#sj-cards").fill(exchange["discard"])
+        a.tap("#entry button:text('Discard (dealer)')")
+        a.at(3)
+        assert a.page.locator("#msg .msg.error").count() == 0
+        a.check("phone-1-exchanged")
+        # Without the kitty typed the dealer's hand is unknown; once typed in, partly known:
+        # either way every card can be tapped for them.
+        state = client.get(f"/api/tables/{table}").json()
+        assert state["turn"] == lead["seat"] == 2
+        a.page.select_option("#sj-seat", "2")
+        assert a.page.locator("#entry .sjgrid button").count() == 54
+        # A double tap on Play enters the lead once, and says nothing is wrong.
+        for card in lead["play"].split():
+            a.page.locator(f'#entry .sjgrid button[data-card="{card}"]').tap()
+        a.page.locator("#entry button:text('Play')").dblclick()
+        a.at(4)
+        a.page.wait_for_timeout(1000)  # a second entry would have been answered by now
+        assert client.get(f"/api/tables/{table}").json()["version"] == 4
+        assert a.page.locator("#msg .msg.error").count() == 0, a.page.locator("#msg").inner_text()
+        assert a.page.locator("#sj-cards").input_value() == ""
+        a.check("phone-2-led")
+
+
+def test_a_partly_known_hand_keeps_the_whole_grid(browser: Any, tmp_path: Path) -> None:
+    # The dealer's hand is partly known once the kitty taken up is typed: its known cards alone
+    # were offered, and the cards of the hand not typed could not be tapped.
+    match = simulated(tmp_path)
+    steps = [s for s in match_steps(match) if s.round == 1]
+    exchange = steps[2].body
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        base = str(client.base_url).rstrip("/")
+        made = client.post("/api/tables", json={"game": "shengji", "players": PLAYERS})
+        table, token, join = made.json()["id"], made.json()["token"], made.json()["join"]
+        auth = {"Authorization": f"Bearer {token}"}
+        url = f"/api/tables/{table}"
+        assert client.post(url + "/hands", json={"dealer": 2}, headers=auth).status_code == 201
+        assert client.post(url + "/moves", json=steps[1].body, headers=auth).status_code == 200
+        assert client.post(url + "/moves", json=exchange, headers=auth).status_code == 200
+        hand = client.get(url).json()["hands"][1]
+        assert hand["cards"] and hand["unknown"] > 0
+        a = Device(browser, PHONE)
+        a.page.goto(base + join)
+        a.page.wait_for_selector("#entry:not(.hidden)")
+        a.page.select_option("#sj-seat", "2")
+        # most of the hand is not known: the other cards stand open
+        assert a.page.locator("#sj-more").get_attribute("open") is not None
+        known = a.page.locator("#entry .sjhand button")
+        assert known.count() == len(hand["cards"].split())
+        assert a.page.locator("#entry .sjgrid button").count() == 54
+        # a card the dealer was dealt (not known here) and one of the kitty, tapped
+        unknown = next(c for c in steps[3].body["play"].split() if c not in hand["cards"].split())
+        a.tap(f'#entry .sjgrid button[data-card="{unknown}"]')
+        known.first.tap()
+        picked = a.page.locator("#sj-cards").input_value().split()
+        assert picked == [unknown, hand["cards"].split()[0]], picked
+        a.check("phone-3-partly-known")
+
+
+def test_new_table_page_makes_a_sheng_ji_table_with_an_invite(browser: Any, tmp_path: Path) -> None:
+    # The New table page offered Zheng Fen's presets only, and a Sheng ji table's page had no
+    # join link: a second phone could not be invited from it.
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        base = str(client.base_url).rstrip("/")
+        a = Device(browser, PHONE)
+        a.page.goto(f"{base}/new")
+        for i, player in enumerate(PLAYERS):
+            a.page.locator("input[name=player]").nth(i).fill(player)
+        a.page.select_option("select[name=rules]", "bashifen")
+        assert a.page.locator("input[name=target]").is_hidden()  # Zheng Fen's, not Sheng ji's
+        a.check("phone-4-new-table")
+        a.tap("button[type=submit]")
+        a.page.wait_for_selector("body[data-page=sjtable] #entry:not(.hidden)")
+        table = a.page.url.split("/t/")[1].split("#")[0]
+        state = client.get(f"/api/tables/{table}").json()
+        assert state["game"] == "shengji" and state["rules"] == "bashifen"
+        assert state["players"] == PLAYERS
+        a.tap("#invite summary")
+        a.page.wait_for_selector(".qr img")
+        a.page.wait_for_timeout(300)
+        assert a.page.locator(".qr img").evaluate("img => img.naturalWidth") > 100
+        join = a.page.locator("#join-link").inner_text()
+        assert join.startswith(f"{base}/t/{table}#k=")
+        a.check("phone-5-invite")
+        record = a.page.locator("nav a:text('Record (.zfn)')").get_attribute("href")
+        assert client.get(str(record)).status_code == 200
+        # A second phone joins by the link and starts the round.
+        b = Device(browser, PHONE)
+        b.page.goto(join)
+        b.page.wait_for_selector("#entry:not(.hidden)")
+        b.tap("#entry button:text('Start the round')")
+        b.at(1)
+        a.at(1)
+
+
+def test_an_entry_whose_answer_was_lost_is_sent_again_once(browser: Any, tmp_path: Path) -> None:
+    # The play reaches the server but its answer is lost (the phone's connection drops). The
+    # page said nothing of it being taken; tapped again, it went with the table's new version
+    # and was judged afresh: refused (SJ202, not that seat's turn) or, for a seat that leads
+    # again, entered twice. Now it goes as it was made, and the 409 shows it was taken.
+    match = simulated(tmp_path)
+    steps = [s for s in match_steps(match) if s.round == 1]
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        base = str(client.base_url).rstrip("/")
+        made = client.post("/api/tables", json={"game": "shengji", "players": PLAYERS}).json()
+        auth = {"Authorization": f"Bearer {made['token']}"}
+        url = f"/api/tables/{made['id']}"
+        assert client.post(url + "/hands", json={"dealer": 2}, headers=auth).status_code == 201
+        for step in steps[1:3]:
+            assert client.post(url + "/moves", json=step.body, headers=auth).status_code == 200
+        a = Device(browser, PHONE)
+        a.page.goto(base + made["join"])
+        a.page.wait_for_selector("#entry:not(.hidden)")
+        lose = {"left": 1}
+
+        def answer_lost(route: Any) -> None:
+            if lose["left"]:
+                lose["left"] -= 1
+                route.fetch()  # the server takes the entry ...
+                route.abort()  # ... and its answer never comes
+            else:
+                route.continue_()
+
+        a.page.route("**/moves", answer_lost)
+        lead = steps[3].body
+        a.page.select_option("#sj-seat", str(lead["seat"]))
+        a.page.locator("#sj-cards").fill(lead["play"])
+        a.tap("#entry button:text('Play')")
+        a.page.wait_for_selector("#msg .msg.error")
+        a.errors.clear()  # the aborted request is logged by the browser
+        a.at(4)  # the server's event brings the table with the entry in it
+        a.tap("#entry button:text('Play')")  # tapped again, as the message asks
+        a.page.wait_for_selector("#msg .msg.error", state="detached")
+        assert client.get(url).json()["version"] == 4
+        assert a.page.locator("#sj-cards").input_value() == ""
+        assert [m["seat"] for m in client.get(url).json()["moves"]] == [2, 2, lead["seat"]]
+
+
+def test_the_last_trick_stays_in_view(browser: Any, tmp_path: Path) -> None:
+    # Between tricks the felt was empty: who played what to the trick just won (and at the
+    # round's end, the last trick with the kitty) could not be seen at the table.
+    match = simulated(tmp_path)
+    steps = [s for s in match_steps(match) if s.round == 1]
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        base = str(client.base_url).rstrip("/")
+        made = client.post("/api/tables", json={"game": "shengji", "players": PLAYERS}).json()
+        auth = {"Authorization": f"Bearer {made['token']}"}
+        url = f"/api/tables/{made['id']}"
+        assert client.post(url + "/hands", json=steps[0].body, headers=auth).status_code == 201
+        for step in steps[1:7]:  # the bid, the exchange and the first trick
+            assert client.post(url + "/moves", json=step.body, headers=auth).status_code == 200
+        trick = [s.body for s in steps[3:7]]
+        a = Device(browser, PHONE)
+        a.page.goto(f"{base}/t/{made['id']}")
+        a.at(7)
+        for move in trick:
+            shown = a.page.locator(f'.sjseat[data-seat="{move["seat"]}"] .played.last .card')
+            assert shown.count() == len(move["play"].split()), move
+        assert "the last trick" in a.page.locator(".sjcenter").inner_text()
+        listed = a.page.locator("#moves").inner_text()  # the moves name their players
+        for move in trick:
+            assert f"1\u00b7{PLAYERS[move['seat'] - 1]}: {move['play']}" in listed, listed
+        a.check("phone-6-last-trick")
+        # the next lead takes its place
+        assert client.post(url + "/moves", json=steps[7].body, headers=auth).status_code == 200
+        a.at(8)
+        assert a.page.locator(".sjseat .played.last").count() == 0
+        assert a.page.locator(".sjseat .played .card").count() == len(steps[7].body["play"].split())
+
+
+def test_the_match_won_names_the_winners_not_a_next_dealer(browser: Any, tmp_path: Path) -> None:
+    # At the match's end the round's box said "Next dealer: ..." of a round never played.
+    match = simulated(tmp_path)
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        base = str(client.base_url).rstrip("/")
+        made = client.post("/api/tables", json={"game": "shengji", "players": PLAYERS}).json()
+        for step in match_steps(match):
+            assert send(client, made["id"], made["token"], step.kind, step.body).status_code in {
+                200,
+                201,
+            }, step
+        state = client.get(f"/api/tables/{made['id']}").json()
+        assert state["status"] == "over" and state["winners"]
+        table = next(t for t in client.get("/api/tables").json() if t["id"] == made["id"])
+        assert table["game_id"] is not None  # stored as a game of the store
+        a = Device(browser, PHONE)
+        a.page.goto(base + made["join"])
+        a.page.wait_for_selector("#roundend:not(.hidden)")
+        text = a.page.locator("#roundend").inner_text()
+        winners = " & ".join(PLAYERS[s - 1] for s in state["winners"])
+        assert f"The match is won by {winners}" in text and "Next dealer" not in text, text
+        a.check("phone-7-match-won")
+        # the writer's page keeps Undo: the last play can be taken back
+        assert a.page.locator("#entry button:text('Undo')").count() == 1
+
+
+def test_the_felt_says_what_the_phase_and_a_blocked_throw_are(browser: Any, tmp_path: Path) -> None:
+    # During the bids and the exchange the felt said "<dealer> to play · trick 1"; a blocked
+    # throw showed only the part it was held to, with nothing saying a throw failed.
+    match = simulated(tmp_path)
+    steps = [s for s in match_steps(match) if s.round == 1]
+    throw = next(i for i, s in enumerate(steps) if "blocked_by" in s.body)
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        base = str(client.base_url).rstrip("/")
+        made = client.post("/api/tables", json={"game": "shengji", "players": PLAYERS}).json()
+        tid, token = made["id"], made["token"]
+        a = Device(browser, PHONE)
+        a.page.goto(f"{base}/t/{tid}")
+        start = {"deals": steps[0].body["deals"]}  # the dealer and the trump: the bids'
+        assert send(client, tid, token, "hand", start).status_code == 201
+        a.at(1)
+        assert "Bids, in the order made" in a.page.locator(".sjcenter").inner_text()
+        assert send(client, tid, token, "move", steps[1].body).status_code == 200
+        a.at(2)
+        center = a.page.locator(".sjcenter").inner_text()
+        assert "Bids, then the dealer's exchange" in center and "to play" not in center
+        for step in steps[2 : throw + 1]:
+            assert send(client, tid, token, step.kind, step.body).status_code == 200
+        a.at(throw + 1)
+        body = steps[throw].body
+        text = a.page.locator(".sjcenter").inner_text()
+        assert f"{PLAYERS[body['seat'] - 1]} threw {body['play']}" in text, text
+        assert f"{PLAYERS[body['blocked_by'] - 1]} blocked it, held to" in text, text
+        assert f" by {PLAYERS[body['blocked_by'] - 1]}" in a.page.locator("#moves").inner_text()
+        a.check("phone-8-blocked-throw")
