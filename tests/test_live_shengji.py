@@ -172,7 +172,8 @@ def test_undo_any_number_of_entries(tmp_path: Path, match: SjMatch) -> None:
 def test_refusals_and_conflicts(tmp_path: Path, match: SjMatch) -> None:
     client = _client(tmp_path)
     bad = client.post("/api/tables", json={"game": "shengji", "players": ["A", "B", "C"]})
-    assert bad.status_code == 422 and bad.json()["code"] == "rules"
+    assert bad.status_code == 422 and bad.json()["code"] == "players"
+    assert "4 to 8 players, not 3" in bad.json()["message"]
     bad = client.post("/api/tables", json={"game": "shengij", "players": ["A", "B", "C", "D"]})
     assert bad.status_code == 422 and "did you mean shengji" in bad.json()["message"]
     table, token = new_sj_table(client, match)
