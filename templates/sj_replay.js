@@ -352,6 +352,17 @@
       buttons.push(b);
     });
   })();
+  // On a narrow screen the move list takes the height left above the sticky controls, as on
+  // Zheng Fen's pages; the hand to play above it changes height from step to step, so the list
+  // is fitted at every step (else the current move could sit under the controls).
+  var narrow = window.matchMedia("(max-width: 900px)");
+  function fitMoves() {
+    var list = $("moves");
+    if (!narrow.matches) { list.style.maxHeight = ""; return; }
+    var top = list.getBoundingClientRect().top + window.scrollY;
+    var controls = document.querySelector(".controls").offsetHeight;
+    list.style.maxHeight = Math.max(64, window.innerHeight - controls - top - 8) + "px";
+  }
   function scrollMove(b) {
     var list = $("moves");
     var top = b.offsetTop - list.offsetTop;
@@ -381,8 +392,10 @@
       b.classList.toggle("current", k === i);
       if (k === i) b.setAttribute("aria-current", "step"); else b.removeAttribute("aria-current");
     });
+    fitMoves();
     scrollMove(buttons[i]);
   }
+  window.addEventListener("resize", function () { fitMoves(); scrollMove(buttons[cur]); });
 
   // "As …": one player's view, kept in the address as ?seat=N
   var viewSel = $("viewas");
@@ -405,6 +418,8 @@
         t.setAttribute("aria-selected", t === tab ? "true" : "false");
       });
       $("side").setAttribute("data-tab", tab.getAttribute("aria-controls"));
+      fitMoves();
+      scrollMove(buttons[cur]);
     });
   });
   var stepper = window.zfStepper({ count: steps.length, draw: draw, jumps: jumps, swipe: $("board") });

@@ -175,3 +175,39 @@ def test_links_keys_and_a_swipe_drive_the_steps(browser: Any, site: Path) -> Non
     assert int(page.evaluate("document.body.dataset.step")) == before
     assert errors == []
     context.close()
+
+
+# the current move's row, the move list's box and the top of the sticky controls
+MOVE_BOXES = """() => {
+  const c = document.querySelector('#moves .mv.current').getBoundingClientRect();
+  const l = document.getElementById('moves').getBoundingClientRect();
+  return {top: c.top, bottom: c.bottom, list: l.top, controls:
+          document.querySelector('.controls').getBoundingClientRect().top}; }"""
+
+
+def test_on_a_phone_the_current_move_is_clear_of_the_controls(browser: Any, site: Path) -> None:
+    """As on Zheng Fen's pages, the move list takes the height left above the sticky controls,
+    however tall the hand to play above it is at the step: the current move is never under
+    them (it was, half hidden, on a phone). Where the felt and the hand leave no room (a trick
+    of pairs at its end), the list keeps its least height below and the page scrolls."""
+    folder = _game_dir(site, "01-bashifen-match.zfn")
+    page, errors = _open(browser, (folder / "round-1.html").as_uri(), (390, 844))
+    last = page.evaluate("document.querySelectorAll('#moves .mv').length") - 1
+    roomy = 0
+    for step in range(last + 1):
+        page.evaluate(f"location.hash = '#step={step}'")
+        assert page.evaluate("document.body.dataset.step") == str(step)
+        box = page.evaluate(MOVE_BOXES)
+        if box["list"] + 72 <= box["controls"]:  # room for the list above the controls
+            roomy += 1
+            assert box["list"] <= box["top"] and box["bottom"] <= box["controls"] + 1, (step, box)
+    assert roomy > last // 2
+    page.evaluate(f"location.hash = '#step={last}'")
+    page.screenshot(path=str(ARTIFACTS / "sj-phone-current-move-390.png"))
+    # after "At this move" and back to the moves, the current move is still in view
+    page.click("#tab-notes")
+    page.click("#tab-moves")
+    box = page.evaluate(MOVE_BOXES)
+    assert box["list"] <= box["top"] and box["bottom"] <= box["controls"] + 1, box
+    assert errors == []
+    page.close()
