@@ -211,3 +211,45 @@ def test_on_a_phone_the_current_move_is_clear_of_the_controls(browser: Any, site
     assert box["list"] <= box["top"] and box["bottom"] <= box["controls"] + 1, box
     assert errors == []
     page.close()
+
+
+ROWS = """sel => [...document.querySelectorAll(sel + ' tbody tr')].filter(r => !r.hidden)
+  .map(r => [...r.cells].map(c => c.textContent.trim()))"""
+
+
+def test_the_standings_of_a_site_of_both_games_are_zheng_fens(browser: Any, site: Path) -> None:
+    """The whole index's standings add up Zheng Fen's measures over the Zheng Fen games shown,
+    as its Players table does: a Sheng ji match counted no game or win there (it did: the
+    standings said "3 games" and gave Ann two wins the Players table did not)."""
+    page, errors = _open(browser, (site / "index.html").as_uri(), (1280, 800))
+    page.click("#standings summary")
+    standings = {r[0]: r[1:4] + r[5:] for r in page.evaluate(ROWS, "#standings-table")}
+    players = {r[0]: r[1:] for r in page.evaluate(ROWS, "#players-table")}
+    assert standings == players
+    assert set(players) == {"王芳", "Bo Li", "Ann", "Dieter"}  # the Zheng Fen game's seats
+    summary = page.inner_text("#standings summary")
+    assert "Zheng Fen" in summary and "1 game shown" in summary, summary
+    assert page.inner_text("h2#players") == "Zheng Fen: players"
+    # a filter that shows only Sheng ji matches leaves the standings empty
+    page.fill("#f-text", "李娜")
+    assert page.evaluate(ROWS, "#standings-table") == []
+    assert "0 games shown" in page.inner_text("#standings summary")
+    assert errors == []
+    page.close()
+
+
+def test_a_player_of_both_games_has_each_games_measures(browser: Any, site: Path) -> None:
+    """Ann played the Zheng Fen game and two Sheng ji matches: her page's summary counts her
+    games and wins over all three, and her hands and their rates over Zheng Fen's alone, said
+    as such (it said "3 games · 2 wins · 1 hand")."""
+    from zfrec.render.site import player_href
+
+    page, errors = _open(browser, (site / player_href("Ann")).as_uri(), (390, 844))
+    _check(page, errors, "sj-player-both-390")
+    meta = page.inner_text("header .meta")
+    assert meta.startswith("3 games · ") and "1 Zheng Fen hand" in meta, meta
+    stats = dict(page.evaluate(ROWS, "table.stats"))
+    assert stats["Games"] == "3"
+    assert stats["Zheng Fen games"] == "1" and stats["Zheng Fen wins"].startswith("0")
+    assert stats["Hands"] == "1"
+    page.close()

@@ -132,6 +132,9 @@ class GameLink:
     specials: int = 0
     # per seat, what the index's standings add up over the games the filters show
     outcomes: tuple[SeatOutcome, ...] = ()
+    # whether the standings count the game at all (False: a kind without the Players table's
+    # measures, in a site of several games)
+    standing: bool = True
 
     def outcomes_json(self) -> list[list[str | int]]:
         """The outcomes as the index's rows carry them: [name, won, hands, finished, points,
@@ -180,6 +183,9 @@ class SiteView:
     player_table: bool = True
     # the Players table's rows, counted over those kinds' games (None: `players`, one game)
     table_players: list[PlayerStats] | None = None
+    # in a site that also holds games without those measures: the kinds they are of ("Zheng
+    # Fen"), to head the Players table and the standings with
+    table_kind: str = ""
 
 
 def _link(
@@ -187,6 +193,7 @@ def _link(
     prefix: str,
     meta: GameMeta | None = None,
     outcomes: tuple[SeatOutcome, ...] = (),
+    standing: bool = True,
 ) -> GameLink:
     meta = meta or GameMeta()
     title = row.event or " · ".join(row.players)
@@ -194,7 +201,7 @@ def _link(
     return GameLink(
         row.id, f"{prefix}games/{row.id}/index.html", title, row.date, list(row.players),
         list(row.winners), row.hands, row.valid, row.errors, audit_href, row.event,
-        meta.disputes, meta.specials, outcomes,
+        meta.disputes, meta.specials, outcomes, standing,
     )  # fmt: skip
 
 
@@ -211,12 +218,24 @@ def site_pages(
     names = {s.name for s in stats} | {p for row in rows for p in row.players}
     hrefs = {name: player_href(name) for name in names}
     events = sorted({r.event for r in rows if r.event}, key=str.casefold)
-    games = [_link(row, "", metas.get(row.id), tuple(outcomes.get(row.id, ()))) for row in rows]
     kind_of = _kinds(session)
+    # the standings add up the Players table's measures: only over the games of its kinds
+    standing = {r.id: find_kind(kind_of.get(r.id, DEFAULT_KIND)).player_table for r in rows}
+    games = [
+        _link(row, "", metas.get(row.id), tuple(outcomes.get(row.id, ())), standing[row.id])
+        for row in rows
+    ]
     sections = _sections(rows, kind_of, metas, hrefs)
     present = sorted({kind_of.get(r.id, DEFAULT_KIND) for r in rows}, key=KINDS.index)
     one_table = all(find_kind(k).player_table for k in present)  # a site of one game: its own
-    site = SiteView(title, games, stats, hrefs, VIEWER_PAGE, events, [], sections, one_table, table)
+    table_kind = (
+        ""
+        if one_table
+        else " and ".join(find_kind(k).title for k in present if find_kind(k).player_table)
+    )
+    site = SiteView(
+        title, games, stats, hrefs, VIEWER_PAGE, events, [], sections, one_table, table, table_kind
+    )
     env = environment()
     index = env.get_template("index.html.j2")
     scripts = ("sort.js", "filter.js")
@@ -224,8 +243,9 @@ def site_pages(
         if title == DEFAULT_TITLE:  # the default names one game: a site of several names each
             title = " and ".join(find_kind(k).title for k in present) + " games"
             site = SiteView(
-                title, games, stats, hrefs, VIEWER_PAGE, events, [], sections, True, table
-            )
+                title, games, stats, hrefs, VIEWER_PAGE, events, [], sections, True, table,
+                table_kind,
+            )  # fmt: skip
         # one index per game besides the whole one: the index filters by game without a script
         links = [KindLink("", "All games", "index.html", len(rows))] + [
             KindLink(k, find_kind(k).title, f"index-{k}.html",
@@ -240,17 +260,19 @@ def site_pages(
                 VIEWER_PAGE, events,
                 [KindLink(k.kind, k.title, k.href, k.games, k is link) for k in links],
                 [x for x in sections if not link.kind or x.kind == link.kind],
-                not link.kind or find_kind(link.kind).player_table, table,
+                not link.kind or find_kind(link.kind).player_table, table, table_kind,
             )  # fmt: skip
             yield OutputFile(link.href, index.render(site=view, scripts=scripts).encode())
     else:
         yield OutputFile("index.html", index.render(site=site, scripts=scripts).encode())
     for name in KINDS:  # Zheng Fen's viewer.html
         yield from find_kind(name).shared_files()
+    in_table = {p.name: p for p in table}
     for player in stats:
         own = [_link(r, "../", metas.get(r.id)) for r in list_games(session, player=player.name)]
         page = env.get_template("player.html.j2").render(
             site=site, player=player, games=own, index_href="../index.html", scripts=("sort.js",),
+            table_player=in_table.get(player.name),
             sections=[x.player_html[player.name] for x in sections if player.name in x.player_html],
         )  # fmt: skip
         yield OutputFile(f"players/{slug(player.name)}.html", page.encode())
