@@ -300,7 +300,7 @@
     var body = clear($("notes-body"));
     var any = false;
     if (st.annotation) { body.appendChild(el("p", "annot", "Annotated " + st.annotation)); any = true; }
-    if (st.mark) { body.appendChild(el("p", "analysis k-cost", st.mark + " against perfect play")); any = true; }
+    if (st.mark) { body.appendChild(el("p", "analysis k-cost", st.mark_note || st.mark + " against perfect play")); any = true; }
     st.notes.forEach(function (c) { body.appendChild(el("p", "comment", c)); any = true; });
     st.diagnostics.forEach(function (g) {
       body.appendChild(el("p", "dispute " + g.severity, g.code + " " + g.severity + ": " + g.message));

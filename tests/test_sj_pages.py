@@ -246,3 +246,30 @@ def test_a_rounds_page_marks_the_plays_the_solver_finds_costly() -> None:
     assert seen > 0  # the greedy samples do give points away at the end of a round
     plain = match_view(match)
     assert not any(s.get("mark") for p in plain.rounds for s in p.data["steps"])
+
+
+def test_a_costly_plays_note_says_what_it_cost_and_against_what() -> None:
+    """What "At this move" says of a marked play: the points it gave away and the opponents'
+    double-dummy totals before and after it, as the solver found them (it said only "?? against
+    perfect play")."""
+    from zfrec.games.shengji.solverecord import round_costs
+
+    match = match_of(first(SAMPLES / "shengji" / "04-kitty-multiplier.zfn"))
+    view = match_view(match, solve_cards=10)
+    seen = 0
+    for index, page in enumerate(view.rounds):
+        costs = {(p.trick, p.turn): p for p in round_costs(match, index, max_cards=10).plays}
+        for s in page.data["steps"]:
+            if s["kind"] != "play" or not s["mark"]:
+                assert "mark_note" not in s
+                continue
+            p = costs[(s["trick"], s["turn"])]
+            assert p.cost is not None and p.cost > 0
+            assert s["mark_note"] == (
+                f"{s['mark']} against perfect play: this play gave away {p.cost} points (with"
+                f" best play from here on, the opponents take {p.before} points before it,"
+                f" {p.after} after it)"
+            )
+            assert abs(p.after - p.before) == p.cost  # type: ignore[operator]
+            seen += 1
+    assert seen > 0

@@ -253,3 +253,27 @@ def test_a_player_of_both_games_has_each_games_measures(browser: Any, site: Path
     assert stats["Zheng Fen games"] == "1" and stats["Zheng Fen wins"].startswith("0")
     assert stats["Hands"] == "1"
     page.close()
+
+
+def test_a_costly_play_says_what_it_cost(browser: Any, site: Path) -> None:
+    """The solver's mark is explained at its move: the points and the totals (the page's data,
+    checked against the solver in tests/test_sj_pages.py), in "At this move"."""
+    import json
+
+    folder = _game_dir(site, "01-bashifen-match.zfn")
+    for html in sorted(folder.glob("round-*.html")):
+        text = html.read_text(encoding="utf-8")
+        data = json.loads(text.split('id="sj-data">', 1)[1].split("</script>", 1)[0])
+        marked = [i for i, s in enumerate(data["steps"]) if s.get("mark")]
+        if marked:
+            break
+    else:
+        raise AssertionError("no round with a mark")
+    step = marked[0]
+    page, errors = _open(browser, html.as_uri() + f"#step={step}", (1280, 800))
+    note = page.inner_text("#notes-body .k-cost")
+    assert note == data["steps"][step]["mark_note"] and "points" in note, note
+    assert page.inner_text("#moves .mv.current .k-cost") == data["steps"][step]["mark"]
+    page.screenshot(path=str(ARTIFACTS / "sj-cost-note-1280.png"))
+    assert errors == []
+    page.close()
