@@ -273,3 +273,23 @@ def test_a_costly_plays_note_says_what_it_cost_and_against_what() -> None:
             assert abs(p.after - p.before) == p.cost  # type: ignore[operator]
             seen += 1
     assert seen > 0
+
+
+def test_the_points_charts_line_labels_stay_readable_over_a_bar() -> None:
+    """The labels of the reference lines (80 swap, 120 +1, ...) sit at the right end, where a
+    tall bar may run behind them: each has a white outline under its letters (the 8 of "80
+    swap" was lost in a blue bar of the sample match). Zheng Fen's charts have no such lines."""
+    import xml.etree.ElementTree as ET
+
+    from zfrec.games.shengji.charts import points_model
+    from zfrec.render.svgchart import chart_svg
+
+    view = match_view(match_of(first(SAMPLES / "shengji" / "01-bashifen-match.zfn")))
+    model = points_model(view)
+    _, file = chart_svg(model)
+    texts = {t.text: t for t in ET.fromstring(file).iter("{http://www.w3.org/2000/svg}text")}
+    assert model.lines
+    for _, label in model.lines:
+        t = texts[label]
+        assert (t.get("stroke"), t.get("paint-order")) == ("#fff", "stroke"), label
+    assert sum(t.get("stroke") is not None for t in texts.values()) == len(model.lines)
