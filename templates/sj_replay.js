@@ -86,6 +86,12 @@
   var m = /[?&]seat=(\d+)/.exec(location.search);
   if (viewAs === null && m && +m[1] >= 1 && +m[1] <= n) viewAs = +m[1] - 1;
   var bottom = viewAs === null ? 0 : viewAs;
+  // the rounds before and after open in the same seat's view
+  if (data.viewer === null && viewAs !== null) {
+    Array.prototype.forEach.call(document.querySelectorAll("a[rel=prev], a[rel=next]"), function (a) {
+      a.setAttribute("href", a.getAttribute("href") + "?seat=" + (viewAs + 1));
+    });
+  }
 
   // --- each step's hands: the deal less what each seat has played so far
   var hands = data.hands.map(function (h) { return h ? h.slice() : null; });

@@ -277,3 +277,22 @@ def test_a_costly_play_says_what_it_cost(browser: Any, site: Path) -> None:
     page.screenshot(path=str(ARTIFACTS / "sj-cost-note-1280.png"))
     assert errors == []
     page.close()
+
+
+def test_a_seats_view_is_kept_from_round_to_round(browser: Any, site: Path) -> None:
+    """The link "Round 2 →" from seat 2's view (`?seat=2`) opens round 2 in seat 2's view; it opened
+    every hand."""
+    folder = _game_dir(site, "01-bashifen-match.zfn")
+    page, errors = _open(browser, (folder / "round-1.html").as_uri() + "?seat=2", (1280, 800))
+    with page.expect_navigation():
+        page.click("a[rel=next]")
+    assert page.url.endswith("round-2.html?seat=2"), page.url
+    assert page.locator('#seats .seat[data-pos="b"]').get_attribute("data-seat") == "1"
+    with page.expect_navigation():
+        page.click("a[rel=prev]")
+    assert page.url.endswith("round-1.html?seat=2"), page.url
+    # the full page's links stay as they were
+    page.goto((folder / "round-1.html").as_uri())
+    assert page.get_attribute("a[rel=next]", "href") == "round-2.html"
+    assert errors == []
+    page.close()
