@@ -293,3 +293,23 @@ def test_the_points_charts_line_labels_stay_readable_over_a_bar() -> None:
         t = texts[label]
         assert (t.get("stroke"), t.get("paint-order")) == ("#fff", "stroke"), label
     assert sum(t.get("stroke") is not None for t in texts.values()) == len(model.lines)
+
+
+@pytest.mark.parametrize(
+    ("sample", "swap", "step"),
+    [("01-bashifen-match.zfn", 80, 40), ("05-dabaifen-match.zfn", 40, 20)],
+)
+def test_the_match_page_states_its_own_rules_thresholds(sample: str, swap: int, step: int) -> None:
+    """The note under the rounds gives the match's own swap and step, as its rounds apply them
+    (a da bai fen match, one deck, said "80 points ... every 40 more" beside a round where 75
+    points lifted the opponents a level)."""
+    game = first(SJ / sample)
+    rules = match_view(match_of(game)).rules
+    assert rules is not None and (rules.swap_at, rules.step) == (swap, step)
+    page = {f.path: f.content for f in render_game_files(game, charts=False).files}["index.html"]
+    text = page.decode()
+    assert (
+        f"{swap} points make the declarers lose the deal; every {step} more lift the"
+        " opponents a level." in text
+    )
+    assert text.count("points make the declarers lose the deal") == 1
