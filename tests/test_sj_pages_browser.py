@@ -296,3 +296,25 @@ def test_a_seats_view_is_kept_from_round_to_round(browser: Any, site: Path) -> N
     assert page.get_attribute("a[rel=next]", "href") == "round-2.html"
     assert errors == []
     page.close()
+
+
+GAME_CELLS = """sel => [...document.querySelectorAll(sel + ' tbody tr')]
+  .map(r => [r.cells[1].querySelector('a').textContent.trim(),
+             r.cells[1].querySelector('.badge.kind') ? r.cells[1].querySelector('.badge.kind')
+               .textContent : null])"""
+
+
+def test_the_whole_index_says_which_game_each_row_is(browser: Any, site: Path) -> None:
+    """In a site of both games, the whole index tags each game with its kind (a Sheng ji match
+    and a Zheng Fen game of one club night had the same title and nothing to tell them apart);
+    a game's own index, where every row is of one kind, does not."""
+    for size in SIZES:
+        page, errors = _open(browser, (site / "index.html").as_uri(), size)
+        cells = page.evaluate(GAME_CELLS, "#games-table")
+        kinds = [kind for _, kind in cells]
+        assert sorted(map(str, kinds)) == ["Sheng ji", "Sheng ji", "Zheng Fen"], cells
+        _check(page, errors, f"sj-index-kinds-{size[0]}")
+        page.close()
+    page, errors = _open(browser, (site / "index-shengji.html").as_uri(), (1280, 800))
+    assert [k for _, k in page.evaluate(GAME_CELLS, "#games-table")] == [None, None]
+    page.close()

@@ -21,7 +21,7 @@ import re
 import time
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
@@ -135,6 +135,8 @@ class GameLink:
     # whether the standings count the game at all (False: a kind without the Players table's
     # measures, in a site of several games)
     standing: bool = True
+    # the game's kind by name ("Sheng ji"), in a site of several games; else empty
+    kind: str = ""
 
     def outcomes_json(self) -> list[list[str | int]]:
         """The outcomes as the index's rows carry them: [name, won, hands, finished, points,
@@ -227,6 +229,9 @@ def site_pages(
     ]
     sections = _sections(rows, kind_of, metas, hrefs)
     present = sorted({kind_of.get(r.id, DEFAULT_KIND) for r in rows}, key=KINDS.index)
+    if len(present) > 1:  # the whole index tags each game with its kind
+        tagged = [replace(g, kind=find_kind(kind_of.get(r.id, DEFAULT_KIND)).title)
+                  for g, r in zip(games, rows, strict=True)]  # fmt: skip
     one_table = all(find_kind(k).player_table for k in present)  # a site of one game: its own
     table_kind = (
         ""
@@ -253,7 +258,7 @@ def site_pages(
             for k in present
         ]  # fmt: skip
         for link in links:
-            mine = [g for g, r in zip(games, rows, strict=True)
+            mine = [g for g, r in zip(tagged if not link.kind else games, rows, strict=True)
                     if not link.kind or kind_of.get(r.id, DEFAULT_KIND) == link.kind]  # fmt: skip
             view = SiteView(
                 title if not link.kind else f"{title} · {link.title}", mine, stats, hrefs,
