@@ -313,3 +313,25 @@ def test_the_match_page_states_its_own_rules_thresholds(sample: str, swap: int, 
         " opponents a level." in text
     )
     assert text.count("points make the declarers lose the deal") == 1
+
+
+@pytest.mark.parametrize("sample", sorted(p.name for p in SJ.glob("*.zfn")))
+def test_every_comment_of_the_record_is_on_its_rounds_page(sample: str) -> None:
+    """A round's, a trick's and a move's comments each appear in "At this move": a trick's at
+    its first play (a trick's comment, `{...}` before its first play, was left out)."""
+    match = match_of(first(SJ / sample))
+    view = match_view(match)
+    for rnd, page in zip(match.rounds, view.rounds, strict=True):
+        steps = page.data["steps"]
+        assert steps[0]["notes"][: len(rnd.comments)] == list(rnd.comments)
+        for t, trick in enumerate(rnd.tricks, 1):
+            at = {s["turn"]: s for s in steps if s["kind"] == "play" and s["trick"] == t}
+            assert at[1]["notes"][: len(trick.comments)] == list(trick.comments), (t, at[1])
+            for turn, move in enumerate(trick.moves, 1):
+                assert set(move.comments) <= set(at[turn]["notes"])
+
+
+def test_a_tricks_comment_is_shown() -> None:
+    page = match_view(match_of(first(SJ / "09-annotated.zfn"))).rounds[0]
+    first_of_3 = next(s for s in page.data["steps"] if s.get("trick") == 3)
+    assert first_of_3["notes"] == ["the table argued about the third trick"]

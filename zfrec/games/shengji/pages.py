@@ -335,7 +335,8 @@ def round_page(
             if done and winning is not None and winning not in declarers:
                 taken += trick_points
             mark, mark_note = marks.get((t, turn), (None, None))
-            notes = list(move.comments)
+            # a trick's own comment (written before its first play) goes with that play
+            notes = (list(trick.comments) if turn == 1 else []) + list(move.comments)
             if move.disputed:
                 notes.append("disputed" + (f": {move.dispute_note}" if move.dispute_note else ""))
             verb = "leads" if turn == 1 else "plays"
