@@ -318,3 +318,21 @@ def test_the_whole_index_says_which_game_each_row_is(browser: Any, site: Path) -
     page, errors = _open(browser, (site / "index-shengji.html").as_uri(), (1280, 800))
     assert [k for _, k in page.evaluate(GAME_CELLS, "#games-table")] == [None, None]
     page.close()
+
+
+HEADS = """() => [...document.querySelectorAll('#games-table thead th')].map(h => h.textContent)
+  .concat([...document.querySelectorAll('#games-table tbody td.num')].map(c => c.dataset.label))"""
+
+
+def test_the_games_lists_call_a_sheng_ji_round_a_round(browser: Any, site: Path) -> None:
+    """Sheng ji's index counts its matches' rounds under "Rounds", Zheng Fen's its hands under
+    "Hands", and the whole index, holding both, says "Hands / rounds" (Sheng ji's index said
+    "Hands" of its matches' rounds, which its pages call rounds)."""
+    want = {"index-shengji.html": "Rounds", "index-zhengfen.html": "Hands",
+            "index.html": "Hands / rounds"}  # fmt: skip
+    for name, word in want.items():
+        page, errors = _open(browser, (site / name).as_uri(), (390, 844))
+        heads = page.evaluate(HEADS)
+        assert heads[4] == word and set(heads[6:]) == {word}, (name, heads)
+        assert errors == []
+        page.close()

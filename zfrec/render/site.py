@@ -188,6 +188,8 @@ class SiteView:
     # in a site that also holds games without those measures: the kinds they are of ("Zheng
     # Fen"), to head the Players table and the standings with
     table_kind: str = ""
+    # the games lists' heading of their count of hands (Sheng ji's: rounds; both: "Hands / rounds")
+    units: str = "Hands"
 
 
 def _link(
@@ -239,8 +241,9 @@ def site_pages(
         else " and ".join(find_kind(k).title for k in present if find_kind(k).player_table)
     )
     site = SiteView(
-        title, games, stats, hrefs, VIEWER_PAGE, events, [], sections, one_table, table, table_kind
-    )
+        title, games, stats, hrefs, VIEWER_PAGE, events, [], sections, one_table, table, table_kind,
+        _units(present),
+    )  # fmt: skip
     env = environment()
     index = env.get_template("index.html.j2")
     scripts = ("sort.js", "filter.js")
@@ -249,7 +252,7 @@ def site_pages(
             title = " and ".join(find_kind(k).title for k in present) + " games"
             site = SiteView(
                 title, games, stats, hrefs, VIEWER_PAGE, events, [], sections, True, table,
-                table_kind,
+                table_kind, _units(present),
             )  # fmt: skip
         # one index per game besides the whole one: the index filters by game without a script
         links = [KindLink("", "All games", "index.html", len(rows))] + [
@@ -266,6 +269,7 @@ def site_pages(
                 [KindLink(k.kind, k.title, k.href, k.games, k is link) for k in links],
                 [x for x in sections if not link.kind or x.kind == link.kind],
                 not link.kind or find_kind(link.kind).player_table, table, table_kind,
+                _units([link.kind] if link.kind else present),
             )  # fmt: skip
             yield OutputFile(link.href, index.render(site=view, scripts=scripts).encode())
     else:
@@ -281,6 +285,13 @@ def site_pages(
             sections=[x.player_html[player.name] for x in sections if player.name in x.player_html],
         )  # fmt: skip
         yield OutputFile(f"players/{slug(player.name)}.html", page.encode())
+
+
+def _units(kinds: list[str]) -> str:
+    """What the games lists head their count with: the kinds' units (`GameKind.unit`: hands,
+    rounds), each once."""
+    words = list(dict.fromkeys(find_kind(k).unit + "s" for k in kinds)) or ["hands"]
+    return " / ".join(words).capitalize()
 
 
 def _kinds(session: Session) -> dict[int, str]:
