@@ -364,9 +364,16 @@
   var narrow = window.matchMedia("(max-width: 900px)");
   function fitMoves() {
     var list = $("moves");
-    if (!narrow.matches) { list.style.maxHeight = ""; return; }
-    var top = list.getBoundingClientRect().top + window.scrollY;
     var controls = document.querySelector(".controls").offsetHeight;
+    if (!narrow.matches) {
+      // beside the board the side column is sticky: the list (52vh at most) ends above the
+      // controls however tall "At this move" is, or its current move could not be seen
+      list.style.maxHeight = "";
+      var room = window.innerHeight - controls - list.getBoundingClientRect().top - 12;
+      if (room < list.clientHeight) list.style.maxHeight = Math.max(120, room) + "px";
+      return;
+    }
+    var top = list.getBoundingClientRect().top + window.scrollY;
     list.style.maxHeight = Math.max(64, window.innerHeight - controls - top - 8) + "px";
   }
   function scrollMove(b) {
