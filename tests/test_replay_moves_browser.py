@@ -27,7 +27,10 @@ BOXES = """() => {
 
 @pytest.mark.parametrize(
     ("sample", "page_name"),
-    [("05-full-game-to-500.zfn", "hand-3.html"), ("shengji/04-kitty-multiplier.zfn", "round-1.html")],
+    [
+        ("05-full-game-to-500.zfn", "hand-3.html"),
+        ("shengji/04-kitty-multiplier.zfn", "round-1.html"),
+    ],
     ids=["zhengfen", "shengji"],
 )
 def test_beside_the_board_the_current_move_is_above_the_controls(
