@@ -336,3 +336,20 @@ def test_the_games_lists_call_a_sheng_ji_round_a_round(browser: Any, site: Path)
         assert heads[4] == word and set(heads[6:]) == {word}, (name, heads)
         assert errors == []
         page.close()
+
+
+def test_a_player_page_of_both_games_tags_each_game(browser: Any, site: Path) -> None:
+    """Ann's page lists her Zheng Fen game and her two Sheng ji matches, each tagged with its
+    game as on the whole index (the three rows were all "Friday club..." and nothing more)."""
+    from zfrec.render.site import player_href
+
+    page, errors = _open(browser, (site / player_href("Ann")).as_uri(), (1280, 800))
+    cells = page.evaluate(GAME_CELLS, "main > table.sortable")
+    assert sorted(str(kind) for _, kind in cells) == ["Sheng ji", "Sheng ji", "Zheng Fen"], cells
+    assert errors == []
+    page.close()
+    page, errors = _open(browser, (site / player_href("Dieter")).as_uri(), (1280, 800))
+    assert page.evaluate(GAME_CELLS, "main > table.sortable") == [
+        ["Friday club night", "Zheng Fen"]
+    ]
+    page.close()

@@ -279,6 +279,8 @@ def site_pages(
     in_table = {p.name: p for p in table}
     for player in stats:
         own = [_link(r, "../", metas.get(r.id)) for r in list_games(session, player=player.name)]
+        if len(present) > 1:  # each game tagged with its kind, as on the whole index
+            own = [replace(g, kind=find_kind(kind_of.get(g.id, DEFAULT_KIND)).title) for g in own]
         page = env.get_template("player.html.j2").render(
             site=site, player=player, games=own, index_href="../index.html", scripts=("sort.js",),
             table_player=in_table.get(player.name),
