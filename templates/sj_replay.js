@@ -197,7 +197,9 @@
     if (play.seat === winning) b.className += " top";
     if (st.kind === "play" && st.seat === play.seat && st.turn === turn) b.className += " latest";
     var who = add(el("div", "who"), nameEl(play.seat));
-    if (play.seat === winning) who.appendChild(el("span", "winning", " winning"));
+    // a finished trick (its last play, or the previous trick) was taken, not being won
+    var over = st.kind === "prev" || (st.kind === "play" && st.done);
+    if (play.seat === winning) who.appendChild(el("span", "winning", over ? " took it" : " winning"));
     if (play.joins) who.appendChild(el("span", "winning", " joins the dealer"));
     b.appendChild(who);
     if (play.attempt) {
@@ -282,7 +284,7 @@
     if (viewAs === s) add(p.badges, el("span", "badge you", "you"));
     if (data.dealer === s) add(p.badges, el("span", "badge place", "dealer"));
     if (toAct(i) === s) add(p.badges, el("span", "badge turn", "to play"));
-    if (st.kind === "play" && st.winning === s) add(p.badges, el("span", "badge win", "winning"));
+    if (st.kind === "play" && st.winning === s) add(p.badges, el("span", "badge win", st.done ? "took the trick" : "winning"));
     p.count.textContent = plural(at.counts[s], "card");
     var lv = st.kind === "result" && data.levels_after ? data.levels_after : data.levels_before;
     p.level.textContent = "level " + lv[s];

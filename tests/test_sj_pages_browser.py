@@ -353,3 +353,19 @@ def test_a_player_page_of_both_games_tags_each_game(browser: Any, site: Path) ->
         ["Friday club night", "Zheng Fen"]
     ]
     page.close()
+
+
+def test_a_finished_trick_says_who_took_it(browser: Any, site: Path) -> None:
+    """While a trick is played its best play is "winning"; once the trick is over (its last
+    play, and the previous trick opened later) the same play "took it" (it still said winning)."""
+    folder = _game_dir(site, "01-bashifen-match.zfn")
+    page, errors = _open(browser, (folder / "round-1.html").as_uri() + "#step=3", (1280, 800))
+    assert page.locator("#log .play.top .winning").inner_text().strip() == "winning"
+    page.keyboard.press("ArrowRight")  # trick 1's fourth and last play
+    assert page.locator("#log .play.top .winning").inner_text().strip() == "took it"
+    assert page.locator("#seats .badge.win").inner_text() == "took the trick"
+    page.keyboard.press("ArrowRight")
+    page.click("#prevtrick")
+    assert page.locator("#prevbox .play.top .winning").inner_text().strip() == "took it"
+    assert errors == []
+    page.close()
