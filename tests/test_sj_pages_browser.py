@@ -369,3 +369,15 @@ def test_a_finished_trick_says_who_took_it(browser: Any, site: Path) -> None:
     assert page.locator("#prevbox .play.top .winning").inner_text().strip() == "took it"
     assert errors == []
     page.close()
+
+
+def test_sheng_jis_index_offers_no_hand_viewer(browser: Any, site: Path) -> None:
+    """The one-file hand viewer opens Zheng Fen hands only (Sheng ji's pages share no hand): the
+    Sheng ji index does not offer it, the whole index and Zheng Fen's do."""
+    offers = "[...document.querySelectorAll('header a')].some(a => a.href.endsWith('viewer.html'))"
+    for name, offered in (("index.html", True), ("index-zhengfen.html", True),
+                          ("index-shengji.html", False)):  # fmt: skip
+        page, errors = _open(browser, (site / name).as_uri(), (390, 844))
+        assert page.evaluate(offers) is offered, name
+        assert errors == []
+        page.close()

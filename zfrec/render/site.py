@@ -260,12 +260,15 @@ def site_pages(
                      sum(kind_of.get(r.id, DEFAULT_KIND) == k for r in rows))
             for k in present
         ]  # fmt: skip
+        # a kind's own index offers the hand viewer only if its pages share hands through it (a
+        # kind with shared files: Zheng Fen's viewer.html)
+        sharing = {k for k in present if find_kind(k).shared_files()}
         for link in links:
             mine = [g for g, r in zip(tagged if not link.kind else games, rows, strict=True)
                     if not link.kind or kind_of.get(r.id, DEFAULT_KIND) == link.kind]  # fmt: skip
             view = SiteView(
                 title if not link.kind else f"{title} · {link.title}", mine, stats, hrefs,
-                VIEWER_PAGE, events,
+                VIEWER_PAGE if not link.kind or link.kind in sharing else None, events,
                 [KindLink(k.kind, k.title, k.href, k.games, k is link) for k in links],
                 [x for x in sections if not link.kind or x.kind == link.kind],
                 not link.kind or find_kind(link.kind).player_table, table, table_kind,
