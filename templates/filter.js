@@ -27,12 +27,13 @@
     });
     $("f-count").textContent = shown === rows.length ? rows.length + " game" + (rows.length === 1 ? "" : "s")
       : shown + " of " + rows.length + " games";
-    standings(shown);
+    standings();
   }
 
   // The standings of the games shown: each row carries its seats' outcomes (name, won, hands,
   // finished hands, points, first out, last), added up here as the Players table adds them up
-  // over every game.
+  // over every game. A row without outcomes (a game of a kind without those measures) is not
+  // one of the standings' games.
   // Written as the Players table writes them (Python's "%.0f%%" of 100 * rate, which rounds
   // a half to even), so that both tables agree over the same games.
   function pct(part, whole) {
@@ -48,13 +49,14 @@
     if (sort !== undefined) td.setAttribute("data-sort", sort);
     row.appendChild(td);
   }
-  function standings(shown) {
+  function standings() {
     var table = $("standings-table");
     if (!table) return;
-    var by = {}, names = [];
+    var by = {}, names = [], shown = 0;
     rows.forEach(function (r) {
-      if (r.hidden) return;
-      JSON.parse(r.dataset.outcomes || "[]").forEach(function (o) {
+      if (r.hidden || r.dataset.outcomes === undefined) return;
+      shown++;
+      JSON.parse(r.dataset.outcomes).forEach(function (o) {
         var p = by[o[0]];
         if (!p) { p = by[o[0]] = { name: o[0], games: 0, wins: 0, hands: 0, finished: 0, points: 0, firsts: 0, lasts: 0 }; names.push(o[0]); }
         p.games += 1; p.wins += o[1]; p.hands += o[2]; p.finished += o[3]; p.points += o[4];

@@ -606,9 +606,17 @@
       var list = $("moves");
       var bar = document.querySelector(".controls").offsetHeight;
       document.documentElement.style.setProperty("--controls-h", bar + "px");
-      if (!narrow.matches) { list.style.maxHeight = ""; return; }
-      var top = list.getBoundingClientRect().top + window.scrollY;
       var controls = document.querySelector(".controls").offsetHeight;
+      if (!narrow.matches) {
+        // beside the board the side column is sticky: the list (52vh at most) ends above the
+        // controls however tall "At this move" is, or its current move could not be seen
+        list.style.maxHeight = "";
+        var room = window.innerHeight - controls - list.getBoundingClientRect().top - 12;
+        if (room < list.clientHeight) list.style.maxHeight = Math.max(120, room) + "px";
+        if (buttons[cur]) scrollMove(buttons[cur]);
+        return;
+      }
+      var top = list.getBoundingClientRect().top + window.scrollY;
       list.style.maxHeight = Math.max(64, window.innerHeight - controls - top - 8) + "px";
       if (buttons[cur]) scrollMove(buttons[cur]);
     };

@@ -86,6 +86,12 @@
   var m = /[?&]seat=(\d+)/.exec(location.search);
   if (viewAs === null && m && +m[1] >= 1 && +m[1] <= n) viewAs = +m[1] - 1;
   var bottom = viewAs === null ? 0 : viewAs;
+  // the rounds before and after open in the same seat's view
+  if (data.viewer === null && viewAs !== null) {
+    Array.prototype.forEach.call(document.querySelectorAll("a[rel=prev], a[rel=next]"), function (a) {
+      a.setAttribute("href", a.getAttribute("href") + "?seat=" + (viewAs + 1));
+    });
+  }
 
   // --- each step's hands: the deal less what each seat has played so far
   var hands = data.hands.map(function (h) { return h ? h.slice() : null; });
@@ -191,7 +197,9 @@
     if (play.seat === winning) b.className += " top";
     if (st.kind === "play" && st.seat === play.seat && st.turn === turn) b.className += " latest";
     var who = add(el("div", "who"), nameEl(play.seat));
-    if (play.seat === winning) who.appendChild(el("span", "winning", " winning"));
+    // a finished trick (its last play, or the previous trick) was taken, not being won
+    var over = st.kind === "prev" || (st.kind === "play" && st.done);
+    if (play.seat === winning) who.appendChild(el("span", "winning", over ? " took it" : " winning"));
     if (play.joins) who.appendChild(el("span", "winning", " joins the dealer"));
     b.appendChild(who);
     if (play.attempt) {
@@ -276,7 +284,7 @@
     if (viewAs === s) add(p.badges, el("span", "badge you", "you"));
     if (data.dealer === s) add(p.badges, el("span", "badge place", "dealer"));
     if (toAct(i) === s) add(p.badges, el("span", "badge turn", "to play"));
-    if (st.kind === "play" && st.winning === s) add(p.badges, el("span", "badge win", "winning"));
+    if (st.kind === "play" && st.winning === s) add(p.badges, el("span", "badge win", st.done ? "took the trick" : "winning"));
     p.count.textContent = plural(at.counts[s], "card");
     var lv = st.kind === "result" && data.levels_after ? data.levels_after : data.levels_before;
     p.level.textContent = "level " + lv[s];
@@ -300,7 +308,7 @@
     var body = clear($("notes-body"));
     var any = false;
     if (st.annotation) { body.appendChild(el("p", "annot", "Annotated " + st.annotation)); any = true; }
-    if (st.mark) { body.appendChild(el("p", "analysis k-cost", st.mark + " against perfect play")); any = true; }
+    if (st.mark) { body.appendChild(el("p", "analysis k-cost", st.mark_note || st.mark + " against perfect play")); any = true; }
     st.notes.forEach(function (c) { body.appendChild(el("p", "comment", c)); any = true; });
     st.diagnostics.forEach(function (g) {
       body.appendChild(el("p", "dispute " + g.severity, g.code + " " + g.severity + ": " + g.message));
@@ -352,6 +360,24 @@
       buttons.push(b);
     });
   })();
+  // On a narrow screen the move list takes the height left above the sticky controls, as on
+  // Zheng Fen's pages; the hand to play above it changes height from step to step, so the list
+  // is fitted at every step (else the current move could sit under the controls).
+  var narrow = window.matchMedia("(max-width: 900px)");
+  function fitMoves() {
+    var list = $("moves");
+    var controls = document.querySelector(".controls").offsetHeight;
+    if (!narrow.matches) {
+      // beside the board the side column is sticky: the list (52vh at most) ends above the
+      // controls however tall "At this move" is, or its current move could not be seen
+      list.style.maxHeight = "";
+      var room = window.innerHeight - controls - list.getBoundingClientRect().top - 12;
+      if (room < list.clientHeight) list.style.maxHeight = Math.max(120, room) + "px";
+      return;
+    }
+    var top = list.getBoundingClientRect().top + window.scrollY;
+    list.style.maxHeight = Math.max(64, window.innerHeight - controls - top - 8) + "px";
+  }
   function scrollMove(b) {
     var list = $("moves");
     var top = b.offsetTop - list.offsetTop;
@@ -381,8 +407,10 @@
       b.classList.toggle("current", k === i);
       if (k === i) b.setAttribute("aria-current", "step"); else b.removeAttribute("aria-current");
     });
+    fitMoves();
     scrollMove(buttons[i]);
   }
+  window.addEventListener("resize", function () { fitMoves(); scrollMove(buttons[cur]); });
 
   // "As …": one player's view, kept in the address as ?seat=N
   var viewSel = $("viewas");
@@ -405,6 +433,8 @@
         t.setAttribute("aria-selected", t === tab ? "true" : "false");
       });
       $("side").setAttribute("data-tab", tab.getAttribute("aria-controls"));
+      fitMoves();
+      scrollMove(buttons[cur]);
     });
   });
   var stepper = window.zfStepper({ count: steps.length, draw: draw, jumps: jumps, swipe: $("board") });

@@ -214,7 +214,7 @@ def _page_data(html: str) -> dict[str, Any]:
 
 def _versions_table(html: str) -> list[str]:
     """The rows of the versions table as text, tags stripped."""
-    table = re.search(r'<table class="data zf-versions">(.*?)</table>', html, re.S)
+    table = re.search(r'<table class="data [^"]*zf-versions">(.*?)</table>', html, re.S)
     assert table is not None
     rows = re.findall(r"<tr[^>]*>(.*?)</tr>", table.group(1), re.S)
     return [" ".join(re.sub(r"<[^>]+>", " ", r).split()) for r in rows[1:]]

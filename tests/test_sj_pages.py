@@ -246,3 +246,92 @@ def test_a_rounds_page_marks_the_plays_the_solver_finds_costly() -> None:
     assert seen > 0  # the greedy samples do give points away at the end of a round
     plain = match_view(match)
     assert not any(s.get("mark") for p in plain.rounds for s in p.data["steps"])
+
+
+def test_a_costly_plays_note_says_what_it_cost_and_against_what() -> None:
+    """What "At this move" says of a marked play: the points it gave away and the opponents'
+    double-dummy totals before and after it, as the solver found them (it said only "?? against
+    perfect play")."""
+    from zfrec.games.shengji.solverecord import round_costs
+
+    match = match_of(first(SAMPLES / "shengji" / "04-kitty-multiplier.zfn"))
+    view = match_view(match, solve_cards=10)
+    seen = 0
+    for index, page in enumerate(view.rounds):
+        costs = {(p.trick, p.turn): p for p in round_costs(match, index, max_cards=10).plays}
+        for s in page.data["steps"]:
+            if s["kind"] != "play" or not s["mark"]:
+                assert "mark_note" not in s
+                continue
+            p = costs[(s["trick"], s["turn"])]
+            assert p.cost is not None and p.cost > 0
+            assert s["mark_note"] == (
+                f"{s['mark']} against perfect play: this play gave away {p.cost} points (with"
+                f" best play from here on, the opponents take {p.before} points before it,"
+                f" {p.after} after it)"
+            )
+            assert abs(p.after - p.before) == p.cost  # type: ignore[operator]
+            seen += 1
+    assert seen > 0
+
+
+def test_the_points_charts_line_labels_stay_readable_over_a_bar() -> None:
+    """The labels of the reference lines (80 swap, 120 +1, ...) sit at the right end, where a
+    tall bar may run behind them: each has a white outline under its letters (the 8 of "80
+    swap" was lost in a blue bar of the sample match). Zheng Fen's charts have no such lines."""
+    import xml.etree.ElementTree as ET
+
+    from zfrec.games.shengji.charts import points_model
+    from zfrec.render.svgchart import chart_svg
+
+    view = match_view(match_of(first(SAMPLES / "shengji" / "01-bashifen-match.zfn")))
+    model = points_model(view)
+    _, file = chart_svg(model)
+    texts = {t.text: t for t in ET.fromstring(file).iter("{http://www.w3.org/2000/svg}text")}
+    assert model.lines
+    for _, label in model.lines:
+        t = texts[label]
+        assert (t.get("stroke"), t.get("paint-order")) == ("#fff", "stroke"), label
+    assert sum(t.get("stroke") is not None for t in texts.values()) == len(model.lines)
+
+
+@pytest.mark.parametrize(
+    ("sample", "swap", "step"),
+    [("01-bashifen-match.zfn", 80, 40), ("05-dabaifen-match.zfn", 40, 20)],
+)
+def test_the_match_page_states_its_own_rules_thresholds(sample: str, swap: int, step: int) -> None:
+    """The note under the rounds gives the match's own swap and step, as its rounds apply them
+    (a da bai fen match, one deck, said "80 points ... every 40 more" beside a round where 75
+    points lifted the opponents a level)."""
+    game = first(SJ / sample)
+    rules = match_view(match_of(game)).rules
+    assert rules is not None and (rules.swap_at, rules.step) == (swap, step)
+    page = {f.path: f.content for f in render_game_files(game, charts=False).files}["index.html"]
+    text = page.decode()
+    assert (
+        f"{swap} points make the declarers lose the deal; every {step} more lift the"
+        " opponents a level." in text
+    )
+    assert text.count("points make the declarers lose the deal") == 1
+
+
+@pytest.mark.parametrize("sample", sorted(p.name for p in SJ.glob("*.zfn")))
+def test_every_comment_of_the_record_is_on_its_rounds_page(sample: str) -> None:
+    """A round's, a trick's and a move's comments each appear in "At this move": a trick's at
+    its first play (a trick's comment, `{...}` before its first play, was left out)."""
+    match = match_of(first(SJ / sample))
+    view = match_view(match)
+    for rnd, page in zip(match.rounds, view.rounds, strict=True):
+        steps = page.data["steps"]
+        assert steps[0]["notes"][: len(rnd.comments)] == list(rnd.comments)
+        for t, trick in enumerate(rnd.tricks, 1):
+            at = {s["turn"]: s for s in steps if s["kind"] == "play" and s["trick"] == t}
+            assert at[1]["notes"][: len(trick.comments)] == list(trick.comments), (t, at[1])
+            for turn, move in enumerate(trick.moves, 1):
+                assert set(move.comments) <= set(at[turn]["notes"])
+
+
+def test_a_tricks_comment_is_shown() -> None:
+    page = match_view(match_of(first(SJ / "09-annotated.zfn"))).rounds[0]
+    first_of_3 = next(s for s in page.data["steps"] if s.get("trick") == 3)
+    assert first_of_3["notes"] == ["the table argued about the third trick"]

@@ -175,3 +175,209 @@ def test_links_keys_and_a_swipe_drive_the_steps(browser: Any, site: Path) -> Non
     assert int(page.evaluate("document.body.dataset.step")) == before
     assert errors == []
     context.close()
+
+
+# the current move's row, the move list's box and the top of the sticky controls
+MOVE_BOXES = """() => {
+  const c = document.querySelector('#moves .mv.current').getBoundingClientRect();
+  const l = document.getElementById('moves').getBoundingClientRect();
+  return {top: c.top, bottom: c.bottom, list: l.top, controls:
+          document.querySelector('.controls').getBoundingClientRect().top}; }"""
+
+
+def test_on_a_phone_the_current_move_is_clear_of_the_controls(browser: Any, site: Path) -> None:
+    """As on Zheng Fen's pages, the move list takes the height left above the sticky controls,
+    however tall the hand to play above it is at the step: the current move is never under
+    them (it was, half hidden, on a phone). Where the felt and the hand leave no room (a trick
+    of pairs at its end), the list keeps its least height below and the page scrolls."""
+    folder = _game_dir(site, "01-bashifen-match.zfn")
+    page, errors = _open(browser, (folder / "round-1.html").as_uri(), (390, 844))
+    last = page.evaluate("document.querySelectorAll('#moves .mv').length") - 1
+    roomy = 0
+    for step in range(last + 1):
+        page.evaluate(f"location.hash = '#step={step}'")
+        assert page.evaluate("document.body.dataset.step") == str(step)
+        box = page.evaluate(MOVE_BOXES)
+        if box["list"] + 72 <= box["controls"]:  # room for the list above the controls
+            roomy += 1
+            assert box["list"] <= box["top"] and box["bottom"] <= box["controls"] + 1, (step, box)
+    assert roomy > last // 2
+    page.evaluate(f"location.hash = '#step={last}'")
+    page.screenshot(path=str(ARTIFACTS / "sj-phone-current-move-390.png"))
+    # after "At this move" and back to the moves, the current move is still in view
+    page.click("#tab-notes")
+    page.click("#tab-moves")
+    box = page.evaluate(MOVE_BOXES)
+    assert box["list"] <= box["top"] and box["bottom"] <= box["controls"] + 1, box
+    assert errors == []
+    page.close()
+
+
+ROWS = """sel => [...document.querySelectorAll(sel + ' tbody tr')].filter(r => !r.hidden)
+  .map(r => [...r.cells].map(c => c.textContent.trim()))"""
+
+
+def test_the_standings_of_a_site_of_both_games_are_zheng_fens(browser: Any, site: Path) -> None:
+    """The whole index's standings add up Zheng Fen's measures over the Zheng Fen games shown,
+    as its Players table does: a Sheng ji match counted no game or win there (it did: the
+    standings said "3 games" and gave Ann two wins the Players table did not)."""
+    page, errors = _open(browser, (site / "index.html").as_uri(), (1280, 800))
+    page.click("#standings summary")
+    standings = {r[0]: r[1:4] + r[5:] for r in page.evaluate(ROWS, "#standings-table")}
+    players = {r[0]: r[1:] for r in page.evaluate(ROWS, "#players-table")}
+    assert standings == players
+    assert set(players) == {"王芳", "Bo Li", "Ann", "Dieter"}  # the Zheng Fen game's seats
+    summary = page.inner_text("#standings summary")
+    assert "Zheng Fen" in summary and "1 game shown" in summary, summary
+    assert page.inner_text("h2#players") == "Zheng Fen: players"
+    # a filter that shows only Sheng ji matches leaves the standings empty
+    page.fill("#f-text", "李娜")
+    assert page.evaluate(ROWS, "#standings-table") == []
+    assert "0 games shown" in page.inner_text("#standings summary")
+    assert errors == []
+    page.close()
+
+
+def test_a_player_of_both_games_has_each_games_measures(browser: Any, site: Path) -> None:
+    """Ann played the Zheng Fen game and two Sheng ji matches: her page's summary counts her
+    games and wins over all three, and her hands and their rates over Zheng Fen's alone, said
+    as such (it said "3 games · 2 wins · 1 hand")."""
+    from zfrec.render.site import player_href
+
+    page, errors = _open(browser, (site / player_href("Ann")).as_uri(), (390, 844))
+    _check(page, errors, "sj-player-both-390")
+    meta = page.inner_text("header .meta")
+    assert meta.startswith("3 games · ") and "1 Zheng Fen hand" in meta, meta
+    stats = dict(page.evaluate(ROWS, "table.stats"))
+    assert stats["Games"] == "3"
+    assert stats["Zheng Fen games"] == "1" and stats["Zheng Fen wins"].startswith("0")
+    assert stats["Hands"] == "1"
+    page.close()
+
+
+def test_a_costly_play_says_what_it_cost(browser: Any, site: Path) -> None:
+    """The solver's mark is explained at its move: the points and the totals (the page's data,
+    checked against the solver in tests/test_sj_pages.py), in "At this move"."""
+    import json
+
+    folder = _game_dir(site, "01-bashifen-match.zfn")
+    for html in sorted(folder.glob("round-*.html")):
+        text = html.read_text(encoding="utf-8")
+        data = json.loads(text.split('id="sj-data">', 1)[1].split("</script>", 1)[0])
+        marked = [i for i, s in enumerate(data["steps"]) if s.get("mark")]
+        if marked:
+            break
+    else:
+        raise AssertionError("no round with a mark")
+    step = marked[0]
+    page, errors = _open(browser, html.as_uri() + f"#step={step}", (1280, 800))
+    note = page.inner_text("#notes-body .k-cost")
+    assert note == data["steps"][step]["mark_note"] and "points" in note, note
+    assert page.inner_text("#moves .mv.current .k-cost") == data["steps"][step]["mark"]
+    page.screenshot(path=str(ARTIFACTS / "sj-cost-note-1280.png"))
+    assert errors == []
+    page.close()
+
+
+def test_a_seats_view_is_kept_from_round_to_round(browser: Any, site: Path) -> None:
+    """The link "Round 2 →" from seat 2's view (`?seat=2`) opens round 2 in seat 2's view; it opened
+    every hand."""
+    folder = _game_dir(site, "01-bashifen-match.zfn")
+    page, errors = _open(browser, (folder / "round-1.html").as_uri() + "?seat=2", (1280, 800))
+    with page.expect_navigation():
+        page.click("a[rel=next]")
+    assert page.url.endswith("round-2.html?seat=2"), page.url
+    assert page.locator('#seats .seat[data-pos="b"]').get_attribute("data-seat") == "1"
+    with page.expect_navigation():
+        page.click("a[rel=prev]")
+    assert page.url.endswith("round-1.html?seat=2"), page.url
+    # the full page's links stay as they were
+    page.goto((folder / "round-1.html").as_uri())
+    assert page.get_attribute("a[rel=next]", "href") == "round-2.html"
+    assert errors == []
+    page.close()
+
+
+GAME_CELLS = """sel => [...document.querySelectorAll(sel + ' tbody tr')]
+  .map(r => [r.cells[1].querySelector('a').textContent.trim(),
+             r.cells[1].querySelector('.badge.kind') ? r.cells[1].querySelector('.badge.kind')
+               .textContent : null])"""
+
+
+def test_the_whole_index_says_which_game_each_row_is(browser: Any, site: Path) -> None:
+    """In a site of both games, the whole index tags each game with its kind (a Sheng ji match
+    and a Zheng Fen game of one club night had the same title and nothing to tell them apart);
+    a game's own index, where every row is of one kind, does not."""
+    for size in SIZES:
+        page, errors = _open(browser, (site / "index.html").as_uri(), size)
+        cells = page.evaluate(GAME_CELLS, "#games-table")
+        kinds = [kind for _, kind in cells]
+        assert sorted(map(str, kinds)) == ["Sheng ji", "Sheng ji", "Zheng Fen"], cells
+        _check(page, errors, f"sj-index-kinds-{size[0]}")
+        page.close()
+    page, errors = _open(browser, (site / "index-shengji.html").as_uri(), (1280, 800))
+    assert [k for _, k in page.evaluate(GAME_CELLS, "#games-table")] == [None, None]
+    page.close()
+
+
+HEADS = """() => [...document.querySelectorAll('#games-table thead th')].map(h => h.textContent)
+  .concat([...document.querySelectorAll('#games-table tbody td.num')].map(c => c.dataset.label))"""
+
+
+def test_the_games_lists_call_a_sheng_ji_round_a_round(browser: Any, site: Path) -> None:
+    """Sheng ji's index counts its matches' rounds under "Rounds", Zheng Fen's its hands under
+    "Hands", and the whole index, holding both, says "Hands / rounds" (Sheng ji's index said
+    "Hands" of its matches' rounds, which its pages call rounds)."""
+    want = {"index-shengji.html": "Rounds", "index-zhengfen.html": "Hands",
+            "index.html": "Hands / rounds"}  # fmt: skip
+    for name, word in want.items():
+        page, errors = _open(browser, (site / name).as_uri(), (390, 844))
+        heads = page.evaluate(HEADS)
+        assert heads[4] == word and set(heads[6:]) == {word}, (name, heads)
+        assert errors == []
+        page.close()
+
+
+def test_a_player_page_of_both_games_tags_each_game(browser: Any, site: Path) -> None:
+    """Ann's page lists her Zheng Fen game and her two Sheng ji matches, each tagged with its
+    game as on the whole index (the three rows were all "Friday club..." and nothing more)."""
+    from zfrec.render.site import player_href
+
+    page, errors = _open(browser, (site / player_href("Ann")).as_uri(), (1280, 800))
+    cells = page.evaluate(GAME_CELLS, "main > table.sortable")
+    assert sorted(str(kind) for _, kind in cells) == ["Sheng ji", "Sheng ji", "Zheng Fen"], cells
+    assert errors == []
+    page.close()
+    page, errors = _open(browser, (site / player_href("Dieter")).as_uri(), (1280, 800))
+    assert page.evaluate(GAME_CELLS, "main > table.sortable") == [
+        ["Friday club night", "Zheng Fen"]
+    ]
+    page.close()
+
+
+def test_a_finished_trick_says_who_took_it(browser: Any, site: Path) -> None:
+    """While a trick is played its best play is "winning"; once the trick is over (its last
+    play, and the previous trick opened later) the same play "took it" (it still said winning)."""
+    folder = _game_dir(site, "01-bashifen-match.zfn")
+    page, errors = _open(browser, (folder / "round-1.html").as_uri() + "#step=3", (1280, 800))
+    assert page.locator("#log .play.top .winning").inner_text().strip() == "winning"
+    page.keyboard.press("ArrowRight")  # trick 1's fourth and last play
+    assert page.locator("#log .play.top .winning").inner_text().strip() == "took it"
+    assert page.locator("#seats .badge.win").inner_text() == "took the trick"
+    page.keyboard.press("ArrowRight")
+    page.click("#prevtrick")
+    assert page.locator("#prevbox .play.top .winning").inner_text().strip() == "took it"
+    assert errors == []
+    page.close()
+
+
+def test_sheng_jis_index_offers_no_hand_viewer(browser: Any, site: Path) -> None:
+    """The one-file hand viewer opens Zheng Fen hands only (Sheng ji's pages share no hand): the
+    Sheng ji index does not offer it, the whole index and Zheng Fen's do."""
+    offers = "[...document.querySelectorAll('header a')].some(a => a.href.endsWith('viewer.html'))"
+    for name, offered in (("index.html", True), ("index-zhengfen.html", True),
+                          ("index-shengji.html", False)):  # fmt: skip
+        page, errors = _open(browser, (site / name).as_uri(), (390, 844))
+        assert page.evaluate(offers) is offered, name
+        assert errors == []
+        page.close()

@@ -21,7 +21,7 @@ import re
 import time
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
@@ -132,6 +132,11 @@ class GameLink:
     specials: int = 0
     # per seat, what the index's standings add up over the games the filters show
     outcomes: tuple[SeatOutcome, ...] = ()
+    # whether the standings count the game at all (False: a kind without the Players table's
+    # measures, in a site of several games)
+    standing: bool = True
+    # the game's kind by name ("Sheng ji"), in a site of several games; else empty
+    kind: str = ""
 
     def outcomes_json(self) -> list[list[str | int]]:
         """The outcomes as the index's rows carry them: [name, won, hands, finished, points,
@@ -180,6 +185,11 @@ class SiteView:
     player_table: bool = True
     # the Players table's rows, counted over those kinds' games (None: `players`, one game)
     table_players: list[PlayerStats] | None = None
+    # in a site that also holds games without those measures: the kinds they are of ("Zheng
+    # Fen"), to head the Players table and the standings with
+    table_kind: str = ""
+    # the games lists' heading of their count of hands (Sheng ji's: rounds; both: "Hands / rounds")
+    units: str = "Hands"
 
 
 def _link(
@@ -187,6 +197,7 @@ def _link(
     prefix: str,
     meta: GameMeta | None = None,
     outcomes: tuple[SeatOutcome, ...] = (),
+    standing: bool = True,
 ) -> GameLink:
     meta = meta or GameMeta()
     title = row.event or " · ".join(row.players)
@@ -194,7 +205,7 @@ def _link(
     return GameLink(
         row.id, f"{prefix}games/{row.id}/index.html", title, row.date, list(row.players),
         list(row.winners), row.hands, row.valid, row.errors, audit_href, row.event,
-        meta.disputes, meta.specials, outcomes,
+        meta.disputes, meta.specials, outcomes, standing,
     )  # fmt: skip
 
 
@@ -211,14 +222,30 @@ def site_pages(
     names = {s.name for s in stats} | {p for row in rows for p in row.players}
     hrefs = {name: player_href(name) for name in names}
     events = sorted({r.event for r in rows if r.event}, key=str.casefold)
-    games = [_link(row, "", metas.get(row.id), tuple(outcomes.get(row.id, ()))) for row in rows]
     kind_of = _kinds(session)
+    # the standings add up the Players table's measures: only over the games of its kinds
+    standing = {r.id: find_kind(kind_of.get(r.id, DEFAULT_KIND)).player_table for r in rows}
+    games = [
+        _link(row, "", metas.get(row.id), tuple(outcomes.get(row.id, ())), standing[row.id])
+        for row in rows
+    ]
     sections = _sections(rows, kind_of, metas, hrefs)
     present = sorted({kind_of.get(r.id, DEFAULT_KIND) for r in rows}, key=KINDS.index)
+    if len(present) > 1:  # the whole index tags each game with its kind
+        tagged = [replace(g, kind=find_kind(kind_of.get(r.id, DEFAULT_KIND)).title)
+                  for g, r in zip(games, rows, strict=True)]  # fmt: skip
     one_table = all(find_kind(k).player_table for k in present)  # a site of one game: its own
     if title == DEFAULT_TITLE and len(present) == 1 and present[0] != DEFAULT_KIND:
         title = f"{find_kind(present[0]).title} games"  # the default names Zheng Fen's
-    site = SiteView(title, games, stats, hrefs, VIEWER_PAGE, events, [], sections, one_table, table)
+    table_kind = (
+        ""
+        if one_table
+        else " and ".join(find_kind(k).title for k in present if find_kind(k).player_table)
+    )
+    site = SiteView(
+        title, games, stats, hrefs, VIEWER_PAGE, events, [], sections, one_table, table, table_kind,
+        _units(present),
+    )  # fmt: skip
     env = environment()
     index = env.get_template("index.html.j2")
     scripts = ("sort.js", "filter.js")
@@ -226,36 +253,52 @@ def site_pages(
         if title == DEFAULT_TITLE:  # the default names one game: a site of several names each
             title = " and ".join(find_kind(k).title for k in present) + " games"
             site = SiteView(
-                title, games, stats, hrefs, VIEWER_PAGE, events, [], sections, True, table
-            )
+                title, games, stats, hrefs, VIEWER_PAGE, events, [], sections, True, table,
+                table_kind, _units(present),
+            )  # fmt: skip
         # one index per game besides the whole one: the index filters by game without a script
         links = [KindLink("", "All games", "index.html", len(rows))] + [
             KindLink(k, find_kind(k).title, f"index-{k}.html",
                      sum(kind_of.get(r.id, DEFAULT_KIND) == k for r in rows))
             for k in present
         ]  # fmt: skip
+        # a kind's own index offers the hand viewer only if its pages share hands through it (a
+        # kind with shared files: Zheng Fen's viewer.html)
+        sharing = {k for k in present if find_kind(k).shared_files()}
         for link in links:
-            mine = [g for g, r in zip(games, rows, strict=True)
+            mine = [g for g, r in zip(tagged if not link.kind else games, rows, strict=True)
                     if not link.kind or kind_of.get(r.id, DEFAULT_KIND) == link.kind]  # fmt: skip
             view = SiteView(
                 title if not link.kind else f"{title} · {link.title}", mine, stats, hrefs,
-                VIEWER_PAGE, events,
+                VIEWER_PAGE if not link.kind or link.kind in sharing else None, events,
                 [KindLink(k.kind, k.title, k.href, k.games, k is link) for k in links],
                 [x for x in sections if not link.kind or x.kind == link.kind],
-                not link.kind or find_kind(link.kind).player_table, table,
+                not link.kind or find_kind(link.kind).player_table, table, table_kind,
+                _units([link.kind] if link.kind else present),
             )  # fmt: skip
             yield OutputFile(link.href, index.render(site=view, scripts=scripts).encode())
     else:
         yield OutputFile("index.html", index.render(site=site, scripts=scripts).encode())
     for name in KINDS:  # Zheng Fen's viewer.html
         yield from find_kind(name).shared_files()
+    in_table = {p.name: p for p in table}
     for player in stats:
         own = [_link(r, "../", metas.get(r.id)) for r in list_games(session, player=player.name)]
+        if len(present) > 1:  # each game tagged with its kind, as on the whole index
+            own = [replace(g, kind=find_kind(kind_of.get(g.id, DEFAULT_KIND)).title) for g in own]
         page = env.get_template("player.html.j2").render(
             site=site, player=player, games=own, index_href="../index.html", scripts=("sort.js",),
+            table_player=in_table.get(player.name),
             sections=[x.player_html[player.name] for x in sections if player.name in x.player_html],
         )  # fmt: skip
         yield OutputFile(f"players/{slug(player.name)}.html", page.encode())
+
+
+def _units(kinds: list[str]) -> str:
+    """What the games lists head their count with: the kinds' units (`GameKind.unit`: hands,
+    rounds), each once."""
+    words = list(dict.fromkeys(find_kind(k).unit + "s" for k in kinds)) or ["hands"]
+    return " / ".join(words).capitalize()
 
 
 def _kinds(session: Session) -> dict[int, str]:

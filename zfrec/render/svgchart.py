@@ -78,7 +78,7 @@ class _Writer:
 
     def text(
         self, x: float, y: float, s: str, *, ha: str = "left", va: str = "baseline",
-        colour: str = INK, bold: bool = False,
+        colour: str = INK, bold: bool = False, halo: bool = False,
     ) -> None:  # fmt: skip
         attrs = f'x="{_n(x)}" y="{self.y(y - BASELINE[va] * FONT)}"'
         if ha != "left":
@@ -87,6 +87,8 @@ class _Writer:
             attrs += f' fill="{colour}"'
         if bold:
             attrs += ' font-weight="bold"'
+        if halo:  # a white outline under the letters: readable where a bar runs behind them
+            attrs += ' stroke="#fff" stroke-width="3" stroke-linejoin="round" paint-order="stroke"'
         self.parts.append(f"<text {attrs}>{escape(s)}</text>")
 
 
@@ -152,7 +154,7 @@ def _body(m: ChartModel, f: Frame) -> str:
     if m.target is not None:
         w.text(x0 + 4, uy(m.target) + 3, f"target {m.target}", va="bottom", colour=TARGET)
     for value, label in m.lines:
-        w.text(x1 - 2, uy(value) + 2, label, ha="right", va="bottom", colour=TARGET)
+        w.text(x1 - 2, uy(value) + 2, label, ha="right", va="bottom", colour=TARGET, halo=True)
     for _seat, wx, wy, label in m.winners:
         w.text(ux(wx) - 10, uy(wy) + 8, f"{isolate(label)} wins", ha="right", colour=DARK,
                bold=True)  # fmt: skip

@@ -39,6 +39,7 @@ __all__ = [
     "RoundPage",
     "SjGameView",
     "cost_marks",
+    "cost_notes",
     "match_view",
     "render_shengji_files",
     "round_page",
@@ -56,14 +57,35 @@ def cost_marks(
     (`zfrec.games.shengji.solverecord.round_costs(...).marks()`); a round it cannot solve has
     none. The page draws them at the move and in the move list. `report`: the match's
     validation, when the caller has it (else the solver validates the match again)."""
+    return {k: mark for k, (mark, _) in cost_notes(match, round_index, solve_cards, report).items()}
+
+
+def cost_notes(
+    match: SjMatch, round_index: int, solve_cards: int = 0, report: SjReport | None = None
+) -> dict[tuple[int, int], tuple[str, str]]:
+    """`cost_marks` with what each mark stands for, in words, for "At this move": the points
+    the play gave away and the opponents' double-dummy total before and after it (a bare `?`
+    says neither how much nor against what)."""
     if solve_cards <= 0:
         return {}
     from zfrec.games.shengji.solverecord import round_costs
 
     try:
-        return round_costs(match, round_index, max_cards=solve_cards, report=report).marks()
+        costs = round_costs(match, round_index, max_cards=solve_cards, report=report)
     except ZfrecError:
         return {}
+    out: dict[tuple[int, int], tuple[str, str]] = {}
+    for p in costs.plays:
+        mark = costs.mark(p.cost)
+        if mark:
+            lost = f"{p.cost} point" + ("s" if p.cost != 1 else "")
+            out[(p.trick, p.turn)] = (
+                mark,
+                f"{mark} against perfect play: this play gave away {lost} (with best play"
+                f" from here on, the opponents take {p.before} points before it, {p.after}"
+                " after it)",
+            )
+    return out
 
 
 def glyphs(codes: Sequence[str]) -> str:
@@ -218,7 +240,7 @@ def match_view(match: SjMatch, viewer: int | None = None, solve_cards: int = 0) 
             viewer,
             rules,
             # the solver knows every hand: its marks are not for one seat's view
-            cost_marks(match, i, solve_cards if viewer is None else 0, report),
+            cost_notes(match, i, solve_cards if viewer is None else 0, report),
         )
         page.prev_href = round_href(match.rounds[i - 1].number) if i > 0 else None
         last = i + 1 == len(match.rounds)
@@ -239,7 +261,7 @@ def round_page(
     diagnostics: Sequence[Diagnostic],
     viewer: int | None,
     rules: SjRules | None,
-    marks: dict[tuple[int, int], str] | None = None,
+    marks: dict[tuple[int, int], tuple[str, str]] | None = None,
 ) -> tuple[RoundPage, RoundSummary]:
     """One round's page data and its summary line."""
     players = list(match.players)
@@ -312,8 +334,9 @@ def round_page(
             # counted as the result counts them (a friend not yet shown is on the dealer's side)
             if done and winning is not None and winning not in declarers:
                 taken += trick_points
-            mark = marks.get((t, turn))
-            notes = list(move.comments)
+            mark, mark_note = marks.get((t, turn), (None, None))
+            # a trick's own comment (written before its first play) goes with that play
+            notes = (list(trick.comments) if turn == 1 else []) + list(move.comments)
             if move.disputed:
                 notes.append("disputed" + (f": {move.dispute_note}" if move.dispute_note else ""))
             verb = "leads" if turn == 1 else "plays"
@@ -331,6 +354,8 @@ def round_page(
                 "taken": taken, "winning": winning, "done": done, "points": trick_points,
                 "declarers": sorted(known),
             })  # fmt: skip
+            if mark_note:
+                steps[-1]["mark_note"] = mark_note
         tricks_json.append({"plays": plays})
     leftovers = [d for ds in located.values() for d in ds]
     summary_change = _change_text(rnd, result, players)
