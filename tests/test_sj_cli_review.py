@@ -227,6 +227,22 @@ def test_validate_rules_and_options_are_read_by_each_record_s_game(tmp_path: Pat
     assert "presets are pagat, poppel, parlett; unknown Sheng ji preset 'nope'" in res.stderr
 
 
+def test_an_option_a_record_s_rules_cannot_take_is_an_error_at_that_record_only() -> None:
+    # a value out of range, or a seat count the record's preset does not have, is found only
+    # at a record of that game: an error there, and the files after it are still judged
+    zf = ROOT / "sample_games" / "07-parlett.zfn"
+    later = SAMPLES / "01-bashifen-match.zfn"
+    for option in ("throw_penalty=-1", "players=9"):
+        res = runner.invoke(app, ["validate", "--json", "-o", option, str(zf), str(THROW),
+                                  str(later)])  # fmt: skip
+        assert res.exit_code == 1, res.output
+        files = json.loads(res.stdout)["files"]
+        assert len(files) == 3
+        for judged in files[1:]:
+            [found] = judged["diagnostics"]
+            assert found["message"].startswith("a Sheng ji record is not re-judged: ")
+
+
 def test_audit_says_a_larger_budget_helps_only_when_the_bound_was_reached() -> None:
     short = SAMPLES / "broken" / "short-trick.zfn"  # no edit is made for a missing play
     res = runner.invoke(app, ["audit", str(short)])

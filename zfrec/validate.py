@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from zfrec.diagnostics import Diagnostic, Findings, WrittenDiagnostic
-from zfrec.errors import Location, NotationError, ZfrecError
+from zfrec.errors import Location, NotationError, RulesError, ZfrecError
 from zfrec.games import NotSupported, find_kind
 from zfrec.games.zhengfen.engine.cards import format_cards
 from zfrec.games.zhengfen.engine.rules import Ruleset
@@ -160,6 +160,14 @@ def validate_games(
             yield validate(item, rules, number, overrides)
         except NotSupported as exc:  # a kind whose replayer is still to come
             yield notation_diagnostic(NotationError(exc.message, _where(item, path)), path, number)
+        except RulesError as exc:
+            if rule_texts is None:
+                raise
+            # an --option this record's own rules cannot take (a seat count its preset does not
+            # have, a value out of range): an error at the record, the run goes on
+            title = find_kind(item.kind).title
+            why = f"a {title} record is not re-judged: {exc.message}"
+            yield notation_diagnostic(NotationError(why, _where(item, path)), path, number)
 
 
 def _where(game: Game, path: str) -> Location:
