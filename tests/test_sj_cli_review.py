@@ -358,4 +358,7 @@ def test_a_site_of_sheng_ji_games_only_is_not_titled_zheng_fen(tmp_path: Path) -
         assert runner.invoke(app, ["import", *map(str, records), "--db", str(db)]).exit_code == 0
         res = runner.invoke(app, ["publish", "--db", str(db), "--out", str(site)])
         assert res.exit_code == 0, res.stderr
-        assert f"<title>{title}</title>" in (site / "index.html").read_text(encoding="utf-8")
+        index = (site / "index.html").read_text(encoding="utf-8")
+        assert f"<title>{title}</title>" in index
+        # the hand viewer opens Zheng Fen hands only: offered where there are some
+        assert ('href="viewer.html"' in index) is (title != "Sheng ji games")

@@ -235,6 +235,10 @@ def site_pages(
         tagged = [replace(g, kind=find_kind(kind_of.get(r.id, DEFAULT_KIND)).title)
                   for g, r in zip(games, rows, strict=True)]  # fmt: skip
     one_table = all(find_kind(k).player_table for k in present)  # a site of one game: its own
+    # an index offers the hand viewer only where its games share hands through it (a kind with
+    # shared files: Zheng Fen's viewer.html)
+    sharing = {k for k in present if find_kind(k).shared_files()}
+    viewer = VIEWER_PAGE if sharing else None
     if title == DEFAULT_TITLE and len(present) == 1 and present[0] != DEFAULT_KIND:
         title = f"{find_kind(present[0]).title} games"  # the default names Zheng Fen's
     table_kind = (
@@ -243,7 +247,7 @@ def site_pages(
         else " and ".join(find_kind(k).title for k in present if find_kind(k).player_table)
     )
     site = SiteView(
-        title, games, stats, hrefs, VIEWER_PAGE, events, [], sections, one_table, table, table_kind,
+        title, games, stats, hrefs, viewer, events, [], sections, one_table, table, table_kind,
         _units(present),
     )  # fmt: skip
     env = environment()
@@ -253,7 +257,7 @@ def site_pages(
         if title == DEFAULT_TITLE:  # the default names one game: a site of several names each
             title = " and ".join(find_kind(k).title for k in present) + " games"
             site = SiteView(
-                title, games, stats, hrefs, VIEWER_PAGE, events, [], sections, True, table,
+                title, games, stats, hrefs, viewer, events, [], sections, True, table,
                 table_kind, _units(present),
             )  # fmt: skip
         # one index per game besides the whole one: the index filters by game without a script
@@ -262,15 +266,12 @@ def site_pages(
                      sum(kind_of.get(r.id, DEFAULT_KIND) == k for r in rows))
             for k in present
         ]  # fmt: skip
-        # a kind's own index offers the hand viewer only if its pages share hands through it (a
-        # kind with shared files: Zheng Fen's viewer.html)
-        sharing = {k for k in present if find_kind(k).shared_files()}
         for link in links:
             mine = [g for g, r in zip(tagged if not link.kind else games, rows, strict=True)
                     if not link.kind or kind_of.get(r.id, DEFAULT_KIND) == link.kind]  # fmt: skip
             view = SiteView(
                 title if not link.kind else f"{title} · {link.title}", mine, stats, hrefs,
-                VIEWER_PAGE if not link.kind or link.kind in sharing else None, events,
+                viewer if not link.kind or link.kind in sharing else None, events,
                 [KindLink(k.kind, k.title, k.href, k.games, k is link) for k in links],
                 [x for x in sections if not link.kind or x.kind == link.kind],
                 not link.kind or find_kind(link.kind).player_table, table, table_kind,
