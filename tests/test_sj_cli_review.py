@@ -362,3 +362,9 @@ def test_a_site_of_sheng_ji_games_only_is_not_titled_zheng_fen(tmp_path: Path) -
         assert f"<title>{title}</title>" in index
         # the hand viewer opens Zheng Fen hands only: offered where there are some
         assert ('href="viewer.html"' in index) is (title != "Sheng ji games")
+        # a title given is kept, whatever it says
+        res = runner.invoke(app, ["publish", "--db", str(db), "--out", str(site), "--title",
+                                  "Zheng Fen games"])  # fmt: skip
+        assert res.exit_code == 0, res.stderr
+        index = (site / "index.html").read_text(encoding="utf-8")
+        assert "<title>Zheng Fen games</title>" in index

@@ -150,13 +150,13 @@ def publish_cmd(
     out_dir: Annotated[Path, typer.Option("--out", "-o", help="Directory for the site.")],
     db: Annotated[str | None, typer.Option("--db", help=DB_HELP)] = None,
     title: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--title",
-            help="Title of the index page (by default the games': a store of Sheng ji only "
-            "gets 'Sheng ji games').",
+            help="Title of the index page (by default the games': 'Zheng Fen games', "
+            "'Sheng ji games', or 'Zheng Fen and Sheng ji games').",
         ),
-    ] = "Zheng Fen games",
+    ] = None,
     jobs: Annotated[
         int,
         typer.Option(

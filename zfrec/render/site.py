@@ -210,9 +210,10 @@ def _link(
 
 
 def site_pages(
-    session: Session, rows: list[GameRow], metas: Mapping[int, GameMeta], title: str
+    session: Session, rows: list[GameRow], metas: Mapping[int, GameMeta], title: str | None
 ) -> Iterator[OutputFile]:
-    """The index (with search and filters), the player pages and the single-file viewer."""
+    """The index (with search and filters), the player pages and the single-file viewer;
+    `title` None: the games' ("Sheng ji games", "Zheng Fen and Sheng ji games")."""
     from zfrec.store.queries import seat_outcomes
     from zfrec.store.store import list_games, player_stats
 
@@ -239,8 +240,9 @@ def site_pages(
     # shared files: Zheng Fen's viewer.html)
     sharing = {k for k in present if find_kind(k).shared_files()}
     viewer = VIEWER_PAGE if sharing else None
-    if title == DEFAULT_TITLE and len(present) == 1 and present[0] != DEFAULT_KIND:
-        title = f"{find_kind(present[0]).title} games"  # the default names Zheng Fen's
+    if title is None:
+        named = " and ".join(find_kind(k).title for k in present)
+        title = f"{named} games" if named else DEFAULT_TITLE
     table_kind = (
         ""
         if one_table
@@ -254,12 +256,6 @@ def site_pages(
     index = env.get_template("index.html.j2")
     scripts = ("sort.js", "filter.js")
     if len(present) > 1:
-        if title == DEFAULT_TITLE:  # the default names one game: a site of several names each
-            title = " and ".join(find_kind(k).title for k in present) + " games"
-            site = SiteView(
-                title, games, stats, hrefs, viewer, events, [], sections, True, table,
-                table_kind, _units(present),
-            )  # fmt: skip
         # one index per game besides the whole one: the index filters by game without a script
         links = [KindLink("", "All games", "index.html", len(rows))] + [
             KindLink(k, find_kind(k).title, f"index-{k}.html",
@@ -408,7 +404,7 @@ class _Run:
 def publish(
     session: Session,
     *,
-    title: str = DEFAULT_TITLE,
+    title: str | None = None,
     decorate: Decorate | None = None,
     salt: str = "",
     analysis: bool = True,
