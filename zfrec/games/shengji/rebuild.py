@@ -32,7 +32,7 @@ from zfrec.games.shengji.cards import size as hand_size
 from zfrec.games.shengji.records import SjRound
 from zfrec.games.shengji.rules import SjRules
 
-__all__ = ["Rebuilt", "rebuild", "shown", "whole_hands"]
+__all__ = ["Rebuilt", "full_deck", "rebuild", "shown", "whole_hands"]
 
 Dealt = tuple[int, int] | None  # (known cards packed, unknown count), None: not written
 
@@ -80,14 +80,14 @@ def whole_hands(
     n, size = rules.players, rules.hand_size
     if len(hands) != n or any(hand_size(h) != size for h in hands):
         return None
-    if hand_size(up[0]) != rules.kitty or sum(hands) + up[0] != _full(rules.decks):
+    if hand_size(up[0]) != rules.kitty or sum(hands) + up[0] != full_deck(rules.decks):
         return None  # a card too many or too few (with as many cards, no field overflows)
     # no deck: the draw's end is made from the hands (`drawstate`), never drawn card by card
     return Rebuilt(tuple(hands), up[0], down[0], (0,) * n, (), True, True)
 
 
 @cache
-def _full(decks: int) -> int:
+def full_deck(decks: int) -> int:
     """Every card `decks` times, packed."""
     return sum(decks << 2 * c for c in range(54))
 

@@ -26,8 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from functools import cache
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from zfrec.diagnostics import Cause, Diagnostic
 from zfrec.errors import GameError, IllegalPlayError, Location, RulesError
@@ -37,13 +36,14 @@ from zfrec.games.shengji.events import PlayEvent, RoundResult
 from zfrec.games.shengji.follow import count_follows, judge_follow, legal_follows
 from zfrec.games.shengji.formats import classify, suit_of, unit_text
 from zfrec.games.shengji.order import Order, make_order
-from zfrec.games.shengji.rebuild import Rebuilt, rebuild, shown, whole_hands
+from zfrec.games.shengji.rebuild import Rebuilt, full_deck, rebuild, shown, whole_hands
 from zfrec.games.shengji.records import TRUMPS, SjCards, SjMatch, SjMove, SjRound
 from zfrec.games.shengji.report import MAX_SUGGEST, SjReport, SjRoundLedger, did_you_mean, itemised
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.rules import SjRules, level_rank, level_text
 from zfrec.games.shengji.scoring import raise_level
 from zfrec.games.shengji.throws import check_throw
+from zfrec.games.shengji.unseen import blockers, less
 from zfrec.record.model import Pos
 from zfrec.record.problems import Fix
 
@@ -137,6 +137,7 @@ class _Replay:
         self.open_last = False  # replay_open: the last trick may be open
         self.last_state: RoundState | None = None
         self.last_rebuilt: Rebuilt | None = None
+        self.hidden_kitty = 0  # the round's discard as far as not written (`unseen`)
 
     # reporting ---------------------------------------------------------------------------------
 
@@ -377,7 +378,7 @@ class _Replay:
             if k + rnd.kitty.unknown != rules.kitty:
                 self.note("SJ303", f"the kitty holds {rules.kitty} cards, not "
                           f"{k + rnd.kitty.unknown}", rnd.kitty.pos, rule="11")  # fmt: skip
-        if cards == 54 * rules.decks and known == _full(rules.decks):
+        if cards == 54 * rules.decks and known == full_deck(rules.decks):
             return  # the common case: every copy once (with as many cards, no field overflows)
         for d, who in parts:
             for c in distinct(d.known):
@@ -444,6 +445,7 @@ class _Replay:
     def play_phase(self, rules: SjRules, rnd: SjRound, state: RoundState, rb: Rebuilt) -> None:
         n = rules.players
         guessed = list(rb.guessed)
+        self.hidden_kitty = less(rb.discard, rnd.discard.known) if rnd.discard else rb.discard
         winner_cause: Cause | None = None
         read_causes, calls = self.read_causes, bool(state.calls)
         # the play events are read by `check_joins` and by the live table (`last_state`) only
@@ -612,7 +614,7 @@ class _Replay:
         elif reason is not None and guessed[seat]:
             # judged as far as the known cards allow: a guessed card never makes a play wrong,
             # nor is it named in the reason or suggested
-            why = judge_follow(order, led, known := _less(hand, guessed[seat]), cards)
+            why = judge_follow(order, led, known := less(hand, guessed[seat]), cards)
             if why is not None:
                 self.not_followed(state, m, known, why, at)
         elif reason is not None:
@@ -648,16 +650,25 @@ class _Replay:
         others = state.others(seat)
         check = check_throw(order, cards, others)
         if any(guessed):  # judged as far as the known cards allow
-            known = [_less(h, guessed[(seat + i) % state.n]) for i, h in enumerate(others, 1)]
+            known = [less(h, guessed[(seat + i) % state.n]) for i, h in enumerate(others, 1)]
             sure = check_throw(order, cards, known)
-            # the guessed cards would decide; or a written block that the known cards do not
-            # make: the blocker may hold the beater unseen (the guess is no proof it does not)
-            unseen = any(guessed[(seat + i) % state.n] for i in range(1, state.n))
-            if sure != check or (m.failed and sure.stands and unseen):
-                if m.failed:
+            if m.failed and (sure.stands or sure.forced != m.played):
+                # a block the known cards do not make: true if cards no play has shown may
+                # make it (the guess is one placing of them, no proof either way)
+                able = blockers(
+                    order, m.cards, m.played, seat, state.hands, guessed, self.hidden_kitty, sure
+                )
+                if m.blocker in able or (able and m.blocker is None):
                     state.force_play(seat, cards, m.played)
                     return False
-                check = sure
+                if able and m.blocker is not None:
+                    self.note("SJ104", f"{self.names[m.blocker]} cannot block the throw "
+                              f"{format_hand(cards)}: no card left unseen gives it a unit that "
+                              f"beats {format_hand(m.played)}", m.pos, rule="10",
+                              **at)  # fmt: skip
+                    state.force_play(seat, cards, m.played)
+                    return False
+            check = sure
         if not m.failed:
             if not check.stands:
                 assert check.unit is not None and check.blocker is not None
@@ -679,12 +690,10 @@ class _Replay:
                       rule="10", **at)  # fmt: skip
         elif m.blocker is not None and check.blocker is not None:
             blocker = (seat + 1 + check.blocker) % state.n
-            hidden = 0 <= m.blocker < state.n and guessed[m.blocker]  # may hold a beater unseen
-            if (
-                blocker != m.blocker
-                and not hidden
-                and not _beats(order, check, others, m.blocker, seat)
-            ):
+            able = blockers(
+                order, cards, forced, seat, state.hands, guessed, self.hidden_kitty, check
+            )  # naming another seat that could beat it: a slip of order only
+            if blocker != m.blocker and m.blocker not in able:
                 self.note("SJ104", f"{self.names[blocker]} blocks the throw, not "
                           f"{self.names[m.blocker]}", m.pos, rule="10", **at)  # fmt: skip
         state.force_play(seat, cards, forced)
@@ -693,7 +702,7 @@ class _Replay:
     def not_held(self, state: RoundState, m: SjMove, hand: int, guessed: int, at: _At) -> None:
         missing = [c for c in distinct(m.cards) if count(m.cards, c) > count(hand, c)]
         text = format_hand(sum(1 << 2 * c for c in missing))
-        hint = did_you_mean(missing, _less(hand, guessed))  # never a guessed card
+        hint = did_you_mean(missing, less(hand, guessed))  # never a guessed card
         spent = [self.spent[m.seat, c] for c in missing if (m.seat, c) in self.spent]
         self.note("SJ102", f"{self.names[m.seat]} does not hold {text}"
                   + (" (already played)" if spent else "")
@@ -784,30 +793,3 @@ def _order(rank: int, trump: str | None) -> Order | None:
     if trump is None:
         return None
     return make_order(level_rank(rank), None if trump == "nt" else TRUMPS.index(trump))
-
-
-@cache
-def _full(decks: int) -> int:
-    """Every card `decks` times, packed."""
-    return sum(decks << 2 * c for c in range(54))
-
-
-def _less(a: int, b: int) -> int:
-    """The multiset a - b, never below zero per card."""
-    out = a
-    for c in distinct(b):
-        k = min(count(a, c), count(b, c))
-        out -= k << 2 * c
-    return out
-
-
-def _beats(order: Order, check: Any, others: list[int], seat: int, thrower: int) -> bool:
-    """Whether `seat` too could beat the forced unit (then naming it as blocker is a slip of
-    order, not of fact): asked of the engine with that seat's hand alone."""
-    n = len(others) + 1
-    i = (seat - thrower - 1) % n
-    if not 0 <= i < len(others) or check.unit is None:
-        return False
-    from zfrec.games.shengji.throws import beats_unit
-
-    return beats_unit(order, check.unit, order.esuit[check.unit.ids[0]], others[i])

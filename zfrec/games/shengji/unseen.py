@@ -1,0 +1,101 @@
+"""What a seat may hold among the cards no play has shown, for the validator's judge of a
+written failed throw (ruling 10; DIAGNOSTICS.md, "Unknown cards", SJ104).
+
+The rebuilt hands (`zfrec.games.shengji.rebuild`) place the cards nobody showed in one way of
+many: their **guessed** cards. So a written block is not judged against that guess but against
+what is possible: the named blocker holds its known cards plus as many unseen cards as the
+rebuild guessed for it, and those may be any cards not accounted for elsewhere (held known by a
+seat, played, or in a known kitty), at most as many copies of each as the decks give.
+
+    >>> from collections import Counter
+    >>> from zfrec.games.shengji.cards import card_id, parse_hand as h
+    >>> from zfrec.games.shengji.formats import classify
+    >>> from zfrec.games.shengji.order import order_for
+    >>> o = order_for("2c")
+    >>> kd = classify(o, h("Kd")).units[0]
+    >>> e, ad = o.esuit[kd.ids[0]], Counter({card_id("Ad"): 1})
+    >>> may_beat(o, kd, e, h("3d"), ad, 1), may_beat(o, kd, e, h("3d"), ad, 0)
+    (True, False)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from zfrec.games.shengji.cards import card_ids, count, distinct, from_ids, size
+from zfrec.games.shengji.formats import Unit, classify
+from zfrec.games.shengji.order import Order
+from zfrec.games.shengji.throws import ThrowCheck
+
+__all__ = ["blockers", "less", "may_beat", "unseen_cards"]
+
+
+def less(a: int, b: int) -> int:
+    """The multiset a - b, never below zero per card."""
+    out = a
+    for c in distinct(b):
+        k = min(count(a, c), count(b, c))
+        out -= k << 2 * c
+    return out
+
+
+def unseen_cards(guessed: Sequence[int], hidden_kitty: int) -> Counter[int]:
+    """Card id -> copies no play, deal or kitty line shows: the seats' guessed cards and the
+    part of the kitty not written. (A Counter: summed packed hands could overflow a field.)"""
+    out: Counter[int] = Counter(card_ids(hidden_kitty))
+    for g in guessed:
+        out.update(card_ids(g))
+    return out
+
+
+def may_beat(
+    order: Order, unit: Unit, esuit: int, known: int, unseen: Counter[int], room: int
+) -> bool:
+    """Whether a hand of the cards `known` and `room` more, any of `unseen` (card id -> copies
+    not accounted for), may hold a unit of suit `esuit` of `unit`'s kind that beats `unit`: a
+    higher single, a higher pair, a tractor as long with a higher top (`beats_unit`)."""
+    need = 1 if unit.pairs == 0 else 2  # copies of one card for a single, for a pair
+    level = order.level
+    cost: dict[int, int] = {}  # level -> fewest unseen cards that make a single or pair there
+    for c in order.desc[esuit]:
+        have = count(known, c)
+        if have + unseen[c] >= need:
+            lv = level[c]
+            cost[lv] = min(cost.get(lv, need), max(need - have, 0))
+    length = max(unit.pairs, 1)
+    for top in cost:
+        window = [top - k for k in range(length)]  # a tractor's levels, or the one level
+        if top > unit.top and sum(cost.get(lv, room + 1) for lv in window) <= room:
+            return True
+    return False
+
+
+def blockers(
+    order: Order,
+    throw: int,
+    forced: int,
+    thrower: int,
+    hands: Sequence[int],
+    guessed: Sequence[int],
+    hidden_kitty: int,
+    check: ThrowCheck,
+) -> list[int]:
+    """The seats that may hold a unit beating `forced`, the written forced part of `throw` by
+    `thrower` (any unit of the throw where `forced` is none), by their known cards (`hands` less
+    `guessed`) and as many as they hold unseen (`guessed`); none where the known cards already
+    beat a unit forced before it (`check`: the throw judged on the known cards)."""
+    lead = classify(order, throw)
+    units = [u for u in lead.units if from_ids(u.ids) == forced] or list(lead.units)
+    if check.unit is not None:  # the forced unit is the least one beaten
+        units = [u for u in units if (u.size, u.top) <= (check.unit.size, check.unit.top)]
+    pool = unseen_cards(guessed, hidden_kitty)
+    return [
+        s
+        for s in range(len(hands))
+        if s != thrower
+        and any(
+            may_beat(order, u, lead.esuit, less(hands[s], guessed[s]), pool, size(guessed[s]))
+            for u in units
+        )
+    ]
