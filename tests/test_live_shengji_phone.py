@@ -119,6 +119,10 @@ def test_new_table_page_makes_a_sheng_ji_table_with_an_invite(browser: Any, tmp_
             a.page.locator("input[name=player]").nth(i).fill(player)
         a.page.select_option("select[name=rules]", "bashifen")
         assert a.page.locator("input[name=target]").is_hidden()  # Zheng Fen's, not Sheng ji's
+        assert a.page.locator("details:has(select[name=jokers_wild])").is_hidden()
+        a.page.select_option("select[name=rules]", "parlett")  # Zheng Fen's fields come back
+        assert a.page.locator("input[name=target]").is_visible()
+        a.page.select_option("select[name=rules]", "bashifen")
         a.check("phone-4-new-table")
         a.tap("button[type=submit]")
         a.page.wait_for_selector("body[data-page=sjtable] #entry:not(.hidden)")
