@@ -205,13 +205,20 @@
   function initNew() {
     var form = $("new-table");
     if (!form.elements.date.value) form.elements.date.value = today();  // the phone's own day
-    // A Sheng ji preset makes a Sheng ji table: Zheng Fen's target and options are not its own.
-    var shengji = function () {
+    // The chosen preset's group names its game and the fields that game takes (the server
+    // writes them from the game kinds); the others are hidden and not sent.
+    var group = function () {
       var o = form.elements.rules.selectedOptions[0];
-      return !!o && o.parentNode.getAttribute("data-game") === "shengji";
+      return o ? o.parentNode : null;
+    };
+    var takes = function (field) {
+      var g = group();
+      return !!g && (g.getAttribute("data-fields") || "").split(" ").indexOf(field) >= 0;
     };
     var shown = function () {
-      Array.prototype.forEach.call(form.querySelectorAll(".zf-only"), function (e) { e.classList.toggle("hidden", shengji()); });
+      Array.prototype.forEach.call(form.querySelectorAll("[data-field]"), function (e) {
+        e.classList.toggle("hidden", !takes(e.getAttribute("data-field")));
+      });
     };
     form.elements.rules.addEventListener("change", shown);
     shown();
@@ -231,11 +238,9 @@
         options: options,
         target: +form.elements.target.value || 500
       };
-      if (shengji()) {
-        body.game = "shengji";
-        delete body.options;
-        delete body.target;
-      }
+      if (group()) body.game = group().getAttribute("data-game");
+      if (!takes("options")) delete body.options;
+      if (!takes("target")) delete body.target;
       if (form.elements.event.value.trim()) body.event = form.elements.event.value.trim();
       if (form.elements.date.value) body.date = form.elements.date.value.replace(/-/g, ".");
       api("POST", "/api/tables", body).then(function (res) {

@@ -39,21 +39,27 @@
 
   // An entry whose answer was lost (sent, but no answer came): sent again as it was, it carries
   // the version it was made against, so the server either takes it once or answers 409 with
-  // the table, where the page finds it as the last move (taken after all).
+  // the table, where the page finds it by the entry count (taken after all).
   var lost = null;
 
   function send(path, body, done) {
     if (busy) return;
     setBusy(true);
     var key = path + JSON.stringify(body);
-    body.version = lost && lost.key === key ? lost.version : state.version;
+    var made = lost && lost.key === key ? lost : { key: key, version: state.version, entries: state.entries };
+    body.version = made.version;
     Z.api("POST", "/api/tables/" + id + path, body, token).then(function (res) {
       setBusy(false);
       lost = null;
       var fresh = res.status === 409 && res.data.state ? res.data.state : null;
-      if (res.ok || fresh && ownLast(body, fresh)) {
+      var taken = !!fresh && takenAlready(path, body, made.entries, fresh);
+      if (res.ok || taken) {
         state = res.ok ? res.data : fresh;
-        message("", "", "");
+        if (taken && path === "/undo") {
+          message("ok", "", "Undone: the undo was done before its answer was lost. Tap Undo again only to undo one more entry.");
+        } else {
+          message("", "", "");
+        }
         if (done) done();
         render();
       } else {
@@ -62,18 +68,22 @@
       }
     }, function () {
       setBusy(false);
-      lost = { key: key, version: body.version };
+      lost = made;
       message("error", "", "not sent, or its answer was lost: no connection; tap again to send it");
     });
   }
 
-  function ownLast(body, fresh) {
-    var last = fresh.moves[fresh.moves.length - 1];
-    if (!last || fresh.version !== body.version + 1 || last.seat !== body.seat) return false;
-    var norm = function (t) { return String(t || "").toUpperCase().split(/\s+/).filter(Boolean).sort().join(" "); };
-    return ["play", "bid", "discard", "calls"].some(function (k) {
-      return body[k] !== undefined && norm(body[k]) === norm(last[k]);
-    });
+  /* A stale answer to an entry sent again: was the table's one change since it was made (its
+     version one on, as the server counts) this very entry? Told by the entry count, as the
+     server reports it, never by the entry's text (typed 10h, stored Th). */
+  function takenAlready(path, body, entries, fresh) {
+    if (fresh.version !== body.version + 1) return false;
+    if (path === "/undo") return fresh.entries === entries - 1;
+    if (fresh.entries !== entries + 1) return false;
+    var last = fresh.moves.length ? fresh.moves[fresh.moves.length - 1] : null;
+    var lastIsMove = !!last && last.entry === fresh.entries;
+    if (path === "/hands") return !lastIsMove;  // the new last entry is a round's start
+    return lastIsMove && last.seat === body.seat;
   }
 
   // the felt -------------------------------------------------------------------------------
@@ -298,9 +308,11 @@
     if (phase === "bids" || phase === "exchange") {
       buttons.appendChild(button("Bid", "", function () { send("/moves", { seat: ui.seat, bid: typed() }, cleared); }));
       buttons.appendChild(button("Discard (dealer)", "", function () { send("/moves", { seat: ui.seat, discard: typed() }, cleared); }));
-      if (state.rules === "zhaopengyou") {
-        buttons.appendChild(button("Calls (dealer)", "", function () { send("/moves", { seat: ui.seat, calls: typed() }, cleared); }));
-      }
+    }
+    // the dealer calls before the first play, after the discard too (the server takes them so)
+    var played = state.moves.some(function (m) { return m.round === state.round && m.play; });
+    if (state.rules === "zhaopengyou" && !played) {
+      buttons.appendChild(button("Calls (dealer)", "", function () { send("/moves", { seat: ui.seat, calls: typed() }, cleared); }));
     }
     buttons.appendChild(button("Clear", "small", function () { cleared(); render(); }));
     form.appendChild(buttons);

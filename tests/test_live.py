@@ -683,3 +683,39 @@ def test_the_first_lead_of_a_game_needs_no_three_of_hearts_in_the_deal(engine: E
         t.enter(token, seat=3, play="3h")
     expected = first_error(with_move(t.record(), Move.plays(2, parse_cards("3h")), True))
     assert (refused.value.code, str(refused.value)) == expected and expected[0] == "ZF203"
+
+
+def test_the_new_table_form_is_built_from_the_game_kinds(client: TestClient) -> None:
+    # The shared New table page hard-coded Sheng ji's presets and its live.js branched on the
+    # name "shengji": each game's presets, and the fields it takes, now come from its kind.
+    from html.parser import HTMLParser
+
+    from zfrec.games import KINDS, find_kind
+
+    groups: list[tuple[str, str, list[tuple[str, str]]]] = []
+
+    class Form(HTMLParser):
+        option: str | None = None
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            a = dict(attrs)
+            if tag == "optgroup":
+                groups.append((str(a.get("data-game")), str(a.get("data-fields")), []))
+            elif tag == "option":
+                self.option = str(a.get("value"))
+
+        def handle_data(self, data: str) -> None:
+            if self.option is not None and groups:
+                groups[-1][2].append((self.option, data))
+                self.option = None
+
+    page = client.get("/new").text
+    Form().feed(page[page.index('<select name="rules">') : page.index("</select>")])
+    kinds = [find_kind(k) for k in KINDS]
+    assert groups == [
+        (k.name, " ".join(k.live_form_fields), list(k.live_presets)) for k in kinds if k.live_page
+    ]
+    assert find_kind("zhengfen").live_presets[0] == ("pagat", "pagat")  # the default, first
+    for name in ("live.js", "live_new.html.j2"):
+        shared = (Path(__file__).resolve().parent.parent / "templates" / name).read_text("utf-8")
+        assert not [k for k in KINDS if f'"{k}"' in shared or f"'{k}'" in shared], name

@@ -1,7 +1,7 @@
 """A Sheng ji round logged on a phone the way a table does it (LIVE.md, "Sheng ji"), in Chromium
 at 390x844 on a real `zfrec serve`: no deal typed, round 1's dealer left to the bids, the
-dealer's exchange with the kitty, a double tap on Play. Screenshots go to
-test-artifacts/live-sj-phone-*.png."""
+dealer's exchange with the kitty, a double tap on Play, entries whose answers were lost.
+Screenshots go to test-artifacts/live-sj-phone-*.png."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.sj_live_helpers import match_steps, send, simulated
+from tests.sj_live_helpers import match_steps, new_sj_table, send, simulated
 from tests.test_live_server import server
 from tests.test_live_shengji_browser import PHONE, Device
 
@@ -58,9 +58,15 @@ def test_a_round_from_the_bids_on_a_phone(browser: Any, tmp_path: Path) -> None:
         # A double tap on Play enters the lead once, and says nothing is wrong.
         for card in lead["play"].split():
             a.page.locator(f'#entry .sjgrid button[data-card="{card}"]').tap()
-        a.page.locator("#entry button:text('Play')").dblclick()
+        posts: list[str] = []
+        a.page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+        with a.page.expect_response(lambda r: r.request.method == "POST") as answer:
+            a.page.locator("#entry button:text('Play')").dblclick()
+        assert answer.value.status == 200
         a.at(4)
-        a.page.wait_for_timeout(1000)  # a second entry would have been answered by now
+        # A request made after the taps: its request event comes after any the taps made.
+        assert a.page.evaluate(f"fetch('/api/tables/{table}').then(r => r.status)") == 200
+        assert len(posts) == 1, posts
         assert client.get(f"/api/tables/{table}").json()["version"] == 4
         assert a.page.locator("#msg .msg.error").count() == 0, a.page.locator("#msg").inner_text()
         assert a.page.locator("#sj-cards").input_value() == ""
@@ -113,6 +119,10 @@ def test_new_table_page_makes_a_sheng_ji_table_with_an_invite(browser: Any, tmp_
             a.page.locator("input[name=player]").nth(i).fill(player)
         a.page.select_option("select[name=rules]", "bashifen")
         assert a.page.locator("input[name=target]").is_hidden()  # Zheng Fen's, not Sheng ji's
+        assert a.page.locator("details:has(select[name=jokers_wild])").is_hidden()
+        a.page.select_option("select[name=rules]", "parlett")  # Zheng Fen's fields come back
+        assert a.page.locator("input[name=target]").is_visible()
+        a.page.select_option("select[name=rules]", "bashifen")
         a.check("phone-4-new-table")
         a.tap("button[type=submit]")
         a.page.wait_for_selector("body[data-page=sjtable] #entry:not(.hidden)")
@@ -268,3 +278,77 @@ def test_the_felt_says_what_the_phase_and_a_blocked_throw_are(browser: Any, tmp_
         assert f"{PLAYERS[body['blocked_by'] - 1]} blocked it, held to" in text, text
         assert f" by {PLAYERS[body['blocked_by'] - 1]}" in a.page.locator("#moves").inner_text()
         a.check("phone-8-blocked-throw")
+
+
+def test_a_lost_answer_is_found_by_the_entry_count(browser: Any, tmp_path: Path) -> None:
+    # An entry whose answer was lost and that was tapped again was found taken only for a move
+    # with a seat and the same text: Start the round, Undo, calls typed with commas and cards
+    # typed 10h (stored Th) got the 409 "nothing was entered" although they were. The page now
+    # knows its entry by the entry count the server reports.
+    match = simulated(tmp_path, 4, "--rules", "zhaopengyou", "--option", "players=6")
+    steps = [s for s in match_steps(match) if s.round == 1]
+    start = steps[0].body
+    calls = next(i for i, s in enumerate(steps) if "calls" in s.body)
+    ten = next(i for i, s in enumerate(steps) if "T" in s.body.get("play", ""))
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        base = str(client.base_url).rstrip("/")
+        table, token = new_sj_table(client, match)
+        url = f"/api/tables/{table}"
+        a = Device(browser, PHONE)
+        lose: list[str] = []
+
+        def answer_lost(route: Any) -> None:
+            if route.request.url.endswith("/events"):
+                return  # no events either: the page learns of its entries from answers only
+            if route.request.method == "POST" and lose and route.request.url.endswith(lose[0]):
+                lose.pop()
+                route.fetch()  # the server takes the entry ...
+                route.abort()  # ... and its answer never comes
+            else:
+                route.continue_()
+
+        a.page.route(f"**{url}/*", answer_lost)
+
+        def twice(path: str, button: str) -> None:
+            lose.append(path)
+            a.tap(f"#entry button:text('{button}')")
+            a.page.wait_for_selector("#msg .msg.error")
+            assert not lose
+            a.tap(f"#entry button:text('{button}')")  # tapped again, as the message asks
+            a.page.wait_for_selector(f'body[data-version="{client.get(url).json()["version"]}"]')
+            said = a.page.locator("#msg").inner_text()
+            assert a.page.locator("#msg .msg.error").count() == 0, said
+
+        a.page.goto(f"{base}/t/{table}#k={token}")
+        a.page.wait_for_selector("#entry:not(.hidden)")
+        a.page.select_option("#sj-dealer", str(start["dealer"]))
+        a.page.select_option("#sj-trump", start["trump"])
+        a.tap("#entry summary:text('Deals')")
+        for seat, cards in start["deals"].items():
+            a.page.locator(f"#sj-deal-{seat}").fill(cards)
+        twice("/hands", "Start the round")
+        a.at(1)
+        assert client.get(url).json()["entries"] == 1
+        for step in steps[1:calls]:
+            assert send(client, table, token, step.kind, step.body).status_code == 200
+        a.page.reload()
+        a.page.select_option("#sj-seat", str(steps[calls].body["seat"]))
+        a.page.locator("#sj-cards").fill("2nd As, 1st Kh")
+        twice("/moves", "Calls (dealer)")
+        a.at(calls + 1)
+        assert client.get(url).json()["moves"][-1]["calls"] == "2nd As 1st Kh"
+        for step in steps[calls + 1 : ten]:
+            assert send(client, table, token, step.kind, step.body).status_code == 200
+        a.page.reload()
+        play = steps[ten].body
+        a.page.select_option("#sj-seat", str(play["seat"]))
+        a.page.locator("#sj-cards").fill(play["play"].replace("T", "10").lower())
+        twice("/moves", "Play")
+        a.at(ten + 1)
+        assert client.get(url).json()["moves"][-1]["play"] == play["play"]
+        # An undo whose answer was lost is said to be done, and done once.
+        twice("/undo", "Undo")
+        a.at(ten + 2)
+        assert client.get(url).json()["entries"] == ten
+        assert "the undo was done" in a.page.locator("#msg .msg.ok").inner_text()
+        a.page.unroute(f"**{url}/*")

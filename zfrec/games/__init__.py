@@ -406,6 +406,14 @@ class GameKind:
     #: the published pages' renderer (`live_hand_page`); without it those pages answer 404
     #: with `pages_later()`.
     live_replay: bool = False
+    #: The New table form's rules menu for this game: (preset, label) pairs in the order
+    #: offered (empty: the form offers the game none).
+    live_presets: tuple[tuple[str, str], ...] = ()
+    #: The New table form's fields the game takes beyond the players, event and date
+    #: ("target"; "options": the self-overplay, jokers and sequence menus).
+    live_form_fields: tuple[str, ...] = ()
+    #: The label of the game's group in that menu (the title when empty).
+    live_label: str = ""
     #: Whether the live game takes marks and corrections (`Table.mark`, `Table.edit`): its
     #: live game is then a `zfrec.live.entries.EditableGame`.
     live_edits: bool = False

@@ -27,7 +27,7 @@ from sqlalchemy import Engine
 from starlette.concurrency import run_in_threadpool
 
 from zfrec.errors import ZfrecError
-from zfrec.games import kind_of_preset
+from zfrec.games import KINDS, find_kind, kind_of_preset
 from zfrec.live.entries import LiveError
 from zfrec.live.guard import MAX_BODY as MAX_BODY  # where the limit used to be defined
 from zfrec.live.guard import SEATS, Options, Target, install, seat_key
@@ -352,7 +352,9 @@ def create_app(
 
     @app.get("/new", response_class=HTMLResponse)
     def new_table() -> HTMLResponse:
-        return _page("live_new.html.j2", title="New table")
+        # the games a table can be made for, each with its presets and the form's fields
+        kinds = [kind for kind in map(find_kind, KINDS) if kind.live_presets]
+        return _page("live_new.html.j2", title="New table", kinds=kinds)
 
     @app.get("/t/{table_id}", response_class=HTMLResponse)
     def table_page(

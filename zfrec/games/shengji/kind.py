@@ -232,6 +232,12 @@ class ShengjiKind(GameKind):
 
     live_fields = ("dealer", "trump", "kitty", "bid", "discard", "calls", "blocked_by", "shows")
     live_page = "live_table_sj.html.j2"  # with sj-live-table.js
+    live_presets = (
+        ("bashifen", "bashifen (4 players, 2 decks)"),
+        ("dabaifen", "dabaifen (4 players, 1 deck)"),
+        ("zhaopengyou", "zhaopengyou (5 to 8 players)"),
+    )
+    live_label = "Sheng ji 升级"
     live_replay = False  # the round's replay page comes with Sheng ji's pages
 
     def live_rules(

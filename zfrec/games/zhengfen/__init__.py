@@ -169,6 +169,12 @@ class ZhengFenKind(GameKind):
     # the live table: zfrec.games.zhengfen.live (the judge), livestate (its JSON state) ------------
 
     live_page = "live_table.html.j2"
+    live_presets = (
+        ("pagat", "pagat"),
+        ("poppel", "poppel (self-overplay)"),
+        ("parlett", "parlett (jokers not wild)"),
+    )
+    live_form_fields = ("target", "options")
     live_replay = True
     live_edits = True
 
