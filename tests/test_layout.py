@@ -81,3 +81,10 @@ def test_zheng_fen_rules_of_a_new_live_table_keep_the_target_apart() -> None:
     assert kind.live_rules(["A", "B", "C"], None, {"target": 300}) == ("pagat", {"target": 300})
     name, options = kind.live_rules(["A", "B", "C"], "pagat", {"jokers_wild": False})
     assert name == "pagat" and options["jokers_wild"] is False and options["target"] == 500
+
+
+def test_the_live_table_s_most_seats_are_the_games_most() -> None:
+    from zfrec.games import KINDS, find_kind
+    from zfrec.live.guard import SEATS
+
+    assert max(find_kind(k).max_players for k in KINDS) == SEATS

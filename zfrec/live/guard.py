@@ -25,7 +25,6 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from zfrec.games import KINDS, find_kind
 from zfrec.record.model import MAX_TARGET
 from zfrec.store.faults import store_fault
 
@@ -62,8 +61,10 @@ def _options(value: Any) -> Any:
 Options = Annotated[dict[str, bool | int | str], BeforeValidator(_options)]
 
 
-# The most seats of any game's table (zhao pengyou: 8); each game checks its own count.
-SEATS = max(find_kind(k).max_players for k in KINDS)
+# The most seats of any game's table (zhao pengyou: 8); each game checks its own count. A
+# constant, checked against the games' kinds by a test: reading them here would load every
+# game's package with the app (tests/test_layout.py).
+SEATS = 8
 
 
 def seat_key(key: str) -> int:
