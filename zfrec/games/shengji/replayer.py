@@ -445,7 +445,9 @@ class _Replay:
     def play_phase(self, rules: SjRules, rnd: SjRound, state: RoundState, rb: Rebuilt) -> None:
         n = rules.players
         guessed = list(rb.guessed)
-        self.hidden_kitty = less(rb.discard, rnd.discard.known) if rnd.discard else rb.discard
+        known = rnd.discard.known if rnd.discard else 0
+        # the kitty's cards no line shows (none where the discard is written whole, the usual)
+        self.hidden_kitty = 0 if known == rb.discard else less(rb.discard, known)
         winner_cause: Cause | None = None
         read_causes, calls = self.read_causes, bool(state.calls)
         # the play events are read by `check_joins` and by the live table (`last_state`) only
