@@ -21,12 +21,13 @@ def match(tmp_path_factory: pytest.TempPathFactory) -> SjMatch:
     return simulated(Path(tmp_path_factory.mktemp("sj")), 38)
 
 
-def _round_one(m: SjMatch, tricks: int, *, dealer: bool = True) -> SjMatch:
-    """Round 1 of `m` with no deal written (the kitty and discard kept), cut after `tricks`
-    tricks; without its dealer when `dealer` is False (the bids settle it)."""
+def _cut_round(m: SjMatch, tricks: int, *, dealer: bool = True, index: int = 0) -> SjMatch:
+    """`m` to its round `index` + 1 (round 1 by default), that round with no deal written (the
+    kitty and discard kept) and cut after `tricks` tricks; without its dealer when `dealer` is
+    False (the bids settle it)."""
     out = copy.deepcopy(m)
-    rnd = out.rounds[0]
-    del out.rounds[1:]
+    rnd = out.rounds[index]
+    del out.rounds[index + 1 :]
     assert rnd.deal is not None
     rnd.deal = tuple(SjCards(0, d.unknown + size(d.known)) for d in rnd.deal)
     del rnd.tricks[tricks:]
@@ -44,7 +45,7 @@ def test_a_failed_throw_stands_by_the_blocker_unseen(match: SjMatch) -> None:
     rnd = match.rounds[0]
     assert any(m.failed for m in rnd.tricks[19].moves)
     for cut in (19, 20):
-        codes = {d.code for d in validate_match(_round_one(match, cut)).diagnostics}
+        codes = {d.code for d in validate_match(_cut_round(match, cut)).diagnostics}
         assert codes <= {"SJ205"}, (cut, codes)
 
 
@@ -54,7 +55,7 @@ def test_round_one_dealer_settled_by_the_bids_exchanges(match: SjMatch) -> None:
     rnd = match.rounds[0]
     assert rnd.dealer == 1 and rnd.bids and rnd.bids[0].seat == 1
     for cut in (0, 5):
-        codes = {d.code for d in validate_match(_round_one(match, cut, dealer=False)).diagnostics}
+        codes = {d.code for d in validate_match(_cut_round(match, cut, dealer=False)).diagnostics}
         assert codes <= {"SJ205"}, (cut, codes)
 
 
@@ -65,7 +66,7 @@ def test_the_dealers_known_cards_leave_with_the_discard(match: SjMatch) -> None:
     from zfrec.games.shengji.cards import card_ids, contains, format_hand
     from zfrec.games.shengji.rebuild import rebuild, shown
 
-    rnd = _round_one(match, 0).rounds[0]
+    rnd = _cut_round(match, 0).rounds[0]
     assert rnd.kitty is not None and rnd.discard is not None and rnd.dealer is not None
     n = len(match.players)
     played, bids = shown(rnd, n)
@@ -91,16 +92,7 @@ def test_every_round_logged_without_deals_is_clean(match: SjMatch) -> None:
     for i in range(len(match.rounds)):
         for cut in (1, 7, 13, 19, 25):
             for dealer in (True, False) if i == 0 else (True,):
-                out = copy.deepcopy(match)
-                del out.rounds[i + 1 :]
-                rnd = out.rounds[i]
-                assert rnd.deal is not None
-                rnd.deal = tuple(SjCards(0, d.unknown + size(d.known)) for d in rnd.deal)
-                del rnd.tricks[cut:]
-                rnd.points = rnd.outcome = rnd.levels = None
-                if not dealer:
-                    rnd.dealer = None
-                out.result = None
+                out = _cut_round(match, cut, dealer=dealer, index=i)
                 codes = {d.code for d in validate_match(out).diagnostics}
                 assert codes <= {"SJ205"}, (i + 1, cut, dealer, codes)
 
