@@ -19,6 +19,18 @@ pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("chromium")]
 PLAYERS = ["张伟", "Bo Li", "王芳", "Dee Ramaswamy-Okonkwo"]
 
 
+def _table(client: Any, entries: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
+    """A new table of PLAYERS with `entries` (kind, body) entered through the API (`send`):
+    the API's answer (id, token, join)."""
+    made: dict[str, Any] = client.post(
+        "/api/tables", json={"game": "shengji", "players": PLAYERS}
+    ).json()
+    for kind, body in entries:
+        done = send(client, made["id"], made["token"], kind, body)
+        assert done.status_code == (201 if kind == "hand" else 200), done.text
+    return made
+
+
 def test_a_round_from_the_bids_on_a_phone(browser: Any, tmp_path: Path) -> None:
     match = simulated(tmp_path)
     rnd = match.rounds[0]
@@ -81,13 +93,10 @@ def test_a_partly_known_hand_keeps_the_whole_grid(browser: Any, tmp_path: Path) 
     exchange = steps[2].body
     with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
         base = str(client.base_url).rstrip("/")
-        made = client.post("/api/tables", json={"game": "shengji", "players": PLAYERS})
-        table, token, join = made.json()["id"], made.json()["token"], made.json()["join"]
-        auth = {"Authorization": f"Bearer {token}"}
-        url = f"/api/tables/{table}"
-        assert client.post(url + "/hands", json={"dealer": 2}, headers=auth).status_code == 201
-        assert client.post(url + "/moves", json=steps[1].body, headers=auth).status_code == 200
-        assert client.post(url + "/moves", json=exchange, headers=auth).status_code == 200
+        made = _table(
+            client, [("hand", {"dealer": 2}), ("move", steps[1].body), ("move", exchange)]
+        )
+        join, url = made["join"], f"/api/tables/{made['id']}"
         hand = client.get(url).json()["hands"][1]
         assert hand["cards"] and hand["unknown"] > 0
         a = Device(browser, PHONE)
@@ -157,12 +166,8 @@ def test_an_entry_whose_answer_was_lost_is_sent_again_once(browser: Any, tmp_pat
     steps = [s for s in match_steps(match) if s.round == 1]
     with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
         base = str(client.base_url).rstrip("/")
-        made = client.post("/api/tables", json={"game": "shengji", "players": PLAYERS}).json()
-        auth = {"Authorization": f"Bearer {made['token']}"}
+        made = _table(client, [("hand", {"dealer": 2}), *((s.kind, s.body) for s in steps[1:3])])
         url = f"/api/tables/{made['id']}"
-        assert client.post(url + "/hands", json={"dealer": 2}, headers=auth).status_code == 201
-        for step in steps[1:3]:
-            assert client.post(url + "/moves", json=step.body, headers=auth).status_code == 200
         a = Device(browser, PHONE)
         a.page.goto(base + made["join"])
         a.page.wait_for_selector("#entry:not(.hidden)")
@@ -198,12 +203,8 @@ def test_the_last_trick_stays_in_view(browser: Any, tmp_path: Path) -> None:
     steps = [s for s in match_steps(match) if s.round == 1]
     with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
         base = str(client.base_url).rstrip("/")
-        made = client.post("/api/tables", json={"game": "shengji", "players": PLAYERS}).json()
-        auth = {"Authorization": f"Bearer {made['token']}"}
-        url = f"/api/tables/{made['id']}"
-        assert client.post(url + "/hands", json=steps[0].body, headers=auth).status_code == 201
-        for step in steps[1:7]:  # the bid, the exchange and the first trick
-            assert client.post(url + "/moves", json=step.body, headers=auth).status_code == 200
+        # the round's start, the bid, the exchange and the first trick
+        made = _table(client, [(s.kind, s.body) for s in steps[:7]])
         trick = [s.body for s in steps[3:7]]
         a = Device(browser, PHONE)
         a.page.goto(f"{base}/t/{made['id']}")
@@ -217,7 +218,7 @@ def test_the_last_trick_stays_in_view(browser: Any, tmp_path: Path) -> None:
             assert f"1\u00b7{PLAYERS[move['seat'] - 1]}: {move['play']}" in listed, listed
         a.check("phone-6-last-trick")
         # the next lead takes its place
-        assert client.post(url + "/moves", json=steps[7].body, headers=auth).status_code == 200
+        assert send(client, made["id"], made["token"], "move", steps[7].body).status_code == 200
         a.at(8)
         assert a.page.locator(".sjseat .played.last").count() == 0
         assert a.page.locator(".sjseat .played .card").count() == len(steps[7].body["play"].split())
