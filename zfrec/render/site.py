@@ -238,7 +238,8 @@ def site_pages(
     one_table = all(find_kind(k).player_table for k in present)  # a site of one game: its own
     # an index offers the hand viewer only where its games share hands through it (a kind with
     # shared files: Zheng Fen's viewer.html)
-    sharing = {k for k in present if find_kind(k).shared_files()}
+    shared = {name: find_kind(name).shared_files() for name in KINDS}  # made once, written below
+    sharing = {k for k in present if shared[k]}
     viewer = VIEWER_PAGE if sharing else None
     if title is None:
         named = " and ".join(find_kind(k).title for k in present)
@@ -277,7 +278,7 @@ def site_pages(
     else:
         yield OutputFile("index.html", index.render(site=site, scripts=scripts).encode())
     for name in KINDS:  # Zheng Fen's viewer.html
-        yield from find_kind(name).shared_files()
+        yield from shared[name]
     in_table = {p.name: p for p in table}
     for player in stats:
         own = [_link(r, "../", metas.get(r.id)) for r in list_games(session, player=player.name)]
