@@ -8,7 +8,12 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from tests.sj_solve_reference import minimax
 from zfrec.cli import app
+from zfrec.games.shengji.cards import format_hand
+from zfrec.games.shengji.solve import SjBudget, solve_state
+from zfrec.games.shengji.solverecord import record_position
+from zfrec.record import load
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent
@@ -93,13 +98,35 @@ def test_solve_refuses_zheng_fen_options_for_a_sheng_ji_record(tmp_path: Path) -
 
 def test_solve_text_names_the_seat_to_move_and_an_unproved_value(tmp_path: Path) -> None:
     path = _cut(tmp_path, 37)
+    # the figures the text must show, from the solver's library on the same position; its
+    # value also from the tests' plain minimax, which shares nothing with the solver
+    (game,) = list(load(path))
+    pos = record_position(game)
+    players = game.players
+    to_move = players[pos.state.turn]
+    expected = solve_state(pos.state, SjBudget(None, None))
+    assert expected.exact and expected.value == minimax(pos.state, 100_000)
     res = runner.invoke(app, ["solve", str(path)])
     assert res.exit_code == 0
-    assert res.stdout.startswith("perfect play from here: opponents 65, declarers 125\n")
-    assert "best for Ann (to move): Ad | 7c\n" in res.stdout
+    assert res.stdout.startswith(
+        f"perfect play from here: opponents {expected.value}, declarers {expected.declarers}\n"
+    )
+    best = " | ".join(format_hand(p) for p in expected.best)
+    assert f"best for {to_move} (to move): {best}\n" in res.stdout
+    # each play shown as best keeps the value, by the minimax
+    for play in expected.best:
+        pos.state.play(pos.state.turn, play)
+        assert minimax(pos.state, 100_000) == expected.value, format_hand(play)
+        pos.state.undo()
     res = runner.invoke(app, ["solve", str(path), "--max-nodes", "1"])
     assert res.exit_code == 1
-    assert res.stdout.startswith("best found from here (not proved): opponents ")
+    cut_short = solve_state(pos.state, SjBudget(1, None))
+    assert not cut_short.exact
+    assert res.stdout.startswith(
+        f"best found from here (not proved): opponents {cut_short.value}, "
+        f"declarers {cut_short.declarers}\n"
+    )
+    assert f"proved: opponents between {cut_short.lower} and {cut_short.upper}\n" in res.stdout
     assert "perfect play" not in res.stdout
 
 
