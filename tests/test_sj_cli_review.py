@@ -331,6 +331,40 @@ def test_one_game_s_table_options_given_to_the_other_are_refused() -> None:
     assert res.exit_code == 0 and json.loads(res.stdout)["readings"]
 
 
+def test_each_game_s_own_options_are_refused_for_the_other_game(tmp_path: Path) -> None:
+    # the refusals come from the kinds (GameKind.own_options), not from one game's code naming
+    # the other's options: every option a kind lists, given to the other game's command, is
+    # named with its game; given on the command line counts, even at its default value
+    from zfrec.games import KINDS, find_kind
+
+    base = {
+        "classify": ["classify", "8d 9d"],
+        "legal": ["legal", "3h 5h"],
+        "simulate": ["simulate", "--games", "1", "--out", str(tmp_path / "s.zfn")],
+    }
+    values = {"--trump": "7c", "--decks": "2", "--limit": "100", "--lead": "5h", "--play": "5h",
+              "--top": "5h", "--hands-per-game": "1"}  # fmt: skip
+    seen = 0
+    for name in KINDS:
+        owner = find_kind(name)
+        for verb, flags in owner.own_options.items():
+            for other in (find_kind(k) for k in KINDS if k != name):
+                game = ["--game", other.name, *(["--trump", "7c"] if other.name == "shengji"
+                                               and verb != "simulate" else [])]  # fmt: skip
+                for flag in flags:
+                    given = [flag] if flag not in values else [flag, values[flag]]
+                    res = runner.invoke(app, [*base[verb], *game, *given])
+                    assert res.exit_code == 2, (verb, flag, res.output)
+                    assert f"{flag} is {owner.title}'s" in res.stderr, (verb, flag, res.stderr)
+                    seen += 1
+    assert seen >= 8
+    assert not (tmp_path / "s.zfn").exists()
+    # two of one game's options: both named, in one line
+    res = runner.invoke(app, ["legal", "3h 5h", "--lead", "5h", "--limit", "3"])
+    assert res.exit_code == 2
+    assert "error: --lead and --limit are Sheng ji's: add --game shengji\n" in res.stderr
+
+
 def test_simulate_zheng_fen_refuses_decks(tmp_path: Path) -> None:
     out = tmp_path / "z.zfn"
     res = runner.invoke(app, ["simulate", "--decks", "2", "--games", "1", "--out", str(out)])
