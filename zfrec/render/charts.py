@@ -272,10 +272,18 @@ def _text_width(text: str, families: tuple[str, ...]) -> float:
     from matplotlib.font_manager import FontProperties
 
     dpi = 72 * PNG_WIDTH / SIZE_WIDTH  # as the PNG is drawn: no hinting, so widths scale
-    width, _, _ = _agg_renderer(1, 1, dpi).get_text_width_height_descent(
-        text, FontProperties(family=list(families), size=FONT), ismath=False
-    )
+    with _AGG_LOCK:
+        width, _, _ = _measurer(dpi).get_text_width_height_descent(
+            text, FontProperties(family=list(families), size=FONT), ismath=False
+        )
     return float(width) * 72 / dpi
+
+
+@cache
+def _measurer(dpi: float) -> Any:
+    """A renderer of one pixel to measure texts with (not one of the charts' kept renderers,
+    whose places it would take)."""
+    return agg_renderer(1, 1, dpi)
 
 
 def frame(m: ChartModel, widths: Mapping[str, float] | None = None) -> Frame:
