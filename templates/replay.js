@@ -449,14 +449,7 @@
       sel.addEventListener("change", function () { go(+sel.value); });
     })();
 
-    function scrollMove(b) {
-      var list = $("moves");
-      var top = b.offsetTop - list.offsetTop;
-      if (top < list.scrollTop) list.scrollTop = top - 24;
-      else if (top + b.offsetHeight > list.scrollTop + list.clientHeight) {
-        list.scrollTop = top + b.offsetHeight - list.clientHeight + 24;
-      }
-    }
+    function scrollMove(b) { window.zfMoveList.scroll($("moves"), b); }
 
     // --- stepping
     function where(st) {
@@ -599,26 +592,12 @@
       else handled = false;
       if (handled) e.preventDefault();
     });
-    // On a narrow screen the move list takes the height left above the controls, so the felt,
-    // the hand to play and the current move are on the screen together.
-    var narrow = window.matchMedia("(max-width: 900px)");
+    // The move list fitted to the screen (movelist.js); the controls' height is kept for the
+    // previous trick's box (replay.css).
     fitMoves = function () {
-      var list = $("moves");
       var bar = document.querySelector(".controls").offsetHeight;
       document.documentElement.style.setProperty("--controls-h", bar + "px");
-      var controls = document.querySelector(".controls").offsetHeight;
-      if (!narrow.matches) {
-        // beside the board the side column is sticky: the list (52vh at most) ends above the
-        // controls however tall "At this move" is, or its current move could not be seen
-        list.style.maxHeight = "";
-        var room = window.innerHeight - controls - list.getBoundingClientRect().top - 12;
-        if (room < list.clientHeight) list.style.maxHeight = Math.max(120, room) + "px";
-        if (buttons[cur]) scrollMove(buttons[cur]);
-        return;
-      }
-      var top = list.getBoundingClientRect().top + window.scrollY;
-      list.style.maxHeight = Math.max(64, window.innerHeight - controls - top - 8) + "px";
-      if (buttons[cur]) scrollMove(buttons[cur]);
+      window.zfMoveList.fit($("moves"), buttons[cur]);
     };
     window.addEventListener("resize", fitMoves);
     share(raw);

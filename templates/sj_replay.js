@@ -360,32 +360,9 @@
       buttons.push(b);
     });
   })();
-  // On a narrow screen the move list takes the height left above the sticky controls, as on
-  // Zheng Fen's pages; the hand to play above it changes height from step to step, so the list
-  // is fitted at every step (else the current move could sit under the controls).
-  var narrow = window.matchMedia("(max-width: 900px)");
-  function fitMoves() {
-    var list = $("moves");
-    var controls = document.querySelector(".controls").offsetHeight;
-    if (!narrow.matches) {
-      // beside the board the side column is sticky: the list (52vh at most) ends above the
-      // controls however tall "At this move" is, or its current move could not be seen
-      list.style.maxHeight = "";
-      var room = window.innerHeight - controls - list.getBoundingClientRect().top - 12;
-      if (room < list.clientHeight) list.style.maxHeight = Math.max(120, room) + "px";
-      return;
-    }
-    var top = list.getBoundingClientRect().top + window.scrollY;
-    list.style.maxHeight = Math.max(64, window.innerHeight - controls - top - 8) + "px";
-  }
-  function scrollMove(b) {
-    var list = $("moves");
-    var top = b.offsetTop - list.offsetTop;
-    if (top < list.scrollTop) list.scrollTop = top - 24;
-    else if (top + b.offsetHeight > list.scrollTop + list.clientHeight) {
-      list.scrollTop = top + b.offsetHeight - list.clientHeight + 24;
-    }
-  }
+  // The move list fitted to the screen at every step and scrolled to the current move
+  // (movelist.js, shared with Zheng Fen's pages).
+  function fitMoves() { window.zfMoveList.fit($("moves"), buttons[cur]); }
 
   var cur = 0;
   function draw(i) {
@@ -408,9 +385,8 @@
       if (k === i) b.setAttribute("aria-current", "step"); else b.removeAttribute("aria-current");
     });
     fitMoves();
-    scrollMove(buttons[i]);
   }
-  window.addEventListener("resize", function () { fitMoves(); scrollMove(buttons[cur]); });
+  window.addEventListener("resize", fitMoves);
 
   // "As …": one player's view, kept in the address as ?seat=N
   var viewSel = $("viewas");
@@ -434,7 +410,6 @@
       });
       $("side").setAttribute("data-tab", tab.getAttribute("aria-controls"));
       fitMoves();
-      scrollMove(buttons[cur]);
     });
   });
   var stepper = window.zfStepper({ count: steps.length, draw: draw, jumps: jumps, swipe: $("board") });

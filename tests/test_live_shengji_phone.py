@@ -141,7 +141,7 @@ def test_new_table_page_makes_a_sheng_ji_table_with_an_invite(browser: Any, tmp_
         assert state["players"] == PLAYERS
         a.tap("#invite summary")
         a.page.wait_for_selector(".qr img")
-        a.page.wait_for_timeout(300)
+        a.page.wait_for_function("document.querySelector('.qr img').naturalWidth > 100")
         assert a.page.locator(".qr img").evaluate("img => img.naturalWidth") > 100
         join = a.page.locator("#join-link").inner_text()
         assert join.startswith(f"{base}/t/{table}#k=")

@@ -418,7 +418,7 @@ def test_the_previous_trick_is_clear_of_the_controls_at_1280x800(browser: Any, s
         if page.is_visible("#prevtrick"):
             break
     page.click("#prevtrick")
-    page.wait_for_timeout(100)
+    page.wait_for_selector("#prevbox .won", state="visible")  # drawn and scrolled to
     boxes = page.evaluate(
         """() => ({
           controls: document.querySelector('.controls').getBoundingClientRect().top,

@@ -47,6 +47,12 @@ def test_beside_the_board_the_current_move_is_above_the_controls(
     under = []
     for step in range(steps):
         page.evaluate(f"location.hash = '#step={step}'")
+        # the step is drawn on the hashchange, after this returns: wait for it, and for its
+        # move to be the current one, before measuring
+        page.wait_for_function(
+            f"document.body.dataset.step === '{step}' && document.querySelector("
+            f"'#moves .mv.current').getAttribute('data-step') === '{step}'"
+        )
         box = page.evaluate(BOXES)
         if not (box["list"] <= box["top"] + 1 and box["bottom"] <= box["controls"] + 1):
             under.append((step, box))

@@ -8,7 +8,12 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from tests.sj_solve_reference import minimax
 from zfrec.cli import app
+from zfrec.games.shengji.cards import format_hand
+from zfrec.games.shengji.solve import SjBudget, solve_state
+from zfrec.games.shengji.solverecord import record_position
+from zfrec.record import load
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent
@@ -93,13 +98,35 @@ def test_solve_refuses_zheng_fen_options_for_a_sheng_ji_record(tmp_path: Path) -
 
 def test_solve_text_names_the_seat_to_move_and_an_unproved_value(tmp_path: Path) -> None:
     path = _cut(tmp_path, 37)
+    # the figures the text must show, from the solver's library on the same position; its
+    # value also from the tests' plain minimax, which shares nothing with the solver
+    (game,) = list(load(path))
+    pos = record_position(game)
+    players = game.players
+    to_move = players[pos.state.turn]
+    expected = solve_state(pos.state, SjBudget(None, None))
+    assert expected.exact and expected.value == minimax(pos.state, 100_000)
     res = runner.invoke(app, ["solve", str(path)])
     assert res.exit_code == 0
-    assert res.stdout.startswith("perfect play from here: opponents 65, declarers 125\n")
-    assert "best for Ann (to move): Ad | 7c\n" in res.stdout
+    assert res.stdout.startswith(
+        f"perfect play from here: opponents {expected.value}, declarers {expected.declarers}\n"
+    )
+    best = " | ".join(format_hand(p) for p in expected.best)
+    assert f"best for {to_move} (to move): {best}\n" in res.stdout
+    # each play shown as best keeps the value, by the minimax
+    for play in expected.best:
+        pos.state.play(pos.state.turn, play)
+        assert minimax(pos.state, 100_000) == expected.value, format_hand(play)
+        pos.state.undo()
     res = runner.invoke(app, ["solve", str(path), "--max-nodes", "1"])
     assert res.exit_code == 1
-    assert res.stdout.startswith("best found from here (not proved): opponents ")
+    cut_short = solve_state(pos.state, SjBudget(1, None))
+    assert not cut_short.exact
+    assert res.stdout.startswith(
+        f"best found from here (not proved): opponents {cut_short.value}, "
+        f"declarers {cut_short.declarers}\n"
+    )
+    assert f"proved: opponents between {cut_short.lower} and {cut_short.upper}\n" in res.stdout
     assert "perfect play" not in res.stdout
 
 
@@ -302,6 +329,40 @@ def test_one_game_s_table_options_given_to_the_other_are_refused() -> None:
         assert message in res.stderr, (args, res.stderr)
     res = runner.invoke(app, ["classify", "7s 7h", "--json"])
     assert res.exit_code == 0 and json.loads(res.stdout)["readings"]
+
+
+def test_each_game_s_own_options_are_refused_for_the_other_game(tmp_path: Path) -> None:
+    # the refusals come from the kinds (GameKind.own_options), not from one game's code naming
+    # the other's options: every option a kind lists, given to the other game's command, is
+    # named with its game; given on the command line counts, even at its default value
+    from zfrec.games import KINDS, find_kind
+
+    base = {
+        "classify": ["classify", "8d 9d"],
+        "legal": ["legal", "3h 5h"],
+        "simulate": ["simulate", "--games", "1", "--out", str(tmp_path / "s.zfn")],
+    }
+    values = {"--trump": "7c", "--decks": "2", "--limit": "100", "--lead": "5h", "--play": "5h",
+              "--top": "5h", "--hands-per-game": "1"}  # fmt: skip
+    seen = 0
+    for name in KINDS:
+        owner = find_kind(name)
+        for verb, flags in owner.own_options.items():
+            for other in (find_kind(k) for k in KINDS if k != name):
+                game = ["--game", other.name, *(["--trump", "7c"] if other.name == "shengji"
+                                               and verb != "simulate" else [])]  # fmt: skip
+                for flag in flags:
+                    given = [flag] if flag not in values else [flag, values[flag]]
+                    res = runner.invoke(app, [*base[verb], *game, *given])
+                    assert res.exit_code == 2, (verb, flag, res.output)
+                    assert f"{flag} is {owner.title}'s" in res.stderr, (verb, flag, res.stderr)
+                    seen += 1
+    assert seen >= 8
+    assert not (tmp_path / "s.zfn").exists()
+    # two of one game's options: both named, in one line
+    res = runner.invoke(app, ["legal", "3h 5h", "--lead", "5h", "--limit", "3"])
+    assert res.exit_code == 2
+    assert "error: --lead and --limit are Sheng ji's: add --game shengji\n" in res.stderr
 
 
 def test_simulate_zheng_fen_refuses_decks(tmp_path: Path) -> None:

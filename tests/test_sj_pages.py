@@ -265,11 +265,12 @@ def test_a_costly_plays_note_says_what_it_cost_and_against_what() -> None:
                 continue
             p = costs[(s["trick"], s["turn"])]
             assert p.cost is not None and p.cost > 0
-            assert s["mark_note"] == (
-                f"{s['mark']} against perfect play: this play gave away {p.cost} points (with"
-                f" best play from here on, the opponents take {p.before} points before it,"
-                f" {p.after} after it)"
-            )
+            # the note's figures are the solver's, in the order it gives them: the points
+            # given away, then the opponents' totals before and after the play
+            note = s["mark_note"]
+            assert note.startswith(f"{s['mark']} against perfect play: "), note
+            assert [int(x) for x in re.findall(r"\d+", note)] == [p.cost, p.before, p.after]
+            assert "point" in note and "before" in note and "after" in note
             assert abs(p.after - p.before) == p.cost  # type: ignore[operator]
             seen += 1
     assert seen > 0

@@ -66,7 +66,11 @@ def _open(browser: Any, url: str, size: tuple[int, int]) -> tuple[Any, list[str]
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(url)
-    page.wait_for_timeout(150)
+    # a replay draws its step once its script has run: wait for that step (the address's or
+    # the deal), not a fixed time; the other pages have nothing drawn after their load
+    if page.locator("#sj-data").count():
+        step = url.split("#step=")[1] if "#step=" in url else "0"
+        page.wait_for_function(f"document.body.dataset.step === '{step}'")
     return page, errors
 
 

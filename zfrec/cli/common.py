@@ -59,16 +59,51 @@ def game_kind_of(game: str) -> GameKind:
     return find_kind(game)
 
 
-def game_command(game: str, verb: str) -> Callable[..., None]:
+def game_command(ctx: typer.Context, game: str, verb: str) -> Callable[..., None]:
     """The body of `zfrec VERB` for the kind `--game` names (GameKind.command), or exit 2 naming
-    the games that have the command."""
-    body = game_kind_of(game).command(verb)
+    the games that have the command, or naming the options given (on the command line `ctx`
+    reads) that only another game takes (`refuse_others_options`)."""
+    kind = game_kind_of(game)
+    body = kind.command(verb)
     if body is None:
         having = [find_kind(name) for name in KINDS if find_kind(name).command(verb)]
         names = " or ".join(kind.title for kind in having)
         adds = " or ".join(f"--game {kind.name}" for kind in having)
         fail(f"`zfrec {verb}` is a {names} command: add {adds}")
+    refuse_others_options(ctx, kind, verb)
     return body
+
+
+def _source(ctx: typer.Context, name: str) -> str | None:
+    """Where the command line's parameter `name` came from (click's ParameterSource, by name)."""
+    source = ctx.get_parameter_source(name)
+    return None if source is None else source.name
+
+
+def refuse_others_options(ctx: typer.Context, kind: GameKind, verb: str) -> None:
+    """Exit 2 when the command line gives `zfrec VERB` an option that only another game takes
+    (that game's `GameKind.own_options`): "--trump is Sheng ji's: add --game shengji", or in
+    `kind`'s words where it has some (`GameKind.refusals`). Given means written on the command
+    line, whatever its value (a default is not given)."""
+    given = {
+        flag
+        for p in ctx.command.params
+        if p.name and _source(ctx, p.name) in ("COMMANDLINE", "ENVIRONMENT")
+        for flag in p.opts
+    }
+    mine = set(kind.own_options.get(verb, ()))
+    for name in KINDS:
+        other = find_kind(name)
+        if other is kind:
+            continue
+        names = [f for f in other.own_options.get(verb, ()) if f in given and f not in mine]
+        for flag in names:  # the ones `kind` explains, one at a time
+            why = kind.refusals.get(flag)
+            if why:
+                fail(f"{flag} is {other.title}'s{why}")
+        if names:
+            are = "is" if len(names) == 1 else "are"
+            fail(f"{' and '.join(names)} {are} {other.title}'s: add --game {other.name}")
 
 
 def fail(message: str, code: int = EXIT_INPUT) -> NoReturn:

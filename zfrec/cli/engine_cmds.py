@@ -34,6 +34,7 @@ JsonOpt = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
 
 
 def classify(
+    ctx: typer.Context,
     cards: Annotated[
         str, typer.Argument(help='The cards, e.g. "7s 7h SJ BJ 8c" (BJ=8h declares).')
     ],
@@ -52,12 +53,13 @@ def classify(
     With --game shengji: the format of a lead (single, pair, tractor or throw, its suit and its
     units, largest first) under --trump; exit 1 with the reason when CARDS are no lead.
     """
-    game_command(game, "classify")(
+    game_command(ctx, game, "classify")(
         cards=cards, rules=rules, options=option, as_json=as_json, trump=trump, decks=decks
     )
 
 
 def beats_cmd(
+    ctx: typer.Context,
     top: Annotated[str, typer.Argument(help="The combination on the table.")],
     play: Annotated[str, typer.Argument(help="The combination played onto it.")],
     rules: RulesOpt = "pagat",
@@ -65,11 +67,12 @@ def beats_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """Say whether PLAY may be played on TOP. Exit 0: yes; 1: no, with the reason; 2: bad input."""
-    game_command(DEFAULT_KIND, "beats")(top=top, play=play, rules=rules, options=option,
+    game_command(ctx, DEFAULT_KIND, "beats")(top=top, play=play, rules=rules, options=option,
                                         as_json=as_json)  # fmt: skip
 
 
 def legal(
+    ctx: typer.Context,
     hand: Annotated[str, typer.Argument(help='The hand, e.g. "3h 4h 5s 5d SJ".')],
     top: Annotated[
         str | None, typer.Option("--top", "-t", help="The combination to beat (omit to lead).")
@@ -98,7 +101,7 @@ def legal(
     With --game shengji: the legal follows to --lead (every lead without it), or with --play
     whether that play is legal (exit 0) or not (exit 1, the reason naming the obligation).
     """
-    game_command(game, "legal")(
+    game_command(ctx, game, "legal")(
         hand=hand, top=top, physical=physical, rules=rules, options=option, as_json=as_json,
         trump=trump, decks=decks, lead=lead, play=play, limit=limit,
     )  # fmt: skip
@@ -117,6 +120,7 @@ def register(app: typer.Typer) -> None:
 
 
 def trick_cmd(
+    ctx: typer.Context,
     plays: Annotated[list[str], typer.Argument(help='The plays in play order, e.g. "8d 8d".')],
     game: GameOpt = DEFAULT_KIND,
     trump: TrumpOpt = None,
@@ -126,7 +130,7 @@ def trick_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """Sheng ji: who wins a trick (the 1-based play, lead first) and its points."""
-    game_command(game, "trick")(
+    game_command(ctx, game, "trick")(
         plays=plays, trump=trump, rules=rules, options=option, decks=decks, as_json=as_json
     )
 
@@ -135,6 +139,7 @@ OTHER_HELP = "What one other player holds (or is known to); repeat, in play orde
 
 
 def throw_cmd(
+    ctx: typer.Context,
     play: Annotated[str, typer.Argument(help='The throw, e.g. "Kd Qd".')],
     other: Annotated[
         list[str] | None,
@@ -149,11 +154,12 @@ def throw_cmd(
 ) -> None:
     """Sheng ji: whether a throw stands (exit 0) or fails (exit 1): the forced part, the cards
     taken back, and the first of the others (1-based) who could beat it."""
-    game_command(game, "throw")(play=play, others=other, trump=trump, rules=rules,
+    game_command(ctx, game, "throw")(play=play, others=other, trump=trump, rules=rules,
                                 options=option, decks=decks, as_json=as_json)  # fmt: skip
 
 
 def score_cmd(
+    ctx: typer.Context,
     points: Annotated[
         int,
         typer.Option(
@@ -181,7 +187,7 @@ def score_cmd(
     levels each team goes up, whether the teams swap, and the next dealer (rulings 11-13).
 
     --trump reads --last's tractors (default: rank 2, no-trump)."""
-    game_command(game, "score")(
+    game_command(ctx, game, "score")(
         points=points, kitty_points=kitty_points, last=last, last_winner=last_winner,
         dealer=dealer, trump=trump, rules=rules, options=option, decks=decks, as_json=as_json,
     )  # fmt: skip

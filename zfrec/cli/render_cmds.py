@@ -114,6 +114,7 @@ def render_cmd(
     analysis or audit page yet (zfrec analyze and audit give them; RENDER.md, Sheng ji).
     """
     from zfrec.games import KINDS, find_kind
+    from zfrec.record.seatrefs import seat_named
     from zfrec.render.gamefiles import AUDIT_PAGE, VIEWER_PAGE
     from zfrec.render.site import game_files
 
@@ -123,7 +124,7 @@ def render_cmd(
         viewer = None
         if seat is not None:
             try:
-                viewer = game.seat_of(seat)
+                viewer = seat_named(game.players, seat)  # with the names it may mean
             except ZfrecError as exc:
                 fail(f"{label}, game {number}: {exc}" if len(games) > 1 else str(exc))
         target = out_dir if len(games) == 1 else out_dir / f"game-{number}"

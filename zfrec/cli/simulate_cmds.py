@@ -17,7 +17,7 @@ from zfrec.cli.common import (
     fail,
     file_mode_for,
     file_problem,
-    game_kind_of,
+    game_command,
 )
 from zfrec.games import DEFAULT_KIND
 
@@ -48,6 +48,7 @@ def _write(path: Path, text: str) -> None:
 
 
 def simulate_cmd(
+    ctx: typer.Context,
     out_path: Annotated[
         Path, typer.Option("--out", help="A file for all games, or a directory for one per game.")
     ],
@@ -76,9 +77,7 @@ def simulate_cmd(
     (or jsonl: the engine's event log, one JSON line per round), to --out (`--out -`: standard
     output); --players is the preset's (zhaopengyou: --option players=N).
     """
-    body = game_kind_of(game_kind).command("simulate")
-    assert body is not None  # every kind simulates
-    body(
+    game_command(ctx, game_kind, "simulate")(
         out_path=out_path, players=players, games=games, hands_per_game=hands_per_game,
         to_target=to_target, seed=seed, bot=bot, rules=rules, options=option, fmt=fmt,
         decks=decks,

@@ -223,6 +223,7 @@ def solve_cmd(
     from zfrec.games import kind_of
     from zfrec.games.zhengfen.analysis.position import position_at, record_position
     from zfrec.games.zhengfen.solver import Budget, play_text, solve
+    from zfrec.record.seatrefs import seat_named
 
     games = read_games(record, game)
     kind = kind_of(games[-1])
@@ -261,7 +262,7 @@ def solve_cmd(
             pos, step = position_at(g, named)
     players = g.players
     with friendly_errors():
-        perspective = None if seat is None else g.seat_of(seat)
+        perspective = None if seat is None else seat_named(g.players, seat)
     if pos.errors:
         err.print(
             f"warning: game {number} fails validation ({pos.errors} error(s)); the position is "

@@ -258,6 +258,16 @@ class GameKind:
     #: ones it needs and fails (exit 2) on one given that it does not take.
     commands: ClassVar[Mapping[str, str]] = {}
 
+    #: The options of a generic command that only this game takes, by command: `{"legal":
+    #: ("--top", "--physical")}`. Given for another game, the command line refuses them before
+    #: that game's body runs ("--top is Zheng Fen's: add --game zhengfen"), rather than give an
+    #: answer that ignores them.
+    own_options: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+
+    #: What this game says when it refuses another game's option (by the option), in place of
+    #: ": add --game NAME": why the option means nothing here, from ": " or "; ".
+    refusals: ClassVar[Mapping[str, str]] = {}
+
     def command(self, name: str) -> Callable[..., None] | None:
         """The kind's body of the command `name` (`classify`, `legal`, `simulate`...), imported
         on first use, or None where the kind has no such command."""

@@ -16,6 +16,23 @@ from zfrec.record.problems import Fix, ReadProblem, cardish, did_you_mean, name_
 PASS_WORDS = frozenset({"pass", "-", "–", "—", "－", "过"})  # dashes phones substitute; 过 = pass
 
 
+def seat_named(players: list[str], ref: str) -> int:
+    """`seat_of` for a seat given on the command line (`--seat`): SeatError naming the seats and,
+    for a name close to some player's, the players it may mean (as the reader's `Seats.unknown`).
+
+    >>> try:
+    ...     seat_named(["Ann", "王芳"], "王方")
+    ... except SeatError as exc:
+    ...     print(exc.message)
+    no player is called '王方': the seats are 1 Ann, 2 王芳; did you mean 王芳?
+    """
+    try:
+        return seat_of(players, ref)
+    except SeatError as exc:
+        message, _ = Seats(players).unknown(ref, exc.message)
+        raise SeatError(message) from None
+
+
 class Seats:
     """Seat references of one game: the model's resolver, with the exact spellings cached."""
 

@@ -30,7 +30,7 @@ import os
 import threading
 import unicodedata
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
@@ -52,6 +52,7 @@ PNG_COLOURS = 64
 # fifth larger (some 4 kB a chart)
 PNG_EFFORT = 3
 LEGEND_ROW = 20.0  # user units (points) per row of the file's legend
+LEGEND_GAP = 6.0  # user units at least between a legend label and the next entry's dot
 
 
 SIZE_WIDTH = 340.0  # user units (points); the chart fills its box, 100 % wide
@@ -193,12 +194,22 @@ def _printable(text: str) -> str:
     return "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cf"))
 
 
-def legend_rows(m: ChartModel, width: float = SIZE_WIDTH) -> list[list[tuple[float, Series]]]:
-    """The legend's entries in rows that fit the width: (x of the entry, series)."""
+def legend_rows(
+    m: ChartModel, width: float = SIZE_WIDTH, widths: Mapping[str, float] | None = None
+) -> list[list[tuple[float, Series]]]:
+    """The legend's entries in rows that fit the width: (x of the entry, series). `widths`:
+    the labels as the PNG's fonts draw them (`legend_widths`), where one is wider than its
+    estimate (capitals such as W and M are: the entries ran into each other)."""
     rows: list[list[tuple[float, Series]]] = [[]]
     x = 6.0
     for s in m.series:
-        w = 14 + _label_width(s.label) + 12
+        label = _label_width(s.label)
+        drawn = (widths or {}).get(s.label, 0.0)
+        # the estimate stands while the label drawn ends at least LEGEND_GAP before the next
+        # entry's dot (of the 12 units after it): most names, whose charts stay as they were
+        if drawn > label + 12 - LEGEND_GAP:
+            label = drawn
+        w = 14 + label + 12
         if x + w > width and rows[-1]:
             rows.append([])
             x = 6.0
@@ -247,10 +258,39 @@ class Frame:
         return self.height - PLOT_HEIGHT - 10 - row * LEGEND_ROW
 
 
-def frame(m: ChartModel) -> Frame:
-    """The chart's layout. Margins are fixed (no layout engine: a long name could defeat one,
-    and one costs most of a small figure's time)."""
-    rows = legend_rows(m)
+def legend_widths(m: ChartModel) -> dict[str, float]:
+    """The legend's labels' widths in user units as matplotlib draws them in the fonts of the
+    current rc (`render_chart` sets them): measured, each once per process and fonts."""
+    import matplotlib
+
+    families = tuple(matplotlib.rcParams["font.family"])
+    return {s.label: _text_width(_printable(isolate(s.label)), families) for s in m.series}
+
+
+@lru_cache(maxsize=4096)
+def _text_width(text: str, families: tuple[str, ...]) -> float:
+    from matplotlib.font_manager import FontProperties
+
+    dpi = 72 * PNG_WIDTH / SIZE_WIDTH  # as the PNG is drawn: no hinting, so widths scale
+    with _AGG_LOCK:
+        width, _, _ = _measurer(dpi).get_text_width_height_descent(
+            text, FontProperties(family=list(families), size=FONT), ismath=False
+        )
+    return float(width) * 72 / dpi
+
+
+@cache
+def _measurer(dpi: float) -> Any:
+    """A renderer of one pixel to measure texts with (not one of the charts' kept renderers,
+    whose places it would take)."""
+    return agg_renderer(1, 1, dpi)
+
+
+def frame(m: ChartModel, widths: Mapping[str, float] | None = None) -> Frame:
+    """The chart's layout (`widths`: the legend's labels measured, `legend_rows`). Margins are
+    fixed (no layout engine: a long name could defeat one, and one costs most of a small
+    figure's time)."""
+    rows = legend_rows(m, widths=widths)
     width = SIZE_WIDTH
     height = PLOT_HEIGHT + LEGEND_ROW * len(rows) + 2
     longest = max(len(m.tick_text(t)) for t in m.y_ticks)
@@ -271,8 +311,9 @@ class Drawing:
     names: list[Any]
 
 
-def draw(m: ChartModel) -> Drawing:
-    """The chart as a matplotlib Figure, in user units (points), with its legend below.
+def draw(m: ChartModel, widths: Mapping[str, float] | None = None) -> Drawing:
+    """The chart as a matplotlib Figure, in user units (points), with its legend below (its
+    labels' `widths` measured, `legend_widths`).
 
     The artists go straight on the figure, placed through two transforms (user units, and the
     data within the plot's box), with no Axes: an Axes' ticks, spines and their measuring on
@@ -281,9 +322,10 @@ def draw(m: ChartModel) -> Drawing:
     from matplotlib.collections import LineCollection, PolyCollection
     from matplotlib.figure import Figure
     from matplotlib.lines import Line2D
+    from matplotlib.patheffects import withStroke
     from matplotlib.transforms import Affine2D
 
-    f = frame(m)
+    f = frame(m, widths)
     rows, width, height = f.rows, f.width, f.height
     x0, x1, y0, ux, uy = f.x0, f.x1, f.y0, f.ux, f.uy
     fig = Figure(figsize=(width / 72, height / 72), dpi=72)
@@ -331,7 +373,10 @@ def draw(m: ChartModel) -> Drawing:
             Line2D([x0, x1], [uy(value)] * 2, color=TARGET, linewidth=1, dashes=(4, 3),
                    transform=units)
         )  # fmt: skip
-        text(x1 - 2, uy(value) + 2, label, color=TARGET, ha="right", va="bottom")
+        # a white outline under the letters, as the SVG's (svgchart): a tall bar may run
+        # behind the label at the right end
+        text(x1 - 2, uy(value) + 2, label, color=TARGET, ha="right", va="bottom",
+             path_effects=[withStroke(linewidth=3, foreground="white")])  # fmt: skip
     for seat in dict.fromkeys(seat for seat, _, _ in m.marks):  # one artist per colour
         xs = [mx for s, mx, _ in m.marks if s == seat]
         ys = [my for s, _, my in m.marks if s == seat]
@@ -464,23 +509,32 @@ def _notice(missing: str) -> str:
     )
 
 
+def png_rc(m: ChartModel) -> tuple[dict[Any, Any], str | None]:
+    """The matplotlib rc the PNG of `m` is drawn in (its fonts: the faces that cover its
+    texts), and why no PNG is drawn (no installed face covers some character), or None."""
+    families, missing = _families(m.text())
+    rc: dict[Any, Any] = {**RC, "font.family": list(families) or ["sans-serif"]}
+    return rc, _notice(missing) if missing else None
+
+
 def render_chart(m: ChartModel, *, png: bool = True) -> Chart:
     """One chart in every form: the page's SVG, the SVG file (written directly, zfrec.render.
     svgchart) and (fonts allowing) the PNG that matplotlib draws."""
     from zfrec.render.svgchart import chart_svg
 
-    svg, svg_file = chart_svg(m)
-    picture, notice = None, None
+    picture, notice, widths = None, None, None
     if png:
         import matplotlib
 
-        families, missing = _families(m.text())
-        notice = _notice(missing) if missing else None
-        rc: dict[Any, Any] = {**RC, "font.family": list(families) or ["sans-serif"]}
+        rc, notice = png_rc(m)
         if notice is None:
             with matplotlib.rc_context(rc), warnings.catch_warnings():
                 warnings.filterwarnings("ignore", message="Glyph .* missing from")
-                picture = figure_png(draw(m))
+                # the legend laid out by its labels as drawn, in the SVG too: the same
+                # rows and places in both (the SVG's fonts are the reader's, much alike)
+                widths = legend_widths(m)
+                picture = figure_png(draw(m, widths))
+    svg, svg_file = chart_svg(m, widths)
     legend = tuple((s.seat, s.label, s.name) for s in m.series)
     return Chart(m.name, m.title, svg, svg_file, picture, legend, notice)
 
@@ -489,6 +543,8 @@ __all__ = [
     "Chart",
     "ChartModel",
     "draw",
+    "legend_widths",
     "nice_ticks",
+    "png_rc",
     "render_chart",
 ]

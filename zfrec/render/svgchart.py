@@ -19,7 +19,7 @@ matplotlib's SVG backend, which was half a game's chart time.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from markupsafe import escape
 
@@ -171,11 +171,12 @@ def _body(m: ChartModel, f: Frame) -> str:
     return "".join(out)
 
 
-def chart_svg(m: ChartModel) -> tuple[str, str]:
+def chart_svg(m: ChartModel, widths: Mapping[str, float] | None = None) -> tuple[str, str]:
     """The chart as SVG, for a page and as a file: in a page it is 100 % wide and keeps its
     proportions (`viewBox`); the file keeps its size. A title for readers, the text in the
-    reader's sans-serif fonts at FONT user units."""
-    f = frame(m)
+    reader's sans-serif fonts at FONT user units; the legend laid out as the PNG's (`widths`,
+    charts.legend_widths) where the PNG was drawn."""
+    f = frame(m, widths)
     title = escape(m.title)
     box = f'viewBox="0 0 {_n(f.width)} {_n(f.height)}"'
     common = (

@@ -12,6 +12,7 @@ from zfrec.diagnostics import CODES, DiagnosticJson
 from zfrec.games import DEFAULT_KIND, KINDS, find_kind
 from zfrec.jsonview import PerPlayer, dump
 from zfrec.record import Format, Game, dumps, loads
+from zfrec.record.problems import did_you_mean, name_matches
 from zfrec.store.db import StoreError
 from zfrec.store.tables import DIAG, GAME, HAND, HAND_SEAT, PLAYER, SEAT, player_key, require_game
 
@@ -171,12 +172,20 @@ class PlayerStats:
 # queries ---------------------------------------------------------------------------------------
 
 
+def _no_player(conn: Connection, player: str) -> StoreError:
+    """The error for a name no stored player has, with the stored players it may mean (as a
+    record's misspelt seat name: zfrec.record.problems.name_matches)."""
+    names = list(conn.scalars(select(PLAYER.c.name).order_by(PLAYER.c.id)))
+    hint = did_you_mean([names[s] for s in name_matches(names, player)])
+    return StoreError(f"no player named {player!r} in the store" + (f"; {hint}" if hint else ""))
+
+
 def _games_of_player(conn: Connection, player: str) -> Any:
     """The ids of the games `player` sat in, as a subquery; StoreError if nobody has that name."""
     key = player_key(player)
     found = conn.scalar(select(PLAYER.c.id).where(PLAYER.c.key == key))
     if found is None:
-        raise StoreError(f"no player named {player!r} in the store")
+        raise _no_player(conn, player)
     return select(SEAT.c.game_id).where(SEAT.c.player_id == found)
 
 
@@ -344,7 +353,7 @@ def players_named(conn: Connection, player: str | None) -> Select[tuple[int, str
         return people
     key = player_key(player)
     if conn.scalar(select(PLAYER.c.id).where(PLAYER.c.key == key)) is None:
-        raise StoreError(f"no player named {player!r} in the store")
+        raise _no_player(conn, player)
     return people.where(PLAYER.c.key == key)
 
 

@@ -22,15 +22,10 @@ def classify(
 
 
 def legal(
-    *, hand: str, top: str | None, lead: str | None, play: str | None, limit: int,
-    trump: str | None, rules: str | None, options: list[str] | None, decks: int | None,
-    as_json: bool, physical: bool = False, **_: Any,
+    *, hand: str, lead: str | None, play: str | None, limit: int, trump: str | None,
+    rules: str | None, options: list[str] | None, decks: int | None, as_json: bool, **_: Any,
 ) -> None:  # fmt: skip
     """`zfrec legal --game shengji`."""
-    if top is not None:
-        fail("--top is Zheng Fen's; Sheng ji follows a --lead")
-    if physical:
-        fail("--physical is Zheng Fen's: Sheng ji lists every play as its cards already")
     cli.legal_cmd(hand, lead, play, limit, trump, rules, options, decks, as_json)
 
 
@@ -62,14 +57,10 @@ def score(
 
 def simulate(
     *, out_path: Path, games: int, seed: int, bot: str, rules: str | None,
-    options: list[str] | None, decks: int | None, fmt: str, players: str = "4",
-    hands_per_game: int = 1, **_: Any,
+    options: list[str] | None, decks: int | None, fmt: str, players: str = "4", **_: Any,
 ) -> None:  # fmt: skip
     """`zfrec simulate --game shengji` (--players is the preset's; --to-target is what a match
-    does anyway). Zheng Fen's --hands-per-game, and --players other than the table's, are
-    refused rather than ignored."""
-    if hands_per_game != 1:
-        fail("--hands-per-game is Zheng Fen's: a Sheng ji match is played until a team wins")
+    does anyway). --players other than the table's is refused rather than ignored."""
     seats = cli.rules_of(rules, options, decks).players
     if players.strip() not in ("4", str(seats)):  # "4" is the default
         fail(f"--players {players}: a Sheng ji table has the preset's seats ({seats} here); "

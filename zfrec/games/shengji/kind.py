@@ -60,6 +60,16 @@ class ShengjiKind(GameKind):
         name: f"zfrec.games.shengji.commands:{name}"
         for name in ("classify", "legal", "trick", "throw", "score", "simulate")
     }  # the generic commands' bodies (GameKind.command): zfrec.games.shengji.commands
+    own_options: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        "classify": ("--trump", "--decks"),
+        "legal": ("--lead", "--play", "--trump", "--decks", "--limit"),
+        "simulate": ("--decks",),
+    }  # refused for another game's command (GameKind.own_options)
+    refusals: ClassVar[Mapping[str, str]] = {
+        "--top": "; Sheng ji follows a --lead",
+        "--physical": ": Sheng ji lists every play as its cards already",
+        "--hands-per-game": ": a Sheng ji match is played until a team wins",
+    }  # why another game's option means nothing here (GameKind.refusals)
 
     def result_score(self, word: str) -> int | None:
         """A final level of `[Result]` (`2`..`10`, `J`, `Q`, `K`, `A`) as 2..14, or None."""

@@ -15,7 +15,7 @@ from zfrec.render.views import ChartEmbed
 
 __all__ = ["render_game_page", "render_round_page"]
 
-ROUND_SCRIPTS = ("stepper.js", "sj_replay.js")
+ROUND_SCRIPTS = ("stepper.js", "movelist.js", "sj_replay.js")
 
 
 def render_round_page(view: SjGameView, page: RoundPage) -> str:

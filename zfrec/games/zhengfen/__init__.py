@@ -54,6 +54,10 @@ class ZhengFenKind(GameKind):
         name: f"zfrec.games.zhengfen.cli:{name}_body"
         for name in ("classify", "beats", "legal", "simulate")
     }  # the generic commands' bodies (GameKind.command): zfrec.games.zhengfen.cli
+    own_options: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        "legal": ("--top", "--physical"),
+        "simulate": ("--hands-per-game",),
+    }  # refused for another game's command (GameKind.own_options)
 
     def __init__(self) -> None:
         self._parts: dict[str, Any] = {}

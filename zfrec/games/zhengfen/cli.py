@@ -61,22 +61,10 @@ def _lead(text: str, rules: Ruleset) -> Combo:
         fail(exc.message)
 
 
-def _not_sheng_ji(trump: str | None = None, decks: int | None = None, limit: int = 100) -> None:
-    """Sheng ji's options given without --game shengji: exit 2, not a Zheng Fen answer to a
-    Sheng ji question (`--limit`'s default, 100, is no option given)."""
-    given = [name for name, on in (("--trump", trump is not None), ("--decks", decks is not None),
-                                   ("--limit", limit != 100)) if on]  # fmt: skip
-    if given:
-        verb = "is" if len(given) == 1 else "are"
-        fail(f"{' and '.join(given)} {verb} Sheng ji's: add --game shengji")
-
-
 def classify_body(
-    *, cards: str, rules: str | None, options: list[str] | None, as_json: bool,
-    trump: str | None = None, decks: int | None = None, **_: Any,
-) -> None:  # fmt: skip
+    *, cards: str, rules: str | None, options: list[str] | None, as_json: bool, **_: Any
+) -> None:
     """`zfrec classify`: every reading of CARDS, best first (exit 0), or why none (exit 1)."""
-    _not_sheng_ji(trump, decks)
     found, reason = _try_readings(cards, ruleset(rules or "pagat", options))
     if as_json:
         print_json(
@@ -148,17 +136,9 @@ def legal_body(
     rules: str | None,
     options: list[str] | None,
     as_json: bool,
-    lead: str | None,
-    play: str | None,
-    trump: str | None = None,
-    decks: int | None = None,
-    limit: int = 100,
     **_: Any,
 ) -> None:
     """`zfrec legal`: the legal plays from HAND, on the lead or beating --top."""
-    if lead is not None or play is not None:
-        fail("--lead and --play are Sheng ji's: add --game shengji")
-    _not_sheng_ji(trump, decks, limit)
     rs = ruleset(rules or "pagat", options)
     with friendly_errors():
         mask = parse_cards(hand)
@@ -218,11 +198,9 @@ def simulate_body(
     rules: str | None,
     options: list[str] | None,
     fmt: str,
-    decks: int | None = None,
     **_: Any,
 ) -> None:
     """`zfrec simulate`: self-play games, one per seat count of --players in turn."""
-    _not_sheng_ji(decks=decks)
     from zfrec.cli.simulate_cmds import _write
     from zfrec.games.zhengfen.simulate import BOTS, SimConfig, simulate
     from zfrec.record import FORMATS, Format, dumps

@@ -441,7 +441,7 @@ def _places(out_order: Sequence[int], n: int) -> tuple[int | None, ...]:
 def render_hand(view: HandView) -> str:
     """The self-contained replay page of one hand."""
     template = environment().get_template("replay.html.j2")
-    return template.render(view=view, data=view.data(), scripts=("replay.js",))
+    return template.render(view=view, data=view.data(), scripts=("movelist.js", "replay.js"))
 
 
 def render_game(view: GameView, charts: Sequence[ChartEmbed] = ()) -> str:

@@ -26,7 +26,11 @@ FRAGMENT_KEY = "z"
 
 def render_viewer() -> str:
     """viewer.html: the replay page's layout and script, reading its hand from the fragment."""
-    return environment().get_template("viewer.html.j2").render(scripts=("replay.js", "viewer.js"))
+    return (
+        environment()
+        .get_template("viewer.html.j2")
+        .render(scripts=("movelist.js", "replay.js", "viewer.js"))
+    )
 
 
 def encode_hand(view: HandView) -> str:

@@ -1,0 +1,98 @@
+"""The PNG charts' texts do not run into each other, whatever the names: six players with long
+names, capitals as wide as W and M, Chinese names, in Zheng Fen's and Sheng ji's charts. Each
+chart is drawn as `render_chart` draws its PNG (its fonts, its legend measured) and every text's
+box, as matplotlib's renderer places it, is checked against every other text and legend dot.
+(With the legend laid out by an estimate of the labels' widths only, "WWWW…" ran over the next
+entry's dot and name.)"""
+
+from __future__ import annotations
+
+import unicodedata
+import warnings
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+import pytest
+
+from tests.test_publish import renamed, simulated
+from zfrec.games.shengji import charts as sj_charts
+from zfrec.games.shengji.kind import match_of
+from zfrec.games.shengji.pages import match_view
+from zfrec.games.zhengfen.pages import charts as zf_charts
+from zfrec.games.zhengfen.pages.html import build_game_view
+from zfrec.record import load
+from zfrec.render.charts import PNG_WIDTH, ChartModel, draw, legend_widths, png_rc
+from zfrec.render.mplrender import agg_renderer
+
+SJ = Path(__file__).resolve().parent.parent / "sample_games" / "shengji" / "01-bashifen-match.zfn"
+NAMES = {
+    "wide": ["WWWWWWWWWWWWWWWWWWW", "MMMMMMMMMMMMMMMMMMM", "WOLFGANG MOZART WM",
+             "Bartholomew Kowalczyk", "Guinevere Montgomery", "MAXIMILIAN OBERHOLZER"],
+    "chinese": ["欧阳娜娜娜娜娜娜娜娜娜娜娜娜", "司马相如相如相如相如相如相如", "王芳",
+                "诸葛亮亮亮亮亮亮亮亮", "Alexandria Featherstonehaugh", "张伟"],
+}  # fmt: skip
+
+
+def _models(names: list[str]) -> list[ChartModel]:
+    zf = build_game_view(renamed(simulated(6, 5, 6), names))
+    sj = match_view(match_of(renamed(next(iter(load(SJ))), names[:4])))
+    return [zf_charts.score_model(zf), zf_charts.points_model(zf),
+            sj_charts.ladder_model(sj), sj_charts.points_model(sj)]  # fmt: skip
+
+
+def _overlaps(a: Any, b: Any) -> bool:
+    """Boxes that share more than 2 px each way (of the PNG's 800: a text's box holds its
+    font's whole ascent and descent, so boxes that touch by a pixel or two, as the y caption's
+    and the top tick's do, are letters apart)."""
+    return bool(min(a.x1, b.x1) - max(a.x0, b.x0) > 2 and min(a.y1, b.y1) - max(a.y0, b.y0) > 2)
+
+
+def _boxes(m: ChartModel) -> tuple[list[tuple[str, Any]], list[Any]]:
+    """The texts' boxes and the legend dots' boxes of the PNG of `m`, in pixels."""
+    rc, notice = png_rc(m)
+    assert notice is None, notice  # the fonts are installed (CJK too)
+    with matplotlib.rc_context(rc), warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Glyph .* missing from")
+        d = draw(m, legend_widths(m))
+        for t in d.names:  # as figure_png draws them: no isolates
+            t.set_text("".join(c for c in t.get_text() if unicodedata.category(c) != "Cf"))
+        dpi = 72 * PNG_WIDTH / d.width
+        d.figure.set_dpi(dpi)
+        width, height = (round(v) for v in d.figure.bbox.size)
+        renderer = agg_renderer(width, height, dpi)
+        d.figure.draw(renderer)
+        texts = [(t.get_text(), t.get_window_extent(renderer)) for t in d.figure.texts
+                 if t.get_text()]  # fmt: skip
+        dots = [a.get_window_extent(renderer) for a in d.figure.artists
+                if getattr(a, "get_marker", lambda: None)() == "o" and len(a.get_xdata()) == 1
+                and a.get_transform() is d.names[-1].get_transform()]  # fmt: skip
+    return texts, dots
+
+
+@pytest.mark.parametrize("names", NAMES.values(), ids=NAMES.keys())
+def test_no_text_of_a_chart_runs_into_another(names: list[str]) -> None:
+    for m in _models(names):
+        texts, dots = _boxes(m)
+        assert len(dots) == len(m.series), m.name  # the legend's dots, one an entry
+        for i, (a, box) in enumerate(texts):
+            for b, other in texts[i + 1 :]:
+                assert not _overlaps(box, other), (m.name, a, b)
+            for dot in dots:
+                assert not _overlaps(box, dot), (m.name, a)
+
+
+def test_the_png_outlines_the_reference_lines_labels_as_the_svg_does() -> None:
+    # a tall bar may run behind "80 swap" at the right end: white under its letters (the SVG's
+    # outline, tests/test_sj_pages.py), in the PNG too; the other texts have none
+    from matplotlib.patheffects import withStroke
+
+    m = sj_charts.points_model(match_view(match_of(next(iter(load(SJ))))))
+    rc, _ = png_rc(m)
+    with matplotlib.rc_context(rc):
+        d = draw(m)
+    labels = {label for _, label in m.lines}
+    assert labels
+    for t in d.figure.texts:
+        outlined = [e for e in t.get_path_effects() if isinstance(e, withStroke)]
+        assert len(outlined) == (t.get_text() in labels), t.get_text()
