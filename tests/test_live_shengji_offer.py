@@ -103,6 +103,11 @@ def test_a_lead_offers_its_units_and_the_felt_names_them(browser: Any, tmp_path:
         assert offered == units and chips.count() == len(units)
         assert "A throw: tap its cards" in a.page.locator("#sj-offer").inner_text()
         a.check("offer-2-lead")
+        wide = Device(browser, DESKTOP)  # a laptop: the same chips beside the felt
+        wide.page.goto(f"{base}/t/{table}#k={token}")
+        wide.page.wait_for_selector("#sj-offer")
+        assert wide.page.locator("#sj-offer .sjchip").count() == len(units)
+        wide.check("offer-2-lead-desktop")
         tractor = a.page.locator('#sj-offer .sjchip[data-kind="tractor"]').first
         play = str(tractor.get_attribute("data-play"))
         tractor.tap()
