@@ -372,9 +372,11 @@
       var rest = group(plural(plays.length - 24, "more play"), plays.slice(24), false);
       if (rest) box.appendChild(rest);
     } else {
-      box.appendChild(el("div", { cls: "small muted", text: who + " has " + offer.count + " legal plays, too many to list" +
-        (offer.must !== null ? ": " + (offer.must ? offer.must + " and " : "") + plural(offer.more, "more card") + " of any suit" : "") +
-        ". Tap the cards in the hand." }));
+      // a hand short of the led suit: what it must play, and how many others go with it
+      var short = offer.must === null ? "" : offer.must ? ": " + offer.must + " and " + plural(offer.more, "more card") + " of any suit" :
+        ": any " + plural(offer.more, "card") + " (none of the led suit is left)";
+      box.appendChild(el("div", { cls: "small muted", id: "sj-offer-many", text: who + " has " + offer.count +
+        " legal plays, too many to list" + short + ". Tap the cards in the hand." }));
     }
     form.appendChild(box);
   }

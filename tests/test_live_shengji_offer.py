@@ -13,8 +13,8 @@ import pytest
 from tests.sj_live_helpers import match_steps, send, simulated
 from tests.test_live_server import server
 from tests.test_live_shengji_browser import DESKTOP, PHONE, Device
-from zfrec.games.shengji.cards import format_hand, parse_hand
-from zfrec.games.shengji.follow import every_lead, legal_follows
+from zfrec.games.shengji.cards import card_ids, format_hand, from_ids, parse_hand
+from zfrec.games.shengji.follow import count_follows, every_lead, legal_follows
 from zfrec.games.shengji.formats import classify
 from zfrec.games.shengji.order import Order, order_for
 
@@ -149,3 +149,48 @@ def test_a_throw_is_named_on_the_felt(browser: Any, tmp_path: Path) -> None:
             shown = [u.get_attribute("data-unit") for u in felt.locator(".unit").all()]
             assert shown == lead["units"]
             a.check(name)
+
+
+def test_a_follow_too_many_to_list_says_what_it_must_hold(browser: Any, tmp_path: Path) -> None:
+    # A hand void in the led suit following a tractor has thousands of follows: none listed,
+    # the page says how many cards of any suit go (the engine's count of follows).
+    every = sorted(
+        card_ids(
+            parse_hand(" ".join(f"{r}{s}" for r in "3456789TJQKA2" for s in "shdc") + " SJ BJ")
+        )
+        * 2
+    )
+    diamonds = [c for c in every if c % 4 == 2 and c < 48]  # the plain diamonds, 3d..Ad
+    lead, bid = parse_hand("3d 3d 4d 4d"), parse_hand("2c")  # the bid makes clubs trump
+    rest = [c for c in every if c not in diamonds] + diamonds
+    for c in card_ids(lead + bid):
+        rest.remove(c)
+    seat2 = [c for c in rest if c not in diamonds][:25]  # no diamonds at all
+    for c in seat2:
+        rest.remove(c)
+    deals = {"1": from_ids(card_ids(lead + bid) + rest[:20]), "2": from_ids(seat2),
+             "3": from_ids(rest[20:45]), "4": from_ids(rest[45:70])}  # fmt: skip
+    kitty = format_hand(from_ids(rest[70:]))
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        base = str(client.base_url).rstrip("/")
+        made = client.post("/api/tables", json={"game": "shengji", "players": PLAYERS}).json()
+        table, token = made["id"], made["token"]
+        start = {"dealer": 1, "trump": "c", "deals": {k: format_hand(v) for k, v in deals.items()}}
+        assert send(client, table, token, "hand", start).status_code == 201
+        assert send(client, table, token, "move", {"seat": 1, "bid": "2c"}).status_code == 200
+        exchange = {"seat": 1, "discard": kitty, "kitty": kitty}
+        done = send(client, table, token, "move", exchange)
+        assert done.status_code == 200, done.text
+        play = {"seat": 1, "play": format_hand(lead)}
+        assert send(client, table, token, "move", play).status_code == 200
+        state = client.get(f"/api/tables/{table}").json()
+        order = _order(state)
+        many = count_follows(order, classify(order, lead), deals["2"])
+        assert state["turn"] == 2 and many > 240
+        a = Device(browser, PHONE)
+        a.page.goto(f"{base}/t/{table}#k={token}")
+        a.page.wait_for_selector("#sj-offer")
+        assert a.page.locator("#sj-offer .sjchip").count() == 0
+        said = a.page.locator("#sj-offer-many").inner_text()
+        assert f"has {many} legal plays" in said and "any 4 cards" in said, said
+        a.check("offer-6-too-many")
