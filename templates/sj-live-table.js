@@ -136,9 +136,7 @@
       center.appendChild(el("div", { cls: "lastnote", text: name(led.seat) + " threw " + led.play + ": " +
         name(led.blocked_by) + " blocked it, held to " + led.forced }));
     }
-    if (lead && lead.units) {
-      center.appendChild(el("div", { cls: "sjunits" }, lead.units.map(function (u) { return el("span", { text: u }); })));
-    }
+    if (lead && lead.units) center.appendChild(leadUnits(lead));
     if (!state.trick_moves.length && state.last_trick) center.appendChild(el("div", { cls: "lastnote", text: "the last trick" }));
     if (state.winning) center.appendChild(el("div", { text: name(state.winning) + " is winning" + (state.trick_points ? " \u00b7 " + state.trick_points + " points" : "") }));
     if (state.status === "over") center.appendChild(el("div", { cls: "pts", text: "Won by " + state.winners.map(name).join(" & ") }));
@@ -153,6 +151,24 @@
       ring.appendChild(center);
     }
     felt.appendChild(ring);
+  }
+
+  /* The lead's units, named: "tractor 8♦8♦6♦6♦"; a throw says it is one and how many units
+     it has. A unit's kind is told by its size (1 a single, 2 a pair, more a tractor). */
+  function leadUnits(lead) {
+    var kinds = { 1: "single", 2: "pair" };
+    var throwing = lead.kind === "throw" || lead.units.length > 1;
+    var box = el("div", { cls: "sjunits", "data-kind": lead.kind || "" });
+    if (throwing) box.appendChild(el("b", { text: "throw of " + lead.units.length + " units:" }));
+    lead.units.forEach(function (u) {
+      var cards = u.split(" ");
+      box.appendChild(el("span", { cls: "unit", "data-unit": u }, [
+        el("i", { text: kinds[cards.length] || "tractor" }), " ",
+        el("span", { cls: "faces" }, cards.map(function (c) {
+          return el("span", { cls: isRed(c) ? "red" : "", text: cardFace(c).textContent }); }))
+      ]));
+    });
+    return box;
   }
 
   function renderEnd() {
@@ -316,7 +332,70 @@
     }
     buttons.appendChild(button("Clear", "small", function () { cleared(); render(); }));
     form.appendChild(buttons);
+    offerChips(form);
     box.appendChild(form);
+  }
+
+  /* The plays the seat to move may tap (the server's `offer`, where its hand is known): on a
+     follow every legal follow, on a lead each single, pair and tractor. A tap fills the cards
+     in (and picks them in the hand), as Zheng Fen's legal plays do; Play sends them. */
+  function offerChips(form) {
+    var offer = state.offer;
+    if (!offer || offer.seat !== ui.seat) return;
+    var typedNow = typed();
+    function chip(p) {
+      var faces = p.play.split(" ").map(function (c) {
+        return el("span", { cls: isRed(c) ? "red" : "", text: cardFace(c).textContent });
+      });
+      return el("button", { type: "button", cls: "chip sjchip" + (p.play === typedNow ? " on" : ""),
+        "data-play": p.play, "data-kind": p.kind || "follow", "aria-label": (p.kind ? p.kind + " " : "") + p.play,
+        onclick: function () { pick(p.play); } }, faces);
+    }
+    function group(title, plays, open) {
+      if (!plays.length) return null;
+      var chips = el("div", { cls: "chips" }, plays.map(chip));
+      if (open) return el("div", { cls: "sjoffer" }, [el("div", { cls: "small muted", text: title }), chips]);
+      return el("details", { cls: "sjoffer" }, [el("summary", { cls: "small", text: title }), chips]);
+    }
+    var box = el("div", { id: "sj-offer" });
+    var who = name(offer.seat);
+    if (offer.lead) {
+      var of = function (k) { return offer.plays.filter(function (p) { return p.kind === k; }); };
+      box.appendChild(el("div", { cls: "small muted", text: who + " leads: tap a tractor, a pair or a single to fill it in. A throw: tap its cards in the hand, or type them." }));
+      [group("Tractors", of("tractor"), true), group("Pairs", of("pair"), true),
+        group(plural(of("single").length, "single"), of("single"), !of("tractor").length && !of("pair").length)
+      ].forEach(function (g) { if (g) box.appendChild(g); });
+    } else if (offer.plays.length) {
+      box.appendChild(el("div", { cls: "small muted", text: who + "'s legal " + (offer.count === 1 ? "play" : "plays (" + offer.count + ")") + ": tap one to fill it in" }));
+      var plays = offer.plays.map(function (p) { return { play: p }; });
+      box.appendChild(el("div", { cls: "chips" }, plays.slice(0, 24).map(chip)));
+      var rest = group(plural(plays.length - 24, "more play"), plays.slice(24), false);
+      if (rest) box.appendChild(rest);
+    } else {
+      // a hand short of the led suit: what it must play, and how many others go with it
+      var short = offer.must === null ? "" : offer.must ? ": " + offer.must + " and " + plural(offer.more, "more card") + " of any suit" :
+        ": any " + plural(offer.more, "card") + " (none of the led suit is left)";
+      box.appendChild(el("div", { cls: "small muted", id: "sj-offer-many", text: who + " has " + offer.count +
+        " legal plays, too many to list" + short + ". Tap the cards in the hand." }));
+    }
+    form.appendChild(box);
+  }
+
+  function pick(play) {
+    var input = $("sj-cards");
+    input.value = play;
+    ui.text = play;
+    ui.touched = true;
+    // the hand's buttons show the play picked: each of its cards once, copies in turn
+    var hand = state.hands[ui.seat - 1];
+    var cards = hand && hand.cards ? hand.cards.split(/\s+/) : [];
+    var left = play.split(" ");
+    ui.picked = [];
+    cards.forEach(function (c, i) {
+      var at = left.indexOf(c);
+      if (at >= 0) { left.splice(at, 1); ui.picked.push(c + "#" + i); }
+    });
+    render();
   }
 
   function renderEntry() {

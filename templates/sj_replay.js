@@ -212,7 +212,12 @@
       if (play.blocker !== null && play.blocker !== undefined) why += ": " + name(play.blocker) + " could beat it";
       b.appendChild(el("div", "flag", why));
     } else {
-      b.appendChild(units(play.units));
+      var row = units(play.units);
+      // a lead of a tractor or a throw says so: its units are grouped, but not named
+      if (play.kind === "tractor" || play.kind === "throw") {
+        row.insertBefore(el("span", "tag", play.kind === "throw" ? "throw · " + play.units.length + " units" : "tractor"), row.firstChild);
+      }
+      b.appendChild(row);
     }
     return b;
   }

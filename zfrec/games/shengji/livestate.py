@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from zfrec.games.shengji.cards import format_hand, points, size
 from zfrec.games.shengji.formats import classify, unit_text
+from zfrec.games.shengji.offers import follow_offer, lead_units, units_text
 from zfrec.games.shengji.records import SjRound
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.rules import level_text
@@ -47,6 +48,7 @@ def sj_live_state(
         "trick_moves": [], "winning": None, "points": 0, "cards_left": [None] * n,
         "hands": [None] * n, "moves": moves[since:], "moves_from": min(since, len(moves)),
         "moves_total": len(moves), "entries": len(live.entries), "legal": None,
+        "offer": None,
         "bids": [], "kitty": None, "discard": None, "last_round": _round_end(live),
         "next": None, "winners": [s + 1 for s in live.winners],
     }  # fmt: skip
@@ -100,7 +102,9 @@ def _play_json(live: SjLive, state: RoundState, rnd: SjRound, view: int | None) 
         item: dict[str, Any] = {"seat": seat + 1, "play": format_hand(cards)}
         if i == 0 and order is not None:
             try:
-                item["units"] = [unit_text(u) for u in classify(order, cards).units]
+                fmt = classify(order, cards)
+                item["units"] = [unit_text(u) for u in fmt.units]
+                item["kind"] = fmt.kind
             except Exception:  # a lead the replay judged no lead: shown as written
                 item["units"] = [format_hand(cards)]
         trick_moves.append(item)
@@ -120,7 +124,20 @@ def _play_json(live: SjLive, state: RoundState, rnd: SjRound, view: int | None) 
         plays = state.legal_plays()
         if len(plays) <= MAX_LEGAL:
             out["legal"] = [{"play": format_hand(p)} for p in plays]
+        out["offer"] = _offer(state, mover)
     return out
+
+
+def _offer(state: RoundState, mover: int) -> dict[str, Any] | None:
+    """The plays to tap for the seat to move, whose hand is known (LIVE.md, `offer`)."""
+    order, hand = state.order, state.hands[mover]
+    if order is None or not hand or state.phase != "play":
+        return None
+    if state.lead is None:
+        units = lead_units(order, hand)
+        return {"seat": mover + 1, "lead": True, "plays": units_text(units),
+                "count": len(units), "must": None, "more": 0}  # fmt: skip
+    return {"seat": mover + 1, "lead": False, **follow_offer(order, state.lead, hand)}
 
 
 def _last_trick(rnd: SjRound, n: int, over: bool) -> list[dict[str, Any]] | None:

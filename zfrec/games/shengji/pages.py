@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from zfrec.cardwords import card_str
 from zfrec.diagnostics import Diagnostic
@@ -35,6 +35,9 @@ from zfrec.games.shengji.rules import SjRules, level_rank, level_text
 from zfrec.games.shengji.trick import trick_winner
 from zfrec.render.views import isolate
 
+if TYPE_CHECKING:
+    from zfrec.games.shengji.solverecord import RoundCosts
+
 __all__ = [
     "RoundPage",
     "SjGameView",
@@ -43,6 +46,7 @@ __all__ = [
     "match_view",
     "render_shengji_files",
     "round_page",
+    "solved_round",
 ]
 
 SUIT_WORDS = {"s": "♠ spades", "h": "♥ hearts", "d": "♦ diamonds", "c": "♣ clubs", "nt": "no trump"}
@@ -66,14 +70,26 @@ def cost_notes(
     """`cost_marks` with what each mark stands for, in words, for "At this move": the points
     the play gave away and the opponents' double-dummy total before and after it (a bare `?`
     says neither how much nor against what)."""
+    costs = solved_round(match, round_index, solve_cards, report)
+    return {} if costs is None else _notes(costs)
+
+
+def solved_round(
+    match: SjMatch, round_index: int, solve_cards: int = 0, report: SjReport | None = None
+) -> RoundCosts | None:
+    """The solver's costs of a round's plays and its par (`round_costs`, over the positions
+    with at most `solve_cards` cards left), or None when not asked for (0) or not solvable."""
     if solve_cards <= 0:
-        return {}
+        return None
     from zfrec.games.shengji.solverecord import round_costs
 
     try:
-        costs = round_costs(match, round_index, max_cards=solve_cards, report=report)
+        return round_costs(match, round_index, max_cards=solve_cards, report=report)
     except ZfrecError:
-        return {}
+        return None
+
+
+def _notes(costs: RoundCosts) -> dict[tuple[int, int], tuple[str, str]]:
     out: dict[tuple[int, int], tuple[str, str]] = {}
     for p in costs.plays:
         mark = costs.mark(p.cost)
@@ -230,6 +246,7 @@ def match_view(match: SjMatch, viewer: int | None = None, solve_cards: int = 0) 
     levels = _first_levels(match, ledgers, n)
     for i, rnd in enumerate(match.rounds):
         ledger = ledgers.get(rnd.number)
+        solved = solved_round(match, i, solve_cards if viewer is None else 0, report)
         page, summary = round_page(
             match,
             i,
@@ -240,7 +257,8 @@ def match_view(match: SjMatch, viewer: int | None = None, solve_cards: int = 0) 
             viewer,
             rules,
             # the solver knows every hand: its marks are not for one seat's view
-            cost_notes(match, i, solve_cards if viewer is None else 0, report),
+            {} if solved is None else _notes(solved),
+            solved,
         )
         page.prev_href = round_href(match.rounds[i - 1].number) if i > 0 else None
         last = i + 1 == len(match.rounds)
@@ -262,8 +280,10 @@ def round_page(
     viewer: int | None,
     rules: SjRules | None,
     marks: dict[tuple[int, int], tuple[str, str]] | None = None,
+    solved: RoundCosts | None = None,
 ) -> tuple[RoundPage, RoundSummary]:
-    """One round's page data and its summary line."""
+    """One round's page data and its summary line; `solved`: the solver's costs of the round
+    (`solved_round`), whose par the result names."""
     players = list(match.players)
     n = len(players)
     order = _order(rnd, ledger)
@@ -341,6 +361,12 @@ def round_page(
                 notes.append("disputed" + (f": {move.dispute_note}" if move.dispute_note else ""))
             verb = "leads" if turn == 1 else "plays"
             text = "  ".join(glyphs(u) for u in play["units"])
+            kind = play.get("kind")
+            if kind == "throw":  # a throw that stands: its units told apart
+                verb = f"throws {len(play['units'])} units:"
+                text = " · ".join(glyphs(u) for u in play["units"])
+            elif kind in ("pair", "tractor"):
+                verb = f"leads a {kind}"
             if move.failed:
                 text = f"throws {glyphs(_cards(order, move.cards))}, which fails: {text} stays"
                 verb = ""
@@ -374,6 +400,8 @@ def round_page(
         if result.penalty:
             end_bits.append(f"throw penalties {result.penalty:+d}")
         end_bits.append(f"total {result.total}")
+    if solved is not None:
+        end_bits.append(_par_text(solved))
     steps.append({
         "kind": "result", "trick": None, "seat": None,
         "headline": "; ".join(end_bits),
@@ -411,6 +439,8 @@ def round_page(
         "change": summary_change,
         "swap_at": rules.swap_at if rules else 80,
     }
+    if solved is not None:
+        data.update(par=solved.par, from_par=solved.from_par)
     meta = f"{rules.preset if rules else match.preset}; {trump_word}, rank {rank_text}"
     page = RoundPage(rnd.number, f"Round {rnd.number}", data, meta=meta)
     summary = RoundSummary(
@@ -421,6 +451,17 @@ def round_page(
         None if result is None else not result.change.swap,
     )  # fmt: skip
     return page, summary
+
+
+def _par_text(costs: RoundCosts) -> str:
+    """The round's par against its result, as `zfrec analyze` says it: `par 30, +15 from par`
+    (the opponents took 15 more than perfect play gives them); `par not solved` when the
+    solver could not solve the round from its first lead (a whole round is mostly beyond it)."""
+    if costs.par is None:
+        return "par not solved"
+    if costs.from_par is None:
+        return f"par {costs.par}"
+    return f"par {costs.par}, {costs.from_par:+d} from par"
 
 
 def _format(order: Order | None, cards: int) -> Format | None:
@@ -462,6 +503,7 @@ def _play_json(order: Order | None, move: SjMove, lead: Format | None) -> dict[s
         out["throw"] = True
     elif lead is not None:
         out["throw"] = lead.kind == "throw"
+        out["kind"] = lead.kind
     if move.annotation:
         out["annotation"] = move.annotation
     return out
