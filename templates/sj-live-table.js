@@ -342,7 +342,8 @@
   function offerChips(form) {
     var offer = state.offer;
     if (!offer || offer.seat !== ui.seat) return;
-    var typedNow = typed();
+    // the play filled in: render() keeps it in ui.text (the input is not on the page yet)
+    var typedNow = (ui.text || "").trim();
     function chip(p) {
       var faces = p.play.split(" ").map(function (c) {
         return el("span", { cls: isRed(c) ? "red" : "", text: cardFace(c).textContent });

@@ -31,6 +31,10 @@ def _chips(page: Any) -> list[str]:
     return [str(c.get_attribute("data-play")) for c in page.locator("#sj-offer .sjchip").all()]
 
 
+def _chips_on(page: Any) -> list[str]:
+    return [str(c.get_attribute("data-play")) for c in page.locator("#sj-offer .sjchip.on").all()]
+
+
 def _table(client: Any, steps: list[Any]) -> tuple[str, str]:
     made = client.post("/api/tables", json={"game": "shengji", "players": PLAYERS}).json()
     for s in steps:
@@ -63,6 +67,8 @@ def test_a_follow_offers_the_engines_legal_follows(browser: Any, tmp_path: Path)
         assert a.page.locator("#sj-cards").input_value() == pick
         picked = a.page.locator("#entry .sjhand button.sel").all()
         assert sorted(b.get_attribute("data-card") for b in picked) == sorted(pick.split())
+        # the chip tapped shows it is the play filled in, and it alone
+        assert _chips_on(a.page) == [pick]
         a.check("offer-1-follow")
         a.tap("#entry button:text('Play')")
         a.at(state["version"] + 1)
