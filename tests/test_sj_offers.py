@@ -77,3 +77,14 @@ def test_a_follow_too_many_to_list_says_what_it_must_hold() -> None:
     assert offer["plays"] == []
     assert offer["count"] == sum(1 for _ in legal_follows(order, lead, hand)) > MAX_FOLLOWS
     assert offer["must"] == "9d" and offer["more"] == 3
+
+
+def test_a_long_follow_from_many_cards_of_the_suit_lists_none_and_counts_them() -> None:
+    # a hand not short of the led suit may have more than MAX_FOLLOWS follows too (a throw of
+    # six trumps against 21 trumps): none listed, nothing it must hold, only how many there are
+    order = order_for("2c")
+    lead = classify(order, parse_hand("4c 6c 9c Jc Kc Ac"))
+    hand = parse_hand("3c 3c 4c 5c 5c 6c 7c 8c 8c 9c Tc Jc Jc Qc Kc Ac 2s 2h 2d SJ BJ 3d 4d 5d")
+    offer = follow_offer(order, lead, hand)
+    assert offer["plays"] == [] and offer["must"] is None and offer["more"] == 0
+    assert offer["count"] == sum(1 for _ in legal_follows(order, lead, hand)) > MAX_FOLLOWS
