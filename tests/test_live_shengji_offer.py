@@ -114,6 +114,15 @@ def test_a_lead_offers_its_units_and_the_felt_names_them(browser: Any, tmp_path:
         wide.page.wait_for_selector("#sj-offer")
         assert wide.page.locator("#sj-offer .sjchip").count() == len(units)
         wide.check("offer-2-lead-desktop")
+        # a single tapped in the folded list: the list stays open, its chip shown picked
+        folded = a.page.locator("#sj-offer details.sjoffer")
+        folded.locator("summary").tap()
+        single = folded.locator(".sjchip").nth(1)
+        one = str(single.get_attribute("data-play"))
+        single.tap()
+        assert a.page.locator("#sj-cards").input_value() == one
+        assert _chips_on(a.page) == [one]
+        assert a.page.locator("#sj-offer .sjchip.on").is_visible()
         tractor = a.page.locator('#sj-offer .sjchip[data-kind="tractor"]').first
         play = str(tractor.get_attribute("data-play"))
         tractor.tap()
