@@ -17,7 +17,7 @@
   var state = JSON.parse($("zf-state").textContent);
   var TRUMPS = [["", "from the bids"], ["s", "\u2660 spades"], ["h", "\u2665 hearts"],
     ["d", "\u2666 diamonds"], ["c", "\u2663 clubs"], ["nt", "no-trump"]];
-  var ui = { seat: null, picked: [], text: "", touched: false, more: null };
+  var ui = { seat: null, picked: [], text: "", touched: false, more: null, unfolded: null };
   var busy = false;  // an entry is on its way: a second tap must not send it again
 
   function name(seat) { return state.players[seat - 1]; }
@@ -342,7 +342,8 @@
   function offerChips(form) {
     var offer = state.offer;
     if (!offer || offer.seat !== ui.seat) return;
-    var typedNow = typed();
+    // the play filled in: render() keeps it in ui.text (the input is not on the page yet)
+    var typedNow = (ui.text || "").trim();
     function chip(p) {
       var faces = p.play.split(" ").map(function (c) {
         return el("span", { cls: isRed(c) ? "red" : "", text: cardFace(c).textContent });
@@ -351,11 +352,16 @@
         "data-play": p.play, "data-kind": p.kind || "follow", "aria-label": (p.kind ? p.kind + " " : "") + p.play,
         onclick: function () { pick(p.play); } }, faces);
     }
+    // a folded list stays open across a redraw where it was opened, or holds the play picked
     function group(title, plays, open) {
       if (!plays.length) return null;
       var chips = el("div", { cls: "chips" }, plays.map(chip));
       if (open) return el("div", { cls: "sjoffer" }, [el("div", { cls: "small muted", text: title }), chips]);
-      return el("details", { cls: "sjoffer" }, [el("summary", { cls: "small", text: title }), chips]);
+      var key = offer.lead ? "lead" : "follow";
+      var shut = el("details", { cls: "sjoffer", open: ui.unfolded === key ||
+        plays.some(function (p) { return p.play === typedNow; }) }, [el("summary", { cls: "small", text: title }), chips]);
+      shut.addEventListener("toggle", function () { ui.unfolded = shut.open ? key : null; });
+      return shut;
     }
     var box = el("div", { id: "sj-offer" });
     var who = name(offer.seat);

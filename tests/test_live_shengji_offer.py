@@ -31,6 +31,10 @@ def _chips(page: Any) -> list[str]:
     return [str(c.get_attribute("data-play")) for c in page.locator("#sj-offer .sjchip").all()]
 
 
+def _chips_on(page: Any) -> list[str]:
+    return [str(c.get_attribute("data-play")) for c in page.locator("#sj-offer .sjchip.on").all()]
+
+
 def _table(client: Any, steps: list[Any]) -> tuple[str, str]:
     made = client.post("/api/tables", json={"game": "shengji", "players": PLAYERS}).json()
     for s in steps:
@@ -63,6 +67,8 @@ def test_a_follow_offers_the_engines_legal_follows(browser: Any, tmp_path: Path)
         assert a.page.locator("#sj-cards").input_value() == pick
         picked = a.page.locator("#entry .sjhand button.sel").all()
         assert sorted(b.get_attribute("data-card") for b in picked) == sorted(pick.split())
+        # the chip tapped shows it is the play filled in, and it alone
+        assert _chips_on(a.page) == [pick]
         a.check("offer-1-follow")
         a.tap("#entry button:text('Play')")
         a.at(state["version"] + 1)
@@ -108,6 +114,15 @@ def test_a_lead_offers_its_units_and_the_felt_names_them(browser: Any, tmp_path:
         wide.page.wait_for_selector("#sj-offer")
         assert wide.page.locator("#sj-offer .sjchip").count() == len(units)
         wide.check("offer-2-lead-desktop")
+        # a single tapped in the folded list: the list stays open, its chip shown picked
+        folded = a.page.locator("#sj-offer details.sjoffer")
+        folded.locator("summary").tap()
+        single = folded.locator(".sjchip").nth(1)
+        one = str(single.get_attribute("data-play"))
+        single.tap()
+        assert a.page.locator("#sj-cards").input_value() == one
+        assert _chips_on(a.page) == [one]
+        assert a.page.locator("#sj-offer .sjchip.on").is_visible()
         tractor = a.page.locator('#sj-offer .sjchip[data-kind="tractor"]').first
         play = str(tractor.get_attribute("data-play"))
         tractor.tap()
@@ -194,3 +209,58 @@ def test_a_follow_too_many_to_list_says_what_it_must_hold(browser: Any, tmp_path
         said = a.page.locator("#sj-offer-many").inner_text()
         assert f"has {many} legal plays" in said and "any 4 cards" in said, said
         a.check("offer-6-too-many")
+
+
+# Boxes that stick out of their own panel (the felt's middle, the entry form): inside the
+# screen, so LAYOUT does not see them, but over the seats beside or past the form's edge.
+OUTSIDE = """() => {
+  const out = [];
+  const within = (sel, box) => document.querySelectorAll(sel).forEach(e => {
+    const r = e.getBoundingClientRect(), b = box.getBoundingClientRect();
+    if (r.left < b.left - 1 || r.right > b.right + 1) out.push(sel + ' ' + e.textContent);
+  });
+  within('.sjcenter .sjunits .unit', document.querySelector('.sjcenter'));
+  within('#sj-offer .sjchip', document.querySelector('#entry'));
+  return out;
+}"""
+
+
+def test_a_long_tractor_and_its_follow_fit_a_phone(browser: Any, tmp_path: Path) -> None:
+    # A tractor of six pairs led and a twelve-card follow: their cards could not wrap, so the
+    # tractor ran over the seats beside the felt's middle and the chip past the form's edge.
+    every = sorted(
+        card_ids(
+            parse_hand(" ".join(f"{r}{s}" for r in "3456789TJQKA2" for s in "shdc") + " SJ BJ")
+        )
+        * 2
+    )
+    lead, bid = parse_hand("3h 3h 4h 4h 5h 5h 6h 6h 7h 7h 8h 8h"), parse_hand("2c")
+    rest = list(every)
+    for c in card_ids(lead + bid):
+        rest.remove(c)
+    hearts = [c for c in rest if c % 4 == 1 and c < 48]  # the twelve plain hearts left
+    others = [c for c in rest if c not in hearts]
+    seat2 = hearts + others[:13]
+    rest = others[13:]
+    deals = {"1": from_ids(card_ids(lead + bid) + rest[:12]), "2": from_ids(seat2),
+             "3": from_ids(rest[12:37]), "4": from_ids(rest[37:62])}  # fmt: skip
+    kitty = format_hand(from_ids(rest[62:]))
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        base = str(client.base_url).rstrip("/")
+        made = client.post("/api/tables", json={"game": "shengji", "players": PLAYERS}).json()
+        table, token = made["id"], made["token"]
+        start = {"dealer": 1, "trump": "c", "deals": {k: format_hand(v) for k, v in deals.items()}}
+        assert send(client, table, token, "hand", start).status_code == 201
+        assert send(client, table, token, "move", {"seat": 1, "bid": "2c"}).status_code == 200
+        exchange = {"seat": 1, "discard": kitty, "kitty": kitty}
+        assert send(client, table, token, "move", exchange).status_code == 200
+        play = {"seat": 1, "play": format_hand(lead)}
+        assert send(client, table, token, "move", play).status_code == 200
+        state = client.get(f"/api/tables/{table}").json()
+        assert state["trick_moves"][0]["kind"] == "tractor"
+        assert state["offer"]["plays"] == [format_hand(from_ids(hearts))]  # all its hearts
+        a = Device(browser, PHONE)
+        a.page.goto(f"{base}/t/{table}#k={token}")
+        a.page.wait_for_selector("#sj-offer .sjchip")
+        assert a.page.evaluate(OUTSIDE) == []
+        a.check("offer-7-long-tractor")

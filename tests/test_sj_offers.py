@@ -77,3 +77,37 @@ def test_a_follow_too_many_to_list_says_what_it_must_hold() -> None:
     assert offer["plays"] == []
     assert offer["count"] == sum(1 for _ in legal_follows(order, lead, hand)) > MAX_FOLLOWS
     assert offer["must"] == "9d" and offer["more"] == 3
+
+
+def test_a_long_follow_from_many_cards_of_the_suit_lists_none_and_counts_them() -> None:
+    # a hand not short of the led suit may have more than MAX_FOLLOWS follows too (a throw of
+    # six trumps against 21 trumps): none listed, nothing it must hold, only how many there are
+    order = order_for("2c")
+    lead = classify(order, parse_hand("4c 6c 9c Jc Kc Ac"))
+    hand = parse_hand("3c 3c 4c 5c 5c 6c 7c 8c 8c 9c Tc Jc Jc Qc Kc Ac 2s 2h 2d SJ BJ 3d 4d 5d")
+    offer = follow_offer(order, lead, hand)
+    assert offer["plays"] == [] and offer["must"] is None and offer["more"] == 0
+    assert offer["count"] == sum(1 for _ in legal_follows(order, lead, hand)) > MAX_FOLLOWS
+
+
+def test_the_live_state_lists_the_legal_plays_only_where_few_as_the_engine_does() -> None:
+    # `legal` is the engine's legal plays where there are at most MAX_LEGAL; a lead's are
+    # counted (lead_count) and a follow's listed no further, not all listed to find them many
+    from zfrec.games.shengji.livestate import MAX_LEGAL, _few_plays
+    from zfrec.games.shengji.offers import lead_count
+
+    listed = left_out = 0
+    for seed, trump in ((4, "Ts"), (5, "3"), (6, "Ac")):
+        for state in _rounds(seed, trump):
+            assert state.order is not None
+            engine = state.legal_plays()
+            if state.lead is None:
+                assert lead_count(state.order, state.hands[state.turn]) == len(engine)
+            few = _few_plays(state)
+            if len(engine) <= MAX_LEGAL:
+                assert few == engine
+                listed += 1
+            else:
+                assert few is None
+                left_out += 1
+    assert listed > 50 and left_out > 10, (listed, left_out)

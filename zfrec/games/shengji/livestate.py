@@ -4,11 +4,13 @@ Seats are 1-based here, as in the JSON API."""
 
 from __future__ import annotations
 
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from zfrec.games.shengji.cards import format_hand, points, size
+from zfrec.games.shengji.follow import legal_follows
 from zfrec.games.shengji.formats import classify, unit_text
-from zfrec.games.shengji.offers import follow_offer, lead_units, units_text
+from zfrec.games.shengji.offers import follow_offer, lead_count, lead_units, units_text
 from zfrec.games.shengji.records import SjRound
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.rules import level_text
@@ -121,11 +123,24 @@ def _play_json(live: SjLive, state: RoundState, rnd: SjRound, view: int | None) 
     }  # fmt: skip
     mover = state.turn
     if not over and (view is None or view == mover) and rb is not None and not rb.guessed[mover]:
-        plays = state.legal_plays()
-        if len(plays) <= MAX_LEGAL:
+        plays = _few_plays(state)
+        if plays is not None:
             out["legal"] = [{"play": format_hand(p)} for p in plays]
         out["offer"] = _offer(state, mover)
     return out
+
+
+def _few_plays(state: RoundState) -> list[int] | None:
+    """`state.legal_plays()` where there are at most MAX_LEGAL, else None: a lead's counted
+    first and a follow's listed no further than that, as a hand of many trumps has a million
+    leads (a second to list) and as many follows to a long throw."""
+    order, hand = state.order, state.hands[state.turn]
+    if state.phase != "play" or order is None:
+        return state.legal_plays()
+    if state.lead is None:
+        return state.legal_leads() if lead_count(order, hand) <= MAX_LEGAL else None
+    plays = list(islice(legal_follows(order, state.lead, hand), MAX_LEGAL + 1))
+    return plays if len(plays) <= MAX_LEGAL else None
 
 
 def _offer(state: RoundState, mover: int) -> dict[str, Any] | None:

@@ -17,12 +17,26 @@ from __future__ import annotations
 from itertools import islice, product
 from typing import TypedDict
 
-from zfrec.games.shengji.cards import distinct, format_cards, format_hand, pair_cards, size
+from zfrec.games.shengji.cards import (
+    count,
+    distinct,
+    format_cards,
+    format_hand,
+    pair_cards,
+    size,
+)
 from zfrec.games.shengji.follow import count_follows, legal_follows
 from zfrec.games.shengji.formats import Format
 from zfrec.games.shengji.order import TRUMP, Order
 
-__all__ = ["MAX_FOLLOWS", "FollowOffer", "follow_offer", "lead_units", "units_text"]
+__all__ = [
+    "MAX_FOLLOWS",
+    "FollowOffer",
+    "follow_offer",
+    "lead_count",
+    "lead_units",
+    "units_text",
+]
 
 MAX_FOLLOWS = 240  # follows listed to tap; beyond, the page says what the follow must hold
 _SUITS = (TRUMP, 0, 1, 2, 3)  # the order a hand is shown in: trumps first
@@ -58,6 +72,21 @@ def lead_units(order: Order, hand: int) -> list[tuple[str, tuple[int, ...]]]:
     out += [("pair", p[2]) for p in sorted(pairs)]
     out += [("single", s[2]) for s in sorted(singles)]
     return out
+
+
+def lead_count(order: Order, hand: int) -> int:
+    """How many leads `hand` has (`follow.every_lead`'s, throws included), without listing
+    them: each effective suit's non-empty multisets of its cards. A hand of many trumps has
+    a million, which the live state must not list to find that they are many."""
+    total = 0
+    for e in _SUITS:
+        held = hand & order.suit_mask[e]
+        if held:
+            ways = 1
+            for c in distinct(held):
+                ways *= count(held, c) + 1
+            total += ways - 1
+    return total
 
 
 class FollowOffer(TypedDict):
