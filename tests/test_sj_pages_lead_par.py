@@ -93,11 +93,12 @@ def test_the_result_names_the_par_and_the_distance_from_it() -> None:
     assert data["par"] == costs.par and data["from_par"] == costs.from_par
     result = data["steps"][-1]["headline"]
     assert result.endswith(f"; par {costs.par}, {costs.from_par:+d} from par"), result
-    # a round of real deals: the solver cannot solve it whole at 12 cards, and says so
+    # a round of real deals: the solver cannot solve it whole at 12 cards; as `analyze`, the
+    # page then says nothing of a par (a note on every real round would say nothing new)
     sample = _match(SJ / "03-failed-throw.zfn")
     assert round_costs(sample, 0, max_cards=12).par is None
     solved = match_view(sample, solve_cards=12).rounds[0].data
-    assert solved["par"] is None and solved["steps"][-1]["headline"].endswith("par not solved")
+    assert solved["par"] is None and "par" not in solved["steps"][-1]["headline"]
     # without the solver, nothing of a par
     plain = match_view(sample).rounds[0].data
     assert "par" not in plain and "par" not in plain["steps"][-1]["headline"]

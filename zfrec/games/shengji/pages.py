@@ -400,8 +400,9 @@ def round_page(
         if result.penalty:
             end_bits.append(f"throw penalties {result.penalty:+d}")
         end_bits.append(f"total {result.total}")
-    if solved is not None:
-        end_bits.append(_par_text(solved))
+    par = None if solved is None else _par_text(solved)
+    if par is not None:
+        end_bits.append(par)
     steps.append({
         "kind": "result", "trick": None, "seat": None,
         "headline": "; ".join(end_bits),
@@ -453,12 +454,13 @@ def round_page(
     return page, summary
 
 
-def _par_text(costs: RoundCosts) -> str:
+def _par_text(costs: RoundCosts) -> str | None:
     """The round's par against its result, as `zfrec analyze` says it: `par 30, +15 from par`
-    (the opponents took 15 more than perfect play gives them); `par not solved` when the
-    solver could not solve the round from its first lead (a whole round is mostly beyond it)."""
+    (the opponents took 15 more than perfect play gives them); None when the solver could not
+    solve the round from its first lead (a whole round of real deals is beyond it), where
+    `analyze` says nothing of a par either."""
     if costs.par is None:
-        return "par not solved"
+        return None
     if costs.from_par is None:
         return f"par {costs.par}"
     return f"par {costs.par}, {costs.from_par:+d} from par"
