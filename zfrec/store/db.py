@@ -12,6 +12,7 @@ The schema is managed by Alembic (zfrec/store/migrations) and upgraded when a st
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -40,6 +41,11 @@ READONLY = "zfrec_readonly"  # connection option: a SQLite transaction that only
 OWN_KEYS = "zfrec_own_keys"
 _FOREIGN_KEYS = "zfrec_foreign_keys"  # in a connection's info: whether SQLite enforces them now
 _PG_MIGRATION_LOCK = 0x7A66_7265  # pg_advisory_xact_lock key: one migrator at a time
+# libpq's parameters that are secrets, also when given in the URL's query
+_SECRET_QUERY = re.compile(r"(?i)(\b(?:ssl)?password=)[^&#\s]*")
+# A value without `://` that starts like a URL (`postgresql+psycopg:/user:pw@host/db`, a `/`
+# short) is a mistyped URL, not a SQLite file to create: it would keep the password as a name.
+_URL_LIKE = re.compile(r"^[A-Za-z][A-Za-z0-9]+(?:\+[A-Za-z0-9_]+)?:[^@]*@")
 
 
 class StoreError(ZfrecError):
@@ -50,17 +56,38 @@ def resolve_url(url: str | None = None) -> str:
     """The database to use: `url`, else $ZFREC_DB, else ./zfrec.db. A bare path is SQLite."""
     chosen = url or os.environ.get(ENV_VAR) or DEFAULT_URL
     if "://" not in chosen:
+        if _URL_LIKE.match(chosen):
+            raise StoreError(
+                f"not a database URL: {_redact(chosen)!r} (a URL starts scheme://, e.g. "
+                "postgresql+psycopg://user@host/db; a SQLite file is a plain path)"
+            )
         chosen = f"sqlite:///{chosen}"
     return chosen
 
 
 def describe(url: URL | str) -> str:
-    """The URL for messages, with any password hidden."""
+    """The URL for messages, with every secret hidden: the password, libpq's `password` and
+    `sslpassword` in the query, and all of a URL that SQLAlchemy cannot read but its user."""
     try:
         parsed = url if isinstance(url, URL) else make_url(url)
-    except ArgumentError:
-        return str(url)
-    return parsed.render_as_string(hide_password=True)
+    except (ArgumentError, ValueError):
+        return _redact(str(url))
+    shown = _SECRET_QUERY.sub(r"\1***", parsed.render_as_string(hide_password=True))
+    # an unescaped @ in the password leaves the rest of it in the host
+    return _redact(shown) if "@" in (parsed.host or "") else shown
+
+
+def _redact(text: str) -> str:
+    """`text` with what may be a password hidden: anything after the user, up to the last @
+    of the part before the query, and the query's secrets."""
+    text = _SECRET_QUERY.sub(r"\1***", text)
+    end = text.find("?")
+    at = text.rfind("@", 0, len(text) if end < 0 else end)
+    if at < 0:
+        return text
+    start = text.rfind("/", 0, at) + 1
+    user, colon, _ = text[start:at].partition(":")
+    return f"{text[:start]}{user if colon else ''}{colon}***{text[at:]}"
 
 
 def open_store(url: str | None = None, *, create: bool = True) -> Engine:
@@ -106,8 +133,12 @@ def make_engine(url: str | None = None, *, must_exist: bool = False) -> Engine:
     resolved = resolve_url(url)
     try:
         parsed = make_url(resolved)
-    except ArgumentError:
-        raise StoreError(f"not a database URL: {resolved!r}") from None
+    except (ArgumentError, ValueError):  # ValueError: a port that is not a number
+        raise StoreError(f"not a database URL: {_redact(resolved)!r}") from None
+    if "@" in (parsed.host or ""):
+        raise StoreError(
+            f"not a database URL: {describe(parsed)!r} (an @ in a user or password is written %40)"
+        )
     is_sqlite = parsed.get_backend_name() == "sqlite"
     if is_sqlite and must_exist:
         path = sqlite_file(parsed)

@@ -1,0 +1,106 @@
+"""The store where a club's record keeper meets it: database URLs whose secrets must never be
+shown, mistyped URLs, a locked SQLite file, an import that is interrupted, corrections of
+Sheng ji matches, and folders that hold a published site.
+
+The tests run `zfrec` as a separate process where the entry point's own handling matters (an
+internal error, a signal), and through typer's runner elsewhere.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests import test_store
+from zfrec.store import StoreError, open_store
+from zfrec.store.db import describe
+
+store_url = test_store.store_url  # the fixture: a SQLite file, then a PostgreSQL schema
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
+SECRET = "hunter2"
+
+
+def zfrec(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """`zfrec ARGS` as a user runs it: its own process, through the console entry point."""
+    env = {k: v for k, v in os.environ.items() if k not in ("ZFREC_DB", "ZFREC_TRACEBACK")}
+    return subprocess.run(
+        [sys.executable, "-c", "from zfrec.cli import main; main()", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=120,
+    )
+
+
+# secrets in database URLs -----------------------------------------------------------------------
+
+# Each holds the secret somewhere a message could show it: in the query (libpq's password and
+# sslpassword parameters), after an unescaped @ (part of the password read as the host), or in
+# a URL SQLAlchemy cannot read, or one mistyped without its `//`.
+LEAKY_URLS = [
+    f"postgresql+psycopg://someone@127.0.0.1:1/x?password={SECRET}",
+    f"postgresql+psycopg://someone@127.0.0.1:1/x?sslmode=require&sslpassword={SECRET}",
+    f"postgresql+psycopg://someone:pass@{SECRET}@127.0.0.1:1/x",
+    f"postgresql+psycopg://someone:{SECRET}@127.0.0.1:abc/x",
+    f"postgresql+psycopg://someone:{SECRET}@[::1/x",
+    f"pg sql://someone:{SECRET}@127.0.0.1/x",
+    f"postgresql+psycopg:/someone:{SECRET}@127.0.0.1/x",
+    f"postgresql:someone:{SECRET}@127.0.0.1/x",
+]
+
+
+@pytest.mark.parametrize("url", LEAKY_URLS)
+def test_describe_never_shows_a_secret(url: str) -> None:
+    shown = describe(url)
+    assert SECRET not in shown
+    assert "***" in shown
+
+
+@pytest.mark.parametrize("url", LEAKY_URLS)
+def test_a_bad_or_unreachable_url_is_one_line_exit_2_without_its_secret(
+    url: str, tmp_path: Path
+) -> None:
+    with pytest.raises(StoreError) as info:
+        open_store(url)
+    assert SECRET not in str(info.value)
+    record = SAMPLES / "02-three-players.zfn"
+    for args in (["games"], ["import", str(record), "--json"], ["stats", "--json"]):
+        done = zfrec(*args, "--db", url, cwd=tmp_path)
+        assert done.returncode == 2, (args, done.stderr)
+        assert done.stdout == ""
+        assert done.stderr.startswith("error: ") and done.stderr.count("\n") == 1, done.stderr
+        assert SECRET not in done.stderr
+    assert list(tmp_path.iterdir()) == []  # a mistyped URL is not a SQLite file to create
+
+
+def test_a_url_mistyped_without_slashes_is_refused_not_made_a_file(tmp_path: Path) -> None:
+    url = f"postgresql+psycopg:/someone:{SECRET}@127.0.0.1/x"
+    done = zfrec("import", str(SAMPLES / "02-three-players.zfn"), "--db", url, cwd=tmp_path)
+    assert done.returncode == 2
+    assert "not a database URL" in done.stderr and SECRET not in done.stderr
+    # a plain path with a colon in a file name is still a SQLite file
+    done = zfrec(
+        "import", str(SAMPLES / "02-three-players.zfn"), "--db", "club:2026.db", cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "club:2026.db").is_file()
+
+
+def test_a_password_in_the_query_is_hidden_on_success(store_url: str, tmp_path: Path) -> None:
+    if not store_url.startswith("postgresql"):
+        pytest.skip("a query password is libpq's: PostgreSQL only")
+    url = f"{store_url}&password={SECRET}"  # the test server trusts the role: it is not checked
+    record = SAMPLES / "02-three-players.zfn"
+    done = zfrec("import", str(record), "--db", url, "--json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert SECRET not in done.stdout + done.stderr
+    assert '"database": "postgresql+psycopg://' in done.stdout
+    done = zfrec("import", str(record), "--db", url, cwd=tmp_path)
+    assert done.returncode == 0 and SECRET not in done.stdout + done.stderr
+    assert "password=***" in done.stdout
