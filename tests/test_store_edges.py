@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from sqlalchemy import Connection
 
 from tests import test_store
 from zfrec.store import StoreError, open_store
@@ -104,3 +105,47 @@ def test_a_password_in_the_query_is_hidden_on_success(store_url: str, tmp_path: 
     done = zfrec("import", str(record), "--db", url, cwd=tmp_path)
     assert done.returncode == 0 and SECRET not in done.stdout + done.stderr
     assert "password=***" in done.stdout
+
+
+# a locked SQLite file ---------------------------------------------------------------------------
+
+
+def test_an_import_waits_for_a_locked_sqlite_store_once_not_five_times(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process holds the write lock past the busy timeout: the import stops there, one
+    line, exit 2 (the store cannot be used now), and neither retries the file nor goes on to
+    wait again for every other file."""
+    import sqlite3
+
+    from typer.testing import CliRunner
+
+    from zfrec.cli import app
+    from zfrec.store import db
+
+    store = tmp_path / "club.db"
+    first, second = SAMPLES / "02-three-players.zfn", SAMPLES / "03-five-players.zfn"
+    runner = CliRunner()
+    assert runner.invoke(app, ["import", str(first), "--db", str(store)]).exit_code == 0
+    monkeypatch.setattr(db, "BUSY_TIMEOUT_S", 0.2)
+    began: list[int] = []
+    real_begin = db._sqlite_begin
+
+    def counting_begin(connection: Connection) -> None:  # counts the tries for the lock
+        if not connection.get_execution_options().get(db.READONLY, False):
+            began.append(1)
+        real_begin(connection)
+
+    monkeypatch.setattr(db, "_sqlite_begin", counting_begin)
+    holder = sqlite3.connect(store, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # a second process writing, mid-transaction
+    try:
+        result = runner.invoke(app, ["import", str(second), str(first), "--db", str(store)])
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert result.exit_code == 2, result.output
+    assert "the store cannot be used now: database is locked" in result.stderr
+    assert result.stderr.count("\n") == 1
+    assert "could not store the file" not in result.stderr
+    assert len(began) == 1  # one try for the write lock, of the first file only

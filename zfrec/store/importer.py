@@ -166,7 +166,7 @@ def import_file(
                 # A concurrent importer stored the same game or player first, or the server
                 # broke a deadlock between us: start again, a little later, from what is there.
                 session.rollback()
-                if read_only(exc):  # no later attempt can write either
+                if read_only(exc) or _waited_for_lock(session, exc):  # no later attempt can write
                     raise
                 if attempt == _ATTEMPTS:
                     reason = str(exc.orig or exc).strip().splitlines()[0]
@@ -176,6 +176,15 @@ def import_file(
                 session.rollback()
                 raise
     raise AssertionError("unreachable")
+
+
+def _waited_for_lock(session: Session, exc: Exception) -> bool:
+    """Whether SQLite gave up waiting for another writer: it has waited its busy timeout
+    already (STORE.md), and waiting again per attempt, and per file, would multiply that."""
+    if session.get_bind().dialect.name != "sqlite" or not isinstance(exc, OperationalError):
+        return False
+    reason = str(exc.orig or exc).lower()
+    return "locked" in reason or "busy" in reason
 
 
 def _read_file(
