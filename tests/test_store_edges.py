@@ -149,3 +149,71 @@ def test_an_import_waits_for_a_locked_sqlite_store_once_not_five_times(
     assert result.stderr.count("\n") == 1
     assert "could not store the file" not in result.stderr
     assert len(began) == 1  # one try for the write lock, of the first file only
+
+
+# an interrupted import --------------------------------------------------------------------------
+
+
+def _stored_games(store: Path) -> int:
+    import sqlite3
+
+    if not store.exists():
+        return 0
+    with sqlite3.connect(f"file:{store}?mode=ro", uri=True) as conn:
+        try:
+            return int(conn.execute("SELECT count(*) FROM game").fetchone()[0])
+        except sqlite3.OperationalError:  # the schema is being made
+            return 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("as_json", [True, False])
+def test_ctrl_c_during_an_import_says_what_was_stored(tmp_path: Path, as_json: bool) -> None:
+    """Ctrl-C after the first file was stored, in the second: the first stays stored, nothing
+    of the second is, and the output says so (`--json`: the document still ends, with
+    `"error": "interrupted"`), exit 130."""
+    import json
+    import signal
+    import sqlite3
+    import time
+
+    from zfrec.games.zhengfen.engine.rules import preset
+    from zfrec.games.zhengfen.simulate import SimConfig, simulate_game
+    from zfrec.record import dumps
+
+    small = tmp_path / "a-small.zfn"
+    small.write_text((SAMPLES / "02-three-players.zfn").read_text("utf-8"), "utf-8")
+    config = SimConfig(4, preset("pagat"), "random", 20)
+    big = tmp_path / "b-big.zfn"
+    big.write_text(dumps([simulate_game(config, 500 + i) for i in range(80)], "zfn"), "utf-8")
+    store = tmp_path / "club.db"
+    args = [sys.executable, "-c", "from zfrec.cli import main; main()", "import"]
+    args += [str(small), str(big), "--db", str(store)] + (["--json"] if as_json else [])
+    proc = subprocess.Popen(
+        args,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        # a Ctrl-C at a terminal: the signal's default action, which a shell's & would ignore
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    deadline = time.monotonic() + 60
+    while _stored_games(store) == 0 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert _stored_games(store) == 1  # the small file's game; none of the big file's
+    with sqlite3.connect(store) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    if as_json:
+        doc = json.loads(out)
+        assert [f["path"] for f in doc["files"]] == [str(small)]
+        assert doc["summary"]["added"] == 1
+        assert doc["summary"]["error"] == f"interrupted while importing {big}"
+    else:
+        assert "1 game(s) added" in out
+        assert err.strip().splitlines() == [
+            f"error: interrupted while importing {big}: nothing of it was stored; the file(s) "
+            "before it were"
+        ]

@@ -141,6 +141,7 @@ def import_cmd(
         fail("no record files found (.zfn or .json)")
     results: list[ImportResult] = []
     failed: list[dict[str, str]] = []
+    stopped: tuple[str, int] | None = None  # why the run stopped part way, and its exit code
     shown = err.is_terminal
     progress = Progress(
         TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
@@ -172,11 +173,17 @@ def import_cmd(
                 failed.append({"path": path, "error": str(exc)})
             except (OSError, UnicodeDecodeError) as exc:
                 failed.append({"path": path, "error": file_problem(path, exc)})
+            except BaseException as exc:  # the files before this one stay stored: say which
+                if (stopped := _stopped(exc, path)) is None:
+                    raise
+                break
             else:
                 if not as_json:
                     _print_import(results[-1], only_valid)
         where = _where(engine)
     summary = _import_summary(results, failed)
+    if stopped is not None:
+        summary["error"] = stopped[0]
     if as_json:
         print_json(
             {"database": where, "files": [r.to_json() for r in results], "failed": failed}
@@ -196,8 +203,25 @@ def import_cmd(
             f"{t['unreadable']} unreadable, {len(failed)} file(s) failed",
             markup=True,
         )
+    if stopped is not None:
+        before = "; the file(s) before it were" if results or failed else ""
+        fail(f"{stopped[0]}: nothing of it was stored{before}", stopped[1])
     findings = failed or summary["unreadable"] or summary["flagged"] or summary["skipped"]
     raise typer.Exit(1 if findings else 0)
+
+
+def _stopped(exc: BaseException, path: str) -> tuple[str, int] | None:
+    """Why an import stopped at `path`, with its exit code: Ctrl-C (130), or a store that
+    cannot be used now (2: locked, gone, full); None for anything else (a bug, raised)."""
+    if isinstance(exc, KeyboardInterrupt):
+        return f"interrupted while importing {path}", 130
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from zfrec.store.faults import store_fault
+
+    if isinstance(exc, SQLAlchemyError) and (fault := store_fault(exc)) is not None:
+        return f"{fault}, while importing {path}", 2
+    return None
 
 
 def _replace(
