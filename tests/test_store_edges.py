@@ -93,9 +93,8 @@ def test_a_url_mistyped_without_slashes_is_refused_not_made_a_file(tmp_path: Pat
     assert (tmp_path / "club:2026.db").is_file()
 
 
+@pytest.mark.parametrize("store_url", ["postgresql"], indirect=True)  # libpq's query password
 def test_a_password_in_the_query_is_hidden_on_success(store_url: str, tmp_path: Path) -> None:
-    if not store_url.startswith("postgresql"):
-        pytest.skip("a query password is libpq's: PostgreSQL only")
     url = f"{store_url}&password={SECRET}"  # the test server trusts the role: it is not checked
     record = SAMPLES / "02-three-players.zfn"
     done = zfrec("import", str(record), "--db", url, "--json", cwd=tmp_path)
@@ -217,3 +216,47 @@ def test_ctrl_c_during_an_import_says_what_was_stored(tmp_path: Path, as_json: b
             f"error: interrupted while importing {big}: nothing of it was stored; the file(s) "
             "before it were"
         ]
+
+
+# correcting a stored Sheng ji match -------------------------------------------------------------
+
+
+def test_correcting_a_sheng_ji_match_renames_a_player_and_counts_its_rounds(
+    store_url: str, tmp_path: Path
+) -> None:
+    """A record keeper exports a match, puts the Chinese name of a player in place of the one
+    written, fixes a card, and replaces the match: the reply counts its rounds, and `show` and
+    the Sheng ji statistics follow the correction."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from zfrec.cli import app
+
+    runner = CliRunner()
+    source = SAMPLES / "shengji" / "01-bashifen-match.zfn"
+    assert runner.invoke(app, ["import", str(source), "--db", store_url]).exit_code == 0
+    shown = json.loads(runner.invoke(app, ["show", "1", "--db", store_url, "--json"]).stdout)
+    rounds = len(shown["round_results"])
+    assert rounds > 1
+    edited = tmp_path / "match.zfn"
+    exported = runner.invoke(app, ["export", "1", "--db", store_url]).stdout
+    old_name = shown["players"][0]
+    edited.write_text(exported.replace(old_name, "张伟"), "utf-8")
+    done = runner.invoke(
+        app, ["import", "--replace", "1", str(edited), "--db", store_url, "--json"]
+    )
+    assert done.exit_code == 0, done.output
+    reply = json.loads(done.stdout)
+    assert (reply["changed"], reply["hands"]) == (True, rounds)
+    done = runner.invoke(app, ["import", "--replace", "1", str(edited), "--db", store_url])
+    assert "nothing to replace" in done.stdout
+    edited.write_text(exported.replace(old_name, "刘洋"), "utf-8")
+    done = runner.invoke(app, ["import", "--replace", "1", str(edited), "--db", store_url])
+    assert done.exit_code == 0
+    assert f"({rounds} hands)" in done.stdout
+    shown = json.loads(runner.invoke(app, ["show", "1", "--db", store_url, "--json"]).stdout)
+    assert shown["players"][0] == "刘洋"
+    stats = runner.invoke(app, ["stats", "--game", "shengji", "--db", store_url, "--json"])
+    names = [p["name"] for p in json.loads(stats.stdout)]
+    assert "刘洋" in names and old_name not in names and "张伟" not in names

@@ -80,7 +80,8 @@ def replace_game(session: Session, *, game_id: int, path: str | Path) -> Replace
     warnings = sum(d.severity == "warning" for d in report.diagnostics)
     source = str(Path(path).resolve())
     rows = game_rows(source, 1, text, game, report)
-    facts = (report.ok, errors, warnings, len(game.hands), tuple(rows.diagnostics))
+    # hands or rounds: the units the kind stores (a Sheng ji match keeps no Zheng Fen hands)
+    facts = (report.ok, errors, warnings, len(rows.hands), tuple(rows.diagnostics))
     if row.content_hash == digest:
         replace_sources(conn, source, [(1, game_id)])
         return Replaced(game_id, str(path), False, *facts)
