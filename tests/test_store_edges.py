@@ -260,3 +260,34 @@ def test_correcting_a_sheng_ji_match_renames_a_player_and_counts_its_rounds(
     stats = runner.invoke(app, ["stats", "--game", "shengji", "--db", store_url, "--json"])
     names = [p["name"] for p in json.loads(stats.stdout)]
     assert "刘洋" in names and old_name not in names and "张伟" not in names
+
+
+# a records folder that holds other things -------------------------------------------------------
+
+
+def test_a_folder_with_a_site_published_into_it_imports_only_its_records(tmp_path: Path) -> None:
+    """Hidden files and folders are not records: the site's manifest (`.zfrec-site.json`), an
+    editor's lock file (`.#game.zfn`, a link to nowhere), a `.git` folder. They are left out of
+    a folder's walk, as `validate` leaves them out; a file named on the command line is read."""
+    from typer.testing import CliRunner
+
+    from zfrec.cli import app
+
+    runner = CliRunner()
+    records = tmp_path / "club"
+    records.mkdir()
+    (records / "night.zfn").write_text((SAMPLES / "02-three-players.zfn").read_text("utf-8"))
+    store = str(tmp_path / "club.db")
+    assert runner.invoke(app, ["import", str(records), "--db", store]).exit_code == 0
+    done = runner.invoke(app, ["publish", "--db", store, "--out", str(records / "site")])
+    assert done.exit_code == 0, done.output
+    assert (records / "site" / ".zfrec-site.json").is_file()
+    (records / ".#night.zfn").symlink_to("someone@laptop.4242:1700000000")
+    (records / ".git").mkdir()
+    (records / ".git" / "stash.json").write_text("{}")
+    for command in (["import", str(records), "--db", store], ["validate", str(records)]):
+        done = runner.invoke(app, command)
+        assert done.exit_code == 0, done.output
+        assert ".zfrec-site" not in done.output and ".#night" not in done.output
+    done = runner.invoke(app, ["import", str(records / ".git" / "stash.json"), "--db", store])
+    assert done.exit_code == 1  # named: read, and it holds no game
