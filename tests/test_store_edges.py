@@ -291,3 +291,23 @@ def test_a_folder_with_a_site_published_into_it_imports_only_its_records(tmp_pat
         assert ".zfrec-site" not in done.output and ".#night" not in done.output
     done = runner.invoke(app, ["import", str(records / ".git" / "stash.json"), "--db", store])
     assert done.exit_code == 1  # named: read, and it holds no game
+
+
+def test_publish_where_its_lock_or_folder_cannot_be_written_says_so(tmp_path: Path) -> None:
+    """The lock file beside the site cannot be made (here a folder holds its name; a read-only
+    file system or a full disk answer the same way): one line saying it cannot be written,
+    exit 2, not "is a directory: give a record file" nor "cannot read"."""
+    from typer.testing import CliRunner
+
+    from zfrec.cli import app
+
+    runner = CliRunner()
+    store = str(tmp_path / "club.db")
+    record = str(SAMPLES / "02-three-players.zfn")
+    assert runner.invoke(app, ["import", record, "--db", store]).exit_code == 0
+    (tmp_path / ".site.publish.lock").mkdir()
+    done = runner.invoke(app, ["publish", "--db", store, "--out", str(tmp_path / "site")])
+    assert done.exit_code == 2
+    lock = tmp_path / ".site.publish.lock"
+    assert done.stderr == f"error: cannot write {lock}: it is a directory\n"
+    assert not (tmp_path / "site").exists()
