@@ -311,3 +311,34 @@ def test_publish_where_its_lock_or_folder_cannot_be_written_says_so(tmp_path: Pa
     lock = tmp_path / ".site.publish.lock"
     assert done.stderr == f"error: cannot write {lock}: it is a directory\n"
     assert not (tmp_path / "site").exists()
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_file_whose_name_is_not_utf8_fails_alone(tmp_path: Path, as_json: bool) -> None:
+    """An old archive's file named in Latin-1 (`Pöppel.zfn` as the byte F6): the store keeps
+    file names as text, so that file is not imported, said in one line, and the others are
+    (exit 1, as for any file that could not be stored); `--json` stays valid JSON."""
+    import json
+
+    folder = tmp_path / "archive"
+    folder.mkdir()
+    latin1 = os.fsdecode(bytes(folder) + b"/P\xf6ppel.zfn")
+    Path(latin1).write_text((SAMPLES / "06-poppel-self-overplay.zfn").read_text("utf-8"))
+    (folder / "张伟.zfn").write_text((SAMPLES / "02-three-players.zfn").read_text("utf-8"))
+    store = str(tmp_path / "club.db")
+    done = zfrec("import", str(folder), "--db", store, *(["--json"] if as_json else []))
+    assert done.returncode == 1, done.stderr
+    assert "internal error" not in done.stderr
+    if as_json:
+        doc = json.loads(done.stdout)
+        assert doc["summary"]["added"] == 1
+        [failed] = doc["failed"]
+        assert failed["path"].endswith("P\ufffdppel.zfn")
+        assert "name is not UTF-8" in failed["error"]
+    else:
+        assert "1 game(s) added" in done.stdout
+        [line] = done.stderr.splitlines()
+        assert line.startswith("error: ") and "P\ufffdppel.zfn" in line
+        assert "name is not UTF-8" in line
+    replaced = zfrec("import", "--replace", "1", latin1, "--db", store)
+    assert replaced.returncode == 2 and "name is not UTF-8" in replaced.stderr

@@ -170,9 +170,9 @@ def import_cmd(
                         )
                     )
             except ZfrecError as exc:
-                failed.append({"path": path, "error": str(exc)})
+                failed.append({"path": _text(path), "error": str(exc)})
             except (OSError, UnicodeDecodeError) as exc:
-                failed.append({"path": path, "error": file_problem(path, exc)})
+                failed.append({"path": _text(path), "error": _text(file_problem(path, exc))})
             except BaseException as exc:  # the files before this one stay stored: say which
                 if (stopped := _stopped(exc, path)) is None:
                     raise
@@ -210,17 +210,23 @@ def import_cmd(
     raise typer.Exit(1 if findings else 0)
 
 
+def _text(path: str) -> str:
+    """A path as text that can be printed and put in JSON: a byte of a file name that is not
+    UTF-8 (kept by Python as a lone surrogate) shown as U+FFFD."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
 def _stopped(exc: BaseException, path: str) -> tuple[str, int] | None:
     """Why an import stopped at `path`, with its exit code: Ctrl-C (130), or a store that
     cannot be used now (2: locked, gone, full); None for anything else (a bug, raised)."""
     if isinstance(exc, KeyboardInterrupt):
-        return f"interrupted while importing {path}", 130
+        return f"interrupted while importing {_text(path)}", 130
     from sqlalchemy.exc import SQLAlchemyError
 
     from zfrec.store.faults import store_fault
 
     if isinstance(exc, SQLAlchemyError) and (fault := store_fault(exc)) is not None:
-        return f"{fault}, while importing {path}", 2
+        return f"{fault}, while importing {_text(path)}", 2
     return None
 
 

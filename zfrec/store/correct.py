@@ -22,7 +22,13 @@ from zfrec.jsonview import dump
 from zfrec.record import iter_records
 from zfrec.store.db import StoreError
 from zfrec.store.firstpass import canonical_json, sha256
-from zfrec.store.importer import _player_ids, _replace_unreadable, _rewrite_game, new_batches
+from zfrec.store.importer import (
+    _player_ids,
+    _replace_unreadable,
+    _rewrite_game,
+    new_batches,
+    source_path,
+)
 from zfrec.store.removal import replace_sources
 from zfrec.store.rows import game_rows
 from zfrec.store.tables import GAME, LIVE_ENTRY, LIVE_TABLE, SOURCE
@@ -56,6 +62,7 @@ def replace_game(session: Session, *, game_id: int, path: str | Path) -> Replace
     StoreError when the file holds no game or more than one, when its game cannot be read,
     when there is no such stored game, or when the record is stored already as another game.
     """
+    source = source_path(path)
     items = list(islice(iter_records(path), 2))
     if not items:
         raise StoreError(f"{path} holds no game")
@@ -78,7 +85,6 @@ def replace_game(session: Session, *, game_id: int, path: str | Path) -> Replace
     report = validate(game, game_number=1)
     errors = sum(d.severity == "error" for d in report.diagnostics)
     warnings = sum(d.severity == "warning" for d in report.diagnostics)
-    source = str(Path(path).resolve())
     rows = game_rows(source, 1, text, game, report)
     # hands or rounds: the units the kind stores (a Sheng ji match keeps no Zheng Fen hands)
     facts = (report.ok, errors, warnings, len(rows.hands), tuple(rows.diagnostics))

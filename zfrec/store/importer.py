@@ -178,6 +178,22 @@ def import_file(
     raise AssertionError("unreachable")
 
 
+def source_path(path: str | Path) -> str:
+    """A file's identity in the store: its resolved absolute path, kept as text. A name that is
+    not UTF-8 (an old archive's Latin-1 `Pöppel.zfn`) cannot be: StoreError, naming it with
+    U+FFFD for each byte that is not text."""
+    source = str(Path(path).resolve())
+    try:
+        source.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = str(path).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        raise StoreError(
+            f"{shown}: the file's name is not UTF-8 text: rename it (the store keeps file "
+            "names as text)"
+        ) from None
+    return source
+
+
 def _waited_for_lock(session: Session, exc: Exception) -> bool:
     """Whether SQLite gave up waiting for another writer: it has waited its busy timeout
     already (STORE.md), and waiting again per attempt, and per file, would multiply that."""
@@ -195,7 +211,7 @@ def _read_file(
     on_read: Callable[[int], None] | None,
     workers: Workers | None,
 ) -> _FileRead:
-    read = _FileRead(str(path), str(Path(path).resolve()), spool)
+    read = _FileRead(str(path), source_path(path), spool)
     url = _shared_url(session) if workers is not None else None
     if workers is not None and url is not None:
         judged = judge_file_in_workers(workers, url, path, read.source, only_valid)
