@@ -342,3 +342,28 @@ def test_a_file_whose_name_is_not_utf8_fails_alone(tmp_path: Path, as_json: bool
         assert "name is not UTF-8" in line
     replaced = zfrec("import", "--replace", "1", latin1, "--db", store)
     assert replaced.returncode == 2 and "name is not UTF-8" in replaced.stderr
+
+
+def test_validate_json_of_a_file_whose_name_is_not_utf8_stays_valid_json(tmp_path: Path) -> None:
+    """`validate --json` names such a file with U+FFFD for its bytes that are not text: the
+    document stays UTF-8 JSON (it held the raw byte, or stopped with an internal error)."""
+    import json
+
+    folder = tmp_path / "archive"
+    folder.mkdir()
+    broken = (SAMPLES / "broken" / "does-not-beat.zfn").read_text("utf-8")
+    Path(os.fsdecode(bytes(folder) + b"/B\xe4d.zfn")).write_text(broken)
+    Path(os.fsdecode(bytes(folder) + b"/P\xf6ppel.zfn")).write_text(
+        (SAMPLES / "06-poppel-self-overplay.zfn").read_text("utf-8")
+    )
+    command = [sys.executable, "-c", "from zfrec.cli import main; main()", "validate"]
+    done = subprocess.run(
+        [*command, str(folder), "--json"],
+        capture_output=True,
+        timeout=120,
+    )
+    assert done.returncode == 1, done.stderr
+    doc = json.loads(done.stdout.decode("utf-8"))  # strict: every byte is UTF-8
+    paths = [Path(f["path"]).name for f in doc["files"]]
+    assert paths == ["B\ufffdd.zfn", "P\ufffdppel.zfn"]
+    assert doc["summary"]["errors"] >= 1
