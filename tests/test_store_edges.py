@@ -367,3 +367,45 @@ def test_validate_json_of_a_file_whose_name_is_not_utf8_stays_valid_json(tmp_pat
     paths = [Path(f["path"]).name for f in doc["files"]]
     assert paths == ["B\ufffdd.zfn", "P\ufffdppel.zfn"]
     assert doc["summary"]["errors"] >= 1
+
+
+# a name's spelling corrected --------------------------------------------------------------------
+
+
+def test_a_corrected_spelling_of_a_name_is_the_one_shown(store_url: str, tmp_path: Path) -> None:
+    """Names match ignoring case, and a player is shown as first spelt. When a correction
+    leaves no game spelling the name that way (`mei` corrected to `Mei`, by importing the
+    edited file again or by --replace), stats and the player's page show the spelling the stored
+    games use."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from zfrec.cli import app
+
+    runner = CliRunner()
+    text = (SAMPLES / "02-three-players.zfn").read_text("utf-8")
+    record = tmp_path / "night.zfn"
+    record.write_text(text.replace("Mei, Jun, Hao", "mei, Jun, hao"), "utf-8")
+
+    def names() -> list[str]:
+        done = runner.invoke(app, ["stats", "--db", store_url, "--json"])
+        return sorted(p["name"] for p in json.loads(done.stdout))
+
+    assert runner.invoke(app, ["import", str(record), "--db", store_url]).exit_code == 0
+    assert names() == ["Jun", "hao", "mei"]
+    record.write_text(text.replace("Mei, Jun, Hao", "Mei, Jun, hao"), "utf-8")  # edited
+    done = runner.invoke(app, ["import", str(record), "--db", store_url])
+    assert done.exit_code == 0, done.output  # no date: the new version replaces the old
+    assert names() == ["Jun", "Mei", "hao"]
+    fixed = tmp_path / "fixed.zfn"
+    fixed.write_text(text, "utf-8")
+    listed = json.loads(runner.invoke(app, ["games", "--db", store_url, "--json"]).stdout)
+    [game_id] = [str(g["id"]) for g in listed]
+    done = runner.invoke(app, ["import", "--replace", game_id, str(fixed), "--db", store_url])
+    assert done.exit_code == 0, done.output
+    assert names() == ["Hao", "Jun", "Mei"]
+    site = tmp_path / "site"
+    assert runner.invoke(app, ["publish", "--db", store_url, "--out", str(site)]).exit_code == 0
+    [page] = (site / "players").glob("mei-*.html")
+    assert '<bdi class="nm">Mei' in page.read_text("utf-8")

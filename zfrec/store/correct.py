@@ -27,11 +27,12 @@ from zfrec.store.importer import (
     _replace_unreadable,
     _rewrite_game,
     new_batches,
+    respell_players,
     source_path,
 )
 from zfrec.store.removal import replace_sources
 from zfrec.store.rows import game_rows
-from zfrec.store.tables import GAME, LIVE_ENTRY, LIVE_TABLE, SOURCE
+from zfrec.store.tables import GAME, LIVE_ENTRY, LIVE_TABLE, SEAT, SOURCE
 from zfrec.validate import validate
 
 
@@ -98,10 +99,13 @@ def replace_game(session: Session, *, game_id: int, path: str | Path) -> Replace
             f"delete game {game_id} (zfrec delete {game_id})"
         )
     players = _player_ids(conn, [name for _, _, name, _, _ in rows.seats])
+    before = conn.execute(select(SEAT.c.player_id).where(SEAT.c.game_id == game_id)).scalars()
+    sat = {int(p) for p in before} | set(players.values())
     batches = new_batches(conn)
     _rewrite_game(conn, batches, game_id, digest, rows, players)
     batches.flush()
     batches.close()
+    respell_players(conn, sat)
     replace_sources(conn, source, [(1, game_id)])
     _replace_unreadable(conn, source, [])
     return Replaced(game_id, str(path), True, *facts)

@@ -346,6 +346,8 @@ def _write_file(
     batches.flush()
     batches.close()
     removed = replace_sources(conn, read.source, refs)
+    if replaced or removed:  # a correction may leave a spelling of a name no game uses now
+        respell_players(conn, players.values())
     _replace_unreadable(conn, read.source, [] if only_valid else read.unreadable)
     return ImportResult(
         path=read.path,
@@ -398,6 +400,27 @@ def _player_ids(conn: Connection, names: Iterable[str]) -> dict[str, int]:
         conn.execute(_insert_ignoring_conflicts(conn, PLAYER, ["key"]), rows)
         ids.update(_lookup_players(conn, missing))
     return ids
+
+
+def respell_players(conn: Connection, player_ids: Iterable[int]) -> None:
+    """A player is shown as first spelt (names match ignoring case); where no stored game
+    spells the name that way any more (a correction of `mei` to `Mei`), as the player's
+    earliest stored game spells it. Players in no game keep their name."""
+    seat = SEAT.alias("s")
+    first = (
+        select(seat.c.name)
+        .where(seat.c.player_id == PLAYER.c.id)
+        .order_by(seat.c.game_id, seat.c.seat)
+        .limit(1)
+        .scalar_subquery()
+    )
+    spelt = select(seat.c.id).where(seat.c.player_id == PLAYER.c.id, seat.c.name == PLAYER.c.name)
+    for chunk in chunks(sorted(set(player_ids))):
+        conn.execute(
+            update(PLAYER)
+            .where(PLAYER.c.id.in_(chunk), ~spelt.exists(), first.is_not(None))
+            .values(name=first)
+        )
 
 
 def _lookup_players(conn: Connection, keys: list[str]) -> dict[str, int]:
