@@ -205,17 +205,20 @@ def test_ctrl_c_during_an_import_says_what_was_stored(tmp_path: Path, as_json: b
     assert _stored_games(store) == 1  # the small file's game; none of the big file's
     with sqlite3.connect(store) as conn:
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    # the signal lands in the big file, or (on a busy machine) just after the small one
+    said = {
+        f"interrupted while importing {big}: nothing of it was stored",
+        f"interrupted after importing {small}: the files up to it were imported",
+    }
     if as_json:
         doc = json.loads(out)
         assert [f["path"] for f in doc["files"]] == [str(small)]
         assert doc["summary"]["added"] == 1
-        assert doc["summary"]["error"] == f"interrupted while importing {big}"
+        assert doc["summary"]["error"] in said
     else:
         assert "1 game(s) added" in out
-        assert err.strip().splitlines() == [
-            f"error: interrupted while importing {big}: nothing of it was stored; the file(s) "
-            "before it were"
-        ]
+        [line] = err.strip().splitlines()
+        assert line.removeprefix("error: ") in said
 
 
 # correcting a stored Sheng ji match -------------------------------------------------------------
