@@ -51,6 +51,7 @@ LEAKY_URLS = [
     f"postgresql+psycopg://someone:{SECRET}@127.0.0.1:abc/x",
     f"postgresql+psycopg://someone:{SECRET}@[::1/x",
     f"pg sql://someone:{SECRET}@127.0.0.1/x",
+    f"pg sql://someone:{SECRET}/{SECRET}@127.0.0.1/x",
     f"postgresql+psycopg:/someone:{SECRET}@127.0.0.1/x",
     f"postgresql:someone:{SECRET}@127.0.0.1/x",
 ]

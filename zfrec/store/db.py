@@ -85,7 +85,8 @@ def _redact(text: str) -> str:
     at = text.rfind("@", 0, len(text) if end < 0 else end)
     if at < 0:
         return text
-    start = text.rfind("/", 0, at) + 1
+    scheme = text.find("://")  # the user starts after it, else after the last / (a typo)
+    start = scheme + 3 if 0 <= scheme < at else text.rfind("/", 0, at) + 1
     user, colon, _ = text[start:at].partition(":")
     return f"{text[:start]}{user if colon else ''}{colon}***{text[at:]}"
 
