@@ -413,3 +413,43 @@ def test_a_corrected_spelling_of_a_name_is_the_one_shown(store_url: str, tmp_pat
     assert runner.invoke(app, ["publish", "--db", store_url, "--out", str(site)]).exit_code == 0
     [page] = (site / "players").glob("mei-*.html")
     assert '<bdi class="nm">Mei' in page.read_text("utf-8")
+
+
+# a store on read-only media ---------------------------------------------------------------------
+
+
+def test_a_store_on_a_read_only_file_system_can_be_read(tmp_path: Path) -> None:
+    """A club's archive on a CD or a share mounted read-only: SQLite cannot write the -shm file
+    WAL reads through, so the store is read as immutable. The commands that read work; one that
+    writes says the store is read-only, exit 2. The mount is made in a user namespace of its
+    own (`unshare`), where the system allows one."""
+    import shutil
+
+    from typer.testing import CliRunner
+
+    from zfrec.cli import app
+
+    unshare = shutil.which("unshare")
+    probe = subprocess.run([unshare or "unshare", "-rm", "true"], capture_output=True)
+    if unshare is None or probe.returncode != 0:
+        pytest.skip("no user namespaces here (unshare -rm) to mount a folder read-only")
+    folder = tmp_path / "archive"
+    folder.mkdir()
+    store = folder / "club.db"
+    record = str(SAMPLES / "02-three-players.zfn")
+    assert CliRunner().invoke(app, ["import", record, "--db", str(store)]).exit_code == 0
+    script = (
+        f'mount --bind "{folder}" "{folder}" && mount -o remount,bind,ro "{folder}" && '
+        f'for c in games stats "show 1" "export 1" "delete 1"; do '
+        f'{sys.executable} -c "from zfrec.cli import main; main()" $c --db "{store}"; '
+        'echo "rc=$?"; done'
+    )
+    done = subprocess.run(
+        [unshare, "-rm", "sh", "-c", script], capture_output=True, text=True, timeout=300
+    )
+    codes = [line for line in done.stdout.splitlines() if line.startswith("rc=")]
+    assert codes == ["rc=0", "rc=0", "rc=0", "rc=0", "rc=2"], done.stdout + done.stderr
+    assert "Train game" in done.stdout and "[Event" in done.stdout
+    assert (
+        done.stderr.strip() == "error: the store is read-only: attempt to write a readonly database"
+    )

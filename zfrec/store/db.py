@@ -17,8 +17,10 @@ import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import URL, make_url
@@ -153,6 +155,9 @@ def make_engine(url: str | None = None, *, must_exist: bool = False) -> Engine:
     kwargs: dict[str, Any] = {}
     if is_sqlite:
         kwargs["connect_args"] = {"timeout": BUSY_TIMEOUT_S}
+        path = sqlite_file(parsed)
+        if path is not None and _read_only_media(path):  # an existing store on a CD, say
+            kwargs["creator"] = partial(_open_immutable, str(Path(path).resolve()))
     try:
         engine = create_engine(parsed, **kwargs)
     except (NoSuchModuleError, ImportError) as exc:
@@ -165,6 +170,22 @@ def make_engine(url: str | None = None, *, must_exist: bool = False) -> Engine:
         event.listen(engine, "connect", _sqlite_connect_existing if must_exist else _sqlite_connect)
         event.listen(engine, "begin", _sqlite_begin)
     return engine
+
+
+def _read_only_media(path: str) -> bool:
+    """Whether the file is on a read-only file system (a CD, a share mounted read-only)."""
+    try:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):  # no such file yet, or no statvfs (Windows)
+        return False
+
+
+def _open_immutable(path: str) -> sqlite3.Connection:
+    # A store in WAL mode is read through a -shm file written beside it, which read-only media
+    # cannot take ("unable to open database file"). Nothing can write such a file either, so
+    # SQLite may read it as immutable: no locks, no -shm (a store is checkpointed when closed).
+    uri = f"file:{quote(path)}?mode=ro&immutable=1"
+    return sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S, check_same_thread=False)
 
 
 @contextmanager
