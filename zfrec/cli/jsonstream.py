@@ -22,6 +22,7 @@ moves to disk past a few megabytes).
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import tempfile
 from collections.abc import Iterable
@@ -32,10 +33,15 @@ from zfrec.diagnostics import Diagnostic
 _SPOOL = 1 << 22  # characters of a file's diagnostics kept in memory before they go to disk
 
 
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
 def _dumps(value: Any, indent: int) -> str:
     """`value` as json.dumps writes it `indent` levels deep (the first line not indented):
     json.dumps never breaks a line inside a string, so shifting its lines is exact."""
     text = json.dumps(value, ensure_ascii=False, indent=2)
+    if not text.isascii():  # a file name that is not UTF-8 holds lone surrogates: not text
+        text = _SURROGATES.sub("\ufffd", text)
     return text.replace("\n", "\n" + "  " * indent) if indent else text
 
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO
 
+from zfrec.cli.common import file_problem
 from zfrec.errors import ZfrecError
 from zfrec.render.site import MANIFEST, ManifestEntry, OutputFile, Reused, SiteItem, read_manifest
 
@@ -65,11 +66,15 @@ class SiteWriter:
             self.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise SiteError(f"cannot create {self.parent}: {exc.strerror}") from None
-        self._lock = _lock(self.parent / f".{self.target.name}.publish.lock")
-        for stale in self.parent.glob(f".{self.target.name}.publish-*"):
-            if stale.is_dir():  # left by a publish that was killed: we hold the lock now
-                shutil.rmtree(stale, ignore_errors=True)
-        self.temp.mkdir()
+        try:  # a read-only or full file system: the message says it cannot be written
+            self._lock = _lock(self.parent / f".{self.target.name}.publish.lock")
+            for stale in self.parent.glob(f".{self.target.name}.publish-*"):
+                if stale.is_dir():  # left by a publish that was killed: we hold the lock now
+                    shutil.rmtree(stale, ignore_errors=True)
+            self.temp.mkdir()
+        except OSError as exc:
+            self.__exit__(None, None, None)
+            raise SiteError(file_problem(exc.filename, exc, "write")) from None
         return self
 
     def __exit__(

@@ -8,6 +8,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -129,7 +130,7 @@ def import_cmd(
     correction: it replaces that game, which keeps its id (STORE.md has the rule).
     """
     from zfrec.batch import count_games
-    from zfrec.store import import_file, import_workers, session
+    from zfrec.store import import_workers
 
     if replace is not None:
         _replace(replace, paths, db, only_valid, as_json)
@@ -141,6 +142,7 @@ def import_cmd(
         fail("no record files found (.zfn or .json)")
     results: list[ImportResult] = []
     failed: list[dict[str, str]] = []
+    stopped: tuple[str, int] | None = None  # why the run stopped part way, and its exit code
     shown = err.is_terminal
     progress = Progress(
         TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
@@ -152,31 +154,22 @@ def import_cmd(
     with import_workers(jobs) as workers, _store(db) as engine, progress:
         total = sum(count_games(f) for f in files) if shown else None
         task = progress.add_task("", total=total)
+        s_args = _ImportArgs(engine, only_valid, workers, as_json)
         for index, path in enumerate(files):
-            progress.update(task, description=escape(Path(path).name))
             then = files[index + 1] if index + 1 < len(files) else None
-            read_one = partial(_read_up_to, progress, task, progress.tasks[0].completed)
+            done = len(results) + len(failed)
             try:
-                with processing(path), session(engine) as s:
-                    results.append(
-                        import_file(
-                            s,
-                            path=path,
-                            only_valid=only_valid,
-                            on_read=read_one,
-                            workers=workers,
-                            then=then,
-                        )
-                    )
-            except ZfrecError as exc:
-                failed.append({"path": path, "error": str(exc)})
-            except (OSError, UnicodeDecodeError) as exc:
-                failed.append({"path": path, "error": file_problem(path, exc)})
-            else:
-                if not as_json:
-                    _print_import(results[-1], only_valid)
+                with processing(path):
+                    _import_one(s_args, path, then, progress, task, results, failed)
+            except BaseException as exc:  # the files before this one stay stored: say which
+                finished = len(results) + len(failed) > done  # Ctrl-C just after it was stored
+                if (stopped := _stopped(exc, path, finished)) is None:
+                    raise
+                break
         where = _where(engine)
     summary = _import_summary(results, failed)
+    if stopped is not None:
+        summary["error"] = stopped[0]
     if as_json:
         print_json(
             {"database": where, "files": [r.to_json() for r in results], "failed": failed}
@@ -196,8 +189,78 @@ def import_cmd(
             f"{t['unreadable']} unreadable, {len(failed)} file(s) failed",
             markup=True,
         )
+    if stopped is not None:
+        fail(stopped[0], stopped[1])
     findings = failed or summary["unreadable"] or summary["flagged"] or summary["skipped"]
     raise typer.Exit(1 if findings else 0)
+
+
+@dataclass(frozen=True, slots=True)
+class _ImportArgs:
+    engine: Engine
+    only_valid: bool
+    workers: Any
+    as_json: bool
+
+
+def _import_one(
+    a: _ImportArgs,
+    path: str,
+    then: str | None,
+    progress: Progress,
+    task: TaskID,
+    results: list[ImportResult],
+    failed: list[dict[str, str]],
+) -> None:
+    """Import one file in its own transaction: its result, or why it failed, is appended."""
+    from zfrec.store import import_file, session
+
+    progress.update(task, description=escape(Path(path).name))
+    read_one = partial(_read_up_to, progress, task, progress.tasks[0].completed)
+    try:
+        with session(a.engine) as s:
+            results.append(
+                import_file(
+                    s,
+                    path=path,
+                    only_valid=a.only_valid,
+                    on_read=read_one,
+                    workers=a.workers,
+                    then=then,
+                )
+            )
+    except ZfrecError as exc:
+        failed.append({"path": _text(path), "error": str(exc)})
+    except (OSError, UnicodeDecodeError) as exc:
+        failed.append({"path": _text(path), "error": _text(file_problem(path, exc))})
+    else:
+        if not a.as_json:
+            _print_import(results[-1], a.only_valid)
+
+
+def _text(path: str) -> str:
+    """A path as text that can be printed and put in JSON: a byte of a file name that is not
+    UTF-8 (kept by Python as a lone surrogate) shown as U+FFFD."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def _stopped(exc: BaseException, path: str, finished: bool) -> tuple[str, int] | None:
+    """Why an import stopped at `path` (`finished`: just after it), in one line, with its exit
+    code: Ctrl-C (130), or a store that cannot be used now (2: locked, gone, full); None for
+    anything else (a bug, raised)."""
+    if isinstance(exc, KeyboardInterrupt):
+        why, code = "interrupted", 130
+    else:
+        from sqlalchemy.exc import SQLAlchemyError
+
+        from zfrec.store.faults import store_fault
+
+        if not isinstance(exc, SQLAlchemyError) or (fault := store_fault(exc)) is None:
+            return None
+        why, code = fault + ",", 2
+    if finished:
+        return f"{why} after importing {_text(path)}: the files up to it were imported", code
+    return f"{why} while importing {_text(path)}: nothing of it was stored", code
 
 
 def _replace(

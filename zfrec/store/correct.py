@@ -22,10 +22,17 @@ from zfrec.jsonview import dump
 from zfrec.record import iter_records
 from zfrec.store.db import StoreError
 from zfrec.store.firstpass import canonical_json, sha256
-from zfrec.store.importer import _player_ids, _replace_unreadable, _rewrite_game, new_batches
+from zfrec.store.importer import (
+    _player_ids,
+    _replace_unreadable,
+    _rewrite_game,
+    new_batches,
+    respell_players,
+    source_path,
+)
 from zfrec.store.removal import replace_sources
 from zfrec.store.rows import game_rows
-from zfrec.store.tables import GAME, LIVE_ENTRY, LIVE_TABLE, SOURCE
+from zfrec.store.tables import GAME, LIVE_ENTRY, LIVE_TABLE, SEAT, SOURCE
 from zfrec.validate import validate
 
 
@@ -56,6 +63,7 @@ def replace_game(session: Session, *, game_id: int, path: str | Path) -> Replace
     StoreError when the file holds no game or more than one, when its game cannot be read,
     when there is no such stored game, or when the record is stored already as another game.
     """
+    source = source_path(path)
     items = list(islice(iter_records(path), 2))
     if not items:
         raise StoreError(f"{path} holds no game")
@@ -78,9 +86,9 @@ def replace_game(session: Session, *, game_id: int, path: str | Path) -> Replace
     report = validate(game, game_number=1)
     errors = sum(d.severity == "error" for d in report.diagnostics)
     warnings = sum(d.severity == "warning" for d in report.diagnostics)
-    source = str(Path(path).resolve())
     rows = game_rows(source, 1, text, game, report)
-    facts = (report.ok, errors, warnings, len(game.hands), tuple(rows.diagnostics))
+    # hands or rounds: the units the kind stores (a Sheng ji match keeps no Zheng Fen hands)
+    facts = (report.ok, errors, warnings, len(rows.hands), tuple(rows.diagnostics))
     if row.content_hash == digest:
         replace_sources(conn, source, [(1, game_id)])
         return Replaced(game_id, str(path), False, *facts)
@@ -91,10 +99,13 @@ def replace_game(session: Session, *, game_id: int, path: str | Path) -> Replace
             f"delete game {game_id} (zfrec delete {game_id})"
         )
     players = _player_ids(conn, [name for _, _, name, _, _ in rows.seats])
+    before = conn.execute(select(SEAT.c.player_id).where(SEAT.c.game_id == game_id)).scalars()
+    sat = {int(p) for p in before} | set(players.values())
     batches = new_batches(conn)
     _rewrite_game(conn, batches, game_id, digest, rows, players)
     batches.flush()
     batches.close()
+    respell_players(conn, sat)
     replace_sources(conn, source, [(1, game_id)])
     _replace_unreadable(conn, source, [])
     return Replaced(game_id, str(path), True, *facts)

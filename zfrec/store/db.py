@@ -12,12 +12,15 @@ The schema is managed by Alembic (zfrec/store/migrations) and upgraded when a st
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import URL, make_url
@@ -40,6 +43,11 @@ READONLY = "zfrec_readonly"  # connection option: a SQLite transaction that only
 OWN_KEYS = "zfrec_own_keys"
 _FOREIGN_KEYS = "zfrec_foreign_keys"  # in a connection's info: whether SQLite enforces them now
 _PG_MIGRATION_LOCK = 0x7A66_7265  # pg_advisory_xact_lock key: one migrator at a time
+# libpq's parameters that are secrets, also when given in the URL's query
+_SECRET_QUERY = re.compile(r"(?i)(\b(?:ssl)?password=)[^&#\s]*")
+# A value without `://` that starts like a URL (`postgresql+psycopg:/user:pw@host/db`, a `/`
+# short) is a mistyped URL, not a SQLite file to create: it would keep the password as a name.
+_URL_LIKE = re.compile(r"^[A-Za-z][A-Za-z0-9]+(?:\+[A-Za-z0-9_]+)?:[^@]*@")
 
 
 class StoreError(ZfrecError):
@@ -50,17 +58,39 @@ def resolve_url(url: str | None = None) -> str:
     """The database to use: `url`, else $ZFREC_DB, else ./zfrec.db. A bare path is SQLite."""
     chosen = url or os.environ.get(ENV_VAR) or DEFAULT_URL
     if "://" not in chosen:
+        if _URL_LIKE.match(chosen):
+            raise StoreError(
+                f"not a database URL: {_redact(chosen)!r} (a URL starts scheme://, e.g. "
+                "postgresql+psycopg://user@host/db; a SQLite file is a plain path)"
+            )
         chosen = f"sqlite:///{chosen}"
     return chosen
 
 
 def describe(url: URL | str) -> str:
-    """The URL for messages, with any password hidden."""
+    """The URL for messages, with every secret hidden: the password, libpq's `password` and
+    `sslpassword` in the query, and all of a URL that SQLAlchemy cannot read but its user."""
     try:
         parsed = url if isinstance(url, URL) else make_url(url)
-    except ArgumentError:
-        return str(url)
-    return parsed.render_as_string(hide_password=True)
+    except (ArgumentError, ValueError):
+        return _redact(str(url))
+    shown = _SECRET_QUERY.sub(r"\1***", parsed.render_as_string(hide_password=True))
+    # an unescaped @ in the password leaves the rest of it in the host
+    return _redact(shown) if "@" in (parsed.host or "") else shown
+
+
+def _redact(text: str) -> str:
+    """`text` with what may be a password hidden: anything after the user, up to the last @
+    of the part before the query, and the query's secrets."""
+    text = _SECRET_QUERY.sub(r"\1***", text)
+    end = text.find("?")
+    at = text.rfind("@", 0, len(text) if end < 0 else end)
+    if at < 0:
+        return text
+    scheme = text.find("://")  # the user starts after it, else after the last / (a typo)
+    start = scheme + 3 if 0 <= scheme < at else text.rfind("/", 0, at) + 1
+    user, colon, _ = text[start:at].partition(":")
+    return f"{text[:start]}{user if colon else ''}{colon}***{text[at:]}"
 
 
 def open_store(url: str | None = None, *, create: bool = True) -> Engine:
@@ -106,8 +136,12 @@ def make_engine(url: str | None = None, *, must_exist: bool = False) -> Engine:
     resolved = resolve_url(url)
     try:
         parsed = make_url(resolved)
-    except ArgumentError:
-        raise StoreError(f"not a database URL: {resolved!r}") from None
+    except (ArgumentError, ValueError):  # ValueError: a port that is not a number
+        raise StoreError(f"not a database URL: {_redact(resolved)!r}") from None
+    if "@" in (parsed.host or ""):
+        raise StoreError(
+            f"not a database URL: {describe(parsed)!r} (an @ in a user or password is written %40)"
+        )
     is_sqlite = parsed.get_backend_name() == "sqlite"
     if is_sqlite and must_exist:
         path = sqlite_file(parsed)
@@ -121,6 +155,9 @@ def make_engine(url: str | None = None, *, must_exist: bool = False) -> Engine:
     kwargs: dict[str, Any] = {}
     if is_sqlite:
         kwargs["connect_args"] = {"timeout": BUSY_TIMEOUT_S}
+        path = sqlite_file(parsed)
+        if path is not None and _read_only_media(path):  # an existing store on a CD, say
+            kwargs["creator"] = partial(_open_immutable, str(Path(path).resolve()))
     try:
         engine = create_engine(parsed, **kwargs)
     except (NoSuchModuleError, ImportError) as exc:
@@ -133,6 +170,22 @@ def make_engine(url: str | None = None, *, must_exist: bool = False) -> Engine:
         event.listen(engine, "connect", _sqlite_connect_existing if must_exist else _sqlite_connect)
         event.listen(engine, "begin", _sqlite_begin)
     return engine
+
+
+def _read_only_media(path: str) -> bool:
+    """Whether the file is on a read-only file system (a CD, a share mounted read-only)."""
+    try:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):  # no such file yet, or no statvfs (Windows)
+        return False
+
+
+def _open_immutable(path: str) -> sqlite3.Connection:
+    # A store in WAL mode is read through a -shm file written beside it, which read-only media
+    # cannot take ("unable to open database file"). Nothing can write such a file either, so
+    # SQLite may read it as immutable: no locks, no -shm (a store is checkpointed when closed).
+    uri = f"file:{quote(path)}?mode=ro&immutable=1"
+    return sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S, check_same_thread=False)
 
 
 @contextmanager

@@ -166,7 +166,7 @@ def import_file(
                 # A concurrent importer stored the same game or player first, or the server
                 # broke a deadlock between us: start again, a little later, from what is there.
                 session.rollback()
-                if read_only(exc):  # no later attempt can write either
+                if read_only(exc) or _waited_for_lock(session, exc):  # no later attempt can write
                     raise
                 if attempt == _ATTEMPTS:
                     reason = str(exc.orig or exc).strip().splitlines()[0]
@@ -178,6 +178,31 @@ def import_file(
     raise AssertionError("unreachable")
 
 
+def source_path(path: str | Path) -> str:
+    """A file's identity in the store: its resolved absolute path, kept as text. A name that is
+    not UTF-8 (an old archive's Latin-1 `Pöppel.zfn`) cannot be: StoreError, naming it with
+    U+FFFD for each byte that is not text."""
+    source = str(Path(path).resolve())
+    try:
+        source.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = str(path).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        raise StoreError(
+            f"{shown}: the file's name is not UTF-8 text: rename it (the store keeps file "
+            "names as text)"
+        ) from None
+    return source
+
+
+def _waited_for_lock(session: Session, exc: Exception) -> bool:
+    """Whether SQLite gave up waiting for another writer: it has waited its busy timeout
+    already (STORE.md), and waiting again per attempt, and per file, would multiply that."""
+    if session.get_bind().dialect.name != "sqlite" or not isinstance(exc, OperationalError):
+        return False
+    reason = str(exc.orig or exc).lower()
+    return "locked" in reason or "busy" in reason
+
+
 def _read_file(
     session: Session,
     path: str | Path,
@@ -186,7 +211,7 @@ def _read_file(
     on_read: Callable[[int], None] | None,
     workers: Workers | None,
 ) -> _FileRead:
-    read = _FileRead(str(path), str(Path(path).resolve()), spool)
+    read = _FileRead(str(path), source_path(path), spool)
     url = _shared_url(session) if workers is not None else None
     if workers is not None and url is not None:
         judged = judge_file_in_workers(workers, url, path, read.source, only_valid)
@@ -321,6 +346,8 @@ def _write_file(
     batches.flush()
     batches.close()
     removed = replace_sources(conn, read.source, refs)
+    if replaced or removed:  # a correction may leave a spelling of a name no game uses now
+        respell_players(conn, players.values())
     _replace_unreadable(conn, read.source, [] if only_valid else read.unreadable)
     return ImportResult(
         path=read.path,
@@ -373,6 +400,27 @@ def _player_ids(conn: Connection, names: Iterable[str]) -> dict[str, int]:
         conn.execute(_insert_ignoring_conflicts(conn, PLAYER, ["key"]), rows)
         ids.update(_lookup_players(conn, missing))
     return ids
+
+
+def respell_players(conn: Connection, player_ids: Iterable[int]) -> None:
+    """A player is shown as first spelt (names match ignoring case); where no stored game
+    spells the name that way any more (a correction of `mei` to `Mei`), as the player's
+    earliest stored game spells it. Players in no game keep their name."""
+    seat = SEAT.alias("s")
+    first = (
+        select(seat.c.name)
+        .where(seat.c.player_id == PLAYER.c.id)
+        .order_by(seat.c.game_id, seat.c.seat)
+        .limit(1)
+        .scalar_subquery()
+    )
+    spelt = select(seat.c.id).where(seat.c.player_id == PLAYER.c.id, seat.c.name == PLAYER.c.name)
+    for chunk in chunks(sorted(set(player_ids))):
+        conn.execute(
+            update(PLAYER)
+            .where(PLAYER.c.id.in_(chunk), ~spelt.exists(), first.is_not(None))
+            .values(name=first)
+        )
 
 
 def _lookup_players(conn: Connection, keys: list[str]) -> dict[str, int]:
