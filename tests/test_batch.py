@@ -78,6 +78,11 @@ def test_the_tail_of_a_file_is_cut_finer_for_workers_and_judges_alike(tmp_path: 
     plain = list(batch.pieces(str(path), 8, lambda: ""))  # without: pieces of 8 to the end
     assert [p.first_line for p in plain[:cut]] == [p.first_line for p in got[:cut]]
     assert {len(list(iter_games(p.text.splitlines()))) for p in plain[:-1]} == {8}
+    # of several files, only the last one's tail (the workers go on to the next file)
+    both = [
+        p for p in batch._all_pieces([str(path)] * 2, 8, lambda: "", True) if isinstance(p, Piece)
+    ]
+    assert [p.first_line for p in both] == [p.first_line for p in plain + got]
     total = FileSummary(str(path))
     for piece in got:
         merge(total, judge(piece, Options(keep_json=True)))

@@ -252,11 +252,13 @@ def _judge(piece: Piece, options: Options) -> FileSummary:
 def _all_pieces(
     files: list[str], games_per_piece: int, stdin: Callable[[], str], fine_tail: bool = False
 ) -> Iterator[Piece | Judged]:
-    """Every file's pieces in order, each file closed by a Judged marker (with its problem)."""
-    for path in files:
+    """Every file's pieces in order, each file closed by a Judged marker (with its problem);
+    with `fine_tail`, the last file's last pieces smaller (the workers go on from one file to
+    the next: only the end of the run needs them)."""
+    for i, path in enumerate(files, 1):
         problem = None
         try:
-            yield from pieces(path, games_per_piece, stdin, fine_tail)
+            yield from pieces(path, games_per_piece, stdin, fine_tail and i == len(files))
         except UnicodeDecodeError:
             problem = f"cannot read {path}: not UTF-8 text"
         except OSError as exc:
