@@ -23,6 +23,7 @@ from zfrec.cli import app
 from zfrec.games.zhengfen.engine.rules import preset
 from zfrec.games.zhengfen.simulate import SimConfig, simulate_game
 from zfrec.record import dumps
+from zfrec.record.zfn import iter_games
 from zfrec.validate import FileSummary, summarize, validate_path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,6 +61,35 @@ def test_pieces_judge_exactly_as_the_whole_file(
     assert parts.game_json == whole.game_json
     assert parts.deals == whole.deals
     assert whole.games > len(BROKEN) - 1 and whole.errors >= len(BROKEN)
+
+
+def test_the_tail_of_a_file_is_cut_finer_for_workers_and_judges_alike(tmp_path: Path) -> None:
+    # Forty copies of the broken samples: pieces of 8 games, then pieces of 2 for about the
+    # last four pieces' worth of the file; what they judge is what the whole file judges.
+    path = tmp_path / "all.zfn"
+    path.write_text("\n".join(p.read_text("utf-8") for p in BROKEN * 40), "utf-8")
+    got = list(batch.pieces(str(path), 8, lambda: "", fine_tail=True))
+    sizes = [len(list(iter_games(p.text.splitlines()))) for p in got]
+    games = len(list(iter_games(path.read_text().splitlines())))
+    assert sum(sizes) == games and "".join(p.text for p in got) == path.read_text()
+    cut = sizes.index(2)
+    assert set(sizes[:cut]) == {8} and set(sizes[cut:-1]) == {2} and sizes[-1] <= 2
+    assert 4 * 8 - 8 <= sum(sizes[cut:]) <= 4 * 8 + 8  # the last 32 games or so, by size
+    plain = list(batch.pieces(str(path), 8, lambda: ""))  # without: pieces of 8 to the end
+    assert [p.first_line for p in plain[:cut]] == [p.first_line for p in got[:cut]]
+    assert {len(list(iter_games(p.text.splitlines()))) for p in plain[:-1]} == {8}
+    # of several files, only the last one's tail (the workers go on to the next file)
+    both = [
+        p for p in batch._all_pieces([str(path)] * 2, 8, lambda: "", True) if isinstance(p, Piece)
+    ]
+    assert [p.first_line for p in both] == [p.first_line for p in plain + got]
+    total = FileSummary(str(path))
+    for piece in got:
+        merge(total, judge(piece, Options(keep_json=True)))
+    whole = summarize(validate_path(path), str(path), keep_json=True)
+    assert [str(d) for d in total.diagnostics] == [str(d) for d in whole.diagnostics]
+    assert (total.games, total.hands, total.moves) == (whole.games, whole.hands, whole.moves)
+    assert total.game_json == whole.game_json
 
 
 def _cut_line_by_line(lines: list[str], games_per_piece: int) -> list[tuple[int, int, int, int]]:

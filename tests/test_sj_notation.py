@@ -4,6 +4,7 @@ simulate --game shengji)."""
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from pathlib import Path
@@ -460,6 +461,37 @@ def test_plain_lines_read_as_the_lexer_reads_them(path: Path) -> None:
     lexed = load_sj(path)
     assert fast == lexed
     assert [_positions(m) for m in fast] == [_positions(m) for m in lexed]
+
+
+def test_a_plain_trick_makes_its_moves_only_when_asked() -> None:
+    """A trick read from a plain line keeps its plays and its line (`SjTrick.plain`), and makes
+    the moves the lexer reads when first asked for them; a copy or a pickle makes them too."""
+    import pickle
+
+    from zfrec.games.shengji.kind import match_of
+    from zfrec.record import loads
+
+    text = (SAMPLES / "06-zhaopengyou.zfn").read_text(encoding="utf-8")
+    (lexed,) = parse_sj(text)
+    want = lexed.rounds[0].tricks[4]  # `4: As joins  5: 5s ...`
+    (game,) = loads(text)
+    trick = match_of(game).rounds[0].tricks[4]
+    assert trick.plain is not None
+    assert trick.plain[0] == [(m.seat, m.cards) for m in want.moves]
+    assert trick.plain[1] == "4: As joins  5: 5s  1: 6s  2: Ks  3: 7s"
+    moves = trick.moves
+    assert trick.plain is None and trick.moves is moves
+    assert moves == want.moves and [m.pos for m in moves] == [m.pos for m in want.moves]
+    assert trick == want and moves[0].joins
+    for copied in (copy.deepcopy, lambda t: pickle.loads(pickle.dumps(t))):
+        (game,) = loads(text)
+        trick = copied(match_of(game).rounds[0].tricks[4])
+        assert trick.plain is None and trick == want
+        assert [m.pos for m in trick.moves] == [m.pos for m in want.moves]
+    # a trick made any other way has its moves, and no line; no other attribute is made
+    assert lexed.rounds[0].tricks[4].plain is None
+    untouched = match_of(game).rounds[0].tricks[3]
+    assert not hasattr(untouched, "nothing") and untouched.plain is not None
 
 
 def test_plain_line_edge_cases_agree_with_the_lexer() -> None:

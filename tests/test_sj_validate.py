@@ -239,6 +239,36 @@ def test_every_rule_breaking_change_is_caught(seed: int, preset: str, kind: str)
     assert code in codes, (kind, codes)
 
 
+def test_plain_tricks_are_judged_from_their_moves_once_asked_for() -> None:
+    """A trick read from a plain line is judged from its plays; once its moves are asked for
+    (and changed), from them. `joins` written or not, the validator says so (SJ407)."""
+    from zfrec.games.shengji.cards import parse_hand
+    from zfrec.validate import validate_text
+
+    path = ROOT / "sample_games" / "shengji" / "06-zhaopengyou.zfn"
+    text = path.read_text(encoding="utf-8")
+
+    def codes(text: str) -> list[tuple[str, int | None, int | None]]:
+        [report] = validate_text(text)
+        assert isinstance(report, SjReport)
+        found = report.diagnostics
+        return [(d.code, d.location.line, d.location.col) for d in found]
+
+    assert codes(text) == []
+    dropped = text.replace("4: As joins  5: 5s", "4: As  5: 5s", 1)
+    assert ("SJ407", 24, 1) in codes(dropped)
+    added = text.replace("4: As joins  5: 5s", "4: As joins  5: 5s joins", 1)
+    assert ("SJ407", 24, 14) in codes(added)
+    # a move changed after reading is judged as changed: Ann's 3s (line 20) is now a 7s, which
+    # she does not hold
+    [game] = list(iter_records(path, recover=True))
+    assert not isinstance(game, NotationError)
+    trick = game.rounds[0].tricks[0]
+    trick.moves[1].cards = parse_hand("7s")
+    got = [(d.code, d.location.line) for d in validate(game, game_number=1).diagnostics]
+    assert ("SJ102", 20) in got
+
+
 # --- the engine's recovery move -----------------------------------------------------------
 
 

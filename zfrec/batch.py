@@ -21,6 +21,7 @@ import gc
 import io
 import json
 import multiprocessing
+import os
 import re
 from collections import deque
 from collections.abc import Callable, Generator, Iterator
@@ -38,14 +39,22 @@ from zfrec.record.zfn import MAX_LINE, iter_games
 from zfrec.validate import FileSummary, RuleTexts, summarize, validate_games, validate_text
 
 STDIN = "-"
-_AHEAD = 4  # pieces queued per worker beyond the one it is judging
+# Pieces queued per worker beyond the one it is judging: one keeps a worker busy while the
+# parent answers, and what is committed to a worker that another process holds up is little.
+_AHEAD = 1
 _CHUNK = 1 << 16  # characters the parent reads at a time while cutting a file
 # A tag line (`[Name "value"]`, FORMAT.md): what `is_tag` tells of one line, found in many.
-# After the newline that ends the line before: a literal to search for is much faster than `^`.
+# After the newline that ends the line before: a literal to search for is much faster than `^`
+# (the first line of a chunk is asked on its own, `_FIRST_TAG_RE`).
 _TAG_RE = re.compile(r"\n[^\S\n]*\[")
+_FIRST_TAG_RE = re.compile(r"[^\S\n]*\[")
 # Small pieces keep the workers even at the end of a run (one piece of 16 games left one
 # worker idle for 6% of the corpus of `make bench`); their cost in the parent is small.
 _GAMES_PER_PIECE = 8
+# The last pieces of a file (about this many pieces' worth of its text, by its size) are cut a
+# quarter as large: the work committed to a worker at the end, which the other cannot take
+# over when it is done first (or when this one is held up by another process), is small.
+_TAIL_PIECES = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,8 +115,11 @@ def is_tag(line: str) -> bool:
     return line.lstrip().startswith("[")
 
 
-def pieces(path: str, games_per_piece: int, stdin: Callable[[], str]) -> Iterator[Piece]:
-    """The file at `path` in pieces of about `games_per_piece` games, as it is read.
+def pieces(
+    path: str, games_per_piece: int, stdin: Callable[[], str], fine_tail: bool = False
+) -> Iterator[Piece]:
+    """The file at `path` in pieces of about `games_per_piece` games, as it is read; with
+    `fine_tail`, its last pieces smaller (`_TAIL_PIECES`), for workers to share.
 
     Raises OSError or UnicodeDecodeError where the file stops being readable; the pieces before
     that point have been yielded.
@@ -120,28 +132,31 @@ def pieces(path: str, games_per_piece: int, stdin: Callable[[], str]) -> Iterato
         if fmt == "json":
             yield Piece(path, 1, 0, 0, stream.read(), "json")
         else:
-            yield from _cut(stream, path, games_per_piece)
+            size = os.fstat(stream.fileno()).st_size if fine_tail else None
+            yield from _cut(stream, path, games_per_piece, size=size)
 
 
 def _cut(
-    stream: IO[str], path: str, games_per_piece: int, chunk_size: int = _CHUNK
-) -> Iterator[Piece]:
+    stream: IO[str], path: str, games_per_piece: int, chunk_size: int = _CHUNK,
+    size: int | None = None,
+) -> Iterator[Piece]:  # fmt: skip
     # The parent cuts while the workers judge, so it looks at the tag lines only: a regex finds
-    # them in a chunk of whole lines, and the text between them is passed on as it is.
+    # them in a chunk of whole lines, and the text between them is passed on as it is. With
+    # the stream's `size` (bytes: as many as characters, near enough), its tail is cut finer.
     parts: list[str] = []  # the current piece's text so far
     starts = 0  # games that start before the current line
     extra = 0  # 1 if the text before the first game is an unreadable stretch
     first_line, games_before, items_before, games = 1, 0, 0, 0  # of the current piece
     prev_tag = False  # the line before the chunk is a tag line
     base = 1  # the number of the chunk's first line
+    offset = 0  # characters before the chunk
+    tail = False  # cutting the last `_TAIL_PIECES` pieces' worth finer
     for chunk in _whole_lines(stream, chunk_size):
-        text = "\n" + chunk  # the newline before each line, the first one too
         taken = 0  # characters of the chunk already in `parts`
-        index, pos = 0, 0  # the newline where the regex was last, and its line in the chunk
+        index, pos = 0, 0  # the line where the last tag line was found, and where it begins
         last_tag = -1  # the chunk's last tag line so far
-        for match in _TAG_RE.finditer(text):
-            start = match.start()  # where the tag line begins in the chunk
-            at = index + text.count("\n", pos, start)
+        for start in _tag_lines(chunk):  # where each tag line begins in the chunk
+            at = index + chunk.count("\n", pos, start)
             new_game = not (prev_tag if at == 0 else at == last_tag + 1)
             index, pos, last_tag = at, start, at
             if not new_game:
@@ -153,6 +168,11 @@ def _cut(
                 taken = start
                 extra = sum(1 for _ in iter_games(io.StringIO("".join(parts)), path))
             elif games >= games_per_piece:
+                if not tail and size is not None:
+                    # `starts` games in `read` characters: is the rest fewer pieces' worth?
+                    read = offset + start
+                    if (size - read) * starts < _TAIL_PIECES * games_per_piece * read:
+                        tail, games_per_piece = True, max(1, games_per_piece // 4)
                 parts.append(chunk[taken:start])
                 taken = start
                 yield Piece(path, first_line, games_before, items_before, "".join(parts))
@@ -161,12 +181,22 @@ def _cut(
             starts += 1
             games += 1
         parts.append(chunk[taken:])
-        lines = chunk.count("\n")  # a chunk without a newline at its end is the last one
+        # (a chunk without a newline at its end is the last one)
+        lines = index + chunk.count("\n", pos)
         prev_tag = last_tag == lines - 1
         base += lines
+        offset += len(chunk)
     text = "".join(parts)
     if text:
         yield Piece(path, first_line, games_before, items_before, text)
+
+
+def _tag_lines(chunk: str) -> Iterator[int]:
+    """Where each tag line of a chunk of whole lines begins."""
+    if _FIRST_TAG_RE.match(chunk):
+        yield 0
+    for match in _TAG_RE.finditer(chunk):
+        yield match.start() + 1
 
 
 def _whole_lines(stream: IO[str], chunk_size: int) -> Iterator[str]:
@@ -220,13 +250,15 @@ def _judge(piece: Piece, options: Options) -> FileSummary:
 
 
 def _all_pieces(
-    files: list[str], games_per_piece: int, stdin: Callable[[], str]
+    files: list[str], games_per_piece: int, stdin: Callable[[], str], fine_tail: bool = False
 ) -> Iterator[Piece | Judged]:
-    """Every file's pieces in order, each file closed by a Judged marker (with its problem)."""
-    for path in files:
+    """Every file's pieces in order, each file closed by a Judged marker (with its problem);
+    with `fine_tail`, the last file's last pieces smaller (the workers go on from one file to
+    the next: only the end of the run needs them)."""
+    for i, path in enumerate(files, 1):
         problem = None
         try:
-            yield from pieces(path, games_per_piece, stdin)
+            yield from pieces(path, games_per_piece, stdin, fine_tail and i == len(files))
         except UnicodeDecodeError:
             problem = f"cannot read {path}: not UTF-8 text"
         except OSError as exc:
@@ -252,7 +284,7 @@ def run(
 def _run(
     files: list[str], options: Options, jobs: int, stdin: Callable[[], str]
 ) -> Iterator[Judged]:
-    work = _all_pieces(files, _GAMES_PER_PIECE, stdin)
+    work = _all_pieces(files, _GAMES_PER_PIECE, stdin, fine_tail=jobs > 1)
     if jobs <= 1:
         for item in work:
             yield item if isinstance(item, Judged) else Judged(item.path, judge(item, options))

@@ -2,6 +2,8 @@
 (`zfrec.games.shengji.notation`), read by one regex each instead of the lexer's tokens.
 
 Most lines of a record are such lines, so reading them whole is most of the reader's speed.
+A trick line is kept as its plays (seat, packed cards) and its text: its `SjMove`s are made
+only when asked for (`SjTrick.plain`), and the validator asks only for the plays.
 Each reader here gives what the token reader (`zfrec.games.shengji.zfn.SjBody`) gives for the
 same line: the same records at the same positions. Anything it does not take for certain
 (another spelling, a value out of range, a statement given twice, a line out of place) it
@@ -18,6 +20,7 @@ from zfrec.games.shengji.cards import _SPELLINGS, HIGH, LOW, MAX_DECKS, NUM_CARD
 from zfrec.games.shengji.records import (
     MAX_MULTIPLIER,
     MAX_POINTS,
+    PlainTrick,
     SjCall,
     SjCards,
     SjLevels,
@@ -62,12 +65,14 @@ _LEVELS = {text: level for level, text in LEVEL_TEXT.items()}
 # One copy of each card, packed, by its canonical spelling (cards.py: 2 bits per card)
 _BIT = {text: 1 << (cid << 1) for text, cid in _SPELLINGS.items() if not text.startswith("10")}
 
-# the seat, the cards (packed), the mark, `joins`, the columns to the next move
-_PlainMove = tuple[int, int, str | None, bool, int]
+# the play (the seat, the cards packed: one tuple, a trick's plays as the replay takes them),
+# the mark, `joins`, the columns to the next move
+_PlainMove = tuple[tuple[int, int], str | None, bool, int]
 # Moves repeat: each different text is read once per set of seat numbers (nearly always one
 # set: "1" is seat 0 ...), by the numbers as `SeatRefs.numbers` gives them (`plain_moves`).
 _PLAIN_MOVES: dict[tuple[tuple[str, int], ...], dict[str, _PlainMove]] = {}
 _PLAIN_LIMIT = 50_000
+_new_trick = object.__new__  # a trick whose moves are made when asked for (`SjTrick`)
 
 
 def plain_moves(numbers: dict[str, int]) -> dict[str, _PlainMove]:
@@ -90,36 +95,46 @@ def _packed(words: list[str]) -> int | None:
     return hand
 
 
-def _plain_move(body: SjBody, text: str) -> _PlainMove | None:
+def _plain_move(
+    numbers: dict[str, int], memo: dict[str, _PlainMove], text: str
+) -> _PlainMove | None:
     """A move spelled as the writer spells it (`2: 7h 7h!`, `3: As joins`) by a seat number
-    of `body`, or None; kept in `body.plain_moves`."""
+    of `numbers`, or None; kept in `memo` (`plain_moves(numbers)`)."""
     m = _PLAIN_MOVE_RE.fullmatch(text)
     if m is None:
         return None
-    seat = body.seats.numbers.get(m.group(1))
+    seat = numbers.get(m.group(1))
     hand = packed(m.group(2))
     if seat is None or hand is None:
         return None  # a name, a fourth copy: the lexer reads or reports it
-    memo = body.plain_moves
     if len(memo) >= _PLAIN_LIMIT:
         memo.clear()
-    read = memo[text] = (seat, hand, m.group(3), m.group(4) is not None, len(text) + 2)
+    read = memo[text] = ((seat, hand), m.group(3), m.group(4) is not None, len(text) + 2)
     return read
 
 
-def _moves(body: SjBody, text: str, number: int, col: int) -> list[SjMove] | None:
+def _moves(
+    numbers: dict[str, int], memo: dict[str, _PlainMove], text: str, number: int, col: int
+) -> list[SjMove] | None:
     """The moves of a trick line (or of a bids line from column `col`), or None."""
-    memo = body.plain_moves
     moves: list[SjMove] = []
     append = moves.append
     for part in text.split("  "):
-        read = memo.get(part) or _plain_move(body, part)
+        read = memo.get(part) or _plain_move(numbers, memo, part)
         if read is None:
             return None
-        seat, hand, mark, joins, width = read
+        (seat, hand), mark, joins, width = read
         append(SjMove(seat, hand, None, None, joins, mark, [], False, None, (),
                       _tuple_new(Pos, (number, col))))  # fmt: skip
         col += width
+    return moves
+
+
+def plain_trick_moves(plain: PlainTrick) -> list[SjMove]:
+    """The moves of a trick read from a plain line (`SjTrick.plain`), as the line gives them."""
+    _, line, number, numbers = plain
+    moves = _moves(numbers, plain_moves(numbers), line, number, 1)
+    assert moves is not None  # the line was read so before
     return moves
 
 
@@ -133,10 +148,19 @@ def plain_line(body: SjBody, line: str, number: int, _: object = None) -> bool:
     if "1" <= first <= "8":
         if r.points is not None or r.outcome is not None or r.levels is not None:
             return False  # the lexer reports it
-        moves = _moves(body, line, number, 1)
-        if moves is None:
-            return False
-        r.tricks.append(SjTrick(moves, [], _tuple_new(Pos, (number, 1))))
+        # only the plays: the moves are made if asked for (`SjTrick`)
+        memo = body.plain_moves
+        plays: list[tuple[int, int]] = []
+        append = plays.append
+        for part in line.split("  "):
+            read = memo.get(part) or _plain_move(body.seats.numbers, memo, part)
+            if read is None:
+                return False
+            append(read[0])
+        trick = _new_trick(SjTrick)
+        trick.comments, trick.pos = [], _tuple_new(Pos, (number, 1))
+        trick.plain = (plays, line, number, body.seats.numbers)
+        r.tricks.append(trick)
         return True
     if first in "dkb" or line.startswith("call"):
         if r.tricks:
@@ -216,7 +240,7 @@ def _cards(body: SjBody, r: SjRound, line: str, number: int) -> bool:
 
 def _bids(body: SjBody, r: SjRound, line: str, number: int) -> bool:
     """`bids 2: 2s  3: 2h 2h`."""
-    moves = _moves(body, line[5:], number, 6)
+    moves = _moves(body.seats.numbers, body.plain_moves, line[5:], number, 6)
     if moves is None or any(m.joins for m in moves):  # `joins` is a play's: the lexer's
         return False
     r.bids.extend(moves)

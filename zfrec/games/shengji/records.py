@@ -43,7 +43,7 @@ gives too.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from zfrec.games.shengji.order import Order, make_order
 from zfrec.games.shengji.rules import SjRules, level_rank, sj_preset
@@ -55,6 +55,7 @@ __all__ = [
     "MAX_ROUND_NUMBER",
     "SIDES",
     "TRUMPS",
+    "PlainTrick",
     "SjCall",
     "SjCards",
     "SjLevels",
@@ -108,13 +109,37 @@ class SjMove:
         return 0 if self.forced is None else self.cards - self.forced
 
 
+# A trick line read whole by the plain reader (zfrec.games.shengji.plain): its plays (seat,
+# packed cards) in order, the line, its number and the seat numbers it was read with.
+PlainTrick = tuple[list[tuple[int, int]], str, int, dict[str, int]]
+
+
 @dataclass(slots=True)
 class SjTrick:
-    """The plays of one trick in order."""
+    """The plays of one trick in order.
+
+    A trick read from a plain line makes its `SjMove`s only when `moves` is first asked for:
+    until then `plain` holds the line read and `moves` is not set (`__getattr__` makes it).
+    Validation asks for the plays only (`plain[0]`), and a move object with its position costs
+    as much as the rest of reading it; once made, `moves` is the trick's and `plain` None.
+    """
 
     moves: list[SjMove] = field(default_factory=list)
     comments: list[str] = field(default_factory=list)
     pos: Pos | None = field(default=None, compare=False)
+    plain: PlainTrick | None = field(default=None, init=False, repr=False, compare=False)
+
+    if not TYPE_CHECKING:  # (for mypy every attribute is declared: no catch-all)
+
+        def __getattr__(self, name: str) -> Any:
+            # only for a slot not set: `moves` of a trick read from a plain line
+            if name != "moves" or self.plain is None:
+                raise AttributeError(name)
+            from zfrec.games.shengji.plain import plain_trick_moves
+
+            self.moves = moves = plain_trick_moves(self.plain)
+            self.plain = None
+            return moves
 
 
 @dataclass(frozen=True, slots=True)

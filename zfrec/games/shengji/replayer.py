@@ -33,12 +33,12 @@ from zfrec.errors import GameError, IllegalPlayError, Location, RulesError
 from zfrec.games.shengji.cards import contains, count, distinct, format_hand, size
 from zfrec.games.shengji.drawstate import bid_dealer, draw_state
 from zfrec.games.shengji.events import PlayEvent, RoundResult
-from zfrec.games.shengji.follow import count_follows, judge_follow, legal_follows
+from zfrec.games.shengji.follow import judge_follow
 from zfrec.games.shengji.formats import classify, suit_of, unit_text
 from zfrec.games.shengji.order import Order, make_order
 from zfrec.games.shengji.rebuild import Rebuilt, full_deck, rebuild, shown, whole_hands
 from zfrec.games.shengji.records import TRUMPS, SjCards, SjMatch, SjMove, SjRound
-from zfrec.games.shengji.report import MAX_SUGGEST, SjReport, SjRoundLedger, did_you_mean, itemised
+from zfrec.games.shengji.report import SjReport, SjRoundLedger, did_you_mean, follow_hint, itemised
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.rules import SjRules, level_rank, level_text
 from zfrec.games.shengji.scoring import raise_level
@@ -73,7 +73,6 @@ DEFAULTED = frozenset((
 ))  # fmt: skip
 TRICK_ROOTS = ALTERING | {"SJ202", "SJ203"}
 TRICK_FOLLOW = frozenset(("SJ102", "SJ201", "SJ202"))
-MAX_LISTED = 400  # legal follows listed for a did-you-mean; more are not searched
 _RULING = re.compile(r"\s*\(rulings? [\d, ]+\)")
 
 
@@ -458,8 +457,21 @@ class _Replay:
         unscored = rnd.points is None and rnd.outcome is None and rnd.levels is None
         may_stop = self.open_last or (unscored and rnd is self.match.rounds[-1])
         for t, trick in enumerate(rnd.tricks, 1):
+            plain = None if self.lost or read_causes else trick.plain
+            if plain is not None:  # a plain line's plays, its moves not made (`SjTrick`)
+                made_all = state.take_trick(plain[0], logged)
+                if made_all is not None:  # (else nothing changed: judged play by play below)
+                    self.trick_root = winner_cause = None
+                    # `joins` written or made: as `check_joins` asks (else nothing to say)
+                    if calls and (
+                        "joins" in plain[1] or any(e.joined is not None for e in made_all)
+                    ):
+                        self.check_joins(state, trick.moves, made_all, t)
+                    self.moves += n
+                    continue
             moves = trick.moves
-            if not self.lost and not (read_causes and any(m.pos in read_causes for m in moves)):
+            unread = read_causes and any(m.pos in read_causes for m in moves)
+            if plain is None and not self.lost and not unread:
                 # the common case first: a whole trick legal as written, made at once (None
                 # after the round's end, for a trick of more or fewer plays, for a throw ...)
                 plays = [(m.seat, m.cards) for m in moves if m.forced is None]
@@ -714,19 +726,7 @@ class _Replay:
     def not_followed(self, state: RoundState, m: SjMove, hand: int, reason: str, at: _At) -> None:
         order, lead = state.order, state.lead
         assert order is not None and lead is not None
-        hint = ""
-        if count_follows(order, lead, hand) <= MAX_LISTED:
-            best: list[int] = []
-            most = -1
-            for play in legal_follows(order, lead, hand):
-                common = sum(min(count(play, c), count(m.cards, c)) for c in distinct(play))
-                if common > most:
-                    best, most = [play], common
-                elif common == most:
-                    best.append(play)
-            texts = [format_hand(p) for p in best]
-            if 0 < len(best) <= MAX_SUGGEST and not (len(texts) == 1 and texts[0] in reason):
-                hint = "; did you mean " + " or ".join(texts) + "?"
+        hint = follow_hint(order, lead, hand, m.cards, reason)
         self.note("SJ201", f"{self.names[m.seat]} {reason}{hint}", m.pos, rule="7", **at)
 
     # the ledger --------------------------------------------------------------------------------

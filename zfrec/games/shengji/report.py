@@ -8,8 +8,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from zfrec.diagnostics import Diagnostic, Findings
-from zfrec.games.shengji.cards import distinct, format_hand
+from zfrec.games.shengji.cards import count, distinct, format_hand
 from zfrec.games.shengji.events import RoundResult
+from zfrec.games.shengji.follow import count_follows, legal_follows
+from zfrec.games.shengji.formats import Format
+from zfrec.games.shengji.order import Order
 from zfrec.games.shengji.records import SjMatch
 from zfrec.games.shengji.rules import SjRules, level_text
 
@@ -98,6 +101,7 @@ class SjReport(Findings):
 
 
 MAX_SUGGEST = 3  # at most this many cards named in a did-you-mean
+MAX_LISTED = 400  # legal follows listed for a did-you-mean; more are not searched
 
 
 def did_you_mean(missing: list[int], hand: int) -> str:
@@ -113,6 +117,25 @@ def did_you_mean(missing: list[int], hand: int) -> str:
     if not options or len(options) > MAX_SUGGEST:
         return ""
     return " or ".join(format_hand(1 << 2 * c) for c in options)
+
+
+def follow_hint(order: Order, lead: Format, hand: int, cards: int, reason: str) -> str:
+    """`; did you mean ...?` for a follow that breaks ruling 7 (`reason`): the legal follows
+    of `hand` with the most cards in common with `cards`, when there are one to three."""
+    if count_follows(order, lead, hand) > MAX_LISTED:
+        return ""
+    best: list[int] = []
+    most = -1
+    for play in legal_follows(order, lead, hand):
+        common = sum(min(count(play, c), count(cards, c)) for c in distinct(play))
+        if common > most:
+            best, most = [play], common
+        elif common == most:
+            best.append(play)
+    texts = [format_hand(p) for p in best]
+    if 0 < len(best) <= MAX_SUGGEST and not (len(texts) == 1 and texts[0] in reason):
+        return "; did you mean " + " or ".join(texts) + "?"
+    return ""
 
 
 def itemised(r: RoundResult) -> str:

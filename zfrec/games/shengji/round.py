@@ -600,10 +600,12 @@ class RoundState:
                     events.append(_tuple_new(PlayEvent, (
                         seat, number, turn, cards, cards, 0, None, 0, joined, None, None
                     )))  # fmt: skip
-        taken = self._taken(tuple(plays), plays[win][0], table)  # as `_put` after the last
-        if logged:
-            events[-1] = _tuple_new(PlayEvent, (*events[-1][:9], *taken))
-            self.log += events
+        if not logged:  # as `_put` after the last play, without its trick's result
+            self._take(plays[win][0], table, points(table))
+            return events
+        taken = self._taken(tuple(plays), plays[win][0], table)
+        events[-1] = _tuple_new(PlayEvent, (*events[-1][:9], *taken))
+        self.log += events
         return events
 
     def force_play(self, seat: int, attempt: int, cards: int) -> PlayEvent:
@@ -673,16 +675,20 @@ class RoundState:
         """Give the trick `plays` (`cards` its cards, packed) to `winner`, who leads next; end
         the round after its last trick."""
         pts = points(cards)
+        trick_result = _tuple_new(TrickResult, (self.trick, winner, pts, plays))
+        return trick_result, self._take(winner, cards, pts)
+
+    def _take(self, winner: int, cards: int, pts: int) -> RoundResult | None:
+        """`_taken` but for the trick's result: the round's, after its last trick."""
         if pts:
             won = list(self.won)
             won[winner] += pts
             self.won = tuple(won)
-        trick_result = _tuple_new(TrickResult, (self.trick, winner, pts, plays))
         self.last_lead, self.lead, self.trick_plays, self.turn = self.lead, None, (), winner
         if not any(self.hands):
-            return trick_result, self._finish(winner)
+            return self._finish(winner)
         self.trick += 1
-        return trick_result, None
+        return None
 
     def _joins(self, seat: int, cards: int) -> int | None:
         """Zhao pengyou: count the called copies played; the seat that plays one joins."""
