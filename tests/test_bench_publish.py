@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from bench.publish_bench import _store, corpus, publish_site
 from zfrec.cli.render_cmds import SOLVE_CARDS
+from zfrec.games.zhengfen.analysis.costs import COST_BUDGET
 
 
 @pytest.mark.slow
@@ -25,3 +27,26 @@ def test_the_publish_benchmark_publishes_with_the_default_solver_marks(tmp_path:
     db = _store(tmp_path, [record])
     assert publish_site(db, plain, jobs=1, solve_cards=0) > 0
     assert not any('"perfect":[' in p.read_text("utf-8") for p in plain.glob("games/*/hand-*.html"))
+
+
+@pytest.mark.slow
+def test_the_publish_profile_profiles_one_publish_after_a_first(tmp_path: Path) -> None:
+    from bench.publish_profile import lift_time_budgets, profile_publish
+    from zfrec.games.zhengfen.pages import analysis
+
+    stats, hands = profile_publish(tmp_path, 8, SOLVE_CARDS)
+    assert hands > 0
+    # one publish profiled, of the first of the corpus's four files (two games of eight), with
+    # the solver's searches
+    calls = {f[2]: nc for f, (_, nc, *_) in stats.stats.items()}  # type: ignore[attr-defined]
+    assert calls["publish_site"] == 1
+    assert calls["render_record_json"] == 2
+    assert calls["value_bounds"] > 0
+    assert (tmp_path / "site" / "index.html").is_file()
+    seconds = analysis.PAGE_SECONDS
+    try:
+        lift_time_budgets()
+        assert analysis.PAGE_SECONDS is None
+    finally:
+        analysis.PAGE_SECONDS = seconds
+        analysis.COST_BUDGET = replace(analysis.COST_BUDGET, seconds=COST_BUDGET.seconds)  # type: ignore[attr-defined]

@@ -106,6 +106,7 @@ class CostFinder(ReplayVisitor):
     _solver: Solver | None = None
     _index: int = -1
     _step: int = 0
+    _left: int = 0  # cards in the hands of `_hand`, kept as it goes (every move asks)
 
     def visit_hand_start(self, state: ReplayState, event: HandStart) -> None:
         self._index, self._step = event.hand_index, 0
@@ -117,6 +118,7 @@ class CostFinder(ReplayVisitor):
         rules = self.rules or state.game.rules
         self._hand = HandState(list(event.deal), event.leader, rules, event.number)
         self._solver = Solver(self._hand, self.budget)
+        self._left = sum(h.bit_count() for h in event.deal)
 
     def visit_move(self, state: ReplayState, step: MoveStep) -> None:
         index = self._step
@@ -129,12 +131,12 @@ class CostFinder(ReplayVisitor):
             event is None
             or hs.result is not None
             or step.seat != hs.turn
-            or any(d.severity == "error" for d in step.diagnostics)
+            or (step.diagnostics and any(d.severity == "error" for d in step.diagnostics))
         ):
             self._hand = self._solver = None  # the record left the rules: no more costs here
             return
         seat = int(step.seat)
-        left = sum(h.bit_count() for h in hs.hands)
+        left = self._left
         out_of_time = self.game_seconds is not None and self.spent >= self.game_seconds
         before = None
         if left <= self.max_cards and not out_of_time:
@@ -144,6 +146,8 @@ class CostFinder(ReplayVisitor):
                 self.values[(step.hand_index, index)] = _known(before.values)
         played = event.combo if isinstance(event, PlayEvent) else None
         _move(hs, seat, played)
+        if played is not None:
+            self._left -= played.mask.bit_count()
         if before is None or before.value is None:
             return
         after = solver.solve(seat, all_seats=False, details=False)
@@ -171,7 +175,7 @@ class CostFinder(ReplayVisitor):
             return
         if self.game_seconds is not None and self.spent >= self.game_seconds:
             return
-        if sum(h.bit_count() for h in hs.hands) > self.max_cards:
+        if self._left > self.max_cards:
             return
         found = solver.solve(all_seats=True, details=False)
         self.spent += found.ms / 1000
