@@ -25,6 +25,7 @@ from urllib.parse import quote
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
+from sqlalchemy.pool import NullPool
 from sqlmodel import Session
 
 from zfrec.errors import ZfrecError
@@ -158,6 +159,8 @@ def make_engine(url: str | None = None, *, must_exist: bool = False) -> Engine:
         path = sqlite_file(parsed)
         if path is not None and _read_only_media(path):  # an existing store on a CD, say
             kwargs["creator"] = partial(_open_immutable, str(Path(path).resolve()))
+            # no pool: a connection opened as immutable would stay so after a writer came
+            kwargs["poolclass"] = NullPool
     try:
         engine = create_engine(parsed, **kwargs)
     except (NoSuchModuleError, ImportError) as exc:
