@@ -453,3 +453,108 @@ def test_a_store_on_a_read_only_file_system_can_be_read(tmp_path: Path) -> None:
     assert (
         done.stderr.strip() == "error: the store is read-only: attempt to write a readonly database"
     )
+
+
+def test_a_read_only_mount_of_a_store_being_written_shows_what_is_committed(
+    tmp_path: Path,
+) -> None:
+    """A store mounted read-only where another process still writes it (its -shm and -wal
+    beside it): read as immutable, SQLite would skip the WAL and show the store as it was at
+    the last checkpoint. It is read through the WAL instead: the game just imported shows."""
+    import shutil
+    import sqlite3
+
+    from typer.testing import CliRunner
+
+    from zfrec.cli import app
+
+    unshare = shutil.which("unshare")
+    probe = subprocess.run([unshare or "unshare", "-rm", "true"], capture_output=True)
+    if unshare is None or probe.returncode != 0:
+        pytest.skip("no user namespaces here (unshare -rm) to mount a folder read-only")
+    folder = tmp_path / "archive"
+    folder.mkdir()
+    store = folder / "club.db"
+    first, second = SAMPLES / "02-three-players.zfn", SAMPLES / "03-five-players.zfn"
+    assert CliRunner().invoke(app, ["import", str(first), "--db", str(store)]).exit_code == 0
+    # a writer that stays connected: the second import stays in the WAL, not checkpointed
+    writer = sqlite3.connect(store)
+    try:
+        writer.execute("PRAGMA wal_autocheckpoint = 0")
+        writer.execute("SELECT count(*) FROM game").fetchone()
+        assert CliRunner().invoke(app, ["import", str(second), "--db", str(store)]).exit_code == 0
+        assert Path(f"{store}-wal").stat().st_size > 0
+        script = (
+            f'mount --bind "{folder}" "{folder}" && mount -o remount,bind,ro "{folder}" && '
+            f'{sys.executable} -c "from zfrec.cli import main; main()" games --json --db "{store}"'
+        )
+        done = subprocess.run(
+            [unshare, "-rm", "sh", "-c", script], capture_output=True, text=True, timeout=300
+        )
+    finally:
+        writer.close()
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count('"id"') == 2, done.stdout
+
+
+def test_a_reader_on_a_read_only_mount_sees_a_writer_that_comes_later(tmp_path: Path) -> None:
+    """A long reader (a server) of a store on a read-only mount, which nobody had open when it
+    started: a writer from outside the mount comes later. The reader's next connection sees
+    what the writer committed (a connection kept open as immutable would not: it reads the
+    file as it was, without the WAL)."""
+    import shutil
+    import sqlite3
+
+    from typer.testing import CliRunner
+
+    from zfrec.cli import app
+
+    unshare = shutil.which("unshare")
+    probe = subprocess.run([unshare or "unshare", "-rm", "true"], capture_output=True)
+    if unshare is None or probe.returncode != 0:
+        pytest.skip("no user namespaces here (unshare -rm) to mount a folder read-only")
+    folder = tmp_path / "archive"
+    folder.mkdir()
+    store = folder / "club.db"
+    first, second = SAMPLES / "02-three-players.zfn", SAMPLES / "03-five-players.zfn"
+    assert CliRunner().invoke(app, ["import", str(first), "--db", str(store)]).exit_code == 0
+    reader = (
+        "import sys\n"
+        "from sqlalchemy import text\n"
+        "from zfrec.store.db import make_engine\n"
+        f"engine = make_engine({str(store)!r}, must_exist=True)\n"
+        "def games():\n"
+        "    with engine.connect() as c:\n"
+        "        return c.execute(text('SELECT count(*) FROM game')).scalar()\n"
+        "print(games(), flush=True)\n"
+        "sys.stdin.readline()\n"
+        "print(games(), flush=True)\n"
+    )
+    script = (
+        f'mount --bind "{folder}" "{folder}" && mount -o remount,bind,ro "{folder}" && '
+        f'{sys.executable} -c "$0"'
+    )
+    proc = subprocess.Popen(
+        [unshare, "-rm", "sh", "-c", script, reader],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    writer = None
+    try:
+        assert proc.stdout is not None and proc.stdin is not None
+        assert proc.stdout.readline().strip() == "1"
+        # the writer stays connected: the second import stays in the WAL
+        writer = sqlite3.connect(store)
+        writer.execute("PRAGMA wal_autocheckpoint = 0")
+        writer.execute("SELECT count(*) FROM game").fetchone()
+        assert CliRunner().invoke(app, ["import", str(second), "--db", str(store)]).exit_code == 0
+        out, err = proc.communicate("\n", timeout=120)
+    finally:
+        if writer is not None:
+            writer.close()
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert out.strip() == "2", err

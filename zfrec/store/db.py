@@ -25,6 +25,7 @@ from urllib.parse import quote
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
+from sqlalchemy.pool import NullPool
 from sqlmodel import Session
 
 from zfrec.errors import ZfrecError
@@ -158,6 +159,8 @@ def make_engine(url: str | None = None, *, must_exist: bool = False) -> Engine:
         path = sqlite_file(parsed)
         if path is not None and _read_only_media(path):  # an existing store on a CD, say
             kwargs["creator"] = partial(_open_immutable, str(Path(path).resolve()))
+            # no pool: a connection opened as immutable would stay so after a writer came
+            kwargs["poolclass"] = NullPool
     try:
         engine = create_engine(parsed, **kwargs)
     except (NoSuchModuleError, ImportError) as exc:
@@ -182,9 +185,17 @@ def _read_only_media(path: str) -> bool:
 
 def _open_immutable(path: str) -> sqlite3.Connection:
     # A store in WAL mode is read through a -shm file written beside it, which read-only media
-    # cannot take ("unable to open database file"). Nothing can write such a file either, so
-    # SQLite may read it as immutable: no locks, no -shm (a store is checkpointed when closed).
-    uri = f"file:{quote(path)}?mode=ro&immutable=1"
+    # cannot take ("unable to open database file"). A store nobody has open has neither file
+    # (a store is checkpointed when closed): nothing can write it, so SQLite may read it as
+    # immutable (no locks, no -shm). But the mount may be read-only for us only, with another
+    # process writing the store (its -shm, its -wal beside it): immutable, SQLite would skip
+    # the WAL and show the store as at its last checkpoint, or torn. Then it is read through
+    # the WAL as usual. Asked at each connection: a writer may come while this one reads.
+    try:
+        written = Path(f"{path}-shm").exists() or os.stat(f"{path}-wal").st_size > 0
+    except OSError:  # no -wal
+        written = False
+    uri = f"file:{quote(path)}?mode=ro" + ("" if written else "&immutable=1")
     return sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S, check_same_thread=False)
 
 
