@@ -122,6 +122,8 @@ class SjTrick:
     until then `plain` holds the line read and `moves` is not set (`__getattr__` makes it).
     Validation asks for the plays only (`plain[0]`), and a move object with its position costs
     as much as the rest of reading it; once made, `moves` is the trick's and `plain` None.
+    Code that replaces a trick's plays reads `moves` first (or sets `plain` to None): while
+    `plain` is set, the validator judges the line read.
     """
 
     moves: list[SjMove] = field(default_factory=list)
@@ -133,11 +135,12 @@ class SjTrick:
 
         def __getattr__(self, name: str) -> Any:
             # only for a slot not set: `moves` of a trick read from a plain line
-            if name != "moves" or self.plain is None:
+            line = self.plain  # read once: another thread may make the moves meanwhile
+            if name != "moves" or line is None:
                 raise AttributeError(name)
             from zfrec.games.shengji.plain import plain_trick_moves
 
-            self.moves = moves = plain_trick_moves(self.plain)
+            self.moves = moves = plain_trick_moves(line)
             self.plain = None
             return moves
 
