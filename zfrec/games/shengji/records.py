@@ -135,8 +135,10 @@ class SjTrick:
 
         def __getattr__(self, name: str) -> Any:
             # only for a slot not set: `moves` of a trick read from a plain line
+            if name != "moves":  # (`plain` too, in a copy not yet filled)
+                raise AttributeError(name)
             line = self.plain  # read once: another thread may make the moves meanwhile
-            if name != "moves" or line is None:
+            if line is None:
                 raise AttributeError(name)
             from zfrec.games.shengji.plain import plain_trick_moves
 
