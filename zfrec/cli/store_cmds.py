@@ -175,7 +175,7 @@ def import_cmd(
             {"database": where, "files": [r.to_json() for r in results], "failed": failed}
             | {"summary": summary}
         )
-    else:
+    elif stopped is None or results or failed:  # stopped at the first file: its line alone
         for f in failed:
             # the error names its file already where it says what is wrong with it
             said = f["error"] if f["path"] in f["error"] else f"{f['path']}: {f['error']}"
