@@ -9,6 +9,7 @@ internal error, a signal), and through typer's runner elsewhere.
 from __future__ import annotations
 
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -418,11 +419,9 @@ def test_a_corrected_spelling_of_a_name_is_the_one_shown(store_url: str, tmp_pat
 # a store on read-only media ---------------------------------------------------------------------
 
 
-def test_a_store_on_a_read_only_file_system_can_be_read(tmp_path: Path) -> None:
-    """A club's archive on a CD or a share mounted read-only: SQLite cannot write the -shm file
-    WAL reads through, so the store is read as immutable. The commands that read work; one that
-    writes says the store is read-only, exit 2. The mount is made in a user namespace of its
-    own (`unshare`), where the system allows one."""
+def _archive(tmp_path: Path) -> tuple[str, Path, Path]:
+    """`unshare` (the test skips where the system allows no user namespace), a folder to mount
+    read-only and a store in it holding one game."""
     import shutil
 
     from typer.testing import CliRunner
@@ -438,8 +437,36 @@ def test_a_store_on_a_read_only_file_system_can_be_read(tmp_path: Path) -> None:
     store = folder / "club.db"
     record = str(SAMPLES / "02-three-players.zfn")
     assert CliRunner().invoke(app, ["import", record, "--db", str(store)]).exit_code == 0
-    script = (
-        f'mount --bind "{folder}" "{folder}" && mount -o remount,bind,ro "{folder}" && '
+    return unshare, folder, store
+
+
+def _mount_read_only(folder: Path) -> str:
+    """The start of a shell line (in `unshare -rm`) that mounts `folder` over itself read-only."""
+    return f'mount --bind "{folder}" "{folder}" && mount -o remount,bind,ro "{folder}" && '
+
+
+def _write_and_hold(store: Path) -> sqlite3.Connection:
+    """A writer from outside the mount that stays connected, and a second game it imports: with
+    the writer open and no automatic checkpoint, that game stays in the WAL. Close it after."""
+    from typer.testing import CliRunner
+
+    from zfrec.cli import app
+
+    writer = sqlite3.connect(store)
+    writer.execute("PRAGMA wal_autocheckpoint = 0")
+    writer.execute("SELECT count(*) FROM game").fetchone()
+    second = str(SAMPLES / "03-five-players.zfn")
+    assert CliRunner().invoke(app, ["import", second, "--db", str(store)]).exit_code == 0
+    return writer
+
+
+def test_a_store_on_a_read_only_file_system_can_be_read(tmp_path: Path) -> None:
+    """A club's archive on a CD or a share mounted read-only: SQLite cannot write the -shm file
+    WAL reads through, so the store is read as immutable. The commands that read work; one that
+    writes says the store is read-only, exit 2. The mount is made in a user namespace of its
+    own (`unshare`), where the system allows one."""
+    unshare, folder, store = _archive(tmp_path)
+    script = _mount_read_only(folder) + (
         f'for c in games stats "show 1" "export 1" "delete 1"; do '
         f'{sys.executable} -c "from zfrec.cli import main; main()" $c --db "{store}"; '
         'echo "rc=$?"; done'
@@ -461,31 +488,11 @@ def test_a_read_only_mount_of_a_store_being_written_shows_what_is_committed(
     """A store mounted read-only where another process still writes it (its -shm and -wal
     beside it): read as immutable, SQLite would skip the WAL and show the store as it was at
     the last checkpoint. It is read through the WAL instead: the game just imported shows."""
-    import shutil
-    import sqlite3
-
-    from typer.testing import CliRunner
-
-    from zfrec.cli import app
-
-    unshare = shutil.which("unshare")
-    probe = subprocess.run([unshare or "unshare", "-rm", "true"], capture_output=True)
-    if unshare is None or probe.returncode != 0:
-        pytest.skip("no user namespaces here (unshare -rm) to mount a folder read-only")
-    folder = tmp_path / "archive"
-    folder.mkdir()
-    store = folder / "club.db"
-    first, second = SAMPLES / "02-three-players.zfn", SAMPLES / "03-five-players.zfn"
-    assert CliRunner().invoke(app, ["import", str(first), "--db", str(store)]).exit_code == 0
-    # a writer that stays connected: the second import stays in the WAL, not checkpointed
-    writer = sqlite3.connect(store)
+    unshare, folder, store = _archive(tmp_path)
+    writer = _write_and_hold(store)
     try:
-        writer.execute("PRAGMA wal_autocheckpoint = 0")
-        writer.execute("SELECT count(*) FROM game").fetchone()
-        assert CliRunner().invoke(app, ["import", str(second), "--db", str(store)]).exit_code == 0
         assert Path(f"{store}-wal").stat().st_size > 0
-        script = (
-            f'mount --bind "{folder}" "{folder}" && mount -o remount,bind,ro "{folder}" && '
+        script = _mount_read_only(folder) + (
             f'{sys.executable} -c "from zfrec.cli import main; main()" games --json --db "{store}"'
         )
         done = subprocess.run(
@@ -502,22 +509,7 @@ def test_a_reader_on_a_read_only_mount_sees_a_writer_that_comes_later(tmp_path: 
     started: a writer from outside the mount comes later. The reader's next connection sees
     what the writer committed (a connection kept open as immutable would not: it reads the
     file as it was, without the WAL)."""
-    import shutil
-    import sqlite3
-
-    from typer.testing import CliRunner
-
-    from zfrec.cli import app
-
-    unshare = shutil.which("unshare")
-    probe = subprocess.run([unshare or "unshare", "-rm", "true"], capture_output=True)
-    if unshare is None or probe.returncode != 0:
-        pytest.skip("no user namespaces here (unshare -rm) to mount a folder read-only")
-    folder = tmp_path / "archive"
-    folder.mkdir()
-    store = folder / "club.db"
-    first, second = SAMPLES / "02-three-players.zfn", SAMPLES / "03-five-players.zfn"
-    assert CliRunner().invoke(app, ["import", str(first), "--db", str(store)]).exit_code == 0
+    unshare, folder, store = _archive(tmp_path)
     reader = (
         "import sys\n"
         "from sqlalchemy import text\n"
@@ -530,10 +522,7 @@ def test_a_reader_on_a_read_only_mount_sees_a_writer_that_comes_later(tmp_path: 
         "sys.stdin.readline()\n"
         "print(games(), flush=True)\n"
     )
-    script = (
-        f'mount --bind "{folder}" "{folder}" && mount -o remount,bind,ro "{folder}" && '
-        f'{sys.executable} -c "$0"'
-    )
+    script = _mount_read_only(folder) + f'{sys.executable} -c "$0"'
     proc = subprocess.Popen(
         [unshare, "-rm", "sh", "-c", script, reader],
         stdin=subprocess.PIPE,
@@ -545,11 +534,7 @@ def test_a_reader_on_a_read_only_mount_sees_a_writer_that_comes_later(tmp_path: 
     try:
         assert proc.stdout is not None and proc.stdin is not None
         assert proc.stdout.readline().strip() == "1"
-        # the writer stays connected: the second import stays in the WAL
-        writer = sqlite3.connect(store)
-        writer.execute("PRAGMA wal_autocheckpoint = 0")
-        writer.execute("SELECT count(*) FROM game").fetchone()
-        assert CliRunner().invoke(app, ["import", str(second), "--db", str(store)]).exit_code == 0
+        writer = _write_and_hold(store)
         out, err = proc.communicate("\n", timeout=120)
     finally:
         if writer is not None:
