@@ -42,6 +42,30 @@ def _table(client: Any, steps: list[Any]) -> tuple[str, str]:
     return made["id"], made["token"]
 
 
+# the cards of two decks, by id
+_TWO_DECKS = sorted(
+    card_ids(parse_hand(" ".join(f"{r}{s}" for r in "3456789TJQKA2" for s in "shdc") + " SJ BJ"))
+    * 2
+)
+
+
+def _led(
+    client: Any, deals: dict[str, int], kitty: str, lead: int
+) -> tuple[str, str, dict[str, Any]]:
+    """A table dealt `deals` with clubs trump (seat 1 bids 2c and deals), seat 1's exchange of
+    `kitty`, and its lead of `lead`: the table, its token and its state then."""
+    made = client.post("/api/tables", json={"game": "shengji", "players": PLAYERS}).json()
+    table, token = made["id"], made["token"]
+    start = {"dealer": 1, "trump": "c", "deals": {k: format_hand(v) for k, v in deals.items()}}
+    assert send(client, table, token, "hand", start).status_code == 201
+    assert send(client, table, token, "move", {"seat": 1, "bid": "2c"}).status_code == 200
+    done = send(client, table, token, "move", {"seat": 1, "discard": kitty, "kitty": kitty})
+    assert done.status_code == 200, done.text
+    play = {"seat": 1, "play": format_hand(lead)}
+    assert send(client, table, token, "move", play).status_code == 200
+    return table, token, client.get(f"/api/tables/{table}").json()
+
+
 def test_a_follow_offers_the_engines_legal_follows(browser: Any, tmp_path: Path) -> None:
     # The server sent `legal` only for 60 plays or fewer and the page never showed it: a
     # Sheng ji follow had to be tapped card by card.
@@ -169,15 +193,9 @@ def test_a_throw_is_named_on_the_felt(browser: Any, tmp_path: Path) -> None:
 def test_a_follow_too_many_to_list_says_what_it_must_hold(browser: Any, tmp_path: Path) -> None:
     # A hand void in the led suit following a tractor has thousands of follows: none listed,
     # the page says how many cards of any suit go (the engine's count of follows).
-    every = sorted(
-        card_ids(
-            parse_hand(" ".join(f"{r}{s}" for r in "3456789TJQKA2" for s in "shdc") + " SJ BJ")
-        )
-        * 2
-    )
-    diamonds = [c for c in every if c % 4 == 2 and c < 48]  # the plain diamonds, 3d..Ad
+    diamonds = [c for c in _TWO_DECKS if c % 4 == 2 and c < 48]  # the plain diamonds, 3d..Ad
     lead, bid = parse_hand("3d 3d 4d 4d"), parse_hand("2c")  # the bid makes clubs trump
-    rest = [c for c in every if c not in diamonds] + diamonds
+    rest = [c for c in _TWO_DECKS if c not in diamonds] + diamonds
     for c in card_ids(lead + bid):
         rest.remove(c)
     seat2 = [c for c in rest if c not in diamonds][:25]  # no diamonds at all
@@ -188,17 +206,7 @@ def test_a_follow_too_many_to_list_says_what_it_must_hold(browser: Any, tmp_path
     kitty = format_hand(from_ids(rest[70:]))
     with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
         base = str(client.base_url).rstrip("/")
-        made = client.post("/api/tables", json={"game": "shengji", "players": PLAYERS}).json()
-        table, token = made["id"], made["token"]
-        start = {"dealer": 1, "trump": "c", "deals": {k: format_hand(v) for k, v in deals.items()}}
-        assert send(client, table, token, "hand", start).status_code == 201
-        assert send(client, table, token, "move", {"seat": 1, "bid": "2c"}).status_code == 200
-        exchange = {"seat": 1, "discard": kitty, "kitty": kitty}
-        done = send(client, table, token, "move", exchange)
-        assert done.status_code == 200, done.text
-        play = {"seat": 1, "play": format_hand(lead)}
-        assert send(client, table, token, "move", play).status_code == 200
-        state = client.get(f"/api/tables/{table}").json()
+        table, token, state = _led(client, deals, kitty, lead)
         order = _order(state)
         many = count_follows(order, classify(order, lead), deals["2"])
         assert state["turn"] == 2 and many > 240
@@ -228,14 +236,8 @@ OUTSIDE = """() => {
 def test_a_long_tractor_and_its_follow_fit_a_phone(browser: Any, tmp_path: Path) -> None:
     # A tractor of six pairs led and a twelve-card follow: their cards could not wrap, so the
     # tractor ran over the seats beside the felt's middle and the chip past the form's edge.
-    every = sorted(
-        card_ids(
-            parse_hand(" ".join(f"{r}{s}" for r in "3456789TJQKA2" for s in "shdc") + " SJ BJ")
-        )
-        * 2
-    )
     lead, bid = parse_hand("3h 3h 4h 4h 5h 5h 6h 6h 7h 7h 8h 8h"), parse_hand("2c")
-    rest = list(every)
+    rest = list(_TWO_DECKS)
     for c in card_ids(lead + bid):
         rest.remove(c)
     hearts = [c for c in rest if c % 4 == 1 and c < 48]  # the twelve plain hearts left
@@ -247,16 +249,7 @@ def test_a_long_tractor_and_its_follow_fit_a_phone(browser: Any, tmp_path: Path)
     kitty = format_hand(from_ids(rest[62:]))
     with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
         base = str(client.base_url).rstrip("/")
-        made = client.post("/api/tables", json={"game": "shengji", "players": PLAYERS}).json()
-        table, token = made["id"], made["token"]
-        start = {"dealer": 1, "trump": "c", "deals": {k: format_hand(v) for k, v in deals.items()}}
-        assert send(client, table, token, "hand", start).status_code == 201
-        assert send(client, table, token, "move", {"seat": 1, "bid": "2c"}).status_code == 200
-        exchange = {"seat": 1, "discard": kitty, "kitty": kitty}
-        assert send(client, table, token, "move", exchange).status_code == 200
-        play = {"seat": 1, "play": format_hand(lead)}
-        assert send(client, table, token, "move", play).status_code == 200
-        state = client.get(f"/api/tables/{table}").json()
+        table, token, state = _led(client, deals, kitty, lead)
         assert state["trick_moves"][0]["kind"] == "tractor"
         assert state["offer"]["plays"] == [format_hand(from_ids(hearts))]  # all its hearts
         a = Device(browser, PHONE)
