@@ -92,8 +92,9 @@ def test_a_long_follow_from_many_cards_of_the_suit_lists_none_and_counts_them() 
 
 def test_the_live_state_lists_the_legal_plays_only_where_few_as_the_engine_does() -> None:
     # `legal` is the engine's legal plays where there are at most MAX_LEGAL; a lead's are
-    # counted (lead_count) and a follow's listed no further, not all listed to find them many
-    from zfrec.games.shengji.livestate import MAX_LEGAL, _few_plays
+    # counted (lead_count) and a follow's are the offer's (listed to its own cap), not all
+    # listed to find them many
+    from zfrec.games.shengji.livestate import MAX_LEGAL, _few_plays, _offer
     from zfrec.games.shengji.offers import lead_count
 
     listed = left_out = 0
@@ -103,9 +104,9 @@ def test_the_live_state_lists_the_legal_plays_only_where_few_as_the_engine_does(
             engine = state.legal_plays()
             if state.lead is None:
                 assert lead_count(state.order, state.hands[state.turn]) == len(engine)
-            few = _few_plays(state)
+            few = _few_plays(state, _offer(state, state.turn))
             if len(engine) <= MAX_LEGAL:
-                assert few == engine
+                assert few == [format_hand(p) for p in engine]
                 listed += 1
             else:
                 assert few is None

@@ -4,11 +4,9 @@ Seats are 1-based here, as in the JSON API."""
 
 from __future__ import annotations
 
-from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from zfrec.games.shengji.cards import format_hand, points, size
-from zfrec.games.shengji.follow import legal_follows
 from zfrec.games.shengji.formats import classify, unit_text
 from zfrec.games.shengji.offers import follow_offer, lead_count, lead_units, units_text
 from zfrec.games.shengji.records import SjRound
@@ -123,24 +121,24 @@ def _play_json(live: SjLive, state: RoundState, rnd: SjRound, view: int | None) 
     }  # fmt: skip
     mover = state.turn
     if not over and (view is None or view == mover) and rb is not None and not rb.guessed[mover]:
-        plays = _few_plays(state)
+        out["offer"] = offer = _offer(state, mover)
+        plays = _few_plays(state, offer)
         if plays is not None:
-            out["legal"] = [{"play": format_hand(p)} for p in plays]
-        out["offer"] = _offer(state, mover)
+            out["legal"] = [{"play": p} for p in plays]
     return out
 
 
-def _few_plays(state: RoundState) -> list[int] | None:
-    """`state.legal_plays()` where there are at most MAX_LEGAL, else None: a lead's counted
-    first and a follow's listed no further than that, as a hand of many trumps has a million
-    leads (a second to list) and as many follows to a long throw."""
+def _few_plays(state: RoundState, offer: dict[str, Any] | None) -> list[str] | None:
+    """`state.legal_plays()` as text where there are at most MAX_LEGAL, else None: a follow's
+    are the `offer`'s (`_offer`, listed up to its own cap), and a lead's are counted first, as a
+    hand of many trumps has a million leads (a second to list)."""
+    if offer is not None and not offer["lead"]:
+        return offer["plays"] if offer["count"] <= MAX_LEGAL else None
     order, hand = state.order, state.hands[state.turn]
-    if state.phase != "play" or order is None:
-        return state.legal_plays()
-    if state.lead is None:
-        return state.legal_leads() if lead_count(order, hand) <= MAX_LEGAL else None
-    plays = list(islice(legal_follows(order, state.lead, hand), MAX_LEGAL + 1))
-    return plays if len(plays) <= MAX_LEGAL else None
+    at_lead = state.phase == "play" and state.lead is None
+    if at_lead and order is not None and lead_count(order, hand) > MAX_LEGAL:
+        return None
+    return [format_hand(p) for p in state.legal_plays()]
 
 
 def _offer(state: RoundState, mover: int) -> dict[str, Any] | None:

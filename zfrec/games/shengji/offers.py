@@ -102,7 +102,7 @@ def follow_offer(order: Order, lead: Format, hand: int) -> FollowOffer:
     """The follows to offer: `plays` (every legal follow, each card set once), `count`; when
     there are more than MAX_FOLLOWS, `plays` is empty and, for a hand short of the led suit,
     `must` names the cards of it that go in and `more` how many others are added."""
-    plays = list(dict.fromkeys(islice(legal_follows(order, lead, hand), MAX_FOLLOWS + 1)))
+    plays = list(islice(legal_follows(order, lead, hand), MAX_FOLLOWS + 1))  # each set once
     if len(plays) <= MAX_FOLLOWS:
         return {"plays": [format_hand(p) for p in plays], "count": len(plays),
                 "must": None, "more": 0}  # fmt: skip
