@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from os import PathLike
 
 SeatNamer = Callable[[int], str]
 
@@ -224,3 +225,9 @@ def processing(path: str) -> Iterator[None]:
         if not hasattr(exc, FILE_ATTR):
             setattr(exc, FILE_ATTR, path)
         raise
+
+
+def path_text(path: str | PathLike[str]) -> str:
+    """A file's name as text that can be printed, stored and put in JSON: each byte of a name
+    that is not UTF-8 (kept by Python as a lone surrogate) shown as U+FFFD."""
+    return str(path).encode("utf-8", "surrogateescape").decode("utf-8", "replace")

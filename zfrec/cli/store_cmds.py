@@ -37,7 +37,7 @@ from zfrec.cli.common import (
 )
 from zfrec.cli.simulate_cmds import write_atomic
 from zfrec.cli.validate_cmds import expand_paths
-from zfrec.errors import ZfrecError, processing
+from zfrec.errors import ZfrecError, path_text, processing
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
@@ -230,18 +230,12 @@ def _import_one(
                 )
             )
     except ZfrecError as exc:
-        failed.append({"path": _text(path), "error": str(exc)})
+        failed.append({"path": path_text(path), "error": str(exc)})
     except (OSError, UnicodeDecodeError) as exc:
-        failed.append({"path": _text(path), "error": _text(file_problem(path, exc))})
+        failed.append({"path": path_text(path), "error": path_text(file_problem(path, exc))})
     else:
         if not a.as_json:
             _print_import(results[-1], a.only_valid)
-
-
-def _text(path: str) -> str:
-    """A path as text that can be printed and put in JSON: a byte of a file name that is not
-    UTF-8 (kept by Python as a lone surrogate) shown as U+FFFD."""
-    return path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def _stopped(exc: BaseException, path: str, finished: bool) -> tuple[str, int] | None:
@@ -259,8 +253,8 @@ def _stopped(exc: BaseException, path: str, finished: bool) -> tuple[str, int] |
             return None
         why, code = fault + ",", 2
     if finished:
-        return f"{why} after importing {_text(path)}: the files up to it were imported", code
-    return f"{why} while importing {_text(path)}: nothing of it was stored", code
+        return f"{why} after importing {path_text(path)}: the files up to it were imported", code
+    return f"{why} while importing {path_text(path)}: nothing of it was stored", code
 
 
 def _replace(

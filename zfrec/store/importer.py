@@ -29,7 +29,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, SQLModel
 
 from zfrec.diagnostics import Diagnostic, WrittenDiagnostic
-from zfrec.errors import NotationError, ZfrecError
+from zfrec.errors import NotationError, ZfrecError, path_text
 from zfrec.gctuning import young_threshold
 from zfrec.jsonview import dump
 from zfrec.record import Game, iter_records
@@ -186,10 +186,9 @@ def source_path(path: str | Path) -> str:
     try:
         source.encode("utf-8")
     except UnicodeEncodeError:
-        shown = str(path).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
         raise StoreError(
-            f"{shown}: the file's name is not UTF-8 text: rename it (the store keeps file "
-            "names as text)"
+            f"{path_text(path)}: the file's name is not UTF-8 text: rename it (the store keeps "
+            "file names as text)"
         ) from None
     return source
 
