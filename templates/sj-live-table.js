@@ -153,6 +153,11 @@
     felt.appendChild(ring);
   }
 
+  // cards as their faces, the red ones red (a unit on the felt, a play to tap)
+  function faces(cards) {
+    return cards.map(function (c) { return el("span", { cls: isRed(c) ? "red" : "", text: cardFace(c).textContent }); });
+  }
+
   /* The lead's units, named: "tractor 8♦8♦6♦6♦"; a throw says it is one and how many units
      it has. A unit's kind is told by its size (1 a single, 2 a pair, more a tractor). */
   function leadUnits(lead) {
@@ -164,8 +169,7 @@
       var cards = u.split(" ");
       box.appendChild(el("span", { cls: "unit", "data-unit": u }, [
         el("i", { text: kinds[cards.length] || "tractor" }), " ",
-        el("span", { cls: "faces" }, cards.map(function (c) {
-          return el("span", { cls: isRed(c) ? "red" : "", text: cardFace(c).textContent }); }))
+        el("span", { cls: "faces" }, faces(cards))
       ]));
     });
     return box;
@@ -345,12 +349,9 @@
     // the play filled in: render() keeps it in ui.text (the input is not on the page yet)
     var typedNow = (ui.text || "").trim();
     function chip(p) {
-      var faces = p.play.split(" ").map(function (c) {
-        return el("span", { cls: isRed(c) ? "red" : "", text: cardFace(c).textContent });
-      });
       return el("button", { type: "button", cls: "chip sjchip" + (p.play === typedNow ? " on" : ""),
         "data-play": p.play, "data-kind": p.kind || "follow", "aria-label": (p.kind ? p.kind + " " : "") + p.play,
-        onclick: function () { pick(p.play); } }, faces);
+        onclick: function () { pick(p.play); } }, faces(p.play.split(" ")));
     }
     // a folded list stays open across a redraw where it was opened, or holds the play picked
     function group(title, plays, open) {
