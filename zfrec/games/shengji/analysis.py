@@ -39,7 +39,7 @@ from zfrec.games.shengji.follow import _combos, count_follows, judge_follow, leg
 from zfrec.games.shengji.formats import Format, classify, unit_text
 from zfrec.games.shengji.order import TRUMP, Order
 from zfrec.games.shengji.records import SjMatch, SjRound
-from zfrec.games.shengji.report import SjReport, SjRoundLedger
+from zfrec.games.shengji.report import SjReport, SjRoundLedger, par_text
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.rules import SjRules, level_text
 from zfrec.games.shengji.scoring import kitty_multiplier
@@ -252,8 +252,8 @@ class SjAnalysis:
                     lines.append(f"  {d.trick:>2}.{d.turn} {players[d.seat]} {verb} {play}"
                                  f"{marks}{cost}")  # fmt: skip
             if r.result is not None:
-                par = (f" (par {r.par}, {r.result.total - r.par:+d} from par)"
-                       if r.par is not None else "")  # fmt: skip
+                words = par_text(r.par, r.result.total)
+                par = f" ({words})" if words else ""
                 lines.append(f"  opponents' points: {r.result.total}{par}")
             else:
                 lines.append("  the record stops before the round ends")

@@ -30,7 +30,7 @@ from zfrec.games.shengji.formats import Format, classify
 from zfrec.games.shengji.order import Order, make_order
 from zfrec.games.shengji.records import SjMatch, SjMove, SjRound
 from zfrec.games.shengji.replayer import validate_match
-from zfrec.games.shengji.report import SjReport, SjRoundLedger
+from zfrec.games.shengji.report import SjReport, SjRoundLedger, par_text
 from zfrec.games.shengji.rules import SjRules, level_rank, level_text
 from zfrec.games.shengji.trick import trick_winner
 from zfrec.render.views import isolate
@@ -256,9 +256,7 @@ def match_view(match: SjMatch, viewer: int | None = None, solve_cards: int = 0) 
             by_round.get(rnd.number, []),
             viewer,
             rules,
-            # the solver knows every hand: its marks are not for one seat's view
-            {} if solved is None else _notes(solved),
-            solved,
+            solved,  # the solver knows every hand: its marks are not for one seat's view
         )
         page.prev_href = round_href(match.rounds[i - 1].number) if i > 0 else None
         last = i + 1 == len(match.rounds)
@@ -279,11 +277,10 @@ def round_page(
     diagnostics: Sequence[Diagnostic],
     viewer: int | None,
     rules: SjRules | None,
-    marks: dict[tuple[int, int], tuple[str, str]] | None = None,
     solved: RoundCosts | None = None,
 ) -> tuple[RoundPage, RoundSummary]:
     """One round's page data and its summary line; `solved`: the solver's costs of the round
-    (`solved_round`), whose par the result names."""
+    (`solved_round`), whose marks the plays carry and whose par the result names."""
     players = list(match.players)
     n = len(players)
     order = _order(rnd, ledger)
@@ -305,7 +302,7 @@ def round_page(
     else:
         hands = [None] * n
     kitty = ledger.discard if ledger is not None else (rnd.discard.known if rnd.discard else 0)
-    marks = marks or {}
+    marks = {} if solved is None else _notes(solved)
     located: dict[tuple[int | None, int | None], list[dict[str, Any]]] = {}
     for d in diagnostics:
         loc = d.location
@@ -400,7 +397,7 @@ def round_page(
         if result.penalty:
             end_bits.append(f"throw penalties {result.penalty:+d}")
         end_bits.append(f"total {result.total}")
-    par = None if solved is None else _par_text(solved)
+    par = None if solved is None else par_text(solved.par, solved.result)
     if par is not None:
         end_bits.append(par)
     steps.append({
@@ -452,18 +449,6 @@ def round_page(
         None if result is None else not result.change.swap,
     )  # fmt: skip
     return page, summary
-
-
-def _par_text(costs: RoundCosts) -> str | None:
-    """The round's par against its result, as `zfrec analyze` says it: `par 30, +15 from par`
-    (the opponents took 15 more than perfect play gives them); None when the solver could not
-    solve the round from its first lead (a whole round of real deals is beyond it), where
-    `analyze` says nothing of a par either."""
-    if costs.par is None:
-        return None
-    if costs.from_par is None:
-        return f"par {costs.par}"
-    return f"par {costs.par}, {costs.from_par:+d} from par"
 
 
 def _format(order: Order | None, cards: int) -> Format | None:

@@ -138,6 +138,15 @@ def follow_hint(order: Order, lead: Format, hand: int, cards: int, reason: str) 
     return ""
 
 
+def par_text(par: int | None, result: int | None) -> str | None:
+    """A round's par against its result, as `analyze` and the round page say it: `par 30, +15
+    from par` (the opponents took 15 more than perfect play gives them); `par 30` for a round
+    unfinished; None where the solver did not reach the par."""
+    if par is None:
+        return None
+    return f"par {par}" if result is None else f"par {par}, {result - par:+d} from par"
+
+
 def itemised(r: RoundResult) -> str:
     """` (tricks 60, kitty 10 x4 = 40, penalties -10)`, when there is more than tricks."""
     if not r.kitty_added and not r.penalty:
