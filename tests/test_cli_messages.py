@@ -474,3 +474,41 @@ def test_fmt_takes_a_directory(tmp_path: Path) -> None:
         "",
         "0 files would be reformatted, 2 unchanged\n",
     )
+
+
+def test_every_folder_walk_leaves_out_hidden_files_and_folders(tmp_path: Path) -> None:
+    """validate, import, analyze, audit and fmt walk a folder alike (zfrec.cli.common
+    walk_records): a published site's manifest `.zfrec-site.json`, an editor's lock `.#x.zfn`
+    (a link to nowhere), a `.git` folder and a hidden folder's records are not records. A
+    hidden file named on the command line is still read."""
+    records = tmp_path / ".club"  # the folder given may itself be hidden
+    (records / "site").mkdir(parents=True)
+    shutil.copy(SAMPLES / "02-three-players.zfn", records / "night.zfn")
+    (records / "site" / ".zfrec-site.json").write_text('{"zfrec_site": 1}', encoding="utf-8")
+    (records / ".#night.zfn").symlink_to("someone@laptop.4242:1700000000")
+    (records / ".git").mkdir()
+    (records / ".git" / "stash.json").write_text("{}", encoding="utf-8")
+    (records / ".trash").mkdir()
+    (records / ".trash" / "old.zfn").write_text('[players "a, b, c"]\nhand\n1: 3h\n', "utf-8")
+    hidden = (".zfrec-site", ".#night", ".git", ".trash")
+    night = str(records / "night.zfn")
+    db = str(tmp_path / "club.db")
+    for command in (
+        ["validate", str(records)],
+        ["import", str(records), "--db", db],
+        ["analyze", str(records), "--summary"],
+        ["audit", str(records)],
+        ["fmt", "--check", str(records)],
+    ):
+        code, out, err = run(*command)
+        assert code == 0, (command, out, err)
+        assert not [name for name in hidden if name in out + err], (command, out, err)
+    code, out, _ = run("audit", str(records), "--json")
+    assert [g["file"] for g in json.loads(out)["games"]] == [night]
+    assert run("fmt", "--check", str(records))[2] == "0 files would be reformatted, 1 unchanged\n"
+    # named on the command line, a hidden file is read
+    stash = records / ".git" / "stash.json"
+    code, _, err = run("analyze", str(stash))
+    assert (code, err) == (2, f"error: {stash}: at /: 'players' is a required property\n")
+    code, out, _ = run("fmt", "--check", str(records / ".trash" / "old.zfn"))
+    assert (code, out) == (1, f"would reformat {records / '.trash' / 'old.zfn'}\n")

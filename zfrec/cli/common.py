@@ -49,6 +49,25 @@ SJ_OPTION_HELP = (
 )
 
 EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+RECORD_SUFFIXES = (".zfn", ".json")
+
+
+def walk_records(top: Path) -> list[str]:
+    """The record files under the folder `top`, at any depth, sorted: every command that takes a
+    folder walks it here. A record has a record's suffix (.zfn, .json); hidden files and folders
+    below `top` (a name starting with `.`) are left out: a site published into the records'
+    folder keeps its manifest `.zfrec-site.json` there, an editor its locks (`.#x.zfn`), git its
+    `.git`. Links to folders are not followed; a link to a file is listed, even one to nowhere
+    (its reader names it)."""
+    found: list[str] = []
+    for folder, subfolders, names in os.walk(top):
+        subfolders[:] = [name for name in subfolders if not name.startswith(".")]
+        found += (
+            str(Path(folder) / name)  # as Path.rglob spells it: `.` gives `a.zfn`, not `./a.zfn`
+            for name in names
+            if not name.startswith(".") and os.path.splitext(name)[1].lower() in RECORD_SUFFIXES
+        )
+    return sorted(found)
 
 
 def game_kind_of(game: str) -> GameKind:
