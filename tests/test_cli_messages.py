@@ -385,6 +385,54 @@ def test_fmt_help_reads_as_sentences_on_a_narrow_terminal() -> None:
     assert all(len(line) > 60 for line in paragraph[:-1]), paragraph
 
 
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["show", "abc"], "zfrec show: error: Invalid value for 'game_id': "),
+        (["show"], "zfrec show: error: Missing argument 'game_id'."),
+        (["validate", "--jobs", "0", "x.zfn"], "zfrec validate: error: Invalid value for '--jobs'"),
+        (["analyze", "--bogus", "x.zfn"], "zfrec analyze: error: No such option: --bogus"),
+        (["nosuch"], "zfrec: error: No such command 'nosuch'."),
+        (["--bogus"], "zfrec: error: No such option: --bogus"),
+    ],
+)
+def test_a_usage_error_is_one_line_and_a_hint(args: list[str], says: str) -> None:
+    """Click's usage errors read like ours: one line (no box, no usage block) and one hint,
+    exit code 2."""
+    code, out, err = run(*args)
+    command = "zfrec" if args[0].startswith("-") or args[0] == "nosuch" else f"zfrec {args[0]}"
+    assert (code, out) == (2, "")
+    assert err.startswith(says) and err.endswith(f"\nTry '{command} --help'.\n"), err
+    assert err.count("\n") == 2, err
+
+
+def test_every_command_refuses_an_unknown_option_in_two_lines() -> None:
+    for name in _commands():
+        code, out, err = run(name, "--no-such-option")
+        assert (code, out) == (2, ""), name
+        first, hint = err.split("\n", 1)  # Click may add "(Possible options: ...)"
+        assert first.startswith(f"zfrec {name}: error: No such option: --no-such-option"), name
+        assert hint == f"Try 'zfrec {name} --help'.\n", name
+
+
+def test_a_usage_error_of_the_installed_command_is_two_plain_lines() -> None:
+    """Through the console entry point (zfrec.cli.main), on a terminal's width."""
+    done = subprocess.run(
+        [sys.executable, "-m", "zfrec", "show", "abc"],
+        capture_output=True,
+        text=True,
+        env={**{k: v for k, v in os.environ.items() if k != "FORCE_COLOR"}, "COLUMNS": "80"},
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (2, "")
+    first, hint = done.stderr.splitlines()
+    assert first == (
+        "python -m zfrec show: error: Invalid value for 'game_id': Input should be a valid "
+        "integer, unable to parse string as an integer"
+    )
+    assert hint == "Try 'python -m zfrec show --help'."
+
+
 def test_version() -> None:
     code, out, err = run("--version")
     assert (code, out, err) == (0, f"zfrec {importlib.metadata.version('zfrec')}\n", "")
