@@ -385,6 +385,54 @@ def test_fmt_help_reads_as_sentences_on_a_narrow_terminal() -> None:
     assert all(len(line) > 60 for line in paragraph[:-1]), paragraph
 
 
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["show", "abc"], "zfrec show: error: Invalid value for 'game_id': "),
+        (["show"], "zfrec show: error: Missing argument 'game_id'."),
+        (["validate", "--jobs", "0", "x.zfn"], "zfrec validate: error: Invalid value for '--jobs'"),
+        (["analyze", "--bogus", "x.zfn"], "zfrec analyze: error: No such option: --bogus"),
+        (["nosuch"], "zfrec: error: No such command 'nosuch'."),
+        (["--bogus"], "zfrec: error: No such option: --bogus"),
+    ],
+)
+def test_a_usage_error_is_one_line_and_a_hint(args: list[str], says: str) -> None:
+    """Click's usage errors read like ours: one line (no box, no usage block) and one hint,
+    exit code 2."""
+    code, out, err = run(*args)
+    command = "zfrec" if args[0].startswith("-") or args[0] == "nosuch" else f"zfrec {args[0]}"
+    assert (code, out) == (2, "")
+    assert err.startswith(says) and err.endswith(f"\nTry '{command} --help'.\n"), err
+    assert err.count("\n") == 2, err
+
+
+def test_every_command_refuses_an_unknown_option_in_two_lines() -> None:
+    for name in _commands():
+        code, out, err = run(name, "--no-such-option")
+        assert (code, out) == (2, ""), name
+        first, hint = err.split("\n", 1)  # Click may add "(Possible options: ...)"
+        assert first.startswith(f"zfrec {name}: error: No such option: --no-such-option"), name
+        assert hint == f"Try 'zfrec {name} --help'.\n", name
+
+
+def test_a_usage_error_of_the_installed_command_is_two_plain_lines() -> None:
+    """Through the console entry point (zfrec.cli.main), on a terminal's width."""
+    done = subprocess.run(
+        [sys.executable, "-m", "zfrec", "show", "abc"],
+        capture_output=True,
+        text=True,
+        env={**{k: v for k, v in os.environ.items() if k != "FORCE_COLOR"}, "COLUMNS": "80"},
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (2, "")
+    first, hint = done.stderr.splitlines()
+    assert first == (
+        "python -m zfrec show: error: Invalid value for 'game_id': Input should be a valid "
+        "integer, unable to parse string as an integer"
+    )
+    assert hint == "Try 'python -m zfrec show --help'."
+
+
 def test_version() -> None:
     code, out, err = run("--version")
     assert (code, out, err) == (0, f"zfrec {importlib.metadata.version('zfrec')}\n", "")
@@ -474,3 +522,41 @@ def test_fmt_takes_a_directory(tmp_path: Path) -> None:
         "",
         "0 files would be reformatted, 2 unchanged\n",
     )
+
+
+def test_every_folder_walk_leaves_out_hidden_files_and_folders(tmp_path: Path) -> None:
+    """validate, import, analyze, audit and fmt walk a folder alike (zfrec.cli.common
+    walk_records): a published site's manifest `.zfrec-site.json`, an editor's lock `.#x.zfn`
+    (a link to nowhere), a `.git` folder and a hidden folder's records are not records. A
+    hidden file named on the command line is still read."""
+    records = tmp_path / ".club"  # the folder given may itself be hidden
+    (records / "site").mkdir(parents=True)
+    shutil.copy(SAMPLES / "02-three-players.zfn", records / "night.zfn")
+    (records / "site" / ".zfrec-site.json").write_text('{"zfrec_site": 1}', encoding="utf-8")
+    (records / ".#night.zfn").symlink_to("someone@laptop.4242:1700000000")
+    (records / ".git").mkdir()
+    (records / ".git" / "stash.json").write_text("{}", encoding="utf-8")
+    (records / ".trash").mkdir()
+    (records / ".trash" / "old.zfn").write_text('[players "a, b, c"]\nhand\n1: 3h\n', "utf-8")
+    hidden = (".zfrec-site", ".#night", ".git", ".trash")
+    night = str(records / "night.zfn")
+    db = str(tmp_path / "club.db")
+    for command in (
+        ["validate", str(records)],
+        ["import", str(records), "--db", db],
+        ["analyze", str(records), "--summary"],
+        ["audit", str(records)],
+        ["fmt", "--check", str(records)],
+    ):
+        code, out, err = run(*command)
+        assert code == 0, (command, out, err)
+        assert not [name for name in hidden if name in out + err], (command, out, err)
+    code, out, _ = run("audit", str(records), "--json")
+    assert [g["file"] for g in json.loads(out)["games"]] == [night]
+    assert run("fmt", "--check", str(records))[2] == "0 files would be reformatted, 1 unchanged\n"
+    # named on the command line, a hidden file is read
+    stash = records / ".git" / "stash.json"
+    code, _, err = run("analyze", str(stash))
+    assert (code, err) == (2, f"error: {stash}: at /: 'players' is a required property\n")
+    code, out, _ = run("fmt", "--check", str(records / ".trash" / "old.zfn"))
+    assert (code, out) == (1, f"would reformat {records / '.trash' / 'old.zfn'}\n")

@@ -84,12 +84,17 @@ def test_a_play_whose_only_card_is_misspelt_is_one_error_with_its_suggestion(
 
 
 def test_solve_refuses_zheng_fen_options_for_a_sheng_ji_record(tmp_path: Path) -> None:
+    # refused as every command refuses another game's options (GameKind.own_options), in the
+    # words of the record's game (GameKind.refusals); given at its default value counts
     path = _cut(tmp_path, 37)  # three tricks left: Ann to lead
-    for extra in (["--seat", "Ann"], ["--only-seat"], ["--table", "5000"]):
+    takes = "a Sheng ji solve takes --at, --max-nodes, --max-seconds and --json"
+    for extra in (["--seat", "Ann"], ["-s", "1"], ["--only-seat"], ["--table", "800000"]):
         res = runner.invoke(app, ["solve", str(path), *extra])
-        assert res.exit_code == 2, extra
-        assert f"{extra[0]}: Zheng Fen's solver only" in res.stderr
-        assert res.stdout == ""
+        flag = "--seat" if extra[0] == "-s" else extra[0]
+        assert (res.exit_code, res.stdout) == (2, ""), extra
+        assert res.stderr == f"error: {flag} is Zheng Fen's: {takes}\n", extra
+    res = runner.invoke(app, ["solve", str(path), "--table", "5000", "--seat", "Ann"])
+    assert res.stderr == f"error: --seat and --table are Zheng Fen's: {takes}\n"
     # a Zheng Fen record still takes them
     unfinished = ROOT / "sample_games" / "unfinished" / "three-players.zfn"
     res = runner.invoke(app, ["solve", str(unfinished), "--seat", "1", "--table", "5000"])
@@ -341,23 +346,28 @@ def test_each_game_s_own_options_are_refused_for_the_other_game(tmp_path: Path) 
         "classify": ["classify", "8d 9d"],
         "legal": ["legal", "3h 5h"],
         "simulate": ["simulate", "--games", "1", "--out", str(tmp_path / "s.zfn")],
+        "solve": ["solve", str(_cut(tmp_path, 37))],  # the record's game: Sheng ji
     }
     values = {"--trump": "7c", "--decks": "2", "--limit": "100", "--lead": "5h", "--play": "5h",
-              "--top": "5h", "--hands-per-game": "1"}  # fmt: skip
-    seen = 0
+              "--top": "5h", "--hands-per-game": "1", "--seat": "Ann",
+              "--table": "5000"}  # fmt: skip
+    seen: list[str] = []
     for name in KINDS:
         owner = find_kind(name)
         for verb, flags in owner.own_options.items():
             for other in (find_kind(k) for k in KINDS if k != name):
-                game = ["--game", other.name, *(["--trump", "7c"] if other.name == "shengji"
-                                               and verb != "simulate" else [])]  # fmt: skip
+                if verb == "solve" and other.name != "shengji":
+                    continue
+                game = [] if verb == "solve" else ["--game", other.name, *(
+                    ["--trump", "7c"] if other.name == "shengji" and verb != "simulate" else []
+                )]  # fmt: skip
                 for flag in flags:
                     given = [flag] if flag not in values else [flag, values[flag]]
                     res = runner.invoke(app, [*base[verb], *game, *given])
                     assert res.exit_code == 2, (verb, flag, res.output)
                     assert f"{flag} is {owner.title}'s" in res.stderr, (verb, flag, res.stderr)
-                    seen += 1
-    assert seen >= 8
+                    seen.append(verb)
+    assert len(seen) >= 11 and set(seen) == set(base)  # solve's too (a record's game)
     assert not (tmp_path / "s.zfn").exists()
     # two of one game's options: both named, in one line
     res = runner.invoke(app, ["legal", "3h 5h", "--lead", "5h", "--limit", "3"])

@@ -1,8 +1,9 @@
 """`zfrec analyze`, `zfrec audit`, `zfrec diff`: settle arguments over a recorded game.
 
-analyze and audit also take a directory: every record under it, each file's games after its
-name; a file there that cannot be read is reported by name, the others go on, and the exit code
-is then 2. In JSON each game names its `file`, and `unreadable` lists the files not read.
+analyze and audit also take a directory: every record under it (walk_records: hidden files and
+folders left out), each file's games after its name; a file there that cannot be read is
+reported by name, the others go on, and the exit code is then 2. In JSON each game names its
+`file`, and `unreadable` lists the files not read.
 
 Exit codes:
 - analyze: 0 when the analysis is printed (a record that fails validation is analysed as
@@ -35,6 +36,7 @@ from zfrec.cli.common import (
     friendly_errors,
     out,
     print_json,
+    walk_records,
 )
 from zfrec.errors import NotationError, ZfrecError, processing
 from zfrec.record import Format, Game, iter_records, iter_records_text
@@ -63,7 +65,6 @@ GameOpt = Annotated[
     int | None, typer.Option("--game", "-g", min=1, help="Only game N of the file (1-based).")
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
-RECORD_SUFFIXES = (".zfn", ".json")
 
 
 class Unreadable(Exception):
@@ -122,9 +123,7 @@ def record_files(path: str) -> list[str]:
     """`path` itself, or every record file (.zfn, .json) under a directory, sorted."""
     if path == "-" or not Path(path).is_dir():
         return [path]
-    found = sorted(
-        str(f) for f in Path(path).rglob("*") if f.suffix.lower() in RECORD_SUFFIXES and f.is_file()
-    )
+    found = walk_records(Path(path))
     if not found:
         fail(f"no record files (.zfn or .json) in {path}")
     return found

@@ -49,6 +49,25 @@ SJ_OPTION_HELP = (
 )
 
 EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+RECORD_SUFFIXES = (".zfn", ".json")
+
+
+def walk_records(top: Path) -> list[str]:
+    """The record files under the folder `top`, at any depth, sorted: every command that takes a
+    folder walks it here. A record has a record's suffix (.zfn, .json); hidden files and folders
+    below `top` (a name starting with `.`) are left out: a site published into the records'
+    folder keeps its manifest `.zfrec-site.json` there, an editor its locks (`.#x.zfn`), git its
+    `.git`. Links to folders are not followed; a link to a file is listed, even one to nowhere
+    (its reader names it)."""
+    found: list[str] = []
+    for folder, subfolders, names in os.walk(top):
+        subfolders[:] = [name for name in subfolders if not name.startswith(".")]
+        found += (
+            str(Path(folder) / name)  # as Path.rglob spells it: `.` gives `a.zfn`, not `./a.zfn`
+            for name in names
+            if not name.startswith(".") and os.path.splitext(name)[1].lower() in RECORD_SUFFIXES
+        )
+    return sorted(found)
 
 
 def game_kind_of(game: str) -> GameKind:
@@ -83,8 +102,9 @@ def _source(ctx: typer.Context, name: str) -> str | None:
 def refuse_others_options(ctx: typer.Context, kind: GameKind, verb: str) -> None:
     """Exit 2 when the command line gives `zfrec VERB` an option that only another game takes
     (that game's `GameKind.own_options`): "--trump is Sheng ji's: add --game shengji", or in
-    `kind`'s words where it has some (`GameKind.refusals`). Given means written on the command
-    line, whatever its value (a default is not given)."""
+    `kind`'s words where it has some (`GameKind.refusals`; the options given that it words
+    alike are named together). Given means written on the command line, whatever its value (a
+    default is not given). `kind` is the game `--game` names, or (`zfrec solve`) the record's."""
     given = {
         flag
         for p in ctx.command.params
@@ -97,13 +117,13 @@ def refuse_others_options(ctx: typer.Context, kind: GameKind, verb: str) -> None
         if other is kind:
             continue
         names = [f for f in other.own_options.get(verb, ()) if f in given and f not in mine]
-        for flag in names:  # the ones `kind` explains, one at a time
-            why = kind.refusals.get(flag)
-            if why:
-                fail(f"{flag} is {other.title}'s{why}")
+        whys = [kind.refusals[flag] for flag in names if flag in kind.refusals]
+        if whys:  # the ones `kind` explains: those it words as the first
+            names = [flag for flag in names if kind.refusals.get(flag) == whys[0]]
         if names:
             are = "is" if len(names) == 1 else "are"
-            fail(f"{' and '.join(names)} {are} {other.title}'s: add --game {other.name}")
+            why = whys[0] if whys else f": add --game {other.name}"
+            fail(f"{' and '.join(names)} {are} {other.title}'s{why}")
 
 
 def fail(message: str, code: int = EXIT_INPUT) -> NoReturn:

@@ -1,18 +1,30 @@
-"""How `--help` reads: whole paragraphs, and flags shown as flags.
+"""How `--help` and usage errors read: whole paragraphs, flags shown as flags, and a usage error
+in one line with one hint.
 
 Docstrings are wrapped at the source's line length; rich keeps those line breaks, which cuts
 sentences in the middle of a terminal line. The command classes here join the lines of each
 paragraph (list items and indented lines keep theirs) and let rich wrap to the terminal.
 Boolean flags take no value, so they get no `<bool>` type column.
+
+Click's usage errors (a bad option, a missing argument, a value of the wrong type) would be
+printed by typer as a usage block and a boxed panel, five lines or more; zfrec's own errors are
+one line. The group prints them as `zfrec show: error: ...` and `Try 'zfrec show --help'.`,
+with the same exit code (2). Parsing and the messages stay Click's.
 """
 
 from __future__ import annotations
 
 import inspect
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
+import typer
+from rich.markup import escape
 from typer import _click
 from typer.core import TyperCommand, TyperGroup, TyperOption
+
+from zfrec.cli.common import err
 
 
 def unwrap(text: str) -> str:
@@ -49,9 +61,40 @@ class ZfrecCommand(TyperCommand):
         super().format_help(ctx, formatter)
 
 
+@contextmanager
+def _usage_errors_in_one_line() -> Iterator[None]:
+    """A Click error raised inside: printed as one line and a hint, then exit with its code."""
+    try:
+        yield
+    except _click.exceptions.NoArgsIsHelpError:
+        raise  # bare `zfrec`: typer has printed the help
+    except _click.ClickException as exc:
+        ctx: _click.Context | None = getattr(exc, "ctx", None)
+        where = ctx.command_path if ctx is not None else "zfrec"
+        err.print(f"{escape(where)}: [bold red]error:[/] {escape(exc.format_message())}")
+        if ctx is not None and ctx.command.get_help_option(ctx) is not None:
+            err.print(escape(f"Try '{where} {ctx.help_option_names[-1]}'."))
+        raise typer.Exit(exc.exit_code) from None
+
+
 class ZfrecGroup(TyperGroup):
-    """The `zfrec` group, with the same help conventions as its commands."""
+    """The `zfrec` group, with the same help conventions as its commands, and usage errors (of
+    the group's own options or of a command's) in one line."""
 
     def format_help(self, ctx: _click.Context, formatter: _click.HelpFormatter) -> None:
         _flags_as_flags(self, ctx)
         super().format_help(ctx, formatter)
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: _click.Context | None = None,
+        **extra: Any,
+    ) -> _click.Context:
+        with _usage_errors_in_one_line():  # `zfrec --bogus`
+            return super().make_context(info_name, args, parent, **extra)
+
+    def invoke(self, ctx: _click.Context) -> Any:
+        with _usage_errors_in_one_line():  # `zfrec nosuch`, `zfrec show abc`
+            return super().invoke(ctx)

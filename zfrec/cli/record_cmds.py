@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from zfrec.cli.common import err, fail, file_mode_for, file_problem, out
+from zfrec.cli.common import err, fail, file_mode_for, file_problem, out, walk_records
 from zfrec.errors import NotationError, ZfrecError, processing
 from zfrec.record import (
     FORMATS,
@@ -120,12 +120,10 @@ def _fmt_problem(path: Path, exc: OSError) -> str:
 
 
 def _with_directories(paths: list[Path]) -> Iterator[Path]:
-    """Each path, a directory replaced by the record files under it (sorted)."""
+    """Each path, a directory replaced by the record files under it (walk_records)."""
     for path in paths:
         if path.is_dir():
-            yield from sorted(
-                f for f in path.rglob("*") if f.suffix.lower() in (".zfn", ".json") and f.is_file()
-            )
+            yield from map(Path, walk_records(path))
         else:
             yield path
 

@@ -10,6 +10,7 @@ import typer
 
 from zfrec.cli.common import (
     JSON_HELP,
+    RECORD_SUFFIXES,
     err,
     fail,
     file_problem,
@@ -38,7 +39,6 @@ if TYPE_CHECKING:
     from zfrec.store.store import GameRow
 
 DB_HELP = "Database URL or SQLite path (default: $ZFREC_DB, else ./zfrec.db)."
-RECORD_SUFFIXES = (".zfn", ".json")
 
 
 def write_files(root: Path, files: Iterable[OutputFile]) -> int:

@@ -17,7 +17,14 @@ from rich.cells import cell_len
 from rich.markup import escape
 
 from zfrec.cli.analyze_cmds import GameOpt, JsonOpt, RecordArg, read_games
-from zfrec.cli.common import err, fail, friendly_errors, out, print_json
+from zfrec.cli.common import (
+    err,
+    fail,
+    friendly_errors,
+    out,
+    print_json,
+    refuse_others_options,
+)
 from zfrec.games.zhengfen.engine.cards import format_cards, points_of
 
 if TYPE_CHECKING:
@@ -154,6 +161,7 @@ def _print_result(pos: RecordPosition, r: SolveResult) -> None:
 
 
 def solve_cmd(
+    ctx: typer.Context,
     record: RecordArg,
     seat: Annotated[
         str | None,
@@ -227,15 +235,8 @@ def solve_cmd(
 
     games = read_games(record, game)
     kind = kind_of(games[-1])
+    refuse_others_options(ctx, kind, "solve")  # --seat, --only-seat, --table are Zheng Fen's
     if kind.own_solver:  # the kind reads --at itself
-        given = {"--seat": seat is not None, "--only-seat": only_seat,
-                 "--table": table != DEFAULT_TABLE}  # fmt: skip
-        refused = [name for name, on in given.items() if on]
-        if refused:
-            fail(
-                f"{', '.join(refused)}: Zheng Fen's solver only; a {kind.title} solve takes "
-                "--at, --max-nodes, --max-seconds and --json"
-            )
         waiting = err.status("solving...") if err.is_terminal else nullcontext()
         with friendly_errors(), waiting:
             answer = kind.solve(games[-1], at, nodes, seconds)

@@ -29,6 +29,7 @@ from zfrec.cli.common import (
     err,
     fail,
     out,
+    walk_records,
 )
 from zfrec.cli.jsonstream import JsonReportWriter
 from zfrec.diagnostics import Diagnostic
@@ -36,8 +37,6 @@ from zfrec.errors import ZfrecError
 from zfrec.games import KINDS, find_kind
 from zfrec.record.lexer import clip_around
 from zfrec.validate import FileSummary, RuleTexts
-
-RECORD_SUFFIXES = (".zfn", ".json")
 
 
 def _rule_texts(rules: str | None, option: list[str] | None) -> RuleTexts | None:
@@ -73,20 +72,12 @@ def expand_paths(paths: list[str]) -> list[str]:
         for match in matches:
             p = Path(match)
             if p.is_dir():
-                found += sorted(str(f) for f in p.rglob("*") if _record_in_walk(f, p))
+                found += walk_records(p)
             elif p.exists():
                 found.append(str(p))
             else:
                 fail(f"no such file or directory: {match}")
     return found
-
-
-def _record_in_walk(path: Path, top: Path) -> bool:
-    """Whether a directory's walk takes `path`: a record's suffix, and nothing hidden below
-    `top` (a published site's manifest `.zfrec-site.json`, an editor's `.#x.zfn` lock, `.git`)."""
-    if path.suffix.lower() not in RECORD_SUFFIXES:
-        return False
-    return not any(part.startswith(".") for part in path.relative_to(top).parts)
 
 
 def _excerpt(d: Diagnostic) -> list[str]:

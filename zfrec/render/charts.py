@@ -25,6 +25,7 @@ installed face covers a character, the PNG is left out with a notice, and the pa
 from __future__ import annotations
 
 import io
+import logging
 import math
 import os
 import threading
@@ -319,6 +320,7 @@ def draw(m: ChartModel, widths: Mapping[str, float] | None = None) -> Drawing:
     data within the plot's box), with no Axes: an Axes' ticks, spines and their measuring on
     every draw cost three times the rest of the chart, and the labels here are few and known
     (the layout: `frame`)."""
+    _quiet_weight_fallback()
     from matplotlib.collections import LineCollection, PolyCollection
     from matplotlib.figure import Figure
     from matplotlib.lines import Line2D
@@ -402,6 +404,22 @@ def draw(m: ChartModel, widths: Mapping[str, float] | None = None) -> Drawing:
             )
             names.append(text(lx + 14, ly, isolate(s.label), va="center_baseline", color=DARK))
     return Drawing(fig, width, height, names)
+
+
+class _WeightFallback(logging.Filter):
+    """Drops matplotlib's "findfont: Failed to find font weight bold for Noto Sans CJK SC, now
+    using 400.": a chart's faces are chosen by what they cover (`png_rc`), and a face may have
+    no bold (a CJK font installed in one weight). matplotlib then draws the winner's bold label
+    in the face's nearest weight, as the chart wants; the notice was printed on every publish."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("findfont: Failed to find font weight")
+
+
+@cache
+def _quiet_weight_fallback() -> None:
+    """Only that notice: a family that is not found at all is still reported."""
+    logging.getLogger("matplotlib.font_manager").addFilter(_WeightFallback())
 
 
 SVG_FONTS = "system-ui, -apple-system, 'Segoe UI', 'Noto Sans', 'Noto Sans CJK SC', sans-serif"

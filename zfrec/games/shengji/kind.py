@@ -69,6 +69,10 @@ class ShengjiKind(GameKind):
         "--top": "; Sheng ji follows a --lead",
         "--physical": ": Sheng ji lists every play as its cards already",
         "--hands-per-game": ": a Sheng ji match is played until a team wins",
+        **dict.fromkeys(
+            ("--seat", "--only-seat", "--table"),
+            ": a Sheng ji solve takes --at, --max-nodes, --max-seconds and --json",
+        ),  # Zheng Fen's solve's (both teams play perfectly; the solver sizes its own table)
     }  # why another game's option means nothing here (GameKind.refusals)
 
     def result_score(self, word: str) -> int | None:

@@ -57,6 +57,7 @@ class ZhengFenKind(GameKind):
     own_options: ClassVar[Mapping[str, tuple[str, ...]]] = {
         "legal": ("--top", "--physical"),
         "simulate": ("--hands-per-game",),
+        "solve": ("--seat", "--only-seat", "--table"),  # a record of another game: refused
     }  # refused for another game's command (GameKind.own_options)
 
     def __init__(self) -> None:
