@@ -1,0 +1,163 @@
+"""The live table at the edges where real use meets it (LIVE.md), through the real app
+(FastAPI's TestClient) over a real store: a finished game corrected from a file and then undone
+and finished again at the table, and the like.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import Engine
+from typer.testing import CliRunner
+
+from tests.live_helpers import sim, steps
+from tests.sj_live_helpers import match_steps, simulated
+from tests.test_store import store_url  # noqa: F401  (the SQLite / PostgreSQL fixture)
+from zfrec.cli import app as cli
+from zfrec.live.app import create_app
+from zfrec.record import loads
+from zfrec.store import open_store
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def engine(store_url: str) -> Iterator[Engine]:  # noqa: F811
+    eng = open_store(store_url)
+    yield eng
+    eng.dispose()
+
+
+@pytest.fixture
+def client(engine: Engine) -> Iterator[TestClient]:
+    with TestClient(create_app(engine)) as c:
+        yield c
+
+
+class Tab:
+    """A table and its writer token, with the calls the tests make."""
+
+    def __init__(self, client: TestClient, body: dict[str, Any]) -> None:
+        made = client.post("/api/tables", json=body)
+        assert made.status_code == 201, made.text
+        self.client, self.id = client, made.json()["id"]
+        self.auth = {"Authorization": f"Bearer {made.json()['token']}"}
+
+    def post(self, path: str, body: dict[str, Any] | None = None) -> Any:
+        return self.client.post(f"/api/tables/{self.id}/{path}", json=body, headers=self.auth)
+
+    def step(self, kind: str, body: dict[str, Any]) -> None:
+        r = self.post("hands" if kind == "hand" else "moves", body)
+        assert r.status_code in (200, 201), (body, r.text)
+
+    def state(self) -> dict[str, Any]:
+        out: dict[str, Any] = self.client.get(f"/api/tables/{self.id}").json()
+        return out
+
+    def zfn(self) -> str:
+        text: str = self.client.get(f"/api/tables/{self.id}/record.zfn").text
+        return text
+
+
+def cli_json(*args: str) -> Any:
+    result = runner.invoke(cli, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def stored(db: str) -> dict[int, str]:
+    """Every stored game's id and its exported record."""
+    ids = [g["id"] for g in cli_json("games", "--db", db)]
+    out = {}
+    for gid in ids:
+        result = runner.invoke(cli, ["export", str(gid), "--db", db])
+        assert result.exit_code == 0, result.output
+        out[gid] = result.stdout
+    return out
+
+
+# --- a finished game corrected from a file, then undone and finished again at the table ------
+
+
+def _corrected(db: str, tmp_path: Path, game_id: int, zfn: str) -> str:
+    """`zfrec import --replace` of the table's record with a Site tag added: the corrected text."""
+    fixed = zfn.replace('[Event "Club night"]\n', '[Event "Club night"]\n[Site "Room 2"]\n', 1)
+    assert fixed != zfn
+    path = tmp_path / "fixed.zfn"
+    path.write_text(fixed, encoding="utf-8")
+    result = runner.invoke(cli, ["import", "--replace", str(game_id), str(path), "--db", db])
+    assert result.exit_code == 0, result.output
+    return fixed
+
+
+@pytest.mark.slow
+def test_a_corrected_game_undone_and_finished_again_is_stored_once(
+    client: TestClient,
+    store_url: str,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    game = sim(3, 11, "pagat", hands=1)
+    t = Tab(client, {"players": game.players, "target": 1, "event": "Club night"})
+    calls = list(steps(game))
+    for step in calls:
+        t.step(step.kind, step.body)
+    assert t.state()["status"] == "over"
+    [(game_id, _)] = stored(store_url).items()
+    _corrected(store_url, tmp_path, game_id, t.zfn())
+    corrected = stored(store_url)
+    assert 'Site "Room 2"' in corrected[game_id]
+
+    # Undone on the phone and finished again with the same last move: the table's record is
+    # the one it stored, so the correction made since stands, in the one game.
+    assert t.post("undo").status_code == 200
+    assert t.state()["status"] == "playing"
+    t.step(calls[-1].kind, calls[-1].body)
+    assert stored(store_url) == corrected
+    (listed,) = cli_json("tables", "--db", store_url)
+    assert listed["over"] is True and listed["game_id"] == game_id
+
+    # Changed at the table after that (a comment on the last move): the table's record is the
+    # newer version, and goes in the same game's place.
+    r = t.post("marks", {"comment": "Cy counted the points twice"})
+    assert r.status_code == 200, r.text
+    now = stored(store_url)
+    assert list(now) == [game_id]
+    assert now[game_id] == t.zfn() and "Cy counted the points twice" in now[game_id]
+    assert loads(now[game_id])[0].site is None
+
+    # Undone and finished again once more: still the one game, the table's record.
+    assert t.post("undo").status_code == 200
+    t.step(calls[-1].kind, calls[-1].body)
+    again = stored(store_url)
+    assert list(again) == [game_id] and again[game_id] == t.zfn()
+
+
+@pytest.mark.slow
+def test_a_corrected_sheng_ji_match_undone_and_finished_again_is_stored_once(
+    tmp_path: Path,
+) -> None:
+    match = simulated(tmp_path)
+    db = f"sqlite:///{tmp_path / 'club.db'}"
+    engine = open_store(db)
+    with TestClient(create_app(engine)) as client:
+        body = {"game": "shengji", "rules": match.preset, "players": list(match.players)}
+        t = Tab(client, {**body, "event": "Club night"})
+        calls = list(match_steps(match))
+        for step in calls:
+            t.step(step.kind, step.body)
+        assert t.state()["status"] == "over"
+        [(game_id, _)] = stored(db).items()
+        _corrected(db, tmp_path, game_id, t.zfn())
+        corrected = stored(db)
+        assert list(corrected) == [game_id] and 'Site "Room 2"' in corrected[game_id]
+        assert t.post("undo").status_code == 200
+        t.step(calls[-1].kind, calls[-1].body)
+        assert stored(db) == corrected
+        (listed,) = cli_json("tables", "--db", db)
+        assert listed["over"] is True and listed["game_id"] == game_id
+    engine.dispose()
