@@ -161,3 +161,39 @@ def test_a_corrected_sheng_ji_match_undone_and_finished_again_is_stored_once(
         (listed,) = cli_json("tables", "--db", db)
         assert listed["over"] is True and listed["game_id"] == game_id
     engine.dispose()
+
+
+# --- Sheng ji: a round's entries out of order ---------------------------------------------------
+
+
+def test_a_round_one_dealer_the_bids_overrule_is_named_at_the_exchange(tmp_path: Path) -> None:
+    """Round 1's dealer picked, then another seat's bid stands (that seat deals, R14): the
+    exchange entered by the seat picked is refused with the clash (SJ304), not with what it
+    causes (the bidder does not hold the discard, SJ102)."""
+    match = simulated(tmp_path)
+    r1 = [s for s in match_steps(match) if s.round == 1]
+    start, exchange = r1[0], next(s for s in r1 if "discard" in s.body)
+    dealer = start.body["dealer"]
+    bidder, two = next(
+        (int(seat), card)
+        for seat, cards in start.body["deals"].items()
+        if int(seat) != dealer
+        for card in cards.split()
+        if card.startswith("2")
+    )
+    engine = open_store(f"sqlite:///{tmp_path / 'club.db'}")
+    with TestClient(create_app(engine)) as client:
+        body = {"game": "shengji", "rules": match.preset, "players": list(match.players)}
+        t = Tab(client, body)
+        t.step("hand", {k: v for k, v in start.body.items() if k != "trump"})
+        t.step("move", {"seat": bidder, "bid": two})
+        version = t.state()["version"]
+        r = t.post("moves", exchange.body)
+        assert r.status_code == 422, r.text
+        assert r.json()["code"] == "SJ304", r.text
+        assert r.json()["message"] == (
+            f"{match.players[bidder - 1]} deals round 1: the seat whose bid stands, else seat 1 "
+            "(RULES-SHENGJI.md R14)"
+        )
+        assert t.state()["version"] == version
+    engine.dispose()
