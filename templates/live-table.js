@@ -58,11 +58,27 @@
      before it are in (each accepted change adds one). */
   function queue(path, body, label, extra, version) {
     body.version = version !== undefined ? version : state.version + waiting().length;
+    // An undo or a mark leaves no move of its own to find if its answer is lost: the entry
+    // count it was made at tells (alreadyIn).
+    if (!extra && (path === "/undo" || path === "/marks")) extra = { entries: entriesAhead() };
     outbox = waiting().concat([{ uid: Date.now() + "-" + Math.random().toString(36).slice(2),
       path: path, body: body, label: label, status: "waiting", extra: extra || null }]);
     save();
     renderOutbox();
     pump();
+  }
+
+  /* The table's entry count once the outbox's changes are in; null where an edit makes it
+     unknown. A move (with any passes it implies) or a hand start is one entry. */
+  function entriesAhead() {
+    var n = state.entries, items = waiting();
+    for (var i = 0; i < items.length; i++) {
+      var p = items[i].path;
+      if (p === "/moves" || p === "/hands") n += 1;
+      else if (p === "/undo") n -= 1;
+      else if (p === "/edit") return null;
+    }
+    return n;
   }
 
   function pump() {
@@ -127,10 +143,26 @@
   /* An answer's state shows every hand: a page seen by one seat asks for its own view. */
   function show(st) { if (viewer) refresh(); else render(st, false); }
 
+  /* Whether the move a mark names carries it: its comment last, its annotation, its dispute. */
+  function marked(body, st) {
+    var m = null;
+    (st.moves || []).forEach(function (x) { if (x.entry === body.entry) m = x; });
+    if (!m) return false;
+    var comments = m.comments || [];
+    if (body.comment && comments[comments.length - 1] !== body.comment) return false;
+    if (body.annotation !== undefined && (m.annotation || "") !== body.annotation) return false;
+    if (body.disputed !== undefined && !!m.disputed !== body.disputed) return false;
+    if (body.note && m.note !== body.note) return false;
+    return true;
+  }
+
   /* A stale answer to an entry whose first answer was lost: the table's last change is it. */
   function alreadyIn(item, st) {
     if (!st || st.version !== item.body.version + 1) return false;
     if (item.path === "/hands") return !!item.extra && st.hand === item.extra.hand && st.status === "playing";
+    var at = item.extra && typeof item.extra.entries === "number" ? item.extra.entries : null;
+    if (item.path === "/undo") return at !== null && st.entries === at - 1;
+    if (item.path === "/marks") return at !== null && st.entries === at && marked(item.body, st);
     if (item.path !== "/moves") return false;
     var last = st.moves && st.moves.length ? st.moves[st.moves.length - 1] : null;
     if (!last || last.seat !== item.body.seat || last.entry !== st.entries) return false;

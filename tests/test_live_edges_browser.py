@@ -1,0 +1,91 @@
+"""The live table's pages at the edges (LIVE.md), in Chromium against a real `zfrec serve`: the
+answer to an undo or a mark lost on the way back (the server took it) and the change sent again.
+Screenshots go to test-artifacts/live-edges-*.png.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.test_live_phones import DEAL_ANN, at, device, play, sent
+from tests.test_live_server import server
+from tests.test_render_browser import ARTIFACTS
+
+sync_api = pytest.importorskip("playwright.sync_api")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.usefixtures("chromium"),  # skipped without it (tests/lanes.py)
+]
+
+
+def shot(page: Any, name: str, full: bool = False) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"live-edges-{name}.png"), full_page=full)
+
+
+def lose_answers(page: Any, path: str) -> None:
+    """The next POST to `path` reaches the server, and its answer never comes back."""
+    lost: list[str] = []
+
+    def answer_lost(route: Any) -> None:
+        if route.request.method == "POST" and not lost:
+            lost.append(route.request.url)
+            route.fetch()  # the server takes the change ...
+            route.abort()  # ... and its answer is lost
+        else:
+            route.continue_()
+
+    page.route(f"**/api/tables/*/{path}", answer_lost)
+
+
+def test_an_undo_or_a_mark_whose_answer_was_lost_is_not_made_twice(
+    browser: Any, tmp_path: Path
+) -> None:
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        made = client.post("/api/tables", json={"players": ["Ann", "Bo Li", "王芳"]}).json()
+        table, auth = made["id"], {"Authorization": f"Bearer {made['token']}"}
+        r = client.post(
+            f"/api/tables/{table}/hands",
+            json={"shuffler": 3, "deals": {"1": DEAL_ANN}},
+            headers=auth,
+        )
+        assert r.status_code == 201
+        _ctx, a = device(browser)
+        a.goto(str(client.base_url).rstrip("/") + made["join"])
+        at(a, 1)
+        play(a, 1, "3h")
+        at(a, 2)
+        play(a, 2, "5d")
+        at(a, 3)
+
+        # Undo: the server takes it, the answer is lost; sent again it is 409 stale, and the
+        # table one version on with one entry fewer shows it was made: nothing more is undone,
+        # and no refusal is shown.
+        lose_answers(a, "undo")
+        a.locator("#undo-btn").tap()
+        a.wait_for_selector('#outbox .out[data-status="retrying"]')
+        sent(a)
+        at(a, 4)
+        st = client.get(f"/api/tables/{table}").json()
+        assert st["version"] == 4 and st["entries"] == 2
+        assert [m["play"] for m in st["moves"]] == ["3h"]
+        assert a.locator("#msg .msg.error").count() == 0, a.locator("#msg").inner_text()
+        shot(a, "1-undo-lost-answer")
+
+        # A comment: the same, and the comment is in the record once.
+        lose_answers(a, "marks")
+        a.locator("#comment-btn").tap()
+        a.locator("#comment-text").fill("Ann led from the wrong hand")
+        a.locator("#comment-send").tap()
+        a.wait_for_selector('#outbox .out[data-status="retrying"]')
+        sent(a)
+        at(a, 5)
+        st = client.get(f"/api/tables/{table}").json()
+        assert st["version"] == 5 and st["moves"][-1]["comments"] == [
+            "Ann led from the wrong hand"
+        ]
+        assert a.locator("#msg .msg.error").count() == 0, a.locator("#msg").inner_text()
+        shot(a, "2-comment-lost-answer")
