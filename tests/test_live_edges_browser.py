@@ -84,8 +84,6 @@ def test_an_undo_or_a_mark_whose_answer_was_lost_is_not_made_twice(
         sent(a)
         at(a, 5)
         st = client.get(f"/api/tables/{table}").json()
-        assert st["version"] == 5 and st["moves"][-1]["comments"] == [
-            "Ann led from the wrong hand"
-        ]
+        assert st["version"] == 5 and st["moves"][-1]["comments"] == ["Ann led from the wrong hand"]
         assert a.locator("#msg .msg.error").count() == 0, a.locator("#msg").inner_text()
         shot(a, "2-comment-lost-answer")
