@@ -6,6 +6,8 @@ and finished again at the table, and the like.
 from __future__ import annotations
 
 import json
+import sqlite3
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,6 +17,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from typer.testing import CliRunner
 
+import zfrec.store.db as store_db
 from tests.live_helpers import sim, steps
 from tests.sj_live_helpers import match_steps, simulated
 from tests.test_store import store_url  # noqa: F401  (the SQLite / PostgreSQL fixture)
@@ -196,4 +199,38 @@ def test_a_round_one_dealer_the_bids_overrule_is_named_at_the_exchange(tmp_path:
             "(RULES-SHENGJI.md R14)"
         )
         assert t.state()["version"] == version
+    engine.dispose()
+
+
+# --- a store another process holds locked --------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_store_locked_by_another_process_is_503_after_one_busy_timeout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A writer that has waited SQLite's busy timeout out is answered 503 then, not after
+    waiting it out again and again (5 minutes at the 60 s default; 1 s here), and nothing
+    changes; once the lock is let go the same change goes in."""
+    monkeypatch.setattr(store_db, "BUSY_TIMEOUT_S", 1.0)  # the store's setting, made short
+    path = tmp_path / "club.db"
+    engine = open_store(f"sqlite:///{path}")
+    with TestClient(create_app(engine)) as client:
+        t = Tab(client, {"players": ["Ann", "Bo Li", "王芳"]})
+        holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        holder.execute("BEGIN IMMEDIATE")  # an import in another process, say
+        letting_go = threading.Timer(4.0, lambda: holder.execute("ROLLBACK"))
+        letting_go.start()
+        try:
+            r = t.post("hands", {"shuffler": 1})
+            assert r.status_code == 503, r.text
+            assert r.json() == {
+                "code": "store",
+                "message": "the store cannot be used now: database is locked",
+            }
+            assert t.state()["version"] == 0  # read while the store is locked
+        finally:
+            letting_go.join()
+            holder.close()
+        assert t.post("hands", {"shuffler": 1}).status_code == 201
     engine.dispose()
