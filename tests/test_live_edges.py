@@ -123,6 +123,7 @@ def test_a_corrected_game_undone_and_finished_again_is_stored_once(
     assert stored(store_url) == corrected
     (listed,) = cli_json("tables", "--db", store_url)
     assert listed["over"] is True and listed["game_id"] == game_id
+    assert listed["entries"] == t.state()["entries"] == len(calls)
 
     # Changed at the table after that (a comment on the last move): the table's record is the
     # newer version, and goes in the same game's place.

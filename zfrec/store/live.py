@@ -50,7 +50,6 @@ class LiveTableRow:
     entries: int
     over: bool
     game_id: int | None
-    stored_hash: str | None
     created_at: datetime
     updated_at: datetime
 
@@ -93,7 +92,6 @@ def create_live_table(
         "entries": 0,
         "over": False,
         "game_id": None,
-        "stored_hash": None,
         "created_at": now,
         "updated_at": now,
     }
@@ -140,7 +138,7 @@ def live_entries(session: Session, *, table_id: str) -> list[LiveEntryRow]:
     conn = session.connection()
     rows = conn.execute(
         select(LIVE_ENTRY.c.seq, LIVE_ENTRY.c.kind, LIVE_ENTRY.c.data)
-        .where(LIVE_ENTRY.c.table_id == table_id)
+        .where(LIVE_ENTRY.c.table_id == table_id, LIVE_ENTRY.c.seq >= 1)
         .order_by(LIVE_ENTRY.c.seq)
     )
     return [LiveEntryRow(int(seq), str(kind), dict(data)) for seq, kind, data in rows]
@@ -191,15 +189,13 @@ def finish_live_game(session: Session, *, table_id: str, game: Game) -> int | No
     raised before anything is written) marks the table over without a stored game: its entries
     keep the whole record, which `record.zfn` gives and `zfrec import` takes once the store can."""
     conn = session.connection()
-    row = conn.execute(
-        select(LIVE_TABLE.c.game_id, LIVE_TABLE.c.stored_hash).where(LIVE_TABLE.c.id == table_id)
-    ).one()
-    kept = None if row.game_id is None else int(row.game_id)
+    linked = conn.execute(select(LIVE_TABLE.c.game_id).where(LIVE_TABLE.c.id == table_id)).scalar()
+    kept = None if linked is None else int(linked)
     game_id: int | None = None
     digest: str | None = None
     try:
         digest = sha256(canonical_json(game))
-        if kept is not None and digest == row.stored_hash:
+        if kept is not None and digest == _stored_hash(conn, table_id):
             game_id = kept  # the record it stored: the game stands as it is now
         elif kept is not None and not _shared(conn, table_id, kept) and not _stored(conn, digest):
             replace_record(session, game_id=kept, game=game, digest=digest)
@@ -209,11 +205,33 @@ def finish_live_game(session: Session, *, table_id: str, game: Game) -> int | No
     except NotSupported:
         game_id = digest = None
     conn.execute(
-        update(LIVE_TABLE)
-        .where(LIVE_TABLE.c.id == table_id)
-        .values(over=True, game_id=game_id, stored_hash=digest)
+        update(LIVE_TABLE).where(LIVE_TABLE.c.id == table_id).values(over=True, game_id=game_id)
     )
+    _remember(conn, table_id, digest if game_id is not None else None)
     return game_id
+
+
+# The hash of the record a table stored as its game is kept in an entry row of its own, seq 0
+# (kind "game"), which the table's entries (seq 1 on) leave out: no column of the schema.
+_STORED_SEQ = 0
+
+
+def _stored_hash(conn: Connection, table_id: str) -> str | None:
+    """The hash of the record the table last stored as its game, if any."""
+    data = conn.execute(
+        select(LIVE_ENTRY.c.data).where(
+            LIVE_ENTRY.c.table_id == table_id, LIVE_ENTRY.c.seq == _STORED_SEQ
+        )
+    ).scalar()
+    return None if data is None else str(data.get("hash"))
+
+
+def _remember(conn: Connection, table_id: str, digest: str | None) -> None:
+    where = (LIVE_ENTRY.c.table_id == table_id, LIVE_ENTRY.c.seq == _STORED_SEQ)
+    conn.execute(delete(LIVE_ENTRY).where(*where))
+    if digest is not None:
+        row = {"table_id": table_id, "seq": _STORED_SEQ, "kind": "game", "data": {"hash": digest}}
+        conn.execute(_INSERT_ENTRY, {**row, "created_at": utc_now()})
 
 
 def _shared(conn: Connection, table_id: str, game_id: int) -> bool:
@@ -235,7 +253,8 @@ def reopen_live_game(session: Session, *, table_id: str, game_id: int | None) ->
     conn = session.connection()
     table = update(LIVE_TABLE).where(LIVE_TABLE.c.id == table_id)
     if game_id is None:
-        conn.execute(table.values(over=False, game_id=None, stored_hash=None))
+        conn.execute(table.values(over=False, game_id=None))
+        _remember(conn, table_id, None)
         return
     held = conn.execute(select(SOURCE.c.id).where(SOURCE.c.game_id == game_id)).first()
     other = _shared(conn, table_id, game_id)
@@ -243,7 +262,8 @@ def reopen_live_game(session: Session, *, table_id: str, game_id: int | None) ->
     if exists is not None and (held is not None or other):
         conn.execute(table.values(over=False))
         return
-    conn.execute(table.values(over=False, game_id=None, stored_hash=None))
+    conn.execute(table.values(over=False, game_id=None))
+    _remember(conn, table_id, None)
     if exists is not None:
         delete_game(session, game_id=game_id)
 

@@ -320,8 +320,7 @@ class LiveTable(SQLModel, table=True):
 
     `version` grows with every change (entry or undo), so a process that holds the table in
     memory knows whether another process changed it. `token_hash` is the sha256 of the writer
-    token; the token itself is never stored. `game_id` is the stored game once it is over (and
-    while a table that finished it is open again, if a file holds it: LIVE.md).
+    token; the token itself is never stored. `game_id` is the stored game once it is over.
     """
 
     __tablename__ = "live_table"
@@ -339,9 +338,6 @@ class LiveTable(SQLModel, table=True):
     entries: int = 0  # entries stored; the next one gets seq = entries + 1
     over: bool = False
     game_id: int | None = Field(default=None, foreign_key="game.id", ondelete="SET NULL")
-    # sha256 of the record the table last stored as game_id: finishing again with the same
-    # record leaves the game as it is (a correction made from a file since stands)
-    stored_hash: str | None = Field(default=None, max_length=64)
     created_at: datetime = Field(default_factory=utc_now, sa_type=UTCDateTime)
     updated_at: datetime = Field(default_factory=utc_now, sa_type=UTCDateTime)
 
