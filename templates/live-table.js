@@ -28,6 +28,9 @@
     armed: null, editing: null, markEntry: null, markForm: null };
 
   function name(seat) { return state.players[seat - 1]; }
+  /* A name where room is short (the dock over the cards): one line, cut with an ellipsis, the
+     whole name in its title. A name may have 60 characters. */
+  function nameEl(seat) { return el("span", { cls: "pname", title: name(seat), text: name(seat) }); }
   function names(seats) {
     var list = seats.map(name);
     return list.length < 2 ? list.join("") : list.slice(0, -1).join(", ") + " and " + list[list.length - 1];
@@ -334,12 +337,12 @@
     if (state.status !== "playing") { felt.classList.add("hidden"); return; }
     felt.classList.remove("hidden");
     clear(felt);
-    felt.appendChild(el("div", { cls: "turn-line", id: "turn",
-      text: "Trick " + state.trick + ": " + name(state.turn) + " to " + (state.top ? "play or pass" : "lead") }));
+    felt.appendChild(el("div", { cls: "turn-line", id: "turn" }, ["Trick " + state.trick + ": ",
+      nameEl(state.turn), " to " + (state.top ? "play or pass" : "lead")]));
     var top = el("div", { cls: "top", id: "top" });
     if (state.top) {
       top.appendChild(Z.cardRow(state.top));
-      top.appendChild(el("span", { cls: "reading", text: state.top_reading + " \u2014 " + name(state.top_seat) }));
+      top.appendChild(el("span", { cls: "reading" }, [state.top_reading + " \u2014 ", nameEl(state.top_seat)]));
     } else {
       top.appendChild(el("span", { cls: "reading", text: "No top play: a new trick." }));
     }
@@ -347,7 +350,7 @@
     if (state.trick_open && state.trick_moves.length) {
       felt.appendChild(el("div", { cls: "trick", "aria-label": "This trick" },
         state.trick_moves.map(function (m) {
-          return el("span", { text: name(m.seat) + ": " + (m.play === "pass" ? "pass" : m.play) });
+          return el("span", {}, [nameEl(m.seat), ": " + (m.play === "pass" ? "pass" : m.play)]);
         })));
     }
   }
@@ -381,8 +384,8 @@
         var seat = i + 1;
         if (state.cards_left[i] === 0 && !editing) return null;
         return el("button", {
-          type: "button", cls: "chip" + (ui.seat === seat ? " on" : ""), "data-seat": seat,
-          "aria-pressed": ui.seat === seat ? "true" : "false", text: p,
+          type: "button", cls: "chip seat-chip" + (ui.seat === seat ? " on" : ""), "data-seat": seat,
+          "aria-pressed": ui.seat === seat ? "true" : "false", text: p, title: p,
           onclick: function () { ui.seat = seat; ui.touched = true; renderEntry(false); }
         });
       }));

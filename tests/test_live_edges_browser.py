@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.test_live_phones import DEAL_ANN, at, device, play, sent
+from tests.test_live_phones import DEAL_ANN, DESKTOP, PHONE, at, device, play, sent
 from tests.test_live_server import server
 from tests.test_render_browser import ARTIFACTS
 
@@ -87,3 +87,69 @@ def test_an_undo_or_a_mark_whose_answer_was_lost_is_not_made_twice(
         assert st["version"] == 5 and st["moves"][-1]["comments"] == ["Ann led from the wrong hand"]
         assert a.locator("#msg .msg.error").count() == 0, a.locator("#msg").inner_text()
         shot(a, "2-comment-lost-answer")
+
+
+LONG3 = ["王" * 60, "欧阳" * 30, "李小龙" * 20]  # 60 characters each: the most a name may have
+LONG4 = ["张" * 60, "司马" * 30, "诸葛亮" * 20, "东方不败" * 15]
+
+
+def test_names_of_sixty_chinese_characters_leave_the_cards_in_view(
+    browser: Any, tmp_path: Path
+) -> None:
+    """On a phone the dock (whose turn, the top play, the trick) stays one line per item with
+    the longest names, so that it, the card grid and Play fit on the screen together; the felt
+    of Sheng ji likewise; the header holds two lines of the event and of the names. The whole
+    names are in the titles."""
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        made = client.post(
+            "/api/tables", json={"players": LONG3, "event": "俱乐部之夜" * 40}
+        ).json()
+        auth = {"Authorization": f"Bearer {made['token']}"}
+        r = client.post(
+            f"/api/tables/{made['id']}/hands",
+            json={"shuffler": 3, "deals": {"1": DEAL_ANN}},
+            headers=auth,
+        )
+        assert r.status_code == 201
+        r = client.post(
+            f"/api/tables/{made['id']}/moves", json={"seat": 1, "play": "3h"}, headers=auth
+        )
+        assert r.status_code == 200
+        body = {"game": "shengji", "rules": "bashifen", "players": LONG4}
+        sj = client.post("/api/tables", json=body).json()
+        r = client.post(
+            f"/api/tables/{sj['id']}/hands",
+            json={"dealer": 1, "trump": "s"},
+            headers={"Authorization": f"Bearer {sj['token']}"},
+        )
+        assert r.status_code == 201
+        base = str(client.base_url).rstrip("/")
+        for viewport in (PHONE, DESKTOP):
+            _ctx, a = device(browser, viewport)
+            size = f"{viewport['width']}"
+            a.goto(base + made["join"])
+            at(a, 2)
+            assert a.evaluate("document.documentElement.scrollWidth") == viewport["width"]
+            box = {
+                s: a.locator(s).bounding_box()
+                for s in ("#dock", "#turn", "#entry .picker", "#play-btn", "header.bar h1")
+            }
+            line = a.evaluate(
+                "parseFloat(getComputedStyle(document.querySelector('#turn')).lineHeight)"
+            )
+            assert box["#turn"]["height"] < 1.5 * line, box["#turn"]
+            assert box["header.bar h1"]["height"] < 2.5 * line, box["header.bar h1"]
+            if viewport is PHONE:
+                cards_and_play = box["#play-btn"]["y"] + box["#play-btn"]["height"]
+                cards_and_play -= box["#entry .picker"]["y"]
+                assert box["#dock"]["height"] + cards_and_play <= PHONE["height"], box
+            assert a.locator("#turn .pname").get_attribute("title") == LONG3[1]
+            assert a.locator('#entry button[data-seat="2"]').get_attribute("title") == LONG3[1]
+            shot(a, f"3-long-names-{size}", full=True)
+            a.goto(base + sj["join"])
+            a.wait_for_selector("#felt .head")
+            head = a.locator("#felt .head").bounding_box()
+            assert head is not None and head["height"] < 5 * line, head
+            assert LONG4[0] in a.locator("#felt .head .pname").first.get_attribute("title")
+            assert a.evaluate("document.documentElement.scrollWidth") == viewport["width"]
+            shot(a, f"4-long-names-sj-{size}", full=True)
