@@ -235,3 +235,31 @@ def test_a_store_locked_by_another_process_is_503_after_one_busy_timeout(
             holder.close()
         assert t.post("hands", {"shuffler": 1}).status_code == 201
     engine.dispose()
+
+
+def test_a_bid_the_exchange_or_calls_after_the_first_play_are_refused_in_plain_words(
+    tmp_path: Path,
+) -> None:
+    match = simulated(tmp_path, 4, "--rules", "zhaopengyou", "--option", "players=5")
+    r1 = [s for s in match_steps(match) if s.round == 1]
+    first_play = next(i for i, s in enumerate(r1) if "play" in s.body)
+    engine = open_store(f"sqlite:///{tmp_path / 'club.db'}")
+    with TestClient(create_app(engine)) as client:
+        body = {"game": "shengji", "rules": match.preset, "players": list(match.players)}
+        t = Tab(client, body)
+        for step in r1[: first_play + 1]:
+            t.step(step.kind, step.body)
+        late = {
+            "bid": "a bid comes",
+            "discard": "the exchange comes",
+            "calls": "the calls come",
+        }
+        for field, words in late.items():
+            step = next(s for s in r1 if field in s.body)
+            r = t.post("moves", step.body)
+            assert r.status_code == 409, r.text
+            assert r.json() == {
+                "code": "phase",
+                "message": f"{words} before the first play of the round",
+            }
+    engine.dispose()

@@ -398,7 +398,9 @@ class SjLive:
             raise _Refusal(422, "request", f"a {what} takes no {sorted(stray)[0]}")
         rnd, decks = self.rounds[-1], self.rules.decks
         if what != "play" and rnd.tricks:
-            raise _Refusal(409, "phase", f"a {what} comes before the first play of the round")
+            late = {"bid": "a bid", "discard": "the exchange", "calls": "the calls"}[what]
+            verb = "come" if what == "calls" else "comes"
+            raise _Refusal(409, "phase", f"{late} {verb} before the first play of the round")
         if what == "bid":
             return {"seat": seat, "bid": format_hand(_cards(str(extra["bid"]), decks))}
         if what == "calls":
