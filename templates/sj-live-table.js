@@ -53,13 +53,16 @@
     if (busy) return;
     setBusy(true);
     var key = path + JSON.stringify(body);
-    var made = lost && lost.key === key ? lost : { key: key, version: state.version, entries: state.entries };
+    var again = !!lost && lost.key === key;
+    var made = again ? lost : { key: key, version: state.version, entries: state.entries };
     body.version = made.version;
     Z.api("POST", "/api/tables/" + id + path, body, token).then(function (res) {
       setBusy(false);
       lost = null;
       var fresh = res.status === 409 && res.data.state ? res.data.state : null;
-      var taken = !!fresh && takenAlready(path, body, made.entries, fresh);
+      // Only an entry sent before can have been taken: a first send answered 409 met another
+      // phone's entry, which is shown as such (with the table as it is now).
+      var taken = again && !!fresh && takenAlready(path, body, made.entries, fresh);
       if (res.ok || taken) {
         state = res.ok ? res.data : fresh;
         if (taken && path === "/undo") {
@@ -90,7 +93,22 @@
     var last = fresh.moves.length ? fresh.moves[fresh.moves.length - 1] : null;
     var lastIsMove = !!last && last.entry === fresh.entries;
     if (path === "/hands") return !lastIsMove;  // the new last entry is a round's start
-    return lastIsMove && last.seat === body.seat;
+    if (!lastIsMove || last.seat !== body.seat) return false;
+    // Another phone's entry for the same seat is not this one: the cards tell, where every
+    // word typed reads as one card (else, as the server may read more, the seat does).
+    var field = ["play", "bid", "discard"].filter(function (k) { return body[k]; })[0];
+    if (!field) return true;  // the calls: written otherwise than typed
+    return !!last[field] && sameCards(body[field], last[field]);
+  }
+
+  function sameCards(typed, stored) {
+    function ids(text) {
+      return text.replace(/,/g, " ").split(/\s+/).filter(Boolean).map(Z.cardId);
+    }
+    var a = ids(typed), b = ids(stored);
+    if (a.indexOf(-1) >= 0 || b.indexOf(-1) >= 0) return true;  // (a discard hidden from a seat)
+    var order = function (x, y) { return x - y; };
+    return a.sort(order).join() === b.sort(order).join();
   }
 
   // the felt -------------------------------------------------------------------------------

@@ -10,8 +10,10 @@ from typing import Any
 
 import pytest
 
+from tests.sj_live_helpers import match_steps, simulated
 from tests.test_live_phones import DEAL_ANN, DESKTOP, PHONE, at, device, play, sent
 from tests.test_live_server import server
+from tests.test_live_shengji_browser import Device
 from tests.test_render_browser import ARTIFACTS
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -153,3 +155,64 @@ def test_names_of_sixty_chinese_characters_leave_the_cards_in_view(
             assert LONG4[0] in a.locator("#felt .head .pname").first.get_attribute("title")
             assert a.evaluate("document.documentElement.scrollWidth") == viewport["width"]
             shot(a, f"4-long-names-sj-{size}", full=True)
+
+
+def test_sheng_ji_another_phones_play_for_the_same_seat_is_not_taken_for_this_ones(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Two phones log the same seat's lead differently. The one answered 409 says so (stale),
+    whether it was its first send (its page had not yet heard of the other entry) or a send
+    again of an entry that never reached the server: its play was not entered. It was counted
+    as taken, silently, because the table's last move was by the same seat."""
+    match = simulated(tmp_path)
+    steps = [s for s in match_steps(match) if s.round == 1]
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        base = str(client.base_url).rstrip("/")
+        made = client.post(
+            "/api/tables", json={"game": "shengji", "players": list(match.players)}
+        ).json()
+        auth = {"Authorization": f"Bearer {made['token']}"}
+        url = f"/api/tables/{made['id']}"
+        for step in [("hand", {"dealer": 2}), *((s.kind, s.body) for s in steps[1:3])]:
+            r = client.post(f"{url}/{'hands' if step[0] == 'hand' else 'moves'}",
+                            json=step[1], headers=auth)  # fmt: skip
+            assert r.status_code in (200, 201), r.text
+        lead = steps[3].body
+        other = "3s" if lead["play"] != "3s" else "4s"  # no deal typed: any single leads
+        b = Device(browser, PHONE)
+        b.page.route("**/events", lambda route: route.abort())  # B hears of no change
+        b.page.goto(base + made["join"])
+        b.page.wait_for_selector("#entry:not(.hidden)")
+        b.at(3)
+
+        # The other phone enters the lead first; B, still at version 3, enters another one.
+        r = client.post(f"{url}/moves", json={**lead, "version": 3}, headers=auth)
+        assert r.status_code == 200, r.text
+        b.page.select_option("#sj-seat", str(lead["seat"]))
+        b.page.locator("#sj-cards").fill(other)
+        b.tap("#entry button:text('Play')")
+        b.page.wait_for_selector("#msg .msg.error")
+        assert "stale" in b.page.locator("#msg").inner_text()
+        b.at(4)
+        b.errors.clear()  # the 409 is logged by the browser
+
+        # B offline enters the next play; it never reaches the server. The other phone enters
+        # that seat's play; B, back online, taps Play again: a send again, answered 409.
+        follow = steps[4].body
+        other = "3h" if follow["play"] != "3h" else "4h"
+        b.context.set_offline(True)
+        b.page.select_option("#sj-seat", str(follow["seat"]))
+        b.page.locator("#sj-cards").fill(other)
+        b.tap("#entry button:text('Play')")
+        b.page.wait_for_selector("#msg .msg.error:has-text('not sent')")
+        r = client.post(f"{url}/moves", json={**follow, "version": 4}, headers=auth)
+        assert r.status_code == 200, r.text
+        b.context.set_offline(False)
+        b.tap("#entry button:text('Play')")
+        b.page.wait_for_selector("#msg .msg.error:has-text('stale')")
+        b.at(5)
+        assert [m["play"] for m in client.get(url).json()["moves"][-2:]] == [
+            lead["play"],
+            follow["play"],
+        ]
+        shot(b.page, "5-sj-other-phones-play")
