@@ -123,6 +123,8 @@
     if (res.status >= 500 || res.status === 0) {  // the server is in trouble: try again later
       item.status = "retrying";
       save(); renderOutbox(); later();
+      // Its one line says why (the store read-only, locked, full): someone can see to it.
+      if (d.message) message("error", d.code, d.message + ". The entry is kept, and sent again every few seconds.");
       return;
     }
     // Refused: this entry and the ones made after it (against positions that now will not

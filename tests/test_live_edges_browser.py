@@ -216,3 +216,29 @@ def test_sheng_ji_another_phones_play_for_the_same_seat_is_not_taken_for_this_on
             follow["play"],
         ]
         shot(b.page, "5-sj-other-phones-play")
+
+
+def test_a_store_that_takes_no_writes_is_named_on_the_page(browser: Any, tmp_path: Path) -> None:
+    """The server answers 503 with one line (the store read-only, locked, full): the page keeps
+    the entry in its outbox and says why, not only "not sent, retrying"."""
+    db = tmp_path / "club.db"
+    with server(f"sqlite:///{db}", tmp_path / "a.log") as (_proc, client):
+        made = client.post("/api/tables", json={"players": ["Ann", "Bo Li", "王芳"]}).json()
+        r = client.post(
+            f"/api/tables/{made['id']}/hands",
+            json={"shuffler": 3, "deals": {"1": DEAL_ANN}},
+            headers={"Authorization": f"Bearer {made['token']}"},
+        )
+        assert r.status_code == 201
+    read_only = f"sqlite:///file:{db}?mode=ro&uri=true"  # the database refuses every write
+    with server(read_only, tmp_path / "b.log") as (_proc, client):
+        _ctx, a = device(browser)
+        a.goto(str(client.base_url).rstrip("/") + made["join"])
+        at(a, 1)
+        play(a, 1, "3h")
+        a.wait_for_selector('#outbox .out[data-status="retrying"]')
+        a.wait_for_selector("#msg .code:has-text('store')")
+        assert "the store is read-only" in a.locator("#msg").inner_text()
+        assert "sent again" in a.locator("#msg").inner_text()
+        assert client.get(f"/api/tables/{made['id']}").json()["version"] == 1
+        shot(a, "6-read-only-store")
