@@ -263,3 +263,35 @@ def test_a_bid_the_exchange_or_calls_after_the_first_play_are_refused_in_plain_w
                 "message": f"{words} before the first play of the round",
             }
     engine.dispose()
+
+
+def test_a_bid_after_the_exchange_is_refused_as_out_of_order(tmp_path: Path) -> None:
+    """Bids are made while drawing (RULINGS-SHENGJI 15), so before the dealer's exchange: a bid
+    entered after it is refused as such (409 phase), not judged as if made before it (which
+    read as "the dealer does not hold the discard", SJ102, or was taken)."""
+    match = simulated(tmp_path)
+    r1 = [s for s in match_steps(match) if s.round == 1]
+    start, exchange = r1[0], next(s for s in r1 if "discard" in s.body)
+    bids = [s for s in r1 if "bid" in s.body]
+    engine = open_store(f"sqlite:///{tmp_path / 'club.db'}")
+    with TestClient(create_app(engine)) as client:
+        body = {"game": "shengji", "rules": match.preset, "players": list(match.players)}
+        t = Tab(client, body)
+        t.step("hand", {k: v for k, v in start.body.items() if k not in ("trump", "dealer")})
+        for step in [*bids, exchange]:
+            t.step(step.kind, step.body)
+        version = t.state()["version"]
+        # Every seat's bid of a two it holds, the dealer's included: each comes too late.
+        tried = 0
+        for seat, cards in start.body["deals"].items():
+            two = next((c for c in cards.split() if c.startswith("2")), None)
+            if two is None:
+                continue
+            r = t.post("moves", {"seat": int(seat), "bid": f"{two} {two}"})
+            assert r.status_code == 409, r.text
+            assert r.json()["message"] == "a bid comes before the exchange: undo it first"
+            r = t.post("moves", {"seat": int(seat), "bid": two})
+            assert r.status_code == 409, r.text
+            tried += 1
+        assert tried >= 2 and t.state()["version"] == version
+    engine.dispose()

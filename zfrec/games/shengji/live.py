@@ -402,6 +402,8 @@ class SjLive:
             verb = "come" if what == "calls" else "comes"
             raise _Refusal(409, "phase", f"{late} {verb} before the first play of the round")
         if what == "bid":
+            if rnd.discard is not None:  # bids are made while drawing (ruling 15), before it
+                raise _Refusal(409, "phase", "a bid comes before the exchange: undo it first")
             return {"seat": seat, "bid": format_hand(_cards(str(extra["bid"]), decks))}
         if what == "calls":
             return self._calls(seat, str(extra["calls"]))
