@@ -22,6 +22,7 @@ from tests.live_helpers import sim, steps
 from tests.sj_live_helpers import match_steps, simulated
 from tests.test_store import store_url  # noqa: F401  (the SQLite / PostgreSQL fixture)
 from zfrec.cli import app as cli
+from zfrec.live import Table
 from zfrec.live.app import create_app
 from zfrec.record import loads
 from zfrec.store import open_store
@@ -295,3 +296,28 @@ def test_a_bid_after_the_exchange_is_refused_as_out_of_order(tmp_path: Path) -> 
             tried += 1
         assert tried >= 2 and t.state()["version"] == version
     engine.dispose()
+
+
+# --- a server restarted (or a second server on the store) rebuilds the same table -------------
+
+
+@pytest.mark.parametrize("deals", ["none", "own"])
+def test_a_rebuilt_table_shows_what_the_running_one_shows(
+    client: TestClient,
+    store_url: str,  # noqa: F811
+    deals: str,
+) -> None:
+    """Hand 1 logged with no deal placing the 3h: after its first play, the table a restarted
+    server rebuilds from the store (here another engine's) shows the state the running server
+    shows. It showed the 3h among the leader's known cards only after a rebuild (the replay
+    places it with hand 1's first player, R4); the running server did not."""
+    game = sim(3, 5 if deals == "none" else 6, "pagat", hands=1)
+    t = Tab(client, {"players": game.players})
+    for step in list(steps(game, deals=deals, drop_passes=True))[:8]:
+        t.step(step.kind, step.body)
+        other = open_store(store_url)
+        try:
+            rebuilt = Table(other, t.id).state()
+        finally:
+            other.dispose()
+        assert t.state() == rebuilt, step
