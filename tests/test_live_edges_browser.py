@@ -242,3 +242,37 @@ def test_a_store_that_takes_no_writes_is_named_on_the_page(browser: Any, tmp_pat
         assert "sent again" in a.locator("#msg").inner_text()
         assert client.get(f"/api/tables/{made['id']}").json()["version"] == 1
         shot(a, "6-read-only-store")
+
+
+def test_sheng_ji_a_refusal_is_in_view_where_play_was_tapped(browser: Any, tmp_path: Path) -> None:
+    """Play sits at the foot of a long form: a refusal showed above the screen, unseen, on a
+    phone and on a laptop. It stays at the top of the screen now."""
+    match = simulated(tmp_path)
+    steps = [s for s in match_steps(match) if s.round == 1]
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        base = str(client.base_url).rstrip("/")
+        made = client.post(
+            "/api/tables", json={"game": "shengji", "players": list(match.players)}
+        ).json()
+        auth = {"Authorization": f"Bearer {made['token']}"}
+        for kind, body in [("hand", {"dealer": 2}), *((s.kind, s.body) for s in steps[1:3])]:
+            r = client.post(f"/api/tables/{made['id']}/{'hands' if kind == 'hand' else 'moves'}",
+                            json=body, headers=auth)  # fmt: skip
+            assert r.status_code in (200, 201), r.text
+        wrong = steps[3].body["seat"] % 4 + 1  # not the seat that leads
+        for viewport in (PHONE, DESKTOP):
+            d = Device(browser, viewport)
+            d.page.goto(base + made["join"])
+            d.page.wait_for_selector("#entry:not(.hidden)")
+            d.page.select_option("#sj-seat", str(wrong))
+            d.page.locator("#sj-cards").fill("3s")
+            play_button = d.page.locator("#entry button:text('Play')").first
+            play_button.scroll_into_view_if_needed()
+            d.tap("#entry button:text('Play')")
+            d.page.wait_for_selector("#msg .msg.error:has-text('SJ203')")
+            box = d.page.locator("#msg .msg.error").bounding_box()
+            assert box is not None and box["y"] >= 0, box
+            assert box["y"] + box["height"] <= viewport["height"], box
+            shown = play_button.bounding_box()
+            assert shown is not None and shown["y"] + shown["height"] <= viewport["height"]
+            shot(d.page, f"7-sj-refusal-{viewport['width']}")
