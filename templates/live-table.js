@@ -63,7 +63,7 @@
     body.version = version !== undefined ? version : state.version + waiting().length;
     // An undo or a mark leaves no move of its own to find if its answer is lost: the entry
     // count it was made at tells (alreadyIn).
-    if (!extra && (path === "/undo" || path === "/marks")) extra = { entries: entriesAhead() };
+    if (!extra && (path === "/undo" || path === "/marks" || path === "/edit")) extra = { entries: entriesAhead() };
     outbox = waiting().concat([{ uid: Date.now() + "-" + Math.random().toString(36).slice(2),
       path: path, body: body, label: label, status: "waiting", extra: extra || null }]);
     save();
@@ -168,11 +168,23 @@
     var at = item.extra && typeof item.extra.entries === "number" ? item.extra.entries : null;
     if (item.path === "/undo") return at !== null && st.entries === at - 1;
     if (item.path === "/marks") return at !== null && st.entries === at && marked(item.body, st);
+    if (item.path === "/edit") {
+      // A deletion leaves fewer entries (later ones may be left out too); a replaced or an
+      // inserted move is found at its entry. So neither is made twice.
+      if (item.body.action === "delete") return at !== null && st.entries < at;
+      var m = null;
+      (st.moves || []).forEach(function (x) { if (x.entry === item.body.entry) m = x; });
+      return !!m && m.seat === item.body.seat && samePlay(item.body.play, m.play);
+    }
     if (item.path !== "/moves") return false;
     var last = st.moves && st.moves.length ? st.moves[st.moves.length - 1] : null;
     if (!last || last.seat !== item.body.seat || last.entry !== st.entries) return false;
-    var mine = Z.PASS[item.body.play.toLowerCase()] ? "pass" : playText(parsePlay(item.body.play).ids);
-    var theirs = last.play === "pass" ? "pass" : playText(parsePlay(last.play).ids);
+    return samePlay(item.body.play, last.play);
+  }
+
+  function samePlay(typed, stored) {
+    var mine = Z.PASS[typed.toLowerCase()] ? "pass" : playText(parsePlay(typed).ids);
+    var theirs = stored === "pass" ? "pass" : playText(parsePlay(stored).ids);
     return mine === theirs;
   }
 

@@ -43,7 +43,7 @@ def lose_answers(page: Any, path: str) -> None:
     page.route(f"**/api/tables/*/{path}", answer_lost)
 
 
-def test_an_undo_or_a_mark_whose_answer_was_lost_is_not_made_twice(
+def test_an_undo_a_mark_or_a_correction_whose_answer_was_lost_is_not_made_twice(
     browser: Any, tmp_path: Path
 ) -> None:
     with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
@@ -89,6 +89,32 @@ def test_an_undo_or_a_mark_whose_answer_was_lost_is_not_made_twice(
         assert st["version"] == 5 and st["moves"][-1]["comments"] == ["Ann led from the wrong hand"]
         assert a.locator("#msg .msg.error").count() == 0, a.locator("#msg").inner_text()
         shot(a, "2-comment-lost-answer")
+
+        # A correction (Bo Li's 5d was a 7d), then a deletion of that move: the same.
+        play(a, 2, "5d")
+        at(a, 6)
+        lose_answers(a, "edit")
+        a.locator("#moves summary").tap()
+        a.locator('button[data-correct="3"]').tap()
+        a.wait_for_selector("#editing")
+        play(a, 2, "7d")
+        a.wait_for_selector('#outbox .out[data-status="retrying"]')
+        sent(a)
+        at(a, 7)
+        assert [m["play"] for m in client.get(f"/api/tables/{table}").json()["moves"]] == [
+            "3h",
+            "7d",
+        ]
+        assert a.locator("#msg .msg.error").count() == 0, a.locator("#msg").inner_text()
+        lose_answers(a, "edit")
+        a.locator('button[data-delete="3"]').tap()
+        a.locator('button[data-delete="3"]').tap()
+        a.wait_for_selector('#outbox .out[data-status="retrying"]')
+        sent(a)
+        at(a, 8)
+        st = client.get(f"/api/tables/{table}").json()
+        assert st["version"] == 8 and [m["play"] for m in st["moves"]] == ["3h"]
+        assert a.locator("#msg .msg.error").count() == 0, a.locator("#msg").inner_text()
 
 
 LONG3 = ["王" * 60, "欧阳" * 30, "李小龙" * 20]  # 60 characters each: the most a name may have
