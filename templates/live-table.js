@@ -28,6 +28,9 @@
     armed: null, editing: null, markEntry: null, markForm: null };
 
   function name(seat) { return state.players[seat - 1]; }
+  /* A name where room is short (the dock over the cards): one line, cut with an ellipsis, the
+     whole name in its title. A name may have 60 characters. */
+  function nameEl(seat) { return el("span", { cls: "pname", title: name(seat), text: name(seat) }); }
   function names(seats) {
     var list = seats.map(name);
     return list.length < 2 ? list.join("") : list.slice(0, -1).join(", ") + " and " + list[list.length - 1];
@@ -58,11 +61,27 @@
      before it are in (each accepted change adds one). */
   function queue(path, body, label, extra, version) {
     body.version = version !== undefined ? version : state.version + waiting().length;
+    // An undo or a mark leaves no move of its own to find if its answer is lost: the entry
+    // count it was made at tells (alreadyIn).
+    if (!extra && (path === "/undo" || path === "/marks" || path === "/edit")) extra = { entries: entriesAhead() };
     outbox = waiting().concat([{ uid: Date.now() + "-" + Math.random().toString(36).slice(2),
       path: path, body: body, label: label, status: "waiting", extra: extra || null }]);
     save();
     renderOutbox();
     pump();
+  }
+
+  /* The table's entry count once the outbox's changes are in; null where an edit makes it
+     unknown. A move (with any passes it implies) or a hand start is one entry. */
+  function entriesAhead() {
+    var n = state.entries, items = waiting();
+    for (var i = 0; i < items.length; i++) {
+      var p = items[i].path;
+      if (p === "/moves" || p === "/hands") n += 1;
+      else if (p === "/undo") n -= 1;
+      else if (p === "/edit") return null;
+    }
+    return n;
   }
 
   function pump() {
@@ -104,6 +123,8 @@
     if (res.status >= 500 || res.status === 0) {  // the server is in trouble: try again later
       item.status = "retrying";
       save(); renderOutbox(); later();
+      // Its one line says why (the store read-only, locked, full): someone can see to it.
+      if (d.message) message("error", d.code, d.message + ". The entry is kept, and sent again every few seconds.");
       return;
     }
     // Refused: this entry and the ones made after it (against positions that now will not
@@ -127,15 +148,43 @@
   /* An answer's state shows every hand: a page seen by one seat asks for its own view. */
   function show(st) { if (viewer) refresh(); else render(st, false); }
 
+  /* Whether the move a mark names carries it: its comment last, its annotation, its dispute. */
+  function marked(body, st) {
+    var m = null;
+    (st.moves || []).forEach(function (x) { if (x.entry === body.entry) m = x; });
+    if (!m) return false;
+    var comments = m.comments || [];
+    if (body.comment && comments[comments.length - 1] !== body.comment) return false;
+    if (body.annotation !== undefined && (m.annotation || "") !== body.annotation) return false;
+    if (body.disputed !== undefined && !!m.disputed !== body.disputed) return false;
+    if (body.note && m.note !== body.note) return false;
+    return true;
+  }
+
   /* A stale answer to an entry whose first answer was lost: the table's last change is it. */
   function alreadyIn(item, st) {
     if (!st || st.version !== item.body.version + 1) return false;
     if (item.path === "/hands") return !!item.extra && st.hand === item.extra.hand && st.status === "playing";
+    var at = item.extra && typeof item.extra.entries === "number" ? item.extra.entries : null;
+    if (item.path === "/undo") return at !== null && st.entries === at - 1;
+    if (item.path === "/marks") return at !== null && st.entries === at && marked(item.body, st);
+    if (item.path === "/edit") {
+      // A deletion leaves fewer entries (later ones may be left out too); a replaced or an
+      // inserted move is found at its entry. So neither is made twice.
+      if (item.body.action === "delete") return at !== null && st.entries < at;
+      var m = null;
+      (st.moves || []).forEach(function (x) { if (x.entry === item.body.entry) m = x; });
+      return !!m && m.seat === item.body.seat && samePlay(item.body.play, m.play);
+    }
     if (item.path !== "/moves") return false;
     var last = st.moves && st.moves.length ? st.moves[st.moves.length - 1] : null;
     if (!last || last.seat !== item.body.seat || last.entry !== st.entries) return false;
-    var mine = Z.PASS[item.body.play.toLowerCase()] ? "pass" : playText(parsePlay(item.body.play).ids);
-    var theirs = last.play === "pass" ? "pass" : playText(parsePlay(last.play).ids);
+    return samePlay(item.body.play, last.play);
+  }
+
+  function samePlay(typed, stored) {
+    var mine = Z.PASS[typed.toLowerCase()] ? "pass" : playText(parsePlay(typed).ids);
+    var theirs = stored === "pass" ? "pass" : playText(parsePlay(stored).ids);
     return mine === theirs;
   }
 
@@ -302,12 +351,12 @@
     if (state.status !== "playing") { felt.classList.add("hidden"); return; }
     felt.classList.remove("hidden");
     clear(felt);
-    felt.appendChild(el("div", { cls: "turn-line", id: "turn",
-      text: "Trick " + state.trick + ": " + name(state.turn) + " to " + (state.top ? "play or pass" : "lead") }));
+    felt.appendChild(el("div", { cls: "turn-line", id: "turn" }, ["Trick " + state.trick + ": ",
+      nameEl(state.turn), " to " + (state.top ? "play or pass" : "lead")]));
     var top = el("div", { cls: "top", id: "top" });
     if (state.top) {
       top.appendChild(Z.cardRow(state.top));
-      top.appendChild(el("span", { cls: "reading", text: state.top_reading + " \u2014 " + name(state.top_seat) }));
+      top.appendChild(el("span", { cls: "reading" }, [state.top_reading + " \u2014 ", nameEl(state.top_seat)]));
     } else {
       top.appendChild(el("span", { cls: "reading", text: "No top play: a new trick." }));
     }
@@ -315,7 +364,7 @@
     if (state.trick_open && state.trick_moves.length) {
       felt.appendChild(el("div", { cls: "trick", "aria-label": "This trick" },
         state.trick_moves.map(function (m) {
-          return el("span", { text: name(m.seat) + ": " + (m.play === "pass" ? "pass" : m.play) });
+          return el("span", {}, [nameEl(m.seat), ": " + (m.play === "pass" ? "pass" : m.play)]);
         })));
     }
   }
@@ -349,8 +398,8 @@
         var seat = i + 1;
         if (state.cards_left[i] === 0 && !editing) return null;
         return el("button", {
-          type: "button", cls: "chip" + (ui.seat === seat ? " on" : ""), "data-seat": seat,
-          "aria-pressed": ui.seat === seat ? "true" : "false", text: p,
+          type: "button", cls: "chip seat-chip" + (ui.seat === seat ? " on" : ""), "data-seat": seat,
+          "aria-pressed": ui.seat === seat ? "true" : "false", text: p, title: p,
           onclick: function () { ui.seat = seat; ui.touched = true; renderEntry(false); }
         });
       }));

@@ -21,6 +21,13 @@
   var busy = false;  // an entry is on its way: a second tap must not send it again
 
   function name(seat) { return state.players[seat - 1]; }
+  /* A name on the felt: one line, cut with an ellipsis (a name may have 60 characters). */
+  function nameEl(seat) { return el("span", { cls: "pname", title: name(seat), text: name(seat) }); }
+  function namesEl(seats, join) {
+    var out = [];
+    seats.forEach(function (s, i) { if (i) out.push(join); out.push(nameEl(s)); });
+    return out;
+  }
   function statePath() { return "/api/tables/" + id + (viewer ? "?seat=" + viewer : ""); }
   function message(kind, code, text) { Z.showMessage($("msg"), kind, code, text); }
   function plural(k, word) { return k + " " + word + (k === 1 ? "" : "s"); }
@@ -46,13 +53,16 @@
     if (busy) return;
     setBusy(true);
     var key = path + JSON.stringify(body);
-    var made = lost && lost.key === key ? lost : { key: key, version: state.version, entries: state.entries };
+    var again = !!lost && lost.key === key;
+    var made = again ? lost : { key: key, version: state.version, entries: state.entries };
     body.version = made.version;
     Z.api("POST", "/api/tables/" + id + path, body, token).then(function (res) {
       setBusy(false);
       lost = null;
       var fresh = res.status === 409 && res.data.state ? res.data.state : null;
-      var taken = !!fresh && takenAlready(path, body, made.entries, fresh);
+      // Only an entry sent before can have been taken: a first send answered 409 met another
+      // phone's entry, which is shown as such (with the table as it is now).
+      var taken = again && !!fresh && takenAlready(path, body, made.entries, fresh);
       if (res.ok || taken) {
         state = res.ok ? res.data : fresh;
         if (taken && path === "/undo") {
@@ -83,7 +93,22 @@
     var last = fresh.moves.length ? fresh.moves[fresh.moves.length - 1] : null;
     var lastIsMove = !!last && last.entry === fresh.entries;
     if (path === "/hands") return !lastIsMove;  // the new last entry is a round's start
-    return lastIsMove && last.seat === body.seat;
+    if (!lastIsMove || last.seat !== body.seat) return false;
+    // Another phone's entry for the same seat is not this one: the cards tell, where every
+    // word typed reads as one card (else, as the server may read more, the seat does).
+    var field = ["play", "bid", "discard"].filter(function (k) { return body[k]; })[0];
+    if (!field) return true;  // the calls: written otherwise than typed
+    return !!last[field] && sameCards(body[field], last[field]);
+  }
+
+  function sameCards(typed, stored) {
+    function ids(text) {
+      return text.replace(/,/g, " ").split(/\s+/).filter(Boolean).map(Z.cardId);
+    }
+    var a = ids(typed), b = ids(stored);
+    if (a.indexOf(-1) >= 0 || b.indexOf(-1) >= 0) return true;  // (a discard hidden from a seat)
+    var order = function (x, y) { return x - y; };
+    return a.sort(order).join() === b.sort(order).join();
   }
 
   // the felt -------------------------------------------------------------------------------
@@ -116,11 +141,14 @@
       head.appendChild(el("span", { text: "rank " + state.rank }));
       var glyph = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663", nt: "no-trump" };
       head.appendChild(el("span", { text: "trump " + (state.trump ? glyph[state.trump] : "not set yet") }));
-      if (state.dealer) head.appendChild(el("span", { text: "dealer " + name(state.dealer) }));
+      if (state.dealer) head.appendChild(el("span", {}, ["dealer ", nameEl(state.dealer)]));
       if (state.phase) head.appendChild(el("span", { text: state.phase }));
     }
-    if (state.teams) head.appendChild(el("span", { text: "partners: " + state.teams.map(function (t) {
-      return t.map(name).join(" & "); }).join(" vs ") }));
+    if (state.teams) {
+      var sides = ["partners: "];
+      state.teams.forEach(function (t, i) { if (i) sides.push(" vs "); sides = sides.concat(namesEl(t, " & ")); });
+      head.appendChild(el("span", {}, sides));
+    }
     felt.appendChild(head);
     var n = state.players.length;
     var ring = el("div", { cls: "sjring" + (n === 4 ? "" : " many") });
@@ -129,7 +157,7 @@
     center.appendChild(el("div", { cls: "pts", text: "Opponents " + state.points }));
     if (state.phase === "bids") center.appendChild(el("div", { text: "Bids, in the order made" }));
     else if (state.phase === "exchange") center.appendChild(el("div", { text: "Bids, then the dealer's exchange" }));
-    else if (state.turn) center.appendChild(el("div", { text: name(state.turn) + " to play" + (state.trick ? " \u00b7 trick " + state.trick : "") }));
+    else if (state.turn) center.appendChild(el("div", {}, [nameEl(state.turn), " to play" + (state.trick ? " \u00b7 trick " + state.trick : "")]));
     // a throw that was blocked: the lead on the felt is the part it was held to
     var led = state.trick_moves.length ? state.moves[state.moves.length - state.trick_moves.length] : null;
     if (led && led.forced && led.blocked_by) {
@@ -138,7 +166,7 @@
     }
     if (lead && lead.units) center.appendChild(leadUnits(lead));
     if (!state.trick_moves.length && state.last_trick) center.appendChild(el("div", { cls: "lastnote", text: "the last trick" }));
-    if (state.winning) center.appendChild(el("div", { text: name(state.winning) + " is winning" + (state.trick_points ? " \u00b7 " + state.trick_points + " points" : "") }));
+    if (state.winning) center.appendChild(el("div", {}, [nameEl(state.winning), " is winning" + (state.trick_points ? " \u00b7 " + state.trick_points + " points" : "")]));
     if (state.status === "over") center.appendChild(el("div", { cls: "pts", text: "Won by " + state.winners.map(name).join(" & ") }));
     if (n === 4) {
       ring.appendChild(seatCell(3, "n"));

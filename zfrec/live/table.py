@@ -613,9 +613,12 @@ class Stale(Conflict):
 
 
 def _retry(exc: DBAPIError) -> bool:
-    """Lock timeouts, serialisation failures and deadlocks are worth another try."""
+    """Serialisation failures and deadlocks (PostgreSQL) are worth another try. SQLite's
+    "database is locked" is not: it comes after the writer has waited the whole busy timeout
+    (60 s) for another process's write lock (an import, a publish), and waiting that out again
+    would hold the phone, and every table queued behind it here, for minutes before the 503."""
     text = str(exc.orig or exc).lower()
-    return any(w in text for w in ("deadlock", "could not serialize", "database is locked"))
+    return any(w in text for w in ("deadlock", "could not serialize"))
 
 
 def _authorize(row: LiveTableRow, token: str | None) -> None:

@@ -13,13 +13,13 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import Connection, delete, select
 from sqlmodel import Session
 
 from zfrec.diagnostics import WrittenDiagnostic
 from zfrec.errors import NotationError, ZfrecError
 from zfrec.jsonview import dump
-from zfrec.record import iter_records
+from zfrec.record import Game, iter_records
 from zfrec.store.db import StoreError
 from zfrec.store.firstpass import canonical_json, sha256
 from zfrec.store.importer import (
@@ -31,7 +31,7 @@ from zfrec.store.importer import (
     source_path,
 )
 from zfrec.store.removal import replace_sources
-from zfrec.store.rows import game_rows
+from zfrec.store.rows import Rows, game_rows
 from zfrec.store.tables import GAME, LIVE_ENTRY, LIVE_TABLE, SEAT, SOURCE
 from zfrec.validate import validate
 
@@ -98,6 +98,22 @@ def replace_game(session: Session, *, game_id: int, path: str | Path) -> Replace
             f"the record in {path} is stored already, as game {other}: to keep only that one, "
             f"delete game {game_id} (zfrec delete {game_id})"
         )
+    _put_in_place(conn, game_id, digest, rows)
+    replace_sources(conn, source, [(1, game_id)])
+    _replace_unreadable(conn, source, [])
+    return Replaced(game_id, str(path), True, *facts)
+
+
+def replace_record(session: Session, *, game_id: int, game: Game, digest: str) -> None:
+    """Put `game`, a record from no file (a live table's), in place of stored game `game_id`,
+    which keeps its id and its files; `digest` is the record's hash, which no other stored game
+    has. Flushed in the caller's transaction, not committed."""
+    text = canonical_json(game)
+    rows = game_rows(None, 1, text, game, validate(game))
+    _put_in_place(session.connection(), game_id, digest, rows)
+
+
+def _put_in_place(conn: Connection, game_id: int, digest: str, rows: Rows) -> None:
     players = _player_ids(conn, [name for _, _, name, _, _ in rows.seats])
     before = conn.execute(select(SEAT.c.player_id).where(SEAT.c.game_id == game_id)).scalars()
     sat = {int(p) for p in before} | set(players.values())
@@ -106,9 +122,6 @@ def replace_game(session: Session, *, game_id: int, path: str | Path) -> Replace
     batches.flush()
     batches.close()
     respell_players(conn, sat)
-    replace_sources(conn, source, [(1, game_id)])
-    _replace_unreadable(conn, source, [])
-    return Replaced(game_id, str(path), True, *facts)
 
 
 def game_sources(session: Session, *, game_id: int) -> list[tuple[str, int]]:

@@ -16,12 +16,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, delete, insert, select, update
+from sqlalchemy import Connection, bindparam, delete, insert, select, update
 from sqlmodel import Session
 
 from zfrec.games import NotSupported
 from zfrec.record import Game
+from zfrec.store.correct import replace_record
 from zfrec.store.db import StoreError
+from zfrec.store.firstpass import canonical_json, sha256
 from zfrec.store.importer import delete_game, store_game
 from zfrec.store.models import utc_now
 from zfrec.store.tables import GAME, LIVE_ENTRY, LIVE_TABLE, SOURCE
@@ -136,7 +138,7 @@ def live_entries(session: Session, *, table_id: str) -> list[LiveEntryRow]:
     conn = session.connection()
     rows = conn.execute(
         select(LIVE_ENTRY.c.seq, LIVE_ENTRY.c.kind, LIVE_ENTRY.c.data)
-        .where(LIVE_ENTRY.c.table_id == table_id)
+        .where(LIVE_ENTRY.c.table_id == table_id, LIVE_ENTRY.c.seq >= 1)
         .order_by(LIVE_ENTRY.c.seq)
     )
     return [LiveEntryRow(int(seq), str(kind), dict(data)) for seq, kind, data in rows]
@@ -178,33 +180,91 @@ def pop_live_entry(session: Session, *, table_id: str, version: int, seq: int) -
 
 def finish_live_game(session: Session, *, table_id: str, game: Game) -> int | None:
     """Store the finished game like an imported one and link it to the table; its game id.
-    A game whose kind the store cannot hold yet (NotSupported, raised before anything is
-    written) marks the table over without a stored game: its entries keep the whole record,
-    which `record.zfn` gives and `zfrec import` takes once the store can."""
-    game_id: int | None
+
+    A table that finished a game before (and was undone or corrected since) keeps that game:
+    finished again with the record it stored then, it leaves the game as it is, so that a
+    correction made from a file meanwhile (`zfrec import --replace`) stands; finished with
+    another record, its record goes in that game's place, as the newer version. Either way the
+    table's game is stored once. A game whose kind the store cannot hold yet (NotSupported,
+    raised before anything is written) marks the table over without a stored game: its entries
+    keep the whole record, which `record.zfn` gives and `zfrec import` takes once the store can."""
+    conn = session.connection()
+    linked = conn.execute(select(LIVE_TABLE.c.game_id).where(LIVE_TABLE.c.id == table_id)).scalar()
+    kept = None if linked is None else int(linked)
+    game_id: int | None = None
+    digest: str | None = None
     try:
-        game_id, _added = store_game(session, game=game)
+        digest = sha256(canonical_json(game))
+        if kept is not None and digest == _stored_hash(conn, table_id):
+            game_id = kept  # the record it stored: the game stands as it is now
+        elif kept is not None and not _shared(conn, table_id, kept) and not _stored(conn, digest):
+            replace_record(session, game_id=kept, game=game, digest=digest)
+            game_id = kept
+        else:
+            game_id, _added = store_game(session, game=game)
     except NotSupported:
-        game_id = None
-    session.connection().execute(
+        game_id = digest = None
+    conn.execute(
         update(LIVE_TABLE).where(LIVE_TABLE.c.id == table_id).values(over=True, game_id=game_id)
     )
+    _remember(conn, table_id, digest if game_id is not None else None)
     return game_id
+
+
+# The hash of the record a table stored as its game is kept in an entry row of its own, seq 0
+# (kind "game"), which the table's entries (seq 1 on) leave out: no column of the schema.
+_STORED_SEQ = 0
+
+
+def _stored_hash(conn: Connection, table_id: str) -> str | None:
+    """The hash of the record the table last stored as its game, if any."""
+    data = conn.execute(
+        select(LIVE_ENTRY.c.data).where(
+            LIVE_ENTRY.c.table_id == table_id, LIVE_ENTRY.c.seq == _STORED_SEQ
+        )
+    ).scalar()
+    return None if data is None else str(data.get("hash"))
+
+
+def _remember(conn: Connection, table_id: str, digest: str | None) -> None:
+    where = (LIVE_ENTRY.c.table_id == table_id, LIVE_ENTRY.c.seq == _STORED_SEQ)
+    conn.execute(delete(LIVE_ENTRY).where(*where))
+    if digest is not None:
+        row = {"table_id": table_id, "seq": _STORED_SEQ, "kind": "game", "data": {"hash": digest}}
+        conn.execute(_INSERT_ENTRY, {**row, "created_at": utc_now()})
+
+
+def _shared(conn: Connection, table_id: str, game_id: int) -> bool:
+    """Whether another live table holds the game (two tables logged the same record)."""
+    query = select(LIVE_TABLE.c.id).where(
+        LIVE_TABLE.c.game_id == game_id, LIVE_TABLE.c.id != table_id
+    )
+    return conn.execute(query).first() is not None
+
+
+def _stored(conn: Connection, digest: str) -> bool:
+    return conn.execute(select(GAME.c.id).where(GAME.c.content_hash == digest)).first() is not None
 
 
 def reopen_live_game(session: Session, *, table_id: str, game_id: int | None) -> None:
     """Undo of the final entry: the table is open again, and its stored game goes unless a
-    file or another table holds the same record."""
+    file or another table holds the same record. A game that stays stays the table's (with the
+    hash of the record the table stored), so that finishing again does not store a second."""
     conn = session.connection()
-    conn.execute(
-        update(LIVE_TABLE).where(LIVE_TABLE.c.id == table_id).values(over=False, game_id=None)
-    )
+    table = update(LIVE_TABLE).where(LIVE_TABLE.c.id == table_id)
     if game_id is None:
+        conn.execute(table.values(over=False, game_id=None))
+        _remember(conn, table_id, None)
         return
     held = conn.execute(select(SOURCE.c.id).where(SOURCE.c.game_id == game_id)).first()
-    other = conn.execute(select(LIVE_TABLE.c.id).where(LIVE_TABLE.c.game_id == game_id)).first()
+    other = _shared(conn, table_id, game_id)
     exists = conn.execute(select(GAME.c.id).where(GAME.c.id == game_id)).first()
-    if held is None and other is None and exists is not None:
+    if exists is not None and (held is not None or other):
+        conn.execute(table.values(over=False))
+        return
+    conn.execute(table.values(over=False, game_id=None))
+    _remember(conn, table_id, None)
+    if exists is not None:
         delete_game(session, game_id=game_id)
 
 

@@ -398,8 +398,12 @@ class SjLive:
             raise _Refusal(422, "request", f"a {what} takes no {sorted(stray)[0]}")
         rnd, decks = self.rounds[-1], self.rules.decks
         if what != "play" and rnd.tricks:
-            raise _Refusal(409, "phase", f"a {what} comes before the first play of the round")
+            late = {"bid": "a bid", "discard": "the exchange", "calls": "the calls"}[what]
+            verb = "come" if what == "calls" else "comes"
+            raise _Refusal(409, "phase", f"{late} {verb} before the first play of the round")
         if what == "bid":
+            if rnd.discard is not None:  # bids are made while drawing (ruling 15), before it
+                raise _Refusal(409, "phase", "a bid comes before the exchange: undo it first")
             return {"seat": seat, "bid": format_hand(_cards(str(extra["bid"]), decks))}
         if what == "calls":
             return self._calls(seat, str(extra["calls"]))
@@ -640,13 +644,21 @@ def check_table(players: Sequence[str], preset: str, options: dict[str, Any]) ->
     return rules
 
 
+# Round 1's dealer and the trump, entered directly, are held against the bids only once the
+# exchange or the first play is entered (`_replay`): a clash found then is the cause of whatever
+# else the replay finds (the dealer the bids name does not hold the discard), and named first.
+_HELD_BACK = ("SJ304", "SJ405")
+
+
 def _new_errors(base: Counter[tuple[str, str]], found: list[Diagnostic]) -> Diagnostic | None:
-    """The first error of `found` beyond those of `base` (counted by code and message)."""
+    """The first error of `found` beyond those of `base` (counted by code and message); a
+    clash of the dealer or trump entered with the bids (`_HELD_BACK`) before the rest."""
     left = Counter(base)
+    new = []
     for d in found:
         k = (d.code, d.message)
         if left[k] > 0:
             left[k] -= 1
         else:
-            return d
-    return None
+            new.append(d)
+    return next((d for d in new if d.code in _HELD_BACK), new[0] if new else None)

@@ -497,7 +497,9 @@ class LiveGame:
         line = self.line + 1 if new_line or self.line == 0 else self.line
         data: dict[str, Any] = {"seat": seat, "play": move.play_text(), "line": line}
         entry = Entry(len(self.entries) + 1, "move", data)
-        made = None if self.baseline else self._make(hs, move, self._passes_before(hs, move))
+        made = None
+        if not self.baseline and not self._opens_unplaced(hs):
+            made = self._make(hs, move, self._passes_before(hs, move))
         # A play by the seat that would lead next, which cannot follow in this trick, leads
         # the next one: the table left out the passes that ended this trick.
         leads_next = not move.is_pass and move.seat in chain and move.seat == hs.next_leader()
@@ -523,6 +525,16 @@ class LiveGame:
         accepted = Entry(entry.seq, entry.kind, data)
         self.entries.append(accepted)
         return accepted
+
+    def _opens_unplaced(self, hs: HandState) -> bool:
+        """Whether this is hand 1's first move with the 3h in no recorded deal: the move shows
+        its seat held the 3h (R4), which the replay writes into the hand's known cards and the
+        engine's guessed deal does not. So the replay makes it: the state is then the one a
+        restarted server (or another server on the store) rebuilds."""
+        three = self.game.lead_card()
+        if not three or hs.log or hs.deal is None:
+            return False
+        return not any(known & three for known in hs.deal.known)
 
     def _refuse_unreadable(self, seat: int, text: str, exc: CardError) -> NoReturn:
         """Refuse a play that does not read as cards in the validator's words: the move is read
