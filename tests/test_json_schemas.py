@@ -406,3 +406,23 @@ def test_docs_example(where: str, command: str, text: str) -> None:
     broken = json.loads(json.dumps(data).replace('"legal": true', '"legal": "yes"', 1))
     if broken != data:
         assert [e for e in validator(command).iter_errors(broken) if not _elided(e)], where
+
+
+def test_a_sheng_ji_divergence_has_the_keys_the_docs_name(tmp_path: Path) -> None:
+    """ANALYSIS.md's diff JSON names the divergence's `hand`, `trick`, `turn`, `player`, `a` and
+    `b` (null when not known), for either game; a Sheng ji round is its `hand` (as in analyze,
+    audit and the diagnostics), and also its `round`. Sheng ji's used to leave out what it did
+    not know and write the round only as `round`."""
+    text = (SJ / "02-no-trump.zfn").read_text("utf-8")
+    head = next(line for line in text.splitlines() if line.startswith("round "))
+    other = tmp_path / "other-trump.zfn"
+    changed = head[:-1] + ("h" if head[-1] != "h" else "s")  # another trump suit
+    other.write_text(text.replace(head, changed, 1), "utf-8")
+    out = run(["diff", str(SJ / "02-no-trump.zfn"), str(other), "--json"], (1,))
+    first = out["games"][0]["first_divergence"]
+    assert first["kind"] == "round"
+    number = int(head.split()[1])
+    where = (first["hand"], first["round"], first["trick"], first["turn"])
+    assert where == (number, number, None, None)
+    assert first["player"] is None and first["a"] == head
+    check("diff", out)
