@@ -9,7 +9,11 @@ checked with each key its schema requires taken out, one at a time: the schema m
 from __future__ import annotations
 
 import json
+import os
 import re
+import signal
+import subprocess
+import sys
 from collections.abc import Iterator
 from functools import cache
 from importlib import resources
@@ -236,6 +240,25 @@ def test_audit(path: Path) -> None:
     check("audit", run(["audit", str(path), "--json"], (0, 1)))
 
 
+@pytest.mark.slow
+def test_validate_stopped_part_way(tmp_path: Path) -> None:
+    """An interrupt part way through: the document still ends, with `error` in its summary."""
+    big = tmp_path / "big.zfn"
+    made = runner.invoke(app, ["simulate", "--out", str(big), "--games", "1500", "--seed", "5"])
+    assert made.exit_code == 0, made.output
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    args = [sys.executable, "-m", "zfrec", "validate", "--json", str(big)]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    assert proc.stdout is not None
+    head = proc.stdout.read(4096)  # games are being written: the run is inside the file
+    proc.send_signal(signal.SIGINT)
+    rest = proc.stdout.read()
+    proc.wait(timeout=60)
+    out = json.loads((head + rest).decode("utf-8"))
+    assert out["summary"]["error"] == "interrupted"
+    check("validate", out)
+
+
 def test_analyze_and_audit_of_a_folder_with_unreadable_files(tmp_path: Path) -> None:
     (tmp_path / "good.zfn").write_text((S / "02-three-players.zfn").read_text("utf-8"), "utf-8")
     (tmp_path / "sj.json").write_text((SJ / "08-one-round.json").read_text("utf-8"), "utf-8")
@@ -426,3 +449,29 @@ def test_a_sheng_ji_divergence_has_the_keys_the_docs_name(tmp_path: Path) -> Non
     assert where == (number, number, None, None)
     assert first["player"] is None and first["a"] == head
     check("diff", out)
+
+
+def _undescribed(command: str, node: dict[str, Any], value: Any, where: str) -> Iterator[str]:
+    """The keys of `value` that its schema does not name (a key of "..." is a shortening)."""
+    node = resolve(command, node, value)
+    if isinstance(value, dict):
+        props = node.get("properties")
+        inner = node.get("additionalProperties")
+        for key, item in value.items():
+            if key == "...":
+                continue
+            if props is not None and key not in props:
+                yield f"{where}.{key}"
+            elif props is not None:
+                yield from _undescribed(command, props[key], item, f"{where}.{key}")
+            elif isinstance(inner, dict):
+                yield from _undescribed(command, inner, item, f"{where}.*")
+    elif isinstance(value, list) and "items" in node:
+        for item in value:
+            yield from _undescribed(command, node["items"], item, f"{where}[]")
+
+
+@pytest.mark.parametrize(("where", "command", "text"), EXAMPLES, ids=lambda x: str(x)[:20])
+def test_every_key_of_a_docs_example_is_in_its_schema(where: str, command: str, text: str) -> None:
+    data = json.loads(ELIDED_ITEMS.sub("", text))
+    assert list(_undescribed(command, schema(command), data, "$")) == [], where
