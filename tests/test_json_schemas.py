@@ -204,8 +204,10 @@ RECORDS = [
     S / "12-lead-passes-on.json",
     S / "broken" / "does-not-beat.zfn",
     S / "broken" / "disputed-version.zfn",
+    S / "unfinished" / "no-deal.zfn",  # no hand known: what needs one is null
     SJ / "02-no-trump.zfn",
     SJ / "06-zhaopengyou.zfn",
+    SJ / "07-partial-deals.zfn",
     SJ / "08-one-round.json",
     SJ / "10-disputed.zfn",
     SJ / "broken" / "card-not-held.zfn",
