@@ -242,6 +242,15 @@ def test_audit(path: Path) -> None:
     check("audit", run(["audit", str(path), "--json"], (0, 1)))
 
 
+def test_a_finished_sheng_ji_round_has_its_result() -> None:
+    out = run(["validate", str(SJ / "02-no-trump.zfn"), "--json"])
+    rounds = out["files"][0]["games"][0]["rounds"]
+    assert rounds[0]["finished"] is True
+    assert_valid("validate", out)
+    del rounds[0]["total"]
+    assert not validator("validate").is_valid(out)
+
+
 @pytest.mark.slow
 def test_validate_stopped_part_way(tmp_path: Path) -> None:
     """An interrupt part way through: the document still ends, with `error` in its summary."""
