@@ -54,8 +54,12 @@ class SjDivergence:
         return f"{text} ({self.player})" if self.player and text else text or (self.player or "")
 
     def to_json(self) -> dict[str, Any]:
-        """As `zfrec diff --json` writes it."""
-        return {k: getattr(self, k) for k in self.__slots__ if getattr(self, k) is not None}
+        """As `zfrec diff --json` writes it: the keys of Zheng Fen's divergence (ANALYSIS.md),
+        null where not known, the round as `hand` (as analyze and the diagnostics write it)
+        and as `round`."""
+        return {"kind": self.kind, "message": self.message, "hand": self.round,
+                "round": self.round, "trick": self.trick, "turn": self.turn,
+                "player": self.player, "a": self.a, "b": self.b}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
