@@ -316,10 +316,15 @@ def _version(
     before: Counter[tuple[str, str, Any]],
 ) -> SjVersion:  # fmt: skip
     left = Counter(before)
+    at = m.pos or (0, 0)
     first = None
     for d in report.diagnostics:
         if d.severity != "error" or d.code in WRITTEN:
             continue
+        c, loc = d.cause, (d.location.line or 0, d.location.col or 0)
+        if c is not None and (c.line or 0, c.col or 0) < (at[0], at[1]) and loc != (at[0], at[1]):
+            continue  # a later error that follows from one before the disputed move: not the
+            # version's (one at the move itself is: the version's own play refused)
         if left[_key(d)]:
             left[_key(d)] -= 1
             continue
@@ -332,7 +337,16 @@ def _version(
     result = ledger.result if ledger else None
     pts = _taken(match, report, ri)
     return SjVersion(play, recorded, None, pts, result.total if result else None,
-                     tuple(report.levels) or None)  # fmt: skip
+                     _levels(match, report))  # fmt: skip
+
+
+def _levels(match: SjMatch, report: SjReport) -> tuple[int, ...] | None:
+    """The final levels the play gives: the replay goes on from the levels written after each
+    round, so where one differs from the computed they are computed again without them."""
+    if not any(d.code == "SJ503" for d in report.diagnostics):
+        return tuple(report.levels) or None
+    free = validate_match(replace(match, rounds=[replace(r, levels=None) for r in match.rounds]))
+    return tuple(free.levels) or None
 
 
 def _taken(match: SjMatch, report: SjReport, ri: int) -> tuple[int, ...] | None:

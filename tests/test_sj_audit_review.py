@@ -1,0 +1,76 @@
+"""Sheng ji records in the hands of those who audit disputed plays: was that legal, who won
+that trick, do the scores add up? Each record here is a sample with one dispute written into
+it by hand, judged by `zfrec validate`, `audit`, `analyze` and `diff` as a disputant reads
+them, against the rule texts (RULES-SHENGJI.md, ../shared/RULINGS-SHENGJI.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from zfrec.cli import app
+
+runner = CliRunner()
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_games" / "shengji"
+DISPUTED = SAMPLES / "10-disputed.zfn"  # round 1: Ann and Bo Li declare; a dispute at trick 20
+KITTY = SAMPLES / "04-kitty-multiplier.zfn"  # the opponents take the last trick with a pair
+FRIENDS = SAMPLES / "06-zhaopengyou.zfn"  # 李娜 joins with the 2nd As at trick 5
+
+
+def _edited(tmp_path: Path, base: Path, *edits: tuple[str, str], name: str = "r.zfn") -> Path:
+    """`base` with each (old, new) replaced once; each old must be there."""
+    text = base.read_text(encoding="utf-8")
+    for old, new in edits:
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _json(*args: str) -> tuple[int, Any]:
+    res = runner.invoke(app, [*args, "--json"])
+    return res.exit_code, json.loads(res.stdout)
+
+
+def _diagnostics(path: Path) -> list[dict[str, Any]]:
+    _, doc = _json("validate", str(path))
+    return [d for f in doc["files"] for g in f["games"] for d in g["diagnostics"]]
+
+
+def _audit(path: Path) -> dict[str, Any]:
+    code, doc = _json("audit", str(path))
+    assert code in (0, 1)
+    [game] = doc["games"]
+    return game  # type: ignore[no-any-return]
+
+
+# --- disputes in a record that fails before them ----------------------------------------------
+
+# 王芳's six-card throw at trick 10 written as standing: Bo Li holds 6d (R10), so it is held to
+# 3d; the replay keeps it whole, and 王芳's later plays of its diamonds follow from that
+THROW_STANDS = ("2: 3d 5d 7d Jd Qd Kd forced 3d by 3  3: 6d", "2: 3d 5d 7d Jd Qd Kd  3: 6d")
+
+
+def test_a_disputed_version_is_not_blamed_for_what_follows_from_an_earlier_error(
+    tmp_path: Path,
+) -> None:
+    game = _audit(_edited(tmp_path, DISPUTED, THROW_STANDS))
+    assert game["legal"] is False
+    [dispute] = game["disputes"]
+    recorded, qc, d7 = dispute["versions"]
+    # Tc as written: its later errors (王芳's 7d at trick 23, already thrown) follow from the
+    # throw at trick 10, before the dispute; they are not the version's
+    assert recorded["recorded"] and recorded["legal"], recorded["first_error"]
+    # the replay went on from the levels written (3 2 3 2); the version's own are computed:
+    # 90 points swap the teams at no level change (R12), every seat stays at 2
+    assert recorded["opponents_points"] == 90
+    assert set(recorded["totals"].values()) == {"2"}
+    # Qc was never 王芳's: refused where the record plays the Qc it lacks
+    assert not qc["legal"] and qc["first_error"]["code"] == "SJ102"
+    # the 7d refused at the disputed play itself stays the version's
+    assert not d7["legal"] and d7["first_error"]["line"] == dispute["line"]
