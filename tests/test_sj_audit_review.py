@@ -74,3 +74,20 @@ def test_a_disputed_version_is_not_blamed_for_what_follows_from_an_earlier_error
     assert not qc["legal"] and qc["first_error"]["code"] == "SJ102"
     # the 7d refused at the disputed play itself stays the version's
     assert not d7["legal"] and d7["first_error"]["line"] == dispute["line"]
+
+
+# --- who won that trick ------------------------------------------------------------------------
+
+
+def test_a_wrong_leader_is_told_who_won_the_trick_before_and_with_what(tmp_path: Path) -> None:
+    # trick 4: Bo Li 6h, 李娜 8h, Ann 5h, 王芳 3h: 李娜's 8h is the highest heart (R8), so
+    # 李娜 leads trick 5; the record has Bo Li lead it
+    path = _edited(tmp_path, DISPUTED, ("4: Ad  1: 5d  2: 4d  3: 4d", "3: 4d  4: Ad  1: 5d  2: 4d"))
+    [d] = _diagnostics(path)
+    assert (d["code"], d["line"], d["trick"], d["turn"], d["seat"]) == ("SJ203", 20, 5, 1, "Bo Li")
+    assert d["message"].startswith("李娜 leads trick 5, not Bo Li: 李娜 won trick 4 with 8h")
+    # the audit puts the plays in the order the table played them
+    game = _audit(path)
+    assert game["repairs"][0]["ok"]
+    order = "trick 5 was played in the order 李娜 Ann 王芳 Bo Li"
+    assert game["repairs"][0]["text"].endswith(order)

@@ -37,7 +37,7 @@ from zfrec.games.shengji.follow import judge_follow
 from zfrec.games.shengji.formats import classify, suit_of, unit_text
 from zfrec.games.shengji.order import Order, make_order
 from zfrec.games.shengji.rebuild import Rebuilt, full_deck, rebuild, shown, whole_hands
-from zfrec.games.shengji.records import TRUMPS, SjCards, SjMatch, SjMove, SjRound
+from zfrec.games.shengji.records import TRUMPS, SjCards, SjMatch, SjMove, SjRound, SjTrick
 from zfrec.games.shengji.report import SjReport, SjRoundLedger, did_you_mean, follow_hint, itemised
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.rules import SjRules, level_rank, level_text
@@ -137,6 +137,7 @@ class _Replay:
         self.last_state: RoundState | None = None
         self.last_rebuilt: Rebuilt | None = None
         self.hidden_kitty = 0  # the round's discard as far as not written (`unseen`)
+        self.tricks: list[SjTrick] = []  # the round's tricks as written (`why_leads`)
 
     # reporting ---------------------------------------------------------------------------------
 
@@ -443,6 +444,7 @@ class _Replay:
 
     def play_phase(self, rules: SjRules, rnd: SjRound, state: RoundState, rb: Rebuilt) -> None:
         n = rules.players
+        self.tricks = rnd.tricks
         guessed = list(rb.guessed)
         known = rnd.discard.known if rnd.discard else 0
         # the kitty's cards no line shows (none where the discard is written whole, the usual)
@@ -583,10 +585,9 @@ class _Replay:
         leading = state.lead is None
         if seat != state.turn:
             if leading:
-                self.note("SJ203", f"{self.names[state.turn]} leads trick {t}: "
-                          + ("the dealer leads the first trick" if t == 1 else
-                             "the winner of the last trick leads the next"),
-                          m.pos, cause=winner_cause, rule="8", **at)  # fmt: skip
+                self.note("SJ203", f"{self.names[state.turn]} leads trick {t}, not "
+                          f"{self.names[seat]}: " + self.why_leads(state.turn, t), m.pos,
+                          cause=winner_cause, rule="8", **at)  # fmt: skip
             else:
                 self.note("SJ202", f"it is {self.names[state.turn]}'s turn, not "
                           f"{self.names[seat]}'s", m.pos, rule="1", **at)  # fmt: skip
@@ -638,6 +639,15 @@ class _Replay:
         else:
             state.force_play(seat, cards, cards)
         return False
+
+    def why_leads(self, leader: int, t: int) -> str:
+        """Why `leader` leads trick `t`: the dealer leads the first; else the play with which
+        it won the trick before (as the record writes it), who wins a trick leading the next."""
+        if t == 1:
+            return "the dealer leads the first trick"
+        won = next((m for m in self.tricks[t - 2].moves if m.seat == leader), None)
+        with_ = f" with {format_hand(won.played)}" if won is not None else ""
+        return f"{self.names[leader]} won trick {t - 1}{with_}, and who wins a trick leads the next"
 
     def joins(
         self, state: RoundState, m: SjMove, t: int, turn: int, made: PlayEvent | None = None
