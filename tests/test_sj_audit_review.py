@@ -91,3 +91,58 @@ def test_a_wrong_leader_is_told_who_won_the_trick_before_and_with_what(tmp_path:
     assert game["repairs"][0]["ok"]
     order = "trick 5 was played in the order 李娜 Ann 王芳 Bo Li"
     assert game["repairs"][0]["text"].endswith(order)
+
+
+# --- do the scores add up ----------------------------------------------------------------------
+
+KITTY_LINE = "points 70 kitty 10x4 total 110"  # 李娜 takes the last trick, led with 3d 3d
+
+
+def test_a_wrong_multiplier_names_the_last_lead_and_the_total_follows_from_it(
+    tmp_path: Path,
+) -> None:
+    # the line adds up by itself (70 + 10 x2 = 90): only its multiplier is wrong; a pair led
+    # the last trick, x4 (R11)
+    path = _edited(tmp_path, KITTY, (KITTY_LINE, "points 70 kitty 10x2 total 90"))
+    kitty, total = _diagnostics(path)
+    assert kitty["code"] == "SJ502" and kitty["line"] == 38
+    assert kitty["message"].startswith(
+        "the kitty's multiplier is 4, not 2: the last trick was led with 3d 3d, its largest "
+        "unit a pair"
+    )
+    assert total["code"] == "SJ501" and total["cause"]["code"] == "SJ502"
+    [repair] = _audit(path)["repairs"]
+    assert repair["ok"] and repair["text"].endswith("read points 70 kitty 10 x4 total 110")
+
+
+def test_wrong_kitty_points_name_what_the_dealer_buried(tmp_path: Path) -> None:
+    path = _edited(tmp_path, KITTY, (KITTY_LINE, "points 70 kitty 20x4 total 150"))
+    kitty, total = _diagnostics(path)
+    # the discard 4d 6s 6d 6c Kc Ah 2h 2c holds one point card, the Kc: 10 points
+    assert kitty["message"].startswith("the kitty's points are 10, not 20: the dealer buried Kc")
+    assert "last trick" not in kitty["message"]  # the lead sets the multiplier, not the points
+    assert total["cause"]["code"] == "SJ502"
+
+
+def test_a_kitty_written_as_counted_when_the_declarers_took_the_last_trick(
+    tmp_path: Path,
+) -> None:
+    # Ann (a declarer) takes trick 23: the kitty does not count (R11), whatever the line says
+    path = _edited(tmp_path, DISPUTED, ("points 75 total 75", "points 75 kitty 10x2 total 75"))
+    [d] = _diagnostics(path)
+    assert d["code"] == "SJ502"
+    assert d["message"].startswith("the kitty does not count: Ann (declarers) took the last")
+    # and counted into the total: the total is wrong by it
+    path = _edited(tmp_path, DISPUTED, ("points 75 total 75", "points 75 kitty 10x2 total 95"))
+    kitty, total = _diagnostics(path)
+    assert (kitty["code"], total["code"]) == ("SJ502", "SJ501")
+    assert total["message"].startswith("the opponents took 75 points, not 95")
+    assert total["cause"]["code"] == "SJ502"
+
+
+def test_a_total_and_its_tricks_both_wrong_are_both_named(tmp_path: Path) -> None:
+    path = _edited(tmp_path, KITTY, (KITTY_LINE, "points 60 kitty 10x4 total 100"))
+    [d] = _diagnostics(path)
+    assert d["message"].startswith(
+        "the opponents took 110 points, not 100; 70 of them in tricks, not 60"
+    )

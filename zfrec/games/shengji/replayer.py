@@ -30,14 +30,30 @@ from typing import TypedDict
 
 from zfrec.diagnostics import Cause, Diagnostic
 from zfrec.errors import GameError, IllegalPlayError, Location, RulesError
-from zfrec.games.shengji.cards import contains, count, distinct, format_hand, size
+from zfrec.games.shengji.cards import (
+    FIVES,
+    TENS_KINGS,
+    contains,
+    count,
+    distinct,
+    format_hand,
+    size,
+)
 from zfrec.games.shengji.drawstate import bid_dealer, draw_state
 from zfrec.games.shengji.events import PlayEvent, RoundResult
 from zfrec.games.shengji.follow import judge_follow
-from zfrec.games.shengji.formats import classify, suit_of, unit_text
+from zfrec.games.shengji.formats import Format, classify, suit_of, unit_text
 from zfrec.games.shengji.order import Order, make_order
 from zfrec.games.shengji.rebuild import Rebuilt, full_deck, rebuild, shown, whole_hands
-from zfrec.games.shengji.records import TRUMPS, SjCards, SjMatch, SjMove, SjRound, SjTrick
+from zfrec.games.shengji.records import (
+    TRUMPS,
+    SjCards,
+    SjMatch,
+    SjMove,
+    SjPoints,
+    SjRound,
+    SjTrick,
+)
 from zfrec.games.shengji.report import SjReport, SjRoundLedger, did_you_mean, follow_hint, itemised
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.rules import SjRules, level_rank, level_text
@@ -326,7 +342,7 @@ class _Replay:
         level_cause = rank_cause
         d_cause: Cause | None = None
         if result is not None:
-            level_cause, d_cause = self.ledger(rules, rnd, result)
+            level_cause, d_cause = self.ledger(rules, rnd, result, state.last_lead)
             decl = result.declarers
             wins = []
             for s in range(n):
@@ -741,8 +757,37 @@ class _Replay:
 
     # the ledger --------------------------------------------------------------------------------
 
+    def kitty_wrong(self, rnd: SjRound, r: RoundResult, last_lead: Format | None) -> str:
+        """What the points line's kitty part gets wrong (ruling 11), or "": it is written only
+        where the kitty counted (the opponents took the last trick); its points are what the
+        dealer buried; its multiplier is set by the last trick's lead's largest unit."""
+        p = rnd.points
+        if p is None or (p.kitty is None and p.multiplier is None):
+            return ""
+        if r.declarers >> r.last_winner & 1:
+            return (f"the kitty does not count: {self.names[r.last_winner]} (declarers) took "
+                    "the last trick")  # fmt: skip
+        wrong = []
+        if p.multiplier is not None and p.multiplier != r.multiplier:
+            said = f"multiplier is {r.multiplier}, not {p.multiplier}"
+            if last_lead is not None:
+                unit = last_lead.units[0]
+                what = ("a single", "a pair")[unit.pairs] if unit.pairs < 2 else (
+                    f"a tractor of {unit.pairs} pairs")  # fmt: skip
+                said += (f": the last trick was led with {format_hand(last_lead.cards)}, "
+                         f"its largest unit {what}")  # fmt: skip
+            wrong.append(said)
+        if p.kitty is not None and p.kitty != r.kitty_points:
+            buried = rnd.discard
+            said = f"points are {r.kitty_points}, not {p.kitty}"
+            if buried is not None and not buried.unknown:  # the discard written whole
+                shown = buried.known & (FIVES | TENS_KINGS)
+                said += f": the dealer buried {format_hand(shown) if shown else 'no points'}"
+            wrong.append(said)
+        return "the kitty's " + "; its ".join(wrong) if wrong else ""
+
     def ledger(
-        self, rules: SjRules, rnd: SjRound, r: RoundResult
+        self, rules: SjRules, rnd: SjRound, r: RoundResult, last_lead: Format | None = None
     ) -> tuple[Cause | None, Cause | None]:
         """The written points and level change against the engine's; returns the causes that
         the levels and the next dealer inherit."""
@@ -754,26 +799,26 @@ class _Replay:
 
         p = rnd.points
         if p is not None:
+            kitty_wrong = self.kitty_wrong(rnd, r, last_lead)
+            kd = None
+            if kitty_wrong:
+                kd = self.note("SJ502", kitty_wrong, p.pos, cause=root, rule="11")
+                points_cause = mark(kd)
             wrong = []
             if p.total is not None and p.total != r.total:
                 wrong.append(f"the opponents took {r.total} points, not {p.total}")
+                if p.taken != r.taken:
+                    wrong.append(f"{r.taken} of them in tricks, not {p.taken}")
             elif p.taken != r.taken:
                 wrong.append(f"the opponents took {r.taken} points in tricks, not {p.taken}")
             if p.penalty != r.penalty:
                 wrong.append(f"the throw penalties come to {r.penalty}, not {p.penalty}")
             if wrong:
-                d = self.note("SJ501", "; ".join(wrong) + itemised(r), p.pos, cause=root,
+                # a line whose own figures add up, with only its kitty wrong, is wrong by that
+                alone = kd is not None and _adds_up(p) and p.taken == r.taken
+                d = self.note("SJ501", "; ".join(wrong) + itemised(r), p.pos,
+                              cause=points_cause if alone and p.penalty == r.penalty else root,
                               rule="11, 12")  # fmt: skip
-                points_cause = mark(d)
-            kitty_wrong = []
-            if p.multiplier is not None and p.multiplier != r.multiplier:
-                kitty_wrong.append(f"multiplier is {r.multiplier}, not {p.multiplier}")
-            if p.kitty is not None and p.kitty != r.kitty_points:
-                kitty_wrong.append(f"points are {r.kitty_points}, not {p.kitty}")
-            if kitty_wrong:
-                d = self.note("SJ502", "the kitty's " + "; its ".join(kitty_wrong)
-                              + " (the last trick's lead decides)", p.pos, cause=root,
-                              rule="11")  # fmt: skip
                 points_cause = points_cause or mark(d)
         o = rnd.outcome
         level_cause = points_cause or root
@@ -793,6 +838,13 @@ class _Replay:
                               cause=d_cause, rule="12")  # fmt: skip
                 d_cause = mark(d)
         return level_cause, d_cause
+
+
+def _adds_up(p: SjPoints) -> bool:
+    """Whether a points line's own figures add up: tricks, kitty times multiplier, penalty."""
+    if p.total is None or (p.kitty is None) != (p.multiplier is None):
+        return False
+    return p.total == p.taken + (p.kitty or 0) * (p.multiplier or 0) + p.penalty
 
 
 def _lc(pos: Pos | Location | None) -> tuple[int | None, int | None]:
