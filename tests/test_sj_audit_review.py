@@ -146,3 +146,33 @@ def test_a_total_and_its_tricks_both_wrong_are_both_named(tmp_path: Path) -> Non
     assert d["message"].startswith(
         "the opponents took 110 points, not 100; 70 of them in tricks, not 60"
     )
+
+
+# --- zhao pengyou: the calls and who joined ----------------------------------------------------
+
+
+def test_a_call_of_a_copy_the_decks_lack_is_what_the_join_and_points_follow_from(
+    tmp_path: Path,
+) -> None:
+    # two decks hold two As (R16): a 3rd As is no call, so 李娜's As at trick 5 makes no friend,
+    # and the points, computed with 李娜 an opponent, follow from the call too
+    path = _edited(tmp_path, FRIENDS, ("call 2nd As", "call 3rd As"))
+    call, join, points, levels = _diagnostics(path)
+    assert [d["code"] for d in (call, join, points, levels)] == [
+        "SJ406", "SJ407", "SJ501", "SJ503"
+    ]  # fmt: skip
+    assert join["message"].startswith(
+        "李娜 does not join here: this As is its 2nd copy; the call is the 3rd"
+    )
+    assert {join["cause"]["line"], points["cause"]["line"], levels["cause"]["line"]} == {10}
+
+
+def test_a_join_at_a_copy_not_called_says_which_copy_was(tmp_path: Path) -> None:
+    # Chen (the dealer) led the 1st As at trick 1; a call of the 1st As makes no friend of
+    # 李娜's, the 2nd
+    path = _edited(tmp_path, FRIENDS, ("call 2nd As", "call 1st As"))
+    join, points, _ = _diagnostics(path)
+    assert join["code"] == "SJ407" and join["line"] == 24
+    assert "the 1st As is called, and it was played before (trick 1, Chen)" in join["message"]
+    # the points follow from the teams the join changed
+    assert points["code"] == "SJ501" and points["cause"]["code"] == "SJ407"

@@ -31,8 +31,6 @@ from typing import TypedDict
 from zfrec.diagnostics import Cause, Diagnostic
 from zfrec.errors import GameError, IllegalPlayError, Location, RulesError
 from zfrec.games.shengji.cards import (
-    FIVES,
-    TENS_KINGS,
     contains,
     count,
     distinct,
@@ -50,7 +48,6 @@ from zfrec.games.shengji.records import (
     SjCards,
     SjMatch,
     SjMove,
-    SjPoints,
     SjRound,
     SjTrick,
 )
@@ -60,6 +57,7 @@ from zfrec.games.shengji.rules import SjRules, level_rank, level_text
 from zfrec.games.shengji.scoring import raise_level
 from zfrec.games.shengji.throws import check_throw
 from zfrec.games.shengji.unseen import blockers, less
+from zfrec.games.shengji.verdicts import adds_up, kitty_wrong, no_join, why_leads
 from zfrec.record.model import Pos
 from zfrec.record.problems import Fix
 
@@ -78,7 +76,7 @@ RULES_MD = "RULES-SHENGJI.md"
 # Errors that change what the replay computes for the rest of a round: its ledger follows.
 ALTERING = frozenset((
     "SJ102", "SJ103", "SJ104", "SJ203", "SJ204", "SJ206", "SJ301", "SJ302", "SJ303", "SJ304",
-    "SJ401", "SJ402", "SJ403", "SJ404", "SJ405", "SJ505",
+    "SJ401", "SJ402", "SJ403", "SJ404", "SJ405", "SJ406", "SJ505",
 ))  # fmt: skip
 # Findings that, written without a cause, follow from an earlier one: at the same move (a
 # seat out of turn), in the same trick (after a lead that was wrong), or in the same round
@@ -601,9 +599,10 @@ class _Replay:
         leading = state.lead is None
         if seat != state.turn:
             if leading:
+                leads = why_leads(self.names, self.tricks, state.turn, t)
                 self.note("SJ203", f"{self.names[state.turn]} leads trick {t}, not "
-                          f"{self.names[seat]}: " + self.why_leads(state.turn, t), m.pos,
-                          cause=winner_cause, rule="8", **at)  # fmt: skip
+                          f"{self.names[seat]}: {leads}", m.pos, cause=winner_cause, rule="8",
+                          **at)  # fmt: skip
             else:
                 self.note("SJ202", f"it is {self.names[state.turn]}'s turn, not "
                           f"{self.names[seat]}'s", m.pos, rule="1", **at)  # fmt: skip
@@ -656,15 +655,6 @@ class _Replay:
             state.force_play(seat, cards, cards)
         return False
 
-    def why_leads(self, leader: int, t: int) -> str:
-        """Why `leader` leads trick `t`: the dealer leads the first; else the play with which
-        it won the trick before (as the record writes it), who wins a trick leading the next."""
-        if t == 1:
-            return "the dealer leads the first trick"
-        won = next((m for m in self.tricks[t - 2].moves if m.seat == leader), None)
-        with_ = f" with {format_hand(won.played)}" if won is not None else ""
-        return f"{self.names[leader]} won trick {t - 1}{with_}, and who wins a trick leads the next"
-
     def joins(
         self, state: RoundState, m: SjMove, t: int, turn: int, made: PlayEvent | None = None
     ) -> None:
@@ -677,10 +667,12 @@ class _Replay:
             said = (
                 f"{self.names[m.seat]} joins the dealer's team with this play: it is a called copy"
                 if joined
-                else f"{self.names[m.seat]} does not join here: no called copy is played that "
-                "the calls name, or the seat is on the dealer's team already"
+                else f"{self.names[m.seat]} does not join here: "
+                + no_join(self.names, self.tricks, state.dealer, state.calls, m, t)
             )
-            self.note("SJ407", said, m.pos, trick=t, turn=turn, seat=m.seat, rule="16")
+            d = self.note("SJ407", said, m.pos, trick=t, turn=turn, seat=m.seat, rule="16")
+            # the teams are the engine's from here, not the record's: the points follow
+            self.root = self.root or d.cause or Cause(*_lc(d.location), d.code)
 
     def throw(self, state: RoundState, m: SjMove, guessed: list[int], at: _At) -> bool:
         """A lead of more than one unit: whether it stands, as the record says (ruling 10)."""
@@ -757,35 +749,6 @@ class _Replay:
 
     # the ledger --------------------------------------------------------------------------------
 
-    def kitty_wrong(self, rnd: SjRound, r: RoundResult, last_lead: Format | None) -> str:
-        """What the points line's kitty part gets wrong (ruling 11), or "": it is written only
-        where the kitty counted (the opponents took the last trick); its points are what the
-        dealer buried; its multiplier is set by the last trick's lead's largest unit."""
-        p = rnd.points
-        if p is None or (p.kitty is None and p.multiplier is None):
-            return ""
-        if r.declarers >> r.last_winner & 1:
-            return (f"the kitty does not count: {self.names[r.last_winner]} (declarers) took "
-                    "the last trick")  # fmt: skip
-        wrong = []
-        if p.multiplier is not None and p.multiplier != r.multiplier:
-            said = f"multiplier is {r.multiplier}, not {p.multiplier}"
-            if last_lead is not None:
-                unit = last_lead.units[0]
-                what = ("a single", "a pair")[unit.pairs] if unit.pairs < 2 else (
-                    f"a tractor of {unit.pairs} pairs")  # fmt: skip
-                said += (f": the last trick was led with {format_hand(last_lead.cards)}, "
-                         f"its largest unit {what}")  # fmt: skip
-            wrong.append(said)
-        if p.kitty is not None and p.kitty != r.kitty_points:
-            buried = rnd.discard
-            said = f"points are {r.kitty_points}, not {p.kitty}"
-            if buried is not None and not buried.unknown:  # the discard written whole
-                shown = buried.known & (FIVES | TENS_KINGS)
-                said += f": the dealer buried {format_hand(shown) if shown else 'no points'}"
-            wrong.append(said)
-        return "the kitty's " + "; its ".join(wrong) if wrong else ""
-
     def ledger(
         self, rules: SjRules, rnd: SjRound, r: RoundResult, last_lead: Format | None = None
     ) -> tuple[Cause | None, Cause | None]:
@@ -799,15 +762,15 @@ class _Replay:
 
         p = rnd.points
         if p is not None:
-            kitty_wrong = self.kitty_wrong(rnd, r, last_lead)
+            wrong_kitty = kitty_wrong(self.names, rnd, r, last_lead)
             kd = None
-            if kitty_wrong:
-                kd = self.note("SJ502", kitty_wrong, p.pos, cause=root, rule="11")
+            if wrong_kitty:
+                kd = self.note("SJ502", wrong_kitty, p.pos, cause=root, rule="11")
                 points_cause = mark(kd)
             wrong = []
             if p.total is not None and p.total != r.total:
                 wrong.append(f"the opponents took {r.total} points, not {p.total}")
-                if p.taken != r.taken:
+                if p.taken != r.taken and (p.total != p.taken or r.total != r.taken):
                     wrong.append(f"{r.taken} of them in tricks, not {p.taken}")
             elif p.taken != r.taken:
                 wrong.append(f"the opponents took {r.taken} points in tricks, not {p.taken}")
@@ -815,7 +778,7 @@ class _Replay:
                 wrong.append(f"the throw penalties come to {r.penalty}, not {p.penalty}")
             if wrong:
                 # a line whose own figures add up, with only its kitty wrong, is wrong by that
-                alone = kd is not None and _adds_up(p) and p.taken == r.taken
+                alone = kd is not None and adds_up(p) and p.taken == r.taken
                 d = self.note("SJ501", "; ".join(wrong) + itemised(r), p.pos,
                               cause=points_cause if alone and p.penalty == r.penalty else root,
                               rule="11, 12")  # fmt: skip
@@ -838,13 +801,6 @@ class _Replay:
                               cause=d_cause, rule="12")  # fmt: skip
                 d_cause = mark(d)
         return level_cause, d_cause
-
-
-def _adds_up(p: SjPoints) -> bool:
-    """Whether a points line's own figures add up: tricks, kitty times multiplier, penalty."""
-    if p.total is None or (p.kitty is None) != (p.multiplier is None):
-        return False
-    return p.total == p.taken + (p.kitty or 0) * (p.multiplier or 0) + p.penalty
 
 
 def _lc(pos: Pos | Location | None) -> tuple[int | None, int | None]:

@@ -1,0 +1,94 @@
+"""The words of the validator's findings that say why a written mark or figure is wrong: who
+should have led a trick and why, why a written join makes no friend, what a points line's kitty
+part gets wrong (DIAGNOSTICS.md, Sheng ji). Nothing here judges: each takes what the engine
+computed (`zfrec.games.shengji.replayer`) and the record, and words the difference."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from zfrec.games.shengji.cards import FIVES, TENS_KINGS, count, format_hand, one
+from zfrec.games.shengji.events import RoundResult
+from zfrec.games.shengji.formats import Format
+from zfrec.games.shengji.notation import ordinal_text
+from zfrec.games.shengji.records import SjMove, SjPoints, SjRound, SjTrick
+
+__all__ = ["adds_up", "kitty_wrong", "no_join", "why_leads"]
+
+
+def why_leads(names: Sequence[str], tricks: Sequence[SjTrick], leader: int, t: int) -> str:
+    """Why `leader` leads trick `t`: the dealer leads the first; else the play with which
+    it won the trick before (as the record writes it), who wins a trick leading the next."""
+    if t == 1:
+        return "the dealer leads the first trick"
+    won = next((m for m in tricks[t - 2].moves if m.seat == leader), None)
+    with_ = f" with {format_hand(won.played)}" if won is not None else ""
+    return f"{names[leader]} won trick {t - 1}{with_}, and who wins a trick leads the next"
+
+
+def no_join(
+    names: Sequence[str], tricks: Sequence[SjTrick], dealer: int | None,
+    calls: Sequence[tuple[int, int]], m: SjMove, t: int,
+) -> str:  # fmt: skip
+    """Why a play of trick `t` written with `joins` makes no friend (ruling 16): the seat
+    deals, the play holds no called card, or not the copy called (counted in the record's
+    plays before it), or the seat is on the dealer's team already."""
+    if m.seat == dealer:
+        return f"{names[m.seat]} deals: the friends are the others"
+    called = [(c, o) for c, o in calls if count(m.played, c)]
+    if not called:
+        said = " ".join(f"{ordinal_text(o)} {format_hand(one(c))}" for c, o in calls)
+        return f"it plays no called card (the calls: {said})"
+    c, o = called[0]
+    before, where = 0, ""
+    for k, tr in enumerate(tricks[:t], 1):
+        for x in tr.moves:
+            if x is m:
+                break
+            before += count(x.played, c)
+            if before >= o and not where:  # the called copy
+                where = f" (trick {k}, {names[x.seat]})"
+    card, mine = format_hand(one(c)), before + count(m.played, c)
+    if o <= before:
+        return f"the {ordinal_text(o)} {card} is called, and it was played before{where}"
+    if o > mine:
+        return f"this {card} is its {ordinal_text(mine)} copy; the call is the {ordinal_text(o)}"
+    return "the seat is on the dealer's team already"
+
+
+def kitty_wrong(
+    names: Sequence[str], rnd: SjRound, r: RoundResult, last_lead: Format | None
+) -> str:
+    """What the points line's kitty part gets wrong (ruling 11), or "": it is written only
+    where the kitty counted (the opponents took the last trick); its points are what the
+    dealer buried; its multiplier is set by the last trick's lead's largest unit."""
+    p = rnd.points
+    if p is None or (p.kitty is None and p.multiplier is None):
+        return ""
+    if r.declarers >> r.last_winner & 1:
+        return (f"the kitty does not count: {names[r.last_winner]} (declarers) took the last "
+                "trick")  # fmt: skip
+    wrong = []
+    if p.multiplier is not None and p.multiplier != r.multiplier:
+        said = f"multiplier is {r.multiplier}, not {p.multiplier}"
+        if last_lead is not None:
+            pairs = last_lead.units[0].pairs
+            what = ("a single", "a pair")[pairs] if pairs < 2 else f"a tractor of {pairs} pairs"
+            said += (f": the last trick was led with {format_hand(last_lead.cards)}, its "
+                     f"largest unit {what}")  # fmt: skip
+        wrong.append(said)
+    if p.kitty is not None and p.kitty != r.kitty_points:
+        buried = rnd.discard
+        said = f"points are {r.kitty_points}, not {p.kitty}"
+        if buried is not None and not buried.unknown:  # the discard written whole
+            shown = buried.known & (FIVES | TENS_KINGS)
+            said += f": the dealer buried {format_hand(shown) if shown else 'no points'}"
+        wrong.append(said)
+    return "the kitty's " + "; its ".join(wrong) if wrong else ""
+
+
+def adds_up(p: SjPoints) -> bool:
+    """Whether a points line's own figures add up: tricks, kitty times multiplier, penalty."""
+    if p.total is None or (p.kitty is None) != (p.multiplier is None):
+        return False
+    return p.total == p.taken + (p.kitty or 0) * (p.multiplier or 0) + p.penalty
