@@ -176,3 +176,25 @@ def test_a_join_at_a_copy_not_called_says_which_copy_was(tmp_path: Path) -> None
     assert "the 1st As is called, and it was played before (trick 1, Chen)" in join["message"]
     # the points follow from the teams the join changed
     assert points["code"] == "SJ501" and points["cause"]["code"] == "SJ407"
+
+
+def test_the_audit_repairs_a_call_by_the_copy_the_join_shows(tmp_path: Path) -> None:
+    # what a person would fix: the call, not the join, the points and the levels
+    for wrong in ("call 3rd As", "call 1st As"):
+        game = _audit(_edited(tmp_path, FRIENDS, ("call 2nd As", wrong)))
+        assert game["repairs"][0]["text"] == "legal if round 1: the calls were 2nd As", wrong
+        [edit] = game["repairs"][0]["edits"]
+        assert (edit["kind"], edit["before"], edit["after"]) == ("calls", wrong[5:], "2nd As")
+
+
+def test_the_same_two_edits_found_in_either_order_are_one_repair(tmp_path: Path) -> None:
+    # two slips: the wrong leader of trick 5 and a level change of +2 for 75 points (R12: +1)
+    path = _edited(
+        tmp_path, DISPUTED,
+        ("4: Ad  1: 5d  2: 4d  3: 4d", "3: 4d  4: Ad  1: 5d  2: 4d"),
+        ("result declarers +1 next 3", "result declarers +2 next 3"),
+        ("levels 3 2 3 2", "levels 4 2 4 2"),
+    )  # fmt: skip
+    repairs = _audit(path)["repairs"]
+    assert [r["size"] for r in repairs] == [2]
+    assert {e["kind"] for e in repairs[0]["edits"]} == {"order", "result"}

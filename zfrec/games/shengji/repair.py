@@ -35,6 +35,7 @@ from zfrec.diagnostics import Diagnostic, first_error
 from zfrec.errors import IllegalPlayError, ZfrecError
 from zfrec.games.shengji.cards import count, distinct, format_hand, one, size
 from zfrec.games.shengji.formats import classify
+from zfrec.games.shengji.notation import call_text
 from zfrec.games.shengji.records import (
     TRUMPS,
     SjCards,
@@ -128,7 +129,14 @@ def search_repairs(
     found.sort(key=lambda r: r.rank_key)
     if any(r.ok for r in found):
         found = [r for r in found if r.ok]
-    return found[:keep], tried
+    seen: set[frozenset[str]] = set()
+    unique = []
+    for r in found:  # the same edits found in another order are one repair
+        edits = frozenset(e.text for e in r.edits)
+        if edits not in seen:
+            seen.add(edits)
+            unique.append(r)
+    return unique[:keep], tried
 
 
 def _search(
@@ -569,6 +577,15 @@ def _calls(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]
     from itertools import combinations
 
     rnd = match.rounds[ri]
+    for i, c in enumerate(rnd.calls):  # a call of another copy (2nd for 1st, ...)
+        for ordinal in range(1, rules.decks + 1):
+            if ordinal == c.ordinal:
+                continue
+            calls = (*rnd.calls[:i], replace(c, ordinal=ordinal), *rnd.calls[i + 1 :])
+            said = " ".join(_call_text(x.card, x.ordinal) for x in calls)
+            yield (SjEdit("calls", f"round {rnd.number}: the calls were {said}", rnd.number,
+                          None, None, None, call_text(rnd.calls), said),
+                   _with_round(match, ri, replace(rnd, calls=calls)))  # fmt: skip
     most = min(rules.friends, len(rnd.calls))
     for k in range(most, 0, -1):
         for kept in combinations(range(len(rnd.calls)), k):
@@ -787,7 +804,7 @@ GENERATORS: dict[str, tuple[Gen, ...]] = {
     "SJ304": (_header,),
     "SJ505": (_header,),
     "SJ406": (_calls,),
-    "SJ407": (_join,),
+    "SJ407": (_join, _calls),
     "SJ204": (_drop,),
     "SJ507": (_drop,),
 }
