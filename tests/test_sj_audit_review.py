@@ -198,3 +198,10 @@ def test_the_same_two_edits_found_in_either_order_are_one_repair(tmp_path: Path)
     repairs = _audit(path)["repairs"]
     assert [r["size"] for r in repairs] == [2]
     assert {e["kind"] for e in repairs[0]["edits"]} == {"order", "result"}
+
+
+def test_the_first_error_of_the_whole_record_is_placed_by_its_line() -> None:
+    # [Result] is the record's, in no round: the text said "first error: : the final levels"
+    res = runner.invoke(app, ["audit", str(SAMPLES / "broken" / "wrong-result.zfn")])
+    assert res.exit_code == 1
+    assert "  first error: line 5: the final levels are 3 3 3 3, not 4 3 3 3" in res.stdout

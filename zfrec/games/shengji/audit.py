@@ -149,7 +149,9 @@ class SjAuditReport:
             first = first_error(self.report.diagnostics)
             assert first is not None
             lines.append(f"game {number}: fails with {self.report.errors} error(s)")
-            lines.append(f"  first error: {first.location.play()}: {first.message}")
+            loc = first.location  # a finding of the whole record (SJ506) is placed by its line
+            where = loc.play() or (f"line {loc.line}" if loc.line is not None else "the record")
+            lines.append(f"  first error: {where}: {first.message}")
             good = [v.label for v in self.rulesets if v.ok]
             lines.append("  legal under: " + (", ".join(good) if good else
                          "none of the single option changes"))  # fmt: skip
