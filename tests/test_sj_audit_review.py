@@ -205,3 +205,23 @@ def test_the_first_error_of_the_whole_record_is_placed_by_its_line() -> None:
     res = runner.invoke(app, ["audit", str(SAMPLES / "broken" / "wrong-result.zfn")])
     assert res.exit_code == 1
     assert "  first error: line 5: the final levels are 3 3 3 3, not 4 3 3 3" in res.stdout
+
+
+def test_a_repair_in_json_gives_each_line_as_written_and_as_repaired(tmp_path: Path) -> None:
+    path = _edited(tmp_path, KITTY, (KITTY_LINE, "points 70 kitty 10x2 total 90"))
+    [edit] = _audit(path)["repairs"][0]["edits"]
+    assert (edit["kind"], edit["round"]) == ("points", 1)
+    assert (edit["before"], edit["after"]) == (
+        "points 70 kitty 10x2 total 90", "points 70 kitty 10x4 total 110"
+    )  # fmt: skip
+    # [Result] is no round's
+    [edit] = _audit(SAMPLES / "broken" / "wrong-result.zfn")["repairs"][0]["edits"]
+    assert (edit["round"], edit["before"], edit["after"]) == (
+        None, '[Result "4 3 3 3"]', '[Result "3 3 3 3"]'
+    )  # fmt: skip
+    # the order of a trick's plays, and a join
+    path = _edited(tmp_path, DISPUTED, ("4: Ad  1: 5d  2: 4d  3: 4d", "3: 4d  4: Ad  1: 5d  2: 4d"))
+    [edit] = _audit(path)["repairs"][0]["edits"]
+    assert (edit["before"], edit["after"]) == ("Bo Li 李娜 Ann 王芳", "李娜 Ann 王芳 Bo Li")
+    [edit] = _audit(SAMPLES / "broken" / "wrong-join.zfn")["repairs"][0]["edits"]
+    assert (edit["kind"], edit["before"], edit["after"]) == ("join", "2s joins", "2s")

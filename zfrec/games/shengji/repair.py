@@ -35,7 +35,13 @@ from zfrec.diagnostics import Diagnostic, first_error
 from zfrec.errors import IllegalPlayError, ZfrecError
 from zfrec.games.shengji.cards import count, distinct, format_hand, one, size
 from zfrec.games.shengji.formats import classify
-from zfrec.games.shengji.notation import call_text
+from zfrec.games.shengji.notation import (
+    call_text,
+    levels_text,
+    outcome_text,
+    points_text,
+    result_text,
+)
 from zfrec.games.shengji.records import (
     TRUMPS,
     SjCards,
@@ -311,7 +317,8 @@ def _order(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]
         tricks[ti] = replace(trick, moves=new)
         seats = " ".join(match.players[moves[k].seat] for k in o)
         edit = SjEdit("order", f"round {rnd.number}, trick {ti + 1} was played in the order "
-                      f"{seats}", rnd.number, ti + 1, None, None)  # fmt: skip
+                      f"{seats}", rnd.number, ti + 1, None, None,
+                      " ".join(match.players[m.seat] for m in moves), seats)  # fmt: skip
         yield edit, _with_round(match, ri, replace(rnd, tricks=tricks))
 
 
@@ -594,7 +601,7 @@ def _calls(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]
                 continue
             said = " ".join(_call_text(c.card, c.ordinal) for c in calls)
             yield (SjEdit("calls", f"round {rnd.number}: the calls were {said}", rnd.number,
-                          None, None, None, None, said),
+                          None, None, None, call_text(rnd.calls), said),
                    _with_round(match, ri, replace(rnd, calls=calls)))  # fmt: skip
 
 
@@ -609,9 +616,10 @@ def _join(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
         return
     ri, ti, mi = at
     m = match.rounds[ri].tricks[ti].moves[mi]
+    plain, joined = format_hand(m.cards), f"{format_hand(m.cards)} joins"
     yield (SjEdit("join", f"{_where(match, ri, ti, mi)} "
                   + ("did not join" if m.joins else "joined"), match.rounds[ri].number,
-                  ti + 1, mi + 1, m.seat),
+                  ti + 1, mi + 1, m.seat, *((joined, plain) if m.joins else (plain, joined))),
            _with_moves(match, ri, {(ti, mi): replace(m, joins=not m.joins)}))  # fmt: skip
 
 
@@ -642,6 +650,9 @@ def _figures(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidat
     else:
         computed = {}
     changed: list[str] = []
+    first: int | None = None  # the first round whose lines change
+    was: list[str] = []  # each line changed as written, and as it becomes (`now`)
+    now: list[str] = []
     for i, rnd in enumerate(rounds):
         lg = ledgers.get(rnd.number)
         r = lg.result if lg else None
@@ -656,6 +667,8 @@ def _figures(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidat
             if want != p:
                 new = replace(new, points=want)
                 changed.append(f"round {rnd.number}'s points line read {_points_text(want)}")
+                was.append(f"points {points_text(p)}")
+                now.append(f"points {points_text(want)}")
         o = rnd.outcome
         if o is not None:
             ch = r.change
@@ -667,21 +680,31 @@ def _figures(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidat
                 nxt_text = f" next {match.players[nxt]}" if nxt is not None else ""
                 changed.append(f"round {rnd.number}'s result line read {side} +{steps}"
                                f"{nxt_text}")  # fmt: skip
+                was.append(f"result {outcome_text(o)}")
+                now.append(f"result {outcome_text(want_o)}")
         levels = computed.get(rnd.number, lg.levels)
         if rnd.levels is not None and tuple(rnd.levels.levels) != levels:
             new = replace(new, levels=SjLevels(levels, rnd.levels.pos))
             changed.append(f"round {rnd.number}'s levels read "
                            f"{' '.join(level_text(v) for v in levels)}")  # fmt: skip
+            was.append(f"levels {levels_text(rnd.levels)}")
+            now.append(f"levels {' '.join(level_text(v) for v in levels)}")
+        if new is not rnd and first is None:
+            first = rnd.number
         rounds[i] = new
     out = replace(match, rounds=rounds)
     res = match.result
     if res is not None and (tuple(res.levels) != base.levels or
                             tuple(sorted(res.winners)) != tuple(sorted(base.winners))):  # fmt: skip
-        out = replace(out, result=SjMatchResult(base.levels, base.winners, res.pos))
+        fixed = SjMatchResult(base.levels, base.winners, res.pos)
+        out = replace(out, result=fixed)
         changed.append("[Result] read " + " ".join(level_text(v) for v in base.levels))
+        was.append(f'[Result "{result_text(res)}"]')
+        now.append(f'[Result "{result_text(fixed)}"]')
     if changed:
         yield SjEdit("points" if "points" in changed[0] else "result", "; ".join(changed),
-                     match.rounds[0].number if match.rounds else None), out  # fmt: skip
+                     first, before="; ".join(was),
+                     after="; ".join(now)), out  # fmt: skip
 
 
 def _leftover(match: SjMatch, base: SjReport, ri: int, seat: int) -> int:
