@@ -225,3 +225,42 @@ def test_a_repair_in_json_gives_each_line_as_written_and_as_repaired(tmp_path: P
     assert (edit["before"], edit["after"]) == ("Bo Li 李娜 Ann 王芳", "李娜 Ann 王芳 Bo Li")
     [edit] = _audit(SAMPLES / "broken" / "wrong-join.zfn")["repairs"][0]["edits"]
     assert (edit["kind"], edit["before"], edit["after"]) == ("join", "2s joins", "2s")
+
+
+# --- two versions of one match: zfrec diff -----------------------------------------------------
+
+
+def _diff_line(a: Path, b: Path) -> str:
+    res = runner.invoke(app, ["diff", str(a), str(b)])
+    assert res.exit_code == 1
+    [line] = [x for x in res.stdout.splitlines() if "first divergence" in x]
+    return line.strip()
+
+
+def test_diff_names_both_seats_when_another_seat_plays_at_a_turn(tmp_path: Path) -> None:
+    # the two versions disagree about who led trick 5: both seats are named with their plays
+    path = _edited(tmp_path, DISPUTED, ("4: Ad  1: 5d  2: 4d  3: 4d", "3: 4d  4: Ad  1: 5d  2: 4d"))
+    assert _diff_line(DISPUTED, path) == (
+        "first divergence at round 1, trick 5, turn 1 (李娜): A has 李娜 Ad; B has Bo Li 4d"
+    )
+
+
+def test_diff_shows_both_versions_of_a_line_that_differs(tmp_path: Path) -> None:
+    path = _edited(tmp_path, KITTY, (KITTY_LINE, "points 70 kitty 10x2 total 90"))
+    assert _diff_line(KITTY, path).endswith(
+        "the points lines differ: A has points 70 kitty 10x4 total 110; B has points 70 "
+        "kitty 10x2 total 90"
+    )
+    path = _edited(tmp_path, FRIENDS, ("call 2nd As", "call 1st As"))
+    assert _diff_line(FRIENDS, path).endswith("the calls differ: A has 2nd As; B has 1st As")
+    # a deal: the cards one version has where the other has others
+    path = _edited(tmp_path, DISPUTED, ("deal 2: 3s 3h 3d 4d 4c", "deal 2: 3s 3h 3d 4c 4c"))
+    assert _diff_line(DISPUTED, path).endswith("(王芳): the deals differ: A has 4d where B has 4c")
+    # the JSON keeps each line's text alone
+    _, doc = _json(
+        "diff",
+        str(KITTY),
+        str(_edited(tmp_path, KITTY, (KITTY_LINE, "points 70 kitty 10x2 total 90"))),
+    )
+    first = doc["games"][0]["first_divergence"]
+    assert (first["a"], first["b"]) == ("70 kitty 10x4 total 110", "70 kitty 10x2 total 90")
