@@ -264,3 +264,23 @@ def test_diff_shows_both_versions_of_a_line_that_differs(tmp_path: Path) -> None
     )
     first = doc["games"][0]["first_divergence"]
     assert (first["a"], first["b"]) == ("70 kitty 10x4 total 110", "70 kitty 10x2 total 90")
+
+
+def test_a_trick_written_against_the_wrong_names_is_repaired_by_the_seats_in_turn(
+    tmp_path: Path,
+) -> None:
+    # trick 14 is Bo Li: Ks  李娜: 4s  Ann: Js  王芳: Ks (Bo Li won trick 13 with BJ); written
+    # with the names one seat back, each card against the seat before its player's
+    path = _edited(
+        tmp_path, DISPUTED,
+        ("3: Ks  4: 4s  1: Js  2: Ks", "王芳: Ks  Bo Li: 4s  Ann: Js  李娜: Ks"),
+    )  # fmt: skip
+    game = _audit(path)
+    assert game["diagnostics"][0]["message"].startswith(
+        "Bo Li leads trick 14, not 王芳: Bo Li won trick 13 with BJ"
+    )
+    best = game["repairs"][0]
+    assert best["ok"], [r["text"] for r in game["repairs"]]
+    assert best["text"] == (
+        "legal if round 1, trick 14 was played Bo Li: Ks  李娜: 4s  Ann: Js  王芳: Ks"
+    )

@@ -322,6 +322,34 @@ def _order(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]
         yield edit, _with_round(match, ri, replace(rnd, tricks=tricks))
 
 
+def _reseat(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
+    """The trick's plays in the order written, made by the seats in turn from another leader:
+    the cards right, the names written against them wrong."""
+    at = _move_at(match, d)
+    if at is None:
+        return
+    ri, ti, _ = at
+    rnd = match.rounds[ri]
+    trick = rnd.tricks[ti]
+    moves, n = trick.moves, len(match.players)
+    if len(moves) != n:
+        return
+    names = match.players
+
+    def text(ms: Sequence[SjMove]) -> str:
+        return "  ".join(f"{names[m.seat]}: {format_hand(m.cards)}" for m in ms)
+
+    for lead in range(n):
+        new = [replace(m, seat=(lead + k) % n) for k, m in enumerate(moves)]
+        if [m.seat for m in new] == [m.seat for m in moves]:
+            continue
+        tricks = list(rnd.tricks)
+        tricks[ti] = replace(trick, moves=new)
+        edit = SjEdit("seat", f"round {rnd.number}, trick {ti + 1} was played {text(new)}",
+                      rnd.number, ti + 1, None, None, text(moves), text(new))  # fmt: skip
+        yield edit, _with_round(match, ri, replace(rnd, tricks=tricks))
+
+
 def _forced(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
     """A throw held to each of its units in turn, or played whole."""
     at = _move_at(match, d)
@@ -812,8 +840,8 @@ GENERATORS: dict[str, tuple[Gen, ...]] = {
     "SJ101": (_shrink, _substitute, _swaps),
     "SJ201": (_substitute, _swaps),
     "SJ102": (_substitute, _swaps, _deal_swaps),
-    "SJ202": (_seat, _order),
-    "SJ203": (_order, _seat),
+    "SJ202": (_seat, _order, _reseat),
+    "SJ203": (_order, _seat, _reseat),
     "SJ103": (_forced,),
     "SJ104": (_forced, _swaps),
     "SJ301": (_deal_swaps,),
