@@ -305,3 +305,13 @@ def test_a_misspelt_or_cut_statement_is_named_as_such_and_only_its_line_is_lost(
     # a play without its colon is still a move's problem
     path = _edited(tmp_path, DISPUTED, ("4: 8d  1: Kd  2: 5d  3: 9d", "4 8d  1 Kd  2 5d  3 9d"))
     assert _diagnostics(path)[0]["message"].startswith("a move starts with a seat and a colon")
+
+
+def test_a_short_trick_follows_from_a_play_the_reader_could_not_read(tmp_path: Path) -> None:
+    # `2 5d`: 王芳's seat without its colon is read as a card of Ann's play, so the trick has
+    # three plays; that follows from the unreadable word
+    path = _edited(tmp_path, DISPUTED, ("4: 8d  1: Kd  2: 5d  3: 9d", "4: 8d  1: Kd  2 5d  3: 9d"))
+    read, short = _diagnostics(path)
+    assert (read["code"], read["line"], read["col"]) == ("ZF001", 26, 15)
+    assert short["code"] == "SJ206"
+    assert (short["cause"]["line"], short["cause"]["col"]) == (26, 15)

@@ -507,9 +507,12 @@ class _Replay:
                 return
             open_tail = may_stop and t == len(rnd.tricks) and len(trick.moves) < n
             if len(trick.moves) != n and not open_tail:
+                # a play the reader could not read whole may be why (`2 5d` for `2: 5d`)
+                unread_at = next((read_causes[m.pos] for m in trick.moves
+                                  if read_causes and m.pos in read_causes), None)  # fmt: skip
                 self.note("SJ206", f"a trick has {n} plays, one by each seat, not "
                           f"{len(trick.moves)}; the rest of the round is not judged", trick.pos,
-                          trick=t, rule="7")  # fmt: skip
+                          trick=t, rule="7", cause=unread_at)  # fmt: skip
                 return
             unjudged = False
             self.trick_root = None
