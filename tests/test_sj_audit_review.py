@@ -315,3 +315,37 @@ def test_a_short_trick_follows_from_a_play_the_reader_could_not_read(tmp_path: P
     assert (read["code"], read["line"], read["col"]) == ("ZF001", 26, 15)
     assert short["code"] == "SJ206"
     assert (short["cause"]["line"], short["cause"]["col"]) == (26, 15)
+
+
+# --- what follows from a wrong follow -----------------------------------------------------------
+
+
+def test_what_a_wrong_follow_leaves_in_the_hand_follows_from_it(tmp_path: Path) -> None:
+    # trick 3: Bo Li leads As As; Ann holds 9s 9s and must follow with a pair (R7), but is
+    # written with 9s 4s; at trick 17 Ann is written with 4s 5s again, so the replay's Ann
+    # still holds the second 9s, which blocks Bo Li's throw 6s 8s there: that block, the 4s
+    # played again and the round that cannot end all follow from trick 3
+    path = _edited(tmp_path, DISPUTED, ("1: 9s 9s  2: Qs Qs", "1: 9s 4s  2: Qs Qs"))
+    follow, *rest = _diagnostics(path)
+    assert (follow["code"], follow["line"], follow["col"]) == ("SJ201", 18, 21)
+    assert [d["code"] for d in rest] == ["SJ103", "SJ102", "SJ205"]
+    assert all((d["cause"]["line"], d["cause"]["col"]) == (18, 21) for d in rest), rest
+    # and the audit repairs trick 3, as a person would
+    assert _audit(path)["repairs"][0]["text"] == (
+        "legal if round 1, trick 3, turn 3 (Ann) played 9s 9s, not 4s 9s"
+    )
+
+
+def test_a_seat_that_erred_before_is_still_judged_on_its_own_later_revoke(
+    tmp_path: Path,
+) -> None:
+    # the same slip at trick 3, then at trick 9 (Bo Li leads 9h) Ann, who holds Th and 4h,
+    # ruffs with a trump instead: her own error, not one that follows (the Th is played later)
+    path = _edited(
+        tmp_path, DISPUTED,
+        ("1: 9s 9s  2: Qs Qs", "1: 9s 4s  2: Qs Qs"),
+        ("3: 9h  4: Kh  1: Th  2: 5c", "3: 9h  4: Kh  1: SJ  2: 5c"),
+        ("4: 7c  1: SJ  2: Tc", "4: 7c  1: Th  2: Tc"),
+    )  # fmt: skip
+    revoke = next(d for d in _diagnostics(path) if d["line"] == 24)
+    assert revoke["code"] == "SJ201" and "cause" not in revoke, revoke

@@ -152,6 +152,10 @@ class _Replay:
         self.last_rebuilt: Rebuilt | None = None
         self.hidden_kitty = 0  # the round's discard as far as not written (`unseen`)
         self.tricks: list[SjTrick] = []  # the round's tricks as written (`why_leads`)
+        # seat -> the first error at one of its plays in the round (`kept_cause`), and whether
+        # the round's plays account for every card of the hands at play
+        self.erred: dict[int, Cause] = {}
+        self.written_whole = False
 
     # reporting ---------------------------------------------------------------------------------
 
@@ -186,6 +190,8 @@ class _Replay:
             self.trick_root = cause or Cause(line, col, code)
         if code in ("SJ202", "SJ203"):
             self.move_cause = cause or Cause(line, col, code)
+        if seat is not None and trick is not None and found.severity == "error":
+            self.erred.setdefault(seat, cause or Cause(line, col, code))
         return found
 
     def engine(
@@ -221,7 +227,7 @@ class _Replay:
         starts = [rnd.pos[0] if rnd.pos else 0 for rnd in match.rounds]
         problems = sorted(match.problems, key=lambda p: p.pos)
         for i, rnd in enumerate(match.rounds):
-            self.round_no, self.root, self.spent = rnd.number, None, {}
+            self.round_no, self.root, self.spent, self.erred = rnd.number, None, {}, {}
             end = starts[i + 1] if i + 1 < len(starts) else None
             self.lost = []
             while problems and (end is None or problems[0].pos[0] < end):
@@ -459,6 +465,8 @@ class _Replay:
     def play_phase(self, rules: SjRules, rnd: SjRound, state: RoundState, rb: Rebuilt) -> None:
         n = rules.players
         self.tricks = rnd.tricks
+        written = sum(size(x.played) for tr in rnd.tricks for x in tr.moves)
+        self.written_whole = written == sum(size(h) for h in state.hands)
         guessed = list(rb.guessed)
         known = rnd.discard.known if rnd.discard else 0
         # the kitty's cards no line shows (none where the discard is written whole, the usual)
@@ -708,10 +716,18 @@ class _Replay:
             if not check.stands:
                 assert check.unit is not None and check.blocker is not None
                 blocker = (seat + 1 + check.blocker) % state.n
+                kept = self.kept(state, blocker, m, at["trick"])
+                if kept and check_throw(order, cards, [
+                    less(h, kept) if (seat + i) % state.n == blocker else h
+                    for i, h in enumerate(others, 1)
+                ]).stands:  # fmt: skip
+                    why: Cause | None = self.erred[blocker]
+                else:
+                    why = None
                 self.note("SJ103", f"the throw {format_hand(cards)} cannot stand: "
                           f"{self.names[blocker]} holds a higher {check.unit.kind} than "
                           f"{unit_text(check.unit)}; it is held to {format_hand(check.forced)}",
-                          m.pos, rule="10", **at)  # fmt: skip
+                          m.pos, rule="10", cause=why, **at)  # fmt: skip
             state.force_play(seat, cards, cards)
             return False
         forced = m.played
@@ -748,7 +764,30 @@ class _Replay:
         order, lead = state.order, state.lead
         assert order is not None and lead is not None
         hint = follow_hint(order, lead, hand, m.cards, reason)
-        self.note("SJ201", f"{self.names[m.seat]} {reason}{hint}", m.pos, rule="7", **at)
+        kept = self.kept(state, m.seat, m, at["trick"])
+        why = None  # legal but for cards the seat keeps only by an earlier error of its own
+        if kept and judge_follow(order, lead, less(hand, kept), m.cards) is None:
+            why = self.erred[m.seat]
+        self.note("SJ201", f"{self.names[m.seat]} {reason}{hint}", m.pos, rule="7", cause=why,
+                  **at)  # fmt: skip
+
+    def kept(self, state: RoundState, seat: int, m: SjMove, t: int) -> int:
+        """The cards `seat` holds at play `m` of trick `t` that the record never has it play,
+        in a round written to its end where the seat erred before: an earlier error of its own
+        kept them in its hand (a card played that it did not hold leaves the one it did)."""
+        if not self.written_whole or seat not in self.erred:
+            return 0
+        later = 0
+        moves = self.tricks[t - 1].moves
+        start = next((i for i, x in enumerate(moves) if x is m), 0)
+        for x in moves[start:]:
+            if x.seat == seat:
+                later += x.played
+        for tr in self.tricks[t:]:
+            for x in tr.moves:
+                if x.seat == seat:
+                    later += x.played
+        return less(state.hands[seat], later)
 
     # the ledger --------------------------------------------------------------------------------
 
