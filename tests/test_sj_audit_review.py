@@ -349,3 +349,17 @@ def test_a_seat_that_erred_before_is_still_judged_on_its_own_later_revoke(
     )  # fmt: skip
     revoke = next(d for d in _diagnostics(path) if d["line"] == 24)
     assert revoke["code"] == "SJ201" and "cause" not in revoke, revoke
+
+
+def test_a_play_cut_short_is_repaired_by_the_legal_follow_it_began(tmp_path: Path) -> None:
+    # the file ends in the middle of Ann's play to Bo Li's 6s 8s: `1: 4s` of `1: 4s 5s`
+    text = DISPUTED.read_text(encoding="utf-8")
+    path = tmp_path / "cut.zfn"
+    path.write_text(text[: text.index("1: 4s 5s") + len("1: 4s")], encoding="utf-8")
+    game = _audit(path)
+    assert game["diagnostics"][-1]["code"] == "SJ201"  # two cards led, one followed (R7)
+    assert game["repairs"][0]["ok"]
+    assert (
+        game["repairs"][0]["text"]
+        == "legal if round 1, trick 17, turn 3 (Ann) played 4s 5s, not 4s"
+    )

@@ -33,7 +33,8 @@ from typing import Any
 
 from zfrec.diagnostics import Diagnostic, first_error
 from zfrec.errors import IllegalPlayError, ZfrecError
-from zfrec.games.shengji.cards import count, distinct, format_hand, one, size
+from zfrec.games.shengji.cards import contains, count, distinct, format_hand, one, size
+from zfrec.games.shengji.follow import count_follows, legal_follows
 from zfrec.games.shengji.formats import classify
 from zfrec.games.shengji.notation import (
     call_text,
@@ -774,6 +775,37 @@ def _played(match: SjMatch, at: tuple[int, int, int], new: int) -> Candidate:
     return edit, _with_moves(match, ri, {(ti, mi): replace(m, cards=new)})
 
 
+def _follows(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
+    """The play made one of the legal follows of the seat's hand there with the most cards in
+    common with it (a card left out or one too many: a play cut short, say)."""
+    at = _move_at(match, d)
+    if at is None:
+        return
+    ri, ti, mi = at
+    rnd = match.rounds[ri]
+    lg = next((x for x in base.rounds if x.number == rnd.number), None)
+    order = rnd.order()
+    if lg is None or order is None or mi == 0:
+        return
+    m = rnd.tricks[ti].moves[mi]
+    before = _played_by(replace(rnd, tricks=rnd.tricks[:ti]), m.seat)
+    if not contains(lg.deal[m.seat], before):  # plays before it the hand cannot make
+        return
+    hand = lg.deal[m.seat] - before
+    try:
+        lead = classify(order, rnd.tricks[ti].moves[0].played)
+    except IllegalPlayError:
+        return
+    if count_follows(order, lead, hand) > 200:  # a void hand's follows: too many to try
+        return
+    scored = sorted(
+        ((-sum(min(count(f, c), count(m.cards, c)) for c in distinct(f)), i, f)
+         for i, f in enumerate(legal_follows(order, lead, hand)) if f != m.cards),
+    )  # fmt: skip
+    for _, _, f in scored[:3]:
+        yield _played(match, at, f)
+
+
 def _shrink(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
     """A card of the play left out (written in it by mistake)."""
     at = _move_at(match, d)
@@ -838,7 +870,7 @@ def _read(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
 GENERATORS: dict[str, tuple[Gen, ...]] = {
     "ZF001": (_read,),
     "SJ101": (_shrink, _substitute, _swaps),
-    "SJ201": (_substitute, _swaps),
+    "SJ201": (_substitute, _swaps, _follows),
     "SJ102": (_substitute, _swaps, _deal_swaps),
     "SJ202": (_seat, _order, _reseat),
     "SJ203": (_order, _seat, _reseat),
