@@ -363,3 +363,33 @@ def test_a_play_cut_short_is_repaired_by_the_legal_follow_it_began(tmp_path: Pat
         game["repairs"][0]["text"]
         == "legal if round 1, trick 17, turn 3 (Ann) played 4s 5s, not 4s"
     )
+
+
+# --- bids ----------------------------------------------------------------------------------------
+
+
+def test_a_refused_bid_sets_no_trump(tmp_path: Path) -> None:
+    # Ann holds one 2c and no 2s: a bid of either is refused (R15), so no bid stands; the
+    # trump then comes from the kitty turned up, whose order a record does not keep: only the
+    # bid is wrong (it read "the bids that stand give rank 2, spades trump")
+    for bid in ("2s", "2c 2c"):
+        path = _edited(tmp_path, DISPUTED, ("bids 1: 2c\n", f"bids 1: {bid}\n"))
+        [d] = _diagnostics(path)
+        assert (d["code"], d["line"], d["col"]) == ("SJ401", 13, 6), d
+
+
+def test_a_disputed_bid_is_judged_version_by_version(tmp_path: Path) -> None:
+    # bids take disputes as plays do (FORMAT.md); the audit left them out
+    path = _edited(
+        tmp_path, DISPUTED, ("bids 1: 2c\n", 'bids 1: 2c disputed "was it the 2s?" or 2s\n')
+    )
+    game = _audit(path)
+    bid = game["disputes"][0]
+    assert (bid["line"], bid["round"], bid["bid"], bid["trick"], bid["player"]) == (
+        13, 1, 1, None, "Ann"
+    )  # fmt: skip
+    recorded, other = bid["versions"]
+    assert recorded["legal"] and recorded["opponents_points"] == 75
+    assert other["play"] == "2s" and other["first_error"]["code"] == "SJ401"
+    text = runner.invoke(app, ["audit", str(path)]).stdout
+    assert '  disputed at 13:6, round 1, bid 1 (Ann): "was it the 2s?"' in text

@@ -70,18 +70,20 @@ class SjDispute:
     """A disputed play with other versions: where, its note, and each version judged."""
 
     round: int
-    trick: int
-    turn: int
+    trick: int | None  # None for a bid (`bid` its place among the round's bids)
+    turn: int | None
     seat: int
     move: SjMove
     versions: tuple[SjVersion, ...]
+    bid: int | None = None
 
     def to_json(self, players: Sequence[str]) -> dict[str, Any]:
         pos = self.move.pos
         return {
             "line": pos[0] if pos else None, "col": pos[1] if pos else None,
             "note": self.move.dispute_note, "hand": self.round, "round": self.round,
-            "trick": self.trick, "turn": self.turn, "player": players[self.seat],
+            "trick": self.trick, "turn": self.turn, "bid": self.bid,
+            "player": players[self.seat],
             "versions": [v.to_json(players) for v in self.versions],
         }  # fmt: skip
 
@@ -171,7 +173,8 @@ class SjAuditReport:
             pos = d.move.pos
             where = f"{pos[0]}:{pos[1]}, " if pos else ""
             note = f': "{d.move.dispute_note}"' if d.move.dispute_note is not None else ""
-            lines.append(f"  disputed at {where}round {d.round}, trick {d.trick} "
+            place = f"bid {d.bid}" if d.bid is not None else f"trick {d.trick}"
+            lines.append(f"  disputed at {where}round {d.round}, {place} "
                          f"({players[d.seat]}){note}")  # fmt: skip
             for v in d.versions:
                 label = (f"{format_hand(v.play)} (as recorded)" if v.recorded
@@ -244,6 +247,16 @@ def judge_disputes(match: SjMatch, base: SjReport) -> tuple[SjDispute, ...]:
     with it in place (the recorded one by the record's own report)."""
     out: list[SjDispute] = []
     for ri, rnd in enumerate(match.rounds):
+        for bi, b in enumerate(rnd.bids):  # a bid takes disputes as a play does (FORMAT.md)
+            if not b.disputed or not b.alternatives:
+                continue
+            before = _before(base, b)
+            versions = [_version(match, base, ri, b, b.cards, True, before)]
+            for alt in b.alternatives:
+                candidate = with_bid(match, ri, bi, alt)
+                versions.append(_version(candidate, validate_match(candidate), ri, b, alt, False,
+                                         before))  # fmt: skip
+            out.append(SjDispute(rnd.number, None, None, b.seat, b, tuple(versions), bi + 1))
         for ti, trick in enumerate(rnd.tricks):
             for mi, m in enumerate(trick.moves):
                 if not m.disputed or not m.alternatives:
@@ -297,6 +310,17 @@ def with_play(
     trick = rnd.tricks[ti] = replace(rnd.tricks[ti], moves=list(rnd.tricks[ti].moves))
     old = trick.moves[mi]
     trick.moves[mi] = SjMove(old.seat, cards, forced, joins=old.joins, pos=old.pos)
+    return replace(match, rounds=rounds)
+
+
+def with_bid(match: SjMatch, ri: int, bi: int, cards: int) -> SjMatch:
+    """A copy of the record with bid `bi` of round `ri` showing `cards` (no dispute)."""
+    rounds = list(match.rounds)
+    rnd = match.rounds[ri]
+    bids = list(rnd.bids)
+    old = bids[bi]
+    bids[bi] = SjMove(old.seat, cards, pos=old.pos)
+    rounds[ri] = replace(rnd, bids=bids)
     return replace(match, rounds=rounds)
 
 

@@ -419,9 +419,11 @@ class _Replay:
         st = draw_state(rules, rb, level_rank(rank), dealer)
         if st is None:
             return (written if written is not None else 0), None
+        stood = False  # some bid the engine took (a refused one sets no trump)
         for b in rnd.bids:
             try:
                 st.bid(b.seat, b.cards)
+                stood = True
             except IllegalPlayError as exc:
                 self.engine(exc, b.pos, seat=b.seat)
         self.round_cause = self.root
@@ -431,12 +433,12 @@ class _Replay:
         # kitty as a set, so it is checked only where any order gives the same (R15).
         turned = rnd.kitty is not None and not rnd.kitty.unknown and rules.no_bid == "first_card"
         # (the kitty's plain suits asked only when no bid was made)
-        settled = rnd.bids or (turned and len({c & 3 for c in distinct(rb.kitty) if c < 52}) <= 1)
+        settled = stood or (turned and len({c & 3 for c in distinct(rb.kitty) if c < 52}) <= 1)
         if settled and rnd.trump is not None:
             trump = "nt" if st.order.trump is None else TRUMPS[st.order.trump]
             if trump != rnd.trump:
                 said = _order(rank, rnd.trump)
-                how = "the bids that stand give" if rnd.bids else "with no bid, the kitty gives"
+                how = "the bids that stand give" if stood else "with no bid, the kitty gives"
                 self.note("SJ405", f"{how} {st.order.describe()}, not "
                           f"{said.describe() if said else rnd.trump}", rnd.pos,
                           rule="15")  # fmt: skip
