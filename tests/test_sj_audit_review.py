@@ -393,3 +393,15 @@ def test_a_disputed_bid_is_judged_version_by_version(tmp_path: Path) -> None:
     assert other["play"] == "2s" and other["first_error"]["code"] == "SJ401"
     text = runner.invoke(app, ["audit", str(path)]).stdout
     assert '  disputed at 13:6, round 1, bid 1 (Ann): "was it the 2s?"' in text
+
+
+def test_a_disputed_failed_throw_shows_the_part_it_was_held_to(tmp_path: Path) -> None:
+    path = _edited(
+        tmp_path, DISPUTED, ("1: 7c Kc forced 7c by 2 ", "1: 7c Kc forced 7c by 2 disputed or Kc ")
+    )
+    dispute = _audit(path)["disputes"][1]
+    recorded, kc = dispute["versions"]
+    assert (recorded["play"], recorded["forced"], recorded["legal"]) == ("7c Kc", "7c", True)
+    assert kc["forced"] is None and not kc["legal"]
+    text = runner.invoke(app, ["audit", str(path)]).stdout
+    assert "    7c Kc (as recorded) (a throw held to 7c): legal; opponents' points 75" in text

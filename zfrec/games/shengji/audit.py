@@ -262,7 +262,8 @@ def judge_disputes(match: SjMatch, base: SjReport) -> tuple[SjDispute, ...]:
                 if not m.disputed or not m.alternatives:
                     continue
                 before = _before(base, m)
-                versions = [_version(match, base, ri, m, m.cards, True, before)]
+                written = _version(match, base, ri, m, m.cards, True, before)
+                versions = [replace(written, forced=m.forced)]  # a failed throw: its part
                 for alt in m.alternatives:
                     candidate = with_play(match, ri, ti, mi, alt)
                     v = _version(candidate, validate_match(candidate), ri, m, alt, False, before)
