@@ -405,3 +405,20 @@ def test_a_disputed_failed_throw_shows_the_part_it_was_held_to(tmp_path: Path) -
     assert kc["forced"] is None and not kc["legal"]
     text = runner.invoke(app, ["audit", str(path)]).stdout
     assert "    7c Kc (as recorded) (a throw held to 7c): legal; opponents' points 75" in text
+
+
+# --- the deal --------------------------------------------------------------------------------
+
+
+def test_a_card_written_in_the_wrong_deal_line_is_moved_back(tmp_path: Path) -> None:
+    # Bo Li's 6h written in Ann's deal: Ann 26 cards, Bo Li 24 (R15)
+    path = _edited(
+        tmp_path, DISPUTED,
+        ("deal 1: 3h 4s 4h 4h 5s 5d", "deal 1: 3h 4s 4h 4h 5s 5d 6h"),
+        ("deal 3: 3c 4d 4c 5h 6s 6h", "deal 3: 3c 4d 4c 5h 6s"),
+    )  # fmt: skip
+    first, second = _diagnostics(path)[:2]
+    assert (first["code"], first["seat"], second["code"], second["seat"]) == (
+        "SJ302", "Ann", "SJ302", "Bo Li"
+    )  # fmt: skip
+    assert _audit(path)["repairs"][0]["text"] == "legal if 6h was in Bo Li's deal, not Ann's deal"

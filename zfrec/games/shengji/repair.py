@@ -498,10 +498,11 @@ def _sizes(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]
                     )
                 new = replace(rnd, deal=tuple(new_lines[:n]),
                               kitty=new_lines[n] if rnd.kitty is not None else None)  # fmt: skip
-                to = f", but to {_line_name(match, to_line, n)}" if to_line is not None else ""
-                edit = SjEdit("deal_move", f"{_c(c)} was not in {_line_name(match, i, n)}{to}",
-                              rnd.number,
-                              None, None, i if i < n else None, _c(c), None)  # fmt: skip
+                said = (f"{_c(c)} was not in {_line_name(match, i, n)}" if to_line is None else
+                        f"{_c(c)} was in {_line_name(match, to_line, n)}, not "
+                        f"{_line_name(match, i, n)}")  # fmt: skip
+                edit = SjEdit("deal_move", said, rnd.number, None, None, i if i < n else None,
+                              _c(c), None)  # fmt: skip
                 yield edit, _with_round(match, ri, new)
 
 
