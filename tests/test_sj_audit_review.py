@@ -422,3 +422,26 @@ def test_a_card_written_in_the_wrong_deal_line_is_moved_back(tmp_path: Path) -> 
         "SJ302", "Ann", "SJ302", "Bo Li"
     )  # fmt: skip
     assert _audit(path)["repairs"][0]["text"] == "legal if 6h was in Bo Li's deal, not Ann's deal"
+
+
+PARTIAL = SAMPLES / "07-partial-deals.zfn"  # only Ann's deal written
+
+
+def test_a_third_copy_played_is_the_one_played_last_and_is_named_so(tmp_path: Path) -> None:
+    # trick 3: Bo Li Kh, 李娜 Kh, Ann Th, and 王芳 written with a third Kh (two decks, R2); the
+    # hands are unknown, so it was put on 李娜's, the second, as the rebuilt hands gave the
+    # Kh to the seats in seat order
+    path = _edited(tmp_path, PARTIAL, ("3: Kh  4: Kh  1: Th  2: Qh", "3: Kh  4: Kh  1: Th  2: Kh"))
+    found = _diagnostics(path)
+    errors = [d for d in found if d["severity"] == "error"]
+    assert [(d["code"], d["line"], d["turn"], d["seat"]) for d in errors] == [
+        ("SJ102", 21, 4, "王芳")
+    ]
+    assert errors[0]["message"].startswith(
+        "王芳 does not hold Kh (a third copy: Bo Li and 李娜 played the 2 the decks hold)"
+    )
+    # the audit offers a heart nobody shows, and only where the hand is not written
+    best = _audit(path)["repairs"][0]
+    assert best["ok"] and best["text"] == (
+        "legal if round 1, trick 3, turn 4 (王芳) played Qh, not Kh"
+    )

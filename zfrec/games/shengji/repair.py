@@ -766,6 +766,31 @@ def _substitute(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candi
             yield _played(match, at, _swap_card(m.cards, a, b))
 
 
+def _unseen(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
+    """A card the seat does not hold (a copy too many, say) replaced by one of its suit that
+    the round's lines show fewer times than the decks hold: a card nobody shows, where the
+    seat's hand is not written whole."""
+    at = _move_at(match, d)
+    rules = base.rules
+    if at is None or rules is None:
+        return
+    ri, ti, mi = at
+    rnd = match.rounds[ri]
+    m = rnd.tricks[ti].moves[mi]
+    if m.failed or (rnd.deal is not None and not rnd.deal[m.seat].unknown):
+        return
+    seen = sum(x.cards if x.failed else x.played for t in rnd.tricks for x in t.moves)
+    for line in (*(rnd.deal or ()), rnd.kitty):
+        if line is not None:
+            seen += line.known
+    for a in distinct(m.cards):
+        if a >= 52:
+            continue
+        for b in range(a & 3, 52, 4):  # the same suit letter
+            if b != a and count(seen, b) < rules.decks:
+                yield _played(match, at, _swap_card(m.cards, a, b))
+
+
 def _played(match: SjMatch, at: tuple[int, int, int], new: int) -> Candidate:
     """The candidate in which the move at `at` (round, trick, move indices) played `new`."""
     ri, ti, mi = at
@@ -872,7 +897,7 @@ GENERATORS: dict[str, tuple[Gen, ...]] = {
     "ZF001": (_read,),
     "SJ101": (_shrink, _substitute, _swaps),
     "SJ201": (_substitute, _swaps, _follows),
-    "SJ102": (_substitute, _swaps, _deal_swaps),
+    "SJ102": (_substitute, _swaps, _deal_swaps, _unseen),
     "SJ202": (_seat, _order, _reseat),
     "SJ203": (_order, _seat, _reseat),
     "SJ103": (_forced,),

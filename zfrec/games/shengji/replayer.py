@@ -42,7 +42,14 @@ from zfrec.games.shengji.events import PlayEvent, RoundResult
 from zfrec.games.shengji.follow import judge_follow
 from zfrec.games.shengji.formats import Format, classify, suit_of, unit_text
 from zfrec.games.shengji.order import Order, make_order
-from zfrec.games.shengji.rebuild import Rebuilt, full_deck, rebuild, shown, whole_hands
+from zfrec.games.shengji.rebuild import (
+    Rebuilt,
+    first_shown,
+    full_deck,
+    rebuild,
+    shown,
+    whole_hands,
+)
 from zfrec.games.shengji.records import (
     TRUMPS,
     SjCards,
@@ -57,7 +64,14 @@ from zfrec.games.shengji.rules import SjRules, level_rank, level_text
 from zfrec.games.shengji.scoring import raise_level
 from zfrec.games.shengji.throws import check_throw
 from zfrec.games.shengji.unseen import blockers, less
-from zfrec.games.shengji.verdicts import adds_up, kitty_wrong, no_join, why_leads
+from zfrec.games.shengji.verdicts import (
+    adds_up,
+    copies_out,
+    kept_back,
+    kitty_wrong,
+    no_join,
+    why_leads,
+)
 from zfrec.record.model import Pos
 from zfrec.record.problems import Fix
 
@@ -303,6 +317,7 @@ class _Replay:
         bids: list[int] = []
         if rb is None:
             played, bids = shown(rnd, n)
+            played = first_shown(rnd, played, dealt, up, rules.decks, lead_dealer)
             rb = rebuild(rules, lead_dealer, dealt, (up, down), bids, played, first)
         # the expected rank: the declarers' level (the dealer's), round 1 at 2
         expect = levels[written_dealer] if written_dealer is not None else 2
@@ -329,8 +344,8 @@ class _Replay:
         if order is None:
             return None
         if written_dealer is None:  # the deal was rebuilt for seat 1 dealing: again for this one
-            if not played:
-                played, bids = shown(rnd, n)
+            played, bids = shown(rnd, n)  # (the copies shown too often: by this dealer's)
+            played = first_shown(rnd, played, dealt, up, rules.decks, lead_dealer)
             rb = rebuild(rules, lead_dealer, dealt, (up, down), bids, played, first)
         at_play = rb.at_play(lead_dealer)  # copied by the state: the ledger's below
         state = RoundState.from_hands(
@@ -718,7 +733,11 @@ class _Replay:
             if not check.stands:
                 assert check.unit is not None and check.blocker is not None
                 blocker = (seat + 1 + check.blocker) % state.n
-                kept = self.kept(state, blocker, m, at["trick"])
+                kept = (
+                    kept_back(self.tricks, state.hands[blocker], blocker, m, at["trick"])
+                    if self.written_whole and blocker in self.erred
+                    else 0
+                )
                 if kept and check_throw(order, cards, [
                     less(h, kept) if (seat + i) % state.n == blocker else h
                     for i, h in enumerate(others, 1)
@@ -757,8 +776,12 @@ class _Replay:
         text = format_hand(sum(1 << 2 * c for c in missing))
         hint = did_you_mean(missing, less(hand, guessed))  # never a guessed card
         spent = [self.spent[m.seat, c] for c in missing if (m.seat, c) in self.spent]
-        self.note("SJ102", f"{self.names[m.seat]} does not hold {text}"
-                  + (" (already played)" if spent else "")
+        said = (
+            " (already played)"
+            if spent
+            else copies_out(self.names, self.tricks, m, missing, state.rules.decks)
+        )
+        self.note("SJ102", f"{self.names[m.seat]} does not hold {text}{said}"
                   + (f"; did you mean {hint}?" if hint else ""), m.pos, rule="2",
                   cause=spent[0] if spent else None, **at)  # fmt: skip
 
@@ -766,30 +789,16 @@ class _Replay:
         order, lead = state.order, state.lead
         assert order is not None and lead is not None
         hint = follow_hint(order, lead, hand, m.cards, reason)
-        kept = self.kept(state, m.seat, m, at["trick"])
+        kept = (
+            kept_back(self.tricks, state.hands[m.seat], m.seat, m, at["trick"])
+            if self.written_whole and m.seat in self.erred
+            else 0
+        )
         why = None  # legal but for cards the seat keeps only by an earlier error of its own
         if kept and judge_follow(order, lead, less(hand, kept), m.cards) is None:
             why = self.erred[m.seat]
         self.note("SJ201", f"{self.names[m.seat]} {reason}{hint}", m.pos, rule="7", cause=why,
                   **at)  # fmt: skip
-
-    def kept(self, state: RoundState, seat: int, m: SjMove, t: int) -> int:
-        """The cards `seat` holds at play `m` of trick `t` that the record never has it play,
-        in a round written to its end where the seat erred before: an earlier error of its own
-        kept them in its hand (a card played that it did not hold leaves the one it did)."""
-        if not self.written_whole or seat not in self.erred:
-            return 0
-        later = 0
-        moves = self.tricks[t - 1].moves
-        start = next((i for i, x in enumerate(moves) if x is m), 0)
-        for x in moves[start:]:
-            if x.seat == seat:
-                later += x.played
-        for tr in self.tricks[t:]:
-            for x in tr.moves:
-                if x.seat == seat:
-                    later += x.played
-        return less(state.hands[seat], later)
 
     # the ledger --------------------------------------------------------------------------------
 

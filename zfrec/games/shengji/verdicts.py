@@ -12,8 +12,9 @@ from zfrec.games.shengji.events import RoundResult
 from zfrec.games.shengji.formats import Format
 from zfrec.games.shengji.notation import ordinal_text
 from zfrec.games.shengji.records import SjMove, SjPoints, SjRound, SjTrick
+from zfrec.games.shengji.unseen import less
 
-__all__ = ["adds_up", "kitty_wrong", "no_join", "why_leads"]
+__all__ = ["adds_up", "copies_out", "kept_back", "kitty_wrong", "no_join", "why_leads"]
 
 
 def why_leads(names: Sequence[str], tricks: Sequence[SjTrick], leader: int, t: int) -> str:
@@ -92,3 +93,39 @@ def adds_up(p: SjPoints) -> bool:
     if p.total is None or (p.kitty is None) != (p.multiplier is None):
         return False
     return p.total == p.taken + (p.kitty or 0) * (p.multiplier or 0) + p.penalty
+
+
+def copies_out(
+    names: Sequence[str], tricks: Sequence[SjTrick], m: SjMove, missing: Sequence[int],
+    decks: int,
+) -> str:  # fmt: skip
+    """` (a third copy: Bo Li and 李娜 played the 2 the decks hold)`, for a card of `missing`
+    the round's plays before `m` show as often as the decks hold it (ruling 2), else ""."""
+    for c in missing:
+        who: list[int] = []
+        for x in (x for tr in tricks for x in tr.moves):
+            if x is m:
+                break
+            who += [x.seat] * count(x.played, c)
+        if len(who) >= decks:
+            word = ("a second", "a third", "a fourth")[min(decks, 3) - 1]
+            seats = " and ".join(dict.fromkeys(names[s] for s in who))
+            return f" ({word} copy: {seats} played the {decks} the decks hold)"
+    return ""
+
+
+def kept_back(tricks: Sequence[SjTrick], hand: int, seat: int, m: SjMove, t: int) -> int:
+    """The cards of `hand` (the seat's at play `m` of trick `t`) that the record never has the
+    seat play from there on: in a round written to its end, what an earlier error of the
+    seat's own kept in its hand (a card played that it did not hold leaves the one it did)."""
+    later = 0
+    moves = tricks[t - 1].moves
+    start = next((i for i, x in enumerate(moves) if x is m), 0)
+    for x in moves[start:]:
+        if x.seat == seat:
+            later += x.played
+    for tr in tricks[t:]:
+        for x in tr.moves:
+            if x.seat == seat:
+                later += x.played
+    return less(hand, later)
