@@ -445,3 +445,27 @@ def test_a_third_copy_played_is_the_one_played_last_and_is_named_so(tmp_path: Pa
     assert best["ok"] and best["text"] == (
         "legal if round 1, trick 3, turn 4 (王芳) played Qh, not Kh"
     )
+
+
+# --- zfrec analyze: who won each trick ----------------------------------------------------------
+
+
+def test_analyze_says_who_took_each_trick_and_judges_an_open_last_trick(tmp_path: Path) -> None:
+    res = runner.invoke(app, ["analyze", str(DISPUTED), "--solve-cards", "0"])
+    assert res.exit_code == 0
+    lines = res.stdout.splitlines()
+    # trick 1: Ann's throw held to 3h, 王芳 7h, Bo Li Qh, 李娜 Kh: the Kh wins (R8), 10 points
+    at = lines.index("   1.4 李娜 plays Kh")
+    assert lines[at + 1] == "       -> 李娜 takes the trick, 10 points"
+    assert lines.count("       -> Ann takes the trick, 10 points") >= 1  # trick 23: Kc
+    # a record that stops in trick 17 (a position): its plays so far are listed and judged
+    text = DISPUTED.read_text(encoding="utf-8")
+    path = tmp_path / "stop.zfn"
+    path.write_text(text[: text.index("  1: 4s 5s")] + "\n", encoding="utf-8")
+    code, doc = _json("analyze", str(path), "--solve-cards", "0")
+    assert code == 0
+    last = doc["games"][0]["hands"][0]["decisions"][-2:]
+    assert [(d["trick"], d["turn"], d["player"], d["cards"]) for d in last] == [
+        (17, 1, "Bo Li", "6s 8s"), (17, 2, "李娜", "Td 2h")
+    ]  # fmt: skip
+    assert last[1]["legal"] and last[1]["options"] == 28  # void in spades: any two of eight
