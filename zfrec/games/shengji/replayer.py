@@ -45,14 +45,12 @@ from zfrec.games.shengji.order import Order, make_order
 from zfrec.games.shengji.rebuild import (
     Rebuilt,
     first_shown,
-    full_deck,
     rebuild,
     shown,
     whole_hands,
 )
 from zfrec.games.shengji.records import (
     TRUMPS,
-    SjCards,
     SjMatch,
     SjMove,
     SjRound,
@@ -67,9 +65,11 @@ from zfrec.games.shengji.unseen import blockers, less
 from zfrec.games.shengji.verdicts import (
     adds_up,
     copies_out,
+    deal_findings,
     kept_back,
     kitty_wrong,
     no_join,
+    result_findings,
     why_leads,
 )
 from zfrec.record.model import Pos
@@ -265,28 +265,13 @@ class _Replay:
             self.trusted = self.ledgers[-1].result is None
             winners = winners or won
         self.round_no = None
-        self.result(levels, winners)
+        for code, message, pos, _, rule in result_findings(self.match, levels, winners):
+            self.note(code, message, pos, rule=rule)  # the [Result] tag
         return SjReport(match, rules, tuple(self.found), tuple(self.ledgers), tuple(levels),
                         winners, self.moves)  # fmt: skip
 
     def _names(self, seats: Sequence[int]) -> str:
         return " and ".join(self.names[s] for s in seats)
-
-    def result(self, levels: list[int], winners: tuple[int, ...]) -> None:
-        """The `[Result]` tag against the levels and winners computed."""
-        res = self.match.result
-        if res is None:
-            return
-        if res.levels and tuple(res.levels) != tuple(levels):
-            self.note("SJ506", "the final levels are "
-                      f"{' '.join(level_text(v) for v in levels)}, not "
-                      f"{' '.join(level_text(v) for v in res.levels)}", res.pos,
-                      rule="12, 14")  # fmt: skip
-        if tuple(sorted(res.winners)) != tuple(sorted(winners)) and (res.winners or winners):
-            got = self._names(winners) if winners else "nobody yet"
-            self.note("SJ506", f"the match is won by {got}, not "
-                      f"{self._names(res.winners) if res.winners else 'nobody'}", res.pos,
-                      rule="14")  # fmt: skip
 
     # a round -----------------------------------------------------------------------------------
 
@@ -302,7 +287,8 @@ class _Replay:
                       f"{self.names[rnd.dealer]}", rnd.pos, seat=rnd.dealer, cause=dealer_cause,
                       rule="12")  # fmt: skip
         written_dealer = rnd.dealer if rnd.dealer is not None else dealer
-        self.deal_checks(rules, rnd)
+        for code, message, pos, seat, rule in deal_findings(rules, rnd, self.names):
+            self.note(code, message, pos, seat=seat, rule=rule)
         first = dealer if dealer is not None else 0
         lead_dealer = written_dealer if written_dealer is not None else 0
         dealt: list[tuple[int, int] | None] = (
@@ -391,39 +377,6 @@ class _Replay:
             not rb.exact, result, tuple(new_levels), tuple(rb.guessed),
         ))  # fmt: skip
         return new_levels, next_dealer, won, d_cause or self.root, level_cause
-
-    def deal_checks(self, rules: SjRules, rnd: SjRound) -> None:
-        """Hand and kitty sizes, and copies (rulings 2, 11, 15)."""
-        seen: dict[int, int] = {}
-        parts: list[tuple[SjCards, int | None]] = []
-        hand_size = rules.hand_size  # a property worked out at each call
-        known = cards = 0  # the known cards of every part, and how many (each counted once)
-        for s, d in enumerate(rnd.deal or ()):
-            parts.append((d, s))
-            if d.known or d.unknown:
-                k = size(d.known)
-                known, cards = known + d.known, cards + k
-                if k + d.unknown != hand_size:
-                    self.note("SJ302", f"{self.names[s]} is dealt {k + d.unknown} cards, not "
-                              f"{rules.hand_size}", d.pos, seat=s, rule="15")  # fmt: skip
-        if rnd.kitty is not None:
-            parts.append((rnd.kitty, None))
-            k = size(rnd.kitty.known)
-            known, cards = known + rnd.kitty.known, cards + k
-            if k + rnd.kitty.unknown != rules.kitty:
-                self.note("SJ303", f"the kitty holds {rules.kitty} cards, not "
-                          f"{k + rnd.kitty.unknown}", rnd.kitty.pos, rule="11")  # fmt: skip
-        if cards == 54 * rules.decks and known == full_deck(rules.decks):
-            return  # the common case: every copy once (with as many cards, no field overflows)
-        for d, who in parts:
-            for c in distinct(d.known):
-                seen[c] = seen.get(c, 0) + count(d.known, c)
-                if seen[c] > rules.decks:
-                    word = ("a second", "a third", "a fourth")[rules.decks - 1]
-                    self.note("SJ301", f"{word} copy of {format_hand(1 << 2 * c)}: "
-                              f"{rules.decks} deck(s) hold {rules.decks}", d.pos, seat=who,
-                              rule="2")  # fmt: skip
-                    seen[c] = rules.decks
 
     def draw_phase(
         self, rules: SjRules, rnd: SjRound, rb: Rebuilt, rank: int, dealer: int | None,

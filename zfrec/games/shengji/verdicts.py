@@ -7,14 +7,26 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from zfrec.games.shengji.cards import FIVES, TENS_KINGS, count, format_hand, one
+from zfrec.games.shengji.cards import FIVES, TENS_KINGS, count, distinct, format_hand, one, size
 from zfrec.games.shengji.events import RoundResult
 from zfrec.games.shengji.formats import Format
 from zfrec.games.shengji.notation import ordinal_text
-from zfrec.games.shengji.records import SjMove, SjPoints, SjRound, SjTrick
+from zfrec.games.shengji.rebuild import full_deck
+from zfrec.games.shengji.records import SjCards, SjMatch, SjMove, SjPoints, SjRound, SjTrick
+from zfrec.games.shengji.rules import SjRules, level_text
 from zfrec.games.shengji.unseen import less
+from zfrec.record.model import Pos
 
-__all__ = ["adds_up", "copies_out", "kept_back", "kitty_wrong", "no_join", "why_leads"]
+__all__ = [
+    "adds_up",
+    "copies_out",
+    "deal_findings",
+    "kept_back",
+    "kitty_wrong",
+    "no_join",
+    "result_findings",
+    "why_leads",
+]
 
 
 def why_leads(names: Sequence[str], tricks: Sequence[SjTrick], leader: int, t: int) -> str:
@@ -129,3 +141,69 @@ def kept_back(tricks: Sequence[SjTrick], hand: int, seat: int, m: SjMove, t: int
             if x.seat == seat:
                 later += x.played
     return less(hand, later)
+
+
+Finding = tuple[str, str, Pos | None, int | None, str]  # code, message, where, seat, ruling
+
+
+def deal_findings(rules: SjRules, rnd: SjRound, names: Sequence[str]) -> list[Finding]:
+    """The round's hand and kitty sizes, and copies (rulings 2, 11, 15), as the validator's
+    findings: SJ302, SJ303, SJ301."""
+    out: list[Finding] = []
+    seen: dict[int, int] = {}
+    parts: list[tuple[SjCards, int | None]] = []
+    hand_size = rules.hand_size  # a property worked out at each call
+    known = cards = 0  # the known cards of every part, and how many (each counted once)
+    for s, d in enumerate(rnd.deal or ()):
+        parts.append((d, s))
+        if d.known or d.unknown:
+            k = size(d.known)
+            known, cards = known + d.known, cards + k
+            if k + d.unknown != hand_size:
+                out.append(("SJ302", f"{names[s]} is dealt {k + d.unknown} cards, not "
+                            f"{hand_size}", d.pos, s, "15"))  # fmt: skip
+    if rnd.kitty is not None:
+        parts.append((rnd.kitty, None))
+        k = size(rnd.kitty.known)
+        known, cards = known + rnd.kitty.known, cards + k
+        if k + rnd.kitty.unknown != rules.kitty:
+            out.append(("SJ303", f"the kitty holds {rules.kitty} cards, not "
+                        f"{k + rnd.kitty.unknown}", rnd.kitty.pos, None, "11"))  # fmt: skip
+    if cards == 54 * rules.decks and known == full_deck(rules.decks):
+        return out  # the common case: every copy once (with as many cards, no field overflows)
+    for d, who in parts:
+        for c in distinct(d.known):
+            seen[c] = seen.get(c, 0) + count(d.known, c)
+            if seen[c] > rules.decks:
+                word = ("a second", "a third", "a fourth")[rules.decks - 1]
+                out.append(("SJ301", f"{word} copy of {format_hand(1 << 2 * c)}: "
+                            f"{rules.decks} deck(s) hold {rules.decks}", d.pos, who,
+                            "2"))  # fmt: skip
+                seen[c] = rules.decks
+    return out
+
+
+def result_findings(
+    match: SjMatch, levels: Sequence[int], winners: tuple[int, ...]
+) -> list[Finding]:
+    """The `[Result]` tag against the levels and winners computed (SJ506)."""
+    res = match.result
+    out: list[Finding] = []
+    if res is None:
+        return out
+    names = match.players
+
+    def who(seats: Sequence[int]) -> str:
+        return " and ".join(names[s] for s in seats)
+
+    if res.levels and tuple(res.levels) != tuple(levels):
+        out.append(("SJ506", "the final levels are "
+                    f"{' '.join(level_text(v) for v in levels)}, not "
+                    f"{' '.join(level_text(v) for v in res.levels)}", res.pos, None,
+                    "12, 14"))  # fmt: skip
+    if tuple(sorted(res.winners)) != tuple(sorted(winners)) and (res.winners or winners):
+        got = who(winners) if winners else "nobody yet"
+        out.append(("SJ506", f"the match is won by {got}, not "
+                    f"{who(res.winners) if res.winners else 'nobody'}", res.pos, None,
+                    "14"))  # fmt: skip
+    return out
