@@ -469,3 +469,12 @@ def test_analyze_says_who_took_each_trick_and_judges_an_open_last_trick(tmp_path
         (17, 1, "Bo Li", "6s 8s"), (17, 2, "李娜", "Td 2h")
     ]  # fmt: skip
     assert last[1]["legal"] and last[1]["options"] == 28  # void in spades: any two of eight
+
+
+def test_a_card_a_seat_played_before_is_named_so_not_as_a_third_copy() -> None:
+    # the Qc version of the sample's dispute: 王芳 plays the Qc at trick 20, then again at
+    # trick 21 as the record has it; Ann's Qc at trick 12 makes it the third played, but it
+    # is 王芳's own that is gone
+    [dispute] = _audit(DISPUTED)["disputes"]
+    qc = dispute["versions"][1]["first_error"]
+    assert qc["message"].startswith("王芳 does not hold Qc (played already, trick 20)")

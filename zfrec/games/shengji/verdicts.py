@@ -111,17 +111,23 @@ def copies_out(
     names: Sequence[str], tricks: Sequence[SjTrick], m: SjMove, missing: Sequence[int],
     decks: int,
 ) -> str:  # fmt: skip
-    """` (a third copy: Bo Li and 李娜 played the 2 the decks hold)`, for a card of `missing`
-    the round's plays before `m` show as often as the decks hold it (ruling 2), else ""."""
+    """Why the seat of `m` lacks a card of `missing`, where the round's plays before `m` say:
+    ` (played already, trick 20)` by the seat itself, or ` (a third copy: Bo Li and 李娜 played
+    the 2 the decks hold)` (ruling 2); else ""."""
     for c in missing:
-        who: list[int] = []
-        for x in (x for tr in tricks for x in tr.moves):
-            if x is m:
+        who: list[tuple[int, int]] = []  # (seat, trick) of each copy played before `m`
+        for t, tr in enumerate(tricks, 1):
+            if any(x is m for x in tr.moves):
+                who += [(x.seat, t) for x in tr.moves[: tr.moves.index(m)]
+                        for _ in range(count(x.played, c))]  # fmt: skip
                 break
-            who += [x.seat] * count(x.played, c)
+            who += [(x.seat, t) for x in tr.moves for _ in range(count(x.played, c))]
+        own = [t for s, t in who if s == m.seat]
+        if own:
+            return f" (played already, trick {own[-1]})"
         if len(who) >= decks:
             word = ("a second", "a third", "a fourth")[min(decks, 3) - 1]
-            seats = " and ".join(dict.fromkeys(names[s] for s in who))
+            seats = " and ".join(dict.fromkeys(names[s] for s, _ in who))
             return f" ({word} copy: {seats} played the {decks} the decks hold)"
     return ""
 
