@@ -478,3 +478,13 @@ def test_a_card_a_seat_played_before_is_named_so_not_as_a_third_copy() -> None:
     [dispute] = _audit(DISPUTED)["disputes"]
     qc = dispute["versions"][1]["first_error"]
     assert qc["message"].startswith("王芳 does not hold Qc (played already, trick 20)")
+
+
+def test_analyze_of_a_round_the_record_lacks_names_it_a_round() -> None:
+    res = runner.invoke(app, ["analyze", str(DISPUTED), "--hand", "5"])
+    assert res.exit_code == 2
+    assert "there is no round 5 in" in res.output
+    # Zheng Fen's records have hands
+    res = runner.invoke(app, ["analyze", str(ROOT / "sample_games" / "07-parlett.zfn"),
+                              "--hand", "99"])  # fmt: skip
+    assert res.exit_code == 2 and "there is no hand 99 in" in res.output
