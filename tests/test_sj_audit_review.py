@@ -488,3 +488,19 @@ def test_analyze_of_a_round_the_record_lacks_names_it_a_round() -> None:
     res = runner.invoke(app, ["analyze", str(ROOT / "sample_games" / "07-parlett.zfn"),
                               "--hand", "99"])  # fmt: skip
     assert res.exit_code == 2 and "there is no hand 99 in" in res.output
+
+
+def test_a_wrong_next_dealer_says_why_the_other_deals(tmp_path: Path) -> None:
+    # 75 points: the declarers (Ann, Bo Li) stay up a level, and Ann's partner deals (R12)
+    path = _edited(tmp_path, DISPUTED, ("result declarers +1 next 3", "result declarers +1 next 1"))
+    [d] = _diagnostics(path)
+    assert d["code"] == "SJ504"
+    assert d["message"].startswith(
+        "Bo Li deals next, not Ann (75 points keep the declarers, and the next declarer after "
+        "the dealer deals)"
+    )
+    [edit] = _audit(path)["repairs"][0]["edits"]
+    assert (edit["before"], edit["after"]) == (
+        "result declarers +1 next 1",
+        "result declarers +1 next 3",
+    )

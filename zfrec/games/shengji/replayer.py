@@ -802,9 +802,12 @@ class _Replay:
                               rule="12, 13")  # fmt: skip
                 level_cause = mark(d)
             if o.next_dealer is not None and o.next_dealer != r.next_dealer:
+                why = ("swap the teams, and the first opponent after the dealer deals"
+                       if r.change.swap else "keep the declarers, and the next declarer "
+                       "after the dealer deals")  # fmt: skip
                 d = self.note("SJ504", f"{self.names[r.next_dealer]} deals next, not "
-                              f"{self.names[o.next_dealer]}", o.pos, seat=o.next_dealer,
-                              cause=d_cause, rule="12")  # fmt: skip
+                              f"{self.names[o.next_dealer]} ({r.total} points {why})", o.pos,
+                              seat=o.next_dealer, cause=d_cause, rule="12")  # fmt: skip
                 d_cause = mark(d)
         return level_cause, d_cause
 
