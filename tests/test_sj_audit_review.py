@@ -504,3 +504,20 @@ def test_a_wrong_next_dealer_says_why_the_other_deals(tmp_path: Path) -> None:
         "result declarers +1 next 1",
         "result declarers +1 next 3",
     )
+
+
+def test_a_wrong_level_change_names_the_row_of_the_table(tmp_path: Path) -> None:
+    # 110 points: ruling 12's row 80-115, the teams swap at no level change
+    path = _edited(tmp_path, KITTY, ("result swap next 4", "result opponents +1 next 4"))
+    [d] = _diagnostics(path)
+    assert d["message"].startswith(
+        "110 points (80 to 115) give opponents +0 (the teams swap), not opponents +1"
+    )
+    from zfrec.games.shengji.verdicts import band
+
+    # rulings 12 (two decks) and 13 (one deck), row by row
+    two = {-40: "-75 to -40", -5: "-35 to -5", 0: "0", 35: "5 to 35", 40: "40 to 75",
+           120: "120 to 155", 240: "240 to 275"}  # fmt: skip
+    assert {p: band(p, 2) for p in two} == two
+    one = {15: "5 to 15", 20: "20 to 35", 55: "40 to 55", 60: "60 to 75", 100: "100 to 115"}
+    assert {p: band(p, 1) for p in one} == one

@@ -64,6 +64,7 @@ from zfrec.games.shengji.throws import check_throw
 from zfrec.games.shengji.unseen import blockers, less
 from zfrec.games.shengji.verdicts import (
     adds_up,
+    band,
     copies_out,
     deal_findings,
     kept_back,
@@ -796,7 +797,8 @@ class _Replay:
             ch = r.change
             side, steps = ("opponents", ch.opponents) if ch.swap else ("declarers", ch.declarers)
             if (o.side, o.steps) != (side, steps):
-                d = self.note("SJ503", f"{r.total} points give {side} +{steps}"
+                d = self.note("SJ503", f"{r.total} points ({band(r.total, rules.decks)}) give "
+                              f"{side} +{steps}"
                               + (" (the teams swap)" if ch.swap else "")
                               + f", not {o.side} +{o.steps}", o.pos, cause=level_cause,
                               rule="12, 13")  # fmt: skip

@@ -19,6 +19,7 @@ from zfrec.record.model import Pos
 
 __all__ = [
     "adds_up",
+    "band",
     "copies_out",
     "deal_findings",
     "kept_back",
@@ -213,3 +214,21 @@ def result_findings(
                     f"{who(res.winners) if res.winners else 'nobody'}", res.pos, None,
                     "14"))  # fmt: skip
     return out
+
+
+def band(points: int, decks: int) -> str:
+    """The row of the level table (rulings 12, 13) the opponents' points fall in: `80 to 115`,
+    `0`, `-75 to -40`; a step is 20 points a deck."""
+    step = 20 * decks
+    if points == 0:
+        return "0"
+    if points < 0:
+        k = (-points) // step
+        lo, hi = -(k * step + step - 5), -(k * step) if k else -5
+    elif points < 2 * step:
+        lo = 5 if points < step else step
+        hi = (step if points < step else 2 * step) - 5
+    else:
+        lo = points - (points - 2 * step) % step
+        hi = lo + step - 5
+    return f"{lo} to {hi}"
