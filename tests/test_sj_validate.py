@@ -117,8 +117,8 @@ def test_exact_messages_with_causes_and_suggestions() -> None:
         "(RULES-SHENGJI.md R11, R12)"
     ]
     assert _lines(BROKEN / "wrong-level-change.zfn") == [
-        "40:1 [game 1, round 1]: error SJ503: 95 points give opponents +0 (the teams swap), "
-        "not opponents +1 (RULES-SHENGJI.md R12, R13)"
+        "40:1 [game 1, round 1]: error SJ503: 95 points (80 to 115) give opponents +0 (the "
+        "teams swap), not opponents +1 (RULES-SHENGJI.md R12, R13)"
     ]
     assert _lines(BROKEN / "not-a-bid.zfn") == [
         "7:1 [game 1, round 1 (West)]: error SJ304: East deals round 1: the seat whose bid "

@@ -329,7 +329,8 @@ def analyze_cmd(
                 (file, number, analyze_game(g, solve_cards=solve_cards, solve_budget=budget))
             )
     if hand is not None and not any(a.hand(hand) for _, _, a in analyses):
-        fail(f"there is no hand {hand} in {record}")
+        units = sorted({kind_of(g).unit for _, _, g in entries})  # Sheng ji's are rounds
+        fail(f"there is no {' or '.join(units) or 'hand'} {hand} in {record}")
     many = record_files(record) != [record]
     if as_json:
         docs = []

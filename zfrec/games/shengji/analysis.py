@@ -240,7 +240,10 @@ class SjAnalysis:
             team = " and ".join(players[s] for s in range(len(players)) if r.declarers >> s & 1)
             lines.append(f"round {r.round}: trump {r.trump}, declarers {team}")
             if not summary:
-                for d in r.decisions:
+                taken = {t: (w, p) for t, w, p in r.tricks}
+                for i, d in enumerate(r.decisions):
+                    if i and d.trick != r.decisions[i - 1].trick:
+                        lines += self._taken_line(taken.get(r.decisions[i - 1].trick))
                     verb = "leads" if d.lead else "plays"
                     play = format_hand(d.attempt)
                     if d.attempt != d.cards:
@@ -251,6 +254,8 @@ class SjAnalysis:
                         cost = f"  cost {d.cost['points']}{d.cost.get('mark') or ''}"
                     lines.append(f"  {d.trick:>2}.{d.turn} {players[d.seat]} {verb} {play}"
                                  f"{marks}{cost}")  # fmt: skip
+                if r.decisions:
+                    lines += self._taken_line(taken.get(r.decisions[-1].trick))
             if r.result is not None:
                 words = par_text(r.par, r.result.total)
                 par = f" ({words})" if words else ""
@@ -274,6 +279,13 @@ class SjAnalysis:
                          f"{t['missed_ruff']:>3} {t['wasted_ruff']:>3} "
                          f"{t['sure_fail_throw']:>3}")  # fmt: skip
         return lines
+
+    def _taken_line(self, taken: tuple[int, int] | None) -> list[str]:
+        """`       -> 李娜 takes the trick, 15 points`, after a trick's last play (none for a
+        trick the record leaves open)."""
+        if taken is None:
+            return []
+        return [f"       -> {self.players[taken[0]]} takes the trick, {taken[1]} points"]
 
     def to_json(self, round_no: int | None = None) -> dict[str, Any]:
         """The generic envelope of `zfrec analyze --json` (as Zheng Fen's, `hands` being the
@@ -356,7 +368,9 @@ def _round(
                           known, ledger.reconstructed, None, (0,) * n)  # fmt: skip
     w = _Walk(rules, order, state, out, ledger, players, rnd)
     for t, trick in enumerate(rnd.tricks, 1):
-        if state.over or len(trick.moves) != n:
+        # the record's last trick may stop part way (a position, SJ205): its plays are judged
+        open_tail = t == len(rnd.tricks) and 0 < len(trick.moves) < n
+        if state.over or (len(trick.moves) != n and not open_tail):
             break
         if not w.trick(t, trick.moves):
             break
@@ -403,6 +417,9 @@ class _Walk:
             d = self.before(t, m)
             pending.append(d)
             self.make(m, d)
+        if st.trick_plays:  # a trick the record leaves open: judged as far as it goes
+            self.out.decisions.extend(pending)
+            return False
         last = st.log[-1]
         assert isinstance(last, PlayEvent) and last.trick_result is not None
         tr = last.trick_result

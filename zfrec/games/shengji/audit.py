@@ -70,18 +70,20 @@ class SjDispute:
     """A disputed play with other versions: where, its note, and each version judged."""
 
     round: int
-    trick: int
-    turn: int
+    trick: int | None  # None for a bid (`bid` its place among the round's bids)
+    turn: int | None
     seat: int
     move: SjMove
     versions: tuple[SjVersion, ...]
+    bid: int | None = None
 
     def to_json(self, players: Sequence[str]) -> dict[str, Any]:
         pos = self.move.pos
         return {
             "line": pos[0] if pos else None, "col": pos[1] if pos else None,
             "note": self.move.dispute_note, "hand": self.round, "round": self.round,
-            "trick": self.trick, "turn": self.turn, "player": players[self.seat],
+            "trick": self.trick, "turn": self.turn, "bid": self.bid,
+            "player": players[self.seat],
             "versions": [v.to_json(players) for v in self.versions],
         }  # fmt: skip
 
@@ -149,7 +151,9 @@ class SjAuditReport:
             first = first_error(self.report.diagnostics)
             assert first is not None
             lines.append(f"game {number}: fails with {self.report.errors} error(s)")
-            lines.append(f"  first error: {first.location.play()}: {first.message}")
+            loc = first.location  # a finding of the whole record (SJ506) is placed by its line
+            where = loc.play() or (f"line {loc.line}" if loc.line is not None else "the record")
+            lines.append(f"  first error: {where}: {first.message}")
             good = [v.label for v in self.rulesets if v.ok]
             lines.append("  legal under: " + (", ".join(good) if good else
                          "none of the single option changes"))  # fmt: skip
@@ -169,7 +173,8 @@ class SjAuditReport:
             pos = d.move.pos
             where = f"{pos[0]}:{pos[1]}, " if pos else ""
             note = f': "{d.move.dispute_note}"' if d.move.dispute_note is not None else ""
-            lines.append(f"  disputed at {where}round {d.round}, trick {d.trick} "
+            place = f"bid {d.bid}" if d.bid is not None else f"trick {d.trick}"
+            lines.append(f"  disputed at {where}round {d.round}, {place} "
                          f"({players[d.seat]}){note}")  # fmt: skip
             for v in d.versions:
                 label = (f"{format_hand(v.play)} (as recorded)" if v.recorded
@@ -242,12 +247,23 @@ def judge_disputes(match: SjMatch, base: SjReport) -> tuple[SjDispute, ...]:
     with it in place (the recorded one by the record's own report)."""
     out: list[SjDispute] = []
     for ri, rnd in enumerate(match.rounds):
+        for bi, b in enumerate(rnd.bids):  # a bid takes disputes as a play does (FORMAT.md)
+            if not b.disputed or not b.alternatives:
+                continue
+            before = _before(base, b)
+            versions = [_version(match, base, ri, b, b.cards, True, before)]
+            for alt in b.alternatives:
+                candidate = with_bid(match, ri, bi, alt)
+                versions.append(_version(candidate, validate_match(candidate), ri, b, alt, False,
+                                         before))  # fmt: skip
+            out.append(SjDispute(rnd.number, None, None, b.seat, b, tuple(versions), bi + 1))
         for ti, trick in enumerate(rnd.tricks):
             for mi, m in enumerate(trick.moves):
                 if not m.disputed or not m.alternatives:
                     continue
                 before = _before(base, m)
-                versions = [_version(match, base, ri, m, m.cards, True, before)]
+                written = _version(match, base, ri, m, m.cards, True, before)
+                versions = [replace(written, forced=m.forced)]  # a failed throw: its part
                 for alt in m.alternatives:
                     candidate = with_play(match, ri, ti, mi, alt)
                     v = _version(candidate, validate_match(candidate), ri, m, alt, False, before)
@@ -298,6 +314,17 @@ def with_play(
     return replace(match, rounds=rounds)
 
 
+def with_bid(match: SjMatch, ri: int, bi: int, cards: int) -> SjMatch:
+    """A copy of the record with bid `bi` of round `ri` showing `cards` (no dispute)."""
+    rounds = list(match.rounds)
+    rnd = match.rounds[ri]
+    bids = list(rnd.bids)
+    old = bids[bi]
+    bids[bi] = SjMove(old.seat, cards, pos=old.pos)
+    rounds[ri] = replace(rnd, bids=bids)
+    return replace(match, rounds=rounds)
+
+
 def _key(d: Diagnostic) -> tuple[str, str, Any]:
     return d.code, d.message, d.location
 
@@ -316,10 +343,15 @@ def _version(
     before: Counter[tuple[str, str, Any]],
 ) -> SjVersion:  # fmt: skip
     left = Counter(before)
+    at = m.pos or (0, 0)
     first = None
     for d in report.diagnostics:
         if d.severity != "error" or d.code in WRITTEN:
             continue
+        c, loc = d.cause, (d.location.line or 0, d.location.col or 0)
+        if c is not None and (c.line or 0, c.col or 0) < (at[0], at[1]) and loc != (at[0], at[1]):
+            continue  # a later error that follows from one before the disputed move: not the
+            # version's (one at the move itself is: the version's own play refused)
         if left[_key(d)]:
             left[_key(d)] -= 1
             continue
@@ -332,7 +364,16 @@ def _version(
     result = ledger.result if ledger else None
     pts = _taken(match, report, ri)
     return SjVersion(play, recorded, None, pts, result.total if result else None,
-                     tuple(report.levels) or None)  # fmt: skip
+                     _levels(match, report))  # fmt: skip
+
+
+def _levels(match: SjMatch, report: SjReport) -> tuple[int, ...] | None:
+    """The final levels the play gives: the replay goes on from the levels written after each
+    round, so where one differs from the computed they are computed again without them."""
+    if not any(d.code == "SJ503" for d in report.diagnostics):
+        return tuple(report.levels) or None
+    free = validate_match(replace(match, rounds=[replace(r, levels=None) for r in match.rounds]))
+    return tuple(free.levels) or None
 
 
 def _taken(match: SjMatch, report: SjReport, ri: int) -> tuple[int, ...] | None:

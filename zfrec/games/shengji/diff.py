@@ -9,8 +9,8 @@ there hold the same match.
     >>> a = SjMatch(["A", "B", "C", "D"], rounds=[SjRound(1, 0, 2, "h")])
     >>> b = SjMatch(["A", "B", "C", "D"], rounds=[SjRound(1, 0, 2, "s")])
     >>> d = diff_sj(a, b)
-    >>> d.same, d.first.where(), d.first.message
-    (False, 'round 1', 'the round lines differ')
+    >>> d.same, d.first.where(), d.first.message.split(": ")[0], d.first.a
+    (False, 'round 1', 'the round lines differ', 'round 1 dealer 1 rank 2 trump h')
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from zfrec.games.shengji.cards import format_hand
+from zfrec.games.shengji.cards import count, distinct, format_hand, one
 from zfrec.games.shengji.notation import (
     call_text,
     cards_text,
@@ -28,7 +28,7 @@ from zfrec.games.shengji.notation import (
     round_head,
     sj_rules_text,
 )
-from zfrec.games.shengji.records import SjMatch, SjMove, SjRound
+from zfrec.games.shengji.records import SjCards, SjMatch, SjMove, SjRound
 
 __all__ = ["SjDiff", "SjDivergence", "diff_sj"]
 
@@ -159,30 +159,35 @@ def _first(a: SjMatch, b: SjMatch) -> SjDivergence | None:
 def _round(names: list[str], x: SjRound, y: SjRound) -> SjDivergence | None:
     n = x.number
     if round_head(x) != round_head(y):
-        return SjDivergence("round", "the round lines differ", n, a=round_head(x), b=round_head(y))
+        return _lines("round", "the round lines differ", n, round_head(x), round_head(y))
     if x.deal is not None and y.deal is not None:
         for seat, (p, q) in enumerate(zip(x.deal, y.deal, strict=False)):
             if (p.known, p.unknown) != (q.known, q.unknown):
-                return SjDivergence("deal", "the deals differ", n, player=names[seat],
+                apart = _cards_apart(p, q)
+                return SjDivergence("deal", f"the deals differ: {apart}", n, player=names[seat],
                                     a=cards_text(p), b=cards_text(q))  # fmt: skip
     bids_x, bids_y = [_bare(m) for m in x.bids], [_bare(m) for m in y.bids]
     if bids_x != bids_y:
         show = "  ".join(f"{m.seat + 1}: {format_hand(m.cards)}" for m in bids_x)
         other = "  ".join(f"{m.seat + 1}: {format_hand(m.cards)}" for m in bids_y)
-        return SjDivergence("bids", "the bids differ", n, a=show, b=other)
+        return _lines("bids", "the bids differ", n, show, other)
     for kind in ("kitty", "discard"):
         p, q = getattr(x, kind), getattr(y, kind)
         if p is not None and q is not None and (p.known, p.unknown) != (q.known, q.unknown):
-            return SjDivergence(kind, f"the {kind} differs", n, a=cards_text(p), b=cards_text(q))
+            return SjDivergence(kind, f"the {kind} differs: " + _cards_apart(p, q), n,
+                                a=cards_text(p), b=cards_text(q))  # fmt: skip
     if x.calls != y.calls:
-        return SjDivergence("calls", "the calls differ", n, a=call_text(x.calls),
-                            b=call_text(y.calls))  # fmt: skip
+        return _lines("calls", "the calls differ", n, call_text(x.calls), call_text(y.calls))
     for t, (tx, ty) in enumerate(zip(x.tricks, y.tricks, strict=False), 1):
         for turn, (mx, my) in enumerate(zip(tx.moves, ty.moves, strict=False), 1):
             if _bare(mx) != _bare(my):
                 who = names[mx.seat] if mx.seat < len(names) else None
+                said = f"A has {_play_text(mx)}; B has {_play_text(my)}"
+                if mx.seat != my.seat:  # another seat's play at this turn: both named
+                    said = (f"A has {_seat_name(names, mx.seat)} {_play_text(mx)}; B has "
+                            f"{_seat_name(names, my.seat)} {_play_text(my)}")  # fmt: skip
                 return SjDivergence(
-                    "play", f"A has {_play_text(mx)}; B has {_play_text(my)}", n, t, turn, who,
+                    "play", said, n, t, turn, who,
                     f"{mx.seat + 1}: {_play_text(mx)}", f"{my.seat + 1}: {_play_text(my)}",
                 )  # fmt: skip
         if len(tx.moves) != len(ty.moves):
@@ -195,5 +200,31 @@ def _round(names: list[str], x: SjRound, y: SjRound) -> SjDivergence | None:
         p, q = getattr(x, kind), getattr(y, kind)
         if p is not None and q is not None and p != q:
             word = "result" if kind == "outcome" else kind
-            return SjDivergence(word, f"the {word} lines differ", n, a=text(p), b=text(q))
+            return _lines(word, f"the {word} lines differ", n, f"{word} {text(p)}",
+                          f"{word} {text(q)}", text(p), text(q))  # fmt: skip
     return None
+
+
+def _lines(
+    kind: str, said: str, n: int, a: str, b: str, a_json: str | None = None,
+    b_json: str | None = None,
+) -> SjDivergence:  # fmt: skip
+    """Two lines that differ, each side's shown in the message (`a_json`, `b_json`: as the
+    JSON gives them, when not as shown)."""
+    return SjDivergence(kind, f"{said}: A has {a or 'none'}; B has {b or 'none'}", n,
+                        a=a if a_json is None else a_json,
+                        b=b if b_json is None else b_json)  # fmt: skip
+
+
+def _cards_apart(p: SjCards, q: SjCards) -> str:
+    """What one line of cards has that the other lacks: `A has 4d, B 4c`."""
+    only_a = sum(max(0, count(p.known, c) - count(q.known, c)) * one(c) for c in distinct(p.known))
+    only_b = sum(max(0, count(q.known, c) - count(p.known, c)) * one(c) for c in distinct(q.known))
+    bits = [f"{format_hand(only_a) or 'nothing'}", f"{format_hand(only_b) or 'nothing'}"]
+    if p.unknown != q.unknown:
+        bits = [f"{bits[0]} and ?{p.unknown}", f"{bits[1]} and ?{q.unknown}"]
+    return f"A has {bits[0]} where B has {bits[1]}"
+
+
+def _seat_name(names: list[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"

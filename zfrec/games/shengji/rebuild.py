@@ -32,7 +32,7 @@ from zfrec.games.shengji.cards import size as hand_size
 from zfrec.games.shengji.records import SjRound
 from zfrec.games.shengji.rules import SjRules
 
-__all__ = ["Rebuilt", "full_deck", "rebuild", "shown", "whole_hands"]
+__all__ = ["Rebuilt", "first_shown", "full_deck", "rebuild", "shown", "whole_hands"]
 
 Dealt = tuple[int, int] | None  # (known cards packed, unknown count), None: not written
 
@@ -225,6 +225,48 @@ def shown(rnd: SjRound, n: int) -> tuple[list[int], list[int]]:
         if 0 <= b.seat < n:
             bids[b.seat] = _union(bids[b.seat], b.cards)
     return played, bids
+
+
+def first_shown(
+    rnd: SjRound, played: list[int], deal: Sequence[Dealt], kitty: Dealt, decks: int,
+    dealer: int,
+) -> list[int]:  # fmt: skip
+    """`played` (from `shown`) with the copies of a card shown more often than the decks hold
+    left to the seats that showed it first in play order: a copy played too many is the one
+    played last, so the rebuilt hands give the earlier players theirs. The copies in known deal
+    lines and the kitty come first; a seat's own known copies (the dealer's: with the kitty's)
+    need none."""
+    avail = [decks] * 54
+    for d in (*deal, kitty):
+        if d is not None:
+            for c in distinct(d[0]):
+                avail[c] -= count(d[0], c)
+    total = [0] * 54
+    for p in played:
+        for c in distinct(p):
+            total[c] += count(p, c)
+    if all(total[c] <= max(avail[c], 0) for c in range(54)):
+        return played  # the common case: nothing shown too often
+    out = list(played)
+    granted: set[tuple[int, int]] = set()
+    for trick in rnd.tricks:
+        for m in trick.moves:
+            s = m.seat
+            if not 0 <= s < len(out):
+                continue
+            d = deal[s]
+            mine = d[0] if d is not None else 0
+            if s == dealer and kitty is not None:
+                mine += kitty[0]
+            for c in distinct(m.cards):
+                if (s, c) in granted:
+                    continue
+                granted.add((s, c))
+                extra = max(0, count(played[s], c) - count(mine, c))
+                got = min(extra, max(avail[c], 0))
+                avail[c] -= got
+                out[s] -= (extra - got) << 2 * c
+    return out
 
 
 def _union(a: int, b: int) -> int:

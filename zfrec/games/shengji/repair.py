@@ -7,7 +7,8 @@ finds fewer errors in it. Ranked by the number of edits, then the errors and war
 then the order found. Once a repair makes the record legal only such repairs are listed; when
 no single edit does, the two best partial repairs are extended by a second edit.
 
-The edits (`SjEdit.kind`), by the error they answer:
+The edits (`SjEdit.kind`), by the error they answer (those of a play are made in
+`zfrec.games.shengji.repairplays`, with the edit itself and where a diagnostic points):
 
 - `substitute` (SJ101, SJ201, SJ102): a card of the play replaced by one the seat held and
   never plays, or left out; `swap`: a card exchanged with one of the seat's other plays;
@@ -27,53 +28,57 @@ The edits (`SjEdit.kind`), by the error they answer:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from zfrec.diagnostics import Diagnostic, first_error
-from zfrec.errors import IllegalPlayError, ZfrecError
+from zfrec.errors import ZfrecError
 from zfrec.games.shengji.cards import count, distinct, format_hand, one, size
-from zfrec.games.shengji.formats import classify
+from zfrec.games.shengji.notation import (
+    call_text,
+    levels_text,
+    outcome_text,
+    points_text,
+    result_text,
+)
 from zfrec.games.shengji.records import (
     TRUMPS,
     SjCards,
     SjLevels,
     SjMatch,
     SjMatchResult,
-    SjMove,
     SjOutcome,
     SjPoints,
     SjRound,
+)
+from zfrec.games.shengji.repairplays import (
+    Candidate,
+    Gen,
+    SjEdit,
+    follows,
+    forced_parts,
+    move_at,
+    orders,
+    played_by,
+    reseats,
+    round_index,
+    seats,
+    shrinks,
+    substitutes,
+    swap_card,
+    swaps,
+    unseen_cards,
+    where,
+    with_moves,
+    with_round,
+    word,
 )
 from zfrec.games.shengji.replayer import validate_match
 from zfrec.games.shengji.report import SjReport
 from zfrec.games.shengji.rules import level_text
 
 __all__ = ["SjEdit", "SjRepair", "search_repairs"]
-
-
-@dataclass(frozen=True, slots=True)
-class SjEdit:
-    """One edit: its kind, a phrase ("round 1, trick 17, turn 3 (South) played 7d, not 3s"),
-    where, and the text before and after."""
-
-    kind: str
-    text: str
-    round: int | None = None
-    trick: int | None = None
-    turn: int | None = None
-    seat: int | None = None
-    before: str | None = None
-    after: str | None = None
-
-    def to_json(self, players: Sequence[str]) -> dict[str, Any]:
-        return {
-            "kind": self.kind, "text": self.text, "hand": self.round, "round": self.round,
-            "trick": self.trick, "turn": self.turn,
-            "player": players[self.seat] if self.seat is not None else None,
-            "before": self.before, "after": self.after,
-        }  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,9 +112,6 @@ class SjRepair:
         }  # fmt: skip
 
 
-Candidate = tuple[SjEdit, SjMatch]
-
-
 def search_repairs(
     match: SjMatch, base: SjReport, budget: int, keep: int = 5
 ) -> tuple[list[SjRepair], int]:
@@ -128,7 +130,14 @@ def search_repairs(
     found.sort(key=lambda r: r.rank_key)
     if any(r.ok for r in found):
         found = [r for r in found if r.ok]
-    return found[:keep], tried
+    seen: set[frozenset[str]] = set()
+    unique = []
+    for r in found:  # the same edits found in another order are one repair
+        edits = frozenset(e.text for e in r.edits)
+        if edits not in seen:
+            seen.add(edits)
+            unique.append(r)
+    return unique[:keep], tried
 
 
 def _search(
@@ -174,184 +183,19 @@ def candidates(match: SjMatch, base: SjReport) -> Iterator[Candidate]:
 # --- where a diagnostic points ---------------------------------------------------------------
 
 
-def _round_index(match: SjMatch, d: Diagnostic) -> int | None:
-    number = d.location.hand
-    line = d.location.line
-    if line is not None:
-        best = None
-        for i, r in enumerate(match.rounds):
-            if r.pos is not None and r.pos[0] <= line:
-                best = i
-        if best is not None:
-            return best
-    return next((i for i, r in enumerate(match.rounds) if r.number == number), None)
-
-
-def _move_at(match: SjMatch, d: Diagnostic) -> tuple[int, int, int] | None:
-    """(round index, trick index, move index) of the move a diagnostic is at."""
-    ri = _round_index(match, d)
-    if ri is None or d.location.trick is None:
-        return None
-    rnd = match.rounds[ri]
-    ti = d.location.trick - 1
-    if not 0 <= ti < len(rnd.tricks):
-        return None
-    moves = rnd.tricks[ti].moves
-    if d.location.line is not None:
-        for mi, m in enumerate(moves):
-            if m.pos is not None and (m.pos[0], m.pos[1]) == (d.location.line, d.location.col):
-                return ri, ti, mi
-    if d.location.turn is not None and 0 < d.location.turn <= len(moves):
-        return ri, ti, d.location.turn - 1
-    return None
-
-
-def _with_round(match: SjMatch, ri: int, rnd: SjRound) -> SjMatch:
-    rounds = list(match.rounds)
-    rounds[ri] = rnd
-    return replace(match, rounds=rounds)
-
-
-def _with_moves(match: SjMatch, ri: int, changes: dict[tuple[int, int], SjMove]) -> SjMatch:
-    rnd = match.rounds[ri]
-    tricks = list(rnd.tricks)
-    for (ti, mi), move in changes.items():
-        moves = list(tricks[ti].moves)
-        moves[mi] = move
-        tricks[ti] = replace(tricks[ti], moves=moves)
-    return _with_round(match, ri, replace(rnd, tricks=tricks))
-
-
-def _where(match: SjMatch, ri: int, ti: int, mi: int) -> str:
-    m = match.rounds[ri].tricks[ti].moves[mi]
-    return (f"round {match.rounds[ri].number}, trick {ti + 1}, turn {mi + 1} "
-            f"({match.players[m.seat]})")  # fmt: skip
-
-
-def _swap_card(cards: int, out: int, into: int) -> int:
-    return cards - one(out) + one(into)
-
-
 # --- generators ------------------------------------------------------------------------------
-
-Gen = Callable[[SjMatch, SjReport, Diagnostic], Iterator[Candidate]]
-
-
-def _swaps(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
-    """A card of the play exchanged with a card of another play of the same seat."""
-    at = _move_at(match, d)
-    if at is None:
-        return
-    ri, ti, mi = at
-    rnd = match.rounds[ri]
-    m = rnd.tricks[ti].moves[mi]
-    lead = rnd.tricks[ti].moves[0]
-    order = rnd.order()
-    led = None
-    if order is not None and mi > 0:
-        try:
-            led = classify(order, lead.cards).esuit
-        except IllegalPlayError:  # a lead that is none: any card may do
-            led = None
-    others: list[tuple[int, int, SjMove]] = [
-        (tj, mj, x) for tj, t in enumerate(rnd.tricks) for mj, x in enumerate(t.moves)
-        if x.seat == m.seat and (tj, mj) != (ti, mi) and not x.failed
-    ]  # fmt: skip
-    # cards of the led suit first: the likeliest slip of a follow
-    if order is not None and led is not None:
-        others.sort(key=lambda o: not o[2].cards & order.suit_mask[led])
-    for tj, mj, x in others:
-        for a in distinct(m.played):
-            for b in distinct(x.cards):
-                if a == b:
-                    continue
-                na, nb = _swap_card(m.cards, a, b), _swap_card(x.cards, b, a)
-                new_m = replace(m, cards=na, forced=None if m.forced is None else na)
-                new_x = replace(x, cards=nb)
-                if m.forced is not None:
-                    continue
-                edit = SjEdit(
-                    "swap", f"{_where(match, ri, ti, mi)} played {format_hand(na)} and "
-                    f"trick {tj + 1} {format_hand(nb)} (the {_c(a)} and {_c(b)} exchanged)",
-                    rnd.number, ti + 1, mi + 1, m.seat, format_hand(m.cards), format_hand(na),
-                )  # fmt: skip
-                yield edit, _with_moves(match, ri, {(ti, mi): new_m, (tj, mj): new_x})
-
-
-def _c(cid: int) -> str:
-    return format_hand(one(cid))
-
-
-def _order(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
-    """The trick's plays in another order: a rotation, or two neighbours exchanged."""
-    at = _move_at(match, d)
-    if at is None:
-        return
-    ri, ti, _ = at
-    rnd = match.rounds[ri]
-    trick = rnd.tricks[ti]
-    moves = trick.moves
-    n = len(moves)
-    orders: list[list[int]] = [list(range(k, n)) + list(range(k)) for k in range(1, n)]
-    for i in range(n - 1):
-        o = list(range(n))
-        o[i], o[i + 1] = o[i + 1], o[i]
-        orders.append(o)
-    for o in orders:
-        new = [replace(moves[k], pos=moves[j].pos) for j, k in enumerate(o)]
-        tricks = list(rnd.tricks)
-        tricks[ti] = replace(trick, moves=new)
-        seats = " ".join(match.players[moves[k].seat] for k in o)
-        edit = SjEdit("order", f"round {rnd.number}, trick {ti + 1} was played in the order "
-                      f"{seats}", rnd.number, ti + 1, None, None)  # fmt: skip
-        yield edit, _with_round(match, ri, replace(rnd, tricks=tricks))
-
-
-def _forced(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
-    """A throw held to each of its units in turn, or played whole."""
-    at = _move_at(match, d)
-    if at is None:
-        return
-    ri, ti, mi = at
-    rnd = match.rounds[ri]
-    m = rnd.tricks[ti].moves[mi]
-    order = rnd.order()
-    if order is None:
-        return
-    if m.failed:
-        whole = replace(m, forced=None, blocker=None)
-        yield (SjEdit("forced", f"{_where(match, ri, ti, mi)}'s throw "
-                      f"{format_hand(m.cards)} stood", rnd.number, ti + 1, mi + 1, m.seat,
-                      format_hand(m.played), format_hand(m.cards)),
-               _with_moves(match, ri, {(ti, mi): whole}))  # fmt: skip
-    try:
-        units = classify(order, m.cards).units
-    except IllegalPlayError:  # no lead: nothing to hold it to
-        return
-    for u in sorted(units, key=lambda u: (u.size, u.top)):
-        part = sum(one(c) for c in u.ids)
-        if part == m.played and m.failed:
-            continue
-        edit = SjEdit("forced", f"{_where(match, ri, ti, mi)}'s throw {format_hand(m.cards)} "
-                      f"was held to {format_hand(part)}", rnd.number, ti + 1, mi + 1, m.seat,
-                      format_hand(m.played), format_hand(part))  # fmt: skip
-        yield edit, _with_moves(match, ri, {(ti, mi): replace(m, forced=part, blocker=None)})
-
-
-def _played_by(rnd: SjRound, seat: int) -> int:
-    return sum(m.played for t in rnd.tricks for m in t.moves if m.seat == seat)
 
 
 def _deal_swaps(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
     """A card missing from a seat's deal taken from another line (deal or kitty) in exchange
     for one the seat never plays; a third copy replaced by a card nobody was dealt."""
-    ri = _round_index(match, d)
+    ri = round_index(match, d)
     if ri is None:
         return
     rnd = match.rounds[ri]
     if rnd.deal is None:
         return
-    at = _move_at(match, d)
+    at = move_at(match, d)
     n = len(rnd.deal)
     lines: list[tuple[str, SjCards | None]] = [(f"deal {s + 1}", rnd.deal[s]) for s in range(n)]
     lines += [("kitty", rnd.kitty), ("discard", rnd.discard)]
@@ -361,17 +205,18 @@ def _deal_swaps(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candi
         mine = rnd.deal[seat]
         missing = [c for c in distinct(m.played) if not count(mine.known, c)]
         spare = [c for c in distinct(mine.known)
-                 if count(mine.known, c) > count(_played_by(rnd, seat), c)]  # fmt: skip
+                 if count(mine.known, c) > count(played_by(rnd, seat), c)]  # fmt: skip
         for a in missing:
             for j, (name, line) in enumerate(lines):
                 if j == seat or line is None or not count(line.known, a):
                     continue
                 for b in spare:
                     new = _exchange(rnd, seat, j, a, b)
-                    edit = SjEdit("deal_swap", f"{match.players[seat]} was dealt {_c(a)} "
-                                  f"instead of {_c(b)} (and {name} {_c(b)} instead of {_c(a)})",
-                                  rnd.number, None, None, seat, _c(b), _c(a))  # fmt: skip
-                    yield edit, _with_round(match, ri, new)
+                    edit = SjEdit("deal_swap", f"{match.players[seat]} was dealt {word(a)} "
+                                  f"instead of {word(b)} (and {name} {word(b)} instead of "
+                                  f"{word(a)})",
+                                  rnd.number, None, None, seat, word(b), word(a))  # fmt: skip
+                    yield edit, with_round(match, ri, new)
     if d.code == "SJ301":
         rules = base.rules
         if rules is None:
@@ -390,9 +235,9 @@ def _deal_swaps(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candi
                     continue
                 for b in nobody:
                     new = _exchange(rnd, who, None, b, a)
-                    said = f"{match.players[who]} was dealt {_c(b)}, not {_c(a)}"
-                    edit = SjEdit("deal_swap", said, rnd.number, None, None, who, _c(a), _c(b))
-                    yield edit, _with_round(match, ri, new)
+                    said = f"{match.players[who]} was dealt {word(b)}, not {word(a)}"
+                    edit = SjEdit("deal_swap", said, rnd.number, None, None, who, word(a), word(b))
+                    yield edit, with_round(match, ri, new)
 
 
 def _exchange(rnd: SjRound, seat: int, j: int | None, a: int, b: int) -> SjRound:
@@ -400,20 +245,20 @@ def _exchange(rnd: SjRound, seat: int, j: int | None, a: int, b: int) -> SjRound
     assert rnd.deal is not None
     deal = list(rnd.deal)
     n = len(deal)
-    deal[seat] = replace(deal[seat], known=_swap_card(deal[seat].known, b, a))
+    deal[seat] = replace(deal[seat], known=swap_card(deal[seat].known, b, a))
     kitty, discard = rnd.kitty, rnd.discard
     if j is not None and j < n:
-        deal[j] = replace(deal[j], known=_swap_card(deal[j].known, a, b))
+        deal[j] = replace(deal[j], known=swap_card(deal[j].known, a, b))
     elif j == n and kitty is not None:
-        kitty = replace(kitty, known=_swap_card(kitty.known, a, b))
+        kitty = replace(kitty, known=swap_card(kitty.known, a, b))
     elif j == n + 1 and discard is not None:
-        discard = replace(discard, known=_swap_card(discard.known, a, b))
+        discard = replace(discard, known=swap_card(discard.known, a, b))
     return replace(rnd, deal=tuple(deal), kitty=kitty, discard=discard)
 
 
 def _sizes(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
     """A card moved from a line too long to one too short (a deal or the kitty)."""
-    ri = _round_index(match, d)
+    ri = round_index(match, d)
     rules = base.rules
     if ri is None or rules is None:
         return
@@ -439,9 +284,9 @@ def _sizes(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]
                 new = replace(rnd, deal=tuple(new_lines[:n]),
                               kitty=new_lines[n] if rnd.kitty is not None else None)  # fmt: skip
                 where = "the kitty" if j == n else f"{match.players[j]}'s deal"
-                yield (SjEdit("deal_move", f"{_c(c)} was in {where} too", rnd.number, None,
-                              None, j if j < n else None, None, _c(c)),
-                       _with_round(match, ri, new))  # fmt: skip
+                yield (SjEdit("deal_move", f"{word(c)} was in {where} too", rnd.number, None,
+                              None, j if j < n else None, None, word(c)),
+                       with_round(match, ri, new))  # fmt: skip
     for i in longs:
         for c in distinct(lines[i].known):
             targets: list[int | None] = [*shorts] or [None]
@@ -454,11 +299,12 @@ def _sizes(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]
                     )
                 new = replace(rnd, deal=tuple(new_lines[:n]),
                               kitty=new_lines[n] if rnd.kitty is not None else None)  # fmt: skip
-                to = f", but to {_line_name(match, to_line, n)}" if to_line is not None else ""
-                edit = SjEdit("deal_move", f"{_c(c)} was not in {_line_name(match, i, n)}{to}",
-                              rnd.number,
-                              None, None, i if i < n else None, _c(c), None)  # fmt: skip
-                yield edit, _with_round(match, ri, new)
+                said = (f"{word(c)} was not in {_line_name(match, i, n)}" if to_line is None else
+                        f"{word(c)} was in {_line_name(match, to_line, n)}, not "
+                        f"{_line_name(match, i, n)}")  # fmt: skip
+                edit = SjEdit("deal_move", said, rnd.number, None, None, i if i < n else None,
+                              word(c), None)  # fmt: skip
+                yield edit, with_round(match, ri, new)
 
 
 def _line_name(match: SjMatch, k: int, n: int) -> str:
@@ -479,7 +325,7 @@ def _bids_at(match: SjMatch, rnd: SjRound, d: Diagnostic) -> list[int]:
 
 
 def _bids(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
-    ri = _round_index(match, d)
+    ri = round_index(match, d)
     if ri is None:
         return
     rnd = match.rounds[ri]
@@ -489,7 +335,7 @@ def _bids(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
         edit = SjEdit("bid", f"round {rnd.number}: {match.players[b.seat]} made no bid "
                       f"{format_hand(b.cards)}", rnd.number, None, None, b.seat,
                       format_hand(b.cards), None)  # fmt: skip
-        yield edit, _with_round(match, ri, replace(rnd, bids=bids))
+        yield edit, with_round(match, ri, replace(rnd, bids=bids))
 
 
 def _points_text(p: SjPoints) -> str:
@@ -507,7 +353,7 @@ def _points_text(p: SjPoints) -> str:
 
 def _bid_cards(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
     """A bid written with the wrong cards: as many cards of the dominant rank (or jokers)."""
-    ri = _round_index(match, d)
+    ri = round_index(match, d)
     if ri is None:
         return
     rnd = match.rounds[ri]
@@ -528,12 +374,12 @@ def _bid_cards(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candid
             yield (SjEdit("bid", f"round {rnd.number}: {match.players[b.seat]} bid "
                           f"{format_hand(cards)}, not {format_hand(b.cards)}", rnd.number,
                           None, None, b.seat, format_hand(b.cards), format_hand(cards)),
-                   _with_round(match, ri, replace(rnd, bids=bids)))  # fmt: skip
+                   with_round(match, ri, replace(rnd, bids=bids)))  # fmt: skip
 
 
 def _header(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
     """The round's trump, dealer or rank written otherwise."""
-    ri = _round_index(match, d)
+    ri = round_index(match, d)
     if ri is None:
         return
     rnd = match.rounds[ri]
@@ -542,7 +388,7 @@ def _header(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate
             if t != rnd.trump:
                 yield (SjEdit("trump", f"round {rnd.number} was played with trump {t}",
                               rnd.number, None, None, None, rnd.trump, t),
-                       _with_round(match, ri, replace(rnd, trump=t)))  # fmt: skip
+                       with_round(match, ri, replace(rnd, trump=t)))  # fmt: skip
     if d.code == "SJ304":
         for s in range(len(match.players)):
             if s != rnd.dealer:
@@ -550,25 +396,34 @@ def _header(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate
                               rnd.number, None, None, s,
                               None if rnd.dealer is None else match.players[rnd.dealer],
                               match.players[s]),
-                       _with_round(match, ri, replace(rnd, dealer=s)))  # fmt: skip
+                       with_round(match, ri, replace(rnd, dealer=s)))  # fmt: skip
     if d.code == "SJ505":
         for v in range(2, 15):
             if v != rnd.rank:
                 yield (SjEdit("rank", f"round {rnd.number} was played at {level_text(v)}",
                               rnd.number, None, None, None,
                               None if rnd.rank is None else level_text(rnd.rank), level_text(v)),
-                       _with_round(match, ri, replace(rnd, rank=v)))  # fmt: skip
+                       with_round(match, ri, replace(rnd, rank=v)))  # fmt: skip
 
 
 def _calls(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
     """Only some of the calls made: as many as the rules allow, the first ones first."""
-    ri = _round_index(match, d)
+    ri = round_index(match, d)
     rules = base.rules
     if ri is None or rules is None:
         return
     from itertools import combinations
 
     rnd = match.rounds[ri]
+    for i, c in enumerate(rnd.calls):  # a call of another copy (2nd for 1st, ...)
+        for ordinal in range(1, rules.decks + 1):
+            if ordinal == c.ordinal:
+                continue
+            calls = (*rnd.calls[:i], replace(c, ordinal=ordinal), *rnd.calls[i + 1 :])
+            said = " ".join(_call_text(x.card, x.ordinal) for x in calls)
+            yield (SjEdit("calls", f"round {rnd.number}: the calls were {said}", rnd.number,
+                          None, None, None, call_text(rnd.calls), said),
+                   with_round(match, ri, replace(rnd, calls=calls)))  # fmt: skip
     most = min(rules.friends, len(rnd.calls))
     for k in range(most, 0, -1):
         for kept in combinations(range(len(rnd.calls)), k):
@@ -577,29 +432,30 @@ def _calls(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]
                 continue
             said = " ".join(_call_text(c.card, c.ordinal) for c in calls)
             yield (SjEdit("calls", f"round {rnd.number}: the calls were {said}", rnd.number,
-                          None, None, None, None, said),
-                   _with_round(match, ri, replace(rnd, calls=calls)))  # fmt: skip
+                          None, None, None, call_text(rnd.calls), said),
+                   with_round(match, ri, replace(rnd, calls=calls)))  # fmt: skip
 
 
 def _call_text(card: int, ordinal: int) -> str:
     suffix = {1: "st", 2: "nd", 3: "rd"}.get(ordinal, "th")
-    return f"{ordinal}{suffix} {_c(card)}"
+    return f"{ordinal}{suffix} {word(card)}"
 
 
 def _join(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
-    at = _move_at(match, d)
+    at = move_at(match, d)
     if at is None:
         return
     ri, ti, mi = at
     m = match.rounds[ri].tricks[ti].moves[mi]
-    yield (SjEdit("join", f"{_where(match, ri, ti, mi)} "
+    plain, joined = format_hand(m.cards), f"{format_hand(m.cards)} joins"
+    yield (SjEdit("join", f"{where(match, ri, ti, mi)} "
                   + ("did not join" if m.joins else "joined"), match.rounds[ri].number,
-                  ti + 1, mi + 1, m.seat),
-           _with_moves(match, ri, {(ti, mi): replace(m, joins=not m.joins)}))  # fmt: skip
+                  ti + 1, mi + 1, m.seat, *((joined, plain) if m.joins else (plain, joined))),
+           with_moves(match, ri, {(ti, mi): replace(m, joins=not m.joins)}))  # fmt: skip
 
 
 def _drop(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
-    ri = _round_index(match, d)
+    ri = round_index(match, d)
     if ri is None:
         return
     rnd = match.rounds[ri]
@@ -607,7 +463,7 @@ def _drop(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
         k = d.location.trick - 1
         yield (SjEdit("drop", f"round {rnd.number} ended after trick {k}: the tricks after "
                       "it were not played", rnd.number, k + 1, None, None),
-               _with_round(match, ri, replace(rnd, tricks=rnd.tricks[:k])))  # fmt: skip
+               with_round(match, ri, replace(rnd, tricks=rnd.tricks[:k])))  # fmt: skip
     if d.code == "SJ507":
         yield (SjEdit("drop", f"the match ended before round {rnd.number}: the rounds from it "
                       "on were not played", rnd.number, None, None, None),
@@ -625,6 +481,9 @@ def _figures(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidat
     else:
         computed = {}
     changed: list[str] = []
+    first: int | None = None  # the first round whose lines change
+    was: list[str] = []  # each line changed as written, and as it becomes (`now`)
+    now: list[str] = []
     for i, rnd in enumerate(rounds):
         lg = ledgers.get(rnd.number)
         r = lg.result if lg else None
@@ -639,6 +498,8 @@ def _figures(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidat
             if want != p:
                 new = replace(new, points=want)
                 changed.append(f"round {rnd.number}'s points line read {_points_text(want)}")
+                was.append(f"points {points_text(p)}")
+                now.append(f"points {points_text(want)}")
         o = rnd.outcome
         if o is not None:
             ch = r.change
@@ -650,88 +511,31 @@ def _figures(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidat
                 nxt_text = f" next {match.players[nxt]}" if nxt is not None else ""
                 changed.append(f"round {rnd.number}'s result line read {side} +{steps}"
                                f"{nxt_text}")  # fmt: skip
+                was.append(f"result {outcome_text(o)}")
+                now.append(f"result {outcome_text(want_o)}")
         levels = computed.get(rnd.number, lg.levels)
         if rnd.levels is not None and tuple(rnd.levels.levels) != levels:
             new = replace(new, levels=SjLevels(levels, rnd.levels.pos))
             changed.append(f"round {rnd.number}'s levels read "
                            f"{' '.join(level_text(v) for v in levels)}")  # fmt: skip
+            was.append(f"levels {levels_text(rnd.levels)}")
+            now.append(f"levels {' '.join(level_text(v) for v in levels)}")
+        if new is not rnd and first is None:
+            first = rnd.number
         rounds[i] = new
     out = replace(match, rounds=rounds)
     res = match.result
     if res is not None and (tuple(res.levels) != base.levels or
                             tuple(sorted(res.winners)) != tuple(sorted(base.winners))):  # fmt: skip
-        out = replace(out, result=SjMatchResult(base.levels, base.winners, res.pos))
+        fixed = SjMatchResult(base.levels, base.winners, res.pos)
+        out = replace(out, result=fixed)
         changed.append("[Result] read " + " ".join(level_text(v) for v in base.levels))
+        was.append(f'[Result "{result_text(res)}"]')
+        now.append(f'[Result "{result_text(fixed)}"]')
     if changed:
         yield SjEdit("points" if "points" in changed[0] else "result", "; ".join(changed),
-                     match.rounds[0].number if match.rounds else None), out  # fmt: skip
-
-
-def _leftover(match: SjMatch, base: SjReport, ri: int, seat: int) -> int:
-    """Cards the seat held at play (as the validator rebuilt them) that it never plays."""
-    number = match.rounds[ri].number
-    lg = next((x for x in base.rounds if x.number == number), None)
-    if lg is None:
-        return 0
-    held, played = lg.deal[seat], _played_by(match.rounds[ri], seat)
-    out = 0
-    for c in distinct(held):
-        extra = count(held, c) - count(played, c)
-        if extra > 0:
-            out += extra * one(c)
-    return out
-
-
-def _substitute(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
-    """A card of the play replaced by one the seat held and never plays in the record."""
-    at = _move_at(match, d)
-    if at is None:
-        return
-    ri, ti, mi = at
-    m = match.rounds[ri].tricks[ti].moves[mi]
-    if m.failed:
-        return
-    for b in distinct(_leftover(match, base, ri, m.seat)):
-        for a in distinct(m.cards):
-            yield _played(match, at, _swap_card(m.cards, a, b))
-
-
-def _played(match: SjMatch, at: tuple[int, int, int], new: int) -> Candidate:
-    """The candidate in which the move at `at` (round, trick, move indices) played `new`."""
-    ri, ti, mi = at
-    m = match.rounds[ri].tricks[ti].moves[mi]
-    edit = SjEdit("substitute", f"{_where(match, ri, ti, mi)} played {format_hand(new)}, "
-                  f"not {format_hand(m.cards)}", match.rounds[ri].number, ti + 1, mi + 1,
-                  m.seat, format_hand(m.cards), format_hand(new))  # fmt: skip
-    return edit, _with_moves(match, ri, {(ti, mi): replace(m, cards=new)})
-
-
-def _shrink(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
-    """A card of the play left out (written in it by mistake)."""
-    at = _move_at(match, d)
-    if at is None:
-        return
-    ri, ti, mi = at
-    m = match.rounds[ri].tricks[ti].moves[mi]
-    if m.failed or size(m.cards) < 2:
-        return
-    for a in distinct(m.cards):
-        yield _played(match, at, m.cards - one(a))
-
-
-def _seat(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
-    """The play written for the wrong seat."""
-    at = _move_at(match, d)
-    if at is None:
-        return
-    ri, ti, mi = at
-    m = match.rounds[ri].tricks[ti].moves[mi]
-    for s in range(len(match.players)):
-        if s != m.seat:
-            edit = SjEdit("seat", f"{_where(match, ri, ti, mi)} was {match.players[s]}'s play",
-                          match.rounds[ri].number, ti + 1, mi + 1, s, match.players[m.seat],
-                          match.players[s])  # fmt: skip
-            yield edit, _with_moves(match, ri, {(ti, mi): replace(m, seat=s)})
+                     first, before="; ".join(was),
+                     after="; ".join(now)), out  # fmt: skip
 
 
 def _read(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
@@ -769,13 +573,13 @@ def _read(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
 
 GENERATORS: dict[str, tuple[Gen, ...]] = {
     "ZF001": (_read,),
-    "SJ101": (_shrink, _substitute, _swaps),
-    "SJ201": (_substitute, _swaps),
-    "SJ102": (_substitute, _swaps, _deal_swaps),
-    "SJ202": (_seat, _order),
-    "SJ203": (_order, _seat),
-    "SJ103": (_forced,),
-    "SJ104": (_forced, _swaps),
+    "SJ101": (shrinks, substitutes, swaps),
+    "SJ201": (substitutes, swaps, follows),
+    "SJ102": (substitutes, swaps, _deal_swaps, unseen_cards),
+    "SJ202": (seats, orders, reseats),
+    "SJ203": (orders, seats, reseats),
+    "SJ103": (forced_parts,),
+    "SJ104": (forced_parts, swaps),
     "SJ301": (_deal_swaps,),
     "SJ302": (_sizes,),
     "SJ303": (_sizes,),
@@ -787,7 +591,7 @@ GENERATORS: dict[str, tuple[Gen, ...]] = {
     "SJ304": (_header,),
     "SJ505": (_header,),
     "SJ406": (_calls,),
-    "SJ407": (_join,),
+    "SJ407": (_join, _calls),
     "SJ204": (_drop,),
     "SJ507": (_drop,),
 }

@@ -30,20 +30,49 @@ from typing import TypedDict
 
 from zfrec.diagnostics import Cause, Diagnostic
 from zfrec.errors import GameError, IllegalPlayError, Location, RulesError
-from zfrec.games.shengji.cards import contains, count, distinct, format_hand, size
+from zfrec.games.shengji.cards import (
+    contains,
+    count,
+    distinct,
+    format_hand,
+    size,
+)
 from zfrec.games.shengji.drawstate import bid_dealer, draw_state
 from zfrec.games.shengji.events import PlayEvent, RoundResult
 from zfrec.games.shengji.follow import judge_follow
-from zfrec.games.shengji.formats import classify, suit_of, unit_text
+from zfrec.games.shengji.formats import Format, classify, suit_of, unit_text
 from zfrec.games.shengji.order import Order, make_order
-from zfrec.games.shengji.rebuild import Rebuilt, full_deck, rebuild, shown, whole_hands
-from zfrec.games.shengji.records import TRUMPS, SjCards, SjMatch, SjMove, SjRound
+from zfrec.games.shengji.rebuild import (
+    Rebuilt,
+    first_shown,
+    rebuild,
+    shown,
+    whole_hands,
+)
+from zfrec.games.shengji.records import (
+    TRUMPS,
+    SjMatch,
+    SjMove,
+    SjRound,
+    SjTrick,
+)
 from zfrec.games.shengji.report import SjReport, SjRoundLedger, did_you_mean, follow_hint, itemised
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.rules import SjRules, level_rank, level_text
 from zfrec.games.shengji.scoring import raise_level
 from zfrec.games.shengji.throws import check_throw
 from zfrec.games.shengji.unseen import blockers, less
+from zfrec.games.shengji.verdicts import (
+    adds_up,
+    band,
+    copies_out,
+    deal_findings,
+    kept_back,
+    kitty_wrong,
+    no_join,
+    result_findings,
+    why_leads,
+)
 from zfrec.record.model import Pos
 from zfrec.record.problems import Fix
 
@@ -62,7 +91,7 @@ RULES_MD = "RULES-SHENGJI.md"
 # Errors that change what the replay computes for the rest of a round: its ledger follows.
 ALTERING = frozenset((
     "SJ102", "SJ103", "SJ104", "SJ203", "SJ204", "SJ206", "SJ301", "SJ302", "SJ303", "SJ304",
-    "SJ401", "SJ402", "SJ403", "SJ404", "SJ405", "SJ505",
+    "SJ401", "SJ402", "SJ403", "SJ404", "SJ405", "SJ406", "SJ505",
 ))  # fmt: skip
 # Findings that, written without a cause, follow from an earlier one: at the same move (a
 # seat out of turn), in the same trick (after a lead that was wrong), or in the same round
@@ -137,6 +166,11 @@ class _Replay:
         self.last_state: RoundState | None = None
         self.last_rebuilt: Rebuilt | None = None
         self.hidden_kitty = 0  # the round's discard as far as not written (`unseen`)
+        self.tricks: list[SjTrick] = []  # the round's tricks as written (`why_leads`)
+        # seat -> the first error at one of its plays in the round (`kept_cause`), and whether
+        # the round's plays account for every card of the hands at play
+        self.erred: dict[int, Cause] = {}
+        self.written_whole = False
 
     # reporting ---------------------------------------------------------------------------------
 
@@ -171,6 +205,8 @@ class _Replay:
             self.trick_root = cause or Cause(line, col, code)
         if code in ("SJ202", "SJ203"):
             self.move_cause = cause or Cause(line, col, code)
+        if seat is not None and trick is not None and found.severity == "error":
+            self.erred.setdefault(seat, cause or Cause(line, col, code))
         return found
 
     def engine(
@@ -206,7 +242,7 @@ class _Replay:
         starts = [rnd.pos[0] if rnd.pos else 0 for rnd in match.rounds]
         problems = sorted(match.problems, key=lambda p: p.pos)
         for i, rnd in enumerate(match.rounds):
-            self.round_no, self.root, self.spent = rnd.number, None, {}
+            self.round_no, self.root, self.spent, self.erred = rnd.number, None, {}, {}
             end = starts[i + 1] if i + 1 < len(starts) else None
             self.lost = []
             while problems and (end is None or problems[0].pos[0] < end):
@@ -230,28 +266,13 @@ class _Replay:
             self.trusted = self.ledgers[-1].result is None
             winners = winners or won
         self.round_no = None
-        self.result(levels, winners)
+        for code, message, pos, _, rule in result_findings(self.match, levels, winners):
+            self.note(code, message, pos, rule=rule)  # the [Result] tag
         return SjReport(match, rules, tuple(self.found), tuple(self.ledgers), tuple(levels),
                         winners, self.moves)  # fmt: skip
 
     def _names(self, seats: Sequence[int]) -> str:
         return " and ".join(self.names[s] for s in seats)
-
-    def result(self, levels: list[int], winners: tuple[int, ...]) -> None:
-        """The `[Result]` tag against the levels and winners computed."""
-        res = self.match.result
-        if res is None:
-            return
-        if res.levels and tuple(res.levels) != tuple(levels):
-            self.note("SJ506", "the final levels are "
-                      f"{' '.join(level_text(v) for v in levels)}, not "
-                      f"{' '.join(level_text(v) for v in res.levels)}", res.pos,
-                      rule="12, 14")  # fmt: skip
-        if tuple(sorted(res.winners)) != tuple(sorted(winners)) and (res.winners or winners):
-            got = self._names(winners) if winners else "nobody yet"
-            self.note("SJ506", f"the match is won by {got}, not "
-                      f"{self._names(res.winners) if res.winners else 'nobody'}", res.pos,
-                      rule="14")  # fmt: skip
 
     # a round -----------------------------------------------------------------------------------
 
@@ -267,7 +288,8 @@ class _Replay:
                       f"{self.names[rnd.dealer]}", rnd.pos, seat=rnd.dealer, cause=dealer_cause,
                       rule="12")  # fmt: skip
         written_dealer = rnd.dealer if rnd.dealer is not None else dealer
-        self.deal_checks(rules, rnd)
+        for code, message, pos, seat, rule in deal_findings(rules, rnd, self.names):
+            self.note(code, message, pos, seat=seat, rule=rule)
         first = dealer if dealer is not None else 0
         lead_dealer = written_dealer if written_dealer is not None else 0
         dealt: list[tuple[int, int] | None] = (
@@ -282,6 +304,7 @@ class _Replay:
         bids: list[int] = []
         if rb is None:
             played, bids = shown(rnd, n)
+            played = first_shown(rnd, played, dealt, up, rules.decks, lead_dealer)
             rb = rebuild(rules, lead_dealer, dealt, (up, down), bids, played, first)
         # the expected rank: the declarers' level (the dealer's), round 1 at 2
         expect = levels[written_dealer] if written_dealer is not None else 2
@@ -308,8 +331,8 @@ class _Replay:
         if order is None:
             return None
         if written_dealer is None:  # the deal was rebuilt for seat 1 dealing: again for this one
-            if not played:
-                played, bids = shown(rnd, n)
+            played, bids = shown(rnd, n)  # (the copies shown too often: by this dealer's)
+            played = first_shown(rnd, played, dealt, up, rules.decks, lead_dealer)
             rb = rebuild(rules, lead_dealer, dealt, (up, down), bids, played, first)
         at_play = rb.at_play(lead_dealer)  # copied by the state: the ledger's below
         state = RoundState.from_hands(
@@ -325,7 +348,7 @@ class _Replay:
         level_cause = rank_cause
         d_cause: Cause | None = None
         if result is not None:
-            level_cause, d_cause = self.ledger(rules, rnd, result)
+            level_cause, d_cause = self.ledger(rules, rnd, result, state.last_lead)
             decl = result.declarers
             wins = []
             for s in range(n):
@@ -356,39 +379,6 @@ class _Replay:
         ))  # fmt: skip
         return new_levels, next_dealer, won, d_cause or self.root, level_cause
 
-    def deal_checks(self, rules: SjRules, rnd: SjRound) -> None:
-        """Hand and kitty sizes, and copies (rulings 2, 11, 15)."""
-        seen: dict[int, int] = {}
-        parts: list[tuple[SjCards, int | None]] = []
-        hand_size = rules.hand_size  # a property worked out at each call
-        known = cards = 0  # the known cards of every part, and how many (each counted once)
-        for s, d in enumerate(rnd.deal or ()):
-            parts.append((d, s))
-            if d.known or d.unknown:
-                k = size(d.known)
-                known, cards = known + d.known, cards + k
-                if k + d.unknown != hand_size:
-                    self.note("SJ302", f"{self.names[s]} is dealt {k + d.unknown} cards, not "
-                              f"{rules.hand_size}", d.pos, seat=s, rule="15")  # fmt: skip
-        if rnd.kitty is not None:
-            parts.append((rnd.kitty, None))
-            k = size(rnd.kitty.known)
-            known, cards = known + rnd.kitty.known, cards + k
-            if k + rnd.kitty.unknown != rules.kitty:
-                self.note("SJ303", f"the kitty holds {rules.kitty} cards, not "
-                          f"{k + rnd.kitty.unknown}", rnd.kitty.pos, rule="11")  # fmt: skip
-        if cards == 54 * rules.decks and known == full_deck(rules.decks):
-            return  # the common case: every copy once (with as many cards, no field overflows)
-        for d, who in parts:
-            for c in distinct(d.known):
-                seen[c] = seen.get(c, 0) + count(d.known, c)
-                if seen[c] > rules.decks:
-                    word = ("a second", "a third", "a fourth")[rules.decks - 1]
-                    self.note("SJ301", f"{word} copy of {format_hand(1 << 2 * c)}: "
-                              f"{rules.decks} deck(s) hold {rules.decks}", d.pos, seat=who,
-                              rule="2")  # fmt: skip
-                    seen[c] = rules.decks
-
     def draw_phase(
         self, rules: SjRules, rnd: SjRound, rb: Rebuilt, rank: int, dealer: int | None,
         written: int | None,
@@ -398,9 +388,11 @@ class _Replay:
         st = draw_state(rules, rb, level_rank(rank), dealer)
         if st is None:
             return (written if written is not None else 0), None
+        stood = False  # some bid the engine took (a refused one sets no trump)
         for b in rnd.bids:
             try:
                 st.bid(b.seat, b.cards)
+                stood = True
             except IllegalPlayError as exc:
                 self.engine(exc, b.pos, seat=b.seat)
         self.round_cause = self.root
@@ -410,12 +402,12 @@ class _Replay:
         # kitty as a set, so it is checked only where any order gives the same (R15).
         turned = rnd.kitty is not None and not rnd.kitty.unknown and rules.no_bid == "first_card"
         # (the kitty's plain suits asked only when no bid was made)
-        settled = rnd.bids or (turned and len({c & 3 for c in distinct(rb.kitty) if c < 52}) <= 1)
+        settled = stood or (turned and len({c & 3 for c in distinct(rb.kitty) if c < 52}) <= 1)
         if settled and rnd.trump is not None:
             trump = "nt" if st.order.trump is None else TRUMPS[st.order.trump]
             if trump != rnd.trump:
                 said = _order(rank, rnd.trump)
-                how = "the bids that stand give" if rnd.bids else "with no bid, the kitty gives"
+                how = "the bids that stand give" if stood else "with no bid, the kitty gives"
                 self.note("SJ405", f"{how} {st.order.describe()}, not "
                           f"{said.describe() if said else rnd.trump}", rnd.pos,
                           rule="15")  # fmt: skip
@@ -443,6 +435,9 @@ class _Replay:
 
     def play_phase(self, rules: SjRules, rnd: SjRound, state: RoundState, rb: Rebuilt) -> None:
         n = rules.players
+        self.tricks = rnd.tricks
+        written = sum(size(x.played) for tr in rnd.tricks for x in tr.moves)
+        self.written_whole = written == sum(size(h) for h in state.hands)
         guessed = list(rb.guessed)
         known = rnd.discard.known if rnd.discard else 0
         # the kitty's cards no line shows (none where the discard is written whole, the usual)
@@ -491,9 +486,12 @@ class _Replay:
                 return
             open_tail = may_stop and t == len(rnd.tricks) and len(trick.moves) < n
             if len(trick.moves) != n and not open_tail:
+                # a play the reader could not read whole may be why (`2 5d` for `2: 5d`)
+                unread_at = next((read_causes[m.pos] for m in trick.moves
+                                  if read_causes and m.pos in read_causes), None)  # fmt: skip
                 self.note("SJ206", f"a trick has {n} plays, one by each seat, not "
                           f"{len(trick.moves)}; the rest of the round is not judged", trick.pos,
-                          trick=t, rule="7")  # fmt: skip
+                          trick=t, rule="7", cause=unread_at)  # fmt: skip
                 return
             unjudged = False
             self.trick_root = None
@@ -583,10 +581,10 @@ class _Replay:
         leading = state.lead is None
         if seat != state.turn:
             if leading:
-                self.note("SJ203", f"{self.names[state.turn]} leads trick {t}: "
-                          + ("the dealer leads the first trick" if t == 1 else
-                             "the winner of the last trick leads the next"),
-                          m.pos, cause=winner_cause, rule="8", **at)  # fmt: skip
+                leads = why_leads(self.names, self.tricks, state.turn, t)
+                self.note("SJ203", f"{self.names[state.turn]} leads trick {t}, not "
+                          f"{self.names[seat]}: {leads}", m.pos, cause=winner_cause, rule="8",
+                          **at)  # fmt: skip
             else:
                 self.note("SJ202", f"it is {self.names[state.turn]}'s turn, not "
                           f"{self.names[seat]}'s", m.pos, rule="1", **at)  # fmt: skip
@@ -651,10 +649,12 @@ class _Replay:
             said = (
                 f"{self.names[m.seat]} joins the dealer's team with this play: it is a called copy"
                 if joined
-                else f"{self.names[m.seat]} does not join here: no called copy is played that "
-                "the calls name, or the seat is on the dealer's team already"
+                else f"{self.names[m.seat]} does not join here: "
+                + no_join(self.names, self.tricks, state.dealer, state.calls, m, t)
             )
-            self.note("SJ407", said, m.pos, trick=t, turn=turn, seat=m.seat, rule="16")
+            d = self.note("SJ407", said, m.pos, trick=t, turn=turn, seat=m.seat, rule="16")
+            # the teams are the engine's from here, not the record's: the points follow
+            self.root = self.root or d.cause or Cause(*_lc(d.location), d.code)
 
     def throw(self, state: RoundState, m: SjMove, guessed: list[int], at: _At) -> bool:
         """A lead of more than one unit: whether it stands, as the record says (ruling 10)."""
@@ -687,10 +687,22 @@ class _Replay:
             if not check.stands:
                 assert check.unit is not None and check.blocker is not None
                 blocker = (seat + 1 + check.blocker) % state.n
+                kept = (
+                    kept_back(self.tricks, state.hands[blocker], blocker, m, at["trick"])
+                    if self.written_whole and blocker in self.erred
+                    else 0
+                )
+                if kept and check_throw(order, cards, [
+                    less(h, kept) if (seat + i) % state.n == blocker else h
+                    for i, h in enumerate(others, 1)
+                ]).stands:  # fmt: skip
+                    why: Cause | None = self.erred[blocker]
+                else:
+                    why = None
                 self.note("SJ103", f"the throw {format_hand(cards)} cannot stand: "
                           f"{self.names[blocker]} holds a higher {check.unit.kind} than "
                           f"{unit_text(check.unit)}; it is held to {format_hand(check.forced)}",
-                          m.pos, rule="10", **at)  # fmt: skip
+                          m.pos, rule="10", cause=why, **at)  # fmt: skip
             state.force_play(seat, cards, cards)
             return False
         forced = m.played
@@ -718,8 +730,12 @@ class _Replay:
         text = format_hand(sum(1 << 2 * c for c in missing))
         hint = did_you_mean(missing, less(hand, guessed))  # never a guessed card
         spent = [self.spent[m.seat, c] for c in missing if (m.seat, c) in self.spent]
-        self.note("SJ102", f"{self.names[m.seat]} does not hold {text}"
-                  + (" (already played)" if spent else "")
+        said = (
+            " (already played)"
+            if spent
+            else copies_out(self.names, self.tricks, m, missing, state.rules.decks)
+        )
+        self.note("SJ102", f"{self.names[m.seat]} does not hold {text}{said}"
                   + (f"; did you mean {hint}?" if hint else ""), m.pos, rule="2",
                   cause=spent[0] if spent else None, **at)  # fmt: skip
 
@@ -727,12 +743,21 @@ class _Replay:
         order, lead = state.order, state.lead
         assert order is not None and lead is not None
         hint = follow_hint(order, lead, hand, m.cards, reason)
-        self.note("SJ201", f"{self.names[m.seat]} {reason}{hint}", m.pos, rule="7", **at)
+        kept = (
+            kept_back(self.tricks, state.hands[m.seat], m.seat, m, at["trick"])
+            if self.written_whole and m.seat in self.erred
+            else 0
+        )
+        why = None  # legal but for cards the seat keeps only by an earlier error of its own
+        if kept and judge_follow(order, lead, less(hand, kept), m.cards) is None:
+            why = self.erred[m.seat]
+        self.note("SJ201", f"{self.names[m.seat]} {reason}{hint}", m.pos, rule="7", cause=why,
+                  **at)  # fmt: skip
 
     # the ledger --------------------------------------------------------------------------------
 
     def ledger(
-        self, rules: SjRules, rnd: SjRound, r: RoundResult
+        self, rules: SjRules, rnd: SjRound, r: RoundResult, last_lead: Format | None = None
     ) -> tuple[Cause | None, Cause | None]:
         """The written points and level change against the engine's; returns the causes that
         the levels and the next dealer inherit."""
@@ -744,26 +769,26 @@ class _Replay:
 
         p = rnd.points
         if p is not None:
+            wrong_kitty = kitty_wrong(self.names, rnd, r, last_lead)
+            kd = None
+            if wrong_kitty:
+                kd = self.note("SJ502", wrong_kitty, p.pos, cause=root, rule="11")
+                points_cause = mark(kd)
             wrong = []
             if p.total is not None and p.total != r.total:
                 wrong.append(f"the opponents took {r.total} points, not {p.total}")
+                if p.taken != r.taken and (p.total != p.taken or r.total != r.taken):
+                    wrong.append(f"{r.taken} of them in tricks, not {p.taken}")
             elif p.taken != r.taken:
                 wrong.append(f"the opponents took {r.taken} points in tricks, not {p.taken}")
             if p.penalty != r.penalty:
                 wrong.append(f"the throw penalties come to {r.penalty}, not {p.penalty}")
             if wrong:
-                d = self.note("SJ501", "; ".join(wrong) + itemised(r), p.pos, cause=root,
+                # a line whose own figures add up, with only its kitty wrong, is wrong by that
+                alone = kd is not None and adds_up(p) and p.taken == r.taken
+                d = self.note("SJ501", "; ".join(wrong) + itemised(r), p.pos,
+                              cause=points_cause if alone and p.penalty == r.penalty else root,
                               rule="11, 12")  # fmt: skip
-                points_cause = mark(d)
-            kitty_wrong = []
-            if p.multiplier is not None and p.multiplier != r.multiplier:
-                kitty_wrong.append(f"multiplier is {r.multiplier}, not {p.multiplier}")
-            if p.kitty is not None and p.kitty != r.kitty_points:
-                kitty_wrong.append(f"points are {r.kitty_points}, not {p.kitty}")
-            if kitty_wrong:
-                d = self.note("SJ502", "the kitty's " + "; its ".join(kitty_wrong)
-                              + " (the last trick's lead decides)", p.pos, cause=root,
-                              rule="11")  # fmt: skip
                 points_cause = points_cause or mark(d)
         o = rnd.outcome
         level_cause = points_cause or root
@@ -772,15 +797,19 @@ class _Replay:
             ch = r.change
             side, steps = ("opponents", ch.opponents) if ch.swap else ("declarers", ch.declarers)
             if (o.side, o.steps) != (side, steps):
-                d = self.note("SJ503", f"{r.total} points give {side} +{steps}"
+                d = self.note("SJ503", f"{r.total} points ({band(r.total, rules.decks)}) give "
+                              f"{side} +{steps}"
                               + (" (the teams swap)" if ch.swap else "")
                               + f", not {o.side} +{o.steps}", o.pos, cause=level_cause,
                               rule="12, 13")  # fmt: skip
                 level_cause = mark(d)
             if o.next_dealer is not None and o.next_dealer != r.next_dealer:
+                why = ("swap the teams, and the first opponent after the dealer deals"
+                       if r.change.swap else "keep the declarers, and the next declarer "
+                       "after the dealer deals")  # fmt: skip
                 d = self.note("SJ504", f"{self.names[r.next_dealer]} deals next, not "
-                              f"{self.names[o.next_dealer]}", o.pos, seat=o.next_dealer,
-                              cause=d_cause, rule="12")  # fmt: skip
+                              f"{self.names[o.next_dealer]} ({r.total} points {why})", o.pos,
+                              seat=o.next_dealer, cause=d_cause, rule="12")  # fmt: skip
                 d_cause = mark(d)
         return level_cause, d_cause
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import replace
+from difflib import get_close_matches
 from typing import Any
 
 from zfrec.errors import CardError, RulesError
@@ -58,6 +59,10 @@ _TRUMP_WORDS = {
 }  # fmt: skip
 ROUND_STATEMENTS = ("round", "deal", "bids", "kitty", "discard", "call", "points", "result",
                     "levels")  # fmt: skip
+
+
+def _raise(fail: SyntaxFail) -> tuple[list[str], list[SjMove]]:
+    raise fail
 
 
 class _LineSkipped(Exception):
@@ -126,6 +131,12 @@ class SjBody:
             r.comments.extend(comments)
             getattr(self, "_" + keyword)(first, rest, r, seats)
         else:
+            if not any(t.kind == COLON for t in tokens):  # no move: a misspelt statement?
+                like = get_close_matches(first.text.casefold(), ROUND_STATEMENTS, n=1, cutoff=0.6)
+                if like:
+                    said = f"unknown line {first.text[:20]!r}: did you mean {like[0]}?"
+                    self._recovering(tokens, lambda: _raise(_fail(first, said)))
+                    return
             if r.points is not None or r.outcome is not None or r.levels is not None:
                 raise _fail(first, "a trick comes before the round's points, result and levels")
             read = self._recovering(tokens, lambda: self._moves(tokens, 0, seats))

@@ -1,0 +1,234 @@
+"""The words of the validator's findings that say why a written mark or figure is wrong: who
+should have led a trick and why, why a written join makes no friend, what a points line's kitty
+part gets wrong (DIAGNOSTICS.md, Sheng ji). Nothing here judges: each takes what the engine
+computed (`zfrec.games.shengji.replayer`) and the record, and words the difference."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from zfrec.games.shengji.cards import FIVES, TENS_KINGS, count, distinct, format_hand, one, size
+from zfrec.games.shengji.events import RoundResult
+from zfrec.games.shengji.formats import Format
+from zfrec.games.shengji.notation import ordinal_text
+from zfrec.games.shengji.rebuild import full_deck
+from zfrec.games.shengji.records import SjCards, SjMatch, SjMove, SjPoints, SjRound, SjTrick
+from zfrec.games.shengji.rules import SjRules, level_text
+from zfrec.games.shengji.unseen import less
+from zfrec.record.model import Pos
+
+__all__ = [
+    "adds_up",
+    "band",
+    "copies_out",
+    "deal_findings",
+    "kept_back",
+    "kitty_wrong",
+    "no_join",
+    "result_findings",
+    "why_leads",
+]
+
+
+def why_leads(names: Sequence[str], tricks: Sequence[SjTrick], leader: int, t: int) -> str:
+    """Why `leader` leads trick `t`: the dealer leads the first; else the play with which
+    it won the trick before (as the record writes it), who wins a trick leading the next."""
+    if t == 1:
+        return "the dealer leads the first trick"
+    won = next((m for m in tricks[t - 2].moves if m.seat == leader), None)
+    with_ = f" with {format_hand(won.played)}" if won is not None else ""
+    return f"{names[leader]} won trick {t - 1}{with_}, and who wins a trick leads the next"
+
+
+def no_join(
+    names: Sequence[str], tricks: Sequence[SjTrick], dealer: int | None,
+    calls: Sequence[tuple[int, int]], m: SjMove, t: int,
+) -> str:  # fmt: skip
+    """Why a play of trick `t` written with `joins` makes no friend (ruling 16): the seat
+    deals, the play holds no called card, or not the copy called (counted in the record's
+    plays before it), or the seat is on the dealer's team already."""
+    if m.seat == dealer:
+        return f"{names[m.seat]} deals: the friends are the others"
+    called = [(c, o) for c, o in calls if count(m.played, c)]
+    if not called:
+        said = " ".join(f"{ordinal_text(o)} {format_hand(one(c))}" for c, o in calls)
+        return f"it plays no called card (the calls: {said})"
+    c, o = called[0]
+    before, where = 0, ""
+    for k, tr in enumerate(tricks[:t], 1):
+        for x in tr.moves:
+            if x is m:
+                break
+            before += count(x.played, c)
+            if before >= o and not where:  # the called copy
+                where = f" (trick {k}, {names[x.seat]})"
+    card, mine = format_hand(one(c)), before + count(m.played, c)
+    if o <= before:
+        return f"the {ordinal_text(o)} {card} is called, and it was played before{where}"
+    if o > mine:
+        return f"this {card} is its {ordinal_text(mine)} copy; the call is the {ordinal_text(o)}"
+    return "the seat is on the dealer's team already"
+
+
+def kitty_wrong(
+    names: Sequence[str], rnd: SjRound, r: RoundResult, last_lead: Format | None
+) -> str:
+    """What the points line's kitty part gets wrong (ruling 11), or "": it is written only
+    where the kitty counted (the opponents took the last trick); its points are what the
+    dealer buried; its multiplier is set by the last trick's lead's largest unit."""
+    p = rnd.points
+    if p is None or (p.kitty is None and p.multiplier is None):
+        return ""
+    if r.declarers >> r.last_winner & 1:
+        return (f"the kitty does not count: {names[r.last_winner]} (declarers) took the last "
+                "trick")  # fmt: skip
+    wrong = []
+    if p.multiplier is not None and p.multiplier != r.multiplier:
+        said = f"multiplier is {r.multiplier}, not {p.multiplier}"
+        if last_lead is not None:
+            pairs = last_lead.units[0].pairs
+            what = ("a single", "a pair")[pairs] if pairs < 2 else f"a tractor of {pairs} pairs"
+            said += (f": the last trick was led with {format_hand(last_lead.cards)}, its "
+                     f"largest unit {what}")  # fmt: skip
+        wrong.append(said)
+    if p.kitty is not None and p.kitty != r.kitty_points:
+        buried = rnd.discard
+        said = f"points are {r.kitty_points}, not {p.kitty}"
+        if buried is not None and not buried.unknown:  # the discard written whole
+            shown = buried.known & (FIVES | TENS_KINGS)
+            said += f": the dealer buried {format_hand(shown) if shown else 'no points'}"
+        wrong.append(said)
+    return "the kitty's " + "; its ".join(wrong) if wrong else ""
+
+
+def adds_up(p: SjPoints) -> bool:
+    """Whether a points line's own figures add up: tricks, kitty times multiplier, penalty."""
+    if p.total is None or (p.kitty is None) != (p.multiplier is None):
+        return False
+    return p.total == p.taken + (p.kitty or 0) * (p.multiplier or 0) + p.penalty
+
+
+def copies_out(
+    names: Sequence[str], tricks: Sequence[SjTrick], m: SjMove, missing: Sequence[int],
+    decks: int,
+) -> str:  # fmt: skip
+    """Why the seat of `m` lacks a card of `missing`, where the round's plays before `m` say:
+    ` (played already, trick 20)` by the seat itself, or ` (a third copy: Bo Li and 李娜 played
+    the 2 the decks hold)` (ruling 2); else ""."""
+    for c in missing:
+        who: list[tuple[int, int]] = []  # (seat, trick) of each copy played before `m`
+        for t, tr in enumerate(tricks, 1):
+            if any(x is m for x in tr.moves):
+                who += [(x.seat, t) for x in tr.moves[: tr.moves.index(m)]
+                        for _ in range(count(x.played, c))]  # fmt: skip
+                break
+            who += [(x.seat, t) for x in tr.moves for _ in range(count(x.played, c))]
+        own = [t for s, t in who if s == m.seat]
+        if own:
+            return f" (played already, trick {own[-1]})"
+        if len(who) >= decks:
+            word = ("a second", "a third", "a fourth")[min(decks, 3) - 1]
+            seats = " and ".join(dict.fromkeys(names[s] for s, _ in who))
+            return f" ({word} copy: {seats} played the {decks} the decks hold)"
+    return ""
+
+
+def kept_back(tricks: Sequence[SjTrick], hand: int, seat: int, m: SjMove, t: int) -> int:
+    """The cards of `hand` (the seat's at play `m` of trick `t`) that the record never has the
+    seat play from there on: in a round written to its end, what an earlier error of the
+    seat's own kept in its hand (a card played that it did not hold leaves the one it did)."""
+    later = 0
+    moves = tricks[t - 1].moves
+    start = next((i for i, x in enumerate(moves) if x is m), 0)
+    for x in moves[start:]:
+        if x.seat == seat:
+            later += x.played
+    for tr in tricks[t:]:
+        for x in tr.moves:
+            if x.seat == seat:
+                later += x.played
+    return less(hand, later)
+
+
+Finding = tuple[str, str, Pos | None, int | None, str]  # code, message, where, seat, ruling
+
+
+def deal_findings(rules: SjRules, rnd: SjRound, names: Sequence[str]) -> list[Finding]:
+    """The round's hand and kitty sizes, and copies (rulings 2, 11, 15), as the validator's
+    findings: SJ302, SJ303, SJ301."""
+    out: list[Finding] = []
+    seen: dict[int, int] = {}
+    parts: list[tuple[SjCards, int | None]] = []
+    hand_size = rules.hand_size  # a property worked out at each call
+    known = cards = 0  # the known cards of every part, and how many (each counted once)
+    for s, d in enumerate(rnd.deal or ()):
+        parts.append((d, s))
+        if d.known or d.unknown:
+            k = size(d.known)
+            known, cards = known + d.known, cards + k
+            if k + d.unknown != hand_size:
+                out.append(("SJ302", f"{names[s]} is dealt {k + d.unknown} cards, not "
+                            f"{hand_size}", d.pos, s, "15"))  # fmt: skip
+    if rnd.kitty is not None:
+        parts.append((rnd.kitty, None))
+        k = size(rnd.kitty.known)
+        known, cards = known + rnd.kitty.known, cards + k
+        if k + rnd.kitty.unknown != rules.kitty:
+            out.append(("SJ303", f"the kitty holds {rules.kitty} cards, not "
+                        f"{k + rnd.kitty.unknown}", rnd.kitty.pos, None, "11"))  # fmt: skip
+    if cards == 54 * rules.decks and known == full_deck(rules.decks):
+        return out  # the common case: every copy once (with as many cards, no field overflows)
+    for d, who in parts:
+        for c in distinct(d.known):
+            seen[c] = seen.get(c, 0) + count(d.known, c)
+            if seen[c] > rules.decks:
+                word = ("a second", "a third", "a fourth")[rules.decks - 1]
+                out.append(("SJ301", f"{word} copy of {format_hand(1 << 2 * c)}: "
+                            f"{rules.decks} deck(s) hold {rules.decks}", d.pos, who,
+                            "2"))  # fmt: skip
+                seen[c] = rules.decks
+    return out
+
+
+def result_findings(
+    match: SjMatch, levels: Sequence[int], winners: tuple[int, ...]
+) -> list[Finding]:
+    """The `[Result]` tag against the levels and winners computed (SJ506)."""
+    res = match.result
+    out: list[Finding] = []
+    if res is None:
+        return out
+    names = match.players
+
+    def who(seats: Sequence[int]) -> str:
+        return " and ".join(names[s] for s in seats)
+
+    if res.levels and tuple(res.levels) != tuple(levels):
+        out.append(("SJ506", "the final levels are "
+                    f"{' '.join(level_text(v) for v in levels)}, not "
+                    f"{' '.join(level_text(v) for v in res.levels)}", res.pos, None,
+                    "12, 14"))  # fmt: skip
+    if tuple(sorted(res.winners)) != tuple(sorted(winners)) and (res.winners or winners):
+        got = who(winners) if winners else "nobody yet"
+        out.append(("SJ506", f"the match is won by {got}, not "
+                    f"{who(res.winners) if res.winners else 'nobody'}", res.pos, None,
+                    "14"))  # fmt: skip
+    return out
+
+
+def band(points: int, decks: int) -> str:
+    """The row of the level table (rulings 12, 13) the opponents' points fall in: `80 to 115`,
+    `0`, `-75 to -40`; a step is 20 points a deck."""
+    step = 20 * decks
+    if points == 0:
+        return "0"
+    if points < 0:
+        k = (-points) // step
+        lo, hi = -(k * step + step - 5), -(k * step) if k else -5
+    elif points < 2 * step:
+        lo = 5 if points < step else step
+        hi = (step if points < step else 2 * step) - 5
+    else:
+        lo = points - (points - 2 * step) % step
+        hi = lo + step - 5
+    return f"{lo} to {hi}"
