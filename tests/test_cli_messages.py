@@ -394,6 +394,10 @@ def test_fmt_help_reads_as_sentences_on_a_narrow_terminal() -> None:
         (["analyze", "--bogus", "x.zfn"], "zfrec analyze: error: No such option: --bogus"),
         (["nosuch"], "zfrec: error: No such command 'nosuch'."),
         (["--bogus"], "zfrec: error: No such option: --bogus"),
+        # Click's parser raises these with no context: still the command's name and its hint
+        (["validate", "--jobs"], "zfrec validate: error: Option '--jobs' requires an argument."),
+        (["show", "1", "--json=3"], "zfrec show: error: Option '--json' does not take a value."),
+        (["--version=3"], "zfrec: error: Option '--version' does not take a value."),
     ],
 )
 def test_a_usage_error_is_one_line_and_a_hint(args: list[str], says: str) -> None:

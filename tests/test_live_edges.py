@@ -321,3 +321,42 @@ def test_a_rebuilt_table_shows_what_the_running_one_shows(
         finally:
             other.dispose()
         assert t.state() == rebuilt, step
+
+
+@pytest.mark.slow
+def test_a_table_that_keeps_its_game_when_undone_is_rebuilt_and_exported_as_it_was(
+    client: TestClient,
+    store_url: str,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """A finished game a file holds too stays the table's when the final entry is undone, with
+    the hash of the record it stored kept in the store (LIVE.md): a restarted server rebuilds
+    the table from its entries alone, its record.zfn and `zfrec tables` count those alone, and
+    deleting the table leaves nothing of it behind."""
+    game = sim(3, 11, "pagat", hands=1)
+    t = Tab(client, {"players": game.players, "target": 1, "event": "Club night"})
+    calls = list(steps(game))
+    for step in calls:
+        t.step(step.kind, step.body)
+    [(game_id, _)] = stored(store_url).items()
+    _corrected(store_url, tmp_path, game_id, t.zfn())
+    assert t.post("undo").status_code == 200
+    open_now, record_now = t.state(), t.zfn()
+    assert open_now["status"] == "playing" and open_now["entries"] == len(calls) - 1
+
+    other = open_store(store_url)  # a restarted server
+    try:
+        with TestClient(create_app(other)) as restarted:
+            again = restarted.get(f"/api/tables/{t.id}")
+            assert again.status_code == 200, again.text
+            assert again.json() == open_now
+            assert restarted.get(f"/api/tables/{t.id}/record.zfn").text == record_now
+    finally:
+        other.dispose()
+    (listed,) = cli_json("tables", "--db", store_url)
+    assert listed["entries"] == len(calls) - 1 and listed["game_id"] == game_id
+
+    result = runner.invoke(cli, ["tables", "--delete", t.id, "--db", store_url])
+    assert result.exit_code == 0, result.output
+    assert cli_json("tables", "--db", store_url) == []
+    assert list(stored(store_url)) == [game_id]

@@ -95,6 +95,8 @@ def test_solve_refuses_zheng_fen_options_for_a_sheng_ji_record(tmp_path: Path) -
         assert res.stderr == f"error: {flag} is Zheng Fen's: {takes}\n", extra
     res = runner.invoke(app, ["solve", str(path), "--table", "5000", "--seat", "Ann"])
     assert res.stderr == f"error: --seat and --table are Zheng Fen's: {takes}\n"
+    res = runner.invoke(app, ["solve", str(path), "--table", "5000", "-s", "1", "--only-seat"])
+    assert res.stderr == f"error: --seat, --only-seat and --table are Zheng Fen's: {takes}\n"
     # a Zheng Fen record still takes them
     unfinished = ROOT / "sample_games" / "unfinished" / "three-players.zfn"
     res = runner.invoke(app, ["solve", str(unfinished), "--seat", "1", "--table", "5000"])

@@ -123,7 +123,8 @@ def refuse_others_options(ctx: typer.Context, kind: GameKind, verb: str) -> None
         if names:
             are = "is" if len(names) == 1 else "are"
             why = whys[0] if whys else f": add --game {other.name}"
-            fail(f"{' and '.join(names)} {are} {other.title}'s{why}")
+            listed = ", ".join(names[:-1]) + " and " if len(names) > 1 else ""
+            fail(f"{listed}{names[-1]} {are} {other.title}'s{why}")
 
 
 def fail(message: str, code: int = EXIT_INPUT) -> NoReturn:

@@ -60,6 +60,23 @@ class ZfrecCommand(TyperCommand):
         _flags_as_flags(self, ctx)
         super().format_help(ctx, formatter)
 
+    def parse_args(self, ctx: _click.Context, args: list[str]) -> list[str]:
+        with _in_context(ctx):  # `zfrec validate --jobs`
+            return super().parse_args(ctx, args)
+
+
+@contextmanager
+def _in_context(ctx: _click.Context) -> Iterator[None]:
+    """Click's parser raises some usage errors with no context ("Option '--jobs' requires an
+    argument.", "Option '--json' does not take a value."): they get the command's, so that the
+    line names the command and the hint its --help."""
+    try:
+        yield
+    except _click.exceptions.UsageError as exc:
+        if exc.ctx is None:
+            exc.ctx = ctx
+        raise
+
 
 @contextmanager
 def _usage_errors_in_one_line() -> Iterator[None]:
@@ -84,6 +101,10 @@ class ZfrecGroup(TyperGroup):
     def format_help(self, ctx: _click.Context, formatter: _click.HelpFormatter) -> None:
         _flags_as_flags(self, ctx)
         super().format_help(ctx, formatter)
+
+    def parse_args(self, ctx: _click.Context, args: list[str]) -> list[str]:
+        with _in_context(ctx):  # `zfrec --version=3`
+            return super().parse_args(ctx, args)
 
     def make_context(
         self,

@@ -350,7 +350,7 @@ class LiveEntry(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     table_id: str = Field(foreign_key="live_table.id", ondelete="CASCADE", max_length=32)
-    seq: int  # 1-based position in the table's record
-    kind: str  # "hand" or "move"
+    seq: int  # 1-based position in the table's record; 0: the stored game's hash (store/live.py)
+    kind: str  # "hand" or "move"; "game" at seq 0
     data: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)
     created_at: datetime = Field(default_factory=utc_now, sa_type=UTCDateTime)
