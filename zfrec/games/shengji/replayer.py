@@ -38,9 +38,10 @@ from zfrec.games.shengji.cards import (
     size,
 )
 from zfrec.games.shengji.drawstate import bid_dealer, draw_state
-from zfrec.games.shengji.events import PlayEvent, RoundResult
+from zfrec.games.shengji.events import PlayEvent
 from zfrec.games.shengji.follow import judge_follow
-from zfrec.games.shengji.formats import Format, classify, suit_of, unit_text
+from zfrec.games.shengji.formats import classify, suit_of, unit_text
+from zfrec.games.shengji.ledger import check_ledger
 from zfrec.games.shengji.order import Order, make_order
 from zfrec.games.shengji.rebuild import (
     Rebuilt,
@@ -56,19 +57,16 @@ from zfrec.games.shengji.records import (
     SjRound,
     SjTrick,
 )
-from zfrec.games.shengji.report import SjReport, SjRoundLedger, did_you_mean, follow_hint, itemised
+from zfrec.games.shengji.report import SjReport, SjRoundLedger, did_you_mean, follow_hint
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.rules import SjRules, level_rank, level_text
 from zfrec.games.shengji.scoring import raise_level
 from zfrec.games.shengji.throws import check_throw
 from zfrec.games.shengji.unseen import blockers, less
 from zfrec.games.shengji.verdicts import (
-    adds_up,
-    band,
     copies_out,
     deal_findings,
     kept_back,
-    kitty_wrong,
     no_join,
     result_findings,
     why_leads,
@@ -348,7 +346,9 @@ class _Replay:
         level_cause = rank_cause
         d_cause: Cause | None = None
         if result is not None:
-            level_cause, d_cause = self.ledger(rules, rnd, result, state.last_lead)
+            level_cause, d_cause = check_ledger(
+                self.note, self.names, self.root, rules, rnd, result, state.last_lead
+            )
             decl = result.declarers
             wins = []
             for s in range(n):
@@ -753,65 +753,6 @@ class _Replay:
             why = self.erred[m.seat]
         self.note("SJ201", f"{self.names[m.seat]} {reason}{hint}", m.pos, rule="7", cause=why,
                   **at)  # fmt: skip
-
-    # the ledger --------------------------------------------------------------------------------
-
-    def ledger(
-        self, rules: SjRules, rnd: SjRound, r: RoundResult, last_lead: Format | None = None
-    ) -> tuple[Cause | None, Cause | None]:
-        """The written points and level change against the engine's; returns the causes that
-        the levels and the next dealer inherit."""
-        root = self.root
-        points_cause: Cause | None = None
-
-        def mark(d: Diagnostic) -> Cause:
-            return d.cause or Cause(d.location.line, d.location.col, d.code)
-
-        p = rnd.points
-        if p is not None:
-            wrong_kitty = kitty_wrong(self.names, rnd, r, last_lead)
-            kd = None
-            if wrong_kitty:
-                kd = self.note("SJ502", wrong_kitty, p.pos, cause=root, rule="11")
-                points_cause = mark(kd)
-            wrong = []
-            if p.total is not None and p.total != r.total:
-                wrong.append(f"the opponents took {r.total} points, not {p.total}")
-                if p.taken != r.taken and (p.total != p.taken or r.total != r.taken):
-                    wrong.append(f"{r.taken} of them in tricks, not {p.taken}")
-            elif p.taken != r.taken:
-                wrong.append(f"the opponents took {r.taken} points in tricks, not {p.taken}")
-            if p.penalty != r.penalty:
-                wrong.append(f"the throw penalties come to {r.penalty}, not {p.penalty}")
-            if wrong:
-                # a line whose own figures add up, with only its kitty wrong, is wrong by that
-                alone = kd is not None and adds_up(p) and p.taken == r.taken
-                d = self.note("SJ501", "; ".join(wrong) + itemised(r), p.pos,
-                              cause=points_cause if alone and p.penalty == r.penalty else root,
-                              rule="11, 12")  # fmt: skip
-                points_cause = points_cause or mark(d)
-        o = rnd.outcome
-        level_cause = points_cause or root
-        d_cause = level_cause
-        if o is not None:
-            ch = r.change
-            side, steps = ("opponents", ch.opponents) if ch.swap else ("declarers", ch.declarers)
-            if (o.side, o.steps) != (side, steps):
-                d = self.note("SJ503", f"{r.total} points ({band(r.total, rules.decks)}) give "
-                              f"{side} +{steps}"
-                              + (" (the teams swap)" if ch.swap else "")
-                              + f", not {o.side} +{o.steps}", o.pos, cause=level_cause,
-                              rule="12, 13")  # fmt: skip
-                level_cause = mark(d)
-            if o.next_dealer is not None and o.next_dealer != r.next_dealer:
-                why = ("swap the teams, and the first opponent after the dealer deals"
-                       if r.change.swap else "keep the declarers, and the next declarer "
-                       "after the dealer deals")  # fmt: skip
-                d = self.note("SJ504", f"{self.names[r.next_dealer]} deals next, not "
-                              f"{self.names[o.next_dealer]} ({r.total} points {why})", o.pos,
-                              seat=o.next_dealer, cause=d_cause, rule="12")  # fmt: skip
-                d_cause = mark(d)
-        return level_cause, d_cause
 
 
 def _lc(pos: Pos | Location | None) -> tuple[int | None, int | None]:
