@@ -19,6 +19,8 @@ How the search stays small:
 - **Null-window tests.** The value is found by tests "is the value at least v?" (alpha-beta with
   memory), so a search cut short by its budget still reports the bounds it proved.
 - **Transposition table** with lower and upper bounds and the best move, capped in entries.
+  Positions with one move are kept too: a forced line is otherwise searched again whenever
+  it is reached (a sixth of the nodes of a hand's end).
 - **Static bounds** from the points already taken cut hopeless branches, and a seat that cannot
   beat the top has only the pass.
 """
@@ -35,7 +37,7 @@ from zfrec.games.zhengfen.engine.combos import Combo
 from zfrec.games.zhengfen.engine.game import HandState, PassEvent, PlayEvent, TrickResult
 from zfrec.games.zhengfen.engine.movegen import physical_plays
 from zfrec.games.zhengfen.engine.rules import Ruleset
-from zfrec.games.zhengfen.solver_keys import CACHE_ENTRIES, Canon, RankShape, suit_relevant_ranks
+from zfrec.games.zhengfen.solver_keys import CACHE_ENTRIES, Canon, rank_shape, suit_relevant_ranks
 from zfrec.games.zhengfen.solver_types import Budget, LineStep, OutOfBudget, SolveResult
 
 __all__ = [
@@ -86,7 +88,6 @@ class _Shared:
         self.moves: dict[tuple[int, TopKey], list[_Move]] = {}
 
 
-_RANK_SHAPES: dict[Ruleset, RankShape] = {}
 # A hand's plays against a top (by what the top is worth), for the process: the same small
 # hands meet the same tops from one hand's endgame to the next. Capped at a few tens of MB.
 _PLAYS: dict[tuple[int, TopKey, Ruleset], list[Combo]] = {}
@@ -94,18 +95,6 @@ PLAYS_ENTRIES = 50_000
 # The moves of a hand against a top (`_Search.moves`), by which suits the seat packs and the
 # rules, for the process. Capped as `_PLAYS`.
 _MOVES: dict[tuple[object, ...], list[_Move]] = {}
-
-
-def rank_shape(rules: Ruleset) -> RankShape:
-    """The rank compression of a ruleset, one per process: what it learns of a hand or a set
-    of hands holds for any position under those rules, so the next hand's searches start with
-    it (its caches are capped)."""
-    found = _RANK_SHAPES.get(rules)
-    if found is None:
-        if len(_RANK_SHAPES) >= 8:
-            _RANK_SHAPES.clear()
-        found = _RANK_SHAPES[rules] = RankShape(rules)
-    return found
 
 
 # Where every seat's search of a position starts: the canonical hands, the points each seat has
