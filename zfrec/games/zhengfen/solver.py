@@ -19,6 +19,8 @@ How the search stays small:
 - **Null-window tests.** The value is found by tests "is the value at least v?" (alpha-beta with
   memory), so a search cut short by its budget still reports the bounds it proved.
 - **Transposition table** with lower and upper bounds and the best move, capped in entries.
+  Positions with one move are kept too: a forced line is otherwise searched again whenever
+  it is reached (a sixth of the nodes of a hand's end).
 - **Static bounds** from the points already taken cut hopeless branches, and a seat that cannot
   beat the top has only the pass.
 """
@@ -35,7 +37,7 @@ from zfrec.games.zhengfen.engine.combos import Combo
 from zfrec.games.zhengfen.engine.game import HandState, PassEvent, PlayEvent, TrickResult
 from zfrec.games.zhengfen.engine.movegen import physical_plays
 from zfrec.games.zhengfen.engine.rules import Ruleset
-from zfrec.games.zhengfen.solver_keys import CACHE_ENTRIES, Canon, RankShape, suit_relevant_ranks
+from zfrec.games.zhengfen.solver_keys import CACHE_ENTRIES, Canon, rank_shape, suit_relevant_ranks
 from zfrec.games.zhengfen.solver_types import Budget, LineStep, OutOfBudget, SolveResult
 
 __all__ = [
@@ -86,7 +88,6 @@ class _Shared:
         self.moves: dict[tuple[int, TopKey], list[_Move]] = {}
 
 
-_RANK_SHAPES: dict[Ruleset, RankShape] = {}
 # A hand's plays against a top (by what the top is worth), for the process: the same small
 # hands meet the same tops from one hand's endgame to the next. Capped at a few tens of MB.
 _PLAYS: dict[tuple[int, TopKey, Ruleset], list[Combo]] = {}
@@ -94,18 +95,6 @@ PLAYS_ENTRIES = 50_000
 # The moves of a hand against a top (`_Search.moves`), by which suits the seat packs and the
 # rules, for the process. Capped as `_PLAYS`.
 _MOVES: dict[tuple[object, ...], list[_Move]] = {}
-
-
-def rank_shape(rules: Ruleset) -> RankShape:
-    """The rank compression of a ruleset, one per process: what it learns of a hand or a set
-    of hands holds for any position under those rules, so the next hand's searches start with
-    it (its caches are capped)."""
-    found = _RANK_SHAPES.get(rules)
-    if found is None:
-        if len(_RANK_SHAPES) >= 8:
-            _RANK_SHAPES.clear()
-        found = _RANK_SHAPES[rules] = RankShape(rules)
-    return found
 
 
 # Where every seat's search of a position starts: the canonical hands, the points each seat has
@@ -310,8 +299,8 @@ class _Search:
         a pass's event holds its trick result at 3, a play's at 5; a trick result its winner at
         1 and its points at 3; a combination's first three fields are what it is worth.
         """
-        self.nodes += 1
-        if self.nodes >= self.next_check:
+        nodes = self.nodes = self.nodes + 1
+        if nodes >= self.next_check:
             self._check()
         hs = self.hs
         result = hs.result
@@ -328,29 +317,13 @@ class _Search:
             opts = self.moves()
         hands, pts = self.hands, self.pts
         before_hand, before_table = hands[seat], self.trick_pts
-        if len(opts) == 1:  # a forced pass, or the only play: nothing to choose, nothing to store
-            if not all_hands[self.seat]:  # S is out: its bounds may already settle the test
-                lo, hi = self.static_bounds()
-                if lo >= beta or lo == hi:
-                    return lo
-                if hi <= alpha:
-                    return hi
-            combo, points, rest = opts[0]
-            if combo is None:
-                taken = hs.pass_(seat)[3]
-            else:
-                taken = hs.play_combo(seat, combo)[5]
-                hands[seat] = rest
-                self.trick_pts = before_table + points
-            if taken is not None:
-                pts[taken[1]] += taken[3]
-                self.trick_pts = 0
-            v = self.ab(alpha, beta)
-            hs.undo()
-            if taken is not None:
-                pts[taken[1]] -= taken[3]
-            hands[seat], self.trick_pts = before_hand, before_table
-            return v
+        single = len(opts) == 1  # a forced pass, or the only play
+        if single and not all_hands[self.seat]:  # S is out: its bounds may settle the test
+            lo, hi = self.static_bounds()
+            if lo >= beta or lo == hi:
+                return lo
+            if hi <= alpha:
+                return hi
         # self.key(), inline, with the top's key made once
         out = hs.out_order
         first = out[0] if out else -1
@@ -368,11 +341,15 @@ class _Search:
         else:
             key = (seat, hs.top_seat, top_key, before_table, hs.final_turn, first, pts_key, *hands)
         entry = self.table.get(key)
-        if entry is None:
+        if entry is not None:
+            lo, hi, hint = entry
+        elif single:  # stored too: a forced line is searched again whenever it is reached
+            hint = 0
+            if all_hands[me]:  # else the static bounds are known (above)
+                lo, hi = -INFINITY, INFINITY
+        else:
             lo, hi = self.static_bounds()
             hint = 0
-        else:
-            lo, hi, hint = entry
         if lo >= beta:
             return lo
         if hi <= alpha:
@@ -383,41 +360,72 @@ class _Search:
             alpha = lo
         if hi < beta:
             beta = hi
-        order: range | list[int] = range(len(opts))
-        if hint > 0:
-            order = [hint, *range(hint), *range(hint + 1, len(opts))]
-        maximising = seat == self.seat  # S to move (a seat that is out never is)
-        g = -1 if maximising else INFINITY
-        best = 0
-        ab, play_combo, pass_, undo = self.ab, hs.play_combo, hs.pass_, hs.undo
-        for i in order:
-            combo, points, rest = opts[i]
-            if combo is None:
-                taken = pass_(seat)[3]
-            else:
-                taken = play_combo(seat, combo)[5]
+        if single:
+            combo, points, rest = opts[0]
+            made = 1
+            if combo is not None:
+                taken = hs.play_combo(seat, combo)[5]
                 hands[seat] = rest
                 self.trick_pts = before_table + points
+            else:
+                taken = hs.pass_(seat)[3]
+                # then the passes forced after it, in a row: none changes what the bounds read
+                while taken is None:
+                    forced = shared.moves.get((all_hands[hs.turn], top_key)) or self.moves()
+                    if len(forced) != 1 or forced[0][0] is not None:
+                        break
+                    nodes = self.nodes = self.nodes + 1
+                    if nodes >= self.next_check:
+                        self._check()
+                    made += 1
+                    taken = hs.pass_(hs.turn)[3]
             if taken is not None:
                 pts[taken[1]] += taken[3]
                 self.trick_pts = 0
-            if maximising:
-                v = ab(alpha if alpha > g else g, beta)
-            else:
-                v = ab(alpha, beta if beta < g else g)
-            undo()
+            g = self.ab(alpha, beta)
+            while made:
+                hs.undo()
+                made -= 1
             if taken is not None:
                 pts[taken[1]] -= taken[3]
             hands[seat], self.trick_pts = before_hand, before_table
-            if maximising:
-                if v > g:
+            best = 0
+        else:
+            order: range | list[int] = range(len(opts))
+            if hint > 0:
+                order = [hint, *range(hint), *range(hint + 1, len(opts))]
+            maximising = seat == self.seat  # S to move (a seat that is out never is)
+            g = -1 if maximising else INFINITY
+            best = 0
+            ab, play_combo, pass_, undo = self.ab, hs.play_combo, hs.pass_, hs.undo
+            for i in order:
+                combo, points, rest = opts[i]
+                if combo is None:
+                    taken = pass_(seat)[3]
+                else:
+                    taken = play_combo(seat, combo)[5]
+                    hands[seat] = rest
+                    self.trick_pts = before_table + points
+                if taken is not None:
+                    pts[taken[1]] += taken[3]
+                    self.trick_pts = 0
+                if maximising:
+                    v = ab(alpha if alpha > g else g, beta)
+                else:
+                    v = ab(alpha, beta if beta < g else g)
+                undo()
+                if taken is not None:
+                    pts[taken[1]] -= taken[3]
+                hands[seat], self.trick_pts = before_hand, before_table
+                if maximising:
+                    if v > g:
+                        g, best = v, i
+                        if g >= beta:
+                            break
+                elif v < g:
                     g, best = v, i
-                    if g >= beta:
+                    if g <= alpha:
                         break
-            elif v < g:
-                g, best = v, i
-                if g <= alpha:
-                    break
         if g <= alpha:
             hi = g
         elif g >= beta:

@@ -228,3 +228,18 @@ class RankShape:
                     bits |= count << shifts[r]
             packed.append(bits)
         return (tk, worth, free, *packed)
+
+
+_RANK_SHAPES: dict[Ruleset, RankShape] = {}
+
+
+def rank_shape(rules: Ruleset) -> RankShape:
+    """The rank compression of a ruleset, one per process: what it learns of a hand or a set
+    of hands holds for any position under those rules, so the next hand's searches start with
+    it (its caches are capped)."""
+    found = _RANK_SHAPES.get(rules)
+    if found is None:
+        if len(_RANK_SHAPES) >= 8:
+            _RANK_SHAPES.clear()
+        found = _RANK_SHAPES[rules] = RankShape(rules)
+    return found
