@@ -9,6 +9,9 @@ from typing import Any
 from typer.testing import CliRunner
 
 from zfrec.cli import app
+from zfrec.games.shengji.kind import match_of
+from zfrec.games.shengji.replayer import validate_match
+from zfrec.record import iter_records_text
 
 runner = CliRunner()
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_games" / "shengji"
@@ -42,3 +45,17 @@ def test_a_kitty_written_where_the_declarers_took_the_last_trick_is_repaired_awa
     assert (edit["kind"], edit["before"], edit["after"]) == (
         "points", "points 75 kitty 10x2 total 95", "points 75 total 75"
     )  # fmt: skip
+
+
+def test_a_clean_record_is_judged_without_making_its_move_objects() -> None:
+    # a plain trick line makes its SjMoves only when asked (records.SjTrick, README's speed
+    # notes); counting every written card for `written_whole` on every round made them all
+    # (a validation about 1.5x dearer); the count is asked for on an error only
+    text = (SAMPLES / "01-bashifen-match.zfn").read_text(encoding="utf-8")
+    [game] = list(iter_records_text(text, "zfn", "01.zfn", recover=True))
+    match = match_of(game)
+    # (a line with a comment or a mark makes its moves as it is read)
+    plain = [t for r in match.rounds for t in r.tricks if t.plain is not None]
+    assert len(plain) > 300
+    assert not validate_match(match).diagnostics
+    assert all(t.plain is not None for t in plain)
