@@ -59,3 +59,21 @@ def test_a_clean_record_is_judged_without_making_its_move_objects() -> None:
     assert len(plain) > 300
     assert not validate_match(match).diagnostics
     assert all(t.plain is not None for t in plain)
+
+
+def test_a_revoke_that_keeps_a_card_is_what_the_seats_later_revokes_follow_from(
+    tmp_path: Path,
+) -> None:
+    # trick 1 (hearts led): 王芳 is written with 4d, holding 7h (R7); her 4d of trick 5 is then
+    # played twice, and the replay's 王芳 keeps the 7h, so each later hearts trick she follows
+    # as written reads as a revoke: all of them follow from trick 1 (the kept-card path of a
+    # wrong follow, which no test took: only a blocked throw's was)
+    path = _edited(tmp_path, DISPUTED, "2: 7h  3: Qh  4: Kh", "2: 4d  3: Qh  4: Kh")
+    res = runner.invoke(app, ["validate", str(path), "--json"])
+    found = [d for f in json.loads(res.stdout)["files"] for g in f["games"]
+             for d in g["diagnostics"]]  # fmt: skip
+    first, *rest = found
+    assert (first["code"], first["line"], "cause" in first) == ("SJ201", 16, False)
+    revokes = [d for d in rest if d["code"] == "SJ201"]
+    assert len(revokes) >= 2
+    assert all((d["cause"]["line"], d["cause"]["code"]) == (16, "SJ201") for d in rest), rest
