@@ -492,9 +492,13 @@ def _figures(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidat
         new = rnd
         p = rnd.points
         if p is not None:
-            want = SjPoints(r.taken, r.kitty_points if p.kitty is not None else None,
-                            r.multiplier if p.multiplier is not None else None, r.penalty,
-                            r.total if p.total is not None else None, p.pos)  # fmt: skip
+            # the kitty is written only where it counted (ruling 11: the opponents took the
+            # last trick); a kitty written where the declarers took it goes, not zeroed
+            counted = not r.declarers >> r.last_winner & 1
+            want = SjPoints(r.taken, r.kitty_points if counted and p.kitty is not None else None,
+                            r.multiplier if counted and p.multiplier is not None else None,
+                            r.penalty, r.total if p.total is not None else None,
+                            p.pos)  # fmt: skip
             if want != p:
                 new = replace(new, points=want)
                 changed.append(f"round {rnd.number}'s points line read {_points_text(want)}")

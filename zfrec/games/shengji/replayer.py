@@ -168,7 +168,8 @@ class _Replay:
         # seat -> the first error at one of its plays in the round (`kept_cause`), and whether
         # the round's plays account for every card of the hands at play
         self.erred: dict[int, Cause] = {}
-        self.written_whole = False
+        self.at_play = 0  # the cards of the hands at play; `written_whole` counts on demand
+        self._whole: bool | None = None
 
     # reporting ---------------------------------------------------------------------------------
 
@@ -436,8 +437,7 @@ class _Replay:
     def play_phase(self, rules: SjRules, rnd: SjRound, state: RoundState, rb: Rebuilt) -> None:
         n = rules.players
         self.tricks = rnd.tricks
-        written = sum(size(x.played) for tr in rnd.tricks for x in tr.moves)
-        self.written_whole = written == sum(size(h) for h in state.hands)
+        self.at_play, self._whole = sum(size(h) for h in state.hands), None
         guessed = list(rb.guessed)
         known = rnd.discard.known if rnd.discard else 0
         # the kitty's cards no line shows (none where the discard is written whole, the usual)
@@ -689,7 +689,7 @@ class _Replay:
                 blocker = (seat + 1 + check.blocker) % state.n
                 kept = (
                     kept_back(self.tricks, state.hands[blocker], blocker, m, at["trick"])
-                    if self.written_whole and blocker in self.erred
+                    if blocker in self.erred and self.written_whole()
                     else 0
                 )
                 if kept and check_throw(order, cards, [
@@ -725,6 +725,14 @@ class _Replay:
         state.force_play(seat, cards, forced)
         return False
 
+    def written_whole(self) -> bool:
+        """Whether the round's plays account for every card of the hands at play. Asked only
+        on an error: counting reads every trick's moves, which a plain line makes lazily."""
+        if self._whole is None:
+            written = sum(size(x.played) for tr in self.tricks for x in tr.moves)
+            self._whole = written == self.at_play
+        return self._whole
+
     def not_held(self, state: RoundState, m: SjMove, hand: int, guessed: int, at: _At) -> None:
         missing = [c for c in distinct(m.cards) if count(m.cards, c) > count(hand, c)]
         text = format_hand(sum(1 << 2 * c for c in missing))
@@ -745,7 +753,7 @@ class _Replay:
         hint = follow_hint(order, lead, hand, m.cards, reason)
         kept = (
             kept_back(self.tricks, state.hands[m.seat], m.seat, m, at["trick"])
-            if self.written_whole and m.seat in self.erred
+            if m.seat in self.erred and self.written_whole()
             else 0
         )
         why = None  # legal but for cards the seat keeps only by an earlier error of its own
