@@ -51,9 +51,12 @@ _FIRST_TAG_RE = re.compile(r"[^\S\n]*\[")
 # Small pieces keep the workers even at the end of a run (one piece of 16 games left one
 # worker idle for 6% of the corpus of `make bench`); their cost in the parent is small.
 _GAMES_PER_PIECE = 8
-# The last pieces of a file (about this many pieces' worth of its text, by its size) are cut a
-# quarter as large: the work committed to a worker at the end, which the other cannot take
-# over when it is done first (or when this one is held up by another process), is small.
+# The last pieces of a file are cut smaller and smaller: whenever what is left (by the file's
+# size) is fewer than this many pieces' worth, pieces are halved, down to one game. The work
+# committed to a worker at the end, which the other cannot take over when it is done first (or
+# when this one is held up by another process), is small; and halving step by step, a worker's
+# queue of `_AHEAD` + 1 pieces lasts about as long as the piece the parent judges meanwhile (a
+# jump from 8 games to 2 left the worker idle while the parent judged its last 8).
 _TAIL_PIECES = 4
 
 
@@ -119,7 +122,7 @@ def pieces(
     path: str, games_per_piece: int, stdin: Callable[[], str], fine_tail: bool = False
 ) -> Iterator[Piece]:
     """The file at `path` in pieces of about `games_per_piece` games, as it is read; with
-    `fine_tail`, its last pieces smaller (`_TAIL_PIECES`), for workers to share.
+    `fine_tail`, its last pieces smaller and smaller (`_TAIL_PIECES`), for workers to share.
 
     Raises OSError or UnicodeDecodeError where the file stops being readable; the pieces before
     that point have been yielded.
@@ -142,7 +145,8 @@ def _cut(
 ) -> Iterator[Piece]:  # fmt: skip
     # The parent cuts while the workers judge, so it looks at the tag lines only: a regex finds
     # them in a chunk of whole lines, and the text between them is passed on as it is. With
-    # the stream's `size` (bytes: as many as characters, near enough), its tail is cut finer.
+    # the stream's `size` (bytes: as many as characters, near enough), its tail is cut finer and
+    # finer.
     parts: list[str] = []  # the current piece's text so far
     starts = 0  # games that start before the current line
     extra = 0  # 1 if the text before the first game is an unreadable stretch
@@ -150,7 +154,6 @@ def _cut(
     prev_tag = False  # the line before the chunk is a tag line
     base = 1  # the number of the chunk's first line
     offset = 0  # characters before the chunk
-    tail = False  # cutting the last `_TAIL_PIECES` pieces' worth finer
     for chunk in _whole_lines(stream, chunk_size):
         taken = 0  # characters of the chunk already in `parts`
         index, pos = 0, 0  # the line where the last tag line was found, and where it begins
@@ -168,11 +171,13 @@ def _cut(
                 taken = start
                 extra = sum(1 for _ in iter_games(io.StringIO("".join(parts)), path))
             elif games >= games_per_piece:
-                if not tail and size is not None:
+                if size is not None:
                     # `starts` games in `read` characters: is the rest fewer pieces' worth?
                     read = offset + start
-                    if (size - read) * starts < _TAIL_PIECES * games_per_piece * read:
-                        tail, games_per_piece = True, max(1, games_per_piece // 4)
+                    while games_per_piece > 1 and (
+                        (size - read) * starts < _TAIL_PIECES * games_per_piece * read
+                    ):
+                        games_per_piece //= 2
                 parts.append(chunk[taken:start])
                 taken = start
                 yield Piece(path, first_line, games_before, items_before, "".join(parts))
