@@ -139,6 +139,19 @@ _LINES = st.lists(
 
 
 @settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="[\n a\u3000\x0b\x1c\x85\u2028{", max_size=80))
+def test_tag_lines_are_the_lines_is_tag_tells(text: str) -> None:
+    # Where each tag line begins, found from one `[` to the next, is where a line-by-line
+    # reading finds them: any whitespace before the `[`, several `[` on one line, none at all.
+    starts, at = [], 0
+    for line in text.split("\n"):
+        if batch.is_tag(line):
+            starts.append(at)
+        at += len(line) + 1
+    assert list(batch._tag_lines(text)) == starts
+
+
+@settings(max_examples=300, deadline=None)
 @given(_LINES, st.sampled_from(["", "[x", "hand 3"]), st.integers(1, 4), st.integers(1, 200))
 def test_cutting_finds_the_games_a_line_by_line_reading_finds(
     lines: list[str], tail: str, games_per_piece: int, chunk_size: int
