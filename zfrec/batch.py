@@ -48,9 +48,9 @@ _GAMES_PER_PIECE = 8
 # The last pieces of a file are cut smaller and smaller: whenever what is left (by the file's
 # size) is fewer than this many pieces' worth, pieces are halved, down to one game. The work
 # committed to a worker at the end, which the other cannot take over when it is done first (or
-# when this one is held up by another process), is small; and halving step by step, a worker's
-# queue of `_AHEAD` + 1 pieces lasts about as long as the piece the parent judges meanwhile (a
-# jump from 8 games to 2 left the worker idle while the parent judged its last 8).
+# when this one is held up by another process), is small; and halving step by step, the pieces
+# a worker has queued last about as long as the piece the other judges meanwhile (a jump from
+# 8 games to 2 could leave one idle while the other judged its last 8).
 _TAIL_PIECES = 4
 
 
