@@ -64,17 +64,19 @@ def test_pieces_judge_exactly_as_the_whole_file(
 
 
 def test_the_tail_of_a_file_is_cut_finer_for_workers_and_judges_alike(tmp_path: Path) -> None:
-    # Forty copies of the broken samples: pieces of 8 games, then pieces of 2 for about the
-    # last four pieces' worth of the file; what they judge is what the whole file judges.
+    # Forty copies of the broken samples: pieces of 8 games, then halved (4, 2, 1) whenever
+    # what is left is under four pieces' worth; what they judge is what the whole file judges.
     path = tmp_path / "all.zfn"
     path.write_text("\n".join(p.read_text("utf-8") for p in BROKEN * 40), "utf-8")
     got = list(batch.pieces(str(path), 8, lambda: "", fine_tail=True))
     sizes = [len(list(iter_games(p.text.splitlines()))) for p in got]
     games = len(list(iter_games(path.read_text().splitlines())))
     assert sum(sizes) == games and "".join(p.text for p in got) == path.read_text()
-    cut = sizes.index(2)
-    assert set(sizes[:cut]) == {8} and set(sizes[cut:-1]) == {2} and sizes[-1] <= 2
+    cut = next(i for i, n in enumerate(sizes) if n < 8)
+    assert set(sizes[:cut]) == {8} and sizes[cut:] == sorted(sizes[cut:], reverse=True)
+    assert set(sizes[cut:]) == {4, 2, 1}  # step by step, down to one game
     assert 4 * 8 - 8 <= sum(sizes[cut:]) <= 4 * 8 + 8  # the last 32 games or so, by size
+    assert 4 * 2 - 4 <= sizes.count(1) <= 4 * 2 + 4  # one at a time once under 4 pieces of 2
     plain = list(batch.pieces(str(path), 8, lambda: ""))  # without: pieces of 8 to the end
     assert [p.first_line for p in plain[:cut]] == [p.first_line for p in got[:cut]]
     assert {len(list(iter_games(p.text.splitlines()))) for p in plain[:-1]} == {8}
@@ -134,6 +136,19 @@ _LINES = st.lists(
     ),
     max_size=60,
 )
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="[\n a\u3000\x0b\x1c\x85\u2028{", max_size=80))
+def test_tag_lines_are_the_lines_is_tag_tells(text: str) -> None:
+    # Where each tag line begins, found from one `[` to the next, is where a line-by-line
+    # reading finds them: any whitespace before the `[`, several `[` on one line, none at all.
+    starts, at = [], 0
+    for line in text.split("\n"):
+        if batch.is_tag(line):
+            starts.append(at)
+        at += len(line) + 1
+    assert list(batch._tag_lines(text)) == starts
 
 
 @settings(max_examples=300, deadline=None)

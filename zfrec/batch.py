@@ -22,7 +22,6 @@ import io
 import json
 import multiprocessing
 import os
-import re
 from collections import deque
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
@@ -43,17 +42,15 @@ STDIN = "-"
 # parent answers, and what is committed to a worker that another process holds up is little.
 _AHEAD = 1
 _CHUNK = 1 << 16  # characters the parent reads at a time while cutting a file
-# A tag line (`[Name "value"]`, FORMAT.md): what `is_tag` tells of one line, found in many.
-# After the newline that ends the line before: a literal to search for is much faster than `^`
-# (the first line of a chunk is asked on its own, `_FIRST_TAG_RE`).
-_TAG_RE = re.compile(r"\n[^\S\n]*\[")
-_FIRST_TAG_RE = re.compile(r"[^\S\n]*\[")
 # Small pieces keep the workers even at the end of a run (one piece of 16 games left one
 # worker idle for 6% of the corpus of `make bench`); their cost in the parent is small.
 _GAMES_PER_PIECE = 8
-# The last pieces of a file (about this many pieces' worth of its text, by its size) are cut a
-# quarter as large: the work committed to a worker at the end, which the other cannot take
-# over when it is done first (or when this one is held up by another process), is small.
+# The last pieces of a file are cut smaller and smaller: whenever what is left (by the file's
+# size) is fewer than this many pieces' worth, pieces are halved, down to one game. The work
+# committed to a worker at the end, which the other cannot take over when it is done first (or
+# when this one is held up by another process), is small; and halving step by step, the pieces
+# a worker has queued last about as long as the piece the other judges meanwhile (a jump from
+# 8 games to 2 could leave one idle while the other judged its last 8).
 _TAIL_PIECES = 4
 
 
@@ -119,7 +116,7 @@ def pieces(
     path: str, games_per_piece: int, stdin: Callable[[], str], fine_tail: bool = False
 ) -> Iterator[Piece]:
     """The file at `path` in pieces of about `games_per_piece` games, as it is read; with
-    `fine_tail`, its last pieces smaller (`_TAIL_PIECES`), for workers to share.
+    `fine_tail`, its last pieces smaller and smaller (`_TAIL_PIECES`), for workers to share.
 
     Raises OSError or UnicodeDecodeError where the file stops being readable; the pieces before
     that point have been yielded.
@@ -140,9 +137,10 @@ def _cut(
     stream: IO[str], path: str, games_per_piece: int, chunk_size: int = _CHUNK,
     size: int | None = None,
 ) -> Iterator[Piece]:  # fmt: skip
-    # The parent cuts while the workers judge, so it looks at the tag lines only: a regex finds
-    # them in a chunk of whole lines, and the text between them is passed on as it is. With
-    # the stream's `size` (bytes: as many as characters, near enough), its tail is cut finer.
+    # The parent cuts while the workers judge, so it looks at the tag lines only (`_tag_lines`
+    # finds them in a chunk of whole lines), and the text between them is passed on as it is.
+    # With the stream's `size` (bytes: as many as characters, near enough), its tail is cut
+    # finer and finer.
     parts: list[str] = []  # the current piece's text so far
     starts = 0  # games that start before the current line
     extra = 0  # 1 if the text before the first game is an unreadable stretch
@@ -150,7 +148,6 @@ def _cut(
     prev_tag = False  # the line before the chunk is a tag line
     base = 1  # the number of the chunk's first line
     offset = 0  # characters before the chunk
-    tail = False  # cutting the last `_TAIL_PIECES` pieces' worth finer
     for chunk in _whole_lines(stream, chunk_size):
         taken = 0  # characters of the chunk already in `parts`
         index, pos = 0, 0  # the line where the last tag line was found, and where it begins
@@ -168,11 +165,13 @@ def _cut(
                 taken = start
                 extra = sum(1 for _ in iter_games(io.StringIO("".join(parts)), path))
             elif games >= games_per_piece:
-                if not tail and size is not None:
+                if size is not None:
                     # `starts` games in `read` characters: is the rest fewer pieces' worth?
                     read = offset + start
-                    if (size - read) * starts < _TAIL_PIECES * games_per_piece * read:
-                        tail, games_per_piece = True, max(1, games_per_piece // 4)
+                    while games_per_piece > 1 and (
+                        (size - read) * starts < _TAIL_PIECES * games_per_piece * read
+                    ):
+                        games_per_piece //= 2
                 parts.append(chunk[taken:start])
                 taken = start
                 yield Piece(path, first_line, games_before, items_before, "".join(parts))
@@ -192,11 +191,20 @@ def _cut(
 
 
 def _tag_lines(chunk: str) -> Iterator[int]:
-    """Where each tag line of a chunk of whole lines begins."""
-    if _FIRST_TAG_RE.match(chunk):
-        yield 0
-    for match in _TAG_RE.finditer(chunk):
-        yield match.start() + 1
+    """Where each tag line (`[Name "value"]`, FORMAT.md: what `is_tag` tells of one line) of
+    a chunk of whole lines begins."""
+    # From one `[` to the next, a line at most once: a `[` is rare (a few tag lines a game),
+    # where a regex tried every line's start (a quarter of what the parent spent cutting).
+    find, rfind = chunk.find, chunk.rfind
+    at = find("[")
+    while at >= 0:
+        start = rfind("\n", 0, at) + 1
+        if start == at or chunk[start:at].isspace():  # (no newline in between: `is_tag`)
+            yield start
+        end = find("\n", at)
+        if end < 0:
+            return
+        at = find("[", end)
 
 
 def _whole_lines(stream: IO[str], chunk_size: int) -> Iterator[str]:
