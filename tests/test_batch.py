@@ -370,9 +370,13 @@ def test_the_json_writer_writes_each_game_before_the_next_is_judged() -> None:
 
 
 @pytest.mark.slow
-def test_validate_json_interrupted_mid_file_still_closes_its_document(tmp_path: Path) -> None:
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_validate_json_interrupted_mid_file_still_closes_its_document(
+    tmp_path: Path, jobs: str
+) -> None:
     """An interrupt (Ctrl-C) part way through a long file: standard output is still one whole
-    JSON document, with what was judged and the summary's `error`, never a cut-off one."""
+    JSON document, with what was judged and the summary's `error`, never a cut-off one; with
+    --jobs 2 (the parent judging beside its worker) no worker is left behind."""
     import signal
 
     big = tmp_path / "big.zfn"
@@ -380,16 +384,20 @@ def test_validate_json_interrupted_mid_file_still_closes_its_document(tmp_path: 
     assert made.exit_code == 0, made.output
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "zfrec", "validate", "--json", str(big)],
+        [sys.executable, "-m", "zfrec", "validate", "--json", "--jobs", jobs, str(big)],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         env=env,
     )
     assert proc.stdout is not None
     head = proc.stdout.read(4096)  # games are being written: the run is inside the file
+    children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+    workers = children.read_text().split() if children.exists() else []
     proc.send_signal(signal.SIGINT)
     rest = proc.stdout.read()
     proc.wait(timeout=60)
+    assert len(workers) == int(jobs) - 1 or not children.exists()
+    assert not [w for w in workers if Path(f"/proc/{w}").exists()]
     data = json.loads((head + rest).decode("utf-8"))
     assert data["summary"]["error"] == "interrupted" and data["summary"]["ok"] is False
     assert data["files"][0]["path"] == str(big)
