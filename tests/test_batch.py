@@ -376,7 +376,7 @@ def test_validate_json_interrupted_mid_file_still_closes_its_document(
 ) -> None:
     """An interrupt (Ctrl-C) part way through a long file: standard output is still one whole
     JSON document, with what was judged and the summary's `error`, never a cut-off one; with
-    --jobs 2 (the parent judging beside its worker) no worker is left behind."""
+    --jobs 2 no worker is left behind."""
     import signal
 
     big = tmp_path / "big.zfn"
