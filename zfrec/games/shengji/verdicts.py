@@ -127,10 +127,15 @@ def copies_out(
         if own:
             return f" (played already, trick {own[-1]})"
         if len(who) >= decks:
-            word = ("a second", "a third", "a fourth")[min(decks, 3) - 1]
+            word = _one_too_many(decks)
             seats = " and ".join(dict.fromkeys(names[s] for s, _ in who))
             return f" ({word} copy: {seats} played the {decks} the decks hold)"
     return ""
+
+
+def _one_too_many(decks: int) -> str:
+    """The copy of a card past what `decks` decks hold (1 to 3, ruling 2): `a third`."""
+    return ("a second", "a third", "a fourth")[decks - 1]
 
 
 def kept_back(tricks: Sequence[SjTrick], hand: int, seat: int, m: SjMove, t: int) -> int:
@@ -182,7 +187,7 @@ def deal_findings(rules: SjRules, rnd: SjRound, names: Sequence[str]) -> list[Fi
         for c in distinct(d.known):
             seen[c] = seen.get(c, 0) + count(d.known, c)
             if seen[c] > rules.decks:
-                word = ("a second", "a third", "a fourth")[rules.decks - 1]
+                word = _one_too_many(rules.decks)
                 out.append(("SJ301", f"{word} copy of {format_hand(1 << 2 * c)}: "
                             f"{rules.decks} deck(s) hold {rules.decks}", d.pos, who,
                             "2"))  # fmt: skip
