@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from zfrec.games.shengji.cards import format_hand, points, size
 from zfrec.games.shengji.formats import classify, unit_text
+from zfrec.games.shengji.notation import ordinal_text
 from zfrec.games.shengji.offers import follow_offer, lead_count, lead_units, units_text
 from zfrec.games.shengji.records import SjRound
 from zfrec.games.shengji.round import RoundState
@@ -20,7 +21,6 @@ if TYPE_CHECKING:
 __all__ = ["sj_live_state"]
 
 MAX_LEGAL = 60  # legal plays listed for the seat to move (a lead may have thousands)
-_SUFFIX = {1: "st", 2: "nd", 3: "rd"}
 
 
 def sj_live_state(
@@ -196,7 +196,7 @@ def _move_list(live: SjLive, view: int | None = None) -> list[dict[str, Any]]:
             if k in d:
                 item[k] = d[k]
         if "calls" in d:
-            item["calls"] = " ".join(f"{o}{_SUFFIX.get(o, 'th')} {format_hand(1 << 2 * c)}"
+            item["calls"] = " ".join(f"{ordinal_text(o)} {format_hand(1 << 2 * c)}"
                                      for c, o in d["calls"])  # fmt: skip
         hidden = view is not None and view != d["seat"] and live.done[rnd - 1] is None
         if "discard" in d and hidden:

@@ -38,6 +38,7 @@ from zfrec.games.shengji.cards import count, distinct, format_hand, one, size
 from zfrec.games.shengji.notation import (
     call_text,
     levels_text,
+    ordinal_text,
     outcome_text,
     points_text,
     result_text,
@@ -437,8 +438,7 @@ def _calls(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]
 
 
 def _call_text(card: int, ordinal: int) -> str:
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(ordinal, "th")
-    return f"{ordinal}{suffix} {word(card)}"
+    return f"{ordinal_text(ordinal)} {word(card)}"
 
 
 def _join(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
