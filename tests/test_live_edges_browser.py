@@ -5,12 +5,13 @@ Screenshots go to test-artifacts/live-edges-*.png.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.sj_live_helpers import match_steps, simulated
+from tests.sj_live_helpers import Step, match_steps, simulated
 from tests.test_live_phones import DEAL_ANN, DESKTOP, PHONE, at, device, play, sent
 from tests.test_live_server import server
 from tests.test_live_shengji_browser import Device
@@ -183,6 +184,23 @@ def test_names_of_sixty_chinese_characters_leave_the_cards_in_view(
             shot(a, f"4-long-names-sj-{size}", full=True)
 
 
+def _sj_table_at_lead(
+    client: Any, players: Sequence[str], steps: Sequence[Step]
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """A Sheng ji table on the server with round 1 begun (dealer 2) and its next two entries
+    made (`steps[1:3]`, up to the first lead): the table as the API made it, and its writer's
+    header."""
+    made: dict[str, Any] = client.post(
+        "/api/tables", json={"game": "shengji", "players": list(players)}
+    ).json()
+    auth = {"Authorization": f"Bearer {made['token']}"}
+    for kind, body in [("hand", {"dealer": 2}), *((s.kind, s.body) for s in steps[1:3])]:
+        r = client.post(f"/api/tables/{made['id']}/{'hands' if kind == 'hand' else 'moves'}",
+                        json=body, headers=auth)  # fmt: skip
+        assert r.status_code in (200, 201), r.text
+    return made, auth
+
+
 def test_sheng_ji_another_phones_play_for_the_same_seat_is_not_taken_for_this_ones(
     browser: Any, tmp_path: Path
 ) -> None:
@@ -194,15 +212,8 @@ def test_sheng_ji_another_phones_play_for_the_same_seat_is_not_taken_for_this_on
     steps = [s for s in match_steps(match) if s.round == 1]
     with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
         base = str(client.base_url).rstrip("/")
-        made = client.post(
-            "/api/tables", json={"game": "shengji", "players": list(match.players)}
-        ).json()
-        auth = {"Authorization": f"Bearer {made['token']}"}
+        made, auth = _sj_table_at_lead(client, match.players, steps)
         url = f"/api/tables/{made['id']}"
-        for step in [("hand", {"dealer": 2}), *((s.kind, s.body) for s in steps[1:3])]:
-            r = client.post(f"{url}/{'hands' if step[0] == 'hand' else 'moves'}",
-                            json=step[1], headers=auth)  # fmt: skip
-            assert r.status_code in (200, 201), r.text
         lead = steps[3].body
         other = "3s" if lead["play"] != "3s" else "4s"  # no deal typed: any single leads
         b = Device(browser, PHONE)
@@ -277,14 +288,7 @@ def test_sheng_ji_a_refusal_is_in_view_where_play_was_tapped(browser: Any, tmp_p
     steps = [s for s in match_steps(match) if s.round == 1]
     with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
         base = str(client.base_url).rstrip("/")
-        made = client.post(
-            "/api/tables", json={"game": "shengji", "players": list(match.players)}
-        ).json()
-        auth = {"Authorization": f"Bearer {made['token']}"}
-        for kind, body in [("hand", {"dealer": 2}), *((s.kind, s.body) for s in steps[1:3])]:
-            r = client.post(f"/api/tables/{made['id']}/{'hands' if kind == 'hand' else 'moves'}",
-                            json=body, headers=auth)  # fmt: skip
-            assert r.status_code in (200, 201), r.text
+        made, _auth = _sj_table_at_lead(client, match.players, steps)
         wrong = steps[3].body["seat"] % 4 + 1  # not the seat that leads
         for viewport in (PHONE, DESKTOP):
             d = Device(browser, viewport)
