@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.sj_live_helpers import Step, match_steps, simulated
-from tests.test_live_phones import DEAL_ANN, DESKTOP, PHONE, at, device, play, sent
+from tests.test_live_phones import DESKTOP, PHONE, at, dealt_table, device, play, sent
 from tests.test_live_server import server
 from tests.test_live_shengji_browser import Device
 from tests.test_render_browser import ARTIFACTS
@@ -48,14 +48,8 @@ def test_an_undo_a_mark_or_a_correction_whose_answer_was_lost_is_not_made_twice(
     browser: Any, tmp_path: Path
 ) -> None:
     with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
-        made = client.post("/api/tables", json={"players": ["Ann", "Bo Li", "王芳"]}).json()
-        table, auth = made["id"], {"Authorization": f"Bearer {made['token']}"}
-        r = client.post(
-            f"/api/tables/{table}/hands",
-            json={"shuffler": 3, "deals": {"1": DEAL_ANN}},
-            headers=auth,
-        )
-        assert r.status_code == 201
+        made, _auth = dealt_table(client)
+        table = made["id"]
         _ctx, a = device(browser)
         a.goto(str(client.base_url).rstrip("/") + made["join"])
         at(a, 1)
@@ -130,16 +124,7 @@ def test_names_of_sixty_chinese_characters_leave_the_cards_in_view(
     of Sheng ji likewise; the header holds two lines of the event and of the names. The whole
     names are in the titles."""
     with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
-        made = client.post(
-            "/api/tables", json={"players": LONG3, "event": "俱乐部之夜" * 40}
-        ).json()
-        auth = {"Authorization": f"Bearer {made['token']}"}
-        r = client.post(
-            f"/api/tables/{made['id']}/hands",
-            json={"shuffler": 3, "deals": {"1": DEAL_ANN}},
-            headers=auth,
-        )
-        assert r.status_code == 201
+        made, auth = dealt_table(client, LONG3, event="俱乐部之夜" * 40)
         r = client.post(
             f"/api/tables/{made['id']}/moves", json={"seat": 1, "play": "3h"}, headers=auth
         )
@@ -260,13 +245,7 @@ def test_a_store_that_takes_no_writes_is_named_on_the_page(browser: Any, tmp_pat
     the entry in its outbox and says why, not only "not sent, retrying"."""
     db = tmp_path / "club.db"
     with server(f"sqlite:///{db}", tmp_path / "a.log") as (_proc, client):
-        made = client.post("/api/tables", json={"players": ["Ann", "Bo Li", "王芳"]}).json()
-        r = client.post(
-            f"/api/tables/{made['id']}/hands",
-            json={"shuffler": 3, "deals": {"1": DEAL_ANN}},
-            headers={"Authorization": f"Bearer {made['token']}"},
-        )
-        assert r.status_code == 201
+        made, _auth = dealt_table(client)
     read_only = f"sqlite:///file:{db}?mode=ro&uri=true"  # the database refuses every write
     with server(read_only, tmp_path / "b.log") as (_proc, client):
         _ctx, a = device(browser)

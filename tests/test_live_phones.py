@@ -10,6 +10,7 @@ annotated; the exported record holds all of it and the date. Screenshots at 390x
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,25 @@ pytestmark = [
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 DEAL_ANN = "3h 4h 5s 5h 6d 7c 8s 8h 9d Tc Jh Qs Kd Ad 2s 2c SJ BJ"
+
+
+def dealt_table(
+    client: Any, players: Sequence[str] = ("Ann", "Bo Li", "王芳"), **extra: Any
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """A Zheng Fen table on the server (`extra`: more of its fields) with hand 1 begun, the
+    first seat's deal typed (`DEAL_ANN`, seat 3 shuffled): the table as the API made it, and
+    its writer's header."""
+    made: dict[str, Any] = client.post(
+        "/api/tables", json={"players": list(players), **extra}
+    ).json()
+    auth = {"Authorization": f"Bearer {made['token']}"}
+    r = client.post(
+        f"/api/tables/{made['id']}/hands",
+        json={"shuffler": 3, "deals": {"1": DEAL_ANN}},
+        headers=auth,
+    )
+    assert r.status_code == 201, r.text
+    return made, auth
 
 
 def device(browser: Any, viewport: dict[str, int] = PHONE) -> tuple[Any, Any]:
@@ -253,14 +273,8 @@ def test_two_phones_and_a_spectator(browser: Any, tmp_path: Path) -> None:
 
 def test_a_joker_declared_by_tapping_and_a_move_corrected(browser: Any, tmp_path: Path) -> None:
     with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
-        made = client.post("/api/tables", json={"players": ["Ann", "Bo Li", "王芳"]}).json()
-        table, auth = made["id"], {"Authorization": f"Bearer {made['token']}"}
-        r = client.post(
-            f"/api/tables/{table}/hands",
-            json={"shuffler": 3, "deals": {"1": DEAL_ANN}},
-            headers=auth,
-        )
-        assert r.status_code == 201
+        made, _auth = dealt_table(client)
+        table = made["id"]
         _ctx, a = device(browser)
         a.goto(str(client.base_url).rstrip("/") + made["join"])
         at(a, 1)
