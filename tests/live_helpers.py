@@ -24,6 +24,37 @@ class Step:
     body: dict[str, Any]
 
 
+class Tab:
+    """A table and its writer token, with the calls the tests make; its players are `extra`'s
+    `players`, or Ann, Bo Li and 王芳."""
+
+    def __init__(self, client: Client, **extra: Any) -> None:
+        body = {"players": ["Ann", "Bo Li", "王芳"], **extra}
+        made = client.post("/api/tables", json=body)
+        assert made.status_code == 201, made.text
+        self.client, self.id = client, made.json()["id"]
+        self.auth = {"Authorization": f"Bearer {made.json()['token']}"}
+
+    def post(self, path: str, body: dict[str, Any] | None = None) -> Any:
+        return self.client.post(f"/api/tables/{self.id}/{path}", json=body, headers=self.auth)
+
+    def move(self, seat: int, play: str, **extra: Any) -> Any:
+        return self.post("moves", {"seat": seat, "play": play, **extra})
+
+    def step(self, kind: str, body: dict[str, Any]) -> None:
+        """One `Step`'s call, which must be taken."""
+        r = self.post("hands" if kind == "hand" else "moves", body)
+        assert r.status_code in (200, 201), (body, r.text)
+
+    def state(self) -> dict[str, Any]:
+        out: dict[str, Any] = self.client.get(f"/api/tables/{self.id}").json()
+        return out
+
+    def zfn(self) -> str:
+        text: str = self.client.get(f"/api/tables/{self.id}/record.zfn").text
+        return text
+
+
 def sim(players: int, seed: int, rules: str = "pagat", hands: int | None = 1) -> Game:
     return simulate_game(SimConfig(players, preset(rules), "random", hands), seed)
 

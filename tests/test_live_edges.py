@@ -18,7 +18,7 @@ from sqlalchemy import Engine
 from typer.testing import CliRunner
 
 import zfrec.store.db as store_db
-from tests.live_helpers import sim, steps
+from tests.live_helpers import Tab, sim, steps
 from tests.sj_live_helpers import match_steps, simulated
 from tests.test_store import store_url  # noqa: F401  (the SQLite / PostgreSQL fixture)
 from zfrec.cli import app as cli
@@ -41,31 +41,6 @@ def engine(store_url: str) -> Iterator[Engine]:  # noqa: F811
 def client(engine: Engine) -> Iterator[TestClient]:
     with TestClient(create_app(engine)) as c:
         yield c
-
-
-class Tab:
-    """A table and its writer token, with the calls the tests make."""
-
-    def __init__(self, client: TestClient, body: dict[str, Any]) -> None:
-        made = client.post("/api/tables", json=body)
-        assert made.status_code == 201, made.text
-        self.client, self.id = client, made.json()["id"]
-        self.auth = {"Authorization": f"Bearer {made.json()['token']}"}
-
-    def post(self, path: str, body: dict[str, Any] | None = None) -> Any:
-        return self.client.post(f"/api/tables/{self.id}/{path}", json=body, headers=self.auth)
-
-    def step(self, kind: str, body: dict[str, Any]) -> None:
-        r = self.post("hands" if kind == "hand" else "moves", body)
-        assert r.status_code in (200, 201), (body, r.text)
-
-    def state(self) -> dict[str, Any]:
-        out: dict[str, Any] = self.client.get(f"/api/tables/{self.id}").json()
-        return out
-
-    def zfn(self) -> str:
-        text: str = self.client.get(f"/api/tables/{self.id}/record.zfn").text
-        return text
 
 
 def cli_json(*args: str) -> Any:
@@ -106,7 +81,7 @@ def test_a_corrected_game_undone_and_finished_again_is_stored_once(
     tmp_path: Path,
 ) -> None:
     game = sim(3, 11, "pagat", hands=1)
-    t = Tab(client, {"players": game.players, "target": 1, "event": "Club night"})
+    t = Tab(client, players=game.players, target=1, event="Club night")
     calls = list(steps(game))
     for step in calls:
         t.step(step.kind, step.body)
@@ -151,7 +126,7 @@ def test_a_corrected_sheng_ji_match_undone_and_finished_again_is_stored_once(
     engine = open_store(db)
     with TestClient(create_app(engine)) as client:
         body = {"game": "shengji", "rules": match.preset, "players": list(match.players)}
-        t = Tab(client, {**body, "event": "Club night"})
+        t = Tab(client, **body, event="Club night")
         calls = list(match_steps(match))
         for step in calls:
             t.step(step.kind, step.body)
@@ -189,7 +164,7 @@ def test_a_round_one_dealer_the_bids_overrule_is_named_at_the_exchange(tmp_path:
     engine = open_store(f"sqlite:///{tmp_path / 'club.db'}")
     with TestClient(create_app(engine)) as client:
         body = {"game": "shengji", "rules": match.preset, "players": list(match.players)}
-        t = Tab(client, body)
+        t = Tab(client, **body)
         t.step("hand", {k: v for k, v in start.body.items() if k != "trump"})
         t.step("move", {"seat": bidder, "bid": two})
         version = t.state()["version"]
@@ -218,7 +193,7 @@ def test_a_store_locked_by_another_process_is_503_after_one_busy_timeout(
     path = tmp_path / "club.db"
     engine = open_store(f"sqlite:///{path}")
     with TestClient(create_app(engine)) as client:
-        t = Tab(client, {"players": ["Ann", "Bo Li", "王芳"]})
+        t = Tab(client)
         holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         holder.execute("BEGIN IMMEDIATE")  # an import in another process, say
         letting_go = threading.Timer(4.0, lambda: holder.execute("ROLLBACK"))
@@ -247,7 +222,7 @@ def test_a_bid_the_exchange_or_calls_after_the_first_play_are_refused_in_plain_w
     engine = open_store(f"sqlite:///{tmp_path / 'club.db'}")
     with TestClient(create_app(engine)) as client:
         body = {"game": "shengji", "rules": match.preset, "players": list(match.players)}
-        t = Tab(client, body)
+        t = Tab(client, **body)
         for step in r1[: first_play + 1]:
             t.step(step.kind, step.body)
         late = {
@@ -277,7 +252,7 @@ def test_a_bid_after_the_exchange_is_refused_as_out_of_order(tmp_path: Path) -> 
     engine = open_store(f"sqlite:///{tmp_path / 'club.db'}")
     with TestClient(create_app(engine)) as client:
         body = {"game": "shengji", "rules": match.preset, "players": list(match.players)}
-        t = Tab(client, body)
+        t = Tab(client, **body)
         t.step("hand", {k: v for k, v in start.body.items() if k not in ("trump", "dealer")})
         for step in [*bids, exchange]:
             t.step(step.kind, step.body)
@@ -312,7 +287,7 @@ def test_a_rebuilt_table_shows_what_the_running_one_shows(
     shows. It showed the 3h among the leader's known cards only after a rebuild (the replay
     places it with hand 1's first player, R4); the running server did not."""
     game = sim(3, 5 if deals == "none" else 6, "pagat", hands=1)
-    t = Tab(client, {"players": game.players})
+    t = Tab(client, players=game.players)
     for step in list(steps(game, deals=deals, drop_passes=True))[:8]:
         t.step(step.kind, step.body)
         other = open_store(store_url)
@@ -334,7 +309,7 @@ def test_a_table_that_keeps_its_game_when_undone_is_rebuilt_and_exported_as_it_w
     the table from its entries alone, its record.zfn and `zfrec tables` count those alone, and
     deleting the table leaves nothing of it behind."""
     game = sim(3, 11, "pagat", hands=1)
-    t = Tab(client, {"players": game.players, "target": 1, "event": "Club night"})
+    t = Tab(client, players=game.players, target=1, event="Club night")
     calls = list(steps(game))
     for step in calls:
         t.step(step.kind, step.body)

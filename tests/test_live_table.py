@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.live_helpers import exported, sim, steps, without_passes
+from tests.live_helpers import Tab, exported, sim, steps, without_passes
 from tests.test_store import store_url  # noqa: F401  (the SQLite / PostgreSQL fixture)
 from zfrec.live.app import create_app
 from zfrec.record import loads
@@ -33,31 +32,6 @@ def client(store_url: str) -> Iterator[TestClient]:  # noqa: F811
     with TestClient(create_app(engine)) as c:
         yield c
     engine.dispose()
-
-
-class Tab:
-    """A table and its writer token, with the calls the tests make."""
-
-    def __init__(self, client: TestClient, **extra: Any) -> None:
-        body = {"players": ["Ann", "Bo Li", "王芳"], **extra}
-        made = client.post("/api/tables", json=body)
-        assert made.status_code == 201, made.text
-        self.client, self.id = client, made.json()["id"]
-        self.auth = {"Authorization": f"Bearer {made.json()['token']}"}
-
-    def post(self, path: str, body: dict[str, Any] | None = None) -> Any:
-        return self.client.post(f"/api/tables/{self.id}/{path}", json=body, headers=self.auth)
-
-    def move(self, seat: int, play: str, **extra: Any) -> Any:
-        return self.post("moves", {"seat": seat, "play": play, **extra})
-
-    def state(self) -> dict[str, Any]:
-        out: dict[str, Any] = self.client.get(f"/api/tables/{self.id}").json()
-        return out
-
-    def zfn(self) -> str:
-        text: str = self.client.get(f"/api/tables/{self.id}/record.zfn").text
-        return text
 
 
 @pytest.fixture
