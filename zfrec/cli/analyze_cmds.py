@@ -467,6 +467,7 @@ def audit_cmd(
     replaying the record with it in place, with its first error or its points and totals.
 
     Sheng ji records are audited alike, with their own repairs (ANALYSIS.md, Sheng ji).
+    --html writes the audit as one self-contained page, every game's findings where they are.
 
     A directory means every record in it; a file there that cannot be read is reported and the
     others are audited. Exit 0 when every game is legal as recorded, 1 when some game fails
@@ -479,35 +480,19 @@ def audit_cmd(
     entries, bad = read_many(record, game, recover=True)
     many = record_files(record) != [record]
     reports: list[tuple[str, int, Any]] = []  # AuditReport, or a kind's own (`own`)
-    own: dict[int, Any] = {}  # by place in reports: a kind's own audit (GameKind.audit_record)
+    own: dict[int, Any] = {}  # by place in reports: the kind with its own audit (audit_record)
     for file, number, g in entries:
         with friendly_errors(file):
             mine = kind_of(g).audit_record(g, budget=budget)
             if mine is not None:
-                own[len(reports)] = mine
+                own[len(reports)] = kind_of(g)
                 reports.append((file, number, mine))
                 continue
             # A record with unreadable moves is audited as read: the suggestions come first.
             judged = audit_as_read(g, budget=budget) if g.problems else audit(g, budget=budget)
             reports.append((file, number, judged))
-    if html_out is not None and len(own) == len(reports):
-        fail("--html: audit pages of Sheng ji records come later; use --json or the text")
     if html_out is not None:
-        from zfrec.games.zhengfen.pages.analysis import (
-            audit_file,  # the HTML machinery only when asked for
-        )
-
-        if own:
-            err.print(f"warning: {len(own)} Sheng ji game(s) are left out of {html_out}: "
-                      "their audit pages come later", markup=False)  # fmt: skip
-        try:
-            sections = [
-                (f"{f}, game {n}" if many else f"Game {n}", r)
-                for i, (f, n, r) in enumerate(reports) if i not in own
-            ]  # fmt: skip
-            html_out.write_text(audit_file(record, sections), encoding="utf-8")
-        except OSError as exc:
-            fail(file_problem(str(html_out), exc, "write"))
+        _write_audit_page(html_out, str(record), reports, own, many)
     if as_json:
         print_json(
             {
@@ -522,13 +507,51 @@ def audit_cmd(
                 shown = file
                 out.print(f"[bold underline]{escape(file)}[/]", markup=True)
             if i in own:
-                for line in own[i].text_lines(number):
+                for line in r.text_lines(number):
                     out.print(line, markup=False, highlight=False)
                 continue
             _print_audit(number, r)
     if bad:
         raise typer.Exit(EXIT_INPUT)
     raise typer.Exit(EXIT_OK if all(r.legal for _, _, r in reports) else EXIT_FINDINGS)
+
+
+def _write_audit_page(
+    html_out: Path, title: str, reports: list[tuple[str, int, Any]], own: dict[int, Any],
+    many: bool,
+) -> None:  # fmt: skip
+    """`audit --html`: one page with every game's audit, a kind with its own audit as the
+    kind's section (`GameKind.audit_section`); a kind without one is left out, with a warning.
+    Written whole or not at all."""
+    from markupsafe import Markup
+
+    from zfrec.games.zhengfen.pages.analysis import audit_file  # HTML only when asked for
+
+    sections: list[tuple[str, Any]] = []
+    styles: list[str] = []
+    left_out: dict[str, int] = {}
+    for i, (f, n, r) in enumerate(reports):
+        heading = f"{f}, game {n}" if many else f"Game {n}"
+        kind = own.get(i)
+        if kind is None:
+            sections.append((heading, r))
+            continue
+        html = kind.audit_section(r, heading, f"g{i + 1}-")
+        if html is None:
+            left_out[kind.title] = left_out.get(kind.title, 0) + 1
+            continue
+        sections.append((heading, Markup(html)))
+        if kind.audit_style and kind.audit_style not in styles:
+            styles.append(kind.audit_style)
+    if not sections:
+        fail("--html: audit pages of these records come later; use --json or the text")
+    for title_, count in left_out.items():
+        err.print(f"warning: {count} {title_} game(s) are left out of {html_out}: "
+                  "their audit pages come later", markup=False)  # fmt: skip
+    try:
+        html_out.write_text(audit_file(title, sections, styles), encoding="utf-8")
+    except OSError as exc:
+        fail(file_problem(str(html_out), exc, "write"))
 
 
 # --- diff ------------------------------------------------------------------------------------

@@ -329,6 +329,17 @@ class GameKind:
         `budget` bounds the candidate records validated. None: the generic audit."""
         return None
 
+    def audit_section(self, report: Any, heading: str, prefix: str) -> str | None:
+        """One game's audit (the report of the kind's `audit_record`) as HTML for the page of
+        `zfrec audit --html`: a `<section>` under an `<h2>` saying `heading`, every `id` in it
+        starting with `prefix` (the page holds several games), record text escaped. None: the
+        kind has no audit page yet (the page then leaves the game out and says so)."""
+        return None
+
+    #: The template (zfrec/templates) of the CSS that the kind's audit sections need on the
+    #: page of `zfrec audit --html` beyond style.css; empty: none.
+    audit_style: str = ""
+
     # --- the solver -------------------------------------------------------------------------
 
     #: Whether `solve` is the kind's own solver: `zfrec solve` then takes only the position

@@ -208,6 +208,14 @@ class ShengjiKind(GameKind):
 
         return audit_match(game, budget=budget)
 
+    def audit_section(self, report: Any, heading: str, prefix: str) -> str:
+        """The audit as a section of `zfrec audit --html`'s page (zfrec.games.shengji.auditpage)."""
+        from zfrec.games.shengji.auditpage import audit_section, audit_view
+
+        return audit_section(audit_view(report, prefix=prefix), heading)
+
+    audit_style = "sj_audit.css"
+
     own_solver = True
 
     def solve(

@@ -314,9 +314,13 @@ def audit_html(report: AuditReport) -> str:
     )
 
 
-def audit_file(title: str, reports: Sequence[tuple[str, AuditReport]]) -> str:
+def audit_file(
+    title: str, reports: Sequence[tuple[str, AuditReport | Markup]], styles: Sequence[str] = ()
+) -> str:
     """The self-contained page of `zfrec audit --html`, titled `title`: the audit of each
-    game, under its heading ("Game 1", "club.zfn, game 2").
+    game, under its heading ("Game 1", "club.zfn, game 2"). Another game's audit comes as its
+    kind's own section (`GameKind.audit_section`, Markup with its heading), with the templates
+    of the CSS it needs in `styles`.
 
     >>> from zfrec.games.zhengfen.analysis.audit import audit
     >>> from zfrec.games.zhengfen.analysis.example import broken_example
@@ -324,11 +328,16 @@ def audit_file(title: str, reports: Sequence[tuple[str, AuditReport]]) -> str:
     >>> "<h1>Audit: club &lt;night&gt;.zfn</h1>" in page, page.count('class="zf-repair"')
     (True, 2)
     """
-    games = [(heading, r, _diagnostics(r)) for heading, r in reports]
+    games = [
+        (heading, r, _diagnostics(r), None)
+        if isinstance(r, AuditReport)
+        else (heading, None, [], r)
+        for heading, r in reports
+    ]
     return (
         environment()
         .get_template("audit_file.html.j2")
-        .render(title=title, games=games, scripts=())
+        .render(title=title, games=games, styles=styles, scripts=())
     )
 
 
