@@ -110,8 +110,8 @@ def render_cmd(
     requests) that works offline. A file with several games gets one directory per game.
 
     Sheng ji records get a replay page per round (round-N.html), with the solver's ?/?? marks
-    where --solve-cards reaches, and charts of the points and the level ladder; no decision
-    analysis or audit page yet (zfrec analyze and audit give them; RENDER.md, Sheng ji).
+    where --solve-cards reaches, charts of the points and the level ladder, and the audit page
+    of a failing record; no decision analysis yet (zfrec analyze gives it; RENDER.md, Sheng ji).
     """
     from zfrec.games import KINDS, find_kind
     from zfrec.record.seatrefs import seat_named

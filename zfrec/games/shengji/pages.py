@@ -205,6 +205,7 @@ class SjGameView:
     viewer: int | None = None
     index_href: str | None = None
     player_hrefs: dict[str, str] = field(default_factory=dict)
+    audit_href: str | None = None  # the audit page of a record that fails validation
 
     @property
     def teams(self) -> list[list[int]] | None:
@@ -526,14 +527,17 @@ def render_shengji_files(
     player_hrefs: dict[str, str] | None = None,
     charts: bool = True,
     solve_cards: int = 0,
+    audit: bool = False,
     **_: Any,
 ) -> Any:
     """The match's files (zfrec.render.gamefiles.RenderedGame): `index.html` with its charts,
-    `round-N.html` per round, `levels.svg`/`.png` and `points.svg`/`.png`. Zheng Fen's options
-    that Sheng ji has no use for yet (the analysis, the audit, the one-file viewer) are
-    accepted and left aside; `solve_cards` asks the solver for its marks (`cost_marks`)."""
-    from zfrec.games.shengji.sjhtml import render_game_page, render_round_page
-    from zfrec.render.gamefiles import GameMeta, OutputFile, RenderedGame, chart_files
+    `round-N.html` per round, `levels.svg`/`.png` and `points.svg`/`.png`, and with `audit`
+    the audit page (audit.html) of a record that fails validation, not in a seat's view (the
+    repairs tell what the hands held). Zheng Fen's options that Sheng ji has no use for yet
+    (the analysis, the one-file viewer) are accepted and left aside; `solve_cards` asks the
+    solver for its marks (`cost_marks`)."""
+    from zfrec.games.shengji.sjhtml import play_steps, render_game_page, render_round_page
+    from zfrec.render.gamefiles import AUDIT_PAGE, GameMeta, OutputFile, RenderedGame, chart_files
 
     view = match_view(match, viewer, solve_cards)
     view.index_href = index_href
@@ -541,6 +545,15 @@ def render_shengji_files(
     files = [
         OutputFile(round_href(p.number), render_round_page(view, p).encode()) for p in view.rounds
     ]
+    if audit and viewer is None and view.report.errors:
+        from zfrec.games.shengji.audit import audit_match
+        from zfrec.games.shengji.auditpage import audit_view, render_audit_page
+
+        found = audit_match(match)
+        page = audit_view(found, steps=play_steps(view), round_href="round-{}.html")
+        page.index_href, page.game_href = index_href, "index.html"
+        view.audit_href = AUDIT_PAGE
+        files.append(OutputFile(AUDIT_PAGE, render_audit_page(page).encode()))
     from zfrec.games.shengji.charts import match_charts
 
     embeds, notices = chart_files(match_charts(view) if charts and view.summaries else [], files)
@@ -549,4 +562,5 @@ def render_shengji_files(
 
     disputes = sum(m.disputed for r in match.rounds for t in r.tricks for m in t.moves)
     facts = match_facts(view) if viewer is None else {}
-    return RenderedGame(files, GameMeta(disputes, 0, False, tuple(notices), facts))
+    audited = view.audit_href is not None
+    return RenderedGame(files, GameMeta(disputes, 0, audited, tuple(notices), facts))

@@ -13,7 +13,7 @@ from zfrec.games.shengji.rules import level_text
 from zfrec.render.html import environment
 from zfrec.render.views import ChartEmbed
 
-__all__ = ["render_game_page", "render_round_page"]
+__all__ = ["play_steps", "render_game_page", "render_round_page"]
 
 ROUND_SCRIPTS = ("stepper.js", "movelist.js", "sj_replay.js")
 
@@ -24,14 +24,20 @@ def render_round_page(view: SjGameView, page: RoundPage) -> str:
     return template.render(view=view, page=page, scripts=ROUND_SCRIPTS)
 
 
-def render_game_page(view: SjGameView, charts: Sequence[ChartEmbed] = ()) -> str:
-    """The match's page: the result, a line per round linked to its replay, the charts and
-    the validator's findings, each linked to its step."""
+def play_steps(view: SjGameView) -> dict[tuple[int, int, int], int]:
+    """The step of its round's replay page that shows each play, by (round, trick, turn)."""
     steps: dict[tuple[int, int, int], int] = {}
     for page in view.rounds:
         for i, st in enumerate(page.data["steps"]):
             if st["kind"] == "play":
                 steps[(page.number, st["trick"], st["turn"])] = i
+    return steps
+
+
+def render_game_page(view: SjGameView, charts: Sequence[ChartEmbed] = ()) -> str:
+    """The match's page: the result, a line per round linked to its replay, the charts and
+    the validator's findings, each linked to its step."""
+    steps = play_steps(view)
 
     def step_of(d: Diagnostic) -> int:
         loc = d.location
