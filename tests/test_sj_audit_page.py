@@ -1,0 +1,201 @@
+"""Sheng ji's audit page (zfrec.games.shengji.auditpage): from real audits of faulty records
+(the samples' broken ones, and valid ones edited here), `zfrec audit --html` and the audit.html
+that `zfrec render` writes beside a failing record's replays. The browser half (Debian's
+chromium, 390×844 and 1280×800) is tests/test_sj_audit_page_browser.py."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from zfrec.cli import app
+from zfrec.games.shengji.audit import audit_match
+from zfrec.games.shengji.auditpage import audit_view, render_audit_page
+from zfrec.games.shengji.kind import match_of
+from zfrec.games.shengji.records import SjMatch
+from zfrec.record import load, loads
+
+SJ = Path(__file__).resolve().parent.parent / "sample_games" / "shengji"
+BROKEN = SJ / "broken"
+ZF_BROKEN = SJ.parent / "broken" / "card-not-held.zfn"
+
+
+def _match(path: Path, text: str | None = None) -> SjMatch:
+    game = next(iter(loads(text))) if text is not None else next(iter(load(path)))
+    return match_of(game)
+
+
+def faulty_play() -> tuple[str, str, str]:
+    """The valid sample 10 with 王芳's 7d of round 1, trick 23 (its last line) written as 7s,
+    a card 王芳 never held: the record's text, the old play and the new."""
+    text = (SJ / "10-disputed.zfn").read_text(encoding="utf-8")
+    old = "1: Kc  2: 7d  3: 3c  4: Jh"
+    assert old in text
+    return text.replace(old, "1: Kc  2: 7s  3: 3c  4: Jh"), "7d", "7s"
+
+
+def disputed_and_wrong_total() -> str:
+    """Sample 10 with its bid disputed too, and its written total 85 where the plays give 75."""
+    text = (SJ / "10-disputed.zfn").read_text(encoding="utf-8")
+    text = text.replace("bids 1: 2c\n", 'bids 1: 2c disputed "no bid, says Ann" or 2d\n')
+    assert "points 75 total 75" in text
+    return text.replace("points 75 total 75", "points 75 total 85")
+
+
+def _anchors_resolve(html: str) -> list[str]:
+    """Every in-page link `href="#x"` whose target `id="x"` is not on the page."""
+    ids = set(re.findall(r'id="([^"]+)"', html))
+    return [h for h in re.findall(r'href="#([^"]+)"', html) if h not in ids]
+
+
+def test_every_finding_is_placed_and_chained_to_its_root() -> None:
+    report = audit_match(_match(BROKEN / "wrong-dealer.zfn"))
+    view = audit_view(report)
+    diags = report.report.diagnostics
+    assert len(view.findings) == len(diags) > 10
+    root = view.findings[0]
+    assert root.diagnostic.code == "SJ304" and root.where == "Round 2" and root.seat == "North"
+    assert root.causes == () and root.followers == len(diags) - 1
+    for f in view.findings[1:]:  # each follows from the wrong dealer, linked to it
+        assert [c.anchor for c in f.causes] == [root.anchor], f
+        trick = f.diagnostic.location.trick
+        assert f.where.startswith("Round 2, trick " if trick else "Round 2"), f
+    plays = [f for f in view.findings if f.diagnostic.code == "SJ102"]
+    assert plays and all(f.play for f in plays)
+    html = render_audit_page(view)
+    assert _anchors_resolve(html) == []
+    assert html.count('class="sj-follows">follows from <a href="#f1">SJ304 at Round 2 (') == (
+        len(diags) - 1
+    )
+
+
+def test_a_play_edited_wrong_is_found_where_it_is_and_repaired_back() -> None:
+    text, old, new = faulty_play()
+    report = audit_match(_match(SJ, text))
+    assert not report.legal
+    view = audit_view(report)
+    first = next(f for f in view.findings if f.diagnostic.severity == "error")
+    assert (first.diagnostic.code, first.where, first.seat) == (
+        "SJ102",
+        "Round 1, trick 23, turn 2",
+        "王芳",
+    )
+    assert first.play == new
+    # the round left unfinished (a warning, placed at the round) follows from it, linked
+    (warning,) = [f for f in view.findings if f.diagnostic.code == "SJ205"]
+    assert warning.where == "Round 1" and warning.play is None
+    assert [(c.code, c.anchor) for c in warning.causes] == [("SJ102", first.anchor)]
+    repair = view.repairs[0]
+    assert repair.ok
+    edit = repair.edits[0]
+    assert (edit.before, edit.after) == (new, old)
+    assert edit.where == "Round 1, trick 23, turn 2 (王芳)"
+    html = render_audit_page(view)
+    assert '<td data-label="Before" class="wrap-cell sj-before"><code>7♠</code>' in html
+    assert '<td data-label="After" class="wrap-cell sj-after"><code>7♦</code>' in html
+    assert "王芳" in html and '<meta charset="utf-8">' in html
+
+
+def test_disputed_bid_and_play_judged_and_the_total_as_written_against_computed() -> None:
+    report = audit_match(_match(SJ, disputed_and_wrong_total()))
+    view = audit_view(report, round_href="round-{}.html")
+    assert [d.where for d in view.disputes] == ["Round 1, bid 1", "Round 1, trick 20, turn 3"]
+    bid = view.disputes[0]
+    assert [(v.play, v.recorded, v.legal) for v in bid.versions] == [
+        ("2c", True, True),
+        ("2d", False, False),
+    ]
+    assert bid.versions[1].error is not None and bid.versions[1].error.code == "SJ401"
+    (r1,) = view.rounds
+    total = next(f for f in r1.figures if f.label == "Opponents' total")
+    assert (total.recorded, total.computed, total.differs) == ("85", "75", True)
+    taken = next(f for f in r1.figures if f.label == "Points in tricks")
+    assert (taken.recorded, taken.computed, taken.differs) == ("75", "75", False)
+    html = render_audit_page(view)
+    assert 'written <span class="sj-rec">85</span> · computed <strong class="sj-comp">75' in html
+    assert 'id="d1"' in html and 'id="d2"' in html and "no bid, says Ann" in html
+    assert '<a href="round-1.html">Round 1</a> <span class="badge error">differs</span>' in html
+
+
+def test_audit_html_on_sheng_ji_records_and_mixed_directories(tmp_path: Path) -> None:
+    runner = CliRunner()
+    page = tmp_path / "audit.html"
+    res = runner.invoke(app, ["audit", str(BROKEN / "wrong-points.zfn"), "--html", str(page)])
+    assert res.exit_code == 1, res.output
+    html = page.read_text(encoding="utf-8")
+    assert html.startswith("<!DOCTYPE html>") and "<h2>Game 1</h2>" in html
+    assert "SJ501" in html and 'id="g1-f1"' in html and "sj-figures" in html
+    assert _anchors_resolve(html) == []
+    assert "http://" not in html and "https://" not in html  # nothing fetched
+    # a directory holding both games: each game's audit, Sheng ji's with its style
+    both = tmp_path / "both"
+    both.mkdir()
+    (both / "a.zfn").write_text(ZF_BROKEN.read_text(encoding="utf-8"), encoding="utf-8")
+    (both / "b.zfn").write_text(faulty_play()[0], encoding="utf-8")
+    mixed = tmp_path / "mixed.html"
+    res = runner.invoke(app, ["audit", str(both), "--html", str(mixed)])
+    assert res.exit_code == 1, res.output
+    assert "left out" not in res.output
+    html = mixed.read_text(encoding="utf-8")
+    assert html.count('class="zf-repair"') >= 2  # both games repaired
+    assert 'id="g2-f1"' in html and ".sj-findings" in html and "ZF" in html
+    assert html.index("a.zfn, game 1") < html.index("b.zfn, game 1")
+
+
+def test_audit_html_of_zheng_fen_records_is_their_own_page(tmp_path: Path) -> None:
+    """Zheng Fen's page is the one its renderer makes, nothing of Sheng ji's in it."""
+    from zfrec.games.zhengfen.analysis.audit import audit
+    from zfrec.games.zhengfen.pages.analysis import audit_file
+
+    page = tmp_path / "zf.html"
+    res = CliRunner().invoke(app, ["audit", str(ZF_BROKEN), "--html", str(page)])
+    assert res.exit_code == 1
+    game = next(iter(load(ZF_BROKEN)))
+    assert page.read_text(encoding="utf-8") == audit_file(str(ZF_BROKEN), [("Game 1", audit(game))])
+    assert "sj-" not in page.read_text(encoding="utf-8")
+
+
+def test_render_writes_the_audit_page_of_a_failing_record_only(tmp_path: Path) -> None:
+    runner = CliRunner()
+    bad = tmp_path / "bad.zfn"
+    bad.write_text(disputed_and_wrong_total(), encoding="utf-8")
+    out = tmp_path / "out"
+    res = runner.invoke(app, ["render", str(bad), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    assert "audit page audit.html" in res.output
+    audit = (out / "audit.html").read_text(encoding="utf-8")
+    assert '<a href="index.html">↑ Game</a>' in audit
+    assert 'href="round-1.html' in audit and "SJ501" in audit
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert 'href="audit.html"' in index
+    # a seat's view has none (the repairs tell what the hands held), nor has a valid record
+    seat = tmp_path / "seat"
+    assert runner.invoke(app, ["render", str(bad), "-o", str(seat), "--seat", "Ann"]).exit_code == 0
+    assert not (seat / "audit.html").exists()
+    good = tmp_path / "good"
+    res = runner.invoke(app, ["render", str(SJ / "10-disputed.zfn"), "-o", str(good)])
+    assert res.exit_code == 0 and not (good / "audit.html").exists()
+    assert 'href="audit.html"' not in (good / "index.html").read_text(encoding="utf-8")
+
+
+def test_finding_links_name_the_step_that_shows_the_play(tmp_path: Path) -> None:
+    """Each finding's link goes to the replay step whose headline is its play."""
+    import json
+
+    out = tmp_path / "out"
+    res = CliRunner().invoke(app, ["render", str(BROKEN / "wrong-dealer.zfn"), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    audit = (out / "audit.html").read_text(encoding="utf-8")
+    links = re.findall(
+        r'href="round-2\.html#step=(\d+)">Round 2, trick (\d+), turn (\d+)</a>', audit
+    )
+    assert len(links) > 10
+    replay = (out / "round-2.html").read_text(encoding="utf-8")
+    found = re.search(r'<script type="application/json"[^>]*>(.*?)</script>', replay, re.S)
+    assert found is not None
+    data = json.loads(found[1])
+    for step, trick, turn in links:
+        st = data["steps"][int(step)]
+        assert (st["trick"], st["turn"]) == (int(trick), int(turn))
