@@ -199,3 +199,20 @@ def test_finding_links_name_the_step_that_shows_the_play(tmp_path: Path) -> None
     for step, trick, turn in links:
         st = data["steps"][int(step)]
         assert (st["trick"], st["turn"]) == (int(trick), int(turn))
+
+
+def test_publish_links_a_failing_sheng_ji_game_to_its_audit_page(tmp_path: Path) -> None:
+    runner = CliRunner()
+    db = str(tmp_path / "club.db")
+    files = [str(BROKEN / "wrong-points.zfn"), str(SJ / "10-disputed.zfn")]
+    assert runner.invoke(app, ["import", "--db", db, *files]).exit_code == 0
+    site = tmp_path / "site"
+    res = runner.invoke(app, ["publish", "--db", db, "--out", str(site)])
+    assert res.exit_code == 0, res.output
+    audits = list((site / "games").glob("*/audit.html"))
+    assert len(audits) == 1  # the failing game's only
+    page = audits[0].read_text(encoding="utf-8")
+    assert '<a href="../../index.html">← All games</a>' in page and "SJ501" in page
+    game_id = audits[0].parent.name
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert f'href="games/{game_id}/audit.html"' in index
