@@ -217,3 +217,28 @@ def test_publish_links_a_failing_sheng_ji_game_to_its_audit_page(tmp_path: Path)
     game_id = audits[0].parent.name
     index = (site / "index.html").read_text(encoding="utf-8")
     assert f'href="games/{game_id}/audit.html"' in index
+
+
+def test_a_json_record_is_placed_by_line_as_its_text_is(tmp_path: Path) -> None:
+    """A Sheng ji JSON record's findings carry the line and column of the `{` that opens the
+    play (Game.locate, as for Zheng Fen), and so do its audit's page and repairs."""
+    import json
+
+    runner = CliRunner()
+    record = tmp_path / "bad.json"
+    res = runner.invoke(app, ["convert", str(BROKEN / "card-not-held.zfn"), str(record)])
+    assert res.exit_code == 0, res.output
+    lines = record.read_text(encoding="utf-8").splitlines()
+    res = runner.invoke(app, ["validate", "--json", str(record)])
+    found = json.loads(res.stdout)["files"][0]["games"][0]["diagnostics"]
+    error = next(d for d in found if d["code"] == "SJ102")
+    assert lines[error["line"] - 1][error["col"] - 1 :].startswith('{"seat": 2, "cards": "3d"}')
+    warning = next(d for d in found if d["code"] == "SJ205")
+    assert warning["line"] is not None
+    assert warning["cause"] == {"line": error["line"], "col": error["col"], "code": "SJ102"}
+    page = tmp_path / "audit.html"
+    res = runner.invoke(app, ["audit", str(record), "--html", str(page)])
+    assert res.exit_code == 1, res.output
+    html = page.read_text(encoding="utf-8")
+    assert '<span class="sj-play">3♦</span>' in html
+    assert f"(record line {error['line']})" in html

@@ -245,6 +245,13 @@ class GameKind:
         `comments(values, *path)` and `line(value, *path)` read and check the common values."""
         raise NotSupported(f"{self.title} records cannot be read from JSON yet")
 
+    def locate_json(self, game: Game, at: Callable[..., Any]) -> None:
+        """Give the kind's parts of a game read from JSON their places in the text, as the
+        reader of text gives them (`pos`): `at(*path)` is the `Pos` of the `{` that opens the
+        object at that path inside the game (`"rounds", 0, "tricks", 2`), or None. Called by
+        `zfrec.record.jsonpos.Locator.fill` (`Game.locate`) after the generic parts; Zheng
+        Fen's hands are those."""
+
     #: The `$defs` entry of schemas/record.schema.json that checks a game of this kind (the
     #: kind's part of the schema, written there beside Zheng Fen's `game`). A JSON game is
     #: checked by the entry of the kind its `"game"` names (zfrec.record.schema).

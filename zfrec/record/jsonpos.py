@@ -88,6 +88,10 @@ class Locator:
                 trick.pos = at("hands", h, "tricks", t)
                 for m, move in enumerate(trick.moves):
                     move.pos = at("hands", h, "tricks", t, "moves", m)
+        if game.rounds:  # another kind's body (GameKind.locate_json)
+            from zfrec.games import kind_of
+
+            kind_of(game).locate_json(game, at)
 
 
 def _skip(text: str, i: int) -> int:

@@ -18,6 +18,7 @@ Keys with default values are left out, as in Zheng Fen's JSON.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from functools import cache
 from typing import Any, cast
 
@@ -44,6 +45,7 @@ __all__ = [
     "SCHEMA_DEF",
     "dumps_sj_json",
     "load_sj_schema",
+    "locate_rounds",
     "match_from_json",
     "match_to_json",
     "round_to_json",
@@ -418,3 +420,35 @@ def rounds_from_json(
     reader = _Reader(source, prefix)
     reader.players = list(players)
     return [reader.round(r, ("rounds", i)) for i, r in enumerate(data.get("rounds", []))]
+
+
+# positions ----------------------------------------------------------------------------------
+
+
+def locate_rounds(rounds: list[SjRound], at: Any) -> None:
+    """Give the rounds of a match read from JSON their places in its text (`pos`), as the .zfn
+    reader gives them: each the `{` that opens its object (`at(*path)`: the round, a seat's
+    deal, a bid, the kitty, the discard, a trick, a play, the points, the result line). The
+    levels, an array, are placed at their round. Called by `Game.locate` when the record has
+    findings (ShengjiKind.locate_json), so that they, and the causes they name, have a line."""
+    for r, rnd in enumerate(rounds):
+        here = ("rounds", r)
+        rnd.pos = at(*here)
+        if rnd.deal is not None:
+            rnd.deal = tuple(replace(d, pos=at(*here, "deal", s)) for s, d in enumerate(rnd.deal))
+        for b, bid in enumerate(rnd.bids):
+            bid.pos = at(*here, "bids", b)
+        if rnd.kitty is not None:
+            rnd.kitty = replace(rnd.kitty, pos=at(*here, "kitty"))
+        if rnd.discard is not None:
+            rnd.discard = replace(rnd.discard, pos=at(*here, "discard"))
+        for t, trick in enumerate(rnd.tricks):
+            trick.pos = at(*here, "tricks", t)
+            for m, move in enumerate(trick.moves):
+                move.pos = at(*here, "tricks", t, "plays", m)
+        if rnd.points is not None:
+            rnd.points = replace(rnd.points, pos=at(*here, "points"))
+        if rnd.outcome is not None:
+            rnd.outcome = replace(rnd.outcome, pos=at(*here, "result"))
+        if rnd.levels is not None:
+            rnd.levels = replace(rnd.levels, pos=rnd.pos)

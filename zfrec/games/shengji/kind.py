@@ -167,7 +167,16 @@ class ShengjiKind(GameKind):
         match = match_of(game)
         if overrides and rules is None:  # given rules have the options already
             rules = sj_preset(match.preset, **{**match.options, **overrides})
-        return validate_match(match, game_number, rules)
+        report = validate_match(match, game_number, rules)
+        if report.diagnostics and _located(game):  # a JSON record: judged again, placed
+            report = validate_match(match_of(game), game_number, rules)
+        return report
+
+    def locate_json(self, game: Any, at: Any) -> None:
+        """The rounds' places in a JSON record's text (zfrec.games.shengji.jsonpart)."""
+        from zfrec.games.shengji.jsonpart import locate_rounds
+
+        locate_rounds(game.rounds, at)
 
     def store_rows(self, source: str | None, number: int, text: str, game: Any, report: Any) -> Any:
         """The match's rows: the core's, and its rounds, round seats and plays
@@ -206,6 +215,7 @@ class ShengjiKind(GameKind):
         """Disputed versions judged, rules searched, repairs (zfrec.games.shengji.audit)."""
         from zfrec.games.shengji.audit import audit_match
 
+        _located(game)  # a JSON record's findings and repairs are placed by line, as text's
         return audit_match(game, budget=budget)
 
     def audit_section(self, report: Any, heading: str, prefix: str) -> str:
@@ -286,6 +296,18 @@ class ShengjiKind(GameKind):
 
 
 KIND = ShengjiKind()
+
+
+def _located(game: Any) -> bool:
+    """Give a record read from JSON for validation the places of its parts in the text
+    (`Game.locate`, zfrec.record.jsonpos), once; whether it did. Found only for a record
+    with findings: it costs a second pass over the text."""
+    locate = getattr(game, "locate", None)
+    if locate is None:
+        return False
+    game.locate = None
+    locate(game)
+    return True
 
 
 def match_of(game: Any) -> SjMatch:
