@@ -224,12 +224,12 @@ def _places(match: SjMatch) -> dict[tuple[int, int], Place]:
 
 
 def _where(d: Diagnostic, place: Place | None) -> str:
-    """`Round 1, trick 13, turn 2`, `Round 1, bid 2`, `Round 2`, or `The record` (a finding
+    """`Round 1, trick 13, turn 2`, `Round 1, bid 2`, `Round 2`, or `the record` (a finding
     of the whole match, as [Result]'s)."""
     loc = d.location
     if place is not None and loc.trick is None and place[1].startswith("bid"):
         return f"Round {place[0]}, {place[1]}"
-    return _words(loc.hand, loc.trick, loc.turn) or "The record"
+    return _words(loc.hand, loc.trick, loc.turn) or "the record"
 
 
 def _findings(
