@@ -280,6 +280,48 @@ def test_analyze_and_audit_of_a_folder_with_unreadable_files(tmp_path: Path) -> 
     check("audit", run(["audit", str(tmp_path), "--json"], (2,)))
 
 
+def _refusals(tmp: Path) -> list[tuple[str, list[str]]]:
+    """(command, arguments) of each command with --json refused on its input: a path that is
+    not there, a file that cannot be read, a folder with no records."""
+    (tmp / "empty").mkdir(exist_ok=True)
+    (tmp / "latin.zfn").write_bytes(b"\xff\xfe not text")
+    missing, empty, latin = str(tmp / "gone.zfn"), str(tmp / "empty"), str(tmp / "latin.zfn")
+    db = ["--db", str(tmp / "s.db")]
+    return [
+        ("validate", [missing]),
+        ("validate", [empty]),
+        ("validate", ["--rules", "nosuch", missing]),
+        ("analyze", [missing]),
+        ("analyze", [latin]),
+        ("analyze", [empty]),
+        ("audit", [missing]),
+        ("audit", [empty]),
+        ("diff", [missing, str(S / "02-three-players.zfn")]),
+        ("diff", [str(S / "02-three-players.zfn"), latin]),
+        ("solve", [missing]),
+        ("solve", [empty]),
+        ("import", [*db, missing]),
+        ("import", [*db, empty]),
+        ("import", [*db, "--replace", "3", missing]),
+    ]
+
+
+@pytest.mark.parametrize("case", range(15))
+def test_a_command_refused_under_json_still_prints_its_document(tmp_path: Path, case: int) -> None:
+    """Exit 2 with the one line on standard error, and on standard output the command's
+    document with nothing in it and `error` (the summary's, for validate and import)."""
+    cases = _refusals(tmp_path)
+    assert len(cases) == 15
+    command, args = cases[case]
+    result = runner.invoke(app, [command, *args, "--json"])
+    assert result.exit_code == 2, result.output
+    out = json.loads(result.stdout)
+    said = out.get("summary", out)["error"]
+    assert result.stderr.strip() == f"error: {said}".strip()
+    check(command, out)
+    assert not (tmp_path / "s.db").exists()  # nothing half-made
+
+
 @pytest.mark.parametrize(
     ("a", "b"),
     [

@@ -31,6 +31,7 @@ from zfrec.cli.common import (
     fail,
     file_problem,
     friendly_errors,
+    json_on_failure,
     out,
     plural,
     print_json,
@@ -91,6 +92,25 @@ def _store(db: str | None, *, create: bool = True) -> Iterator[Engine]:
             engine.dispose()
 
 
+def _not_imported(message: str, params: dict[str, Any]) -> dict[str, Any]:
+    """The --json document of `import` refused before it began (no such file, no records,
+    a store that cannot be opened): nothing stored, and `error` says why (in the summary, as
+    for an import that stops part way; with --replace, beside `replaced`: false)."""
+    from zfrec.store.db import describe, resolve_url
+
+    try:
+        where = describe(resolve_url(params.get("db")))
+    except ZfrecError:  # the URL itself is what is wrong: shown as given, secrets hidden
+        where = describe(str(params.get("db")))
+    if params.get("replace") is not None:
+        return {"database": where, "replaced": False, "game_id": params["replace"]} | {
+            "error": message
+        }
+    summary = _import_summary([], []) | {"error": message}
+    return {"database": where, "files": [], "failed": [], "summary": summary}
+
+
+@json_on_failure(_not_imported)
 def import_cmd(
     paths: Annotated[
         list[str], typer.Argument(help="Record files (.zfn, .json), directories or globs.")
