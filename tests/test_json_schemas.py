@@ -193,6 +193,18 @@ def test_legal_says_when_its_list_is_cut() -> None:
     out = run(["legal", "8d 8d 9d Ks", *SJT, "--limit", "2", "--json"])
     assert out["truncated"] is True and out["count"] > len(out["plays"]) == 2
     check("legal", out)
+    whole = run(["legal", "8d 8d 9d Ks", *SJT, "--json"])
+    assert whole["truncated"] is False and whole["count"] == len(whole["plays"])
+    check("legal", whole)
+
+
+@pytest.mark.parametrize("physical", [[], ["--physical"]], ids=["moves", "physical"])
+def test_zheng_fen_legal_says_its_list_is_whole(physical: list[str]) -> None:
+    """The key Sheng ji's list has, with the same meaning: Zheng Fen's is never cut."""
+    out = run(["legal", "3h 4h 4s 5s 5d SJ", *physical, "--json"])
+    listed = sum(len(p["physical"]) for p in out["plays"]) if physical else len(out["plays"])
+    assert out["truncated"] is False and out["count"] == listed > 0
+    check("legal", out)
 
 
 # --- records ----------------------------------------------------------------------------------
