@@ -431,7 +431,10 @@ def test_tables(store: tuple[str, dict[str, Any]]) -> None:
     table.start_hand(token, shuffler=1)
     Table.create(engine, players=["甲", "乙", "丙", "丁"], game="shengji")
     engine.dispose()
-    check("tables", run(["tables", "--db", url, "--json"]))
+    listed = run(["tables", "--db", url, "--json"])
+    named = [(t["players"][0], t["game"]) for t in listed]  # newest first
+    assert named == [("甲", "shengji"), ("Ann", "zhengfen")]
+    check("tables", listed)
     check("tables", run(["tables", "--db", url, "--delete", table.id, "--json"]))
 
 

@@ -177,6 +177,7 @@ class TableSummary:
     entries: int
     over: bool
     game_id: int | None
+    game: str  # the game's name (GameKind.name), as `POST /api/tables` takes it
 
     def to_json(self) -> dict[str, Any]:
         """The line as the web app's table list writes it: its fields."""
@@ -210,8 +211,12 @@ def list_tables(engine: Engine) -> list[TableSummary]:
     with session(engine, readonly=True) as s:
         rows = list_live_tables(s)
     return [
-        TableSummary(r.id, list(r.players), r.event, r.entries, r.over, r.game_id) for r in rows
-    ]
+        TableSummary(
+            r.id, list(r.players), r.event, r.entries, r.over, r.game_id,
+            kind_of_preset(r.preset).name,
+        )
+        for r in rows
+    ]  # fmt: skip
 
 
 def _header(row: LiveTableRow) -> Game:
