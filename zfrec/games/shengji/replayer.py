@@ -68,6 +68,7 @@ from zfrec.games.shengji.verdicts import (
     deal_findings,
     kept_back,
     no_join,
+    played_already,
     result_findings,
     why_leads,
 )
@@ -739,7 +740,7 @@ class _Replay:
         hint = did_you_mean(missing, less(hand, guessed))  # never a guessed card
         spent = [self.spent[m.seat, c] for c in missing if (m.seat, c) in self.spent]
         said = (
-            " (already played)"
+            played_already(self.tricks, m, missing)
             if spent
             else copies_out(self.names, self.tricks, m, missing, state.rules.decks)
         )
