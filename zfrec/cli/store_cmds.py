@@ -498,30 +498,37 @@ def show_cmd(
 
     A Sheng ji match: a line per round (dealer, trump, the opponents' points, the kitty, the
     level change, the next dealer and each seat's level, * for the declarers), the winners and
-    the diagnostics."""
+    the diagnostics.
+
+    The files that hold the game are named as `zfrec delete` names them (`files`)."""
     from zfrec.games import find_kind
     from zfrec.games.zhengfen.analysis.analyze import analyze_game
     from zfrec.store import get_game, load_record, session
+    from zfrec.store.correct import game_sources
 
     with _store(db, create=False) as engine, session(engine, readonly=True) as s:
         detail = get_game(s, game_id=game_id)
         record = load_record(s, game_id)
+        files = game_sources(s, game_id=game_id)
+    held = {"files": [{"path": p, "position": n} for p, n in files]}
     if detail.rounds is not None:  # a kind with rows of its own (Sheng ji's rounds)
         if as_json:
-            print_json(detail.to_json())
+            print_json(detail.to_json() | held)
         else:
-            _print_detail(detail)
+            _print_detail(detail, files)
         return
     assert find_kind(detail.kind).analysed
     flow = analyze_game(record, alternatives=False).points_flow()
     if as_json:
-        print_json(detail.to_json() | {"points_flow": [r.to_json(record.players) for r in flow]})
+        print_json(
+            detail.to_json() | held | {"points_flow": [r.to_json(record.players) for r in flow]}
+        )
     else:
-        _print_detail(detail)
+        _print_detail(detail, files)
         _print_flow(flow, record.players)
 
 
-def _print_detail(d: GameDetail) -> None:
+def _print_detail(d: GameDetail, files: list[tuple[str, int]]) -> None:
     from zfrec.games import find_kind
 
     r = d.row
@@ -533,7 +540,8 @@ def _print_detail(d: GameDetail) -> None:
         *((name, value) for name, value in d.tags),
         ("rules", d.preset + "".join(f" {k}={v}" for k, v in d.options.items())),
         ("target", str(d.target) if targeted else None),
-        ("source", d.source_path),
+        # the files that hold it now, as `delete` names them (`source_path` is the first seen)
+        *(("file", f"{path} (game {number})") for path, number in files),
         ("hash", r.content_hash),
     ):
         if value:

@@ -48,6 +48,7 @@ from zfrec.live.entries import (
 from zfrec.record import Format, Game, dumps
 from zfrec.record.model import players_problem, tag_value_problem
 from zfrec.store import (
+    HeldByFile,
     LiveConflict,
     LiveTableRow,
     StoreError,
@@ -545,6 +546,10 @@ class Table:
                             s.commit()
                         except LiveError:
                             raise  # refused: the game in memory did not change
+                        except HeldByFile as exc:  # refused, after the game in memory changed
+                            slot.live = None
+                            raise Conflict("held-by-file", exc.message, game_id=exc.game_id,
+                                           file=exc.path) from None  # fmt: skip
                         except BaseException:
                             slot.live = None  # changed in memory but not stored: rebuild
                             raise
