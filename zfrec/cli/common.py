@@ -151,6 +151,7 @@ _FAILURE_JSON: ContextVar[tuple[FailureDocument, dict[str, Any]] | None] = Conte
     "failure_json", default=None
 )
 _Command = TypeVar("_Command", bound=Callable[..., Any])
+FAILURE_ATTR = "json_failure"  # a wrapped command's document (typer's callback copies it)
 
 
 def json_on_failure(document: FailureDocument) -> Callable[[_Command], _Command]:
@@ -168,9 +169,16 @@ def json_on_failure(document: FailureDocument) -> Callable[[_Command], _Command]
             finally:
                 _FAILURE_JSON.reset(token)
 
+        setattr(run, FAILURE_ATTR, document)  # for a usage error, before the command runs
         return cast(_Command, run)
 
     return wrap
+
+
+def refused(message: str, params: dict[str, Any]) -> dict[str, Any]:
+    """The `--json` document of a command refused that has no empty form of its own (one
+    position, one game, a list): `{"error": ...}` alone."""
+    return {"error": message}
 
 
 def json_written() -> None:

@@ -35,6 +35,7 @@ from zfrec.cli.common import (
     out,
     plural,
     print_json,
+    refused,
 )
 from zfrec.cli.simulate_cmds import write_atomic
 from zfrec.cli.validate_cmds import expand_paths
@@ -325,6 +326,7 @@ def _replace(
     raise typer.Exit(0 if result.valid else 1)
 
 
+@json_on_failure(refused)
 def delete_cmd(
     game_id: GameIdArgument,
     db: DbOption = None,
@@ -406,6 +408,7 @@ def _import_summary(results: list[ImportResult], failed: list[dict[str, str]]) -
     return summary
 
 
+@json_on_failure(refused)
 def games_cmd(
     player: PlayerOption = None, db: DbOption = None, as_json: JsonOption = False
 ) -> None:
@@ -450,6 +453,7 @@ def _unreadable_note(found: list[dict[str, Any]]) -> None:
         )
 
 
+@json_on_failure(refused)
 def unreadable_cmd(
     file: Annotated[
         Path | None, typer.Option("--file", "-f", help="Only the games of this imported file.")
@@ -488,6 +492,7 @@ def unreadable_cmd(
     out.print(f"{plural(len(found), 'unreadable game')} in {plural(files, 'file')}")
 
 
+@json_on_failure(refused)
 def show_cmd(
     game_id: GameIdArgument,
     db: DbOption = None,
@@ -628,6 +633,7 @@ def _print_flow(flow: list[FlowRow], players: list[str]) -> None:
         out.print(f"{skipped} trick(s) without counters not shown; --json lists every trick")
 
 
+@json_on_failure(refused)
 def stats_cmd(
     player: Annotated[str | None, typer.Option("--player", "-p", help="Only this player.")] = None,
     valid_only: Annotated[
