@@ -116,14 +116,17 @@
       item.status = "sent";
       save();
       if (res.ok) done(item, d); else show(d.state);
+      // Taken after all (its first answer was lost): what a failed try said of it is over.
+      if (!res.ok && item.trouble) message("", null, null);
       renderOutbox();
       pump();
       return;
     }
     if (res.status >= 500 || res.status === 0) {  // the server is in trouble: try again later
       item.status = "retrying";
-      save(); renderOutbox(); later();
       // Its one line says why (the store read-only, locked, full): someone can see to it.
+      if (d.message) item.trouble = true;
+      save(); renderOutbox(); later();
       if (d.message) message("error", d.code, d.message + ". The entry is kept, and sent again every few seconds.");
       return;
     }

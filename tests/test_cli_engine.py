@@ -270,7 +270,7 @@ def test_legal_with_top_and_json() -> None:
 def test_legal_suit_sequence_json_names_the_suit() -> None:
     top = "3c 4c 5c 6c 7c"
     code, data = run_json("legal", "3h 4h 5h 6h 7h 9s", "--top", top)
-    assert (code, data) == (0, {"count": 0, "plays": []})  # only an equal sequence
+    assert (code, data) == (0, {"count": 0, "plays": [], "truncated": False})  # only an equal one
     code, data = run_json("legal", "4h 5h 6h 7h 8h 9s", "--top", top)
     assert code == 0
     assert [(p["category"], p["rank"], p["suit"], p["length"]) for p in data["plays"]] == [

@@ -193,6 +193,18 @@ def test_legal_says_when_its_list_is_cut() -> None:
     out = run(["legal", "8d 8d 9d Ks", *SJT, "--limit", "2", "--json"])
     assert out["truncated"] is True and out["count"] > len(out["plays"]) == 2
     check("legal", out)
+    whole = run(["legal", "8d 8d 9d Ks", *SJT, "--json"])
+    assert whole["truncated"] is False and whole["count"] == len(whole["plays"])
+    check("legal", whole)
+
+
+@pytest.mark.parametrize("physical", [[], ["--physical"]], ids=["moves", "physical"])
+def test_zheng_fen_legal_says_its_list_is_whole(physical: list[str]) -> None:
+    """The key Sheng ji's list has, with the same meaning: Zheng Fen's is never cut."""
+    out = run(["legal", "3h 4h 4s 5s 5d SJ", *physical, "--json"])
+    listed = sum(len(p["physical"]) for p in out["plays"]) if physical else len(out["plays"])
+    assert out["truncated"] is False and out["count"] == listed > 0
+    check("legal", out)
 
 
 # --- records ----------------------------------------------------------------------------------
@@ -278,6 +290,76 @@ def test_analyze_and_audit_of_a_folder_with_unreadable_files(tmp_path: Path) -> 
     assert [u["path"] for u in out["unreadable"]] == [str(tmp_path / "latin.zfn")]
     check("analyze", out)
     check("audit", run(["audit", str(tmp_path), "--json"], (2,)))
+
+
+def _refusals(tmp: Path) -> list[tuple[str, list[str]]]:
+    """(command, arguments) of each command with --json refused on its input: a path that is
+    not there, a file that cannot be read, a folder with no records."""
+    (tmp / "empty").mkdir(exist_ok=True)
+    (tmp / "latin.zfn").write_bytes(b"\xff\xfe not text")
+    missing, empty, latin = str(tmp / "gone.zfn"), str(tmp / "empty"), str(tmp / "latin.zfn")
+    db = ["--db", str(tmp / "s.db")]
+    return [
+        ("validate", [missing]),
+        ("validate", [empty]),
+        ("validate", ["--rules", "nosuch", missing]),
+        ("analyze", [missing]),
+        ("analyze", [latin]),
+        ("analyze", [empty]),
+        ("audit", [missing]),
+        ("audit", [empty]),
+        ("diff", [missing, str(S / "02-three-players.zfn")]),
+        ("diff", [str(S / "02-three-players.zfn"), latin]),
+        ("solve", [missing]),
+        ("solve", [empty]),
+        ("import", [*db, missing]),
+        ("import", [*db, empty]),
+        ("import", [*db, "--replace", "3", missing]),
+        # no store there: `{"error": ...}` alone, where no empty document fits
+        *((c, [*db, *more]) for c, more in STORE_READERS),
+        # cards that are no cards
+        ("classify", ["3h Zz"]),
+        ("beats", ["3h", "Zz"]),
+        ("legal", ["Zz"]),
+        ("trick", ["8d", "Zz", *SJT]),
+        ("throw", ["Zz", *SJT]),
+        ("score", ["--points", "-3", *SJT]),
+        # usage errors, which the command line's parser finds before the command runs
+        ("validate", ["--jobs", "0", missing]),
+        ("import", [*db, "--jobs", "0", missing]),
+        ("show", ["abc"]),
+        ("classify", ["3h", "4h"]),
+    ]
+
+
+STORE_READERS = [
+    ("games", []),
+    ("show", ["1"]),
+    ("delete", ["1"]),
+    ("stats", []),
+    ("unreadable", []),
+    ("tables", []),
+    ("tables", ["--delete", "x"]),
+    ("publish", ["--out", "site"]),
+]
+REFUSALS = 33
+
+
+@pytest.mark.parametrize("case", range(REFUSALS))
+def test_a_command_refused_under_json_still_prints_its_document(tmp_path: Path, case: int) -> None:
+    """Exit 2 with the one line on standard error, and on standard output the command's
+    document with nothing in it and `error` (the summary's, for validate and import), or
+    `{"error": ...}` alone."""
+    cases = _refusals(tmp_path)
+    assert len(cases) == REFUSALS
+    command, args = cases[case]
+    result = runner.invoke(app, [command, *args, "--json"])
+    assert result.exit_code == 2, result.output
+    out = json.loads(result.stdout)
+    said = out.get("summary", out)["error"]
+    assert said and said in result.stderr, (said, result.stderr)
+    check(command, out)
+    assert not (tmp_path / "s.db").exists()  # nothing half-made
 
 
 @pytest.mark.parametrize(
@@ -377,7 +459,10 @@ def test_tables(store: tuple[str, dict[str, Any]]) -> None:
     table.start_hand(token, shuffler=1)
     Table.create(engine, players=["甲", "乙", "丙", "丁"], game="shengji")
     engine.dispose()
-    check("tables", run(["tables", "--db", url, "--json"]))
+    listed = run(["tables", "--db", url, "--json"])
+    named = [(t["players"][0], t["game"]) for t in listed]  # newest first
+    assert named == [("甲", "shengji"), ("Ann", "zhengfen")]
+    check("tables", listed)
     check("tables", run(["tables", "--db", url, "--delete", table.id, "--json"]))
 
 

@@ -24,7 +24,6 @@ from tests.test_store import store_url  # noqa: F401  (the SQLite / PostgreSQL f
 from zfrec.cli import app as cli
 from zfrec.live import Table
 from zfrec.live.app import create_app
-from zfrec.record import loads
 from zfrec.store import open_store
 
 runner = CliRunner()
@@ -101,20 +100,43 @@ def test_a_corrected_game_undone_and_finished_again_is_stored_once(
     assert listed["over"] is True and listed["game_id"] == game_id
     assert listed["entries"] == t.state()["entries"] == len(calls)
 
-    # Changed at the table after that (a comment on the last move): the table's record is the
-    # newer version, and goes in the same game's place.
+    # Changed at the table after that (a comment on the last move): the file holds the game
+    # now, and the table's record would go in its place, the correction lost unseen. Refused
+    # (409), naming the file and how to go on; the table and the game stay as they were.
+    before = t.state()
+    path = str((tmp_path / "fixed.zfn").resolve())
     r = t.post("marks", {"comment": "Cy counted the points twice"})
-    assert r.status_code == 200, r.text
-    now = stored(store_url)
-    assert list(now) == [game_id]
-    assert now[game_id] == t.zfn() and "Cy counted the points twice" in now[game_id]
-    assert loads(now[game_id])[0].site is None
+    assert r.status_code == 409, r.text
+    said = r.json()
+    assert (said["code"], said["game_id"], said["file"]) == ("held-by-file", game_id, path)
+    assert said["message"] == (
+        f"game {game_id} is held by {path} now (imported, or corrected with zfrec import "
+        "--replace), and this change would put the table's record in its place: nothing was "
+        f"changed. Make the change in that file and import it again (zfrec import --replace "
+        f"{game_id} {path})"
+    )
+    assert t.state() == before and stored(store_url) == corrected
 
-    # Undone and finished again once more: still the one game, the table's record.
+    # Undone, marked (the table open: nothing stored changes) and finished again: the table's
+    # record is not the one it stored, and is refused alike at the last move, which stays out.
+    # The mark taken away, the last move finishes it again, the correction standing.
     assert t.post("undo").status_code == 200
-    t.step(calls[-1].kind, calls[-1].body)
-    again = stored(store_url)
-    assert list(again) == [game_id] and again[game_id] == t.zfn()
+    assert t.post("marks", {"annotation": "!?"}).status_code == 200
+    assert stored(store_url) == corrected
+    last = calls[-1]
+    r = t.post("moves", last.body)
+    assert r.status_code == 409 and r.json()["code"] == "held-by-file", r.text
+    assert t.state()["status"] == "playing" and t.state()["entries"] == len(calls) - 1
+    assert t.post("marks", {"annotation": ""}).status_code == 200
+    t.step(last.kind, last.body)
+    assert stored(store_url) == corrected and t.state()["status"] == "over"
+
+    # `show` and `delete` name the same file.
+    shown = runner.invoke(cli, ["show", str(game_id), "--db", store_url])
+    assert shown.exit_code == 0 and path in shown.stdout, shown.output
+    assert cli_json("show", str(game_id), "--db", store_url)["files"] == [
+        {"path": path, "position": 1}
+    ]
 
 
 @pytest.mark.slow

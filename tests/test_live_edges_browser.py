@@ -260,6 +260,52 @@ def test_a_store_that_takes_no_writes_is_named_on_the_page(browser: Any, tmp_pat
         shot(a, "6-read-only-store")
 
 
+def test_an_entry_taken_after_all_clears_the_stores_refusal(browser: Any, tmp_path: Path) -> None:
+    """A move meets a store that takes no writes (a real 503, from a second server on the same
+    file, read-only), which the page names; its next try is taken, but its answer is lost; the
+    try after that is 409 stale with the table one on: the move was in. The 503's line goes
+    with it: nothing is wrong any more."""
+    db = tmp_path / "club.db"
+    read_only = f"sqlite:///file:{db}?mode=ro&uri=true"
+    with (
+        server(f"sqlite:///{db}", tmp_path / "a.log") as (_proc, client),
+        server(read_only, tmp_path / "b.log") as (_proc_ro, client_ro),
+    ):
+        made, _auth = dealt_table(client)
+        _ctx, a = device(browser)
+        a.goto(str(client.base_url).rstrip("/") + made["join"])
+        at(a, 1)
+        tries: list[int] = []
+
+        def first_lost_then_read_only(route: Any) -> None:
+            if route.request.method != "POST":
+                route.continue_()
+                return
+            tries.append(1)
+            if len(tries) == 1:  # the same request, to the read-only server: its own 503
+                ro = str(client_ro.base_url).rstrip("/")
+                url = ro + route.request.url.split(str(client.base_url).rstrip("/"), 1)[1]
+                route.fulfill(response=route.fetch(url=url))
+            elif len(tries) == 2:
+                route.fetch()  # the server takes the move ...
+                route.abort()  # ... and its answer is lost
+            else:
+                route.continue_()
+
+        a.route("**/api/tables/*/moves", first_lost_then_read_only)
+        play(a, 1, "3h")
+        a.wait_for_selector("#msg .code:has-text('store')")
+        assert "the store is read-only" in a.locator("#msg").inner_text()
+        shot(a, "8-read-only-then-taken-before")
+        sent(a)
+        at(a, 2)
+        assert len(tries) == 3
+        st = client.get(f"/api/tables/{made['id']}").json()
+        assert [m["play"] for m in st["moves"]] == ["3h"]  # once
+        assert a.locator("#msg .msg").count() == 0, a.locator("#msg").inner_text()
+        shot(a, "9-read-only-then-taken")
+
+
 def test_sheng_ji_a_refusal_is_in_view_where_play_was_tapped(browser: Any, tmp_path: Path) -> None:
     """Play sits at the foot of a long form: a refusal showed above the screen, unseen, on a
     phone and on a laptop. It stays at the top of the screen now."""

@@ -521,3 +521,24 @@ def test_a_wrong_level_change_names_the_row_of_the_table(tmp_path: Path) -> None
     assert {p: band(p, 2) for p in two} == two
     one = {15: "5 to 15", 20: "20 to 35", 55: "40 to 55", 60: "60 to 75", 100: "100 to 115"}
     assert {p: band(p, 1) for p in one} == one
+
+
+def test_a_later_revoke_follows_from_an_earlier_error_only_if_that_error_kept_its_card(
+    tmp_path: Path,
+) -> None:
+    # the same slip at trick 3 (spades: Ann keeps a 9s the record never has her play); at
+    # trick 19 (3 leads 5h) Ann, who holds 4h, plays Ad; at trick 22 she is written with a Qd
+    # she does not hold. The 4h is kept by that later error, not by the spade slip: the revoke
+    # is her own, while the block of trick 17 (by the kept 9s) still follows from trick 3
+    path = _edited(
+        tmp_path, DISPUTED,
+        ("1: 9s 9s  2: Qs Qs", "1: 9s 4s  2: Qs Qs"),
+        ("3: 5h  4: 8h  1: 4h  2: Kd", "3: 5h  4: 8h  1: Ad  2: Kd"),
+        ("4: 3d  1: Ad  2: Td  3: 9d", "4: 3d  1: Qd  2: Td  3: 9d"),
+    )  # fmt: skip
+    found = {(d["code"], d["line"]): d for d in _diagnostics(path)}
+    revoke = found["SJ201", 34]
+    assert "must play every one of the hearts held (4h)" in revoke["message"]
+    assert "cause" not in revoke, revoke
+    block = found["SJ103", 32]
+    assert (block["cause"]["line"], block["cause"]["col"]) == (18, 21)

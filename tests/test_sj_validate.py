@@ -94,7 +94,7 @@ def test_exact_messages_with_causes_and_suggestions() -> None:
         "16:1 [game 1, round 1, trick 2, turn 1 (North)]: info SJ105: the rest of the trick is "
         "not judged against a lead that is no lead (follows from 16:1)",
         "33:8 [game 1, round 1, trick 19, turn 2 (North)]: error SJ102: North does not hold 8h "
-        "(already played); did you mean Jh? (RULES-SHENGJI.md R2) (follows from 16:1)",
+        "(played already, trick 4); did you mean Jh? (RULES-SHENGJI.md R2) (follows from 16:1)",
     ]
     assert _lines(BROKEN / "throw-cannot-stand.zfn")[:2] == [
         "30:1 [game 1, round 1, trick 17, turn 1 (North)]: error SJ103: the throw 3d 6d Qd "
@@ -290,3 +290,25 @@ def test_force_play_puts_the_written_play_down_and_undoes() -> None:
     rs.undo()
     rs.force_play(0, cards("As 3s"), cards("As 3s"))  # only the copies held leave the hand
     assert rs.hands[0] == cards("Kd Qd") and rs.lead is not None
+
+
+def test_a_wrong_next_dealer_after_a_dealer_alone_says_the_dealer_deals_again(
+    tmp_path: Path,
+) -> None:
+    """Zhao pengyou: a dealer whose called copy no one else played declares alone; points
+    that keep the declarers give the deal back to the dealer (ruling 12), and SJ504 says so,
+    not "the next declarer after the dealer" (there is none)."""
+    text = (ROOT / "tests" / "data" / "sj-dealer-alone.zfn").read_text("utf-8")
+    assert [x for x in _lines_of(tmp_path, text) if "SJ504" in x] == []  # South, again
+    wrong = text.replace("result declarers +1 next 2", "result declarers +1 next 3")
+    [said] = [x for x in _lines_of(tmp_path, wrong) if "SJ504" in x]
+    assert (
+        "error SJ504: South deals next, not West (75 points keep the declarers, and the "
+        "dealer, who declared alone, deals again)" in said
+    )
+
+
+def _lines_of(tmp_path: Path, text: str) -> list[str]:
+    path = tmp_path / "round.zfn"
+    path.write_text(text, "utf-8")
+    return _lines(path)

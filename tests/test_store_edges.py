@@ -8,6 +8,7 @@ internal error, a signal), and through typer's runner elsewhere.
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import subprocess
@@ -76,9 +77,14 @@ def test_a_bad_or_unreachable_url_is_one_line_exit_2_without_its_secret(
     for args in (["games"], ["import", str(record), "--json"], ["stats", "--json"]):
         done = zfrec(*args, "--db", url, cwd=tmp_path)
         assert done.returncode == 2, (args, done.stderr)
-        assert done.stdout == ""
         assert done.stderr.startswith("error: ") and done.stderr.count("\n") == 1, done.stderr
         assert SECRET not in done.stderr
+        if "--json" in args:  # refused under --json: its document, with the error
+            said = json.loads(done.stdout)
+            assert said.get("summary", said)["error"] == done.stderr[7:-1]
+            assert SECRET not in done.stdout
+        else:
+            assert done.stdout == ""
     assert list(tmp_path.iterdir()) == []  # a mistyped URL is not a SQLite file to create
 
 

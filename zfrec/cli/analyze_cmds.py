@@ -34,6 +34,7 @@ from zfrec.cli.common import (
     fail,
     file_problem,
     friendly_errors,
+    json_on_failure,
     out,
     print_json,
     walk_records,
@@ -271,6 +272,13 @@ def _print_analysis(number: int, a: GameAnalysis, hand: int | None, summary: boo
         )
 
 
+def _no_games(message: str, params: dict[str, Any]) -> dict[str, Any]:
+    """The --json document of `analyze` or `audit` refused (no such file, a file that cannot
+    be read, no records in a folder): no games, and `error` says why."""
+    return {"games": [], "unreadable": [], "error": message}
+
+
+@json_on_failure(_no_games)
 def analyze_cmd(
     record: RecordsArg,
     hand: Annotated[
@@ -450,6 +458,7 @@ def _per_seat(players: list[str], values: tuple[int, ...] | None) -> str:
     return ", ".join(f"{name} {v}" for name, v in zip(players, values or (), strict=False))
 
 
+@json_on_failure(_no_games)
 def audit_cmd(
     record: RecordsArg,
     game: GameOpt = None,
@@ -602,6 +611,12 @@ def kind_diff(games_a: list[Game], games_b: list[Game], first: int, as_json: boo
     raise typer.Exit(0 if not extra and all(r.same for _, r in reports) else 1)
 
 
+def _no_diff(message: str, params: dict[str, Any]) -> dict[str, Any]:
+    """The --json document of `diff` refused: no games compared, and `error` says why."""
+    return {"games": [], "games_a": 0, "games_b": 0, "error": message}
+
+
+@json_on_failure(_no_diff)
 def diff_cmd(
     a: Annotated[str, typer.Argument(help="One record of the game (.zfn or .json).")],
     b: Annotated[str, typer.Argument(help="Another record of the same game.")],

@@ -6,14 +6,16 @@ Exit codes of every command: 0 ok, 1 findings (or a plain "no"), 2 usage or inpu
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import stat
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar, cast
 
 import typer
 from rich.console import Console
@@ -128,9 +130,61 @@ def refuse_others_options(ctx: typer.Context, kind: GameKind, verb: str) -> None
 
 
 def fail(message: str, code: int = EXIT_INPUT) -> NoReturn:
-    """Print a one-line error (no traceback) and exit. `message` is plain text, not markup."""
+    """Print a one-line error (no traceback) and exit. `message` is plain text, not markup.
+
+    Under `--json` (a command wrapped by `json_on_failure`) an input error that comes before
+    the command's document also prints the command's document of that failure on standard
+    output: a script that asked for JSON gets JSON."""
+    failure = _FAILURE_JSON.get()
+    if failure is not None and code == EXIT_INPUT:
+        document, params = failure
+        print_json(document(message, params))
     err.print(f"[bold red]error:[/] {escape(message)}", markup=True)
     raise typer.Exit(code)
+
+
+FailureDocument = Callable[[str, dict[str, Any]], Any]
+"""A command's `--json` document of an input error: from the message and the command's
+parameters (by name)."""
+# The running command's, while it has printed no document yet (print_json clears it).
+_FAILURE_JSON: ContextVar[tuple[FailureDocument, dict[str, Any]] | None] = ContextVar(
+    "failure_json", default=None
+)
+_Command = TypeVar("_Command", bound=Callable[..., Any])
+FAILURE_ATTR = "json_failure"  # a wrapped command's document (typer's callback copies it)
+
+
+def json_on_failure(document: FailureDocument) -> Callable[[_Command], _Command]:
+    """Wrap a command that takes `--json` (its parameter `as_json`): given --json, an input
+    error (`fail`, exit 2) before the command prints its document prints `document(message,
+    params)` instead, on standard output, as well as the one line on standard error. The
+    command's document with nothing in it and an `error` (README.md, `--json`)."""
+
+    def wrap(command: _Command) -> _Command:
+        @functools.wraps(command)
+        def run(*args: Any, **params: Any) -> Any:
+            token = _FAILURE_JSON.set((document, params) if params.get("as_json") else None)
+            try:
+                return command(*args, **params)
+            finally:
+                _FAILURE_JSON.reset(token)
+
+        setattr(run, FAILURE_ATTR, document)  # for a usage error, before the command runs
+        return cast(_Command, run)
+
+    return wrap
+
+
+def refused(message: str, params: dict[str, Any]) -> dict[str, Any]:
+    """The `--json` document of a command refused that has no empty form of its own (one
+    position, one game, a list): `{"error": ...}` alone."""
+    return {"error": message}
+
+
+def json_written() -> None:
+    """The command has begun its own document (print_json, or validate's as it is made): a
+    failure from now on is told in it, or on standard error alone."""
+    _FAILURE_JSON.set(None)
 
 
 def file_problem(path: str | None, exc: OSError | UnicodeDecodeError, verb: str = "read") -> str:
@@ -221,6 +275,7 @@ def ruleset(name: str, options: list[str] | None) -> Ruleset:
 
 
 def print_json(data: Any) -> None:
+    json_written()
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 

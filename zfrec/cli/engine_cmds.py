@@ -17,6 +17,8 @@ from zfrec.cli.common import (
     SJ_RULES_HELP,
     TRUMP_HELP,
     game_command,
+    json_on_failure,
+    refused,
 )
 from zfrec.games import DEFAULT_KIND
 
@@ -33,6 +35,7 @@ OptionOpt = Annotated[list[str] | None, typer.Option("--option", "-o", help=OPTI
 JsonOpt = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
 
 
+@json_on_failure(refused)
 def classify(
     ctx: typer.Context,
     cards: Annotated[
@@ -58,6 +61,7 @@ def classify(
     )
 
 
+@json_on_failure(refused)
 def beats_cmd(
     ctx: typer.Context,
     top: Annotated[str, typer.Argument(help="The combination on the table.")],
@@ -71,6 +75,7 @@ def beats_cmd(
                                         as_json=as_json)  # fmt: skip
 
 
+@json_on_failure(refused)
 def legal(
     ctx: typer.Context,
     hand: Annotated[str, typer.Argument(help='The hand, e.g. "3h 4h 5s 5d SJ".')],
@@ -119,6 +124,7 @@ def register(app: typer.Typer) -> None:
 # --- verbs only some games have (Sheng ji's: --game shengji) -----------------------------------
 
 
+@json_on_failure(refused)
 def trick_cmd(
     ctx: typer.Context,
     plays: Annotated[list[str], typer.Argument(help='The plays in play order, e.g. "8d 8d".')],
@@ -138,6 +144,7 @@ def trick_cmd(
 OTHER_HELP = "What one other player holds (or is known to); repeat, in play order after the thrower"
 
 
+@json_on_failure(refused)
 def throw_cmd(
     ctx: typer.Context,
     play: Annotated[str, typer.Argument(help='The throw, e.g. "Kd Qd".')],
@@ -158,6 +165,7 @@ def throw_cmd(
                                 options=option, decks=decks, as_json=as_json)  # fmt: skip
 
 
+@json_on_failure(refused)
 def score_cmd(
     ctx: typer.Context,
     points: Annotated[

@@ -24,7 +24,7 @@ from rich.markup import escape
 from typer import _click
 from typer.core import TyperCommand, TyperGroup, TyperOption
 
-from zfrec.cli.common import err
+from zfrec.cli.common import FAILURE_ATTR, err, print_json
 
 
 def unwrap(text: str) -> str:
@@ -61,8 +61,16 @@ class ZfrecCommand(TyperCommand):
         super().format_help(ctx, formatter)
 
     def parse_args(self, ctx: _click.Context, args: list[str]) -> list[str]:
-        with _in_context(ctx):  # `zfrec validate --jobs`
-            return super().parse_args(ctx, args)
+        given = args[: args.index("--")] if "--" in args else list(args)  # the parser eats args
+        try:
+            with _in_context(ctx):  # `zfrec validate --jobs`
+                return super().parse_args(ctx, args)
+        except _click.exceptions.UsageError as exc:
+            # asked for JSON: the command's document of the failure too (`json_on_failure`)
+            document = getattr(self.callback, FAILURE_ATTR, None)
+            if document is not None and "--json" in given:
+                print_json(document(exc.format_message(), dict(ctx.params)))
+            raise
 
 
 @contextmanager

@@ -14,7 +14,16 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.markup import escape
 
-from zfrec.cli.common import JSON_HELP, err, fail, friendly_errors, out, print_json
+from zfrec.cli.common import (
+    JSON_HELP,
+    err,
+    fail,
+    friendly_errors,
+    json_on_failure,
+    out,
+    print_json,
+    refused,
+)
 from zfrec.cli.store_cmds import DbOption
 
 if TYPE_CHECKING:
@@ -165,6 +174,7 @@ def _warn_if_read_only(engine: Engine) -> None:
         err.print(f"warning: {escape(str(exc))}")
 
 
+@json_on_failure(refused)
 def tables_cmd(
     db: DbOption = None,
     as_json: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,

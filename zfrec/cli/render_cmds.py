@@ -15,8 +15,10 @@ from zfrec.cli.common import (
     fail,
     file_problem,
     friendly_errors,
+    json_on_failure,
     out,
     print_json,
+    refused,
 )
 from zfrec.errors import ZfrecError, processing
 from zfrec.record import Game, load
@@ -147,6 +149,7 @@ def render_cmd(
     out.print(f"wrote {total} file(s) to {out_dir}", markup=False)
 
 
+@json_on_failure(refused)
 def publish_cmd(
     out_dir: Annotated[Path, typer.Option("--out", "-o", help="Directory for the site.")],
     db: Annotated[str | None, typer.Option("--db", help=DB_HELP)] = None,

@@ -21,6 +21,7 @@ from zfrec.cli.common import (
     err,
     fail,
     friendly_errors,
+    json_on_failure,
     out,
     print_json,
     refuse_others_options,
@@ -160,6 +161,12 @@ def _print_result(pos: RecordPosition, r: SolveResult) -> None:
     out.print(f"line: {escape(_line_text(r.line, players))}")
 
 
+def _unsolved(message: str, params: dict[str, Any]) -> dict[str, Any]:
+    """The --json document of `solve` refused (no such file, no such position): `error`."""
+    return {"error": message}
+
+
+@json_on_failure(_unsolved)
 def solve_cmd(
     ctx: typer.Context,
     record: RecordArg,

@@ -31,9 +31,11 @@ from zfrec.cli.common import (
     fail,
     file_problem,
     friendly_errors,
+    json_on_failure,
     out,
     plural,
     print_json,
+    refused,
 )
 from zfrec.cli.simulate_cmds import write_atomic
 from zfrec.cli.validate_cmds import expand_paths
@@ -91,6 +93,25 @@ def _store(db: str | None, *, create: bool = True) -> Iterator[Engine]:
             engine.dispose()
 
 
+def _not_imported(message: str, params: dict[str, Any]) -> dict[str, Any]:
+    """The --json document of `import` refused before it began (no such file, no records,
+    a store that cannot be opened): nothing stored, and `error` says why (in the summary, as
+    for an import that stops part way; with --replace, beside `replaced`: false)."""
+    from zfrec.store.db import describe, resolve_url
+
+    try:
+        where = describe(resolve_url(params.get("db")))
+    except ZfrecError:  # the URL itself is what is wrong: shown as given, secrets hidden
+        where = describe(str(params.get("db")))
+    if params.get("replace") is not None:
+        return {"database": where, "replaced": False, "game_id": params["replace"]} | {
+            "error": message
+        }
+    summary = _import_summary([], []) | {"error": message}
+    return {"database": where, "files": [], "failed": [], "summary": summary}
+
+
+@json_on_failure(_not_imported)
 def import_cmd(
     paths: Annotated[
         list[str], typer.Argument(help="Record files (.zfn, .json), directories or globs.")
@@ -305,6 +326,7 @@ def _replace(
     raise typer.Exit(0 if result.valid else 1)
 
 
+@json_on_failure(refused)
 def delete_cmd(
     game_id: GameIdArgument,
     db: DbOption = None,
@@ -386,6 +408,7 @@ def _import_summary(results: list[ImportResult], failed: list[dict[str, str]]) -
     return summary
 
 
+@json_on_failure(refused)
 def games_cmd(
     player: PlayerOption = None, db: DbOption = None, as_json: JsonOption = False
 ) -> None:
@@ -430,6 +453,7 @@ def _unreadable_note(found: list[dict[str, Any]]) -> None:
         )
 
 
+@json_on_failure(refused)
 def unreadable_cmd(
     file: Annotated[
         Path | None, typer.Option("--file", "-f", help="Only the games of this imported file.")
@@ -468,6 +492,7 @@ def unreadable_cmd(
     out.print(f"{plural(len(found), 'unreadable game')} in {plural(files, 'file')}")
 
 
+@json_on_failure(refused)
 def show_cmd(
     game_id: GameIdArgument,
     db: DbOption = None,
@@ -478,30 +503,37 @@ def show_cmd(
 
     A Sheng ji match: a line per round (dealer, trump, the opponents' points, the kitty, the
     level change, the next dealer and each seat's level, * for the declarers), the winners and
-    the diagnostics."""
+    the diagnostics.
+
+    The files that hold the game are named as `zfrec delete` names them (`files`)."""
     from zfrec.games import find_kind
     from zfrec.games.zhengfen.analysis.analyze import analyze_game
     from zfrec.store import get_game, load_record, session
+    from zfrec.store.correct import game_sources
 
     with _store(db, create=False) as engine, session(engine, readonly=True) as s:
         detail = get_game(s, game_id=game_id)
         record = load_record(s, game_id)
+        files = game_sources(s, game_id=game_id)
+    held = {"files": [{"path": p, "position": n} for p, n in files]}
     if detail.rounds is not None:  # a kind with rows of its own (Sheng ji's rounds)
         if as_json:
-            print_json(detail.to_json())
+            print_json(detail.to_json() | held)
         else:
-            _print_detail(detail)
+            _print_detail(detail, files)
         return
     assert find_kind(detail.kind).analysed
     flow = analyze_game(record, alternatives=False).points_flow()
     if as_json:
-        print_json(detail.to_json() | {"points_flow": [r.to_json(record.players) for r in flow]})
+        print_json(
+            detail.to_json() | held | {"points_flow": [r.to_json(record.players) for r in flow]}
+        )
     else:
-        _print_detail(detail)
+        _print_detail(detail, files)
         _print_flow(flow, record.players)
 
 
-def _print_detail(d: GameDetail) -> None:
+def _print_detail(d: GameDetail, files: list[tuple[str, int]]) -> None:
     from zfrec.games import find_kind
 
     r = d.row
@@ -513,7 +545,8 @@ def _print_detail(d: GameDetail) -> None:
         *((name, value) for name, value in d.tags),
         ("rules", d.preset + "".join(f" {k}={v}" for k, v in d.options.items())),
         ("target", str(d.target) if targeted else None),
-        ("source", d.source_path),
+        # the files that hold it now, as `delete` names them (`source_path` is the first seen)
+        *(("file", f"{path} (game {number})") for path, number in files),
         ("hash", r.content_hash),
     ):
         if value:
@@ -600,6 +633,7 @@ def _print_flow(flow: list[FlowRow], players: list[str]) -> None:
         out.print(f"{skipped} trick(s) without counters not shown; --json lists every trick")
 
 
+@json_on_failure(refused)
 def stats_cmd(
     player: Annotated[str | None, typer.Option("--player", "-p", help="Only this player.")] = None,
     valid_only: Annotated[

@@ -28,6 +28,8 @@ from zfrec.cli.common import (
     JSON_HELP,
     err,
     fail,
+    json_on_failure,
+    json_written,
     out,
     walk_records,
 )
@@ -181,6 +183,13 @@ def _progress(files: list[str]) -> tuple[Progress, TaskID]:
     return progress, progress.add_task("", total=total)
 
 
+def _refused(message: str, params: dict[str, object]) -> dict[str, object]:
+    """The --json document of a run refused before it began (no such file, no records, bad
+    --rules): no files, and the summary's `error` says why, as for a run that stops part way."""
+    return {"files": [], "summary": _Tally().summary(0) | {"ok": False, "error": message}}
+
+
+@json_on_failure(_refused)
 def validate_cmd(
     paths: Annotated[
         list[str],
@@ -230,6 +239,7 @@ def validate_cmd(
     options = Options(rule_texts=texts, keep_json=as_json, show_deal=show_deal, strict=strict)
     tally = _Tally()
     writer = JsonReportWriter(sys.stdout) if as_json else None  # the document, as it is made
+    json_written()  # from here on a failure is told in that document (writer.finish)
     printer = _Printer(hold=show_deal)
     games = 0  # in the file being read
     stream = run(files, options, jobs, stdin=sys.stdin.read)

@@ -48,6 +48,7 @@ from zfrec.live.entries import (
 from zfrec.record import Format, Game, dumps
 from zfrec.record.model import players_problem, tag_value_problem
 from zfrec.store import (
+    HeldByFile,
     LiveConflict,
     LiveTableRow,
     StoreError,
@@ -177,6 +178,7 @@ class TableSummary:
     entries: int
     over: bool
     game_id: int | None
+    game: str  # the game's name (GameKind.name), as `POST /api/tables` takes it
 
     def to_json(self) -> dict[str, Any]:
         """The line as the web app's table list writes it: its fields."""
@@ -210,8 +212,12 @@ def list_tables(engine: Engine) -> list[TableSummary]:
     with session(engine, readonly=True) as s:
         rows = list_live_tables(s)
     return [
-        TableSummary(r.id, list(r.players), r.event, r.entries, r.over, r.game_id) for r in rows
-    ]
+        TableSummary(
+            r.id, list(r.players), r.event, r.entries, r.over, r.game_id,
+            kind_of_preset(r.preset).name,
+        )
+        for r in rows
+    ]  # fmt: skip
 
 
 def _header(row: LiveTableRow) -> Game:
@@ -540,6 +546,10 @@ class Table:
                             s.commit()
                         except LiveError:
                             raise  # refused: the game in memory did not change
+                        except HeldByFile as exc:  # refused, after the game in memory changed
+                            slot.live = None
+                            raise Conflict("held-by-file", exc.message, game_id=exc.game_id,
+                                           file=exc.path) from None  # fmt: skip
                         except BaseException:
                             slot.live = None  # changed in memory but not stored: rebuild
                             raise

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from zfrec.store.db import StoreError, open_store, resolve_url, session
 from zfrec.store.live import (
+    HeldByFile,
     LiveConflict,
     LiveEntryRow,
     LiveTableRow,
@@ -60,6 +61,7 @@ __all__ = [
     "GameDetail",
     "GameRow",
     "HandRow",
+    "HeldByFile",
     "ImportResult",
     "LiveConflict",
     "LiveEntryRow",

@@ -33,6 +33,21 @@ class LiveConflict(StoreError):
     """The table changed under us (another writer got in first): try again."""
 
 
+class HeldByFile(StoreError):
+    """A change at a live table would put the table's record in place of its stored game, which
+    a file holds now (imported, or a correction made with `zfrec import --replace`): refused, so
+    that the file's record is never lost unseen; the table changes nothing (LIVE.md)."""
+
+    def __init__(self, game_id: int, path: str) -> None:
+        super().__init__(
+            f"game {game_id} is held by {path} now (imported, or corrected with zfrec import "
+            f"--replace), and this change would put the table's record in its place: nothing "
+            f"was changed. Make the change in that file and import it again (zfrec import "
+            f"--replace {game_id} {path})"
+        )
+        self.game_id, self.path = game_id, path
+
+
 @dataclass(frozen=True, slots=True)
 class LiveTableRow:
     """A live table's header and bookkeeping, as stored."""
@@ -184,10 +199,12 @@ def finish_live_game(session: Session, *, table_id: str, game: Game) -> int | No
     A table that finished a game before (and was undone or corrected since) keeps that game:
     finished again with the record it stored then, it leaves the game as it is, so that a
     correction made from a file meanwhile (`zfrec import --replace`) stands; finished with
-    another record, its record goes in that game's place, as the newer version. Either way the
-    table's game is stored once. A game whose kind the store cannot hold yet (NotSupported,
-    raised before anything is written) marks the table over without a stored game: its entries
-    keep the whole record, which `record.zfn` gives and `zfrec import` takes once the store can."""
+    another record, its record goes in that game's place, as the newer version, unless a file
+    holds that game (HeldByFile, raised before anything is written: the file's record, a
+    correction say, is not overwritten). Either way the table's game is stored once. A game
+    whose kind the store cannot hold yet (NotSupported, raised before anything is written)
+    marks the table over without a stored game: its entries keep the whole record, which
+    `record.zfn` gives and `zfrec import` takes once the store can."""
     conn = session.connection()
     linked = conn.execute(select(LIVE_TABLE.c.game_id).where(LIVE_TABLE.c.id == table_id)).scalar()
     kept = None if linked is None else int(linked)
@@ -197,6 +214,8 @@ def finish_live_game(session: Session, *, table_id: str, game: Game) -> int | No
         digest = sha256(canonical_json(game))
         if kept is not None and digest == _stored_hash(conn, table_id):
             game_id = kept  # the record it stored: the game stands as it is now
+        elif kept is not None and (path := _file_of(conn, kept, digest)) is not None:
+            raise HeldByFile(kept, path)
         elif kept is not None and not _shared(conn, table_id, kept) and not _stored(conn, digest):
             replace_record(session, game_id=kept, game=game, digest=digest)
             game_id = kept
@@ -232,6 +251,18 @@ def _remember(conn: Connection, table_id: str, digest: str | None) -> None:
     if digest is not None:
         row = {"table_id": table_id, "seq": _STORED_SEQ, "kind": "game", "data": {"hash": digest}}
         conn.execute(_INSERT_ENTRY, {**row, "created_at": utc_now()})
+
+
+def _file_of(conn: Connection, game_id: int, digest: str) -> str | None:
+    """The first file that holds stored game `game_id`, where the game's record is not the one
+    of hash `digest`; None when no file holds it, or it is that record already."""
+    held = conn.execute(
+        select(SOURCE.c.path)
+        .join(GAME, GAME.c.id == SOURCE.c.game_id)
+        .where(SOURCE.c.game_id == game_id, GAME.c.content_hash != digest)
+        .order_by(SOURCE.c.path, SOURCE.c.position)
+    ).first()
+    return None if held is None else str(held.path)
 
 
 def _shared(conn: Connection, table_id: str, game_id: int) -> bool:

@@ -89,9 +89,12 @@ def check_ledger(
                      rule="12, 13")  # fmt: skip
             level_cause = mark(d)
         if o.next_dealer is not None and o.next_dealer != r.next_dealer:
-            why = ("swap the teams, and the first opponent after the dealer deals"
-                   if r.change.swap else "keep the declarers, and the next declarer "
-                   "after the dealer deals")  # fmt: skip
+            if r.change.swap:
+                why = "swap the teams, and the first opponent after the dealer deals"
+            elif r.declarers & (r.declarers - 1) == 0:  # one seat: zhao pengyou, no friend
+                why = "keep the declarers, and the dealer, who declared alone, deals again"
+            else:
+                why = "keep the declarers, and the next declarer after the dealer deals"
             d = note("SJ504", f"{names[r.next_dealer]} deals next, not "
                      f"{names[o.next_dealer]} ({r.total} points {why})", o.pos,
                      seat=o.next_dealer, cause=d_cause, rule="12")  # fmt: skip

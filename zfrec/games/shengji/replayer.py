@@ -25,7 +25,7 @@ calls; then play, from the hands at play and the round's trump as written.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TypedDict
 
 from zfrec.diagnostics import Cause, Diagnostic
@@ -68,6 +68,7 @@ from zfrec.games.shengji.verdicts import (
     deal_findings,
     kept_back,
     no_join,
+    played_already,
     result_findings,
     why_leads,
 )
@@ -165,9 +166,12 @@ class _Replay:
         self.last_rebuilt: Rebuilt | None = None
         self.hidden_kitty = 0  # the round's discard as far as not written (`unseen`)
         self.tricks: list[SjTrick] = []  # the round's tricks as written (`why_leads`)
-        # seat -> the first error at one of its plays in the round (`kept_cause`), and whether
-        # the round's plays account for every card of the hands at play
-        self.erred: dict[int, Cause] = {}
+        # seat -> the errors at its plays in the round, in order: where (trick, turn), the
+        # cause, and the suits the play concerned (`kept_cause`); and whether the round's
+        # plays account for every card of the hands at play
+        self.erred: dict[int, list[tuple[tuple[int, int], Cause, int]]] = {}
+        # the play being judged (after the fast path): its order, cards and lead's suit
+        self.concern: tuple[Order, int, int | None] | None = None
         self.at_play = 0  # the cards of the hands at play; `written_whole` counts on demand
         self._whole: bool | None = None
 
@@ -205,8 +209,37 @@ class _Replay:
         if code in ("SJ202", "SJ203"):
             self.move_cause = cause or Cause(line, col, code)
         if seat is not None and trick is not None and found.severity == "error":
-            self.erred.setdefault(seat, cause or Cause(line, col, code))
+            why = cause or Cause(line, col, code)
+            self.erred.setdefault(seat, []).append(((trick, turn or 0), why, self._suits()))
         return found
+
+    def _suits(self) -> int:
+        """The packed mask of the effective suits the play being judged concerns: those of its
+        cards and its trick's lead; every card outside a play."""
+        if self.concern is None:
+            return -1
+        order, cards, led = self.concern
+        masks = order.suit_mask
+        return sum(masks[e] for e in range(len(masks)) if cards & masks[e] or e == led)
+
+    def kept_cause(
+        self, state: RoundState, seat: int, m: SjMove, at: _At, fine: Callable[[int], bool]
+    ) -> Cause | None:
+        """What a finding at play `m` (the follow of `seat`, or its block of a throw) follows
+        from: in a round written to its end, the first earlier error of the seat's own that
+        kept in its hand cards the record never has it play from here on, in the suits that
+        error's play concerned, without which it would be no finding (`fine(kept)`). None when
+        no such error: cards of other suits are not kept by it (a later error keeps them)."""
+        errors = self.erred.get(seat)
+        if not errors or not self.written_whole():
+            return None
+        kept = kept_back(self.tricks, state.hands[seat], seat, m, at["trick"])
+        here = (at["trick"], at["turn"])
+        for where, why, suits in errors:
+            mine = kept & suits
+            if where < here and mine and fine(mine):
+                return why
+        return None
 
     def engine(
         self, exc: GameError, pos: Pos | None, *, trick: int | None = None,
@@ -513,7 +546,7 @@ class _Replay:
                     self.trick_root = self.trick_root or misread
                     self.root = self.root or misread
                 unjudged = self.play(state, m, t, guessed, unjudged, winner_cause)
-                self.move_cause = None
+                self.move_cause = self.concern = None
                 if calls:
                     self.joins(state, m, t, turn)
                 if len(found) != before:
@@ -579,6 +612,7 @@ class _Replay:
         order = state.order
         assert order is not None
         leading = state.lead is None
+        self.concern = (order, cards | m.played, None if led is None else led.esuit)
         if seat != state.turn:
             if leading:
                 leads = why_leads(self.names, self.tricks, state.turn, t)
@@ -687,18 +721,10 @@ class _Replay:
             if not check.stands:
                 assert check.unit is not None and check.blocker is not None
                 blocker = (seat + 1 + check.blocker) % state.n
-                kept = (
-                    kept_back(self.tricks, state.hands[blocker], blocker, m, at["trick"])
-                    if blocker in self.erred and self.written_whole()
-                    else 0
-                )
-                if kept and check_throw(order, cards, [
-                    less(h, kept) if (seat + i) % state.n == blocker else h
-                    for i, h in enumerate(others, 1)
-                ]).stands:  # fmt: skip
-                    why: Cause | None = self.erred[blocker]
-                else:
-                    why = None
+                why = self.kept_cause(state, blocker, m, at, lambda kept: check_throw(
+                    order, cards, [less(h, kept) if (seat + i) % state.n == blocker else h
+                                   for i, h in enumerate(others, 1)],
+                ).stands)  # fmt: skip
                 self.note("SJ103", f"the throw {format_hand(cards)} cannot stand: "
                           f"{self.names[blocker]} holds a higher {check.unit.kind} than "
                           f"{unit_text(check.unit)}; it is held to {format_hand(check.forced)}",
@@ -739,7 +765,7 @@ class _Replay:
         hint = did_you_mean(missing, less(hand, guessed))  # never a guessed card
         spent = [self.spent[m.seat, c] for c in missing if (m.seat, c) in self.spent]
         said = (
-            " (already played)"
+            played_already(self.tricks, m, missing)
             if spent
             else copies_out(self.names, self.tricks, m, missing, state.rules.decks)
         )
@@ -751,14 +777,11 @@ class _Replay:
         order, lead = state.order, state.lead
         assert order is not None and lead is not None
         hint = follow_hint(order, lead, hand, m.cards, reason)
-        kept = (
-            kept_back(self.tricks, state.hands[m.seat], m.seat, m, at["trick"])
-            if m.seat in self.erred and self.written_whole()
-            else 0
-        )
-        why = None  # legal but for cards the seat keeps only by an earlier error of its own
-        if kept and judge_follow(order, lead, less(hand, kept), m.cards) is None:
-            why = self.erred[m.seat]
+        # legal but for cards the seat keeps only by an earlier error of its own
+        why = self.kept_cause(
+            state, m.seat, m, at, lambda kept: judge_follow(order, lead, less(hand, kept),
+                                                            m.cards) is None
+        )  # fmt: skip
         self.note("SJ201", f"{self.names[m.seat]} {reason}{hint}", m.pos, rule="7", cause=why,
                   **at)  # fmt: skip
 

@@ -116,13 +116,7 @@ def copies_out(
     ` (played already, trick 20)` by the seat itself, or ` (a third copy: Bo Li and 李娜 played
     the 2 the decks hold)` (ruling 2); else ""."""
     for c in missing:
-        who: list[tuple[int, int]] = []  # (seat, trick) of each copy played before `m`
-        for t, tr in enumerate(tricks, 1):
-            if any(x is m for x in tr.moves):
-                who += [(x.seat, t) for x in tr.moves[: tr.moves.index(m)]
-                        for _ in range(count(x.played, c))]  # fmt: skip
-                break
-            who += [(x.seat, t) for x in tr.moves for _ in range(count(x.played, c))]
+        who = _played_before(tricks, m, c)
         own = [t for s, t in who if s == m.seat]
         if own:
             return f" (played already, trick {own[-1]})"
@@ -131,6 +125,26 @@ def copies_out(
             seats = " and ".join(dict.fromkeys(names[s] for s, _ in who))
             return f" ({word} copy: {seats} played the {decks} the decks hold)"
     return ""
+
+
+def played_already(tricks: Sequence[SjTrick], m: SjMove, missing: Sequence[int]) -> str:
+    """Why the seat of `m` lacks a card of `missing` that it spent at an earlier play of its
+    own: ` (played already, trick 20)`, the last such trick, as `copies_out` words it; without
+    the trick (a play the tricks as written do not hold) ` (played already)`."""
+    own = [t for c in missing for s, t in _played_before(tricks, m, c) if s == m.seat]
+    return f" (played already, trick {max(own)})" if own else " (played already)"
+
+
+def _played_before(tricks: Sequence[SjTrick], m: SjMove, c: int) -> list[tuple[int, int]]:
+    """(seat, trick) of each copy of card `c` played before the play `m`, in order."""
+    who: list[tuple[int, int]] = []
+    for t, tr in enumerate(tricks, 1):
+        if any(x is m for x in tr.moves):
+            who += [(x.seat, t) for x in tr.moves[: tr.moves.index(m)]
+                    for _ in range(count(x.played, c))]  # fmt: skip
+            break
+        who += [(x.seat, t) for x in tr.moves for _ in range(count(x.played, c))]
+    return who
 
 
 def _one_too_many(decks: int) -> str:

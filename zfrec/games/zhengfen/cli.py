@@ -161,6 +161,7 @@ def legal_body(
                     }
                     for m, e in rows
                 ],
+                "truncated": False,  # as Sheng ji's (cut by --limit): nothing cuts this list
             }
         )
         return
