@@ -242,3 +242,23 @@ def test_a_json_record_is_placed_by_line_as_its_text_is(tmp_path: Path) -> None:
     html = page.read_text(encoding="utf-8")
     assert '<span class="sj-play">3♦</span>' in html
     assert f"(record line {error['line']})" in html
+
+
+def test_a_kitty_that_counts_for_nothing_is_as_written() -> None:
+    """`kitty 0x2`: the opponents took the last trick and the kitty held no points. It counts
+    (adding 0), as the validator judges it, so the rounds' table marks nothing as differing
+    on a legal record; a kitty written where the declarers took the last trick does not."""
+    text = (SJ / "01-bashifen-match.zfn").read_text(encoding="utf-8")
+    report = audit_match(_match(SJ, text))
+    assert report.legal
+    view = audit_view(report)
+    kitties = [f for r in view.rounds for f in r.figures if f.label == "Kitty"]
+    assert [f.computed for f in kitties if f.recorded == "0 × 2"] == ["0 × 2"] * 8
+    assert not any(r.differs for r in view.rounds)
+    assert 'badge error">differs' not in render_audit_page(view)
+    # round 1's declarers took the last trick: a kitty written there is not counted
+    assert "points 100 total 100\n" in text
+    wrong = text.replace("points 100 total 100\n", "points 100 kitty 0x2 total 100\n", 1)
+    view = audit_view(audit_match(_match(SJ, wrong)))
+    kitty = next(f for f in view.rounds[0].figures if f.label == "Kitty")
+    assert (kitty.recorded, kitty.computed, kitty.differs) == ("0 × 2", "not counted", True)

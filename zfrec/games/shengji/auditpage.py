@@ -353,10 +353,13 @@ def _figures(
         if p is not None and p.kitty is not None:
             kitty_rec = f"{p.kitty} × {p.multiplier}" if p.multiplier is not None else str(p.kitty)
         kitty_comp = None
-        if r is not None and r.kitty_added:  # as the record writes it: the multiplier if it does
+        # The kitty counts when the opponents took the last trick (ruling 11), even when it
+        # holds no points and adds 0 (`kitty 0x2`, as the validator judges it).
+        counted = r is not None and not r.declarers >> r.last_winner & 1
+        if r is not None and counted:  # as the record writes it: the multiplier if it does
             with_x = p is None or p.kitty is None or p.multiplier is not None
             kitty_comp = f"{r.kitty_points} × {r.multiplier}" if with_x else str(r.kitty_points)
-        if r is not None and not r.kitty_added and kitty_rec is not None:
+        if r is not None and not counted and kitty_rec is not None:
             kitty_comp = "not counted"
         o = rnd.outcome
         change_rec = None
