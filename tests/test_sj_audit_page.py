@@ -262,3 +262,17 @@ def test_a_kitty_that_counts_for_nothing_is_as_written() -> None:
     view = audit_view(audit_match(_match(SJ, wrong)))
     kitty = next(f for f in view.rounds[0].figures if f.label == "Kitty")
     assert (kitty.recorded, kitty.computed, kitty.differs) == ("0 × 2", "not counted", True)
+
+
+def test_audit_html_when_no_record_can_be_read(tmp_path: Path) -> None:
+    """Every file unreadable: each is named, no page is written, and the message says why
+    (not that the records' pages come later)."""
+    folder = tmp_path / "bad"
+    folder.mkdir()
+    (folder / "a.zfn").write_bytes(b"\xff\xfe not text")
+    page = tmp_path / "audit.html"
+    res = CliRunner().invoke(app, ["audit", str(folder), "--html", str(page)])
+    assert res.exit_code == 2
+    assert "not UTF-8 text" in res.output and "no game could be read" in res.output
+    assert "come later" not in res.output and "Traceback" not in res.output
+    assert not page.exists()

@@ -527,6 +527,10 @@ def _write_audit_page(
 
     from zfrec.games.zhengfen.pages.analysis import audit_file  # HTML only when asked for
 
+    if not reports:  # every file unreadable: each said so, and the run exits 2
+        err.print(f"error: --html: no game could be read; {html_out} is not written",
+                  markup=False)  # fmt: skip
+        return
     sections: list[tuple[str, Any]] = []
     styles: list[str] = []
     left_out: dict[str, int] = {}
