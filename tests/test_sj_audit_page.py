@@ -276,3 +276,21 @@ def test_audit_html_when_no_record_can_be_read(tmp_path: Path) -> None:
     assert "not UTF-8 text" in res.output and "no game could be read" in res.output
     assert "come later" not in res.output and "Traceback" not in res.output
     assert not page.exists()
+
+
+def test_a_json_records_levels_are_placed_at_their_array(tmp_path: Path) -> None:
+    """The levels after a round, written wrong in JSON, are found at their `"levels": [`, as
+    the .zfn reader finds them at their line, and so sort after the round's plays."""
+    import json
+
+    runner = CliRunner()
+    record = tmp_path / "calls.json"
+    res = runner.invoke(app, ["convert", str(BROKEN / "too-many-calls.zfn"), str(record)])
+    assert res.exit_code == 0, res.output
+    lines = record.read_text(encoding="utf-8").splitlines()
+    res = runner.invoke(app, ["validate", "--json", str(record)])
+    found = json.loads(res.stdout)["files"][0]["games"][0]["diagnostics"]
+    levels = next(d for d in found if "the levels after the round" in d["message"])
+    line = lines[levels["line"] - 1]
+    assert line.lstrip().startswith('"levels": [') and line[levels["col"] - 1] == "["
+    assert [d["line"] for d in found] == sorted(d["line"] for d in found)
