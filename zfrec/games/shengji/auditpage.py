@@ -2,7 +2,7 @@
 
     view = audit_view(audit_match(match))              # what the page shows, placed
     html = audit_section(view, "Game 1")               # zfrec audit --html: one game's section
-    page = render_audit_page(view, title, meta)        # render's audit.html beside the replays
+    page = render_audit_page(view)                     # render's audit.html beside the replays
 
 Every finding is shown where it is (round, bid or trick and turn, seat, the play's cards and
 the record's line), with the finding it follows from linked; every disputed version of a bid
@@ -30,14 +30,12 @@ from zfrec.games.shengji.rules import level_text
 from zfrec.render.html import environment
 
 __all__ = [
-    "AUDIT_STYLE",
     "SjAuditView",
     "audit_section",
     "audit_view",
     "render_audit_page",
 ]
 
-AUDIT_STYLE = "sj_audit.css"  # the page's style on top of style.css (a template)
 Steps = Mapping[tuple[int, int, int], int]  # (round, trick, turn) -> step of the round's replay
 
 
