@@ -294,3 +294,12 @@ def test_a_json_records_levels_are_placed_at_their_array(tmp_path: Path) -> None
     line = lines[levels["line"] - 1]
     assert line.lstrip().startswith('"levels": [') and line[levels["col"] - 1] == "["
     assert [d["line"] for d in found] == sorted(d["line"] for d in found)
+
+
+def test_a_finding_of_the_whole_record_is_at_the_record() -> None:
+    """[Result] written wrong: no round, trick or turn, so the finding is 'at the record',
+    placed by the record's line all the same."""
+    view = audit_view(audit_match(_match(BROKEN / "wrong-result.zfn")))
+    (finding,) = view.findings
+    assert (finding.diagnostic.code, finding.where, finding.line) == ("SJ506", "the record", 5)
+    assert "SJ506</span> error at the record: " in render_audit_page(view)
