@@ -303,3 +303,14 @@ def test_a_finding_of_the_whole_record_is_at_the_record() -> None:
     (finding,) = view.findings
     assert (finding.diagnostic.code, finding.where, finding.line) == ("SJ506", "the record", 5)
     assert "SJ506</span> error at the record: " in render_audit_page(view)
+
+
+def test_audit_html_never_replaces_a_record_it_audits(tmp_path: Path) -> None:
+    record = tmp_path / "club.zfn"
+    text = (BROKEN / "wrong-points.zfn").read_text(encoding="utf-8")
+    record.write_text(text, encoding="utf-8")
+    runner = CliRunner()
+    for args in ([str(record)], [str(tmp_path)]):  # the file, or the folder holding it
+        res = runner.invoke(app, ["audit", *args, "--html", str(record)])
+        assert res.exit_code == 2 and "is a record being audited" in res.output, res.output
+        assert record.read_text(encoding="utf-8") == text

@@ -478,7 +478,11 @@ def audit_cmd(
     from zfrec.games.zhengfen.analysis.readfix import audit_as_read
 
     entries, bad = read_many(record, game, recover=True)
-    many = record_files(record) != [record]
+    files = record_files(record)
+    many = files != [record]
+    if html_out is not None and any(f != "-" and Path(f).resolve() == html_out.resolve()
+                                    for f in files):  # fmt: skip
+        fail(f"--html: {html_out} is a record being audited; the page would replace it")
     reports: list[tuple[str, int, Any]] = []  # AuditReport, or a kind's own (`own`)
     own: dict[int, Any] = {}  # by place in reports: the kind with its own audit (audit_record)
     for file, number, g in entries:
