@@ -314,3 +314,21 @@ def test_audit_html_never_replaces_a_record_it_audits(tmp_path: Path) -> None:
         res = runner.invoke(app, ["audit", *args, "--html", str(record)])
         assert res.exit_code == 2 and "is a record being audited" in res.output, res.output
         assert record.read_text(encoding="utf-8") == text
+
+
+def test_a_record_without_places_still_shows_each_findings_play(tmp_path: Path) -> None:
+    """render reads a JSON record (and publish a stored game) without the places of its parts:
+    each finding's play is then found by its round, trick and turn, the same cards as the
+    .zfn record's page shows."""
+    runner = CliRunner()
+    text = BROKEN / "throw-cannot-stand.zfn"
+    record = tmp_path / "throw.json"
+    assert runner.invoke(app, ["convert", str(text), str(record)]).exit_code == 0
+    plays = []
+    for source, out in ((text, tmp_path / "zfn"), (record, tmp_path / "json")):
+        res = runner.invoke(app, ["render", str(source), "-o", str(out), "--solve-cards", "0"])
+        assert res.exit_code == 0, res.output
+        page = (out / "audit.html").read_text(encoding="utf-8")
+        plays.append(re.findall(r'<span class="sj-play">([^<]*)</span>', page))
+    assert plays[0] == plays[1] and len(plays[0]) == 7
+    assert plays[1][0] == "3♦ 6♦ Q♦" and "6♦ 6♦ 7♦ (held to 7♦)" in plays[1]

@@ -270,9 +270,13 @@ def _findings(
         loc = d.location
         place = places.get((loc.line or 0, loc.col or 0))
         play = None
+        move = None
         if place is not None and (loc.trick is None) == place[1].startswith("bid"):
             # the bid or play the finding is at (not one whose place a round's finding shares)
             move = place[2]
+        elif loc.turn is not None:  # a record without places (stored, or JSON rendered)
+            move = _move_at(report.match, loc.hand, loc.trick, loc.turn)
+        if move is not None:
             play = format_hand(move.cards)
             if move.forced is not None:
                 play += f" (held to {format_hand(move.forced)})"
@@ -286,6 +290,15 @@ def _findings(
         out.append(Finding(anchors[i], d, _where(d, place), loc.seat, play, loc.line, href,
                            chains[i], followers[i]))  # fmt: skip
     return out
+
+
+def _move_at(match: SjMatch, rnd: int | None, trick: int | None, turn: int) -> SjMove | None:
+    """The record's play at round `rnd`, trick `trick`, turn `turn` (1-based), if written."""
+    for r in match.rounds:
+        if r.number == rnd and trick is not None and 0 < trick <= len(r.tricks):
+            moves = r.tricks[trick - 1].moves
+            return moves[turn - 1] if 0 < turn <= len(moves) else None
+    return None
 
 
 def _edit_where(e: Any, players: Sequence[str]) -> str:
