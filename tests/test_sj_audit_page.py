@@ -332,3 +332,32 @@ def test_a_record_without_places_still_shows_each_findings_play(tmp_path: Path) 
         plays.append(re.findall(r'<span class="sj-play">([^<]*)</span>', page))
     assert plays[0] == plays[1] and len(plays[0]) == 7
     assert plays[1][0] == "3♦ 6♦ Q♦" and "6♦ 6♦ 7♦ (held to 7♦)" in plays[1]
+
+
+def two_roots() -> str:
+    """Sample 1 with a card not held played in round 1 and another in round 2: two roots of
+    the same code (SJ102), each with its own followers."""
+    lines = (SJ / "01-bashifen-match.zfn").read_text(encoding="utf-8").split("\n")
+    assert lines[20].startswith("2: Kh  3: 6h") and lines[53].startswith("3: Jh Jh  4: 7h")
+    lines[20] = lines[20].replace("2: Kh", "2: 5s", 1)
+    lines[53] = lines[53].replace("3: Jh Jh", "3: 9s 9s", 1)
+    return "\n".join(lines)
+
+
+def test_a_record_without_places_links_each_finding_to_its_own_root(tmp_path: Path) -> None:
+    """A cause without a place is named by its code alone: round 2's findings follow from
+    round 2's SJ102, not from round 1's (as the .zfn's page, placed, says)."""
+    runner = CliRunner()
+    text = tmp_path / "two.zfn"
+    text.write_text(two_roots(), encoding="utf-8")
+    record = tmp_path / "two.json"
+    assert runner.invoke(app, ["convert", str(text), str(record)]).exit_code == 0
+    follows = []
+    for source, out in ((text, tmp_path / "zfn"), (record, tmp_path / "json")):
+        res = runner.invoke(app, ["render", str(source), "-o", str(out), "--solve-cards", "0"])
+        assert res.exit_code == 0, res.output
+        page = (out / "audit.html").read_text(encoding="utf-8")
+        follows.append(re.findall(r'follows from <a href="#f\d+">([^<]*)</a>', page))
+    assert follows[0] == follows[1]
+    assert follows[1].count("SJ102 at Round 2, trick 1, turn 1 (Bo Li)") == 5
+    assert follows[1].count("SJ102 at Round 1, trick 2, turn 1 (王芳)") == 4

@@ -21,6 +21,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from zfrec.diagnostics import Cause as DiagCause
 from zfrec.diagnostics import Diagnostic
 from zfrec.games.shengji.audit import SjAuditReport, SjDispute, SjVersion
 from zfrec.games.shengji.cards import format_hand
@@ -247,9 +248,12 @@ def _findings(
     for i, d in enumerate(diags):
         chain: list[Cause] = []
         seen = {i}
-        c = d.cause
+        c, at_j = d.cause, i
         while c is not None:
-            j = by_key.get((c.line, c.col, c.code))
+            if c.line is not None:
+                j = by_key.get((c.line, c.col, c.code))
+            else:
+                j = _unplaced(diags, c, at_j)
             if j is None:  # the cause is no finding of the report: named by its place only
                 at = f"line {c.line}" if c.line is not None else "the record"
                 chain.append(Cause(c.code, at, None))
@@ -263,7 +267,7 @@ def _findings(
             if cd.location.seat:
                 at += f" ({cd.location.seat})"
             chain.append(Cause(cd.code, at, anchors[j]))
-            c = cd.cause
+            c, at_j = cd.cause, j
         chains.append(tuple(chain))
     out = []
     for i, d in enumerate(diags):
@@ -290,6 +294,18 @@ def _findings(
         out.append(Finding(anchors[i], d, _where(d, place), loc.seat, play, loc.line, href,
                            chains[i], followers[i]))  # fmt: skip
     return out
+
+
+def _unplaced(diags: Sequence[Diagnostic], c: DiagCause, i: int) -> int | None:
+    """The finding a record without places (stored, or JSON rendered) names as the cause of
+    finding `i`, by its code alone: a root of that code in the same round, the nearest
+    before `i` first (the first of the code would name round 1's for round 2's findings)."""
+    here = diags[i].location.hand
+    found = [j for j, e in enumerate(diags) if e.code == c.code and j != i]
+    if not found:
+        return None
+    return max(found, key=lambda j: (diags[j].location.hand == here, diags[j].cause is None,
+                                     j < i, j if j < i else -j))  # fmt: skip
 
 
 def _move_at(match: SjMatch, rnd: int | None, trick: int | None, turn: int) -> SjMove | None:
