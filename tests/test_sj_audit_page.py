@@ -361,3 +361,12 @@ def test_a_record_without_places_links_each_finding_to_its_own_root(tmp_path: Pa
     assert follows[0] == follows[1]
     assert follows[1].count("SJ102 at Round 2, trick 1, turn 1 (Bo Li)") == 5
     assert follows[1].count("SJ102 at Round 1, trick 2, turn 1 (王芳)") == 4
+
+
+def test_a_finding_of_a_trick_names_no_play() -> None:
+    """A trick of three plays (SJ206) is placed at its line, which its lead shares: the finding
+    is the trick's, so no play's cards are shown with it (as for a JSON record or a stored
+    game, where the trick has a place of its own)."""
+    view = audit_view(audit_match(_match(BROKEN / "short-trick.zfn")))
+    (finding,) = [f for f in view.findings if f.diagnostic.code == "SJ206"]
+    assert (finding.where, finding.play, finding.line) == ("Round 1, trick 4", None, 18)

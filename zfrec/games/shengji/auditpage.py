@@ -275,8 +275,9 @@ def _findings(
         place = places.get((loc.line or 0, loc.col or 0))
         play = None
         move = None
-        if place is not None and (loc.trick is None) == place[1].startswith("bid"):
-            # the bid or play the finding is at (not one whose place a round's finding shares)
+        if place is not None and (
+            place[1].startswith("bid") if loc.trick is None else loc.turn is not None
+        ):  # the bid or play the finding is at (not the lead whose place a trick's shares)
             move = place[2]
         elif loc.turn is not None:  # a record without places (stored, or JSON rendered)
             move = _move_at(report.match, loc.hand, loc.trick, loc.turn)
