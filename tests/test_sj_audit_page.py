@@ -242,3 +242,131 @@ def test_a_json_record_is_placed_by_line_as_its_text_is(tmp_path: Path) -> None:
     html = page.read_text(encoding="utf-8")
     assert '<span class="sj-play">3♦</span>' in html
     assert f"(record line {error['line']})" in html
+
+
+def test_a_kitty_that_counts_for_nothing_is_as_written() -> None:
+    """`kitty 0x2`: the opponents took the last trick and the kitty held no points. It counts
+    (adding 0), as the validator judges it, so the rounds' table marks nothing as differing
+    on a legal record; a kitty written where the declarers took the last trick does not."""
+    text = (SJ / "01-bashifen-match.zfn").read_text(encoding="utf-8")
+    report = audit_match(_match(SJ, text))
+    assert report.legal
+    view = audit_view(report)
+    kitties = [f for r in view.rounds for f in r.figures if f.label == "Kitty"]
+    assert [f.computed for f in kitties if f.recorded == "0 × 2"] == ["0 × 2"] * 8
+    assert not any(r.differs for r in view.rounds)
+    assert 'badge error">differs' not in render_audit_page(view)
+    # round 1's declarers took the last trick: a kitty written there is not counted
+    assert "points 100 total 100\n" in text
+    wrong = text.replace("points 100 total 100\n", "points 100 kitty 0x2 total 100\n", 1)
+    view = audit_view(audit_match(_match(SJ, wrong)))
+    kitty = next(f for f in view.rounds[0].figures if f.label == "Kitty")
+    assert (kitty.recorded, kitty.computed, kitty.differs) == ("0 × 2", "not counted", True)
+
+
+def test_audit_html_when_no_record_can_be_read(tmp_path: Path) -> None:
+    """Every file unreadable: each is named, no page is written, and the message says why
+    (not that the records' pages come later)."""
+    folder = tmp_path / "bad"
+    folder.mkdir()
+    (folder / "a.zfn").write_bytes(b"\xff\xfe not text")
+    page = tmp_path / "audit.html"
+    res = CliRunner().invoke(app, ["audit", str(folder), "--html", str(page)])
+    assert res.exit_code == 2
+    assert "not UTF-8 text" in res.output and "no game could be read" in res.output
+    assert "come later" not in res.output and "Traceback" not in res.output
+    assert not page.exists()
+
+
+def test_a_json_records_levels_are_placed_at_their_array(tmp_path: Path) -> None:
+    """The levels after a round, written wrong in JSON, are found at their `"levels": [`, as
+    the .zfn reader finds them at their line, and so sort after the round's plays."""
+    import json
+
+    runner = CliRunner()
+    record = tmp_path / "calls.json"
+    res = runner.invoke(app, ["convert", str(BROKEN / "too-many-calls.zfn"), str(record)])
+    assert res.exit_code == 0, res.output
+    lines = record.read_text(encoding="utf-8").splitlines()
+    res = runner.invoke(app, ["validate", "--json", str(record)])
+    found = json.loads(res.stdout)["files"][0]["games"][0]["diagnostics"]
+    levels = next(d for d in found if "the levels after the round" in d["message"])
+    line = lines[levels["line"] - 1]
+    assert line.lstrip().startswith('"levels": [') and line[levels["col"] - 1] == "["
+    assert [d["line"] for d in found] == sorted(d["line"] for d in found)
+
+
+def test_a_finding_of_the_whole_record_is_at_the_record() -> None:
+    """[Result] written wrong: no round, trick or turn, so the finding is 'at the record',
+    placed by the record's line all the same."""
+    view = audit_view(audit_match(_match(BROKEN / "wrong-result.zfn")))
+    (finding,) = view.findings
+    assert (finding.diagnostic.code, finding.where, finding.line) == ("SJ506", "the record", 5)
+    assert "SJ506</span> error at the record: " in render_audit_page(view)
+
+
+def test_audit_html_never_replaces_a_record_it_audits(tmp_path: Path) -> None:
+    record = tmp_path / "club.zfn"
+    text = (BROKEN / "wrong-points.zfn").read_text(encoding="utf-8")
+    record.write_text(text, encoding="utf-8")
+    runner = CliRunner()
+    for args in ([str(record)], [str(tmp_path)]):  # the file, or the folder holding it
+        res = runner.invoke(app, ["audit", *args, "--html", str(record)])
+        assert res.exit_code == 2 and "is a record being audited" in res.output, res.output
+        assert record.read_text(encoding="utf-8") == text
+
+
+def test_a_record_without_places_still_shows_each_findings_play(tmp_path: Path) -> None:
+    """render reads a JSON record (and publish a stored game) without the places of its parts:
+    each finding's play is then found by its round, trick and turn, the same cards as the
+    .zfn record's page shows."""
+    runner = CliRunner()
+    text = BROKEN / "throw-cannot-stand.zfn"
+    record = tmp_path / "throw.json"
+    assert runner.invoke(app, ["convert", str(text), str(record)]).exit_code == 0
+    plays = []
+    for source, out in ((text, tmp_path / "zfn"), (record, tmp_path / "json")):
+        res = runner.invoke(app, ["render", str(source), "-o", str(out), "--solve-cards", "0"])
+        assert res.exit_code == 0, res.output
+        page = (out / "audit.html").read_text(encoding="utf-8")
+        plays.append(re.findall(r'<span class="sj-play">([^<]*)</span>', page))
+    assert plays[0] == plays[1] and len(plays[0]) == 7
+    assert plays[1][0] == "3♦ 6♦ Q♦" and "6♦ 6♦ 7♦ (held to 7♦)" in plays[1]
+
+
+def two_roots() -> str:
+    """Sample 1 with a card not held played in round 1 and another in round 2: two roots of
+    the same code (SJ102), each with its own followers."""
+    lines = (SJ / "01-bashifen-match.zfn").read_text(encoding="utf-8").split("\n")
+    assert lines[20].startswith("2: Kh  3: 6h") and lines[53].startswith("3: Jh Jh  4: 7h")
+    lines[20] = lines[20].replace("2: Kh", "2: 5s", 1)
+    lines[53] = lines[53].replace("3: Jh Jh", "3: 9s 9s", 1)
+    return "\n".join(lines)
+
+
+def test_a_record_without_places_links_each_finding_to_its_own_root(tmp_path: Path) -> None:
+    """A cause without a place is named by its code alone: round 2's findings follow from
+    round 2's SJ102, not from round 1's (as the .zfn's page, placed, says)."""
+    runner = CliRunner()
+    text = tmp_path / "two.zfn"
+    text.write_text(two_roots(), encoding="utf-8")
+    record = tmp_path / "two.json"
+    assert runner.invoke(app, ["convert", str(text), str(record)]).exit_code == 0
+    follows = []
+    for source, out in ((text, tmp_path / "zfn"), (record, tmp_path / "json")):
+        res = runner.invoke(app, ["render", str(source), "-o", str(out), "--solve-cards", "0"])
+        assert res.exit_code == 0, res.output
+        page = (out / "audit.html").read_text(encoding="utf-8")
+        follows.append(re.findall(r'follows from <a href="#f\d+">([^<]*)</a>', page))
+    assert follows[0] == follows[1]
+    assert follows[1].count("SJ102 at Round 2, trick 1, turn 1 (Bo Li)") == 5
+    assert follows[1].count("SJ102 at Round 1, trick 2, turn 1 (王芳)") == 4
+
+
+def test_a_finding_of_a_trick_names_no_play() -> None:
+    """A trick of three plays (SJ206) is placed at its line, which its lead shares: the finding
+    is the trick's, so no play's cards are shown with it (as for a JSON record or a stored
+    game, where the trick has a place of its own)."""
+    view = audit_view(audit_match(_match(BROKEN / "short-trick.zfn")))
+    (finding,) = [f for f in view.findings if f.diagnostic.code == "SJ206"]
+    assert (finding.where, finding.play, finding.line) == ("Round 1, trick 4", None, 18)

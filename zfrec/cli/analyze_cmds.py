@@ -487,7 +487,11 @@ def audit_cmd(
     from zfrec.games.zhengfen.analysis.readfix import audit_as_read
 
     entries, bad = read_many(record, game, recover=True)
-    many = record_files(record) != [record]
+    files = record_files(record)
+    many = files != [record]
+    if html_out is not None and any(f != "-" and Path(f).resolve() == html_out.resolve()
+                                    for f in files):  # fmt: skip
+        fail(f"--html: {html_out} is a record being audited; the page would replace it")
     reports: list[tuple[str, int, Any]] = []  # AuditReport, or a kind's own (`own`)
     own: dict[int, Any] = {}  # by place in reports: the kind with its own audit (audit_record)
     for file, number, g in entries:
@@ -536,6 +540,10 @@ def _write_audit_page(
 
     from zfrec.games.zhengfen.pages.analysis import audit_file  # HTML only when asked for
 
+    if not reports:  # every file unreadable: each said so, and the run exits 2
+        err.print(f"error: --html: no game could be read; {html_out} is not written",
+                  markup=False)  # fmt: skip
+        return
     sections: list[tuple[str, Any]] = []
     styles: list[str] = []
     left_out: dict[str, int] = {}

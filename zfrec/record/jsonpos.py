@@ -139,7 +139,8 @@ def _game_spans(text: str) -> list[tuple[int, int]]:
 
 
 def _object_offsets(text: str, start: int, end: int) -> dict[JsonPath, int]:
-    """The offset of the `{` of every object in the JSON value at text[start:end], by path."""
+    """The offset of the `{` of every object (and the `[` of every array) in the JSON value at
+    text[start:end], by path."""
     out: dict[JsonPath, int] = {}
     path: list[Any] = []
     kinds: list[str] = []
@@ -172,6 +173,7 @@ def _object_offsets(text: str, start: int, end: int) -> dict[JsonPath, int]:
             path.append(None)
             want_key = True
         elif c == "[":
+            out[tuple(path)] = m.start()  # an array's place: Sheng ji's levels are one
             kinds.append("[")
             path.append(0)
         elif not kinds:

@@ -2,7 +2,7 @@
 
     view = audit_view(audit_match(match))              # what the page shows, placed
     html = audit_section(view, "Game 1")               # zfrec audit --html: one game's section
-    page = render_audit_page(view, title, meta)        # render's audit.html beside the replays
+    page = render_audit_page(view)                     # render's audit.html beside the replays
 
 Every finding is shown where it is (round, bid or trick and turn, seat, the play's cards and
 the record's line), with the finding it follows from linked; every disputed version of a bid
@@ -21,6 +21,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from zfrec.diagnostics import Cause as DiagCause
 from zfrec.diagnostics import Diagnostic
 from zfrec.games.shengji.audit import SjAuditReport, SjDispute, SjVersion
 from zfrec.games.shengji.cards import format_hand
@@ -30,14 +31,12 @@ from zfrec.games.shengji.rules import level_text
 from zfrec.render.html import environment
 
 __all__ = [
-    "AUDIT_STYLE",
     "SjAuditView",
     "audit_section",
     "audit_view",
     "render_audit_page",
 ]
 
-AUDIT_STYLE = "sj_audit.css"  # the page's style on top of style.css (a template)
 Steps = Mapping[tuple[int, int, int], int]  # (round, trick, turn) -> step of the round's replay
 
 
@@ -249,9 +248,12 @@ def _findings(
     for i, d in enumerate(diags):
         chain: list[Cause] = []
         seen = {i}
-        c = d.cause
+        c, at_j = d.cause, i
         while c is not None:
-            j = by_key.get((c.line, c.col, c.code))
+            if c.line is not None:
+                j = by_key.get((c.line, c.col, c.code))
+            else:
+                j = _unplaced(diags, c, at_j)
             if j is None:  # the cause is no finding of the report: named by its place only
                 at = f"line {c.line}" if c.line is not None else "the record"
                 chain.append(Cause(c.code, at, None))
@@ -265,16 +267,21 @@ def _findings(
             if cd.location.seat:
                 at += f" ({cd.location.seat})"
             chain.append(Cause(cd.code, at, anchors[j]))
-            c = cd.cause
+            c, at_j = cd.cause, j
         chains.append(tuple(chain))
     out = []
     for i, d in enumerate(diags):
         loc = d.location
         place = places.get((loc.line or 0, loc.col or 0))
         play = None
-        if place is not None and (loc.trick is None) == place[1].startswith("bid"):
-            # the bid or play the finding is at (not one whose place a round's finding shares)
+        move = None
+        if place is not None and (
+            place[1].startswith("bid") if loc.trick is None else loc.turn is not None
+        ):  # the bid or play the finding is at (not the lead whose place a trick's shares)
             move = place[2]
+        elif loc.turn is not None:  # a record without places (stored, or JSON rendered)
+            move = _move_at(report.match, loc.hand, loc.trick, loc.turn)
+        if move is not None:
             play = format_hand(move.cards)
             if move.forced is not None:
                 play += f" (held to {format_hand(move.forced)})"
@@ -288,6 +295,27 @@ def _findings(
         out.append(Finding(anchors[i], d, _where(d, place), loc.seat, play, loc.line, href,
                            chains[i], followers[i]))  # fmt: skip
     return out
+
+
+def _unplaced(diags: Sequence[Diagnostic], c: DiagCause, i: int) -> int | None:
+    """The finding a record without places (stored, or JSON rendered) names as the cause of
+    finding `i`, by its code alone: a root of that code in the same round, the nearest
+    before `i` first (the first of the code would name round 1's for round 2's findings)."""
+    here = diags[i].location.hand
+    found = [j for j, e in enumerate(diags) if e.code == c.code and j != i]
+    if not found:
+        return None
+    return max(found, key=lambda j: (diags[j].location.hand == here, diags[j].cause is None,
+                                     j < i, j if j < i else -j))  # fmt: skip
+
+
+def _move_at(match: SjMatch, rnd: int | None, trick: int | None, turn: int) -> SjMove | None:
+    """The record's play at round `rnd`, trick `trick`, turn `turn` (1-based), if written."""
+    for r in match.rounds:
+        if r.number == rnd and trick is not None and 0 < trick <= len(r.tricks):
+            moves = r.tricks[trick - 1].moves
+            return moves[turn - 1] if 0 < turn <= len(moves) else None
+    return None
 
 
 def _edit_where(e: Any, players: Sequence[str]) -> str:
@@ -353,10 +381,13 @@ def _figures(
         if p is not None and p.kitty is not None:
             kitty_rec = f"{p.kitty} × {p.multiplier}" if p.multiplier is not None else str(p.kitty)
         kitty_comp = None
-        if r is not None and r.kitty_added:  # as the record writes it: the multiplier if it does
+        # The kitty counts when the opponents took the last trick (ruling 11), even when it
+        # holds no points and adds 0 (`kitty 0x2`, as the validator judges it).
+        counted = r is not None and not r.declarers >> r.last_winner & 1
+        if r is not None and counted:  # as the record writes it: the multiplier if it does
             with_x = p is None or p.kitty is None or p.multiplier is not None
             kitty_comp = f"{r.kitty_points} × {r.multiplier}" if with_x else str(r.kitty_points)
-        if r is not None and not r.kitty_added and kitty_rec is not None:
+        if r is not None and not counted and kitty_rec is not None:
             kitty_comp = "not counted"
         o = rnd.outcome
         change_rec = None

@@ -428,8 +428,8 @@ def rounds_from_json(
 def locate_rounds(rounds: list[SjRound], at: Any) -> None:
     """Give the rounds of a match read from JSON their places in its text (`pos`), as the .zfn
     reader gives them: each the `{` that opens its object (`at(*path)`: the round, a seat's
-    deal, a bid, the kitty, the discard, a trick, a play, the points, the result line). The
-    levels, an array, are placed at their round. Called by `Game.locate` when the record has
+    deal, a bid, the kitty, the discard, a trick, a play, the points, the result line), and
+    the levels by the `[` of their array. Called by `Game.locate` when the record has
     findings (ShengjiKind.locate_json), so that they, and the causes they name, have a line."""
     for r, rnd in enumerate(rounds):
         here = ("rounds", r)
@@ -450,5 +450,5 @@ def locate_rounds(rounds: list[SjRound], at: Any) -> None:
             rnd.points = replace(rnd.points, pos=at(*here, "points"))
         if rnd.outcome is not None:
             rnd.outcome = replace(rnd.outcome, pos=at(*here, "result"))
-        if rnd.levels is not None:
-            rnd.levels = replace(rnd.levels, pos=rnd.pos)
+        if rnd.levels is not None:  # an array: its `[`
+            rnd.levels = replace(rnd.levels, pos=at(*here, "levels") or rnd.pos)
