@@ -318,7 +318,7 @@ def test_move_lists_kept_or_cleared_give_the_same_search(monkeypatch: pytest.Mon
     rng = random.Random(11)
     # Ann's hearts count (a suited 5-T-K) while she holds 5h, and not once it is gone.
     others = [parse_cards("6s 9c Qd"), parse_cards("7d 8s Js")]
-    deals = [
+    deals: list[tuple[list[int], int, int]] = [
         ([parse_cards("5h Th Kh 3c 4d"), *others], 0, 1),
         ([parse_cards("Th Kh 3c 4d"), *others], 0, 1),
     ]
@@ -329,7 +329,7 @@ def test_move_lists_kept_or_cleared_give_the_same_search(monkeypatch: pytest.Mon
         deals.append((hands, rng.randrange(n), rng.randrange(2**32)))
 
     def answers() -> list[tuple[object, ...]]:
-        found = []
+        found: list[tuple[object, ...]] = []
         for rules in RULES:
             for hands, leader, seed in deals:
                 hs = HandState(list(hands), leader, rules)
