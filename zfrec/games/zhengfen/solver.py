@@ -90,9 +90,9 @@ class _Shared:
 # The moves of a hand against a top (`_Search.moves`), by which suits the seat packs and the
 # rules, for the process: the same small hands meet the same tops from one hand's endgame to
 # the next (two in five of the lists a publish asks for were listed before). A list takes about
-# half a kB: capped at some 80 MB, cleared when full. The cap holds a publish of some 2,000
-# hands (the bench's 926 list 67,000), so a publish's last hands no longer list again what its
-# first hands had listed before the cache was cleared half-way (it was capped at 50,000).
+# half a kB: capped at some 80 MB, cleared when full. The cap holds the lists of a publish of
+# some 2,000 hands (the bench's 926 list 67,000): at 50,000 the cache was cleared three quarters
+# through a publish, and the next publish in the process listed nearly everything again.
 _MOVES: dict[tuple[object, ...], list[_Move]] = {}
 MOVES_ENTRIES = 150_000
 
