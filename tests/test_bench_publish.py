@@ -50,3 +50,27 @@ def test_the_publish_profile_profiles_one_publish_after_a_first(tmp_path: Path) 
     finally:
         analysis.PAGE_SECONDS = seconds
         analysis.COST_BUDGET = replace(analysis.COST_BUDGET, seconds=COST_BUDGET.seconds)  # type: ignore[attr-defined]
+
+
+@pytest.mark.slow
+def test_the_callgrind_marks_bracket_the_publish_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    from bench.publish_profile import marked_publish
+
+    index = tmp_path / "site" / "index.html"
+    seen: list[bool] = []  # at each mark: whether the measured publish's site is there
+    plain = sys.getswitchinterval
+
+    def mark() -> float:
+        seen.append(index.is_file())
+        return plain()
+
+    monkeypatch.setattr(sys, "getswitchinterval", mark)
+    assert marked_publish(tmp_path, 8, SOLVE_CARDS) > 0
+    assert seen == [
+        False,
+        True,
+    ]  # once before the publish (the first one's site removed), once after

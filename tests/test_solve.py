@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import zfrec.games.zhengfen.solve
+import zfrec.games.zhengfen.solver as solver_module
 from tests.solve_reference import (
     Minimax,
     Position,
@@ -306,6 +307,49 @@ def test_table_cap_holds_and_the_value_does_not_change() -> None:
     assert free.table > 40, "the position is too small to test the cap"
     capped = solve(hs, budget=Budget(nodes=None, seconds=None, table_entries=40))
     assert capped.table <= 40 and capped.values == free.values
+
+
+def test_move_lists_kept_or_cleared_give_the_same_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The process's move lists (`solver._MOVES`) only save work. Positions along a line of
+    play, each solved from its own root (so a hand recurs with other suits packed, the seat's
+    cards at the root being others), under every ruleset, give the same values, best plays,
+    lines and node counts with the lists kept from one solve to the next as with the cache
+    full from the start (cleared at every new list)."""
+    rng = random.Random(11)
+    # Ann's hearts count (a suited 5-T-K) while she holds 5h, and not once it is gone.
+    others = [parse_cards("6s 9c Qd"), parse_cards("7d 8s Js")]
+    deals: list[tuple[list[int], int, int]] = [
+        ([parse_cards("5h Th Kh 3c 4d"), *others], 0, 1),
+        ([parse_cards("Th Kh 3c 4d"), *others], 0, 1),
+    ]
+    for n in (3, 4, 3, 4):
+        hands = [0] * n
+        for i, c in enumerate(rng.sample(range(54), 10)):
+            hands[i % n] |= 1 << c
+        deals.append((hands, rng.randrange(n), rng.randrange(2**32)))
+
+    def answers() -> list[tuple[object, ...]]:
+        found: list[tuple[object, ...]] = []
+        for rules in RULES:
+            for hands, leader, seed in deals:
+                hs = HandState(list(hands), leader, rules)
+                line = random.Random(seed)
+                while hs.result is None:
+                    r = solve(hs, budget=UNLIMITED)
+                    found.append((r.values, r.bounds, r.best, r.line, r.nodes))
+                    random_prefix(hs, line, 1)
+        return found
+
+    monkeypatch.setattr(solver_module, "_MOVES", {})
+    monkeypatch.setattr(solver_module, "MOVES_ENTRIES", 1)  # full at once: cleared each time
+    fresh = answers()
+    assert len(solver_module._MOVES) == 1
+    monkeypatch.setattr(solver_module, "MOVES_ENTRIES", 10**9)
+    kept = answers()
+    listed = len(solver_module._MOVES)
+    assert listed > 200, "too few move lists to test the cache"
+    assert kept == fresh
+    assert answers() == fresh and len(solver_module._MOVES) == listed  # every list from it
 
 
 def test_best_points_and_the_short_module_name() -> None:

@@ -36,7 +36,6 @@ from zfrec.games.zhengfen.engine.cards import points_of
 from zfrec.games.zhengfen.engine.combos import Combo
 from zfrec.games.zhengfen.engine.game import HandState, PassEvent, PlayEvent, TrickResult
 from zfrec.games.zhengfen.engine.movegen import physical_plays
-from zfrec.games.zhengfen.engine.rules import Ruleset
 from zfrec.games.zhengfen.solver_keys import CACHE_ENTRIES, Canon, rank_shape, suit_relevant_ranks
 from zfrec.games.zhengfen.solver_types import Budget, LineStep, OutOfBudget, SolveResult
 
@@ -88,13 +87,14 @@ class _Shared:
         self.moves: dict[tuple[int, TopKey], list[_Move]] = {}
 
 
-# A hand's plays against a top (by what the top is worth), for the process: the same small
-# hands meet the same tops from one hand's endgame to the next. Capped at a few tens of MB.
-_PLAYS: dict[tuple[int, TopKey, Ruleset], list[Combo]] = {}
-PLAYS_ENTRIES = 50_000
 # The moves of a hand against a top (`_Search.moves`), by which suits the seat packs and the
-# rules, for the process. Capped as `_PLAYS`.
+# rules, for the process: the same small hands meet the same tops from one hand's endgame to
+# the next (two in five of the lists a publish asks for were listed before). A list takes about
+# half a kB: capped at some 80 MB, cleared when full. The cap holds the lists of a publish of
+# some 2,000 hands (the bench's 926 list 67,000): at 50,000 the cache was cleared three quarters
+# through a publish, and the next publish in the process listed nearly everything again.
 _MOVES: dict[tuple[object, ...], list[_Move]] = {}
+MOVES_ENTRIES = 150_000
 
 
 # Where every seat's search of a position starts: the canonical hands, the points each seat has
@@ -231,7 +231,7 @@ class _Search:
             listed = (*cache_key, self.shared.canon[seat].keep, self.hs.rules)
             found = _MOVES.get(listed)
             if found is None:
-                if len(_MOVES) >= PLAYS_ENTRIES:
+                if len(_MOVES) >= MOVES_ENTRIES:
                     _MOVES.clear()
                 found = _MOVES[listed] = self._generate(seat, hand, top)
             cache[cache_key] = found
@@ -241,14 +241,9 @@ class _Search:
         canon = self.shared.canon[seat]
         seen: set[tuple[int, tuple[int, int, int], int]] = set()
         plays: list[tuple[int, _Move]] = []
-        rules = self.hs.rules
-        listed = (hand, None if top is None else (top.category, top.rank, top.length), rules)
-        found_plays = _PLAYS.get(listed)
-        if found_plays is None:
-            if len(_PLAYS) >= PLAYS_ENTRIES:
-                _PLAYS.clear()
-            found_plays = _PLAYS[listed] = physical_plays(hand, top, rules)
-        for combo in found_plays:
+        # (not kept by the hand and the top alone: the lists of `_MOVES` are, and a hand's plays
+        # listed again for another packing of its suits were under one in a hundred)
+        for combo in physical_plays(hand, top, self.hs.rules):
             rest = canon(hand & ~combo.mask)
             points = points_of(combo.mask)
             sig = (rest, combo.key, points)
