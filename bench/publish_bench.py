@@ -21,6 +21,7 @@ from zfrec.cli.render_cmds import SOLVE_CARDS
 from zfrec.cli.site_writer import SiteWriter
 from zfrec.games.zhengfen.engine.rules import preset
 from zfrec.games.zhengfen.simulate import SimConfig, simulate_game
+from zfrec.games.zhengfen.solver import forget_move_lists
 from zfrec.record import dumps
 from zfrec.render.site import publish
 from zfrec.store.db import open_store, session
@@ -59,7 +60,9 @@ def _store(folder: Path, records: list[Path]) -> str:
 
 def publish_site(db: str, out: Path, jobs: int, solve_cards: int = SOLVE_CARDS) -> float:
     """Seconds for one publish of the store into `out`, as `zfrec publish` does it (by default
-    with its default `--solve-cards`)."""
+    with its default `--solve-cards`): from a process's start, with no move lists kept by the
+    solver from an earlier publish in this one."""
+    forget_move_lists()
     engine = open_store(db)
     try:
         start = time.perf_counter()

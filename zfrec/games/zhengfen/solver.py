@@ -97,6 +97,12 @@ _MOVES: dict[tuple[object, ...], list[_Move]] = {}
 MOVES_ENTRIES = 150_000
 
 
+def forget_move_lists() -> None:
+    """Empty the process's move lists, as a new process starts (a bench that publishes again
+    in one process measures what one `zfrec publish` does with this)."""
+    _MOVES.clear()
+
+
 # Where every seat's search of a position starts: the canonical hands, the points each seat has
 # taken, the points on the table and the points in the hand (`_Search`'s fields of those names).
 _Start = tuple[list[int], list[int], int, int]
