@@ -72,6 +72,13 @@
         }
         if (done) done();
         render();
+      } else if (res.status >= 500) {
+        // The server in trouble (503: the store read-only, locked, full): the entry may have
+        // gone in all the same (its answer lost behind it), so tapped again it is sent as
+        // before and a 409 one version on is looked at as its own.
+        lost = made;
+        message("error", res.data.code || String(res.status), (res.data.message || "the server failed") +
+          ". Not entered, or its answer was lost: tap again to send it.");
       } else {
         message("error", res.data.code || String(res.status), res.data.message || "refused");
         if (fresh) { state = fresh; render(); }

@@ -306,6 +306,65 @@ def test_an_entry_taken_after_all_clears_the_stores_refusal(browser: Any, tmp_pa
         shot(a, "9-read-only-then-taken")
 
 
+def test_sheng_ji_an_entry_answered_503_yet_taken_is_not_refused_when_tapped_again(
+    browser: Any, tmp_path: Path
+) -> None:
+    """A Sheng ji lead is answered 503 (a real one, from a second server on the same file,
+    read-only) though it went in (the server behind took it: the 503 was not the last word).
+    Tapped again it is 409 stale with the table one on: the lead was in, so the 503's line goes
+    and the play counts as done (the cards leave the box). It was shown as another phone's
+    entry (stale), the lead being sent as a first send."""
+    match = simulated(tmp_path)
+    steps = [s for s in match_steps(match) if s.round == 1]
+    db = tmp_path / "club.db"
+    read_only = f"sqlite:///file:{db}?mode=ro&uri=true"
+    with (
+        server(f"sqlite:///{db}", tmp_path / "a.log") as (_proc, client),
+        server(read_only, tmp_path / "b.log") as (_proc_ro, client_ro),
+    ):
+        base = str(client.base_url).rstrip("/")
+        made, _auth = _sj_table_at_lead(client, match.players, steps)
+        url = f"/api/tables/{made['id']}"
+        lead = steps[3].body
+        b = Device(browser, PHONE)
+        b.page.route("**/events", lambda route: route.abort())  # B hears of no change
+        tries: list[int] = []
+
+        def read_only_yet_taken(route: Any) -> None:
+            if route.request.method != "POST":
+                route.continue_()
+                return
+            tries.append(1)
+            if len(tries) == 1:
+                ro = str(client_ro.base_url).rstrip("/")
+                refused = route.fetch(url=ro + route.request.url.split(base, 1)[1])
+                assert refused.status == 503  # the read-only server's own answer ...
+                route.fetch()  # ... while the store's writer takes the lead
+                route.fulfill(response=refused)
+            else:
+                route.continue_()
+
+        b.page.route("**/api/tables/*/moves", read_only_yet_taken)
+        b.page.goto(base + made["join"])
+        b.page.wait_for_selector("#entry:not(.hidden)")
+        b.at(3)
+        b.page.select_option("#sj-seat", str(lead["seat"]))
+        b.page.locator("#sj-cards").fill(lead["play"])
+        b.tap("#entry button:text('Play')")
+        b.page.wait_for_selector("#msg .code:has-text('store')")
+        assert "the store is read-only" in b.page.locator("#msg").inner_text()
+        assert "tap again" in b.page.locator("#msg").inner_text()
+        shot(b.page, "10-sj-503-yet-taken-before")
+        b.tap("#entry button:text('Play')")
+        b.at(4)
+        assert len(tries) == 2
+        assert b.page.locator("#msg .msg").count() == 0, b.page.locator("#msg").inner_text()
+        assert b.page.locator("#sj-cards").input_value() == ""
+        moves = client.get(url).json()["moves"]
+        assert [m["play"] for m in moves if m.get("play")] == [lead["play"]]  # once
+        shot(b.page, "11-sj-503-yet-taken")
+
+
 def test_sheng_ji_a_refusal_is_in_view_where_play_was_tapped(browser: Any, tmp_path: Path) -> None:
     """Play sits at the foot of a long form: a refusal showed above the screen, unseen, on a
     phone and on a laptop. It stays at the top of the screen now."""

@@ -170,7 +170,12 @@ def test_zhao_pengyou_calls_and_joins() -> None:
         ("round 1\n1:\n", 5, 1, "a move needs cards"),
         ("round 1\npoints 60 kitty ten\n", 5, 17, "the kitty is its points"),
         ("round 1\nresult sideways\n", 5, 8, "a result line is"),
-        ("round 1\nlevels 2 2 2\n", 5, 1, "each of the 4 seats' level"),
+        (
+            "round 1\nlevels 2 2 2\n",
+            5,
+            1,
+            "each of the 4 seats' level, 2 to A: this one gives 3, and [Players] names 4",
+        ),
         ("round 1\ndeal 1: 3s\n", 4, 1, "none for seat 2, 3, 4"),
         ("round 1\npoints 10\n1: 7h\n", 6, 1, "a trick comes before the round's points"),
         ("round 1\n1: 7h\nkitty ?8\n", 6, 1, "the kitty line comes before"),

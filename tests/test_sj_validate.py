@@ -87,6 +87,30 @@ def test_cli_judges_every_sample_as_its_expect_line_says() -> None:
         assert re.search(rf"{line}:{col} (error|warning|info) {code} ", result.output), path.name
 
 
+def test_a_throw_written_whole_in_unknown_hands_is_the_error_named_first(
+    tmp_path: Path,
+) -> None:
+    """A club's paper record (no deal written) of the disputed sample, with 王芳's failed throw
+    written whole (`2: 3s Ks`, its forced part left out): the Ks came back and is played again,
+    so 王芳 shows a card more than a hand holds. The rebuilt hand left out her highest card
+    (BJ), and the first error was "王芳 does not hold BJ" at trick 12, a play that is right;
+    now the hand leaves out the Ks played again after the throw: the throw is the error, and
+    every other follows from it."""
+    text = (ROOT / "sample_games" / "shengji" / "10-disputed.zfn").read_text(encoding="utf-8")
+    text = re.sub(r"(?m)^deal ([1-4]): .*$", r"deal \1: ?25", text)
+    assert "2: 3s Ks forced 3s by 3  " in text
+    path = tmp_path / "paper.zfn"
+    path.write_text(text.replace("2: 3s Ks forced 3s by 3  ", "2: 3s Ks  "), encoding="utf-8")
+    found = [d for d in _report(path).diagnostics if d.severity == "error"]
+    first = found[0]
+    assert (first.code, first.location.line, first.location.col) == ("SJ103", 23, 1), str(first)
+    assert [str(d) for d in found[1:] if d.cause is None] == []
+    assert {(d.cause.line, d.cause.col) for d in found[1:] if d.cause} == {(23, 1)}
+    held = [str(d) for d in found if d.code == "SJ102"]
+    assert len(held) == 1 and "王芳 does not hold Ks (played already, trick 8)" in held[0], held
+    assert not any("BJ" in str(d) for d in found)
+
+
 def test_exact_messages_with_causes_and_suggestions() -> None:
     assert _lines(BROKEN / "not-a-lead.zfn")[:3] == [
         "16:1 [game 1, round 1, trick 2, turn 1 (North)]: error SJ101: not a lead: 2s 8h mixes "

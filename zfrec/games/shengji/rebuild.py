@@ -229,13 +229,66 @@ def shown(rnd: SjRound, n: int) -> tuple[list[int], list[int]]:
 
 def first_shown(
     rnd: SjRound, played: list[int], deal: Sequence[Dealt], kitty: Dealt, decks: int,
-    dealer: int,
+    dealer: int, size: int | None = None,
 ) -> list[int]:  # fmt: skip
     """`played` (from `shown`) with the copies of a card shown more often than the decks hold
     left to the seats that showed it first in play order: a copy played too many is the one
     played last, so the rebuilt hands give the earlier players theirs. The copies in known deal
     lines and the kitty come first; a seat's own known copies (the dealer's: with the kitty's)
-    need none."""
+    need none. With `size` (the hand's), a seat other than the dealer that shows more cards
+    than its hand has room for keeps those it showed first, likewise."""
+    return _first_fitting(rnd, _first_copies(rnd, played, deal, kitty, decks, dealer), deal,
+                          dealer, size)  # fmt: skip
+
+
+def _first_fitting(
+    rnd: SjRound, played: list[int], deal: Sequence[Dealt], dealer: int, size: int | None
+) -> list[int]:
+    """`played` with what a seat (not the dealer, whose hand takes the kitty up) shows beyond
+    its hand's room left out: a throw written without its forced part shows the cards that
+    came back, and are played again later, twice. The hand is rebuilt without such a card's
+    later copy, then without the cards played last, so that what is named is the play that
+    went wrong and what follows from it, not an earlier play whose card a rebuild short of
+    room dropped (the highest: the jokers)."""
+    if size is None:
+        return played
+    out = list(played)
+    for s, p in enumerate(played):
+        d = deal[s] if s < len(deal) else None
+        mine, room = (d[0], d[1]) if d is not None else (0, size)
+        over = sum(max(0, count(p, c) - count(mine, c)) for c in distinct(p)) - room
+        if s == dealer or over <= 0:
+            continue
+        # the copies that take room (beyond the written deal's), in the order played, each
+        # with whether the seat led it before in a lead of several cards (a throw)
+        used: Counter[int] = Counter()
+        thrown: set[int] = set()
+        taking: list[tuple[int, bool]] = []
+        for trick in rnd.tricks:
+            for i, m in enumerate(trick.moves):
+                if m.seat != s:
+                    continue
+                cards = card_ids(m.cards if m.forced is None else m.forced)
+                for c in cards:
+                    used[c] += 1
+                    if count(mine, c) < used[c] <= count(p, c):
+                        taking.append((c, c in thrown))
+                if i == 0 and len(cards) > 1:
+                    thrown.update(cards)
+        # a card played again after a throw goes first (the throw, written whole, failed: its
+        # cards came back), then the rest, the last played first
+        later = [c for c, again in reversed(taking) if again]
+        later += [c for c, again in reversed(taking) if not again]
+        for c in later[:over]:
+            out[s] -= 1 << 2 * c
+    return out
+
+
+def _first_copies(
+    rnd: SjRound, played: list[int], deal: Sequence[Dealt], kitty: Dealt, decks: int,
+    dealer: int,
+) -> list[int]:  # fmt: skip
+    """`first_shown`'s copies: each card shown at most as often as the decks hold."""
     avail = [decks] * 54
     for d in (*deal, kitty):
         if d is not None:

@@ -336,7 +336,7 @@ class _Replay:
         bids: list[int] = []
         if rb is None:
             played, bids = shown(rnd, n)
-            played = first_shown(rnd, played, dealt, up, rules.decks, lead_dealer)
+            played = first_shown(rnd, played, dealt, up, rules.decks, lead_dealer, rules.hand_size)
             rb = rebuild(rules, lead_dealer, dealt, (up, down), bids, played, first)
         # the expected rank: the declarers' level (the dealer's), round 1 at 2
         expect = levels[written_dealer] if written_dealer is not None else 2
@@ -364,7 +364,7 @@ class _Replay:
             return None
         if written_dealer is None:  # the deal was rebuilt for seat 1 dealing: again for this one
             played, bids = shown(rnd, n)  # (the copies shown too often: by this dealer's)
-            played = first_shown(rnd, played, dealt, up, rules.decks, lead_dealer)
+            played = first_shown(rnd, played, dealt, up, rules.decks, lead_dealer, rules.hand_size)
             rb = rebuild(rules, lead_dealer, dealt, (up, down), bids, played, first)
         at_play = rb.at_play(lead_dealer)  # copied by the state: the ledger's below
         state = RoundState.from_hands(

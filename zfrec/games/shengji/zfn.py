@@ -367,7 +367,9 @@ class SjBody:
         n = len(seats.players)
         if len(rest) != n:
             at = rest[n] if len(rest) > n else first
-            raise _fail(at, f"a levels line gives each of the {n} seats' level, 2 to A")
+            # the [Players] tag may be what is wrong (a fifth name in bashi fen): say both
+            raise _fail(at, f"a levels line gives each of the {n} seats' level, 2 to A: this "
+                        f"one gives {len(rest)}, and [Players] names {n}")  # fmt: skip
         levels = []
         for w in rest:
             try:
