@@ -362,6 +362,14 @@ def test_a_command_refused_under_json_still_prints_its_document(tmp_path: Path, 
     assert not (tmp_path / "s.db").exists()  # nothing half-made
 
 
+def test_export_refused_under_json_writes_no_record(tmp_path: Path) -> None:
+    """`export --json` is the record's format, not a document for scripts (README.md): a
+    refusal writes nothing that could be taken for a record, only the line on standard error."""
+    result = runner.invoke(app, ["export", "1", "--db", str(tmp_path / "s.db"), "--json"])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith("error: no such database")
+
+
 @pytest.mark.parametrize(
     ("a", "b"),
     [

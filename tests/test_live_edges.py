@@ -140,6 +140,48 @@ def test_a_corrected_game_undone_and_finished_again_is_stored_once(
 
 
 @pytest.mark.slow
+def test_a_game_no_file_holds_marked_at_the_table_keeps_its_id(
+    client: TestClient,
+    store_url: str,  # noqa: F811
+) -> None:
+    """A finished game no file holds, marked at the table: the table's record takes its place,
+    keeping its id (LIVE.md), though another game was stored after it (an id SQLite would not
+    give back) and on PostgreSQL (whose ids never come back). Two tables that logged the same
+    record: the first marked gets a game of its own, the second marked alike then joins that
+    one, and the game they shared goes (nothing else holds it)."""
+    game = sim(3, 11, "pagat", hands=1)
+    calls = list(steps(game))
+    t = Tab(client, players=game.players, target=1, event="Club night")
+    for step in calls:
+        t.step(step.kind, step.body)
+    [game_id] = stored(store_url)
+    other = sim(3, 12, "pagat", hands=1)
+    o = Tab(client, players=other.players, target=1, event="Later")
+    for step in steps(other):
+        o.step(step.kind, step.body)
+    assert len(stored(store_url)) == 2
+    r = t.post("marks", {"comment": "Cy counted the points twice"})
+    assert r.status_code == 200, r.text
+    now = stored(store_url)
+    assert len(now) == 2 and now[game_id] == t.zfn(), sorted(now)
+    assert "Cy counted the points twice" in now[game_id]
+
+    # the same game logged at two tables: one stored game, shared
+    a = Tab(client, players=game.players, target=1, event="Twice")
+    b = Tab(client, players=game.players, target=1, event="Twice")
+    for tab in (a, b):
+        for step in calls:
+            tab.step(step.kind, step.body)
+    shared = {g["game_id"] for g in cli_json("tables", "--db", store_url)} - {game_id}
+    assert len(shared) == 2  # the other table's game, and the one a and b share
+    assert a.post("marks", {"comment": "again"}).status_code == 200
+    assert b.post("marks", {"comment": "again"}).status_code == 200
+    ids = {g["id"]: g["game_id"] for g in cli_json("tables", "--db", store_url)}
+    assert ids[a.id] == ids[b.id] and ids[a.id] not in shared
+    assert len(stored(store_url)) == 3  # the two marked first, the other table's: none left over
+
+
+@pytest.mark.slow
 def test_a_corrected_sheng_ji_match_undone_and_finished_again_is_stored_once(
     tmp_path: Path,
 ) -> None:

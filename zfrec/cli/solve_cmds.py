@@ -25,6 +25,7 @@ from zfrec.cli.common import (
     out,
     print_json,
     refuse_others_options,
+    refused,
 )
 from zfrec.games.zhengfen.engine.cards import format_cards, points_of
 
@@ -161,12 +162,7 @@ def _print_result(pos: RecordPosition, r: SolveResult) -> None:
     out.print(f"line: {escape(_line_text(r.line, players))}")
 
 
-def _unsolved(message: str, params: dict[str, Any]) -> dict[str, Any]:
-    """The --json document of `solve` refused (no such file, no such position): `error`."""
-    return {"error": message}
-
-
-@json_on_failure(_unsolved)
+@json_on_failure(refused)  # no such file, no such position
 def solve_cmd(
     ctx: typer.Context,
     record: RecordArg,

@@ -610,10 +610,14 @@ def _undoing(s: Session, row: LiveTableRow, live: HeldGame) -> HeldGame:
 
 def _restore_game(s: Session, table_id: str, row: LiveTableRow, live: HeldGame) -> None:
     """After a correction or a mark: the stored game follows the table's record (taken out,
-    and stored again if the game is over)."""
-    if row.over or row.game_id is not None:
+    and stored again if the game is over). A game over before and after takes the table's
+    record in its place, keeping its id, where it may (finish_live_game): not taken out first,
+    which would store it again under a new id."""
+    over = bool(live.entries) and "result" in live.entries[-1].data
+    in_place = over and row.game_id is not None
+    if not in_place and (row.over or row.game_id is not None):
         reopen_live_game(s, table_id=table_id, game_id=row.game_id)
-    if live.entries and "result" in live.entries[-1].data:
+    if over:
         finish_live_game(s, table_id=table_id, game=live.record())
 
 

@@ -221,6 +221,8 @@ def finish_live_game(session: Session, *, table_id: str, game: Game) -> int | No
             game_id = kept
         else:
             game_id, _added = store_game(session, game=game)
+            if kept is not None and kept != game_id and not _shared(conn, table_id, kept):
+                delete_game(session, game_id=kept)  # nothing holds it now (no file: above)
     except NotSupported:
         game_id = digest = None
     conn.execute(
