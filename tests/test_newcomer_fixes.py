@@ -6,11 +6,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from typer.testing import CliRunner
+
+from zfrec.cli import app
 from zfrec.record.text import dumps_zfn
 from zfrec.record.zfn import parse_zfn
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_games"
+runner = CliRunner()
 SJ_SAMPLE = SAMPLES / "shengji" / "01-bashifen-match.zfn"
 ZF_SAMPLE = SAMPLES / "02-three-players.zfn"
 
@@ -38,3 +42,24 @@ def test_full_width_names_and_comments_stay_as_written() -> None:
     text = text.replace("Ann,", "Ａｎｎ,", 1).replace("{李娜 kept", "{Ｑｃ 李娜 kept", 1)
     out = dumps_zfn(parse_zfn(text))
     assert "Ａｎｎ," in out and "{Ｑｃ 李娜 kept" in out
+
+
+def _validate_text(tmp_path: Path, text: str) -> tuple[int, str]:
+    path = tmp_path / "rec.zfn"
+    path.write_text(text, encoding="utf-8")
+    result = runner.invoke(app, ["validate", str(path)])
+    return result.exit_code, result.output
+
+
+def test_a_skipped_or_repeated_round_number_is_reported_where_it_is(tmp_path: Path) -> None:
+    text = SJ_SAMPLE.read_text(encoding="utf-8")
+    code, out = _validate_text(tmp_path, text)
+    assert "SJ508" not in out and code == 0
+    lines = text.splitlines(keepends=True)
+    at = next(i for i, x in enumerate(lines) if x.startswith("round 2 "))
+    lines[at] = "round 3 " + lines[at][len("round 2 ") :]
+    code, out = _validate_text(tmp_path, "".join(lines))
+    assert f"{at + 1}:1 warning SJ508 game 1, round 3: round 3 follows round 1: " in out
+    assert "(is round 2 missing?)" in out
+    assert "round 3 follows round 3: rounds are numbered one by one\n" in out
+    assert code == 0  # a warning: the rounds are judged as written
