@@ -63,3 +63,27 @@ def test_a_skipped_or_repeated_round_number_is_reported_where_it_is(tmp_path: Pa
     assert "(is round 2 missing?)" in out
     assert "round 3 follows round 3: rounds are numbered one by one\n" in out
     assert code == 0  # a warning: the rounds are judged as written
+
+
+def test_summaries_count_each_games_units_in_its_own_word(tmp_path: Path) -> None:
+    sj, zf = str(SJ_SAMPLE), str(ZF_SAMPLE)
+    out = runner.invoke(app, ["validate", sj]).output
+    assert " game(s), 17 round(s), " in out and "hand(s)" not in out
+    out = runner.invoke(app, ["validate", zf]).output
+    assert "1 file(s), 1 game(s), 2 hand(s), 117 move(s)" in out and "round" not in out
+    out = runner.invoke(app, ["validate", sj, zf]).output
+    assert "2 file(s), 2 game(s), 17 round(s), 2 hand(s), " in out
+    db = str(tmp_path / "t.db")
+    out = runner.invoke(app, ["import", "--db", db, sj]).output
+    assert ": 1 game(s) added (17 round(s)), " in out
+    games = runner.invoke(app, ["games", "--db", db]).output
+    assert games.splitlines()[0].split()[-2:] == ["rounds", "valid"]
+    out = runner.invoke(app, ["import", "--db", db, zf, sj]).output
+    assert ": 1 game(s) added (2 hand(s)), 1 already stored" in out
+    games = runner.invoke(app, ["games", "--db", db]).output
+    assert games.splitlines()[0].split()[-2:] == ["played", "valid"]
+    assert "17 rounds" in games and "2 hands" in games
+    json_out = runner.invoke(app, ["games", "--db", db, "--json"]).output
+    assert '"hands": 17' in json_out and "kind" not in json_out  # the JSON keeps its shape
+    out = runner.invoke(app, ["delete", "--db", db, "1"]).output
+    assert "; 17 rounds)" in out
