@@ -87,3 +87,14 @@ def test_summaries_count_each_games_units_in_its_own_word(tmp_path: Path) -> Non
     assert '"hands": 17' in json_out and "kind" not in json_out  # the JSON keeps its shape
     out = runner.invoke(app, ["delete", "--db", db, "1"]).output
     assert "; 17 rounds)" in out
+
+
+def test_analyze_round_is_the_same_option_as_hand() -> None:
+    for path, unit in ((SJ_SAMPLE, "round"), (ZF_SAMPLE, "hand")):
+        by_hand = runner.invoke(app, ["analyze", "--hand", "2", str(path)])
+        by_round = runner.invoke(app, ["analyze", "--round", "2", str(path)])
+        assert by_round.exit_code == 0, by_round.output
+        assert by_round.output == by_hand.output
+        assert f"\n{unit} 2" in by_round.output and f"\n{unit} 1" not in by_round.output
+    help_text = runner.invoke(app, ["analyze", "--help"], env={"COLUMNS": "200"}).output
+    assert "--round N is the same" in help_text
