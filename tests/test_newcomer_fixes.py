@@ -5,12 +5,16 @@ table, and `diff` wording about unknown deals."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from zfrec.cli import app
+from zfrec.live.app import create_app
 from zfrec.record.text import dumps_zfn
 from zfrec.record.zfn import parse_zfn
+from zfrec.store import open_store
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_games"
@@ -98,3 +102,32 @@ def test_analyze_round_is_the_same_option_as_hand() -> None:
         assert f"\n{unit} 2" in by_round.output and f"\n{unit} 1" not in by_round.output
     help_text = runner.invoke(app, ["analyze", "--help"], env={"COLUMNS": "200"}).output
     assert "--round N is the same" in help_text
+
+
+def test_the_live_table_refuses_a_shown_card_that_does_not_beat_the_throw(
+    tmp_path: Path,
+) -> None:
+    client = TestClient(create_app(open_store(f"sqlite:///{tmp_path / 'club.db'}")))
+    r = client.post("/api/tables", json={"game": "shengji", "players": ["A", "B", "C", "D"]})
+    assert r.status_code == 201, r.text
+    table, token = r.json()["id"], r.json()["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    r = client.post(f"/api/tables/{table}/hands", json={"dealer": 1, "trump": "s"}, headers=auth)
+    assert r.status_code == 201, r.text
+
+    def throw(shows: str) -> Any:
+        body = {"seat": 1, "play": "Kd Qd", "blocked_by": 2, "shows": shows}
+        return client.post(f"/api/tables/{table}/moves", json=body, headers=auth)
+
+    version = client.get(f"/api/tables/{table}").json()["version"]
+    # besides the Ad that beats the Qd: a card of another suit, a lower diamond, a pair
+    for shows in ("Ad 5c", "Jd Ad", "Ad Ad"):
+        r = throw(shows)
+        assert r.status_code == 422, (shows, r.text)
+        assert r.json()["code"] == "SJ104"
+        assert r.json()["message"].startswith("B shows ")
+        assert "one unit of the throw's suit" in r.json()["message"]
+        assert client.get(f"/api/tables/{table}").json()["version"] == version
+    r = throw("Ad")
+    assert r.status_code in (200, 201), r.text
+    assert "1: Qd Kd forced Qd by 2" in client.get(f"/api/tables/{table}/record.zfn").text

@@ -51,7 +51,8 @@ from zfrec.games.shengji.cards import (
 )
 from zfrec.games.shengji.events import RoundResult
 from zfrec.games.shengji.follow import judge_follow
-from zfrec.games.shengji.formats import classify
+from zfrec.games.shengji.formats import Format, classify
+from zfrec.games.shengji.order import Order
 from zfrec.games.shengji.rebuild import Rebuilt
 from zfrec.games.shengji.records import (
     SjCall,
@@ -68,7 +69,7 @@ from zfrec.games.shengji.replayer import SjRoundLedger, replay_open
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.rules import SjRules, sj_preset
 from zfrec.games.shengji.scoring import raise_level
-from zfrec.games.shengji.throws import check_throw
+from zfrec.games.shengji.throws import beats_unit, check_throw
 from zfrec.record.model import Game, Result
 
 __all__ = ["LIVE_FIELDS", "SjLive", "check_table"]
@@ -494,9 +495,15 @@ class SjLive:
                            "(RULES-SHENGJI.md R2)")  # fmt: skip
         others = [shows if (seat + i) % n == blocker else 0 for i in range(1, n)]
         try:
+            lead = classify(state.order, cards)
             check = check_throw(state.order, cards, others)
         except Exception as exc:  # no lead at all: the replay says why, in its words
             raise _Refusal(422, "SJ101", str(exc)) from None
+        if not check.stands and not shows_a_beating_unit(state.order, lead, shows):
+            raise _Refusal(422, "SJ104", f"{names[blocker]} shows {format_hand(shows)}: what a "
+                           "blocker shows is one unit of the throw's suit (a single, a pair or a "
+                           "tractor) that beats a unit of the throw of its kind, and no other "
+                           "card (RULES-SHENGJI.md R10)")  # fmt: skip
         if check.stands:
             raise _Refusal(422, "SJ104", f"{format_hand(shows)} beats no unit of the throw "
                            f"{format_hand(cards)}: it stands (RULES-SHENGJI.md R10)")  # fmt: skip
@@ -662,3 +669,19 @@ def _new_errors(base: Counter[tuple[str, str]], found: list[Diagnostic]) -> Diag
         else:
             new.append(d)
     return next((d for d in new if d.code in _HELD_BACK), new[0] if new else None)
+
+
+def shows_a_beating_unit(order: Order, lead: Format, shows: int) -> bool:
+    """Whether the cards a blocker shows are one unit of the throw's suit that beats a unit of
+    the throw of its kind (ruling 10), as the validator holds a block: no card shown besides."""
+    try:
+        shown = classify(order, shows)
+    except IllegalPlayError:
+        return False
+    if shown.esuit != lead.esuit or len(shown.units) != 1:
+        return False
+    unit = shown.units[0]
+    return any(
+        min(u.pairs, 2) == min(unit.pairs, 2) and beats_unit(order, u, lead.esuit, shows)
+        for u in lead.units
+    )
