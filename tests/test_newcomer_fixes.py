@@ -131,3 +131,22 @@ def test_the_live_table_refuses_a_shown_card_that_does_not_beat_the_throw(
     r = throw("Ad")
     assert r.status_code in (200, 201), r.text
     assert "1: Qd Kd forced Qd by 2" in client.get(f"/api/tables/{table}/record.zfn").text
+
+
+def test_diff_says_in_words_that_a_side_leaves_cards_unknown(tmp_path: Path) -> None:
+    text = SJ_SAMPLE.read_text(encoding="utf-8")
+    lines = text.splitlines(keepends=True)
+    at = next(i for i, x in enumerate(lines) if x.startswith("deal 1: "))
+    hand = lines[at][len("deal 1: ") :].strip()
+    unknown = [*lines[:at], "deal 1: ?25\n", *lines[at + 1 :]]
+    part = [*lines[:at], f"deal 1: {hand.split()[0]} ?24\n", *lines[at + 1 :]]
+    a, b, c = tmp_path / "a.zfn", tmp_path / "b.zfn", tmp_path / "c.zfn"
+    a.write_text("".join(unknown), encoding="utf-8")
+    b.write_text(text, encoding="utf-8")
+    c.write_text("".join(part), encoding="utf-8")
+    out = runner.invoke(app, ["diff", str(a), str(b)]).output
+    assert f"the deals differ: A leaves the hand unknown (?25) where B has {hand}\n" in out
+    assert "nothing" not in out and "?0" not in out
+    out = runner.invoke(app, ["diff", str(c), str(b)]).output
+    rest = " ".join(hand.split()[1:])
+    assert f"A leaves 24 of its cards unknown (?24) where B has {rest}\n" in out
