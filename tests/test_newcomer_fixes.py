@@ -150,3 +150,32 @@ def test_diff_says_in_words_that_a_side_leaves_cards_unknown(tmp_path: Path) -> 
     out = runner.invoke(app, ["diff", str(c), str(b)]).output
     rest = " ".join(hand.split()[1:])
     assert f"A leaves 24 of its cards unknown (?24) where B has {rest}\n" in out
+
+
+def test_the_live_table_refuses_a_shown_card_every_copy_of_which_is_gone(
+    tmp_path: Path,
+) -> None:
+    """No deal written: the blocker's hand is a guess, but both Ad were played in trick 1."""
+    client = TestClient(create_app(open_store(f"sqlite:///{tmp_path / 'club.db'}")))
+    r = client.post("/api/tables", json={"game": "shengji", "players": ["A", "B", "C", "D"]})
+    table, token = r.json()["id"], r.json()["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    r = client.post(f"/api/tables/{table}/hands", json={"dealer": 1, "trump": "s"}, headers=auth)
+    assert r.status_code == 201, r.text
+    for seat, play in ((1, "3d"), (2, "4d"), (3, "Ad"), (4, "Ad"), (3, "5h"), (4, "6h")):
+        body = {"seat": seat, "play": play}
+        r = client.post(f"/api/tables/{table}/moves", json=body, headers=auth)
+        assert r.status_code in (200, 201), r.text
+    for seat, play in ((1, "7h"), (2, "8h")):  # B wins trick 2 and leads
+        body = {"seat": seat, "play": play}
+        assert client.post(f"/api/tables/{table}/moves", json=body, headers=auth).is_success
+
+    def throw(shows: str) -> Any:
+        body = {"seat": 2, "play": "Kd Qd", "blocked_by": 3, "shows": shows}
+        return client.post(f"/api/tables/{table}/moves", json=body, headers=auth)
+
+    r = throw("Ad")
+    assert r.status_code == 422 and r.json()["code"] == "SJ102", r.text
+    assert r.json()["message"].startswith("C cannot hold Ad: every copy is played")
+    r = throw("Kd")  # the other Kd may be C's
+    assert r.is_success, r.text

@@ -45,7 +45,9 @@ from zfrec.games.shengji.cards import (
     card_id,
     contains,
     count,
+    distinct,
     format_hand,
+    from_ids,
     parse_hand,
     size,
 )
@@ -70,6 +72,7 @@ from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.rules import SjRules, sj_preset
 from zfrec.games.shengji.scoring import raise_level
 from zfrec.games.shengji.throws import beats_unit, check_throw
+from zfrec.games.shengji.unseen import less, unseen_cards
 from zfrec.record.model import Game, Result
 
 __all__ = ["LIVE_FIELDS", "SjLive", "check_table"]
@@ -493,6 +496,12 @@ class SjLive:
         if rb is not None and not rb.guessed[blocker] and not contains(state.hands[blocker], shows):
             raise _Refusal(422, "SJ102", f"{names[blocker]} does not hold {format_hand(shows)} "
                            "(RULES-SHENGJI.md R2)")  # fmt: skip
+        if rb is not None and rb.guessed[blocker]:
+            gone = _not_holdable(state.hands[blocker], rb, blocker, shows)
+            if gone:
+                raise _Refusal(422, "SJ102", f"{names[blocker]} cannot hold {format_hand(gone)}: "
+                               "every copy is played, in another seat's known cards or in "
+                               "the kitty (RULES-SHENGJI.md R2)")  # fmt: skip
         others = [shows if (seat + i) % n == blocker else 0 for i in range(1, n)]
         try:
             lead = classify(state.order, cards)
@@ -684,4 +693,17 @@ def shows_a_beating_unit(order: Order, lead: Format, shows: int) -> bool:
     return any(
         min(u.pairs, 2) == min(unit.pairs, 2) and beats_unit(order, u, lead.esuit, shows)
         for u in lead.units
+    )
+
+
+def _not_holdable(hand: int, rb: Rebuilt, seat: int, shows: int) -> int:
+    """The cards of `shows` that `seat` cannot hold, its hand being partly a guess: beyond its
+    known cards, a copy no play, known hand or kitty line accounts for (the validator's
+    `unseen` pool, the kitty taken as unseen: the check errs towards letting a block stand)."""
+    known = less(hand, rb.guessed[seat])
+    pool = unseen_cards(rb.guessed, rb.discard)
+    return from_ids(
+        c
+        for c in distinct(shows)
+        for _ in range(max(0, count(shows, c) - count(known, c) - pool[c]))
     )
