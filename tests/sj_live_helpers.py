@@ -14,6 +14,7 @@ from zfrec.games.shengji.cards import card_ids, contains, distinct, format_hand,
 from zfrec.games.shengji.follow import judge_follow
 from zfrec.games.shengji.formats import Format, classify
 from zfrec.games.shengji.kind import match_of
+from zfrec.games.shengji.live import shows_a_beating_unit
 from zfrec.games.shengji.notation import call_text
 from zfrec.games.shengji.order import TRUMP, Order
 from zfrec.games.shengji.records import SjMatch, SjRound
@@ -103,6 +104,17 @@ def match_steps(match: SjMatch, wrong_every: int = 0) -> Iterator[Step]:
         k += sum(len(t.moves) for t in rnd.tricks)
 
 
+def _shown_unit(order: Order, throw: int, hand: int) -> int:
+    """What the blocker shows: one unit of its hand that beats a unit of the throw of its kind
+    (a single or a pair; else the cards of the suit it holds, for a tractor)."""
+    lead = classify(order, throw)
+    held = [c for c in card_ids(hand) if order.esuit[c] == lead.esuit]
+    units = [from_ids([c]) for c in held] + [
+        from_ids([c, c]) for c in set(held) if held.count(c) > 1
+    ]
+    return next((u for u in units if shows_a_beating_unit(order, lead, u)), from_ids(held))
+
+
 def _plays(rnd: SjRound, n: int, wrong_every: int, k0: int) -> Iterator[Step]:
     order = rnd.order()
     assert order is not None and rnd.deal is not None and rnd.dealer is not None
@@ -117,8 +129,7 @@ def _plays(rnd: SjRound, n: int, wrong_every: int, k0: int) -> Iterator[Step]:
             body: dict[str, Any] = {"seat": m.seat + 1, "play": format_hand(m.cards)}
             if m.failed:
                 assert m.blocker is not None
-                es = classify(order, m.cards).esuit
-                shows = from_ids([c for c in card_ids(hands[m.blocker]) if order.esuit[c] == es])
+                shows = _shown_unit(order, m.cards, hands[m.blocker])
                 body.update(blocked_by=m.blocker + 1, shows=format_hand(shows))
             step = Step("move", body, round=rnd.number)
             if wrong_every and k % wrong_every == 0:

@@ -140,6 +140,13 @@ def _after_won(want: str) -> SjMatch:
     return best
 
 
+def _round_skipped(want: str) -> SjMatch:
+    """Two rounds, the second numbered 3."""
+    m = simulated("bashifen", 1, 2)
+    m.rounds[1].number = 3
+    return m
+
+
 SAMPLES: dict[str, tuple[str, str, Callable[[str], SjMatch]]] = {
     "not-a-lead": ("SJ101", "a lead of cards of two suits", _edited(_two_suits)),
     "not-judged-after-no-lead": (
@@ -227,6 +234,7 @@ SAMPLES: dict[str, tuple[str, str, Callable[[str], SjMatch]]] = {
         lambda want: simulated("bashifen", 1),
     ),
     "round-after-match-won": ("SJ507", "a round played after a team won the match", _after_won),
+    "round-number-skipped": ("SJ508", "round 3 written right after round 1", _round_skipped),
 }
 
 

@@ -347,6 +347,8 @@ def merge(total: FileSummary, part: FileSummary) -> None:
     """Add a piece's summary to its file's."""
     total.games += part.games
     total.hands += part.hands
+    for unit, n in part.units.items():
+        total.units[unit] = total.units.get(unit, 0) + n
     total.moves += part.moves
     total.diagnostics += part.diagnostics
     total.game_json += part.game_json

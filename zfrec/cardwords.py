@@ -13,6 +13,7 @@ There is one card parser, `read_word` (one word, glued or comma-separated cards)
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -167,6 +168,10 @@ def read_word(word: str) -> tuple[int, DeclarationTuple]:
     >>> read_word("7h7s,BJ=8")
     (9007199254937600, ((53, Stand(rank=5, suit=None)),))
     """
+    if not word.isascii():
+        # Chinese input methods type full-width letters and digits (`Ｑｃ`, `１０ｈ`): read them
+        # as their plain forms; the suit glyphs have no compatibility form and stay.
+        word = unicodedata.normalize("NFKC", word)
     mask = 0
     decls: list[tuple[int, Stand]] = []
     pos = 0

@@ -94,6 +94,7 @@ CODES: dict[str, CodeInfo] = {
     "SJ505": CodeInfo("error", "dominant rank is not the declarers' level", "R14"),
     "SJ506": CodeInfo("error", "recorded match result differs", "R14"),
     "SJ507": CodeInfo("error", "round after the match was won", "R14"),
+    "SJ508": CodeInfo("warning", "round number skipped or repeated", None),
 }
 
 

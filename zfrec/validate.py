@@ -49,6 +49,11 @@ class Report(Findings):
     over: bool = False
     moves: int = 0  # every action replayed, inferred passes included
 
+    @property
+    def kind(self) -> str:
+        """The record's kind (zfrec.games), whose `unit` names its hands."""
+        return self.game.kind
+
     def deal_lines(self, game_number: int) -> Iterator[str]:
         """`zfrec validate --show-deal`: every hand's deal, and whether it was rebuilt."""
         report = self
@@ -227,6 +232,7 @@ class FileSummary:
     hands: int = 0
     moves: int = 0
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    units: dict[str, int] = field(default_factory=dict)  # `hands` by each game's unit word
     game_json: list[dict[str, object]] = field(default_factory=list)
     deals: list[str] = field(default_factory=list)
 
@@ -250,6 +256,9 @@ class GameReport(Protocol):
 
     @property
     def hands(self) -> Sequence[object]: ...
+
+    @property
+    def kind(self) -> str: ...
 
     @property
     def moves(self) -> int: ...
@@ -277,6 +286,8 @@ def summarize(
         else:
             out.games += 1
             out.hands += len(item.hands)
+            unit = find_kind(item.kind).unit
+            out.units[unit] = out.units.get(unit, 0) + len(item.hands)
             out.moves += item.moves
             out.diagnostics.extend(item.diagnostics)
             if keep_json:

@@ -282,7 +282,14 @@ def _no_games(message: str, params: dict[str, Any]) -> dict[str, Any]:
 def analyze_cmd(
     record: RecordsArg,
     hand: Annotated[
-        int | None, typer.Option("--hand", "-H", min=1, help="Only hand N (its number).")
+        int | None,
+        typer.Option(
+            "--hand",
+            "--round",
+            "-H",
+            min=1,
+            help="Only hand N (its number); --round N is the same, for Sheng ji's rounds.",
+        ),
     ] = None,
     game: GameOpt = None,
     summary: Annotated[
@@ -310,8 +317,8 @@ def analyze_cmd(
     known), specials and jokers, the going-out order and the last -> first transfer.
 
     Sheng ji records get their own marks per play (points given away, a ruff missed or
-    wasted, a throw sure to fail) and the kitty judged against the last trick; --hand is the
-    round there (ANALYSIS.md, Sheng ji).
+    wasted, a throw sure to fail) and the kitty judged against the last trick; --round N (or
+    --hand N) picks round N there (ANALYSIS.md, Sheng ji).
 
     Works whenever the deal is known: recorded, or reconstructed from the plays. A directory
     means every record in it; a file there that cannot be read is reported and the others are

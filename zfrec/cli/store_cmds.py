@@ -40,6 +40,7 @@ from zfrec.cli.common import (
 from zfrec.cli.simulate_cmds import write_atomic
 from zfrec.cli.validate_cmds import expand_paths
 from zfrec.errors import ZfrecError, path_text, processing
+from zfrec.games import find_kind, units_text
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
@@ -204,7 +205,7 @@ def import_cmd(
         t = summary
         out.print(
             f"{t['files']} file(s) into {escape(where)}: {t['added']} game(s) added "
-            f"({t['hands']} hand(s)), {t['unchanged']} already stored, {t['removed']} removed, "
+            f"({_units(results)}), {t['unchanged']} already stored, {t['removed']} removed, "
             f"{t['replaced']} replaced, "
             f"{t['flagged']} flagged with errors, {t['skipped']} skipped, "
             f"{t['unreadable']} unreadable, {len(failed)} file(s) failed",
@@ -360,7 +361,8 @@ def delete_cmd(
         )
         return
     what = ", ".join(x for x in (row.event, row.date, ", ".join(row.players)) if x)
-    out.print(f"game {game_id} deleted ({escape(what)}; {plural(row.hands, 'hand')})")
+    unit = find_kind(row.kind).unit
+    out.print(f"game {game_id} deleted ({escape(what)}; {plural(row.hands, unit)})")
     for path, number in files:
         out.print(
             f"note: {escape(path)} (game {number}) still holds it: importing that file again "
@@ -408,6 +410,15 @@ def _import_summary(results: list[ImportResult], failed: list[dict[str, str]]) -
     return summary
 
 
+def _units(results: list[ImportResult]) -> str:
+    """The hands or rounds of the games added, each game's in its own word."""
+    units: dict[str, int] = {}
+    for r in results:
+        for unit, n in r.units.items():
+            units[unit] = units.get(unit, 0) + n
+    return units_text(units)
+
+
 @json_on_failure(refused)
 def games_cmd(
     player: PlayerOption = None, db: DbOption = None, as_json: JsonOption = False
@@ -425,9 +436,14 @@ def games_cmd(
         out.print("no games stored" + (f" with {player}" if player else ""), markup=False)
         _unreadable_note(unreadable)
         return
+    # The hands column in the games' own word (GameKind.unit): `rounds` for Sheng ji; games of
+    # several kinds name it in each row.
+    units = {r.kind: find_kind(r.kind).unit for r in rows}
+    one = len(set(units.values())) == 1
+    played = f"{next(iter(units.values()))}s" if one else "played"
     table = Table(box=None, header_style="bold", pad_edge=False)
-    for name in ("id", "date", "event", "players", "winners", "hands", "valid"):
-        table.add_column(name, justify="right" if name in ("id", "hands") else "left")
+    for name in ("id", "date", "event", "players", "winners", played, "valid"):
+        table.add_column(name, justify="right" if name in ("id", played) else "left")
     for r in rows:
         valid = "yes" if r.valid else f"[red]no ({r.errors} error(s))[/]"
         table.add_row(
@@ -436,7 +452,7 @@ def games_cmd(
             escape(r.event or ""),
             escape(", ".join(r.players)),
             escape(", ".join(r.winners)),
-            str(r.hands),
+            str(r.hands) if one else plural(r.hands, units[r.kind]),
             valid,
         )
     out.print(table)

@@ -8,7 +8,7 @@ import linecache
 import signal
 import sys
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated
 
@@ -36,7 +36,7 @@ from zfrec.cli.common import (
 from zfrec.cli.jsonstream import JsonReportWriter
 from zfrec.diagnostics import Diagnostic
 from zfrec.errors import ZfrecError
-from zfrec.games import KINDS, find_kind
+from zfrec.games import KINDS, find_kind, units_text
 from zfrec.record.lexer import clip_around
 from zfrec.validate import FileSummary, RuleTexts
 
@@ -297,7 +297,7 @@ def validate_cmd(
         verdict = "[green]all legal[/]" if tally.errors == 0 else "[red]findings[/]"
         cannot = f" ({tally.unreadable} could not be read)" if tally.unreadable else ""
         out.print(
-            f"{len(files)} file(s){cannot}, {tally.games} game(s), {tally.hands} hand(s), "
+            f"{len(files)} file(s){cannot}, {tally.games} game(s), {units_text(tally.units)}, "
             f"{tally.moves} move(s): {tally.errors} error(s), {tally.warnings} warning(s), "
             f"{tally.info} note(s) - {verdict}",
             markup=True,
@@ -324,6 +324,7 @@ class _Tally:
     warnings: int = 0
     info: int = 0
     unreadable: int = 0
+    units: dict[str, int] = field(default_factory=dict)  # `hands` by each game's unit word
 
     def summary(self, files: int) -> dict[str, object]:
         """The JSON document's summary (`files`: those written to it)."""
@@ -342,6 +343,8 @@ class _Tally:
     def add(self, part: FileSummary) -> None:
         self.games += part.games
         self.hands += part.hands
+        for unit, n in part.units.items():
+            self.units[unit] = self.units.get(unit, 0) + n
         self.moves += part.moves
         for d in part.diagnostics:
             severity = d.severity

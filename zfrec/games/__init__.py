@@ -48,6 +48,7 @@ __all__ = [
     "kind_of",
     "kind_of_preset",
     "kind_problem",
+    "units_text",
 ]
 
 DEFAULT_KIND = "zhengfen"
@@ -97,6 +98,19 @@ def find_kind(name: str) -> GameKind:
 def kind_of(game: Game) -> GameKind:
     """The kind of a record (its `Game.kind`)."""
     return find_kind(game.kind)
+
+
+def units_text(counts: Mapping[str, int]) -> str:
+    """How many hands/rounds a summary counted, each game's in its own word (`GameKind.unit`):
+    `counts` maps a unit word to its count, in the order met; none counted reads as the default
+    kind's (`0 hand(s)`).
+
+    >>> units_text({"hand": 12, "round": 3}), units_text({})
+    ('12 hand(s), 3 round(s)', '0 hand(s)')
+    """
+    if not counts:
+        return f"0 {find_kind(DEFAULT_KIND).unit}(s)"
+    return ", ".join(f"{n} {unit}(s)" for unit, n in counts.items())
 
 
 def kind_of_preset(preset: str) -> GameKind:

@@ -30,6 +30,7 @@ from sqlmodel import Session, SQLModel
 
 from zfrec.diagnostics import Diagnostic, WrittenDiagnostic
 from zfrec.errors import NotationError, ZfrecError, path_text
+from zfrec.games import find_kind
 from zfrec.gctuning import young_threshold
 from zfrec.jsonview import dump
 from zfrec.record import Game, iter_records
@@ -89,10 +90,14 @@ class ImportResult:
     diagnostics: tuple[WrittenDiagnostic, ...] = ()  # findings in the games read this time
     replaced: int = 0  # stored games this file's records corrected (zfrec.store.recognise)
     notes: tuple[str, ...] = ()  # what was replaced, or resembled a stored game, in words
+    # `hands` by each game's unit word (GameKind.unit: "hand", "round"), for the text summary
+    units: dict[str, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        """What `zfrec import --json` writes for the file: its fields."""
+        """What `zfrec import --json` writes for the file: its fields (`units` aside: the
+        JSON counts every game's hands or rounds in `hands`)."""
         data: dict[str, Any] = dump(self)
+        del data["units"]
         return data
 
 
@@ -307,6 +312,7 @@ def _write_file(
     held = {existing[e.digest] for e in read.entries if e.digest in existing}  # this file's own
     notes: list[str] = []
     replaced: list[int] = []
+    units: dict[str, int] = {}
     for entry in read.entries:
         rows: Rows | None = None
         if entry.rows is not None:  # kept for a retry too, as the spool is
@@ -337,6 +343,8 @@ def _write_file(
             existing[entry.digest] = game_id
             flagged += not rows.game["valid"]
             hands += len(rows.hands)
+            unit = find_kind(rows.game["kind"]).unit
+            units[unit] = units.get(unit, 0) + len(rows.hands)
             found.extend(rows.diagnostics)
         if game_id is not None:
             refs.append((entry.number, game_id))
@@ -362,6 +370,7 @@ def _write_file(
         diagnostics=tuple(found),
         replaced=len(replaced),
         notes=tuple(notes),
+        units=units,
     )
 
 

@@ -35,10 +35,12 @@ class GameRow:
     valid: bool
     errors: int
     content_hash: str
+    kind: str = DEFAULT_KIND  # the game's kind (zfrec.games): its `unit` names the hands
 
     def to_json(self) -> dict[str, Any]:
-        """The row as `zfrec games --json` writes it: its fields."""
+        """The row as `zfrec games --json` writes it: its fields (the kind aside)."""
         data: dict[str, Any] = dump(self)
+        del data["kind"]
         return data
 
 
@@ -200,6 +202,7 @@ def list_games(session: Session, *, player: str | None = None) -> list[GameRow]:
         GAME.c.valid,
         GAME.c.errors,
         GAME.c.content_hash,
+        GAME.c.kind,
     ).order_by(GAME.c.id)
     seats = select(SEAT.c.game_id, SEAT.c.name, SEAT.c.winner).order_by(SEAT.c.game_id, SEAT.c.seat)
     if player is not None:
@@ -223,6 +226,7 @@ def list_games(session: Session, *, player: str | None = None) -> list[GameRow]:
             valid=bool(r.valid),
             errors=r.errors,
             content_hash=r.content_hash,
+            kind=r.kind,
         )
         for r in conn.execute(games)
     ]
@@ -263,6 +267,7 @@ def get_game(session: Session, *, game_id: int) -> GameDetail:
         valid=bool(g.valid),
         errors=g.errors,
         content_hash=g.content_hash,
+        kind=g.kind,
     )
     return GameDetail(
         row=row,

@@ -163,7 +163,7 @@ def _round(names: list[str], x: SjRound, y: SjRound) -> SjDivergence | None:
     if x.deal is not None and y.deal is not None:
         for seat, (p, q) in enumerate(zip(x.deal, y.deal, strict=False)):
             if (p.known, p.unknown) != (q.known, q.unknown):
-                apart = _cards_apart(p, q)
+                apart = _cards_apart(p, q, "hand")
                 return SjDivergence("deal", f"the deals differ: {apart}", n, player=names[seat],
                                     a=cards_text(p), b=cards_text(q))  # fmt: skip
     bids_x, bids_y = [_bare(m) for m in x.bids], [_bare(m) for m in y.bids]
@@ -174,7 +174,7 @@ def _round(names: list[str], x: SjRound, y: SjRound) -> SjDivergence | None:
     for kind in ("kitty", "discard"):
         p, q = getattr(x, kind), getattr(y, kind)
         if p is not None and q is not None and (p.known, p.unknown) != (q.known, q.unknown):
-            return SjDivergence(kind, f"the {kind} differs: " + _cards_apart(p, q), n,
+            return SjDivergence(kind, f"the {kind} differs: " + _cards_apart(p, q, kind), n,
                                 a=cards_text(p), b=cards_text(q))  # fmt: skip
     if x.calls != y.calls:
         return _lines("calls", "the calls differ", n, call_text(x.calls), call_text(y.calls))
@@ -216,14 +216,23 @@ def _lines(
                         b=b if b_json is None else b_json)  # fmt: skip
 
 
-def _cards_apart(p: SjCards, q: SjCards) -> str:
-    """What one line of cards has that the other lacks: `A has 4d, B 4c`."""
+def _cards_apart(p: SjCards, q: SjCards, what: str) -> str:
+    """What one line of cards has that the other lacks: `A has 4d where B has 4c`; cards left
+    unknown (`?25`) are said in words: `A leaves the hand unknown (?25) where B has 3h ...`.
+    `what` names the line (`hand`, `kitty`, `discard`)."""
     only_a = sum(max(0, count(p.known, c) - count(q.known, c)) * one(c) for c in distinct(p.known))
     only_b = sum(max(0, count(q.known, c) - count(p.known, c)) * one(c) for c in distinct(q.known))
-    bits = [f"{format_hand(only_a) or 'nothing'}", f"{format_hand(only_b) or 'nothing'}"]
-    if p.unknown != q.unknown:
-        bits = [f"{bits[0]} and ?{p.unknown}", f"{bits[1]} and ?{q.unknown}"]
-    return f"A has {bits[0]} where B has {bits[1]}"
+    unknown = p.unknown != q.unknown
+
+    def side(cards: SjCards, only: int) -> str:
+        has = f"has {format_hand(only)}" if only else ""
+        if not (unknown and cards.unknown):
+            return has or "has nothing"
+        whole = f"the {what}" if not cards.known else f"{cards.unknown} of its cards"
+        leaves = f"leaves {whole} unknown (?{cards.unknown})"
+        return f"{has} and {leaves}" if has else leaves
+
+    return f"A {side(p, only_a)} where B {side(q, only_b)}"
 
 
 def _seat_name(names: list[str], seat: int) -> str:

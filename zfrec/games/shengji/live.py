@@ -45,13 +45,16 @@ from zfrec.games.shengji.cards import (
     card_id,
     contains,
     count,
+    distinct,
     format_hand,
+    from_ids,
     parse_hand,
     size,
 )
 from zfrec.games.shengji.events import RoundResult
 from zfrec.games.shengji.follow import judge_follow
-from zfrec.games.shengji.formats import classify
+from zfrec.games.shengji.formats import Format, classify
+from zfrec.games.shengji.order import Order
 from zfrec.games.shengji.rebuild import Rebuilt
 from zfrec.games.shengji.records import (
     SjCall,
@@ -68,7 +71,8 @@ from zfrec.games.shengji.replayer import SjRoundLedger, replay_open
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.rules import SjRules, sj_preset
 from zfrec.games.shengji.scoring import raise_level
-from zfrec.games.shengji.throws import check_throw
+from zfrec.games.shengji.throws import beats_unit, check_throw
+from zfrec.games.shengji.unseen import less, unseen_cards
 from zfrec.record.model import Game, Result
 
 __all__ = ["LIVE_FIELDS", "SjLive", "check_table"]
@@ -492,11 +496,23 @@ class SjLive:
         if rb is not None and not rb.guessed[blocker] and not contains(state.hands[blocker], shows):
             raise _Refusal(422, "SJ102", f"{names[blocker]} does not hold {format_hand(shows)} "
                            "(RULES-SHENGJI.md R2)")  # fmt: skip
+        if rb is not None and rb.guessed[blocker]:
+            gone = _not_holdable(state.hands[blocker], rb, blocker, shows)
+            if gone:
+                raise _Refusal(422, "SJ102", f"{names[blocker]} cannot hold {format_hand(gone)}: "
+                               "every copy is played, in another seat's known cards or in "
+                               "the kitty (RULES-SHENGJI.md R2)")  # fmt: skip
         others = [shows if (seat + i) % n == blocker else 0 for i in range(1, n)]
         try:
+            lead = classify(state.order, cards)
             check = check_throw(state.order, cards, others)
         except Exception as exc:  # no lead at all: the replay says why, in its words
             raise _Refusal(422, "SJ101", str(exc)) from None
+        if not check.stands and not shows_a_beating_unit(state.order, lead, shows):
+            raise _Refusal(422, "SJ104", f"{names[blocker]} shows {format_hand(shows)}: what a "
+                           "blocker shows is one unit of the throw's suit (a single, a pair or a "
+                           "tractor) that beats a unit of the throw of its kind, and no other "
+                           "card (RULES-SHENGJI.md R10)")  # fmt: skip
         if check.stands:
             raise _Refusal(422, "SJ104", f"{format_hand(shows)} beats no unit of the throw "
                            f"{format_hand(cards)}: it stands (RULES-SHENGJI.md R10)")  # fmt: skip
@@ -662,3 +678,32 @@ def _new_errors(base: Counter[tuple[str, str]], found: list[Diagnostic]) -> Diag
         else:
             new.append(d)
     return next((d for d in new if d.code in _HELD_BACK), new[0] if new else None)
+
+
+def shows_a_beating_unit(order: Order, lead: Format, shows: int) -> bool:
+    """Whether the cards a blocker shows are one unit of the throw's suit that beats a unit of
+    the throw of its kind (ruling 10), as the validator holds a block: no card shown besides."""
+    try:
+        shown = classify(order, shows)
+    except IllegalPlayError:
+        return False
+    if shown.esuit != lead.esuit or len(shown.units) != 1:
+        return False
+    unit = shown.units[0]
+    return any(
+        min(u.pairs, 2) == min(unit.pairs, 2) and beats_unit(order, u, lead.esuit, shows)
+        for u in lead.units
+    )
+
+
+def _not_holdable(hand: int, rb: Rebuilt, seat: int, shows: int) -> int:
+    """The cards of `shows` that `seat` cannot hold, its hand being partly a guess: beyond its
+    known cards, a copy no play, known hand or kitty line accounts for (the validator's
+    `unseen` pool, the kitty taken as unseen: the check errs towards letting a block stand)."""
+    known = less(hand, rb.guessed[seat])
+    pool = unseen_cards(rb.guessed, rb.discard)
+    return from_ids(
+        c
+        for c in distinct(shows)
+        for _ in range(max(0, count(shows, c) - count(known, c) - pool[c]))
+    )

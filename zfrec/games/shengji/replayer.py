@@ -286,6 +286,11 @@ class _Replay:
             if winners:
                 self.note("SJ507", f"round {rnd.number} is played after the match was won "
                           f"by {self._names(winners)}", rnd.pos, rule="14")  # fmt: skip
+            last = match.rounds[i - 1].number if i else rnd.number - 1
+            if rnd.number != last + 1:  # a round left out, or a slip of the pen
+                missing = f" (is round {last + 1} missing?)" if rnd.number > last + 1 else ""
+                self.note("SJ508", f"round {rnd.number} follows round {last}: rounds are "
+                          f"numbered one by one{missing}", rnd.pos)  # fmt: skip
             start = len(self.found)
             out = self.round(rules, rnd, levels, dealer, dealer_cause, rank_cause)
             # record order within the round (the round-1 dealer is known only after the bids)

@@ -76,6 +76,11 @@ class SjReport(Findings):
         """The rounds, by the name Zheng Fen's reports give them (the CLI counts hands)."""
         return self.rounds
 
+    @property
+    def kind(self) -> str:
+        """The record's kind (zfrec.games), whose `unit` names its rounds."""
+        return self.game.game
+
     def deal_lines(self, game_number: int) -> Iterator[str]:
         """`zfrec validate --show-deal`: each round's hands at play, and the kitty."""
         players = self.game.players
