@@ -101,21 +101,39 @@
     var lastIsMove = !!last && last.entry === fresh.entries;
     if (path === "/hands") return !lastIsMove;  // the new last entry is a round's start
     if (!lastIsMove || last.seat !== body.seat) return false;
-    // Another phone's entry for the same seat is not this one: the cards tell, where every
-    // word typed reads as one card (else, as the server may read more, the seat does).
+    // Another phone's entry for the same seat is not this one: the cards tell, read as the
+    // server reads them (glued `7h7h` too); a discard hidden from this seat, the seat alone.
     var field = ["play", "bid", "discard"].filter(function (k) { return body[k]; })[0];
     if (!field) return true;  // the calls: written otherwise than typed
     return !!last[field] && sameCards(body[field], last[field]);
   }
 
   function sameCards(typed, stored) {
-    function ids(text) {
-      return text.replace(/,/g, " ").split(/\s+/).filter(Boolean).map(Z.cardId);
-    }
-    var a = ids(typed), b = ids(stored);
-    if (a.indexOf(-1) >= 0 || b.indexOf(-1) >= 0) return true;  // (a discard hidden from a seat)
+    var a = cardsIn(typed), b = cardsIn(stored);
+    if (a.indexOf(-1) >= 0) return false;  // the server refuses what it cannot read
+    if (b.indexOf(-1) >= 0) return true;  // a discard hidden from this seat: the seat tells
     var order = function (x, y) { return x - y; };
     return a.sort(order).join() === b.sort(order).join();
+  }
+
+  /* The cards of a text read as the server reads them (zfrec/cardwords.py): a word may hold
+     cards glued (`7h7h`, `8d8d6d6d`) or comma-separated, suits as letters or glyphs (outlined
+     too, with the variation selector a phone puts after ♥); -1 for a word it cannot read. */
+  var SUIT_SPELLINGS = "shdc\u2660\u2665\u2666\u2663\u2664\u2661\u2662\u2667";
+  var CARD_AT = new RegExp("^(?:(10|[2-9tjqka])([" + SUIT_SPELLINGS + "])|([sb]j))", "i");
+  function cardsIn(text) {
+    var out = [];
+    text.replace(/[,\ufe0f]/g, " ").split(/\s+/).filter(Boolean).forEach(function (word) {
+      var rest = word, got = [];
+      while (rest) {
+        var m = CARD_AT.exec(rest);
+        if (!m) { got = [-1]; break; }
+        got.push(Z.cardId(m[3] || m[1] + "shdc".charAt(SUIT_SPELLINGS.indexOf(m[2].toLowerCase()) % 4)));
+        rest = rest.slice(m[0].length);
+      }
+      out = out.concat(got);
+    });
+    return out;
   }
 
   // the felt -------------------------------------------------------------------------------

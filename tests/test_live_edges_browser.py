@@ -365,6 +365,62 @@ def test_sheng_ji_an_entry_answered_503_yet_taken_is_not_refused_when_tapped_aga
         shot(b.page, "11-sj-503-yet-taken")
 
 
+def test_sheng_ji_another_phones_play_after_a_503_is_not_taken_for_a_glued_one(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Two pages on one table. A types a pair glued (`3s3s`, as the server reads it) for the
+    leading seat and is answered 503 (a real one, a read-only server's): not entered. B enters
+    another lead for that seat. A taps again: 409 with the table one on, by the same seat, with
+    other cards. It was counted as A's entry, taken (an unreadable word made the seat alone
+    decide), so A's pair was dropped silently; it is shown stale, the pair kept in the box."""
+    match = simulated(tmp_path)
+    steps = [s for s in match_steps(match) if s.round == 1]
+    db = tmp_path / "club.db"
+    read_only = f"sqlite:///file:{db}?mode=ro&uri=true"
+    with (
+        server(f"sqlite:///{db}", tmp_path / "a.log") as (_proc, client),
+        server(read_only, tmp_path / "b.log") as (_proc_ro, client_ro),
+    ):
+        base = str(client.base_url).rstrip("/")
+        made, _auth = _sj_table_at_lead(client, match.players, steps)
+        url = f"/api/tables/{made['id']}"
+        seat = str(steps[3].body["seat"])
+        a, b = Device(browser, PHONE), Device(browser, PHONE)
+        a.page.route("**/events", lambda route: route.abort())  # A hears of no change
+        tries: list[int] = []
+
+        def read_only_first(route: Any) -> None:
+            if route.request.method == "POST" and not tries:
+                tries.append(1)
+                ro = str(client_ro.base_url).rstrip("/")
+                refused = route.fetch(url=ro + route.request.url.split(base, 1)[1])
+                assert refused.status == 503
+                route.fulfill(response=refused)
+            else:
+                route.continue_()
+
+        a.page.route("**/api/tables/*/moves", read_only_first)
+        for d in (a, b):
+            d.page.goto(base + made["join"])
+            d.page.wait_for_selector("#entry:not(.hidden)")
+            d.at(3)
+        a.page.select_option("#sj-seat", seat)
+        a.page.locator("#sj-cards").fill("3s3s")
+        a.tap("#entry button:text('Play')")
+        a.page.wait_for_selector("#msg .code:has-text('store')")
+        b.page.select_option("#sj-seat", seat)
+        b.page.locator("#sj-cards").fill("4s")
+        b.tap("#entry button:text('Play')")
+        b.at(4)
+        a.tap("#entry button:text('Play')")
+        a.page.wait_for_selector("#msg .msg.error:has-text('stale')")
+        a.at(4)
+        assert a.page.locator("#sj-cards").input_value() == "3s3s"
+        assert [m["play"] for m in client.get(url).json()["moves"] if m.get("play")] == ["4s"]
+        a.errors.clear()  # the 503 and the 409 are logged by the browser
+        shot(a.page, "12-sj-glued-after-503-other-phone")
+
+
 def test_sheng_ji_a_refusal_is_in_view_where_play_was_tapped(browser: Any, tmp_path: Path) -> None:
     """Play sits at the foot of a long form: a refusal showed above the screen, unseen, on a
     phone and on a laptop. It stays at the top of the screen now."""
