@@ -116,22 +116,12 @@
     return a.sort(order).join() === b.sort(order).join();
   }
 
-  /* The cards of a text read as the server reads them (zfrec/cardwords.py): a word may hold
-     cards glued (`7h7h`, `8d8d6d6d`) or comma-separated, suits as letters or glyphs (outlined
-     too, with the variation selector a phone puts after ♥); -1 for a word it cannot read. */
-  var SUIT_SPELLINGS = "shdc\u2660\u2665\u2666\u2663\u2664\u2661\u2662\u2667";
-  var CARD_AT = new RegExp("^(?:(10|[2-9tjqka])([" + SUIT_SPELLINGS + "])|([sb]j))", "i");
+  /* The cards of a text, read as the server reads them (glued `7h7h` too); -1 for a word it
+     cannot read. */
   function cardsIn(text) {
     var out = [];
-    text.replace(/[,\ufe0f]/g, " ").split(/\s+/).filter(Boolean).forEach(function (word) {
-      var rest = word, got = [];
-      while (rest) {
-        var m = CARD_AT.exec(rest);
-        if (!m) { got = [-1]; break; }
-        got.push(Z.cardId(m[3] || m[1] + "shdc".charAt(SUIT_SPELLINGS.indexOf(m[2].toLowerCase()) % 4)));
-        rest = rest.slice(m[0].length);
-      }
-      out = out.concat(got);
+    Z.cardWords(text).forEach(function (word) {
+      out = out.concat(word.whole ? word.cards.map(function (c) { return c.id; }) : [-1]);
     });
     return out;
   }

@@ -240,6 +240,28 @@ def test_sheng_ji_another_phones_play_for_the_same_seat_is_not_taken_for_this_on
         shot(b.page, "5-sj-other-phones-play")
 
 
+def test_a_glued_play_whose_answer_was_lost_is_found_taken(browser: Any, tmp_path: Path) -> None:
+    """Zheng Fen: a pair typed glued (`8s8h`, which the server reads as `8s 8h`) is taken and
+    its answer lost; sent again it is 409 stale with the table one on, its move the last. It
+    was not found (the page read no card in a glued word): it showed "Not entered", went back
+    into the box, and the pass queued after it was dropped too. It is found taken now."""
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        made, _auth = dealt_table(client)
+        _ctx, a = device(browser)
+        a.goto(str(client.base_url).rstrip("/") + made["join"])
+        at(a, 1)
+        lose_answers(a, "moves")
+        play(a, 1, "8s8h")
+        a.wait_for_selector('#outbox .out[data-status="retrying"]')
+        play(a, 2, "-")
+        sent(a)
+        at(a, 3)
+        st = client.get(f"/api/tables/{made['id']}").json()
+        assert [m["play"] for m in st["moves"]] == ["8s 8h", "pass"]
+        assert a.locator("#msg .msg.error").count() == 0, a.locator("#msg").inner_text()
+        shot(a, "13-glued-play-lost-answer")
+
+
 def test_a_store_that_takes_no_writes_is_named_on_the_page(browser: Any, tmp_path: Path) -> None:
     """The server answers 503 with one line (the store read-only, locked, full): the page keeps
     the entry in its outbox and says why, not only "not sent, retrying"."""
