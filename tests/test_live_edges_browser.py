@@ -443,6 +443,72 @@ def test_sheng_ji_another_phones_play_after_a_503_is_not_taken_for_a_glued_one(
         shot(a.page, "12-sj-glued-after-503-other-phone")
 
 
+def test_sheng_ji_another_phones_calls_after_a_503_are_not_taken_for_these(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Zhao pengyou, two pages on one table. A enters the dealer's calls and is answered 503
+    (a read-only server's): not entered. B enters other calls. A taps again: 409 with the table
+    one on, the dealer's calls its last entry. They were counted as A's (the calls were told by
+    the seat alone), so A's calls were dropped silently; they are shown stale now, and kept."""
+    match = simulated(tmp_path, 38, "--rules", "zhaopengyou")
+    steps = [s for s in match_steps(match) if s.round == 1]
+    assert "calls" in steps[3].body
+    dealer = str(steps[3].body["seat"])
+    db = tmp_path / "club.db"
+    read_only = f"sqlite:///file:{db}?mode=ro&uri=true"
+    with (
+        server(f"sqlite:///{db}", tmp_path / "a.log") as (_proc, client),
+        server(read_only, tmp_path / "b.log") as (_proc_ro, client_ro),
+    ):
+        base = str(client.base_url).rstrip("/")
+        made = client.post(
+            "/api/tables",
+            json={"game": "shengji", "rules": match.preset, "players": list(match.players)},
+        ).json()
+        auth = {"Authorization": f"Bearer {made['token']}"}
+        url = f"/api/tables/{made['id']}"
+        dealt = {"dealer": steps[0].body["dealer"]}
+        assert client.post(f"{url}/hands", json=dealt, headers=auth).status_code == 201
+        for step in steps[1:3]:
+            r = client.post(f"{url}/moves", json=step.body, headers=auth)
+            assert r.status_code == 200, r.text
+        a, b = Device(browser, PHONE), Device(browser, PHONE)
+        a.page.route("**/events", lambda route: route.abort())  # A hears of no change
+        tries: list[int] = []
+
+        def read_only_first(route: Any) -> None:
+            if route.request.method == "POST" and not tries:
+                tries.append(1)
+                ro = str(client_ro.base_url).rstrip("/")
+                refused = route.fetch(url=ro + route.request.url.split(base, 1)[1])
+                assert refused.status == 503
+                route.fulfill(response=refused)
+            else:
+                route.continue_()
+
+        a.page.route("**/api/tables/*/moves", read_only_first)
+        for d in (a, b):
+            d.page.goto(base + made["join"])
+            d.page.wait_for_selector("#entry:not(.hidden)")
+            d.at(3)
+        a.page.select_option("#sj-seat", dealer)
+        a.page.locator("#sj-cards").fill("1st Kd")
+        a.tap("#entry button:text('Calls (dealer)')")
+        a.page.wait_for_selector("#msg .code:has-text('store')")
+        b.page.select_option("#sj-seat", dealer)
+        b.page.locator("#sj-cards").fill("2nd As")
+        b.tap("#entry button:text('Calls (dealer)')")
+        b.at(4)
+        a.tap("#entry button:text('Calls (dealer)')")
+        a.page.wait_for_selector("#msg .msg.error:has-text('stale')")
+        a.at(4)
+        assert a.page.locator("#sj-cards").input_value() == "1st Kd"
+        calls = [m["calls"] for m in client.get(url).json()["moves"] if m.get("calls")]
+        assert calls == ["2nd As"]
+        a.errors.clear()  # the 503 and the 409 are logged by the browser
+        shot(a.page, "14-sj-other-phones-calls-after-503")
+
+
 def test_sheng_ji_a_refusal_is_in_view_where_play_was_tapped(browser: Any, tmp_path: Path) -> None:
     """Play sits at the foot of a long form: a refusal showed above the screen, unseen, on a
     phone and on a laptop. It stays at the top of the screen now."""
