@@ -60,8 +60,9 @@ def _store(folder: Path, records: list[Path]) -> str:
 
 def publish_site(db: str, out: Path, jobs: int, solve_cards: int = SOLVE_CARDS) -> float:
     """Seconds for one publish of the store into `out`, as `zfrec publish` does it (by default
-    with its default `--solve-cards`): from a process's start, with no move lists kept by the
-    solver from an earlier publish in this one."""
+    with its default `--solve-cards`), with no move lists kept by the solver from an earlier
+    publish in this process. Its other process caches (the solver's rank shapes, the charts'
+    layouts, the readers' plays) stay warm from the publishes before: not quite a new process."""
     forget_move_lists()
     engine = open_store(db)
     try:

@@ -186,6 +186,8 @@
   }
 
   function samePlay(typed, stored) {
+    // Cards read as the server reads them (glued `7h7s` too); what it cannot read it refused.
+    if (!Z.PASS[typed.toLowerCase()] && Z.cardWords(typed).some(function (w) { return !w.whole; })) return false;
     var mine = Z.PASS[typed.toLowerCase()] ? "pass" : playText(parsePlay(typed).ids);
     var theirs = stored === "pass" ? "pass" : playText(parsePlay(stored).ids);
     return mine === theirs;

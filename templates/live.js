@@ -55,16 +55,40 @@
     return r < 0 || s < 0 ? -1 : r * 4 + s;
   }
 
+  /* The words of a typed text of cards, as the server reads them (zfrec/cardwords.py): words
+     apart by spaces, commas or the variation selector a phone puts after a glyph (♥️), a word's
+     cards glued or not (`7h7s`, `8d8d`), suits as letters or glyphs (outlined ones too), a
+     joker with what it stands for (`BJ=8h`, `SJ=8`). Each word: {cards: the cards read, each
+     {id, decl}, up to where it could not be read; whole: whether the server reads it all}. */
+  var SUIT_SPELLINGS = "shdc\u2660\u2665\u2666\u2663\u2664\u2661\u2662\u2667";
+  var RANK_RE = "(10|[2-9tjqka])";
+  var CARD_AT = new RegExp("^(?:" + RANK_RE + "([" + SUIT_SPELLINGS + "])|([sb]j)(?:=" +
+    RANK_RE + "([" + SUIT_SPELLINGS + "])?)?)", "i");
+  function cardWords(text) {
+    return text.replace(/[,\ufe0f]/g, " ").split(/\s+/).filter(Boolean).map(function (word) {
+      var cards = [];
+      while (word) {
+        var m = CARD_AT.exec(word);
+        if (!m) return { cards: cards, whole: false };  // (`BJ=` half typed: BJ picked)
+        if (m[3]) {
+          cards.push({ id: cardId(m[3]), decl: m[4] ? m[4] + (m[5] || "") : null });
+        } else {
+          cards.push({ id: cardId(m[1] + SUITS[SUIT_SPELLINGS.indexOf(m[2].toLowerCase()) % 4]), decl: null });
+        }
+        word = word.slice(m[0].length);
+      }
+      return { cards: cards, whole: true };
+    });
+  }
+
   /* What a typed play selects, for the picker only: the server reads the notation itself. */
   function parsePlay(text) {
     var out = { ids: [], decl: {} };
-    text.replace(/,/g, " ").split(/\s+/).forEach(function (tok) {
-      if (!tok) return;
-      var parts = tok.split("=");
-      var id = cardId(parts[0]);
-      if (id < 0) return;
-      if (out.ids.indexOf(id) < 0) out.ids.push(id);
-      if (parts.length > 1 && id >= SJ) out.decl[id] = parts[1];
+    cardWords(text).forEach(function (word) {
+      word.cards.forEach(function (c) {
+        if (out.ids.indexOf(c.id) < 0) out.ids.push(c.id);
+        if (c.decl) out.decl[c.id] = c.decl;
+      });
     });
     return out;
   }
@@ -331,7 +355,7 @@
 
   // What the table page's script (live-table.js) uses.
   window.zfrecLive = {
-    $: $, el: el, clear: clear, cardName: cardName, cardId: cardId, parsePlay: parsePlay,
+    $: $, el: el, clear: clear, cardName: cardName, cardId: cardId, parsePlay: parsePlay, cardWords: cardWords,
     playText: playText, cardsOf: cardsOf, cardFace: cardFace, cardRow: cardRow, Picker: Picker,
     tokenFor: tokenFor, api: api, showMessage: showMessage, follow: follow, invite: invite, PASS: PASS, SJ: SJ, BJ: BJ
   };

@@ -101,21 +101,48 @@
     var lastIsMove = !!last && last.entry === fresh.entries;
     if (path === "/hands") return !lastIsMove;  // the new last entry is a round's start
     if (!lastIsMove || last.seat !== body.seat) return false;
-    // Another phone's entry for the same seat is not this one: the cards tell, where every
-    // word typed reads as one card (else, as the server may read more, the seat does).
+    // Another phone's entry for the same seat is not this one: the cards tell, read as the
+    // server reads them (glued `7h7h` too); a discard hidden from this seat, the seat alone.
+    if (body.calls) return !!last.calls && sameCalls(body.calls, last.calls);
     var field = ["play", "bid", "discard"].filter(function (k) { return body[k]; })[0];
-    if (!field) return true;  // the calls: written otherwise than typed
+    if (!field) return true;
     return !!last[field] && sameCards(body[field], last[field]);
   }
 
-  function sameCards(typed, stored) {
-    function ids(text) {
-      return text.replace(/,/g, " ").split(/\s+/).filter(Boolean).map(Z.cardId);
+  /* The dealer's calls typed (`2nd As, 1st Kh`) and as stored (`2nd As 1st Kh`): the same
+     ordinals of the same cards. What the server could not read it refused. */
+  function sameCalls(typed, stored) {
+    function calls(text) {
+      var words = text.replace(/,/g, " ").split(/\s+/).filter(Boolean), out = [];
+      if (!words.length || words.length % 2) return null;
+      for (var i = 0; i < words.length; i += 2) {
+        var n = /^(\d{1,3})(?:st|nd|rd|th)$/i.exec(words[i]);
+        var card = Z.cardWords(words[i + 1]);
+        if (!n || card.length !== 1 || !card[0].whole || card[0].cards.length !== 1) return null;
+        out.push(+n[1] + ":" + card[0].cards[0].id);
+      }
+      return out.sort().join();
     }
-    var a = ids(typed), b = ids(stored);
-    if (a.indexOf(-1) >= 0 || b.indexOf(-1) >= 0) return true;  // (a discard hidden from a seat)
+    var a = calls(typed);
+    return a !== null && a === calls(stored);
+  }
+
+  function sameCards(typed, stored) {
+    var a = cardsIn(typed), b = cardsIn(stored);
+    if (a.indexOf(-1) >= 0) return false;  // the server refuses what it cannot read
+    if (b.indexOf(-1) >= 0) return true;  // a discard hidden from this seat: the seat tells
     var order = function (x, y) { return x - y; };
     return a.sort(order).join() === b.sort(order).join();
+  }
+
+  /* The cards of a text, read as the server reads them (glued `7h7h` too); -1 for a word it
+     cannot read. */
+  function cardsIn(text) {
+    var out = [];
+    Z.cardWords(text).forEach(function (word) {
+      out = out.concat(word.whole ? word.cards.map(function (c) { return c.id; }) : [-1]);
+    });
+    return out;
   }
 
   // the felt -------------------------------------------------------------------------------

@@ -240,6 +240,27 @@ def test_sheng_ji_another_phones_play_for_the_same_seat_is_not_taken_for_this_on
         shot(b.page, "5-sj-other-phones-play")
 
 
+def test_a_glued_play_whose_answer_was_lost_is_found_taken(browser: Any, tmp_path: Path) -> None:
+    """Zheng Fen: a pair typed glued (`8s8h`, which the server reads as `8s 8h`) is taken and
+    its answer lost; sent again it is 409 stale with the table one on, its move the last. It
+    was not found (the page read no card in a glued word): it showed "Not entered", went back
+    into the box, and the pass queued after it was dropped too. It is found taken now."""
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        made, _auth = dealt_table(client)
+        _ctx, a = device(browser)
+        a.goto(str(client.base_url).rstrip("/") + made["join"])
+        at(a, 1)
+        lose_answers(a, "moves")
+        play(a, 1, "8s8h")
+        play(a, 2, "-")  # queued behind it (no wait for its retry, which may be over by then)
+        sent(a)
+        at(a, 3)
+        st = client.get(f"/api/tables/{made['id']}").json()
+        assert [m["play"] for m in st["moves"]] == ["8s 8h", "pass"]
+        assert a.locator("#msg .msg.error").count() == 0, a.locator("#msg").inner_text()
+        shot(a, "13-glued-play-lost-answer")
+
+
 def test_a_store_that_takes_no_writes_is_named_on_the_page(browser: Any, tmp_path: Path) -> None:
     """The server answers 503 with one line (the store read-only, locked, full): the page keeps
     the entry in its outbox and says why, not only "not sent, retrying"."""
@@ -363,6 +384,128 @@ def test_sheng_ji_an_entry_answered_503_yet_taken_is_not_refused_when_tapped_aga
         moves = client.get(url).json()["moves"]
         assert [m["play"] for m in moves if m.get("play")] == [lead["play"]]  # once
         shot(b.page, "11-sj-503-yet-taken")
+
+
+def test_sheng_ji_another_phones_play_after_a_503_is_not_taken_for_a_glued_one(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Two pages on one table. A types a pair glued (`3s3s`, as the server reads it) for the
+    leading seat and is answered 503 (a real one, a read-only server's): not entered. B enters
+    another lead for that seat. A taps again: 409 with the table one on, by the same seat, with
+    other cards. It was counted as A's entry, taken (an unreadable word made the seat alone
+    decide), so A's pair was dropped silently; it is shown stale, the pair kept in the box."""
+    match = simulated(tmp_path)
+    steps = [s for s in match_steps(match) if s.round == 1]
+    db = tmp_path / "club.db"
+    read_only = f"sqlite:///file:{db}?mode=ro&uri=true"
+    with (
+        server(f"sqlite:///{db}", tmp_path / "a.log") as (_proc, client),
+        server(read_only, tmp_path / "b.log") as (_proc_ro, client_ro),
+    ):
+        base = str(client.base_url).rstrip("/")
+        made, _auth = _sj_table_at_lead(client, match.players, steps)
+        url = f"/api/tables/{made['id']}"
+        seat = str(steps[3].body["seat"])
+        a, b = Device(browser, PHONE), Device(browser, PHONE)
+        a.page.route("**/events", lambda route: route.abort())  # A hears of no change
+        tries: list[int] = []
+
+        def read_only_first(route: Any) -> None:
+            if route.request.method == "POST" and not tries:
+                tries.append(1)
+                ro = str(client_ro.base_url).rstrip("/")
+                refused = route.fetch(url=ro + route.request.url.split(base, 1)[1])
+                assert refused.status == 503
+                route.fulfill(response=refused)
+            else:
+                route.continue_()
+
+        a.page.route("**/api/tables/*/moves", read_only_first)
+        for d in (a, b):
+            d.page.goto(base + made["join"])
+            d.page.wait_for_selector("#entry:not(.hidden)")
+            d.at(3)
+        a.page.select_option("#sj-seat", seat)
+        a.page.locator("#sj-cards").fill("3s3s")
+        a.tap("#entry button:text('Play')")
+        a.page.wait_for_selector("#msg .code:has-text('store')")
+        b.page.select_option("#sj-seat", seat)
+        b.page.locator("#sj-cards").fill("4s")
+        b.tap("#entry button:text('Play')")
+        b.at(4)
+        a.tap("#entry button:text('Play')")
+        a.page.wait_for_selector("#msg .msg.error:has-text('stale')")
+        a.at(4)
+        assert a.page.locator("#sj-cards").input_value() == "3s3s"
+        assert [m["play"] for m in client.get(url).json()["moves"] if m.get("play")] == ["4s"]
+        a.errors.clear()  # the 503 and the 409 are logged by the browser
+        shot(a.page, "12-sj-glued-after-503-other-phone")
+
+
+def test_sheng_ji_another_phones_calls_after_a_503_are_not_taken_for_these(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Zhao pengyou, two pages on one table. A enters the dealer's calls and is answered 503
+    (a read-only server's): not entered. B enters other calls. A taps again: 409 with the table
+    one on, the dealer's calls its last entry. They were counted as A's (the calls were told by
+    the seat alone), so A's calls were dropped silently; they are shown stale now, and kept."""
+    match = simulated(tmp_path, 38, "--rules", "zhaopengyou")
+    steps = [s for s in match_steps(match) if s.round == 1]
+    assert "calls" in steps[3].body
+    dealer = str(steps[3].body["seat"])
+    db = tmp_path / "club.db"
+    read_only = f"sqlite:///file:{db}?mode=ro&uri=true"
+    with (
+        server(f"sqlite:///{db}", tmp_path / "a.log") as (_proc, client),
+        server(read_only, tmp_path / "b.log") as (_proc_ro, client_ro),
+    ):
+        base = str(client.base_url).rstrip("/")
+        made = client.post(
+            "/api/tables",
+            json={"game": "shengji", "rules": match.preset, "players": list(match.players)},
+        ).json()
+        auth = {"Authorization": f"Bearer {made['token']}"}
+        url = f"/api/tables/{made['id']}"
+        dealt = {"dealer": steps[0].body["dealer"]}
+        assert client.post(f"{url}/hands", json=dealt, headers=auth).status_code == 201
+        for step in steps[1:3]:
+            r = client.post(f"{url}/moves", json=step.body, headers=auth)
+            assert r.status_code == 200, r.text
+        a, b = Device(browser, PHONE), Device(browser, PHONE)
+        a.page.route("**/events", lambda route: route.abort())  # A hears of no change
+        tries: list[int] = []
+
+        def read_only_first(route: Any) -> None:
+            if route.request.method == "POST" and not tries:
+                tries.append(1)
+                ro = str(client_ro.base_url).rstrip("/")
+                refused = route.fetch(url=ro + route.request.url.split(base, 1)[1])
+                assert refused.status == 503
+                route.fulfill(response=refused)
+            else:
+                route.continue_()
+
+        a.page.route("**/api/tables/*/moves", read_only_first)
+        for d in (a, b):
+            d.page.goto(base + made["join"])
+            d.page.wait_for_selector("#entry:not(.hidden)")
+            d.at(3)
+        a.page.select_option("#sj-seat", dealer)
+        a.page.locator("#sj-cards").fill("1st Kd")
+        a.tap("#entry button:text('Calls (dealer)')")
+        a.page.wait_for_selector("#msg .code:has-text('store')")
+        b.page.select_option("#sj-seat", dealer)
+        b.page.locator("#sj-cards").fill("2nd As")
+        b.tap("#entry button:text('Calls (dealer)')")
+        b.at(4)
+        a.tap("#entry button:text('Calls (dealer)')")
+        a.page.wait_for_selector("#msg .msg.error:has-text('stale')")
+        a.at(4)
+        assert a.page.locator("#sj-cards").input_value() == "1st Kd"
+        calls = [m["calls"] for m in client.get(url).json()["moves"] if m.get("calls")]
+        assert calls == ["2nd As"]
+        a.errors.clear()  # the 503 and the 409 are logged by the browser
+        shot(a.page, "14-sj-other-phones-calls-after-503")
 
 
 def test_sheng_ji_a_refusal_is_in_view_where_play_was_tapped(browser: Any, tmp_path: Path) -> None:
