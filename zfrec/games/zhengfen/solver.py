@@ -372,8 +372,19 @@ class _Search:
             if all_hands[me]:  # else the static bounds are known (above)
                 lo, hi = -INFINITY, INFINITY
         else:
-            lo, hi = self.static_bounds()
             hint = 0
+            if all_hands[me]:  # self.static_bounds(), inline where S holds cards
+                mine = pts[me]
+                room = self.total - sum(pts) + mine
+                if out:
+                    lo, hi = 0, room
+                else:
+                    most = max(pts)
+                    if most == mine and pts.count(most) == 1:
+                        most = sorted(pts)[-2]
+                    lo, hi = 0, room + most
+            else:
+                lo, hi = self.static_bounds()
         if lo >= beta:
             return lo
         if hi <= alpha:

@@ -528,9 +528,19 @@ before seat 2 could act (RULES.md R5, R6)
                 )  # fmt: skip
             self.turn_in_trick = turn + 1
             self._passed = passed
-            after = self._after_pass(seat, passed)
-            if after is None:
-                trick_result, hand_result = self._end_trick(final=self.final_turn)
+            # self._after_pass(seat, passed), inline: here every seat but the top has passed
+            # or is out, unless the top seat passes or this is the last holder's one turn
+            final = self.final_turn
+            if (
+                top is not None
+                and seat != top
+                and not final
+                and self.rules.self_overplay
+                and self.hands[top]
+            ):
+                after = top  # may beat their own play (R7)
+            else:
+                trick_result, hand_result = self._end_trick(final)
                 event: PassEvent = _new(PassEvent, (seat, trick, turn, trick_result, hand_result))
                 self.log.append(event)
                 return event
