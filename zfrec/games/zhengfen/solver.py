@@ -33,6 +33,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from operator import itemgetter
 
+from zfrec.games.zhengfen.engine.cards import _COUNTER_POINTS as _POINTS
 from zfrec.games.zhengfen.engine.cards import points_of
 from zfrec.games.zhengfen.engine.combos import Combo
 from zfrec.games.zhengfen.engine.game import HandState, PassEvent, PlayEvent, TrickResult
@@ -273,7 +274,7 @@ class _Search:
             rest = canonical.get(hand & ~mask)
             if rest is None:
                 rest = canon(hand & ~mask)
-            points = points_of(mask)
+            points = _POINTS[mask >> 8 & 0xF | mask >> 24 & 0xF0 | mask >> 32 & 0xF00]  # points_of
             sig = (rest, combo[:3], points)
             if sig not in seen:
                 seen.add(sig)
