@@ -343,15 +343,19 @@ class _Search:
         hands, pts = self.hands, self.pts
         before_hand, before_table = hands[seat], self.trick_pts
         single = len(opts) == 1  # a forced pass, or the only play
+        out = hs.out_order
+        first = out[0] if out else -1
         if single and not all_hands[me]:  # S is out: its bounds may settle the test
-            lo, hi = self.static_bounds()
+            if first != me:  # self.static_bounds(), inline where S went out but not first
+                lo = pts[me]
+                hi = lo + before_table if hs.top_seat == me else lo
+            else:
+                lo, hi = self.static_bounds()
             if lo >= beta or lo == hi:
                 return lo
             if hi <= alpha:
                 return hi
         # self.key(), inline, with the top's key made once
-        out = hs.out_order
-        first = out[0] if out else -1
         pts_key: object = tuple(pts) if first < 0 or first == me else pts[me]
         ranks = shared.ranks
         simple: object = None
@@ -384,6 +388,9 @@ class _Search:
                     if most == mine and pts.count(most) == 1:
                         most = sorted(pts)[-2]
                     lo, hi = 0, room + most
+            elif first != me:  # as above
+                lo = pts[me]
+                hi = lo + before_table if hs.top_seat == me else lo
             else:
                 lo, hi = self.static_bounds()
         if lo >= beta:
