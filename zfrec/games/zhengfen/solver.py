@@ -31,11 +31,14 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from operator import itemgetter
 
+from zfrec.games.zhengfen.engine.cards import _COUNTER_POINTS as _POINTS
 from zfrec.games.zhengfen.engine.cards import points_of
 from zfrec.games.zhengfen.engine.combos import Combo
 from zfrec.games.zhengfen.engine.game import HandState, PassEvent, PlayEvent, TrickResult
 from zfrec.games.zhengfen.engine.movegen import physical_plays
+from zfrec.games.zhengfen.engine.rules import Ruleset
 from zfrec.games.zhengfen.solver_keys import CACHE_ENTRIES, Canon, rank_shape, suit_relevant_ranks
 from zfrec.games.zhengfen.solver_types import Budget, LineStep, OutOfBudget, SolveResult
 
@@ -55,7 +58,7 @@ __all__ = [
 # The search reads the engine's named tuples by index (see `_Search.ab`): the layout it needs.
 assert PassEvent._fields[3] == PlayEvent._fields[5] == "trick_result"
 assert TrickResult._fields[1:4:2] == ("winner", "points")
-assert Combo._fields[:3] == ("category", "rank", "length")
+assert Combo._fields[:4] == ("category", "rank", "length", "mask")
 
 STEP = 5  # every counter is worth a multiple of 5, so every value is too
 RANKS_FROM = 11  # cards left at a search's root from which positions are keyed by rank order
@@ -71,16 +74,18 @@ TopKey = tuple[int, int, int | None] | None
 _Entry = tuple[int, int, int]  # lower bound, upper bound, index of the best move (-1: none)
 _Saved = tuple[int, int, int]  # the mover, its canonical hand and the table's points before
 INFINITY = 1 << 30
+_first = itemgetter(0)
 
 
 class _Shared:
     """What every seat's search of one position can share: canonical hands and move lists."""
 
-    __slots__ = ("canon", "compress", "moves", "ranks")
+    __slots__ = ("canon", "compress", "moves", "ranks", "rules")
 
     def __init__(self, state: HandState) -> None:
         self.canon = [Canon(h, state.rules) for h in state.hands]
         self.ranks = rank_shape(state.rules)
+        self.rules = _rules_number(state.rules)
         # The rank compression finds more positions alike, but a new position's compressed key
         # costs more than searching a small endgame again: it pays only from a larger one.
         self.compress = sum(h.bit_count() for h in state.hands) >= RANKS_FROM
@@ -95,6 +100,17 @@ class _Shared:
 # through a publish, and the next publish in the process listed nearly everything again.
 _MOVES: dict[tuple[object, ...], list[_Move]] = {}
 MOVES_ENTRIES = 150_000
+
+# The rulesets of `_MOVES`'s keys, each by a number of its own: a ruleset's hash is a Python
+# call, made once per hand instead of once per list asked for.
+_RULES: dict[Ruleset, int] = {}
+
+
+def _rules_number(rules: Ruleset) -> int:
+    found = _RULES.get(rules)
+    if found is None:
+        found = _RULES[rules] = len(_RULES)
+    return found
 
 
 def forget_move_lists() -> None:
@@ -234,7 +250,8 @@ class _Search:
                 cache.clear()
             # The list depends on the seat only through which of its suits are packed: the
             # process keeps it for the next hand whose seat packs the same suits.
-            listed = (*cache_key, self.shared.canon[seat].keep, self.hs.rules)
+            shared = self.shared
+            listed = (*cache_key, shared.canon[seat].keep, shared.rules)
             found = _MOVES.get(listed)
             if found is None:
                 if len(_MOVES) >= MOVES_ENTRIES:
@@ -245,19 +262,26 @@ class _Search:
 
     def _generate(self, seat: int, hand: int, top: Combo | None) -> list[_Move]:
         canon = self.shared.canon[seat]
-        seen: set[tuple[int, tuple[int, int, int], int]] = set()
+        canonical = canon.cache  # canon(...), inline where it knows the hand
+        seen: set[tuple[int, tuple[object, ...], int]] = set()
         plays: list[tuple[int, _Move]] = []
         # (not kept by the hand and the top alone: the lists of `_MOVES` are, and a hand's plays
         # listed again for another packing of its suits were under one in a hundred)
+        # (a combination's fields by index: category 0, rank 1, length 2, mask 3; what it is
+        # worth is its first three, a length never being 0)
         for combo in physical_plays(hand, top, self.hs.rules):
-            rest = canon(hand & ~combo.mask)
-            points = points_of(combo.mask)
-            sig = (rest, combo.key, points)
+            mask = combo[3]
+            rest = canonical.get(hand & ~mask)
+            if rest is None:
+                rest = canon(hand & ~mask)
+            points = _POINTS[mask >> 8 & 0xF | mask >> 24 & 0xF0 | mask >> 32 & 0xF00]  # points_of
+            sig = (rest, combo[:3], points)
             if sig not in seen:
                 seen.add(sig)
-                plays.append((combo.mask.bit_count(), (combo, points, rest)))
-        # Big sheds first: going out early decides most hands, and it cuts best.
-        plays.sort(key=lambda p: -p[0])
+                plays.append((mask.bit_count(), (combo, points, rest)))
+        # Big sheds first: going out early decides most hands, and it cuts best (a stable sort,
+        # reversed or not: plays of one size keep their order).
+        plays.sort(key=_first, reverse=True)
         found = [m for _, m in plays]
         if top is not None:
             found.append(PASS)
@@ -303,10 +327,10 @@ class _Search:
         nodes = self.nodes = self.nodes + 1
         if nodes >= self.next_check:
             self._check()
-        hs = self.hs
+        hs, me = self.hs, self.seat
         result = hs.result
         if result is not None:
-            return result.points[self.seat]
+            return result.points[me]
         seat = hs.turn
         all_hands = hs.hands
         hand = all_hands[seat]
@@ -319,16 +343,19 @@ class _Search:
         hands, pts = self.hands, self.pts
         before_hand, before_table = hands[seat], self.trick_pts
         single = len(opts) == 1  # a forced pass, or the only play
-        if single and not all_hands[self.seat]:  # S is out: its bounds may settle the test
-            lo, hi = self.static_bounds()
+        out = hs.out_order
+        first = out[0] if out else -1
+        if single and not all_hands[me]:  # S is out: its bounds may settle the test
+            if first != me:  # self.static_bounds(), inline where S went out but not first
+                lo = pts[me]
+                hi = lo + before_table if hs.top_seat == me else lo
+            else:
+                lo, hi = self.static_bounds()
             if lo >= beta or lo == hi:
                 return lo
             if hi <= alpha:
                 return hi
         # self.key(), inline, with the top's key made once
-        out = hs.out_order
-        first = out[0] if out else -1
-        me = self.seat
         pts_key: object = tuple(pts) if first < 0 or first == me else pts[me]
         ranks = shared.ranks
         simple: object = None
@@ -341,7 +368,8 @@ class _Search:
             key = (-1, seat, hs.top_seat, before_table, hs.final_turn, first, pts_key, simple)
         else:
             key = (seat, hs.top_seat, top_key, before_table, hs.final_turn, first, pts_key, *hands)
-        entry = self.table.get(key)
+        table = self.table
+        entry = table.get(key)
         if entry is not None:
             lo, hi, hint = entry
         elif single:  # stored too: a forced line is searched again whenever it is reached
@@ -349,8 +377,22 @@ class _Search:
             if all_hands[me]:  # else the static bounds are known (above)
                 lo, hi = -INFINITY, INFINITY
         else:
-            lo, hi = self.static_bounds()
             hint = 0
+            if all_hands[me]:  # self.static_bounds(), inline where S holds cards
+                mine = pts[me]
+                room = self.total - sum(pts) + mine
+                if out:
+                    lo, hi = 0, room
+                else:
+                    most = max(pts)
+                    if most == mine and pts.count(most) == 1:
+                        most = sorted(pts)[-2]
+                    lo, hi = 0, room + most
+            elif first != me:  # as above
+                lo = pts[me]
+                hi = lo + before_table if hs.top_seat == me else lo
+            else:
+                lo, hi = self.static_bounds()
         if lo >= beta:
             return lo
         if hi <= alpha:
@@ -395,7 +437,7 @@ class _Search:
             order: range | list[int] = range(len(opts))
             if hint > 0:
                 order = [hint, *range(hint), *range(hint + 1, len(opts))]
-            maximising = seat == self.seat  # S to move (a seat that is out never is)
+            maximising = seat == me  # S to move (a seat that is out never is)
             g = -1 if maximising else INFINITY
             best = 0
             ab, play_combo, pass_, undo = self.ab, hs.play_combo, hs.pass_, hs.undo
@@ -433,8 +475,8 @@ class _Search:
             lo = g
         else:
             lo = hi = g
-        if entry is not None or len(self.table) < self.table_entries:
-            self.table[key] = (lo, hi, best)
+        if entry is not None or len(table) < self.table_entries:
+            table[key] = (lo, hi, best)
         return g
 
     def value_bounds(self, lo: int, hi: int, guess: int | None = None) -> tuple[int, int]:

@@ -23,7 +23,8 @@ from zfrec.games.zhengfen.engine.actions import (
     RevealEvent,
     TrickResult,
 )
-from zfrec.games.zhengfen.engine.cards import Declarations, format_cards, points_of
+from zfrec.games.zhengfen.engine.cards import _COUNTER_POINTS as _POINTS
+from zfrec.games.zhengfen.engine.cards import Declarations, format_cards
 from zfrec.games.zhengfen.engine.combos import DEFAULT_RULES, Category, Combo, readings, resolve
 from zfrec.games.zhengfen.engine.deal import (
     check_seats,
@@ -177,11 +178,12 @@ class HandState:
         >>> hs.undo() == played, hs.turn, hs.hands[0] == parse_cards("3h 4s 9d")
         (True, 0, True)
         """
-        if not self.log:
-            raise IndexError("nothing to undo: no action has been taken in this hand")
-        if not self.undoable:
+        log = self.log
+        if not log or not self.undoable:
+            if not log:
+                raise IndexError("nothing to undo: no action has been taken in this hand")
             raise ValueError("this hand keeps no undo record: it was made with undoable=False")
-        event = self.log.pop()
+        event = log.pop()
         if type(event) is RevealEvent:
             for trade in event.trades:
                 self.hands[event.seat] = self.hands[event.seat] & ~trade.card | trade.given
@@ -526,9 +528,19 @@ before seat 2 could act (RULES.md R5, R6)
                 )  # fmt: skip
             self.turn_in_trick = turn + 1
             self._passed = passed
-            after = self._after_pass(seat, passed)
-            if after is None:
-                trick_result, hand_result = self._end_trick(final=self.final_turn)
+            # self._after_pass(seat, passed), inline: here every seat but the top has passed
+            # or is out, unless the top seat passes or this is the last holder's one turn
+            final = self.final_turn
+            if (
+                top is not None
+                and seat != top
+                and not final
+                and self.rules.self_overplay
+                and self.hands[top]
+            ):
+                after = top  # may beat their own play (R7)
+            else:
+                trick_result, hand_result = self._end_trick(final)
                 event: PassEvent = _new(PassEvent, (seat, trick, turn, trick_result, hand_result))
                 self.log.append(event)
                 return event
@@ -673,37 +685,45 @@ before seat 2 could act (RULES.md R5, R6)
         cards = self.trick_cards
         self.won[winner] |= cards
         number = self.trick
-        self.trick += 1
+        self.trick = number + 1
         self.turn_in_trick = 1
         self.top, self.top_seat, self.trick_cards = None, None, 0
         self._passed = 0
+        # points_of(cards), inline: a search ends a trick at every few of its moves
+        points = _POINTS[cards >> 8 & 0xF | cards >> 24 & 0xF0 | cards >> 32 & 0xF00]
         if final:
             self.result = self._score()
             self.over = True
-            taken: TrickResult = _new(TrickResult, (number, winner, cards, points_of(cards), None))
+            taken: TrickResult = _new(TrickResult, (number, winner, cards, points, None))
             return taken, self.result
         # The winner leads; if they are out, the lead passes on in play order (R8).
         leader = winner if self.hands[winner] else self._next_holder(winner)
         self.turn = leader
-        taken = _new(TrickResult, (number, winner, cards, points_of(cards), leader))
+        taken = _new(TrickResult, (number, winner, cards, points, leader))
         return taken, None
 
     def _score(self) -> HandResult:
-        holding = self.holding()
-        last = holding[0] if holding else self.out_order[-1]
-        order = [*self.out_order, last] if holding else list(self.out_order)
-        first = order[0]
+        # (a search scores the hand at every line it plays to the end: no list of the holders,
+        # and the points by table lookup, as points_of)
+        hands = self.hands
+        order = list(self.out_order)
+        for seat, held in enumerate(hands):
+            if held:  # the first seat still holding cards comes last
+                order.append(seat)
+                break
+        first, last = order[0], order[-1]
         taken = list(self.won)
-        transfer_tricks, transfer_hand = taken[last], self.hands[last]
-        taken[first] |= transfer_tricks | transfer_hand
+        transfer_tricks, transfer_hand = taken[last], hands[last]
+        moved = transfer_tricks | transfer_hand
+        taken[first] |= moved
         taken[last] = 0
         return HandResult(
-            out_order=tuple(order),
-            first=first,
-            last=last,
-            transfer_tricks=transfer_tricks,
-            transfer_hand=transfer_hand,
-            transfer_points=points_of(transfer_tricks | transfer_hand),
-            taken=tuple(taken),
-            points=tuple(map(points_of, taken)),
+            tuple(order),
+            first,
+            last,
+            transfer_tricks,
+            transfer_hand,
+            _POINTS[moved >> 8 & 0xF | moved >> 24 & 0xF0 | moved >> 32 & 0xF00],
+            tuple(taken),
+            tuple([_POINTS[m >> 8 & 0xF | m >> 24 & 0xF0 | m >> 32 & 0xF00] for m in taken]),
         )

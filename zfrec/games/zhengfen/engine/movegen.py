@@ -252,6 +252,8 @@ def _singles(h: _Hand, above: int) -> list[Move]:
 
 
 def _of_a_kind(h: _Hand, k: int, above: int, wild: int) -> list[Move]:
+    if h.real + wild < k:  # too few cards (the small hands of an endgame)
+        return []
     table = _KIND_MOVES[k]
     counts = h.counts
     most = wild if wild < k else k
@@ -347,6 +349,8 @@ def _kicker_exists(h: _Hand, r: int, used: int) -> bool:
 
 def _full_houses(h: _Hand, above: int, wild: int) -> list[Move]:
     out: list[Move] = []
+    if h.real + wild < 5:  # a triple and a kicker of two
+        return out
     counts = h.counts
     most = wild if wild < 2 else 2
     for r in range(above + 1, NUM_RANKS):
@@ -394,7 +398,21 @@ def physical_plays(
     hand: int, top: Combo | None = None, rules: Ruleset = DEFAULT_RULES
 ) -> list[Combo]:
     """Every legal play as a distinct (card set, reading) pair."""
-    return list(iter_physical_plays(hand, top, rules))
+    # iter_physical_plays, into a list, a single's card sets made here (the solver lists the
+    # plays of each small hand it meets: most are singles, and a generator each cost more)
+    h = _Hand(hand)
+    mask = h.mask
+    out: list[Combo] = []
+    for group in _move_groups(h, top, rules):
+        for move in group:
+            r = move[1]
+            if move[0] is SINGLE and r < NUM_RANKS:
+                shift = 4 * r
+                for sub in _SUBSETS[mask >> shift & 0xF][1]:
+                    out.append(_combo(SINGLE, r, None, sub << shift, (), None))
+            else:
+                out.extend(_expand(h, move))
+    return out
 
 
 def iter_physical_plays(
