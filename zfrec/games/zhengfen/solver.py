@@ -33,7 +33,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from operator import itemgetter
 
-from zfrec.games.zhengfen.engine.cards import _COUNTER_POINTS as _POINTS
+from zfrec.games.zhengfen.engine.cards import POINTS_BY_COUNTERS as _POINTS
 from zfrec.games.zhengfen.engine.cards import points_of
 from zfrec.games.zhengfen.engine.combos import Combo
 from zfrec.games.zhengfen.engine.game import HandState, PassEvent, PlayEvent, TrickResult

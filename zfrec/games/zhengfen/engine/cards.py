@@ -75,6 +75,7 @@ __all__ = [
     "JOKER_MASK",
     "NO_CARDS",
     "NUM_RANKS",
+    "POINTS_BY_COUNTERS",
     "RANK_ERROR",
     "RANK_NAMES",
     "RANK_SYMBOLS",
@@ -390,13 +391,13 @@ def format_play(mask: int, declarations: Declarations | None = None) -> str:
 
 # The points of every set of counters, by the twelve counter bits side by side (Fives, Tens,
 # Kings): one lookup instead of three counts (the solver asks at every trick it ends).
-_COUNTER_POINTS = tuple(
+POINTS_BY_COUNTERS = tuple(
     5 * (i & 0xF).bit_count() + 10 * (i >> 4 & 0xF).bit_count() + 10 * (i >> 8).bit_count()
     for i in range(1 << 12)
 )
 
 
-def points_of(mask: int, _points: tuple[int, ...] = _COUNTER_POINTS) -> int:
+def points_of(mask: int, _points: tuple[int, ...] = POINTS_BY_COUNTERS) -> int:
     """Counter points in a card set: 5 for each Five, 10 for each Ten and King."""
     return _points[mask >> 8 & 0xF | mask >> 24 & 0xF0 | mask >> 32 & 0xF00]
 

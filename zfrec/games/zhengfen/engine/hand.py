@@ -23,7 +23,7 @@ from zfrec.games.zhengfen.engine.actions import (
     RevealEvent,
     TrickResult,
 )
-from zfrec.games.zhengfen.engine.cards import _COUNTER_POINTS as _POINTS
+from zfrec.games.zhengfen.engine.cards import POINTS_BY_COUNTERS as _POINTS
 from zfrec.games.zhengfen.engine.cards import Declarations, format_cards
 from zfrec.games.zhengfen.engine.combos import DEFAULT_RULES, Category, Combo, readings, resolve
 from zfrec.games.zhengfen.engine.deal import (
