@@ -197,8 +197,20 @@ def test_a_disputed_play_is_judged_both_ways() -> None:
 
 REPAIRED = sorted(
     p for p in (SAMPLES / "broken").glob("*.zfn")
-    if p.stem not in ("round-not-finished", "short-trick", "unreadable-card")
+    # (round-number-skipped is warned only: legal as written, nothing to repair)
+    if p.stem
+    not in ("round-not-finished", "short-trick", "unreadable-card", "round-number-skipped")
 )  # fmt: skip
+
+
+def test_a_skipped_round_number_is_warned_and_legal() -> None:
+    from zfrec.games.shengji.kind import match_of
+
+    [game] = loads((SAMPLES / "broken" / "round-number-skipped.zfn").read_text(encoding="utf-8"))
+    report = validate_match(match_of(game))
+    assert report.errors == 0
+    assert [d.code for d in report.diagnostics] == ["SJ508"]
+    assert audit_match(game).legal
 
 
 @pytest.mark.parametrize("path", REPAIRED, ids=lambda p: p.stem)
