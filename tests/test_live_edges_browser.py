@@ -5,7 +5,8 @@ Screenshots go to test-artifacts/live-edges-*.png.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,41 @@ pytestmark = [
 def shot(page: Any, name: str, full: bool = False) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"live-edges-{name}.png"), full_page=full)
+
+
+@contextmanager
+def writer_and_read_only(tmp_path: Path) -> Iterator[tuple[Any, Any]]:
+    """Two servers on one store file: its writer's client, and the client of one that opens
+    it read-only (a write asked of it is answered a real 503)."""
+    db = tmp_path / "club.db"
+    with (
+        server(f"sqlite:///{db}", tmp_path / "a.log") as (_proc, client),
+        server(f"sqlite:///file:{db}?mode=ro&uri=true", tmp_path / "b.log") as (_ro, client_ro),
+    ):
+        yield client, client_ro
+
+
+def from_read_only(route: Any, client: Any, client_ro: Any) -> Any:
+    """The read-only server's own answer to the request `route` holds for `client`'s."""
+    base, ro = (str(c.base_url).rstrip("/") for c in (client, client_ro))
+    return route.fetch(url=ro + route.request.url.split(base, 1)[1])
+
+
+def read_only_first(client: Any, client_ro: Any) -> Callable[[Any], None]:
+    """A route handler: the first POST is answered by the read-only server (its 503), every
+    other request goes to the writer."""
+    tries: list[int] = []
+
+    def handle(route: Any) -> None:
+        if route.request.method == "POST" and not tries:
+            tries.append(1)
+            refused = from_read_only(route, client, client_ro)
+            assert refused.status == 503
+            route.fulfill(response=refused)
+        else:
+            route.continue_()
+
+    return handle
 
 
 def lose_answers(page: Any, path: str) -> None:
@@ -286,12 +322,7 @@ def test_an_entry_taken_after_all_clears_the_stores_refusal(browser: Any, tmp_pa
     file, read-only), which the page names; its next try is taken, but its answer is lost; the
     try after that is 409 stale with the table one on: the move was in. The 503's line goes
     with it: nothing is wrong any more."""
-    db = tmp_path / "club.db"
-    read_only = f"sqlite:///file:{db}?mode=ro&uri=true"
-    with (
-        server(f"sqlite:///{db}", tmp_path / "a.log") as (_proc, client),
-        server(read_only, tmp_path / "b.log") as (_proc_ro, client_ro),
-    ):
+    with writer_and_read_only(tmp_path) as (client, client_ro):
         made, _auth = dealt_table(client)
         _ctx, a = device(browser)
         a.goto(str(client.base_url).rstrip("/") + made["join"])
@@ -304,9 +335,7 @@ def test_an_entry_taken_after_all_clears_the_stores_refusal(browser: Any, tmp_pa
                 return
             tries.append(1)
             if len(tries) == 1:  # the same request, to the read-only server: its own 503
-                ro = str(client_ro.base_url).rstrip("/")
-                url = ro + route.request.url.split(str(client.base_url).rstrip("/"), 1)[1]
-                route.fulfill(response=route.fetch(url=url))
+                route.fulfill(response=from_read_only(route, client, client_ro))
             elif len(tries) == 2:
                 route.fetch()  # the server takes the move ...
                 route.abort()  # ... and its answer is lost
@@ -337,12 +366,7 @@ def test_sheng_ji_an_entry_answered_503_yet_taken_is_not_refused_when_tapped_aga
     entry (stale), the lead being sent as a first send."""
     match = simulated(tmp_path)
     steps = [s for s in match_steps(match) if s.round == 1]
-    db = tmp_path / "club.db"
-    read_only = f"sqlite:///file:{db}?mode=ro&uri=true"
-    with (
-        server(f"sqlite:///{db}", tmp_path / "a.log") as (_proc, client),
-        server(read_only, tmp_path / "b.log") as (_proc_ro, client_ro),
-    ):
+    with writer_and_read_only(tmp_path) as (client, client_ro):
         base = str(client.base_url).rstrip("/")
         made, _auth = _sj_table_at_lead(client, match.players, steps)
         url = f"/api/tables/{made['id']}"
@@ -357,8 +381,7 @@ def test_sheng_ji_an_entry_answered_503_yet_taken_is_not_refused_when_tapped_aga
                 return
             tries.append(1)
             if len(tries) == 1:
-                ro = str(client_ro.base_url).rstrip("/")
-                refused = route.fetch(url=ro + route.request.url.split(base, 1)[1])
+                refused = from_read_only(route, client, client_ro)
                 assert refused.status == 503  # the read-only server's own answer ...
                 route.fetch()  # ... while the store's writer takes the lead
                 route.fulfill(response=refused)
@@ -396,31 +419,14 @@ def test_sheng_ji_another_phones_play_after_a_503_is_not_taken_for_a_glued_one(
     decide), so A's pair was dropped silently; it is shown stale, the pair kept in the box."""
     match = simulated(tmp_path)
     steps = [s for s in match_steps(match) if s.round == 1]
-    db = tmp_path / "club.db"
-    read_only = f"sqlite:///file:{db}?mode=ro&uri=true"
-    with (
-        server(f"sqlite:///{db}", tmp_path / "a.log") as (_proc, client),
-        server(read_only, tmp_path / "b.log") as (_proc_ro, client_ro),
-    ):
+    with writer_and_read_only(tmp_path) as (client, client_ro):
         base = str(client.base_url).rstrip("/")
         made, _auth = _sj_table_at_lead(client, match.players, steps)
         url = f"/api/tables/{made['id']}"
         seat = str(steps[3].body["seat"])
         a, b = Device(browser, PHONE), Device(browser, PHONE)
         a.page.route("**/events", lambda route: route.abort())  # A hears of no change
-        tries: list[int] = []
-
-        def read_only_first(route: Any) -> None:
-            if route.request.method == "POST" and not tries:
-                tries.append(1)
-                ro = str(client_ro.base_url).rstrip("/")
-                refused = route.fetch(url=ro + route.request.url.split(base, 1)[1])
-                assert refused.status == 503
-                route.fulfill(response=refused)
-            else:
-                route.continue_()
-
-        a.page.route("**/api/tables/*/moves", read_only_first)
+        a.page.route("**/api/tables/*/moves", read_only_first(client, client_ro))
         for d in (a, b):
             d.page.goto(base + made["join"])
             d.page.wait_for_selector("#entry:not(.hidden)")
@@ -453,12 +459,7 @@ def test_sheng_ji_another_phones_calls_after_a_503_are_not_taken_for_these(
     steps = [s for s in match_steps(match) if s.round == 1]
     assert "calls" in steps[3].body
     dealer = str(steps[3].body["seat"])
-    db = tmp_path / "club.db"
-    read_only = f"sqlite:///file:{db}?mode=ro&uri=true"
-    with (
-        server(f"sqlite:///{db}", tmp_path / "a.log") as (_proc, client),
-        server(read_only, tmp_path / "b.log") as (_proc_ro, client_ro),
-    ):
+    with writer_and_read_only(tmp_path) as (client, client_ro):
         base = str(client.base_url).rstrip("/")
         made = client.post(
             "/api/tables",
@@ -473,19 +474,7 @@ def test_sheng_ji_another_phones_calls_after_a_503_are_not_taken_for_these(
             assert r.status_code == 200, r.text
         a, b = Device(browser, PHONE), Device(browser, PHONE)
         a.page.route("**/events", lambda route: route.abort())  # A hears of no change
-        tries: list[int] = []
-
-        def read_only_first(route: Any) -> None:
-            if route.request.method == "POST" and not tries:
-                tries.append(1)
-                ro = str(client_ro.base_url).rstrip("/")
-                refused = route.fetch(url=ro + route.request.url.split(base, 1)[1])
-                assert refused.status == 503
-                route.fulfill(response=refused)
-            else:
-                route.continue_()
-
-        a.page.route("**/api/tables/*/moves", read_only_first)
+        a.page.route("**/api/tables/*/moves", read_only_first(client, client_ro))
         for d in (a, b):
             d.page.goto(base + made["join"])
             d.page.wait_for_selector("#entry:not(.hidden)")
