@@ -316,20 +316,26 @@ def test_audit_html_never_replaces_a_record_it_audits(tmp_path: Path) -> None:
         assert record.read_text(encoding="utf-8") == text
 
 
+def zfn_and_json_audit_pages(text: Path, tmp_path: Path) -> list[str]:
+    """The audit pages `render` writes for the .zfn record `text` and for its JSON copy (read
+    without the places of its parts)."""
+    runner = CliRunner()
+    record = tmp_path / f"{text.stem}.json"
+    assert runner.invoke(app, ["convert", str(text), str(record)]).exit_code == 0
+    pages = []
+    for source, out in ((text, tmp_path / "zfn"), (record, tmp_path / "json")):
+        res = runner.invoke(app, ["render", str(source), "-o", str(out), "--solve-cards", "0"])
+        assert res.exit_code == 0, res.output
+        pages.append((out / "audit.html").read_text(encoding="utf-8"))
+    return pages
+
+
 def test_a_record_without_places_still_shows_each_findings_play(tmp_path: Path) -> None:
     """render reads a JSON record (and publish a stored game) without the places of its parts:
     each finding's play is then found by its round, trick and turn, the same cards as the
     .zfn record's page shows."""
-    runner = CliRunner()
-    text = BROKEN / "throw-cannot-stand.zfn"
-    record = tmp_path / "throw.json"
-    assert runner.invoke(app, ["convert", str(text), str(record)]).exit_code == 0
-    plays = []
-    for source, out in ((text, tmp_path / "zfn"), (record, tmp_path / "json")):
-        res = runner.invoke(app, ["render", str(source), "-o", str(out), "--solve-cards", "0"])
-        assert res.exit_code == 0, res.output
-        page = (out / "audit.html").read_text(encoding="utf-8")
-        plays.append(re.findall(r'<span class="sj-play">([^<]*)</span>', page))
+    pages = zfn_and_json_audit_pages(BROKEN / "throw-cannot-stand.zfn", tmp_path)
+    plays = [re.findall(r'<span class="sj-play">([^<]*)</span>', page) for page in pages]
     assert plays[0] == plays[1] and len(plays[0]) == 7
     assert plays[1][0] == "3♦ 6♦ Q♦" and "6♦ 6♦ 7♦ (held to 7♦)" in plays[1]
 
@@ -347,17 +353,10 @@ def two_roots() -> str:
 def test_a_record_without_places_links_each_finding_to_its_own_root(tmp_path: Path) -> None:
     """A cause without a place is named by its code alone: round 2's findings follow from
     round 2's SJ102, not from round 1's (as the .zfn's page, placed, says)."""
-    runner = CliRunner()
     text = tmp_path / "two.zfn"
     text.write_text(two_roots(), encoding="utf-8")
-    record = tmp_path / "two.json"
-    assert runner.invoke(app, ["convert", str(text), str(record)]).exit_code == 0
-    follows = []
-    for source, out in ((text, tmp_path / "zfn"), (record, tmp_path / "json")):
-        res = runner.invoke(app, ["render", str(source), "-o", str(out), "--solve-cards", "0"])
-        assert res.exit_code == 0, res.output
-        page = (out / "audit.html").read_text(encoding="utf-8")
-        follows.append(re.findall(r'follows from <a href="#f\d+">([^<]*)</a>', page))
+    pages = zfn_and_json_audit_pages(text, tmp_path)
+    follows = [re.findall(r'follows from <a href="#f\d+">([^<]*)</a>', page) for page in pages]
     assert follows[0] == follows[1]
     assert follows[1].count("SJ102 at Round 2, trick 1, turn 1 (Bo Li)") == 5
     assert follows[1].count("SJ102 at Round 1, trick 2, turn 1 (王芳)") == 4
