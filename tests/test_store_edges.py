@@ -265,7 +265,7 @@ def test_correcting_a_sheng_ji_match_renames_a_player_and_counts_its_rounds(
     edited.write_text(exported.replace(old_name, "刘洋"), "utf-8")
     done = runner.invoke(app, ["import", "--replace", "1", str(edited), "--db", store_url])
     assert done.exit_code == 0
-    assert f"({rounds} hands)" in done.stdout
+    assert f"({rounds} rounds)" in done.stdout
     shown = json.loads(runner.invoke(app, ["show", "1", "--db", store_url, "--json"]).stdout)
     assert shown["players"][0] == "刘洋"
     stats = runner.invoke(app, ["stats", "--game", "shengji", "--db", store_url, "--json"])

@@ -322,7 +322,7 @@ def _replace(
         flagged = "" if result.valid else f", flagged with {plural(result.errors, 'error')}"
         out.print(
             f"game {game_id} replaced by the record in {escape(path)} "
-            f"({plural(result.hands, 'hand')}{flagged}) in {escape(where)}"
+            f"({plural(result.hands, result.unit)}{flagged}) in {escape(where)}"
         )
     raise typer.Exit(0 if result.valid else 1)
 
