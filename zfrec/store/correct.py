@@ -131,11 +131,20 @@ def _put_in_place(conn: Connection, game_id: int, digest: str, rows: Rows) -> No
 
 def game_sources(session: Session, *, game_id: int) -> list[tuple[str, int]]:
     """The files (path, position) that hold a stored game, as the store remembers them."""
-    rows = session.connection().execute(
-        select(SOURCE.c.path, SOURCE.c.position)
-        .where(SOURCE.c.game_id == game_id)
-        .order_by(SOURCE.c.path, SOURCE.c.position)
-    )
+    return sources_of(session.connection(), game_id)
+
+
+def sources_of(
+    conn: Connection, game_id: int, unless_hash: str | None = None
+) -> list[tuple[str, int]]:
+    """`game_sources` on a connection, ordered by path and position; none when the stored
+    game's record has the hash `unless_hash` (a live table's record that is the stored one)."""
+    query = select(SOURCE.c.path, SOURCE.c.position).where(SOURCE.c.game_id == game_id)
+    if unless_hash is not None:
+        query = query.join(GAME, GAME.c.id == SOURCE.c.game_id).where(
+            GAME.c.content_hash != unless_hash
+        )
+    rows = conn.execute(query.order_by(SOURCE.c.path, SOURCE.c.position))
     return [(str(p), int(n)) for p, n in rows]
 
 
