@@ -113,6 +113,23 @@ def test_a_skipped_or_repeated_round_number_is_reported_where_it_is(tmp_path: Pa
     assert code == 0  # a warning: the rounds are judged as written
 
 
+def test_a_skipped_or_repeated_hand_number_is_reported_where_it_is(tmp_path: Path) -> None:
+    """Zheng Fen's hands as Sheng ji's rounds (SJ508): ZF406, a warning; judged as written."""
+    text = ZF_SAMPLE.read_text(encoding="utf-8")
+    code, out = _validate_text(tmp_path, text)
+    assert "ZF406" not in out and code == 0
+    lines = text.splitlines(keepends=True)
+    at = next(i for i, x in enumerate(lines) if x.startswith("hand 2 "))
+    lines[at] = "hand 3 " + lines[at][len("hand 2 ") :]
+    code, out = _validate_text(tmp_path, "".join(lines))
+    assert f"{at + 1}:1 warning ZF406 game 1, hand 3: hand 3 follows hand 1: hands are " in out
+    assert "numbered one by one (is hand 2 missing?)\n" in out
+    assert code == 0 and "0 error(s), 1 warning(s)" in out
+    lines[at] = "hand 1 " + lines[at][len("hand 3 ") :]
+    code, out = _validate_text(tmp_path, "".join(lines))
+    assert "hand 1 follows hand 1: hands are numbered one by one\n" in out and code == 0
+
+
 def test_summaries_count_each_games_units_in_its_own_word(tmp_path: Path) -> None:
     sj, zf = str(SJ_SAMPLE), str(ZF_SAMPLE)
     out = runner.invoke(app, ["validate", sj]).output
