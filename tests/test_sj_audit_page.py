@@ -369,3 +369,33 @@ def test_a_finding_of_a_trick_names_no_play() -> None:
     view = audit_view(audit_match(_match(BROKEN / "short-trick.zfn")))
     (finding,) = [f for f in view.findings if f.diagnostic.code == "SJ206"]
     assert (finding.where, finding.play, finding.line) == ("Round 1, trick 4", None, 18)
+
+
+def test_a_finding_of_a_whole_round_links_the_rounds_head(tmp_path: Path) -> None:
+    """The opponents' points written wrong is a finding of the round, of no trick: its link
+    opens the round's replay at its head (step 0, the deal), as a play's opens at its step."""
+    out = tmp_path / "out"
+    res = CliRunner().invoke(app, ["render", str(BROKEN / "wrong-points.zfn"), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    audit = (out / "audit.html").read_text(encoding="utf-8")
+    assert re.search(r'<span class="code">SJ501</span> error at <a href="round-1\.html#step=0">'
+                     r"Round 1</a>", audit), audit  # fmt: skip
+
+
+def test_audit_html_replaces_its_page_whole(tmp_path: Path) -> None:
+    """`audit --html` writes a new page beside the old and renames it over: another name of
+    the old page (a hard link, a reader's open file) keeps the old page whole, and the page
+    keeps its permissions."""
+    import os
+    import stat
+
+    page, other = tmp_path / "audit.html", tmp_path / "yesterday.html"
+    page.write_text("<p>yesterday's audit</p>", encoding="utf-8")
+    page.chmod(0o640)
+    os.link(page, other)
+    res = CliRunner().invoke(app, ["audit", str(BROKEN / "wrong-points.zfn"), "--html", str(page)])
+    assert res.exit_code == 1, res.output
+    assert "SJ501" in page.read_text(encoding="utf-8")
+    assert other.read_text(encoding="utf-8") == "<p>yesterday's audit</p>"
+    assert stat.S_IMODE(page.stat().st_mode) == 0o640
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []

@@ -292,6 +292,8 @@ def _findings(
                 step = steps.get((loc.hand, loc.trick, loc.turn or 1))
                 if step is not None:
                     href += f"#step={step}"
+            elif steps is not None:  # a finding of the whole round: the round's head, its deal
+                href += "#step=0"
         out.append(Finding(anchors[i], d, _where(d, place), loc.seat, play, loc.line, href,
                            chains[i], followers[i]))  # fmt: skip
     return out
