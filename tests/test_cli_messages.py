@@ -261,6 +261,38 @@ def test_an_internal_error_in_a_batch_names_the_file(
     )
 
 
+@pytest.mark.parametrize(
+    ("command", "args", "target"),
+    [
+        ("analyze", ["{good}"], "zfrec.games.zhengfen.analysis.analyze.analyze_game"),
+        ("audit", ["{good}"], "zfrec.games.zhengfen.analysis.audit.audit"),
+        (
+            "classify",
+            ["--game", "shengji", "--trump", "7c", "8d"],
+            "zfrec.games.shengji.commands.classify",
+        ),
+        ("games", ["--db", "{db}"], "zfrec.store.list_games"),
+        ("show", ["1", "--db", "{db}"], "zfrec.store.get_game"),
+    ],
+)
+def test_an_internal_error_under_json_still_prints_one_json_document(
+    tmp_path: Path, files: dict[str, Path], command: str, args: list[str], target: str
+) -> None:
+    """Exit 3 under --json: the command's document of a failure on standard output (valid by
+    its schema, `error` the internal error's report), the one line on standard error."""
+    from tests.test_json_schemas import assert_valid
+
+    db = tmp_path / "club.db"
+    assert runner.invoke(app, ["import", str(files["good"]), "--db", str(db)]).exit_code in (0, 1)
+    argv = [a.format(good=files["good"], db=db) for a in args]
+    done = _crash([command, *argv, "--json"], target)
+    assert done.returncode == 3, done.stderr
+    doc = json.loads(done.stdout)  # one document, nothing else
+    assert_valid(command, doc)
+    assert doc["error"] == done.stderr.strip()
+    assert "RuntimeError: planted fault (a bug in zfrec; " in doc["error"]
+
+
 # --- convert: same file, messages, permissions -------------------------------------------------
 
 

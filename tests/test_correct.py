@@ -410,3 +410,32 @@ def test_game_ids_the_store_cannot_hold_are_bad_arguments(
         assert code == 2, (args, output)
         assert "internal error" not in output, output
         assert "Invalid value for 'game_id'" in output or "Invalid value for '--replace'" in output
+
+
+def test_the_files_of_a_game_are_read_one_way_for_delete_show_and_the_live_table(
+    engine: Engine,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """`game_sources` (delete, show) and the live table's check of a game held by a file
+    (`sources_of` with the table's record hash) read the same rows, in the same order."""
+    from zfrec.store.correct import game_sources, sources_of
+    from zfrec.store.firstpass import canonical_json, sha256
+    from zfrec.store.live import _file_of
+
+    game = night(41)
+    for name in ("b.zfn", "a.zfn"):  # one game, held by two files
+        (tmp_path / name).write_text(dumps([game]), encoding="utf-8")
+        with session(engine) as s:
+            import_file(s, path=tmp_path / name)
+    digest = sha256(canonical_json(game))
+    with session(engine) as s:
+        [row] = list_games(s)
+        files = game_sources(s, game_id=row.id)
+        conn = s.connection()
+        assert files == [(str(tmp_path / "a.zfn"), 1), (str(tmp_path / "b.zfn"), 1)]
+        assert sources_of(conn, row.id) == files
+        assert sources_of(conn, row.id, unless_hash="0" * 64) == files
+        assert sources_of(conn, row.id, unless_hash=digest) == []
+        assert _file_of(conn, row.id, "0" * 64) == str(tmp_path / "a.zfn")
+        assert _file_of(conn, row.id, digest) is None
+        assert sources_of(conn, row.id + 1) == [] and _file_of(conn, row.id + 1, "0" * 64) is None

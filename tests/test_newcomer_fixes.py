@@ -4,6 +4,7 @@ table, and `diff` wording about unknown deals."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from zfrec.cli import app
+from zfrec.errors import NotationError
 from zfrec.live.app import create_app
 from zfrec.record.text import dumps_zfn
 from zfrec.record.zfn import parse_zfn
@@ -48,6 +50,48 @@ def test_full_width_names_and_comments_stay_as_written() -> None:
     assert "Ａｎｎ," in out and "{Ｑｃ 李娜 kept" in out
 
 
+def _wide_seats(text: str) -> str:
+    """`text` with its seat references typed full-width: `２:`, `dealer ２`, `shuffler ２`,
+    `next ２`, `forced ... by ２` and the `[Result]` winners."""
+    out = []
+    for line in text.splitlines(keepends=True):
+        if line.startswith("[Result"):
+            line = re.sub(r"(winners? )([\d, ]+)", lambda m: m[1] + _digits(m[2]), line)
+        elif not line.startswith(("[", "{")):
+            line = re.sub(r"(?<![\w?=])([1-8])(?=\s*[:：])", lambda m: _digits(m[1]), line)
+            line = re.sub(
+                r"\b(dealer|next|by|shuffler)(\s+)([1-8])\b",
+                lambda m: m[1] + m[2] + _digits(m[3]),
+                line,
+            )
+        out.append(line)
+    return "".join(out)
+
+
+def _digits(text: str) -> str:
+    return "".join(_WIDE.get(c, c) for c in text)
+
+
+def test_full_width_seat_references_read_as_plain_in_both_games(tmp_path: Path) -> None:
+    """Every readable sample of both games reads the same with its seats typed `２` etc."""
+    wide_by = 0
+    for path in sorted(SAMPLES.rglob("*.zfn")):
+        text = path.read_text(encoding="utf-8")
+        try:
+            plain = dumps_zfn(parse_zfn(text))
+        except NotationError:  # the broken samples that cannot be read at all
+            continue
+        wide = _wide_seats(text)
+        assert wide != text, path.name
+        wide_by += bool(re.search(" by [１-８]", wide))
+        assert dumps_zfn(parse_zfn(wide)) == plain, path.name
+    assert wide_by > 3  # Sheng ji's failed throws: `forced 3h by ２  ２: 7h`
+    throw = (SAMPLES / "shengji" / "03-failed-throw.zfn").read_text(encoding="utf-8")
+    code, out = _validate_text(tmp_path, _wide_seats(throw))
+    last = "1 file(s), 1 game(s), 1 round(s), 92 move(s): 0 error(s), 0 warning(s), 0 note(s)"
+    assert (code, out.splitlines()[-1]) == (0, last + " - all legal")
+
+
 def _validate_text(tmp_path: Path, text: str) -> tuple[int, str]:
     path = tmp_path / "rec.zfn"
     path.write_text(text, encoding="utf-8")
@@ -67,6 +111,23 @@ def test_a_skipped_or_repeated_round_number_is_reported_where_it_is(tmp_path: Pa
     assert "(is round 2 missing?)" in out
     assert "round 3 follows round 3: rounds are numbered one by one\n" in out
     assert code == 0  # a warning: the rounds are judged as written
+
+
+def test_a_skipped_or_repeated_hand_number_is_reported_where_it_is(tmp_path: Path) -> None:
+    """Zheng Fen's hands as Sheng ji's rounds (SJ508): ZF406, a warning; judged as written."""
+    text = ZF_SAMPLE.read_text(encoding="utf-8")
+    code, out = _validate_text(tmp_path, text)
+    assert "ZF406" not in out and code == 0
+    lines = text.splitlines(keepends=True)
+    at = next(i for i, x in enumerate(lines) if x.startswith("hand 2 "))
+    lines[at] = "hand 3 " + lines[at][len("hand 2 ") :]
+    code, out = _validate_text(tmp_path, "".join(lines))
+    assert f"{at + 1}:1 warning ZF406 game 1, hand 3: hand 3 follows hand 1: hands are " in out
+    assert "numbered one by one (is hand 2 missing?)\n" in out
+    assert code == 0 and "0 error(s), 1 warning(s)" in out
+    lines[at] = "hand 1 " + lines[at][len("hand 3 ") :]
+    code, out = _validate_text(tmp_path, "".join(lines))
+    assert "hand 1 follows hand 1: hands are numbered one by one\n" in out and code == 0
 
 
 def test_summaries_count_each_games_units_in_its_own_word(tmp_path: Path) -> None:

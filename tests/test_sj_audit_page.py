@@ -369,3 +369,80 @@ def test_a_finding_of_a_trick_names_no_play() -> None:
     view = audit_view(audit_match(_match(BROKEN / "short-trick.zfn")))
     (finding,) = [f for f in view.findings if f.diagnostic.code == "SJ206"]
     assert (finding.where, finding.play, finding.line) == ("Round 1, trick 4", None, 18)
+
+
+def test_a_finding_of_a_whole_round_links_the_rounds_head(tmp_path: Path) -> None:
+    """The opponents' points written wrong is a finding of the round, of no trick: its link
+    opens the round's replay at its head (step 0, the deal), as a play's opens at its step."""
+    out = tmp_path / "out"
+    res = CliRunner().invoke(app, ["render", str(BROKEN / "wrong-points.zfn"), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    audit = (out / "audit.html").read_text(encoding="utf-8")
+    assert re.search(r'<span class="code">SJ501</span> error at <a href="round-1\.html#step=0">'
+                     r"Round 1</a>", audit), audit  # fmt: skip
+
+
+def test_audit_html_replaces_its_page_whole(tmp_path: Path) -> None:
+    """`audit --html` writes a new page beside the old and renames it over: another name of
+    the old page (a hard link, a reader's open file) keeps the old page whole, and the page
+    keeps its permissions."""
+    import os
+    import stat
+
+    page, other = tmp_path / "audit.html", tmp_path / "yesterday.html"
+    page.write_text("<p>yesterday's audit</p>", encoding="utf-8")
+    page.chmod(0o640)
+    os.link(page, other)
+    res = CliRunner().invoke(app, ["audit", str(BROKEN / "wrong-points.zfn"), "--html", str(page)])
+    assert res.exit_code == 1, res.output
+    assert "SJ501" in page.read_text(encoding="utf-8")
+    assert other.read_text(encoding="utf-8") == "<p>yesterday's audit</p>"
+    assert stat.S_IMODE(page.stat().st_mode) == 0o640
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def _lines_shown(page: str) -> list[tuple[int, str | None]]:
+    """Each finding's record line on an audit page, with the line's text where it is shown
+    (its suits written back as letters)."""
+    glyphs = str.maketrans("♠♥♦♣", "shdc")
+    found = re.findall(r'\(record line (\d+)(?:\)|:</span> <code class="sj-line">([^<]*)</code>)',
+                       page)  # fmt: skip
+    return [
+        (int(n), re.sub(r"10(?=[shdc])", "T", text.translate(glyphs)) if text else None)
+        for n, text in found
+    ]
+
+
+def test_pages_of_records_read_without_their_text_show_the_lines_of_its_zfn(
+    tmp_path: Path,
+) -> None:
+    """A stored game (publish) and a JSON record (render) have no text of their own: their
+    audit pages show the lines of the .zfn text that `zfrec export` and `zfrec convert` give,
+    each line's text beside its number; the numbers are those of that text's own page."""
+    runner = CliRunner()
+    loose = tmp_path / "loose.zfn"  # not in canonical form: the export's lines are others
+    text = (BROKEN / "throw-cannot-stand.zfn").read_text(encoding="utf-8")
+    loose.write_text(text.replace("\n\n", "\n\n\n\n", 1).replace(":  ", ":   "), encoding="utf-8")
+    db = str(tmp_path / "club.db")
+    assert runner.invoke(app, ["import", "--db", db, str(loose)]).exit_code == 1
+    exported = tmp_path / "exported.zfn"
+    assert runner.invoke(app, ["export", "1", "--db", db, "--out", str(exported)]).exit_code == 0
+    res = runner.invoke(app, ["publish", "--db", db, "--out", str(tmp_path / "site")])
+    assert res.exit_code == 0, res.output
+    stored = (tmp_path / "site" / "games" / "1" / "audit.html").read_text(encoding="utf-8")
+    as_json = tmp_path / "loose.json"
+    assert runner.invoke(app, ["convert", str(loose), str(as_json)]).exit_code == 0
+    for source, out in ((exported, "zfn"), (as_json, "json"), (loose, "loose")):
+        res = runner.invoke(app, ["render", str(source), "-o", str(tmp_path / out)])
+        assert res.exit_code == 0, res.output
+    pages = {n: (tmp_path / n / "audit.html").read_text(encoding="utf-8")
+             for n in ("zfn", "json", "loose")}  # fmt: skip
+    lines = exported.read_text(encoding="utf-8").splitlines()
+    of_text = _lines_shown(pages["zfn"])
+    assert len(of_text) == 7 and all(t is None for _, t in of_text)
+    expect = [(n, lines[n - 1].strip()) for n, _ in of_text]
+    assert _lines_shown(stored) == _lines_shown(pages["json"]) == expect
+    assert "its lines are those of its .zfn text" in stored
+    assert "its lines are those of its .zfn text" not in pages["zfn"]
+    loose_lines = _lines_shown(pages["loose"])  # the file's own lines: two further down
+    assert [n for n, _ in loose_lines] == [n + 2 for n, _ in of_text]

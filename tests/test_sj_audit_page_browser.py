@@ -122,3 +122,57 @@ def test_a_finding_opens_its_replay_at_the_play(browser: Any, pages: dict[str, P
         assert errors == []
     finally:
         page.close()
+
+
+def test_a_finding_of_a_whole_round_opens_the_round_at_its_head(
+    browser: Any, tmp_path: Path
+) -> None:
+    """The opponents' points written wrong (SJ501, no trick) opens round 1's replay at step 0,
+    the deal, on a phone; the page with the link shown is kept as a screenshot."""
+    out = tmp_path / "points"
+    res = CliRunner().invoke(app, ["render", str(BROKEN / "wrong-points.zfn"), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    page, errors = _open(browser, out / "audit.html", (390, 844))
+    try:
+        finding = page.locator("ul.sj-findings > li", has_text="SJ501")
+        assert finding.count() == 1
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "sj-audit-points-390.png"), full_page=True)
+        link = finding.locator("a").first
+        assert link.inner_text() == "Round 1" and link.is_visible()
+        link.click()
+        page.wait_for_load_state()
+        assert page.url.endswith("round-1.html#step=0")
+        assert page.locator("#pos").inner_text().startswith("step 0 / ")
+        assert page.locator("#slider").input_value() == "0"
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_a_json_records_audit_page_shows_its_zfn_lines_on_a_phone(
+    browser: Any, tmp_path: Path
+) -> None:
+    """render of a JSON record: each finding shows its line of the .zfn text, which wraps
+    within the phone's width; the note says whose lines they are."""
+    record = tmp_path / "throw.json"
+    runner = CliRunner()
+    throw = BROKEN / "throw-cannot-stand.zfn"
+    assert runner.invoke(app, ["convert", str(throw), str(record)]).exit_code == 0
+    res = runner.invoke(app, ["render", str(record), "-o", str(tmp_path / "out")])
+    assert res.exit_code == 0, res.output
+    page, errors = _open(browser, tmp_path / "out" / "audit.html", (390, 844))
+    try:
+        lines = page.locator("ul.sj-findings code.sj-line")
+        assert lines.count() == page.locator("ul.sj-findings > li").count() == 7
+        assert lines.first.is_visible() and "3♦ 6♦ Q♦" in lines.first.inner_text()
+        assert page.evaluate(
+            "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+        )
+        assert page.evaluate(WIDE) == []
+        assert page.locator(".sj-text-note").is_visible()
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "sj-audit-json-390.png"), full_page=True)
+        assert errors == []
+    finally:
+        page.close()

@@ -216,7 +216,8 @@ def test_ctrl_c_during_an_import_says_what_was_stored(tmp_path: Path, as_json: b
     # the signal lands in the big file, or (on a busy machine) just after the small one
     said = {
         f"interrupted while importing {big}: nothing of it was stored",
-        f"interrupted after importing {small}: the files up to it were imported",
+        f"interrupted after importing {small}: the files up to it were imported; the 1 "
+        "file(s) after it were not imported",
     }
     if as_json:
         doc = json.loads(out)
@@ -227,6 +228,69 @@ def test_ctrl_c_during_an_import_says_what_was_stored(tmp_path: Path, as_json: b
         assert "1 game(s) added" in out
         [line] = err.strip().splitlines()
         assert line.removeprefix("error: ") in said
+
+
+@pytest.mark.parametrize("as_json", [True, False])
+def test_an_import_stopped_by_the_database_says_what_was_and_was_not_stored(
+    store_url: str, tmp_path: Path, as_json: bool
+) -> None:
+    """The database refuses a write in the second of three files (its `play` table is dropped
+    while the file is being read: a FIFO lets the test act at that moment): the first file's
+    game stays stored, nothing of the others is, and the output says exactly that, in JSON and
+    in text. SQLite's refusal (`no such table`) fails each file that follows alone; PostgreSQL's
+    (`relation does not exist`, no fault of the store's state) stops the run there."""
+    import threading
+
+    from sqlalchemy import create_engine, text
+
+    first, third = SAMPLES / "02-three-players.zfn", SAMPLES / "03-five-players.zfn"
+    fifo = tmp_path / "second.zfn"
+    os.mkfifo(fifo)
+    engine = create_engine(store_url)
+
+    def feed() -> None:
+        with open(fifo, "w", encoding="utf-8") as w:  # opens once the import opens the file
+            with engine.begin() as conn:
+                if conn.dialect.name == "postgresql":  # never wait for ever on a lock
+                    conn.execute(text("SET lock_timeout = '20s'"))
+                conn.execute(text("DROP TABLE play"))
+            w.write((SAMPLES / "04-six-players.zfn").read_text("utf-8"))
+
+    feeder = threading.Thread(target=feed)
+    feeder.start()
+    args = ["import", str(first), str(fifo), str(third), "--db", store_url]
+    done = zfrec(*args, *(["--json"] if as_json else []))
+    feeder.join(timeout=60)
+    with engine.connect() as conn:  # what the store really holds: the first file's game alone
+        stored = conn.execute(text("SELECT path FROM game_source")).scalars().all()
+        games = conn.execute(text("SELECT count(*) FROM game")).scalar()
+    engine.dispose()
+    assert (games, [Path(p).name for p in stored]) == (1, [first.name])
+    doc = json.loads(done.stdout) if as_json else None
+    if doc is not None:
+        assert [(f["path"], f["added"]) for f in doc["files"]] == [(str(first), 1)]
+        assert doc["summary"]["added"] == 1
+    else:
+        assert ": 1 game(s) added (2 hand(s)), " in done.stdout
+    if store_url.startswith("sqlite"):
+        assert done.returncode == 1, done.stderr
+        failed = [str(fifo), str(third)]
+        if doc is not None:
+            assert [f["path"] for f in doc["failed"]] == failed and doc["not_imported"] == []
+        else:
+            said = [x.split(": could not store the file")[0] for x in done.stderr.splitlines()]
+            assert said == [f"error: {f}" for f in failed]
+        return
+    assert done.returncode == 2, done.stderr
+    [line] = done.stderr.splitlines()
+    assert line.startswith('error: database error: relation "play" does not exist'), line
+    assert line.endswith(
+        f"while importing {fifo}: nothing of it was stored; the 1 file(s) after it were not "
+        "imported"
+    )
+    if doc is not None:
+        assert doc["failed"] == [] and doc["not_imported"] == [str(fifo), str(third)]
+        assert doc["summary"]["error"] == line.removeprefix("error: ")
 
 
 # correcting a stored Sheng ji match -------------------------------------------------------------
@@ -265,7 +329,7 @@ def test_correcting_a_sheng_ji_match_renames_a_player_and_counts_its_rounds(
     edited.write_text(exported.replace(old_name, "刘洋"), "utf-8")
     done = runner.invoke(app, ["import", "--replace", "1", str(edited), "--db", store_url])
     assert done.exit_code == 0
-    assert f"({rounds} hands)" in done.stdout
+    assert f"({rounds} rounds)" in done.stdout
     shown = json.loads(runner.invoke(app, ["show", "1", "--db", store_url, "--json"]).stdout)
     assert shown["players"][0] == "刘洋"
     stats = runner.invoke(app, ["stats", "--game", "shengji", "--db", store_url, "--json"])

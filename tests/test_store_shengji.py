@@ -449,3 +449,25 @@ def test_an_edited_match_is_recognised_as_a_correction(engine: Engine, tmp_path:
     (comment,) = _rows(engine, "SELECT comment FROM sj_play WHERE comment IS NOT NULL")
     assert comment[0] == "the scorer's note, added later"
     assert counts(engine)["game"] == 1 and _sj_counts(engine)["sj_round"] == len(game.rounds)
+
+
+def test_import_summaries_count_a_match_in_rounds(store_url: str) -> None:
+    """`import --replace` and an import that stores nothing name a match's unit, the round."""
+    fine, broken = SAMPLES / "01-bashifen-match.zfn", SAMPLES / "broken" / "wrong-dealer.zfn"
+    first = runner.invoke(app, ["import", "--db", store_url, str(fine)])
+    assert first.exit_code == 0, first.output
+    assert "1 game(s) added (17 round(s))" in first.stdout
+    replaced = runner.invoke(
+        app, ["import", "--db", store_url, "--replace", "1", str(SAMPLES / "02-no-trump.zfn")]
+    )
+    assert replaced.exit_code == 0, replaced.output
+    assert "(2 rounds) in " in replaced.stdout and "hand" not in replaced.stdout
+    as_json = runner.invoke(
+        app, ["import", "--db", store_url, "--replace", "1", str(fine), "--json"]
+    )
+    assert json.loads(as_json.stdout)["hands"] == 17 and "unit" not in json.loads(as_json.stdout)
+    skipped = runner.invoke(app, ["import", "--db", store_url, "--only-valid", str(broken)])
+    assert skipped.exit_code == 1, skipped.output
+    assert "0 game(s) added (0 round(s))" in skipped.stdout and "hand" not in skipped.stdout
+    again = runner.invoke(app, ["import", "--db", store_url, str(fine)])
+    assert "0 game(s) added (0 round(s)), 1 already stored" in again.stdout

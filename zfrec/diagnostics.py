@@ -61,6 +61,7 @@ CODES: dict[str, CodeInfo] = {
     "ZF403": CodeInfo("error", "recorded result differs", "R12"),
     "ZF404": CodeInfo("error", "hand played after the game ended", "R12"),
     "ZF405": CodeInfo("error", "wrong number of players", "R1"),
+    "ZF406": CodeInfo("warning", "hand number skipped or repeated", None),
     # Sheng ji (zfrec.games.shengji.replayer); rules are RULES-SHENGJI.md's
     "SJ101": CodeInfo("error", "not a lead: more than one suit", "R6"),
     "SJ102": CodeInfo("error", "seat does not hold the cards", "R2"),

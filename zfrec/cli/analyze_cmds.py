@@ -545,6 +545,7 @@ def _write_audit_page(
     Written whole or not at all."""
     from markupsafe import Markup
 
+    from zfrec.cli.simulate_cmds import write_atomic
     from zfrec.games.zhengfen.pages.analysis import audit_file  # HTML only when asked for
 
     if not reports:  # every file unreadable: each said so, and the run exits 2
@@ -573,7 +574,7 @@ def _write_audit_page(
         err.print(f"warning: {count} {title_} game(s) are left out of {html_out}: "
                   "their audit pages come later", markup=False)  # fmt: skip
     try:
-        html_out.write_text(audit_file(title, sections, styles), encoding="utf-8")
+        write_atomic(html_out, audit_file(title, sections, styles))  # never a half page
     except OSError as exc:
         fail(file_problem(str(html_out), exc, "write"))
 

@@ -17,6 +17,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar, cast
 
+import click
 import typer
 from rich.console import Console
 from rich.markup import escape
@@ -151,6 +152,8 @@ _FAILURE_JSON: ContextVar[tuple[FailureDocument, dict[str, Any]] | None] = Conte
     "failure_json", default=None
 )
 _Command = TypeVar("_Command", bound=Callable[..., Any])
+# what a command raises to end on purpose (typer.Exit is click's Exit, a RuntimeError)
+_CLICK_EXITS = (click.exceptions.Exit, click.exceptions.Abort, click.exceptions.ClickException)
 FAILURE_ATTR = "json_failure"  # a wrapped command's document (typer's callback copies it)
 
 
@@ -158,7 +161,9 @@ def json_on_failure(document: FailureDocument) -> Callable[[_Command], _Command]
     """Wrap a command that takes `--json` (its parameter `as_json`): given --json, an input
     error (`fail`, exit 2) before the command prints its document prints `document(message,
     params)` instead, on standard output, as well as the one line on standard error. The
-    command's document with nothing in it and an `error` (README.md, `--json`)."""
+    command's document with nothing in it and an `error` (README.md, `--json`). So does an
+    unexpected exception (exit 3), with the internal error's report as `error`; its one line
+    on standard error follows (zfrec.cli.main)."""
 
     def wrap(command: _Command) -> _Command:
         @functools.wraps(command)
@@ -166,6 +171,10 @@ def json_on_failure(document: FailureDocument) -> Callable[[_Command], _Command]
             token = _FAILURE_JSON.set((document, params) if params.get("as_json") else None)
             try:
                 return command(*args, **params)
+            except Exception as exc:
+                if _FAILURE_JSON.get() is not None and not isinstance(exc, _CLICK_EXITS):
+                    print_json(document(internal_error(exc), params))
+                raise
             finally:
                 _FAILURE_JSON.reset(token)
 

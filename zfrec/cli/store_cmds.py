@@ -26,6 +26,8 @@ from rich.progress import (
 from rich.table import Table
 
 from zfrec.cli.common import (
+    EXIT_INPUT,
+    EXIT_INTERNAL,
     JSON_HELP,
     err,
     fail,
@@ -165,6 +167,8 @@ def import_cmd(
     results: list[ImportResult] = []
     failed: list[dict[str, str]] = []
     stopped: tuple[str, int] | None = None  # why the run stopped part way, and its exit code
+    not_imported: list[str] = []  # the file it stopped in (unless stored), and those after it
+    bug: BaseException | None = None  # an unexpected exception that stopped it (exit 3)
     shown = err.is_terminal
     progress = Progress(
         TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
@@ -185,8 +189,12 @@ def import_cmd(
                     _import_one(s_args, path, then, progress, task, results, failed)
             except BaseException as exc:  # the files before this one stay stored: say which
                 finished = len(results) + len(failed) > done  # Ctrl-C just after it was stored
-                if (stopped := _stopped(exc, path, finished)) is None:
+                later = files[index + 1 :]
+                if (stopped := _stopped(exc, path, finished, len(later))) is None:
                     raise
+                not_imported = ([] if finished else [path_text(path)]) + list(map(path_text, later))
+                if stopped[1] == EXIT_INTERNAL:
+                    bug = exc  # raised again once the document is written: exit 3, its report
                 break
         where = _where(engine)
     summary = _import_summary(results, failed)
@@ -195,7 +203,7 @@ def import_cmd(
     if as_json:
         print_json(
             {"database": where, "files": [r.to_json() for r in results], "failed": failed}
-            | {"summary": summary}
+            | {"summary": summary, "not_imported": not_imported}
         )
     elif stopped is None or results or failed:  # stopped at the first file: its line alone
         for f in failed:
@@ -211,6 +219,8 @@ def import_cmd(
             f"{t['unreadable']} unreadable, {len(failed)} file(s) failed",
             markup=True,
         )
+    if bug is not None:
+        raise bug  # the internal error's one-line report (zfrec.cli.main), exit 3
     if stopped is not None:
         fail(stopped[0], stopped[1])
     findings = failed or summary["unreadable"] or summary["flagged"] or summary["skipped"]
@@ -260,23 +270,31 @@ def _import_one(
             _print_import(results[-1], a.only_valid)
 
 
-def _stopped(exc: BaseException, path: str, finished: bool) -> tuple[str, int] | None:
-    """Why an import stopped at `path` (`finished`: just after it), in one line, with its exit
-    code: Ctrl-C (130), or a store that cannot be used now (2: locked, gone, full); None for
-    anything else (a bug, raised)."""
+def _stopped(exc: BaseException, path: str, finished: bool, later: int) -> tuple[str, int] | None:
+    """Why an import stopped at `path` (`finished`: just after it; `later` files were not
+    reached), in one line, with its exit code: Ctrl-C (130), a store that cannot be used now
+    (2: locked, gone, full), the database refusing otherwise (2), an unexpected exception (3:
+    a bug, whose report follows); None for an exit the command chose (raised)."""
+    from click.exceptions import Abort, ClickException, Exit
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from zfrec.store.faults import store_fault
+
     if isinstance(exc, KeyboardInterrupt):
         why, code = "interrupted", 130
+    elif isinstance(exc, SQLAlchemyError):
+        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+        why, code = (store_fault(exc) or f"database error: {reason}") + ",", EXIT_INPUT
+    elif isinstance(exc, Exception) and not isinstance(exc, (Exit, Abort, ClickException)):
+        what = f"{type(exc).__name__}: {exc}".strip().rstrip(":").splitlines()[0][:200]
+        why, code = f"internal error ({what})", EXIT_INTERNAL
     else:
-        from sqlalchemy.exc import SQLAlchemyError
-
-        from zfrec.store.faults import store_fault
-
-        if not isinstance(exc, SQLAlchemyError) or (fault := store_fault(exc)) is None:
-            return None
-        why, code = fault + ",", 2
+        return None
+    rest = f"; the {later} file(s) after it were not imported" if later else ""
     if finished:
-        return f"{why} after importing {path_text(path)}: the files up to it were imported", code
-    return f"{why} while importing {path_text(path)}: nothing of it was stored", code
+        done = f"{why} after importing {path_text(path)}: the files up to it were imported"
+        return done + rest, code
+    return f"{why} while importing {path_text(path)}: nothing of it was stored{rest}", code
 
 
 def _replace(
@@ -322,7 +340,7 @@ def _replace(
         flagged = "" if result.valid else f", flagged with {plural(result.errors, 'error')}"
         out.print(
             f"game {game_id} replaced by the record in {escape(path)} "
-            f"({plural(result.hands, 'hand')}{flagged}) in {escape(where)}"
+            f"({plural(result.hands, result.unit)}{flagged}) in {escape(where)}"
         )
     raise typer.Exit(0 if result.valid else 1)
 

@@ -102,15 +102,19 @@ def kind_of(game: Game) -> GameKind:
 
 def units_text(counts: Mapping[str, int]) -> str:
     """How many hands/rounds a summary counted, each game's in its own word (`GameKind.unit`):
-    `counts` maps a unit word to its count, in the order met; none counted reads as the default
-    kind's (`0 hand(s)`).
+    `counts` maps a unit word to its count, in the order met (a word counted 0 names the
+    kind of games met but not counted, such as Sheng ji games skipped: `0 round(s)`, unless
+    another word has a count); none at all reads as the default kind's (`0 hand(s)`).
 
-    >>> units_text({"hand": 12, "round": 3}), units_text({})
-    ('12 hand(s), 3 round(s)', '0 hand(s)')
+    >>> units_text({"hand": 12, "round": 3}), units_text({"hand": 0, "round": 3})
+    ('12 hand(s), 3 round(s)', '3 round(s)')
+    >>> units_text({"round": 0}), units_text({})
+    ('0 round(s)', '0 hand(s)')
     """
     if not counts:
         return f"0 {find_kind(DEFAULT_KIND).unit}(s)"
-    return ", ".join(f"{n} {unit}(s)" for unit, n in counts.items())
+    counted = {unit: n for unit, n in counts.items() if n} or counts
+    return ", ".join(f"{n} {unit}(s)" for unit, n in counted.items())
 
 
 def kind_of_preset(preset: str) -> GameKind:

@@ -8,6 +8,8 @@ to a player's (FORMAT.md, Seat references).
 
 from __future__ import annotations
 
+import unicodedata
+
 from zfrec.errors import SeatError
 from zfrec.record.lexer import COLON, STRING, WORD, SyntaxFail, Token, split_annotation
 from zfrec.record.model import name_key, seat_of
@@ -99,6 +101,8 @@ class Seats:
         return (f"{message}; {hint}" if hint else message), matches
 
     def _is_seat_word(self, text: str) -> bool:
+        if not text.isascii():  # full-width digits (`２`), as cards' (zfrec.cardwords)
+            text = unicodedata.normalize("NFKC", text)
         return text in self.exact or text in self.all_numbers or name_key(text) in self.keys
 
     def merge_names(self, tokens: list[Token], start: int) -> list[Token]:

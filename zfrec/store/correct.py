@@ -18,6 +18,7 @@ from sqlmodel import Session
 
 from zfrec.diagnostics import WrittenDiagnostic
 from zfrec.errors import NotationError, ZfrecError
+from zfrec.games import find_kind
 from zfrec.jsonview import dump
 from zfrec.record import Game, iter_records
 from zfrec.store.db import StoreError
@@ -48,10 +49,13 @@ class Replaced:
     warnings: int
     hands: int
     diagnostics: tuple[WrittenDiagnostic, ...] = ()
+    unit: str = "hand"  # what `hands` counts, in the game's word (GameKind.unit: "round")
 
     def to_json(self) -> dict[str, Any]:
-        """What `zfrec import --replace --json` writes: its fields."""
+        """What `zfrec import --replace --json` writes: its fields (`unit` aside: the JSON
+        counts the game's hands or rounds in `hands`)."""
         data: dict[str, Any] = dump(self)
+        del data["unit"]
         return data
 
 
@@ -89,9 +93,10 @@ def replace_game(session: Session, *, game_id: int, path: str | Path) -> Replace
     rows = game_rows(source, 1, text, game, report)
     # hands or rounds: the units the kind stores (a Sheng ji match keeps no Zheng Fen hands)
     facts = (report.ok, errors, warnings, len(rows.hands), tuple(rows.diagnostics))
+    unit = find_kind(game.kind).unit
     if row.content_hash == digest:
         replace_sources(conn, source, [(1, game_id)])
-        return Replaced(game_id, str(path), False, *facts)
+        return Replaced(game_id, str(path), False, *facts, unit=unit)
     other = conn.execute(select(GAME.c.id).where(GAME.c.content_hash == digest)).scalar()
     if other is not None:
         raise StoreError(
@@ -101,7 +106,7 @@ def replace_game(session: Session, *, game_id: int, path: str | Path) -> Replace
     _put_in_place(conn, game_id, digest, rows)
     replace_sources(conn, source, [(1, game_id)])
     _replace_unreadable(conn, source, [])
-    return Replaced(game_id, str(path), True, *facts)
+    return Replaced(game_id, str(path), True, *facts, unit=unit)
 
 
 def replace_record(session: Session, *, game_id: int, game: Game, digest: str) -> None:
@@ -126,11 +131,20 @@ def _put_in_place(conn: Connection, game_id: int, digest: str, rows: Rows) -> No
 
 def game_sources(session: Session, *, game_id: int) -> list[tuple[str, int]]:
     """The files (path, position) that hold a stored game, as the store remembers them."""
-    rows = session.connection().execute(
-        select(SOURCE.c.path, SOURCE.c.position)
-        .where(SOURCE.c.game_id == game_id)
-        .order_by(SOURCE.c.path, SOURCE.c.position)
-    )
+    return sources_of(session.connection(), game_id)
+
+
+def sources_of(
+    conn: Connection, game_id: int, unless_hash: str | None = None
+) -> list[tuple[str, int]]:
+    """`game_sources` on a connection, ordered by path and position; none when the stored
+    game's record has the hash `unless_hash` (a live table's record that is the stored one)."""
+    query = select(SOURCE.c.path, SOURCE.c.position).where(SOURCE.c.game_id == game_id)
+    if unless_hash is not None:
+        query = query.join(GAME, GAME.c.id == SOURCE.c.game_id).where(
+            GAME.c.content_hash != unless_hash
+        )
+    rows = conn.execute(query.order_by(SOURCE.c.path, SOURCE.c.position))
     return [(str(p), int(n)) for p, n in rows]
 
 

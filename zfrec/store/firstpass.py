@@ -25,6 +25,7 @@ from sqlalchemy import Connection, Engine, select
 from zfrec.batch import Piece, pieces, worker_pool
 from zfrec.diagnostics import Diagnostic
 from zfrec.errors import NotationError, ZfrecError
+from zfrec.games import DEFAULT_KIND
 from zfrec.record import Game, dumps, iter_records
 from zfrec.store.db import READONLY, make_engine
 from zfrec.store.rows import Rows, game_rows
@@ -58,6 +59,7 @@ class Judged:
     ok: bool = True
     skipped: list[Diagnostic] | None = None  # errors, and --only-valid: kept out
     players: tuple[str, ...] = ()
+    kind: str = DEFAULT_KIND  # the game's kind: its unit word names its hands or rounds
     event: str | None = None  # with the date and players, what a correction is recognised by
     date: str | None = None
     rows: bytes | Rows | None = None  # of a game to store; from a worker, pickled (digest, Rows)
@@ -106,7 +108,7 @@ def judge_items(
             error = NotationError(exc.message, exc.location)
             out.append(Judged(number, notation_diagnostic(error, path, number)))
             continue
-        judged = Judged(number, digest=sha256(text), players=tuple(item.players))
+        judged = Judged(number, digest=sha256(text), players=tuple(item.players), kind=item.kind)
         judged.event, judged.date = item.event, item.date
         out.append(judged)
         games.append((judged, text, item))

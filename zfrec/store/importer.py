@@ -30,7 +30,7 @@ from sqlmodel import Session, SQLModel
 
 from zfrec.diagnostics import Diagnostic, WrittenDiagnostic
 from zfrec.errors import NotationError, ZfrecError, path_text
-from zfrec.games import find_kind
+from zfrec.games import DEFAULT_KIND, find_kind
 from zfrec.gctuning import young_threshold
 from zfrec.jsonview import dump
 from zfrec.record import Game, iter_records
@@ -115,6 +115,7 @@ class _Entry:
     ok: bool = True
     skipped: list[Diagnostic] | None = None  # --only-valid: the errors that kept it out
     key: Key | None = None  # event, date and players of a new game (zfrec.store.recognise)
+    kind: str = DEFAULT_KIND  # its unit word names what the summary counts (0 round(s))
 
 
 @dataclass(slots=True)
@@ -229,7 +230,7 @@ def _read_file(
         if j.unreadable is not None:
             read.unreadable.append(j.unreadable)
             continue
-        entry = _Entry(j.number, j.digest, spooled=False)
+        entry = _Entry(j.number, j.digest, spooled=False, kind=j.kind)
         if not (j.known or j.digest in seen):
             entry.ok = j.ok
             if j.skipped is not None:
@@ -314,6 +315,7 @@ def _write_file(
     replaced: list[int] = []
     units: dict[str, int] = {}
     for entry in read.entries:
+        units.setdefault(find_kind(entry.kind).unit, 0)  # a summary of none names its unit
         rows: Rows | None = None
         if entry.rows is not None:  # kept for a retry too, as the spool is
             rows = entry.rows

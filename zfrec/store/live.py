@@ -21,7 +21,7 @@ from sqlmodel import Session
 
 from zfrec.games import NotSupported
 from zfrec.record import Game
-from zfrec.store.correct import replace_record
+from zfrec.store.correct import replace_record, sources_of
 from zfrec.store.db import StoreError
 from zfrec.store.firstpass import canonical_json, sha256
 from zfrec.store.importer import delete_game, store_game
@@ -258,13 +258,8 @@ def _remember(conn: Connection, table_id: str, digest: str | None) -> None:
 def _file_of(conn: Connection, game_id: int, digest: str) -> str | None:
     """The first file that holds stored game `game_id`, where the game's record is not the one
     of hash `digest`; None when no file holds it, or it is that record already."""
-    held = conn.execute(
-        select(SOURCE.c.path)
-        .join(GAME, GAME.c.id == SOURCE.c.game_id)
-        .where(SOURCE.c.game_id == game_id, GAME.c.content_hash != digest)
-        .order_by(SOURCE.c.path, SOURCE.c.position)
-    ).first()
-    return None if held is None else str(held.path)
+    held = sources_of(conn, game_id, unless_hash=digest)
+    return held[0][0] if held else None
 
 
 def _shared(conn: Connection, table_id: str, game_id: int) -> bool:

@@ -16,7 +16,7 @@ HTML comes from templates/sj_audit*.j2 (autoescape on), in the look of Zheng Fen
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from markupsafe import Markup
@@ -65,6 +65,7 @@ class Finding:
     href: str | None
     causes: tuple[Cause, ...] = ()
     followers: int = 0  # how many findings follow from this one
+    text: str | None = None  # the line itself, where the page shows a text the reader has not
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +151,7 @@ class SjAuditView:
     result: tuple[Figure, ...] = ()  # [Result]'s final levels and winners
     game_href: str | None = None
     index_href: str | None = None
+    record_text: bool = False  # lines are of the record's .zfn text (not a file it was read from)
 
     @property
     def legal(self) -> bool:
@@ -185,10 +187,13 @@ def audit_view(
     prefix: str = "",
     steps: Steps | None = None,
     round_href: str | None = None,
+    record_lines: Sequence[str] | None = None,
 ) -> SjAuditView:
     """The page's view of one audit. `steps` and `round_href` (`round-{}.html`) link each
     finding to its replay step, where the replays are beside the page (render's audit.html);
-    without them findings link only to one another."""
+    without them findings link only to one another. `record_lines`: the lines of the .zfn
+    text the record was read from, where the reader has no such file (a stored game, a JSON
+    record): each finding shows its line."""
     match = report.match
     players = list(match.players)
     rules = report.report.rules
@@ -197,6 +202,9 @@ def audit_view(
     view = SjAuditView(report, prefix, title, players, f"Sheng ji, {preset}")
     places = _places(match)
     view.findings = _findings(report, places, prefix, steps, round_href)
+    if record_lines is not None:
+        view.record_text = True
+        view.findings = [_with_text(f, record_lines) for f in view.findings]
     view.repairs = [_repair(r, players) for r in report.repairs]
     view.disputes = [
         _dispute(d, players, f"{prefix}d{i}") for i, d in enumerate(report.disputes, 1)
@@ -292,9 +300,17 @@ def _findings(
                 step = steps.get((loc.hand, loc.trick, loc.turn or 1))
                 if step is not None:
                     href += f"#step={step}"
+            elif steps is not None:  # a finding of the whole round: the round's head, its deal
+                href += "#step=0"
         out.append(Finding(anchors[i], d, _where(d, place), loc.seat, play, loc.line, href,
                            chains[i], followers[i]))  # fmt: skip
     return out
+
+
+def _with_text(f: Finding, lines: Sequence[str]) -> Finding:
+    if f.line is None or not 0 < f.line <= len(lines):
+        return f
+    return replace(f, text=lines[f.line - 1].strip())
 
 
 def _unplaced(diags: Sequence[Diagnostic], c: DiagCause, i: int) -> int | None:

@@ -519,6 +519,23 @@ def _change_text(rnd: SjRound, result: Any, players: list[str]) -> str:
     return ""
 
 
+def _with_places(match: SjMatch) -> tuple[str | None, SjMatch]:
+    """A record read without the places of its parts (a stored game, a JSON record), read
+    again from its .zfn text (as `zfrec export` and `zfrec convert` write it), so that its
+    audit's findings point at lines of that text: (the text, the record with its places).
+    A record with places is returned as it is, with no text."""
+    if match.pos is not None or any(r.pos is not None for r in match.rounds):
+        return None, match
+    from zfrec.games.shengji.kind import match_of
+    from zfrec.games.shengji.notation import dumps_sj
+    from zfrec.record import loads
+
+    text = dumps_sj(match)
+    [again] = loads(text)
+    located = match_of(again)
+    return (text, located) if located == match else (None, match)  # the text holds it all
+
+
 def render_shengji_files(
     match: SjMatch,
     *,
@@ -549,8 +566,10 @@ def render_shengji_files(
         from zfrec.games.shengji.audit import audit_match
         from zfrec.games.shengji.auditpage import audit_view, render_audit_page
 
-        found = audit_match(match)
-        page = audit_view(found, steps=play_steps(view), round_href="round-{}.html")
+        text, located = _with_places(match)
+        found = audit_match(located)
+        page = audit_view(found, steps=play_steps(view), round_href="round-{}.html",
+                          record_lines=None if text is None else text.splitlines())  # fmt: skip
         page.index_href, page.game_href = index_href, "index.html"
         view.audit_href = AUDIT_PAGE
         files.append(OutputFile(AUDIT_PAGE, render_audit_page(page).encode()))

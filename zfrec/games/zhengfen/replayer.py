@@ -254,6 +254,11 @@ class _Replayer(Ledger):
                     self._judged(exc, hand)
                     over_reported = True
             self.state.hand_index = index
+            last = self.record.hands[index - 1].number if index else hand.number - 1
+            if hand.number != last + 1:  # a hand left out, or a slip of the pen (not a rule)
+                missing = f" (is hand {last + 1} missing?)" if hand.number > last + 1 else ""
+                self._report("ZF406", f"hand {hand.number} follows hand {last}: hands are "
+                             f"numbered one by one{missing}", hand)  # fmt: skip
             yield from self._hand(index, hand)
         yield self.state, self._game_end()
 
