@@ -37,7 +37,7 @@ from zfrec.cli.jsonstream import JsonReportWriter
 from zfrec.diagnostics import Diagnostic
 from zfrec.errors import ZfrecError
 from zfrec.games import KINDS, find_kind, units_text
-from zfrec.record.lexer import clip_around
+from zfrec.record.lexer import clip_around, display_width
 from zfrec.validate import FileSummary, RuleTexts
 
 
@@ -91,7 +91,8 @@ def _excerpt(d: Diagnostic) -> list[str]:
         return []
     shown, caret = clip_around(text, max(1, loc.col or 1))
     gutter = f"{loc.line:>5} | "
-    return [gutter + shown, " " * (len(gutter) + caret) + "^"]
+    # a wide (CJK) character takes two columns, so the caret stays under its character
+    return [gutter + shown, " " * (len(gutter) + display_width(shown[:caret])) + "^"]
 
 
 def _regutter(line: str) -> str:

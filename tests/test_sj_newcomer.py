@@ -1,0 +1,66 @@
+"""A club member's own Sheng ji round, written by hand with Chinese names, through the real
+command line (`zfrec` in a child process, as a user runs it): where the caret points, what
+`--show-deal` prints, what a typo in a JSON record says."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from zfrec.record.lexer import display_width
+
+ROOT = Path(__file__).resolve().parent.parent
+ZFREC = Path(sys.executable).with_name("zfrec")
+
+# Round 1 of a hand-written match: 张伟 deals and declares hearts, leads a pair, a tractor, a
+# throw that stands and a joker; the record stops after six tricks (SJ205, a warning).
+CLUB = """[Game "shengji"]
+[Event "周五俱乐部"]
+[Players "张伟, 李娜, 王芳, 陈静"]
+[Rules "bashifen"]
+
+round 1 dealer 1 rank 2 trump h
+deal 1: As As Ks Qs 5s 9d 9d 8d 8d 3d Ac Kc 7c 4c Ah Qh Jh Th 6h 6h 4h 2h 2s SJ BJ
+deal 2: ?25
+deal 3: ?25
+deal 4: ?25
+bids 1: 2h
+kitty 3c 4d 5h 6c 7d 8c 9c Jd
+discard 3c 3d 4d 6c 7d 8c 9c Jd
+张伟: As As  李娜: 3s 4s  王芳: Ks 7s  陈静: 6s 8s
+1: 9d 9d 8d 8d  2: 4d 6d 7d Jd  3: 3d 5d Td Qd  4: Kd Ad 3c 4c
+1: Ac Kc  2: 5c 6c  3: 8c 9c  4: Tc Jc
+1: BJ  2: SJ  3: 3h  4: 5h
+1: 6h 6h  2: 7h 8h  3: 9h 9h  4: Kh 3h
+3: Js  4: 9s  1: 5s  2: Ts
+"""
+
+
+def zfrec(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(ZFREC), *args], cwd=cwd, capture_output=True, text=True, encoding="utf-8",
+        env={"PATH": "/usr/bin:/bin", "COLUMNS": "200", "PYTHONDONTWRITEBYTECODE": "1"},
+        check=False,
+    )  # fmt: skip
+
+
+def _write(tmp_path: Path, text: str, name: str = "club.zfn") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_the_caret_stands_under_a_misspelt_chinese_name_in_a_terminal(tmp_path: Path) -> None:
+    # 李那 for 李娜, after 张伟's play: the two names before it take two columns a character
+    text = CLUB.replace("李娜: 3s 4s", "李那: 3s 4s")
+    _write(tmp_path, text)
+    res = zfrec("validate", "club.zfn", cwd=tmp_path)
+    assert res.returncode == 1, res.stderr
+    lines = res.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if "no player is called '李那'" in line)
+    source, caret = lines[at + 1], lines[at + 2]
+    assert source.endswith("| 张伟: As As  李那: 3s 4s  王芳: Ks 7s  陈静: 6s 8s")
+    assert caret.strip() == "^"
+    # the caret's column on screen is the name's: count the columns a terminal shows
+    assert display_width(caret) - 1 == display_width(source[: source.index("李那")])
