@@ -4,6 +4,7 @@ command line (`zfrec` in a child process, as a user runs it): where the caret po
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -64,3 +65,29 @@ def test_the_caret_stands_under_a_misspelt_chinese_name_in_a_terminal(tmp_path: 
     assert caret.strip() == "^"
     # the caret's column on screen is the name's: count the columns a terminal shows
     assert display_width(caret) - 1 == display_width(source[: source.index("李那")])
+
+
+def test_show_deal_prints_the_deal_as_written_then_the_kitty_and_the_discard(
+    tmp_path: Path,
+) -> None:
+    # 张伟 deals: his deal line is what he drew; the 4h he never plays may lie in his hand or
+    # the discard, but the deal the record writes is the deal, not his hand after the exchange
+    _write(tmp_path, CLUB)
+    res = zfrec("validate", "--show-deal", "club.zfn", cwd=tmp_path)
+    assert res.returncode == 0, res.stdout + res.stderr
+    lines = res.stdout.splitlines()
+    head = lines.index("game 1, round 1 deal (reconstructed from the plays):")
+    shown = dict(line.strip().split(": ", 1) for line in lines[head + 1 : head + 7])
+    assert shown["张伟"] == (
+        "3d 4h 4c 5s 6h 6h 7c 8d 8d 9d 9d Th Jh Qs Qh Ks Kc As As Ah Ac 2s 2h SJ BJ"
+    )  # the written deal 1, in canonical order
+    assert shown["kitty"] == "3c 4d 5h 6c 7d 8c 9c Jd"
+    assert shown["discard"] == "3d 3c 4d 6c 7d 8c 9c Jd"
+    # --json keeps "deal" (the hands at play) and adds "drawn", the deal as written
+    res = zfrec("validate", "--json", "club.zfn", cwd=tmp_path)
+    rnd = json.loads(res.stdout)["files"][0]["games"][0]["rounds"][0]
+    assert rnd["drawn"]["张伟"] == shown["张伟"]
+    assert rnd["kitty"] == shown["kitty"] and rnd["discard"] == shown["discard"]
+    assert rnd["deal"]["张伟"] == (
+        "4h 4c 5s 5h 6h 6h 7c 8d 8d 9d 9d Th Jh Qs Qh Ks Kc As As Ah Ac 2s 2h SJ BJ"
+    )  # his hand at play: the kitty's 5h taken up, his 3d put back
