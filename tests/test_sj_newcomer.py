@@ -91,3 +91,19 @@ def test_show_deal_prints_the_deal_as_written_then_the_kitty_and_the_discard(
     assert rnd["deal"]["张伟"] == (
         "4h 4c 5s 5h 6h 6h 7c 8d 8d 9d 9d Th Jh Qs Qh Ks Kc As As Ah Ac 2s 2h SJ BJ"
     )  # his hand at play: the kitty's 5h taken up, his 3d put back
+
+
+def test_a_typo_in_a_json_deal_names_the_card_at_fault(tmp_path: Path) -> None:
+    _write(tmp_path, CLUB)
+    assert zfrec("convert", "club.zfn", "club.json", cwd=tmp_path).returncode == 0
+    path = tmp_path / "club.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    deal = data["rounds"][0]["deal"][0]["cards"]
+    data["rounds"][0]["deal"][0]["cards"] = deal.replace("4c", "4x")
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    res = zfrec("validate", "club.json", cwd=tmp_path)
+    assert res.returncode == 1
+    assert "at /rounds/0/deal/0/cards: expected cards" in res.stdout
+    assert res.stdout.split("\n")[1].endswith(
+        ": unknown suit 'x' in '4x': suits are s h d c (or ♠ ♥ ♦ ♣)"
+    )
