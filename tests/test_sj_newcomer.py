@@ -15,7 +15,8 @@ ROOT = Path(__file__).resolve().parent.parent
 ZFREC = Path(sys.executable).with_name("zfrec")
 
 # Round 1 of a hand-written match: 张伟 deals and declares hearts, leads a pair, a tractor, a
-# throw that stands and a joker; the record stops after six tricks (SJ205, a warning).
+# throw that stands (he buried the other Ac) and a joker; the record stops after six tricks
+# (SJ205, a warning).
 CLUB = """[Game "shengji"]
 [Event "周五俱乐部"]
 [Players "张伟, 李娜, 王芳, 陈静"]
@@ -27,8 +28,8 @@ deal 2: ?25
 deal 3: ?25
 deal 4: ?25
 bids 1: 2h
-kitty 3c 4d 5h 6c 7d 8c 9c Jd
-discard 3c 3d 4d 6c 7d 8c 9c Jd
+kitty 3c 4d 5h 6c 7d 8c Ac Jd
+discard 3c 3d 4d 6c 7d 8c Ac Jd
 张伟: As As  李娜: 3s 4s  王芳: Ks 7s  陈静: 6s 8s
 1: 9d 9d 8d 8d  2: 4d 6d 7d Jd  3: 3d 5d Td Qd  4: Kd Ad 3c 4c
 1: Ac Kc  2: 5c 6c  3: 8c 9c  4: Tc Jc
@@ -81,8 +82,8 @@ def test_show_deal_prints_the_deal_as_written_then_the_kitty_and_the_discard(
     assert shown["张伟"] == (
         "3d 4h 4c 5s 6h 6h 7c 8d 8d 9d 9d Th Jh Qs Qh Ks Kc As As Ah Ac 2s 2h SJ BJ"
     )  # the written deal 1, in canonical order
-    assert shown["kitty"] == "3c 4d 5h 6c 7d 8c 9c Jd"
-    assert shown["discard"] == "3d 3c 4d 6c 7d 8c 9c Jd"
+    assert shown["kitty"] == "3c 4d 5h 6c 7d 8c Jd Ac"
+    assert shown["discard"] == "3d 3c 4d 6c 7d 8c Jd Ac"
     # --json keeps "deal" (the hands at play) and adds "drawn", the deal as written
     res = zfrec("validate", "--json", "club.zfn", cwd=tmp_path)
     rnd = json.loads(res.stdout)["files"][0]["games"][0]["rounds"][0]
@@ -107,3 +108,29 @@ def test_a_typo_in_a_json_deal_names_the_card_at_fault(tmp_path: Path) -> None:
     assert res.stdout.split("\n")[1].endswith(
         ": unknown suit 'x' in '4x': suits are s h d c (or ♠ ♥ ♦ ♣)"
     )
+
+
+def test_a_throw_the_known_cards_leave_a_higher_single_against_cannot_stand(
+    tmp_path: Path,
+) -> None:
+    # 张伟's deal, the kitty and the discard are written, and the other Ac is in none of them
+    # nor played: another hand holds it, so the throw Ac Kc fails (ruling 10), whoever holds it
+    text = CLUB.replace("kitty 3c 4d 5h 6c 7d 8c Ac Jd", "kitty 3c 4d 5h 6c 7d 8c 3s Jd")
+    text = text.replace("discard 3c 3d 4d 6c 7d 8c Ac Jd", "discard 3c 3d 4d 6c 7d 8c 3s Jd")
+    _write(tmp_path, text)
+    res = zfrec("validate", "--json", "club.zfn", cwd=tmp_path)
+    assert res.returncode == 1, res.stdout
+    found = json.loads(res.stdout)["files"][0]["games"][0]["diagnostics"]
+    assert [(d["code"], d["line"], d["trick"]) for d in found] == [
+        ("SJ103", 16, 3), ("SJ205", 19, None)
+    ]  # fmt: skip
+    assert found[0]["message"] == (
+        "the throw Kc Ac cannot stand: a higher single than Kc (Ac) must be in another hand, "
+        "as the written cards leave it no other place; it is held to Kc (RULES-SHENGJI.md R10)"
+    )
+    # the discard not written: the other Ac may be buried there, and the throw stands
+    text = text.replace("discard 3c 3d 4d 6c 7d 8c 3s Jd", "discard ?8")
+    _write(tmp_path, text)
+    res = zfrec("validate", "--json", "club.zfn", cwd=tmp_path)
+    found = json.loads(res.stdout)["files"][0]["games"][0]["diagnostics"]
+    assert [d["code"] for d in found] == ["SJ205"]
