@@ -134,3 +134,15 @@ def test_a_throw_the_known_cards_leave_a_higher_single_against_cannot_stand(
     res = zfrec("validate", "--json", "club.zfn", cwd=tmp_path)
     found = json.loads(res.stdout)["files"][0]["games"][0]["diagnostics"]
     assert [d["code"] for d in found] == ["SJ205"]
+
+
+def test_a_short_play_to_a_pair_in_trick_is_counted_in_words(tmp_path: Path) -> None:
+    # who won trick 5? 王芳's pair of 9h over 张伟's 6h 6h, typed with a card left out
+    res = zfrec("trick", "--game", "shengji", "--trump", "2h", "6h 6h", "7h", cwd=tmp_path)
+    assert res.returncode == 2
+    assert res.stderr.strip() == (
+        "error: play 2 has 1 card; every play has as many as the lead, 2 (ruling 7)"
+    )
+    res = zfrec("trick", "--game", "shengji", "--trump", "2h", "6h 6h", "7h 8h", "9h 9h", "Kh 3h",
+                cwd=tmp_path)  # fmt: skip
+    assert (res.returncode, res.stdout.strip()) == (0, "play 3 (9h 9h) wins 10 points")
