@@ -385,3 +385,32 @@ def test_sheng_jis_index_offers_no_hand_viewer(browser: Any, site: Path) -> None
         assert page.evaluate(offers) is offered, name
         assert errors == []
         page.close()
+
+
+OUT_OF_SEAT = """() => { const out = [];
+  for (const s of document.querySelectorAll('#seats .seat')) {
+    const box = s.getBoundingClientRect();
+    for (const b of s.querySelectorAll('.badge')) {
+      const r = b.getBoundingClientRect();
+      if (r.width && (r.right > box.right + 0.5 || r.left < box.left - 0.5))
+        out.push(b.textContent); } }
+  return out; }"""
+
+
+def test_on_a_phone_five_seats_keep_their_badges_inside_their_chips(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Zhao pengyou's five seats sit four to a row on a phone: the winner's "took the trick"
+    ran out of its chip over the next seat's side and level."""
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["render", str(SJ / "06-zhaopengyou.zfn"), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    page, errors = _open(browser, (out / "round-1.html").as_uri(), (390, 844))
+    seen = set()
+    for _ in range(40):  # the first tricks, each ended by a seat of the top row or the bottom
+        seen.update(page.locator("#seats .badge").all_inner_texts())
+        assert page.evaluate(OUT_OF_SEAT) == [], page.evaluate("document.body.dataset.step")
+        page.keyboard.press("ArrowRight")
+    assert "took the trick" in {" ".join(t.split()) for t in seen}
+    _check(page, errors, "sj-zhaopengyou-seats-390")
+    page.close()
