@@ -49,13 +49,14 @@ def _rule_texts(rules: str | None, option: list[str] | None) -> RuleTexts | None
     texts: RuleTexts = (rules or None, tuple(option or ()))
     problems: list[str] = []
     for name in KINDS:
+        kind = find_kind(name)
         try:
-            find_kind(name).judging_rules(*texts)
+            kind.judging_rules(*texts)
         except ZfrecError as exc:
-            problems.append(exc.message)
+            problems.append(f"{kind.title}: {exc.message}")  # whose reading says what
         else:
             return texts
-    fail("; ".join(dict.fromkeys(problems)))
+    fail("no game reads these rules: " + "; ".join(dict.fromkeys(problems)))
 
 
 COLOURS = {"error": "red", "warning": "yellow", "info": "cyan"}
