@@ -172,6 +172,20 @@ def bad(edit: str, value: Any) -> str:
             'g.json: at /hands/0/tricks/0/moves/0/play: expected play ("pass", or the cards '
             'played with joker declarations, e.g. "7s 7h BJ=8h" or "8h 8s SJ=8"), got \'7h=8\'',
         ),
+        (  # the word at fault in the reader's words, not the whole text alone
+            "/hands/0/tricks/0/moves/0/play",
+            "7h 7z",
+            'g.json: at /hands/0/tricks/0/moves/0/play: expected play ("pass", or the cards '
+            'played with joker declarations, e.g. "7s 7h BJ=8h" or "8h 8s SJ=8"), got \'7h 7z\': '
+            "unknown suit 'z' in '7z': suits are s h d c (or ♠ ♥ ♦ ♣)",
+        ),
+        (  # a disputed move's version: said in words, not as the schema's regular expression
+            "/hands/0/tricks/0/moves/2/or",
+            ["pass", "Qx"],
+            'g.json: at /hands/0/tricks/0/moves/2/or/1: expected version ("pass", or the cards '
+            "played with joker declarations, as \"play\" is written), got 'Qx': unknown suit "
+            "'x' in 'Qx': suits are s h d c (or ♠ ♥ ♦ ♣)",
+        ),
         (
             "/hands/0/tricks/0/moves/1/annotation",
             "!!!",

@@ -258,7 +258,11 @@ def test_validate_rules_and_options_are_read_by_each_record_s_game(tmp_path: Pat
     assert res.exit_code == 0 and "all legal" in res.stdout
     res = runner.invoke(app, ["validate", "--rules", "nope", str(THROW)])
     assert res.exit_code == 2
-    assert "presets are pagat, poppel, parlett; unknown Sheng ji preset 'nope'" in res.stderr
+    assert res.stderr == (
+        "error: no game reads these rules: Zheng Fen: unknown preset 'nope': presets are pagat, "
+        "poppel, parlett; Sheng ji: unknown Sheng ji preset 'nope': presets are bashifen, "
+        "dabaifen, zhaopengyou\n"
+    )
 
 
 def test_an_option_a_record_s_rules_cannot_take_is_an_error_at_that_record_only() -> None:

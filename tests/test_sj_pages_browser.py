@@ -385,3 +385,52 @@ def test_sheng_jis_index_offers_no_hand_viewer(browser: Any, site: Path) -> None
         assert page.evaluate(offers) is offered, name
         assert errors == []
         page.close()
+
+
+OUT_OF_SEAT = """() => { const out = [];
+  for (const s of document.querySelectorAll('#seats .seat')) {
+    const box = s.getBoundingClientRect();
+    for (const b of s.querySelectorAll('.badge')) {
+      const r = b.getBoundingClientRect();
+      if (r.width && (r.right > box.right + 0.5 || r.left < box.left - 0.5))
+        out.push(b.textContent); } }
+  return out; }"""
+
+
+def test_on_a_phone_five_seats_keep_their_badges_inside_their_chips(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Zhao pengyou's five seats sit four to a row on a phone: the winner's "took the trick"
+    ran out of its chip over the next seat's side and level."""
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["render", str(SJ / "06-zhaopengyou.zfn"), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    page, errors = _open(browser, (out / "round-1.html").as_uri(), (390, 844))
+    seen = set()
+    for _ in range(40):  # the first tricks, each ended by a seat of the top row or the bottom
+        seen.update(page.locator("#seats .badge").all_inner_texts())
+        assert page.evaluate(OUT_OF_SEAT) == [], page.evaluate("document.body.dataset.step")
+        page.keyboard.press("ArrowRight")
+    assert "took the trick" in {" ".join(t.split()) for t in seen}
+    _check(page, errors, "sj-zhaopengyou-seats-390")
+    page.close()
+
+
+def test_the_round_that_wins_the_match_names_the_winners_not_a_next_dealer(
+    browser: Any, site: Path
+) -> None:
+    """The last round of a whole match: the match page's "Then" and the replay's result name
+    the team that won, where they said who would deal a round that never comes."""
+    folder = _game_dir(site, "01-bashifen-match.zfn")
+    page, errors = _open(browser, (folder / "index.html").as_uri(), (1280, 800))
+    bare = str.maketrans("", "", "\u2068\u2069")  # names are isolated for bidi text
+    rows = [r.translate(bare) for r in page.locator("td[data-label='Then']").all_inner_texts()]
+    assert rows[-1] == "the declarers go up 1; Ann & Bo Li win the match"
+    assert all("deals next" in r for r in rows[:-1]) and "win the match" not in "".join(rows[:-1])
+    page.close()
+    last = max(int(p.stem.split("-")[1]) for p in folder.glob("round-*.html"))
+    page, errors = _open(browser, (folder / f"round-{last}.html").as_uri(), (390, 844))
+    page.keyboard.press("End")
+    assert "Ann & Bo Li win the match" in page.locator("#felt").inner_text().translate(bare)
+    _check(page, errors, "sj-match-won-390")
+    page.close()

@@ -37,7 +37,7 @@ from zfrec.cli.jsonstream import JsonReportWriter
 from zfrec.diagnostics import Diagnostic
 from zfrec.errors import ZfrecError
 from zfrec.games import KINDS, find_kind, units_text
-from zfrec.record.lexer import clip_around
+from zfrec.record.lexer import clip_around, display_width
 from zfrec.validate import FileSummary, RuleTexts
 
 
@@ -49,13 +49,14 @@ def _rule_texts(rules: str | None, option: list[str] | None) -> RuleTexts | None
     texts: RuleTexts = (rules or None, tuple(option or ()))
     problems: list[str] = []
     for name in KINDS:
+        kind = find_kind(name)
         try:
-            find_kind(name).judging_rules(*texts)
+            kind.judging_rules(*texts)
         except ZfrecError as exc:
-            problems.append(exc.message)
+            problems.append(f"{kind.title}: {exc.message}")  # whose reading says what
         else:
             return texts
-    fail("; ".join(dict.fromkeys(problems)))
+    fail("no game reads these rules: " + "; ".join(dict.fromkeys(problems)))
 
 
 COLOURS = {"error": "red", "warning": "yellow", "info": "cyan"}
@@ -91,7 +92,8 @@ def _excerpt(d: Diagnostic) -> list[str]:
         return []
     shown, caret = clip_around(text, max(1, loc.col or 1))
     gutter = f"{loc.line:>5} | "
-    return [gutter + shown, " " * (len(gutter) + caret) + "^"]
+    # a wide (CJK) character takes two columns, so the caret stays under its character
+    return [gutter + shown, " " * (len(gutter) + display_width(shown[:caret])) + "^"]
 
 
 def _regutter(line: str) -> str:

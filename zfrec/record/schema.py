@@ -143,7 +143,33 @@ def _wording(error: Any) -> str:
         return str(error.message)
     what = str(error.schema.get("title", "a value")).lower()
     expected = described[:1].lower() + described[1:].rstrip(".")
-    return f"expected {what} ({expected}), got {error.instance!r}"
+    said = f"expected {what} ({expected}), got {error.instance!r}"
+    if what in _CARD_TITLES and isinstance(error.instance, str):
+        said += _bad_card_word(error.instance, str(error.schema["pattern"]))
+    return said
+
+
+# The titles of the schema's strings of cards: a pattern they fail names the word at fault.
+_CARD_TITLES = frozenset({"play", "version", "card list", "cards"})
+
+
+def _bad_card_word(text: str, pattern: str) -> str:
+    """`: why` for the first word of `text` that is no card, in the card reader's words
+    (`unknown suit 'z' in '4z': ...`), so a long deal says which of its cards is wrong."""
+    import re
+
+    from zfrec.cardwords import read_word
+    from zfrec.errors import CardError
+
+    for word in re.split(r"[\s,]+", text):
+        if not word or re.search(pattern, word):
+            continue
+        try:
+            read_word(word)
+        except CardError as exc:
+            return f": {exc}"
+        return f": {word!r} is not a card"
+    return ""
 
 
 def validate_game(data: Any, prefix: tuple[Any, ...] = (), source: str | None = None) -> None:

@@ -215,7 +215,8 @@ def trick_cmd(plays_text: list[str], trump: str | None, rules: str | None,
     lead = _lead(order, plays[0])
     for i, p in enumerate(plays[1:], 2):
         if size(p) != lead.size:
-            fail(f"play {i} has {size(p)} cards; every play has as many as the lead, "
+            had = f"{size(p)} card{'s' if size(p) != 1 else ''}"
+            fail(f"play {i} has {had}; every play has as many as the lead, "
                  f"{lead.size} (ruling 7)")  # fmt: skip
     winner = trick_winner(order, plays, lead) + 1
     pts = trick_points(plays)

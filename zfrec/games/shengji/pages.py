@@ -258,6 +258,7 @@ def match_view(match: SjMatch, viewer: int | None = None, solve_cards: int = 0) 
             viewer,
             rules,
             solved,  # the solver knows every hand: its marks are not for one seat's view
+            report.winners if i + 1 == len(match.rounds) else (),
         )
         page.prev_href = round_href(match.rounds[i - 1].number) if i > 0 else None
         last = i + 1 == len(match.rounds)
@@ -279,9 +280,12 @@ def round_page(
     viewer: int | None,
     rules: SjRules | None,
     solved: RoundCosts | None = None,
+    winners: Sequence[int] = (),
 ) -> tuple[RoundPage, RoundSummary]:
     """One round's page data and its summary line; `solved`: the solver's costs of the round
-    (`solved_round`), whose marks the plays carry and whose par the result names."""
+    (`solved_round`), whose marks the plays carry and whose par the result names; `winners`:
+    the seats that won the match with this round (its last), whom its change names instead of
+    a next dealer."""
     players = list(match.players)
     n = len(players)
     order = _order(rnd, ledger)
@@ -382,7 +386,7 @@ def round_page(
                 steps[-1]["mark_note"] = mark_note
         tricks_json.append({"plays": plays})
     leftovers = [d for ds in located.values() for d in ds]
-    summary_change = _change_text(rnd, result, players)
+    summary_change = _change_text(rnd, result, players, winners)
     opp_total = result.total if result is not None else (rnd.points.total if rnd.points else None)
     kitty_points = result.kitty_points if result is not None else None
     multiplier = result.multiplier if result is not None else None
@@ -497,7 +501,7 @@ def _play_json(order: Order | None, move: SjMove, lead: Format | None) -> dict[s
     return out
 
 
-def _change_text(rnd: SjRound, result: Any, players: list[str]) -> str:
+def _change_text(rnd: SjRound, result: Any, players: list[str], winners: Sequence[int] = ()) -> str:
     if result is not None:
         c = result.change
         if c.swap:
@@ -510,6 +514,9 @@ def _change_text(rnd: SjRound, result: Any, players: list[str]) -> str:
             head = f"the declarers go up {c.declarers}"
         else:
             head = "the declarers hold"
+        if winners:  # the match is over: nobody deals next
+            won = " & ".join(isolate(players[w]) for w in winners)
+            return f"{head}; {won} win the match"
         return f"{head}; {isolate(players[result.next_dealer])} deals next"
     if rnd.outcome is not None:  # the engine has no result: the record's own word
         o = rnd.outcome

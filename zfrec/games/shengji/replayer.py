@@ -62,7 +62,7 @@ from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.rules import SjRules, level_rank, level_text
 from zfrec.games.shengji.scoring import raise_level
 from zfrec.games.shengji.throws import check_throw
-from zfrec.games.shengji.unseen import blockers, less
+from zfrec.games.shengji.unseen import blockers, less, sure_block
 from zfrec.games.shengji.verdicts import (
     copies_out,
     deal_findings,
@@ -414,7 +414,7 @@ class _Replay:
         self.ledgers.append(SjRoundLedger(
             rnd.number, lead_dealer, order.text, tuple(at_play), rb.kitty,
             rb.discard,
-            not rb.exact, result, tuple(new_levels), tuple(rb.guessed),
+            not rb.exact, result, tuple(new_levels), tuple(rb.guessed), rb.drawn,
         ))  # fmt: skip
         return new_levels, next_dealer, won, d_cause or self.root, level_cause
 
@@ -723,7 +723,12 @@ class _Replay:
                     return False
             check = sure
         if not m.failed:
-            if not check.stands:
+            block = None if not check.stands or not any(guessed) else sure_block(
+                order, cards, seat, state.hands, guessed, self.hidden_kitty)  # fmt: skip
+            if block is not None:  # the known cards leave a higher card no place but a hand
+                self.note("SJ103", f"the throw {format_hand(cards)} cannot stand: {block}", m.pos,
+                          rule="10", **at)  # fmt: skip
+            elif not check.stands:
                 assert check.unit is not None and check.blocker is not None
                 blocker = (seat + 1 + check.blocker) % state.n
                 why = self.kept_cause(state, blocker, m, at, lambda kept: check_throw(

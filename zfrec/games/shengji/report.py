@@ -36,6 +36,9 @@ class SjRoundLedger:
     # per seat, the cards of its hand at play that were guessed (filler, `rebuild`): the
     # analysis judges only seats without them
     guessed: tuple[int, ...] = ()
+    # each seat's hand as drawn, as the record's `deal` lines write it: the dealer's before it
+    # took up the kitty (`deal` is the hands at play, after the exchange); empty if not known
+    drawn: tuple[int, ...] = ()
 
     def to_json(self, players: Sequence[str]) -> dict[str, Any]:
         """The ledger as `zfrec validate --json` writes it."""
@@ -44,6 +47,7 @@ class SjRoundLedger:
             "round": self.number, "dealer": players[self.dealer], "trump": self.trump,
             "deal_reconstructed": self.reconstructed,
             "deal": {players[s]: format_hand(h) for s, h in enumerate(self.deal)},
+            "drawn": {players[s]: format_hand(h) for s, h in enumerate(self.drawn)},
             "kitty": format_hand(self.kitty), "discard": format_hand(self.discard),
             "finished": r is not None,
             "levels": {players[s]: level_text(v) for s, v in enumerate(self.levels)},
@@ -82,14 +86,17 @@ class SjReport(Findings):
         return self.game.game
 
     def deal_lines(self, game_number: int) -> Iterator[str]:
-        """`zfrec validate --show-deal`: each round's hands at play, and the kitty."""
+        """`zfrec validate --show-deal`: each round's deal as the record's `deal` lines write
+        it (what each seat drew, the dealer's before the exchange), the kitty as the dealer
+        took it up and the discard put back."""
         players = self.game.players
         for r in self.rounds:
             how = "reconstructed from the plays" if r.reconstructed else "as recorded"
             yield f"game {game_number}, round {r.number} deal ({how}):"
-            for seat, hand in enumerate(r.deal):
+            for seat, hand in enumerate(r.drawn or r.deal):
                 yield f"  {players[seat]}: {format_hand(hand)}"
-            yield f"  kitty: {format_hand(r.discard)}"
+            yield f"  kitty: {format_hand(r.kitty)}"
+            yield f"  discard: {format_hand(r.discard)}"
 
     def to_json(self) -> dict[str, Any]:
         """The report as `zfrec validate --json` writes it for one match."""

@@ -23,12 +23,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from zfrec.cardwords import card_str
 from zfrec.games.shengji.cards import card_ids, count, distinct, from_ids, size
-from zfrec.games.shengji.formats import Unit, classify
+from zfrec.games.shengji.formats import Unit, classify, unit_text
 from zfrec.games.shengji.order import Order
 from zfrec.games.shengji.throws import ThrowCheck
 
-__all__ = ["blockers", "less", "may_beat", "unseen_cards"]
+__all__ = ["blockers", "less", "may_beat", "sure_block", "unseen_cards"]
 
 
 def less(a: int, b: int) -> int:
@@ -99,3 +100,36 @@ def blockers(
             for u in units
         )
     ]
+
+
+def sure_block(
+    order: Order, throw: int, thrower: int, hands: Sequence[int], guessed: Sequence[int],
+    hidden_kitty: int,
+) -> str | None:  # fmt: skip
+    """Why a throw that no known card beats cannot stand all the same, or None: the unseen
+    cards higher than one of its singles are more than the places outside the other hands
+    (the thrower's guessed cards and the unwritten discard) can hold, so another hand holds one
+    (ruling 10, partner included). The forced part is named where no lower single of the throw
+    may be beaten too."""
+    lead = classify(order, throw)
+    pool = unseen_cards(guessed, hidden_kitty)
+    outside = size(guessed[thrower]) + size(hidden_kitty)
+    singles = sorted((u for u in lead.units if u.pairs == 0), key=lambda u: u.top)
+    for i, u in enumerate(singles):
+        higher = [c for c in order.desc[lead.esuit] if order.level[c] > u.top and pool[c]]
+        if sum(pool[c] for c in higher) <= outside:
+            continue
+        lower = singles[:i]
+        maybe = any(
+            may_beat(order, v, lead.esuit, less(hands[s], guessed[s]), pool, size(guessed[s]))
+            for v in lower
+            for s in range(len(hands))
+            if s != thrower
+        )
+        held = f"{unit_text(u)} or a lower single" if maybe else unit_text(u)
+        cards = " or ".join(card_str(c) for c in higher)
+        return (
+            f"a higher single than {unit_text(u)} ({cards}) must be in another hand, as the "
+            f"written cards leave it no other place; it is held to {held}"
+        )
+    return None
