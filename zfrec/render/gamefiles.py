@@ -207,12 +207,16 @@ def render_record_json(record_json: str, options: RenderOptions) -> RenderedGame
     """Render a game from the canonical JSON the store keeps (zfrec wrote it: no schema pass)."""
     from zfrec.record.jsonio import game_from_trusted_json
 
-    record = game_from_trusted_json(json.loads(record_json))
-    with collected_after():  # the game's view is dropped when render_game_files returns
+    # The game's view, and the record itself, are dropped when render_game_files returns:
+    # the record is made inside the block and held by no name here, so the collection after
+    # it does not go over the record's moves, still alive, as it did (a third of what it went
+    # over), only to free them by their last reference a moment later.
+    with collected_after():
         return render_game_files(
-            record, index_href=options.index_href, player_hrefs=options.player_hrefs,
-            decorate=options.decorate, analysis=options.analysis, audit=options.audit,
-            viewer_href=options.viewer_href, solve_cards=options.solve_cards,
+            game_from_trusted_json(json.loads(record_json)), index_href=options.index_href,
+            player_hrefs=options.player_hrefs, decorate=options.decorate,
+            analysis=options.analysis, audit=options.audit, viewer_href=options.viewer_href,
+            solve_cards=options.solve_cards,
         )  # fmt: skip
 
 
