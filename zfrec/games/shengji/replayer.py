@@ -414,7 +414,7 @@ class _Replay:
         self.ledgers.append(SjRoundLedger(
             rnd.number, lead_dealer, order.text, tuple(at_play), rb.kitty,
             rb.discard,
-            not rb.exact, result, tuple(new_levels), tuple(rb.guessed), rb.drawn,
+            not rb.exact, result, tuple(new_levels), tuple(rb.guessed), rb.drawn, won,
         ))  # fmt: skip
         return new_levels, next_dealer, won, d_cause or self.root, level_cause
 
