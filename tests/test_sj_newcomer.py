@@ -146,3 +146,36 @@ def test_a_short_play_to_a_pair_in_trick_is_counted_in_words(tmp_path: Path) -> 
     res = zfrec("trick", "--game", "shengji", "--trump", "2h", "6h 6h", "7h 8h", "9h 9h", "Kh 3h",
                 cwd=tmp_path)  # fmt: skip
     assert (res.returncode, res.stdout.strip()) == (0, "play 3 (9h 9h) wins 10 points")
+
+
+def test_a_single_the_written_cards_prove_beaten_is_forced_before_a_pair_a_hand_beats(
+    tmp_path: Path,
+) -> None:
+    # neither Ac is in 张伟's deal, the kitty, the discard or a play: another hand holds one, so
+    # his throw Kc 7c 7c is held to the single Kc (the fewest cards, ruling 10), not to the pair
+    # 7c 7c that 李娜's 9c 9c beats; the record stops after the throw's trick
+    text = CLUB.replace(" Ac Kc 7c 4c ", " 7c Kc 7c 4c ")
+    text = text.replace("8c Ac Jd", "8c 3s Jd")
+    head = text[: text.index("1: Ac Kc")]
+    assert head.count("3s Jd") == 2 and "Ac" not in head
+    stood = head + "1: Kc 7c 7c  2: 9c 9c 5c  3: 8c Qc 6c  4: Tc Jc Jc\n"
+    _write(tmp_path, stood)
+    res = zfrec("validate", "--json", "club.zfn", cwd=tmp_path)
+    found = json.loads(res.stdout)["files"][0]["games"][0]["diagnostics"]
+    assert [(d["code"], d["line"]) for d in found] == [("SJ103", 16), ("SJ205", 16)]
+    assert found[0]["message"] == (
+        "the throw 7c 7c Kc cannot stand: a higher single than Kc (Ac) must be in another "
+        "hand, as the written cards leave it no other place; it is held to Kc "
+        "(RULES-SHENGJI.md R10)"
+    )  # it said "李娜 holds a higher pair than 7c 7c; it is held to 7c 7c"
+    # written as failed, held to the pair: the forced part is wrong (it was passed as legal)
+    _write(tmp_path, head + "1: Kc 7c 7c forced 7c 7c by 2  2: 9c 9c  3: 8c Qc  4: Jc Jc\n")
+    res = zfrec("validate", "--json", "club.zfn", cwd=tmp_path)
+    found = json.loads(res.stdout)["files"][0]["games"][0]["diagnostics"]
+    assert [(d["code"], d["line"]) for d in found] == [("SJ104", 16), ("SJ205", 16)]
+    assert found[0]["message"].startswith("the throw 7c 7c Kc is held to Kc, not 7c 7c: ")
+    # held to Kc, blocked by 李娜 (who may hold an Ac): as it should be
+    _write(tmp_path, head + "1: Kc 7c 7c forced Kc by 2  2: 5c  3: 8c  4: Tc\n")
+    res = zfrec("validate", "--json", "club.zfn", cwd=tmp_path)
+    found = json.loads(res.stdout)["files"][0]["games"][0]["diagnostics"]
+    assert [d["code"] for d in found] == ["SJ205"]
