@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import unicodedata
 from pathlib import Path
 
 from zfrec.record.lexer import display_width
@@ -179,3 +180,23 @@ def test_a_single_the_written_cards_prove_beaten_is_forced_before_a_pair_a_hand_
     res = zfrec("validate", "--json", "club.zfn", cwd=tmp_path)
     found = json.loads(res.stdout)["files"][0]["games"][0]["diagnostics"]
     assert [d["code"] for d in found] == ["SJ205"]
+
+
+def test_the_caret_stands_under_its_character_after_a_name_with_a_combining_accent(
+    tmp_path: Path,
+) -> None:
+    # José typed as e + U+0301 (as some keyboards and macOS file names give it) shows as four
+    # columns, not five: the caret under 李那 moves one column left of the characters' count
+    jose = "Jose\u0301"
+    text = CLUB.replace("张伟", jose).replace("李娜: 3s 4s", "李那: 3s 4s")
+    _write(tmp_path, text)
+    res = zfrec("validate", "club.zfn", cwd=tmp_path)
+    lines = res.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if "no player is called '李那'" in line)
+    source, caret = lines[at + 1], lines[at + 2]
+    assert source.endswith(f"| {jose}: As As  李那: 3s 4s  王芳: Ks 7s  陈静: 6s 8s")
+    assert caret.strip() == "^"
+    # the characters before 李那: one of them (U+0301) takes no column, none takes two
+    before = source[: source.index("李那")]
+    assert sum(unicodedata.east_asian_width(c) in "WF" for c in before) == 0
+    assert len(caret) - 1 == len(before) - 1
