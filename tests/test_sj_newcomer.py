@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import unicodedata
 from pathlib import Path
 
 from zfrec.record.lexer import display_width
@@ -146,3 +147,56 @@ def test_a_short_play_to_a_pair_in_trick_is_counted_in_words(tmp_path: Path) -> 
     res = zfrec("trick", "--game", "shengji", "--trump", "2h", "6h 6h", "7h 8h", "9h 9h", "Kh 3h",
                 cwd=tmp_path)  # fmt: skip
     assert (res.returncode, res.stdout.strip()) == (0, "play 3 (9h 9h) wins 10 points")
+
+
+def test_a_single_the_written_cards_prove_beaten_is_forced_before_a_pair_a_hand_beats(
+    tmp_path: Path,
+) -> None:
+    # neither Ac is in 张伟's deal, the kitty, the discard or a play: another hand holds one, so
+    # his throw Kc 7c 7c is held to the single Kc (the fewest cards, ruling 10), not to the pair
+    # 7c 7c that 李娜's 9c 9c beats; the record stops after the throw's trick
+    text = CLUB.replace(" Ac Kc 7c 4c ", " 7c Kc 7c 4c ")
+    text = text.replace("8c Ac Jd", "8c 3s Jd")
+    head = text[: text.index("1: Ac Kc")]
+    assert head.count("3s Jd") == 2 and "Ac" not in head
+    stood = head + "1: Kc 7c 7c  2: 9c 9c 5c  3: 8c Qc 6c  4: Tc Jc Jc\n"
+    _write(tmp_path, stood)
+    res = zfrec("validate", "--json", "club.zfn", cwd=tmp_path)
+    found = json.loads(res.stdout)["files"][0]["games"][0]["diagnostics"]
+    assert [(d["code"], d["line"]) for d in found] == [("SJ103", 16), ("SJ205", 16)]
+    assert found[0]["message"] == (
+        "the throw 7c 7c Kc cannot stand: a higher single than Kc (Ac) must be in another "
+        "hand, as the written cards leave it no other place; it is held to Kc "
+        "(RULES-SHENGJI.md R10)"
+    )  # it said "李娜 holds a higher pair than 7c 7c; it is held to 7c 7c"
+    # written as failed, held to the pair: the forced part is wrong (it was passed as legal)
+    _write(tmp_path, head + "1: Kc 7c 7c forced 7c 7c by 2  2: 9c 9c  3: 8c Qc  4: Jc Jc\n")
+    res = zfrec("validate", "--json", "club.zfn", cwd=tmp_path)
+    found = json.loads(res.stdout)["files"][0]["games"][0]["diagnostics"]
+    assert [(d["code"], d["line"]) for d in found] == [("SJ104", 16), ("SJ205", 16)]
+    assert found[0]["message"].startswith("the throw 7c 7c Kc is held to Kc, not 7c 7c: ")
+    # held to Kc, blocked by 李娜 (who may hold an Ac): as it should be
+    _write(tmp_path, head + "1: Kc 7c 7c forced Kc by 2  2: 5c  3: 8c  4: Tc\n")
+    res = zfrec("validate", "--json", "club.zfn", cwd=tmp_path)
+    found = json.loads(res.stdout)["files"][0]["games"][0]["diagnostics"]
+    assert [d["code"] for d in found] == ["SJ205"]
+
+
+def test_the_caret_stands_under_its_character_after_a_name_with_a_combining_accent(
+    tmp_path: Path,
+) -> None:
+    # José typed as e + U+0301 (as some keyboards and macOS file names give it) shows as four
+    # columns, not five: the caret under 李那 moves one column left of the characters' count
+    jose = "Jose\u0301"
+    text = CLUB.replace("张伟", jose).replace("李娜: 3s 4s", "李那: 3s 4s")
+    _write(tmp_path, text)
+    res = zfrec("validate", "club.zfn", cwd=tmp_path)
+    lines = res.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if "no player is called '李那'" in line)
+    source, caret = lines[at + 1], lines[at + 2]
+    assert source.endswith(f"| {jose}: As As  李那: 3s 4s  王芳: Ks 7s  陈静: 6s 8s")
+    assert caret.strip() == "^"
+    # the characters before 李那: one of them (U+0301) takes no column, none takes two
+    before = source[: source.index("李那")]
+    assert sum(unicodedata.east_asian_width(c) in "WF" for c in before) == 0
+    assert len(caret) - 1 == len(before) - 1

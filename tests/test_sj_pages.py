@@ -336,3 +336,20 @@ def test_a_tricks_comment_is_shown() -> None:
     page = match_view(match_of(first(SJ / "09-annotated.zfn"))).rounds[0]
     first_of_3 = next(s for s in page.data["steps"] if s.get("trick") == 3)
     assert first_of_3["notes"] == ["the table argued about the third trick"]
+
+
+def test_the_round_that_won_the_match_names_the_winners_even_with_a_round_written_after_it(
+    tmp_path: Path,
+) -> None:
+    # the record goes on after the match was won in round 17 (SJ507): round 17 still names the
+    # winners, not who would deal next, and the round written after it does not claim the win
+    text = (SJ / "01-bashifen-match.zfn").read_text(encoding="utf-8")
+    text = text.replace('[Result "A 4 A 4 winners 1, 3"]\n', "")
+    path = tmp_path / "after.zfn"
+    path.write_text(text + "\nround 18 dealer 3 rank 4 trump s\n", encoding="utf-8")
+    view = match_view(match_of(first(path)))
+    assert "SJ507" in {d.code for d in view.report.diagnostics}
+    bare = str.maketrans("", "", "\u2068\u2069")  # names are isolated for bidi text
+    changes = [(s.number, s.change.translate(bare)) for s in view.summaries]
+    assert changes[-2] == (17, "the declarers go up 1; Ann & Bo Li win the match")
+    assert all("win the match" not in c for _, c in changes[:-2] + changes[-1:])

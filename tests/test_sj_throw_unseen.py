@@ -5,15 +5,25 @@ the other copy held by the thrower) is out of its reach. `zfrec.games.shengji.un
 
 from __future__ import annotations
 
+import copy
+import random
 from collections import Counter
+from collections.abc import Iterable
 
 import pytest
 
-from zfrec.games.shengji.cards import card_id, parse_hand
+from zfrec.games.shengji.bots import BOTS, RandomBot
+from zfrec.games.shengji.cards import card_id, card_ids, from_ids, parse_hand, size
 from zfrec.games.shengji.formats import classify
+from zfrec.games.shengji.match import play_match
 from zfrec.games.shengji.order import order_for
 from zfrec.games.shengji.reader import parse_sj
+from zfrec.games.shengji.records import SjCards, SjMatch
 from zfrec.games.shengji.replayer import validate_match
+from zfrec.games.shengji.round import RoundState
+from zfrec.games.shengji.rules import sj_preset
+from zfrec.games.shengji.simrecords import match_to_record
+from zfrec.games.shengji.throws import check_throw
 from zfrec.games.shengji.unseen import may_beat
 
 # sample_games/shengji/03-failed-throw.zfn, round 1, cut to its first trick
@@ -85,3 +95,97 @@ def test_may_beat_counts_the_unseen_cards_a_unit_needs() -> None:
     assert may_beat(o, tractor, e, parse_hand("Kd"), seen, 3)
     assert not may_beat(o, tractor, e, parse_hand("Kd"), seen, 2)
     assert not may_beat(o, tractor, e, 0, Counter({ad: 2}), 9)  # a pair is no tractor
+
+
+# --- no false verdict from the unseen copies (SJ103, SJ104) ----------------------------------
+# Self-play rounds with many throws that stand (a bot that throws the top of a suit when no
+# other hand beats it), written down, then with deals, kitty and discard hidden in every way a
+# record may hide them and cut just after a throw: the record is innocent, so counting the
+# copies that no line places (`sure_single`) must never prove a throw beaten that the hands did
+# not beat, nor a failed throw's forced part wrong.
+
+
+class _Thrower(RandomBot):
+    name = "thrower"
+
+    def play(self, state: RoundState, seat: int, rng: random.Random) -> int:
+        order, hand = state.order, state.hands[seat]
+        if state.lead is None and order is not None and rng.random() < 0.7:
+            for _ in range(6):
+                suits = [e for e in range(5) if hand & order.suit_mask[e]]
+                ids = sorted(card_ids(hand & order.suit_mask[rng.choice(suits)]),
+                             key=lambda c: -order.level[c])  # fmt: skip
+                if len(ids) < 2:
+                    continue
+                k, roll = rng.randint(2, len(ids)), rng.random()
+                if roll < 0.4:  # the top of the suit
+                    cards = from_ids(ids[:k])
+                elif roll < 0.8 and k > 2:  # the top but the highest card, kept back
+                    cards = from_ids(ids[1:k])
+                else:
+                    cards = from_ids(rng.sample(ids, k))
+                if len(classify(order, cards).units) > 1 and (
+                    rng.random() < 0.2 or check_throw(order, cards, state.others(seat)).stands
+                ):
+                    return cards
+        return super().play(state, seat, rng)
+
+
+def _hidden(m: SjMatch, t: int, rng: random.Random) -> SjMatch:
+    """Round 1 of `m` cut after trick t + 1 (or whole), its deals, kitty and discard each
+    written, hidden (`?N`), partly written or left out at random."""
+    out = copy.deepcopy(m)
+    del out.rounds[1:]
+    rnd = out.rounds[0]
+    assert rnd.deal is not None and rnd.kitty is not None and rnd.discard is not None
+
+    def hide(c: SjCards) -> SjCards | None:
+        how = rng.choice(["written", "unknown", "part", "none"])
+        ids = card_ids(c.known)
+        keep = rng.randint(0, len(ids)) if how == "part" else len(ids) if how == "written" else 0
+        rng.shuffle(ids)
+        return None if how == "none" else SjCards(from_ids(ids[:keep]), c.unknown + len(ids) - keep)
+
+    rnd.deal = tuple(hide(d) or SjCards(0, size(d.known)) for d in rnd.deal)
+    rnd.kitty, rnd.discard = hide(rnd.kitty), hide(rnd.discard)
+    if rng.random() < 0.8:
+        del rnd.tricks[t + 1 :]
+        rnd.points = rnd.outcome = rnd.levels = None
+    return out
+
+
+def _throws_judged(seeds: Iterable[int]) -> int:
+    judged = 0
+    for seed in seeds:
+        for preset, players in [("bashifen", 4), ("dabaifen", 4), ("zhaopengyou", 5),
+                                ("zhaopengyou", 6), ("zhaopengyou", 7)]:  # fmt: skip
+            rules = sj_preset(preset, players=players) if players > 4 else sj_preset(preset)
+            m = match_to_record(play_match(rules, seed, ["thrower"] * players, max_rounds=1))
+            m.result = None
+            assert validate_match(m).ok
+            rng = random.Random(seed)
+            for t, trick in enumerate(m.rounds[0].tricks):
+                if len(set(card_ids(trick.moves[0].cards))) < 2:
+                    continue  # not a throw (nor a tractor)
+                for _ in range(6):
+                    hidden = _hidden(m, t, rng)
+                    found = [f"{d.code} {d.message}" for d in validate_match(hidden).diagnostics]
+                    assert all(f.startswith("SJ205") for f in found), (seed, preset, t, found)
+                    judged += 1
+    return judged
+
+
+@pytest.fixture()
+def thrower(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(BOTS, "thrower", _Thrower)
+
+
+@pytest.mark.usefixtures("thrower")
+def test_an_innocent_record_with_hidden_cards_never_has_a_throw_proven_beaten() -> None:
+    assert _throws_judged([0, 6]) > 100  # 6: a thrower keeps an unwritten higher card back
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("thrower")
+def test_an_innocent_record_with_hidden_cards_never_has_a_throw_proven_beaten_many() -> None:
+    assert _throws_judged(range(1, 30)) > 1000

@@ -13,7 +13,6 @@ a long one-line comment turned into hundreds of megabytes.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 
 WORD, STRING, COLON, COMMENT = "word", "string", "colon", "comment"
@@ -199,8 +198,13 @@ class Lexer:
 
 
 def display_width(text: str) -> int:
-    """Terminal columns taken by `text`: wide (CJK) characters take two."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+    """Terminal columns taken by `text`: wide (CJK) characters take two, combining marks and
+    zero-width characters none (a name typed as e + U+0301 shows as one é). Measured as rich
+    measures what it prints (`rich.cells.cell_len`, as `zfrec analyze` and `solve` pad names),
+    so every column the command line lines up agrees."""
+    from rich.cells import cell_len  # (imported when asked: the lexer runs without a terminal)
+
+    return cell_len(text)
 
 
 EXCERPT_SIDE = 60  # characters of context shown each side of the caret

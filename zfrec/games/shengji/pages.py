@@ -245,6 +245,9 @@ def match_view(match: SjMatch, viewer: int | None = None, solve_cards: int = 0) 
     for d in report.diagnostics:
         by_round.setdefault(d.location.hand if d.location else None, []).append(d)
     levels = _first_levels(match, ledgers, n)
+    # the round that won the match names its winners: the first whose ledger says so (a round
+    # written after it, SJ507, is not the one that won)
+    won_in = next((r.number for r in report.rounds if r.won), None)
     for i, rnd in enumerate(match.rounds):
         ledger = ledgers.get(rnd.number)
         solved = solved_round(match, i, solve_cards if viewer is None else 0, report)
@@ -258,7 +261,7 @@ def match_view(match: SjMatch, viewer: int | None = None, solve_cards: int = 0) 
             viewer,
             rules,
             solved,  # the solver knows every hand: its marks are not for one seat's view
-            report.winners if i + 1 == len(match.rounds) else (),
+            ledger.won if ledger is not None and rnd.number == won_in else (),
         )
         page.prev_href = round_href(match.rounds[i - 1].number) if i > 0 else None
         last = i + 1 == len(match.rounds)

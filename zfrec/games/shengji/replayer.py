@@ -62,7 +62,7 @@ from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.rules import SjRules, level_rank, level_text
 from zfrec.games.shengji.scoring import raise_level
 from zfrec.games.shengji.throws import check_throw
-from zfrec.games.shengji.unseen import blockers, less, sure_block
+from zfrec.games.shengji.unseen import blockers, comes_after, less, sure_single
 from zfrec.games.shengji.verdicts import (
     copies_out,
     deal_findings,
@@ -414,7 +414,7 @@ class _Replay:
         self.ledgers.append(SjRoundLedger(
             rnd.number, lead_dealer, order.text, tuple(at_play), rb.kitty,
             rb.discard,
-            not rb.exact, result, tuple(new_levels), tuple(rb.guessed), rb.drawn,
+            not rb.exact, result, tuple(new_levels), tuple(rb.guessed), rb.drawn, won,
         ))  # fmt: skip
         return new_levels, next_dealer, won, d_cause or self.root, level_cause
 
@@ -702,9 +702,18 @@ class _Replay:
         seat, cards = m.seat, m.cards
         others = state.others(seat)
         check = check_throw(order, cards, others)
+        proven = None  # a single of the throw the written cards prove beaten (`sure_single`)
         if any(guessed):  # judged as far as the known cards allow
             known = [less(h, guessed[(seat + i) % state.n]) for i, h in enumerate(others, 1)]
             sure = check_throw(order, cards, known)
+            proven = sure_single(order, cards, seat, state.hands, guessed, self.hidden_kitty,
+                                 sure)  # fmt: skip
+            if m.failed and proven is not None and comes_after(order, m.played, proven[0]):
+                self.note("SJ104", f"the throw {format_hand(cards)} is held to {proven[2]}, not "
+                          f"{format_hand(m.played)}: {proven[1]}", m.pos, rule="10",
+                          **at)  # fmt: skip
+                state.force_play(seat, cards, m.played)
+                return False
             if m.failed and (sure.stands or sure.forced != m.played):
                 # a block the known cards do not make: true if cards no play has shown may
                 # make it (the guess is one placing of them, no proof either way)
@@ -723,11 +732,9 @@ class _Replay:
                     return False
             check = sure
         if not m.failed:
-            block = None if not check.stands or not any(guessed) else sure_block(
-                order, cards, seat, state.hands, guessed, self.hidden_kitty)  # fmt: skip
-            if block is not None:  # the known cards leave a higher card no place but a hand
-                self.note("SJ103", f"the throw {format_hand(cards)} cannot stand: {block}", m.pos,
-                          rule="10", **at)  # fmt: skip
+            if proven is not None:  # the written cards leave a higher card no place but a hand
+                self.note("SJ103", f"the throw {format_hand(cards)} cannot stand: {proven[1]}; "
+                          f"it is held to {proven[2]}", m.pos, rule="10", **at)  # fmt: skip
             elif not check.stands:
                 assert check.unit is not None and check.blocker is not None
                 blocker = (seat + 1 + check.blocker) % state.n

@@ -39,6 +39,8 @@ class SjRoundLedger:
     # each seat's hand as drawn, as the record's `deal` lines write it: the dealer's before it
     # took up the kitty (`deal` is the hands at play, after the exchange); empty if not known
     drawn: tuple[int, ...] = ()
+    # the seats that won the match with this round (none in every other round)
+    won: tuple[int, ...] = ()
 
     def to_json(self, players: Sequence[str]) -> dict[str, Any]:
         """The ledger as `zfrec validate --json` writes it."""

@@ -29,7 +29,7 @@ from zfrec.games.shengji.formats import Unit, classify, unit_text
 from zfrec.games.shengji.order import Order
 from zfrec.games.shengji.throws import ThrowCheck
 
-__all__ = ["blockers", "less", "may_beat", "sure_block", "unseen_cards"]
+__all__ = ["blockers", "comes_after", "less", "may_beat", "sure_single", "unseen_cards"]
 
 
 def less(a: int, b: int) -> int:
@@ -102,34 +102,45 @@ def blockers(
     ]
 
 
-def sure_block(
+def sure_single(
     order: Order, throw: int, thrower: int, hands: Sequence[int], guessed: Sequence[int],
-    hidden_kitty: int,
-) -> str | None:  # fmt: skip
-    """Why a throw that no known card beats cannot stand all the same, or None: the unseen
-    cards higher than one of its singles are more than the places outside the other hands
-    (the thrower's guessed cards and the unwritten discard) can hold, so another hand holds one
-    (ruling 10, partner included). The forced part is named where no lower single of the throw
-    may be beaten too."""
+    hidden_kitty: int, check: ThrowCheck | None = None,
+) -> tuple[Unit, str, str] | None:  # fmt: skip
+    """The lowest single of a throw that the written cards prove beaten, with why in words and
+    the forced part it makes, or None: the unseen cards higher than it are more than the places
+    outside the other hands (the thrower's guessed cards and the unwritten discard) can hold, so
+    another hand holds one (ruling 10, partner included). The forced part is named "or a lower
+    single" where a lower single of the throw may be beaten too. None also where `check` (the
+    throw judged on the known cards) is held to a unit as low already (its block comes first)."""
     lead = classify(order, throw)
     pool = unseen_cards(guessed, hidden_kitty)
     outside = size(guessed[thrower]) + size(hidden_kitty)
     singles = sorted((u for u in lead.units if u.pairs == 0), key=lambda u: u.top)
     for i, u in enumerate(singles):
+        if check is not None and check.unit is not None and (
+            check.unit.size, check.unit.top) <= (u.size, u.top):  # fmt: skip
+            return None
         higher = [c for c in order.desc[lead.esuit] if order.level[c] > u.top and pool[c]]
         if sum(pool[c] for c in higher) <= outside:
             continue
-        lower = singles[:i]
         maybe = any(
             may_beat(order, v, lead.esuit, less(hands[s], guessed[s]), pool, size(guessed[s]))
-            for v in lower
+            for v in singles[:i]
             for s in range(len(hands))
             if s != thrower
         )
-        held = f"{unit_text(u)} or a lower single" if maybe else unit_text(u)
         cards = " or ".join(card_str(c) for c in higher)
-        return (
+        why = (
             f"a higher single than {unit_text(u)} ({cards}) must be in another hand, as the "
-            f"written cards leave it no other place; it is held to {held}"
+            "written cards leave it no other place"
         )
+        return u, why, f"{unit_text(u)} or a lower single" if maybe else unit_text(u)
     return None
+
+
+def comes_after(order: Order, forced: int, single: Unit) -> bool:
+    """Whether a forced part written, `forced`, comes after `single` in ruling 10's order (the
+    fewest cards, then the lowest): more than one card, or a higher single."""
+    return (
+        size(forced) > 1 or max((order.level[c] for c in distinct(forced)), default=0) > single.top
+    )
