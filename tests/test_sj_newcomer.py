@@ -200,3 +200,24 @@ def test_the_caret_stands_under_its_character_after_a_name_with_a_combining_acce
     before = source[: source.index("李那")]
     assert sum(unicodedata.east_asian_width(c) in "WF" for c in before) == 0
     assert len(caret) - 1 == len(before) - 1
+
+
+def test_a_failed_throw_held_to_part_of_a_unit_is_wrong(tmp_path: Path) -> None:
+    # 张伟's throw Kc 7c 7c is the single Kc and the pair 7c 7c: written as held to one 7c, half
+    # of the pair, it was passed as legal (a blocker may hold a higher single than 7c); ruling 10
+    # holds a failed throw to one of its units whole
+    text = CLUB.replace(" Ac Kc 7c 4c ", " 7c Kc 7c 4c ").replace("8c Ac Jd", "8c 3s Jd")
+    head = text[: text.index("1: Ac Kc")]
+    _write(tmp_path, head + "1: Kc 7c 7c forced 7c by 2  2: 9c  3: 8c  4: Jc\n")
+    res = zfrec("validate", "--json", "club.zfn", cwd=tmp_path)
+    found = json.loads(res.stdout)["files"][0]["games"][0]["diagnostics"]
+    assert [(d["code"], d["line"]) for d in found] == [("SJ104", 16), ("SJ205", 16)]
+    assert found[0]["message"] == (
+        "the throw 7c 7c Kc is held to one of its units whole (7c 7c, Kc), not 7c "
+        "(RULES-SHENGJI.md R10)"
+    )
+    # held to the whole pair or to the single, the record reads on as before
+    _write(tmp_path, head + "1: Kc 7c 7c forced Kc by 2  2: 5c  3: 8c  4: Tc\n")
+    res = zfrec("validate", "--json", "club.zfn", cwd=tmp_path)
+    found = json.loads(res.stdout)["files"][0]["games"][0]["diagnostics"]
+    assert [d["code"] for d in found] == ["SJ205"]

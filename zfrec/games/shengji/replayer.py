@@ -61,7 +61,7 @@ from zfrec.games.shengji.report import SjReport, SjRoundLedger, did_you_mean, fo
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.rules import SjRules, level_rank, level_text
 from zfrec.games.shengji.scoring import raise_level
-from zfrec.games.shengji.throws import check_throw
+from zfrec.games.shengji.throws import check_throw, throw_units
 from zfrec.games.shengji.unseen import blockers, comes_after, less, sure_single
 from zfrec.games.shengji.verdicts import (
     copies_out,
@@ -701,6 +701,12 @@ class _Replay:
         assert order is not None
         seat, cards = m.seat, m.cards
         others = state.others(seat)
+        if m.failed and m.played not in (units := throw_units(order, cards)):
+            self.note("SJ104", f"the throw {format_hand(cards)} is held to one of its units whole "
+                      f"({', '.join(map(format_hand, units))}), not {format_hand(m.played)}",
+                      m.pos, rule="10", **at)  # fmt: skip
+            state.force_play(seat, cards, m.played)
+            return False
         check = check_throw(order, cards, others)
         proven = None  # a single of the throw the written cards prove beaten (`sure_single`)
         if any(guessed):  # judged as far as the known cards allow

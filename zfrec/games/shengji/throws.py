@@ -31,7 +31,14 @@ from zfrec.games.shengji.cards import distinct, from_ids, size
 from zfrec.games.shengji.formats import Format, Unit, classify, pair_levels, runs
 from zfrec.games.shengji.order import Order
 
-__all__ = ["ThrowCheck", "beats_unit", "check_throw", "check_throw_format", "throw_penalty"]
+__all__ = [
+    "ThrowCheck",
+    "beats_unit",
+    "check_throw",
+    "check_throw_format",
+    "throw_penalty",
+    "throw_units",
+]
 
 
 class ThrowCheck(NamedTuple):
@@ -94,3 +101,15 @@ def check_throw(
 def throw_penalty(check: ThrowCheck, per_card: int) -> int:
     """The points a failed throw costs its side: `per_card` per card taken back (ruling 10)."""
     return 0 if check.stands else per_card * size(check.back)
+
+
+def throw_units(order: Order, cards: int) -> list[int]:
+    """The units of a throw (packed, largest first): a failed throw is held to one of them
+    whole (ruling 10), never to part of one.
+
+    >>> from zfrec.games.shengji.cards import format_hand, parse_hand as cards
+    >>> from zfrec.games.shengji.order import order_for
+    >>> [format_hand(u) for u in throw_units(order_for("2h"), cards("Kc 7c 7c"))]
+    ['7c 7c', 'Kc']
+    """
+    return [from_ids(u.ids) for u in classify(order, cards).units]
