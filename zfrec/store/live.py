@@ -301,6 +301,49 @@ def reopen_live_game(session: Session, *, table_id: str, game_id: int | None) ->
         delete_game(session, game_id=game_id)
 
 
+# The changes a table took that carried a request id (LIVE.md, "Requests sent again"), so that one
+# sent again is answered, not made twice: a row each at seq -version (the version the change
+# made; versions only grow), kind "request", which the table's entries (seq 1 on) leave out.
+_REQUEST_KIND = "request"
+REQUESTS_KEPT = 256  # the last changes remembered per table; an older one sent again is stale
+
+
+def remember_live_request(
+    session: Session, *, table_id: str, version: int, data: dict[str, Any]
+) -> None:
+    """Keep that the change which made the table's `version` was request `data["id"]` (with
+    what it was and what its answer added), and forget the ones more than REQUESTS_KEPT
+    changes before it. Flushed, not committed."""
+    conn = session.connection()
+    row = {"table_id": table_id, "seq": -version, "kind": _REQUEST_KIND, "data": data}
+    conn.execute(_INSERT_ENTRY, {**row, "created_at": utc_now()})
+    conn.execute(
+        delete(LIVE_ENTRY).where(
+            LIVE_ENTRY.c.table_id == table_id,
+            LIVE_ENTRY.c.seq < 0,
+            LIVE_ENTRY.c.seq >= REQUESTS_KEPT - version,  # made version - REQUESTS_KEPT or before
+        )
+    )
+
+
+def find_live_request(
+    session: Session, *, table_id: str, request_id: str
+) -> tuple[int, dict[str, Any]] | None:
+    """The version made by the change that was request `request_id`, and what was kept of it
+    (remember_live_request); None if the table took no such request (or forgot it)."""
+    rows = session.connection().execute(
+        select(LIVE_ENTRY.c.seq, LIVE_ENTRY.c.data).where(
+            LIVE_ENTRY.c.table_id == table_id,
+            LIVE_ENTRY.c.seq < 0,
+            LIVE_ENTRY.c.kind == _REQUEST_KIND,
+        )
+    )
+    for seq, data in rows:
+        if isinstance(data, dict) and data.get("id") == request_id:
+            return -int(seq), dict(data)
+    return None
+
+
 def update_live_entry(
     session: Session, *, table_id: str, version: int, entries: int, seq: int, data: dict[str, Any]
 ) -> int:
