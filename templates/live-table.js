@@ -64,7 +64,11 @@
     // An undo or a mark leaves no move of its own to find if its answer is lost: the entry
     // count it was made at tells (alreadyIn).
     if (!extra && (path === "/undo" || path === "/marks" || path === "/edit")) extra = { entries: entriesAhead() };
-    outbox = waiting().concat([{ uid: Date.now() + "-" + Math.random().toString(36).slice(2),
+    var uid = Date.now() + "-" + Math.random().toString(36).slice(2);
+    // Its request id: sent again (its answer lost), the server knows it and answers it as
+    // taken, without making it twice; a 409 stale then means it was not made.
+    body.request_id = uid;
+    outbox = waiting().concat([{ uid: uid,
       path: path, body: body, label: label, status: "waiting", extra: extra || null }]);
     save();
     renderOutbox();
@@ -112,7 +116,9 @@
 
   function answered(item, res) {
     var d = res.data || {};
-    if (res.ok || (res.status === 409 && d.code === "stale" && alreadyIn(item, d.state))) {
+    // An entry kept from before request ids (no request_id) is found by what the table shows.
+    var found = !item.body.request_id && res.status === 409 && d.code === "stale" && alreadyIn(item, d.state);
+    if (res.ok || found) {
       item.status = "sent";
       save();
       if (res.ok) done(item, d); else show(d.state);
@@ -141,11 +147,26 @@
     var extra = dropped.length > 1 ? el("div", { cls: "small", text: "Also not sent: " +
       dropped.slice(1).map(function (it) { return it.label; }).join("; ") }) : null;
     if (d.code === "stale") {
-      message("error", "stale", "Not entered: " + item.label + " was made before the table moved " +
-        "on (another phone entered). It is kept in the entry box: check it and send it again.", extra);
+      message("error", "stale", staleText(item), extra);
     } else {
       reportError(res, extra);
     }
+  }
+
+  /* Why a change was not made (409 stale): the table changed before it reached the server. */
+  function staleText(item) {
+    var why = " the table changed before it reached the server (another phone entered, undid or marked).";
+    if (item.path === "/undo") {
+      return "Not undone:" + why + " Nothing was undone: look at the table, and tap Undo again if it is still wanted.";
+    }
+    if (item.path === "/hands") {
+      return "Not started (" + item.label + "):" + why + " Look at the table, and start the hand again if it is still needed.";
+    }
+    if (item.path === "/marks") {
+      return "Not marked (" + item.label + "):" + why + " Look at the move, and mark it again if it is still wanted.";
+    }
+    return "Not entered: " + item.label + " was made before the table moved " +
+      "on (another phone entered). It is kept in the entry box: check it and send it again.";
   }
 
   /* An answer's state shows every hand: a page seen by one seat asks for its own view. */

@@ -1,0 +1,163 @@
+"""Two phones at one table, one of them losing its connection mid-entry, in Chromium at 390x844
+against a real `zfrec serve` (LIVE.md, "Requests sent again"): a round start, a hand start or an
+undo that the other phone made first at the same entry count is not taken for this phone's (it
+is refused as stale, and the page says what was not done); a Sheng ji entry made offline goes
+by itself when the connection is back. Screenshots go to test-artifacts/live-requests-*.png.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.test_live_phones import PHONE, at, dealt_table, device, play, sent
+from tests.test_live_server import server
+from tests.test_live_shengji_browser import Device
+from tests.test_render_browser import ARTIFACTS
+
+sync_api = pytest.importorskip("playwright.sync_api")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.usefixtures("chromium"),  # skipped without it (tests/lanes.py)
+]
+SJ_PLAYERS = ["Ann", "Bo", "Cy", "Di"]
+
+
+def shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"live-requests-{name}.png"))
+
+
+def _sj_table(client: Any) -> tuple[dict[str, Any], dict[str, str]]:
+    made: dict[str, Any] = client.post(
+        "/api/tables", json={"game": "shengji", "players": SJ_PLAYERS}
+    ).json()
+    return made, {"Authorization": f"Bearer {made['token']}"}
+
+
+def _two_phones(browser: Any, client: Any, join: str) -> tuple[Device, Device]:
+    base = str(client.base_url).rstrip("/")
+    phones = Device(browser, PHONE), Device(browser, PHONE)
+    for d in phones:
+        d.page.goto(base + join)
+        d.page.wait_for_selector("#entry:not(.hidden)")
+    return phones
+
+
+def test_sheng_ji_a_round_start_made_offline_is_not_taken_for_another_phones(
+    browser: Any, tmp_path: Path
+) -> None:
+    """A sets round 1 up (Ann deals, spades) while offline: not sent. B starts it with hearts.
+    A's connection comes back and its start goes by itself: the table has moved on, so it is
+    refused as stale and the page says the round was not started. It was taken for A's own
+    (the table one entry on, its last entry a round's start: any round's), and A was told
+    nothing while the round went on in hearts."""
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        made, _auth = _sj_table(client)
+        a, b = _two_phones(browser, client, made["join"])
+        assert a.page.locator("#entry button:text('Undo')").count() == 0  # nothing to undo
+        a.context.set_offline(True)
+        a.page.select_option("#sj-dealer", "1")
+        a.page.select_option("#sj-trump", "s")
+        a.tap("#entry button:text('Start the round')")
+        a.page.wait_for_selector("#msg .msg.error:has-text('not sent')")
+        b.page.select_option("#sj-dealer", "1")
+        b.page.select_option("#sj-trump", "h")
+        b.tap("#entry button:text('Start the round')")
+        b.at(1)
+        a.context.set_offline(False)  # A's start goes again by itself
+        a.page.wait_for_selector("#msg .msg.error:has-text('Not started')")
+        a.at(1)
+        assert "stale" in a.page.locator("#msg").inner_text()
+        st = client.get(f"/api/tables/{made['id']}").json()
+        assert st["trump"] == "h" and st["entries"] == 1
+        assert a.page.locator("#entry button:text('Undo')").count() == 1
+        a.errors.clear()  # the failed and refused requests are logged by the browser
+        shot(a.page, "1-sj-round-start-stale")
+
+
+def test_sheng_ji_a_play_made_offline_goes_when_the_connection_is_back(
+    browser: Any, tmp_path: Path
+) -> None:
+    """A enters Ann's lead offline. When the connection is back the page sends it by itself
+    (it said "tap again", and nothing went until someone did): B sees it, it is in once, and
+    A's box is free for the next play. Then A undoes offline, B enters nothing: the undo goes
+    by itself too, once."""
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        made, auth = _sj_table(client)
+        url = f"/api/tables/{made['id']}"
+        assert client.post(f"{url}/hands", json={"dealer": 1, "trump": "s"}, headers=auth).is_success
+        discard = {"seat": 1, "discard": "3c 4c 5c 6c 7c 8c 9c Tc"}
+        assert client.post(f"{url}/moves", json=discard, headers=auth).is_success
+        a, b = _two_phones(browser, client, made["join"])
+        a.at(2)
+        a.context.set_offline(True)
+        a.page.select_option("#sj-seat", "1")
+        a.page.locator("#sj-cards").fill("Ah")
+        a.tap("#entry button:text('Play')")
+        a.page.wait_for_selector("#msg .msg.error:has-text('not sent')")
+        shot(a.page, "2-sj-play-offline")
+        a.context.set_offline(False)
+        b.at(3)
+        a.at(3)
+        a.page.wait_for_selector("#msg .msg", state="detached")
+        assert a.page.locator("#sj-cards").input_value() == ""
+        assert [m.get("play") for m in client.get(url).json()["moves"]] == [None, "Ah"]
+        a.context.set_offline(True)
+        a.tap("#entry button:text('Undo')")
+        a.page.wait_for_selector("#msg .msg.error:has-text('not sent')")
+        a.context.set_offline(False)
+        b.at(4)
+        assert client.get(url).json()["entries"] == 2  # one undone: the discard stays
+        a.errors.clear()
+        shot(a.page, "3-sj-play-online-again")
+
+
+def test_zheng_fen_a_hand_start_and_an_undo_made_offline_are_not_taken_for_another_phones(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Zheng Fen's outbox: A starts hand 1 offline (王芳 shuffled), B starts it with Bo Li as
+    the shuffler; back online, A's start is refused as stale and the page says the hand was not
+    started (it was taken for A's: the table showed hand 1 being played). Then A undoes offline
+    while B undoes the same move: A's undo is not taken for B's (the table had one entry fewer,
+    as after A's), and nothing more is undone."""
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        made: dict[str, Any] = client.post(
+            "/api/tables", json={"players": ["Ann", "Bo Li", "王芳"]}
+        ).json()
+        url = f"/api/tables/{made['id']}"
+        base = str(client.base_url).rstrip("/")
+        (_ca, a), (_cb, b) = device(browser), device(browser)
+        for page in (a, b):
+            page.goto(base + made["join"])
+            page.wait_for_selector("#start-btn")
+        _ca.set_offline(True)
+        a.select_option("#shuffler", "3")
+        a.locator("#start-btn").tap()
+        a.wait_for_selector('#outbox .out[data-status="retrying"]')
+        b.select_option("#shuffler", "2")
+        b.locator("#start-btn").tap()
+        at(b, 1)
+        _ca.set_offline(False)
+        a.wait_for_selector("#msg .msg.error:has-text('Not started')")
+        sent(a)
+        at(a, 1)
+        assert client.get(url).json()["shuffler"] == 2
+        shot(a, "4-zf-hand-start-stale")
+
+        play(b, 2, "3h")
+        at(a, 2)
+        _ca.set_offline(True)
+        a.locator("#undo-btn").tap()
+        a.wait_for_selector('#outbox .out[data-status="retrying"]')
+        b.locator("#undo-btn").tap()
+        at(b, 3)
+        _ca.set_offline(False)
+        a.wait_for_selector("#msg .msg.error:has-text('Not undone')")
+        sent(a)
+        at(a, 3)
+        st = client.get(url).json()
+        assert st["entries"] == 1 and st["status"] == "playing"  # one undo: the hand stays
+        shot(a, "5-zf-undo-stale")
