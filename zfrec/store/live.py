@@ -208,6 +208,8 @@ def finish_live_game(session: Session, *, table_id: str, game: Game) -> int | No
     conn = session.connection()
     linked = conn.execute(select(LIVE_TABLE.c.game_id).where(LIVE_TABLE.c.id == table_id)).scalar()
     kept = None if linked is None else int(linked)
+    if kept is not None:
+        _lock_game(conn, kept)
     game_id: int | None = None
     digest: str | None = None
     try:
@@ -267,6 +269,15 @@ def _file_of(conn: Connection, game_id: int, digest: str) -> str | None:
     return None if held is None else str(held.path)
 
 
+def _lock_game(conn: Connection, game_id: int) -> None:
+    """Hold the stored game's row until the transaction ends (PostgreSQL `FOR UPDATE`; SQLite's
+    write lock holds the whole store already). Two tables that share the game and change at the
+    same moment each lock only their own row: without this, each would find the game shared
+    (the other's change not committed yet), store a game of its own, and leave the one they
+    shared to nobody. Locked first, the second waits, then finds what the first made of it."""
+    conn.execute(select(GAME.c.id).where(GAME.c.id == game_id).with_for_update())
+
+
 def _shared(conn: Connection, table_id: str, game_id: int) -> bool:
     """Whether another live table holds the game (two tables logged the same record)."""
     query = select(LIVE_TABLE.c.id).where(
@@ -289,6 +300,7 @@ def reopen_live_game(session: Session, *, table_id: str, game_id: int | None) ->
         conn.execute(table.values(over=False, game_id=None))
         _remember(conn, table_id, None)
         return
+    _lock_game(conn, game_id)
     held = conn.execute(select(SOURCE.c.id).where(SOURCE.c.game_id == game_id)).first()
     other = _shared(conn, table_id, game_id)
     exists = conn.execute(select(GAME.c.id).where(GAME.c.id == game_id)).first()
