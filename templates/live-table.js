@@ -117,13 +117,18 @@
   function answered(item, res) {
     var d = res.data || {};
     // An entry kept from before request ids (no request_id) is found by what the table shows.
-    var found = !item.body.request_id && res.status === 409 && d.code === "stale" && alreadyIn(item, d.state);
-    if (res.ok || found) {
+    var stale = res.status === 409 && d.code === "stale";
+    var found = stale && !item.body.request_id && alreadyIn(item, d.state);
+    // Another phone entered this very move first (the same seat and cards, the table's one
+    // change since): it is in once, as both phones meant; said so, not refused.
+    var twin = stale && !!item.body.request_id && item.path === "/moves" && alreadyIn(item, d.state);
+    if (res.ok || found || twin) {
       item.status = "sent";
       save();
       if (res.ok) done(item, d); else show(d.state);
       // Taken after all (its first answer was lost): what a failed try said of it is over.
       if (!res.ok && item.trouble) message("", null, null);
+      if (twin) message("ok", null, item.label + ": entered already, by another phone.");
       renderOutbox();
       pump();
       return;

@@ -95,6 +95,13 @@
         made.offline = false;  // the server answered: tapped again, not at the connection's return
         message("error", res.data.code || String(res.status), (res.data.message || "the server failed") +
           ". Not entered, or its answer was lost: tap again to send it.");
+      } else if (fresh && res.data.code === "stale" && twin(path, body, fresh)) {
+        // Another phone entered this very entry first: it is in once, as both phones meant.
+        state = fresh;
+        message("ok", "", name(body.seat) + ": " + (body.play || body.bid || body.discard) +
+          " was entered already, by another phone.");
+        if (done) done();
+        render();
       } else {
         var text = res.data.code === "stale" && STALE[path] ? STALE[path] : res.data.message || "refused";
         message("error", res.data.code || String(res.status), text);
@@ -120,6 +127,29 @@
       if (made.done && typed() === text) made.done();
     });
   });
+
+  /* Whether the table's one change since this entry was made is this same entry, made by
+     another phone: a move by the same seat of the same cards (read as the server reads them,
+     glued `3s3s` and `10h` too). */
+  function twin(path, body, fresh) {
+    if (path !== "/moves" || fresh.version !== body.version + 1 || !fresh.moves.length) return false;
+    var last = fresh.moves[fresh.moves.length - 1];
+    if (last.entry !== fresh.entries || last.seat !== body.seat) return false;
+    var field = ["play", "bid", "discard"].filter(function (k) { return body[k]; })[0];
+    if (!field || !last[field] || body.blocked_by || last.blocked_by) return false;
+    var a = cardsIn(body[field]), b = cardsIn(last[field]);
+    var order = function (x, y) { return x - y; };
+    return a.indexOf(-1) < 0 && b.indexOf(-1) < 0 && a.sort(order).join() === b.sort(order).join();
+  }
+
+  /* The cards of a text, as the server reads them; -1 for a word it cannot read. */
+  function cardsIn(text) {
+    var out = [];
+    Z.cardWords(text).forEach(function (word) {
+      out = out.concat(word.whole ? word.cards.map(function (c) { return c.id; }) : [-1]);
+    });
+    return out;
+  }
 
   // the felt -------------------------------------------------------------------------------
 

@@ -161,3 +161,58 @@ def test_zheng_fen_a_hand_start_and_an_undo_made_offline_are_not_taken_for_anoth
         st = client.get(url).json()
         assert st["entries"] == 1 and st["status"] == "playing"  # one undo: the hand stays
         shot(a, "5-zf-undo-stale")
+
+
+def test_the_same_move_entered_by_both_phones_is_in_once_and_said_so(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Two people log the same table. A enters Ann's 3h offline; B enters it too. A's comes
+    back stale (the table moved on), but the table's one change since is that very move: A's
+    page says it was entered already by another phone, instead of "Not entered" with the move
+    put back to be sent again (where it would have been Ann's second play). Sheng ji alike."""
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        made, _auth = dealt_table(client)
+        base = str(client.base_url).rstrip("/")
+        (ca, a), (_cb, b) = device(browser), device(browser)
+        for page in (a, b):
+            page.goto(base + made["join"])
+            at(page, 1)
+        ca.set_offline(True)
+        play(a, 1, "3h")
+        a.wait_for_selector('#outbox .out[data-status="retrying"]')
+        play(b, 1, "3h")
+        at(b, 2)
+        ca.set_offline(False)
+        a.wait_for_selector("#msg .msg.ok:has-text('entered already, by another phone')")
+        sent(a)
+        at(a, 2)
+        assert a.locator("#msg .msg.error").count() == 0
+        assert a.locator("#play-text").input_value() == ""
+        assert [m["play"] for m in client.get(f"/api/tables/{made['id']}").json()["moves"]] == [
+            "3h"
+        ]
+        shot(a, "6-zf-same-move-twice")
+
+        sj, auth = _sj_table(client)
+        url = f"/api/tables/{sj['id']}"
+        assert client.post(f"{url}/hands", json={"dealer": 1, "trump": "s"}, headers=auth).is_success
+        discard = {"seat": 1, "discard": "3c 4c 5c 6c 7c 8c 9c Tc"}
+        assert client.post(f"{url}/moves", json=discard, headers=auth).is_success
+        p, q = _two_phones(browser, client, sj["join"])
+        p.at(2)
+        p.context.set_offline(True)
+        p.page.select_option("#sj-seat", "1")
+        p.page.locator("#sj-cards").fill("10h")
+        p.tap("#entry button:text('Play')")
+        p.page.wait_for_selector("#msg .msg.error:has-text('not sent')")
+        q.page.select_option("#sj-seat", "1")
+        q.page.locator("#sj-cards").fill("Th")
+        q.tap("#entry button:text('Play')")
+        q.at(3)
+        p.context.set_offline(False)
+        p.page.wait_for_selector("#msg .msg.ok:has-text('entered already, by another phone')")
+        p.at(3)
+        assert p.page.locator("#sj-cards").input_value() == ""
+        assert [m.get("play") for m in client.get(url).json()["moves"]] == [None, "Th"]
+        p.errors.clear()
+        shot(p.page, "7-sj-same-play-twice")
