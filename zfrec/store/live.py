@@ -344,11 +344,13 @@ def find_live_request(
     """The version made by the change that was request `request_id`, and what was kept of it
     (remember_live_request); None if the table took no such request (or forgot it)."""
     rows = session.connection().execute(
-        select(LIVE_ENTRY.c.seq, LIVE_ENTRY.c.data).where(
+        select(LIVE_ENTRY.c.seq, LIVE_ENTRY.c.data)
+        .where(
             LIVE_ENTRY.c.table_id == table_id,
             LIVE_ENTRY.c.seq < 0,
             LIVE_ENTRY.c.kind == _REQUEST_KIND,
         )
+        .order_by(LIVE_ENTRY.c.seq)  # the newest first (seq is -version)
     )
     for seq, data in rows:
         if isinstance(data, dict) and data.get("id") == request_id:
