@@ -189,3 +189,24 @@ def test_two_tables_sharing_a_game_corrected_and_undone_at_once(
         assert [r.status_code for r in answers] == [200, 200], [r.text for r in answers]
         assert a.state()["status"] == b.state()["status"] == "over"
         _consistent(store_url, [a, b])
+
+
+def test_two_tables_finishing_the_same_record_at_once_share_one_game(
+    store_url: str,  # noqa: F811
+) -> None:
+    """Two tables logged the same hand up to its last move, and both enter it at the same
+    moment: both are taken, one game is stored, and both tables hold it (on PostgreSQL the
+    second insert of the same record meets the first's unique content hash: tried again, it
+    finds the game stored, not a 500)."""
+    game = sim(3, 11, "pagat", hands=1)
+    calls = list(steps(game))
+    with two_servers(store_url) as (one, two):
+        a, b = (Tab(c, players=game.players, target=1, event="Twice") for c in (one, two))
+        for tab in (a, b):
+            for step in calls[:-1]:
+                tab.step(step.kind, step.body)
+        last = calls[-1].body
+        answers = at_once(store_url, [lambda: a.post("moves", last), lambda: b.post("moves", last)])
+        assert [r.status_code for r in answers] == [200, 200], [r.text for r in answers]
+        _consistent(store_url, [a, b])
+        assert len(stored(store_url)) == 1
