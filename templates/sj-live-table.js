@@ -329,7 +329,10 @@
     function add(c) { var i = $("sj-cards"); i.value = (i.value ? i.value + " " : "") + c; ui.touched = true; }
     if (hand && hand.cards) {
       // the cards known in the hand; a whole hand's are picked and unpicked, a partly known
-      // hand's (the dealer's kitty) are added like the grid's below
+      // hand's (the dealer's kitty) are added like the grid's below. The cards picked are the
+      // box's, found in the hand as it is now: another phone's play from this hand moves the
+      // hand's cards along, and a pick kept by position would light up other cards.
+      if (whole) ui.picked = picksOf(ui.text || "", hand.cards.split(/\s+/));
       var row = el("div", { cls: "sjhand", role: "group", "aria-label": name(seat) + "'s cards" });
       hand.cards.split(/\s+/).forEach(function (c, i) {
         var key = c + "#" + i;
@@ -454,6 +457,17 @@
         " legal plays, too many to list" + short + ". Tap the cards in the hand." }));
     }
     form.appendChild(box);
+  }
+
+  /* The hand's buttons (card#position) that show the cards of `text`: each card once, its
+     copies in turn. */
+  function picksOf(text, cards) {
+    var left = text.split(/\s+/).filter(Boolean), out = [];
+    cards.forEach(function (c, i) {
+      var at = left.indexOf(c);
+      if (at >= 0) { left.splice(at, 1); out.push(c + "#" + i); }
+    });
+    return out;
   }
 
   function pick(play) {

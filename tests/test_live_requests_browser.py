@@ -37,6 +37,18 @@ def _sj_table(client: Any) -> tuple[dict[str, Any], dict[str, str]]:
     return made, {"Authorization": f"Bearer {made['token']}"}
 
 
+def _sj_at_lead(client: Any) -> tuple[dict[str, Any], str]:
+    """A Sheng ji table whose round 1 (Ann deals, spades; no deal typed) is at its first lead,
+    the exchange made: the table as the API made it, and its path."""
+    made, auth = _sj_table(client)
+    url = f"/api/tables/{made['id']}"
+    discard = {"seat": 1, "discard": "3c 4c 5c 6c 7c 8c 9c Tc"}
+    for path, body in (("hands", {"dealer": 1, "trump": "s"}), ("moves", discard)):
+        r = client.post(f"{url}/{path}", json=body, headers=auth)
+        assert r.is_success, r.text
+    return made, url
+
+
 def _two_phones(browser: Any, client: Any, join: str) -> tuple[Device, Device]:
     base = str(client.base_url).rstrip("/")
     phones = Device(browser, PHONE), Device(browser, PHONE)
@@ -86,11 +98,7 @@ def test_sheng_ji_a_play_made_offline_goes_when_the_connection_is_back(
     A's box is free for the next play. Then A undoes offline, B enters nothing: the undo goes
     by itself too, once."""
     with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
-        made, auth = _sj_table(client)
-        url = f"/api/tables/{made['id']}"
-        assert client.post(f"{url}/hands", json={"dealer": 1, "trump": "s"}, headers=auth).is_success
-        discard = {"seat": 1, "discard": "3c 4c 5c 6c 7c 8c 9c Tc"}
-        assert client.post(f"{url}/moves", json=discard, headers=auth).is_success
+        made, url = _sj_at_lead(client)
         a, b = _two_phones(browser, client, made["join"])
         a.at(2)
         a.context.set_offline(True)
@@ -193,11 +201,7 @@ def test_the_same_move_entered_by_both_phones_is_in_once_and_said_so(
         ]
         shot(a, "6-zf-same-move-twice")
 
-        sj, auth = _sj_table(client)
-        url = f"/api/tables/{sj['id']}"
-        assert client.post(f"{url}/hands", json={"dealer": 1, "trump": "s"}, headers=auth).is_success
-        discard = {"seat": 1, "discard": "3c 4c 5c 6c 7c 8c 9c Tc"}
-        assert client.post(f"{url}/moves", json=discard, headers=auth).is_success
+        sj, url = _sj_at_lead(client)
         p, q = _two_phones(browser, client, sj["join"])
         p.at(2)
         p.context.set_offline(True)
