@@ -165,7 +165,8 @@
       return "Not undone:" + why + " Nothing was undone: look at the table, and tap Undo again if it is still wanted.";
     }
     if (item.path === "/hands") {
-      return "Not started (" + item.label + "):" + why + " Look at the table, and start the hand again if it is still needed.";
+      return "Not started (" + item.label + "): the table changed before it reached the server (another phone " +
+        "started the hand, or entered or undid). Look at the table, and start the hand again if it is still needed.";
     }
     if (item.path === "/marks") {
       return "Not marked (" + item.label + "):" + why + " Look at the move, and mark it again if it is still wanted.";
