@@ -83,11 +83,12 @@ def players_held(url: str) -> Iterator[Callable[[], int]]:
         blocker.dispose()
 
 
-def at_once(url: str, calls: list[Callable[[], Any]]) -> list[Any]:
+def at_once(url: str, calls: list[Callable[[], Any]], *, in_turn: bool = False) -> list[Any]:
     """Run `calls` on threads at once, while the players are held until each of them waits
-    for a lock or has its answer (on PostgreSQL); their answers, in order."""
+    for a lock or has its answer (on PostgreSQL); their answers, in order. `in_turn`: each
+    call starts once the ones before it wait (or are done), so they meet in that order."""
     answers: list[Any] = [None] * len(calls)
-    go = threading.Barrier(len(calls))
+    go = threading.Barrier(1 if in_turn else len(calls))
 
     def run(i: int) -> None:
         go.wait()
@@ -95,18 +96,23 @@ def at_once(url: str, calls: list[Callable[[], Any]]) -> list[Any]:
 
     threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
     with players_held(url) as waiting:
-        for t in threads:
+        for k, t in enumerate(threads, 1):
             t.start()
-        for _ in range(WAIT_POLLS):  # each waits for a lock, or has its answer
-            ended = sum(not t.is_alive() for t in threads)
-            if ended == len(calls) or waiting() + ended >= len(calls):
-                break
-            time.sleep(0.05)
-        else:
-            pytest.fail("the changes were never all under way: none waited, none ended")
+            if in_turn or k == len(threads):
+                _under_way(threads[:k], waiting)
     for t in threads:
         t.join()
     return answers
+
+
+def _under_way(threads: list[threading.Thread], waiting: Callable[[], int]) -> None:
+    """Until each of `threads` waits for a lock or has ended (bounded: WAIT_POLLS looks)."""
+    for _ in range(WAIT_POLLS):
+        ended = sum(not t.is_alive() for t in threads)
+        if ended == len(threads) or waiting() + ended >= len(threads):
+            return
+        time.sleep(0.05)
+    pytest.fail("the changes were never all under way: none waited, none ended")
 
 
 def _shared_game(client: TestClient) -> tuple[Tab, Tab, list[Any]]:
@@ -210,3 +216,33 @@ def test_two_tables_finishing_the_same_record_at_once_share_one_game(
         assert [r.status_code for r in answers] == [200, 200], [r.text for r in answers]
         _consistent(store_url, [a, b])
         assert len(stored(store_url)) == 1
+
+
+def test_a_table_finishing_with_the_record_another_table_is_changing_keeps_its_own(
+    store_url: str,  # noqa: F811
+) -> None:
+    """Table b finished a hand (its game stored); table a logged the same hand up to the last
+    move. b is marked (its game takes b's new record, in place: no other table holds it), and
+    while that is under way a enters the last move, whose record is the game's old one. a
+    found the game by the old record, linked it and was done, and the game then took b's
+    record: a held a game that was not its record. a now waits for b's change and looks again:
+    its record is stored as a game of its own."""
+    game = sim(3, 11, "pagat", hands=1)
+    calls = list(steps(game))
+    with two_servers(store_url) as (one, two):
+        a, b = (Tab(c, players=game.players, target=1, event="Twice") for c in (one, two))
+        for step in calls:
+            b.step(step.kind, step.body)
+        for step in calls[:-1]:
+            a.step(step.kind, step.body)
+        answers = at_once(
+            store_url,
+            [
+                lambda: b.post("marks", {"comment": "Bo's phone"}),
+                lambda: a.post("moves", calls[-1].body),
+            ],
+            in_turn=True,
+        )
+        assert [r.status_code for r in answers] == [200, 200], [r.text for r in answers]
+        _consistent(store_url, [a, b])
+        assert len(stored(store_url)) == 2

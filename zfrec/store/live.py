@@ -222,7 +222,11 @@ def finish_live_game(session: Session, *, table_id: str, game: Game) -> int | No
             replace_record(session, game_id=kept, game=game, digest=digest)
             game_id = kept
         else:
-            game_id, _added = store_game(session, game=game)
+            game_id, added = store_game(session, game=game)
+            if not added and game_id != kept:
+                _lock_game(conn, game_id)  # another table's game, which it may be changing
+                if not _is_record(conn, game_id, digest):
+                    raise LiveConflict(f"stored game {game_id} changed meanwhile")
             if kept is not None and kept != game_id and not _shared(conn, table_id, kept):
                 delete_game(session, game_id=kept)  # nothing holds it now (no file: above)
     except NotSupported:
@@ -274,8 +278,16 @@ def _lock_game(conn: Connection, game_id: int) -> None:
     write lock holds the whole store already). Two tables that share the game and change at the
     same moment each lock only their own row: without this, each would find the game shared
     (the other's change not committed yet), store a game of its own, and leave the one they
-    shared to nobody. Locked first, the second waits, then finds what the first made of it."""
+    shared to nobody. Locked first, the second waits, then finds what the first made of it.
+    A table that finishes with a record another table's game holds locks that game too, and
+    looks again: the other table may have put another record in its place meanwhile."""
     conn.execute(select(GAME.c.id).where(GAME.c.id == game_id).with_for_update())
+
+
+def _is_record(conn: Connection, game_id: int, digest: str) -> bool:
+    """Whether stored game `game_id` is (still) the record of hash `digest`."""
+    query = select(GAME.c.id).where(GAME.c.id == game_id, GAME.c.content_hash == digest)
+    return conn.execute(query).first() is not None
 
 
 def _shared(conn: Connection, table_id: str, game_id: int) -> bool:
