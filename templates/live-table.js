@@ -38,6 +38,7 @@
   function statePath() { return "/api/tables/" + id + (viewer ? "?seat=" + viewer : ""); }
   function message(kind, code, text, extra) {
     $("msg").removeAttribute("data-inferred");
+    ui.asking = null;  // a question asked is answered or gone
     Z.showMessage($("msg"), kind, code, text, extra);
   }
 
@@ -335,12 +336,19 @@
       onclick: function () { message("", null, null); } });
     message("ask", null, names(passes) + " passed? " + label + " means so.",
       el("div", { cls: "row" }, [yes, no]));
+    ui.asking = { version: made, label: label };
   }
 
   // rendering -----------------------------------------------------------------------------------
 
   function render(st, own) {
     var fresh = st.version !== state.version || !own;
+    // The table moved on while the passes were asked (another phone entered): the question is
+    // out of date, and "Yes" would be refused. The move stays in the box, to be looked at again.
+    if (ui.asking && st.version !== ui.asking.version) {
+      message("error", "stale", "The table moved on before this was answered (another phone entered): " +
+        ui.asking.label + " was not entered. It is kept in the entry box: tap Play to enter it as the table is now.");
+    }
     state = st;
     document.body.setAttribute("data-version", String(st.version));
     document.body.setAttribute("data-status", st.status);

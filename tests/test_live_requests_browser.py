@@ -220,3 +220,34 @@ def test_the_same_move_entered_by_both_phones_is_in_once_and_said_so(
         assert [m.get("play") for m in client.get(url).json()["moves"]] == [None, "Th"]
         p.errors.clear()
         shot(p.page, "7-sj-same-play-twice")
+
+
+def test_a_passes_question_the_table_moved_past_is_taken_back(browser: Any, tmp_path: Path) -> None:
+    """Ann led; A enters 王芳's 9c, so the page asks whether Bo Li passed. Before A answers, B
+    enters Bo Li's move. The question stayed, and "Yes, enter it" was then refused as stale.
+    The page now says the table moved on, keeps 9c in the box, and Play enters it as the table
+    is now (王芳's turn: no pass to ask about)."""
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        made, auth = dealt_table(client)
+        url = f"/api/tables/{made['id']}"
+        assert client.post(f"{url}/moves", json={"seat": 1, "play": "3h"}, headers=auth).is_success
+        base = str(client.base_url).rstrip("/")
+        (_ca, a), (_cb, b) = device(browser), device(browser)
+        for page in (a, b):
+            page.goto(base + made["join"])
+            at(page, 2)
+        play(a, 3, "9c")
+        a.wait_for_selector("#confirm-passes")
+        play(b, 2, "5d")
+        at(a, 3)
+        a.wait_for_selector(
+            "#msg .msg.error:has-text('The table moved on before this was answered')"
+        )
+        assert a.locator("#confirm-passes").count() == 0
+        assert a.locator("#play-text").input_value() == "9c"
+        shot(a, "8-zf-question-moved-past")
+        a.locator("#play-btn").tap()
+        sent(a)
+        at(a, 4)
+        st = client.get(url).json()
+        assert [(m["seat"], m["play"]) for m in st["moves"]] == [(1, "3h"), (2, "5d"), (3, "9c")]
