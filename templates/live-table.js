@@ -272,8 +272,8 @@
 
   // answers and refusals -----------------------------------------------------------------------
 
-  function refresh() {
-    return Z.api("GET", statePath()).then(function (res) { if (res.ok) render(res.data, false); });
+  function refresh() {  // an answer older than the state shown (two asked at once) is not shown
+    return Z.api("GET", statePath()).then(function (res) { if (res.ok && res.data.version >= state.version) render(res.data, false); });
   }
 
   function reportError(res, more) {

@@ -35,7 +35,9 @@
 
   function refresh() {
     return Z.api("GET", statePath()).then(function (res) {
-      if (res.ok) { state = res.data; render(); }
+      // an answer older than the state shown (two asked at once, answered out of order) is
+      // not shown: the page would stay behind until the next change
+      if (res.ok && res.data.version >= state.version) { state = res.data; render(); }
     });
   }
 

@@ -7,6 +7,7 @@ by itself when the connection is back. Screenshots go to test-artifacts/live-req
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -251,3 +252,44 @@ def test_a_passes_question_the_table_moved_past_is_taken_back(browser: Any, tmp_
         at(a, 4)
         st = client.get(url).json()
         assert [(m["seat"], m["play"]) for m in st["moves"]] == [(1, "3h"), (2, "5d"), (3, "9c")]
+
+
+@pytest.mark.parametrize("game", ["zhengfen", "shengji"])
+def test_a_state_answered_late_does_not_take_the_page_back(
+    browser: Any, tmp_path: Path, game: str
+) -> None:
+    """Two moves from another phone come quickly: the page asks for the table after each. The
+    first answer (one move) is slow and comes after the second (two moves): the page showed the
+    older table, and stayed there until the next change. It now keeps the newer one."""
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        if game == "shengji":
+            made, url = _sj_at_lead(client)
+            moves = [{"seat": 1, "play": "Ah"}, {"seat": 2, "play": "3h"}]
+        else:
+            made, _auth = dealt_table(client)
+            url = f"/api/tables/{made['id']}"
+            moves = [{"seat": 1, "play": "3h"}, {"seat": 2, "play": "5d"}]
+        auth = {"Authorization": f"Bearer {made['token']}"}
+        v = client.get(url).json()["version"]
+        _ctx, a = device(browser)
+        a.goto(str(client.base_url).rstrip("/") + made["join"])
+        at(a, v)
+        held: list[Any] = []
+
+        def first_answer_late(route: Any) -> None:
+            if route.request.method == "GET" and not held:
+                held.append(route)  # answered later, with the table as it was asked for
+            else:
+                route.continue_()
+
+        a.route(f"**{url}", first_answer_late)
+        with a.expect_request(lambda r: r.method == "GET" and r.url.endswith(url)):
+            assert client.post(f"{url}/moves", json=moves[0], headers=auth).is_success
+        older = client.get(url).json()
+        assert client.post(f"{url}/moves", json=moves[1], headers=auth).is_success
+        at(a, v + 2)
+        with a.expect_response(lambda r: r.url.endswith(url)):
+            held[0].fulfill(status=200, content_type="application/json", body=json.dumps(older))
+        a.evaluate("() => new Promise(r => setTimeout(() => setTimeout(r, 0), 0))")
+        assert older["version"] == v + 1
+        assert a.evaluate("document.body.getAttribute('data-version')") == str(v + 2)
