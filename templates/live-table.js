@@ -46,7 +46,7 @@
 
   var boxKey = "zfrec-outbox:" + id;
   var outbox = load();
-  var busy = false, timer = null;
+  var busy = false, timer = null, madeAt = {};  // madeAt: the version each entry sent made
 
   function load() {
     try { return JSON.parse(localStorage.getItem(boxKey) || "[]"); } catch (e) { return []; }
@@ -61,7 +61,11 @@
   /* Put a change in the outbox, made against the version the table will have when the entries
      before it are in (each accepted change adds one). */
   function queue(path, body, label, extra, version) {
-    body.version = version !== undefined ? version : state.version + waiting().length;
+    // Made against the table shown, with the entries ahead of it in: their count is settled
+    // when it is sent (one ahead that was in already, its answer lost, is in what is shown).
+    var base = version !== undefined ? version : state.version;
+    var ahead = version !== undefined ? [] : waiting().map(function (it) { return it.uid; });
+    body.version = base + ahead.length;
     // An undo or a mark leaves no move of its own to find if its answer is lost: the entry
     // count it was made at tells (alreadyIn).
     if (!extra && (path === "/undo" || path === "/marks" || path === "/edit")) extra = { entries: entriesAhead() };
@@ -69,7 +73,7 @@
     // Its request id: sent again (its answer lost), the server knows it and answers it as
     // taken, without making it twice; a 409 stale then means it was not made.
     body.request_id = uid;
-    outbox = waiting().concat([{ uid: uid,
+    outbox = waiting().concat([{ uid: uid, base: base, ahead: ahead,
       path: path, body: body, label: label, status: "waiting", extra: extra || null }]);
     save();
     renderOutbox();
@@ -93,6 +97,10 @@
     if (busy || !token) return;
     var item = waiting()[0];
     if (!item) return;
+    if (item.ahead) {  // the entries ahead are answered: those made after `base` count
+      item.body.version = item.base + item.ahead.filter(function (u) { return !(madeAt[u] <= item.base); }).length;
+      item.ahead = null; save();
+    }
     busy = true;
     if (item.status !== "retrying") item.status = "sending";  // a retry stays shown as not sent
     renderOutbox();
@@ -124,6 +132,7 @@
     // change since): it is in once, as both phones meant; said so, not refused.
     var twin = stale && !!item.body.request_id && item.path === "/moves" && alreadyIn(item, d.state);
     if (res.ok || found || twin) {
+      madeAt[item.uid] = res.ok ? d.repeated || d.version : d.state.version;
       item.status = "sent";
       save();
       if (res.ok) done(item, d); else show(d.state);
@@ -205,20 +214,12 @@
       if (item.body.action === "delete") return at !== null && st.entries < at;
       var m = null;
       (st.moves || []).forEach(function (x) { if (x.entry === item.body.entry) m = x; });
-      return !!m && m.seat === item.body.seat && samePlay(item.body.play, m.play);
+      return !!m && m.seat === item.body.seat && Z.samePlay(item.body.play, m.play);
     }
     if (item.path !== "/moves") return false;
     var last = st.moves && st.moves.length ? st.moves[st.moves.length - 1] : null;
     if (!last || last.seat !== item.body.seat || last.entry !== st.entries) return false;
-    return samePlay(item.body.play, last.play);
-  }
-
-  function samePlay(typed, stored) {
-    // Cards read as the server reads them (glued `7h7s` too); what it cannot read it refused.
-    if (!Z.PASS[typed.toLowerCase()] && Z.cardWords(typed).some(function (w) { return !w.whole; })) return false;
-    var mine = Z.PASS[typed.toLowerCase()] ? "pass" : playText(parsePlay(typed).ids);
-    var theirs = stored === "pass" ? "pass" : playText(parsePlay(stored).ids);
-    return mine === theirs;
+    return Z.samePlay(item.body.play, last.play);
   }
 
   /* Put a refused move back where it was typed. */

@@ -293,3 +293,45 @@ def test_a_state_answered_late_does_not_take_the_page_back(
         a.evaluate("() => new Promise(r => setTimeout(() => setTimeout(r, 0), 0))")
         assert older["version"] == v + 1
         assert a.evaluate("document.body.getAttribute('data-version')") == str(v + 2)
+
+
+def test_a_move_queued_behind_one_whose_answer_was_lost_is_not_refused(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Ann's 8s8h is taken but its answer lost, and its tries again fail for a while. The page
+    hears of the table meanwhile (8s8h in it) and Bo Li's pass is queued behind. It was made
+    against the table shown plus one for the move ahead, which was in already: one too many,
+    so the pass was refused as stale ("Not entered") once the move's try came back answered.
+    The pass now counts only entries ahead that were not in the table shown: it goes in."""
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        made, _auth = dealt_table(client)
+        _ctx, a = device(browser)
+        a.goto(str(client.base_url).rstrip("/") + made["join"])
+        at(a, 1)
+        tries: list[str] = []
+        blocked = [True]
+
+        def lost_then_no_connection(route: Any) -> None:
+            if json.loads(route.request.post_data or "{}").get("play") != "8s8h":
+                route.continue_()
+                return
+            tries.append("try")
+            if len(tries) == 1:
+                route.fetch()  # the server takes the move ...
+                route.abort()  # ... and its answer is lost
+            elif blocked[0]:
+                route.abort()  # the next tries do not get through
+            else:
+                route.continue_()
+
+        a.route("**/api/tables/*/moves", lost_then_no_connection)
+        play(a, 1, "8s8h")
+        at(a, 2)  # the server's event: the table with 8s8h in it
+        play(a, 2, "-")
+        a.wait_for_selector('#outbox .out[data-status="waiting"]')
+        blocked[0] = False
+        sent(a)
+        at(a, 3)
+        assert a.locator("#msg .msg.error").count() == 0, a.locator("#msg").inner_text()
+        st = client.get(f"/api/tables/{made['id']}").json()
+        assert [m["play"] for m in st["moves"]] == ["8s 8h", "pass"]
