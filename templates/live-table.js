@@ -38,6 +38,7 @@
   function statePath() { return "/api/tables/" + id + (viewer ? "?seat=" + viewer : ""); }
   function message(kind, code, text, extra) {
     $("msg").removeAttribute("data-inferred");
+    ui.asking = null;  // a question asked is answered or gone
     Z.showMessage($("msg"), kind, code, text, extra);
   }
 
@@ -45,7 +46,7 @@
 
   var boxKey = "zfrec-outbox:" + id;
   var outbox = load();
-  var busy = false, timer = null;
+  var busy = false, timer = null, madeAt = {};  // madeAt: the version each entry sent made
 
   function load() {
     try { return JSON.parse(localStorage.getItem(boxKey) || "[]"); } catch (e) { return []; }
@@ -60,11 +61,19 @@
   /* Put a change in the outbox, made against the version the table will have when the entries
      before it are in (each accepted change adds one). */
   function queue(path, body, label, extra, version) {
-    body.version = version !== undefined ? version : state.version + waiting().length;
+    // Made against the table shown, with the entries ahead of it in: their count is settled
+    // when it is sent (one ahead that was in already, its answer lost, is in what is shown).
+    var base = version !== undefined ? version : state.version;
+    var ahead = version !== undefined ? [] : waiting().map(function (it) { return it.uid; });
+    body.version = base + ahead.length;
     // An undo or a mark leaves no move of its own to find if its answer is lost: the entry
     // count it was made at tells (alreadyIn).
     if (!extra && (path === "/undo" || path === "/marks" || path === "/edit")) extra = { entries: entriesAhead() };
-    outbox = waiting().concat([{ uid: Date.now() + "-" + Math.random().toString(36).slice(2),
+    var uid = Date.now() + "-" + Math.random().toString(36).slice(2);
+    // Its request id: sent again (its answer lost), the server knows it and answers it as
+    // taken, without making it twice; a 409 stale then means it was not made.
+    body.request_id = uid;
+    outbox = waiting().concat([{ uid: uid, base: base, ahead: ahead,
       path: path, body: body, label: label, status: "waiting", extra: extra || null }]);
     save();
     renderOutbox();
@@ -88,6 +97,10 @@
     if (busy || !token) return;
     var item = waiting()[0];
     if (!item) return;
+    if (item.ahead) {  // the entries ahead are answered: those made after `base` count
+      item.body.version = item.base + item.ahead.filter(function (u) { return !(madeAt[u] <= item.base); }).length;
+      item.ahead = null; save();
+    }
     busy = true;
     if (item.status !== "retrying") item.status = "sending";  // a retry stays shown as not sent
     renderOutbox();
@@ -112,12 +125,20 @@
 
   function answered(item, res) {
     var d = res.data || {};
-    if (res.ok || (res.status === 409 && d.code === "stale" && alreadyIn(item, d.state))) {
+    // An entry kept from before request ids (no request_id) is found by what the table shows.
+    var stale = res.status === 409 && d.code === "stale";
+    var found = stale && !item.body.request_id && alreadyIn(item, d.state);
+    // Another phone entered this very move first (the same seat and cards, the table's one
+    // change since): it is in once, as both phones meant; said so, not refused.
+    var twin = stale && !!item.body.request_id && item.path === "/moves" && alreadyIn(item, d.state);
+    if (res.ok || found || twin) {
+      madeAt[item.uid] = res.ok ? d.repeated || d.version : d.state.version;
       item.status = "sent";
       save();
       if (res.ok) done(item, d); else show(d.state);
       // Taken after all (its first answer was lost): what a failed try said of it is over.
       if (!res.ok && item.trouble) message("", null, null);
+      if (twin) message("ok", null, item.label + ": entered already, by another phone.");
       renderOutbox();
       pump();
       return;
@@ -141,11 +162,27 @@
     var extra = dropped.length > 1 ? el("div", { cls: "small", text: "Also not sent: " +
       dropped.slice(1).map(function (it) { return it.label; }).join("; ") }) : null;
     if (d.code === "stale") {
-      message("error", "stale", "Not entered: " + item.label + " was made before the table moved " +
-        "on (another phone entered). It is kept in the entry box: check it and send it again.", extra);
+      message("error", "stale", staleText(item), extra);
     } else {
       reportError(res, extra);
     }
+  }
+
+  /* Why a change was not made (409 stale): the table changed before it reached the server. */
+  function staleText(item) {
+    var why = " the table changed before it reached the server (another phone entered, undid or marked).";
+    if (item.path === "/undo") {
+      return "Not undone:" + why + " Nothing was undone: look at the table, and tap Undo again if it is still wanted.";
+    }
+    if (item.path === "/hands") {
+      return "Not started (" + item.label + "): the table changed before it reached the server (another phone " +
+        "started the hand, or entered or undid). Look at the table, and start the hand again if it is still needed.";
+    }
+    if (item.path === "/marks") {
+      return "Not marked (" + item.label + "):" + why + " Look at the move, and mark it again if it is still wanted.";
+    }
+    return "Not entered: " + item.label + " was made before the table moved " +
+      "on (another phone entered). It is kept in the entry box: check it and send it again.";
   }
 
   /* An answer's state shows every hand: a page seen by one seat asks for its own view. */
@@ -177,20 +214,12 @@
       if (item.body.action === "delete") return at !== null && st.entries < at;
       var m = null;
       (st.moves || []).forEach(function (x) { if (x.entry === item.body.entry) m = x; });
-      return !!m && m.seat === item.body.seat && samePlay(item.body.play, m.play);
+      return !!m && m.seat === item.body.seat && Z.samePlay(item.body.play, m.play);
     }
     if (item.path !== "/moves") return false;
     var last = st.moves && st.moves.length ? st.moves[st.moves.length - 1] : null;
     if (!last || last.seat !== item.body.seat || last.entry !== st.entries) return false;
-    return samePlay(item.body.play, last.play);
-  }
-
-  function samePlay(typed, stored) {
-    // Cards read as the server reads them (glued `7h7s` too); what it cannot read it refused.
-    if (!Z.PASS[typed.toLowerCase()] && Z.cardWords(typed).some(function (w) { return !w.whole; })) return false;
-    var mine = Z.PASS[typed.toLowerCase()] ? "pass" : playText(parsePlay(typed).ids);
-    var theirs = stored === "pass" ? "pass" : playText(parsePlay(stored).ids);
-    return mine === theirs;
+    return Z.samePlay(item.body.play, last.play);
   }
 
   /* Put a refused move back where it was typed. */
@@ -244,8 +273,8 @@
 
   // answers and refusals -----------------------------------------------------------------------
 
-  function refresh() {
-    return Z.api("GET", statePath()).then(function (res) { if (res.ok) render(res.data, false); });
+  function refresh() {  // an answer older than the state shown (two asked at once) is not shown
+    return Z.api("GET", statePath()).then(function (res) { if (res.ok && res.data.version >= state.version) render(res.data, false); });
   }
 
   function reportError(res, more) {
@@ -308,12 +337,19 @@
       onclick: function () { message("", null, null); } });
     message("ask", null, names(passes) + " passed? " + label + " means so.",
       el("div", { cls: "row" }, [yes, no]));
+    ui.asking = { version: made, label: label };
   }
 
   // rendering -----------------------------------------------------------------------------------
 
   function render(st, own) {
     var fresh = st.version !== state.version || !own;
+    // The table moved on while the passes were asked (another phone entered): the question is
+    // out of date, and "Yes" would be refused. The move stays in the box, to be looked at again.
+    if (ui.asking && st.version !== ui.asking.version) {
+      message("error", "stale", "The table moved on before this was answered (another phone entered): " +
+        ui.asking.label + " was not entered. It is kept in the entry box: tap Play to enter it as the table is now.");
+    }
     state = st;
     document.body.setAttribute("data-version", String(st.version));
     document.body.setAttribute("data-status", st.status);

@@ -99,6 +99,15 @@
     }).join(" ");
   }
 
+  /* Whether a typed play and a stored one are the same: cards read as the server reads them
+     (glued `7h7s` too), or both a pass. What the server cannot read it refused. */
+  function samePlay(typed, stored) {
+    if (!PASS[typed.toLowerCase()] && cardWords(typed).some(function (w) { return !w.whole; })) return false;
+    var mine = PASS[typed.toLowerCase()] ? "pass" : playText(parsePlay(typed).ids);
+    var theirs = stored === "pass" ? "pass" : playText(parsePlay(stored).ids);
+    return mine === theirs;
+  }
+
   function cardsOf(text) {
     return (text || "").split(/\s+/).filter(Boolean);
   }
@@ -356,7 +365,7 @@
   // What the table page's script (live-table.js) uses.
   window.zfrecLive = {
     $: $, el: el, clear: clear, cardName: cardName, cardId: cardId, parsePlay: parsePlay, cardWords: cardWords,
-    playText: playText, cardsOf: cardsOf, cardFace: cardFace, cardRow: cardRow, Picker: Picker,
+    playText: playText, samePlay: samePlay, cardsOf: cardsOf, cardFace: cardFace, cardRow: cardRow, Picker: Picker,
     tokenFor: tokenFor, api: api, showMessage: showMessage, follow: follow, invite: invite, PASS: PASS, SJ: SJ, BJ: BJ
   };
 

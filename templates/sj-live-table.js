@@ -35,7 +35,9 @@
 
   function refresh() {
     return Z.api("GET", statePath()).then(function (res) {
-      if (res.ok) { state = res.data; render(); }
+      // an answer older than the state shown (two asked at once, answered out of order) is
+      // not shown: the page would stay behind until the next change
+      if (res.ok && res.data.version >= state.version) { state = res.data; render(); }
     });
   }
 
@@ -44,28 +46,43 @@
     Array.prototype.forEach.call(document.querySelectorAll("#entry button"), function (b) { b.disabled = on; });
   }
 
-  // An entry whose answer was lost (sent, but no answer came): sent again as it was, it carries
-  // the version it was made against, so the server either takes it once or answers 409 with
-  // the table, where the page finds it by the entry count (taken after all).
+  // An entry whose answer was lost (sent, but no answer came, or answered 503): sent again as
+  // it was, with the version it was made against and its request id, so the server either
+  // takes it once or, having taken it already, answers it as taken (`repeated`). Nothing is
+  // guessed from the table's entries: another phone's entry is never taken for this one.
   var lost = null;
+
+  function requestId() {
+    return Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 12);
+  }
+
+  /* Why a change was not made, for a 409 stale: the table changed before it reached it. */
+  var STALE = {
+    "/undo": "Not undone: the table changed after Undo was tapped (another phone entered or undid " +
+      "something). Nothing was undone: look at the table, and tap Undo again if it is still wanted.",
+    "/hands": "Not started: the table changed after this round was set up (another phone started it, " +
+      "or undid). Nothing was entered: look at the table, and start the round again if it is still needed.",
+    "/moves": "Not entered: the table changed before this entry reached it (another phone entered " +
+      "or undid). Look at the table: the cards are kept, send them again if they still stand."
+  };
 
   function send(path, body, done) {
     if (busy) return;
     setBusy(true);
     var key = path + JSON.stringify(body);
     var again = !!lost && lost.key === key;
-    var made = again ? lost : { key: key, version: state.version, entries: state.entries };
+    var made = again ? lost : { key: key, version: state.version, request: requestId(),
+      path: path, plain: JSON.parse(JSON.stringify(body)), done: done };
     body.version = made.version;
+    body.request_id = made.request;
     Z.api("POST", "/api/tables/" + id + path, body, token).then(function (res) {
       setBusy(false);
       lost = null;
       var fresh = res.status === 409 && res.data.state ? res.data.state : null;
-      // Only an entry sent before can have been taken: a first send answered 409 met another
-      // phone's entry, which is shown as such (with the table as it is now).
-      var taken = again && !!fresh && takenAlready(path, body, made.entries, fresh);
-      if (res.ok || taken) {
-        state = res.ok ? res.data : fresh;
-        if (taken && path === "/undo") {
+      if (res.ok) {
+        state = res.data;
+        // Taken before (its first answer was lost): the server answers it as it was.
+        if (res.data.repeated && path === "/undo") {
           message("ok", "", "Undone: the undo was done before its answer was lost. Tap Undo again only to undo one more entry.");
         } else {
           message("", "", "");
@@ -75,68 +92,59 @@
       } else if (res.status >= 500) {
         // The server in trouble (503: the store read-only, locked, full): the entry may have
         // gone in all the same (its answer lost behind it), so tapped again it is sent as
-        // before and a 409 one version on is looked at as its own.
+        // before, and the server knows it by its request id.
         lost = made;
+        made.offline = false;  // the server answered: tapped again, not at the connection's return
         message("error", res.data.code || String(res.status), (res.data.message || "the server failed") +
           ". Not entered, or its answer was lost: tap again to send it.");
+      } else if (fresh && res.data.code === "stale" && twin(path, body, fresh)) {
+        // Another phone entered this very entry first: it is in once, as both phones meant.
+        state = fresh;
+        message("ok", "", name(body.seat) + ": " + (body.play || body.bid || body.discard) +
+          " was entered already, by another phone.");
+        if (done) done();
+        render();
       } else {
-        message("error", res.data.code || String(res.status), res.data.message || "refused");
+        var text = res.data.code === "stale" && STALE[path] ? STALE[path] : res.data.message || "refused";
+        message("error", res.data.code || String(res.status), text);
         if (fresh) { state = fresh; render(); }
       }
     }, function () {
       setBusy(false);
       lost = made;
-      message("error", "", "not sent, or its answer was lost: no connection; tap again to send it");
+      made.offline = true;
+      message("error", "", "not sent, or its answer was lost: no connection. It is sent again when " +
+        "the connection is back, or tap again to send it.");
     });
   }
 
-  /* A stale answer to an entry sent again: was the table's one change since it was made (its
-     version one on, as the server counts) this very entry? Told by the entry count, as the
-     server reports it, never by the entry's text (typed 10h, stored Th). */
-  function takenAlready(path, body, entries, fresh) {
-    if (fresh.version !== body.version + 1) return false;
-    if (path === "/undo") return fresh.entries === entries - 1;
-    if (fresh.entries !== entries + 1) return false;
-    var last = fresh.moves.length ? fresh.moves[fresh.moves.length - 1] : null;
-    var lastIsMove = !!last && last.entry === fresh.entries;
-    if (path === "/hands") return !lastIsMove;  // the new last entry is a round's start
-    if (!lastIsMove || last.seat !== body.seat) return false;
-    // Another phone's entry for the same seat is not this one: the cards tell, read as the
-    // server reads them (glued `7h7h` too); a discard hidden from this seat, the seat alone.
-    if (body.calls) return !!last.calls && sameCalls(body.calls, last.calls);
+  // The connection is back: an entry it failed is sent again by itself, as it was made (its
+  // request id tells the server whether it was in already), so none is left behind unseen.
+  // What was typed since stays: the box is cleared only where it still holds this entry.
+  window.addEventListener("online", function () {
+    if (!lost || !lost.offline || busy) return;
+    var made = lost, p = made.plain;
+    var text = p.play || p.bid || p.discard || p.calls || "";
+    send(made.path, JSON.parse(JSON.stringify(p)), function () {
+      if (made.done && typed() === text) made.done();
+    });
+  });
+
+  /* Whether the table's one change since this entry was made is this same entry, made by
+     another phone: a move by the same seat of the same cards (read as the server reads them,
+     glued `3s3s` and `10h` too). */
+  function twin(path, body, fresh) {
+    if (path !== "/moves" || fresh.version !== body.version + 1 || !fresh.moves.length) return false;
+    var last = fresh.moves[fresh.moves.length - 1];
+    if (last.entry !== fresh.entries || last.seat !== body.seat) return false;
     var field = ["play", "bid", "discard"].filter(function (k) { return body[k]; })[0];
-    if (!field) return true;
-    return !!last[field] && sameCards(body[field], last[field]);
-  }
-
-  /* The dealer's calls typed (`2nd As, 1st Kh`) and as stored (`2nd As 1st Kh`): the same
-     ordinals of the same cards. What the server could not read it refused. */
-  function sameCalls(typed, stored) {
-    function calls(text) {
-      var words = text.replace(/,/g, " ").split(/\s+/).filter(Boolean), out = [];
-      if (!words.length || words.length % 2) return null;
-      for (var i = 0; i < words.length; i += 2) {
-        var n = /^(\d{1,3})(?:st|nd|rd|th)$/i.exec(words[i]);
-        var card = Z.cardWords(words[i + 1]);
-        if (!n || card.length !== 1 || !card[0].whole || card[0].cards.length !== 1) return null;
-        out.push(+n[1] + ":" + card[0].cards[0].id);
-      }
-      return out.sort().join();
-    }
-    var a = calls(typed);
-    return a !== null && a === calls(stored);
-  }
-
-  function sameCards(typed, stored) {
-    var a = cardsIn(typed), b = cardsIn(stored);
-    if (a.indexOf(-1) >= 0) return false;  // the server refuses what it cannot read
-    if (b.indexOf(-1) >= 0) return true;  // a discard hidden from this seat: the seat tells
+    if (!field || !last[field] || body.blocked_by || last.blocked_by) return false;
+    var a = cardsIn(body[field]), b = cardsIn(last[field]);
     var order = function (x, y) { return x - y; };
-    return a.sort(order).join() === b.sort(order).join();
+    return a.indexOf(-1) < 0 && b.indexOf(-1) < 0 && a.sort(order).join() === b.sort(order).join();
   }
 
-  /* The cards of a text, read as the server reads them (glued `7h7h` too); -1 for a word it
-     cannot read. */
+  /* The cards of a text, as the server reads them; -1 for a word it cannot read. */
   function cardsIn(text) {
     var out = [];
     Z.cardWords(text).forEach(function (word) {
@@ -323,7 +331,10 @@
     function add(c) { var i = $("sj-cards"); i.value = (i.value ? i.value + " " : "") + c; ui.touched = true; }
     if (hand && hand.cards) {
       // the cards known in the hand; a whole hand's are picked and unpicked, a partly known
-      // hand's (the dealer's kitty) are added like the grid's below
+      // hand's (the dealer's kitty) are added like the grid's below. The cards picked are the
+      // box's, found in the hand as it is now: another phone's play from this hand moves the
+      // hand's cards along, and a pick kept by position would light up other cards.
+      if (whole) ui.picked = picksOf(ui.text || "", hand.cards.split(/\s+/));
       var row = el("div", { cls: "sjhand", role: "group", "aria-label": name(seat) + "'s cards" });
       hand.cards.split(/\s+/).forEach(function (c, i) {
         var key = c + "#" + i;
@@ -450,6 +461,17 @@
     form.appendChild(box);
   }
 
+  /* The hand's buttons (card#position) that show the cards of `text`: each card once, its
+     copies in turn. */
+  function picksOf(text, cards) {
+    var left = text.split(/\s+/).filter(Boolean), out = [];
+    cards.forEach(function (c, i) {
+      var at = left.indexOf(c);
+      if (at >= 0) { left.splice(at, 1); out.push(c + "#" + i); }
+    });
+    return out;
+  }
+
   function pick(play) {
     var input = $("sj-cards");
     input.value = play;
@@ -473,9 +495,12 @@
     if (!token) return;
     if (state.status === "new" || state.status === "between") roundForm(box);
     else if (state.status === "playing") playForm(box);
-    box.appendChild(el("div", { cls: "row" }, [
-      button("Undo", "danger small", function () { send("/undo", {}, function () { ui.touched = false; }); })
-    ]));
+    // nothing to undo on a table without entries: no Undo to tap
+    if (state.entries) {
+      box.appendChild(el("div", { cls: "row" }, [
+        button("Undo", "danger small", function () { send("/undo", {}, function () { ui.touched = false; }); })
+      ]));
+    }
   }
 
   function render() {

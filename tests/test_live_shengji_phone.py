@@ -353,3 +353,36 @@ def test_a_lost_answer_is_found_by_the_entry_count(browser: Any, tmp_path: Path)
         assert client.get(url).json()["entries"] == ten
         assert "the undo was done" in a.page.locator("#msg .msg.ok").inner_text()
         a.page.unroute(f"**{url}/*")
+
+
+def test_cards_picked_stay_lit_when_another_phone_plays_from_the_hand(
+    browser: Any, tmp_path: Path
+) -> None:
+    # A picks the leader's last card in the hand; B enters another lead from that hand (its
+    # first card). A's pick stays in the box, as a move this phone started does, but the hand
+    # lit the card at the old position (a pick was kept by position, and the hand had moved
+    # along one): none, here. The hand now lights the box's cards.
+    match = simulated(tmp_path)
+    steps = [s for s in match_steps(match) if s.round == 1]
+    first = next(i for i, s in enumerate(steps) if "play" in s.body)
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        base = str(client.base_url).rstrip("/")
+        made = _table(client, [(s.kind, s.body) for s in steps[:first]])
+        url = f"/api/tables/{made['id']}"
+        seat = steps[first].body["seat"]
+        hand = client.get(url).json()["hands"][seat - 1]["cards"].split()
+        a, b = Device(browser, PHONE), Device(browser, PHONE)
+        for d in (a, b):
+            d.page.goto(base + made["join"])
+            d.page.wait_for_selector("#entry:not(.hidden)")
+            d.page.select_option("#sj-seat", str(seat))
+        a.tap(f"#entry .sjhand button:nth-child({len(hand)})")
+        assert a.page.locator("#sj-cards").input_value() == hand[-1] != hand[0]
+        b.tap("#entry .sjhand button:nth-child(1)")
+        b.tap("#entry button:text('Play')")
+        b.at(first + 1)
+        a.at(first + 1)
+        assert a.page.locator("#sj-cards").input_value() == hand[-1]  # A's pick stays
+        lit = a.page.locator("#entry .sjhand button.sel")
+        assert [lit.nth(i).get_attribute("data-card") for i in range(lit.count())] == [hand[-1]]
+        a.check("phone-9-pick-kept-lit")

@@ -76,6 +76,9 @@ class NewTable(BaseModel):
 
 # `version`: the table's version an entry was made against; a stale one is refused (409).
 Version = Annotated[int | None, Field(ge=0, le=2**31 - 1)]
+# `request_id`: the client's name for one change; sent again, the change is answered as it was
+# (with `repeated`), not made twice (LIVE.md, "Requests sent again").
+RequestId = Annotated[str | None, Field(pattern=r"^[A-Za-z0-9._:-]{1,64}$")]
 
 
 class NewHand(BaseModel):
@@ -84,6 +87,7 @@ class NewHand(BaseModel):
     shuffler: int | None = None
     deals: dict[str, Annotated[str, Field(max_length=400)]] | None = None
     version: Version = None
+    request_id: RequestId = None
     # a game's own fields (Sheng ji: the dealer, the trump, the kitty as taken up)
     dealer: Annotated[int | None, Field(ge=-(2**31), le=2**31 - 1)] = None
     trump: Annotated[str | None, Field(max_length=10)] = None
@@ -99,6 +103,7 @@ class NewMove(BaseModel):
     seat: int
     play: Annotated[str | None, Field(max_length=200)] = None
     version: Version = None
+    request_id: RequestId = None
     # a game's own fields (Sheng ji: a bid, the exchange, a blocked throw)
     bid: Annotated[str | None, Field(max_length=200)] = None
     discard: Annotated[str | None, Field(max_length=200)] = None
@@ -116,6 +121,7 @@ class Undo(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     version: Version = None
+    request_id: RequestId = None
 
 
 class Marks(BaseModel):
@@ -130,6 +136,7 @@ class Marks(BaseModel):
         default=[], alias="or"
     )
     version: Version = None
+    request_id: RequestId = None
 
 
 class Edit(BaseModel):
@@ -140,6 +147,7 @@ class Edit(BaseModel):
     seat: Annotated[int | None, Field(ge=-(2**31), le=2**31 - 1)] = None
     play: Annotated[str | None, Field(max_length=200)] = None
     version: Version = None
+    request_id: RequestId = None
 
 
 class QrText(BaseModel):
@@ -260,6 +268,7 @@ def create_app(
             shuffler=body.shuffler,
             deals=deals,
             version=body.version,
+            request_id=body.request_id,
             **body.fields(),
         )
         return _json(state, 201)
@@ -271,7 +280,14 @@ def create_app(
         live = table(table_id)
         token = _bearer(authorization)
         return _json(
-            live.enter(token, seat=body.seat, play=body.play, version=body.version, **body.fields())
+            live.enter(
+                token,
+                seat=body.seat,
+                play=body.play,
+                version=body.version,
+                request_id=body.request_id,
+                **body.fields(),
+            )
         )
 
     @app.post("/api/tables/{table_id}/undo")
@@ -281,18 +297,29 @@ def create_app(
         authorization: Annotated[str | None, Header()] = None,
     ) -> Response:
         version = None if body is None else body.version
-        return _json(table(table_id).undo(_bearer(authorization), version=version))
+        request_id = None if body is None else body.request_id
+        return _json(
+            table(table_id).undo(_bearer(authorization), version=version, request_id=request_id)
+        )
 
     @app.post("/api/tables/{table_id}/marks")
     def mark(
         table_id: str, body: Marks, authorization: Annotated[str | None, Header()] = None
     ) -> Response:
-        marks = body.model_dump(exclude={"entry", "version", "or_"}, exclude_none=True)
+        marks = body.model_dump(
+            exclude={"entry", "version", "request_id", "or_"}, exclude_none=True
+        )
         if body.disputed:
             marks["or"] = body.or_
         live = table(table_id)
         return _json(
-            live.mark(_bearer(authorization), entry=body.entry, version=body.version, **marks)
+            live.mark(
+                _bearer(authorization),
+                entry=body.entry,
+                version=body.version,
+                request_id=body.request_id,
+                **marks,
+            )
         )
 
     @app.post("/api/tables/{table_id}/edit")
@@ -308,6 +335,7 @@ def create_app(
                 play=body.play,
                 action=body.action,
                 version=body.version,
+                request_id=body.request_id,
             )
         )
 

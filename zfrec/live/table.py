@@ -21,6 +21,8 @@ from __future__ import annotations
 import datetime
 import hashlib
 import hmac
+import json
+import re
 import secrets
 import threading
 import weakref
@@ -54,11 +56,13 @@ from zfrec.store import (
     StoreError,
     append_live_entry,
     create_live_table,
+    find_live_request,
     finish_live_game,
     get_live_table,
     list_live_tables,
     live_entries,
     pop_live_entry,
+    remember_live_request,
     reopen_live_game,
     replace_live_entries,
     session,
@@ -80,6 +84,9 @@ __all__ = [
 ]
 
 _ATTEMPTS = 5  # a write that loses a race with another process is tried again
+# A request id: what a client names one change by, so that the change sent again (its answer
+# lost) is answered, not made twice (LIVE.md, "Requests sent again").
+REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 
 
 class NotFound(LiveError):
@@ -100,6 +107,28 @@ class Forbidden(LiveError):
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class _Request:
+    """A change named by its client's request id: what it is (`op`, and `what`, a digest of
+    its fields), so that the same id sent with another change is told apart."""
+
+    id: str
+    op: str
+    what: str
+
+
+def _request(request_id: str | None, op: str, **fields: Any) -> _Request | None:
+    if request_id is None:
+        return None
+    if not isinstance(request_id, str) or not REQUEST_ID.fullmatch(request_id):
+        raise EntryRefused(
+            "request", "request_id: 1 to 64 letters, digits or . _ : - (one per change)"
+        )
+    given = {k: v for k, v in fields.items() if v is not None}
+    text = json.dumps(given, sort_keys=True, ensure_ascii=False, default=str)
+    return _Request(request_id, op, hashlib.sha256(text.encode("utf-8")).hexdigest()[:32])
 
 
 # --- the games held in memory, per engine and table -------------------------------------------
@@ -354,13 +383,17 @@ class Table:
         shuffler: int | None = None,
         deals: dict[int, str] | None = None,
         version: int | None = None,
+        request_id: str | None = None,
         **fields: Any,
     ) -> dict[str, Any]:
         """Start the next hand. `shuffler` (1-based) is needed for hand 1 only; later the rules
         name it. `deals` maps seats (1-based) to what is known of their cards (`3h 4h ?16`).
         `version`: the table's version the entry was made against (Stale if it moved on).
+        `request_id`: the client's name for this change: sent again, it is answered, not made
+        twice (every change takes one).
         `fields`: a game's own (Sheng ji: `dealer` instead of `shuffler`, `trump`, `kitty`)."""
         known = None if deals is None else {int(k) - 1: v for k, v in deals.items()}
+        request = _request(request_id, "hands", shuffler=shuffler, deals=known, **fields)
 
         def start(live: HeldGame) -> Entry:
             extra = _extra(find_kind(live.header.kind), fields)
@@ -371,7 +404,7 @@ class Table:
                 return started
             return live.start_hand(zero, known)
 
-        return self._change(token, version, _appending(start))
+        return self._change(token, version, _appending(start), request=request)
 
     def enter(
         self,
@@ -380,12 +413,14 @@ class Table:
         seat: int,
         play: str | None,
         version: int | None = None,
+        request_id: str | None = None,
         **fields: Any,
     ) -> dict[str, Any]:
         """One move: `play` is cards (`8s 8h`, `BJ=8h`) or a pass (`-`). A play by a later seat
         means the seats in between passed: the answer's `inferred` lists them (1-based).
         Illegal or ambiguous: EntryRefused, nothing stored. `fields`: a game's own (Sheng ji:
         `bid`, `discard`, `kitty`, a blocked throw's `blocked_by` and `shows`)."""
+        request = _request(request_id, "moves", seat=seat, play=play, **fields)
 
         def move(live: HeldGame) -> Entry:
             extra = _extra(find_kind(live.header.kind), fields)
@@ -396,11 +431,14 @@ class Table:
                 return made
             return live.enter(seat - 1, play)
 
-        return self._change(token, version, _appending(move), inferred=True)
+        return self._change(token, version, _appending(move), _inferred, request=request)
 
-    def undo(self, token: str | None, *, version: int | None = None) -> dict[str, Any]:
-        """Remove the last entry (a move or a hand start); any number of times."""
-        return self._change(token, version, _undoing)
+    def undo(
+        self, token: str | None, *, version: int | None = None, request_id: str | None = None
+    ) -> dict[str, Any]:
+        """Remove the last entry (a move or a hand start); any number of times. With a
+        `request_id`, one undo sent again undoes nothing more."""
+        return self._change(token, version, _undoing, request=_request(request_id, "undo"))
 
     def mark(
         self,
@@ -408,11 +446,13 @@ class Table:
         *,
         entry: int | None = None,
         version: int | None = None,
+        request_id: str | None = None,
         **marks: Any,
     ) -> dict[str, Any]:
         """Mark move `entry` (1-based entry number; the last move if None) as the notation can:
         `annotation` ("!?"; "" takes it away), `comment` (added), `disputed` with its `note` and
         the other versions `or` (a list of plays). The game itself does not change."""
+        request = _request(request_id, "marks", entry=entry, **marks)
 
         def op(s: Session, row: LiveTableRow, live: HeldGame) -> HeldGame:
             editable = _own(live, "marked")
@@ -436,7 +476,7 @@ class Table:
             _restore_game(s, self.id, row, live)
             return live
 
-        return self._change(token, version, op)
+        return self._change(token, version, op, request=request)
 
     def edit(
         self,
@@ -447,6 +487,7 @@ class Table:
         play: str | None = None,
         action: str = "replace",
         version: int | None = None,
+        request_id: str | None = None,
     ) -> dict[str, Any]:
         """Correct the game at entry `entry` (1-based): `replace` that move by `seat`'s `play`,
         `insert` the move before it, or `delete` it. The later entries are entered again; the
@@ -456,6 +497,7 @@ class Table:
             raise EntryRefused("request", "action is replace, insert or delete")
         if action != "delete" and (seat is None or play is None):
             raise EntryRefused("request", f"{action} needs a seat and a play")
+        request = _request(request_id, "edit", entry=entry, seat=seat, play=play, action=action)
         dropped: list[dict[str, Any]] = []
 
         def op(s: Session, row: LiveTableRow, live: HeldGame) -> HeldGame:
@@ -480,8 +522,9 @@ class Table:
             dropped.extend(left)
             return new
 
-        state = self._change(token, version, op)
-        return {**state, "dropped": dropped}
+        return self._change(
+            token, version, op, lambda _held: {"dropped": list(dropped)}, request=request
+        )
 
     # internals ---------------------------------------------------------------------------------
 
@@ -518,10 +561,18 @@ class Table:
         return _live_game(_header(row), entries, row.version)
 
     def _change(
-        self, token: str | None, version: int | None, op: _Op, *, inferred: bool = False
+        self,
+        token: str | None,
+        version: int | None,
+        op: _Op,
+        extra: Callable[[HeldGame], dict[str, Any]] | None = None,
+        *,
+        request: _Request | None = None,
     ) -> dict[str, Any]:
         """Lock the row, check the version the entry was made against, judge it against the
-        current game, store, commit, then answer (with `inferred` for a move)."""
+        current game, store, commit, then answer (with what `extra` adds: a move's
+        `inferred`). A `request` the table took already is answered as it was, not made
+        again; one the table did not take is judged as any change."""
         slot = _slot(self.engine, self.id)
         for attempt in range(1, _ATTEMPTS + 1):
             try:
@@ -534,6 +585,10 @@ class Table:
                             slot.live = live = self._load(s, row)
                             if live is None:
                                 raise LiveConflict("entries changed under the row lock")
+                        if request is not None and version != row.version:
+                            repeated = self._repeated(s, request, live)
+                            if repeated is not None:
+                                return repeated
                         if version is not None and version != row.version:
                             raise Stale(
                                 "stale",
@@ -543,6 +598,15 @@ class Table:
                             )
                         try:
                             held = op(s, row, live)
+                            added = {} if extra is None else extra(held)
+                            if request is not None:
+                                remember_live_request(
+                                    s,
+                                    table_id=self.id,
+                                    version=held.version,
+                                    data={"id": request.id, "op": request.op,
+                                          "what": request.what, "answer": added},
+                                )  # fmt: skip
                             s.commit()
                         except LiveError:
                             raise  # refused: the game in memory did not change
@@ -554,18 +618,39 @@ class Table:
                             slot.live = None  # changed in memory but not stored: rebuild
                             raise
                         slot.live = held
-                        state = cached_state(self.id, held)
-                        if inferred:
-                            state["inferred"] = [seat + 1 for seat in held.inferred]
-                        return state
+                        return {**cached_state(self.id, held), **added}
             except (LiveConflict, DBAPIError) as exc:
                 again = isinstance(exc, LiveConflict | IntegrityError) or _retry(exc)
                 if attempt == _ATTEMPTS or not again:
                     raise
         raise AssertionError("unreachable")
 
+    def _repeated(self, s: Session, request: _Request, live: HeldGame) -> dict[str, Any] | None:
+        """The answer to a request the table took already (its first answer was lost): the
+        table as it is now, with what the first answer added (`inferred`, `dropped`) and
+        `repeated`, the version that change made. Nothing changes. The same id sent with
+        another change is refused (409 `request-reused`); None if the table did not take it."""
+        found = find_live_request(s, table_id=self.id, request_id=request.id)
+        if found is None:
+            return None
+        made, data = found
+        if data.get("op") != request.op or data.get("what") != request.what:
+            raise Conflict(
+                "request-reused",
+                f"request {request.id!r} was another change ({data.get('op')}), taken at "
+                f"version {made}: nothing was done; send each change with a request id of its own",
+            )
+        answer = data.get("answer")
+        added = dict(answer) if isinstance(answer, dict) else {}
+        return {**cached_state(self.id, live), **added, "repeated": made}
+
 
 _Op = Callable[[Session, LiveTableRow, HeldGame], HeldGame]
+
+
+def _inferred(held: HeldGame) -> dict[str, Any]:
+    """What a move's answer adds: the seats (1-based) whose passes it implied."""
+    return {"inferred": [seat + 1 for seat in held.inferred]}
 
 
 def _own(live: HeldGame, what: str) -> EditableGame:

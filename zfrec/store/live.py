@@ -208,6 +208,8 @@ def finish_live_game(session: Session, *, table_id: str, game: Game) -> int | No
     conn = session.connection()
     linked = conn.execute(select(LIVE_TABLE.c.game_id).where(LIVE_TABLE.c.id == table_id)).scalar()
     kept = None if linked is None else int(linked)
+    if kept is not None:
+        _lock_game(conn, kept)
     game_id: int | None = None
     digest: str | None = None
     try:
@@ -220,7 +222,11 @@ def finish_live_game(session: Session, *, table_id: str, game: Game) -> int | No
             replace_record(session, game_id=kept, game=game, digest=digest)
             game_id = kept
         else:
-            game_id, _added = store_game(session, game=game)
+            game_id, added = store_game(session, game=game)
+            if not added and game_id != kept:
+                _lock_game(conn, game_id)  # another table's game, which it may be changing
+                if not _is_record(conn, game_id, digest):
+                    raise LiveConflict(f"stored game {game_id} changed meanwhile")
             if kept is not None and kept != game_id and not _shared(conn, table_id, kept):
                 delete_game(session, game_id=kept)  # nothing holds it now (no file: above)
     except NotSupported:
@@ -262,6 +268,23 @@ def _file_of(conn: Connection, game_id: int, digest: str) -> str | None:
     return held[0][0] if held else None
 
 
+def _lock_game(conn: Connection, game_id: int) -> None:
+    """Hold the stored game's row until the transaction ends (PostgreSQL `FOR UPDATE`; SQLite's
+    write lock holds the whole store already). Two tables that share the game and change at the
+    same moment each lock only their own row: without this, each would find the game shared
+    (the other's change not committed yet), store a game of its own, and leave the one they
+    shared to nobody. Locked first, the second waits, then finds what the first made of it.
+    A table that finishes with a record another table's game holds locks that game too, and
+    looks again: the other table may have put another record in its place meanwhile."""
+    conn.execute(select(GAME.c.id).where(GAME.c.id == game_id).with_for_update())
+
+
+def _is_record(conn: Connection, game_id: int, digest: str) -> bool:
+    """Whether stored game `game_id` is (still) the record of hash `digest`."""
+    query = select(GAME.c.id).where(GAME.c.id == game_id, GAME.c.content_hash == digest)
+    return conn.execute(query).first() is not None
+
+
 def _shared(conn: Connection, table_id: str, game_id: int) -> bool:
     """Whether another live table holds the game (two tables logged the same record)."""
     query = select(LIVE_TABLE.c.id).where(
@@ -284,6 +307,7 @@ def reopen_live_game(session: Session, *, table_id: str, game_id: int | None) ->
         conn.execute(table.values(over=False, game_id=None))
         _remember(conn, table_id, None)
         return
+    _lock_game(conn, game_id)
     held = conn.execute(select(SOURCE.c.id).where(SOURCE.c.game_id == game_id)).first()
     other = _shared(conn, table_id, game_id)
     exists = conn.execute(select(GAME.c.id).where(GAME.c.id == game_id)).first()
@@ -294,6 +318,51 @@ def reopen_live_game(session: Session, *, table_id: str, game_id: int | None) ->
     _remember(conn, table_id, None)
     if exists is not None:
         delete_game(session, game_id=game_id)
+
+
+# The changes a table took that carried a request id (LIVE.md, "Requests sent again"), so that one
+# sent again is answered, not made twice: a row each at seq -version (the version the change
+# made; versions only grow), kind "request", which the table's entries (seq 1 on) leave out.
+_REQUEST_KIND = "request"
+REQUESTS_KEPT = 256  # the last changes remembered per table; an older one sent again is stale
+
+
+def remember_live_request(
+    session: Session, *, table_id: str, version: int, data: dict[str, Any]
+) -> None:
+    """Keep that the change which made the table's `version` was request `data["id"]` (with
+    what it was and what its answer added), and forget the ones more than REQUESTS_KEPT
+    changes before it. Flushed, not committed."""
+    conn = session.connection()
+    row = {"table_id": table_id, "seq": -version, "kind": _REQUEST_KIND, "data": data}
+    conn.execute(_INSERT_ENTRY, {**row, "created_at": utc_now()})
+    conn.execute(
+        delete(LIVE_ENTRY).where(
+            LIVE_ENTRY.c.table_id == table_id,
+            LIVE_ENTRY.c.seq < 0,
+            LIVE_ENTRY.c.seq >= REQUESTS_KEPT - version,  # made version - REQUESTS_KEPT or before
+        )
+    )
+
+
+def find_live_request(
+    session: Session, *, table_id: str, request_id: str
+) -> tuple[int, dict[str, Any]] | None:
+    """The version made by the change that was request `request_id`, and what was kept of it
+    (remember_live_request); None if the table took no such request (or forgot it)."""
+    rows = session.connection().execute(
+        select(LIVE_ENTRY.c.seq, LIVE_ENTRY.c.data)
+        .where(
+            LIVE_ENTRY.c.table_id == table_id,
+            LIVE_ENTRY.c.seq < 0,
+            LIVE_ENTRY.c.kind == _REQUEST_KIND,
+        )
+        .order_by(LIVE_ENTRY.c.seq)  # the newest first (seq is -version)
+    )
+    for seq, data in rows:
+        if isinstance(data, dict) and data.get("id") == request_id:
+            return -int(seq), dict(data)
+    return None
 
 
 def update_live_entry(
