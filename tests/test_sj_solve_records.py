@@ -50,3 +50,26 @@ def test_an_unwritten_discard_leaves_the_dealers_last_cards_unknown(tmp_path: Pa
     assert "the discard line (`discard CARDS`)" in message and "FORMAT.md" in message
     # the dealer's deal and the kitty are not written whole either: all three lines are named
     assert "`deal 3: CARDS`" in message and "`kitty CARDS`" in message
+
+
+def test_solve_errors_name_the_file_and_the_position(tmp_path: Path) -> None:
+    cut = _unfinished(tmp_path)
+    text = _zfrec("solve", str(cut))
+    assert text.returncode == 2
+    assert text.stderr.startswith(f"error: {cut}: round 1: the hands are not all known")
+    at = _zfrec("solve", str(cut), "--at", "1.3.1", "--json")
+    assert at.returncode == 2
+    document = json.loads(at.stdout)  # one document, `{"error": ...}` as before
+    assert list(document) == ["error"]
+    assert document["error"].startswith(f"{cut} (--at 1.3.1): round 1: ")
+    over = _zfrec("solve", str(PARTIAL))
+    assert over.returncode == 2 and f"error: {PARTIAL}: round 1 is over" in over.stderr
+    # a Zheng Fen record's position that is not there, likewise
+    club = SAMPLES.parent / "01-annotated-club-night.zfn"
+    missing = _zfrec("solve", str(club), "--at", "9.1.1", "--json")
+    assert missing.returncode == 2
+    assert json.loads(missing.stdout)["error"].startswith(f"{club} (--at 9.1.1): the game has no")
+    # a game --game names is named too
+    full = SAMPLES.parent / "05-full-game-to-500.zfn"
+    game = _zfrec("solve", str(full), "--game", "1", "--at", "99.1.1")
+    assert game.returncode == 2 and f"error: {full}, game 1 (--at 99.1.1): " in game.stderr
