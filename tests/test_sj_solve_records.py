@@ -73,3 +73,21 @@ def test_solve_errors_name_the_file_and_the_position(tmp_path: Path) -> None:
     full = SAMPLES.parent / "05-full-game-to-500.zfn"
     game = _zfrec("solve", str(full), "--game", "1", "--at", "99.1.1")
     assert game.returncode == 2 and f"error: {full}, game 1 (--at 99.1.1): " in game.stderr
+
+
+def test_analyze_says_why_a_round_gets_no_costs(tmp_path: Path) -> None:
+    cut = _unfinished(tmp_path)
+    solve = _zfrec("solve", str(cut), "--json")
+    why = json.loads(solve.stdout)["error"].split(": ", 2)[2]  # less the file and "round 1: "
+    assert why.startswith("the hands are not all known: the discard is not written")
+    text = _zfrec("analyze", str(cut), "--solve-cards", "12")
+    assert text.returncode == 0, text.stderr
+    assert f"  not solved: {why}\n" in text.stdout
+    document = _zfrec("analyze", str(cut), "--solve-cards", "12", "--json")
+    (game,) = json.loads(document.stdout)["games"]
+    (round_1,) = game["hands"]  # Sheng ji's rounds, under the key every game shares
+    assert round_1["unsolved"] == why and round_1["par"] is None
+    # not asked to solve: nothing to say
+    quiet = _zfrec("analyze", str(cut), "--solve-cards", "0", "--json")
+    assert json.loads(quiet.stdout)["games"][0]["hands"][0]["unsolved"] is None
+    assert "not solved" not in _zfrec("analyze", str(cut), "--solve-cards", "0").stdout

@@ -392,11 +392,17 @@ def round_costs(
 
 
 def play_costs(
-    game: Any, report: Any = None, max_cards: int = 24, seconds: float = 2.0
+    game: Any,
+    report: Any = None,
+    max_cards: int = 24,
+    seconds: float = 2.0,
+    refused: dict[int, str] | None = None,
 ) -> dict[int, RoundCosts]:
     """Every round's costs whose hands are known, by the round's index in the record
-    (`round_costs` each; rounds that cannot be solved are left out). `report` is the
-    validator's report of the record, when the caller has one (else it is made once here)."""
+    (`round_costs` each; rounds that cannot be solved are left out, and when `refused` is
+    given, it gets why, by the index: `zfrec solve`'s words less the leading "round N: ").
+    `report` is the validator's report of the record, when the caller has one (else it is
+    made once here)."""
     from zfrec.games.shengji.kind import match_of
 
     match = match_of(game)
@@ -406,6 +412,9 @@ def play_costs(
     for i in range(len(match.rounds)):
         try:
             out[i] = round_costs(match, i, max_cards, max_seconds=seconds, report=report)
-        except SolveError:
-            continue
+        except SolveError as exc:
+            if refused is not None:
+                head = f"round {match.rounds[i].number}: "
+                why = exc.message
+                refused[i] = why[len(head) :] if why.startswith(head) else why
     return out
