@@ -108,10 +108,9 @@ def unknown_hands(match: SjMatch, rnd: SjRound, ledger: Any, rules: Any) -> str 
     guessed = tuple(ledger.guessed) or (0,) * n
     d = rnd.discard
     written = d is not None and not d.unknown
-    deals = rnd.deal or []
 
     def whole(seat: int) -> bool:
-        return seat < len(deals) and not deals[seat].unknown
+        return rnd.deal is not None and seat < len(rnd.deal) and not rnd.deal[seat].unknown
 
     def cards(k: int) -> str:
         return f"{k} card{'s' if k != 1 else ''}"
@@ -140,11 +139,11 @@ def unknown_hands(match: SjMatch, rnd: SjRound, ledger: Any, rules: Any) -> str 
     if written:
         return None
     hands = sum(ledger.deal)
-    whole = full_deck(rules.decks)
+    deck = full_deck(rules.decks)
     pinned = (
         all(size(h) == rules.hand_size for h in ledger.deal)
-        and contains(whole, hands)
-        and whole - hands == ledger.discard
+        and contains(deck, hands)
+        and deck - hands == ledger.discard
     )
     if not pinned:
         return (
