@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 import time
-from contextlib import nullcontext
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -27,6 +28,7 @@ from zfrec.cli.common import (
     refuse_others_options,
     refused,
 )
+from zfrec.errors import ZfrecError
 from zfrec.games.zhengfen.engine.cards import format_cards, points_of
 
 if TYPE_CHECKING:
@@ -162,6 +164,25 @@ def _print_result(pos: RecordPosition, r: SolveResult) -> None:
     out.print(f"line: {escape(_line_text(r.line, players))}")
 
 
+def _where(record: str, game: int | None, games: int, at: str | None) -> str:
+    """What an error of `zfrec solve` names first: the file, the game when the file holds
+    several (or --game names one), and the position --at names: `round.zfn, game 2 (--at
+    3.5.2)`. (A file that cannot be read is named by its reader's own message.)"""
+    where = "standard input" if record == "-" else record
+    if game is not None or games > 1:
+        where += f", game {game or games}"
+    return where + ("" if at is None else f" (--at {at})")
+
+
+@contextmanager
+def _naming(where: str) -> Iterator[None]:
+    """`friendly_errors`, its one line led by `where` (`_where`)."""
+    try:
+        yield
+    except ZfrecError as exc:
+        fail(f"{where}: {exc}")
+
+
 @json_on_failure(refused)  # no such file, no such position
 def solve_cmd(
     ctx: typer.Context,
@@ -239,9 +260,10 @@ def solve_cmd(
     games = read_games(record, game)
     kind = kind_of(games[-1])
     refuse_others_options(ctx, kind, "solve")  # --seat, --only-seat, --table are Zheng Fen's
+    where = _where(record, game, len(games), at)
     if kind.own_solver:  # the kind reads --at itself
         waiting = err.status("solving...") if err.is_terminal else nullcontext()
-        with friendly_errors(), waiting:
+        with friendly_errors(), _naming(where), waiting:
             answer = kind.solve(games[-1], at, nodes, seconds)
         if answer is not None:
             _print_kind_answer(answer, as_json)
@@ -253,19 +275,19 @@ def solve_cmd(
         named = parse_at(at)
         if named is None:
             fail(
-                f"--at {at!r} names no position: give HAND.TRICK.TURN (2.5.3) or a replay "
+                f"{where}: --at {at!r} names no position: give HAND.TRICK.TURN (2.5.3) or a replay "
                 "page's step (40, #step=40, hand-2.html#step=40)"
             )
     number = game or len(games)
     g = games[-1]
     step: int | None = None
-    with friendly_errors():
+    with friendly_errors(), _naming(where):
         if named is None:
             pos = record_position(g)
         else:
             pos, step = position_at(g, named)
     players = g.players
-    with friendly_errors():
+    with friendly_errors(), _naming(where):
         perspective = None if seat is None else seat_named(g.players, seat)
     if pos.errors:
         err.print(

@@ -167,6 +167,7 @@ class SjRoundAnalysis:
     kitty: SjKitty | None = None
     par: int | None = None
     from_par: int | None = None  # the result less the par (positive: the opponents did better)
+    unsolved: str | None = None  # why --solve-cards could not solve the round (`play_costs`)
 
     def to_json(self, players: Sequence[str]) -> dict[str, Any]:
         r = self.result
@@ -180,6 +181,7 @@ class SjRoundAnalysis:
             "deal_reconstructed": self.reconstructed, "finished": r is not None,
             "taken": {players[s]: v for s, v in enumerate(self.taken)},
             "total": r.total if r else None, "par": self.par, "from_par": self.from_par,
+            "unsolved": self.unsolved,
             "kitty": self.kitty.to_json(players) if self.kitty else None,
             "tricks": [{"hand": self.round, "trick": t, "winner": players[w], "points": p}
                        for t, w, p in self.tricks],
@@ -264,6 +266,8 @@ class SjAnalysis:
                 lines.append("  the record stops before the round ends")
             if r.kitty is not None:
                 lines.append(f"  kitty: {r.kitty.verdict}")
+            if r.unsolved is not None:
+                lines.append(f"  not solved: {r.unsolved}")
         notes = [n for n in self.notes() if round_no is None or n.round == round_no]
         if notes:
             lines.append("notes")
@@ -340,10 +344,14 @@ def analyze_match(
     if solve_cards > 0:
         from zfrec.games.shengji.solverecord import play_costs
 
-        found = play_costs(match, report, max_cards=solve_cards, seconds=solve_seconds)
+        refused: dict[int, str] = {}
+        found = play_costs(
+            match, report, max_cards=solve_cards, seconds=solve_seconds, refused=refused
+        )
         for r in rounds:
             got = found.get(r.index)
             if got is None:
+                r.unsolved = refused.get(r.index)
                 continue
             r.par, r.from_par = got.par, got.from_par
             costs = got.costs

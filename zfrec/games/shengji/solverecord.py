@@ -12,8 +12,8 @@ the kitty exchange (the round's par), `R.T.U` for round R before turn U of trick
     >>> try:
     ...     record_position(m)
     ... except SolveError as exc:
-    ...     print(exc.message[:47])
-    round 1: the hands are not all known (a deal is
+    ...     print(exc.message[:36])
+    round 1: the hands are not all known
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from zfrec.errors import IllegalPlayError, ZfrecError
-from zfrec.games.shengji.cards import format_hand, size
+from zfrec.games.shengji.cards import contains, format_hand, size
+from zfrec.games.shengji.rebuild import full_deck
 from zfrec.games.shengji.records import SjMatch, SjRound
 from zfrec.games.shengji.replayer import validate_match
 from zfrec.games.shengji.round import RoundState
@@ -83,15 +84,77 @@ def _start(match: SjMatch, index: int, report: Any = None) -> RoundState:
         raise SolveError(
             f"round {rnd.number}: the trump or the deal is not known: nothing to solve"
         )
-    if ledger.reconstructed:
-        raise SolveError(
-            f"round {rnd.number}: the hands are not all known (a deal is missing or rebuilt "
-            "with guessed cards): nothing to solve"
-        )
+    why = unknown_hands(match, rnd, ledger, rules)
+    if why is not None:
+        raise SolveError(f"round {rnd.number}: the hands are not all known: {why}")
     return RoundState.from_hands(
         list(ledger.deal), order, ledger.dealer, rules, kitty=ledger.discard,
         calls=[(c.card, c.ordinal) for c in rnd.calls],
     )  # fmt: skip
+
+
+def unknown_hands(match: SjMatch, rnd: SjRound, ledger: Any, rules: Any) -> str | None:
+    """Why the round's hands at play, or its kitty as put back, are not known (what is missing
+    and which line of the record gives it, FORMAT.md), or None when both are.
+
+    The ledger's hands are known where its rebuild guessed no card (`guessed`, per seat, all
+    0): the deals recorded, or rebuilt from what each seat showed. A dealer's hand whose discard
+    is not written is known only where the rebuild pinned it (it plays every card it kept: its
+    `guessed` is 0). The kitty's points count at the end, so the kitty put back must be known
+    too: written whole, or pinned as the cards no hand holds (every hand known and the counts
+    adding up to the decks). A guessed kitty is never solved."""
+    names = match.players
+    n, dealer = rules.players, ledger.dealer
+    guessed = tuple(ledger.guessed) or (0,) * n
+    d = rnd.discard
+    written = d is not None and not d.unknown
+
+    def whole(seat: int) -> bool:
+        return rnd.deal is not None and seat < len(rnd.deal) and not rnd.deal[seat].unknown
+
+    def cards(k: int) -> str:
+        return f"{k} card{'s' if k != 1 else ''}"
+
+    if guessed[dealer]:
+        k, name = size(guessed[dealer]), names[dealer]
+        lines = [] if whole(dealer) else [f"the dealer's deal line (`deal {dealer + 1}: CARDS`)"]
+        if rnd.kitty is None or rnd.kitty.unknown:
+            lines.append("the kitty line (`kitty CARDS`)")
+        if not written:
+            lines.append("the discard line (`discard CARDS`)")
+        head = (
+            f"the discard is not written, so the dealer's ({name}'s) last {cards(k)} are not "
+            "known (which went back to the kitty)"
+            if not written
+            else f"{cards(k)} of the dealer's ({name}'s) hand are never shown"
+        )
+        lines = lines or ["the dealer's deal line"]
+        return f"{head}: write {_and(lines)} in full (FORMAT.md)"
+    for s in range(n):
+        if guessed[s]:
+            return (
+                f"{cards(size(guessed[s]))} of {names[s]}'s hand (seat {s + 1}) are never "
+                f"shown: write its deal line (`deal {s + 1}: CARDS`) in full (FORMAT.md)"
+            )
+    if written:
+        return None
+    hands = sum(ledger.deal)
+    deck = full_deck(rules.decks)
+    pinned = (
+        all(size(h) == rules.hand_size for h in ledger.deal)
+        and contains(deck, hands)
+        and deck - hands == ledger.discard
+    )
+    if not pinned:
+        return (
+            "the discard is not written and the hands do not pin it, so the kitty's points are "
+            "not known: write the discard line (`discard CARDS`) in full (FORMAT.md)"
+        )
+    return None
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _play_on(state: RoundState, rnd: SjRound, stop: tuple[int, int] | None) -> int:
@@ -328,11 +391,17 @@ def round_costs(
 
 
 def play_costs(
-    game: Any, report: Any = None, max_cards: int = 24, seconds: float = 2.0
+    game: Any,
+    report: Any = None,
+    max_cards: int = 24,
+    seconds: float = 2.0,
+    refused: dict[int, str] | None = None,
 ) -> dict[int, RoundCosts]:
     """Every round's costs whose hands are known, by the round's index in the record
-    (`round_costs` each; rounds that cannot be solved are left out). `report` is the
-    validator's report of the record, when the caller has one (else it is made once here)."""
+    (`round_costs` each; rounds that cannot be solved are left out, and when `refused` is
+    given, it gets why, by the index: `zfrec solve`'s words less the leading "round N: ").
+    `report` is the validator's report of the record, when the caller has one (else it is
+    made once here)."""
     from zfrec.games.shengji.kind import match_of
 
     match = match_of(game)
@@ -342,6 +411,9 @@ def play_costs(
     for i in range(len(match.rounds)):
         try:
             out[i] = round_costs(match, i, max_cards, max_seconds=seconds, report=report)
-        except SolveError:
-            continue
+        except SolveError as exc:
+            if refused is not None:
+                head = f"round {match.rounds[i].number}: "
+                why = exc.message
+                refused[i] = why[len(head) :] if why.startswith(head) else why
     return out
