@@ -219,7 +219,8 @@ def import_cmd(
             f"{t['unreadable']} unreadable, {len(failed)} file(s) failed",
             markup=True,
         )
-    if bug is not None:
+    if bug is not None and stopped is not None:  # what was stored, then the bug's report
+        err.print(f"[bold red]error:[/] {escape(stopped[0])}", markup=True)
         raise bug  # the internal error's one-line report (zfrec.cli.main), exit 3
     if stopped is not None:
         fail(stopped[0], stopped[1])
