@@ -26,10 +26,12 @@ from rich.progress import (
 from rich.table import Table
 
 from zfrec.cli.common import (
+    CLICK_EXITS,
     EXIT_INPUT,
     EXIT_INTERNAL,
     JSON_HELP,
     err,
+    error_what,
     fail,
     file_problem,
     friendly_errors,
@@ -276,7 +278,6 @@ def _stopped(exc: BaseException, path: str, finished: bool, later: int) -> tuple
     reached), in one line, with its exit code: Ctrl-C (130), a store that cannot be used now
     (2: locked, gone, full), the database refusing otherwise (2), an unexpected exception (3:
     a bug, whose report follows); None for an exit the command chose (raised)."""
-    from click.exceptions import Abort, ClickException, Exit
     from sqlalchemy.exc import SQLAlchemyError
 
     from zfrec.store.faults import store_fault
@@ -286,9 +287,8 @@ def _stopped(exc: BaseException, path: str, finished: bool, later: int) -> tuple
     elif isinstance(exc, SQLAlchemyError):
         reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
         why, code = (store_fault(exc) or f"database error: {reason}") + ",", EXIT_INPUT
-    elif isinstance(exc, Exception) and not isinstance(exc, (Exit, Abort, ClickException)):
-        what = f"{type(exc).__name__}: {exc}".strip().rstrip(":").splitlines()[0][:200]
-        why, code = f"internal error ({what})", EXIT_INTERNAL
+    elif isinstance(exc, Exception) and not isinstance(exc, CLICK_EXITS):
+        why, code = f"internal error ({error_what(exc)})", EXIT_INTERNAL
     else:
         return None
     rest = f"; the {later} file(s) after it were not imported" if later else ""
