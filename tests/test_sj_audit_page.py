@@ -401,6 +401,16 @@ def test_audit_html_replaces_its_page_whole(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
 
 
+def test_audit_html_under_a_file_says_the_path_is_no_folder(tmp_path: Path) -> None:
+    """`audit --html` into a folder that is a file: the path, not the page, is what is wrong."""
+    (tmp_path / "audit.html").write_text("<p>yesterday's audit</p>", encoding="utf-8")
+    page = tmp_path / "audit.html" / "new.html"
+    res = CliRunner().invoke(app, ["audit", str(BROKEN / "wrong-points.zfn"), "--html", str(page)])
+    assert res.exit_code == 2, res.output
+    assert f"cannot write {page}: a part of the path is not a directory" in res.output
+    assert [p.name for p in tmp_path.iterdir()] == ["audit.html"]
+
+
 def _lines_shown(page: str) -> list[tuple[int, str | None]]:
     """Each finding's record line on an audit page, with the line's text where it is shown
     (its suits written back as letters)."""

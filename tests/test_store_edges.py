@@ -293,6 +293,44 @@ def test_an_import_stopped_by_the_database_says_what_was_and_was_not_stored(
         assert doc["summary"]["error"] == line.removeprefix("error: ")
 
 
+@pytest.mark.parametrize("as_json", [True, False])
+def test_an_import_stopped_by_an_internal_error_says_what_was_not_imported(
+    tmp_path: Path, as_json: bool
+) -> None:
+    """A bug in the second of three files (exit 3): the summary of the first, then the line
+    that says nothing of the second was stored and the third was not reached, then the bug's
+    report; in text as under --json (whose document says it too)."""
+    names = ("02-three-players.zfn", "03-five-players.zfn", "04-six-players.zfn")
+    first, second, third = (SAMPLES / name for name in names)
+    args = ["import", str(first), str(second), str(third), "--db", str(tmp_path / "c.db")]
+    plant = (  # a fault (a bug made on purpose) in storing the second file's game
+        "import zfrec.store.importer as m\n"
+        "real, calls = m._insert_children, []\n"
+        "def second_fails(*a, **k):\n"
+        "    calls.append(1)\n"
+        "    if len(calls) == 2:\n"
+        "        raise RuntimeError('planted fault')\n"
+        "    return real(*a, **k)\n"
+        "m._insert_children = second_fails\n"
+        "from zfrec.cli import main\n"
+        "main()\n"
+    )
+    argv = [sys.executable, "-c", plant, *args, *(["--json"] if as_json else [])]
+    done = subprocess.run(argv, capture_output=True, text=True, check=False)
+    assert done.returncode == 3, done.stderr
+    lines = done.stderr.splitlines()
+    said = (f"error: internal error (RuntimeError: planted fault) while importing {second}: "
+            "nothing of it was stored; the 1 file(s) after it were not imported")  # fmt: skip
+    assert lines[0] == said, done.stderr
+    assert lines[1].startswith(f"internal error while processing {second}: RuntimeError: ")
+    if as_json:
+        doc = json.loads(done.stdout)
+        assert doc["not_imported"] == [str(second), str(third)]
+        assert doc["summary"]["error"] == said.removeprefix("error: ")
+    else:
+        assert ": 1 game(s) added (2 hand(s)), " in done.stdout
+
+
 # correcting a stored Sheng ji match -------------------------------------------------------------
 
 

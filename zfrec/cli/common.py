@@ -153,7 +153,7 @@ _FAILURE_JSON: ContextVar[tuple[FailureDocument, dict[str, Any]] | None] = Conte
 )
 _Command = TypeVar("_Command", bound=Callable[..., Any])
 # what a command raises to end on purpose (typer.Exit is click's Exit, a RuntimeError)
-_CLICK_EXITS = (click.exceptions.Exit, click.exceptions.Abort, click.exceptions.ClickException)
+CLICK_EXITS = (click.exceptions.Exit, click.exceptions.Abort, click.exceptions.ClickException)
 FAILURE_ATTR = "json_failure"  # a wrapped command's document (typer's callback copies it)
 
 
@@ -172,7 +172,7 @@ def json_on_failure(document: FailureDocument) -> Callable[[_Command], _Command]
             try:
                 return command(*args, **params)
             except Exception as exc:
-                if _FAILURE_JSON.get() is not None and not isinstance(exc, _CLICK_EXITS):
+                if _FAILURE_JSON.get() is not None and not isinstance(exc, CLICK_EXITS):
                     print_json(document(internal_error(exc), params))
                 raise
             finally:
@@ -248,14 +248,19 @@ def _store_fault(exc: BaseException) -> str | None:
     return store_fault(exc)
 
 
-def internal_error(exc: BaseException) -> str:
-    """The one-line report of an unexpected exception (exit code 3)."""
-    where = getattr(exc, FILE_ATTR, None)
+def error_what(exc: BaseException) -> str:
+    """An unexpected exception's type and message, on one short line."""
     what = f"{type(exc).__name__}: {exc}".strip().rstrip(":").splitlines()[0]
     if len(what) > 200:  # the message may quote hostile input: keep the report one short line
         what = what[:199] + "…"
+    return what
+
+
+def internal_error(exc: BaseException) -> str:
+    """The one-line report of an unexpected exception (exit code 3)."""
+    where = getattr(exc, FILE_ATTR, None)
     return (
-        f"internal error{f' while processing {where}' if where else ''}: {what} "
+        f"internal error{f' while processing {where}' if where else ''}: {error_what(exc)} "
         "(a bug in zfrec; ZFREC_TRACEBACK=1 shows the traceback)"
     )
 

@@ -26,10 +26,12 @@ from rich.progress import (
 from rich.table import Table
 
 from zfrec.cli.common import (
+    CLICK_EXITS,
     EXIT_INPUT,
     EXIT_INTERNAL,
     JSON_HELP,
     err,
+    error_what,
     fail,
     file_problem,
     friendly_errors,
@@ -219,7 +221,8 @@ def import_cmd(
             f"{t['unreadable']} unreadable, {len(failed)} file(s) failed",
             markup=True,
         )
-    if bug is not None:
+    if bug is not None and stopped is not None:  # what was stored, then the bug's report
+        err.print(f"[bold red]error:[/] {escape(stopped[0])}", markup=True)
         raise bug  # the internal error's one-line report (zfrec.cli.main), exit 3
     if stopped is not None:
         fail(stopped[0], stopped[1])
@@ -275,7 +278,6 @@ def _stopped(exc: BaseException, path: str, finished: bool, later: int) -> tuple
     reached), in one line, with its exit code: Ctrl-C (130), a store that cannot be used now
     (2: locked, gone, full), the database refusing otherwise (2), an unexpected exception (3:
     a bug, whose report follows); None for an exit the command chose (raised)."""
-    from click.exceptions import Abort, ClickException, Exit
     from sqlalchemy.exc import SQLAlchemyError
 
     from zfrec.store.faults import store_fault
@@ -285,9 +287,8 @@ def _stopped(exc: BaseException, path: str, finished: bool, later: int) -> tuple
     elif isinstance(exc, SQLAlchemyError):
         reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
         why, code = (store_fault(exc) or f"database error: {reason}") + ",", EXIT_INPUT
-    elif isinstance(exc, Exception) and not isinstance(exc, (Exit, Abort, ClickException)):
-        what = f"{type(exc).__name__}: {exc}".strip().rstrip(":").splitlines()[0][:200]
-        why, code = f"internal error ({what})", EXIT_INTERNAL
+    elif isinstance(exc, Exception) and not isinstance(exc, CLICK_EXITS):
+        why, code = f"internal error ({error_what(exc)})", EXIT_INTERNAL
     else:
         return None
     rest = f"; the {later} file(s) after it were not imported" if later else ""
