@@ -182,3 +182,15 @@ def test_a_request_id_taken_already_is_looked_up_even_at_the_current_version(
     r = t.post("undo", {"version": 2, "request_id": "u1"})
     assert _ok(r)["repeated"] == 4 and t.state()["entries"] == 2
     assert [m["play"] for m in t.state()["moves"]] == ["3h"]
+
+
+def test_a_sheng_ji_play_of_no_cards_is_refused_with_a_sheng_ji_code(client: TestClient) -> None:
+    """An empty box sent as a play: Sheng ji's own refusal (no pass), not a notation error of
+    Zheng Fen's; nothing changes."""
+    t = Tab(client, **SJ)
+    _ok(t.post("hands", {"dealer": 1, "trump": "s"}), 201)
+    for play in ("", "  ", " , "):
+        r = t.move(1, play, version=1)
+        assert r.status_code == 422, r.text
+        assert r.json()["code"] == "SJ209" and "no pass" in r.json()["message"], r.text
+    assert t.state()["version"] == 1
