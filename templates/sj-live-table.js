@@ -41,6 +41,11 @@
     });
   }
 
+  /* The table an answer carries, unless a newer one is shown already: an answer that comes
+     after the server's event for another phone's entry was answered does not take the page
+     back to the table before it. */
+  function shown(st) { if (st.version >= state.version) state = st; }
+
   function setBusy(on) {
     busy = on;
     Array.prototype.forEach.call(document.querySelectorAll("#entry button"), function (b) { b.disabled = on; });
@@ -80,7 +85,7 @@
       lost = null;
       var fresh = res.status === 409 && res.data.state ? res.data.state : null;
       if (res.ok) {
-        state = res.data;
+        shown(res.data);
         // Taken before (its first answer was lost): the server answers it as it was.
         if (res.data.repeated && path === "/undo") {
           message("ok", "", "Undone: the undo was done before its answer was lost. Tap Undo again only to undo one more entry.");
@@ -99,7 +104,7 @@
           ". Not entered, or its answer was lost: tap again to send it.");
       } else if (fresh && res.data.code === "stale" && twin(path, body, fresh)) {
         // Another phone entered this very entry first: it is in once, as both phones meant.
-        state = fresh;
+        shown(fresh);
         message("ok", "", name(body.seat) + ": " + (body.play || body.bid || body.discard) +
           " was entered already, by another phone.");
         if (done) done();
@@ -107,7 +112,7 @@
       } else {
         var text = res.data.code === "stale" && STALE[path] ? STALE[path] : res.data.message || "refused";
         message("error", res.data.code || String(res.status), text);
-        if (fresh) { state = fresh; render(); }
+        if (fresh) { shown(fresh); render(); }
       }
     }, function () {
       setBusy(false);

@@ -335,3 +335,51 @@ def test_a_move_queued_behind_one_whose_answer_was_lost_is_not_refused(
         assert a.locator("#msg .msg.error").count() == 0, a.locator("#msg").inner_text()
         st = client.get(f"/api/tables/{made['id']}").json()
         assert [m["play"] for m in st["moves"]] == ["8s 8h", "pass"]
+
+
+@pytest.mark.parametrize("game", ["zhengfen", "shengji"])
+def test_an_entry_answered_after_a_newer_table_does_not_take_the_page_back(
+    browser: Any, tmp_path: Path, game: str
+) -> None:
+    """The page enters a move; the server takes it, but its answer is slow. Meanwhile another
+    phone enters the next move, and the page hears of it and shows the table with both. The
+    slow answer (the table with this page's move only) then came in over it: the page showed
+    the older table, and stayed there until the next change. It now keeps the newer one."""
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        if game == "shengji":
+            made, url = _sj_at_lead(client)
+            mine, theirs = ("1", "Ah"), {"seat": 2, "play": "3h"}
+        else:
+            made, _auth = dealt_table(client)
+            url = f"/api/tables/{made['id']}"
+            mine, theirs = ("1", "3h"), {"seat": 2, "play": "5d"}
+        auth = {"Authorization": f"Bearer {made['token']}"}
+        v = client.get(url).json()["version"]
+        _ctx, a = device(browser)
+        a.goto(str(client.base_url).rstrip("/") + made["join"])
+        at(a, v)
+        held: list[tuple[Any, Any]] = []
+
+        def answer_late(route: Any) -> None:
+            if route.request.method == "POST" and not held:
+                held.append((route, route.fetch()))  # taken by the server; answered later
+            else:
+                route.continue_()
+
+        a.route(f"**{url}/moves", answer_late)
+        if game == "shengji":
+            a.select_option("#sj-seat", mine[0])
+            a.locator("#sj-cards").fill(mine[1])
+            a.locator("#entry button:text('Play')").tap()
+        else:
+            play(a, int(mine[0]), mine[1])
+        at(a, v + 1)  # the server's event: the table with this page's move in it
+        assert held and held[0][1].json()["version"] == v + 1
+        assert client.post(f"{url}/moves", json=theirs, headers=auth).is_success
+        at(a, v + 2)
+        route, response = held[0]
+        with a.expect_response(lambda r: r.url.endswith(f"{url}/moves")):
+            route.fulfill(response=response)
+        a.evaluate("() => new Promise(r => setTimeout(() => setTimeout(r, 0), 0))")
+        assert a.evaluate("document.body.getAttribute('data-version')") == str(v + 2)
+        assert client.get(url).json()["version"] == v + 2
