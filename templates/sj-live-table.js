@@ -396,6 +396,8 @@
     var buttons = el("div", { cls: "row" });
     var cleared = function () { ui.picked = []; ui.text = ""; ui.touched = false; $("sj-cards").value = ""; };
     buttons.appendChild(button("Play", "primary", function () {
+      // an empty box is no play (Sheng ji has no pass): said here, not sent
+      if (!typed().replace(/,/g, " ").trim()) { message("error", "", "Tap the cards played, or type them."); return; }
       var body = { seat: ui.seat, play: typed() };
       if (block.open && $("sj-shows").value.trim()) {
         body.blocked_by = +$("sj-blocker").value;

@@ -383,3 +383,31 @@ def test_an_entry_answered_after_a_newer_table_does_not_take_the_page_back(
         a.evaluate("() => new Promise(r => setTimeout(() => setTimeout(r, 0), 0))")
         assert a.evaluate("document.body.getAttribute('data-version')") == str(v + 2)
         assert client.get(url).json()["version"] == v + 2
+
+
+def test_sheng_ji_play_with_an_empty_box_is_caught_on_the_phone(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Play tapped with nothing in the box: the page says to tap or type the cards, as the Zheng
+    Fen page does, and sends nothing (it was sent, and refused with a notation code)."""
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        made, url = _sj_at_lead(client)
+        _ctx, a = device(browser)
+        a.goto(str(client.base_url).rstrip("/") + made["join"])
+        at(a, 2)
+        posts: list[str] = []
+
+        def count(route: Any) -> None:
+            posts.append(route.request.post_data or "")
+            route.continue_()
+
+        a.route(f"**{url}/moves", count)
+        a.select_option("#sj-seat", "1")
+        a.locator("#sj-cards").fill("  ")
+        a.locator("#entry button:text('Play')").tap()
+        a.wait_for_selector("#msg .msg.error:has-text('Tap the cards played, or type them')")
+        assert "ZF001" not in a.locator("#msg").inner_text()
+        a.locator("#sj-cards").fill("Ah")
+        a.locator("#entry button:text('Play')").tap()
+        at(a, 3)
+        assert len(posts) == 1 and json.loads(posts[0])["play"] == "Ah"
