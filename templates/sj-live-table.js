@@ -57,6 +57,14 @@
   // guessed from the table's entries: another phone's entry is never taken for this one.
   var lost = null;
 
+  /* An entry as the page names it: the seat and its cards, or the undo or round start. */
+  function what(made) {
+    var p = made.plain;
+    if (made.path === "/undo") return "the undo";
+    if (made.path === "/hands") return "the round start";
+    return name(p.seat) + ": " + (p.play || p.bid || p.discard || p.calls || "");
+  }
+
   function requestId() {
     return Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 12);
   }
@@ -76,6 +84,16 @@
     setBusy(true);
     var key = path + JSON.stringify(body);
     var again = !!lost && lost.key === key;
+    if (lost && lost.offline && !again) {
+      // An entry made without a connection goes first: another one sent in its place would be
+      // judged without it, and it would never go. This one stays in the box, to tap again.
+      setBusy(false);
+      var first = lost;
+      sendLost(function () {
+        message("ok", "", what(first) + " went first: it had not gone (no connection). Tap again to send this one.");
+      });
+      return;
+    }
     var made = again ? lost : { key: key, version: state.version, request: requestId(),
       path: path, plain: JSON.parse(JSON.stringify(body)), done: done };
     body.version = made.version;
@@ -128,12 +146,19 @@
   // What was typed since stays: the box is cleared only where it still holds this entry.
   window.addEventListener("online", function () {
     if (!lost || !lost.offline || busy) return;
+    sendLost();
+  });
+
+  /* The entry whose answer was lost to the connection, sent again as it was made; `then`
+     after it is in. */
+  function sendLost(then) {
     var made = lost, p = made.plain;
     var text = p.play || p.bid || p.discard || p.calls || "";
     send(made.path, JSON.parse(JSON.stringify(p)), function () {
       if (made.done && typed() === text) made.done();
+      if (then) then();
     });
-  });
+  }
 
   /* Whether the table's one change since this entry was made is this same entry, made by
      another phone: a move by the same seat of the same cards (read as the server reads them,

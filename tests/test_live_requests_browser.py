@@ -411,3 +411,52 @@ def test_sheng_ji_play_with_an_empty_box_is_caught_on_the_phone(
         a.locator("#entry button:text('Play')").tap()
         at(a, 3)
         assert len(posts) == 1 and json.loads(posts[0])["play"] == "Ah"
+
+
+def test_sheng_ji_an_entry_not_sent_goes_before_the_next_one(browser: Any, tmp_path: Path) -> None:
+    """Ann's Ah does not go (no connection), and Bo's 3h is tapped after it. The page had
+    promised to send Ah when the connection came back, but Bo's entry took its place: Ah never
+    went, and 3h was judged at Ann's lead. Now Ah goes first (tapped offline: when the
+    connection is back; tapped with it: at once, the page says so), then 3h when tapped again."""
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        made, url = _sj_at_lead(client)
+        _ctx, a = device(browser)
+        a.goto(str(client.base_url).rstrip("/") + made["join"])
+        at(a, 2)
+
+        def enter(seat: str, cards: str) -> None:
+            a.select_option("#sj-seat", seat)
+            a.locator("#sj-cards").fill(cards)
+            a.locator("#entry button:text('Play')").tap()
+
+        # offline all along: Bo's tap does not take Ah's place; Ah goes when the connection is back
+        a.context.set_offline(True)
+        enter("1", "Ah")
+        a.wait_for_selector("#msg .msg.error:has-text('not sent')")
+        enter("2", "3h")
+        a.wait_for_selector("#msg .msg.error:has-text('not sent')")
+        a.context.set_offline(False)
+        at(a, 3)
+        assert [m.get("play") for m in client.get(url).json()["moves"]] == [None, "Ah"]
+        assert a.locator("#sj-cards").input_value() == "3h"  # Bo's, still to send
+        # the answer lost without going offline (no "online" to come): the next tap sends it first
+        failed: list[str] = []
+
+        def lose_first(route: Any) -> None:
+            if not failed:
+                failed.append(route.request.post_data or "")
+                route.abort()
+            else:
+                route.continue_()
+
+        a.route(f"**{url}/moves", lose_first)
+        enter("2", "3h")
+        a.wait_for_selector("#msg .msg.error:has-text('not sent')")
+        enter("3", "5h")
+        a.wait_for_selector("#msg .msg.ok:has-text('went first')")
+        at(a, 4)
+        assert a.locator("#sj-cards").input_value() == "5h"
+        a.locator("#entry button:text('Play')").tap()
+        at(a, 5)
+        plays = [m.get("play") for m in client.get(url).json()["moves"]]
+        assert plays == [None, "Ah", "3h", "5h"]
