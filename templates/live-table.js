@@ -186,7 +186,7 @@
   }
 
   /* An answer's state shows every hand: a page seen by one seat asks for its own view. */
-  function show(st) { if (viewer) refresh(); else render(st, false); }
+  function show(st) { if (viewer) refresh(); else if (st.version >= state.version) render(st, false); }
 
   /* Whether the move a mark names carries it: its comment last, its annotation, its dispute. */
   function marked(body, st) {
@@ -238,7 +238,9 @@
     if (item.path === "/moves" || item.path === "/edit") {
       ui.touched = false; ui.seat = null; ui.pending = null; ui.editing = null;
     }
-    if (viewer) refresh(); else render(d, true);
+    // An answer that comes after a newer table was shown (the server's event for another
+    // phone's entry was answered first) does not take the page back to it.
+    if (viewer) refresh(); else render(d.version >= state.version ? d : state, true);
     if (d.dropped && d.dropped.length) {
       message("error", null, "Corrected. These later entries no longer fit and were left out: " +
         d.dropped.map(function (x) {

@@ -41,6 +41,11 @@
     });
   }
 
+  /* The table an answer carries, unless a newer one is shown already: an answer that comes
+     after the server's event for another phone's entry was answered does not take the page
+     back to the table before it. */
+  function shown(st) { if (st.version >= state.version) state = st; }
+
   function setBusy(on) {
     busy = on;
     Array.prototype.forEach.call(document.querySelectorAll("#entry button"), function (b) { b.disabled = on; });
@@ -51,6 +56,14 @@
   // takes it once or, having taken it already, answers it as taken (`repeated`). Nothing is
   // guessed from the table's entries: another phone's entry is never taken for this one.
   var lost = null;
+
+  /* An entry as the page names it: the seat and its cards, or the undo or round start. */
+  function what(made) {
+    var p = made.plain;
+    if (made.path === "/undo") return "the undo";
+    if (made.path === "/hands") return "the round start";
+    return name(p.seat) + ": " + (p.play || p.bid || p.discard || p.calls || "");
+  }
 
   function requestId() {
     return Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 12);
@@ -71,6 +84,16 @@
     setBusy(true);
     var key = path + JSON.stringify(body);
     var again = !!lost && lost.key === key;
+    if (lost && lost.offline && !again) {
+      // An entry made without a connection goes first: another one sent in its place would be
+      // judged without it, and it would never go. This one stays in the box, to tap again.
+      setBusy(false);
+      var first = lost;
+      sendLost(function () {
+        message("ok", "", what(first) + " went first: it had not gone (no connection). Tap again to send this one.");
+      });
+      return;
+    }
     var made = again ? lost : { key: key, version: state.version, request: requestId(),
       path: path, plain: JSON.parse(JSON.stringify(body)), done: done };
     body.version = made.version;
@@ -80,7 +103,7 @@
       lost = null;
       var fresh = res.status === 409 && res.data.state ? res.data.state : null;
       if (res.ok) {
-        state = res.data;
+        shown(res.data);
         // Taken before (its first answer was lost): the server answers it as it was.
         if (res.data.repeated && path === "/undo") {
           message("ok", "", "Undone: the undo was done before its answer was lost. Tap Undo again only to undo one more entry.");
@@ -99,7 +122,7 @@
           ". Not entered, or its answer was lost: tap again to send it.");
       } else if (fresh && res.data.code === "stale" && twin(path, body, fresh)) {
         // Another phone entered this very entry first: it is in once, as both phones meant.
-        state = fresh;
+        shown(fresh);
         message("ok", "", name(body.seat) + ": " + (body.play || body.bid || body.discard) +
           " was entered already, by another phone.");
         if (done) done();
@@ -107,7 +130,7 @@
       } else {
         var text = res.data.code === "stale" && STALE[path] ? STALE[path] : res.data.message || "refused";
         message("error", res.data.code || String(res.status), text);
-        if (fresh) { state = fresh; render(); }
+        if (fresh) { shown(fresh); render(); }
       }
     }, function () {
       setBusy(false);
@@ -123,12 +146,19 @@
   // What was typed since stays: the box is cleared only where it still holds this entry.
   window.addEventListener("online", function () {
     if (!lost || !lost.offline || busy) return;
+    sendLost();
+  });
+
+  /* The entry whose answer was lost to the connection, sent again as it was made; `then`
+     after it is in. */
+  function sendLost(then) {
     var made = lost, p = made.plain;
     var text = p.play || p.bid || p.discard || p.calls || "";
     send(made.path, JSON.parse(JSON.stringify(p)), function () {
       if (made.done && typed() === text) made.done();
+      if (then) then();
     });
-  });
+  }
 
   /* Whether the table's one change since this entry was made is this same entry, made by
      another phone: a move by the same seat of the same cards (read as the server reads them,
@@ -391,6 +421,8 @@
     var buttons = el("div", { cls: "row" });
     var cleared = function () { ui.picked = []; ui.text = ""; ui.touched = false; $("sj-cards").value = ""; };
     buttons.appendChild(button("Play", "primary", function () {
+      // an empty box is no play (Sheng ji has no pass): said here, not sent
+      if (!typed().replace(/,/g, " ").trim()) { message("error", "", "Tap the cards played, or type them."); return; }
       var body = { seat: ui.seat, play: typed() };
       if (block.open && $("sj-shows").value.trim()) {
         body.blocked_by = +$("sj-blocker").value;

@@ -246,3 +246,73 @@ def test_a_table_finishing_with_the_record_another_table_is_changing_keeps_its_o
         assert [r.status_code for r in answers] == [200, 200], [r.text for r in answers]
         _consistent(store_url, [a, b])
         assert len(stored(store_url)) == 2
+
+
+@contextmanager
+def table_held(url: str, table_id: str) -> Iterator[Callable[[], int]]:
+    """On PostgreSQL: hold the live table's row locked (FOR UPDATE) until the block ends, so
+    that changes to it meet there; yields how many of this test's transactions wait for a lock.
+    On SQLite: nothing is held (its write lock queues the writers)."""
+    if not url.startswith("postgresql"):
+        yield lambda: 0
+        return
+    name = make_url(url).query["application_name"]
+    blocker = create_engine(url)
+    try:
+        with blocker.connect() as conn, conn.begin():
+            conn.execute(
+                text("SELECT id FROM live_table WHERE id = :t FOR UPDATE"), {"t": table_id}
+            )
+
+            def waiting() -> int:
+                with blocker.connect() as look:
+                    count = look.execute(
+                        text(
+                            "SELECT count(*) FROM pg_stat_activity WHERE application_name = :n "
+                            "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
+                        ),
+                        {"n": name},
+                    ).scalar_one()
+                return int(count)
+
+            yield waiting
+    finally:
+        blocker.dispose()
+
+
+def test_a_request_sent_again_while_its_first_send_is_under_way_is_made_once(
+    store_url: str,  # noqa: F811
+) -> None:
+    """A move's first send is slow (its table busy); the phone sends it again, by its request id,
+    to another server on the store. Both wait for the table, then go: one makes the move, the
+    other finds it made (`repeated`): the move is in once. The look for the request id is made
+    under the table's lock, in the transaction that would make the change."""
+    with two_servers(store_url) as (a, b):
+        t = Tab(a)
+        t.step("hand", {"shuffler": 3, "deals": {"1": "3h 4h 5s"}})
+        v = t.state()["version"]
+        calls = [
+            lambda: a.post(f"/api/tables/{t.id}/moves", headers=t.auth,
+                           json={"seat": 1, "play": "3h", "version": v, "request_id": "r1"}),
+            lambda: b.post(f"/api/tables/{t.id}/moves", headers=t.auth,
+                           json={"seat": 1, "play": "3h", "request_id": "r1"}),
+        ]  # fmt: skip
+        answers: list[Any] = [None, None]
+        go = threading.Barrier(2)
+
+        def run(i: int) -> None:
+            go.wait()
+            answers[i] = calls[i]()
+
+        threads = [threading.Thread(target=run, args=(i,)) for i in range(2)]
+        with table_held(store_url, t.id) as waiting:
+            for th in threads:
+                th.start()
+            _under_way(threads, waiting)
+        for th in threads:
+            th.join()
+        assert [r.status_code for r in answers] == [200, 200], [r.text for r in answers]
+        made = [r.json() for r in answers]
+        assert sorted("repeated" in m for m in made) == [False, True], made
+        assert all(m["version"] == v + 1 and m["entries"] == 2 for m in made), made
+        assert [m["play"] for m in t.state()["moves"]] == ["3h"]

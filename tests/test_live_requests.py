@@ -160,3 +160,37 @@ def test_a_request_is_remembered_for_the_last_changes_only(store_url: str) -> No
         assert kept == REQUESTS_KEPT
     finally:
         engine.dispose()
+
+
+def test_a_request_id_taken_already_is_looked_up_even_at_the_current_version(
+    client: TestClient,
+) -> None:
+    """A page that read the table again (its version current) and sends a change under an id
+    the table took already: the same change is answered as taken, not made a second time; another
+    change under that id is refused, not made."""
+    t = Tab(client)
+    _ok(t.post("hands", {"shuffler": 3, "deals": {"1": DEAL_1}}), 201)
+    _ok(t.move(1, "3h", request_id="m1", version=1))
+    again = _ok(t.move(1, "3h", request_id="m1", version=2))
+    assert again["repeated"] == 2 and again["entries"] == 2
+    assert t.state()["version"] == 2
+    r = t.move(2, "5d", request_id="m1", version=2)
+    assert r.status_code == 409 and r.json()["code"] == "request-reused", r.text
+    _ok(t.move(2, "5d", version=2))
+    u = t.post("undo", {"version": 3, "request_id": "u1"})
+    assert _ok(u)["entries"] == 2
+    r = t.post("undo", {"version": 2, "request_id": "u1"})
+    assert _ok(r)["repeated"] == 4 and t.state()["entries"] == 2
+    assert [m["play"] for m in t.state()["moves"]] == ["3h"]
+
+
+def test_a_sheng_ji_play_of_no_cards_is_refused_with_a_sheng_ji_code(client: TestClient) -> None:
+    """An empty box sent as a play: Sheng ji's own refusal (no pass), not a notation error of
+    Zheng Fen's; nothing changes."""
+    t = Tab(client, **SJ)
+    _ok(t.post("hands", {"dealer": 1, "trump": "s"}), 201)
+    for play in ("", "  ", " , "):
+        r = t.move(1, play, version=1)
+        assert r.status_code == 422, r.text
+        assert r.json()["code"] == "SJ209" and "no pass" in r.json()["message"], r.text
+    assert t.state()["version"] == 1

@@ -335,3 +335,128 @@ def test_a_move_queued_behind_one_whose_answer_was_lost_is_not_refused(
         assert a.locator("#msg .msg.error").count() == 0, a.locator("#msg").inner_text()
         st = client.get(f"/api/tables/{made['id']}").json()
         assert [m["play"] for m in st["moves"]] == ["8s 8h", "pass"]
+
+
+@pytest.mark.parametrize("game", ["zhengfen", "shengji"])
+def test_an_entry_answered_after_a_newer_table_does_not_take_the_page_back(
+    browser: Any, tmp_path: Path, game: str
+) -> None:
+    """The page enters a move; the server takes it, but its answer is slow. Meanwhile another
+    phone enters the next move, and the page hears of it and shows the table with both. The
+    slow answer (the table with this page's move only) then came in over it: the page showed
+    the older table, and stayed there until the next change. It now keeps the newer one."""
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        if game == "shengji":
+            made, url = _sj_at_lead(client)
+            mine, theirs = ("1", "Ah"), {"seat": 2, "play": "3h"}
+        else:
+            made, _auth = dealt_table(client)
+            url = f"/api/tables/{made['id']}"
+            mine, theirs = ("1", "3h"), {"seat": 2, "play": "5d"}
+        auth = {"Authorization": f"Bearer {made['token']}"}
+        v = client.get(url).json()["version"]
+        _ctx, a = device(browser)
+        a.goto(str(client.base_url).rstrip("/") + made["join"])
+        at(a, v)
+        held: list[tuple[Any, Any]] = []
+
+        def answer_late(route: Any) -> None:
+            if route.request.method == "POST" and not held:
+                held.append((route, route.fetch()))  # taken by the server; answered later
+            else:
+                route.continue_()
+
+        a.route(f"**{url}/moves", answer_late)
+        if game == "shengji":
+            a.select_option("#sj-seat", mine[0])
+            a.locator("#sj-cards").fill(mine[1])
+            a.locator("#entry button:text('Play')").tap()
+        else:
+            play(a, int(mine[0]), mine[1])
+        at(a, v + 1)  # the server's event: the table with this page's move in it
+        assert held and held[0][1].json()["version"] == v + 1
+        assert client.post(f"{url}/moves", json=theirs, headers=auth).is_success
+        at(a, v + 2)
+        route, response = held[0]
+        with a.expect_response(lambda r: r.url.endswith(f"{url}/moves")):
+            route.fulfill(response=response)
+        a.evaluate("() => new Promise(r => setTimeout(() => setTimeout(r, 0), 0))")
+        assert a.evaluate("document.body.getAttribute('data-version')") == str(v + 2)
+        assert client.get(url).json()["version"] == v + 2
+
+
+def test_sheng_ji_play_with_an_empty_box_is_caught_on_the_phone(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Play tapped with nothing in the box: the page says to tap or type the cards, as the Zheng
+    Fen page does, and sends nothing (it was sent, and refused with a notation code)."""
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        made, url = _sj_at_lead(client)
+        _ctx, a = device(browser)
+        a.goto(str(client.base_url).rstrip("/") + made["join"])
+        at(a, 2)
+        posts: list[str] = []
+
+        def count(route: Any) -> None:
+            posts.append(route.request.post_data or "")
+            route.continue_()
+
+        a.route(f"**{url}/moves", count)
+        a.select_option("#sj-seat", "1")
+        a.locator("#sj-cards").fill("  ")
+        a.locator("#entry button:text('Play')").tap()
+        a.wait_for_selector("#msg .msg.error:has-text('Tap the cards played, or type them')")
+        assert "ZF001" not in a.locator("#msg").inner_text()
+        a.locator("#sj-cards").fill("Ah")
+        a.locator("#entry button:text('Play')").tap()
+        at(a, 3)
+        assert len(posts) == 1 and json.loads(posts[0])["play"] == "Ah"
+
+
+def test_sheng_ji_an_entry_not_sent_goes_before_the_next_one(browser: Any, tmp_path: Path) -> None:
+    """Ann's Ah does not go (no connection), and Bo's 3h is tapped after it. The page had
+    promised to send Ah when the connection came back, but Bo's entry took its place: Ah never
+    went, and 3h was judged at Ann's lead. Now Ah goes first (tapped offline: when the
+    connection is back; tapped with it: at once, the page says so), then 3h when tapped again."""
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        made, url = _sj_at_lead(client)
+        _ctx, a = device(browser)
+        a.goto(str(client.base_url).rstrip("/") + made["join"])
+        at(a, 2)
+
+        def enter(seat: str, cards: str) -> None:
+            a.select_option("#sj-seat", seat)
+            a.locator("#sj-cards").fill(cards)
+            a.locator("#entry button:text('Play')").tap()
+
+        # offline all along: Bo's tap does not take Ah's place; Ah goes when the connection is back
+        a.context.set_offline(True)
+        enter("1", "Ah")
+        a.wait_for_selector("#msg .msg.error:has-text('not sent')")
+        enter("2", "3h")
+        a.wait_for_selector("#msg .msg.error:has-text('not sent')")
+        a.context.set_offline(False)
+        at(a, 3)
+        assert [m.get("play") for m in client.get(url).json()["moves"]] == [None, "Ah"]
+        assert a.locator("#sj-cards").input_value() == "3h"  # Bo's, still to send
+        # the answer lost without going offline (no "online" to come): the next tap sends it first
+        failed: list[str] = []
+
+        def lose_first(route: Any) -> None:
+            if not failed:
+                failed.append(route.request.post_data or "")
+                route.abort()
+            else:
+                route.continue_()
+
+        a.route(f"**{url}/moves", lose_first)
+        enter("2", "3h")
+        a.wait_for_selector("#msg .msg.error:has-text('not sent')")
+        enter("3", "5h")
+        a.wait_for_selector("#msg .msg.ok:has-text('went first')")
+        at(a, 4)
+        assert a.locator("#sj-cards").input_value() == "5h"
+        a.locator("#entry button:text('Play')").tap()
+        at(a, 5)
+        plays = [m.get("play") for m in client.get(url).json()["moves"]]
+        assert plays == [None, "Ah", "3h", "5h"]

@@ -76,6 +76,7 @@ CODES: dict[str, CodeInfo] = {
     "SJ206": CodeInfo("error", "trick with the wrong number of plays", "R7"),
     "SJ207": CodeInfo("error", "no such seat", "R1"),
     "SJ208": CodeInfo("error", "draw out of order", "R15"),
+    "SJ209": CodeInfo("error", "a play of no cards", "R7"),
     "SJ301": CodeInfo("error", "card dealt twice: more copies than decks", "R2"),
     "SJ302": CodeInfo("error", "hand of the wrong size", "R15"),
     "SJ303": CodeInfo("error", "kitty of the wrong size", "R11"),

@@ -585,7 +585,8 @@ class Table:
                             slot.live = live = self._load(s, row)
                             if live is None:
                                 raise LiveConflict("entries changed under the row lock")
-                        if request is not None and version != row.version:
+                        if request is not None:  # at any version: a page that read the
+                            # table again sends its change under the id it had (LIVE.md)
                             repeated = self._repeated(s, request, live)
                             if repeated is not None:
                                 return repeated

@@ -427,9 +427,9 @@ class SjLive:
                 data["kitty"] = format_hand(_cards(str(extra["kitty"]), decks))
             return data
         assert play is not None
+        if not play.replace(",", " ").strip():  # before reading: no cards is no notation error
+            raise _Refusal(422, "SJ209", "a play needs at least one card (Sheng ji has no pass)")
         cards = _cards(play, decks)
-        if not cards:
-            raise _Refusal(422, "ZF001", "a play needs at least one card (Sheng ji has no pass)")
         data = {"seat": seat, "play": format_hand(cards)}
         blocker, shows = extra.get("blocked_by"), extra.get("shows")
         if blocker is not None or shows is not None:
