@@ -15,7 +15,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 import pytest
@@ -53,11 +53,11 @@ def two_servers(url: str) -> Iterator[tuple[TestClient, TestClient]]:
 
 
 @contextmanager
-def players_held(url: str) -> Iterator[Callable[[], int]]:
-    """On PostgreSQL: hold every player row locked (FOR UPDATE) until the block ends. Storing a
-    game's seats must wait for it (their key on the player row), so two changes that store a
-    game meet here. Yields how to ask how many other transactions of this test's schema wait
-    for a lock. On SQLite: nothing is held (its write lock queues the writers)."""
+def rows_held(url: str, locking: str, **params: Any) -> Iterator[Callable[[], int]]:
+    """On PostgreSQL: hold the rows the query `locking` (a SELECT ... FOR UPDATE) locks until
+    the block ends, so that changes that need them meet there. Yields how to ask how many
+    other transactions of this test's schema wait for a lock. On SQLite: nothing is held (its
+    write lock queues the writers)."""
     if not url.startswith("postgresql"):
         yield lambda: 0
         return
@@ -65,7 +65,7 @@ def players_held(url: str) -> Iterator[Callable[[], int]]:
     blocker = create_engine(url)
     try:
         with blocker.connect() as conn, conn.begin():
-            conn.execute(text("SELECT id FROM player FOR UPDATE"))
+            conn.execute(text(locking), params)
 
             def waiting() -> int:
                 with blocker.connect() as look:
@@ -81,6 +81,12 @@ def players_held(url: str) -> Iterator[Callable[[], int]]:
             yield waiting
     finally:
         blocker.dispose()
+
+
+def players_held(url: str) -> AbstractContextManager[Callable[[], int]]:
+    """Every player row held (`rows_held`): storing a game's seats must wait for it (their key
+    on the player row), so two changes that store a game meet here."""
+    return rows_held(url, "SELECT id FROM player FOR UPDATE")
 
 
 def at_once(url: str, calls: list[Callable[[], Any]], *, in_turn: bool = False) -> list[Any]:
@@ -248,36 +254,9 @@ def test_a_table_finishing_with_the_record_another_table_is_changing_keeps_its_o
         assert len(stored(store_url)) == 2
 
 
-@contextmanager
-def table_held(url: str, table_id: str) -> Iterator[Callable[[], int]]:
-    """On PostgreSQL: hold the live table's row locked (FOR UPDATE) until the block ends, so
-    that changes to it meet there; yields how many of this test's transactions wait for a lock.
-    On SQLite: nothing is held (its write lock queues the writers)."""
-    if not url.startswith("postgresql"):
-        yield lambda: 0
-        return
-    name = make_url(url).query["application_name"]
-    blocker = create_engine(url)
-    try:
-        with blocker.connect() as conn, conn.begin():
-            conn.execute(
-                text("SELECT id FROM live_table WHERE id = :t FOR UPDATE"), {"t": table_id}
-            )
-
-            def waiting() -> int:
-                with blocker.connect() as look:
-                    count = look.execute(
-                        text(
-                            "SELECT count(*) FROM pg_stat_activity WHERE application_name = :n "
-                            "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
-                        ),
-                        {"n": name},
-                    ).scalar_one()
-                return int(count)
-
-            yield waiting
-    finally:
-        blocker.dispose()
+def table_held(url: str, table_id: str) -> AbstractContextManager[Callable[[], int]]:
+    """The live table's row held (`rows_held`), so that changes to it meet there."""
+    return rows_held(url, "SELECT id FROM live_table WHERE id = :t FOR UPDATE", t=table_id)
 
 
 def test_a_request_sent_again_while_its_first_send_is_under_way_is_made_once(
