@@ -1,0 +1,207 @@
+"""A record that writes a hand (Sheng ji: round) number twice loses no page: `render` and
+`publish` give each its own (`hand-1.html`, `hand-1-2.html`; RENDER.md, Page names), every
+link of the written pages reaches a written file, and each `#step=` a step of its page.
+
+The records are tests/data/hand-number-repeated.zfn and sj-round-number-repeated.zfn: the
+broken samples hand-number-skipped.zfn and round-number-skipped.zfn with their second hand
+(round) written as 1 again.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+import pytest
+from typer.testing import CliRunner
+
+from tests.test_store import store_url  # noqa: F401 - the SQLite and PostgreSQL stores
+from zfrec.cli import app
+from zfrec.record import load
+from zfrec.render.gamefiles import render_game_files
+from zfrec.render.pagenames import nth_page, parse_replay_page, replay_pages
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data"
+ZF = DATA / "hand-number-repeated.zfn"
+SJ = DATA / "sj-round-number-repeated.zfn"
+runner = CliRunner()
+
+_LINK = re.compile(r'(?:href|src)="([^"]*)"')
+_DATA = re.compile(r'<script type="application/json" id="(?:zf|sj)-data">(.*?)</script>', re.S)
+
+
+def page_steps(html: str) -> int | None:
+    """The number of steps of a replay page (Zheng Fen's or Sheng ji's), None for other pages."""
+    m = _DATA.search(html)
+    if m is None:
+        return None
+    data: dict[str, Any] = json.loads(m.group(1))
+    return len(data["steps"])
+
+
+def broken_links(root: Path) -> list[str]:
+    """Every link of every page under `root` to a file that is not there, or to a step
+    (`#step=N`) its replay page does not have: `page -> link (why)`. Links out of the site
+    (`http:`, `data:`, a fragment of the page itself) are not followed."""
+    pages = sorted(root.rglob("*.html"))
+    steps = {p.resolve(): page_steps(p.read_text("utf-8")) for p in pages}
+    broken = []
+    for page in pages:
+        for link in _LINK.findall(page.read_text("utf-8")):
+            parts = urlsplit(link)
+            if parts.scheme or link.startswith(("#", "//")) or not parts.path:
+                continue
+            target = (page.parent / unquote(parts.path)).resolve()
+            where = f"{page.relative_to(root)} -> {link}"
+            if root.resolve() not in target.parents or not target.is_file():
+                broken.append(f"{where} (no such file)")
+                continue
+            m = re.fullmatch(r"step=(\d+)", parts.fragment)
+            if m is not None:
+                count = steps.get(target)
+                if count is None or int(m.group(1)) >= count:
+                    broken.append(f"{where} (the page has {count} steps)")
+    return broken
+
+
+def _replays(folder: Path) -> dict[str, str]:
+    return {
+        p.name: p.read_text("utf-8")
+        for p in sorted(folder.glob("*.html"))
+        if parse_replay_page(p.name) is not None
+    }
+
+
+def test_the_page_names_keep_unique_numbers_and_number_the_repeats() -> None:
+    hand = "hand-{}.html".format
+    assert replay_pages([1, 2, 3], hand) == ["hand-1.html", "hand-2.html", "hand-3.html"]
+    assert replay_pages([1, 3], hand) == ["hand-1.html", "hand-3.html"]  # skipped: as before
+    assert replay_pages([2, 1, 2, 2], hand) == [
+        "hand-2.html", "hand-1.html", "hand-2-2.html", "hand-2-3.html",
+    ]  # fmt: skip
+    names = replay_pages([1, 1], "round-{}.html".format)
+    assert [parse_replay_page(n) for n in names] == [("round", 1, 1), ("round", 1, 2)]
+    assert nth_page("../games/3/hand-12.html#step=4", 2) == "../games/3/hand-12-2.html#step=4"
+
+
+@pytest.mark.parametrize(
+    ("record", "unit", "names"),
+    [
+        (ZF, "hand", ["hand-1-2.html", "hand-1.html"]),
+        (SJ, "round", ["round-1-2.html", "round-1.html"]),
+    ],
+)
+def test_render_writes_a_page_per_hand_and_says_which_numbers_repeat(
+    tmp_path: Path, record: Path, unit: str, names: list[str]
+) -> None:
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["render", str(record), "-o", str(out), "--solve-cards", "0"])
+    assert result.exit_code == 0, result.output
+    pages = _replays(out)
+    assert sorted(pages) == names
+    first, second = pages[names[1]], pages[names[0]]
+    assert first != second
+    assert f"<h1>{unit.title()} 1 · " in first and f"<h1>{unit.title()} 1 (2nd) · " in second
+    # each page replays its own hand: the first's deal is not the second's
+    deals = [json.loads(_DATA.search(p).group(1))["steps"][0] for p in (first, second)]  # type: ignore[union-attr]
+    assert deals[0] != deals[1]
+    written = sorted(p for p in out.rglob("*") if p.is_file())
+    lines = result.output.splitlines()
+    assert lines == [
+        f"{out / 'index.html'}  (2 {unit} replay(s))",
+        f"note: {unit} number 1 is written 2 times: its pages are {unit}-1.html and "
+        f"{unit}-1-2.html",
+        f"wrote {len(written)} file(s) to {out}",
+    ]
+    # each page links the other as its neighbour, and the game page links both
+    assert f'href="{names[0]}" rel="next">{unit.title()} 1 (2nd) →' in first
+    assert f'href="{names[1]}" rel="prev">← {unit.title()} 1<' in second
+    game = (out / "index.html").read_text("utf-8")
+    assert f'href="{names[1]}"' in game and f'href="{names[0]}"' in game
+    assert f"{unit.title()} 1 (2nd) ▸ replay" in game
+    assert broken_links(out) == []
+
+
+def test_the_finding_links_to_the_hand_written_again() -> None:
+    for record, page in ((ZF, "hand-1-2.html"), (SJ, "round-1-2.html")):
+        [game] = load(record)
+        files = render_game_files(game, charts=False).files
+        index = next(f for f in files if f.path == "index.html")
+        # the warning about the number written again is at the second hand's head
+        warning = re.search(r'<li class="warning">.*?</li>', index.content.decode(), re.S)
+        assert warning is not None and f'href="{page}' in warning.group(0), record
+
+
+def test_sheng_ji_rounds_numbered_alike_keep_their_own_results(tmp_path: Path) -> None:
+    """The round pages take each round's own ledger, not the last of its number's."""
+    out = tmp_path / "out"
+    assert runner.invoke(app, ["render", str(SJ), "-o", str(out)]).exit_code == 0
+    data = [
+        json.loads(_DATA.search((out / n).read_text("utf-8")).group(1))  # type: ignore[union-attr]
+        for n in ("round-1.html", "round-1-2.html")
+    ]
+    assert [d["change"].split(";")[0] for d in data] == [
+        "the declarers go up 1",
+        "the opponents take over, up 1",
+    ]
+
+
+def test_publish_stores_and_links_a_page_per_hand_of_both_games(
+    store_url: str,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    records = [str(ZF), str(SJ), str(ROOT / "sample_games" / "02-three-players.zfn")]
+    result = runner.invoke(app, ["import", "--db", store_url, *records])
+    assert result.exit_code == 0, result.output
+    site = tmp_path / "site"
+    result = runner.invoke(app, ["publish", "--db", store_url, "-o", str(site), "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["repeated"] == [
+        {"game": 1, "unit": "hand", "pages": {"1": ["hand-1.html", "hand-1-2.html"]}},
+        {"game": 2, "unit": "round", "pages": {"1": ["round-1.html", "round-1-2.html"]}},
+    ]
+    assert sorted(_replays(site / "games" / "1")) == ["hand-1-2.html", "hand-1.html"]
+    assert sorted(_replays(site / "games" / "2")) == ["round-1-2.html", "round-1.html"]
+    assert sorted(_replays(site / "games" / "3")) == ["hand-1.html", "hand-2.html"]
+    assert broken_links(site) == []
+    # from the store's artifacts, into a new site: the same pages, and the same summary
+    again = tmp_path / "again"
+    result = runner.invoke(app, ["publish", "--db", store_url, "-o", str(again), "--json"])
+    assert json.loads(result.stdout)["repeated"] == summary["repeated"]
+    for game in ("1", "2"):
+        assert _replays(again / "games" / game) == _replays(site / "games" / game)
+    text = runner.invoke(app, ["publish", "--db", store_url, "-o", str(again)])
+    assert (
+        "note: game 1: hand number 1 is written 2 times: its pages are games/1/hand-1.html "
+        "and games/1/hand-1-2.html"
+    ) in text.output.splitlines()
+
+
+def test_the_links_of_a_site_of_every_sample_resolve(tmp_path: Path) -> None:
+    """The link checker over pages whose numbers are unique: the samples of both games."""
+    db = f"sqlite:///{tmp_path / 'store.db'}"
+    samples = sorted(str(p) for p in (ROOT / "sample_games").glob("*.zfn"))
+    samples += sorted(str(p) for p in (ROOT / "sample_games" / "shengji").glob("*.zfn"))
+    assert runner.invoke(app, ["import", "--db", db, *samples]).exit_code == 0
+    site = tmp_path / "site"
+    result = runner.invoke(app, ["publish", "--db", db, "-o", str(site), "--solve-cards", "0"])
+    assert result.exit_code == 0, result.output
+    assert len(list(site.rglob("round-*.html"))) > 10 and len(list(site.rglob("hand-*.html"))) > 20
+    assert broken_links(site) == []
+    assert "is written" not in result.output
+
+
+def test_a_link_checker_finds_a_missing_page_and_a_step_past_the_end(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert runner.invoke(app, ["render", str(ZF), "-o", str(out)]).exit_code == 0
+    (out / "hand-1-2.html").unlink()
+    page = out / "hand-1.html"
+    page.write_text(page.read_text("utf-8") + '<a href="hand-1.html#step=9999">x</a>', "utf-8")
+    found = broken_links(out)
+    assert "index.html -> hand-1-2.html (no such file)" in found
+    assert any(f.startswith("hand-1.html -> hand-1.html#step=9999 (the page has") for f in found)
