@@ -205,3 +205,40 @@ def test_a_link_checker_finds_a_missing_page_and_a_step_past_the_end(tmp_path: P
     found = broken_links(out)
     assert "index.html -> hand-1-2.html (no such file)" in found
     assert any(f.startswith("hand-1.html -> hand-1.html#step=9999 (the page has") for f in found)
+
+
+@pytest.mark.parametrize(
+    ("record", "wrong", "page"),
+    [
+        (ZF, ("score 0 100 0 total 0 110 90", "score 0 90 10 total 0 100 100"), "hand-1-2.html"),
+        (SJ, ("points 90 kitty 30x2 total 150", "points 90 kitty 30x2 total 160"), "round-1-2"),
+    ],
+)
+def test_the_audit_of_a_broken_record_links_the_hand_written_again(
+    tmp_path: Path, record: Path, wrong: tuple[str, str], page: str
+) -> None:
+    """The second hand (round) 1 is scored wrong: the audit's findings point at its page."""
+    text = record.read_text("utf-8")
+    assert text.count(wrong[0]) == 1
+    broken = tmp_path / record.name
+    broken.write_text(text.replace(*wrong), "utf-8")
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["render", str(broken), "-o", str(out), "--solve-cards", "0"])
+    assert result.exit_code == 0, result.output
+    assert "audit page audit.html" in result.output
+    audit = (out / "audit.html").read_text("utf-8")
+    errors = re.findall(r'<li class="error"[^>]*>.*?</li>', audit, re.S)
+    assert errors and all(f'href="{page}' in e for e in errors), errors
+    assert broken_links(out) == []
+
+
+def test_solve_at_a_page_of_the_hand_written_again() -> None:
+    """`solve --at` takes the second hand 1's address (hand-1-2.html#step=N) as its own."""
+    first = runner.invoke(app, ["solve", str(ZF), "--at", "hand-1.html#step=40"])
+    second = runner.invoke(app, ["solve", str(ZF), "--at", "out/hand-1-2.html#step=40"])
+    assert first.exit_code == second.exit_code == 0, (first.output, second.output)
+    assert "trick 5, 10 points on the table" in first.output
+    assert "trick 4, 0 points on the table" in second.output
+    third = runner.invoke(app, ["solve", str(ZF), "--at", "hand-1-3.html#step=40"])
+    assert third.exit_code == 2
+    assert "the game has 2 hand(s) numbered 1, not 3" in third.output
