@@ -68,8 +68,8 @@ def parse_at(text: str) -> At | None:
         return At(hand=hand, trick=trick, turn=turn) if trick and turn else None
     m = _STEP.fullmatch(text)
     if m:
-        hand = None if m.group(1) is None else int(m.group(1))
-        return At(hand=hand, step=int(m.group(3)), occurrence=int(m.group(2) or 1))
+        number = None if m.group(1) is None else int(m.group(1))
+        return At(hand=number, step=int(m.group(3)), occurrence=int(m.group(2) or 1))
     return None
 
 

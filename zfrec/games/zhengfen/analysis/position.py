@@ -133,8 +133,7 @@ def position_at(game: Game, at: At, rules: Ruleset | None = None) -> tuple[Recor
         index = [i for i, n in enumerate(numbers) if n == at.hand][at.occurrence - 1]
     elif at.hand in numbers:
         raise PositionError(
-            f"the game has {numbers.count(at.hand)} hand(s) numbered {at.hand}, "
-            f"not {at.occurrence}"
+            f"the game has {numbers.count(at.hand)} hand(s) numbered {at.hand}, not {at.occurrence}"
         )
     else:
         have = (
