@@ -54,6 +54,7 @@ PNG_COLOURS = 64
 PNG_EFFORT = 3
 LEGEND_ROW = 20.0  # user units (points) per row of the file's legend
 LEGEND_GAP = 6.0  # user units at least between a legend label and the next entry's dot
+LINE_LABEL_GAP = 4.0  # user units between the plot's right edge and a reference line's label
 
 
 SIZE_WIDTH = 340.0  # user units (points); the chart fills its box, 100 % wide
@@ -295,7 +296,10 @@ def frame(m: ChartModel, widths: Mapping[str, float] | None = None) -> Frame:
     width = SIZE_WIDTH
     height = PLOT_HEIGHT + LEGEND_ROW * len(rows) + 2
     longest = max(len(m.tick_text(t)) for t in m.y_ticks)
-    x0, x1 = 10 + longest * FONT * 0.62, width - 12
+    # the reference lines' labels (Sheng ji's 80 swap, 120 +1) go in a margin of their own,
+    # right of the plot, where no bar can run behind them
+    right = max((_label_width(label) for _, label in m.lines), default=0.0)
+    x0, x1 = 10 + longest * FONT * 0.62, width - 12 - (right + LINE_LABEL_GAP if right else 0)
     y0, y1 = height - PLOT_HEIGHT + 36, height - 22
     sx = (x1 - x0) / ((m.x_hi - m.x_lo) or 1)
     sy = (y1 - y0) / ((m.y_hi - m.y_lo) or 1)
@@ -375,9 +379,9 @@ def draw(m: ChartModel, widths: Mapping[str, float] | None = None) -> Drawing:
             Line2D([x0, x1], [uy(value)] * 2, color=TARGET, linewidth=1, dashes=(4, 3),
                    transform=units)
         )  # fmt: skip
-        # a white outline under the letters, as the SVG's (svgchart): a tall bar may run
-        # behind the label at the right end
-        text(x1 - 2, uy(value) + 2, label, color=TARGET, ha="right", va="bottom",
+        # right of the plot, in the margin `frame` keeps for them, level with their line; a
+        # white outline under the letters, as the SVG's (svgchart), where a grid line meets them
+        text(x1 + LINE_LABEL_GAP, uy(value), label, color=TARGET, ha="left", va="center",
              path_effects=[withStroke(linewidth=3, foreground="white")])  # fmt: skip
     for seat in dict.fromkeys(seat for seat, _, _ in m.marks):  # one artist per colour
         xs = [mx for s, mx, _ in m.marks if s == seat]

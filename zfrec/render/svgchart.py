@@ -30,6 +30,7 @@ from zfrec.render.charts import (
     GOLD,
     GRID,
     INK,
+    LINE_LABEL_GAP,
     SEAT_COLOURS,
     SVG_FONTS,
     TARGET,
@@ -154,7 +155,7 @@ def _body(m: ChartModel, f: Frame) -> str:
     if m.target is not None:
         w.text(x0 + 4, uy(m.target) + 3, f"target {m.target}", va="bottom", colour=TARGET)
     for value, label in m.lines:
-        w.text(x1 - 2, uy(value) + 2, label, ha="right", va="bottom", colour=TARGET, halo=True)
+        w.text(x1 + LINE_LABEL_GAP, uy(value), label, va="center", colour=TARGET, halo=True)
     for _seat, wx, wy, label in m.winners:
         w.text(ux(wx) - 10, uy(wy) + 8, f"{isolate(label)} wins", ha="right", colour=DARK,
                bold=True)  # fmt: skip

@@ -7,7 +7,8 @@ pages and as matplotlib PNGs, drawn by the generic chart code (zfrec.render.char
   zhao pengyou, where teams change each round, a line per player.
 - **The opponents' points** (`points`): a bar per round, coloured by the team that was
   opponents that round, against the dashed lines where the teams swap and the opponents go up
-  one and two levels (80, 120 and 160 with two decks: `SjRules.swap_at` and `step`).
+  one and two levels (80, 120 and 160 with two decks: `SjRules.swap_at` and `step`), each
+  labelled in the margin right of the plot, where no bar reaches its label.
 """
 
 from __future__ import annotations
