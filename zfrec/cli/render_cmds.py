@@ -111,6 +111,8 @@ def render_cmd(
 
     Each page is a single self-contained HTML file (CSS and script inline, no external
     requests) that works offline. A file with several games gets one directory per game.
+    Replays are hand-N.html; a hand number the record writes again gets a page of its own,
+    hand-N-2.html for the second hand N (said in a note line).
 
     Sheng ji records get a replay page per round (round-N.html), with the solver's ?/?? marks
     where --solve-cards reaches, charts of the points and the level ladder, and the audit page
