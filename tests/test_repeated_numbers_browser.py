@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from tests.test_render_browser import CHROMIUM  # noqa: F401
 from zfrec.cli import app
 
 DATA = Path(__file__).resolve().parent / "data"
