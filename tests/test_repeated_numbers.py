@@ -242,3 +242,31 @@ def test_solve_at_a_page_of_the_hand_written_again() -> None:
     third = runner.invoke(app, ["solve", str(ZF), "--at", "hand-1-3.html#step=40"])
     assert third.exit_code == 2
     assert "the game has 2 hand(s) numbered 1, not 3" in third.output
+
+
+def test_the_charts_place_each_hand_of_a_repeated_number_apart() -> None:
+    """Both hands 1 (rounds 1) get their own bar and point on the charts, labelled 1 and 1, in
+    record order; numbers that go up keep their places (a skipped number leaves its gap)."""
+    from zfrec.games.shengji import charts as sj_charts
+    from zfrec.games.shengji.kind import match_of
+    from zfrec.games.shengji.pages import match_view
+    from zfrec.games.zhengfen.pages import charts as zf_charts
+    from zfrec.games.zhengfen.pages.html import build_game_view
+
+    [zf] = load(ZF)
+    [sj] = load(SJ)
+    view, match = build_game_view(zf), match_view(match_of(sj))
+    models = [
+        zf_charts.score_model(view),
+        zf_charts.points_model(view),
+        sj_charts.ladder_model(match),
+        sj_charts.points_model(match),
+    ]
+    for m in models:
+        assert len(set(m.xs)) == len(m.xs), m.name
+        assert [m.x_text(x) for x in m.xs if x] == ["1", "1"], m.name
+    bars = models[1].series
+    assert [sum(s.values[i] for s in bars) for i in range(2)] == [100, 100]
+    [skipped] = load(ROOT / "sample_games" / "broken" / "hand-number-skipped.zfn")
+    m = zf_charts.points_model(build_game_view(skipped))
+    assert m.xs == (1, 3) and m.x_texts == ()

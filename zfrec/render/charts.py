@@ -34,6 +34,7 @@ import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from itertools import pairwise
 from typing import Any
 
 from markupsafe import Markup
@@ -110,6 +111,15 @@ class ChartModel:
     y_labels: tuple[str, ...] = ()
     lines: tuple[tuple[int, str], ...] = ()
     marks: tuple[tuple[int, int, int], ...] = ()
+    # the x labels' texts, one per x, where they are not the xs themselves (`chart_xs`: hands
+    # placed one after another because their numbers repeat or go back)
+    x_texts: tuple[str, ...] = ()
+
+    def x_text(self, x: int) -> str:
+        """The label under x: its own text when given, else the number."""
+        if self.x_texts:
+            return self.x_texts[self.xs.index(x)]
+        return str(x)
 
     def tick_text(self, t: int) -> str:
         """The text of y tick `t`: its own label when given, else the number."""
@@ -163,6 +173,20 @@ def nice_ticks(lo: float, hi: float, count: int = 5) -> tuple[int, ...]:
     step = max(1, round(step))
     first = math.floor(lo / step) * step
     return tuple(range(int(first), int(hi) + step, step))
+
+
+def chart_xs(numbers: Sequence[int]) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """Where a chart puts each hand (round), and the texts under them (none: the numbers).
+    Hands stand at their numbers while the numbers go up (a skipped number leaves its gap);
+    a record whose numbers repeat or go back (ZF406, SJ508) has its hands placed one after
+    another, in record order, each labelled with its number, so that none hides another.
+
+    >>> chart_xs([1, 2, 4]), chart_xs([1, 1, 2])
+    (((1, 2, 4), ()), ((1, 2, 3), ('1', '1', '2')))
+    """
+    if all(a < b for a, b in pairwise(numbers)):
+        return tuple(numbers), ()
+    return tuple(range(1, len(numbers) + 1)), tuple(str(n) for n in numbers)
 
 
 def x_ticks(xs: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -351,7 +375,7 @@ def draw(m: ChartModel, widths: Mapping[str, float] | None = None) -> Drawing:
     marks = [[(ux(x), y0), (ux(x), y0 - 3)] for x in sorted(m.x_major + m.x_minor)]
     fig.add_artist(LineCollection(marks, colors=AXIS, linewidths=0.8, transform=units))
     for x in m.x_major:
-        text(ux(x), y0 - 5, str(x), ha="center", va="top")
+        text(ux(x), y0 - 5, m.x_text(x), ha="center", va="top")
     text(x1, y0 - 20, m.x_caption, ha="right", va="top")
     text(4, height - 15, m.y_caption)
     if m.kind == "lines":

@@ -149,7 +149,7 @@ def _body(m: ChartModel, f: Frame) -> str:
     for t in m.y_ticks:
         w.text(x0 - 5, uy(t), m.tick_text(t), ha="right", va="center")
     for x in m.x_major:
-        w.text(ux(x), y0 - 5, str(x), ha="center", va="top")
+        w.text(ux(x), y0 - 5, m.x_text(x), ha="center", va="top")
     w.text(x1, y0 - 20, m.x_caption, ha="right", va="top")
     w.text(4, f.height - 15, m.y_caption)
     if m.target is not None:
