@@ -169,6 +169,9 @@ def test_publish_stores_and_links_a_page_per_hand_of_both_games(
     assert sorted(_replays(site / "games" / "2")) == ["round-1-2.html", "round-1.html"]
     assert sorted(_replays(site / "games" / "3")) == ["hand-1.html", "hand-2.html"]
     assert broken_links(site) == []
+    # the stored records keep no lines: each game page's warning still names its second hand
+    for game, finding in (("1", ("ZF406", "hand-1-2.html")), ("2", ("SJ508", "round-1-2.html"))):
+        assert _finding_pages(site / "games" / game / "index.html") == [finding], game
     # from the store's artifacts, into a new site: the same pages, and the same summary
     again = tmp_path / "again"
     result = runner.invoke(app, ["publish", "--db", store_url, "-o", str(again), "--json"])
@@ -230,6 +233,42 @@ def test_the_audit_of_a_broken_record_links_the_hand_written_again(
     errors = re.findall(r'<li class="error"[^>]*>.*?</li>', audit, re.S)
     assert errors and all(f'href="{page}' in e for e in errors), errors
     assert broken_links(out) == []
+
+
+_FINDING = re.compile(
+    r'<li class="(?:error|warning)"[^>]*><span class="code">(\w+)</span>.*?<a href="([^"#]*)'
+)
+
+
+def _finding_pages(page: Path) -> list[tuple[str, str]]:
+    """Each finding of a game or audit page: its code and the page its link opens."""
+    return _FINDING.findall(page.read_text("utf-8"))
+
+
+def test_a_sheng_ji_record_without_lines_links_each_finding_to_its_own_round(
+    tmp_path: Path,
+) -> None:
+    """A JSON record (as the store keeps it) says no line: the findings of the first round 1
+    still open its page, and the warning of the second round 1 the second's, on the game page
+    and on the audit page. (Matched by line, every finding went to one of the two.)"""
+    broken = tmp_path / "broken.zfn"
+    text = SJ.read_text("utf-8")
+    assert text.count("points 75 total 75") == 1  # the first round 1's points
+    broken.write_text(text.replace("points 75 total 75", "points 75 total 85"), "utf-8")
+    expected = [("SJ501", "round-1.html"), ("SJ508", "round-1-2.html")]
+    for record in (SJ, broken):
+        converted = tmp_path / f"{record.stem}.json"
+        assert runner.invoke(app, ["convert", str(record), str(converted)]).exit_code == 0
+        for source in (record, converted):
+            out = tmp_path / f"out-{source.name}"
+            result = runner.invoke(
+                app, ["render", str(source), "-o", str(out), "--solve-cards", "0"]
+            )
+            assert result.exit_code == 0, result.output
+            found = _finding_pages(out / "index.html")
+            assert found == (expected if record == broken else expected[1:]), source
+            if record == broken:
+                assert _finding_pages(out / "audit.html") == expected, source
 
 
 def test_solve_at_a_page_of_the_hand_written_again() -> None:

@@ -580,7 +580,14 @@ def render_shengji_files(
     from zfrec.games.shengji.sjhtml import play_steps, render_game_page, render_round_page
     from zfrec.render.gamefiles import AUDIT_PAGE, GameMeta, OutputFile, RenderedGame, chart_files
 
-    view = match_view(match, viewer, solve_cards)
+    text, located = None, match
+    numbers = [r.number for r in match.rounds]
+    if len(set(numbers)) < len(numbers):
+        # a round number written twice: a finding's line tells which of those rounds it is in
+        # (RoundLinks.index), so a record read without places (a stored game, a JSON record)
+        # is read again from its text, as the audit's is
+        text, located = _with_places(match)
+    view = match_view(located, viewer, solve_cards)
     view.index_href = index_href
     view.player_hrefs = dict(player_hrefs or {})
     files = [OutputFile(p.href, render_round_page(view, p).encode()) for p in view.rounds]
@@ -588,7 +595,8 @@ def render_shengji_files(
         from zfrec.games.shengji.audit import audit_match
         from zfrec.games.shengji.auditpage import audit_view, render_audit_page
 
-        text, located = _with_places(match)
+        if located is match:
+            text, located = _with_places(match)
         found = audit_match(located)
         page = audit_view(found, steps=play_steps(view), round_href="round-{}.html",
                           record_lines=None if text is None else text.splitlines(),
