@@ -281,6 +281,11 @@ def test_solve_at_a_page_of_the_hand_written_again() -> None:
     third = runner.invoke(app, ["solve", str(ZF), "--at", "hand-1-3.html#step=40"])
     assert third.exit_code == 2
     assert "the game has 2 hand(s) numbered 1, not 3" in third.output
+    # no page is hand-1-0.html (nor hand-1-1.html): refused, not read as the last hand 1
+    for name in ("hand-1-0.html", "hand-1-1.html"):
+        wrong = runner.invoke(app, ["solve", str(ZF), "--at", f"{name}#step=40"])
+        assert wrong.exit_code == 2, (name, wrong.output)
+        assert f"--at '{name}#step=40' names no position" in wrong.output
 
 
 def test_the_charts_place_each_hand_of_a_repeated_number_apart() -> None:

@@ -68,6 +68,8 @@ def parse_at(text: str) -> At | None:
         return At(hand=hand, trick=trick, turn=turn) if trick and turn else None
     m = _STEP.fullmatch(text)
     if m:
+        if m.group(2) is not None and int(m.group(2)) < 2:
+            return None  # hand-2-0.html, hand-2-1.html: no page is named so (hand-2.html is)
         number = None if m.group(1) is None else int(m.group(1))
         return At(hand=number, step=int(m.group(3)), occurrence=int(m.group(2) or 1))
     return None
