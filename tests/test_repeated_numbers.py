@@ -271,6 +271,24 @@ def test_a_sheng_ji_record_without_lines_links_each_finding_to_its_own_round(
                 assert _finding_pages(out / "audit.html") == expected, source
 
 
+def test_a_disputed_play_of_the_second_round_1_counts_that_rounds_points(
+    tmp_path: Path,
+) -> None:
+    """The audit's verdict on a disputed play of the second round 1 gives the opponents'
+    points of that round (150), not of the first round 1 (75)."""
+    text = SJ.read_text("utf-8")
+    line = "2: Jc  3: 9c  4: 7c  1: Tc\n"  # the second round 1's fourth trick
+    assert text.count(line) == 1 and text.index(line) > text.index("points 75 total 75")
+    disputed = tmp_path / "disputed.zfn"
+    disputed.write_text(text.replace(line, line[:-1] + " disputed or 4c\n"), "utf-8")
+    result = runner.invoke(app, ["audit", "--json", str(disputed)])
+    [game] = json.loads(result.stdout)["games"]
+    [dispute] = game["disputes"]
+    recorded = next(v for v in dispute["versions"] if v["recorded"])
+    assert (dispute["round"], recorded["legal"]) == (1, True)
+    assert recorded["opponents_points"] == 150
+
+
 def test_solve_at_a_page_of_the_hand_written_again() -> None:
     """`solve --at` takes the second hand 1's address (hand-1-2.html#step=N) as its own."""
     first = runner.invoke(app, ["solve", str(ZF), "--at", "hand-1.html#step=40"])
