@@ -289,6 +289,47 @@ def test_a_disputed_play_of_the_second_round_1_counts_that_rounds_points(
     assert recorded["opponents_points"] == 150
 
 
+def _first_round_alone(tmp_path: Path) -> Path:
+    """The Sheng ji record cut after its first round 1: that round as a record of its own."""
+    text = SJ.read_text("utf-8").replace('[Expect "SJ508 42:1"]\n', "")
+    alone = tmp_path / "first.zfn"
+    alone.write_text(text[: text.index("\nround 1 ", text.index("round 1 ") + 1) + 1], "utf-8")
+    return alone
+
+
+def _marks(page: Path) -> list[tuple[int, str]]:
+    data = json.loads(_DATA.search(page.read_text("utf-8")).group(1))  # type: ignore[union-attr]
+    return [(i, s["mark"]) for i, s in enumerate(data["steps"]) if s.get("mark")]
+
+
+def test_the_solvers_marks_of_the_first_round_1_are_its_own(tmp_path: Path) -> None:
+    """With --solve-cards, the first round 1's page has the marks it has in a record of its
+    own: the solver starts it from its own deal, not from the second round 1's."""
+    alone = _first_round_alone(tmp_path)
+    pages = {}
+    for record in (alone, SJ):
+        out = tmp_path / f"out-{record.stem}"
+        result = runner.invoke(app, ["render", str(record), "-o", str(out), "--solve-cards", "12"])
+        assert result.exit_code == 0, result.output
+        pages[record] = out / "round-1.html"
+    assert _marks(pages[alone]) != []
+    assert _marks(pages[SJ]) == _marks(pages[alone])
+
+
+def test_sheng_ji_solve_at_a_repeated_number_takes_the_first_round(tmp_path: Path) -> None:
+    """`solve --at 1` of a record with two rounds 1 solves the first, as Zheng Fen's `--at`
+    takes the first hand of a number."""
+    alone = _first_round_alone(tmp_path)
+    found = []
+    for record in (alone, SJ):
+        result = runner.invoke(
+            app, ["solve", str(record), "--at", "1", "--max-nodes", "2000", "--json"]
+        )
+        assert result.exit_code == 1, result.output  # 1: not solved to the end in the budget
+        found.append({k: v for k, v in json.loads(result.stdout).items() if k != "ms"})
+    assert found[0] == found[1]
+
+
 def test_solve_at_a_page_of_the_hand_written_again() -> None:
     """`solve --at` takes the second hand 1's address (hand-1-2.html#step=N) as its own."""
     first = runner.invoke(app, ["solve", str(ZF), "--at", "hand-1.html#step=40"])
