@@ -136,6 +136,22 @@ def test_the_finding_links_to_the_hand_written_again() -> None:
         assert warning is not None and f'href="{page}' in warning.group(0), record
 
 
+def test_the_analysis_notes_name_the_second_hand_as_its_page_does(tmp_path: Path) -> None:
+    """The game page's analysis notes of the second hand 1 say `Hand 1 (2nd)`, as its page's
+    heading, so that two notes at the same trick and turn of the two hands read apart; its
+    page's analysis section says so too."""
+    out = tmp_path / "out"
+    assert runner.invoke(app, ["render", str(ZF), "-o", str(out)]).exit_code == 0
+    game = (out / "index.html").read_text("utf-8")
+    notes = re.findall(r'<li class="zf-[a-z-]+"><a href="([^"#]+)#step=\d+">([^<]+)</a>', game)
+    pages = {page for page, _ in notes}
+    assert pages == {"hand-1.html", "hand-1-2.html"}, notes
+    for page, at in notes:
+        assert at.startswith("Hand 1 (2nd), " if page == "hand-1-2.html" else "Hand 1, "), at
+    assert "Analysis of hand 1 (2nd)" in (out / "hand-1-2.html").read_text("utf-8")
+    assert "(2nd)" not in (out / "hand-1.html").read_text("utf-8").split("<h1>")[1].split("·")[0]
+
+
 def test_sheng_ji_rounds_numbered_alike_keep_their_own_results(tmp_path: Path) -> None:
     """The round pages take each round's own ledger, not the last of its number's."""
     out = tmp_path / "out"
