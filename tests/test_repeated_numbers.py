@@ -346,6 +346,53 @@ def test_sheng_ji_solve_at_a_repeated_number_takes_the_first_round(tmp_path: Pat
     assert found[0] == found[1]
 
 
+def _audit(record: Path) -> dict[str, Any]:
+    result = runner.invoke(app, ["audit", "--json", str(record)])
+    [game] = json.loads(result.stdout)["games"]
+    return game  # type: ignore[no-any-return]
+
+
+def _renumbered(text: str) -> str:
+    """The record with its second round 1 written as round 2: each number once."""
+    second = text.index("\nround 1 ", text.index("round 1 ")) + 1
+    return text[:second] + "round 2 " + text[second + len("round 1 ") :]
+
+
+@pytest.mark.parametrize(
+    "edits",
+    [
+        # the first round 1's total: the repair reads it from that round's own figures
+        [("points 75 total 75", "points 75 total 85")],
+        # the second round 1: East revokes (Ts on diamonds, holding 6d), then plays the 6d
+        [("2: 9d  3: 8d  4: Qd  1: 6d\n", "2: 9d  3: 8d  4: Qd  1: Ts\n"),
+         ("3: Ad  4: 6s  1: Ts  2: Td\n", "3: Ad  4: 6s  1: 6d  2: Td\n")],
+    ],
+)  # fmt: skip
+def test_the_audit_repairs_a_round_as_if_its_number_were_written_once(
+    tmp_path: Path, edits: list[tuple[str, str]]
+) -> None:
+    """The audit of a record with two rounds 1 finds the repairs, and tries the candidates,
+    that it finds and tries with the second round numbered 2: each round's figures and hands
+    are its own, not those of the other round 1."""
+    text = SJ.read_text("utf-8")
+    for wrong, right in edits:
+        assert text.count(wrong) == 1
+        text = text.replace(wrong, right)
+    found = {}
+    for name, body in (("repeated", text), ("unique", _renumbered(text))):
+        record = tmp_path / f"{name}.zfn"
+        record.write_text(body, "utf-8")
+        found[name] = _audit(record)
+    # the edits, less the round's number and the words that name it
+    repairs = [
+        [[(e["kind"], e["trick"], e["turn"], e["before"], e["after"]) for e in r["edits"]]
+         for r in found[k]["repairs"]]
+        for k in ("repeated", "unique")
+    ]  # fmt: skip
+    assert repairs[0] == repairs[1] != []
+    assert found["repeated"]["search"]["tried"] == found["unique"]["search"]["tried"]
+
+
 def test_solve_at_a_page_of_the_hand_written_again() -> None:
     """`solve --at` takes the second hand 1's address (hand-1-2.html#step=N) as its own."""
     first = runner.invoke(app, ["solve", str(ZF), "--at", "hand-1.html#step=40"])
