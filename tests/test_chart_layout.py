@@ -7,6 +7,7 @@ entry's dot and name.)"""
 
 from __future__ import annotations
 
+import re
 import unicodedata
 import warnings
 from pathlib import Path
@@ -100,3 +101,61 @@ def test_the_png_outlines_the_reference_lines_labels_as_the_svg_does() -> None:
     for t in d.figure.texts:
         outlined = [e for e in t.get_path_effects() if isinstance(e, withStroke)]
         assert len(outlined) == (t.get_text() in labels), t.get_text()
+
+
+def test_no_bar_covers_a_reference_lines_label() -> None:
+    """The labels of Sheng ji's points lines (80 swap, 120 +1, 160 +2) sit in a margin right
+    of the plot, level with their lines: bars of every height up to above the top line, the
+    last rounds' too, leave them clear, in the PNG and in the SVG. (Drawn at the lines' right
+    ends inside the plot, they were crossed by any tall bar there.)"""
+    import dataclasses
+    import xml.etree.ElementTree as ET
+
+    from matplotlib.collections import PolyCollection
+
+    from zfrec.render.svgchart import chart_svg
+
+    m = sj_charts.points_model(match_view(match_of(next(iter(load(SJ))))))
+    tall = tuple(
+        dataclasses.replace(s, values=tuple(170 if v else 0 for v in s.values)) for s in m.series
+    )
+    m = dataclasses.replace(m, series=tall)
+    labels = {label for _, label in m.lines}
+    assert labels == {"80 swap", "120 +1", "160 +2"}
+    rc, _ = png_rc(m)
+    with matplotlib.rc_context(rc):
+        d = draw(m)
+        dpi = 72 * PNG_WIDTH / d.width
+        d.figure.set_dpi(dpi)
+        width, height = (round(v) for v in d.figure.bbox.size)
+        renderer = agg_renderer(width, height, dpi)
+        d.figure.draw(renderer)
+        bars = [
+            p.transformed(c.get_transform()).get_extents()
+            for c in d.figure.artists
+            if isinstance(c, PolyCollection)
+            for p in c.get_paths()
+        ]
+        placed = {
+            t.get_text(): t.get_window_extent(renderer)
+            for t in d.figure.texts
+            if t.get_text() in labels
+        }
+    assert len(bars) == len(m.xs) and set(placed) == labels
+    for label, box in placed.items():
+        assert box.x1 <= width, label  # inside the picture
+        for bar in bars:
+            assert not _overlaps(box, bar), label
+    # the SVG: each label starts right of the last bar's right edge
+    _, file = chart_svg(m)
+    root = ET.fromstring(file)
+    ns = "{http://www.w3.org/2000/svg}"
+    xs = {t.text: float(t.get("x", "0")) for t in root.iter(f"{ns}text")}
+    right = max(
+        float(n)
+        for p in root.iter(f"{ns}path")
+        if p.get("fill", "").startswith("#") and p.get("fill") != "#fff"
+        for n in re.findall(r"H([\d.]+)", p.get("d", ""))
+    )
+    for label in labels:
+        assert xs[label] > right, (label, xs[label], right)

@@ -44,8 +44,9 @@ DB_HELP = "Database URL or SQLite path (default: $ZFREC_DB, else ./zfrec.db)."
 
 
 def write_files(root: Path, files: Iterable[OutputFile]) -> int:
-    """Write OutputFiles under `root`; the only place the renderer's output touches disk."""
-    count = 0
+    """Write OutputFiles under `root`; the only place the renderer's output touches disk.
+    Gives the number of files written, each counted once."""
+    written: set[Path] = set()
     resolved = root.resolve()
     for f in files:
         target = (root / f.path).resolve()
@@ -56,8 +57,8 @@ def write_files(root: Path, files: Iterable[OutputFile]) -> int:
             target.write_bytes(f.content)
         except OSError as exc:
             fail(file_problem(str(target), exc, "write"))
-        count += 1
-    return count
+        written.add(target)
+    return len(written)
 
 
 def _records(source: str, db: str | None) -> tuple[list[Game], str]:
@@ -110,6 +111,8 @@ def render_cmd(
 
     Each page is a single self-contained HTML file (CSS and script inline, no external
     requests) that works offline. A file with several games gets one directory per game.
+    Replays are hand-N.html; a hand number the record writes again gets a page of its own,
+    hand-N-2.html for the second hand N (said in a note line).
 
     Sheng ji records get a replay page per round (round-N.html), with the solver's ?/?? marks
     where --solve-cards reaches, charts of the points and the level ladder, and the audit page
@@ -117,8 +120,13 @@ def render_cmd(
     """
     from zfrec.games import KINDS, find_kind
     from zfrec.record.seatrefs import seat_named
-    from zfrec.render.gamefiles import AUDIT_PAGE, VIEWER_PAGE
-    from zfrec.render.site import game_files
+    from zfrec.render.gamefiles import (
+        AUDIT_PAGE,
+        VIEWER_PAGE,
+        parse_replay_page,
+        render_game_files,
+        repeats_line,
+    )
 
     games, label = _records(source, db)
     total = 0
@@ -132,20 +140,25 @@ def render_cmd(
         target = out_dir if len(games) == 1 else out_dir / f"game-{number}"
         try:
             with processing(label):
-                files = game_files(
+                made = render_game_files(
                     game, viewer=viewer, audit=True, viewer_href=VIEWER_PAGE,
                     solve_cards=solve_cards,
                 )  # fmt: skip
+            files = made.files
             for name in KINDS:  # Zheng Fen's viewer.html
                 files.extend(find_kind(name).shared_files())
         except ZfrecError as exc:
             fail(f"{label}, game {number}: {exc}")
         total += write_files(target, files)
         unit = find_kind(game.kind).unit  # "hand", or Sheng ji's "round"
-        hands = sum(f.path.startswith(f"{unit}-") for f in files)
-        audited = any(f.path == AUDIT_PAGE for f in files)
+        # the pages written, each once (a page written twice would count as one file)
+        pages = {f.path for f in files}
+        hands = sum((parse_replay_page(p) or ("",))[0] == unit for p in pages)
+        audited = AUDIT_PAGE in pages
         audit_note = f", audit page {AUDIT_PAGE}" if audited else ""
         out.print(f"{target / 'index.html'}  ({hands} {unit} replay(s){audit_note})", markup=False)
+        if made.meta.repeated:
+            out.print(f"note: {repeats_line(unit, made.meta.repeated)}", markup=False)
     out.print(f"wrote {total} file(s) to {out_dir}", markup=False)
 
 
@@ -191,6 +204,7 @@ def publish_cmd(
     )
 
     from zfrec.cli.site_writer import SiteWriter
+    from zfrec.render.gamefiles import parse_replay_page, repeats_line
     from zfrec.render.site import cpu_count, publish
     from zfrec.store.db import open_store, session
     from zfrec.store.faults import require_writable
@@ -200,6 +214,7 @@ def publish_cmd(
     workers = jobs or cpu_count()
     counts = {"games": 0, "rendered": 0, "unchanged": 0, "hands": 0}
     notices: list[str] = []
+    repeated: list[dict[str, object]] = []  # the games whose hand (round) numbers repeat
     progress = Progress(
         TextColumn("publishing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
         TextColumn("{task.description}"), console=err, transient=True,
@@ -230,9 +245,15 @@ def publish_cmd(
                     progress.update(task, description=f"game {row.id}: {how}")
                     progress.advance(task)
 
+                def on_repeats(row: GameRow, pages: dict[int, tuple[str, ...]]) -> None:
+                    first = next(iter(pages.values()))[0]
+                    unit = (parse_replay_page(first) or ("hand",))[0]
+                    repeated.append({"game": row.id, "unit": unit, "pages": {
+                        str(n): list(p) for n, p in pages.items()}})  # fmt: skip
+
                 for item in publish(
                     s, title=title, on_game=on_game, jobs=workers, previous=previous,
-                    on_notice=notice, solve_cards=solve_cards,
+                    on_notice=notice, solve_cards=solve_cards, on_repeats=on_repeats,
                 ):  # fmt: skip
                     writer.put(item)
                 writer.commit()
@@ -253,6 +274,7 @@ def publish_cmd(
                 "notices": notices,
                 "index": str(index),
                 "seconds": round(seconds, 3),
+                "repeated": repeated,
             }
         )
         return
@@ -262,6 +284,12 @@ def publish_cmd(
         f"{counts['games']} game(s), {counts['rendered']} rendered, {from_store} from the store"
         f"{unchanged}; {writer.written} file(s) written, {writer.reused} kept, in {seconds:.1f} s"
     )
+    for game in repeated:  # every hand has its page: say which pages a repeated number has
+        pages = {int(n): tuple(p) for n, p in game["pages"].items()}  # type: ignore[attr-defined]
+        prefix = f"games/{game['game']}/"
+        named = {n: tuple(prefix + x for x in p) for n, p in pages.items()}
+        out.print(f"note: game {game['game']}: {repeats_line(str(game['unit']), named)}",
+                  markup=False)  # fmt: skip
     out.print(f"open {index}", markup=False)
 
 

@@ -42,10 +42,13 @@ DEFAULT_SECONDS = 60.0
 DEFAULT_TABLE = 800_000
 
 
-# `--at`: HAND.TRICK.TURN, or a replay page's step: `40`, `#step=40`, `hand-2.html#step=40` (a
-# whole address pasted from the browser's address bar works too).
+# `--at`: HAND.TRICK.TURN, or a replay page's step: `40`, `#step=40`, `hand-2.html#step=40`, and
+# `hand-2-2.html#step=40` for the second hand numbered 2 (a whole address pasted from the
+# browser's address bar works too).
 _DOTTED = re.compile(r"([0-9]{1,9})\.([0-9]{1,9})\.([0-9]{1,9})")
-_STEP = re.compile(r"(?:.*?hand-([0-9]{1,9})\.html#step=|#step=|step=|#)?([0-9]{1,9})")
+_STEP = re.compile(
+    r"(?:.*?hand-([0-9]{1,9})(?:-([0-9]{1,9}))?\.html#step=|#step=|step=|#)?([0-9]{1,9})"
+)
 AT_HELP = (
     "Solve from this position instead of where the record stops: HAND.TRICK.TURN (before that "
     "turn; turns count inferred passes, as the diagnostics do), or a replay page's step, as its "
@@ -65,7 +68,10 @@ def parse_at(text: str) -> At | None:
         return At(hand=hand, trick=trick, turn=turn) if trick and turn else None
     m = _STEP.fullmatch(text)
     if m:
-        return At(hand=None if m.group(1) is None else int(m.group(1)), step=int(m.group(2)))
+        if m.group(2) is not None and int(m.group(2)) < 2:
+            return None  # hand-2-0.html, hand-2-1.html: no page is named so (hand-2.html is)
+        number = None if m.group(1) is None else int(m.group(1))
+        return At(hand=number, step=int(m.group(3)), occurrence=int(m.group(2) or 1))
     return None
 
 

@@ -34,6 +34,7 @@ import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from itertools import pairwise
 from typing import Any
 
 from markupsafe import Markup
@@ -54,6 +55,7 @@ PNG_COLOURS = 64
 PNG_EFFORT = 3
 LEGEND_ROW = 20.0  # user units (points) per row of the file's legend
 LEGEND_GAP = 6.0  # user units at least between a legend label and the next entry's dot
+LINE_LABEL_GAP = 4.0  # user units between the plot's right edge and a reference line's label
 
 
 SIZE_WIDTH = 340.0  # user units (points); the chart fills its box, 100 % wide
@@ -109,6 +111,15 @@ class ChartModel:
     y_labels: tuple[str, ...] = ()
     lines: tuple[tuple[int, str], ...] = ()
     marks: tuple[tuple[int, int, int], ...] = ()
+    # the x labels' texts, one per x, where they are not the xs themselves (`chart_xs`: hands
+    # placed one after another because their numbers repeat or go back)
+    x_texts: tuple[str, ...] = ()
+
+    def x_text(self, x: int) -> str:
+        """The label under x: its own text when given, else the number."""
+        if self.x_texts:
+            return self.x_texts[self.xs.index(x)]
+        return str(x)
 
     def tick_text(self, t: int) -> str:
         """The text of y tick `t`: its own label when given, else the number."""
@@ -162,6 +173,20 @@ def nice_ticks(lo: float, hi: float, count: int = 5) -> tuple[int, ...]:
     step = max(1, round(step))
     first = math.floor(lo / step) * step
     return tuple(range(int(first), int(hi) + step, step))
+
+
+def chart_xs(numbers: Sequence[int]) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """Where a chart puts each hand (round), and the texts under them (none: the numbers).
+    Hands stand at their numbers while the numbers go up (a skipped number leaves its gap);
+    a record whose numbers repeat or go back (ZF406, SJ508) has its hands placed one after
+    another, in record order, each labelled with its number, so that none hides another.
+
+    >>> chart_xs([1, 2, 4]), chart_xs([1, 1, 2])
+    (((1, 2, 4), ()), ((1, 2, 3), ('1', '1', '2')))
+    """
+    if all(a < b for a, b in pairwise(numbers)):
+        return tuple(numbers), ()
+    return tuple(range(1, len(numbers) + 1)), tuple(str(n) for n in numbers)
 
 
 def x_ticks(xs: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -295,7 +320,10 @@ def frame(m: ChartModel, widths: Mapping[str, float] | None = None) -> Frame:
     width = SIZE_WIDTH
     height = PLOT_HEIGHT + LEGEND_ROW * len(rows) + 2
     longest = max(len(m.tick_text(t)) for t in m.y_ticks)
-    x0, x1 = 10 + longest * FONT * 0.62, width - 12
+    # the reference lines' labels (Sheng ji's 80 swap, 120 +1) go in a margin of their own,
+    # right of the plot, where no bar can run behind them
+    right = max((_label_width(label) for _, label in m.lines), default=0.0)
+    x0, x1 = 10 + longest * FONT * 0.62, width - 12 - (right + LINE_LABEL_GAP if right else 0)
     y0, y1 = height - PLOT_HEIGHT + 36, height - 22
     sx = (x1 - x0) / ((m.x_hi - m.x_lo) or 1)
     sy = (y1 - y0) / ((m.y_hi - m.y_lo) or 1)
@@ -347,7 +375,7 @@ def draw(m: ChartModel, widths: Mapping[str, float] | None = None) -> Drawing:
     marks = [[(ux(x), y0), (ux(x), y0 - 3)] for x in sorted(m.x_major + m.x_minor)]
     fig.add_artist(LineCollection(marks, colors=AXIS, linewidths=0.8, transform=units))
     for x in m.x_major:
-        text(ux(x), y0 - 5, str(x), ha="center", va="top")
+        text(ux(x), y0 - 5, m.x_text(x), ha="center", va="top")
     text(x1, y0 - 20, m.x_caption, ha="right", va="top")
     text(4, height - 15, m.y_caption)
     if m.kind == "lines":
@@ -375,9 +403,9 @@ def draw(m: ChartModel, widths: Mapping[str, float] | None = None) -> Drawing:
             Line2D([x0, x1], [uy(value)] * 2, color=TARGET, linewidth=1, dashes=(4, 3),
                    transform=units)
         )  # fmt: skip
-        # a white outline under the letters, as the SVG's (svgchart): a tall bar may run
-        # behind the label at the right end
-        text(x1 - 2, uy(value) + 2, label, color=TARGET, ha="right", va="bottom",
+        # right of the plot, in the margin `frame` keeps for them, level with their line; a
+        # white outline under the letters, as the SVG's (svgchart), where a grid line meets them
+        text(x1 + LINE_LABEL_GAP, uy(value), label, color=TARGET, ha="left", va="center",
              path_effects=[withStroke(linewidth=3, foreground="white")])  # fmt: skip
     for seat in dict.fromkeys(seat for seat, _, _ in m.marks):  # one artist per colour
         xs = [mx for s, mx, _ in m.marks if s == seat]

@@ -25,6 +25,14 @@ from typing import TYPE_CHECKING, Any
 from zfrec.games import find_kind
 from zfrec.gctuning import collected_after
 from zfrec.record.model import Game
+from zfrec.render.pagenames import (
+    hand_page,
+    nth_page,
+    parse_replay_page,
+    repeated_pages,
+    repeats_line,
+    replay_pages,
+)
 from zfrec.render.views import ChartEmbed
 
 if TYPE_CHECKING:
@@ -69,11 +77,18 @@ class GameMeta:
     # what the game's kind keeps for the site's own statistics (`GameKind.site_section`),
     # JSON values, made when the game is rendered (so a publish need not read it again)
     facts: dict[str, Any] = field(default_factory=dict)
+    # the hand (round) numbers the record writes more than once, each with its pages in
+    # record order (zfrec.render.pagenames): {1: ("hand-1.html", "hand-1-2.html")}
+    repeated: dict[int, tuple[str, ...]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         if not self.facts:  # a game without facts is written as before they were kept
             del data["facts"]
+        if self.repeated:  # and one whose numbers are unique as before they were named
+            data["repeated"] = {str(n): list(p) for n, p in self.repeated.items()}
+        else:
+            del data["repeated"]
         return data
 
     @staticmethod
@@ -85,7 +100,14 @@ class GameMeta:
             bool(data.get("audited", False)),
             tuple(str(n) for n in data.get("notices", ())),
             dict(facts) if isinstance(facts, dict) else {},
+            _repeated(data.get("repeated")),
         )
+
+
+def _repeated(data: Any) -> dict[int, tuple[str, ...]]:
+    if not isinstance(data, dict):
+        return {}
+    return {int(n): tuple(str(p) for p in pages) for n, pages in data.items()}
 
 
 @dataclass(slots=True)
@@ -94,10 +116,6 @@ class RenderedGame:
 
     files: list[OutputFile]
     meta: GameMeta = field(default_factory=GameMeta)
-
-
-def hand_page(number: int) -> str:
-    return f"hand-{number}.html"
 
 
 def render_game_files(record: Game, **options: Any) -> RenderedGame:
@@ -293,6 +311,11 @@ __all__ = [
     "cache_key",
     "game_files",
     "hand_page",
+    "nth_page",
+    "parse_replay_page",
     "render_game_files",
     "renderer_fingerprint",
+    "repeated_pages",
+    "repeats_line",
+    "replay_pages",
 ]

@@ -42,6 +42,7 @@ from zfrec.render.gamefiles import (
     hand_page,
     init_worker,
     meta_file,
+    parse_replay_page,
     render_record_json,
     render_stored,
     renderer_fingerprint,
@@ -59,6 +60,8 @@ MANIFEST = ".zfrec-site.json"
 DEFAULT_TITLE = "Zheng Fen games"
 COMMIT_EVERY_S = 1.0  # a publish commits the rendered games' artifacts at most this often
 OnGame = Callable[["GameRow", bool], None]
+# a game's hand (round) numbers written more than once, each with its pages in record order
+OnRepeats = Callable[["GameRow", dict[int, tuple[str, ...]]], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,6 +345,7 @@ class _Run:
     on_notice: Callable[[str], None] | None
     metas: dict[int, GameMeta] = field(default_factory=dict)
     entries: dict[str, Any] = field(default_factory=dict)
+    on_repeats: OnRepeats | None = None
     committed: float = field(default_factory=time.monotonic)  # when keep() last committed
 
     def done(
@@ -356,6 +360,8 @@ class _Run:
         if self.on_notice is not None:
             for notice in meta.notices:
                 self.on_notice(notice)
+        if self.on_repeats is not None and meta.repeated:
+            self.on_repeats(row, meta.repeated)
         if self.on_game is not None:
             self.on_game(row, cached)
         prefix = f"games/{row.id}/"
@@ -415,6 +421,7 @@ def publish(
     previous: Mapping[int, ManifestEntry] | None = None,
     on_notice: Callable[[str], None] | None = None,
     solve_cards: int = 0,
+    on_repeats: OnRepeats | None = None,
 ) -> Iterator[SiteItem]:
     """Every file of the static site over the store, game by game, then the index, the player
     pages, the viewer and the manifest.
@@ -426,6 +433,8 @@ def publish(
     hook's output would. `on_game(row, cached)` reports each game (cached: not rendered now);
     `on_notice(text)` passes on what the renderer had to say (a font that is missing).
     `solve_cards` > 0 adds the hindsight solver's marks to the pages (game_files).
+    `on_repeats(row, repeated)` names the hand (round) numbers a game writes more than once,
+    each with its pages (`GameMeta.repeated`), before `on_game` reports the game.
     """
     from zfrec.store.store import export_game, list_games
 
@@ -437,7 +446,7 @@ def publish(
     )  # fmt: skip
     salted = variant(salt, analysis, audit, solve_cards)
     run = _Run(session, lambda row: cache_key(row.content_hash, salted), options,
-               previous or {}, on_game, on_notice)  # fmt: skip
+               previous or {}, on_game, on_notice, on_repeats=on_repeats)  # fmt: skip
     todo: list[GameRow] = []
     for row in rows:
         entry = run.previous.get(row.id)
@@ -509,9 +518,11 @@ _WORKER_MODULES = (
 
 
 def _artifact_kind(path: str) -> tuple[int | None, str]:
-    m = re.fullmatch(r"hand-(\d+)\.html", path)
-    if m:
-        return int(m.group(1)), "replay_html"
+    """A stored file's hand (or round) number and kind: every replay page is a replay, the
+    second hand 1 (`hand-1-2.html`, zfrec.render.pagenames) as much as the first."""
+    page = parse_replay_page(path)
+    if page is not None:
+        return page[1], "replay_html"
     if path.endswith(".svg"):
         return None, "chart_svg"
     if path.endswith(".png"):

@@ -30,6 +30,7 @@ from zfrec.render.charts import (
     GOLD,
     GRID,
     INK,
+    LINE_LABEL_GAP,
     SEAT_COLOURS,
     SVG_FONTS,
     TARGET,
@@ -148,13 +149,13 @@ def _body(m: ChartModel, f: Frame) -> str:
     for t in m.y_ticks:
         w.text(x0 - 5, uy(t), m.tick_text(t), ha="right", va="center")
     for x in m.x_major:
-        w.text(ux(x), y0 - 5, str(x), ha="center", va="top")
+        w.text(ux(x), y0 - 5, m.x_text(x), ha="center", va="top")
     w.text(x1, y0 - 20, m.x_caption, ha="right", va="top")
     w.text(4, f.height - 15, m.y_caption)
     if m.target is not None:
         w.text(x0 + 4, uy(m.target) + 3, f"target {m.target}", va="bottom", colour=TARGET)
     for value, label in m.lines:
-        w.text(x1 - 2, uy(value) + 2, label, ha="right", va="bottom", colour=TARGET, halo=True)
+        w.text(x1 + LINE_LABEL_GAP, uy(value), label, va="center", colour=TARGET, halo=True)
     for _seat, wx, wy, label in m.winners:
         w.text(ux(wx) - 10, uy(wy) + 8, f"{isolate(label)} wins", ha="right", colour=DARK,
                bold=True)  # fmt: skip

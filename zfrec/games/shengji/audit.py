@@ -359,8 +359,8 @@ def _version(
         break
     if first is not None:
         return SjVersion(play, recorded, first, None, None, None)
-    number = match.rounds[ri].number
-    ledger = next((lg for lg in report.rounds if lg.number == number), None)
+    # the round's own ledger, by its place: its number may be written twice (SJ508)
+    ledger = next((lg for lg in report.rounds if lg.index == ri), None)
     result = ledger.result if ledger else None
     pts = _taken(match, report, ri)
     return SjVersion(play, recorded, None, pts, result.total if result else None,

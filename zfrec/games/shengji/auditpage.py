@@ -26,9 +26,10 @@ from zfrec.diagnostics import Diagnostic
 from zfrec.games.shengji.audit import SjAuditReport, SjDispute, SjVersion
 from zfrec.games.shengji.cards import format_hand
 from zfrec.games.shengji.records import SjMatch, SjMove
-from zfrec.games.shengji.report import SjRoundLedger
+from zfrec.games.shengji.roundpages import RoundLinks, round_ledgers
 from zfrec.games.shengji.rules import level_text
 from zfrec.render.html import environment
+from zfrec.render.pagenames import replay_pages
 
 __all__ = [
     "SjAuditView",
@@ -129,6 +130,7 @@ class RoundFigures:
     label: str
     href: str | None
     figures: tuple[Figure, ...]
+    anchor: str = ""  # the row's id beside the prefix: `round-1`, the second round 1 `round-1-2`
 
     @property
     def differs(self) -> bool:
@@ -188,12 +190,15 @@ def audit_view(
     steps: Steps | None = None,
     round_href: str | None = None,
     record_lines: Sequence[str] | None = None,
+    links: RoundLinks | None = None,
 ) -> SjAuditView:
     """The page's view of one audit. `steps` and `round_href` (`round-{}.html`) link each
     finding to its replay step, where the replays are beside the page (render's audit.html);
     without them findings link only to one another. `record_lines`: the lines of the .zfn
     text the record was read from, where the reader has no such file (a stored game, a JSON
-    record): each finding shows its line."""
+    record): each finding shows its line. `links` (the game view's, `RoundLinks`), where
+    given, name the rounds' pages and steps instead, and tell apart rounds written with the
+    same number (SJ508)."""
     match = report.match
     players = list(match.players)
     rules = report.report.rules
@@ -201,7 +206,7 @@ def audit_view(
     preset = rules.preset if rules else match.preset
     view = SjAuditView(report, prefix, title, players, f"Sheng ji, {preset}")
     places = _places(match)
-    view.findings = _findings(report, places, prefix, steps, round_href)
+    view.findings = _findings(report, places, prefix, steps, round_href, links)
     if record_lines is not None:
         view.record_text = True
         view.findings = [_with_text(f, record_lines) for f in view.findings]
@@ -209,7 +214,7 @@ def audit_view(
     view.disputes = [
         _dispute(d, players, f"{prefix}d{i}") for i, d in enumerate(report.disputes, 1)
     ]
-    view.rounds, view.result = _figures(report, round_href)
+    view.rounds, view.result = _figures(report, round_href, links)
     return view
 
 
@@ -245,6 +250,7 @@ def _findings(
     prefix: str,
     steps: Steps | None,
     round_href: str | None,
+    links: RoundLinks | None = None,
 ) -> list[Finding]:
     diags = report.report.diagnostics
     anchors = [f"{prefix}f{i}" for i in range(1, len(diags) + 1)]
@@ -294,7 +300,9 @@ def _findings(
             if move.forced is not None:
                 play += f" (held to {format_hand(move.forced)})"
         href = None
-        if round_href is not None and loc.hand is not None:
+        if links is not None:
+            href = links.href(loc, whole_round=steps is not None)
+        elif round_href is not None and loc.hand is not None:
             href = round_href.format(loc.hand)
             if steps is not None and loc.trick is not None:
                 step = steps.get((loc.hand, loc.trick, loc.turn or 1))
@@ -380,17 +388,18 @@ def _dispute(d: SjDispute, players: Sequence[str], anchor: str) -> Dispute:
 
 
 def _figures(
-    report: SjAuditReport, round_href: str | None
+    report: SjAuditReport, round_href: str | None, links: RoundLinks | None = None
 ) -> tuple[list[RoundFigures], tuple[Figure, ...]]:
     """Each round's figures as written against those the validator computed, and the match's
     [Result]. The computed levels after a round go on from the levels written after the
     round before (as the validator judges them), so a wrong line shows where it is written."""
     match = report.match
     players = match.players
-    ledgers: dict[int, SjRoundLedger] = {lg.number: lg for lg in report.report.rounds}
+    ledgers = round_ledgers(match, report.report)  # by place: a number may be written twice
+    names = replay_pages([r.number for r in match.rounds], lambda n: f"round-{n}")
     out = []
-    for rnd in match.rounds:
-        lg = ledgers.get(rnd.number)
+    for i, rnd in enumerate(match.rounds):
+        lg = ledgers[i]
         r = lg.result if lg is not None else None
         p = rnd.points
         kitty_rec = None
@@ -438,7 +447,10 @@ def _figures(
             ),
         )
         href = round_href.format(rnd.number) if round_href is not None else None
-        out.append(RoundFigures(rnd.number, f"Round {rnd.number}", href, figures))
+        label = f"Round {rnd.number}"
+        if links is not None and i < len(links.pages):
+            href, label = links.pages[i], links.label(i)
+        out.append(RoundFigures(rnd.number, label, href, figures, names[i]))
     res = match.result
     final = Figure("Final levels", _levels(res.levels, players) if res else None,
                    _levels(report.report.levels, players))  # fmt: skip

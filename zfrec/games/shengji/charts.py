@@ -7,7 +7,8 @@ pages and as matplotlib PNGs, drawn by the generic chart code (zfrec.render.char
   zhao pengyou, where teams change each round, a line per player.
 - **The opponents' points** (`points`): a bar per round, coloured by the team that was
   opponents that round, against the dashed lines where the teams swap and the opponents go up
-  one and two levels (80, 120 and 160 with two decks: `SjRules.swap_at` and `step`).
+  one and two levels (80, 120 and 160 with two decks: `SjRules.swap_at` and `step`), each
+  labelled in the margin right of the plot, where no bar reaches its label.
 """
 
 from __future__ import annotations
@@ -15,7 +16,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from zfrec.games.shengji.rules import level_text
-from zfrec.render.charts import Chart, ChartModel, Series, nice_ticks, render_chart, x_ticks
+from zfrec.render.charts import (
+    Chart,
+    ChartModel,
+    Series,
+    chart_xs,
+    nice_ticks,
+    render_chart,
+    x_ticks,
+)
 from zfrec.render.views import short_name
 
 if TYPE_CHECKING:
@@ -40,16 +49,17 @@ def _sides(view: SjGameView) -> list[tuple[int, list[int], str]]:
 def ladder_model(view: SjGameView) -> ChartModel:
     """Each team's level after each round; a dot where the team declared."""
     sums = view.summaries
-    xs = (0, *(s.number for s in sums))
+    at, texts = chart_xs([s.number for s in sums])
+    xs = (0, *at)
     series = []
     marks = []
     for colour, seats, label in _sides(view):
         values = [sums[0].levels_before[seats[0]] if sums else 2]
-        for s in sums:
+        for x, s in zip(at, sums, strict=True):
             after = s.levels_after if s.levels_after is not None else s.levels_before
             values.append(after[seats[0]])
             if set(seats) & set(s.declarers):
-                marks.append((colour, s.number, values[-1]))
+                marks.append((colour, x, values[-1]))
         series.append(Series(colour, label, label, tuple(values)))
     values = [v for s in series for v in s.values]
     lo, hi = min(values), max(values)
@@ -58,14 +68,14 @@ def ladder_model(view: SjGameView) -> ChartModel:
     return ChartModel(
         "levels", "Level ladder", "lines", xs, tuple(series), lo - 0.4, hi + 0.6, ticks,
         major, minor, "round (● declared)", "level", y_labels=tuple(level_text(t) for t in ticks),
-        marks=tuple(marks),
+        marks=tuple(marks), x_texts=("0", *texts) if texts else (),
     )  # fmt: skip
 
 
 def points_model(view: SjGameView) -> ChartModel:
     """The opponents' points in each round, by the team that was opponents."""
     sums = view.summaries
-    xs = tuple(s.number for s in sums)
+    xs, texts = chart_xs([s.number for s in sums])
     rules = view.rules
     swap, step = (rules.swap_at, rules.step) if rules is not None else (80, 40)
     series = []
@@ -86,7 +96,7 @@ def points_model(view: SjGameView) -> ChartModel:
     return ChartModel(
         "points", "Opponents' points per round", "bars", xs, tuple(series), 0,
         max(ticks[-1], highest), ticks, major, minor, "round", "opponents' points",
-        lines=lines,
+        lines=lines, x_texts=texts,
     )  # fmt: skip
 
 

@@ -31,6 +31,7 @@ from zfrec.games.shengji.order import Order, make_order
 from zfrec.games.shengji.records import SjMatch, SjMove, SjRound
 from zfrec.games.shengji.replayer import validate_match
 from zfrec.games.shengji.report import SjReport, SjRoundLedger, par_text
+from zfrec.games.shengji.roundpages import RoundLinks, round_href, round_ledgers
 from zfrec.games.shengji.rules import SjRules, level_rank, level_text
 from zfrec.games.shengji.trick import trick_winner
 from zfrec.render.views import isolate
@@ -190,6 +191,11 @@ class RoundPage:
     next_href: str | None = None
     game_href: str | None = "index.html"
     meta: str = ""
+    # the page's own name (roundpages: `round-1-2.html` for the second round 1), and the
+    # neighbours' labels for the links to them
+    href: str = ""
+    prev_label: str | None = None
+    next_label: str | None = None
 
 
 @dataclass(slots=True)
@@ -206,27 +212,26 @@ class SjGameView:
     index_href: str | None = None
     player_hrefs: dict[str, str] = field(default_factory=dict)
     audit_href: str | None = None  # the audit page of a record that fails validation
+    links: RoundLinks | None = None  # each round's page, and where findings link to
 
     @property
     def teams(self) -> list[list[int]] | None:
         return teams_of(self.rules, len(self.match.players))
 
 
-def round_href(number: int) -> str:
-    return f"round-{number}.html"
-
-
 def _diag(d: Diagnostic) -> dict[str, Any]:
     return {"code": d.code, "severity": d.severity, "message": d.message}
 
 
-def _first_levels(match: SjMatch, ledgers: dict[int, SjRoundLedger], n: int) -> tuple[int, ...]:
+def _first_levels(
+    match: SjMatch, ledgers: Sequence[SjRoundLedger | None], n: int
+) -> tuple[int, ...]:
     """Each seat's level before the first round: 2, but the first round's declarers play at
     its rank (a record may start from a later round of a match)."""
     levels = [2] * n
     if match.rounds:
         first = match.rounds[0]
-        ledger = ledgers.get(first.number)
+        ledger = ledgers[0]
         if first.rank is not None and ledger is not None and ledger.result is not None:
             for s in _mask_seats(ledger.result.declarers, n):
                 levels[s] = first.rank
@@ -239,17 +244,19 @@ def match_view(match: SjMatch, viewer: int | None = None, solve_cards: int = 0) 
     rules = report.rules
     n = len(match.players)
     title = match.event or " · ".join(isolate(p) for p in match.players)
-    view = SjGameView(match, rules, report, title, viewer=viewer)
-    ledgers = {r.number: r for r in report.rounds}
+    links = RoundLinks.of(match)
+    view = SjGameView(match, rules, report, title, viewer=viewer, links=links)
+    # by the round's place, not its number: a number may be written twice (SJ508)
+    ledgers = round_ledgers(match, report)
     by_round: dict[int | None, list[Diagnostic]] = {}
     for d in report.diagnostics:
-        by_round.setdefault(d.location.hand if d.location else None, []).append(d)
+        by_round.setdefault(links.index(d.location), []).append(d)
     levels = _first_levels(match, ledgers, n)
     # the round that won the match names its winners: the first whose ledger says so (a round
     # written after it, SJ507, is not the one that won)
-    won_in = next((r.number for r in report.rounds if r.won), None)
+    won_in = next((r.index for r in report.rounds if r.won), None)
     for i, rnd in enumerate(match.rounds):
-        ledger = ledgers.get(rnd.number)
+        ledger = ledgers[i]
         solved = solved_round(match, i, solve_cards if viewer is None else 0, report)
         page, summary = round_page(
             match,
@@ -257,15 +264,20 @@ def match_view(match: SjMatch, viewer: int | None = None, solve_cards: int = 0) 
             rnd,
             ledger,
             levels,
-            by_round.get(rnd.number, []),
+            by_round.get(i, []),
             viewer,
             rules,
             solved,  # the solver knows every hand: its marks are not for one seat's view
-            ledger.won if ledger is not None and rnd.number == won_in else (),
+            ledger.won if ledger is not None and i == won_in else (),
+            links.pages[i],
         )
-        page.prev_href = round_href(match.rounds[i - 1].number) if i > 0 else None
+        page.title = links.label(i)
+        page.prev_href = links.pages[i - 1] if i > 0 else None
+        page.prev_label = links.label(i - 1) if i > 0 else None
         last = i + 1 == len(match.rounds)
-        page.next_href = None if last else round_href(match.rounds[i + 1].number)
+        page.next_href = None if last else links.pages[i + 1]
+        page.next_label = None if last else links.label(i + 1)
+        links.add_steps(i, page.data["steps"])
         view.rounds.append(page)
         view.summaries.append(summary)
         if summary.levels_after is not None:
@@ -284,11 +296,13 @@ def round_page(
     rules: SjRules | None,
     solved: RoundCosts | None = None,
     winners: Sequence[int] = (),
+    href: str | None = None,
 ) -> tuple[RoundPage, RoundSummary]:
     """One round's page data and its summary line; `solved`: the solver's costs of the round
     (`solved_round`), whose marks the plays carry and whose par the result names; `winners`:
     the seats that won the match with this round (its last), whom its change names instead of
-    a next dealer."""
+    a next dealer. `href`: the round's page (by default `round_href` of its number)."""
+    href = href if href is not None else round_href(rnd.number)
     players = list(match.players)
     n = len(players)
     order = _order(rnd, ledger)
@@ -448,12 +462,12 @@ def round_page(
     if solved is not None:
         data.update(par=solved.par, from_par=solved.from_par)
     meta = f"{rules.preset if rules else match.preset}; {trump_word}, rank {rank_text}"
-    page = RoundPage(rnd.number, f"Round {rnd.number}", data, meta=meta)
+    page = RoundPage(rnd.number, f"Round {rnd.number}", data, meta=meta, href=href)
     summary = RoundSummary(
         rnd.number, dealer, trump, rnd.rank, declarers, levels_before, levels_after,
         result.taken if result else (rnd.points.taken if rnd.points else None), opp_total,
         kitty_points, multiplier, summary_change, throws, points(kitty) if kitty else None,
-        sum(d.severity == "error" for d in diagnostics), round_href(rnd.number),
+        sum(d.severity == "error" for d in diagnostics), href,
         None if result is None else not result.change.swap,
     )  # fmt: skip
     return page, summary
@@ -566,20 +580,27 @@ def render_shengji_files(
     from zfrec.games.shengji.sjhtml import play_steps, render_game_page, render_round_page
     from zfrec.render.gamefiles import AUDIT_PAGE, GameMeta, OutputFile, RenderedGame, chart_files
 
-    view = match_view(match, viewer, solve_cards)
+    text, located = None, match
+    numbers = [r.number for r in match.rounds]
+    if len(set(numbers)) < len(numbers):
+        # a round number written twice: a finding's line tells which of those rounds it is in
+        # (RoundLinks.index), so a record read without places (a stored game, a JSON record)
+        # is read again from its text, as the audit's is
+        text, located = _with_places(match)
+    view = match_view(located, viewer, solve_cards)
     view.index_href = index_href
     view.player_hrefs = dict(player_hrefs or {})
-    files = [
-        OutputFile(round_href(p.number), render_round_page(view, p).encode()) for p in view.rounds
-    ]
+    files = [OutputFile(p.href, render_round_page(view, p).encode()) for p in view.rounds]
     if audit and viewer is None and view.report.errors:
         from zfrec.games.shengji.audit import audit_match
         from zfrec.games.shengji.auditpage import audit_view, render_audit_page
 
-        text, located = _with_places(match)
+        if located is match:
+            text, located = _with_places(match)
         found = audit_match(located)
         page = audit_view(found, steps=play_steps(view), round_href="round-{}.html",
-                          record_lines=None if text is None else text.splitlines())  # fmt: skip
+                          record_lines=None if text is None else text.splitlines(),
+                          links=view.links)  # fmt: skip
         page.index_href, page.game_href = index_href, "index.html"
         view.audit_href = AUDIT_PAGE
         files.append(OutputFile(AUDIT_PAGE, render_audit_page(page).encode()))
@@ -592,4 +613,5 @@ def render_shengji_files(
     disputes = sum(m.disputed for r in match.rounds for t in r.tricks for m in t.moves)
     facts = match_facts(view) if viewer is None else {}
     audited = view.audit_href is not None
-    return RenderedGame(files, GameMeta(disputes, 0, audited, tuple(notices), facts))
+    repeated = view.links.repeated() if view.links is not None else {}
+    return RenderedGame(files, GameMeta(disputes, 0, audited, tuple(notices), facts, repeated))

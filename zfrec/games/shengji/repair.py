@@ -473,11 +473,12 @@ def _drop(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
 def _figures(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
     """Every written figure (points, outcome, levels, result) as the validator computes it."""
     rounds = list(match.rounds)
-    ledgers = {lg.number: lg for lg in base.rounds}
+    # by the round's place, not its number: a number may be written twice (SJ508)
+    ledgers = {lg.index: lg for lg in base.rounds}
     if any(r.levels is not None for r in rounds):
         # the ledger's levels go on from the written ones: computed without them
         free = validate_match(replace(match, rounds=[replace(r, levels=None) for r in rounds]))
-        computed = {lg.number: lg.levels for lg in free.rounds}
+        computed = {lg.index: lg.levels for lg in free.rounds}
     else:
         computed = {}
     changed: list[str] = []
@@ -485,7 +486,7 @@ def _figures(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidat
     was: list[str] = []  # each line changed as written, and as it becomes (`now`)
     now: list[str] = []
     for i, rnd in enumerate(rounds):
-        lg = ledgers.get(rnd.number)
+        lg = ledgers.get(i)
         r = lg.result if lg else None
         if lg is None or r is None:
             continue
@@ -517,7 +518,7 @@ def _figures(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidat
                                f"{nxt_text}")  # fmt: skip
                 was.append(f"result {outcome_text(o)}")
                 now.append(f"result {outcome_text(want_o)}")
-        levels = computed.get(rnd.number, lg.levels)
+        levels = computed.get(i, lg.levels)
         if rnd.levels is not None and tuple(rnd.levels.levels) != levels:
             new = replace(new, levels=SjLevels(levels, rnd.levels.pos))
             changed.append(f"round {rnd.number}'s levels read "

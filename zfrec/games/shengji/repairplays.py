@@ -246,8 +246,7 @@ def played_by(rnd: SjRound, seat: int) -> int:
 
 def leftover(match: SjMatch, base: SjReport, ri: int, seat: int) -> int:
     """Cards the seat held at play (as the validator rebuilt them) that it never plays."""
-    number = match.rounds[ri].number
-    lg = next((x for x in base.rounds if x.number == number), None)
+    lg = next((x for x in base.rounds if x.index == ri), None)  # its number may repeat
     if lg is None:
         return 0
     held, played = lg.deal[seat], played_by(match.rounds[ri], seat)
@@ -316,7 +315,7 @@ def follows(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate
         return
     ri, ti, mi = at
     rnd = match.rounds[ri]
-    lg = next((x for x in base.rounds if x.number == rnd.number), None)
+    lg = next((x for x in base.rounds if x.index == ri), None)  # its number may repeat
     order = rnd.order()
     if lg is None or order is None or mi == 0:
         return

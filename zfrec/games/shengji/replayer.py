@@ -151,6 +151,7 @@ class _Replay:
         self.ledgers: list[SjRoundLedger] = []
         self.moves = 0
         self.round_no: int | None = None
+        self.round_index = -1  # the round's place in the record (its number may be written twice)
         self.root: Cause | None = None  # the round's first altering error
         self.names = match.players
         # (seat, card id) -> the error at whose play the seat spent the card: a later play of
@@ -275,6 +276,7 @@ class _Replay:
         problems = sorted(match.problems, key=lambda p: p.pos)
         for i, rnd in enumerate(match.rounds):
             self.round_no, self.root, self.spent, self.erred = rnd.number, None, {}, {}
+            self.round_index = i
             end = starts[i + 1] if i + 1 < len(starts) else None
             self.lost = []
             while problems and (end is None or problems[0].pos[0] < end):
@@ -415,6 +417,7 @@ class _Replay:
             rnd.number, lead_dealer, order.text, tuple(at_play), rb.kitty,
             rb.discard,
             not rb.exact, result, tuple(new_levels), tuple(rb.guessed), rb.drawn, won,
+            self.round_index,
         ))  # fmt: skip
         return new_levels, next_dealer, won, d_cause or self.root, level_cause
 

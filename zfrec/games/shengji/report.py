@@ -41,6 +41,9 @@ class SjRoundLedger:
     drawn: tuple[int, ...] = ()
     # the seats that won the match with this round (none in every other round)
     won: tuple[int, ...] = ()
+    # the round's place among the record's rounds (a number may be written twice: SJ508);
+    # -1 for a ledger made of one round alone
+    index: int = -1
 
     def to_json(self, players: Sequence[str]) -> dict[str, Any]:
         """The ledger as `zfrec validate --json` writes it."""

@@ -48,7 +48,17 @@ def render_game_page(view: SjGameView, charts: Sequence[ChartEmbed] = ()) -> str
     def trump_word(trump: str | None) -> str:
         return SUIT_WORDS.get(trump or "", "trump not written")
 
+    def finding_href(d: Diagnostic) -> str:
+        """The finding's round page (by its line where the round's number is written twice),
+        at the step of its play."""
+        loc = d.location
+        links = view.links
+        href = links.href(loc, whole_round=False, unknown=0) if links else None
+        if href is None and loc is not None:  # a view made without the rounds' links
+            href = f"round-{loc.hand}.html" + (f"#step={step_of(d)}" if loc.trick else "")
+        return href or ""
+
     template = environment().get_template("sj_game.html.j2")
     extra: dict[str, Any] = {"level_text": level_text, "trump_word": trump_word,
-                             "step_of": step_of}  # fmt: skip
+                             "step_of": step_of, "finding_href": finding_href}  # fmt: skip
     return template.render(view=view, charts=charts, scripts=(), **extra)

@@ -78,7 +78,8 @@ def _start(match: SjMatch, index: int, report: Any = None) -> RoundState:
     rules = report.rules
     if rules is None:
         raise SolveError("the record's rules cannot be read: see zfrec validate")
-    ledger = next((r for r in reversed(report.rounds) if r.number == rnd.number), None)
+    # the round's own ledger, by its place: its number may be written twice (SJ508)
+    ledger = next((r for r in report.rounds if r.index == index), None)
     order = rnd.order()
     if ledger is None or order is None:
         raise SolveError(
@@ -194,7 +195,7 @@ def record_position(game: Any, at: str | None = None) -> SjPosition:
         found = [i for i, r in enumerate(match.rounds) if r.number == number]
         if not found:
             raise SolveError(f"the record has no round {number}")
-        index = found[-1]
+        index = found[0]  # the first round so numbered, as Zheng Fen's --at takes the first hand
         stop = (1, 1) if trick is None or turn is None else (trick, turn)
         if stop[0] < 1 or stop[1] < 1:
             raise SolveError("tricks and turns count from 1")

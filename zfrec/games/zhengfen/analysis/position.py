@@ -106,12 +106,15 @@ class At:
     """A position named by the user (`zfrec solve --at`): in hand `hand` (as the record numbers
     its hands; None: the last hand), either the replay page's `step` (the position that step
     shows, after its move: step 0 is the deal) or the position before `turn` of `trick` is
-    made (both 1-based, inferred passes counted, as the diagnostics count them)."""
+    made (both 1-based, inferred passes counted, as the diagnostics count them).
+    `occurrence` picks among hands the record writes with the same number: 2 is the second
+    hand numbered `hand`, whose page is `hand-N-2.html` (zfrec.render.pagenames)."""
 
     hand: int | None = None
     step: int | None = None
     trick: int | None = None
     turn: int | None = None
+    occurrence: int = 1
 
 
 def position_at(game: Game, at: At, rules: Ruleset | None = None) -> tuple[RecordPosition, int]:
@@ -126,8 +129,12 @@ def position_at(game: Game, at: At, rules: Ruleset | None = None) -> tuple[Recor
     numbers = [h.number for h in game.hands]
     if at.hand is None:
         index = len(game.hands) - 1
+    elif numbers.count(at.hand) >= at.occurrence:
+        index = [i for i, n in enumerate(numbers) if n == at.hand][at.occurrence - 1]
     elif at.hand in numbers:
-        index = numbers.index(at.hand)
+        raise PositionError(
+            f"the game has {numbers.count(at.hand)} hand(s) numbered {at.hand}, not {at.occurrence}"
+        )
     else:
         have = (
             f"its hands are {_span(numbers)}"

@@ -55,6 +55,7 @@ from zfrec.games.zhengfen.pages.views import (
 from zfrec.record.model import Game
 from zfrec.render.gamefiles import AUDIT_PAGE
 from zfrec.render.html import environment
+from zfrec.render.pagenames import repeat_suffix
 from zfrec.render.views import card_prose
 
 PAGE_SECONDS = 10.0  # a game's solving for its pages, in all (analysed_view's solve_cards)
@@ -75,11 +76,15 @@ class PlacedNote:
     hand_number: int
     step: int | None = None  # the step's index in its hand's replay page
     href: str | None = None  # relative to the game page: hand-N.html#step=K
+    # the hand as its page's heading names it (`Hand 1 (2nd)` for a second hand 1); by default
+    # `Hand N`
+    hand_label: str | None = None
 
     @property
     def at(self) -> str:
         """Where the note is, in words: `Hand 1, trick 5, turn 1`."""
-        return f"Hand {self.hand_number}, trick {self.note.trick}, turn {self.note.turn}"
+        hand = self.hand_label or f"Hand {self.hand_number}"
+        return f"{hand}, trick {self.note.trick}, turn {self.note.turn}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,9 +199,9 @@ def annotate(view: GameView, analysis: GameAnalysis, *, viewer: int | None = Non
             continue
         note = replace(found, text=card_prose(found.text, names))  # 10♠, names isolated
         step.notes.append(StepNote(note.text, note.kind))
-        number = view.hands[i].number
+        hand = view.hands[i]
         href = f"{hrefs[i] if i < len(hrefs) else ''}#step={step.index}"
-        placed.setdefault(i, []).append(PlacedNote(note, number, step.index, href))
+        placed.setdefault(i, []).append(PlacedNote(note, hand.number, step.index, href, hand.label))
     players = analysis.players
     env = environment()
     hand_template = env.get_template("analysis_hand.html.j2")
@@ -206,7 +211,8 @@ def annotate(view: GameView, analysis: GameAnalysis, *, viewer: int | None = Non
             notes=placed.get(i, []),
             finished=ha.finished,
         )
-        hv.sections.append(ExtraSection(f"Analysis of hand {hv.number}", html=Markup(html)))
+        title = f"Analysis of hand {hv.number}{repeat_suffix(hv.occurrence)}"
+        hv.sections.append(ExtraSection(title, html=Markup(html)))
     flow = analysis.points_flow()
     html = env.get_template("analysis_game.html.j2").render(
         players=players,

@@ -13,7 +13,15 @@
 from __future__ import annotations
 
 from zfrec.games.zhengfen.pages.views import GameView
-from zfrec.render.charts import Chart, ChartModel, Series, nice_ticks, render_chart, x_ticks
+from zfrec.render.charts import (
+    Chart,
+    ChartModel,
+    Series,
+    chart_xs,
+    nice_ticks,
+    render_chart,
+    x_ticks,
+)
 from zfrec.render.views import short_name
 
 __all__ = ["game_charts", "points_model", "score_model"]
@@ -23,7 +31,8 @@ def score_model(view: GameView) -> ChartModel:
     """The score race: each player's total after each hand, the target, the winners."""
     players = view.header.players
     summaries = view.summaries
-    xs = (0, *(s.number for s in summaries))
+    at, texts = chart_xs([s.number for s in summaries])
+    xs = (0, *at)
     series = tuple(
         Series(seat, name, short_name(name), (0, *(s.totals[seat] for s in summaries)))
         for seat, name in enumerate(players)
@@ -36,11 +45,12 @@ def score_model(view: GameView) -> ChartModel:
     if view.over and summaries:
         last = summaries[-1]
         for seat in view.winners:
-            winners.append((seat, last.number, last.totals[seat], short_name(players[seat])))
+            winners.append((seat, xs[-1], last.totals[seat], short_name(players[seat])))
     major, minor = x_ticks(xs)
     return ChartModel(
         "scores", "Cumulative scores", "lines", xs, series, ticks[0], max(hi, ticks[-1]),
         ticks, major, minor, "hand", "score", target, tuple(winners),
+        x_texts=("0", *texts) if texts else (),
     )  # fmt: skip
 
 
@@ -48,7 +58,7 @@ def points_model(view: GameView) -> ChartModel:
     """The points each player took in each hand, stacked per hand."""
     players = view.header.players
     summaries = view.summaries
-    xs = tuple(s.number for s in summaries)
+    xs, texts = chart_xs([s.number for s in summaries])
     series = tuple(
         Series(
             seat, name, short_name(name),
@@ -61,7 +71,7 @@ def points_model(view: GameView) -> ChartModel:
     major, minor = x_ticks(xs)
     return ChartModel(
         "points", "Points per hand", "bars", xs, series, 0, max(ticks[-1], highest), ticks,
-        major, minor, "hand", "points in the hand",
+        major, minor, "hand", "points in the hand", x_texts=texts,
     )  # fmt: skip
 
 

@@ -16,6 +16,7 @@ from zfrec.render.gamefiles import (
     RenderedGame,
     chart_files,
     hand_page,
+    repeated_pages,
 )
 
 __all__ = ["render_zhengfen_files"]
@@ -74,8 +75,13 @@ def render_zhengfen_files(
             extra.append(OutputFile(AUDIT_PAGE, render_audit(view, report).encode()))
     if decorate is not None:
         decorate(view)
-    files = [OutputFile(hand_page(h.number), render_hand(h).encode()) for h in view.hands]
+    files = [OutputFile(h.href, render_hand(h).encode()) for h in view.hands]
     embeds, notices = chart_files(game_charts(view) if charts else [], files)
     files.append(OutputFile("index.html", render_game(view, embeds).encode()))
-    meta = GameMeta(view.disputes, view.specials, view.audit_href is not None, tuple(notices))
+    numbers = [h.number for h in view.hands]
+    repeated = repeated_pages(numbers, [h.href for h in view.hands])
+    meta = GameMeta(
+        view.disputes, view.specials, view.audit_href is not None, tuple(notices),
+        repeated=repeated,
+    )  # fmt: skip
     return RenderedGame(files + extra, meta)

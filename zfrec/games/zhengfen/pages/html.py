@@ -43,6 +43,7 @@ from zfrec.games.zhengfen.pages.views import (
 )
 from zfrec.record.model import Game, Move
 from zfrec.render.html import environment
+from zfrec.render.pagenames import replay_pages
 from zfrec.render.views import ChartEmbed, isolate, place_word, rank_prose
 from zfrec.replay import GameEnd, HandEnd, HandStart, MoveStep, ReplayState, ReplayVisitor, walk
 
@@ -82,6 +83,10 @@ def build_game_view(
     visitors: Iterable[object] = (),
 ) -> GameView:
     """Every hand's replay and the game's summary, from one pass over the replay stream.
+
+    `hand_href` names the page of a hand by its number; a number the record writes again gets
+    a page of its own (`zfrec.render.pagenames.replay_pages`: `hand-1-2.html` for the second
+    hand numbered 1), and every link of the views (`HandView.href`) follows it.
 
     `visitors` (zfrec.replay.ReplayVisitor) are fed by the same pass, after the page's own,
     so an analysis of the game costs no second replay
@@ -139,8 +144,17 @@ class _Builder(ReplayVisitor):
     _out: tuple[int, ...] = (-1,)
     _places: tuple[int | None, ...] = ()
 
+    pages: list[str] = field(default_factory=list)  # each hand's page, by its index
+
     def __post_init__(self) -> None:
         self.header = header_of(self.record, self.rules)
+        self.pages = replay_pages([h.number for h in self.record.hands], self.hand_href)
+
+    def page(self, hand: HandView) -> str:
+        """The hand's page (a number written twice gets two)."""
+        if hand.index < len(self.pages):
+            return self.pages[hand.index]
+        return self.hand_href(hand.number)
 
     def diags(self, diagnostics: tuple[Diagnostic, ...]) -> list[DiagnosticView]:
         """The diagnostics as pages show them, the players' names isolated in their text."""
@@ -163,9 +177,11 @@ class _Builder(ReplayVisitor):
 
     def finish(self, end: GameEnd) -> GameView:
         for i, hv in enumerate(self.hands):
-            hv.prev_href = self.hand_href(self.hands[i - 1].number) if i else None
+            hv.prev_href = self.page(self.hands[i - 1]) if i else None
+            hv.prev_label = self.hands[i - 1].label if i else None
             last = i + 1 == len(self.hands)
-            hv.next_href = None if last else self.hand_href(self.hands[i + 1].number)
+            hv.next_href = None if last else self.page(self.hands[i + 1])
+            hv.next_label = None if last else self.hands[i + 1].label
         view = GameView(
             self.header, self.hands, self.summaries, end.scores, end.winners, end.over,
             self.findings,
@@ -241,7 +257,7 @@ class _Builder(ReplayVisitor):
         assert self.view is not None
         self.view.steps.append(step)
         if step.diagnostics:
-            href = f"{self.hand_href(self.view.number)}#step={step.index}"
+            href = f"{self.view.href}#step={step.index}"
             self.findings.extend(Finding(d, href) for d in step.diagnostics)
         return step
 
@@ -253,6 +269,8 @@ class _Builder(ReplayVisitor):
             self.header, event.number, event.hand_index, self.viewer, event.reconstructed,
             event.shuffler, event.leader,
         )  # fmt: skip
+        self.view.href = self.page(self.view)
+        self.view.occurrence = sum(h.number == event.number for h in self.hands) + 1
         self.hands.append(self.view)
         self.log, self.top, self.trick_over, self.last_trick_comments = [], None, False, 0
         self.totals_before = tuple(state.game.scores)
@@ -399,7 +417,7 @@ class _Builder(ReplayVisitor):
         self.summaries.append(
             HandSummary(
                 number=hv.number,
-                href=self.hand_href(hv.number),
+                href=hv.href,
                 finished=r is not None,
                 first=None if r is None else r.first,
                 last=None if r is None else r.last,
@@ -408,6 +426,7 @@ class _Builder(ReplayVisitor):
                 totals=event.totals,
                 errors=errors,
                 warnings=warnings,
+                occurrence=hv.occurrence,
             )
         )
 
@@ -418,7 +437,7 @@ class _Builder(ReplayVisitor):
             self.findings.extend(Finding(d, None) for d in diags)
             return
         last.diagnostics.extend(diags)
-        href = f"{self.hand_href(self.hands[-1].number)}#step={last.index}"
+        href = f"{self.hands[-1].href}#step={last.index}"
         self.findings.extend(Finding(d, href) for d in diags)
         if event.over and event.winners:
             names = " and ".join(self.name(s) for s in event.winners)

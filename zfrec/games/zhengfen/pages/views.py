@@ -30,6 +30,7 @@ from zfrec.games.zhengfen.engine.cards import (
     ids,
 )
 from zfrec.jsonview import dump, hidden, written_with
+from zfrec.render.pagenames import repeat_suffix
 from zfrec.render.views import isolate_names
 
 COUNTERS = 0xF << 8 | 0xF << 28 | 0xF << 40  # every 5, Ten and King
@@ -323,6 +324,11 @@ class HandView:
     prev_href: str | None = None
     next_href: str | None = None
     viewer_href: str | None = None  # the single-file viewer, to share this hand as one link
+    # the hand's own page (zfrec.render.pagenames), and the neighbours' labels for the links
+    href: str = ""
+    prev_label: str | None = None
+    next_label: str | None = None
+    occurrence: int = 1  # 2: the second hand the record numbers so
     sections: list[ExtraSection] = field(default_factory=list)  # hook for the analyser
     # The index in `steps` of each replay MoveStep of the hand, in replay order: how a note
     # made at a step (`MoveNote.step`) finds the step of the page that shows it.
@@ -330,7 +336,12 @@ class HandView:
 
     @property
     def title(self) -> str:
-        return f"Hand {self.number} · {self.header.title}"
+        return f"{self.label} · {self.header.title}"
+
+    @property
+    def label(self) -> str:
+        """`Hand 3`; the second hand written as hand 3: `Hand 3 (2nd)`."""
+        return f"Hand {self.number}{repeat_suffix(self.occurrence)}"
 
     def data(self) -> dict[str, Any]:
         """What the page's script needs, JSON-ready (the viewer page takes the same).
@@ -388,6 +399,12 @@ class HandSummary:
     totals: tuple[int, ...]
     errors: int
     warnings: int
+    occurrence: int = 1  # 2: the second hand the record numbers so
+
+    @property
+    def label(self) -> str:
+        """`Hand 3`, or `Hand 3 (2nd)` for the second hand written as hand 3."""
+        return f"Hand {self.number}{repeat_suffix(self.occurrence)}"
 
 
 @dataclass(frozen=True, slots=True)

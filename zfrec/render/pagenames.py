@@ -1,0 +1,120 @@
+"""The names of the replay pages, one per hand (Sheng ji: per round), for every page that links
+to them: the game page, the replays' previous and next, the analysis and audit pages, the
+findings' links, the site and the store's artifacts.
+
+A hand is named by its number, `hand-3.html`, as long as the record writes that number once, so
+published addresses stay as they were. A number written again (a merged log, an excerpt: ZF406,
+SJ508) still gets a page of its own: the second hand numbered 3 is `hand-3-2.html`, the third
+`hand-3-3.html`, in record order. No name reads as another: `hand-N.html` holds one `-`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+REPLAY_PAGE = re.compile(r"([a-z]+)-(\d+)(?:-(\d+))?\.html")
+
+
+def hand_page(number: int) -> str:
+    """A Zheng Fen hand's page, the first (or only) hand written with that number."""
+    return f"hand-{number}.html"
+
+
+def nth_page(href: str, occurrence: int) -> str:
+    """The page of the `occurrence`-th hand (round) of a number, from the first one's `href`:
+    `-K` before the page's extension (or before its query or fragment, where it has none).
+
+    >>> nth_page("hand-3.html", 1), nth_page("hand-3.html", 2), nth_page("round-1.html#step=4", 3)
+    ('hand-3.html', 'hand-3-2.html', 'round-1-3.html#step=4')
+    >>> nth_page("3?seat=2", 2)
+    '3-2?seat=2'
+    """
+    if occurrence <= 1:
+        return href
+    cut = min((i for i in (href.find("?"), href.find("#")) if i >= 0), default=len(href))
+    path, rest = href[:cut], href[cut:]
+    slash = path.rfind("/")
+    dot = path.rfind(".")
+    if dot <= slash:
+        dot = len(path)
+    return f"{path[:dot]}-{occurrence}{path[dot:]}{rest}"
+
+
+def replay_pages(numbers: Sequence[int], page: Callable[[int], str]) -> list[str]:
+    """Each hand's (round's) page, in record order, from the hands' numbers and `page`, the
+    page of a number written once (`hand_page`): a number written again gets `nth_page`.
+
+    >>> replay_pages([1, 2, 3], hand_page)
+    ['hand-1.html', 'hand-2.html', 'hand-3.html']
+    >>> replay_pages([1, 1, 2, 1], hand_page)
+    ['hand-1.html', 'hand-1-2.html', 'hand-2.html', 'hand-1-3.html']
+    """
+    return [nth_page(page(n), k) for n, k in zip(numbers, occurrences(numbers), strict=True)]
+
+
+def repeated_pages(numbers: Sequence[int], names: Sequence[str]) -> dict[int, tuple[str, ...]]:
+    """The numbers written more than once, each with its pages in record order.
+
+    >>> repeated_pages([1, 1, 2], replay_pages([1, 1, 2], hand_page))
+    {1: ('hand-1.html', 'hand-1-2.html')}
+    """
+    pages: dict[int, list[str]] = {}
+    for number, name in zip(numbers, names, strict=True):
+        pages.setdefault(number, []).append(name)
+    return {n: tuple(p) for n, p in pages.items() if len(p) > 1}
+
+
+def repeats_line(unit: str, repeats: dict[int, tuple[str, ...]] | dict[str, list[str]]) -> str:
+    """What `render` says of the numbers written more than once, in one line.
+
+    >>> repeats_line("hand", {1: ("hand-1.html", "hand-1-2.html")})
+    'hand number 1 is written 2 times: its pages are hand-1.html and hand-1-2.html'
+    """
+    parts = []
+    for number, pages in repeats.items():
+        names = ", ".join(pages[:-1]) + f" and {pages[-1]}"
+        parts.append(f"{unit} number {number} is written {len(pages)} times: its pages are {names}")
+    return "; ".join(parts)
+
+
+def parse_replay_page(path: str) -> tuple[str, int, int] | None:
+    """A replay page's unit, number and occurrence (1: the first hand of that number), or
+    None for any other file.
+
+    >>> parse_replay_page("hand-3.html"), parse_replay_page("round-1-2.html")
+    (('hand', 3, 1), ('round', 1, 2))
+    >>> parse_replay_page("index.html") is None, parse_replay_page("games/1/hand-1.html") is None
+    (True, True)
+    """
+    m = REPLAY_PAGE.fullmatch(path)
+    if m is None:
+        return None
+    return m.group(1), int(m.group(2)), int(m.group(3) or 1)
+
+
+def repeat_suffix(occurrence: int) -> str:
+    """What a hand's (round's) heading adds when its number was written before: the second
+    hand 1 is `Hand 1 (2nd)`; the first, or only, one has nothing.
+
+    >>> repeat_suffix(1), repeat_suffix(2), repeat_suffix(3), repeat_suffix(11)
+    ('', ' (2nd)', ' (3rd)', ' (11th)')
+    """
+    if occurrence <= 1:
+        return ""
+    last = occurrence % 10 if occurrence % 100 not in (11, 12, 13) else 0
+    return f" ({occurrence}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(last, 'th') })"
+
+
+def occurrences(numbers: Sequence[int]) -> list[int]:
+    """Each number's occurrence so far, in record order: 1 for the first hand of a number.
+
+    >>> occurrences([1, 1, 2, 1])
+    [1, 2, 1, 3]
+    """
+    seen: dict[int, int] = {}
+    out = []
+    for number in numbers:
+        seen[number] = seen.get(number, 0) + 1
+        out.append(seen[number])
+    return out
