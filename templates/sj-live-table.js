@@ -1,9 +1,11 @@
 /* zfrec live: a Sheng ji table's page. The server judges every entry (the Sheng ji validator);
    this script shows the state the server sends (the seats around the felt, the trick with its
    units, who is winning it, the opponents' points, the round's end) and sends the entries:
-   rounds, bids, the exchange, plays (tapped or typed, a throw's block), undo. Each entry
-   carries the table version it was made against (409 stale otherwise). User text is only ever
-   set with textContent. */
+   rounds, bids, the exchange, plays (tapped or typed, a throw's block), undo. Each entry goes
+   through the outbox shared with Zheng Fen's page (outbox.js): kept on the phone until the
+   server has answered it, through a reload and a dropped connection, with the table version it
+   was made against (409 stale otherwise) and its request id. User text is only ever set with
+   textContent. */
 (function () {
   "use strict";
 
@@ -18,7 +20,6 @@
   var TRUMPS = [["", "from the bids"], ["s", "\u2660 spades"], ["h", "\u2665 hearts"],
     ["d", "\u2666 diamonds"], ["c", "\u2663 clubs"], ["nt", "no-trump"]];
   var ui = { seat: null, picked: [], text: "", touched: false, more: null, unfolded: null };
-  var busy = false;  // an entry is on its way: a second tap must not send it again
 
   function name(seat) { return state.players[seat - 1]; }
   /* A name on the felt: one line, cut with an ellipsis (a name may have 60 characters). */
@@ -46,27 +47,32 @@
      back to the table before it. */
   function shown(st) { if (st.version >= state.version) state = st; }
 
-  function setBusy(on) {
-    busy = on;
-    Array.prototype.forEach.call(document.querySelectorAll("#entry button"), function (b) { b.disabled = on; });
-  }
+  // the outbox (outbox.js, as on Zheng Fen's page) ---------------------------------------------
+  // Every entry goes into the outbox with the table version it was made against and its
+  // request id, kept on the phone until the server has answered it (a reload keeps it), and
+  // is sent in order. A failed connection or an answer 5xx (the store read-only, locked, full)
+  // leaves it there and it goes again by itself; sent again, the server knows it by its request
+  // id and answers it as taken where it was (`repeated`). Nothing is guessed from the table's
+  // entries: another phone's entry is never taken for this one.
+  var outbox = new Z.Outbox(id, token, {
+    state: function () { return state; },
+    inAlready: function (item, st) { return twin(item.path, item.body, st); },
+    taken: taken,
+    refused: refused,
+    trouble: function (item, res) {
+      message("error", res.data.code || String(res.status), res.data.message +
+        ". The entry is kept, and sent again every few seconds.");
+    }
+  });
 
-  // An entry whose answer was lost (sent, but no answer came, or answered 503): sent again as
-  // it was, with the version it was made against and its request id, so the server either
-  // takes it once or, having taken it already, answers it as taken (`repeated`). Nothing is
-  // guessed from the table's entries: another phone's entry is never taken for this one.
-  var lost = null;
-
-  /* An entry as the page names it: the seat and its cards, or the undo or round start. */
-  function what(made) {
-    var p = made.plain;
-    if (made.path === "/undo") return "the undo";
-    if (made.path === "/hands") return "the round start";
-    return name(p.seat) + ": " + (p.play || p.bid || p.discard || p.calls || "");
-  }
-
-  function requestId() {
-    return Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 12);
+  /* An entry as the page and its outbox name it: the seat and its cards, or the undo or the
+     round start. */
+  function label(path, body) {
+    if (path === "/undo") return "undo";
+    if (path === "/hands") return "start round " + ((state.next && state.next.round) || 1);
+    var what = body.play !== undefined ? body.play : body.bid !== undefined ? "bids " + body.bid :
+      body.discard !== undefined ? "discards " + body.discard : "calls " + body.calls;
+    return name(body.seat) + ": " + what + (body.blocked_by ? ", blocked by " + name(body.blocked_by) : "");
   }
 
   /* Why a change was not made, for a 409 stale: the table changed before it reached it. */
@@ -79,85 +85,50 @@
       "or undid). Look at the table: the cards are kept, send them again if they still stand."
   };
 
-  function send(path, body, done) {
-    if (busy) return;
-    setBusy(true);
-    var key = path + JSON.stringify(body);
-    var again = !!lost && lost.key === key;
-    if (lost && lost.offline && !again) {
-      // An entry made without a connection goes first: another one sent in its place would be
-      // judged without it, and it would never go. This one stays in the box, to tap again.
-      setBusy(false);
-      var first = lost;
-      sendLost(function () {
-        message("ok", "", what(first) + " went first: it had not gone (no connection). Tap again to send this one.");
-      });
-      return;
-    }
-    var made = again ? lost : { key: key, version: state.version, request: requestId(),
-      path: path, plain: JSON.parse(JSON.stringify(body)), done: done };
-    body.version = made.version;
-    body.request_id = made.request;
-    Z.api("POST", "/api/tables/" + id + path, body, token).then(function (res) {
-      setBusy(false);
-      lost = null;
-      var fresh = res.status === 409 && res.data.state ? res.data.state : null;
-      if (res.ok) {
-        shown(res.data);
-        // Taken before (its first answer was lost): the server answers it as it was.
-        if (res.data.repeated && path === "/undo") {
-          message("ok", "", "Undone: the undo was done before its answer was lost. Tap Undo again only to undo one more entry.");
-        } else {
-          message("", "", "");
-        }
-        if (done) done();
-        render();
-      } else if (res.status >= 500) {
-        // The server in trouble (503: the store read-only, locked, full): the entry may have
-        // gone in all the same (its answer lost behind it), so tapped again it is sent as
-        // before, and the server knows it by its request id.
-        lost = made;
-        made.offline = false;  // the server answered: tapped again, not at the connection's return
-        message("error", res.data.code || String(res.status), (res.data.message || "the server failed") +
-          ". Not entered, or its answer was lost: tap again to send it.");
-      } else if (fresh && res.data.code === "stale" && twin(path, body, fresh)) {
-        // Another phone entered this very entry first: it is in once, as both phones meant.
-        shown(fresh);
-        message("ok", "", name(body.seat) + ": " + (body.play || body.bid || body.discard) +
-          " was entered already, by another phone.");
-        if (done) done();
-        render();
-      } else {
-        var text = res.data.code === "stale" && STALE[path] ? STALE[path] : res.data.message || "refused";
-        message("error", res.data.code || String(res.status), text);
-        if (fresh) { shown(fresh); render(); }
-      }
-    }, function () {
-      setBusy(false);
-      lost = made;
-      made.offline = true;
-      message("error", "", "not sent, or its answer was lost: no connection. It is sent again when " +
-        "the connection is back, or tap again to send it.");
-    });
+  /* Queue an entry; the box is free for the next one at once (the outbox shows this one until
+     it is in, and a refusal puts it back). */
+  function send(path, body) {
+    outbox.queue(path, body, label(path, body));
+    if (path === "/moves") clearBox();
+    render();
   }
 
-  // The connection is back: an entry it failed is sent again by itself, as it was made (its
-  // request id tells the server whether it was in already), so none is left behind unseen.
-  // What was typed since stays: the box is cleared only where it still holds this entry.
-  window.addEventListener("online", function () {
-    if (!lost || !lost.offline || busy) return;
-    sendLost();
-  });
+  function clearBox() {
+    ui.picked = []; ui.text = ""; ui.touched = false;
+    if ($("sj-cards")) $("sj-cards").value = "";
+  }
 
-  /* The entry whose answer was lost to the connection, sent again as it was made; `then`
-     after it is in. */
-  function sendLost(then) {
-    var made = lost, p = made.plain;
-    var text = p.play || p.bid || p.discard || p.calls || "";
-    send(made.path, JSON.parse(JSON.stringify(p)), function () {
-      if (made.done && typed() === text) made.done();
-      if (then) then();
-    });
+  /* In: answered as taken (`repeated`: taken before, its first answer lost), or another
+     phone's same entry is the table's one change since. */
+  function taken(item, res) {
+    shown(res.ok ? res.data : res.data.state);
+    if (!res.ok) {
+      message("ok", "", item.label + " was entered already, by another phone.");
+    } else if (res.data.repeated && item.path === "/undo") {
+      message("ok", "", "Undone: the undo was done before its answer was lost. Tap Undo again only to undo one more entry.");
+    } else {
+      message("", "", "");
+    }
+    if (item.path === "/undo") ui.touched = false;
+    render();
+  }
+
+  /* Refused (it and the entries made after it have left the outbox): the server's word, and
+     a refused move back in the box. */
+  function refused(item, res, dropped) {
+    var d = res.data || {};
+    if (d.code === "stale" && d.state) shown(d.state);
+    if (item.path === "/moves") {
+      var b = item.body;
+      ui.seat = b.seat; ui.touched = true; ui.picked = [];
+      ui.text = b.play || b.bid || b.discard || b.calls || "";
+      if ($("sj-cards")) $("sj-cards").value = ui.text;
+    }
+    var text = d.code === "stale" && STALE[item.path] ? STALE[item.path] : d.message || "the server answered " + res.status;
+    if (res.status === 401 || res.status === 403) text += ". Open the table's join link on this phone to enter moves.";
+    if (dropped.length > 1) text += " Also not sent: " + dropped.slice(1).map(function (it) { return it.label; }).join("; ") + ".";
+    message("error", d.code || String(res.status), text);
+    render();
   }
 
   /* Whether the table's one change since this entry was made is this same entry, made by
@@ -340,7 +311,10 @@
       deals.appendChild(field((i + 1) + " " + p, el("input", { type: "text", cls: "notation", id: "sj-deal-" + (i + 1), placeholder: "3s 3s 4h ... or ?25" })));
     });
     form.appendChild(deals);
-    form.appendChild(button("Start the round", "primary", function () {
+    // a round start waiting in the outbox is one round start: a second tap makes none
+    var starting = outbox.has("/hands");
+    form.appendChild(button(starting ? "The round's start is waiting to be sent" : "Start the round", "primary", function () {
+      if (outbox.has("/hands")) return;
       var body = { trump: trump.value || null, deals: {} };
       if (!next.dealer && dealer.value) body.dealer = +dealer.value;
       state.players.forEach(function (p, i) {
@@ -350,6 +324,7 @@
       if (!Object.keys(body.deals).length) delete body.deals;
       send("/hands", body);
     }));
+    form.lastChild.disabled = starting;
     box.appendChild(form);
   }
 
@@ -419,27 +394,31 @@
     block.appendChild(field("Shows", el("input", { type: "text", cls: "notation", id: "sj-shows", placeholder: "Ad" })));
     form.appendChild(block);
     var buttons = el("div", { cls: "row" });
-    var cleared = function () { ui.picked = []; ui.text = ""; ui.touched = false; $("sj-cards").value = ""; };
+    // an empty box is no play, bid or exchange (Sheng ji has no pass): said here, not sent
+    function filled() {
+      if (typed().replace(/,/g, " ").trim()) return true;
+      message("error", "", "Tap the cards played, or type them.");
+      return false;
+    }
     buttons.appendChild(button("Play", "primary", function () {
-      // an empty box is no play (Sheng ji has no pass): said here, not sent
-      if (!typed().replace(/,/g, " ").trim()) { message("error", "", "Tap the cards played, or type them."); return; }
+      if (!filled()) return;
       var body = { seat: ui.seat, play: typed() };
       if (block.open && $("sj-shows").value.trim()) {
         body.blocked_by = +$("sj-blocker").value;
         body.shows = $("sj-shows").value.trim();
       }
-      send("/moves", body, cleared);
+      send("/moves", body);
     }));
     if (phase === "bids" || phase === "exchange") {
-      buttons.appendChild(button("Bid", "", function () { send("/moves", { seat: ui.seat, bid: typed() }, cleared); }));
-      buttons.appendChild(button("Discard (dealer)", "", function () { send("/moves", { seat: ui.seat, discard: typed() }, cleared); }));
+      buttons.appendChild(button("Bid", "", function () { if (filled()) send("/moves", { seat: ui.seat, bid: typed() }); }));
+      buttons.appendChild(button("Discard (dealer)", "", function () { if (filled()) send("/moves", { seat: ui.seat, discard: typed() }); }));
     }
     // the dealer calls before the first play, after the discard too (the server takes them so)
     var played = state.moves.some(function (m) { return m.round === state.round && m.play; });
     if (state.rules === "zhaopengyou" && !played) {
-      buttons.appendChild(button("Calls (dealer)", "", function () { send("/moves", { seat: ui.seat, calls: typed() }, cleared); }));
+      buttons.appendChild(button("Calls (dealer)", "", function () { if (filled()) send("/moves", { seat: ui.seat, calls: typed() }); }));
     }
-    buttons.appendChild(button("Clear", "small", function () { cleared(); render(); }));
+    buttons.appendChild(button("Clear", "small", function () { clearBox(); render(); }));
     form.appendChild(buttons);
     offerChips(form);
     box.appendChild(form);
@@ -530,7 +509,7 @@
     // nothing to undo on a table without entries: no Undo to tap
     if (state.entries) {
       box.appendChild(el("div", { cls: "row" }, [
-        button("Undo", "danger small", function () { send("/undo", {}, function () { ui.touched = false; }); })
+        button("Undo", "danger small", function () { send("/undo", {}); })
       ]));
     }
   }
@@ -546,6 +525,9 @@
   }
 
   render();
+  outbox.render();
+  outbox.pump();
   if (token) Z.invite($("invite"), id, token);  // the join link for the other phones
-  Z.follow(id, function (v) { if (v !== state.version) refresh(); });
+  // An event from the table: the server is there, so what waits for a retry goes now.
+  Z.follow(id, function (v) { outbox.now(); if (v !== state.version) refresh(); });
 })();
