@@ -19,7 +19,8 @@
   var state = JSON.parse($("zf-state").textContent);
   var TRUMPS = [["", "from the bids"], ["s", "\u2660 spades"], ["h", "\u2665 hearts"],
     ["d", "\u2666 diamonds"], ["c", "\u2663 clubs"], ["nt", "no-trump"]];
-  var ui = { seat: null, picked: [], text: "", touched: false, more: null, unfolded: null };
+  var ui = { seat: null, picked: [], text: "", touched: false, more: null, unfolded: null,
+    waiting: { bySeat: {}, next: null } };
 
   function name(seat) { return state.players[seat - 1]; }
   /* A name on the felt: one line, cut with an ellipsis (a name may have 60 characters). */
@@ -124,7 +125,10 @@
       ui.text = b.play || b.bid || b.discard || b.calls || "";
       if ($("sj-cards")) $("sj-cards").value = ui.text;
     }
-    var text = d.code === "stale" && STALE[item.path] ? STALE[item.path] : d.message || "the server answered " + res.status;
+    var text = d.code === "stale" && STALE[item.path] ? STALE[item.path] :
+      // the entry named: its answer may come long after it was made (a reload, a connection back)
+      item.label + ", not " + (item.path === "/undo" ? "done" : item.path === "/hands" ? "started" : "entered") + ": " +
+      (d.message || "the server answered " + res.status);
     if (res.status === 401 || res.status === 403) text += ". Open the table's join link on this phone to enter moves.";
     if (dropped.length > 1) text += " Also not sent: " + dropped.slice(1).map(function (it) { return it.label; }).join("; ") + ".";
     message("error", d.code || String(res.status), text);
@@ -156,20 +160,46 @@
 
   // the felt -------------------------------------------------------------------------------
 
+  /* The plays waiting in this phone's outbox, as the felt shows them (outlined, "waiting"): per
+     seat its last one; and the seat to play after them, where they leave the trick open (Sheng
+     ji has no pass: each seat in turn). A full trick's winner leads, which only the server
+     knows; after an undo or a round start nothing is guessed. */
+  function waitingPlays() {
+    var out = { bySeat: {}, next: state.turn }, n = state.players.length, inTrick = state.trick_moves.length;
+    outbox.waiting().forEach(function (it) {
+      if (it.path !== "/moves") { out.next = null; return; }
+      if (!it.body.play) return;
+      out.bySeat[it.body.seat] = cardsText(it.body.play);
+      inTrick += 1;
+      out.next = inTrick % n ? it.body.seat % n + 1 : null;
+    });
+    return out;
+  }
+
+  /* A typed play's cards as the notation writes them (`10h` Th, glued `3s3s` 3s 3s). */
+  function cardsText(text) {
+    var ids = cardsIn(text);
+    return ids.indexOf(-1) >= 0 ? text : ids.map(Z.cardName).join(" ");
+  }
+
   function seatCell(seat, area) {
+    var pending = ui.waiting.bySeat[seat];
     var played = null;
     // between tricks (and at the round's end) the last trick stays in view, dimmed
     var last = !state.trick_moves.length && state.last_trick ? state.last_trick : null;
     (last || state.trick_moves).forEach(function (m) { if (m.seat === seat) played = m; });
     var decl = state.declarers.indexOf(seat) >= 0;
-    var cls = "sjseat" + (state.turn === seat ? " turn" : "") + (state.winning === seat ? " win" : "");
+    var turn = Object.keys(ui.waiting.bySeat).length ? ui.waiting.next : state.turn;
+    var cls = "sjseat" + (turn === seat ? " turn" : "") + (state.winning === seat ? " win" : "");
     var hand = state.hands[seat - 1];
     return el("div", { cls: cls + (area ? " a-" + area : ""), "data-seat": String(seat) }, [
       el("div", { cls: "name", text: seat + " " + name(seat) }),
       el("div", { cls: "team", text: (state.dealer === seat ? "dealer \u00b7 " : "") +
         (state.round ? (decl ? "declarer" : "opponent") + " \u00b7 " : "") + "level " + state.levels[seat - 1] +
         (state.cards_left[seat - 1] !== null ? " \u00b7 " + plural(state.cards_left[seat - 1], "card") : "") }),
-      el("div", { cls: "played" + (last ? " last" : "") }, [played ? cardRow(last && played.forced ? played.forced : played.play) : null]),
+      pending ? el("div", { cls: "played waiting", title: "waiting to be sent from this phone" },
+        [cardRow(pending), el("span", { cls: "tag", text: "waiting" })]) :
+        el("div", { cls: "played" + (last ? " last" : "") }, [played ? cardRow(last && played.forced ? played.forced : played.play) : null]),
       hand && viewer === seat && hand.cards ? el("div", { cls: "small" }, [cardRow(hand.cards)]) : null
     ]);
   }
@@ -197,9 +227,12 @@
     var ring = el("div", { cls: "sjring" + (n === 4 ? "" : " many") });
     var center = el("div", { cls: "sjcenter" });
     var lead = state.trick_moves[0];
+    var plays = Object.keys(ui.waiting.bySeat).length > 0;  // this phone's plays waiting
     center.appendChild(el("div", { cls: "pts", text: "Opponents " + state.points }));
     if (state.phase === "bids") center.appendChild(el("div", { text: "Bids, in the order made" }));
     else if (state.phase === "exchange") center.appendChild(el("div", { text: "Bids, then the dealer's exchange" }));
+    else if (plays && ui.waiting.next) center.appendChild(el("div", {}, [nameEl(ui.waiting.next), " to play next"]));
+    else if (plays) center.appendChild(el("div", { text: "The trick's winner leads next" }));
     else if (state.turn) center.appendChild(el("div", {}, [nameEl(state.turn), " to play" + (state.trick ? " \u00b7 trick " + state.trick : "")]));
     // a throw that was blocked: the lead on the felt is the part it was held to
     var led = state.trick_moves.length ? state.moves[state.moves.length - state.trick_moves.length] : null;
@@ -378,7 +411,8 @@
   }
 
   function playForm(box) {
-    if (!ui.touched || ui.seat === null) ui.seat = state.turn || state.dealer || 1;
+    // the seat to play next, the plays waiting in the outbox counted
+    if (!ui.touched || ui.seat === null) ui.seat = ui.waiting.next || state.turn || state.dealer || 1;
     var form = el("div", { cls: "sjform" });
     var phase = state.phase;
     form.appendChild(el("h2", { text: phase === "bids" || phase === "exchange" ? "Bids, the exchange, or the first play" : "Play" }));
@@ -518,6 +552,7 @@
     ui.text = $("sj-cards") ? $("sj-cards").value : ui.text;
     document.body.setAttribute("data-version", String(state.version));
     document.body.setAttribute("data-status", state.status);
+    ui.waiting = waitingPlays();
     renderFelt();
     renderEnd();
     renderEntry();

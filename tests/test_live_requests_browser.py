@@ -434,6 +434,7 @@ def test_sheng_ji_entries_not_sent_go_in_order(browser: Any, tmp_path: Path) -> 
         a.context.set_offline(True)
         enter("1", "Ah")
         a.wait_for_selector('#outbox .out[data-status="retrying"]')
+        assert a.locator("#sj-seat").input_value() == "2"  # the seat after the play waiting
         enter("2", "3h")
         a.wait_for_selector('#outbox .out[data-status="waiting"]')
         assert a.locator("#outbox").inner_text().index("Ah") < a.locator(

@@ -79,6 +79,10 @@ def test_a_play_entered_with_the_server_stopped_survives_a_reload(
             assert "Ann: Ah" in a.page.locator("#outbox").inner_text()
             assert a.page.locator("#sj-cards").input_value() == ""
             a.at(2)
+            # the felt shows the play as waiting, and the seat picked is the next one's
+            waiting = a.page.locator('#felt .sjseat[data-seat="1"] .played.waiting')
+            assert "A\u2665" in waiting.inner_text() and "waiting" in waiting.inner_text()
+            assert a.page.locator("#sj-seat").input_value() == "2"
             shot(a.page, f"1-waiting-{viewport['width']}")
             a.page.unroute("**/moves")
             a.at(3)
@@ -160,6 +164,7 @@ def test_an_entry_the_server_refuses_leaves_the_outbox(browser: Any, tmp_path: P
         assert plays(client, url) == [None, "Ah"]
         assert a.page.locator("#sj-cards").input_value() == "Kh"  # back in the box
         assert a.page.locator("#sj-seat").input_value() == "1"
+        assert "Ann: Kh, not entered" in a.page.locator("#msg").inner_text()  # named: it came late
         shot(a.page, "4-refused")
         a.page.reload()
         a.at(3)
