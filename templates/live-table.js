@@ -77,8 +77,8 @@
     var d = res.data || {};
     if (d.code === "stale" && d.state) show(d.state);
     restore(item);
-    var extra = dropped.length > 1 ? el("div", { cls: "small", text: "Also not sent: " +
-      dropped.slice(1).map(function (it) { return it.label; }).join("; ") }) : null;
+    // the entries made after it are named, and their moves can be queued again with one tap
+    var extra = outbox.droppedNote(dropped);
     if (d.code === "stale") {
       message("error", "stale", staleText(item), extra);
     } else {
@@ -168,7 +168,7 @@
     } else if (d.inferred && d.inferred.length) {
       var undo = el("button", { type: "button", cls: "btn small", id: "undo-inferred", text: "Not so: undo",
         onclick: function () {
-          queue("/undo", {}, "undo", null);
+          if (!outbox.queue("/undo", {}, "undo", null)) return;  // an undo waits already
           ui.pending = item.body.play; ui.seat = item.body.seat; ui.touched = true;
         } });
       message("ok", null, names(d.inferred) + " passed (inferred from " + name(item.body.seat) +

@@ -8,7 +8,8 @@
    to RETRY_MAX_MS), at once when the phone is back online or the table's events come again (the
    server is back), and when the page is loaded again. Sent again, the server knows it by its
    request id (`repeated`): none is made twice. An entry the server refuses leaves the outbox,
-   with the ones made after it (they depended on it): never sent again.
+   with the ones made after it (they depended on it): never sent again as they were; the page
+   names them, and again() queues their moves anew, against the table as it is then.
 
    The page gives the hooks: state() (the table shown), inAlready(item, state) (a 409 stale whose
    table's one change is this very entry: it is in), taken(item, res), refused(item, res,
@@ -29,6 +30,7 @@
     this.token = token;
     this.hooks = hooks;
     this.items = this.load();
+    this.held = this.loadHeld();  // moves dropped after a refused one, to enter again
     this.busy = false;
     this.timer = null;
     this.madeAt = {};  // the version each entry sent made
@@ -55,6 +57,9 @@
      before it are in (each accepted change adds one), or against `version` where given (a move
      asked about first is made against the table as it was then). */
   Outbox.prototype.queue = function (path, body, label, extra, version) {
+    // An undo waiting is the undo a second tap meant (a double tap on Undo, or Undo tapped
+    // again before the first is answered): one undo, not two. Once it is in, Undo undoes more.
+    if (path === "/undo" && this.has("/undo")) return false;
     var state = this.hooks.state();
     // Made against the table shown, with the entries ahead of it in: their count is settled
     // when it is sent (one ahead that was in already, its answer lost, is in what is shown).
@@ -73,6 +78,55 @@
     this.save();
     this.render();
     this.pump();
+    return true;
+  };
+
+  /* The moves (plays, bids, ...) that left the outbox after a refused one, kept (`held`,
+     shown under the outbox as not sent) until the player queues them again with one tap (as
+     they were made: seat and cards, nothing retyped; now against the table as it is, with the
+     entries ahead of them, under new request ids) or lets them go. An undo, a mark, a
+     correction or a start is not kept: what it meant depends on the table. */
+  Outbox.prototype.again = function () {
+    var self = this, held = this.held;
+    this.held = [];
+    this.saveHeld();
+    held.forEach(function (it) {
+      var body = JSON.parse(JSON.stringify(it.body));
+      delete body.version;
+      delete body.request_id;
+      self.queue(it.path, body, it.label, null);
+    });
+    this.render();
+    if (this.hooks.again) this.hooks.again();
+  };
+
+  Outbox.prototype.forget = function () {
+    this.held = [];
+    this.saveHeld();
+    this.render();
+  };
+
+  Outbox.prototype.loadHeld = function () {
+    try {
+      var items = JSON.parse(localStorage.getItem(this.key + ":held") || "[]");
+      return Array.isArray(items) ? items : [];
+    } catch (e) { return []; }
+  };
+
+  Outbox.prototype.saveHeld = function () {
+    try { localStorage.setItem(this.key + ":held", JSON.stringify(this.held)); } catch (e) { /* private mode */ }
+  };
+
+  /* What the page says of the entries that left the outbox after a refused one (`dropped`,
+     the refused one first): named; their moves are kept under the outbox to enter again. Null
+     where none were made after it. */
+  Outbox.prototype.droppedNote = function (dropped) {
+    var later = dropped.slice(1);
+    if (!later.length) return null;
+    var kept = later.some(function (it) { return it.path === "/moves"; });
+    return Z.el("div", { cls: "small dropped", text: "Also not sent (made after it): " +
+      later.map(function (it) { return it.label; }).join("; ") + "." + (kept ? " The moves are kept" +
+      " under the outbox: once the table is right, tap Enter again to send them as they were typed." : "") });
   };
 
   /* The table's entry count once the outbox's changes are in; null where a correction makes
@@ -159,6 +213,9 @@
     var dropped = this.waiting();
     this.items = [];
     this.save();
+    // the moves made after it are kept, not sent: the player enters them again with one tap
+    this.held = this.held.concat(dropped.slice(1).filter(function (it) { return it.path === "/moves"; }));
+    this.saveHeld();
     this.hooks.refused(item, res, dropped);
     this.render();
   };
@@ -172,8 +229,27 @@
         box.appendChild(Z.el("div", { cls: "out " + it.status, "data-status": it.status },
           [Z.el("span", { cls: "what", text: it.label }), Z.el("span", { cls: "state", text: SHOWN[it.status] })]));
       });
+      this.renderHeld(box);
     }
     document.body.setAttribute("data-outbox", String(this.waiting().length));
+  };
+
+  /* The moves dropped after a refused one: named, not sent, with Enter again and Let go. */
+  Outbox.prototype.renderHeld = function (box) {
+    var self = this;
+    if (!this.held.length || !this.token) return;
+    var tapped = false;  // a double tap queues them once
+    box.appendChild(Z.el("div", { cls: "held", id: "held" }, [
+      Z.el("div", { cls: "small", text: "Not sent (made after an entry that was refused):" })
+    ].concat(this.held.map(function (it) {
+      return Z.el("div", { cls: "out dropped", "data-status": "dropped" },
+        [Z.el("span", { cls: "what", text: it.label }), Z.el("span", { cls: "state", text: "not sent" })]);
+    })).concat([Z.el("div", { cls: "row" }, [
+      Z.el("button", { type: "button", cls: "btn small primary", id: "again-btn", text: "Enter again",
+        onclick: function () { if (!tapped) { tapped = true; self.again(); } } }),
+      Z.el("button", { type: "button", cls: "btn small", id: "forget-btn", text: "Let go",
+        onclick: function () { if (!tapped) { tapped = true; self.forget(); } } })
+    ])])));
   };
 
   Z.Outbox = Outbox;

@@ -20,7 +20,7 @@
   var TRUMPS = [["", "from the bids"], ["s", "\u2660 spades"], ["h", "\u2665 hearts"],
     ["d", "\u2666 diamonds"], ["c", "\u2663 clubs"], ["nt", "no-trump"]];
   var ui = { seat: null, picked: [], text: "", touched: false, more: null, unfolded: null,
-    waiting: { bySeat: {}, next: null } };
+    waiting: { bySeat: {}, next: null }, block: null };
 
   function name(seat) { return state.players[seat - 1]; }
   /* A name on the felt: one line, cut with an ellipsis (a name may have 60 characters). */
@@ -31,7 +31,7 @@
     return out;
   }
   function statePath() { return "/api/tables/" + id + (viewer ? "?seat=" + viewer : ""); }
-  function message(kind, code, text) { Z.showMessage($("msg"), kind, code, text); }
+  function message(kind, code, text, extra) { Z.showMessage($("msg"), kind, code, text, extra); }
   function plural(k, word) { return k + " " + word + (k === 1 ? "" : "s"); }
   function isRed(card) { return /[hd]$/.test(card); }
 
@@ -60,6 +60,7 @@
     inAlready: function (item, st) { return twin(item.path, item.body, st); },
     taken: taken,
     refused: refused,
+    again: function () { render(); },  // the moves queued again wait on the felt
     trouble: function (item, res) {
       message("error", res.data.code || String(res.status), res.data.message +
         ". The entry is kept, and sent again every few seconds.");
@@ -95,7 +96,7 @@
   }
 
   function clearBox() {
-    ui.picked = []; ui.text = ""; ui.touched = false;
+    ui.picked = []; ui.text = ""; ui.touched = false; ui.block = null;
     if ($("sj-cards")) $("sj-cards").value = "";
   }
 
@@ -123,6 +124,7 @@
       var b = item.body;
       ui.seat = b.seat; ui.touched = true; ui.picked = [];
       ui.text = b.play || b.bid || b.discard || b.calls || "";
+      ui.block = b.blocked_by ? { by: b.blocked_by, shows: b.shows || "" } : null;  // its blocker and shown cards too
       if ($("sj-cards")) $("sj-cards").value = ui.text;
     }
     var text = d.code === "stale" && STALE[item.path] ? STALE[item.path] :
@@ -130,8 +132,8 @@
       item.label + ", not " + (item.path === "/undo" ? "done" : item.path === "/hands" ? "started" : "entered") + ": " +
       (d.message || "the server answered " + res.status);
     if (res.status === 401 || res.status === 403) text += ". Open the table's join link on this phone to enter moves.";
-    if (dropped.length > 1) text += " Also not sent: " + dropped.slice(1).map(function (it) { return it.label; }).join("; ") + ".";
-    message("error", d.code || String(res.status), text);
+    // the entries made after it are named, and their moves can be queued again with one tap
+    message("error", d.code || String(res.status), text, outbox.droppedNote(dropped));
     render();
   }
 
@@ -423,9 +425,16 @@
     input.oninput = function () { ui.touched = true; ui.text = input.value; };
     cardButtons(form, ui.seat);
     form.appendChild(field("Cards", input));
+    // a block being entered (or a refused one back in the box) stays through a new render
+    var blk = ui.block;
     var block = el("details", { id: "sj-block" }, [el("summary", { text: "A throw that was blocked" })]);
-    block.appendChild(field("Blocked by", seatSelect("sj-blocker", ui.seat === state.players.length ? 1 : ui.seat + 1)));
-    block.appendChild(field("Shows", el("input", { type: "text", cls: "notation", id: "sj-shows", placeholder: "Ad" })));
+    var blocker = seatSelect("sj-blocker", blk ? blk.by : ui.seat === state.players.length ? 1 : ui.seat + 1);
+    var shows = el("input", { type: "text", cls: "notation", id: "sj-shows", placeholder: "Ad", value: blk ? blk.shows : "" });
+    blocker.onchange = shows.oninput = function () { ui.block = { by: +blocker.value, shows: shows.value }; };
+    if (blk) block.open = true;
+    block.ontoggle = function () { if (!block.open) ui.block = null; };
+    block.appendChild(field("Blocked by", blocker));
+    block.appendChild(field("Shows", shows));
     form.appendChild(block);
     var buttons = el("div", { cls: "row" });
     // an empty box is no play, bid or exchange (Sheng ji has no pass): said here, not sent
