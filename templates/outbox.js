@@ -125,8 +125,8 @@
     if (!later.length) return null;
     var kept = later.some(function (it) { return it.path === "/moves"; });
     return Z.el("div", { cls: "small dropped", text: "Also not sent (made after it): " +
-      later.map(function (it) { return it.label; }).join("; ") + "." + (kept ? " The moves are kept" +
-      " under the outbox: once the table is right, tap Enter again to send them as they were typed." : "") });
+      later.map(function (it) { return it.label; }).join("; ") + (kept ? " (the moves are kept below:" +
+      " Enter again sends them once the table is right)." : ".") });
   };
 
   /* The table's entry count once the outbox's changes are in; null where a correction makes

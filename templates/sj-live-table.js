@@ -135,6 +135,16 @@
     // the entries made after it are named, and their moves can be queued again with one tap
     message("error", d.code || String(res.status), text, outbox.droppedNote(dropped));
     render();
+    if (item.path === "/moves") boxInView();
+  }
+
+  /* A move back in the box: its seat and cards below the dock (the refusal stays at the top of
+     the screen), not behind it where the page was scrolled to the foot of the form. */
+  function boxInView() {
+    var form = $("entry"), dock = $("dock");
+    if (!form || !dock || form.classList.contains("hidden")) return;
+    var top = form.getBoundingClientRect().top, below = dock.getBoundingClientRect().bottom;
+    if (top < below) window.scrollBy(0, top - below);
   }
 
   /* Whether the table's one change since this entry was made is this same entry, made by

@@ -168,6 +168,10 @@ def test_an_entry_the_server_refuses_leaves_the_outbox(browser: Any, tmp_path: P
         assert a.page.locator("#sj-cards").input_value() == "Kh"  # back in the box
         assert a.page.locator("#sj-seat").input_value() == "1"
         assert "Ann: Kh, not entered" in a.page.locator("#msg").inner_text()  # named: it came late
+        # its seat in view below the refusal (the page was at the foot of the form: behind it)
+        seat, dock = (a.page.locator(s).bounding_box() for s in ("#sj-seat", "#dock"))
+        assert seat is not None and dock is not None
+        assert seat["y"] >= dock["y"] + dock["height"], (seat, dock)
         shot(a.page, "4-refused")
         a.page.reload()
         a.at(3)
