@@ -2,11 +2,11 @@
    state, keeps every entry in an outbox on the phone until the server has answered it, and
    follows changes by server-sent events. User text is only ever set with textContent.
 
-   The outbox (local storage, per table) holds each change with the table version it was made
-   against. It is sent in order, one at a time; a failed connection leaves it there, shown as
-   "not sent, retrying", and it goes again when the connection returns or the page reloads. The
-   server refuses an entry made against a version that is not the current one (409 stale): the
-   entry is never applied to another position. */
+   The outbox (outbox.js, shared with Sheng ji's page) holds each change with the table version
+   it was made against and its request id. It is sent in order, one at a time; a failed
+   connection leaves it there, shown as "not sent, retrying", and it goes again by itself, and
+   when the page reloads. The server refuses an entry made against a version that is not the
+   current one (409 stale): the entry is never applied to another position. */
 (function () {
   "use strict";
 
@@ -14,7 +14,6 @@
   if (!Z || document.body.getAttribute("data-page") !== "table") return;
   var $ = Z.$, el = Z.el, clear = Z.clear, parsePlay = Z.parsePlay, playText = Z.playText;
   var cardsOf = Z.cardsOf, cardId = Z.cardId, cardName = Z.cardName;
-  var RETRY_MS = 2500;
   var ANNOTATIONS = ["!", "?", "!!", "??", "!?", "?!"];
 
   var id = document.body.getAttribute("data-table");
@@ -42,125 +41,44 @@
     Z.showMessage($("msg"), kind, code, text, extra);
   }
 
-  // the outbox ---------------------------------------------------------------------------------
+  // the outbox (outbox.js) ------------------------------------------------------------------
 
-  var boxKey = "zfrec-outbox:" + id;
-  var outbox = load();
-  var busy = false, timer = null, madeAt = {};  // madeAt: the version each entry sent made
-
-  function load() {
-    try { return JSON.parse(localStorage.getItem(boxKey) || "[]"); } catch (e) { return []; }
-  }
-  function save() {
-    // Sent entries are shown once, then forgotten; waiting ones survive a reload.
-    var keep = outbox.filter(function (it) { return it.status !== "sent"; });
-    try { localStorage.setItem(boxKey, JSON.stringify(keep)); } catch (e) { /* private mode */ }
-  }
-  function waiting() { return outbox.filter(function (it) { return it.status !== "sent"; }); }
-
-  /* Put a change in the outbox, made against the version the table will have when the entries
-     before it are in (each accepted change adds one). */
-  function queue(path, body, label, extra, version) {
-    // Made against the table shown, with the entries ahead of it in: their count is settled
-    // when it is sent (one ahead that was in already, its answer lost, is in what is shown).
-    var base = version !== undefined ? version : state.version;
-    var ahead = version !== undefined ? [] : waiting().map(function (it) { return it.uid; });
-    body.version = base + ahead.length;
-    // An undo or a mark leaves no move of its own to find if its answer is lost: the entry
-    // count it was made at tells (alreadyIn).
-    if (!extra && (path === "/undo" || path === "/marks" || path === "/edit")) extra = { entries: entriesAhead() };
-    var uid = Date.now() + "-" + Math.random().toString(36).slice(2);
-    // Its request id: sent again (its answer lost), the server knows it and answers it as
-    // taken, without making it twice; a 409 stale then means it was not made.
-    body.request_id = uid;
-    outbox = waiting().concat([{ uid: uid, base: base, ahead: ahead,
-      path: path, body: body, label: label, status: "waiting", extra: extra || null }]);
-    save();
-    renderOutbox();
-    pump();
-  }
-
-  /* The table's entry count once the outbox's changes are in; null where an edit makes it
-     unknown. A move (with any passes it implies) or a hand start is one entry. */
-  function entriesAhead() {
-    var n = state.entries, items = waiting();
-    for (var i = 0; i < items.length; i++) {
-      var p = items[i].path;
-      if (p === "/moves" || p === "/hands") n += 1;
-      else if (p === "/undo") n -= 1;
-      else if (p === "/edit") return null;
+  var outbox = new Z.Outbox(id, token, {
+    state: function () { return state; },
+    inAlready: inAlready,
+    taken: taken,
+    refused: refused,
+    trouble: function (item, res) {
+      message("error", res.data.code, res.data.message + ". The entry is kept, and sent again every few seconds.");
     }
-    return n;
+  });
+  function queue(path, body, label, extra, version) { outbox.queue(path, body, label, extra, version); }
+  function waiting() { return outbox.waiting(); }
+
+  /* A 409 stale whose table is one on, its last change this very entry. An entry kept from
+     before request ids (none) is found by what the table shows; with one, only another phone's
+     same move (the same seat and cards): it is in once, as both phones meant. */
+  function inAlready(item, st) {
+    if (!item.body.request_id) return alreadyIn(item, st);
+    return item.path === "/moves" && alreadyIn(item, st);
   }
 
-  function pump() {
-    if (busy || !token) return;
-    var item = waiting()[0];
-    if (!item) return;
-    if (item.ahead) {  // the entries ahead are answered: those made after `base` count
-      item.body.version = item.base + item.ahead.filter(function (u) { return !(madeAt[u] <= item.base); }).length;
-      item.ahead = null; save();
-    }
-    busy = true;
-    if (item.status !== "retrying") item.status = "sending";  // a retry stays shown as not sent
-    renderOutbox();
-    Z.api("POST", "/api/tables/" + id + item.path, item.body, token).then(function (res) {
-      busy = false;
-      answered(item, res);
-    }, function () {
-      busy = false;
-      item.status = "retrying";
-      item.tries = (item.tries || 0) + 1;
-      save();
-      renderOutbox();
-      later();
-    });
+  function taken(item, res) {
+    var d = res.data;
+    if (res.ok) done(item, d); else show(d.state);
+    // Taken after all (its first answer was lost): what a failed try said of it is over.
+    if (!res.ok && item.trouble) message("", null, null);
+    if (!res.ok && item.body.request_id) message("ok", null, item.label + ": entered already, by another phone.");
   }
 
-  function later() {
-    if (timer) return;
-    timer = setTimeout(function () { timer = null; pump(); }, RETRY_MS);
-  }
-  window.addEventListener("online", function () { if (timer) { clearTimeout(timer); timer = null; } pump(); });
-
-  function answered(item, res) {
+  /* Refused: this entry and the ones made after it (against positions that now will not come)
+     have left the outbox; the first goes back into the entry box to be looked at. */
+  function refused(item, res, dropped) {
     var d = res.data || {};
-    // An entry kept from before request ids (no request_id) is found by what the table shows.
-    var stale = res.status === 409 && d.code === "stale";
-    var found = stale && !item.body.request_id && alreadyIn(item, d.state);
-    // Another phone entered this very move first (the same seat and cards, the table's one
-    // change since): it is in once, as both phones meant; said so, not refused.
-    var twin = stale && !!item.body.request_id && item.path === "/moves" && alreadyIn(item, d.state);
-    if (res.ok || found || twin) {
-      madeAt[item.uid] = res.ok ? d.repeated || d.version : d.state.version;
-      item.status = "sent";
-      save();
-      if (res.ok) done(item, d); else show(d.state);
-      // Taken after all (its first answer was lost): what a failed try said of it is over.
-      if (!res.ok && item.trouble) message("", null, null);
-      if (twin) message("ok", null, item.label + ": entered already, by another phone.");
-      renderOutbox();
-      pump();
-      return;
-    }
-    if (res.status >= 500 || res.status === 0) {  // the server is in trouble: try again later
-      item.status = "retrying";
-      // Its one line says why (the store read-only, locked, full): someone can see to it.
-      if (d.message) item.trouble = true;
-      save(); renderOutbox(); later();
-      if (d.message) message("error", d.code, d.message + ". The entry is kept, and sent again every few seconds.");
-      return;
-    }
-    // Refused: this entry and the ones made after it (against positions that now will not
-    // come) leave the outbox; the first goes back into the entry box to be looked at.
-    var dropped = waiting();
-    outbox = [];
-    save();
     if (d.code === "stale" && d.state) show(d.state);
     restore(item);
-    renderOutbox();
-    var extra = dropped.length > 1 ? el("div", { cls: "small", text: "Also not sent: " +
-      dropped.slice(1).map(function (it) { return it.label; }).join("; ") }) : null;
+    // the entries made after it are named, and their moves can be queued again with one tap
+    var extra = outbox.droppedNote(dropped);
     if (d.code === "stale") {
       message("error", "stale", staleText(item), extra);
     } else {
@@ -250,7 +168,7 @@
     } else if (d.inferred && d.inferred.length) {
       var undo = el("button", { type: "button", cls: "btn small", id: "undo-inferred", text: "Not so: undo",
         onclick: function () {
-          queue("/undo", {}, "undo", null);
+          if (!outbox.queue("/undo", {}, "undo", null)) return;  // an undo waits already
           ui.pending = item.body.play; ui.seat = item.body.seat; ui.touched = true;
         } });
       message("ok", null, names(d.inferred) + " passed (inferred from " + name(item.body.seat) +
@@ -259,18 +177,6 @@
     } else {
       message("", null, null);
     }
-  }
-
-  function renderOutbox() {
-    var box = clear($("outbox"));
-    var show = outbox.filter(function (it, i) { return it.status !== "sent" || i === outbox.length - 1; });
-    show.forEach(function (it) {
-      var text = { sent: "sent", sending: "sending\u2026", retrying: "not sent, retrying",
-        waiting: "waiting to be sent" }[it.status];
-      box.appendChild(el("div", { cls: "out " + it.status, "data-status": it.status },
-        [el("span", { cls: "what", text: it.label }), el("span", { cls: "state", text: text })]));
-    });
-    document.body.setAttribute("data-outbox", String(waiting().length));
   }
 
   // answers and refusals -----------------------------------------------------------------------
@@ -796,7 +702,8 @@
   }
 
   render(state, false);
-  renderOutbox();
-  pump();
-  Z.follow(id, function (version) { if (version !== state.version) refresh(); });
+  outbox.render();
+  outbox.pump();
+  // An event from the table: the server is there, so what waits for a retry goes now.
+  Z.follow(id, function (version) { outbox.now(); if (version !== state.version) refresh(); });
 })();

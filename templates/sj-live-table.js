@@ -1,9 +1,11 @@
 /* zfrec live: a Sheng ji table's page. The server judges every entry (the Sheng ji validator);
    this script shows the state the server sends (the seats around the felt, the trick with its
    units, who is winning it, the opponents' points, the round's end) and sends the entries:
-   rounds, bids, the exchange, plays (tapped or typed, a throw's block), undo. Each entry
-   carries the table version it was made against (409 stale otherwise). User text is only ever
-   set with textContent. */
+   rounds, bids, the exchange, plays (tapped or typed, a throw's block), undo. Each entry goes
+   through the outbox shared with Zheng Fen's page (outbox.js): kept on the phone until the
+   server has answered it, through a reload and a dropped connection, with the table version it
+   was made against (409 stale otherwise) and its request id. User text is only ever set with
+   textContent. */
 (function () {
   "use strict";
 
@@ -17,8 +19,8 @@
   var state = JSON.parse($("zf-state").textContent);
   var TRUMPS = [["", "from the bids"], ["s", "\u2660 spades"], ["h", "\u2665 hearts"],
     ["d", "\u2666 diamonds"], ["c", "\u2663 clubs"], ["nt", "no-trump"]];
-  var ui = { seat: null, picked: [], text: "", touched: false, more: null, unfolded: null };
-  var busy = false;  // an entry is on its way: a second tap must not send it again
+  var ui = { seat: null, picked: [], text: "", touched: false, more: null, unfolded: null,
+    waiting: { bySeat: {}, next: null }, block: null };
 
   function name(seat) { return state.players[seat - 1]; }
   /* A name on the felt: one line, cut with an ellipsis (a name may have 60 characters). */
@@ -29,7 +31,7 @@
     return out;
   }
   function statePath() { return "/api/tables/" + id + (viewer ? "?seat=" + viewer : ""); }
-  function message(kind, code, text) { Z.showMessage($("msg"), kind, code, text); }
+  function message(kind, code, text, extra) { Z.showMessage($("msg"), kind, code, text, extra); }
   function plural(k, word) { return k + " " + word + (k === 1 ? "" : "s"); }
   function isRed(card) { return /[hd]$/.test(card); }
 
@@ -46,27 +48,33 @@
      back to the table before it. */
   function shown(st) { if (st.version >= state.version) state = st; }
 
-  function setBusy(on) {
-    busy = on;
-    Array.prototype.forEach.call(document.querySelectorAll("#entry button"), function (b) { b.disabled = on; });
-  }
+  // the outbox (outbox.js, as on Zheng Fen's page) ---------------------------------------------
+  // Every entry goes into the outbox with the table version it was made against and its
+  // request id, kept on the phone until the server has answered it (a reload keeps it), and
+  // is sent in order. A failed connection or an answer 5xx (the store read-only, locked, full)
+  // leaves it there and it goes again by itself; sent again, the server knows it by its request
+  // id and answers it as taken where it was (`repeated`). Nothing is guessed from the table's
+  // entries: another phone's entry is never taken for this one.
+  var outbox = new Z.Outbox(id, token, {
+    state: function () { return state; },
+    inAlready: function (item, st) { return twin(item.path, item.body, st); },
+    taken: taken,
+    refused: refused,
+    again: function () { render(); },  // the moves queued again wait on the felt
+    trouble: function (item, res) {
+      message("error", res.data.code || String(res.status), res.data.message +
+        ". The entry is kept, and sent again every few seconds.");
+    }
+  });
 
-  // An entry whose answer was lost (sent, but no answer came, or answered 503): sent again as
-  // it was, with the version it was made against and its request id, so the server either
-  // takes it once or, having taken it already, answers it as taken (`repeated`). Nothing is
-  // guessed from the table's entries: another phone's entry is never taken for this one.
-  var lost = null;
-
-  /* An entry as the page names it: the seat and its cards, or the undo or round start. */
-  function what(made) {
-    var p = made.plain;
-    if (made.path === "/undo") return "the undo";
-    if (made.path === "/hands") return "the round start";
-    return name(p.seat) + ": " + (p.play || p.bid || p.discard || p.calls || "");
-  }
-
-  function requestId() {
-    return Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 12);
+  /* An entry as the page and its outbox name it: the seat and its cards, or the undo or the
+     round start. */
+  function label(path, body) {
+    if (path === "/undo") return "undo";
+    if (path === "/hands") return "start round " + ((state.next && state.next.round) || 1);
+    var what = body.play !== undefined ? body.play : body.bid !== undefined ? "bids " + body.bid :
+      body.discard !== undefined ? "discards " + body.discard : "calls " + body.calls;
+    return name(body.seat) + ": " + what + (body.blocked_by ? ", blocked by " + name(body.blocked_by) : "");
   }
 
   /* Why a change was not made, for a 409 stale: the table changed before it reached it. */
@@ -79,85 +87,64 @@
       "or undid). Look at the table: the cards are kept, send them again if they still stand."
   };
 
-  function send(path, body, done) {
-    if (busy) return;
-    setBusy(true);
-    var key = path + JSON.stringify(body);
-    var again = !!lost && lost.key === key;
-    if (lost && lost.offline && !again) {
-      // An entry made without a connection goes first: another one sent in its place would be
-      // judged without it, and it would never go. This one stays in the box, to tap again.
-      setBusy(false);
-      var first = lost;
-      sendLost(function () {
-        message("ok", "", what(first) + " went first: it had not gone (no connection). Tap again to send this one.");
-      });
-      return;
-    }
-    var made = again ? lost : { key: key, version: state.version, request: requestId(),
-      path: path, plain: JSON.parse(JSON.stringify(body)), done: done };
-    body.version = made.version;
-    body.request_id = made.request;
-    Z.api("POST", "/api/tables/" + id + path, body, token).then(function (res) {
-      setBusy(false);
-      lost = null;
-      var fresh = res.status === 409 && res.data.state ? res.data.state : null;
-      if (res.ok) {
-        shown(res.data);
-        // Taken before (its first answer was lost): the server answers it as it was.
-        if (res.data.repeated && path === "/undo") {
-          message("ok", "", "Undone: the undo was done before its answer was lost. Tap Undo again only to undo one more entry.");
-        } else {
-          message("", "", "");
-        }
-        if (done) done();
-        render();
-      } else if (res.status >= 500) {
-        // The server in trouble (503: the store read-only, locked, full): the entry may have
-        // gone in all the same (its answer lost behind it), so tapped again it is sent as
-        // before, and the server knows it by its request id.
-        lost = made;
-        made.offline = false;  // the server answered: tapped again, not at the connection's return
-        message("error", res.data.code || String(res.status), (res.data.message || "the server failed") +
-          ". Not entered, or its answer was lost: tap again to send it.");
-      } else if (fresh && res.data.code === "stale" && twin(path, body, fresh)) {
-        // Another phone entered this very entry first: it is in once, as both phones meant.
-        shown(fresh);
-        message("ok", "", name(body.seat) + ": " + (body.play || body.bid || body.discard) +
-          " was entered already, by another phone.");
-        if (done) done();
-        render();
-      } else {
-        var text = res.data.code === "stale" && STALE[path] ? STALE[path] : res.data.message || "refused";
-        message("error", res.data.code || String(res.status), text);
-        if (fresh) { shown(fresh); render(); }
-      }
-    }, function () {
-      setBusy(false);
-      lost = made;
-      made.offline = true;
-      message("error", "", "not sent, or its answer was lost: no connection. It is sent again when " +
-        "the connection is back, or tap again to send it.");
-    });
+  /* Queue an entry; the box is free for the next one at once (the outbox shows this one until
+     it is in, and a refusal puts it back). */
+  function send(path, body) {
+    outbox.queue(path, body, label(path, body));
+    if (path === "/moves") clearBox();
+    render();
   }
 
-  // The connection is back: an entry it failed is sent again by itself, as it was made (its
-  // request id tells the server whether it was in already), so none is left behind unseen.
-  // What was typed since stays: the box is cleared only where it still holds this entry.
-  window.addEventListener("online", function () {
-    if (!lost || !lost.offline || busy) return;
-    sendLost();
-  });
+  function clearBox() {
+    ui.picked = []; ui.text = ""; ui.touched = false; ui.block = null;
+    if ($("sj-cards")) $("sj-cards").value = "";
+  }
 
-  /* The entry whose answer was lost to the connection, sent again as it was made; `then`
-     after it is in. */
-  function sendLost(then) {
-    var made = lost, p = made.plain;
-    var text = p.play || p.bid || p.discard || p.calls || "";
-    send(made.path, JSON.parse(JSON.stringify(p)), function () {
-      if (made.done && typed() === text) made.done();
-      if (then) then();
-    });
+  /* In: answered as taken (`repeated`: taken before, its first answer lost), or another
+     phone's same entry is the table's one change since. */
+  function taken(item, res) {
+    shown(res.ok ? res.data : res.data.state);
+    if (!res.ok) {
+      message("ok", "", item.label + " was entered already, by another phone.");
+    } else if (res.data.repeated && item.path === "/undo") {
+      message("ok", "", "Undone: the undo was done before its answer was lost. Tap Undo again only to undo one more entry.");
+    } else {
+      message("", "", "");
+    }
+    if (item.path === "/undo") ui.touched = false;
+    render();
+  }
+
+  /* Refused (it and the entries made after it have left the outbox): the server's word, and
+     a refused move back in the box. */
+  function refused(item, res, dropped) {
+    var d = res.data || {};
+    if (d.code === "stale" && d.state) shown(d.state);
+    if (item.path === "/moves") {
+      var b = item.body;
+      ui.seat = b.seat; ui.touched = true; ui.picked = [];
+      ui.text = b.play || b.bid || b.discard || b.calls || "";
+      ui.block = b.blocked_by ? { by: b.blocked_by, shows: b.shows || "" } : null;  // its blocker and shown cards too
+      if ($("sj-cards")) $("sj-cards").value = ui.text;
+    }
+    var text = d.code === "stale" && STALE[item.path] ? STALE[item.path] :
+      // the entry named: its answer may come long after it was made (a reload, a connection back)
+      item.label + ", not " + (item.path === "/undo" ? "done" : item.path === "/hands" ? "started" : "entered") + ": " +
+      (d.message || "the server answered " + res.status);
+    if (res.status === 401 || res.status === 403) text += ". Open the table's join link on this phone to enter moves.";
+    // the entries made after it are named, and their moves can be queued again with one tap
+    message("error", d.code || String(res.status), text, outbox.droppedNote(dropped));
+    render();
+    if (item.path === "/moves") boxInView();
+  }
+
+  /* A move back in the box: its seat and cards below the dock (the refusal stays at the top of
+     the screen), not behind it where the page was scrolled to the foot of the form. */
+  function boxInView() {
+    var form = $("entry"), dock = $("dock");
+    if (!form || !dock || form.classList.contains("hidden")) return;
+    var top = form.getBoundingClientRect().top, below = dock.getBoundingClientRect().bottom;
+    if (top < below) window.scrollBy(0, top - below);
   }
 
   /* Whether the table's one change since this entry was made is this same entry, made by
@@ -185,20 +172,46 @@
 
   // the felt -------------------------------------------------------------------------------
 
+  /* The plays waiting in this phone's outbox, as the felt shows them (outlined, "waiting"): per
+     seat its last one; and the seat to play after them, where they leave the trick open (Sheng
+     ji has no pass: each seat in turn). A full trick's winner leads, which only the server
+     knows; after an undo or a round start nothing is guessed. */
+  function waitingPlays() {
+    var out = { bySeat: {}, next: state.turn }, n = state.players.length, inTrick = state.trick_moves.length;
+    outbox.waiting().forEach(function (it) {
+      if (it.path !== "/moves") { out.next = null; return; }
+      if (!it.body.play) return;
+      out.bySeat[it.body.seat] = cardsText(it.body.play);
+      inTrick += 1;
+      out.next = inTrick % n ? it.body.seat % n + 1 : null;
+    });
+    return out;
+  }
+
+  /* A typed play's cards as the notation writes them (`10h` Th, glued `3s3s` 3s 3s). */
+  function cardsText(text) {
+    var ids = cardsIn(text);
+    return ids.indexOf(-1) >= 0 ? text : ids.map(Z.cardName).join(" ");
+  }
+
   function seatCell(seat, area) {
+    var pending = ui.waiting.bySeat[seat];
     var played = null;
     // between tricks (and at the round's end) the last trick stays in view, dimmed
     var last = !state.trick_moves.length && state.last_trick ? state.last_trick : null;
     (last || state.trick_moves).forEach(function (m) { if (m.seat === seat) played = m; });
     var decl = state.declarers.indexOf(seat) >= 0;
-    var cls = "sjseat" + (state.turn === seat ? " turn" : "") + (state.winning === seat ? " win" : "");
+    var turn = Object.keys(ui.waiting.bySeat).length ? ui.waiting.next : state.turn;
+    var cls = "sjseat" + (turn === seat ? " turn" : "") + (state.winning === seat ? " win" : "");
     var hand = state.hands[seat - 1];
     return el("div", { cls: cls + (area ? " a-" + area : ""), "data-seat": String(seat) }, [
       el("div", { cls: "name", text: seat + " " + name(seat) }),
       el("div", { cls: "team", text: (state.dealer === seat ? "dealer \u00b7 " : "") +
         (state.round ? (decl ? "declarer" : "opponent") + " \u00b7 " : "") + "level " + state.levels[seat - 1] +
         (state.cards_left[seat - 1] !== null ? " \u00b7 " + plural(state.cards_left[seat - 1], "card") : "") }),
-      el("div", { cls: "played" + (last ? " last" : "") }, [played ? cardRow(last && played.forced ? played.forced : played.play) : null]),
+      pending ? el("div", { cls: "played waiting", title: "waiting to be sent from this phone" },
+        [cardRow(pending), el("span", { cls: "tag", text: "waiting" })]) :
+        el("div", { cls: "played" + (last ? " last" : "") }, [played ? cardRow(last && played.forced ? played.forced : played.play) : null]),
       hand && viewer === seat && hand.cards ? el("div", { cls: "small" }, [cardRow(hand.cards)]) : null
     ]);
   }
@@ -226,9 +239,12 @@
     var ring = el("div", { cls: "sjring" + (n === 4 ? "" : " many") });
     var center = el("div", { cls: "sjcenter" });
     var lead = state.trick_moves[0];
+    var plays = Object.keys(ui.waiting.bySeat).length > 0;  // this phone's plays waiting
     center.appendChild(el("div", { cls: "pts", text: "Opponents " + state.points }));
     if (state.phase === "bids") center.appendChild(el("div", { text: "Bids, in the order made" }));
     else if (state.phase === "exchange") center.appendChild(el("div", { text: "Bids, then the dealer's exchange" }));
+    else if (plays && ui.waiting.next) center.appendChild(el("div", {}, [nameEl(ui.waiting.next), " to play next"]));
+    else if (plays) center.appendChild(el("div", { text: "The trick's winner leads next" }));
     else if (state.turn) center.appendChild(el("div", {}, [nameEl(state.turn), " to play" + (state.trick ? " \u00b7 trick " + state.trick : "")]));
     // a throw that was blocked: the lead on the felt is the part it was held to
     var led = state.trick_moves.length ? state.moves[state.moves.length - state.trick_moves.length] : null;
@@ -340,7 +356,10 @@
       deals.appendChild(field((i + 1) + " " + p, el("input", { type: "text", cls: "notation", id: "sj-deal-" + (i + 1), placeholder: "3s 3s 4h ... or ?25" })));
     });
     form.appendChild(deals);
-    form.appendChild(button("Start the round", "primary", function () {
+    // a round start waiting in the outbox is one round start: a second tap makes none
+    var starting = outbox.has("/hands");
+    form.appendChild(button(starting ? "The round's start is waiting to be sent" : "Start the round", "primary", function () {
+      if (outbox.has("/hands")) return;
       var body = { trump: trump.value || null, deals: {} };
       if (!next.dealer && dealer.value) body.dealer = +dealer.value;
       state.players.forEach(function (p, i) {
@@ -350,6 +369,7 @@
       if (!Object.keys(body.deals).length) delete body.deals;
       send("/hands", body);
     }));
+    form.lastChild.disabled = starting;
     box.appendChild(form);
   }
 
@@ -403,7 +423,8 @@
   }
 
   function playForm(box) {
-    if (!ui.touched || ui.seat === null) ui.seat = state.turn || state.dealer || 1;
+    // the seat to play next, the plays waiting in the outbox counted
+    if (!ui.touched || ui.seat === null) ui.seat = ui.waiting.next || state.turn || state.dealer || 1;
     var form = el("div", { cls: "sjform" });
     var phase = state.phase;
     form.appendChild(el("h2", { text: phase === "bids" || phase === "exchange" ? "Bids, the exchange, or the first play" : "Play" }));
@@ -414,32 +435,43 @@
     input.oninput = function () { ui.touched = true; ui.text = input.value; };
     cardButtons(form, ui.seat);
     form.appendChild(field("Cards", input));
+    // a block being entered (or a refused one back in the box) stays through a new render
+    var blk = ui.block;
     var block = el("details", { id: "sj-block" }, [el("summary", { text: "A throw that was blocked" })]);
-    block.appendChild(field("Blocked by", seatSelect("sj-blocker", ui.seat === state.players.length ? 1 : ui.seat + 1)));
-    block.appendChild(field("Shows", el("input", { type: "text", cls: "notation", id: "sj-shows", placeholder: "Ad" })));
+    var blocker = seatSelect("sj-blocker", blk ? blk.by : ui.seat === state.players.length ? 1 : ui.seat + 1);
+    var shows = el("input", { type: "text", cls: "notation", id: "sj-shows", placeholder: "Ad", value: blk ? blk.shows : "" });
+    blocker.onchange = shows.oninput = function () { ui.block = { by: +blocker.value, shows: shows.value }; };
+    if (blk) block.open = true;
+    block.ontoggle = function () { if (!block.open) ui.block = null; };
+    block.appendChild(field("Blocked by", blocker));
+    block.appendChild(field("Shows", shows));
     form.appendChild(block);
     var buttons = el("div", { cls: "row" });
-    var cleared = function () { ui.picked = []; ui.text = ""; ui.touched = false; $("sj-cards").value = ""; };
+    // an empty box is no play, bid or exchange (Sheng ji has no pass): said here, not sent
+    function filled() {
+      if (typed().replace(/,/g, " ").trim()) return true;
+      message("error", "", "Tap the cards played, or type them.");
+      return false;
+    }
     buttons.appendChild(button("Play", "primary", function () {
-      // an empty box is no play (Sheng ji has no pass): said here, not sent
-      if (!typed().replace(/,/g, " ").trim()) { message("error", "", "Tap the cards played, or type them."); return; }
+      if (!filled()) return;
       var body = { seat: ui.seat, play: typed() };
       if (block.open && $("sj-shows").value.trim()) {
         body.blocked_by = +$("sj-blocker").value;
         body.shows = $("sj-shows").value.trim();
       }
-      send("/moves", body, cleared);
+      send("/moves", body);
     }));
     if (phase === "bids" || phase === "exchange") {
-      buttons.appendChild(button("Bid", "", function () { send("/moves", { seat: ui.seat, bid: typed() }, cleared); }));
-      buttons.appendChild(button("Discard (dealer)", "", function () { send("/moves", { seat: ui.seat, discard: typed() }, cleared); }));
+      buttons.appendChild(button("Bid", "", function () { if (filled()) send("/moves", { seat: ui.seat, bid: typed() }); }));
+      buttons.appendChild(button("Discard (dealer)", "", function () { if (filled()) send("/moves", { seat: ui.seat, discard: typed() }); }));
     }
     // the dealer calls before the first play, after the discard too (the server takes them so)
     var played = state.moves.some(function (m) { return m.round === state.round && m.play; });
     if (state.rules === "zhaopengyou" && !played) {
-      buttons.appendChild(button("Calls (dealer)", "", function () { send("/moves", { seat: ui.seat, calls: typed() }, cleared); }));
+      buttons.appendChild(button("Calls (dealer)", "", function () { if (filled()) send("/moves", { seat: ui.seat, calls: typed() }); }));
     }
-    buttons.appendChild(button("Clear", "small", function () { cleared(); render(); }));
+    buttons.appendChild(button("Clear", "small", function () { clearBox(); render(); }));
     form.appendChild(buttons);
     offerChips(form);
     box.appendChild(form);
@@ -530,7 +562,7 @@
     // nothing to undo on a table without entries: no Undo to tap
     if (state.entries) {
       box.appendChild(el("div", { cls: "row" }, [
-        button("Undo", "danger small", function () { send("/undo", {}, function () { ui.touched = false; }); })
+        button("Undo", "danger small", function () { send("/undo", {}); })
       ]));
     }
   }
@@ -539,6 +571,7 @@
     ui.text = $("sj-cards") ? $("sj-cards").value : ui.text;
     document.body.setAttribute("data-version", String(state.version));
     document.body.setAttribute("data-status", state.status);
+    ui.waiting = waitingPlays();
     renderFelt();
     renderEnd();
     renderEntry();
@@ -546,6 +579,9 @@
   }
 
   render();
+  outbox.render();
+  outbox.pump();
   if (token) Z.invite($("invite"), id, token);  // the join link for the other phones
-  Z.follow(id, function (v) { if (v !== state.version) refresh(); });
+  // An event from the table: the server is there, so what waits for a retry goes now.
+  Z.follow(id, function (v) { outbox.now(); if (v !== state.version) refresh(); });
 })();

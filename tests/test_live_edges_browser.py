@@ -48,14 +48,13 @@ def from_read_only(route: Any, client: Any, client_ro: Any) -> Any:
     return route.fetch(url=ro + route.request.url.split(base, 1)[1])
 
 
-def read_only_first(client: Any, client_ro: Any) -> Callable[[Any], None]:
-    """A route handler: the first POST is answered by the read-only server (its 503), every
-    other request goes to the writer."""
-    tries: list[int] = []
+def read_only_while(client: Any, client_ro: Any, held: list[int]) -> Callable[[Any], None]:
+    """A route handler: while `held` is not empty, a POST is answered by the read-only server
+    (its 503), and `held` counts it; every other request goes to the writer."""
 
     def handle(route: Any) -> None:
-        if route.request.method == "POST" and not tries:
-            tries.append(1)
+        if route.request.method == "POST" and held:
+            held.append(1)
             refused = from_read_only(route, client, client_ro)
             assert refused.status == 503
             route.fulfill(response=refused)
@@ -262,7 +261,7 @@ def test_sheng_ji_another_phones_play_for_the_same_seat_is_not_taken_for_this_on
         b.page.select_option("#sj-seat", str(follow["seat"]))
         b.page.locator("#sj-cards").fill(other)
         b.tap("#entry button:text('Play')")
-        b.page.wait_for_selector("#msg .msg.error:has-text('not sent')")
+        b.page.wait_for_selector('#outbox .out[data-status="retrying"]')
         r = client.post(f"{url}/moves", json={**follow, "version": 4}, headers=auth)
         assert r.status_code == 200, r.text
         b.context.set_offline(False)  # the page sends the play again when the connection is back
@@ -355,14 +354,14 @@ def test_an_entry_taken_after_all_clears_the_stores_refusal(browser: Any, tmp_pa
         shot(a, "9-read-only-then-taken")
 
 
-def test_sheng_ji_an_entry_answered_503_yet_taken_is_not_refused_when_tapped_again(
+def test_sheng_ji_an_entry_answered_503_yet_taken_is_not_refused_when_sent_again(
     browser: Any, tmp_path: Path
 ) -> None:
     """A Sheng ji lead is answered 503 (a real one, from a second server on the same file,
     read-only) though it went in (the server behind took it: the 503 was not the last word).
-    Tapped again it is 409 stale with the table one on: the lead was in, so the 503's line goes
-    and the play counts as done (the cards leave the box). It was shown as another phone's
-    entry (stale), the lead being sent as a first send."""
+    Sent again by itself, with its request id, it is answered as taken: the 503's line goes
+    and the play counts as done. It was shown as another phone's entry (stale), the lead being
+    sent as a first send; and it waited for a second tap."""
     match = simulated(tmp_path)
     steps = [s for s in match_steps(match) if s.round == 1]
     with writer_and_read_only(tmp_path) as (client, client_ro):
@@ -396,10 +395,10 @@ def test_sheng_ji_an_entry_answered_503_yet_taken_is_not_refused_when_tapped_aga
         b.tap("#entry button:text('Play')")
         b.page.wait_for_selector("#msg .code:has-text('store')")
         assert "the store is read-only" in b.page.locator("#msg").inner_text()
-        assert "tap again" in b.page.locator("#msg").inner_text()
+        assert "sent again" in b.page.locator("#msg").inner_text()
         shot(b.page, "10-sj-503-yet-taken-before")
-        b.tap("#entry button:text('Play')")
-        b.at(4)
+        b.at(4)  # sent again by itself: no second tap
+        b.page.wait_for_selector('body[data-outbox="0"]', state="attached")
         assert len(tries) == 2
         assert b.page.locator("#msg .msg").count() == 0, b.page.locator("#msg").inner_text()
         assert b.page.locator("#sj-cards").input_value() == ""
@@ -412,8 +411,9 @@ def test_sheng_ji_another_phones_play_after_a_503_is_not_taken_for_a_glued_one(
     browser: Any, tmp_path: Path
 ) -> None:
     """Two pages on one table. A types a pair glued (`3s3s`, as the server reads it) for the
-    leading seat and is answered 503 (a real one, a read-only server's): not entered. B enters
-    another lead for that seat. A taps again: 409 with the table one on, by the same seat, with
+    leading seat and is answered 503 (a real one, a read-only server's), again and again: not
+    entered. B enters another lead for that seat. The store takes writes again, and A's page
+    sends the pair again by itself: 409 with the table one on, by the same seat, with
     other cards. It was counted as A's entry, taken (an unreadable word made the seat alone
     decide), so A's pair was dropped silently; it is shown stale, the pair kept in the box."""
     match = simulated(tmp_path)
@@ -425,7 +425,8 @@ def test_sheng_ji_another_phones_play_after_a_503_is_not_taken_for_a_glued_one(
         seat = str(steps[3].body["seat"])
         a, b = Device(browser, PHONE), Device(browser, PHONE)
         a.page.route("**/events", lambda route: route.abort())  # A hears of no change
-        a.page.route("**/api/tables/*/moves", read_only_first(client, client_ro))
+        held = [1]  # A's entries meet the read-only server until B's is in
+        a.page.route("**/api/tables/*/moves", read_only_while(client, client_ro, held))
         for d in (a, b):
             d.page.goto(base + made["join"])
             d.page.wait_for_selector("#entry:not(.hidden)")
@@ -438,7 +439,7 @@ def test_sheng_ji_another_phones_play_after_a_503_is_not_taken_for_a_glued_one(
         b.page.locator("#sj-cards").fill("4s")
         b.tap("#entry button:text('Play')")
         b.at(4)
-        a.tap("#entry button:text('Play')")
+        held.clear()
         a.page.wait_for_selector("#msg .msg.error:has-text('stale')")
         a.at(4)
         assert a.page.locator("#sj-cards").input_value() == "3s3s"
@@ -451,9 +452,10 @@ def test_sheng_ji_another_phones_calls_after_a_503_are_not_taken_for_these(
     browser: Any, tmp_path: Path
 ) -> None:
     """Zhao pengyou, two pages on one table. A enters the dealer's calls and is answered 503
-    (a read-only server's): not entered. B enters other calls. A taps again: 409 with the table
-    one on, the dealer's calls its last entry. They were counted as A's (the calls were told by
-    the seat alone), so A's calls were dropped silently; they are shown stale now, and kept."""
+    (a read-only server's), again and again: not entered. B enters other calls. The store takes
+    writes again, and A's page sends them again by itself: 409 with the table one on, the
+    dealer's calls its last entry. They were counted as A's (the calls were told by the seat
+    alone), so A's calls were dropped silently; they are shown stale now, and kept."""
     match = simulated(tmp_path, 38, "--rules", "zhaopengyou")
     steps = [s for s in match_steps(match) if s.round == 1]
     assert "calls" in steps[3].body
@@ -473,7 +475,8 @@ def test_sheng_ji_another_phones_calls_after_a_503_are_not_taken_for_these(
             assert r.status_code == 200, r.text
         a, b = Device(browser, PHONE), Device(browser, PHONE)
         a.page.route("**/events", lambda route: route.abort())  # A hears of no change
-        a.page.route("**/api/tables/*/moves", read_only_first(client, client_ro))
+        held = [1]  # A's entries meet the read-only server until B's is in
+        a.page.route("**/api/tables/*/moves", read_only_while(client, client_ro, held))
         for d in (a, b):
             d.page.goto(base + made["join"])
             d.page.wait_for_selector("#entry:not(.hidden)")
@@ -486,7 +489,7 @@ def test_sheng_ji_another_phones_calls_after_a_503_are_not_taken_for_these(
         b.page.locator("#sj-cards").fill("2nd As")
         b.tap("#entry button:text('Calls (dealer)')")
         b.at(4)
-        a.tap("#entry button:text('Calls (dealer)')")
+        held.clear()
         a.page.wait_for_selector("#msg .msg.error:has-text('stale')")
         a.at(4)
         assert a.page.locator("#sj-cards").input_value() == "1st Kd"

@@ -75,7 +75,7 @@ def test_sheng_ji_a_round_start_made_offline_is_not_taken_for_another_phones(
         a.page.select_option("#sj-dealer", "1")
         a.page.select_option("#sj-trump", "s")
         a.tap("#entry button:text('Start the round')")
-        a.page.wait_for_selector("#msg .msg.error:has-text('not sent')")
+        a.page.wait_for_selector('#outbox .out[data-status="retrying"]')
         b.page.select_option("#sj-dealer", "1")
         b.page.select_option("#sj-trump", "h")
         b.tap("#entry button:text('Start the round')")
@@ -94,10 +94,10 @@ def test_sheng_ji_a_round_start_made_offline_is_not_taken_for_another_phones(
 def test_sheng_ji_a_play_made_offline_goes_when_the_connection_is_back(
     browser: Any, tmp_path: Path
 ) -> None:
-    """A enters Ann's lead offline. When the connection is back the page sends it by itself
-    (it said "tap again", and nothing went until someone did): B sees it, it is in once, and
-    A's box is free for the next play. Then A undoes offline, B enters nothing: the undo goes
-    by itself too, once."""
+    """A enters Ann's lead offline: it waits in the outbox, and the box is free for the next
+    play. When the connection is back the page sends it by itself (it said "tap again", and
+    nothing went until someone did): B sees it, it is in once. Then A undoes offline, B enters
+    nothing: the undo goes by itself too, once."""
     with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
         made, url = _sj_at_lead(client)
         a, b = _two_phones(browser, client, made["join"])
@@ -106,17 +106,18 @@ def test_sheng_ji_a_play_made_offline_goes_when_the_connection_is_back(
         a.page.select_option("#sj-seat", "1")
         a.page.locator("#sj-cards").fill("Ah")
         a.tap("#entry button:text('Play')")
-        a.page.wait_for_selector("#msg .msg.error:has-text('not sent')")
+        a.page.wait_for_selector('#outbox .out[data-status="retrying"]')
+        assert a.page.locator("#sj-cards").input_value() == ""
         shot(a.page, "2-sj-play-offline")
         a.context.set_offline(False)
         b.at(3)
         a.at(3)
-        a.page.wait_for_selector("#msg .msg", state="detached")
-        assert a.page.locator("#sj-cards").input_value() == ""
+        a.page.wait_for_selector('body[data-outbox="0"]', state="attached")
+        assert a.page.locator("#msg .msg").count() == 0, a.page.locator("#msg").inner_text()
         assert [m.get("play") for m in client.get(url).json()["moves"]] == [None, "Ah"]
         a.context.set_offline(True)
         a.tap("#entry button:text('Undo')")
-        a.page.wait_for_selector("#msg .msg.error:has-text('not sent')")
+        a.page.wait_for_selector('#outbox .out[data-status="retrying"]')
         a.context.set_offline(False)
         b.at(4)
         assert client.get(url).json()["entries"] == 2  # one undone: the discard stays
@@ -209,7 +210,7 @@ def test_the_same_move_entered_by_both_phones_is_in_once_and_said_so(
         p.page.select_option("#sj-seat", "1")
         p.page.locator("#sj-cards").fill("10h")
         p.tap("#entry button:text('Play')")
-        p.page.wait_for_selector("#msg .msg.error:has-text('not sent')")
+        p.page.wait_for_selector('#outbox .out[data-status="retrying"]')
         q.page.select_option("#sj-seat", "1")
         q.page.locator("#sj-cards").fill("Th")
         q.tap("#entry button:text('Play')")
@@ -413,11 +414,12 @@ def test_sheng_ji_play_with_an_empty_box_is_caught_on_the_phone(
         assert len(posts) == 1 and json.loads(posts[0])["play"] == "Ah"
 
 
-def test_sheng_ji_an_entry_not_sent_goes_before_the_next_one(browser: Any, tmp_path: Path) -> None:
-    """Ann's Ah does not go (no connection), and Bo's 3h is tapped after it. The page had
-    promised to send Ah when the connection came back, but Bo's entry took its place: Ah never
-    went, and 3h was judged at Ann's lead. Now Ah goes first (tapped offline: when the
-    connection is back; tapped with it: at once, the page says so), then 3h when tapped again."""
+def test_sheng_ji_entries_not_sent_go_in_order(browser: Any, tmp_path: Path) -> None:
+    """Ann's Ah does not go (no connection), and Bo's 3h is tapped after it: it waits behind
+    Ah in the outbox, made against the table as it will be with Ah in. When the connection is
+    back both go, in order (Bo's 3h took Ah's place, judged at Ann's lead, and Ah never went).
+    An entry whose send failed without the phone going offline (no "online" to come) goes again
+    by itself too, and the one tapped after it follows."""
     with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
         made, url = _sj_at_lead(client)
         _ctx, a = device(browser)
@@ -429,17 +431,20 @@ def test_sheng_ji_an_entry_not_sent_goes_before_the_next_one(browser: Any, tmp_p
             a.locator("#sj-cards").fill(cards)
             a.locator("#entry button:text('Play')").tap()
 
-        # offline all along: Bo's tap does not take Ah's place; Ah goes when the connection is back
         a.context.set_offline(True)
         enter("1", "Ah")
-        a.wait_for_selector("#msg .msg.error:has-text('not sent')")
+        a.wait_for_selector('#outbox .out[data-status="retrying"]')
+        assert a.locator("#sj-seat").input_value() == "2"  # the seat after the play waiting
         enter("2", "3h")
-        a.wait_for_selector("#msg .msg.error:has-text('not sent')")
+        a.wait_for_selector('#outbox .out[data-status="waiting"]')
+        assert a.locator("#outbox").inner_text().index("Ah") < a.locator(
+            "#outbox"
+        ).inner_text().index("3h")
         a.context.set_offline(False)
-        at(a, 3)
-        assert [m.get("play") for m in client.get(url).json()["moves"]] == [None, "Ah"]
-        assert a.locator("#sj-cards").input_value() == "3h"  # Bo's, still to send
-        # the answer lost without going offline (no "online" to come): the next tap sends it first
+        at(a, 4)
+        sent(a)
+        assert [m.get("play") for m in client.get(url).json()["moves"]] == [None, "Ah", "3h"]
+        assert a.locator("#sj-cards").input_value() == ""
         failed: list[str] = []
 
         def lose_first(route: Any) -> None:
@@ -450,13 +455,10 @@ def test_sheng_ji_an_entry_not_sent_goes_before_the_next_one(browser: Any, tmp_p
                 route.continue_()
 
         a.route(f"**{url}/moves", lose_first)
-        enter("2", "3h")
-        a.wait_for_selector("#msg .msg.error:has-text('not sent')")
         enter("3", "5h")
-        a.wait_for_selector("#msg .msg.ok:has-text('went first')")
-        at(a, 4)
-        assert a.locator("#sj-cards").input_value() == "5h"
-        a.locator("#entry button:text('Play')").tap()
-        at(a, 5)
+        enter("4", "7h")
+        at(a, 6)
+        sent(a)
         plays = [m.get("play") for m in client.get(url).json()["moves"]]
-        assert plays == [None, "Ah", "3h", "5h"]
+        assert plays == [None, "Ah", "3h", "5h", "7h"]
+        assert a.locator("#msg .msg.error").count() == 0, a.locator("#msg").inner_text()

@@ -36,9 +36,12 @@ def free_port() -> int:
 
 
 @contextmanager
-def server(db: str, log: Path) -> Iterator[tuple[subprocess.Popen[bytes], httpx.Client]]:
-    """A `zfrec serve` process on 127.0.0.1, and a client for it; killed at the end."""
-    port = free_port()
+def server(
+    db: str, log: Path, port: int | None = None
+) -> Iterator[tuple[subprocess.Popen[bytes], httpx.Client]]:
+    """A `zfrec serve` process on 127.0.0.1 (on `port`, else a free one), and a client for it;
+    killed at the end."""
+    port = port or free_port()
     with log.open("ab") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "zfrec", "serve", "--db", db, "--port", str(port)],

@@ -161,7 +161,8 @@ def test_an_entry_whose_answer_was_lost_is_sent_again_once(browser: Any, tmp_pat
     # The play reaches the server but its answer is lost (the phone's connection drops). The
     # page said nothing of it being taken; tapped again, it went with the table's new version
     # and was judged afresh: refused (SJ202, not that seat's turn) or, for a seat that leads
-    # again, entered twice. Now it goes as it was made, and the 409 shows it was taken.
+    # again, entered twice. Now it goes again by itself as it was made (its request id), and
+    # the server answers it as taken.
     match = simulated(tmp_path)
     steps = [s for s in match_steps(match) if s.round == 1]
     with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
@@ -186,11 +187,11 @@ def test_an_entry_whose_answer_was_lost_is_sent_again_once(browser: Any, tmp_pat
         a.page.select_option("#sj-seat", str(lead["seat"]))
         a.page.locator("#sj-cards").fill(lead["play"])
         a.tap("#entry button:text('Play')")
-        a.page.wait_for_selector("#msg .msg.error")
-        a.errors.clear()  # the aborted request is logged by the browser
         a.at(4)  # the server's event brings the table with the entry in it
-        a.tap("#entry button:text('Play')")  # tapped again, as the message asks
-        a.page.wait_for_selector("#msg .msg.error", state="detached")
+        a.page.wait_for_selector('body[data-outbox="0"]', state="attached")  # sent again
+        a.errors.clear()  # the aborted request is logged by the browser
+        assert not lose["left"]
+        assert a.page.locator("#msg .msg.error").count() == 0, a.page.locator("#msg").inner_text()
         assert client.get(url).json()["version"] == 4
         assert a.page.locator("#sj-cards").input_value() == ""
         assert [m["seat"] for m in client.get(url).json()["moves"]] == [2, 2, lead["seat"]]
@@ -282,10 +283,10 @@ def test_the_felt_says_what_the_phase_and_a_blocked_throw_are(browser: Any, tmp_
 
 
 def test_a_lost_answer_is_found_by_the_entry_count(browser: Any, tmp_path: Path) -> None:
-    # An entry whose answer was lost and that was tapped again was found taken only for a move
+    # An entry whose answer was lost and that was sent again was found taken only for a move
     # with a seat and the same text: Start the round, Undo, calls typed with commas and cards
     # typed 10h (stored Th) got the 409 "nothing was entered" although they were. The page now
-    # knows its entry by the entry count the server reports.
+    # sends it again by itself with its request id, and the server answers it as taken.
     match = simulated(tmp_path, 4, "--rules", "zhaopengyou", "--option", "players=6")
     steps = [s for s in match_steps(match) if s.round == 1]
     start = steps[0].body
@@ -313,9 +314,8 @@ def test_a_lost_answer_is_found_by_the_entry_count(browser: Any, tmp_path: Path)
         def twice(path: str, button: str) -> None:
             lose.append(path)
             a.tap(f"#entry button:text('{button}')")
-            a.page.wait_for_selector("#msg .msg.error")
+            a.page.wait_for_selector('body[data-outbox="0"]', state="attached")  # sent again
             assert not lose
-            a.tap(f"#entry button:text('{button}')")  # tapped again, as the message asks
             a.page.wait_for_selector(f'body[data-version="{client.get(url).json()["version"]}"]')
             said = a.page.locator("#msg").inner_text()
             assert a.page.locator("#msg .msg.error").count() == 0, said

@@ -45,6 +45,7 @@ API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'"
 ASSETS = {
     "live.css": "text/css; charset=utf-8",
     "live.js": "text/javascript; charset=utf-8",
+    "outbox.js": "text/javascript; charset=utf-8",  # both table pages' outbox
     "live-table.js": "text/javascript; charset=utf-8",
     "sj-live-table.js": "text/javascript; charset=utf-8",
 }

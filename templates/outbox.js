@@ -1,0 +1,256 @@
+/* zfrec live: the outbox of a table's page, shared by Zheng Fen's (live-table.js) and Sheng
+   ji's (sj-live-table.js). Every change the page makes (a move, a round or hand start, an undo,
+   a mark, a correction) goes into it, with the table version it was made against and a request
+   id of its own, and is kept in local storage (per table) until the server has answered it: a
+   reload keeps it. It is sent in order, one at a time. A failed connection or an answer 5xx (the
+   store read-only, locked, full) leaves it there, shown as "not sent, retrying", and it goes
+   again by itself: after a wait that grows from a few seconds (RETRY_MS, doubled on each try up
+   to RETRY_MAX_MS), at once when the phone is back online or the table's events come again (the
+   server is back), and when the page is loaded again. Sent again, the server knows it by its
+   request id (`repeated`): none is made twice. An entry the server refuses leaves the outbox,
+   with the ones made after it (they depended on it): never sent again as they were; the page
+   names them, and again() queues their moves anew, against the table as it is then.
+
+   The page gives the hooks: state() (the table shown), inAlready(item, state) (a 409 stale whose
+   table's one change is this very entry: it is in), taken(item, res), refused(item, res,
+   dropped) and trouble(item, res) (a 5xx with the server's line). Text only by textContent. */
+(function () {
+  "use strict";
+
+  var Z = window.zfrecLive;
+  if (!Z) return;
+  var RETRY_MS = 2500, RETRY_MAX_MS = 10000;
+  var SHOWN = { sent: "sent", sending: "sending\u2026", retrying: "not sent, retrying",
+    waiting: "waiting to be sent" };
+
+  function Outbox(id, token, hooks) {
+    var self = this;
+    this.key = "zfrec-outbox:" + id;
+    this.path = "/api/tables/" + id;
+    this.token = token;
+    this.hooks = hooks;
+    this.items = this.load();
+    this.held = this.loadHeld();  // moves dropped after a refused one, to enter again
+    this.busy = false;
+    this.timer = null;
+    this.madeAt = {};  // the version each entry sent made
+    window.addEventListener("online", function () { self.now(); });
+  }
+
+  Outbox.prototype.load = function () {
+    try {
+      var items = JSON.parse(localStorage.getItem(this.key) || "[]");
+      return Array.isArray(items) ? items : [];
+    } catch (e) { return []; }
+  };
+
+  Outbox.prototype.save = function () {
+    // Sent entries are shown once, then forgotten; waiting ones survive a reload.
+    try { localStorage.setItem(this.key, JSON.stringify(this.waiting())); } catch (e) { /* private mode */ }
+  };
+
+  Outbox.prototype.waiting = function () {
+    return this.items.filter(function (it) { return it.status !== "sent"; });
+  };
+
+  /* Put a change in the outbox, made against the version the table will have when the entries
+     before it are in (each accepted change adds one), or against `version` where given (a move
+     asked about first is made against the table as it was then). */
+  Outbox.prototype.queue = function (path, body, label, extra, version) {
+    // An undo waiting is the undo a second tap meant (a double tap on Undo, or Undo tapped
+    // again before the first is answered): one undo, not two. Once it is in, Undo undoes more.
+    if (path === "/undo" && this.has("/undo")) return false;
+    var state = this.hooks.state();
+    // Made against the table shown, with the entries ahead of it in: their count is settled
+    // when it is sent (one ahead that was in already, its answer lost, is in what is shown).
+    var base = version !== undefined ? version : state.version;
+    var ahead = version !== undefined ? [] : this.waiting().map(function (it) { return it.uid; });
+    body.version = base + ahead.length;
+    // An undo or a mark leaves no move of its own to find if its answer is lost: the entry
+    // count it was made at tells (Zheng Fen's pages from before request ids).
+    if (!extra && (path === "/undo" || path === "/marks" || path === "/edit")) extra = { entries: this.entriesAhead() };
+    var uid = Date.now() + "-" + Math.random().toString(36).slice(2);
+    // Its request id: sent again (its answer lost), the server knows it and answers it as
+    // taken, without making it twice; a 409 stale then means it was not made.
+    body.request_id = uid;
+    this.items = this.waiting().concat([{ uid: uid, base: base, ahead: ahead,
+      path: path, body: body, label: label, status: "waiting", extra: extra || null }]);
+    this.save();
+    this.render();
+    this.pump();
+    return true;
+  };
+
+  /* The moves (plays, bids, ...) that left the outbox after a refused one, kept (`held`,
+     shown under the outbox as not sent) until the player queues them again with one tap (as
+     they were made: seat and cards, nothing retyped; now against the table as it is, with the
+     entries ahead of them, under new request ids) or lets them go. An undo, a mark, a
+     correction or a start is not kept: what it meant depends on the table. */
+  Outbox.prototype.again = function () {
+    var self = this, held = this.held;
+    this.held = [];
+    this.saveHeld();
+    held.forEach(function (it) {
+      var body = JSON.parse(JSON.stringify(it.body));
+      delete body.version;
+      delete body.request_id;
+      self.queue(it.path, body, it.label, null);
+    });
+    this.render();
+    if (this.hooks.again) this.hooks.again();
+  };
+
+  Outbox.prototype.forget = function () {
+    this.held = [];
+    this.saveHeld();
+    this.render();
+  };
+
+  Outbox.prototype.loadHeld = function () {
+    try {
+      var items = JSON.parse(localStorage.getItem(this.key + ":held") || "[]");
+      return Array.isArray(items) ? items : [];
+    } catch (e) { return []; }
+  };
+
+  Outbox.prototype.saveHeld = function () {
+    try { localStorage.setItem(this.key + ":held", JSON.stringify(this.held)); } catch (e) { /* private mode */ }
+  };
+
+  /* What the page says of the entries that left the outbox after a refused one (`dropped`,
+     the refused one first): named; their moves are kept under the outbox to enter again. Null
+     where none were made after it. */
+  Outbox.prototype.droppedNote = function (dropped) {
+    var later = dropped.slice(1);
+    if (!later.length) return null;
+    var kept = later.some(function (it) { return it.path === "/moves"; });
+    return Z.el("div", { cls: "small dropped", text: "Also not sent (made after it): " +
+      later.map(function (it) { return it.label; }).join("; ") + (kept ? " (the moves are kept below:" +
+      " Enter again sends them once the table is right)." : ".") });
+  };
+
+  /* The table's entry count once the outbox's changes are in; null where a correction makes
+     it unknown. A move (with any passes it implies) or a hand or round start is one entry. */
+  Outbox.prototype.entriesAhead = function () {
+    var n = this.hooks.state().entries, items = this.waiting();
+    for (var i = 0; i < items.length; i++) {
+      var p = items[i].path;
+      if (p === "/moves" || p === "/hands") n += 1;
+      else if (p === "/undo") n -= 1;
+      else if (p === "/edit") return null;
+    }
+    return n;
+  };
+
+  /* Whether an entry of this path waits (a round start tapped twice is one round start). */
+  Outbox.prototype.has = function (path) {
+    return this.waiting().some(function (it) { return it.path === path; });
+  };
+
+  Outbox.prototype.pump = function () {
+    var self = this;
+    if (this.busy || !this.token) return;
+    var item = this.waiting()[0];
+    if (!item) return;
+    if (item.ahead) {  // the entries ahead are answered: those made after `base` count
+      item.body.version = item.base + item.ahead.filter(function (u) { return !(self.madeAt[u] <= item.base); }).length;
+      item.ahead = null;
+      this.save();
+    }
+    this.busy = true;
+    if (item.status !== "retrying") item.status = "sending";  // a retry stays shown as not sent
+    this.render();
+    Z.api("POST", this.path + item.path, item.body, this.token).then(function (res) {
+      self.busy = false;
+      self.answered(item, res);
+    }, function () {
+      self.busy = false;
+      self.retry(item);
+    });
+  };
+
+  /* Not sent, or its answer lost: kept, and sent again after a wait that grows. */
+  Outbox.prototype.retry = function (item) {
+    var self = this;
+    item.status = "retrying";
+    item.tries = (item.tries || 0) + 1;
+    this.save();
+    this.render();
+    if (this.timer) return;
+    var wait = Math.min(RETRY_MS * Math.pow(2, item.tries - 1), RETRY_MAX_MS);
+    this.timer = setTimeout(function () { self.timer = null; self.pump(); }, wait);
+  };
+
+  /* Send now what waits for a retry: the phone is back online, or the server is back. */
+  Outbox.prototype.now = function () {
+    if (!this.timer) return;
+    clearTimeout(this.timer);
+    this.timer = null;
+    this.pump();
+  };
+
+  Outbox.prototype.answered = function (item, res) {
+    var d = res.data || {};
+    var stale = res.status === 409 && d.code === "stale";
+    if (res.ok || (stale && d.state && this.hooks.inAlready(item, d.state))) {
+      this.madeAt[item.uid] = res.ok ? d.repeated || d.version : d.state.version;
+      item.status = "sent";
+      this.save();
+      this.hooks.taken(item, res);
+      this.render();
+      this.pump();
+      return;
+    }
+    if (res.status >= 500 || res.status === 0) {  // the server is in trouble: try again later
+      // Its one line says why (the store read-only, locked, full): someone can see to it.
+      if (d.message) item.trouble = true;
+      this.retry(item);
+      if (d.message) this.hooks.trouble(item, res);
+      return;
+    }
+    // Refused: this entry and the ones made after it (against positions that now will not
+    // come) leave the outbox, never to be sent again; the page says why.
+    var dropped = this.waiting();
+    this.items = [];
+    this.save();
+    // the moves made after it are kept, not sent: the player enters them again with one tap
+    this.held = this.held.concat(dropped.slice(1).filter(function (it) { return it.path === "/moves"; }));
+    this.saveHeld();
+    this.hooks.refused(item, res, dropped);
+    this.render();
+  };
+
+  Outbox.prototype.render = function () {
+    var box = Z.$("outbox");
+    var items = this.items;
+    if (box) {
+      Z.clear(box);
+      items.filter(function (it, i) { return it.status !== "sent" || i === items.length - 1; }).forEach(function (it) {
+        box.appendChild(Z.el("div", { cls: "out " + it.status, "data-status": it.status },
+          [Z.el("span", { cls: "what", text: it.label }), Z.el("span", { cls: "state", text: SHOWN[it.status] })]));
+      });
+      this.renderHeld(box);
+    }
+    document.body.setAttribute("data-outbox", String(this.waiting().length));
+  };
+
+  /* The moves dropped after a refused one: named, not sent, with Enter again and Let go. */
+  Outbox.prototype.renderHeld = function (box) {
+    var self = this;
+    if (!this.held.length || !this.token) return;
+    var tapped = false;  // a double tap queues them once
+    box.appendChild(Z.el("div", { cls: "held", id: "held" }, [
+      Z.el("div", { cls: "small", text: "Not sent (made after an entry that was refused):" })
+    ].concat(this.held.map(function (it) {
+      return Z.el("div", { cls: "out dropped", "data-status": "dropped" },
+        [Z.el("span", { cls: "what", text: it.label }), Z.el("span", { cls: "state", text: "not sent" })]);
+    })).concat([Z.el("div", { cls: "row" }, [
+      Z.el("button", { type: "button", cls: "btn small primary", id: "again-btn", text: "Enter again",
+        onclick: function () { if (!tapped) { tapped = true; self.again(); } } }),
+      Z.el("button", { type: "button", cls: "btn small", id: "forget-btn", text: "Let go",
+        onclick: function () { if (!tapped) { tapped = true; self.forget(); } } })
+    ])])));
+  };
+
+  Z.Outbox = Outbox;
+})();
