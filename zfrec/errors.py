@@ -103,6 +103,11 @@ class NotationError(ZfrecError):
     """A record is not well-formed text or JSON."""
 
 
+class AtError(ZfrecError):
+    """The text given for a position (`zfrec solve --at`) names no position at all; the message
+    quotes it and says what `--at` takes, so the one line naming the file does not repeat it."""
+
+
 class RulesError(ZfrecError):
     """An unknown preset or option."""
 
