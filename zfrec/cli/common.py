@@ -298,4 +298,24 @@ def plural(count: int, noun: str, plural_form: str | None = None) -> str:
     return f"{count} {noun if count == 1 else plural_form or noun + 's'}"
 
 
+def kinds_titles(kinds: list[str]) -> str:
+    """The kinds' titles (zfrec.games), `Zheng Fen or Sheng ji`."""
+    return " or ".join(find_kind(k).title for k in kinds)
+
+
+def other_kinds_hint(stored: list[str], shown: list[str]) -> str | None:
+    """What `zfrec stats` says when the store holds games of another kind (the registry's,
+    zfrec.games) than the ones it shows: which, and the `--game` that shows them."""
+    rest = [k for k in stored if k not in shown]
+    if not rest:
+        return None
+    adds = " or ".join(f"--game {k}" for k in rest)
+    held = (
+        f"also holds {kinds_titles(rest)} games"
+        if any(k in stored for k in shown)
+        else f"holds no {kinds_titles(shown)} games, only {kinds_titles(rest)} ones"
+    )
+    return f"the store {held}: add {adds} for their statistics"
+
+
 Register = Callable[[typer.Typer], None]

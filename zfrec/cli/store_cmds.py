@@ -36,6 +36,8 @@ from zfrec.cli.common import (
     file_problem,
     friendly_errors,
     json_on_failure,
+    kinds_titles,
+    other_kinds_hint,
     out,
     plural,
     print_json,
@@ -703,7 +705,8 @@ def stats_cmd(
         fail(exc.message)
     others: list[Any] = []
     with _store(db, create=False) as engine, session(engine, readonly=True) as s:
-        kinds = stored_kinds(s) if chosen is None else [chosen]
+        stored = stored_kinds(s)
+        kinds = stored if chosen is None else [chosen]
         if as_json and chosen is None:
             kinds = [DEFAULT_KIND]
         stats = []
@@ -713,23 +716,28 @@ def stats_cmd(
             found = find_kind(k).store_stats(s, player=player, valid_only=valid_only)
             if found is not None:
                 others.append(found)
+    hint = other_kinds_hint(stored, kinds or [DEFAULT_KIND])
     if as_json:
         if others:
             print_json(others[0].to_json())
         else:
             print_json([p.to_json() for p in stats])
+        if hint:  # standard output stays the document scripts read
+            err.print(f"hint: {escape(hint)}", markup=True)
         return
     if not stats and not any(o.players for o in others):
-        out.print("no games stored")
-        return
-    if stats:
-        _print_stats(stats)
-    for o in others:
-        if o.players:
-            if stats:
-                out.print()
-            _print_rows(o.columns, o.rows(), right=range(1, len(o.columns)), title=o.title)
-            out.print(o.note)
+        out.print(f"no {kinds_titles(kinds)} games stored" if hint else "no games stored")
+    else:
+        if stats:
+            _print_stats(stats)
+        for o in others:
+            if o.players:
+                if stats:
+                    out.print()
+                _print_rows(o.columns, o.rows(), right=range(1, len(o.columns)), title=o.title)
+                out.print(o.note)
+    if hint:
+        out.print(f"hint: {escape(hint)}")
 
 
 def _print_stats(stats: list[PlayerStats]) -> None:
