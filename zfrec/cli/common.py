@@ -22,7 +22,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from zfrec.errors import FILE_ATTR, ZfrecError
+from zfrec.errors import FILE_ATTR, ZfrecError, place_text
 from zfrec.games import DEFAULT_KIND, KINDS, GameKind, find_kind, kind_problem
 from zfrec.games.zhengfen.engine.rules import Ruleset, parse_option, preset
 
@@ -257,8 +257,12 @@ def error_what(exc: BaseException) -> str:
 
 
 def internal_error(exc: BaseException) -> str:
-    """The one-line report of an unexpected exception (exit code 3)."""
+    """The one-line report of an unexpected exception (exit code 3): the file being processed
+    and where in it (the game, the hand or round), where known."""
     where = getattr(exc, FILE_ATTR, None)
+    place = place_text(exc)
+    if where and place:
+        where = f"{where}, {place}"
     return (
         f"internal error{f' while processing {where}' if where else ''}: {error_what(exc)} "
         "(a bug in zfrec; ZFREC_TRACEBACK=1 shows the traceback)"

@@ -45,7 +45,7 @@ from zfrec.cli.common import (
 )
 from zfrec.cli.simulate_cmds import write_atomic
 from zfrec.cli.validate_cmds import expand_paths
-from zfrec.errors import ZfrecError, path_text, processing
+from zfrec.errors import ZfrecError, path_text, place_text, processing
 from zfrec.games import find_kind, units_text
 
 if TYPE_CHECKING:
@@ -294,6 +294,11 @@ def _stopped(exc: BaseException, path: str, finished: bool, later: int) -> tuple
     else:
         return None
     rest = f"; the {later} file(s) after it were not imported" if later else ""
+    if code == EXIT_INTERNAL and (place := place_text(exc)):  # where in the file, if known
+        return (
+            f"{why} while importing {path_text(path)}, {place}: nothing of it was stored{rest}",
+            code,
+        )
     if finished:
         done = f"{why} after importing {path_text(path)}: the files up to it were imported"
         return done + rest, code

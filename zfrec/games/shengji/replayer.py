@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from typing import TypedDict
 
 from zfrec.diagnostics import Cause, Diagnostic
-from zfrec.errors import GameError, IllegalPlayError, Location, RulesError
+from zfrec.errors import GameError, IllegalPlayError, Location, RulesError, placing
 from zfrec.games.shengji.cards import (
     contains,
     count,
@@ -292,7 +292,8 @@ class _Replay:
                 self.note("SJ508", f"round {rnd.number} follows round {last}: rounds are "
                           f"numbered one by one{missing}", rnd.pos)  # fmt: skip
             start = len(self.found)
-            out = self.round(rules, rnd, levels, dealer, dealer_cause, rank_cause)
+            with placing(hand=rnd.number, unit="round"):
+                out = self.round(rules, rnd, levels, dealer, dealer_cause, rank_cause)
             # record order within the round (the round-1 dealer is known only after the bids)
             self.found[start:] = sorted(
                 self.found[start:], key=lambda d: (d.location.line or 0, d.location.col or 0)
