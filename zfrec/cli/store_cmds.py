@@ -92,10 +92,11 @@ def _store(db: str | None, *, create: bool = True) -> Iterator[Engine]:
         try:
             yield engine
         except SQLAlchemyError as exc:
-            from zfrec.store.faults import store_fault
+            from zfrec.store.faults import database_fault
 
-            reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
-            fail(store_fault(exc) or f"database error: {reason}")
+            if (fault := database_fault(exc)) is None:
+                raise  # a bug of zfrec's: an internal error (exit 3)
+            fail(fault)
         finally:
             engine.dispose()
 
@@ -278,17 +279,16 @@ def _import_one(
 def _stopped(exc: BaseException, path: str, finished: bool, later: int) -> tuple[str, int] | None:
     """Why an import stopped at `path` (`finished`: just after it; `later` files were not
     reached), in one line, with its exit code: Ctrl-C (130), a store that cannot be used now
-    (2: locked, gone, full), the database refusing otherwise (2), an unexpected exception (3:
-    a bug, whose report follows); None for an exit the command chose (raised)."""
-    from sqlalchemy.exc import SQLAlchemyError
-
-    from zfrec.store.faults import store_fault
+    (2: locked, gone, full, damaged), the database refusing otherwise (2: a concurrent writer's
+    clash, the server's own error), an unexpected exception (3: a bug, whose report follows;
+    SQLAlchemy's errors of our SQL or its use too: zfrec.store.faults.database_fault); None for
+    an exit the command chose (raised)."""
+    from zfrec.store.faults import database_fault
 
     if isinstance(exc, KeyboardInterrupt):
         why, code = "interrupted", 130
-    elif isinstance(exc, SQLAlchemyError):
-        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
-        why, code = (store_fault(exc) or f"database error: {reason}") + ",", EXIT_INPUT
+    elif (fault := database_fault(exc)) is not None:  # not a bug: SQLAlchemy's own are
+        why, code = fault + ",", EXIT_INPUT
     elif isinstance(exc, Exception) and not isinstance(exc, CLICK_EXITS):
         why, code = f"internal error ({error_what(exc)})", EXIT_INTERNAL
     else:
