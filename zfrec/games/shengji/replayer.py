@@ -174,6 +174,7 @@ class _Replay:
         self.concern: tuple[Order, int, int | None] | None = None
         self.at_play = 0  # the cards of the hands at play; `written_whole` counts on demand
         self._whole: bool | None = None
+        self.end_written = False  # the round being judged writes its end (points, result)
 
     # reporting ---------------------------------------------------------------------------------
 
@@ -226,12 +227,13 @@ class _Replay:
         self, state: RoundState, seat: int, m: SjMove, at: _At, fine: Callable[[int], bool]
     ) -> Cause | None:
         """What a finding at play `m` (the follow of `seat`, or its block of a throw) follows
-        from: in a round written to its end, the first earlier error of the seat's own that
+        from: in a round written to its end (its plays account for every card, or it writes its
+        points, result or levels), the first earlier error of the seat's own that
         kept in its hand cards the record never has it play from here on, in the suits that
         error's play concerned, without which it would be no finding (`fine(kept)`). None when
         no such error: cards of other suits are not kept by it (a later error keeps them)."""
         errors = self.erred.get(seat)
-        if not errors or not self.written_whole():
+        if not errors or not (self.end_written or self.written_whole()):
             return None
         kept = kept_back(self.tricks, state.hands[seat], seat, m, at["trick"])
         here = (at["trick"], at["turn"])
@@ -240,6 +242,26 @@ class _Replay:
             if where < here and mine and fine(mine):
                 return why
         return None
+
+    def unseen_cause(self, thrower: int, guessed: list[int], at: _At) -> Cause | None:
+        """What a throw proven beaten by counting the cards no line shows (`sure_single`)
+        follows from: in a round whose end is written (its points, result or levels), a seat
+        holds cards no line shows only by playing fewer than it held, an error of its own; so
+        where every other seat with such cards (one of which holds the higher card) has an
+        earlier error, the first of those errors. None otherwise: a hand the record leaves
+        unwritten may rightly hold the card."""
+        if not self.end_written:
+            return None
+        here = (at["trick"], at["turn"])
+        first: tuple[tuple[int, int], Cause] | None = None
+        for s, unseen in enumerate(guessed):
+            if s == thrower or not unseen:
+                continue
+            mine = [(where, why) for where, why, _ in self.erred.get(s, ()) if where < here]
+            if not mine:
+                return None
+            first = min([*mine, *([first] if first else [])], key=lambda e: e[0])
+        return None if first is None else first[1]
 
     def engine(
         self, exc: GameError, pos: Pos | None, *, trick: int | None = None,
@@ -489,6 +511,7 @@ class _Replay:
         # a record may stop in its last trick (a position to solve, as Zheng Fen's may): the
         # round stops there (SJ205), as one still being written does
         unscored = rnd.points is None and rnd.outcome is None and rnd.levels is None
+        self.end_written = not unscored
         may_stop = self.open_last or (unscored and rnd is self.match.rounds[-1])
         for t, trick in enumerate(rnd.tricks, 1):
             plain = None if self.lost or read_causes else trick.plain
@@ -741,7 +764,8 @@ class _Replay:
         if not m.failed:
             if proven is not None:  # the written cards leave a higher card no place but a hand
                 self.note("SJ103", f"the throw {format_hand(cards)} cannot stand: {proven[1]}; "
-                          f"it is held to {proven[2]}", m.pos, rule="10", **at)  # fmt: skip
+                          f"it is held to {proven[2]}", m.pos, rule="10",
+                          cause=self.unseen_cause(seat, guessed, at), **at)  # fmt: skip
             elif not check.stands:
                 assert check.unit is not None and check.blocker is not None
                 blocker = (seat + 1 + check.blocker) % state.n
