@@ -66,6 +66,7 @@ from zfrec.games.shengji.unseen import blockers, comes_after, less, sure_single
 from zfrec.games.shengji.verdicts import (
     copies_out,
     deal_findings,
+    hiding_cause,
     kept_back,
     no_join,
     played_already,
@@ -245,23 +246,11 @@ class _Replay:
 
     def unseen_cause(self, thrower: int, guessed: list[int], at: _At) -> Cause | None:
         """What a throw proven beaten by counting the cards no line shows (`sure_single`)
-        follows from: in a round whose end is written (its points, result or levels), a seat
-        holds cards no line shows only by playing fewer than it held, an error of its own; so
-        where every other seat with such cards (one of which holds the higher card) has an
-        earlier error, the first of those errors. None otherwise: a hand the record leaves
-        unwritten may rightly hold the card."""
+        follows from (`verdicts.hiding_cause`): only in a round whose end is written (its
+        points, result or levels), where a seat's cards no line shows are its own error's."""
         if not self.end_written:
             return None
-        here = (at["trick"], at["turn"])
-        first: tuple[tuple[int, int], Cause] | None = None
-        for s, unseen in enumerate(guessed):
-            if s == thrower or not unseen:
-                continue
-            mine = [(where, why) for where, why, _ in self.erred.get(s, ()) if where < here]
-            if not mine:
-                return None
-            first = min([*mine, *([first] if first else [])], key=lambda e: e[0])
-        return None if first is None else first[1]
+        return hiding_cause(self.erred, thrower, guessed, (at["trick"], at["turn"]))
 
     def engine(
         self, exc: GameError, pos: Pos | None, *, trick: int | None = None,

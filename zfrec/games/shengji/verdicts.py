@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from zfrec.diagnostics import Cause
 from zfrec.games.shengji.cards import FIVES, TENS_KINGS, count, distinct, format_hand, one, size
 from zfrec.games.shengji.events import RoundResult
 from zfrec.games.shengji.formats import Format
@@ -22,6 +23,7 @@ __all__ = [
     "band",
     "copies_out",
     "deal_findings",
+    "hiding_cause",
     "kept_back",
     "kitty_wrong",
     "no_join",
@@ -170,6 +172,31 @@ def kept_back(tricks: Sequence[SjTrick], hand: int, seat: int, m: SjMove, t: int
 
 
 Finding = tuple[str, str, Pos | None, int | None, str]  # code, message, where, seat, ruling
+
+
+Erred = dict[int, list[tuple[tuple[int, int], Cause, int]]]
+"""The errors found so far of each seat in a round: where (trick, turn), what a finding that
+follows from it names, and the suits its play concerned (the validator's `erred`)."""
+
+
+def hiding_cause(
+    erred: Erred, thrower: int, unseen: Sequence[int], here: tuple[int, int]
+) -> Cause | None:
+    """What a throw proven beaten by counting the cards no line shows follows from, in a round
+    whose end is written: there a seat holds cards no line shows (`unseen`, per seat) only by
+    playing fewer than it held, an error of its own; so where every seat other than the
+    thrower that holds such cards (one of which holds the higher card) has an error before
+    `here`, the first of those errors. None otherwise: a hand the record leaves unwritten may
+    rightly hold the card."""
+    first: tuple[tuple[int, int], Cause] | None = None
+    for s, cards in enumerate(unseen):
+        if s == thrower or not cards:
+            continue
+        mine = [(where, why) for where, why, _ in erred.get(s, ()) if where < here]
+        if not mine:
+            return None
+        first = min([*mine, *([first] if first else [])], key=lambda e: e[0])
+    return None if first is None else first[1]
 
 
 def deal_findings(rules: SjRules, rnd: SjRound, names: Sequence[str]) -> list[Finding]:
