@@ -94,6 +94,20 @@ def clash(exc: BaseException) -> bool:
     return state in _CLASH_STATES or name in _CLASH_NAMES
 
 
+def lost_connection(exc: BaseException) -> bool:
+    """Whether the connection was lost under the statement (the server restarted, an
+    administrator ended the session, the network dropped it): SQLAlchemy has invalidated it,
+    and a retry on a new connection may get past it."""
+    return isinstance(exc, DBAPIError) and exc.connection_invalidated
+
+
+def retryable(exc: BaseException) -> bool:
+    """Whether a file's transaction that failed with `exc` may succeed if run again: a clash
+    with a concurrent writer, or a connection lost (a new one is opened). Not a store locked
+    too long, read-only, full or damaged, nor a bug: those would fail again."""
+    return clash(exc) or lost_connection(exc)
+
+
 def _our_statement(exc: BaseException) -> bool:
     """A SQLite error of the statement itself (SQLITE_ERROR: a syntax error, no such column),
     which SQLite words as an OperationalError."""

@@ -36,7 +36,7 @@ from zfrec.jsonview import dump
 from zfrec.record import Game, iter_records
 from zfrec.store.batches import SEAT_KEYS, Batches
 from zfrec.store.db import OWN_KEYS, READONLY, StoreError, sqlite_file
-from zfrec.store.faults import clash
+from zfrec.store.faults import retryable
 from zfrec.store.firstpass import (
     Workers,
     canonical_json,
@@ -170,11 +170,12 @@ def import_file(
                 return result
             except (IntegrityError, OperationalError) as exc:
                 # A concurrent importer stored the same game or player first, or the server
-                # broke a deadlock between us: start again, a little later, from what is there.
+                # broke a deadlock between us, or the connection was lost (a server restarted,
+                # a session ended): start again, a little later, from what is there, on a new
+                # connection. Anything else (a store locked too long, read-only or damaged, or
+                # a bug) would fail again: it stops the import (zfrec.store.faults tells which).
                 session.rollback()
-                # Anything else (a store locked too long, read-only or damaged, or a bug) would
-                # fail again: it stops the import (zfrec.store.faults tells which it is).
-                if not clash(exc):
+                if not retryable(exc):
                     raise
                 if attempt == _ATTEMPTS:
                     reason = str(exc.orig or exc).strip().splitlines()[0]
