@@ -248,3 +248,18 @@ def test_a_throw_blocked_by_a_card_a_short_play_kept_follows_from_that_play() ->
         ("SJ201", 19, None), ("SJ103", 20, root), ("SJ201", 20, root), ("SJ205", None, root),
         ("SJ201", 21, root),
     ]  # fmt: skip
+
+
+def test_a_throw_proven_beaten_by_a_hidden_card_does_not_follow_from_an_error_that_hid_none() -> (
+    None
+):
+    # North's two wrong-suit follows (tricks 4 and 8) come before its short follow (trick 6):
+    # they leave no card unshown, so the verdict follows from the short follow, not the first
+    other = Path(__file__).parent / "data" / "sj-unseen-after-other-error.zfn"
+    [match] = parse_sj(other.read_text("utf-8"))
+    found = validate_match(match).diagnostics
+    assert [(d.code, d.location.trick) for d in found if d.severity == "error"] == [
+        ("SJ201", 4), ("SJ201", 6), ("SJ201", 8), ("SJ103", 18),
+    ]  # fmt: skip
+    [proven] = [d for d in found if d.code == "SJ103"]
+    assert proven.cause == Cause(22, 21, "SJ201")

@@ -64,6 +64,7 @@ from zfrec.games.shengji.scoring import raise_level
 from zfrec.games.shengji.throws import check_throw, throw_units
 from zfrec.games.shengji.unseen import blockers, comes_after, less, sure_single
 from zfrec.games.shengji.verdicts import (
+    Shorts,
     copies_out,
     deal_findings,
     hiding_cause,
@@ -171,6 +172,9 @@ class _Replay:
         # cause, and the suits the play concerned (`kept_cause`); and whether the round's
         # plays account for every card of the hands at play
         self.erred: dict[int, list[tuple[tuple[int, int], Cause, int]]] = {}
+        # seat -> its follows written with fewer cards than were led, in order: where, and
+        # what a finding that follows from one names (`unseen_cause`)
+        self.short: Shorts = {}
         # the play being judged (after the fast path): its order, cards and lead's suit
         self.concern: tuple[Order, int, int | None] | None = None
         self.at_play = 0  # the cards of the hands at play; `written_whole` counts on demand
@@ -250,7 +254,7 @@ class _Replay:
         points, result or levels), where a seat's cards no line shows are its own error's."""
         if not self.end_written:
             return None
-        return hiding_cause(self.erred, thrower, guessed, (at["trick"], at["turn"]))
+        return hiding_cause(self.short, thrower, guessed, (at["trick"], at["turn"]))
 
     def engine(
         self, exc: GameError, pos: Pos | None, *, trick: int | None = None,
@@ -286,6 +290,7 @@ class _Replay:
         problems = sorted(match.problems, key=lambda p: p.pos)
         for i, rnd in enumerate(match.rounds):
             self.round_no, self.root, self.spent, self.erred = rnd.number, None, {}, {}
+            self.short = {}
             end = starts[i + 1] if i + 1 < len(starts) else None
             self.lost = []
             while problems and (end is None or problems[0].pos[0] < end):
@@ -669,6 +674,20 @@ class _Replay:
             state.force_play(seat, cards, m.played)
             return False
         assert led is not None
+        start = len(self.found)
+        self.follow(state, m, guessed, at)
+        if size(cards) < led.size:  # a card kept back that no line may ever show
+            first = next((d for d in self.found[start:] if d.severity == "error"), None)
+            if first is not None:
+                why = first.cause or Cause(*_lc(first.location), first.code)
+                self.short.setdefault(seat, []).append(((t, turn), why))
+        return False
+
+    def follow(self, state: RoundState, m: SjMove, guessed: list[int], at: _At) -> None:
+        """Judge and make a follow that the fast path did not take (`play`)."""
+        seat, cards, order, led = m.seat, m.cards, state.order, state.lead
+        assert order is not None and led is not None
+        hand = state.hands[seat]
         if m.failed:
             self.note("SJ104", "only a lead can be a throw that fails; a follow stays whole",
                       m.pos, rule="10", **at)  # fmt: skip
@@ -687,7 +706,6 @@ class _Replay:
             state.play_legal(seat, cards)
         else:
             state.force_play(seat, cards, cards)
-        return False
 
     def joins(
         self, state: RoundState, m: SjMove, t: int, turn: int, made: PlayEvent | None = None

@@ -19,6 +19,7 @@ from zfrec.games.shengji.unseen import less
 from zfrec.record.model import Pos
 
 __all__ = [
+    "Shorts",
     "adds_up",
     "band",
     "copies_out",
@@ -174,25 +175,26 @@ def kept_back(tricks: Sequence[SjTrick], hand: int, seat: int, m: SjMove, t: int
 Finding = tuple[str, str, Pos | None, int | None, str]  # code, message, where, seat, ruling
 
 
-Erred = dict[int, list[tuple[tuple[int, int], Cause, int]]]
-"""The errors found so far of each seat in a round: where (trick, turn), what a finding that
-follows from it names, and the suits its play concerned (the validator's `erred`)."""
+Shorts = dict[int, list[tuple[tuple[int, int], Cause]]]
+"""Each seat's follows in a round written with fewer cards than were led, so far: where (trick,
+turn), and what a finding that follows from one names (the validator's `short`)."""
 
 
 def hiding_cause(
-    erred: Erred, thrower: int, unseen: Sequence[int], here: tuple[int, int]
+    short: Shorts, thrower: int, unseen: Sequence[int], here: tuple[int, int]
 ) -> Cause | None:
     """What a throw proven beaten by counting the cards no line shows follows from, in a round
     whose end is written: there a seat holds cards no line shows (`unseen`, per seat) only by
-    playing fewer than it held, an error of its own; so where every seat other than the
-    thrower that holds such cards (one of which holds the higher card) has an error before
-    `here`, the first of those errors. None otherwise: a hand the record leaves unwritten may
-    rightly hold the card."""
+    a follow written with fewer cards than were led, an error of its own (any other error of
+    the seat, a follow of the wrong suit say, leaves no card unshown, and is not the cause);
+    so where every seat other than the thrower that holds such cards (one of which holds the
+    higher card) has such a follow before `here`, the first of those. None otherwise: a hand
+    the record leaves unwritten may rightly hold the card, or a later error hid it."""
     first: tuple[tuple[int, int], Cause] | None = None
     for s, cards in enumerate(unseen):
         if s == thrower or not cards:
             continue
-        mine = [(where, why) for where, why, _ in erred.get(s, ()) if where < here]
+        mine = [(where, why) for where, why in short.get(s, ()) if where < here]
         if not mine:
             return None
         first = min([*mine, *([first] if first else [])], key=lambda e: e[0])
