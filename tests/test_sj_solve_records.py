@@ -137,3 +137,30 @@ def test_at_text_that_names_no_position_is_said_once_with_what_at_takes(tmp_path
     # a position the text names but the record does not have still names it
     missing = _zfrec("solve", str(cut), "--at", "9")
     assert missing.stderr == f"error: {cut} (--at 9): the record has no round 9\n"
+
+
+def test_a_refusal_does_not_ask_for_the_dealers_deal_line_when_it_is_written_whole(
+    tmp_path: Path,
+) -> None:
+    # a self-play round with the dealer's (South's) deal and the discard written whole, the
+    # kitty and the other deals not, stopped after four tricks: the kitty is what is missing
+    full = tmp_path / "match.zfn"
+    _zfrec("simulate", "--game", "shengji", "--out", str(full), "-n", "1", "--seed", "3")
+    lines = full.read_text("utf-8").split("\n")
+    start = next(i for i, ln in enumerate(lines) if ln.startswith("round 1 "))
+    kept = []
+    for ln in lines[start + 1 : start + 12]:
+        if ln.startswith(("deal 1:", "deal 3:", "deal 4:")):
+            ln = ln.split(":")[0] + ": ?25"
+        kept.append("kitty ?8" if ln.startswith("kitty ") else ln)
+    cut = tmp_path / "dealer-whole.zfn"
+    cut.write_text("\n".join([*lines[: start + 1], *kept]) + "\n", "utf-8")
+    assert "deal 2: 3c 4s" in cut.read_text("utf-8") and "discard 4s" in cut.read_text("utf-8")
+    refused = _zfrec("solve", str(cut))
+    assert refused.returncode == 2, refused.stderr
+    assert "5 cards of the dealer's (South's) hand are never shown" in refused.stderr
+    assert "`deal 2: CARDS`" not in refused.stderr
+    assert refused.stderr.rstrip().endswith(
+        ": write the kitty line (`kitty CARDS`), East's deal line (`deal 1: CARDS`), West's deal "
+        "line (`deal 3: CARDS`) and North's deal line (`deal 4: CARDS`) in full (FORMAT.md)"
+    )

@@ -130,13 +130,16 @@ def unknown_hands(match: SjMatch, rnd: SjRound, ledger: Any, rules: Any) -> str 
             if not written
             else f"{cards(k)} of the dealer's ({name}'s) hand are never shown"
         )
-        lines += [f"the dealer's deal line (`deal {dealer + 1}: CARDS`)"] * (
-            not whole(dealer) or written
-        )
+        deal_line = f"the dealer's deal line (`deal {dealer + 1}: CARDS`)"
+        named = len(lines)
+        if not whole(dealer):
+            lines.append(deal_line)
         if rnd.kitty is None or rnd.kitty.unknown:
             lines.append("the kitty line (`kitty CARDS`)")
         if not written:
             lines.append("the discard line (`discard CARDS`)")
+        if len(lines) == named:  # all three written whole: the deal line is what to check
+            lines.append(deal_line)
     for s in range(n):
         if guessed[s] and s != dealer:
             k = size(guessed[s])
