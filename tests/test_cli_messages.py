@@ -240,24 +240,105 @@ def test_an_internal_error_exits_3_with_one_line_naming_the_file(files: dict[str
 
 
 @pytest.mark.parametrize(
-    ("args", "target"),
+    ("args", "target", "place"),
     [
-        (["validate"], "zfrec.batch.validate_games"),
-        (["validate", "--jobs", "2"], "zfrec.batch.validate_games"),  # raised in a worker
-        (["import", "--db", "{db}"], "zfrec.store.firstpass.validate"),
-        (["import", "--db", "{db}", "--jobs", "2"], "zfrec.store.firstpass.validate"),
+        (["validate"], "zfrec.batch.validate_games", ""),
+        (["validate", "--jobs", "2"], "zfrec.batch.validate_games", ""),  # raised in a worker
+        # the game being judged is named (zfrec.errors.placing)
+        (["import", "--db", "{db}"], "zfrec.store.firstpass.validate", ", game 1 (line 1)"),
+        (
+            ["import", "--db", "{db}", "--jobs", "2"],
+            "zfrec.store.firstpass.validate",
+            ", game 1 (line 1)",
+        ),
     ],
     ids=["validate", "validate-jobs2", "import", "import-jobs2"],
 )
 def test_an_internal_error_in_a_batch_names_the_file(
-    tmp_path: Path, files: dict[str, Path], args: list[str], target: str
+    tmp_path: Path, files: dict[str, Path], args: list[str], target: str, place: str
 ) -> None:
     argv = [a.format(db=tmp_path / "club.db") for a in args]
     done = _crash([*argv, str(files["good"])], target)
     assert done.returncode == 3
     assert done.stderr.endswith(
-        f"internal error while processing {files['good']}: RuntimeError: planted fault "
+        f"internal error while processing {files['good']}{place}: RuntimeError: planted fault "
         "(a bug in zfrec; ZFREC_TRACEBACK=1 shows the traceback)\n"
+    )
+
+
+# a fault planted in a round's play (Sheng ji's replayer) and in a hand's end (a visitor of
+# Zheng Fen's replay), each raised only at one round or hand, so the report has to say which
+_PLANT_AT = """
+from zfrec.games.shengji import replayer as r
+from zfrec.games.zhengfen import validator as v
+real_phase, real_end = r._Replay.play_phase, v.Validator.visit_hand_end
+def phase(self, rules, rnd, state, rb):
+    if rnd.number == 2:
+        raise RuntimeError("planted fault")
+    return real_phase(self, rules, rnd, state, rb)
+def end(self, state, event):
+    if len(self.hands) == 2:
+        raise RuntimeError("planted fault")
+    return real_end(self, state, event)
+r._Replay.play_phase, v.Validator.visit_hand_end = phase, end
+from zfrec.cli import main
+main()
+"""
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_validate_names_the_game_and_round_an_internal_error_broke_in(
+    tmp_path: Path, jobs: str
+) -> None:
+    """Exit 3 under --json: the summary's `error` names the exception's message, the file, the
+    game (and its first line) and the round or hand; `internal` gives them field by field. The
+    report is on standard error, and the traceback with ZFREC_TRACEBACK=1."""
+    from tests.test_json_schemas import assert_valid
+
+    samples = Path(__file__).resolve().parent.parent / "sample_games"
+    two = tmp_path / "two.zfn"  # the match is the file's second game
+    two.write_text(
+        (samples / "02-three-players.zfn").read_text("utf-8")
+        + "\n"
+        + (samples / "shengji" / "01-bashifen-match.zfn").read_text("utf-8"),
+        "utf-8",
+    )
+    line = 1 + next(
+        i for i, text in enumerate(two.read_text("utf-8").splitlines()) if "shengji" in text
+    )
+    argv = [sys.executable, "-c", _PLANT_AT, "validate", "--jobs", jobs, str(two), "--json"]
+    done = subprocess.run(argv, capture_output=True, text=True, check=False)
+    assert done.returncode == 3, done.stderr
+    doc = json.loads(done.stdout)
+    assert_valid("validate", doc)
+    where = f"{two}, game 2 (line {line}), round 2"
+    assert doc["summary"]["error"] == (
+        f"internal error while validating {where}: RuntimeError: planted fault"
+    )
+    assert doc["summary"]["internal"] == {
+        "type": "RuntimeError", "message": "planted fault", "file": str(two), "game": 2,
+        "line": line, "hand": 2, "unit": "round",
+    }  # fmt: skip
+    assert doc["summary"]["ok"] is False
+    assert done.stderr == (
+        f"internal error while processing {where}: RuntimeError: planted fault (a bug in zfrec; "
+        "ZFREC_TRACEBACK=1 shows the traceback)\n"
+    )
+    # a Zheng Fen game: the third hand, where a visitor of the replay broke; the traceback
+    full = samples / "05-full-game-to-500.zfn"
+    argv = [sys.executable, "-c", _PLANT_AT, "validate", "--jobs", jobs, str(full)]
+    done = subprocess.run(
+        argv,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "ZFREC_TRACEBACK": "1"},
+    )
+    assert done.returncode == 3
+    assert done.stderr.startswith("Traceback (most recent call last):")
+    assert done.stderr.endswith(
+        f"internal error while processing {full}, game 1 (line 1), hand 3: RuntimeError: "
+        "planted fault (a bug in zfrec; ZFREC_TRACEBACK=1 shows the traceback)\n"
     )
 
 

@@ -137,6 +137,33 @@ def test_a_throw_the_known_cards_leave_a_higher_single_against_cannot_stand(
     assert [d["code"] for d in found] == ["SJ205"]
 
 
+def test_the_audit_of_a_throw_proven_beaten_repairs_it_or_says_why_not(tmp_path: Path) -> None:
+    # as above: the other Ac is in no line, so 张伟's throw Kc Ac fails, held to Kc
+    text = CLUB.replace("kitty 3c 4d 5h 6c 7d 8c Ac Jd", "kitty 3c 4d 5h 6c 7d 8c 3s Jd")
+    text = text.replace("discard 3c 3d 4d 6c 7d 8c Ac Jd", "discard 3c 3d 4d 6c 7d 8c 3s Jd")
+    # the others wrote one card each, as to the Kc alone: the repair is the failed throw
+    _write(tmp_path, text.replace("2: 5c 6c  3: 8c 9c  4: Tc Jc", "2: 5c  3: 8c  4: Tc"))
+    res = zfrec("audit", "club.zfn", cwd=tmp_path)
+    assert "    1. legal if round 1, trick 3, turn 1 (张伟)'s throw Kc Ac was held to Kc\n" in (
+        res.stdout
+    )
+    # they wrote two cards each, as to a throw that stood: no edit repairs it, and it says why
+    _write(tmp_path, text)
+    res = zfrec("audit", "club.zfn", cwd=tmp_path)
+    why = (
+        "the throw Kc Ac fails (held to Kc), but the trick's other plays are written with 2 "
+        "cards each, as to a throw that stood: what each seat played to Kc alone is not in the "
+        "record, so no edit of it can be checked; write the trick as played (the throw with "
+        "`forced Kc`, each play to it)"
+    )
+    assert f"  no repair offered: {why}\n" in res.stdout, res.stdout
+    res = zfrec("audit", "--json", "club.zfn", cwd=tmp_path)
+    assert json.loads(res.stdout)["games"][0]["no_repair"] == why
+    zfrec("audit", "club.zfn", "--html", "audit.html", cwd=tmp_path)  # and on its page
+    page = (tmp_path / "audit.html").read_text("utf-8")
+    assert f"None offered: {why.replace(chr(39), '&#39;')}." in page
+
+
 def test_a_short_play_to_a_pair_in_trick_is_counted_in_words(tmp_path: Path) -> None:
     # who won trick 5? 王芳's pair of 9h over 张伟's 6h 6h, typed with a card left out
     res = zfrec("trick", "--game", "shengji", "--trump", "2h", "6h 6h", "7h", cwd=tmp_path)

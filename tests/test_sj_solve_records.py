@@ -91,3 +91,76 @@ def test_analyze_says_why_a_round_gets_no_costs(tmp_path: Path) -> None:
     quiet = _zfrec("analyze", str(cut), "--solve-cards", "0", "--json")
     assert json.loads(quiet.stdout)["games"][0]["hands"][0]["unsolved"] is None
     assert "not solved" not in _zfrec("analyze", str(cut), "--solve-cards", "0").stdout
+
+
+def test_a_refusal_names_every_hand_not_known_and_the_lines_that_give_them(
+    tmp_path: Path,
+) -> None:
+    cut = _unfinished(tmp_path)
+    refused = _zfrec("solve", str(cut))
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    (line,) = refused.stderr.splitlines()
+    _, why = line.split(": the hands are not all known: ")
+    heads, lines = why.split(": write ")
+    # the dealer first, then every other seat whose cards are not all shown
+    assert heads.split("; ")[0].startswith("the discard is not written, so the dealer's (Bo Li's)")
+    assert heads.split("; ")[1:] == [
+        "11 cards of 王芳's hand (seat 2) are never shown",
+        "11 cards of 李娜's hand (seat 4) are never shown",
+    ]
+    assert lines == (
+        "the dealer's deal line (`deal 3: CARDS`), the kitty line (`kitty CARDS`), the discard "
+        "line (`discard CARDS`), 王芳's deal line (`deal 2: CARDS`) and 李娜's deal line "
+        "(`deal 4: CARDS`) in full (FORMAT.md)"
+    )
+
+
+def test_at_text_that_names_no_position_is_said_once_with_what_at_takes(tmp_path: Path) -> None:
+    cut = _unfinished(tmp_path)
+    for args in ([], ["--json"]):
+        done = _zfrec("solve", str(cut), "--at", "zz", *args)
+        assert done.returncode == 2
+        said = (
+            f"{cut}: --at 'zz' names no Sheng ji position: give a round (3: its first lead, "
+            "after the kitty exchange) or ROUND.TRICK.TURN (3.5.2: before that turn)"
+        )
+        assert done.stderr == f"error: {said}\n"
+        if args:
+            assert json.loads(done.stdout) == {"error": said}
+    club = SAMPLES.parent / "01-annotated-club-night.zfn"
+    done = _zfrec("solve", str(club), "--at", "zz")
+    assert done.returncode == 2
+    assert done.stderr == (
+        f"error: {club}: --at 'zz' names no position: give HAND.TRICK.TURN (2.5.3) or a replay "
+        "page's step (40, #step=40, hand-2.html#step=40)\n"
+    )
+    # a position the text names but the record does not have still names it
+    missing = _zfrec("solve", str(cut), "--at", "9")
+    assert missing.stderr == f"error: {cut} (--at 9): the record has no round 9\n"
+
+
+def test_a_refusal_does_not_ask_for_the_dealers_deal_line_when_it_is_written_whole(
+    tmp_path: Path,
+) -> None:
+    # a self-play round with the dealer's (South's) deal and the discard written whole, the
+    # kitty and the other deals not, stopped after four tricks: the kitty is what is missing
+    full = tmp_path / "match.zfn"
+    _zfrec("simulate", "--game", "shengji", "--out", str(full), "-n", "1", "--seed", "3")
+    lines = full.read_text("utf-8").split("\n")
+    start = next(i for i, ln in enumerate(lines) if ln.startswith("round 1 "))
+    kept = []
+    for ln in lines[start + 1 : start + 12]:
+        if ln.startswith(("deal 1:", "deal 3:", "deal 4:")):
+            ln = ln.split(":")[0] + ": ?25"
+        kept.append("kitty ?8" if ln.startswith("kitty ") else ln)
+    cut = tmp_path / "dealer-whole.zfn"
+    cut.write_text("\n".join([*lines[: start + 1], *kept]) + "\n", "utf-8")
+    assert "deal 2: 3c 4s" in cut.read_text("utf-8") and "discard 4s" in cut.read_text("utf-8")
+    refused = _zfrec("solve", str(cut))
+    assert refused.returncode == 2, refused.stderr
+    assert "5 cards of the dealer's (South's) hand are never shown" in refused.stderr
+    assert "`deal 2: CARDS`" not in refused.stderr
+    assert refused.stderr.rstrip().endswith(
+        ": write the kitty line (`kitty CARDS`), East's deal line (`deal 1: CARDS`), West's deal "
+        "line (`deal 3: CARDS`) and North's deal line (`deal 4: CARDS`) in full (FORMAT.md)"
+    )

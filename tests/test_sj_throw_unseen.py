@@ -7,11 +7,15 @@ from __future__ import annotations
 
 import copy
 import random
+import subprocess
+import sys
 from collections import Counter
 from collections.abc import Iterable
+from pathlib import Path
 
 import pytest
 
+from zfrec.diagnostics import Cause
 from zfrec.games.shengji.bots import BOTS, RandomBot
 from zfrec.games.shengji.cards import card_id, card_ids, from_ids, parse_hand, size
 from zfrec.games.shengji.formats import classify
@@ -189,3 +193,73 @@ def test_an_innocent_record_with_hidden_cards_never_has_a_throw_proven_beaten() 
 @pytest.mark.usefixtures("thrower")
 def test_an_innocent_record_with_hidden_cards_never_has_a_throw_proven_beaten_many() -> None:
     assert _throws_judged(range(1, 30)) > 1000
+
+
+# --- SJ103 proven by counting unseen copies, after an earlier error ---------------------------
+
+SHORT = Path(__file__).parent / "data" / "sj-unseen-after-short-play.zfn"
+
+
+def test_a_throw_proven_beaten_by_a_card_a_short_play_hid_follows_from_that_play() -> None:
+    # North's follow in trick 6 is written without its 6d: no line holds the other 6d, so
+    # South's throw in trick 18 is proven beaten by it; the round's end is written, so North
+    # holds a card no line shows only by its short play, and the verdict follows from it
+    [match] = parse_sj(SHORT.read_text("utf-8"))
+    found = validate_match(match).diagnostics
+    assert [(d.code, d.location.line, d.location.trick, d.cause) for d in found] == [
+        ("SJ201", 22, 6, None),
+        ("SJ103", 34, 18, Cause(22, 21, "SJ201")),
+        ("SJ205", 37, None, Cause(22, 21, "SJ201")),
+    ]
+    assert found[1].message.startswith(
+        "the throw 3d 3d 4d 6d cannot stand: a higher single than 4d (6d) must be in another hand"
+    )
+    # the record stopping in the round instead: North's unwritten cards may rightly hold the
+    # 6d, and the verdict follows from nothing
+    text = SHORT.read_text("utf-8")
+    cut = text[: text.index("\npoints ")] + "\n"
+    [match] = parse_sj(cut)
+    found = validate_match(match).diagnostics
+    assert [(d.code, d.cause) for d in found if d.code == "SJ103"] == [("SJ103", None)]
+
+
+def test_the_audit_repairs_the_short_play_a_throw_proven_beaten_follows_from() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "zfrec", "audit", str(SHORT)], capture_output=True, text=True,
+        check=False,
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    assert "  first error: round 1, trick 6, turn 3 (North): North must play 2 cards" in (
+        done.stdout
+    )
+    assert "    1. legal if round 1, trick 6, turn 3 (North) played 6d Kd, not Kd\n" in done.stdout
+
+
+def test_a_throw_blocked_by_a_card_a_short_play_kept_follows_from_that_play() -> None:
+    # West's follow in trick 19 is written one trump short: the round's end is written, so
+    # West keeps the trump by that error alone, and South's throw that it blocks, and West's
+    # later follows that keep trumps back, follow from it (the plays do not account for every
+    # card, which this error is why)
+    kept = Path(__file__).parent / "data" / "sj-kept-after-short-play.zfn"
+    [match] = parse_sj(kept.read_text("utf-8"))
+    found = validate_match(match).diagnostics
+    root = Cause(35, 11, "SJ201")
+    assert [(d.code, d.location.trick, d.cause) for d in found] == [
+        ("SJ201", 19, None), ("SJ103", 20, root), ("SJ201", 20, root), ("SJ205", None, root),
+        ("SJ201", 21, root),
+    ]  # fmt: skip
+
+
+def test_a_throw_proven_beaten_by_a_hidden_card_does_not_follow_from_an_error_that_hid_none() -> (
+    None
+):
+    # North's two wrong-suit follows (tricks 4 and 8) come before its short follow (trick 6):
+    # they leave no card unshown, so the verdict follows from the short follow, not the first
+    other = Path(__file__).parent / "data" / "sj-unseen-after-other-error.zfn"
+    [match] = parse_sj(other.read_text("utf-8"))
+    found = validate_match(match).diagnostics
+    assert [(d.code, d.location.trick) for d in found if d.severity == "error"] == [
+        ("SJ201", 4), ("SJ201", 6), ("SJ201", 8), ("SJ103", 18),
+    ]  # fmt: skip
+    [proven] = [d for d in found if d.code == "SJ103"]
+    assert proven.cause == Cause(22, 21, "SJ201")

@@ -237,8 +237,9 @@ def test_an_import_stopped_by_the_database_says_what_was_and_was_not_stored(
     """The database refuses a write in the second of three files (its `play` table is dropped
     while the file is being read: a FIFO lets the test act at that moment): the first file's
     game stays stored, nothing of the others is, and the output says exactly that, in JSON and
-    in text. SQLite's refusal (`no such table`) fails each file that follows alone; PostgreSQL's
-    (`relation does not exist`, no fault of the store's state) stops the run there."""
+    in text. A table gone is the store's damage, on either database (SQLite's `no such table`,
+    PostgreSQL's `relation does not exist`): the run stops there, exit 2, not a bug's exit 3,
+    and no later file is tried against a store that cannot take it."""
     import threading
 
     from sqlalchemy import create_engine, text
@@ -272,18 +273,12 @@ def test_an_import_stopped_by_the_database_says_what_was_and_was_not_stored(
         assert doc["summary"]["added"] == 1
     else:
         assert ": 1 game(s) added (2 hand(s)), " in done.stdout
-    if store_url.startswith("sqlite"):
-        assert done.returncode == 1, done.stderr
-        failed = [str(fifo), str(third)]
-        if doc is not None:
-            assert [f["path"] for f in doc["failed"]] == failed and doc["not_imported"] == []
-        else:
-            said = [x.split(": could not store the file")[0] for x in done.stderr.splitlines()]
-            assert said == [f"error: {f}" for f in failed]
-        return
     assert done.returncode == 2, done.stderr
     [line] = done.stderr.splitlines()
-    assert line.startswith('error: database error: relation "play" does not exist'), line
+    gone = "no such table: play" if store_url.startswith("sqlite") else (
+        'relation "play" does not exist'
+    )  # fmt: skip
+    assert line.startswith(f"error: the store is damaged: {gone} (a table of zfrec's is gone"), line
     assert line.endswith(
         f"while importing {fifo}: nothing of it was stored; the 1 file(s) after it were not "
         "imported"
@@ -291,6 +286,64 @@ def test_an_import_stopped_by_the_database_says_what_was_and_was_not_stored(
     if doc is not None:
         assert doc["failed"] == [] and doc["not_imported"] == [str(fifo), str(third)]
         assert doc["summary"]["error"] == line.removeprefix("error: ")
+
+
+# Bugs of zfrec's that reach the database or SQLAlchemy, planted in the second file's write
+# (zfrec.store.importer._write_file), each on the real database: our SQL that the database
+# cannot read (SQLite words it an OperationalError, PostgreSQL a ProgrammingError), a row that
+# breaks a NOT NULL constraint (an IntegrityError no concurrent writer causes: not retried), and
+# a statement SQLAlchemy refuses before it reaches the database (ArgumentError).
+_SQL_BUGS = {
+    "syntax": 'session.execute(text("SELEC 1"))',
+    "not-null": 'session.execute(text("INSERT INTO player (key, name) VALUES (NULL, NULL)"))',
+    "argument": 'session.execute(text("SELECT 1").bindparams(nosuch=1))',
+}
+
+
+@pytest.mark.parametrize("bug", sorted(_SQL_BUGS))
+def test_an_import_stopped_by_a_bug_in_its_sql_is_an_internal_error(
+    store_url: str, bug: str
+) -> None:
+    """Not a database error (exit 2): an internal error, exit 3, the failure document under
+    --json, the bug's report on standard error; the first file stays stored."""
+    names = ("02-three-players.zfn", "03-five-players.zfn", "04-six-players.zfn")
+    first, second, third = (SAMPLES / name for name in names)
+    plant = (
+        "from sqlalchemy import text\n"
+        "import zfrec.store.importer as m\n"
+        "real, calls = m._write_file, []\n"
+        "def second_breaks(session, *a, **k):\n"
+        "    calls.append(1)\n"
+        "    if len(calls) == 2:\n"
+        f"        {_SQL_BUGS[bug]}\n"
+        "    return real(session, *a, **k)\n"
+        "m._write_file = second_breaks\n"
+        "from zfrec.cli import main\n"
+        "main()\n"
+    )
+    args = ["import", str(first), str(second), str(third), "--db", store_url, "--json"]
+    env = {k: v for k, v in os.environ.items() if k not in ("ZFREC_DB", "ZFREC_TRACEBACK")}
+    done = subprocess.run(
+        [sys.executable, "-c", plant, *args], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert done.returncode == 3, done.stderr
+    kind = {
+        "syntax": "OperationalError" if store_url.startswith("sqlite") else "ProgrammingError",
+        "not-null": "IntegrityError",
+        "argument": "ArgumentError",
+    }[bug]
+    said, report = done.stderr.splitlines()
+    assert said.startswith(f"error: internal error ({kind}: "), said
+    assert said.endswith(
+        f") while importing {second}: nothing of it was stored; the 1 file(s) after it were "
+        "not imported"
+    )
+    assert report.startswith(f"internal error while processing {second}: {kind}: ")
+    assert "database error" not in done.stderr
+    doc = json.loads(done.stdout)
+    assert doc["summary"]["error"] == said.removeprefix("error: ")
+    assert [Path(f["path"]).name for f in doc["files"]] == [first.name]
+    assert doc["not_imported"] == [str(second), str(third)]
 
 
 @pytest.mark.parametrize("as_json", [True, False])

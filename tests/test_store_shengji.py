@@ -372,6 +372,38 @@ def test_show_games_and_stats_on_a_store_of_both_games(
     assert bad.exit_code == 2 and "did you mean shengji" in bad.output
 
 
+def test_stats_says_which_games_of_another_kind_the_store_holds(
+    store_url: str, tmp_path: Path, games: list[Game]
+) -> None:
+    """A store of Sheng ji matches only: `stats --json` (Zheng Fen's, by default) still prints
+    its `[]` for scripts, and says on standard error that --game shengji shows what is there;
+    the text says it on standard output."""
+    assert runner.invoke(app, ["import", "--db", store_url, *map(str, FILES)]).exit_code == 0
+    hint = (
+        "hint: the store holds no Zheng Fen games, only Sheng ji ones: add --game shengji for "
+        "their statistics\n"
+    )
+    as_json = runner.invoke(app, ["stats", "--db", store_url, "--json"])
+    assert (as_json.exit_code, as_json.stdout, as_json.stderr) == (0, "[]\n", hint)
+    text = runner.invoke(app, ["stats", "--db", store_url, "--game", "zhengfen"])
+    assert (text.exit_code, text.stdout, text.stderr) == (
+        0,
+        "no Zheng Fen games stored\n" + hint,
+        "",
+    )
+    asked = runner.invoke(app, ["stats", "--db", store_url, "--game", "shengji", "--json"])
+    assert asked.exit_code == 0 and json.loads(asked.stdout) and asked.stderr == ""
+    whole = runner.invoke(app, ["stats", "--db", store_url])  # every kind shown: nothing to add
+    assert "Sheng ji" in whole.stdout and "hint" not in whole.output
+    zf = _write(tmp_path / "zf.zfn", games[:1])
+    assert runner.invoke(app, ["import", "--db", store_url, str(zf)]).exit_code == 0
+    both = runner.invoke(app, ["stats", "--db", store_url, "--json"])
+    assert [p["games"] for p in json.loads(both.stdout)] == [1] * len(games[0].players)
+    assert both.stderr == (
+        "hint: the store also holds Sheng ji games: add --game shengji for their statistics\n"
+    )
+
+
 def test_player_stats_count_zheng_fen_games_only(
     engine: Engine, tmp_path: Path, games: list[Game]
 ) -> None:

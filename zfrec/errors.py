@@ -103,6 +103,11 @@ class NotationError(ZfrecError):
     """A record is not well-formed text or JSON."""
 
 
+class AtError(ZfrecError):
+    """The text given for a position (`zfrec solve --at`) names no position at all; the message
+    quotes it and says what `--at` takes, so the one line naming the file does not repeat it."""
+
+
 class RulesError(ZfrecError):
     """An unknown preset or option."""
 
@@ -225,6 +230,47 @@ def processing(path: str) -> Iterator[None]:
         if not hasattr(exc, FILE_ATTR):
             setattr(exc, FILE_ATTR, path)
         raise
+
+
+PLACE_ATTR = "zfrec_place"  # set on an unexpected exception: where in the file it was raised
+
+
+@contextmanager
+def placing(**place: int | str | None) -> Iterator[None]:
+    """Name where in a file an unexpected exception raised inside the block was: the game
+    (`game`, `line`: its number and first line), the hand or round (`hand`, with the kind's
+    `unit`), for the one-line report of an internal error (`place_of`). A place named by an
+    inner block is kept. Like the file's name, it survives pickling."""
+    try:
+        yield
+    except Exception as exc:
+        known = getattr(exc, PLACE_ATTR, None)
+        if known is None and isinstance(exc, ZfrecError):
+            raise  # said to the user as it is
+        merged = dict(known or {})
+        for key, value in place.items():
+            if value is not None:
+                merged.setdefault(key, value)
+        setattr(exc, PLACE_ATTR, merged)
+        raise
+
+
+def place_of(exc: BaseException) -> dict[str, int | str]:
+    """Where in its file an unexpected exception was raised (`placing`), as far as known."""
+    place: dict[str, int | str] = getattr(exc, PLACE_ATTR, None) or {}
+    return {key: place[key] for key in ("game", "line", "hand", "unit") if key in place}
+
+
+def place_text(exc: BaseException) -> str:
+    """`game 2 (line 14), round 3` for `place_of(exc)`, or "" when nothing is known."""
+    place = place_of(exc)
+    bits = []
+    if "game" in place:
+        line = f" (line {place['line']})" if "line" in place else ""
+        bits.append(f"game {place['game']}{line}")
+    if "hand" in place:
+        bits.append(f"{place.get('unit', 'hand')} {place['hand']}")
+    return ", ".join(bits)
 
 
 def path_text(path: str | PathLike[str]) -> str:

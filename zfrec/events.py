@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from zfrec.diagnostics import Diagnostic
+from zfrec.errors import placing
 from zfrec.games.zhengfen.engine.combos import Combo
 from zfrec.games.zhengfen.engine.game import Event, GameState, HandResult, HandState
 from zfrec.games.zhengfen.engine.rules import Ruleset
@@ -181,19 +182,25 @@ def walk(
     starts, moves, ends, game_ends = calls
     end: GameEnd | None = None
     # Without a visitor of moves, the replay yields none (the validator alone reads no moves).
-    for state, event in replay(record, rules, game_number, moves=bool(moves)):
-        if type(event) is MoveStep:
-            for call in moves:
-                call(state, event)
-        elif isinstance(event, HandStart):
-            for call in starts:
-                call(state, event)
-        elif isinstance(event, HandEnd):
-            for call in ends:
-                call(state, event)
-        elif isinstance(event, GameEnd):
-            end = event
-            for call in game_ends:
-                call(state, event)
+    hand: int | None = None  # the number of the hand whose events the visitors are given
+    try:
+        for state, event in replay(record, rules, game_number, moves=bool(moves)):
+            if type(event) is MoveStep:
+                for call in moves:
+                    call(state, event)
+            elif isinstance(event, HandStart):
+                hand = record.hands[event.hand_index].number
+                for call in starts:
+                    call(state, event)
+            elif isinstance(event, HandEnd):
+                for call in ends:
+                    call(state, event)
+            elif isinstance(event, GameEnd):
+                end, hand = event, None
+                for call in game_ends:
+                    call(state, event)
+    except Exception:  # a visitor's: the hand it was given, for an internal error's report
+        with placing(hand=hand, unit=None if hand is None else "hand"):
+            raise
     assert end is not None
     return end

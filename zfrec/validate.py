@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from zfrec.diagnostics import Diagnostic, Findings, WrittenDiagnostic
-from zfrec.errors import Location, NotationError, RulesError, ZfrecError
+from zfrec.errors import Location, NotationError, RulesError, ZfrecError, placing
 from zfrec.games import NotSupported, find_kind
 from zfrec.games.zhengfen.engine.cards import format_cards
 from zfrec.games.zhengfen.engine.rules import Ruleset
@@ -162,7 +162,9 @@ def validate_games(
                 continue
             rules, overrides = judged
         try:
-            yield validate(item, rules, number, overrides)
+            with placing(game=number, line=item.pos.line if item.pos else None):
+                report = validate(item, rules, number, overrides)
+            yield report
         except NotSupported as exc:  # a kind whose replayer is still to come
             yield notation_diagnostic(NotationError(exc.message, _where(item, path)), path, number)
         except RulesError as exc:

@@ -22,7 +22,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from zfrec.errors import FILE_ATTR, ZfrecError
+from zfrec.errors import FILE_ATTR, ZfrecError, place_text
 from zfrec.games import DEFAULT_KIND, KINDS, GameKind, find_kind, kind_problem
 from zfrec.games.zhengfen.engine.rules import Ruleset, parse_option, preset
 
@@ -257,8 +257,12 @@ def error_what(exc: BaseException) -> str:
 
 
 def internal_error(exc: BaseException) -> str:
-    """The one-line report of an unexpected exception (exit code 3)."""
+    """The one-line report of an unexpected exception (exit code 3): the file being processed
+    and where in it (the game, the hand or round), where known."""
     where = getattr(exc, FILE_ATTR, None)
+    place = place_text(exc)
+    if where and place:
+        where = f"{where}, {place}"
     return (
         f"internal error{f' while processing {where}' if where else ''}: {error_what(exc)} "
         "(a bug in zfrec; ZFREC_TRACEBACK=1 shows the traceback)"
@@ -296,6 +300,26 @@ def print_json(data: Any) -> None:
 def plural(count: int, noun: str, plural_form: str | None = None) -> str:
     """`1 card set`, `2 card sets`."""
     return f"{count} {noun if count == 1 else plural_form or noun + 's'}"
+
+
+def kinds_titles(kinds: list[str]) -> str:
+    """The kinds' titles (zfrec.games), `Zheng Fen or Sheng ji`."""
+    return " or ".join(find_kind(k).title for k in kinds)
+
+
+def other_kinds_hint(stored: list[str], shown: list[str]) -> str | None:
+    """What `zfrec stats` says when the store holds games of another kind (the registry's,
+    zfrec.games) than the ones it shows: which, and the `--game` that shows them."""
+    rest = [k for k in stored if k not in shown]
+    if not rest:
+        return None
+    adds = " or ".join(f"--game {k}" for k in rest)
+    held = (
+        f"also holds {kinds_titles(rest)} games"
+        if any(k in stored for k in shown)
+        else f"holds no {kinds_titles(shown)} games, only {kinds_titles(rest)} ones"
+    )
+    return f"the store {held}: add {adds} for their statistics"
 
 
 Register = Callable[[typer.Typer], None]

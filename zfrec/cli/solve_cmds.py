@@ -28,7 +28,7 @@ from zfrec.cli.common import (
     refuse_others_options,
     refused,
 )
-from zfrec.errors import ZfrecError
+from zfrec.errors import AtError, ZfrecError
 from zfrec.games.zhengfen.engine.cards import format_cards, points_of
 
 if TYPE_CHECKING:
@@ -181,10 +181,13 @@ def _where(record: str, game: int | None, games: int, at: str | None) -> str:
 
 
 @contextmanager
-def _naming(where: str) -> Iterator[None]:
-    """`friendly_errors`, its one line led by `where` (`_where`)."""
+def _naming(where: str, file: str) -> Iterator[None]:
+    """`friendly_errors`, its one line led by `where` (`_where`), or by `file` (`where` less
+    the position) for `--at` text that names no position: its message quotes the text."""
     try:
         yield
+    except AtError as exc:
+        fail(f"{file}: {exc}")
     except ZfrecError as exc:
         fail(f"{where}: {exc}")
 
@@ -267,9 +270,10 @@ def solve_cmd(
     kind = kind_of(games[-1])
     refuse_others_options(ctx, kind, "solve")  # --seat, --only-seat, --table are Zheng Fen's
     where = _where(record, game, len(games), at)
+    file = _where(record, game, len(games), None)
     if kind.own_solver:  # the kind reads --at itself
         waiting = err.status("solving...") if err.is_terminal else nullcontext()
-        with friendly_errors(), _naming(where), waiting:
+        with friendly_errors(), _naming(where, file), waiting:
             answer = kind.solve(games[-1], at, nodes, seconds)
         if answer is not None:
             _print_kind_answer(answer, as_json)
@@ -281,19 +285,19 @@ def solve_cmd(
         named = parse_at(at)
         if named is None:
             fail(
-                f"{where}: --at {at!r} names no position: give HAND.TRICK.TURN (2.5.3) or a replay "
+                f"{file}: --at {at!r} names no position: give HAND.TRICK.TURN (2.5.3) or a replay "
                 "page's step (40, #step=40, hand-2.html#step=40)"
             )
     number = game or len(games)
     g = games[-1]
     step: int | None = None
-    with friendly_errors(), _naming(where):
+    with friendly_errors(), _naming(where, file):
         if named is None:
             pos = record_position(g)
         else:
             pos, step = position_at(g, named)
     players = g.players
-    with friendly_errors(), _naming(where):
+    with friendly_errors(), _naming(where, file):
         perspective = None if seat is None else seat_named(g.players, seat)
     if pos.errors:
         err.print(

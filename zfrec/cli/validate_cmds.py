@@ -27,6 +27,7 @@ from zfrec.batch import STDIN, Options, count_games, file_findings, run
 from zfrec.cli.common import (
     JSON_HELP,
     err,
+    error_what,
     fail,
     json_on_failure,
     json_written,
@@ -35,7 +36,7 @@ from zfrec.cli.common import (
 )
 from zfrec.cli.jsonstream import JsonReportWriter
 from zfrec.diagnostics import Diagnostic
-from zfrec.errors import ZfrecError
+from zfrec.errors import FILE_ATTR, ZfrecError, place_of, place_text
 from zfrec.games import KINDS, find_kind, units_text
 from zfrec.record.lexer import clip_around, display_width
 from zfrec.validate import FileSummary, RuleTexts
@@ -287,7 +288,7 @@ def validate_cmd(
         fail(str(exc))
     except BaseException as exc:  # an interrupt or an internal error, as above
         if writer is not None:
-            writer.finish(tally.summary(writer.files) | {"ok": False, "error": _stopped(exc)})
+            writer.finish(tally.summary(writer.files) | {"ok": False} | _stopped(exc))
         raise
     finally:
         if held:
@@ -307,11 +308,20 @@ def validate_cmd(
     raise typer.Exit(1 if tally.errors else 0)
 
 
-def _stopped(exc: BaseException) -> str:
-    """The summary's `error` for a run that stopped on something other than bad input."""
+def _stopped(exc: BaseException) -> dict[str, object]:
+    """The summary's `error` for a run that stopped on something other than bad input; for an
+    internal error also `internal`: the exception's type and message, and where it was raised
+    (`file`, `game`, `line` where the game begins, `hand` and `unit`, as far as known). Its
+    report, and the traceback with ZFREC_TRACEBACK=1, follow on standard error."""
     if isinstance(exc, KeyboardInterrupt):
-        return "interrupted"
-    return f"internal error: {type(exc).__name__}"
+        return {"error": "interrupted"}
+    file = getattr(exc, FILE_ATTR, None)
+    where = ", ".join(bit for bit in (file, place_text(exc)) if bit)
+    where = f" while validating {where}" if where else ""
+    message = error_what(exc).partition(": ")[2]
+    internal: dict[str, object] = {"type": type(exc).__name__, "message": message}
+    internal |= ({"file": file} if file else {}) | place_of(exc)
+    return {"error": f"internal error{where}: {error_what(exc)}", "internal": internal}
 
 
 @dataclass(slots=True)

@@ -314,8 +314,17 @@ class Batches:
 
 
 def _wrapped(conn: Connection, sql: str, exc: Exception) -> StatementError:
-    """A driver's error as SQLAlchemy words it, so that a clash is retried like any other."""
-    return DBAPIError.instance(sql, None, exc, conn.dialect.loaded_dbapi.Error)
+    """A driver's error as SQLAlchemy words it, so that a clash is retried like any other; a
+    connection lost under it (the dialect's test) is invalidated, as SQLAlchemy does for its
+    own statements, so that the rollback and a retry take a new one."""
+    dbapi: Any = conn.connection.dbapi_connection
+    error: Any = exc  # the driver's Error, which `except` above caught
+    lost = conn.dialect.is_disconnect(error, dbapi, None)
+    if lost:
+        conn.invalidate(exc)
+    return DBAPIError.instance(
+        sql, None, exc, conn.dialect.loaded_dbapi.Error, connection_invalidated=lost
+    )
 
 
 # SQLite's columns with the value each is bound as: "?" as it is, "text" and "int" with the

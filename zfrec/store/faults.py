@@ -1,14 +1,41 @@
 """Faults of the database itself, told apart from bugs: a store that is read-only, unreachable,
-full or locked is the user's to fix, and is reported in one line (exit 2, HTTP 503).
+full, locked or damaged is the user's to fix, and is reported in one line (exit 2, HTTP 503).
 
     reason = store_fault(exc)          # None: not a fault of the store, a bug
+    reason = database_fault(exc)       # the same, or the database refusing otherwise
     require_writable(session, "publish keeps its rendered pages in the store")
+
+SQLAlchemy's errors are of two sorts. From the database or its connection: the DB-API's
+`OperationalError` (locked, gone, full, a deadlock broken), `InterfaceError` and a connection
+found broken (`connection_invalidated`), `DatabaseError`, `InternalError` (the server's own),
+an `IntegrityError` that a concurrent writer causes (a unique or foreign key clash), and the
+pool's `DisconnectionError` and `TimeoutError`. From the program, a bug of zfrec's: SQLAlchemy's
+own `ArgumentError`, `CompileError`, `InvalidRequestError` and the like, raised before anything
+reaches the database, and the DB-API's `ProgrammingError`, `DataError`, `NotSupportedError` and
+any other `IntegrityError` (a NOT NULL or CHECK broken), which our SQL or our values cause.
+SQLite words nearly every error of a statement as an OperationalError: its `SQLITE_ERROR` (a
+syntax error, no such column) is the statement's, so ours. A table that is not there (SQLite's
+"no such table", PostgreSQL's 42P01) is the store's: the revision that zfrec checks on opening
+names every table, so one gone was dropped outside zfrec.
 """
 
 from __future__ import annotations
 
 from sqlalchemy import delete
-from sqlalchemy.exc import DBAPIError, OperationalError, SQLAlchemyError
+from sqlalchemy.exc import (
+    DatabaseError,
+    DataError,
+    DBAPIError,
+    DisconnectionError,
+    IntegrityError,
+    InterfaceError,
+    NotSupportedError,
+    OperationalError,
+    ProgrammingError,
+    SQLAlchemyError,
+)
+from sqlalchemy.exc import TimeoutError as PoolTimeout
+from sqlalchemy.orm.exc import StaleDataError
 from sqlmodel import Session
 
 from zfrec.store.db import StoreError, describe
@@ -35,15 +62,99 @@ def read_only(exc: BaseException) -> bool:
     return any(w in text for w in _READ_ONLY_WORDS)
 
 
+# SQLSTATEs and SQLite error names of a clash with a concurrent writer: a unique or foreign key
+# violation (another importer stored the same game first, or deleted what a row refers to), a
+# serialization failure or deadlock the server broke
+_CLASH_STATES = ("23505", "23503", "40001", "40P01")
+_CLASH_NAMES = ("SQLITE_CONSTRAINT_UNIQUE", "SQLITE_CONSTRAINT_PRIMARYKEY",
+                "SQLITE_CONSTRAINT_FOREIGNKEY")  # fmt: skip
+_NO_TABLE_STATE = "42P01"
+
+
+def _codes(exc: BaseException) -> tuple[str | None, str | None]:
+    """The driver's SQLSTATE (PostgreSQL) and SQLite error name of `exc`, where it has them."""
+    orig = getattr(exc, "orig", None)
+    return getattr(orig, "sqlstate", None), getattr(orig, "sqlite_errorname", None)
+
+
+def missing_table(exc: BaseException) -> bool:
+    """Whether the database says a table of the statement is not there."""
+    state, name = _codes(exc)
+    if state == _NO_TABLE_STATE:
+        return True
+    return name == "SQLITE_ERROR" and _reason(exc).startswith("no such table")
+
+
+def clash(exc: BaseException) -> bool:
+    """Whether `exc` is a clash with a concurrent writer, which a retry may get past: a unique
+    or foreign key violation, a serialization failure or a deadlock."""
+    if not isinstance(exc, DBAPIError):
+        return False
+    state, name = _codes(exc)
+    return state in _CLASH_STATES or name in _CLASH_NAMES
+
+
+def lost_connection(exc: BaseException) -> bool:
+    """Whether the connection was lost under the statement (the server restarted, an
+    administrator ended the session, the network dropped it): SQLAlchemy has invalidated it,
+    and a retry on a new connection may get past it."""
+    return isinstance(exc, DBAPIError) and exc.connection_invalidated
+
+
+def retryable(exc: BaseException) -> bool:
+    """Whether a file's transaction that failed with `exc` may succeed if run again: a clash
+    with a concurrent writer, or a connection lost (a new one is opened). Not a store locked
+    too long, read-only, full or damaged, nor a bug: those would fail again."""
+    return clash(exc) or lost_connection(exc)
+
+
+def _our_statement(exc: BaseException) -> bool:
+    """A SQLite error of the statement itself (SQLITE_ERROR: a syntax error, no such column),
+    which SQLite words as an OperationalError."""
+    return _codes(exc)[1] == "SQLITE_ERROR" and not missing_table(exc)
+
+
 def store_fault(exc: BaseException) -> str | None:
     """One line saying what is wrong with the store, when `exc` is the database refusing or
-    failing (read-only, unreachable, out of space, locked too long); None for anything else."""
+    failing (read-only, unreachable, out of space, locked too long, a table gone); None for
+    anything else."""
     if not isinstance(exc, SQLAlchemyError):
         return None
     if isinstance(exc, DBAPIError) and read_only(exc):
         return f"the store is read-only: {_reason(exc)}"
-    if isinstance(exc, OperationalError):
+    if isinstance(exc, DBAPIError) and missing_table(exc):
+        return (
+            f"the store is damaged: {_reason(exc)} (a table of zfrec's is gone, dropped outside "
+            "zfrec: restore the store from a copy)"
+        )
+    if isinstance(exc, OperationalError) and not _our_statement(exc):
         return f"the store cannot be used now: {_reason(exc)}"
+    return None
+
+
+def database_fault(exc: BaseException) -> str | None:
+    """One line for an error of the database or its connection (`store_fault`, a connection
+    lost, a clash with a concurrent writer, the server's own error): exit 2, `database error:
+    ...`. None for an error a bug of zfrec causes (the module's docstring): an internal error."""
+    if not isinstance(exc, SQLAlchemyError):
+        return None
+    if (fault := store_fault(exc)) is not None:
+        return fault
+    if isinstance(exc, (DisconnectionError, PoolTimeout)) or (
+        isinstance(exc, DBAPIError)
+        and (exc.connection_invalidated or isinstance(exc, InterfaceError))
+    ):
+        return f"the store cannot be used now: {_reason(exc)}"
+    if isinstance(exc, StaleDataError):  # a row changed or deleted by another process meanwhile
+        return f"database error: {_reason(exc)}"
+    if not isinstance(exc, DBAPIError) or isinstance(
+        exc, (ProgrammingError, DataError, NotSupportedError, OperationalError)
+    ):
+        return None  # SQLAlchemy's own (before the database), or our SQL or values
+    if isinstance(exc, IntegrityError) and not clash(exc):
+        return None  # a NOT NULL or CHECK constraint our rows break
+    if isinstance(exc, DatabaseError) or type(exc) is DBAPIError:
+        return f"database error: {_reason(exc)}"
     return None
 
 

@@ -24,7 +24,7 @@ from sqlalchemy import Connection, Engine, select
 
 from zfrec.batch import Piece, pieces, worker_pool
 from zfrec.diagnostics import Diagnostic
-from zfrec.errors import NotationError, ZfrecError
+from zfrec.errors import NotationError, ZfrecError, placing
 from zfrec.games import DEFAULT_KIND
 from zfrec.record import Game, dumps, iter_records
 from zfrec.store.db import READONLY, make_engine
@@ -117,7 +117,8 @@ def judge_items(
         if judged.digest in known:
             judged.known = True
             continue
-        report = validate(game, game_number=judged.number)
+        with placing(game=judged.number, line=game.pos.line if game.pos else None):
+            report = validate(game, game_number=judged.number)
         judged.ok = report.ok
         if only_valid and not report.ok:
             judged.skipped = list(report.diagnostics)

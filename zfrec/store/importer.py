@@ -36,7 +36,7 @@ from zfrec.jsonview import dump
 from zfrec.record import Game, iter_records
 from zfrec.store.batches import SEAT_KEYS, Batches
 from zfrec.store.db import OWN_KEYS, READONLY, StoreError, sqlite_file
-from zfrec.store.faults import read_only
+from zfrec.store.faults import retryable
 from zfrec.store.firstpass import (
     Workers,
     canonical_json,
@@ -170,9 +170,12 @@ def import_file(
                 return result
             except (IntegrityError, OperationalError) as exc:
                 # A concurrent importer stored the same game or player first, or the server
-                # broke a deadlock between us: start again, a little later, from what is there.
+                # broke a deadlock between us, or the connection was lost (a server restarted,
+                # a session ended): start again, a little later, from what is there, on a new
+                # connection. Anything else (a store locked too long, read-only or damaged, or
+                # a bug) would fail again: it stops the import (zfrec.store.faults tells which).
                 session.rollback()
-                if read_only(exc) or _waited_for_lock(session, exc):  # no later attempt can write
+                if not retryable(exc):
                     raise
                 if attempt == _ATTEMPTS:
                     reason = str(exc.orig or exc).strip().splitlines()[0]
@@ -197,15 +200,6 @@ def source_path(path: str | Path) -> str:
             "file names as text)"
         ) from None
     return source
-
-
-def _waited_for_lock(session: Session, exc: Exception) -> bool:
-    """Whether SQLite gave up waiting for another writer: it has waited its busy timeout
-    already (STORE.md), and waiting again per attempt, and per file, would multiply that."""
-    if session.get_bind().dialect.name != "sqlite" or not isinstance(exc, OperationalError):
-        return False
-    reason = str(exc.orig or exc).lower()
-    return "locked" in reason or "busy" in reason
 
 
 def _read_file(

@@ -11,6 +11,7 @@ The repairs come from `zfrec.games.shengji.repair`.
 
 from __future__ import annotations
 
+import re
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -19,7 +20,7 @@ from typing import Any
 
 from zfrec.diagnostics import Diagnostic, first_error
 from zfrec.errors import IllegalPlayError, RulesError
-from zfrec.games.shengji.cards import format_hand, from_ids
+from zfrec.games.shengji.cards import format_hand, from_ids, size
 from zfrec.games.shengji.formats import classify
 from zfrec.games.shengji.records import SjMatch, SjMove
 from zfrec.games.shengji.replayer import validate_match
@@ -119,6 +120,8 @@ class SjAuditReport:
     budget_hit: bool
     seconds: float
     disputes: tuple[SjDispute, ...]
+    # why no repair is offered, where the audit can tell (`why_unrepaired`); None otherwise
+    unrepaired: str | None = None
 
     @property
     def legal(self) -> bool:
@@ -140,6 +143,7 @@ class SjAuditReport:
             "search": {"tried": self.tried, "budget_hit": self.budget_hit,
                        "seconds": round(self.seconds, 3)},
             "disputes": [d.to_json(players) for d in self.disputes],
+            "no_repair": self.unrepaired,
         }  # fmt: skip
 
     def text_lines(self, number: int) -> list[str]:
@@ -163,6 +167,8 @@ class SjAuditReport:
                     lines.append(f"    {i}. {r.text()}")
             elif self.budget_hit:
                 lines.append("  no repair found within the search bound (try --budget)")
+            elif self.unrepaired is not None:
+                lines.append(f"  no repair offered: {self.unrepaired}")
             else:  # every candidate tried, or none made: a larger budget would not help
                 lines.append("  no repair found: no edit the audit makes repairs this error")
             bound = " (bound reached)" if self.budget_hit else ""
@@ -211,8 +217,39 @@ def audit_match(game: Any, *, budget: int = DEFAULT_BUDGET, repairs: int = 5) ->
                              disputes)  # fmt: skip
     verdicts = rules_search(match)
     found, tried = search_repairs(match, base, budget, repairs)
+    why = None if found or tried >= budget else why_unrepaired(match, base)
     return SjAuditReport(match, base, verdicts, tuple(found), tried, tried >= budget,
-                         time.perf_counter() - started, disputes)  # fmt: skip
+                         time.perf_counter() - started, disputes, why)  # fmt: skip
+
+
+_HELD_TO = re.compile(r"; it is held to (.+?) \(")
+
+
+def why_unrepaired(match: SjMatch, base: SjReport) -> str | None:
+    """Why no edit repairs the record's first error, where it is a throw that cannot stand
+    (SJ103) written with every other play of its trick as long as the throw: the repair, the
+    throw held to its forced part (as a failed throw is written), would leave those plays too
+    long for it, and what each seat played to the forced part alone is not in the record."""
+    from zfrec.games.shengji.repairplays import move_at
+
+    first = first_error(base.diagnostics)
+    if first is None or first.code != "SJ103" or (at := move_at(match, first)) is None:
+        return None
+    ri, ti, mi = at
+    moves = match.rounds[ri].tricks[ti].moves
+    throw = moves[mi]
+    width = size(throw.cards)
+    others = [m for i, m in enumerate(moves) if i != mi]
+    if not others or any(size(m.cards) != width for m in others):
+        return None  # written otherwise: the forced part is among the repairs tried
+    held = _HELD_TO.search(first.message)
+    part = held.group(1) if held else "its forced part"
+    return (
+        f"the throw {format_hand(throw.cards)} fails (held to {part}), but the trick's other "
+        f"plays are written with {width} cards each, as to a throw that stood: what each seat "
+        f"played to {part} alone is not in the record, so no edit of it can be checked; write "
+        f"the trick as played (the throw with `forced {part.split(' or ')[0]}`, each play to it)"
+    )
 
 
 def rules_search(match: SjMatch) -> tuple[SjRulesVerdict, ...]:

@@ -9,7 +9,9 @@ the state the record shows (`RoundState.force_play`), marking what follows from 
 
 A round is replayed in two engine states: the draw (a deck rebuilt from the record,
 `zfrec.games.shengji.rebuild`) with the bids, the settling of trump, the exchange and the
-calls; then play, from the hands at play and the round's trump as written.
+calls; then play, from the hands at play and the round's trump as written. The replay's state
+and `note` are `zfrec.games.shengji.replaybase`'s, the judging of the plays
+`zfrec.games.shengji.replayplays`'; this module replays the match round by round.
 
     >>> from zfrec.games.shengji.records import SjMatch, SjMove, SjRound, SjTrick
     >>> from zfrec.games.shengji.cards import parse_hand as h
@@ -24,84 +26,23 @@ calls; then play, from the hands at play and the round's trump as written.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Sequence
-from typing import TypedDict
-
-from zfrec.diagnostics import Cause, Diagnostic
-from zfrec.errors import GameError, IllegalPlayError, Location, RulesError
-from zfrec.games.shengji.cards import (
-    contains,
-    count,
-    distinct,
-    format_hand,
-    size,
-)
+from zfrec.diagnostics import Cause
+from zfrec.errors import IllegalPlayError, RulesError, placing
+from zfrec.games.shengji.cards import distinct
 from zfrec.games.shengji.drawstate import bid_dealer, draw_state
-from zfrec.games.shengji.events import PlayEvent
-from zfrec.games.shengji.follow import judge_follow
-from zfrec.games.shengji.formats import classify, suit_of, unit_text
 from zfrec.games.shengji.ledger import check_ledger
 from zfrec.games.shengji.order import Order, make_order
-from zfrec.games.shengji.rebuild import (
-    Rebuilt,
-    first_shown,
-    rebuild,
-    shown,
-    whole_hands,
-)
-from zfrec.games.shengji.records import (
-    TRUMPS,
-    SjMatch,
-    SjMove,
-    SjRound,
-    SjTrick,
-)
-from zfrec.games.shengji.report import SjReport, SjRoundLedger, did_you_mean, follow_hint
+from zfrec.games.shengji.rebuild import Rebuilt, first_shown, rebuild, shown, whole_hands
+from zfrec.games.shengji.records import TRUMPS, SjMatch, SjRound
+from zfrec.games.shengji.replayplays import PlayReplay
+from zfrec.games.shengji.report import SjReport, SjRoundLedger
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.rules import SjRules, level_rank, level_text
 from zfrec.games.shengji.scoring import raise_level
-from zfrec.games.shengji.throws import check_throw, throw_units
-from zfrec.games.shengji.unseen import blockers, comes_after, less, sure_single
-from zfrec.games.shengji.verdicts import (
-    copies_out,
-    deal_findings,
-    kept_back,
-    no_join,
-    played_already,
-    result_findings,
-    why_leads,
-)
+from zfrec.games.shengji.verdicts import deal_findings, result_findings
 from zfrec.record.model import Pos
-from zfrec.record.problems import Fix
 
 __all__ = ["SjReport", "SjRoundLedger", "replay_open", "validate_match"]
-
-
-class _At(TypedDict):
-    """Where a play stands in the round: trick, turn and seat (for `note`)."""
-
-    trick: int
-    turn: int
-    seat: int
-
-
-RULES_MD = "RULES-SHENGJI.md"
-# Errors that change what the replay computes for the rest of a round: its ledger follows.
-ALTERING = frozenset((
-    "SJ102", "SJ103", "SJ104", "SJ203", "SJ204", "SJ206", "SJ301", "SJ302", "SJ303", "SJ304",
-    "SJ401", "SJ402", "SJ403", "SJ404", "SJ405", "SJ406", "SJ505",
-))  # fmt: skip
-# Findings that, written without a cause, follow from an earlier one: at the same move (a
-# seat out of turn), in the same trick (after a lead that was wrong), or in the same round
-# (after a wrong deal, bid, dealer, rank or trump).
-DEFAULTED = frozenset((
-    "SJ101", "SJ102", "SJ103", "SJ104", "SJ201", "SJ202", "SJ203", "SJ205", "SJ206", "SJ304",
-    "SJ401", "SJ402", "SJ403", "SJ404", "SJ405", "SJ406", "SJ407",
-))  # fmt: skip
-TRICK_ROOTS = ALTERING | {"SJ202", "SJ203"}
-TRICK_FOLLOW = frozenset(("SJ102", "SJ201", "SJ202"))
-_RULING = re.compile(r"\s*\(rulings? [\d, ]+\)")
 
 
 def validate_match(
@@ -127,131 +68,9 @@ def replay_open(
     return report, replay.last_state, replay.last_rebuilt
 
 
-def _seats(mask: int, n: int) -> list[int]:
-    return [s for s in range(n) if mask >> s & 1]
-
-
-def _pos(*candidates: Pos | None) -> Pos | None:
-    return next((p for p in candidates if p is not None), None)
-
-
-class _Replay:
-    """One match's replay; `note` turns a finding into a located Diagnostic."""
-
-    def __init__(self, match: SjMatch, game_number: int | None, rules: SjRules | None) -> None:
-        self.match = match
-        self.given_rules = rules
-        # what the reader could not read (ZF001), by the round it is in, and the moves it
-        # spoils: what goes wrong at such a move follows from it
-        self.read_causes: dict[tuple[int, int], Cause] = {
-            p.move: Cause(p.pos[0], p.pos[1], "ZF001") for p in match.problems if p.move
-        }
-        self.game_number = game_number
-        self.found: list[Diagnostic] = []
-        self.ledgers: list[SjRoundLedger] = []
-        self.moves = 0
-        self.round_no: int | None = None
-        self.round_index = -1  # the round's place in the record (its number may be written twice)
-        self.root: Cause | None = None  # the round's first altering error
-        self.names = match.players
-        # (seat, card id) -> the error at whose play the seat spent the card: a later play of
-        # it "does not hold" follows from that error (DIAGNOSTICS.md, causes)
-        self.spent: dict[tuple[int, int], Cause] = {}
-        self.trick_root: Cause | None = None  # the current trick's first altering error
-        self.move_cause: Cause | None = None  # the current move's turn error
-        self.round_cause: Cause | None = None  # the round's first error before play
-        self.trusted = False  # the last round was left unfinished: take this one's start
-        self.lost: list[Cause] = []  # the round's lines the reader skipped, in order
-        self.open_last = False  # replay_open: the last trick may be open
-        self.last_state: RoundState | None = None
-        self.last_rebuilt: Rebuilt | None = None
-        self.hidden_kitty = 0  # the round's discard as far as not written (`unseen`)
-        self.tricks: list[SjTrick] = []  # the round's tricks as written (`why_leads`)
-        # seat -> the errors at its plays in the round, in order: where (trick, turn), the
-        # cause, and the suits the play concerned (`kept_cause`); and whether the round's
-        # plays account for every card of the hands at play
-        self.erred: dict[int, list[tuple[tuple[int, int], Cause, int]]] = {}
-        # the play being judged (after the fast path): its order, cards and lead's suit
-        self.concern: tuple[Order, int, int | None] | None = None
-        self.at_play = 0  # the cards of the hands at play; `written_whole` counts on demand
-        self._whole: bool | None = None
-
-    # reporting ---------------------------------------------------------------------------------
-
-    def note(
-        self, code: str, message: str, pos: Pos | None, *, trick: int | None = None,
-        turn: int | None = None, seat: int | None = None, cause: Cause | None = None,
-        rule: str | None = None, fix: Fix | None = None,
-    ) -> Diagnostic:  # fmt: skip
-        """Record a finding; `rule` (a ruling number) is cited as RULES-SHENGJI.md's."""
-        if cause is None and code in DEFAULTED:
-            cause = (
-                self.move_cause
-                or (self.trick_root if code in TRICK_FOLLOW else None)
-                or self.round_cause
-            )
-        if rule is not None:
-            cites = ", ".join(f"R{r.strip()}" for r in rule.split(","))
-            message = f"{_RULING.sub('', message)} ({RULES_MD} {cites})"
-        where = pos or self.match.pos
-        line, col = (where[0], where[1]) if where is not None else (None, None)
-        name = self.names[seat] if seat is not None and 0 <= seat < len(self.names) else None
-        found = Diagnostic(
-            code, message,
-            Location(self.match.source, line, col, self.game_number, self.round_no, trick, turn,
-                     name, unit="round"),
-            cause, fix,
-        )  # fmt: skip
-        self.found.append(found)
-        if code in ALTERING and self.root is None:
-            self.root = cause or Cause(line, col, code)
-        if code in TRICK_ROOTS and self.trick_root is None:
-            self.trick_root = cause or Cause(line, col, code)
-        if code in ("SJ202", "SJ203"):
-            self.move_cause = cause or Cause(line, col, code)
-        if seat is not None and trick is not None and found.severity == "error":
-            why = cause or Cause(line, col, code)
-            self.erred.setdefault(seat, []).append(((trick, turn or 0), why, self._suits()))
-        return found
-
-    def _suits(self) -> int:
-        """The packed mask of the effective suits the play being judged concerns: those of its
-        cards and its trick's lead; every card outside a play."""
-        if self.concern is None:
-            return -1
-        order, cards, led = self.concern
-        masks = order.suit_mask
-        return sum(masks[e] for e in range(len(masks)) if cards & masks[e] or e == led)
-
-    def kept_cause(
-        self, state: RoundState, seat: int, m: SjMove, at: _At, fine: Callable[[int], bool]
-    ) -> Cause | None:
-        """What a finding at play `m` (the follow of `seat`, or its block of a throw) follows
-        from: in a round written to its end, the first earlier error of the seat's own that
-        kept in its hand cards the record never has it play from here on, in the suits that
-        error's play concerned, without which it would be no finding (`fine(kept)`). None when
-        no such error: cards of other suits are not kept by it (a later error keeps them)."""
-        errors = self.erred.get(seat)
-        if not errors or not self.written_whole():
-            return None
-        kept = kept_back(self.tricks, state.hands[seat], seat, m, at["trick"])
-        here = (at["trick"], at["turn"])
-        for where, why, suits in errors:
-            mine = kept & suits
-            if where < here and mine and fine(mine):
-                return why
-        return None
-
-    def engine(
-        self, exc: GameError, pos: Pos | None, *, trick: int | None = None,
-        turn: int | None = None, seat: int | None = None, extra: str = "",
-        cause: Cause | None = None,
-    ) -> Diagnostic:  # fmt: skip
-        """Route an engine error to the record: its code and rule, the seats by name."""
-        message = exc.render(lambda s: self.names[s] if 0 <= s < len(self.names) else "?")
-        rule = exc.rule if isinstance(exc, IllegalPlayError) else None
-        return self.note(exc.code or "SJ102", message + extra, pos, trick=trick, turn=turn,
-                         seat=seat, cause=cause, rule=rule or "2")  # fmt: skip
+class _Replay(PlayReplay):
+    """One match's replay, round by round: the draw (`draw_phase`), then the plays
+    (`PlayReplay.play_phase`)."""
 
     # the match ---------------------------------------------------------------------------------
 
@@ -277,6 +96,7 @@ class _Replay:
         for i, rnd in enumerate(match.rounds):
             self.round_no, self.root, self.spent, self.erred = rnd.number, None, {}, {}
             self.round_index = i
+            self.short = {}
             end = starts[i + 1] if i + 1 < len(starts) else None
             self.lost = []
             while problems and (end is None or problems[0].pos[0] < end):
@@ -294,7 +114,8 @@ class _Replay:
                 self.note("SJ508", f"round {rnd.number} follows round {last}: rounds are "
                           f"numbered one by one{missing}", rnd.pos)  # fmt: skip
             start = len(self.found)
-            out = self.round(rules, rnd, levels, dealer, dealer_cause, rank_cause)
+            with placing(hand=rnd.number, unit="round"):
+                out = self.round(rules, rnd, levels, dealer, dealer_cause, rank_cause)
             # record order within the round (the round-1 dealer is known only after the bids)
             self.found[start:] = sorted(
                 self.found[start:], key=lambda d: (d.location.line or 0, d.location.col or 0)
@@ -309,9 +130,6 @@ class _Replay:
             self.note(code, message, pos, rule=rule)  # the [Result] tag
         return SjReport(match, rules, tuple(self.found), tuple(self.ledgers), tuple(levels),
                         winners, self.moves)  # fmt: skip
-
-    def _names(self, seats: Sequence[int]) -> str:
-        return " and ".join(self.names[s] for s in seats)
 
     # a round -----------------------------------------------------------------------------------
 
@@ -472,350 +290,6 @@ class _Replay:
                 except IllegalPlayError as exc:
                     self.engine(exc, rnd.pos, seat=d)
         return d, st.order
-
-    # play --------------------------------------------------------------------------------------
-
-    def play_phase(self, rules: SjRules, rnd: SjRound, state: RoundState, rb: Rebuilt) -> None:
-        n = rules.players
-        self.tricks = rnd.tricks
-        self.at_play, self._whole = sum(size(h) for h in state.hands), None
-        guessed = list(rb.guessed)
-        known = rnd.discard.known if rnd.discard else 0
-        # the kitty's cards no line shows (none where the discard is written whole, the usual)
-        self.hidden_kitty = 0 if known == rb.discard else less(rb.discard, known)
-        winner_cause: Cause | None = None
-        read_causes, calls = self.read_causes, bool(state.calls)
-        # the play events are read by `check_joins` and by the live table (`last_state`) only
-        logged = calls or self.open_last
-        found = self.found
-        # a record may stop in its last trick (a position to solve, as Zheng Fen's may): the
-        # round stops there (SJ205), as one still being written does
-        unscored = rnd.points is None and rnd.outcome is None and rnd.levels is None
-        may_stop = self.open_last or (unscored and rnd is self.match.rounds[-1])
-        for t, trick in enumerate(rnd.tricks, 1):
-            plain = None if self.lost or read_causes else trick.plain
-            if plain is not None:  # a plain line's plays, its moves not made (`SjTrick`)
-                made_all = state.take_trick(plain[0], logged)
-                if made_all is not None:  # (else nothing changed: judged play by play below)
-                    self.trick_root = winner_cause = None
-                    # `joins` written or made: as `check_joins` asks (else nothing to say)
-                    if calls and (
-                        "joins" in plain[1] or any(e.joined is not None for e in made_all)
-                    ):
-                        self.check_joins(state, trick.moves, made_all, t)
-                    self.moves += n
-                    continue
-            moves = trick.moves
-            unread = read_causes and any(m.pos in read_causes for m in moves)
-            if plain is None and not self.lost and not unread:
-                # the common case first: a whole trick legal as written, made at once (None
-                # after the round's end, for a trick of more or fewer plays, for a throw ...)
-                plays = [(m.seat, m.cards) for m in moves if m.forced is None]
-                # a written failed throw goes to the play-by-play judge (SJ104, SJ206)
-                made_all = state.take_trick(plays, logged) if len(plays) == len(moves) else None
-                if made_all is not None:
-                    self.trick_root = winner_cause = None
-                    if calls:
-                        self.check_joins(state, moves, made_all, t)
-                    self.moves += n
-                    continue
-            if state.over:
-                m = trick.moves[0] if trick.moves else None
-                self.note("SJ204", "the round is over: every card has been played; the rest "
-                          "is skipped", _pos(m.pos if m else None, trick.pos), trick=t,
-                          rule="11")  # fmt: skip
-                return
-            open_tail = may_stop and t == len(rnd.tricks) and len(trick.moves) < n
-            if len(trick.moves) != n and not open_tail:
-                # a play the reader could not read whole may be why (`2 5d` for `2: 5d`)
-                unread_at = next((read_causes[m.pos] for m in trick.moves
-                                  if read_causes and m.pos in read_causes), None)  # fmt: skip
-                self.note("SJ206", f"a trick has {n} plays, one by each seat, not "
-                          f"{len(trick.moves)}; the rest of the round is not judged", trick.pos,
-                          trick=t, rule="7", cause=unread_at)  # fmt: skip
-                return
-            unjudged = False
-            self.trick_root = None
-            while self.lost and trick.pos is not None and (self.lost[0].line or 0) < trick.pos[0]:
-                lost = self.lost.pop(0)  # a line skipped before this trick: what follows is off
-                winner_cause = winner_cause or lost
-                self.root = self.root or lost
-                self.round_cause = self.round_cause or lost
-            for m in moves:
-                seat = m.seat
-                if not 0 <= seat < n:
-                    self.note("SJ207", f"there is no seat {seat + 1}", m.pos, trick=t,
-                              rule="1")  # fmt: skip
-                    return
-                before = len(found)
-                turn = len(state.trick_plays) + 1
-                if read_causes and m.pos in read_causes:  # the move lost what was unreadable
-                    misread = self.move_cause = read_causes[m.pos]
-                    self.trick_root = self.trick_root or misread
-                    self.root = self.root or misread
-                unjudged = self.play(state, m, t, guessed, unjudged, winner_cause)
-                self.move_cause = self.concern = None
-                if calls:
-                    self.joins(state, m, t, turn)
-                if len(found) != before:
-                    self.spend(m, before)
-            self.moves += len(moves)
-            winner_cause = self.trick_root
-        self.trick_root = None
-        if not state.over:
-            last_pos = rnd.tricks[-1].pos if rnd.tricks else rnd.pos
-            holding = [s for s in range(n) if state.hands[s]]
-            if self.root is not None and len(holding) < n:
-                verb = "holds" if len(holding) == 1 else "hold"
-                self.note("SJ205", "the round cannot end as written: "
-                          f"{self._names(holding)} still {verb} cards; no score is computed "
-                          "for it", last_pos, cause=self.root, rule="11")  # fmt: skip
-            else:
-                self.note("SJ205", "the record stops before the round ends; no score is "
-                          "computed for it", last_pos, rule="11")  # fmt: skip
-
-    def check_joins(
-        self, state: RoundState, moves: list[SjMove], made: list[PlayEvent], t: int
-    ) -> None:
-        """Zhao pengyou: `joins` for each play of trick `t` made at once (events `made`)."""
-        found = self.found
-        for m, ev in zip(moves, made, strict=True):
-            if m.joins != (ev.joined == m.seat):  # `joins` says what is wrong
-                before = len(found)
-                self.joins(state, m, t, ev.turn, ev)
-                if len(found) != before:
-                    self.spend(m, before)
-
-    def spend(self, m: SjMove, before: int) -> None:
-        """After an error at play `m` (found from index `before` on): a later play of the
-        cards it spent follows from that error."""
-        errors = [d for d in self.found[before:] if d.severity == "error"]
-        if errors:
-            why = errors[0].cause or Cause(*_lc(errors[0].location), errors[0].code)
-            for c in distinct(m.played):
-                self.spent.setdefault((m.seat, c), why)
-
-    def play(
-        self, state: RoundState, m: SjMove, t: int, guessed: list[int], unjudged: bool,
-        winner_cause: Cause | None,
-    ) -> bool:  # fmt: skip
-        """Judge and make one written play; True while the trick is not judged (after a lead
-        that is no lead)."""
-        seat, cards = m.seat, m.cards
-        led = state.lead
-        if seat == state.turn and not unjudged and m.forced is None:
-            order = state.order
-            assert order is not None  # the common cases first: a follow or a lead in turn
-            if led is not None:
-                if judge_follow(order, led, state.hands[seat], cards) is None:
-                    state.play_legal(seat, cards)
-                    return False
-            elif contains(state.hands[seat], cards) and suit_of(order, cards) is not None:
-                lead = classify(order, cards)
-                if len(lead.units) == 1:
-                    state.play_legal(seat, cards, lead)
-                    return False
-        turn = len(state.trick_plays) + 1
-        at = _At(trick=t, turn=turn, seat=seat)
-        order = state.order
-        assert order is not None
-        leading = state.lead is None
-        self.concern = (order, cards | m.played, None if led is None else led.esuit)
-        if seat != state.turn:
-            if leading:
-                leads = why_leads(self.names, self.tricks, state.turn, t)
-                self.note("SJ203", f"{self.names[state.turn]} leads trick {t}, not "
-                          f"{self.names[seat]}: {leads}", m.pos, cause=winner_cause, rule="8",
-                          **at)  # fmt: skip
-            else:
-                self.note("SJ202", f"it is {self.names[state.turn]}'s turn, not "
-                          f"{self.names[seat]}'s", m.pos, rule="1", **at)  # fmt: skip
-        hand = state.hands[seat]
-        if unjudged:
-            state.force_play(seat, cards, m.played)
-            return True
-        if leading:
-            if not contains(hand, cards):
-                self.not_held(state, m, hand, guessed[seat], at)
-            else:
-                try:
-                    lead = classify(order, cards)
-                except IllegalPlayError as exc:
-                    self.engine(exc, m.pos, **at)
-                    self.note(
-                        "SJ105",
-                        "the rest of the trick is not judged against a lead that is no lead",
-                        m.pos,
-                        cause=Cause(*_lc(m.pos), "SJ101"),
-                        **at,
-                    )
-                    state.force_play(seat, cards, m.played)
-                    return True
-                if len(lead.units) > 1 or m.failed:
-                    return self.throw(state, m, guessed, at)
-                if seat == state.turn:
-                    state.play_legal(seat, cards, lead)
-                    return False
-            state.force_play(seat, cards, m.played)
-            return False
-        assert led is not None
-        if m.failed:
-            self.note("SJ104", "only a lead can be a throw that fails; a follow stays whole",
-                      m.pos, rule="10", **at)  # fmt: skip
-        reason = judge_follow(order, led, hand, cards)
-        if reason is not None and reason.startswith("does not hold"):
-            self.not_held(state, m, hand, guessed[seat], at)
-        elif reason is not None and guessed[seat]:
-            # judged as far as the known cards allow: a guessed card never makes a play wrong,
-            # nor is it named in the reason or suggested
-            why = judge_follow(order, led, known := less(hand, guessed[seat]), cards)
-            if why is not None:
-                self.not_followed(state, m, known, why, at)
-        elif reason is not None:
-            self.not_followed(state, m, hand, reason, at)
-        if reason is None and seat == state.turn:
-            state.play_legal(seat, cards)
-        else:
-            state.force_play(seat, cards, cards)
-        return False
-
-    def joins(
-        self, state: RoundState, m: SjMove, t: int, turn: int, made: PlayEvent | None = None
-    ) -> None:
-        """Zhao pengyou: the record's `joins` against the engine's (ruling 16); `made` is the
-        play's event (default: the last logged)."""
-        ev = made or state.log[-1]
-        assert isinstance(ev, PlayEvent)
-        joined = ev.joined == m.seat
-        if m.joins != joined:
-            said = (
-                f"{self.names[m.seat]} joins the dealer's team with this play: it is a called copy"
-                if joined
-                else f"{self.names[m.seat]} does not join here: "
-                + no_join(self.names, self.tricks, state.dealer, state.calls, m, t)
-            )
-            d = self.note("SJ407", said, m.pos, trick=t, turn=turn, seat=m.seat, rule="16")
-            # the teams are the engine's from here, not the record's: the points follow
-            self.root = self.root or d.cause or Cause(*_lc(d.location), d.code)
-
-    def throw(self, state: RoundState, m: SjMove, guessed: list[int], at: _At) -> bool:
-        """A lead of more than one unit: whether it stands, as the record says (ruling 10)."""
-        order = state.order
-        assert order is not None
-        seat, cards = m.seat, m.cards
-        others = state.others(seat)
-        if m.failed and m.played not in (units := throw_units(order, cards)):
-            self.note("SJ104", f"the throw {format_hand(cards)} is held to one of its units whole "
-                      f"({', '.join(map(format_hand, units))}), not {format_hand(m.played)}",
-                      m.pos, rule="10", **at)  # fmt: skip
-            state.force_play(seat, cards, m.played)
-            return False
-        check = check_throw(order, cards, others)
-        proven = None  # a single of the throw the written cards prove beaten (`sure_single`)
-        if any(guessed):  # judged as far as the known cards allow
-            known = [less(h, guessed[(seat + i) % state.n]) for i, h in enumerate(others, 1)]
-            sure = check_throw(order, cards, known)
-            proven = sure_single(order, cards, seat, state.hands, guessed, self.hidden_kitty,
-                                 sure)  # fmt: skip
-            if m.failed and proven is not None and comes_after(order, m.played, proven[0]):
-                self.note("SJ104", f"the throw {format_hand(cards)} is held to {proven[2]}, not "
-                          f"{format_hand(m.played)}: {proven[1]}", m.pos, rule="10",
-                          **at)  # fmt: skip
-                state.force_play(seat, cards, m.played)
-                return False
-            if m.failed and (sure.stands or sure.forced != m.played):
-                # a block the known cards do not make: true if cards no play has shown may
-                # make it (the guess is one placing of them, no proof either way)
-                able = blockers(
-                    order, m.cards, m.played, seat, state.hands, guessed, self.hidden_kitty, sure
-                )
-                if m.blocker in able or (able and m.blocker is None):
-                    state.force_play(seat, cards, m.played)
-                    return False
-                if able and m.blocker is not None:
-                    self.note("SJ104", f"{self.names[m.blocker]} cannot block the throw "
-                              f"{format_hand(cards)}: no card left unseen gives it a unit that "
-                              f"beats {format_hand(m.played)}", m.pos, rule="10",
-                              **at)  # fmt: skip
-                    state.force_play(seat, cards, m.played)
-                    return False
-            check = sure
-        if not m.failed:
-            if proven is not None:  # the written cards leave a higher card no place but a hand
-                self.note("SJ103", f"the throw {format_hand(cards)} cannot stand: {proven[1]}; "
-                          f"it is held to {proven[2]}", m.pos, rule="10", **at)  # fmt: skip
-            elif not check.stands:
-                assert check.unit is not None and check.blocker is not None
-                blocker = (seat + 1 + check.blocker) % state.n
-                why = self.kept_cause(state, blocker, m, at, lambda kept: check_throw(
-                    order, cards, [less(h, kept) if (seat + i) % state.n == blocker else h
-                                   for i, h in enumerate(others, 1)],
-                ).stands)  # fmt: skip
-                self.note("SJ103", f"the throw {format_hand(cards)} cannot stand: "
-                          f"{self.names[blocker]} holds a higher {check.unit.kind} than "
-                          f"{unit_text(check.unit)}; it is held to {format_hand(check.forced)}",
-                          m.pos, rule="10", cause=why, **at)  # fmt: skip
-            state.force_play(seat, cards, cards)
-            return False
-        forced = m.played
-        if check.stands:
-            self.note("SJ104", f"the throw {format_hand(cards)} stands: nobody holds a unit "
-                      "that beats one of its units; it is played whole", m.pos, rule="10",
-                      **at)  # fmt: skip
-        elif check.forced != forced:
-            self.note("SJ104", f"the throw {format_hand(cards)} is held to "
-                      f"{format_hand(check.forced)}, not {format_hand(forced)}", m.pos,
-                      rule="10", **at)  # fmt: skip
-        elif m.blocker is not None and check.blocker is not None:
-            blocker = (seat + 1 + check.blocker) % state.n
-            able = blockers(
-                order, cards, forced, seat, state.hands, guessed, self.hidden_kitty, check
-            )  # naming another seat that could beat it: a slip of order only
-            if blocker != m.blocker and m.blocker not in able:
-                self.note("SJ104", f"{self.names[blocker]} blocks the throw, not "
-                          f"{self.names[m.blocker]}", m.pos, rule="10", **at)  # fmt: skip
-        state.force_play(seat, cards, forced)
-        return False
-
-    def written_whole(self) -> bool:
-        """Whether the round's plays account for every card of the hands at play. Asked only
-        on an error: counting reads every trick's moves, which a plain line makes lazily."""
-        if self._whole is None:
-            written = sum(size(x.played) for tr in self.tricks for x in tr.moves)
-            self._whole = written == self.at_play
-        return self._whole
-
-    def not_held(self, state: RoundState, m: SjMove, hand: int, guessed: int, at: _At) -> None:
-        missing = [c for c in distinct(m.cards) if count(m.cards, c) > count(hand, c)]
-        text = format_hand(sum(1 << 2 * c for c in missing))
-        hint = did_you_mean(missing, less(hand, guessed))  # never a guessed card
-        spent = [self.spent[m.seat, c] for c in missing if (m.seat, c) in self.spent]
-        said = (
-            played_already(self.tricks, m, missing)
-            if spent
-            else copies_out(self.names, self.tricks, m, missing, state.rules.decks)
-        )
-        self.note("SJ102", f"{self.names[m.seat]} does not hold {text}{said}"
-                  + (f"; did you mean {hint}?" if hint else ""), m.pos, rule="2",
-                  cause=spent[0] if spent else None, **at)  # fmt: skip
-
-    def not_followed(self, state: RoundState, m: SjMove, hand: int, reason: str, at: _At) -> None:
-        order, lead = state.order, state.lead
-        assert order is not None and lead is not None
-        hint = follow_hint(order, lead, hand, m.cards, reason)
-        # legal but for cards the seat keeps only by an earlier error of its own
-        why = self.kept_cause(
-            state, m.seat, m, at, lambda kept: judge_follow(order, lead, less(hand, kept),
-                                                            m.cards) is None
-        )  # fmt: skip
-        self.note("SJ201", f"{self.names[m.seat]} {reason}{hint}", m.pos, rule="7", cause=why,
-                  **at)  # fmt: skip
-
-
-def _lc(pos: Pos | Location | None) -> tuple[int | None, int | None]:
-    if isinstance(pos, Location):
-        return pos.line, pos.col
-    return (pos[0], pos[1]) if pos is not None else (None, None)
 
 
 def _order(rank: int, trump: str | None) -> Order | None:

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from zfrec.errors import IllegalPlayError, ZfrecError
+from zfrec.errors import AtError, IllegalPlayError, ZfrecError
 from zfrec.games.shengji.cards import contains, format_hand, size
 from zfrec.games.shengji.rebuild import full_deck
 from zfrec.games.shengji.records import SjMatch, SjRound
@@ -47,6 +47,10 @@ class SolveError(ZfrecError):
     """A record or position the solver cannot take (a one-line message, exit 2)."""
 
 
+class SjAtError(SolveError, AtError):
+    """`--at` text that names no Sheng ji position."""
+
+
 @dataclass(frozen=True, slots=True)
 class SjPosition:
     """A round in play from a record: `state` (made from the deal and the plays so far),
@@ -61,7 +65,7 @@ class SjPosition:
 def _parse_at(at: str) -> tuple[int, int | None, int | None]:
     m = _AT.fullmatch(at.strip())
     if m is None:
-        raise SolveError(
+        raise SjAtError(
             f"--at {at!r} names no Sheng ji position: give a round (3: its first lead, after the "
             "kitty exchange) or ROUND.TRICK.TURN (3.5.2: before that turn)"
         )
@@ -95,8 +99,9 @@ def _start(match: SjMatch, index: int, report: Any = None) -> RoundState:
 
 
 def unknown_hands(match: SjMatch, rnd: SjRound, ledger: Any, rules: Any) -> str | None:
-    """Why the round's hands at play, or its kitty as put back, are not known (what is missing
-    and which line of the record gives it, FORMAT.md), or None when both are.
+    """Why the round's hands at play, or its kitty as put back, are not known (every hand that
+    is not, the dealer's first, and the lines of the record that give them, FORMAT.md), or None
+    when both are.
 
     The ledger's hands are known where its rebuild guessed no card (`guessed`, per seat, all
     0): the deals recorded, or rebuilt from what each seat showed. A dealer's hand whose discard
@@ -116,27 +121,33 @@ def unknown_hands(match: SjMatch, rnd: SjRound, ledger: Any, rules: Any) -> str 
     def cards(k: int) -> str:
         return f"{k} card{'s' if k != 1 else ''}"
 
+    heads: list[str] = []  # each hand not known, the dealer's first
+    lines: list[str] = []  # the lines that would give them
     if guessed[dealer]:
         k, name = size(guessed[dealer]), names[dealer]
-        lines = [] if whole(dealer) else [f"the dealer's deal line (`deal {dealer + 1}: CARDS`)"]
-        if rnd.kitty is None or rnd.kitty.unknown:
-            lines.append("the kitty line (`kitty CARDS`)")
-        if not written:
-            lines.append("the discard line (`discard CARDS`)")
-        head = (
+        heads.append(
             f"the discard is not written, so the dealer's ({name}'s) last {cards(k)} are not "
             "known (which went back to the kitty)"
             if not written
             else f"{cards(k)} of the dealer's ({name}'s) hand are never shown"
         )
-        lines = lines or ["the dealer's deal line"]
-        return f"{head}: write {_and(lines)} in full (FORMAT.md)"
+        deal_line = f"the dealer's deal line (`deal {dealer + 1}: CARDS`)"
+        named = len(lines)
+        if not whole(dealer):
+            lines.append(deal_line)
+        if rnd.kitty is None or rnd.kitty.unknown:
+            lines.append("the kitty line (`kitty CARDS`)")
+        if not written:
+            lines.append("the discard line (`discard CARDS`)")
+        if len(lines) == named:  # all three written whole: the deal line is what to check
+            lines.append(deal_line)
     for s in range(n):
-        if guessed[s]:
-            return (
-                f"{cards(size(guessed[s]))} of {names[s]}'s hand (seat {s + 1}) are never "
-                f"shown: write its deal line (`deal {s + 1}: CARDS`) in full (FORMAT.md)"
-            )
+        if guessed[s] and s != dealer:
+            k = size(guessed[s])
+            heads.append(f"{cards(k)} of {names[s]}'s hand (seat {s + 1}) are never shown")
+            lines.append(f"{names[s]}'s deal line (`deal {s + 1}: CARDS`)")
+    if heads:
+        return f"{'; '.join(heads)}: write {_and(lines)} in full (FORMAT.md)"
     if written:
         return None
     hands = sum(ledger.deal)

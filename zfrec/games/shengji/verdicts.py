@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from zfrec.diagnostics import Cause
 from zfrec.games.shengji.cards import FIVES, TENS_KINGS, count, distinct, format_hand, one, size
 from zfrec.games.shengji.events import RoundResult
 from zfrec.games.shengji.formats import Format
@@ -18,10 +19,12 @@ from zfrec.games.shengji.unseen import less
 from zfrec.record.model import Pos
 
 __all__ = [
+    "Shorts",
     "adds_up",
     "band",
     "copies_out",
     "deal_findings",
+    "hiding_cause",
     "kept_back",
     "kitty_wrong",
     "no_join",
@@ -170,6 +173,32 @@ def kept_back(tricks: Sequence[SjTrick], hand: int, seat: int, m: SjMove, t: int
 
 
 Finding = tuple[str, str, Pos | None, int | None, str]  # code, message, where, seat, ruling
+
+
+Shorts = dict[int, list[tuple[tuple[int, int], Cause]]]
+"""Each seat's follows in a round written with fewer cards than were led, so far: where (trick,
+turn), and what a finding that follows from one names (the validator's `short`)."""
+
+
+def hiding_cause(
+    short: Shorts, thrower: int, unseen: Sequence[int], here: tuple[int, int]
+) -> Cause | None:
+    """What a throw proven beaten by counting the cards no line shows follows from, in a round
+    whose end is written: there a seat holds cards no line shows (`unseen`, per seat) only by
+    a follow written with fewer cards than were led, an error of its own (any other error of
+    the seat, a follow of the wrong suit say, leaves no card unshown, and is not the cause);
+    so where every seat other than the thrower that holds such cards (one of which holds the
+    higher card) has such a follow before `here`, the first of those. None otherwise: a hand
+    the record leaves unwritten may rightly hold the card, or a later error hid it."""
+    first: tuple[tuple[int, int], Cause] | None = None
+    for s, cards in enumerate(unseen):
+        if s == thrower or not cards:
+            continue
+        mine = [(where, why) for where, why in short.get(s, ()) if where < here]
+        if not mine:
+            return None
+        first = min([*mine, *([first] if first else [])], key=lambda e: e[0])
+    return None if first is None else first[1]
 
 
 def deal_findings(rules: SjRules, rnd: SjRound, names: Sequence[str]) -> list[Finding]:

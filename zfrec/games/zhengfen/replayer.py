@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from zfrec.core import Deal
 from zfrec.diagnostics import Cause, Diagnostic
-from zfrec.errors import DealError, GameError, IllegalPlayError, Location
+from zfrec.errors import DealError, GameError, IllegalPlayError, Location, placing
 from zfrec.events import (
     GameEnd,
     HandEnd,
@@ -259,7 +259,8 @@ class _Replayer(Ledger):
                 missing = f" (is hand {last + 1} missing?)" if hand.number > last + 1 else ""
                 self._report("ZF406", f"hand {hand.number} follows hand {last}: hands are "
                              f"numbered one by one{missing}", hand)  # fmt: skip
-            yield from self._hand(index, hand)
+            with placing(hand=hand.number, unit="hand"):
+                yield from self._hand(index, hand)
         yield self.state, self._game_end()
 
     # one hand ----------------------------------------------------------------------------------

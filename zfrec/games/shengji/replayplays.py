@@ -1,0 +1,371 @@
+"""The Sheng ji validator's judging of a round's plays (`PlayReplay.play_phase`): each lead,
+follow and throw through the engine, the zhao pengyou joins, and the round's end as the plays
+leave it. The state and `note` are `zfrec.games.shengji.replaybase`'s.
+"""
+
+from __future__ import annotations
+
+from zfrec.diagnostics import Cause
+from zfrec.errors import IllegalPlayError
+from zfrec.games.shengji.cards import contains, count, distinct, format_hand, size
+from zfrec.games.shengji.events import PlayEvent
+from zfrec.games.shengji.follow import judge_follow
+from zfrec.games.shengji.formats import classify, suit_of, unit_text
+from zfrec.games.shengji.rebuild import Rebuilt
+from zfrec.games.shengji.records import SjMove, SjRound
+from zfrec.games.shengji.replaybase import At, ReplayBase, first_pos, line_col
+from zfrec.games.shengji.report import did_you_mean, follow_hint
+from zfrec.games.shengji.round import RoundState
+from zfrec.games.shengji.rules import SjRules
+from zfrec.games.shengji.throws import check_throw, throw_units
+from zfrec.games.shengji.unseen import blockers, comes_after, less, sure_single
+from zfrec.games.shengji.verdicts import copies_out, no_join, played_already, why_leads
+
+__all__ = ["PlayReplay"]
+
+
+class PlayReplay(ReplayBase):
+    """The plays of a round, judged on the replay's state."""
+
+    def play_phase(self, rules: SjRules, rnd: SjRound, state: RoundState, rb: Rebuilt) -> None:
+        n = rules.players
+        self.tricks = rnd.tricks
+        self.at_play, self._whole = sum(size(h) for h in state.hands), None
+        guessed = list(rb.guessed)
+        known = rnd.discard.known if rnd.discard else 0
+        # the kitty's cards no line shows (none where the discard is written whole, the usual)
+        self.hidden_kitty = 0 if known == rb.discard else less(rb.discard, known)
+        winner_cause: Cause | None = None
+        read_causes, calls = self.read_causes, bool(state.calls)
+        # the play events are read by `check_joins` and by the live table (`last_state`) only
+        logged = calls or self.open_last
+        found = self.found
+        # a record may stop in its last trick (a position to solve, as Zheng Fen's may): the
+        # round stops there (SJ205), as one still being written does
+        unscored = rnd.points is None and rnd.outcome is None and rnd.levels is None
+        self.end_written = not unscored
+        may_stop = self.open_last or (unscored and rnd is self.match.rounds[-1])
+        for t, trick in enumerate(rnd.tricks, 1):
+            plain = None if self.lost or read_causes else trick.plain
+            if plain is not None:  # a plain line's plays, its moves not made (`SjTrick`)
+                made_all = state.take_trick(plain[0], logged)
+                if made_all is not None:  # (else nothing changed: judged play by play below)
+                    self.trick_root = winner_cause = None
+                    # `joins` written or made: as `check_joins` asks (else nothing to say)
+                    if calls and (
+                        "joins" in plain[1] or any(e.joined is not None for e in made_all)
+                    ):
+                        self.check_joins(state, trick.moves, made_all, t)
+                    self.moves += n
+                    continue
+            moves = trick.moves
+            unread = read_causes and any(m.pos in read_causes for m in moves)
+            if plain is None and not self.lost and not unread:
+                # the common case first: a whole trick legal as written, made at once (None
+                # after the round's end, for a trick of more or fewer plays, for a throw ...)
+                plays = [(m.seat, m.cards) for m in moves if m.forced is None]
+                # a written failed throw goes to the play-by-play judge (SJ104, SJ206)
+                made_all = state.take_trick(plays, logged) if len(plays) == len(moves) else None
+                if made_all is not None:
+                    self.trick_root = winner_cause = None
+                    if calls:
+                        self.check_joins(state, moves, made_all, t)
+                    self.moves += n
+                    continue
+            if state.over:
+                m = trick.moves[0] if trick.moves else None
+                self.note("SJ204", "the round is over: every card has been played; the rest "
+                          "is skipped", first_pos(m.pos if m else None, trick.pos), trick=t,
+                          rule="11")  # fmt: skip
+                return
+            open_tail = may_stop and t == len(rnd.tricks) and len(trick.moves) < n
+            if len(trick.moves) != n and not open_tail:
+                # a play the reader could not read whole may be why (`2 5d` for `2: 5d`)
+                unread_at = next((read_causes[m.pos] for m in trick.moves
+                                  if read_causes and m.pos in read_causes), None)  # fmt: skip
+                self.note("SJ206", f"a trick has {n} plays, one by each seat, not "
+                          f"{len(trick.moves)}; the rest of the round is not judged", trick.pos,
+                          trick=t, rule="7", cause=unread_at)  # fmt: skip
+                return
+            unjudged = False
+            self.trick_root = None
+            while self.lost and trick.pos is not None and (self.lost[0].line or 0) < trick.pos[0]:
+                lost = self.lost.pop(0)  # a line skipped before this trick: what follows is off
+                winner_cause = winner_cause or lost
+                self.root = self.root or lost
+                self.round_cause = self.round_cause or lost
+            for m in moves:
+                seat = m.seat
+                if not 0 <= seat < n:
+                    self.note("SJ207", f"there is no seat {seat + 1}", m.pos, trick=t,
+                              rule="1")  # fmt: skip
+                    return
+                before = len(found)
+                turn = len(state.trick_plays) + 1
+                if read_causes and m.pos in read_causes:  # the move lost what was unreadable
+                    misread = self.move_cause = read_causes[m.pos]
+                    self.trick_root = self.trick_root or misread
+                    self.root = self.root or misread
+                unjudged = self.play(state, m, t, guessed, unjudged, winner_cause)
+                self.move_cause = self.concern = None
+                if calls:
+                    self.joins(state, m, t, turn)
+                if len(found) != before:
+                    self.spend(m, before)
+            self.moves += len(moves)
+            winner_cause = self.trick_root
+        self.trick_root = None
+        if not state.over:
+            last_pos = rnd.tricks[-1].pos if rnd.tricks else rnd.pos
+            holding = [s for s in range(n) if state.hands[s]]
+            if self.root is not None and len(holding) < n:
+                verb = "holds" if len(holding) == 1 else "hold"
+                self.note("SJ205", "the round cannot end as written: "
+                          f"{self._names(holding)} still {verb} cards; no score is computed "
+                          "for it", last_pos, cause=self.root, rule="11")  # fmt: skip
+            else:
+                self.note("SJ205", "the record stops before the round ends; no score is "
+                          "computed for it", last_pos, rule="11")  # fmt: skip
+
+    def check_joins(
+        self, state: RoundState, moves: list[SjMove], made: list[PlayEvent], t: int
+    ) -> None:
+        """Zhao pengyou: `joins` for each play of trick `t` made at once (events `made`)."""
+        found = self.found
+        for m, ev in zip(moves, made, strict=True):
+            if m.joins != (ev.joined == m.seat):  # `joins` says what is wrong
+                before = len(found)
+                self.joins(state, m, t, ev.turn, ev)
+                if len(found) != before:
+                    self.spend(m, before)
+
+    def spend(self, m: SjMove, before: int) -> None:
+        """After an error at play `m` (found from index `before` on): a later play of the
+        cards it spent follows from that error."""
+        errors = [d for d in self.found[before:] if d.severity == "error"]
+        if errors:
+            why = errors[0].cause or Cause(*line_col(errors[0].location), errors[0].code)
+            for c in distinct(m.played):
+                self.spent.setdefault((m.seat, c), why)
+
+    def play(
+        self, state: RoundState, m: SjMove, t: int, guessed: list[int], unjudged: bool,
+        winner_cause: Cause | None,
+    ) -> bool:  # fmt: skip
+        """Judge and make one written play; True while the trick is not judged (after a lead
+        that is no lead)."""
+        seat, cards = m.seat, m.cards
+        led = state.lead
+        if seat == state.turn and not unjudged and m.forced is None:
+            order = state.order
+            assert order is not None  # the common cases first: a follow or a lead in turn
+            if led is not None:
+                if judge_follow(order, led, state.hands[seat], cards) is None:
+                    state.play_legal(seat, cards)
+                    return False
+            elif contains(state.hands[seat], cards) and suit_of(order, cards) is not None:
+                lead = classify(order, cards)
+                if len(lead.units) == 1:
+                    state.play_legal(seat, cards, lead)
+                    return False
+        turn = len(state.trick_plays) + 1
+        at = At(trick=t, turn=turn, seat=seat)
+        order = state.order
+        assert order is not None
+        leading = state.lead is None
+        self.concern = (order, cards | m.played, None if led is None else led.esuit)
+        if seat != state.turn:
+            if leading:
+                leads = why_leads(self.names, self.tricks, state.turn, t)
+                self.note("SJ203", f"{self.names[state.turn]} leads trick {t}, not "
+                          f"{self.names[seat]}: {leads}", m.pos, cause=winner_cause, rule="8",
+                          **at)  # fmt: skip
+            else:
+                self.note("SJ202", f"it is {self.names[state.turn]}'s turn, not "
+                          f"{self.names[seat]}'s", m.pos, rule="1", **at)  # fmt: skip
+        hand = state.hands[seat]
+        if unjudged:
+            state.force_play(seat, cards, m.played)
+            return True
+        if leading:
+            if not contains(hand, cards):
+                self.not_held(state, m, hand, guessed[seat], at)
+            else:
+                try:
+                    lead = classify(order, cards)
+                except IllegalPlayError as exc:
+                    self.engine(exc, m.pos, **at)
+                    self.note(
+                        "SJ105",
+                        "the rest of the trick is not judged against a lead that is no lead",
+                        m.pos,
+                        cause=Cause(*line_col(m.pos), "SJ101"),
+                        **at,
+                    )
+                    state.force_play(seat, cards, m.played)
+                    return True
+                if len(lead.units) > 1 or m.failed:
+                    return self.throw(state, m, guessed, at)
+                if seat == state.turn:
+                    state.play_legal(seat, cards, lead)
+                    return False
+            state.force_play(seat, cards, m.played)
+            return False
+        assert led is not None
+        start = len(self.found)
+        self.follow(state, m, guessed, at)
+        if size(cards) < led.size:  # a card kept back that no line may ever show
+            first = next((d for d in self.found[start:] if d.severity == "error"), None)
+            if first is not None:
+                why = first.cause or Cause(*line_col(first.location), first.code)
+                self.short.setdefault(seat, []).append(((t, turn), why))
+        return False
+
+    def follow(self, state: RoundState, m: SjMove, guessed: list[int], at: At) -> None:
+        """Judge and make a follow that the fast path did not take (`play`)."""
+        seat, cards, order, led = m.seat, m.cards, state.order, state.lead
+        assert order is not None and led is not None
+        hand = state.hands[seat]
+        if m.failed:
+            self.note("SJ104", "only a lead can be a throw that fails; a follow stays whole",
+                      m.pos, rule="10", **at)  # fmt: skip
+        reason = judge_follow(order, led, hand, cards)
+        if reason is not None and reason.startswith("does not hold"):
+            self.not_held(state, m, hand, guessed[seat], at)
+        elif reason is not None and guessed[seat]:
+            # judged as far as the known cards allow: a guessed card never makes a play wrong,
+            # nor is it named in the reason or suggested
+            why = judge_follow(order, led, known := less(hand, guessed[seat]), cards)
+            if why is not None:
+                self.not_followed(state, m, known, why, at)
+        elif reason is not None:
+            self.not_followed(state, m, hand, reason, at)
+        if reason is None and seat == state.turn:
+            state.play_legal(seat, cards)
+        else:
+            state.force_play(seat, cards, cards)
+
+    def joins(
+        self, state: RoundState, m: SjMove, t: int, turn: int, made: PlayEvent | None = None
+    ) -> None:
+        """Zhao pengyou: the record's `joins` against the engine's (ruling 16); `made` is the
+        play's event (default: the last logged)."""
+        ev = made or state.log[-1]
+        assert isinstance(ev, PlayEvent)
+        joined = ev.joined == m.seat
+        if m.joins != joined:
+            said = (
+                f"{self.names[m.seat]} joins the dealer's team with this play: it is a called copy"
+                if joined
+                else f"{self.names[m.seat]} does not join here: "
+                + no_join(self.names, self.tricks, state.dealer, state.calls, m, t)
+            )
+            d = self.note("SJ407", said, m.pos, trick=t, turn=turn, seat=m.seat, rule="16")
+            # the teams are the engine's from here, not the record's: the points follow
+            self.root = self.root or d.cause or Cause(*line_col(d.location), d.code)
+
+    def throw(self, state: RoundState, m: SjMove, guessed: list[int], at: At) -> bool:
+        """A lead of more than one unit: whether it stands, as the record says (ruling 10)."""
+        order = state.order
+        assert order is not None
+        seat, cards = m.seat, m.cards
+        others = state.others(seat)
+        if m.failed and m.played not in (units := throw_units(order, cards)):
+            self.note("SJ104", f"the throw {format_hand(cards)} is held to one of its units whole "
+                      f"({', '.join(map(format_hand, units))}), not {format_hand(m.played)}",
+                      m.pos, rule="10", **at)  # fmt: skip
+            state.force_play(seat, cards, m.played)
+            return False
+        check = check_throw(order, cards, others)
+        proven = None  # a single of the throw the written cards prove beaten (`sure_single`)
+        if any(guessed):  # judged as far as the known cards allow
+            known = [less(h, guessed[(seat + i) % state.n]) for i, h in enumerate(others, 1)]
+            sure = check_throw(order, cards, known)
+            proven = sure_single(order, cards, seat, state.hands, guessed, self.hidden_kitty,
+                                 sure)  # fmt: skip
+            if m.failed and proven is not None and comes_after(order, m.played, proven[0]):
+                self.note("SJ104", f"the throw {format_hand(cards)} is held to {proven[2]}, not "
+                          f"{format_hand(m.played)}: {proven[1]}", m.pos, rule="10",
+                          **at)  # fmt: skip
+                state.force_play(seat, cards, m.played)
+                return False
+            if m.failed and (sure.stands or sure.forced != m.played):
+                # a block the known cards do not make: true if cards no play has shown may
+                # make it (the guess is one placing of them, no proof either way)
+                able = blockers(
+                    order, m.cards, m.played, seat, state.hands, guessed, self.hidden_kitty, sure
+                )
+                if m.blocker in able or (able and m.blocker is None):
+                    state.force_play(seat, cards, m.played)
+                    return False
+                if able and m.blocker is not None:
+                    self.note("SJ104", f"{self.names[m.blocker]} cannot block the throw "
+                              f"{format_hand(cards)}: no card left unseen gives it a unit that "
+                              f"beats {format_hand(m.played)}", m.pos, rule="10",
+                              **at)  # fmt: skip
+                    state.force_play(seat, cards, m.played)
+                    return False
+            check = sure
+        if not m.failed:
+            if proven is not None:  # the written cards leave a higher card no place but a hand
+                self.note("SJ103", f"the throw {format_hand(cards)} cannot stand: {proven[1]}; "
+                          f"it is held to {proven[2]}", m.pos, rule="10",
+                          cause=self.unseen_cause(seat, guessed, at), **at)  # fmt: skip
+            elif not check.stands:
+                assert check.unit is not None and check.blocker is not None
+                blocker = (seat + 1 + check.blocker) % state.n
+                why = self.kept_cause(state, blocker, m, at, lambda kept: check_throw(
+                    order, cards, [less(h, kept) if (seat + i) % state.n == blocker else h
+                                   for i, h in enumerate(others, 1)],
+                ).stands)  # fmt: skip
+                self.note("SJ103", f"the throw {format_hand(cards)} cannot stand: "
+                          f"{self.names[blocker]} holds a higher {check.unit.kind} than "
+                          f"{unit_text(check.unit)}; it is held to {format_hand(check.forced)}",
+                          m.pos, rule="10", cause=why, **at)  # fmt: skip
+            state.force_play(seat, cards, cards)
+            return False
+        forced = m.played
+        if check.stands:
+            self.note("SJ104", f"the throw {format_hand(cards)} stands: nobody holds a unit "
+                      "that beats one of its units; it is played whole", m.pos, rule="10",
+                      **at)  # fmt: skip
+        elif check.forced != forced:
+            self.note("SJ104", f"the throw {format_hand(cards)} is held to "
+                      f"{format_hand(check.forced)}, not {format_hand(forced)}", m.pos,
+                      rule="10", **at)  # fmt: skip
+        elif m.blocker is not None and check.blocker is not None:
+            blocker = (seat + 1 + check.blocker) % state.n
+            able = blockers(
+                order, cards, forced, seat, state.hands, guessed, self.hidden_kitty, check
+            )  # naming another seat that could beat it: a slip of order only
+            if blocker != m.blocker and m.blocker not in able:
+                self.note("SJ104", f"{self.names[blocker]} blocks the throw, not "
+                          f"{self.names[m.blocker]}", m.pos, rule="10", **at)  # fmt: skip
+        state.force_play(seat, cards, forced)
+        return False
+
+    def not_held(self, state: RoundState, m: SjMove, hand: int, guessed: int, at: At) -> None:
+        missing = [c for c in distinct(m.cards) if count(m.cards, c) > count(hand, c)]
+        text = format_hand(sum(1 << 2 * c for c in missing))
+        hint = did_you_mean(missing, less(hand, guessed))  # never a guessed card
+        spent = [self.spent[m.seat, c] for c in missing if (m.seat, c) in self.spent]
+        said = (
+            played_already(self.tricks, m, missing)
+            if spent
+            else copies_out(self.names, self.tricks, m, missing, state.rules.decks)
+        )
+        self.note("SJ102", f"{self.names[m.seat]} does not hold {text}{said}"
+                  + (f"; did you mean {hint}?" if hint else ""), m.pos, rule="2",
+                  cause=spent[0] if spent else None, **at)  # fmt: skip
+
+    def not_followed(self, state: RoundState, m: SjMove, hand: int, reason: str, at: At) -> None:
+        order, lead = state.order, state.lead
+        assert order is not None and lead is not None
+        hint = follow_hint(order, lead, hand, m.cards, reason)
+        # legal but for cards the seat keeps only by an earlier error of its own
+        why = self.kept_cause(
+            state, m.seat, m, at, lambda kept: judge_follow(order, lead, less(hand, kept),
+                                                            m.cards) is None
+        )  # fmt: skip
+        self.note("SJ201", f"{self.names[m.seat]} {reason}{hint}", m.pos, rule="7", cause=why,
+                  **at)  # fmt: skip
