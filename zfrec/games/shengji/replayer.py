@@ -70,6 +70,7 @@ from zfrec.games.shengji.verdicts import (
     no_join,
     played_already,
     result_findings,
+    stops,
     why_leads,
 )
 from zfrec.record.model import Pos
@@ -389,11 +390,11 @@ class _Replay:
                 self.note, self.names, self.root, rules, rnd, result, state.last_lead
             )
             decl = result.declarers
-            wins = []
+            wins, steps = [], []
             for s in range(n):
                 is_decl = bool(decl >> s & 1)
-                steps = result.change.declarers if is_decl else result.change.opponents
-                new_levels[s], w = raise_level(levels[s], steps, rules.must_defend, is_decl)
+                steps.append(result.change.declarers if is_decl else result.change.opponents)
+                new_levels[s], w = raise_level(levels[s], steps[s], rules.must_defend, is_decl)
                 if w:
                     wins.append(s)
             if wins:
@@ -402,7 +403,8 @@ class _Replay:
             if rnd.levels is not None and tuple(rnd.levels.levels) != tuple(new_levels):
                 c = self.note("SJ503", "the levels after the round are "
                               f"{' '.join(level_text(v) for v in new_levels)}, not "
-                              f"{' '.join(level_text(v) for v in rnd.levels.levels)}",
+                              f"{' '.join(level_text(v) for v in rnd.levels.levels)}"
+                              + stops(self.names, rules, levels, new_levels, steps),
                               rnd.levels.pos, cause=level_cause or self.root,
                               rule="12, 14")  # fmt: skip
                 level_cause = c.cause or Cause(c.location.line, c.location.col, c.code)

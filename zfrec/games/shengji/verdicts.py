@@ -26,6 +26,7 @@ __all__ = [
     "kitty_wrong",
     "no_join",
     "result_findings",
+    "stops",
     "why_leads",
 ]
 
@@ -233,6 +234,33 @@ def result_findings(
                     f"{who(res.winners) if res.winners else 'nobody'}", res.pos, None,
                     "14"))  # fmt: skip
     return out
+
+
+def stops(
+    names: Sequence[str], rules: SjRules, before: Sequence[int], after: Sequence[int],
+    steps: Sequence[int],
+) -> str:  # fmt: skip
+    """Why levels went up less than the table's change (ruling 14, `must_defend`): each seat
+    group that stopped at a level it must win as declarers to pass, or stayed there; "" when
+    none did. `steps` are the levels each seat went up by the table."""
+    groups: dict[tuple[int, int, bool], list[int]] = {}
+    for s, (b, a, k) in enumerate(zip(before, after, steps, strict=True)):
+        if k > 0 and a < b + k and a in rules.must_defend:
+            groups.setdefault((b, a, a == b), []).append(s)
+    if not groups:
+        return ""
+    said = []
+    for (b, a, stayed), seats in groups.items():
+        who = " and ".join(names[s] for s in seats)
+        if stayed:
+            said.append(f"{who} stay at {level_text(a)} until they win a round there as "
+                        "declarers")  # fmt: skip
+        else:
+            said.append(f"{who} stop at {level_text(a)}, which +{steps[seats[0]]} from "
+                        f"{level_text(b)} would pass: they must win a round there as "
+                        "declarers to pass it")  # fmt: skip
+    defend = rules.options()["must_defend"]
+    return f" ({'; '.join(said)}; must_defend={defend})"
 
 
 def band(points: int, decks: int) -> str:

@@ -1,0 +1,313 @@
+"""A club referee's disputes, each a short Sheng ji record written by hand
+(tests/data/sj_disputes/), judged by `zfrec validate` and `audit` against answers worked out
+by hand from the rulings (../shared/RULINGS-SHENGJI.md; RULES-SHENGJI.md restates them), not
+from the engine's own output.
+
+The full rounds (k*, m1, p1) share one deal, written out card by card: rank 2, clubs trump,
+赵磊 deals and declares with 孙强; 钱静 and 李娜 oppose. Their tricks give the opponents 60
+points (20 in m1: 孙强 takes the last trick), and the dealer buries 5c and Kc, 15 points."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from zfrec.cli import app
+
+runner = CliRunner()
+DATA = Path(__file__).resolve().parent / "data" / "sj_disputes"
+
+
+def _edited(tmp_path: Path, name: str, *edits: tuple[str, str]) -> Path:
+    """The record `name` with each (old, new) replaced once; each old must be there."""
+    text = (DATA / name).read_text(encoding="utf-8")
+    for old, new in edits:
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _findings(path: Path) -> list[tuple[str, int, int, str]]:
+    """validate --json's diagnostics: (code, line, col, message), warnings included."""
+    res = runner.invoke(app, ["validate", str(path), "--json"])
+    assert res.exit_code in (0, 1), res.output
+    doc = json.loads(res.stdout)
+    return [
+        (d["code"], d["line"], d["col"], d["message"])
+        for f in doc["files"]
+        for g in f["games"]
+        for d in g["diagnostics"]
+    ]
+
+
+def _errors(path: Path) -> list[tuple[str, int, int, str]]:
+    return [f for f in _findings(path) if f[0] != "SJ205"]  # SJ205: the record stops early
+
+
+def _audit(path: Path) -> dict[str, Any]:
+    res = runner.invoke(app, ["audit", str(path), "--json"])
+    assert res.exit_code in (0, 1), res.output
+    [game] = json.loads(res.stdout)["games"]
+    return game  # type: ignore[no-any-return]
+
+
+R7, R10, R11 = "(RULES-SHENGJI.md R7)", "(RULES-SHENGJI.md R10)", "(RULES-SHENGJI.md R11)"
+
+
+# --- following (ruling 7) ------------------------------------------------------------------
+
+
+def test_two_singles_on_a_pair_lead_while_holding_a_pair_of_the_suit() -> None:
+    # 8d 8d led; 王芳's sheet shows 9d 9d Jd Qd: she owes the pair, not Jd Qd
+    assert _errors(DATA / "d01-pair-follow.zfn") == [
+        ("SJ201", 13, 11, f"王芳 must play the pair 9d 9d {R7}")
+    ]
+
+
+def test_the_repair_of_a_follow_offers_the_pair_the_sheet_shows_before_guessed_cards() -> None:
+    # the rebuild fills 王芳's 21 unwritten cards with filler (7d 7d among them): the pair the
+    # sheet shows her holding is the repair a referee looks for, so it comes first
+    game = _audit(DATA / "d01-pair-follow.zfn")
+    assert [r["edits"][0]["after"] for r in game["repairs"]][:1] == ["9d 9d"]
+
+
+def test_a_tractor_led_without_the_rank_is_followed_by_the_tractor_held() -> None:
+    # round 2 at rank 4, diamonds trump: 5h 5h 3h 3h is a tractor (the 4 is trump); 李娜
+    # follows with her tractor 9h 9h 8h 8h, 赵磊 with his one pair; 钱静, void, plays
+    # 4s 4s 4c 4c: two pairs of off-suit rank cards are equal, no tractor, so they cannot win,
+    # and 李娜 (the higher heart tractor) leads trick 2
+    assert _errors(DATA / "d03-tractor-rank-removed.zfn") == []
+    assert _errors(DATA / "d03b-wrong-winner.zfn") == [
+        (
+            "SJ203",
+            49,
+            1,
+            "李娜 leads trick 2, not 钱静: 李娜 won trick 1 with 8h 8h 9h 9h, and "
+            "who wins a trick leads the next (RULES-SHENGJI.md R8)",
+        )
+    ]
+
+
+def test_a_follow_that_hides_a_second_pair_is_found_by_its_later_play(tmp_path: Path) -> None:
+    # 赵磊 follows the heart tractor with Ah Ah Jh 7h and plays another 7h later: he held
+    # 7h 7h and owed both pairs
+    path = _edited(
+        tmp_path, "d03-tractor-rank-removed.zfn", ("4: 6h  1: 2h  2: Ad", "4: 6h  1: 7h  2: Ad")
+    )
+    assert _errors(path) == [
+        (
+            "SJ201",
+            48,
+            33,
+            "赵磊 must play 2 pairs of hearts (held: Ah Ah, 7h 7h); did you mean "
+            f"7h 7h Ah Ah? {R7}",
+        )
+    ]
+
+
+def test_no_trump_rank_pairs_owed_to_a_trump_lead() -> None:
+    # no-trump at 4: 4h 4h SJ SJ is a tractor; 赵磊 holds 4d 4d 4s 4s, all trump, and may not
+    # play a heart while he holds them; 钱静's BJ BJ 4c 4c is no tractor (SJ lies between)
+    assert _errors(DATA / "n1-notrump.zfn") == []
+    assert _errors(DATA / "n2-notrump-follow.zfn") == [
+        (
+            "SJ201",
+            48,
+            33,
+            "赵磊 must play every one of the trumps held (4s 4s 4d 4d) before "
+            f"cards of other suits {R7}",
+        )
+    ]
+
+
+# --- winning a trick (rulings 4, 8) ---------------------------------------------------------
+
+
+def test_ruffs_with_rank_card_tractors_the_higher_wins_and_equal_plays_go_to_the_first(
+    tmp_path: Path,
+) -> None:
+    # hearts tractor led at rank 4, diamonds trump: 赵磊 ruffs 4s 4s 4d 4d and 钱静
+    # Ad Ad 4c 4c, both tractors (the 4s between A♦ and 4♦); 赵磊's is higher and leads next
+    assert _errors(DATA / "d04-ruff-rank-tractor.zfn") == []
+    # 钱静 leading trick 2 instead is the wrong leader
+    path = _edited(
+        tmp_path,
+        "d04-ruff-rank-tractor.zfn",
+        ("1: 3s  2: 5s  3: 6s  4: 7s", "2: 5s  3: 6s  4: 7s  1: 3s"),
+    )
+    assert [f[:2] for f in _errors(path)] == [("SJ203", 49)]
+    # no-trump: Ah against Ah, the first played wins; 孙强 leads trick 3
+    assert _errors(DATA / "n1-notrump.zfn") == []
+
+
+# --- throws (ruling 10) -------------------------------------------------------------------
+
+
+def test_a_throw_that_stands_and_one_held_to_its_lowest_single() -> None:
+    # As As Ks stands: 张伟 holds both A♠, so nobody can beat the pair or the K♠; then
+    # Qs Qs 3s: the other K♠ is out and beats 3s too, so it is held to 3s, the unit with the
+    # fewest cards, and 刘洋, who plays the K♠ on it, could beat it
+    assert _errors(DATA / "t1-throws.zfn") == []
+
+
+def test_a_throw_written_as_standing_that_the_sheet_shows_beaten() -> None:
+    assert _errors(DATA / "t2-throw-written-standing.zfn") == [
+        (
+            "SJ103",
+            16,
+            1,
+            "the throw 3s Qs Qs cannot stand: 王芳 holds a higher single than 3s; "
+            f"it is held to 3s {R10}",
+        )
+    ]
+
+
+def test_a_failed_throw_written_with_the_wrong_forced_part() -> None:
+    found = _errors(DATA / "t3-throw-wrong-forced.zfn")
+    assert found[0] == ("SJ104", 16, 1, f"the throw 3s Qs Qs is held to 3s, not Qs Qs {R10}")
+    assert all(f[0] == "SJ201" and f[1] == 16 for f in found[1:])  # the follows, one card short
+
+
+def test_a_throw_challenged_with_hidden_hands() -> None:
+    # K♠ Q♠ thrown; nobody shows an A♠. With the dealer's deal and discard written, both A♠
+    # are in other hands, so the throw cannot stand; with the discard unwritten they may lie
+    # in the kitty, and the record stands as written
+    assert _errors(DATA / "t4-throw-hidden.zfn") == [
+        (
+            "SJ103",
+            15,
+            1,
+            "the throw Qs Ks cannot stand: a higher single than Qs (As) must be in "
+            f"another hand, as the written cards leave it no other place; it is held to Qs {R10}",
+        )
+    ]
+    assert _errors(DATA / "t5-throw-hidden-kitty-unknown.zfn") == []
+
+
+def test_throw_penalties_go_each_way(tmp_path: Path) -> None:
+    # throw_penalty=10: 张伟 (declarer) takes back K♠ (+10 onto the opponents), 钱静
+    # (opponent) takes back Q♥ 4♥ (-20 off them): net -10; 60 in tricks, kitty 15 x4 (the last
+    # lead A♥A♥K♥Q♥'s largest unit is a pair) = 60; total 110: the teams swap, no level
+    right = _edited(
+        tmp_path,
+        "p1-throw-penalty.zfn",
+        ("points 60 kitty 15x4 penalty 30 total 150", "points 60 kitty 15x4 penalty -10 total 110"),
+        ("result opponents +1 next 2", "result swap next 2"),
+        ("levels 2 3 2 3", "levels 2 2 2 2"),
+    )
+    assert _errors(right) == []
+    assert [f[:3] for f in _errors(DATA / "p1-throw-penalty.zfn")] == [
+        ("SJ501", 37, 1),
+        ("SJ503", 38, 1),
+        ("SJ503", 39, 1),
+    ]
+
+
+# --- the kitty and the levels (rulings 11, 12, 14) ------------------------------------------
+
+# (record, written line, right lines): 60 points in tricks, a kitty of 15
+KITTY_CASES = [
+    (
+        "k1-tractor-last.zfn",  # Ah Ah Kh Kh: a tractor of 2 pairs, 2^3 = 8: 60 + 120 = 180
+        ("points 60 kitty 15x4 total 120", "result opponents +1 next 2", "levels 2 3 2 3"),
+        ("points 60 kitty 15x8 total 180", "result opponents +2 next 2", "levels 2 4 2 4"),
+    ),
+    (
+        "k2-throw-pair-last.zfn",  # Ah Ah Kh Qh: largest unit a pair, x4: 120, exactly +1
+        ("points 60 kitty 15x2 total 90", "result swap next 2", "levels 2 2 2 2"),
+        ("points 60 kitty 15x4 total 120", "result opponents +1 next 2", "levels 2 3 2 3"),
+    ),
+    (
+        "k3-throw-singles-last.zfn",  # Ah Kh Qh Jh: singles, x2: 90, swap
+        ("points 60 kitty 15x8 total 180", "result opponents +2 next 2", "levels 2 4 2 4"),
+        ("points 60 kitty 15x2 total 90", "result swap next 2", "levels 2 2 2 2"),
+    ),
+    (
+        "k4-declarers-last.zfn",  # 孙强 (declarer) takes the last trick: no kitty; 20: +2
+        ("points 20 kitty 15x8 total 140", "result opponents +1 next 2", "levels 2 3 2 3"),
+        ("points 20 total 20", "result declarers +2 next 3", "levels 4 2 4 2"),
+    ),
+]
+
+
+def test_the_kitty_multiplier_follows_the_last_lead_and_who_took_it(tmp_path: Path) -> None:
+    for name, wrong, right in KITTY_CASES:
+        path = _edited(tmp_path, name, *zip(wrong, right, strict=True))
+        assert _errors(path) == [], name
+    said = {name: _errors(DATA / name)[0] for name, _, _ in KITTY_CASES}
+    assert said == {
+        "k1-tractor-last.zfn": (
+            "SJ502",
+            37,
+            1,
+            "the kitty's multiplier is 8, not 4: the last "
+            "trick was led with Kh Kh Ah Ah, its largest unit a tractor of 2 "
+            f"pairs {R11}",
+        ),
+        "k2-throw-pair-last.zfn": (
+            "SJ502",
+            37,
+            1,
+            "the kitty's multiplier is 4, not 2: the "
+            "last trick was led with Qh Kh Ah Ah, its largest unit a pair "
+            f"{R11}",
+        ),
+        "k3-throw-singles-last.zfn": (
+            "SJ502",
+            37,
+            1,
+            "the kitty's multiplier is 2, not 8: the "
+            "last trick was led with Jh Qh Kh Ah, its largest unit a "
+            f"single {R11}",
+        ),
+        "k4-declarers-last.zfn": (
+            "SJ502",
+            37,
+            1,
+            f"the kitty does not count: 孙强 (declarers) took the last trick {R11}",
+        ),
+    }
+
+
+def test_a_level_the_declarers_must_defend_stops_them_and_the_message_says_so(
+    tmp_path: Path,
+) -> None:
+    # must_defend=5,10,K,A: 赵磊 and 孙强 win twice by 20 points (declarers +2 each time):
+    # 2 -> 4, then 4 -> 5, not 6: they must win a round at 5 as declarers to pass it
+    assert _errors(DATA / "m1-must-defend-5.zfn") == [
+        (
+            "SJ503",
+            73,
+            1,
+            "the levels after the round are 5 2 5 2, not 6 2 6 2 (赵磊 and 孙强 "
+            "stop at 5, which +2 from 4 would pass: they must win a round there as declarers to "
+            "pass it; must_defend=5,10,K,A) (RULES-SHENGJI.md R12, R14)",
+        ),
+    ]
+    # under the default (only A to defend) the same record is right as written
+    path = _edited(
+        tmp_path,
+        "m1-must-defend-5.zfn",
+        ('[Rules "bashifen must_defend=5,10,K,A"]', '[Rules "bashifen"]'),
+    )
+    assert _errors(path) == []
+
+
+# --- where the mistake is -----------------------------------------------------------------
+
+
+def test_slips_on_a_sheet_with_chinese_names_are_placed_by_line_and_column() -> None:
+    found = _findings(DATA / "e1-typo.zfn")
+    assert [f[:3] for f in found] == [
+        ("ZF001", 12, 30),  # the 4x, in characters, the names counted one each
+        ("ZF001", 12, 34),  # 刘阳 for 刘洋, read as 刘洋
+        ("SJ201", 12, 23),  # 李娜's play, one card short once the 4x is lost
+        ("SJ203", 13, 1),  # 刘洋's 5c 5c ruff won trick 1, so 刘洋 leads trick 2
+        ("SJ205", 13, 1),
+    ]
+    assert "did you mean 刘洋? (read as 刘洋)" in found[1][3]
