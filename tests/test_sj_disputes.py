@@ -88,7 +88,8 @@ def test_a_tractor_led_without_the_rank_is_followed_by_the_tractor_held() -> Non
             49,
             1,
             "李娜 leads trick 2, not 钱静: 李娜 won trick 1 with 8h 8h 9h 9h, and "
-            "who wins a trick leads the next (RULES-SHENGJI.md R8)",
+            "who wins a trick leads the next; 钱静's 4s 4s 4c 4c could not win: its pairs "
+            "are not consecutive, and only a tractor beats a tractor (RULES-SHENGJI.md R8)",
         )
     ]
 
@@ -143,6 +144,39 @@ def test_ruffs_with_rank_card_tractors_the_higher_wins_and_equal_plays_go_to_the
     assert [f[:2] for f in _errors(path)] == [("SJ203", 49)]
     # no-trump: Ah against Ah, the first played wins; 孙强 leads trick 3
     assert _errors(DATA / "n1-notrump.zfn") == []
+
+
+def _leader_said(tmp_path: Path, name: str, *edits: tuple[str, str]) -> str:
+    """What the SJ203 of `name` edited says after who won the trick before."""
+    [msg] = [f[3] for f in _errors(_edited(tmp_path, name, *edits)) if f[0] == "SJ203"]
+    return msg.split("; ", 1)[1].removesuffix(" (RULES-SHENGJI.md R8)")
+
+
+def test_a_wrong_leader_is_told_why_the_play_written_for_them_did_not_win(
+    tmp_path: Path,
+) -> None:
+    # each claim to the trick before, against rulings 4, 8 and 9; in d01 刘洋 ruffed the
+    # 8d 8d lead with 5c 5c, over 王芳's Jd Qd and 李娜's 3d 4s
+    d01_next = [
+        "5c 5c\n李娜: 3s  刘洋: 4s  张伟: 5s  王芳: 6s\n",
+        "5c 5c\n王芳: 6s  李娜: 3s  刘洋: 4s  张伟: 5s\n",
+    ]
+    cases = [
+        ("d01-pair-follow.zfn", ("5c 5c\n", d01_next[0])),
+        ("d01-pair-follow.zfn", ("5c 5c\n", d01_next[1])),
+        ("n1-notrump.zfn", ("3: Ah  4: Ah  1: Kh  2: Qh", "2: Qh  3: Ah  4: Ah  1: Kh")),
+        ("n1-notrump.zfn", ("3: 3d  4: 3d  1: 5d  2: 6d", "4: 3d  1: 5d  2: 6d  3: 3d")),
+        ("n1-notrump.zfn", ("3: 3d  4: 3d  1: 5d  2: 6d", "1: 5d  2: 6d  3: 3d  4: 3d")),
+    ]
+    said = [_leader_said(tmp_path, name, edit) for name, edit in cases]
+    assert said == [
+        "李娜's 3d 4s could not win: it is neither all diamonds nor all trumps",
+        "王芳's Jd Qd could not win: two singles never beat a pair",
+        "钱静's 4c 4c BJ BJ could not win: its pairs are not consecutive, and only a tractor "
+        "beats a tractor",  # no-trump at 4: SJ SJ lies between 4c 4c and BJ BJ
+        "李娜's Ah ties with it, and the one played first wins",
+        "赵磊's Kh is lower",
+    ]
 
 
 # --- throws (ruling 10) -------------------------------------------------------------------

@@ -622,7 +622,7 @@ class _Replay:
         self.concern = (order, cards | m.played, None if led is None else led.esuit)
         if seat != state.turn:
             if leading:
-                leads = why_leads(self.names, self.tricks, state.turn, t)
+                leads = why_leads(self.names, self.tricks, state.turn, t, order, seat)
                 self.note("SJ203", f"{self.names[state.turn]} leads trick {t}, not "
                           f"{self.names[seat]}: {leads}", m.pos, cause=winner_cause, rule="8",
                           **at)  # fmt: skip

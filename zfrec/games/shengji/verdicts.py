@@ -7,13 +7,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from zfrec.games.shengji.cards import FIVES, TENS_KINGS, count, distinct, format_hand, one, size
+from zfrec.errors import IllegalPlayError
+from zfrec.games.shengji.cards import (
+    FIVES,
+    TENS_KINGS,
+    count,
+    distinct,
+    format_hand,
+    one,
+    pairs,
+    size,
+)
 from zfrec.games.shengji.events import RoundResult
-from zfrec.games.shengji.formats import Format
+from zfrec.games.shengji.formats import Format, best_top, classify
 from zfrec.games.shengji.notation import ordinal_text
+from zfrec.games.shengji.order import SUIT_WORDS, TRUMP, Order
 from zfrec.games.shengji.rebuild import full_deck
 from zfrec.games.shengji.records import SjCards, SjMatch, SjMove, SjPoints, SjRound, SjTrick
 from zfrec.games.shengji.rules import SjRules, level_text
+from zfrec.games.shengji.trick import can_win
 from zfrec.games.shengji.unseen import less
 from zfrec.record.model import Pos
 
@@ -31,14 +43,52 @@ __all__ = [
 ]
 
 
-def why_leads(names: Sequence[str], tricks: Sequence[SjTrick], leader: int, t: int) -> str:
+def why_leads(
+    names: Sequence[str], tricks: Sequence[SjTrick], leader: int, t: int,
+    order: Order | None = None, written: int | None = None,
+) -> str:  # fmt: skip
     """Why `leader` leads trick `t`: the dealer leads the first; else the play with which
-    it won the trick before (as the record writes it), who wins a trick leading the next."""
+    it won the trick before (as the record writes it), who wins a trick leading the next.
+    With the round's `order`, also why the `written` leader's play there did not win it."""
     if t == 1:
         return "the dealer leads the first trick"
-    won = next((m for m in tricks[t - 2].moves if m.seat == leader), None)
+    moves = tricks[t - 2].moves
+    won = next((m for m in moves if m.seat == leader), None)
     with_ = f" with {format_hand(won.played)}" if won is not None else ""
-    return f"{names[leader]} won trick {t - 1}{with_}, and who wins a trick leads the next"
+    why = f"{names[leader]} won trick {t - 1}{with_}, and who wins a trick leads the next"
+    lost = next((m for m in moves if m.seat == written), None)
+    if order is None or won is None or lost is None:
+        return why
+    try:
+        lead = classify(order, moves[0].played)
+    except IllegalPlayError:
+        return why
+    return (
+        why
+        + f"; {names[lost.seat]}'s {format_hand(lost.played)} "
+        + _lost_to(order, lead, lost.played, won.played, moves.index(lost) < moves.index(won))
+    )
+
+
+def _lost_to(order: Order, lead: Format, play: int, best: int, first: bool) -> str:
+    """Why `play` did not win a trick led by `lead` that `best` won (rulings 4, 8, 9)."""
+    suit = SUIT_WORDS[lead.esuit]
+    e = can_win(order, lead, play)
+    if e is None:
+        if play & ~order.suit_mask[lead.esuit] and play & ~order.suit_mask[TRUMP]:
+            return f"could not win: it is neither all {suit} nor all trumps"
+        if lead.kind == "pair":
+            return "could not win: two singles never beat a pair"
+        if pairs(play) < lead.pairs:
+            return f"could not win: it holds {pairs(play)} pair(s), the lead {lead.pairs}"
+        return "could not win: its pairs are not consecutive, and only a tractor beats a tractor"
+    unit = lead.units[0].pairs if lead.kind != "single" else 0
+    mine, theirs = best_top(order, play, unit), best_top(order, best, unit)
+    if can_win(order, lead, best) == TRUMP and e != TRUMP:
+        return "was beaten by a trump play of the lead's format"
+    if mine == theirs and not first:
+        return "ties with it, and the one played first wins"
+    return "is lower"
 
 
 def no_join(
