@@ -224,7 +224,7 @@ def test_a_throw_challenged_with_hidden_hands() -> None:
 
 
 def test_throw_penalties_go_each_way(tmp_path: Path) -> None:
-    # throw_penalty=10: 张伟 (declarer) takes back K♠ (+10 onto the opponents), 钱静
+    # throw_penalty=10: 赵磊 (declarer) takes back K♠ (+10 onto the opponents), 钱静
     # (opponent) takes back Q♥ 4♥ (-20 off them): net -10; 60 in tricks, kitty 15 x4 (the last
     # lead A♥A♥K♥Q♥'s largest unit is a pair) = 60; total 110: the teams swap, no level
     right = _edited(
@@ -235,11 +235,13 @@ def test_throw_penalties_go_each_way(tmp_path: Path) -> None:
         ("levels 2 3 2 3", "levels 2 2 2 2"),
     )
     assert _errors(right) == []
-    assert [f[:3] for f in _errors(DATA / "p1-throw-penalty.zfn")] == [
-        ("SJ501", 37, 1),
-        ("SJ503", 38, 1),
-        ("SJ503", 39, 1),
-    ]
+    found = _errors(DATA / "p1-throw-penalty.zfn")
+    assert [f[:3] for f in found] == [("SJ501", 37, 1), ("SJ503", 38, 1), ("SJ503", 39, 1)]
+    assert found[0][3] == (
+        "the opponents took 110 points, not 150; the throw penalties come to -10, not 30: "
+        "赵磊 (declarers) took back 1 card, +10; 钱静 (opponents) took back 2 cards, -20 "
+        "(tricks 60, kitty 15 x4 = 60, penalties -10) (RULES-SHENGJI.md R11, R12)"
+    )
 
 
 # --- the kitty and the levels (rulings 11, 12, 14) ------------------------------------------

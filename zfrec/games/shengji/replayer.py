@@ -387,8 +387,9 @@ class _Replay:
         d_cause: Cause | None = None
         if result is not None:
             level_cause, d_cause = check_ledger(
-                self.note, self.names, self.root, rules, rnd, result, state.last_lead
-            )
+                self.note, self.names, self.root, rules, rnd, result, state.last_lead,
+                state.penalties,
+            )  # fmt: skip
             decl = result.declarers
             wins, steps = [], []
             for s in range(n):

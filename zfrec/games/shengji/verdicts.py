@@ -39,6 +39,7 @@ __all__ = [
     "no_join",
     "result_findings",
     "stops",
+    "who_paid",
     "why_leads",
 ]
 
@@ -311,6 +312,19 @@ def stops(
                         "declarers to pass it")  # fmt: skip
     defend = rules.options()["must_defend"]
     return f" ({'; '.join(said)}; must_defend={defend})"
+
+
+def who_paid(names: Sequence[str], rules: SjRules, declarers: int, penalties: Sequence[int]) -> str:
+    """Whose failed throws make the net throw penalty (ruling 10): `: 张伟 (declarers) took back
+    1 card, +10; 钱静 (opponents) took back 2, -20`; "" when no seat paid."""
+    said = []
+    for s, pen in enumerate(penalties):
+        if pen and rules.throw_penalty:
+            n = pen // rules.throw_penalty
+            decl = bool(declarers >> s & 1)
+            side, sign = ("declarers", "+") if decl else ("opponents", "-")
+            said.append(f"{names[s]} ({side}) took back {n} card{'s' * (n != 1)}, {sign}{pen}")
+    return ": " + "; ".join(said) if said else ""
 
 
 def band(points: int, decks: int) -> str:
