@@ -223,6 +223,13 @@ def test_a_throw_challenged_with_hidden_hands() -> None:
     assert _errors(DATA / "t5-throw-hidden-kitty-unknown.zfn") == []
 
 
+def test_a_throw_of_equal_trumps_is_held_to_the_one_written_first() -> None:
+    # rank 2, clubs trump: 2h and 2s are equal trumps; 孙强 throws 2h 2s at trick 17 and
+    # 赵磊's 2c beats either, so the one written first, 2h, stays (ruling 10) and 2s goes back
+    # (he plays it at trick 19); the round is right as written
+    assert _findings(DATA / "q1-equal-singles-throw.zfn") == []
+
+
 def test_throw_penalties_go_each_way(tmp_path: Path) -> None:
     # throw_penalty=10: 赵磊 (declarer) takes back K♠ (+10 onto the opponents), 钱静
     # (opponent) takes back Q♥ 4♥ (-20 off them): net -10; 60 in tricks, kitty 15 x4 (the last

@@ -61,7 +61,7 @@ from zfrec.games.shengji.report import SjReport, SjRoundLedger, did_you_mean, fo
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.rules import SjRules, level_rank, level_text
 from zfrec.games.shengji.scoring import raise_level
-from zfrec.games.shengji.throws import check_throw, throw_units
+from zfrec.games.shengji.throws import check_throw, equal_units, throw_units
 from zfrec.games.shengji.unseen import blockers, comes_after, less, sure_single
 from zfrec.games.shengji.verdicts import (
     copies_out,
@@ -762,7 +762,7 @@ class _Replay:
             self.note("SJ104", f"the throw {format_hand(cards)} stands: nobody holds a unit "
                       "that beats one of its units; it is played whole", m.pos, rule="10",
                       **at)  # fmt: skip
-        elif check.forced != forced:
+        elif check.forced != forced and not equal_units(order, check.forced, forced):
             self.note("SJ104", f"the throw {format_hand(cards)} is held to "
                       f"{format_hand(check.forced)}, not {format_hand(forced)}", m.pos,
                       rule="10", **at)  # fmt: skip
