@@ -317,6 +317,23 @@ def test_the_kitty_multiplier_follows_the_last_lead_and_who_took_it(tmp_path: Pa
     }
 
 
+def test_score_at_the_table_shows_how_the_kitty_counted() -> None:
+    # the seed's example at rank 9: A-10-10-8-8-5-5-4-4-3-3 counts its tractor of three pairs,
+    # x16, not the 10-10-8-8 one (x8); 40 + 10 x16 = 200: opponents +3 (ruling 12)
+    last = ("--last", "Ad Td Td 8d 8d 5d 5d 4d 4d 3d 3d", "--trump", "9c")
+    base = ("score", "--game", "shengji", "--points", "40", "--kitty-points", "10")
+    res = runner.invoke(app, [*base, *last, "--last-winner", "opponents"])
+    assert res.exit_code == 0 and res.stdout == (
+        "opponents' total 200 (40 + kitty 10 x16 = 160: the last lead's largest unit is a "
+        "tractor of 3 pairs): opponents +3; the teams swap; next dealer seat 2\n"
+    )
+    res = runner.invoke(app, [*base, "--last-winner", "declarers"])  # exactly 40: +1
+    assert res.exit_code == 0 and res.stdout == (
+        "opponents' total 40 (the kitty does not count: the declarers took the last trick): "
+        "declarers +1; the declarers stay; next dealer seat 3\n"
+    )
+
+
 def test_a_level_the_declarers_must_defend_stops_them_and_the_message_says_so(
     tmp_path: Path,
 ) -> None:
