@@ -223,6 +223,18 @@ def test_a_throw_challenged_with_hidden_hands() -> None:
     assert _errors(DATA / "t5-throw-hidden-kitty-unknown.zfn") == []
 
 
+def test_a_blocker_who_showed_out_of_the_suit_cannot_block(tmp_path: Path) -> None:
+    # nobody's hand is written; 王芳 played 4h to the spade lead of trick 1, so she holds no
+    # spades (ruling 7) and cannot be who beat 张伟's K♠ Q♠ at trick 5; 李娜 or 刘洋 may
+    assert _errors(DATA / "t7-void-blocker.zfn") == [
+        ("SJ104", 17, 1, "王芳 cannot block the throw Qs Ks: 王芳 played 4h to the spade lead of "
+         f"trick 1, so holds no spades {R10}"),
+    ]  # fmt: skip
+    for blocker in ("3", "4"):
+        path = _edited(tmp_path, "t7-void-blocker.zfn", ("by 2", f"by {blocker}"))
+        assert _errors(path) == []
+
+
 def test_a_throw_of_equal_trumps_is_held_to_the_one_written_first() -> None:
     # rank 2, clubs trump: 2h and 2s are equal trumps; 孙强 throws 2h 2s at trick 17 and
     # 赵磊's 2c beats either, so the one written first, 2h, stays (ruling 10) and 2s goes back

@@ -62,7 +62,14 @@ from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.rules import SjRules, level_rank, level_text
 from zfrec.games.shengji.scoring import raise_level
 from zfrec.games.shengji.throws import check_throw, equal_units, throw_units
-from zfrec.games.shengji.unseen import blockers, comes_after, less, sure_single
+from zfrec.games.shengji.unseen import (
+    blockers,
+    comes_after,
+    less,
+    out_of_suit,
+    shown_voids,
+    sure_single,
+)
 from zfrec.games.shengji.verdicts import (
     copies_out,
     deal_findings,
@@ -726,16 +733,19 @@ class _Replay:
             if m.failed and (sure.stands or sure.forced != m.played):
                 # a block the known cards do not make: true if cards no play has shown may
                 # make it (the guess is one placing of them, no proof either way)
-                able = blockers(
-                    order, m.cards, m.played, seat, state.hands, guessed, self.hidden_kitty, sure
-                )
+                e = classify(order, cards).esuit
+                void = shown_voids(order, self.tricks[: at["trick"] - 1], e)
+                able = blockers(order, m.cards, m.played, seat, state.hands, guessed,
+                                self.hidden_kitty, sure, list(void))  # fmt: skip
                 if m.blocker in able or (able and m.blocker is None):
                     state.force_play(seat, cards, m.played)
                     return False
                 if able and m.blocker is not None:
+                    reason = out_of_suit(self.names, self.tricks, void, m.blocker, e) or (
+                        "no card left unseen gives it a unit that beats " + format_hand(m.played)
+                    )
                     self.note("SJ104", f"{self.names[m.blocker]} cannot block the throw "
-                              f"{format_hand(cards)}: no card left unseen gives it a unit that "
-                              f"beats {format_hand(m.played)}", m.pos, rule="10",
+                              f"{format_hand(cards)}: {reason}", m.pos, rule="10",
                               **at)  # fmt: skip
                     state.force_play(seat, cards, m.played)
                     return False
