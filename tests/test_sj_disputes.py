@@ -242,6 +242,24 @@ def test_a_throw_of_equal_trumps_is_held_to_the_one_written_first() -> None:
     assert _findings(DATA / "q1-equal-singles-throw.zfn") == []
 
 
+def _sure_fail_notes(name: str) -> list[str]:
+    res = runner.invoke(app, ["analyze", str(DATA / name), "--json"])
+    assert res.exit_code == 0, res.output
+    [game] = json.loads(res.stdout)["games"]
+    return [n["text"] for n in game["notes"] if n["kind"] == "sure_fail_throw"]
+
+
+def test_a_throw_is_sure_to_fail_only_by_what_the_thrower_is_shown_to_know() -> None:
+    # 张伟 deals with his deal and discard written: the A♠s are in other hands, he knew it
+    assert _sure_fail_notes("t4-throw-hidden.zfn") == [
+        "张伟's throw Qs Ks was sure to fail: 2 higher card(s) of the suit were in other hands"
+    ]
+    # the discard unwritten, he may have taken up both A♠ from the kitty; his deal unwritten
+    # too (t7), he may have held them all along: neither record shows the throw was sure to fail
+    assert _sure_fail_notes("t5-throw-hidden-kitty-unknown.zfn") == []
+    assert _sure_fail_notes("t7-void-blocker.zfn") == []
+
+
 def test_throw_penalties_go_each_way(tmp_path: Path) -> None:
     # throw_penalty=10: 赵磊 (declarer) takes back K♠ (+10 onto the opponents), 钱静
     # (opponent) takes back Q♥ 4♥ (-20 off them): net -10; 60 in tricks, kitty 15 x4 (the last
