@@ -65,7 +65,7 @@ R7, R10, R11 = "(RULES-SHENGJI.md R7)", "(RULES-SHENGJI.md R10)", "(RULES-SHENGJ
 def test_two_singles_on_a_pair_lead_while_holding_a_pair_of_the_suit() -> None:
     # 8d 8d led; 王芳's sheet shows 9d 9d Jd Qd: she owes the pair, not Jd Qd
     assert _errors(DATA / "d01-pair-follow.zfn") == [
-        ("SJ201", 13, 11, f"王芳 must play the pair 9d 9d {R7}")
+        ("SJ201", 13, 11, f"王芳 played Jd Qd to 8d 8d, but must play the pair 9d 9d {R7}")
     ]
 
 
@@ -105,7 +105,8 @@ def test_a_follow_that_hides_a_second_pair_is_found_by_its_later_play(tmp_path: 
             "SJ201",
             48,
             33,
-            "赵磊 must play 2 pairs of hearts (held: Ah Ah, 7h 7h); did you mean "
+            "赵磊 played 7h Jh Ah Ah to 3h 3h 5h 5h, but must play 2 pairs of hearts (held: "
+            "Ah Ah, 7h 7h); did you mean "
             f"7h 7h Ah Ah? {R7}",
         )
     ]
@@ -120,7 +121,8 @@ def test_no_trump_rank_pairs_owed_to_a_trump_lead() -> None:
             "SJ201",
             48,
             33,
-            "赵磊 must play every one of the trumps held (4s 4s 4d 4d) before "
+            "赵磊 played 4s 4d 4d 5h to 4h 4h SJ SJ, but must play every one of the trumps "
+            "held (4s 4s 4d 4d) before "
             f"cards of other suits {R7}",
         )
     ]

@@ -818,7 +818,8 @@ class _Replay:
             state, m.seat, m, at, lambda kept: judge_follow(order, lead, less(hand, kept),
                                                             m.cards) is None
         )  # fmt: skip
-        self.note("SJ201", f"{self.names[m.seat]} {reason}{hint}", m.pos, rule="7", cause=why,
+        self.note("SJ201", f"{self.names[m.seat]} played {format_hand(m.cards)} to "
+                  f"{format_hand(lead.cards)}, but {reason}{hint}", m.pos, rule="7", cause=why,
                   **at)  # fmt: skip
 
 
