@@ -349,6 +349,14 @@ def test_the_kitty_multiplier_follows_the_last_lead_and_who_took_it(tmp_path: Pa
     }
 
 
+def test_the_linear_kitty_multiplier_for_a_tractor(tmp_path: Path) -> None:
+    # kitty_multiplier=linear: a tractor of 2 pairs gives 2 x (2 + 1) = 6: 60 + 90 = 150, +1
+    path = _edited(tmp_path, "k1-tractor-last.zfn",
+                   ('[Rules "bashifen"]', '[Rules "bashifen kitty_multiplier=linear"]'),
+                   ("kitty 15x4 total 120", "kitty 15x6 total 150"))  # fmt: skip
+    assert _errors(path) == []
+
+
 def test_score_at_the_table_shows_how_the_kitty_counted() -> None:
     # the seed's example at rank 9: A-10-10-8-8-5-5-4-4-3-3 counts its tractor of three pairs,
     # x16, not the 10-10-8-8 one (x8); 40 + 10 x16 = 200: opponents +3 (ruling 12)
