@@ -2,10 +2,11 @@
 mistake at its place in the record (DIAGNOSTICS.md, Sheng ji: the SJ codes).
 
 Nothing here applies a rule of play: the engine (`RoundState`) judges every bid, exchange,
-call and play (`verify_x`), reads throws (`check_throw`), takes tricks and scores the round;
-this module routes its errors to the record's file:line:col, round, trick and seat, compares
-what the record says happened with what the engine computes, and goes on after a mistake from
-the state the record shows (`RoundState.force_play`), marking what follows from it.
+call and play (`verify_x`), reads throws (`check_throw`; a throw as written is judged in
+`zfrec.games.shengji.throwjudge`), takes tricks and scores the round; this module routes its
+errors to the record's file:line:col, round, trick and seat, compares what the record says
+happened with what the engine computes, and goes on after a mistake from the state the record
+shows (`RoundState.force_play`), marking what follows from it.
 
 A round is replayed in two engine states: the draw (a deck rebuilt from the record,
 `zfrec.games.shengji.rebuild`) with the bids, the settling of trump, the exchange and the
@@ -26,7 +27,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import TypedDict
 
 from zfrec.diagnostics import Cause, Diagnostic
 from zfrec.errors import GameError, IllegalPlayError, Location, RulesError
@@ -40,7 +40,7 @@ from zfrec.games.shengji.cards import (
 from zfrec.games.shengji.drawstate import bid_dealer, draw_state
 from zfrec.games.shengji.events import PlayEvent
 from zfrec.games.shengji.follow import judge_follow
-from zfrec.games.shengji.formats import classify, suit_of, unit_text
+from zfrec.games.shengji.formats import classify, suit_of
 from zfrec.games.shengji.ledger import check_ledger
 from zfrec.games.shengji.order import Order, make_order
 from zfrec.games.shengji.rebuild import (
@@ -61,15 +61,9 @@ from zfrec.games.shengji.report import SjReport, SjRoundLedger, did_you_mean, fo
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.rules import SjRules, level_rank, level_text
 from zfrec.games.shengji.scoring import raise_level
-from zfrec.games.shengji.throws import check_throw, equal_units, throw_units
-from zfrec.games.shengji.unseen import (
-    blockers,
-    comes_after,
-    less,
-    out_of_suit,
-    shown_voids,
-    sure_single,
-)
+from zfrec.games.shengji.throwjudge import At as _At
+from zfrec.games.shengji.throwjudge import judge_throw
+from zfrec.games.shengji.unseen import less
 from zfrec.games.shengji.verdicts import (
     copies_out,
     deal_findings,
@@ -84,14 +78,6 @@ from zfrec.record.model import Pos
 from zfrec.record.problems import Fix
 
 __all__ = ["SjReport", "SjRoundLedger", "replay_open", "validate_match"]
-
-
-class _At(TypedDict):
-    """Where a play stands in the round: trick, turn and seat (for `note`)."""
-
-    trick: int
-    turn: int
-    seat: int
 
 
 RULES_MD = "RULES-SHENGJI.md"
@@ -659,7 +645,7 @@ class _Replay:
                     state.force_play(seat, cards, m.played)
                     return True
                 if len(lead.units) > 1 or m.failed:
-                    return self.throw(state, m, guessed, at)
+                    return judge_throw(self, state, m, guessed, at)
                 if seat == state.turn:
                     state.play_legal(seat, cards, lead)
                     return False
@@ -704,88 +690,6 @@ class _Replay:
             d = self.note("SJ407", said, m.pos, trick=t, turn=turn, seat=m.seat, rule="16")
             # the teams are the engine's from here, not the record's: the points follow
             self.root = self.root or d.cause or Cause(*_lc(d.location), d.code)
-
-    def throw(self, state: RoundState, m: SjMove, guessed: list[int], at: _At) -> bool:
-        """A lead of more than one unit: whether it stands, as the record says (ruling 10)."""
-        order = state.order
-        assert order is not None
-        seat, cards = m.seat, m.cards
-        others = state.others(seat)
-        if m.failed and m.played not in (units := throw_units(order, cards)):
-            self.note("SJ104", f"the throw {format_hand(cards)} is held to one of its units whole "
-                      f"({', '.join(map(format_hand, units))}), not {format_hand(m.played)}",
-                      m.pos, rule="10", **at)  # fmt: skip
-            state.force_play(seat, cards, m.played)
-            return False
-        check = check_throw(order, cards, others)
-        proven = None  # a single of the throw the written cards prove beaten (`sure_single`)
-        if any(guessed):  # judged as far as the known cards allow
-            known = [less(h, guessed[(seat + i) % state.n]) for i, h in enumerate(others, 1)]
-            sure = check_throw(order, cards, known)
-            proven = sure_single(order, cards, seat, state.hands, guessed, self.hidden_kitty,
-                                 sure)  # fmt: skip
-            if m.failed and proven is not None and comes_after(order, m.played, proven[0]):
-                self.note("SJ104", f"the throw {format_hand(cards)} is held to {proven[2]}, not "
-                          f"{format_hand(m.played)}: {proven[1]}", m.pos, rule="10",
-                          **at)  # fmt: skip
-                state.force_play(seat, cards, m.played)
-                return False
-            if m.failed and (sure.stands or sure.forced != m.played):
-                # a block the known cards do not make: true if cards no play has shown may
-                # make it (the guess is one placing of them, no proof either way)
-                e = classify(order, cards).esuit
-                void = shown_voids(order, self.tricks[: at["trick"] - 1], e)
-                able = blockers(order, m.cards, m.played, seat, state.hands, guessed,
-                                self.hidden_kitty, sure, list(void))  # fmt: skip
-                if m.blocker in able or (able and m.blocker is None):
-                    state.force_play(seat, cards, m.played)
-                    return False
-                if able and m.blocker is not None:
-                    reason = out_of_suit(self.names, self.tricks, void, m.blocker, e) or (
-                        "no card left unseen gives it a unit that beats " + format_hand(m.played)
-                    )
-                    self.note("SJ104", f"{self.names[m.blocker]} cannot block the throw "
-                              f"{format_hand(cards)}: {reason}", m.pos, rule="10",
-                              **at)  # fmt: skip
-                    state.force_play(seat, cards, m.played)
-                    return False
-            check = sure
-        if not m.failed:
-            if proven is not None:  # the written cards leave a higher card no place but a hand
-                self.note("SJ103", f"the throw {format_hand(cards)} cannot stand: {proven[1]}; "
-                          f"it is held to {proven[2]}", m.pos, rule="10", **at)  # fmt: skip
-            elif not check.stands:
-                assert check.unit is not None and check.blocker is not None
-                blocker = (seat + 1 + check.blocker) % state.n
-                why = self.kept_cause(state, blocker, m, at, lambda kept: check_throw(
-                    order, cards, [less(h, kept) if (seat + i) % state.n == blocker else h
-                                   for i, h in enumerate(others, 1)],
-                ).stands)  # fmt: skip
-                self.note("SJ103", f"the throw {format_hand(cards)} cannot stand: "
-                          f"{self.names[blocker]} holds a higher {check.unit.kind} than "
-                          f"{unit_text(check.unit)}; it is held to {format_hand(check.forced)}",
-                          m.pos, rule="10", cause=why, **at)  # fmt: skip
-            state.force_play(seat, cards, cards)
-            return False
-        forced = m.played
-        if check.stands:
-            self.note("SJ104", f"the throw {format_hand(cards)} stands: nobody holds a unit "
-                      "that beats one of its units; it is played whole", m.pos, rule="10",
-                      **at)  # fmt: skip
-        elif check.forced != forced and not equal_units(order, check.forced, forced):
-            self.note("SJ104", f"the throw {format_hand(cards)} is held to "
-                      f"{format_hand(check.forced)}, not {format_hand(forced)}", m.pos,
-                      rule="10", **at)  # fmt: skip
-        elif m.blocker is not None and check.blocker is not None:
-            blocker = (seat + 1 + check.blocker) % state.n
-            able = blockers(
-                order, cards, forced, seat, state.hands, guessed, self.hidden_kitty, check
-            )  # naming another seat that could beat it: a slip of order only
-            if blocker != m.blocker and m.blocker not in able:
-                self.note("SJ104", f"{self.names[blocker]} blocks the throw, not "
-                          f"{self.names[m.blocker]}", m.pos, rule="10", **at)  # fmt: skip
-        state.force_play(seat, cards, forced)
-        return False
 
     def written_whole(self) -> bool:
         """Whether the round's plays account for every card of the hands at play. Asked only
