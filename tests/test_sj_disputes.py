@@ -149,9 +149,9 @@ def test_ruffs_with_rank_card_tractors_the_higher_wins_and_equal_plays_go_to_the
 
 
 def _leader_said(tmp_path: Path, name: str, *edits: tuple[str, str]) -> str:
-    """What the SJ203 of `name` edited says after who won the trick before."""
-    [msg] = [f[3] for f in _errors(_edited(tmp_path, name, *edits)) if f[0] == "SJ203"]
-    return msg.split("; ", 1)[1].removesuffix(" (RULES-SHENGJI.md R8)")
+    """What the (first) SJ203 of `name` edited says after who won the trick before."""
+    msg = next(f[3] for f in _errors(_edited(tmp_path, name, *edits)) if f[0] == "SJ203")
+    return msg.split("; ", 1)[1]
 
 
 def test_a_wrong_leader_is_told_why_the_play_written_for_them_did_not_win(
@@ -169,15 +169,24 @@ def test_a_wrong_leader_is_told_why_the_play_written_for_them_did_not_win(
         ("n1-notrump.zfn", ("3: Ah  4: Ah  1: Kh  2: Qh", "2: Qh  3: Ah  4: Ah  1: Kh")),
         ("n1-notrump.zfn", ("3: 3d  4: 3d  1: 5d  2: 6d", "4: 3d  1: 5d  2: 6d  3: 3d")),
         ("n1-notrump.zfn", ("3: 3d  4: 3d  1: 5d  2: 6d", "1: 5d  2: 6d  3: 3d  4: 3d")),
+        # round 1, hearts trump: 李娜 plays 5c to 赵磊's 4h, a trump lead, and leads next
+        (
+            "n1-notrump.zfn",
+            ("1: 4h  2: Kh  3: 2h  4: 2c", "1: 4h  2: Kh  3: 2h  4: 5c"),
+            ("3: 6c  4: 5c  1: 8c  2: 4c", "4: 2c  1: 8c  2: 4c  3: 6c"),
+        ),
     ]
-    said = [_leader_said(tmp_path, name, edit) for name, edit in cases]
+    said = [_leader_said(tmp_path, name, *edits) for name, *edits in cases]
+    r4, r8 = "(RULES-SHENGJI.md R4)", "(RULES-SHENGJI.md R8)"
     assert said == [
-        "李娜's 3d 4s could not win: it is neither all diamonds nor all trumps",
-        "王芳's Jd Qd could not win: two singles never beat a pair",
+        f"李娜's 3d 4s could not win: it is neither all diamonds nor all trumps {r8}",
+        f"王芳's Jd Qd could not win: two singles never beat a pair {r8}",
         "钱静's 4c 4c BJ BJ could not win: its pairs are not consecutive, and only a tractor "
-        "beats a tractor",  # no-trump at 4: SJ SJ lies between 4c 4c and BJ BJ
-        "李娜's Ah ties with it, and the one played first wins",
-        "赵磊's Kh is lower",
+        f"beats a tractor {r8}",  # no-trump at 4: SJ SJ lies between 4c 4c and BJ BJ
+        # a tie is lost by the later play: ruling 4, not 8
+        f"李娜's Ah ties with it, and the one played first wins {r4}",
+        f"赵磊's Kh is lower {r8}",
+        f"李娜's 5c could not win: it is not all trumps {r8}",
     ]
 
 

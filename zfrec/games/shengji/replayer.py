@@ -72,7 +72,7 @@ from zfrec.games.shengji.verdicts import (
     played_already,
     result_findings,
     stops,
-    why_leads,
+    why_leads_cited,
 )
 from zfrec.record.model import Pos
 from zfrec.record.problems import Fix
@@ -616,9 +616,9 @@ class _Replay:
         self.concern = (order, cards | m.played, None if led is None else led.esuit)
         if seat != state.turn:
             if leading:
-                leads = why_leads(self.names, self.tricks, state.turn, t, order, seat)
+                leads, rule = why_leads_cited(self.names, self.tricks, state.turn, t, order, seat)
                 self.note("SJ203", f"{self.names[state.turn]} leads trick {t}, not "
-                          f"{self.names[seat]}: {leads}", m.pos, cause=winner_cause, rule="8",
+                          f"{self.names[seat]}: {leads}", m.pos, cause=winner_cause, rule=rule,
                           **at)  # fmt: skip
             else:
                 self.note("SJ202", f"it is {self.names[state.turn]}'s turn, not "

@@ -41,6 +41,7 @@ __all__ = [
     "stops",
     "who_paid",
     "why_leads",
+    "why_leads_cited",
 ]
 
 
@@ -51,45 +52,58 @@ def why_leads(
     """Why `leader` leads trick `t`: the dealer leads the first; else the play with which
     it won the trick before (as the record writes it), who wins a trick leading the next.
     With the round's `order`, also why the `written` leader's play there did not win it."""
+    return why_leads_cited(names, tricks, leader, t, order, written)[0]
+
+
+def why_leads_cited(
+    names: Sequence[str], tricks: Sequence[SjTrick], leader: int, t: int,
+    order: Order | None = None, written: int | None = None,
+) -> tuple[str, str]:  # fmt: skip
+    """`why_leads` and the ruling it rests on: 4 where the written leader's play tied with
+    the winner's and lost as the later one, else 8 (who wins a trick leads the next)."""
     if t == 1:
-        return "the dealer leads the first trick"
+        return "the dealer leads the first trick", "8"
     moves = tricks[t - 2].moves
     won = next((m for m in moves if m.seat == leader), None)
     with_ = f" with {format_hand(won.played)}" if won is not None else ""
     why = f"{names[leader]} won trick {t - 1}{with_}, and who wins a trick leads the next"
     lost = next((m for m in moves if m.seat == written), None)
     if order is None or won is None or lost is None:
-        return why
+        return why, "8"
     try:
         lead = classify(order, moves[0].played)
     except IllegalPlayError:
-        return why
-    return (
-        why
-        + f"; {names[lost.seat]}'s {format_hand(lost.played)} "
-        + _lost_to(order, lead, lost.played, won.played, moves.index(lost) < moves.index(won))
+        return why, "8"
+    text, rule = _lost_to(
+        order, lead, lost.played, won.played, moves.index(lost) < moves.index(won)
     )
+    return why + f"; {names[lost.seat]}'s {format_hand(lost.played)} " + text, rule
 
 
-def _lost_to(order: Order, lead: Format, play: int, best: int, first: bool) -> str:
-    """Why `play` did not win a trick led by `lead` that `best` won (rulings 4, 8, 9)."""
+def _lost_to(order: Order, lead: Format, play: int, best: int, first: bool) -> tuple[str, str]:
+    """Why `play` did not win a trick led by `lead` that `best` won, and the ruling (4, 8)."""
     suit = SUIT_WORDS[lead.esuit]
     e = can_win(order, lead, play)
     if e is None:
         if play & ~order.suit_mask[lead.esuit] and play & ~order.suit_mask[TRUMP]:
-            return f"could not win: it is neither all {suit} nor all trumps"
+            if lead.esuit == TRUMP:
+                return "could not win: it is not all trumps", "8"
+            return f"could not win: it is neither all {suit} nor all trumps", "8"
         if lead.kind == "pair":
-            return "could not win: two singles never beat a pair"
+            return "could not win: two singles never beat a pair", "8"
         if pairs(play) < lead.pairs:
-            return f"could not win: it holds {pairs(play)} pair(s), the lead {lead.pairs}"
-        return "could not win: its pairs are not consecutive, and only a tractor beats a tractor"
+            return f"could not win: it holds {pairs(play)} pair(s), the lead {lead.pairs}", "8"
+        return (
+            "could not win: its pairs are not consecutive, and only a tractor beats a tractor",
+            "8",
+        )
     unit = lead.units[0].pairs if lead.kind != "single" else 0
     mine, theirs = best_top(order, play, unit), best_top(order, best, unit)
     if can_win(order, lead, best) == TRUMP and e != TRUMP:
-        return "was beaten by a trump play of the lead's format"
+        return "was beaten by a trump play of the lead's format", "8"
     if mine == theirs and not first:
-        return "ties with it, and the one played first wins"
-    return "is lower"
+        return "ties with it, and the one played first wins", "4"
+    return "is lower", "8"
 
 
 def no_join(
