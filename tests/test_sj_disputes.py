@@ -246,6 +246,18 @@ def test_a_blocker_who_showed_out_of_the_suit_cannot_block(tmp_path: Path) -> No
         assert _errors(path) == []
 
 
+def test_an_off_suit_play_found_wrong_proves_no_void(tmp_path: Path) -> None:
+    # 王芳's deal written to hold 4s: her 4h to the spade lead of trick 1 was a revoke
+    # (ruling 7), so it does not show she holds no spades, and she still holds 4s at trick 5:
+    # one of her unseen cards may be the A♠ that beats Qs, so naming her blocker is no error
+    path = _edited(tmp_path, "t7-void-blocker.zfn", ("deal 2: ?25", "deal 2: 4s ?24"))
+    assert [(f[0], f[1]) for f in _errors(path)] == [
+        ("SJ201", 13),  # 4h to 3s
+        ("SJ201", 14),  # 5h to 7s
+        ("SJ201", 17),  # 6h to Qs
+    ]
+
+
 def test_a_throw_of_equal_trumps_is_held_to_the_one_written_first() -> None:
     # rank 2, clubs trump: 2h and 2s are equal trumps; 孙强 throws 2h 2s at trick 17 and
     # 赵磊's 2c beats either, so the one written first, 2h, stays (ruling 10) and 2s goes back

@@ -49,6 +49,12 @@ class Judge(Protocol):
     @property
     def hidden_kitty(self) -> int: ...
 
+    @property
+    def found(self) -> Sequence[Diagnostic]: ...
+
+    @property
+    def round_no(self) -> int | None: ...
+
     def note(
         self, code: str, message: str, pos: Pos | None, *, trick: int | None = None,
         turn: int | None = None, seat: int | None = None, cause: Cause | None = None,
@@ -89,7 +95,7 @@ def judge_throw(rp: Judge, state: RoundState, m: SjMove, guessed: list[int], at:
             # a block the known cards do not make: true if cards no play has shown may
             # make it (the guess is one placing of them, no proof either way)
             e = classify(order, cards).esuit
-            void = shown_voids(order, rp.tricks[: at["trick"] - 1], e)
+            void = shown_voids(order, rp.tricks[: at["trick"] - 1], e, _erred(rp))
             able = blockers(order, m.cards, m.played, seat, state.hands, guessed,
                             rp.hidden_kitty, sure, list(void))  # fmt: skip
             if m.blocker in able or (able and m.blocker is None):
@@ -141,3 +147,16 @@ def judge_throw(rp: Judge, state: RoundState, m: SjMove, guessed: list[int], at:
                       f"{rp.names[m.blocker]}", m.pos, rule="10", **at)  # fmt: skip
     state.force_play(seat, cards, forced)
     return False
+
+
+def _erred(rp: Judge) -> set[tuple[int, int]]:
+    """(trick, seat) of the round's plays found wrong so far (errors, not warnings)."""
+    seats = {name: s for s, name in enumerate(rp.names)}
+    return {
+        (d.location.trick, seats[d.location.seat])
+        for d in rp.found
+        if d.severity == "error"
+        and d.location.hand == rp.round_no
+        and d.location.trick is not None
+        and d.location.seat in seats
+    }

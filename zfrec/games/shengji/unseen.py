@@ -21,7 +21,7 @@ seat, played, or in a known kitty), at most as many copies of each as the decks 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from zfrec.cardwords import card_str
 from zfrec.errors import IllegalPlayError
@@ -83,10 +83,13 @@ def may_beat(
     return False
 
 
-def shown_voids(order: Order, tricks: Sequence[SjTrick], esuit: int) -> dict[int, int]:
+def shown_voids(
+    order: Order, tricks: Sequence[SjTrick], esuit: int, erred: Collection[tuple[int, int]] = ()
+) -> dict[int, int]:
     """Seat -> the first of `tricks` (1-based) at which it, following a lead of effective suit
     `esuit`, played a card of another suit: from then on it holds none of that suit (ruling 7:
-    every card of the led suit held goes first), so no unseen card of it is in its hand."""
+    every card of the led suit held goes first), so no unseen card of it is in its hand. A
+    play found wrong (`erred`: its (trick, seat)) proves nothing: it may have been a revoke."""
     mask, out = order.suit_mask[esuit], dict[int, int]()
     for t, trick in enumerate(tricks, 1):
         moves = trick.moves
@@ -96,7 +99,7 @@ def shown_voids(order: Order, tricks: Sequence[SjTrick], esuit: int) -> dict[int
         except IllegalPlayError:
             continue
         for m in moves[1:]:
-            if m.played & ~mask:
+            if m.played & ~mask and (t, m.seat) not in erred:
                 out.setdefault(m.seat, t)
     return out
 
