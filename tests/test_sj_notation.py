@@ -438,6 +438,9 @@ def test_must_defend_as_the_writer_spells_it_reads_back_through_the_generic_laye
     assert dumps(game) == text
     (glued,) = loads(text.replace("bashifen kitty_multiplier", "bashifen,kitty_multiplier"))
     assert glued.options == game.options
+    # written by hand with a space after each comma, the value is the same
+    (spaced,) = loads(text.replace("must_defend=5,10,K,A", "must_defend=5, 10, K, A"))
+    assert spaced.options == game.options
 
 
 def test_a_recovering_reader_notes_bad_cards_and_lines_and_goes_on() -> None:
