@@ -16,15 +16,15 @@ from zfrec.games.shengji.bots import BOTS, RandomBot
 from zfrec.games.shengji.cards import card_id, card_ids, from_ids, parse_hand, size
 from zfrec.games.shengji.formats import classify
 from zfrec.games.shengji.match import play_match
-from zfrec.games.shengji.order import order_for
+from zfrec.games.shengji.order import make_order, order_for
 from zfrec.games.shengji.reader import parse_sj
 from zfrec.games.shengji.records import SjCards, SjMatch
 from zfrec.games.shengji.replayer import validate_match
 from zfrec.games.shengji.round import RoundState
-from zfrec.games.shengji.rules import sj_preset
+from zfrec.games.shengji.rules import level_rank, sj_preset
 from zfrec.games.shengji.simrecords import match_to_record
 from zfrec.games.shengji.throws import check_throw
-from zfrec.games.shengji.unseen import may_beat
+from zfrec.games.shengji.unseen import may_beat, shown_voids
 
 # sample_games/shengji/03-failed-throw.zfn, round 1, cut to its first trick
 HEAD = """[Game "shengji"]
@@ -189,3 +189,34 @@ def test_an_innocent_record_with_hidden_cards_never_has_a_throw_proven_beaten() 
 @pytest.mark.usefixtures("thrower")
 def test_an_innocent_record_with_hidden_cards_never_has_a_throw_proven_beaten_many() -> None:
     assert _throws_judged(range(1, 30)) > 1000
+
+
+# --- a shown void is a true void (SJ104's `shown_voids`) -------------------------------------
+# In self-play every follow is legal, so a seat `shown_voids` lists as out of an effective
+# suit (trump-rank cards and jokers count as trumps, a failed throw's taken-back cards go back
+# into the thrower's hand) must hold no card of it from then on: checked against the real
+# hands before every trick, for every effective suit.
+
+
+@pytest.mark.usefixtures("thrower")
+def test_a_seat_shown_void_in_self_play_holds_none_of_that_suit() -> None:
+    checked = 0
+    for seed in range(4):
+        for preset, players in [("bashifen", 4), ("dabaifen", 4), ("zhaopengyou", 5)]:
+            rules = sj_preset(preset, players=players) if players > 4 else sj_preset(preset)
+            m = match_to_record(play_match(rules, seed, ["thrower"] * players, max_rounds=1))
+            rnd = m.rounds[0]
+            assert rnd.deal is not None and rnd.kitty is not None and rnd.discard is not None
+            assert rnd.rank is not None and rnd.trump is not None and rnd.dealer is not None
+            trump = None if rnd.trump == "nt" else "shdc".index(rnd.trump)
+            order = make_order(level_rank(rnd.rank), trump)
+            hands = [d.known for d in rnd.deal]
+            hands[rnd.dealer] += rnd.kitty.known - rnd.discard.known
+            for t, trick in enumerate(rnd.tricks):
+                for e in range(5):
+                    for s in shown_voids(order, rnd.tricks[:t], e):
+                        assert not hands[s] & order.suit_mask[e], (seed, preset, t, e, s)
+                        checked += 1
+                for mv in trick.moves:
+                    hands[mv.seat] -= mv.played
+    assert checked > 200
