@@ -163,20 +163,22 @@ def test_a_wrong_leader_is_told_why_the_play_written_for_them_did_not_win(
         "5c 5c\n李娜: 3s  刘洋: 4s  张伟: 5s  王芳: 6s\n",
         "5c 5c\n王芳: 6s  李娜: 3s  刘洋: 4s  张伟: 5s\n",
     ]
-    cases = [
-        ("d01-pair-follow.zfn", ("5c 5c\n", d01_next[0])),
-        ("d01-pair-follow.zfn", ("5c 5c\n", d01_next[1])),
-        ("n1-notrump.zfn", ("3: Ah  4: Ah  1: Kh  2: Qh", "2: Qh  3: Ah  4: Ah  1: Kh")),
-        ("n1-notrump.zfn", ("3: 3d  4: 3d  1: 5d  2: 6d", "4: 3d  1: 5d  2: 6d  3: 3d")),
-        ("n1-notrump.zfn", ("3: 3d  4: 3d  1: 5d  2: 6d", "1: 5d  2: 6d  3: 3d  4: 3d")),
+    cases: list[tuple[str, tuple[tuple[str, str], ...]]] = [
+        ("d01-pair-follow.zfn", (("5c 5c\n", d01_next[0]),)),
+        ("d01-pair-follow.zfn", (("5c 5c\n", d01_next[1]),)),
+        ("n1-notrump.zfn", (("3: Ah  4: Ah  1: Kh  2: Qh", "2: Qh  3: Ah  4: Ah  1: Kh"),)),
+        ("n1-notrump.zfn", (("3: 3d  4: 3d  1: 5d  2: 6d", "4: 3d  1: 5d  2: 6d  3: 3d"),)),
+        ("n1-notrump.zfn", (("3: 3d  4: 3d  1: 5d  2: 6d", "1: 5d  2: 6d  3: 3d  4: 3d"),)),
         # round 1, hearts trump: 李娜 plays 5c to 赵磊's 4h, a trump lead, and leads next
         (
             "n1-notrump.zfn",
-            ("1: 4h  2: Kh  3: 2h  4: 2c", "1: 4h  2: Kh  3: 2h  4: 5c"),
-            ("3: 6c  4: 5c  1: 8c  2: 4c", "4: 2c  1: 8c  2: 4c  3: 6c"),
+            (
+                ("1: 4h  2: Kh  3: 2h  4: 2c", "1: 4h  2: Kh  3: 2h  4: 5c"),
+                ("3: 6c  4: 5c  1: 8c  2: 4c", "4: 2c  1: 8c  2: 4c  3: 6c"),
+            ),
         ),
     ]
-    said = [_leader_said(tmp_path, name, *edits) for name, *edits in cases]
+    said = [_leader_said(tmp_path, name, *edits) for name, edits in cases]
     r4, r8 = "(RULES-SHENGJI.md R4)", "(RULES-SHENGJI.md R8)"
     assert said == [
         f"李娜's 3d 4s could not win: it is neither all diamonds nor all trumps {r8}",
