@@ -16,6 +16,8 @@ from typing import Any
 from typer.testing import CliRunner
 
 from zfrec.cli import app
+from zfrec.games.shengji.rules import sj_preset
+from zfrec.games.shengji.verdicts import stops
 
 runner = CliRunner()
 DATA = Path(__file__).resolve().parent / "data" / "sj_disputes"
@@ -419,6 +421,44 @@ def test_a_level_the_declarers_must_defend_stops_them_and_the_message_says_so(
         ('[Rules "bashifen must_defend=5,10,K,A"]', '[Rules "bashifen"]'),
     )
     assert _errors(path) == []
+
+
+def test_a_team_that_wins_the_match_at_a_is_not_told_it_stays_there() -> None:
+    # bashifen, only A to defend: 赵磊 and 孙强 at A win as declarers with the opponents at
+    # 40 to 75 (declarers +1): that wins the match (ruling 14), so a wrong levels line after
+    # it says nothing of staying at A; 钱静 and 李娜 at A winning +1 as opponents stay there
+    names = ["赵磊", "钱静", "孙强", "李娜"]
+    rules = sj_preset("bashifen")
+    assert stops(names, rules, [14, 2, 14, 2], [14, 2, 14, 2], [1, 0, 1, 0], won=(0, 2)) == ""
+    assert stops(names, rules, [2, 14, 2, 14], [2, 14, 2, 14], [0, 1, 0, 1]) == (
+        " (钱静 and 李娜 stay at A until they win a round there as declarers; must_defend=A)"
+    )
+
+
+def test_a_wrong_levels_line_after_the_match_is_won_at_a(tmp_path: Path) -> None:
+    # a self-played one-deck match: East and West win its last round as declarers at A
+    # (declarers +1), which wins the match (ruling 14); the levels line written as A J A J
+    # is wrong (South and North, opponents, stay at 10), and the message does not say the
+    # winners stay at A until they win a round there as declarers: they just did
+    from zfrec.games.shengji.match import play_match
+    from zfrec.games.shengji.notation import dumps_sj
+    from zfrec.games.shengji.simrecords import match_to_record
+
+    m = match_to_record(play_match(sj_preset("dabaifen"), 1, ["greedy"] * 4, max_rounds=300))
+    text = dumps_sj(m)
+    assert '[Result "A 10 A 10 winners 1, 3"]' in text and text.endswith(
+        "result declarers +1 next 3\nlevels A 10 A 10\n"
+    )
+    path = tmp_path / "won.zfn"
+    path.write_text(text.removesuffix("levels A 10 A 10\n") + "levels A J A J\n", "utf-8")
+    assert [(f[0], f[3]) for f in _errors(path)] == [
+        (
+            "SJ503",
+            "the levels after the round are A 10 A 10, not A J A J (RULES-SHENGJI.md R12, R14)",
+        ),
+        # the Result tag, A 10 A 10, against the levels line
+        ("SJ506", "the final levels are A J A J, not A 10 A 10 (RULES-SHENGJI.md R12, R14)"),
+    ]
 
 
 # --- where the mistake is -----------------------------------------------------------------

@@ -398,7 +398,7 @@ class _Replay:
                 c = self.note("SJ503", "the levels after the round are "
                               f"{' '.join(level_text(v) for v in new_levels)}, not "
                               f"{' '.join(level_text(v) for v in rnd.levels.levels)}"
-                              + stops(self.names, rules, levels, new_levels, steps),
+                              + stops(self.names, rules, levels, new_levels, steps, won),
                               rnd.levels.pos, cause=level_cause or self.root,
                               rule="12, 14")  # fmt: skip
                 level_cause = c.cause or Cause(c.location.line, c.location.col, c.code)

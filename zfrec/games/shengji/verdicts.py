@@ -5,7 +5,7 @@ computed (`zfrec.games.shengji.replayer`) and the record, and words the differen
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from zfrec.errors import IllegalPlayError
 from zfrec.games.shengji.cards import (
@@ -303,14 +303,15 @@ def result_findings(
 
 def stops(
     names: Sequence[str], rules: SjRules, before: Sequence[int], after: Sequence[int],
-    steps: Sequence[int],
+    steps: Sequence[int], won: Collection[int] = (),
 ) -> str:  # fmt: skip
     """Why levels went up less than the table's change (ruling 14, `must_defend`): each seat
     group that stopped at a level it must win as declarers to pass, or stayed there; "" when
-    none did. `steps` are the levels each seat went up by the table."""
+    none did. `steps` are the levels each seat went up by the table; the seats in `won` won
+    the match (as declarers at A, or passing A), so no level stopped them."""
     groups: dict[tuple[int, int, bool], list[int]] = {}
     for s, (b, a, k) in enumerate(zip(before, after, steps, strict=True)):
-        if k > 0 and a < b + k and a in rules.must_defend:
+        if s not in won and k > 0 and a < b + k and a in rules.must_defend:
             groups.setdefault((b, a, a == b), []).append(s)
     if not groups:
         return ""
