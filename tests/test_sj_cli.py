@@ -84,14 +84,17 @@ def test_throw_forces_the_equal_card_written_first(throw: str, forced: str, back
 def test_score_contract() -> None:
     args = ("score", "--game", "shengji", "--points", "85", "--kitty-points", "25")
     assert run_json(*args, "--last", "Kd Kd", "--last-winner", "opponents", "--dealer", "1") == (
-        0, {"total": 185, "declarers": 0, "opponents": 2, "swap": True, "next_dealer": 2},
+        0, {"total": 185, "declarers": 0, "opponents": 2, "swap": True, "next_dealer": 2,
+            "multiplier": 4, "kitty_added": 100},
     )  # fmt: skip
     code, data = run_json(*args, "--last-winner", "declarers", "--dealer", "3")
     assert code == 0 and data == {
         "total": 85, "declarers": 0, "opponents": 0, "swap": True, "next_dealer": 4,
+        "multiplier": None, "kitty_added": 0,
     }  # fmt: skip
     code, data = run_json("score", "--game", "shengji", "--points", "35", "--dealer", "4")
-    assert data == {"total": 35, "declarers": 2, "opponents": 0, "swap": False, "next_dealer": 2}
+    assert data == {"total": 35, "declarers": 2, "opponents": 0, "swap": False, "next_dealer": 2,
+                    "multiplier": None, "kitty_added": 0}  # fmt: skip
     code, data = run_json("score", "--game", "shengji", "--rules", "dabaifen", "--points", "60")
     assert (data["opponents"], data["swap"]) == (1, True)
 

@@ -425,6 +425,24 @@ def test_seven_players_and_three_decks_through_the_generic_layer() -> None:
     assert dumps(again) == text
 
 
+def test_must_defend_as_the_writer_spells_it_reads_back_through_the_generic_layer() -> None:
+    """`[Rules "bashifen must_defend=5,10,K,A"]`, as simulate and fmt write it, is read by
+    zfrec.record (validate, audit, import) as one option, not cut at its commas."""
+    from zfrec.record import dumps, loads
+
+    rules = sj_preset("bashifen", must_defend="5,10,K,A", kitty_multiplier="linear")
+    text = dumps_sj(match_to_record(play_match(rules, 3, ["greedy"] * 4, max_rounds=1)))
+    assert '[Rules "bashifen kitty_multiplier=linear must_defend=5,10,K,A"]' in text
+    (game,) = loads(text)
+    assert game.options == {"kitty_multiplier": "linear", "must_defend": "5,10,K,A"}
+    assert dumps(game) == text
+    (glued,) = loads(text.replace("bashifen kitty_multiplier", "bashifen,kitty_multiplier"))
+    assert glued.options == game.options
+    # written by hand with a space after each comma, the value is the same
+    (spaced,) = loads(text.replace("must_defend=5,10,K,A", "must_defend=5, 10, K, A"))
+    assert spaced.options == game.options
+
+
 def test_a_recovering_reader_notes_bad_cards_and_lines_and_goes_on() -> None:
     from zfrec.record import Game, iter_records_text
 

@@ -20,15 +20,15 @@ from zfrec.games.shengji.bots import BOTS, RandomBot
 from zfrec.games.shengji.cards import card_id, card_ids, from_ids, parse_hand, size
 from zfrec.games.shengji.formats import classify
 from zfrec.games.shengji.match import play_match
-from zfrec.games.shengji.order import order_for
+from zfrec.games.shengji.order import make_order, order_for
 from zfrec.games.shengji.reader import parse_sj
 from zfrec.games.shengji.records import SjCards, SjMatch
 from zfrec.games.shengji.replayer import validate_match
 from zfrec.games.shengji.round import RoundState
-from zfrec.games.shengji.rules import sj_preset
+from zfrec.games.shengji.rules import level_rank, sj_preset
 from zfrec.games.shengji.simrecords import match_to_record
 from zfrec.games.shengji.throws import check_throw
-from zfrec.games.shengji.unseen import may_beat
+from zfrec.games.shengji.unseen import may_beat, shown_voids
 
 # sample_games/shengji/03-failed-throw.zfn, round 1, cut to its first trick
 HEAD = """[Game "shengji"]
@@ -229,8 +229,9 @@ def test_the_audit_repairs_the_short_play_a_throw_proven_beaten_follows_from() -
         check=False,
     )  # fmt: skip
     assert done.returncode == 1, done.stderr
-    assert "  first error: round 1, trick 6, turn 3 (North): North must play 2 cards" in (
-        done.stdout
+    assert (
+        "  first error: round 1, trick 6, turn 3 (North): North played Kd to Ad Ad, but must "
+        "play 2 cards" in done.stdout
     )
     assert "    1. legal if round 1, trick 6, turn 3 (North) played 6d Kd, not Kd\n" in done.stdout
 
@@ -263,3 +264,34 @@ def test_a_throw_proven_beaten_by_a_hidden_card_does_not_follow_from_an_error_th
     ]  # fmt: skip
     [proven] = [d for d in found if d.code == "SJ103"]
     assert proven.cause == Cause(22, 21, "SJ201")
+
+
+# --- a shown void is a true void (SJ104's `shown_voids`) -------------------------------------
+# In self-play every follow is legal, so a seat `shown_voids` lists as out of an effective
+# suit (trump-rank cards and jokers count as trumps, a failed throw's taken-back cards go back
+# into the thrower's hand) must hold no card of it from then on: checked against the real
+# hands before every trick, for every effective suit.
+
+
+@pytest.mark.usefixtures("thrower")
+def test_a_seat_shown_void_in_self_play_holds_none_of_that_suit() -> None:
+    checked = 0
+    for seed in range(4):
+        for preset, players in [("bashifen", 4), ("dabaifen", 4), ("zhaopengyou", 5)]:
+            rules = sj_preset(preset, players=players) if players > 4 else sj_preset(preset)
+            m = match_to_record(play_match(rules, seed, ["thrower"] * players, max_rounds=1))
+            rnd = m.rounds[0]
+            assert rnd.deal is not None and rnd.kitty is not None and rnd.discard is not None
+            assert rnd.rank is not None and rnd.trump is not None and rnd.dealer is not None
+            trump = None if rnd.trump == "nt" else "shdc".index(rnd.trump)
+            order = make_order(level_rank(rnd.rank), trump)
+            hands = [d.known for d in rnd.deal]
+            hands[rnd.dealer] += rnd.kitty.known - rnd.discard.known
+            for t, trick in enumerate(rnd.tricks):
+                for e in range(5):
+                    for s in shown_voids(order, rnd.tricks[:t], e):
+                        assert not hands[s] & order.suit_mask[e], (seed, preset, t, e, s)
+                        checked += 1
+                for mv in trick.moves:
+                    hands[mv.seat] -= mv.played
+    assert checked > 200

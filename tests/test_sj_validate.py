@@ -125,17 +125,17 @@ def test_exact_messages_with_causes_and_suggestions() -> None:
         "30:1 [game 1, round 1, trick 17, turn 1 (North)]: error SJ103: the throw 3d 6d Qd "
         "cannot stand: East holds a higher single than 3d; it is held to 3d "
         "(RULES-SHENGJI.md R10)",
-        "30:14 [game 1, round 1, trick 17, turn 2 (East)]: error SJ201: East must play 3 cards, "
-        "as many as were led, not 1; did you mean 8d Td Jd or 8d Td Td? (RULES-SHENGJI.md R7) "
-        "(follows from 30:1)",
+        "30:14 [game 1, round 1, trick 17, turn 2 (East)]: error SJ201: East played 8d to "
+        "3d 6d Qd, but must play 3 cards, as many as were led, not 1; did you mean 8d Td Jd or "
+        "8d Td Td? (RULES-SHENGJI.md R7) (follows from 30:1)",
     ]
     assert _lines(BROKEN / "wrong-forced-part.zfn")[0] == (
         "30:1 [game 1, round 1, trick 17, turn 1 (North)]: error SJ104: the throw 3d 6d Qd is "
         "held to 3d, not 6d (RULES-SHENGJI.md R10)"
     )
     assert _lines(BROKEN / "does-not-follow.zfn")[0] == (
-        "30:36 [game 1, round 1, trick 17, turn 3 (South)]: error SJ201: South must play 1 of "
-        "the 4 diamonds held (RULES-SHENGJI.md R7)"
+        "30:36 [game 1, round 1, trick 17, turn 3 (South)]: error SJ201: South played 7s to 3d, "
+        "but must play 1 of the 4 diamonds held (RULES-SHENGJI.md R7)"
     )
     assert _lines(BROKEN / "wrong-points.zfn") == [
         "39:1 [game 1, round 1]: error SJ501: the opponents took 95 points, not 105 "

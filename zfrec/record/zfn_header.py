@@ -131,7 +131,7 @@ class Header:
 
     def _rules(self, value: str, pos: Pos, stated_target: int | None) -> None:
         kind = self.kind
-        words = value.replace(",", " ").split()
+        words = _rule_words(value)
         if words and "=" not in words[0]:
             name = words.pop(0).casefold()
             if name not in kind.presets:
@@ -166,6 +166,23 @@ class Header:
                 kind.check_rules(self.preset, self.options)
             except RulesError as exc:
                 raise SyntaxFail(exc.message, *at) from None
+
+
+def _rule_words(value: str) -> list[str]:
+    """The words of `[Rules]`, split at spaces and commas; a comma inside an option's value
+    (`must_defend=5,10,K,A`, as the writer spells it) does not split it: a piece without `=`
+    glued by a comma to an option word goes on its value, also with spaces after the comma
+    (`must_defend=5, 10, K, A`)."""
+    words: list[str] = []
+    comma = False  # the text before this chunk ended with a comma
+    for chunk in value.split():
+        for i, piece in enumerate(chunk.split(",")):
+            if (i or comma) and piece and "=" not in piece and words and "=" in words[-1]:
+                words[-1] += "," + piece
+            elif piece:
+                words.append(piece)
+        comma = chunk.endswith(",")
+    return words
 
 
 def _target_problem(value: str) -> str | None:

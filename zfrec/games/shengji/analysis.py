@@ -412,6 +412,7 @@ class _Walk:
             if 0 <= b.seat < rules.players and b.seat != ledger.dealer:
                 self.shown[b.seat] = _union(self.shown[b.seat], b.cards)
         self.ledger = ledger
+        self.discard_written = rnd.discard is not None and not rnd.discard.unknown
 
     def name(self, seat: int) -> str:
         return self.players[seat]
@@ -577,10 +578,18 @@ class _Walk:
         seat = m.seat
         lead = classify(order, m.cards)
         e = lead.esuit
-        dealer = seat == self.ledger.dealer
-        seen = st.hands[seat] + self.played + (self.ledger.discard if dealer else 0)
+        # what the thrower saw: its hand as far as the record shows it (the rebuild's guessed
+        # cards are any of the unseen ones, in its hand or not), the kitty if it dealt and the
+        # discard is known (a finished round's is)
+        guessed = 0 if self.out.known[seat] else (self.ledger.guessed or (0,) * st.n)[seat]
+        kitty = seat == self.ledger.dealer and (self.out.known[seat] or self.discard_written)
+        seen = _less(st.hands[seat], guessed) + self.played + (self.ledger.discard if kitty else 0)
         unseen = _less(_full(rules.decks), seen) & order.suit_mask[e]
-        slack = 0 if dealer else rules.kitty
+        slack = (0 if kitty else rules.kitty) + size(guessed)
+        hide = " and ".join(
+            ([] if kitty else ["the kitty"])
+            + ([f"{self.name(seat)}'s {size(guessed)} unwritten cards"] if guessed else [])
+        )
         others = [(seat + i) % st.n for i in range(1, st.n)]
         holders = [s for s in others if not self.voids[s] >> e & 1]
         for u in sorted(lead.units, key=lambda u: (u.size, u.top)):
@@ -593,8 +602,8 @@ class _Walk:
                              if order.level[c] > u.top)  # fmt: skip
                 if higher > slack:
                     why = (
-                        f"{higher} higher card(s) of the suit were unseen, more than the "
-                        f"kitty can hide"
+                        f"{higher} higher card(s) of the suit were unseen, more than {hide} "
+                        "can hide"
                         if slack
                         else f"{higher} higher card(s) of the suit were in other hands"
                     )

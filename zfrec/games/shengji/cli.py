@@ -292,13 +292,16 @@ def score_cmd(points: int, kitty_points: int, last: str | None, last_winner: str
         fail(f"--dealer is a seat from 1 to {rs.players}")
     if kitty_points % 5 or kitty_points < 0 or points % 5:
         fail("points come in fives: --points and --kitty-points are multiples of 5")
-    added = 0
+    added, multiplier, unit = 0, None, ""
     if last_winner == "opponents" and kitty_points:
         if last is None:
             fail("the kitty's multiplier needs the last trick's lead: --last \"Kd Kd\"")
         order = order_of(trump, needed=False)
         lead = _lead(order, cards_of(last, rs, "--last"))
-        added = kitty_points * kitty_multiplier(lead.units[0].pairs, rs.kitty_multiplier)
+        multiplier = kitty_multiplier(lead.units[0].pairs, rs.kitty_multiplier)
+        added = kitty_points * multiplier
+        u = lead.units[0]
+        unit = u.kind + (f" of {u.pairs} pairs" if u.pairs > 1 else "")
     elif kitty_points and last_winner is None:
         fail("say who took the last trick: --last-winner opponents or declarers")
     total = points + added
@@ -315,6 +318,8 @@ def score_cmd(points: int, kitty_points: int, last: str | None, last_winner: str
         "opponents": change.opponents,
         "swap": change.swap,
         "next_dealer": nxt + 1,
+        "multiplier": multiplier,
+        "kitty_added": added,
     }
     if as_json:
         print_json(data)
@@ -324,7 +329,11 @@ def score_cmd(points: int, kitty_points: int, last: str | None, last_winner: str
             else f"opponents +{change.opponents}" if change.opponents else "no level change"
         )  # fmt: skip
         swap = "the teams swap" if change.swap else "the declarers stay"
-        out.print(f"opponents' total {total}: {up}; {swap}; next dealer seat {nxt + 1}",
+        how = (f" ({points} + kitty {kitty_points} x{multiplier} = {added}: the last lead's "
+               f"largest unit is a {unit})" if multiplier else
+               " (the kitty does not count: the declarers took the last trick)"
+               if kitty_points else "")  # fmt: skip
+        out.print(f"opponents' total {total}{how}: {up}; {swap}; next dealer seat {nxt + 1}",
                   markup=False)  # fmt: skip
     raise typer.Exit(0)
 

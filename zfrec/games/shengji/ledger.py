@@ -14,7 +14,7 @@ from zfrec.games.shengji.formats import Format
 from zfrec.games.shengji.records import SjRound
 from zfrec.games.shengji.report import itemised
 from zfrec.games.shengji.rules import SjRules
-from zfrec.games.shengji.verdicts import adds_up, band, kitty_wrong
+from zfrec.games.shengji.verdicts import adds_up, band, kitty_wrong, who_paid
 from zfrec.record.model import Pos
 
 __all__ = ["Note", "check_ledger"]
@@ -43,10 +43,12 @@ def check_ledger(
     rnd: SjRound,
     r: RoundResult,
     last_lead: Format | None = None,
+    penalties: Sequence[int] = (),
 ) -> tuple[Cause | None, Cause | None]:
     """The written points and level change against the engine's; returns the causes that
     the levels and the next dealer inherit. `root` is the round's first altering error, which
-    a figure wrong only because of it follows from."""
+    a figure wrong only because of it follows from. `penalties` are the throw penalties each
+    seat's failed throws cost (the round's `RoundState.penalties`), named when the net is wrong."""
     points_cause: Cause | None = None
 
     def mark(d: Diagnostic) -> Cause:
@@ -67,7 +69,8 @@ def check_ledger(
         elif p.taken != r.taken:
             wrong.append(f"the opponents took {r.taken} points in tricks, not {p.taken}")
         if p.penalty != r.penalty:
-            wrong.append(f"the throw penalties come to {r.penalty}, not {p.penalty}")
+            wrong.append(f"the throw penalties come to {r.penalty}, not {p.penalty}"
+                         + who_paid(names, rules, r.declarers, penalties))  # fmt: skip
         if wrong:
             # a line whose own figures add up, with only its kitty wrong, is wrong by that
             alone = kd is not None and adds_up(p) and p.taken == r.taken

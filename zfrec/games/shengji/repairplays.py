@@ -309,7 +309,9 @@ def played(match: SjMatch, at: tuple[int, int, int], new: int) -> Candidate:
 
 def follows(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
     """The play made one of the legal follows of the seat's hand there with the most cards in
-    common with it (a card left out or one too many: a play cut short, say)."""
+    common with it (a card left out or one too many: a play cut short, say). Follows of cards
+    the record shows the seat holding come first: a card the rebuild guessed is only filler
+    (DIAGNOSTICS.md, Sheng ji), so a follow that needs one is offered after them."""
     at = move_at(match, d)
     if at is None:
         return
@@ -330,11 +332,18 @@ def follows(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate
         return
     if count_follows(order, lead, hand) > 200:  # a void hand's follows: too many to try
         return
+    guessed = lg.guessed[m.seat] if lg.guessed else 0
+
+    def filler(f: int) -> int:  # the cards of `f` beyond the copies the record shows
+        return sum(max(0, count(f, c) - count(hand, c) + count(guessed, c)) for c in distinct(f))
+
     scored = sorted(
-        ((-sum(min(count(f, c), count(m.cards, c)) for c in distinct(f)), i, f)
+        ((filler(f), -sum(min(count(f, c), count(m.cards, c)) for c in distinct(f)), i, f)
          for i, f in enumerate(legal_follows(order, lead, hand)) if f != m.cards),
     )  # fmt: skip
-    for _, _, f in scored[:3]:
+    # the three likeliest of the cards shown, then of those that need a guessed card (the
+    # edited record is validated: a guessed card no line shows may be the one the play missed)
+    for *_, f in [x for x in scored if not x[0]][:3] + [x for x in scored if x[0]][:3]:
         yield played(match, at, f)
 
 

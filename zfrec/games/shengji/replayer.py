@@ -39,7 +39,7 @@ from zfrec.games.shengji.report import SjReport, SjRoundLedger
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.rules import SjRules, level_rank, level_text
 from zfrec.games.shengji.scoring import raise_level
-from zfrec.games.shengji.verdicts import deal_findings, result_findings
+from zfrec.games.shengji.verdicts import deal_findings, result_findings, stops
 from zfrec.record.model import Pos
 
 __all__ = ["SjReport", "SjRoundLedger", "replay_open", "validate_match"]
@@ -206,14 +206,15 @@ class _Replay(PlayReplay):
         d_cause: Cause | None = None
         if result is not None:
             level_cause, d_cause = check_ledger(
-                self.note, self.names, self.root, rules, rnd, result, state.last_lead
-            )
+                self.note, self.names, self.root, rules, rnd, result, state.last_lead,
+                state.penalties,
+            )  # fmt: skip
             decl = result.declarers
-            wins = []
+            wins, steps = [], []
             for s in range(n):
                 is_decl = bool(decl >> s & 1)
-                steps = result.change.declarers if is_decl else result.change.opponents
-                new_levels[s], w = raise_level(levels[s], steps, rules.must_defend, is_decl)
+                steps.append(result.change.declarers if is_decl else result.change.opponents)
+                new_levels[s], w = raise_level(levels[s], steps[s], rules.must_defend, is_decl)
                 if w:
                     wins.append(s)
             if wins:
@@ -222,7 +223,8 @@ class _Replay(PlayReplay):
             if rnd.levels is not None and tuple(rnd.levels.levels) != tuple(new_levels):
                 c = self.note("SJ503", "the levels after the round are "
                               f"{' '.join(level_text(v) for v in new_levels)}, not "
-                              f"{' '.join(level_text(v) for v in rnd.levels.levels)}",
+                              f"{' '.join(level_text(v) for v in rnd.levels.levels)}"
+                              + stops(self.names, rules, levels, new_levels, steps, won),
                               rnd.levels.pos, cause=level_cause or self.root,
                               rule="12, 14")  # fmt: skip
                 level_cause = c.cause or Cause(c.location.line, c.location.col, c.code)

@@ -10,16 +10,16 @@ from zfrec.errors import IllegalPlayError
 from zfrec.games.shengji.cards import contains, count, distinct, format_hand, size
 from zfrec.games.shengji.events import PlayEvent
 from zfrec.games.shengji.follow import judge_follow
-from zfrec.games.shengji.formats import classify, suit_of, unit_text
+from zfrec.games.shengji.formats import classify, suit_of
 from zfrec.games.shengji.rebuild import Rebuilt
 from zfrec.games.shengji.records import SjMove, SjRound
 from zfrec.games.shengji.replaybase import At, ReplayBase, first_pos, line_col
 from zfrec.games.shengji.report import did_you_mean, follow_hint
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.rules import SjRules
-from zfrec.games.shengji.throws import check_throw, throw_units
-from zfrec.games.shengji.unseen import blockers, comes_after, less, sure_single
-from zfrec.games.shengji.verdicts import copies_out, no_join, played_already, why_leads
+from zfrec.games.shengji.throwjudge import judge_throw
+from zfrec.games.shengji.unseen import less
+from zfrec.games.shengji.verdicts import copies_out, no_join, played_already, why_leads_cited
 
 __all__ = ["PlayReplay"]
 
@@ -176,9 +176,9 @@ class PlayReplay(ReplayBase):
         self.concern = (order, cards | m.played, None if led is None else led.esuit)
         if seat != state.turn:
             if leading:
-                leads = why_leads(self.names, self.tricks, state.turn, t)
+                leads, rule = why_leads_cited(self.names, self.tricks, state.turn, t, order, seat)
                 self.note("SJ203", f"{self.names[state.turn]} leads trick {t}, not "
-                          f"{self.names[seat]}: {leads}", m.pos, cause=winner_cause, rule="8",
+                          f"{self.names[seat]}: {leads}", m.pos, cause=winner_cause, rule=rule,
                           **at)  # fmt: skip
             else:
                 self.note("SJ202", f"it is {self.names[state.turn]}'s turn, not "
@@ -205,7 +205,7 @@ class PlayReplay(ReplayBase):
                     state.force_play(seat, cards, m.played)
                     return True
                 if len(lead.units) > 1 or m.failed:
-                    return self.throw(state, m, guessed, at)
+                    return judge_throw(self, state, m, guessed, at)
                 if seat == state.turn:
                     state.play_legal(seat, cards, lead)
                     return False
@@ -264,86 +264,6 @@ class PlayReplay(ReplayBase):
             # the teams are the engine's from here, not the record's: the points follow
             self.root = self.root or d.cause or Cause(*line_col(d.location), d.code)
 
-    def throw(self, state: RoundState, m: SjMove, guessed: list[int], at: At) -> bool:
-        """A lead of more than one unit: whether it stands, as the record says (ruling 10)."""
-        order = state.order
-        assert order is not None
-        seat, cards = m.seat, m.cards
-        others = state.others(seat)
-        if m.failed and m.played not in (units := throw_units(order, cards)):
-            self.note("SJ104", f"the throw {format_hand(cards)} is held to one of its units whole "
-                      f"({', '.join(map(format_hand, units))}), not {format_hand(m.played)}",
-                      m.pos, rule="10", **at)  # fmt: skip
-            state.force_play(seat, cards, m.played)
-            return False
-        check = check_throw(order, cards, others)
-        proven = None  # a single of the throw the written cards prove beaten (`sure_single`)
-        if any(guessed):  # judged as far as the known cards allow
-            known = [less(h, guessed[(seat + i) % state.n]) for i, h in enumerate(others, 1)]
-            sure = check_throw(order, cards, known)
-            proven = sure_single(order, cards, seat, state.hands, guessed, self.hidden_kitty,
-                                 sure)  # fmt: skip
-            if m.failed and proven is not None and comes_after(order, m.played, proven[0]):
-                self.note("SJ104", f"the throw {format_hand(cards)} is held to {proven[2]}, not "
-                          f"{format_hand(m.played)}: {proven[1]}", m.pos, rule="10",
-                          **at)  # fmt: skip
-                state.force_play(seat, cards, m.played)
-                return False
-            if m.failed and (sure.stands or sure.forced != m.played):
-                # a block the known cards do not make: true if cards no play has shown may
-                # make it (the guess is one placing of them, no proof either way)
-                able = blockers(
-                    order, m.cards, m.played, seat, state.hands, guessed, self.hidden_kitty, sure
-                )
-                if m.blocker in able or (able and m.blocker is None):
-                    state.force_play(seat, cards, m.played)
-                    return False
-                if able and m.blocker is not None:
-                    self.note("SJ104", f"{self.names[m.blocker]} cannot block the throw "
-                              f"{format_hand(cards)}: no card left unseen gives it a unit that "
-                              f"beats {format_hand(m.played)}", m.pos, rule="10",
-                              **at)  # fmt: skip
-                    state.force_play(seat, cards, m.played)
-                    return False
-            check = sure
-        if not m.failed:
-            if proven is not None:  # the written cards leave a higher card no place but a hand
-                self.note("SJ103", f"the throw {format_hand(cards)} cannot stand: {proven[1]}; "
-                          f"it is held to {proven[2]}", m.pos, rule="10",
-                          cause=self.unseen_cause(seat, guessed, at), **at)  # fmt: skip
-            elif not check.stands:
-                assert check.unit is not None and check.blocker is not None
-                blocker = (seat + 1 + check.blocker) % state.n
-                why = self.kept_cause(state, blocker, m, at, lambda kept: check_throw(
-                    order, cards, [less(h, kept) if (seat + i) % state.n == blocker else h
-                                   for i, h in enumerate(others, 1)],
-                ).stands)  # fmt: skip
-                self.note("SJ103", f"the throw {format_hand(cards)} cannot stand: "
-                          f"{self.names[blocker]} holds a higher {check.unit.kind} than "
-                          f"{unit_text(check.unit)}; it is held to {format_hand(check.forced)}",
-                          m.pos, rule="10", cause=why, **at)  # fmt: skip
-            state.force_play(seat, cards, cards)
-            return False
-        forced = m.played
-        if check.stands:
-            self.note("SJ104", f"the throw {format_hand(cards)} stands: nobody holds a unit "
-                      "that beats one of its units; it is played whole", m.pos, rule="10",
-                      **at)  # fmt: skip
-        elif check.forced != forced:
-            self.note("SJ104", f"the throw {format_hand(cards)} is held to "
-                      f"{format_hand(check.forced)}, not {format_hand(forced)}", m.pos,
-                      rule="10", **at)  # fmt: skip
-        elif m.blocker is not None and check.blocker is not None:
-            blocker = (seat + 1 + check.blocker) % state.n
-            able = blockers(
-                order, cards, forced, seat, state.hands, guessed, self.hidden_kitty, check
-            )  # naming another seat that could beat it: a slip of order only
-            if blocker != m.blocker and m.blocker not in able:
-                self.note("SJ104", f"{self.names[blocker]} blocks the throw, not "
-                          f"{self.names[m.blocker]}", m.pos, rule="10", **at)  # fmt: skip
-        state.force_play(seat, cards, forced)
-        return False
-
     def not_held(self, state: RoundState, m: SjMove, hand: int, guessed: int, at: At) -> None:
         missing = [c for c in distinct(m.cards) if count(m.cards, c) > count(hand, c)]
         text = format_hand(sum(1 << 2 * c for c in missing))
@@ -367,5 +287,6 @@ class PlayReplay(ReplayBase):
             state, m.seat, m, at, lambda kept: judge_follow(order, lead, less(hand, kept),
                                                             m.cards) is None
         )  # fmt: skip
-        self.note("SJ201", f"{self.names[m.seat]} {reason}{hint}", m.pos, rule="7", cause=why,
+        self.note("SJ201", f"{self.names[m.seat]} played {format_hand(m.cards)} to "
+                  f"{format_hand(lead.cards)}, but {reason}{hint}", m.pos, rule="7", cause=why,
                   **at)  # fmt: skip

@@ -36,6 +36,7 @@ __all__ = [
     "beats_unit",
     "check_throw",
     "check_throw_format",
+    "equal_units",
     "throw_penalty",
     "throw_units",
 ]
@@ -96,6 +97,25 @@ def check_throw(
     `written` is the throw's card ids in the order written, if known: between equal units the
     one written first is forced (else the lowest card id). IllegalPlayError for no lead."""
     return check_throw_format(order, classify(order, play), others, written)
+
+
+def equal_units(order: Order, a: int, b: int) -> bool:
+    """Whether `a` and `b` are each one unit, of one kind, length and top level: equal units
+    (`7s 7s` and `7h 7h` in a 7♣ round), between which ruling 10 forces the one written first.
+    A record's plays are multisets (and `zfrec fmt` sorts their cards), so the validator takes
+    either as the forced part.
+
+    >>> from zfrec.games.shengji.cards import parse_hand as cards
+    >>> from zfrec.games.shengji.order import order_for
+    >>> o = order_for("7c")
+    >>> equal_units(o, cards("7s 7s"), cards("7h 7h")), equal_units(o, cards("7s"), cards("7c"))
+    (True, False)
+    """
+    fa, fb = classify(order, a), classify(order, b)
+    if len(fa.units) != 1 or len(fb.units) != 1:
+        return False
+    (ua,), (ub,) = fa.units, fb.units
+    return (ua.pairs, ua.top, fa.esuit) == (ub.pairs, ub.top, fb.esuit)
 
 
 def throw_penalty(check: ThrowCheck, per_card: int) -> int:

@@ -21,15 +21,26 @@ seat, played, or in a known kitty), at most as many copies of each as the decks 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from zfrec.cardwords import card_str
-from zfrec.games.shengji.cards import card_ids, count, distinct, from_ids, size
+from zfrec.errors import IllegalPlayError
+from zfrec.games.shengji.cards import card_ids, count, distinct, format_hand, from_ids, size
 from zfrec.games.shengji.formats import Unit, classify, unit_text
-from zfrec.games.shengji.order import Order
+from zfrec.games.shengji.order import SUIT_WORDS, Order
+from zfrec.games.shengji.records import SjTrick
 from zfrec.games.shengji.throws import ThrowCheck
 
-__all__ = ["blockers", "comes_after", "less", "may_beat", "sure_single", "unseen_cards"]
+__all__ = [
+    "blockers",
+    "comes_after",
+    "less",
+    "may_beat",
+    "out_of_suit",
+    "shown_voids",
+    "sure_single",
+    "unseen_cards",
+]
 
 
 def less(a: int, b: int) -> int:
@@ -72,6 +83,40 @@ def may_beat(
     return False
 
 
+def shown_voids(
+    order: Order, tricks: Sequence[SjTrick], esuit: int, erred: Collection[tuple[int, int]] = ()
+) -> dict[int, int]:
+    """Seat -> the first of `tricks` (1-based) at which it, following a lead of effective suit
+    `esuit`, played a card of another suit: from then on it holds none of that suit (ruling 7:
+    every card of the led suit held goes first), so no unseen card of it is in its hand. A
+    play found wrong (`erred`: its (trick, seat)) proves nothing: it may have been a revoke."""
+    mask, out = order.suit_mask[esuit], dict[int, int]()
+    for t, trick in enumerate(tricks, 1):
+        moves = trick.moves
+        try:
+            if len(moves) < 2 or classify(order, moves[0].played).esuit != esuit:
+                continue
+        except IllegalPlayError:
+            continue
+        for m in moves[1:]:
+            if m.played & ~mask and (t, m.seat) not in erred:
+                out.setdefault(m.seat, t)
+    return out
+
+
+def out_of_suit(
+    names: Sequence[str], tricks: Sequence[SjTrick], voids: dict[int, int], seat: int, esuit: int
+) -> str | None:
+    """Why `seat` holds none of `esuit` (`shown_voids`), in words, or None."""
+    if seat not in voids:
+        return None
+    t = voids[seat]
+    off = next(m for m in tricks[t - 1].moves if m.seat == seat)
+    word = SUIT_WORDS[esuit]
+    return (f"{names[seat]} played {format_hand(off.played)} to the {word[:-1]} lead of trick "
+            f"{t}, so holds no {word}")  # fmt: skip
+
+
 def blockers(
     order: Order,
     throw: int,
@@ -81,11 +126,13 @@ def blockers(
     guessed: Sequence[int],
     hidden_kitty: int,
     check: ThrowCheck,
+    void: Sequence[int] = (),
 ) -> list[int]:
     """The seats that may hold a unit beating `forced`, the written forced part of `throw` by
     `thrower` (any unit of the throw where `forced` is none), by their known cards (`hands` less
-    `guessed`) and as many as they hold unseen (`guessed`); none where the known cards already
-    beat a unit forced before it (`check`: the throw judged on the known cards)."""
+    `guessed`) and as many as they hold unseen (`guessed`), none for the seats in `void`, which
+    showed they hold no more of the throw's suit; none where the known cards already beat a unit
+    forced before it (`check`: the throw judged on the known cards)."""
     lead = classify(order, throw)
     units = [u for u in lead.units if from_ids(u.ids) == forced] or list(lead.units)
     if check.unit is not None:  # the forced unit is the least one beaten
@@ -96,7 +143,14 @@ def blockers(
         for s in range(len(hands))
         if s != thrower
         and any(
-            may_beat(order, u, lead.esuit, less(hands[s], guessed[s]), pool, size(guessed[s]))
+            may_beat(
+                order,
+                u,
+                lead.esuit,
+                less(hands[s], guessed[s]),
+                pool,
+                0 if s in void else size(guessed[s]),
+            )
             for u in units
         )
     ]

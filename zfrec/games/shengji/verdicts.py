@@ -5,16 +5,28 @@ computed (`zfrec.games.shengji.replayer`) and the record, and words the differen
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from zfrec.diagnostics import Cause
-from zfrec.games.shengji.cards import FIVES, TENS_KINGS, count, distinct, format_hand, one, size
+from zfrec.errors import IllegalPlayError
+from zfrec.games.shengji.cards import (
+    FIVES,
+    TENS_KINGS,
+    count,
+    distinct,
+    format_hand,
+    one,
+    pairs,
+    size,
+)
 from zfrec.games.shengji.events import RoundResult
-from zfrec.games.shengji.formats import Format
+from zfrec.games.shengji.formats import Format, best_top, classify
 from zfrec.games.shengji.notation import ordinal_text
+from zfrec.games.shengji.order import SUIT_WORDS, TRUMP, Order
 from zfrec.games.shengji.rebuild import full_deck
 from zfrec.games.shengji.records import SjCards, SjMatch, SjMove, SjPoints, SjRound, SjTrick
 from zfrec.games.shengji.rules import SjRules, level_text
+from zfrec.games.shengji.trick import can_win
 from zfrec.games.shengji.unseen import less
 from zfrec.record.model import Pos
 
@@ -29,18 +41,72 @@ __all__ = [
     "kitty_wrong",
     "no_join",
     "result_findings",
+    "stops",
+    "who_paid",
     "why_leads",
+    "why_leads_cited",
 ]
 
 
-def why_leads(names: Sequence[str], tricks: Sequence[SjTrick], leader: int, t: int) -> str:
+def why_leads(
+    names: Sequence[str], tricks: Sequence[SjTrick], leader: int, t: int,
+    order: Order | None = None, written: int | None = None,
+) -> str:  # fmt: skip
     """Why `leader` leads trick `t`: the dealer leads the first; else the play with which
-    it won the trick before (as the record writes it), who wins a trick leading the next."""
+    it won the trick before (as the record writes it), who wins a trick leading the next.
+    With the round's `order`, also why the `written` leader's play there did not win it."""
+    return why_leads_cited(names, tricks, leader, t, order, written)[0]
+
+
+def why_leads_cited(
+    names: Sequence[str], tricks: Sequence[SjTrick], leader: int, t: int,
+    order: Order | None = None, written: int | None = None,
+) -> tuple[str, str]:  # fmt: skip
+    """`why_leads` and the ruling it rests on: 4 where the written leader's play tied with
+    the winner's and lost as the later one, else 8 (who wins a trick leads the next)."""
     if t == 1:
-        return "the dealer leads the first trick"
-    won = next((m for m in tricks[t - 2].moves if m.seat == leader), None)
+        return "the dealer leads the first trick", "8"
+    moves = tricks[t - 2].moves
+    won = next((m for m in moves if m.seat == leader), None)
     with_ = f" with {format_hand(won.played)}" if won is not None else ""
-    return f"{names[leader]} won trick {t - 1}{with_}, and who wins a trick leads the next"
+    why = f"{names[leader]} won trick {t - 1}{with_}, and who wins a trick leads the next"
+    lost = next((m for m in moves if m.seat == written), None)
+    if order is None or won is None or lost is None:
+        return why, "8"
+    try:
+        lead = classify(order, moves[0].played)
+    except IllegalPlayError:
+        return why, "8"
+    text, rule = _lost_to(
+        order, lead, lost.played, won.played, moves.index(lost) < moves.index(won)
+    )
+    return why + f"; {names[lost.seat]}'s {format_hand(lost.played)} " + text, rule
+
+
+def _lost_to(order: Order, lead: Format, play: int, best: int, first: bool) -> tuple[str, str]:
+    """Why `play` did not win a trick led by `lead` that `best` won, and the ruling (4, 8)."""
+    suit = SUIT_WORDS[lead.esuit]
+    e = can_win(order, lead, play)
+    if e is None:
+        if play & ~order.suit_mask[lead.esuit] and play & ~order.suit_mask[TRUMP]:
+            if lead.esuit == TRUMP:
+                return "could not win: it is not all trumps", "8"
+            return f"could not win: it is neither all {suit} nor all trumps", "8"
+        if lead.kind == "pair":
+            return "could not win: two singles never beat a pair", "8"
+        if pairs(play) < lead.pairs:
+            return f"could not win: it holds {pairs(play)} pair(s), the lead {lead.pairs}", "8"
+        return (
+            "could not win: its pairs are not consecutive, and only a tractor beats a tractor",
+            "8",
+        )
+    unit = lead.units[0].pairs if lead.kind != "single" else 0
+    mine, theirs = best_top(order, play, unit), best_top(order, best, unit)
+    if can_win(order, lead, best) == TRUMP and e != TRUMP:
+        return "was beaten by a trump play of the lead's format", "8"
+    if mine == theirs and not first:
+        return "ties with it, and the one played first wins", "4"
+    return "is lower", "8"
 
 
 def no_join(
@@ -262,6 +328,47 @@ def result_findings(
                     f"{who(res.winners) if res.winners else 'nobody'}", res.pos, None,
                     "14"))  # fmt: skip
     return out
+
+
+def stops(
+    names: Sequence[str], rules: SjRules, before: Sequence[int], after: Sequence[int],
+    steps: Sequence[int], won: Collection[int] = (),
+) -> str:  # fmt: skip
+    """Why levels went up less than the table's change (ruling 14, `must_defend`): each seat
+    group that stopped at a level it must win as declarers to pass, or stayed there; "" when
+    none did. `steps` are the levels each seat went up by the table; the seats in `won` won
+    the match (as declarers at A, or passing A), so no level stopped them."""
+    groups: dict[tuple[int, int, bool], list[int]] = {}
+    for s, (b, a, k) in enumerate(zip(before, after, steps, strict=True)):
+        if s not in won and k > 0 and a < b + k and a in rules.must_defend:
+            groups.setdefault((b, a, a == b), []).append(s)
+    if not groups:
+        return ""
+    said = []
+    for (b, a, stayed), seats in groups.items():
+        who = " and ".join(names[s] for s in seats)
+        if stayed:
+            said.append(f"{who} stay at {level_text(a)} until they win a round there as "
+                        "declarers")  # fmt: skip
+        else:
+            said.append(f"{who} stop at {level_text(a)}, which +{steps[seats[0]]} from "
+                        f"{level_text(b)} would pass: they must win a round there as "
+                        "declarers to pass it")  # fmt: skip
+    defend = rules.options()["must_defend"]
+    return f" ({'; '.join(said)}; must_defend={defend})"
+
+
+def who_paid(names: Sequence[str], rules: SjRules, declarers: int, penalties: Sequence[int]) -> str:
+    """Whose failed throws make the net throw penalty (ruling 10): `: 张伟 (declarers) took back
+    1 card, +10; 钱静 (opponents) took back 2, -20`; "" when no seat paid."""
+    said = []
+    for s, pen in enumerate(penalties):
+        if pen and rules.throw_penalty:
+            n = pen // rules.throw_penalty
+            decl = bool(declarers >> s & 1)
+            side, sign = ("declarers", "+") if decl else ("opponents", "-")
+            said.append(f"{names[s]} ({side}) took back {n} card{'s' * (n != 1)}, {sign}{pen}")
+    return ": " + "; ".join(said) if said else ""
 
 
 def band(points: int, decks: int) -> str:
