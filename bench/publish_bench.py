@@ -21,7 +21,7 @@ from zfrec.cli.render_cmds import SOLVE_CARDS
 from zfrec.cli.site_writer import SiteWriter
 from zfrec.games.zhengfen.engine.rules import preset
 from zfrec.games.zhengfen.simulate import SimConfig, simulate_game
-from zfrec.games.zhengfen.solver import forget_move_lists
+from zfrec.games.zhengfen.solver_search import forget_move_lists
 from zfrec.record import dumps
 from zfrec.render.site import publish
 from zfrec.store.db import open_store, session

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import zfrec.games.zhengfen.solve
-import zfrec.games.zhengfen.solver as solver_module
+import zfrec.games.zhengfen.solver_search as solver_module
 from tests.solve_reference import (
     Minimax,
     Position,
