@@ -19,7 +19,7 @@ from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.rules import SjRules
 from zfrec.games.shengji.throwjudge import judge_throw
 from zfrec.games.shengji.unseen import less
-from zfrec.games.shengji.verdicts import copies_out, no_join, played_already, why_leads_cited
+from zfrec.games.shengji.verdicts import copies_out, no_join, played_already, why_leads
 
 __all__ = ["PlayReplay"]
 
@@ -176,7 +176,7 @@ class PlayReplay(ReplayBase):
         self.concern = (order, cards | m.played, None if led is None else led.esuit)
         if seat != state.turn:
             if leading:
-                leads, rule = why_leads_cited(self.names, self.tricks, state.turn, t, order, seat)
+                leads, rule = why_leads(self.names, self.tricks, state.turn, t, order, seat)
                 self.note("SJ203", f"{self.names[state.turn]} leads trick {t}, not "
                           f"{self.names[seat]}: {leads}", m.pos, cause=winner_cause, rule=rule,
                           **at)  # fmt: skip

@@ -44,26 +44,17 @@ __all__ = [
     "stops",
     "who_paid",
     "why_leads",
-    "why_leads_cited",
 ]
 
 
 def why_leads(
-    names: Sequence[str], tricks: Sequence[SjTrick], leader: int, t: int,
-    order: Order | None = None, written: int | None = None,
-) -> str:  # fmt: skip
-    """Why `leader` leads trick `t`: the dealer leads the first; else the play with which
-    it won the trick before (as the record writes it), who wins a trick leading the next.
-    With the round's `order`, also why the `written` leader's play there did not win it."""
-    return why_leads_cited(names, tricks, leader, t, order, written)[0]
-
-
-def why_leads_cited(
-    names: Sequence[str], tricks: Sequence[SjTrick], leader: int, t: int,
-    order: Order | None = None, written: int | None = None,
+    names: Sequence[str], tricks: Sequence[SjTrick], leader: int, t: int, order: Order,
+    written: int,
 ) -> tuple[str, str]:  # fmt: skip
-    """`why_leads` and the ruling it rests on: 4 where the written leader's play tied with
-    the winner's and lost as the later one, else 8 (who wins a trick leads the next)."""
+    """Why `leader` leads trick `t`, and the ruling it rests on: the dealer leads the first;
+    else the play with which it won the trick before (as the record writes it), who wins a
+    trick leads the next (8), and why the `written` leader's play there did not win it (4
+    where it tied with the winner's and lost as the later one, else 8)."""
     if t == 1:
         return "the dealer leads the first trick", "8"
     moves = tricks[t - 2].moves
@@ -71,7 +62,7 @@ def why_leads_cited(
     with_ = f" with {format_hand(won.played)}" if won is not None else ""
     why = f"{names[leader]} won trick {t - 1}{with_}, and who wins a trick leads the next"
     lost = next((m for m in moves if m.seat == written), None)
-    if order is None or won is None or lost is None:
+    if won is None or lost is None:
         return why, "8"
     try:
         lead = classify(order, moves[0].played)
