@@ -68,6 +68,7 @@ from zfrec.store import (
     session,
     update_live_entry,
 )
+from zfrec.store.faults import clash
 
 __all__ = [
     "Conflict",
@@ -621,7 +622,12 @@ class Table:
                         slot.live = held
                         return {**cached_state(self.id, held), **added}
             except (LiveConflict, DBAPIError) as exc:
-                again = isinstance(exc, LiveConflict | IntegrityError) or _retry(exc)
+                # a serialisation failure or deadlock (PostgreSQL) is worth another try
+                # (`clash`); SQLite's "database is locked" is not: it comes after the writer
+                # waited the whole busy timeout (60 s) for another process's write lock, and
+                # waiting that out again would hold the phone, and every table queued behind
+                # it here, for minutes before the 503
+                again = isinstance(exc, LiveConflict | IntegrityError) or clash(exc)
                 if attempt == _ATTEMPTS or not again:
                     raise
         raise AssertionError("unreachable")
@@ -710,15 +716,6 @@ def _restore_game(s: Session, table_id: str, row: LiveTableRow, live: HeldGame) 
 class Stale(Conflict):
     """The entry was made against a version of the table that is not the current one: it is
     refused (409) with the current state, rather than applied to another position."""
-
-
-def _retry(exc: DBAPIError) -> bool:
-    """Serialisation failures and deadlocks (PostgreSQL) are worth another try. SQLite's
-    "database is locked" is not: it comes after the writer has waited the whole busy timeout
-    (60 s) for another process's write lock (an import, a publish), and waiting that out again
-    would hold the phone, and every table queued behind it here, for minutes before the 503."""
-    text = str(exc.orig or exc).lower()
-    return any(w in text for w in ("deadlock", "could not serialize"))
 
 
 def _authorize(row: LiveTableRow, token: str | None) -> None:

@@ -140,10 +140,7 @@ def database_fault(exc: BaseException) -> str | None:
         return None
     if (fault := store_fault(exc)) is not None:
         return fault
-    if isinstance(exc, (DisconnectionError, PoolTimeout)) or (
-        isinstance(exc, DBAPIError)
-        and (exc.connection_invalidated or isinstance(exc, InterfaceError))
-    ):
+    if isinstance(exc, (DisconnectionError, PoolTimeout, InterfaceError)) or lost_connection(exc):
         return f"the store cannot be used now: {_reason(exc)}"
     if isinstance(exc, StaleDataError):  # a row changed or deleted by another process meanwhile
         return f"database error: {_reason(exc)}"
