@@ -179,8 +179,10 @@ def test_an_edited_export_replaces_its_game(
     engine: Engine,  # noqa: F811
     tmp_path: Path,
 ) -> None:
-    """The issue's case: export, edit, import again used to add a second game."""
-    games = [night(1), night(2), _sim(3, 9)]
+    """The issue's case: export, edit, import again used to add a second game. (The edit of
+    night 1 leaves the record without errors: a draft with errors of a good game is kept out,
+    as the next test shows.)"""
+    games = [night(2), night(1), _sim(3, 9)]
     _write(tmp_path / "season.zfn", games)
     cli("import", str(tmp_path / "season.zfn"), "--db", store_url)
     first, second, third = ids(engine)
@@ -201,6 +203,42 @@ def test_an_edited_export_replaces_its_game(
     assert data["summary"]["replaced"] == 0 and data["summary"]["added"] == 1
     assert any("another file" in n for n in data["files"][0]["notes"])
     assert record(engine, second) == fixed
+
+
+def test_a_draft_with_errors_never_takes_the_place_of_a_good_game(
+    store_url: str,  # noqa: F811
+    engine: Engine,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """A folder of drafts imported after the clean record: the draft with errors (rules 1 and
+    2 match it to the good game) used to replace it, and importing the clean file again then
+    stored the night a second time. Now the good game is kept, the draft is skipped with its
+    errors shown, and `--replace` still puts it in place when that is what is meant."""
+    a = night(91)
+    clean = _write(tmp_path / "night.zfn", [a])
+    assert cli("import", str(clean), "--db", store_url)[0] == 0
+    (first,) = ids(engine)
+    draft = _write(tmp_path / "draft.zfn", [_with_wrong_points(a)])
+    code, output = cli("import", str(draft), "--db", store_url, "--json")
+    data = json.loads(output)
+    assert code == 1, output
+    summary = data["summary"]
+    assert (summary["added"], summary["replaced"], summary["skipped"]) == (0, 0, 1)
+    (note,) = data["files"][0]["notes"]
+    assert f"has errors and matches stored game {first}, which has none" in note
+    assert f"--replace {first} puts this record in its place" in note
+    assert any(d["code"] == "ZF401" for d in data["files"][0]["diagnostics"])  # its errors
+    assert ids(engine) == [first] and record(engine, first) == a
+    code, output = cli("import", str(clean), "--db", store_url)  # the clean file again
+    assert code == 0 and "1 already stored" in output, output
+    assert ids(engine) == [first] and record(engine, first) == a
+    # a correction in progress (the stored game has errors too) still replaces it
+    worse = _with_wrong_points(_with_wrong_points(a))
+    cli("import", "--replace", str(first), str(draft), "--db", store_url)
+    assert record(engine, first) == _with_wrong_points(a)
+    code, output = cli("import", str(_write(tmp_path / "worse.zfn", [worse])), "--db", store_url)
+    assert f"game 1 replaces stored game {first}" in output, output
+    assert ids(engine) == [first] and record(engine, first) == worse
 
 
 def test_two_games_of_one_club_night_are_never_taken_for_each_other(

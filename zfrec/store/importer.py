@@ -46,7 +46,7 @@ from zfrec.store.firstpass import (
     sha256,
 )
 from zfrec.store.models import utc_now
-from zfrec.store.recognise import Key, corrected, record_key, stored_keys
+from zfrec.store.recognise import Decision, Key, corrected, record_key, stored_keys
 from zfrec.store.removal import delete_children, replace_sources
 from zfrec.store.removal import delete_game as delete_game  # where callers found it
 from zfrec.store.rows import Rows, game_rows
@@ -83,7 +83,7 @@ class ImportResult:
     unchanged: int = 0  # already stored, by content hash
     removed: int = 0  # earlier versions from this file that are gone now
     flagged: int = 0  # stored although the validator found errors
-    skipped: int = 0  # not stored: errors, and --only-valid
+    skipped: int = 0  # not stored: errors and --only-valid, or a draft of a good game (recognise)
     unreadable: int = 0  # games that could not be read at all
     hands: int = 0  # hands in the games added or replaced
     game_ids: tuple[int, ...] = ()  # the file's stored games, in file order
@@ -325,22 +325,26 @@ def _write_file(
             skipped += 1
             found.extend(entry.skipped or ())
         else:
-            game_id = None
+            decision = Decision()
             if entry.key is not None:
                 taken = held | set(replaced)
                 args = (entry.number, entry.key, rows.plays, candidates, taken, notes)
-                game_id = corrected(conn, read.source, *args, rows.layout)
-            if game_id is not None:
-                _rewrite_game(conn, batches, game_id, entry.digest, rows, players)
-                replaced.append(game_id)
-            else:
-                game_id = _insert_game(conn, batches, entry.digest, rows, players)
-                added += 1
-            existing[entry.digest] = game_id
-            flagged += not rows.game["valid"]
-            hands += len(rows.hands)
-            unit = find_kind(rows.game["kind"]).unit
-            units[unit] = units.get(unit, 0) + len(rows.hands)
+                decision = corrected(conn, read.source, *args, rows.layout, rows.game["valid"])
+            game_id = decision.replaces
+            if decision.kept is None:
+                if game_id is not None:
+                    _rewrite_game(conn, batches, game_id, entry.digest, rows, players)
+                    replaced.append(game_id)
+                else:
+                    game_id = _insert_game(conn, batches, entry.digest, rows, players)
+                    added += 1
+                existing[entry.digest] = game_id
+                flagged += not rows.game["valid"]
+                hands += len(rows.hands)
+                unit = find_kind(rows.game["kind"]).unit
+                units[unit] = units.get(unit, 0) + len(rows.hands)
+            else:  # a draft with errors of a stored game without: not stored (rule 5)
+                skipped += 1
             found.extend(rows.diagnostics)
         if game_id is not None:
             refs.append((entry.number, game_id))

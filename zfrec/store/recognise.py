@@ -12,6 +12,12 @@ A record that is not stored yet replaces the stored game G, which keeps its id, 
 4. when the file held G before (it was edited and is imported again), no other file holds G:
    a copy of the record in another file keeps its version, and the edit is another game.
 
+A record with errors that rules 1 and 2 match to a stored game without errors is neither put in
+its place nor stored beside it (rule 5): it is most likely an older draft of that game, and
+importing a folder of drafts must not put a broken version in place of the good one, nor a
+second copy of the night beside it. The import keeps the stored game, counts the record as
+skipped, shows its errors and says how to put it in place all the same (`--replace`).
+
 Two games of one club night share event, date and players but not their cards: rule 2 tells
 them apart, and rule 3 keeps an import from choosing between several. Where rule 1 finds a
 stored game and the others do not hold, the record is stored as a new game and the import
@@ -22,7 +28,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import Connection, and_, select
 from sqlmodel import SQLModel
@@ -103,6 +109,15 @@ def agreement(a: Counter[tuple[int, int, str]], b: Counter[tuple[int, int, str]]
     return (a & b).total() / longer
 
 
+class Decision(NamedTuple):
+    """What an import does with a new record: put it in place of stored game `replaces`, or
+    (None) store it as a new game, unless `kept` names the stored game without errors that a
+    record with errors leaves as it is (rule 5: the record is not stored)."""
+
+    replaces: int | None = None
+    kept: int | None = None
+
+
 def corrected(
     conn: Connection,
     source: str,
@@ -113,14 +128,15 @@ def corrected(
     taken: set[int],
     notes: list[str],
     layout: Layout | None = None,
-) -> int | None:
-    """The stored game that the new record at position `number` of its file, with `key` and
-    the rows `plays`, corrects by the rules above; or None. `taken`: games it may not be (the
-    file holds them, or another of its records replaced them). `notes` says what was decided
-    wherever a stored game has the same key."""
+    valid: bool = True,
+) -> Decision:
+    """What to do with the new record at position `number` of its file, with `key`, the rows
+    `plays` and whether it is `valid`, by the rules above. `taken`: games it may not correct
+    (the file holds them, or another of its records replaced them). `notes` says what was
+    decided wherever a stored game has the same key."""
     found = [g for g in candidates.get(key, []) if g not in taken]
     if not found:
-        return None
+        return Decision()
     mine = record_plays(plays)
     shares = {g: agreement(mine, stored_plays(conn, g, layout)) for g in found}
     agreeing = [g for g in found if shares[g] >= AGREE]
@@ -130,7 +146,7 @@ def corrected(
             f"game {number}: stored games {listed} have the same event, date and players and "
             "half of its plays: stored as a new game (--replace ID replaces one)"
         )
-        return None
+        return Decision()
     if not agreeing:
         closest = max(found, key=lambda g: shares[g])
         notes.append(
@@ -139,8 +155,16 @@ def corrected(
             f"{shares[closest]:.0%} of the plays agree: stored as a new game "
             f"(--replace {closest} would replace game {closest})"
         )
-        return None
+        return Decision()
     game_id = agreeing[0]
+    if not valid and conn.execute(select(GAME.c.valid).where(GAME.c.id == game_id)).scalar():
+        notes.append(
+            f"game {number} has errors and matches stored game {game_id}, which has none (same "
+            f"event, date and players; {shares[game_id]:.0%} of the plays agree): an older "
+            f"draft? Not stored; game {game_id} is kept as it is (--replace {game_id} puts this "
+            "record in its place)"
+        )
+        return Decision(kept=game_id)
     here = select(SOURCE.c.id).where(SOURCE.c.game_id == game_id, SOURCE.c.path == source)
     elsewhere = select(SOURCE.c.id).where(SOURCE.c.game_id == game_id, SOURCE.c.path != source)
     if conn.execute(here).first() is not None and conn.execute(elsewhere).first() is not None:
@@ -148,16 +172,17 @@ def corrected(
             f"game {number}: this file held stored game {game_id} before, and so does another "
             "file, which keeps that version: stored as a new game"
         )
-        return None
+        return Decision()
     notes.append(
         f"game {number} replaces stored game {game_id} (same event, date and players; "
         f"{shares[game_id]:.0%} of the plays agree)"
     )
-    return game_id
+    return Decision(replaces=game_id)
 
 
 __all__ = [
     "AGREE",
+    "Decision",
     "Key",
     "agreement",
     "corrected",
