@@ -608,6 +608,32 @@ def test_paths_with_brackets_are_printed_as_they_are(tmp_path: Path) -> None:
     assert (code, out) == (0, f"wrote 1 game(s), 1 hand(s) to {target}\n")
 
 
+def test_render_never_overwrites_files_it_did_not_write(tmp_path: Path) -> None:
+    """A render into a folder of the user's own used to overwrite its index.html; an --out
+    that is a file gave 'cannot write FILE/hand-1.html: file exists'."""
+    record = str(SAMPLES / "02-three-players.zfn")
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "index.html").write_text("<h1>my homepage</h1>", encoding="utf-8")
+    code, _, err = run("render", record, "--out", str(home))
+    assert code == 2 and "is not empty and holds no pages zfrec wrote" in err, err
+    assert "--force" in err and [p.name for p in home.iterdir()] == ["index.html"]
+    assert (home / "index.html").read_text(encoding="utf-8") == "<h1>my homepage</h1>"
+    notes = tmp_path / "notes.txt"
+    notes.write_text("mine", encoding="utf-8")
+    code, _, err = run("render", record, "--out", str(notes))
+    assert code == 2 and f"--out {notes} is a file" in err, err
+    # a folder zfrec rendered before is rendered again; --force writes anywhere
+    pages = tmp_path / "pages"
+    assert run("render", record, "--out", str(pages))[0] == 0
+    (pages / "hand-1.html").write_text("stale", encoding="utf-8")
+    assert run("render", record, "--out", str(pages))[0] == 0
+    assert "stale" not in (pages / "hand-1.html").read_text(encoding="utf-8")
+    assert run("render", record, "--out", str(home), "--force")[0] == 0
+    assert "my homepage" not in (home / "index.html").read_text(encoding="utf-8")
+    assert not list(tmp_path.rglob(".*.tmp"))  # written whole, no temporary file left
+
+
 def test_analyze_audit_and_diff_read_either_format_from_stdin(tmp_path: Path) -> None:
     record = SAMPLES / "02-three-players.zfn"
     text = record.read_text(encoding="utf-8")

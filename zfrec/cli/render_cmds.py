@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -43,19 +44,51 @@ if TYPE_CHECKING:
 DB_HELP = "Database URL or SQLite path (default: $ZFREC_DB, else ./zfrec.db)."
 
 
+GENERATOR = b'<meta name="generator" content="zfrec">'  # in every page zfrec writes
+
+
+def _ours(page: Path) -> bool:
+    """Whether `page` is a page zfrec wrote (its generator line, near the top)."""
+    try:
+        with page.open("rb") as f:
+            return GENERATOR in f.read(4096)
+    except OSError:
+        return False
+
+
+def check_out_dir(out_dir: Path, force: bool) -> None:
+    """Refuse an `--out` that is a file, or a folder that holds files and no zfrec pages (its
+    index.html, or the first game's, is not zfrec's): a render there would overwrite a user's
+    files. `--force` writes there all the same."""
+    if out_dir.exists() and not out_dir.is_dir():
+        fail(f"--out {out_dir} is a file: give a folder for the pages (it is made if needed)")
+    if force or not out_dir.is_dir() or not any(out_dir.iterdir()):
+        return
+    if _ours(out_dir / "index.html") or _ours(out_dir / "game-1" / "index.html"):
+        return
+    fail(
+        f"--out {out_dir} is not empty and holds no pages zfrec wrote: a render there could "
+        "overwrite its files; give a new or empty folder, or --force to write there all the same"
+    )
+
+
 def write_files(root: Path, files: Iterable[OutputFile]) -> int:
     """Write OutputFiles under `root`; the only place the renderer's output touches disk.
-    Gives the number of files written, each counted once."""
+    Each file is written whole or not at all (a temporary file renamed into place). Gives the
+    number of files written, each counted once."""
     written: set[Path] = set()
     resolved = root.resolve()
     for f in files:
         target = (root / f.path).resolve()
         if resolved not in target.parents:
             fail(f"refusing to write outside {root}: {f.path}")
+        temp = target.with_name(f".{target.name}.tmp")
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(f.content)
+            temp.write_bytes(f.content)
+            os.replace(temp, target)
         except OSError as exc:
+            temp.unlink(missing_ok=True)
             fail(file_problem(str(target), exc, "write"))
         written.add(target)
     return len(written)
@@ -104,6 +137,14 @@ def render_cmd(
     ] = None,
     db: Annotated[str | None, typer.Option("--db", help=DB_HELP)] = None,
     solve_cards: SolveCardsOption = SOLVE_CARDS,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force",
+            help="Write into a folder that holds other files (by default a render refuses a "
+            "folder with files and no pages zfrec wrote, rather than overwrite them).",
+        ),
+    ] = False,
 ) -> None:
     """Render a game: its page (index.html) with charts and the decision analysis, and one
     replay page per hand with missed beats and conceded counters marked at their moves. A
@@ -129,6 +170,7 @@ def render_cmd(
     )
 
     games, label = _records(source, db)
+    check_out_dir(out_dir, force)
     total = 0
     for number, game in enumerate(games, 1):
         viewer = None
