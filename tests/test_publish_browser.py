@@ -158,6 +158,50 @@ def test_no_table_is_wider_than_the_screen_and_chart_labels_are_9px_or_more(
         page.close()
 
 
+# Per games-table row: the table's right edge against its container's content edge, and every
+# separator of the Players cell against the character before it (the same line, or a line that
+# starts with a comma).
+SEPARATORS = """() => {
+  const table = document.getElementById('games-table');
+  const box = table.parentElement.getBoundingClientRect();
+  const pad = parseFloat(getComputedStyle(table.parentElement).paddingRight);
+  const orphans = [];
+  for (const cell of table.querySelectorAll('td.players')) {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    let prev = null;
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (let i = 0; i < node.data.length; i++) {
+        const r = document.createRange(); r.setStart(node, i); r.setEnd(node, i + 1);
+        const rect = r.getClientRects()[0];
+        if (!rect || !node.data[i].trim()) continue;
+        if (node.data[i] === ',' && prev && Math.abs(prev.top - rect.top) > 2)
+          orphans.push(cell.textContent);
+        prev = rect;
+      }
+    }
+  }
+  return {right: table.getBoundingClientRect().right, content: box.right - pad, orphans};
+}"""
+
+
+def test_the_games_table_keeps_inside_the_page_and_names_keep_their_commas(
+    browser: Any, tmp_path: Path
+) -> None:
+    """The site of every sample, at 1280×800: the games table stood 17 px out of the page's
+    column (its cells did not wrap) and squeezed the players to one a line, a comma starting
+    the next."""
+    db = str(tmp_path / "samples.db")
+    runner.invoke(app, ["import", "--db", db, str(SAMPLES)])
+    result = runner.invoke(app, ["publish", "--db", db, "--out", str(tmp_path / "site")])
+    assert result.exit_code == 0, result.output
+    for size in (DESKTOP, PHONE):
+        opened = open_page(browser, (tmp_path / "site" / "index.html").as_uri(), size)
+        found = opened.page.evaluate(SEPARATORS)
+        assert found["right"] <= found["content"] + 1, (size, found)
+        assert found["orphans"] == [], (size, found["orphans"])
+        opened.page.close()
+
+
 def test_a_phone_shows_the_felt_the_hand_to_play_and_the_moves_together(
     browser: Any, site: Site
 ) -> None:
