@@ -353,3 +353,37 @@ def test_the_round_that_won_the_match_names_the_winners_even_with_a_round_writte
     changes = [(s.number, s.change.translate(bare)) for s in view.summaries]
     assert changes[-2] == (17, "the declarers go up 1; Ann & Bo Li win the match")
     assert all("win the match" not in c for _, c in changes[:-2] + changes[-1:])
+
+
+def test_a_valid_records_disputes_are_judged_on_its_rounds_page(tmp_path: Path) -> None:
+    """A valid record gets no audit page, so its round's replay showed only "disputed: note":
+    now each version and the audit's verdict on it, as `zfrec audit` judges them, in a section
+    and at the step; a disputed bid at the deal step; nothing in a seat's view."""
+    text = (SJ / "10-disputed.zfn").read_text(encoding="utf-8")
+    text = text.replace("bids 1: 2c\n", 'bids 1: 2c disputed "was it the 2s?" or 2s\n')
+    path = tmp_path / "disputed.zfn"
+    path.write_text(text, encoding="utf-8")
+    result = runner.invoke(app, ["audit", str(path), "--json"])
+    audited = json.loads(result.stdout)
+    (game,) = audited["games"] if "games" in audited else audited["files"][0]["games"]
+    expected = [
+        [(v["play"], v["legal"], (v["first_error"] or {}).get("code")) for v in d["versions"]]
+        for d in game["disputes"]
+    ]
+    assert len(expected) == 2 and expected[1][0] == ("Tc", True, None)
+    assert any(not legal for _, legal, _ in expected[1])  # the other versions are judged too
+    files = {f.path: f.content for f in render_game_files(first(path)).files}
+    page = files["round-1.html"].decode()
+    assert page.count('class="zf-dispute"') == 2 and "Disputed bids and plays" in page
+    data = json.loads(re.search(r'id="sj-data">(.*?)</script>', page, re.S)[1])  # type: ignore[index]
+    noted = [n for s in data["steps"] for n in s["notes"] if n.startswith("Disputed: ")]
+    for versions, note in zip(expected, noted, strict=True):
+        parts = note.removeprefix("Disputed: ").split("; ")
+        assert len(parts) == len(versions), note
+        for part, (play, legal, code) in zip(parts, versions, strict=True):
+            assert part.removeprefix("or ").split()[0] == play, part
+            assert part.endswith(" legal") if legal else f"illegal ({code}" in part, part
+    deal = data["steps"][0]
+    assert any(n.startswith("Disputed: 2c (as recorded)") for n in deal["notes"]), deal["notes"]
+    seat = render_game_files(first(path), viewer=1).files
+    assert not any(b"zf-dispute" in f.content for f in seat if f.path.endswith(".html"))

@@ -77,6 +77,7 @@ class SjDispute:
     move: SjMove
     versions: tuple[SjVersion, ...]
     bid: int | None = None
+    index: int = 0  # the round's place in the match (0-based): a number may be written twice
 
     def to_json(self, players: Sequence[str]) -> dict[str, Any]:
         pos = self.move.pos
@@ -293,7 +294,7 @@ def judge_disputes(match: SjMatch, base: SjReport) -> tuple[SjDispute, ...]:
                 candidate = with_bid(match, ri, bi, alt)
                 versions.append(_version(candidate, validate_match(candidate), ri, b, alt, False,
                                          before))  # fmt: skip
-            out.append(SjDispute(rnd.number, None, None, b.seat, b, tuple(versions), bi + 1))
+            out.append(SjDispute(rnd.number, None, None, b.seat, b, tuple(versions), bi + 1, ri))
         for ti, trick in enumerate(rnd.tricks):
             for mi, m in enumerate(trick.moves):
                 if not m.disputed or not m.alternatives:
@@ -305,7 +306,8 @@ def judge_disputes(match: SjMatch, base: SjReport) -> tuple[SjDispute, ...]:
                     candidate = with_play(match, ri, ti, mi, alt)
                     v = _version(candidate, validate_match(candidate), ri, m, alt, False, before)
                     versions.append(_as_failed_throw(match, ri, ti, mi, v, before) or v)
-                out.append(SjDispute(rnd.number, ti + 1, mi + 1, m.seat, m, tuple(versions)))
+                out.append(SjDispute(rnd.number, ti + 1, mi + 1, m.seat, m, tuple(versions),
+                                     index=ri))  # fmt: skip
     return tuple(out)
 
 

@@ -212,7 +212,7 @@ def audit_view(
         view.findings = [_with_text(f, record_lines) for f in view.findings]
     view.repairs = [_repair(r, players) for r in report.repairs]
     view.disputes = [
-        _dispute(d, players, f"{prefix}d{i}") for i, d in enumerate(report.disputes, 1)
+        dispute_view(d, players, f"{prefix}d{i}") for i, d in enumerate(report.disputes, 1)
     ]
     view.rounds, view.result = _figures(report, round_href, links)
     return view
@@ -379,7 +379,8 @@ def _version(v: SjVersion, players: Sequence[str]) -> Version:
                    _levels(v.levels, players), forced)  # fmt: skip
 
 
-def _dispute(d: SjDispute, players: Sequence[str], anchor: str) -> Dispute:
+def dispute_view(d: SjDispute, players: Sequence[str], anchor: str) -> Dispute:
+    """A dispute as the pages draw it (templates/sj_disputes.html.j2)."""
     where = f"Round {d.round}, " + (f"bid {d.bid}" if d.bid is not None else
                                     f"trick {d.trick}, turn {d.turn}")  # fmt: skip
     line = d.move.pos[0] if d.move.pos else None

@@ -196,6 +196,7 @@ class RoundPage:
     href: str = ""
     prev_label: str | None = None
     next_label: str | None = None
+    disputes: str | None = None  # the section of the disputed versions (`pagedisputes`), HTML
 
 
 @dataclass(slots=True)
@@ -588,6 +589,9 @@ def render_shengji_files(
         # is read again from its text, as the audit's is
         text, located = _with_places(match)
     view = match_view(located, viewer, solve_cards)
+    from zfrec.games.shengji.pagedisputes import mark_disputes
+
+    mark_disputes(view)  # not in a seat's view
     view.index_href = index_href
     view.player_hrefs = dict(player_hrefs or {})
     files = [OutputFile(p.href, render_round_page(view, p).encode()) for p in view.rounds]
