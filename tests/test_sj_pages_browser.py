@@ -434,3 +434,40 @@ def test_the_round_that_wins_the_match_names_the_winners_not_a_next_dealer(
     assert "Ann & Bo Li win the match" in page.locator("#felt").inner_text().translate(bare)
     _check(page, errors, "sj-match-won-390")
     page.close()
+
+
+# Each seat chip's name cut short, or a child standing out of its chip.
+SEAT_OVERFLOW = """() => [...document.querySelectorAll('#seats .seat')].flatMap(s => {
+  const r = s.getBoundingClientRect(); const out = [];
+  const nm = s.querySelector('.name .nm');
+  if (nm && nm.scrollWidth > nm.clientWidth + 1) out.push('cut: ' + nm.textContent);
+  for (const k of s.querySelectorAll('*')) {
+    const q = k.getBoundingClientRect();
+    if (q.width && (q.right > r.right + 1 || q.left < r.left - 1)) out.push('out: ' + k.textContent);
+  }
+  return out; })"""
+
+
+def test_six_seats_on_a_phone_keep_each_name_and_side_in_its_chip(
+    browser: Any, tmp_path: Path
+) -> None:
+    """A zhao pengyou round of six at 390×844: five chips in one row cut every name to three
+    letters ("Chr…") and "opponent" stood out of its chip; two rows of three hold them."""
+    record = tmp_path / "six.zfn"
+    args = ["simulate", "--game", "shengji", "--rules", "zhaopengyou", "--option", "players=6"]
+    runner = CliRunner()
+    assert (
+        runner.invoke(app, [*args, "--games", "1", "--seed", "3", "--out", str(record)]).exit_code
+        == 0
+    )
+    names = "Zhang Wei, Northwind, Southgate, Li Na, Wang Fang, Christopher"
+    text = record.read_text(encoding="utf-8").splitlines()
+    text = [f'[Players "{names}"]' if t.startswith("[Players ") else t for t in text]
+    record.write_text("\n".join(text) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert runner.invoke(app, ["render", str(record), "--out", str(out)]).exit_code == 0
+    for size in SIZES:
+        page, errors = _open(browser, (out / "round-1.html").as_uri() + "#step=20", size)
+        assert page.evaluate(SEAT_OVERFLOW) == [], size
+        _check(page, errors, f"sj-six-seats-{size[0]}")
+        page.close()
