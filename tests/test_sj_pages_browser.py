@@ -443,7 +443,8 @@ SEAT_OVERFLOW = """() => [...document.querySelectorAll('#seats .seat')].flatMap(
   if (nm && nm.scrollWidth > nm.clientWidth + 1) out.push('cut: ' + nm.textContent);
   for (const k of s.querySelectorAll('*')) {
     const q = k.getBoundingClientRect();
-    if (q.width && (q.right > r.right + 1 || q.left < r.left - 1)) out.push('out: ' + k.textContent);
+    const outside = q.right > r.right + 1 || q.left < r.left - 1;
+    if (q.width && outside) out.push('out: ' + k.textContent);
   }
   return out; })"""
 
