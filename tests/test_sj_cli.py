@@ -108,7 +108,7 @@ def test_score_contract() -> None:
         (("classify", "--game", "shengji", "8d"), "give the round's trump"),
         (("legal", *SJ, "--lead", "8d 9s", "3s"), "not a lead"),
         (("trick", *SJ, "8d 8d", "9d"), "every play has as many as the lead"),
-        (("trick", "8d", "9d"), "add --game shengji"),
+        (("trick", "--game", "zhengfen", "8d", "9d"), "add --game shengji"),
         (("classify", "--game", "bridge", "8d"), "unknown game 'bridge'"),
         (("classify", *SJ, "--rules", "tractor", "8d"), "unknown Sheng ji preset"),
         (("classify", *SJ, "--option", "no_bid=coin", "8d"), "no_bid is first_card"),
@@ -118,6 +118,16 @@ def test_score_contract() -> None:
 def test_bad_input_is_exit_2_with_one_line(args: tuple[str, ...], message: str) -> None:
     code, out, err = run(*args)
     assert code == 2 and out == "" and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_command_only_sheng_ji_has_needs_no_game_option() -> None:
+    """`trick`, `throw` and `score` exist for Sheng ji only: they asked for --game shengji."""
+    code, out, _ = run("trick", "--trump", "2d", "Ah", "9s", "9d", "Kh")
+    assert (code, out) == (0, "play 3 (9d) wins 10 points\n")  # 9d is trump; Kh is 10
+    code, out, _ = run("score", "--points", "85")
+    assert code == 0 and "the teams swap" in out, out
+    code, _, err = run("throw", "--trump", "2d", "--hand", "1", "Kh Ah")
+    assert "add --game shengji" not in err
 
 
 def test_one_deck_allows_one_copy_only() -> None:

@@ -37,7 +37,7 @@ JSON_HELP = "Print JSON for scripts instead of text."
 GAME_HELP = (
     "The game: "
     + " or ".join(name + (" (default)" if name == DEFAULT_KIND else "") for name in KINDS)
-    + "."
+    + "; a command only one game has is that game's without it."
 )
 GAME_RULES_HELP = (
     "Rules preset: pagat (default), poppel or parlett; with --game shengji: bashifen (default), "
@@ -82,13 +82,17 @@ def game_kind_of(game: str) -> GameKind:
 
 
 def game_command(ctx: typer.Context, game: str, verb: str) -> Callable[..., None]:
-    """The body of `zfrec VERB` for the kind `--game` names (GameKind.command), or exit 2 naming
+    """The body of `zfrec VERB` for the kind `--game` names (GameKind.command; without --game,
+    the one game that has the command, where only one has it), or exit 2 naming
     the games that have the command, or naming the options given (on the command line `ctx`
     reads) that only another game takes (`refuse_others_options`)."""
     kind = game_kind_of(game)
     body = kind.command(verb)
+    having = [find_kind(name) for name in KINDS if find_kind(name).command(verb)]
+    if body is None and len(having) == 1 and _source(ctx, "game") == "DEFAULT":
+        kind = having[0]  # one game has the command and --game was not given: that game's
+        body = kind.command(verb)
     if body is None:
-        having = [find_kind(name) for name in KINDS if find_kind(name).command(verb)]
         names = " or ".join(kind.title for kind in having)
         adds = " or ".join(f"--game {kind.name}" for kind in having)
         fail(f"`zfrec {verb}` is a {names} command: add {adds}")
