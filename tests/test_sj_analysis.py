@@ -310,3 +310,41 @@ def test_a_disputed_throw_is_judged_as_the_table_would_have_held_it() -> None:
     assert throw.forced == parse_hand("Qd") and recorded.forced is None
     assert throw.points is not None and throw.points[0] == 0  # the Qd and the rest: no points
     assert recorded.points is not None and recorded.points[0] == 10  # the Kd is Ann's 10
+
+
+@pytest.mark.parametrize(
+    ("sample", "option", "number", "kinds"),
+    [
+        ("shengji/01-bashifen-match.zfn", "--round", 2,
+         ("points_given", "missed_ruff", "wasted_ruff", "sure_fail_throw")),
+        ("05-full-game-to-500.zfn", "--hand", 3, ("conceded", "missed_beat")),
+    ],
+)  # fmt: skip
+def test_the_players_table_of_one_round_counts_that_round_only(
+    sample: str, option: str, number: int, kinds: tuple[str, ...]
+) -> None:
+    """`analyze --round 2 --summary` printed the whole match's players table under round 2's
+    notes; it now sums that round only: each count against the round's own notes (JSON)."""
+    path = str(Path(__file__).resolve().parent.parent / "sample_games" / sample)
+    runner = CliRunner()
+    text = runner.invoke(app, ["analyze", path, option, str(number), "--summary"]).stdout
+    data = json.loads(runner.invoke(app, ["analyze", path, option, str(number), "--json"]).stdout)
+    game = data["games"][0]
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("players in "))
+    assert lines[at].startswith(f"players in {option[2:]} {number} (")
+    table = lines[at + 1 : at + 1 + len(game["players"])]
+    rows = {
+        name: line.strip().removeprefix(name).split()
+        for name, line in zip(game["players"], table, strict=True)
+    }
+    notes = [n for n in game["notes"] if n["hand"] == number]
+    assert notes, "the round has notes to count"
+    for name, row in rows.items():
+        if option == "--round":
+            counts = [int(v) for v in row[1:]]
+            expected = [sum(n["player"] == name and n["kind"] == k for n in notes) for k in kinds]
+        else:
+            counts = [int(row[2])]  # missed beats; conceded is in points
+            expected = [sum(n["player"] == name and n["kind"] == "missed_beat" for n in notes)]
+        assert counts == expected, (name, row)

@@ -260,8 +260,10 @@ def _print_analysis(number: int, a: GameAnalysis, hand: int | None, summary: boo
             out.print(
                 f"  hand {n.hand}, trick {n.trick}, turn {n.turn}: {escape(n.text)}", markup=True
             )
-    out.print("[bold]players[/] (captured, conceded, missed beats, categories)", markup=True)
-    totals = a.seat_totals()
+    scope = "" if hand is None else f" in hand {hand}"  # --hand: that hand's, as above
+    heading = f"[bold]players[/]{scope} (captured, conceded, missed beats, categories)"
+    out.print(heading, markup=True)
+    totals = a.seat_totals(hand)
     for s, name in enumerate(players):
         st = totals[s]
         cats = ", ".join(f"{k} {v}" for k, v in sorted(st.categories.items()))

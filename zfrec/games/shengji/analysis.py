@@ -211,12 +211,15 @@ class SjAnalysis:
     def notes(self) -> list[SjNote]:
         return [n for r in self.rounds for n in r.notes]
 
-    def seat_totals(self) -> list[dict[str, int]]:
-        """Per seat: plays, points taken in tricks, and the count of each mark."""
+    def seat_totals(self, round_no: int | None = None) -> list[dict[str, int]]:
+        """Per seat: plays, points taken in tricks, and the count of each mark (`round_no`:
+        over the rounds numbered so)."""
         n = len(self.players)
         out = [{"plays": 0, "captured": 0, "throws": 0, "throws_failed": 0,
                 **{k: 0 for k in MARK_KINDS}} for _ in range(n)]  # fmt: skip
         for r in self.rounds:
+            if round_no is not None and r.round != round_no:
+                continue
             for s in range(n):
                 out[s]["captured"] += r.taken[s]
             for d in r.decisions:
@@ -274,9 +277,10 @@ class SjAnalysis:
             for note in notes:
                 at = f", trick {note.trick}, turn {note.turn}" if note.trick else ""
                 lines.append(f"  round {note.round}{at}: {note.text}")
-        lines.append("players (captured, points given, missed ruffs, wasted ruffs, "
+        scope = "" if round_no is None else f" in round {round_no}"  # --round: that round's
+        lines.append(f"players{scope} (captured, points given, missed ruffs, wasted ruffs, "
                      "sure-to-fail throws)")  # fmt: skip
-        for s, t in enumerate(self.seat_totals()):
+        for s, t in enumerate(self.seat_totals(round_no)):
             # padded to the width the terminal shows: a Chinese name's characters take two
             name = players[s] + " " * max(0, 12 - display_width(players[s]))
             lines.append(f"  {name} {t['captured']:>4} {t['points_given']:>3} "

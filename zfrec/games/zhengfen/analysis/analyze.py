@@ -200,10 +200,12 @@ class GameAnalysis:
         for h in self.hands:
             yield from h.decisions
 
-    def seat_totals(self) -> tuple[SeatStats, ...]:
-        """Each seat's stats summed over the hands of this game."""
+    def seat_totals(self, hand: int | None = None) -> tuple[SeatStats, ...]:
+        """Each seat's stats summed over the hands of this game (`hand`: those numbered so)."""
         out = tuple(SeatStats() for _ in self.players)
         for h in self.hands:
+            if hand is not None and h.hand != hand:
+                continue
             for s, st in enumerate(h.seats):
                 out[s].add(st)
         return out
