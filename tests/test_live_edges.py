@@ -399,3 +399,15 @@ def test_a_table_that_keeps_its_game_when_undone_is_rebuilt_and_exported_as_it_w
     assert result.exit_code == 0, result.output
     assert cli_json("tables", "--db", store_url) == []
     assert list(stored(store_url)) == [game_id]
+
+
+def test_the_table_list_says_which_game_each_table_plays(tmp_path: Path) -> None:
+    """`zfrec tables` listed a Zheng Fen and a Sheng ji table alike."""
+    match = simulated(tmp_path)
+    db = f"sqlite:///{tmp_path / 'club.db'}"
+    with TestClient(create_app(open_store(db))) as client:
+        sj = Tab(client, game="shengji", rules=match.preset, players=list(match.players))
+        zf = Tab(client, players=["Ann", "Bo", "Cy"])
+    listed = CliRunner().invoke(cli, ["tables", "--db", db]).stdout.splitlines()
+    games = {line.split("  ")[0]: line.split("  ")[1] for line in listed}
+    assert games == {sj.id: "Sheng ji", zf.id: "Zheng Fen"}, listed

@@ -210,11 +210,15 @@ def tables_cmd(
     if not found:
         out.print("no live tables")
         return
+    from zfrec.games import find_kind
+
     for t in found:
         state = f"finished, game {t.game_id}" if t.over else "in progress"
         label = f"{t.event} - " if t.event else ""
+        title = find_kind(t.game).title  # which game the table plays
         out.print(
-            f"{escape(t.id)}  {escape(label + ', '.join(t.players))}  {t.entries} entries, {state}"
+            f"{escape(t.id)}  {title}  {escape(label + ', '.join(t.players))}  "
+            f"{t.entries} entries, {state}"
         )
 
 
