@@ -243,6 +243,16 @@ def first_error(diagnostics: Iterable[Diagnostic]) -> Diagnostic | None:
     return next((d for d in errors if d.cause is None), errors[0] if errors else None)
 
 
+def version_verdict(play: str, recorded: bool, first: Diagnostic | None) -> str:
+    """A disputed move's version judged, as the replay pages note it at the move (both games):
+    `9h (as recorded) legal`, `or 3d illegal (ZF103 at record line 4)`."""
+    label = f"{play} (as recorded)" if recorded else f"or {play}"
+    if first is None:
+        return f"{label} legal"
+    line = first.location.line
+    return f"{label} illegal ({first.code}{f' at record line {line}' if line else ''})"
+
+
 def _as_json(d: Diagnostic) -> dict[str, Any]:
     return d.to_json()
 

@@ -15,7 +15,8 @@ from typing import Any
 
 from markupsafe import Markup
 
-from zfrec.games.shengji.audit import SjDispute, SjVersion, judge_disputes
+from zfrec.diagnostics import version_verdict
+from zfrec.games.shengji.audit import SjDispute, judge_disputes
 from zfrec.games.shengji.auditpage import dispute_view
 from zfrec.games.shengji.cards import format_hand
 from zfrec.games.shengji.pages import SjGameView
@@ -66,14 +67,5 @@ def _step(steps: list[dict[str, Any]], d: SjDispute) -> dict[str, Any] | None:
 
 
 def _note(d: SjDispute) -> str:
-    return "Disputed: " + "; ".join(_verdict(v) for v in d.versions)
-
-
-def _verdict(v: SjVersion) -> str:
-    play = format_hand(v.play)
-    label = f"{play} (as recorded)" if v.recorded else f"or {play}"
-    first = v.first_error
-    if first is None:
-        return f"{label} legal"
-    line = first.location.line
-    return f"{label} illegal ({first.code}{f' at record line {line}' if line else ''})"
+    verdicts = (version_verdict(format_hand(v.play), v.recorded, v.first_error) for v in d.versions)
+    return "Disputed: " + "; ".join(verdicts)

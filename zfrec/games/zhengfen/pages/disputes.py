@@ -22,7 +22,8 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
-from zfrec.games.zhengfen.analysis.disputes import DisputeVerdict, VersionVerdict, judge_disputes
+from zfrec.diagnostics import version_verdict
+from zfrec.games.zhengfen.analysis.disputes import DisputeVerdict, judge_disputes
 from zfrec.games.zhengfen.pages.views import ExtraSection, GameView, StepNote
 from zfrec.record.model import Game
 from zfrec.render.html import environment
@@ -57,13 +58,6 @@ def mark_disputes(
 
 
 def _note(d: DisputeVerdict) -> str:
-    return "Disputed: " + "; ".join(_verdict(v) for v in d.versions)
-
-
-def _verdict(v: VersionVerdict) -> str:
-    label = f"{v.play} (as recorded)" if v.recorded else f"or {v.play}"
-    first = v.first_error
-    if first is None:
-        return f"{label} legal"
-    line = first.location.line
-    return f"{label} illegal ({first.code}{f' at record line {line}' if line else ''})"
+    return "Disputed: " + "; ".join(
+        version_verdict(v.play, v.recorded, v.first_error) for v in d.versions
+    )
