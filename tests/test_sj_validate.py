@@ -337,3 +337,20 @@ def _lines_of(tmp_path: Path, text: str) -> list[str]:
     path = tmp_path / "round.zfn"
     path.write_text(text, "utf-8")
     return _lines(path)
+
+
+def test_a_trick_line_written_twice_is_said_to_repeat_the_earlier_trick(tmp_path: Path) -> None:
+    """A scribe's line copied twice read `does not hold Ac (played already, trick 5)` for each
+    card, which sends the scribe looking for a wrong card: it now says the line repeats trick 5.
+    A card played again in a trick not written twice says only where it was played."""
+    text = (ROOT / "sample_games" / "shengji" / "10-disputed.zfn").read_text(encoding="utf-8")
+    lines = text.splitlines(keepends=True)
+    fifth = next(i for i, line in enumerate(lines) if line.startswith("4: Ad  1: 5d"))
+    path = tmp_path / "copied.zfn"
+    path.write_text("".join([*lines[: fifth + 1], lines[fifth], *lines[fifth + 1 :]]), "utf-8")
+    held = [str(d) for d in _report(path).diagnostics if d.code == "SJ102"]
+    said = "(played already, trick 5: the line repeats trick 5)"
+    assert held and all(said in h for h in held[:4])
+    assert "repeats" not in " ".join(
+        str(d) for d in _report(BROKEN / "not-a-lead.zfn").diagnostics if d.code == "SJ102"
+    )

@@ -179,7 +179,7 @@ def copies_out(
         who = _played_before(tricks, m, c)
         own = [t for s, t in who if s == m.seat]
         if own:
-            return f" (played already, trick {own[-1]})"
+            return f" (played already, trick {own[-1]}{_repeats(tricks, m)})"
         if len(who) >= decks:
             word = _one_too_many(decks)
             seats = " and ".join(dict.fromkeys(names[s] for s, _ in who))
@@ -192,7 +192,20 @@ def played_already(tricks: Sequence[SjTrick], m: SjMove, missing: Sequence[int])
     own: ` (played already, trick 20)`, the last such trick, as `copies_out` words it; without
     the trick (a play the tricks as written do not hold) ` (played already)`."""
     own = [t for c in missing for s, t in _played_before(tricks, m, c) if s == m.seat]
-    return f" (played already, trick {max(own)})" if own else " (played already)"
+    if not own:
+        return " (played already)"
+    return f" (played already, trick {max(own)}{_repeats(tricks, m)})"
+
+
+def _repeats(tricks: Sequence[SjTrick], m: SjMove) -> str:
+    """`: the line repeats trick 5` where the trick that holds `m` is written exactly as an
+    earlier one (the same seats playing the same cards: a line copied twice), else ""."""
+    here = next((i for i, tr in enumerate(tricks) if any(x is m for x in tr.moves)), None)
+    if here is None:
+        return ""
+    plays = [(x.seat, x.cards) for x in tricks[here].moves]
+    same = [i + 1 for i in range(here) if [(x.seat, x.cards) for x in tricks[i].moves] == plays]
+    return f": the line repeats trick {same[-1]}" if same else ""
 
 
 def _played_before(tricks: Sequence[SjTrick], m: SjMove, c: int) -> list[tuple[int, int]]:
