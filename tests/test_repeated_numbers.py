@@ -436,3 +436,54 @@ def test_the_charts_place_each_hand_of_a_repeated_number_apart() -> None:
     [skipped] = load(ROOT / "sample_games" / "broken" / "hand-number-skipped.zfn")
     m = zf_charts.points_model(build_game_view(skipped))
     assert m.xs == (1, 3) and m.x_texts == ()
+
+
+def test_sheng_ji_solve_at_a_page_of_the_round_written_again(tmp_path: Path) -> None:
+    """`solve --at round-1-2.html` (its address, `#step=K` too) solves the second round 1 as
+    `--at 2` (`2.T.U`) solves it in the record with that round numbered 2; the first round 1's
+    page and `--at 1` stay the first round's."""
+    unique = tmp_path / "unique.zfn"
+    unique.write_text(_renumbered(SJ.read_text("utf-8")), "utf-8")
+
+    def solved(record: Path, at: str) -> dict[str, Any]:
+        result = runner.invoke(
+            app, ["solve", str(record), "--at", at, "--json", "--max-nodes", "3000"]
+        )
+        assert result.exit_code in (0, 1), (at, result.output)
+        return {k: v for k, v in json.loads(result.stdout).items() if k != "ms"}
+
+    assert solved(SJ, "round-1-2.html") == solved(unique, "2") != solved(SJ, "1")
+    assert solved(SJ, "round-1.html") == solved(SJ, "1") == solved(unique, "round-1.html#step=0")
+    # step 80 shows the round after 80 plays: before trick 21's first play (20 tricks of 4)
+    at_step = solved(SJ, "file:///site/games/2/round-1-2.html?seat=3#step=80")
+    assert at_step == solved(unique, "2.21.1") == solved(unique, "round-2.html#step=80")
+    assert at_step["exact"] and at_step["line"][0]["player"] == "West"
+    # the page's last steps are the round over; past them, and a third round 1, are refused
+    for at, said in (
+        ("round-1-2.html#step=88", "round 1 (2nd) is over (the opponents took 150 points)"),
+        ("round-1-2.html#step=90", "round 1 (2nd) has steps 0 to 89 (its replay page's #step=)"),
+        ("round-1-3.html", "the record has 2 round(s) numbered 1, not 3"),
+        ("round-1-1.html", "--at 'round-1-1.html' names no Sheng ji position"),
+        ("hand-1-2.html", "--at 'hand-1-2.html' names no Sheng ji position"),
+    ):
+        result = runner.invoke(app, ["solve", str(SJ), "--at", at])
+        assert result.exit_code == 2 and said in result.output, (at, result.output)
+
+
+def test_zheng_fen_solve_at_the_page_of_the_hand_written_again_alone_is_its_deal() -> None:
+    """`--at hand-1-2.html` (no step) is that hand's deal, as its page opens; the position's
+    heading names the hand as the page does, and the JSON says which hand 1 it is."""
+    from zfrec.cli.solve_cmds import parse_at
+    from zfrec.games.zhengfen.analysis.position import At
+
+    assert parse_at("hand-1-2.html") == At(hand=1, step=0, occurrence=2)
+    assert parse_at("out/hand-1-2.html?seat=2#step=5") == At(hand=1, step=5, occurrence=2)
+    assert parse_at("round-1-2.html#step=5") is None
+    second = runner.invoke(app, ["solve", str(ZF), "--at", "hand-1-2.html", "--max-nodes", "500"])
+    assert second.output.startswith("game 1, hand 1 (2nd), step 0: Hao to lead trick 1\n")
+    first = runner.invoke(app, ["solve", str(ZF), "--at", "hand-1.html", "--max-nodes", "500"])
+    assert first.output.startswith("game 1, hand 1, step 0: Jun to lead trick 1\n")
+    for at, occurrence in (("hand-1-2.html#step=40", 2), ("hand-1.html#step=40", None)):
+        result = runner.invoke(app, ["solve", str(ZF), "--at", at, "--json"])
+        data = json.loads(result.stdout)
+        assert (data["hand"], data.get("occurrence")) == (1, occurrence), at

@@ -93,6 +93,36 @@ def parse_replay_page(path: str) -> tuple[str, int, int] | None:
     return m.group(1), int(m.group(2)), int(m.group(3) or 1)
 
 
+def parse_page_address(text: str) -> tuple[str, int, int, int | None] | None:
+    """A replay page named as a browser's address bar shows it (a bare name, a path, a whole
+    address; `?seat=N` left aside) and the step its `#step=K` names: the unit, number,
+    occurrence and step (None: no step named), or None when the text names no replay page.
+    `zfrec solve --at` reads a page's address so.
+
+    >>> parse_page_address("hand-3.html"), parse_page_address("out/round-1-2.html#step=7")
+    (('hand', 3, 1, None), ('round', 1, 2, 7))
+    >>> parse_page_address("https://club.example/games/2/hand-10-2.html?seat=1#step=0")
+    ('hand', 10, 2, 0)
+    >>> [parse_page_address(t) for t in ("hand-1-1.html", "hand-3.html#z=A", "hand-3.html40")]
+    [None, None, None]
+    """
+    path, hashed, fragment = text.strip().partition("#")
+    name = re.split(r"[/\\]", path.split("?", 1)[0])[-1]
+    m = REPLAY_PAGE.fullmatch(name)
+    if m is None or (m.group(3) is not None and int(m.group(3)) < 2):
+        return None  # hand-2-1.html, hand-2-0.html: no page is named so (hand-2.html is)
+    step = None
+    if hashed:
+        found = _STEP_FRAGMENT.fullmatch(fragment)
+        if found is None:
+            return None
+        step = int(found.group(1))
+    return m.group(1), int(m.group(2)), int(m.group(3) or 1), step
+
+
+_STEP_FRAGMENT = re.compile(r"step=([0-9]{1,9})")
+
+
 def repeat_suffix(occurrence: int) -> str:
     """What a hand's (round's) heading adds when its number was written before: the second
     hand 1 is `Hand 1 (2nd)`; the first, or only, one has nothing.

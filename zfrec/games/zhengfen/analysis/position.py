@@ -41,6 +41,7 @@ class RecordPosition:
     reconstructed: bool  # the deal was rebuilt from the plays
     diagnostics: tuple[Diagnostic, ...]
     rules: Ruleset
+    occurrence: int = 1  # 2: the second hand the record numbers `hand_number` (hand-N-2.html)
 
     @property
     def finished(self) -> bool:
@@ -98,6 +99,7 @@ def record_position(game: Game, rules: Ruleset | None = None) -> RecordPosition:
         reconstructed=start.reconstructed,
         diagnostics=tuple(found),
         rules=rules or game.ruleset(),
+        occurrence=sum(h.number == hand.number for h in game.hands),
     )
 
 
@@ -180,6 +182,7 @@ def position_at(game: Game, at: At, rules: Ruleset | None = None) -> tuple[Recor
     position = RecordPosition(
         game=game, hand_number=number, state=state, reconstructed=start.reconstructed,
         diagnostics=tuple(found), rules=rules or game.ruleset(),
+        occurrence=numbers[: index + 1].count(number),
     )  # fmt: skip
     return position, step
 
