@@ -30,7 +30,7 @@ from zfrec.cli.common import (
 )
 from zfrec.errors import AtError, ZfrecError
 from zfrec.games.zhengfen.engine.cards import format_cards, points_of
-from zfrec.render.pagenames import repeat_suffix
+from zfrec.numbering import repeat_suffix
 
 if TYPE_CHECKING:
     from zfrec.games.zhengfen.analysis.position import At, RecordPosition

@@ -13,6 +13,21 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from zfrec.numbering import occurrences, repeat_suffix
+
+__all__ = [
+    "REPLAY_PAGE",
+    "hand_page",
+    "nth_page",
+    "occurrences",
+    "parse_page_address",
+    "parse_replay_page",
+    "repeat_suffix",
+    "repeated_pages",
+    "repeats_line",
+    "replay_pages",
+]
+
 REPLAY_PAGE = re.compile(r"([a-z]+)-(\d+)(?:-(\d+))?\.html")
 
 
@@ -121,30 +136,3 @@ def parse_page_address(text: str) -> tuple[str, int, int, int | None] | None:
 
 
 _STEP_FRAGMENT = re.compile(r"step=([0-9]{1,9})")
-
-
-def repeat_suffix(occurrence: int) -> str:
-    """What a hand's (round's) heading adds when its number was written before: the second
-    hand 1 is `Hand 1 (2nd)`; the first, or only, one has nothing.
-
-    >>> repeat_suffix(1), repeat_suffix(2), repeat_suffix(3), repeat_suffix(11)
-    ('', ' (2nd)', ' (3rd)', ' (11th)')
-    """
-    if occurrence <= 1:
-        return ""
-    last = occurrence % 10 if occurrence % 100 not in (11, 12, 13) else 0
-    return f" ({occurrence}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(last, 'th') })"
-
-
-def occurrences(numbers: Sequence[int]) -> list[int]:
-    """Each number's occurrence so far, in record order: 1 for the first hand of a number.
-
-    >>> occurrences([1, 1, 2, 1])
-    [1, 2, 1, 3]
-    """
-    seen: dict[int, int] = {}
-    out = []
-    for number in numbers:
-        seen[number] = seen.get(number, 0) + 1
-        out.append(seen[number])
-    return out

@@ -1,0 +1,38 @@
+"""How a hand (Sheng ji: round) whose number the record writes again is told apart: by its
+occurrence, 2 for the second hand numbered 3, said as the pages say it, `Hand 3 (2nd)`
+(RENDER.md, Page names). The page names are zfrec.render.pagenames'; the words are here, below
+the record and the diagnostics, which say them too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+__all__ = ["occurrences", "repeat_suffix"]
+
+
+def repeat_suffix(occurrence: int) -> str:
+    """What a hand's (round's) heading adds when its number was written before: the second
+    hand 1 is `Hand 1 (2nd)`; the first, or only, one has nothing.
+
+    >>> repeat_suffix(1), repeat_suffix(2), repeat_suffix(3), repeat_suffix(11)
+    ('', ' (2nd)', ' (3rd)', ' (11th)')
+    """
+    if occurrence <= 1:
+        return ""
+    last = occurrence % 10 if occurrence % 100 not in (11, 12, 13) else 0
+    return f" ({occurrence}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(last, 'th') })"
+
+
+def occurrences(numbers: Sequence[int]) -> list[int]:
+    """Each number's occurrence so far, in record order: 1 for the first hand of a number.
+
+    >>> occurrences([1, 1, 2, 1])
+    [1, 2, 1, 3]
+    """
+    seen: dict[int, int] = {}
+    out = []
+    for number in numbers:
+        seen[number] = seen.get(number, 0) + 1
+        out.append(seen[number])
+    return out
