@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["occurrences", "repeat_suffix"]
+__all__ = ["occurrences", "repeat_suffix", "said_at"]
 
 
 def repeat_suffix(occurrence: int) -> str:
@@ -36,3 +36,14 @@ def occurrences(numbers: Sequence[int]) -> list[int]:
         seen[number] = seen.get(number, 0) + 1
         out.append(seen[number])
     return out
+
+
+def said_at(unit: str, numbers: Sequence[int], index: int) -> str:
+    """The hand (round) at `index` of the record's `numbers`, as its page is headed: `hand 3`,
+    or `hand 3 (2nd)` for the second one written as hand 3.
+
+    >>> said_at("round", [1, 1, 2], 1), said_at("hand", [1, 1, 2], 2)
+    ('round 1 (2nd)', 'hand 2')
+    """
+    number = numbers[index]
+    return f"{unit} {number}{repeat_suffix(list(numbers[: index + 1]).count(number))}"

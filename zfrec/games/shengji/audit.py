@@ -77,6 +77,7 @@ class SjDispute:
     move: SjMove
     versions: tuple[SjVersion, ...]
     bid: int | None = None
+    index: int | None = None  # the round's place in the record (its number may repeat: SJ508)
 
     def to_json(self, players: Sequence[str]) -> dict[str, Any]:
         pos = self.move.pos
@@ -180,7 +181,8 @@ class SjAuditReport:
             where = f"{pos[0]}:{pos[1]}, " if pos else ""
             note = f': "{d.move.dispute_note}"' if d.move.dispute_note is not None else ""
             place = f"bid {d.bid}" if d.bid is not None else f"trick {d.trick}"
-            lines.append(f"  disputed at {where}round {d.round}, {place} "
+            said = f"round {d.round}" if d.index is None else self.match.round_said(d.index)
+            lines.append(f"  disputed at {where}{said}, {place} "
                          f"({players[d.seat]}){note}")  # fmt: skip
             for v in d.versions:
                 label = (f"{format_hand(v.play)} (as recorded)" if v.recorded
@@ -293,7 +295,7 @@ def judge_disputes(match: SjMatch, base: SjReport) -> tuple[SjDispute, ...]:
                 candidate = with_bid(match, ri, bi, alt)
                 versions.append(_version(candidate, validate_match(candidate), ri, b, alt, False,
                                          before))  # fmt: skip
-            out.append(SjDispute(rnd.number, None, None, b.seat, b, tuple(versions), bi + 1))
+            out.append(SjDispute(rnd.number, None, None, b.seat, b, tuple(versions), bi + 1, ri))
         for ti, trick in enumerate(rnd.tricks):
             for mi, m in enumerate(trick.moves):
                 if not m.disputed or not m.alternatives:
@@ -305,7 +307,8 @@ def judge_disputes(match: SjMatch, base: SjReport) -> tuple[SjDispute, ...]:
                     candidate = with_play(match, ri, ti, mi, alt)
                     v = _version(candidate, validate_match(candidate), ri, m, alt, False, before)
                     versions.append(_as_failed_throw(match, ri, ti, mi, v, before) or v)
-                out.append(SjDispute(rnd.number, ti + 1, mi + 1, m.seat, m, tuple(versions)))
+                out.append(SjDispute(rnd.number, ti + 1, mi + 1, m.seat, m, tuple(versions),
+                                     index=ri))  # fmt: skip
     return tuple(out)
 
 

@@ -99,7 +99,7 @@ def with_moves(match: SjMatch, ri: int, changes: dict[tuple[int, int], SjMove]) 
 
 def where(match: SjMatch, ri: int, ti: int, mi: int) -> str:
     m = match.rounds[ri].tricks[ti].moves[mi]
-    return (f"round {match.rounds[ri].number}, trick {ti + 1}, turn {mi + 1} "
+    return (f"{match.round_said(ri)}, trick {ti + 1}, turn {mi + 1} "
             f"({match.players[m.seat]})")  # fmt: skip
 
 
@@ -175,7 +175,7 @@ def orders(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]
         tricks = list(rnd.tricks)
         tricks[ti] = replace(trick, moves=new)
         seats = " ".join(match.players[moves[k].seat] for k in o)
-        edit = SjEdit("order", f"round {rnd.number}, trick {ti + 1} was played in the order "
+        edit = SjEdit("order", f"{match.round_said(rnd)}, trick {ti + 1} was played in the order "
                       f"{seats}", rnd.number, ti + 1, None, None,
                       " ".join(match.players[m.seat] for m in moves), seats)  # fmt: skip
         yield edit, with_round(match, ri, replace(rnd, tricks=tricks))
@@ -204,7 +204,7 @@ def reseats(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate
             continue
         tricks = list(rnd.tricks)
         tricks[ti] = replace(trick, moves=new)
-        edit = SjEdit("seat", f"round {rnd.number}, trick {ti + 1} was played {text(new)}",
+        edit = SjEdit("seat", f"{match.round_said(rnd)}, trick {ti + 1} was played {text(new)}",
                       rnd.number, ti + 1, None, None, text(moves), text(new))  # fmt: skip
         yield edit, with_round(match, ri, replace(rnd, tricks=tricks))
 

@@ -17,6 +17,7 @@ from zfrec.diagnostics import Diagnostic
 from zfrec.errors import ZfrecError
 from zfrec.games.zhengfen.engine.game import HandResult, HandState
 from zfrec.games.zhengfen.engine.rules import Ruleset
+from zfrec.numbering import said_at
 from zfrec.record.model import Game
 from zfrec.replay import HandEnd, HandStart, MoveStep, replay
 
@@ -145,6 +146,7 @@ def position_at(game: Game, at: At, rules: Ruleset | None = None) -> tuple[Recor
         )
         raise PositionError(f"the game has no hand {at.hand}: {have}")
     number = game.hands[index].number
+    said = said_at("hand", numbers, index)  # `hand 1 (2nd)` for the second hand 1
     found: list[Diagnostic] = []
     state: HandState | None = None
     start: HandStart | None = None
@@ -154,7 +156,7 @@ def position_at(game: Game, at: At, rules: Ruleset | None = None) -> tuple[Recor
         found.extend(event.diagnostics)
         if isinstance(event, HandStart) and event.hand_index == index:
             start, state = event, replay_state.hand
-            _known(event)
+            _known(event, said)
             if at.step == 0:
                 break
         elif isinstance(event, MoveStep) and event.hand_index == index:
@@ -173,11 +175,11 @@ def position_at(game: Game, at: At, rules: Ruleset | None = None) -> tuple[Recor
                 break
             if at.step is not None:
                 raise PositionError(
-                    f"hand {number} has steps 0 to {last} (its replay page's #step=), not {at.step}"
+                    f"{said} has steps 0 to {last} (its replay page's #step=), not {at.step}"
                 )
-            raise PositionError(_no_turn(number, at, turns))
+            raise PositionError(_no_turn(said, at, turns))
     if start is None or state is None:  # pragma: no cover - the replay starts every hand
-        raise PositionError(f"the replay did not reach hand {number}")
+        raise PositionError(f"the replay did not reach {said}")
     step = moves if at.step is None else at.step
     position = RecordPosition(
         game=game, hand_number=number, state=state, reconstructed=start.reconstructed,
@@ -187,10 +189,11 @@ def position_at(game: Game, at: At, rules: Ruleset | None = None) -> tuple[Recor
     return position, step
 
 
-def _known(start: HandStart) -> None:
+def _known(start: HandStart, said: str | None = None) -> None:
     if not all(start.known) or any(d.code == "ZF305" for d in start.diagnostics):
+        said = said or f"hand {start.number}"
         raise PositionError(
-            f"the deal of hand {start.number} is not known: cards never played could lie in "
+            f"the deal of {said} is not known: cards never played could lie in "
             "more than one hand. Record the deal (or the missing cards) to solve it"
         )
 
@@ -199,8 +202,8 @@ def _span(values: list[int]) -> str:
     return f"{values[0]} to {values[-1]}" if len(values) > 1 else str(values[0])
 
 
-def _no_turn(number: int, at: At, turns: dict[int, int]) -> str:
-    where = f"hand {number} has no trick {at.trick}, turn {at.turn} in the record"
+def _no_turn(said: str, at: At, turns: dict[int, int]) -> str:
+    where = f"{said} has no trick {at.trick}, turn {at.turn} in the record"
     if at.trick in turns:
         return f"{where}: trick {at.trick} has turns 1 to {turns[at.trick]}"
     if turns:
