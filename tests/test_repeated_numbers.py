@@ -487,3 +487,30 @@ def test_zheng_fen_solve_at_the_page_of_the_hand_written_again_alone_is_its_deal
         result = runner.invoke(app, ["solve", str(ZF), "--at", at, "--json"])
         data = json.loads(result.stdout)
         assert (data["hand"], data.get("occurrence")) == (1, occurrence), at
+
+
+def test_each_steps_headline_names_the_hand_as_its_page(tmp_path: Path) -> None:
+    """The deal's and the result's headlines of the second hand (round) 1 say `(2nd)`; the
+    first's do not, and only the second round's data carries a `label`."""
+    zf, sj = _rendered(ZF, tmp_path / "zf"), _rendered(SJ, tmp_path / "sj")
+    first, second = (_page_data(zf / n)["steps"] for n in ("hand-1.html", "hand-1-2.html"))
+    assert first[0]["headline"].startswith("Hand 1. ")
+    assert second[0]["headline"].startswith("Hand 1 (2nd). ")
+    assert second[-1]["headline"].startswith("Hand 1 (2nd) over. Points: ")
+    assert first[-1]["headline"].startswith("Hand 1 over. Points: ")
+    rounds = [_page_data(sj / n) for n in ("round-1.html", "round-1-2.html")]
+    assert rounds[0]["steps"][0]["headline"].startswith("Round 1: ")
+    assert rounds[1]["steps"][0]["headline"].startswith("Round 1 (2nd): ")
+    assert "label" not in rounds[0] and rounds[1]["label"] == "Round 1 (2nd)"
+
+
+def _rendered(record: Path, out: Path) -> Path:
+    result = runner.invoke(app, ["render", str(record), "-o", str(out), "--solve-cards", "0"])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def _page_data(page: Path) -> dict[str, Any]:
+    found = _DATA.search(page.read_text("utf-8"))
+    assert found is not None
+    return json.loads(found.group(1))  # type: ignore[no-any-return]
