@@ -514,3 +514,24 @@ def _page_data(page: Path) -> dict[str, Any]:
     found = _DATA.search(page.read_text("utf-8"))
     assert found is not None
     return json.loads(found.group(1))  # type: ignore[no-any-return]
+
+
+def test_the_pages_findings_and_disputes_name_the_round_written_again(tmp_path: Path) -> None:
+    """The game page's and the audit page's findings, and the disputes, of the second round
+    (hand) 1 say `(2nd)`, as its page's heading does."""
+    line = "2: Jc  3: 9c  4: 7c  1: Tc\n"  # the second round 1's fourth trick
+    text = SJ.read_text("utf-8").replace(line, line[:-1] + " disputed or 4c\n")
+    sj = tmp_path / "sj.zfn"
+    sj.write_text(text.replace("points 90 kitty 30x2 total 150", "points 90 kitty 30x2 total 160"))
+    out = _rendered(sj, tmp_path / "sj")
+    game, audit = ((out / n).read_text("utf-8") for n in ("index.html", "audit.html"))
+    assert re.findall(r"</span> (?:error|warning) at <a [^>]*>([^<]*)</a>", game) == [
+        "round 1 (2nd)",
+        "round 1 (2nd)",
+    ]
+    assert "Round 1 (2nd), trick 4, turn 4" in audit and "Round 1, trick 4" not in audit
+    text = ZF.read_text("utf-8").replace("3: 6h  1: 7d\n", "3: 6h  1: 7d disputed or Ad\n")
+    zf = tmp_path / "zf.zfn"
+    zf.write_text(text, "utf-8")
+    page = (_rendered(zf, tmp_path / "zf") / "hand-1-2.html").read_text("utf-8")
+    assert "<p>Hand 1 (2nd), trick 7, Mei" in page

@@ -436,10 +436,8 @@ def _print_disputes(r: AuditReport) -> None:
     for d in r.disputes:
         move = d.move
         where = f"{move.pos}, " if move.pos else ""
-        hands = r.game.hands
-        number = hands[d.hand_index].number
         # `hand 1 (2nd)` for the second hand 1, as its page is headed
-        hand = f"{number}{repeat_suffix(occurrences([h.number for h in hands])[d.hand_index])}"
+        hand = f"{r.game.hands[d.hand_index].number}{repeat_suffix(d.occurrence)}"
         note = f': "{move.dispute_note}"' if move.dispute_note is not None else ""
         out.print(
             f"  [bold]disputed[/] at {escape(where)}hand {hand}, trick {d.trick_index} "

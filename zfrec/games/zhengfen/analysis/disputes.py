@@ -107,6 +107,7 @@ class DisputeVerdict:
     move_index: int  # 0-based in the written trick
     versions: tuple[VersionVerdict, ...]
     hand_number: int = 0  # the hand's number in the record (`hand N`)
+    occurrence: int = 1  # 2: the second hand written with that number (`Hand N (2nd)`)
 
     def points(self, v: VersionVerdict) -> tuple[int, ...] | None:
         """The disputed hand's points per seat with version `v`; None when it is illegal or
@@ -389,7 +390,10 @@ class DisputeJudge(ReplayVisitor):
             )  # fmt: skip
             h, t, m = place
             versions = (recorded, *p.others)
-            out.append(DisputeVerdict(move, h, t, m, versions, self.record.hands[h].number))
+            hands = self.record.hands
+            number = hands[h].number
+            occurrence = sum(x.number == number for x in hands[: h + 1])
+            out.append(DisputeVerdict(move, h, t, m, versions, number, occurrence))
         return tuple(out)
 
 
