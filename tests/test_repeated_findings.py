@@ -157,3 +157,15 @@ def test_sheng_ji_analyze_says_no_trump_as_the_pages_do() -> None:
         "round 1: trump 2d, declarers 王芳 and 李娜",
         "round 2: no trump, rank 3, declarers Ann and Bo Li",
     ]
+
+
+def test_diff_names_the_second_hand_and_round_1_where_the_records_part(tmp_path: Path) -> None:
+    for record, edits, said in (
+        (ZF, ZF_EDITS[1:], "  first divergence at hand 1 (2nd): the score lines differ"),
+        (SJ, SJ_EDITS[1:], "  first divergence at round 1 (2nd): the points lines differ"),
+    ):
+        out = _run("diff", str(record), str(_edited(tmp_path, record, edits)))
+        assert said in out, out
+    # the first hand 1 is said as before
+    out = _run("diff", str(ZF), str(_edited(tmp_path, ZF, ZF_EDITS[:1])))
+    assert "  first divergence at hand 1: the score lines differ" in out, out
