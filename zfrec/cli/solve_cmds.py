@@ -266,9 +266,11 @@ def solve_cmd(
 
     For Sheng ji, --at ROUND names a round's first lead after the kitty exchange (its par),
     --at ROUND.TRICK.TURN a turn, and a round's page a step of it (round-3.html#step=12;
-    round-3-2.html for the second round numbered 3). "exact" is false when the budget ran out
-    first (exit 1); a finished round or unknown hands exit 2 (ANALYSIS.md, solver). --seat,
-    --only-seat and --table are Zheng Fen's: a Sheng ji solve refuses them (exit 2).
+    round-3-2.html for the second round numbered 3).
+
+    "exact" is false when the budget ran out first (exit 1); a finished round or unknown hands
+    exit 2 (ANALYSIS.md, solver). --seat, --only-seat and --table are Zheng Fen's: a Sheng ji
+    solve refuses them (exit 2).
     """
     from zfrec.games import kind_of
     from zfrec.games.zhengfen.analysis.position import position_at, record_position
