@@ -138,6 +138,11 @@ class _Replay(PlayReplay):
 
     # a round -----------------------------------------------------------------------------------
 
+    def _said(self, rnd: SjRound) -> str:
+        """`round 3`, or `round 3 (2nd)` for the second round written as round 3 (the round
+        being replayed, at `round_index`)."""
+        return f"round {rnd.number}{repeat_suffix(self.round_occurrence)}"
+
     def round(
         self, rules: SjRules, rnd: SjRound, levels: list[int], dealer: int | None,
         dealer_cause: Cause | None, rank_cause: Cause | None,
@@ -146,7 +151,7 @@ class _Replay(PlayReplay):
         if self.trusted and rnd.dealer is not None:
             dealer = rnd.dealer  # after a round left unfinished: its start is taken as written
         if rnd.dealer is not None and dealer is not None and rnd.dealer != dealer:
-            self.note("SJ304", f"{self.names[dealer]} deals round {rnd.number}, not "
+            self.note("SJ304", f"{self.names[dealer]} deals {self._said(rnd)}, not "
                       f"{self.names[rnd.dealer]}", rnd.pos, seat=rnd.dealer, cause=dealer_cause,
                       rule="12")  # fmt: skip
         written_dealer = rnd.dealer if rnd.dealer is not None else dealer
@@ -174,7 +179,7 @@ class _Replay(PlayReplay):
         if self.trusted and rnd.rank is not None:
             expect = rnd.rank
         if rnd.rank is not None and rnd.rank != expect:
-            self.note("SJ505", f"round {rnd.number} is played at {level_text(expect)}, the "
+            self.note("SJ505", f"{self._said(rnd)} is played at {level_text(expect)}, the "
                       f"declarers' level, not {level_text(rnd.rank)}", rnd.pos,
                       cause=rank_cause, rule="14")  # fmt: skip
         if written_dealer is None and rnd.bids and not rb.whole:

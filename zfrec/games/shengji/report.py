@@ -97,7 +97,8 @@ class SjReport(Findings):
         players = self.game.players
         for r in self.rounds:
             how = "reconstructed from the plays" if r.reconstructed else "as recorded"
-            yield f"game {game_number}, round {r.number} deal ({how}):"
+            said = self.game.round_said(r.index) if r.index >= 0 else f"round {r.number}"
+            yield f"game {game_number}, {said} deal ({how}):"
             for seat, hand in enumerate(r.drawn or r.deal):
                 yield f"  {players[seat]}: {format_hand(hand)}"
             yield f"  kitty: {format_hand(r.kitty)}"
