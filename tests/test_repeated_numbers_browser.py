@@ -79,6 +79,27 @@ def test_the_boards_heading_says_which_round_1_it_shows(browser: Any, tmp_path: 
         page.close()
 
 
+def test_the_boards_heading_says_which_hand_1_it_shows(browser: Any, tmp_path: Path) -> None:
+    """The Zheng Fen board's heading (`#where`) of the second hand 1 says `Hand 1 (2nd)`, on
+    its page and in the one-file viewer its `Share as one link` opens; the first says `Hand 1`."""
+    out = _render(ZF, tmp_path / "zf")
+    page = browser.new_page()
+    try:
+        for name, said in (("hand-1-2.html", "Hand 1 (2nd)"), ("hand-1.html", "Hand 1")):
+            page.goto((out / name).as_uri() + "#step=3")
+            page.wait_for_function("document.getElementById('where').textContent.length > 0")
+            assert page.eval_on_selector("#where", "e => e.textContent") == f"{said} · trick 1"
+            page.wait_for_function("(document.getElementById('share').href || '').includes('#z=')")
+            link = page.get_attribute("#share", "href")
+            assert link is not None
+            page.goto((out / "viewer.html").as_uri() + link[link.index("#") :])
+            page.wait_for_function("document.getElementById('where').textContent.length > 0")
+            where = page.eval_on_selector("#where", "e => e.textContent")
+            assert where.startswith(f"{said} · "), (name, where)
+    finally:
+        page.close()
+
+
 def test_the_one_file_viewer_heads_the_second_hand_1_as_its_page(
     browser: Any, tmp_path: Path
 ) -> None:
