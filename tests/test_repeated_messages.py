@@ -15,9 +15,11 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from tests.test_json_schemas import assert_valid
 from tests.test_repeated_numbers import SJ, ZF
 from zfrec.cli import app
 
+ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
 
 
@@ -72,3 +74,72 @@ def test_show_deal_names_each_hand_1(record: Path, unit: str) -> None:
 def _json(*args: str) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(_run(*args))
     return data
+
+
+def _one_two_one(tmp_path: Path) -> Path:
+    """The Zheng Fen record as hands 1, 2, 1: a number repeated after another (the third
+    hand's totals are wrong then: its analysis goes on)."""
+    text = ZF.read_text("utf-8")
+    first = text.index("\nhand 1 ") + 1
+    second = text.index("\nhand 1 ", first) + 1
+    out = tmp_path / "one-two-one.zfn"
+    hand_1 = text[first:second]
+    out.write_text(text[:second] + "hand 2 " + text[second + 7 :] + "\n" + hand_1, "utf-8")
+    return out
+
+
+def _keys(entries: list[dict[str, Any]]) -> list[tuple[int, int | None]]:
+    return list(dict.fromkeys((e["hand"], e.get("occurrence")) for e in entries))
+
+
+def test_analyze_json_says_which_hand_1_as_the_text_does(tmp_path: Path) -> None:
+    record = _one_two_one(tmp_path)
+    [game] = _json("analyze", "--json", str(record))["games"]
+    assert _keys(game["hands"]) == [(1, None), (2, None), (1, 2)]
+    assert _keys(game["notes"]) == [(1, None), (2, None), (1, 2)]
+    assert _keys(game["points_flow"]) == [(1, None), (2, None), (1, 2)]
+    assert list(game["notes"][-1])[:3] == ["hand", "occurrence", "trick"]
+    text = _run("analyze", str(record))
+    for note in game["notes"]:
+        said = "hand 1 (2nd)" if note.get("occurrence") == 2 else f"hand {note['hand']}"
+        assert f"  {said}, trick {note['trick']}, turn {note['turn']}: {note['text']}\n" in text
+    assert_valid("analyze", _json("analyze", "--json", str(record)))
+
+
+def test_analyze_json_says_which_round_1_as_the_text_does() -> None:
+    data = _json("analyze", "--json", str(SJ))
+    assert_valid("analyze", data)
+    [game] = data["games"]
+    assert _keys(game["hands"]) == [(1, None), (1, 2)]
+    assert _keys(game["notes"]) == [(1, None), (1, 2)]
+    assert _keys(game["points_flow"]) == [(1, None), (1, 2)]
+    assert list(game["hands"][1])[:3] == ["hand", "round", "occurrence"]
+    text = _run("analyze", str(SJ))
+    for note in game["notes"]:
+        said = "round 1 (2nd)" if note.get("occurrence") == 2 else "round 1"
+        at = f", trick {note['trick']}, turn {note['turn']}" if note["trick"] else ""
+        assert f"  {said}{at}: {note['text']}\n" in text
+
+
+def test_a_dispute_in_the_second_round_1_says_so_in_json(tmp_path: Path) -> None:
+    """The disputed play of sample 10 as the second round 1 of a record: audit's text says
+    `round 1 (2nd)`, its JSON `occurrence` 2; the first round 1's dispute has none."""
+    sample = (ROOT / "sample_games" / "shengji" / "10-disputed.zfn").read_text("utf-8")
+    header, first = sample.split("\nround 1 ", 1)
+    record = tmp_path / "two-disputed.zfn"
+    record.write_text(f"{header}\nround 1 {first}\nround 1 {first}", "utf-8")
+    data = _json("audit", "--json", str(record))
+    assert_valid("audit", data)
+    [game] = data["games"]
+    assert [(d["round"], d.get("occurrence")) for d in game["disputes"]] == [(1, None), (1, 2)]
+    text = _run("audit", str(record))
+    assert ", round 1, trick 20 (王芳)" in text and ", round 1 (2nd), trick 20 (王芳)" in text
+
+
+def test_an_ordinary_record_has_no_occurrence_anywhere() -> None:
+    for args in (
+        ("analyze", "--json", str(ROOT / "sample_games" / "02-three-players.zfn")),
+        ("analyze", "--json", str(ROOT / "sample_games" / "shengji" / "01-bashifen-match.zfn")),
+        ("audit", "--json", str(ROOT / "sample_games" / "shengji" / "10-disputed.zfn")),
+    ):
+        assert '"occurrence"' not in _run(*args), args

@@ -7,8 +7,9 @@ the record and the diagnostics, which say them too.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-__all__ = ["occurrences", "repeat_suffix", "said_at"]
+__all__ = ["occurrences", "repeat_suffix", "said_at", "with_occurrence"]
 
 
 def repeat_suffix(occurrence: int) -> str:
@@ -47,3 +48,22 @@ def said_at(unit: str, numbers: Sequence[int], index: int) -> str:
     """
     number = numbers[index]
     return f"{unit} {number}{repeat_suffix(list(numbers[: index + 1]).count(number))}"
+
+
+def with_occurrence(entry: dict[str, Any], occurrence: int, after: str = "hand") -> dict[str, Any]:
+    """A hand's (round's) or a note's JSON `entry`, with `occurrence` put after its `after`
+    key where the number was written before (2 for the second hand 3), as the diagnostics'
+    JSON says it; the entry as it is for the first, or only, hand of its number.
+
+    >>> with_occurrence({"hand": 3, "trick": 1}, 2), with_occurrence({"hand": 3}, 1)
+    ({'hand': 3, 'occurrence': 2, 'trick': 1}, {'hand': 3})
+    """
+    if occurrence <= 1:
+        return entry
+    out: dict[str, Any] = {}
+    for name, value in entry.items():
+        out[name] = value
+        if name == after:
+            out["occurrence"] = occurrence
+    out.setdefault("occurrence", occurrence)
+    return out

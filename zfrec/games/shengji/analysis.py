@@ -45,7 +45,7 @@ from zfrec.games.shengji.rules import SjRules, level_text
 from zfrec.games.shengji.scoring import kitty_multiplier
 from zfrec.games.shengji.throws import beats_unit
 from zfrec.games.shengji.trick import trick_winner
-from zfrec.numbering import said_at
+from zfrec.numbering import occurrences, said_at, with_occurrence
 from zfrec.record.lexer import display_width
 
 __all__ = [
@@ -305,14 +305,17 @@ class SjAnalysis:
         players = self.players
         rounds = [r for r in self.rounds if round_no is None or r.round == round_no]
         totals = self.seat_totals()
+        # `occurrence` 2 for the second round the record numbers N (the text's `round N (2nd)`)
+        occurs = occurrences([rnd.number for rnd in self.match.rounds])
         flow: list[dict[str, Any]] = []
         for r in rounds:
             running = [0] * len(players)
             for t, w, p in r.tricks:
                 running[w] += p
-                flow.append({"hand": r.round, "trick": t, "kind": "trick", "player": players[w],
-                             "from": None, "points": p,
-                             "scores": dict(zip(players, running, strict=True))})  # fmt: skip
+                flow.append(with_occurrence(
+                    {"hand": r.round, "trick": t, "kind": "trick", "player": players[w],
+                     "from": None, "points": p, "scores": dict(zip(players, running, strict=True))},
+                    occurs[r.index]))  # fmt: skip
         return {
             "kind": "shengji", "players": list(players), "rules": self.rules.preset,
             "legal": self.errors == 0, "errors": self.errors,
@@ -320,9 +323,11 @@ class SjAnalysis:
             "levels": {p: level_text(v) for p, v in zip(players, self.levels, strict=False)},
             "over": bool(self.winners), "winners": [players[s] for s in self.winners],
             "seats": {players[s]: t for s, t in enumerate(totals)},
-            "notes": [n.to_json(players) for r in rounds for n in r.notes],
+            "notes": [with_occurrence(n.to_json(players), occurs[r.index], "round")
+                      for r in rounds for n in r.notes],
             "points_flow": flow,
-            "hands": [r.to_json(players) for r in rounds],
+            "hands": [with_occurrence(r.to_json(players), occurs[r.index], "round")
+                      for r in rounds],
         }  # fmt: skip
 
 
