@@ -143,3 +143,36 @@ def test_an_ordinary_record_has_no_occurrence_anywhere() -> None:
         ("audit", "--json", str(ROOT / "sample_games" / "shengji" / "10-disputed.zfn")),
     ):
         assert '"occurrence"' not in _run(*args), args
+
+
+def _solve_error(*args: str) -> str:
+    result = runner.invoke(app, ["solve", *args, "--seconds", "1"])
+    assert result.exit_code == 2, result.output
+    return result.stderr
+
+
+def test_solve_names_the_second_hand_1_whose_deal_is_not_known(tmp_path: Path) -> None:
+    """The record stops early in the second hand 1, whose deal is not written: solving where
+    it stops says `hand 1 (2nd)`, as `--at hand-1-2.html` does."""
+    text = ZF.read_text("utf-8")
+    second = text.index("\nhand 1 ", text.index("\nhand 1 ") + 1) + 1
+    lines = text[second:].splitlines()
+    plays = [x for x in lines[1:] if not x.startswith("deal ")][:2]
+    record = tmp_path / "unknown.zfn"
+    record.write_text(text[:second] + "\n".join([lines[0], *plays]) + "\n", "utf-8")
+    said = (
+        "the deal of hand 1 (2nd) is not known: cards never played could lie in more than one "
+        "hand. Record the deal (or the missing cards) to solve it\n"
+    )
+    assert _solve_error(str(record)) == f"error: {record}: {said}"
+    assert _solve_error(str(record), "--at", "hand-1-2.html").endswith(said)
+
+
+def test_solve_says_which_hands_there_are_when_a_number_repeats(tmp_path: Path) -> None:
+    record = _one_two_one(tmp_path)
+    assert _solve_error(str(record), "--at", "hand-3.html").endswith(
+        "the game has no hand 3: its hands are 1 to 2\n"
+    )
+    assert _solve_error(str(ZF), "--at", "3.1.1").endswith(
+        "the game has no hand 3: its 2 hands are all numbered 1\n"
+    )

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["occurrences", "repeat_suffix", "said_at", "with_occurrence"]
+__all__ = ["occurrence_at", "occurrences", "repeat_suffix", "said_at", "with_occurrence"]
 
 
 def repeat_suffix(occurrence: int) -> str:
@@ -39,6 +39,17 @@ def occurrences(numbers: Sequence[int]) -> list[int]:
     return out
 
 
+def occurrence_at(numbers: Sequence[int], index: int) -> int:
+    """The occurrence of the hand at `index` of the record's `numbers`: how many hands up to
+    it, itself included, have its number (1 for the first, or only, one).
+
+    >>> occurrence_at([1, 2, 1, 1], 3), occurrence_at([1, 2, 1, 1], 1)
+    (3, 1)
+    """
+    number = numbers[index]
+    return sum(1 for n in numbers[: index + 1] if n == number)
+
+
 def said_at(unit: str, numbers: Sequence[int], index: int) -> str:
     """The hand (round) at `index` of the record's `numbers`, as its page is headed: `hand 3`,
     or `hand 3 (2nd)` for the second one written as hand 3.
@@ -46,8 +57,7 @@ def said_at(unit: str, numbers: Sequence[int], index: int) -> str:
     >>> said_at("round", [1, 1, 2], 1), said_at("hand", [1, 1, 2], 2)
     ('round 1 (2nd)', 'hand 2')
     """
-    number = numbers[index]
-    return f"{unit} {number}{repeat_suffix(list(numbers[: index + 1]).count(number))}"
+    return f"{unit} {numbers[index]}{repeat_suffix(occurrence_at(numbers, index))}"
 
 
 def with_occurrence(entry: dict[str, Any], occurrence: int, after: str = "hand") -> dict[str, Any]:

@@ -29,7 +29,7 @@ from zfrec.games.shengji.records import SjMatch, SjRound
 from zfrec.games.shengji.replayer import validate_match
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.solve import SjBudget, SjLineStep, SjSolveResult, solve_state, solve_value
-from zfrec.render.pagenames import parse_page_address, repeat_suffix
+from zfrec.render.pagenames import parse_page_address
 
 __all__ = [
     "PlayCost",
@@ -109,10 +109,8 @@ def _step_stop(rnd: SjRound, step: int, name: str) -> tuple[int, int] | None:
 
 def round_name(match: SjMatch, index: int) -> str:
     """`round 3`, or `round 3 (2nd)` for the second round the record numbers 3 (as its page's
-    heading says it)."""
-    number = match.rounds[index].number
-    occurrence = sum(r.number == number for r in match.rounds[: index + 1])
-    return f"round {number}{repeat_suffix(occurrence)}"
+    heading says it: `SjMatch.round_said`)."""
+    return match.round_said(index)
 
 
 def _start(match: SjMatch, index: int, report: Any = None) -> RoundState:

@@ -53,6 +53,7 @@ from zfrec.games.zhengfen.engine.game import GameState, HandState
 from zfrec.games.zhengfen.engine.rules import Ruleset
 from zfrec.games.zhengfen.solver import Budget, best_points
 from zfrec.jsonview import PerPlayer, dump
+from zfrec.numbering import occurrence_at
 from zfrec.record.model import AltPlay, Game, Move
 from zfrec.replay import replay
 
@@ -390,10 +391,9 @@ class DisputeJudge(ReplayVisitor):
             )  # fmt: skip
             h, t, m = place
             versions = (recorded, *p.others)
-            hands = self.record.hands
-            number = hands[h].number
-            occurrence = sum(x.number == number for x in hands[: h + 1])
-            out.append(DisputeVerdict(move, h, t, m, versions, number, occurrence))
+            numbers = [x.number for x in self.record.hands]
+            occurrence = occurrence_at(numbers, h)  # 2: the second hand so numbered
+            out.append(DisputeVerdict(move, h, t, m, versions, numbers[h], occurrence))
         return tuple(out)
 
 

@@ -17,7 +17,7 @@ from zfrec.diagnostics import Diagnostic
 from zfrec.errors import ZfrecError
 from zfrec.games.zhengfen.engine.game import HandResult, HandState
 from zfrec.games.zhengfen.engine.rules import Ruleset
-from zfrec.numbering import said_at
+from zfrec.numbering import occurrence_at, said_at
 from zfrec.record.model import Game
 from zfrec.replay import HandEnd, HandStart, MoveStep, replay
 
@@ -88,7 +88,8 @@ def record_position(game: Game, rules: Ruleset | None = None) -> RecordPosition:
     if start is None or state is None:  # pragma: no cover - the replay starts every hand
         raise PositionError("the replay did not reach the last hand")
     hand = game.hands[last]
-    _known(start)
+    numbers = [h.number for h in game.hands]
+    _known(start, said_at("hand", numbers, last))  # `hand 1 (2nd)` for the second hand 1
     # A score line closes the hand (RULINGS 24): then the inferred passes are the record's own.
     if hand.score is None:
         for _ in range(trailing):
@@ -100,7 +101,7 @@ def record_position(game: Game, rules: Ruleset | None = None) -> RecordPosition:
         reconstructed=start.reconstructed,
         diagnostics=tuple(found),
         rules=rules or game.ruleset(),
-        occurrence=sum(h.number == hand.number for h in game.hands),
+        occurrence=occurrence_at(numbers, last),
     )
 
 
@@ -139,10 +140,13 @@ def position_at(game: Game, at: At, rules: Ruleset | None = None) -> tuple[Recor
             f"the game has {numbers.count(at.hand)} hand(s) numbered {at.hand}, not {at.occurrence}"
         )
     else:
+        distinct = sorted(set(numbers))  # the record's order may repeat a number (ZF406)
         have = (
-            f"its hands are {_span(numbers)}"
+            f"its hands are {_span([distinct[0], distinct[-1]])}"
+            if len(distinct) > 1
+            else f"its {len(numbers)} hands are all numbered {numbers[0]}"
             if len(numbers) > 1
-            else (f"its only hand is hand {numbers[0]}")
+            else f"its only hand is hand {numbers[0]}"
         )
         raise PositionError(f"the game has no hand {at.hand}: {have}")
     number = game.hands[index].number
@@ -184,14 +188,14 @@ def position_at(game: Game, at: At, rules: Ruleset | None = None) -> tuple[Recor
     position = RecordPosition(
         game=game, hand_number=number, state=state, reconstructed=start.reconstructed,
         diagnostics=tuple(found), rules=rules or game.ruleset(),
-        occurrence=numbers[: index + 1].count(number),
+        occurrence=occurrence_at(numbers, index),
     )  # fmt: skip
     return position, step
 
 
-def _known(start: HandStart, said: str | None = None) -> None:
+def _known(start: HandStart, said: str) -> None:
+    """PositionError when the deal of the hand (`said`: `hand 1 (2nd)`) is not known."""
     if not all(start.known) or any(d.code == "ZF305" for d in start.diagnostics):
-        said = said or f"hand {start.number}"
         raise PositionError(
             f"the deal of {said} is not known: cards never played could lie in "
             "more than one hand. Record the deal (or the missing cards) to solve it"
