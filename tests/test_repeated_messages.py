@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 
 from tests.test_json_schemas import assert_valid
 from tests.test_repeated_numbers import SJ, ZF
+from tests.test_store import store_url  # noqa: F401 - the SQLite and PostgreSQL stores
 from zfrec.cli import app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -176,3 +177,21 @@ def test_solve_says_which_hands_there_are_when_a_number_repeats(tmp_path: Path) 
     assert _solve_error(str(ZF), "--at", "3.1.1").endswith(
         "the game has no hand 3: its 2 hands are all numbered 1\n"
     )
+
+
+def test_show_json_of_a_stored_game_says_which_hand_1_as_validate_does(
+    store_url: str,  # noqa: F811
+) -> None:
+    """The store keeps a finding's occurrence (diagnostic.occurrence, migration 0006): `show
+    --json` of a stored game gives the diagnostics `validate --json` gave, `occurrence` too."""
+    result = runner.invoke(app, ["import", "--db", store_url, str(ZF), str(SJ)])
+    assert result.exit_code == 0, result.output
+    for game_id, record in ((1, ZF), (2, SJ)):
+        shown = _json("show", str(game_id), "--db", store_url, "--json")
+        assert_valid("show", shown)
+        [file] = _json("validate", "--json", str(record))["files"]
+        [game] = file["games"]
+        keys = ("code", "line", "hand", "occurrence")
+        found = [tuple(d.get(k) for k in keys) for d in shown["diagnostics"]]
+        assert found == [tuple(d.get(k) for k in keys) for d in game["diagnostics"]]
+        assert [d.get("occurrence") for d in shown["diagnostics"]] == [2], game_id
