@@ -195,3 +195,26 @@ def test_show_json_of_a_stored_game_says_which_hand_1_as_validate_does(
         found = [tuple(d.get(k) for k in keys) for d in shown["diagnostics"]]
         assert found == [tuple(d.get(k) for k in keys) for d in game["diagnostics"]]
         assert [d.get("occurrence") for d in shown["diagnostics"]] == [2], game_id
+
+
+@pytest.mark.parametrize(
+    ("record", "wrong", "right", "after"),
+    [
+        (ZF, "score 0 100 0 total 0 110 90", "score 0 90 10 total 0 100 100", "hand"),
+        (SJ, "points 90 kitty 30x2 total 150", "points 90 kitty 30x2 total 160", "round"),
+    ],
+)
+def test_diff_json_says_which_hand_1_as_its_text_does(
+    tmp_path: Path, record: Path, wrong: str, right: str, after: str
+) -> None:
+    """The records part in the second hand (round) 1: the text says `at hand 1 (2nd)`, the
+    JSON's first_divergence `occurrence` 2 (after `hand`; a Sheng ji one after `round`)."""
+    other = _edited(tmp_path, record, wrong, right)
+    assert f"first divergence at {after} 1 (2nd): " in _run("diff", str(record), str(other))
+    data = _json("diff", "--json", str(record), str(other))
+    assert_valid("diff", data)
+    first = data["games"][0]["first_divergence"]
+    keys = list(first)
+    assert first["occurrence"] == 2 and keys[keys.index(after) + 1] == "occurrence"
+    same = _json("diff", "--json", str(record), str(record))
+    assert same["games"][0]["first_divergence"] is None

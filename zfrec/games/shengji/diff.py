@@ -29,7 +29,7 @@ from zfrec.games.shengji.notation import (
     sj_rules_text,
 )
 from zfrec.games.shengji.records import SjCards, SjMatch, SjMove, SjRound
-from zfrec.numbering import occurrences, repeat_suffix
+from zfrec.numbering import occurrences, repeat_suffix, with_occurrence
 
 __all__ = ["SjDiff", "SjDivergence", "diff_sj"]
 
@@ -60,10 +60,12 @@ class SjDivergence:
     def to_json(self) -> dict[str, Any]:
         """As `zfrec diff --json` writes it: the keys of Zheng Fen's divergence (ANALYSIS.md),
         null where not known, the round as `hand` (as analyze and the diagnostics write it)
-        and as `round`."""
-        return {"kind": self.kind, "message": self.message, "hand": self.round,
-                "round": self.round, "trick": self.trick, "turn": self.turn,
-                "player": self.player, "a": self.a, "b": self.b}  # fmt: skip
+        and as `round`; `occurrence` after `round` in the second round A numbers so (the
+        text's `round 1 (2nd)`)."""
+        return with_occurrence({"kind": self.kind, "message": self.message, "hand": self.round,
+                                "round": self.round, "trick": self.trick, "turn": self.turn,
+                                "player": self.player, "a": self.a, "b": self.b},
+                               self.occurrence, "round")  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

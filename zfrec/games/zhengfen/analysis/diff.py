@@ -20,7 +20,7 @@ from zfrec.diagnostics import first_error
 from zfrec.games.zhengfen.engine.actions import PlayEvent
 from zfrec.games.zhengfen.engine.cards import format_cards
 from zfrec.jsonview import dump, hidden, key
-from zfrec.numbering import occurrences, repeat_suffix
+from zfrec.numbering import occurrences, repeat_suffix, with_occurrence
 from zfrec.record.model import Game, Hand, seat_name
 from zfrec.record.text import deal_text, score_text
 from zfrec.replay import MoveStep, replay
@@ -59,9 +59,10 @@ class Divergence:
         return f"{text} ({self.seat})" if self.seat and text else text or (self.seat or "")
 
     def to_json(self) -> dict[str, Any]:
-        """The divergence as `zfrec diff --json` writes it (`seat` as `player`)."""
+        """The divergence as `zfrec diff --json` writes it (`seat` as `player`), with
+        `occurrence` after `hand` in the second hand A numbers so (the text's `hand 1 (2nd)`)."""
         data: dict[str, Any] = dump(self)
-        return data
+        return with_occurrence(data, self.occurrence)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +104,8 @@ class DiffReport:
     def to_json(self) -> dict[str, Any]:
         """The comparison as `zfrec diff --json` writes it for one game (ANALYSIS.md)."""
         data: dict[str, Any] = dump(DiffJson.of(self))
+        if self.first is not None:  # its own JSON: `occurrence` where the number repeats
+            data["first_divergence"] = self.first.to_json()
         return data
 
 
