@@ -218,3 +218,48 @@ def test_diff_json_says_which_hand_1_as_its_text_does(
     assert first["occurrence"] == 2 and keys[keys.index(after) + 1] == "occurrence"
     same = _json("diff", "--json", str(record), str(record))
     assert same["games"][0]["first_divergence"] is None
+
+
+@pytest.mark.parametrize(
+    ("wrong", "right", "occurrence"),
+    [
+        ("points 75 total 75", "points 75 total 85", None),  # the first round 1's figures
+        ("points 90 kitty 30x2 total 150", "points 90 kitty 30x2 total 160", 2),
+        # the second round 1: East revokes (Ts on diamonds, holding 6d): a play's repair
+        ("2: 9d  3: 8d  4: Qd  1: 6d\n", "2: 9d  3: 8d  4: Qd  1: Ts\n", 2),
+    ],
+)
+def test_a_sheng_ji_repairs_edits_say_which_round_1_as_their_text_does(
+    tmp_path: Path, wrong: str, right: str, occurrence: int | None
+) -> None:
+    record = _edited(tmp_path, SJ, wrong, right)
+    [game] = _json("audit", "--json", str(record))["games"]
+    edits = [e for r in game["repairs"] for e in r["edits"]]
+    assert edits, game["repairs"]
+    for edit in edits:
+        assert edit["round"] == 1 and edit.get("occurrence") == occurrence, edit
+        assert ("round 1 (2nd)" in edit["text"]) == (occurrence == 2), edit
+
+
+@pytest.mark.parametrize(
+    ("wrong", "right", "occurrence"),
+    [
+        ("score 0 10 90 total 0 10 90", "score 0 20 80 total 0 20 80", None),
+        ("score 0 100 0 total 0 110 90", "score 0 90 10 total 0 100 100", 2),
+        ("3: 6h  1: 7d\n", "3: 6h  1: 5c\n", 2),  # Mei played her 5c in trick 3 already
+    ],
+)
+def test_a_zheng_fen_repairs_edits_say_which_hand_1_as_their_text_does(
+    tmp_path: Path, wrong: str, right: str, occurrence: int | None
+) -> None:
+    record = _edited(tmp_path, ZF, wrong, right)
+    data = _json("audit", "--json", str(record))
+    assert_valid("audit", data)
+    [game] = data["games"]
+    edits = [e for r in game["repairs"] for e in r["edits"]]
+    assert edits, game["repairs"]
+    for edit in edits:
+        assert edit["hand"] == 1 and edit.get("occurrence") == occurrence, edit
+        assert ("hand 1 (2nd)" in edit["text"]) == (occurrence == 2), edit
+    if occurrence:
+        assert list(edits[0])[2:4] == ["hand", "occurrence"]

@@ -61,6 +61,7 @@ from zfrec.games.shengji.repairplays import (
     forced_parts,
     move_at,
     orders,
+    placed,
     played_by,
     reseats,
     round_index,
@@ -176,9 +177,11 @@ def candidates(match: SjMatch, base: SjReport) -> Iterator[Candidate]:
     codes = {d.code for d in base.diagnostics if d.severity == "error"}
     gens = GENERATORS.get(first.code, ())
     for gen in gens:
-        yield from gen(match, base, first)
+        for edit, candidate in gen(match, base, first):
+            yield placed(match, edit, candidate), candidate
     if codes & {"SJ501", "SJ502", "SJ503", "SJ504", "SJ506"}:
-        yield from _figures(match, base, first)
+        for edit, candidate in _figures(match, base, first):
+            yield placed(match, edit, candidate), candidate
 
 
 # --- where a diagnostic points ---------------------------------------------------------------

@@ -32,7 +32,7 @@ from zfrec.baseline import Baseline, Key, compare, key
 from zfrec.core import Deal
 from zfrec.diagnostics import Diagnostic
 from zfrec.errors import IllegalPlayError
-from zfrec.games.zhengfen.analysis.edits import Edit, EditKind, Repair, RepairJson
+from zfrec.games.zhengfen.analysis.edits import Edit, EditKind, Repair, RepairJson, placed
 from zfrec.games.zhengfen.engine.cards import (
     THREE_OF_HEARTS,
     Cards,
@@ -296,7 +296,7 @@ class _Search:
             if report.errors < self.base.errors or (
                 report.errors == self.base.errors and report.warnings < self.base.warnings
             ):
-                repair = Repair((edit,), record, report, len(self.found))
+                repair = Repair((placed(self.game, edit, record),), record, report, len(self.found))
                 if repair.ok and not any(r.ok for r in self.found):
                     self.first_clean = self.tried
                 self.found.append(repair)
