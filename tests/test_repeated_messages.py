@@ -72,6 +72,21 @@ def test_show_deal_names_each_hand_1(record: Path, unit: str) -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("record", "key", "after"), [(ZF, "hands", "hand"), (SJ, "rounds", "round")]
+)
+def test_validate_json_hands_say_which_hand_1_as_show_deal_does(
+    record: Path, key: str, after: str
+) -> None:
+    data = _json("validate", "--json", str(record))
+    assert_valid("validate", data)
+    [game] = data["files"][0]["games"]
+    assert [(h[after], h.get("occurrence")) for h in game[key]] == [(1, None), (1, 2)]
+    assert list(game[key][1])[:2] == [after, "occurrence"]
+    ordinary = ROOT / "sample_games" / "02-three-players.zfn"
+    assert '"occurrence"' not in _run("validate", "--json", str(ordinary))
+
+
 def _json(*args: str) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(_run(*args))
     return data

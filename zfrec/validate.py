@@ -30,7 +30,7 @@ from zfrec.games.zhengfen.engine.cards import format_cards
 from zfrec.games.zhengfen.engine.rules import Ruleset
 from zfrec.games.zhengfen.engine.seats import Seat
 from zfrec.jsonview import PerPlayer, PlayerNames, dump
-from zfrec.numbering import occurrences, repeat_suffix
+from zfrec.numbering import occurrences, repeat_suffix, with_occurrence
 from zfrec.record import Format, Game, iter_records, iter_records_text
 
 if TYPE_CHECKING:
@@ -88,7 +88,11 @@ class _ReportJson:
 
     @classmethod
     def of(cls, r: Report) -> _ReportJson:
-        hands = [h.to_json(r.game.players) for h in r.hands]
+        occurs = occurrences([h.number for h in r.hands])  # as --show-deal says each hand
+        hands = [
+            with_occurrence(h.to_json(r.game.players), k)
+            for h, k in zip(r.hands, occurs, strict=True)
+        ]
         return cls(r.game.players, r.rules.describe(), r.rules.target, r.ok, hands, r.moves,
                    r.scores, r.over, r.winners, r.diagnostics)  # fmt: skip
 
