@@ -122,6 +122,18 @@ def test_analyze_json_says_which_hand_1_as_the_text_does(tmp_path: Path) -> None
     assert_valid("analyze", _json("analyze", "--json", str(record)))
 
 
+@pytest.mark.parametrize(("record", "option"), [(None, "--hand"), (SJ, "--round")])
+def test_analyze_json_of_one_number_keeps_which_hand_1_each_entry_is(
+    tmp_path: Path, record: Path | None, option: str
+) -> None:
+    """`--hand 1` (`--round 1`) keeps every hand 1, each entry as the whole analysis writes
+    it: the later hand 1's with `occurrence` 2."""
+    path = _one_two_one(tmp_path) if record is None else record
+    [game] = _json("analyze", "--json", option, "1", str(path))["games"]
+    assert _keys(game["hands"]) == [(1, None), (1, 2)]
+    assert _keys(game["notes"]) == [(1, None), (1, 2)]
+
+
 def test_analyze_json_says_which_round_1_as_the_text_does() -> None:
     data = _json("analyze", "--json", str(SJ))
     assert_valid("analyze", data)

@@ -359,9 +359,9 @@ def analyze_cmd(
                 docs.append({"file": file, "game": number, **own[i].to_json(hand)})
                 continue
             doc = a.to_json()
-            if hand is not None:
-                doc["hands"] = [h.to_json(a.players) for h in a.hands if h.hand == hand]
-                doc["notes"] = [n.to_json(a.players) for n in a.per_move_notes() if n.hand == hand]
+            if hand is not None:  # the entries as the whole game writes them (`occurrence` too)
+                doc["hands"] = [h for h in doc["hands"] if h["hand"] == hand]
+                doc["notes"] = [n for n in doc["notes"] if n["hand"] == hand]
             docs.append({"file": file, "game": number, **doc})
         print_json({"games": docs, "unreadable": bad})
     else:
