@@ -453,7 +453,9 @@
 
     // --- stepping
     function where(st) {
-      return "Hand " + data.hand + " · " + (st.trick !== null ? "trick " + st.trick : st.kind);
+      // `Hand 1 (2nd)` for the second hand 1 (data.label: only where the number repeats)
+      var label = typeof data.label === "string" ? data.label : "Hand " + data.hand;
+      return label + " · " + (st.trick !== null ? "trick " + st.trick : st.kind);
     }
     function draw() {
       var st = steps[cur];

@@ -323,7 +323,7 @@
     $("notes-dot").hidden = !any;
   }
   function where(st) {
-    return "Round " + data.round + " · " + (st.trick !== null ? "trick " + st.trick : st.kind === "deal" ? "deal" : "result");
+    return (data.label || "Round " + data.round) + " · " + (st.trick !== null ? "trick " + st.trick : st.kind === "deal" ? "deal" : "result");
   }
 
   // --- the move list

@@ -109,7 +109,10 @@ def test_a_skipped_or_repeated_round_number_is_reported_where_it_is(tmp_path: Pa
     code, out = _validate_text(tmp_path, "".join(lines))
     assert f"{at + 1}:1 warning SJ508 game 1, round 3: round 3 follows round 1: " in out
     assert "(is round 2 missing?)" in out
-    assert "round 3 follows round 3: rounds are numbered one by one\n" in out
+    # the round after is the second round 3: said as its page (round-3-2.html) is headed
+    assert (
+        "game 1, round 3 (2nd): round 3 (2nd) follows round 3: rounds are numbered one by " in out
+    )
     assert code == 0  # a warning: the rounds are judged as written
 
 
@@ -127,7 +130,8 @@ def test_a_skipped_or_repeated_hand_number_is_reported_where_it_is(tmp_path: Pat
     assert code == 0 and "0 error(s), 1 warning(s)" in out
     lines[at] = "hand 1 " + lines[at][len("hand 3 ") :]
     code, out = _validate_text(tmp_path, "".join(lines))
-    assert "hand 1 follows hand 1: hands are numbered one by one\n" in out and code == 0
+    said = "game 1, hand 1 (2nd): hand 1 (2nd) follows hand 1: hands are numbered one by one\n"
+    assert said in out and code == 0
 
 
 def test_summaries_count_each_games_units_in_its_own_word(tmp_path: Path) -> None:

@@ -436,3 +436,102 @@ def test_the_charts_place_each_hand_of_a_repeated_number_apart() -> None:
     [skipped] = load(ROOT / "sample_games" / "broken" / "hand-number-skipped.zfn")
     m = zf_charts.points_model(build_game_view(skipped))
     assert m.xs == (1, 3) and m.x_texts == ()
+
+
+def test_sheng_ji_solve_at_a_page_of_the_round_written_again(tmp_path: Path) -> None:
+    """`solve --at round-1-2.html` (its address, `#step=K` too) solves the second round 1 as
+    `--at 2` (`2.T.U`) solves it in the record with that round numbered 2; the first round 1's
+    page and `--at 1` stay the first round's."""
+    unique = tmp_path / "unique.zfn"
+    unique.write_text(_renumbered(SJ.read_text("utf-8")), "utf-8")
+
+    def solved(record: Path, at: str) -> dict[str, Any]:
+        result = runner.invoke(
+            app, ["solve", str(record), "--at", at, "--json", "--max-nodes", "3000"]
+        )
+        assert result.exit_code in (0, 1), (at, result.output)
+        return {k: v for k, v in json.loads(result.stdout).items() if k != "ms"}
+
+    assert solved(SJ, "round-1-2.html") == solved(unique, "2") != solved(SJ, "1")
+    assert solved(SJ, "round-1.html") == solved(SJ, "1") == solved(unique, "round-1.html#step=0")
+    # step 80 shows the round after 80 plays: before trick 21's first play (20 tricks of 4)
+    at_step = solved(SJ, "file:///site/games/2/round-1-2.html?seat=3#step=80")
+    assert at_step == solved(unique, "2.21.1") == solved(unique, "round-2.html#step=80")
+    assert at_step["exact"] and at_step["line"][0]["player"] == "West"
+    # the page's last steps are the round over; past them, and a third round 1, are refused
+    for at, said in (
+        ("round-1-2.html#step=88", "round 1 (2nd) is over (the opponents took 150 points)"),
+        ("round-1-2.html#step=90", "round 1 (2nd) has steps 0 to 89 (its replay page's #step=)"),
+        ("round-1-3.html", "the record has 2 round(s) numbered 1, not 3"),
+        ("round-1-1.html", "--at 'round-1-1.html' names no Sheng ji position"),
+        ("hand-1-2.html", "--at 'hand-1-2.html' names no Sheng ji position"),
+    ):
+        result = runner.invoke(app, ["solve", str(SJ), "--at", at])
+        assert result.exit_code == 2 and said in result.output, (at, result.output)
+
+
+def test_zheng_fen_solve_at_the_page_of_the_hand_written_again_alone_is_its_deal() -> None:
+    """`--at hand-1-2.html` (no step) is that hand's deal, as its page opens; the position's
+    heading names the hand as the page does, and the JSON says which hand 1 it is."""
+    from zfrec.cli.solve_cmds import parse_at
+    from zfrec.games.zhengfen.analysis.position import At
+
+    assert parse_at("hand-1-2.html") == At(hand=1, step=0, occurrence=2)
+    assert parse_at("out/hand-1-2.html?seat=2#step=5") == At(hand=1, step=5, occurrence=2)
+    assert parse_at("round-1-2.html#step=5") is None
+    second = runner.invoke(app, ["solve", str(ZF), "--at", "hand-1-2.html", "--max-nodes", "500"])
+    assert second.output.startswith("game 1, hand 1 (2nd), step 0: Hao to lead trick 1\n")
+    first = runner.invoke(app, ["solve", str(ZF), "--at", "hand-1.html", "--max-nodes", "500"])
+    assert first.output.startswith("game 1, hand 1, step 0: Jun to lead trick 1\n")
+    for at, occurrence in (("hand-1-2.html#step=40", 2), ("hand-1.html#step=40", None)):
+        result = runner.invoke(app, ["solve", str(ZF), "--at", at, "--json"])
+        data = json.loads(result.stdout)
+        assert (data["hand"], data.get("occurrence")) == (1, occurrence), at
+
+
+def test_each_steps_headline_names_the_hand_as_its_page(tmp_path: Path) -> None:
+    """The deal's and the result's headlines of the second hand (round) 1 say `(2nd)`; the
+    first's do not, and only the second round's data carries a `label`."""
+    zf, sj = _rendered(ZF, tmp_path / "zf"), _rendered(SJ, tmp_path / "sj")
+    first, second = (_page_data(zf / n)["steps"] for n in ("hand-1.html", "hand-1-2.html"))
+    assert first[0]["headline"].startswith("Hand 1. ")
+    assert second[0]["headline"].startswith("Hand 1 (2nd). ")
+    assert second[-1]["headline"].startswith("Hand 1 (2nd) over. Points: ")
+    assert first[-1]["headline"].startswith("Hand 1 over. Points: ")
+    rounds = [_page_data(sj / n) for n in ("round-1.html", "round-1-2.html")]
+    assert rounds[0]["steps"][0]["headline"].startswith("Round 1: ")
+    assert rounds[1]["steps"][0]["headline"].startswith("Round 1 (2nd): ")
+    assert "label" not in rounds[0] and rounds[1]["label"] == "Round 1 (2nd)"
+
+
+def _rendered(record: Path, out: Path) -> Path:
+    result = runner.invoke(app, ["render", str(record), "-o", str(out), "--solve-cards", "0"])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def _page_data(page: Path) -> dict[str, Any]:
+    found = _DATA.search(page.read_text("utf-8"))
+    assert found is not None
+    return json.loads(found.group(1))  # type: ignore[no-any-return]
+
+
+def test_the_pages_findings_and_disputes_name_the_round_written_again(tmp_path: Path) -> None:
+    """The game page's and the audit page's findings, and the disputes, of the second round
+    (hand) 1 say `(2nd)`, as its page's heading does."""
+    line = "2: Jc  3: 9c  4: 7c  1: Tc\n"  # the second round 1's fourth trick
+    text = SJ.read_text("utf-8").replace(line, line[:-1] + " disputed or 4c\n")
+    sj = tmp_path / "sj.zfn"
+    sj.write_text(text.replace("points 90 kitty 30x2 total 150", "points 90 kitty 30x2 total 160"))
+    out = _rendered(sj, tmp_path / "sj")
+    game, audit = ((out / n).read_text("utf-8") for n in ("index.html", "audit.html"))
+    assert re.findall(r"</span> (?:error|warning) at <a [^>]*>([^<]*)</a>", game) == [
+        "round 1 (2nd)",
+        "round 1 (2nd)",
+    ]
+    assert "Round 1 (2nd), trick 4, turn 4" in audit and "Round 1, trick 4" not in audit
+    text = ZF.read_text("utf-8").replace("3: 6h  1: 7d\n", "3: 6h  1: 7d disputed or Ad\n")
+    zf = tmp_path / "zf.zfn"
+    zf.write_text(text, "utf-8")
+    page = (_rendered(zf, tmp_path / "zf") / "hand-1-2.html").read_text("utf-8")
+    assert "<p>Hand 1 (2nd), trick 7, Mei" in page

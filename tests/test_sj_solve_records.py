@@ -122,7 +122,8 @@ def test_at_text_that_names_no_position_is_said_once_with_what_at_takes(tmp_path
         assert done.returncode == 2
         said = (
             f"{cut}: --at 'zz' names no Sheng ji position: give a round (3: its first lead, "
-            "after the kitty exchange) or ROUND.TRICK.TURN (3.5.2: before that turn)"
+            "after the kitty exchange), ROUND.TRICK.TURN (3.5.2: before that turn) or a round's "
+            "replay page (round-3.html#step=12; round-3-2.html for the second round 3)"
         )
         assert done.stderr == f"error: {said}\n"
         if args:

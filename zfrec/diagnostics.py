@@ -210,11 +210,15 @@ class DiagnosticJson:
     seat: str | None = None
     cause: Cause | None = None
     fix: Fix | None = None
+    # 2 for a finding in the second hand (round) written with its number; None (left out of
+    # the JSON) for the first, or only, one: the key is there only where a number repeats
+    occurrence: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The view as plain JSON data, without `cause` and `fix` when there is none."""
+        """The view as plain JSON data, without `cause`, `fix` and `occurrence` when there is
+        none."""
         data: dict[str, Any] = dump(self)
-        for name in ("cause", "fix"):
+        for name in ("cause", "fix", "occurrence"):
             if data[name] is None:
                 del data[name]
         return data
@@ -226,6 +230,7 @@ class DiagnosticJson:
         return cls(
             d.code, d.severity, d.rule, d.message, loc.file, loc.line, loc.col, loc.game,
             loc.hand, loc.trick, loc.turn, loc.seat, d.cause, d.fix,
+            loc.occurrence if loc.occurrence > 1 and loc.hand is not None else None,
         )  # fmt: skip
 
 

@@ -18,6 +18,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from os import PathLike
 
+from zfrec.numbering import repeat_suffix
+
 SeatNamer = Callable[[int], str]
 
 
@@ -39,6 +41,9 @@ class Location:
     turn: int | None = None
     seat: str | None = None
     unit: str = "hand"  # what `hand` numbers: a Zheng Fen hand, a Sheng ji `round`
+    # 2: the second hand (round) the record writes with the number `hand` (said `hand 3 (2nd)`,
+    # as its page is headed: zfrec.numbering); 1 for the first, or only, one
+    occurrence: int = 1
 
     def source(self) -> str:
         """`file:line:col`, with the parts that are known."""
@@ -50,9 +55,14 @@ class Location:
         return ":".join(parts)
 
     def play(self) -> str:
-        """`game 1, hand 2, trick 3, turn 4 (seat)`, with the parts that are known."""
+        """`game 1, hand 2, trick 3, turn 4 (seat)`, with the parts that are known; `hand 2
+        (2nd)` for the second hand the record numbers 2.
+
+        >>> Location(game=1, hand=2, trick=3, occurrence=2, unit="round").play()
+        'game 1, round 2 (2nd), trick 3'
+        """
         bits = [
-            f"{name} {value}"
+            f"{name} {value}{repeat_suffix(self.occurrence) if name == self.unit else ''}"
             for name, value in (
                 ("game", self.game),
                 (self.unit, self.hand),

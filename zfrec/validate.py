@@ -30,6 +30,7 @@ from zfrec.games.zhengfen.engine.cards import format_cards
 from zfrec.games.zhengfen.engine.rules import Ruleset
 from zfrec.games.zhengfen.engine.seats import Seat
 from zfrec.jsonview import PerPlayer, PlayerNames, dump
+from zfrec.numbering import occurrences, repeat_suffix, with_occurrence
 from zfrec.record import Format, Game, iter_records, iter_records_text
 
 if TYPE_CHECKING:
@@ -58,9 +59,11 @@ class Report(Findings):
         """`zfrec validate --show-deal`: every hand's deal, and whether it was rebuilt."""
         report = self
         players = report.game.players
-        for ledger in report.hands:
+        occurs = occurrences([ledger.number for ledger in report.hands])
+        for ledger, occurrence in zip(report.hands, occurs, strict=True):
             how = "reconstructed from the plays" if ledger.reconstructed else "as recorded"
-            yield f"game {game_number}, hand {ledger.number} deal ({how}):"
+            said = f"hand {ledger.number}{repeat_suffix(occurrence)}"  # `hand 1 (2nd)`
+            yield f"game {game_number}, {said} deal ({how}):"
             for seat, mask in enumerate(ledger.deal):
                 yield f"  {players[seat]}: {format_cards(mask)}"
 
@@ -85,7 +88,11 @@ class _ReportJson:
 
     @classmethod
     def of(cls, r: Report) -> _ReportJson:
-        hands = [h.to_json(r.game.players) for h in r.hands]
+        occurs = occurrences([h.number for h in r.hands])  # as --show-deal says each hand
+        hands = [
+            with_occurrence(h.to_json(r.game.players), k)
+            for h, k in zip(r.hands, occurs, strict=True)
+        ]
         return cls(r.game.players, r.rules.describe(), r.rules.target, r.ok, hands, r.moves,
                    r.scores, r.over, r.winners, r.diagnostics)  # fmt: skip
 

@@ -40,6 +40,7 @@ from zfrec.cli.common import (
     walk_records,
 )
 from zfrec.errors import NotationError, ZfrecError, processing
+from zfrec.numbering import occurrences, repeat_suffix
 from zfrec.record import Format, Game, iter_records, iter_records_text
 
 if TYPE_CHECKING:
@@ -195,14 +196,15 @@ def _decision_line(d: Decision, players: list[str]) -> str:
     return "  ".join(bits)
 
 
-def _print_hand(h: HandAnalysis, players: list[str], summary: bool) -> None:
+def _print_hand(h: HandAnalysis, players: list[str], summary: bool, occurrence: int = 1) -> None:
     how = "recorded" if not h.reconstructed else "reconstructed from the plays"
     if not h.deal_known:
         known = [players[s] for s, k in enumerate(h.known_seats) if k]
         how = "only partly known: alternatives and missed beats " + (
             f"for {', '.join(known)} only" if known else "not judged"
         )
-    out.print(f"[bold]hand {h.hand}[/] (deal {escape(how)})", markup=True)
+    said = f"hand {h.hand}{repeat_suffix(occurrence)}"  # `hand 1 (2nd)`, as its page says
+    out.print(f"[bold]{said}[/] (deal {escape(how)})", markup=True)
     if not summary:
         trick = None
         tricks = {t.trick: t for t in h.tricks}
@@ -250,16 +252,19 @@ def _print_analysis(number: int, a: GameAnalysis, hand: int | None, summary: boo
         f"{len(a.hands)} hand(s), {verdict}",
         markup=True,
     )
+    # 2 for the second hand the record writes with its number (by the hand's place)
+    numbers = [h.hand for h in a.hands]
+    occurs = {h.hand_index: k for h, k in zip(a.hands, occurrences(numbers), strict=True)}
     for h in a.hands:
         if hand is None or h.hand == hand:
-            _print_hand(h, players, summary)
+            _print_hand(h, players, summary, occurs.get(h.hand_index, 1))
     notes = [n for n in a.per_move_notes() if hand is None or n.hand == hand]
     if notes:
         out.print("[bold]notes[/]", markup=True)
         for n in notes:
-            out.print(
-                f"  hand {n.hand}, trick {n.trick}, turn {n.turn}: {escape(n.text)}", markup=True
-            )
+            occurrence = 1 if n.hand_index is None else occurs.get(n.hand_index, 1)
+            said = f"hand {n.hand}{repeat_suffix(occurrence)}"
+            out.print(f"  {said}, trick {n.trick}, turn {n.turn}: {escape(n.text)}", markup=True)
     scope = "" if hand is None else f" in hand {hand}"  # --hand: that hand's, as above
     heading = f"[bold]players[/]{scope} (captured, conceded, missed beats, categories)"
     out.print(heading, markup=True)
@@ -356,9 +361,9 @@ def analyze_cmd(
                 docs.append({"file": file, "game": number, **own[i].to_json(hand)})
                 continue
             doc = a.to_json()
-            if hand is not None:
-                doc["hands"] = [h.to_json(a.players) for h in a.hands if h.hand == hand]
-                doc["notes"] = [n.to_json(a.players) for n in a.per_move_notes() if n.hand == hand]
+            if hand is not None:  # the entries as the whole game writes them (`occurrence` too)
+                doc["hands"] = [h for h in doc["hands"] if h["hand"] == hand]
+                doc["notes"] = [n for n in doc["notes"] if n["hand"] == hand]
             docs.append({"file": file, "game": number, **doc})
         print_json({"games": docs, "unreadable": bad})
     else:
@@ -433,7 +438,8 @@ def _print_disputes(r: AuditReport) -> None:
     for d in r.disputes:
         move = d.move
         where = f"{move.pos}, " if move.pos else ""
-        hand = r.game.hands[d.hand_index].number
+        # `hand 1 (2nd)` for the second hand 1, as its page is headed
+        hand = f"{r.game.hands[d.hand_index].number}{repeat_suffix(d.occurrence)}"
         note = f': "{move.dispute_note}"' if move.dispute_note is not None else ""
         out.print(
             f"  [bold]disputed[/] at {escape(where)}hand {hand}, trick {d.trick_index} "

@@ -30,6 +30,7 @@ from zfrec.cli.common import (
 )
 from zfrec.errors import AtError, ZfrecError
 from zfrec.games.zhengfen.engine.cards import format_cards, points_of
+from zfrec.numbering import repeat_suffix
 
 if TYPE_CHECKING:
     from zfrec.games.zhengfen.analysis.position import At, RecordPosition
@@ -42,36 +43,41 @@ DEFAULT_SECONDS = 60.0
 DEFAULT_TABLE = 800_000
 
 
-# `--at`: HAND.TRICK.TURN, or a replay page's step: `40`, `#step=40`, `hand-2.html#step=40`, and
-# `hand-2-2.html#step=40` for the second hand numbered 2 (a whole address pasted from the
-# browser's address bar works too).
+# `--at`: HAND.TRICK.TURN, a step of the last hand's replay page (`40`, `#step=40`), or a replay
+# page as its address names it (zfrec.render.pagenames.parse_page_address): `hand-2.html#step=40`,
+# `hand-2-2.html#step=40` for the second hand numbered 2, `hand-2-2.html` alone for its deal (a
+# whole address pasted from the browser's address bar works too).
 _DOTTED = re.compile(r"([0-9]{1,9})\.([0-9]{1,9})\.([0-9]{1,9})")
-_STEP = re.compile(
-    r"(?:.*?hand-([0-9]{1,9})(?:-([0-9]{1,9}))?\.html#step=|#step=|step=|#)?([0-9]{1,9})"
-)
+_STEP = re.compile(r"(?:#step=|step=|#)?([0-9]{1,9})")
 AT_HELP = (
     "Solve from this position instead of where the record stops: HAND.TRICK.TURN (before that "
     "turn; turns count inferred passes, as the diagnostics do), or a replay page's step, as its "
     "address ends: 40, #step=40 (the last hand) or hand-2.html#step=40 (the position that step "
-    "shows; step 0 is the deal)."
+    "shows; step 0 is the deal; hand-2.html alone is step 0). The second hand numbered 2 is "
+    "hand-2-2.html. Sheng ji: ROUND, ROUND.TRICK.TURN, or round-3.html#step=12 and "
+    "round-3-2.html (the second round numbered 3)."
 )
 
 
 def parse_at(text: str) -> At | None:
     """What `--at` names, or None when it is not a position."""
     from zfrec.games.zhengfen.analysis.position import At
+    from zfrec.render.pagenames import parse_page_address
 
     text = text.strip()
     m = _DOTTED.fullmatch(text)
     if m:
         hand, trick, turn = (int(g) for g in m.groups())
         return At(hand=hand, trick=trick, turn=turn) if trick and turn else None
+    page = parse_page_address(text)
+    if page is not None:
+        unit, number, occurrence, step = page
+        if unit != "hand":
+            return None  # a Sheng ji round's page (round-N.html) names no hand
+        return At(hand=number, step=step or 0, occurrence=occurrence)
     m = _STEP.fullmatch(text)
     if m:
-        if m.group(2) is not None and int(m.group(2)) < 2:
-            return None  # hand-2-0.html, hand-2-1.html: no page is named so (hand-2.html is)
-        number = None if m.group(1) is None else int(m.group(1))
-        return At(hand=number, step=int(m.group(3)), occurrence=int(m.group(2) or 1))
+        return At(step=int(m.group(1)))
     return None
 
 
@@ -126,7 +132,8 @@ def _line_text(line: list[LineStep], players: list[str]) -> str:
 def _print_position(number: int, pos: RecordPosition, step: int | None = None) -> None:
     hs, players = pos.state, pos.game.players
     width = max(cell_len(p) for p in players) + 2
-    head = f"game {number}, hand {pos.hand_number}" + ("" if step is None else f", step {step}")
+    unit = f"hand {pos.hand_number}{repeat_suffix(pos.occurrence)}"
+    head = f"game {number}, {unit}" + ("" if step is None else f", step {step}")
     if hs.result is None:
         if hs.top is None:
             where = f"{players[hs.turn]} to lead trick {hs.trick}"
@@ -247,7 +254,8 @@ def solve_cmd(
     game of the file is used unless --game says otherwise.
 
     --at names another position: a turn (HAND.TRICK.TURN) or a step of the hand's replay page
-    (as its address ends, #step=N).
+    (as its address ends, #step=N; hand-2-2.html#step=N for the second hand numbered 2, its
+    page alone for step 0).
 
     Exit 0 when solved or when the hand is already over, 1 when the budget ran out first
     (bounds are shown), 2 on bad input.
@@ -256,10 +264,13 @@ def solve_cmd(
     maximising, the declarers minimising), the best plays of the seat to move and a line, from
     where the record stops (the hands must be known).
 
-    For Sheng ji, --at ROUND names a round's first lead after the kitty exchange (its par), and
-    --at ROUND.TRICK.TURN a turn. "exact" is false when the budget ran out first (exit 1); a
-    finished round or unknown hands exit 2 (ANALYSIS.md, solver). --seat, --only-seat and
-    --table are Zheng Fen's: a Sheng ji solve refuses them (exit 2).
+    For Sheng ji, --at ROUND names a round's first lead after the kitty exchange (its par),
+    --at ROUND.TRICK.TURN a turn, and a round's page a step of it (round-3.html#step=12;
+    round-3-2.html for the second round numbered 3).
+
+    "exact" is false when the budget ran out first (exit 1); a finished round or unknown hands
+    exit 2 (ANALYSIS.md, solver). --seat, --only-seat and --table are Zheng Fen's: a Sheng ji
+    solve refuses them (exit 2).
     """
     from zfrec.games import kind_of
     from zfrec.games.zhengfen.analysis.position import position_at, record_position
@@ -325,6 +336,8 @@ def solve_cmd(
                 "best_all": [play_text(c) for c in result.best],
                 "game": number,
                 "hand": pos.hand_number,
+                # the second hand so numbered (hand-N-2.html): 2; said only where it repeats
+                **({} if pos.occurrence == 1 else {"occurrence": pos.occurrence}),
                 "position": _position_json(pos),
                 "legal": pos.errors == 0,
                 "errors": pos.errors,

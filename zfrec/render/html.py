@@ -17,6 +17,7 @@ import jinja2
 import orjson
 from markupsafe import Markup
 
+from zfrec.numbering import repeat_suffix
 from zfrec.render.views import card_prose, isolate, place_word
 
 __all__ = ["environment", "lean", "script_hash"]
@@ -88,6 +89,7 @@ def environment() -> jinja2.Environment:
     env.policies["json.dumps_function"] = _dumps
     env.policies["json.dumps_kwargs"] = {}
     env.globals["place_word"] = place_word
+    env.globals["repeat_suffix"] = repeat_suffix  # `round 1 (2nd)` (zfrec.numbering)
     env.filters["cards"] = lambda text, names=(): card_prose(str(text), tuple(names))
     env.filters["isolate"] = isolate
     env.globals["script_hash"] = script_hash

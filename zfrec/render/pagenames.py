@@ -13,6 +13,21 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from zfrec.numbering import occurrences, repeat_suffix
+
+__all__ = [
+    "REPLAY_PAGE",
+    "hand_page",
+    "nth_page",
+    "occurrences",
+    "parse_page_address",
+    "parse_replay_page",
+    "repeat_suffix",
+    "repeated_pages",
+    "repeats_line",
+    "replay_pages",
+]
+
 REPLAY_PAGE = re.compile(r"([a-z]+)-(\d+)(?:-(\d+))?\.html")
 
 
@@ -93,28 +108,31 @@ def parse_replay_page(path: str) -> tuple[str, int, int] | None:
     return m.group(1), int(m.group(2)), int(m.group(3) or 1)
 
 
-def repeat_suffix(occurrence: int) -> str:
-    """What a hand's (round's) heading adds when its number was written before: the second
-    hand 1 is `Hand 1 (2nd)`; the first, or only, one has nothing.
+def parse_page_address(text: str) -> tuple[str, int, int, int | None] | None:
+    """A replay page named as a browser's address bar shows it (a bare name, a path, a whole
+    address; `?seat=N` left aside) and the step its `#step=K` names: the unit, number,
+    occurrence and step (None: no step named), or None when the text names no replay page.
+    `zfrec solve --at` reads a page's address so.
 
-    >>> repeat_suffix(1), repeat_suffix(2), repeat_suffix(3), repeat_suffix(11)
-    ('', ' (2nd)', ' (3rd)', ' (11th)')
+    >>> parse_page_address("hand-3.html"), parse_page_address("out/round-1-2.html#step=7")
+    (('hand', 3, 1, None), ('round', 1, 2, 7))
+    >>> parse_page_address("https://club.example/games/2/hand-10-2.html?seat=1#step=0")
+    ('hand', 10, 2, 0)
+    >>> [parse_page_address(t) for t in ("hand-1-1.html", "hand-3.html#z=A", "hand-3.html40")]
+    [None, None, None]
     """
-    if occurrence <= 1:
-        return ""
-    last = occurrence % 10 if occurrence % 100 not in (11, 12, 13) else 0
-    return f" ({occurrence}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(last, 'th') })"
+    path, hashed, fragment = text.strip().partition("#")
+    name = re.split(r"[/\\]", path.split("?", 1)[0])[-1]
+    m = REPLAY_PAGE.fullmatch(name)
+    if m is None or (m.group(3) is not None and int(m.group(3)) < 2):
+        return None  # hand-2-1.html, hand-2-0.html: no page is named so (hand-2.html is)
+    step = None
+    if hashed:
+        found = _STEP_FRAGMENT.fullmatch(fragment)
+        if found is None:
+            return None
+        step = int(found.group(1))
+    return m.group(1), int(m.group(2)), int(m.group(3) or 1), step
 
 
-def occurrences(numbers: Sequence[int]) -> list[int]:
-    """Each number's occurrence so far, in record order: 1 for the first hand of a number.
-
-    >>> occurrences([1, 1, 2, 1])
-    [1, 2, 1, 3]
-    """
-    seen: dict[int, int] = {}
-    out = []
-    for number in numbers:
-        seen[number] = seen.get(number, 0) + 1
-        out.append(seen[number])
-    return out
+_STEP_FRAGMENT = re.compile(r"step=([0-9]{1,9})")

@@ -566,6 +566,7 @@ def _diagnostic_row(d: Diagnostic, game_id: int | None, source: str | None) -> d
         "trick": loc.trick,
         "turn": loc.turn,
         "seat": loc.seat,
+        "occurrence": loc.occurrence if loc.occurrence > 1 and loc.hand is not None else None,
     }
 
 

@@ -282,6 +282,9 @@ class StoredDiagnostic(SQLModel, table=True):
     trick: int | None = None
     turn: int | None = None
     seat: str | None = None
+    # 2: in the second hand (round) the record writes with the number `hand`; None for the
+    # first, or only, one (Location.occurrence; migration 0006)
+    occurrence: int | None = None
 
 
 class Artifact(SQLModel, table=True):

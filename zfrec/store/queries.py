@@ -340,7 +340,7 @@ def _diagnostic_json(r: Any) -> dict[str, Any]:
     """A stored diagnostic row as `Diagnostic.to_json` writes it (`DiagnosticJson`)."""
     view = DiagnosticJson(
         r.code, r.severity, _rule(r.code), r.message, r.file, r.line, r.col, r.game_number,
-        r.hand, r.trick, r.turn, r.seat,
+        r.hand, r.trick, r.turn, r.seat, occurrence=r.occurrence,
     )  # fmt: skip
     return view.to_json()
 

@@ -45,6 +45,7 @@ from zfrec.games.shengji.rules import SjRules, level_text
 from zfrec.games.shengji.scoring import kitty_multiplier
 from zfrec.games.shengji.throws import beats_unit
 from zfrec.games.shengji.trick import trick_winner
+from zfrec.numbering import occurrences, said_at, with_occurrence
 from zfrec.record.lexer import display_width
 
 __all__ = [
@@ -239,11 +240,13 @@ class SjAnalysis:
         verdict = "legal" if self.errors == 0 else f"{self.errors} validation error(s)"
         lines = [f"game {number}: {', '.join(players)} (Sheng ji, {self.rules.preset}), "
                  f"{len(self.rounds)} round(s), {verdict}"]  # fmt: skip
+        numbers = [rnd.number for rnd in self.match.rounds]
+        said = {r.index: said_at("round", numbers, r.index) for r in self.rounds}
         for r in self.rounds:
             if round_no is not None and r.round != round_no:
                 continue
             team = " and ".join(players[s] for s in range(len(players)) if r.declarers >> s & 1)
-            lines.append(f"round {r.round}: trump {r.trump}, declarers {team}")
+            lines.append(f"{said[r.index]}: {trump_text(r.trump)}, declarers {team}")
             if not summary:
                 taken = {t: (w, p) for t, w, p in r.tricks}
                 for i, d in enumerate(r.decisions):
@@ -271,12 +274,17 @@ class SjAnalysis:
                 lines.append(f"  kitty: {r.kitty.verdict}")
             if r.unsolved is not None:
                 lines.append(f"  not solved: {r.unsolved}")
-        notes = [n for n in self.notes() if round_no is None or n.round == round_no]
+        notes = [
+            (said[r.index], n)
+            for r in self.rounds
+            for n in r.notes
+            if round_no is None or n.round == round_no
+        ]
         if notes:
             lines.append("notes")
-            for note in notes:
+            for where, note in notes:
                 at = f", trick {note.trick}, turn {note.turn}" if note.trick else ""
-                lines.append(f"  round {note.round}{at}: {note.text}")
+                lines.append(f"  {where}{at}: {note.text}")
         scope = "" if round_no is None else f" in round {round_no}"  # --round: that round's
         lines.append(f"players{scope} (captured, points given, missed ruffs, wasted ruffs, "
                      "sure-to-fail throws)")  # fmt: skip
@@ -301,14 +309,17 @@ class SjAnalysis:
         players = self.players
         rounds = [r for r in self.rounds if round_no is None or r.round == round_no]
         totals = self.seat_totals()
+        # `occurrence` 2 for the second round the record numbers N (the text's `round N (2nd)`)
+        occurs = occurrences([rnd.number for rnd in self.match.rounds])
         flow: list[dict[str, Any]] = []
         for r in rounds:
             running = [0] * len(players)
             for t, w, p in r.tricks:
                 running[w] += p
-                flow.append({"hand": r.round, "trick": t, "kind": "trick", "player": players[w],
-                             "from": None, "points": p,
-                             "scores": dict(zip(players, running, strict=True))})  # fmt: skip
+                flow.append(with_occurrence(
+                    {"hand": r.round, "trick": t, "kind": "trick", "player": players[w],
+                     "from": None, "points": p, "scores": dict(zip(players, running, strict=True))},
+                    occurs[r.index]))  # fmt: skip
         return {
             "kind": "shengji", "players": list(players), "rules": self.rules.preset,
             "legal": self.errors == 0, "errors": self.errors,
@@ -316,9 +327,11 @@ class SjAnalysis:
             "levels": {p: level_text(v) for p, v in zip(players, self.levels, strict=False)},
             "over": bool(self.winners), "winners": [players[s] for s in self.winners],
             "seats": {players[s]: t for s, t in enumerate(totals)},
-            "notes": [n.to_json(players) for r in rounds for n in r.notes],
+            "notes": [with_occurrence(n.to_json(players), occurs[r.index], "round")
+                      for r in rounds for n in r.notes],
             "points_flow": flow,
-            "hands": [r.to_json(players) for r in rounds],
+            "hands": [with_occurrence(r.to_json(players), occurs[r.index], "round")
+                      for r in rounds],
         }  # fmt: skip
 
 
@@ -391,6 +404,19 @@ def _round(
     out.declarers = state.declarers
     out.kitty = _kitty(rules, state, ledger, known, players, out)
     return out
+
+
+def trump_text(trump: str) -> str:
+    """A round's trump as `zfrec analyze` says it: `trump 2d` (the rank and the suit), and a
+    no-trump round (its rank alone is trump) as its page says it, `no trump, rank 3`.
+
+    >>> trump_text("2d"), trump_text("3"), trump_text("T")
+    ('trump 2d', 'no trump, rank 3', 'no trump, rank 10')
+    """
+    if trump[-1:].lower() in ("s", "h", "d", "c"):
+        return f"trump {trump}"
+    rank = trump.upper()
+    return f"no trump, rank {'10' if rank == 'T' else rank}"
 
 
 def _order_of(ledger: SjRoundLedger) -> Order:

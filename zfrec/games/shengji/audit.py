@@ -26,6 +26,7 @@ from zfrec.games.shengji.records import SjMatch, SjMove
 from zfrec.games.shengji.replayer import validate_match
 from zfrec.games.shengji.report import SjReport
 from zfrec.games.shengji.rules import level_text, sj_preset
+from zfrec.numbering import occurrences, with_occurrence
 
 __all__ = ["SjAuditReport", "SjDispute", "SjVersion", "audit_match", "judge_disputes"]
 
@@ -77,17 +78,18 @@ class SjDispute:
     move: SjMove
     versions: tuple[SjVersion, ...]
     bid: int | None = None
-    index: int = 0  # the round's place in the match (0-based): a number may be written twice
+    index: int | None = None  # the round's place in the record (its number may repeat: SJ508)
+    occurrence: int = 1  # 2: in the second round the record numbers `round` (`round 1 (2nd)`)
 
     def to_json(self, players: Sequence[str]) -> dict[str, Any]:
         pos = self.move.pos
-        return {
+        return with_occurrence({
             "line": pos[0] if pos else None, "col": pos[1] if pos else None,
             "note": self.move.dispute_note, "hand": self.round, "round": self.round,
             "trick": self.trick, "turn": self.turn, "bid": self.bid,
             "player": players[self.seat],
             "versions": [v.to_json(players) for v in self.versions],
-        }  # fmt: skip
+        }, self.occurrence, "round")  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +183,8 @@ class SjAuditReport:
             where = f"{pos[0]}:{pos[1]}, " if pos else ""
             note = f': "{d.move.dispute_note}"' if d.move.dispute_note is not None else ""
             place = f"bid {d.bid}" if d.bid is not None else f"trick {d.trick}"
-            lines.append(f"  disputed at {where}round {d.round}, {place} "
+            said = f"round {d.round}" if d.index is None else self.match.round_said(d.index)
+            lines.append(f"  disputed at {where}{said}, {place} "
                          f"({players[d.seat]}){note}")  # fmt: skip
             for v in d.versions:
                 label = (f"{format_hand(v.play)} (as recorded)" if v.recorded
@@ -284,6 +287,7 @@ def judge_disputes(match: SjMatch, base: SjReport) -> tuple[SjDispute, ...]:
     """Each disputed play with other versions, every version judged by validating the record
     with it in place (the recorded one by the record's own report)."""
     out: list[SjDispute] = []
+    occurs = occurrences([rnd.number for rnd in match.rounds])
     for ri, rnd in enumerate(match.rounds):
         for bi, b in enumerate(rnd.bids):  # a bid takes disputes as a play does (FORMAT.md)
             if not b.disputed or not b.alternatives:
@@ -294,7 +298,8 @@ def judge_disputes(match: SjMatch, base: SjReport) -> tuple[SjDispute, ...]:
                 candidate = with_bid(match, ri, bi, alt)
                 versions.append(_version(candidate, validate_match(candidate), ri, b, alt, False,
                                          before))  # fmt: skip
-            out.append(SjDispute(rnd.number, None, None, b.seat, b, tuple(versions), bi + 1, ri))
+            out.append(SjDispute(rnd.number, None, None, b.seat, b, tuple(versions), bi + 1, ri,
+                                 occurs[ri]))  # fmt: skip
         for ti, trick in enumerate(rnd.tricks):
             for mi, m in enumerate(trick.moves):
                 if not m.disputed or not m.alternatives:
@@ -307,7 +312,7 @@ def judge_disputes(match: SjMatch, base: SjReport) -> tuple[SjDispute, ...]:
                     v = _version(candidate, validate_match(candidate), ri, m, alt, False, before)
                     versions.append(_as_failed_throw(match, ri, ti, mi, v, before) or v)
                 out.append(SjDispute(rnd.number, ti + 1, mi + 1, m.seat, m, tuple(versions),
-                                     index=ri))  # fmt: skip
+                                     index=ri, occurrence=occurs[ri]))  # fmt: skip
     return tuple(out)
 
 

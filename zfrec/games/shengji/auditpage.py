@@ -29,7 +29,7 @@ from zfrec.games.shengji.records import SjMatch, SjMove
 from zfrec.games.shengji.roundpages import RoundLinks, round_ledgers
 from zfrec.games.shengji.rules import level_text
 from zfrec.render.html import environment
-from zfrec.render.pagenames import replay_pages
+from zfrec.render.pagenames import repeat_suffix, replay_pages
 
 __all__ = [
     "SjAuditView",
@@ -212,7 +212,7 @@ def audit_view(
         view.findings = [_with_text(f, record_lines) for f in view.findings]
     view.repairs = [_repair(r, players) for r in report.repairs]
     view.disputes = [
-        dispute_view(d, players, f"{prefix}d{i}") for i, d in enumerate(report.disputes, 1)
+        dispute_view(d, players, f"{prefix}d{i}", match) for i, d in enumerate(report.disputes, 1)
     ]
     view.rounds, view.result = _figures(report, round_href, links)
     return view
@@ -241,7 +241,11 @@ def _where(d: Diagnostic, place: Place | None) -> str:
     loc = d.location
     if place is not None and loc.trick is None and place[1].startswith("bid"):
         return f"Round {place[0]}, {place[1]}"
-    return _words(loc.hand, loc.trick, loc.turn) or "the record"
+    words = _words(loc.hand, loc.trick, loc.turn)
+    if words and loc.hand is not None and loc.occurrence > 1:  # the second round so numbered
+        said = f"Round {loc.hand}"
+        words = said + repeat_suffix(loc.occurrence) + words[len(said) :]
+    return words or "the record"
 
 
 def _findings(
@@ -379,9 +383,13 @@ def _version(v: SjVersion, players: Sequence[str]) -> Version:
                    _levels(v.levels, players), forced)  # fmt: skip
 
 
-def dispute_view(d: SjDispute, players: Sequence[str], anchor: str) -> Dispute:
-    """A dispute as the pages draw it (templates/sj_disputes.html.j2)."""
-    where = f"Round {d.round}, " + (f"bid {d.bid}" if d.bid is not None else
+def dispute_view(
+    d: SjDispute, players: Sequence[str], anchor: str, match: SjMatch | None = None
+) -> Dispute:
+    """A dispute as the pages draw it (templates/sj_disputes.html.j2); `match` names a
+    repeated round number as the pages do (`round 1 (2nd)`)."""
+    said = f"round {d.round}" if match is None or d.index is None else match.round_said(d.index)
+    where = f"R{said[1:]}, " + (f"bid {d.bid}" if d.bid is not None else
                                     f"trick {d.trick}, turn {d.turn}")  # fmt: skip
     line = d.move.pos[0] if d.move.pos else None
     versions = tuple(_version(v, players) for v in d.versions)

@@ -15,7 +15,7 @@ there hold the same match.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from zfrec.games.shengji.cards import count, distinct, format_hand, one
@@ -29,6 +29,7 @@ from zfrec.games.shengji.notation import (
     sj_rules_text,
 )
 from zfrec.games.shengji.records import SjCards, SjMatch, SjMove, SjRound
+from zfrec.numbering import occurrences, repeat_suffix, with_occurrence
 
 __all__ = ["SjDiff", "SjDivergence", "diff_sj"]
 
@@ -45,10 +46,13 @@ class SjDivergence:
     player: str | None = None
     a: str | None = None
     b: str | None = None
+    occurrence: int = 1  # 2: in the second round A writes with the number `round`
 
     def where(self) -> str:
-        """`round 2, trick 3, turn 1 (Ann)`, with the parts that are known."""
-        bits = [f"{k} {v}" for k, v in (("round", self.round), ("trick", self.trick),
+        """`round 2, trick 3, turn 1 (Ann)`, with the parts that are known (`round 2 (2nd)`
+        for the second round written as round 2)."""
+        said = None if self.round is None else f"{self.round}{repeat_suffix(self.occurrence)}"
+        bits = [f"{k} {v}" for k, v in (("round", said), ("trick", self.trick),
                                           ("turn", self.turn)) if v is not None]  # fmt: skip
         text = ", ".join(bits)
         return f"{text} ({self.player})" if self.player and text else text or (self.player or "")
@@ -56,10 +60,12 @@ class SjDivergence:
     def to_json(self) -> dict[str, Any]:
         """As `zfrec diff --json` writes it: the keys of Zheng Fen's divergence (ANALYSIS.md),
         null where not known, the round as `hand` (as analyze and the diagnostics write it)
-        and as `round`."""
-        return {"kind": self.kind, "message": self.message, "hand": self.round,
-                "round": self.round, "trick": self.trick, "turn": self.turn,
-                "player": self.player, "a": self.a, "b": self.b}  # fmt: skip
+        and as `round`; `occurrence` after `round` in the second round A numbers so (the
+        text's `round 1 (2nd)`)."""
+        return with_occurrence({"kind": self.kind, "message": self.message, "hand": self.round,
+                                "round": self.round, "trick": self.trick, "turn": self.turn,
+                                "player": self.player, "a": self.a, "b": self.b},
+                               self.occurrence, "round")  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,10 +147,11 @@ def _verdict(match: SjMatch) -> tuple[str | None, int]:
 
 def _first(a: SjMatch, b: SjMatch) -> SjDivergence | None:
     names = a.players
-    for x, y in zip(a.rounds, b.rounds, strict=False):
+    occurs = occurrences([x.number for x in a.rounds])
+    for i, (x, y) in enumerate(zip(a.rounds, b.rounds, strict=False)):
         found = _round(names, x, y)
-        if found is not None:
-            return found
+        if found is not None:  # `round 1 (2nd)` for the second round 1, as its page says
+            return replace(found, occurrence=occurs[i]) if occurs[i] > 1 else found
     if len(a.rounds) != len(b.rounds):
         return SjDivergence("rounds", f"A records {len(a.rounds)} round(s), B {len(b.rounds)}",
                             a=str(len(a.rounds)), b=str(len(b.rounds)))  # fmt: skip

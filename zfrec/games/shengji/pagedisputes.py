@@ -42,7 +42,9 @@ def mark_disputes(view: SjGameView) -> None:
             step = _step(steps, d)
             if step is not None:
                 step["notes"].append(_note(d))
-        shown = [dispute_view(d, players, f"dispute-{k}") for k, d in enumerate(here, 1)]
+        shown = [
+            dispute_view(d, players, f"dispute-{k}", view.match) for k, d in enumerate(here, 1)
+        ]
         html = template.render(disputes=shown, players=players, h=None, heading_id="")
         page.disputes = Markup(html)  # drawn as it is (the partial escapes what it shows)
 

@@ -304,6 +304,8 @@ def round_page(
     the seats that won the match with this round (its last), whom its change names instead of
     a next dealer. `href`: the round's page (by default `round_href` of its number)."""
     href = href if href is not None else round_href(rnd.number)
+    said = match.round_said(index) if 0 <= index < len(match.rounds) else f"round {rnd.number}"
+    label = "R" + said[1:]  # `Round 3`, or `Round 3 (2nd)` for the second round 3
     players = list(match.players)
     n = len(players)
     order = _order(rnd, ledger)
@@ -342,7 +344,7 @@ def round_page(
     dealer_name = players[dealer] if dealer is not None else "?"
     steps.append({
         "kind": "deal", "trick": None, "seat": dealer,
-        "headline": f"Round {rnd.number}: {isolate(dealer_name)} deals; {trump_word}, "
+        "headline": f"{label}: {isolate(dealer_name)} deals; {trump_word}, "
                     f"rank {rank_text}",
         "notes": list(rnd.comments), "diagnostics": located.pop((None, None), []),
         "taken": 0, "winning": None, "plays": [],
@@ -463,7 +465,9 @@ def round_page(
     if solved is not None:
         data.update(par=solved.par, from_par=solved.from_par)
     meta = f"{rules.preset if rules else match.preset}; {trump_word}, rank {rank_text}"
-    page = RoundPage(rnd.number, f"Round {rnd.number}", data, meta=meta, href=href)
+    if label != f"Round {rnd.number}":
+        data["label"] = label  # the board's heading (sj_replay.js), where the number repeats
+    page = RoundPage(rnd.number, label, data, meta=meta, href=href)
     summary = RoundSummary(
         rnd.number, dealer, trump, rnd.rank, declarers, levels_before, levels_after,
         result.taken if result else (rnd.points.taken if rnd.points else None), opp_total,

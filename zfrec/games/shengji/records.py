@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any
 
 from zfrec.games.shengji.order import Order, make_order
 from zfrec.games.shengji.rules import SjRules, level_rank, sj_preset
+from zfrec.numbering import said_at
 from zfrec.record.model import Pos, seat_name, seat_of
 from zfrec.record.problems import ReadProblem
 
@@ -270,3 +271,21 @@ class SjMatch:
     def seat_name(self, seat: int) -> str:
         """The player at 0-based `seat`."""
         return seat_name(self.players, seat)
+
+    def round_said(self, rnd: SjRound | int) -> str:
+        """A round of the record (or its place in `rounds`) as its page is headed: `round 3`,
+        or `round 3 (2nd)` for the second round written as round 3 (a round not of this
+        record: by its number).
+
+        >>> m = SjMatch(["A", "B", "C", "D"], rounds=[SjRound(1), SjRound(1), SjRound(2)])
+        >>> m.round_said(m.rounds[1]), m.round_said(2), m.round_said(SjRound(1))
+        ('round 1 (2nd)', 'round 2', 'round 1')
+        """
+        index = (
+            rnd
+            if isinstance(rnd, int)
+            else next((i for i, r in enumerate(self.rounds) if r is rnd), None)
+        )
+        if index is None:
+            return f"round {rnd.number}" if isinstance(rnd, SjRound) else f"round {rnd}"
+        return said_at("round", [r.number for r in self.rounds], index)

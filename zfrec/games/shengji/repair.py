@@ -61,6 +61,7 @@ from zfrec.games.shengji.repairplays import (
     forced_parts,
     move_at,
     orders,
+    placed,
     played_by,
     reseats,
     round_index,
@@ -176,9 +177,11 @@ def candidates(match: SjMatch, base: SjReport) -> Iterator[Candidate]:
     codes = {d.code for d in base.diagnostics if d.severity == "error"}
     gens = GENERATORS.get(first.code, ())
     for gen in gens:
-        yield from gen(match, base, first)
+        for edit, candidate in gen(match, base, first):
+            yield placed(match, edit, candidate), candidate
     if codes & {"SJ501", "SJ502", "SJ503", "SJ504", "SJ506"}:
-        yield from _figures(match, base, first)
+        for edit, candidate in _figures(match, base, first):
+            yield placed(match, edit, candidate), candidate
 
 
 # --- where a diagnostic points ---------------------------------------------------------------
@@ -333,7 +336,7 @@ def _bids(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
     for i in _bids_at(match, rnd, d):
         b = rnd.bids[i]
         bids = rnd.bids[:i] + rnd.bids[i + 1 :]
-        edit = SjEdit("bid", f"round {rnd.number}: {match.players[b.seat]} made no bid "
+        edit = SjEdit("bid", f"{match.round_said(rnd)}: {match.players[b.seat]} made no bid "
                       f"{format_hand(b.cards)}", rnd.number, None, None, b.seat,
                       format_hand(b.cards), None)  # fmt: skip
         yield edit, with_round(match, ri, replace(rnd, bids=bids))
@@ -372,7 +375,7 @@ def _bid_cards(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candid
                 continue
             bids = list(rnd.bids)
             bids[i] = replace(b, cards=cards)
-            yield (SjEdit("bid", f"round {rnd.number}: {match.players[b.seat]} bid "
+            yield (SjEdit("bid", f"{match.round_said(rnd)}: {match.players[b.seat]} bid "
                           f"{format_hand(cards)}, not {format_hand(b.cards)}", rnd.number,
                           None, None, b.seat, format_hand(b.cards), format_hand(cards)),
                    with_round(match, ri, replace(rnd, bids=bids)))  # fmt: skip
@@ -387,13 +390,13 @@ def _header(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate
     if d.code == "SJ405":
         for t in TRUMPS:
             if t != rnd.trump:
-                yield (SjEdit("trump", f"round {rnd.number} was played with trump {t}",
+                yield (SjEdit("trump", f"{match.round_said(rnd)} was played with trump {t}",
                               rnd.number, None, None, None, rnd.trump, t),
                        with_round(match, ri, replace(rnd, trump=t)))  # fmt: skip
     if d.code == "SJ304":
         for s in range(len(match.players)):
             if s != rnd.dealer:
-                yield (SjEdit("dealer", f"round {rnd.number} was dealt by {match.players[s]}",
+                yield (SjEdit("dealer", f"{match.round_said(rnd)} was dealt by {match.players[s]}",
                               rnd.number, None, None, s,
                               None if rnd.dealer is None else match.players[rnd.dealer],
                               match.players[s]),
@@ -401,7 +404,7 @@ def _header(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate
     if d.code == "SJ505":
         for v in range(2, 15):
             if v != rnd.rank:
-                yield (SjEdit("rank", f"round {rnd.number} was played at {level_text(v)}",
+                yield (SjEdit("rank", f"{match.round_said(rnd)} was played at {level_text(v)}",
                               rnd.number, None, None, None,
                               None if rnd.rank is None else level_text(rnd.rank), level_text(v)),
                        with_round(match, ri, replace(rnd, rank=v)))  # fmt: skip
@@ -422,7 +425,7 @@ def _calls(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]
                 continue
             calls = (*rnd.calls[:i], replace(c, ordinal=ordinal), *rnd.calls[i + 1 :])
             said = " ".join(_call_text(x.card, x.ordinal) for x in calls)
-            yield (SjEdit("calls", f"round {rnd.number}: the calls were {said}", rnd.number,
+            yield (SjEdit("calls", f"{match.round_said(rnd)}: the calls were {said}", rnd.number,
                           None, None, None, call_text(rnd.calls), said),
                    with_round(match, ri, replace(rnd, calls=calls)))  # fmt: skip
     most = min(rules.friends, len(rnd.calls))
@@ -432,7 +435,7 @@ def _calls(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]
             if len(calls) == len(rnd.calls):
                 continue
             said = " ".join(_call_text(c.card, c.ordinal) for c in calls)
-            yield (SjEdit("calls", f"round {rnd.number}: the calls were {said}", rnd.number,
+            yield (SjEdit("calls", f"{match.round_said(rnd)}: the calls were {said}", rnd.number,
                           None, None, None, call_text(rnd.calls), said),
                    with_round(match, ri, replace(rnd, calls=calls)))  # fmt: skip
 
@@ -461,11 +464,11 @@ def _drop(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
     rnd = match.rounds[ri]
     if d.code == "SJ204" and d.location.trick is not None:
         k = d.location.trick - 1
-        yield (SjEdit("drop", f"round {rnd.number} ended after trick {k}: the tricks after "
+        yield (SjEdit("drop", f"{match.round_said(rnd)} ended after trick {k}: the tricks after "
                       "it were not played", rnd.number, k + 1, None, None),
                with_round(match, ri, replace(rnd, tricks=rnd.tricks[:k])))  # fmt: skip
     if d.code == "SJ507":
-        yield (SjEdit("drop", f"the match ended before round {rnd.number}: the rounds from it "
+        yield (SjEdit("drop", f"the match ended before {match.round_said(rnd)}: the rounds from it "
                       "on were not played", rnd.number, None, None, None),
                replace(match, rounds=match.rounds[:ri]))  # fmt: skip
 
@@ -502,7 +505,7 @@ def _figures(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidat
                             p.pos)  # fmt: skip
             if want != p:
                 new = replace(new, points=want)
-                changed.append(f"round {rnd.number}'s points line read {_points_text(want)}")
+                changed.append(f"{match.round_said(rnd)}'s points line read {_points_text(want)}")
                 was.append(f"points {points_text(p)}")
                 now.append(f"points {points_text(want)}")
         o = rnd.outcome
@@ -514,14 +517,14 @@ def _figures(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidat
             if want_o != o:
                 new = replace(new, outcome=want_o)
                 nxt_text = f" next {match.players[nxt]}" if nxt is not None else ""
-                changed.append(f"round {rnd.number}'s result line read {side} +{steps}"
+                changed.append(f"{match.round_said(rnd)}'s result line read {side} +{steps}"
                                f"{nxt_text}")  # fmt: skip
                 was.append(f"result {outcome_text(o)}")
                 now.append(f"result {outcome_text(want_o)}")
         levels = computed.get(i, lg.levels)
         if rnd.levels is not None and tuple(rnd.levels.levels) != levels:
             new = replace(new, levels=SjLevels(levels, rnd.levels.pos))
-            changed.append(f"round {rnd.number}'s levels read "
+            changed.append(f"{match.round_said(rnd)}'s levels read "
                            f"{' '.join(level_text(v) for v in levels)}")  # fmt: skip
             was.append(f"levels {levels_text(rnd.levels)}")
             now.append(f"levels {' '.join(level_text(v) for v in levels)}")

@@ -19,6 +19,7 @@ from zfrec.games.shengji.follow import count_follows, legal_follows
 from zfrec.games.shengji.formats import classify
 from zfrec.games.shengji.records import SjMatch, SjMove, SjRound
 from zfrec.games.shengji.report import SjReport
+from zfrec.numbering import occurrence_at, with_occurrence
 
 __all__ = ["Candidate", "Gen", "SjEdit"]
 
@@ -36,14 +37,30 @@ class SjEdit:
     seat: int | None = None
     before: str | None = None
     after: str | None = None
+    occurrence: int = 1  # 2: in the second round the record numbers `round` (`placed`)
 
     def to_json(self, players: Sequence[str]) -> dict[str, Any]:
-        return {
+        return with_occurrence({
             "kind": self.kind, "text": self.text, "hand": self.round, "round": self.round,
             "trick": self.trick, "turn": self.turn,
             "player": players[self.seat] if self.seat is not None else None,
             "before": self.before, "after": self.after,
-        }  # fmt: skip
+        }, self.occurrence, "round")  # fmt: skip
+
+
+def placed(match: SjMatch, edit: SjEdit, candidate: SjMatch) -> SjEdit:
+    """`edit` with the occurrence of the round it changes: the first round of `candidate` that
+    is not `match`'s own (each edit copies the rounds it changes, or drops them), where its
+    number is the edit's and was written before (the text's `round 1 (2nd)`)."""
+    index = next(
+        (i for i, r in enumerate(match.rounds)
+         if i >= len(candidate.rounds) or candidate.rounds[i] is not r),
+        None,
+    )  # fmt: skip
+    if index is None or match.rounds[index].number != edit.round:
+        return edit
+    occurrence = occurrence_at([r.number for r in match.rounds], index)
+    return edit if occurrence == 1 else replace(edit, occurrence=occurrence)
 
 
 Candidate = tuple[SjEdit, SjMatch]
@@ -99,7 +116,7 @@ def with_moves(match: SjMatch, ri: int, changes: dict[tuple[int, int], SjMove]) 
 
 def where(match: SjMatch, ri: int, ti: int, mi: int) -> str:
     m = match.rounds[ri].tricks[ti].moves[mi]
-    return (f"round {match.rounds[ri].number}, trick {ti + 1}, turn {mi + 1} "
+    return (f"{match.round_said(ri)}, trick {ti + 1}, turn {mi + 1} "
             f"({match.players[m.seat]})")  # fmt: skip
 
 
@@ -175,7 +192,7 @@ def orders(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]
         tricks = list(rnd.tricks)
         tricks[ti] = replace(trick, moves=new)
         seats = " ".join(match.players[moves[k].seat] for k in o)
-        edit = SjEdit("order", f"round {rnd.number}, trick {ti + 1} was played in the order "
+        edit = SjEdit("order", f"{match.round_said(rnd)}, trick {ti + 1} was played in the order "
                       f"{seats}", rnd.number, ti + 1, None, None,
                       " ".join(match.players[m.seat] for m in moves), seats)  # fmt: skip
         yield edit, with_round(match, ri, replace(rnd, tricks=tricks))
@@ -204,7 +221,7 @@ def reseats(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate
             continue
         tricks = list(rnd.tricks)
         tricks[ti] = replace(trick, moves=new)
-        edit = SjEdit("seat", f"round {rnd.number}, trick {ti + 1} was played {text(new)}",
+        edit = SjEdit("seat", f"{match.round_said(rnd)}, trick {ti + 1} was played {text(new)}",
                       rnd.number, ti + 1, None, None, text(moves), text(new))  # fmt: skip
         yield edit, with_round(match, ri, replace(rnd, tricks=tricks))
 

@@ -82,6 +82,7 @@ class ReplayBase:
         self.moves = 0
         self.round_no: int | None = None
         self.round_index = -1  # the round's place in the record (its number may be written twice)
+        self.round_occurrence = 1  # 2: the second round so numbered (zfrec.numbering)
         self.root: Cause | None = None  # the round's first altering error
         self.names = match.players
         # (seat, card id) -> the error at whose play the seat spent the card: a later play of
@@ -133,7 +134,8 @@ class ReplayBase:
         found = Diagnostic(
             code, message,
             Location(self.match.source, line, col, self.game_number, self.round_no, trick, turn,
-                     name, unit="round"),
+                     name, unit="round",
+                     occurrence=self.round_occurrence if self.round_no is not None else 1),
             cause, fix,
         )  # fmt: skip
         self.found.append(found)

@@ -40,6 +40,7 @@ from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.rules import SjRules, level_rank, level_text
 from zfrec.games.shengji.scoring import raise_level
 from zfrec.games.shengji.verdicts import deal_findings, result_findings, stops
+from zfrec.numbering import occurrences, repeat_suffix
 from zfrec.record.model import Pos
 
 __all__ = ["SjReport", "SjRoundLedger", "replay_open", "validate_match"]
@@ -93,9 +94,12 @@ class _Replay(PlayReplay):
         winners: tuple[int, ...] = ()
         starts = [rnd.pos[0] if rnd.pos else 0 for rnd in match.rounds]
         problems = sorted(match.problems, key=lambda p: p.pos)
+        # each round as its page names it: `round 1 (2nd)` where the number is written again
+        occurs = occurrences([r.number for r in match.rounds])
+        said = [f"round {r.number}{repeat_suffix(occurs[i])}" for i, r in enumerate(match.rounds)]
         for i, rnd in enumerate(match.rounds):
             self.round_no, self.root, self.spent, self.erred = rnd.number, None, {}, {}
-            self.round_index = i
+            self.round_index, self.round_occurrence = i, occurs[i]
             self.short = {}
             end = starts[i + 1] if i + 1 < len(starts) else None
             self.lost = []
@@ -106,12 +110,13 @@ class _Replay(PlayReplay):
                     self.lost.append(Cause(p.pos[0], p.pos[1], "ZF001"))
             self.round_cause = self.move_cause = self.trick_root = None
             if winners:
-                self.note("SJ507", f"round {rnd.number} is played after the match was won "
+                self.note("SJ507", f"{said[i]} is played after the match was won "
                           f"by {self._names(winners)}", rnd.pos, rule="14")  # fmt: skip
             last = match.rounds[i - 1].number if i else rnd.number - 1
             if rnd.number != last + 1:  # a round left out, or a slip of the pen
                 missing = f" (is round {last + 1} missing?)" if rnd.number > last + 1 else ""
-                self.note("SJ508", f"round {rnd.number} follows round {last}: rounds are "
+                before = said[i - 1] if i else f"round {last}"
+                self.note("SJ508", f"{said[i]} follows {before}: rounds are "
                           f"numbered one by one{missing}", rnd.pos)  # fmt: skip
             start = len(self.found)
             with placing(hand=rnd.number, unit="round"):
@@ -125,13 +130,18 @@ class _Replay(PlayReplay):
             levels, dealer, won, dealer_cause, rank_cause = out
             self.trusted = self.ledgers[-1].result is None
             winners = winners or won
-        self.round_no = None
+        self.round_no, self.round_occurrence = None, 1
         for code, message, pos, _, rule in result_findings(self.match, levels, winners):
             self.note(code, message, pos, rule=rule)  # the [Result] tag
         return SjReport(match, rules, tuple(self.found), tuple(self.ledgers), tuple(levels),
                         winners, self.moves)  # fmt: skip
 
     # a round -----------------------------------------------------------------------------------
+
+    def _said(self, rnd: SjRound) -> str:
+        """`round 3`, or `round 3 (2nd)` for the second round written as round 3 (the round
+        being replayed, at `round_index`)."""
+        return f"round {rnd.number}{repeat_suffix(self.round_occurrence)}"
 
     def round(
         self, rules: SjRules, rnd: SjRound, levels: list[int], dealer: int | None,
@@ -141,7 +151,7 @@ class _Replay(PlayReplay):
         if self.trusted and rnd.dealer is not None:
             dealer = rnd.dealer  # after a round left unfinished: its start is taken as written
         if rnd.dealer is not None and dealer is not None and rnd.dealer != dealer:
-            self.note("SJ304", f"{self.names[dealer]} deals round {rnd.number}, not "
+            self.note("SJ304", f"{self.names[dealer]} deals {self._said(rnd)}, not "
                       f"{self.names[rnd.dealer]}", rnd.pos, seat=rnd.dealer, cause=dealer_cause,
                       rule="12")  # fmt: skip
         written_dealer = rnd.dealer if rnd.dealer is not None else dealer
@@ -169,7 +179,7 @@ class _Replay(PlayReplay):
         if self.trusted and rnd.rank is not None:
             expect = rnd.rank
         if rnd.rank is not None and rnd.rank != expect:
-            self.note("SJ505", f"round {rnd.number} is played at {level_text(expect)}, the "
+            self.note("SJ505", f"{self._said(rnd)} is played at {level_text(expect)}, the "
                       f"declarers' level, not {level_text(rnd.rank)}", rnd.pos,
                       cause=rank_cause, rule="14")  # fmt: skip
         if written_dealer is None and rnd.bids and not rb.whole:

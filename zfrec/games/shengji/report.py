@@ -15,6 +15,7 @@ from zfrec.games.shengji.formats import Format
 from zfrec.games.shengji.order import Order
 from zfrec.games.shengji.records import SjMatch
 from zfrec.games.shengji.rules import SjRules, level_text
+from zfrec.numbering import occurrence_at, with_occurrence
 
 __all__ = ["SjReport", "SjRoundLedger"]
 
@@ -97,11 +98,19 @@ class SjReport(Findings):
         players = self.game.players
         for r in self.rounds:
             how = "reconstructed from the plays" if r.reconstructed else "as recorded"
-            yield f"game {game_number}, round {r.number} deal ({how}):"
+            said = self.game.round_said(r.index) if r.index >= 0 else f"round {r.number}"
+            yield f"game {game_number}, {said} deal ({how}):"
             for seat, hand in enumerate(r.drawn or r.deal):
                 yield f"  {players[seat]}: {format_hand(hand)}"
             yield f"  kitty: {format_hand(r.kitty)}"
             yield f"  discard: {format_hand(r.discard)}"
+
+    def _round_json(self, r: SjRoundLedger) -> dict[str, Any]:
+        """A round's ledger, with `occurrence` 2 in the second round of a number (as
+        --show-deal says `round 1 (2nd)`)."""
+        numbers = [x.number for x in self.game.rounds]
+        k = occurrence_at(numbers, r.index) if 0 <= r.index < len(numbers) else 1
+        return with_occurrence(r.to_json(self.game.players), k, "round")
 
     def to_json(self) -> dict[str, Any]:
         """The report as `zfrec validate --json` writes it for one match."""
@@ -110,7 +119,7 @@ class SjReport(Findings):
             "game": "shengji", "players": list(players),
             "rules": self.rules.preset if self.rules else None,
             "options": self.rules.overrides() if self.rules else {}, "ok": self.ok,
-            "rounds": [r.to_json(players) for r in self.rounds], "moves": self.moves,
+            "rounds": [self._round_json(r) for r in self.rounds], "moves": self.moves,
             "levels": {players[s]: level_text(v) for s, v in enumerate(self.levels)},
             "winners": [players[s] for s in self.winners],
             "diagnostics": [d.to_json() for d in self.diagnostics],

@@ -29,6 +29,7 @@ from zfrec.games.shengji.records import SjMatch, SjRound
 from zfrec.games.shengji.replayer import validate_match
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.solve import SjBudget, SjLineStep, SjSolveResult, solve_state, solve_value
+from zfrec.render.pagenames import parse_page_address
 
 __all__ = [
     "PlayCost",
@@ -62,15 +63,54 @@ class SjPosition:
     made: int
 
 
-def _parse_at(at: str) -> tuple[int, int | None, int | None]:
+@dataclass(frozen=True, slots=True)
+class SjAt:
+    """A position `--at` names: round `number` (its `occurrence`-th round so numbered: 2 for
+    `round-N-2.html`), before `turn` of `trick`, or at `step` of its replay page (the position
+    after that many plays; 0 is the deal, as the kitty exchange leaves it), or at its first
+    lead when neither is given."""
+
+    number: int
+    trick: int | None = None
+    turn: int | None = None
+    occurrence: int = 1
+    step: int | None = None
+
+
+def _parse_at(at: str) -> SjAt:
     m = _AT.fullmatch(at.strip())
-    if m is None:
-        raise SjAtError(
-            f"--at {at!r} names no Sheng ji position: give a round (3: its first lead, after the "
-            "kitty exchange) or ROUND.TRICK.TURN (3.5.2: before that turn)"
+    if m is not None:
+        r, t, u = m.groups()
+        return SjAt(int(r), None if t is None else int(t), None if u is None else int(u))
+    page = parse_page_address(at)
+    if page is not None and page[0] == "round":
+        _, number, occurrence, step = page
+        return SjAt(number, occurrence=occurrence, step=step)
+    raise SjAtError(
+        f"--at {at!r} names no Sheng ji position: give a round (3: its first lead, after the "
+        "kitty exchange), ROUND.TRICK.TURN (3.5.2: before that turn) or a round's replay page "
+        "(round-3.html#step=12; round-3-2.html for the second round 3)"
+    )
+
+
+def _step_stop(rnd: SjRound, step: int, name: str) -> tuple[int, int] | None:
+    """The (trick, turn) before which step `step` of the round's replay page stands: its
+    step K shows the round after K plays (step 0 the deal, the last its result); None for a
+    step after the last play. SolveError for a step the page does not have."""
+    plays = [
+        (t, u) for t, trick in enumerate(rnd.tricks, 1) for u in range(1, len(trick.moves) + 1)
+    ]
+    if step > len(plays) + 1:
+        raise SolveError(
+            f"{name} has steps 0 to {len(plays) + 1} (its replay page's #step=), not {step}"
         )
-    r, t, u = m.groups()
-    return int(r), None if t is None else int(t), None if u is None else int(u)
+    return plays[step] if step < len(plays) else None
+
+
+def round_name(match: SjMatch, index: int) -> str:
+    """`round 3`, or `round 3 (2nd)` for the second round the record numbers 3 (as its page's
+    heading says it: `SjMatch.round_said`)."""
+    return match.round_said(index)
 
 
 def _start(match: SjMatch, index: int, report: Any = None) -> RoundState:
@@ -87,11 +127,11 @@ def _start(match: SjMatch, index: int, report: Any = None) -> RoundState:
     order = rnd.order()
     if ledger is None or order is None:
         raise SolveError(
-            f"round {rnd.number}: the trump or the deal is not known: nothing to solve"
+            f"{round_name(match, index)}: the trump or the deal is not known: nothing to solve"
         )
     why = unknown_hands(match, rnd, ledger, rules)
     if why is not None:
-        raise SolveError(f"round {rnd.number}: the hands are not all known: {why}")
+        raise SolveError(f"{round_name(match, index)}: the hands are not all known: {why}")
     return RoundState.from_hands(
         list(ledger.deal), order, ledger.dealer, rules, kitty=ledger.discard,
         calls=[(c.card, c.ordinal) for c in rnd.calls],
@@ -169,26 +209,30 @@ def _and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _play_on(state: RoundState, rnd: SjRound, stop: tuple[int, int] | None) -> int:
+def _play_on(
+    state: RoundState, rnd: SjRound, stop: tuple[int, int] | None, name: str | None = None
+) -> int:
     """Make the round's recorded plays (each verified) up to `stop` (trick, turn) or all;
-    the number made. SolveError at a play the engine refuses."""
+    the number made. SolveError at a play the engine refuses. `name`: what the errors call the
+    round (`round_name`)."""
+    name = name or f"round {rnd.number}"
     made = 0
     for t, trick in enumerate(rnd.tricks, 1):
         for u, move in enumerate(trick.moves, 1):
             if stop is not None and (t, u) >= stop:
                 return made
             if state.over:
-                raise SolveError(f"round {rnd.number}: the round is over before trick {t}")
+                raise SolveError(f"{name}: the round is over before trick {t}")
             try:
                 state.play(move.seat, move.cards)
             except IllegalPlayError as exc:
                 raise SolveError(
-                    f"round {rnd.number}, trick {t}, turn {u}: the recorded play is not legal "
+                    f"{name}, trick {t}, turn {u}: the recorded play is not legal "
                     f"({exc.message}); see zfrec validate"
                 ) from None
             made += 1
     if stop is not None and stop > (len(rnd.tricks) + 1, 1):
-        raise SolveError(f"round {rnd.number} has no trick {stop[0]}, turn {stop[1]}")
+        raise SolveError(f"{name} has no trick {stop[0]}, turn {stop[1]}")
     return made
 
 
@@ -202,28 +246,38 @@ def record_position(game: Any, at: str | None = None) -> SjPosition:
         raise SolveError("the record has no round: nothing to solve")
     index, stop = len(match.rounds) - 1, None
     if at is not None:
-        number, trick, turn = _parse_at(at)
+        named = _parse_at(at)
+        number = named.number
         found = [i for i, r in enumerate(match.rounds) if r.number == number]
         if not found:
             raise SolveError(f"the record has no round {number}")
-        index = found[0]  # the first round so numbered, as Zheng Fen's --at takes the first hand
-        stop = (1, 1) if trick is None or turn is None else (trick, turn)
-        if stop[0] < 1 or stop[1] < 1:
+        if len(found) < named.occurrence:
+            raise SolveError(
+                f"the record has {len(found)} round(s) numbered {number}, not {named.occurrence}"
+            )
+        # the first round so numbered unless the page names another (round-N-2.html), as
+        # Zheng Fen's --at takes the first hand of a number
+        index = found[named.occurrence - 1]
+        if named.step is not None:
+            stop = _step_stop(match.rounds[index], named.step, round_name(match, index))
+        else:
+            trick, turn = named.trick, named.turn
+            stop = (1, 1) if trick is None or turn is None else (trick, turn)
+        if stop is not None and (stop[0] < 1 or stop[1] < 1):
             raise SolveError("tricks and turns count from 1")
     rnd = match.rounds[index]
+    name = round_name(match, index)
     state = _start(match, index)
     if stop is not None and stop[1] > state.n:
         raise SolveError(f"a trick has {state.n} turns: there is no turn {stop[1]}")
-    made = _play_on(state, rnd, stop)
+    made = _play_on(state, rnd, stop, name)
     if state.over:
         r = state.result
         assert r is not None
-        raise SolveError(
-            f"round {rnd.number} is over (the opponents took {r.total} points): nothing to solve"
-        )
+        raise SolveError(f"{name} is over (the opponents took {r.total} points): nothing to solve")
     if not state.rules.fixed_partners and any(state.team_of(s) is None for s in range(state.n)):
         raise SolveError(
-            f"round {rnd.number}: the called friends have not all shown yet, so the teams are "
+            f"{name}: the called friends have not all shown yet, so the teams are "
             "not known: nothing to solve"
         )
     return SjPosition(match, index, state, made)
@@ -425,7 +479,7 @@ def play_costs(
             out[i] = round_costs(match, i, max_cards, max_seconds=seconds, report=report)
         except SolveError as exc:
             if refused is not None:
-                head = f"round {match.rounds[i].number}: "
+                head = f"{round_name(match, i)}: "
                 why = exc.message
                 refused[i] = why[len(head) :] if why.startswith(head) else why
     return out

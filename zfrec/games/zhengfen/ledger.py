@@ -49,6 +49,9 @@ class Ledger:
     def _name(self, seat: int) -> str:
         raise NotImplementedError  # the replay's
 
+    def _said(self, hand: Hand) -> str:
+        raise NotImplementedError  # the replay's: `hand 3`, `hand 3 (2nd)`
+
     def _game_end(self) -> GameEnd:
         game, result = self.state.game, self.record.result
         recorded = tuple(result.scores) if result is not None else ()
@@ -95,7 +98,7 @@ class Ledger:
         closer = "a score line" if hand.score is not None else "the next hand"
         self._report(
             "ZF208",
-            f"hand {hand.number} is closed by {closer} before it ended: {holding} still hold "
+            f"{self._said(hand)} is closed by {closer} before it ended: {holding} still hold "
             "cards (RULES.md R24)",
             hand,
             pos=hand.score.pos if hand.score is not None else None,

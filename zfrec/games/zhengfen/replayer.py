@@ -33,6 +33,7 @@ from zfrec.games.zhengfen.engine.game import Event, GameState, HandState, best_r
 from zfrec.games.zhengfen.engine.rules import Ruleset
 from zfrec.games.zhengfen.engine.seats import seat, seats
 from zfrec.games.zhengfen.ledger import Ledger
+from zfrec.numbering import occurrences, repeat_suffix
 from zfrec.record.model import Game, Hand, Move, Pos
 from zfrec.record.problems import Fix, ReadProblem
 from zfrec.recovery import (
@@ -106,9 +107,14 @@ class _Replayer(Ledger):
     _totals_unknown: bool = field(init=False, default=False)  # a hand was closed without them
     # After a wrong total: the totals as computed without it, in case the record comes back.
     _shadow: tuple[int, ...] | None = field(init=False, default=None)
+    # id(hand) -> 2 for the second hand the record writes with its number (zfrec.numbering)
+    _occurrence: dict[int, int] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         self.state = ReplayState(self.record, GameState.__new__(GameState))
+        hands = self.record.hands
+        occurs = occurrences([h.number for h in hands])
+        self._occurrence = {id(h): occurs[i] for i, h in enumerate(hands) if occurs[i] > 1}
         for problem in self.record.problems:
             if problem.move is None:
                 self._lines.append(problem)
@@ -117,6 +123,10 @@ class _Replayer(Ledger):
         self._lines.sort(key=lambda p: p.pos)
 
     # diagnostics -------------------------------------------------------------------------------
+
+    def _said(self, hand: Hand) -> str:
+        """`hand 3`, or `hand 3 (2nd)` for the second hand written as hand 3."""
+        return f"hand {hand.number}{repeat_suffix(self._occurrence.get(id(hand), 1))}"
 
     def _report(
         self,
@@ -149,6 +159,7 @@ class _Replayer(Ledger):
                     col=col,
                     game=self.game_number,
                     hand=hand.number if hand else None,
+                    occurrence=self._occurrence.get(id(hand), 1),
                     trick=trick,
                     turn=hs.turn_in_trick if hs is not None and move is not None else None,
                     seat=self.record.players[seat]
@@ -257,7 +268,8 @@ class _Replayer(Ledger):
             last = self.record.hands[index - 1].number if index else hand.number - 1
             if hand.number != last + 1:  # a hand left out, or a slip of the pen (not a rule)
                 missing = f" (is hand {last + 1} missing?)" if hand.number > last + 1 else ""
-                self._report("ZF406", f"hand {hand.number} follows hand {last}: hands are "
+                told = self._said(self.record.hands[index - 1]) if index else f"hand {last}"
+                self._report("ZF406", f"{self._said(hand)} follows {told}: hands are "
                              f"numbered one by one{missing}", hand)  # fmt: skip
             with placing(hand=hand.number, unit="hand"):
                 yield from self._hand(index, hand)

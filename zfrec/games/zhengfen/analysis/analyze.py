@@ -62,6 +62,7 @@ from zfrec.games.zhengfen.engine.movegen import Move, legal_plays
 from zfrec.games.zhengfen.engine.rules import Ruleset
 from zfrec.games.zhengfen.solver import Budget
 from zfrec.jsonview import PerPlayer, PlayerName, PlayerNames, dump
+from zfrec.numbering import occurrences, with_occurrence
 from zfrec.record.model import Game
 from zfrec.replay import GameEnd, HandEnd, HandStart, MoveStep, ReplayState, ReplayVisitor, walk
 
@@ -239,8 +240,27 @@ class GameAnalysis:
         return rows
 
     def to_json(self) -> dict[str, Any]:
-        """The analysis as `zfrec analyze --json` writes it for one game (ANALYSIS.md)."""
+        """The analysis as `zfrec analyze --json` writes it for one game (ANALYSIS.md): a hand,
+        note or points-flow row of the second hand the record numbers N adds `occurrence` 2, as
+        the text says `hand N (2nd)`."""
         data: dict[str, Any] = dump(GameJson.of(self), players=self.players)
+        occurs = occurrences([h.hand for h in self.hands])
+        if max(occurs, default=1) > 1:
+            by_index = {h.hand_index: k for h, k in zip(self.hands, occurs, strict=True)}
+            notes = self.per_move_notes()  # as GameJson.of lists them
+            data["notes"] = [
+                with_occurrence(entry, 1 if n.hand_index is None else by_index.get(n.hand_index, 1))
+                for entry, n in zip(data["notes"], notes, strict=True)
+            ]
+            rows = [k for h, k in zip(self.hands, occurs, strict=True)
+                    for _ in range(len(h.tricks) + (h.transfer is not None))]  # fmt: skip
+            data["points_flow"] = [
+                with_occurrence(entry, k)
+                for entry, k in zip(data["points_flow"], rows, strict=True)
+            ]
+            data["hands"] = [
+                with_occurrence(entry, k) for entry, k in zip(data["hands"], occurs, strict=True)
+            ]
         return data
 
 

@@ -19,7 +19,8 @@ from typing import Annotated, Any, Literal
 from zfrec.diagnostics import first_error
 from zfrec.games.zhengfen.engine.actions import PlayEvent
 from zfrec.games.zhengfen.engine.cards import format_cards
-from zfrec.jsonview import dump, key
+from zfrec.jsonview import dump, hidden, key
+from zfrec.numbering import occurrences, repeat_suffix, with_occurrence
 from zfrec.record.model import Game, Hand, seat_name
 from zfrec.record.text import deal_text, score_text
 from zfrec.replay import MoveStep, replay
@@ -45,18 +46,23 @@ class Divergence:
     seat: Annotated[str | None, key("player")] = None  # the player's name
     a: str | None = None
     b: str | None = None
+    # 2: in the second hand A writes with the number `hand` (said `hand 1 (2nd)`)
+    occurrence: Annotated[int, hidden()] = 1
 
     def where(self) -> str:
-        """`hand 1, trick 2, turn 3 (Bo)`, with the parts that are known."""
-        bits = [f"{k} {v}" for k, v in (("hand", self.hand), ("trick", self.trick),
+        """`hand 1, trick 2, turn 3 (Bo)`, with the parts that are known (`hand 1 (2nd)` for
+        the second hand written as hand 1)."""
+        hand = None if self.hand is None else f"{self.hand}{repeat_suffix(self.occurrence)}"
+        bits = [f"{k} {v}" for k, v in (("hand", hand), ("trick", self.trick),
                                           ("turn", self.turn)) if v is not None]  # fmt: skip
         text = ", ".join(bits)
         return f"{text} ({self.seat})" if self.seat and text else text or (self.seat or "")
 
     def to_json(self) -> dict[str, Any]:
-        """The divergence as `zfrec diff --json` writes it (`seat` as `player`)."""
+        """The divergence as `zfrec diff --json` writes it (`seat` as `player`), with
+        `occurrence` after `hand` in the second hand A numbers so (the text's `hand 1 (2nd)`)."""
         data: dict[str, Any] = dump(self)
-        return data
+        return with_occurrence(data, self.occurrence)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +104,8 @@ class DiffReport:
     def to_json(self) -> dict[str, Any]:
         """The comparison as `zfrec diff --json` writes it for one game (ANALYSIS.md)."""
         data: dict[str, Any] = dump(DiffJson.of(self))
+        if self.first is not None:  # its own JSON: `occurrence` where the number repeats
+            data["first_divergence"] = self.first.to_json()
         return data
 
 
@@ -207,28 +215,48 @@ def _first_divergence(a: Game, b: Game) -> Divergence | None:
                    "the rest agrees")  # fmt: skip
 
 
+def _hand_divergence(
+    names: list[str],
+    number: int,
+    ha: Hand,
+    hb: Hand,
+    acts_a: list[_Act],
+    acts_b: list[_Act],
+    alike: list[Divergence],
+) -> Divergence | None:
+    """Where hand `number` of A (`ha`) and of B first part, if they do."""
+    if ha.shuffler != hb.shuffler and None not in (ha.shuffler, hb.shuffler):
+        return Divergence(
+            "shuffler", "the records name different shufflers", number,
+            a=_seat(names, ha.shuffler), b=_seat(names, hb.shuffler),
+        )  # fmt: skip
+    found = _deal_divergence(names, number, ha, hb)
+    if found is not None:
+        return found
+    found = _move_divergence(names, number, acts_a, acts_b, alike)
+    if found is not None:
+        return found
+    if ha.score is not None and hb.score is not None and ha.score != hb.score:
+        return Divergence(
+            "score", "the score lines differ", number,
+            a=score_text(ha.score), b=score_text(hb.score),
+        )  # fmt: skip
+    return None
+
+
 def _divergence(
     a: Game, b: Game, acts_a: list[list[_Act]], acts_b: list[list[_Act]], alike: list[Divergence]
 ) -> Divergence | None:
     names = a.players
+    occurs = occurrences([x.number for x in a.hands])
     for h, (ha, hb) in enumerate(zip(a.hands, b.hands, strict=False)):
-        number = ha.number
-        if ha.shuffler != hb.shuffler and None not in (ha.shuffler, hb.shuffler):
-            return Divergence(
-                "shuffler", "the records name different shufflers", number,
-                a=_seat(names, ha.shuffler), b=_seat(names, hb.shuffler),
-            )  # fmt: skip
-        found = _deal_divergence(names, number, ha, hb)
+        known = len(alike)
+        found = _hand_divergence(names, ha.number, ha, hb, acts_a[h], acts_b[h], alike)
+        if occurs[h] > 1:  # said `hand 1 (2nd)`, as its page is headed
+            alike[known:] = [replace(x, occurrence=occurs[h]) for x in alike[known:]]
+            found = found and replace(found, occurrence=occurs[h])
         if found is not None:
             return found
-        found = _move_divergence(names, number, acts_a[h], acts_b[h], alike)
-        if found is not None:
-            return found
-        if ha.score is not None and hb.score is not None and ha.score != hb.score:
-            return Divergence(
-                "score", "the score lines differ", number,
-                a=score_text(ha.score), b=score_text(hb.score),
-            )  # fmt: skip
     if len(a.hands) != len(b.hands):
         return Divergence(
             "hands", f"A records {len(a.hands)} hand(s), B {len(b.hands)}",

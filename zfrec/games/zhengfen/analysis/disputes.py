@@ -53,6 +53,7 @@ from zfrec.games.zhengfen.engine.game import GameState, HandState
 from zfrec.games.zhengfen.engine.rules import Ruleset
 from zfrec.games.zhengfen.solver import Budget, best_points
 from zfrec.jsonview import PerPlayer, dump
+from zfrec.numbering import occurrence_at
 from zfrec.record.model import AltPlay, Game, Move
 from zfrec.replay import replay
 
@@ -107,6 +108,7 @@ class DisputeVerdict:
     move_index: int  # 0-based in the written trick
     versions: tuple[VersionVerdict, ...]
     hand_number: int = 0  # the hand's number in the record (`hand N`)
+    occurrence: int = 1  # 2: the second hand written with that number (`Hand N (2nd)`)
 
     def points(self, v: VersionVerdict) -> tuple[int, ...] | None:
         """The disputed hand's points per seat with version `v`; None when it is illegal or
@@ -389,7 +391,9 @@ class DisputeJudge(ReplayVisitor):
             )  # fmt: skip
             h, t, m = place
             versions = (recorded, *p.others)
-            out.append(DisputeVerdict(move, h, t, m, versions, self.record.hands[h].number))
+            numbers = [x.number for x in self.record.hands]
+            occurrence = occurrence_at(numbers, h)  # 2: the second hand so numbered
+            out.append(DisputeVerdict(move, h, t, m, versions, numbers[h], occurrence))
         return tuple(out)
 
 

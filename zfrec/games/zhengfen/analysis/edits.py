@@ -13,11 +13,12 @@ on the edited record). `repair` searches them; `audit` ranks them.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Annotated, Any, Literal
 
 from zfrec.diagnostics import WrittenDiagnostic
-from zfrec.jsonview import dump, hidden, key
+from zfrec.jsonview import dump, hidden, key, written_with
+from zfrec.numbering import occurrence_at, with_occurrence
 from zfrec.record.model import Game
 from zfrec.validate import Report
 
@@ -54,11 +55,28 @@ class Edit:
     apply: Annotated[Callable[[Game], Game], hidden()] = field(
         default=lambda g: g, compare=False, repr=False
     )
+    # 2: in the second hand the record numbers `hand` (the text's `hand 1 (2nd)`; `placed`)
+    occurrence: Annotated[int, hidden()] = 1
 
     def to_json(self) -> dict[str, Any]:
-        """The edit as `zfrec audit --json` writes it (`seat` as `player`; `apply` left out)."""
+        """The edit as `zfrec audit --json` writes it (`seat` as `player`; `apply` left out;
+        `occurrence` after `hand` in the second hand of a number)."""
         data: dict[str, Any] = dump(self)
-        return data
+        return with_occurrence(data, self.occurrence)
+
+
+def placed(game: Game, edit: Edit, edited: Game) -> Edit:
+    """`edit` with the occurrence of the hand it changes: the first hand of `edited` that is
+    not `game`'s own (an edit copies the hands it changes, or drops them), where its number is
+    the edit's and was written before (the text's `hand 1 (2nd)`)."""
+    index = next(
+        (i for i, h in enumerate(game.hands) if i >= len(edited.hands) or edited.hands[i] is not h),
+        None,
+    )
+    if index is None or game.hands[index].number != edit.hand:
+        return edit
+    occurrence = occurrence_at([h.number for h in game.hands], index)
+    return edit if occurrence == 1 else replace(edit, occurrence=occurrence)
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +154,7 @@ class RepairJson:
     size: int
     errors: int
     warnings: int
-    edits: tuple[Edit, ...]
+    edits: tuple[Annotated[Edit, written_with(Edit.to_json)], ...]  # `occurrence` too
     remaining: tuple[WrittenDiagnostic, ...]
 
     @classmethod

@@ -17,6 +17,7 @@ from zfrec.diagnostics import Diagnostic
 from zfrec.errors import ZfrecError
 from zfrec.games.zhengfen.engine.game import HandResult, HandState
 from zfrec.games.zhengfen.engine.rules import Ruleset
+from zfrec.numbering import occurrence_at, said_at
 from zfrec.record.model import Game
 from zfrec.replay import HandEnd, HandStart, MoveStep, replay
 
@@ -41,6 +42,7 @@ class RecordPosition:
     reconstructed: bool  # the deal was rebuilt from the plays
     diagnostics: tuple[Diagnostic, ...]
     rules: Ruleset
+    occurrence: int = 1  # 2: the second hand the record numbers `hand_number` (hand-N-2.html)
 
     @property
     def finished(self) -> bool:
@@ -86,7 +88,8 @@ def record_position(game: Game, rules: Ruleset | None = None) -> RecordPosition:
     if start is None or state is None:  # pragma: no cover - the replay starts every hand
         raise PositionError("the replay did not reach the last hand")
     hand = game.hands[last]
-    _known(start)
+    numbers = [h.number for h in game.hands]
+    _known(start, said_at("hand", numbers, last))  # `hand 1 (2nd)` for the second hand 1
     # A score line closes the hand (RULINGS 24): then the inferred passes are the record's own.
     if hand.score is None:
         for _ in range(trailing):
@@ -98,6 +101,7 @@ def record_position(game: Game, rules: Ruleset | None = None) -> RecordPosition:
         reconstructed=start.reconstructed,
         diagnostics=tuple(found),
         rules=rules or game.ruleset(),
+        occurrence=occurrence_at(numbers, last),
     )
 
 
@@ -136,13 +140,17 @@ def position_at(game: Game, at: At, rules: Ruleset | None = None) -> tuple[Recor
             f"the game has {numbers.count(at.hand)} hand(s) numbered {at.hand}, not {at.occurrence}"
         )
     else:
+        distinct = sorted(set(numbers))  # the record's order may repeat a number (ZF406)
         have = (
-            f"its hands are {_span(numbers)}"
+            f"its hands are {_span([distinct[0], distinct[-1]])}"
+            if len(distinct) > 1
+            else f"its {len(numbers)} hands are all numbered {numbers[0]}"
             if len(numbers) > 1
-            else (f"its only hand is hand {numbers[0]}")
+            else f"its only hand is hand {numbers[0]}"
         )
         raise PositionError(f"the game has no hand {at.hand}: {have}")
     number = game.hands[index].number
+    said = said_at("hand", numbers, index)  # `hand 1 (2nd)` for the second hand 1
     found: list[Diagnostic] = []
     state: HandState | None = None
     start: HandStart | None = None
@@ -152,7 +160,7 @@ def position_at(game: Game, at: At, rules: Ruleset | None = None) -> tuple[Recor
         found.extend(event.diagnostics)
         if isinstance(event, HandStart) and event.hand_index == index:
             start, state = event, replay_state.hand
-            _known(event)
+            _known(event, said)
             if at.step == 0:
                 break
         elif isinstance(event, MoveStep) and event.hand_index == index:
@@ -171,23 +179,25 @@ def position_at(game: Game, at: At, rules: Ruleset | None = None) -> tuple[Recor
                 break
             if at.step is not None:
                 raise PositionError(
-                    f"hand {number} has steps 0 to {last} (its replay page's #step=), not {at.step}"
+                    f"{said} has steps 0 to {last} (its replay page's #step=), not {at.step}"
                 )
-            raise PositionError(_no_turn(number, at, turns))
+            raise PositionError(_no_turn(said, at, turns))
     if start is None or state is None:  # pragma: no cover - the replay starts every hand
-        raise PositionError(f"the replay did not reach hand {number}")
+        raise PositionError(f"the replay did not reach {said}")
     step = moves if at.step is None else at.step
     position = RecordPosition(
         game=game, hand_number=number, state=state, reconstructed=start.reconstructed,
         diagnostics=tuple(found), rules=rules or game.ruleset(),
+        occurrence=occurrence_at(numbers, index),
     )  # fmt: skip
     return position, step
 
 
-def _known(start: HandStart) -> None:
+def _known(start: HandStart, said: str) -> None:
+    """PositionError when the deal of the hand (`said`: `hand 1 (2nd)`) is not known."""
     if not all(start.known) or any(d.code == "ZF305" for d in start.diagnostics):
         raise PositionError(
-            f"the deal of hand {start.number} is not known: cards never played could lie in "
+            f"the deal of {said} is not known: cards never played could lie in "
             "more than one hand. Record the deal (or the missing cards) to solve it"
         )
 
@@ -196,8 +206,8 @@ def _span(values: list[int]) -> str:
     return f"{values[0]} to {values[-1]}" if len(values) > 1 else str(values[0])
 
 
-def _no_turn(number: int, at: At, turns: dict[int, int]) -> str:
-    where = f"hand {number} has no trick {at.trick}, turn {at.turn} in the record"
+def _no_turn(said: str, at: At, turns: dict[int, int]) -> str:
+    where = f"{said} has no trick {at.trick}, turn {at.turn} in the record"
     if at.trick in turns:
         return f"{where}: trick {at.trick} has turns 1 to {turns[at.trick]}"
     if turns:

@@ -33,6 +33,7 @@ from zfrec.games.zhengfen.analysis.audit import (
 from zfrec.games.zhengfen.analysis.edits import Edit, Repair
 from zfrec.games.zhengfen.engine.cards import Cards, parse_cards
 from zfrec.games.zhengfen.engine.rules import Ruleset
+from zfrec.numbering import said_at
 from zfrec.record.model import Game, Move
 from zfrec.replay import MoveStep, replay
 from zfrec.validate import validate
@@ -59,7 +60,8 @@ def as_read(
         read[pos] = step.move if step.move is not original else None  # else: skipped
         if choose is not None and choose[0] == pos:
             read[pos] = choose[1]
-        prefix = f"hand {game.hands[step.hand_index].number}, " if len(game.hands) > 1 else ""
+        said = said_at("hand", [h.number for h in game.hands], step.hand_index)
+        prefix = f"{said}, " if len(game.hands) > 1 else ""
         where = f"{prefix}trick {step.trick_index}, turn {step.turn}"
         name = game.seat_name(step.move.seat) if 0 <= step.move.seat < len(game.players) else None
         if name is not None:

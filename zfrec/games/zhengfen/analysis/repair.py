@@ -32,7 +32,7 @@ from zfrec.baseline import Baseline, Key, compare, key
 from zfrec.core import Deal
 from zfrec.diagnostics import Diagnostic
 from zfrec.errors import IllegalPlayError
-from zfrec.games.zhengfen.analysis.edits import Edit, EditKind, Repair, RepairJson
+from zfrec.games.zhengfen.analysis.edits import Edit, EditKind, Repair, RepairJson, placed
 from zfrec.games.zhengfen.engine.cards import (
     THREE_OF_HEARTS,
     Cards,
@@ -45,6 +45,7 @@ from zfrec.games.zhengfen.engine.combos import Combo, readings, resolve
 from zfrec.games.zhengfen.engine.game import GameState
 from zfrec.games.zhengfen.engine.movegen import physical_plays
 from zfrec.games.zhengfen.engine.rules import Ruleset
+from zfrec.numbering import said_at
 from zfrec.record.model import AltPlay, Game, Hand, HandScore, Move, Result, SeatDeal, Trick
 from zfrec.record.text import score_text
 from zfrec.replay import GameEnd, HandEnd, HandStart, MoveStep, replay
@@ -248,8 +249,12 @@ class _Search:
     def _name(self, seat: int) -> str:
         return self.game.seat_name(seat)
 
+    def _hand(self, h: int) -> str:
+        """`hand 3`, or `hand 3 (2nd)` for the second hand written as hand 3."""
+        return said_at("hand", [x.number for x in self.game.hands], h)
+
     def _where(self, step: _Step) -> str:
-        hand = f"hand {self.game.hands[step.h].number}, " if len(self.game.hands) > 1 else ""
+        hand = f"{self._hand(step.h)}, " if len(self.game.hands) > 1 else ""
         return f"{hand}trick {step.t + 1}, turn {step.turn} ({self._name(step.seat)})"
 
     def _edit(self, kind: EditKind, text: str, step: _Step | None, **kw: object) -> Edit:
@@ -291,7 +296,7 @@ class _Search:
             if report.errors < self.base.errors or (
                 report.errors == self.base.errors and report.warnings < self.base.warnings
             ):
-                repair = Repair((edit,), record, report, len(self.found))
+                repair = Repair((placed(self.game, edit, record),), record, report, len(self.found))
                 if repair.ok and not any(r.ok for r in self.found):
                     self.first_clean = self.tried
                 self.found.append(repair)
@@ -673,7 +678,7 @@ class _Search:
             return _with_hand(game, h, replace(game.hands[h], shuffler=shuffler))
 
         yield Edit(
-            "shuffler", f"{self._name(shuffler)} shuffled hand {hand.number}", hand.number,
+            "shuffler", f"{self._name(shuffler)} shuffled {self._hand(h)}", hand.number,
             seat=self._name(shuffler), after=self._name(shuffler), apply=apply,
         )  # fmt: skip
 
@@ -685,7 +690,8 @@ class _Search:
         def apply(game: Game) -> Game:
             return replace(game, hands=game.hands[:h])
 
-        yield Edit("drop_hand", f"hand {number} and later were not played", number, apply=apply)
+        said = self._hand(h)
+        yield Edit("drop_hand", f"{said} and later were not played", number, apply=apply)
 
     def _score_fixes(self, h: int, errs: tuple[Diagnostic, ...]) -> Iterator[Edit]:
         hand = self.game.hands[h]
@@ -711,7 +717,7 @@ class _Search:
             return _with_hand(game, h, replace(game.hands[h], score=fixed))
 
         yield Edit(
-            "score", f"the score line of hand {hand.number} read {' and '.join(changes)}",
+            "score", f"the score line of {self._hand(h)} read {' and '.join(changes)}",
             hand.number, before=score_text(score), after=score_text(fixed), apply=apply,
         )  # fmt: skip
 

@@ -283,7 +283,7 @@ class _Builder(ReplayVisitor):
             turn=None,
             seat=None,
             label="deal",
-            headline=f"Hand {event.number}. {dealt}{shuffled}{self.name(event.leader)} leads.",
+            headline=f"{self.view.label}. {dealt}{shuffled}{self.name(event.leader)} leads.",
             comments=tuple(hand.comments),
             diagnostics=diags,
         )
@@ -405,9 +405,9 @@ class _Builder(ReplayVisitor):
                 transfer=transfer,
             )
             scores = ", ".join(f"{self.name(s)} {p}" for s, p in enumerate(r.points))
-            headline = f"Hand {hv.number} over. Points: {scores}."
+            headline = f"{hv.label} over. Points: {scores}."
         else:
-            headline = f"Hand {hv.number} is not finished in the record; it scores nothing."
+            headline = f"{hv.label} is not finished in the record; it scores nothing."
         self._snapshot(
             state, **base, kind="result", label="result", headline=headline, totals=event.totals,
             diagnostics=diags,

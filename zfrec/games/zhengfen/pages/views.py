@@ -372,7 +372,7 @@ class HandView:
                 log.append(k)
             steps.append(step.to_json(log, step.changes(before, pack)))
             before = step
-        return {
+        data: dict[str, Any] = {
             "v": DATA_VERSION,
             "players": self.header.players,
             "viewer": self.viewer,
@@ -383,6 +383,9 @@ class HandView:
             "plays": plays,
             "steps": steps,
         }
+        if self.occurrence > 1:
+            data["label"] = self.label  # the board's heading (replay.js), where the number repeats
+        return data
 
 
 @dataclass(frozen=True, slots=True)
