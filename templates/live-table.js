@@ -52,7 +52,7 @@
       message("error", res.data.code, res.data.message + ". The entry is kept, and sent again every few seconds.");
     }
   });
-  function queue(path, body, label, extra, version) { outbox.queue(path, body, label, extra, version); }
+  function queue(path, body, label, extra, version) { return outbox.queue(path, body, label, extra, version); }
   function waiting() { return outbox.waiting(); }
 
   /* A 409 stale whose table is one on, its last change this very entry. An entry kept from
@@ -526,9 +526,13 @@
     drawDeal();
     shuffler.addEventListener("change", drawDeal);
 
+    // a hand start waiting in the outbox is one hand start: a second tap makes none
+    var starting = outbox.has("/hands");
     box.appendChild(el("div", { cls: "row" }, [
-      el("button", { type: "button", cls: "btn primary", id: "start-btn", text: "Start hand " + next.hand,
-        onclick: function () {
+      el("button", { type: "button", cls: "btn primary", id: "start-btn", disabled: starting,
+        text: starting ? "Hand " + next.hand + "'s start is waiting to be sent" : "Start hand " + next.hand,
+        onclick: function (e) {
+          var btn = e.currentTarget;
           var body = {};
           if (shuffler.value) body.shuffler = +shuffler.value;
           if (deal.mode === "own" && deal.texts[deal.seat]) {
@@ -537,8 +541,10 @@
             body.deals = {};
             for (var s = 1; s <= n; s++) body.deals[s] = deal.texts[s] || "";
           }
+          if (!queue("/hands", body, "start hand " + next.hand, { hand: next.hand })) return;
           ui.deal = null;
-          queue("/hands", body, "start hand " + next.hand, { hand: next.hand });
+          btn.disabled = true;
+          btn.textContent = "Hand " + next.hand + "'s start is waiting to be sent";
         } }),
       state.entries && state.status !== "over" ? el("button", { type: "button", cls: "btn danger", id: "undo-btn", text: "Undo last entry",
         onclick: function () { ui.deal = null; queue("/undo", {}, "undo"); } }) : null

@@ -60,6 +60,7 @@
     // An undo waiting is the undo a second tap meant (a double tap on Undo, or Undo tapped
     // again before the first is answered): one undo, not two. Once it is in, Undo undoes more.
     if (path === "/undo" && this.has("/undo")) return false;
+    if (this.second(path, body)) return false;
     var state = this.hooks.state();
     // Made against the table shown, with the entries ahead of it in: their count is settled
     // when it is sent (one ahead that was in already, its answer lost, is in what is shown).
@@ -140,6 +141,17 @@
       else if (p === "/edit") return null;
     }
     return n;
+  };
+
+  /* Whether this change is a second tap on what waits already, and so nothing to queue: a hand
+     or round start while one waits (the server refuses a second), or a pass by the seat whose
+     pass is the last entry waiting (a double tap on Pass; the second pass, sent, was entered
+     for the next seat). As with Undo: once the first is in, the button does its work again. */
+  Outbox.prototype.second = function (path, body) {
+    if (path === "/hands") return this.has("/hands");
+    var items = this.waiting(), last = items[items.length - 1];
+    return path === "/moves" && body.play === "-" && !!last && last.path === "/moves" &&
+      last.body.play === "-" && last.body.seat === body.seat;
   };
 
   /* Whether an entry of this path waits (a round start tapped twice is one round start). */
