@@ -126,8 +126,7 @@
     if (!later.length) return null;
     var kept = later.some(function (it) { return it.path === "/moves"; });
     return Z.el("div", { cls: "small dropped", text: "Also not sent (made after it): " +
-      later.map(function (it) { return it.label; }).join("; ") + (kept ? " (the moves are kept below:" +
-      " Enter again sends them once the table is right)." : ".") });
+      later.map(function (it) { return it.label; }).join("; ") + (kept ? " (kept below: Enter again sends them)." : ".") });
   };
 
   /* The table's entry count once the outbox's changes are in; null where a correction makes
@@ -246,22 +245,28 @@
     document.body.setAttribute("data-outbox", String(this.waiting().length));
   };
 
-  /* The moves dropped after a refused one: named, not sent, with Enter again and Let go. */
+  /* The moves dropped after a refused one, not sent, with Enter again and Let go: one line in
+     the dock over the cards (their count), listed when the count is tapped (listed one a line,
+     they took some 110 px of a phone's screen). */
   Outbox.prototype.renderHeld = function (box) {
     var self = this;
     if (!this.held.length || !this.token) return;
     var tapped = false;  // a double tap queues them once
-    box.appendChild(Z.el("div", { cls: "held", id: "held" }, [
-      Z.el("div", { cls: "small", text: "Not sent (made after an entry that was refused):" })
+    var n = this.held.length;
+    var listed = Z.el("details", { cls: "grow", open: !!this.heldOpen }, [
+      Z.el("summary", { cls: "small", title: "made after an entry that was refused",
+        text: n + (n === 1 ? " move" : " moves") + " not sent" })
     ].concat(this.held.map(function (it) {
       return Z.el("div", { cls: "out dropped", "data-status": "dropped" },
         [Z.el("span", { cls: "what", text: it.label }), Z.el("span", { cls: "state", text: "not sent" })]);
-    })).concat([Z.el("div", { cls: "row" }, [
+    })));
+    listed.addEventListener("toggle", function () { self.heldOpen = listed.open; });
+    box.appendChild(Z.el("div", { cls: "held", id: "held" }, [listed,
       Z.el("button", { type: "button", cls: "btn small primary", id: "again-btn", text: "Enter again",
         onclick: function () { if (!tapped) { tapped = true; self.again(); } } }),
       Z.el("button", { type: "button", cls: "btn small", id: "forget-btn", text: "Let go",
         onclick: function () { if (!tapped) { tapped = true; self.forget(); } } })
-    ])])));
+    ]));
   };
 
   Z.Outbox = Outbox;

@@ -297,13 +297,15 @@ def test_sheng_ji_moves_typed_after_a_refused_one_are_kept_to_enter_again(
         assert "Bo: 3h" in a.page.locator("#msg").inner_text()  # named
         held = a.page.locator("#outbox .out.dropped")
         assert held.count() == 2
+        assert "2 moves not sent" in a.page.locator("#held summary").inner_text()
+        a.tap("#held summary")  # listed when their count is tapped
         assert "Bo: 3h" in held.nth(0).inner_text() and "Cy: 5h" in held.nth(1).inner_text()
         shot(a.page, "5-refused-later-kept-390")
         a.page.set_viewport_size(DESKTOP)
         shot(a.page, "5-refused-later-kept-1280")
         a.page.set_viewport_size(PHONE)
         a.page.reload()
-        a.page.wait_for_selector("#outbox .out.dropped")
+        a.page.wait_for_selector("#held")
         assert a.page.locator("#outbox .out.dropped").count() == 2  # a reload keeps them
         assert plays(client, url) == [None]  # nothing sent meanwhile
         enter(a, 1, "Ah")  # put right

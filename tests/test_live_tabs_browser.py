@@ -1,5 +1,6 @@
-"""Double taps on Pass and Start hand (LIVE.md, "The pages"), in headless Chromium at 390x844
-against a real `zfrec serve`. Screenshots go to test-artifacts/live-tabs-*.png.
+"""Double taps on Pass and Start hand (LIVE.md, "The pages"); the moves kept after a refusal
+(LIVE.md, "The outbox"). In headless Chromium at 390x844 (and 1280x800) against a real `zfrec
+serve`. Screenshots go to test-artifacts/live-tabs-*.png.
 """
 
 from __future__ import annotations
@@ -9,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from tests.test_live_phones import PHONE, at, sent
+from tests.test_live_phones import DESKTOP, PHONE, at, dealt_table, sent
+from tests.test_live_requests_browser import _sj_at_lead
 from tests.test_live_server import server
 from tests.test_render_browser import ARTIFACTS
 
@@ -89,3 +91,64 @@ def test_a_double_tap_on_pass_or_start_hand_is_one_entry(browser: Any, tmp_path:
         a.locator("#pass-btn").tap()  # once the first is in: the next seat's pass
         at(a, 4)
         assert moves(client, made["id"]) == [(1, "3h"), (2, "pass"), (3, "pass")]
+
+
+def _held_zhengfen(client: Any, browser: Any, viewport: dict[str, int]) -> Any:
+    """A Zheng Fen page whose outbox keeps two moves made after a refused one (Ann's 3s, not
+    in her hand)."""
+    made, _auth = dealt_table(client)
+    ctx = phone(browser, viewport)
+    a = tab(ctx, str(client.base_url).rstrip("/") + made["join"])
+    at(a, 1)
+    ctx.set_offline(True)
+    play(a, 1, "3s")
+    a.wait_for_selector('#outbox .out[data-status="retrying"]')
+    play(a, 2, "5d")
+    play(a, 3, "9c")
+    ctx.set_offline(False)
+    a.wait_for_selector("#held")
+    return a
+
+
+def _held_shengji(client: Any, browser: Any, viewport: dict[str, int]) -> Any:
+    """A Sheng ji page whose outbox keeps two plays made after a refused one (Bo's lead when
+    Ann leads)."""
+    made, _url = _sj_at_lead(client)
+    ctx = phone(browser, viewport)
+    a = tab(ctx, str(client.base_url).rstrip("/") + made["join"])
+    at(a, 2)
+    ctx.set_offline(True)
+    for seat, cards in (("2", "Ah"), ("3", "3h"), ("4", "5h")):
+        a.select_option("#sj-seat", seat)
+        a.locator("#sj-cards").fill(cards)
+        a.locator("#entry button:text('Play')").click()
+    a.wait_for_selector('#outbox .out[data-status="retrying"]')
+    ctx.set_offline(False)
+    a.wait_for_selector("#held")
+    return a
+
+
+@pytest.mark.parametrize("game", ["zhengfen", "shengji"])
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_moves_kept_after_a_refusal_take_one_line_until_opened(
+    browser: Any, tmp_path: Path, game: str, size: str
+) -> None:
+    """The moves kept after a refused entry stand in the sticky area over the cards. Listed
+    one a line with a heading and the buttons under them, two moves took about 110 px of a
+    phone's screen. Now they are one line, with their count and Enter again and Let go; a tap
+    on the count lists them. Enter again still sends them."""
+    viewport = PHONE if size == "phone" else DESKTOP
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        make = _held_zhengfen if game == "zhengfen" else _held_shengji
+        a = make(client, browser, viewport)
+        held = a.locator("#held")
+        height = held.bounding_box()["height"]
+        assert height <= 48, height
+        assert "2 moves not sent" in held.inner_text()
+        assert a.locator("#held .out.dropped").first.is_visible() is False
+        shot(a, f"4-held-{game}-{size}")
+        a.locator("#held summary").click()
+        assert a.locator("#held .out.dropped").count() == 2
+        assert a.locator("#held .out.dropped").first.is_visible()
+        shot(a, f"5-held-open-{game}-{size}")
+        assert a.locator("#again-btn").is_visible() and a.locator("#forget-btn").is_visible()
