@@ -1,6 +1,7 @@
-"""Double taps on Pass and Start hand (LIVE.md, "The pages"); the moves kept after a refusal
-(LIVE.md, "The outbox"). In headless Chromium at 390x844 (and 1280x800) against a real `zfrec
-serve`. Screenshots go to test-artifacts/live-tabs-*.png.
+"""One phone, two tabs of one table; double taps; the moves kept after a refusal (LIVE.md, "The
+outbox"). In headless Chromium at 390x844 (and 1280x800) against a real `zfrec serve`: two
+pages of one browser context share its local storage as two tabs of one phone do. Screenshots
+go to test-artifacts/live-tabs-*.png.
 """
 
 from __future__ import annotations
@@ -47,9 +48,127 @@ def play(page: Any, seat: int, cards: str) -> None:
     page.locator("#play-btn").click()
 
 
+MOVES = "**/api/tables/*/moves"
+
+
+def cut(context: Any) -> None:
+    """The phone's entries do not get through (its pages still load, as after a reload)."""
+    context.route(MOVES, lambda route: route.abort())
+
+
+def mend(context: Any) -> None:
+    context.unroute(MOVES)
+    for page in context.pages:  # as when the phone is back online
+        page.evaluate("window.dispatchEvent(new Event('online'))")
+
+
 def moves(client: Any, table: str) -> list[tuple[int, str]]:
     st = client.get(f"/api/tables/{table}").json()
     return [(m["seat"], m["play"]) for m in st["moves"]]
+
+
+def test_an_entry_typed_in_a_tab_that_closes_is_sent_by_the_other_tab(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Tabs A and B of one table on one phone, offline. A enters Ann's 3h and is closed before
+    it could be sent. The outbox was one for both tabs in local storage, the last to save
+    winning: B knew nothing of 3h, and its next save (Bo Li's 5d) overwrote it: 3h was lost.
+    Now B takes A's stored outbox over when A closes, shows 3h, queues 5d behind it, keeps both
+    through a reload, and sends both, in order, once online."""
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        made, _auth = dealt_table(client)
+        url = str(client.base_url).rstrip("/") + made["join"]
+        ctx = phone(browser)
+        a, b = tab(ctx, url), tab(ctx, url)
+        at(a, 1)
+        at(b, 1)
+        cut(ctx)
+        play(a, 1, "3h")
+        a.wait_for_selector('#outbox .out[data-status="retrying"]')
+        a.close()
+        b.wait_for_selector("#outbox .out:has-text('Ann: 3h')", timeout=5_000)
+        play(b, 2, "5d")
+        assert b.locator("#outbox .out").count() == 2
+        b.reload()
+        b.wait_for_selector("#outbox .out:has-text('Bo Li: 5d')")
+        assert "Ann: 3h" in b.locator("#outbox").inner_text()
+        shot(b, "1-adopted-offline")
+        mend(ctx)
+        sent(b)
+        at(b, 3)
+        assert moves(client, made["id"]) == [(1, "3h"), (2, "5d")]
+        assert b.locator("#msg .msg.error").count() == 0, b.locator("#msg").inner_text()
+
+
+def test_entries_typed_in_two_tabs_are_neither_lost_nor_entered_twice(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Tabs A and B, offline: A enters Ann's 3h, B Ann's 4h (two people at one phone, say),
+    each against the table it shows. Both tabs close; a third is opened and goes online. Of
+    the one outbox both tabs wrote, only the last saved was left: one of the plays was lost
+    without a word. Now each tab's outbox is its own, the new tab takes both over: 3h goes in
+    (it was made first), 4h is refused as stale (the table moved on), said so and put back in
+    the entry box. Each went once."""
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        made, _auth = dealt_table(client)
+        url = str(client.base_url).rstrip("/") + made["join"]
+        ctx = phone(browser)
+        a, b = tab(ctx, url), tab(ctx, url)
+        at(a, 1)
+        at(b, 1)
+        cut(ctx)
+        play(a, 1, "3h")
+        a.wait_for_selector('#outbox .out[data-status="retrying"]')
+        play(b, 1, "4h")
+        b.wait_for_selector('#outbox .out[data-status="retrying"]')
+        for page in (a, b):
+            page.close()
+        c = tab(ctx, url)
+        c.wait_for_selector("#outbox .out:has-text('Ann: 4h')")
+        assert c.locator("#outbox").inner_text().index("3h") < c.locator(
+            "#outbox"
+        ).inner_text().index("4h")
+        mend(ctx)
+        c.wait_for_selector("#msg .msg.error:has-text('Not entered')")
+        sent(c)
+        at(c, 2)
+        assert moves(client, made["id"]) == [(1, "3h")]
+        assert "Ann: 4h" in c.locator("#msg").inner_text()
+        assert c.locator("#play-text").input_value() == "4h"
+        shot(c, "2-two-tabs-one-stale")
+
+
+def test_a_copy_of_a_tab_takes_an_outbox_of_its_own(browser: Any, tmp_path: Path) -> None:
+    """A tab opened as a copy of another carries its session storage, and so its tab id: it
+    finds that id's stored outbox not closed (an open tab's), takes an id of its own, and
+    claims that outbox as any other: the open tab answers that it is its own. So A's 3h,
+    waiting, is sent by A alone, and nothing the copy stores overwrites it."""
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        made, _auth = dealt_table(client)
+        url = str(client.base_url).rstrip("/") + made["join"]
+        ctx = phone(browser)
+        a = tab(ctx, url)
+        at(a, 1)
+        cut(ctx)
+        play(a, 1, "3h")
+        a.wait_for_selector('#outbox .out[data-status="retrying"]')
+        tab_id = a.evaluate("Object.keys(sessionStorage).map(k => sessionStorage[k])[0]")
+        copy = ctx.new_page()
+        copy.set_default_timeout(20_000)
+        copy.add_init_script(
+            f"Object.keys(sessionStorage).length || sessionStorage.setItem("
+            f"'zfrec-tab:{made['id']}', '{tab_id}')"
+        )
+        copy.goto(url)
+        copy.wait_for_selector('body[data-outbox="0"]', state="attached")
+        own = copy.evaluate(f"sessionStorage.getItem('zfrec-tab:{made['id']}')")
+        assert own != tab_id
+        mend(ctx)
+        sent(a)
+        at(copy, 2)
+        assert moves(client, made["id"]) == [(1, "3h")]
+        assert a.locator("#msg .msg.error").count() == 0
+        assert copy.locator("#msg .msg").count() == 0
 
 
 def test_a_double_tap_on_pass_or_start_hand_is_one_entry(browser: Any, tmp_path: Path) -> None:
