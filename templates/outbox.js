@@ -100,6 +100,8 @@
       if (document.visibilityState === "visible") { self.check(); self.sweep(); }
     });
     this.save();  // no longer marked closed
+    // a tab that heard this one go (a reload) and claims its outbox: it is this tab's again
+    this.post({ t: "mine", key: this.key });
     this.sweep(true);
   }
 
