@@ -77,6 +77,7 @@
     var d = res.data || {};
     if (d.code === "stale" && d.state) show(d.state);
     restore(item);
+    startable();
     // the entries made after it are named, and their moves can be queued again with one tap
     var extra = outbox.droppedNote(dropped);
     if (d.code === "stale") {
@@ -84,6 +85,15 @@
     } else {
       reportError(res, extra);
     }
+  }
+
+  /* A hand start refused (no shuffler picked, a deal that does not fit): its button, which
+     said it was waiting, starts the hand again (else the page stayed "waiting" until reloaded). */
+  function startable() {
+    var btn = $("start-btn");
+    if (!btn || outbox.has("/hands") || !state.next) return;
+    btn.disabled = false;
+    btn.textContent = "Start hand " + state.next.hand;
   }
 
   /* Why a change was not made (409 stale): the table changed before it reached the server. */

@@ -271,3 +271,26 @@ def test_moves_kept_after_a_refusal_take_one_line_until_opened(
         assert a.locator("#held .out.dropped").first.is_visible()
         shot(a, f"5-held-open-{game}-{size}")
         assert a.locator("#again-btn").is_visible() and a.locator("#forget-btn").is_visible()
+
+
+def test_a_refused_hand_start_can_be_tapped_again(browser: Any, tmp_path: Path) -> None:
+    """Start hand tapped with no shuffler picked: the server refuses it (say who shuffled). The
+    button, which said the start was waiting, kept saying so, disabled, with nothing waiting:
+    the hand could not be started until the page was loaded again. Now the refusal gives the
+    button back; the shuffler picked, the same button starts the hand."""
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        made: dict[str, Any] = client.post(
+            "/api/tables", json={"players": ["Ann", "Bo Li", "王芳"]}
+        ).json()
+        a = tab(phone(browser), str(client.base_url).rstrip("/") + made["join"])
+        a.locator("#start-btn").tap()
+        a.wait_for_selector("#msg .msg.error:has-text('shuffled')")
+        sent(a)
+        start = a.locator("#start-btn")
+        assert start.is_enabled(), start.inner_text()
+        assert start.inner_text() == "Start hand 1"
+        shot(a, "6-start-refused")
+        a.select_option("#shuffler", "3")
+        start.tap()
+        at(a, 1)
+        assert client.get(f"/api/tables/{made['id']}").json()["status"] == "playing"
