@@ -71,11 +71,11 @@
     this.token = token;
     this.hooks = hooks;
     // This tab's stored outbox, as it left it (a reload: marked closed as the page went). One
-    // not marked so is an open tab's (this tab is a copy of it: its session storage copied),
+    // not marked so, even empty, is an open tab's (this tab is a copy of it: its session storage copied),
     // or its page was killed: this tab takes an id of its own, and claims that one as any other.
     this.tab = tabId(id);
     var mine = this.read(this.tabs + this.tab);
-    if ((mine.items.length || mine.held.length) && !mine.closed) {
+    if (getItem(this.tabs + this.tab) !== null && !mine.closed) {
       this.tab = newId();
       try { sessionStorage.setItem("zfrec-tab:" + id, this.tab); } catch (e) { /* private mode */ }
       mine = { items: [], held: [] };
@@ -181,7 +181,8 @@
       var rec = self.read(k);
       if (rec.items.length || rec.held.length) found.push(rec);
     });
-    if (!found.length) return;
+    // a gone tab's with nothing in it (its page killed): removed, not left to grow the storage
+    if (!found.length) { keys.forEach(function (k) { self.drop(k); }); return; }
     found.sort(function (a, b) { return (a.items.length ? made(a.items[0]) : 0) - (b.items.length ? made(b.items[0]) : 0); });
     var have = {};
     this.items.forEach(function (it) { have[it.uid] = true; });
@@ -209,6 +210,7 @@
     this.wrote = null;
     this.items = this.items.filter(function (it) { return wrote.indexOf(it.uid) < 0; });
     this.held = [];
+    this.write();  // stored again, open: a copy of this tab takes an id of its own
     this.render();
   };
 
@@ -229,11 +231,19 @@
   };
 
   Outbox.prototype.save = function (closed) {
-    // Sent entries are shown once, then forgotten; waiting ones survive a reload.
     this.check();
+    this.write(closed);
+  };
+
+  /* Store this tab's outbox. Sent entries are shown once, then forgotten; waiting ones survive
+     a reload. A writer's open tab stores its outbox even empty: a tab opened as a copy of it
+     (its session storage, and so its id, copied) finds it open and takes an id of its own;
+     else the two tabs wrote one key, each overwriting the other's entries. Closed and empty,
+     it is removed (a gone tab's left by a killed page is removed by the tab that claims it). */
+  Outbox.prototype.write = function (closed) {
     var waiting = this.waiting();
     try {
-      if (!waiting.length && !this.held.length) {
+      if (!waiting.length && !this.held.length && (closed || !this.token)) {
         localStorage.removeItem(this.key);
         this.wrote = null;
       } else {

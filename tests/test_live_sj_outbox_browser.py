@@ -179,8 +179,11 @@ def test_an_entry_the_server_refuses_leaves_the_outbox(browser: Any, tmp_path: P
         assert client.get(url).json()["version"] == 3
         kept = a.page.evaluate(
             f"Object.keys(localStorage).filter(k => k.startsWith('zfrec-outbox:{made['id']}'))"
+            ".map(k => localStorage.getItem(k))"
         )
-        assert kept == []  # no outbox of the table is stored: nothing is left to send
+        # the open tab's own outbox alone is stored (so that a copy of the tab takes an id of
+        # its own), and nothing is left in it to send
+        assert [json.loads(k) for k in kept] == [{"items": [], "held": []}]
         a.errors.clear()  # the failed and refused requests are logged by the browser
 
 

@@ -294,3 +294,42 @@ def test_a_refused_hand_start_can_be_tapped_again(browser: Any, tmp_path: Path) 
         start.tap()
         at(a, 1)
         assert client.get(f"/api/tables/{made['id']}").json()["status"] == "playing"
+
+
+def test_a_copy_of_a_tab_with_nothing_waiting_takes_an_id_of_its_own(
+    browser: Any, tmp_path: Path
+) -> None:
+    """A tab copied while its outbox is empty (the usual case) carried its id: nothing was
+    stored under it, so the copy took it for its own. Both tabs then wrote one key: A's 3h,
+    typed offline, was stored where B's outbox is, and B, taking it for its own, never took it
+    over when A closed; B's next save would have overwritten it. Now an open tab's outbox is
+    stored even empty: the copy takes an id of its own, and takes A's 3h over when A closes."""
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        made, _auth = dealt_table(client)
+        url = str(client.base_url).rstrip("/") + made["join"]
+        ctx = phone(browser)
+        a = tab(ctx, url)
+        at(a, 1)
+        key = f"zfrec-tab:{made['id']}"
+        tab_id = a.evaluate(f"sessionStorage.getItem('{key}')")
+        b = ctx.new_page()
+        b.set_default_timeout(20_000)
+        b.add_init_script(
+            f"Object.keys(sessionStorage).length || sessionStorage.setItem('{key}', '{tab_id}')"
+        )
+        b.goto(url)
+        at(b, 1)
+        assert b.evaluate(f"sessionStorage.getItem('{key}')") != tab_id
+        cut(ctx)
+        play(a, 1, "3h")
+        a.wait_for_selector('#outbox .out[data-status="retrying"]')
+        a.close()
+        b.wait_for_selector("#outbox .out:has-text('Ann: 3h')")
+        play(b, 2, "5d")
+        mend(ctx)
+        sent(b)
+        at(b, 3)
+        assert moves(client, made["id"]) == [(1, "3h"), (2, "5d")]
+        # nothing is left behind but the open tab's own (empty) outbox
+        left = b.evaluate("Object.keys(localStorage).filter(k => k.includes(':tab:'))")
+        assert left == [f"zfrec-outbox:{made['id']}:tab:" + b.evaluate(f"sessionStorage.getItem('{key}')")]
