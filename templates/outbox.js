@@ -433,12 +433,19 @@
     var box = Z.$("outbox");
     var items = this.items;
     if (box) {
+      // the control that had the focus (the count, Enter again, Let go) has it again: drawn
+      // anew on every change and retry, else the focus went to the page's top (a keyboard or a
+      // screen reader lost its place every few seconds while offline)
+      var focused = document.activeElement, again = null;
+      if (focused && focused.id && box.contains(focused)) again = focused.id;
       Z.clear(box);
       items.filter(function (it, i) { return it.status !== "sent" || i === items.length - 1; }).forEach(function (it) {
         box.appendChild(Z.el("div", { cls: "out " + it.status, "data-status": it.status },
           [Z.el("span", { cls: "what", text: it.label }), Z.el("span", { cls: "state", text: SHOWN[it.status] })]));
       });
       this.renderHeld(box);
+      var back = again && Z.$(again);
+      if (back) back.focus();
     }
     document.body.setAttribute("data-outbox", String(this.waiting().length));
   };
@@ -452,7 +459,7 @@
     var tapped = false;  // a double tap queues them once
     var n = this.held.length;
     var listed = Z.el("details", { cls: "grow", open: !!this.heldOpen }, [
-      Z.el("summary", { cls: "small", title: "made after an entry that was refused",
+      Z.el("summary", { cls: "small", id: "held-count", title: "made after an entry that was refused",
         text: n + (n === 1 ? " move" : " moves") + " not sent" })
     ].concat(this.held.map(function (it) {
       return Z.el("div", { cls: "out dropped", "data-status": "dropped" },

@@ -333,3 +333,38 @@ def test_a_copy_of_a_tab_with_nothing_waiting_takes_an_id_of_its_own(
         # nothing is left behind but the open tab's own (empty) outbox
         left = b.evaluate("Object.keys(localStorage).filter(k => k.includes(':tab:'))")
         assert left == [f"zfrec-outbox:{made['id']}:tab:" + b.evaluate(f"sessionStorage.getItem('{key}')")]
+
+
+def test_the_count_of_moves_kept_keeps_the_focus_and_a_plain_name(
+    browser: Any, tmp_path: Path
+) -> None:
+    """The count of the moves kept (a summary: a button to the reader, with its expanded state)
+    is drawn anew with the outbox, on every change and every retry. A keyboard's or a screen
+    reader's focus on it went to the page's top each time (every few seconds while offline);
+    it stays on it now. Its name is the count alone, not the triangle drawn before it."""
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        a = _held_zhengfen(client, browser, PHONE)
+        cdp = a.context.new_cdp_session(a)
+
+        def count_node() -> tuple[str, bool]:
+            for node in cdp.send("Accessibility.getFullAXTree")["nodes"]:
+                name = node.get("name", {}).get("value", "")
+                if node.get("role", {}).get("value") == "DisclosureTriangle" and "sent" in name:
+                    props = {p["name"]: p["value"].get("value") for p in node["properties"]}
+                    return name, bool(props.get("expanded"))
+            raise AssertionError("no disclosure in the page")
+
+        assert count_node() == ("2 moves not sent", False)
+        a.context.set_offline(True)
+        play(a, 1, "3h")
+        a.wait_for_selector('#outbox .out[data-status="retrying"]')
+        a.locator("#held summary").focus()
+        a.keyboard.press("Enter")  # opens the list
+        assert count_node() == ("2 moves not sent", True)
+        # the phone says it is online: what waits is sent at once, and the outbox drawn anew
+        a.evaluate("window.dispatchEvent(new Event('online'))")
+        assert a.evaluate("document.activeElement.matches('#held summary')")
+        assert a.locator("#held details").get_attribute("open") is not None
+        a.locator("#forget-btn").focus()
+        a.evaluate("window.dispatchEvent(new Event('online'))")
+        assert a.evaluate("document.activeElement.id === 'forget-btn'")
