@@ -368,3 +368,26 @@ def test_the_count_of_moves_kept_keeps_the_focus_and_a_plain_name(
         a.locator("#forget-btn").focus()
         a.evaluate("window.dispatchEvent(new Event('online'))")
         assert a.evaluate("document.activeElement.id === 'forget-btn'")
+
+
+def test_an_empty_outbox_left_from_before_tabs_is_removed(browser: Any, tmp_path: Path) -> None:
+    """Pages from before tabs had outboxes of their own stored the table's one outbox even
+    empty (`[]`, and `[]` for its kept moves). Claimed on every load, every return to the page
+    and every return online, an empty one was never removed: it stayed in the phone's storage
+    for good, claimed again each time. It is removed by the tab that claims it now."""
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        made, _auth = dealt_table(client)
+        url = str(client.base_url).rstrip("/") + made["join"]
+        ctx = phone(browser)
+        old = f"zfrec-outbox:{made['id']}"
+        ctx.add_init_script(
+            f"localStorage.getItem('zfrec-old-set') || (localStorage.setItem('{old}', '[]'),"
+            f" localStorage.setItem('{old}:held', '[]'), localStorage.setItem('zfrec-old-set', '1'))"
+        )
+        a = tab(ctx, url)
+        at(a, 1)
+        a.wait_for_function("key => localStorage.getItem(key) === null", arg=old)
+        assert a.evaluate(f"localStorage.getItem('{old}:held')") is None
+        play(a, 1, "3h")
+        sent(a)
+        assert moves(client, made["id"]) == [(1, "3h")]
