@@ -86,7 +86,7 @@ def test_an_entry_typed_in_a_tab_that_closes_is_sent_by_the_other_tab(
         play(a, 1, "3h")
         a.wait_for_selector('#outbox .out[data-status="retrying"]')
         a.close()
-        b.wait_for_selector("#outbox .out:has-text('Ann: 3h')", timeout=5_000)
+        b.wait_for_selector("#outbox .out:has-text('Ann: 3h')")
         play(b, 2, "5d")
         assert b.locator("#outbox .out").count() == 2
         b.reload()
@@ -391,3 +391,29 @@ def test_an_empty_outbox_left_from_before_tabs_is_removed(browser: Any, tmp_path
         play(a, 1, "3h")
         sent(a)
         assert moves(client, made["id"]) == [(1, "3h")]
+
+
+def test_a_pass_double_tapped_then_the_next_seats_pass_are_two_entries(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Offline, Bo Li's Pass tapped twice is one pass; 王芳 picked and Pass tapped right after
+    is hers, queued behind it (not taken for a second tap), and both go in, in order."""
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        made, _auth = dealt_table(client)
+        ctx = phone(browser)
+        a = tab(ctx, str(client.base_url).rstrip("/") + made["join"])
+        play(a, 1, "3h")
+        at(a, 2)
+        ctx.set_offline(True)
+        a.locator("#pass-btn").tap()
+        a.locator("#pass-btn").tap()
+        a.locator('#entry button[data-seat="3"]').tap()
+        a.locator("#pass-btn").tap()
+        assert a.locator("#outbox .out").all_inner_texts()[0].startswith("Bo Li: pass")
+        assert a.locator("#outbox .out").count() == 2
+        assert "王芳: pass" in a.locator("#outbox").inner_text()
+        ctx.set_offline(False)
+        a.evaluate("window.dispatchEvent(new Event('online'))")
+        sent(a)
+        at(a, 4)
+        assert moves(client, made["id"]) == [(1, "3h"), (2, "pass"), (3, "pass")]
