@@ -48,6 +48,7 @@
     inAlready: inAlready,
     taken: taken,
     refused: refused,
+    again: function () { startable(); },  // a hand start taken over from a closed tab waits here
     trouble: function (item, res) {
       message("error", res.data.code, res.data.message + ". The entry is kept, and sent again every few seconds.");
     }
@@ -87,14 +88,18 @@
     }
   }
 
-  /* A hand start refused (no shuffler picked, a deal that does not fit): its button, which
-     said it was waiting, starts the hand again (else the page stayed "waiting" until reloaded). */
+  /* The Start hand button as the outbox stands: a start waiting (tapped here, or taken over
+     from a closed tab) is one start, its button says so; one refused (no shuffler picked, a
+     deal that does not fit) gives the button back (else the page stayed "waiting" until
+     reloaded, or a tap on it did nothing and said nothing). */
   function startable() {
     var btn = $("start-btn");
-    if (!btn || outbox.has("/hands") || !state.next) return;
-    btn.disabled = false;
-    btn.textContent = "Start hand " + state.next.hand;
+    if (!btn || !state.next) return;
+    var waits = outbox.has("/hands");
+    btn.disabled = waits;
+    btn.textContent = startText(state.next.hand, waits);
   }
+  function startText(hand, waits) { return waits ? "Hand " + hand + "'s start is waiting to be sent" : "Start hand " + hand; }
 
   /* Why a change was not made (409 stale): the table changed before it reached the server. */
   function staleText(item) {
@@ -540,7 +545,7 @@
     var starting = outbox.has("/hands");
     box.appendChild(el("div", { cls: "row" }, [
       el("button", { type: "button", cls: "btn primary", id: "start-btn", disabled: starting,
-        text: starting ? "Hand " + next.hand + "'s start is waiting to be sent" : "Start hand " + next.hand,
+        text: startText(next.hand, starting),
         onclick: function (e) {
           var btn = e.currentTarget;
           var body = {};
@@ -554,7 +559,7 @@
           if (!queue("/hands", body, "start hand " + next.hand, { hand: next.hand })) return;
           ui.deal = null;
           btn.disabled = true;
-          btn.textContent = "Hand " + next.hand + "'s start is waiting to be sent";
+          btn.textContent = startText(next.hand, true);
         } }),
       state.entries && state.status !== "over" ? el("button", { type: "button", cls: "btn danger", id: "undo-btn", text: "Undo last entry",
         onclick: function () { ui.deal = null; queue("/undo", {}, "undo"); } }) : null

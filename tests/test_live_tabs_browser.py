@@ -332,7 +332,8 @@ def test_a_copy_of_a_tab_with_nothing_waiting_takes_an_id_of_its_own(
         assert moves(client, made["id"]) == [(1, "3h"), (2, "5d")]
         # nothing is left behind but the open tab's own (empty) outbox
         left = b.evaluate("Object.keys(localStorage).filter(k => k.includes(':tab:'))")
-        assert left == [f"zfrec-outbox:{made['id']}:tab:" + b.evaluate(f"sessionStorage.getItem('{key}')")]
+        own = b.evaluate(f"sessionStorage.getItem('{key}')")
+        assert left == [f"zfrec-outbox:{made['id']}:tab:{own}"]
 
 
 def test_the_count_of_moves_kept_keeps_the_focus_and_a_plain_name(
@@ -382,7 +383,8 @@ def test_an_empty_outbox_left_from_before_tabs_is_removed(browser: Any, tmp_path
         old = f"zfrec-outbox:{made['id']}"
         ctx.add_init_script(
             f"localStorage.getItem('zfrec-old-set') || (localStorage.setItem('{old}', '[]'),"
-            f" localStorage.setItem('{old}:held', '[]'), localStorage.setItem('zfrec-old-set', '1'))"
+            f" localStorage.setItem('{old}:held', '[]'),"
+            " localStorage.setItem('zfrec-old-set', '1'))"
         )
         a = tab(ctx, url)
         at(a, 1)
@@ -417,3 +419,34 @@ def test_a_pass_double_tapped_then_the_next_seats_pass_are_two_entries(
         sent(a)
         at(a, 4)
         assert moves(client, made["id"]) == [(1, "3h"), (2, "pass"), (3, "pass")]
+
+
+def test_a_hand_start_taken_over_from_a_closed_tab_shows_on_the_button(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Tab A starts hand 1 offline and is closed; tab B takes the start over (its outbox shows
+    it). B's Start hand button still offered to start the hand, and a tap on it did nothing and
+    said nothing (a start waits already). It says the start is waiting now, and the start goes
+    in once when B is online."""
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        made: dict[str, Any] = client.post(
+            "/api/tables", json={"players": ["Ann", "Bo Li", "王芳"]}
+        ).json()
+        url = str(client.base_url).rstrip("/") + made["join"]
+        ctx = phone(browser)
+        a, b = tab(ctx, url), tab(ctx, url)
+        ctx.set_offline(True)
+        a.select_option("#shuffler", "3")
+        a.locator("#start-btn").tap()
+        a.wait_for_selector('#outbox .out[data-status="retrying"]')
+        a.close()
+        b.wait_for_selector("#outbox .out:has-text('start hand 1')")
+        start = b.locator("#start-btn")
+        assert start.is_disabled()
+        assert start.inner_text() == "Hand 1's start is waiting to be sent"
+        shot(b, "7-start-taken-over")
+        ctx.set_offline(False)
+        b.evaluate("window.dispatchEvent(new Event('online'))")
+        sent(b)
+        at(b, 1)
+        assert b.locator("#msg .msg.error").count() == 0, b.locator("#msg").inner_text()
