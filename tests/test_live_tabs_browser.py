@@ -173,8 +173,8 @@ def test_a_copy_of_a_tab_takes_an_outbox_of_its_own(browser: Any, tmp_path: Path
 
 def test_a_double_tap_on_pass_or_start_hand_is_one_entry(browser: Any, tmp_path: Path) -> None:
     """Pass or Start hand tapped twice while the first waits (offline, here): one entry. The
-    second pass was queued and, sent, entered for the next seat; the second start was queued
-    and refused (a hand in progress). Once the first is in, Pass passes the next seat."""
+    second pass was queued and, sent, refused (not that seat's turn); the second start was
+    queued and refused (a hand in progress). Once the first is in, Pass passes the next seat."""
     with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
         made: dict[str, Any] = client.post(
             "/api/tables", json={"players": ["Ann", "Bo Li", "王芳"]}
