@@ -212,6 +212,8 @@
     this.held = [];
     this.write();  // stored again, open: a copy of this tab takes an id of its own
     this.render();
+    // the page shows what it still has (a start's button that said it waited, plays waiting)
+    if (this.hooks.again) this.hooks.again();
   };
 
   /* Another tab closed with entries not yet answered: take them over (one open tab does). */

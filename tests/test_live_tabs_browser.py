@@ -450,3 +450,39 @@ def test_a_hand_start_taken_over_from_a_closed_tab_shows_on_the_button(
         sent(b)
         at(b, 1)
         assert b.locator("#msg .msg.error").count() == 0, b.locator("#msg").inner_text()
+
+
+def test_a_frozen_tab_whose_hand_start_was_taken_over_can_start_it_again(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Tab A starts hand 1 offline and is frozen (a phone's background tab): tab B, not
+    answered, takes A's outbox over. A, back, finds its outbox taken and lets the start go,
+    but its button still said the start was waiting, disabled: the page was stuck so until the
+    table changed. It follows what A still has now: A's outbox is empty, Start hand is back."""
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        made: dict[str, Any] = client.post(
+            "/api/tables", json={"players": ["Ann", "Bo Li", "王芳"]}
+        ).json()
+        url = str(client.base_url).rstrip("/") + made["join"]
+        ctx = phone(browser)
+        a, b = tab(ctx, url), tab(ctx, url)
+        ctx.set_offline(True)
+        a.select_option("#shuffler", "3")
+        a.locator("#start-btn").tap()
+        a.wait_for_selector('#outbox .out[data-status="retrying"]')
+        life = ctx.new_cdp_session(a)  # A's scripts held still, as a frozen tab's are
+        life.send("Debugger.enable")
+        life.send("Debugger.pause")
+        b.evaluate("window.dispatchEvent(new Event('online'))")  # B looks for gone tabs' outboxes
+        b.wait_for_selector("#outbox .out:has-text('start hand 1')")
+        life.send("Debugger.resume")
+        a.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # A comes into view
+        a.wait_for_selector('body[data-outbox="0"]', state="attached")
+        start = a.locator("#start-btn")
+        assert start.is_enabled(), start.inner_text()
+        assert start.inner_text() == "Start hand 1"
+        ctx.set_offline(False)
+        b.evaluate("window.dispatchEvent(new Event('online'))")
+        sent(b)
+        at(b, 1)
+        at(a, 1)
