@@ -48,11 +48,12 @@
     inAlready: inAlready,
     taken: taken,
     refused: refused,
+    again: function () { startable(); },  // a hand start taken over from a closed tab waits here
     trouble: function (item, res) {
       message("error", res.data.code, res.data.message + ". The entry is kept, and sent again every few seconds.");
     }
   });
-  function queue(path, body, label, extra, version) { outbox.queue(path, body, label, extra, version); }
+  function queue(path, body, label, extra, version) { return outbox.queue(path, body, label, extra, version); }
   function waiting() { return outbox.waiting(); }
 
   /* A 409 stale whose table is one on, its last change this very entry. An entry kept from
@@ -77,6 +78,7 @@
     var d = res.data || {};
     if (d.code === "stale" && d.state) show(d.state);
     restore(item);
+    startable();
     // the entries made after it are named, and their moves can be queued again with one tap
     var extra = outbox.droppedNote(dropped);
     if (d.code === "stale") {
@@ -85,6 +87,19 @@
       reportError(res, extra);
     }
   }
+
+  /* The Start hand button as the outbox stands: a start waiting (tapped here, or taken over
+     from a closed tab) is one start, its button says so; one refused (no shuffler picked, a
+     deal that does not fit) gives the button back (else the page stayed "waiting" until
+     reloaded, or a tap on it did nothing and said nothing). */
+  function startable() {
+    var btn = $("start-btn");
+    if (!btn || !state.next) return;
+    var waits = outbox.has("/hands");
+    btn.disabled = waits;
+    btn.textContent = startText(state.next.hand, waits);
+  }
+  function startText(hand, waits) { return waits ? "Hand " + hand + "'s start is waiting to be sent" : "Start hand " + hand; }
 
   /* Why a change was not made (409 stale): the table changed before it reached the server. */
   function staleText(item) {
@@ -526,9 +541,13 @@
     drawDeal();
     shuffler.addEventListener("change", drawDeal);
 
+    // a hand start waiting in the outbox is one hand start: a second tap makes none
+    var starting = outbox.has("/hands");
     box.appendChild(el("div", { cls: "row" }, [
-      el("button", { type: "button", cls: "btn primary", id: "start-btn", text: "Start hand " + next.hand,
-        onclick: function () {
+      el("button", { type: "button", cls: "btn primary", id: "start-btn", disabled: starting,
+        text: startText(next.hand, starting),
+        onclick: function (e) {
+          var btn = e.currentTarget;
           var body = {};
           if (shuffler.value) body.shuffler = +shuffler.value;
           if (deal.mode === "own" && deal.texts[deal.seat]) {
@@ -537,8 +556,10 @@
             body.deals = {};
             for (var s = 1; s <= n; s++) body.deals[s] = deal.texts[s] || "";
           }
+          if (!queue("/hands", body, "start hand " + next.hand, { hand: next.hand })) return;
           ui.deal = null;
-          queue("/hands", body, "start hand " + next.hand, { hand: next.hand });
+          btn.disabled = true;
+          btn.textContent = startText(next.hand, true);
         } }),
       state.entries && state.status !== "over" ? el("button", { type: "button", cls: "btn danger", id: "undo-btn", text: "Undo last entry",
         onclick: function () { ui.deal = null; queue("/undo", {}, "undo"); } }) : null

@@ -1,15 +1,32 @@
 /* zfrec live: the outbox of a table's page, shared by Zheng Fen's (live-table.js) and Sheng
    ji's (sj-live-table.js). Every change the page makes (a move, a round or hand start, an undo,
    a mark, a correction) goes into it, with the table version it was made against and a request
-   id of its own, and is kept in local storage (per table) until the server has answered it: a
-   reload keeps it. It is sent in order, one at a time. A failed connection or an answer 5xx (the
-   store read-only, locked, full) leaves it there, shown as "not sent, retrying", and it goes
-   again by itself: after a wait that grows from a few seconds (RETRY_MS, doubled on each try up
-   to RETRY_MAX_MS), at once when the phone is back online or the table's events come again (the
+   id of its own, and is kept in local storage until the server has answered it: a reload keeps
+   it. It is sent in order, one at a time. A failed connection or an answer 5xx (the store
+   read-only, locked, full) leaves it there, shown as "not sent, retrying", and it goes again by
+   itself: after a wait that grows from a few seconds (RETRY_MS, doubled on each try up to
+   RETRY_MAX_MS), at once when the phone is back online or the table's events come again (the
    server is back), and when the page is loaded again. Sent again, the server knows it by its
    request id (`repeated`): none is made twice. An entry the server refuses leaves the outbox,
    with the ones made after it (they depended on it): never sent again as they were; the page
    names them, and again() queues their moves anew, against the table as it is then.
+
+   Two tabs (or windows) of one table on one phone: each has an outbox of its own, stored under
+   its own key (`zfrec-outbox:TABLE:tab:TAB`, the tab's id kept in its session storage, so that
+   a reload finds it again), which only that tab writes: one tab's save never overwrites what
+   another tab typed. They are as two phones: each sends its own entries, made against the table
+   it shows. The stored outbox of a tab that is gone (closed, or its page killed) is taken over
+   by an open tab of the table, which sends it (the same request ids: what the gone tab sent
+   already is answered `repeated`): when a page is loaded, when a tab closes, when a tab comes
+   into view or back online. Which tabs are open they tell each other over a BroadcastChannel: a
+   tab about to take a stored outbox over names it (`claim`), and the tab that owns it answers
+   (`mine`); of two tabs claiming one, the one with the smaller id takes it. A tab finds its own
+   stored outbox again on a reload (marked closed as the page went); one not so marked is an
+   open tab's (this tab is a copy of it, its session storage copied) or its page was killed:
+   the tab takes an id of its own, and claims that outbox as any other.
+   Whatever the timing, nothing is lost (an outbox is taken over into the taker's own before it
+   is removed) and nothing is entered twice (an entry sent from two tabs carries one request
+   id).
 
    The page gives the hooks: state() (the table shown), inAlready(item, state) (a 409 stale whose
    table's one change is this very entry: it is in), taken(item, res), refused(item, res,
@@ -20,33 +37,224 @@
   var Z = window.zfrecLive;
   if (!Z) return;
   var RETRY_MS = 2500, RETRY_MAX_MS = 10000;
+  var CLAIM_MS = 500;  // how long a tab waits for an open tab to answer a claim
   var SHOWN = { sent: "sent", sending: "sending\u2026", retrying: "not sent, retrying",
     waiting: "waiting to be sent" };
 
+  function newId() { return Date.now().toString(36) + Math.random().toString(36).slice(2, 8); }
+
+  /* This tab's id for the table: kept in session storage (per tab), so a reload is the same
+     tab; a new one where there is none. */
+  function tabId(table) {
+    var key = "zfrec-tab:" + table, id = null;
+    try { id = sessionStorage.getItem(key); } catch (e) { /* private mode */ }
+    if (!id) {
+      id = newId();
+      try { sessionStorage.setItem(key, id); } catch (e) { /* private mode */ }
+    }
+    return id;
+  }
+
+  function getItem(key) { try { return localStorage.getItem(key); } catch (e) { return null; } }
+  function removeItem(key) { try { localStorage.removeItem(key); } catch (e) { /* private mode */ } }
+  function parsed(text, empty) {
+    try { var v = JSON.parse(text || "null"); return v === null ? empty : v; } catch (e) { return empty; }
+  }
+  function list(v) { return Array.isArray(v) ? v : []; }
+  function made(item) { return parseInt(String(item.uid).split("-")[0], 10) || 0; }  // when it was queued
+
   function Outbox(id, token, hooks) {
     var self = this;
-    this.key = "zfrec-outbox:" + id;
+    this.base = "zfrec-outbox:" + id;  // the one outbox of every tab, before tabs had their own
+    this.tabs = this.base + ":tab:";
     this.path = "/api/tables/" + id;
     this.token = token;
     this.hooks = hooks;
-    this.items = this.load();
-    this.held = this.loadHeld();  // moves dropped after a refused one, to enter again
+    // This tab's stored outbox, as it left it (a reload: marked closed as the page went). One
+    // not marked so, even empty, is an open tab's (this tab is a copy of it: its session storage copied),
+    // or its page was killed: this tab takes an id of its own, and claims that one as any other.
+    this.tab = tabId(id);
+    var mine = this.read(this.tabs + this.tab);
+    if (getItem(this.tabs + this.tab) !== null && !mine.closed) {
+      this.tab = newId();
+      try { sessionStorage.setItem("zfrec-tab:" + id, this.tab); } catch (e) { /* private mode */ }
+      mine = { items: [], held: [] };
+    }
+    this.key = this.tabs + this.tab;
+    this.items = mine.items;
+    this.held = mine.held;  // moves dropped after a refused one, to enter again
+    this.wrote = null;  // the uids this tab last stored (gone from storage: taken over)
     this.busy = false;
     this.timer = null;
     this.madeAt = {};  // the version each entry sent made
-    window.addEventListener("online", function () { self.now(); });
+    this.claims = {};  // key -> {lost}: the stored outboxes this tab is claiming
+    this.channel = null;
+    this.listen();
+    window.addEventListener("online", function () { self.sweep(); self.now(); });
+    window.addEventListener("storage", function (e) { self.stored(e); });
+    window.addEventListener("pagehide", function () { self.close(); });
+    window.addEventListener("pageshow", function (e) {
+      if (e.persisted) { self.listen(); self.check(); self.save(); self.sweep(); }
+    });
+    document.addEventListener("visibilitychange", function () {
+      if (document.visibilityState === "visible") { self.check(); self.sweep(); }
+    });
+    this.save();  // no longer marked closed
+    // a tab that heard this one go (a reload) and claims its outbox: it is this tab's again
+    this.post({ t: "mine", key: this.key });
+    this.sweep(true);
   }
 
-  Outbox.prototype.load = function () {
-    try {
-      var items = JSON.parse(localStorage.getItem(this.key) || "[]");
-      return Array.isArray(items) ? items : [];
-    } catch (e) { return []; }
+  /* Hear the other tabs of the table (no channel: every stored outbox found on load is taken). */
+  Outbox.prototype.listen = function () {
+    var self = this;
+    if (this.channel) return;
+    try { this.channel = new BroadcastChannel(this.base); } catch (e) { return; }
+    this.channel.onmessage = function (e) { self.heard(e.data || {}); };
   };
 
-  Outbox.prototype.save = function () {
-    // Sent entries are shown once, then forgotten; waiting ones survive a reload.
-    try { localStorage.setItem(this.key, JSON.stringify(this.waiting())); } catch (e) { /* private mode */ }
+  /* A stored outbox: {items, held} (`closed` once its tab has gone); the one outbox of every tab
+     from before is a list of items, with its held moves under a key of their own. */
+  Outbox.prototype.read = function (key) {
+    if (key === this.base) {
+      return { items: list(parsed(getItem(key), [])), held: list(parsed(getItem(key + ":held"), [])) };
+    }
+    var rec = parsed(getItem(key), {});
+    return { items: list(rec.items), held: list(rec.held), closed: !!rec.closed };
+  };
+
+  /* The stored outboxes of this table: every tab's, and the one from before tabs had their own. */
+  Outbox.prototype.keys = function () {
+    var out = [];
+    try {
+      for (var i = 0; i < localStorage.length; i++) {
+        var k = localStorage.key(i);
+        if (k && k.indexOf(this.tabs) === 0) out.push(k);
+      }
+      if (getItem(this.base) !== null || getItem(this.base + ":held") !== null) out.push(this.base);
+    } catch (e) { /* private mode */ }
+    return out;
+  };
+
+  Outbox.prototype.post = function (msg) { if (this.channel) this.channel.postMessage(msg); };
+
+  /* Another tab of the table: it claims a stored outbox (this tab's own: answered `mine`; one
+     this tab claims too: the smaller id takes it), or answers a claim. */
+  Outbox.prototype.heard = function (msg) {
+    if (msg.t === "claim") {
+      if (msg.key === this.key) { this.post({ t: "mine", key: msg.key }); return; }
+      // two tabs claim one: the smaller id takes it
+      if (this.claims[msg.key] && msg.by < this.tab) this.claims[msg.key].lost = true;
+    } else if (msg.t === "mine" && this.claims[msg.key]) {
+      this.claims[msg.key].lost = true;
+    }
+  };
+
+  /* Look for the stored outboxes of tabs that are gone and take them over: each is claimed,
+     and taken unless its tab (open) or a tab with a smaller id (taking it too) answers. */
+  Outbox.prototype.sweep = function (start) {
+    var self = this;
+    if (this.sweeping) { this.more = true; return; }  // looked for again once this look is over
+    // a page without the writer token sends nothing: it leaves the outboxes to a writer's tab
+    var keys = !this.token ? [] : this.keys().filter(function (k) { return k !== self.key; });
+    // without a channel no tab can answer: only a page loaded takes outboxes over
+    if (!keys.length || (!this.channel && !start)) return;
+    this.sweeping = true;
+    keys.forEach(function (k) {
+      self.claims[k] = { lost: false };
+      self.post({ t: "claim", key: k, by: self.tab });
+    });
+    setTimeout(function () {
+      var claims = self.claims;
+      self.claims = {};
+      self.sweeping = false;
+      self.adopt(keys.filter(function (k) { return !claims[k].lost; }));
+      if (self.more) { self.more = false; self.sweep(); }
+    }, this.channel ? CLAIM_MS : 0);
+  };
+
+  /* Take the stored outboxes of gone tabs over: their entries go after this tab's (in the
+     order they were made), stored here first, then their keys removed. */
+  Outbox.prototype.adopt = function (keys) {
+    var self = this, found = [];
+    keys.forEach(function (k) {
+      var rec = self.read(k);
+      if (rec.items.length || rec.held.length) found.push(rec);
+    });
+    // a gone tab's with nothing in it (its page killed): removed, not left to grow the storage
+    if (!found.length) { keys.forEach(function (k) { self.drop(k); }); return; }
+    found.sort(function (a, b) { return (a.items.length ? made(a.items[0]) : 0) - (b.items.length ? made(b.items[0]) : 0); });
+    var have = {};
+    this.items.forEach(function (it) { have[it.uid] = true; });
+    found.forEach(function (rec) {
+      rec.items.forEach(function (it) { if (!have[it.uid]) { have[it.uid] = true; self.items.push(it); } });
+      self.held = self.held.concat(rec.held);
+    });
+    this.save();
+    keys.forEach(function (k) { self.drop(k); });
+    if (this.hooks.again) this.hooks.again();  // the page shows them (Sheng ji's felt: plays waiting)
+    this.render();
+    this.pump();
+  };
+
+  Outbox.prototype.drop = function (key) {
+    removeItem(key);
+    if (key === this.base) removeItem(key + ":held");
+  };
+
+  /* Whether this tab's stored outbox was taken over while it slept (a phone's background tab
+     can be frozen, and taken for gone): the entries it had stored are the taker's now. */
+  Outbox.prototype.check = function () {
+    var wrote = this.wrote;
+    if (!wrote || getItem(this.key) !== null) return;
+    this.wrote = null;
+    this.items = this.items.filter(function (it) { return wrote.indexOf(it.uid) < 0; });
+    this.held = [];
+    this.write();  // stored again, open: a copy of this tab takes an id of its own
+    this.render();
+    // the page shows what it still has (a start's button that said it waited, plays waiting)
+    if (this.hooks.again) this.hooks.again();
+  };
+
+  /* Another tab closed with entries not yet answered: take them over (one open tab does). */
+  Outbox.prototype.stored = function (e) {
+    if (e.key === this.key) { this.check(); return; }
+    if (!e.key || e.key.indexOf(this.tabs) !== 0 || !e.newValue) return;
+    if (parsed(e.newValue, {}).closed) this.sweep();
+  };
+
+  /* The tab goes (closed, reloaded, left): its stored outbox is marked so that an open tab
+     takes it over (a reload of this tab finds it again first). */
+  Outbox.prototype.close = function () {
+    // gone: it no longer answers claims (its outbox is an open tab's to take)
+    if (this.channel) { this.channel.close(); this.channel = null; }
+    this.check();
+    this.save(true);
+  };
+
+  Outbox.prototype.save = function (closed) {
+    this.check();
+    this.write(closed);
+  };
+
+  /* Store this tab's outbox. Sent entries are shown once, then forgotten; waiting ones survive
+     a reload. A writer's open tab stores its outbox even empty: a tab opened as a copy of it
+     (its session storage, and so its id, copied) finds it open and takes an id of its own;
+     else the two tabs wrote one key, each overwriting the other's entries. Closed and empty,
+     it is removed (a gone tab's left by a killed page is removed by the tab that claims it). */
+  Outbox.prototype.write = function (closed) {
+    var waiting = this.waiting();
+    try {
+      if (!waiting.length && !this.held.length && (closed || !this.token)) {
+        localStorage.removeItem(this.key);
+        this.wrote = null;
+      } else {
+        var rec = { items: waiting, held: this.held };
+        if (closed) rec.closed = true;
+        localStorage.setItem(this.key, JSON.stringify(rec));
+        this.wrote = waiting.map(function (it) { return it.uid; });
+      }
+    } catch (e) { /* private mode */ }
   };
 
   Outbox.prototype.waiting = function () {
@@ -60,6 +268,7 @@
     // An undo waiting is the undo a second tap meant (a double tap on Undo, or Undo tapped
     // again before the first is answered): one undo, not two. Once it is in, Undo undoes more.
     if (path === "/undo" && this.has("/undo")) return false;
+    if (this.second(path, body)) return false;
     var state = this.hooks.state();
     // Made against the table shown, with the entries ahead of it in: their count is settled
     // when it is sent (one ahead that was in already, its answer lost, is in what is shown).
@@ -89,7 +298,7 @@
   Outbox.prototype.again = function () {
     var self = this, held = this.held;
     this.held = [];
-    this.saveHeld();
+    this.save();
     held.forEach(function (it) {
       var body = JSON.parse(JSON.stringify(it.body));
       delete body.version;
@@ -102,19 +311,8 @@
 
   Outbox.prototype.forget = function () {
     this.held = [];
-    this.saveHeld();
+    this.save();
     this.render();
-  };
-
-  Outbox.prototype.loadHeld = function () {
-    try {
-      var items = JSON.parse(localStorage.getItem(this.key + ":held") || "[]");
-      return Array.isArray(items) ? items : [];
-    } catch (e) { return []; }
-  };
-
-  Outbox.prototype.saveHeld = function () {
-    try { localStorage.setItem(this.key + ":held", JSON.stringify(this.held)); } catch (e) { /* private mode */ }
   };
 
   /* What the page says of the entries that left the outbox after a refused one (`dropped`,
@@ -125,8 +323,7 @@
     if (!later.length) return null;
     var kept = later.some(function (it) { return it.path === "/moves"; });
     return Z.el("div", { cls: "small dropped", text: "Also not sent (made after it): " +
-      later.map(function (it) { return it.label; }).join("; ") + (kept ? " (the moves are kept below:" +
-      " Enter again sends them once the table is right)." : ".") });
+      later.map(function (it) { return it.label; }).join("; ") + (kept ? " (kept below: Enter again sends them)." : ".") });
   };
 
   /* The table's entry count once the outbox's changes are in; null where a correction makes
@@ -140,6 +337,17 @@
       else if (p === "/edit") return null;
     }
     return n;
+  };
+
+  /* Whether this change is a second tap on what waits already, and so nothing to queue: a hand
+     or round start while one waits (the server refuses a second), or a pass by the seat whose
+     pass is the last entry waiting (a double tap on Pass; the second pass, sent, was entered
+     for the next seat). As with Undo: once the first is in, the button does its work again. */
+  Outbox.prototype.second = function (path, body) {
+    if (path === "/hands") return this.has("/hands");
+    var items = this.waiting(), last = items[items.length - 1];
+    return path === "/moves" && body.play === "-" && !!last && last.path === "/moves" &&
+      last.body.play === "-" && last.body.seat === body.seat;
   };
 
   /* Whether an entry of this path waits (a round start tapped twice is one round start). */
@@ -162,9 +370,12 @@
     this.render();
     Z.api("POST", this.path + item.path, item.body, this.token).then(function (res) {
       self.busy = false;
+      // taken over by another tab meanwhile (this one slept): that tab sends it, and sees to it
+      if (self.items.indexOf(item) < 0) { self.pump(); return; }
       self.answered(item, res);
     }, function () {
       self.busy = false;
+      if (self.items.indexOf(item) < 0) { self.pump(); return; }
       self.retry(item);
     });
   };
@@ -215,7 +426,7 @@
     this.save();
     // the moves made after it are kept, not sent: the player enters them again with one tap
     this.held = this.held.concat(dropped.slice(1).filter(function (it) { return it.path === "/moves"; }));
-    this.saveHeld();
+    this.save();
     this.hooks.refused(item, res, dropped);
     this.render();
   };
@@ -224,32 +435,45 @@
     var box = Z.$("outbox");
     var items = this.items;
     if (box) {
+      // the control that had the focus (the count, Enter again, Let go) has it again: drawn
+      // anew on every change and retry, else the focus went to the page's top (a keyboard or a
+      // screen reader lost its place every few seconds while offline)
+      var focused = document.activeElement, again = null;
+      if (focused && focused.id && box.contains(focused)) again = focused.id;
       Z.clear(box);
       items.filter(function (it, i) { return it.status !== "sent" || i === items.length - 1; }).forEach(function (it) {
         box.appendChild(Z.el("div", { cls: "out " + it.status, "data-status": it.status },
           [Z.el("span", { cls: "what", text: it.label }), Z.el("span", { cls: "state", text: SHOWN[it.status] })]));
       });
       this.renderHeld(box);
+      var back = again && Z.$(again);
+      if (back) back.focus();
     }
     document.body.setAttribute("data-outbox", String(this.waiting().length));
   };
 
-  /* The moves dropped after a refused one: named, not sent, with Enter again and Let go. */
+  /* The moves dropped after a refused one, not sent, with Enter again and Let go: one line in
+     the dock over the cards (their count), listed when the count is tapped (listed one a line,
+     they took some 110 px of a phone's screen). */
   Outbox.prototype.renderHeld = function (box) {
     var self = this;
     if (!this.held.length || !this.token) return;
     var tapped = false;  // a double tap queues them once
-    box.appendChild(Z.el("div", { cls: "held", id: "held" }, [
-      Z.el("div", { cls: "small", text: "Not sent (made after an entry that was refused):" })
+    var n = this.held.length;
+    var listed = Z.el("details", { cls: "grow", open: !!this.heldOpen }, [
+      Z.el("summary", { cls: "small", id: "held-count", title: "made after an entry that was refused",
+        text: n + (n === 1 ? " move" : " moves") + " not sent" })
     ].concat(this.held.map(function (it) {
       return Z.el("div", { cls: "out dropped", "data-status": "dropped" },
         [Z.el("span", { cls: "what", text: it.label }), Z.el("span", { cls: "state", text: "not sent" })]);
-    })).concat([Z.el("div", { cls: "row" }, [
+    })));
+    listed.addEventListener("toggle", function () { self.heldOpen = listed.open; });
+    box.appendChild(Z.el("div", { cls: "held", id: "held" }, [listed,
       Z.el("button", { type: "button", cls: "btn small primary", id: "again-btn", text: "Enter again",
         onclick: function () { if (!tapped) { tapped = true; self.again(); } } }),
       Z.el("button", { type: "button", cls: "btn small", id: "forget-btn", text: "Let go",
         onclick: function () { if (!tapped) { tapped = true; self.forget(); } } })
-    ])])));
+    ]));
   };
 
   Z.Outbox = Outbox;
