@@ -43,6 +43,7 @@ READONLY = "zfrec_readonly"  # connection option: a SQLite transaction that only
 # write lock (an import's), so SQLite need not look up every row's parents
 OWN_KEYS = "zfrec_own_keys"
 _FOREIGN_KEYS = "zfrec_foreign_keys"  # in a connection's info: whether SQLite enforces them now
+_LIBPQ_DRIVERS = ("psycopg", "psycopg2")  # they take libpq's client_encoding
 _PG_MIGRATION_LOCK = 0x7A66_7265  # pg_advisory_xact_lock key: one migrator at a time
 # libpq's parameters that are secrets, also when given in the URL's query
 _SECRET_QUERY = re.compile(r"(?i)(\b(?:ssl)?password=)[^&#\s]*")
@@ -94,12 +95,16 @@ def _redact(text: str) -> str:
     return f"{text[:start]}{user if colon else ''}{colon}***{text[at:]}"
 
 
-def open_store(url: str | None = None, *, create: bool = True) -> Engine:
+def open_store(
+    url: str | None = None, *, create: bool = True, writes: bool | None = None
+) -> Engine:
     """An engine on the store at `url` (see resolve_url), its schema created or upgraded.
 
     With `create=False` (the commands that only read) the store must exist already: a missing
     SQLite file or a database without zfrec's schema is a StoreError, and nothing is created,
-    so a mistyped --db cannot leave an empty store behind.
+    so a mistyped --db cannot leave an empty store behind. `writes` (by default `create`) says
+    the caller will write: a PostgreSQL database that cannot hold every name (one not encoded
+    UTF8) is then a StoreError, raised before anything is written, its tables too.
     """
     engine = make_engine(url, must_exist=not create)
     try:
@@ -108,6 +113,8 @@ def open_store(url: str | None = None, *, create: bool = True) -> Engine:
                 f"{describe(engine.url)} holds no zfrec store: check --db and ${ENV_VAR} "
                 "(zfrec import creates a store)"
             )
+        if create if writes is None else writes:
+            require_utf8(engine)
         upgrade(engine)
     except SQLAlchemyError as exc:
         engine.dispose()
@@ -154,6 +161,12 @@ def make_engine(url: str | None = None, *, must_exist: bool = False) -> Engine:
                 "store)"
             )
     kwargs: dict[str, Any] = {}
+    if parsed.get_backend_name() == "postgresql" and parsed.get_driver_name() in _LIBPQ_DRIVERS:
+        # Text goes to the server as UTF-8 whatever $PGCLIENTENCODING or the database's own
+        # encoding say: a client encoding of LATIN1 cannot send a Chinese name at all, and
+        # SQL_ASCII's makes the driver return bytes, not text. The server converts to its
+        # encoding, which require_utf8 checks before a command writes.
+        kwargs["connect_args"] = {"client_encoding": "UTF8"}
     if is_sqlite:
         kwargs["connect_args"] = {"timeout": BUSY_TIMEOUT_S}
         path = sqlite_file(parsed)
@@ -173,6 +186,27 @@ def make_engine(url: str | None = None, *, must_exist: bool = False) -> Engine:
         event.listen(engine, "connect", _sqlite_connect_existing if must_exist else _sqlite_connect)
         event.listen(engine, "begin", _sqlite_begin)
     return engine
+
+
+def require_utf8(engine: Engine) -> None:
+    """Raise StoreError unless the database can hold any text zfrec writes: a PostgreSQL
+    database encoded otherwise than UTF8 (LATIN1, SQL_ASCII, ...) cannot hold a Chinese
+    player's name, and would refuse the first one part way through a write. Asked once, when
+    a command that writes opens the store; SQLite's text is always Unicode."""
+    if engine.dialect.name != "postgresql":
+        return
+    with engine.execution_options(**{READONLY: True}).connect() as conn:
+        encoding = str(conn.exec_driver_sql("SHOW server_encoding").scalar())
+    if encoding.upper().replace("-", "") in ("UTF8", "UNICODE"):
+        return
+    name = engine.url.database or "NAME"
+    raise StoreError(
+        f"the database {describe(engine.url)} is encoded {encoding}: zfrec keeps names and "
+        "records as UTF-8 text (Chinese names too) and writes only to a UTF8 database. Create one "
+        f"(createdb --encoding=UTF8 --template=template0 {name}_utf8, or in SQL: CREATE "
+        f"DATABASE {name}_utf8 ENCODING 'UTF8' TEMPLATE template0) and give it as --db; "
+        "nothing was written"
+    )
 
 
 def _read_only_media(path: str) -> bool:

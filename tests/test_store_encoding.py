@@ -1,0 +1,162 @@
+"""A PostgreSQL database that cannot hold every name: created LATIN1 or SQL_ASCII, it is a setup
+problem told once, when a command that writes opens the store (exit 2, naming the encoding
+and how to make a UTF8 database), before anything is written; and a client encoding that is
+not UTF8 ($PGCLIENTENCODING) does not stop a Chinese name (STORE.md, PostgreSQL).
+
+Real databases on the server of ZFREC_TEST_PG_URL, made for each test and dropped after it;
+skipped without that variable, failing under CI=true (tests/test_store.py).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, inspect, text
+from sqlalchemy.engine import make_url
+
+from tests.test_store import PG_ENV, _pg_unavailable, store_url  # noqa: F401  (the fixture)
+from zfrec.store import import_file, open_store, session
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
+ASCII_NAMES = SAMPLES / "02-three-players.zfn"
+CHINESE_NAMES = SAMPLES / "04-six-players.zfn"  # 赵, 钱, 孙, 李, 周, 吴
+
+
+def zfrec(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """`zfrec ARGS` in its own process, as a user runs it; `env` added to the environment."""
+    base = {k: v for k, v in os.environ.items() if k not in ("ZFREC_DB", "ZFREC_TRACEBACK")}
+    return subprocess.run(
+        [sys.executable, "-c", "from zfrec.cli import main; main()", *args],
+        capture_output=True,
+        text=True,
+        env=base | env,
+        timeout=120,
+    )
+
+
+@pytest.fixture(params=["LATIN1", "SQL_ASCII"])
+def narrow_db(request: pytest.FixtureRequest) -> Iterator[tuple[str, str]]:
+    """(URL, encoding) of a new, empty database on the server, encoded `encoding`."""
+    base = os.environ.get(PG_ENV)
+    if not base:
+        _pg_unavailable(f"set {PG_ENV} to a PostgreSQL URL (.ci/services.sh starts a server)")
+    assert base is not None
+    encoding = str(request.param)
+    name = f"{make_url(base).database}_{encoding.lower()}_{uuid.uuid4().hex[:8]}"
+    admin = create_engine(base, isolation_level="AUTOCOMMIT", connect_args={"connect_timeout": 5})
+    try:
+        with admin.connect() as conn:
+            conn.execute(
+                text(
+                    f"CREATE DATABASE {name} ENCODING '{encoding}' LC_COLLATE 'C' LC_CTYPE 'C' "
+                    "TEMPLATE template0"
+                )
+            )
+    except Exception as exc:  # unreachable server, no right to create databases
+        admin.dispose()
+        _pg_unavailable(f"cannot create a {encoding} database: {str(exc).splitlines()[0]}")
+    try:
+        yield make_url(base).set(database=name).render_as_string(hide_password=False), encoding
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        admin.dispose()
+
+
+def _tables(url: str) -> list[str]:
+    engine = create_engine(url, connect_args={"client_encoding": "UTF8"})  # SQL_ASCII: text
+    try:
+        with engine.connect() as conn:
+            return inspect(conn).get_table_names()
+    finally:
+        engine.dispose()
+
+
+def _refusal(url: str, encoding: str) -> str:
+    """The one line a command that writes says of such a database."""
+    shown = make_url(url).render_as_string(hide_password=True)
+    return (
+        f"error: the database {shown} is encoded {encoding}: zfrec keeps names and records as "
+        "UTF-8 text (Chinese names too) and writes only to a UTF8 database. Create one "
+    )
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_an_import_into_a_database_not_encoded_utf8_is_refused_before_anything_is_written(
+    narrow_db: tuple[str, str], as_json: bool
+) -> None:
+    """Exit 2 with what to do, not an internal error (exit 3) at the first Chinese name: the
+    file of ASCII names before it is not stored either, and no table is created."""
+    url, encoding = narrow_db
+    args = ["import", str(ASCII_NAMES), str(CHINESE_NAMES), "--db", url]
+    done = zfrec(*args, *(["--json"] if as_json else []))
+    assert done.returncode == 2, done.stderr
+    [line] = done.stderr.splitlines()
+    assert line.startswith(_refusal(url, encoding)), line
+    name = make_url(url).database
+    assert f"CREATE DATABASE {name}_utf8 ENCODING 'UTF8' TEMPLATE template0" in line
+    assert line.endswith("and give it as --db; nothing was written"), line
+    if as_json:
+        doc = json.loads(done.stdout)
+        assert doc["summary"]["error"] == line.removeprefix("error: ")
+        assert doc["files"] == []
+    assert _tables(url) == []
+
+
+def test_the_commands_that_write_refuse_a_store_not_encoded_utf8_and_the_others_read_it(
+    narrow_db: tuple[str, str], tmp_path: Path
+) -> None:
+    """A store an earlier zfrec made in such a database, with ASCII names: `games` and
+    `export` read it; `import --replace`, `delete`, `publish`, `tables --delete` and `serve`
+    are refused (exit 2, the same line) before they write, and the game stays."""
+    url, encoding = narrow_db
+    engine = open_store(url, writes=False)  # as an earlier zfrec made it
+    try:
+        with session(engine) as s:
+            assert import_file(s, path=ASCII_NAMES).added == 1
+    finally:
+        engine.dispose()
+    listed = zfrec("games", "--db", url, "--json")
+    assert listed.returncode == 0, listed.stderr
+    [game] = json.loads(listed.stdout)
+    assert zfrec("export", str(game["id"]), "--db", url).returncode == 0
+    with socket.socket() as probe:  # a free port, for serve to find the store refused first
+        probe.bind(("127.0.0.1", 0))
+        port = str(probe.getsockname()[1])
+    writers = {
+        "import": ["import", str(CHINESE_NAMES), "--db", url],
+        "replace": ["import", "--replace", str(game["id"]), str(CHINESE_NAMES), "--db", url],
+        "delete": ["delete", str(game["id"]), "--db", url],
+        "publish": ["publish", "--db", url, "--out", str(tmp_path / "site")],
+        "tables --delete": ["tables", "--delete", "nosuch", "--db", url],
+        "serve": ["serve", "--db", url, "--port", port],
+    }
+    for what, args in writers.items():
+        done = zfrec(*args)
+        assert done.returncode == 2, (what, done.stderr)
+        assert done.stderr.splitlines()[0].startswith(_refusal(url, encoding)), (what, done.stderr)
+    after = zfrec("games", "--db", url, "--json")
+    assert [g["id"] for g in json.loads(after.stdout)] == [game["id"]]
+    assert not (tmp_path / "site").exists()
+
+
+@pytest.mark.parametrize("store_url", ["postgresql"], indirect=True)
+def test_a_client_encoding_other_than_utf8_does_not_stop_a_chinese_name(
+    store_url: str,  # noqa: F811
+) -> None:
+    """$PGCLIENTENCODING=LATIN1 against a UTF8 database: the driver would encode the names as
+    Latin-1 and fail at the first Chinese one (an internal error, exit 3); zfrec talks UTF-8."""
+    done = zfrec("import", str(CHINESE_NAMES), "--db", store_url, PGCLIENTENCODING="LATIN1")
+    assert done.returncode == 0, done.stderr
+    found = zfrec("games", "--player", "赵", "--db", store_url, "--json", PGCLIENTENCODING="LATIN1")
+    assert found.returncode == 0, found.stderr
+    [game] = json.loads(found.stdout)
+    assert game["players"] == ["赵", "钱", "孙", "李", "周", "吴"]
