@@ -225,6 +225,10 @@ __all__ = [
 ]
 
 
+# set on an unexpected exception by `summarize`: the FileSummary of the games before it
+PARTIAL_ATTR = "zfrec_partial"
+
+
 @dataclass(slots=True)
 class FileSummary:
     """What validating one file found, small enough to send between processes."""
@@ -279,8 +283,29 @@ def summarize(
     stop_at_error: bool = False,
     first: int = 1,
 ) -> FileSummary:
-    """Fold a file's reports into a summary, one game at a time; games numbered from `first`."""
+    """Fold a file's reports into a summary, one game at a time; games numbered from `first`.
+
+    An exception that stops it (a bug: an internal error, or input refused part way) carries
+    the summary of the games judged before it as `PARTIAL_ATTR`, so that a run that stops
+    there still counts them, however the file was cut into pieces (`zfrec validate --jobs`)."""
     out = FileSummary(path)
+    try:
+        _fold(out, items, keep_json, show_deal, stop_at_error, first)
+    except Exception as exc:
+        if not hasattr(exc, PARTIAL_ATTR):
+            setattr(exc, PARTIAL_ATTR, out)  # kept when pickled, as the file's name is
+        raise
+    return out
+
+
+def _fold(
+    out: FileSummary,
+    items: Iterator[GameReport | Diagnostic],
+    keep_json: bool,
+    show_deal: bool,
+    stop_at_error: bool,
+    first: int,
+) -> None:
     for item in items:
         if isinstance(item, Diagnostic):
             out.diagnostics.append(item)
@@ -298,7 +323,6 @@ def summarize(
                 out.deals.extend(_deal_lines(item, first - 1 + out.games))
         if stop_at_error and out.errors:
             break
-    return out
 
 
 def _deal_lines(report: GameReport, game_number: int) -> Iterator[str]:
