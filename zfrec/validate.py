@@ -19,7 +19,7 @@ visitors (a page, an analysis) read the same pass.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -121,13 +121,9 @@ class FileReport:
 
 def notation_diagnostic(exc: NotationError, path: str, game_number: int | None) -> Diagnostic:
     """A game that cannot be read, as a diagnostic: ZF002 for JSON, ZF001 for the notation."""
-    loc = exc.location or Location(file=path)
+    loc = exc.place or exc.location or Location(file=path)  # with its hand and trick if known
     code = "ZF002" if path.lower().endswith(".json") else "ZF001"
-    return Diagnostic(
-        code,
-        exc.message,
-        Location(file=loc.file or path, line=loc.line, col=loc.col, game=game_number),
-    )
+    return Diagnostic(code, exc.message, replace(loc, file=loc.file or path, game=game_number))
 
 
 RuleTexts = tuple[str | None, tuple[str, ...]]

@@ -156,6 +156,13 @@ class BodyReader(Protocol):
         """The body is over: put the records read into `game` (its `hands` or `rounds`)."""
         ...
 
+    def place(self, tokens: list[Token]) -> dict[str, int | str]:
+        """Where the statement `tokens` (one that failed to read, or unfinished) stands in the
+        body read so far, as `Location` fields: `hand` (its number), `unit` (what `hand`
+        numbers, the kind's unit) and `trick` (for a trick line, its number in the hand), as
+        far as the reader knows them; {} where it knows none. It raises nothing."""
+        ...
+
 
 class GameKind:
     """What one game supplies to the generic layers. Subclass it in the game's package.

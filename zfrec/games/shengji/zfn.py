@@ -530,6 +530,30 @@ class SjBody:
             r.comments.extend(texts)
         return True
 
+    def place(self, tokens: list[Token]) -> dict[str, int | str]:
+        """BodyReader.place: the round of a statement (a `round N` line's N), and a trick
+        line's number in it (the tricks read before it, and one)."""
+        first = next((t for t in tokens if t.kind != COMMENT), None)
+        if first is None:
+            return {}
+        i = tokens.index(first)
+        keyword = first.text.casefold() if first.kind == WORD else ""
+        if i + 1 < len(tokens) and tokens[i + 1].kind == COLON:
+            keyword = ""  # a move by a seat called so
+        if keyword == "round":
+            words = [t for t in tokens[i + 1 :] if t.kind != COMMENT]
+            if words and words[0].kind == WORD and words[0].text.isdecimal():
+                if len(words[0].text) > 9 or not 1 <= int(words[0].text) <= MAX_ROUND_NUMBER:
+                    return {}
+                return {"hand": int(words[0].text), "unit": "round"}
+            return {"hand": self.rounds[-1].number + 1 if self.rounds else 1, "unit": "round"}
+        r = self.round
+        if r is None:
+            return {}
+        if keyword in ROUND_STATEMENTS or not any(t.kind == COLON for t in tokens):
+            return {"hand": r.number, "unit": "round"}  # not a trick: no move in it
+        return {"hand": r.number, "unit": "round", "trick": len(r.tricks) + 1}
+
     def _close_round(self) -> None:
         r = self.round
         if r is None:

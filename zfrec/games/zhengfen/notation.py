@@ -107,6 +107,28 @@ class ZhengFenBody:
             self.hand.comments.extend(texts)
         return True
 
+    def place(self, tokens: list[Token]) -> dict[str, int | str]:
+        """BodyReader.place: the hand of a statement (a `hand N` line's N), and a trick line's
+        number in it (the tricks read before it, and one)."""
+        index = next((i for i, t in enumerate(tokens) if t.kind != COMMENT), None)
+        if index is None:
+            return {}
+        first = tokens[index]
+        keyword = first.text.casefold() if first.kind == WORD else ""
+        if index + 1 < len(tokens) and tokens[index + 1].kind == COLON:
+            keyword = ""  # a move by a seat called so
+        if keyword == "hand":
+            rest = [t for t in tokens[index + 1 :] if t.kind != COMMENT]
+            if rest and rest[0].kind == WORD and rest[0].text.isdecimal():
+                written = bounded(rest[0].text, MAX_HAND_NUMBER)
+                return {} if written is None or written < 1 else {"hand": written}
+            return {"hand": self.hands[-1].number + 1 if self.hands else 1}
+        if self.hand is None:
+            return {}
+        if keyword in ("deal", "score") or not any(t.kind == COLON for t in tokens):
+            return {"hand": self.hand.number}  # not a trick: no move in it
+        return {"hand": self.hand.number, "trick": len(self.hand.tricks) + 1}
+
     def _close_hand(self) -> None:
         if self.hand is not None:
             self.hands.append(self.hand.finish())
