@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
+import shutil
 import socket
 import subprocess
 import sys
@@ -50,14 +53,16 @@ def narrow_db(request: pytest.FixtureRequest) -> Iterator[tuple[str, str]]:
         _pg_unavailable(f"set {PG_ENV} to a PostgreSQL URL (.ci/services.sh starts a server)")
     assert base is not None
     encoding = str(request.param)
-    name = f"{make_url(base).database}_{encoding.lower()}_{uuid.uuid4().hex[:8]}"
+    # LATIN1's name is one SQL must quote (a capital, a hyphen): so must the refusal's advice
+    spelt = "Latin-1" if encoding == "LATIN1" else encoding.lower()
+    name = f"{make_url(base).database}_{spelt}_{uuid.uuid4().hex[:8]}"
     admin = create_engine(base, isolation_level="AUTOCOMMIT", connect_args={"connect_timeout": 5})
     try:
         with admin.connect() as conn:
             conn.execute(
                 text(
-                    f"CREATE DATABASE {name} ENCODING '{encoding}' LC_COLLATE 'C' LC_CTYPE 'C' "
-                    "TEMPLATE template0"
+                    f"CREATE DATABASE \"{name}\" ENCODING '{encoding}' LC_COLLATE 'C' "
+                    "LC_CTYPE 'C' TEMPLATE template0"
                 )
             )
     except Exception as exc:  # unreachable server, no right to create databases
@@ -67,7 +72,7 @@ def narrow_db(request: pytest.FixtureRequest) -> Iterator[tuple[str, str]]:
         yield make_url(base).set(database=name).render_as_string(hide_password=False), encoding
     finally:
         with admin.connect() as conn:
-            conn.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
 
 
@@ -85,7 +90,8 @@ def _refusal(url: str, encoding: str) -> str:
     shown = make_url(url).render_as_string(hide_password=True)
     return (
         f"error: the database {shown} is encoded {encoding}: zfrec keeps names and records as "
-        "UTF-8 text (Chinese names too) and writes only to a UTF8 database. Create one "
+        "UTF-8 text (Chinese names too) and writes only to a UTF8 database; nothing was written. "
+        "Create one (createdb "
     )
 
 
@@ -101,9 +107,8 @@ def test_an_import_into_a_database_not_encoded_utf8_is_refused_before_anything_i
     assert done.returncode == 2, done.stderr
     [line] = done.stderr.splitlines()
     assert line.startswith(_refusal(url, encoding)), line
-    name = make_url(url).database
-    assert f"CREATE DATABASE {name}_utf8 ENCODING 'UTF8' TEMPLATE template0" in line
-    assert line.endswith("and give it as --db; nothing was written"), line
+    new = make_url(url).set(database=f"{make_url(url).database}_utf8")
+    assert line.endswith(f" and give it as --db {new.render_as_string(hide_password=True)}")
     if as_json:
         doc = json.loads(done.stdout)
         assert doc["summary"]["error"] == line.removeprefix("error: ")
@@ -160,3 +165,48 @@ def test_a_client_encoding_other_than_utf8_does_not_stop_a_chinese_name(
     assert found.returncode == 0, found.stderr
     [game] = json.loads(found.stdout)
     assert game["players"] == ["赵", "钱", "孙", "李", "周", "吴"]
+
+
+@pytest.mark.parametrize("how", ["createdb", "sql"])
+def test_the_refusals_advice_creates_a_utf8_database_that_takes_chinese_names(
+    narrow_db: tuple[str, str], how: str
+) -> None:
+    """The createdb command of the refusal, run as written from a shell without libpq's
+    variables (its defaults are not the URL's server), or its SQL run on that server, makes a
+    database that the --db the refusal names then imports Chinese names into."""
+    url, _ = narrow_db
+    done = zfrec("import", str(CHINESE_NAMES), "--db", url)
+    assert done.returncode == 2, done.stderr
+    [line] = done.stderr.splitlines()
+    advice = (
+        r"Create one \((createdb .*), or in SQL: (CREATE DATABASE .*)\) and give it as --db (\S+)$"
+    )
+    found = re.search(advice, line)
+    assert found is not None, line
+    command, sql, new_url = found.groups()
+    admin = create_engine(
+        url, isolation_level="AUTOCOMMIT", connect_args={"client_encoding": "UTF8"}
+    )
+    try:
+        if how == "createdb":
+            if shutil.which("createdb") is None:
+                pytest.skip("no createdb on PATH (PostgreSQL's client programs)")
+            bare = {k: v for k, v in os.environ.items() if not k.startswith("PG")}
+            made = subprocess.run(
+                shlex.split(command), capture_output=True, text=True, env=bare, cwd="/", timeout=60
+            )
+            assert made.returncode == 0, made.stderr
+        else:
+            with admin.connect() as conn:
+                conn.execute(text(sql))
+        stored = zfrec("import", str(CHINESE_NAMES), "--db", new_url)
+        assert stored.returncode == 0, stored.stderr
+        listed = zfrec("games", "--player", "赵", "--db", new_url, "--json")
+        assert [g["players"] for g in json.loads(listed.stdout)] == [
+            ["赵", "钱", "孙", "李", "周", "吴"]
+        ]
+    finally:
+        with admin.connect() as conn:
+            name = make_url(new_url).database
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -199,14 +200,43 @@ def require_utf8(engine: Engine) -> None:
         encoding = str(conn.exec_driver_sql("SHOW server_encoding").scalar())
     if encoding.upper().replace("-", "") in ("UTF8", "UNICODE"):
         return
-    name = engine.url.database or "NAME"
     raise StoreError(
         f"the database {describe(engine.url)} is encoded {encoding}: zfrec keeps names and "
-        "records as UTF-8 text (Chinese names too) and writes only to a UTF8 database. Create one "
-        f"(createdb --encoding=UTF8 --template=template0 {name}_utf8, or in SQL: CREATE "
-        f"DATABASE {name}_utf8 ENCODING 'UTF8' TEMPLATE template0) and give it as --db; "
-        "nothing was written"
+        "records as UTF-8 text (Chinese names too) and writes only to a UTF8 database; nothing "
+        f"was written. {utf8_advice(engine.url)}"
     )
+
+
+def utf8_advice(url: URL) -> str:
+    """How to create a UTF8 database beside the one `url` names, on the same server and as the
+    same user, and the --db that names it: a createdb command that works as written (libpq's
+    defaults are not the URL's host, port and user), and the same in SQL.
+
+    The locale is C: a UTF8 database must have a locale of that encoding or C, and a server
+    whose databases come out LATIN1 was most often set up with a Latin-1 locale, which
+    template0 would pass on (createdb would refuse). zfrec needs nothing of the locale."""
+    name = f"{url.database or url.username or 'zfrec'}_utf8"
+    host = url.host or _query_value(url, "host")
+    port = url.port or _query_value(url, "port")
+    user = url.username or _query_value(url, "user")
+    where = [f"--host={host}"] if host else []
+    where += [f"--port={port}"] if port else []
+    where += [f"--username={user}"] if user else []
+    createdb = shlex.join(
+        ["createdb", *where, "--encoding=UTF8", "--locale=C", "--template=template0", name]
+    )
+    ident = name if re.fullmatch(r"[a-z_][a-z0-9_]*", name) else '"' + name.replace('"', '""') + '"'
+    sql = f"CREATE DATABASE {ident} ENCODING 'UTF8' LOCALE 'C' TEMPLATE template0"
+    new = describe(url.set(database=name))
+    return f"Create one ({createdb}, or in SQL: {sql}) and give it as --db {new}"
+
+
+def _query_value(url: URL, key: str) -> str | None:
+    """A libpq parameter given in the URL's query (`?host=/run/postgresql`), its first value."""
+    value = url.query.get(key)
+    if isinstance(value, tuple):
+        value = value[0] if value else None
+    return value or None
 
 
 def _read_only_media(path: str) -> bool:
