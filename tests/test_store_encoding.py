@@ -210,3 +210,35 @@ def test_the_refusals_advice_creates_a_utf8_database_that_takes_chinese_names(
             name = make_url(new_url).database
             conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
+
+
+@pytest.mark.parametrize("narrow_db", ["SQL_ASCII"], indirect=True)
+def test_a_sql_ascii_store_holding_latin1_bytes_is_the_stores_fault_not_an_internal_error(
+    narrow_db: tuple[str, str],
+) -> None:
+    """A SQL_ASCII database checks no text: another client, talking Latin-1, wrote `José` as
+    its one byte é. zfrec asks for UTF-8 and the server cannot send it: the store's text is at
+    fault (exit 2, what to do), not zfrec (exit 3, "a bug in zfrec"), and --json says so."""
+    url, _ = narrow_db
+    engine = open_store(url, writes=False)  # as an earlier zfrec made it
+    try:
+        with session(engine) as s:
+            assert import_file(s, path=ASCII_NAMES).added == 1
+    finally:
+        engine.dispose()
+    other = create_engine(url, connect_args={"client_encoding": "LATIN1"})
+    try:
+        with other.begin() as conn:
+            conn.execute(text("UPDATE player SET name = 'José' WHERE name = 'Mei'"))
+    finally:
+        other.dispose()
+    said = (
+        'error: the store holds text that is not UTF-8: invalid byte sequence for encoding "UTF8": '
+        "0xe9 (written into a SQL_ASCII database by another program or client encoding: correct "
+        "those rows, or move the games to a UTF8 database)"
+    )
+    done = zfrec("stats", "--db", url)
+    assert (done.returncode, done.stderr.splitlines()) == (2, [said])
+    as_json = zfrec("stats", "--db", url, "--json")
+    assert as_json.returncode == 2
+    assert json.loads(as_json.stdout) == {"error": said.removeprefix("error: ")}

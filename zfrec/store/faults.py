@@ -72,6 +72,11 @@ _CLASH_STATES = ("23505", "23503", "40001", "40P01")
 _CLASH_NAMES = ("SQLITE_CONSTRAINT_UNIQUE", "SQLITE_CONSTRAINT_PRIMARYKEY",
                 "SQLITE_CONSTRAINT_FOREIGNKEY")  # fmt: skip
 _NO_TABLE_STATE = "42P01"
+# PostgreSQL's "invalid byte sequence for encoding UTF8" (character_not_in_repertoire): text the
+# server cannot send as UTF-8, which zfrec asks for. zfrec's own values are Python strings the
+# driver encodes, always valid: it is text a SQL_ASCII database holds (which checks nothing)
+# that another client wrote in its own encoding (Latin-1, say).
+_NOT_UTF8_STATE = "22021"
 
 
 def _codes(exc: BaseException) -> tuple[str | None, str | None]:
@@ -135,6 +140,12 @@ def store_fault(exc: BaseException) -> str | None:
         )
     if isinstance(exc, OperationalError) and not _our_statement(exc):
         return f"the store cannot be used now: {_reason(exc)}"
+    if isinstance(exc, DBAPIError) and _codes(exc)[0] == _NOT_UTF8_STATE:
+        return (
+            f"the store holds text that is not UTF-8: {_reason(exc)} (written into a SQL_ASCII "
+            "database by another program or client encoding: correct those rows, or move the "
+            "games to a UTF8 database)"
+        )
     return None
 
 
