@@ -253,6 +253,9 @@ _SYNTAX_PLACES = {
     "round line": (_SJ_MATCH, 46, ("trump c", "trump q"), (2, None)),
     "quote in a trick": (_SJ_MATCH, 56, ("  1: ", ' "open  1: '), (2, 3)),
     "comment after the discard": (_SJ_MATCH, 53, ("8d", "8d {open"), (2, None)),
+    # a trick line after the hand's score (the round's levels) is in no trick of it
+    "trick after the score": ("02-three-players.zfn", 19, ("", "1: 3s {open"), (1, None)),
+    "trick after the levels": (_SJ_MATCH, 45, ("", "1: 3s {open"), (1, None)),
 }
 
 

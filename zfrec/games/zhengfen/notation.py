@@ -6,6 +6,7 @@ the kind's hooks (zfrec.games.BodyReader); one line of a hand is read by its Han
 
 from __future__ import annotations
 
+from zfrec.games import statement_place
 from zfrec.games.zhengfen.zfn_hand import HandBuilder, bounded
 from zfrec.record.lexer import COLON, COMMENT, STRING, WORD, SyntaxFail, Token, fail_at
 from zfrec.record.model import MAX_HAND_NUMBER, Game, Hand, Pos
@@ -109,25 +110,17 @@ class ZhengFenBody:
 
     def place(self, tokens: list[Token]) -> dict[str, int | str]:
         """BodyReader.place: the hand of a statement (a `hand N` line's N), and a trick line's
-        number in it (the tricks read before it, and one)."""
-        index = next((i for i, t in enumerate(tokens) if t.kind != COMMENT), None)
-        if index is None:
-            return {}
-        first = tokens[index]
-        keyword = first.text.casefold() if first.kind == WORD else ""
-        if index + 1 < len(tokens) and tokens[index + 1].kind == COLON:
-            keyword = ""  # a move by a seat called so
-        if keyword == "hand":
-            rest = [t for t in tokens[index + 1 :] if t.kind != COMMENT]
-            if rest and rest[0].kind == WORD and rest[0].text.isdecimal():
-                written = bounded(rest[0].text, MAX_HAND_NUMBER)
-                return {} if written is None or written < 1 else {"hand": written}
-            return {"hand": self.hands[-1].number + 1 if self.hands else 1}
-        if self.hand is None:
-            return {}
-        if keyword in ("deal", "score") or not any(t.kind == COLON for t in tokens):
-            return {"hand": self.hand.number}  # not a trick: no move in it
-        return {"hand": self.hand.number, "trick": len(self.hand.tricks) + 1}
+        number in it (the tricks read before it, and one; none after the score line)."""
+        hand = self.hand
+        return statement_place(
+            tokens,
+            opener="hand",
+            number=_hand_number,
+            current=None if hand is None else hand.number,
+            next_number=self.hands[-1].number + 1 if self.hands else 1,
+            tricks=None if hand is None or hand.score is not None else len(hand.tricks),
+            statements=("deal", "score"),
+        )
 
     def _close_hand(self) -> None:
         if self.hand is not None:
@@ -137,3 +130,9 @@ class ZhengFenBody:
     def finish(self, game: Game) -> None:
         self._close_hand()
         game.hands = self.hands
+
+
+def _hand_number(text: str) -> int | None:
+    """A hand number as written (digits), None where no hand can have it."""
+    written = bounded(text, MAX_HAND_NUMBER)
+    return None if written is None or written < 1 else written
