@@ -203,11 +203,11 @@ def require_utf8(engine: Engine) -> None:
     raise StoreError(
         f"the database {describe(engine.url)} is encoded {encoding}: zfrec keeps names and "
         "records as UTF-8 text (Chinese names too) and writes only to a UTF8 database; nothing "
-        f"was written. {utf8_advice(engine.url)}"
+        f"was written. {_utf8_advice(engine.url)}"
     )
 
 
-def utf8_advice(url: URL) -> str:
+def _utf8_advice(url: URL) -> str:
     """How to create a UTF8 database beside the one `url` names, on the same server and as the
     same user, and the --db that names it: a createdb command that works as written (libpq's
     defaults are not the URL's host, port and user), and the same in SQL.
