@@ -242,3 +242,33 @@ def test_a_sql_ascii_store_holding_latin1_bytes_is_the_stores_fault_not_an_inter
     as_json = zfrec("stats", "--db", url, "--json")
     assert as_json.returncode == 2
     assert json.loads(as_json.stdout) == {"error": said.removeprefix("error: ")}
+
+
+@pytest.mark.parametrize("narrow_db", ["LATIN1"], indirect=True)
+def test_a_chinese_name_asked_of_a_latin1_store_is_told_not_an_internal_error(
+    narrow_db: tuple[str, str],
+) -> None:
+    """`games --player 赵` on a store an earlier zfrec kept in a LATIN1 database: the server
+    cannot turn 赵 into Latin-1 to look for it. No row there can hold it: the store's encoding
+    is said (exit 2, --json too), not "a bug in zfrec" (exit 3); a Latin name is still found."""
+    url, _ = narrow_db
+    engine = open_store(url, writes=False)  # as an earlier zfrec made it
+    try:
+        with session(engine) as s:
+            assert import_file(s, path=ASCII_NAMES).added == 1
+    finally:
+        engine.dispose()
+    said = (
+        "error: the store's database cannot hold the text asked for: character with byte "
+        'sequence 0xe8 0xb5 0xb5 in encoding "UTF8" has no equivalent in encoding "LATIN1" (it '
+        "is not encoded UTF8, so nothing stored there has that text; STORE.md, PostgreSQL)"
+    )
+    for command in ("games", "stats"):
+        done = zfrec(command, "--player", "赵", "--db", url)
+        assert (done.returncode, done.stderr.splitlines()) == (2, [said]), command
+        as_json = zfrec(command, "--player", "赵", "--db", url, "--json")
+        assert as_json.returncode == 2
+        assert json.loads(as_json.stdout) == {"error": said.removeprefix("error: ")}
+    found = zfrec("games", "--player", "Mei", "--db", url, "--json")
+    assert found.returncode == 0, found.stderr
+    assert [g["players"] for g in json.loads(found.stdout)] == [["Mei", "Jun", "Hao"]]

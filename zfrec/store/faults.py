@@ -77,6 +77,11 @@ _NO_TABLE_STATE = "42P01"
 # driver encodes, always valid: it is text a SQL_ASCII database holds (which checks nothing)
 # that another client wrote in its own encoding (Latin-1, say).
 _NOT_UTF8_STATE = "22021"
+# PostgreSQL's "character ... has no equivalent in encoding LATIN1" (untranslatable_character):
+# text zfrec sends that the database's encoding cannot hold. Nothing is written to such a
+# database (zfrec.store.db.require_utf8): it is text a command that reads looks for (a Chinese
+# name after --player), which no row there can hold.
+_UNTRANSLATABLE_STATE = "22P05"
 
 
 def _codes(exc: BaseException) -> tuple[str | None, str | None]:
@@ -145,6 +150,11 @@ def store_fault(exc: BaseException) -> str | None:
             f"the store holds text that is not UTF-8: {_reason(exc)} (written into a SQL_ASCII "
             "database by another program or client encoding: correct those rows, or move the "
             "games to a UTF8 database)"
+        )
+    if isinstance(exc, DBAPIError) and _codes(exc)[0] == _UNTRANSLATABLE_STATE:
+        return (
+            f"the store's database cannot hold the text asked for: {_reason(exc)} (it is not "
+            "encoded UTF8, so nothing stored there has that text; STORE.md, PostgreSQL)"
         )
     return None
 
