@@ -19,7 +19,10 @@ broken), which our SQL, our values or our use of the driver cause.
 SQLite words nearly every error of a statement as an OperationalError: its `SQLITE_ERROR` (a
 syntax error, no such column) is the statement's, so ours. A table that is not there (SQLite's
 "no such table", PostgreSQL's 42P01) is the store's: the revision that zfrec checks on opening
-names every table, so one gone was dropped outside zfrec.
+names every table, so one gone was dropped outside zfrec. Two of PostgreSQL's DataErrors are
+the store's encoding, never our values (Python strings, always valid UTF-8): text a SQL_ASCII
+database holds that is not UTF-8 (22021), and text asked of a database not encoded UTF8 that
+it cannot hold (22P05; zfrec writes to no such database, zfrec.store.db.require_utf8).
 """
 
 from __future__ import annotations
