@@ -403,3 +403,55 @@ def test_validate_json_interrupted_mid_file_still_closes_its_document(
     assert data["files"][0]["path"] == str(big)
     assert 0 < len(data["files"][0]["games"]) < 1500
     assert proc.returncode != 0
+
+
+# a fault planted in a Sheng ji round's play: an internal error inside a piece of the file
+_PLANT_IN_ROUND_2 = """
+from zfrec.games.shengji import replayer as r
+real_phase = r._Replay.play_phase
+def phase(self, rules, rnd, state, rb):
+    if rnd.number == 2:
+        raise RuntimeError("planted fault")
+    return real_phase(self, rules, rnd, state, rb)
+r._Replay.play_phase = phase
+from zfrec.cli import main
+main()
+"""
+
+
+def test_an_internal_error_inside_a_piece_still_counts_the_games_judged_before_it(
+    tmp_path: Path,
+) -> None:
+    """29 games, then a match whose second round raises (a bug): the run stops there with exit
+    3, and its summary counts the 29 games and lists them under --json, with --jobs 1 and
+    --jobs 2 alike. The match falls in a piece of the file with games before it (one process
+    cuts pieces of 8 games, the workers' last ones finer), whose counts were lost with it."""
+    samples = ROOT / "sample_games"
+    good = (samples / "02-three-players.zfn").read_text("utf-8")  # 2 hands
+    match = (samples / "shengji" / "01-bashifen-match.zfn").read_text("utf-8")
+    path = tmp_path / "night.zfn"
+    path.write_text("\n".join([good] * 29 + [match, good]), "utf-8")
+    cuts = {
+        ft: [p.games_before for p in batch.pieces(str(path), 8, lambda: "", fine_tail=ft)]
+        for ft in (False, True)
+    }
+    assert cuts[False] != cuts[True] and 29 not in cuts[False] + cuts[True]  # inside a piece
+    docs, texts = [], []
+    for jobs in ("1", "2"):
+        argv = [sys.executable, "-c", _PLANT_IN_ROUND_2, "validate", "--jobs", jobs, str(path)]
+        done = subprocess.run([*argv, "--json"], capture_output=True, text=True, check=False)
+        assert done.returncode == 3, done.stderr
+        doc = json.loads(done.stdout)
+        assert {k: doc["summary"][k] for k in ("files", "games", "hands", "errors", "ok")} == {
+            "files": 1, "games": 29, "hands": 58, "errors": 0, "ok": False,
+        }  # fmt: skip
+        assert len(doc["files"][0]["games"]) == 29
+        assert doc["summary"]["error"].startswith(
+            f"internal error while validating {path}, game 30 (line "
+        )
+        docs.append(doc)
+        text = subprocess.run(argv, capture_output=True, text=True, check=False)
+        assert text.returncode == 3
+        texts.append((text.stdout, text.stderr))
+    assert docs[0] == docs[1]
+    assert texts[0] == texts[1]

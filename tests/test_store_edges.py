@@ -291,12 +291,17 @@ def test_an_import_stopped_by_the_database_says_what_was_and_was_not_stored(
 # Bugs of zfrec's that reach the database or SQLAlchemy, planted in the second file's write
 # (zfrec.store.importer._write_file), each on the real database: our SQL that the database
 # cannot read (SQLite words it an OperationalError, PostgreSQL a ProgrammingError), a row that
-# breaks a NOT NULL constraint (an IntegrityError no concurrent writer causes: not retried), and
-# a statement SQLAlchemy refuses before it reaches the database (ArgumentError).
+# breaks a NOT NULL constraint (an IntegrityError no concurrent writer causes: not retried), a
+# statement SQLAlchemy refuses before it reaches the database (ArgumentError), a value the
+# driver cannot bind (a ProgrammingError on either), and a result read from a cursor our code
+# closed (psycopg's InterfaceError, "the cursor is closed": the driver's interface misused, not
+# the database; SQLite's ProgrammingError).
 _SQL_BUGS = {
     "syntax": 'session.execute(text("SELEC 1"))',
     "not-null": 'session.execute(text("INSERT INTO player (key, name) VALUES (NULL, NULL)"))',
     "argument": 'session.execute(text("SELECT 1").bindparams(nosuch=1))',
+    "binding": 'session.execute(text("SELECT :a"), {"a": object()})',
+    "closed-cursor": 'r = session.execute(text("SELECT 1")); r.cursor.close(); r.all()',
 }
 
 
@@ -327,10 +332,13 @@ def test_an_import_stopped_by_a_bug_in_its_sql_is_an_internal_error(
         [sys.executable, "-c", plant, *args], capture_output=True, text=True, env=env, timeout=120
     )
     assert done.returncode == 3, done.stderr
+    sqlite = store_url.startswith("sqlite")
     kind = {
-        "syntax": "OperationalError" if store_url.startswith("sqlite") else "ProgrammingError",
+        "syntax": "OperationalError" if sqlite else "ProgrammingError",
         "not-null": "IntegrityError",
         "argument": "ArgumentError",
+        "binding": "ProgrammingError",
+        "closed-cursor": "ProgrammingError" if sqlite else "InterfaceError",
     }[bug]
     said, report = done.stderr.splitlines()
     assert said.startswith(f"error: internal error ({kind}: "), said
@@ -344,6 +352,43 @@ def test_an_import_stopped_by_a_bug_in_its_sql_is_an_internal_error(
     assert doc["summary"]["error"] == said.removeprefix("error: ")
     assert [Path(f["path"]).name for f in doc["files"]] == [first.name]
     assert doc["not_imported"] == [str(second), str(third)]
+
+
+def test_a_sqlite_connection_our_code_closed_is_an_internal_error_not_a_lost_one(
+    tmp_path: Path,
+) -> None:
+    """SQLAlchemy takes SQLite's "Cannot operate on a closed database" (a ProgrammingError) for
+    a connection lost, as it would a server's: but a SQLite file has no connection to lose, so
+    only our own code can have closed it. Exit 3, not "the store cannot be used now" (2), and
+    the write is not tried again on a new connection, which hid the bug."""
+    names = ("02-three-players.zfn", "03-five-players.zfn")
+    first, second = (SAMPLES / name for name in names)
+    plant = (
+        "from sqlalchemy import text\n"
+        "import zfrec.store.importer as m\n"
+        "real, calls = m._write_file, []\n"
+        "def second_breaks(session, *a, **k):\n"
+        "    calls.append(1)\n"
+        "    if len(calls) == 2:\n"
+        "        session.connection().connection.dbapi_connection.close()\n"
+        "        session.execute(text('SELECT 1'))\n"
+        "    return real(session, *a, **k)\n"
+        "m._write_file = second_breaks\n"
+        "from zfrec.cli import main\n"
+        "main()\n"
+    )
+    args = ["import", str(first), str(second), "--db", str(tmp_path / "club.db")]
+    env = {k: v for k, v in os.environ.items() if k not in ("ZFREC_DB", "ZFREC_TRACEBACK")}
+    done = subprocess.run(
+        [sys.executable, "-c", plant, *args], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert done.returncode == 3, done.stderr
+    said = [line for line in done.stderr.splitlines() if line.startswith("error: ")]
+    assert said == [
+        "error: internal error (ProgrammingError: (sqlite3.ProgrammingError) Cannot operate on "
+        f"a closed database.) while importing {second}: nothing of it was stored"
+    ]
+    assert "1 game(s) added" in done.stdout  # the first file's, stored before
 
 
 @pytest.mark.parametrize("as_json", [True, False])

@@ -239,3 +239,62 @@ def test_cli_shows_the_reconstructed_deal() -> None:
     assert "hand 1 deal (reconstructed from the plays):" in result.output
     game_text = dumps(simulate_game(SimConfig(3, preset("pagat"), "greedy", 1), 3))
     assert "deal 1:" in game_text
+
+
+# Syntax errors that cost their game (ZF001): each an edit of a sample's line (1-based), then
+# where the diagnostic says it is, in --json and in the text, as the other codes say it:
+# the hand (Sheng ji: round, JSON `hand`) and the trick the reader was reading, where known.
+_SJ_MATCH = "shengji/01-bashifen-match.zfn"
+_SYNTAX_PLACES = {
+    "comment in a trick": ("02-three-players.zfn", 27, ("2: 7c", "2: 7c {open"), (2, 4)),
+    "deal line": ("02-three-players.zfn", 22, ("deal 2:", "deal 2"), (2, None)),
+    "hand line": ("02-three-players.zfn", 20, ("shuffler", "shufler"), (2, None)),
+    "tag": ("02-three-players.zfn", 4, ('"500"', "500"), (None, None)),
+    "round line": (_SJ_MATCH, 46, ("trump c", "trump q"), (2, None)),
+    "quote in a trick": (_SJ_MATCH, 56, ("  1: ", ' "open  1: '), (2, 3)),
+    "comment after the discard": (_SJ_MATCH, 53, ("8d", "8d {open"), (2, None)),
+    # a trick line after the hand's score (the round's levels) is in no trick of it
+    "trick after the score": ("02-three-players.zfn", 19, ("", "1: 3s {open"), (1, None)),
+    "trick after the levels": (_SJ_MATCH, 45, ("", "1: 3s {open"), (1, None)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_SYNTAX_PLACES))
+def test_a_syntax_error_that_costs_its_game_says_its_hand_and_trick(
+    tmp_path: Path, case: str
+) -> None:
+    name, line_no, (old, new), (hand, trick) = _SYNTAX_PLACES[case]
+    lines = (SAMPLES / name).read_text("utf-8").splitlines()
+    assert old in lines[line_no - 1]
+    lines[line_no - 1] = lines[line_no - 1].replace(old, new, 1)
+    path = tmp_path / "broken.zfn"
+    path.write_text("\n".join(lines) + "\n", "utf-8")
+    done = runner.invoke(app, ["validate", str(path), "--json"])
+    assert done.exit_code == 1, done.output
+    diagnostics = json.loads(done.stdout)["files"][0]["diagnostics"]
+    [found] = [d for d in diagnostics if d["code"] == "ZF001"]
+    assert (found["line"], found["game"]) == (line_no, 1)
+    assert (found["hand"], found["trick"]) == (hand, trick)
+    assert (found["turn"], found["seat"]) == (None, None)  # a move's: the replay's to know
+    unit = "round" if "shengji" in name else "hand"
+    place = ", ".join(
+        ["game 1"] + [f"{w} {n}" for w, n in ((unit, hand), ("trick", trick)) if n is not None]
+    )
+    text = runner.invoke(app, ["validate", str(path)])
+    said = f"{line_no}:{found['col']} error ZF001 {place}: "
+    assert any(row.strip().startswith(said) for row in text.stdout.splitlines()), text.stdout
+
+
+def test_a_second_score_line_reads_alike_however_it_is_spaced(tmp_path: Path) -> None:
+    """The place of a ZF001 is the same whichever route the reader takes to the line: one
+    spelt as the writer spells it (read without the lexer) and one with two spaces."""
+    text = (SAMPLES / "02-three-players.zfn").read_text("utf-8").rstrip("\n")
+    found = []
+    for extra in ("score 0 100 0 total 0 110 90", "score 0 100 0  total 0 110 90"):
+        path = tmp_path / "twice.zfn"
+        path.write_text(f"{text}\n{extra}\n", "utf-8")
+        done = runner.invoke(app, ["validate", str(path), "--json"])
+        doc = json.loads(done.stdout)
+        [d] = [d for d in doc["files"][0]["diagnostics"] if d["code"] == "ZF001"]
+        found.append(((d["line"], d["hand"], d["trick"]), doc["summary"]["hands"]))
+    assert found[0] == found[1] == ((32, 2, None), 2)

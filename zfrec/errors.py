@@ -110,7 +110,13 @@ class SeatError(ZfrecError):
 
 
 class NotationError(ZfrecError):
-    """A record is not well-formed text or JSON."""
+    """A record is not well-formed text or JSON.
+
+    `place`, where the reader knows it, is `location` with the hand (round) and trick it was
+    reading: the place its diagnostic gives (ZF001), as the other codes give theirs; the
+    message keeps `location`."""
+
+    place: Location | None = None
 
 
 class AtError(ZfrecError):

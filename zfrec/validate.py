@@ -19,7 +19,7 @@ visitors (a page, an analysis) read the same pass.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -128,13 +128,9 @@ class FileReport:
 
 def notation_diagnostic(exc: NotationError, path: str, game_number: int | None) -> Diagnostic:
     """A game that cannot be read, as a diagnostic: ZF002 for JSON, ZF001 for the notation."""
-    loc = exc.location or Location(file=path)
+    loc = exc.place or exc.location or Location(file=path)  # with its hand and trick if known
     code = "ZF002" if path.lower().endswith(".json") else "ZF001"
-    return Diagnostic(
-        code,
-        exc.message,
-        Location(file=loc.file or path, line=loc.line, col=loc.col, game=game_number),
-    )
+    return Diagnostic(code, exc.message, replace(loc, file=loc.file or path, game=game_number))
 
 
 RuleTexts = tuple[str | None, tuple[str, ...]]
@@ -232,6 +228,10 @@ __all__ = [
 ]
 
 
+# set on an unexpected exception by `summarize`: the FileSummary of the games before it
+PARTIAL_ATTR = "zfrec_partial"
+
+
 @dataclass(slots=True)
 class FileSummary:
     """What validating one file found, small enough to send between processes."""
@@ -286,8 +286,29 @@ def summarize(
     stop_at_error: bool = False,
     first: int = 1,
 ) -> FileSummary:
-    """Fold a file's reports into a summary, one game at a time; games numbered from `first`."""
+    """Fold a file's reports into a summary, one game at a time; games numbered from `first`.
+
+    An exception that stops it (a bug: an internal error, or input refused part way) carries
+    the summary of the games judged before it as `PARTIAL_ATTR`, so that a run that stops
+    there still counts them, however the file was cut into pieces (`zfrec validate --jobs`)."""
     out = FileSummary(path)
+    try:
+        _fold(out, items, keep_json, show_deal, stop_at_error, first)
+    except Exception as exc:
+        if not hasattr(exc, PARTIAL_ATTR):
+            setattr(exc, PARTIAL_ATTR, out)  # kept when pickled, as the file's name is
+        raise
+    return out
+
+
+def _fold(
+    out: FileSummary,
+    items: Iterator[GameReport | Diagnostic],
+    keep_json: bool,
+    show_deal: bool,
+    stop_at_error: bool,
+    first: int,
+) -> None:
     for item in items:
         if isinstance(item, Diagnostic):
             out.diagnostics.append(item)
@@ -305,7 +326,6 @@ def summarize(
                 out.deals.extend(_deal_lines(item, first - 1 + out.games))
         if stop_at_error and out.errors:
             break
-    return out
 
 
 def _deal_lines(report: GameReport, game_number: int) -> Iterator[str]:

@@ -281,7 +281,11 @@ def _replace(
     result = None
     where = ""
     try:
-        with opened_store(db, create=False) as engine, friendly_errors(path), session(engine) as s:
+        with (
+            opened_store(db, create=False, writes=True) as engine,
+            friendly_errors(path),
+            session(engine) as s,
+        ):
             where = _where(engine)
             result = replace_game(s, game_id=game_id, path=path)
             if only_valid and not result.valid:
@@ -325,7 +329,7 @@ def delete_cmd(
     from zfrec.store.correct import game_sources
     from zfrec.store.removal import delete_game
 
-    with opened_store(db, create=False) as engine, session(engine) as s:
+    with opened_store(db, create=False, writes=True) as engine, session(engine) as s:
         detail = get_game(s, game_id=game_id)
         files = game_sources(s, game_id=game_id)
         delete_game(s, game_id=game_id)

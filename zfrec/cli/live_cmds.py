@@ -227,7 +227,7 @@ def _delete_table(db: str | None, table_id: str, as_json: bool) -> None:
     from zfrec.store.correct import delete_live_table
 
     with friendly_errors():
-        engine = open_store(db, create=False)
+        engine = open_store(db, create=False, writes=True)
         try:
             with session(engine) as s:
                 entries, game_id = delete_live_table(s, table_id=table_id)

@@ -269,7 +269,7 @@ def publish_cmd(
             progress.console.print(f"note: {escape(text)}", markup=True, highlight=False)
 
     with friendly_errors():
-        engine = open_store(db, create=False)
+        engine = open_store(db, create=False, writes=True)
         try:
             with session(engine) as s, SiteWriter(out_dir) as writer, progress:
                 require_writable(s, "publish keeps the pages it renders in the store")

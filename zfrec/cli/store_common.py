@@ -41,18 +41,22 @@ JsonOption = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
 
 
 @contextmanager
-def opened_store(db: str | None, *, create: bool = True) -> Iterator[Engine]:
+def opened_store(
+    db: str | None, *, create: bool = True, writes: bool | None = None
+) -> Iterator[Engine]:
     """The opened store; any ZfrecError inside becomes a message and exit code 2.
 
     Only `import` creates a store; the commands that read pass create=False, so a mistyped
-    --db is refused (exit 2) and leaves nothing behind.
+    --db is refused (exit 2) and leaves nothing behind. A command that writes to a store it
+    does not create passes writes=True: a database that cannot hold every name is refused
+    before anything is written (zfrec.store.db.require_utf8).
     """
     from sqlalchemy.exc import SQLAlchemyError
 
     from zfrec.store import open_store
 
     with friendly_errors():
-        engine = open_store(db, create=create)
+        engine = open_store(db, create=create, writes=writes)
         try:
             yield engine
         except SQLAlchemyError as exc:

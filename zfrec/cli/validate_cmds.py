@@ -39,7 +39,7 @@ from zfrec.diagnostics import Diagnostic
 from zfrec.errors import FILE_ATTR, ZfrecError, place_of, place_text
 from zfrec.games import KINDS, find_kind, units_text
 from zfrec.record.lexer import clip_around, display_width
-from zfrec.validate import FileSummary, RuleTexts
+from zfrec.validate import PARTIAL_ATTR, FileSummary, RuleTexts
 
 
 def _rule_texts(rules: str | None, option: list[str] | None) -> RuleTexts | None:
@@ -245,6 +245,27 @@ def validate_cmd(
     json_written()  # from here on a failure is told in that document (writer.finish)
     printer = _Printer(hold=show_deal)
     games = 0  # in the file being read
+
+    def take(part: FileSummary) -> None:
+        """Count a piece of the file being read, and write or print what it found."""
+        nonlocal games
+        tally.add(part)
+        games += part.games
+        if writer is not None:
+            writer.games(part.path, part.game_json)
+            writer.diagnostics(part.path, part.diagnostics)
+        else:
+            printer.piece(part)
+
+    def take_partial(exc: BaseException) -> None:
+        """The games a piece had judged before the exception that stopped the run (an internal
+        error): counted as the run of one process counts them, wherever the pieces were cut."""
+        partial = getattr(exc, PARTIAL_ATTR, None)
+        if isinstance(partial, FileSummary) and (partial.games or partial.diagnostics):
+            take(partial)
+            if writer is None:
+                printer.file_done(partial.path)
+
     stream = run(files, options, jobs, stdin=sys.stdin.read)
     # --json: an interrupt stops the run between two pieces, never inside a game's JSON
     stops: list[int] = []
@@ -261,13 +282,7 @@ def validate_cmd(
                 part = item.summary
                 if part is not None:  # a piece of the file
                     progress.advance(task, part.games)
-                    tally.add(part)
-                    games += part.games
-                    if writer is not None:
-                        writer.games(item.path, part.game_json)
-                        writer.diagnostics(item.path, part.diagnostics)
-                    else:
-                        printer.piece(part)
+                    take(part)
                     if not (strict and tally.errors):
                         continue
                 findings = file_findings(item.path, games, item.problem)
@@ -283,10 +298,12 @@ def validate_cmd(
                 if strict and tally.errors:
                     break
     except ZfrecError as exc:
+        take_partial(exc)
         if writer is not None:  # the document still closes: a script can read what was judged
             writer.finish(tally.summary(writer.files) | {"ok": False, "error": str(exc)})
         fail(str(exc))
     except BaseException as exc:  # an interrupt or an internal error, as above
+        take_partial(exc)
         if writer is not None:
             writer.finish(tally.summary(writer.files) | {"ok": False} | _stopped(exc))
         raise

@@ -156,6 +156,57 @@ class BodyReader(Protocol):
         """The body is over: put the records read into `game` (its `hands` or `rounds`)."""
         ...
 
+    def place(self, tokens: list[Token]) -> dict[str, int | str]:
+        """Where the statement `tokens` (one that failed to read, or unfinished) stands in the
+        body read so far, as `Location` fields: `hand` (its number), `unit` (what `hand`
+        numbers, the kind's unit) and `trick` (for a trick line, its number in the hand), as
+        far as the reader knows them; {} where it knows none. It raises nothing.
+        `statement_place` does it for a body of numbered units of trick lines."""
+        ...
+
+
+def statement_place(
+    tokens: list[Token],
+    *,
+    opener: str,
+    number: Callable[[str], int | None],
+    current: int | None,
+    next_number: int,
+    tricks: int | None,
+    statements: Sequence[str],
+) -> dict[str, int | str]:
+    """BodyReader.place for a body of numbered units (hands, rounds) of trick lines: `hand`,
+    the number of the unit the statement `tokens` stands in, and `trick`, for a line of moves,
+    the number it has in that unit.
+
+    A line that opens a unit (its keyword `opener`) is in the unit it opens: the number written
+    on it, as `number` reads it (None: not a number the unit can have, no place), else
+    `next_number`. Any other line is in the unit being read (`current`; None: before the
+    first, no place). A line of moves is one with a colon that opens with none of the keywords
+    `statements` (a colon right after the first word makes it a seat's move): its trick is the
+    one after the `tricks` read, None once the unit has ended (a trick after its score is no
+    trick of it). It raises nothing."""
+    from zfrec.record.lexer import COLON, COMMENT, WORD
+
+    index = next((i for i, t in enumerate(tokens) if t.kind != COMMENT), None)
+    if index is None:
+        return {}
+    first = tokens[index]
+    keyword = first.text.casefold() if first.kind == WORD else ""
+    if index + 1 < len(tokens) and tokens[index + 1].kind == COLON:
+        keyword = ""  # a move by a seat called so
+    if keyword == opener:
+        rest = [t for t in tokens[index + 1 :] if t.kind != COMMENT]
+        if rest and rest[0].kind == WORD and rest[0].text.isdecimal():
+            written = number(rest[0].text)
+            return {} if written is None else {"hand": written}
+        return {"hand": next_number}
+    if current is None:
+        return {}
+    if tricks is None or keyword in statements or not any(t.kind == COLON for t in tokens):
+        return {"hand": current}  # not a trick: no move in it, or its unit has ended
+    return {"hand": current, "trick": tricks + 1}
+
 
 class GameKind:
     """What one game supplies to the generic layers. Subclass it in the game's package.

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from typing import TextIO
+from dataclasses import replace
+from typing import Any, TextIO
 
 from zfrec.errors import Location, NotationError
 from zfrec.games import BodyReader, NotSupported
@@ -136,6 +137,8 @@ class _Reader:
         self.game: GameBuilder | None = None
         self.count = 0  # games started, for Location.game
         self.pending: list[str] = []  # comments seen before the first game's tags
+        # the statement being read: where in the body an error in it stands (BodyReader.place)
+        self.reading: list[Token] = []
 
     def run(self, lines: Iterable[str], first_line: int = 1) -> Iterator[Game | NotationError]:
         skipping = False
@@ -201,7 +204,9 @@ class _Reader:
 
     def _statement(self, tokens: list[Token]) -> None:
         if self.game is not None:
+            self.reading = tokens
             self.game.statement(tokens)
+            self.reading = []
         elif all(t.kind == COMMENT for t in tokens):
             self.pending.extend(t.text for t in tokens)
         else:
@@ -227,7 +232,32 @@ class _Reader:
         index = fail.line - self.first_line
         source = self.lines[index] if 0 <= index < len(self.lines) else ""
         where = Location(self.filename, fail.line, fail.col, game=self.count or None)
-        return NotationError(f"{fail.message}\n{excerpt(source, fail.line, fail.col)}", where)
+        error = NotationError(f"{fail.message}\n{excerpt(source, fail.line, fail.col)}", where)
+        place = self._place(fail, source)
+        if place:
+            error.place = replace(where, **place)
+        self.reading = []
+        return error
+
+    def _place(self, fail: SyntaxFail, source: str) -> dict[str, Any]:
+        """The hand (round) and trick of the statement `fail` is in, as far as known: where the
+        error is on a line of the statement being read, or of the one the lexer was reading
+        (its tokens before an unclosed quote or comment)."""
+        body = self.game.body if self.game is not None else None
+        if body is None:
+            return {}
+        reading = self.reading or self.lexer.tokens
+        if any(t.line == fail.line for t in reading):
+            return body.place(reading)
+        # A line read without the lexer (a plain score line), or not read at all (a control
+        # character): its hand, from the line's words; not a trick, which may have been read.
+        try:
+            words = Lexer().feed(source, fail.line) or []
+        except SyntaxFail:
+            return {}
+        place = body.place(words)
+        place.pop("trick", None)
+        return place
 
 
 # ---------------------------------------------------------------------------------------------

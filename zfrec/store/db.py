@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -43,6 +44,7 @@ READONLY = "zfrec_readonly"  # connection option: a SQLite transaction that only
 # write lock (an import's), so SQLite need not look up every row's parents
 OWN_KEYS = "zfrec_own_keys"
 _FOREIGN_KEYS = "zfrec_foreign_keys"  # in a connection's info: whether SQLite enforces them now
+_LIBPQ_DRIVERS = ("psycopg", "psycopg2")  # they take libpq's client_encoding
 _PG_MIGRATION_LOCK = 0x7A66_7265  # pg_advisory_xact_lock key: one migrator at a time
 # libpq's parameters that are secrets, also when given in the URL's query
 _SECRET_QUERY = re.compile(r"(?i)(\b(?:ssl)?password=)[^&#\s]*")
@@ -94,12 +96,16 @@ def _redact(text: str) -> str:
     return f"{text[:start]}{user if colon else ''}{colon}***{text[at:]}"
 
 
-def open_store(url: str | None = None, *, create: bool = True) -> Engine:
+def open_store(
+    url: str | None = None, *, create: bool = True, writes: bool | None = None
+) -> Engine:
     """An engine on the store at `url` (see resolve_url), its schema created or upgraded.
 
     With `create=False` (the commands that only read) the store must exist already: a missing
     SQLite file or a database without zfrec's schema is a StoreError, and nothing is created,
-    so a mistyped --db cannot leave an empty store behind.
+    so a mistyped --db cannot leave an empty store behind. `writes` (by default `create`) says
+    the caller will write: a PostgreSQL database that cannot hold every name (one not encoded
+    UTF8) is then a StoreError, raised before anything is written, its tables too.
     """
     engine = make_engine(url, must_exist=not create)
     try:
@@ -108,6 +114,8 @@ def open_store(url: str | None = None, *, create: bool = True) -> Engine:
                 f"{describe(engine.url)} holds no zfrec store: check --db and ${ENV_VAR} "
                 "(zfrec import creates a store)"
             )
+        if create if writes is None else writes:
+            require_utf8(engine)
         upgrade(engine)
     except SQLAlchemyError as exc:
         engine.dispose()
@@ -154,6 +162,12 @@ def make_engine(url: str | None = None, *, must_exist: bool = False) -> Engine:
                 "store)"
             )
     kwargs: dict[str, Any] = {}
+    if parsed.get_backend_name() == "postgresql" and parsed.get_driver_name() in _LIBPQ_DRIVERS:
+        # Text goes to the server as UTF-8 whatever $PGCLIENTENCODING or the database's own
+        # encoding say: a client encoding of LATIN1 cannot send a Chinese name at all, and
+        # SQL_ASCII's makes the driver return bytes, not text. The server converts to its
+        # encoding, which require_utf8 checks before a command writes.
+        kwargs["connect_args"] = {"client_encoding": "UTF8"}
     if is_sqlite:
         kwargs["connect_args"] = {"timeout": BUSY_TIMEOUT_S}
         path = sqlite_file(parsed)
@@ -173,6 +187,56 @@ def make_engine(url: str | None = None, *, must_exist: bool = False) -> Engine:
         event.listen(engine, "connect", _sqlite_connect_existing if must_exist else _sqlite_connect)
         event.listen(engine, "begin", _sqlite_begin)
     return engine
+
+
+def require_utf8(engine: Engine) -> None:
+    """Raise StoreError unless the database can hold any text zfrec writes: a PostgreSQL
+    database encoded otherwise than UTF8 (LATIN1, SQL_ASCII, ...) cannot hold a Chinese
+    player's name, and would refuse the first one part way through a write. Asked once, when
+    a command that writes opens the store; SQLite's text is always Unicode."""
+    if engine.dialect.name != "postgresql":
+        return
+    with engine.execution_options(**{READONLY: True}).connect() as conn:
+        encoding = str(conn.exec_driver_sql("SHOW server_encoding").scalar())
+    if encoding.upper().replace("-", "") in ("UTF8", "UNICODE"):
+        return
+    raise StoreError(
+        f"the database {describe(engine.url)} is encoded {encoding}: zfrec keeps names and "
+        "records as UTF-8 text (Chinese names too) and writes only to a UTF8 database; nothing "
+        f"was written. {_utf8_advice(engine.url)}"
+    )
+
+
+def _utf8_advice(url: URL) -> str:
+    """How to create a UTF8 database beside the one `url` names, on the same server and as the
+    same user, and the --db that names it: a createdb command that works as written (libpq's
+    defaults are not the URL's host, port and user), and the same in SQL.
+
+    The locale is C: a UTF8 database must have a locale of that encoding or C, and a server
+    whose databases come out LATIN1 was most often set up with a Latin-1 locale, which
+    template0 would pass on (createdb would refuse). zfrec needs nothing of the locale."""
+    name = f"{url.database or url.username or 'zfrec'}_utf8"
+    host = url.host or _query_value(url, "host")
+    port = url.port or _query_value(url, "port")
+    user = url.username or _query_value(url, "user")
+    where = [f"--host={host}"] if host else []
+    where += [f"--port={port}"] if port else []
+    where += [f"--username={user}"] if user else []
+    createdb = shlex.join(
+        ["createdb", *where, "--encoding=UTF8", "--locale=C", "--template=template0", name]
+    )
+    ident = name if re.fullmatch(r"[a-z_][a-z0-9_]*", name) else '"' + name.replace('"', '""') + '"'
+    sql = f"CREATE DATABASE {ident} ENCODING 'UTF8' LOCALE 'C' TEMPLATE template0"
+    new = describe(url.set(database=name))
+    return f"Create one ({createdb}, or in SQL: {sql}) and give it as --db {new}"
+
+
+def _query_value(url: URL, key: str) -> str | None:
+    """A libpq parameter given in the URL's query (`?host=/run/postgresql`), its first value."""
+    value = url.query.get(key)
+    if isinstance(value, tuple):
+        value = value[0] if value else None
+    return value or None
 
 
 def _read_only_media(path: str) -> bool:

@@ -6,17 +6,23 @@ full, locked or damaged is the user's to fix, and is reported in one line (exit 
     require_writable(session, "publish keeps its rendered pages in the store")
 
 SQLAlchemy's errors are of two sorts. From the database or its connection: the DB-API's
-`OperationalError` (locked, gone, full, a deadlock broken), `InterfaceError` and a connection
-found broken (`connection_invalidated`), `DatabaseError`, `InternalError` (the server's own),
-an `IntegrityError` that a concurrent writer causes (a unique or foreign key clash), and the
-pool's `DisconnectionError` and `TimeoutError`. From the program, a bug of zfrec's: SQLAlchemy's
-own `ArgumentError`, `CompileError`, `InvalidRequestError` and the like, raised before anything
-reaches the database, and the DB-API's `ProgrammingError`, `DataError`, `NotSupportedError` and
-any other `IntegrityError` (a NOT NULL or CHECK broken), which our SQL or our values cause.
+`OperationalError` (locked, gone, full, a deadlock broken), a connection found broken
+(`connection_invalidated`, whatever the error's class; not SQLite's "closed database", which
+only our code can cause), `DatabaseError`, `InternalError` (the server's own), an
+`IntegrityError` that a concurrent writer causes (a unique or foreign key clash), and the pool's
+`DisconnectionError` and `TimeoutError`. From the program, a bug of zfrec's: SQLAlchemy's own
+`ArgumentError`, `CompileError`, `InvalidRequestError` and the like, raised before anything
+reaches the database, and the DB-API's `ProgrammingError` (SQLite's binding errors too),
+`DataError`, `NotSupportedError`, `InterfaceError` (the driver's interface misused: a cursor
+used once closed; SQLite's SQLITE_MISUSE) and any other `IntegrityError` (a NOT NULL or CHECK
+broken), which our SQL, our values or our use of the driver cause.
 SQLite words nearly every error of a statement as an OperationalError: its `SQLITE_ERROR` (a
 syntax error, no such column) is the statement's, so ours. A table that is not there (SQLite's
 "no such table", PostgreSQL's 42P01) is the store's: the revision that zfrec checks on opening
-names every table, so one gone was dropped outside zfrec.
+names every table, so one gone was dropped outside zfrec. Two of PostgreSQL's DataErrors are
+the store's encoding, never our values (Python strings, always valid UTF-8): text a SQL_ASCII
+database holds that is not UTF-8 (22021), and text asked of a database not encoded UTF8 that
+it cannot hold (22P05; zfrec writes to no such database, zfrec.store.db.require_utf8).
 """
 
 from __future__ import annotations
@@ -69,6 +75,16 @@ _CLASH_STATES = ("23505", "23503", "40001", "40P01")
 _CLASH_NAMES = ("SQLITE_CONSTRAINT_UNIQUE", "SQLITE_CONSTRAINT_PRIMARYKEY",
                 "SQLITE_CONSTRAINT_FOREIGNKEY")  # fmt: skip
 _NO_TABLE_STATE = "42P01"
+# PostgreSQL's "invalid byte sequence for encoding UTF8" (character_not_in_repertoire): text the
+# server cannot send as UTF-8, which zfrec asks for. zfrec's own values are Python strings the
+# driver encodes, always valid: it is text a SQL_ASCII database holds (which checks nothing)
+# that another client wrote in its own encoding (Latin-1, say).
+_NOT_UTF8_STATE = "22021"
+# PostgreSQL's "character ... has no equivalent in encoding LATIN1" (untranslatable_character):
+# text zfrec sends that the database's encoding cannot hold. Nothing is written to such a
+# database (zfrec.store.db.require_utf8): it is text a command that reads looks for (a Chinese
+# name after --player), which no row there can hold.
+_UNTRANSLATABLE_STATE = "22P05"
 
 
 def _codes(exc: BaseException) -> tuple[str | None, str | None]:
@@ -97,8 +113,11 @@ def clash(exc: BaseException) -> bool:
 def lost_connection(exc: BaseException) -> bool:
     """Whether the connection was lost under the statement (the server restarted, an
     administrator ended the session, the network dropped it): SQLAlchemy has invalidated it,
-    and a retry on a new connection may get past it."""
-    return isinstance(exc, DBAPIError) and exc.connection_invalidated
+    and a retry on a new connection may get past it. Not SQLite's "closed database", which
+    SQLAlchemy takes for one: a file has no connection to lose, only our code can close it."""
+    if not isinstance(exc, DBAPIError) or not exc.connection_invalidated:
+        return False
+    return type(exc.orig).__module__ != "sqlite3"
 
 
 def retryable(exc: BaseException) -> bool:
@@ -129,6 +148,17 @@ def store_fault(exc: BaseException) -> str | None:
         )
     if isinstance(exc, OperationalError) and not _our_statement(exc):
         return f"the store cannot be used now: {_reason(exc)}"
+    if isinstance(exc, DBAPIError) and _codes(exc)[0] == _NOT_UTF8_STATE:
+        return (
+            f"the store holds text that is not UTF-8: {_reason(exc)} (written into a SQL_ASCII "
+            "database by another program or client encoding: correct those rows, or move the "
+            "games to a UTF8 database)"
+        )
+    if isinstance(exc, DBAPIError) and _codes(exc)[0] == _UNTRANSLATABLE_STATE:
+        return (
+            f"the store's database cannot hold the text asked for: {_reason(exc)} (it is not "
+            "encoded UTF8, so nothing stored there has that text; STORE.md, PostgreSQL)"
+        )
     return None
 
 
@@ -140,14 +170,16 @@ def database_fault(exc: BaseException) -> str | None:
         return None
     if (fault := store_fault(exc)) is not None:
         return fault
-    if isinstance(exc, (DisconnectionError, PoolTimeout, InterfaceError)) or lost_connection(exc):
+    if isinstance(exc, (DisconnectionError, PoolTimeout)) or lost_connection(exc):
         return f"the store cannot be used now: {_reason(exc)}"
     if isinstance(exc, StaleDataError):  # a row changed or deleted by another process meanwhile
         return f"database error: {_reason(exc)}"
     if not isinstance(exc, DBAPIError) or isinstance(
-        exc, (ProgrammingError, DataError, NotSupportedError, OperationalError)
+        exc, (ProgrammingError, DataError, NotSupportedError, OperationalError, InterfaceError)
     ):
-        return None  # SQLAlchemy's own (before the database), or our SQL or values
+        # SQLAlchemy's own (before the database), our SQL or values, or the driver's interface
+        # misused (PEP 249's InterfaceError: a cursor used once closed, SQLite's SQLITE_MISUSE)
+        return None
     if isinstance(exc, IntegrityError) and not clash(exc):
         return None  # a NOT NULL or CHECK constraint our rows break
     if isinstance(exc, DatabaseError) or type(exc) is DBAPIError:

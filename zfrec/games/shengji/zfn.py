@@ -17,6 +17,7 @@ from difflib import get_close_matches
 from typing import Any
 
 from zfrec.errors import CardError, RulesError
+from zfrec.games import statement_place
 from zfrec.games.shengji.cards import MAX_DECKS, NUM_CARDS, _word_ids, add_card, card_id, distinct
 from zfrec.games.shengji.plain import plain_line as _plain_line
 from zfrec.games.shengji.plain import plain_moves
@@ -530,6 +531,23 @@ class SjBody:
             r.comments.extend(texts)
         return True
 
+    def place(self, tokens: list[Token]) -> dict[str, int | str]:
+        """BodyReader.place: the round of a statement (a `round N` line's N), and a trick
+        line's number in it (the tricks read before it, and one; none after its points, result
+        or levels)."""
+        r = self.round
+        ended = r is None or not (r.points is None and r.outcome is None and r.levels is None)
+        place = statement_place(
+            tokens,
+            opener="round",
+            number=_round_number,
+            current=None if r is None else r.number,
+            next_number=self.rounds[-1].number + 1 if self.rounds else 1,
+            tricks=None if r is None or ended else len(r.tricks),
+            statements=ROUND_STATEMENTS,
+        )
+        return place | {"unit": "round"} if place else {}
+
     def _close_round(self) -> None:
         r = self.round
         if r is None:
@@ -552,6 +570,11 @@ class SjBody:
     def finish(self, game: Any) -> None:
         """BodyReader.finish: put the rounds into the generic record (`Game.rounds`)."""
         game.rounds = self.close()
+
+
+def _round_number(text: str) -> int | None:
+    """A round number as written (digits), None where no round can have it."""
+    return int(text) if len(text) <= 9 and 1 <= int(text) <= MAX_ROUND_NUMBER else None
 
 
 def _options(word: str, held: int) -> list[str]:

@@ -6,6 +6,7 @@ the kind's hooks (zfrec.games.BodyReader); one line of a hand is read by its Han
 
 from __future__ import annotations
 
+from zfrec.games import statement_place
 from zfrec.games.zhengfen.zfn_hand import HandBuilder, bounded
 from zfrec.record.lexer import COLON, COMMENT, STRING, WORD, SyntaxFail, Token, fail_at
 from zfrec.record.model import MAX_HAND_NUMBER, Game, Hand, Pos
@@ -107,6 +108,20 @@ class ZhengFenBody:
             self.hand.comments.extend(texts)
         return True
 
+    def place(self, tokens: list[Token]) -> dict[str, int | str]:
+        """BodyReader.place: the hand of a statement (a `hand N` line's N), and a trick line's
+        number in it (the tricks read before it, and one; none after the score line)."""
+        hand = self.hand
+        return statement_place(
+            tokens,
+            opener="hand",
+            number=_hand_number,
+            current=None if hand is None else hand.number,
+            next_number=self.hands[-1].number + 1 if self.hands else 1,
+            tricks=None if hand is None or hand.score is not None else len(hand.tricks),
+            statements=("deal", "score"),
+        )
+
     def _close_hand(self) -> None:
         if self.hand is not None:
             self.hands.append(self.hand.finish())
@@ -115,3 +130,9 @@ class ZhengFenBody:
     def finish(self, game: Game) -> None:
         self._close_hand()
         game.hands = self.hands
+
+
+def _hand_number(text: str) -> int | None:
+    """A hand number as written (digits), None where no hand can have it."""
+    written = bounded(text, MAX_HAND_NUMBER)
+    return None if written is None or written < 1 else written

@@ -262,14 +262,20 @@ class HandBuilder:
         return True
 
     def _plain_score(self, m: re.Match[str], number: int) -> bool:
-        self._score_allowed(number, 1)
+        # A line that is an error (a second score line, a number too few) is the lexer's to
+        # report, as any other: a recovering reader then skips the line, not the game.
+        if self.score is not None:
+            return False
         points_text, totals_text = m["points"], m["totals"]
         points = tuple(map(int, points_text.split(" ")))
-        self._per_seat(len(points), "score", number, 1)
+        seats = len(self.seats.players)
+        if len(points) != seats:
+            return False
         totals = None
         if totals_text is not None:
             totals = tuple(map(int, totals_text.split(" ")))
-            self._per_seat(len(totals), "total", number, len("score  ") + len(points_text) + 1)
+            if len(totals) != seats:
+                return False
         self.score = HandScore(points, totals, Pos(number, 1))
         return True
 
