@@ -231,7 +231,14 @@ class _Replay(PlayReplay):
             next_dealer = result.next_dealer
         if rnd.levels is not None and len(rnd.levels.levels) == n:
             new_levels = list(rnd.levels.levels)  # the next round goes on from the written
-        if rnd.outcome is not None and rnd.outcome.next_dealer is not None:
+        if (
+            rnd.outcome is not None
+            and rnd.outcome.next_dealer is not None
+            and (result is None or self.root is not None)
+        ):
+            # the written next dealer where the engine's result is not sure (after an error
+            # that altered the round); else the rules' (a wrong `next` is SJ504, and the next
+            # round's dealer is judged by who really deals)
             next_dealer = rnd.outcome.next_dealer
         self.ledgers.append(SjRoundLedger(
             rnd.number, lead_dealer, order.text, tuple(at_play), rb.kitty,

@@ -31,6 +31,8 @@ class PlayReplay(ReplayBase):
         n = rules.players
         self.tricks = rnd.tricks
         self.at_play, self._whole = sum(size(h) for h in state.hands), None
+        start = [size(h) for h in state.hands]
+        lost_lines = list(self.lost)  # lines skipped in this round (a trick lost with one)
         guessed = list(rb.guessed)
         known = rnd.discard.known if rnd.discard else 0
         # the kitty's cards no line shows (none where the discard is written whole, the usual)
@@ -123,9 +125,50 @@ class PlayReplay(ReplayBase):
                 self.note("SJ205", "the round cannot end as written: "
                           f"{self._names(holding)} still {verb} cards; no score is computed "
                           "for it", last_pos, cause=self.root, rule="11")  # fmt: skip
+                self.unreachable(rules, rnd)
+            elif self.end_written and not self.open_last:
+                # the points, result or levels line says the round ended: plays are missing
+                end = first_pos(
+                    *(x.pos if x else None for x in (rnd.points, rnd.outcome, rnd.levels))
+                )
+                why = next((c for c in lost_lines if end and (c.line or 0) < end[0]), self.root)
+                self.note("SJ210", self._short_round(rules, rnd, state, start),
+                          first_pos(end, last_pos), cause=why, rule="7, 11")  # fmt: skip
+                self.unreachable(rules, rnd)
             else:
                 self.note("SJ205", "the record stops before the round ends; no score is "
                           "computed for it", last_pos, rule="11")  # fmt: skip
+
+    def _short_round(
+        self, rules: SjRules, rnd: SjRound, state: RoundState, start: list[int]
+    ) -> str:
+        """SJ210's words: how many cards the plays give each seat against its hand."""
+        played = [start[s] - size(state.hands[s]) for s in range(rules.players)]
+        hand = rules.hand_size
+        if len(set(played)) == 1:
+            left = hand - played[0]
+            what = (
+                f"each seat plays {played[0]} cards of the {hand} a hand holds: "
+                f"{'a trick is' if left == 1 else f'{left} cards a seat are'} missing"
+            )
+        else:
+            each = ", ".join(f"{self.names[s]} {played[s]}" for s in range(rules.players))
+            what = (f"the seats play {each} cards of the {hand} a hand holds: plays are "
+                    "missing")  # fmt: skip
+        return (
+            f"the round's end is written after trick {len(rnd.tricks)}, but {what}; "
+            "no score is computed for it"
+        )
+
+    def unreachable(self, rules: SjRules, rnd: SjRound) -> None:
+        """A points line that no round can reach (more trick points than the decks hold),
+        said even where the round's plays cannot score it (SJ501)."""
+        p = rnd.points
+        most = 100 * rules.decks
+        if p is not None and p.taken > most:
+            self.note("SJ501", f"the opponents cannot take {p.taken} points in tricks: the "
+                      f"{'decks hold' if rules.decks > 1 else 'deck holds'} {most}", p.pos,
+                      rule="2, 12")  # fmt: skip
 
     def check_joins(
         self, state: RoundState, moves: list[SjMove], made: list[PlayEvent], t: int
