@@ -6,7 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sqlalchemy import Engine
+
+from tests.test_store import _import, engine, games, store_url
 from zfrec.validate import validate_path
+
+__all__ = ["engine", "games", "store_url"]  # fixtures, shared with tests/test_store.py
 
 DATA = Path(__file__).resolve().parent / "data" / "sj_scribe"
 
@@ -62,3 +67,18 @@ def test_a_dealer_line_following_the_wrong_next_follows_from_it(tmp_path: Path) 
     sj304 = [d for d in found if d.code == "SJ304"]
     assert [str(d.cause) for d in sj304] == ["37:1"]
     assert "王芳 deals round 2, not 李娜" in sj304[0].message
+
+
+def test_a_record_read_in_part_is_stored_flagged_as_validate_judged(engine: Engine) -> None:
+    # 李娃 for 李娜 (read as 李娜), a card `5x` (its line skipped), `levles`: validate judges on,
+    # and so the store keeps the match, flagged with the same errors
+    result = _import(engine, DATA / "n3.zfn")
+    assert (result.games, result.added, result.unreadable, result.flagged) == (1, 1, 0, 1)
+    codes = sorted(d.code for r in validate_path(DATA / "n3.zfn")
+                   for d in getattr(r, "diagnostics", [r]) if d.severity == "error")  # fmt: skip
+    assert codes.count("ZF001") == 3 and "SJ210" in codes
+
+
+def test_a_trick_dropped_is_flagged_by_import(engine: Engine) -> None:
+    result = _import(engine, DATA / "mt2.zfn")
+    assert (result.added, result.flagged) == (1, 1)
