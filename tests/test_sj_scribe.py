@@ -8,6 +8,7 @@ from pathlib import Path
 
 from sqlalchemy import Engine
 
+from tests.test_sj_newcomer import zfrec
 from tests.test_store import _import, engine, games, store_url
 from zfrec.validate import validate_path
 
@@ -82,3 +83,46 @@ def test_a_record_read_in_part_is_stored_flagged_as_validate_judged(engine: Engi
 def test_a_trick_dropped_is_flagged_by_import(engine: Engine) -> None:
     result = _import(engine, DATA / "mt2.zfn")
     assert (result.added, result.flagged) == (1, 1)
+
+
+SJ = ("--game", "shengji", "--trump", "2d")
+
+
+def test_score_refuses_points_no_round_gives(tmp_path: Path) -> None:
+    for args, said in [
+        (("--points", "300"), "cannot take 300 points in tricks with 0 in the kitty: the decks "
+         "hold 200 (ruling 2); more only by throw penalties: --option throw_penalty=N"),
+        (("--points", "-20"), "the opponents' points are below 0 (-20) only by throw "
+         "penalties: --option throw_penalty=N (ruling 10)"),
+        (("--points", "60", "--kitty-points", "250", "--last-winner", "opponents", "--last",
+          "Kd"), "a kitty of 8 cards holds at most 80 points, not 250 (ruling 2)"),
+        (("--points", "150", "--kitty-points", "60", "--last-winner", "declarers"),
+         "cannot take 150 points in tricks with 60 in the kitty"),
+    ]:  # fmt: skip
+        res = zfrec("score", "--game", "shengji", *args, cwd=tmp_path)
+        assert (res.returncode, res.stdout) == (2, ""), args
+        assert said in res.stderr, (args, res.stderr)
+    # throw penalties can take the opponents below 0
+    res = zfrec("score", "--game", "shengji", "--points", "-20", "-o", "throw_penalty=10",
+                cwd=tmp_path)  # fmt: skip
+    assert (res.returncode, res.stdout.split(":")[0]) == (0, "opponents' total -20")
+
+
+def test_trick_of_fewer_plays_than_seats_is_not_said_to_be_won(tmp_path: Path) -> None:
+    res = zfrec("trick", *SJ, "Ah", "9s", "9d", cwd=tmp_path)
+    assert (res.returncode, res.stdout.strip()) == (0, (
+        "play 3 (9d) holds the trick so far, with 0 points in it (3 of 4 plays given: the "
+        "trick is not over)"))  # fmt: skip
+    res = zfrec("trick", *SJ, "Ah", "9s", "9d", "Th", cwd=tmp_path)
+    assert res.stdout.strip() == "play 3 (9d) wins 10 points"
+
+
+def test_legal_says_what_the_hand_lacks(tmp_path: Path) -> None:
+    res = zfrec("legal", *SJ, "--lead", "8d 8d", "9d", cwd=tmp_path)
+    assert (res.returncode, res.stdout) == (2, "")
+    assert res.stderr.strip() == (
+        "error: the hand holds 1 card, fewer than the lead's 2: a seat holds as many cards as "
+        "the one who led, so give the whole hand (ruling 7)"
+    )
+    res = zfrec("legal", *SJ, "--lead", "8d 8d", "9d 3s", "--play", "Ad", cwd=tmp_path)
+    assert (res.returncode, res.stdout.strip()) == (1, "illegal: the hand does not hold Ad")
