@@ -6,11 +6,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from sqlalchemy import Engine
 
 from tests.test_sj_newcomer import zfrec
 from tests.test_store import _import, engine, games, store_url
-from zfrec.validate import validate_path
+from zfrec.diagnostics import Diagnostic
+from zfrec.errors import NotationError
+from zfrec.record import loads
+from zfrec.validate import Report, validate_path
 
 __all__ = ["engine", "games", "store_url"]  # fixtures, shared with tests/test_store.py
 
@@ -126,3 +130,52 @@ def test_legal_says_what_the_hand_lacks(tmp_path: Path) -> None:
     )
     res = zfrec("legal", *SJ, "--lead", "8d 8d", "9d 3s", "--play", "Ad", cwd=tmp_path)
     assert (res.returncode, res.stdout.strip()) == (1, "illegal: the hand does not hold Ad")
+
+
+def _edited(tmp_path: Path, old: str, new: str) -> Path:
+    path = tmp_path / "edited.zfn"
+    text = (DATA / "night.zfn").read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return path
+
+
+def _all(path: Path) -> list[Diagnostic]:
+    return [d for r in validate_path(path) for d in getattr(r, "diagnostics", [r])]
+
+
+def test_a_misspelt_preset_is_suggested_and_judged_on(tmp_path: Path) -> None:
+    path = _edited(tmp_path, '[Rules "bashifen"]', '[Rules "bashfen"]')
+    reports = list(validate_path(path))
+    # both rounds judged, as bashifen
+    assert [r.moves for r in reports if isinstance(r, Report)] == [156]
+    (d,) = _all(path)
+    assert (d.code, d.location.line, d.location.col) == ("ZF001", 5, 9)
+    assert d.message == (
+        "unknown preset 'bashfen': presets are bashifen, dabaifen, zhaopengyou; did you mean "
+        "bashifen? (read as bashifen)"
+    )
+    # a strict reader (loads) refuses it, with the suggestion
+    with pytest.raises(NotationError, match="did you mean bashifen\\?"):
+        loads(path.read_text(encoding="utf-8"))
+
+
+def test_a_bad_option_value_is_judged_with_the_presets_value(tmp_path: Path) -> None:
+    path = _edited(tmp_path, '[Rules "bashifen"]', '[Rules "bashifen, throw_penalty=ten"]')
+    reports = list(validate_path(path))
+    assert [r.moves for r in reports if isinstance(r, Report)] == [156]
+    (d,) = _all(path)
+    assert (d.code, d.location.col) == ("ZF001", 19)
+    assert d.message == (
+        "throw_penalty takes a whole number, not 'ten' (judged with the preset's value of the "
+        "option)"
+    )
+
+
+def test_a_short_trick_names_the_seat_whose_play_is_missing(tmp_path: Path) -> None:
+    path = _edited(tmp_path, "2: Ac  3: 8c  4: 6c  1: 6c", "2: Ac  3: 8c  1: 6c")
+    (d,) = [d for d in _all(path) if d.code == "SJ206"]
+    assert d.message == (
+        "a trick has 4 plays, one by each seat, not 3 (刘洋's play is missing); the rest of "
+        "the round is not judged (RULES-SHENGJI.md R7)"
+    )

@@ -86,8 +86,9 @@ class PlayReplay(ReplayBase):
                 unread_at = next((read_causes[m.pos] for m in trick.moves
                                   if read_causes and m.pos in read_causes), None)  # fmt: skip
                 self.note("SJ206", f"a trick has {n} plays, one by each seat, not "
-                          f"{len(trick.moves)}; the rest of the round is not judged", trick.pos,
-                          trick=t, rule="7", cause=unread_at)  # fmt: skip
+                          f"{len(trick.moves)}{self._whose(trick.moves, n)}; the rest of the "
+                          "round is not judged", trick.pos, trick=t, rule="7",
+                          cause=unread_at)  # fmt: skip
                 return
             unjudged = False
             self.trick_root = None
@@ -138,6 +139,21 @@ class PlayReplay(ReplayBase):
             else:
                 self.note("SJ205", "the record stops before the round ends; no score is "
                           "computed for it", last_pos, rule="11")  # fmt: skip
+
+    def _whose(self, moves: list[SjMove], n: int) -> str:
+        """Whose play a trick of the wrong number lacks, or who plays twice, where the seats
+        written tell: ` (王芳's play is missing)`; else ""."""
+        seats = [m.seat for m in moves]
+        twice = sorted({s for s in seats if seats.count(s) > 1})
+        if not all(0 <= s < n for s in seats):
+            return ""
+        if len(seats) < n and not twice:
+            missing = [s for s in range(n) if s not in seats]
+            plays = "play is" if len(missing) == 1 else "plays are"
+            return f" ({self._names(missing)}'s {plays} missing)"
+        if len(seats) > n and twice:
+            return f" ({self._names(twice)} {'plays' if len(twice) == 1 else 'play'} twice)"
+        return ""
 
     def _short_round(
         self, rules: SjRules, rnd: SjRound, state: RoundState, start: list[int]
