@@ -225,7 +225,8 @@ class _Replay(PlayReplay):
                               f"{' '.join(level_text(v) for v in new_levels)}, not "
                               f"{' '.join(level_text(v) for v in rnd.levels.levels)}"
                               + stops(self.names, rules, levels, new_levels, steps, won),
-                              rnd.levels.pos, cause=level_cause or self.root,
+                              rnd.levels.pos, cause=_levels_cause(
+                                  rules, rnd, levels, decl, level_cause or self.root),
                               rule="12, 14")  # fmt: skip
                 level_cause = c.cause or Cause(c.location.line, c.location.col, c.code)
             next_dealer = result.next_dealer
@@ -305,3 +306,22 @@ def _order(rank: int, trump: str | None) -> Order | None:
     if trump is None:
         return None
     return make_order(level_rank(rank), None if trump == "nt" else TRUMPS.index(trump))
+
+
+def _levels_cause(
+    rules: SjRules, rnd: SjRound, levels: list[int], declarers: int, cause: Cause | None
+) -> Cause | None:
+    """What a wrong levels line follows from: nothing where it is wrong by the round's own
+    written result line too (a slip at that line alone), else `cause`. Only with fixed
+    partners: in zhao pengyou the teams are the joins', which an earlier error may change."""
+    o, written = rnd.outcome, rnd.levels
+    if cause is None or o is None or written is None or len(written.levels) != rules.players:
+        return cause
+    if not rules.fixed_partners:
+        return cause
+    by_result = [
+        raise_level(lv, o.steps if (declarers >> s & 1) == (o.side == "declarers") else 0,
+                    rules.must_defend, bool(declarers >> s & 1))[0]
+        for s, lv in enumerate(levels)
+    ]  # fmt: skip
+    return None if tuple(by_result) != tuple(written.levels) else cause

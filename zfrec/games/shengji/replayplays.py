@@ -92,6 +92,7 @@ class PlayReplay(ReplayBase):
                 return
             unjudged = False
             self.trick_root = None
+            erred: dict[int, Cause] = {}
             while self.lost and trick.pos is not None and (self.lost[0].line or 0) < trick.pos[0]:
                 lost = self.lost.pop(0)  # a line skipped before this trick: what follows is off
                 winner_cause = winner_cause or lost
@@ -115,8 +116,15 @@ class PlayReplay(ReplayBase):
                     self.joins(state, m, t, turn)
                 if len(found) != before:
                     self.spend(m, before)
+                    wrong = next((d for d in found[before:] if d.severity == "error"), None)
+                    if wrong is not None:  # (the first error at each seat's play)
+                        erred.setdefault(seat, wrong.cause or Cause(*line_col(wrong.location),
+                                                                    wrong.code))  # fmt: skip
             self.moves += len(moves)
-            winner_cause = self.trick_root
+            # who leads next: after a wrong play that won the trick, the leader's error
+            # follows from it (the record's leader had the play written otherwise)
+            done = not state.trick_plays
+            winner_cause = self.trick_root or (erred.get(state.turn) if done else None)
         self.trick_root = None
         if not state.over:
             last_pos = rnd.tricks[-1].pos if rnd.tricks else rnd.pos
