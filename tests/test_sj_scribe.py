@@ -207,3 +207,14 @@ def test_a_wrong_kitty_figure_does_not_blame_the_next_rounds_trump() -> None:
     causes = _causes("n5.zfn")
     assert causes[("SJ502", 37)] is None
     assert causes[("SJ405", 41)] is None
+
+
+def test_a_misspelt_preset_is_said_also_in_a_game_of_no_rounds(tmp_path: Path) -> None:
+    for text, preset in [
+        ('[Game "shengji"]\n[Players "a, b, c, d"]\n[Rules "bashfen"]\n', "bashifen"),
+        ('[Players "a, b, c"]\n[Rules "popel"]\n', "poppel"),  # and Zheng Fen's, no hands
+    ]:
+        path = tmp_path / "bare.zfn"
+        path.write_text(text, encoding="utf-8")
+        (d,) = _all(path)
+        assert d.code == "ZF001" and d.message.endswith(f"(read as {preset})"), d

@@ -126,6 +126,8 @@ class _Replay(PlayReplay):
             self.trusted = self.ledgers[-1].result is None
             winners = winners or won
         self.round_no = None
+        for p in problems:  # what no round took (a header's, in a match of no rounds)
+            self.note("ZF001", p.message, Pos(*p.pos), fix=p.fix)
         for code, message, pos, _, rule in result_findings(self.match, levels, winners):
             self.note(code, message, pos, rule=rule)  # the [Result] tag
         return SjReport(match, rules, tuple(self.found), tuple(self.ledgers), tuple(levels),

@@ -261,6 +261,10 @@ class _Replayer(Ledger):
                              f"numbered one by one{missing}", hand)  # fmt: skip
             with placing(hand=hand.number, unit="hand"):
                 yield from self._hand(index, hand)
+        while self._lines and self.start is None:  # no hand took them (a header's, say)
+            problem = self._lines.pop(0)
+            skipped = "; the line is skipped" if problem.kind == "line" else ""
+            self._report("ZF001", problem.message + skipped, at=problem.pos, fix=problem.fix)
         yield self.state, self._game_end()
 
     # one hand ----------------------------------------------------------------------------------
