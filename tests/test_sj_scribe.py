@@ -218,3 +218,20 @@ def test_a_misspelt_preset_is_said_also_in_a_game_of_no_rounds(tmp_path: Path) -
         path.write_text(text, encoding="utf-8")
         (d,) = _all(path)
         assert d.code == "ZF001" and d.message.endswith(f"(read as {preset})"), d
+
+
+def _validate_text(tmp_path: Path, text: str) -> list[Diagnostic]:
+    path = tmp_path / "record.zfn"
+    path.write_text(text, encoding="utf-8")
+    return [d for r in validate_path(path) for d in getattr(r, "diagnostics", [r])]
+
+
+def test_a_trick_missing_is_no_consequence_of_the_wrong_leader_it_makes(tmp_path: Path) -> None:
+    # the dabaifen sample without round 1's 7th trick: the record's next leader is wrong
+    # (SJ203, the gap's symptom), and the gap is the record's own, following from nothing
+    sample = Path(__file__).resolve().parent.parent / "sample_games" / "shengji"
+    lines = (sample / "05-dabaifen-match.zfn").read_text(encoding="utf-8").splitlines()
+    assert lines[24] == "3: Qs  4: 7s  1: Kd  2: 3s"
+    found = _validate_text(tmp_path, "\n".join(lines[:24] + lines[25:]) + "\n")
+    assert [(d.code, d.location.line) for d in found] == [("SJ203", 25), ("SJ210", 30)]
+    assert found[1].cause is None

@@ -140,7 +140,18 @@ class PlayReplay(ReplayBase):
                 end = first_pos(
                     *(x.pos if x else None for x in (rnd.points, rnd.outcome, rnd.levels))
                 )
-                why = next((c for c in lost_lines if end and (c.line or 0) < end[0]), self.root)
+                # a line skipped before the end is why; else an earlier error only where the
+                # plays written give each seat its hand (that error kept cards back): where the
+                # record writes too few, a trick is missing whatever went wrong before it (a
+                # wrong leader there follows from the gap, not the gap from it)
+                written = [0] * n
+                for tr in rnd.tricks:
+                    for m in tr.moves:
+                        if 0 <= m.seat < n:
+                            written[m.seat] += size(m.played)
+                short = all(written[s] < start[s] for s in range(n))
+                why = next((c for c in lost_lines if end and (c.line or 0) < end[0]),
+                           None if short else self.root)  # fmt: skip
                 self.note("SJ210", self._short_round(rules, rnd, state, start),
                           first_pos(end, last_pos), cause=why, rule="7, 11")  # fmt: skip
                 self.unreachable(rules, rnd)
