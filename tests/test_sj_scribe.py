@@ -235,3 +235,16 @@ def test_a_trick_missing_is_no_consequence_of_the_wrong_leader_it_makes(tmp_path
     found = _validate_text(tmp_path, "\n".join(lines[:24] + lines[25:]) + "\n")
     assert [(d.code, d.location.line) for d in found] == [("SJ203", 25), ("SJ210", 30)]
     assert found[1].cause is None
+
+
+def test_levels_after_a_gap_with_no_levels_line_follow_from_the_gap(tmp_path: Path) -> None:
+    # round 1 loses its 10th trick and writes only its points: no score, no levels, so the
+    # levels round 2 goes on from are not known, and its levels line differing follows from it
+    lines = (DATA / "night.zfn").read_text(encoding="utf-8").splitlines()
+    assert lines[24] == "1: Ks  2: Qs  3: 5s  4: 5s" and lines[36:38] == [
+        "result declarers +1 next 2", "levels 2 3 2 3"
+    ]
+    found = _validate_text(tmp_path, "\n".join(lines[:24] + lines[25:36] + lines[38:]) + "\n")
+    codes = [(d.code, d.location.line) for d in found]
+    assert ("SJ210", 35) in codes and codes[-1] == ("SJ503", 60)
+    assert found[-1].cause is not None and found[-1].cause.line == 35

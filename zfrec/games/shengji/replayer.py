@@ -227,13 +227,18 @@ class _Replay(PlayReplay):
                               f"{' '.join(level_text(v) for v in new_levels)}, not "
                               f"{' '.join(level_text(v) for v in rnd.levels.levels)}"
                               + stops(self.names, rules, levels, new_levels, steps, won),
-                              rnd.levels.pos, cause=_levels_cause(
+                              rnd.levels.pos, cause=self.unknown_levels or _levels_cause(
                                   rules, rnd, levels, decl, level_cause or self.root),
                               rule="12, 14")  # fmt: skip
                 level_cause = c.cause or Cause(c.location.line, c.location.col, c.code)
             next_dealer = result.next_dealer
         if rnd.levels is not None and len(rnd.levels.levels) == n:
             new_levels = list(rnd.levels.levels)  # the next round goes on from the written
+            self.unknown_levels = None
+        elif result is None and self.gap is not None:
+            # no score and no levels line (SJ210): the levels the next rounds go on from are
+            # not known, and a levels line that differs from them follows from the gap
+            self.unknown_levels = self.unknown_levels or self.gap
         if (
             rnd.outcome is not None
             and rnd.outcome.next_dealer is not None

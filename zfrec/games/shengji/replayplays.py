@@ -30,6 +30,7 @@ class PlayReplay(ReplayBase):
     def play_phase(self, rules: SjRules, rnd: SjRound, state: RoundState, rb: Rebuilt) -> None:
         n = rules.players
         self.tricks = rnd.tricks
+        self.gap = None
         self.at_play, self._whole = sum(size(h) for h in state.hands), None
         start = [size(h) for h in state.hands]
         lost_lines = list(self.lost)  # lines skipped in this round (a trick lost with one)
@@ -152,8 +153,9 @@ class PlayReplay(ReplayBase):
                 short = all(written[s] < start[s] for s in range(n))
                 why = next((c for c in lost_lines if end and (c.line or 0) < end[0]),
                            None if short else self.root)  # fmt: skip
-                self.note("SJ210", self._short_round(rules, rnd, state, start),
-                          first_pos(end, last_pos), cause=why, rule="7, 11")  # fmt: skip
+                gap = self.note("SJ210", self._short_round(rules, rnd, state, start),
+                                first_pos(end, last_pos), cause=why, rule="7, 11")  # fmt: skip
+                self.gap = gap.cause or Cause(*line_col(gap.location), "SJ210")
                 self.unreachable(rules, rnd)
             else:
                 self.note("SJ205", "the record stops before the round ends; no score is "
