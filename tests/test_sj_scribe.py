@@ -248,3 +248,13 @@ def test_levels_after_a_gap_with_no_levels_line_follow_from_the_gap(tmp_path: Pa
     codes = [(d.code, d.location.line) for d in found]
     assert ("SJ210", 35) in codes and codes[-1] == ("SJ503", 60)
     assert found[-1].cause is not None and found[-1].cause.line == 35
+
+
+def test_a_preset_read_as_meant_suggests_it_as_a_fix(tmp_path: Path) -> None:
+    # as a misspelt name's (read as ...) does: the fix an editor applies, over the word
+    sample = Path(__file__).resolve().parent.parent / "sample_games" / "01-annotated-club-night.zfn"
+    text = sample.read_text(encoding="utf-8").replace('[Rules "pagat"]', '[Rules "Pagta"]')
+    found = [d for d in _validate_text(tmp_path, text) if d.code == "ZF001"]
+    assert len(found) == 1 and found[0].message.endswith("(read as pagat)")
+    fix = found[0].fix
+    assert fix is not None and (fix.line, fix.col, fix.end_col, fix.text) == (5, 9, 14, "pagat")

@@ -27,7 +27,7 @@ from zfrec.record.model import (
     players_problem,
     seat_of,
 )
-from zfrec.record.problems import ReadProblem
+from zfrec.record.problems import Fix, ReadProblem
 
 _NAME_RE = re.compile(r"\s*\[\s*([A-Za-z][A-Za-z0-9_]*)\s*")
 _CLOSE_RE = re.compile(r"\s*\]")
@@ -137,7 +137,8 @@ class Header:
         kind = self.kind
         words = _rule_words(value)
         if words and "=" not in words[0]:
-            name = words.pop(0).casefold()
+            written = words.pop(0)
+            name = written.casefold()
             if name not in kind.presets:
                 presets = ", ".join(kind.presets)
                 message = f"unknown preset {_clip(name)!r}: presets are {presets}"
@@ -151,7 +152,13 @@ class Header:
                                 "first)")  # fmt: skip
                 elif near:
                     message += f"; did you mean {' or '.join(near)}?"
-                if len(near) != 1 or not self._read_past(f"{message} (read as {near[0]})", pos):
+                at = Pos(pos.line, pos.col + max(value.find(written), 0))
+                fix = Fix(at.line, at.col, at.col + len(written), near[0], tuple(near[1:])) if (
+                    near
+                ) else None  # (the suggestion, for an editor, as a misspelt name's)
+                if len(near) != 1 or not self._read_past(
+                    f"{message} (read as {near[0]})", at, fix
+                ):
                     raise SyntaxFail(message, *_at(pos))
                 name = near[0]  # the one preset meant, as a misspelt player's name is read
             self.preset = name
@@ -181,12 +188,12 @@ class Header:
             else:
                 self.options[option] = option_value
 
-    def _read_past(self, message: str, pos: Pos) -> bool:
+    def _read_past(self, message: str, pos: Pos, fix: Fix | None = None) -> bool:
         """Note a Rules word a recovering reader reads past (False: a strict reader)."""
         if self.problems is None:
             return False
         self.problems.append(ReadProblem("name", message, (pos.line, pos.col),
-                                         (pos.col, pos.col)))  # fmt: skip
+                                         (pos.col, pos.col), fix=fix))  # fmt: skip
         return True
 
 
