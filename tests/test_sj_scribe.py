@@ -242,7 +242,8 @@ def test_levels_after_a_gap_with_no_levels_line_follow_from_the_gap(tmp_path: Pa
     # levels round 2 goes on from are not known, and its levels line differing follows from it
     lines = (DATA / "night.zfn").read_text(encoding="utf-8").splitlines()
     assert lines[24] == "1: Ks  2: Qs  3: 5s  4: 5s" and lines[36:38] == [
-        "result declarers +1 next 2", "levels 2 3 2 3"
+        "result declarers +1 next 2",
+        "levels 2 3 2 3",
     ]
     found = _validate_text(tmp_path, "\n".join(lines[:24] + lines[25:36] + lines[38:]) + "\n")
     codes = [(d.code, d.location.line) for d in found]
@@ -258,3 +259,18 @@ def test_a_preset_read_as_meant_suggests_it_as_a_fix(tmp_path: Path) -> None:
     assert len(found) == 1 and found[0].message.endswith("(read as pagat)")
     fix = found[0].fix
     assert fix is not None and (fix.line, fix.col, fix.end_col, fix.text) == (5, 9, 14, "pagat")
+
+
+@pytest.mark.parametrize("game", ["zhengfen", "shengji"])
+def test_a_header_read_past_is_the_games_not_its_first_hands(tmp_path: Path, game: str) -> None:
+    # as in a game with no hand: the header precedes every hand, so none is named
+    if game == "shengji":
+        text = (DATA / "night.zfn").read_text(encoding="utf-8")
+        text = text.replace('[Rules "bashifen"]', '[Rules "bashifne"]')
+    else:
+        sample = Path(__file__).resolve().parent.parent / "sample_games"
+        text = (sample / "01-annotated-club-night.zfn").read_text(encoding="utf-8")
+        text = text.replace('[Rules "pagat"]', '[Rules "pagta"]')
+    found = [d for d in _validate_text(tmp_path, text) if d.code == "ZF001"]
+    assert len(found) == 1 and (found[0].location.line, found[0].location.hand) == (5, None)
+    assert "[game 1]: error ZF001: unknown preset" in str(found[0])

@@ -152,13 +152,14 @@ class Header:
                                 "first)")  # fmt: skip
                 elif near:
                     message += f"; did you mean {' or '.join(near)}?"
-                at = Pos(pos.line, pos.col + max(value.find(written), 0))
-                fix = Fix(at.line, at.col, at.col + len(written), near[0], tuple(near[1:])) if (
-                    near
-                ) else None  # (the suggestion, for an editor, as a misspelt name's)
-                if len(near) != 1 or not self._read_past(
-                    f"{message} (read as {near[0]})", at, fix
-                ):
+                where = Pos(pos.line, pos.col + max(value.find(written), 0))
+                # the suggestion, for an editor, as a misspelt name's
+                fix = None
+                if near:
+                    fix = Fix(where.line, where.col, where.col + len(written), near[0],
+                              tuple(near[1:]))  # fmt: skip
+                said = f"{message} (read as {near[0]})" if near else message
+                if len(near) != 1 or not self._read_past(said, where, fix):
                     raise SyntaxFail(message, *_at(pos))
                 name = near[0]  # the one preset meant, as a misspelt player's name is read
             self.preset = name

@@ -93,6 +93,9 @@ class _Replay(PlayReplay):
         winners: tuple[int, ...] = ()
         starts = [rnd.pos[0] if rnd.pos else 0 for rnd in match.rounds]
         problems = sorted(match.problems, key=lambda p: p.pos)
+        while problems and starts and problems[0].kind == "name" and problems[0].pos[0] < starts[0]:
+            p = problems.pop(0)  # the header's (a preset read as meant): the match's, no round's
+            self.note("ZF001", p.message, Pos(*p.pos), fix=p.fix)
         for i, rnd in enumerate(match.rounds):
             self.round_no, self.root, self.spent, self.erred = rnd.number, None, {}, {}
             self.round_index = i

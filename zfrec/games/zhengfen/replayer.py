@@ -241,6 +241,11 @@ class _Replayer(Ledger):
                 yield self.state, GameEnd((), (), False, self._take())
                 return
         over_reported = False
+        lines, hands = self._lines, self.record.hands
+        at_hand = hands[0].pos if hands else None
+        while lines and at_hand is not None and lines[0].kind == "name" and lines[0].pos < at_hand:
+            problem = lines.pop(0)  # the header's (a preset read as meant): the game's
+            self._report("ZF001", problem.message, at=problem.pos, fix=problem.fix)
         for index, hand in enumerate(self.record.hands):
             if index < first:
                 continue
