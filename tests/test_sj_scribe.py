@@ -45,16 +45,13 @@ def test_a_trick_dropped_before_the_rounds_written_end_is_an_error() -> None:
     assert "the opponents cannot take 999 points in tricks: the decks hold 200" in found[1][2]
 
 
-def test_a_record_that_stops_with_no_end_written_is_only_unfinished() -> None:
+def test_a_record_that_stops_with_no_end_written_is_only_unfinished(tmp_path: Path) -> None:
     # the same round without its points, result and levels lines: it may still be written
     text = (DATA / "mt2.zfn").read_text(encoding="utf-8").splitlines()
     cut = "\n".join(line for line in text[:-3]) + "\n"
-    path = DATA.parent / "sj_scribe_cut.zfn"
-    try:
-        path.write_text(cut, encoding="utf-8")
-        codes = [d.code for r in validate_path(path) for d in getattr(r, "diagnostics", [r])]
-    finally:
-        path.unlink()
+    path = tmp_path / "sj_scribe_cut.zfn"
+    path.write_text(cut, encoding="utf-8")
+    codes = [d.code for r in validate_path(path) for d in getattr(r, "diagnostics", [r])]
     assert codes == ["SJ205"]
 
 
