@@ -271,3 +271,16 @@ def test_a_header_read_past_is_the_games_not_its_first_hands(tmp_path: Path, gam
     found = [d for d in _validate_text(tmp_path, text) if d.code == "ZF001"]
     assert len(found) == 1 and (found[0].location.line, found[0].location.hand) == (5, None)
     assert "[game 1]: error ZF001: unknown preset" in str(found[0])
+
+
+def test_a_trick_missing_in_a_round_the_next_round_ends_is_an_error(tmp_path: Path) -> None:
+    # round 1 loses its 10th trick and its points, result and levels lines, and round 2
+    # follows: the record does not stop there, so plays are missing (SJ210), not a warning
+    lines = (DATA / "night.zfn").read_text(encoding="utf-8").splitlines()
+    assert lines[24] == "1: Ks  2: Qs  3: 5s  4: 5s" and lines[35].startswith("points")
+    found = _validate_text(tmp_path, "\n".join(lines[:24] + lines[25:35] + lines[38:]) + "\n")
+    codes = [(d.code, d.location.line) for d in found]
+    assert ("SJ205", 34) not in codes and ("SJ210", 34) in codes
+    (gap,) = [d for d in found if d.code == "SJ210"]
+    assert gap.message.startswith("round 2 is written after trick 19, but each seat plays 24")
+    assert str(found[-1].cause) == "34:1"  # round 2's levels, not known after the gap

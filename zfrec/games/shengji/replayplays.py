@@ -136,11 +136,17 @@ class PlayReplay(ReplayBase):
                           f"{self._names(holding)} still {verb} cards; no score is computed "
                           "for it", last_pos, cause=self.root, rule="11")  # fmt: skip
                 self.unreachable(rules, rnd)
-            elif self.end_written and not self.open_last:
-                # the points, result or levels line says the round ended: plays are missing
+            elif (self.end_written or not may_stop) and not self.open_last:
+                # the points, result or levels line says the round ended, or the next round's
+                # line (a round not the match's last): plays are missing
                 end = first_pos(
                     *(x.pos if x else None for x in (rnd.points, rnd.outcome, rnd.levels))
                 )
+                at = first_pos(end, last_pos)
+                ended = "the round's end is written"
+                if end is None:  # (not the last round: the next one's line ends it)
+                    after = self.match.rounds[self.round_index + 1]
+                    ended, end = f"round {after.number} is written", after.pos
                 # a line skipped before the end is why; else an earlier error only where the
                 # plays written give each seat its hand (that error kept cards back): where the
                 # record writes too few, a trick is missing whatever went wrong before it (a
@@ -153,8 +159,8 @@ class PlayReplay(ReplayBase):
                 short = all(written[s] < start[s] for s in range(n))
                 why = next((c for c in lost_lines if end and (c.line or 0) < end[0]),
                            None if short else self.root)  # fmt: skip
-                gap = self.note("SJ210", self._short_round(rules, rnd, state, start),
-                                first_pos(end, last_pos), cause=why, rule="7, 11")  # fmt: skip
+                gap = self.note("SJ210", self._short_round(rules, rnd, state, start, ended),
+                                at, cause=why, rule="7, 11")  # fmt: skip
                 self.gap = gap.cause or Cause(*line_col(gap.location), "SJ210")
                 self.unreachable(rules, rnd)
             else:
@@ -177,7 +183,7 @@ class PlayReplay(ReplayBase):
         return ""
 
     def _short_round(
-        self, rules: SjRules, rnd: SjRound, state: RoundState, start: list[int]
+        self, rules: SjRules, rnd: SjRound, state: RoundState, start: list[int], ended: str
     ) -> str:
         """SJ210's words: how many cards the plays give each seat against its hand."""
         played = [start[s] - size(state.hands[s]) for s in range(rules.players)]
@@ -192,10 +198,7 @@ class PlayReplay(ReplayBase):
             each = ", ".join(f"{self.names[s]} {played[s]}" for s in range(rules.players))
             what = (f"the seats play {each} cards of the {hand} a hand holds: plays are "
                     "missing")  # fmt: skip
-        return (
-            f"the round's end is written after trick {len(rnd.tricks)}, but {what}; "
-            "no score is computed for it"
-        )
+        return f"{ended} after trick {len(rnd.tricks)}, but {what}; no score is computed for it"
 
     def unreachable(self, rules: SjRules, rnd: SjRound) -> None:
         """A points line that no round can reach (more trick points than the decks hold),
