@@ -84,6 +84,10 @@ def _stop_early(m: SjMatch) -> None:
     rnd.points = rnd.outcome = rnd.levels = None
 
 
+def _drop_last_trick(m: SjMatch) -> None:
+    del m.rounds[0].tricks[-1]
+
+
 def _short_trick(m: SjMatch) -> None:
     del m.rounds[0].tricks[3].moves[-1]
 
@@ -183,6 +187,11 @@ SAMPLES: dict[str, tuple[str, str, Callable[[str], SjMatch]]] = {
     ),
     "round-not-finished": ("SJ205", "the record stops after five tricks", _edited(_stop_early)),
     "short-trick": ("SJ206", "a trick with three plays", _edited(_short_trick)),
+    "trick-missing": (
+        "SJ210",
+        "the last trick left out of a round whose points line follows",
+        _edited(_drop_last_trick),
+    ),
     "third-copy": ("SJ301", "a card dealt three times with two decks", _mutated("third_copy")),
     "wrong-hand-size": ("SJ302", "a hand of 26 cards", _edited(_short_deal)),
     "wrong-kitty-size": ("SJ303", "a kitty of 7 cards", _mutated("kitty_size")),

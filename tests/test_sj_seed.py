@@ -313,6 +313,12 @@ def _next_dealer(dealer: int, swap: bool) -> int:
     return dealer % 4 + 1 if swap else (dealer + 1) % 4 + 1
 
 
+def _penalised(pts: int, held: int) -> tuple[str, ...]:
+    """Points below 0 or beyond the decks' arise only by throw penalties (ruling 10): without
+    the option, `score` refuses them."""
+    return ("--option", "throw_penalty=10") if not 0 <= pts <= held else ()
+
+
 @pytest.mark.parametrize(("pts", "dec", "opp", "swap"), SCORE_2)
 def test_score_two_decks(pts: int, dec: int, opp: int, swap: bool) -> None:
     for dealer in (1, 2, 3, 4):
@@ -326,8 +332,9 @@ def test_score_two_decks(pts: int, dec: int, opp: int, swap: bool) -> None:
         s = ref.score(pts, dealer=dealer)
         assert vars(s) == want
         code, got = run_json(
-            "score", "--game", "shengji", f"--points={pts}", "--dealer", str(dealer)
-        )
+            "score", "--game", "shengji", f"--points={pts}", "--dealer", str(dealer),
+            *_penalised(pts, 200),
+        )  # fmt: skip
         assert (code, got) == (0, {**want, "multiplier": None, "kitty_added": 0})
 
 
@@ -341,7 +348,10 @@ def test_score_one_deck(pts: int, dec: int, opp: int, swap: bool) -> None:
         "next_dealer": _next_dealer(1, swap),
     }
     assert vars(ref.score(pts, decks=1)) == want
-    code, got = run_json("score", "--game", "shengji", "--rules", "dabaifen", f"--points={pts}")
+    code, got = run_json(
+        "score", "--game", "shengji", "--rules", "dabaifen", f"--points={pts}",
+        *_penalised(pts, 100),
+    )  # fmt: skip
     assert (code, got) == (0, {**want, "multiplier": None, "kitty_added": 0})
 
 

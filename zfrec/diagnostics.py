@@ -77,6 +77,7 @@ CODES: dict[str, CodeInfo] = {
     "SJ207": CodeInfo("error", "no such seat", "R1"),
     "SJ208": CodeInfo("error", "draw out of order", "R15"),
     "SJ209": CodeInfo("error", "a play of no cards", "R7"),
+    "SJ210": CodeInfo("error", "round's end written with plays missing", "R11"),
     "SJ301": CodeInfo("error", "card dealt twice: more copies than decks", "R2"),
     "SJ302": CodeInfo("error", "hand of the wrong size", "R15"),
     "SJ303": CodeInfo("error", "kitty of the wrong size", "R11"),

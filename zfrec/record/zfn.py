@@ -273,6 +273,7 @@ class GameBuilder:
         self.header = Header()
         # What could not be read and was skipped (recovering readers only; else errors raise).
         self.problems: list[ReadProblem] | None = [] if recover else None
+        self.header.problems = self.problems
         self.filename = filename
         self.comments = list(comments)
         self.body: BodyReader | None = None  # once the header is read

@@ -6,6 +6,7 @@ refers to seats and so needs `Players`, whatever order the tags come in.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterator
 
@@ -26,6 +27,7 @@ from zfrec.record.model import (
     players_problem,
     seat_of,
 )
+from zfrec.record.problems import Fix, ReadProblem
 
 _NAME_RE = re.compile(r"\s*\[\s*([A-Za-z][A-Za-z0-9_]*)\s*")
 _CLOSE_RE = re.compile(r"\s*\]")
@@ -48,6 +50,8 @@ class Header:
         self.options: dict[str, RuleValue] = {}
         self.target = DEFAULT_TARGET
         self.result: Result | None = None
+        # a recovering reader's (`GameBuilder`): a Rules word it can read past goes here
+        self.problems: list[ReadProblem] | None = None
 
     def add_line(self, line: str, number: int) -> int:
         """Read the tag on `line`; return the index where the rest of the line (comments) starts."""
@@ -133,22 +137,44 @@ class Header:
         kind = self.kind
         words = _rule_words(value)
         if words and "=" not in words[0]:
-            name = words.pop(0).casefold()
+            written = words.pop(0)
+            name = written.casefold()
             if name not in kind.presets:
                 presets = ", ".join(kind.presets)
                 message = f"unknown preset {_clip(name)!r}: presets are {presets}"
                 other = kind_of_preset(name)
+                # a close match first (one letter off), else the looser ones to suggest
+                near = difflib.get_close_matches(name, list(kind.presets), n=2, cutoff=0.8) or (
+                    difflib.get_close_matches(name, list(kind.presets), n=2, cutoff=0.6)
+                )
                 if kind.name == DEFAULT_KIND and name in other.presets:  # no [Game] tag?
                     message += (f" ({name} is {other.title}'s: write [Game \"{other.name}\"] "
                                 "first)")  # fmt: skip
-                raise SyntaxFail(message, *_at(pos))
+                elif near:
+                    message += f"; did you mean {' or '.join(near)}?"
+                where = Pos(pos.line, pos.col + max(value.find(written), 0))
+                # the suggestion, for an editor, as a misspelt name's
+                fix = None
+                if near:
+                    fix = Fix(where.line, where.col, where.col + len(written), near[0],
+                              tuple(near[1:]))  # fmt: skip
+                said = f"{message} (read as {near[0]})" if near else message
+                if len(near) != 1 or not self._read_past(said, where, fix):
+                    raise SyntaxFail(message, *_at(pos))
+                name = near[0]  # the one preset meant, as a misspelt player's name is read
             self.preset = name
         for word in words:
             at = (pos.line, pos.col + max(value.find(word), 0))
             try:
                 option, option_value = kind.parse_option(word)
+                if option != "target":  # (the value itself as the engine will take it)
+                    kind.check_rules(self.preset, {**self.options, option: option_value})
             except RulesError as exc:
-                raise SyntaxFail(exc.message, *at) from None
+                # a recovering reader judges on without the option: the preset's own value
+                said = f"{exc.message} (judged with the preset's value of the option)"
+                if not self._read_past(said, Pos(*at)):
+                    raise SyntaxFail(exc.message, *at) from None
+                continue
             if option == "target":
                 problem = _target_problem(str(option_value))
                 if problem:
@@ -162,10 +188,14 @@ class Header:
                 self.target = int(option_value)
             else:
                 self.options[option] = option_value
-            try:  # the value itself, as the engine will take it (e.g. sequence_lengths=any)
-                kind.check_rules(self.preset, self.options)
-            except RulesError as exc:
-                raise SyntaxFail(exc.message, *at) from None
+
+    def _read_past(self, message: str, pos: Pos, fix: Fix | None = None) -> bool:
+        """Note a Rules word a recovering reader reads past (False: a strict reader)."""
+        if self.problems is None:
+            return False
+        self.problems.append(ReadProblem("name", message, (pos.line, pos.col),
+                                         (pos.col, pos.col), fix=fix))  # fmt: skip
+        return True
 
 
 def _rule_words(value: str) -> list[str]:

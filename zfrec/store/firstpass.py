@@ -12,6 +12,7 @@ order. A worker sends a new game's rows already pickled: the importer copies the
 from __future__ import annotations
 
 import hashlib
+import linecache
 import pickle
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -24,9 +25,10 @@ from sqlalchemy import Connection, Engine, select
 
 from zfrec.batch import Piece, pieces, worker_pool
 from zfrec.diagnostics import Diagnostic
-from zfrec.errors import NotationError, ZfrecError, placing
+from zfrec.errors import Location, NotationError, ZfrecError, placing
 from zfrec.games import DEFAULT_KIND
-from zfrec.record import Game, dumps, iter_records
+from zfrec.record import Game, dumps, iter_records, loads
+from zfrec.record.lexer import excerpt
 from zfrec.store.db import READONLY, make_engine
 from zfrec.store.rows import Rows, game_rows
 from zfrec.store.tables import GAME, chunks
@@ -104,9 +106,11 @@ def judge_items(
             continue
         try:
             text = canonical_json(item)
+            if item.problems:
+                loads(text, "json")  # what was read past the unreadable parts must hold
         except ZfrecError as exc:  # the text reader accepted what JSON cannot hold
             error = NotationError(exc.message, exc.location)
-            out.append(Judged(number, notation_diagnostic(error, path, number)))
+            out.append(Judged(number, notation_diagnostic(unread(item, error, path), path, number)))
             continue
         judged = Judged(number, digest=sha256(text), players=tuple(item.players), kind=item.kind)
         judged.event, judged.date = item.event, item.date
@@ -129,6 +133,18 @@ def judge_items(
     return out
 
 
+def unread(game: Game, error: NotationError, path: str) -> NotationError:
+    """Why a game read only in part cannot be stored: its first unreadable part in the
+    reader's words with the caret under it (as a strict reading gives them), else `error`."""
+    if not game.problems:
+        return error
+    first = min(game.problems, key=lambda p: p.pos)
+    line, col = first.pos
+    source = linecache.getline(path, line).rstrip("\r\n")
+    return NotationError(f"{first.message}\n{excerpt(source, line, col)}",
+                         Location(path, line, col))  # fmt: skip
+
+
 def stored_digests(conn: Connection, digests: list[str]) -> set[str]:
     """Which of `digests` the store holds."""
     found: set[str] = set()
@@ -143,7 +159,7 @@ def judge_file(
     conn: Connection, path: str | Path, source: str, only_valid: bool
 ) -> Iterator[Judged]:
     """The file's items judged in this process, read as a stream, with `conn` to look up."""
-    items = enumerate(iter_records(path), 1)
+    items = enumerate(iter_records(path, recover=True), 1)
     run: list[tuple[int, Game | NotationError]] = []
     for item in items:
         run.append(item)
@@ -220,7 +236,7 @@ _ENGINES: dict[str, Engine] = {}  # a worker's own engine per store, made at its
 def _judge_piece(piece: Piece, url: str, source: str, only_valid: bool) -> list[Judged]:
     """Judge one piece; runs in a worker process."""
     first = piece.items_before + 1
-    items = piece.items(recover=False)
+    items = piece.items(recover=True)
     engine = _ENGINES.get(url)
     if engine is None:
         engine = _ENGINES[url] = make_engine(url, must_exist=True)

@@ -33,7 +33,7 @@ from zfrec.errors import NotationError, ZfrecError, path_text
 from zfrec.games import DEFAULT_KIND, find_kind
 from zfrec.gctuning import young_threshold
 from zfrec.jsonview import dump
-from zfrec.record import Game, iter_records
+from zfrec.record import Game, iter_records, loads
 from zfrec.store.batches import SEAT_KEYS, Batches
 from zfrec.store.db import OWN_KEYS, READONLY, StoreError, sqlite_file
 from zfrec.store.faults import retryable
@@ -44,6 +44,7 @@ from zfrec.store.firstpass import (
     judge_file_in_workers,
     read_ahead,
     sha256,
+    unread,
 )
 from zfrec.store.models import utc_now
 from zfrec.store.recognise import Decision, Key, corrected, record_key, stored_keys
@@ -258,15 +259,17 @@ def _shared_url(session: Session) -> str | None:
 
 def _readable(read: _FileRead, path: str | Path) -> Iterator[tuple[int, str, Game]]:
     """(position, canonical JSON, game) of each readable game; the others go to `unreadable`."""
-    for number, item in enumerate(iter_records(path), 1):
+    for number, item in enumerate(iter_records(path, recover=True), 1):
         read.count = number
         if isinstance(item, NotationError):
             read.unreadable.append(notation_diagnostic(item, read.path, number))
             continue
         try:
             text = canonical_json(item)
+            if item.problems:
+                loads(text, "json")  # (as the first pass asks: `judge_items`)
         except ZfrecError as exc:  # the text reader accepted what JSON cannot hold
-            error = NotationError(exc.message, exc.location)
+            error = unread(item, NotationError(exc.message, exc.location), read.path)
             read.unreadable.append(notation_diagnostic(error, read.path, number))
             continue
         yield number, text, item

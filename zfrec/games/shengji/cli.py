@@ -23,6 +23,7 @@ from zfrec.cli.common import fail, friendly_errors, out, print_json
 from zfrec.errors import CardError, IllegalPlayError
 from zfrec.games.shengji.cards import (
     card_ids,
+    contains,
     count,
     distinct,
     format_cards,
@@ -38,6 +39,7 @@ from zfrec.games.shengji.rules import SjRules, parse_sj_option, sj_preset
 from zfrec.games.shengji.scoring import kitty_multiplier, level_change
 from zfrec.games.shengji.throws import check_throw_format, throw_penalty
 from zfrec.games.shengji.trick import trick_points, trick_winner
+from zfrec.games.shengji.unseen import less
 
 
 def rules_of(rules: str | None, options: list[str] | None, decks: int | None) -> SjRules:
@@ -151,10 +153,17 @@ def legal_cmd(hand_text: str, lead_text: str | None, play_text_: str | None, lim
     if led is not None:
         _one_table(rs, [hand, led])  # the lead is another seat's cards
     lead = _lead(order, led) if led is not None else None
+    if lead is not None and size(hand) < lead.size:
+        # every seat holds as many cards as the others: no hand is shorter than a lead
+        fail(f"the hand holds {size(hand)} card{'s' if size(hand) != 1 else ''}, fewer than "
+             f"the lead's {lead.size}: a seat holds as many cards as the one who led, so give "
+             "the whole hand (ruling 7)")  # fmt: skip
     if play_text_ is not None:
         play = cards_of(play_text_, rs, "--play")
         if lead is None:
             reason = _lead_reason(order, hand, play)
+        elif not contains(hand, play):  # what the hand lacks first: no count can mend it
+            reason = "the hand does not hold " + play_text(order, less(play, hand))
         else:
             reason = judge_follow(order, lead, hand, play)
         legal = reason is None
@@ -185,8 +194,6 @@ def legal_cmd(hand_text: str, lead_text: str | None, play_text_: str | None, lim
 
 
 def _lead_reason(order: Order, hand: int, play: int) -> str | None:
-    from zfrec.games.shengji.cards import contains
-
     if not contains(hand, play):
         return "the hand does not hold " + play_text(order, play)
     if suit_of(order, play) is None:
@@ -222,6 +229,10 @@ def trick_cmd(plays_text: list[str], trump: str | None, rules: str | None,
     pts = trick_points(plays)
     if as_json:
         print_json({"winner": winner, "points": pts})
+    elif len(plays) < rs.players:  # a trick not yet over: who holds it so far
+        out.print(f"play {winner} ({play_text(order, plays[winner - 1])}) holds the trick so "
+                  f"far, with {pts} points in it ({len(plays)} of {rs.players} plays given: "
+                  "the trick is not over)", markup=False)  # fmt: skip
     else:
         out.print(f"play {winner} ({play_text(order, plays[winner - 1])}) wins {pts} points",
                   markup=False)  # fmt: skip
@@ -292,6 +303,7 @@ def score_cmd(points: int, kitty_points: int, last: str | None, last_winner: str
         fail(f"--dealer is a seat from 1 to {rs.players}")
     if kitty_points % 5 or kitty_points < 0 or points % 5:
         fail("points come in fives: --points and --kitty-points are multiples of 5")
+    _within_the_decks(rs, points, kitty_points)
     added, multiplier, unit = 0, None, ""
     if last_winner == "opponents" and kitty_points:
         if last is None:
@@ -339,6 +351,27 @@ def score_cmd(points: int, kitty_points: int, last: str | None, last_winner: str
 
 
 # --- simulate ---------------------------------------------------------------------------------
+
+
+def _within_the_decks(rs: SjRules, points: int, kitty_points: int) -> None:
+    """Exit 2 on points no round can give: a kitty holds at most its cards' points, and the
+    tricks the rest of the decks' (ruling 2); below 0 or beyond only by throw penalties."""
+    held = 100 * rs.decks
+    tens = min(rs.kitty, 8 * rs.decks)  # the kitty's best: its 10s and Ks, then 5s
+    most = 10 * tens + 5 * min(rs.kitty - tens, 4 * rs.decks)
+    if kitty_points > most:
+        fail(f"a kitty of {rs.kitty} cards holds at most {most} points, not {kitty_points} "
+             "(ruling 2)")  # fmt: skip
+    if rs.throw_penalty:
+        return
+    if points < 0:
+        fail(f"the opponents' points are below 0 ({points}) only by throw penalties: "
+             "--option throw_penalty=N (ruling 10)")  # fmt: skip
+    if points + kitty_points > held:
+        deck = "decks hold" if rs.decks > 1 else "deck holds"
+        fail(f"the opponents cannot take {points} points in tricks with {kitty_points} in the "
+             f"kitty: the {deck} {held} (ruling 2); more only by throw penalties: "
+             "--option throw_penalty=N")  # fmt: skip
 
 
 def simulate_cmd(out_path: Path, games: int, seed: int, bot: str, rules: str | None,

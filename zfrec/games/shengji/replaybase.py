@@ -110,6 +110,10 @@ class ReplayBase:
         self.at_play = 0  # the cards of the hands at play; `written_whole` counts on demand
         self._whole: bool | None = None
         self.end_written = False  # the round being judged writes its end (points, result)
+        # the round's SJ210 (its end written, plays missing): its levels are not known
+        self.gap: Cause | None = None
+        # the SJ210 after which no levels line says the levels (`_Replay.round`)
+        self.unknown_levels: Cause | None = None
 
     # reporting ---------------------------------------------------------------------------------
 

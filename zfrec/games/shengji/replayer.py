@@ -94,6 +94,9 @@ class _Replay(PlayReplay):
         winners: tuple[int, ...] = ()
         starts = [rnd.pos[0] if rnd.pos else 0 for rnd in match.rounds]
         problems = sorted(match.problems, key=lambda p: p.pos)
+        while problems and starts and problems[0].kind == "name" and problems[0].pos[0] < starts[0]:
+            p = problems.pop(0)  # the header's (a preset read as meant): the match's, no round's
+            self.note("ZF001", p.message, Pos(*p.pos), fix=p.fix)
         # each round as its page names it: `round 1 (2nd)` where the number is written again
         occurs = occurrences([r.number for r in match.rounds])
         said = [f"round {r.number}{repeat_suffix(occurs[i])}" for i, r in enumerate(match.rounds)]
@@ -131,6 +134,8 @@ class _Replay(PlayReplay):
             self.trusted = self.ledgers[-1].result is None
             winners = winners or won
         self.round_no, self.round_occurrence = None, 1
+        for p in problems:  # what no round took (a header's, in a match of no rounds)
+            self.note("ZF001", p.message, Pos(*p.pos), fix=p.fix)
         for code, message, pos, _, rule in result_findings(self.match, levels, winners):
             self.note(code, message, pos, rule=rule)  # the [Result] tag
         return SjReport(match, rules, tuple(self.found), tuple(self.ledgers), tuple(levels),
@@ -235,13 +240,26 @@ class _Replay(PlayReplay):
                               f"{' '.join(level_text(v) for v in new_levels)}, not "
                               f"{' '.join(level_text(v) for v in rnd.levels.levels)}"
                               + stops(self.names, rules, levels, new_levels, steps, won),
-                              rnd.levels.pos, cause=level_cause or self.root,
+                              rnd.levels.pos, cause=self.unknown_levels or _levels_cause(
+                                  rules, rnd, levels, decl, level_cause or self.root),
                               rule="12, 14")  # fmt: skip
                 level_cause = c.cause or Cause(c.location.line, c.location.col, c.code)
             next_dealer = result.next_dealer
         if rnd.levels is not None and len(rnd.levels.levels) == n:
             new_levels = list(rnd.levels.levels)  # the next round goes on from the written
-        if rnd.outcome is not None and rnd.outcome.next_dealer is not None:
+            self.unknown_levels = None
+        elif result is None and self.gap is not None:
+            # no score and no levels line (SJ210): the levels the next rounds go on from are
+            # not known, and a levels line that differs from them follows from the gap
+            self.unknown_levels = self.unknown_levels or self.gap
+        if (
+            rnd.outcome is not None
+            and rnd.outcome.next_dealer is not None
+            and (result is None or self.root is not None)
+        ):
+            # the written next dealer where the engine's result is not sure (after an error
+            # that altered the round); else the rules' (a wrong `next` is SJ504, and the next
+            # round's dealer is judged by who really deals)
             next_dealer = rnd.outcome.next_dealer
         self.ledgers.append(SjRoundLedger(
             rnd.number, lead_dealer, order.text, tuple(at_play), rb.kitty,
@@ -308,3 +326,22 @@ def _order(rank: int, trump: str | None) -> Order | None:
     if trump is None:
         return None
     return make_order(level_rank(rank), None if trump == "nt" else TRUMPS.index(trump))
+
+
+def _levels_cause(
+    rules: SjRules, rnd: SjRound, levels: list[int], declarers: int, cause: Cause | None
+) -> Cause | None:
+    """What a wrong levels line follows from: nothing where it is wrong by the round's own
+    written result line too (a slip at that line alone), else `cause`. Only with fixed
+    partners: in zhao pengyou the teams are the joins', which an earlier error may change."""
+    o, written = rnd.outcome, rnd.levels
+    if cause is None or o is None or written is None or len(written.levels) != rules.players:
+        return cause
+    if not rules.fixed_partners:
+        return cause
+    by_result = [
+        raise_level(lv, o.steps if (declarers >> s & 1) == (o.side == "declarers") else 0,
+                    rules.must_defend, bool(declarers >> s & 1))[0]
+        for s, lv in enumerate(levels)
+    ]  # fmt: skip
+    return None if tuple(by_result) != tuple(written.levels) else cause

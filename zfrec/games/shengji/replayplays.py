@@ -30,7 +30,10 @@ class PlayReplay(ReplayBase):
     def play_phase(self, rules: SjRules, rnd: SjRound, state: RoundState, rb: Rebuilt) -> None:
         n = rules.players
         self.tricks = rnd.tricks
+        self.gap = None
         self.at_play, self._whole = sum(size(h) for h in state.hands), None
+        start = [size(h) for h in state.hands]
+        lost_lines = list(self.lost)  # lines skipped in this round (a trick lost with one)
         guessed = list(rb.guessed)
         known = rnd.discard.known if rnd.discard else 0
         # the kitty's cards no line shows (none where the discard is written whole, the usual)
@@ -84,11 +87,13 @@ class PlayReplay(ReplayBase):
                 unread_at = next((read_causes[m.pos] for m in trick.moves
                                   if read_causes and m.pos in read_causes), None)  # fmt: skip
                 self.note("SJ206", f"a trick has {n} plays, one by each seat, not "
-                          f"{len(trick.moves)}; the rest of the round is not judged", trick.pos,
-                          trick=t, rule="7", cause=unread_at)  # fmt: skip
+                          f"{len(trick.moves)}{self._whose(trick.moves, n)}; the rest of the "
+                          "round is not judged", trick.pos, trick=t, rule="7",
+                          cause=unread_at)  # fmt: skip
                 return
             unjudged = False
             self.trick_root = None
+            erred: dict[int, Cause] = {}
             while self.lost and trick.pos is not None and (self.lost[0].line or 0) < trick.pos[0]:
                 lost = self.lost.pop(0)  # a line skipped before this trick: what follows is off
                 winner_cause = winner_cause or lost
@@ -112,8 +117,15 @@ class PlayReplay(ReplayBase):
                     self.joins(state, m, t, turn)
                 if len(found) != before:
                     self.spend(m, before)
+                    wrong = next((d for d in found[before:] if d.severity == "error"), None)
+                    if wrong is not None:  # (the first error at each seat's play)
+                        erred.setdefault(seat, wrong.cause or Cause(*line_col(wrong.location),
+                                                                    wrong.code))  # fmt: skip
             self.moves += len(moves)
-            winner_cause = self.trick_root
+            # who leads next: after a wrong play that won the trick, the leader's error
+            # follows from it (the record's leader had the play written otherwise)
+            done = not state.trick_plays
+            winner_cause = self.trick_root or (erred.get(state.turn) if done else None)
         self.trick_root = None
         if not state.over:
             last_pos = rnd.tricks[-1].pos if rnd.tricks else rnd.pos
@@ -123,9 +135,81 @@ class PlayReplay(ReplayBase):
                 self.note("SJ205", "the round cannot end as written: "
                           f"{self._names(holding)} still {verb} cards; no score is computed "
                           "for it", last_pos, cause=self.root, rule="11")  # fmt: skip
+                self.unreachable(rules, rnd)
+            elif (self.end_written or not may_stop) and not self.open_last:
+                # the points, result or levels line says the round ended, or the next round's
+                # line (a round not the match's last): plays are missing
+                end = first_pos(
+                    *(x.pos if x else None for x in (rnd.points, rnd.outcome, rnd.levels))
+                )
+                at = first_pos(end, last_pos)
+                ended = "the round's end is written"
+                if not self.end_written:  # (not the last round: the next one's line ends it;
+                    # a record read without places has end lines all the same, with no place)
+                    after = self.match.rounds[self.round_index + 1]
+                    ended, end = f"round {after.number} is written", after.pos
+                # a line skipped before the end is why; else an earlier error only where the
+                # plays written give each seat its hand (that error kept cards back): where the
+                # record writes too few, a trick is missing whatever went wrong before it (a
+                # wrong leader there follows from the gap, not the gap from it)
+                written = [0] * n
+                for tr in rnd.tricks:
+                    for m in tr.moves:
+                        if 0 <= m.seat < n:
+                            written[m.seat] += size(m.played)
+                short = all(written[s] < start[s] for s in range(n))
+                why = next((c for c in lost_lines if end and (c.line or 0) < end[0]),
+                           None if short else self.root)  # fmt: skip
+                gap = self.note("SJ210", self._short_round(rules, rnd, state, start, ended),
+                                at, cause=why, rule="7, 11")  # fmt: skip
+                self.gap = gap.cause or Cause(*line_col(gap.location), "SJ210")
+                self.unreachable(rules, rnd)
             else:
                 self.note("SJ205", "the record stops before the round ends; no score is "
                           "computed for it", last_pos, rule="11")  # fmt: skip
+
+    def _whose(self, moves: list[SjMove], n: int) -> str:
+        """Whose play a trick of the wrong number lacks, or who plays twice, where the seats
+        written tell: ` (王芳's play is missing)`; else ""."""
+        seats = [m.seat for m in moves]
+        twice = sorted({s for s in seats if seats.count(s) > 1})
+        if not all(0 <= s < n for s in seats):
+            return ""
+        if len(seats) < n and not twice:
+            missing = [s for s in range(n) if s not in seats]
+            plays = "play is" if len(missing) == 1 else "plays are"
+            return f" ({self._names(missing)}'s {plays} missing)"
+        if len(seats) > n and twice:
+            return f" ({self._names(twice)} {'plays' if len(twice) == 1 else 'play'} twice)"
+        return ""
+
+    def _short_round(
+        self, rules: SjRules, rnd: SjRound, state: RoundState, start: list[int], ended: str
+    ) -> str:
+        """SJ210's words: how many cards the plays give each seat against its hand."""
+        played = [start[s] - size(state.hands[s]) for s in range(rules.players)]
+        hand = rules.hand_size
+        if len(set(played)) == 1:
+            left = hand - played[0]
+            what = (
+                f"each seat plays {played[0]} cards of the {hand} a hand holds: "
+                f"{'a trick is' if left == 1 else f'{left} cards a seat are'} missing"
+            )
+        else:
+            each = ", ".join(f"{self.names[s]} {played[s]}" for s in range(rules.players))
+            what = (f"the seats play {each} cards of the {hand} a hand holds: plays are "
+                    "missing")  # fmt: skip
+        return f"{ended} after trick {len(rnd.tricks)}, but {what}; no score is computed for it"
+
+    def unreachable(self, rules: SjRules, rnd: SjRound) -> None:
+        """A points line that no round can reach (more trick points than the decks hold),
+        said even where the round's plays cannot score it (SJ501)."""
+        p = rnd.points
+        most = 100 * rules.decks
+        if p is not None and p.taken > most:
+            self.note("SJ501", f"the opponents cannot take {p.taken} points in tricks: the "
+                      f"{'decks hold' if rules.decks > 1 else 'deck holds'} {most}", p.pos,
+                      rule="2, 12")  # fmt: skip
 
     def check_joins(
         self, state: RoundState, moves: list[SjMove], made: list[PlayEvent], t: int

@@ -252,6 +252,11 @@ class _Replayer(Ledger):
                 yield self.state, GameEnd((), (), False, self._take())
                 return
         over_reported = False
+        lines, hands = self._lines, self.record.hands
+        at_hand = hands[0].pos if hands else None
+        while lines and at_hand is not None and lines[0].kind == "name" and lines[0].pos < at_hand:
+            problem = lines.pop(0)  # the header's (a preset read as meant): the game's
+            self._report("ZF001", problem.message, at=problem.pos, fix=problem.fix)
         for index, hand in enumerate(self.record.hands):
             if index < first:
                 continue
@@ -273,6 +278,10 @@ class _Replayer(Ledger):
                              f"numbered one by one{missing}", hand)  # fmt: skip
             with placing(hand=hand.number, unit="hand"):
                 yield from self._hand(index, hand)
+        while self._lines and self.start is None:  # no hand took them (a header's, say)
+            problem = self._lines.pop(0)
+            skipped = "; the line is skipped" if problem.kind == "line" else ""
+            self._report("ZF001", problem.message + skipped, at=problem.pos, fix=problem.fix)
         yield self.state, self._game_end()
 
     # one hand ----------------------------------------------------------------------------------
