@@ -105,12 +105,9 @@ def judge_items(
             out.append(Judged(number, notation_diagnostic(item, path, number)))
             continue
         try:
-            text = canonical_json(item)
-            if item.problems:
-                loads(text, "json")  # what was read past the unreadable parts must hold
-        except ZfrecError as exc:  # the text reader accepted what JSON cannot hold
-            error = NotationError(exc.message, exc.location)
-            out.append(Judged(number, notation_diagnostic(unread(item, error, path), path, number)))
+            text = storable_text(item, path)
+        except NotationError as error:
+            out.append(Judged(number, notation_diagnostic(error, path, number)))
             continue
         judged = Judged(number, digest=sha256(text), players=tuple(item.players), kind=item.kind)
         judged.event, judged.date = item.event, item.date
@@ -131,6 +128,19 @@ def judge_items(
             judged.rows = pickle.dumps((judged.digest, rows), 5) if pickled else rows
             known.add(judged.digest)  # a repeat within the piece is not judged again
     return out
+
+
+def storable_text(game: Game, path: str) -> str:
+    """The canonical JSON `game` is stored as; NotationError where it cannot be stored: JSON
+    cannot hold what the text reader accepted, or what was read past a game's unreadable parts
+    does not hold (`unread` words it)."""
+    try:
+        text = canonical_json(game)
+        if game.problems:
+            loads(text, "json")
+    except ZfrecError as exc:
+        raise unread(game, NotationError(exc.message, exc.location), path) from None
+    return text
 
 
 def unread(game: Game, error: NotationError, path: str) -> NotationError:

@@ -29,11 +29,11 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, SQLModel
 
 from zfrec.diagnostics import Diagnostic, WrittenDiagnostic
-from zfrec.errors import NotationError, ZfrecError, path_text
+from zfrec.errors import NotationError, path_text
 from zfrec.games import DEFAULT_KIND, find_kind
 from zfrec.gctuning import young_threshold
 from zfrec.jsonview import dump
-from zfrec.record import Game, iter_records, loads
+from zfrec.record import Game, iter_records
 from zfrec.store.batches import SEAT_KEYS, Batches
 from zfrec.store.db import OWN_KEYS, READONLY, StoreError, sqlite_file
 from zfrec.store.faults import retryable
@@ -44,7 +44,7 @@ from zfrec.store.firstpass import (
     judge_file_in_workers,
     read_ahead,
     sha256,
-    unread,
+    storable_text,
 )
 from zfrec.store.models import utc_now
 from zfrec.store.recognise import Decision, Key, corrected, record_key, stored_keys
@@ -265,11 +265,8 @@ def _readable(read: _FileRead, path: str | Path) -> Iterator[tuple[int, str, Gam
             read.unreadable.append(notation_diagnostic(item, read.path, number))
             continue
         try:
-            text = canonical_json(item)
-            if item.problems:
-                loads(text, "json")  # (as the first pass asks: `judge_items`)
-        except ZfrecError as exc:  # the text reader accepted what JSON cannot hold
-            error = unread(item, NotationError(exc.message, exc.location), read.path)
+            text = storable_text(item, read.path)
+        except NotationError as error:
             read.unreadable.append(notation_diagnostic(error, read.path, number))
             continue
         yield number, text, item

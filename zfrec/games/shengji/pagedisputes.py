@@ -28,7 +28,7 @@ __all__ = ["mark_disputes"]
 def mark_disputes(view: SjGameView) -> None:
     """Put each judged dispute on its round's page: a note at its step (the deal step for a
     bid) and the section of every version (`RoundPage.disputes`). Nothing in a seat's view."""
-    if view.viewer is not None or not _any_disputed(view):
+    if view.viewer is not None:
         return
     found = judge_disputes(view.match, view.report)
     players = list(view.match.players)
@@ -47,15 +47,6 @@ def mark_disputes(view: SjGameView) -> None:
         ]
         html = template.render(disputes=shown, players=players, h=None, heading_id="")
         page.disputes = Markup(html)  # drawn as it is (the partial escapes what it shows)
-
-
-def _any_disputed(view: SjGameView) -> bool:
-    for rnd in view.match.rounds:
-        if any(b.disputed and b.alternatives for b in rnd.bids):
-            return True
-        if any(m.disputed and m.alternatives for t in rnd.tricks for m in t.moves):
-            return True
-    return False
 
 
 def _step(steps: list[dict[str, Any]], d: SjDispute) -> dict[str, Any] | None:
