@@ -49,7 +49,8 @@ How the search stays small:
   larger than the cards a hand holds then allow); in a trick led as a single or a pair, the
   points a side is sure of (`sure_points`), asked where they can settle a test, never kept.
 - **MTD(f)** from the heuristic line's result; while only a lower bound is known, each test
-  asks for twice as much more than the last.
+  asks for twice as much more than the last, and while only an upper bound is known, twice
+  as much less.
 
 A search cut short by `max_nodes` or `max_seconds` answers with the best value found (over the
 moves of the root searched to the end, else a heuristic line) and `exact` False.
@@ -684,17 +685,23 @@ def _mtdf(state: RoundState, budget: SjBudget | None) -> tuple[_Search, int, int
     guess = search.final[0]
     lower, upper = -INFINITY, INFINITY
     exact = True
-    step = 5  # points come in fives (throw penalties aside: any step keeps the value exact)
+    # points come in fives (throw penalties aside: any step keeps the value exact)
+    up = down = 5
     try:
         while lower < upper:
-            if lower == -INFINITY or upper < INFINITY:
-                beta = guess + 1 if guess == lower else guess
-            else:
+            if lower > -INFINITY and upper == INFINITY:
                 # only a lower bound so far: test ever further above it (a guess too low costs
                 # one test per step, while a test too high fails at once to an upper bound,
                 # from which the tests go on as before)
-                beta = min(lower + step, upper)
-                step *= 2
+                beta = min(lower + up, upper)
+                up *= 2
+            elif upper < INFINITY and lower == -INFINITY:
+                # only an upper bound: ever further below it, the same way down (a first
+                # guess far above the value costs a few tests, not one per five points)
+                beta = upper - down + 5
+                down *= 2
+            else:
+                beta = guess + 1 if guess == lower else guess
             guess = search.search(beta - 1, beta)
             if guess < beta:
                 upper = guess
@@ -722,7 +729,8 @@ def solve_state(
 
     The value is found by null-window tests from a first guess (MTD(f)): each asks whether
     the value is at least some figure, and the table keeps what each proved for the next.
-    While only a lower bound is known, each test goes twice as far above it as the last.
+    While only a lower bound is known, each test goes twice as far above it as the last (and
+    below an upper bound the same way).
 
     The search's table and caches live until it ends and hold no cycles: the garbage
     collector, which would go over them again and again and free nothing, waits until then
