@@ -433,6 +433,29 @@ def test_tables_delete_removes_an_abandoned_table(
     assert json.loads(output) == {"deleted": keep.id, "entries": 0, "game_id": None}
 
 
+def test_tables_record_prints_a_tables_record_so_far(
+    store_url: str,  # noqa: F811
+    engine: Engine,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """A match still being played can be validated, imported or published from its record."""
+    table, token = Table.create(engine, players=["张三", "Bo", "Cy"])
+    table.start_hand(token, shuffler=1)
+    code, output = cli("tables", "--record", table.id, "--db", store_url)
+    assert code == 0, output
+    assert output == table.export("zfn") and "张三" in output and output.endswith("\n")
+    path = tmp_path / "so-far.zfn"
+    path.write_text(output, encoding="utf-8")
+    code, judged = cli("validate", str(path))
+    assert code == 0, judged
+    code, output = cli("tables", "--record", table.id, "--db", store_url, "--json")
+    assert code == 0 and json.loads(output) == json.loads(table.export("json"))
+    code, output = cli("tables", "--record", "nosuch", "--db", store_url)
+    assert code == 2 and output.strip() == "error: no live table 'nosuch'", output
+    code, output = cli("tables", "--record", table.id, "--delete", table.id, "--db", store_url)
+    assert code == 2 and "give --delete or --record, not both" in output
+
+
 @pytest.mark.parametrize("number", [str(2**31), str(10**23), "0"])
 def test_game_ids_the_store_cannot_hold_are_bad_arguments(
     store_url: str,  # noqa: F811

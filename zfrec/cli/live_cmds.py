@@ -187,16 +187,31 @@ def tables_cmd(
             "finished stays in the store (zfrec delete removes it).",
         ),
     ] = None,
+    record: Annotated[
+        str | None,
+        typer.Option(
+            "--record",
+            metavar="ID",
+            help="Print this table's record so far (.zfn; with --json the JSON record), "
+            "finished or not: to validate, import or publish a match still being played.",
+        ),
+    ] = None,
 ) -> None:
-    """List the live tables in the store: id, players, entries, finished or not; or delete one.
+    """List the live tables in the store: id, players, entries, finished or not; print one's
+    record so far; or delete one.
 
-    Exit 0, 2 when the store or the table to delete does not exist.
+    Exit 0, 2 when the store or the table named does not exist.
     """
     from zfrec.live import list_tables
     from zfrec.store import open_store
 
+    if delete is not None and record is not None:
+        fail("give --delete or --record, not both")
     if delete is not None:
         _delete_table(db, delete, as_json)
+        return
+    if record is not None:
+        _print_record(db, record, as_json)
         return
     with friendly_errors():
         engine = open_store(db, create=False)
@@ -220,6 +235,23 @@ def tables_cmd(
             f"{escape(t.id)}  {title}  {escape(label + ', '.join(t.players))}  "
             f"{t.entries} entries, {state}"
         )
+
+
+def _print_record(db: str | None, table_id: str, as_json: bool) -> None:
+    """The table's record so far, as the server's `record.zfn` (or `record.json`) gives it."""
+    from zfrec.live import LiveError, Table
+    from zfrec.store import open_store
+
+    with friendly_errors():
+        engine = open_store(db, create=False)
+        try:
+            try:
+                text = Table(engine, table_id).export("json" if as_json else "zfn")
+            except LiveError as exc:
+                fail(str(exc))
+        finally:
+            engine.dispose()
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
 
 def _delete_table(db: str | None, table_id: str, as_json: bool) -> None:
