@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from zfrec.diagnostics import Diagnostic
 from zfrec.errors import NotationError
 from zfrec.games import (
     DEFAULT_KIND,
@@ -79,8 +80,41 @@ def test_an_unknown_game_tag_is_a_located_notation_error() -> None:
     assert err.value.message.splitlines()[0] == (
         "unknown game 'zhengfn': did you mean zhengfen? (games are zhengfen, shengji)"
     )
-    [diagnostic] = [d for d in validate_text(text, "x.zfn") if not hasattr(d, "diagnostics")]
+    # a name no game is close to: the game is not read at all, the error at the name
+    chess = text.replace("zhengfn", "chess")
+    [diagnostic] = [d for d in validate_text(chess, "x.zfn") if not hasattr(d, "diagnostics")]
     assert str(diagnostic).startswith("x.zfn:2:8")
+
+
+@pytest.mark.parametrize(
+    ("name", "meant", "body"),
+    [
+        ("zhengfn", "zhengfen", "hand 1\n1: 3h\n"),
+        ("shengi", "shengji", "round 1 dealer 1 rank 2 trump d\n"),
+        ("Sheng-ji", "shengji", "round 1 dealer 1 rank 2 trump d\n"),
+    ],
+)
+def test_a_misspelt_game_name_is_read_as_the_one_game_it_is_close_to(
+    name: str, meant: str, body: str
+) -> None:
+    players = "Ann, Bo, Cy" if meant == "zhengfen" else "Ann, Bo, Cy, Di"
+    text = f'[Game "{name}"]\n[Players "{players}"]\n\n{body}'
+    [report] = validate_text(text, "x.zfn")
+    assert not isinstance(report, Diagnostic) and report.kind == meant  # judged as that game
+    first = report.diagnostics[0]
+    assert (first.code, first.location.line, first.location.col) == ("ZF001", 1, 8)
+    assert first.message.splitlines()[0] == (
+        f"unknown game {name!r}: did you mean {meant}? (games are zhengfen, shengji) "
+        f"(read as {meant})"
+    )
+    assert first.fix is not None and (first.fix.col, first.fix.end_col, first.fix.text) == (
+        8,
+        8 + len(name),
+        meant,
+    )
+    # a strict reader refuses it, with the suggestion
+    with pytest.raises(NotationError, match=f"did you mean {meant}\\?"):
+        loads(text)
 
 
 def test_json_names_the_game_and_an_unknown_one_is_an_error_at_game() -> None:

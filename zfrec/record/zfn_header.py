@@ -11,7 +11,14 @@ import re
 from collections.abc import Iterator
 
 from zfrec.errors import RulesError, SeatError
-from zfrec.games import DEFAULT_KIND, GameKind, find_kind, kind_of_preset, kind_problem
+from zfrec.games import (
+    DEFAULT_KIND,
+    GameKind,
+    find_kind,
+    kind_of_preset,
+    kind_problem,
+    kind_suggestions,
+)
 from zfrec.record.lexer import QUOTES, SyntaxFail, closing_quote, escape_string, unescape
 from zfrec.record.model import (
     DEFAULT_PRESET,
@@ -125,10 +132,19 @@ class Header:
 
     def _game(self, value: str, pos: Pos) -> None:
         """`[Game "shengji"]`: the kind of game, which reads the rules and the body."""
-        problem = kind_problem(value.strip())
+        name = value.strip()
+        problem = kind_problem(name)
         if problem:
-            raise SyntaxFail(problem, *_at(pos))
-        self.kind = find_kind(value.strip())
+            # a recovering reader reads a misspelt name as the one game it is close to, as it
+            # reads a misspelt preset: the record is judged as that game, the error kept
+            near = kind_suggestions(name)
+            where = Pos(pos.line, pos.col + max(value.find(name), 0))
+            fix = Fix(where.line, where.col, where.col + len(name), near[0]) if near else None
+            if len(near) != 1 or not self._read_past(f"{problem} (read as {near[0]})", where,
+                                                     fix):  # fmt: skip
+                raise SyntaxFail(problem, *_at(pos))
+            name = near[0]
+        self.kind = find_kind(name)
         self.preset = self.kind.default_preset
         if self.kind.default_target is not None:
             self.target = self.kind.default_target
