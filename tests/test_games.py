@@ -187,3 +187,47 @@ def test_the_analysis_of_a_kind_it_does_not_read_is_a_plain_error() -> None:
     with pytest.raises(NotSupported) as err:
         analyze_game(game)
     assert err.value.message == "the decision analysis of Sheng ji records comes later"
+
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
+
+
+@pytest.mark.parametrize("sample", ["01-annotated-club-night.zfn", "shengji/01-bashifen-match.zfn"])
+@pytest.mark.parametrize(
+    ("date", "said"),
+    [
+        ("2026.11.72", "the date 2026.11.72 is no day: November has 30 days"),
+        ("2026.13.??", "the date 2026.13.?? is no day: a year has 12 months"),
+        ("2025.02.29", "the date 2025.02.29 is no day: February 2025 has 28 days"),
+        ("????.04.31", "the date ????.04.31 is no day: April has 30 days"),
+        ("2026.11.00", "the date 2026.11.00 is no day: days are numbered from 1"),
+        ("2024.02.29", None),  # a leap year
+        ("????.02.29", None),  # some year is a leap year
+        ("2026.11.??", None),
+        ("????.??.??", None),
+        ("the Friday after Easter", None),  # free text is not judged
+    ],
+)
+def test_a_date_that_is_no_day_is_a_warning_at_the_tag(
+    sample: str, date: str, said: str | None
+) -> None:
+    text = (SAMPLES / sample).read_text(encoding="utf-8")
+    lines = text.splitlines(keepends=True)
+    dated = [i for i, line in enumerate(lines) if line.startswith("[Date ")]
+    at = dated[0] if dated else 1
+    lines[at : at + len(dated)] = [f'[Date "{date}"]\n']  # in place, or after the first tag
+    [report] = validate_text("".join(lines), "x.zfn")
+    assert not isinstance(report, Diagnostic)
+    found = [d for d in report.diagnostics if d.code == "ZF006"]
+    if said is None:
+        assert found == []
+        return
+    [d] = found
+    assert (d.severity, d.message, d.location.line, d.location.col) == (
+        "warning",
+        said,
+        at + 1,
+        8,
+    )
+    # the date is the only finding: a warning does not make the record wrong
+    assert report.ok and [x.code for x in report.diagnostics if x.severity != "info"] == ["ZF006"]

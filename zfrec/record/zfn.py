@@ -328,6 +328,7 @@ class GameBuilder:
             pos=self.pos,
             source=self.filename,
             kind=h.kind.name,
+            date_pos=h.raw["date"][1] if "date" in h.raw else None,
         )
         if self.body is not None:
             self.body.finish(game)
