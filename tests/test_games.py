@@ -231,3 +231,27 @@ def test_a_date_that_is_no_day_is_a_warning_at_the_tag(
     )
     # the date is the only finding: a warning does not make the record wrong
     assert report.ok and [x.code for x in report.diagnostics if x.severity != "info"] == ["ZF006"]
+
+
+@pytest.mark.parametrize(
+    ("sample", "preset"),
+    [("01-annotated-club-night.zfn", "pagat"), ("shengji/01-bashifen-match.zfn", "bashifen")],
+)
+def test_an_empty_rules_tag_says_which_preset_is_used(sample: str, preset: str) -> None:
+    text = (SAMPLES / sample).read_text(encoding="utf-8")
+    lines = text.splitlines(keepends=True)
+    [at] = [i for i, line in enumerate(lines) if line.startswith("[Rules ")]
+    assert lines[at] == f'[Rules "{preset}"]\n'  # the default preset: judged as before
+    lines[at] = '[Rules ""]\n'
+    [report] = validate_text("".join(lines), "x.zfn")
+    assert not isinstance(report, Diagnostic)
+    [d] = [x for x in report.diagnostics if x.severity != "info"]
+    assert (d.code, d.severity, d.location.line, d.location.col) == ("ZF007", "warning", at + 1, 9)
+    assert d.message == (
+        f"the Rules tag is empty: the record is judged under the default preset, {preset}"
+    )
+    # a tag of options only still names no preset, but says which options: not reported
+    lines[at] = f'[Rules "{"target=500" if preset == "pagat" else "throw_penalty=10"}"]\n'
+    [report] = validate_text("".join(lines), "x.zfn")
+    assert not isinstance(report, Diagnostic)
+    assert [x.code for x in report.diagnostics if x.code == "ZF007"] == []

@@ -254,6 +254,8 @@ class Game:
     rounds: list[Any] = field(default_factory=list)  # the records of a kind other than Zheng Fen
     # where the Date tag's value was written (.zfn), for a diagnostic of the date
     date_pos: Pos | None = field(default=None, compare=False, repr=False)
+    # where an empty `[Rules ""]` was written (.zfn): the default preset is used instead
+    empty_rules_pos: Pos | None = field(default=None, compare=False, repr=False)
 
     def ruleset(self) -> Ruleset:
         """The rules the record states: its preset, overridden options and target (for Zheng
@@ -390,6 +392,23 @@ def date_problem(date: str | None) -> str | None:
         leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
         days, name = (29 if leap else 28), f"February {year}"
     return None if day <= days else f"{said}: {name} has {days} days"
+
+
+def header_findings(
+    date: str | None, date_pos: Pos | None, preset: str, empty_rules_pos: Pos | None,
+    at: Pos | None,
+) -> list[tuple[str, str, Pos | None]]:  # fmt: skip
+    """The warnings a record's header gives (DIAGNOSTICS.md), as (code, message, where) in the
+    order written: a date that is no day (ZF006), an empty `[Rules ""]` (ZF007, naming the
+    preset used instead). Where the tag's place is not known (JSON), they are at `at`."""
+    found: list[tuple[str, str, Pos | None]] = []
+    problem = date_problem(date)
+    if problem:
+        found.append(("ZF006", problem, date_pos or at))
+    if empty_rules_pos is not None:
+        found.append(("ZF007", f"the Rules tag is empty: the record is judged under the "
+                      f"default preset, {preset}", empty_rules_pos))  # fmt: skip
+    return sorted(found, key=lambda f: f[2] or Pos(0, 0))
 
 
 def extra_tag_problem(name: str, seen: set[str]) -> str | None:

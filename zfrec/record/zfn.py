@@ -329,6 +329,7 @@ class GameBuilder:
             source=self.filename,
             kind=h.kind.name,
             date_pos=h.raw["date"][1] if "date" in h.raw else None,
+            empty_rules_pos=h.empty_rules_pos,
         )
         if self.body is not None:
             self.body.finish(game)

@@ -57,6 +57,7 @@ class Header:
         self.options: dict[str, RuleValue] = {}
         self.target = DEFAULT_TARGET
         self.result: Result | None = None
+        self.empty_rules_pos: Pos | None = None  # `[Rules ""]`: the default preset is used
         # a recovering reader's (`GameBuilder`): a Rules word it can read past goes here
         self.problems: list[ReadProblem] | None = None
 
@@ -152,6 +153,8 @@ class Header:
     def _rules(self, value: str, pos: Pos, stated_target: int | None) -> None:
         kind = self.kind
         words = _rule_words(value)
+        if not words:
+            self.empty_rules_pos = pos
         if words and "=" not in words[0]:
             written = words.pop(0)
             name = written.casefold()

@@ -41,7 +41,7 @@ from zfrec.games.shengji.rules import SjRules, level_rank, level_text
 from zfrec.games.shengji.scoring import raise_level
 from zfrec.games.shengji.verdicts import deal_findings, result_findings, stops
 from zfrec.numbering import occurrences, repeat_suffix
-from zfrec.record.model import Pos, date_problem
+from zfrec.record.model import Pos, header_findings
 
 __all__ = ["SjReport", "SjRoundLedger", "replay_open", "validate_match"]
 
@@ -94,16 +94,16 @@ class _Replay(PlayReplay):
         winners: tuple[int, ...] = ()
         starts = [rnd.pos[0] if rnd.pos else 0 for rnd in match.rounds]
         problems = sorted(match.problems, key=lambda p: p.pos)
-        date = date_problem(match.date)  # a header's finding, in its place among them
-        date_at = match.date_pos or match.pos
+        m = match  # the header's findings (a date that is no day...), in their places
+        notes = header_findings(m.date, m.date_pos, m.preset, m.empty_rules_pos, m.pos)
         while problems and starts and problems[0].kind == "name" and problems[0].pos[0] < starts[0]:
             p = problems.pop(0)  # the header's (a preset read as meant): the match's, no round's
-            if date and date_at and date_at < p.pos:
-                self.note("ZF006", date, date_at)
-                date = None
+            while notes and (notes[0][2] or (0, 0)) < p.pos:
+                code, message, at = notes.pop(0)
+                self.note(code, message, at)
             self.note("ZF001", p.message, Pos(*p.pos), fix=p.fix)
-        if date:
-            self.note("ZF006", date, date_at)
+        for code, message, at in notes:
+            self.note(code, message, at)
         # each round as its page names it: `round 1 (2nd)` where the number is written again
         occurs = occurrences([r.number for r in match.rounds])
         said = [f"round {r.number}{repeat_suffix(occurs[i])}" for i, r in enumerate(match.rounds)]

@@ -34,7 +34,7 @@ from zfrec.games.zhengfen.engine.rules import Ruleset
 from zfrec.games.zhengfen.engine.seats import seat, seats
 from zfrec.games.zhengfen.ledger import Ledger
 from zfrec.numbering import occurrences, repeat_suffix
-from zfrec.record.model import Game, Hand, Move, Pos, date_problem
+from zfrec.record.model import Game, Hand, Move, Pos, header_findings
 from zfrec.record.problems import Fix, ReadProblem
 from zfrec.recovery import (
     ALTERING,
@@ -254,16 +254,16 @@ class _Replayer(Ledger):
         over_reported = False
         lines, hands = self._lines, self.record.hands
         at_hand = hands[0].pos if hands else None
-        date = date_problem(self.record.date)  # a header's finding, in its place among them
-        date_at = self.record.date_pos or self.record.pos
+        r = self.record  # the header's findings (a date that is no day...), in their places
+        notes = header_findings(r.date, r.date_pos, r.preset, r.empty_rules_pos, r.pos)
         while lines and at_hand is not None and lines[0].kind == "name" and lines[0].pos < at_hand:
             problem = lines.pop(0)  # the header's (a preset read as meant): the game's
-            if date and date_at and date_at < problem.pos:
-                self._report("ZF006", date, at=date_at)
-                date = None
+            while notes and (notes[0][2] or (0, 0)) < problem.pos:
+                code, message, at = notes.pop(0)
+                self._report(code, message, at=at)
             self._report("ZF001", problem.message, at=problem.pos, fix=problem.fix)
-        if date:
-            self._report("ZF006", date, at=date_at)
+        for code, message, at in notes:
+            self._report(code, message, at=at)
         for index, hand in enumerate(self.record.hands):
             if index < first:
                 continue
