@@ -36,6 +36,7 @@ from zfrec.games.shengji.records import (
     SjTrick,
 )
 from zfrec.games.shengji.rules import parse_level
+from zfrec.numbering import repeat_suffix
 from zfrec.record.lexer import COLON, COMMENT, STRING, WORD, SyntaxFail, Token
 from zfrec.record.lexer import split_annotation as _split_annotation
 from zfrec.record.model import (
@@ -555,7 +556,10 @@ class SjBody:
         if r.deal is not None and len(self._deal_seen) != len(r.deal):
             missing = ", ".join(str(s + 1) for s in range(len(r.deal)) if s not in self._deal_seen)
             assert r.pos is not None
-            raise SyntaxFail(f"round {r.number} has deal lines, but none for seat {missing}: "
+            # `round 1 (2nd)` for the second round written as round 1, as its page is named
+            before = [x.number for x in self.rounds].count(r.number)
+            said = f"round {r.number}{repeat_suffix(before + 1)}"
+            raise SyntaxFail(f"{said} has deal lines, but none for seat {missing}: "
                              "write 'deal N: ?25' for a seat nothing is known of",
                              *r.pos)  # fmt: skip
         self.rounds.append(r)

@@ -272,7 +272,7 @@ class _Replayer(Ledger):
                 self._restate, self._ledger_cause = None, None
             if not over_reported:
                 try:
-                    self.state.game.verify_start(hand.number)
+                    self.state.game.verify_start(hand.number, self._said(hand))
                 except IllegalPlayError as exc:
                     self._judged(exc, hand)
                     over_reported = True
