@@ -114,8 +114,8 @@ class _Replay(PlayReplay):
             end = starts[i + 1] if i + 1 < len(starts) else None
             self.lost = []
             while problems and (end is None or problems[0].pos[0] < end):
-                p = problems.pop(0)
-                self.note("ZF001", p.message, Pos(*p.pos), fix=p.fix)
+                p = problems.pop(0)  # a skipped trick line's: in its trick, as read (p.trick)
+                self.note("ZF001", p.message, Pos(*p.pos), fix=p.fix, trick=p.trick)
                 if p.kind == "line":
                     self.lost.append(Cause(p.pos[0], p.pos[1], "ZF001"))
             self.round_cause = self.move_cause = self.trick_root = None

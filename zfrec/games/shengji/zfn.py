@@ -141,19 +141,26 @@ class SjBody:
                     return
             if r.points is not None or r.outcome is not None or r.levels is not None:
                 raise _fail(first, "a trick comes before the round's points, result and levels")
-            read = self._recovering(tokens, lambda: self._moves(tokens, 0, seats))
+            read = self._recovering(
+                tokens, lambda: self._moves(tokens, 0, seats), trick=len(r.tricks) + 1
+            )
             if read is not None:
                 r.tricks.append(SjTrick(read[1], read[0], Pos(first.line, first.col)))
 
     def _recovering(
-        self, tokens: list[Token], read: Callable[[], tuple[list[str], list[SjMove]]]
+        self,
+        tokens: list[Token],
+        read: Callable[[], tuple[list[str], list[SjMove]]],
+        trick: int | None = None,
     ) -> tuple[list[str], list[SjMove]] | None:
         """`read()` the moves of a line; a recovering reader notes a line it cannot read as a
-        problem and skips it (None), as Zheng Fen's does with a trick line."""
+        problem and skips it (None), as Zheng Fen's does with a trick line. `trick`: the line
+        is that trick of its round, which its problems are placed in."""
+        before = len(self.problems or ())
         try:
             return read()
         except _LineSkipped:
-            return None
+            pass
         except SyntaxFail as fail:
             if self.problems is None:
                 raise
@@ -161,7 +168,9 @@ class SjBody:
             self.problems.append(
                 ReadProblem("line", fail.message, (fail.line, fail.col), (fail.col, end))
             )
-            return None
+        if trick is not None and self.problems:  # what the skipped line's reading noted
+            self.problems[before:] = [replace(p, trick=trick) for p in self.problems[before:]]
+        return None
 
     def _round_line(self, tokens: list[Token], i: int, seats: Seats) -> None:
         head = tokens[i]
