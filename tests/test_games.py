@@ -201,8 +201,11 @@ SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
         ("2025.02.29", "the date 2025.02.29 is no day: February 2025 has 28 days"),
         ("????.04.31", "the date ????.04.31 is no day: April has 30 days"),
         ("2026.11.00", "the date 2026.11.00 is no day: days are numbered from 1"),
+        ("2026.0.10", "the date 2026.0.10 is no day: months are numbered from 1"),
+        ("2026.2.29", "the date 2026.2.29 is no day: February 2026 has 28 days"),
         ("2024.02.29", None),  # a leap year
         ("????.02.29", None),  # some year is a leap year
+        ("2026.??.31", None),  # some month has 31 days
         ("2026.11.??", None),
         ("????.??.??", None),
         ("the Friday after Easter", None),  # free text is not judged
@@ -255,3 +258,21 @@ def test_an_empty_rules_tag_says_which_preset_is_used(sample: str, preset: str) 
     [report] = validate_text("".join(lines), "x.zfn")
     assert not isinstance(report, Diagnostic)
     assert [x.code for x in report.diagnostics if x.code == "ZF007"] == []
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "meant"),
+    [("", "Ann, 王芳, Bo", "pagat"), ('[Game "shengi"]\n', "Ann, 王芳, Bo, 李娜", "bashifen")],
+)
+def test_the_header_findings_of_a_record_of_no_hands_come_in_the_order_written(
+    game: str, players: str, meant: str
+) -> None:
+    misspelt = meant[:-1]
+    text = f'{game}[Players "{players}"]\n[Rules "{misspelt}"]\n[Date "2026.11.72"]\n'
+    [report] = validate_text(text, "x.zfn")
+    assert not isinstance(report, Diagnostic)
+    found = [(d.code, d.location.line) for d in report.diagnostics]
+    expected = [("ZF001", 1)] if game else []
+    lines = len(expected)
+    assert found == [*expected, ("ZF001", lines + 2), ("ZF006", lines + 3)]
+    assert f"(read as {meant})" in report.diagnostics[-2].message

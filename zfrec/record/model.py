@@ -38,7 +38,7 @@ from zfrec.games.zhengfen.engine.cards import (
     Stand,
     format_play,
 )
-from zfrec.record.problems import ReadProblem
+from zfrec.record.problems import Fix, ReadProblem
 
 if TYPE_CHECKING:
     from zfrec.games.zhengfen.engine.rules import Ruleset
@@ -371,6 +371,8 @@ def date_problem(date: str | None) -> str | None:
     >>> print(date_problem("2025-02-29")); date_problem("????.02.29"), date_problem("2026.??.31")
     the date 2025-02-29 is no day: February 2025 has 28 days
     (None, None)
+    >>> print(date_problem("2026.0.10"))
+    the date 2026.0.10 is no day: months are numbered from 1
     >>> date_problem("2026.11.??"), date_problem("Friday night"), date_problem(None)
     (None, None, None)
     """
@@ -379,7 +381,9 @@ def date_problem(date: str | None) -> str | None:
         return None
     year, month, day = (None if "?" in g else int(g) for g in m.group(1, 3, 4))
     said = f"the date {m.group(0).strip()} is no day"
-    if month is not None and not 1 <= month <= 12:
+    if month == 0:
+        return f"{said}: months are numbered from 1"
+    if month is not None and month > 12:
         return f"{said}: a year has 12 months"
     if day is None:
         return None
@@ -396,18 +400,20 @@ def date_problem(date: str | None) -> str | None:
 
 def header_findings(
     date: str | None, date_pos: Pos | None, preset: str, empty_rules_pos: Pos | None,
-    at: Pos | None,
-) -> list[tuple[str, str, Pos | None]]:  # fmt: skip
-    """The warnings a record's header gives (DIAGNOSTICS.md), as (code, message, where) in the
-    order written: a date that is no day (ZF006), an empty `[Rules ""]` (ZF007, naming the
-    preset used instead). Where the tag's place is not known (JSON), they are at `at`."""
-    found: list[tuple[str, str, Pos | None]] = []
+    at: Pos | None, read: Sequence[ReadProblem] = (),
+) -> list[tuple[str, str, Pos | None, Fix | None]]:  # fmt: skip
+    """What a record's header gives (DIAGNOSTICS.md), as (code, message, where, fix) in the
+    order written: the ZF001 of each word `read` as meant (a misspelt game or preset), a date
+    that is no day (ZF006), an empty `[Rules ""]` (ZF007, naming the preset used instead).
+    Where the tag's place is not known (JSON), they are at `at`."""
+    found: list[tuple[str, str, Pos | None, Fix | None]]
+    found = [("ZF001", p.message, Pos(*p.pos), p.fix) for p in read]
     problem = date_problem(date)
     if problem:
-        found.append(("ZF006", problem, date_pos or at))
+        found.append(("ZF006", problem, date_pos or at, None))
     if empty_rules_pos is not None:
         found.append(("ZF007", f"the Rules tag is empty: the record is judged under the "
-                      f"default preset, {preset}", empty_rules_pos))  # fmt: skip
+                      f"default preset, {preset}", empty_rules_pos, None))  # fmt: skip
     return sorted(found, key=lambda f: f[2] or Pos(0, 0))
 
 

@@ -94,16 +94,14 @@ class _Replay(PlayReplay):
         winners: tuple[int, ...] = ()
         starts = [rnd.pos[0] if rnd.pos else 0 for rnd in match.rounds]
         problems = sorted(match.problems, key=lambda p: p.pos)
-        m = match  # the header's findings (a date that is no day...), in their places
-        notes = header_findings(m.date, m.date_pos, m.preset, m.empty_rules_pos, m.pos)
-        while problems and starts and problems[0].kind == "name" and problems[0].pos[0] < starts[0]:
-            p = problems.pop(0)  # the header's (a preset read as meant): the match's, no round's
-            while notes and (notes[0][2] or (0, 0)) < p.pos:
-                code, message, at = notes.pop(0)
-                self.note(code, message, at)
-            self.note("ZF001", p.message, Pos(*p.pos), fix=p.fix)
-        for code, message, at in notes:
-            self.note(code, message, at)
+        read = []  # the header's (a game or preset read as meant): the match's, no round's
+        first = starts[0] if starts else float("inf")
+        while problems and problems[0].kind == "name" and problems[0].pos[0] < first:
+            read.append(problems.pop(0))
+        m = match
+        header = header_findings(m.date, m.date_pos, m.preset, m.empty_rules_pos, m.pos, read)
+        for code, message, at, fix in header:
+            self.note(code, message, at, fix=fix)
         # each round as its page names it: `round 1 (2nd)` where the number is written again
         occurs = occurrences([r.number for r in match.rounds])
         said = [f"round {r.number}{repeat_suffix(occurs[i])}" for i, r in enumerate(match.rounds)]
@@ -141,7 +139,7 @@ class _Replay(PlayReplay):
             self.trusted = self.ledgers[-1].result is None
             winners = winners or won
         self.round_no, self.round_occurrence = None, 1
-        for p in problems:  # what no round took (a header's, in a match of no rounds)
+        for p in problems:  # what no round took
             self.note("ZF001", p.message, Pos(*p.pos), fix=p.fix)
         for code, message, pos, _, rule in result_findings(self.match, levels, winners):
             self.note(code, message, pos, rule=rule)  # the [Result] tag

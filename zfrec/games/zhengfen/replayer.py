@@ -254,16 +254,13 @@ class _Replayer(Ledger):
         over_reported = False
         lines, hands = self._lines, self.record.hands
         at_hand = hands[0].pos if hands else None
-        r = self.record  # the header's findings (a date that is no day...), in their places
-        notes = header_findings(r.date, r.date_pos, r.preset, r.empty_rules_pos, r.pos)
-        while lines and at_hand is not None and lines[0].kind == "name" and lines[0].pos < at_hand:
-            problem = lines.pop(0)  # the header's (a preset read as meant): the game's
-            while notes and (notes[0][2] or (0, 0)) < problem.pos:
-                code, message, at = notes.pop(0)
-                self._report(code, message, at=at)
-            self._report("ZF001", problem.message, at=problem.pos, fix=problem.fix)
-        for code, message, at in notes:
-            self._report(code, message, at=at)
+        read = []  # the header's (a preset read as meant): the game's, with its other findings
+        while lines and lines[0].kind == "name" and (at_hand is None or lines[0].pos < at_hand):
+            read.append(lines.pop(0))
+        r = self.record
+        header = header_findings(r.date, r.date_pos, r.preset, r.empty_rules_pos, r.pos, read)
+        for code, message, at, fix in header:
+            self._report(code, message, at=at, fix=fix)
         for index, hand in enumerate(self.record.hands):
             if index < first:
                 continue
