@@ -155,10 +155,11 @@ class SjBody:
     ) -> tuple[list[str], list[SjMove]] | None:
         """`read()` the moves of a line; a recovering reader notes a line it cannot read as a
         problem and skips it (None), as Zheng Fen's does with a trick line. `trick`: the line
-        is that trick of its round, which its problems are placed in."""
+        is that trick of its round, which its problems (a card, or the line) are placed in."""
         before = len(self.problems or ())
+        moves = None
         try:
-            return read()
+            moves = read()
         except _LineSkipped:
             pass
         except SyntaxFail as fail:
@@ -168,9 +169,9 @@ class SjBody:
             self.problems.append(
                 ReadProblem("line", fail.message, (fail.line, fail.col), (fail.col, end))
             )
-        if trick is not None and self.problems:  # what the skipped line's reading noted
+        if trick is not None and self.problems:  # what the line's reading noted
             self.problems[before:] = [replace(p, trick=trick) for p in self.problems[before:]]
-        return None
+        return moves
 
     def _round_line(self, tokens: list[Token], i: int, seats: Seats) -> None:
         head = tokens[i]
