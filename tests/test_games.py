@@ -6,7 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from zfrec.cli import app
 from zfrec.diagnostics import Diagnostic
 from zfrec.errors import NotationError
 from zfrec.games import (
@@ -237,10 +239,15 @@ def test_a_date_that_is_no_day_is_a_warning_at_the_tag(
 
 
 @pytest.mark.parametrize(
-    ("sample", "preset"),
-    [("01-annotated-club-night.zfn", "pagat"), ("shengji/01-bashifen-match.zfn", "bashifen")],
+    ("sample", "preset", "other"),
+    [
+        ("01-annotated-club-night.zfn", "pagat", "poppel"),
+        ("shengji/01-bashifen-match.zfn", "bashifen", "dabaifen"),
+    ],
 )
-def test_an_empty_rules_tag_says_which_preset_is_used(sample: str, preset: str) -> None:
+def test_an_empty_rules_tag_says_which_preset_is_used(
+    sample: str, preset: str, other: str, tmp_path: Path
+) -> None:
     text = (SAMPLES / sample).read_text(encoding="utf-8")
     lines = text.splitlines(keepends=True)
     [at] = [i for i, line in enumerate(lines) if line.startswith("[Rules ")]
@@ -252,6 +259,16 @@ def test_an_empty_rules_tag_says_which_preset_is_used(sample: str, preset: str) 
     assert (d.code, d.severity, d.location.line, d.location.col) == ("ZF007", "warning", at + 1, 9)
     assert d.message == (
         f"the Rules tag is empty: the record is judged under the default preset, {preset}"
+    )
+    # judged under another preset (validate --rules): that one is named
+    path = tmp_path / "x.zfn"
+    path.write_text("".join(lines), encoding="utf-8")
+    result = CliRunner().invoke(app, ["validate", str(path), "--rules", other, "--json"])
+    [file] = json.loads(result.stdout)["files"]
+    [said] = [d["message"] for d in file["diagnostics"] if d["code"] == "ZF007"]
+    assert said == (
+        f"the Rules tag is empty: the record is judged under {other}, as asked (the default "
+        f"preset is {preset})"
     )
     # a tag of options only still names no preset, but says which options: not reported
     lines[at] = f'[Rules "{"target=500" if preset == "pagat" else "throw_penalty=10"}"]\n'

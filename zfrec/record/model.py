@@ -25,7 +25,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, cast
 
 from zfrec.errors import SeatError
 from zfrec.games import DEFAULT_KIND, find_kind
@@ -398,22 +398,35 @@ def date_problem(date: str | None) -> str | None:
     return None if day <= days else f"{said}: {name} has {days} days"
 
 
+class HeaderValues(Protocol):
+    """What `header_findings` reads of a record of any game (`Game`, a kind's own record)."""
+
+    date: str | None
+    date_pos: Pos | None
+    preset: str
+    empty_rules_pos: Pos | None
+    pos: Pos | None
+
+
 def header_findings(
-    date: str | None, date_pos: Pos | None, preset: str, empty_rules_pos: Pos | None,
-    at: Pos | None, read: Sequence[ReadProblem] = (),
-) -> list[tuple[str, str, Pos | None, Fix | None]]:  # fmt: skip
+    record: HeaderValues, used: str, read: Sequence[ReadProblem] = ()
+) -> list[tuple[str, str, Pos | None, Fix | None]]:
     """What a record's header gives (DIAGNOSTICS.md), as (code, message, where, fix) in the
     order written: the ZF001 of each word `read` as meant (a misspelt game or preset), a date
-    that is no day (ZF006), an empty `[Rules ""]` (ZF007, naming the preset used instead).
-    Where the tag's place is not known (JSON), they are at `at`."""
+    that is no day (ZF006), an empty `[Rules ""]` (ZF007, naming the preset `used`, the
+    record's default one unless another was asked for). Where the tag's place is not known
+    (JSON), they are at the record's."""
     found: list[tuple[str, str, Pos | None, Fix | None]]
     found = [("ZF001", p.message, Pos(*p.pos), p.fix) for p in read]
-    problem = date_problem(date)
+    problem = date_problem(record.date)
     if problem:
-        found.append(("ZF006", problem, date_pos or at, None))
-    if empty_rules_pos is not None:
-        found.append(("ZF007", f"the Rules tag is empty: the record is judged under the "
-                      f"default preset, {preset}", empty_rules_pos, None))  # fmt: skip
+        found.append(("ZF006", problem, record.date_pos or record.pos, None))
+    if record.empty_rules_pos is not None:
+        judged = f"the default preset, {used}"
+        if used != record.preset:
+            judged = f"{used}, as asked (the default preset is {record.preset})"
+        said = f"the Rules tag is empty: the record is judged under {judged}"
+        found.append(("ZF007", said, record.empty_rules_pos, None))
     return sorted(found, key=lambda f: f[2] or Pos(0, 0))
 
 

@@ -98,9 +98,7 @@ class _Replay(PlayReplay):
         first = starts[0] if starts else float("inf")
         while problems and problems[0].kind == "name" and problems[0].pos[0] < first:
             read.append(problems.pop(0))
-        m = match
-        header = header_findings(m.date, m.date_pos, m.preset, m.empty_rules_pos, m.pos, read)
-        for code, message, at, fix in header:
+        for code, message, at, fix in header_findings(match, rules.preset, read):
             self.note(code, message, at, fix=fix)
         # each round as its page names it: `round 1 (2nd)` where the number is written again
         occurs = occurrences([r.number for r in match.rounds])

@@ -257,9 +257,7 @@ class _Replayer(Ledger):
         read = []  # the header's (a preset read as meant): the game's, with its other findings
         while lines and lines[0].kind == "name" and (at_hand is None or lines[0].pos < at_hand):
             read.append(lines.pop(0))
-        r = self.record
-        header = header_findings(r.date, r.date_pos, r.preset, r.empty_rules_pos, r.pos, read)
-        for code, message, at, fix in header:
+        for code, message, at, fix in header_findings(self.record, self.rules.preset, read):
             self._report(code, message, at=at, fix=fix)
         for index, hand in enumerate(self.record.hands):
             if index < first:
