@@ -328,7 +328,7 @@ class GameBuilder:
             pos=self.pos,
             source=self.filename,
             kind=h.kind.name,
-            date_pos=h.raw["date"][1] if "date" in h.raw else None,
+            date_pos=h.date_pos,
             empty_rules_pos=h.empty_rules_pos,
         )
         if self.body is not None:

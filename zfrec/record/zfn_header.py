@@ -57,9 +57,19 @@ class Header:
         self.options: dict[str, RuleValue] = {}
         self.target = DEFAULT_TARGET
         self.result: Result | None = None
-        self.empty_rules_pos: Pos | None = None  # `[Rules ""]`: the default preset is used
         # a recovering reader's (`GameBuilder`): a Rules word it can read past goes here
         self.problems: list[ReadProblem] | None = None
+
+    @property
+    def date_pos(self) -> Pos | None:
+        """Where the Date tag's value was written (for a date that is no day, ZF006)."""
+        return self.raw["date"][1] if "date" in self.raw else None
+
+    @property
+    def empty_rules_pos(self) -> Pos | None:
+        """Where an empty `[Rules ""]` was written: the default preset is used (ZF007)."""
+        rules = self.raw.get("rules")
+        return rules[1] if rules is not None and not _rule_words(rules[0]) else None
 
     def add_line(self, line: str, number: int) -> int:
         """Read the tag on `line`; return the index where the rest of the line (comments) starts."""
@@ -153,8 +163,6 @@ class Header:
     def _rules(self, value: str, pos: Pos, stated_target: int | None) -> None:
         kind = self.kind
         words = _rule_words(value)
-        if not words:
-            self.empty_rules_pos = pos
         if words and "=" not in words[0]:
             written = words.pop(0)
             name = written.casefold()

@@ -117,12 +117,10 @@ def _header_match(header: Header, line: int, col: int) -> SjMatch:
         _check_rules(preset, {}, len(players), Pos(line, col))
     extra = [(n, v) for n, v in header.extra if n.casefold() != "game"]
     result = _result(*raw["result"], players) if "result" in raw else None
-    empty_rules = raw["rules"][1] if "rules" in raw and not raw["rules"][0].strip(" ,") else None
     return SjMatch(
         players, event=_text(raw, "event"), site=_text(raw, "site"), date=_text(raw, "date"),
         extra_tags=extra, preset=preset, options=options, result=result,
-        date_pos=raw["date"][1] if "date" in raw else None,
-        empty_rules_pos=empty_rules,
+        date_pos=header.date_pos, empty_rules_pos=header.empty_rules_pos,
     )  # fmt: skip
 
 
