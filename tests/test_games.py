@@ -293,3 +293,17 @@ def test_the_header_findings_of_a_record_of_no_hands_come_in_the_order_written(
     lines = len(expected)
     assert found == [*expected, ("ZF001", lines + 2), ("ZF006", lines + 3)]
     assert f"(read as {meant})" in report.diagnostics[-2].message
+
+
+@pytest.mark.parametrize("sample", ["12-lead-passes-on.json", "shengji/08-one-round.json"])
+def test_a_json_records_date_that_is_no_day_is_a_warning_at_the_game(sample: str) -> None:
+    data = json.loads((SAMPLES / sample).read_text(encoding="utf-8"))
+    data["date"] = "2024.02.30"
+    [report] = validate_text(json.dumps(data, ensure_ascii=False, indent=1), "x.json")
+    assert not isinstance(report, Diagnostic)
+    [d] = [x for x in report.diagnostics if x.code == "ZF006"]
+    assert (d.message, d.location.line, d.location.col) == (
+        "the date 2024.02.30 is no day: February 2024 has 29 days",
+        1,
+        1,
+    )
