@@ -307,3 +307,19 @@ def test_a_json_records_date_that_is_no_day_is_a_warning_at_the_game(sample: str
         1,
         1,
     )
+
+
+def test_the_header_findings_of_a_match_its_preset_cannot_seat_are_still_said() -> None:
+    # five players for bashifen (SJ207): the preset read as meant and the date are said first
+    text = (
+        '[Game "shengji"]\n[Date "2026.11.72"]\n[Players "Ann, 王芳, Bo, 李娜, Cy"]\n'
+        '[Rules "bashfen"]\n\nround 1 dealer 1 rank 2 trump d\n'
+    )
+    [report] = validate_text(text, "x.zfn")
+    assert not isinstance(report, Diagnostic)
+    found = [(d.code, d.location.line) for d in report.diagnostics]
+    assert found == [("ZF006", 2), ("ZF001", 4), ("SJ207", 1)]
+    assert (
+        report.diagnostics[2].message
+        == "bashifen is played by 4, not 5 players (RULES-SHENGJI.md R1)"
+    )

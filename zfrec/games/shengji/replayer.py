@@ -82,6 +82,15 @@ class _Replay(PlayReplay):
         except RulesError as exc:
             self.note("SJ207", exc.message, match.pos)
             return SjReport(match, None, tuple(self.found))
+        starts = [rnd.pos[0] if rnd.pos else 0 for rnd in match.rounds]
+        problems = sorted(match.problems, key=lambda p: p.pos)
+        read = []  # the header's (a game or preset read as meant): the match's, no round's;
+        # said also where the preset's players are not the record's (SJ207)
+        first = starts[0] if starts else float("inf")
+        while problems and problems[0].kind == "name" and problems[0].pos[0] < first:
+            read.append(problems.pop(0))
+        for code, message, at, fix in header_findings(match, rules.preset, read):
+            self.note(code, message, at, fix=fix)
         n = rules.players
         if len(match.players) != n:
             self.note("SJ207", f"{rules.preset} is played by {n}, not {len(match.players)} "
@@ -92,14 +101,6 @@ class _Replay(PlayReplay):
         dealer_cause: Cause | None = None
         rank_cause: Cause | None = None
         winners: tuple[int, ...] = ()
-        starts = [rnd.pos[0] if rnd.pos else 0 for rnd in match.rounds]
-        problems = sorted(match.problems, key=lambda p: p.pos)
-        read = []  # the header's (a game or preset read as meant): the match's, no round's
-        first = starts[0] if starts else float("inf")
-        while problems and problems[0].kind == "name" and problems[0].pos[0] < first:
-            read.append(problems.pop(0))
-        for code, message, at, fix in header_findings(match, rules.preset, read):
-            self.note(code, message, at, fix=fix)
         # each round as its page names it: `round 1 (2nd)` where the number is written again
         occurs = occurrences([r.number for r in match.rounds])
         said = [f"round {r.number}{repeat_suffix(occurs[i])}" for i, r in enumerate(match.rounds)]
