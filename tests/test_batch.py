@@ -455,3 +455,10 @@ def test_an_internal_error_inside_a_piece_still_counts_the_games_judged_before_i
         texts.append((text.stdout, text.stderr))
     assert docs[0] == docs[1]
     assert texts[0] == texts[1]
+    # the text ends with the summary it gives otherwise, and the internal error counted
+    summary = docs[0]["summary"]
+    assert texts[0][0] == (
+        f"1 file(s), 29 game(s), 58 hand(s), {summary['moves']} move(s): 0 error(s), 0 "
+        "warning(s), 0 note(s), 1 internal error(s) - stopped\n"
+    )
+    assert summary["moves"] == 29 * 117

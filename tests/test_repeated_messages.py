@@ -290,3 +290,39 @@ def test_a_zheng_fen_repairs_edits_say_which_hand_1_as_their_text_does(
         assert ("hand 1 (2nd)" in edit["text"]) == (occurrence == 2), edit
     if occurrence:
         assert list(edits[0])[2:4] == ["hand", "occurrence"]
+
+
+def test_show_lists_the_second_hand_1_and_round_1_as_2nd(store_url: str) -> None:  # noqa: F811
+    """`zfrec show`'s table of hands (rounds) names the second hand 1 `1 (2nd)`, as the pages
+    and the findings do, not `1` twice."""
+    result = runner.invoke(app, ["import", "--db", store_url, str(ZF), str(SJ)])
+    assert result.exit_code == 0, result.output
+    for game_id, unit in ((1, "hand"), (2, "round")):
+        lines = _run("show", str(game_id), "--db", store_url).splitlines()
+        header = next(i for i, line in enumerate(lines) if line.split()[:1] == [unit])
+        firsts = [line.strip().split("  ")[0] for line in lines[header + 1 : header + 3]]
+        assert firsts == ["1", "1 (2nd)"], lines
+
+
+def test_a_hand_after_the_game_ended_names_the_second_hand_1(tmp_path: Path) -> None:
+    record = _edited(tmp_path, ZF, '[Target "500"]', '[Target "50"]')  # over after hand 1
+    out = _run("validate", str(record))
+    assert (
+        "22:1 error ZF404 game 1, hand 1 (2nd): a score reached the target 50 after hand 1, so "
+        "hand 1 (2nd) should not have been played (RULES.md R12)\n"
+    ) in out
+
+
+@pytest.mark.parametrize(("line", "said"), [(9, "round 1"), (44, "round 1 (2nd)")])
+def test_a_round_missing_a_deal_line_is_named_as_its_page_is(
+    tmp_path: Path, line: int, said: str
+) -> None:
+    lines = SJ.read_text("utf-8").splitlines(keepends=True)
+    assert lines[line - 1].startswith("deal 2: ")
+    record = tmp_path / SJ.name
+    record.write_text("".join(lines[: line - 1] + lines[line:]), "utf-8")
+    out = _run("validate", str(record))
+    assert (
+        f"{said} has deal lines, but none for seat 2: write 'deal N: ?25' for a seat nothing "
+        "is known of\n"
+    ) in out

@@ -346,6 +346,30 @@ def test_sheng_ji_solve_at_a_repeated_number_takes_the_first_round(tmp_path: Pat
     assert found[0] == found[1]
 
 
+SJ_SOLVE_KEYS = ["values", "best", "line", "nodes", "ms", "exact", "bounds"]
+
+
+def test_sheng_ji_solve_names_the_round_it_solves_with_2nd_where_its_number_repeats() -> None:
+    second = runner.invoke(app, ["solve", str(SJ), "--at", "round-1-2.html#step=80", "--json"])
+    assert second.exit_code == 0, second.output
+    answer = json.loads(second.stdout)
+    # every key as before, then the round, and its occurrence where the number repeats
+    assert list(answer) == [*SJ_SOLVE_KEYS, "round", "occurrence"]
+    assert (answer["round"], answer["occurrence"]) == (1, 2)
+    text = runner.invoke(app, ["solve", str(SJ), "--at", "round-1-2.html#step=80"])
+    assert text.exit_code == 0, text.output
+    player = answer["line"][0]["player"]
+    assert text.stdout.splitlines()[0] == f"game 1, round 1 (2nd): {player} to move"
+    # the first round 1: no occurrence, nothing added to its name
+    first = runner.invoke(app, ["solve", str(SJ), "--at", "1.20.1", "--json"])
+    assert first.exit_code == 0, first.output
+    answer = json.loads(first.stdout)
+    assert list(answer) == [*SJ_SOLVE_KEYS, "round"] and answer["round"] == 1
+    text = runner.invoke(app, ["solve", str(SJ), "--at", "1.20.1"])
+    player = answer["line"][0]["player"]
+    assert text.stdout.splitlines()[0] == f"game 1, round 1: {player} to move"
+
+
 def _audit(record: Path) -> dict[str, Any]:
     result = runner.invoke(app, ["audit", "--json", str(record)])
     [game] = json.loads(result.stdout)["games"]
@@ -450,7 +474,9 @@ def test_sheng_ji_solve_at_a_page_of_the_round_written_again(tmp_path: Path) -> 
             app, ["solve", str(record), "--at", at, "--json", "--max-nodes", "3000"]
         )
         assert result.exit_code in (0, 1), (at, result.output)
-        return {k: v for k, v in json.loads(result.stdout).items() if k != "ms"}
+        # the solve itself: not its time, nor the round's name (which the renumbering changes)
+        hidden = ("ms", "round", "occurrence")
+        return {k: v for k, v in json.loads(result.stdout).items() if k not in hidden}
 
     assert solved(SJ, "round-1-2.html") == solved(unique, "2") != solved(SJ, "1")
     assert solved(SJ, "round-1.html") == solved(SJ, "1") == solved(unique, "round-1.html#step=0")

@@ -115,8 +115,12 @@ def test_solve_text_names_the_seat_to_move_and_an_unproved_value(tmp_path: Path)
     assert expected.exact and expected.value == minimax(pos.state, 100_000)
     res = runner.invoke(app, ["solve", str(path)])
     assert res.exit_code == 0
+    # the round solved first, as Zheng Fen's solve names its hand
+    head = f"game 1, {pos.match.round_said(pos.index)}: {to_move} to move\n"
+    assert head.startswith("game 1, round ")
     assert res.stdout.startswith(
-        f"perfect play from here: opponents {expected.value}, declarers {expected.declarers}\n"
+        f"{head}perfect play from here: opponents {expected.value}, declarers "
+        f"{expected.declarers}\n"
     )
     best = " | ".join(format_hand(p) for p in expected.best)
     assert f"best for {to_move} (to move): {best}\n" in res.stdout
@@ -130,7 +134,7 @@ def test_solve_text_names_the_seat_to_move_and_an_unproved_value(tmp_path: Path)
     cut_short = solve_state(pos.state, SjBudget(1, None))
     assert not cut_short.exact
     assert res.stdout.startswith(
-        f"best found from here (not proved): opponents {cut_short.value}, "
+        f"{head}best found from here (not proved): opponents {cut_short.value}, "
         f"declarers {cut_short.declarers}\n"
     )
     assert f"proved: opponents between {cut_short.lower} and {cut_short.upper}\n" in res.stdout

@@ -304,7 +304,7 @@ def test_throw_penalties_go_each_way(tmp_path: Path) -> None:
     assert found[0][3] == (
         "the opponents took 110 points, not 150; the throw penalties come to -10, not 30: "
         "赵磊 (declarers) took back 1 card, +10; 钱静 (opponents) took back 2 cards, -20 "
-        "(tricks 60, kitty 15 x4 = 60, penalties -10) (RULES-SHENGJI.md R11, R12)"
+        "(tricks 60, kitty 15 x4 = 60, penalties -10) (RULES-SHENGJI.md R10, R11, R12)"
     )
 
 

@@ -302,3 +302,21 @@ def test_a_trick_missing_in_a_record_read_without_places(tmp_path: Path) -> None
     assert result.exit_code == 1, result.output
     codes = [d["code"] for f in json.loads(result.stdout)["files"] for d in f["diagnostics"]]
     assert "SJ210" in codes, codes
+
+
+def test_a_skipped_trick_line_is_placed_in_its_trick(tmp_path: Path) -> None:
+    # round 2's seventh trick line, with a card that cannot be read: the line costs only
+    # itself, and its finding says which trick it is, as the reader numbers the round's tricks
+    path = _edited(tmp_path, "2: Ac  3: 8c  4: 6c  1: 6c", "2: Ac  3: qq  4: 6c  1: 6c")
+    (d,) = [d for d in _all(path) if d.code == "ZF001"]
+    where = d.location
+    assert (where.line, where.col, where.hand, where.trick, where.turn) == (48, 11, 2, 7, None)
+    assert str(d).startswith(f"{path}:48:11 [game 1, round 2, trick 7]: error ZF001: ")
+    # a card that cannot be read in a line read on (the move goes on without it): its trick too
+    path = _edited(tmp_path, "2: Jh Jh  3: Qh Qh", "2: Jh Jh  3: Qh Qx")
+    (d,) = [d for d in _all(path) if d.code == "ZF001"]
+    assert (d.location.line, d.location.col, d.location.hand, d.location.trick) == (44, 17, 2, 3)
+    # a bids line skipped is no trick: its round only
+    path = _edited(tmp_path, "bids 3: 3d  2: SJ SJ", "bids 3: 3d  2: SJ SQ")
+    (d,) = [d for d in _all(path) if d.code == "ZF001"]
+    assert (d.location.line, d.location.hand, d.location.trick) == (41, 2, None)

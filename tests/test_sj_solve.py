@@ -173,7 +173,8 @@ def test_solve_json_on_a_record_cut_mid_round(tmp_path: Path) -> None:
     done = _zfrec("solve", str(cut), "--json")
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
-    assert set(answer) == {"values", "best", "line", "nodes", "ms", "exact", "bounds"}
+    assert set(answer) == {"values", "best", "line", "nodes", "ms", "exact", "bounds", "round"}
+    assert answer["round"] == next(iter(load(cut))).rounds[-1].number  # where the record stops
     assert answer["bounds"] == {"opponents": [answer["values"]["opponents"]] * 2}
     assert set(answer["values"]) == {"opponents", "declarers"}
     assert answer["exact"] is True and answer["best"] and answer["nodes"] > 0

@@ -32,6 +32,8 @@ CODES: dict[str, CodeInfo] = {
     "ZF003": CodeInfo("error", "file cannot be read", None),
     "ZF004": CodeInfo("warning", "file holds no game", None),
     "ZF005": CodeInfo("info", "disputed move", None),
+    "ZF006": CodeInfo("warning", "no such date", None),
+    "ZF007": CodeInfo("warning", "empty Rules tag", None),
     # plays
     "ZF101": CodeInfo("error", "not a legal combination", "R14"),
     "ZF102": CodeInfo("error", "ambiguous lead: declare the jokers", "R22"),

@@ -287,7 +287,10 @@ def solve_cmd(
         with friendly_errors(), _naming(where, file), waiting:
             answer = kind.solve(games[-1], at, nodes, seconds)
         if answer is not None:
-            _print_kind_answer(answer, as_json)
+            # the hand/round solved, in the kind's word, as Zheng Fen's head names its hand
+            unit = kind.unit
+            said = f"{unit} {answer[unit]}{repeat_suffix(answer.get('occurrence', 1))}"
+            _print_kind_answer(answer, as_json, f"game {game or len(games)}, {said}")
             if not answer.get("exact", True):
                 raise typer.Exit(1)
             return
@@ -355,11 +358,15 @@ def solve_cmd(
         raise typer.Exit(1)
 
 
-def _print_kind_answer(answer: dict[str, Any], as_json: bool) -> None:
-    """A game kind's own solve (`GameKind.solve`): its JSON as it is, or in words."""
+def _print_kind_answer(answer: dict[str, Any], as_json: bool, head: str) -> None:
+    """A game kind's own solve (`GameKind.solve`): its JSON as it is, or in words under `head`
+    (the game and the hand/round solved)."""
     if as_json:
         print_json(answer)
         return
+    line = answer.get("line") or []
+    to_move = f": {line[0]['player']} to move" if line else ""
+    out.print(f"[bold]{escape(head)}[/]{escape(to_move)}", markup=True)
     values = answer.get("values", {})
     shown = ", ".join(f"{k} {v}" for k, v in values.items())
     exact = answer.get("exact", True)
@@ -369,7 +376,6 @@ def _print_kind_answer(answer: dict[str, Any], as_json: bool) -> None:
     for who, (lo, hi) in ({} if exact else answer.get("bounds", {})).items():
         out.print(f"proved: {escape(who)} between {lo} and {hi}")
     best = answer.get("best") or []
-    line = answer.get("line") or []
     if best:
         who = f"best for {line[0]['player']} (to move)" if line else "best"
         if not exact:

@@ -37,6 +37,7 @@ from zfrec.cli.store_common import (
     opened_store,
 )
 from zfrec.games import find_kind
+from zfrec.numbering import occurrences, repeat_suffix
 
 if TYPE_CHECKING:
     from zfrec.games.zhengfen.analysis.analyze import FlowRow
@@ -210,10 +211,12 @@ def _print_detail(d: GameDetail, files: list[tuple[str, int]]) -> None:
     table.add_column("last")
     for name in r.players:
         table.add_column(escape(name), justify="right")
-    for h in d.hands:
+    occurs = occurrences([h.number for h in d.hands])  # `1 (2nd)` where a number repeats
+    for h, occurrence in zip(d.hands, occurs, strict=True):
         points = ["-" if p is None else str(p) for p in h.points] or ["-"] * len(r.players)
+        said = f"{h.number}{repeat_suffix(occurrence)}"
         table.add_row(
-            str(h.number), escape(h.shuffler or "-"), escape(h.first or "-"), escape(h.last or "-"),
+            said, escape(h.shuffler or "-"), escape(h.first or "-"), escape(h.last or "-"),
             *points,
         )  # fmt: skip
     table.add_row(

@@ -306,6 +306,10 @@ def validate_cmd(
         take_partial(exc)
         if writer is not None:
             writer.finish(tally.summary(writer.files) | {"ok": False} | _stopped(exc))
+        elif isinstance(exc, Exception):  # an internal error: the summary of what was judged
+            if printer.path is not None:  # the findings the file's pieces held back
+                printer.file_done(printer.path)
+            _print_summary(len(files), tally, internal=1)
         raise
     finally:
         if held:
@@ -314,15 +318,24 @@ def validate_cmd(
     if writer is not None:
         writer.finish(tally.summary(writer.files))
     else:
-        verdict = "[green]all legal[/]" if tally.errors == 0 else "[red]findings[/]"
-        cannot = f" ({tally.unreadable} could not be read)" if tally.unreadable else ""
-        out.print(
-            f"{len(files)} file(s){cannot}, {tally.games} game(s), {units_text(tally.units)}, "
-            f"{tally.moves} move(s): {tally.errors} error(s), {tally.warnings} warning(s), "
-            f"{tally.info} note(s) - {verdict}",
-            markup=True,
-        )
+        _print_summary(len(files), tally)
     raise typer.Exit(1 if tally.errors else 0)
+
+
+def _print_summary(files: int, tally: _Tally, internal: int = 0) -> None:
+    """The text output's last line: what was judged, and what was found; after an internal
+    error (exit 3), also how many stopped the run, which then judged no further."""
+    verdict = "[green]all legal[/]" if tally.errors == 0 else "[red]findings[/]"
+    if internal:
+        verdict = "[red]stopped[/]"
+    cannot = f" ({tally.unreadable} could not be read)" if tally.unreadable else ""
+    broke = f", {internal} internal error(s)" if internal else ""
+    out.print(
+        f"{files} file(s){cannot}, {tally.games} game(s), {units_text(tally.units)}, "
+        f"{tally.moves} move(s): {tally.errors} error(s), {tally.warnings} warning(s), "
+        f"{tally.info} note(s){broke} - {verdict}",
+        markup=True,
+    )
 
 
 def _stopped(exc: BaseException) -> dict[str, object]:

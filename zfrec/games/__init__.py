@@ -48,6 +48,7 @@ __all__ = [
     "kind_of",
     "kind_of_preset",
     "kind_problem",
+    "kind_suggestions",
     "units_text",
 ]
 
@@ -67,14 +68,24 @@ class UnknownKindError(ZfrecError):
     """A record names a game zfrec does not know (the message offers the nearest names)."""
 
 
+def kind_suggestions(name: str) -> list[str]:
+    """The games a name that names none may have meant, nearest first (at most two): a
+    recovering reader reads a misspelt `[Game]` as the one game when there is exactly one.
+
+    >>> kind_suggestions("shengi"), kind_suggestions("Zhengfn"), kind_suggestions("bridge")
+    (['shengji'], ['zhengfen'], [])
+    """
+    import difflib  # only for a name that names no game: reading a record never needs it
+
+    return difflib.get_close_matches(name.casefold(), KINDS, n=2, cutoff=0.6)
+
+
 def kind_problem(name: str) -> str | None:
     """Why `name` names no game (with a did-you-mean), or None if it names one (any case)."""
     if name.casefold() in _KIND_MODULES:
         return None
-    import difflib  # only for the message: reading a record never needs it
-
     shown = name if len(name) <= 40 else name[:40] + "…"
-    near = difflib.get_close_matches(name.casefold(), KINDS, n=2, cutoff=0.6)
+    near = kind_suggestions(name)
     games = ", ".join(KINDS)
     if near:
         return f"unknown game {shown!r}: did you mean {' or '.join(near)}? (games are {games})"

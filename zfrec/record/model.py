@@ -25,7 +25,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, cast
 
 from zfrec.errors import SeatError
 from zfrec.games import DEFAULT_KIND, find_kind
@@ -38,7 +38,7 @@ from zfrec.games.zhengfen.engine.cards import (
     Stand,
     format_play,
 )
-from zfrec.record.problems import ReadProblem
+from zfrec.record.problems import Fix, ReadProblem
 
 if TYPE_CHECKING:
     from zfrec.games.zhengfen.engine.rules import Ruleset
@@ -252,6 +252,10 @@ class Game:
     locate: Callable[[Game], None] | None = field(default=None, compare=False, repr=False)
     kind: str = DEFAULT_KIND
     rounds: list[Any] = field(default_factory=list)  # the records of a kind other than Zheng Fen
+    # where the Date tag's value was written (.zfn), for a diagnostic of the date
+    date_pos: Pos | None = field(default=None, compare=False, repr=False)
+    # where an empty `[Rules ""]` was written (.zfn): the default preset is used instead
+    empty_rules_pos: Pos | None = field(default=None, compare=False, repr=False)
 
     def ruleset(self) -> Ruleset:
         """The rules the record states: its preset, overridden options and target (for Zheng
@@ -348,6 +352,82 @@ def tag_value_problem(value: str) -> str | None:
     if any((ord(c) < 32 and c != "\t") or ord(c) == 127 for c in value):
         return "a tag value may not contain line breaks or control characters"
     return None
+
+
+_DATE_RE = re.compile(r"\s*(\d{4}|\?{4})([./-])(\d{1,2}|\?{1,2})\2(\d{1,2}|\?{1,2})\s*")
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+           "September", "October", "November", "December")  # fmt: skip
+_MONTH_DAYS = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)  # February: in a leap year
+
+
+def date_problem(date: str | None) -> str | None:
+    """Why a `Date` written as a date (`YYYY.MM.DD`, also with `-` or `/`) is no day of the
+    calendar, or None. A part not known is written `??` (`????` for the year), as in PGN, and
+    fits any value; other text (the tag is free text) is not judged.
+
+    >>> print(date_problem("2026.11.72")); print(date_problem("2026.13.01"))
+    the date 2026.11.72 is no day: November has 30 days
+    the date 2026.13.01 is no day: a year has 12 months
+    >>> print(date_problem("2025-02-29")); date_problem("????.02.29"), date_problem("2026.??.31")
+    the date 2025-02-29 is no day: February 2025 has 28 days
+    (None, None)
+    >>> print(date_problem("2026.0.10"))
+    the date 2026.0.10 is no day: months are numbered from 1
+    >>> date_problem("2026.11.??"), date_problem("Friday night"), date_problem(None)
+    (None, None, None)
+    """
+    m = _DATE_RE.fullmatch(date or "")
+    if m is None:
+        return None
+    year, month, day = (None if "?" in g else int(g) for g in m.group(1, 3, 4))
+    said = f"the date {m.group(0).strip()} is no day"
+    if month == 0:
+        return f"{said}: months are numbered from 1"
+    if month is not None and month > 12:
+        return f"{said}: a year has 12 months"
+    if day is None:
+        return None
+    if day < 1:
+        return f"{said}: days are numbered from 1"
+    if month is None:
+        return None if day <= 31 else f"{said}: a month has at most 31 days"
+    days, name = _MONTH_DAYS[month - 1], _MONTHS[month - 1]
+    if month == 2 and year is not None:
+        leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+        days, name = (29 if leap else 28), f"February {year}"
+    return None if day <= days else f"{said}: {name} has {days} days"
+
+
+class HeaderValues(Protocol):
+    """What `header_findings` reads of a record of any game (`Game`, a kind's own record)."""
+
+    date: str | None
+    date_pos: Pos | None
+    preset: str
+    empty_rules_pos: Pos | None
+    pos: Pos | None
+
+
+def header_findings(
+    record: HeaderValues, used: str, read: Sequence[ReadProblem] = ()
+) -> list[tuple[str, str, Pos | None, Fix | None]]:
+    """What a record's header gives (DIAGNOSTICS.md), as (code, message, where, fix) in the
+    order written: the ZF001 of each word `read` as meant (a misspelt game or preset), a date
+    that is no day (ZF006), an empty `[Rules ""]` (ZF007, naming the preset `used`, the
+    record's default one unless another was asked for). Where the tag's place is not known
+    (JSON), they are at the record's."""
+    found: list[tuple[str, str, Pos | None, Fix | None]]
+    found = [("ZF001", p.message, Pos(*p.pos), p.fix) for p in read]
+    problem = date_problem(record.date)
+    if problem:
+        found.append(("ZF006", problem, record.date_pos or record.pos, None))
+    if record.empty_rules_pos is not None:
+        judged = f"the default preset, {used}"
+        if used != record.preset:
+            judged = f"{used}, as asked (the default preset is {record.preset})"
+        said = f"the Rules tag is empty: the record is judged under {judged}"
+        found.append(("ZF007", said, record.empty_rules_pos, None))
+    return sorted(found, key=lambda f: f[2] or Pos(0, 0))
 
 
 def extra_tag_problem(name: str, seen: set[str]) -> str | None:

@@ -83,7 +83,8 @@ class ReadProblem:
     replaces; `move` is the position of the move it spoils (its seat reference), None for a
     line. `fix` is a suggestion known when reading (a name). `written` is the move it spoils
     as the record wrote it (its seat reference and words, comments left out), for an audit to
-    say what it replaced.
+    say what it replaced. `trick` is the number of the trick whose line is skipped, where the
+    reader numbers it (Sheng ji's: the tricks read before it in its round, and one).
     """
 
     kind: ProblemKind
@@ -96,6 +97,7 @@ class ReadProblem:
     suit: int | None = None
     fix: Fix | None = None
     written: str | None = None  # the whole move as the record wrote it (`tomás: 9j`)
+    trick: int | None = None
 
 
 def loose_name(text: str) -> str:

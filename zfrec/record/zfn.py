@@ -328,6 +328,8 @@ class GameBuilder:
             pos=self.pos,
             source=self.filename,
             kind=h.kind.name,
+            date_pos=h.date_pos,
+            empty_rules_pos=h.empty_rules_pos,
         )
         if self.body is not None:
             self.body.finish(game)

@@ -11,7 +11,14 @@ import re
 from collections.abc import Iterator
 
 from zfrec.errors import RulesError, SeatError
-from zfrec.games import DEFAULT_KIND, GameKind, find_kind, kind_of_preset, kind_problem
+from zfrec.games import (
+    DEFAULT_KIND,
+    GameKind,
+    find_kind,
+    kind_of_preset,
+    kind_problem,
+    kind_suggestions,
+)
 from zfrec.record.lexer import QUOTES, SyntaxFail, closing_quote, escape_string, unescape
 from zfrec.record.model import (
     DEFAULT_PRESET,
@@ -52,6 +59,17 @@ class Header:
         self.result: Result | None = None
         # a recovering reader's (`GameBuilder`): a Rules word it can read past goes here
         self.problems: list[ReadProblem] | None = None
+
+    @property
+    def date_pos(self) -> Pos | None:
+        """Where the Date tag's value was written (for a date that is no day, ZF006)."""
+        return self.raw["date"][1] if "date" in self.raw else None
+
+    @property
+    def empty_rules_pos(self) -> Pos | None:
+        """Where an empty `[Rules ""]` was written: the default preset is used (ZF007)."""
+        rules = self.raw.get("rules")
+        return rules[1] if rules is not None and not _rule_words(rules[0]) else None
 
     def add_line(self, line: str, number: int) -> int:
         """Read the tag on `line`; return the index where the rest of the line (comments) starts."""
@@ -125,10 +143,19 @@ class Header:
 
     def _game(self, value: str, pos: Pos) -> None:
         """`[Game "shengji"]`: the kind of game, which reads the rules and the body."""
-        problem = kind_problem(value.strip())
+        name = value.strip()
+        problem = kind_problem(name)
         if problem:
-            raise SyntaxFail(problem, *_at(pos))
-        self.kind = find_kind(value.strip())
+            # a recovering reader reads a misspelt name as the one game it is close to, as it
+            # reads a misspelt preset: the record is judged as that game, the error kept
+            near = kind_suggestions(name)
+            where = Pos(pos.line, pos.col + max(value.find(name), 0))
+            fix = Fix(where.line, where.col, where.col + len(name), near[0]) if near else None
+            if len(near) != 1 or not self._read_past(f"{problem} (read as {near[0]})", where,
+                                                     fix):  # fmt: skip
+                raise SyntaxFail(problem, *_at(pos))
+            name = near[0]
+        self.kind = find_kind(name)
         self.preset = self.kind.default_preset
         if self.kind.default_target is not None:
             self.target = self.kind.default_target

@@ -323,5 +323,6 @@ def match_of(game: Any) -> SjMatch:
         list(game.players), event=game.event, site=game.site, date=game.date,
         extra_tags=list(game.extra_tags), preset=game.preset, options=dict(game.options),
         result=result, rounds=list(game.rounds), comments=list(game.comments), pos=game.pos,
-        source=game.source, problems=list(game.problems),
+        source=game.source, problems=list(game.problems), date_pos=game.date_pos,
+        empty_rules_pos=game.empty_rules_pos,
     )  # fmt: skip

@@ -76,7 +76,7 @@ def check_ledger(
             alone = kd is not None and adds_up(p) and p.taken == r.taken
             d = note("SJ501", "; ".join(wrong) + itemised(r), p.pos,
                      cause=points_cause if alone and p.penalty == r.penalty else root,
-                     rule="11, 12")  # fmt: skip
+                     rule="11, 12" if p.penalty == r.penalty else "10, 11, 12")  # fmt: skip
             points_cause = points_cause or mark(d)
     o = rnd.outcome
     level_cause = points_cause or root

@@ -120,6 +120,7 @@ def _header_match(header: Header, line: int, col: int) -> SjMatch:
     return SjMatch(
         players, event=_text(raw, "event"), site=_text(raw, "site"), date=_text(raw, "date"),
         extra_tags=extra, preset=preset, options=options, result=result,
+        date_pos=header.date_pos, empty_rules_pos=header.empty_rules_pos,
     )  # fmt: skip
 
 

@@ -254,6 +254,8 @@ class SjMatch:
     pos: Pos | None = field(default=None, compare=False)
     source: str | None = field(default=None, compare=False)
     problems: list[ReadProblem] = field(default_factory=list, compare=False, repr=False)
+    date_pos: Pos | None = field(default=None, compare=False, repr=False)  # the Date's value
+    empty_rules_pos: Pos | None = field(default=None, compare=False, repr=False)  # `[Rules ""]`
 
     game = GAME_KIND  # the record's kind (`[Game "shengji"]`); a class attribute
 

@@ -41,7 +41,7 @@ from zfrec.games.shengji.rules import SjRules, level_rank, level_text
 from zfrec.games.shengji.scoring import raise_level
 from zfrec.games.shengji.verdicts import deal_findings, result_findings, stops
 from zfrec.numbering import occurrences, repeat_suffix
-from zfrec.record.model import Pos
+from zfrec.record.model import Pos, header_findings
 
 __all__ = ["SjReport", "SjRoundLedger", "replay_open", "validate_match"]
 
@@ -82,6 +82,15 @@ class _Replay(PlayReplay):
         except RulesError as exc:
             self.note("SJ207", exc.message, match.pos)
             return SjReport(match, None, tuple(self.found))
+        starts = [rnd.pos[0] if rnd.pos else 0 for rnd in match.rounds]
+        problems = sorted(match.problems, key=lambda p: p.pos)
+        read = []  # the header's (a game or preset read as meant): the match's, no round's;
+        # said also where the preset's players are not the record's (SJ207)
+        first = starts[0] if starts else float("inf")
+        while problems and problems[0].kind == "name" and problems[0].pos[0] < first:
+            read.append(problems.pop(0))
+        for code, message, at, fix in header_findings(match, rules.preset, read):
+            self.note(code, message, at, fix=fix)
         n = rules.players
         if len(match.players) != n:
             self.note("SJ207", f"{rules.preset} is played by {n}, not {len(match.players)} "
@@ -92,11 +101,6 @@ class _Replay(PlayReplay):
         dealer_cause: Cause | None = None
         rank_cause: Cause | None = None
         winners: tuple[int, ...] = ()
-        starts = [rnd.pos[0] if rnd.pos else 0 for rnd in match.rounds]
-        problems = sorted(match.problems, key=lambda p: p.pos)
-        while problems and starts and problems[0].kind == "name" and problems[0].pos[0] < starts[0]:
-            p = problems.pop(0)  # the header's (a preset read as meant): the match's, no round's
-            self.note("ZF001", p.message, Pos(*p.pos), fix=p.fix)
         # each round as its page names it: `round 1 (2nd)` where the number is written again
         occurs = occurrences([r.number for r in match.rounds])
         said = [f"round {r.number}{repeat_suffix(occurs[i])}" for i, r in enumerate(match.rounds)]
@@ -107,8 +111,8 @@ class _Replay(PlayReplay):
             end = starts[i + 1] if i + 1 < len(starts) else None
             self.lost = []
             while problems and (end is None or problems[0].pos[0] < end):
-                p = problems.pop(0)
-                self.note("ZF001", p.message, Pos(*p.pos), fix=p.fix)
+                p = problems.pop(0)  # a skipped trick line's: in its trick, as read (p.trick)
+                self.note("ZF001", p.message, Pos(*p.pos), fix=p.fix, trick=p.trick)
                 if p.kind == "line":
                     self.lost.append(Cause(p.pos[0], p.pos[1], "ZF001"))
             self.round_cause = self.move_cause = self.trick_root = None
@@ -134,7 +138,7 @@ class _Replay(PlayReplay):
             self.trusted = self.ledgers[-1].result is None
             winners = winners or won
         self.round_no, self.round_occurrence = None, 1
-        for p in problems:  # what no round took (a header's, in a match of no rounds)
+        for p in problems:  # what no round took
             self.note("ZF001", p.message, Pos(*p.pos), fix=p.fix)
         for code, message, pos, _, rule in result_findings(self.match, levels, winners):
             self.note(code, message, pos, rule=rule)  # the [Result] tag

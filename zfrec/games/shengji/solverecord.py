@@ -29,6 +29,7 @@ from zfrec.games.shengji.records import SjMatch, SjRound
 from zfrec.games.shengji.replayer import validate_match
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.solve import SjBudget, SjLineStep, SjSolveResult, solve_state, solve_value
+from zfrec.numbering import occurrence_at
 from zfrec.render.pagenames import parse_page_address
 
 __all__ = [
@@ -318,9 +319,16 @@ def solve_position(
 def solve_json(
     game: Any, at: str | None, max_nodes: int | None, max_seconds: float | None
 ) -> dict[str, Any]:
-    """`zfrec solve --json` for a Sheng ji record (GameKind.solve)."""
+    """`zfrec solve --json` for a Sheng ji record (GameKind.solve): the solve, and the round
+    solved, `occurrence` 2 for the second round so numbered (said only where it repeats)."""
     pos, result = solve_position(game, at, max_nodes, max_seconds)
-    return result_json(result, pos.match.players)
+    answer = result_json(result, pos.match.players)
+    numbers = [r.number for r in pos.match.rounds]
+    answer["round"] = numbers[pos.index]
+    occurrence = occurrence_at(numbers, pos.index)
+    if occurrence > 1:
+        answer["occurrence"] = occurrence
+    return answer
 
 
 # --- what each play cost ------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from sqlmodel import Session
 from zfrec.games.shengji.records import GAME_KIND
 from zfrec.games.shengji.rules import LEVEL_TEXT, level_text
 from zfrec.jsonview import dump
+from zfrec.numbering import occurrences, repeat_suffix
 from zfrec.store.tables import GAME, SEAT, SJ_ROUND, SJ_ROUND_SEAT
 
 __all__ = ["SjPlayerStats", "SjRoundRow", "SjStats", "StoredRounds", "sj_stats", "stored_rounds"]
@@ -63,15 +64,17 @@ class StoredRounds:
         """The cells of `zfrec show`'s table of rounds: each seat's level after the round,
         marked `*` where it was a declarer."""
         out = []
-        for r in self.rounds:
+        occurs = occurrences([r.number for r in self.rounds])  # `1 (2nd)` where it repeats
+        for r, occurrence in zip(self.rounds, occurs, strict=True):
             kitty = "-" if r.kitty_points is None else f"{r.kitty_points}x{r.multiplier}"
             change = (r.change or "-").replace("declarers", "decl").replace("opponents", "opp")
             marks = [
                 (v or "-") + ("*" if name in r.declarers else "")
                 for name, v in zip(self.players, r.levels, strict=True)
             ]
+            said = f"{r.number}{repeat_suffix(occurrence)}"
             out.append([
-                str(r.number), r.dealer or "-", f"{r.rank or '?'}{r.trump or '?'}",
+                said, r.dealer or "-", f"{r.rank or '?'}{r.trump or '?'}",
                 "-" if r.points is None else str(r.points), kitty, change, r.next_dealer or "-",
                 *marks,
             ])  # fmt: skip

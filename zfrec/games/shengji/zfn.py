@@ -36,6 +36,7 @@ from zfrec.games.shengji.records import (
     SjTrick,
 )
 from zfrec.games.shengji.rules import parse_level
+from zfrec.numbering import repeat_suffix
 from zfrec.record.lexer import COLON, COMMENT, STRING, WORD, SyntaxFail, Token
 from zfrec.record.lexer import split_annotation as _split_annotation
 from zfrec.record.model import (
@@ -140,19 +141,27 @@ class SjBody:
                     return
             if r.points is not None or r.outcome is not None or r.levels is not None:
                 raise _fail(first, "a trick comes before the round's points, result and levels")
-            read = self._recovering(tokens, lambda: self._moves(tokens, 0, seats))
+            read = self._recovering(
+                tokens, lambda: self._moves(tokens, 0, seats), trick=len(r.tricks) + 1
+            )
             if read is not None:
                 r.tricks.append(SjTrick(read[1], read[0], Pos(first.line, first.col)))
 
     def _recovering(
-        self, tokens: list[Token], read: Callable[[], tuple[list[str], list[SjMove]]]
+        self,
+        tokens: list[Token],
+        read: Callable[[], tuple[list[str], list[SjMove]]],
+        trick: int | None = None,
     ) -> tuple[list[str], list[SjMove]] | None:
         """`read()` the moves of a line; a recovering reader notes a line it cannot read as a
-        problem and skips it (None), as Zheng Fen's does with a trick line."""
+        problem and skips it (None), as Zheng Fen's does with a trick line. `trick`: the line
+        is that trick of its round, which its problems (a card, or the line) are placed in."""
+        before = len(self.problems or ())
+        moves = None
         try:
-            return read()
+            moves = read()
         except _LineSkipped:
-            return None
+            pass
         except SyntaxFail as fail:
             if self.problems is None:
                 raise
@@ -160,7 +169,9 @@ class SjBody:
             self.problems.append(
                 ReadProblem("line", fail.message, (fail.line, fail.col), (fail.col, end))
             )
-            return None
+        if trick is not None and self.problems:  # what the line's reading noted
+            self.problems[before:] = [replace(p, trick=trick) for p in self.problems[before:]]
+        return moves
 
     def _round_line(self, tokens: list[Token], i: int, seats: Seats) -> None:
         head = tokens[i]
@@ -555,7 +566,10 @@ class SjBody:
         if r.deal is not None and len(self._deal_seen) != len(r.deal):
             missing = ", ".join(str(s + 1) for s in range(len(r.deal)) if s not in self._deal_seen)
             assert r.pos is not None
-            raise SyntaxFail(f"round {r.number} has deal lines, but none for seat {missing}: "
+            # `round 1 (2nd)` for the second round written as round 1, as its page is named
+            before = [x.number for x in self.rounds].count(r.number)
+            said = f"round {r.number}{repeat_suffix(before + 1)}"
+            raise SyntaxFail(f"{said} has deal lines, but none for seat {missing}: "
                              "write 'deal N: ?25' for a seat nothing is known of",
                              *r.pos)  # fmt: skip
         self.rounds.append(r)

@@ -34,7 +34,7 @@ from zfrec.games.zhengfen.engine.rules import Ruleset
 from zfrec.games.zhengfen.engine.seats import seat, seats
 from zfrec.games.zhengfen.ledger import Ledger
 from zfrec.numbering import occurrences, repeat_suffix
-from zfrec.record.model import Game, Hand, Move, Pos
+from zfrec.record.model import Game, Hand, Move, Pos, header_findings
 from zfrec.record.problems import Fix, ReadProblem
 from zfrec.recovery import (
     ALTERING,
@@ -254,9 +254,11 @@ class _Replayer(Ledger):
         over_reported = False
         lines, hands = self._lines, self.record.hands
         at_hand = hands[0].pos if hands else None
-        while lines and at_hand is not None and lines[0].kind == "name" and lines[0].pos < at_hand:
-            problem = lines.pop(0)  # the header's (a preset read as meant): the game's
-            self._report("ZF001", problem.message, at=problem.pos, fix=problem.fix)
+        read = []  # the header's (a preset read as meant): the game's, with its other findings
+        while lines and lines[0].kind == "name" and (at_hand is None or lines[0].pos < at_hand):
+            read.append(lines.pop(0))
+        for code, message, at, fix in header_findings(self.record, self.rules.preset, read):
+            self._report(code, message, at=at, fix=fix)
         for index, hand in enumerate(self.record.hands):
             if index < first:
                 continue
@@ -265,7 +267,7 @@ class _Replayer(Ledger):
                 self._restate, self._ledger_cause = None, None
             if not over_reported:
                 try:
-                    self.state.game.verify_start(hand.number)
+                    self.state.game.verify_start(hand.number, self._said(hand))
                 except IllegalPlayError as exc:
                     self._judged(exc, hand)
                     over_reported = True

@@ -158,14 +158,15 @@ class GameState:
             return self.previous.first
         return None if shuffler is None else next_seat(shuffler, self.n)
 
-    def verify_start(self, number: int | None = None) -> None:
+    def verify_start(self, number: int | None = None, said: str | None = None) -> None:
         """Raise `IllegalPlayError` (ZF404) if the game is over, so hand `number` (by default
-        the next) should not be played (R12)."""
+        the next) should not be played (R12). `said` is what the message calls it (a record's
+        `hand 1 (2nd)` for its second hand 1), `hand N` by default."""
         if self.over:
             number = self.hands_played + 1 if number is None else number
             raise IllegalPlayError(
                 f"a score reached the target {self.rules.target} after hand "
-                f"{self.hands_played}, so hand {number} should not have been played "
+                f"{self.hands_played}, so {said or f'hand {number}'} should not have been played "
                 "(RULES.md R12)",
                 "R12",
                 "ZF404",
