@@ -16,9 +16,19 @@ from dataclasses import replace
 from difflib import get_close_matches
 from typing import Any
 
+from zfrec.cardwords import card_str
 from zfrec.errors import CardError, RulesError
 from zfrec.games import statement_place
-from zfrec.games.shengji.cards import MAX_DECKS, NUM_CARDS, _word_ids, add_card, card_id, distinct
+from zfrec.games.shengji.cards import (
+    MAX_DECKS,
+    NUM_CARDS,
+    _word_ids,
+    add_card,
+    card_id,
+    count,
+    distinct,
+    one,
+)
 from zfrec.games.shengji.plain import plain_line as _plain_line
 from zfrec.games.shengji.plain import plain_moves
 from zfrec.games.shengji.records import (
@@ -43,7 +53,15 @@ from zfrec.record.model import (
     MAX_VERSIONS,
     Pos,
 )
-from zfrec.record.problems import MAX_SUGGESTIONS, Fix, ReadProblem, did_you_mean, readable_parts
+from zfrec.record.problems import (
+    MAX_SUGGESTIONS,
+    Fix,
+    ReadProblem,
+    dealt_problem,
+    did_you_mean,
+    read_word_leniently,
+    readable_parts,
+)
 from zfrec.record.seatrefs import Seats
 
 __all__ = ["ROUND_STATEMENTS", "SjBody"]
@@ -100,6 +118,10 @@ class SjBody:
         self.rounds: list[SjRound] = []
         self.round: SjRound | None = None
         self._deal_seen: set[int] = set()
+        # The round's unreadable cards of deal, kitty and discard lines, each read as one
+        # unknown card for now (recovering readers only): the line's keyword, the deal's seat,
+        # and where and what the card is, with the card reader's error.
+        self._unread: list[tuple[str, int, int, int, str, CardError]] = []
         self.plain_moves = plain_moves(seats.numbers)  # the plain reader's memo of moves
 
     def statement(self, tokens: list[Token]) -> None:
@@ -217,8 +239,12 @@ class SjBody:
     # itself is the method: one call less for most lines of a record.
     plain_line = _plain_line
 
-    def _cards(self, words: list[Token], what: str, unknown_ok: bool) -> SjCards:
-        """Cards and `?N` tokens; the position is the first word's."""
+    def _cards(
+        self, words: list[Token], what: str, unknown_ok: bool, line: str = "", seat: int = -1
+    ) -> SjCards:
+        """Cards and `?N` tokens; the position is the first word's. In a recovering reader's
+        `deal`, `kitty` or `discard` line (`line`; `seat`: the deal's) an unreadable card costs
+        only itself: it is one unknown card until the round is read (`_read_unread`)."""
         known, unknown = 0, 0
         for w in words:
             text = w.text
@@ -232,8 +258,21 @@ class SjBody:
                                        "a count of unknown cards")  # fmt: skip
                 if unknown > MAX_UNKNOWN:
                     raise _fail(w, f"at most {MAX_UNKNOWN} unknown cards")
-            else:
+            elif self.problems is None or not line:
                 known = self._card_word(w, known)
+            else:
+                mask, _, bad = read_word_leniently(text)
+                if not bad:
+                    known = self._card_word(w, known)  # a copy too many: the line's error
+                    continue
+                for cid in (c for c in range(NUM_CARDS) if mask >> c & 1):
+                    try:
+                        known = add_card(known, cid, MAX_DECKS)
+                    except CardError as exc:
+                        raise _fail(w, exc.message) from None
+                unknown += len(bad)
+                for offset, part, error in bad:
+                    self._unread.append((line, seat, w.line, w.col + offset, part, error))
         return SjCards(known, unknown, Pos(words[0].line, words[0].col) if words else None)
 
     def _card_word(self, w: Token, hand: int, held: int = 0, move: Pos | None = None) -> int:
@@ -267,20 +306,20 @@ class SjBody:
         self._deal_seen.add(seat)
         n = len(seats.players)
         deal = list(r.deal or [SjCards() for _ in range(n)])
-        got = self._cards(rest[2:], "a deal", True)
+        got = self._cards(rest[2:], "a deal", True, "deal", seat)
         deal[seat] = SjCards(got.known, got.unknown, Pos(first.line, first.col))
         r.deal = tuple(deal)
 
     def _kitty(self, first: Token, rest: list[Token], r: SjRound, seats: Seats) -> None:
         if r.kitty is not None:
             raise _fail(first, "the kitty is given twice")
-        got = self._cards(rest, "the kitty", True)
+        got = self._cards(rest, "the kitty", True, "kitty")
         r.kitty = SjCards(got.known, got.unknown, Pos(first.line, first.col))
 
     def _discard(self, first: Token, rest: list[Token], r: SjRound, seats: Seats) -> None:
         if r.discard is not None:
             raise _fail(first, "the discard is given twice")
-        got = self._cards(rest, "the discard", True)
+        got = self._cards(rest, "the discard", True, "discard")
         r.discard = SjCards(got.known, got.unknown, Pos(first.line, first.col))
 
     def _call(self, first: Token, rest: list[Token], r: SjRound, seats: Seats) -> None:
@@ -552,6 +591,8 @@ class SjBody:
         r = self.round
         if r is None:
             return
+        if self._unread:
+            self._read_unread(r)
         if r.deal is not None and len(self._deal_seen) != len(r.deal):
             missing = ", ".join(str(s + 1) for s in range(len(r.deal)) if s not in self._deal_seen)
             assert r.pos is not None
@@ -570,6 +611,68 @@ class SjBody:
     def finish(self, game: Any) -> None:
         """BodyReader.finish: put the rounds into the generic record (`Game.rounds`)."""
         game.rounds = self.close()
+
+    def _read_unread(self, r: SjRound) -> None:
+        """Note each unreadable card of the round's deal, kitty and discard lines (a `dealt`
+        problem): the cards that fit it are those the round shows its line left out (`_wanted`);
+        the one that fits is read, else it stays an unknown card."""
+        assert self.problems is not None  # only a recovering reader keeps unreadable cards
+        unread, self._unread = self._unread, []
+        for line, seat, at, col, part, exc in unread:
+            rank, suit = readable_parts(part)
+            options = [
+                c for c in distinct(_wanted(r, line, seat))
+                if c < 52 and (rank is None or c >> 2 == rank) and (suit is None or c & 3 == suit)
+            ]  # fmt: skip
+            if rank is None and suit is None:
+                options = []
+            problem, read = dealt_problem(exc.message, at, col, part, exc.offset,
+                                          [card_str(c) for c in options])  # fmt: skip
+            self.problems.append(problem)
+            if read:
+                _read_as(r, line, seat, options[0])
+
+
+def _wanted(r: SjRound, line: str, seat: int) -> int:
+    """The cards (packed) that the round shows a line to leave out: what a seat plays (the
+    dealer: and discards) beyond its deal (and the kitty); for the discard, what the dealer
+    holds beyond what it plays and discards. Nothing where the dealer is not written."""
+    shown, given = 0, 0
+    owner = seat if line == "deal" else r.dealer
+    if owner is None or owner < 0:
+        return 0
+    for trick in r.tricks:
+        for move in trick.moves:
+            if move.seat == owner:
+                shown += move.cards
+    if r.deal is not None and owner < len(r.deal):
+        given += r.deal[owner].known
+    if owner == r.dealer:
+        given += 0 if r.kitty is None else r.kitty.known
+        shown += 0 if r.discard is None else r.discard.known
+    if line == "discard":
+        shown, given = given, shown
+    out = 0
+    for cid in distinct(shown):
+        out += one(cid) * max(0, count(shown, cid) - count(given, cid))
+    return out
+
+
+def _read_as(r: SjRound, line: str, seat: int, cid: int) -> None:
+    """The unknown card of `line` (`seat`'s deal, the kitty or the discard) read as `cid`."""
+    if line == "deal" and r.deal is not None and 0 <= seat < len(r.deal):
+        cards: SjCards | None = r.deal[seat]
+    else:
+        cards = r.kitty if line == "kitty" else r.discard if line == "discard" else None
+    if cards is None or not cards.unknown or count(cards.known, cid) >= MAX_DECKS:
+        return
+    read = SjCards(cards.known + one(cid), cards.unknown - 1, cards.pos)
+    if line == "deal" and r.deal is not None:
+        r.deal = tuple(read if i == seat else d for i, d in enumerate(r.deal))
+    elif line == "kitty":
+        r.kitty = read
+    else:
+        r.discard = read
 
 
 def _round_number(text: str) -> int | None:

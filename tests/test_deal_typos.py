@@ -1,0 +1,114 @@
+"""An unreadable card in a `deal` line (Sheng ji: also `kitty`, `discard`) costs only that
+card: it is read as the one card that fits and no line gives (`did you mean 3h? (read as
+3h)`), else as one unknown card, and the rest of the record is judged (DIAGNOSTICS.md, After
+an error). Strict readers still refuse it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine
+
+from tests.test_store import _import, engine, store_url
+from zfrec.diagnostics import Diagnostic
+from zfrec.errors import NotationError
+from zfrec.record import loads
+from zfrec.validate import Report, validate_path, validate_text
+
+__all__ = ["engine", "store_url"]  # fixtures, shared with tests/test_store.py
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
+TRAIN = (SAMPLES / "02-three-players.zfn").read_text("utf-8")  # Zheng Fen, three seats
+MATCH = (SAMPLES / "shengji" / "05-dabaifen-match.zfn").read_text("utf-8")  # 13 rounds
+
+
+def _edited(text: str, old: str, new: str) -> str:
+    assert old in text
+    return text.replace(old, new, 1)
+
+
+def _one(text: str) -> Report:
+    (report,) = validate_text(text)
+    assert isinstance(report, Report), report  # judged, not lost
+    return report
+
+
+def _sj(tmp_path: Path, text: str) -> list[Diagnostic]:
+    path = tmp_path / "match.zfn"
+    path.write_text(text, encoding="utf-8")
+    return [d for r in validate_path(path) for d in getattr(r, "diagnostics", [r])]
+
+
+def test_a_zheng_fen_deal_card_typo_is_read_as_the_one_card_that_fits() -> None:
+    report = _one(_edited(TRAIN, "deal 2: 3h 4h", "deal 2: 3x 4h"))
+    (typo,) = report.diagnostics
+    assert (typo.code, typo.location.line, typo.location.col, typo.location.hand) == (
+        "ZF001", 8, 10, 1,
+    )  # fmt: skip
+    assert typo.message == (
+        "unknown suit 'x' in '3x': suits are s h d c (or ♠ ♥ ♦ ♣); did you mean 3h? (read as 3h)"
+    )
+    assert typo.fix is not None and (typo.fix.col, typo.fix.end_col, typo.fix.text) == (9, 11, "3h")
+    assert report.scores == (0, 110, 90) and len(report.hands) == 2
+    assert not report.hands[0].reconstructed
+
+
+def test_a_zheng_fen_deal_typo_leaves_every_other_mistake_reported() -> None:
+    text = _edited(TRAIN, "deal 2: 3h 4h", "deal 2: 3x 4h")
+    text = _edited(text, "score 0 10 90 total 0 10 90", "score 0 10 90 total 0 10 95")
+    report = _one(text)
+    assert [(d.code, d.cause) for d in report.diagnostics] == [("ZF001", None), ("ZF402", None)]
+
+
+def test_two_deal_typos_that_fit_two_cards_are_read_as_unknown_cards() -> None:
+    report = _one(_edited(TRAIN, "deal 2: 3h 4h 4c", "deal 2: 3h 4x 4y"))
+    first, second, *rest = report.diagnostics
+    assert first.message.endswith("did you mean 4h or 4c? (read as an unknown card)")
+    assert second.message.endswith("did you mean 4h or 4c? (read as an unknown card)")
+    assert first.fix is not None and (first.fix.text, first.fix.alternatives) == ("4h", ("4c",))
+    assert [d for d in rest if d.severity == "error"] == []
+    assert report.scores == (0, 110, 90)
+
+
+def test_strict_readers_still_refuse_a_deal_card_typo() -> None:
+    with pytest.raises(NotationError, match="unknown suit 'x' in '3x'"):
+        loads(_edited(TRAIN, "deal 2: 3h 4h", "deal 2: 3x 4h"))
+    with pytest.raises(NotationError, match="unknown suit 'x' in '4x'"):
+        loads(_edited(MATCH, "kitty 4d 9d", "kitty 4x 9d"))
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "meant", "line"),
+    [
+        ("deal 2: 3s 3h", "deal 2: 3z 3h", "3s", 13),
+        ("kitty 4d 9d", "kitty 4x 9d", "4d", 17),
+        ("discard 4h 4c", "discard 4q 4c", "4h", 18),
+    ],
+)
+def test_a_sheng_ji_deal_kitty_or_discard_typo_costs_only_that_card(
+    tmp_path: Path, old: str, new: str, meant: str, line: int
+) -> None:
+    found = _sj(tmp_path, _edited(MATCH, old, new))
+    (typo,) = found  # the 13 rounds are judged, and nothing else is wrong
+    assert (typo.code, typo.location.line, typo.location.hand) == ("ZF001", line, 1)
+    assert typo.message.endswith(f"did you mean {meant}? (read as {meant})")
+    assert typo.fix is not None and typo.fix.text == meant
+
+
+def test_a_sheng_ji_deal_card_nothing_can_be_read_of_is_an_unknown_card(tmp_path: Path) -> None:
+    # nothing of `1x` can be read, so no card fits it (and seat 2 now has a card too many)
+    found = _sj(tmp_path, _edited(MATCH, "deal 2: 3s 3h", "deal 2: 3s 3h 1x ?"))
+    typo = found[0]
+    assert typo.code == "ZF001" and typo.message.endswith("; read as an unknown card")
+    assert typo.fix is None
+
+
+def test_a_record_with_a_deal_typo_is_stored_flagged(engine: Engine, tmp_path: Path) -> None:
+    zf = tmp_path / "zf.zfn"
+    zf.write_text(_edited(TRAIN, "deal 2: 3h 4h", "deal 2: 3x 4h"), encoding="utf-8")
+    sj = tmp_path / "sj.zfn"
+    sj.write_text(_edited(MATCH, "kitty 4d 9d", "kitty 4x 9d"), encoding="utf-8")
+    for path in (zf, sj):
+        result = _import(engine, path)
+        assert (result.games, result.added, result.unreadable, result.flagged) == (1, 1, 0, 1)
