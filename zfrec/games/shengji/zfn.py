@@ -44,6 +44,7 @@ from zfrec.games.shengji.records import (
     SjPoints,
     SjRound,
     SjTrick,
+    match_rules,
 )
 from zfrec.games.shengji.rules import parse_level
 from zfrec.record.lexer import COLON, COMMENT, STRING, WORD, SyntaxFail, Token
@@ -109,9 +110,16 @@ class SjBody:
     BodyReader (zfrec.games). `seats` resolves seat references; `problems` is the recovering
     reader's list (None: every problem raises SyntaxFail)."""
 
-    def __init__(self, seats: Seats, problems: list[Any] | None = None) -> None:
+    def __init__(
+        self,
+        seats: Seats,
+        problems: list[Any] | None = None,
+        preset: str | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> None:
         self.seats = seats
         self.problems = problems
+        self.preset, self.options = preset, options or {}  # the header's rules, if known
         # The generic reader offers each line to `hand.plain_line` first (zfrec.games): self,
         # while a round is open.
         self.hand: SjBody | None = None
@@ -594,11 +602,12 @@ class SjBody:
         if self._unread:
             self._read_unread(r)
         if r.deal is not None and len(self._deal_seen) != len(r.deal):
-            missing = ", ".join(str(s + 1) for s in range(len(r.deal)) if s not in self._deal_seen)
+            seats = [s + 1 for s in range(len(r.deal)) if s not in self._deal_seen]
+            missing, first = ", ".join(map(str, seats)), seats[0]
             assert r.pos is not None
             raise SyntaxFail(f"round {r.number} has deal lines, but none for seat {missing}: "
-                             "write 'deal N: ?25' for a seat nothing is known of",
-                             *r.pos)  # fmt: skip
+                             f"write 'deal {first}: ?{self._hand_size()}' for a seat nothing is "
+                             "known of", *r.pos)  # fmt: skip
         self.rounds.append(r)
         self.round = None
         self.hand = None
@@ -611,6 +620,16 @@ class SjBody:
     def finish(self, game: Any) -> None:
         """BodyReader.finish: put the rounds into the generic record (`Game.rounds`)."""
         game.rounds = self.close()
+
+    def _hand_size(self) -> str:
+        """The cards a seat is dealt under the header's rules, as a `?N` count ('N' where the
+        rules are not known)."""
+        if self.preset is None:
+            return "N"
+        try:
+            return str(match_rules(self.preset, self.options, len(self.seats.players)).hand_size)
+        except (RulesError, TypeError, ValueError):
+            return "N"
 
     def _read_unread(self, r: SjRound) -> None:
         """Note each unreadable card of the round's deal, kitty and discard lines (a `dealt`
