@@ -362,3 +362,18 @@ def test_a_trick_line_written_twice_is_said_to_repeat_the_earlier_trick(tmp_path
     assert "repeats" not in " ".join(
         str(d) for d in _report(BROKEN / "not-a-lead.zfn").diagnostics if d.code == "SJ102"
     )
+
+
+def test_size_errors_say_what_the_record_has_then_what_the_rules_want() -> None:
+    # a dabaifen match (one deck: hands of 12, a kitty of 6) judged under bashifen (25, 8)
+    path = ROOT / "sample_games" / "shengji" / "05-dabaifen-match.zfn"
+    res = runner.invoke(app, ["validate", "--rules", "bashifen", "--json", str(path)])
+    found = json.loads(res.stdout)["files"][0]["games"][0]["diagnostics"]
+    said = {d["message"] for d in found if d["code"] in ("SJ302", "SJ303") and d["hand"] == 1}
+    assert said == {
+        "Ann's hand has 12 cards; the rules' hand holds 25 (RULES-SHENGJI.md R15)",
+        "王芳's hand has 12 cards; the rules' hand holds 25 (RULES-SHENGJI.md R15)",
+        "Bo Li's hand has 12 cards; the rules' hand holds 25 (RULES-SHENGJI.md R15)",
+        "李娜's hand has 12 cards; the rules' hand holds 25 (RULES-SHENGJI.md R15)",
+        "the kitty has 6 cards; the rules' kitty holds 8 (RULES-SHENGJI.md R11)",
+    }
