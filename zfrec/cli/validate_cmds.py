@@ -230,10 +230,10 @@ def validate_cmd(
 ) -> None:
     """Replay every record through the rules and report every problem with its location.
 
-    Exit 0 when everything is legal, 1 when errors were found (a file that cannot be read is
-    one), 2 on bad arguments. Warnings and notes do not change the exit code; a file without
-    a game gets a warning. A move is every action, passes included. At most 20 diagnostics are
-    printed per source line (--json has them all).
+    Exit 0 when everything is legal, 1 when errors were found, 2 on bad arguments or a file
+    that cannot be read (the other files are still judged). Warnings and notes do not change
+    the exit code; a file without a game gets a warning. A move is every action, passes
+    included. At most 20 diagnostics are printed per source line (--json has them all).
     """
     texts = _rule_texts(rules, option)
     files = expand_paths(paths)
@@ -322,7 +322,8 @@ def validate_cmd(
             f"{tally.info} note(s) - {verdict}",
             markup=True,
         )
-    raise typer.Exit(1 if tally.errors else 0)
+    # A file that could not be read (ZF003) is input error, exit 2, once the others are judged.
+    raise typer.Exit(2 if tally.unreadable else 1 if tally.errors else 0)
 
 
 def _stopped(exc: BaseException) -> dict[str, object]:
