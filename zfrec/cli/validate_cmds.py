@@ -49,15 +49,19 @@ def _rule_texts(rules: str | None, option: list[str] | None) -> RuleTexts | None
         return None
     texts: RuleTexts = (rules or None, tuple(option or ()))
     problems: list[str] = []
+    hints: list[str] = []  # a close preset (`did you mean dabaifen?`), said once at the end
     for name in KINDS:
         kind = find_kind(name)
         try:
             kind.judging_rules(*texts)
         except ZfrecError as exc:
-            problems.append(f"{kind.title}: {exc.message}")  # whose reading says what
+            said, _, hint = exc.message.partition("; did you mean ")
+            problems.append(f"{kind.title}: {said}")  # whose reading says what
+            hints += [hint] if hint else []
         else:
             return texts
-    fail("no game reads these rules: " + "; ".join(dict.fromkeys(problems)))
+    hint = f"; did you mean {' or '.join(h.rstrip('?') for h in hints)}?" if hints else ""
+    fail("no game reads these rules: " + "; ".join(dict.fromkeys(problems)) + hint)
 
 
 COLOURS = {"error": "red", "warning": "yellow", "info": "cyan"}
