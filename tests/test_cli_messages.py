@@ -727,3 +727,16 @@ def test_a_misspelt_rules_preset_on_the_command_line_is_refused_with_a_suggestio
     record = [str(ROOT / "sample_games" / "02-three-players.zfn")] if args[0] == "validate" else []
     code, _, err = run(*args, *record)
     assert code == 2 and err.startswith("error: ") and err.rstrip("\n").endswith(said), err
+
+
+def test_summaries_count_a_sheng_ji_file_read_as_nothing_in_rounds(tmp_path: Path) -> None:
+    # round 1 has no deal line for seat 4: the match cannot be read, and no round is counted
+    text = (SAMPLES / "shengji" / "05-dabaifen-match.zfn").read_text("utf-8")
+    lost = tmp_path / "lost.zfn"
+    lost.write_text(text.replace("deal 4: 4s 5s 5h 5c 6d 7s 8h 9s Js Qh 2h 2c\n", "", 1), "utf-8")
+    code, out, _ = run("validate", str(lost))
+    assert code == 1 and out.splitlines()[-1].startswith(
+        "1 file(s), 1 game(s), 0 round(s), 0 move(s): 1 error(s)"
+    )
+    code, out, _ = run("import", "--db", str(tmp_path / "club.db"), str(lost))
+    assert code == 1 and "0 game(s) added (0 round(s))" in out and "hand(s)" not in out
