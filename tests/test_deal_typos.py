@@ -112,3 +112,25 @@ def test_a_record_with_a_deal_typo_is_stored_flagged(engine: Engine, tmp_path: P
     for path in (zf, sj):
         result = _import(engine, path)
         assert (result.games, result.added, result.unreadable, result.flagged) == (1, 1, 0, 1)
+
+
+def test_a_sheng_ji_deal_typo_is_never_read_as_a_card_another_line_gives(tmp_path: Path) -> None:
+    # 王芳 (seat 2) is dealt 3s, written `3z`, and plays Bo Li's 3d: the typo is not read as the
+    # 3d the round shows seat 2 to play (that would call Bo Li's deal wrong, and the play
+    # right), but as the 3s no line gives; the play is judged as without the typo
+    wrong = _edited(MATCH, "1: Kd  2: 3s", "1: Kd  2: 3d")
+    without = [(d.code, d.message) for d in _sj(tmp_path, wrong) if d.location.hand == 1]
+    found = _sj(tmp_path, _edited(wrong, "deal 2: 3s 3h", "deal 2: 3z 3h"))
+    typo, *rest = [d for d in found if d.location.hand == 1]
+    assert typo.message.endswith("did you mean 3s? (read as 3s)")
+    assert [(d.code, d.message) for d in rest] == without and without[0][0] == "SJ102"
+
+
+def test_a_sheng_ji_deal_typo_in_a_round_without_plays_is_the_card_the_decks_lack(
+    tmp_path: Path,
+) -> None:
+    text = _edited(MATCH, "deal 2: 3s 3h", "deal 2: 3z 3h")
+    first = text.split("\nround 2")[0].replace('[Result "A 4 A 4 winners 1, 3"]\n', "")
+    dealt = "\n".join(line for line in first.splitlines() if not line[:1].isdigit()) + "\n"
+    typo = _sj(tmp_path, dealt)[0]
+    assert typo.message.endswith("did you mean 3s? (read as 3s)")

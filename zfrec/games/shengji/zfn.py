@@ -11,6 +11,7 @@ business. `zfrec.games.shengji.reader` reads whole files with it.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 from difflib import get_close_matches
@@ -46,7 +47,7 @@ from zfrec.games.shengji.records import (
     SjTrick,
     match_rules,
 )
-from zfrec.games.shengji.rules import parse_level
+from zfrec.games.shengji.rules import SjRules, parse_level
 from zfrec.record.lexer import COLON, COMMENT, STRING, WORD, SyntaxFail, Token
 from zfrec.record.lexer import split_annotation as _split_annotation
 from zfrec.record.model import (
@@ -621,28 +622,42 @@ class SjBody:
         """BodyReader.finish: put the rounds into the generic record (`Game.rounds`)."""
         game.rounds = self.close()
 
+    def _rules(self) -> SjRules | None:
+        """The header's rules, None where they are not known (or are not rules)."""
+        if self.preset is None:
+            return None
+        try:
+            return match_rules(self.preset, self.options, len(self.seats.players))
+        except (RulesError, TypeError, ValueError):
+            return None
+
     def _hand_size(self) -> str:
         """The cards a seat is dealt under the header's rules, as a `?N` count ('N' where the
         rules are not known)."""
-        if self.preset is None:
-            return "N"
-        try:
-            return str(match_rules(self.preset, self.options, len(self.seats.players)).hand_size)
-        except (RulesError, TypeError, ValueError):
-            return "N"
+        rules = self._rules()
+        return "N" if rules is None else str(rules.hand_size)
 
     def _read_unread(self, r: SjRound) -> None:
         """Note each unreadable card of the round's deal, kitty and discard lines (a `dealt`
-        problem): the cards that fit it are those the round shows its line left out (`_wanted`);
-        the one that fits is read, else it stays an unknown card."""
+        problem). The cards that fit it: for a deal or kitty card, those of which the decks hold
+        a copy no deal or kitty line gives, and if several do, those the round shows its line to
+        leave out (`_wanted`); for a discard card, what the dealer holds and neither plays nor
+        discards. The one that fits is read, else it stays an unknown card."""
         assert self.problems is not None  # only a recovering reader keeps unreadable cards
+        rules = self._rules()
+        decks = MAX_DECKS if rules is None else rules.decks
         unread, self._unread = self._unread, []
         for line, seat, at, col, part, exc in unread:
             rank, suit = readable_parts(part)
+            wanted = _wanted(r, line, seat)
             options = [
-                c for c in distinct(_wanted(r, line, seat))
-                if c < 52 and (rank is None or c >> 2 == rank) and (suit is None or c & 3 == suit)
+                c for c in (sorted(wanted) if line == "discard" else range(52))
+                if (rank is None or c >> 2 == rank) and (suit is None or c & 3 == suit)
             ]  # fmt: skip
+            if line != "discard":
+                given = [d.known for d in (*(r.deal or ()), r.kitty) if d is not None]
+                options = [c for c in options if sum(count(k, c) for k in given) < decks]
+                options = [c for c in options if wanted[c]] or options
             if rank is None and suit is None:
                 options = []
             problem, read = dealt_problem(exc.message, at, col, part, exc.offset,
@@ -652,29 +667,29 @@ class SjBody:
                 _read_as(r, line, seat, options[0])
 
 
-def _wanted(r: SjRound, line: str, seat: int) -> int:
-    """The cards (packed) that the round shows a line to leave out: what a seat plays (the
-    dealer: and discards) beyond its deal (and the kitty); for the discard, what the dealer
+def _wanted(r: SjRound, line: str, seat: int) -> Counter[int]:
+    """The cards (with their copies) that the round shows a line to leave out: what a seat plays
+    (the dealer: and discards) beyond its deal (and the kitty); for the discard, what the dealer
     holds beyond what it plays and discards. Nothing where the dealer is not written."""
-    shown, given = 0, 0
+    shown, given = Counter[int](), Counter[int]()
     owner = seat if line == "deal" else r.dealer
     if owner is None or owner < 0:
-        return 0
+        return shown
     for trick in r.tricks:
         for move in trick.moves:
             if move.seat == owner:
-                shown += move.cards
+                shown.update(_copies(move.cards))
     if r.deal is not None and owner < len(r.deal):
-        given += r.deal[owner].known
+        given.update(_copies(r.deal[owner].known))
     if owner == r.dealer:
-        given += 0 if r.kitty is None else r.kitty.known
-        shown += 0 if r.discard is None else r.discard.known
-    if line == "discard":
-        shown, given = given, shown
-    out = 0
-    for cid in distinct(shown):
-        out += one(cid) * max(0, count(shown, cid) - count(given, cid))
-    return out
+        given.update(_copies(0 if r.kitty is None else r.kitty.known))
+        shown.update(_copies(0 if r.discard is None else r.discard.known))
+    return given - shown if line == "discard" else shown - given
+
+
+def _copies(hand: int) -> Counter[int]:
+    """The copies of each card of a packed hand."""
+    return Counter({cid: count(hand, cid) for cid in distinct(hand)})
 
 
 def _read_as(r: SjRound, line: str, seat: int, cid: int) -> None:
