@@ -105,10 +105,9 @@ def game_command(ctx: typer.Context, game: str, verb: str) -> Callable[..., None
 def _refuse_others_preset(rules: object, kind: GameKind) -> None:
     """Exit 2 when `--rules` (without --game) names another game's preset, or one close to it,
     and none of `kind`'s: "dabaifen is a Sheng ji preset: add --game shengji"."""
-    words = rules.replace(",", " ").split() if isinstance(rules, str) else []
-    word = words[0].casefold() if words else "="
-    if "=" in word or word in kind.presets or preset_hint(word, list(kind.presets)):
-        return  # an option, or the game's own preset (misspelt: its own message says so)
+    word = rules.strip().casefold() if isinstance(rules, str) else ""
+    if not word or word in kind.presets or preset_hint(word, list(kind.presets)):
+        return  # the game's own preset (misspelt: its own message says so)
     for name in KINDS:
         other = find_kind(name)
         if other.name == kind.name:
