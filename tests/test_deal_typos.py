@@ -5,12 +5,15 @@ an error). Strict readers still refuse it."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from sqlalchemy import Engine
+from typer.testing import CliRunner
 
 from tests.test_store import _import, engine, store_url
+from zfrec.cli import app
 from zfrec.diagnostics import Diagnostic
 from zfrec.errors import NotationError
 from zfrec.record import loads
@@ -134,3 +137,23 @@ def test_a_sheng_ji_deal_typo_in_a_round_without_plays_is_the_card_the_decks_lac
     dealt = "\n".join(line for line in first.splitlines() if not line[:1].isdigit()) + "\n"
     typo = _sj(tmp_path, dealt)[0]
     assert typo.message.endswith("did you mean 3s? (read as 3s)")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "edit"),
+    [
+        ("deal 2: 3h 4h", "deal 2: 3x 4h", "line 8: 3x was read as 3h"),
+        ("deal 2: 3h 4h", "deal Jnu: 3h 4h", "line 8: Jnu was read as Jun"),
+        ("deal 2: 3h 4h 4c", "deal 2: 3h 4x 4y", "line 8: 4x was read as an unknown card"),
+    ],
+)
+def test_an_audit_says_how_a_deal_line_was_read(
+    tmp_path: Path, old: str, new: str, edit: str
+) -> None:
+    path = tmp_path / "train.zfn"
+    path.write_text(_edited(TRAIN, old, new), encoding="utf-8")
+    done = CliRunner().invoke(app, ["audit", "--json", str(path)])
+    assert done.exit_code == 1, done.output
+    (game,) = json.loads(done.stdout)["games"]
+    texts = [e["text"] for e in game["repairs"][0]["edits"]]
+    assert texts[0] == edit and game["repairs"][0]["ok"]

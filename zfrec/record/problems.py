@@ -84,8 +84,8 @@ class ReadProblem:
     columns of the unreadable text on that line (first, and one past the last), which a fix
     replaces; `move` is the position of the move it spoils (its seat reference), None for a
     line. `fix` is a suggestion known when reading (a name). `written` is the move it spoils
-    as the record wrote it (its seat reference and words, comments left out), for an audit to
-    say what it replaced.
+    as the record wrote it (its seat reference and words, comments left out), or the name or
+    card of a `name` or `dealt` problem, for an audit to say what it replaced.
     """
 
     kind: ProblemKind
@@ -276,5 +276,6 @@ def dealt_problem(
     fix = None
     if options and len(options) <= MAX_SUGGESTIONS:
         fix = Fix(line, col, col + len(part), options[0], tuple(options[1:]))
-    problem = ReadProblem("dealt", message, (line, col + offset), (col, col + len(part)), fix=fix)
+    span = (col, col + len(part))
+    problem = ReadProblem("dealt", message, (line, col + offset), span, fix=fix, written=part)
     return problem, read
