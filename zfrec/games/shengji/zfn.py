@@ -59,6 +59,7 @@ from zfrec.record.problems import (
     MAX_SUGGESTIONS,
     Fix,
     ReadProblem,
+    card_candidates,
     dealt_problem,
     did_you_mean,
     read_word_leniently,
@@ -648,18 +649,14 @@ class SjBody:
         decks = MAX_DECKS if rules is None else rules.decks
         unread, self._unread = self._unread, []
         for line, seat, at, col, part, exc in unread:
-            rank, suit = readable_parts(part)
             wanted = _wanted(r, line, seat)
-            options = [
-                c for c in (sorted(wanted) if line == "discard" else range(52))
-                if (rank is None or c >> 2 == rank) and (suit is None or c & 3 == suit)
-            ]  # fmt: skip
-            if line != "discard":
+            options = card_candidates(*readable_parts(part), (1 << 52) - 1)  # no joker
+            if line == "discard":
+                options = [c for c in options if wanted[c]]
+            else:
                 given = [d.known for d in (*(r.deal or ()), r.kitty) if d is not None]
                 options = [c for c in options if sum(count(k, c) for k in given) < decks]
                 options = [c for c in options if wanted[c]] or options
-            if rank is None and suit is None:
-                options = []
             problem, read = dealt_problem(exc.message, at, col, part, exc.offset,
                                           [card_str(c) for c in options])  # fmt: skip
             self.problems.append(problem)
