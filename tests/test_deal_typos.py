@@ -157,3 +157,16 @@ def test_an_audit_says_how_a_deal_line_was_read(
     (game,) = json.loads(done.stdout)["games"]
     texts = [e["text"] for e in game["repairs"][0]["edits"]]
     assert texts[0] == edit and game["repairs"][0]["ok"]
+
+
+def test_a_sheng_ji_kitty_typo_and_a_discard_typo_of_one_round_are_both_read(
+    tmp_path: Path,
+) -> None:
+    # the kitty's card is read first: the discard's is then what the dealer holds and neither
+    # plays nor discards
+    text = _edited(_edited(MATCH, "kitty 4d 9d", "kitty 4x 9d"), "discard 4h 4c", "discard 4q 4c")
+    found = _sj(tmp_path, text)
+    assert [(d.location.line, d.message.rpartition("; ")[2]) for d in found] == [
+        (17, "did you mean 4d? (read as 4d)"),
+        (18, "did you mean 4h? (read as 4h)"),
+    ]
