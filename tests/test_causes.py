@@ -25,7 +25,7 @@ from zfrec.validate import Report, validate_path, validate_text
 
 runner = CliRunner()
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
-# A card of a move (not of a deal line, which costs its game when unreadable).
+# A card of a move (not of a deal line, whose unreadable card is read as an unknown one).
 _CARD = re.compile(r"(?<=[ :])(?:[3-9TJQKA2][shdc]|[SB]J)(?=[ ,!?]|$)")
 _SEAT = re.compile(r"(?:^|  )(\w+): ")
 _MOVE_LINE = re.compile(r"^\s*(?:[1-6]|[^\W\d]\w*(?: \w+)?): ")

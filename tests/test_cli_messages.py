@@ -704,3 +704,39 @@ def test_every_folder_walk_leaves_out_hidden_files_and_folders(tmp_path: Path) -
     assert (code, err) == (2, f"error: {stash}: at /: 'players' is a required property\n")
     code, out, _ = run("fmt", "--check", str(records / ".trash" / "old.zfn"))
     assert (code, out) == (1, f"would reformat {records / '.trash' / 'old.zfn'}\n")
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["validate", "--rules", "dabaifn"], "; did you mean dabaifen?"),
+        (["validate", "--rules", "pagt"], "; did you mean pagat?"),
+        (["classify", "--rules", "dabaifn", "3h"],
+         "unknown preset 'dabaifn'; did you mean dabaifen (Sheng ji's: add --game shengji)?"),
+        (["classify", "--rules", "dabaifen", "3h"],
+         "dabaifen is a Sheng ji preset: add --game shengji"),
+        (["classify", "--game", "shengji", "--trump", "2d", "--rules", "dabaifn", "3h"],
+         "presets are bashifen, dabaifen, zhaopengyou; did you mean dabaifen?"),
+        (["classify", "--rules", "pagt", "3h"],
+         "presets are pagat, poppel, parlett; did you mean pagat?"),
+    ],
+)  # fmt: skip
+def test_a_misspelt_rules_preset_on_the_command_line_is_refused_with_a_suggestion(
+    args: list[str], said: str
+) -> None:
+    record = [str(ROOT / "sample_games" / "02-three-players.zfn")] if args[0] == "validate" else []
+    code, _, err = run(*args, *record)
+    assert code == 2 and err.startswith("error: ") and err.rstrip("\n").endswith(said), err
+
+
+def test_summaries_count_a_sheng_ji_file_read_as_nothing_in_rounds(tmp_path: Path) -> None:
+    # round 1 has no deal line for seat 4: the match cannot be read, and no round is counted
+    text = (SAMPLES / "shengji" / "05-dabaifen-match.zfn").read_text("utf-8")
+    lost = tmp_path / "lost.zfn"
+    lost.write_text(text.replace("deal 4: 4s 5s 5h 5c 6d 7s 8h 9s Js Qh 2h 2c\n", "", 1), "utf-8")
+    code, out, _ = run("validate", str(lost))
+    assert code == 1 and out.splitlines()[-1].startswith(
+        "1 file(s), 1 game(s), 0 round(s), 0 move(s): 1 error(s)"
+    )
+    code, out, _ = run("import", "--db", str(tmp_path / "club.db"), str(lost))
+    assert code == 1 and "0 game(s) added (0 round(s))" in out and "hand(s)" not in out

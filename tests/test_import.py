@@ -283,7 +283,7 @@ def test_cli_import_of_a_record_with_errors_exits_one(tmp_path: Path, games: lis
     binary = tmp_path / "binary.zfn"
     binary.write_bytes(b"\xd7\xff\x00\x01")
     result = CliRunner().invoke(app, ["import", "--db", db, str(binary)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # input that could not be read
     assert f"error: cannot read {binary}: not UTF-8 text\n" in result.output  # named once
 
 

@@ -430,7 +430,7 @@ def test_import(store: tuple[str, dict[str, Any]], tmp_path: Path) -> None:
     check("import", first)
     check("import", run(["import", "--db", url, "--json", *map(str, STORED)], (1,)))
     (tmp_path / "latin.zfn").write_bytes(b"\xff\xfe not text")
-    failed = run(["import", "--db", url, "--json", str(tmp_path)], (1,))
+    failed = run(["import", "--db", url, "--json", str(tmp_path)], (2,))
     assert failed["failed"]
     check("import", failed)
     game = _ids(first, S)[0]

@@ -666,3 +666,16 @@ def test_plain_cards_lines_read_exactly_what_their_regex_matches() -> None:
             taken += 1
         assert got == want, line
     assert taken > 2_000
+
+
+@pytest.mark.parametrize(("rules", "size"), [("", 25), ("dabaifen", 12), ("bashifen", 25)])
+def test_a_missing_deal_line_is_hinted_with_the_rules_hand_size(rules: str, size: int) -> None:
+    from zfrec.validate import validate_text
+
+    tag = f'[Rules "{rules}"]\n' if rules else ""
+    text = f'[Game "shengji"]\n[Players "A, B, C, D"]\n{tag}\nround 1\ndeal 1: 3s\n'
+    hint = f"none for seat 2, 3, 4: write 'deal 2: ?{size}' for a seat nothing is known of"
+    (item,) = list(iter_sj_text(text, "zfn", "club.zfn"))  # the Sheng ji reader
+    assert isinstance(item, NotationError) and hint in str(item)
+    (found,) = validate_text(text)  # the generic reader
+    assert not hasattr(found, "diagnostics") and hint in found.message

@@ -140,7 +140,7 @@ def test_the_dealer_exchanges_the_kitty() -> None:
     with pytest.raises(IllegalPlayError, match="only the dealer"):
         state.exchange(0, 0)
     some = parse_hand(" ".join(format_hand(hand).split()[:7]))
-    with pytest.raises(IllegalPlayError, match="discards 8 cards, not 7"):
+    with pytest.raises(IllegalPlayError, match="the discard has 7 cards; the rules' kitty holds 8"):
         state.exchange(2, some)
     discard = parse_hand(" ".join(format_hand(hand).split()[:8]))
     state.exchange(2, discard)

@@ -362,3 +362,33 @@ def test_a_trick_line_written_twice_is_said_to_repeat_the_earlier_trick(tmp_path
     assert "repeats" not in " ".join(
         str(d) for d in _report(BROKEN / "not-a-lead.zfn").diagnostics if d.code == "SJ102"
     )
+
+
+def test_size_errors_say_what_the_record_has_then_what_the_rules_want() -> None:
+    # a dabaifen match (one deck: hands of 12, a kitty of 6) judged under bashifen (25, 8)
+    path = ROOT / "sample_games" / "shengji" / "05-dabaifen-match.zfn"
+    res = runner.invoke(app, ["validate", "--rules", "bashifen", "--json", str(path)])
+    found = json.loads(res.stdout)["files"][0]["games"][0]["diagnostics"]
+    said = {d["message"] for d in found if d["code"] in ("SJ302", "SJ303") and d["hand"] == 1}
+    assert said == {
+        "Ann's hand has 12 cards; the rules' hand holds 25 (RULES-SHENGJI.md R15)",
+        "王芳's hand has 12 cards; the rules' hand holds 25 (RULES-SHENGJI.md R15)",
+        "Bo Li's hand has 12 cards; the rules' hand holds 25 (RULES-SHENGJI.md R15)",
+        "李娜's hand has 12 cards; the rules' hand holds 25 (RULES-SHENGJI.md R15)",
+        "the kitty has 6 cards; the rules' kitty holds 8 (RULES-SHENGJI.md R11)",
+    }
+
+
+def test_what_could_not_be_read_is_reported_in_record_order_with_the_rounds_findings(
+    tmp_path: Path,
+) -> None:
+    text = (ROOT / "sample_games" / "shengji" / "05-dabaifen-match.zfn").read_text("utf-8")
+    text = text.replace("levels 3 2 3 2\n", "levles 3 2 3 2\n", 1)  # skipped: its line's ZF001
+    text = text.replace("3: Ah  4: 8h", "3: Ah  4: 9d", 1)  # 4 does not hold 9d: SJ102, before
+    path = tmp_path / "match.zfn"
+    path.write_text(text, encoding="utf-8")
+    res = runner.invoke(app, ["validate", "--json", str(path)])
+    found = json.loads(res.stdout)["files"][0]["games"][0]["diagnostics"]
+    first = [(d["line"], d["code"]) for d in found if d["hand"] == 1]
+    assert first[0] == (19, "SJ102") and (33, "ZF001") in first
+    assert first == sorted(first, key=lambda x: x[0])

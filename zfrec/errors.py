@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from difflib import get_close_matches
 from os import PathLike
 
 from zfrec.numbering import repeat_suffix
@@ -126,6 +127,23 @@ class AtError(ZfrecError):
 
 class RulesError(ZfrecError):
     """An unknown preset or option."""
+
+
+def preset_hint(name: str, presets: Sequence[str]) -> str:
+    """`; did you mean dabaifen?` for a preset name close to one or two of `presets` (about a
+    letter off, the closeness the .zfn header first tries for a misspelt `[Rules]` preset);
+    empty when none is that close (`nope` is not suggested as poppel).
+
+    >>> preset_hint("dabaifn", ["bashifen", "dabaifen", "zhaopengyou"])
+    '; did you mean dabaifen?'
+    >>> preset_hint("tractor", ["bashifen", "dabaifen", "zhaopengyou"])
+    ''
+    >>> preset_hint("nope", ["pagat", "poppel", "parlett"])
+    ''
+    """
+    key, names = name.strip().casefold(), list(presets)
+    near = get_close_matches(key, names, n=2, cutoff=0.8)
+    return f"; did you mean {' or '.join(near)}?" if near else ""
 
 
 class GameError(ZfrecError):

@@ -313,6 +313,8 @@ def _fold(
         if isinstance(item, Diagnostic):
             out.diagnostics.append(item)
             out.games += 1
+            if item.location.unit:  # a game not read: its kind's unit, where it is known
+                out.units.setdefault(item.location.unit, 0)
         else:
             out.games += 1
             out.hands += len(item.hands)

@@ -22,7 +22,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from zfrec.errors import FILE_ATTR, ZfrecError, place_text
+from zfrec.errors import FILE_ATTR, ZfrecError, place_text, preset_hint
 from zfrec.games import DEFAULT_KIND, KINDS, GameKind, find_kind, kind_problem
 from zfrec.games.zhengfen.engine.rules import Ruleset, parse_option, preset
 
@@ -97,7 +97,27 @@ def game_command(ctx: typer.Context, game: str, verb: str) -> Callable[..., None
         adds = " or ".join(f"--game {kind.name}" for kind in having)
         fail(f"`zfrec {verb}` is a {names} command: add {adds}")
     refuse_others_options(ctx, kind, verb)
+    if "DEFAULT" in (_source(ctx, "game"), _source(ctx, "game_kind")):  # --game not given
+        _refuse_others_preset(ctx.params.get("rules"), kind)
     return body
+
+
+def _refuse_others_preset(rules: object, kind: GameKind) -> None:
+    """Exit 2 when `--rules` (without --game) names another game's preset, or one close to it,
+    and none of `kind`'s: "dabaifen is a Sheng ji preset: add --game shengji"."""
+    word = rules.strip().casefold() if isinstance(rules, str) else ""
+    if not word or word in kind.presets or preset_hint(word, list(kind.presets)):
+        return  # the game's own preset (misspelt: its own message says so)
+    for name in KINDS:
+        other = find_kind(name)
+        if other.name == kind.name:
+            continue
+        add = f"add --game {other.name}"
+        if word in other.presets:
+            fail(f"{word} is a {other.title} preset: {add}")
+        hint = preset_hint(word, list(other.presets))
+        if hint:
+            fail(f"unknown preset {word!r}{hint[:-1]} ({other.title}'s: {add})?")
 
 
 def _source(ctx: typer.Context, name: str) -> str | None:

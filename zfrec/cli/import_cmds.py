@@ -7,7 +7,7 @@ The store (SQLAlchemy, Alembic) is imported inside the commands, so other comman
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -108,8 +108,8 @@ def import_cmd(
     Re-importing a file adds nothing; a changed file replaces what it held before. Games with
     errors are stored with their diagnostics and flagged, unless --only-valid. Exit 0 when every
     game of every file was stored clean, 1 when there are findings (a file that could not be
-    stored, a game that could not be read, a game with errors), 2 on bad arguments or an
-    unusable database.
+    stored, a game that could not be read, a game with errors), 2 on bad arguments, an
+    unreadable file or an unusable database.
 
     A new record with the Event, Date and players of a stored game and half of its plays is a
     correction: it replaces that game, which keeps its id (STORE.md has the rule).
@@ -186,7 +186,8 @@ def import_cmd(
     if stopped is not None:
         fail(stopped[0], stopped[1])
     findings = failed or summary["unreadable"] or summary["flagged"] or summary["skipped"]
-    raise typer.Exit(1 if findings else 0)
+    # A file that could not be read is input error, exit 2, once the others are stored.
+    raise typer.Exit(2 if s_args.unread else 1 if findings else 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +196,7 @@ class _ImportArgs:
     only_valid: bool
     workers: Any
     as_json: bool
+    unread: list[str] = field(default_factory=list)  # the files that could not be read
 
 
 def _import_one(
@@ -227,6 +229,7 @@ def _import_one(
         failed.append({"path": path_text(path), "error": str(exc)})
     except (OSError, UnicodeDecodeError) as exc:
         failed.append({"path": path_text(path), "error": path_text(file_problem(path, exc))})
+        a.unread.append(path)
     else:
         if not a.as_json:
             _print_import(results[-1], a.only_valid)

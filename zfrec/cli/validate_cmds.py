@@ -49,15 +49,19 @@ def _rule_texts(rules: str | None, option: list[str] | None) -> RuleTexts | None
         return None
     texts: RuleTexts = (rules or None, tuple(option or ()))
     problems: list[str] = []
+    hints: list[str] = []  # a close preset (`did you mean dabaifen?`), said once at the end
     for name in KINDS:
         kind = find_kind(name)
         try:
             kind.judging_rules(*texts)
         except ZfrecError as exc:
-            problems.append(f"{kind.title}: {exc.message}")  # whose reading says what
+            said, _, hint = exc.message.partition("; did you mean ")
+            problems.append(f"{kind.title}: {said}")  # whose reading says what
+            hints += [hint] if hint else []
         else:
             return texts
-    fail("no game reads these rules: " + "; ".join(dict.fromkeys(problems)))
+    hint = f"; did you mean {' or '.join(h.rstrip('?') for h in hints)}?" if hints else ""
+    fail("no game reads these rules: " + "; ".join(dict.fromkeys(problems)) + hint)
 
 
 COLOURS = {"error": "red", "warning": "yellow", "info": "cyan"}
@@ -230,10 +234,10 @@ def validate_cmd(
 ) -> None:
     """Replay every record through the rules and report every problem with its location.
 
-    Exit 0 when everything is legal, 1 when errors were found (a file that cannot be read is
-    one), 2 on bad arguments. Warnings and notes do not change the exit code; a file without
-    a game gets a warning. A move is every action, passes included. At most 20 diagnostics are
-    printed per source line (--json has them all).
+    Exit 0 when everything is legal, 1 when errors were found, 2 on bad arguments or a file
+    that cannot be read (the other files are still judged). Warnings and notes do not change
+    the exit code; a file without a game gets a warning. A move is every action, passes
+    included. At most 20 diagnostics are printed per source line (--json has them all).
     """
     texts = _rule_texts(rules, option)
     files = expand_paths(paths)
@@ -319,7 +323,8 @@ def validate_cmd(
         writer.finish(tally.summary(writer.files))
     else:
         _print_summary(len(files), tally)
-    raise typer.Exit(1 if tally.errors else 0)
+    # A file that could not be read (ZF003) is input error, exit 2, once the others are judged.
+    raise typer.Exit(2 if tally.unreadable else 1 if tally.errors else 0)
 
 
 def _print_summary(files: int, tally: _Tally, internal: int = 0) -> None:

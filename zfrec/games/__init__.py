@@ -297,9 +297,16 @@ class GameKind:
 
     # --- the .zfn notation ------------------------------------------------------------------
 
-    def body_reader(self, seats: Seats, problems: list[ReadProblem] | None) -> BodyReader:
+    def body_reader(
+        self,
+        seats: Seats,
+        problems: list[ReadProblem] | None,
+        preset: str | None = None,
+        options: dict[str, RuleValue] | None = None,
+    ) -> BodyReader:
         """A reader of the statements of one game's body; `seats` resolves seat references and
-        `problems` is None unless the reader recovers (see BodyReader)."""
+        `problems` is None unless the reader recovers (see BodyReader). `preset` and `options`
+        are the header's rules (None: not known), for messages that quote them."""
         raise NotSupported(f"{self.title} records cannot be read yet")
 
     def body_lines(self, game: Game) -> Iterator[str]:

@@ -39,7 +39,7 @@ from zfrec.games.zhengfen.engine.cards import (
     read_word,
 )
 
-ProblemKind = Literal["card", "seat", "move", "line", "name"]
+ProblemKind = Literal["card", "seat", "move", "line", "name", "dealt"]
 
 _RANK_RE = re.compile(r"10|[2-9tjqka]", re.IGNORECASE)
 # A word that may be meant as a card: a rank and at most one more character, or a joker.
@@ -77,14 +77,17 @@ class ReadProblem:
     - `line`: a whole line could not be read; it is skipped.
     - `name`: the seat of a `hand ... shuffler` or `deal` line names no seat; the line is read
       as the one player the name is close to, or (a shuffler) without the seat.
+    - `dealt`: a card of a `deal` line (Sheng ji: also `kitty`, `discard`) could not be read; it
+      is read as the one card that fits (`fix`), else as one unknown card (`dealt_problem`).
 
     `pos` is where the problem is reported (the character that cannot be read), and `span` the
     columns of the unreadable text on that line (first, and one past the last), which a fix
     replaces; `move` is the position of the move it spoils (its seat reference), None for a
     line. `fix` is a suggestion known when reading (a name). `written` is the move it spoils
-    as the record wrote it (its seat reference and words, comments left out), for an audit to
-    say what it replaced. `trick` is the number of the trick whose line is skipped, where the
-    reader numbers it (Sheng ji's: the tricks read before it in its round, and one).
+    as the record wrote it (its seat reference and words, comments left out), or the name or
+    card of a `name` or `dealt` problem, for an audit to say what it replaced. `trick` is the
+    number of the trick whose line is skipped, where the reader numbers it (Sheng ji's: the
+    tricks read before it in its round, and one).
     """
 
     kind: ProblemKind
@@ -249,3 +252,33 @@ def card_fix(problem: ReadProblem, cards: Sequence[int]) -> Fix | None:
     texts = [card_str(c) for c in cards]
     start, end = problem.span
     return Fix(problem.pos[0], start, end, texts[0], tuple(texts[1:]))
+
+
+def dealt_problem(
+    message: str, line: int, col: int, part: str, offset: int, options: Sequence[str]
+) -> tuple[ReadProblem, bool]:
+    """The problem of an unreadable card `part` at `col` of a deal-like line (`offset`: where in
+    it the reading failed), and whether it is read as `options[0]`: when that is the one card
+    that fits; otherwise it is read as one unknown card, and up to three fitting cards are
+    suggested.
+
+    >>> p, read = dealt_problem("unknown suit 'j' in 'Qj'", 5, 9, "Qj", 1, ["Qh"])
+    >>> p.message, read, p.fix.text
+    ("unknown suit 'j' in 'Qj'; did you mean Qh? (read as Qh)", True, 'Qh')
+    >>> dealt_problem("bad", 5, 9, "Qj", 1, [])[0].message
+    'bad; read as an unknown card'
+    """
+    hint = did_you_mean(options)
+    read = len(options) == 1
+    if read:
+        message += f"; {hint} (read as {options[0]})"
+    elif hint:
+        message += f"; {hint} (read as an unknown card)"
+    else:
+        message += "; read as an unknown card"
+    fix = None
+    if options and len(options) <= MAX_SUGGESTIONS:
+        fix = Fix(line, col, col + len(part), options[0], tuple(options[1:]))
+    span = (col, col + len(part))
+    problem = ReadProblem("dealt", message, (line, col + offset), span, fix=fix, written=part)
+    return problem, read

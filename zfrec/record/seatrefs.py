@@ -89,7 +89,8 @@ class Seats:
         elif kind == "shuffler":
             message += "; the shuffler is not checked"
         at = (token.line, token.col)
-        return found, ReadProblem("name", message, at, (token.col, end), fix=fix)
+        span = (token.col, end)
+        return found, ReadProblem("name", message, at, span, fix=fix, written=token.text)
 
     def unknown(self, text: str, message: str) -> tuple[str, list[int]]:
         """The message for a seat reference that names no seat, with the players it may mean

@@ -296,7 +296,9 @@ class GameBuilder:
             self.players = self.header.finish(at.line, at.col)
             kind = self.header.kind
             try:
-                self.body = kind.body_reader(Seats(self.players), self.problems)
+                self.body = kind.body_reader(
+                    Seats(self.players), self.problems, self.header.preset, self.header.options
+                )
             except NotSupported as exc:  # a kind whose notation is still to come
                 raise SyntaxFail(exc.message, at.line, at.col) from None
         return self.body

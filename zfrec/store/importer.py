@@ -308,6 +308,9 @@ def _write_file(
     notes: list[str] = []
     replaced: list[int] = []
     units: dict[str, int] = {}
+    for lost in read.unreadable:  # a game not read: its kind's unit, where it is known
+        if lost.location.unit:
+            units.setdefault(lost.location.unit, 0)
     for entry in read.entries:
         units.setdefault(find_kind(entry.kind).unit, 0)  # a summary of none names its unit
         rows: Rows | None = None

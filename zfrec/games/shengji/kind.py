@@ -39,6 +39,7 @@ from zfrec.games.shengji.rules import (
 
 if TYPE_CHECKING:
     from zfrec.games.shengji.zfn import SjBody
+    from zfrec.record.model import RuleValue
     from zfrec.record.problems import ReadProblem
     from zfrec.record.seatrefs import Seats
 
@@ -124,10 +125,16 @@ class ShengjiKind(GameKind):
 
     # the .zfn notation and JSON ----------------------------------------------------------------
 
-    def body_reader(self, seats: Seats, problems: list[ReadProblem] | None) -> SjBody:
+    def body_reader(
+        self,
+        seats: Seats,
+        problems: list[ReadProblem] | None,
+        preset: str | None = None,
+        options: dict[str, RuleValue] | None = None,
+    ) -> SjBody:
         from zfrec.games.shengji.zfn import SjBody
 
-        return SjBody(seats, problems)
+        return SjBody(seats, problems, preset, options)
 
     def body_lines(self, game: Any) -> Iterator[str]:
         from zfrec.games.shengji.notation import round_lines

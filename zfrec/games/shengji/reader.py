@@ -71,7 +71,8 @@ class SjGameBuilder:
             return
         if self.body is None:
             self.match = _header_match(self.header, first.line, first.col)
-            self.body = SjBody(Seats(self.match.players))
+            self.body = SjBody(Seats(self.match.players), None, self.match.preset,
+                               self.match.options)  # fmt: skip
         self.body.statement(tokens)
 
     # statements ---------------------------------------------------------------------------------

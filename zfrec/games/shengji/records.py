@@ -261,10 +261,7 @@ class SjMatch:
 
     def rules(self) -> SjRules:
         """The rules the record states: its preset and options (zhao pengyou: one seat each)."""
-        extra: dict[str, Any] = {}
-        if self.preset == "zhaopengyou" and "players" not in self.options:
-            extra["players"] = len(self.players)
-        return sj_preset(self.preset, **{**extra, **self.options})
+        return match_rules(self.preset, self.options, len(self.players))
 
     def seat_of(self, ref: str | int) -> int:
         """The 0-based seat `ref` names (a 1-based number or a name, any case); SeatError."""
@@ -291,3 +288,12 @@ class SjMatch:
         if index is None:
             return f"round {rnd.number}" if isinstance(rnd, SjRound) else f"round {rnd}"
         return said_at("round", [r.number for r in self.rounds], index)
+
+
+def match_rules(preset: str, options: dict[str, Any], players: int) -> SjRules:
+    """The rules of a record's preset and options played by `players` (zhao pengyou: one seat
+    each, unless an option says otherwise); RulesError where they are not rules."""
+    extra: dict[str, Any] = {}
+    if preset == "zhaopengyou" and "players" not in options:
+        extra["players"] = players
+    return sj_preset(preset, **{**extra, **options})

@@ -26,7 +26,7 @@ and `note` are `zfrec.games.shengji.replaybase`'s, the judging of the plays
 
 from __future__ import annotations
 
-from zfrec.diagnostics import Cause
+from zfrec.diagnostics import Cause, Diagnostic
 from zfrec.errors import IllegalPlayError, RulesError, placing
 from zfrec.games.shengji.cards import distinct
 from zfrec.games.shengji.drawstate import bid_dealer, draw_state
@@ -110,6 +110,7 @@ class _Replay(PlayReplay):
             self.short = {}
             end = starts[i + 1] if i + 1 < len(starts) else None
             self.lost = []
+            start = len(self.found)  # the round's findings, put in record order below
             while problems and (end is None or problems[0].pos[0] < end):
                 p = problems.pop(0)  # a skipped trick line's: in its trick, as read (p.trick)
                 self.note("ZF001", p.message, Pos(*p.pos), fix=p.fix, trick=p.trick)
@@ -125,13 +126,11 @@ class _Replay(PlayReplay):
                 before = said[i - 1] if i else f"round {last}"
                 self.note("SJ508", f"{said[i]} follows {before}: rounds are "
                           f"numbered one by one{missing}", rnd.pos)  # fmt: skip
-            start = len(self.found)
             with placing(hand=rnd.number, unit="round"):
                 out = self.round(rules, rnd, levels, dealer, dealer_cause, rank_cause)
-            # record order within the round (the round-1 dealer is known only after the bids)
-            self.found[start:] = sorted(
-                self.found[start:], key=lambda d: (d.location.line or 0, d.location.col or 0)
-            )
+            # record order within the round (the round-1 dealer is known only after the bids),
+            # what could not be read (ZF001) first on its line: what follows from it comes after
+            self.found[start:] = sorted(self.found[start:], key=_record_order)
             if out is None:
                 continue
             levels, dealer, won, dealer_cause, rank_cause = out
@@ -349,3 +348,9 @@ def _levels_cause(
         for s, lv in enumerate(levels)
     ]  # fmt: skip
     return None if tuple(by_result) != tuple(written.levels) else cause
+
+
+def _record_order(d: Diagnostic) -> tuple[int, bool, int]:
+    """Where a finding stands in the record: its line, then what could not be read (ZF001,
+    the cause of what the line's plays then show), then its column."""
+    return d.location.line or 0, d.code != "ZF001", d.location.col or 0

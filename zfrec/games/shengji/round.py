@@ -447,8 +447,8 @@ class RoundState:
         if not contains(self.hands[seat], discard):
             raise self._error("{0} does not hold " + format_hand(discard), "11", "SJ102", seat)
         if size(discard) != self.rules.kitty:
-            raise self._error(f"the dealer discards {self.rules.kitty} cards, not "
-                              f"{size(discard)} (ruling 11)", "11", "SJ303", seat)  # fmt: skip
+            raise self._error(f"the discard has {size(discard)} cards; the rules' kitty holds "
+                              f"{self.rules.kitty} (ruling 11)", "11", "SJ303", seat)  # fmt: skip
 
     def can_exchange(self, seat: int, discard: int) -> bool:
         """Whether the dealer may discard `discard`."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from zfrec.errors import RulesError
+from zfrec.errors import RulesError, preset_hint
 
 __all__ = [
     "LEVEL_TEXT",
@@ -172,7 +172,8 @@ def parse_sj_option(text: str) -> tuple[str, Any]:
 def sj_preset(name: str = "bashifen", **options: Any) -> SjRules:
     """A preset with options changed; RulesError for an unknown preset, option or value."""
     if name not in PRESETS:
-        raise RulesError(f"unknown Sheng ji preset {name!r}: presets are {', '.join(PRESETS)}")
+        raise RulesError(f"unknown Sheng ji preset {name!r}: presets are {', '.join(PRESETS)}"
+                         + preset_hint(name, list(PRESETS)))  # fmt: skip
     unknown = sorted(set(options) - set(OPTION_NAMES))
     if unknown:
         raise RulesError(f"unknown Sheng ji option {', '.join(unknown)}")

@@ -285,15 +285,15 @@ def deal_findings(rules: SjRules, rnd: SjRound, names: Sequence[str]) -> list[Fi
             k = size(d.known)
             known, cards = known + d.known, cards + k
             if k + d.unknown != hand_size:
-                out.append(("SJ302", f"{names[s]} is dealt {k + d.unknown} cards, not "
-                            f"{hand_size}", d.pos, s, "15"))  # fmt: skip
+                out.append(("SJ302", f"{names[s]}'s hand has {k + d.unknown} cards; the "
+                            f"rules' hand holds {hand_size}", d.pos, s, "15"))  # fmt: skip
     if rnd.kitty is not None:
         parts.append((rnd.kitty, None))
         k = size(rnd.kitty.known)
         known, cards = known + rnd.kitty.known, cards + k
         if k + rnd.kitty.unknown != rules.kitty:
-            out.append(("SJ303", f"the kitty holds {rules.kitty} cards, not "
-                        f"{k + rnd.kitty.unknown}", rnd.kitty.pos, None, "11"))  # fmt: skip
+            out.append(("SJ303", f"the kitty has {k + rnd.kitty.unknown} cards; the rules' "
+                        f"kitty holds {rules.kitty}", rnd.kitty.pos, None, "11"))  # fmt: skip
     if cards == 54 * rules.decks and known == full_deck(rules.decks):
         return out  # the common case: every copy once (with as many cards, no field overflows)
     for d, who in parts:

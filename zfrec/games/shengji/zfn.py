@@ -11,14 +11,25 @@ business. `zfrec.games.shengji.reader` reads whole files with it.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 from difflib import get_close_matches
 from typing import Any
 
+from zfrec.cardwords import card_str
 from zfrec.errors import CardError, RulesError
 from zfrec.games import statement_place
-from zfrec.games.shengji.cards import MAX_DECKS, NUM_CARDS, _word_ids, add_card, card_id, distinct
+from zfrec.games.shengji.cards import (
+    MAX_DECKS,
+    NUM_CARDS,
+    _word_ids,
+    add_card,
+    card_id,
+    count,
+    distinct,
+    one,
+)
 from zfrec.games.shengji.plain import plain_line as _plain_line
 from zfrec.games.shengji.plain import plain_moves
 from zfrec.games.shengji.records import (
@@ -34,8 +45,9 @@ from zfrec.games.shengji.records import (
     SjPoints,
     SjRound,
     SjTrick,
+    match_rules,
 )
-from zfrec.games.shengji.rules import parse_level
+from zfrec.games.shengji.rules import SjRules, parse_level
 from zfrec.numbering import repeat_suffix
 from zfrec.record.lexer import COLON, COMMENT, STRING, WORD, SyntaxFail, Token
 from zfrec.record.lexer import split_annotation as _split_annotation
@@ -44,7 +56,16 @@ from zfrec.record.model import (
     MAX_VERSIONS,
     Pos,
 )
-from zfrec.record.problems import MAX_SUGGESTIONS, Fix, ReadProblem, did_you_mean, readable_parts
+from zfrec.record.problems import (
+    MAX_SUGGESTIONS,
+    Fix,
+    ReadProblem,
+    card_candidates,
+    dealt_problem,
+    did_you_mean,
+    read_word_leniently,
+    readable_parts,
+)
 from zfrec.record.seatrefs import Seats
 
 __all__ = ["ROUND_STATEMENTS", "SjBody"]
@@ -92,15 +113,26 @@ class SjBody:
     BodyReader (zfrec.games). `seats` resolves seat references; `problems` is the recovering
     reader's list (None: every problem raises SyntaxFail)."""
 
-    def __init__(self, seats: Seats, problems: list[Any] | None = None) -> None:
+    def __init__(
+        self,
+        seats: Seats,
+        problems: list[Any] | None = None,
+        preset: str | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> None:
         self.seats = seats
         self.problems = problems
+        self.preset, self.options = preset, options or {}  # the header's rules, if known
         # The generic reader offers each line to `hand.plain_line` first (zfrec.games): self,
         # while a round is open.
         self.hand: SjBody | None = None
         self.rounds: list[SjRound] = []
         self.round: SjRound | None = None
         self._deal_seen: set[int] = set()
+        # The round's unreadable cards of deal, kitty and discard lines, each read as one
+        # unknown card for now (recovering readers only): the line's keyword, the deal's seat,
+        # and where and what the card is, with the card reader's error.
+        self._unread: list[tuple[str, int, int, int, str, CardError]] = []
         self.plain_moves = plain_moves(seats.numbers)  # the plain reader's memo of moves
 
     def statement(self, tokens: list[Token]) -> None:
@@ -228,8 +260,12 @@ class SjBody:
     # itself is the method: one call less for most lines of a record.
     plain_line = _plain_line
 
-    def _cards(self, words: list[Token], what: str, unknown_ok: bool) -> SjCards:
-        """Cards and `?N` tokens; the position is the first word's."""
+    def _cards(
+        self, words: list[Token], what: str, unknown_ok: bool, line: str = "", seat: int = -1
+    ) -> SjCards:
+        """Cards and `?N` tokens; the position is the first word's. In a recovering reader's
+        `deal`, `kitty` or `discard` line (`line`; `seat`: the deal's) an unreadable card costs
+        only itself: it is one unknown card until the round is read (`_read_unread`)."""
         known, unknown = 0, 0
         for w in words:
             text = w.text
@@ -243,8 +279,21 @@ class SjBody:
                                        "a count of unknown cards")  # fmt: skip
                 if unknown > MAX_UNKNOWN:
                     raise _fail(w, f"at most {MAX_UNKNOWN} unknown cards")
-            else:
+            elif self.problems is None or not line:
                 known = self._card_word(w, known)
+            else:
+                mask, _, bad = read_word_leniently(text)
+                if not bad:
+                    known = self._card_word(w, known)  # a copy too many: the line's error
+                    continue
+                for cid in (c for c in range(NUM_CARDS) if mask >> c & 1):
+                    try:
+                        known = add_card(known, cid, MAX_DECKS)
+                    except CardError as exc:
+                        raise _fail(w, exc.message) from None
+                unknown += len(bad)
+                for offset, part, error in bad:
+                    self._unread.append((line, seat, w.line, w.col + offset, part, error))
         return SjCards(known, unknown, Pos(words[0].line, words[0].col) if words else None)
 
     def _card_word(self, w: Token, hand: int, held: int = 0, move: Pos | None = None) -> int:
@@ -278,20 +327,20 @@ class SjBody:
         self._deal_seen.add(seat)
         n = len(seats.players)
         deal = list(r.deal or [SjCards() for _ in range(n)])
-        got = self._cards(rest[2:], "a deal", True)
+        got = self._cards(rest[2:], "a deal", True, "deal", seat)
         deal[seat] = SjCards(got.known, got.unknown, Pos(first.line, first.col))
         r.deal = tuple(deal)
 
     def _kitty(self, first: Token, rest: list[Token], r: SjRound, seats: Seats) -> None:
         if r.kitty is not None:
             raise _fail(first, "the kitty is given twice")
-        got = self._cards(rest, "the kitty", True)
+        got = self._cards(rest, "the kitty", True, "kitty")
         r.kitty = SjCards(got.known, got.unknown, Pos(first.line, first.col))
 
     def _discard(self, first: Token, rest: list[Token], r: SjRound, seats: Seats) -> None:
         if r.discard is not None:
             raise _fail(first, "the discard is given twice")
-        got = self._cards(rest, "the discard", True)
+        got = self._cards(rest, "the discard", True, "discard")
         r.discard = SjCards(got.known, got.unknown, Pos(first.line, first.col))
 
     def _call(self, first: Token, rest: list[Token], r: SjRound, seats: Seats) -> None:
@@ -563,15 +612,18 @@ class SjBody:
         r = self.round
         if r is None:
             return
+        if self._unread:
+            self._read_unread(r)
         if r.deal is not None and len(self._deal_seen) != len(r.deal):
-            missing = ", ".join(str(s + 1) for s in range(len(r.deal)) if s not in self._deal_seen)
+            seats = [s + 1 for s in range(len(r.deal)) if s not in self._deal_seen]
+            missing, first = ", ".join(map(str, seats)), seats[0]
             assert r.pos is not None
             # `round 1 (2nd)` for the second round written as round 1, as its page is named
             before = [x.number for x in self.rounds].count(r.number)
             said = f"round {r.number}{repeat_suffix(before + 1)}"
             raise SyntaxFail(f"{said} has deal lines, but none for seat {missing}: "
-                             "write 'deal N: ?25' for a seat nothing is known of",
-                             *r.pos)  # fmt: skip
+                             f"write 'deal {first}: ?{self._hand_size()}' for a seat nothing is "
+                             "known of", *r.pos)  # fmt: skip
         self.rounds.append(r)
         self.round = None
         self.hand = None
@@ -584,6 +636,88 @@ class SjBody:
     def finish(self, game: Any) -> None:
         """BodyReader.finish: put the rounds into the generic record (`Game.rounds`)."""
         game.rounds = self.close()
+
+    def _rules(self) -> SjRules | None:
+        """The header's rules, None where they are not known (or are not rules)."""
+        if self.preset is None:
+            return None
+        try:
+            return match_rules(self.preset, self.options, len(self.seats.players))
+        except (RulesError, TypeError, ValueError):
+            return None
+
+    def _hand_size(self) -> str:
+        """The cards a seat is dealt under the header's rules, as a `?N` count ('N' where the
+        rules are not known)."""
+        rules = self._rules()
+        return "N" if rules is None else str(rules.hand_size)
+
+    def _read_unread(self, r: SjRound) -> None:
+        """Note each unreadable card of the round's deal, kitty and discard lines (a `dealt`
+        problem). The cards that fit it: for a deal or kitty card, those of which the decks hold
+        a copy no deal or kitty line gives, and if several do, those the round shows its line to
+        leave out (`_wanted`); for a discard card, what the dealer holds and neither plays nor
+        discards. The one that fits is read, else it stays an unknown card."""
+        assert self.problems is not None  # only a recovering reader keeps unreadable cards
+        rules = self._rules()
+        decks = MAX_DECKS if rules is None else rules.decks
+        unread, self._unread = self._unread, []
+        for line, seat, at, col, part, exc in unread:
+            wanted = _wanted(r, line, seat)
+            options = card_candidates(*readable_parts(part), (1 << 52) - 1)  # no joker
+            if line == "discard":
+                options = [c for c in options if wanted[c]]
+            else:
+                given = [d.known for d in (*(r.deal or ()), r.kitty) if d is not None]
+                options = [c for c in options if sum(count(k, c) for k in given) < decks]
+                options = [c for c in options if wanted[c]] or options
+            problem, read = dealt_problem(exc.message, at, col, part, exc.offset,
+                                          [card_str(c) for c in options])  # fmt: skip
+            self.problems.append(problem)
+            if read:
+                _read_as(r, line, seat, options[0])
+
+
+def _wanted(r: SjRound, line: str, seat: int) -> Counter[int]:
+    """The cards (with their copies) that the round shows a line to leave out: what a seat plays
+    (the dealer: and discards) beyond its deal (and the kitty); for the discard, what the dealer
+    holds beyond what it plays and discards. Nothing where the dealer is not written."""
+    shown, given = Counter[int](), Counter[int]()
+    owner = seat if line == "deal" else r.dealer
+    if owner is None or owner < 0:
+        return shown
+    for trick in r.tricks:
+        for move in trick.moves:
+            if move.seat == owner:
+                shown.update(_copies(move.cards))
+    if r.deal is not None and owner < len(r.deal):
+        given.update(_copies(r.deal[owner].known))
+    if owner == r.dealer:
+        given.update(_copies(0 if r.kitty is None else r.kitty.known))
+        shown.update(_copies(0 if r.discard is None else r.discard.known))
+    return given - shown if line == "discard" else shown - given
+
+
+def _copies(hand: int) -> Counter[int]:
+    """The copies of each card of a packed hand."""
+    return Counter({cid: count(hand, cid) for cid in distinct(hand)})
+
+
+def _read_as(r: SjRound, line: str, seat: int, cid: int) -> None:
+    """The unknown card of `line` (`seat`'s deal, the kitty or the discard) read as `cid`."""
+    if line == "deal" and r.deal is not None and 0 <= seat < len(r.deal):
+        cards: SjCards | None = r.deal[seat]
+    else:
+        cards = r.kitty if line == "kitty" else r.discard if line == "discard" else None
+    if cards is None or not cards.unknown or count(cards.known, cid) >= MAX_DECKS:
+        return
+    read = SjCards(cards.known + one(cid), cards.unknown - 1, cards.pos)
+    if line == "deal" and r.deal is not None:
+        r.deal = tuple(read if i == seat else d for i, d in enumerate(r.deal))
+    elif line == "kitty":
+        r.kitty = read
+    else:
+        r.discard = read
 
 
 def _round_number(text: str) -> int | None:

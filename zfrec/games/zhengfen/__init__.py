@@ -113,7 +113,13 @@ class ZhengFenKind(GameKind):
     def format_cards(self, cards: int) -> str:
         return str(self._part("zfrec.games.zhengfen.engine.cards", "format_cards")(cards))
 
-    def body_reader(self, seats: Seats, problems: list[ReadProblem] | None) -> ZhengFenBody:
+    def body_reader(
+        self,
+        seats: Seats,
+        problems: list[ReadProblem] | None,
+        preset: str | None = None,
+        options: dict[str, RuleValue] | None = None,
+    ) -> ZhengFenBody:
         body: ZhengFenBody = self._part("zfrec.games.zhengfen.notation", "ZhengFenBody")(
             seats, problems
         )

@@ -632,11 +632,13 @@ class _Replayer(Ledger):
     # what could not be read -----------------------------------------------------------------
 
     def _names(self, hand: Hand, index: int) -> None:
-        """Report the names of the hand's `shuffler` and `deal` lines that name no seat. (A
-        deal line skipped leaves a partial deal, judged as one: no cause is carried.)"""
+        """Report the names of the hand's `shuffler` and `deal` lines that name no seat, and the
+        unreadable cards of its deal lines. (A deal line skipped, or a card read as unknown,
+        leaves a partial deal, judged as one: no cause is carried.)"""
         after = self.record.hands[index + 1].pos if index + 1 < len(self.record.hands) else None
         lines = self._lines
-        while lines and lines[0].kind == "name" and (after is None or lines[0].pos < after):
+        before_plays = ("name", "dealt")  # a shuffler or deal line's, reported at the hand
+        while lines and lines[0].kind in before_plays and (after is None or lines[0].pos < after):
             problem = lines.pop(0)
             self._report("ZF001", problem.message, hand, at=problem.pos, cause=None,
                          fix=problem.fix)  # fmt: skip

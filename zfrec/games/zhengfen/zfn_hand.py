@@ -15,10 +15,12 @@ from typing import TYPE_CHECKING
 from zfrec.errors import CardError, SeatError
 from zfrec.games.zhengfen.engine.cards import (
     DECK_SIZE,
+    FULL_DECK,
     NO_CARDS,
     Cards,
     DeclarationTuple,
     Stand,
+    card_str,
     parse_cards,
     parse_play,
     read_word,
@@ -52,6 +54,8 @@ from zfrec.record.model import (
 from zfrec.record.problems import (
     Fix,
     ReadProblem,
+    card_candidates,
+    dealt_problem,
     read_word_leniently,
     readable_parts,
 )
@@ -166,6 +170,9 @@ class HandBuilder:
         self.score: HandScore | None = None
         self.comments: list[str] = []
         self.deal_skipped = False  # a deal line was skipped (recovering readers only)
+        # The unreadable cards of deal lines, each read as one unknown card for now (recovering
+        # readers only): seat, line, column, text, and the card reader's error.
+        self.unread: list[tuple[int, int, int, str, CardError]] = []
 
     # --- what each statement may do here; errors at the place given ---------------------------
 
@@ -314,7 +321,13 @@ class HandBuilder:
                     )
                 unknown += count
                 continue
-            mask, decls = _cards(token, text)
+            if self.problems is None:
+                mask, decls = _cards(token, text)
+            else:  # an unreadable card costs only itself: one unknown card, for now
+                mask, decls, bad = read_word_leniently(text)
+                unknown += len(bad)
+                for offset, part, exc in bad:
+                    self.unread.append((seat, token.line, token.col + offset, part, exc))
             if decls:
                 raise fail_at(token, "a deal has no joker declarations")
             if known & mask:
@@ -564,6 +577,8 @@ class HandBuilder:
 
     def finish(self) -> Hand:
         deal = None
+        if self.unread:
+            self._read_unread()
         if self.deal_skipped:
             self._complete_deal()
         if self.deal:
@@ -582,6 +597,33 @@ class HandBuilder:
         return Hand(
             self.number, self.shuffler, deal, self.tricks, self.score, self.comments, self.pos
         )
+
+    def _read_unread(self) -> None:
+        """Note each unreadable card of the deal lines (a `dealt` problem): it is the one card
+        that fits what can be read of it and no deal line gives (if several do, those its seat
+        plays), then read as that card, else it stays an unknown card."""
+        assert self.problems is not None  # only a recovering reader keeps unreadable cards
+        given = 0
+        for d in self.deal.values():
+            given |= d.known
+        for seat, line, col, part, exc in self.unread:
+            rank, suit = readable_parts(part)
+            options = card_candidates(rank, suit, FULL_DECK & ~given)
+            if len(options) > 1:
+                played = 0
+                for trick in self.tricks:
+                    for move in trick.moves:
+                        if move.seat == seat:
+                            played |= move.cards
+                options = [c for c in options if played >> c & 1] or options
+            texts = [card_str(c) for c in options]
+            problem, read = dealt_problem(exc.message, line, col, part, exc.offset, texts)
+            self.problems.append(problem)
+            dealt = self.deal.get(seat)
+            if read and dealt is not None and dealt.unknown:
+                given |= 1 << options[0]
+                known = Cards(dealt.known | 1 << options[0])
+                self.deal[seat] = SeatDeal(known, dealt.unknown - 1, dealt.pos)
 
     def _complete_deal(self) -> None:
         """After a deal line was skipped: one seat left without a line was dealt the cards the

@@ -35,6 +35,7 @@ from zfrec.games.zhengfen.engine.cards import Cards, parse_cards
 from zfrec.games.zhengfen.engine.rules import Ruleset
 from zfrec.numbering import said_at
 from zfrec.record.model import Game, Move
+from zfrec.record.problems import ReadProblem
 from zfrec.replay import MoveStep, replay
 from zfrec.validate import validate
 
@@ -50,7 +51,7 @@ def as_read(
     spoiled = {p.move for p in game.problems if p.move is not None}
     written = {p.move: p.written for p in game.problems if p.move is not None}
     read: dict[tuple[int, int] | None, Move | None] = {}
-    edits: list[Edit] = []
+    edits = [(p.pos, _line_edit(game, p)) for p in game.problems if p.kind in LINE_KINDS]
     for _, step in replay(game, rules):
         if not isinstance(step, MoveStep) or step.inferred or step.move.pos not in spoiled:
             continue
@@ -68,13 +69,11 @@ def as_read(
             where += f" ({name})"
         now = read[pos]
         play = now.play_text() if now is not None else None
-        edits.append(
-            Edit(
-                "read", f"{where} was read as {play}" if play else f"{where} was not played",
-                game.hands[step.hand_index].number, step.trick_index, step.turn, name,
-                written.get(pos), play,
-            )
-        )  # fmt: skip
+        edits.append((pos, Edit(
+            "read", f"{where} was read as {play}" if play else f"{where} was not played",
+            game.hands[step.hand_index].number, step.trick_index, step.turn, name,
+            written.get(pos), play,
+        )))  # fmt: skip
     hands = []
     for hand in game.hands:
         tricks = []
@@ -84,7 +83,23 @@ def as_read(
             if kept:
                 tricks.append(replace(trick, moves=kept))
         hands.append(replace(hand, tricks=tricks))
-    return replace(game, hands=hands, problems=[]), tuple(edits)
+    edits.sort(key=lambda e: e[0])  # record order
+    return replace(game, hands=hands, problems=[]), tuple(e for _, e in edits)
+
+
+LINE_KINDS = ("name", "dealt")  # what a shuffler or deal line could not read: read as meant
+
+
+def _line_edit(game: Game, p: ReadProblem) -> Edit:
+    """How the reader read a name or card of a shuffler or deal line (`ReadProblem`): `line 8:
+    Jnu was read as Jun`, `line 8: 3x was read as an unknown card`, `... was left out`."""
+    read = p.fix.text if p.fix is not None and not p.fix.alternatives else None
+    after = read or ("an unknown card" if p.kind == "dealt" else None)
+    what = f"line {p.pos[0]}: {p.written}"
+    hand = max((h for h in game.hands if h.pos is not None and h.pos <= p.pos),
+               key=lambda h: h.pos or (0, 0), default=None)  # fmt: skip
+    return Edit("read", f"{what} was read as {after}" if after else f"{what} was left out",
+                None if hand is None else hand.number, before=p.written, after=read)  # fmt: skip
 
 
 def _written(game: Game, step: MoveStep) -> Move:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Literal
 
-from zfrec.errors import RulesError
+from zfrec.errors import RulesError, preset_hint
 
 SequenceLengths = Literal["any", "equal"]
 
@@ -72,7 +72,10 @@ def preset(name: str, **options: Any) -> Ruleset:
     """A preset by name (`pagat`, `poppel`, `parlett`), with single options overridden."""
     base = PRESETS.get(name.strip().lower())
     if base is None:
-        raise RulesError(f"unknown preset {name!r}: presets are {', '.join(PRESETS)}")
+        raise RulesError(
+            f"unknown preset {name!r}: presets are {', '.join(PRESETS)}"
+            + preset_hint(name, list(PRESETS))
+        )
     return base.with_options(**options) if options else base
 
 
