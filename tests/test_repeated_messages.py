@@ -323,6 +323,6 @@ def test_a_round_missing_a_deal_line_is_named_as_its_page_is(
     record.write_text("".join(lines[: line - 1] + lines[line:]), "utf-8")
     out = _run("validate", str(record))
     assert (
-        f"{said} has deal lines, but none for seat 2: write 'deal N: ?25' for a seat nothing "
+        f"{said} has deal lines, but none for seat 2: write 'deal 2: ?25' for a seat nothing "
         "is known of\n"
     ) in out
