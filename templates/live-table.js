@@ -77,6 +77,11 @@
   function refused(item, res, dropped) {
     var d = res.data || {};
     if (d.code === "stale" && d.state) show(d.state);
+    if (d.code === "stale" && item.repeat) {  // a double tap's second: the first is in, nothing to put back
+      startable();
+      message("error", "stale", Z.repeatText(item), outbox.droppedNote(dropped));
+      return;
+    }
     restore(item);
     startable();
     // the entries made after it are named, and their moves can be queued again with one tap

@@ -89,6 +89,13 @@
     this.madeAt = {};  // the version each entry sent made
     this.claims = {};  // key -> {lost}: the stored outboxes this tab is claiming
     this.channel = null;
+    // What the user saw when tapping: the table shown at a tap's first touch (its version, and
+    // this tab's entries waiting then). A tap the phone counts as part of a double (or triple)
+    // tap (the click's `detail`, its tap count) was made from that same view: a first tap's
+    // answer shown in between (a fast server) is not what the second was made against.
+    this.gesture = null;
+    this.tap = null;
+    document.addEventListener("click", function (e) { self.tapped(e); }, true);
     this.listen();
     window.addEventListener("online", function () { self.sweep(); self.now(); });
     window.addEventListener("storage", function (e) { self.stored(e); });
@@ -261,19 +268,38 @@
     return this.items.filter(function (it) { return it.status !== "sent"; });
   };
 
+  /* A click, heard before the page's own handlers: the first of a gesture (`detail` 0 or 1: a
+     key, or a tap the phone counts as a new one) notes the table shown and the entries waiting;
+     a second or third tap of it (`detail` 2, 3) is made from that view. */
+  Outbox.prototype.tapped = function (e) {
+    var self = this;
+    if (e.detail >= 2 && this.gesture) {
+      this.tap = this.gesture;
+    } else {
+      this.tap = null;
+      this.gesture = { version: this.hooks.state().version,
+        ahead: this.waiting().map(function (it) { return it.uid; }) };
+    }
+    setTimeout(function () { self.tap = null; }, 0);  // this click's handlers have run
+  };
+
   /* Put a change in the outbox, made against the version the table will have when the entries
      before it are in (each accepted change adds one), or against `version` where given (a move
-     asked about first is made against the table as it was then). */
+     asked about first is made against the table as it was then). A change tapped as the second
+     tap of a double tap is made against the table the first tap saw, with the entries that
+     waited then: where the first tap's change went in meanwhile, the server refuses it as
+     stale, and nothing is entered twice (whatever the tap, Undo, Pass, Play). */
   Outbox.prototype.queue = function (path, body, label, extra, version) {
     // An undo waiting is the undo a second tap meant (a double tap on Undo, or Undo tapped
     // again before the first is answered): one undo, not two. Once it is in, Undo undoes more.
     if (path === "/undo" && this.has("/undo")) return false;
     if (this.second(path, body)) return false;
     var state = this.hooks.state();
+    var tap = version === undefined ? this.tap : null;
     // Made against the table shown, with the entries ahead of it in: their count is settled
     // when it is sent (one ahead that was in already, its answer lost, is in what is shown).
-    var base = version !== undefined ? version : state.version;
-    var ahead = version !== undefined ? [] : this.waiting().map(function (it) { return it.uid; });
+    var base = version !== undefined ? version : tap ? tap.version : state.version;
+    var ahead = version !== undefined ? [] : tap ? tap.ahead.slice() : this.waiting().map(function (it) { return it.uid; });
     body.version = base + ahead.length;
     // An undo or a mark leaves no move of its own to find if its answer is lost: the entry
     // count it was made at tells (Zheng Fen's pages from before request ids).
@@ -282,8 +308,10 @@
     // Its request id: sent again (its answer lost), the server knows it and answers it as
     // taken, without making it twice; a 409 stale then means it was not made.
     body.request_id = uid;
-    this.items = this.waiting().concat([{ uid: uid, base: base, ahead: ahead,
-      path: path, body: body, label: label, status: "waiting", extra: extra || null }]);
+    var item = { uid: uid, base: base, ahead: ahead,
+      path: path, body: body, label: label, status: "waiting", extra: extra || null };
+    if (tap && tap.version !== state.version) item.repeat = true;  // a double tap's second, the table on since
+    this.items = this.waiting().concat([item]);
     this.save();
     this.render();
     this.pump();
@@ -474,6 +502,18 @@
       Z.el("button", { type: "button", cls: "btn small", id: "forget-btn", text: "Let go",
         onclick: function () { if (!tapped) { tapped = true; self.forget(); } } })
     ]));
+  };
+
+  /* What a page says of a double tap's second tap refused as stale: made from the table the
+     first tap saw, which has changed since (the first tap's entry, or another phone's, went
+     in); nothing was entered for it. */
+  Z.repeatText = function (item) {
+    var why = " was the second tap of a double tap, made on the table as it was before the change now shown " +
+      "(the first tap's entry, or another phone's): nothing was ";
+    if (item.path === "/undo") return "Not undone: Undo" + why + "undone for it. Tap Undo again to undo one more entry.";
+    if (item.path === "/hands") return "Not started: " + item.label + why + "started for it.";
+    if (item.path === "/marks") return "Not marked: " + item.label + why + "marked for it.";
+    return "Not entered: " + item.label + why + "entered for it. Tap again if it is meant.";
   };
 
   Z.Outbox = Outbox;

@@ -120,6 +120,11 @@
   function refused(item, res, dropped) {
     var d = res.data || {};
     if (d.code === "stale" && d.state) shown(d.state);
+    if (d.code === "stale" && item.repeat) {  // a double tap's second: the first is in, nothing to put back
+      message("error", "stale", Z.repeatText(item), outbox.droppedNote(dropped));
+      render();
+      return;
+    }
     if (item.path === "/moves") {
       var b = item.body;
       ui.seat = b.seat; ui.touched = true; ui.picked = [];

@@ -1,0 +1,117 @@
+"""A double tap that the server answers in between (LIVE.md, "Versions"): in headless Chromium
+against a real `zfrec serve`, the first tap's entry goes in and the page shows its answer before
+the second tap comes (the test waits for it). The second tap (the click's tap count 2, as the
+phone counts a double tap) was made from the table the first tap saw: it carries that version,
+and the server refuses it as stale; the page says so and nothing more is entered. A tap the
+phone counts as a new one still enters at once. Screenshots go to
+test-artifacts/live-double-*.png.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.test_live_phones import DESKTOP, PHONE, at, dealt_table, sent
+from tests.test_live_requests_browser import _sj_at_lead
+from tests.test_live_server import server
+from tests.test_live_tabs_browser import moves, phone, play, tab
+from tests.test_render_browser import ARTIFACTS
+
+sync_api = pytest.importorskip("playwright.sync_api")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.usefixtures("chromium"),  # skipped without it (tests/lanes.py)
+]
+
+
+def shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"live-double-{name}.png"))
+
+
+def _centre(page: Any, selector: str) -> tuple[float, float]:
+    box = page.locator(selector).bounding_box()
+    assert box is not None, selector
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def double_tap(page: Any, selector: str, version: int) -> None:
+    """Tap `selector`, wait until the page shows the answer (the table at `version`), and tap
+    it again as the second tap of a double tap (tap count 2)."""
+    page.locator(selector).scroll_into_view_if_needed()
+    x, y = _centre(page, selector)
+    page.mouse.click(x, y)
+    at(page, version)
+    sent(page)
+    page.locator(selector).scroll_into_view_if_needed()  # where the answer put it
+    x, y = _centre(page, selector)
+    page.mouse.move(x, y)
+    page.mouse.down(click_count=2)
+    page.mouse.up(click_count=2)
+    sent(page)
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_zhengfen_undo_and_pass_double_tapped_around_their_answer_are_one_entry(
+    browser: Any, tmp_path: Path, size: str
+) -> None:
+    """Ann leads 3h. Pass double-tapped for Bo Li, his pass in before the second tap: one pass
+    (the second is not 王芳's pass), and the page says the second was not entered. 王芳 plays
+    9h; Undo double-tapped the same way: one undo (her 9h). Then a tap of its own undoes one
+    more."""
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        made, _auth = dealt_table(client)
+        table = made["id"]
+        ctx = phone(browser, PHONE if size == "phone" else DESKTOP)
+        a = tab(ctx, str(client.base_url).rstrip("/") + made["join"])
+        at(a, 1)
+        play(a, 1, "3h")
+        at(a, 2)
+        sent(a)
+
+        double_tap(a, "#pass-btn", 3)
+        assert moves(client, table) == [(1, "3h"), (2, "pass")]
+        assert client.get(f"/api/tables/{table}").json()["version"] == 3
+        msg = a.locator("#msg").inner_text()
+        assert "Not entered" in msg and "double tap" in msg, msg
+        assert a.locator("#play-text").input_value() == ""  # nothing put back in the box
+        shot(a, f"1-pass-{size}")
+
+        play(a, 3, "9h")
+        at(a, 4)
+        sent(a)
+        double_tap(a, "#undo-btn", 5)
+        assert moves(client, table) == [(1, "3h"), (2, "pass")]
+        assert client.get(f"/api/tables/{table}").json()["version"] == 5
+        msg = a.locator("#msg").inner_text()
+        assert "Not undone" in msg and "double tap" in msg, msg
+        shot(a, f"2-undo-{size}")
+
+        a.locator("#undo-btn").click()  # a tap of its own: one more undo
+        at(a, 6)
+        assert moves(client, table) == [(1, "3h")]
+
+
+def test_sheng_ji_undo_double_tapped_around_its_answer_is_one_undo(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Sheng ji, at the first lead after the exchange: Ann leads As and Bo plays 3s. Undo
+    double-tapped, the first undo in before the second tap: Bo's 3s alone is undone."""
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        made, url = _sj_at_lead(client)
+        auth = {"Authorization": f"Bearer {made['token']}"}
+        for body in ({"seat": 1, "play": "As"}, {"seat": 2, "play": "3s"}):
+            assert client.post(f"{url}/moves", json=body, headers=auth).is_success
+        ctx = phone(browser)
+        a = tab(ctx, str(client.base_url).rstrip("/") + made["join"])
+        at(a, 4)
+        double_tap(a, "#entry button:text-is('Undo')", 5)
+        st = client.get(url).json()
+        assert st["version"] == 5
+        assert [m.get("play") for m in st["moves"] if m.get("play")] == ["As"]
+        msg = a.locator("#msg").inner_text()
+        assert "Not undone" in msg and "double tap" in msg, msg
+        shot(a, "3-sj-undo")
