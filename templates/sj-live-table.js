@@ -240,6 +240,13 @@
       head.appendChild(el("span", {}, sides));
     }
     felt.appendChild(head);
+    // round 1's dealer picked at the start, overruled by the bid that stands (R14): the seats
+    // are shown as the rules judge them, and the clash is named before the exchange is refused
+    if (state.picked_dealer && state.dealer) {
+      felt.appendChild(el("div", { cls: "picked", id: "sj-picked" }, [nameEl(state.picked_dealer),
+        " was picked to deal, but ", nameEl(state.dealer), "'s bid stands: ", nameEl(state.dealer),
+        " deals round 1 (R14). The exchange is refused (SJ304): undo to the round's start and start it again without the pick."]));
+    }
     var n = state.players.length;
     var ring = el("div", { cls: "sjring" + (n === 4 ? "" : " many") });
     var center = el("div", { cls: "sjcenter" });
@@ -248,6 +255,7 @@
     center.appendChild(el("div", { cls: "pts", text: "Opponents " + state.points }));
     if (state.phase === "bids") center.appendChild(el("div", { text: "Bids, in the order made" }));
     else if (state.phase === "exchange") center.appendChild(el("div", { text: "Bids, then the dealer's exchange" }));
+
     else if (plays && ui.waiting.next) center.appendChild(el("div", {}, [nameEl(ui.waiting.next), " to play next"]));
     else if (plays) center.appendChild(el("div", { text: "The trick's winner leads next" }));
     else if (state.turn) center.appendChild(el("div", {}, [nameEl(state.turn), " to play" + (state.trick ? " \u00b7 trick " + state.trick : "")]));
