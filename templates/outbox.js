@@ -96,6 +96,10 @@
     this.gesture = null;
     this.tap = null;
     document.addEventListener("click", function (e) { self.tapped(e); }, true);
+    // cards typed or a seat picked between two taps: the second is a tap of its own
+    ["input", "change"].forEach(function (t) {
+      document.addEventListener(t, function () { self.gesture = null; }, true);
+    });
     this.listen();
     window.addEventListener("online", function () { self.sweep(); self.now(); });
     window.addEventListener("storage", function (e) { self.stored(e); });
@@ -270,7 +274,8 @@
 
   /* A click, heard before the page's own handlers: the first of a gesture (`detail` 0 or 1: a
      key, or a tap the phone counts as a new one) notes the table shown and the entries waiting;
-     a second or third tap of it (`detail` 2, 3) is made from that view. */
+     a second or third tap of it (`detail` 2, 3) is made from that view, unless something was
+     typed or picked in between (an input or a select changed: a tap of its own). */
   Outbox.prototype.tapped = function (e) {
     var self = this;
     if (e.detail >= 2 && this.gesture) {

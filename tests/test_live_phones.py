@@ -71,6 +71,14 @@ def sent(page: Any) -> None:
     page.wait_for_selector('body[data-outbox="0"]', state="attached")
 
 
+def tap_anew(locator: Any) -> None:
+    """A tap the phone counts as one of its own, as a person's tap after looking at the answer
+    to the last one: not the second of a double tap (two quick taps on one spot are counted as
+    one double tap, the click's `detail` 2, and made from the first tap's view: LIVE.md,
+    "Versions"). A test taps far quicker than a person looks."""
+    locator.click()
+
+
 def play(page: Any, seat: int, cards: str, tap: bool = False) -> None:
     """Pick the seat, tap or type the cards, and tap Play."""
     page.locator(f'#entry button[data-seat="{seat}"]').tap()
@@ -193,7 +201,7 @@ def test_two_phones_and_a_spectator(browser: Any, tmp_path: Path) -> None:
         a.locator("#confirm-passes").tap()
         a.wait_for_selector('#msg[data-inferred="2"]')
         at(a, 7)
-        a.locator("#undo-inferred").tap()
+        tap_anew(a.locator("#undo-inferred"))  # where Yes was: not a double tap on it
         at(a, 8)
         assert a.locator("#play-text").input_value() == "Qh"
         a.locator("#entry button", has_text="Clear").tap()
