@@ -513,12 +513,11 @@
      first tap saw, which has changed since (the first tap's entry, or another phone's, went
      in); nothing was entered for it. */
   Z.repeatText = function (item) {
-    var why = " was the second tap of a double tap, made on the table as it was before the change now shown " +
-      "(the first tap's entry, or another phone's): nothing was ";
-    if (item.path === "/undo") return "Not undone: Undo" + why + "undone for it. Tap Undo again to undo one more entry.";
-    if (item.path === "/hands") return "Not started: " + item.label + why + "started for it.";
-    if (item.path === "/marks") return "Not marked: " + item.label + why + "marked for it.";
-    return "Not entered: " + item.label + why + "entered for it. Tap again if it is meant.";
+    var why = "a double tap's second tap, made before the table last changed";
+    if (item.path === "/undo") return "Not undone: " + why + ". Tap Undo again to undo one more.";
+    if (item.path === "/hands") return "Not started: " + item.label + ", " + why + ".";
+    if (item.path === "/marks") return "Not marked: " + item.label + ", " + why + ".";
+    return "Not entered: " + item.label + ", " + why + ". Tap again if it is meant.";
   };
 
   Z.Outbox = Outbox;
