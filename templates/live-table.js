@@ -189,6 +189,8 @@
       var undo = el("button", { type: "button", cls: "btn small", id: "undo-inferred", text: "Not so: undo",
         onclick: function () {
           if (!outbox.queue("/undo", {}, "undo", null)) return;  // an undo waits already
+          var queued = outbox.items[outbox.items.length - 1];
+          if (queued && queued.repeat) return;  // a double tap's second (on Yes): it undoes nothing
           ui.pending = item.body.play; ui.seat = item.body.seat; ui.touched = true;
         } });
       message("ok", null, names(d.inferred) + " passed (inferred from " + name(item.body.seat) +

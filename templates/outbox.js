@@ -279,7 +279,8 @@
   Outbox.prototype.tapped = function (e) {
     var self = this;
     if (e.detail >= 2 && this.gesture) {
-      this.tap = this.gesture;
+      // (a copy: the entries this one click queues, Enter again's several, count for the next)
+      this.tap = { version: this.gesture.version, ahead: this.gesture.ahead.slice() };
     } else {
       this.tap = null;
       this.gesture = { version: this.hooks.state().version,
@@ -316,6 +317,7 @@
     var item = { uid: uid, base: base, ahead: ahead,
       path: path, body: body, label: label, status: "waiting", extra: extra || null };
     if (tap && tap.version !== state.version) item.repeat = true;  // a double tap's second, the table on since
+    if (tap) tap.ahead.push(uid);
     this.items = this.waiting().concat([item]);
     this.save();
     this.render();

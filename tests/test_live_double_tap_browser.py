@@ -150,3 +150,38 @@ def test_a_double_tap_never_undoes_another_phones_move_shown_between_its_taps(
         assert moves(client, table) == [(1, "3h"), (2, "6h")]
         msg = a.locator("#msg").inner_text()
         assert "Not undone: a double tap" in msg, msg
+
+
+def test_yes_double_tapped_where_not_so_undo_comes_is_one_entry(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Ann leads 3h; this phone enters Ann's 4h, which means Bo Li and 王芳 passed: the page asks.
+    Yes is double-tapped, and its answer puts "Not so: undo" under the finger before the second
+    tap: that tap was made from the question's view, so nothing is undone (before, it undid the
+    move just entered) and the move is not put back in the box."""
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        made, auth = dealt_table(client)
+        table = made["id"]
+        r = client.post(f"/api/tables/{table}/moves", json={"seat": 1, "play": "3h"}, headers=auth)
+        assert r.is_success, r.text
+        ctx = phone(browser)
+        a = tab(ctx, str(client.base_url).rstrip("/") + made["join"])
+        at(a, 2)
+        play(a, 1, "4h")
+        a.wait_for_selector("#confirm-passes")
+        x, y = _centre(a, "#confirm-passes")
+        a.mouse.click(x, y)
+        a.wait_for_selector("#undo-inferred")
+        at(a, 3)
+        sent(a)
+        x, y = _centre(a, "#undo-inferred")
+        a.mouse.move(x, y)
+        a.mouse.down(click_count=2)
+        a.mouse.up(click_count=2)
+        sent(a)
+        assert moves(client, table)[-1] == (1, "4h")
+        assert client.get(f"/api/tables/{table}").json()["version"] == 3
+        msg = a.locator("#msg").inner_text()
+        assert "Not undone: a double tap" in msg, msg
+        assert a.locator("#play-text").input_value() == ""
+        shot(a, "4-yes-then-not-so")
