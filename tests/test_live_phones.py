@@ -327,18 +327,31 @@ def test_a_joker_declared_by_tapping_and_a_move_corrected(browser: Any, tmp_path
             {"hand": 1, "line": 1, "seat": 1, "play": "3h", "entry": 2}
         ]
 
-        # The answer to an entry is lost (the server took it): sent again, the 409 shows the
-        # table's last move is this one, so it counts as sent, once, with no refusal shown.
+        # The answer to an entry is lost (the server took it): sent again with its request id,
+        # the server answers it as taken, so it counts as sent, once, with no refusal shown.
+        # Answers are lost until the page shows the entry as not sent; then its retries pass.
+        # The route stays until the outbox is empty: unrouted while a retry (set off at once by
+        # the table's events) was inside the handler, Playwright let that retry through itself
+        # and the handler's abort failed ("Route is already handled!").
+        lose, tries = [True], []
+
         def lose_answer(route: Any) -> None:
-            route.fetch()
-            route.abort()
+            tries.append(route.request.post_data_json["request_id"])
+            if lose[0]:
+                route.fetch()
+                route.abort()
+            else:
+                route.continue_()
 
         a.route("**/api/tables/*/moves", lose_answer)
         play(a, 2, "5d")
         a.wait_for_selector('#outbox .out[data-status="retrying"]')
-        a.unroute("**/api/tables/*/moves")
+        lose[0] = False
+        a.evaluate("window.dispatchEvent(new Event('online'))")  # tried again at once
         sent(a)
+        a.unroute("**/api/tables/*/moves")  # nothing in flight: every entry is answered
         at(a, 7)
+        assert len(tries) >= 2 and len(set(tries)) == 1, tries  # one entry, sent again
         assert a.locator("#msg .msg.error").count() == 0
         assert [m["play"] for m in client.get(f"/api/tables/{table}").json()["moves"]] == [
             "3h",
