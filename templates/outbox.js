@@ -273,17 +273,22 @@
   };
 
   /* A click, heard before the page's own handlers: the first of a gesture (`detail` 0 or 1: a
-     key, or a tap the phone counts as a new one) notes the table shown and the entries waiting;
-     a second or third tap of it (`detail` 2, 3) is made from that view, unless something was
-     typed or picked in between (an input or a select changed: a tap of its own). */
+     key, or a tap the phone counts as a new one) notes the table shown, the entries waiting and
+     the spot tapped (the control's box); a second or third tap of it (`detail` 2, 3) on that
+     spot is made from that view, whatever the first tap's answer put there (Yes, then "Not so:
+     undo"), unless something was typed or picked in between (a tap of its own). The phone
+     counts a quick tap near the last as its second (on a phone, the next button too): a tap
+     off the first's control (Play, then Pass) is a tap of its own. */
   Outbox.prototype.tapped = function (e) {
-    var self = this;
-    if (e.detail >= 2 && this.gesture) {
+    var self = this, g = this.gesture;
+    if (e.detail >= 2 && g && e.clientX >= g.box.left && e.clientX <= g.box.right &&
+        e.clientY >= g.box.top && e.clientY <= g.box.bottom) {
       // (a copy: the entries this one click queues, Enter again's several, count for the next)
-      this.tap = { version: this.gesture.version, ahead: this.gesture.ahead.slice() };
+      this.tap = { version: g.version, ahead: g.ahead.slice() };
     } else {
       this.tap = null;
-      this.gesture = { version: this.hooks.state().version,
+      var spot = e.target.closest ? e.target.closest("button, a, summary, label") || e.target : e.target;
+      this.gesture = { version: this.hooks.state().version, box: spot.getBoundingClientRect(),
         ahead: this.waiting().map(function (it) { return it.uid; }) };
     }
     setTimeout(function () { self.tap = null; }, 0);  // this click's handlers have run

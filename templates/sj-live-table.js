@@ -255,7 +255,6 @@
     center.appendChild(el("div", { cls: "pts", text: "Opponents " + state.points }));
     if (state.phase === "bids") center.appendChild(el("div", { text: "Bids, in the order made" }));
     else if (state.phase === "exchange") center.appendChild(el("div", { text: "Bids, then the dealer's exchange" }));
-
     else if (plays && ui.waiting.next) center.appendChild(el("div", {}, [nameEl(ui.waiting.next), " to play next"]));
     else if (plays) center.appendChild(el("div", { text: "The trick's winner leads next" }));
     else if (state.turn) center.appendChild(el("div", {}, [nameEl(state.turn), " to play" + (state.trick ? " \u00b7 trick " + state.trick : "")]));
