@@ -77,17 +77,13 @@
   function refused(item, res, dropped) {
     var d = res.data || {};
     if (d.code === "stale" && d.state) show(d.state);
-    if (d.code === "stale" && item.repeat) {  // a double tap's second: the first is in, nothing to put back
-      startable();
-      message("error", "stale", Z.repeatText(item), outbox.droppedNote(dropped));
-      return;
-    }
-    restore(item);
+    var repeat = d.code === "stale" && item.repeat;  // a double tap's second: the first is in
+    if (!repeat) restore(item);  // (nothing to put back for a second tap)
     startable();
     // the entries made after it are named, and their moves can be queued again with one tap
     var extra = outbox.droppedNote(dropped);
     if (d.code === "stale") {
-      message("error", "stale", staleText(item), extra);
+      message("error", "stale", repeat ? Z.repeatText(item) : staleText(item), extra);
     } else {
       reportError(res, extra);
     }

@@ -50,7 +50,8 @@ def under(page: Any, x: float, y: float, selector: str) -> bool:
     """Whether the point (x, y) of the screen is on `selector`."""
     box = page.locator(selector).bounding_box()
     assert box is not None, selector
-    return box["x"] <= x <= box["x"] + box["width"] and box["y"] <= y <= box["y"] + box["height"]
+    left, top = float(box["x"]), float(box["y"])
+    return left <= x <= left + float(box["width"]) and top <= y <= top + float(box["height"])
 
 
 def second_tap(page: Any, x: float, y: float) -> None:
