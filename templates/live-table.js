@@ -77,12 +77,13 @@
   function refused(item, res, dropped) {
     var d = res.data || {};
     if (d.code === "stale" && d.state) show(d.state);
-    restore(item);
+    var repeat = d.code === "stale" && item.repeat;  // a double tap's second: the first is in
+    if (!repeat) restore(item);  // (nothing to put back for a second tap)
     startable();
     // the entries made after it are named, and their moves can be queued again with one tap
     var extra = outbox.droppedNote(dropped);
     if (d.code === "stale") {
-      message("error", "stale", staleText(item), extra);
+      message("error", "stale", repeat ? Z.repeatText(item) : staleText(item), extra);
     } else {
       reportError(res, extra);
     }
@@ -184,6 +185,8 @@
       var undo = el("button", { type: "button", cls: "btn small", id: "undo-inferred", text: "Not so: undo",
         onclick: function () {
           if (!outbox.queue("/undo", {}, "undo", null)) return;  // an undo waits already
+          var queued = outbox.items[outbox.items.length - 1];
+          if (queued && queued.repeat) return;  // a double tap's second (on Yes): it undoes nothing
           ui.pending = item.body.play; ui.seat = item.body.seat; ui.touched = true;
         } });
       message("ok", null, names(d.inferred) + " passed (inferred from " + name(item.body.seat) +

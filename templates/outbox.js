@@ -89,6 +89,17 @@
     this.madeAt = {};  // the version each entry sent made
     this.claims = {};  // key -> {lost}: the stored outboxes this tab is claiming
     this.channel = null;
+    // What the user saw when tapping: the table shown at a tap's first touch (its version, and
+    // this tab's entries waiting then). A tap the phone counts as part of a double (or triple)
+    // tap (the click's `detail`, its tap count) was made from that same view: a first tap's
+    // answer shown in between (a fast server) is not what the second was made against.
+    this.gesture = null;
+    this.tap = null;
+    document.addEventListener("click", function (e) { self.tapped(e); }, true);
+    // cards typed or a seat picked between two taps: the second is a tap of its own
+    ["input", "change"].forEach(function (t) {
+      document.addEventListener(t, function () { self.gesture = null; }, true);
+    });
     this.listen();
     window.addEventListener("online", function () { self.sweep(); self.now(); });
     window.addEventListener("storage", function (e) { self.stored(e); });
@@ -261,19 +272,45 @@
     return this.items.filter(function (it) { return it.status !== "sent"; });
   };
 
+  /* A click, heard before the page's own handlers: the first of a gesture (`detail` 0 or 1: a
+     key, or a tap the phone counts as a new one) notes the table shown, the entries waiting and
+     the spot tapped (the control's box); a second or third tap of it (`detail` 2, 3) on that
+     spot is made from that view, whatever the first tap's answer put there (Yes, then "Not so:
+     undo"), unless something was typed or picked in between (a tap of its own). The phone
+     counts a quick tap near the last as its second (on a phone, the next button too): a tap
+     off the first's control (Play, then Pass) is a tap of its own. */
+  Outbox.prototype.tapped = function (e) {
+    var self = this, g = this.gesture;
+    if (e.detail >= 2 && g && e.clientX >= g.box.left && e.clientX <= g.box.right &&
+        e.clientY >= g.box.top && e.clientY <= g.box.bottom) {
+      // (a copy: the entries this one click queues, Enter again's several, count for the next)
+      this.tap = { version: g.version, ahead: g.ahead.slice() };
+    } else {
+      this.tap = null;
+      var spot = e.target.closest ? e.target.closest("button, a, summary, label") || e.target : e.target;
+      this.gesture = { version: this.hooks.state().version, box: spot.getBoundingClientRect(),
+        ahead: this.waiting().map(function (it) { return it.uid; }) };
+    }
+    setTimeout(function () { self.tap = null; }, 0);  // this click's handlers have run
+  };
+
   /* Put a change in the outbox, made against the version the table will have when the entries
      before it are in (each accepted change adds one), or against `version` where given (a move
-     asked about first is made against the table as it was then). */
+     asked about first is made against the table as it was then). A change tapped as the second
+     tap of a double tap is made against the table the first tap saw, with the entries that
+     waited then: where the first tap's change went in meanwhile, the server refuses it as
+     stale, and nothing is entered twice (whatever the tap, Undo, Pass, Play). */
   Outbox.prototype.queue = function (path, body, label, extra, version) {
     // An undo waiting is the undo a second tap meant (a double tap on Undo, or Undo tapped
     // again before the first is answered): one undo, not two. Once it is in, Undo undoes more.
     if (path === "/undo" && this.has("/undo")) return false;
     if (this.second(path, body)) return false;
     var state = this.hooks.state();
+    var tap = version === undefined ? this.tap : null;
     // Made against the table shown, with the entries ahead of it in: their count is settled
     // when it is sent (one ahead that was in already, its answer lost, is in what is shown).
-    var base = version !== undefined ? version : state.version;
-    var ahead = version !== undefined ? [] : this.waiting().map(function (it) { return it.uid; });
+    var base = version !== undefined ? version : tap ? tap.version : state.version;
+    var ahead = version !== undefined ? [] : tap ? tap.ahead.slice() : this.waiting().map(function (it) { return it.uid; });
     body.version = base + ahead.length;
     // An undo or a mark leaves no move of its own to find if its answer is lost: the entry
     // count it was made at tells (Zheng Fen's pages from before request ids).
@@ -282,8 +319,11 @@
     // Its request id: sent again (its answer lost), the server knows it and answers it as
     // taken, without making it twice; a 409 stale then means it was not made.
     body.request_id = uid;
-    this.items = this.waiting().concat([{ uid: uid, base: base, ahead: ahead,
-      path: path, body: body, label: label, status: "waiting", extra: extra || null }]);
+    var item = { uid: uid, base: base, ahead: ahead,
+      path: path, body: body, label: label, status: "waiting", extra: extra || null };
+    if (tap && tap.version !== state.version) item.repeat = true;  // a double tap's second, the table on since
+    if (tap) tap.ahead.push(uid);
+    this.items = this.waiting().concat([item]);
     this.save();
     this.render();
     this.pump();
@@ -474,6 +514,17 @@
       Z.el("button", { type: "button", cls: "btn small", id: "forget-btn", text: "Let go",
         onclick: function () { if (!tapped) { tapped = true; self.forget(); } } })
     ]));
+  };
+
+  /* What a page says of a double tap's second tap refused as stale: made from the table the
+     first tap saw, which has changed since (the first tap's entry, or another phone's, went
+     in); nothing was entered for it. */
+  Z.repeatText = function (item) {
+    var why = "a double tap's second tap, made before the table last changed";
+    if (item.path === "/undo") return "Not undone: " + why + ". Tap Undo again to undo one more.";
+    if (item.path === "/hands") return "Not started: " + item.label + ", " + why + ".";
+    if (item.path === "/marks") return "Not marked: " + item.label + ", " + why + ".";
+    return "Not entered: " + item.label + ", " + why + ". Tap again if it is meant.";
   };
 
   Z.Outbox = Outbox;

@@ -120,14 +120,16 @@
   function refused(item, res, dropped) {
     var d = res.data || {};
     if (d.code === "stale" && d.state) shown(d.state);
-    if (item.path === "/moves") {
+    var back = item.path === "/moves" && !(d.code === "stale" && item.repeat);  // (a double tap's second: nothing to put back)
+    if (back) {
       var b = item.body;
       ui.seat = b.seat; ui.touched = true; ui.picked = [];
       ui.text = b.play || b.bid || b.discard || b.calls || "";
       ui.block = b.blocked_by ? { by: b.blocked_by, shows: b.shows || "" } : null;  // its blocker and shown cards too
       if ($("sj-cards")) $("sj-cards").value = ui.text;
     }
-    var text = d.code === "stale" && STALE[item.path] ? STALE[item.path] :
+    var text = d.code === "stale" && item.repeat ? Z.repeatText(item) :
+      d.code === "stale" && STALE[item.path] ? STALE[item.path] :
       // the entry named: its answer may come long after it was made (a reload, a connection back)
       item.label + ", not " + (item.path === "/undo" ? "done" : item.path === "/hands" ? "started" : "entered") + ": " +
       (d.message || "the server answered " + res.status);
@@ -135,7 +137,7 @@
     // the entries made after it are named, and their moves can be queued again with one tap
     message("error", d.code || String(res.status), text, outbox.droppedNote(dropped));
     render();
-    if (item.path === "/moves") boxInView();
+    if (back) boxInView();
   }
 
   /* A move back in the box: its seat and cards below the dock (the refusal stays at the top of
@@ -235,6 +237,13 @@
       head.appendChild(el("span", {}, sides));
     }
     felt.appendChild(head);
+    // round 1's dealer picked at the start, overruled by the bid that stands (R14): the seats
+    // are shown as the rules judge them, and the clash is named before the exchange is refused
+    if (state.picked_dealer && state.dealer) {
+      felt.appendChild(el("div", { cls: "picked", id: "sj-picked" }, [nameEl(state.picked_dealer),
+        " was picked to deal, but ", nameEl(state.dealer), "'s bid stands: ", nameEl(state.dealer),
+        " deals round 1 (R14). The exchange is refused (SJ304): undo to the round's start and start it again without the pick."]));
+    }
     var n = state.players.length;
     var ring = el("div", { cls: "sjring" + (n === 4 ? "" : " many") });
     var center = el("div", { cls: "sjcenter" });

@@ -243,6 +243,32 @@ def test_a_round_one_dealer_the_bids_overrule_is_named_at_the_exchange(tmp_path:
     engine.dispose()
 
 
+def test_a_round_one_dealer_the_bids_overrule_is_not_the_dealer_shown(tmp_path: Path) -> None:
+    """Round 1's dealer picked (Ann), then Bo's bid stands: the state names the dealer the rules
+    judge (Bo, with Di the declarers), not Ann as "dealer" beside Bo's team as declarers; the
+    pick is `picked_dealer`. Bo's exchange is refused with the clash (SJ304), as Ann's is, not
+    as "Ann deals". Ann's pair outbids Bo: she deals, and the pick stands."""
+    engine = open_store(f"sqlite:///{tmp_path / 'club.db'}")
+    with TestClient(create_app(engine)) as client:
+        t = Tab(client, game="shengji", rules="bashifen", players=["Ann", "Bo", "Cy", "Di"])
+        t.step("hand", {"dealer": 1})
+        st = t.state()
+        assert (st["dealer"], st["declarers"], st.get("picked_dealer")) == (1, [1, 3], None)
+        t.step("move", {"seat": 2, "bid": "2h"})
+        st = t.state()
+        assert (st["dealer"], st["declarers"], st.get("picked_dealer")) == (2, [2, 4], 1)
+        assert st["turn"] == 2
+        for seat in (2, 1):
+            r = t.post("moves", {"seat": seat, "discard": "3c 4c 5c 6c 7c 8c 9c Tc"})
+            assert r.status_code == 422 and r.json()["code"] == "SJ304", r.text
+        t.step("move", {"seat": 1, "bid": "2s 2s"})
+        st = t.state()
+        assert (st["dealer"], st["declarers"], st.get("picked_dealer")) == (1, [1, 3], None)
+        t.step("move", {"seat": 1, "discard": "3c 4c 5c 6c 7c 8c 9c Tc"})
+        assert t.state()["phase"] == "play"
+    engine.dispose()
+
+
 # --- a store another process holds locked --------------------------------------------------------
 
 

@@ -200,13 +200,34 @@ class SjLive:
         return next((d.winners for d in self.done if d is not None and d.winners), ())
 
     def dealer(self) -> int | None:
-        """The dealer of the round in play: as entered, or as the bids settle it."""
+        """The dealer of the round in play as the rules judge it now: as entered, or as the bids
+        settle it. Round 1's dealer picked at its start stands only until a bid does: while the
+        bids are being entered the seat whose bid stands deals (ruling 14), and a pick the bids
+        overrule (`overruled`) is judged at the exchange or the first play (SJ304)."""
         if not self.rounds:
             return None
-        if self.rounds[-1].dealer is not None:
-            return self.rounds[-1].dealer
+        picked, settled = self.rounds[-1].dealer, self._settled_dealer()
+        if picked is None or (settled is not None and self._bidding_round_one()):
+            return settled
+        return picked
+
+    def overruled(self) -> int | None:
+        """Round 1's dealer picked at its start where the bids entered so far name another
+        (the seat whose bid stands): the exchange or the first play is refused (SJ304)."""
+        if not self.rounds or not self._bidding_round_one():
+            return None
+        picked, settled = self.rounds[-1].dealer, self._settled_dealer()
+        return picked if picked is not None and settled is not None and picked != settled else None
+
+    def _settled_dealer(self) -> int | None:
         ledger = self.cur.ledger if self.cur is not None else None
         return ledger.dealer if ledger is not None else None
+
+    def _bidding_round_one(self) -> bool:
+        """Round 1 with bids entered and neither the exchange nor a play yet: its dealer and
+        trump entered directly are not held against the bids (`_replay`)."""
+        rnd = self.rounds[-1]
+        return rnd.number == 1 and bool(rnd.bids) and rnd.discard is None and not rnd.tricks
 
     def trump(self) -> str | None:
         if not self.rounds:
@@ -415,7 +436,8 @@ class SjLive:
             if rnd.discard is not None:
                 raise _Refusal(409, "phase", "the kitty was exchanged already: undo it first")
             dealer = self.dealer()
-            if dealer is not None and seat != dealer:
+            # a round-1 dealer picked that the bids overrule: the replay names the clash (SJ304)
+            if dealer is not None and seat != dealer and self.overruled() is None:
                 names = self.header.players
                 raise _Refusal(422, "seat", f"{names[dealer]} deals and exchanges the kitty, "
                                f"not {names[seat]}")  # fmt: skip
@@ -619,8 +641,8 @@ class SjLive:
         """Round `i` as the record writes it: dealer and trump as settled, and its result."""
         rnd = self.rounds[i]
         last = i == len(self.rounds) - 1
-        if last:
-            dealer, trump = self.dealer(), self.trump()
+        if last:  # a dealer picked is written as entered (a clash with the bids: SJ304)
+            dealer, trump = rnd.dealer if rnd.dealer is not None else self.dealer(), self.trump()
         else:
             dealer, trump = rnd.dealer, rnd.trump
             done = self.done[i]

@@ -48,14 +48,15 @@ def sj_live_state(
         "trick_moves": [], "winning": None, "points": 0, "cards_left": [None] * n,
         "hands": [None] * n, "moves": moves[since:], "moves_from": min(since, len(moves)),
         "moves_total": len(moves), "entries": len(live.entries), "legal": None,
-        "offer": None,
+        "offer": None, "picked_dealer": None,
         "bids": [], "kitty": None, "discard": None, "last_round": _round_end(live),
         "next": None, "winners": [s + 1 for s in live.winners],
     }  # fmt: skip
     if rnd is not None:
-        dealer = live.dealer()
+        dealer, picked = live.dealer(), live.overruled()
         out.update(
             dealer=None if dealer is None else dealer + 1, rank=level_text(rnd.rank or 2),
+            picked_dealer=None if picked is None else picked + 1,
             trump=live.trump(), bids=[{"seat": b.seat + 1, "cards": format_hand(b.cards)}
                                       for b in rnd.bids],
         )  # fmt: skip
