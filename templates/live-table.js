@@ -428,7 +428,9 @@
           if (!text) { message("error", null, "Tap the cards played, or type them."); return; }
           enter(Z.PASS[text.toLowerCase()] ? "-" : text);
         } }),
-      el("button", { type: "button", cls: "btn", id: "pass-btn", text: "Pass", disabled: !state.can_pass && !editing,
+      el("button", { type: "button", cls: "btn", id: "pass-btn", text: "Pass",
+        // entries waiting to be sent leave the table shown behind them: the server judges it
+        disabled: !state.can_pass && !editing && !waiting().length,
         onclick: function () { enter("-"); } }),
       el("button", { type: "button", cls: "btn", text: "Clear",
         onclick: function () { input.value = ""; picker.set([]); ui.touched = false; ui.armed = null; drawJokers(); } }),

@@ -449,9 +449,9 @@
     var block = el("details", { id: "sj-block" }, [el("summary", { text: "A throw that was blocked" })]);
     var blocker = seatSelect("sj-blocker", blk ? blk.by : ui.seat === state.players.length ? 1 : ui.seat + 1);
     var shows = el("input", { type: "text", cls: "notation", id: "sj-shows", placeholder: "Ad", value: blk ? blk.shows : "" });
-    blocker.onchange = shows.oninput = function () { ui.block = { by: +blocker.value, shows: shows.value }; };
+    blocker.onchange = shows.oninput = function () { ui.block = { by: +blocker.value, shows: shows.value }; label(); };
     if (blk) block.open = true;
-    block.ontoggle = function () { if (!block.open) ui.block = null; };
+    block.ontoggle = function () { if (!block.open) ui.block = null; label(); };
     block.appendChild(field("Blocked by", blocker));
     block.appendChild(field("Shows", shows));
     form.appendChild(block);
@@ -462,15 +462,28 @@
       message("error", "", "Tap the cards played, or type them.");
       return false;
     }
-    buttons.appendChild(button("Play", "primary", function () {
+    // a play of one card, or of two of one card, is no throw: a block left open (a refused
+    // throw's, back in the box) is not sent with it, and closes
+    function oneUnit() {
+      var cards = typed().replace(/,/g, " ").trim().split(/\s+/);
+      return cards.length === 1 || (cards.length === 2 && cards[0] === cards[1]);
+    }
+    function blocked() { return block.open && !!shows.value.trim(); }
+    var playBtn = button("Play", "primary", function () {
       if (!filled()) return;
       var body = { seat: ui.seat, play: typed() };
-      if (block.open && $("sj-shows").value.trim()) {
+      if (blocked() && !oneUnit()) {
         body.blocked_by = +$("sj-blocker").value;
         body.shows = $("sj-shows").value.trim();
+      } else if (blocked()) {
+        ui.block = null;
       }
       send("/moves", body);
-    }));
+    });
+    buttons.appendChild(playBtn);
+    // the button says when a play goes with a block (a scribe sees what it sends)
+    function label() { playBtn.textContent = blocked() ? "Play, blocked" : "Play"; }
+    label();
     if (phase === "bids" || phase === "exchange") {
       buttons.appendChild(button("Bid", "", function () { if (filled()) send("/moves", { seat: ui.seat, bid: typed() }); }));
       buttons.appendChild(button("Discard (dealer)", "", function () { if (filled()) send("/moves", { seat: ui.seat, discard: typed() }); }));

@@ -160,3 +160,49 @@ def test_a_round_with_one_hand_dealt(match: SjMatch, tmp_path: Path) -> None:
         refused = client.post(url + "/moves", json={"seat": 3, "play": bad}, headers=auth)
         assert refused.status_code == 422 and refused.json()["code"] == "SJ102", refused.text
     engine.dispose()
+
+
+def test_every_deal_typed_in_gives_the_kitty(match: SjMatch, tmp_path: Path) -> None:
+    # The four deals typed in leave eight cards of the decks: the kitty, known without a kitty
+    # field. The dealer's 33 cards are offered at the exchange (not the whole grid of cards),
+    # the exchange needs no kitty, and the record writes the kitty line.
+    from fastapi.testclient import TestClient
+
+    from tests.sj_live_helpers import match_steps
+    from zfrec.games.shengji.cards import parse_hand
+    from zfrec.games.shengji.kind import match_of
+    from zfrec.live.app import create_app
+    from zfrec.record import loads
+    from zfrec.store import open_store
+
+    rnd = match.rounds[0]
+    assert rnd.kitty is not None and rnd.dealer is not None
+    steps = [s for s in match_steps(match) if s.round == 1]
+    engine = open_store(f"sqlite:///{tmp_path / 'club.db'}")
+    with TestClient(create_app(engine)) as client:
+        made = client.post("/api/tables", json={"game": "shengji", "players": list("ABCD")}).json()
+        auth = {"Authorization": f"Bearer {made['token']}"}
+        url = f"/api/tables/{made['id']}"
+        started = client.post(url + "/hands", json=steps[0].body, headers=auth)
+        assert started.status_code == 201, started.text
+        exchange = next(i for i, s in enumerate(steps) if "discard" in s.body)
+        for step in steps[1:exchange]:
+            assert client.post(url + "/moves", json=step.body, headers=auth).status_code == 200
+        st = client.get(url).json()
+        assert st["phase"] == "exchange"
+        assert parse_hand(st["kitty"]) == rnd.kitty.known
+        dealer = st["hands"][rnd.dealer]
+        assert dealer["unknown"] == 0 and size(parse_hand(dealer["cards"])) == 33, dealer
+        body = {k: v for k, v in steps[exchange].body.items() if k != "kitty"}
+        r = client.post(url + "/moves", json=body, headers=auth)
+        assert r.status_code == 200, r.text
+        after = client.get(url).json()  # the dealer's hand after the exchange: every card known
+        assert [(h["unknown"], h["known"]) for h in after["hands"]] == [(0, True)] * 4
+        text = client.get(url + "/record.zfn").text
+        (game,) = loads(text)
+        kitty_lines = [line for line in text.splitlines() if line.startswith("kitty")]
+        assert len(kitty_lines) == 1, text
+        assert parse_hand(kitty_lines[0].split(None, 1)[1]) == rnd.kitty.known
+        assert not [d for d in validate_match(match_of(game)).diagnostics
+                    if d.severity == "error"]  # fmt: skip
+    engine.dispose()

@@ -55,7 +55,7 @@ from zfrec.games.shengji.events import RoundResult
 from zfrec.games.shengji.follow import judge_follow
 from zfrec.games.shengji.formats import Format, classify
 from zfrec.games.shengji.order import Order
-from zfrec.games.shengji.rebuild import Rebuilt
+from zfrec.games.shengji.rebuild import Rebuilt, full_deck
 from zfrec.games.shengji.records import (
     SjCall,
     SjCards,
@@ -549,13 +549,27 @@ class SjLive:
         number, _due, rank = nxt
         deal = data.get("deal")
         decks = self.rules.decks
-        return SjRound(
-            number, data.get("dealer"), rank, data.get("trump"),
-            deal=None if deal is None else tuple(
+        dealt = None
+        if deal is not None:  # a seat not dealt here: every card unknown
+            dealt = tuple(
                 SjCards(parse_hand(d["known"], decks) if d["known"] else 0, int(d["unknown"]))
-                for d in deal),  # a seat not dealt here: every card unknown
-            kitty=None if data.get("kitty") is None else SjCards(parse_hand(data["kitty"], decks)),
-        )  # fmt: skip
+                for d in deal
+            )
+        kitty = None if data.get("kitty") is None else SjCards(parse_hand(data["kitty"], decks))
+        if kitty is None:
+            kitty = self._kitty_left(dealt)
+        return SjRound(number, data.get("dealer"), rank, data.get("trump"), deal=dealt, kitty=kitty)
+
+    def _kitty_left(self, dealt: tuple[SjCards, ...] | None) -> SjCards | None:
+        """The kitty every seat's whole deal leaves of the decks (None: a card of a deal not
+        known, or deals that do not add up): the dealer's cards at the exchange are known."""
+        if dealt is None or any(d.unknown for d in dealt):
+            return None
+        dealt_cards = sum(d.known for d in dealt)
+        decks = full_deck(self.rules.decks)
+        if not contains(decks, dealt_cards) or size(decks - dealt_cards) != self.rules.kitty:
+            return None
+        return SjCards(decks - dealt_cards)
 
     def _with(self, rnd: SjRound, data: dict[str, Any]) -> SjRound:
         """`rnd` with one move entry written into it (a new round record: `rnd` is kept)."""

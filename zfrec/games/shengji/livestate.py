@@ -76,6 +76,14 @@ def sj_live_state(
     return out
 
 
+def _with_kitty(rnd: SjRound, dealer: int) -> int:
+    """The dealer's whole deal and the kitty, where both are known (else 0)."""
+    if rnd.deal is None or rnd.kitty is None or rnd.kitty.unknown:
+        return 0
+    dealt = rnd.deal[dealer]
+    return 0 if dealt.unknown or not dealt.known else dealt.known + rnd.kitty.known
+
+
 def _play_json(live: SjLive, state: RoundState, rnd: SjRound, view: int | None) -> dict[str, Any]:
     n = live.n
     rb = live.cur.rebuilt if live.cur is not None else None
@@ -89,6 +97,10 @@ def _play_json(live: SjLive, state: RoundState, rnd: SjRound, view: int | None) 
     for s in range(n):
         if view is not None and s != view:
             hands.append(None)
+            continue
+        if phase == "exchange" and s == live.dealer() and (whole := _with_kitty(rnd, s)):
+            # the dealer's deal and the kitty, both known: the cards the discard comes from
+            hands.append({"cards": format_hand(whole), "unknown": 0, "known": True})
             continue
         guessed = rb.guessed[s] if rb is not None else 0
         known = _less(state.hands[s], guessed)
