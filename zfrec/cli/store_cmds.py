@@ -421,8 +421,13 @@ def export_cmd(
     # read as neither)
     by_name = fmt is None and out_path is not None and out_path.suffix.lower() == ".json"
     chosen: Format = "json" if as_json or fmt == "json" or by_name else "zfn"
+    from zfrec.store.queries import game_diagnostics
+
     with opened_store(db, create=False) as engine, session(engine, readonly=True) as s:
         text = export_game(s, game_id=game_id, format=chosen)
+        reading = [d for d in game_diagnostics(s, game_id) if d["code"] == "ZF001"]
+    for line in read_in_part(game_id, reading):
+        print(line, file=sys.stderr)
     if out_path is None:
         sys.stdout.write(text)
         return
@@ -430,6 +435,23 @@ def export_cmd(
         write_atomic(out_path, text)
     except OSError as exc:
         fail(file_problem(str(out_path), exc, "write"))
+
+
+def read_in_part(game_id: int, reading: Sequence[dict[str, Any]]) -> list[str]:
+    """What `export` says on stderr of a game imported from a text it read only in part (its
+    stored ZF001 findings): the record it writes is what was kept, so a line that was not kept
+    is not in it, and a misspelling read as meant is written as it was read."""
+    if not reading:
+        return []
+    out = [f"zfrec: game {game_id} was read in part when imported; this is the record as kept:"]
+    for d in reading:
+        where = f"line {d['line']}" if d.get("line") is not None else "a line"
+        if d.get("file"):
+            where += f" of {d['file']}"
+        meant = "(read as " in d["message"] or "(replayed as " in d["message"]
+        kept = "read as meant" if meant else "not kept"
+        out.append(f"  {where}: {kept}: {d['message']}")
+    return out
 
 
 def register(app: typer.Typer) -> None:
