@@ -306,6 +306,12 @@ def validate_cmd(
         take_partial(exc)
         if writer is not None:
             writer.finish(tally.summary(writer.files) | {"ok": False} | _stopped(exc))
+        elif isinstance(exc, KeyboardInterrupt):  # the findings printed are the whole of theirs
+            err.print(
+                f"interrupted: {tally.games} game(s) validated ({tally.files} of {len(files)} "
+                f"file(s) whole), with the findings above ({tally.errors} error(s)); the rest "
+                "was not validated"
+            )
         raise
     finally:
         if held:
