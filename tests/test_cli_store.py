@@ -255,3 +255,29 @@ def test_export_says_the_stored_game_was_read_in_part(tmp_path: Path) -> None:
     clean.write_text('[Players "Ann, Bob, Cyd"]\n\nhand 1\n1: 3h  2: 9h  3: Ts\n', "utf-8")
     assert run("import", "--db", db, str(clean))[0] in (0, 1)
     assert run("export", "2", "--db", db)[2] == ""
+
+
+def test_games_keeps_each_name_whole_at_80_columns(tmp_path: Path) -> None:
+    """A players' list too wide for its column wraps between names, never inside one
+    (`Tom Wu` is one name), at a terminal of 80 columns."""
+    import subprocess
+    import sys
+
+    names = ["张伟", "陈静", "李强", "Tom Wu"]
+    record = tmp_path / "g.zfn"
+    record.write_text(
+        f'[Event "春季联赛 第3周 决赛 加时"]\n[Players "{", ".join(names)}"]\n\nhand 1\n'
+        "1: 3h  2: 3s  3: 4h  4: 4s\n",
+        "utf-8",
+    )
+    db = str(tmp_path / "s.db")
+    assert run("import", "--db", db, str(record))[0] in (0, 1)
+    shown = subprocess.run(
+        [sys.executable, "-m", "zfrec", "games", "--db", db],
+        capture_output=True, text=True, check=True,
+        env={**os.environ, "COLUMNS": "80", "TERM": "dumb"},
+    ).stdout  # fmt: skip
+    lines = shown.splitlines()
+    assert all(name in shown for name in names)  # each whole, on one line
+    assert not [line for line in lines if "Tom" in line and "Tom Wu" not in line], shown
+    assert "…" not in shown

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from rich.cells import cell_len
 from rich.markup import escape
 from rich.table import Table
 
@@ -39,6 +40,8 @@ from zfrec.cli.store_common import (
 from zfrec.games import find_kind
 
 if TYPE_CHECKING:
+    from rich.console import JustifyMethod
+
     from zfrec.games.zhengfen.analysis.analyze import FlowRow
     from zfrec.record import Format
     from zfrec.store import GameDetail, PlayerStats
@@ -69,22 +72,62 @@ def games_cmd(
     one = len(set(units.values())) == 1
     played = f"{next(iter(units.values()))}s" if one else "played"
     table = Table(box=None, header_style="bold", pad_edge=False)
+    # The names are never cut inside (`Tom Wu` at a line's end): the lists are wrapped between
+    # names here, each line at most `width` cells, and a name wider than that ends in `…`.
+    width = _names_width(rows, played)
     for name in ("id", "date", "event", "players", "winners", played, "valid"):
-        table.add_column(name, justify="right" if name in ("id", played) else "left")
+        justify: JustifyMethod = "right" if name in ("id", played) else "left"
+        if name in ("players", "winners"):
+            table.add_column(name, justify=justify, no_wrap=True, max_width=width)
+        else:
+            table.add_column(name, justify=justify)
     for r in rows:
         valid = "yes" if r.valid else f"[red]no ({r.errors} error(s))[/]"
         table.add_row(
             str(r.id),
             escape(r.date or ""),
             escape(r.event or ""),
-            escape(", ".join(r.players)),
-            escape(", ".join(r.winners)),
+            escape(names_lines(r.players, width)),
+            escape(names_lines(r.winners, width)),
             str(r.hands) if one else plural(r.hands, units[r.kind]),
             valid,
         )
     out.print(table)
     out.print(f"{len(rows)} game(s)")
     _unreadable_note(unreadable)
+
+
+def _names_width(rows: Sequence[Any], played: str) -> int:
+    """The widest line of a players' or winners' list: the console's width left by the other
+    columns, shared by the two lists and the event; at least the widest name where it fits."""
+    fixed = max(len(str(r.id)) for r in rows) + 10 + len(played) + 2 * 7  # id, date, the gaps
+    fixed += max(cell_len("yes" if r.valid else f"no ({r.errors} error(s))") for r in rows)
+    share = max((out.width - fixed) // 3, 8)
+    widest = max((cell_len(n) for r in rows for n in (*r.players, *r.winners)), default=1)
+    return max(share, min(widest + 1, 2 * share))
+
+
+def names_lines(names: Sequence[str], width: int) -> str:
+    """`names` joined by `, `, wrapped between names into lines of at most `width` cells (a
+    name wider than that alone on its line).
+
+    >>> print(names_lines(["张伟", "陈静", "李强", "Tom Wu"], 14))
+    张伟, 陈静,
+    李强, Tom Wu
+    """
+    lines: list[str] = []
+    line = ""
+    for i, name in enumerate(names):
+        piece = name + ("," if i < len(names) - 1 else "")
+        joined = f"{line} {piece}" if line else piece
+        if line and cell_len(joined) > width:
+            lines.append(line)
+            line = piece
+        else:
+            line = joined
+    if line:
+        lines.append(line)
+    return "\n".join(lines)
 
 
 def _unreadable_note(found: list[dict[str, Any]]) -> None:
