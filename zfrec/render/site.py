@@ -222,6 +222,8 @@ def site_pages(
     from zfrec.store.queries import seat_outcomes
     from zfrec.store.store import list_games, player_stats
 
+    # the games in the order the site lists them: by date, then by id (undated games last)
+    rows = sorted(rows, key=lambda r: (not r.date, r.date or "", r.id))
     stats = player_stats(session, kind=None)  # every player of the site, whatever they played
     table = player_stats(session)  # the Players table: the measures of its own game's kind
     outcomes = seat_outcomes(session)
