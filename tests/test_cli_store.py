@@ -281,3 +281,23 @@ def test_games_keeps_each_name_whole_at_80_columns(tmp_path: Path) -> None:
     assert all(name in shown for name in names)  # each whole, on one line
     assert not [line for line in lines if "Tom" in line and "Tom Wu" not in line], shown
     assert "…" not in shown
+
+
+def test_games_wraps_no_list_that_fits_at_80_columns(tmp_path: Path) -> None:
+    """Names that fit beside the other columns stay on the game's one line."""
+    import subprocess
+    import sys
+
+    record = tmp_path / "g.zfn"
+    record.write_text(
+        '[Event "周五"]\n[Players "Ann Li, Bo Wu, 张伟"]\n\nhand 1\n1: 3h  2: 3s  3: 4h\n',
+        "utf-8",
+    )
+    db = str(tmp_path / "s.db")
+    assert run("import", "--db", db, str(record))[0] in (0, 1)
+    shown = subprocess.run(
+        [sys.executable, "-m", "zfrec", "games", "--db", db],
+        capture_output=True, text=True, check=True,
+        env={**os.environ, "COLUMNS": "80", "TERM": "dumb"},
+    ).stdout  # fmt: skip
+    assert "Ann Li, Bo Wu, 张伟" in shown.splitlines()[1], shown

@@ -98,10 +98,16 @@ def games_cmd(
 
 
 def _names_width(rows: Sequence[Any], played: str) -> int:
-    """The widest line of a players' or winners' list: the console's width left by the other
-    columns, shared by the two lists and the event; at least the widest name where it fits."""
+    """The widest line of a players' or winners' list: the whole list where the line has room
+    for both lists and the event; else the console's width left by the other columns, shared
+    by the two lists and the event, and at least the widest name where it fits."""
     fixed = max(len(str(r.id)) for r in rows) + 10 + len(played) + 2 * 7  # id, date, the gaps
     fixed += max(cell_len("yes" if r.valid else f"no ({r.errors} error(s))") for r in rows)
+    whole = [max(7, *(cell_len(", ".join(r.players)) for r in rows))]
+    whole.append(max(7, *(cell_len(", ".join(r.winners)) for r in rows)))
+    event = max(5, *(cell_len(r.event or "") for r in rows))
+    if sum(whole) + event <= out.width - fixed:
+        return max(whole)  # nothing to wrap
     share = max((out.width - fixed) // 3, 8)
     widest = max((cell_len(n) for r in rows for n in (*r.players, *r.winners)), default=1)
     return max(share, min(widest + 1, 2 * share))
