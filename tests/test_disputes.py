@@ -463,3 +463,16 @@ def test_a_version_that_ends_the_trick_as_written_keeps_every_later_error() -> N
     assert other.trick is None and other.unfitting is None
     assert recorded.first_error is not None and other.first_error is not None
     assert other.first_error.code == recorded.first_error.code == "ZF203"
+
+
+def test_a_move_neither_version_fits_is_held_against_both() -> None:
+    """The record closes hand 1 a trick early: the recorded BJ fails there (ZF208) as much as
+    陈静's pass does, so the pass is not legal for it (the record is not written for the BJ
+    there either), and its error is the recorded version's."""
+    [game] = loads(ENDS_EARLY.replace("3: 4h  1: 5c  3: Ts  1: Ah\n", ""))
+    first, _ = judge_disputes(game)
+    recorded, passed = first.versions
+    assert recorded.first_error is not None and recorded.first_error.code == "ZF208"
+    assert passed.unfitting is None and not passed.legal
+    assert passed.first_error is not None
+    assert (passed.first_error.code, passed.first_error.location.line) == ("ZF208", 15)

@@ -33,9 +33,9 @@ baseline (zfrec.baseline). Nothing here applies a rule: the replay judges every 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Set
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Annotated, Any
 
 from zfrec.baseline import Baseline, Place, key
 from zfrec.diagnostics import Diagnostic, WrittenDiagnostic
@@ -53,7 +53,7 @@ from zfrec.games.zhengfen.engine.actions import TrickResult
 from zfrec.games.zhengfen.engine.game import GameState, HandState
 from zfrec.games.zhengfen.engine.rules import Ruleset
 from zfrec.games.zhengfen.solver import Budget, best_points
-from zfrec.jsonview import PerPlayer, PlayerName, dump
+from zfrec.jsonview import PerPlayer, PlayerName, dump, omitted_if_none
 from zfrec.numbering import occurrence_at
 from zfrec.record.model import AltPlay, Game, Move
 from zfrec.replay import replay
@@ -146,8 +146,9 @@ class VersionJson:
     points: PerPlayer[int] | None
     totals: PerPlayer[int] | None
     best: PerPlayer[int] | None
-    trick: TrickJson | None = None
-    record_fits_until: WrittenDiagnostic | None = None
+    # only for a version that ends the disputed trick elsewhere than the record
+    trick: Annotated[TrickJson | None, omitted_if_none()] = None
+    record_fits_until: Annotated[WrittenDiagnostic | None, omitted_if_none()] = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,6 +270,7 @@ class DisputeJudge(ReplayVisitor):
         "_from",
         "_history",
         "_known",
+        "_later",
         "_pending",
         "_totals",
         "game_number",
@@ -302,6 +304,7 @@ class DisputeJudge(ReplayVisitor):
         self._history = False  # a replay from a later hand would not find the same
         self._pending: dict[Place, _Pending] = {}
         self._totals: tuple[int, ...] = ()
+        self._later: dict[int, frozenset[_Spot]] = {}  # the recorded version's, by hand
 
     def _disputed(self, h: int) -> bool:
         return any(p[0] == h for p in self.places)
@@ -384,7 +387,7 @@ class DisputeJudge(ReplayVisitor):
         known = False
         written = self.record.hands[h].tricks[t - 1].moves
         winner = next((mv.seat for mv in reversed(written) if not mv.is_pass), None)
-        layout = _Layout(place, len(written), winner)
+        layout = _Layout(place, len(written), winner, lambda: self._recorded(h, start))
         for state, event in replay(record, self.rules, self.game_number, start=start):
             if layout.unfitting is not None:
                 break  # the record goes on for the recorded version only
@@ -413,6 +416,17 @@ class DisputeJudge(ReplayVisitor):
         return VersionVerdict(
             version, False, _held(base.new(found)), best, points, totals, trick, layout.unfitting
         )
+
+    def _recorded(self, h: int, start: tuple[int, GameState] | None) -> frozenset[_Spot]:
+        """Where the recorded version's replay finds errors from hand `h` on, and which."""
+        if h not in self._later:
+            self._later[h] = frozenset(
+                _spot(d)
+                for _, event in replay(self.record, self.rules, self.game_number, start=start)
+                for d in event.diagnostics
+                if d.severity == "error"
+            )
+        return self._later[h]
 
     def verdicts(self) -> tuple[DisputeVerdict, ...]:
         """The verdicts, in record order (once the walk is over)."""
@@ -449,13 +463,19 @@ class _Layout:
     read exactly as the version has them, so they are not held against it; the first later
     move that only the recorded version fits (a lead or turn out of order, ZF201/ZF203/ZF205
     with another error, or a hand closed while seats still hold cards, ZF208) ends the judging:
-    it and everything after are not the version's, and its points are not known.
+    it and everything after are not the version's, and its points are not known. An error the
+    recorded version's replay has at the same move as well is the record's own, held as always.
     """
 
-    __slots__ = ("early", "ended", "place", "trick", "unfitting", "winner", "written")
+    __slots__ = (
+        "early", "ended", "place", "recorded", "trick", "unfitting", "winner", "written"
+    )  # fmt: skip
 
-    def __init__(self, place: Place, written: int, winner: int | None) -> None:
+    def __init__(
+        self, place: Place, written: int, winner: int | None, recorded: Callable[[], Set[_Spot]]
+    ) -> None:
         self.place, self.written = place, written  # written: the moves of the written trick
+        self.recorded = recorded  # where the recorded version finds errors (not this rule's)
         self.winner = winner  # who takes the written trick as recorded: its last play's seat
         self.ended = False  # the disputed trick has ended in the replay
         self.early = False  # ... elsewhere than the record's: early, or by another seat
@@ -482,7 +502,10 @@ class _Layout:
             isinstance(event, MoveStep | HandEnd) and event.hand_index != h
         ):
             return diagnostics  # the disputed hand is over
-        errors = [d for d in diagnostics if d.severity == "error"]
+        # An error the recorded version has at the same move as well is the record's own: it
+        # is held as always (neither version fits that move).
+        mine = self.recorded()
+        errors = [d for d in diagnostics if d.severity == "error" and _spot(d) not in mine]
         codes = {d.code for d in errors}
         if isinstance(event, HandEnd):
             if "ZF208" in codes:
@@ -492,9 +515,21 @@ class _Layout:
         if not codes & _TURN_CODES:
             return diagnostics
         if codes in ({"ZF209"}, {"ZF205"}):
-            return tuple(d for d in diagnostics if d.severity != "error")
+            return tuple(d for d in diagnostics if d not in errors)
         self.unfitting = next(d for d in errors if d.code in _TURN_CODES)
         return ()
+
+
+_Spot = tuple[object, ...]
+
+
+def _spot(d: Diagnostic) -> _Spot:
+    """An error's kind and the move or line it is at (not its wording: the seats named in it
+    may differ between versions)."""
+    loc = d.location
+    if loc.line is not None:
+        return d.code, loc.file, loc.line, loc.col
+    return d.code, loc.hand, loc.trick, loc.occurrence
 
 
 def _held(errors: tuple[Diagnostic, ...]) -> tuple[Diagnostic, ...]:
