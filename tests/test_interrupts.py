@@ -124,3 +124,26 @@ def test_publish_interrupted_leaves_the_site_and_says_so(tmp_path: Path) -> None
         err
     )
     assert not list(tmp_path.glob(".site.publish-*"))
+
+
+def test_import_interrupted_stops_between_files_and_says_what_it_stored(tmp_path: Path) -> None:
+    """Ctrl-C in an import of many files: exit 130, the files named as imported are stored
+    whole and nothing else (a commit the signal cut used to
+    give an internal error, exit 3, or a driver's traceback)."""
+    import re
+
+    folder = tmp_path / "games"
+    made = _started(["simulate", "--out", str(folder), "--games", "600", "--seed", "2"])
+    assert made.wait(timeout=120) == 0
+    for db in (str(tmp_path / "s.db"),):
+        code, _, err = _interrupted(["import", str(folder), "--db", db], 1.3)
+        assert code == 130 and "Traceback" not in err, err
+        said = re.search(r"interrupted after importing .*: the files up to it were imported; "
+                         r"the (\d+) file\(s\) after it were not imported", err)  # fmt: skip
+        assert said is not None, err
+        listed = subprocess.run(
+            [sys.executable, "-m", "zfrec", "games", "--db", db, "--json"],
+            capture_output=True, text=True, check=True,
+        ).stdout  # fmt: skip
+        files = len(list(folder.iterdir()))
+        assert len(json.loads(listed)) == files - int(said[1]), err
