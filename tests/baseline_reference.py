@@ -10,6 +10,7 @@ from zfrec.errors import Location
 from zfrec.games.zhengfen.analysis.disputes import (
     LEDGER_CODES,
     _Layout,
+    _spot,
     disputed_moves,
     with_version,
 )
@@ -100,7 +101,10 @@ def _not_the_versions(
     zfrec.games.zhengfen.analysis.disputes._Layout's), and whether it stops fitting."""
     written = game.hands[place[0]].tricks[place[1] - 1].moves
     winner = next((mv.seat for mv in reversed(written) if not mv.is_pass), None)
-    layout = _Layout(place, len(written), winner)
+    recorded = frozenset(
+        _spot(d) for _, e in replay(game, rules) for d in e.diagnostics if d.severity == "error"
+    )
+    layout = _Layout(place, len(written), winner, lambda: recorded)
     excused = []
     for _, event in replay(record, rules):
         kept = layout.see(event) if layout.unfitting is None else ()
