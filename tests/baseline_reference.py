@@ -7,7 +7,13 @@ from collections import Counter
 
 from zfrec.diagnostics import Diagnostic
 from zfrec.errors import Location
-from zfrec.games.zhengfen.analysis.disputes import LEDGER_CODES, disputed_moves, with_version
+from zfrec.games.zhengfen.analysis.disputes import (
+    LEDGER_CODES,
+    _Layout,
+    _spot,
+    disputed_moves,
+    with_version,
+)
 from zfrec.games.zhengfen.engine.rules import Ruleset
 from zfrec.games.zhengfen.solver import Budget, best_points
 from zfrec.record.model import Game, Move
@@ -88,6 +94,24 @@ def _best(game: Game, rules: Ruleset, h: int, t: int, m: int, budget: Budget) ->
     return None
 
 
+def _not_the_versions(
+    game: Game, record: Game, rules: Ruleset, place: tuple[int, int, int]
+) -> tuple[list[tuple[str, str, Location]], bool]:
+    """The errors of a version's whole replay that the record's layout excuses (the rule is
+    zfrec.games.zhengfen.analysis.disputes._Layout's), and whether it stops fitting."""
+    written = game.hands[place[0]].tricks[place[1] - 1].moves
+    winner = next((mv.seat for mv in reversed(written) if not mv.is_pass), None)
+    recorded = frozenset(
+        _spot(d) for _, e in replay(game, rules) for d in e.diagnostics if d.severity == "error"
+    )
+    layout = _Layout(place, len(written), winner, lambda: recorded)
+    excused = []
+    for _, event in replay(record, rules):
+        kept = layout.see(event) if layout.unfitting is None else ()
+        excused += [_key(d) for d in event.diagnostics if d.severity == "error" and d not in kept]
+    return excused, layout.unfitting is not None
+
+
 def old_disputes(game: Game, budget: Budget | None) -> list[list[Verdict]]:
     """The disputes' verdicts as judge_disputes gave them: (play, legal, errors, points,
     totals, best) per version."""
@@ -100,10 +124,21 @@ def old_disputes(game: Game, budget: Budget | None) -> list[list[Verdict]]:
             record = with_version(game, h, t, m, version)
             report = validate(record, rules)
             held = _held(report, before)
+            cut = False
+            if version is not move.versions()[0]:  # the record's layout (ANALYSIS.md)
+                excused, cut = _not_the_versions(game, record, rules, (h, t, m))
+                left = Counter(excused)
+                kept = []
+                for d in held:
+                    if left[_key(d)]:
+                        left[_key(d)] -= 1
+                    else:
+                        kept.append(d)
+                held = tuple(kept)
             legal = not held
             result = report.hands[h].result
-            points = None if not legal or result is None else result.points
-            totals = report.scores if legal else None
+            points = None if not legal or result is None or cut else result.points
+            totals = report.scores if legal and not cut else None
             best = None if budget is None else _best(record, rules, h, t, m, budget)
             versions.append((version.play_text(), legal, held, points, totals, best))
         out.append(versions)

@@ -230,3 +230,74 @@ def test_export_takes_json_like_the_other_commands(tmp_path: Path) -> None:
     target = tmp_path / "sub" / "g.json"
     assert run("export", "1", "--db", db, "--json", "--out", str(target))[0] == 0
     assert target.read_text("utf-8") == expected
+
+
+def test_export_says_the_stored_game_was_read_in_part(tmp_path: Path) -> None:
+    """A misspelt seat read as meant, a misspelt line skipped: the stored record has no trace
+    of the skipped line, so export says on stderr that the game was read in part and which
+    lines were not kept (the record on stdout is the one kept, unchanged)."""
+    source = tmp_path / "part.zfn"
+    source.write_text(
+        '[Players "Ann, Bob, Cyd"]\n\nhand 1\n1: 3h  Bbo: 9h  3: Th\nscroe 0 0 0\n', "utf-8"
+    )
+    db = str(tmp_path / "s.db")
+    assert run("import", "--db", db, str(source))[0] == 1  # stored, flagged with its errors
+    for extra in ((), ("--json",)):
+        code, out, err = run("export", "1", "--db", db, *extra)
+        assert code == 0 and "scroe" not in out
+        lines = err.splitlines()
+        assert lines[0] == (
+            "zfrec: game 1 was read in part when imported; this is the record as kept:"
+        )
+        assert lines[1].startswith(f"  line 4 of {source}: read as meant: no player is called")
+        assert lines[2].startswith(f"  line 5 of {source}: not kept: expected a move like")
+    clean = tmp_path / "clean.zfn"
+    clean.write_text('[Players "Ann, Bob, Cyd"]\n\nhand 1\n1: 3h  2: 9h  3: Ts\n', "utf-8")
+    assert run("import", "--db", db, str(clean))[0] in (0, 1)
+    assert run("export", "2", "--db", db)[2] == ""
+
+
+def test_games_keeps_each_name_whole_at_80_columns(tmp_path: Path) -> None:
+    """A players' list too wide for its column wraps between names, never inside one
+    (`Tom Wu` is one name), at a terminal of 80 columns."""
+    import subprocess
+    import sys
+
+    names = ["张伟", "陈静", "李强", "Tom Wu"]
+    record = tmp_path / "g.zfn"
+    record.write_text(
+        f'[Event "春季联赛 第3周 决赛 加时"]\n[Players "{", ".join(names)}"]\n\nhand 1\n'
+        "1: 3h  2: 3s  3: 4h  4: 4s\n",
+        "utf-8",
+    )
+    db = str(tmp_path / "s.db")
+    assert run("import", "--db", db, str(record))[0] in (0, 1)
+    shown = subprocess.run(
+        [sys.executable, "-m", "zfrec", "games", "--db", db],
+        capture_output=True, text=True, check=True,
+        env={**os.environ, "COLUMNS": "80", "TERM": "dumb"},
+    ).stdout  # fmt: skip
+    lines = shown.splitlines()
+    assert all(name in shown for name in names)  # each whole, on one line
+    assert not [line for line in lines if "Tom" in line and "Tom Wu" not in line], shown
+    assert "…" not in shown
+
+
+def test_games_wraps_no_list_that_fits_at_80_columns(tmp_path: Path) -> None:
+    """Names that fit beside the other columns stay on the game's one line."""
+    import subprocess
+    import sys
+
+    record = tmp_path / "g.zfn"
+    record.write_text(
+        '[Event "周五"]\n[Players "Ann Li, Bo Wu, 张伟"]\n\nhand 1\n1: 3h  2: 3s  3: 4h\n',
+        "utf-8",
+    )
+    db = str(tmp_path / "s.db")
+    assert run("import", "--db", db, str(record))[0] in (0, 1)
+    shown = subprocess.run(
+        [sys.executable, "-m", "zfrec", "games", "--db", db],
+        capture_output=True, text=True, check=True,
+        env={**os.environ, "COLUMNS": "80", "TERM": "dumb"},
+    ).stdout  # fmt: skip
+    assert "Ann Li, Bo Wu, 张伟" in shown.splitlines()[1], shown

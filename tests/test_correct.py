@@ -128,7 +128,7 @@ def test_replace_refuses_with_one_line_and_changes_nothing(
     a, b = night(1), night(2)
     _write(tmp_path / "night.zfn", [a, b])
     cli("import", str(tmp_path / "night.zfn"), "--db", store_url)
-    first, _second = ids(engine)
+    first, second = ids(engine)
     path = tmp_path / "fix.zfn"
     if content == "two":
         _write(path, [edited(a), night(3)])
@@ -148,6 +148,9 @@ def test_replace_refuses_with_one_line_and_changes_nothing(
     assert message in lines[0], output
     assert len(lines) == (3 if content == "unreadable" else 1), output  # + source line, caret
     assert counts(engine) == before and record(engine, first) == a
+    if content == "other":  # the file's record is the second game: no advice to act on either
+        assert f"as game {second}, not as game {first}: nothing was changed" in lines[0]
+        assert "delete" not in lines[0] and "--replace" not in lines[0], output
 
 
 def test_replace_with_only_valid_keeps_the_game_when_the_record_has_errors(

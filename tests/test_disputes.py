@@ -338,6 +338,21 @@ def test_a_pass_version_is_judged_as_the_record_written_with_the_pass(
     alone = validate(loads("\n".join(lines))[0])
     errors = [d for d in alone.diagnostics if d.severity == "error" and d.code not in LEDGER_CODES]
     errors.sort(key=lambda d: (d.location.line or 0, d.location.col or 0))
+    # Where the pass ends the trick elsewhere than the record (ANALYSIS.md, the record's later
+    # moves): the record's skipped passes and the right seat's lead are not the version's, and
+    # nothing from the first move that only the recorded version fits on.
+    cut = passed.unfitting
+    if cut is not None:
+        at = (cut.location.line or 0, cut.location.col or 0)
+        errors = [d for d in errors if (d.location.line or 0, d.location.col or 0) < at]
+        assert dispute.points(passed) is None and dispute.totals(passed) is None
+    if passed.trick is not None:
+        disputed = game.hands[h].number
+        errors = [
+            d for d in errors
+            if not (d.code in ("ZF205", "ZF209") and d.location.hand == disputed
+                    and (d.location.line or 0, d.location.col or 0) > (move.pos.line, move.pos.col))
+        ]  # fmt: skip
     assert passed.legal == (not errors)
     if errors:
         first = passed.first_error
@@ -350,7 +365,7 @@ def test_a_pass_version_is_judged_as_the_record_written_with_the_pass(
             loc.line,
             col,
         )
-    else:
+    elif cut is None:
         assert dispute.totals(passed) == alone.scores
 
 
@@ -369,3 +384,95 @@ def test_best_reachable_points_where_the_deal_is_known_and_the_move_legal() -> N
     data = audit(game).to_json()["disputes"][0]["versions"]
     assert data[0]["best"] == {"Jun": 10, "Mei": 0, "Hao": 90} and data[1]["best"] is None
     assert judge_disputes(game, solve_budget=None)[0].versions[0].best is None
+
+
+# --- a pass that ends the trick where the record does not ------------------------------------
+
+ENDS_EARLY = """[Players "张三, 李明, 陈静"]
+[Rules "pagat"]
+
+hand 1 shuffler 3
+deal 1: 3h 4s 4d 4c 5s 5c 6s 6d 8d Tc Qd Qc Ks Kd Kc Ah 2s SJ
+deal 2: 3s 3d 5d 6h 6c 7h 7d 8s Td Js Jh Jd Jc Qh As Ac 2h 2c
+deal 3: 3c 4h 5h 7s 7c 8h 8c 9s 9h 9d 9c Ts Th Qs Kh Ad 2d BJ
+{TRICK_1}3: 3c  1: 4s  2: 6h  3: 7c  1: Qd  2: Ac  3: -  1: 2s  2: -  3: -
+1: 4d 4c  2: 7h 7d  3: 8h 8c  1: -  2: Js Jh  3: -  1: -
+2: 3s 3d  3: 9s 9h  1: -  2: Jd Jc  3: -  1: -
+2: 6c  3: 9d  1: Qc  2: 2h disputed "陈静 says 李明 passed here" or -  3: -  1: -
+2: 8s  3: 9c  1: Kc  2: 2c  3: -  1: -
+2: Qh  3: Ad  1: -
+3: 4h  1: 5c  3: Ts  1: Ah
+score 0 25 75 total 0 25 75
+""".replace(
+    "{TRICK_1}",
+    "1: 3h  2: 5d  3: 7s  1: 8d  2: Td  3: Qs  1: Ks  2: As  3: 2d  1: SJ  2: -  "
+    "3: BJ disputed or -  1: 5s Tc Kd  2: -  3: 5h Th Kh  1: -  2: -\n",
+)
+
+
+def test_a_pass_that_ends_the_trick_is_not_blamed_for_the_record_written_for_the_play(
+    tmp_path: Path,
+) -> None:
+    """李明's pass would have ended trick 5 (陈静 passes too): 张三's written pass after it and
+    李明's lead of the next line fit only the recorded 2h. The pass is legal; 张三 takes the
+    trick; the hand's points with it are not known, and the audit says from where."""
+    [game] = loads(ENDS_EARLY)
+    first, second = judge_disputes(game)
+    recorded, passed = second.versions
+    assert recorded.legal and recorded.trick is None and recorded.unfitting is None
+    assert passed.legal, passed.errors
+    assert passed.trick is not None and (passed.trick.winner, passed.trick.points) == (0, 0)
+    cut = passed.unfitting
+    assert cut is not None and (cut.code, cut.location.line) == ("ZF203", 13)
+    assert second.points(passed) is None and second.totals(passed) is None
+    # 陈静's pass in trick 1: 张三's 5s Tc Kd, written on the trick's line, leads the next
+    # trick as the rules have it; the hand is then closed by the score line with the BJ unplayed
+    _, passed1 = first.versions
+    assert passed1.legal and passed1.trick is not None
+    assert (passed1.trick.winner, passed1.trick.points) == (0, 25)
+    assert passed1.unfitting is not None and passed1.unfitting.code == "ZF208"
+    # the command says it, and says what "best reachable" is
+    result = CliRunner().invoke(app, ["audit", "-"], input=ENDS_EARLY)
+    assert result.exit_code == 0, result.output
+    assert "or pass: illegal" not in result.output
+    assert "or pass: legal; 张三 takes the trick (0 points in it) and leads next" in result.output
+    assert "only the recorded version has it at 13:1 (ZF203" in result.output
+    assert "best reachable: the hand points each player can be sure to end the hand with" in (
+        result.output
+    )
+    data = json.loads(CliRunner().invoke(app, ["audit", "--json", "-"], input=ENDS_EARLY).output)
+    v = data["games"][0]["disputes"][1]["versions"][1]
+    assert v["legal"] and v["trick"] == {"number": 5, "winner": "张三", "points": 0}
+    assert v["record_fits_until"]["code"] == "ZF203" and v["points"] is None
+    # the audit page says it too, and what the best reachable column is
+    source, page = tmp_path / "ends.zfn", tmp_path / "audit.html"
+    source.write_text(ENDS_EARLY, encoding="utf-8")
+    assert CliRunner().invoke(app, ["audit", str(source), "--html", str(page)]).exit_code == 0
+    html = page.read_text(encoding="utf-8")
+    assert "张三 takes the trick (0 points in it) and leads next." in html
+    assert "Best reachable: the hand points each player can be sure to end the hand with" in html
+
+
+def test_a_version_that_ends_the_trick_as_written_keeps_every_later_error() -> None:
+    """Bo's 9h or Jh: either way Cy's Qh takes the trick, as written, so the record's later
+    error (Bo leads where Cy should) is the Jh version's as much as the 9h's."""
+    text = '[Players "Ann, Bo, Cy"]\n\nhand 1\n1: 3h  2: 9h disputed or Jh  3: Qh\n2: 4s\n'
+    [game] = loads(text)
+    [dispute] = judge_disputes(game)
+    recorded, other = dispute.versions
+    assert other.trick is None and other.unfitting is None
+    assert recorded.first_error is not None and other.first_error is not None
+    assert other.first_error.code == recorded.first_error.code == "ZF203"
+
+
+def test_a_move_neither_version_fits_is_held_against_both() -> None:
+    """The record closes hand 1 a trick early: the recorded BJ fails there (ZF208) as much as
+    陈静's pass does, so the pass is not legal for it (the record is not written for the BJ
+    there either), and its error is the recorded version's."""
+    [game] = loads(ENDS_EARLY.replace("3: 4h  1: 5c  3: Ts  1: Ah\n", ""))
+    first, _ = judge_disputes(game)
+    recorded, passed = first.versions
+    assert recorded.first_error is not None and recorded.first_error.code == "ZF208"
+    assert passed.unfitting is None and not passed.legal
+    assert passed.first_error is not None
+    assert (passed.first_error.code, passed.first_error.location.line) == ("ZF208", 15)

@@ -68,9 +68,12 @@ def test_the_index_rows_carry_their_outcomes(tmp_path: Path) -> None:
     publish(db, tmp_path / "site")
     index = (tmp_path / "site" / "index.html").read_text("utf-8")
     rows = [json.loads(html.unescape(m)) for m in re.findall(r"data-outcomes='([^']*)'", index)]
+    # the index lists the games by date, then id: the dated club night (game 2) first
+    ids = [int(i) for i in re.findall(r'<td data-label="Game" data-sort="(\d+)"', index)]
+    assert ids == [2, 1]
     want = [
         [[o.name, int(o.won), o.hands, o.finished, o.points, o.firsts, o.lasts] for o in seats]
-        for _, seats in sorted(outcomes.items())
+        for seats in (outcomes[i] for i in ids)
     ]
     assert rows == want
     assert 'id="standings-table"' in index

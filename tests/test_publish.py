@@ -491,4 +491,4 @@ def test_the_site_writer_keeps_every_file_inside_the_site(tmp_path: Path) -> Non
                 writer.put(OutputFile(bad, b"x"))
         writer.commit()
     assert tree(tmp_path / "site") == {"games/1/index.html": b"a", "games/1/hand-1.html": b"b"}
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".site.publish.lock", "site"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]  # the lock file removed too

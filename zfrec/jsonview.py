@@ -95,6 +95,15 @@ def hidden() -> FieldInfo:
     return info
 
 
+def omitted_if_none() -> FieldInfo:
+    """Field metadata: the field is left out of the JSON where it is None (a key that only
+    some objects have, so that the others are written as before it was added)."""
+    from pydantic import Field
+
+    info: FieldInfo = Field(exclude_if=lambda value: value is None)
+    return info
+
+
 # --- writing a value otherwise -------------------------------------------------------------------
 
 

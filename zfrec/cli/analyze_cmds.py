@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from zfrec.games.zhengfen.analysis.analyze import Decision, GameAnalysis, HandAnalysis
     from zfrec.games.zhengfen.analysis.audit import AuditReport
     from zfrec.games.zhengfen.analysis.diff import DiffReport
+    from zfrec.games.zhengfen.analysis.disputes import DisputeVerdict, VersionVerdict
 
 # The analysis modules load only when their command runs, so that every other command (and the
 # --jobs workers) starts without them. Their defaults, shown in --help, are repeated here; a
@@ -435,6 +436,7 @@ def _print_audit(number: int, r: AuditReport) -> None:
 def _print_disputes(r: AuditReport) -> None:
     """Each disputed move, and each of its versions judged by replaying the record with it."""
     players = r.game.players
+    explain = False
     for d in r.disputes:
         move = d.move
         where = f"{move.pos}, " if move.pos else ""
@@ -457,16 +459,46 @@ def _print_disputes(r: AuditReport) -> None:
                     f"{escape(first.message)}"
                 )
             else:
-                points, totals = d.points(v), d.totals(v)
-                shown = (
-                    f"hand points {escape(_per_seat(players, points))}"
-                    if points is not None
-                    else "the hand does not finish"
-                )
-                verdict = f"[green]legal[/]; {shown}; totals {escape(_per_seat(players, totals))}"
+                verdict = "[green]legal[/]; " + escape(_legal_verdict(r, d, v))
             if v.best is not None:
                 verdict += f"; best reachable {escape(_per_seat(players, v.best))}"
+                explain = True
             out.print(f"    {escape(label)}: {verdict}", markup=True)
+    if explain:
+        out.print(
+            "  (best reachable: the hand points each player can be sure to end the hand with from "
+            "the position after the move, playing its best with every card known while all the "
+            "others play against it; the hindsight solver, `zfrec solve`)"
+        )
+
+
+def _legal_verdict(r: AuditReport, d: DisputeVerdict, v: VersionVerdict) -> str:
+    """A legal version's points and totals; for one that ends the disputed trick elsewhere
+    than the record, who takes the trick, and where the record stops fitting it."""
+    players = r.game.players
+    parts = []
+    if v.trick is not None:
+        parts.append(
+            f"{r.game.seat_name(v.trick.winner)} takes the trick "
+            f"({v.trick.points} points in it) and leads next"
+        )
+    cut = v.unfitting
+    if cut is not None:
+        loc = cut.location
+        at = f" at {loc.line}:{loc.col}" if loc.line is not None else ""
+        parts.append(
+            f"the record goes on as only the recorded version has it{at} ({cut.code}: "
+            f"{cut.message}), so this version's hand points and totals are not known"
+        )
+        return "; ".join(parts)
+    points, totals = d.points(v), d.totals(v)
+    parts.append(
+        f"hand points {_per_seat(players, points)}"
+        if points is not None
+        else "the hand does not finish"
+    )
+    parts.append(f"totals {_per_seat(players, totals)}")
+    return "; ".join(parts)
 
 
 def _per_seat(players: list[str], values: tuple[int, ...] | None) -> str:

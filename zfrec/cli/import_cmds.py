@@ -48,6 +48,7 @@ from zfrec.cli.store_common import (
 from zfrec.cli.validate_cmds import expand_paths
 from zfrec.errors import ZfrecError, path_text, place_text, processing
 from zfrec.games import find_kind, units_text
+from zfrec.stopping import stop_on_interrupt
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
@@ -138,7 +139,14 @@ def import_cmd(
     )  # fmt: skip
     # The workers are forked first: before the store's connections, which they must not share,
     # and before the progress display starts its thread.
-    with import_workers(jobs) as workers, opened_store(db) as engine, progress:
+    # Ctrl-C stops the run between files (a second one at once): a commit it cut would leave
+    # the store's session in no state to say what was stored.
+    with (
+        import_workers(jobs) as workers,
+        opened_store(db) as engine,
+        progress,
+        stop_on_interrupt() as stop,
+    ):
         total = sum(count_games(f) for f in files) if shown else None
         task = progress.add_task("", total=total)
         s_args = _ImportArgs(engine, only_valid, workers, as_json)
@@ -148,6 +156,8 @@ def import_cmd(
             try:
                 with processing(path):
                     _import_one(s_args, path, then, progress, task, results, failed)
+                if stop.interrupted:
+                    raise KeyboardInterrupt
             except BaseException as exc:  # the files before this one stay stored: say which
                 finished = len(results) + len(failed) > done  # Ctrl-C just after it was stored
                 later = files[index + 1 :]

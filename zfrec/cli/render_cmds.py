@@ -270,6 +270,7 @@ def publish_cmd(
 
     with friendly_errors():
         engine = open_store(db, create=False, writes=True)
+        total: int | None = None
         try:
             with session(engine) as s, SiteWriter(out_dir) as writer, progress:
                 require_writable(s, "publish keeps the pages it renders in the store")
@@ -299,6 +300,14 @@ def publish_cmd(
                 ):  # fmt: skip
                     writer.put(item)
                 writer.commit()
+        except KeyboardInterrupt:
+            of = "" if total is None else f" of {total}"
+            err.print(
+                f"interrupted: {out_dir} was left as it was (nothing of this publish was put in "
+                f"place); {counts['games']}{of} game(s) done, the pages rendered up to the last "
+                "second kept in the store for the next publish"
+            )
+            raise typer.Exit(130) from None
         finally:
             engine.dispose()
     seconds = time.perf_counter() - started

@@ -15,12 +15,14 @@ from zfrec.cli.common import (
     GAME_HELP,
     GAME_RULES_HELP,
     OPTION_HELP,
+    err,
     fail,
     file_mode_for,
     file_problem,
     game_command,
 )
 from zfrec.games import DEFAULT_KIND
+from zfrec.stopping import stop_on_interrupt
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -33,15 +35,20 @@ def write_atomic(path: Path, text: str) -> None:
     except FileExistsError:  # a file stands where a folder of the path should be
         raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(path)) from None
     mode = file_mode_for(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            os.fchmod(f.fileno(), mode)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    # a Ctrl-C waits until the file is written whole or not at all (one between making the
+    # temporary file and the block that removes it left it behind)
+    with stop_on_interrupt() as stop:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+                os.fchmod(f.fileno(), mode)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    if stop.interrupted:
+        raise KeyboardInterrupt
 
 
 def _write(path: Path, text: str) -> None:
@@ -81,11 +88,40 @@ def simulate_cmd(
     (or jsonl: the engine's event log, one JSON line per round), to --out (`--out -`: standard
     output); --players is the preset's (zhaopengyou: --option players=N).
     """
-    game_command(ctx, game_kind, "simulate")(
-        out_path=out_path, players=players, games=games, hands_per_game=hands_per_game,
-        to_target=to_target, seed=seed, bot=bot, rules=rules, options=option, fmt=fmt,
-        decks=decks,
-    )  # fmt: skip
+    before = _files_in(out_path)
+    try:
+        game_command(ctx, game_kind, "simulate")(
+            out_path=out_path, players=players, games=games, hands_per_game=hands_per_game,
+            to_target=to_target, seed=seed, bot=bot, rules=rules, options=option, fmt=fmt,
+            decks=decks,
+        )  # fmt: skip
+    except KeyboardInterrupt:
+        err.print(_interrupted(out_path, before))
+        raise typer.Exit(130) from None
+
+
+def _files_in(path: Path) -> dict[str, int]:
+    """The files of an output folder and their modification times (none for a file)."""
+    try:
+        return {p.name: p.stat().st_mtime_ns for p in path.iterdir() if p.is_file()}
+    except OSError:
+        return {}
+
+
+def _interrupted(out_path: Path, before: dict[str, int]) -> str:
+    """What an interrupted `simulate` says it did: every record is written whole (a file per
+    game, each at once), or not at all (one file for all games, written at the end)."""
+    if str(out_path) == "-" or not out_path.is_dir():
+        return (
+            f"interrupted: nothing was written to {out_path} (the records are written at the end)"
+        )
+    made = sorted(n for n, t in _files_in(out_path).items() if before.get(n) != t)
+    if not made:
+        return f"interrupted: no record was written to {out_path}"
+    return (
+        f"interrupted: {len(made)} record file(s) written whole to {out_path} "
+        f"({made[0]} to {made[-1]}); the games after them were not made"
+    )
 
 
 def register(app: typer.Typer) -> None:

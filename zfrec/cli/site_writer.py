@@ -83,6 +83,10 @@ class SiteWriter:
         if not self._done:
             shutil.rmtree(self.temp, ignore_errors=True)
         if self._lock is not None:
+            # Removed while still held: a publish that opened it meanwhile finds, once it holds
+            # it, that it is no longer the lock file at that path, and takes a new one (`_lock`).
+            with contextlib.suppress(OSError):  # (a system that cannot remove an open file)
+                Path(self._lock.name).unlink(missing_ok=True)
             self._lock.close()
 
     def previous(self) -> dict[int, ManifestEntry]:
@@ -157,19 +161,27 @@ def _is_site(folder: Path) -> bool:
 
 
 def _lock(path: Path) -> IO[bytes]:
-    handle = path.open("ab")
-    try:
-        import fcntl
-    except ImportError:  # no advisory locks here: one publish at a time is up to the user
-        return handle
-    try:
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        handle.close()
-        raise SiteError(
-            f"another publish is writing {path.name.split('.publish')[0][1:]} now"
-        ) from None
-    return handle
+    """The lock file beside the site, held (removed by `SiteWriter.__exit__` when done)."""
+    while True:
+        handle = path.open("ab")
+        try:
+            import fcntl
+        except ImportError:  # no advisory locks here: one publish at a time is up to the user
+            return handle
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            raise SiteError(
+                f"another publish is writing {path.name.split('.publish')[0][1:]} now"
+            ) from None
+        try:
+            same = os.path.samestat(os.fstat(handle.fileno()), os.stat(path))
+        except FileNotFoundError:
+            same = False
+        if same:
+            return handle
+        handle.close()  # the publish that held it removed it when done: lock the new one
 
 
 def _exchange(a: Path, b: Path) -> bool:

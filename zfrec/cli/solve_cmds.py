@@ -31,6 +31,7 @@ from zfrec.cli.common import (
 from zfrec.errors import AtError, ZfrecError
 from zfrec.games.zhengfen.engine.cards import format_cards, points_of
 from zfrec.numbering import repeat_suffix
+from zfrec.stopping import Stop, stop_on_interrupt
 
 if TYPE_CHECKING:
     from zfrec.games.zhengfen.analysis.position import At, RecordPosition
@@ -284,13 +285,16 @@ def solve_cmd(
     file = _where(record, game, len(games), None)
     if kind.own_solver:  # the kind reads --at itself
         waiting = err.status("solving...") if err.is_terminal else nullcontext()
-        with friendly_errors(), _naming(where, file), waiting:
+        with friendly_errors(), _naming(where, file), waiting, stop_on_interrupt() as stop:
             answer = kind.solve(games[-1], at, nodes, seconds)
         if answer is not None:
+            if stop.interrupted:
+                answer = {**answer, "exact": False, "interrupted": True}
             # the hand/round solved, in the kind's word, as Zheng Fen's head names its hand
             unit = kind.unit
             said = f"{unit} {answer[unit]}{repeat_suffix(answer.get('occurrence', 1))}"
             _print_kind_answer(answer, as_json, f"game {game or len(games)}, {said}")
+            _interrupted(stop)
             if not answer.get("exact", True):
                 raise typer.Exit(1)
             return
@@ -321,7 +325,7 @@ def solve_cmd(
     budget = Budget(nodes=nodes, seconds=seconds, table_entries=table)
     status = err.status("solving...") if err.is_terminal and not pos.finished else nullcontext()
     started = time.perf_counter()
-    with status:
+    with status, stop_on_interrupt() as stop:
         result = solve(pos.state, perspective, budget=budget, all_seats=not only_seat)
     if as_json:
         best = play_text(result.best[0]) if result.best else None
@@ -345,6 +349,7 @@ def solve_cmd(
                 "legal": pos.errors == 0,
                 "errors": pos.errors,
                 **({} if step is None else {"step": step}),
+                **({"interrupted": True} if stop.interrupted else {}),
             }
         )
     else:
@@ -352,10 +357,21 @@ def solve_cmd(
         _print_result(pos, result)
         if not result.finished:
             verdict = "solved" if result.solved else "not solved within the budget"
+            if stop.interrupted and not result.solved:
+                verdict = "not solved: interrupted"
             secs = time.perf_counter() - started
             out.print(f"{verdict}: {result.nodes:,} positions searched in {secs:.2f} s")
+    _interrupted(stop)
     if not result.solved:
         raise typer.Exit(1)
+
+
+def _interrupted(stop: Stop) -> None:
+    """After the answer of a solve stopped by Ctrl-C (the best found so far, as when the
+    budget runs out): say so on stderr and exit 130."""
+    if stop.interrupted:
+        err.print("interrupted: the answer above is the best found so far, not proved")
+        raise typer.Exit(130)
 
 
 def _print_kind_answer(answer: dict[str, Any], as_json: bool, head: str) -> None:
@@ -392,6 +408,8 @@ def _print_kind_answer(answer: dict[str, Any], as_json: bool, head: str) -> None
         parts.append(", ".join(trick))
     out.print(f"line: {escape(' / '.join(parts))}")
     verdict = "solved" if exact else "not solved within the budget"
+    if answer.get("interrupted"):
+        verdict = "not solved: interrupted"
     secs = answer.get("ms", 0) / 1000
     out.print(f"{verdict}: {answer.get('nodes', 0):,} positions searched in {secs:.2f} s")
 

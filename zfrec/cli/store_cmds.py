@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from rich.cells import cell_len
 from rich.markup import escape
 from rich.table import Table
 
@@ -40,6 +41,8 @@ from zfrec.games import find_kind
 from zfrec.numbering import occurrences, repeat_suffix
 
 if TYPE_CHECKING:
+    from rich.console import JustifyMethod
+
     from zfrec.games.zhengfen.analysis.analyze import FlowRow
     from zfrec.record import Format
     from zfrec.store import GameDetail, PlayerStats
@@ -70,22 +73,68 @@ def games_cmd(
     one = len(set(units.values())) == 1
     played = f"{next(iter(units.values()))}s" if one else "played"
     table = Table(box=None, header_style="bold", pad_edge=False)
+    # The names are never cut inside (`Tom Wu` at a line's end): the lists are wrapped between
+    # names here, each line at most `width` cells, and a name wider than that ends in `…`.
+    width = _names_width(rows, played)
     for name in ("id", "date", "event", "players", "winners", played, "valid"):
-        table.add_column(name, justify="right" if name in ("id", played) else "left")
+        justify: JustifyMethod = "right" if name in ("id", played) else "left"
+        if name in ("players", "winners"):
+            table.add_column(name, justify=justify, no_wrap=True, max_width=width)
+        else:
+            table.add_column(name, justify=justify)
     for r in rows:
         valid = "yes" if r.valid else f"[red]no ({r.errors} error(s))[/]"
         table.add_row(
             str(r.id),
             escape(r.date or ""),
             escape(r.event or ""),
-            escape(", ".join(r.players)),
-            escape(", ".join(r.winners)),
+            escape(names_lines(r.players, width)),
+            escape(names_lines(r.winners, width)),
             str(r.hands) if one else plural(r.hands, units[r.kind]),
             valid,
         )
     out.print(table)
     out.print(f"{len(rows)} game(s)")
     _unreadable_note(unreadable)
+
+
+def _names_width(rows: Sequence[Any], played: str) -> int:
+    """The widest line of a players' or winners' list: the whole list where the line has room
+    for both lists and the event; else the console's width left by the other columns, shared
+    by the two lists and the event, and at least the widest name where it fits."""
+    fixed = max(len(str(r.id)) for r in rows) + 10 + len(played) + 2 * 7  # id, date, the gaps
+    fixed += max(cell_len("yes" if r.valid else f"no ({r.errors} error(s))") for r in rows)
+    whole = [max(7, *(cell_len(", ".join(r.players)) for r in rows))]
+    whole.append(max(7, *(cell_len(", ".join(r.winners)) for r in rows)))
+    event = max(5, *(cell_len(r.event or "") for r in rows))
+    if sum(whole) + event <= out.width - fixed:
+        return max(whole)  # nothing to wrap
+    share = max((out.width - fixed) // 3, 8)
+    widest = max((cell_len(n) for r in rows for n in (*r.players, *r.winners)), default=1)
+    return max(share, min(widest + 1, 2 * share))
+
+
+def names_lines(names: Sequence[str], width: int) -> str:
+    """`names` joined by `, `, wrapped between names into lines of at most `width` cells (a
+    name wider than that alone on its line).
+
+    >>> print(names_lines(["张伟", "陈静", "李强", "Tom Wu"], 14))
+    张伟, 陈静,
+    李强, Tom Wu
+    """
+    lines: list[str] = []
+    line = ""
+    for i, name in enumerate(names):
+        piece = name + ("," if i < len(names) - 1 else "")
+        joined = f"{line} {piece}" if line else piece
+        if line and cell_len(joined) > width:
+            lines.append(line)
+            line = piece
+        else:
+            line = joined
+    if line:
+        lines.append(line)
+    return "\n".join(lines)
 
 
 def _unreadable_note(found: list[dict[str, Any]]) -> None:
@@ -424,8 +473,13 @@ def export_cmd(
     # read as neither)
     by_name = fmt is None and out_path is not None and out_path.suffix.lower() == ".json"
     chosen: Format = "json" if as_json or fmt == "json" or by_name else "zfn"
+    from zfrec.store.queries import game_diagnostics
+
     with opened_store(db, create=False) as engine, session(engine, readonly=True) as s:
         text = export_game(s, game_id=game_id, format=chosen)
+        reading = [d for d in game_diagnostics(s, game_id) if d["code"] == "ZF001"]
+    for line in read_in_part(game_id, reading):
+        print(line, file=sys.stderr)
     if out_path is None:
         sys.stdout.write(text)
         return
@@ -433,6 +487,23 @@ def export_cmd(
         write_atomic(out_path, text)
     except OSError as exc:
         fail(file_problem(str(out_path), exc, "write"))
+
+
+def read_in_part(game_id: int, reading: Sequence[dict[str, Any]]) -> list[str]:
+    """What `export` says on stderr of a game imported from a text it read only in part (its
+    stored ZF001 findings): the record it writes is what was kept, so a line that was not kept
+    is not in it, and a misspelling read as meant is written as it was read."""
+    if not reading:
+        return []
+    out = [f"zfrec: game {game_id} was read in part when imported; this is the record as kept:"]
+    for d in reading:
+        where = f"line {d['line']}" if d.get("line") is not None else "a line"
+        if d.get("file"):
+            where += f" of {d['file']}"
+        meant = "(read as " in d["message"] or "(replayed as " in d["message"]
+        kept = "read as meant" if meant else "not kept"
+        out.append(f"  {where}: {kept}: {d['message']}")
+    return out
 
 
 def register(app: typer.Typer) -> None:

@@ -314,6 +314,12 @@ def validate_cmd(
             if printer.path is not None:  # the findings the file's pieces held back
                 printer.file_done(printer.path)
             _print_summary(len(files), tally, internal=1)
+        elif isinstance(exc, KeyboardInterrupt):  # the findings printed are the whole of theirs
+            err.print(
+                f"interrupted: {tally.games} game(s) validated ({tally.files} of {len(files)} "
+                f"file(s) whole), with the findings above ({tally.errors} error(s)); the rest "
+                "was not validated"
+            )
         raise
     finally:
         if held:

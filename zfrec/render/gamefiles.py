@@ -22,6 +22,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from zfrec.diagnostics import Diagnostic
 from zfrec.games import find_kind
 from zfrec.gctuning import collected_after
 from zfrec.record.model import Game
@@ -216,13 +217,48 @@ def init_worker(options: RenderOptions) -> None:
     _OPTIONS[:] = [options]
 
 
-def render_stored(game_id: int, record_json: str) -> tuple[int, RenderedGame]:
+# A stored game's reading findings (ZF001, as `Diagnostic.to_json` writes them): what the
+# reader of the imported text read as meant or skipped. The stored record has no trace of them,
+# so its pages are given them to show with the others (and count them, as `zfrec show` does).
+Reading = tuple[dict[str, Any], ...]
+
+
+def stored_reading(session: Any, game_id: int) -> Reading:
+    """The stored game's reading findings (`Reading`), in record order."""
+    from zfrec.store.queries import game_diagnostics
+
+    return tuple(d for d in game_diagnostics(session, game_id) if d["code"] == "ZF001")
+
+
+def reading_diagnostics(reading: Reading) -> tuple[Diagnostic, ...]:
+    """The stored reading findings as diagnostics, placed in the imported file."""
+    from zfrec.errors import Location
+
+    out = []
+    for d in reading:
+        # placed in the imported file, not in the stored record the pages number their lines by
+        where = Location(None, None, None, d.get("game"), d.get("hand"), d.get("trick"),
+                         d.get("turn"), d.get("seat"),
+                         occurrence=d.get("occurrence") or 1)  # fmt: skip
+        line = f"line {d['line']}" if d.get("line") is not None else "a line"
+        source = f" of {d['file']}" if d.get("file") else ""
+        said = f"{d['message']} ({line}{source}, as imported)"
+        out.append(Diagnostic(str(d["code"]), said, where))
+    return tuple(out)
+
+
+def render_stored(
+    game_id: int, record_json: str, reading: Reading = ()
+) -> tuple[int, RenderedGame]:
     """Render a stored game from its record's JSON text, with the worker's options."""
-    return game_id, render_record_json(record_json, _OPTIONS[0])
+    return game_id, render_record_json(record_json, _OPTIONS[0], reading)
 
 
-def render_record_json(record_json: str, options: RenderOptions) -> RenderedGame:
-    """Render a game from the canonical JSON the store keeps (zfrec wrote it: no schema pass)."""
+def render_record_json(
+    record_json: str, options: RenderOptions, reading: Reading = ()
+) -> RenderedGame:
+    """Render a game from the canonical JSON the store keeps (zfrec wrote it: no schema pass);
+    `reading`: the stored reading findings, shown and counted with the page's own."""
     from zfrec.record.jsonio import game_from_trusted_json
 
     # The game's view, and the record itself, are dropped when render_game_files returns:
@@ -234,7 +270,7 @@ def render_record_json(record_json: str, options: RenderOptions) -> RenderedGame
             game_from_trusted_json(json.loads(record_json)), index_href=options.index_href,
             player_hrefs=options.player_hrefs, decorate=options.decorate,
             analysis=options.analysis, audit=options.audit, viewer_href=options.viewer_href,
-            solve_cards=options.solve_cards,
+            solve_cards=options.solve_cards, reading=reading_diagnostics(reading),
         )  # fmt: skip
 
 
@@ -306,6 +342,7 @@ __all__ = [
     "Decorate",
     "GameMeta",
     "OutputFile",
+    "Reading",
     "RenderOptions",
     "RenderedGame",
     "cache_key",
@@ -313,9 +350,11 @@ __all__ = [
     "hand_page",
     "nth_page",
     "parse_replay_page",
+    "reading_diagnostics",
     "render_game_files",
     "renderer_fingerprint",
     "repeated_pages",
     "repeats_line",
     "replay_pages",
+    "stored_reading",
 ]

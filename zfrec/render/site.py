@@ -35,6 +35,7 @@ from zfrec.render.gamefiles import (
     Decorate,
     GameMeta,
     OutputFile,
+    Reading,
     RenderedGame,
     RenderOptions,
     cache_key,
@@ -46,6 +47,7 @@ from zfrec.render.gamefiles import (
     render_record_json,
     render_stored,
     renderer_fingerprint,
+    stored_reading,
     variant,
 )
 from zfrec.render.html import environment
@@ -220,6 +222,8 @@ def site_pages(
     from zfrec.store.queries import seat_outcomes
     from zfrec.store.store import list_games, player_stats
 
+    # the games in the order the site lists them: by date, then by id (undated games last)
+    rows = sorted(rows, key=lambda r: (not r.date, r.date or "", r.id))
     stats = player_stats(session, kind=None)  # every player of the site, whatever they played
     table = player_stats(session)  # the Players table: the measures of its own game's kind
     outcomes = seat_outcomes(session)
@@ -460,9 +464,10 @@ def publish(
             todo.append(row)
     by_id = {row.id: row for row in todo}
 
-    def texts() -> Iterator[tuple[int, str]]:
+    def texts() -> Iterator[tuple[int, str, Reading]]:
         for row in todo:
-            yield row.id, export_game(session, game_id=row.id, format="json")
+            text = export_game(session, game_id=row.id, format="json")
+            yield row.id, text, stored_reading(session, row.id)
 
     for game_id, made in _render_all(texts(), options, jobs):
         row = by_id[game_id]
@@ -475,12 +480,12 @@ def publish(
 
 
 def _render_all(
-    texts: Iterator[tuple[int, str]], options: RenderOptions, jobs: int
+    texts: Iterator[tuple[int, str, Reading]], options: RenderOptions, jobs: int
 ) -> Iterator[tuple[int, RenderedGame]]:
     """Each game rendered, in this process or in `jobs` workers (results as they finish)."""
     if jobs <= 1:
-        for game_id, text in texts:
-            yield game_id, render_record_json(text, options)
+        for game_id, text, reading in texts:
+            yield game_id, render_record_json(text, options, reading)
         return
     import multiprocessing
 
@@ -497,8 +502,8 @@ def _render_all(
     window = 2 * jobs  # games in flight: bounded memory, and the workers never wait
     with ProcessPoolExecutor(jobs, context, initializer=init_worker, initargs=(options,)) as pool:
         pending: set[Future[tuple[int, RenderedGame]]] = set()
-        for game_id, text in texts:
-            pending.add(pool.submit(render_stored, game_id, text))
+        for game_id, text, reading in texts:
+            pending.add(pool.submit(render_stored, game_id, text, reading))
             while len(pending) >= window:
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for f in finished:
@@ -552,7 +557,8 @@ def stored_game_files(
     found = run.stored(row)
     if found is not None:
         return found[0], True
-    made = render_record_json(export_game(session, game_id=row.id, format="json"), options)
+    text = export_game(session, game_id=row.id, format="json")
+    made = render_record_json(text, options, stored_reading(session, row.id))
     run.keep(row, made, commit=True)
     return made.files, False
 

@@ -99,9 +99,11 @@ def replace_game(session: Session, *, game_id: int, path: str | Path) -> Replace
         return Replaced(game_id, str(path), False, *facts, unit=unit)
     other = conn.execute(select(GAME.c.id).where(GAME.c.content_hash == digest)).scalar()
     if other is not None:
+        # The file's record is game `other` already: replacing `other` with it would change
+        # nothing, and game `game_id` may be any other game, so nothing is advised.
         raise StoreError(
-            f"the record in {path} is stored already, as game {other}: to keep only that one, "
-            f"delete game {game_id} (zfrec delete {game_id})"
+            f"the record in {path} is stored already, as game {other}, not as game {game_id}: "
+            f"nothing was changed (game {other} holds this record; game {game_id} is kept as it is)"
         )
     _put_in_place(conn, game_id, digest, rows)
     replace_sources(conn, source, [(1, game_id)])

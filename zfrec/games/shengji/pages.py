@@ -19,7 +19,7 @@ view is the same page with `?seat=N` (the other hands hidden), or a file rendere
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from zfrec.cardwords import card_str
@@ -239,9 +239,18 @@ def _first_levels(
     return tuple(levels)
 
 
-def match_view(match: SjMatch, viewer: int | None = None, solve_cards: int = 0) -> SjGameView:
-    """The match's view: validated once, each round's page data and summary."""
+def match_view(
+    match: SjMatch,
+    viewer: int | None = None,
+    solve_cards: int = 0,
+    reading: Sequence[Diagnostic] = (),
+) -> SjGameView:
+    """The match's view: validated once, each round's page data and summary; `reading` (a
+    stored game's reading findings) first among the findings, in their rounds."""
     report = validate_match(match)
+    if reading:
+        found = (replace(d, location=replace(d.location, unit="round")) for d in reading)
+        report = replace(report, diagnostics=(*found, *report.diagnostics))
     rules = report.rules
     n = len(match.players)
     title = match.event or " · ".join(isolate(p) for p in match.players)
@@ -574,6 +583,7 @@ def render_shengji_files(
     charts: bool = True,
     solve_cards: int = 0,
     audit: bool = False,
+    reading: Sequence[Diagnostic] = (),
     **_: Any,
 ) -> Any:
     """The match's files (zfrec.render.gamefiles.RenderedGame): `index.html` with its charts,
@@ -581,7 +591,9 @@ def render_shengji_files(
     the audit page (audit.html) of a record that fails validation, not in a seat's view (the
     repairs tell what the hands held). Zheng Fen's options that Sheng ji has no use for yet
     (the analysis, the one-file viewer) are accepted and left aside; `solve_cards` asks the
-    solver for its marks (`cost_marks`)."""
+    solver for its marks (`cost_marks`). `reading`: a stored game's reading findings
+    (zfrec.render.gamefiles.stored_reading), shown first among the findings of the game page
+    and the audit page, and counted with them."""
     from zfrec.games.shengji.sjhtml import play_steps, render_game_page, render_round_page
     from zfrec.render.gamefiles import AUDIT_PAGE, GameMeta, OutputFile, RenderedGame, chart_files
 
@@ -592,20 +604,25 @@ def render_shengji_files(
         # (RoundLinks.index), so a record read without places (a stored game, a JSON record)
         # is read again from its text, as the audit's is
         text, located = _with_places(match)
-    view = match_view(located, viewer, solve_cards)
+    view = match_view(located, viewer, solve_cards, reading)
     from zfrec.games.shengji.pagedisputes import mark_disputes
 
     mark_disputes(view)  # not in a seat's view
     view.index_href = index_href
     view.player_hrefs = dict(player_hrefs or {})
     files = [OutputFile(p.href, render_round_page(view, p).encode()) for p in view.rounds]
-    if audit and viewer is None and view.report.errors:
+    # the stored record's own errors: no audit when only its reading failed
+    failing = view.report.errors - sum(d.severity == "error" for d in reading)
+    if audit and viewer is None and failing:
         from zfrec.games.shengji.audit import audit_match
         from zfrec.games.shengji.auditpage import audit_view, render_audit_page
 
         if located is match:
             text, located = _with_places(match)
         found = audit_match(located)
+        if reading:
+            own, read = found.report, view.report.diagnostics[: len(reading)]
+            found = replace(found, report=replace(own, diagnostics=(*read, *own.diagnostics)))
         page = audit_view(found, steps=play_steps(view), round_href="round-{}.html",
                           record_lines=None if text is None else text.splitlines(),
                           links=view.links)  # fmt: skip

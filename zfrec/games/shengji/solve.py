@@ -98,6 +98,7 @@ from zfrec.games.shengji.solve_moves import (
 from zfrec.games.shengji.solve_order import follow_order, ordered
 from zfrec.games.shengji.trick import single_or_pair_keys, trick_winner
 from zfrec.gctuning import collected_after
+from zfrec.stopping import requested as stop_requested
 
 __all__ = [
     "SjBudget",
@@ -477,7 +478,8 @@ class _Search:
             return s.result.total
         self.nodes += 1
         if self.nodes > self.max_nodes or (
-            self.nodes % CHECK_EVERY == 0 and time.perf_counter() > self.deadline_or_inf
+            self.nodes % CHECK_EVERY == 0
+            and (time.perf_counter() > self.deadline_or_inf or stop_requested())
         ):
             raise SjOutOfBudget
         if s.lead is None and not s.calls:

@@ -16,6 +16,7 @@ from zfrec.games.zhengfen.engine.movegen import physical_plays
 from zfrec.games.zhengfen.engine.rules import Ruleset
 from zfrec.games.zhengfen.solver_keys import CACHE_ENTRIES, Canon, rank_shape
 from zfrec.games.zhengfen.solver_types import LineStep, OutOfBudget
+from zfrec.stopping import requested as stop_requested
 
 __all__ = ["INFINITY", "STEP", "forget_move_lists", "play_text"]
 
@@ -133,6 +134,8 @@ class _Search:
                 raise OutOfBudget
             self.next_check = min(self.next_check, self.node_limit)
         if self.deadline is not None and time.perf_counter() >= self.deadline:
+            raise OutOfBudget
+        if stop_requested():  # Ctrl-C in `zfrec solve` (zfrec.stopping)
             raise OutOfBudget
 
     # the position ------------------------------------------------------------------------------

@@ -33,9 +33,9 @@ baseline (zfrec.baseline). Nothing here applies a rule: the replay judges every 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Set
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Annotated, Any
 
 from zfrec.baseline import Baseline, Place, key
 from zfrec.diagnostics import Diagnostic, WrittenDiagnostic
@@ -49,10 +49,11 @@ from zfrec.events import (
     ReplayVisitor,
     walk,
 )
+from zfrec.games.zhengfen.engine.actions import TrickResult
 from zfrec.games.zhengfen.engine.game import GameState, HandState
 from zfrec.games.zhengfen.engine.rules import Ruleset
 from zfrec.games.zhengfen.solver import Budget, best_points
-from zfrec.jsonview import PerPlayer, dump
+from zfrec.jsonview import PerPlayer, PlayerName, dump, omitted_if_none
 from zfrec.numbering import occurrence_at
 from zfrec.record.model import AltPlay, Game, Move
 from zfrec.replay import replay
@@ -81,6 +82,14 @@ class VersionVerdict:
     best: tuple[int, ...] | None = None  # best reachable points per seat after the move
     hand_points: tuple[int, ...] | None = None  # the disputed hand's, if it ended
     final_totals: tuple[int, ...] = ()  # the game's computed totals at its end
+    # The disputed trick's end with this version, when it ends where the record's does not
+    # (a pass after which everyone else holding cards passes): who takes it, its points.
+    trick: TrickResult | None = None
+    # The first of the record's later moves that only the recorded version fits (a lead by
+    # the seat the recorded version made leader, a hand closed with the cards this version
+    # kept): nothing from there on is held against this version, and its hand points and
+    # totals are not known (None, ()).
+    unfitting: Diagnostic | None = None
 
     @property
     def play(self) -> str:
@@ -117,8 +126,8 @@ class DisputeVerdict:
 
     @staticmethod
     def totals(v: VersionVerdict) -> tuple[int, ...] | None:
-        """The game's final totals with version `v`; None when it is illegal."""
-        return v.final_totals if v.legal else None
+        """The game's final totals with version `v`; None when it is illegal or not known."""
+        return v.final_totals if v.legal and v.final_totals else None
 
     def to_json(self, players: list[str]) -> dict[str, Any]:
         """The dispute as `zfrec audit --json` writes it (ANALYSIS.md)."""
@@ -137,6 +146,18 @@ class VersionJson:
     points: PerPlayer[int] | None
     totals: PerPlayer[int] | None
     best: PerPlayer[int] | None
+    # only for a version that ends the disputed trick elsewhere than the record
+    trick: Annotated[TrickJson | None, omitted_if_none()] = None
+    record_fits_until: Annotated[WrittenDiagnostic | None, omitted_if_none()] = None
+
+
+@dataclass(frozen=True, slots=True)
+class TrickJson:
+    """The disputed trick's end with a version that ends it where the record does not."""
+
+    number: int  # the trick's number in the hand, as the engine counts tricks
+    winner: PlayerName
+    points: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +182,10 @@ class DisputeJson:
                 d.points(v),
                 DisputeVerdict.totals(v),
                 v.best,
+                None
+                if v.trick is None
+                else TrickJson(v.trick.number, v.trick.winner, v.trick.points),
+                v.unfitting,
             )
             for v in d.versions
         )
@@ -245,6 +270,7 @@ class DisputeJudge(ReplayVisitor):
         "_from",
         "_history",
         "_known",
+        "_later",
         "_pending",
         "_totals",
         "game_number",
@@ -278,6 +304,7 @@ class DisputeJudge(ReplayVisitor):
         self._history = False  # a replay from a later hand would not find the same
         self._pending: dict[Place, _Pending] = {}
         self._totals: tuple[int, ...] = ()
+        self._later: dict[int, frozenset[_Spot]] = {}  # the recorded version's, by hand
 
     def _disputed(self, h: int) -> bool:
         return any(p[0] == h for p in self.places)
@@ -358,8 +385,15 @@ class DisputeJudge(ReplayVisitor):
         best = points = None
         totals: tuple[int, ...] = ()
         known = False
+        written = self.record.hands[h].tricks[t - 1].moves
+        winner = next((mv.seat for mv in reversed(written) if not mv.is_pass), None)
+        layout = _Layout(place, len(written), winner, lambda: self._recorded(h, start))
         for state, event in replay(record, self.rules, self.game_number, start=start):
-            found += event.diagnostics
+            if layout.unfitting is not None:
+                break  # the record goes on for the recorded version only
+            found += layout.see(event)
+            if layout.unfitting is not None:
+                break
             if isinstance(event, HandStart) and event.hand_index == h:
                 known = all(event.known)
             elif (
@@ -376,7 +410,23 @@ class DisputeJudge(ReplayVisitor):
                 points = None if event.result is None else event.result.points
             elif isinstance(event, GameEnd):
                 totals = event.scores
-        return VersionVerdict(version, False, _held(base.new(found)), best, points, totals)
+        if layout.unfitting is not None:
+            points, totals = None, ()
+        trick = layout.trick if layout.early or layout.unfitting is not None else None
+        return VersionVerdict(
+            version, False, _held(base.new(found)), best, points, totals, trick, layout.unfitting
+        )
+
+    def _recorded(self, h: int, start: tuple[int, GameState] | None) -> frozenset[_Spot]:
+        """Where the recorded version's replay finds errors from hand `h` on, and which."""
+        if h not in self._later:
+            self._later[h] = frozenset(
+                _spot(d)
+                for _, event in replay(self.record, self.rules, self.game_number, start=start)
+                for d in event.diagnostics
+                if d.severity == "error"
+            )
+        return self._later[h]
 
     def verdicts(self) -> tuple[DisputeVerdict, ...]:
         """The verdicts, in record order (once the walk is over)."""
@@ -395,6 +445,91 @@ class DisputeJudge(ReplayVisitor):
             occurrence = occurrence_at(numbers, h)  # 2: the second hand so numbered
             out.append(DisputeVerdict(move, h, t, m, versions, numbers[h], occurrence))
         return tuple(out)
+
+
+# The record's turn order, written for the recorded version: where another version ends the
+# disputed trick elsewhere, these are how the record is written, not what the version did.
+_TURN_CODES = frozenset(("ZF201", "ZF203", "ZF205", "ZF209"))
+
+
+class _Layout:
+    """Where a version's replay stops fitting the record's layout (the rule, ANALYSIS.md).
+
+    Up to the end of the disputed trick as the version has it, everything the replay finds is
+    the version's. A version that ends the trick where the record does not (a pass after which
+    every other seat holding cards passes) leaves the record's later moves written for the
+    recorded version: an explicit pass of the trick already ended (ZF209, skipped) and a play
+    of the seat that leads next by the rules taken as the lead of a new trick (ZF205 alone) are
+    read exactly as the version has them, so they are not held against it; the first later
+    move that only the recorded version fits (a lead or turn out of order, ZF201/ZF203/ZF205
+    with another error, or a hand closed while seats still hold cards, ZF208) ends the judging:
+    it and everything after are not the version's, and its points are not known. An error the
+    recorded version's replay has at the same move as well is the record's own, held as always.
+    """
+
+    __slots__ = (
+        "early", "ended", "place", "recorded", "trick", "unfitting", "winner", "written"
+    )  # fmt: skip
+
+    def __init__(
+        self, place: Place, written: int, winner: int | None, recorded: Callable[[], Set[_Spot]]
+    ) -> None:
+        self.place, self.written = place, written  # written: the moves of the written trick
+        self.recorded = recorded  # where the recorded version finds errors (not this rule's)
+        self.winner = winner  # who takes the written trick as recorded: its last play's seat
+        self.ended = False  # the disputed trick has ended in the replay
+        self.early = False  # ... elsewhere than the record's: early, or by another seat
+        self.trick: TrickResult | None = None
+        self.unfitting: Diagnostic | None = None
+
+    def see(self, event: ReplayEvent) -> tuple[Diagnostic, ...]:
+        """The event's diagnostics that count for the version."""
+        h, t, m = self.place
+        diagnostics = event.diagnostics
+        if not self.ended:
+            if isinstance(event, MoveStep) and event.hand_index == h:
+                after = (event.trick_index, event.move_index) >= (t, m)
+                result = event.event.trick_result if event.event is not None else None
+                if after and result is not None:
+                    self.ended, self.trick = True, result
+                    self.early = result.winner != self.winner or (
+                        event.trick_index == t and event.move_index < self.written - 1
+                    )
+            return diagnostics
+        if not self.early:
+            return diagnostics  # the trick ends as written: the record fits the version
+        if isinstance(event, HandStart) or (
+            isinstance(event, MoveStep | HandEnd) and event.hand_index != h
+        ):
+            return diagnostics  # the disputed hand is over
+        # An error the recorded version has at the same move as well is the record's own: it
+        # is held as always (neither version fits that move).
+        mine = self.recorded()
+        errors = [d for d in diagnostics if d.severity == "error" and _spot(d) not in mine]
+        codes = {d.code for d in errors}
+        if isinstance(event, HandEnd):
+            if "ZF208" in codes:
+                self.unfitting = next(d for d in errors if d.code == "ZF208")
+                return ()
+            return diagnostics
+        if not codes & _TURN_CODES:
+            return diagnostics
+        if codes in ({"ZF209"}, {"ZF205"}):
+            return tuple(d for d in diagnostics if d not in errors)
+        self.unfitting = next(d for d in errors if d.code in _TURN_CODES)
+        return ()
+
+
+_Spot = tuple[object, ...]
+
+
+def _spot(d: Diagnostic) -> _Spot:
+    """An error's kind and the move or line it is at (not its wording: the seats named in it
+    may differ between versions)."""
+    loc = d.location
+    if loc.line is not None:
+        return d.code, loc.file, loc.line, loc.col
+    return d.code, loc.hand, loc.trick, loc.occurrence
 
 
 def _held(errors: tuple[Diagnostic, ...]) -> tuple[Diagnostic, ...]:

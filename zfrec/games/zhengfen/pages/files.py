@@ -5,8 +5,13 @@ record. The generic layer (zfrec.render.gamefiles) names the files and keys thei
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
+
+from zfrec.diagnostics import Diagnostic
 from zfrec.games.zhengfen.pages.analysis import analysed_view, render_audit
 from zfrec.games.zhengfen.pages.html import build_game_view, render_game, render_hand
+from zfrec.games.zhengfen.pages.views import DiagnosticView, Finding
 from zfrec.record.model import Game
 from zfrec.render.gamefiles import (
     AUDIT_PAGE,
@@ -34,8 +39,12 @@ def render_zhengfen_files(
     audit: bool = False,
     viewer_href: str | None = None,
     solve_cards: int = 0,
+    reading: Sequence[Diagnostic] = (),
 ) -> RenderedGame:
-    """A Zheng Fen game's files (its kind's `render_files`): pages, replays, charts, audit."""
+    """A Zheng Fen game's files (its kind's `render_files`): pages, replays, charts, audit.
+
+    `reading`: a stored game's reading findings (zfrec.render.gamefiles.stored_reading), shown
+    first among the findings of the game page and the audit page, and counted with them."""
     from zfrec.games.zhengfen.pages.charts import game_charts
 
     # Disputed moves with other versions are judged in the same pass (not in a seat's view: a
@@ -56,6 +65,16 @@ def render_zhengfen_files(
         view = build_game_view(record, viewer=viewer, hand_href=hand_page, visitors=more)
     view.index_href = index_href
     view.player_hrefs = dict(player_hrefs or {})
+    names = tuple(record.players)
+    view.findings[:0] = [Finding(DiagnosticView.of(d, names), None) for d in reading]
+    for d in reading:  # counted in its hand's row too
+        loc = d.location
+        for i, sm in enumerate(view.summaries):
+            if (sm.number, sm.occurrence) == (loc.hand, loc.occurrence):
+                add = (d.severity == "error", d.severity == "warning")
+                view.summaries[i] = replace(sm, errors=sm.errors + add[0],
+                                            warnings=sm.warnings + add[1])  # fmt: skip
+                break
     for hand in view.hands:
         hand.game_href = "index.html"
         hand.viewer_href = viewer_href
@@ -70,7 +89,11 @@ def render_zhengfen_files(
         from zfrec.games.zhengfen.analysis.audit import audit as audit_record
 
         report = audit_record(record)
-        if not report.legal:
+        legal = report.legal  # the stored record's: no audit page when only its reading failed
+        if reading:
+            own = report.report
+            report = replace(report, report=replace(own, diagnostics=(*reading, *own.diagnostics)))
+        if not legal:
             view.audit_href = AUDIT_PAGE
             extra.append(OutputFile(AUDIT_PAGE, render_audit(view, report).encode()))
     if decorate is not None:
