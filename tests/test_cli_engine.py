@@ -159,6 +159,17 @@ def test_beats_no_exits_1_with_the_reason() -> None:
     )
 
 
+def test_beats_json_reads_a_play_that_does_not_beat() -> None:
+    """A "no" still says what the play is: its highest reading of the top's kind."""
+    code, out, _ = run("beats", "9s 9h 9d", "8c 8h 8d", "--json")
+    found = json.loads(out)
+    assert (code, found["beats"]) == (1, False)
+    assert (found["play"]["category"], found["play"]["rank"]) == ("triple", "8")
+    code, out, _ = run("beats", "8s 8h 8d", "8c SJ BJ", "--json")
+    play = json.loads(out)["play"]
+    assert (code, play["rank"], play["jokers"]) == (1, "8", {"SJ": "8", "BJ": "8"})
+
+
 def test_beats_takes_the_rules_options() -> None:
     top, play = "5d 5c 6d 6c 7d 7c", "4s 4h 5s 5h 6s 6h 7s 7h"
     assert run("beats", top, play)[0] == 0
@@ -188,7 +199,7 @@ def test_beats_json() -> None:
     code, data = run_json("beats", "9s 9h", "8c 8d")
     assert code == 1
     assert data["beats"] is False
-    assert data["play"] is None
+    assert data["play"]["category"] == "pair" and data["play"]["rank"] == "8"
     assert data["reason"] == "pair of 8s is lower than pair of 9s (RULES.md R19)"
 
 

@@ -55,7 +55,10 @@ def order_of(trump: str | None, needed: bool = True, default: str = "2") -> Orde
     """`--trump`, or exit 2 when it is needed and missing or unreadable."""
     if trump is None:
         if needed:
-            fail("give the round's trump: --trump 7c (rank 7, clubs trump) or --trump 7 (no-trump)")
+            fail(
+                "Sheng ji needs the round's trump: give --trump 7c (rank 7, clubs trump) or "
+                "--trump 7 (no-trump)"
+            )
         trump = default
     with friendly_errors():
         return parse_trump(trump)

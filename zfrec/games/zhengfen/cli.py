@@ -23,7 +23,13 @@ from zfrec.cli.common import (
     ruleset,
 )
 from zfrec.errors import AmbiguousPlayError, IllegalPlayError
-from zfrec.games.zhengfen.engine.cards import SUIT_GLYPHS, parse_cards, parse_play, rank_symbol
+from zfrec.games.zhengfen.engine.cards import (
+    SUIT_GLYPHS,
+    Declarations,
+    parse_cards,
+    parse_play,
+    rank_symbol,
+)
 from zfrec.games.zhengfen.engine.combos import (
     Category,
     Combo,
@@ -92,11 +98,13 @@ def beats_body(
     top_combo = _lead(top, rs)
     _readings(play, rs)
     parsed = parse_play(play)
+    combo: Combo | None
     try:
         combo = resolve(parsed.mask, top_combo, rs, parsed.declared())
         verdict, reason = True, f"{combo.describe()} beats {top_combo.describe()}"
     except IllegalPlayError as exc:
-        verdict, reason, combo = False, exc.message, None
+        verdict, reason = False, exc.message
+        combo = _reading_against(parsed.mask, top_combo, rs, parsed.declared())
     if as_json:
         print_json(
             {
@@ -109,6 +117,19 @@ def beats_body(
     else:
         out.print(("yes: " if verdict else "no: ") + reason)
     raise typer.Exit(0 if verdict else 1)
+
+
+def _reading_against(
+    mask: int, top: Combo, rules: Ruleset, declared: Declarations | None
+) -> Combo | None:
+    """What a play that does not beat `top` reads as: its highest reading of the top's kind
+    (category and length), else its one reading, else None (cards that form nothing, or
+    several readings of other kinds)."""
+    found = readings(mask, rules, declared)
+    alike = [c for c in found if (c.category, c.length) == (top.category, top.length)]
+    if alike:
+        return max(alike, key=lambda c: c.rank)
+    return found[0] if len(found) == 1 else None
 
 
 def describe_move(move: Move) -> str:
