@@ -214,7 +214,10 @@
 
     // --- the hand to play, under the felt (on a narrow screen the seats show no cards)
     function drawToHand(st) {
-      var s = pinned !== null ? pinned : st.to_act !== null ? st.to_act : viewAs !== null ? viewAs : bottom;
+      // a seat's view shows the viewer's own hand, not the hidden hand of the seat to play
+      var own = viewAs !== null ? viewAs : data.viewer === null || data.viewer === undefined ? null : data.viewer;
+      var s = pinned !== null ? pinned : own !== null ? own : st.to_act !== null ? st.to_act : bottom;
+      $("board").classList.toggle("seatview", own !== null);
       var head = clear($("tohand-head"));
       add(head, el("span", "dot s" + s), nameEl(s));
       head.firstChild.setAttribute("aria-hidden", "true");

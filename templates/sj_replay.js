@@ -86,6 +86,7 @@
   var m = /[?&]seat=(\d+)/.exec(location.search);
   if (viewAs === null && m && +m[1] >= 1 && +m[1] <= n) viewAs = +m[1] - 1;
   var bottom = viewAs === null ? 0 : viewAs;
+  $("board").classList.toggle("seatview", viewAs !== null);
   // the rounds before and after open in the same seat's view
   if (data.viewer === null && viewAs !== null) {
     Array.prototype.forEach.call(document.querySelectorAll("a[rel=prev], a[rel=next]"), function (a) {
@@ -300,11 +301,14 @@
     else p.hand.appendChild(el("span", "muted", "no cards"));
   }
   function drawToHand(st, i) {
-    var s = pinned !== null ? pinned : toAct(i);
+    // a seat's view shows the viewer's own hand, not the face-down hand of the seat to play
+    var s = pinned !== null ? pinned : viewAs !== null ? viewAs : toAct(i);
     var head = clear($("tohand-head")), cards = clear($("tohand-cards"));
     $("tohand").hidden = s === null;
     if (s === null) return;
-    add(head, el("span", null, pinned !== null ? "Hand of " : "To play: "), nameEl(s));
+    $("tohand").setAttribute("data-seat", s);
+    add(head, el("span", null, pinned !== null || viewAs === s ? "Hand of " : "To play: "), nameEl(s));
+    if (viewAs === s && toAct(i) === s) add(head, el("span", null, " (to play)"));
     var h = perStep[i].hands[s];
     if (h === null || !visible(s)) cards.appendChild(backs(perStep[i].counts[s]));
     else cards.appendChild(cardRow(h));

@@ -139,6 +139,7 @@ def test_solve_text_names_the_seat_to_move_and_an_unproved_value(tmp_path: Path)
     )
     assert f"proved: opponents between {cut_short.lower} and {cut_short.upper}\n" in res.stdout
     assert "perfect play" not in res.stdout
+    assert res.stdout.endswith("or give a larger budget (--max-seconds, --max-nodes)\n")
 
 
 def test_analyze_players_table_lines_up_chinese_names() -> None:

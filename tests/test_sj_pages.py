@@ -192,6 +192,19 @@ def test_render_a_sheng_ji_record(tmp_path: Path) -> None:
     assert format_hand(0) == ""
 
 
+@pytest.mark.parametrize(
+    ("sample", "fixed"), [("02-no-trump.zfn", True), ("06-zhaopengyou.zfn", False)]
+)
+def test_the_legend_says_partners_face_each_other_only_where_they_are_fixed(
+    tmp_path: Path, sample: str, fixed: bool
+) -> None:
+    result = runner.invoke(app, ["render", str(SJ / sample), "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    page = (tmp_path / "round-1.html").read_text(encoding="utf-8")
+    assert ("Partners sit facing each other" in page) == fixed
+    assert ("No partners are fixed" in page) == (not fixed)
+
+
 def test_zhao_pengyou_friends_show_themselves_when_they_join() -> None:
     from zfrec.games.shengji.charts import points_model
 

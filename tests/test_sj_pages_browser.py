@@ -138,6 +138,38 @@ def test_a_seats_view_and_the_previous_trick(browser: Any, site: Path) -> None:
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_seats_view_shows_its_own_hand_clear_of_the_controls(
+    browser: Any, site: Path, size: tuple[int, int]
+) -> None:
+    """In seat 2's view the hand panel is seat 2's own hand, face up, whoever is to play, and
+    it lies on the screen above the sticky controls at both sizes (on a laptop the viewer's
+    seat, at the bottom of the table, can lie under them)."""
+    folder = _game_dir(site, "01-bashifen-match.zfn")
+    page, errors = _open(browser, (folder / "round-1.html").as_uri() + "?seat=2#step=6", size)
+    for _ in range(4):  # four steps on: other seats are to play at some of them
+        panel = page.locator("#tohand")
+        assert panel.get_attribute("data-seat") == "1"
+        assert "Hand of" in panel.inner_text()
+        assert panel.locator(".card").count() > 0
+        assert panel.locator(".back").count() == 0
+        top, bottom = page.evaluate(
+            """() => { const r = document.getElementById('tohand').getBoundingClientRect();
+              return [r.top, r.bottom]; }"""
+        )
+        controls = page.evaluate("document.querySelector('.controls').getBoundingClientRect().top")
+        assert top >= 0 and bottom <= controls, (size, top, bottom, controls)
+        page.keyboard.press("ArrowRight")
+    _check(page, errors, f"sj-seat-own-hand-{size[0]}")
+    # the whole table's view keeps the hand of the seat to play, on a phone only
+    page.goto((folder / "round-1.html").as_uri() + "#step=6")
+    page.wait_for_function("document.body.dataset.step === '6'")
+    assert page.locator("#tohand").is_visible() == (size[0] < 900)
+    page.keyboard.press("End")  # no seat to play at the result: no empty panel
+    assert not page.locator("#tohand").is_visible()
+    page.close()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_match_page_and_the_index(browser: Any, site: Path, size: tuple[int, int]) -> None:
     folder = _game_dir(site, "01-bashifen-match.zfn")
     page, errors = _open(browser, (folder / "index.html").as_uri(), size)

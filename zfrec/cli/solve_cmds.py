@@ -412,6 +412,11 @@ def _print_kind_answer(answer: dict[str, Any], as_json: bool, head: str) -> None
         verdict = "not solved: interrupted"
     secs = answer.get("ms", 0) / 1000
     out.print(f"{verdict}: {answer.get('nodes', 0):,} positions searched in {secs:.2f} s")
+    if not exact and not answer.get("interrupted"):
+        out.print(
+            "to prove it: solve a later position (--at; fewer cards cost far less) or give a "
+            "larger budget (--max-seconds, --max-nodes)"
+        )
 
 
 def register(app: typer.Typer) -> None:
