@@ -130,3 +130,69 @@ def test_import_interrupted_stops_between_files_and_says_what_it_stored(tmp_path
         ).stdout  # fmt: skip
         files = len(list(folder.iterdir()))
         assert len(json.loads(listed)) == files - int(said[1]), err
+
+
+def _blocked_on_answer(args: list[str]) -> tuple[int, dict[str, object], str]:
+    """Run `zfrec ARGS --json` with its standard output a pipe filled to the brim beforehand,
+    so that it stops in its first write, the answer's, once its search has ended; send SIGINT
+    only then (its kernel wait channel says so), and give its exit code, answer and stderr."""
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)
+    filler = 0
+    try:
+        while True:
+            filler += os.write(write_end, b"x" * 4096)
+    except BlockingIOError:
+        pass
+    os.set_blocking(write_end, True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "zfrec", *args, "--json"],
+        stdout=write_end,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    os.close(write_end)
+    wchan = Path(f"/proc/{proc.pid}/wchan")
+    deadline = time.monotonic() + 120
+    while proc.poll() is None and time.monotonic() < deadline:
+        if wchan.read_text().endswith("pipe_write"):  # writing its answer: the search is over
+            break
+        time.sleep(0.02)
+    assert wchan.read_text().endswith("pipe_write")  # (anon_pipe_write on newer kernels)
+    proc.send_signal(signal.SIGINT)
+    chunks = []
+    with os.fdopen(read_end, "rb") as pipe:
+        while chunk := pipe.read(65536):
+            chunks.append(chunk)
+    output = b"".join(chunks)[filler:]
+    _, err = proc.communicate(timeout=120)
+    return proc.returncode, json.loads(output), err
+
+
+def test_solve_interrupted_after_its_search_ended_answers_exactly() -> None:
+    """A Ctrl-C that lands once the search has ended (here: while the answer is being written)
+    changes nothing in the answer: it is exact, as the same solve's without a signal, with the
+    same nodes; exit 130 and one line say the answer stands. (It used to say "not proved",
+    "exact": false, for a search that had finished.) A search the signal cuts short is not
+    exact, and says so."""
+    zf = ["solve", str(SAMPLES / "02-three-players.zfn"), "--at", "1.6.1"]
+    sj = ["solve", str(SAMPLES / "shengji" / "05-dabaifen-match.zfn"), "--at", "1.10.1"]
+    for args, exact in ((zf, "solved"), (sj, "exact")):
+        whole = subprocess.run(
+            [sys.executable, "-m", "zfrec", *args, "--json"], capture_output=True, text=True
+        )
+        assert whole.returncode == 0, whole.stderr
+        alone = json.loads(whole.stdout)
+        code, data, err = _blocked_on_answer(args)
+        assert code == 130, err
+        assert data[exact] is True and "interrupted" not in data
+        assert data["nodes"] == alone["nodes"] and data["values"] == alone["values"]
+        assert "interrupted after the search had ended: the answer above is proved" in err
+        assert "not proved" not in err
+    # cut short: a search that does not end in minutes, signalled while it searches
+    match = str(SAMPLES / "shengji" / "05-dabaifen-match.zfn")
+    code, out, err = _interrupted(["solve", match, "--at", "1", "--json", *SOLVE], 3.0)
+    data = json.loads(out)
+    assert code == 130 and data["exact"] is False and data["interrupted"] is True
+    assert "interrupted: the answer above is the best found so far, not proved" in err
