@@ -18,6 +18,9 @@ import contextlib
 import ctypes
 import os
 import shutil
+import signal
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import IO
@@ -133,18 +136,42 @@ class SiteWriter:
         except OSError as exc:
             raise SiteError(f"cannot write {self.target / item.path}: {exc.strerror}") from None
 
+    @property
+    def done(self) -> bool:
+        """The new site is in place (`commit` has returned)."""
+        return self._done
+
     def commit(self) -> None:
-        """Put the new site in place of the old one, in one step where the system allows."""
-        if not self.target.exists():
-            self.temp.rename(self.target)
-        elif _exchange(self.temp, self.target):
-            shutil.rmtree(self.temp, ignore_errors=True)  # now the previous site
-        else:
-            old = self.parent / f".{self.target.name}.publish-old-{os.getpid()}"
-            self.target.rename(old)
-            self.temp.rename(self.target)
-            shutil.rmtree(old, ignore_errors=True)
-        self._done = True
+        """Put the new site in place of the old one, in one step where the system allows.
+
+        Ctrl-C is held meanwhile (it lands once the commit is over), so that the target is
+        the old site or the new one, never a half-made change, and `done` says which."""
+        with _interrupts_held():
+            if not self.target.exists():
+                self.temp.rename(self.target)
+            elif _exchange(self.temp, self.target):
+                shutil.rmtree(self.temp, ignore_errors=True)  # now the previous site
+            else:
+                old = self.parent / f".{self.target.name}.publish-old-{os.getpid()}"
+                self.target.rename(old)
+                self.temp.rename(self.target)
+                shutil.rmtree(old, ignore_errors=True)
+            self._done = True
+
+
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """SIGINT blocked for the block (main thread, where the system can), delivered after it."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(
+        signal, "pthread_sigmask"
+    ):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _is_site(folder: Path) -> bool:
