@@ -12,6 +12,12 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
+# the child's state is read from /proc (CPU time, what it waits in) and SIGINT sent as at a
+# terminal: Linux only
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc (Linux)")
+
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
 
 
@@ -151,6 +157,8 @@ def _blocked_in_output(args: list[str]) -> tuple[int, str, str]:
         stdout=write_end,
         stderr=subprocess.PIPE,
         text=True,
+        # stdout block-buffered, as a pipe's is by default
+        env={k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"},
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     os.close(write_end)
