@@ -300,7 +300,7 @@ def solve_cmd(
                 said = f"{unit} {answer[unit]}{repeat_suffix(answer.get('occurrence', 1))}"
                 _print_kind_answer(answer, as_json, f"game {game or len(games)}, {said}")
         if answer is not None:
-            _interrupted(stop, cut=cut, exact=bool(answer.get("exact", True)))
+            _interrupted(stop, cut=cut)
             if not answer.get("exact", True):
                 raise typer.Exit(1)
             return
@@ -369,22 +369,21 @@ def solve_cmd(
                     verdict = "not solved: interrupted"
                 secs = time.perf_counter() - started
                 out.print(f"{verdict}: {result.nodes:,} positions searched in {secs:.2f} s")
-    _interrupted(stop, cut=cut, exact=result.solved)
+    _interrupted(stop, cut=cut)
     if not result.solved:
         raise typer.Exit(1)
 
 
-def _interrupted(stop: Stop, *, cut: bool, exact: bool) -> None:
+def _interrupted(stop: Stop, *, cut: bool) -> None:
     """After the answer of a solve that had a Ctrl-C: say on stderr what the answer is and
-    exit 130. `cut`: the search was stopped by it (the best found so far, as when the budget
-    runs out); else the search had ended first and its answer stands as it is."""
+    exit 130. `cut`: the answer is not proved (the search stopped with the best found so far,
+    as when the budget runs out); else the search had finished first and its answer is exact."""
     if not stop.interrupted:
         return
     if cut:
         err.print("interrupted: the answer above is the best found so far, not proved")
     else:
-        what = "proved" if exact else "what the budget allowed, as without it"
-        err.print(f"interrupted after the search had ended: the answer above is {what}")
+        err.print("interrupted after the search had ended: the answer above is proved")
     raise typer.Exit(130)
 
 
