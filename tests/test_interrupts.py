@@ -305,3 +305,30 @@ def test_publish_interrupted_once_its_site_is_in_place_says_so(tmp_path: Path) -
     assert (site / "index.html").is_file()
     assert list(SiteWriter(site).previous()) == [1]  # the game's files all there, by the manifest
     assert sorted(p.name for p in site.parent.iterdir()) == ["site"]  # no temporary, no lock
+
+
+def test_ctrl_c_held_in_publish_commit_also_with_other_threads_running() -> None:
+    """The exchange of the site folders holds Ctrl-C (`interrupts_held`) also while another
+    thread runs, as the progress bar's does on a terminal: the SIGINT, which the system then
+    hands to that thread, is felt only once the block is over. (Blocking it for the main
+    thread alone let it cut the block.)"""
+    script = (
+        "import os, signal, threading, time\n"
+        "from zfrec.stopping import interrupts_held\n"
+        "threading.Thread(target=threading.Event().wait, daemon=True).start()\n"
+        "try:\n"
+        "    with interrupts_held():\n"
+        "        os.kill(os.getpid(), signal.SIGINT)\n"
+        "        for _ in range(200):\n"
+        "            time.sleep(0.01)\n"
+        "        print('block whole', flush=True)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted after it')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert done.stdout.splitlines() == ["block whole", "interrupted after it"], done.stderr

@@ -18,9 +18,6 @@ import contextlib
 import ctypes
 import os
 import shutil
-import signal
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import IO
@@ -28,6 +25,7 @@ from typing import IO
 from zfrec.cli.common import file_problem
 from zfrec.errors import ZfrecError
 from zfrec.render.site import MANIFEST, ManifestEntry, OutputFile, Reused, SiteItem, read_manifest
+from zfrec.stopping import interrupts_held
 
 GENERATOR_MARK = b'<meta name="generator" content="zfrec">'
 
@@ -146,7 +144,7 @@ class SiteWriter:
 
         Ctrl-C is held meanwhile (it lands once the commit is over), so that the target is
         the old site or the new one, never a half-made change, and `done` says which."""
-        with _interrupts_held():
+        with interrupts_held():
             if not self.target.exists():
                 self.temp.rename(self.target)
             elif _exchange(self.temp, self.target):
@@ -157,21 +155,6 @@ class SiteWriter:
                 self.temp.rename(self.target)
                 shutil.rmtree(old, ignore_errors=True)
             self._done = True
-
-
-@contextlib.contextmanager
-def _interrupts_held() -> Iterator[None]:
-    """SIGINT blocked for the block (main thread, where the system can), delivered after it."""
-    if threading.current_thread() is not threading.main_thread() or not hasattr(
-        signal, "pthread_sigmask"
-    ):
-        yield
-        return
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _is_site(folder: Path) -> bool:
