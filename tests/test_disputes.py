@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -476,3 +477,105 @@ def test_a_move_neither_version_fits_is_held_against_both() -> None:
     assert passed.unfitting is None and not passed.legal
     assert passed.first_error is not None
     assert (passed.first_error.code, passed.first_error.location.line) == ("ZF208", 15)
+
+
+# --- a play where the record has a pass: the trick lasts longer than written ------------------
+
+LONGER = """[Players "Ann, Bo, Cy, Dee"]
+
+hand 1
+1: 3h  2: - disputed "Ann says Bo put down a king" or Kh  3: 5h  4: 9h  1: -  2: -  3: -
+4: 4s  1: 5s  2: 6s  3: 7s
+"""
+
+
+def test_a_play_where_the_record_has_a_pass_is_not_blamed_for_the_plays_written_after_it() -> None:
+    """Bo's Kh where the record has his pass: Cy's 5h and Dee's 9h were written under the
+    3h, for the pass, so the 5h (lower than the Kh) is a move only the recorded version fits.
+    It ends the judging: the Kh is legal, its hand points and totals are not known, and the
+    audit says from where (the Kh used to be held to the 5h's error, ZF103)."""
+    [game] = loads(LONGER)
+    [dispute] = judge_disputes(game)
+    recorded, king = dispute.versions
+    assert recorded.legal and recorded.unfitting is None
+    assert king.legal, king.errors
+    cut = king.unfitting
+    assert cut is not None and (cut.code, cut.location.line) == ("ZF103", 4)
+    assert cut.location.col == LONGER.splitlines()[3].index("3: 5h") + 1
+    assert king.trick is None  # cut inside the trick: who takes it with the Kh is not known
+    assert dispute.points(king) is None and dispute.totals(king) is None
+    result = runner.invoke(app, ["audit", "-"], input=LONGER)
+    assert (
+        "or Kh: legal; the record goes on as only the recorded version has it at 4:59 (ZF103"
+        in (result.output)
+    )
+    data = json.loads(runner.invoke(app, ["audit", "--json", "-"], input=LONGER).output)
+    v = data["games"][0]["disputes"][0]["versions"][1]
+    assert v["legal"] and v["points"] is None and v["totals"] is None and "trick" not in v
+    assert v["record_fits_until"]["code"] == "ZF103"
+
+
+def test_a_seat_that_overplays_itself_where_the_record_has_its_pass() -> None:
+    """Poppel (self_overplay): the trick's top player passes at its end as written; the
+    version plays the 2h over its own top instead, so the trick lasts longer than written and
+    the same seat takes it. The record plays the 2h again later (the recorded version still
+    held it): a move only the recorded version fits, which ends the judging (it used to make
+    the version illegal, ZF302), and the version's points are not known."""
+    from zfrec.games.zhengfen.engine.cards import parse_cards
+
+    game = simulate_game(SimConfig(5, preset("poppel")), 2)
+    hand = game.hands[0]
+    trick = hand.tricks[7]
+    top = trick.moves[0].seat
+    assert trick.moves[-1].seat == top and trick.moves[-1].is_pass
+    assert all(m.is_pass for m in trick.moves[1:])
+    moves = list(trick.moves)
+    moves[-1] = replace(moves[-1], disputed=True, alternatives=(AltPlay(cards=parse_cards("2h")),))
+    tricks = list(hand.tricks)
+    tricks[7] = replace(trick, moves=moves)
+    disputed = replace(game, hands=[replace(hand, tricks=tricks), *game.hands[1:]])
+    [game] = loads(dumps([disputed]))  # as a record written with the dispute
+    [dispute] = judge_disputes(game, solve_budget=None)
+    recorded, overplay = dispute.versions
+    assert recorded.legal and overplay.legal, overplay.errors
+    assert overplay.trick is not None and overplay.trick.winner == top  # same seat, later
+    cut = overplay.unfitting
+    assert cut is not None and cut.code == "ZF302" and "2h" in cut.message
+    assert dispute.points(overplay) is None and dispute.totals(overplay) is None
+
+
+def test_audit_json_of_disputes_that_do_not_prolong_a_trick_is_as_before() -> None:
+    """Records whose versions are passes or other plays where the record has a play: `audit
+    --json` is byte for byte what it was before the rule for a version that prolongs the
+    trick (the hashes were taken before it, timings masked)."""
+    import hashlib
+
+    before = {
+        2: "5f82dcd1693520e150be461d06244d102a652712465329ce9cc0ceec5f7ed846",
+        3: "c3803caa97dbf0f25bbcd3f98bccbca1b04e781aa67a70eb0eb1ad0be607594f",
+    }
+    for seed, sha in before.items():
+        game = simulate_game(SimConfig(3 + seed % 3, preset("pagat")), seed)
+        hand = game.hands[0]
+        tricks = list(hand.tricks)
+        for t in range(1, min(6, len(tricks))):
+            moves = list(tricks[t].moves)
+            for m in range(1, len(moves)):
+                mv = moves[m]
+                if mv.is_pass:
+                    continue
+                later = [
+                    x
+                    for tr in tricks[t + 1 :]
+                    for x in tr.moves
+                    if x.seat == mv.seat and not x.is_pass
+                ]
+                alts = [AltPlay(is_pass=True)] + ([AltPlay(cards=later[0].cards)] if later else [])
+                moves[m] = replace(mv, disputed=True, alternatives=tuple(alts))
+                break
+            tricks[t] = replace(tricks[t], moves=moves)
+        text = dumps([replace(game, hands=[replace(hand, tricks=tricks), *game.hands[1:]])])
+        assert "disputed" in text
+        out = runner.invoke(app, ["audit", "--json", "-"], input=text).output
+        masked = re.sub(r'"seconds": [^,\n}]+', "", out)
+        assert hashlib.sha256(masked.encode()).hexdigest() == sha, seed

@@ -319,6 +319,9 @@ def ruleset(name: str, options: list[str] | None) -> Ruleset:
 def print_json(data: Any) -> None:
     json_written()
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    # written now, not at exit when stdout is a pipe: a Ctrl-C held while the answer is
+    # printed (solve, publish) is then held while it is written too
+    sys.stdout.flush()
 
 
 def plural(count: int, noun: str, plural_form: str | None = None) -> str:

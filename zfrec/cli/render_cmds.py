@@ -38,6 +38,7 @@ SolveCardsOption = Annotated[
 ]
 
 if TYPE_CHECKING:
+    from zfrec.cli.site_writer import SiteWriter
     from zfrec.render.site import OutputFile
     from zfrec.store.store import GameRow
 
@@ -246,7 +247,7 @@ def publish_cmd(
     )
 
     from zfrec.cli.site_writer import SiteWriter
-    from zfrec.render.gamefiles import parse_replay_page, repeats_line
+    from zfrec.render.gamefiles import parse_replay_page
     from zfrec.render.site import cpu_count, publish
     from zfrec.store.db import open_store, session
     from zfrec.store.faults import require_writable
@@ -271,8 +272,9 @@ def publish_cmd(
     with friendly_errors():
         engine = open_store(db, create=False, writes=True)
         total: int | None = None
+        writer = SiteWriter(out_dir)
         try:
-            with session(engine) as s, SiteWriter(out_dir) as writer, progress:
+            with session(engine) as s, writer, progress:
                 require_writable(s, "publish keeps the pages it renders in the store")
                 total = len(list_games(s))
                 task = progress.add_task("", total=total)
@@ -300,8 +302,17 @@ def publish_cmd(
                 ):  # fmt: skip
                     writer.put(item)
                 writer.commit()
+            # the summary too: a Ctrl-C while it is written finds the new site in place
+            seconds = time.perf_counter() - started
+            _say_published(as_json, out_dir, writer, counts, notices, repeated, seconds)
         except KeyboardInterrupt:
             of = "" if total is None else f" of {total}"
+            if writer.done:  # the Ctrl-C came once the new site was in place (held meanwhile)
+                err.print(
+                    f"interrupted once the new site was put in place: {out_dir} is the whole "
+                    f"new site; {counts['games']}{of} game(s) done"
+                )
+                raise typer.Exit(130) from None
             err.print(
                 f"interrupted: {out_dir} was left as it was (nothing of this publish was put in "
                 f"place); {counts['games']}{of} game(s) done, the pages rendered up to the last "
@@ -310,7 +321,20 @@ def publish_cmd(
             raise typer.Exit(130) from None
         finally:
             engine.dispose()
-    seconds = time.perf_counter() - started
+
+
+def _say_published(
+    as_json: bool,
+    out_dir: Path,
+    writer: SiteWriter,
+    counts: dict[str, int],
+    notices: list[str],
+    repeated: list[dict[str, object]],
+    seconds: float,
+) -> None:
+    """The summary of a publish whose site is in place (JSON, or lines in words)."""
+    from zfrec.render.gamefiles import repeats_line
+
     index = (out_dir / "index.html").resolve()
     if as_json:
         print_json(

@@ -25,6 +25,7 @@ from typing import IO
 from zfrec.cli.common import file_problem
 from zfrec.errors import ZfrecError
 from zfrec.render.site import MANIFEST, ManifestEntry, OutputFile, Reused, SiteItem, read_manifest
+from zfrec.stopping import interrupts_held
 
 GENERATOR_MARK = b'<meta name="generator" content="zfrec">'
 
@@ -133,18 +134,27 @@ class SiteWriter:
         except OSError as exc:
             raise SiteError(f"cannot write {self.target / item.path}: {exc.strerror}") from None
 
+    @property
+    def done(self) -> bool:
+        """The new site is in place (`commit` has returned)."""
+        return self._done
+
     def commit(self) -> None:
-        """Put the new site in place of the old one, in one step where the system allows."""
-        if not self.target.exists():
-            self.temp.rename(self.target)
-        elif _exchange(self.temp, self.target):
-            shutil.rmtree(self.temp, ignore_errors=True)  # now the previous site
-        else:
-            old = self.parent / f".{self.target.name}.publish-old-{os.getpid()}"
-            self.target.rename(old)
-            self.temp.rename(self.target)
-            shutil.rmtree(old, ignore_errors=True)
-        self._done = True
+        """Put the new site in place of the old one, in one step where the system allows.
+
+        Ctrl-C is held meanwhile (it lands once the commit is over), so that the target is
+        the old site or the new one, never a half-made change, and `done` says which."""
+        with interrupts_held():
+            if not self.target.exists():
+                self.temp.rename(self.target)
+            elif _exchange(self.temp, self.target):
+                shutil.rmtree(self.temp, ignore_errors=True)  # now the previous site
+            else:
+                old = self.parent / f".{self.target.name}.publish-old-{os.getpid()}"
+                self.target.rename(old)
+                self.temp.rename(self.target)
+                shutil.rmtree(old, ignore_errors=True)
+            self._done = True
 
 
 def _is_site(folder: Path) -> bool:

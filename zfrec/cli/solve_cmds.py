@@ -285,16 +285,22 @@ def solve_cmd(
     file = _where(record, game, len(games), None)
     if kind.own_solver:  # the kind reads --at itself
         waiting = err.status("solving...") if err.is_terminal else nullcontext()
-        with friendly_errors(), _naming(where, file), waiting, stop_on_interrupt() as stop:
-            answer = kind.solve(games[-1], at, nodes, seconds)
+        # Ctrl-C is held until the answer is printed: the answer is what the search returned
+        # (exact when it finished), decided before the flag is looked at; a Ctrl-C after the
+        # search ended changes nothing in it (only the exit code and one line on stderr)
+        with stop_on_interrupt() as stop:
+            with friendly_errors(), _naming(where, file), waiting:
+                answer = kind.solve(games[-1], at, nodes, seconds)
+            if answer is not None:
+                cut = not answer.get("exact", True) and stop.interrupted
+                if cut:
+                    answer = {**answer, "interrupted": True}
+                # the hand/round solved, in the kind's word, as Zheng Fen's head names its hand
+                unit = kind.unit
+                said = f"{unit} {answer[unit]}{repeat_suffix(answer.get('occurrence', 1))}"
+                _print_kind_answer(answer, as_json, f"game {game or len(games)}, {said}")
         if answer is not None:
-            if stop.interrupted:
-                answer = {**answer, "exact": False, "interrupted": True}
-            # the hand/round solved, in the kind's word, as Zheng Fen's head names its hand
-            unit = kind.unit
-            said = f"{unit} {answer[unit]}{repeat_suffix(answer.get('occurrence', 1))}"
-            _print_kind_answer(answer, as_json, f"game {game or len(games)}, {said}")
-            _interrupted(stop)
+            _interrupted(stop, cut=cut)
             if not answer.get("exact", True):
                 raise typer.Exit(1)
             return
@@ -325,53 +331,60 @@ def solve_cmd(
     budget = Budget(nodes=nodes, seconds=seconds, table_entries=table)
     status = err.status("solving...") if err.is_terminal and not pos.finished else nullcontext()
     started = time.perf_counter()
-    with status, stop_on_interrupt() as stop:
-        result = solve(pos.state, perspective, budget=budget, all_seats=not only_seat)
-    if as_json:
-        best = play_text(result.best[0]) if result.best else None
-        print_json(
-            {
-                "values": {players[s]: v for s, v in result.values.items()},
-                "best": best,
-                "line": _line_json(result.line, players),
-                "nodes": result.nodes,
-                "ms": round(result.ms, 3),
-                "solved": result.solved,
-                "finished": result.finished,
-                "bounds": {players[s]: list(b) for s, b in result.bounds.items()},
-                "seat": players[result.seat],
-                "best_all": [play_text(c) for c in result.best],
-                "game": number,
-                "hand": pos.hand_number,
-                # the second hand so numbered (hand-N-2.html): 2; said only where it repeats
-                **({} if pos.occurrence == 1 else {"occurrence": pos.occurrence}),
-                "position": _position_json(pos),
-                "legal": pos.errors == 0,
-                "errors": pos.errors,
-                **({} if step is None else {"step": step}),
-                **({"interrupted": True} if stop.interrupted else {}),
-            }
-        )
-    else:
-        _print_position(number, pos, step)
-        _print_result(pos, result)
-        if not result.finished:
-            verdict = "solved" if result.solved else "not solved within the budget"
-            if stop.interrupted and not result.solved:
-                verdict = "not solved: interrupted"
-            secs = time.perf_counter() - started
-            out.print(f"{verdict}: {result.nodes:,} positions searched in {secs:.2f} s")
-    _interrupted(stop)
+    with stop_on_interrupt() as stop:  # held until the answer is printed (as above)
+        with status:
+            result = solve(pos.state, perspective, budget=budget, all_seats=not only_seat)
+        cut = not result.solved and stop.interrupted  # decided by the search, not by the flag
+        if as_json:
+            best = play_text(result.best[0]) if result.best else None
+            print_json(
+                {
+                    "values": {players[s]: v for s, v in result.values.items()},
+                    "best": best,
+                    "line": _line_json(result.line, players),
+                    "nodes": result.nodes,
+                    "ms": round(result.ms, 3),
+                    "solved": result.solved,
+                    "finished": result.finished,
+                    "bounds": {players[s]: list(b) for s, b in result.bounds.items()},
+                    "seat": players[result.seat],
+                    "best_all": [play_text(c) for c in result.best],
+                    "game": number,
+                    "hand": pos.hand_number,
+                    # the second hand so numbered (hand-N-2.html): 2; said only where it repeats
+                    **({} if pos.occurrence == 1 else {"occurrence": pos.occurrence}),
+                    "position": _position_json(pos),
+                    "legal": pos.errors == 0,
+                    "errors": pos.errors,
+                    **({} if step is None else {"step": step}),
+                    **({"interrupted": True} if cut else {}),
+                }
+            )
+        else:
+            _print_position(number, pos, step)
+            _print_result(pos, result)
+            if not result.finished:
+                verdict = "solved" if result.solved else "not solved within the budget"
+                if cut:
+                    verdict = "not solved: interrupted"
+                secs = time.perf_counter() - started
+                out.print(f"{verdict}: {result.nodes:,} positions searched in {secs:.2f} s")
+    _interrupted(stop, cut=cut)
     if not result.solved:
         raise typer.Exit(1)
 
 
-def _interrupted(stop: Stop) -> None:
-    """After the answer of a solve stopped by Ctrl-C (the best found so far, as when the
-    budget runs out): say so on stderr and exit 130."""
-    if stop.interrupted:
+def _interrupted(stop: Stop, *, cut: bool) -> None:
+    """After the answer of a solve that had a Ctrl-C: say on stderr what the answer is and
+    exit 130. `cut`: the answer is not proved (the search stopped with the best found so far,
+    as when the budget runs out); else the search had finished first and its answer is exact."""
+    if not stop.interrupted:
+        return
+    if cut:
         err.print("interrupted: the answer above is the best found so far, not proved")
-        raise typer.Exit(130)
+    else:
+        err.print("interrupted after the search had ended: the answer above is proved")
+    raise typer.Exit(130)
 
 
 def _print_kind_answer(answer: dict[str, Any], as_json: bool, head: str) -> None:

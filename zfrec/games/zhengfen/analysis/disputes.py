@@ -388,6 +388,7 @@ class DisputeJudge(ReplayVisitor):
         written = self.record.hands[h].tricks[t - 1].moves
         winner = next((mv.seat for mv in reversed(written) if not mv.is_pass), None)
         layout = _Layout(place, len(written), winner, lambda: self._recorded(h, start))
+        layout.prolongs = written[m].is_pass and not version.is_pass
         for state, event in replay(record, self.rules, self.game_number, start=start):
             if layout.unfitting is not None:
                 break  # the record goes on for the recorded version only
@@ -465,10 +466,13 @@ class _Layout:
     with another error, or a hand closed while seats still hold cards, ZF208) ends the judging:
     it and everything after are not the version's, and its points are not known. An error the
     recorded version's replay has at the same move as well is the record's own, held as always.
+    A version that plays where the record has a pass prolongs the trick: after its move, any
+    error of the hand the recorded version has not there ends the judging (`_prolonged`).
     """
 
     __slots__ = (
-        "early", "ended", "place", "recorded", "trick", "unfitting", "winner", "written"
+        "early", "ended", "place", "prolongs", "recorded", "trick", "unfitting", "winner",
+        "written",
     )  # fmt: skip
 
     def __init__(
@@ -481,9 +485,14 @@ class _Layout:
         self.early = False  # ... elsewhere than the record's: early, or by another seat
         self.trick: TrickResult | None = None
         self.unfitting: Diagnostic | None = None
+        # A play where the record has a pass: the trick lasts longer than the record has it,
+        # and every later move of the hand was written for the recorded pass (`_prolonged`).
+        self.prolongs = False
 
     def see(self, event: ReplayEvent) -> tuple[Diagnostic, ...]:
         """The event's diagnostics that count for the version."""
+        if self.prolongs:
+            return self._prolonged(event)
         h, t, m = self.place
         diagnostics = event.diagnostics
         if not self.ended:
@@ -517,6 +526,38 @@ class _Layout:
         if codes in ({"ZF209"}, {"ZF205"}):
             return tuple(d for d in diagnostics if d not in errors)
         self.unfitting = next(d for d in errors if d.code in _TURN_CODES)
+        return ()
+
+    def _prolonged(self, event: ReplayEvent) -> tuple[Diagnostic, ...]:
+        """`see` for a version that plays where the record has a pass. Its own move is judged
+        as always. After it, the record's moves of the disputed hand were written for the
+        pass: the first error there that the recorded version has not at the same move (a
+        play written under the recorded top, a turn out of order, the card played again that
+        the version played, the hand closed with cards left) is a move only the recorded
+        version fits and ends the judging, as for a version that ends the trick elsewhere;
+        where the version ends the trick elsewhere, an explicit pass of the ended trick (ZF209)
+        and a lead on its line (ZF205) are read as the version has them, as there."""
+        h, t, m = self.place
+        diagnostics = event.diagnostics
+        if not isinstance(event, MoveStep | HandEnd) or event.hand_index != h:
+            return diagnostics  # before the disputed hand, or after it
+        if isinstance(event, MoveStep):
+            if (event.trick_index, event.move_index) <= (t, m):
+                return diagnostics  # up to the version's own move, itself included
+            result = event.event.trick_result if event.event is not None else None
+            if not self.ended and result is not None:
+                self.ended, self.trick = True, result
+                self.early = result.winner != self.winner or (
+                    event.trick_index == t and event.move_index < self.written - 1
+                )
+        mine = self.recorded()
+        errors = [d for d in diagnostics if d.severity == "error" and _spot(d) not in mine]
+        if not errors:
+            return diagnostics
+        codes = {d.code for d in errors}
+        if self.ended and self.early and codes in ({"ZF209"}, {"ZF205"}):
+            return tuple(d for d in diagnostics if d not in errors)
+        self.unfitting = errors[0]
         return ()
 
 
