@@ -16,7 +16,7 @@ import pytest
 
 from tests.test_live_double_tap_browser import _foot, under
 from tests.test_live_phones import DESKTOP, PHONE, at, dealt_table, sent
-from tests.test_live_requests_browser import _sj_at_lead
+from tests.test_live_requests_browser import _sj_at_lead, _sj_table
 from tests.test_live_server import server
 from tests.test_live_tabs_browser import moves, phone, tab
 from tests.test_render_browser import ARTIFACTS
@@ -252,3 +252,32 @@ def test_sheng_ji_undo_tapped_twice_counted_one_each_is_one_undo(
         msg = a.locator("#msg").inner_text()
         assert "Not undone: a double tap" in msg, msg
         shot(a, "4-sj-undo-tapped-twice")
+
+
+def test_sheng_ji_the_second_of_two_like_cards_keeps_the_focus(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Bo's hand holds two 3♠ (two decks): the second has the focus (a key pressed on it) when
+    Ann's play, entered by another phone, draws the form anew. The second keeps it, not the
+    first of that text (a key pressed again then picked the other card)."""
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        made, auth = _sj_table(client)
+        url = f"/api/tables/{made['id']}"
+        hand = {"dealer": 1, "trump": "s", "deals": {"2": "3s 3s ?23"}}
+        discard = {"seat": 1, "discard": "3c 4c 5c 6c 7c 8c 9c Tc"}
+        for path, body in (("hands", hand), ("moves", discard)):
+            r = client.post(f"{url}/{path}", json=body, headers=auth)
+            assert r.is_success, r.text
+        a = tab(phone(browser), str(client.base_url).rstrip("/") + made["join"])
+        at(a, 2)
+        a.select_option("#sj-seat", "2")
+        twins = a.locator(".sjhand button[data-card='3s']")
+        assert twins.count() == 2
+        twins.nth(1).focus()
+        r = client.post(f"{url}/moves", json={"seat": 1, "play": "As"}, headers=auth)
+        assert r.is_success, r.text
+        at(a, 3)
+        assert a.evaluate(
+            "[...document.querySelectorAll('.sjhand button')].indexOf(document.activeElement)"
+        ) == 1
+        shot(a, "5-sj-twin-focus")
