@@ -281,3 +281,40 @@ def test_sheng_ji_the_second_of_two_like_cards_keeps_the_focus(
             "[...document.querySelectorAll('.sjhand button')].indexOf(document.activeElement)"
         ) == 1
         shot(a, "5-sj-twin-focus")
+
+
+def test_zhengfen_the_next_seats_pass_tapped_within_the_interval_is_refused_by_name(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Pass, as the page is drawn anew after Bo Li's pass, stays where it was and is 王芳's: a
+    tap on it within the interval (the clock standing still), counted 1, is the second of a
+    double tap (an accidental one passed for 王芳), refused naming her pass. The page was drawn
+    anew between the taps (the first's answer in), as it is on a local network, so the guard
+    must hold then too. A tap after the interval enters it."""
+    with server(f"sqlite:///{tmp_path / 'club.db'}", tmp_path / "s.log") as (_proc, client):
+        made, auth = dealt_table(client)
+        table = made["id"]
+        r = client.post(f"/api/tables/{table}/moves", json={"seat": 1, "play": "3h"}, headers=auth)
+        assert r.is_success, r.text
+        a = tab(phone(browser), str(client.base_url).rstrip("/") + made["join"])
+        a.clock.set_fixed_time(T0)
+        at(a, 2)
+        a.locator("#pass-btn").scroll_into_view_if_needed()
+        x, y = _foot(a, "#pass-btn")
+        _tap(a, x, y)
+        at(a, 3)
+        sent(a)
+        assert under(a, x, y, "#pass-btn")
+        assert a.locator("#entry .seat-chip.on").inner_text() == "王芳"
+        _tap(a, x, y)
+        sent(a)
+        assert moves(client, table) == [(1, "3h"), (2, "pass")]
+        msg = a.locator("#msg").inner_text()
+        assert "Not entered: 王芳: pass, a double tap" in msg, msg
+        shot(a, "6-next-pass-refused")
+
+        a.clock.set_fixed_time(T0 + timedelta(seconds=1))
+        a.locator("#pass-btn").click()
+        at(a, 4)
+        sent(a)
+        assert moves(client, table) == [(1, "3h"), (2, "pass"), (3, "pass")]
