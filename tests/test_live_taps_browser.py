@@ -277,9 +277,8 @@ def test_sheng_ji_the_second_of_two_like_cards_keeps_the_focus(
         r = client.post(f"{url}/moves", json={"seat": 1, "play": "As"}, headers=auth)
         assert r.is_success, r.text
         at(a, 3)
-        assert a.evaluate(
-            "[...document.querySelectorAll('.sjhand button')].indexOf(document.activeElement)"
-        ) == 1
+        focused = "[...document.querySelectorAll('.sjhand button')].indexOf(document.activeElement)"
+        assert a.evaluate(focused) == 1  # the second 3♠
         shot(a, "5-sj-twin-focus")
 
 
