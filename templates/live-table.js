@@ -351,6 +351,7 @@
     var keep = ui.input ? ui.input.value : "";
     if (ui.pending !== null && ui.pending !== undefined) { keep = ui.pending; ui.pending = null; }
     else if (fresh && !ui.touched) keep = "";
+    var refocus = Z.keepFocus(box);  // the control that had the focus keeps it
     clear(box);
     if (editing) {
       box.appendChild(el("div", { cls: "msg ask", id: "editing" }, [
@@ -454,6 +455,7 @@
         ]));
       }
     }
+    refocus();
   }
 
   function renderHandStart(fresh) {

@@ -33,6 +33,36 @@
 
   function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); return node; }
 
+  /* Before `box` is drawn anew: the control in it that has the focus (Undo tapped, or a key
+     pressed on it) lets it go, and the function returned, called once the box is drawn, gives
+     the focus back to the control drawn in its place (found by its id, else by its text and
+     place among those of that text), without scrolling. Taken away with the box while it had the focus, the browser laid the
+     page out as the focus went, without the box: where the box was most of the page, the page
+     was left at its top (Sheng ji's, after Undo). */
+  function keepFocus(box) {
+    var had = document.activeElement;
+    if (!had || had === document.body || !box.contains(had)) return function () {};
+    var id = had.id, tag = had.tagName, text = had.textContent, at = null;
+    // without an id, the control is told by its text and which of that text it is (Sheng ji's
+    // hand holds two 3♠ of two decks: the second keeps the focus, not the first)
+    function alike() {
+      return Array.prototype.filter.call(box.querySelectorAll(tag), function (n) {
+        return !n.id && n.textContent === text;
+      });
+    }
+    var nth = Math.max(0, alike().indexOf(had));
+    try { if (typeof had.selectionStart === "number") at = [had.selectionStart, had.selectionEnd]; } catch (e) { /* no caret */ }
+    had.blur();
+    return function () {
+      var again = id ? $(id) : null;
+      if (!again || !box.contains(again)) again = alike()[nth];
+      if (!again) return;
+      again.focus({ preventScroll: true });
+      // typing goes on where it was (the box's text is kept through a redraw)
+      try { if (at && again.value.length >= at[1]) again.setSelectionRange(at[0], at[1]); } catch (e) { /* no caret */ }
+    };
+  }
+
   // cards -----------------------------------------------------------------------------------
 
   function cardName(id) {
@@ -364,7 +394,7 @@
 
   // What the table page's script (live-table.js) uses.
   window.zfrecLive = {
-    $: $, el: el, clear: clear, cardName: cardName, cardId: cardId, parsePlay: parsePlay, cardWords: cardWords,
+    $: $, el: el, clear: clear, keepFocus: keepFocus, cardName: cardName, cardId: cardId, parsePlay: parsePlay, cardWords: cardWords,
     playText: playText, samePlay: samePlay, cardsOf: cardsOf, cardFace: cardFace, cardRow: cardRow, Picker: Picker,
     tokenFor: tokenFor, api: api, showMessage: showMessage, follow: follow, invite: invite, PASS: PASS, SJ: SJ, BJ: BJ
   };

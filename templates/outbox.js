@@ -38,6 +38,10 @@
   if (!Z) return;
   var RETRY_MS = 2500, RETRY_MAX_MS = 10000;
   var CLAIM_MS = 500;  // how long a tab waits for an open tab to answer a claim
+  // A tap on the spot the last one hit, this soon after it and with nothing typed or picked
+  // between, is the second of a double tap, also where the phone counts every tap as one of its
+  // own (the click's `detail` always 1: no tap count to tell it).
+  var DOUBLE_TAP_MS = 400;
   var SHOWN = { sent: "sent", sending: "sending\u2026", retrying: "not sent, retrying",
     waiting: "waiting to be sent" };
 
@@ -96,6 +100,9 @@
     this.gesture = null;
     this.tap = null;
     document.addEventListener("click", function (e) { self.tapped(e); }, true);
+    // A held key's repeats make no entry: Enter (or Space) held on a control activates it once
+    // (its repeats activated it again: an undo, a comment, ... for each repeat answered)
+    document.addEventListener("keydown", held, true);
     // cards typed or a seat picked between two taps: the second is a tap of its own
     ["input", "change"].forEach(function (t) {
       document.addEventListener(t, function () { self.gesture = null; }, true);
@@ -272,24 +279,41 @@
     return this.items.filter(function (it) { return it.status !== "sent"; });
   };
 
+  /* A key held down: its repeats (`repeat`) do nothing where they would activate a control
+     again (Enter anywhere but a text area, Space on a control that is no text field). Pressed
+     again, the key works as ever. */
+  function held(e) {
+    if (!e.repeat || (e.key !== "Enter" && e.key !== " ")) return;
+    var t = e.target, tag = t && t.tagName ? t.tagName.toLowerCase() : "";
+    if (tag === "textarea" || t.isContentEditable) return;
+    var text = tag === "select" || (tag === "input" && !/^(button|submit|reset|checkbox|radio|image)$/i.test(t.type || ""));
+    if (e.key === " " && text) return;
+    e.preventDefault();
+  }
+
   /* A click, heard before the page's own handlers: the first of a gesture (`detail` 0 or 1: a
      key, or a tap the phone counts as a new one) notes the table shown, the entries waiting and
      the spot tapped (the control's box); a second or third tap of it (`detail` 2, 3) on that
      spot is made from that view, whatever the first tap's answer put there (Yes, then "Not so:
      undo"), unless something was typed or picked in between (a tap of its own). The phone
      counts a quick tap near the last as its second (on a phone, the next button too): a tap
-     off the first's control (Play, then Pass) is a tap of its own. */
+     off the first's control (Play, then Pass) is a tap of its own. A phone that counts every
+     tap as a new one (`detail` 1) gives no tap count: a tap on that spot within DOUBLE_TAP_MS
+     of the last is taken as its second all the same. */
   Outbox.prototype.tapped = function (e) {
-    var self = this, g = this.gesture;
-    if (e.detail >= 2 && g && e.clientX >= g.box.left && e.clientX <= g.box.right &&
-        e.clientY >= g.box.top && e.clientY <= g.box.bottom) {
+    var self = this, g = this.gesture, now = Date.now();
+    var on = !!g && e.clientX >= g.box.left && e.clientX <= g.box.right &&
+      e.clientY >= g.box.top && e.clientY <= g.box.bottom;
+    var counted = e.detail >= 2 || (e.detail === 1 && !!g && now - g.last <= DOUBLE_TAP_MS);
+    if (on && counted) {
       // (a copy: the entries this one click queues, Enter again's several, count for the next)
       this.tap = { version: g.version, ahead: g.ahead.slice() };
+      g.last = now;  // a third tap as quick is one of them too
     } else {
       this.tap = null;
       var spot = e.target.closest ? e.target.closest("button, a, summary, label") || e.target : e.target;
       this.gesture = { version: this.hooks.state().version, box: spot.getBoundingClientRect(),
-        ahead: this.waiting().map(function (it) { return it.uid; }) };
+        ahead: this.waiting().map(function (it) { return it.uid; }), last: now };
     }
     setTimeout(function () { self.tap = null; }, 0);  // this click's handlers have run
   };

@@ -575,18 +575,23 @@
     render();
   }
 
+  /* The entry form, drawn anew: the control that had the focus keeps it (Z.keepFocus), and
+     the page keeps its place (after Undo it went to its top). */
   function renderEntry() {
-    var box = clear($("entry"));
+    var box = $("entry"), refocus = Z.keepFocus(box);
+    clear(box);
     box.classList.toggle("hidden", !token || state.status === "over" && !state.entries);
-    if (!token) return;
-    if (state.status === "new" || state.status === "between") roundForm(box);
-    else if (state.status === "playing") playForm(box);
-    // nothing to undo on a table without entries: no Undo to tap
-    if (state.entries) {
-      box.appendChild(el("div", { cls: "row" }, [
-        button("Undo", "danger small", function () { send("/undo", {}); })
-      ]));
+    if (token) {
+      if (state.status === "new" || state.status === "between") roundForm(box);
+      else if (state.status === "playing") playForm(box);
+      // nothing to undo on a table without entries: no Undo to tap
+      if (state.entries) {
+        box.appendChild(el("div", { cls: "row" }, [
+          button("Undo", "danger small", function () { send("/undo", {}); })
+        ]));
+      }
     }
+    refocus();
   }
 
   function render() {

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from tests.live_helpers import exported, sim, without_passes
+from tests.test_live_phones import tap_anew
 from tests.test_live_server import server
 from tests.test_render_browser import ARTIFACTS
 from zfrec.games.zhengfen.engine.cards import card_str, format_cards, ids
@@ -73,15 +74,21 @@ def test_a_whole_hand_entered_by_tapping(browser: Any, tmp_path: Path) -> None:
 
         # Every move: the seat (when it is not the seat to move), the cards, then Play or Pass.
         illegal_shown = False
+        passed = False  # the last tap was on Pass
         for t_index, trick in enumerate(hand.tricks):
             for move in trick.moves:
                 turn = page.locator("#seats .seat.turn").get_attribute("data-seat")
                 if str(move.seat + 1) != turn:
                     page.locator(f'#entry button[data-seat="{move.seat + 1}"]').tap()
+                    passed = False
                 if move.is_pass:
                     # as a person taps it, having looked at the last pass go in: a tap of its
                     # own (two quick taps on Pass are a double tap, one pass: LIVE.md)
-                    page.locator("#pass-btn").click()
+                    if passed:
+                        tap_anew(page.locator("#pass-btn"))
+                    else:
+                        page.locator("#pass-btn").click()
+                    passed = True
                 else:
                     if not illegal_shown and t_index >= 1:
                         played = client.get(f"/api/tables/{table}").json()["played"]
@@ -97,6 +104,7 @@ def test_a_whole_hand_entered_by_tapping(browser: Any, tmp_path: Path) -> None:
                         card_str(c) for c in ids(move.cards) if c < 52
                     }
                     page.locator("#play-btn").tap()
+                    passed = False
                 version += 1
                 settle(page, version)
                 if version == 12:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.test_live_phones import DESKTOP, PHONE, at, dealt_table, sent
+from tests.test_live_phones import DESKTOP, PHONE, at, dealt_table, sent, tap_anew
 from tests.test_live_requests_browser import _sj_at_lead
 from tests.test_live_server import server
 from tests.test_live_tabs_browser import moves, phone, play, tab
@@ -67,14 +67,10 @@ def double_tap(page: Any, selector: str, version: int) -> None:
     there (the answer left it in place)."""
     page.locator(selector).scroll_into_view_if_needed()
     x, y = _foot(page, selector)
-    scrolled = page.evaluate("window.scrollY")
     page.mouse.click(x, y)
     at(page, version)
     sent(page)
-    # Sheng ji's page is scrolled back to its top as the answer redraws it: put back, as a page
-    # that keeps its place would be, so the spot tapped is on `selector` again
-    page.evaluate("y => window.scrollTo(0, y)", scrolled)
-    assert under(page, x, y, selector), selector
+    assert under(page, x, y, selector), selector  # the page kept its place (Sheng ji's too)
     second_tap(page, x, y)
     sent(page)
 
@@ -115,7 +111,7 @@ def test_zhengfen_undo_and_pass_double_tapped_around_their_answer_are_one_entry(
         assert "Not undone: a double tap" in msg, msg
         shot(a, f"2-undo-{size}")
 
-        a.locator("#undo-btn").click()  # a tap of its own: one more undo
+        tap_anew(a.locator("#undo-btn"))  # a tap of its own: one more undo
         at(a, 6)
         assert moves(client, table) == [(1, "3h")]
 
