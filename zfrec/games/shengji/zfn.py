@@ -321,7 +321,7 @@ class SjBody:
         rest = seats.merge_names([first, *rest], 1)[1:]
         if len(rest) < 2 or rest[1].kind != COLON:
             raise _fail(first, "a deal line is 'deal SEAT: cards', with ?N for unknown cards")
-        seat = seats.resolve(rest[0])
+        seat = self._deal_seat(rest[0], seats)
         if seat in self._deal_seen:
             raise _fail(rest[0], f"seat {seat + 1}'s deal is given twice")
         self._deal_seen.add(seat)
@@ -330,6 +330,18 @@ class SjBody:
         got = self._cards(rest[2:], "a deal", True, "deal", seat)
         deal[seat] = SjCards(got.known, got.unknown, Pos(first.line, first.col))
         r.deal = tuple(deal)
+
+    def _deal_seat(self, token: Token, seats: Seats) -> int:
+        """The seat of a deal line. A recovering reader reads a name close to one player's as
+        that player, noted as a `name` problem with the fix (`did you mean Wang?`), as Zheng
+        Fen's reader does; a name close to no one player's fails, and its game is lost."""
+        if self.problems is None:
+            return seats.resolve(token)
+        found, problem = seats.leniently(token, "deal")
+        if found is None or problem is None:
+            return found if found is not None else seats.resolve(token)
+        self.problems.append(problem)
+        return found
 
     def _kitty(self, first: Token, rest: list[Token], r: SjRound, seats: Seats) -> None:
         if r.kitty is not None:

@@ -1,0 +1,51 @@
+"""A scribe's typo costs as little of a record as it can, and the finding says what was read
+(FORMAT.md, Errors and recovery; DIAGNOSTICS.md, After an error): a misspelt player name on a
+Sheng ji deal line, a bad card in a JSON record's deal, kitty or discard, a mistyped joker, a
+glued run with one bad card, header findings kept when a later one costs the game, the turn of
+a Sheng ji card problem, and the seat SJ304 says the record picked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from zfrec.diagnostics import Diagnostic
+from zfrec.validate import validate_path
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
+MATCH = (SAMPLES / "shengji" / "05-dabaifen-match.zfn").read_text("utf-8")  # one deck
+BASHI = (SAMPLES / "shengji" / "01-bashifen-match.zfn").read_text("utf-8")  # two decks
+TRAIN = (SAMPLES / "02-three-players.zfn").read_text("utf-8")  # Zheng Fen, three seats
+
+
+def _edited(text: str, old: str, new: str, count: int = 1) -> str:
+    assert old in text
+    return text.replace(old, new, count)
+
+
+def _found(tmp_path: Path, text: str, name: str = "match.zfn") -> list[Diagnostic]:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return [d for r in validate_path(path) for d in getattr(r, "diagnostics", [r])]
+
+
+# 1. a misspelt player name on a Sheng ji deal line ------------------------------------------
+
+
+def test_a_misspelt_name_on_a_sheng_ji_deal_line_is_read_as_the_close_player(
+    tmp_path: Path,
+) -> None:
+    text = _edited(MATCH, "王芳", "Wang Fang")
+    found = _found(tmp_path, _edited(text, "deal 2: 3s 3h", "deal Wnag Fang: 3s 3h"))
+    (typo,) = found  # the 13 rounds are judged, and nothing else is wrong
+    assert (typo.code, typo.location.line, typo.location.col, typo.location.hand) == (
+        "ZF001", 13, 6, 1,
+    )  # fmt: skip
+    assert typo.message.endswith("did you mean Wang Fang? (read as Wang Fang)")
+    assert typo.fix is not None and (typo.fix.col, typo.fix.end_col, typo.fix.text) == (
+        6, 15, "Wang Fang",
+    )  # fmt: skip
+
+
+def test_a_sheng_ji_deal_name_close_to_no_player_still_costs_the_game(tmp_path: Path) -> None:
+    (lost,) = _found(tmp_path, _edited(MATCH, "deal 2: 3s 3h", "deal Xavier: 3s 3h"))
+    assert lost.code == "ZF001" and "no player is called 'Xavier'" in lost.message
