@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from zfrec.diagnostics import Diagnostic
-from zfrec.validate import validate_path
+from zfrec.validate import Report, validate_path, validate_text
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
 MATCH = (SAMPLES / "shengji" / "05-dabaifen-match.zfn").read_text("utf-8")  # one deck
@@ -49,3 +51,37 @@ def test_a_misspelt_name_on_a_sheng_ji_deal_line_is_read_as_the_close_player(
 def test_a_sheng_ji_deal_name_close_to_no_player_still_costs_the_game(tmp_path: Path) -> None:
     (lost,) = _found(tmp_path, _edited(MATCH, "deal 2: 3s 3h", "deal Xavier: 3s 3h"))
     assert lost.code == "ZF001" and "no player is called 'Xavier'" in lost.message
+
+
+# 3. a mistyped joker --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("typo", ["BK", "bk", "BJx", "B"])
+def test_a_mistyped_big_joker_in_a_zheng_fen_deal_is_read_as_the_joker_the_decks_lack(
+    typo: str,
+) -> None:
+    text = _edited(TRAIN, "Ad Ac 2d BJ", f"Ad Ac 2d {typo}")
+    (report,) = validate_text(text)
+    assert isinstance(report, Report)
+    (found,) = report.diagnostics  # the BJ played in the first trick is seat 2's, as dealt
+    assert found.code == "ZF001" and found.message.endswith("did you mean BJ? (read as BJ)")
+    assert found.fix is not None and found.fix.text == "BJ"
+    assert report.scores == (0, 110, 90)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "joker"), [("SJ BJ", "SJ BK", "BJ"), ("SJ BJ", "SJx BJ", "SJ")]
+)
+def test_a_mistyped_joker_in_a_sheng_ji_deal_is_read_as_the_joker_the_decks_lack(
+    tmp_path: Path, old: str, new: str, joker: str
+) -> None:
+    (found,) = _found(tmp_path, _edited(MATCH, f"Jc Kd {old}", f"Jc Kd {new}"))
+    assert (found.code, found.location.line) == ("ZF001", 12)
+    assert found.message.endswith(f"did you mean {joker}? (read as {joker})")
+
+
+def test_a_word_close_to_a_joker_is_no_joker_the_decks_hold_already(tmp_path: Path) -> None:
+    # the decks lack the 3h, not a joker: `BK` is read as an unknown card (and the seat plays
+    # a 3h it was not dealt)
+    found = _found(tmp_path, _edited(MATCH, "deal 2: 3s 3h", "deal 2: 3s BK"))
+    assert found[0].code == "ZF001" and found[0].message.endswith("; read as an unknown card")

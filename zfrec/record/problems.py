@@ -170,6 +170,39 @@ def card_candidates(rank: int | None, suit: int | None, held: int) -> list[int]:
     ]
 
 
+_JOKERS = (("sj", 52), ("bj", 53))  # each joker's spelling and card id (zfrec.cardwords)
+
+
+def joker_candidates(text: str, free: int) -> list[int]:
+    """The jokers of `free` (a mask) that an unreadable card is close to the spelling of: it
+    starts with `SJ` or `BJ` (`SJx`), or is one letter from it (`BK`, `Sj` typed `Sk`). None for a
+    word of which a rank or a suit can be read: that is a card's.
+
+    >>> joker_candidates("BK", 1 << 52 | 1 << 53), joker_candidates("SJx", 1 << 53)
+    ([53], [])
+    """
+    key = text.strip(",").casefold()
+    if not key or len(key) > 4:
+        return []
+    if key[:2] not in ("sj", "bj") and readable_parts(text) != (None, None):
+        return []
+    return [
+        cid
+        for spelling, cid in _JOKERS
+        if free >> cid & 1 and (key.startswith(spelling) or OSA.distance(key, spelling) <= 1)
+    ]
+
+
+def typo_candidates(text: str, free: int) -> list[int]:
+    """The cards of `free` (a mask) that an unreadable card `text` may be: those that fit its
+    rank and suit as far as they can be read (`card_candidates`), else the jokers it is close to
+    the spelling of (`joker_candidates`)."""
+    rank, suit = readable_parts(text)
+    if (rank is None and suit is None) or text.strip(",")[:2].casefold() in ("sj", "bj"):
+        return joker_candidates(text, free)
+    return card_candidates(rank, suit, free)
+
+
 def cardish(word: str) -> bool:
     """Whether a word (without its annotation) reads as cards, or looks meant as one card
     (`9j`, `1c`): such a word is never taken as part of a player's name."""

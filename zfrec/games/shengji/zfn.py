@@ -60,11 +60,11 @@ from zfrec.record.problems import (
     MAX_SUGGESTIONS,
     Fix,
     ReadProblem,
-    card_candidates,
     dealt_problem,
     did_you_mean,
     read_word_leniently,
     readable_parts,
+    typo_candidates,
 )
 from zfrec.record.seatrefs import Seats
 
@@ -676,7 +676,7 @@ class SjBody:
         unread, self._unread = self._unread, []
         for line, seat, at, col, part, exc in unread:
             wanted = _wanted(r, line, seat)
-            options = card_candidates(*readable_parts(part), (1 << 52) - 1)  # no joker
+            options = typo_candidates(part, (1 << NUM_CARDS) - 1)
             if line == "discard":
                 options = [c for c in options if wanted[c]]
             else:
