@@ -85,3 +85,15 @@ def test_a_word_close_to_a_joker_is_no_joker_the_decks_hold_already(tmp_path: Pa
     # a 3h it was not dealt)
     found = _found(tmp_path, _edited(MATCH, "deal 2: 3s 3h", "deal 2: 3s BK"))
     assert found[0].code == "ZF001" and found[0].message.endswith("; read as an unknown card")
+
+
+# 4. a glued run with one bad card -------------------------------------------------------------
+
+
+def test_a_glued_run_with_one_bad_card_loses_only_that_card(tmp_path: Path) -> None:
+    # two decks: `9h9h9x` is two 9h and a card read as the 9c the decks lack
+    found = _found(tmp_path, _edited(BASHI, "9h 9h 9c Th", "9h9h9x Th"))
+    (typo,) = found
+    assert (typo.code, typo.location.line, typo.location.col) == ("ZF001", 13, 40)
+    assert typo.message.endswith("did you mean 9c? (read as 9c)")
+    assert typo.fix is not None and (typo.fix.col, typo.fix.end_col) == (40, 42)

@@ -233,7 +233,7 @@ def read_word_leniently(
             try:
                 got, declared = read_word(part)
             except CardError as exc:
-                pieces = _glued_cards(part)
+                pieces = glued_cards(part)
                 if not pieces:
                     bad.append((offset, part, exc))
                 for at, piece in pieces:  # only the unreadable card of a glued word is lost
@@ -251,11 +251,11 @@ def read_word_leniently(
     return mask, tuple(found), bad
 
 
-def _glued_cards(part: str) -> list[tuple[int, str]]:
+def glued_cards(part: str) -> list[tuple[int, str]]:
     """The cards of a glued word with their offsets (`9h9j` is `9h` at 0 and `9j` at 2), or no
     pieces when the word does not cut into two or more card-sized pieces.
 
-    >>> _glued_cards("9h9j"), _glued_cards("9j")
+    >>> glued_cards("9h9j"), glued_cards("9j")
     ([(0, '9h'), (2, '9j')], [])
     """
     pieces = []

@@ -62,7 +62,7 @@ from zfrec.record.problems import (
     ReadProblem,
     dealt_problem,
     did_you_mean,
-    read_word_leniently,
+    glued_cards,
     readable_parts,
     typo_candidates,
 )
@@ -282,11 +282,11 @@ class SjBody:
             elif self.problems is None or not line:
                 known = self._card_word(w, known)
             else:
-                mask, _, bad = read_word_leniently(text)
+                ids, bad = _ids_leniently(text)
                 if not bad:
                     known = self._card_word(w, known)  # a copy too many: the line's error
                     continue
-                for cid in (c for c in range(NUM_CARDS) if mask >> c & 1):
+                for cid in ids:
                     try:
                         known = add_card(known, cid, MAX_DECKS)
                     except CardError as exc:
@@ -688,6 +688,30 @@ class SjBody:
             self.problems.append(problem)
             if read:
                 _read_as(r, line, seat, options[0])
+
+
+def _ids_leniently(word: str) -> tuple[list[int], list[tuple[int, str, CardError]]]:
+    """A word of cards read as far as it can be: the card ids of its readable parts, a card
+    written twice listed twice (glued `7h7h7x` gives 7h 7h), and for each unreadable part (of a
+    glued word: each unreadable card) its offset in `word`, its text and why it cannot be read."""
+    ids: list[int] = []
+    bad: list[tuple[int, str, CardError]] = []
+    offset = 0
+    for part in word.split(","):
+        if part:
+            try:
+                ids += _word_ids(part)
+            except CardError as exc:
+                pieces = glued_cards(part)
+                if not pieces:
+                    bad.append((offset, part, exc))
+                for at, piece in pieces:  # only the unreadable card of a glued word is lost
+                    try:
+                        ids += _word_ids(piece)
+                    except CardError as piece_exc:
+                        bad.append((offset + at, piece, piece_exc))
+        offset += len(part) + 1
+    return ids, bad
 
 
 def _wanted(r: SjRound, line: str, seat: int) -> Counter[int]:
