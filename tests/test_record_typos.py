@@ -9,9 +9,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from sqlalchemy import Engine
+from typer.testing import CliRunner
 
+from tests.test_store import _import, engine, store_url
+from zfrec.cli import app
 from zfrec.diagnostics import Diagnostic
+from zfrec.errors import NotationError
+from zfrec.record import loads
 from zfrec.validate import Report, validate_path, validate_text
+
+__all__ = ["engine", "store_url"]  # fixtures, shared with tests/test_store.py
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
 MATCH = (SAMPLES / "shengji" / "05-dabaifen-match.zfn").read_text("utf-8")  # one deck
@@ -97,3 +105,74 @@ def test_a_glued_run_with_one_bad_card_loses_only_that_card(tmp_path: Path) -> N
     assert (typo.code, typo.location.line, typo.location.col) == ("ZF001", 13, 40)
     assert typo.message.endswith("did you mean 9c? (read as 9c)")
     assert typo.fix is not None and (typo.fix.col, typo.fix.end_col) == (40, 42)
+
+
+# 2. a bad card in a JSON record's deal, kitty or discard -------------------------------------
+
+
+def _json_of(tmp_path: Path, text: str) -> str:
+    source = tmp_path / "record.zfn"
+    source.write_text(text, encoding="utf-8")
+    target = tmp_path / "record.json"
+    done = CliRunner().invoke(app, ["convert", str(source), str(target)])
+    assert done.exit_code == 0, done.output
+    return target.read_text("utf-8")
+
+
+def test_a_zheng_fen_json_deal_typo_costs_only_that_card(tmp_path: Path) -> None:
+    text = _edited(_json_of(tmp_path, TRAIN), '"3h 4h 4c', '"3x 4h 4c')
+    (typo,) = _found(tmp_path, text, "typo.json")  # judged, not ZF002
+    assert (typo.code, typo.location.hand) == ("ZF001", 1)
+    assert typo.message == (
+        "at /hands/0/deal/1/cards: unknown suit 'x' in '3x': suits are s h d c (or ♠ ♥ ♦ ♣); "
+        "did you mean 3h? (read as 3h)"
+    )
+    line = text.splitlines()[(typo.location.line or 0) - 1]  # placed on the card itself
+    assert typo.fix is not None and line[typo.fix.col - 1 : typo.fix.end_col - 1] == "3x"
+    (report,) = validate_text(text, "json")
+    assert isinstance(report, Report) and report.scores == (0, 110, 90)
+
+
+@pytest.mark.parametrize(
+    ("old", "typo", "path", "meant"),
+    [
+        ('"3s 3h 3c 8s', "3z", "/rounds/0/deal/1/cards", "3s"),
+        ('"4d 9d 9c Ks', "4x", "/rounds/0/kitty/cards", "4d"),
+        ('"4h 4c 6c 7c 8c 9c"', "4q", "/rounds/0/discard/cards", "4h"),
+        ("Kd SJ BJ", "BK", "/rounds/0/deal/0/cards", "BJ"),
+    ],
+)
+def test_a_sheng_ji_json_deal_kitty_or_discard_typo_costs_only_that_card(
+    tmp_path: Path, old: str, typo: str, path: str, meant: str
+) -> None:
+    new = old.replace(meant, typo, 1)
+    text = _edited(_json_of(tmp_path, MATCH), old, new)
+    (found,) = _found(tmp_path, text, "typo.json")  # the 13 rounds are judged
+    assert (found.code, found.location.hand) == ("ZF001", 1)
+    assert found.message.startswith(f"at {path}: ")
+    assert found.message.endswith(f"did you mean {meant}? (read as {meant})")
+    line = text.splitlines()[(found.location.line or 0) - 1]
+    assert found.fix is not None and line[found.fix.col - 1 : found.fix.end_col - 1] == typo
+
+
+def test_the_strict_json_reader_still_refuses_a_deal_typo(tmp_path: Path) -> None:
+    text = _edited(_json_of(tmp_path, TRAIN), '"3h 4h 4c', '"3x 4h 4c')
+    with pytest.raises(NotationError, match="at /hands/0/deal/1/cards"):
+        loads(text, format="json")
+
+
+def test_a_json_deal_typo_in_a_play_is_still_the_game_s_error(tmp_path: Path) -> None:
+    # only a deal's cards are read past: a bad card in a play is still ZF002
+    text = _json_of(tmp_path, TRAIN).replace('"play": "3h"', '"play": "3x"', 1)
+    (lost,) = _found(tmp_path, text, "typo.json")
+    assert lost.code == "ZF002"
+
+
+def test_a_json_record_with_a_deal_typo_is_stored_flagged(engine: Engine, tmp_path: Path) -> None:
+    zf = tmp_path / "zf.json"
+    zf.write_text(_edited(_json_of(tmp_path, TRAIN), '"3h 4h 4c', '"3x 4h 4c'), "utf-8")
+    sj = tmp_path / "sj.json"
+    sj.write_text(_edited(_json_of(tmp_path, MATCH), '"4d 9d 9c Ks', '"4x 9d 9c Ks'), "utf-8")
+    for path in (zf, sj):
+        result = _import(engine, path)
+        assert (result.games, result.added, result.unreadable, result.flagged) == (1, 1, 0, 1)

@@ -282,7 +282,7 @@ class SjBody:
             elif self.problems is None or not line:
                 known = self._card_word(w, known)
             else:
-                ids, bad = _ids_leniently(text)
+                ids, bad = ids_leniently(text)
                 if not bad:
                     known = self._card_word(w, known)  # a copy too many: the line's error
                     continue
@@ -675,22 +675,30 @@ class SjBody:
         decks = MAX_DECKS if rules is None else rules.decks
         unread, self._unread = self._unread, []
         for line, seat, at, col, part, exc in unread:
-            wanted = _wanted(r, line, seat)
-            options = typo_candidates(part, (1 << NUM_CARDS) - 1)
-            if line == "discard":
-                options = [c for c in options if wanted[c]]
-            else:
-                given = [d.known for d in (*(r.deal or ()), r.kitty) if d is not None]
-                options = [c for c in options if sum(count(k, c) for k in given) < decks]
-                options = [c for c in options if wanted[c]] or options
+            options = dealt_options(r, line, seat, part, decks)
             problem, read = dealt_problem(exc.message, at, col, part, exc.offset,
                                           [card_str(c) for c in options])  # fmt: skip
             self.problems.append(problem)
             if read:
-                _read_as(r, line, seat, options[0])
+                read_as(r, line, seat, options[0])
 
 
-def _ids_leniently(word: str) -> tuple[list[int], list[tuple[int, str, CardError]]]:
+def dealt_options(r: SjRound, line: str, seat: int, part: str, decks: int) -> list[int]:
+    """The cards an unreadable card `part` of round `r`'s `line` (`deal` of `seat`, `kitty`,
+    `discard`) may be, with `decks` decks: for a deal or kitty card, those that fit it of which
+    the decks hold a copy no deal or kitty line gives, and if several do, those the round shows
+    its line to leave out (`_wanted`); for a discard card, what the dealer holds and neither
+    plays nor discards. A word close to a joker's spelling fits that joker (typo_candidates)."""
+    wanted = _wanted(r, line, seat)
+    options = typo_candidates(part, (1 << NUM_CARDS) - 1)
+    if line == "discard":
+        return [c for c in options if wanted[c]]
+    given = [d.known for d in (*(r.deal or ()), r.kitty) if d is not None]
+    options = [c for c in options if sum(count(k, c) for k in given) < decks]
+    return [c for c in options if wanted[c]] or options
+
+
+def ids_leniently(word: str) -> tuple[list[int], list[tuple[int, str, CardError]]]:
     """A word of cards read as far as it can be: the card ids of its readable parts, a card
     written twice listed twice (glued `7h7h7x` gives 7h 7h), and for each unreadable part (of a
     glued word: each unreadable card) its offset in `word`, its text and why it cannot be read."""
@@ -739,7 +747,7 @@ def _copies(hand: int) -> Counter[int]:
     return Counter({cid: count(hand, cid) for cid in distinct(hand)})
 
 
-def _read_as(r: SjRound, line: str, seat: int, cid: int) -> None:
+def read_as(r: SjRound, line: str, seat: int, cid: int) -> None:
     """The unknown card of `line` (`seat`'s deal, the kitty or the discard) read as `cid`."""
     if line == "deal" and r.deal is not None and 0 <= seat < len(r.deal):
         cards: SjCards | None = r.deal[seat]
