@@ -6,6 +6,7 @@ a Sheng ji card problem, and the seat SJ304 says the record picked."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -176,3 +177,44 @@ def test_a_json_record_with_a_deal_typo_is_stored_flagged(engine: Engine, tmp_pa
     for path in (zf, sj):
         result = _import(engine, path)
         assert (result.games, result.added, result.unreadable, result.flagged) == (1, 1, 0, 1)
+
+
+# 5. header findings kept when a later header error costs the game -----------------------------
+
+
+def _misspelt_header(rules: str, extra: str = "") -> str:
+    text = _edited(MATCH, '[Game "shengji"]', '[Game "shengij"]')
+    return _edited(text, '[Rules "dabaifen"]', f'[Rules "{rules}"]{extra}')
+
+
+def test_a_misspelt_game_and_preset_are_said_when_the_target_tag_costs_the_game(
+    tmp_path: Path,
+) -> None:
+    found = _found(tmp_path, _misspelt_header("dabaifne", '\n[Target "500"]'))
+    said = [(d.code, d.location.line, d.message.split("\n")[0].rpartition(" (")[2]) for d in found]
+    assert said == [
+        ("ZF001", 1, "read as shengji)"),
+        ("ZF001", 4, "read as dabaifen)"),
+        ("ZF001", 5, "a Sheng ji record has no Target tag"),
+    ]
+    assert found[0].fix is not None and found[0].fix.text == "shengji"
+
+
+def test_a_misspelt_game_and_preset_are_said_when_the_rules_cost_the_match(
+    tmp_path: Path,
+) -> None:
+    found = _found(tmp_path, _misspelt_header("zhaopengyuo"))  # zhao pengyou, four players
+    assert [(d.code, d.message.split("\n")[0].rpartition(" (")[2]) for d in found] == [
+        ("ZF001", "read as shengji)"),
+        ("ZF001", "read as zhaopengyou)"),
+        ("SJ207", "zhaopengyou takes 5 to 8 players, not 4"),
+    ]
+
+
+def test_a_game_lost_at_its_header_counts_once_with_its_kept_findings(tmp_path: Path) -> None:
+    path = tmp_path / "match.zfn"
+    path.write_text(_misspelt_header("dabaifne", '\n[Target "500"]'), encoding="utf-8")
+    done = CliRunner().invoke(app, ["validate", "--json", str(path)])
+    assert done.exit_code != 0
+    doc = json.loads(done.stdout)
+    assert doc["summary"]["games"] == 1 and doc["summary"]["errors"] == 3

@@ -77,18 +77,20 @@ class _Replay(PlayReplay):
 
     def run(self) -> SjReport:
         match = self.match
-        try:
-            rules = self.given_rules or match.rules()
-        except RulesError as exc:
-            self.note("SJ207", exc.message, match.pos)
-            return SjReport(match, None, tuple(self.found))
         starts = [rnd.pos[0] if rnd.pos else 0 for rnd in match.rounds]
         problems = sorted(match.problems, key=lambda p: p.pos)
         read = []  # the header's (a game or preset read as meant): the match's, no round's;
-        # said also where the preset's players are not the record's (SJ207)
+        # said also where the rules cost the match (SJ207)
         first = starts[0] if starts else float("inf")
         while problems and problems[0].kind == "name" and problems[0].pos[0] < first:
             read.append(problems.pop(0))
+        try:
+            rules = self.given_rules or match.rules()
+        except RulesError as exc:
+            for code, message, at, fix in header_findings(match, match.preset, read):
+                self.note(code, message, at, fix=fix)
+            self.note("SJ207", exc.message, match.pos)
+            return SjReport(match, None, tuple(self.found))
         for code, message, at, fix in header_findings(match, rules.preset, read):
             self.note(code, message, at, fix=fix)
         n = rules.players
