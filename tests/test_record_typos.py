@@ -218,3 +218,32 @@ def test_a_game_lost_at_its_header_counts_once_with_its_kept_findings(tmp_path: 
     assert done.exit_code != 0
     doc = json.loads(done.stdout)
     assert doc["summary"]["games"] == 1 and doc["summary"]["errors"] == 3
+
+
+# 6. a Sheng ji card problem carries its turn and seat ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "trick", "turn", "seat"),
+    [
+        ("3: Ks  4: 4s  1: 6s  2: As", "3: Ks  4: 4s  1: 6x  2: As", 2, 3, "Ann"),  # line skipped
+        ("3: Kh  4: Qh  1: 6h  2: Jd", "3: Kh  4: Qh  1: 6h  2: Jd Jx", 4, 4, "王芳"),  # read on
+    ],
+)
+def test_a_sheng_ji_card_problem_is_placed_at_its_play(
+    tmp_path: Path, old: str, new: str, trick: int, turn: int, seat: str
+) -> None:
+    found = _found(tmp_path, _edited(MATCH, old, new))
+    at = found[0].location
+    assert (found[0].code, at.trick, at.turn, at.seat) == ("ZF001", trick, turn, seat)
+    path = tmp_path / "match.zfn"
+    done = CliRunner().invoke(app, ["validate", "--json", str(path)])
+    first = json.loads(done.stdout)["files"][0]["games"][0]["diagnostics"][0]
+    assert (first["trick"], first["turn"], first["seat"]) == (trick, turn, seat)
+    text = CliRunner().invoke(app, ["validate", str(path)]).stdout
+    assert f"trick {trick}, turn {turn} ({seat}): unknown suit" in text
+
+
+def test_a_bid_s_card_problem_has_no_turn(tmp_path: Path) -> None:
+    (found, *_) = _found(tmp_path, _edited(MATCH, "bids 3: 2d", "bids 3: 2d 2x"))
+    assert found.code == "ZF001" and (found.location.trick, found.location.turn) == (None, None)

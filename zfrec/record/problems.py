@@ -87,10 +87,11 @@ class ReadProblem:
     as the record wrote it (its seat reference and words, comments left out), or the name or
     card of a `name` or `dealt` problem, for an audit to say what it replaced. `trick` is the
     number of the trick whose line is skipped, where the reader numbers it (Sheng ji's: the
-    tricks read before it in its round, and one). `path`: a JSON record's problem, the JSON
-    path (inside its game) of the object whose `cards` it is in; until the record is given its
-    places (`Game.locate`), its `pos`, `span` and fix's columns count in that string from 0 on
-    line 0.
+    tricks read before it in its round, and one); `turn`, of a Sheng ji play's problem, which
+    play of its line (1-based) it spoils, and `seats` that play's seat. `path`: a JSON record's
+    problem, the JSON path (inside its game) of the object whose `cards` it is in; until the
+    record is given its places (`Game.locate`), its `pos`, `span` and fix's columns count in
+    that string from 0 on line 0.
     """
 
     kind: ProblemKind
@@ -105,6 +106,7 @@ class ReadProblem:
     written: str | None = None  # the whole move as the record wrote it (`tomás: 9j`)
     trick: int | None = None
     path: tuple[str | int, ...] | None = None
+    turn: int | None = None
 
 
 def loose_name(text: str) -> str:

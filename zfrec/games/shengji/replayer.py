@@ -115,7 +115,10 @@ class _Replay(PlayReplay):
             start = len(self.found)  # the round's findings, put in record order below
             while problems and (end is None or problems[0].pos[0] < end):
                 p = problems.pop(0)  # a skipped trick line's: in its trick, as read (p.trick)
-                self.note("ZF001", p.message, Pos(*p.pos), fix=p.fix, trick=p.trick)
+                turn = p.turn if p.trick is not None else None  # a trick's play (no bid's)
+                seat = p.seats[0] if turn is not None and p.seats else None
+                self.note("ZF001", p.message, Pos(*p.pos), fix=p.fix, trick=p.trick, turn=turn,
+                          seat=seat)  # fmt: skip
                 if p.kind == "line":
                     self.lost.append(Cause(p.pos[0], p.pos[1], "ZF001"))
             self.round_cause = self.move_cause = self.trick_root = None

@@ -467,7 +467,7 @@ class SjBody:
             t = tokens[k]
             if t.kind in (WORD, STRING) and k + 1 < n and tokens[k + 1].kind == COLON:
                 if moves:
-                    self._finish_move(moves[-1], parts, seats)
+                    self._finish_move(moves[-1], parts, seats, len(moves))
                 seat = self._move_seat(t, seats)
                 moves.append(SjMove(seat, 0, pos=Pos(t.line, t.col)))
                 parts = []
@@ -482,7 +482,7 @@ class SjBody:
             k += 1
         if not moves:
             raise _fail(tokens[max(start - 1, 0)], "no moves: write them as '1: 7h 7h  2: 8h 9h'")
-        self._finish_move(moves[-1], parts, seats)
+        self._finish_move(moves[-1], parts, seats, len(moves))
         return lead, moves
 
     def _move_seat(self, t: Token, seats: Seats) -> int:
@@ -497,7 +497,21 @@ class SjBody:
         self.problems.append(replace(problem, kind="seat", move=(t.line, t.col), seats=(found,)))
         return found
 
-    def _finish_move(self, move: SjMove, parts: list[Token], seats: Seats) -> None:
+    def _finish_move(self, move: SjMove, parts: list[Token], seats: Seats, turn: int) -> None:
+        """Read the words of `move`, the line's `turn`th play: what its problems are noted with
+        (ReadProblem.turn), as the seat's play in its trick."""
+        before = len(self.problems or ())
+        try:
+            self._read_move(move, parts, seats)
+        finally:
+            if self.problems is not None:
+                self.problems[before:] = [
+                    replace(p, turn=turn, seats=p.seats or (move.seat,))
+                    if p.move == move.pos else p
+                    for p in self.problems[before:]
+                ]  # fmt: skip
+
+    def _read_move(self, move: SjMove, parts: list[Token], seats: Seats) -> None:
         at = move.pos
         assert at is not None
         held = self._held(move.seat)
