@@ -205,7 +205,8 @@ class _Replay(PlayReplay):
         lead_dealer = written_dealer if written_dealer is not None else settled[0]
         if rnd.dealer is not None and dealer is None and rnd.dealer != settled[0]:
             self.note("SJ304", f"{self.names[settled[0]]} deals round 1: the seat whose bid "
-                      "stands, else seat 1", rnd.pos, seat=rnd.dealer, rule="14")  # fmt: skip
+                      f"stands, else seat 1, not {self.names[rnd.dealer]} as written", rnd.pos,
+                      seat=rnd.dealer, rule="14")  # fmt: skip
         self.round_cause = self.root
         order = _order(rank, rnd.trump) or settled[1]
         if order is None:
