@@ -247,3 +247,13 @@ def test_a_sheng_ji_card_problem_is_placed_at_its_play(
 def test_a_bid_s_card_problem_has_no_turn(tmp_path: Path) -> None:
     (found, *_) = _found(tmp_path, _edited(MATCH, "bids 3: 2d", "bids 3: 2d 2x"))
     assert found.code == "ZF001" and (found.location.trick, found.location.turn) == (None, None)
+
+
+def test_an_audit_says_how_a_json_deal_card_was_read(tmp_path: Path) -> None:
+    path = tmp_path / "train.json"
+    path.write_text(_edited(_json_of(tmp_path, TRAIN), '"3h 4h 4c', '"3x 4h 4c'), "utf-8")
+    done = CliRunner().invoke(app, ["audit", "--json", str(path)])
+    assert done.exit_code == 1, done.output
+    (game,) = json.loads(done.stdout)["games"]
+    edits = [e["text"] for e in game["repairs"][0]["edits"]]
+    assert edits[0] == "at /hands/0/deal/1/cards: 3x was read as 3h" and game["repairs"][0]["ok"]
