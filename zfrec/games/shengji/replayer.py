@@ -77,12 +77,13 @@ class _Replay(PlayReplay):
 
     def run(self) -> SjReport:
         match = self.match
-        starts = [rnd.pos[0] if rnd.pos else 0 for rnd in match.rounds]
+        # where each round starts, to the column: a JSON record may be all on one line
+        starts = [tuple(rnd.pos) if rnd.pos else (0, 0) for rnd in match.rounds]
         problems = sorted(match.problems, key=lambda p: p.pos)
         read = []  # the header's (a game or preset read as meant): the match's, no round's;
         # said also where the rules cost the match (SJ207)
-        first = starts[0] if starts else float("inf")
-        while problems and problems[0].kind == "name" and problems[0].pos[0] < first:
+        first = starts[0] if starts else (float("inf"), 0)
+        while problems and problems[0].kind == "name" and problems[0].pos < first:
             read.append(problems.pop(0))
         try:
             rules = self.given_rules or match.rules()
@@ -113,7 +114,7 @@ class _Replay(PlayReplay):
             end = starts[i + 1] if i + 1 < len(starts) else None
             self.lost = []
             start = len(self.found)  # the round's findings, put in record order below
-            while problems and (end is None or problems[0].pos[0] < end):
+            while problems and (end is None or problems[0].pos < end):
                 p = problems.pop(0)  # a skipped trick line's: in its trick, as read (p.trick)
                 turn = p.turn if p.trick is not None else None  # a trick's play (no bid's)
                 seat = p.seats[0] if turn is not None and p.seats else None
