@@ -156,6 +156,23 @@ def test_a_sheng_ji_json_deal_kitty_or_discard_typo_costs_only_that_card(
     assert found.fix is not None and line[found.fix.col - 1 : found.fix.end_col - 1] == typo
 
 
+def test_a_sheng_ji_json_deal_typo_on_one_line_is_its_own_round_s(tmp_path: Path) -> None:
+    pretty = _edited(_json_of(tmp_path, MATCH), '"3s 3h 3c 8s', '"3z 3h 3c 8s')
+    text = json.dumps(json.loads(pretty), ensure_ascii=False)  # the whole record on one line
+    (found,) = _found(tmp_path, text, "typo.json")
+    assert (found.code, found.location.line, found.location.hand) == ("ZF001", 1, 1)
+    assert found.fix is not None and text[found.fix.col - 1 : found.fix.end_col - 1] == "3z"
+
+
+def test_a_json_deal_of_many_unreadable_words_is_still_refused_by_the_schema(
+    tmp_path: Path,
+) -> None:
+    record = json.loads(_json_of(tmp_path, MATCH))
+    record["rounds"][0]["deal"][0]["cards"] += " zz" * 1000  # past the schema's 2000 characters
+    (lost,) = _found(tmp_path, json.dumps(record), "typo.json")
+    assert lost.code == "ZF002" and lost.message.startswith("at /rounds/0/deal/0/cards: ")
+
+
 def test_the_strict_json_reader_still_refuses_a_deal_typo(tmp_path: Path) -> None:
     text = _edited(_json_of(tmp_path, TRAIN), '"3h 4h 4c', '"3x 4h 4c')
     with pytest.raises(NotationError, match="at /hands/0/deal/1/cards"):

@@ -286,9 +286,10 @@ _DEALT = frozenset(("deal", "kitty", "discard"))  # the lists of cards dealt (ki
 
 
 def _dealt_masked(data: Any) -> Any:
-    """`data` with every unreadable `cards` string of a deal entry, kitty or discard object
-    made empty (a shallow copy of what it changes), for the schema check of a recovering
-    reader, which reads those cards itself; None where there is no such string."""
+    """`data` with the unreadable cards of every `cards` string of a deal entry, kitty or
+    discard object left out (a shallow copy of what it changes), for the schema check of a
+    recovering reader, which reads those cards itself: the rest of the string is still checked
+    (its characters, its length). None where there is no such string."""
     changed = False
 
     def walk(value: Any, key: Any) -> Any:
@@ -300,8 +301,9 @@ def _dealt_masked(data: Any) -> Any:
             return value
         out = {k: walk(v, k) for k, v in value.items()}
         cards = value.get("cards")
-        if key in _DEALT and isinstance(cards, str) and _unreadable(cards):
-            out["cards"] = ""
+        readable = _readable_part(cards) if key in _DEALT and isinstance(cards, str) else None
+        if readable is not None:
+            out["cards"] = readable
             changed = True
         same = all(out[k] is value[k] for k in value)
         return value if same else out
@@ -510,9 +512,14 @@ def _deal_leniently(text: str) -> tuple[int, list[tuple[int, str, CardError]]] |
     return known, bad
 
 
-def _unreadable(text: str) -> bool:
-    """Whether some card of `text` cannot be read."""
-    return any(read_word_leniently(word)[2] for word in text.split())
+def _readable_part(text: str) -> str | None:
+    """`text` without its words of which some card cannot be read, where there are such
+    words, and no more than a seat's deal may have unknown cards (more are the schema's
+    to refuse: they are no typo); else None."""
+    words = text.split()
+    readable = [word for word in words if not read_word_leniently(word)[2]]
+    lost = len(words) - len(readable)
+    return " ".join(readable) if 0 < lost <= MAX_UNKNOWN else None
 
 
 class _GameReader:
