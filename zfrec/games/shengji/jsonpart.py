@@ -27,6 +27,7 @@ from typing import Any, cast
 from zfrec.cardwords import card_str
 from zfrec.errors import CardError, Location, NotationError, RulesError, SeatError
 from zfrec.games.shengji.cards import MAX_DECKS, _word_ids, add_card, card_id, format_hand
+from zfrec.games.shengji.dealtypos import dealt_options, ids_leniently, read_as
 from zfrec.games.shengji.records import (
     SjCall,
     SjCards,
@@ -41,7 +42,6 @@ from zfrec.games.shengji.records import (
     match_rules,
 )
 from zfrec.games.shengji.rules import level_text, parse_level, sj_preset
-from zfrec.games.shengji.zfn import dealt_options, ids_leniently, read_as
 from zfrec.record.jsonio import FLAT_WIDTH, Flat, Moves
 from zfrec.record.model import comment_problem, name_problem, seat_of, tag_value_problem
 from zfrec.record.problems import ReadProblem, dealt_problem

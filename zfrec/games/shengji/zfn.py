@@ -11,7 +11,6 @@ business. `zfrec.games.shengji.reader` reads whole files with it.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 from difflib import get_close_matches
@@ -26,10 +25,9 @@ from zfrec.games.shengji.cards import (
     _word_ids,
     add_card,
     card_id,
-    count,
     distinct,
-    one,
 )
+from zfrec.games.shengji.dealtypos import dealt_options, ids_leniently, read_as
 from zfrec.games.shengji.plain import plain_line as _plain_line
 from zfrec.games.shengji.plain import plain_moves
 from zfrec.games.shengji.records import (
@@ -62,9 +60,7 @@ from zfrec.record.problems import (
     ReadProblem,
     dealt_problem,
     did_you_mean,
-    glued_cards,
     readable_parts,
-    typo_candidates,
 )
 from zfrec.record.seatrefs import Seats
 
@@ -682,8 +678,8 @@ class SjBody:
         """Note each unreadable card of the round's deal, kitty and discard lines (a `dealt`
         problem). The cards that fit it: for a deal or kitty card, those of which the decks hold
         a copy no deal or kitty line gives, and if several do, those the round shows its line to
-        leave out (`_wanted`); for a discard card, what the dealer holds and neither plays nor
-        discards. The one that fits is read, else it stays an unknown card."""
+        leave out; for a discard card, what the dealer holds and neither plays nor discards
+        (dealtypos.dealt_options). The one that fits is read, else it stays an unknown card."""
         assert self.problems is not None  # only a recovering reader keeps unreadable cards
         rules = self._rules()
         decks = MAX_DECKS if rules is None else rules.decks
@@ -695,87 +691,6 @@ class SjBody:
             self.problems.append(problem)
             if read:
                 read_as(r, line, seat, options[0])
-
-
-def dealt_options(r: SjRound, line: str, seat: int, part: str, decks: int) -> list[int]:
-    """The cards an unreadable card `part` of round `r`'s `line` (`deal` of `seat`, `kitty`,
-    `discard`) may be, with `decks` decks: for a deal or kitty card, those that fit it of which
-    the decks hold a copy no deal or kitty line gives, and if several do, those the round shows
-    its line to leave out (`_wanted`); for a discard card, what the dealer holds and neither
-    plays nor discards. A word close to a joker's spelling fits that joker (typo_candidates)."""
-    wanted = _wanted(r, line, seat)
-    options = typo_candidates(part, (1 << NUM_CARDS) - 1)
-    if line == "discard":
-        return [c for c in options if wanted[c]]
-    given = [d.known for d in (*(r.deal or ()), r.kitty) if d is not None]
-    options = [c for c in options if sum(count(k, c) for k in given) < decks]
-    return [c for c in options if wanted[c]] or options
-
-
-def ids_leniently(word: str) -> tuple[list[int], list[tuple[int, str, CardError]]]:
-    """A word of cards read as far as it can be: the card ids of its readable parts, a card
-    written twice listed twice (glued `7h7h7x` gives 7h 7h), and for each unreadable part (of a
-    glued word: each unreadable card) its offset in `word`, its text and why it cannot be read."""
-    ids: list[int] = []
-    bad: list[tuple[int, str, CardError]] = []
-    offset = 0
-    for part in word.split(","):
-        if part:
-            try:
-                ids += _word_ids(part)
-            except CardError as exc:
-                pieces = glued_cards(part)
-                if not pieces:
-                    bad.append((offset, part, exc))
-                for at, piece in pieces:  # only the unreadable card of a glued word is lost
-                    try:
-                        ids += _word_ids(piece)
-                    except CardError as piece_exc:
-                        bad.append((offset + at, piece, piece_exc))
-        offset += len(part) + 1
-    return ids, bad
-
-
-def _wanted(r: SjRound, line: str, seat: int) -> Counter[int]:
-    """The cards (with their copies) that the round shows a line to leave out: what a seat plays
-    (the dealer: and discards) beyond its deal (and the kitty); for the discard, what the dealer
-    holds beyond what it plays and discards. Nothing where the dealer is not written."""
-    shown, given = Counter[int](), Counter[int]()
-    owner = seat if line == "deal" else r.dealer
-    if owner is None or owner < 0:
-        return shown
-    for trick in r.tricks:
-        for move in trick.moves:
-            if move.seat == owner:
-                shown.update(_copies(move.cards))
-    if r.deal is not None and owner < len(r.deal):
-        given.update(_copies(r.deal[owner].known))
-    if owner == r.dealer:
-        given.update(_copies(0 if r.kitty is None else r.kitty.known))
-        shown.update(_copies(0 if r.discard is None else r.discard.known))
-    return given - shown if line == "discard" else shown - given
-
-
-def _copies(hand: int) -> Counter[int]:
-    """The copies of each card of a packed hand."""
-    return Counter({cid: count(hand, cid) for cid in distinct(hand)})
-
-
-def read_as(r: SjRound, line: str, seat: int, cid: int) -> None:
-    """The unknown card of `line` (`seat`'s deal, the kitty or the discard) read as `cid`."""
-    if line == "deal" and r.deal is not None and 0 <= seat < len(r.deal):
-        cards: SjCards | None = r.deal[seat]
-    else:
-        cards = r.kitty if line == "kitty" else r.discard if line == "discard" else None
-    if cards is None or not cards.unknown or count(cards.known, cid) >= MAX_DECKS:
-        return
-    read = SjCards(cards.known + one(cid), cards.unknown - 1, cards.pos)
-    if line == "deal" and r.deal is not None:
-        r.deal = tuple(read if i == seat else d for i, d in enumerate(r.deal))
-    elif line == "kitty":
-        r.kitty = read
-    else:
-        r.discard = read
 
 
 def _round_number(text: str) -> int | None:
