@@ -237,6 +237,19 @@ def test_a_game_lost_at_its_header_counts_once_with_its_kept_findings(tmp_path: 
     assert doc["summary"]["games"] == 1 and doc["summary"]["errors"] == 3
 
 
+def test_strict_stops_after_the_error_that_cost_the_game_not_at_its_kept_findings(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "match.zfn"
+    lost = _misspelt_header("dabaifne", '\n[Target "500"]')
+    path.write_text(lost + "\n" + lost, encoding="utf-8")  # a second game, not looked at
+    done = CliRunner().invoke(app, ["validate", "--strict", str(path)])
+    assert done.exit_code == 1
+    assert "read as shengji" in done.stdout and "read as dabaifen" in done.stdout
+    assert "a Sheng ji record has no Target tag" in done.stdout  # what cost the game
+    assert "game 2" not in done.stdout
+
+
 # 6. a Sheng ji card problem carries its turn and seat ----------------------------------------
 
 

@@ -322,7 +322,10 @@ def _fold(
     first: int,
 ) -> None:
     lost = None  # the number of the last game not read: its kept findings come before it
+    stop = False  # at an error of a game not read: stop once the game's findings are all in
     for item in items:
+        if stop and not (isinstance(item, Diagnostic) and item.location.game == lost):
+            break
         if isinstance(item, Diagnostic):
             out.diagnostics.append(item)
             game = item.location.game
@@ -343,7 +346,9 @@ def _fold(
             if show_deal:
                 out.deals.extend(_deal_lines(item, first - 1 + out.games))
         if stop_at_error and out.errors:
-            break
+            if not isinstance(item, Diagnostic) or item.location.game is None:
+                break
+            stop = True  # the error that cost the game comes after what was kept of it
 
 
 def _deal_lines(report: GameReport, game_number: int) -> Iterator[str]:
