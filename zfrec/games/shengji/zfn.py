@@ -464,7 +464,7 @@ class SjBody:
             if t.kind in (WORD, STRING) and k + 1 < n and tokens[k + 1].kind == COLON:
                 if moves:
                     self._finish_move(moves[-1], parts, seats, len(moves))
-                seat = self._move_seat(t, seats)
+                seat = self._move_seat(t, seats, len(moves) + 1)
                 moves.append(SjMove(seat, 0, pos=Pos(t.line, t.col)))
                 parts = []
                 k += 2
@@ -481,16 +481,19 @@ class SjBody:
         self._finish_move(moves[-1], parts, seats, len(moves))
         return lead, moves
 
-    def _move_seat(self, t: Token, seats: Seats) -> int:
+    def _move_seat(self, t: Token, seats: Seats, turn: int) -> int:
         """The seat of a move. A recovering reader reads a name close to one player's as that
         player, noted as a `seat` problem with the fix, as Zheng Fen's reader does; any other
-        name that is no seat's fails, and its line is skipped."""
+        name that is no seat's fails, and its line is skipped. `turn`: the move's place in its
+        line (ReadProblem.turn)."""
         if self.problems is None:
             return seats.resolve(t)
         found, problem = seats.leniently(t, "move")
         if found is None or problem is None:
             return found if found is not None else seats.resolve(t)
-        self.problems.append(replace(problem, kind="seat", move=(t.line, t.col), seats=(found,)))
+        self.problems.append(
+            replace(problem, kind="seat", move=(t.line, t.col), seats=(found,), turn=turn)
+        )
         return found
 
     def _finish_move(self, move: SjMove, parts: list[Token], seats: Seats, turn: int) -> None:
