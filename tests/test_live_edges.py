@@ -236,8 +236,8 @@ def test_a_round_one_dealer_the_bids_overrule_is_named_at_the_exchange(tmp_path:
         assert r.status_code == 422, r.text
         assert r.json()["code"] == "SJ304", r.text
         assert r.json()["message"] == (
-            f"{match.players[bidder - 1]} deals round 1: the seat whose bid stands, else seat 1 "
-            "(RULES-SHENGJI.md R14)"
+            f"{match.players[bidder - 1]} deals round 1: the seat whose bid stands, else seat 1, "
+            f"not {match.players[dealer - 1]} as written (RULES-SHENGJI.md R14)"
         )
         assert t.state()["version"] == version
     engine.dispose()

@@ -105,10 +105,15 @@ def test_a_typo_in_a_json_deal_names_the_card_at_fault(tmp_path: Path) -> None:
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     res = zfrec("validate", "club.json", cwd=tmp_path)
     assert res.returncode == 1
-    assert "at /rounds/0/deal/0/cards: expected cards" in res.stdout
+    # validate reads on past it, as in the text form: the card only is lost
     assert res.stdout.split("\n")[1].endswith(
-        ": unknown suit 'x' in '4x': suits are s h d c (or ♠ ♥ ♦ ♣)"
+        "error ZF001 game 1, round 1: at /rounds/0/deal/0/cards: unknown suit 'x' in '4x': "
+        "suits are s h d c (or ♠ ♥ ♦ ♣); read as an unknown card"
     )
+    res = zfrec("convert", "club.json", "back.zfn", cwd=tmp_path)  # a strict reader
+    assert res.returncode != 0
+    assert "at /rounds/0/deal/0/cards: expected cards" in res.stdout + res.stderr
+    assert "unknown suit 'x' in '4x': suits are s h d c (or ♠ ♥ ♦ ♣)" in res.stdout + res.stderr
 
 
 def test_a_throw_the_known_cards_leave_a_higher_single_against_cannot_stand(

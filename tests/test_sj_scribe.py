@@ -310,8 +310,8 @@ def test_a_skipped_trick_line_is_placed_in_its_trick(tmp_path: Path) -> None:
     path = _edited(tmp_path, "2: Ac  3: 8c  4: 6c  1: 6c", "2: Ac  3: qq  4: 6c  1: 6c")
     (d,) = [d for d in _all(path) if d.code == "ZF001"]
     where = d.location
-    assert (where.line, where.col, where.hand, where.trick, where.turn) == (48, 11, 2, 7, None)
-    assert str(d).startswith(f"{path}:48:11 [game 1, round 2, trick 7]: error ZF001: ")
+    assert (where.line, where.col, where.hand, where.trick, where.turn) == (48, 11, 2, 7, 2)
+    assert str(d).startswith(f"{path}:48:11 [game 1, round 2, trick 7, turn 2")
     # a card that cannot be read in a line read on (the move goes on without it): its trick too
     path = _edited(tmp_path, "2: Jh Jh  3: Qh Qh", "2: Jh Jh  3: Qh Qx")
     (d,) = [d for d in _all(path) if d.code == "ZF001"]

@@ -147,7 +147,7 @@ def test_exact_messages_with_causes_and_suggestions() -> None:
     ]
     assert _lines(BROKEN / "not-a-bid.zfn") == [
         "7:1 [game 1, round 1 (West)]: error SJ304: East deals round 1: the seat whose bid "
-        "stands, else seat 1 (RULES-SHENGJI.md R14) (follows from 12:6)",
+        "stands, else seat 1, not West as written (RULES-SHENGJI.md R14) (follows from 12:6)",
         "12:6 [game 1, round 1 (West)]: error SJ402: a bid shows rank cards of the dominant "
         "rank 2 (RULES-SHENGJI.md R15)",
         "14:1 [game 1, round 1 (East)]: error SJ102: East does not hold 4d 6s 6d 6c Kc Ah 2h 2c "

@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from difflib import get_close_matches
 from os import PathLike
+from typing import Any
 
 from zfrec.numbering import repeat_suffix
 
@@ -118,6 +119,10 @@ class NotationError(ZfrecError):
     message keeps `location`."""
 
     place: Location | None = None
+    # The problems a recovering reader had read past in the game's header before the error
+    # cost the game (zfrec.record.problems.ReadProblem: a misspelt game or preset read as
+    # meant), which the validator still reports, each as its ZF001.
+    kept: tuple[Any, ...] = ()
 
 
 class AtError(ZfrecError):

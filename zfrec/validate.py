@@ -133,6 +133,17 @@ def notation_diagnostic(exc: NotationError, path: str, game_number: int | None) 
     return Diagnostic(code, exc.message, replace(loc, file=loc.file or path, game=game_number))
 
 
+def kept_diagnostics(exc: NotationError, path: str, game_number: int | None) -> list[Diagnostic]:
+    """What the reader of a game it could not read had read past before (its header's
+    misspelt game or preset, read as meant), each as its ZF001: said before the error that
+    cost the game, of the same game (counted once, `summarize`)."""
+    found = []
+    for p in exc.kept:
+        where = Location(path, p.pos[0], p.pos[1], game=game_number)
+        found.append(Diagnostic("ZF001", p.message, where, fix=p.fix))
+    return found
+
+
 RuleTexts = tuple[str | None, tuple[str, ...]]
 
 
@@ -154,6 +165,7 @@ def validate_games(
     by_kind: dict[str, tuple[Any, dict[str, Any]] | str] = {}
     for number, item in enumerate(items, first):
         if isinstance(item, NotationError):
+            yield from kept_diagnostics(item, path, number)
             yield notation_diagnostic(item, path, number)
             continue
         if rule_texts is not None:
@@ -309,10 +321,17 @@ def _fold(
     stop_at_error: bool,
     first: int,
 ) -> None:
+    lost = None  # the number of the last game not read: its kept findings come before it
+    stop = False  # at an error of a game not read: stop once the game's findings are all in
     for item in items:
+        if stop and not (isinstance(item, Diagnostic) and item.location.game == lost):
+            break
         if isinstance(item, Diagnostic):
             out.diagnostics.append(item)
-            out.games += 1
+            game = item.location.game
+            if game is None or game != lost:
+                out.games += 1
+            lost = game
             if item.location.unit:  # a game not read: its kind's unit, where it is known
                 out.units.setdefault(item.location.unit, 0)
         else:
@@ -327,7 +346,9 @@ def _fold(
             if show_deal:
                 out.deals.extend(_deal_lines(item, first - 1 + out.games))
         if stop_at_error and out.errors:
-            break
+            if not isinstance(item, Diagnostic) or item.location.game is None:
+                break
+            stop = True  # the error that cost the game comes after what was kept of it
 
 
 def _deal_lines(report: GameReport, game_number: int) -> Iterator[str]:

@@ -10,7 +10,9 @@ read from it have `pos` None everywhere.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from functools import lru_cache, partial
 from typing import Any, cast
 
@@ -19,6 +21,7 @@ from zfrec.games import DEFAULT_KIND, find_kind, kind_problem
 from zfrec.games.zhengfen.engine.cards import (
     NO_CARDS,
     Cards,
+    card_str,
     format_cards,
     format_play,
     parse_cards,
@@ -28,6 +31,7 @@ from zfrec.record.jsonpos import Locator
 from zfrec.record.lexer import excerpt
 from zfrec.record.model import (
     DEFAULT_TARGET,
+    MAX_UNKNOWN,
     AltPlay,
     Declaration,
     Game,
@@ -44,9 +48,11 @@ from zfrec.record.model import (
     seat_of,
     tag_value_problem,
 )
+from zfrec.record.problems import ReadProblem, dealt_problem, read_word_leniently
 from zfrec.record.schema import pointer, validate_game, validate_wrapper
 
 Path = tuple[Any, ...]
+_WORD_RE = re.compile(r"\S+")
 
 
 def game_to_json(game: Game) -> dict[str, Any]:
@@ -256,13 +262,54 @@ def _move_to_json(move: Move, at: Path) -> dict[str, Any]:
 # Reading
 
 
-def game_from_json(data: Any, source: str | None = None, at: Path = ()) -> Game:
+def game_from_json(
+    data: Any, source: str | None = None, at: Path = (), *, recover: bool = False
+) -> Game:
     """The typed record of one JSON game object. Raises NotationError with the JSON path.
 
     `at` is the object's own path in its document, used in messages (e.g. `("games", 2)`).
+    With `recover` (for the validator), an unreadable card of a deal (Sheng ji: also of the
+    kitty or the discard) costs only itself, as in the .zfn reader: it is read as the one card
+    that fits, else as an unknown card, and noted in `Game.problems` with its JSON path.
     """
-    validate_game(data, at, source)
-    return _GameReader(source, at).game(data)
+    try:
+        validate_game(data, at, source)
+    except NotationError:
+        masked = _dealt_masked(data) if recover else None
+        if masked is None:
+            raise
+        validate_game(masked, at, source)  # the schema, but for the cards the reader recovers
+    return _GameReader(source, at, [] if recover else None).game(data)
+
+
+_DEALT = frozenset(("deal", "kitty", "discard"))  # the lists of cards dealt (kitty: Sheng ji's)
+
+
+def _dealt_masked(data: Any) -> Any:
+    """`data` with the unreadable cards of every `cards` string of a deal entry, kitty or
+    discard object left out (a shallow copy of what it changes), for the schema check of a
+    recovering reader, which reads those cards itself: the rest of the string is still checked
+    (its characters, its length). None where there is no such string."""
+    changed = False
+
+    def walk(value: Any, key: Any) -> Any:
+        nonlocal changed
+        if isinstance(value, list):
+            items = [walk(item, key if key == "deal" else None) for item in value]
+            return items if any(a is not b for a, b in zip(items, value, strict=True)) else value
+        if not isinstance(value, dict):
+            return value
+        out = {k: walk(v, k) for k, v in value.items()}
+        cards = value.get("cards")
+        readable = _readable_part(cards) if key in _DEALT and isinstance(cards, str) else None
+        if readable is not None:
+            out["cards"] = readable
+            changed = True
+        same = all(out[k] is value[k] for k in value)
+        return value if same else out
+
+    masked = walk(data, None)
+    return masked if changed else None
 
 
 def game_from_trusted_json(data: Any, source: str | None = None) -> Game:
@@ -288,12 +335,13 @@ def iter_json_games(
             return
         for i, item in enumerate(data["games"]):
             try:
-                yield _located(game_from_json(item, source, ("games", i)), locator, i)
+                game = game_from_json(item, source, ("games", i), recover=locator is not None)
+                yield _located(game, locator, i)
             except NotationError as exc:
                 yield exc
     else:
         try:
-            yield _located(game_from_json(data, source), locator, 0)
+            yield _located(game_from_json(data, source, recover=locator is not None), locator, 0)
         except NotationError as exc:
             yield exc
 
@@ -449,12 +497,43 @@ _new_object = object.__new__
 _init_move = Move.__init__
 
 
+def _deal_leniently(text: str) -> tuple[int, list[tuple[int, str, CardError]]] | None:
+    """A deal's cards read as far as they can be: the mask of the readable ones, and for each
+    unreadable card where it starts in `text`, its text and the card reader's error. None when
+    the cards are wrong otherwise too (a card twice, a declaration): that is the deal's error."""
+    known = 0
+    bad: list[tuple[int, str, CardError]] = []
+    for word in _WORD_RE.finditer(text):
+        mask, decls, unread = read_word_leniently(word.group())
+        if decls or known & mask:
+            return None
+        known |= mask
+        bad.extend((word.start() + offset, part, exc) for offset, part, exc in unread)
+    return known, bad
+
+
+def _readable_part(text: str) -> str | None:
+    """`text` without its words of which some card cannot be read, where there are such
+    words, and no more than a seat's deal may have unknown cards (more are the schema's
+    to refuse: they are no typo); else None."""
+    words = text.split()
+    readable = [word for word in words if not read_word_leniently(word)[2]]
+    lost = len(words) - len(readable)
+    return " ".join(readable) if 0 < lost <= MAX_UNKNOWN else None
+
+
 class _GameReader:
     """Builds the record from validated JSON, checking what the schema cannot express."""
 
-    def __init__(self, source: str | None, at: Path) -> None:
+    def __init__(
+        self, source: str | None, at: Path, problems: list[ReadProblem] | None = None
+    ) -> None:
         self.source = source
         self.at = at
+        self.problems = problems  # None: not recovering, an unreadable card fails the game
+        # The hand's unreadable deal cards, each an unknown card for now: seat, the path of its
+        # deal entry, where in the string the card starts, its text, the card reader's error.
+        self.unread: list[tuple[int, Path, int, str, CardError]] = []
         self.players = 0
         self.names: list[str] = []
         self.seats: dict[int | str, int] = {}  # a plain move's seat as written, once read
@@ -528,6 +607,8 @@ class _GameReader:
             kind=kind.name,
         )
         kind.body_from_json(data, game, self)
+        if self.problems:
+            game.problems = self.problems
         return game
 
     def hand(self, data: dict[str, Any], at: Path) -> Hand:
@@ -546,21 +627,58 @@ class _GameReader:
                 self.per_seat(raw["points"], *at, "score", "points"),
                 None if totals is None else self.per_seat(totals, *at, "score", "totals"),
             )
+        tricks = [self.trick(t, (*at, "tricks", i)) for i, t in enumerate(data["tricks"])]
+        if self.unread and deal is not None:
+            deal = self._read_unread(deal, tricks)
         return Hand(
             number=data["number"],
             shuffler=None if shuffler is None else self.seat(shuffler, *at, "shuffler"),
             deal=deal,
-            tricks=[self.trick(t, (*at, "tricks", i)) for i, t in enumerate(data["tricks"])],
+            tricks=tricks,
             score=score,
             comments=self.comments(data.get("comments", []), *at, "comments"),
         )
 
     def seat_deal(self, data: dict[str, Any], at: Path) -> SeatDeal:
+        text = data["cards"]
         try:
-            known = parse_cards(data["cards"]) if data["cards"].strip() else NO_CARDS
+            known = parse_cards(text) if text.strip() else NO_CARDS
         except CardError as exc:
-            raise self.fail((*at, "cards"), exc.message) from None
+            read = None if self.problems is None else _deal_leniently(text)
+            if read is None or not read[1]:
+                raise self.fail((*at, "cards"), exc.message) from None
+            known = Cards(read[0])
+            seat = at[-1]
+            self.unread.extend((seat, at, *bad) for bad in read[1])
+            unknown = data.get("unknown", 0) + len(read[1])
+            if unknown > MAX_UNKNOWN:
+                raise self.fail((*at, "cards"), exc.message) from None
+            return SeatDeal(known, unknown)
         return SeatDeal(known, data.get("unknown", 0))
+
+    def _read_unread(self, deal: tuple[SeatDeal, ...], tricks: list[Trick]) -> tuple[SeatDeal, ...]:
+        """Note each unreadable deal card of the hand (a `dealt` problem at its JSON path) and
+        read it as the one card that fits, as the .zfn reader does (zfn_hand.deal_typo_options),
+        else leave it an unknown card."""
+        from zfrec.games.zhengfen.zfn_hand import deal_typo_options
+
+        assert self.problems is not None  # only a recovering reader keeps unreadable cards
+        dealt = list(deal)
+        given = 0
+        for d in dealt:
+            given |= d.known
+        unread, self.unread = self.unread, []
+        for seat, at, start, part, exc in unread:
+            options = deal_typo_options(part, given, tricks, seat)
+            message = f"at {pointer((*self.at, *at, 'cards'))}: {exc.message}"
+            texts = [card_str(c) for c in options]
+            problem, read = dealt_problem(message, 0, start, part, exc.offset, texts)
+            self.problems.append(replace(problem, path=at))
+            if read and dealt[seat].unknown:
+                given |= 1 << options[0]
+                d = dealt[seat]
+                dealt[seat] = SeatDeal(Cards(d.known | 1 << options[0]), d.unknown - 1)
+        return tuple(dealt)
 
     def trick(self, data: dict[str, Any], at: Path) -> Trick:
         moves = [

@@ -21,7 +21,10 @@ from dataclasses import replace
 from typing import Any
 
 from zfrec.record.model import Game, Pos
+from zfrec.record.problems import ReadProblem
 
+_CARDS_KEY = re.compile(r'"cards"\s*:\s*"')
+_DECODER = json.JSONDecoder()
 # A JSON token: a string, a punctuation mark, or a literal (number, true, false, null).
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+')
 
@@ -92,6 +95,35 @@ class Locator:
             from zfrec.games import kind_of
 
             kind_of(game).locate_json(game, at)
+        if game.problems:
+            game.problems = [self._placed(p, found) for p in game.problems]
+
+    def _placed(self, problem: ReadProblem, found: dict[JsonPath, int]) -> ReadProblem:
+        """A card problem of a `cards` string given its place: the card's own columns in the
+        string where it is written without escapes, else the `{` of the string's object."""
+        offset = None if problem.path is None else found.get(problem.path)
+        if offset is None:
+            return problem
+        text = self.text
+        key = _CARDS_KEY.search(text, offset)
+        start = key.end() if key is not None and key.start() < text.find("}", offset) else None
+        if start is not None:
+            try:
+                value, end = _DECODER.raw_decode(text, start - 1)
+            except ValueError:
+                start = None
+            else:
+                start = start if text[start : end - 1] == value else None  # escapes: no columns
+        if start is None:
+            line, col = self.position(offset)
+            return replace(problem, pos=(line, col), span=(col, col + 1), fix=None, path=None)
+        line, col = self.position(start)
+        fix = problem.fix
+        if fix is not None:
+            fix = replace(fix, line=line, col=col + fix.col, end_col=col + fix.end_col)
+        first, last = problem.span
+        return replace(problem, pos=(line, col + problem.pos[1]), span=(col + first, col + last),
+                       fix=fix, path=None)  # fmt: skip
 
 
 def _skip(text: str, i: int) -> int:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 WORD, STRING, COLON, COMMENT = "word", "string", "colon", "comment"
 QUOTES = '"“”'  # phones turn " into curly quotes; accept all three
@@ -23,6 +24,10 @@ MAX_COMMENT = 1_000_000  # characters in one comment, over all its lines (FORMAT
 
 class SyntaxFail(Exception):
     """A syntax problem at a 1-based line and column; the reader turns it into NotationError."""
+
+    # What the recovering reader had read past before this problem cost its game (the
+    # header's misspelt game or preset, read as meant): still said (NotationError.kept).
+    kept: tuple[Any, ...] = ()
 
     def __init__(self, message: str, line: int, col: int) -> None:
         super().__init__(message)

@@ -87,7 +87,11 @@ class ReadProblem:
     as the record wrote it (its seat reference and words, comments left out), or the name or
     card of a `name` or `dealt` problem, for an audit to say what it replaced. `trick` is the
     number of the trick whose line is skipped, where the reader numbers it (Sheng ji's: the
-    tricks read before it in its round, and one).
+    tricks read before it in its round, and one); `turn`, of a Sheng ji play's problem, which
+    play of its line (1-based) it spoils, and `seats` that play's seat. `path`: a JSON record's
+    problem, the JSON path (inside its game) of the object whose `cards` it is in; until the
+    record is given its places (`Game.locate`), its `pos`, `span` and fix's columns count in
+    that string from 0 on line 0.
     """
 
     kind: ProblemKind
@@ -101,6 +105,8 @@ class ReadProblem:
     fix: Fix | None = None
     written: str | None = None  # the whole move as the record wrote it (`tomás: 9j`)
     trick: int | None = None
+    path: tuple[str | int, ...] | None = None
+    turn: int | None = None
 
 
 def loose_name(text: str) -> str:
@@ -170,6 +176,39 @@ def card_candidates(rank: int | None, suit: int | None, held: int) -> list[int]:
     ]
 
 
+_JOKERS = (("sj", 52), ("bj", 53))  # each joker's spelling and card id (zfrec.cardwords)
+
+
+def joker_candidates(text: str, free: int) -> list[int]:
+    """The jokers of `free` (a mask) that an unreadable card is close to the spelling of: it
+    starts with `SJ` or `BJ` (`SJx`), or is one letter from it (`BK`, `Sj` typed `Sk`). None for a
+    word of which a rank or a suit can be read: that is a card's.
+
+    >>> joker_candidates("BK", 1 << 52 | 1 << 53), joker_candidates("SJx", 1 << 53)
+    ([53], [])
+    """
+    key = text.strip(",").casefold()
+    if not key or len(key) > 4:
+        return []
+    if key[:2] not in ("sj", "bj") and readable_parts(text) != (None, None):
+        return []
+    return [
+        cid
+        for spelling, cid in _JOKERS
+        if free >> cid & 1 and (key.startswith(spelling) or OSA.distance(key, spelling) <= 1)
+    ]
+
+
+def typo_candidates(text: str, free: int) -> list[int]:
+    """The cards of `free` (a mask) that an unreadable card `text` may be: those that fit its
+    rank and suit as far as they can be read (`card_candidates`), else the jokers it is close to
+    the spelling of (`joker_candidates`)."""
+    rank, suit = readable_parts(text)
+    if (rank is None and suit is None) or text.strip(",")[:2].casefold() in ("sj", "bj"):
+        return joker_candidates(text, free)
+    return card_candidates(rank, suit, free)
+
+
 def cardish(word: str) -> bool:
     """Whether a word (without its annotation) reads as cards, or looks meant as one card
     (`9j`, `1c`): such a word is never taken as part of a player's name."""
@@ -200,7 +239,7 @@ def read_word_leniently(
             try:
                 got, declared = read_word(part)
             except CardError as exc:
-                pieces = _glued_cards(part)
+                pieces = glued_cards(part)
                 if not pieces:
                     bad.append((offset, part, exc))
                 for at, piece in pieces:  # only the unreadable card of a glued word is lost
@@ -218,11 +257,11 @@ def read_word_leniently(
     return mask, tuple(found), bad
 
 
-def _glued_cards(part: str) -> list[tuple[int, str]]:
+def glued_cards(part: str) -> list[tuple[int, str]]:
     """The cards of a glued word with their offsets (`9h9j` is `9h` at 0 and `9j` at 2), or no
     pieces when the word does not cut into two or more card-sized pieces.
 
-    >>> _glued_cards("9h9j"), _glued_cards("9j")
+    >>> glued_cards("9h9j"), glued_cards("9j")
     ([(0, '9h'), (2, '9j')], [])
     """
     pieces = []

@@ -78,7 +78,10 @@ class Seats:
             return seat_of(self.players, token.text), None
         except SeatError as exc:
             message, matches = self.unknown(token.text, exc.message)
-        end = token.col + len(token.text) + (2 if token.kind == STRING else 0)
+        # a name joined from several words (`merge_names`) has no quotes to cover
+        end = self.spans.get((token.line, token.col))
+        if end is None:
+            end = token.col + len(token.text) + (2 if token.kind == STRING else 0)
         fix = None
         if matches:
             names = [self.players[s] for s in matches]

@@ -233,6 +233,7 @@ class _Reader:
         source = self.lines[index] if 0 <= index < len(self.lines) else ""
         where = Location(self.filename, fail.line, fail.col, game=self.count or None)
         error = NotationError(f"{fail.message}\n{excerpt(source, fail.line, fail.col)}", where)
+        error.kept = fail.kept
         place = self._place(fail, source)
         if place:
             error.place = replace(where, **place)
@@ -291,9 +292,18 @@ class GameBuilder:
                 raise fail_at(token, "only a comment may follow a tag on its line")
             self.comments.append(token.text)
 
+    def _header(self, line: int, col: int) -> list[str]:
+        """The players, once the header's tags are checked. A header error costs the game; what
+        a recovering reader read past before it (a misspelt game read as meant) is kept."""
+        try:
+            return self.header.finish(line, col)
+        except SyntaxFail as fail:
+            fail.kept = tuple(self.problems or ())
+            raise
+
     def _start_body(self, at: Token) -> BodyReader:
         if self.body is None:
-            self.players = self.header.finish(at.line, at.col)
+            self.players = self._header(at.line, at.col)
             kind = self.header.kind
             try:
                 self.body = kind.body_reader(
@@ -314,7 +324,7 @@ class GameBuilder:
     def finish(self) -> Game:
         line, col = (self.pos.line, self.pos.col) if self.pos else (1, 1)
         if self.players is None:
-            self.players = self.header.finish(line, col)
+            self.players = self._header(line, col)
         h = self.header
         game = Game(
             players=self.players,

@@ -119,9 +119,17 @@ class Header:
         problem = players_problem(players, self.kind.min_players, self.kind.max_players)
         if problem:
             raise SyntaxFail(problem, pos.line, pos.col)
-        stated_target = self._target()
+        stated_target, lost = None, None
+        try:
+            stated_target = self._target()
+        except SyntaxFail as fail:
+            if self.problems is None:
+                raise
+            lost = fail  # costs the game, once the rules' findings are noted too
         if "rules" in self.raw:
             self._rules(*self.raw["rules"], stated_target)
+        if lost is not None:
+            raise lost
         if "result" in self.raw:
             self.result = _result(*self.raw["result"], players, self.kind)
         return players

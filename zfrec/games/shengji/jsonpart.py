@@ -17,13 +17,17 @@ Keys with default values are left out, as in Zheng Fen's JSON.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
+from contextlib import suppress
 from dataclasses import replace
 from functools import cache
 from typing import Any, cast
 
+from zfrec.cardwords import card_str
 from zfrec.errors import CardError, Location, NotationError, RulesError, SeatError
 from zfrec.games.shengji.cards import MAX_DECKS, _word_ids, add_card, card_id, format_hand
+from zfrec.games.shengji.dealtypos import dealt_options, ids_leniently, read_as
 from zfrec.games.shengji.records import (
     SjCall,
     SjCards,
@@ -35,10 +39,12 @@ from zfrec.games.shengji.records import (
     SjPoints,
     SjRound,
     SjTrick,
+    match_rules,
 )
 from zfrec.games.shengji.rules import level_text, parse_level, sj_preset
 from zfrec.record.jsonio import FLAT_WIDTH, Flat, Moves
 from zfrec.record.model import comment_problem, name_problem, seat_of, tag_value_problem
+from zfrec.record.problems import ReadProblem, dealt_problem
 from zfrec.record.schema import pointer
 
 __all__ = [
@@ -55,6 +61,7 @@ __all__ = [
 
 SCHEMA_DEF = "shengji_game"  # the entry of schemas/record.schema.json
 Path = tuple[Any, ...]
+_WORD_RE = re.compile(r"\S+")
 
 
 # writing ------------------------------------------------------------------------------------
@@ -244,10 +251,22 @@ def validate_sj(data: Any, prefix: Path = (), source: str | None = None) -> None
 class _Reader:
     """Builds the record from schema-valid JSON, checking what the schema cannot say."""
 
-    def __init__(self, source: str | None, prefix: Path) -> None:
+    def __init__(
+        self,
+        source: str | None,
+        prefix: Path,
+        problems: list[ReadProblem] | None = None,
+        decks: int = MAX_DECKS,
+    ) -> None:
         self.source = source
         self.prefix = prefix
         self.players: list[str] = []
+        self.problems = problems  # None: not recovering, an unreadable card fails the game
+        self.decks = decks  # the rules' decks, which a recovering reader reads typos by
+        # The round's unreadable cards of its deal, kitty and discard, each an unknown card for
+        # now: the line, the deal's seat, the object's path, where in its string the card
+        # starts, its text, the card reader's error.
+        self.unread: list[tuple[str, int, Path, int, str, CardError]] = []
 
     def fail(self, message: str, *path: Any) -> NotationError:
         where = pointer((*self.prefix, *path))
@@ -330,8 +349,43 @@ class _Reader:
             comments=self.comments(data.get("comments", []), "comments"), source=self.source,
         )  # fmt: skip
 
-    def sj_cards(self, d: dict[str, Any], at: Path) -> SjCards:
-        return SjCards(self.cards(d["cards"], *at, "cards"), d.get("unknown", 0))
+    def sj_cards(self, d: dict[str, Any], at: Path, line: str = "", seat: int = -1) -> SjCards:
+        """A deal entry, the kitty or the discard (`line`). A recovering reader reads an
+        unreadable card of it as one unknown card until the round is read (`_read_unread`)."""
+        try:
+            return SjCards(self.cards(d["cards"], *at, "cards"), d.get("unknown", 0))
+        except NotationError:
+            if self.problems is None or not line:
+                raise
+            known, unknown = 0, d.get("unknown", 0)
+            found = []
+            for word in _WORD_RE.finditer(d["cards"]):
+                ids, bad = ids_leniently(word.group())
+                for cid in ids:
+                    try:
+                        known = add_card(known, cid, MAX_DECKS)
+                    except CardError as exc:
+                        raise self.fail(exc.message, *at, "cards") from None
+                found += [(line, seat, at, word.start() + k, part, e) for k, part, e in bad]
+            if not found:
+                raise
+            self.unread += found
+            return SjCards(known, unknown + len(found))
+
+    def _read_unread(self, r: SjRound) -> None:
+        """Note each unreadable card of the round's deal, kitty and discard (a `dealt` problem
+        at its JSON path) and read it as the one card that fits, as the .zfn reader does
+        (zfrec.games.shengji.zfn.dealt_options), else leave it an unknown card."""
+        assert self.problems is not None  # only a recovering reader keeps unreadable cards
+        unread, self.unread = self.unread, []
+        for line, seat, at, start, part, exc in unread:
+            options = dealt_options(r, line, seat, part, self.decks)
+            message = f"at {pointer((*self.prefix, *at, 'cards'))}: {exc.message}"
+            texts = [card_str(c) for c in options]
+            problem, read = dealt_problem(message, 0, start, part, exc.offset, texts)
+            self.problems.append(replace(problem, path=at))
+            if read:
+                read_as(r, line, seat, options[0])
 
     def move(self, d: dict[str, Any], at: Path) -> SjMove:
         m = SjMove(self.seat(d["seat"], *at, "seat"), self.cards(d["cards"], *at, "cards"))
@@ -370,12 +424,13 @@ class _Reader:
         if "deal" in d:
             if len(d["deal"]) != len(self.players):
                 raise self.fail("one deal entry per seat", *at, "deal")
-            r.deal = tuple(self.sj_cards(x, (*at, "deal", i)) for i, x in enumerate(d["deal"]))
+            r.deal = tuple(self.sj_cards(x, (*at, "deal", i), "deal", i)
+                           for i, x in enumerate(d["deal"]))  # fmt: skip
         r.bids = [self.move(b, (*at, "bids", i)) for i, b in enumerate(d.get("bids", []))]
         if "kitty" in d:
-            r.kitty = self.sj_cards(d["kitty"], (*at, "kitty"))
+            r.kitty = self.sj_cards(d["kitty"], (*at, "kitty"), "kitty")
         if "discard" in d:
-            r.discard = self.sj_cards(d["discard"], (*at, "discard"))
+            r.discard = self.sj_cards(d["discard"], (*at, "discard"), "discard")
         calls = []
         for i, c in enumerate(d.get("calls", [])):
             try:
@@ -402,6 +457,8 @@ class _Reader:
                 raise self.fail("one level per seat", *at, "levels")
             r.levels = SjLevels(tuple(self.level(v, *at, "levels", i)
                                       for i, v in enumerate(d["levels"])))  # fmt: skip
+        if self.unread:
+            self._read_unread(r)
         return r
 
 
@@ -414,10 +471,22 @@ def match_from_json(data: Any, source: str | None = None, prefix: Path = ()) -> 
 
 
 def rounds_from_json(
-    data: dict[str, Any], players: list[str], source: str | None = None, prefix: Path = ()
+    data: dict[str, Any],
+    players: list[str],
+    source: str | None = None,
+    prefix: Path = (),
+    problems: list[ReadProblem] | None = None,
 ) -> list[SjRound]:
-    """The rounds of a schema-checked game object (the kind's `body_from_json`)."""
-    reader = _Reader(source, prefix)
+    """The rounds of a schema-checked game object (the kind's `body_from_json`). With
+    `problems` (a recovering reader's), an unreadable card of a deal, kitty or discard costs
+    only itself, noted there with its JSON path."""
+    decks = MAX_DECKS
+    if problems is not None:
+        rules = data.get("rules", {})
+        with suppress(RulesError, TypeError, ValueError, KeyError):
+            options = dict(rules.get("options", {}))
+            decks = match_rules(rules["preset"], options, len(players)).decks
+    reader = _Reader(source, prefix, problems, decks)
     reader.players = list(players)
     return [reader.round(r, ("rounds", i)) for i, r in enumerate(data.get("rounds", []))]
 

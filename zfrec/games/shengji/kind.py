@@ -159,7 +159,9 @@ class ShengjiKind(GameKind):
         from zfrec.games.shengji.jsonpart import rounds_from_json
 
         at = getattr(reader, "at", ())
-        game.rounds = rounds_from_json(data, game.players, getattr(reader, "source", None), at)
+        problems = getattr(reader, "problems", None)  # a recovering reader's
+        source = getattr(reader, "source", None)
+        game.rounds = rounds_from_json(data, game.players, source, at, problems)
 
     def validate(
         self,

@@ -149,7 +149,8 @@ class ReplayBase:
             self.trick_root = cause or Cause(line, col, code)
         if code in ("SJ202", "SJ203"):
             self.move_cause = cause or Cause(line, col, code)
-        if seat is not None and trick is not None and found.severity == "error":
+        # (a play that could not be read is no error of the seat's play: ZF001 is left out)
+        if seat is not None and trick is not None and found.severity == "error" and code != "ZF001":
             why = cause or Cause(line, col, code)
             self.erred.setdefault(seat, []).append(((trick, turn or 0), why, self._suits()))
         return found

@@ -77,18 +77,21 @@ class _Replay(PlayReplay):
 
     def run(self) -> SjReport:
         match = self.match
+        # where each round starts, to the column: a JSON record may be all on one line
+        starts = [tuple(rnd.pos) if rnd.pos else (0, 0) for rnd in match.rounds]
+        problems = sorted(match.problems, key=lambda p: p.pos)
+        read = []  # the header's (a game or preset read as meant): the match's, no round's;
+        # said also where the rules cost the match (SJ207)
+        first = starts[0] if starts else (float("inf"), 0)
+        while problems and problems[0].kind == "name" and problems[0].pos < first:
+            read.append(problems.pop(0))
         try:
             rules = self.given_rules or match.rules()
         except RulesError as exc:
+            for code, message, at, fix in header_findings(match, match.preset, read):
+                self.note(code, message, at, fix=fix)
             self.note("SJ207", exc.message, match.pos)
             return SjReport(match, None, tuple(self.found))
-        starts = [rnd.pos[0] if rnd.pos else 0 for rnd in match.rounds]
-        problems = sorted(match.problems, key=lambda p: p.pos)
-        read = []  # the header's (a game or preset read as meant): the match's, no round's;
-        # said also where the preset's players are not the record's (SJ207)
-        first = starts[0] if starts else float("inf")
-        while problems and problems[0].kind == "name" and problems[0].pos[0] < first:
-            read.append(problems.pop(0))
         for code, message, at, fix in header_findings(match, rules.preset, read):
             self.note(code, message, at, fix=fix)
         n = rules.players
@@ -111,9 +114,12 @@ class _Replay(PlayReplay):
             end = starts[i + 1] if i + 1 < len(starts) else None
             self.lost = []
             start = len(self.found)  # the round's findings, put in record order below
-            while problems and (end is None or problems[0].pos[0] < end):
+            while problems and (end is None or problems[0].pos < end):
                 p = problems.pop(0)  # a skipped trick line's: in its trick, as read (p.trick)
-                self.note("ZF001", p.message, Pos(*p.pos), fix=p.fix, trick=p.trick)
+                turn = p.turn if p.trick is not None else None  # a trick's play (no bid's)
+                seat = p.seats[0] if turn is not None and p.seats else None
+                self.note("ZF001", p.message, Pos(*p.pos), fix=p.fix, trick=p.trick, turn=turn,
+                          seat=seat)  # fmt: skip
                 if p.kind == "line":
                     self.lost.append(Cause(p.pos[0], p.pos[1], "ZF001"))
             self.round_cause = self.move_cause = self.trick_root = None
@@ -200,7 +206,8 @@ class _Replay(PlayReplay):
         lead_dealer = written_dealer if written_dealer is not None else settled[0]
         if rnd.dealer is not None and dealer is None and rnd.dealer != settled[0]:
             self.note("SJ304", f"{self.names[settled[0]]} deals round 1: the seat whose bid "
-                      "stands, else seat 1", rnd.pos, seat=rnd.dealer, rule="14")  # fmt: skip
+                      f"stands, else seat 1, not {self.names[rnd.dealer]} as written", rnd.pos,
+                      seat=rnd.dealer, rule="14")  # fmt: skip
         self.round_cause = self.root
         order = _order(rank, rnd.trump) or settled[1]
         if order is None:

@@ -11,7 +11,6 @@ business. `zfrec.games.shengji.reader` reads whole files with it.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 from difflib import get_close_matches
@@ -26,10 +25,9 @@ from zfrec.games.shengji.cards import (
     _word_ids,
     add_card,
     card_id,
-    count,
     distinct,
-    one,
 )
+from zfrec.games.shengji.dealtypos import dealt_options, ids_leniently, read_as
 from zfrec.games.shengji.plain import plain_line as _plain_line
 from zfrec.games.shengji.plain import plain_moves
 from zfrec.games.shengji.records import (
@@ -60,10 +58,8 @@ from zfrec.record.problems import (
     MAX_SUGGESTIONS,
     Fix,
     ReadProblem,
-    card_candidates,
     dealt_problem,
     did_you_mean,
-    read_word_leniently,
     readable_parts,
 )
 from zfrec.record.seatrefs import Seats
@@ -282,11 +278,11 @@ class SjBody:
             elif self.problems is None or not line:
                 known = self._card_word(w, known)
             else:
-                mask, _, bad = read_word_leniently(text)
+                ids, bad = ids_leniently(text)
                 if not bad:
                     known = self._card_word(w, known)  # a copy too many: the line's error
                     continue
-                for cid in (c for c in range(NUM_CARDS) if mask >> c & 1):
+                for cid in ids:
                     try:
                         known = add_card(known, cid, MAX_DECKS)
                     except CardError as exc:
@@ -321,7 +317,7 @@ class SjBody:
         rest = seats.merge_names([first, *rest], 1)[1:]
         if len(rest) < 2 or rest[1].kind != COLON:
             raise _fail(first, "a deal line is 'deal SEAT: cards', with ?N for unknown cards")
-        seat = seats.resolve(rest[0])
+        seat = self._deal_seat(rest[0], seats)
         if seat in self._deal_seen:
             raise _fail(rest[0], f"seat {seat + 1}'s deal is given twice")
         self._deal_seen.add(seat)
@@ -330,6 +326,18 @@ class SjBody:
         got = self._cards(rest[2:], "a deal", True, "deal", seat)
         deal[seat] = SjCards(got.known, got.unknown, Pos(first.line, first.col))
         r.deal = tuple(deal)
+
+    def _deal_seat(self, token: Token, seats: Seats) -> int:
+        """The seat of a deal line. A recovering reader reads a name close to one player's as
+        that player, noted as a `name` problem with the fix (`did you mean Wang?`), as Zheng
+        Fen's reader does; a name close to no one player's fails, and its game is lost."""
+        if self.problems is None:
+            return seats.resolve(token)
+        found, problem = seats.leniently(token, "deal")
+        if found is None or problem is None:
+            return found if found is not None else seats.resolve(token)
+        self.problems.append(problem)
+        return found
 
     def _kitty(self, first: Token, rest: list[Token], r: SjRound, seats: Seats) -> None:
         if r.kitty is not None:
@@ -455,8 +463,8 @@ class SjBody:
             t = tokens[k]
             if t.kind in (WORD, STRING) and k + 1 < n and tokens[k + 1].kind == COLON:
                 if moves:
-                    self._finish_move(moves[-1], parts, seats)
-                seat = self._move_seat(t, seats)
+                    self._finish_move(moves[-1], parts, seats, len(moves))
+                seat = self._move_seat(t, seats, len(moves) + 1)
                 moves.append(SjMove(seat, 0, pos=Pos(t.line, t.col)))
                 parts = []
                 k += 2
@@ -470,22 +478,39 @@ class SjBody:
             k += 1
         if not moves:
             raise _fail(tokens[max(start - 1, 0)], "no moves: write them as '1: 7h 7h  2: 8h 9h'")
-        self._finish_move(moves[-1], parts, seats)
+        self._finish_move(moves[-1], parts, seats, len(moves))
         return lead, moves
 
-    def _move_seat(self, t: Token, seats: Seats) -> int:
+    def _move_seat(self, t: Token, seats: Seats, turn: int) -> int:
         """The seat of a move. A recovering reader reads a name close to one player's as that
         player, noted as a `seat` problem with the fix, as Zheng Fen's reader does; any other
-        name that is no seat's fails, and its line is skipped."""
+        name that is no seat's fails, and its line is skipped. `turn`: the move's place in its
+        line (ReadProblem.turn)."""
         if self.problems is None:
             return seats.resolve(t)
         found, problem = seats.leniently(t, "move")
         if found is None or problem is None:
             return found if found is not None else seats.resolve(t)
-        self.problems.append(replace(problem, kind="seat", move=(t.line, t.col), seats=(found,)))
+        self.problems.append(
+            replace(problem, kind="seat", move=(t.line, t.col), seats=(found,), turn=turn)
+        )
         return found
 
-    def _finish_move(self, move: SjMove, parts: list[Token], seats: Seats) -> None:
+    def _finish_move(self, move: SjMove, parts: list[Token], seats: Seats, turn: int) -> None:
+        """Read the words of `move`, the line's `turn`th play: what its problems are noted with
+        (ReadProblem.turn), as the seat's play in its trick."""
+        before = len(self.problems or ())
+        try:
+            self._read_move(move, parts, seats)
+        finally:
+            if self.problems is not None:
+                self.problems[before:] = [
+                    replace(p, turn=turn, seats=p.seats or (move.seat,))
+                    if p.move == move.pos else p
+                    for p in self.problems[before:]
+                ]  # fmt: skip
+
+    def _read_move(self, move: SjMove, parts: list[Token], seats: Seats) -> None:
         at = move.pos
         assert at is not None
         held = self._held(move.seat)
@@ -656,68 +681,19 @@ class SjBody:
         """Note each unreadable card of the round's deal, kitty and discard lines (a `dealt`
         problem). The cards that fit it: for a deal or kitty card, those of which the decks hold
         a copy no deal or kitty line gives, and if several do, those the round shows its line to
-        leave out (`_wanted`); for a discard card, what the dealer holds and neither plays nor
-        discards. The one that fits is read, else it stays an unknown card."""
+        leave out; for a discard card, what the dealer holds and neither plays nor discards
+        (dealtypos.dealt_options). The one that fits is read, else it stays an unknown card."""
         assert self.problems is not None  # only a recovering reader keeps unreadable cards
         rules = self._rules()
         decks = MAX_DECKS if rules is None else rules.decks
         unread, self._unread = self._unread, []
         for line, seat, at, col, part, exc in unread:
-            wanted = _wanted(r, line, seat)
-            options = card_candidates(*readable_parts(part), (1 << 52) - 1)  # no joker
-            if line == "discard":
-                options = [c for c in options if wanted[c]]
-            else:
-                given = [d.known for d in (*(r.deal or ()), r.kitty) if d is not None]
-                options = [c for c in options if sum(count(k, c) for k in given) < decks]
-                options = [c for c in options if wanted[c]] or options
+            options = dealt_options(r, line, seat, part, decks)
             problem, read = dealt_problem(exc.message, at, col, part, exc.offset,
                                           [card_str(c) for c in options])  # fmt: skip
             self.problems.append(problem)
             if read:
-                _read_as(r, line, seat, options[0])
-
-
-def _wanted(r: SjRound, line: str, seat: int) -> Counter[int]:
-    """The cards (with their copies) that the round shows a line to leave out: what a seat plays
-    (the dealer: and discards) beyond its deal (and the kitty); for the discard, what the dealer
-    holds beyond what it plays and discards. Nothing where the dealer is not written."""
-    shown, given = Counter[int](), Counter[int]()
-    owner = seat if line == "deal" else r.dealer
-    if owner is None or owner < 0:
-        return shown
-    for trick in r.tricks:
-        for move in trick.moves:
-            if move.seat == owner:
-                shown.update(_copies(move.cards))
-    if r.deal is not None and owner < len(r.deal):
-        given.update(_copies(r.deal[owner].known))
-    if owner == r.dealer:
-        given.update(_copies(0 if r.kitty is None else r.kitty.known))
-        shown.update(_copies(0 if r.discard is None else r.discard.known))
-    return given - shown if line == "discard" else shown - given
-
-
-def _copies(hand: int) -> Counter[int]:
-    """The copies of each card of a packed hand."""
-    return Counter({cid: count(hand, cid) for cid in distinct(hand)})
-
-
-def _read_as(r: SjRound, line: str, seat: int, cid: int) -> None:
-    """The unknown card of `line` (`seat`'s deal, the kitty or the discard) read as `cid`."""
-    if line == "deal" and r.deal is not None and 0 <= seat < len(r.deal):
-        cards: SjCards | None = r.deal[seat]
-    else:
-        cards = r.kitty if line == "kitty" else r.discard if line == "discard" else None
-    if cards is None or not cards.unknown or count(cards.known, cid) >= MAX_DECKS:
-        return
-    read = SjCards(cards.known + one(cid), cards.unknown - 1, cards.pos)
-    if line == "deal" and r.deal is not None:
-        r.deal = tuple(read if i == seat else d for i, d in enumerate(r.deal))
-    elif line == "kitty":
-        r.kitty = read
-    else:
-        r.discard = read
+                read_as(r, line, seat, options[0])
 
 
 def _round_number(text: str) -> int | None:

@@ -54,10 +54,10 @@ from zfrec.record.model import (
 from zfrec.record.problems import (
     Fix,
     ReadProblem,
-    card_candidates,
     dealt_problem,
     read_word_leniently,
     readable_parts,
+    typo_candidates,
 )
 from zfrec.record.seatrefs import PASS_WORDS, Seats
 
@@ -607,15 +607,7 @@ class HandBuilder:
         for d in self.deal.values():
             given |= d.known
         for seat, line, col, part, exc in self.unread:
-            rank, suit = readable_parts(part)
-            options = card_candidates(rank, suit, FULL_DECK & ~given)
-            if len(options) > 1:
-                played = 0
-                for trick in self.tricks:
-                    for move in trick.moves:
-                        if move.seat == seat:
-                            played |= move.cards
-                options = [c for c in options if played >> c & 1] or options
+            options = deal_typo_options(part, given, self.tricks, seat)
             texts = [card_str(c) for c in options]
             problem, read = dealt_problem(exc.message, line, col, part, exc.offset, texts)
             self.problems.append(problem)
@@ -635,6 +627,21 @@ class HandBuilder:
             self.deal[missing[0]] = SeatDeal(NO_CARDS, size)
         elif missing:
             self.deal.clear()
+
+
+def deal_typo_options(part: str, given: int, tricks: list[Trick], seat: int) -> list[int]:
+    """The cards an unreadable card `part` of `seat`'s deal may be: those that fit what can be
+    read of it (a joker: that it is close to the joker's spelling, zfrec.record.problems) and
+    no deal gives (`given`), and if several do, those the seat plays in `tricks`."""
+    options = typo_candidates(part, FULL_DECK & ~given)
+    if len(options) > 1:
+        played = 0
+        for trick in tricks:
+            for move in trick.moves:
+                if move.seat == seat:
+                    played |= move.cards
+        options = [c for c in options if played >> c & 1] or options
+    return options
 
 
 class _Version:
