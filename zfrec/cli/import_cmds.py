@@ -102,6 +102,15 @@ def import_cmd(
             "keeps its id.",
         ),
     ] = None,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force",
+            help="With --replace: put the record in place of game ID even when it is plainly "
+            "not a version of it (another kind of game, or neither its event and date nor a "
+            "deal in common).",
+        ),
+    ] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Validate records, then store them: each file in one transaction, all or nothing.
@@ -119,8 +128,10 @@ def import_cmd(
     from zfrec.store import import_workers
 
     if replace is not None:
-        _replace(replace, paths, db, only_valid, as_json)
+        _replace(replace, paths, db, only_valid, as_json, force)
         return
+    if force:
+        fail("--force goes with --replace ID")
     files = expand_paths(paths)
     if "-" in files:
         fail("import reads files, not standard input")
@@ -275,7 +286,7 @@ def _stopped(exc: BaseException, path: str, finished: bool, later: int) -> tuple
 
 
 def _replace(
-    game_id: int, paths: list[str], db: str | None, only_valid: bool, as_json: bool
+    game_id: int, paths: list[str], db: str | None, only_valid: bool, as_json: bool, force: bool
 ) -> None:
     """`import --replace ID FILE`: exit 0 (replaced, or already that record), 1 when the
     record has errors (with --only-valid: then nothing is replaced), 2 on bad input."""
@@ -300,7 +311,7 @@ def _replace(
             session(engine) as s,
         ):
             where = _where(engine)
-            result = replace_game(s, game_id=game_id, path=path)
+            result = replace_game(s, game_id=game_id, path=path, check=not force)
             if only_valid and not result.valid:
                 raise _Invalid
     except _Invalid:

@@ -1,0 +1,132 @@
+"""A league's season kept in the store, both games, and the slips made keeping it: a mistyped
+`--replace` id, a header corrected outside `--replace`, a folder imported by mistake. Every
+test that opens a store runs on SQLite and on PostgreSQL (the store_url fixture of test_store).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine
+
+from tests.test_correct import DATE, EVENT, cli, edited, night, record, runner
+from tests.test_store import (  # noqa: F401  (engine, store_url: fixtures)
+    _write,
+    counts,
+    engine,
+    store_url,
+)
+from zfrec.cli import app
+from zfrec.record import load
+
+
+def json_cli(*args: str) -> tuple[int, dict[str, Any]]:
+    """The exit code and the JSON document on standard output of `zfrec ARGS --json`."""
+    result = runner.invoke(app, [*args, "--json"])
+    return result.exit_code, json.loads(result.stdout)
+
+
+SJ = Path(__file__).resolve().parent.parent / "sample_games" / "shengji" / "01-bashifen-match.zfn"
+
+
+def _stored(store_url: str, tmp_path: Path) -> list[int]:  # noqa: F811
+    """Two games of one night (1, 2) and a Sheng ji match (3) stored."""
+    _write(tmp_path / "night.zfn", [night(1), night(2)])
+    assert cli("import", str(tmp_path / "night.zfn"), str(SJ), "--db", store_url)[0] == 0
+    return [1, 2, 3]
+
+
+def test_replace_refuses_a_game_of_the_other_kind(
+    store_url: str,  # noqa: F811
+    engine: Engine,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    _stored(store_url, tmp_path)
+    match = dataclasses.replace(next(iter(load(SJ))), event="Another club")  # not stored yet
+    _write(tmp_path / "sj.zfn", [match])
+    before = counts(engine)
+    code, output = cli("import", "--replace", "1", str(tmp_path / "sj.zfn"), "--db", store_url)
+    assert code == 2, output
+    assert "not a version of game 1" in output and "Zheng Fen" in output and "Sheng ji" in output
+    assert f"{DATE}, {EVENT}: Ann, Bo Li, 王芳, Dieter" in output
+    assert "--force" in output and len(output.strip().splitlines()) == 1
+    assert counts(engine) == before and record(engine, 1) == night(1)
+    code, doc = json_cli("import", "--replace", "1", str(tmp_path / "sj.zfn"), "--db", store_url)
+    assert code == 2 and doc["replaced"] is False and "not a version of game 1" in doc["error"]
+    assert counts(engine) == before
+    # --force: the record is put in place all the same
+    code, output = cli(
+        "import", "--replace", "1", str(tmp_path / "sj.zfn"), "--db", store_url, "--force"
+    )
+    assert code == 0, output
+    assert record(engine, 1).kind == "shengji"
+
+
+def test_replace_refuses_a_game_with_nothing_in_common(
+    store_url: str,  # noqa: F811
+    engine: Engine,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    _stored(store_url, tmp_path)
+    other = dataclasses.replace(night(5), event="Train game", date="2026.12.01")
+    _write(tmp_path / "other.zfn", [other])
+    before = counts(engine)
+    code, output = cli("import", "--replace", "2", str(tmp_path / "other.zfn"), "--db", store_url)
+    assert code == 2, output
+    assert "not a version of game 2" in output and "no deal in common" in output
+    assert counts(engine) == before and record(engine, 2) == night(2)
+
+
+def test_replace_takes_a_correction_without_a_word(
+    store_url: str,  # noqa: F811
+    engine: Engine,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    _stored(store_url, tmp_path)
+    # the date corrected (same deals), then the plays corrected (same event and date)
+    fixed = dataclasses.replace(night(2), date="2026.11.28")
+    _write(tmp_path / "fixed.zfn", [fixed])
+    code, output = cli("import", "--replace", "2", str(tmp_path / "fixed.zfn"), "--db", store_url)
+    assert code == 0 and "replaced by the record" in output, output
+    assert record(engine, 2) == fixed
+    moves = edited(night(1))
+    _write(tmp_path / "moves.zfn", [moves])
+    code, output = cli("import", "--replace", "1", str(tmp_path / "moves.zfn"), "--db", store_url)
+    assert code == 0 and "replaced by the record" in output, output
+    match = next(iter(load(SJ)))
+    _write(tmp_path / "sj.zfn", [dataclasses.replace(match, event="Friday club (final)")])
+    code, output = cli("import", "--replace", "3", str(tmp_path / "sj.zfn"), "--db", store_url)
+    assert code == 0 and "replaced by the record" in output, output
+
+
+def test_a_new_game_with_a_stored_games_deals_and_plays_is_noted(
+    store_url: str,  # noqa: F811
+    engine: Engine,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    _stored(store_url, tmp_path)
+    moved = dataclasses.replace(night(2), date="2026.11.20")  # a header corrected by hand
+    _write(tmp_path / "moved.zfn", [moved])
+    code, doc = json_cli("import", str(tmp_path / "moved.zfn"), "--db", store_url)
+    assert code == 0, doc
+    notes = doc["files"][0]["notes"]
+    assert notes == [
+        f"game 1: same deals and plays as stored game 2 ({DATE}, {EVENT}: Ann, Bo Li, 王芳, "
+        "Dieter): stored as a new game; to correct game 2 use --replace 2"
+    ]
+    assert doc["summary"]["added"] == 1  # stored all the same
+    # the old version imported again after a --replace that fixed the date: noted too
+    _write(tmp_path / "fixed.zfn", [dataclasses.replace(night(1), date="2026.11.26")])
+    assert cli("import", "--replace", "1", str(tmp_path / "fixed.zfn"), "--db", store_url)[0] == 0
+    _write(tmp_path / "old.zfn", [night(1)])
+    code, output = cli("import", str(tmp_path / "old.zfn"), "--db", store_url)
+    assert code == 0
+    assert "same deals and plays as stored game 1 (2026.11.26" in output
+    assert "to correct game 1 use --replace 1" in output
+    # a game that shares nothing is stored without a word
+    _write(tmp_path / "new.zfn", [dataclasses.replace(night(9), event="Cup")])
+    code, doc = json_cli("import", str(tmp_path / "new.zfn"), "--db", store_url)
+    assert code == 0 and doc["files"][0]["notes"] == []
