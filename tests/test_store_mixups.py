@@ -130,3 +130,17 @@ def test_a_new_game_with_a_stored_games_deals_and_plays_is_noted(
     _write(tmp_path / "new.zfn", [dataclasses.replace(night(9), event="Cup")])
     code, doc = json_cli("import", str(tmp_path / "new.zfn"), "--db", store_url)
     assert code == 0 and doc["files"][0]["notes"] == []
+
+
+def test_a_postgres_url_of_another_driver_names_the_one_to_use(tmp_path: Path) -> None:
+    for given, meant in [
+        ("postgres://league:S3cret@db.example.org/season", "league:***@db.example.org/season"),
+        ("postgresql+psycopg2://league:S3cret@db:5432/s?sslmode=require", "league:***@db:5432/s?"),
+    ]:
+        code, output = cli("games", "--db", given)
+        assert code == 2 and len(output.strip().splitlines()) == 1, output
+        assert f"use postgresql+psycopg://{meant}" in output
+        assert "S3cret" not in output and "Traceback" not in output
+        code, doc = json_cli("games", "--db", given)
+        assert code == 2 and "use postgresql+psycopg://" in doc["error"]
+        assert "S3cret" not in json.dumps(doc)

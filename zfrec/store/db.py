@@ -178,7 +178,11 @@ def make_engine(url: str | None = None, *, must_exist: bool = False) -> Engine:
     try:
         engine = create_engine(parsed, **kwargs)
     except (NoSuchModuleError, ImportError) as exc:
-        raise StoreError(f"cannot use database {describe(parsed)}: {exc}") from None
+        advice = ""
+        if parsed.get_backend_name() in ("postgres", "postgresql"):  # postgres://, +psycopg2
+            meant = describe(parsed.set(drivername="postgresql+psycopg"))
+            advice = f" (zfrec talks to PostgreSQL through psycopg 3: use {meant})"
+        raise StoreError(f"cannot use database {describe(parsed)}: {exc}{advice}") from None
     except (ArgumentError, TypeError, ValueError) as exc:
         raise StoreError(f"bad database URL {describe(parsed)}: {exc}") from None
     if is_sqlite:
