@@ -144,3 +144,23 @@ def test_a_postgres_url_of_another_driver_names_the_one_to_use(tmp_path: Path) -
         code, doc = json_cli("games", "--db", given)
         assert code == 2 and "use postgresql+psycopg://" in doc["error"]
         assert "S3cret" not in json.dumps(doc)
+
+
+def test_a_file_in_gb18030_or_utf16_is_named_with_its_likely_encoding(
+    store_url: str,  # noqa: F811
+    engine: Engine,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    text = _write(tmp_path / "night.zfn", [night(3)]).read_text(encoding="utf-8")
+    (tmp_path / "gbk.zfn").write_bytes(text.encode("gb18030"))
+    (tmp_path / "u16.zfn").write_bytes(text.encode("utf-16"))  # with its byte order mark
+    (tmp_path / "u16le.zfn").write_bytes(text.encode("utf-16-le"))  # without
+    for name, guess in [("gbk", "GB18030"), ("u16", "UTF-16"), ("u16le", "UTF-16")]:
+        path = tmp_path / f"{name}.zfn"
+        code, output = cli("import", str(path), "--db", store_url)
+        assert code == 2, output
+        assert f"cannot read {path}: not UTF-8 text: it looks like {guess}" in output
+        assert f"iconv -f {guess} -t UTF-8 {path} > {path}.utf8" in output
+        code, output = cli("validate", str(path))
+        assert code == 2 and f"it looks like {guess}" in output
+    assert counts(engine)["game"] == 0  # never read in that encoding
