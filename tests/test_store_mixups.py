@@ -164,3 +164,18 @@ def test_a_file_in_gb18030_or_utf16_is_named_with_its_likely_encoding(
         code, output = cli("validate", str(path))
         assert code == 2 and f"it looks like {guess}" in output
     assert counts(engine)["game"] == 0  # never read in that encoding
+
+
+def test_a_name_copied_with_invisible_characters_finds_its_player(
+    store_url: str,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    _stored(store_url, tmp_path)
+    for asked in ["\u2068王芳\u2069", "王芳 ", "\u200e王芳\u200b", "\u2066bo li\u2069"]:
+        code, doc = json_cli("games", "--player", asked, "--db", store_url)
+        assert code == 0, doc
+        assert [g["id"] for g in doc] == [1, 2, 3], asked
+        code, output = cli("stats", "--player", asked, "--db", store_url)
+        assert code == 0, output
+    code, output = cli("games", "--player", "\u2068Nobody\u2069", "--db", store_url)
+    assert code == 2 and "no player named" in output
