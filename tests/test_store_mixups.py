@@ -179,3 +179,25 @@ def test_a_name_copied_with_invisible_characters_finds_its_player(
         assert code == 0, output
     code, output = cli("games", "--player", "\u2068Nobody\u2069", "--db", store_url)
     assert code == 2 and "no player named" in output
+
+
+def test_games_names_each_games_game_and_filters_by_it(
+    store_url: str,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    _stored(store_url, tmp_path)
+    code, doc = json_cli("games", "--db", store_url)
+    assert code == 0 and [g["game"] for g in doc] == ["zhengfen", "zhengfen", "shengji"]
+    code, doc = json_cli("games", "--game", "shengji", "--db", store_url)
+    assert code == 0 and [g["id"] for g in doc] == [3]
+    code, doc = json_cli("games", "--game", "ZhengFen", "--player", "王芳", "--db", store_url)
+    assert code == 0 and [g["id"] for g in doc] == [1, 2]
+    code, doc = json_cli("games", "--game", "bridge", "--db", store_url)
+    assert code == 2 and "unknown game 'bridge'" in doc["error"]
+    code, output = cli("games", "--db", store_url)
+    assert code == 0
+    lines = output.splitlines()
+    assert lines[0].split()[:3] == ["id", "game", "date"]
+    assert "Zheng Fen" in lines[1] and any("3  Sheng ji" in line for line in lines)
+    code, output = cli("games", "--game", "shengji", "--db", store_url)
+    assert "Zheng Fen" not in output and "rounds" in output.splitlines()[0]

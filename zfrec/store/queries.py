@@ -48,9 +48,10 @@ class GameRow:
     kind: str = DEFAULT_KIND  # the game's kind (zfrec.games): its `unit` names the hands
 
     def to_json(self) -> dict[str, Any]:
-        """The row as `zfrec games --json` writes it: its fields (the kind aside)."""
+        """The row as `zfrec games --json` writes it: its fields, the kind as `game` (the key
+        that names the game in every JSON of both kinds: "zhengfen", "shengji")."""
         data: dict[str, Any] = dump(self)
-        del data["kind"]
+        data["game"] = data.pop("kind")
         return data
 
 
