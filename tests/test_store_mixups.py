@@ -201,3 +201,30 @@ def test_games_names_each_games_game_and_filters_by_it(
     assert "Zheng Fen" in lines[1] and any("3  Sheng ji" in line for line in lines)
     code, output = cli("games", "--game", "shengji", "--db", store_url)
     assert "Zheng Fen" not in output and "rounds" in output.splitlines()[0]
+
+
+def test_delete_takes_several_ids_all_or_nothing(
+    store_url: str,  # noqa: F811
+    engine: Engine,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    _stored(store_url, tmp_path)
+    before = counts(engine)
+    code, doc = json_cli("delete", "1", "7", "3", "9", "--db", store_url)
+    assert code == 2 and doc == {
+        "error": "no games 7, 9 in the store; nothing was deleted (the 4 ids go together)"
+    }
+    assert counts(engine) == before
+    code, doc = json_cli("delete", "3", "1", "3", "--db", store_url)
+    assert code == 0, doc
+    assert doc["deleted"] == 3 and [g["deleted"] for g in doc["games"]] == [3, 1]
+    assert doc["games"][1]["players"] == ["Ann", "Bo Li", "王芳", "Dieter"]
+    code, output = cli("games", "--db", store_url, "--json")
+    assert [g["id"] for g in json.loads(output)] == [2]
+    _write(tmp_path / "more.zfn", [dataclasses.replace(night(4), event="Cup")])
+    (new,) = json_cli("import", str(tmp_path / "more.zfn"), "--db", store_url)[1]["files"][0][
+        "game_ids"
+    ]
+    code, output = cli("delete", "2", str(new), "--db", store_url)
+    assert code == 0 and "game 2 deleted" in output and f"game {new} deleted" in output
+    assert "2 games deleted" in output

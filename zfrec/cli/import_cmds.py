@@ -41,7 +41,6 @@ from zfrec.cli.common import (
 from zfrec.cli.store_common import (
     MAX_GAME_ID,
     DbOption,
-    GameIdArgument,
     JsonOption,
     opened_store,
 )
@@ -339,27 +338,46 @@ def _replace(
 
 @json_on_failure(refused)
 def delete_cmd(
-    game_id: GameIdArgument,
+    game_ids: Annotated[
+        list[int],
+        typer.Argument(
+            help="The games' ids (see `zfrec games`): one or several, e.g. $(seq 12 77).",
+            min=1,
+            max=MAX_GAME_ID,
+        ),
+    ],
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Delete a stored game, with everything derived from it (hands, plays, diagnostics and
-    rendered pages). A live table that finished it keeps its entries.
+    """Delete stored games, with everything derived from them (hands, plays, diagnostics and
+    rendered pages). A live table that finished one keeps its entries.
 
-    A file that holds the game still does: importing that file again stores it again. Exit 0,
-    2 when there is no such game.
+    Several ids are deleted all together or not at all, in one transaction: one id that is not
+    a stored game deletes nothing. A file that holds a game still does: importing that file
+    again stores it again. Exit 0, 2 when there is no such game.
     """
     from zfrec.store import get_game, session
     from zfrec.store.correct import game_sources
+    from zfrec.store.db import StoreError
     from zfrec.store.removal import delete_game
 
+    ids = list(dict.fromkeys(game_ids))  # each once, in the order given
+    done: list[tuple[int, Any, list[tuple[str, int]]]] = []
     with opened_store(db, create=False, writes=True) as engine, session(engine) as s:
-        detail = get_game(s, game_id=game_id)
-        files = game_sources(s, game_id=game_id)
-        delete_game(s, game_id=game_id)
-    row = detail.row
+        missing = [i for i in ids if not _stored(s, i)]
+        if missing:
+            listed = ", ".join(map(str, missing))
+            more = f"; nothing was deleted (the {len(ids)} ids go together)" if len(ids) > 1 else ""
+            raise StoreError(
+                f"no game{'s' if len(missing) > 1 else ''} {listed} in the store{more}"
+            )
+        for game_id in ids:
+            detail = get_game(s, game_id=game_id)
+            files = game_sources(s, game_id=game_id)
+            delete_game(s, game_id=game_id)
+            done.append((game_id, detail.row, files))
     if as_json:
-        print_json(
+        games = [
             {
                 "deleted": game_id,
                 "event": row.event,
@@ -368,16 +386,29 @@ def delete_cmd(
                 "hands": row.hands,
                 "files": [{"path": p, "position": n} for p, n in files],
             }
-        )
+            for game_id, row, files in done
+        ]
+        print_json(games[0] | {"games": games})  # the first game's keys, as for one id
         return
-    what = ", ".join(x for x in (row.event, row.date, ", ".join(row.players)) if x)
-    unit = find_kind(row.kind).unit
-    out.print(f"game {game_id} deleted ({escape(what)}; {plural(row.hands, unit)})")
-    for path, number in files:
-        out.print(
-            f"note: {escape(path)} (game {number}) still holds it: importing that file again "
-            "stores it again"
-        )
+    for game_id, row, files in done:
+        what = ", ".join(x for x in (row.event, row.date, ", ".join(row.players)) if x)
+        unit = find_kind(row.kind).unit
+        out.print(f"game {game_id} deleted ({escape(what)}; {plural(row.hands, unit)})")
+        for path, number in files:
+            out.print(
+                f"note: {escape(path)} (game {number}) still holds it: importing that file again "
+                "stores it again"
+            )
+    if len(done) > 1:
+        out.print(f"{len(done)} games deleted")
+
+
+def _stored(s: Any, game_id: int) -> bool:
+    from sqlalchemy import select
+
+    from zfrec.store.tables import GAME
+
+    return s.connection().execute(select(GAME.c.id).where(GAME.c.id == game_id)).first() is not None
 
 
 def _read_up_to(progress: Progress, task: TaskID, before: float, number: int) -> None:
