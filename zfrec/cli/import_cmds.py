@@ -338,7 +338,7 @@ def _replace(
 
 @json_on_failure(refused)
 def delete_cmd(
-    game_ids: Annotated[
+    game_id: Annotated[
         list[int],
         typer.Argument(
             help="The games' ids (see `zfrec games`): one or several, e.g. $(seq 12 77).",
@@ -361,7 +361,7 @@ def delete_cmd(
     from zfrec.store.db import StoreError
     from zfrec.store.removal import delete_game
 
-    ids = list(dict.fromkeys(game_ids))  # each once, in the order given
+    ids = list(dict.fromkeys(game_id))  # each once, in the order given
     done: list[tuple[int, Any, list[tuple[str, int]]]] = []
     with opened_store(db, create=False, writes=True) as engine, session(engine) as s:
         missing = [i for i in ids if not _stored(s, i)]
