@@ -23,7 +23,7 @@ from zfrec.cli import app
 from zfrec.record import load
 
 
-def json_cli(*args: str) -> tuple[int, dict[str, Any]]:
+def json_cli(*args: str) -> tuple[int, Any]:
     """The exit code and the JSON document on standard output of `zfrec ARGS --json`."""
     result = runner.invoke(app, [*args, "--json"])
     return result.exit_code, json.loads(result.stdout)

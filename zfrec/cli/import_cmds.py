@@ -371,29 +371,29 @@ def delete_cmd(
             raise StoreError(
                 f"no game{'s' if len(missing) > 1 else ''} {listed} in the store{more}"
             )
-        for game_id in ids:
-            detail = get_game(s, game_id=game_id)
-            files = game_sources(s, game_id=game_id)
-            delete_game(s, game_id=game_id)
-            done.append((game_id, detail.row, files))
+        for one in ids:
+            detail = get_game(s, game_id=one)
+            files = game_sources(s, game_id=one)
+            delete_game(s, game_id=one)
+            done.append((one, detail.row, files))
     if as_json:
         games = [
             {
-                "deleted": game_id,
+                "deleted": one,
                 "event": row.event,
                 "date": row.date,
                 "players": row.players,
                 "hands": row.hands,
                 "files": [{"path": p, "position": n} for p, n in files],
             }
-            for game_id, row, files in done
+            for one, row, files in done
         ]
         print_json(games[0] | {"games": games})  # the first game's keys, as for one id
         return
-    for game_id, row, files in done:
+    for one, row, files in done:
         what = ", ".join(x for x in (row.event, row.date, ", ".join(row.players)) if x)
         unit = find_kind(row.kind).unit
-        out.print(f"game {game_id} deleted ({escape(what)}; {plural(row.hands, unit)})")
+        out.print(f"game {one} deleted ({escape(what)}; {plural(row.hands, unit)})")
         for path, number in files:
             out.print(
                 f"note: {escape(path)} (game {number}) still holds it: importing that file again "
