@@ -228,3 +228,55 @@ def test_delete_takes_several_ids_all_or_nothing(
     code, output = cli("delete", "2", str(new), "--db", store_url)
     assert code == 0 and "game 2 deleted" in output and f"game {new} deleted" in output
     assert "2 games deleted" in output
+
+
+def test_games_stored_before_content_keys_are_found_after_the_upgrade(
+    store_url: str,  # noqa: F811
+    engine: Engine,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    from alembic import command
+
+    from zfrec.store.db import alembic_config
+
+    _stored(store_url, tmp_path)
+    with engine.begin() as conn:
+        command.downgrade(alembic_config(conn), "0006")  # a store of before game.content_key
+    engine.dispose()
+    _write(tmp_path / "moved.zfn", [dataclasses.replace(night(2), date="2026.11.20")])
+    code, doc = json_cli("import", str(tmp_path / "moved.zfn"), "--db", store_url)
+    assert code == 0, doc
+    assert "same deals and plays as stored game 2 (" in doc["files"][0]["notes"][0]
+
+
+def test_the_content_key_leaves_out_the_header_and_the_comments() -> None:
+    from zfrec.record.jsonio import render_json
+    from zfrec.store.content import content_key
+    from zfrec.store.firstpass import canonical_json
+
+    for game in (night(1), next(iter(load(SJ)))):
+        text = canonical_json(game)
+        key = content_key(text)
+        data = json.loads(text)
+        data.update(event="Another club", date="2026.01.01", comments=["a note"])
+        units = data["hands"] if "hands" in data else data["rounds"]
+        units[0]["comments"] = ["评论"]
+        assert content_key(render_json(data)) == key
+        assert content_key(text, canonical=False) == key
+        units.pop()  # a hand or round less: other deals and plays
+        assert content_key(render_json(data)) != key
+
+
+def test_a_new_games_stored_twin_is_looked_up_by_its_index(tmp_path: Path) -> None:
+    # by game.content_key's index, not by the kind's (which reads every game of the kind)
+    from zfrec.store import open_store
+    from zfrec.store.likeness import SameContent
+
+    store = open_store(f"sqlite:///{tmp_path / 'plan.db'}")
+    try:
+        with store.connect() as conn:
+            sql = str(SameContent(conn).query.compile(store))
+            plan = conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}", ("0" * 64,)).all()
+    finally:
+        store.dispose()
+    assert "ix_game_content_key" in " ".join(str(step[-1]) for step in plan), plan

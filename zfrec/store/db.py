@@ -38,7 +38,7 @@ ENV_VAR = "ZFREC_DB"
 DEFAULT_URL = "sqlite:///zfrec.db"
 BUSY_TIMEOUT_S = 60.0  # how long a SQLite writer waits for another to finish
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
-SCHEMA_REVISION = "0006"  # the newest migration; a test checks it against migrations/versions
+SCHEMA_REVISION = "0007"  # the newest migration; a test checks it against migrations/versions
 READONLY = "zfrec_readonly"  # connection option: a SQLite transaction that only reads
 # connection option: a SQLite transaction whose every key it made itself or read under its own
 # write lock (an import's), so SQLite need not look up every row's parents
