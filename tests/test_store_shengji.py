@@ -489,13 +489,12 @@ def test_import_summaries_count_a_match_in_rounds(store_url: str) -> None:
     first = runner.invoke(app, ["import", "--db", store_url, str(fine)])
     assert first.exit_code == 0, first.output
     assert "1 game(s) added (17 round(s))" in first.stdout
-    replaced = runner.invoke(
-        app, ["import", "--db", store_url, "--replace", "1", str(SAMPLES / "02-no-trump.zfn")]
-    )
+    other = str(SAMPLES / "02-no-trump.zfn")  # another match: --force
+    replaced = runner.invoke(app, ["import", "--db", store_url, "--replace", "1", other, "--force"])
     assert replaced.exit_code == 0, replaced.output
     assert "(2 rounds) in " in replaced.stdout and "hand" not in replaced.stdout
     as_json = runner.invoke(
-        app, ["import", "--db", store_url, "--replace", "1", str(fine), "--json"]
+        app, ["import", "--db", store_url, "--replace", "1", str(fine), "--json", "--force"]
     )
     assert json.loads(as_json.stdout)["hands"] == 17 and "unit" not in json.loads(as_json.stdout)
     skipped = runner.invoke(app, ["import", "--db", store_url, "--only-valid", str(broken)])

@@ -29,7 +29,7 @@ from multiprocessing.pool import AsyncResult, Pool
 from typing import IO, Any
 
 from zfrec.diagnostics import Diagnostic
-from zfrec.errors import Location, NotationError, processing
+from zfrec.errors import Location, NotationError, not_utf8, processing
 from zfrec.forkpool import ForkPool, Passed, fork_available
 from zfrec.games.zhengfen.engine.rules import Ruleset
 from zfrec.gctuning import young_threshold
@@ -268,7 +268,7 @@ def _all_pieces(
         try:
             yield from pieces(path, games_per_piece, stdin, fine_tail and i == len(files))
         except UnicodeDecodeError:
-            problem = f"cannot read {path}: not UTF-8 text"
+            problem = not_utf8(path)
         except OSError as exc:
             problem = f"cannot read {path}: {(exc.strerror or str(exc)).strip()}"
         yield Judged(path, None, problem)

@@ -316,3 +316,35 @@ def path_text(path: str | PathLike[str]) -> str:
     """A file's name as text that can be printed, stored and put in JSON: each byte of a name
     that is not UTF-8 (kept by Python as a lone surrogate) shown as U+FFFD."""
     return str(path).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def not_utf8(path: str | PathLike[str]) -> str:
+    """`cannot read FILE: not UTF-8 text`, with the encoding the file is most likely in and how
+    to convert it: UTF-16 by its byte order mark or its zero bytes, GB18030 (GBK, GB2312) when
+    it reads as such. The file is never read in that encoding: the hint is all."""
+    name = path_text(path)
+    message = f"cannot read {name}: not UTF-8 text"
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(1 << 16)
+    except OSError:
+        return message
+    guess = None
+    sample = head[:4096]  # UTF-16 text of Latin letters: every other byte a zero
+    if head[:2] in (b"\xff\xfe", b"\xfe\xff") or sample.count(b"\0") * 3 >= len(sample):
+        guess = "UTF-16"
+    else:
+        try:
+            head.decode("gb18030")
+        except UnicodeDecodeError as exc:
+            cut = len(head) == 1 << 16 and exc.start >= len(head) - 4  # mid-character
+            guess = "GB18030" if cut else None
+        else:
+            guess = "GB18030"
+    if guess is None:
+        return message
+    return (
+        f"{message}: it looks like {guess}"
+        + (" (GBK, GB2312)" if guess == "GB18030" else "")
+        + f"; convert it: iconv -f {guess} -t UTF-8 {name} > {name}.utf8"
+    )

@@ -22,7 +22,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from zfrec.errors import FILE_ATTR, ZfrecError, place_text, preset_hint
+from zfrec.errors import FILE_ATTR, ZfrecError, not_utf8, place_text, preset_hint
 from zfrec.games import DEFAULT_KIND, KINDS, GameKind, find_kind, kind_problem
 from zfrec.games.zhengfen.engine.rules import Ruleset, parse_option, preset
 
@@ -224,7 +224,7 @@ def file_problem(path: str | None, exc: OSError | UnicodeDecodeError, verb: str 
     """What is wrong with a file, in words, naming it: for messages and per-file findings."""
     name = path or getattr(exc, "filename", None) or "input"
     if isinstance(exc, UnicodeDecodeError):
-        return f"cannot read {name}: not UTF-8 text"
+        return not_utf8(name) if name != "input" else f"cannot read {name}: not UTF-8 text"
     if isinstance(exc, IsADirectoryError):
         return f"{name} is a directory: give a record file" if verb == "read" else (
             f"cannot write {name}: it is a directory"

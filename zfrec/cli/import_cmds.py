@@ -41,7 +41,6 @@ from zfrec.cli.common import (
 from zfrec.cli.store_common import (
     MAX_GAME_ID,
     DbOption,
-    GameIdArgument,
     JsonOption,
     opened_store,
 )
@@ -102,6 +101,15 @@ def import_cmd(
             "keeps its id.",
         ),
     ] = None,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force",
+            help="With --replace: put the record in place of game ID even when it is plainly "
+            "not a version of it (another kind of game, or neither its event and date nor a "
+            "deal in common).",
+        ),
+    ] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Validate records, then store them: each file in one transaction, all or nothing.
@@ -119,8 +127,10 @@ def import_cmd(
     from zfrec.store import import_workers
 
     if replace is not None:
-        _replace(replace, paths, db, only_valid, as_json)
+        _replace(replace, paths, db, only_valid, as_json, force)
         return
+    if force:
+        fail("--force goes with --replace ID")
     files = expand_paths(paths)
     if "-" in files:
         fail("import reads files, not standard input")
@@ -275,7 +285,7 @@ def _stopped(exc: BaseException, path: str, finished: bool, later: int) -> tuple
 
 
 def _replace(
-    game_id: int, paths: list[str], db: str | None, only_valid: bool, as_json: bool
+    game_id: int, paths: list[str], db: str | None, only_valid: bool, as_json: bool, force: bool
 ) -> None:
     """`import --replace ID FILE`: exit 0 (replaced, or already that record), 1 when the
     record has errors (with --only-valid: then nothing is replaced), 2 on bad input."""
@@ -300,7 +310,7 @@ def _replace(
             session(engine) as s,
         ):
             where = _where(engine)
-            result = replace_game(s, game_id=game_id, path=path)
+            result = replace_game(s, game_id=game_id, path=path, check=not force)
             if only_valid and not result.valid:
                 raise _Invalid
     except _Invalid:
@@ -328,45 +338,77 @@ def _replace(
 
 @json_on_failure(refused)
 def delete_cmd(
-    game_id: GameIdArgument,
+    game_id: Annotated[
+        list[int],
+        typer.Argument(
+            help="The games' ids (see `zfrec games`): one or several, e.g. $(seq 12 77).",
+            min=1,
+            max=MAX_GAME_ID,
+        ),
+    ],
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Delete a stored game, with everything derived from it (hands, plays, diagnostics and
-    rendered pages). A live table that finished it keeps its entries.
+    """Delete stored games, with everything derived from them (hands, plays, diagnostics and
+    rendered pages). A live table that finished one keeps its entries.
 
-    A file that holds the game still does: importing that file again stores it again. Exit 0,
-    2 when there is no such game.
+    Several ids are deleted all together or not at all, in one transaction: one id that is not
+    a stored game deletes nothing. A file that holds a game still does: importing that file
+    again stores it again. Exit 0, 2 when there is no such game.
     """
     from zfrec.store import get_game, session
     from zfrec.store.correct import game_sources
+    from zfrec.store.db import StoreError
     from zfrec.store.removal import delete_game
 
+    ids = list(dict.fromkeys(game_id))  # each once, in the order given
+    done: list[tuple[int, Any, list[tuple[str, int]]]] = []
     with opened_store(db, create=False, writes=True) as engine, session(engine) as s:
-        detail = get_game(s, game_id=game_id)
-        files = game_sources(s, game_id=game_id)
-        delete_game(s, game_id=game_id)
-    row = detail.row
+        missing = [i for i in ids if not _stored(s, i)]
+        if missing:
+            listed = ", ".join(map(str, missing))
+            more = f"; nothing was deleted (the {len(ids)} ids go together)" if len(ids) > 1 else ""
+            raise StoreError(
+                f"no game{'s' if len(missing) > 1 else ''} {listed} in the store{more}"
+            )
+        for one in ids:
+            detail = get_game(s, game_id=one)
+            files = game_sources(s, game_id=one)
+            delete_game(s, game_id=one)
+            done.append((one, detail.row, files))
     if as_json:
-        print_json(
+        games = [
             {
-                "deleted": game_id,
+                "deleted": one,
                 "event": row.event,
                 "date": row.date,
                 "players": row.players,
                 "hands": row.hands,
                 "files": [{"path": p, "position": n} for p, n in files],
             }
-        )
+            for one, row, files in done
+        ]
+        print_json(games[0] | {"games": games})  # the first game's keys, as for one id
         return
-    what = ", ".join(x for x in (row.event, row.date, ", ".join(row.players)) if x)
-    unit = find_kind(row.kind).unit
-    out.print(f"game {game_id} deleted ({escape(what)}; {plural(row.hands, unit)})")
-    for path, number in files:
-        out.print(
-            f"note: {escape(path)} (game {number}) still holds it: importing that file again "
-            "stores it again"
-        )
+    for one, row, files in done:
+        what = ", ".join(x for x in (row.event, row.date, ", ".join(row.players)) if x)
+        unit = find_kind(row.kind).unit
+        out.print(f"game {one} deleted ({escape(what)}; {plural(row.hands, unit)})")
+        for path, number in files:
+            out.print(
+                f"note: {escape(path)} (game {number}) still holds it: importing that file again "
+                "stores it again"
+            )
+    if len(done) > 1:
+        out.print(f"{len(done)} games deleted")
+
+
+def _stored(s: Any, game_id: int) -> bool:
+    from sqlalchemy import select
+
+    from zfrec.store.tables import GAME
+
+    return s.connection().execute(select(GAME.c.id).where(GAME.c.id == game_id)).first() is not None
 
 
 def _read_up_to(progress: Progress, task: TaskID, before: float, number: int) -> None:

@@ -37,7 +37,7 @@ from zfrec.cli.store_common import (
     PlayerOption,
     opened_store,
 )
-from zfrec.games import find_kind
+from zfrec.games import find_kind, kind_problem
 from zfrec.numbering import occurrences, repeat_suffix
 
 if TYPE_CHECKING:
@@ -52,19 +52,31 @@ __all__ = ["DbOption", "register"]
 
 @json_on_failure(refused)
 def games_cmd(
-    player: PlayerOption = None, db: DbOption = None, as_json: JsonOption = False
+    player: PlayerOption = None,
+    game: Annotated[
+        str | None,
+        typer.Option("--game", "-g", help="Only games of this game: zhengfen or shengji."),
+    ] = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
 ) -> None:
-    """List the stored games: id, date, event, players, winners, hands, validity."""
+    """List the stored games: id, date, event, players, winners, hands, validity; with games
+    of both kinds, the game of each."""
     from zfrec.store import list_games, session, unreadable_diagnostics
 
+    if game is not None and (problem := kind_problem(game)) is not None:
+        fail(problem)
     with opened_store(db, create=False) as engine, session(engine, readonly=True) as s:
         rows = list_games(s, player=player)
-        unreadable = [] if player else unreadable_diagnostics(s)
+        unreadable = [] if player or game else unreadable_diagnostics(s)
+    if game is not None:
+        rows = [r for r in rows if r.kind == find_kind(game).name]
     if as_json:
         print_json([r.to_json() for r in rows])
         return
     if not rows:
-        out.print("no games stored" + (f" with {player}" if player else ""), markup=False)
+        which = f" of {find_kind(game).title}" if game is not None else ""
+        out.print(f"no games{which} stored" + (f" with {player}" if player else ""), markup=False)
         _unreadable_note(unreadable)
         return
     # The hands column in the games' own word (GameKind.unit): `rounds` for Sheng ji; games of
@@ -75,8 +87,10 @@ def games_cmd(
     table = Table(box=None, header_style="bold", pad_edge=False)
     # The names are never cut inside (`Tom Wu` at a line's end): the lists are wrapped between
     # names here, each line at most `width` cells, and a name wider than that ends in `…`.
-    width = _names_width(rows, played)
-    for name in ("id", "date", "event", "players", "winners", played, "valid"):
+    kinds = len(units) > 1  # games of both kinds: a column names each one's game
+    width = _names_width(rows, played, kinds)
+    for name in ("id", *(("game",) if kinds else ()), "date", "event", "players", "winners",
+                 played, "valid"):  # fmt: skip
         justify: JustifyMethod = "right" if name in ("id", played) else "left"
         if name in ("players", "winners"):
             table.add_column(name, justify=justify, no_wrap=True, max_width=width)
@@ -86,6 +100,7 @@ def games_cmd(
         valid = "yes" if r.valid else f"[red]no ({r.errors} error(s))[/]"
         table.add_row(
             str(r.id),
+            *((find_kind(r.kind).title,) if kinds else ()),
             escape(r.date or ""),
             escape(r.event or ""),
             escape(names_lines(r.players, width)),
@@ -98,12 +113,14 @@ def games_cmd(
     _unreadable_note(unreadable)
 
 
-def _names_width(rows: Sequence[Any], played: str) -> int:
+def _names_width(rows: Sequence[Any], played: str, kinds: bool = False) -> int:
     """The widest line of a players' or winners' list: the whole list where the line has room
     for both lists and the event; else the console's width left by the other columns, shared
     by the two lists and the event, and at least the widest name where it fits."""
     fixed = max(len(str(r.id)) for r in rows) + 10 + len(played) + 2 * 7  # id, date, the gaps
     fixed += max(cell_len("yes" if r.valid else f"no ({r.errors} error(s))") for r in rows)
+    if kinds:  # the game column, and its gap
+        fixed += max(cell_len(find_kind(r.kind).title) for r in rows) + 2
     whole = [max(7, *(cell_len(", ".join(r.players)) for r in rows))]
     whole.append(max(7, *(cell_len(", ".join(r.winners)) for r in rows)))
     event = max(5, *(cell_len(r.event or "") for r in rows))

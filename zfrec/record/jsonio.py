@@ -414,6 +414,12 @@ def dumps_json(games: Game | Iterable[Game]) -> str:
         doc = _game_to_json(games, True)
     else:
         doc = {"games": [_game_to_json(g, True) for g in games]}
+    return render_json(doc)
+
+
+def render_json(doc: Any) -> str:
+    """A JSON document (dicts, lists, strings, numbers) as canonical JSON text: a game's, parsed
+    back, is written again as it was."""
     return _render(doc, 0, {})[1] + "\n"
 
 

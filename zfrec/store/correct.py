@@ -31,6 +31,8 @@ from zfrec.store.importer import (
     respell_players,
     source_path,
 )
+from zfrec.store.likeness import deals, stored_game
+from zfrec.store.recognise import AGREE, agreement, record_plays, stored_plays
 from zfrec.store.removal import replace_sources
 from zfrec.store.rows import Rows, game_rows
 from zfrec.store.tables import GAME, LIVE_ENTRY, LIVE_TABLE, SEAT, SOURCE
@@ -59,13 +61,21 @@ class Replaced:
         return data
 
 
-def replace_game(session: Session, *, game_id: int, path: str | Path) -> Replaced:
+class NotAVersion(StoreError):
+    """`--replace ID` refused: the record is plainly not a version of game ID."""
+
+
+def replace_game(
+    session: Session, *, game_id: int, path: str | Path, check: bool = False
+) -> Replaced:
     """Put the one game of the file at `path` in place of stored game `game_id`, which keeps
     its id: its rows, diagnostics and artifacts are made again from the new record, and the
     file (position 1) now refers to it. Flushed in the caller's transaction, not committed.
 
     StoreError when the file holds no game or more than one, when its game cannot be read,
-    when there is no such stored game, or when the record is stored already as another game.
+    when there is no such stored game, or when the record is stored already as another game;
+    NotAVersion, with `check` (`zfrec import --replace` without --force), when the record is
+    plainly not a version of game `game_id` (`unrelated`).
     """
     source = source_path(path)
     items = list(islice(iter_records(path), 2))
@@ -105,10 +115,47 @@ def replace_game(session: Session, *, game_id: int, path: str | Path) -> Replace
             f"the record in {path} is stored already, as game {other}, not as game {game_id}: "
             f"nothing was changed (game {other} holds this record; game {game_id} is kept as it is)"
         )
+    if check:
+        why = unrelated(conn, game_id, game, text)
+        if why is not None:
+            raise NotAVersion(
+                f"the record in {path} is not a version of game {game_id}: {why}; nothing was "
+                f"changed (check the id; --force puts it in place of game {game_id} all the same)"
+            )
     _put_in_place(conn, game_id, digest, rows)
     replace_sources(conn, source, [(1, game_id)])
     _replace_unreadable(conn, source, [])
     return Replaced(game_id, str(path), True, *facts, unit=unit)
+
+
+def unrelated(conn: Connection, game_id: int, game: Game, text: str) -> str | None:
+    """Why the record `game` (canonical JSON `text`) is plainly not a version of stored game
+    `game_id`, or None when it may be one: it is a game of another kind, or it has neither the
+    game's Event and Date nor any deal in common with it (records without deals: half of the
+    plays, as a re-import recognises a correction)."""
+    stored = stored_game(conn, game_id)
+    if stored is None:
+        return None
+    if stored.kind != game.kind:
+        return (
+            f"game {game_id} is a {stored.kind_title()} game ({stored.text()}), the record "
+            f"a {find_kind(game.kind).title} game"
+        )
+    if game.event and game.date and (game.event, game.date) == (stored.event, stored.date):
+        return None
+    old = str(conn.execute(select(GAME.c.record_json).where(GAME.c.id == game_id)).scalar())
+    mine, theirs = deals(text), deals(old)
+    if mine and theirs:
+        if mine & theirs:
+            return None
+        common = "no deal in common with it"
+    else:
+        rows = game_rows(None, 1, text, game, validate(game))
+        share = agreement(record_plays(rows.plays), stored_plays(conn, game_id, rows.layout))
+        if share >= AGREE:
+            return None
+        common = f"only {share:.0%} of its plays in common"
+    return f"game {game_id} ({stored.text()}) has another event or date and {common}"
 
 
 def replace_record(session: Session, *, game_id: int, game: Game, digest: str) -> None:

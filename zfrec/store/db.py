@@ -38,7 +38,7 @@ ENV_VAR = "ZFREC_DB"
 DEFAULT_URL = "sqlite:///zfrec.db"
 BUSY_TIMEOUT_S = 60.0  # how long a SQLite writer waits for another to finish
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
-SCHEMA_REVISION = "0006"  # the newest migration; a test checks it against migrations/versions
+SCHEMA_REVISION = "0007"  # the newest migration; a test checks it against migrations/versions
 READONLY = "zfrec_readonly"  # connection option: a SQLite transaction that only reads
 # connection option: a SQLite transaction whose every key it made itself or read under its own
 # write lock (an import's), so SQLite need not look up every row's parents
@@ -178,7 +178,11 @@ def make_engine(url: str | None = None, *, must_exist: bool = False) -> Engine:
     try:
         engine = create_engine(parsed, **kwargs)
     except (NoSuchModuleError, ImportError) as exc:
-        raise StoreError(f"cannot use database {describe(parsed)}: {exc}") from None
+        advice = ""
+        if parsed.get_backend_name() in ("postgres", "postgresql"):  # postgres://, +psycopg2
+            meant = describe(parsed.set(drivername="postgresql+psycopg"))
+            advice = f" (zfrec talks to PostgreSQL through psycopg 3: use {meant})"
+        raise StoreError(f"cannot use database {describe(parsed)}: {exc}{advice}") from None
     except (ArgumentError, TypeError, ValueError) as exc:
         raise StoreError(f"bad database URL {describe(parsed)}: {exc}") from None
     if is_sqlite:

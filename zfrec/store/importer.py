@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import pickle
 import random
+import re
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -46,6 +47,7 @@ from zfrec.store.firstpass import (
     sha256,
     storable_text,
 )
+from zfrec.store.likeness import SameContent
 from zfrec.store.models import utc_now
 from zfrec.store.recognise import Decision, Key, corrected, record_key, stored_keys
 from zfrec.store.removal import delete_children, replace_sources
@@ -307,6 +309,7 @@ def _write_file(
     held = {existing[e.digest] for e in read.entries if e.digest in existing}  # this file's own
     notes: list[str] = []
     replaced: list[int] = []
+    alike = SameContent(conn)  # a stored game with a new game's deals and plays
     units: dict[str, int] = {}
     for lost in read.unreadable:  # a game not read: its kind's unit, where it is known
         if lost.location.unit:
@@ -329,6 +332,7 @@ def _write_file(
             found.extend(entry.skipped or ())
         else:
             decision = Decision()
+            noted = len(notes)
             if entry.key is not None:
                 taken = held | set(replaced)
                 args = (entry.number, entry.key, rows.plays, candidates, taken, notes)
@@ -339,6 +343,7 @@ def _write_file(
                     _rewrite_game(conn, batches, game_id, entry.digest, rows, players)
                     replaced.append(game_id)
                 else:
+                    _note_same_content(alike, entry.number, rows, notes, noted)
                     game_id = _insert_game(conn, batches, entry.digest, rows, players)
                     added += 1
                 existing[entry.digest] = game_id
@@ -375,6 +380,23 @@ def _write_file(
         notes=tuple(notes),
         units=units,
     )
+
+
+def _note_same_content(
+    alike: SameContent, number: int, rows: Rows, notes: list[str], noted: int
+) -> None:
+    """A note when the new game at `number` has the deals and plays of a stored game (a
+    header corrected outside --replace, an old version imported again); it is stored all the
+    same. None when a note of this game from `noted` on named that stored game already."""
+    same = alike.find(rows.game)
+    if same is None:
+        return
+    named = re.compile(rf"\bstored games? (\d+, )*{same.game_id}\b")
+    if not any(named.search(note) for note in notes[noted:]):
+        notes.append(
+            f"game {number}: same deals and plays as stored game {same.game_id} ({same.text()}): "
+            f"stored as a new game; to correct game {same.game_id} use --replace {same.game_id}"
+        )
 
 
 def _names(rows: Iterable[Rows]) -> list[str]:

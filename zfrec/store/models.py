@@ -72,6 +72,9 @@ class StoredGame(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     content_hash: str = Field(max_length=64, unique=True)
     record_json: str = Field(sa_type=Text)
+    # the sha256 of its deals and plays (zfrec.store.content; revision 0007): equal for two
+    # records that differ only in their header or comments
+    content_key: str | None = Field(default=None, max_length=64, index=True)
     source_path: str | None = Field(default=None, index=True)  # the file it first came from
     source_index: int | None = None  # 1-based position of the game in that file
     # The game's kind (zfrec.games); revision 0004 gave the games stored before it Zheng Fen's.

@@ -14,7 +14,17 @@ from zfrec.jsonview import PerPlayer, dump
 from zfrec.record import Format, Game, dumps, loads
 from zfrec.record.problems import did_you_mean, name_matches
 from zfrec.store.db import StoreError
-from zfrec.store.tables import DIAG, GAME, HAND, HAND_SEAT, PLAYER, SEAT, player_key, require_game
+from zfrec.store.tables import (
+    DIAG,
+    GAME,
+    HAND,
+    HAND_SEAT,
+    PLAYER,
+    SEAT,
+    asked_key,
+    player_key,
+    require_game,
+)
 
 if TYPE_CHECKING:
     from zfrec.games.zhengfen.analysis.stats import PlayerAnalysis
@@ -38,9 +48,10 @@ class GameRow:
     kind: str = DEFAULT_KIND  # the game's kind (zfrec.games): its `unit` names the hands
 
     def to_json(self) -> dict[str, Any]:
-        """The row as `zfrec games --json` writes it: its fields (the kind aside)."""
+        """The row as `zfrec games --json` writes it: its fields, the kind as `game` (the key
+        that names the game in every JSON of both kinds: "zhengfen", "shengji")."""
         data: dict[str, Any] = dump(self)
-        del data["kind"]
+        data["game"] = data.pop("kind")
         return data
 
 
@@ -182,10 +193,18 @@ def _no_player(conn: Connection, player: str) -> StoreError:
     return StoreError(f"no player named {player!r} in the store" + (f"; {hint}" if hint else ""))
 
 
+def _key_of(conn: Connection, player: str) -> str:
+    """The key of the stored player `player` names: as written, else without the invisible
+    format characters and spaces around it that a name copied from a page carries."""
+    key = player_key(player)
+    if conn.scalar(select(PLAYER.c.id).where(PLAYER.c.key == key)) is not None:
+        return key
+    return asked_key(player)
+
+
 def _games_of_player(conn: Connection, player: str) -> Any:
     """The ids of the games `player` sat in, as a subquery; StoreError if nobody has that name."""
-    key = player_key(player)
-    found = conn.scalar(select(PLAYER.c.id).where(PLAYER.c.key == key))
+    found = conn.scalar(select(PLAYER.c.id).where(PLAYER.c.key == _key_of(conn, player)))
     if found is None:
         raise _no_player(conn, player)
     return select(SEAT.c.game_id).where(SEAT.c.player_id == found)
@@ -356,7 +375,7 @@ def players_named(conn: Connection, player: str | None) -> Select[tuple[int, str
     people = select(PLAYER.c.id, PLAYER.c.name, PLAYER.c.key)
     if player is None:
         return people
-    key = player_key(player)
+    key = _key_of(conn, player)
     if conn.scalar(select(PLAYER.c.id).where(PLAYER.c.key == key)) is None:
         raise _no_player(conn, player)
     return people.where(PLAYER.c.key == key)

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from zfrec.diagnostics import Diagnostic
 from zfrec.games import find_kind
 from zfrec.record import Game
+from zfrec.store.content import content_key
 from zfrec.store.tables import player_key
 from zfrec.validate import Report
 
@@ -96,6 +97,7 @@ def core_rows(
         over = report.over if over is None else over
     row = {
         "record_json": text,
+        "content_key": content_key(text),
         "source_path": source,
         "source_index": number if source is not None else None,
         "kind": game.kind,

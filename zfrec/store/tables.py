@@ -29,6 +29,15 @@ def player_key(name: str) -> str:
     return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
 
 
+def asked_key(name: str) -> str:
+    """The key of a name asked for (`games --player`, `stats --player`): as `player_key`, with
+    the invisible format characters a name copied from a page carries (the isolates U+2066 to
+    U+2069, marks of direction, zero-width spaces and joiners: Unicode's Cf) taken out and the
+    spaces around it stripped."""
+    seen = "".join(c for c in name if unicodedata.category(c) != "Cf")
+    return player_key(seen.strip())
+
+
 def chunks(items: Sequence[Any]) -> Iterable[list[Any]]:
     for i in range(0, len(items), CHUNK):
         yield list(items[i : i + CHUNK])
