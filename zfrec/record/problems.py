@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeVar
 
 from rapidfuzz.distance import OSA
 
@@ -41,6 +41,7 @@ from zfrec.games.zhengfen.engine.cards import (
 
 ProblemKind = Literal["card", "seat", "move", "line", "name", "dealt"]
 
+_Read = TypeVar("_Read")  # what `read_parts` reads a part as
 _RANK_RE = re.compile(r"10|[2-9tjqka]", re.IGNORECASE)
 # A word that may be meant as a card: a rank and at most one more character, or a joker.
 _CARDISH_RE = re.compile(r"(?:10|[2-9tjqka]).?|[sb]j\S*|[!?]*", re.IGNORECASE)
@@ -232,29 +233,37 @@ def read_word_leniently(
         pass
     mask = 0
     found: list[tuple[int, Stand]] = []
+    readings, bad = read_parts(word, read_word)
+    for got, declared in readings:
+        mask |= got
+        found.extend(declared)
+    return mask, tuple(found), bad
+
+
+def read_parts(
+    word: str, read: Callable[[str], _Read]
+) -> tuple[list[_Read], list[tuple[int, str, CardError]]]:
+    """Each comma-separated part of `word` read by `read`, a part that cannot be read cut into
+    its glued cards (`glued_cards`) so that only the unreadable card is lost: the readings, and
+    for each unreadable part or card its offset in `word`, its text and why it cannot be read."""
+    readings: list[_Read] = []
     bad: list[tuple[int, str, CardError]] = []
     offset = 0
     for part in word.split(","):
         if part:
             try:
-                got, declared = read_word(part)
+                readings.append(read(part))
             except CardError as exc:
                 pieces = glued_cards(part)
                 if not pieces:
                     bad.append((offset, part, exc))
-                for at, piece in pieces:  # only the unreadable card of a glued word is lost
+                for at, piece in pieces:
                     try:
-                        got, declared = read_word(piece)
+                        readings.append(read(piece))
                     except CardError as piece_exc:
                         bad.append((offset + at, piece, piece_exc))
-                    else:
-                        mask |= got
-                        found.extend(declared)
-            else:
-                mask |= got
-                found.extend(declared)
         offset += len(part) + 1
-    return mask, tuple(found), bad
+    return readings, bad
 
 
 def glued_cards(part: str) -> list[tuple[int, str]]:

@@ -10,7 +10,7 @@ from collections import Counter
 from zfrec.errors import CardError
 from zfrec.games.shengji.cards import MAX_DECKS, NUM_CARDS, _word_ids, count, distinct, one
 from zfrec.games.shengji.records import SjCards, SjRound
-from zfrec.record.problems import glued_cards, typo_candidates
+from zfrec.record.problems import read_parts, typo_candidates
 
 __all__ = ["dealt_options", "ids_leniently", "read_as"]
 
@@ -34,24 +34,8 @@ def ids_leniently(word: str) -> tuple[list[int], list[tuple[int, str, CardError]
     """A word of cards read as far as it can be: the card ids of its readable parts, a card
     written twice listed twice (glued `7h7h7x` gives 7h 7h), and for each unreadable part (of a
     glued word: each unreadable card) its offset in `word`, its text and why it cannot be read."""
-    ids: list[int] = []
-    bad: list[tuple[int, str, CardError]] = []
-    offset = 0
-    for part in word.split(","):
-        if part:
-            try:
-                ids += _word_ids(part)
-            except CardError as exc:
-                pieces = glued_cards(part)
-                if not pieces:
-                    bad.append((offset, part, exc))
-                for at, piece in pieces:  # only the unreadable card of a glued word is lost
-                    try:
-                        ids += _word_ids(piece)
-                    except CardError as piece_exc:
-                        bad.append((offset + at, piece, piece_exc))
-        offset += len(part) + 1
-    return ids, bad
+    readings, bad = read_parts(word, _word_ids)
+    return [c for ids in readings for c in ids], bad
 
 
 def _wanted(r: SjRound, line: str, seat: int) -> Counter[int]:
