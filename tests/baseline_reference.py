@@ -95,7 +95,7 @@ def _best(game: Game, rules: Ruleset, h: int, t: int, m: int, budget: Budget) ->
 
 
 def _not_the_versions(
-    game: Game, record: Game, rules: Ruleset, place: tuple[int, int, int]
+    game: Game, record: Game, rules: Ruleset, place: tuple[int, int, int], prolongs: bool
 ) -> tuple[list[tuple[str, str, Location]], bool]:
     """The errors of a version's whole replay that the record's layout excuses (the rule is
     zfrec.games.zhengfen.analysis.disputes._Layout's), and whether it stops fitting."""
@@ -104,7 +104,7 @@ def _not_the_versions(
     recorded = frozenset(
         _spot(d) for _, e in replay(game, rules) for d in e.diagnostics if d.severity == "error"
     )
-    layout = _Layout(place, len(written), winner, lambda: recorded)
+    layout = _Layout(place, len(written), winner, lambda: recorded, prolongs)
     excused = []
     for _, event in replay(record, rules):
         kept = layout.see(event) if layout.unfitting is None else ()
@@ -126,7 +126,8 @@ def old_disputes(game: Game, budget: Budget | None) -> list[list[Verdict]]:
             held = _held(report, before)
             cut = False
             if version is not move.versions()[0]:  # the record's layout (ANALYSIS.md)
-                excused, cut = _not_the_versions(game, record, rules, (h, t, m))
+                prolongs = move.is_pass and not version.is_pass  # a play for the pass
+                excused, cut = _not_the_versions(game, record, rules, (h, t, m), prolongs)
                 left = Counter(excused)
                 kept = []
                 for d in held:

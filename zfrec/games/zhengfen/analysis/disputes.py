@@ -387,8 +387,8 @@ class DisputeJudge(ReplayVisitor):
         known = False
         written = self.record.hands[h].tricks[t - 1].moves
         winner = next((mv.seat for mv in reversed(written) if not mv.is_pass), None)
-        layout = _Layout(place, len(written), winner, lambda: self._recorded(h, start))
-        layout.prolongs = written[m].is_pass and not version.is_pass
+        prolongs = written[m].is_pass and not version.is_pass
+        layout = _Layout(place, len(written), winner, lambda: self._recorded(h, start), prolongs)
         for state, event in replay(record, self.rules, self.game_number, start=start):
             if layout.unfitting is not None:
                 break  # the record goes on for the recorded version only
@@ -476,7 +476,12 @@ class _Layout:
     )  # fmt: skip
 
     def __init__(
-        self, place: Place, written: int, winner: int | None, recorded: Callable[[], Set[_Spot]]
+        self,
+        place: Place,
+        written: int,
+        winner: int | None,
+        recorded: Callable[[], Set[_Spot]],
+        prolongs: bool = False,
     ) -> None:
         self.place, self.written = place, written  # written: the moves of the written trick
         self.recorded = recorded  # where the recorded version finds errors (not this rule's)
@@ -487,7 +492,7 @@ class _Layout:
         self.unfitting: Diagnostic | None = None
         # A play where the record has a pass: the trick lasts longer than the record has it,
         # and every later move of the hand was written for the recorded pass (`_prolonged`).
-        self.prolongs = False
+        self.prolongs = prolongs
 
     def see(self, event: ReplayEvent) -> tuple[Diagnostic, ...]:
         """The event's diagnostics that count for the version."""
