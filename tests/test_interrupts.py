@@ -33,15 +33,7 @@ def _cpu_seconds(pid: int) -> float:
 def _interrupted(args: list[str], busy: float, cwd: Path | None = None) -> tuple[int, str, str]:
     """Run `zfrec ARGS`, send it SIGINT once it has worked `busy` CPU seconds (imports take
     about one), and give its exit code, stdout and stderr."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "zfrec", *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=cwd,
-        # a Ctrl-C at a terminal: the signal's default action, which a shell's & would ignore
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
+    proc = _started(args, cwd)
     deadline = time.monotonic() + 120
     while _cpu_seconds(proc.pid) < busy and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -74,6 +66,8 @@ def test_solve_interrupted_answers_with_the_best_found_so_far() -> None:
 
 
 def _started(args: list[str], cwd: Path | None = None) -> subprocess.Popen[str]:
+    """`zfrec ARGS` started as a Ctrl-C at a terminal reaches it: with the signal's default
+    action, which a shell's & would ignore."""
     return subprocess.Popen(
         [sys.executable, "-m", "zfrec", *args],
         stdout=subprocess.PIPE,
