@@ -150,7 +150,7 @@ def test_exact_messages_with_causes_and_suggestions() -> None:
         "stands, else seat 1, not West as written (RULES-SHENGJI.md R14) (follows from 12:6)",
         "12:6 [game 1, round 1 (West)]: error SJ402: a bid shows rank cards of the dominant "
         "rank 2 (RULES-SHENGJI.md R15)",
-        "14:1 [game 1, round 1 (East)]: error SJ102: East does not hold 4d 6s 6d 6c Kc Ah 2h 2c "
+        "14:9 [game 1, round 1 (East)]: error SJ102: East does not hold 4d 6c Kc Ah 2c "
         "(RULES-SHENGJI.md R11) (follows from 12:6)",
     ]
     assert _lines(BROKEN / "wrong-result.zfn") == [

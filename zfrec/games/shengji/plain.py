@@ -234,7 +234,12 @@ def _cards(body: SjBody, r: SjRound, line: str, number: int) -> bool:
     else:
         if r.discard is not None:
             return False
-        r.discard = cards
+        cols, col = [], 9  # after `discard `: one card a word, one space between words
+        for word in rest[1:].split(" ") if rest else ():
+            if word in _BIT:  # (not `?N`)
+                cols.append(((_BIT[word].bit_length() - 1) >> 1, col))
+            col += len(word) + 1
+        r.discard = SjCards(known, count, cards.pos, tuple(cols))
     return True
 
 

@@ -155,6 +155,9 @@ class SjCards:
     known: int = 0
     unknown: int = 0
     pos: Pos | None = field(default=None, compare=False)
+    # A discard line's cards in written order, each with its column (`pos` gives the line):
+    # a card the dealer does not hold is named where it is written. Empty elsewhere.
+    written: tuple[tuple[int, int], ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,19 +26,22 @@ and `note` are `zfrec.games.shengji.replaybase`'s, the judging of the plays
 
 from __future__ import annotations
 
+from collections import Counter
+
 from zfrec.diagnostics import Cause, Diagnostic
 from zfrec.errors import IllegalPlayError, RulesError, placing
-from zfrec.games.shengji.cards import distinct
+from zfrec.games.shengji.cards import count, distinct, format_hand
 from zfrec.games.shengji.drawstate import bid_dealer, draw_state
 from zfrec.games.shengji.ledger import check_ledger
 from zfrec.games.shengji.order import Order, make_order
 from zfrec.games.shengji.rebuild import Rebuilt, first_shown, rebuild, shown, whole_hands
-from zfrec.games.shengji.records import TRUMPS, SjMatch, SjRound
+from zfrec.games.shengji.records import TRUMPS, SjCards, SjMatch, SjRound
 from zfrec.games.shengji.replayplays import PlayReplay
-from zfrec.games.shengji.report import SjReport, SjRoundLedger
+from zfrec.games.shengji.report import SjReport, SjRoundLedger, did_you_mean
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.rules import SjRules, level_rank, level_text
 from zfrec.games.shengji.scoring import raise_level
+from zfrec.games.shengji.unseen import less
 from zfrec.games.shengji.verdicts import deal_findings, result_findings, stops
 from zfrec.numbering import occurrences, repeat_suffix
 from zfrec.record.model import Pos, header_findings
@@ -318,7 +321,10 @@ class _Replay(PlayReplay):
                 st.verify_exchange(d, rnd.discard.known)
                 discard = rnd.discard.known
             except IllegalPlayError as exc:
-                self.engine(exc, rnd.discard.pos, seat=d)
+                if exc.code == "SJ102":
+                    self.discard_not_held(st.hands[d], rnd.discard, rb.guessed[d], d)
+                else:
+                    self.engine(exc, rnd.discard.pos, seat=d)
         try:
             st.exchange(d, discard)  # verified first: nothing changes when it raises
         except IllegalPlayError:
@@ -330,6 +336,24 @@ class _Replay(PlayReplay):
                 except IllegalPlayError as exc:
                     self.engine(exc, rnd.pos, seat=d)
         return d, st.order
+
+    def discard_not_held(self, hand: int, discard: SjCards, guessed: int, seat: int) -> None:
+        """SJ102 for a discard with cards the dealer `seat` does not hold (`hand`: its deal and
+        the kitty): only those named, where the first is written, with the held cards a typo
+        may have meant (never a guessed one, nor one discarded already)."""
+        missing = less(discard.known, hand)
+        pos = discard.pos
+        seen: Counter[int] = Counter()
+        for cid, col in discard.written:
+            seen[cid] += 1
+            if seen[cid] > count(hand, cid) and pos is not None:
+                pos = Pos(pos.line, col)
+                break
+        left = less(less(hand, guessed), less(discard.known, missing))
+        hint = did_you_mean(list(distinct(missing)), left)
+        self.note("SJ102", f"{self.names[seat]} does not hold {format_hand(missing)}"
+                  + (f"; did you mean {hint}?" if hint else ""), pos, seat=seat,
+                  rule="11")  # fmt: skip
 
 
 def _order(rank: int, trump: str | None) -> Order | None:

@@ -445,7 +445,8 @@ class RoundState:
         if seat != self.dealer:
             raise self._error("only the dealer exchanges the kitty, not {0}", "11", "SJ305", seat)
         if not contains(self.hands[seat], discard):
-            raise self._error("{0} does not hold " + format_hand(discard), "11", "SJ102", seat)
+            raise self._error("{0} does not hold " + _missing(self.hands[seat], discard), "11",
+                              "SJ102", seat)  # fmt: skip
         if size(discard) != self.rules.kitty:
             raise self._error(f"the discard has {size(discard)} cards; the rules' kitty holds "
                               f"{self.rules.kitty} (ruling 11)", "11", "SJ303", seat)  # fmt: skip

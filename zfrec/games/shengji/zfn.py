@@ -349,7 +349,13 @@ class SjBody:
         if r.discard is not None:
             raise _fail(first, "the discard is given twice")
         got = self._cards(rest, "the discard", True, "discard")
-        r.discard = SjCards(got.known, got.unknown, Pos(first.line, first.col))
+        written = []
+        for w in rest:
+            try:
+                written += [(cid, w.col) for cid in _word_ids(w.text)]
+            except (CardError, KeyError, ValueError):
+                continue  # `?N`, or a word read leniently: no place to name
+        r.discard = SjCards(got.known, got.unknown, Pos(first.line, first.col), tuple(written))
 
     def _call(self, first: Token, rest: list[Token], r: SjRound, seats: Seats) -> None:
         if r.calls:

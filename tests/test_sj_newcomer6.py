@@ -1,0 +1,102 @@
+"""What a new user met logging a bashi fen round (tests/data/sj-discard-one-wrong.zfn: the
+dealer 王芳's discard with one card she does not hold, 5s for 9s): the validator and the live
+table name only the card not held, where it is written, with the held card a typo may have
+meant; and a throw typed as attempted that cannot stand is refused with a word of how to
+enter it (its block)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from tests.sj_live_helpers import match_steps, new_sj_table, send
+from zfrec.cli import app
+from zfrec.errors import IllegalPlayError
+from zfrec.games.shengji.cards import card_ids, parse_hand
+from zfrec.games.shengji.kind import match_of
+from zfrec.games.shengji.round import RoundState
+from zfrec.games.shengji.rules import level_rank
+from zfrec.live.app import create_app
+from zfrec.record import loads
+from zfrec.store import open_store
+
+runner = CliRunner()
+DATA = Path(__file__).resolve().parent / "data"
+WRONG = DATA / "sj-discard-one-wrong.zfn"
+DISCARD = "discard 4h 6h 6h 5s Th Qh Kh 2d"
+
+
+def _edited(tmp_path: Path, old: str, new: str) -> Path:
+    text = WRONG.read_text("utf-8")
+    assert old in text
+    out = tmp_path / "edited.zfn"
+    out.write_text(text.replace(old, new, 1), "utf-8")
+    return out
+
+
+def test_a_discard_with_one_card_not_held_names_that_card_where_written() -> None:
+    r = runner.invoke(app, ["validate", str(WRONG)])
+    assert r.exit_code == 1
+    first = r.output.splitlines()[1]
+    assert first.split()[:3] == ["14:18", "error", "SJ102"], r.output
+    assert first.endswith("王芳 does not hold 5s; did you mean 5h? (RULES-SHENGJI.md R11)")
+    assert "4h 5s" not in r.output
+    # the later errors follow from it, at its place
+    assert "(follows from 14:18)" in r.output and "(follows from 14:1)" not in r.output
+    r = runner.invoke(app, ["validate", "--json", str(WRONG)])
+    assert r.exit_code == 1
+    [d] = [d for d in json.loads(r.stdout)["files"][0]["diagnostics"] if d["code"] == "SJ102"]
+    assert (d["line"], d["col"]) == (14, 18)
+    assert d["message"].startswith("王芳 does not hold 5s; did you mean 5h?")
+
+
+def test_the_copy_too_many_is_the_one_named(tmp_path: Path) -> None:
+    """A third 6h (she holds two): the third is the card not held, written last; the lexer's
+    reading (two spaces) places it as the plain reading does."""
+    for line in ("discard 4h 6h 6h Th Qh Kh 2d 6h", "discard 4h 6h 6h  Th Qh Kh 2d 6h"):
+        r = runner.invoke(app, ["validate", str(_edited(tmp_path, DISCARD, line))])
+        first = r.output.splitlines()[1]
+        assert first.split()[:3] == [f"14:{line.rindex('6h') + 1}", "error", "SJ102"], r.output
+        assert "王芳 does not hold 6h; did you mean 6s or 6d? (RULES" in first, first
+
+
+def test_the_engine_names_only_the_cards_not_held() -> None:
+    match = match_of(loads(WRONG.read_text("utf-8"))[0])
+    rnd = match.rounds[0]
+    assert rnd.deal is not None and rnd.kitty is not None
+    hands = [card_ids(d.known) for d in rnd.deal]
+    deck = [hands[i % 4][i // 4] for i in range(100)] + card_ids(rnd.kitty.known)
+    st = RoundState.start(match.rules(), deck, level_rank(2), 0)
+    st.draw_rest()
+    for b in rnd.bids:
+        st.bid(b.seat, b.cards)
+    st.settle()
+    with pytest.raises(IllegalPlayError) as caught:
+        st.exchange(0, parse_hand("4h 6h 6h 5s Th Qh Kh 2d"))
+    assert caught.value.code == "SJ102"
+    assert caught.value.render(lambda s: match.players[s]) == "王芳 does not hold 5s"
+
+
+def _table(tmp_path: Path) -> tuple[TestClient, str, str, list[Any]]:
+    """A live table of the record with the discard put right (9s), its steps not yet sent."""
+    match = match_of(loads(WRONG.read_text("utf-8").replace(" 5s Th", " 9s Th", 1))[0])
+    client = TestClient(create_app(open_store(f"sqlite:///{tmp_path / 'club.db'}")))
+    table, token = new_sj_table(client, match)
+    return client, table, token, list(match_steps(match))
+
+
+def test_live_a_discard_with_one_card_not_held_is_refused_naming_it(tmp_path: Path) -> None:
+    client, table, token, steps = _table(tmp_path)
+    discard = next(i for i, s in enumerate(steps) if "discard" in s.body)
+    for s in steps[:discard]:
+        assert send(client, table, token, s.kind, s.body).status_code in (200, 201)
+    body = {**steps[discard].body, "discard": "4h 6h 6h 5s Th Qh Kh 2d"}
+    r = send(client, table, token, "move", body)
+    assert r.status_code == 422
+    assert r.json()["code"] == "SJ102"
+    assert r.json()["message"] == "王芳 does not hold 5s; did you mean 5h? (RULES-SHENGJI.md R11)"
