@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from tests.sj_live_helpers import match_steps, new_sj_table, send
+from tests.test_json_schemas import assert_valid
 from zfrec.cli import app
 from zfrec.errors import IllegalPlayError
 from zfrec.games.shengji.cards import card_ids, parse_hand
@@ -100,3 +101,50 @@ def test_live_a_discard_with_one_card_not_held_is_refused_naming_it(tmp_path: Pa
     assert r.status_code == 422
     assert r.json()["code"] == "SJ102"
     assert r.json()["message"] == "王芳 does not hold 5s; did you mean 5h? (RULES-SHENGJI.md R11)"
+
+
+LATER = DATA / "sj-dispute-later-error.zfn"  # a throw at trick 12 that cannot stand
+
+
+def test_a_later_error_every_version_meets_is_not_the_disputed_plays(tmp_path: Path) -> None:
+    """The pair follow disputed at trick 8 is legal; the throw at trick 12 (27:1), wrong in
+    every version, is the record's and said apart; the other versions stay illegal at once."""
+    r = runner.invoke(app, ["audit", str(LATER)])
+    assert r.exit_code == 1  # the record still fails
+    lines = r.output.splitlines()
+    [written] = [ln for ln in lines if "Js Js (as recorded)" in ln]
+    assert written.startswith(
+        "    Js Js (as recorded): legal; the record has a later error, which every version "
+        "meets: SJ103 at 27:1, round 1, trick 12, turn 1 (North): the throw 6s 9s Ts Qs As "
+        "cannot stand"
+    ), written
+    assert written.endswith("it is not this version's, but the round's points and the levels "
+                            "are not known with it")  # fmt: skip
+    assert "    or 8s Js: illegal: SJ201 at 23:31" in r.output
+    assert "    or Js Qs: illegal: SJ201 at 23:31" in r.output
+    r = runner.invoke(app, ["audit", "--json", str(LATER)])
+    assert_valid("audit", json.loads(r.stdout))
+    [dispute] = json.loads(r.stdout)["games"][0]["disputes"]
+    recorded, *others = dispute["versions"]
+    assert recorded["legal"] is True and recorded["first_error"] is None
+    assert recorded["points"] is None and recorded["totals"] is None
+    assert (recorded["later_error"]["code"], recorded["later_error"]["line"]) == ("SJ103", 27)
+    assert [v["legal"] for v in others] == [False, False]
+    assert all("later_error" not in v for v in others)
+    page = tmp_path / "audit.html"
+    assert runner.invoke(app, ["audit", str(LATER), "--html", str(page)]).exit_code == 1
+    assert "the record has a later error, which every version meets" in page.read_text("utf-8")
+
+
+def test_without_the_later_error_the_version_gets_its_points(tmp_path: Path) -> None:
+    fixed = tmp_path / "fixed.zfn"
+    text = LATER.read_text("utf-8")
+    throw = "4: 6s 9s Ts Qs As  1:"
+    assert throw in text
+    fixed.write_text(text.replace(throw, "4: 6s 9s Ts Qs As forced 6s by 2  1:"), "utf-8")
+    r = runner.invoke(app, ["audit", "--json", str(fixed)])
+    assert r.exit_code == 0
+    [dispute] = json.loads(r.stdout)["games"][0]["disputes"]
+    recorded = dispute["versions"][0]
+    assert recorded["legal"] is True and recorded["opponents_points"] == 120
+    assert "later_error" not in recorded

@@ -53,6 +53,9 @@ class SjVersion:
     total: int | None  # the opponents' points of the disputed round
     levels: tuple[int, ...] | None
     forced: int | None = None  # a throw the table would have held to this part
+    # the record's first error after the move that every version meets alike (the record's,
+    # not the version's: not held against it, but the points and levels are not known)
+    later: Diagnostic | None = None
 
     def to_json(self, players: Sequence[str]) -> dict[str, Any]:
         return {
@@ -64,7 +67,7 @@ class SjVersion:
                        if self.levels else None),
             "opponents_points": self.total, "best": None,
             "forced": format_hand(self.forced) if self.forced is not None else None,
-        }  # fmt: skip
+        } | ({"later_error": self.later.to_json()} if self.later is not None else {})  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +201,9 @@ class SjAuditReport:
                     lines.append(f"    {label}: illegal: {e.code} at {at}{loc.play()}: "
                                  f"{e.message}")  # fmt: skip
                     continue
+                if v.later is not None:
+                    lines.append(f"    {label}: legal; {later_text(v.later)}")
+                    continue
                 got = ("the round does not finish" if v.total is None
                        else f"opponents' points {v.total}")  # fmt: skip
                 levels = ", ".join(
@@ -285,7 +291,8 @@ def rules_search(match: SjMatch) -> tuple[SjRulesVerdict, ...]:
 
 def judge_disputes(match: SjMatch, base: SjReport) -> tuple[SjDispute, ...]:
     """Each disputed play with other versions, every version judged by validating the record
-    with it in place (the recorded one by the record's own report)."""
+    with it in place (the recorded one by the record's own report). An error after the move
+    that every version meets alike is the record's, not any version's (`_alike`)."""
     out: list[SjDispute] = []
     occurs = occurrences([rnd.number for rnd in match.rounds])
     for ri, rnd in enumerate(match.rounds):
@@ -293,11 +300,16 @@ def judge_disputes(match: SjMatch, base: SjReport) -> tuple[SjDispute, ...]:
             if not b.disputed or not b.alternatives:
                 continue
             before = _before(base, b)
-            versions = [_version(match, base, ri, b, b.cards, True, before)]
-            for alt in b.alternatives:
-                candidate = with_bid(match, ri, bi, alt)
-                versions.append(_version(candidate, validate_match(candidate), ri, b, alt, False,
-                                         before))  # fmt: skip
+            judged = [(match, base)] + [
+                (c, validate_match(c)) for c in (with_bid(match, ri, bi, alt)
+                                                 for alt in b.alternatives)
+            ]  # fmt: skip
+            alike = _alike([r for _, r in judged], b)
+            versions = [
+                _version(c, r, ri, b, cards, i == 0, before, alike)
+                for i, ((c, r), cards) in enumerate(zip(judged, (b.cards, *b.alternatives),
+                                                        strict=True))
+            ]  # fmt: skip
             out.append(SjDispute(rnd.number, None, None, b.seat, b, tuple(versions), bi + 1, ri,
                                  occurs[ri]))  # fmt: skip
         for ti, trick in enumerate(rnd.tricks):
@@ -305,20 +317,49 @@ def judge_disputes(match: SjMatch, base: SjReport) -> tuple[SjDispute, ...]:
                 if not m.disputed or not m.alternatives:
                     continue
                 before = _before(base, m)
-                written = _version(match, base, ri, m, m.cards, True, before)
+                others = [(c, validate_match(c)) for c in (with_play(match, ri, ti, mi, alt)
+                                                           for alt in m.alternatives)]  # fmt: skip
+                alike = _alike([base] + [r for _, r in others], m)
+                written = _version(match, base, ri, m, m.cards, True, before, alike)
                 versions = [replace(written, forced=m.forced)]  # a failed throw: its part
-                for alt in m.alternatives:
-                    candidate = with_play(match, ri, ti, mi, alt)
-                    v = _version(candidate, validate_match(candidate), ri, m, alt, False, before)
-                    versions.append(_as_failed_throw(match, ri, ti, mi, v, before) or v)
+                for alt, (candidate, report) in zip(m.alternatives, others, strict=True):
+                    v = _version(candidate, report, ri, m, alt, False, before, alike)
+                    versions.append(_as_failed_throw(match, ri, ti, mi, v, before, alike) or v)
                 out.append(SjDispute(rnd.number, ti + 1, mi + 1, m.seat, m, tuple(versions),
                                      index=ri, occurrence=occurs[ri]))  # fmt: skip
     return tuple(out)
 
 
+def _alike(reports: Sequence[SjReport], m: SjMove) -> frozenset[tuple[int, int]]:
+    """The places (line, column) after the disputed move `m` (not at it) where every version's
+    report has an error: the record is wrong there whatever was played at `m` (a version
+    whose own play is refused may meet it as another error of the same move)."""
+    at = (m.pos[0], m.pos[1]) if m.pos else (0, 0)
+    common: set[tuple[int, int]] | None = None
+    for r in reports:
+        places = {
+            place for d in r.diagnostics
+            if d.severity == "error" and d.code not in WRITTEN
+            and (place := (d.location.line or 0, d.location.col or 0)) > at
+        }  # fmt: skip
+        common = places if common is None else common & places
+    return frozenset(common or ())
+
+
+def later_text(d: Diagnostic) -> str:
+    """What a legal version says of the record's later error that every version meets."""
+    loc = d.location
+    at = f"{loc.line}:{loc.col}, " if loc.line is not None else ""
+    return (
+        f"the record has a later error, which every version meets: {d.code} at "
+        f"{at}{loc.play()}: {d.message}; it is not this version's, but the round's points "
+        f"and the levels are not known with it"
+    )
+
+
 def _as_failed_throw(
     match: SjMatch, ri: int, ti: int, mi: int, v: SjVersion,
-    before: Counter[tuple[str, str, Any]],
+    before: Counter[tuple[str, str, Any]], alike: frozenset[tuple[int, int]] = frozenset(),
 ) -> SjVersion | None:  # fmt: skip
     """A version that is a throw, refused as written to stand (SJ103 at the move), judged as
     the table would have settled it: held to the unit the engine forces (ruling 10)."""
@@ -338,7 +379,7 @@ def _as_failed_throw(
     for u in sorted(units, key=lambda u: (u.size, u.top)):
         part = from_ids(u.ids)
         candidate = with_play(match, ri, ti, mi, v.play, part)
-        w = _version(candidate, validate_match(candidate), ri, m, v.play, False, before)
+        w = _version(candidate, validate_match(candidate), ri, m, v.play, False, before, alike)
         f = w.first_error
         if f is None or (f.location.line, f.location.col) != (m.pos[0], m.pos[1]):
             return replace(w, forced=part)
@@ -385,10 +426,11 @@ def _before(base: SjReport, m: SjMove) -> Counter[tuple[str, str, Any]]:
 def _version(
     match: SjMatch, report: SjReport, ri: int, m: SjMove, play: int, recorded: bool,
     before: Counter[tuple[str, str, Any]],
+    alike: frozenset[tuple[int, int]] = frozenset(),
 ) -> SjVersion:  # fmt: skip
     left = Counter(before)
     at = m.pos or (0, 0)
-    first = None
+    first = later = None
     for d in report.diagnostics:
         if d.severity != "error" or d.code in WRITTEN:
             continue
@@ -399,10 +441,15 @@ def _version(
         if left[_key(d)]:
             left[_key(d)] -= 1
             continue
+        if loc in alike or (c is not None and (c.line or 0, c.col or 0) in alike):
+            later = later or d  # the record's own, whatever was played: not the version's
+            continue
         first = d
         break
     if first is not None:
         return SjVersion(play, recorded, first, None, None, None)
+    if later is not None:
+        return SjVersion(play, recorded, None, None, None, None, later=later)
     # the round's own ledger, by its place: its number may be written twice (SJ508)
     ledger = next((lg for lg in report.rounds if lg.index == ri), None)
     result = ledger.result if ledger else None

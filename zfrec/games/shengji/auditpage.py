@@ -99,6 +99,8 @@ class Version:
     points: int | None  # the opponents' points of the disputed round
     levels: str | None  # final levels, in seat order
     forced: str | None
+    later: Diagnostic | None = None  # the record's later error that every version meets
+    later_where: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -373,14 +375,19 @@ def _levels(levels: Sequence[int] | None, players: Sequence[str]) -> str | None:
 
 def _version(v: SjVersion, players: Sequence[str]) -> Version:
     e = v.first_error
-    where = ""
-    if e is not None:
-        where = e.location.play()
-        if e.location.line is not None:
-            where = f"{where}, line {e.location.line}" if where else f"line {e.location.line}"
+    where = _version_where(e) if e is not None else ""
     forced = format_hand(v.forced) if v.forced is not None else None
     return Version(format_hand(v.play), v.recorded, e is None, e, where, v.total,
-                   _levels(v.levels, players), forced)  # fmt: skip
+                   _levels(v.levels, players), forced, v.later,
+                   _version_where(v.later) if v.later is not None else "")  # fmt: skip
+
+
+def _version_where(e: Diagnostic) -> str:
+    """`round 1, trick 12, turn 1 (North), line 27`: a finding's play and line."""
+    where = e.location.play()
+    if e.location.line is not None:
+        where = f"{where}, line {e.location.line}" if where else f"line {e.location.line}"
+    return where
 
 
 def dispute_view(
