@@ -148,3 +148,23 @@ def test_without_the_later_error_the_version_gets_its_points(tmp_path: Path) -> 
     recorded = dispute["versions"][0]
     assert recorded["legal"] is True and recorded["opponents_points"] == 120
     assert "later_error" not in recorded
+
+
+def test_live_a_throw_typed_as_attempted_is_refused_with_how_to_enter_its_block(
+    tmp_path: Path,
+) -> None:
+    """Trick 15: 刘洋 throws 4s As and 王芳 blocks it with a higher single; typed without the
+    block, the refusal says how to enter the block; with it, the throw is taken."""
+    client, table, token, steps = _table(tmp_path)
+    block = next(i for i, s in enumerate(steps) if "blocked_by" in s.body)
+    for s in steps[:block]:
+        assert send(client, table, token, s.kind, s.body).status_code in (200, 201)
+    body = steps[block].body
+    assert (body["seat"], body["play"], body["blocked_by"]) == (4, "4s As", 1)
+    r = send(client, table, token, "move", {"seat": 4, "play": "4s As"})
+    assert r.status_code == 422 and r.json()["code"] == "SJ103"
+    message = r.json()["message"]
+    assert message.startswith("the throw 4s As cannot stand: 王芳 holds a higher single than 4s")
+    assert '"A throw that was blocked"' in message and "blocked_by and shows" in message
+    assert send(client, table, token, "move", body).status_code == 200
+    assert "4: 4s As forced 4s by 1" in client.get(f"/api/tables/{table}/record.zfn").text

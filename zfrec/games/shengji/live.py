@@ -289,7 +289,10 @@ class SjLive:
                 assert self.cur is not None
                 new = _new_errors(self.cur.errors, replayed.first)
                 if new is not None:
-                    raise _Refusal(422, new.code, new.message)
+                    said = new.message
+                    if new.code == "SJ103" and "play" in data and "forced" not in data:
+                        said += BLOCK_HINT
+                    raise _Refusal(422, new.code, said)
         except _Refusal as r:
             raise self._error(r) from None
         self.rounds[-1] = rnd
@@ -700,6 +703,11 @@ def check_table(players: Sequence[str], preset: str, options: dict[str, Any]) ->
 # exchange or the first play is entered (`_replay`): a clash found then is the cause of whatever
 # else the replay finds (the dealer the bids name does not hold the discard), and named first.
 _HELD_BACK = ("SJ304", "SJ405")
+# A throw typed as attempted that cannot stand (SJ103): how to record it as it failed.
+BLOCK_HINT = (
+    '. If it was blocked, enter the block with it: open "A throw that was blocked", pick who '
+    "showed the higher cards and type them (blocked_by and shows in the API)"
+)
 
 
 def _new_errors(base: Counter[tuple[str, str]], found: list[Diagnostic]) -> Diagnostic | None:
