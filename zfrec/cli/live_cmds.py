@@ -27,6 +27,8 @@ from zfrec.cli.common import (
 from zfrec.cli.store_cmds import DbOption
 
 if TYPE_CHECKING:
+    from types import FrameType
+
     from sqlalchemy import Engine
 
 DEFAULT_HOST = "127.0.0.1"
@@ -148,18 +150,33 @@ def serve_cmd(
         )
     sys.stdout.flush()
     app = create_app(engine, on_table_created=announce, hosts=hosts)
+    streams = app.state.streams
+
+    class Server(uvicorn.Server):
+        """uvicorn's server that ends the open event streams (phones, spectators) as soon as
+        it is told to stop: they would hold up Ctrl+C until cancelled, with tracebacks."""
+
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            streams.stop()
+            super().handle_exit(sig, frame)
+
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        server_header=False,
+        timeout_graceful_shutdown=3,  # a stream that still does not end is cancelled then
+    )
+    server = Server(config)
     try:
-        # Open event streams (spectators) must not hold up Ctrl+C for minutes.
-        uvicorn.run(
-            app,
-            host=host,
-            port=port,
-            log_level="warning",
-            server_header=False,
-            timeout_graceful_shutdown=3,
-        )
+        server.run()
+    except KeyboardInterrupt:  # the Ctrl+C that stopped it, raised again once it has
+        pass
     finally:
         engine.dispose()
+    if not server.started:
+        raise typer.Exit(3)  # as uvicorn.run: the server did not start
 
 
 def _warn_if_read_only(engine: Engine) -> None:

@@ -14,6 +14,7 @@ import asyncio
 import importlib.resources
 import io
 import json
+import threading
 from collections.abc import AsyncIterator, Callable, Iterable
 from functools import cache
 from typing import Annotated, Any, Literal
@@ -195,6 +196,7 @@ def create_app(
     (zfrec.live.guard; None: any)."""
     app = FastAPI(title="zfrec live", docs_url=None, redoc_url=None, openapi_url=None)
     install(app, hosts=hosts)
+    streams = app.state.streams = Streams()
 
     @app.middleware("http")
     async def headers(request: Request, call_next: Any) -> Response:
@@ -355,7 +357,7 @@ def create_app(
         live = table(table_id)
         first = await run_in_threadpool(live.version)
         return StreamingResponse(
-            _version_stream(live, first),
+            _version_stream(live, first, streams),
             media_type="text/event-stream",
             headers={"X-Accel-Buffering": "no"},
         )
@@ -446,12 +448,36 @@ def _seat_key(key: str) -> int:
     return seat_key(key)
 
 
-async def _version_stream(live: Table, first: int) -> AsyncIterator[str]:
-    """Server-sent events: the table's version now, then each time it changes."""
+class Streams:
+    """What the open event streams look at besides their table: `stop()` (the server shutting
+    down, `zfrec serve`'s Ctrl+C) ends every one at its next look, so that the server need not
+    wait for them nor cancel them (EventSource reconnects by itself once it is back)."""
+
+    def __init__(self) -> None:
+        self._stop = threading.Event()
+
+    def stop(self) -> None:
+        """End every stream (callable from a signal handler or another thread)."""
+        self._stop.set()
+
+    @property
+    def stopping(self) -> bool:
+        return self._stop.is_set()
+
+
+async def _version_stream(
+    live: Table, first: int, streams: Streams | None = None
+) -> AsyncIterator[str]:
+    """Server-sent events: the table's version now, then each time it changes; the stream
+    ends after STREAM_SECONDS, or when the server stops (`streams`)."""
     yield f"event: version\ndata: {json.dumps({'version': first})}\n\n"
     last, waited, quiet = first, 0.0, 0.0
     while waited < STREAM_SECONDS:
+        if streams is not None and streams.stopping:
+            return
         await asyncio.sleep(POLL_SECONDS)
+        if streams is not None and streams.stopping:
+            return
         waited += POLL_SECONDS
         quiet += POLL_SECONDS
         try:
