@@ -168,3 +168,25 @@ def test_live_a_throw_typed_as_attempted_is_refused_with_how_to_enter_its_block(
     assert '"A throw that was blocked"' in message and "blocked_by and shows" in message
     assert send(client, table, token, "move", body).status_code == 200
     assert "4: 4s As forced 4s by 1" in client.get(f"/api/tables/{table}/record.zfn").text
+
+
+def test_a_later_error_that_differs_by_version_is_each_versions_own(tmp_path: Path) -> None:
+    """Disputed at trick 10: North's 8s, or 9s, Qs or Ts, each a legal follow there. At the
+    throw of trick 12 (27:1) every version errs, but not alike: the record's throw cannot
+    stand (SJ103), and 9s, Qs or Ts were played already (SJ102). That is each version's own
+    error (the record plays that card again), not one every version meets."""
+    text = LATER.read_text("utf-8")
+    line = "2: 4s  3: Ks  4: 8s  1: 8s"
+    assert line in text
+    edited = tmp_path / "differs.zfn"
+    edited.write_text(text.replace(line, '2: 4s  3: Ks  4: 8s disputed "which spade" or 9s or Qs '
+                                         "or Ts  1: 8s"), "utf-8")  # fmt: skip
+    r = runner.invoke(app, ["audit", "--json", str(edited)])
+    assert r.exit_code == 1
+    dispute = next(d for d in json.loads(r.stdout)["games"][0]["disputes"]
+                   if d["note"] == "which spade")  # fmt: skip
+    got = [(v["play"], v["legal"], v["first_error"] and v["first_error"]["code"],
+            v["first_error"] and v["first_error"]["line"], "later_error" in v)
+           for v in dispute["versions"]]  # fmt: skip
+    assert got == [("8s", False, "SJ103", 27, False), ("9s", False, "SJ102", 27, False),
+                   ("Qs", False, "SJ102", 27, False), ("Ts", False, "SJ102", 27, False)]

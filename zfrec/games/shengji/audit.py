@@ -331,19 +331,26 @@ def judge_disputes(match: SjMatch, base: SjReport) -> tuple[SjDispute, ...]:
 
 
 def _alike(reports: Sequence[SjReport], m: SjMove) -> frozenset[tuple[int, int]]:
-    """The places (line, column) after the disputed move `m` (not at it) where every version's
-    report has an error: the record is wrong there whatever was played at `m` (a version
-    whose own play is refused may meet it as another error of the same move)."""
+    """The places (line, column) after the disputed move `m` (not at it) where the record is
+    wrong whatever was played at `m`: every version's report has an error there, and every
+    version whose own play is not refused at `m` has the same one (code and message). A
+    version refused at `m` may meet it as another error of that move; one that gets past `m`
+    and errs otherwise there (its card played again) errs for its own reasons."""
     at = (m.pos[0], m.pos[1]) if m.pos else (0, 0)
     common: set[tuple[int, int]] | None = None
+    said: dict[tuple[int, int], set[frozenset[tuple[str, str]]]] = {}
     for r in reports:
-        places = {
-            place for d in r.diagnostics
-            if d.severity == "error" and d.code not in WRITTEN
-            and (place := (d.location.line or 0, d.location.col or 0)) > at
-        }  # fmt: skip
+        errors: dict[tuple[int, int], set[tuple[str, str]]] = {}
+        for d in r.diagnostics:
+            if d.severity == "error" and d.code not in WRITTEN:
+                place = (d.location.line or 0, d.location.col or 0)
+                errors.setdefault(place, set()).add((d.code, d.message))
+        places = {place for place in errors if place > at}
         common = places if common is None else common & places
-    return frozenset(common or ())
+        if at not in errors:  # its play gets past the move: what it meets there must agree
+            for place in places:
+                said.setdefault(place, set()).add(frozenset(errors[place]))
+    return frozenset(p for p in common or () if len(said.get(p, ())) <= 1)
 
 
 def later_text(d: Diagnostic) -> str:
