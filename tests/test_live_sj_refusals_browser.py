@@ -14,9 +14,7 @@ import pytest
 from tests.sj_live_helpers import match_steps, send
 from tests.test_live_server import server
 from tests.test_live_shengji_browser import PHONE, Device
-from tests.test_sj_newcomer6 import WRONG
-from zfrec.games.shengji.kind import match_of
-from zfrec.record import loads
+from tests.test_sj_newcomer6 import WRONG_CARDS, put_right
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("chromium")]
@@ -31,7 +29,7 @@ def _refusal(d: Device, seat: int, cards: str, button: str) -> str:
 
 
 def test_a_wrong_discard_and_a_throw_without_its_block(browser: Any, tmp_path: Path) -> None:
-    match = match_of(loads(WRONG.read_text("utf-8").replace(" 5s Th", " 9s Th", 1))[0])
+    match = put_right()
     steps = list(match_steps(match))
     discard = next(i for i, s in enumerate(steps) if "discard" in s.body)
     block = next(i for i, s in enumerate(steps) if "blocked_by" in s.body)
@@ -47,7 +45,7 @@ def test_a_wrong_discard_and_a_throw_without_its_block(browser: Any, tmp_path: P
         phone = Device(browser, PHONE)
         phone.page.goto(base + join)
         phone.at(version)
-        said = _refusal(phone, 1, "4h 6h 6h 5s Th Qh Kh 2d", "Discard (dealer)")
+        said = _refusal(phone, 1, WRONG_CARDS, "Discard (dealer)")
         assert "王芳 does not hold 5s; did you mean 5h?" in said, said
         assert "4h 5s" not in said and "Th Qh" not in said.split("not entered")[-1], said
         phone.check("refused-discard")

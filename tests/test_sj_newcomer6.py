@@ -20,6 +20,7 @@ from zfrec.cli import app
 from zfrec.errors import IllegalPlayError
 from zfrec.games.shengji.cards import card_ids, parse_hand
 from zfrec.games.shengji.kind import match_of
+from zfrec.games.shengji.records import SjMatch
 from zfrec.games.shengji.round import RoundState
 from zfrec.games.shengji.rules import level_rank
 from zfrec.live.app import create_app
@@ -29,7 +30,13 @@ from zfrec.store import open_store
 runner = CliRunner()
 DATA = Path(__file__).resolve().parent / "data"
 WRONG = DATA / "sj-discard-one-wrong.zfn"
-DISCARD = "discard 4h 6h 6h 5s Th Qh Kh 2d"
+WRONG_CARDS = "4h 6h 6h 5s Th Qh Kh 2d"  # 5s for 9s
+DISCARD = f"discard {WRONG_CARDS}"
+
+
+def put_right() -> SjMatch:
+    """The record with the discard as meant (9s): a live table is fed it up to the discard."""
+    return match_of(loads(WRONG.read_text("utf-8").replace(" 5s Th", " 9s Th", 1))[0])
 
 
 def _edited(tmp_path: Path, old: str, new: str) -> Path:
@@ -78,14 +85,14 @@ def test_the_engine_names_only_the_cards_not_held() -> None:
         st.bid(b.seat, b.cards)
     st.settle()
     with pytest.raises(IllegalPlayError) as caught:
-        st.exchange(0, parse_hand("4h 6h 6h 5s Th Qh Kh 2d"))
+        st.exchange(0, parse_hand(WRONG_CARDS))
     assert caught.value.code == "SJ102"
     assert caught.value.render(lambda s: match.players[s]) == "王芳 does not hold 5s"
 
 
 def _table(tmp_path: Path) -> tuple[TestClient, str, str, list[Any]]:
     """A live table of the record with the discard put right (9s), its steps not yet sent."""
-    match = match_of(loads(WRONG.read_text("utf-8").replace(" 5s Th", " 9s Th", 1))[0])
+    match = put_right()
     client = TestClient(create_app(open_store(f"sqlite:///{tmp_path / 'club.db'}")))
     table, token = new_sj_table(client, match)
     return client, table, token, list(match_steps(match))
@@ -96,7 +103,7 @@ def test_live_a_discard_with_one_card_not_held_is_refused_naming_it(tmp_path: Pa
     discard = next(i for i, s in enumerate(steps) if "discard" in s.body)
     for s in steps[:discard]:
         assert send(client, table, token, s.kind, s.body).status_code in (200, 201)
-    body = {**steps[discard].body, "discard": "4h 6h 6h 5s Th Qh Kh 2d"}
+    body = {**steps[discard].body, "discard": WRONG_CARDS}
     r = send(client, table, token, "move", body)
     assert r.status_code == 422
     assert r.json()["code"] == "SJ102"
@@ -188,5 +195,9 @@ def test_a_later_error_that_differs_by_version_is_each_versions_own(tmp_path: Pa
     got = [(v["play"], v["legal"], v["first_error"] and v["first_error"]["code"],
             v["first_error"] and v["first_error"]["line"], "later_error" in v)
            for v in dispute["versions"]]  # fmt: skip
-    assert got == [("8s", False, "SJ103", 27, False), ("9s", False, "SJ102", 27, False),
-                   ("Qs", False, "SJ102", 27, False), ("Ts", False, "SJ102", 27, False)]
+    assert got == [
+        ("8s", False, "SJ103", 27, False),
+        ("9s", False, "SJ102", 27, False),
+        ("Qs", False, "SJ102", 27, False),
+        ("Ts", False, "SJ102", 27, False),
+    ]
