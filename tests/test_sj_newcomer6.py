@@ -201,3 +201,29 @@ def test_a_later_error_that_differs_by_version_is_each_versions_own(tmp_path: Pa
         ("Qs", False, "SJ102", 27, False),
         ("Ts", False, "SJ102", 27, False),
     ]
+
+
+def test_versions_past_the_move_that_meet_the_same_later_error(tmp_path: Path) -> None:
+    """Disputed at trick 9: North leads 8c, or SJ, or 7c, each a legal lead. Every version
+    meets the same SJ103 at 27:1: it is the record's, and 8c is legal; SJ fails at its own
+    error before it (played again at trick 11), 7c at its own after it (trick 18)."""
+    text = LATER.read_text("utf-8")
+    line = "4: 8c  1: 7c  2: BJ  3: BJ"
+    assert line in text
+    edited = tmp_path / "alike.zfn"
+    edited.write_text(
+        text.replace(line, '4: 8c disputed "the lead" or SJ or 7c  1: 7c  2: BJ  3: BJ'), "utf-8"
+    )
+    r = runner.invoke(app, ["audit", "--json", str(edited)])
+    dispute = next(
+        d for d in json.loads(r.stdout)["games"][0]["disputes"] if d["note"] == "the lead"
+    )
+    recorded, sj, seven = dispute["versions"]
+    assert recorded["legal"] is True
+    assert (recorded["later_error"]["code"], recorded["later_error"]["line"]) == ("SJ103", 27)
+    assert (sj["legal"], sj["first_error"]["code"], sj["first_error"]["line"]) == (
+        False, "SJ102", 26
+    )  # fmt: skip
+    assert (seven["legal"], seven["first_error"]["code"], seven["first_error"]["line"]) == (
+        False, "SJ102", 33
+    )  # fmt: skip
