@@ -342,6 +342,7 @@ class GameBuilder:
             kind=h.kind.name,
             date_pos=h.date_pos,
             empty_rules_pos=h.empty_rules_pos,
+            name_marks=h.name_marks,
         )
         if self.body is not None:
             self.body.finish(game)
