@@ -5,6 +5,7 @@ Runs on SQLite and PostgreSQL like tests/test_store.py, whose fixtures it shares
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import tracemalloc
 from pathlib import Path
@@ -59,6 +60,34 @@ def test_the_same_game_twice_in_one_file_is_stored_once(
     assert (result.added, result.unchanged, len(result.game_ids)) == (2, 1, 3)
     assert result.game_ids[0] == result.game_ids[2]
     assert counts(engine)["play"] == _moves(games[3]) + _moves(games[4])
+
+
+def test_a_game_written_twice_in_one_file_is_noted(
+    engine: Engine, tmp_path: Path, games: list[Game]
+) -> None:
+    copy = dataclasses.replace(games[3], event="Copied")
+    result = _import(engine, _write(tmp_path / "pasted.zfn", [games[3], games[4], copy]))
+    assert (result.added, result.unchanged) == (3, 0)
+    first, _, second = result.game_ids
+    assert result.notes == (
+        f"game 3: same deals and plays as game 1 of this file (stored game {first}): both "
+        f"stored; if one is a copy, remove it with zfrec delete {second}",
+    )
+    # the very same record twice: stored once, and said
+    again = _import(engine, _write(tmp_path / "twice.zfn", [games[5], games[5]]))
+    assert (again.added, again.unchanged) == (1, 1)
+    assert again.notes == ("game 2: the same record as game 1 of this file: stored once",)
+
+
+def test_a_sheng_ji_game_written_twice_in_one_file_is_noted(engine: Engine, tmp_path: Path) -> None:
+    sample = Path(__file__).resolve().parent.parent / "sample_games" / "shengji" / "02-no-trump.zfn"
+    text = sample.read_text(encoding="utf-8")
+    path = tmp_path / "pasted.zfn"
+    path.write_text(text + "\n" + text.replace("Friday club", "Friday club, again"), "utf-8")
+    result = _import(engine, path)
+    assert result.added == 2
+    [note] = result.notes
+    assert note.startswith("game 2: same deals and plays as game 1 of this file (stored game ")
 
 
 def test_rows_kept_in_memory_or_spooled_store_the_same(

@@ -310,6 +310,7 @@ def _write_file(
     notes: list[str] = []
     replaced: list[int] = []
     alike = SameContent(conn)  # a stored game with a new game's deals and plays
+    first: dict[str, int] = {}  # the number in the file of each record met so far
     units: dict[str, int] = {}
     for lost in read.unreadable:  # a game not read: its kind's unit, where it is known
         if lost.location.unit:
@@ -327,6 +328,10 @@ def _write_file(
         game_id = existing.get(entry.digest)
         if game_id is not None:
             unchanged += 1
+            if entry.digest in first:  # the file holds this record twice
+                notes.append(f"game {entry.number}: the same record as game "
+                             f"{first[entry.digest]} of this file: stored once")  # fmt: skip
+            first.setdefault(entry.digest, entry.number)
         elif entry.skipped is not None or rows is None:
             skipped += 1
             found.extend(entry.skipped or ())
@@ -343,10 +348,12 @@ def _write_file(
                     _rewrite_game(conn, batches, game_id, entry.digest, rows, players)
                     replaced.append(game_id)
                 else:
-                    _note_same_content(alike, entry.number, rows, notes, noted)
                     game_id = _insert_game(conn, batches, entry.digest, rows, players)
+                    _note_same_content(alike, entry.number, rows, notes, noted, game_id)
                     added += 1
+                alike.add(rows.game, entry.number, game_id)
                 existing[entry.digest] = game_id
+                first.setdefault(entry.digest, entry.number)
                 flagged += not rows.game["valid"]
                 hands += len(rows.hands)
                 unit = find_kind(rows.game["kind"]).unit
@@ -383,13 +390,22 @@ def _write_file(
 
 
 def _note_same_content(
-    alike: SameContent, number: int, rows: Rows, notes: list[str], noted: int
+    alike: SameContent, number: int, rows: Rows, notes: list[str], noted: int, game_id: int
 ) -> None:
-    """A note when the new game at `number` has the deals and plays of a stored game (a
-    header corrected outside --replace, an old version imported again); it is stored all the
-    same. None when a note of this game from `noted` on named that stored game already."""
+    """A note when the new game at `number`, stored as `game_id`, has the deals and plays of
+    a stored game (a header corrected outside --replace, an old version imported again) or of
+    an earlier game of its file (a game pasted twice); it is stored all the same. None when a
+    note of this game from `noted` on named that stored game already."""
     same = alike.find(rows.game)
     if same is None:
+        earlier = alike.earlier(rows.game)
+        if earlier is not None:
+            its_number, its_id = earlier
+            notes.append(
+                f"game {number}: same deals and plays as game {its_number} of this file "
+                f"(stored game {its_id}): both stored; if one is a copy, remove it with "
+                f"zfrec delete {game_id}"
+            )
         return
     named = re.compile(rf"\bstored games? (\d+, )*{same.game_id}\b")
     if not any(named.search(note) for note in notes[noted:]):
