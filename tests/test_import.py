@@ -14,8 +14,11 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, inspect, text
 from sqlalchemy.exc import IntegrityError
+from typer.testing import CliRunner
 
 from tests.test_store import _import, _moves, _write, counts, engine, games, store_url
+from zfrec.cli import app
+from zfrec.diagnostics import Diagnostic
 from zfrec.record import Game, dumps, iter_records
 from zfrec.store import (
     ImportResult,
@@ -26,6 +29,7 @@ from zfrec.store import (
     open_store,
     session,
 )
+from zfrec.validate import validate_text
 
 __all__ = ["engine", "games", "store_url"]  # fixtures, used by name
 
@@ -88,6 +92,42 @@ def test_a_sheng_ji_game_written_twice_in_one_file_is_noted(engine: Engine, tmp_
     assert result.added == 2
     [note] = result.notes
     assert note.startswith("game 2: same deals and plays as game 1 of this file (stored game ")
+
+
+@pytest.mark.parametrize(
+    ("sample", "old", "new"),
+    [
+        ("02-three-players.zfn", '[Rules "pagat"]\n[Target "500"]',
+         '[Rules "pagta"]\n[Target "5OO"]'),
+        ("shengji/02-no-trump.zfn", '[Rules "bashifen"]', '[Rules "bashifne"]\n[Target "5"]'),
+    ],
+)  # fmt: skip
+def test_a_game_lost_at_its_header_keeps_every_finding_as_validate_says_them(
+    engine: Engine, store_url: str, tmp_path: Path, sample: str, old: str, new: str
+) -> None:
+    samples = Path(__file__).resolve().parent.parent / "sample_games"
+    text = (samples / sample).read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / "lost.zfn"
+    path.write_text(text.replace(old, new) + "\n" + text, encoding="utf-8")
+    said = [
+        (d.code, d.message, d.location.line)
+        for d in validate_text(path.read_text(encoding="utf-8"), str(path))
+        if isinstance(d, Diagnostic)
+    ]
+    # the preset read past, then the error that lost the game
+    assert [(code, m.split(":")[0][:14]) for code, m, _ in said] == [
+        ("ZF001", "unknown preset"),
+        ("ZF001", "the target is " if "5OO" in new else "a Sheng ji rec"),
+    ]
+    result = _import(engine, path)
+    assert (result.added, result.unreadable, result.games) == (1, 1, 2)
+    assert [(d.code, d.message, d.location.line) for d in result.diagnostics] == said
+    # stored as they were said, and counted as one game
+    found = CliRunner().invoke(app, ["unreadable", "--db", store_url])
+    assert found.exit_code == 0
+    assert found.stdout.count("ZF001") == 2
+    assert found.stdout.rstrip().endswith("1 unreadable game in 1 file")
 
 
 def test_rows_kept_in_memory_or_spooled_store_the_same(

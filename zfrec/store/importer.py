@@ -54,7 +54,7 @@ from zfrec.store.removal import delete_children, replace_sources
 from zfrec.store.removal import delete_game as delete_game  # where callers found it
 from zfrec.store.rows import Rows, game_rows
 from zfrec.store.tables import DIAG, GAME, HAND, HAND_SEAT, PLAY, PLAYER, SEAT, chunks, player_key
-from zfrec.validate import Report, notation_diagnostic, validate
+from zfrec.validate import Report, kept_diagnostics, notation_diagnostic, validate
 
 _ATTEMPTS = 5  # a file transaction that collides with a concurrent importer is retried
 # Rows of the games read first are kept in memory, the rest spooled to a file: memory stays
@@ -127,7 +127,10 @@ class _FileRead:
     source: str  # resolved, the file's identity in the store
     spool: IO[bytes]
     entries: list[_Entry] = field(default_factory=list)
+    # the findings of the games that could not be read, each game's as validate says them: what
+    # was read past before the error that lost it, then that error
     unreadable: list[Diagnostic] = field(default_factory=list)
+    lost: int = 0  # games that could not be read
     names: dict[str, str] = field(default_factory=dict)  # player key -> first spelling
     count: int = 0
 
@@ -225,7 +228,8 @@ def _read_file(
     for j in judged:
         read.count = j.number
         if j.unreadable is not None:
-            read.unreadable.append(j.unreadable)
+            read.unreadable.extend((*j.kept, j.unreadable))
+            read.lost += 1
             continue
         entry = _Entry(j.number, j.digest, spooled=False, kind=j.kind)
         if not (j.known or j.digest in seen):
@@ -263,13 +267,14 @@ def _readable(read: _FileRead, path: str | Path) -> Iterator[tuple[int, str, Gam
     """(position, canonical JSON, game) of each readable game; the others go to `unreadable`."""
     for number, item in enumerate(iter_records(path, recover=True), 1):
         read.count = number
-        if isinstance(item, NotationError):
-            read.unreadable.append(notation_diagnostic(item, read.path, number))
-            continue
         try:
+            if isinstance(item, NotationError):
+                raise item
             text = storable_text(item, read.path)
         except NotationError as error:
+            read.unreadable.extend(kept_diagnostics(error, read.path, number))
             read.unreadable.append(notation_diagnostic(error, read.path, number))
+            read.lost += 1
             continue
         yield number, text, item
 
@@ -379,7 +384,7 @@ def _write_file(
         removed=removed,
         flagged=flagged,
         skipped=skipped,
-        unreadable=len(read.unreadable),
+        unreadable=read.lost,
         hands=hands,
         game_ids=tuple(i for _, i in refs),
         diagnostics=tuple(found),
