@@ -170,3 +170,30 @@ def test_a_sheng_ji_kitty_typo_and_a_discard_typo_of_one_round_are_both_read(
         (17, "did you mean 4d? (read as 4d)"),
         (18, "did you mean 4h? (read as 4h)"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("part", "old", "new", "edit"),
+    [
+        (("deal", 0), "Th", "Tx", "at /rounds/0/deal/0/cards: Tx was read as Th"),
+        (("kitty",), "Td", "Tq", "at /rounds/0/kitty/cards: Tq was read as Td"),
+    ],
+)
+def test_an_audit_repairs_a_sheng_ji_json_card_typo_as_a_zfn_one(
+    tmp_path: Path, part: tuple[str | int, ...], old: str, new: str, edit: str
+) -> None:
+    data = json.loads((SAMPLES / "shengji" / "08-one-round.json").read_text("utf-8"))
+    where = data["rounds"][0]
+    for key in part:
+        where = where[key]
+    assert old in where["cards"]
+    where["cards"] = where["cards"].replace(old, new, 1)
+    path = tmp_path / "round.json"
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+    done = CliRunner().invoke(app, ["audit", "--json", str(path)])
+    assert done.exit_code == 1, done.output
+    (game,) = json.loads(done.stdout)["games"]
+    [repair] = game["repairs"]
+    assert repair["ok"]
+    [made] = repair["edits"]
+    assert (made["kind"], made["text"], made["before"], made["after"]) == ("read", edit, new, old)
