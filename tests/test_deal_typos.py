@@ -197,3 +197,29 @@ def test_an_audit_repairs_a_sheng_ji_json_card_typo_as_a_zfn_one(
     assert repair["ok"]
     [made] = repair["edits"]
     assert (made["kind"], made["text"], made["before"], made["after"]) == ("read", edit, new, old)
+
+
+BJJ_MESSAGE = (
+    "cannot read a card at 'BJJ': a joker is SJ or BJ, with one J; did you mean BJ? (read as BJ)"
+)
+
+
+def test_a_big_joker_with_its_j_twice_is_read_as_the_big_joker_in_both_games(
+    tmp_path: Path,
+) -> None:
+    report = _one(_edited(TRAIN, "Ac 2d BJ\n", "Ac 2d BJJ\n"))
+    (typo,) = report.diagnostics
+    assert (typo.code, typo.message, typo.location.line, typo.location.col) == (
+        "ZF001", BJJ_MESSAGE, 8, 60,
+    )  # fmt: skip
+    assert report.scores == (0, 110, 90)
+    # Sheng ji, .zfn and JSON: the same reading
+    round_ = (SAMPLES / "shengji" / "02-no-trump.zfn").read_text("utf-8")
+    found = _sj(tmp_path, _edited(round_, "2h 2c SJ BJ\n", "2h 2c SJ BJJ\n"))
+    assert [(d.code, d.message) for d in found] == [("ZF001", BJJ_MESSAGE)]
+    data = json.loads((SAMPLES / "shengji" / "08-one-round.json").read_text("utf-8"))
+    deal = data["rounds"][0]["deal"][1]
+    deal["cards"] = _edited(deal["cards"], "SJ BJ", "SJ BJJ")
+    [judged] = validate_text(json.dumps(data), "round.json")
+    assert not isinstance(judged, Diagnostic)  # judged, not lost
+    assert [d.message for d in judged.diagnostics] == [f"at /rounds/0/deal/1/cards: {BJJ_MESSAGE}"]

@@ -48,6 +48,7 @@ _CARDISH_RE = re.compile(r"(?:10|[2-9tjqka]).?|[sb]j\S*|[!?]*", re.IGNORECASE)
 _SUITS = "shdc♠♥♦♣♤♡♢♧"
 # One card of a glued word (`9h9j`): a joker with its declaration, or a rank and one character.
 _PIECE_RE = re.compile(r"[sb]j(?:=(?:10|[2-9tjqka])[shdc♠♥♦♣♤♡♢♧]?)?|(?:10|[2-9tjqka])[^,]?", re.I)
+_DOUBLED_J_RE = re.compile(r"[sb]jj", re.IGNORECASE)  # a joker's J typed twice: `BJJ`
 _NAME_NOISE_RE = re.compile(r"[\s_.\-·]+")
 MAX_SUGGESTIONS = 3  # more cards than this fit: no suggestion, they would not help
 MAX_FUZZY = 80  # letters of a name compared by edit distance, at most
@@ -255,6 +256,9 @@ def read_parts(
                 readings.append(read(part))
             except CardError as exc:
                 pieces = glued_cards(part)
+                if _DOUBLED_J_RE.fullmatch(part):  # not `J` without a suit: a joker mistyped
+                    exc = CardError(f"cannot read a card at {part!r}: a joker is SJ or BJ, "
+                                    "with one J")  # fmt: skip
                 if not pieces:
                     bad.append((offset, part, exc))
                 for at, piece in pieces:
@@ -268,11 +272,15 @@ def read_parts(
 
 def glued_cards(part: str) -> list[tuple[int, str]]:
     """The cards of a glued word with their offsets (`9h9j` is `9h` at 0 and `9j` at 2), or no
-    pieces when the word does not cut into two or more card-sized pieces.
+    pieces when the word does not cut into two or more card-sized pieces. A joker written with
+    its J twice (`BJJ`, `SJJ`) is no glued run of a joker and a J without its suit: it is one
+    mistyped joker, left whole for `joker_candidates` to read as meant, as `BK` and `SJx` are.
 
-    >>> glued_cards("9h9j"), glued_cards("9j")
-    ([(0, '9h'), (2, '9j')], [])
+    >>> glued_cards("9h9j"), glued_cards("9j"), glued_cards("BJJ"), glued_cards("BJJh")
+    ([(0, '9h'), (2, '9j')], [], [], [(0, 'BJ'), (2, 'Jh')])
     """
+    if _DOUBLED_J_RE.fullmatch(part):
+        return []
     pieces = []
     at = 0
     while at < len(part):
