@@ -256,11 +256,12 @@ def read_parts(
                 readings.append(read(part))
             except CardError as exc:
                 pieces = glued_cards(part)
+                why = exc
                 if _DOUBLED_J_RE.fullmatch(part):  # not `J` without a suit: a joker mistyped
-                    exc = CardError(f"cannot read a card at {part!r}: a joker is SJ or BJ, "
+                    why = CardError(f"cannot read a card at {part!r}: a joker is SJ or BJ, "
                                     "with one J")  # fmt: skip
                 if not pieces:
-                    bad.append((offset, part, exc))
+                    bad.append((offset, part, why))
                 for at, piece in pieces:
                     try:
                         readings.append(read(piece))
