@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -163,6 +164,32 @@ def test_a_file_in_gb18030_or_utf16_is_named_with_its_likely_encoding(
         assert f"iconv -f {guess} -t UTF-8 {path} > {path}.utf8" in output
         code, output = cli("validate", str(path))
         assert code == 2 and f"it looks like {guess}" in output
+    assert counts(engine)["game"] == 0  # never read in that encoding
+
+
+def test_a_file_in_latin1_or_cp1252_is_not_called_gb18030(
+    store_url: str,  # noqa: F811
+    engine: Engine,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    text = _write(tmp_path / "night.zfn", [night(3)]).read_text(encoding="utf-8")
+    names = '[Players "M\u00fcller, Jos\u00e9, Zo\u00eb, G\u00f6\u00dfmann"]'
+    latin = re.sub(r"\[Players [^\n]*\]", lambda _: names, text, count=1)
+    (tmp_path / "latin1.zfn").write_bytes(latin.encode("latin-1"))
+    (tmp_path / "cp1252.zfn").write_bytes(latin.replace("{", "{\u2018", 1).encode("cp1252"))
+    only = '[Players "M\u00fcller, Jun, Hao, Bo"]'  # one letter beyond ASCII
+    (tmp_path / "mueller.zfn").write_bytes(latin.replace(names, only).encode("latin-1"))
+    assert (tmp_path / "mueller.zfn").read_bytes().decode("gb18030")  # it reads as GB18030 too
+    for name in ("latin1", "cp1252", "mueller"):
+        path = tmp_path / f"{name}.zfn"
+        code, output = cli("import", str(path), "--db", store_url)
+        assert code == 2, output
+        assert (
+            f"cannot read {path}: not UTF-8 text: it looks like CP1252 (Windows-1252, "
+            "Latin-1); convert it: iconv -f CP1252 -t UTF-8"
+        ) in " ".join(output.split())
+        code, output = cli("validate", str(path))
+        assert code == 2 and "it looks like CP1252" in output and "GB18030" not in output
     assert counts(engine)["game"] == 0  # never read in that encoding
 
 

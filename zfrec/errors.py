@@ -13,6 +13,7 @@ seat keeps the seat as a field and renders its message with a naming function:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -318,10 +319,32 @@ def path_text(path: str | PathLike[str]) -> str:
     return str(path).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
+_HIGH_RUNS = re.compile(rb"[\x80-\xff]+")  # the bytes beyond ASCII, each run of them together
+_ALSO_KNOWN = {"GB18030": " (GBK, GB2312)", "CP1252": " (Windows-1252, Latin-1)",
+               "ISO-8859-1": " (Latin-1)"}  # fmt: skip
+
+
+def latin_text(head: bytes) -> bool:
+    """Whether the bytes beyond ASCII of `head` (not UTF-8) stand mostly alone between ASCII
+    bytes, as the accented letters of a Latin-1 or Windows-1252 text do (`M\xfcller`,
+    `Jos\xe9`), where Chinese text in GB18030 writes each character as two or four such bytes
+    together. (`M\xfcl` also decodes as GB18030, `\xfcl` one character: reading it is no test.)
+
+    >>> latin_text("Müller, José, Gößmann".encode("cp1252"))
+    True
+    >>> latin_text("王芳, 李娜".encode("gb18030"))
+    False
+    """
+    runs = [len(m.group()) for m in _HIGH_RUNS.finditer(head)]
+    return bool(runs) and 2 * sum(n == 1 for n in runs) >= len(runs)
+
+
 def not_utf8(path: str | PathLike[str]) -> str:
     """`cannot read FILE: not UTF-8 text`, with the encoding the file is most likely in and how
-    to convert it: UTF-16 by its byte order mark or its zero bytes, GB18030 (GBK, GB2312) when
-    it reads as such. The file is never read in that encoding: the hint is all."""
+    to convert it: UTF-16 by its byte order mark or its zero bytes, Windows-1252 (else
+    ISO-8859-1, Latin-1) when its bytes beyond ASCII stand mostly alone (`latin_text`), GB18030
+    (GBK, GB2312) when it reads as such. The file is never read in that encoding: the hint is
+    all."""
     name = path_text(path)
     message = f"cannot read {name}: not UTF-8 text"
     try:
@@ -333,6 +356,8 @@ def not_utf8(path: str | PathLike[str]) -> str:
     sample = head[:4096]  # UTF-16 text of Latin letters: every other byte a zero
     if head[:2] in (b"\xff\xfe", b"\xfe\xff") or sample.count(b"\0") * 3 >= len(sample):
         guess = "UTF-16"
+    elif latin_text(head):
+        guess = "CP1252" if _decodes(head, "cp1252") else "ISO-8859-1"
     else:
         try:
             head.decode("gb18030")
@@ -344,7 +369,14 @@ def not_utf8(path: str | PathLike[str]) -> str:
     if guess is None:
         return message
     return (
-        f"{message}: it looks like {guess}"
-        + (" (GBK, GB2312)" if guess == "GB18030" else "")
+        f"{message}: it looks like {guess}{_ALSO_KNOWN.get(guess, '')}"
         + f"; convert it: iconv -f {guess} -t UTF-8 {name} > {name}.utf8"
     )
+
+
+def _decodes(data: bytes, encoding: str) -> bool:
+    try:
+        data.decode(encoding)
+    except UnicodeDecodeError:
+        return False
+    return True
