@@ -94,3 +94,27 @@ def test_the_store_keeps_one_player_for_a_name_and_its_copy(tmp_path: Path) -> N
     assert result.exit_code == 0, result.output
     stats = json.loads(runner.invoke(app, ["stats", "--db", db, "--json"]).stdout)
     assert sorted((p["name"], p["games"]) for p in stats) == [("Hao", 2), ("Jun", 2), ("Mei", 2)]
+
+
+@pytest.mark.parametrize(
+    ("sample", "old", "new", "name"),
+    [
+        ("02-three-players.zfn", "hand 1 shuffler 1", f"hand 1 shuffler {FSI}Mei{PDI}", "Mei"),
+        ("02-three-players.zfn", "\n2: 3h  3: 5s  1: 6s", f"\n2: 3h  3: 5s  {FSI}mei{PDI}: 6s",
+         "Mei"),
+        ("shengji/02-no-trump.zfn", "round 1 dealer 4", f"round 1 dealer {FSI}李娜{PDI}", "李娜"),
+        ("shengji/02-no-trump.zfn", "\n1: Ac Ac  2: Tc Tc", f"\n{ZWSP}Ann{ZWSP}: Ac Ac  2: Tc Tc",
+         "Ann"),
+    ],
+)  # fmt: skip
+def test_a_seat_named_with_a_copied_name_is_the_players_with_a_warning(
+    sample: str, old: str, new: str, name: str
+) -> None:
+    text = (SAMPLES / sample).read_text(encoding="utf-8")
+    assert old in text
+    _, found = _findings(text.replace(old, new, 1), "x.zfn")
+    [d] = found
+    line = text[: text.index(old)].count("\n") + 1 + old.startswith("\n")
+    assert (d.code, d.severity, d.location.line) == ("ZF008", "warning", line)
+    assert d.message.endswith(f"copied from a web page?): read as {name!r}")
+    assert d.fix is not None and d.fix.text == name

@@ -276,8 +276,11 @@ class Game:
 
 
 def name_key(name: str) -> str:
-    """What player names are compared by: ignoring case and Unicode normal form (as the store)."""
-    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
+    """What player names are compared by: ignoring case and Unicode normal form (as the store),
+    and what a name copied from a web page carries unseen (`plain_name`), so that a seat
+    referred to by a copied name is the plain name's."""
+    seen = plain_name(name)[0]
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", seen).casefold())
 
 
 # What a name copied from a web page or a chat brings along that nobody sees: the isolates and
@@ -316,6 +319,14 @@ def plain_name(name: str) -> tuple[str, tuple[str, ...]]:
     return " ".join(word for word in plain.split(" ") if word), tuple(f"U+{c:04X}" for c in found)
 
 
+def unseen_message(what: str, found: Sequence[str], seen: str) -> str:
+    """The ZF008 message of `what` (`player 1's name`) written with the characters `found`
+    (`plain_name`) that cannot be seen, read as `seen`."""
+    chars = "a no-break space" if tuple(found) in (("U+00A0",), ("U+202F",)) else ", ".join(found)
+    return (f"{what} is written with characters that cannot be seen ({chars}; copied from a "
+            f"web page?): read as {seen!r}")  # fmt: skip
+
+
 def plain_names(
     names: Sequence[str], at: Pos | None = None, value: str | None = None
 ) -> tuple[list[str], list[NameMark]]:
@@ -329,9 +340,7 @@ def plain_names(
         plain.append(seen)
         if not found:
             continue
-        what = "a no-break space" if found in (("U+00A0",), ("U+202F",)) else ", ".join(found)
-        message = (f"player {seat + 1}'s name is written with characters that cannot be seen "
-                   f"({what}; copied from a web page?): read as {seen!r}")  # fmt: skip
+        message = unseen_message(f"player {seat + 1}'s name", found, seen)
         pos = fix = None
         col = value.find(name) if at is not None and value is not None else -1
         if at is not None and col >= 0:

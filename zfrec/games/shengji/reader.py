@@ -49,6 +49,7 @@ class SjGameBuilder:
         self.comments = list(comments)
         self.pos = pos
         self.body: SjBody | None = None
+        self.seats: Seats | None = None
         self.match: SjMatch | None = None
 
     # the header ---------------------------------------------------------------------------------
@@ -71,7 +72,8 @@ class SjGameBuilder:
             return
         if self.body is None:
             self.match = _header_match(self.header, first.line, first.col)
-            self.body = SjBody(Seats(self.match.players), None, self.match.preset,
+            self.seats = Seats(self.match.players)
+            self.body = SjBody(self.seats, None, self.match.preset,
                                self.match.options)  # fmt: skip
         self.body.statement(tokens)
 
@@ -83,6 +85,8 @@ class SjGameBuilder:
             self.match = _header_match(self.header, line, col)
         m = self.match
         m.rounds = self.body.close() if self.body is not None else []
+        if self.seats is not None:
+            m.name_marks = m.name_marks + self.seats.copied
         m.comments = self.comments
         m.pos = self.pos
         m.source = self.filename
