@@ -312,6 +312,8 @@ def plain_name(name: str) -> tuple[str, tuple[str, ...]]:
     >>> plain_name("\u2068Ann\u2069"), plain_name("Bo\u00a0Li"), plain_name("王芳")
     (('Ann', ('U+2068', 'U+2069')), ('Bo Li', ('U+00A0',)), ('王芳', ()))
     """
+    if name.isascii():  # most names and every seat number: nothing to look for
+        return name, ()
     found = sorted({ord(c) for c in name if ord(c) in _UNSEEN or ord(c) in _NO_BREAK})
     if not found:
         return name, ()
