@@ -161,7 +161,8 @@ def test_a_file_in_gb18030_or_utf16_is_named_with_its_likely_encoding(
         code, output = cli("import", str(path), "--db", store_url)
         assert code == 2, output
         assert f"cannot read {path}: not UTF-8 text: it looks like {guess}" in output
-        assert f"iconv -f {guess} -t UTF-8 {path} > {path}.utf8" in output
+        copy = tmp_path / f"{name}.utf8.zfn"
+        assert f"iconv -f {guess} -t UTF-8 {path} > {copy}" in " ".join(output.split())
         code, output = cli("validate", str(path))
         assert code == 2 and f"it looks like {guess}" in output
     assert counts(engine)["game"] == 0  # never read in that encoding
@@ -191,6 +192,40 @@ def test_a_file_in_latin1_or_cp1252_is_not_called_gb18030(
         code, output = cli("validate", str(path))
         assert code == 2 and "it looks like CP1252" in output and "GB18030" not in output
     assert counts(engine)["game"] == 0  # never read in that encoding
+
+
+def test_the_hinted_conversion_gives_a_file_zfrec_reads(
+    store_url: str,  # noqa: F811
+    engine: Engine,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    sheets = tmp_path / "sheets"
+    sheets.mkdir()
+    night_text = _write(tmp_path / "night.zfn", [night(3)]).read_text(encoding="utf-8")
+    (sheets / "zf-07.zfn").write_bytes(night_text.encode("gb18030"))  # 王芳 among the players
+    match = SJ.read_text(encoding="utf-8").replace("王芳", "Müller").replace("李娜", "José")
+    (sheets / "sj-02.zfn").write_bytes(match.encode("cp1252"))
+    hint = re.compile(r"iconv -f (\S+) -t UTF-8 (\S+) > (\S+), then replace the old file with "
+                      r"it: mv (\S+) (\S+)")  # fmt: skip
+    for done, (name, encoding) in enumerate((("zf-07.zfn", "GB18030"), ("sj-02.zfn", "CP1252"))):
+        old = sheets / name
+        code, output = cli("validate", str(old))
+        found = hint.search(" ".join(output.split()))
+        assert code == 2 and found is not None, output
+        assert found.groups() == (encoding, str(old), found[3], found[3], str(old))
+        copy = Path(found[3])
+        assert copy.suffix == ".zfn" and copy.parent == sheets
+        copy.write_text(old.read_bytes().decode(found[1]), encoding="utf-8")  # what iconv does
+        code, output = cli("validate", str(copy))
+        assert code == 0 and "cannot" not in output, output
+        code, output = cli("validate", str(sheets))  # the copy is read, the old file still not
+        read = f"3 file(s) ({2 - done} could not be read), {done + 1} game(s)"
+        assert code == 2 and read in output, output
+        copy.replace(old)  # the hint's mv
+    code, output = cli("validate", str(sheets))
+    assert code == 0 and "could not be read" not in output, output
+    assert cli("import", str(sheets), "--db", store_url)[0] == 0
+    assert counts(engine)["game"] == 2
 
 
 def test_a_name_copied_with_invisible_characters_finds_its_player(

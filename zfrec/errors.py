@@ -13,6 +13,7 @@ seat keeps the seat as a field and renders its message with a naming function:
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -344,7 +345,8 @@ def not_utf8(path: str | PathLike[str]) -> str:
     to convert it: UTF-16 by its byte order mark or its zero bytes, Windows-1252 (else
     ISO-8859-1, Latin-1) when its bytes beyond ASCII stand mostly alone (`latin_text`), GB18030
     (GBK, GB2312) when it reads as such. The file is never read in that encoding: the hint is
-    all."""
+    all. The converted copy keeps the record's suffix (`zf-07.utf8.zfn`), so that zfrec reads
+    it, then put in the old file's place (`converted_name`)."""
     name = path_text(path)
     message = f"cannot read {name}: not UTF-8 text"
     try:
@@ -368,10 +370,23 @@ def not_utf8(path: str | PathLike[str]) -> str:
             guess = "GB18030"
     if guess is None:
         return message
+    copy = converted_name(name)
     return (
         f"{message}: it looks like {guess}{_ALSO_KNOWN.get(guess, '')}"
-        + f"; convert it: iconv -f {guess} -t UTF-8 {name} > {name}.utf8"
+        + f"; convert it: iconv -f {guess} -t UTF-8 {name} > {copy}"
+        + f", then replace the old file with it: mv {copy} {name}"
     )
+
+
+def converted_name(name: str) -> str:
+    """The name of the UTF-8 copy of the record file `name` that `not_utf8`'s hint makes: the
+    record's suffix kept last, as zfrec tells a record's format by it (`.zfn`, `.json`).
+
+    >>> converted_name("sheets/zf-07.zfn"), converted_name("night.JSON"), converted_name("notes")
+    ('sheets/zf-07.utf8.zfn', 'night.utf8.JSON', 'notes.utf8')
+    """
+    stem, suffix = os.path.splitext(name)
+    return f"{stem}.utf8{suffix}"
 
 
 def _decodes(data: bytes, encoding: str) -> bool:
