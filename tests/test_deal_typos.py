@@ -223,3 +223,13 @@ def test_a_big_joker_with_its_j_twice_is_read_as_the_big_joker_in_both_games(
     [judged] = validate_text(json.dumps(data), "round.json")
     assert not isinstance(judged, Diagnostic)  # judged, not lost
     assert [d.message for d in judged.diagnostics] == [f"at /rounds/0/deal/1/cards: {BJJ_MESSAGE}"]
+
+
+def test_an_audit_of_a_sheng_ji_record_read_from_stdin_says_the_typo_s_line() -> None:
+    text = (SAMPLES / "shengji" / "02-no-trump.zfn").read_text("utf-8")
+    line = next(i for i, t in enumerate(text.split("\n"), 1) if t.endswith(" BJ"))
+    done = CliRunner().invoke(app, ["audit", "--json", "-"], input=_edited(text, " BJ\n", " BJJ\n"))
+    assert done.exit_code == 1, done.output
+    (game,) = json.loads(done.stdout)["games"]
+    [made] = [edit for repair in game["repairs"] for edit in repair["edits"]]
+    assert made["text"] == f"line {line}: BJJ was read as BJ"

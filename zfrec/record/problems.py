@@ -110,6 +110,13 @@ class ReadProblem:
     path: tuple[str | int, ...] | None = None
     turn: int | None = None
 
+    def where(self) -> str:
+        """Where an audit's repair says the problem is: `line 8` of a .zfn record; a JSON
+        record's at its JSON path, as its message starts (`at /hands/0/deal/1/cards: ...`),
+        also once the record is placed in its text (`path` None)."""
+        json_path = self.path is not None or self.message.startswith("at /")
+        return self.message.partition(": ")[0] if json_path else f"line {self.pos[0]}"
+
 
 def loose_name(text: str) -> str:
     """A name as loosely compared for suggestions: no accents, no case, no spaces or dots.

@@ -587,13 +587,13 @@ def _read_json(match: SjMatch) -> Iterator[Candidate]:
     """A JSON record's unreadable card of a deal, kitty or discard (a `dealt` problem) as the
     reader read it: the one card that fits, else an unknown card. The record as read is the
     repair, as for Zheng Fen's JSON records (zfrec.games.zhengfen.analysis.readfix); the
-    phrase says where by its JSON path, as the finding does."""
+    phrase says where by its JSON path, as the finding does (a .zfn record without its file,
+    read from standard input, by its line)."""
     for p in match.problems:
         if p.kind != "dealt":
             continue
         read = p.fix.text if p.fix is not None and not p.fix.alternatives else None
-        where = p.message.partition(": ")[0]
-        said = f"{where}: {p.written} was read as {read or 'an unknown card'}"
+        said = f"{p.where()}: {p.written} was read as {read or 'an unknown card'}"
         edit = SjEdit("read", said, None, None, None, None, p.written, read)
         yield edit, replace(match, problems=[q for q in match.problems if q is not p])
 
