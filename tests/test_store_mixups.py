@@ -233,7 +233,8 @@ def test_a_name_copied_with_invisible_characters_finds_its_player(
     tmp_path: Path,
 ) -> None:
     _stored(store_url, tmp_path)
-    for asked in ["\u2068王芳\u2069", "王芳 ", "\u200e王芳\u200b", "\u2066bo li\u2069"]:
+    copied = ["\u2068王芳\u2069", "王芳 ", "\u200e王芳\u200b", "\u2066bo li\u2069"]
+    for asked in [*copied, "Bo\u00a0Li"]:  # a no-break space read as a space, as in [Players]
         code, doc = json_cli("games", "--player", asked, "--db", store_url)
         assert code == 0, doc
         assert [g["id"] for g in doc] == [1, 2, 3], asked
