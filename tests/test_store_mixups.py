@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -199,23 +200,24 @@ def test_the_hinted_conversion_gives_a_file_zfrec_reads(
     engine: Engine,  # noqa: F811
     tmp_path: Path,
 ) -> None:
-    sheets = tmp_path / "sheets"
+    sheets = tmp_path / "club sheets"  # a space: the hint's commands quote the names
     sheets.mkdir()
     night_text = _write(tmp_path / "night.zfn", [night(3)]).read_text(encoding="utf-8")
     (sheets / "zf-07.zfn").write_bytes(night_text.encode("gb18030"))  # 王芳 among the players
     match = SJ.read_text(encoding="utf-8").replace("王芳", "Müller").replace("李娜", "José")
-    (sheets / "sj-02.zfn").write_bytes(match.encode("cp1252"))
-    hint = re.compile(r"iconv -f (\S+) -t UTF-8 (\S+) > (\S+), then replace the old file with "
-                      r"it: mv (\S+) (\S+)")  # fmt: skip
-    for done, (name, encoding) in enumerate((("zf-07.zfn", "GB18030"), ("sj-02.zfn", "CP1252"))):
+    (sheets / "sj 02.zfn").write_bytes(match.encode("cp1252"))
+    hint = re.compile(r"convert it: (.+?), then replace the old file with it: (mv .+?) 1 file")
+    for done, (name, encoding) in enumerate((("zf-07.zfn", "GB18030"), ("sj 02.zfn", "CP1252"))):
         old = sheets / name
         code, output = cli("validate", str(old))
         found = hint.search(" ".join(output.split()))
         assert code == 2 and found is not None, output
-        assert found.groups() == (encoding, str(old), found[3], found[3], str(old))
-        copy = Path(found[3])
+        iconv, mv = shlex.split(found[1]), shlex.split(found[2])
+        assert iconv[:6] == ["iconv", "-f", encoding, "-t", "UTF-8", str(old)], iconv
+        assert iconv[6] == ">" and mv == ["mv", iconv[7], str(old)], (iconv, mv)
+        copy = Path(iconv[7])
         assert copy.suffix == ".zfn" and copy.parent == sheets
-        copy.write_text(old.read_bytes().decode(found[1]), encoding="utf-8")  # what iconv does
+        copy.write_text(old.read_bytes().decode(encoding), encoding="utf-8")  # what iconv does
         code, output = cli("validate", str(copy))
         assert code == 0 and "cannot" not in output, output
         code, output = cli("validate", str(sheets))  # the copy is read, the old file still not

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -320,6 +321,7 @@ def path_text(path: str | PathLike[str]) -> str:
     return str(path).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
+_PLAIN_WORD = re.compile(r"[\w@%+=:,./-]+")  # what a shell takes as one word, as it is
 _HIGH_RUNS = re.compile(rb"[\x80-\xff]+")  # the bytes beyond ASCII, each run of them together
 _ALSO_KNOWN = {"GB18030": " (GBK, GB2312)", "CP1252": " (Windows-1252, Latin-1)",
                "ISO-8859-1": " (Latin-1)"}  # fmt: skip
@@ -370,12 +372,22 @@ def not_utf8(path: str | PathLike[str]) -> str:
             guess = "GB18030"
     if guess is None:
         return message
-    copy = converted_name(name)
+    old, copy = shell_word(name), shell_word(converted_name(name))
     return (
         f"{message}: it looks like {guess}{_ALSO_KNOWN.get(guess, '')}"
-        + f"; convert it: iconv -f {guess} -t UTF-8 {name} > {copy}"
-        + f", then replace the old file with it: mv {copy} {name}"
+        + f"; convert it: iconv -f {guess} -t UTF-8 {old} > {copy}"
+        + f", then replace the old file with it: mv {copy} {old}"
     )
+
+
+def shell_word(name: str) -> str:
+    """A file name as one word of a shell command: quoted where the shell would cut or read it
+    otherwise (a space, a quote), else as it is, Chinese names too.
+
+    >>> shell_word("sheets/王芳-07.zfn"), shell_word("club night.zfn")
+    ('sheets/王芳-07.zfn', "'club night.zfn'")
+    """
+    return name if _PLAIN_WORD.fullmatch(name) else shlex.quote(name)
 
 
 def converted_name(name: str) -> str:
