@@ -347,9 +347,12 @@ def not_utf8(path: str | PathLike[str]) -> str:
     to convert it: UTF-16 by its byte order mark or its zero bytes, Windows-1252 (else
     ISO-8859-1, Latin-1) when its bytes beyond ASCII stand mostly alone (`latin_text`), GB18030
     (GBK, GB2312) when it reads as such. The file is never read in that encoding: the hint is
-    all. The converted copy keeps the record's suffix (`zf-07.utf8.zfn`), so that zfrec reads
-    it, then put in the old file's place (`converted_name`)."""
+    all. Standard input (`-`) is named so, with no hint. The converted copy keeps the record's
+    suffix (`zf-07.utf8.zfn`), so that zfrec reads it, then put in the old file's place
+    (`converted_name`)."""
     name = path_text(path)
+    if name == "-":
+        return "cannot read standard input: not UTF-8 text"
     message = f"cannot read {name}: not UTF-8 text"
     try:
         with open(path, "rb") as handle:
