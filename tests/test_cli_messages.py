@@ -78,6 +78,24 @@ def test_a_file_that_is_not_utf8_is_named_with_the_problem(
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.parametrize(
+    "command", [["validate", "-"], ["validate", "-", "--json"], ["audit", "-"], ["analyze", "-"]]
+)
+def test_standard_input_not_in_utf8_is_refused_not_read_with_its_bytes_replaced(
+    command: list[str],
+) -> None:
+    text = (SAMPLES / "02-three-players.zfn").read_text("utf-8").replace("Mei", "王芳")
+    done = subprocess.run([sys.executable, "-m", "zfrec", *command], input=text.encode("gb18030"),
+                          capture_output=True, check=False)  # fmt: skip
+    assert done.returncode == 2, done
+    said = (done.stdout + done.stderr).decode("utf-8")
+    assert "cannot read standard input: not UTF-8 text" in said and "\ufffd" not in said, said
+    done = subprocess.run([sys.executable, "-m", "zfrec", *command],
+                          input=text.encode("utf-8-sig"),
+                          capture_output=True, check=False)  # fmt: skip
+    assert done.returncode == 0, done  # the same record in UTF-8 (its byte order mark read past)
+
+
 def test_a_missing_file_is_named(tmp_path: Path, files: dict[str, Path]) -> None:
     missing = tmp_path / "none.zfn"
     for args in (

@@ -170,3 +170,66 @@ def test_a_sheng_ji_kitty_typo_and_a_discard_typo_of_one_round_are_both_read(
         (17, "did you mean 4d? (read as 4d)"),
         (18, "did you mean 4h? (read as 4h)"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("part", "old", "new", "edit"),
+    [
+        (("deal", 0), "Th", "Tx", "at /rounds/0/deal/0/cards: Tx was read as Th"),
+        (("kitty",), "Td", "Tq", "at /rounds/0/kitty/cards: Tq was read as Td"),
+    ],
+)
+def test_an_audit_repairs_a_sheng_ji_json_card_typo_as_a_zfn_one(
+    tmp_path: Path, part: tuple[str | int, ...], old: str, new: str, edit: str
+) -> None:
+    data = json.loads((SAMPLES / "shengji" / "08-one-round.json").read_text("utf-8"))
+    where = data["rounds"][0]
+    for key in part:
+        where = where[key]
+    assert old in where["cards"]
+    where["cards"] = where["cards"].replace(old, new, 1)
+    path = tmp_path / "round.json"
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+    done = CliRunner().invoke(app, ["audit", "--json", str(path)])
+    assert done.exit_code == 1, done.output
+    (game,) = json.loads(done.stdout)["games"]
+    [repair] = game["repairs"]
+    assert repair["ok"]
+    [made] = repair["edits"]
+    assert (made["kind"], made["text"], made["before"], made["after"]) == ("read", edit, new, old)
+
+
+BJJ_MESSAGE = (
+    "cannot read a card at 'BJJ': a joker is SJ or BJ, with one J; did you mean BJ? (read as BJ)"
+)
+
+
+def test_a_big_joker_with_its_j_twice_is_read_as_the_big_joker_in_both_games(
+    tmp_path: Path,
+) -> None:
+    report = _one(_edited(TRAIN, "Ac 2d BJ\n", "Ac 2d BJJ\n"))
+    (typo,) = report.diagnostics
+    assert (typo.code, typo.message, typo.location.line, typo.location.col) == (
+        "ZF001", BJJ_MESSAGE, 8, 60,
+    )  # fmt: skip
+    assert report.scores == (0, 110, 90)
+    # Sheng ji, .zfn and JSON: the same reading
+    round_ = (SAMPLES / "shengji" / "02-no-trump.zfn").read_text("utf-8")
+    found = _sj(tmp_path, _edited(round_, "2h 2c SJ BJ\n", "2h 2c SJ BJJ\n"))
+    assert [(d.code, d.message) for d in found] == [("ZF001", BJJ_MESSAGE)]
+    data = json.loads((SAMPLES / "shengji" / "08-one-round.json").read_text("utf-8"))
+    deal = data["rounds"][0]["deal"][1]
+    deal["cards"] = _edited(deal["cards"], "SJ BJ", "SJ BJJ")
+    [judged] = validate_text(json.dumps(data), "round.json")
+    assert not isinstance(judged, Diagnostic)  # judged, not lost
+    assert [d.message for d in judged.diagnostics] == [f"at /rounds/0/deal/1/cards: {BJJ_MESSAGE}"]
+
+
+def test_an_audit_of_a_sheng_ji_record_read_from_stdin_says_the_typo_s_line() -> None:
+    text = (SAMPLES / "shengji" / "02-no-trump.zfn").read_text("utf-8")
+    line = next(i for i, t in enumerate(text.split("\n"), 1) if t.endswith(" BJ"))
+    done = CliRunner().invoke(app, ["audit", "--json", "-"], input=_edited(text, " BJ\n", " BJJ\n"))
+    assert done.exit_code == 1, done.output
+    (game,) = json.loads(done.stdout)["games"]
+    [made] = [edit for repair in game["repairs"] for edit in repair["edits"]]
+    assert made["text"] == f"line {line}: BJJ was read as BJ"

@@ -5,6 +5,7 @@ Runs on SQLite and PostgreSQL like tests/test_store.py, whose fixtures it shares
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import tracemalloc
 from pathlib import Path
@@ -13,8 +14,11 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, inspect, text
 from sqlalchemy.exc import IntegrityError
+from typer.testing import CliRunner
 
 from tests.test_store import _import, _moves, _write, counts, engine, games, store_url
+from zfrec.cli import app
+from zfrec.diagnostics import Diagnostic
 from zfrec.record import Game, dumps, iter_records
 from zfrec.store import (
     ImportResult,
@@ -25,6 +29,7 @@ from zfrec.store import (
     open_store,
     session,
 )
+from zfrec.validate import validate_text
 
 __all__ = ["engine", "games", "store_url"]  # fixtures, used by name
 
@@ -59,6 +64,70 @@ def test_the_same_game_twice_in_one_file_is_stored_once(
     assert (result.added, result.unchanged, len(result.game_ids)) == (2, 1, 3)
     assert result.game_ids[0] == result.game_ids[2]
     assert counts(engine)["play"] == _moves(games[3]) + _moves(games[4])
+
+
+def test_a_game_written_twice_in_one_file_is_noted(
+    engine: Engine, tmp_path: Path, games: list[Game]
+) -> None:
+    copy = dataclasses.replace(games[3], event="Copied")
+    result = _import(engine, _write(tmp_path / "pasted.zfn", [games[3], games[4], copy]))
+    assert (result.added, result.unchanged) == (3, 0)
+    first, _, second = result.game_ids
+    assert result.notes == (
+        f"game 3: same deals and plays as game 1 of this file (stored game {first}): both "
+        f"stored; if one is a copy, remove it with zfrec delete {second}",
+    )
+    # the very same record twice: stored once, and said
+    again = _import(engine, _write(tmp_path / "twice.zfn", [games[5], games[5]]))
+    assert (again.added, again.unchanged) == (1, 1)
+    assert again.notes == ("game 2: the same record as game 1 of this file: stored once",)
+
+
+def test_a_sheng_ji_game_written_twice_in_one_file_is_noted(engine: Engine, tmp_path: Path) -> None:
+    sample = Path(__file__).resolve().parent.parent / "sample_games" / "shengji" / "02-no-trump.zfn"
+    text = sample.read_text(encoding="utf-8")
+    path = tmp_path / "pasted.zfn"
+    path.write_text(text + "\n" + text.replace("Friday club", "Friday club, again"), "utf-8")
+    result = _import(engine, path)
+    assert result.added == 2
+    [note] = result.notes
+    assert note.startswith("game 2: same deals and plays as game 1 of this file (stored game ")
+
+
+@pytest.mark.parametrize(
+    ("sample", "old", "new"),
+    [
+        ("02-three-players.zfn", '[Rules "pagat"]\n[Target "500"]',
+         '[Rules "pagta"]\n[Target "5OO"]'),
+        ("shengji/02-no-trump.zfn", '[Rules "bashifen"]', '[Rules "bashifne"]\n[Target "5"]'),
+    ],
+)  # fmt: skip
+def test_a_game_lost_at_its_header_keeps_every_finding_as_validate_says_them(
+    engine: Engine, store_url: str, tmp_path: Path, sample: str, old: str, new: str
+) -> None:
+    samples = Path(__file__).resolve().parent.parent / "sample_games"
+    text = (samples / sample).read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / "lost.zfn"
+    path.write_text(text.replace(old, new) + "\n" + text, encoding="utf-8")
+    said = [
+        (d.code, d.message, d.location.line)
+        for d in validate_text(path.read_text(encoding="utf-8"), str(path))
+        if isinstance(d, Diagnostic)
+    ]
+    # the preset read past, then the error that lost the game
+    assert [(code, m.split(":")[0][:14]) for code, m, _ in said] == [
+        ("ZF001", "unknown preset"),
+        ("ZF001", "the target is " if "5OO" in new else "a Sheng ji rec"),
+    ]
+    result = _import(engine, path)
+    assert (result.added, result.unreadable, result.games) == (1, 1, 2)
+    assert [(d.code, d.message, d.location.line) for d in result.diagnostics] == said
+    # stored as they were said, and counted as one game
+    found = CliRunner().invoke(app, ["unreadable", "--db", store_url])
+    assert found.exit_code == 0
+    assert found.stdout.count("ZF001") == 2
+    assert found.stdout.rstrip().endswith("1 unreadable game in 1 file")
 
 
 def test_rows_kept_in_memory_or_spooled_store_the_same(

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -160,10 +162,72 @@ def test_a_file_in_gb18030_or_utf16_is_named_with_its_likely_encoding(
         code, output = cli("import", str(path), "--db", store_url)
         assert code == 2, output
         assert f"cannot read {path}: not UTF-8 text: it looks like {guess}" in output
-        assert f"iconv -f {guess} -t UTF-8 {path} > {path}.utf8" in output
+        copy = tmp_path / f"{name}.utf8.zfn"
+        assert f"iconv -f {guess} -t UTF-8 {path} > {copy}" in " ".join(output.split())
         code, output = cli("validate", str(path))
         assert code == 2 and f"it looks like {guess}" in output
     assert counts(engine)["game"] == 0  # never read in that encoding
+
+
+def test_a_file_in_latin1_or_cp1252_is_not_called_gb18030(
+    store_url: str,  # noqa: F811
+    engine: Engine,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    text = _write(tmp_path / "night.zfn", [night(3)]).read_text(encoding="utf-8")
+    names = '[Players "M\u00fcller, Jos\u00e9, Zo\u00eb, G\u00f6\u00dfmann"]'
+    latin = re.sub(r"\[Players [^\n]*\]", lambda _: names, text, count=1)
+    (tmp_path / "latin1.zfn").write_bytes(latin.encode("latin-1"))
+    (tmp_path / "cp1252.zfn").write_bytes(latin.replace("{", "{\u2018", 1).encode("cp1252"))
+    only = '[Players "M\u00fcller, Jun, Hao, Bo"]'  # one letter beyond ASCII
+    (tmp_path / "mueller.zfn").write_bytes(latin.replace(names, only).encode("latin-1"))
+    assert (tmp_path / "mueller.zfn").read_bytes().decode("gb18030")  # it reads as GB18030 too
+    for name in ("latin1", "cp1252", "mueller"):
+        path = tmp_path / f"{name}.zfn"
+        code, output = cli("import", str(path), "--db", store_url)
+        assert code == 2, output
+        assert (
+            f"cannot read {path}: not UTF-8 text: it looks like CP1252 (Windows-1252, "
+            "Latin-1); convert it: iconv -f CP1252 -t UTF-8"
+        ) in " ".join(output.split())
+        code, output = cli("validate", str(path))
+        assert code == 2 and "it looks like CP1252" in output and "GB18030" not in output
+    assert counts(engine)["game"] == 0  # never read in that encoding
+
+
+def test_the_hinted_conversion_gives_a_file_zfrec_reads(
+    store_url: str,  # noqa: F811
+    engine: Engine,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    sheets = tmp_path / "club sheets"  # a space: the hint's commands quote the names
+    sheets.mkdir()
+    night_text = _write(tmp_path / "night.zfn", [night(3)]).read_text(encoding="utf-8")
+    (sheets / "zf-07.zfn").write_bytes(night_text.encode("gb18030"))  # 王芳 among the players
+    match = SJ.read_text(encoding="utf-8").replace("王芳", "Müller").replace("李娜", "José")
+    (sheets / "sj 02.zfn").write_bytes(match.encode("cp1252"))
+    hint = re.compile(r"convert it: (.+?), then replace the old file with it: (mv .+?) 1 file")
+    for done, (name, encoding) in enumerate((("zf-07.zfn", "GB18030"), ("sj 02.zfn", "CP1252"))):
+        old = sheets / name
+        code, output = cli("validate", str(old))
+        found = hint.search(" ".join(output.split()))
+        assert code == 2 and found is not None, output
+        iconv, mv = shlex.split(found[1]), shlex.split(found[2])
+        assert iconv[:6] == ["iconv", "-f", encoding, "-t", "UTF-8", str(old)], iconv
+        assert iconv[6] == ">" and mv == ["mv", iconv[7], str(old)], (iconv, mv)
+        copy = Path(iconv[7])
+        assert copy.suffix == ".zfn" and copy.parent == sheets
+        copy.write_text(old.read_bytes().decode(encoding), encoding="utf-8")  # what iconv does
+        code, output = cli("validate", str(copy))
+        assert code == 0 and "cannot" not in output, output
+        code, output = cli("validate", str(sheets))  # the copy is read, the old file still not
+        read = f"3 file(s) ({2 - done} could not be read), {done + 1} game(s)"
+        assert code == 2 and read in output, output
+        copy.replace(old)  # the hint's mv
+    code, output = cli("validate", str(sheets))
+    assert code == 0 and "could not be read" not in output, output
+    assert cli("import", str(sheets), "--db", store_url)[0] == 0
+    assert counts(engine)["game"] == 2
 
 
 def test_a_name_copied_with_invisible_characters_finds_its_player(
@@ -171,7 +235,8 @@ def test_a_name_copied_with_invisible_characters_finds_its_player(
     tmp_path: Path,
 ) -> None:
     _stored(store_url, tmp_path)
-    for asked in ["\u2068王芳\u2069", "王芳 ", "\u200e王芳\u200b", "\u2066bo li\u2069"]:
+    copied = ["\u2068王芳\u2069", "王芳 ", "\u200e王芳\u200b", "\u2066bo li\u2069"]
+    for asked in [*copied, "Bo\u00a0Li"]:  # a no-break space read as a space, as in [Players]
         code, doc = json_cli("games", "--player", asked, "--db", store_url)
         assert code == 0, doc
         assert [g["id"] for g in doc] == [1, 2, 3], asked

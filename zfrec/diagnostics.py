@@ -34,6 +34,7 @@ CODES: dict[str, CodeInfo] = {
     "ZF005": CodeInfo("info", "disputed move", None),
     "ZF006": CodeInfo("warning", "no such date", None),
     "ZF007": CodeInfo("warning", "empty Rules tag", None),
+    "ZF008": CodeInfo("warning", "unseen characters in a name", None),
     # plays
     "ZF101": CodeInfo("error", "not a legal combination", "R14"),
     "ZF102": CodeInfo("error", "ambiguous lead: declare the jokers", "R22"),

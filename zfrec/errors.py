@@ -13,6 +13,9 @@ seat keeps the seat as a field and renders its message with a naming function:
 
 from __future__ import annotations
 
+import os
+import re
+import shlex
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -318,11 +321,38 @@ def path_text(path: str | PathLike[str]) -> str:
     return str(path).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
+_PLAIN_WORD = re.compile(r"[\w@%+=:,./-]+")  # what a shell takes as one word, as it is
+_HIGH_RUNS = re.compile(rb"[\x80-\xff]+")  # the bytes beyond ASCII, each run of them together
+_ALSO_KNOWN = {"GB18030": " (GBK, GB2312)", "CP1252": " (Windows-1252, Latin-1)",
+               "ISO-8859-1": " (Latin-1)"}  # fmt: skip
+
+
+def latin_text(head: bytes) -> bool:
+    """Whether the bytes beyond ASCII of `head` (not UTF-8) stand mostly alone between ASCII
+    bytes, as the accented letters of a Latin-1 or Windows-1252 text do (`M\xfcller`,
+    `Jos\xe9`), where Chinese text in GB18030 writes each character as two or four such bytes
+    together. (`M\xfcl` also decodes as GB18030, `\xfcl` one character: reading it is no test.)
+
+    >>> latin_text("Müller, José, Gößmann".encode("cp1252"))
+    True
+    >>> latin_text("王芳, 李娜".encode("gb18030"))
+    False
+    """
+    runs = [len(m.group()) for m in _HIGH_RUNS.finditer(head)]
+    return bool(runs) and 2 * sum(n == 1 for n in runs) >= len(runs)
+
+
 def not_utf8(path: str | PathLike[str]) -> str:
     """`cannot read FILE: not UTF-8 text`, with the encoding the file is most likely in and how
-    to convert it: UTF-16 by its byte order mark or its zero bytes, GB18030 (GBK, GB2312) when
-    it reads as such. The file is never read in that encoding: the hint is all."""
+    to convert it: UTF-16 by its byte order mark or its zero bytes, Windows-1252 (else
+    ISO-8859-1, Latin-1) when its bytes beyond ASCII stand mostly alone (`latin_text`), GB18030
+    (GBK, GB2312) when it reads as such. The file is never read in that encoding: the hint is
+    all. Standard input (`-`) is named so, with no hint. The converted copy keeps the record's
+    suffix (`zf-07.utf8.zfn`), so that zfrec reads it, then put in the old file's place
+    (`converted_name`)."""
     name = path_text(path)
+    if name == "-":
+        return "cannot read standard input: not UTF-8 text"
     message = f"cannot read {name}: not UTF-8 text"
     try:
         with open(path, "rb") as handle:
@@ -333,6 +363,8 @@ def not_utf8(path: str | PathLike[str]) -> str:
     sample = head[:4096]  # UTF-16 text of Latin letters: every other byte a zero
     if head[:2] in (b"\xff\xfe", b"\xfe\xff") or sample.count(b"\0") * 3 >= len(sample):
         guess = "UTF-16"
+    elif latin_text(head):
+        guess = "CP1252" if _decodes(head, "cp1252") else "ISO-8859-1"
     else:
         try:
             head.decode("gb18030")
@@ -343,8 +375,38 @@ def not_utf8(path: str | PathLike[str]) -> str:
             guess = "GB18030"
     if guess is None:
         return message
+    old, copy = shell_word(name), shell_word(converted_name(name))
     return (
-        f"{message}: it looks like {guess}"
-        + (" (GBK, GB2312)" if guess == "GB18030" else "")
-        + f"; convert it: iconv -f {guess} -t UTF-8 {name} > {name}.utf8"
+        f"{message}: it looks like {guess}{_ALSO_KNOWN.get(guess, '')}"
+        + f"; convert it: iconv -f {guess} -t UTF-8 {old} > {copy}"
+        + f", then replace the old file with it: mv {copy} {old}"
     )
+
+
+def shell_word(name: str) -> str:
+    """A file name as one word of a shell command: quoted where the shell would cut or read it
+    otherwise (a space, a quote), else as it is, Chinese names too.
+
+    >>> shell_word("sheets/王芳-07.zfn"), shell_word("club night.zfn")
+    ('sheets/王芳-07.zfn', "'club night.zfn'")
+    """
+    return name if _PLAIN_WORD.fullmatch(name) else shlex.quote(name)
+
+
+def converted_name(name: str) -> str:
+    """The name of the UTF-8 copy of the record file `name` that `not_utf8`'s hint makes: the
+    record's suffix kept last, as zfrec tells a record's format by it (`.zfn`, `.json`).
+
+    >>> converted_name("sheets/zf-07.zfn"), converted_name("night.JSON"), converted_name("notes")
+    ('sheets/zf-07.utf8.zfn', 'night.utf8.JSON', 'notes.utf8')
+    """
+    stem, suffix = os.path.splitext(name)
+    return f"{stem}.utf8{suffix}"
+
+
+def _decodes(data: bytes, encoding: str) -> bool:
+    try:
+        data.decode(encoding)
+    except UnicodeDecodeError:
+        return False
+    return True

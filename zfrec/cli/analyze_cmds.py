@@ -16,7 +16,6 @@ Exit codes:
 
 from __future__ import annotations
 
-import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
@@ -37,6 +36,7 @@ from zfrec.cli.common import (
     json_on_failure,
     out,
     print_json,
+    read_stdin,
     walk_records,
 )
 from zfrec.errors import NotationError, ZfrecError, processing
@@ -85,7 +85,7 @@ def load_games(path: str, recover: bool = False) -> list[Game]:
     games with unreadable moves are kept (zfrec.record.iter_records)."""
     try:
         if path == "-":
-            text = sys.stdin.read()
+            text = read_stdin()
             fmt: Format = "json" if _looks_like_json(text) else "zfn"
             items = list(iter_records_text(text, fmt, "<stdin>", recover=recover))
         else:

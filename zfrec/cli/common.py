@@ -220,6 +220,12 @@ def json_written() -> None:
     _FAILURE_JSON.set(None)
 
 
+def read_stdin() -> str:
+    """Standard input as a record's text: UTF-8, a byte order mark read past, as a record file
+    is read (UnicodeDecodeError otherwise: never read with its bytes replaced)."""
+    return sys.stdin.buffer.read().decode("utf-8-sig")
+
+
 def file_problem(path: str | None, exc: OSError | UnicodeDecodeError, verb: str = "read") -> str:
     """What is wrong with a file, in words, naming it: for messages and per-file findings."""
     name = path or getattr(exc, "filename", None) or "input"

@@ -13,7 +13,15 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from zfrec.cli.common import err, fail, file_mode_for, file_problem, out, walk_records
+from zfrec.cli.common import (
+    err,
+    fail,
+    file_mode_for,
+    file_problem,
+    out,
+    read_stdin,
+    walk_records,
+)
 from zfrec.errors import NotationError, ZfrecError, processing
 from zfrec.record import (
     FORMATS,
@@ -187,7 +195,7 @@ def fmt(
 
 def _read_input(source: str, fmt_name: Format | None) -> tuple[list[Game], Format]:
     if source == "-":
-        text = sys.stdin.buffer.read().decode("utf-8-sig")
+        text = read_stdin()
         name = "<stdin>"
         fmt_in: Format = fmt_name or ("json" if text.lstrip().startswith("{") else "zfn")
         items = list(iter_records_text(text, fmt_in, name))

@@ -154,11 +154,18 @@ def names_lines(names: Sequence[str], width: int) -> str:
     return "\n".join(lines)
 
 
+def _lost_games(found: list[dict[str, Any]]) -> int:
+    """How many games the unreadable findings `found` are of: a game's findings are those
+    read past before the error that lost it, and that error."""
+    games = {(d["source"], d["game"]) for d in found if d["game"] is not None}
+    return len(games) + sum(d["game"] is None for d in found)
+
+
 def _unreadable_note(found: list[dict[str, Any]]) -> None:
     if found:
         files = len({d["source"] for d in found})
         out.print(
-            f"{plural(len(found), 'game')} in {plural(files, 'file')} could not be read "
+            f"{plural(_lost_games(found), 'game')} in {plural(files, 'file')} could not be read "
             "(not stored): zfrec unreadable shows why"
         )
 
@@ -199,7 +206,7 @@ def unreadable_cmd(
         for line in excerpt:
             out.print(f"  {'':<8} {'':>7} {escape(line)}")
     files = len({d["source"] for d in found})
-    out.print(f"{plural(len(found), 'unreadable game')} in {plural(files, 'file')}")
+    out.print(f"{plural(_lost_games(found), 'unreadable game')} in {plural(files, 'file')}")
 
 
 @json_on_failure(refused)

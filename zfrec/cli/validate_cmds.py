@@ -32,6 +32,7 @@ from zfrec.cli.common import (
     json_on_failure,
     json_written,
     out,
+    read_stdin,
     walk_records,
 )
 from zfrec.cli.jsonstream import JsonReportWriter
@@ -270,7 +271,7 @@ def validate_cmd(
             if writer is None:
                 printer.file_done(partial.path)
 
-    stream = run(files, options, jobs, stdin=sys.stdin.read)
+    stream = run(files, options, jobs, stdin=read_stdin)
     # --json: an interrupt stops the run between two pieces, never inside a game's JSON
     stops: list[int] = []
     held = writer is not None and threading.current_thread() is threading.main_thread()

@@ -44,6 +44,7 @@ from zfrec.record.model import (
     comment_problem,
     extra_tag_problem,
     move_problem,
+    plain_names,
     players_problem,
     seat_of,
     tag_value_problem,
@@ -573,7 +574,7 @@ class _GameReader:
         return list(values)
 
     def game(self, data: dict[str, Any]) -> Game:
-        players = list(data["players"])
+        players, marks = plain_names(list(data["players"]))
         kind_name = data.get("game", DEFAULT_KIND)
         self.check(kind_problem(kind_name), "game")
         kind = find_kind(kind_name)
@@ -600,6 +601,7 @@ class _GameReader:
             result = Result(scores, winners)
         game = Game(
             players=players,
+            name_marks=marks,
             event=data.get("event"),
             site=data.get("site"),
             date=data.get("date"),

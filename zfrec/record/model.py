@@ -256,6 +256,8 @@ class Game:
     date_pos: Pos | None = field(default=None, compare=False, repr=False)
     # where an empty `[Rules ""]` was written (.zfn): the default preset is used instead
     empty_rules_pos: Pos | None = field(default=None, compare=False, repr=False)
+    # the player names read without characters that cannot be seen (ZF008)
+    name_marks: list[NameMark] = field(default_factory=list, compare=False, repr=False)
 
     def ruleset(self) -> Ruleset:
         """The rules the record states: its preset, overridden options and target (for Zheng
@@ -274,8 +276,80 @@ class Game:
 
 
 def name_key(name: str) -> str:
-    """What player names are compared by: ignoring case and Unicode normal form (as the store)."""
-    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
+    """What player names are compared by: ignoring case and Unicode normal form (as the store),
+    and what a name copied from a web page carries unseen (`plain_name`), so that a seat
+    referred to by a copied name is the plain name's."""
+    seen = plain_name(name)[0]
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", seen).casefold())
+
+
+# What a name copied from a web page or a chat brings along that nobody sees: the isolates and
+# marks of direction a page puts around a name, zero-width spaces, word joiners and a byte order
+# mark, all taken out; and spaces that do not break, read as plain spaces. The joiners U+200C
+# and U+200D stay: some scripts and emoji need them.
+_UNSEEN: dict[int, str | None] = dict.fromkeys(
+    (0x200B, 0x200E, 0x200F, 0x2060, 0x2066, 0x2067, 0x2068, 0x2069, 0xFEFF)
+)
+_NO_BREAK: dict[int, str | None] = dict.fromkeys((0x00A0, 0x2007, 0x202F), " ")
+
+
+@dataclass(frozen=True, slots=True)
+class NameMark:
+    """A player name read without the characters that cannot be seen it was written with
+    (ZF008): `seat` (0-based), the finding's message, where the name was written (None: in a
+    JSON record, at the record's place) and the plain name as a fix for an editor."""
+
+    seat: int
+    message: str
+    pos: Pos | None = None
+    fix: Fix | None = None
+
+
+def plain_name(name: str) -> tuple[str, tuple[str, ...]]:
+    """`name` as its reader sees it, and the characters (`U+2068`) read past to get it: no
+    isolates, zero-width spaces or byte order marks, no-break spaces read as spaces.
+
+    >>> plain_name("\u2068Ann\u2069"), plain_name("Bo\u00a0Li"), plain_name("王芳")
+    (('Ann', ('U+2068', 'U+2069')), ('Bo Li', ('U+00A0',)), ('王芳', ()))
+    """
+    if name.isascii():  # most names and every seat number: nothing to look for
+        return name, ()
+    found = sorted({ord(c) for c in name if ord(c) in _UNSEEN or ord(c) in _NO_BREAK})
+    if not found:
+        return name, ()
+    plain = name.translate(_UNSEEN).translate(_NO_BREAK)
+    return " ".join(word for word in plain.split(" ") if word), tuple(f"U+{c:04X}" for c in found)
+
+
+def unseen_message(what: str, found: Sequence[str], seen: str) -> str:
+    """The ZF008 message of `what` (`player 1's name`) written with the characters `found`
+    (`plain_name`) that cannot be seen, read as `seen`."""
+    chars = "a no-break space" if tuple(found) in (("U+00A0",), ("U+202F",)) else ", ".join(found)
+    return (f"{what} is written with characters that cannot be seen ({chars}; copied from a "
+            f"web page?): read as {seen!r}")  # fmt: skip
+
+
+def plain_names(
+    names: Sequence[str], at: Pos | None = None, value: str | None = None
+) -> tuple[list[str], list[NameMark]]:
+    """The players `names` as plain names (`plain_name`), and a mark of each name read so.
+    `at` is where the text `value` that lists them was written ([Players], .zfn); without it
+    (JSON) the marks have no place."""
+    plain: list[str] = []
+    marks: list[NameMark] = []
+    for seat, name in enumerate(names):
+        seen, found = plain_name(name)
+        plain.append(seen)
+        if not found:
+            continue
+        message = unseen_message(f"player {seat + 1}'s name", found, seen)
+        pos = fix = None
+        col = value.find(name) if at is not None and value is not None else -1
+        if at is not None and col >= 0:
+            pos = Pos(at.line, at.col + col)
+            fix = Fix(pos.line, pos.col, pos.col + len(name), seen)
+        marks.append(NameMark(seat, message, pos, fix))
+    return plain, marks
 
 
 def seat_of(players: Sequence[str], ref: str | int) -> int:
@@ -405,6 +479,7 @@ class HeaderValues(Protocol):
     date_pos: Pos | None
     preset: str
     empty_rules_pos: Pos | None
+    name_marks: list[NameMark]
     pos: Pos | None
 
 
@@ -414,7 +489,8 @@ def header_findings(
     """What a record's header gives (DIAGNOSTICS.md), as (code, message, where, fix) in the
     order written: the ZF001 of each word `read` as meant (a misspelt game or preset), a date
     that is no day (ZF006), an empty `[Rules ""]` (ZF007, naming the preset `used`, the
-    record's default one unless another was asked for). Where the tag's place is not known
+    record's default one unless another was asked for), a player name read without characters
+    that cannot be seen (ZF008). Where the tag's place is not known
     (JSON), they are at the record's."""
     found: list[tuple[str, str, Pos | None, Fix | None]]
     found = [("ZF001", p.message, Pos(*p.pos), p.fix) for p in read]
@@ -427,6 +503,8 @@ def header_findings(
             judged = f"{used}, as asked (the default preset is {record.preset})"
         said = f"the Rules tag is empty: the record is judged under {judged}"
         found.append(("ZF007", said, record.empty_rules_pos, None))
+    for mark in record.name_marks:
+        found.append(("ZF008", mark.message, mark.pos or record.pos, mark.fix))
     return sorted(found, key=lambda f: f[2] or Pos(0, 0))
 
 

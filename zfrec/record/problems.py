@@ -48,6 +48,7 @@ _CARDISH_RE = re.compile(r"(?:10|[2-9tjqka]).?|[sb]j\S*|[!?]*", re.IGNORECASE)
 _SUITS = "shdc♠♥♦♣♤♡♢♧"
 # One card of a glued word (`9h9j`): a joker with its declaration, or a rank and one character.
 _PIECE_RE = re.compile(r"[sb]j(?:=(?:10|[2-9tjqka])[shdc♠♥♦♣♤♡♢♧]?)?|(?:10|[2-9tjqka])[^,]?", re.I)
+_DOUBLED_J_RE = re.compile(r"[sb]jj", re.IGNORECASE)  # a joker's J typed twice: `BJJ`
 _NAME_NOISE_RE = re.compile(r"[\s_.\-·]+")
 MAX_SUGGESTIONS = 3  # more cards than this fit: no suggestion, they would not help
 MAX_FUZZY = 80  # letters of a name compared by edit distance, at most
@@ -108,6 +109,13 @@ class ReadProblem:
     trick: int | None = None
     path: tuple[str | int, ...] | None = None
     turn: int | None = None
+
+    def where(self) -> str:
+        """Where an audit's repair says the problem is: `line 8` of a .zfn record; a JSON
+        record's at its JSON path, as its message starts (`at /hands/0/deal/1/cards: ...`),
+        also once the record is placed in its text (`path` None)."""
+        json_path = self.path is not None or self.message.startswith("at /")
+        return self.message.partition(": ")[0] if json_path else f"line {self.pos[0]}"
 
 
 def loose_name(text: str) -> str:
@@ -255,8 +263,12 @@ def read_parts(
                 readings.append(read(part))
             except CardError as exc:
                 pieces = glued_cards(part)
+                why = exc
+                if _DOUBLED_J_RE.fullmatch(part):  # not `J` without a suit: a joker mistyped
+                    why = CardError(f"cannot read a card at {part!r}: a joker is SJ or BJ, "
+                                    "with one J")  # fmt: skip
                 if not pieces:
-                    bad.append((offset, part, exc))
+                    bad.append((offset, part, why))
                 for at, piece in pieces:
                     try:
                         readings.append(read(piece))
@@ -268,11 +280,15 @@ def read_parts(
 
 def glued_cards(part: str) -> list[tuple[int, str]]:
     """The cards of a glued word with their offsets (`9h9j` is `9h` at 0 and `9j` at 2), or no
-    pieces when the word does not cut into two or more card-sized pieces.
+    pieces when the word does not cut into two or more card-sized pieces. A joker written with
+    its J twice (`BJJ`, `SJJ`) is no glued run of a joker and a J without its suit: it is one
+    mistyped joker, left whole for `joker_candidates` to read as meant, as `BK` and `SJx` are.
 
-    >>> glued_cards("9h9j"), glued_cards("9j")
-    ([(0, '9h'), (2, '9j')], [])
+    >>> glued_cards("9h9j"), glued_cards("9j"), glued_cards("BJJ"), glued_cards("BJJh")
+    ([(0, '9h'), (2, '9j')], [], [], [(0, 'BJ'), (2, 'Jh')])
     """
+    if _DOUBLED_J_RE.fullmatch(part):
+        return []
     pieces = []
     at = 0
     while at < len(part):

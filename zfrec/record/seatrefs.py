@@ -12,7 +12,7 @@ import unicodedata
 
 from zfrec.errors import SeatError
 from zfrec.record.lexer import COLON, STRING, WORD, SyntaxFail, Token, split_annotation
-from zfrec.record.model import name_key, seat_of
+from zfrec.record.model import NameMark, Pos, name_key, plain_name, seat_of, unseen_message
 from zfrec.record.problems import Fix, ReadProblem, cardish, did_you_mean, name_matches
 
 PASS_WORDS = frozenset({"pass", "-", "–", "—", "－", "过"})  # dashes phones substitute; 过 = pass
@@ -54,13 +54,28 @@ class Seats:
         for word in self.last_words:
             self.numbers.pop(word, None)
         self.exact = {**{name: i for i, name in enumerate(players)}, **self.numbers}
+        # seats referred to by a name copied with characters that cannot be seen (ZF008)
+        self.copied: list[NameMark] = []
+
+    def named(self, token: Token) -> int:
+        """`seat_of` the token's text; a name copied with characters that cannot be seen is
+        read as the player's, and noted in `copied`."""
+        seat = seat_of(self.players, token.text)
+        found = plain_name(token.text)[1]
+        if found:
+            name = self.players[seat]
+            message = unseen_message(f"the name {plain_name(token.text)[0]!r}", found, name)
+            end = token.col + len(token.text) + (2 if token.kind == STRING else 0)
+            fix = Fix(token.line, token.col, end, name)
+            self.copied.append(NameMark(seat, message, Pos(token.line, token.col), fix))
+        return seat
 
     def resolve(self, token: Token) -> int:
         seat = self.exact.get(token.text)
         if seat is not None:
             return seat
         try:
-            return seat_of(self.players, token.text)
+            return self.named(token)
         except SeatError as exc:
             raise SyntaxFail(
                 self.unknown(token.text, exc.message)[0], token.line, token.col
@@ -75,7 +90,7 @@ class Seats:
         if seat is not None:
             return seat, None
         try:
-            return seat_of(self.players, token.text), None
+            return self.named(token), None
         except SeatError as exc:
             message, matches = self.unknown(token.text, exc.message)
         # a name joined from several words (`merge_names`) has no quotes to cover

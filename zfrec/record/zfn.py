@@ -278,6 +278,7 @@ class GameBuilder:
         self.filename = filename
         self.comments = list(comments)
         self.body: BodyReader | None = None  # once the header is read
+        self.seats: Seats | None = None  # the seat references of the body, once it is read
         self.pos: Pos | None = None
         self.players: list[str] | None = None
         self.index = index
@@ -306,8 +307,9 @@ class GameBuilder:
             self.players = self._header(at.line, at.col)
             kind = self.header.kind
             try:
+                self.seats = Seats(self.players)
                 self.body = kind.body_reader(
-                    Seats(self.players), self.problems, self.header.preset, self.header.options
+                    self.seats, self.problems, self.header.preset, self.header.options
                 )
             except NotSupported as exc:  # a kind whose notation is still to come
                 raise SyntaxFail(exc.message, at.line, at.col) from None
@@ -342,6 +344,7 @@ class GameBuilder:
             kind=h.kind.name,
             date_pos=h.date_pos,
             empty_rules_pos=h.empty_rules_pos,
+            name_marks=h.name_marks + (self.seats.copied if self.seats is not None else []),
         )
         if self.body is not None:
             self.body.finish(game)

@@ -27,10 +27,12 @@ from zfrec.record.model import (
     MAX_SCORE,
     MAX_TARGET,
     Game,
+    NameMark,
     Pos,
     Result,
     RuleValue,
     extra_tag_problem,
+    plain_names,
     players_problem,
     seat_of,
 )
@@ -57,6 +59,7 @@ class Header:
         self.options: dict[str, RuleValue] = {}
         self.target = DEFAULT_TARGET
         self.result: Result | None = None
+        self.name_marks: list[NameMark] = []  # players read without unseen characters (ZF008)
         # a recovering reader's (`GameBuilder`): a Rules word it can read past goes here
         self.problems: list[ReadProblem] | None = None
 
@@ -115,7 +118,8 @@ class Header:
                 col,
             )
         value, pos = self.raw["players"]
-        players = [name.strip() for name in _PLAYER_SPLIT_RE.split(value)]
+        written = [name.strip() for name in _PLAYER_SPLIT_RE.split(value)]
+        players, self.name_marks = plain_names(written, pos, value)
         problem = players_problem(players, self.kind.min_players, self.kind.max_players)
         if problem:
             raise SyntaxFail(problem, pos.line, pos.col)

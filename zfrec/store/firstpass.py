@@ -32,7 +32,7 @@ from zfrec.record.lexer import excerpt
 from zfrec.store.db import READONLY, make_engine
 from zfrec.store.rows import Rows, game_rows
 from zfrec.store.tables import GAME, chunks
-from zfrec.validate import notation_diagnostic, validate
+from zfrec.validate import kept_diagnostics, notation_diagnostic, validate
 
 _PIECE = 16  # games a worker judges together: one query for which of them are stored
 _RUN = 4  # the same in one process, which holds each run's games and rows at once
@@ -56,6 +56,8 @@ class Judged:
 
     number: int  # 1-based position in the file, unreadable games included
     unreadable: Diagnostic | None = None
+    # what the reader of an unreadable game read past before it lost it (validate's findings)
+    kept: list[Diagnostic] = field(default_factory=list)
     digest: str = ""
     known: bool = False  # stored already, or earlier in the same piece
     ok: bool = True
@@ -102,12 +104,14 @@ def judge_items(
     games: list[tuple[Judged, str, Game]] = []
     for number, item in items:
         if isinstance(item, NotationError):
-            out.append(Judged(number, notation_diagnostic(item, path, number)))
+            kept = kept_diagnostics(item, path, number)
+            out.append(Judged(number, notation_diagnostic(item, path, number), kept))
             continue
         try:
             text = storable_text(item, path)
         except NotationError as error:
-            out.append(Judged(number, notation_diagnostic(error, path, number)))
+            kept = kept_diagnostics(error, path, number)
+            out.append(Judged(number, notation_diagnostic(error, path, number), kept))
             continue
         judged = Judged(number, digest=sha256(text), players=tuple(item.players), kind=item.kind)
         judged.event, judged.date = item.event, item.date

@@ -54,7 +54,7 @@ from zfrec.store.removal import delete_children, replace_sources
 from zfrec.store.removal import delete_game as delete_game  # where callers found it
 from zfrec.store.rows import Rows, game_rows
 from zfrec.store.tables import DIAG, GAME, HAND, HAND_SEAT, PLAY, PLAYER, SEAT, chunks, player_key
-from zfrec.validate import Report, notation_diagnostic, validate
+from zfrec.validate import Report, kept_diagnostics, notation_diagnostic, validate
 
 _ATTEMPTS = 5  # a file transaction that collides with a concurrent importer is retried
 # Rows of the games read first are kept in memory, the rest spooled to a file: memory stays
@@ -127,7 +127,10 @@ class _FileRead:
     source: str  # resolved, the file's identity in the store
     spool: IO[bytes]
     entries: list[_Entry] = field(default_factory=list)
+    # the findings of the games that could not be read, each game's as validate says them: what
+    # was read past before the error that lost it, then that error
     unreadable: list[Diagnostic] = field(default_factory=list)
+    lost: int = 0  # games that could not be read
     names: dict[str, str] = field(default_factory=dict)  # player key -> first spelling
     count: int = 0
 
@@ -225,7 +228,8 @@ def _read_file(
     for j in judged:
         read.count = j.number
         if j.unreadable is not None:
-            read.unreadable.append(j.unreadable)
+            read.unreadable.extend((*j.kept, j.unreadable))
+            read.lost += 1
             continue
         entry = _Entry(j.number, j.digest, spooled=False, kind=j.kind)
         if not (j.known or j.digest in seen):
@@ -263,13 +267,14 @@ def _readable(read: _FileRead, path: str | Path) -> Iterator[tuple[int, str, Gam
     """(position, canonical JSON, game) of each readable game; the others go to `unreadable`."""
     for number, item in enumerate(iter_records(path, recover=True), 1):
         read.count = number
-        if isinstance(item, NotationError):
-            read.unreadable.append(notation_diagnostic(item, read.path, number))
-            continue
         try:
+            if isinstance(item, NotationError):
+                raise item
             text = storable_text(item, read.path)
         except NotationError as error:
+            read.unreadable.extend(kept_diagnostics(error, read.path, number))
             read.unreadable.append(notation_diagnostic(error, read.path, number))
+            read.lost += 1
             continue
         yield number, text, item
 
@@ -310,6 +315,7 @@ def _write_file(
     notes: list[str] = []
     replaced: list[int] = []
     alike = SameContent(conn)  # a stored game with a new game's deals and plays
+    first: dict[str, int] = {}  # the number in the file of each record met so far
     units: dict[str, int] = {}
     for lost in read.unreadable:  # a game not read: its kind's unit, where it is known
         if lost.location.unit:
@@ -327,6 +333,10 @@ def _write_file(
         game_id = existing.get(entry.digest)
         if game_id is not None:
             unchanged += 1
+            if entry.digest in first:  # the file holds this record twice
+                notes.append(f"game {entry.number}: the same record as game "
+                             f"{first[entry.digest]} of this file: stored once")  # fmt: skip
+            first.setdefault(entry.digest, entry.number)
         elif entry.skipped is not None or rows is None:
             skipped += 1
             found.extend(entry.skipped or ())
@@ -345,10 +355,12 @@ def _write_file(
                     _rewrite_game(conn, batches, game_id, entry.digest, rows, players)
                     replaced.append(game_id)
                 else:
-                    _note_same_content(alike, entry.number, rows, notes, noted)
                     game_id = _insert_game(conn, batches, entry.digest, rows, players)
+                    _note_same_content(alike, entry.number, rows, notes, noted, game_id)
                     added += 1
+                alike.add(rows.game, entry.number, game_id)
                 existing[entry.digest] = game_id
+                first.setdefault(entry.digest, entry.number)
                 flagged += not rows.game["valid"]
                 hands += len(rows.hands)
                 unit = find_kind(rows.game["kind"]).unit
@@ -374,7 +386,7 @@ def _write_file(
         removed=removed,
         flagged=flagged,
         skipped=skipped,
-        unreadable=len(read.unreadable),
+        unreadable=read.lost,
         hands=hands,
         game_ids=tuple(i for _, i in refs),
         diagnostics=tuple(found),
@@ -385,13 +397,22 @@ def _write_file(
 
 
 def _note_same_content(
-    alike: SameContent, number: int, rows: Rows, notes: list[str], noted: int
+    alike: SameContent, number: int, rows: Rows, notes: list[str], noted: int, game_id: int
 ) -> None:
-    """A note when the new game at `number` has the deals and plays of a stored game (a
-    header corrected outside --replace, an old version imported again); it is stored all the
-    same. None when a note of this game from `noted` on named that stored game already."""
+    """A note when the new game at `number`, stored as `game_id`, has the deals and plays of
+    a stored game (a header corrected outside --replace, an old version imported again) or of
+    an earlier game of its file (a game pasted twice); it is stored all the same. None when a
+    note of this game from `noted` on named that stored game already."""
     same = alike.find(rows.game)
     if same is None:
+        earlier = alike.earlier(rows.game)
+        if earlier is not None:
+            its_number, its_id = earlier
+            notes.append(
+                f"game {number}: same deals and plays as game {its_number} of this file "
+                f"(stored game {its_id}): both stored; if one is a copy, remove it with "
+                f"zfrec delete {game_id}"
+            )
         return
     named = re.compile(rf"\bstored games? (\d+, )*{same.game_id}\b")
     if not any(named.search(note) for note in notes[noted:]):

@@ -70,11 +70,14 @@ class SameContent:
     """Finds, for records an import stores as new games, a stored game with the same deals
     and plays (the same game.content_key) among the games of the record's kind, number of
     seats and of hands or rounds stored before the file: the oldest of them. By the index of
-    game.content_key: no stored record is read."""
+    game.content_key: no stored record is read. The file's own new games are kept too
+    (`add`), so that a game written twice in one file (pasted twice) is found by `earlier`."""
 
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
         self.before = int(conn.execute(select(func.max(GAME.c.id))).scalar() or 0)
+        # this file's new games by content key and shape: (number in the file, game id)
+        self.here: dict[tuple[Any, ...], tuple[int, int]] = {}
         # by the key alone, so that the database looks it up in its index (the kind's would
         # have it read every game of the kind); the few games found are sorted out here
         shape = (GAME.c.kind, GAME.c.players, GAME.c.hands)
@@ -92,6 +95,19 @@ class SameContent:
             if tuple(its) == shape and game_id <= self.before
         ]
         return stored_game(self.conn, min(found)) if found else None
+
+    def add(self, game: dict[str, Any], number: int, game_id: int) -> None:
+        """Keep the file's game at `number`, stored as `game_id`, for `earlier`."""
+        self.here.setdefault(_shape(game), (number, game_id))
+
+    def earlier(self, game: dict[str, Any]) -> tuple[int, int] | None:
+        """The first game of this file (its number and id) kept by `add` with the deals and
+        plays of `game`, or None."""
+        return self.here.get(_shape(game))
+
+
+def _shape(game: dict[str, Any]) -> tuple[Any, ...]:
+    return (game["content_key"], game["kind"], game["players"], game["hands"])
 
 
 __all__ = ["SameContent", "Stored", "content_key", "deals", "stored_game"]

@@ -344,8 +344,9 @@ def game_diagnostics(session: Session, game_id: int) -> list[dict[str, Any]]:
 
 
 def unreadable_diagnostics(session: Session, *, source: str | None = None) -> list[dict[str, Any]]:
-    """Why the games that could not be read were not stored: one diagnostic per unreadable
-    game, in Diagnostic.to_json form plus `source` (the imported file's resolved path), in
+    """Why the games that could not be read were not stored: each unreadable game's findings
+    (as validate says them: what was read past before the error that lost the game, then that
+    error), in Diagnostic.to_json form plus `source` (the imported file's resolved path), in
     file and import order. `source` keeps those of one file."""
     conn = session.connection()
     query = select(DIAG).where(DIAG.c.game_id.is_(None))

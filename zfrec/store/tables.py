@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import Connection, Row, select
 from sqlmodel import SQLModel
 
+from zfrec.record.model import plain_name
 from zfrec.store import models  # noqa: F401  (defines the tables)
 from zfrec.store.db import StoreError
 
@@ -32,9 +33,10 @@ def player_key(name: str) -> str:
 def asked_key(name: str) -> str:
     """The key of a name asked for (`games --player`, `stats --player`): as `player_key`, with
     the invisible format characters a name copied from a page carries (the isolates U+2066 to
-    U+2069, marks of direction, zero-width spaces and joiners: Unicode's Cf) taken out and the
+    U+2069, marks of direction, zero-width spaces and joiners: Unicode's Cf) taken out, its
+    no-break spaces read as spaces, as a record's reader reads a name (`plain_name`), and the
     spaces around it stripped."""
-    seen = "".join(c for c in name if unicodedata.category(c) != "Cf")
+    seen = "".join(c for c in plain_name(name)[0] if unicodedata.category(c) != "Cf")
     return player_key(seen.strip())
 
 

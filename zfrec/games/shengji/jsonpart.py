@@ -43,7 +43,13 @@ from zfrec.games.shengji.records import (
 )
 from zfrec.games.shengji.rules import level_text, parse_level, sj_preset
 from zfrec.record.jsonio import FLAT_WIDTH, Flat, Moves
-from zfrec.record.model import comment_problem, name_problem, seat_of, tag_value_problem
+from zfrec.record.model import (
+    comment_problem,
+    name_problem,
+    plain_names,
+    seat_of,
+    tag_value_problem,
+)
 from zfrec.record.problems import ReadProblem, dealt_problem
 from zfrec.record.schema import pointer
 
@@ -304,7 +310,7 @@ class _Reader:
         return list(values)
 
     def match(self, data: dict[str, Any]) -> SjMatch:
-        players = list(data["players"])
+        players, marks = plain_names(list(data["players"]))
         for i, name in enumerate(players):
             self.check(name_problem(name), "players", i)
         keys = {n.casefold() for n in players}
@@ -347,6 +353,7 @@ class _Reader:
             extra_tags=extra_tags, preset=preset, options=options, result=result,
             rounds=[self.round(r, ("rounds", i)) for i, r in enumerate(data["rounds"])],
             comments=self.comments(data.get("comments", []), "comments"), source=self.source,
+            name_marks=marks,
         )  # fmt: skip
 
     def sj_cards(self, d: dict[str, Any], at: Path, line: str = "", seat: int = -1) -> SjCards:

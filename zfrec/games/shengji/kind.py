@@ -333,5 +333,5 @@ def match_of(game: Any) -> SjMatch:
         extra_tags=list(game.extra_tags), preset=game.preset, options=dict(game.options),
         result=result, rounds=list(game.rounds), comments=list(game.comments), pos=game.pos,
         source=game.source, problems=list(game.problems), date_pos=game.date_pos,
-        empty_rules_pos=game.empty_rules_pos,
+        empty_rules_pos=game.empty_rules_pos, name_marks=list(game.name_marks),
     )  # fmt: skip

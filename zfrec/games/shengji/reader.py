@@ -16,7 +16,7 @@ from zfrec.games.shengji.records import MAX_PLAYERS, MIN_PLAYERS, SjMatch, SjMat
 from zfrec.games.shengji.rules import PRESETS, parse_level, parse_sj_option, sj_preset
 from zfrec.games.shengji.zfn import SjBody, _fail
 from zfrec.record.lexer import COMMENT, Lexer, SyntaxFail, Token, excerpt
-from zfrec.record.model import Pos, name_key, name_problem
+from zfrec.record.model import Pos, name_key, name_problem, plain_names
 from zfrec.record.seatrefs import Seats
 from zfrec.record.zfn_header import Header
 
@@ -49,6 +49,7 @@ class SjGameBuilder:
         self.comments = list(comments)
         self.pos = pos
         self.body: SjBody | None = None
+        self.seats: Seats | None = None
         self.match: SjMatch | None = None
 
     # the header ---------------------------------------------------------------------------------
@@ -71,7 +72,8 @@ class SjGameBuilder:
             return
         if self.body is None:
             self.match = _header_match(self.header, first.line, first.col)
-            self.body = SjBody(Seats(self.match.players), None, self.match.preset,
+            self.seats = Seats(self.match.players)
+            self.body = SjBody(self.seats, None, self.match.preset,
                                self.match.options)  # fmt: skip
         self.body.statement(tokens)
 
@@ -83,6 +85,8 @@ class SjGameBuilder:
             self.match = _header_match(self.header, line, col)
         m = self.match
         m.rounds = self.body.close() if self.body is not None else []
+        if self.seats is not None:
+            m.name_marks = m.name_marks + self.seats.copied
         m.comments = self.comments
         m.pos = self.pos
         m.source = self.filename
@@ -96,7 +100,8 @@ def _header_match(header: Header, line: int, col: int) -> SjMatch:
         raise SyntaxFail('the game has no [Players "..."] tag (the tags of one game stand on '
                          "consecutive lines)", line, col)  # fmt: skip
     value, ppos = raw["players"]
-    players = [p.strip() for p in _PLAYER_SPLIT_RE.split(value)]
+    written = [p.strip() for p in _PLAYER_SPLIT_RE.split(value)]
+    players, marks = plain_names(written, ppos, value)
     problem = None
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         problem = f"Sheng ji has 4 to 8 players, not {len(players)}"
@@ -121,7 +126,7 @@ def _header_match(header: Header, line: int, col: int) -> SjMatch:
     return SjMatch(
         players, event=_text(raw, "event"), site=_text(raw, "site"), date=_text(raw, "date"),
         extra_tags=extra, preset=preset, options=options, result=result,
-        date_pos=header.date_pos, empty_rules_pos=header.empty_rules_pos,
+        date_pos=header.date_pos, empty_rules_pos=header.empty_rules_pos, name_marks=marks,
     )  # fmt: skip
 
 

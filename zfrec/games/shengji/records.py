@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Any
 from zfrec.games.shengji.order import Order, make_order
 from zfrec.games.shengji.rules import SjRules, level_rank, sj_preset
 from zfrec.numbering import said_at
-from zfrec.record.model import Pos, seat_name, seat_of
+from zfrec.record.model import NameMark, Pos, seat_name, seat_of
 from zfrec.record.problems import ReadProblem
 
 __all__ = [
@@ -259,6 +259,8 @@ class SjMatch:
     problems: list[ReadProblem] = field(default_factory=list, compare=False, repr=False)
     date_pos: Pos | None = field(default=None, compare=False, repr=False)  # the Date's value
     empty_rules_pos: Pos | None = field(default=None, compare=False, repr=False)  # `[Rules ""]`
+    # the player names read without characters that cannot be seen (ZF008)
+    name_marks: list[NameMark] = field(default_factory=list, compare=False, repr=False)
 
     game = GAME_KIND  # the record's kind (`[Game "shengji"]`); a class attribute
 

@@ -23,7 +23,7 @@ The edits (`SjEdit.kind`), by the error they answer (those of a play are made in
 - `points`, `result` (SJ501-SJ504, SJ506): every written figure as computed;
 - `drop` (SJ204, SJ507): the tricks after the round's end, the rounds after the match, out;
 - `read` (ZF001): what the reader could not read, read as its suggestion (the record's .zfn
-  text with the suggested card in place, read again).
+  text with the suggested card in place, read again; a JSON record as its reader read it).
 """
 
 from __future__ import annotations
@@ -548,9 +548,13 @@ def _figures(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidat
 
 def _read(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
     """What the reader could not read (ZF001), read as its suggestions say: the record's text
-    with the suggested card in place, read again. Needs the record's .zfn file."""
+    with the suggested card in place, read again (a .zfn file); a JSON record's card of a
+    deal, kitty or discard, as the reader read it (`_read_json`)."""
     source = match.source
-    if not source or not source.endswith(".zfn") or match.pos is None:
+    if not source or not source.endswith(".zfn"):
+        yield from _read_json(match)
+        return
+    if match.pos is None:
         return
     from pathlib import Path
 
@@ -577,6 +581,21 @@ def _read(match: SjMatch, base: SjReport, d: Diagnostic) -> Iterator[Candidate]:
                 edit = SjEdit("read", f"line {fix.line}: {was} was read as {option}",
                               None, None, None, None, was, option)  # fmt: skip
                 yield edit, match_of(g)
+
+
+def _read_json(match: SjMatch) -> Iterator[Candidate]:
+    """A JSON record's unreadable card of a deal, kitty or discard (a `dealt` problem) as the
+    reader read it: the one card that fits, else an unknown card. The record as read is the
+    repair, as for Zheng Fen's JSON records (zfrec.games.zhengfen.analysis.readfix); the
+    phrase says where by its JSON path, as the finding does (a .zfn record without its file,
+    read from standard input, by its line)."""
+    for p in match.problems:
+        if p.kind != "dealt":
+            continue
+        read = p.fix.text if p.fix is not None and not p.fix.alternatives else None
+        said = f"{p.where()}: {p.written} was read as {read or 'an unknown card'}"
+        edit = SjEdit("read", said, None, None, None, None, p.written, read)
+        yield edit, replace(match, problems=[q for q in match.problems if q is not p])
 
 
 GENERATORS: dict[str, tuple[Gen, ...]] = {

@@ -48,7 +48,6 @@ from zfrec.record.model import (
     Pos,
     SeatDeal,
     Trick,
-    seat_of,
     versions_problem,
 )
 from zfrec.record.problems import (
@@ -440,7 +439,7 @@ class HandBuilder:
         if seat is not None:
             return seat
         try:
-            return seat_of(self.seats.players, token.text)
+            return self.seats.named(token)
         except SeatError as exc:
             message, matches = self.seats.unknown(token.text, exc.message)
         end = self.seats.spans.get((token.line, token.col))

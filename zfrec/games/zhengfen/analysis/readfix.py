@@ -95,9 +95,7 @@ def _line_edit(game: Game, p: ReadProblem) -> Edit:
     Jnu was read as Jun`, `line 8: 3x was read as an unknown card`, `... was left out`."""
     read = p.fix.text if p.fix is not None and not p.fix.alternatives else None
     after = read or ("an unknown card" if p.kind == "dealt" else None)
-    # a JSON record's, not placed in its text: at its JSON path, as its message says
-    where = p.message.partition(": ")[0] if p.path is not None else f"line {p.pos[0]}"
-    what = f"{where}: {p.written}"
+    what = f"{p.where()}: {p.written}"
     hand = max((h for h in game.hands if h.pos is not None and h.pos <= p.pos),
                key=lambda h: h.pos or (0, 0), default=None)  # fmt: skip
     return Edit("read", f"{what} was read as {after}" if after else f"{what} was left out",
