@@ -649,6 +649,10 @@ class _Replayer(Ledger):
         lines = self._lines
         while lines and (before is None or lines[0].pos < before):
             problem = lines.pop(0)
+            if problem.kind == "name":  # a misspelt `score` (`deal`) read as meant: not skipped
+                self._report("ZF001", problem.message, hand, at=problem.pos, cause=None,
+                             fix=problem.fix)  # fmt: skip
+                continue
             self._report(
                 "ZF001", f"{problem.message}; the line is skipped", hand, at=problem.pos,
                 cause=None,

@@ -33,6 +33,7 @@ from zfrec.record.lexer import (
     SyntaxFail,
     Token,
     fail_at,
+    plain_word,
     split_annotation,
 )
 from zfrec.record.model import (
@@ -357,7 +358,7 @@ class HandBuilder:
         keyword = tokens[index]
         self._score_allowed(keyword.line, keyword.col)
         rest = self._take_comments(tokens[index + 1 :])
-        split = next((i for i, t in enumerate(rest) if t.text.casefold() == "total"), len(rest))
+        split = next((i for i, t in enumerate(rest) if plain_word(t.text) == "total"), len(rest))
         points = self._scores(keyword, rest[:split], "score")
         totals = None
         if split < len(rest):
@@ -500,12 +501,12 @@ class HandBuilder:
                 if not disputed or note is not None or versions:
                     raise fail_at(token, 'quoted text here can only be the note after "disputed"')
                 note = text
-            elif text.casefold() == "disputed":
+            elif plain_word(text) == "disputed":
                 if disputed or not played:
                     raise fail_at(token, "'disputed' comes once, after the cards of a move")
                 disputed = True
             elif disputed:
-                if text.casefold() == "or":
+                if plain_word(text) == "or":
                     if versions:
                         versions[-1].close()
                     versions.append(_Version(token))
@@ -521,7 +522,7 @@ class HandBuilder:
                 body, ann = split_annotation(text)
                 if not body.strip(","):
                     body = ""  # commas alone only separate cards
-                elif played and len(body) == 2 and body.casefold() == "or":
+                elif played and len(body) == 2 and plain_word(body) == "or":
                     raise fail_at(
                         token, "'or' gives another version of a disputed move: write 'disputed' "
                         "before it (2: Qc disputed or Kc)",

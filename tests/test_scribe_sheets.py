@@ -1,0 +1,154 @@
+"""Scoresheets typed in by a club scribe on a Chinese phone keyboard or a Windows laptop: a
+misspelt keyword, keywords and tag brackets in full-width, a card dealt twice, a follow-on
+error, a blank line inside a header. Each costs only what it spoils, where it is written."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from zfrec import batch
+from zfrec.cli import app
+from zfrec.errors import NotationError
+from zfrec.record.zfn import parse_zfn
+
+DATA = Path(__file__).parent / "data" / "scribe_sheets"
+runner = CliRunner()
+
+
+def _validate(path: Path) -> dict[str, Any]:
+    result = runner.invoke(app, ["validate", "--json", str(path)])
+    assert result.exit_code in (0, 1), result.output
+    doc: dict[str, Any] = json.loads(result.stdout)
+    return doc
+
+
+def _found(path: Path) -> list[dict[str, Any]]:
+    [file] = _validate(path)["files"]
+    found: list[dict[str, Any]] = file["diagnostics"]  # (the games' and the file's own)
+    return found
+
+
+def _edited(tmp_path: Path, name: str, *edits: tuple[str, str]) -> Path:
+    text = (DATA / name).read_text("utf-8")
+    for old, new in edits:
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# --- a misspelt keyword -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "line", "col", "said"),
+    [
+        ("typo-hnad.zfn", 30, 1, "unknown line 'hnad': did you mean hand? (read as hand)"),
+        ("typo-shufler.zfn", 30, 8,
+         "unknown word 'shufler': did you mean shuffler? (read as shuffler)"),
+        ("typo-rnoud.zfn", 41, 1, "unknown line 'rnoud': did you mean round? (read as round)"),
+    ],
+)  # fmt: skip
+def test_a_misspelt_hand_or_round_line_is_read_as_meant_and_the_game_judged(
+    name: str, line: int, col: int, said: str
+) -> None:
+    # it gave "deal lines come before the first trick of the hand" on the next line, and
+    # --json had no game at all
+    [file] = _validate(DATA / name)["files"]
+    [game] = file["games"]
+    assert len(game.get("hands") or game["rounds"]) == 2
+    typo = [d for d in game["diagnostics"] if d["code"] == "ZF001"]
+    assert [(d["line"], d["col"], d["hand"], d["message"]) for d in typo] == [(line, col, 2, said)]
+    fix = typo[0]["fix"]
+    assert (fix["line"], fix["col"]) == (line, col)
+    assert fix["text"] in said.rpartition("(read as ")[2]
+
+
+def test_the_first_hands_own_mistakes_are_reported_past_a_misspelt_hand_line(
+    tmp_path: Path,
+) -> None:
+    path = _edited(tmp_path, "typo-hnad.zfn", ("score 85 15 0 total", "score 80 15 0 total"))
+    found = _found(path)
+    assert {(d["line"], d["hand"]) for d in found if d["code"] != "ZF001"} == {(28, 1)}
+    assert [d["line"] for d in found if d["code"] == "ZF001"] == [30]
+    sj = _edited(tmp_path, "typo-rnoud.zfn", ("1: 5c  2: 9c  3: 6c  4: Jc", "1: 5c  2: 9c  3: 6c"))
+    assert any(d["line"] == 16 and d["hand"] == 1 for d in _found(sj))
+
+
+def test_a_misspelt_keyword_of_another_line_is_read_as_meant_in_both_games(
+    tmp_path: Path,
+) -> None:
+    path = _edited(tmp_path, "typo-hnad.zfn", ("score 85 15 0 total", "socre 80 15 0 total"))
+    found = _found(path)
+    assert "unknown line 'socre': did you mean score? (read as score)" in [
+        d["message"] for d in found
+    ]
+    assert any(d["line"] == 28 and d["code"] != "ZF001" for d in found)  # the score is judged
+    sj = _edited(tmp_path, "typo-rnoud.zfn", ("rnoud 2 dealer 3", "round 2 delaer 3"))
+    [d] = [d for d in _found(sj) if d["code"] == "ZF001"]
+    assert (d["line"], d["col"], d["hand"]) == (41, 9, 2)
+    assert d["message"] == "unknown word 'delaer': did you mean dealer? (read as dealer)"
+
+
+def test_a_strict_reader_names_the_misspelt_keyword() -> None:
+    with pytest.raises(NotationError) as info:
+        parse_zfn((DATA / "typo-hnad.zfn").read_text("utf-8"))
+    assert "unknown line 'hnad': did you mean hand?" in info.value.message
+    assert info.value.location is not None and info.value.location.line == 30
+
+
+# --- full-width keywords and tags -----------------------------------------------------------
+
+
+def test_a_hand_line_typed_in_full_width_is_read_as_plain() -> None:
+    # `ｈａｎｄ　２　ｓｈｕｆｆｌｅｒ 3`
+    [file] = _validate(DATA / "ime-handkw.zfn")["files"]
+    [game] = file["games"]
+    assert (len(game["hands"]), game["diagnostics"]) == (2, [])
+
+
+def test_a_score_line_typed_in_full_width_is_read_and_checked(tmp_path: Path) -> None:
+    # it was "not 'ｓｃｏｒｅ'; the line is skipped", and the score never checked
+    assert _found(DATA / "zf-08.zfn") == []
+    path = _edited(tmp_path, "zf-08.zfn", ("ｓｃｏｒｅ　５５", "ｓｃｏｒｅ　５０"))
+    [d] = _found(path)
+    assert (d["line"], d["hand"]) == (31, 1) and d["code"] != "ZF001"
+
+
+def test_forced_and_by_typed_in_full_width_are_read_as_plain(tmp_path: Path) -> None:
+    # `４：４ｓ Ａｓ ｆｏｒｃｅｄ ４ｓ ｂｙ １`: "cannot read a card at 'forced'", then knock-ons
+    assert _found(DATA / "fw_forced_upper.zfn") == []
+    path = _edited(tmp_path, "fw_forced_upper.zfn", ("FORCED ４ｓ BY", "ｆｏｒｃｅｄ ４ｓ ｂｙ"))
+    assert _found(path) == []
+    line = "round 2 dealer 3 rank 4 trump c"
+    fw = "ｒｏｕｎｄ　２　ｄｅａｌｅｒ　３　ｒａｎｋ　４　ｔｒｕｍｐ　ｃ"
+    path = _edited(tmp_path, "typo-rnoud.zfn", ("rnoud" + line[5:], fw))
+    assert [d["code"] for d in _found(path)] == ["SJ501"]  # round 1's, as before
+
+
+def test_a_message_quotes_a_full_width_word_as_typed(tmp_path: Path) -> None:
+    path = _edited(tmp_path, "zf-08.zfn", ("ｓｃｏｒｅ　５５", "ｓｃｏｒｅ　ｘ５"))
+    [d] = _found(path)
+    assert "'ｘ５'" in d["message"]
+
+
+def test_tag_brackets_typed_in_full_width_are_tags(tmp_path: Path) -> None:
+    # `［Players "王芳，李娜，张伟"］`: "the game has no [Players] tag", and two games
+    [file] = _validate(DATA / "ime-brackets.zfn")["files"]
+    assert len(file["games"]) == 1 and file["diagnostics"] == []
+    assert file["games"][0]["players"] == ["王芳", "李娜", "张伟"]
+    # a file of such games is cut into pieces for the workers where each game starts
+    text = (DATA / "ime-brackets.zfn").read_text("utf-8")
+    path = tmp_path / "three.zfn"
+    path.write_text(text + "\n" + text.replace("［", "[", 1) + "\n" + text, encoding="utf-8")
+    got = list(batch.pieces(str(path), 1, lambda: ""))
+    assert [p.games_before for p in got] == [0, 1, 2]
+    assert all(p.text.lstrip().startswith("[Event") for p in got)
+    [file] = _validate(path)["files"]
+    assert len(file["games"]) == 3 and file["diagnostics"] == []
