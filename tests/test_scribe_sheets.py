@@ -152,3 +152,56 @@ def test_tag_brackets_typed_in_full_width_are_tags(tmp_path: Path) -> None:
     assert all(p.text.lstrip().startswith("[Event") for p in got)
     [file] = _validate(path)["files"]
     assert len(file["games"]) == 3 and file["diagnostics"] == []
+
+
+# --- a card dealt twice, and what follows from it ---------------------------------------------
+
+
+def test_a_card_dealt_twice_is_reported_at_its_second_copy_with_the_card_nobody_is_dealt() -> None:
+    # 李娜's deal line has 8s where 8h was meant: it was reported at 王芳's deal line (which has
+    # no 8s), without a seat, and the later 李娜 does not hold 8h was not linked to it
+    found = _found(DATA / "zf-06.zfn")
+    [twice] = [d for d in found if d["code"] == "ZF302"]
+    assert (twice["line"], twice["col"], twice["seat"]) == (12, 18, "陈静")
+    assert twice["message"] == (
+        "8s dealt twice (李娜, 陈静); nobody is dealt 8h: one 8s may be meant as 8h (RULES.md R2)"
+    )
+    [held] = [d for d in found if d["code"] == "ZF301"]
+    assert held["message"].startswith("李娜 does not hold 8h")
+    assert held["cause"] == {"line": 12, "col": 18, "code": "ZF302"}
+    assert all(d["cause"] == held["cause"] for d in found if d["code"] == "ZF208")
+
+
+def test_a_card_dealt_twice_in_a_json_record_is_at_the_deal_with_its_seat(tmp_path: Path) -> None:
+    path = tmp_path / "zf-06.json"
+    result = runner.invoke(app, ["convert", str(DATA / "zf-06.zfn"), str(path)])
+    assert result.exit_code == 0, result.output
+    [twice] = [d for d in _found(path) if d["code"] == "ZF302"]
+    assert twice["seat"] == "陈静" and "nobody is dealt 8h" in twice["message"]
+
+
+def test_a_card_played_again_follows_from_its_illegal_first_play() -> None:
+    # `６ｈ` typed for `Ａｈ` at 13:15 (too low to beat the J): 李娜's own 6h later is played a
+    # second time, which follows from that
+    found = _found(DATA / "zf-03.zfn")
+    assert [(d["line"], d["code"], d.get("cause")) for d in found] == [
+        (13, "ZF103", None),
+        (26, "ZF302", {"line": 13, "col": 15, "code": "ZF103"}),
+    ]
+
+
+def test_a_sheng_ji_card_dealt_once_too_often_names_the_copy_nobody_is_dealt(
+    tmp_path: Path,
+) -> None:
+    # 李娜's deal has 3c where 6h was meant: a third 3c, and the 6h she plays later
+    path = _edited(tmp_path, "typo-rnoud.zfn", ("deal 2: 3h 4d 6h", "deal 2: 3h 4d 3c"))
+    found = _found(path)
+    [twice] = [d for d in found if d["code"] == "SJ301"]
+    assert (twice["line"], twice["seat"]) == (9, "李娜")
+    assert twice["message"] == (
+        "a third copy of 3c: 2 deck(s) hold 2; a copy of 6h is dealt to nobody: the third 3c "
+        "may be meant as 6h (RULES-SHENGJI.md R2)"
+    )
+    [held] = [d for d in found if d["code"] == "SJ102"]
+    assert "李娜 does not hold 6h" in held["message"]
+    assert held["cause"] == {"line": 9, "col": 1, "code": "SJ301"}

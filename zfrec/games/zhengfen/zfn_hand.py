@@ -258,6 +258,8 @@ class HandBuilder:
             known = parse_cards(cards_text) if cards_text else NO_CARDS
         except CardError:
             return False  # the lexer says where
+        if self.deal and known & self._dealt():
+            return False  # a card dealt twice: the lexer says where the second copy is
         self.deal[seat] = SeatDeal(known, unknown, _new_tuple(Pos, (number, 1)))
         return True
 
@@ -306,6 +308,7 @@ class HandBuilder:
             return  # skipped: its name is no player's
         self._new_deal(seat, rest[0].line, rest[0].col)
         known = unknown = 0
+        earlier, twice = self._dealt(), None  # (the first card an earlier line gives)
         for token in rest[2:]:
             text = token.text
             if token.kind != WORD:
@@ -334,9 +337,18 @@ class HandBuilder:
             if known & mask:
                 raise fail_at(token, f"a card in {text!r} is dealt twice to seat {seat + 1}")
             known |= mask
+            if twice is None and mask & earlier:
+                twice = Pos(token.line, token.col)
         if unknown > MAX_UNKNOWN:
             raise fail_at(keyword, f"a seat is dealt at most {MAX_UNKNOWN} unknown cards")
-        self.deal[seat] = SeatDeal(Cards(known), unknown, Pos(keyword.line, keyword.col))
+        self.deal[seat] = SeatDeal(Cards(known), unknown, Pos(keyword.line, keyword.col), twice)
+
+    def _dealt(self) -> int:
+        """The cards the hand's deal lines read so far give."""
+        given = 0
+        for d in self.deal.values():
+            given |= d.known
+        return given
 
     def _deal_seat(self, token: Token) -> int | None:
         """The seat of a deal line; a recovering reader notes a name that names no seat and
@@ -616,7 +628,7 @@ class HandBuilder:
             if read and dealt is not None and dealt.unknown:
                 given |= 1 << options[0]
                 known = Cards(dealt.known | 1 << options[0])
-                self.deal[seat] = SeatDeal(known, dealt.unknown - 1, dealt.pos)
+                self.deal[seat] = SeatDeal(known, dealt.unknown - 1, dealt.pos, dealt.twice)
 
     def _complete_deal(self) -> None:
         """After a deal line was skipped: one seat left without a line was dealt the cards the
