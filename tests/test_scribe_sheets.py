@@ -190,6 +190,52 @@ def test_a_card_played_again_follows_from_its_illegal_first_play() -> None:
     ]
 
 
+# --- a blank line inside a header -------------------------------------------------------------
+
+
+def _split_header(tmp_path: Path) -> Path:
+    # the blank line splits the tags in two: game 1 has no [Players], game 2 is the game
+    return _edited(tmp_path, "zf-03.zfn", ('[Date "2026.11.27"]\n', '[Date "2026.11.27"]\n\n'))
+
+
+def test_audit_judges_a_file_whose_header_a_blank_line_splits_as_validate_does(
+    tmp_path: Path,
+) -> None:
+    # audit refused the whole file with exit 2
+    path = _split_header(tmp_path)
+    checked = runner.invoke(app, ["validate", "--json", str(path)])
+    said = [d for d in json.loads(checked.stdout)["files"][0]["diagnostics"] if d["game"] == 1]
+    result = runner.invoke(app, ["audit", "--json", str(path)])
+    assert (checked.exit_code, result.exit_code) == (1, 1), result.output
+    doc = json.loads(result.stdout)
+    assert [(g["game"], g["legal"]) for g in doc["games"]] == [(2, False)]
+    assert doc["unreadable"] == []
+    [lost] = doc["unread_games"]
+    assert (lost["file"], lost["game"]) == (str(path), 1)
+    assert lost["diagnostics"] == said
+    assert "consecutive lines" in said[0]["message"]
+    text = runner.invoke(app, ["audit", str(path)])
+    assert text.exit_code == 1
+    first, second = text.stdout.index("game 1: cannot be read"), text.stdout.index("game 2: fails")
+    assert first < second
+    assert "the game has no [Players" in text.stdout[first:second]
+
+
+def test_audit_of_the_game_that_cannot_be_read_alone_says_so(tmp_path: Path) -> None:
+    path = _split_header(tmp_path)
+    result = runner.invoke(app, ["audit", "--json", "--game", "1", str(path)])
+    assert result.exit_code == 1, result.output
+    doc = json.loads(result.stdout)
+    assert doc["games"] == [] and [g["game"] for g in doc["unread_games"]] == [1]
+    result = runner.invoke(app, ["audit", "--json", "--game", "3", str(path)])
+    assert result.exit_code == 2 and "there is no game 3" in json.loads(result.stdout)["error"]
+    # a file of no game that can be read is still refused
+    alone = tmp_path / "tags.zfn"
+    alone.write_text('[Event "x"]\n\nhand 1\n', encoding="utf-8")
+    result = runner.invoke(app, ["audit", "--json", str(alone)])
+    assert result.exit_code == 2 and "error" in json.loads(result.stdout)
+
+
 def test_a_sheng_ji_card_dealt_once_too_often_names_the_copy_nobody_is_dealt(
     tmp_path: Path,
 ) -> None:
