@@ -251,3 +251,19 @@ def test_a_sheng_ji_card_dealt_once_too_often_names_the_copy_nobody_is_dealt(
     [held] = [d for d in found if d["code"] == "SJ102"]
     assert "李娜 does not hold 6h" in held["message"]
     assert held["cause"] == {"line": 9, "col": 1, "code": "SJ301"}
+
+
+def test_a_line_a_players_name_starts_is_never_a_misspelt_keyword(tmp_path: Path) -> None:
+    # `Hans Td ...` (its colon left out) is close to `hand`, but Hans sits at the table: the
+    # line is a trick that cannot be read, not a hand line, and the game goes on
+    path = _edited(
+        tmp_path,
+        "typo-hnad.zfn",
+        ('[Players "王芳，李娜，张伟"]', '[Players "Hans，李娜，张伟"]'),
+        ("\n1: Td　2: Jc", "\nHans Td　2: Jc"),
+    )
+    [file] = _validate(path)["files"]
+    [game] = file["games"]
+    assert len(game["hands"]) == 2
+    [first, *_] = [d for d in file["diagnostics"] if d["line"] == 15]
+    assert first["message"].startswith("expected a move like '2: 7h 7s' or a keyword, not 'Hans'")

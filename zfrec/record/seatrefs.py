@@ -104,6 +104,12 @@ class Seats:
         hint = did_you_mean([self.players[s] for s in matches])
         return (f"{message}; {hint}" if hint else message), matches
 
+    def names_a_seat(self, text: str) -> bool:
+        """`text` is a seat's number or a player's name (any case, full-width digits too): a
+        line it starts is a move, even without its colon (`Hans 7h`), never a misspelt
+        keyword (`hand`)."""
+        return self._is_seat_word(text)
+
     def _is_seat_word(self, text: str) -> bool:
         if not text.isascii():  # full-width digits (`２`), as cards' (zfrec.cardwords)
             text = unicodedata.normalize("NFKC", text)

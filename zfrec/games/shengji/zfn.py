@@ -83,10 +83,6 @@ ROUND_STATEMENTS = ("round", "deal", "bids", "kitty", "discard", "call", "points
                     "levels")  # fmt: skip
 
 
-def _raise(fail: SyntaxFail) -> tuple[list[str], list[SjMove]]:
-    raise fail
-
-
 class _LineSkipped(Exception):
     """A line the recovering reader skips whose problem is noted already."""
 
@@ -193,9 +189,10 @@ class SjBody:
         read as, the problem noted (a strict reader raises it); None for a word close to none,
         or the first of a name with spaces (`Dean Li: 7h`): the line is read as a trick."""
         merged = self.seats.merge_names(tokens, i)
-        if i + 1 < len(merged) and merged[i + 1].kind == COLON:
-            return None
         first = tokens[i]
+        a_move = i + 1 < len(merged) and merged[i + 1].kind == COLON
+        if a_move or self.seats.names_a_seat(first.text):
+            return None
         found = misspelt(first.text, first.line, first.col, ROUND_STATEMENTS, "line")
         if found is None:
             return None

@@ -82,9 +82,10 @@ class ZhengFenBody:
         as, the problem noted (a strict reader raises it); None for a word close to none, or
         the first of a name with spaces (`Dean Li: 7h`): the line is read as a trick."""
         merged = self.seats.merge_names(tokens, index)
-        if index + 1 < len(merged) and merged[index + 1].kind == COLON:
-            return None
         first = tokens[index]
+        a_move = index + 1 < len(merged) and merged[index + 1].kind == COLON
+        if a_move or self.seats.names_a_seat(first.text):
+            return None
         found = misspelt(first.text, first.line, first.col, STATEMENTS, "line")
         if found is None:
             return None
