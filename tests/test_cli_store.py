@@ -233,12 +233,13 @@ def test_export_takes_json_like_the_other_commands(tmp_path: Path) -> None:
 
 
 def test_export_says_the_stored_game_was_read_in_part(tmp_path: Path) -> None:
-    """A misspelt seat read as meant, a misspelt line skipped: the stored record has no trace
-    of the skipped line, so export says on stderr that the game was read in part and which
-    lines were not kept (the record on stdout is the one kept, unchanged)."""
+    """A misspelt seat read as meant, a misspelt line skipped (`scroe` with a score short,
+    which cannot be read as the score line it misspells): the stored record has no trace of
+    the skipped line, so export says on stderr that the game was read in part and which lines
+    were not kept (the record on stdout is the one kept, unchanged)."""
     source = tmp_path / "part.zfn"
     source.write_text(
-        '[Players "Ann, Bob, Cyd"]\n\nhand 1\n1: 3h  Bbo: 9h  3: Th\nscroe 0 0 0\n', "utf-8"
+        '[Players "Ann, Bob, Cyd"]\n\nhand 1\n1: 3h  Bbo: 9h  3: Th\nscroe 0 0\n', "utf-8"
     )
     db = str(tmp_path / "s.db")
     assert run("import", "--db", db, str(source))[0] == 1  # stored, flagged with its errors
@@ -250,7 +251,9 @@ def test_export_says_the_stored_game_was_read_in_part(tmp_path: Path) -> None:
             "zfrec: game 1 was read in part when imported; this is the record as kept:"
         )
         assert lines[1].startswith(f"  line 4 of {source}: read as meant: no player is called")
-        assert lines[2].startswith(f"  line 5 of {source}: not kept: expected a move like")
+        assert lines[2].startswith(
+            f"  line 5 of {source}: not kept: unknown line 'scroe': did you mean score?"
+        )
     clean = tmp_path / "clean.zfn"
     clean.write_text('[Players "Ann, Bob, Cyd"]\n\nhand 1\n1: 3h  2: 9h  3: Ts\n', "utf-8")
     assert run("import", "--db", db, str(clean))[0] in (0, 1)
