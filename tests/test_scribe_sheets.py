@@ -267,3 +267,45 @@ def test_a_line_a_players_name_starts_is_never_a_misspelt_keyword(tmp_path: Path
     assert len(game["hands"]) == 2
     [first, *_] = [d for d in file["diagnostics"] if d["line"] == 15]
     assert first["message"].startswith("expected a move like '2: 7h 7s' or a keyword, not 'Hans'")
+
+
+@pytest.mark.parametrize(
+    ("name", "old", "new", "word", "keyword"),
+    [
+        ("typo-hnad.zfn", "\n1: Td　2: Jc", "\nHan Td　2: Jc", "Han", "hand"),
+        ("typo-hnad.zfn", "\n1: Td　2: Jc", "\nhd Td　2: Jc", "hd", "hand"),
+        ("typo-rnoud.zfn", "\n1: 5c  2: 9c", "\nRod 5c  2: 9c", "Rod", "round"),
+    ],
+)  # fmt: skip
+def test_a_line_close_to_hand_or_round_but_not_one_is_skipped_not_read_as_one(
+    tmp_path: Path, name: str, old: str, new: str, word: str, keyword: str
+) -> None:
+    # `Han Td ...`: a name no player has, its colon left out; what follows is no hand number
+    # (nor `shuffler`), so the line is skipped as before, where reading it as `hand` lost the
+    # whole game ("a hand line is 'hand N' ...")
+    path = _edited(tmp_path, name, (old, new))
+    [file] = _validate(path)["files"]
+    [game] = file["games"]
+    assert len(game.get("hands") or game["rounds"]) == 2
+    line = 1 + (DATA / name).read_text("utf-8").split(old)[0].count("\n") + 1
+    [typo] = [d for d in file["diagnostics"] if d["line"] == line and d["code"] == "ZF001"]
+    assert typo["message"].startswith(f"unknown line {word!r}: did you mean {keyword}?")
+    assert "read as" not in typo["message"]
+    assert "fix" not in typo or typo["fix"] is None
+
+
+def test_a_line_a_players_name_of_two_words_starts_is_never_a_misspelt_keyword(
+    tmp_path: Path,
+) -> None:
+    # `Han Li Td ...`, Han Li at the table: a trick whose colon is left out, not `hand`
+    path = _edited(
+        tmp_path,
+        "typo-hnad.zfn",
+        ('[Players "王芳，李娜，张伟"]', '[Players "Han Li，李娜，张伟"]'),
+        ("\n1: Td　2: Jc", "\nHan Li Td　2: Jc"),
+    )
+    [file] = _validate(path)["files"]
+    [game] = file["games"]
+    assert len(game["hands"]) == 2
+    [first, *_] = [d for d in file["diagnostics"] if d["line"] == 15]
+    assert first["message"].startswith("expected a move like '2: 7h 7s' or a keyword, not 'Han")

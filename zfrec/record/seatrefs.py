@@ -104,11 +104,18 @@ class Seats:
         hint = did_you_mean([self.players[s] for s in matches])
         return (f"{message}; {hint}" if hint else message), matches
 
-    def names_a_seat(self, text: str) -> bool:
-        """`text` is a seat's number or a player's name (any case, full-width digits too): a
-        line it starts is a move, even without its colon (`Hans 7h`), never a misspelt
-        keyword (`hand`)."""
-        return self._is_seat_word(text)
+    def starts_with_seat(self, tokens: list[Token], start: int) -> bool:
+        """The words from `tokens[start]` begin with a seat's number or a player's name (any
+        case, full-width digits too; of one word or more): a line they start is a move, even
+        without its colon (`Hans 7h`, `Han Li 7h`), never a misspelt keyword (`hand`)."""
+        words: list[str] = []
+        for token in tokens[start : start + self.max_words]:
+            if token.kind != WORD:
+                break
+            words.append(token.text)
+            if self._is_seat_word(" ".join(words)):
+                return True
+        return False
 
     def _is_seat_word(self, text: str) -> bool:
         if not text.isascii():  # full-width digits (`２`), as cards' (zfrec.cardwords)

@@ -83,6 +83,19 @@ ROUND_STATEMENTS = ("round", "deal", "bids", "kitty", "discard", "call", "points
                     "levels")  # fmt: skip
 
 
+def _round_like(tokens: list[Token], i: int) -> bool:
+    """The words after a misspelt `round` (`rnoud 2 dealer 1`) start as a round line's do: a
+    number, or `dealer`, `rank`, `trump`, `notrump` (also misspelt); `Rod 7h` does not, and is
+    skipped, not read as one."""
+    rest = [t for t in tokens[i + 1 :] if t.kind != COMMENT]
+    if not rest or rest[0].kind != WORD:
+        return False
+    word = plain_word(rest[0].text).partition("=")[0]  # (`dealer=2`; NFKC reads `＝` as `=`)
+    if word.isdecimal() or word in _ROUND_WORDS or word in ("notrump", "nt", "no-trump", "无主"):
+        return True
+    return misspelt(word, 1, 1, _ROUND_WORDS, "word", cutoff=0.75) is not None
+
+
 class _LineSkipped(Exception):
     """A line the recovering reader skips whose problem is noted already."""
 
@@ -147,6 +160,10 @@ class SjBody:
                     problems[at:] = [not_read_as(problems[at], tokens)]
                     del self._unread[unread:]  # (the cards of the line read so far)
                 return
+            if meant == "round" and self.problems is not None and not _round_like(tokens, i):
+                # `Rod 7h` (a name no player has, its colon left out) is no round line
+                self.problems[-1] = not_read_as(self.problems[-1], tokens)
+                return
             keyword = meant or keyword
         self._statement(tokens, i, first, keyword)
 
@@ -191,7 +208,7 @@ class SjBody:
         merged = self.seats.merge_names(tokens, i)
         first = tokens[i]
         a_move = i + 1 < len(merged) and merged[i + 1].kind == COLON
-        if a_move or self.seats.names_a_seat(first.text):
+        if a_move or self.seats.starts_with_seat(tokens, i):
             return None
         found = misspelt(first.text, first.line, first.col, ROUND_STATEMENTS, "line")
         if found is None:

@@ -54,6 +54,10 @@ class ZhengFenBody:
                     problems[at:] = [not_read_as(problems[at], tokens)]
                     del hand.unread[unread:]  # (the cards of the line read so far)
                 return
+            if meant == "hand" and self.problems is not None and not _hand_like(tokens, index):
+                # `Han 7h` (a name no player has, its colon left out) is no hand line
+                self.problems[-1] = not_read_as(self.problems[-1], tokens)
+                return
             keyword = meant or keyword
         if keyword == "hand" and not followed_by_colon:
             self._close_hand()
@@ -84,7 +88,7 @@ class ZhengFenBody:
         merged = self.seats.merge_names(tokens, index)
         first = tokens[index]
         a_move = index + 1 < len(merged) and merged[index + 1].kind == COLON
-        if a_move or self.seats.names_a_seat(first.text):
+        if a_move or self.seats.starts_with_seat(tokens, index):
             return None
         found = misspelt(first.text, first.line, first.col, STATEMENTS, "line")
         if found is None:
@@ -192,6 +196,18 @@ class ZhengFenBody:
     def finish(self, game: Game) -> None:
         self._close_hand()
         game.hands = self.hands
+
+
+def _hand_like(tokens: list[Token], index: int) -> bool:
+    """The words after a misspelt `hand` (`hnad 2 shuffler 3`) start as a hand line's do: a
+    number, or `shuffler` (also misspelt); `Han 7h` does not, and is skipped, not read as one."""
+    rest = [t for t in tokens[index + 1 :] if t.kind != COMMENT]
+    if not rest or rest[0].kind != WORD:
+        return False
+    word = plain_word(rest[0].text).partition("=")[0]  # (`shuffler=3`; NFKC reads `＝` as `=`)
+    if word.isdecimal() or word.startswith("shuffler"):
+        return True
+    return misspelt(word, 1, 1, ("shuffler",), "word", cutoff=0.75) is not None
 
 
 def _hand_number(text: str) -> int | None:
