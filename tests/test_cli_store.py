@@ -260,6 +260,28 @@ def test_export_says_the_stored_game_was_read_in_part(tmp_path: Path) -> None:
     assert run("export", "2", "--db", db)[2] == ""
 
 
+def test_export_says_a_misspelt_keyword_was_read_as_meant(tmp_path: Path) -> None:
+    """`scroe 0 0 0` and `hnad 2` are stored as the score and hand lines they misspell: the
+    record exported writes them as such, and stderr says where they were read as meant."""
+    source = tmp_path / "typo.zfn"
+    source.write_text(
+        '[Players "Ann, Bob, Cyd"]\n\nhand 1\n1: 3h  2: 9h  3: Th\nscroe 0 0 0\n\n'
+        "hnad 2\n1: 4h  2: 5h  3: 6h\n",
+        "utf-8",
+    )
+    db = str(tmp_path / "s.db")
+    assert run("import", "--db", db, str(source))[0] == 1  # stored, flagged with its errors
+    code, out, err = run("export", "1", "--db", db)
+    assert code == 0 and "scroe" not in out and "hnad" not in out
+    assert "\nscore 0 0 0\n" in out and "\nhand 2\n" in out
+    assert err.splitlines()[1:] == [
+        f"  line 5 of {source}: read as meant: unknown line 'scroe': did you mean score? "
+        "(read as score)",
+        f"  line 7 of {source}: read as meant: unknown line 'hnad': did you mean hand? "
+        "(read as hand)",
+    ]
+
+
 def test_games_keeps_each_name_whole_at_80_columns(tmp_path: Path) -> None:
     """A players' list too wide for its column wraps between names, never inside one
     (`Tom Wu` is one name), at a terminal of 80 columns."""
