@@ -272,9 +272,9 @@ def test_a_line_a_players_name_starts_is_never_a_misspelt_keyword(tmp_path: Path
 @pytest.mark.parametrize(
     ("name", "old", "new", "word", "keyword"),
     [
-        ("typo-hnad.zfn", "\n1: Td　2: Jc", "\nHan Td　2: Jc", "Han", "hand"),
-        ("typo-hnad.zfn", "\n1: Td　2: Jc", "\nhd Td　2: Jc", "hd", "hand"),
-        ("typo-rnoud.zfn", "\n1: 5c  2: 9c", "\nRod 5c  2: 9c", "Rod", "round"),
+        ("typo-hnad.zfn", "\n2: 9d　3: -　1: -", "\nHan 9d", "Han", "hand"),
+        ("typo-hnad.zfn", "\n2: 9d　3: -　1: -", "\nhd 9d", "hd", "hand"),
+        ("typo-rnoud.zfn", "\n2: Kc  3: Kc  4: 8c  1: Ac", "\nRod Kc", "Rod", "round"),
     ],
 )  # fmt: skip
 def test_a_line_close_to_hand_or_round_but_not_one_is_skipped_not_read_as_one(
@@ -292,6 +292,26 @@ def test_a_line_close_to_hand_or_round_but_not_one_is_skipped_not_read_as_one(
     assert typo["message"].startswith(f"unknown line {word!r}: did you mean {keyword}?")
     assert "read as" not in typo["message"]
     assert "fix" not in typo or typo["fix"] is None
+
+
+@pytest.mark.parametrize(
+    ("name", "old", "new", "said"),
+    [
+        ("typo-hnad.zfn", "\n1: Td　2: Jc", "\nHan Td　2: Jc",
+         "expected a move like '2: 7h 7s' or a keyword, not 'Han'"),
+        ("typo-rnoud.zfn", "\n1: 5c  2: 9c", "\nLev 5c  2: 9c",
+         "a move starts with a seat and a colon"),
+    ],
+)  # fmt: skip
+def test_a_trick_line_whose_first_colon_is_left_out_is_no_misspelt_keyword(
+    tmp_path: Path, name: str, old: str, new: str, said: str
+) -> None:
+    # `Han Td  2: Jc ...`: the moves after it make it a trick line, skipped as one, not
+    # "unknown line 'Han': did you mean hand?"
+    path = _edited(tmp_path, name, (old, new))
+    line = (DATA / name).read_text("utf-8").split(old)[0].count("\n") + 2
+    [first, *_] = [d for d in _found(path) if d["line"] == line]
+    assert first["message"].startswith(said), first["message"]
 
 
 def test_a_line_a_players_name_of_two_words_starts_is_never_a_misspelt_keyword(

@@ -210,6 +210,8 @@ class SjBody:
         a_move = i + 1 < len(merged) and merged[i + 1].kind == COLON
         if a_move or self.seats.starts_with_seat(tokens, i):
             return None
+        if sum(t.kind == COLON for t in tokens) > 1:  # `Han 7h  2: 9h  3: Th`: a trick line
+            return None
         found = misspelt(first.text, first.line, first.col, ROUND_STATEMENTS, "line")
         if found is None:
             return None

@@ -90,6 +90,8 @@ class ZhengFenBody:
         a_move = index + 1 < len(merged) and merged[index + 1].kind == COLON
         if a_move or self.seats.starts_with_seat(tokens, index):
             return None
+        if sum(t.kind == COLON for t in tokens) > 1:  # `Han 7h  2: 9h  3: Th`: a trick line
+            return None
         found = misspelt(first.text, first.line, first.col, STATEMENTS, "line")
         if found is None:
             return None
