@@ -329,3 +329,24 @@ def test_a_line_a_players_name_of_two_words_starts_is_never_a_misspelt_keyword(
     assert len(game["hands"]) == 2
     [first, *_] = [d for d in file["diagnostics"] if d["line"] == 15]
     assert first["message"].startswith("expected a move like '2: 7h 7s' or a keyword, not 'Han")
+
+
+def test_a_misspelt_bids_line_of_two_bids_is_read_as_bids(tmp_path: Path) -> None:
+    # `bisd 1: 2s  4: 2d 2d`: its moves follow a seat with its colon, as a bids line's do; it
+    # is no trick line whose first colon is left out
+    source = Path(__file__).parent / "data" / "sj_scribe" / "mt2.zfn"
+    path = tmp_path / "bisd.zfn"
+    path.write_text(source.read_text("utf-8").replace("\nbids 1: 2s", "\nbisd 1: 2s", 1), "utf-8")
+    said = [d["message"] for d in _found(path) if d["line"] == 13]
+    assert said == ["unknown line 'bisd': did you mean bids? (read as bids)"]
+
+
+def test_a_name_close_to_hand_then_a_move_costs_only_its_line(tmp_path: Path) -> None:
+    # `Han 2: 9h` is no `hand 2` line (a colon follows the number): read as one, it lost the
+    # whole game ("a hand line is 'hand N' ...")
+    path = _edited(tmp_path, "typo-hnad.zfn", ("\n2: 9d　3: -　1: -", "\nHan 2: 9d"))
+    [file] = _validate(path)["files"]
+    [game] = file["games"]
+    assert len(game["hands"]) == 2
+    [typo] = [d for d in file["diagnostics"] if d["line"] == 18 and d["code"] == "ZF001"]
+    assert "read as" not in typo["message"]

@@ -88,7 +88,7 @@ def _round_like(tokens: list[Token], i: int) -> bool:
     number, or `dealer`, `rank`, `trump`, `notrump` (also misspelt); `Rod 7h` does not, and is
     skipped, not read as one."""
     rest = [t for t in tokens[i + 1 :] if t.kind != COMMENT]
-    if not rest or rest[0].kind != WORD:
+    if not rest or rest[0].kind != WORD or any(t.kind == COLON for t in rest):  # `Rod 2: 9h`
         return False
     word = plain_word(rest[0].text).partition("=")[0]  # (`dealer=2`; NFKC reads `＝` as `=`)
     if word.isdecimal() or word in _ROUND_WORDS or word in ("notrump", "nt", "no-trump", "无主"):
@@ -210,7 +210,7 @@ class SjBody:
         a_move = i + 1 < len(merged) and merged[i + 1].kind == COLON
         if a_move or self.seats.starts_with_seat(tokens, i):
             return None
-        if sum(t.kind == COLON for t in tokens) > 1:  # `Han 7h  2: 9h  3: Th`: a trick line
+        if self.seats.moves_after(tokens, i):  # `Han 7h  2: 9h`: a trick line
             return None
         found = misspelt(first.text, first.line, first.col, ROUND_STATEMENTS, "line")
         if found is None:

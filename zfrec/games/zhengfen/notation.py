@@ -90,7 +90,7 @@ class ZhengFenBody:
         a_move = index + 1 < len(merged) and merged[index + 1].kind == COLON
         if a_move or self.seats.starts_with_seat(tokens, index):
             return None
-        if sum(t.kind == COLON for t in tokens) > 1:  # `Han 7h  2: 9h  3: Th`: a trick line
+        if self.seats.moves_after(tokens, index):  # `Han 7h  2: 9h`: a trick line
             return None
         found = misspelt(first.text, first.line, first.col, STATEMENTS, "line")
         if found is None:
@@ -205,6 +205,8 @@ def _hand_like(tokens: list[Token], index: int) -> bool:
     number, or `shuffler` (also misspelt); `Han 7h` does not, and is skipped, not read as one."""
     rest = [t for t in tokens[index + 1 :] if t.kind != COMMENT]
     if not rest or rest[0].kind != WORD:
+        return False
+    if any(t.kind == COLON and k < 2 for k, t in enumerate(rest)):  # `Han 2: 9h`: a move
         return False
     word = plain_word(rest[0].text).partition("=")[0]  # (`shuffler=3`; NFKC reads `＝` as `=`)
     if word.isdecimal() or word.startswith("shuffler"):
