@@ -103,6 +103,26 @@ def test_a_strict_reader_names_the_misspelt_keyword() -> None:
     assert info.value.location is not None and info.value.location.line == 30
 
 
+@pytest.mark.parametrize(
+    ("name", "old", "new", "said"),
+    [
+        ("typo-hnad.zfn", "\n2: 9d　3: -　1: -", "\nHan 9d",
+         "expected a move like '2: 7h 7s' or a keyword, not 'Han'"),
+        ("typo-rnoud.zfn", "\n2: Kc  3: Kc  4: 8c  1: Ac", "\nRod Kc",
+         "a move starts with a seat and a colon"),
+    ],
+)  # fmt: skip
+def test_a_strict_reader_says_a_line_no_hand_or_round_line_is_not_one(
+    name: str, old: str, new: str, said: str
+) -> None:
+    # `Han 9d` is not read as `hand` (no number follows): not "did you mean hand?"
+    text = (DATA / name).read_text("utf-8")
+    assert old in text
+    with pytest.raises(NotationError) as info:
+        parse_zfn(text.replace(old, new, 1))
+    assert info.value.message.startswith(said), info.value.message
+
+
 # --- full-width keywords and tags -----------------------------------------------------------
 
 

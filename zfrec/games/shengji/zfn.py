@@ -216,6 +216,8 @@ class SjBody:
         if found is None:
             return None
         if self.problems is None:
+            if found[0] == "round" and not _round_like(tokens, i):
+                return None  # `Rod 7h`: the trick reader says what it cannot read
             raise _fail(first, found[1].message.rpartition(" (read as ")[0])
         self.problems.append(found[1])
         return found[0]
