@@ -233,12 +233,13 @@ def test_export_takes_json_like_the_other_commands(tmp_path: Path) -> None:
 
 
 def test_export_says_the_stored_game_was_read_in_part(tmp_path: Path) -> None:
-    """A misspelt seat read as meant, a misspelt line skipped: the stored record has no trace
-    of the skipped line, so export says on stderr that the game was read in part and which
-    lines were not kept (the record on stdout is the one kept, unchanged)."""
+    """A misspelt seat read as meant, a misspelt line skipped (`scroe` with a score short,
+    which cannot be read as the score line it misspells): the stored record has no trace of
+    the skipped line, so export says on stderr that the game was read in part and which lines
+    were not kept (the record on stdout is the one kept, unchanged)."""
     source = tmp_path / "part.zfn"
     source.write_text(
-        '[Players "Ann, Bob, Cyd"]\n\nhand 1\n1: 3h  Bbo: 9h  3: Th\nscroe 0 0 0\n', "utf-8"
+        '[Players "Ann, Bob, Cyd"]\n\nhand 1\n1: 3h  Bbo: 9h  3: Th\nscroe 0 0\n', "utf-8"
     )
     db = str(tmp_path / "s.db")
     assert run("import", "--db", db, str(source))[0] == 1  # stored, flagged with its errors
@@ -250,11 +251,35 @@ def test_export_says_the_stored_game_was_read_in_part(tmp_path: Path) -> None:
             "zfrec: game 1 was read in part when imported; this is the record as kept:"
         )
         assert lines[1].startswith(f"  line 4 of {source}: read as meant: no player is called")
-        assert lines[2].startswith(f"  line 5 of {source}: not kept: expected a move like")
+        assert lines[2].startswith(
+            f"  line 5 of {source}: not kept: unknown line 'scroe': did you mean score?"
+        )
     clean = tmp_path / "clean.zfn"
     clean.write_text('[Players "Ann, Bob, Cyd"]\n\nhand 1\n1: 3h  2: 9h  3: Ts\n', "utf-8")
     assert run("import", "--db", db, str(clean))[0] in (0, 1)
     assert run("export", "2", "--db", db)[2] == ""
+
+
+def test_export_says_a_misspelt_keyword_was_read_as_meant(tmp_path: Path) -> None:
+    """`scroe 0 0 0` and `hnad 2` are stored as the score and hand lines they misspell: the
+    record exported writes them as such, and stderr says where they were read as meant."""
+    source = tmp_path / "typo.zfn"
+    source.write_text(
+        '[Players "Ann, Bob, Cyd"]\n\nhand 1\n1: 3h  2: 9h  3: Th\nscroe 0 0 0\n\n'
+        "hnad 2\n1: 4h  2: 5h  3: 6h\n",
+        "utf-8",
+    )
+    db = str(tmp_path / "s.db")
+    assert run("import", "--db", db, str(source))[0] == 1  # stored, flagged with its errors
+    code, out, err = run("export", "1", "--db", db)
+    assert code == 0 and "scroe" not in out and "hnad" not in out
+    assert "\nscore 0 0 0\n" in out and "\nhand 2\n" in out
+    assert err.splitlines()[1:] == [
+        f"  line 5 of {source}: read as meant: unknown line 'scroe': did you mean score? "
+        "(read as score)",
+        f"  line 7 of {source}: read as meant: unknown line 'hnad': did you mean hand? "
+        "(read as hand)",
+    ]
 
 
 def test_games_keeps_each_name_whole_at_80_columns(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ from zfrec.cli import app
 
 runner = CliRunner()
 DATA = Path(__file__).resolve().parent / "data"
-# Zheng Fen: Bob's seat misspelt (read as meant), the score line misspelt (skipped), and Cyd's
+# Zheng Fen: Bob's seat and the score line misspelt (both read as meant), and Cyd's
 # 3s does not beat the 9h (an error of the record itself, so the game gets an audit page)
 ZF_TEXT = '[Players "Ann, Bob, Cyd"]\n\nhand 1\n1: 3h  Bbo: 9h  3: 3s\nscroe 0 0 0\n'
 

@@ -22,6 +22,7 @@ import io
 import json
 import multiprocessing
 import os
+import re
 from collections import deque
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
@@ -34,6 +35,7 @@ from zfrec.forkpool import ForkPool, Passed, fork_available
 from zfrec.games.zhengfen.engine.rules import Ruleset
 from zfrec.gctuning import young_threshold
 from zfrec.record import Format, Game, format_of, iter_records_text
+from zfrec.record.lexer import TAG_OPENERS
 from zfrec.record.zfn import MAX_LINE, iter_games
 from zfrec.validate import FileSummary, RuleTexts, summarize, validate_games, validate_text
 
@@ -109,7 +111,7 @@ class Judged:
 
 def is_tag(line: str) -> bool:
     """A tag line (`[Name "value"]`): a run of them opens a game (FORMAT.md)."""
-    return line.lstrip().startswith("[")
+    return line.lstrip().startswith(TAG_OPENERS)
 
 
 def pieces(
@@ -190,11 +192,18 @@ def _cut(
         yield Piece(path, first_line, games_before, items_before, text)
 
 
+_TAG_LINE_RE = re.compile(r"^[^\n\[［]*[\[［]", re.MULTILINE)  # a line up to its first bracket
+
+
 def _tag_lines(chunk: str) -> Iterator[int]:
     """Where each tag line (`[Name "value"]`, FORMAT.md: what `is_tag` tells of one line) of
     a chunk of whole lines begins."""
     # From one `[` to the next, a line at most once: a `[` is rare (a few tag lines a game),
     # where a regex tried every line's start (a quarter of what the parent spent cutting).
+    if "［" in chunk:  # (rare) a full-width bracket too, as Chinese keyboards type it
+        starts = {m.start() for m in _TAG_LINE_RE.finditer(chunk) if is_tag(m.group())}
+        yield from sorted(starts)
+        return
     find, rfind = chunk.find, chunk.rfind
     at = find("[")
     while at >= 0:

@@ -44,6 +44,7 @@ from zfrec.numbering import occurrences, repeat_suffix
 from zfrec.record import Format, Game, iter_records, iter_records_text
 
 if TYPE_CHECKING:
+    from zfrec.diagnostics import Diagnostic
     from zfrec.games.zhengfen.analysis.analyze import Decision, GameAnalysis, HandAnalysis
     from zfrec.games.zhengfen.analysis.audit import AuditReport
     from zfrec.games.zhengfen.analysis.diff import DiffReport
@@ -83,6 +84,17 @@ def _looks_like_json(text: str) -> bool:
 def load_games(path: str, recover: bool = False) -> list[Game]:
     """Every game of a record file (or stdin), or Unreadable with the reason. With `recover`,
     games with unreadable moves are kept (zfrec.record.iter_records)."""
+    games: list[Game] = []
+    for item in load_items(path, recover):
+        if isinstance(item, NotationError):
+            raise Unreadable(str(item))  # names the file, line, column and game
+        games.append(item)
+    return games
+
+
+def load_items(path: str, recover: bool = False) -> list[Game | NotationError]:
+    """Every game of a record file (or stdin), or the error that spoiled it; Unreadable with
+    the reason when the file cannot be read, or holds no game that can."""
     try:
         if path == "-":
             text = read_stdin()
@@ -99,14 +111,35 @@ def load_games(path: str, recover: bool = False) -> list[Game]:
         raise Unreadable(str(exc)) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise Unreadable(file_problem(path, exc)) from None
-    games: list[Game] = []
-    for item in items:
+    if not any(isinstance(item, Game) for item in items):
+        spoiled = next((str(item) for item in items if isinstance(item, NotationError)), None)
+        raise Unreadable(spoiled or f"{'standard input' if path == '-' else path} holds no game")
+    return items
+
+
+# A game of a file that could not be read, where the others could: file, number, its error.
+UnreadGame = tuple[str, int | None, NotationError]
+
+
+def _judged_items(
+    file: str, game: int | None, recover: bool, unread: list[UnreadGame]
+) -> tuple[list[tuple[str, int, Game]], int]:
+    """The games of `file` (only game `game`, if given) numbered by their place in it, the
+    errors of those that cannot be read put in `unread`, as `validate` judges a file; and how
+    many games the file holds."""
+    found: list[tuple[str, int, Game]] = []
+    count = 0
+    for item in load_items(file, recover):
         if isinstance(item, NotationError):
-            raise Unreadable(str(item))  # names the file, line, column and game
-        games.append(item)
-    if not games:
-        raise Unreadable(f"{'standard input' if path == '-' else path} holds no game")
-    return games
+            number = item.location.game if item.location and item.location.game else None
+            count = number or count
+            if game is None or number == game:
+                unread.append((file, number, item))
+            continue
+        count += 1
+        if game is None or count == game:
+            found.append((file, count, item))
+    return found, count
 
 
 def read_games(path: str, game: int | None = None, recover: bool = False) -> list[Game]:
@@ -133,20 +166,30 @@ def record_files(path: str) -> list[str]:
 
 
 def read_many(
-    path: str, game: int | None, recover: bool = False
+    path: str, game: int | None, recover: bool = False, unread: list[UnreadGame] | None = None
 ) -> tuple[list[tuple[str, int, Game]], list[dict[str, str]]]:
     """(file, game number, game) for one file or every record of a directory, and the files
     that could not be read (path, error). A single file that cannot be read exits 2 at once; in a
-    directory each bad file is reported (naming it) and the others go on."""
+    directory each bad file is reported (naming it) and the others go on. With `unread`, a game
+    that cannot be read costs only itself, as in `validate`: its error goes there."""
     files = record_files(path)
-    if len(files) == 1 and files[0] == path:
+    single = len(files) == 1 and files[0] == path
+    if single and unread is None:
         return [(path, n, g) for n, g in _numbered(read_games(path, game, recover), game)], []
     found: list[tuple[str, int, Game]] = []
     bad: list[dict[str, str]] = []
     for file in files:
         try:
+            if unread is not None:
+                games_of, count = _judged_items(file, game, recover, unread)
+                if single and game is not None and game > count:
+                    fail(f"there is no game {game}: {path} holds {count}")
+                found += games_of
+                continue
             games = load_games(file, recover)
         except Unreadable as exc:
+            if single:
+                fail(str(exc))
             err.print(f"[bold red]error:[/] {escape(str(exc))}", markup=True)
             bad.append({"path": file, "error": str(exc)})
             continue
@@ -154,7 +197,7 @@ def read_many(
             found += [(file, n, g) for n, g in enumerate(games, 1)]
         elif game <= len(games):
             found.append((file, game, games[game - 1]))
-    if not found and not bad:
+    if not found and not bad and not unread:
         fail(f"no record under {path} holds a game {game}")
     return found, bad
 
@@ -533,7 +576,8 @@ def audit_cmd(
     from zfrec.games.zhengfen.analysis.audit import audit
     from zfrec.games.zhengfen.analysis.readfix import audit_as_read
 
-    entries, bad = read_many(record, game, recover=True)
+    unread: list[UnreadGame] = []  # games that cannot be read, as validate reports them
+    entries, bad = read_many(record, game, recover=True, unread=unread)
     files = record_files(record)
     many = files != [record]
     if html_out is not None and any(f != "-" and Path(f).resolve() == html_out.resolve()
@@ -553,27 +597,56 @@ def audit_cmd(
             reports.append((file, number, judged))
     if html_out is not None:
         _write_audit_page(html_out, str(record), reports, own, many)
+        for file, lost, _ in unread:
+            err.print(f"warning: game {lost} of {file} cannot be read: it is left out of "
+                      f"{html_out}", markup=False)  # fmt: skip
     if as_json:
-        print_json(
-            {
-                "games": [{"file": f, "game": n, **r.to_json()} for f, n, r in reports],
-                "unreadable": bad,
-            }
-        )
+        doc: dict[str, Any] = {
+            "games": [{"file": f, "game": n, **r.to_json()} for f, n, r in reports],
+            "unreadable": bad,
+        }
+        if unread:  # a game a file's others are judged past, as validate reports it (ZF001)
+            doc["unread_games"] = [
+                {"file": f, "game": n, "diagnostics": [d.to_json() for d in _unread(f, n, e)]}
+                for f, n, e in unread
+            ]
+        print_json(doc)
     else:
         shown = None
-        for i, (file, number, r) in enumerate(reports):
+        listed = sorted([(f, n or 0, i) for i, (f, n, _) in enumerate(reports)]
+                        + [(f, n or 0, -1 - i) for i, (f, n, _) in enumerate(unread)])  # fmt: skip
+        for file, number, i in listed:
             if many and file != shown:
                 shown = file
                 out.print(f"[bold underline]{escape(file)}[/]", markup=True)
-            if i in own:
-                for line in r.text_lines(number):
+            if i < 0:
+                _print_unread(*unread[-1 - i])
+            elif i in own:
+                for line in reports[i][2].text_lines(number):
                     out.print(line, markup=False, highlight=False)
-                continue
-            _print_audit(number, r)
+            else:
+                _print_audit(number, reports[i][2])
     if bad:
         raise typer.Exit(EXIT_INPUT)
-    raise typer.Exit(EXIT_OK if all(r.legal for _, _, r in reports) else EXIT_FINDINGS)
+    legal = all(r.legal for _, _, r in reports) and not unread
+    raise typer.Exit(EXIT_OK if legal else EXIT_FINDINGS)
+
+
+def _unread(file: str, number: int | None, exc: NotationError) -> list[Diagnostic]:
+    """A game that cannot be read as `validate` reports it: what its reader read past before
+    (a misspelt preset read as meant), then the error that cost it (ZF001; JSON: ZF002)."""
+    from zfrec.validate import kept_diagnostics, notation_diagnostic
+
+    return [*kept_diagnostics(exc, file, number), notation_diagnostic(exc, file, number)]
+
+
+def _print_unread(file: str, number: int | None, exc: NotationError) -> None:
+    """`game 1: cannot be read`, with the error that cost it where it is (the audit of a file's
+    other games goes on)."""
+    *_, error = _unread(file, number, exc)
+    where = f"{error.location.line}:{error.location.col}: " if error.location.line else ""
+    out.print(f"[bold]game {number or '?'}[/]: [red]cannot be read[/]", markup=True)
+    out.print(f"  {escape(where)}{escape(error.message)}", markup=True)
 
 
 def _write_audit_page(

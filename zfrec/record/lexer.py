@@ -13,12 +13,14 @@ a long one-line comment turned into hundreds of megabytes.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
 WORD, STRING, COLON, COMMENT = "word", "string", "colon", "comment"
 QUOTES = '"“”'  # phones turn " into curly quotes; accept all three
 COLONS = ":："  # full-width colon from Chinese keyboards
+TAG_OPENERS = ("[", "［")  # a tag line's first character; also as Chinese keyboards type it
 MAX_COMMENT = 1_000_000  # characters in one comment, over all its lines (FORMAT.md, Limits)
 
 
@@ -44,6 +46,13 @@ class Token:
     text: str
     line: int
     col: int  # 1-based, in characters
+
+
+def plain_word(text: str) -> str:
+    """A keyword as the reader compares it: in any case, and with the full-width letters and
+    digits Chinese input methods type read as the plain ones (NFKC, as cards are read):
+    `ｓｃｏｒｅ` is `score`. Messages quote the word as written, not this."""
+    return (text if text.isascii() else unicodedata.normalize("NFKC", text)).casefold()
 
 
 def fail_at(token: Token, message: str) -> SyntaxFail:

@@ -185,6 +185,9 @@ class SeatDeal:
     known: Cards = NO_CARDS
     unknown: int = 0
     pos: Pos | None = field(default=None, compare=False)  # where it was written
+    # where the line gives a card an earlier deal line of its hand gives (its first such
+    # word), for the validator to report a card dealt twice at its second copy
+    twice: Pos | None = field(default=None, compare=False)
 
     @property
     def size(self) -> int:

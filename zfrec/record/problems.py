@@ -25,6 +25,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from difflib import get_close_matches
 from typing import Literal, TypeVar
 
 from rapidfuzz.distance import OSA
@@ -38,6 +39,7 @@ from zfrec.games.zhengfen.engine.cards import (
     iter_ids,
     read_word,
 )
+from zfrec.record.lexer import Token, plain_word
 
 ProblemKind = Literal["card", "seat", "move", "line", "name", "dealt"]
 
@@ -307,6 +309,39 @@ def did_you_mean(options: Sequence[str]) -> str:
     if len(options) == 1:
         return f"did you mean {options[0]}?"
     return f"did you mean {', '.join(options[:-1])} or {options[-1]}?"
+
+
+def misspelt(
+    text: str, line: int, col: int, words: Sequence[str], what: str, cutoff: float = 0.6
+) -> tuple[str, ReadProblem] | None:
+    """The one of `words` (keywords) that `text`, written at (`line`, `col`) where one of them
+    belongs, is a misspelling of, and the problem that says so (read as it, the word as the
+    fix); None when it is close to none. A strict reader raises the message without
+    `(read as ...)`.
+
+    >>> word, p = misspelt("hnad", 30, 1, ("hand", "deal", "score"), "line")
+    >>> word, p.message, p.fix.text, p.span
+    ('hand', "unknown line 'hnad': did you mean hand? (read as hand)", 'hand', (1, 5))
+    >>> misspelt("xyz", 30, 1, ("hand",), "line") is None
+    True
+    """
+    near = get_close_matches(plain_word(text), words, n=1, cutoff=cutoff)
+    if not near:
+        return None
+    said = f"unknown {what} {text[:20]!r}: did you mean {near[0]}? (read as {near[0]})"
+    fix = Fix(line, col, col + len(text), near[0])
+    return near[0], ReadProblem(
+        "name", said, (line, col), (col, col + len(text)), fix=fix, written=text
+    )
+
+
+def not_read_as(problem: ReadProblem, tokens: Sequence[Token]) -> ReadProblem:
+    """The `misspelt` problem of a line that cannot be read as the keyword it misspells: the
+    line is skipped (`line`), its message without `(read as ...)`."""
+    line, col = problem.pos
+    end = max(t.col + len(t.text) for t in tokens if t.line == line) + 1
+    message = problem.message.rpartition(" (read as ")[0]
+    return ReadProblem("line", message, problem.pos, (col, end))
 
 
 def card_fix(problem: ReadProblem, cards: Sequence[int]) -> Fix | None:

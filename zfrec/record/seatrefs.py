@@ -119,10 +119,36 @@ class Seats:
         hint = did_you_mean([self.players[s] for s in matches])
         return (f"{message}; {hint}" if hint else message), matches
 
+    def starts_with_seat(self, tokens: list[Token], start: int) -> bool:
+        """The words from `tokens[start]` begin with a seat's number or a player's name (any
+        case, full-width digits too; of one word or more): a line they start is a move, even
+        without its colon (`Hans 7h`, `Han Li 7h`), never a misspelt keyword (`hand`)."""
+        words: list[str] = []
+        for token in tokens[start : start + self.max_words]:
+            if token.kind != WORD:
+                break
+            words.append(token.text)
+            if self._is_seat_word(" ".join(words)):
+                return True
+        return False
+
     def _is_seat_word(self, text: str) -> bool:
         if not text.isascii():  # full-width digits (`２`), as cards' (zfrec.cardwords)
             text = unicodedata.normalize("NFKC", text)
         return text in self.exact or text in self.all_numbers or name_key(text) in self.keys
+
+    def moves_after(self, tokens: list[Token], start: int) -> bool:
+        """Moves (`SEAT: cards`) follow the two words from `tokens[start]`: `Han 7h  2: 9h` is
+        a trick line whose first colon is left out, where `bisd 1: 2s  4: 2d 2d` (its second
+        word a seat with its colon) and `hnad 2 shuffler: 3` are not."""
+        if start + 2 < len(tokens) and tokens[start + 2].kind == COLON:
+            return False
+        return any(
+            t.kind == COLON
+            and tokens[k - 1].kind == WORD
+            and self._is_seat_word(tokens[k - 1].text)
+            for k, t in enumerate(tokens[start + 3 :], start + 3)
+        )
 
     def merge_names(self, tokens: list[Token], start: int) -> list[Token]:
         """Join unquoted words before a colon into one name token where they spell a name.

@@ -25,6 +25,7 @@ from zfrec.errors import Location, NotationError
 from zfrec.games import BodyReader, NotSupported
 from zfrec.record.lexer import (
     COMMENT,
+    TAG_OPENERS,
     Lexer,
     SyntaxFail,
     Token,
@@ -148,7 +149,7 @@ class _Reader:
             line = raw.rstrip("\r\n")
             if number == 1 and line.startswith("\ufeff"):
                 line = line[1:]
-            is_tag = line.lstrip().startswith("[")
+            is_tag = line.lstrip().startswith(TAG_OPENERS)
             new_game = is_tag and not prev_tag
             prev_tag = is_tag
             if skipping:

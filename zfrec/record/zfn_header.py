@@ -38,8 +38,9 @@ from zfrec.record.model import (
 )
 from zfrec.record.problems import Fix, ReadProblem
 
-_NAME_RE = re.compile(r"\s*\[\s*([A-Za-z][A-Za-z0-9_]*)\s*")
-_CLOSE_RE = re.compile(r"\s*\]")
+# (the brackets also full-width, `［Players "..."］`, as Chinese keyboards type them)
+_NAME_RE = re.compile(r"\s*[\[［]\s*([A-Za-z][A-Za-z0-9_]*)\s*")
+_CLOSE_RE = re.compile(r"\s*[\]］]")
 _PLAYER_SPLIT_RE = re.compile(r"[,，、]")
 _WINNERS_RE = re.compile(r"\bwinners?\b", re.IGNORECASE)
 

@@ -15,7 +15,7 @@ from zfrec.errors import Location, NotationError, RulesError
 from zfrec.games.shengji.records import MAX_PLAYERS, MIN_PLAYERS, SjMatch, SjMatchResult
 from zfrec.games.shengji.rules import PRESETS, parse_level, parse_sj_option, sj_preset
 from zfrec.games.shengji.zfn import SjBody, _fail
-from zfrec.record.lexer import COMMENT, Lexer, SyntaxFail, Token, excerpt
+from zfrec.record.lexer import COMMENT, TAG_OPENERS, Lexer, SyntaxFail, Token, excerpt
 from zfrec.record.model import Pos, name_key, name_problem, plain_names
 from zfrec.record.seatrefs import Seats
 from zfrec.record.zfn_header import Header
@@ -239,7 +239,7 @@ def iter_sj_games(
         line = raw.rstrip("\r\n")
         if number == 1 and line.startswith("\ufeff"):
             line = line[1:]
-        is_tag = line.lstrip().startswith("[")
+        is_tag = line.lstrip().startswith(TAG_OPENERS)
         new_game = is_tag and not prev_tag
         prev_tag = is_tag
         if skipping and not new_game:

@@ -14,6 +14,7 @@ options RULINGS-SHENGJI names: `kitty_multiplier`, `throw_penalty`, `no_bid`, `m
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -45,8 +46,10 @@ def level_text(level: int) -> str:
 
 
 def parse_level(text: str) -> int:
-    """A level written `2`..`10` (or `T`), `J`, `Q`, `K`, `A`."""
-    level = _LEVEL_OF.get(text.strip().upper())
+    """A level written `2`..`10` (or `T`), `J`, `Q`, `K`, `A`; also in full-width (`４`), as
+    Chinese input methods type it."""
+    plain = text if text.isascii() else unicodedata.normalize("NFKC", text)
+    level = _LEVEL_OF.get(plain.strip().upper())
     if level is None:
         raise RulesError(f"unknown level {text!r}: levels are 2 to 10, J, Q, K, A")
     return level

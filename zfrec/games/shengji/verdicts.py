@@ -296,6 +296,7 @@ def deal_findings(rules: SjRules, rnd: SjRound, names: Sequence[str]) -> list[Fi
                         f"kitty holds {rules.kitty}", rnd.kitty.pos, None, "11"))  # fmt: skip
     if cards == 54 * rules.decks and known == full_deck(rules.decks):
         return out  # the common case: every copy once (with as many cards, no field overflows)
+    extra: list[int] = []  # the cards of the copies too many, in record order
     for d, who in parts:
         for c in distinct(d.known):
             seen[c] = seen.get(c, 0) + count(d.known, c)
@@ -304,8 +305,28 @@ def deal_findings(rules: SjRules, rnd: SjRound, names: Sequence[str]) -> list[Fi
                 out.append(("SJ301", f"{word} copy of {format_hand(1 << 2 * c)}: "
                             f"{rules.decks} deck(s) hold {rules.decks}", d.pos, who,
                             "2"))  # fmt: skip
+                extra.append(c)
                 seen[c] = rules.decks
+    if extra and cards == 54 * rules.decks and all(not d.unknown for d, _ in parts):
+        undealt = [c for c in range(54) if seen.get(c, 0) < rules.decks]
+        _undealt(out, extra, undealt, _one_too_many(rules.decks).removeprefix("a "))
     return out
+
+
+def _undealt(out: list[Finding], extra: list[int], undealt: list[int], nth: str) -> None:
+    """A deal of every card, all known, that gives copies too many (`extra`) gives others to
+    nobody (`undealt`): its first SJ301 says which, and, for one of each, what a one-card typo
+    explains (`a copy of 6h is dealt to nobody: the third 3c may be meant as 6h`)."""
+    if not undealt:
+        return
+    at = next(i for i, f in enumerate(out) if f[0] == "SJ301")
+    code, message, pos, seat, rule = out[at]
+    lost = " ".join(format_hand(1 << 2 * c) for c in undealt)
+    message += (f"; a copy of {lost} is dealt to nobody" if len(undealt) == 1
+                else f"; copies of {lost} are dealt to nobody")  # fmt: skip
+    if len(extra) == 1 and len(undealt) == 1:
+        message += f": the {nth} {format_hand(1 << 2 * extra[0])} may be meant as {lost}"
+    out[at] = (code, message, pos, seat, rule)
 
 
 def result_findings(

@@ -11,9 +11,9 @@ business. `zfrec.games.shengji.reader` reads whole files with it.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import replace
-from difflib import get_close_matches
 from typing import Any
 
 from zfrec.cardwords import card_str
@@ -47,7 +47,7 @@ from zfrec.games.shengji.records import (
 )
 from zfrec.games.shengji.rules import SjRules, parse_level
 from zfrec.numbering import repeat_suffix
-from zfrec.record.lexer import COLON, COMMENT, STRING, WORD, SyntaxFail, Token
+from zfrec.record.lexer import COLON, COMMENT, STRING, WORD, SyntaxFail, Token, plain_word
 from zfrec.record.lexer import split_annotation as _split_annotation
 from zfrec.record.model import (
     ANNOTATIONS,
@@ -60,6 +60,8 @@ from zfrec.record.problems import (
     ReadProblem,
     dealt_problem,
     did_you_mean,
+    misspelt,
+    not_read_as,
     readable_parts,
 )
 from zfrec.record.seatrefs import Seats
@@ -76,12 +78,22 @@ _TRUMP_WORDS = {
     "spades": "s", "hearts": "h", "diamonds": "d", "clubs": "c",
     "nt": "nt", "notrump": "nt", "no-trump": "nt", "无主": "nt",
 }  # fmt: skip
+_ROUND_WORDS = ("dealer", "rank", "trump")  # of a round line, each with its value
 ROUND_STATEMENTS = ("round", "deal", "bids", "kitty", "discard", "call", "points", "result",
                     "levels")  # fmt: skip
 
 
-def _raise(fail: SyntaxFail) -> tuple[list[str], list[SjMove]]:
-    raise fail
+def _round_like(tokens: list[Token], i: int) -> bool:
+    """The words after a misspelt `round` (`rnoud 2 dealer 1`) start as a round line's do: a
+    number, or `dealer`, `rank`, `trump`, `notrump` (also misspelt); `Rod 7h` does not, and is
+    skipped, not read as one."""
+    rest = [t for t in tokens[i + 1 :] if t.kind != COMMENT]
+    if not rest or rest[0].kind != WORD or any(t.kind == COLON for t in rest):  # `Rod 2: 9h`
+        return False
+    word = plain_word(rest[0].text).partition("=")[0]  # (`dealer=2`; NFKC reads `＝` as `=`)
+    if word.isdecimal() or word in _ROUND_WORDS or word in ("notrump", "nt", "no-trump", "无主"):
+        return True
+    return misspelt(word, 1, 1, _ROUND_WORDS, "word", cutoff=0.75) is not None
 
 
 class _LineSkipped(Exception):
@@ -93,11 +105,11 @@ def _fail(token: Token, message: str) -> SyntaxFail:
 
 
 def _number(token: Token, low: int, high: int, what: str) -> int:
-    text = token.text
+    text = token.text if token.text.isascii() else unicodedata.normalize("NFKC", token.text)
     sign = -1 if text[:1] in "-−" and low < 0 else 1
     digits = text[1:] if sign < 0 else text.lstrip("+")
     if not digits.isdecimal() or not digits.isascii() or len(digits) > 9:
-        raise _fail(token, f"{what} is a whole number, not {text[:20]!r}")
+        raise _fail(token, f"{what} is a whole number, not {token.text[:20]!r}")
     value = sign * int(digits)
     if not low <= value <= high:
         raise _fail(token, f"{what} is {low:,} to {high:,}, not {value:,}")
@@ -133,11 +145,31 @@ class SjBody:
 
     def statement(self, tokens: list[Token]) -> None:
         first = next(t for t in tokens if t.kind != COMMENT)
-        seats = self.seats
         i = tokens.index(first)
-        keyword = first.text.casefold() if first.kind == WORD else ""
+        keyword = plain_word(first.text) if first.kind == WORD else ""
         if i + 1 < len(tokens) and tokens[i + 1].kind == COLON:
             keyword = ""  # `deal: ...` would be a move by a seat called deal
+        elif keyword and keyword not in ROUND_STATEMENTS:
+            meant = self._misspelt(tokens, i)
+            if meant is not None and meant != "round" and self.problems is not None:
+                # read as meant; a line that cannot be is skipped, as it was misspelt
+                problems, at, unread = self.problems, len(self.problems) - 1, len(self._unread)
+                try:
+                    self._statement(tokens, i, first, meant)
+                except SyntaxFail:
+                    problems[at:] = [not_read_as(problems[at], tokens)]
+                    del self._unread[unread:]  # (the cards of the line read so far)
+                return
+            if meant == "round" and self.problems is not None and not _round_like(tokens, i):
+                # `Rod 7h` (a name no player has, its colon left out) is no round line
+                self.problems[-1] = not_read_as(self.problems[-1], tokens)
+                return
+            keyword = meant or keyword
+        self._statement(tokens, i, first, keyword)
+
+    def _statement(self, tokens: list[Token], i: int, first: Token, keyword: str) -> None:
+        """Read the line `tokens` as a `keyword` line (else a trick); `first` is `tokens[i]`."""
+        seats = self.seats
         if keyword == "round":
             self._close_round()
             self._round_line(tokens, i, seats)
@@ -161,12 +193,6 @@ class SjBody:
             r.comments.extend(comments)
             getattr(self, "_" + keyword)(first, rest, r, seats)
         else:
-            if not any(t.kind == COLON for t in tokens):  # no move: a misspelt statement?
-                like = get_close_matches(first.text.casefold(), ROUND_STATEMENTS, n=1, cutoff=0.6)
-                if like:
-                    said = f"unknown line {first.text[:20]!r}: did you mean {like[0]}?"
-                    self._recovering(tokens, lambda: _raise(_fail(first, said)))
-                    return
             if r.points is not None or r.outcome is not None or r.levels is not None:
                 raise _fail(first, "a trick comes before the round's points, result and levels")
             read = self._recovering(
@@ -174,6 +200,27 @@ class SjBody:
             )
             if read is not None:
                 r.tricks.append(SjTrick(read[1], read[0], Pos(first.line, first.col)))
+
+    def _misspelt(self, tokens: list[Token], i: int) -> str | None:
+        """The statement a line's first word misspells (`rnoud 2`: round), which the line is
+        read as, the problem noted (a strict reader raises it); None for a word close to none,
+        or the first of a name with spaces (`Dean Li: 7h`): the line is read as a trick."""
+        merged = self.seats.merge_names(tokens, i)
+        first = tokens[i]
+        a_move = i + 1 < len(merged) and merged[i + 1].kind == COLON
+        if a_move or self.seats.starts_with_seat(tokens, i):
+            return None
+        if self.seats.moves_after(tokens, i):  # `Han 7h  2: 9h`: a trick line
+            return None
+        found = misspelt(first.text, first.line, first.col, ROUND_STATEMENTS, "line")
+        if found is None:
+            return None
+        if self.problems is None:
+            if found[0] == "round" and not _round_like(tokens, i):
+                return None  # `Rod 7h`: the trick reader says what it cannot read
+            raise _fail(first, found[1].message.rpartition(" (read as ")[0])
+        self.problems.append(found[1])
+        return found[0]
 
     def _recovering(
         self,
@@ -213,17 +260,22 @@ class SjBody:
             k = 1
         while k < len(words):
             word = words[k]
-            key, eq, value = word.text.casefold().partition("=")
+            written, eq, value = word.text.replace("＝", "=").partition("=")
+            key = plain_word(written)
             if key in ("notrump", "nt", "no-trump", "无主"):
                 r.trump = "nt"
                 k += 1
                 continue
-            if key not in ("dealer", "rank", "trump"):
+            if key not in _ROUND_WORDS and written:
+                found = misspelt(written, word.line, word.col, _ROUND_WORDS, "word", cutoff=0.75)
+                if found is not None and self.problems is not None:
+                    self.problems.append(found[1])  # `delaer 2`: read as dealer
+                    key = found[0]
+            if key not in _ROUND_WORDS:
                 raise _fail(word, "a round line is 'round N dealer SEAT rank R trump S' "
                             "(or 'notrump')")  # fmt: skip
             if eq and value:
-                arg = Token(WORD, word.text.partition("=")[2], word.line,
-                            word.col + len(key) + 1)  # fmt: skip
+                arg = Token(WORD, value, word.line, word.col + len(written) + 1)
                 k += 1
             else:
                 k += 1
@@ -241,7 +293,7 @@ class SjBody:
                 except RulesError as exc:
                     raise _fail(arg, exc.message) from None
             else:
-                trump = _TRUMP_WORDS.get(arg.text.casefold())
+                trump = _TRUMP_WORDS.get(plain_word(arg.text))
                 if trump is None:
                     raise _fail(arg, f"unknown trump {arg.text[:20]!r}: write s h d c, or "
                                 "'notrump'")  # fmt: skip
@@ -365,8 +417,8 @@ class SjBody:
         calls = []
         for k in range(0, len(rest), 2):
             o, c = rest[k], rest[k + 1]
-            m = _ORDINAL_RE.match(o.text)
-            ordinal = int(m.group(1)) if m else _ORDINAL_WORDS.get(o.text.casefold())
+            m = _ORDINAL_RE.match(plain_word(o.text))
+            ordinal = int(m.group(1)) if m else _ORDINAL_WORDS.get(plain_word(o.text))
             if ordinal is None:
                 raise _fail(o, "a call names the copy first: 1st, 2nd or 3rd, then the card")
             try:
@@ -387,23 +439,23 @@ class SjBody:
         k = 1
         while k < len(rest):
             word = rest[k]
-            key = word.text.casefold()
+            key = plain_word(word.text)
             if key not in ("kitty", "penalty", "total") or k + 1 >= len(rest):
                 raise _fail(word, "after the points come 'kitty P x M', 'penalty N', 'total N'")
             arg = rest[k + 1]
             k += 2
             if key == "kitty":
-                m = _KITTY_RE.match(arg.text)
+                m = _KITTY_RE.match(plain_word(arg.text))
                 if m is None:
                     raise _fail(arg, "the kitty is its points, then x and the multiplier: 10x4")
                 kitty = _number(Token(WORD, m.group(1), arg.line, arg.col), 0, MAX_POINTS,
                                 "the kitty's points")  # fmt: skip
                 if m.group(2) is not None:
                     mult = int(m.group(2))
-                elif k < len(rest) and (mm := _MULT_RE.match(rest[k].text)):
+                elif k < len(rest) and (mm := _MULT_RE.match(plain_word(rest[k].text))):
                     mult = int(mm.group(1))
                     k += 1
-                elif k + 1 < len(rest) and rest[k].text.casefold() in ("x", "×"):
+                elif k + 1 < len(rest) and plain_word(rest[k].text) in ("x", "×"):
                     mult = _number(rest[k + 1], 0, MAX_MULTIPLIER, "the multiplier")
                     k += 2
                 if mult is not None and mult > MAX_MULTIPLIER:
@@ -420,7 +472,7 @@ class SjBody:
         usage = "a result line is 'result declarers +N', 'result swap' or 'result opponents +N'"
         if not rest:
             raise _fail(first, usage)
-        side = rest[0].text.casefold()
+        side = plain_word(rest[0].text)
         k = 1
         if side == "swap":
             side, steps = "opponents", 0
@@ -431,7 +483,7 @@ class SjBody:
             raise _fail(rest[0], usage)
         nxt = None
         if k < len(rest):
-            if rest[k].text.casefold() != "next" or k + 2 != len(rest):
+            if plain_word(rest[k].text) != "next" or k + 2 != len(rest):
                 raise _fail(rest[k], "after the level change comes 'next SEAT', the next dealer")
             nxt = seats.resolve(rest[k + 1])
         r.outcome = SjOutcome(side, steps, nxt, Pos(first.line, first.col))
@@ -543,7 +595,7 @@ class SjBody:
                 move.annotation = mark
             if not text:
                 continue
-            word = text.casefold()
+            word = plain_word(text)
             tok = Token(WORD, text, t.line, t.col)
             if state == "by":
                 move.blocker = seats.resolve(tok)

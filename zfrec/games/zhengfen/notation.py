@@ -8,10 +8,21 @@ from __future__ import annotations
 
 from zfrec.games import statement_place
 from zfrec.games.zhengfen.zfn_hand import HandBuilder, bounded
-from zfrec.record.lexer import COLON, COMMENT, STRING, WORD, SyntaxFail, Token, fail_at
+from zfrec.record.lexer import (
+    COLON,
+    COMMENT,
+    STRING,
+    WORD,
+    SyntaxFail,
+    Token,
+    fail_at,
+    plain_word,
+)
 from zfrec.record.model import MAX_HAND_NUMBER, Game, Hand, Pos
-from zfrec.record.problems import ReadProblem
+from zfrec.record.problems import ReadProblem, misspelt, not_read_as
 from zfrec.record.seatrefs import Seats
+
+STATEMENTS = ("hand", "deal", "score")  # the keywords that start a line (FORMAT.md)
 
 
 class ZhengFenBody:
@@ -26,8 +37,28 @@ class ZhengFenBody:
 
     def statement(self, tokens: list[Token]) -> None:
         index, first = next((i, t) for i, t in enumerate(tokens) if t.kind != COMMENT)
-        keyword = first.text.casefold() if first.kind == WORD else ""
+        keyword = plain_word(first.text) if first.kind == WORD else ""
         followed_by_colon = index + 1 < len(tokens) and tokens[index + 1].kind == COLON
+        if keyword and keyword not in STATEMENTS and not followed_by_colon:
+            meant = self._misspelt(tokens, index)
+            if meant not in (None, "hand") and self.problems is not None and self.hand is not None:
+                # read as meant; a line that cannot be is skipped, as it was misspelt
+                problems, at = self.problems, len(self.problems) - 1
+                hand, unread = self.hand, len(self.hand.unread)
+                try:
+                    if meant == "deal":
+                        hand.deal_line(tokens, index)
+                    else:
+                        hand.score_line(tokens, index)
+                except SyntaxFail:
+                    problems[at:] = [not_read_as(problems[at], tokens)]
+                    del hand.unread[unread:]  # (the cards of the line read so far)
+                return
+            if meant == "hand" and self.problems is not None and not _hand_like(tokens, index):
+                # `Han 7h` (a name no player has, its colon left out) is no hand line
+                self.problems[-1] = not_read_as(self.problems[-1], tokens)
+                return
+            keyword = meant or keyword
         if keyword == "hand" and not followed_by_colon:
             self._close_hand()
             self._hand_line(tokens, index)
@@ -49,6 +80,28 @@ class ZhengFenBody:
                 self.problems.append(
                     ReadProblem("line", fail.message, (fail.line, fail.col), (fail.col, end))
                 )
+
+    def _misspelt(self, tokens: list[Token], index: int) -> str | None:
+        """The keyword a line's first word misspells (`hnad 2`: hand), which the line is read
+        as, the problem noted (a strict reader raises it); None for a word close to none, or
+        the first of a name with spaces (`Dean Li: 7h`): the line is read as a trick."""
+        merged = self.seats.merge_names(tokens, index)
+        first = tokens[index]
+        a_move = index + 1 < len(merged) and merged[index + 1].kind == COLON
+        if a_move or self.seats.starts_with_seat(tokens, index):
+            return None
+        if self.seats.moves_after(tokens, index):  # `Han 7h  2: 9h`: a trick line
+            return None
+        found = misspelt(first.text, first.line, first.col, STATEMENTS, "line")
+        if found is None:
+            return None
+        keyword, problem = found
+        if self.problems is None:
+            if keyword == "hand" and not _hand_like(tokens, index):
+                return None  # `Han 7h`: the trick reader says what it cannot read
+            raise fail_at(first, problem.message.rpartition(" (read as ")[0])
+        self.problems.append(problem)
+        return keyword
 
     def start_hand(self, number: int, shuffler: int | None, pos: Pos) -> HandBuilder:
         """Begin hand `number` at `pos`, closing the one before."""
@@ -72,9 +125,11 @@ class ZhengFenBody:
             if number < 1:
                 raise SyntaxFail("hands are numbered from 1", pos.line, pos.col)
         shuffler = None
-        if rest and rest[0].kind == WORD and rest[0].text.casefold().startswith("shuffler"):
+        if rest and rest[0].kind == WORD and not plain_word(rest[0].text).startswith("shuffler"):
+            self._misspelt_shuffler(rest)
+        if rest and rest[0].kind == WORD and plain_word(rest[0].text).startswith("shuffler"):
             word = rest.pop(0)
-            _, eq, value = word.text.partition("=")
+            _, eq, value = word.text.replace("＝", "=").partition("=")
             if eq and value:  # shuffler=4
                 rest.insert(0, Token(WORD, value, word.line, word.col + len("shuffler=")))
             elif rest and rest[0].kind == COLON:
@@ -87,6 +142,21 @@ class ZhengFenBody:
         if rest:
             raise fail_at(rest[0], "a hand line is 'hand N' with an optional 'shuffler SEAT'")
         self.start_hand(number, shuffler, pos).comments.extend(comments)
+
+    def _misspelt_shuffler(self, rest: list[Token]) -> None:
+        """`shufler 3`, `shuffer=3`: a misspelt `shuffler` (read as it, the problem noted; a
+        strict reader raises it), put in `rest` as the word it means."""
+        word = rest[0]
+        name, eq, value = word.text.replace("＝", "=").partition("=")
+        if not name:
+            return
+        found = misspelt(name, word.line, word.col, ("shuffler",), "word", cutoff=0.75)
+        if found is None:
+            return
+        if self.problems is None:
+            raise fail_at(word, found[1].message.rpartition(" (read as ")[0])
+        self.problems.append(found[1])
+        rest[0] = Token(WORD, "shuffler" + eq + value, word.line, word.col + len(name) - 8)
 
     def _line_seat(self, token: Token) -> int | None:
         """The shuffler; a recovering reader notes a name that names no seat, and reads it as
@@ -130,6 +200,20 @@ class ZhengFenBody:
     def finish(self, game: Game) -> None:
         self._close_hand()
         game.hands = self.hands
+
+
+def _hand_like(tokens: list[Token], index: int) -> bool:
+    """The words after a misspelt `hand` (`hnad 2 shuffler 3`) start as a hand line's do: a
+    number, or `shuffler` (also misspelt); `Han 7h` does not, and is skipped, not read as one."""
+    rest = [t for t in tokens[index + 1 :] if t.kind != COMMENT]
+    if not rest or rest[0].kind != WORD:
+        return False
+    if any(t.kind == COLON and k < 2 for k, t in enumerate(rest)):  # `Han 2: 9h`: a move
+        return False
+    word = plain_word(rest[0].text).partition("=")[0]  # (`shuffler=3`; NFKC reads `＝` as `=`)
+    if word.isdecimal() or word.startswith("shuffler"):
+        return True
+    return misspelt(word, 1, 1, ("shuffler",), "word", cutoff=0.75) is not None
 
 
 def _hand_number(text: str) -> int | None:

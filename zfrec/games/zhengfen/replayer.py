@@ -22,7 +22,8 @@ from zfrec.events import (
     ReplayEvent,
     ReplayState,
 )
-from zfrec.games.zhengfen.engine.cards import Cards, format_cards, iter_ids
+from zfrec.games.zhengfen.dealtwice import dealt_twice
+from zfrec.games.zhengfen.engine.cards import FULL_DECK, Cards, format_cards, iter_ids
 from zfrec.games.zhengfen.engine.deal import (
     hand_sizes,
     rebuild_deal,
@@ -34,7 +35,7 @@ from zfrec.games.zhengfen.engine.rules import Ruleset
 from zfrec.games.zhengfen.engine.seats import seat, seats
 from zfrec.games.zhengfen.ledger import Ledger
 from zfrec.numbering import occurrences, repeat_suffix
-from zfrec.record.model import Game, Hand, Move, Pos, header_findings
+from zfrec.record.model import Game, Hand, Move, Pos, SeatDeal, header_findings
 from zfrec.record.problems import Fix, ReadProblem
 from zfrec.recovery import (
     ALTERING,
@@ -55,6 +56,13 @@ _TURN_CODES = frozenset(("ZF201", "ZF203"))
 
 
 _new = tuple.__new__
+
+
+def _union(hands: list[int]) -> int:
+    given = 0
+    for h in hands:
+        given |= h
+    return given
 
 
 def replay_zhengfen(
@@ -88,6 +96,8 @@ class _Replayer(Ledger):
     _played: int = field(init=False, default=0)  # cards played so far in this hand
     _tainted: dict[int, Cause] = field(init=False, default_factory=dict)  # card -> bad play
     _twice: int = field(init=False, default=0)  # cards of this move played before in the hand
+    # The cards the hand's deal gives nobody (a card dealt twice instead), and that finding.
+    _undealt: tuple[int, Cause | None] = field(init=False, default=(0, None))
     _skipped: tuple[int, Cause] | None = field(init=False, default=None)  # trick, unread move
     _guess: tuple[int, int, Cause] | None = field(init=False, default=None)  # trick, seat, card
     # The first unreadable move of a hand whose deal is rebuilt from the plays: what it shows
@@ -140,15 +150,17 @@ class _Replayer(Ledger):
         cause: Cause | None = None,
         fix: Fix | None = None,
         at: tuple[int, int] | None = None,
+        seat: int | None = None,
     ) -> Diagnostic:
         """Note a diagnostic at the move, else at `pos`, else at the hand (or at `at`, a place
-        inside the move). Its cause is `cause`, else the cause of what happens at this move."""
+        inside the move), of the move's seat (else `seat`). Its cause is `cause`, else the cause
+        of what happens at this move."""
         where: tuple[int, int] | None = (
             move.pos if move is not None and move.pos else pos or (hand.pos if hand else None)
         )
         where = at or where or self.record.pos  # JSON records have no positions at all
         hs = self.state.hand
-        seat = move.seat if move is not None else None
+        seat = move.seat if move is not None else seat
         line, col = (where[0], where[1]) if where is not None else (None, None)
         found = Diagnostic(
                 code,
@@ -206,9 +218,10 @@ class _Replayer(Ledger):
         trick: int | None = None,
         move: Move | None = None,
         pos: Pos | None = None,
+        cause: Cause | None = None,
     ) -> Diagnostic:
         """Report the engine's judgement, its seats named as the record names its players."""
-        return self._report(exc.code, exc.render(self._name), hand, trick, move, pos)
+        return self._report(exc.code, exc.render(self._name), hand, trick, move, pos, cause=cause)
 
     def _dispute(self, hand: Hand, trick: int, move: Move, turn: int | None = None) -> None:
         """A disputed move is a note (ZF005) with the note and the other versions written;
@@ -298,6 +311,7 @@ class _Replayer(Ledger):
         except DealError as exc:
             self._judged(exc, hand)
         self._hand_root, self._played, self._tainted, self._skipped = None, 0, {}, None
+        self._undealt = (0, None)
         self._guess = self._rebuilt_from = self._dealt = None
         first_drawer = game.next_first_drawer(hand.shuffler)
         deal, reconstructed, known = self._deal(hand, game.n, first_drawer)
@@ -471,7 +485,12 @@ class _Replayer(Ledger):
             try:
                 self.state.game.verify_deal(deal, hand.shuffler)
             except DealError as exc:
-                self._judged(exc, hand, pos=hand.deal[0].pos if hand.deal else None)
+                if exc.code == "ZF302":
+                    self._dealt_twice(hand, hand.deal, deal, exc)
+                else:
+                    found = self._judged(exc, hand, pos=hand.deal[0].pos if hand.deal else None)
+                    if exc.code == "ZF303":  # a later play of a card nobody is dealt follows
+                        self._undealt = (FULL_DECK & ~_union(deal), cause_of(found))
             return deal, False, (True,) * n
         # What each seat played, to complete the deal from. A card played twice is reported at
         # its second play (the move loop), in play order.
@@ -519,7 +538,10 @@ class _Replayer(Ledger):
         try:
             verify_dealt_once(known)
         except DealError as exc:
-            self._judged(exc, hand)
+            if hand.deal is not None:
+                self._dealt_twice(hand, hand.deal, known, exc)
+            else:
+                self._judged(exc, hand)
         opener = hand.tricks[0].moves[0].seat if hand.tricks and hand.tricks[0].moves else -1
         rebuilt = rebuild_deal(known, sizes, played, self.state.game.lead_card(), opener)
         self._dealt = rebuilt.deal
@@ -606,11 +628,15 @@ class _Replayer(Ledger):
             # Only cards already played are missing: the ZF302 at this move says it all.
             combo = hs.recorded_reading(mask, decls)
         else:
-            found = self._judged(exc, hand, t_index, move)
-            if exc.code == "ZF301":  # a later play of these cards follows from this one
-                cause = cause_of(found)
-                for card in iter_ids(mask & ~hs.hands[seat]):
-                    self._tainted.setdefault(card, cause)
+            undealt, root = self._undealt
+            gone = mask & ~hs.hands[seat] if exc.code == "ZF301" and 0 <= seat < hs.n else 0
+            follows = root if gone and not gone & ~undealt else None  # cards nobody is dealt
+            found = self._judged(exc, hand, t_index, move, cause=follows)
+            # A later play of these cards follows from this one: of those not held, or of an
+            # illegal play's (`6h` written for `Ah`: the 6h played again later).
+            cause = cause_of(found)
+            for card in iter_ids(gone if exc.code == "ZF301" else mask):
+                self._tainted.setdefault(card, cause)
             if exc.code in ("ZF202", "ZF204") or not 0 <= seat < hs.n:
                 return None, unchecked  # cannot be applied at all
             combo = hs.recorded_reading(mask, decls)
@@ -649,6 +675,10 @@ class _Replayer(Ledger):
         lines = self._lines
         while lines and (before is None or lines[0].pos < before):
             problem = lines.pop(0)
+            if problem.kind == "name":  # a misspelt `score` (`deal`) read as meant: not skipped
+                self._report("ZF001", problem.message, hand, at=problem.pos, cause=None,
+                             fix=problem.fix)  # fmt: skip
+                continue
             self._report(
                 "ZF001", f"{problem.message}; the line is skipped", hand, at=problem.pos,
                 cause=None,
@@ -713,6 +743,16 @@ class _Replayer(Ledger):
             if self._hand_root is None:
                 self._hand_root = first
         return replayed
+
+    def _dealt_twice(
+        self, hand: Hand, deal: tuple[SeatDeal, ...], known: list[int], exc: DealError
+    ) -> None:
+        """ZF302 of a deal: at the second copy, of its seat, with the cards nobody is dealt
+        (zfrec.games.zhengfen.dealtwice); a later play of those follows from it."""
+        said = dealt_twice(deal, known, exc.seat if exc.seat is not None else 0, self._name)
+        found = self._report("ZF302", said.message, hand, pos=said.at, seat=said.seat)
+        if said.undealt:
+            self._undealt = (said.undealt, cause_of(found))
 
     def _report_unread(self, hand: Hand, t_index: int) -> None:
         """Report what could not be read of a move, once the passes before it are inferred

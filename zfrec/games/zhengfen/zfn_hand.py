@@ -33,6 +33,7 @@ from zfrec.record.lexer import (
     SyntaxFail,
     Token,
     fail_at,
+    plain_word,
     split_annotation,
 )
 from zfrec.record.model import (
@@ -256,6 +257,8 @@ class HandBuilder:
             known = parse_cards(cards_text) if cards_text else NO_CARDS
         except CardError:
             return False  # the lexer says where
+        if self.deal and known & self._dealt():
+            return False  # a card dealt twice: the lexer says where the second copy is
         self.deal[seat] = SeatDeal(known, unknown, _new_tuple(Pos, (number, 1)))
         return True
 
@@ -304,6 +307,7 @@ class HandBuilder:
             return  # skipped: its name is no player's
         self._new_deal(seat, rest[0].line, rest[0].col)
         known = unknown = 0
+        earlier, twice = self._dealt(), None  # (the first card an earlier line gives)
         for token in rest[2:]:
             text = token.text
             if token.kind != WORD:
@@ -332,9 +336,18 @@ class HandBuilder:
             if known & mask:
                 raise fail_at(token, f"a card in {text!r} is dealt twice to seat {seat + 1}")
             known |= mask
+            if twice is None and mask & earlier:
+                twice = Pos(token.line, token.col)
         if unknown > MAX_UNKNOWN:
             raise fail_at(keyword, f"a seat is dealt at most {MAX_UNKNOWN} unknown cards")
-        self.deal[seat] = SeatDeal(Cards(known), unknown, Pos(keyword.line, keyword.col))
+        self.deal[seat] = SeatDeal(Cards(known), unknown, Pos(keyword.line, keyword.col), twice)
+
+    def _dealt(self) -> int:
+        """The cards the hand's deal lines read so far give."""
+        given = 0
+        for d in self.deal.values():
+            given |= d.known
+        return given
 
     def _deal_seat(self, token: Token) -> int | None:
         """The seat of a deal line; a recovering reader notes a name that names no seat and
@@ -356,7 +369,7 @@ class HandBuilder:
         keyword = tokens[index]
         self._score_allowed(keyword.line, keyword.col)
         rest = self._take_comments(tokens[index + 1 :])
-        split = next((i for i, t in enumerate(rest) if t.text.casefold() == "total"), len(rest))
+        split = next((i for i, t in enumerate(rest) if plain_word(t.text) == "total"), len(rest))
         points = self._scores(keyword, rest[:split], "score")
         totals = None
         if split < len(rest):
@@ -499,12 +512,12 @@ class HandBuilder:
                 if not disputed or note is not None or versions:
                     raise fail_at(token, 'quoted text here can only be the note after "disputed"')
                 note = text
-            elif text.casefold() == "disputed":
+            elif plain_word(text) == "disputed":
                 if disputed or not played:
                     raise fail_at(token, "'disputed' comes once, after the cards of a move")
                 disputed = True
             elif disputed:
-                if text.casefold() == "or":
+                if plain_word(text) == "or":
                     if versions:
                         versions[-1].close()
                     versions.append(_Version(token))
@@ -520,7 +533,7 @@ class HandBuilder:
                 body, ann = split_annotation(text)
                 if not body.strip(","):
                     body = ""  # commas alone only separate cards
-                elif played and len(body) == 2 and body.casefold() == "or":
+                elif played and len(body) == 2 and plain_word(body) == "or":
                     raise fail_at(
                         token, "'or' gives another version of a disputed move: write 'disputed' "
                         "before it (2: Qc disputed or Kc)",
@@ -614,7 +627,7 @@ class HandBuilder:
             if read and dealt is not None and dealt.unknown:
                 given |= 1 << options[0]
                 known = Cards(dealt.known | 1 << options[0])
-                self.deal[seat] = SeatDeal(known, dealt.unknown - 1, dealt.pos)
+                self.deal[seat] = SeatDeal(known, dealt.unknown - 1, dealt.pos, dealt.twice)
 
     def _complete_deal(self) -> None:
         """After a deal line was skipped: one seat left without a line was dealt the cards the
