@@ -32,5 +32,16 @@
     if (current) scroll(list, current);
   }
 
-  window.zfMoveList = { fit: fit, scroll: scroll };
+  // A keyboard reader in the list (a move's button focused) who steps with the arrows, Enter on
+  // another move or the controls' keys keeps their place: the focus goes to the current move,
+  // found by its step index (a move's text can repeat), so that Enter, Tab and the arrows go on
+  // from there rather than from a move left behind.
+  function keepFocus(list, step) {
+    var had = document.activeElement;
+    if (!had || !list.contains(had) || !had.classList.contains("mv")) return;
+    var b = list.querySelector('.mv[data-step="' + step + '"]');
+    if (b && b !== had) b.focus({ preventScroll: true });
+  }
+
+  window.zfMoveList = { fit: fit, scroll: scroll, keepFocus: keepFocus };
 })();

@@ -485,6 +485,7 @@
         draw();
         buttons[i].classList.add("current");
         buttons[i].setAttribute("aria-current", "step");
+        window.zfMoveList.keepFocus($("moves"), i);
         scrollMove(buttons[i]);
         if (fitMoves) fitMoves();
       }

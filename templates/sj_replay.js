@@ -393,6 +393,7 @@
       b.classList.toggle("current", k === i);
       if (k === i) b.setAttribute("aria-current", "step"); else b.removeAttribute("aria-current");
     });
+    window.zfMoveList.keepFocus($("moves"), i);
     fitMoves();
   }
   window.addEventListener("resize", fitMoves);

