@@ -97,3 +97,53 @@ def test_a_keyboard_reader_in_the_move_list_keeps_their_place(
     assert box == [True, True]
     assert errors == []
     page.close()
+
+
+# Each seat's hand against the sticky controls: covered (the two boxes meet) where it lies, and
+# once scrolled into view as a reader would (the seat's whole box, nearest edge).
+COVERED = """() => { const bar = document.querySelector('.controls');
+  const meets = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const out = [];
+  for (const s of document.querySelectorAll('#seats .seat')) {
+    const hand = s.querySelector('.hand');
+    if (meets(hand.getBoundingClientRect(), bar.getBoundingClientRect())) out.push('at rest: ' + s.dataset.pos);
+  }
+  const y = window.scrollY;
+  for (const s of document.querySelectorAll('#seats .seat')) {
+    s.scrollIntoView({block: 'nearest'});
+    const h = s.querySelector('.hand').getBoundingClientRect();
+    if (meets(h, bar.getBoundingClientRect()) || h.top < 0 || h.bottom > innerHeight)
+      out.push('scrolled to: ' + s.dataset.pos);
+  }
+  window.scrollTo(0, y);
+  return out; }"""
+
+
+@pytest.mark.parametrize(
+    "sample",
+    ["shengji/04-kitty-multiplier.zfn", "shengji/06-zhaopengyou.zfn", "six", "01-annotated-club-night.zfn"],
+    ids=["shengji-4", "shengji-5", "shengji-6", "zhengfen-4"],
+)
+def test_on_a_wide_screen_no_seat_lies_under_the_controls(
+    browser: Any, tmp_path: Path, sample: str
+) -> None:
+    """The whole table's view at 1280×800, every step: the controls spanned the page's width,
+    and the bottom seat of a tall Sheng ji table (its hand three rows of cards, under a trick of
+    four to six plays) lay under them at one step in five, at the top of the page and scrolled
+    to alike. They sit under the move list now, beside the table."""
+    record = _six_seats(tmp_path) if sample == "six" else SAMPLES / sample
+    out = _render(tmp_path, record)
+    page_name = "hand-1.html" if sample.startswith("0") and "/" not in sample else "round-1.html"
+    page, errors = _open(browser, (out / page_name).as_uri(), (1280, 800), 0)
+    steps = page.evaluate("document.querySelectorAll('#moves .mv').length")
+    covered = []
+    for step in range(steps):
+        _go(page, step)
+        found = page.evaluate(COVERED)
+        if found:
+            covered.append((step, found))
+    _go(page, steps // 4)
+    _shot(page, f"layout-wide-{sample.split('/')[-1].split('.')[0]}-1280")
+    assert covered == []
+    assert errors == []
+    page.close()
