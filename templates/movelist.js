@@ -1,11 +1,31 @@
 (function () {
   "use strict";
+  var narrow = window.matchMedia("(max-width: 900px)");
+  // the top of a move's line: its trick's title where the move is on the trick's first line
+  function lineTop(b) {
+    var group = b.parentNode.parentNode, title = group.previousElementSibling;
+    var first = group.querySelector(".mv");
+    return title && first && first.offsetTop >= b.offsetTop - 2 ? title.offsetTop : b.offsetTop;
+  }
   // The move list of a replay page, for any game (Zheng Fen's replay.js, Sheng ji's
   // sj_replay.js): fitted to the screen and scrolled to the current move.
 
   // The current move `b` brought into the list's view (a little of its neighbours with it).
+  // On a narrow screen, where the list writes a trick a line (replay.css), the current move's
+  // line is the list's second, under the whole line before it (or its first, where the list
+  // has room for one line only): no line is cut at the top, and the list moves a line at a time.
   function scroll(list, b) {
     var top = b.offsetTop - list.offsetTop;
+    if (narrow.matches) {
+      var above = null, all = list.querySelectorAll(".mv");
+      for (var k = 0; k < all.length && all[k] !== b; k++) {
+        if (all[k].offsetTop < b.offsetTop - 2) above = all[k];
+      }
+      var line = above ? Math.min(above.offsetTop, lineTop(above)) - list.offsetTop : top;
+      if (top + b.offsetHeight - line > list.clientHeight) line = Math.min(top, lineTop(b) - list.offsetTop);
+      list.scrollTop = Math.max(0, line - 2);
+      return;
+    }
     if (top < list.scrollTop) list.scrollTop = top - 24;
     else if (top + b.offsetHeight > list.scrollTop + list.clientHeight) {
       list.scrollTop = top + b.offsetHeight - list.clientHeight + 24;
@@ -18,7 +38,7 @@
   // the side column is sticky: the list (52vh at most) ends above the controls however tall
   // "At this move" is, or its current move could not be seen. Then `current` (the current
   // move's button, if any) is scrolled into the list's view.
-  var narrow = window.matchMedia("(max-width: 900px)");
+  var autoY = 0; // where fit() last left the page's scroll, on a narrow screen
   function fit(list, current) {
     var controls = document.querySelector(".controls").offsetHeight;
     if (!narrow.matches) {
@@ -26,8 +46,21 @@
       var room = window.innerHeight - controls - list.getBoundingClientRect().top - 12;
       if (room < list.clientHeight) list.style.maxHeight = Math.max(120, room) + "px";
     } else {
+      // Where the table and the hand to play leave the list less than its least height above
+      // the controls (a trick's last play under a tall table), the page moves up by what is
+      // missing, as far as the felt's top, so the current move is seen without scrolling the
+      // page by hand; at a step with room it moves back. A page the reader scrolled is theirs.
+      var least = 64, felt = document.getElementById("felt");
       var top = list.getBoundingClientRect().top + window.scrollY;
-      list.style.maxHeight = Math.max(64, window.innerHeight - controls - top - 8) + "px";
+      if (Math.abs(window.scrollY - autoY) < 2) {
+        var need = top + least + 8 + controls - window.innerHeight;
+        var cap = felt ? felt.getBoundingClientRect().top + window.scrollY - 8 : 0;
+        var want = Math.max(0, Math.min(need, cap));
+        if (want !== window.scrollY) window.scrollTo(0, want);
+        autoY = window.scrollY;
+        top -= autoY;
+      }
+      list.style.maxHeight = Math.max(least, window.innerHeight - controls - top - 8) + "px";
     }
     if (current) scroll(list, current);
   }

@@ -102,11 +102,13 @@ def test_a_keyboard_reader_in_the_move_list_keeps_their_place(
 # Each seat's hand against the sticky controls: covered (the two boxes meet) where it lies, and
 # once scrolled into view as a reader would (the seat's whole box, nearest edge).
 COVERED = """() => { const bar = document.querySelector('.controls');
-  const meets = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const meets = (a, b) =>
+    a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
   const out = [];
   for (const s of document.querySelectorAll('#seats .seat')) {
     const hand = s.querySelector('.hand');
-    if (meets(hand.getBoundingClientRect(), bar.getBoundingClientRect())) out.push('at rest: ' + s.dataset.pos);
+    if (meets(hand.getBoundingClientRect(), bar.getBoundingClientRect()))
+      out.push('at rest: ' + s.dataset.pos);
   }
   const y = window.scrollY;
   for (const s of document.querySelectorAll('#seats .seat')) {
@@ -121,7 +123,12 @@ COVERED = """() => { const bar = document.querySelector('.controls');
 
 @pytest.mark.parametrize(
     "sample",
-    ["shengji/04-kitty-multiplier.zfn", "shengji/06-zhaopengyou.zfn", "six", "01-annotated-club-night.zfn"],
+    [
+        "shengji/04-kitty-multiplier.zfn",
+        "shengji/06-zhaopengyou.zfn",
+        "six",
+        "01-annotated-club-night.zfn",
+    ],
     ids=["shengji-4", "shengji-5", "shengji-6", "zhengfen-4"],
 )
 def test_on_a_wide_screen_no_seat_lies_under_the_controls(
@@ -145,5 +152,81 @@ def test_on_a_wide_screen_no_seat_lies_under_the_controls(
     _go(page, steps // 4)
     _shot(page, f"layout-wide-{sample.split('/')[-1].split('.')[0]}-1280")
     assert covered == []
+    assert errors == []
+    page.close()
+
+
+# The move list on a phone at one step: the current move whole in the list's view and above the
+# controls, how many moves are seen so, a move cut at the list's top edge, the felt's top.
+PHONE = """() => { const list = document.getElementById('moves');
+  const l = list.getBoundingClientRect();
+  const bar = document.querySelector('.controls').getBoundingClientRect().top;
+  const seen = r => r.top >= l.top - 1 && r.bottom <= Math.min(l.bottom, bar) + 1;
+  const moves = [...document.querySelectorAll('#moves .mv')].map(b => b.getBoundingClientRect());
+  const c = document.querySelector('#moves .mv.current').getBoundingClientRect();
+  return {current: seen(c), seen: moves.filter(seen).length,
+          cut: moves.some(r => r.top < l.top - 1 && r.bottom > l.top + 1),
+          end: list.scrollTop + list.clientHeight >= list.scrollHeight - 1,
+          felt: document.getElementById('felt').getBoundingClientRect().top,
+          contain: getComputedStyle(document.getElementById('moves')).overscrollBehaviorY}; }"""
+
+
+@pytest.mark.parametrize(
+    "sample",
+    [
+        "shengji/04-kitty-multiplier.zfn",
+        "shengji/06-zhaopengyou.zfn",
+        "six",
+        "02-three-players.zfn",
+        "01-annotated-club-night.zfn",
+        "03-five-players.zfn",
+        "04-six-players.zfn",
+    ],
+    ids=[
+        "shengji-4",
+        "shengji-5",
+        "shengji-6",
+        "zhengfen-3",
+        "zhengfen-4",
+        "zhengfen-5",
+        "zhengfen-6",
+    ],
+)
+def test_on_a_phone_the_move_list_shows_the_current_move_among_its_neighbours(
+    browser: Any, tmp_path: Path, sample: str
+) -> None:
+    """A reader steps through a round at 390×844, from the deal to the result. Under a tall
+    Sheng ji table the list had two or three rows, the first cut, and at a trick's last play
+    (six seats: at most steps) the current move lay under the controls: the reader had to
+    scroll the page, then the list. The list writes a trick a line now, several moves seen
+    together (the current one and one more at least), no row cut at its top (but where the list
+    is scrolled to its end), and where the table leaves it less than its least height
+    the page moves up, never past the felt's top. A Zheng Fen felt taller than the screen (a
+    long trick of passes) keeps its top in view: there, and only there, the list may wait
+    below."""
+    record = _six_seats(tmp_path) if sample == "six" else SAMPLES / sample
+    out = _render(tmp_path, record)
+    page_name = "round-1.html" if sample.startswith(("shengji", "six")) else "hand-1.html"
+    page, errors = _open(browser, (out / page_name).as_uri(), (390, 844), 0)
+    steps = page.evaluate("document.querySelectorAll('#moves .mv').length")
+    unseen, few, cut, felt_cut = [], [], [], []
+    for step in range(1, steps):
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function(f"document.body.dataset.step === '{step}'")
+        box = page.evaluate(PHONE)
+        assert box["contain"] == "contain"  # the list's end does not scroll the page on
+        if box["felt"] < 0:
+            felt_cut.append(step)
+        held = box["felt"] <= 9  # the page went as far as the felt's top
+        if not box["current"] and not (held and not sample.startswith(("shengji", "six"))):
+            unseen.append(step)
+        if box["current"] and box["seen"] < 2:
+            few.append((step, box["seen"]))
+        if box["cut"] and not box["end"]:  # scrolled to its end, the list shows its last line whole
+            cut.append(step)
+        if step in (1, steps // 4):
+            _shot(page, f"layout-phone-{sample.split('/')[-1].split('.')[0]}-step{step}-390")
+    assert unseen == [] and felt_cut == [], (unseen, felt_cut)
+    assert few == [] and cut == [], (few, cut)
     assert errors == []
     page.close()
