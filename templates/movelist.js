@@ -40,6 +40,8 @@
   // move's button, if any) is scrolled into the list's view.
   var autoY = 0; // where fit() last left the page's scroll, on a narrow screen
   function fit(list, current) {
+    // a hidden list (a phone's "At this move" tab open) is fitted when its tab is opened again
+    if (!list.getClientRects().length) return;
     var controls = document.querySelector(".controls").offsetHeight;
     if (!narrow.matches) {
       list.style.maxHeight = "";

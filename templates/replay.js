@@ -579,6 +579,7 @@
           t.setAttribute("aria-selected", t === tab ? "true" : "false");
         });
         $("side").setAttribute("data-tab", tab.getAttribute("aria-controls"));
+        if (fitMoves) fitMoves(); // the list, hidden while the notes were open, fitted again
       });
     });
     window.addEventListener("hashchange", function () {

@@ -230,3 +230,27 @@ def test_on_a_phone_the_move_list_shows_the_current_move_among_its_neighbours(
     assert few == [] and cut == [], (few, cut)
     assert errors == []
     page.close()
+
+
+@pytest.mark.parametrize(
+    ("sample", "page_name"),
+    [("02-three-players.zfn", "hand-1.html"), ("shengji/04-kitty-multiplier.zfn", "round-1.html")],
+    ids=["zhengfen", "shengji"],
+)
+def test_on_a_phone_the_moves_tab_opened_again_shows_the_current_move(
+    browser: Any, tmp_path: Path, sample: str, page_name: str
+) -> None:
+    """A reader on a phone steps with "At this move" open, then opens the moves again: on Zheng
+    Fen's pages the list, fitted while hidden, ran the height of the page under the controls
+    and the current move lay under them (Sheng ji's pages fitted it on the tab's tap)."""
+    out = _render(tmp_path, SAMPLES / sample)
+    page, errors = _open(browser, (out / page_name).as_uri(), (390, 844), 0)
+    page.click("#tab-notes")
+    for step in range(1, 13):
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function(f"document.body.dataset.step === '{step}'")
+    page.click("#tab-moves")
+    box = page.evaluate(PHONE)
+    assert box["current"], box
+    assert errors == []
+    page.close()
