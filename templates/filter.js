@@ -7,6 +7,10 @@
   function $(id) { return document.getElementById(id); }
   var inputs = ["f-text", "f-player", "f-event", "f-from", "f-to", "f-dispute", "f-special", "f-invalid"];
   function value(id) { var e = $(id); return e.type === "checkbox" ? e.checked : e.value.trim().toLowerCase(); }
+  // a word is found anywhere in a row's text; a game number (#12) only whole: #1 is not #12
+  function found(text, w) {
+    return w.charAt(0) === "#" ? (" " + text + " ").indexOf(" " + w + " ") >= 0 : text.indexOf(w) >= 0;
+  }
   function apply() {
     var text = value("f-text"), player = value("f-player"), event = value("f-event");
     var from = value("f-from"), to = value("f-to");
@@ -14,7 +18,7 @@
     var shown = 0;
     rows.forEach(function (r) {
       var d = r.dataset;
-      var ok = words.every(function (w) { return d.text.indexOf(w) >= 0; }) &&
+      var ok = words.every(function (w) { return found(d.text, w); }) &&
         (!player || d.players.indexOf("|" + player + "|") >= 0) &&
         (!event || d.event === event) &&
         (!from || (d.date && d.date >= from)) &&

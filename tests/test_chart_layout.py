@@ -159,3 +159,18 @@ def test_no_bar_covers_a_reference_lines_label() -> None:
     )
     for label in labels:
         assert xs[label] > right, (label, xs[label], right)
+
+
+def test_a_short_games_score_chart_is_scaled_to_its_scores_not_the_target() -> None:
+    """Two hands of a game to 500: the lines would lie flat along the bottom of a scale made
+    for the target. The scale fits the scores and the axis names the target; a game that has
+    come half way to its target has the target's line."""
+    short = build_game_view(simulated(5, 5, 2))
+    m = zf_charts.score_model(short)
+    top = max(v for s in m.series for v in s.values)
+    assert short.header.target == 500 and top * 2 < 500
+    assert m.target is None and m.y_caption == "score (target 500)"
+    assert m.y_hi < top * 1.5 and m.y_ticks[-1] < 500
+    whole = build_game_view(simulated(4, 3, None))  # played to the end
+    m = zf_charts.score_model(whole)
+    assert m.target == 500 and m.y_caption == "score" and m.y_hi >= 500

@@ -23,7 +23,7 @@ from tests.test_store import (  # noqa: F401  (engine, store_url: fixtures)
 )
 from zfrec.cli import app
 from zfrec.live import Table
-from zfrec.record import Game, dumps
+from zfrec.record import Game, dumps, loads
 from zfrec.record.model import Trick
 from zfrec.store import import_file, list_artifacts, list_games, load_record, put_artifact, session
 
@@ -256,11 +256,43 @@ def test_two_games_of_one_club_night_are_never_taken_for_each_other(
     cli("import", str(tmp_path / "one.zfn"), "--db", store_url)
     code, output = cli("import", str(tmp_path / "two.zfn"), "--db", store_url)
     assert code == 0, output
-    assert "of the plays agree: stored as a new game" in output and "replaces" not in output
+    assert "stored game" not in output and "replaces" not in output  # no deal in common
     _write(tmp_path / "three.zfn", [c, edited(c)])  # two new games of one key in one file
     code, output = cli("import", str(tmp_path / "three.zfn"), "--db", store_url)
     assert "replaces" not in output
     assert [record(engine, i) for i in ids(engine)] == [a, b, c, edited(c)]
+
+
+def test_a_version_with_few_plays_in_common_is_named_only_by_its_deals(
+    store_url: str,  # noqa: F811
+    engine: Engine,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """A record that agrees with a stored game in less than half of the plays is stored as a
+    new game; the import names the stored game when they have a deal in common (a version
+    rewritten), never a game of the other kind with the night's event, date and players."""
+    a = night(31)
+    match = tmp_path / "match.zfn"
+    made = cli("simulate", "--game", "shengji", "--games", "1", "--seed", "3", "--out", str(match))
+    assert made[0] == 0, made[1]
+    head = f'[Event "{EVENT}"]\n[Date "{DATE}"]\n[Players "Ann, Bo Li, 王芳, Dieter"]'
+    lines = match.read_text("utf-8").splitlines()
+    kept = [x for x in lines if not x.startswith(("[Event ", "[Players "))]
+    match.write_text("\n".join([kept[0], head, *kept[1:]]) + "\n", "utf-8")
+    code, output = cli("import", str(match), "--db", store_url)
+    assert code == 0, output
+    [sj] = ids(engine)
+    cli("import", str(_write(tmp_path / "a.zfn", [a])), "--db", store_url)
+    [zf] = [i for i in ids(engine) if i != sj]
+    rewritten = loads(dumps(a))[0]
+    for hand in rewritten.hands:  # the deals kept, the plays after the first trick gone
+        hand.tricks = hand.tricks[:1]
+    code, output = cli("import", str(_write(tmp_path / "b.zfn", [rewritten])), "--db", store_url)
+    assert f"same event, date and players as stored game {zf}, but at most" in output, output
+    assert f"--replace {zf} would replace game {zf}" in output and "stored games" not in output
+    other = night(32)  # another game of the night: no deal in common, nothing said
+    code, output = cli("import", str(_write(tmp_path / "c.zfn", [other])), "--db", store_url)
+    assert code == 0 and "stored game" not in output, output
 
 
 def test_several_stored_candidates_are_not_chosen_between(

@@ -94,6 +94,21 @@ def test_validate_interrupted_says_what_it_validated(tmp_path: Path) -> None:
     assert said.endswith("the rest was not validated")
 
 
+def test_a_command_with_no_word_of_its_own_exits_130_in_one_line(tmp_path: Path) -> None:
+    """`analyze` keeps nothing, so it has no handler of its own: Ctrl-C is still exit 130 with
+    one line, not Click's "Aborted!" and exit 1."""
+    game = (SAMPLES / "05-full-game-to-500.zfn").read_text("utf-8")
+    many = tmp_path / "many.zfn"
+    many.write_text("\n\n".join([game] * 400), "utf-8")
+    proc = _started(["analyze", str(many)])
+    assert proc.stdout is not None
+    first = proc.stdout.readline()  # the analysis is being printed
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert first and proc.returncode == 130, err
+    assert err.strip().splitlines() == ["interrupted: zfrec analyze stopped"]
+
+
 def test_simulate_interrupted_says_what_it_wrote(tmp_path: Path) -> None:
     """One file for all games: nothing written. A folder: the records written, each whole."""
     target = tmp_path / "all.zfn"

@@ -392,6 +392,11 @@ def test_the_index_searches_and_filters(browser: Any, site: Site) -> None:
     assert page.evaluate(rows) == 4
     page.fill("#f-text", "王芳")
     assert page.evaluate(rows) == 2  # the four-player game and the club night
+    page.fill("#f-text", "#3")  # a stored game's number, shown beside its title
+    assert page.evaluate(rows) == 1
+    assert page.inner_text("#games-table tbody tr:not([hidden]) .gameno") == "#3"
+    page.fill("#f-text", "#")  # a number's part is not the number
+    assert page.evaluate(rows) == 0
     page.fill("#f-text", "")
     page.check("#f-invalid")
     assert page.evaluate(rows) == 1 and "does not beat" in page.inner_text(

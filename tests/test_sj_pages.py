@@ -171,6 +171,8 @@ def test_one_site_for_both_games(store_url: str, tmp_path: Path) -> None:  # noq
     assert len(sj_ids) == 2
     ann = next((out / "players").glob("ann-*.html")).read_text(encoding="utf-8")
     assert 'id="sj-players-one"' in ann and "Partners" in ann
+    # in sight: the statistics of each game before the list of the player's games
+    assert ann.index('id="sj-players-one"') < ann.index("<h2>Games</h2>")
     # search finds players of both games: the Players menu lists them all
     assert 'value="dieter"' in pages["index.html"] and 'value="李娜"' in pages["index.html"]
     # but Zheng Fen's Players table (hands, points, first out) lists only its own players

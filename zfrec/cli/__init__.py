@@ -36,7 +36,7 @@ app = typer.Typer(
     "Sheng ji (升级).\n\n"
     "A record's [Game] tag picks the game. The table commands (classify, legal, and Sheng "
     "ji's own trick, throw and score) and simulate take --game shengji.\n\n"
-    "Exit codes: 0 ok, 1 findings, 2 usage or input error, 3 internal error.",
+    "Exit codes: 0 ok, 1 findings, 2 usage or input error, 3 internal error, 130 interrupted.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,

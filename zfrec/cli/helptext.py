@@ -60,6 +60,16 @@ class ZfrecCommand(TyperCommand):
         _flags_as_flags(self, ctx)
         super().format_help(ctx, formatter)
 
+    def invoke(self, ctx: _click.Context) -> Any:
+        """Ctrl-C in a command with no word of its own for it: one line and exit 130, as the
+        README's exit codes say (Click's own "Aborted!" would exit 1). Every write of zfrec is
+        whole or not made (a file by rename, the store in a transaction)."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            err.print(f"interrupted: zfrec {ctx.info_name} stopped", markup=False)
+            raise typer.Exit(130) from None
+
     def parse_args(self, ctx: _click.Context, args: list[str]) -> list[str]:
         given = args[: args.index("--")] if "--" in args else list(args)  # the parser eats args
         try:

@@ -320,6 +320,8 @@ def validate_cmd(
                 f"file(s) whole), with the findings above ({tally.errors} error(s)); the rest "
                 "was not validated"
             )
+        if isinstance(exc, KeyboardInterrupt):  # said: no second line (ZfrecCommand.invoke)
+            raise typer.Exit(130) from None
         raise
     finally:
         if held:

@@ -336,7 +336,9 @@ def _write_file(
             if entry.key is not None:
                 taken = held | set(replaced)
                 args = (entry.number, entry.key, rows.plays, candidates, taken, notes)
-                decision = corrected(conn, read.source, *args, rows.layout, rows.game["valid"])
+                decision = corrected(
+                    conn, read.source, *args, rows.layout, rows.game["valid"], rows.game
+                )
             game_id = decision.replaces
             if decision.kept is None:
                 if game_id is not None:

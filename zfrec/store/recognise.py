@@ -21,7 +21,9 @@ skipped, shows its errors and says how to put it in place all the same (`--repla
 Two games of one club night share event, date and players but not their cards: rule 2 tells
 them apart, and rule 3 keeps an import from choosing between several. Where rule 1 finds a
 stored game and the others do not hold, the record is stored as a new game and the import
-says why (`zfrec import --replace ID FILE` replaces a game by hand).
+says why (`zfrec import --replace ID FILE` replaces a game by hand), when the stored game may be
+a version of it: of its kind (always, for every rule), and, where rule 2 fails, with a deal in
+common (another game of the night is stored without a word).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from typing import Any, NamedTuple
 from sqlalchemy import Connection, and_, select
 from sqlmodel import SQLModel
 
+from zfrec.store.likeness import deals
 from zfrec.store.rows import HANDS, Layout
 from zfrec.store.tables import GAME, PLAYER, SEAT, SOURCE, chunks
 
@@ -129,12 +132,17 @@ def corrected(
     notes: list[str],
     layout: Layout | None = None,
     valid: bool = True,
+    game: dict[str, Any] | None = None,
 ) -> Decision:
     """What to do with the new record at position `number` of its file, with `key`, the rows
-    `plays` and whether it is `valid`, by the rules above. `taken`: games it may not correct
-    (the file holds them, or another of its records replaced them). `notes` says what was
-    decided wherever a stored game has the same key."""
+    `plays` and whether it is `valid`, by the rules above; `game`: its game row (zfrec.store.
+    rows), whose kind a stored game must have and whose deals name a version. `taken`: games
+    it may not correct (the file holds them, or another of its records replaced them). `notes`
+    says what was decided wherever a stored game has the same key."""
     found = [g for g in candidates.get(key, []) if g not in taken]
+    if found and game is not None:  # a game of the other kind is never a version of it
+        kinds = select(GAME.c.id).where(GAME.c.id.in_(found), GAME.c.kind == game["kind"])
+        found = sorted(int(g) for g in conn.execute(kinds).scalars())
     if not found:
         return Decision()
     mine = record_plays(plays)
@@ -148,6 +156,8 @@ def corrected(
         )
         return Decision()
     if not agreeing:
+        if game is not None and not (found := _sharing_a_deal(conn, found, game)):
+            return Decision()  # another game of the same night: nothing to say
         closest = max(found, key=lambda g: shares[g])
         notes.append(
             f"game {number}: same event, date and players as stored game"
@@ -178,6 +188,17 @@ def corrected(
         f"{shares[game_id]:.0%} of the plays agree)"
     )
     return Decision(replaces=game_id)
+
+
+def _sharing_a_deal(conn: Connection, found: list[int], game: dict[str, Any]) -> list[int]:
+    """The games of `found` that may be versions of `game` by their deals: those with a deal in
+    common with it; all of them when it or they record no deal (the plays alone tell then)."""
+    mine = deals(str(game["record_json"]))
+    if not mine:
+        return found
+    texts = conn.execute(select(GAME.c.id, GAME.c.record_json).where(GAME.c.id.in_(found)))
+    theirs = {int(g): deals(str(text)) for g, text in texts}
+    return [g for g in found if not theirs.get(g) or theirs[g] & mine]
 
 
 __all__ = [

@@ -37,9 +37,13 @@ def score_model(view: GameView) -> ChartModel:
         Series(seat, name, short_name(name), (0, *(s.totals[seat] for s in summaries)))
         for seat, name in enumerate(players)
     )
-    target = view.header.target
     values = [v for s in series for v in s.values]
-    lo, hi = min(0, *values), max(target, *values) * 1.12
+    # the target's line while the race has come half way to it: below that, the lines of a
+    # short game would lie flat along the bottom of a scale made for the target
+    target = view.header.target
+    drawn = target if max(values) * 2 >= target else None
+    caption = "score" if drawn else f"score (target {target})"  # named where not drawn
+    lo, hi = min(0, *values), max(drawn or 0, *values) * 1.12
     ticks = nice_ticks(lo, hi)
     winners: list[tuple[int, int, int, str]] = []
     if view.over and summaries:
@@ -49,7 +53,7 @@ def score_model(view: GameView) -> ChartModel:
     major, minor = x_ticks(xs)
     return ChartModel(
         "scores", "Cumulative scores", "lines", xs, series, ticks[0], max(hi, ticks[-1]),
-        ticks, major, minor, "hand", "score", target, tuple(winners),
+        ticks, major, minor, "hand", caption, drawn, tuple(winners),
         x_texts=("0", *texts) if texts else (),
     )  # fmt: skip
 
