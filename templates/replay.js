@@ -424,7 +424,7 @@
           what.textContent = st.kind === "pass" || st.kind === "rejected" ? "pass" : st.kind === "deal" ? "cards dealt" : st.kind === "transfer" ? "last → first" : "points and totals";
         }
         var who = el("span", "who");
-        if (st.seat !== null) who.appendChild(el("bdi", null, players[st.seat]));
+        if (st.seat !== null) who.appendChild(nameEl(st.seat));
         add(b, who, what);
         if (st.annotation) add(b, el("span", "mark ann", st.annotation));
         if (st.comments.length) add(b, el("span", "mark", "✎"));

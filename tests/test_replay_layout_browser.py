@@ -254,3 +254,47 @@ def test_on_a_phone_the_moves_tab_opened_again_shows_the_current_move(
     assert box["current"], box
     assert errors == []
     page.close()
+
+
+def _long_names(tmp_path: Path, sample: str, names: tuple[str, str]) -> Path:
+    """A sample whose first player has a long Chinese name (7 characters, wider than the move
+    list's column of names)."""
+    record = tmp_path / Path(sample).name
+    text = (SAMPLES / sample).read_text(encoding="utf-8")
+    assert names[0] in text
+    record.write_text(text.replace(names[0], names[1]), encoding="utf-8")
+    return record
+
+
+# Every name the move list cuts: how far its box runs past the name's column (0 where the name
+# ends, with its ellipsis, inside the column; the name was clipped mid-glyph with no ellipsis).
+CUT_NAMES = """() => [...document.querySelectorAll('#moves .mv .who')]
+  .filter(w => w.firstElementChild).filter(w => w.scrollWidth > w.clientWidth + 1
+    || w.firstElementChild.scrollWidth > w.firstElementChild.clientWidth + 1)
+  .map(w => w.firstElementChild.getBoundingClientRect().right - w.getBoundingClientRect().right)"""
+
+
+@pytest.mark.parametrize(
+    ("sample", "names", "page_name"),
+    [
+        ("01-annotated-club-night.zfn", ('"王芳, Bo Li', '"欧阳明远长名字, Bo Li'), "hand-1.html"),
+        ("shengji/09-annotated.zfn", ('"Ann, 王芳', '"欧阳明远长名字, 王芳'), "round-1.html"),
+    ],
+    ids=["zhengfen", "shengji"],
+)
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["wide", "phone"])
+def test_a_long_name_in_the_move_list_ends_with_an_ellipsis(
+    browser: Any, tmp_path: Path, sample: str, names: tuple[str, str], page_name: str,
+    size: tuple[int, int],
+) -> None:
+    """A name wider than the move list's column of names was clipped by the column, mid-glyph
+    and with no ellipsis ("欧阳明远长名" read as a whole name); it is cut within the column now,
+    its ellipsis shown (the full name is on the seat's chip or card)."""
+    out = _render(tmp_path, _long_names(tmp_path, sample, names))
+    page, errors = _open(browser, (out / page_name).as_uri(), size, 5)
+    overruns = page.evaluate(CUT_NAMES)
+    assert overruns, "no name is cut: the test would prove nothing"
+    assert all(o <= 0.5 for o in overruns), overruns
+    assert errors == []
+    page.close()
+
