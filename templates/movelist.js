@@ -51,10 +51,11 @@
       // Where the table and the hand to play leave the list less than its least height above
       // the controls (a trick's last play under a tall table), the page moves up by what is
       // missing, as far as the felt's top, so the current move is seen without scrolling the
-      // page by hand; at a step with room it moves back. A page the reader scrolled is theirs.
+      // page by hand; at a step with room it moves back. A page the reader scrolled is theirs,
+      // but at its top, where it rests (a reader back there to see the seats above the felt).
       var least = 64, felt = document.getElementById("felt");
       var top = list.getBoundingClientRect().top + window.scrollY;
-      if (Math.abs(window.scrollY - autoY) < 2) {
+      if (window.scrollY < 2 || Math.abs(window.scrollY - autoY) < 2) {
         var need = top + least + 8 + controls - window.innerHeight;
         var cap = felt ? felt.getBoundingClientRect().top + window.scrollY - 8 : 0;
         var want = Math.max(0, Math.min(need, cap));

@@ -298,3 +298,34 @@ def test_a_long_name_in_the_move_list_ends_with_an_ellipsis(
     assert errors == []
     page.close()
 
+
+def test_on_a_phone_the_page_scrolled_back_to_its_top_still_follows_the_move(
+    browser: Any, tmp_path: Path
+) -> None:
+    """At a six-seat table's trick end the page moves up to keep the current move in view; a
+    reader who scrolled back to the page's top (to see the header and the seats above the felt)
+    had made the page theirs for good, and the current move lay under the controls at every
+    trick's end after. The page's top is where the page rests: it follows the move again."""
+    out = _render(tmp_path, _six_seats(tmp_path))
+    page, errors = _open(browser, (out / "round-1.html").as_uri(), (390, 844), 59)
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("document.body.dataset.step === '60'")
+    assert page.evaluate("scrollY") > 0  # the trick's end: the page moved up
+    page.mouse.wheel(0, -2000)
+    page.wait_for_function("() => window.scrollY === 0")
+    unseen = []
+    for step in range(61, 80):
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function(f"document.body.dataset.step === '{step}'")
+        if not page.evaluate(PHONE)["current"]:
+            unseen.append(step)
+    assert unseen == []
+    # a reader who scrolled down, below the list, keeps their place
+    page.mouse.wheel(0, 600)
+    page.wait_for_function("() => window.scrollY > 300")
+    y = page.evaluate("scrollY")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("document.body.dataset.step === '80'")
+    assert page.evaluate("scrollY") == y
+    assert errors == []
+    page.close()
