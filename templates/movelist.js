@@ -40,21 +40,28 @@
   // move's button, if any) is scrolled into the list's view.
   var autoY = 0; // where fit() last left the page's scroll, on a narrow screen
   function fit(list, current) {
-    // a hidden list (a phone's "At this move" tab open) is fitted when its tab is opened again
-    if (!list.getClientRects().length) return;
     var controls = document.querySelector(".controls").offsetHeight;
+    var shown = list.getClientRects().length > 0, notes = document.getElementById("notes");
     if (!narrow.matches) {
+      if (notes) notes.style.minHeight = "";
+      if (!shown) return;
       list.style.maxHeight = "";
       var room = window.innerHeight - controls - list.getBoundingClientRect().top - 12;
       if (room < list.clientHeight) list.style.maxHeight = Math.max(120, room) + "px";
     } else {
-      // Where the table and the hand to play leave the list less than its least height above
+      // On a phone the list, or "At this move" with its tab open, reaches down to the controls:
+      // the list no further (its current move above them), the notes at least so far (short
+      // notes ended the page above the screen's foot, and the controls rose with it, away from
+      // the reader's finger). A hidden list is fitted when its tab is opened again.
+      // Where the table and the hand to play leave the panel less than its least height above
       // the controls (a trick's last play under a tall table), the page moves up by what is
       // missing, as far as the felt's top, so the current move is seen without scrolling the
       // page by hand; at a step with room it moves back. A page the reader scrolled is theirs,
       // but at its top, where it rests (a reader back there to see the seats above the felt).
+      var box = shown ? list : notes;
+      if (!box || !box.getClientRects().length) return;
       var least = 64, felt = document.getElementById("felt");
-      var top = list.getBoundingClientRect().top + window.scrollY;
+      var top = box.getBoundingClientRect().top + window.scrollY;
       if (window.scrollY < 2 || Math.abs(window.scrollY - autoY) < 2) {
         var need = top + least + 8 + controls - window.innerHeight;
         var cap = felt ? felt.getBoundingClientRect().top + window.scrollY - 8 : 0;
@@ -63,9 +70,11 @@
         autoY = window.scrollY;
         top -= autoY;
       }
-      list.style.maxHeight = Math.max(least, window.innerHeight - controls - top - 8) + "px";
+      var height = Math.max(least, window.innerHeight - controls - top - 8) + "px";
+      if (shown) list.style.maxHeight = height;
+      else box.style.minHeight = height;
     }
-    if (current) scroll(list, current);
+    if (current && shown) scroll(list, current);
   }
 
   // A keyboard reader in the list (a move's button focused) who steps with the arrows, Enter on

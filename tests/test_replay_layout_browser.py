@@ -329,3 +329,31 @@ def test_on_a_phone_the_page_scrolled_back_to_its_top_still_follows_the_move(
     assert page.evaluate("scrollY") == y
     assert errors == []
     page.close()
+
+
+@pytest.mark.parametrize(
+    ("sample", "page_name"),
+    [("01-annotated-club-night.zfn", "hand-1.html"), ("shengji/09-annotated.zfn", "round-1.html")],
+    ids=["zhengfen", "shengji"],
+)
+def test_on_a_phone_at_this_move_keeps_the_controls_at_the_foot(
+    browser: Any, tmp_path: Path, sample: str, page_name: str
+) -> None:
+    """A reader on a phone taps through a round with "At this move" open: where its notes were
+    short the page ended above the screen's foot and the controls rose with it, the next step's
+    button away from the reader's finger (by 170 px and more, after a trick's end had moved the
+    page up). The panel reaches down to the controls now, as the move list does."""
+    out = _render(tmp_path, SAMPLES / sample)
+    page, errors = _open(browser, (out / page_name).as_uri(), (390, 844), 0)
+    page.click("#tab-notes")
+    foot = 844 - page.evaluate("document.querySelector('.controls').offsetHeight")
+    risen = []
+    for step in range(1, 30):
+        page.click("#next")
+        page.wait_for_function(f"document.body.dataset.step === '{step}'")
+        top = page.evaluate("document.querySelector('.controls').getBoundingClientRect().top")
+        if abs(top - foot) > 1:
+            risen.append((step, round(foot - top)))
+    assert risen == []
+    assert errors == []
+    page.close()
