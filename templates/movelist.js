@@ -77,6 +77,16 @@
     if (current && shown) scroll(list, current);
   }
 
+  // The previous trick, opened on the felt, brought into view (its scroll margin keeps it clear
+  // of the controls) and the list fitted under it. A page at rest stays the list's to move
+  // (scrolling it here made it the reader's, and the list, pushed down, ran under the controls).
+  function reveal(box, list, current) {
+    var rest = window.scrollY < 2 || Math.abs(window.scrollY - autoY) < 2;
+    box.scrollIntoView({ block: "nearest" });
+    if (rest) autoY = window.scrollY;
+    fit(list, current);
+  }
+
   // A keyboard reader in the list (a move's button focused) who steps with the arrows, Enter on
   // another move or the controls' keys keeps their place: the focus goes to the current move,
   // found by its step index (a move's text can repeat), so that Enter, Tab and the arrows go on
@@ -88,5 +98,5 @@
     if (b && b !== had) b.focus({ preventScroll: true });
   }
 
-  window.zfMoveList = { fit: fit, scroll: scroll, keepFocus: keepFocus };
+  window.zfMoveList = { fit: fit, scroll: scroll, keepFocus: keepFocus, reveal: reveal };
 })();

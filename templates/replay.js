@@ -351,9 +351,9 @@
     $("prevtrick").addEventListener("click", function () {
       prevOpen = !prevOpen;
       drawPrev();
-      // Opened below the fold, its last rows would sit behind the controls: bring it into view
-      // (its scroll margin keeps it clear of them).
-      if (prevOpen && !$("prevbox").hidden) $("prevbox").scrollIntoView({ block: "nearest" });
+      // opened below the fold, its last rows would sit behind the controls
+      if (prevOpen && !$("prevbox").hidden) window.zfMoveList.reveal($("prevbox"), $("moves"), buttons[cur]);
+      else if (fitMoves) fitMoves();
     });
 
     // --- the hindsight solver's table: what each seat can still make from here

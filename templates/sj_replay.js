@@ -168,7 +168,8 @@
   $("prevtrick").addEventListener("click", function () {
     prevOpen = !prevOpen;
     draw(cur);
-    if (prevOpen) $("prevbox").scrollIntoView({ block: "nearest" });
+    if (prevOpen) window.zfMoveList.reveal($("prevbox"), $("moves"), buttons[cur]);
+    else fitMoves();
   });
 
   function levelsText(which) {

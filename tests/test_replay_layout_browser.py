@@ -357,3 +357,36 @@ def test_on_a_phone_at_this_move_keeps_the_controls_at_the_foot(
     assert risen == []
     assert errors == []
     page.close()
+
+
+@pytest.mark.parametrize(
+    ("sample", "page_name", "step"),
+    [("shengji/04-kitty-multiplier.zfn", "round-1.html", 10), ("02-three-players.zfn", "hand-1.html", 23)],
+    ids=["shengji", "zhengfen"],
+)
+def test_on_a_phone_the_previous_trick_opened_leaves_the_current_move_in_view(
+    browser: Any, tmp_path: Path, sample: str, page_name: str, step: int
+) -> None:
+    """A reader on a phone opens "Previous trick" and steps on: the box was brought into view
+    by scrolling the page, which made the page the reader's, and the list, pushed down by the
+    taller felt and no longer followed, ran under the controls with its current move. The page
+    still follows the move (as far as the felt's top), the previous trick in view above it."""
+    out = _render(tmp_path, SAMPLES / sample)
+    page, errors = _open(browser, (out / page_name).as_uri(), (390, 844), step)
+    page.click("#prevtrick")
+    unseen = []
+    for k in range(step, step + 4):
+        box = page.evaluate(PHONE)
+        prev = page.evaluate(
+            """() => { const b = document.getElementById('prevbox');
+              const r = b.getBoundingClientRect(); return b.hidden || r.top >= -1; }"""
+        )
+        # the current move seen, or the page gone as far as the felt's top (a felt taller than
+        # the screen, the previous trick's box open over a long trick)
+        if not (box["current"] or 0 <= box["felt"] <= 9) or not prev:
+            unseen.append((k, box["current"], box["felt"], prev))
+        page.click("#next")
+        page.wait_for_function(f"document.body.dataset.step === '{k + 1}'")
+    assert unseen == []
+    assert errors == []
+    page.close()
