@@ -284,7 +284,11 @@ CUT_NAMES = """() => [...document.querySelectorAll('#moves .mv .who')]
 )
 @pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["wide", "phone"])
 def test_a_long_name_in_the_move_list_ends_with_an_ellipsis(
-    browser: Any, tmp_path: Path, sample: str, names: tuple[str, str], page_name: str,
+    browser: Any,
+    tmp_path: Path,
+    sample: str,
+    names: tuple[str, str],
+    page_name: str,
     size: tuple[int, int],
 ) -> None:
     """A name wider than the move list's column of names was clipped by the column, mid-glyph
@@ -361,7 +365,10 @@ def test_on_a_phone_at_this_move_keeps_the_controls_at_the_foot(
 
 @pytest.mark.parametrize(
     ("sample", "page_name", "step"),
-    [("shengji/04-kitty-multiplier.zfn", "round-1.html", 10), ("02-three-players.zfn", "hand-1.html", 23)],
+    [
+        ("shengji/04-kitty-multiplier.zfn", "round-1.html", 10),
+        ("02-three-players.zfn", "hand-1.html", 23),
+    ],
     ids=["shengji", "zhengfen"],
 )
 def test_on_a_phone_the_previous_trick_opened_leaves_the_current_move_in_view(
