@@ -1,14 +1,15 @@
 (function () {
   "use strict";
+  // The move list of a replay page, for any game (Zheng Fen's replay.js, Sheng ji's
+  // sj_replay.js): fitted to the screen and scrolled to the current move.
   var narrow = window.matchMedia("(max-width: 900px)");
+
   // the top of a move's line: its trick's title where the move is on the trick's first line
   function lineTop(b) {
     var group = b.parentNode.parentNode, title = group.previousElementSibling;
     var first = group.querySelector(".mv");
     return title && first && first.offsetTop >= b.offsetTop - 2 ? title.offsetTop : b.offsetTop;
   }
-  // The move list of a replay page, for any game (Zheng Fen's replay.js, Sheng ji's
-  // sj_replay.js): fitted to the screen and scrolled to the current move.
 
   // The current move `b` brought into the list's view (a little of its neighbours with it).
   // On a narrow screen, where the list writes a trick a line (replay.css), the current move's
