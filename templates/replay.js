@@ -351,9 +351,9 @@
     $("prevtrick").addEventListener("click", function () {
       prevOpen = !prevOpen;
       drawPrev();
-      // Opened below the fold, its last rows would sit behind the controls: bring it into view
-      // (its scroll margin keeps it clear of them).
-      if (prevOpen && !$("prevbox").hidden) $("prevbox").scrollIntoView({ block: "nearest" });
+      // opened below the fold, its last rows would sit behind the controls
+      if (prevOpen && !$("prevbox").hidden) window.zfMoveList.reveal($("prevbox"), $("moves"), buttons[cur]);
+      else if (fitMoves) fitMoves();
     });
 
     // --- the hindsight solver's table: what each seat can still make from here
@@ -424,7 +424,7 @@
           what.textContent = st.kind === "pass" || st.kind === "rejected" ? "pass" : st.kind === "deal" ? "cards dealt" : st.kind === "transfer" ? "last → first" : "points and totals";
         }
         var who = el("span", "who");
-        if (st.seat !== null) who.appendChild(el("bdi", null, players[st.seat]));
+        if (st.seat !== null) who.appendChild(nameEl(st.seat));
         add(b, who, what);
         if (st.annotation) add(b, el("span", "mark ann", st.annotation));
         if (st.comments.length) add(b, el("span", "mark", "✎"));
@@ -485,6 +485,7 @@
         draw();
         buttons[i].classList.add("current");
         buttons[i].setAttribute("aria-current", "step");
+        window.zfMoveList.keepFocus($("moves"), i);
         scrollMove(buttons[i]);
         if (fitMoves) fitMoves();
       }
@@ -578,6 +579,7 @@
           t.setAttribute("aria-selected", t === tab ? "true" : "false");
         });
         $("side").setAttribute("data-tab", tab.getAttribute("aria-controls"));
+        if (fitMoves) fitMoves(); // the list, hidden while the notes were open, fitted again
       });
     });
     window.addEventListener("hashchange", function () {

@@ -168,7 +168,8 @@
   $("prevtrick").addEventListener("click", function () {
     prevOpen = !prevOpen;
     draw(cur);
-    if (prevOpen) $("prevbox").scrollIntoView({ block: "nearest" });
+    if (prevOpen) window.zfMoveList.reveal($("prevbox"), $("moves"), buttons[cur]);
+    else fitMoves();
   });
 
   function levelsText(which) {
@@ -393,6 +394,7 @@
       b.classList.toggle("current", k === i);
       if (k === i) b.setAttribute("aria-current", "step"); else b.removeAttribute("aria-current");
     });
+    window.zfMoveList.keepFocus($("moves"), i);
     fitMoves();
   }
   window.addEventListener("resize", fitMoves);
