@@ -9,11 +9,12 @@ to a player's (FORMAT.md, Seat references).
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable, Sequence
 
 from zfrec.errors import SeatError
-from zfrec.record.lexer import COLON, STRING, WORD, SyntaxFail, Token, split_annotation
+from zfrec.record.lexer import COLON, STRING, WORD, SyntaxFail, Token, fail_at, split_annotation
 from zfrec.record.model import NameMark, Pos, name_key, plain_name, seat_of, unseen_message
-from zfrec.record.problems import Fix, ReadProblem, cardish, did_you_mean, name_matches
+from zfrec.record.problems import Fix, ReadProblem, cardish, did_you_mean, misspelt, name_matches
 
 PASS_WORDS = frozenset({"pass", "-", "–", "—", "－", "过"})  # dashes phones substitute; 过 = pass
 
@@ -149,6 +150,36 @@ class Seats:
             and self._is_seat_word(tokens[k - 1].text)
             for k, t in enumerate(tokens[start + 3 :], start + 3)
         )
+
+    def misspelt_line(
+        self,
+        tokens: list[Token],
+        start: int,
+        statements: Sequence[str],
+        opener: tuple[str, Callable[[list[Token], int], bool]],
+        problems: list[ReadProblem] | None,
+    ) -> str | None:
+        """The statement a line's first word `tokens[start]` misspells (`hnad 2`: hand), which
+        the line is read as, the problem noted in `problems` (a strict reader, None, raises
+        it); None for a word close to none, or a line a seat or player starts (`Dean Li: 7h`,
+        `Hans 7h`) or with moves after it (`Han 7h  2: 9h`): a trick line. `opener`: the
+        statement that opens a hand or round, and whether the words after it start one (the
+        strict reader leaves `Han 7h` to the trick reader, which says what it cannot read)."""
+        merged = self.merge_names(tokens, start)
+        first = tokens[start]
+        a_move = start + 1 < len(merged) and merged[start + 1].kind == COLON
+        if a_move or self.starts_with_seat(tokens, start) or self.moves_after(tokens, start):
+            return None
+        found = misspelt(first.text, first.line, first.col, statements, "line")
+        if found is None:
+            return None
+        keyword, problem = found
+        if problems is None:
+            if keyword == opener[0] and not opener[1](tokens, start):
+                return None
+            raise fail_at(first, problem.message.rpartition(" (read as ")[0])
+        problems.append(problem)
+        return keyword
 
     def merge_names(self, tokens: list[Token], start: int) -> list[Token]:
         """Join unquoted words before a colon into one name token where they spell a name.

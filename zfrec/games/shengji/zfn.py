@@ -202,25 +202,11 @@ class SjBody:
                 r.tricks.append(SjTrick(read[1], read[0], Pos(first.line, first.col)))
 
     def _misspelt(self, tokens: list[Token], i: int) -> str | None:
-        """The statement a line's first word misspells (`rnoud 2`: round), which the line is
-        read as, the problem noted (a strict reader raises it); None for a word close to none,
-        or the first of a name with spaces (`Dean Li: 7h`): the line is read as a trick."""
-        merged = self.seats.merge_names(tokens, i)
-        first = tokens[i]
-        a_move = i + 1 < len(merged) and merged[i + 1].kind == COLON
-        if a_move or self.seats.starts_with_seat(tokens, i):
-            return None
-        if self.seats.moves_after(tokens, i):  # `Han 7h  2: 9h`: a trick line
-            return None
-        found = misspelt(first.text, first.line, first.col, ROUND_STATEMENTS, "line")
-        if found is None:
-            return None
-        if self.problems is None:
-            if found[0] == "round" and not _round_like(tokens, i):
-                return None  # `Rod 7h`: the trick reader says what it cannot read
-            raise _fail(first, found[1].message.rpartition(" (read as ")[0])
-        self.problems.append(found[1])
-        return found[0]
+        """The statement a line's first word misspells (`rnoud 2`: round), read as it
+        (`Seats.misspelt_line`)."""
+        return self.seats.misspelt_line(
+            tokens, i, ROUND_STATEMENTS, ("round", _round_like), self.problems
+        )
 
     def _recovering(
         self,

@@ -82,26 +82,11 @@ class ZhengFenBody:
                 )
 
     def _misspelt(self, tokens: list[Token], index: int) -> str | None:
-        """The keyword a line's first word misspells (`hnad 2`: hand), which the line is read
-        as, the problem noted (a strict reader raises it); None for a word close to none, or
-        the first of a name with spaces (`Dean Li: 7h`): the line is read as a trick."""
-        merged = self.seats.merge_names(tokens, index)
-        first = tokens[index]
-        a_move = index + 1 < len(merged) and merged[index + 1].kind == COLON
-        if a_move or self.seats.starts_with_seat(tokens, index):
-            return None
-        if self.seats.moves_after(tokens, index):  # `Han 7h  2: 9h`: a trick line
-            return None
-        found = misspelt(first.text, first.line, first.col, STATEMENTS, "line")
-        if found is None:
-            return None
-        keyword, problem = found
-        if self.problems is None:
-            if keyword == "hand" and not _hand_like(tokens, index):
-                return None  # `Han 7h`: the trick reader says what it cannot read
-            raise fail_at(first, problem.message.rpartition(" (read as ")[0])
-        self.problems.append(problem)
-        return keyword
+        """The keyword a line's first word misspells (`hnad 2`: hand), read as it
+        (`Seats.misspelt_line`)."""
+        return self.seats.misspelt_line(
+            tokens, index, STATEMENTS, ("hand", _hand_like), self.problems
+        )
 
     def start_hand(self, number: int, shuffler: int | None, pos: Pos) -> HandBuilder:
         """Begin hand `number` at `pos`, closing the one before."""
