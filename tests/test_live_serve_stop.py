@@ -8,12 +8,11 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx2 as httpx
 
-from tests.test_live_server import ROOT, START_TIMEOUT_S, free_port
+from tests.test_live_server import ROOT, free_port, wait_serving
 
 GENEROUS_S = 60
 
@@ -29,16 +28,7 @@ def test_ctrl_c_with_an_event_stream_open_stops_cleanly(tmp_path: Path) -> None:
     stream = None
     try:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
-            deadline = time.monotonic() + START_TIMEOUT_S
-            while True:
-                assert proc.poll() is None
-                try:
-                    if client.get("/api/tables").status_code == 200:
-                        break
-                except httpx.TransportError:
-                    pass
-                assert time.monotonic() < deadline, "the server did not start in time"
-                time.sleep(0.1)
+            wait_serving(proc, client)
             players = ["王芳", "李娜", "张伟", "刘洋"]
             made = client.post("/api/tables", json={"game": "shengji", "players": players})
             assert made.status_code == 201, made.text

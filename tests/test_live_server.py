@@ -10,7 +10,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -26,6 +26,23 @@ pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parent.parent
 START_TIMEOUT_S = 30.0
 REQUEST_TIMEOUT_S = 30.0
+
+
+def wait_serving(
+    proc: subprocess.Popen[Any], client: httpx.Client, said: Callable[[], str] = lambda: ""
+) -> None:
+    """Until the server `proc` answers `client` (START_TIMEOUT_S at most); `said()`: what it
+    printed, for the message of a server that ended."""
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while True:
+        assert proc.poll() is None, said()
+        try:
+            if client.get("/api/tables").status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        assert time.monotonic() < deadline, "the server did not start in time"
+        time.sleep(0.1)
 
 
 def free_port() -> int:
@@ -51,16 +68,7 @@ def server(
         )
     client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=REQUEST_TIMEOUT_S)
     try:
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while True:
-            assert proc.poll() is None, log.read_text(errors="replace")
-            try:
-                if client.get("/api/tables").status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "the server did not start in time"
-            time.sleep(0.1)
+        wait_serving(proc, client, lambda: log.read_text(errors="replace"))
         yield proc, client
     finally:
         client.close()
