@@ -23,7 +23,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy.engine import make_url
 from typer.testing import CliRunner
 
-from tests.test_live_server import ROOT, free_port
+from tests.test_live_server import ROOT, free_port, wait_serving
 from tests.test_store import store_url  # noqa: F401  (the SQLite / PostgreSQL fixture)
 from zfrec.cli import app as cli
 from zfrec.live.app import MAX_BODY, create_app
@@ -241,19 +241,6 @@ def _serve(db: str, port: int, *extra: str, stdout: Any) -> subprocess.Popen[byt
     )
 
 
-def _wait_up(client: httpx.Client, proc: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 30
-    while True:
-        assert proc.poll() is None, "the server stopped"
-        try:
-            if client.get("/api/tables").status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        assert time.monotonic() < deadline, "the server did not start in time"
-        time.sleep(0.1)
-
-
 @pytest.mark.slow
 def test_a_served_log_holds_no_token_and_the_server_guards_itself(tmp_path: Path) -> None:
     """`zfrec serve > log`: the table's token is not in the log, which says how to get the
@@ -264,7 +251,7 @@ def test_a_served_log_holds_no_token_and_the_server_guards_itself(tmp_path: Path
         proc = _serve(str(tmp_path / "s.db"), port, "--allow-host", "club.local", stdout=out)
     client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30)
     try:
-        _wait_up(client, proc)
+        wait_serving(proc, client, lambda: "the server stopped")
         made = client.post("/api/tables", json={"players": PLAYERS})
         assert made.status_code == 201
         token, tid = made.json()["token"], made.json()["id"]
@@ -300,7 +287,7 @@ def test_on_a_terminal_the_join_link_is_printed(tmp_path: Path) -> None:
     client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30)
     seen = b""
     try:
-        _wait_up(client, proc)
+        wait_serving(proc, client, lambda: "the server stopped")
         made = client.post("/api/tables", json={"players": PLAYERS}).json()
         link = f"/t/{made['id']}#k={made['token']}".encode()
         deadline = time.monotonic() + 30
